@@ -1,0 +1,99 @@
+import { javascript, typescript } from 'projen';
+import { UpdateSnapshot } from 'projen/lib/javascript';
+
+// projen owns the project files; edit this file and run `npx projen` (works offline after `npm ci`).
+const project = new typescript.TypeScriptProject({
+  name: 'cdk8s-operator',
+  description: 'Kubernetes operators as cdk8s constructs: CRDs, least-privilege RBAC, a hardened Deployment, checked example resources.',
+  license: 'Apache-2.0',
+  copyrightOwner: 'cdk8s-operator authors',
+  authorName: 'cdk8s-operator authors',
+  defaultReleaseBranch: 'main',
+  packageManager: javascript.NodePackageManager.NPM,
+  minNodeVersion: '20.0.0',
+  projenrcTs: true,
+  srcdir: 'lib',
+  testdir: 'test',
+  libdir: 'build',
+  sampleCode: false,
+  entrypoint: 'build/index.js',
+  artifactsDirectory: 'pkg',
+  tsconfigDevFile: 'tsconfig.dev.json',
+  github: false,
+  release: false,
+  buildWorkflow: false,
+  depsUpgrade: false,
+  pullRequestTemplate: false,
+  eslint: false,
+  prettier: false,
+  vscode: false,
+  typescriptVersion: '~5.9.3',
+  deps: [
+    'cdk8s@^2.70.0',
+    'cdk8s-plus-28@^2.5.6',
+    'constructs@^10.4.2',
+    'ajv@^8.17.1',
+    'ajv-formats@^3.0.1',
+    '@bufbuild/cel@^0.6.1',
+    'json-schema-to-typescript@^15.0.4',
+    'pluralize@^8.0.0',
+    'yaml@^2.8.0',
+    '@kubernetes/client-node@~1.4.0',
+    'prom-client@^15.1.3',
+  ],
+  devDeps: [
+    '@types/pluralize',
+    'cdk8s-cli@^2.200.0',
+    'tsx@^4.20.0',
+    'esbuild@^0.25.0',
+  ],
+  peerDeps: [],
+  jestOptions: {
+    jestVersion: '^29',
+    updateSnapshot: UpdateSnapshot.NEVER,
+    passWithNoTests: false,
+    junitReporting: false,
+    jestConfig: {
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testTimeout: 60_000,
+      collectCoverage: false,
+      reporters: [new javascript.JestReporter('<rootDir>/test/summary-reporter.js')],
+    },
+  },
+  tsconfig: {
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2022'],
+      skipLibCheck: true,
+      esModuleInterop: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+    },
+  },
+  tsconfigDev: {
+    include: ['lib/**/*.ts', 'test/**/*.ts', 'apps/**/*.ts', 'imports/**/*.ts', 'runtime/**/*.ts', 'controllers/**/*.ts', 'bench/**/*.ts', '.projenrc.ts'],
+    exclude: ['node_modules', 'build', 'pkg', 'dist', 'controllers/*/dist'],
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2022'],
+      skipLibCheck: true,
+      esModuleInterop: true,
+    },
+  },
+});
+
+project.gitignore.exclude('dist/', '.dist.*', 'build/', 'bench/results/', '*.tgz', '.envtest/');
+project.npmignore?.exclude('apps/', 'controllers/', 'runtime/', 'bench/', '.ci/', 'imports/');
+
+// Type-check everything (lib, apps, runtime, controllers, tests) before the test run; ts-jest only transpiles.
+project.testTask.prependExec('tsc --noEmit -p tsconfig.dev.json');
+
+// `npx cdk8s synth` runs this app entry (see cdk8s.yaml); the task is a shortcut.
+project.addTask('synth:apps', { description: 'Synthesize every app in apps/ into dist/', exec: 'cdk8s synth' });
+project.addTask('import', {
+  description: 'Regenerate imports/ (TypeScript types for every CRD the apps define and every vendored CRD)',
+  exec: 'tsx lib/codegen/generate-imports.ts',
+});
+project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/)', exec: 'tsx bench/run.ts' });
+
+project.synth();

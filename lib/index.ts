@@ -1,0 +1,4 @@
+export * from './schema/json-schema-props';
+export * from './crd/crd-spec';
+export * from './app/warnings';
+export * from './app/operator-app';
