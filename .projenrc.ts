@@ -45,6 +45,7 @@ const project = new typescript.TypeScriptProject({
     '@types/pluralize',
     'cdk8s-cli@^2.200.0',
     'tsx@^4.20.0',
+    'fast-json-patch@^3.1.1',
     'esbuild@^0.25.0',
   ],
   peerDeps: [],

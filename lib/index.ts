@@ -2,3 +2,4 @@ export * from './schema/json-schema-props';
 export * from './crd/crd-spec';
 export * from './app/warnings';
 export * from './app/operator-app';
+export * from './validation/issue';

@@ -1,0 +1,35 @@
+/**
+ * One problem found while checking a definition or a resource, located by a field path
+ * in the apiserver's own notation (e.g. `spec.versions[0].schema.openAPIV3Schema.properties.spec`).
+ */
+export interface Issue {
+  /** Field path of the offending value. */
+  readonly path: string;
+  /** What is wrong, lowercase, in the spirit of the apiserver's wording. */
+  readonly message: string;
+  /** The offending value, when there is one to show. */
+  readonly value?: unknown;
+  /** Warnings do not fail synth. @default 'error' */
+  readonly severity?: 'error' | 'warning';
+}
+
+/** `path: message (got <value>)`, the one format every synth-time check uses. */
+export function formatIssue(issue: Issue): string {
+  const got = issue.value === undefined ? '' : ` (got ${preview(issue.value)})`;
+  return `${issue.path}: ${issue.message}${got}`;
+}
+
+/** Only the errors of a list of issues. */
+export function errorsOf(issues: readonly Issue[]): Issue[] {
+  return issues.filter(i => (i.severity ?? 'error') === 'error');
+}
+
+/** Only the warnings of a list of issues. */
+export function warningsOf(issues: readonly Issue[]): Issue[] {
+  return issues.filter(i => i.severity === 'warning');
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
