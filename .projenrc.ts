@@ -88,6 +88,8 @@ project.npmignore?.exclude('apps/', 'controllers/', 'runtime/', 'bench/', '.ci/'
 
 // Type-check everything (lib, apps, runtime, controllers, tests) before the test run; ts-jest only transpiles.
 project.testTask.prependExec('tsc --noEmit -p tsconfig.dev.json');
+// json-schema-to-typescript loads prettier 3, which uses dynamic import(): jest needs VM modules for that.
+project.testTask.env('NODE_OPTIONS', '--experimental-vm-modules --no-warnings=ExperimentalWarning');
 
 // `npx cdk8s synth` runs this app entry (see cdk8s.yaml); the task is a shortcut.
 project.addTask('synth:apps', { description: 'Synthesize every app in apps/ into dist/', exec: 'cdk8s synth' });
