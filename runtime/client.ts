@@ -1,0 +1,437 @@
+/**
+ * A small Kubernetes REST client: the only way the runtime talks to the apiserver.
+ *
+ * Expected flow: controllers get a {@link KubeClient} (the interface) from the manager; the default
+ * implementation {@link RestClient} builds URLs from {@link ResourceRef}s, sends them through a
+ * {@link Transport} (a client-node KubeConfig by default) and decodes `Status` errors into
+ * {@link ApiError}. Tests inject their own `KubeClient` or `Transport`.
+ *
+ * Guarantees:
+ * - Every PATCH states its content type: `merge` → `application/merge-patch+json`, `json` →
+ *   `application/json-patch+json`, `apply` → `application/apply-patch+yaml` with `fieldManager` and
+ *   `force` (client-node's generated `patch*` silently default to json-patch; custom resources
+ *   reject strategic merge with 415, so we never send it).
+ * - `list` pages with `limit=500` and `continue`; a 410 on a continue token restarts the list.
+ * - Retries: 429 always (honouring `Retry-After`), 5xx and connection errors for idempotent verbs
+ *   with exponential backoff, 409 Conflict only for PATCHes without a resourceVersion precondition
+ *   (they are re-evaluated against the current object server-side). A PUT with a stale
+ *   resourceVersion is never retried here: the caller must re-read (see {@link retryOnConflict}).
+ * - Each attempt is counted in `rest_client_requests_total{code,method,host}` and timed in
+ *   `rest_client_request_duration_seconds`.
+ *
+ * Caveats: `watch` is not retried here; the watcher owns reconnects. Discovery (for plurals that
+ * are neither given nor well known) is cached per apiVersion for the client's lifetime.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiError, isConflict, KubeStatus } from './errors';
+import { Logger, silentLogger } from './log';
+import { RuntimeMetrics } from './metrics';
+import { KubeObject, parseApiVersion, ResourceRef, WELL_KNOWN_PLURALS } from './resource';
+import { KubeConfigTransport, Transport, TransportRequest } from './transport';
+
+/** A JSON-Patch (RFC 6902) operation. */
+export interface JsonPatchOperation {
+  readonly op: 'add' | 'remove' | 'replace' | 'test' | 'move' | 'copy';
+  readonly path: string;
+  readonly value?: unknown;
+  readonly from?: string;
+}
+
+/** A patch with its explicit content type. */
+export type Patch =
+  | { readonly type: 'merge'; readonly body: object }
+  | { readonly type: 'json'; readonly ops: readonly JsonPatchOperation[] }
+  | { readonly type: 'apply'; readonly body: KubeObject };
+
+/** Options for list and watch. */
+export interface ListOptions {
+  /** Namespace; omitted = all namespaces (or a cluster-scoped kind). */
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Page size. @default 500 */
+  readonly limit?: number;
+}
+
+/** A complete (all pages) list. */
+export interface ListResult {
+  readonly items: KubeObject[];
+  /** The list's resourceVersion, to start a watch from. */
+  readonly resourceVersion: string;
+}
+
+/** Options of a watch request. */
+export interface WatchOptions extends ListOptions {
+  readonly resourceVersion: string;
+  /** @default true */
+  readonly allowWatchBookmarks?: boolean;
+  /** Server-side timeout. */
+  readonly timeoutSeconds?: number;
+}
+
+/** Watch event types as sent by the apiserver. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One watch event (the `object` of an ERROR event is a `Status`). */
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  readonly object: KubeObject;
+}
+
+/** An open watch. */
+export interface WatchStream {
+  /** Events until the server ends the stream or {@link abort} is called. */
+  readonly events: AsyncIterable<WatchEvent>;
+  abort(): void;
+}
+
+/** Options of writes. */
+export interface WriteOptions {
+  /** Field manager recorded in managedFields. */
+  readonly fieldManager?: string;
+  /** Server-side dry run. */
+  readonly dryRun?: boolean;
+}
+
+/** Options of a patch. */
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply: take ownership of conflicting fields. @default true for apply patches */
+  readonly force?: boolean;
+  /** Patch a subresource, e.g. `status`. */
+  readonly subresource?: string;
+}
+
+/** Options of a delete. */
+export interface DeleteOptions {
+  readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+/** The operations the runtime needs from the apiserver. */
+export interface KubeClient {
+  /** Lists all pages. */
+  list(ref: ResourceRef, options?: ListOptions): Promise<ListResult>;
+  /** Opens a watch; rejects with {@link ApiError} (e.g. 410) if the server refuses it. */
+  watch(ref: ResourceRef, options: WatchOptions): Promise<WatchStream>;
+  get(ref: ResourceRef, name: string, namespace?: string): Promise<KubeObject>;
+  create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
+  /** PUT with the object's resourceVersion (optimistic concurrency). */
+  replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
+  /** PUT to the `/status` subresource. */
+  replaceStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
+  patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject>;
+  delete(ref: ResourceRef, name: string, namespace?: string, options?: DeleteOptions): Promise<void>;
+}
+
+/** Options of {@link RestClient}. */
+export interface RestClientOptions {
+  /** HTTP transport. */
+  readonly transport: Transport;
+  /** @default - a private registry */
+  readonly metrics?: RuntimeMetrics;
+  /** @default - silent */
+  readonly logger?: Logger;
+  /** Retries for 5xx / connection errors. @default 5 */
+  readonly maxRetries?: number;
+  /** Retries for 429. @default 10 */
+  readonly maxThrottleRetries?: number;
+  /** First backoff step for 5xx / 409 retries. @default 200 */
+  readonly retryBaseMs?: number;
+  /** Largest backoff step and largest honoured Retry-After. @default 30000 */
+  readonly retryMaxMs?: number;
+  /** Client-side timeout of a non-watch request. @default 30000 */
+  readonly requestTimeoutMs?: number;
+  /** Page size of lists. @default 500 */
+  readonly pageSize?: number;
+}
+
+const CONTENT_TYPES: Record<Patch['type'], string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+/** Network errors where the request never reached the server. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+const NETWORK_CODES = new Set([...NOT_SENT_CODES, 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function refOf(obj: KubeObject): ResourceRef {
+  if (!obj.apiVersion || !obj.kind) throw new Error(`object ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''} must have apiVersion and kind`);
+  return { apiVersion: obj.apiVersion, kind: obj.kind };
+}
+
+function query(params: Record<string, string | number | boolean | undefined>): string {
+  const parts = Object.entries(params)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** Kubernetes REST client over a {@link Transport}, with retries and metrics. */
+export class RestClient implements KubeClient {
+  /** A client for a client-node KubeConfig. */
+  static fromKubeConfig(kubeConfig: KubeConfig, options: Omit<RestClientOptions, 'transport'> = {}): RestClient {
+    return new RestClient({ ...options, transport: new KubeConfigTransport(kubeConfig) });
+  }
+
+  private readonly transport: Transport;
+  private readonly metrics: RuntimeMetrics;
+  private readonly logger: Logger;
+  private readonly discovery = new Map<string, Promise<Map<string, string>>>();
+
+  constructor(private readonly options: RestClientOptions) {
+    this.transport = options.transport;
+    this.metrics = options.metrics ?? new RuntimeMetrics();
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** Releases connections. */
+  close(): void {
+    this.transport.close();
+  }
+
+  async list(ref: ResourceRef, options: ListOptions = {}): Promise<ListResult> {
+    const base = await this.collectionPath(ref, options.namespace);
+    const limit = options.limit ?? this.options.pageSize ?? 500;
+    for (let attempt = 0; ; attempt++) {
+      const items: KubeObject[] = [];
+      let resourceVersion = '';
+      let cont: string | undefined;
+      try {
+        do {
+          const page = await this.send({
+            method: 'GET',
+            path: base + query({ limit, continue: cont, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector }),
+          }) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
+          const kind = ref.kind;
+          for (const item of page.items ?? []) items.push({ apiVersion: ref.apiVersion, kind, ...item });
+          if (!resourceVersion) resourceVersion = page.metadata?.resourceVersion ?? '';
+          cont = page.metadata?.continue || undefined;
+        } while (cont);
+        return { items, resourceVersion };
+      } catch (err) {
+        // The continue token expired (compaction): start the list over, as client-go's pager does.
+        if (err instanceof ApiError && err.code === 410 && cont && attempt < 3) continue;
+        throw err;
+      }
+    }
+  }
+
+  async watch(ref: ResourceRef, options: WatchOptions): Promise<WatchStream> {
+    const base = await this.collectionPath(ref, options.namespace);
+    const path = base + query({
+      watch: 1,
+      resourceVersion: options.resourceVersion,
+      allowWatchBookmarks: options.allowWatchBookmarks ?? true,
+      timeoutSeconds: options.timeoutSeconds,
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+    });
+    const started = Date.now();
+    let stream;
+    try {
+      stream = await this.transport.stream({ method: 'GET', path, headers: { Accept: 'application/json' } });
+    } catch (err) {
+      this.observe('GET', '<error>', started);
+      throw err;
+    }
+    this.observe('GET', String(stream.status), started);
+    if (stream.status !== 200) {
+      let body = '';
+      for await (const line of stream.lines) body += line;
+      stream.abort();
+      throw this.toApiError('GET', path, stream.status, body, stream.headers['retry-after']);
+    }
+    const lines = stream.lines;
+    async function* events(): AsyncIterable<WatchEvent> {
+      for await (const line of lines) {
+        let parsed: WatchEvent;
+        try {
+          parsed = JSON.parse(line) as WatchEvent;
+        } catch {
+          throw new ApiError(500, 'GET', path, { reason: 'InvalidWatchEvent', message: `undecodable watch line: ${line.slice(0, 200)}` });
+        }
+        yield parsed;
+      }
+    }
+    return { events: events(), abort: () => stream.abort() };
+  }
+
+  async get(ref: ResourceRef, name: string, namespace?: string): Promise<KubeObject> {
+    return this.send({ method: 'GET', path: await this.objectPath(ref, namespace, name) }) as Promise<KubeObject>;
+  }
+
+  async create(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const path = (await this.collectionPath(refOf(obj), obj.metadata?.namespace)) + this.writeQuery(options);
+    return this.send({ method: 'POST', path, body: JSON.stringify(obj), headers: { 'Content-Type': 'application/json' } }, { idempotent: !!obj.metadata?.name }) as Promise<KubeObject>;
+  }
+
+  async replace(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    return this.put(obj, undefined, options);
+  }
+
+  async replaceStatus(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    return this.put(obj, 'status', options);
+  }
+
+  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options: PatchOptions = {}): Promise<KubeObject> {
+    let path = await this.objectPath(ref, namespace, name);
+    if (options.subresource) path += `/${options.subresource}`;
+    const isApply = patch.type === 'apply';
+    if (isApply && !options.fieldManager) throw new Error(`server-side apply of ${namespace ?? ''}/${name} needs a fieldManager`);
+    path += query({
+      fieldManager: options.fieldManager,
+      force: isApply ? (options.force ?? true) : undefined,
+      dryRun: options.dryRun ? 'All' : undefined,
+    });
+    const body = JSON.stringify(patch.type === 'json' ? patch.ops : patch.body);
+    // A patch without a resourceVersion precondition is re-evaluated by the server, so a 409 can be retried.
+    const hasPrecondition = body.includes('"resourceVersion"');
+    return this.send(
+      { method: 'PATCH', path, body, headers: { 'Content-Type': CONTENT_TYPES[patch.type] } },
+      { idempotent: true, retryConflict: !hasPrecondition },
+    ) as Promise<KubeObject>;
+  }
+
+  async delete(ref: ResourceRef, name: string, namespace?: string, options: DeleteOptions = {}): Promise<void> {
+    const path = await this.objectPath(ref, namespace, name);
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy, preconditions: options.preconditions });
+    await this.send({ method: 'DELETE', path, body, headers: { 'Content-Type': 'application/json' } }, { idempotent: true });
+  }
+
+  /** The URL path of a collection (`/apis/apps/v1/namespaces/ns/deployments`). */
+  async collectionPath(ref: ResourceRef, namespace?: string): Promise<string> {
+    const { group, version } = parseApiVersion(ref.apiVersion);
+    const root = group ? `/apis/${group}/${version}` : `/api/${version}`;
+    const plural = await this.pluralOf(ref);
+    return namespace ? `${root}/namespaces/${encodeURIComponent(namespace)}/${plural}` : `${root}/${plural}`;
+  }
+
+  private async objectPath(ref: ResourceRef, namespace: string | undefined, name: string): Promise<string> {
+    if (!name) throw new Error(`${ref.kind} name must not be empty`);
+    return `${await this.collectionPath(ref, namespace)}/${encodeURIComponent(name)}`;
+  }
+
+  private writeQuery(options: WriteOptions): string {
+    return query({ fieldManager: options.fieldManager, dryRun: options.dryRun ? 'All' : undefined });
+  }
+
+  private async put(obj: KubeObject, subresource: string | undefined, options: WriteOptions): Promise<KubeObject> {
+    const name = obj.metadata?.name;
+    if (!name) throw new Error(`cannot replace a ${obj.kind} without metadata.name`);
+    let path = await this.objectPath(refOf(obj), obj.metadata?.namespace, name);
+    if (subresource) path += `/${subresource}`;
+    path += this.writeQuery(options);
+    return this.send({ method: 'PUT', path, body: JSON.stringify(obj), headers: { 'Content-Type': 'application/json' } }, { idempotent: true }) as Promise<KubeObject>;
+  }
+
+  private async pluralOf(ref: ResourceRef): Promise<string> {
+    if (ref.plural) return ref.plural;
+    const known = WELL_KNOWN_PLURALS[`${ref.apiVersion}/${ref.kind}`];
+    if (known) return known;
+    let table = this.discovery.get(ref.apiVersion);
+    if (!table) {
+      table = this.discover(ref.apiVersion);
+      this.discovery.set(ref.apiVersion, table);
+      table.catch(() => this.discovery.delete(ref.apiVersion));
+    }
+    const plural = (await table).get(ref.kind);
+    if (!plural) throw new Error(`kind ${ref.kind} is not served by ${ref.apiVersion}`);
+    return plural;
+  }
+
+  private async discover(apiVersion: string): Promise<Map<string, string>> {
+    const { group, version } = parseApiVersion(apiVersion);
+    const list = await this.send({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}` }) as { resources?: Array<{ name: string; kind: string }> };
+    const table = new Map<string, string>();
+    for (const r of list.resources ?? []) if (!r.name.includes('/')) table.set(r.kind, r.name);
+    return table;
+  }
+
+  private observe(method: string, code: string, startedMs: number): void {
+    const host = this.transport.host;
+    this.metrics.restRequests.inc({ code, method, host });
+    this.metrics.restRequestDuration.observe({ verb: method, host }, (Date.now() - startedMs) / 1000);
+  }
+
+  private toApiError(method: string, path: string, status: number, body: string, retryAfter: string | undefined): ApiError {
+    let decoded: KubeStatus | undefined;
+    try {
+      decoded = JSON.parse(body) as KubeStatus;
+    } catch {
+      decoded = { message: body.slice(0, 500) };
+    }
+    const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+    return new ApiError(status, method, path, decoded, seconds);
+  }
+
+  /** Sends one request with the retry policy described in the module docs. */
+  private async send(req: TransportRequest, policy: { idempotent?: boolean; retryConflict?: boolean } = {}): Promise<unknown> {
+    const idempotent = req.method === 'GET' || policy.idempotent === true;
+    const maxRetries = this.options.maxRetries ?? 5;
+    const maxThrottle = this.options.maxThrottleRetries ?? 10;
+    const base = this.options.retryBaseMs ?? 200;
+    const cap = this.options.retryMaxMs ?? 30_000;
+    let retries = 0;
+    let throttles = 0;
+    for (;;) {
+      const started = Date.now();
+      let delayMs: number;
+      let failure: unknown;
+      try {
+        const res = await this.transport.request({ ...req, timeoutMs: req.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000 });
+        this.observe(req.method, String(res.status), started);
+        if (res.status >= 200 && res.status < 300) return res.body ? JSON.parse(res.body) : {};
+        const err = this.toApiError(req.method, req.path, res.status, res.body, res.headers['retry-after']);
+        failure = err;
+        const backoff = Math.min(cap, base * 2 ** retries) * (0.5 + Math.random() / 2);
+        if (err.code === 429 && throttles < maxThrottle) {
+          throttles++;
+          delayMs = err.retryAfterSeconds !== undefined ? Math.min(cap, err.retryAfterSeconds * 1000) : backoff;
+        } else if (err.code >= 500 && idempotent && retries < maxRetries) {
+          retries++;
+          delayMs = err.retryAfterSeconds !== undefined ? Math.min(cap, err.retryAfterSeconds * 1000) : backoff;
+        } else if (isConflict(err) && policy.retryConflict && retries < maxRetries) {
+          retries++;
+          delayMs = backoff;
+        } else {
+          throw err;
+        }
+      } catch (err) {
+        if (err !== failure) {
+          if (err instanceof ApiError || err instanceof SyntaxError) throw err;
+          this.observe(req.method, '<error>', started);
+          const code = (err as { code?: string }).code ?? '';
+          const retryable = NOT_SENT_CODES.has(code) || (idempotent && (NETWORK_CODES.has(code) || /timeout|socket hang up/.test((err as Error).message)));
+          if (!retryable || retries >= maxRetries) throw err;
+          retries++;
+          delayMs = Math.min(cap, base * 2 ** retries) * (0.5 + Math.random() / 2);
+          failure = err;
+        } else {
+          throw err;
+        }
+      }
+      this.logger.debug('retrying request', { method: req.method, path: req.path, delayMs: Math.round(delayMs!), error: failure });
+      await sleep(delayMs!);
+    }
+  }
+}
+
+/**
+ * Runs a read-modify-write function again when it fails with 409 Conflict (client-go's
+ * `RetryOnConflict`): `fn` must re-read the object each time.
+ */
+export async function retryOnConflict<T>(fn: () => Promise<T>, attempts = 5, baseMs = 10): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isConflict(err) || i + 1 >= attempts) throw err;
+      await sleep(baseMs * 2 ** i);
+    }
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * Controllers: a work queue, workers and a reconciler, wired to shared informers by a builder
+ * (controller-runtime `builder` + `internal/controller`).
+ *
+ * Expected flow:
+ * ```ts
+ * new ControllerBuilder(manager, { name: 'foo' })
+ *   .for({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' }, { predicates: [generationChanged] })
+ *   .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })
+ *   .withConcurrency(2)
+ *   .complete(reconciler);
+ * ```
+ * `for` enqueues the object's own key, `owns` the owner named by the first `controller: true`
+ * ownerReference of the `for` GroupKind (for the old and the new object), `watches` whatever the
+ * map function returns. Workers start only after every informer synced (timeout 2 min).
+ *
+ * Guarantees:
+ * - Reconciles are keyed `namespace/name`, de-duplicated, never concurrent for one key.
+ * - `{ requeueAfter }` re-runs after that delay and resets the backoff; `{ requeue: true }` and
+ *   thrown errors re-run with per-key exponential backoff; a {@link TerminalError} is counted and
+ *   not retried. Nothing a reconciler throws escapes the worker.
+ * - Metrics: `controller_runtime_reconcile_total{controller,result}` (result = success | error |
+ *   requeue | requeue_after), `_reconcile_errors_total`, `_terminal_reconcile_errors_total`,
+ *   `_reconcile_panics_total` (TypeError/ReferenceError/RangeError: programming errors),
+ *   `_reconcile_time_seconds`, `_max_concurrent_reconciles`, `_active_workers`.
+ *
+ * Caveats: reconcilers are level-based: they get only the key, never the event type, and must
+ * read current state from the cache.
+ */
+import { TerminalError, TimeoutError } from './errors';
+import { Informer } from './informer';
+import { Logger } from './log';
+import { RuntimeMetrics } from './metrics';
+import { getControllerOf } from './owner-references';
+import { EventKind, Predicate } from './predicates';
+import { KubeObject, ObjectKeyRef, objectKey, parseObjectKey, ResourceRef } from './resource';
+import { WorkQueue } from './workqueue';
+
+/** The object to reconcile. */
+export type Request = ObjectKeyRef;
+
+/** What a reconcile asks for next. */
+export interface Result {
+  /** Run again after this many milliseconds (resets the error backoff). */
+  readonly requeueAfter?: number;
+  /** Run again with backoff. */
+  readonly requeue?: boolean;
+}
+
+/** Business logic of a controller. */
+export interface Reconciler {
+  reconcile(request: Request): Promise<Result | void>;
+}
+
+/** What the builder needs from a manager. */
+export interface ControllerHost {
+  readonly metrics: RuntimeMetrics;
+  readonly logger: Logger;
+  /** The shared informer for a kind (created on first use). */
+  getInformer(resource: ResourceRef): Informer;
+  /** Registers a controller to be started with the manager (after leader election). */
+  addController(controller: Controller): void;
+}
+
+/** Maps an object of a watched kind to reconcile requests. */
+export type MapFunc = (obj: KubeObject) => Request[];
+
+/** Options of a watch source. */
+export interface SourceOptions {
+  /** All must pass for the event to enqueue. */
+  readonly predicates?: readonly Predicate[];
+}
+
+interface Source {
+  readonly informer: Informer;
+  readonly map: MapFunc;
+  readonly predicates: readonly Predicate[];
+}
+
+/** Options of {@link Controller}. */
+export interface ControllerOptions {
+  /** Name in metrics and logs. */
+  readonly name: string;
+  /** Parallel workers. @default 1 */
+  readonly concurrency?: number;
+  /** How long to wait for informers before failing. @default 120000 */
+  readonly cacheSyncTimeoutMs?: number;
+  /** Backoff base for failed reconciles. @default 5 */
+  readonly backoffBaseMs?: number;
+  /** Backoff cap for failed reconciles. @default 1000000 */
+  readonly backoffMaxMs?: number;
+}
+
+function isPanic(err: unknown): boolean {
+  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || !(err instanceof Error);
+}
+
+/** A running controller; build with {@link ControllerBuilder}. */
+export class Controller {
+  public readonly name: string;
+  public readonly queue: WorkQueue;
+  private readonly sources: Source[] = [];
+  private readonly removers: Array<() => void> = [];
+  private workers: Array<Promise<void>> = [];
+  private readonly logger: Logger;
+  private started = false;
+
+  constructor(
+    private readonly options: ControllerOptions,
+    private readonly reconciler: Reconciler,
+    private readonly metrics: RuntimeMetrics,
+    logger: Logger,
+  ) {
+    this.name = options.name;
+    this.logger = logger.child({ controller: options.name });
+    this.queue = new WorkQueue({ name: options.name, metrics, baseDelayMs: options.backoffBaseMs, maxDelayMs: options.backoffMaxMs });
+  }
+
+  /** Adds an event source (before start). */
+  watch(informer: Informer, map: MapFunc, predicates: readonly Predicate[] = []): void {
+    if (this.started) throw new Error(`controller '${this.name}' already started`);
+    this.sources.push({ informer, map, predicates });
+  }
+
+  /** Registers handlers, waits for caches, starts workers. Throws {@link TimeoutError} if caches do not sync. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    for (const source of this.sources) {
+      const enqueue = (kind: EventKind, oldObj: KubeObject, newObj: KubeObject, objs: KubeObject[]) => {
+        if (!source.predicates.every((p) => p(kind, oldObj, newObj))) return;
+        for (const obj of objs) for (const req of source.map(obj)) this.queue.add(objectKey(req));
+      };
+      this.removers.push(source.informer.addEventHandler({
+        onAdd: (o) => enqueue('create', o, o, [o]),
+        onUpdate: (o, n) => enqueue('update', o, n, [o, n]),
+        onDelete: (o) => enqueue('delete', o, o, [o]),
+      }));
+      source.informer.start();
+    }
+    const timeout = this.options.cacheSyncTimeoutMs ?? 120_000;
+    const synced = await Promise.all(this.sources.map((s) => s.informer.waitForSync(timeout)));
+    if (synced.includes(false)) {
+      const missing = this.sources.filter((s) => !s.informer.hasSynced).map((s) => s.informer.resource.kind);
+      throw new TimeoutError(`controller '${this.name}': caches of ${missing.join(', ')} did not sync within ${timeout} ms`);
+    }
+    const n = Math.max(1, this.options.concurrency ?? 1);
+    this.metrics.maxConcurrentReconciles.set({ controller: this.name }, n);
+    this.metrics.activeWorkers.set({ controller: this.name }, 0);
+    this.logger.info('starting workers', { workers: n });
+    if (this.queue.isShuttingDown) return;
+    for (let i = 0; i < n; i++) this.workers.push(this.work());
+  }
+
+  /**
+   * Stops taking work and waits for in-flight reconciles, at most `timeoutMs`.
+   * Resolves `true` if all finished in time.
+   */
+  async stop(timeoutMs = 30_000): Promise<boolean> {
+    this.queue.shutDown();
+    for (const remove of this.removers.splice(0)) remove();
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.all(this.workers).then(() => true),
+      new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); }),
+    ]);
+    clearTimeout(timer);
+    if (!finished) this.logger.warn('in-flight reconciles did not finish before the shutdown timeout', { timeoutMs, keys: this.queue.processingKeys });
+    return finished;
+  }
+
+  private async work(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      await this.reconcileKey(key);
+    }
+  }
+
+  private async reconcileKey(key: string): Promise<void> {
+    const labels = { controller: this.name };
+    this.metrics.activeWorkers.inc(labels);
+    const started = Date.now();
+    let result: 'success' | 'error' | 'requeue' | 'requeue_after' = 'success';
+    try {
+      const res = (await this.reconciler.reconcile(parseObjectKey(key))) ?? {};
+      if (res.requeueAfter !== undefined && res.requeueAfter > 0) {
+        this.queue.forget(key);
+        this.queue.addAfter(key, res.requeueAfter);
+        result = 'requeue_after';
+      } else if (res.requeue) {
+        this.queue.addRateLimited(key);
+        result = 'requeue';
+      } else {
+        this.queue.forget(key);
+      }
+    } catch (err) {
+      result = 'error';
+      this.metrics.reconcileErrors.inc(labels);
+      if (err instanceof TerminalError) {
+        this.metrics.terminalReconcileErrors.inc(labels);
+        this.queue.forget(key);
+        this.logger.error('reconcile failed terminally, not retrying', { key, error: err });
+      } else {
+        if (isPanic(err)) {
+          this.metrics.reconcilePanics.inc(labels);
+          this.logger.error('reconcile panicked (programming error)', { key, error: err, stack: (err as Error)?.stack });
+        } else {
+          this.logger.warn('reconcile failed, retrying with backoff', { key, error: err, requeues: this.queue.numRequeues(key) });
+        }
+        this.queue.addRateLimited(key);
+      }
+    } finally {
+      this.metrics.reconcileTotal.inc({ ...labels, result });
+      this.metrics.reconcileTime.observe(labels, (Date.now() - started) / 1000);
+      this.queue.done(key);
+      this.metrics.activeWorkers.dec(labels);
+    }
+  }
+}
+
+/** Fluent builder; see module docs. */
+export class ControllerBuilder {
+  private forSource: { resource: ResourceRef; options: SourceOptions } | undefined;
+  private readonly owned: Array<{ resource: ResourceRef; options: SourceOptions }> = [];
+  private readonly watched: Array<{ resource: ResourceRef; map: MapFunc; options: SourceOptions }> = [];
+  private concurrency = 1;
+  private extra: Partial<ControllerOptions> = {};
+
+  constructor(private readonly host: ControllerHost, private readonly options: { readonly name: string }) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.name)) throw new Error(`controller name must be a DNS label, got '${options.name}'`);
+  }
+
+  /** The primary kind: its events enqueue the object itself. */
+  for(resource: ResourceRef, options: SourceOptions = {}): this {
+    if (this.forSource) throw new Error(`for() already called with ${this.forSource.resource.kind}`);
+    this.forSource = { resource, options };
+    return this;
+  }
+
+  /** An owned kind: its events enqueue its controller owner of the primary kind. */
+  owns(resource: ResourceRef, options: SourceOptions = {}): this {
+    this.owned.push({ resource, options });
+    return this;
+  }
+
+  /** Any kind with a custom mapping to requests. */
+  watches(resource: ResourceRef, map: MapFunc, options: SourceOptions = {}): this {
+    this.watched.push({ resource, map, options });
+    return this;
+  }
+
+  /** Parallel reconciles (different keys). */
+  withConcurrency(n: number): this {
+    if (!Number.isInteger(n) || n < 1) throw new Error(`concurrency must be a positive integer, got ${n}`);
+    this.concurrency = n;
+    return this;
+  }
+
+  /** Further controller options (cache sync timeout, backoff). */
+  withOptions(options: Partial<Omit<ControllerOptions, 'name'>>): this {
+    this.extra = { ...this.extra, ...options };
+    return this;
+  }
+
+  /** Creates the controller and registers it with the manager. */
+  complete(reconciler: Reconciler): Controller {
+    const primary = this.forSource;
+    if (!primary) throw new Error(`controller '${this.options.name}' needs for() before complete()`);
+    const controller = new Controller({ ...this.extra, name: this.options.name, concurrency: this.concurrency }, reconciler, this.host.metrics, this.host.logger);
+    const self: MapFunc = (o) => [{ namespace: o.metadata?.namespace, name: o.metadata!.name! }];
+    controller.watch(this.host.getInformer(primary.resource), self, primary.options.predicates);
+    for (const { resource, options } of this.owned) {
+      const toOwner: MapFunc = (o) => {
+        const ref = getControllerOf(o, primary.resource);
+        return ref ? [{ namespace: o.metadata?.namespace, name: ref.name }] : [];
+      };
+      controller.watch(this.host.getInformer(resource), toOwner, options.predicates);
+    }
+    for (const { resource, map, options } of this.watched) controller.watch(this.host.getInformer(resource), map, options.predicates);
+    this.host.addController(controller);
+    return controller;
+  }
+}
