@@ -1,0 +1,153 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Chart, Yaml } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { knownKind, parseApiVersion } from '../operator/known-kinds';
+
+const OUTPUT_FILE_KEY = 'cdk8s-operator/output-file';
+
+/** How `OperatorApp` writes its manifests. */
+export enum OutputLayout {
+  /** One `<chart>.k8s.yaml` per chart (cdk8s' default). */
+  PER_CHART = 'per-chart',
+  /**
+   * Numbered files in apply order (namespaces, CRDs, cluster objects, namespaced objects,
+   * custom resources) plus an `APPLY.md` with the exact commands for a fresh cluster.
+   */
+  APPLY_ORDER = 'apply-order',
+}
+
+/** One apply stage: its file and what goes in it. */
+export interface ApplyStage {
+  readonly file: string;
+  readonly description: string;
+}
+
+/** The stages, in apply order. */
+export const APPLY_STAGES = {
+  namespaces: { file: '0-namespaces.yaml', description: 'Namespaces (first: everything namespaced goes into them)' },
+  crds: { file: '1-crds.yaml', description: 'CustomResourceDefinitions (must be Established before any custom resource)' },
+  cluster: { file: '2-cluster-resources.yaml', description: 'other cluster-scoped objects (ClusterRoles, ClusterRoleBindings, …)' },
+  namespaced: { file: '3-namespaced-resources.yaml', description: 'namespaced built-in objects (ServiceAccount, Roles, Deployment, Service, …)' },
+  customResources: { file: '4-custom-resources.yaml', description: 'custom resources of the CRDs in 1-crds.yaml' },
+  external: { file: '5-external-custom-resources.yaml', description: 'custom resources of CRDs installed by others (e.g. prometheus-operator\'s ServiceMonitor); apply once those CRDs exist' },
+} as const;
+
+/** One file of the apply-order layout. */
+export interface LayoutFile {
+  readonly stage: ApplyStage;
+  readonly objects: readonly any[];
+}
+
+/**
+ * Splits manifests into apply stages, keeping their order within a stage (deterministic);
+ * empty stages are left out.
+ */
+export function layoutForApply(manifests: readonly any[]): LayoutFile[] {
+  const crdKinds = new Set(manifests
+    .filter(m => m?.kind === 'CustomResourceDefinition')
+    .map(m => `${m.spec?.group}/${m.spec?.names?.kind}`));
+  const order = Object.values(APPLY_STAGES) as ApplyStage[];
+  const buckets = new Map<ApplyStage, any[]>(order.map(s => [s, []]));
+  for (const m of manifests) buckets.get(stageOf(m, crdKinds))!.push(m);
+  return order.filter(s => buckets.get(s)!.length > 0).map(stage => ({ stage, objects: buckets.get(stage)! }));
+}
+
+/** The stage of one manifest, given the `group/Kind` of every CRD in the output. */
+export function stageOf(m: any, crdKinds: ReadonlySet<string>): ApplyStage {
+  if (m.kind === 'Namespace' && m.apiVersion === 'v1') return APPLY_STAGES.namespaces;
+  if (m.kind === 'CustomResourceDefinition') return APPLY_STAGES.crds;
+  const { group } = parseApiVersion(String(m.apiVersion));
+  if (crdKinds.has(`${group}/${m.kind}`)) return APPLY_STAGES.customResources;
+  const builtIn = knownKind(group, m.kind);
+  // Built-in groups have no dot or end in .k8s.io; anything else is someone's CRD.
+  if (!builtIn && group.includes('.') && !group.endsWith('.k8s.io')) return APPLY_STAGES.external;
+  const namespaced = builtIn ? builtIn.namespaced : m.metadata?.namespace !== undefined;
+  return namespaced ? APPLY_STAGES.namespaced : APPLY_STAGES.cluster;
+}
+
+/** The commands that apply a layout to a fresh cluster, one per line, paths relative to `dir`. */
+export function applyCommands(files: readonly LayoutFile[], dir = 'dist'): string[] {
+  const has = (s: ApplyStage) => files.some(f => f.stage === s);
+  const p = (s: ApplyStage) => `${dir}/${s.file}`;
+  const cmds: string[] = [];
+  if (has(APPLY_STAGES.namespaces)) cmds.push(`kubectl apply -f ${p(APPLY_STAGES.namespaces)}`);
+  if (has(APPLY_STAGES.crds)) {
+    cmds.push(`kubectl apply --server-side -f ${p(APPLY_STAGES.crds)}`);
+    cmds.push(`kubectl wait --for condition=established --timeout=60s -f ${p(APPLY_STAGES.crds)}`);
+  }
+  const rest = [APPLY_STAGES.cluster, APPLY_STAGES.namespaced, APPLY_STAGES.customResources].filter(has);
+  if (rest.length > 0) cmds.push(`kubectl apply ${rest.map(s => `-f ${p(s)}`).join(' ')}`);
+  return cmds;
+}
+
+/** `APPLY.md`: what each file holds and the commands to run, in order. */
+export function renderApplyGuide(files: readonly LayoutFile[], dir = 'dist'): string {
+  const lines = [
+    '# Applying these manifests',
+    '',
+    'Files are numbered in apply order. Run, from the folder that holds `' + dir + '/`:',
+    '',
+    '```sh',
+    ...applyCommands(files, dir),
+    '```',
+    '',
+    'Why in steps: a custom resource can only be applied once its CRD is Established and kubectl has',
+    'rediscovered the API ("no matches for kind" otherwise), and namespaced objects need their Namespace.',
+    'CRDs use server-side apply, which has no 262144-byte `last-applied-configuration` annotation limit.',
+    'Re-running the same commands is safe (apply is idempotent).',
+    '',
+    '| file | objects | holds |',
+    '|---|---|---|',
+    ...files.map(f => `| ${f.stage.file} | ${f.objects.length} | ${f.stage.description} |`),
+    '',
+  ];
+  if (files.some(f => f.stage === APPLY_STAGES.external)) {
+    lines.push(`\`${APPLY_STAGES.external.file}\` needs CRDs this output does not install; once they exist:`, '', '```sh',
+      `kubectl apply -f ${dir}/${APPLY_STAGES.external.file}`, '```', '');
+  }
+  return lines.join('\n');
+}
+
+/** Writes the apply-order layout of `charts` (in order) and `APPLY.md` into `outdir`. */
+export function writeApplyOrderLayout(outdir: string, charts: readonly Chart[], guideDir = 'dist'): LayoutFile[] {
+  const manifests = charts.flatMap(c => Object.values(c.toJson()));
+  const files = layoutForApply(manifests);
+  for (const f of files) Yaml.save(path.join(outdir, f.stage.file), [...f.objects]);
+  fs.writeFileSync(path.join(outdir, 'APPLY.md'), renderApplyGuide(files, guideDir));
+  return files;
+}
+
+/**
+ * Extra files a construct wants written next to the manifests (e.g. an RBAC report).
+ * `OperatorApp` writes them after a successful synth.
+ */
+export class OutputFiles {
+  public static of(scope: IConstruct): OutputFiles {
+    return new OutputFiles(scope);
+  }
+
+  /** Every registered file in the tree below `root`; throws when two constructs claim one name. */
+  public static collect(root: IConstruct): { fileName: string; produce: () => string }[] {
+    const found = new Map<string, { fileName: string; produce: () => string; path: string }>();
+    for (const c of root.node.findAll()) {
+      for (const m of c.node.metadata) {
+        if (m.type !== OUTPUT_FILE_KEY) continue;
+        const prev = found.get(m.data.fileName);
+        if (prev) throw new Error(`output file '${m.data.fileName}' is claimed by both [${prev.path}] and [${c.node.path}]`);
+        found.set(m.data.fileName, { ...m.data, path: c.node.path });
+      }
+    }
+    return [...found.values()].map(({ fileName, produce }) => ({ fileName, produce }));
+  }
+
+  private constructor(private readonly scope: IConstruct) {}
+
+  /** Registers `fileName` (a plain name, no folders), rendered lazily at synth. */
+  public add(fileName: string, produce: () => string): void {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fileName) || /\.ya?ml$/.test(fileName)) {
+      throw new Error(`fileName: must be a plain file name that is not YAML (kubectl would apply it), got '${fileName}'`);
+    }
+    this.scope.node.addMetadata(OUTPUT_FILE_KEY, { fileName, produce });
+  }
+}

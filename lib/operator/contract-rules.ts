@@ -1,0 +1,145 @@
+import { ICustomResourceDefinition } from '../crd/crd-spec';
+import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
+
+/** One RBAC rule on one resource, with the reasons it exists. */
+export interface RbacRule {
+  /** API group, `''` for core. */
+  readonly apiGroup: string;
+  /** Resource or subresource, e.g. `foos` or `foos/status`. */
+  readonly resource: string;
+  readonly verbs: readonly string[];
+  /** Limits the rule to named objects. @default - all objects */
+  readonly resourceNames?: readonly string[];
+  /** Why the rule exists, one entry per contract clause that needs it. */
+  readonly reasons: readonly string[];
+}
+
+/** Rules derived from a contract, split by where they are granted. */
+export interface ContractRules {
+  /** Granted in the watch scope: a ClusterRole, or a Role in each watched namespace. */
+  readonly rules: RbacRule[];
+  /** Granted by a Role in the operator's own namespace (leader election). */
+  readonly leaderElectionRules: RbacRule[];
+  /** The custom kinds the controller reconciles (custom kinds in `watches`). */
+  readonly primaryKinds: ResolvedKind[];
+}
+
+/** Options for `rulesForContract`. */
+export interface ContractRulesOptions {
+  /** CRDs the operator manages; custom kinds are resolved against them. */
+  readonly crds: readonly ICustomResourceDefinition[];
+  /** Namespaces watched; undefined means cluster-wide. */
+  readonly watchNamespaces?: readonly string[];
+}
+
+export const READ_VERBS = ['get', 'list', 'watch'] as const;
+export const WRITE_VERBS = ['create', 'update', 'patch'] as const;
+const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+
+/**
+ * The least-privilege rules a contract needs, each with its reasons.
+ * Throws for a contract that cannot be granted as declared (unknown kind, duplicate kind in a
+ * list, cluster-scoped kind with a namespaced watch scope, status/finalizers without a custom kind).
+ */
+export function rulesForContract(contract: ControllerContract, options: ContractRulesOptions): ContractRules {
+  const namespaced = options.watchNamespaces !== undefined;
+  const rules: RbacRule[] = [];
+  const resolveList = (list: readonly KindSelector[] | undefined, name: string) => {
+    const seen = new Map<string, number>();
+    return (list ?? []).map((sel, i) => {
+      const field = `contract.${name}[${i}]`;
+      const kind = resolveKind(sel, options.crds, field);
+      const key = `${kind.group}/${kind.kind}`;
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        throw new Error(`${field}: duplicate kind '${key}' (already at contract.${name}[${earlier}])`);
+      }
+      seen.set(key, i);
+      if (namespaced && !kind.namespaced) {
+        throw new Error(`${field}: kind '${key}' is cluster-scoped, but the watch scope is namespaced `
+          + `(watchNamespaces: ${JSON.stringify(options.watchNamespaces)}); a Role cannot grant it — watch cluster-wide instead`);
+      }
+      return kind;
+    });
+  };
+
+  const watches = resolveList(contract.watches, 'watches');
+  if (watches.length === 0) throw new Error('contract.watches: must name at least one kind, got []');
+  const owns = resolveList(contract.owns, 'owns');
+  const reads = resolveList(contract.reads, 'reads');
+  const writes = resolveList(contract.writes, 'writes');
+
+  for (const k of watches) rules.push(rule(k.group, k.plural, READ_VERBS, `watches ${k.kind}`));
+  for (const k of owns) rules.push(rule(k.group, k.plural, [...READ_VERBS, ...WRITE_VERBS, 'delete'], `owns ${k.kind}`));
+  for (const k of reads) rules.push(rule(k.group, k.plural, ['get', 'list'], `reads ${k.kind}`));
+  for (const k of writes) rules.push(rule(k.group, k.plural, WRITE_VERBS, `writes ${k.kind}`));
+
+  const primaryKinds = watches.filter(k => k.custom);
+  if ((contract.status || contract.finalizers) && primaryKinds.length === 0) {
+    const flag = contract.status ? 'status' : 'finalizers';
+    throw new Error(`contract.${flag}: needs a custom resource in contract.watches (one of the operator's CRDs), `
+      + `got ${JSON.stringify(watches.map(k => k.kind))}`);
+  }
+  for (const k of primaryKinds) {
+    if (contract.status) {
+      rules.push(rule(k.group, `${k.plural}/status`, ['get', 'update', 'patch'], `writes ${k.kind} status`));
+    }
+    if (contract.finalizers) {
+      rules.push(rule(k.group, k.plural, ['update', 'patch'], `adds and removes finalizers on ${k.kind}`));
+      rules.push(rule(k.group, `${k.plural}/finalizers`, ['update'], `adds and removes finalizers on ${k.kind}`));
+    }
+  }
+  if (owns.length > 0) {
+    // An ownerReference with blockOwnerDeletion: true needs update on the owner's finalizers
+    // (OwnerReferencesPermissionEnforcement). Owners are the reconciled kinds.
+    const owners = primaryKinds.length > 0 ? primaryKinds : watches;
+    for (const k of owners) {
+      rules.push(rule(k.group, `${k.plural}/finalizers`, ['update'],
+        `sets blockOwnerDeletion on owner references to ${k.kind} in owned objects`));
+    }
+  }
+  if (contract.events) {
+    rules.push(rule('events.k8s.io', 'events', ['create', 'patch'], 'emits events (events.k8s.io/v1)'));
+    rules.push(rule('', 'events', ['create', 'patch'], 'emits events (core/v1)'));
+  }
+
+  const leaderElectionRules = contract.leaderElection ? [
+    rule('coordination.k8s.io', 'leases', ['get', 'create', 'update'], 'leader election lease'),
+    rule('', 'events', ['create', 'patch'], 'leader election events'),
+  ] : [];
+
+  return { rules: mergeRules(rules), leaderElectionRules: mergeRules(leaderElectionRules), primaryKinds };
+}
+
+/** One rule on one resource. */
+export function rule(apiGroup: string, resource: string, verbs: readonly string[], reason: string): RbacRule {
+  return { apiGroup, resource, verbs: [...verbs], reasons: [reason] };
+}
+
+/**
+ * Merges rules on the same group, resource and resourceNames into one (verbs and reasons united,
+ * order kept), so no resource appears twice.
+ */
+export function mergeRules(rules: readonly RbacRule[]): RbacRule[] {
+  const merged = new Map<string, RbacRule>();
+  for (const r of rules) {
+    const key = JSON.stringify([r.apiGroup, r.resource, [...(r.resourceNames ?? [])].sort()]);
+    const prev = merged.get(key);
+    if (!prev) {
+      merged.set(key, { ...r, verbs: sortVerbs(r.verbs), reasons: [...r.reasons] });
+      continue;
+    }
+    merged.set(key, {
+      ...prev,
+      verbs: sortVerbs([...prev.verbs, ...r.verbs]),
+      reasons: [...new Set([...prev.reasons, ...r.reasons])],
+    });
+  }
+  return [...merged.values()];
+}
+
+/** Unique verbs in the usual order (get, list, watch, create, update, patch, delete, …). */
+export function sortVerbs(verbs: readonly string[]): string[] {
+  const rank = (v: string) => { const i = VERB_ORDER.indexOf(v); return i < 0 ? VERB_ORDER.length : i; };
+  return [...new Set(verbs)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}

@@ -1,0 +1,130 @@
+import { ICustomResourceDefinition, ResourceScope } from '../crd/crd-spec';
+import { KindInfo, knownKind, parseApiVersion } from './known-kinds';
+
+/**
+ * A kind named by `apiVersion` + `kind`, e.g. `{ apiVersion: 'apps/v1', kind: 'Deployment' }`.
+ * Built-in kinds are looked up in a table; custom kinds in the CRDs given to the operator.
+ */
+export interface KindReference {
+  /** `<group>/<version>`, or `v1` for the core group. */
+  readonly apiVersion: string;
+  readonly kind: string;
+  /**
+   * Resource name for RBAC, only for a kind that is neither built in nor among the operator's CRDs
+   * (e.g. a third-party CRD installed separately).
+   * @default - looked up
+   */
+  readonly plural?: string;
+  /**
+   * Whether the kind is namespaced; needed together with `plural`.
+   * @default - looked up
+   */
+  readonly namespaced?: boolean;
+}
+
+/** A kind, either as a reference or as the CRD construct that defines it. */
+export type KindSelector = KindReference | ICustomResourceDefinition;
+
+/**
+ * What a controller does against the API, declared once. RBAC, the watch scope and the
+ * Deployment's flags are all derived from it, in the spirit of kubebuilder's
+ * `+kubebuilder:rbac` markers but typed and checked.
+ *
+ * @see https://book.kubebuilder.io/reference/markers/rbac
+ */
+export interface ControllerContract {
+  /** Kinds the controller lists and watches (its informers): `get`, `list`, `watch`. */
+  readonly watches: readonly KindSelector[];
+  /**
+   * Kinds the controller creates and garbage-collects through owner references:
+   * `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`.
+   * Owner references with `blockOwnerDeletion` also need `update` on the owner's `<plural>/finalizers`.
+   * @default []
+   */
+  readonly owns?: readonly KindSelector[];
+  /**
+   * Kinds the controller reads without watching (uncached `get`/`list`), e.g. a referenced Secret.
+   * @default []
+   */
+  readonly reads?: readonly KindSelector[];
+  /**
+   * Kinds the controller writes without owning them (`create`, `update`, `patch`; no `delete`).
+   * @default []
+   */
+  readonly writes?: readonly KindSelector[];
+  /**
+   * The controller writes `status` of its custom resources (the CRDs in `watches`): `<plural>/status` get, update, patch.
+   * @default false
+   */
+  readonly status?: boolean;
+  /**
+   * The controller adds and removes finalizers on its custom resources: `update`/`patch` on `<plural>`
+   * and `update` on `<plural>/finalizers`.
+   * @default false
+   */
+  readonly finalizers?: boolean;
+  /**
+   * The controller emits Events (`events.k8s.io` and core): `create`, `patch`.
+   * @default false
+   */
+  readonly events?: boolean;
+  /**
+   * The controller takes a `coordination.k8s.io` Lease before reconciling. Required when replicas > 1.
+   * @default false
+   */
+  readonly leaderElection?: boolean;
+}
+
+/** A kind resolved to its API coordinates. */
+export interface ResolvedKind extends KindInfo {
+  /** Defined by one of the operator's CRDs. */
+  readonly custom: boolean;
+}
+
+/** Whether a selector is a CRD construct rather than a plain reference. */
+export function isCustomResourceDefinition(x: KindSelector): x is ICustomResourceDefinition {
+  const c = x as Partial<ICustomResourceDefinition>;
+  return typeof c.apiVersionFor === 'function' && typeof c.group === 'string' && c.names !== undefined;
+}
+
+/** The kind a CRD defines. */
+export function kindOfCrd(crd: ICustomResourceDefinition): ResolvedKind {
+  return {
+    group: crd.group,
+    version: crd.storageVersion,
+    kind: crd.names.kind,
+    plural: crd.names.plural,
+    namespaced: crd.scope === ResourceScope.NAMESPACED,
+    custom: true,
+  };
+}
+
+/**
+ * Resolves a selector to group/plural/scope: a CRD construct directly, a reference first against
+ * `crds`, then the built-in table, then its own `plural`/`namespaced`.
+ * Throws, naming `field` and the kind, when none of these knows it.
+ */
+export function resolveKind(selector: KindSelector, crds: readonly ICustomResourceDefinition[], field: string): ResolvedKind {
+  if (isCustomResourceDefinition(selector)) return kindOfCrd(selector);
+  const { group, version } = parseApiVersionAt(selector.apiVersion, field);
+  const fromCrd = crds.find(c => c.group === group && c.names.kind === selector.kind);
+  if (fromCrd) return kindOfCrd(fromCrd);
+  const builtIn = knownKind(group, selector.kind);
+  if (builtIn) return { ...builtIn, custom: false };
+  if (selector.plural !== undefined && selector.namespaced !== undefined) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(selector.plural)) {
+      throw new Error(`${field}.plural: must be a lowercase resource name, got '${selector.plural}'`);
+    }
+    return { group, version, kind: selector.kind, plural: selector.plural, namespaced: selector.namespaced, custom: false };
+  }
+  throw new Error(`${field}: no known plural for kind '${selector.kind}' in '${selector.apiVersion}'; `
+    + 'pass its CustomResourceDefinition in `crds`, or give `plural` and `namespaced`');
+}
+
+function parseApiVersionAt(apiVersion: string, field: string) {
+  try {
+    return parseApiVersion(apiVersion);
+  } catch (e) {
+    throw new Error(`${field}.${(e as Error).message}`);
+  }
+}

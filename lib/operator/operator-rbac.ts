@@ -1,0 +1,190 @@
+import { ApiObject, JsonPatch } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Warnings } from '../app/warnings';
+import { ICustomResourceDefinition } from '../crd/crd-spec';
+import { ACCEPTED_RISKS_ANNOTATION, RbacRisk } from '../policy/rbac-lint';
+import { ContractRules, mergeRules, RbacRule, rulesForContract, sortVerbs } from './contract-rules';
+import { ControllerContract } from './controller-contract';
+
+/**
+ * A permission beyond the declared contract (the escape hatch). Synth reports every one as a
+ * warning and lists it separately in the RBAC report.
+ */
+export interface AdditionalRbacRule {
+  /** API groups, `''` for core. */
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+  /** @default - all objects */
+  readonly resourceNames?: readonly string[];
+  /** Why the controller needs it; shown in the report. */
+  readonly reason: string;
+  /**
+   * Risks accepted for this rule (wildcards, escalate/bind/impersonate, list/watch on secrets):
+   * the policy check then warns instead of failing.
+   * @default []
+   */
+  readonly acceptRisks?: readonly RbacRisk[];
+}
+
+/** Props of `OperatorRbac`. */
+export interface OperatorRbacProps {
+  /** Prefix of every object name, e.g. `foo-operator`. */
+  readonly name: string;
+  /** Namespace the controller runs in (ServiceAccount, leader election Role). */
+  readonly namespace: string;
+  /** What the controller does; the rules are derived from it. */
+  readonly contract: ControllerContract;
+  /**
+   * CRDs the operator manages; custom kinds in the contract are resolved against them.
+   * @default []
+   */
+  readonly crds?: readonly ICustomResourceDefinition[];
+  /**
+   * Namespaces the controller watches: a Role + RoleBinding in each. Omitted: cluster-wide
+   * (ClusterRole + ClusterRoleBinding).
+   * @default - cluster-wide
+   */
+  readonly watchNamespaces?: readonly string[];
+  /**
+   * Permissions beyond the contract. Each is reported at synth.
+   * @default []
+   */
+  readonly additionalRules?: readonly AdditionalRbacRule[];
+  /**
+   * Risks accepted for the contract's own rules (e.g. `SECRETS_READ` for a controller that watches Secrets).
+   * @default []
+   */
+  readonly acceptRisks?: readonly RbacRisk[];
+}
+
+/** One Role or ClusterRole as granted, for the report. */
+export interface RbacGrant {
+  readonly kind: 'ClusterRole' | 'Role';
+  readonly name: string;
+  /** For a Role. */
+  readonly namespace?: string;
+  /** What it is for, e.g. `contract` or `leader election`. */
+  readonly purpose: string;
+  readonly rules: readonly RbacRule[];
+  /** Rules from `additionalRules` rather than the contract. */
+  readonly beyondContract: boolean;
+  readonly acceptedRisks: readonly RbacRisk[];
+}
+
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Least-privilege RBAC for a controller, derived from its contract: a ServiceAccount with its token
+ * mounted; a ClusterRole + ClusterRoleBinding when cluster-wide, or a Role + RoleBinding per
+ * watched namespace; a leader-election Role in the operator's namespace; no wildcards.
+ *
+ * @see https://kubernetes.io/docs/concepts/security/rbac-good-practices/
+ */
+export class OperatorRbac extends Construct {
+  public readonly serviceAccount: kplus.ServiceAccount;
+  /** Every Role/ClusterRole created, with its rules and their reasons. */
+  public readonly grants: readonly RbacGrant[];
+  /** The rules derived from the contract. */
+  public readonly contractRules: ContractRules;
+  /** The namespace the controller runs in. */
+  public readonly namespace: string;
+  /** Watched namespaces, or undefined for cluster-wide. */
+  public readonly watchNamespaces?: readonly string[];
+
+  constructor(scope: Construct, id: string, props: OperatorRbacProps) {
+    super(scope, id);
+    if (!NAME.test(props.name)) throw new Error(`name: must be a DNS label, got '${props.name}'`);
+    if (!NAME.test(props.namespace)) throw new Error(`namespace: must be a DNS label, got '${props.namespace}'`);
+    const watchNamespaces = props.watchNamespaces === undefined ? undefined : [...props.watchNamespaces];
+    if (watchNamespaces) {
+      if (watchNamespaces.length === 0) throw new Error('watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+      watchNamespaces.forEach((ns, i) => {
+        if (!NAME.test(ns)) throw new Error(`watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
+        if (watchNamespaces.indexOf(ns) !== i) throw new Error(`watchNamespaces[${i}]: duplicate namespace '${ns}'`);
+      });
+    }
+    this.namespace = props.namespace;
+    this.watchNamespaces = watchNamespaces;
+    this.contractRules = rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces });
+
+    this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
+      metadata: { name: props.name, namespace: props.namespace },
+      automountToken: true, // cdk8s-plus turns it off; a controller talks to the apiserver
+    });
+
+    const grants: RbacGrant[] = [];
+    const acceptContract = [...(props.acceptRisks ?? [])];
+    grants.push(...this.grantInScope('Manager', `${props.name}-manager`, 'contract', this.contractRules.rules, false, acceptContract));
+
+    const additional = props.additionalRules ?? [];
+    if (additional.length > 0) {
+      const extraRules = mergeRules(additional.flatMap((r, i) => expandAdditional(r, i)));
+      const extraRisks = [...new Set(additional.flatMap(r => r.acceptRisks ?? []))];
+      grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'beyond the contract (additionalRules)', extraRules, true, extraRisks));
+      additional.forEach((r, i) => Warnings.of(this).add(
+        `additionalRules[${i}] grants beyond the contract: ${sortVerbs(r.verbs).join(',')} on ${r.apiGroups.map(g => g || 'core').join(',')}/${r.resources.join(',')} — ${r.reason}`));
+    }
+
+    if (this.contractRules.leaderElectionRules.length > 0) {
+      grants.push(this.role('LeaderElection', `${props.name}-leader-election`, props.namespace,
+        'leader election', this.contractRules.leaderElectionRules, false, []));
+    }
+    this.grants = grants;
+  }
+
+  private grantInScope(id: string, name: string, purpose: string, rules: readonly RbacRule[], beyond: boolean, risks: RbacRisk[]): RbacGrant[] {
+    if (this.watchNamespaces) {
+      return this.watchNamespaces.map(ns => this.role(`${id}-${ns}`, name, ns, purpose, rules, beyond, risks));
+    }
+    const role = new kplus.ClusterRole(this, `${id}ClusterRole`, { metadata: { name, annotations: riskAnnotation(risks) } });
+    for (const r of rules) role.allow([...r.verbs], endpoint(r));
+    const binding = new kplus.ClusterRoleBinding(this, `${id}ClusterRoleBinding`, { metadata: { name }, role });
+    binding.addSubjects(this.serviceAccount);
+    dropEmptyResourceNames(role, rules);
+    return [{ kind: 'ClusterRole', name, purpose, rules, beyondContract: beyond, acceptedRisks: risks }];
+  }
+
+  private role(id: string, name: string, namespace: string, purpose: string, rules: readonly RbacRule[], beyond: boolean, risks: RbacRisk[]): RbacGrant {
+    const role = new kplus.Role(this, `${id}Role`, { metadata: { name, namespace, annotations: riskAnnotation(risks) } });
+    for (const r of rules) role.allow([...r.verbs], endpoint(r));
+    const binding = new kplus.RoleBinding(this, `${id}RoleBinding`, { metadata: { name, namespace }, role });
+    binding.addSubjects(this.serviceAccount);
+    return { kind: 'Role', name, namespace, purpose, rules, beyondContract: beyond, acceptedRisks: risks };
+  }
+}
+
+function riskAnnotation(risks: readonly RbacRisk[]): Record<string, string> | undefined {
+  return risks.length > 0 ? { [ACCEPTED_RISKS_ANNOTATION]: [...risks].sort().join(',') } : undefined;
+}
+
+/** An RBAC target for cdk8s-plus (works for both Role and ClusterRole). */
+function endpoint(r: RbacRule): kplus.IApiResource & kplus.IApiEndpoint {
+  if ((r.resourceNames?.length ?? 0) > 1) throw new Error(`internal: expected at most one resourceName per rule, got ${JSON.stringify(r.resourceNames)}`);
+  const resource: kplus.IApiResource = { apiGroup: r.apiGroup, resourceType: r.resource, resourceName: r.resourceNames?.[0] };
+  return { ...resource, asApiResource: () => resource, asNonApiResource: () => undefined };
+}
+
+function expandAdditional(r: AdditionalRbacRule, i: number): RbacRule[] {
+  const field = `additionalRules[${i}]`;
+  if (!r.reason?.trim()) throw new Error(`${field}.reason: must say why the controller needs it, got '${r.reason}'`);
+  for (const f of ['apiGroups', 'resources', 'verbs'] as const) {
+    if (!r[f] || r[f].length === 0) throw new Error(`${field}.${f}: must not be empty, got ${JSON.stringify(r[f])}`);
+  }
+  const names = r.resourceNames?.length ? r.resourceNames : [undefined];
+  return r.apiGroups.flatMap(g => r.resources.flatMap(res => names.map(n => ({
+    apiGroup: g,
+    resource: res,
+    verbs: [...r.verbs],
+    resourceNames: n === undefined ? undefined : [n],
+    reasons: [r.reason],
+  }))));
+}
+
+// cdk8s-plus writes `resourceNames: []` on ClusterRole rules; drop it (escape hatch) so the output reads like a Role's.
+function dropEmptyResourceNames(role: kplus.ClusterRole, rules: readonly RbacRule[]) {
+  rules.forEach((r, i) => {
+    if (!r.resourceNames?.length) ApiObject.of(role).addJsonPatch(JsonPatch.remove(`/rules/${i}/resourceNames`));
+  });
+}

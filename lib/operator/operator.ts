@@ -1,0 +1,180 @@
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { OutputFiles } from '../app/output-layout';
+import { ICustomResourceDefinition } from '../crd/crd-spec';
+import { PolicyChecks } from '../policy/policy-checks';
+import { RbacRisk } from '../policy/rbac-lint';
+import { ControllerContract } from './controller-contract';
+import { OperatorDeployment } from './operator-deployment';
+import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monitoring';
+import { OperatorNetworkPolicy } from './operator-network-policy';
+import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
+import { renderRbacReport } from './rbac-report';
+
+/** Labels that make a namespace enforce Pod Security "restricted". */
+export const RESTRICTED_NAMESPACE_LABELS: Record<string, string> = {
+  'pod-security.kubernetes.io/enforce': 'restricted',
+  'pod-security.kubernetes.io/enforce-version': 'latest',
+  'pod-security.kubernetes.io/warn': 'restricted',
+  'pod-security.kubernetes.io/audit': 'restricted',
+};
+
+/** Props of `Operator`. */
+export interface OperatorProps {
+  /**
+   * Name of the ServiceAccount and Deployment and prefix of every other object.
+   * @default - the construct id, lowercased
+   */
+  readonly name?: string;
+  /**
+   * Namespace the controller runs in.
+   * @default `<name>-system`
+   */
+  readonly namespace?: string;
+  /**
+   * Create the operator's Namespace, labelled to enforce Pod Security "restricted".
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+  /**
+   * Create a Namespace for each watched namespace (only for a namespaced watch scope). Off by
+   * default: deleting the output would delete them.
+   * @default false
+   */
+  readonly createWatchNamespaces?: boolean;
+  /**
+   * CRDs the operator manages; custom kinds in the contract are resolved against them.
+   * @default []
+   */
+  readonly crds?: readonly ICustomResourceDefinition[];
+  /** Controller image, pinned to a tag (not `latest`) or a digest. */
+  readonly image: string;
+  /** What the controller does against the API; RBAC and flags are derived from it. */
+  readonly contract: ControllerContract;
+  /**
+   * Namespaces to watch (a Role + RoleBinding in each, `WATCH_NAMESPACE` set).
+   * @default - cluster-wide
+   */
+  readonly watchNamespaces?: readonly string[];
+  /** @default 1 */
+  readonly replicas?: number;
+  /** @default - requests 10m/64Mi, limits 500m/128Mi */
+  readonly resources?: kplus.ContainerResources;
+  /** @default {} */
+  readonly env?: Record<string, string>;
+  /** @default [] */
+  readonly args?: readonly string[];
+  /** @default 8081 */
+  readonly healthPort?: number;
+  /** @default 8080 */
+  readonly metricsPort?: number;
+  /**
+   * Escape hatch: permissions beyond the contract, each reported at synth.
+   * @default []
+   */
+  readonly additionalRules?: readonly AdditionalRbacRule[];
+  /**
+   * Risks accepted for the contract's own rules (e.g. `RbacRisk.SECRETS_READ` when watching Secrets).
+   * @default []
+   */
+  readonly acceptRisks?: readonly RbacRisk[];
+  /**
+   * Add a NetworkPolicy (default deny; health/metrics ingress, apiserver and DNS egress).
+   * @default true
+   */
+  readonly networkPolicy?: boolean;
+  /**
+   * Address ranges of the apiserver endpoints for the NetworkPolicy.
+   * @default ['0.0.0.0/0'] (ports 443/6443 only)
+   */
+  readonly apiServerCidrs?: readonly string[];
+  /**
+   * A ServiceMonitor and a PrometheusRule (needs prometheus-operator's CRDs on the cluster).
+   * @default - none
+   */
+  readonly monitoring?: OperatorMonitoringOptions;
+}
+
+/**
+ * A whole operator from its contract: RBAC (`OperatorRbac`), the hardened Deployment with its
+ * metrics Service (`OperatorDeployment`), a NetworkPolicy (`OperatorNetworkPolicy`), optional
+ * monitoring (`OperatorMonitoring`) and its Namespace. Writes `<name>.rbac-report.md` next to the
+ * manifests when synthesized by `OperatorApp`, and enables the synth-time policy checks
+ * (Pod Security "restricted", RBAC lint) for the whole app.
+ */
+export class Operator extends Construct {
+  public readonly name: string;
+  public readonly namespace: string;
+  public readonly rbac: OperatorRbac;
+  public readonly controller: OperatorDeployment;
+  public readonly networkPolicy?: OperatorNetworkPolicy;
+  public readonly monitoring?: OperatorMonitoring;
+
+  constructor(scope: Construct, id: string, props: OperatorProps) {
+    super(scope, id);
+    this.name = props.name ?? id.toLowerCase();
+    this.namespace = props.namespace ?? `${this.name}-system`;
+    const leaderElection = props.contract.leaderElection ?? false;
+    if ((props.replicas ?? 1) > 1 && !leaderElection) {
+      throw new Error(`replicas: ${props.replicas} replicas need contract.leaderElection: true, or two controllers reconcile at once`);
+    }
+
+    if (props.createNamespace ?? true) {
+      new kplus.Namespace(this, 'Namespace', { metadata: { name: this.namespace, labels: RESTRICTED_NAMESPACE_LABELS } });
+    }
+    this.rbac = new OperatorRbac(this, 'Rbac', {
+      name: this.name,
+      namespace: this.namespace,
+      contract: props.contract,
+      crds: props.crds,
+      watchNamespaces: props.watchNamespaces,
+      additionalRules: props.additionalRules,
+      acceptRisks: props.acceptRisks,
+    });
+    if (props.createWatchNamespaces && props.watchNamespaces) {
+      for (const ns of props.watchNamespaces.filter(n => n !== this.namespace)) {
+        new kplus.Namespace(this, `WatchNamespace-${ns}`, { metadata: { name: ns } });
+      }
+    }
+    this.controller = new OperatorDeployment(this, 'Controller', {
+      name: this.name,
+      namespace: this.namespace,
+      image: props.image,
+      serviceAccount: this.rbac.serviceAccount,
+      replicas: props.replicas,
+      leaderElection,
+      watchNamespaces: props.watchNamespaces,
+      resources: props.resources,
+      env: props.env,
+      args: props.args,
+      healthPort: props.healthPort,
+      metricsPort: props.metricsPort,
+    });
+    if (props.networkPolicy ?? true) {
+      this.networkPolicy = new OperatorNetworkPolicy(this, 'NetworkPolicy', {
+        name: this.name,
+        namespace: this.namespace,
+        selector: this.controller.deployment,
+        healthPort: this.controller.healthPort,
+        metricsPort: this.controller.metricsPort,
+        apiServerCidrs: props.apiServerCidrs,
+      });
+    }
+    if (props.monitoring) {
+      this.monitoring = new OperatorMonitoring(this, 'Monitoring', {
+        ...props.monitoring,
+        name: this.name,
+        namespace: this.namespace,
+        metricsService: this.controller.metricsService,
+      });
+    }
+
+    OutputFiles.of(this).add(`${this.name}.rbac-report.md`, () => renderRbacReport({
+      operatorName: this.name,
+      serviceAccount: { name: this.rbac.serviceAccount.name, namespace: this.namespace },
+      watchNamespaces: this.rbac.watchNamespaces,
+      grants: this.rbac.grants,
+    }));
+    PolicyChecks.enable(this);
+  }
+}

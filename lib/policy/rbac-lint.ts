@@ -1,0 +1,101 @@
+import { Issue } from '../validation/issue';
+
+/** RBAC grants that are dangerous enough to fail synth unless the user accepted them by name. */
+export enum RbacRisk {
+  /** `*` in apiGroups, resources or verbs: grants every current and future type or verb. */
+  WILDCARD = 'wildcard',
+  /** `escalate`, `bind` or `impersonate`: bypass RBAC's privilege-escalation checks. */
+  PRIVILEGE_ESCALATION = 'privilege-escalation',
+  /** `list` or `watch` on Secrets: returns their contents, not just names. */
+  SECRETS_READ = 'secrets-read',
+}
+
+/**
+ * Annotation on a Role or ClusterRole naming the risks its author accepted (comma-separated
+ * `RbacRisk` values); those findings become warnings instead of errors.
+ */
+export const ACCEPTED_RISKS_ANNOTATION = 'rbac.cdk8s-operator.io/accepted-risks';
+
+const ESCALATION_VERBS = ['escalate', 'bind', 'impersonate'];
+
+interface Manifest {
+  readonly kind?: string;
+  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly annotations?: Record<string, string> };
+  readonly rules?: readonly PolicyRuleManifest[];
+}
+
+interface PolicyRuleManifest {
+  readonly apiGroups?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly verbs?: readonly string[];
+  readonly resourceNames?: readonly string[];
+  readonly nonResourceURLs?: readonly string[];
+}
+
+/** `Kind namespace/name`, how every policy issue names its object. */
+export function objectRef(m: { kind?: string; metadata?: { name?: string; namespace?: string } }): string {
+  const ns = m.metadata?.namespace ? `${m.metadata.namespace}/` : '';
+  return `${m.kind ?? '?'} ${ns}${m.metadata?.name ?? '?'}`;
+}
+
+/**
+ * RBAC lint over manifests: wildcards, escalate/bind/impersonate and list/watch on Secrets are
+ * errors (warnings when accepted through `ACCEPTED_RISKS_ANNOTATION`); a resource granted by two
+ * rules of one role is a warning. Objects other than Role/ClusterRole are ignored.
+ */
+export function lintRbac(manifests: readonly unknown[]): Issue[] {
+  const issues: Issue[] = [];
+  for (const raw of manifests) {
+    const m = raw as Manifest;
+    if (m?.kind !== 'Role' && m?.kind !== 'ClusterRole') continue;
+    const accepted = acceptedRisks(m);
+    const where = objectRef(m);
+    const seen = new Map<string, number>();
+    (m.rules ?? []).forEach((r, i) => {
+      const at = `${where}: rules[${i}]`;
+      const flag = (risk: RbacRisk, field: string, message: string, value: unknown) => issues.push({
+        path: `${at}.${field}`,
+        message: accepted.has(risk) ? `${message} (accepted risk '${risk}')` : `${message}; accept it explicitly as risk '${risk}' if intended`,
+        value,
+        severity: accepted.has(risk) ? 'warning' : 'error',
+      });
+      for (const field of ['apiGroups', 'resources', 'verbs', 'nonResourceURLs'] as const) {
+        if ((r[field] ?? []).includes('*')) flag(RbacRisk.WILDCARD, field, 'wildcard grants every current and future value', r[field]);
+      }
+      const escalating = (r.verbs ?? []).filter(v => ESCALATION_VERBS.includes(v));
+      if (escalating.length > 0) {
+        flag(RbacRisk.PRIVILEGE_ESCALATION, 'verbs', `${escalating.join(', ')} bypass RBAC privilege-escalation checks`, r.verbs);
+      }
+      const onCoreGroup = (r.apiGroups ?? []).some(g => g === '' || g === '*');
+      const onSecrets = (r.resources ?? []).some(x => x === 'secrets' || x === '*');
+      const reading = (r.verbs ?? []).some(v => v === 'list' || v === 'watch' || v === '*');
+      if (onCoreGroup && onSecrets && reading) {
+        flag(RbacRisk.SECRETS_READ, 'verbs', 'list/watch on secrets reveals every secret\'s contents', r.verbs);
+      }
+      for (const group of r.apiGroups ?? []) {
+        for (const resource of r.resources ?? []) {
+          for (const name of r.resourceNames?.length ? r.resourceNames : ['']) {
+            const key = JSON.stringify([group, resource, name]);
+            const earlier = seen.get(key);
+            if (earlier !== undefined && earlier !== i) {
+              issues.push({
+                path: `${at}.resources`,
+                message: `duplicate rule: ${group || 'core'}/${resource}${name ? `/${name}` : ''} is also granted by rules[${earlier}]; merge them`,
+                value: resource,
+                severity: 'warning',
+              });
+            } else {
+              seen.set(key, i);
+            }
+          }
+        }
+      }
+    });
+  }
+  return issues;
+}
+
+function acceptedRisks(m: Manifest): Set<string> {
+  const raw = m.metadata?.annotations?.[ACCEPTED_RISKS_ANNOTATION] ?? '';
+  return new Set(raw.split(',').map(s => s.trim()).filter(Boolean));
+}
