@@ -1,5 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { constructError } from './_construct-error';
 
 /** Props of `OperatorNetworkPolicy`. */
 export interface OperatorNetworkPolicyProps {
@@ -49,7 +50,7 @@ export class OperatorNetworkPolicy extends Construct {
 
     const apiPorts = (props.apiServerPorts ?? [443, 6443]).map(p => kplus.NetworkPolicyPort.tcp(p));
     (props.apiServerCidrs ?? ['0.0.0.0/0']).forEach((cidr, i) => {
-      if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr)) throw new Error(`apiServerCidrs[${i}]: must be an IPv4 CIDR, got '${cidr}'`);
+      if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr)) throw constructError(this, `apiServerCidrs[${i}]: must be an IPv4 CIDR, got '${cidr}'`);
       this.policy.addEgressRule(kplus.NetworkPolicyIpBlock.ipv4(this, `ApiServer${i}`, cidr), apiPorts);
     });
     const dns = kplus.Pods.select(this, 'ClusterDns', {

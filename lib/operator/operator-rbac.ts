@@ -6,6 +6,7 @@ import { ICustomResourceDefinition } from '../crd/crd-spec';
 import { ACCEPTED_RISKS_ANNOTATION, RbacRisk } from '../policy/rbac-lint';
 import { ContractRules, mergeRules, RbacRule, rulesForContract, sortVerbs } from './contract-rules';
 import { ControllerContract } from './controller-contract';
+import { atPath, constructError } from './_construct-error';
 
 /**
  * A permission beyond the declared contract (the escape hatch). Synth reports every one as a
@@ -95,19 +96,19 @@ export class OperatorRbac extends Construct {
 
   constructor(scope: Construct, id: string, props: OperatorRbacProps) {
     super(scope, id);
-    if (!NAME.test(props.name)) throw new Error(`name: must be a DNS label, got '${props.name}'`);
-    if (!NAME.test(props.namespace)) throw new Error(`namespace: must be a DNS label, got '${props.namespace}'`);
+    if (!NAME.test(props.name)) throw constructError(this, `name: must be a DNS label, got '${props.name}'`);
+    if (!NAME.test(props.namespace)) throw constructError(this, `namespace: must be a DNS label, got '${props.namespace}'`);
     const watchNamespaces = props.watchNamespaces === undefined ? undefined : [...props.watchNamespaces];
     if (watchNamespaces) {
-      if (watchNamespaces.length === 0) throw new Error('watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+      if (watchNamespaces.length === 0) throw constructError(this, 'watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
       watchNamespaces.forEach((ns, i) => {
-        if (!NAME.test(ns)) throw new Error(`watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
-        if (watchNamespaces.indexOf(ns) !== i) throw new Error(`watchNamespaces[${i}]: duplicate namespace '${ns}'`);
+        if (!NAME.test(ns)) throw constructError(this, `watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
+        if (watchNamespaces.indexOf(ns) !== i) throw constructError(this, `watchNamespaces[${i}]: duplicate namespace '${ns}'`);
       });
     }
     this.namespace = props.namespace;
     this.watchNamespaces = watchNamespaces;
-    this.contractRules = rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces });
+    this.contractRules = atPath(this, () => rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces }));
 
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: props.name, namespace: props.namespace },
@@ -120,7 +121,7 @@ export class OperatorRbac extends Construct {
 
     const additional = props.additionalRules ?? [];
     if (additional.length > 0) {
-      const extraRules = mergeRules(additional.flatMap((r, i) => expandAdditional(r, i)));
+      const extraRules = atPath(this, () => mergeRules(additional.flatMap((r, i) => expandAdditional(r, i))));
       const extraRisks = [...new Set(additional.flatMap(r => r.acceptRisks ?? []))];
       grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'beyond the contract (additionalRules)', extraRules, true, extraRisks));
       additional.forEach((r, i) => Warnings.of(this).add(

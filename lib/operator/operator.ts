@@ -10,6 +10,7 @@ import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monito
 import { OperatorNetworkPolicy } from './operator-network-policy';
 import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
 import { renderRbacReport } from './rbac-report';
+import { constructError } from './_construct-error';
 
 /** Labels that make a namespace enforce Pod Security "restricted". */
 export const RESTRICTED_NAMESPACE_LABELS: Record<string, string> = {
@@ -116,7 +117,7 @@ export class Operator extends Construct {
     this.namespace = props.namespace ?? `${this.name}-system`;
     const leaderElection = props.contract.leaderElection ?? false;
     if ((props.replicas ?? 1) > 1 && !leaderElection) {
-      throw new Error(`replicas: ${props.replicas} replicas need contract.leaderElection: true, or two controllers reconcile at once`);
+      throw constructError(this, `replicas: ${props.replicas} replicas need contract.leaderElection: true, or two controllers reconcile at once`);
     }
 
     if (props.createNamespace ?? true) {

@@ -1,0 +1,150 @@
+import { Chart, Testing } from 'cdk8s';
+import { ACCEPTED_RISKS_ANNOTATION, lintRbac, OperatorRbac, PolicyChecks, RbacRisk, Warnings } from '../../lib';
+import { FakeCrd } from './crd-double';
+
+function setup() {
+  const chart = new Chart(Testing.app(), 'test');
+  const foo = new FakeCrd(chart, 'foo', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
+  return { chart, foo };
+}
+const byKind = (objs: any[], kind: string) => objs.filter(o => o.kind === kind);
+
+describe('OperatorRbac', () => {
+  test('cluster-wide: a ClusterRole + ClusterRoleBinding to a ServiceAccount with its token mounted', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', { name: 'foo-op', namespace: 'foo-system', crds: [foo], contract: { watches: [foo], status: true } });
+    const out = Testing.synth(chart);
+    expect(byKind(out, 'ServiceAccount')).toStrictEqual([{
+      apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'foo-op', namespace: 'foo-system' }, automountServiceAccountToken: true,
+    }]);
+    const [role] = byKind(out, 'ClusterRole');
+    expect(role.metadata).toStrictEqual({ name: 'foo-op-manager' });
+    expect(role.rules).toStrictEqual([
+      { apiGroups: ['samplecontroller.k8s.io'], resources: ['foos'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['samplecontroller.k8s.io'], resources: ['foos/status'], verbs: ['get', 'update', 'patch'] },
+    ]);
+    const [binding] = byKind(out, 'ClusterRoleBinding');
+    expect(binding.roleRef).toStrictEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'foo-op-manager' });
+    expect(binding.subjects).toStrictEqual([{ apiGroup: '', kind: 'ServiceAccount', name: 'foo-op', namespace: 'foo-system' }]);
+    expect(byKind(out, 'Role')).toHaveLength(0);
+  });
+
+  test('namespaced: a Role + RoleBinding per watched namespace, no ClusterRole', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', {
+      name: 'foo-op', namespace: 'foo-system', crds: [foo], watchNamespaces: ['team-a', 'team-b'], contract: { watches: [foo], events: true },
+    });
+    const out = Testing.synth(chart);
+    expect(byKind(out, 'ClusterRole')).toHaveLength(0);
+    expect(byKind(out, 'ClusterRoleBinding')).toHaveLength(0);
+    const roles = byKind(out, 'Role');
+    expect(roles.map(r => `${r.metadata.namespace}/${r.metadata.name}`)).toStrictEqual(['team-a/foo-op-manager', 'team-b/foo-op-manager']);
+    expect(roles[0].rules).toStrictEqual(roles[1].rules);
+    expect(roles[0].rules.map((r: any) => `${r.apiGroups[0]}/${r.resources[0]}`)).toStrictEqual(['samplecontroller.k8s.io/foos', 'events.k8s.io/events', '/events']);
+    const bindings = byKind(out, 'RoleBinding');
+    expect(bindings.map(b => [b.metadata.namespace, b.roleRef.name, b.subjects[0].namespace])).toStrictEqual([
+      ['team-a', 'foo-op-manager', 'foo-system'], ['team-b', 'foo-op-manager', 'foo-system'],
+    ]);
+  });
+
+  test('leader election: a Role in the operator namespace, even for a namespaced watch scope elsewhere', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', {
+      name: 'foo-op', namespace: 'foo-system', crds: [foo], watchNamespaces: ['team-a'], contract: { watches: [foo], leaderElection: true },
+    });
+    const le = byKind(Testing.synth(chart), 'Role').find(r => r.metadata.name === 'foo-op-leader-election');
+    expect(le.metadata.namespace).toBe('foo-system');
+    expect(le.rules).toStrictEqual([
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+    ]);
+  });
+
+  test('the generated RBAC has no wildcard and passes the RBAC lint', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', {
+      name: 'foo-op', namespace: 'foo-system', crds: [foo],
+      contract: { watches: [foo], owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true },
+    });
+    const out = Testing.synth(chart);
+    expect(JSON.stringify(out)).not.toContain('"*"');
+    expect(lintRbac(out)).toStrictEqual([]);
+  });
+
+  test('additional rules live in their own role, are reported as warnings and listed as beyond the contract', () => {
+    const { chart, foo } = setup();
+    const rbac = new OperatorRbac(chart, 'rbac', {
+      name: 'foo-op', namespace: 'foo-system', crds: [foo], contract: { watches: [foo] },
+      additionalRules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'], reason: 'reads node zones for placement' }],
+    });
+    const role = byKind(Testing.synth(chart), 'ClusterRole').find(r => r.metadata.name === 'foo-op-additional');
+    expect(role.rules).toStrictEqual([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]);
+    expect(Warnings.collect(chart)).toStrictEqual(['[test/rbac] additionalRules[0] grants beyond the contract: get on core/nodes — reads node zones for placement']);
+    expect(rbac.grants.filter(g => g.beyondContract).map(g => g.name)).toStrictEqual(['foo-op-additional']);
+  });
+
+  test('fails synth for a wildcard escape hatch without an accepted risk', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', {
+      name: 'foo-op', namespace: 'foo-system', crds: [foo], contract: { watches: [foo] },
+      additionalRules: [{ apiGroups: ['apps'], resources: ['*'], verbs: ['get'], reason: 'lazy' }],
+    });
+    PolicyChecks.enable(chart);
+    expect(() => Testing.synth(chart)).toThrow(/policy: \[test\/rbac\/AdditionalClusterRole\/Resource\] ClusterRole foo-op-additional: rules\[0\]\.resources: wildcard grants every current and future value.*accept it explicitly as risk 'wildcard'/);
+  });
+
+  test('a wildcard with the risk accepted synthesizes, annotated, with a warning', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', {
+      name: 'foo-op', namespace: 'foo-system', crds: [foo], contract: { watches: [foo] },
+      additionalRules: [{ apiGroups: ['apps'], resources: ['*'], verbs: ['get'], reason: 'reads every apps kind', acceptRisks: [RbacRisk.WILDCARD] }],
+    });
+    PolicyChecks.enable(chart);
+    const role = byKind(Testing.synth(chart), 'ClusterRole').find(r => r.metadata.name === 'foo-op-additional');
+    expect(role.metadata.annotations).toStrictEqual({ [ACCEPTED_RISKS_ANNOTATION]: 'wildcard' });
+    expect(Warnings.collect(chart).some(w => /accepted risk 'wildcard'/.test(w))).toBe(true);
+  });
+
+  test('a contract that watches Secrets needs SECRETS_READ accepted', () => {
+    const fails = setup();
+    new OperatorRbac(fails.chart, 'rbac', { name: 'op', namespace: 'ns', contract: { watches: [{ apiVersion: 'v1', kind: 'Secret' }] } });
+    PolicyChecks.enable(fails.chart);
+    expect(() => Testing.synth(fails.chart)).toThrow(/list\/watch on secrets reveals every secret's contents/);
+
+    const ok = setup();
+    new OperatorRbac(ok.chart, 'rbac', { name: 'op', namespace: 'ns', contract: { watches: [{ apiVersion: 'v1', kind: 'Secret' }] }, acceptRisks: [RbacRisk.SECRETS_READ] });
+    PolicyChecks.enable(ok.chart);
+    expect(() => Testing.synth(ok.chart)).not.toThrow();
+  });
+
+  describe('bad input', () => {
+    test('fails at once with the construct path for a namespaced watch scope with a cluster-scoped CRD', () => {
+      const { chart } = setup();
+      const cl = new FakeCrd(chart, 'cl', { group: 'x.io', kind: 'Cl', plural: 'cls', scope: 'Cluster' as any });
+      expect(() => new OperatorRbac(chart, 'rbac', { name: 'op', namespace: 'ns', crds: [cl], watchNamespaces: ['a'], contract: { watches: [cl] } }))
+        .toThrow(/^\[test\/rbac\] contract\.watches\[0\]: kind 'x.io\/Cl' is cluster-scoped/);
+    });
+
+    test('fails for an empty or duplicate watchNamespaces', () => {
+      const { chart, foo } = setup();
+      expect(() => new OperatorRbac(chart, 'a', { name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: [], contract: { watches: [foo] } }))
+        .toThrow(/\[test\/a\] watchNamespaces: must name at least one namespace/);
+      expect(() => new OperatorRbac(chart, 'b', { name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: ['x', 'x'], contract: { watches: [foo] } }))
+        .toThrow(/\[test\/b\] watchNamespaces\[1\]: duplicate namespace 'x'/);
+    });
+
+    test('fails for an additional rule without a reason', () => {
+      const { chart, foo } = setup();
+      expect(() => new OperatorRbac(chart, 'rbac', {
+        name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo] },
+        additionalRules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'], reason: ' ' }],
+      })).toThrow(/\[test\/rbac\] additionalRules\[0\]\.reason: must say why/);
+    });
+
+    test('fails for a bad name', () => {
+      const { chart, foo } = setup();
+      expect(() => new OperatorRbac(chart, 'rbac', { name: 'Foo_Op', namespace: 'ns', crds: [foo], contract: { watches: [foo] } }))
+        .toThrow(/\[test\/rbac\] name: must be a DNS label, got 'Foo_Op'/);
+    });
+  });
+});
