@@ -1,10 +1,27 @@
+import { walkSchema } from '../cel/schema-walk';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { Issue } from './issue';
+import { validateValue } from './value-validator';
 
 /**
  * Checks every `default` in a schema the way the apiserver does: valid against its own subschema
  * (including CEL rules), no unknown fields, never under root `metadata`, `apiVersion` or `kind`.
  */
-export function checkDefaults(_schema: JSONSchemaProps, _basePath: string): Issue[] {
-  return []; // placeholder signature: the value-validation owner replaces this body
+export function checkDefaults(schema: JSONSchemaProps, basePath: string): Issue[] {
+  const issues: Issue[] = [];
+  const forbiddenRoots = ['metadata', 'apiVersion', 'kind'].map(k => `${basePath}.properties[${k}]`);
+  walkSchema(schema, basePath, node => {
+    if (node.schema.default === undefined) return;
+    const at = `${node.path}.default`;
+    if (forbiddenRoots.some(r => node.path === r || node.path.startsWith(`${r}.`))) {
+      issues.push({ path: at, message: 'Forbidden: must not be set under metadata, apiVersion or kind at the root', value: node.schema.default });
+      return;
+    }
+    const found = validateValue(node.schema, node.schema.default, { path: at, resourceRoot: false, applyDefaults: true });
+    for (const issue of found.issues) {
+      const unknown = issue.message.startsWith('unknown field');
+      issues.push({ ...issue, message: unknown ? `must not have unknown fields: ${issue.message}` : issue.message });
+    }
+  });
+  return issues;
 }

@@ -1,0 +1,201 @@
+import { JSONSchemaProps } from '../schema/json-schema-props';
+
+/**
+ * The static CEL type of an expression, as the apiserver derives it from a structural schema
+ * (`k8s.io/apiserver/pkg/cel/common.SchemaDeclType`), plus the size bounds its cost estimator uses.
+ *
+ * `maxSize` is the largest number of elements (lists), entries (maps) or bytes (strings) a value
+ * can have: the schema's maxItems / maxProperties / maxLength*4, or an estimate from the 3 MiB
+ * request limit when the schema gives no bound. `minSize` is the smallest JSON serialization.
+ */
+export type CelType =
+  | { readonly kind: ScalarKind; readonly maxSize?: number; readonly minSize?: number }
+  | { readonly kind: 'list'; readonly elem: CelType; readonly maxSize?: number; readonly minSize?: number }
+  | { readonly kind: 'map'; readonly key: CelType; readonly value: CelType; readonly maxSize?: number; readonly minSize?: number }
+  | {
+    readonly kind: 'object';
+    readonly name: string;
+    /** Fields by their CEL (escaped) name. */
+    readonly fields: { readonly [celName: string]: CelType };
+    readonly maxSize?: number;
+    readonly minSize?: number;
+  }
+  /** Opaque Kubernetes library types: Quantity, URL, IP, CIDR. */
+  | { readonly kind: 'opaque'; readonly name: OpaqueName; readonly maxSize?: number; readonly minSize?: number }
+  /** `type(x)` values, e.g. `int` in `type(self) == int`. */
+  | { readonly kind: 'type'; readonly of?: CelType; readonly maxSize?: number; readonly minSize?: number };
+
+export type ScalarKind = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'dyn' | 'timestamp' | 'duration';
+export type OpaqueName = 'Quantity' | 'URL' | 'IP' | 'CIDR';
+
+/** The apiserver's request size limit, the base of every size estimate for unbounded values. */
+export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
+
+export const DYN: CelType = { kind: 'dyn' };
+export const INT: CelType = { kind: 'int' };
+export const UINT: CelType = { kind: 'uint' };
+export const DOUBLE: CelType = { kind: 'double' };
+export const BOOL: CelType = { kind: 'bool' };
+export const STRING: CelType = { kind: 'string' };
+export const BYTES: CelType = { kind: 'bytes' };
+export const NULL: CelType = { kind: 'null' };
+export const TIMESTAMP: CelType = { kind: 'timestamp' };
+export const DURATION: CelType = { kind: 'duration' };
+export const listOf = (elem: CelType, maxSize?: number): CelType => ({ kind: 'list', elem, maxSize });
+export const mapOf = (key: CelType, value: CelType, maxSize?: number): CelType => ({ kind: 'map', key, value, maxSize });
+export const opaque = (name: OpaqueName): CelType => ({ kind: 'opaque', name });
+
+/** `list(string)`, `map(string, int)`, `object`…: the names cel-go prints in its errors. */
+export function typeName(t: CelType): string {
+  switch (t.kind) {
+    case 'list': return `list(${typeName(t.elem)})`;
+    case 'map': return `map(${typeName(t.key)}, ${typeName(t.value)})`;
+    case 'object': return t.name;
+    case 'opaque': return `kubernetes.${t.name}`;
+    case 'type': return t.of ? `type(${typeName(t.of)})` : 'type';
+    case 'null': return 'null_type';
+    case 'timestamp': return 'google.protobuf.Timestamp';
+    case 'duration': return 'google.protobuf.Duration';
+    default: return t.kind;
+  }
+}
+
+const CEL_RESERVED = new Set([
+  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
+  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+]);
+
+/**
+ * The name a schema property has in CEL (`apiserver/pkg/cel.Escape`): reserved words become `__word__`,
+ * `__` → `__underscores__`, `.` → `__dot__`, `-` → `__dash__`, `/` → `__slash__`.
+ * Returns undefined for names CEL cannot express (they are invisible to rules).
+ */
+export function escapePropertyName(name: string): string | undefined {
+  if (CEL_RESERVED.has(name)) return `__${name}__`;
+  if (!/^[_a-zA-Z][_a-zA-Z0-9./-]*$/.test(name)) return undefined;
+  return name
+    .replace(/__/g, '__underscores__')
+    .replace(/\./g, '__dot__')
+    .replace(/-/g, '__dash__')
+    .replace(/\//g, '__slash__');
+}
+
+/** Whether a schema node is `x-kubernetes-int-or-string`. */
+export const isIntOrString = (s: JSONSchemaProps): boolean => s['x-kubernetes-int-or-string'] === true;
+
+/**
+ * The declared type of a schema node (`SchemaDeclType`). `isResourceRoot` adds the fields every
+ * resource root exposes (`apiVersion`, `kind`, `metadata.name`, `metadata.generateName`).
+ *
+ * Deviation: an object with `x-kubernetes-preserve-unknown-fields` and no properties is `dyn` here
+ * (the apiserver gives it no fields), so rules reading unknown data are not flagged locally.
+ */
+export function schemaCelType(s: JSONSchemaProps, isResourceRoot = false): CelType {
+  if (isIntOrString(s)) return { kind: 'dyn', minSize: 1, maxSize: MAX_REQUEST_SIZE_BYTES - 2 };
+  if (s['x-kubernetes-embedded-resource'] === true || isResourceRoot) s = withTypeAndObjectMeta(s);
+  switch (s.type) {
+    case 'array': {
+      if (!s.items) return { kind: 'list', elem: DYN, minSize: 2, maxSize: s.maxItems ?? 0 };
+      const elem = schemaCelType(s.items);
+      const maxSize = s.maxItems ?? estimateMaxArrayItems(elem.minSize ?? 1);
+      return { kind: 'list', elem, maxSize, minSize: 2 };
+    }
+    case 'object': {
+      const ap = s.additionalProperties;
+      if (ap && typeof ap === 'object') {
+        const value = schemaCelType(ap, ap['x-kubernetes-embedded-resource'] === true);
+        const maxSize = s.maxProperties ?? estimateMaxAdditionalProperties(value.minSize ?? 1);
+        return { kind: 'map', key: STRING, value, maxSize, minSize: 2 };
+      }
+      if (!s.properties && (s['x-kubernetes-preserve-unknown-fields'] === true || ap === true)) {
+        return { kind: 'dyn', minSize: 2, maxSize: MAX_REQUEST_SIZE_BYTES - 2 };
+      }
+      const fields: Record<string, CelType> = {};
+      const required = new Set(s.required ?? []);
+      let minSize = 2;
+      for (const [name, prop] of Object.entries(s.properties ?? {})) {
+        const t = schemaCelType(prop, prop['x-kubernetes-embedded-resource'] === true);
+        const celName = escapePropertyName(name);
+        if (celName !== undefined) fields[celName] = t;
+        if (required.has(name) && prop.default === undefined) minSize += name.length + (t.minSize ?? 1) + 4;
+      }
+      return { kind: 'object', name: 'object', fields, minSize, maxSize: MAX_REQUEST_SIZE_BYTES - 2 };
+    }
+    case 'string': {
+      const unbounded = MAX_REQUEST_SIZE_BYTES - 2;
+      switch (s.format) {
+        case 'byte': return { kind: 'bytes', minSize: 2, maxSize: s.maxLength ?? unbounded };
+        case 'duration': return { kind: 'duration', minSize: 4, maxSize: unbounded };
+        case 'date': return { kind: 'timestamp', minSize: 12, maxSize: unbounded };
+        case 'date-time': return { kind: 'timestamp', minSize: 22, maxSize: unbounded };
+      }
+      let maxSize = unbounded;
+      if (s.maxLength !== undefined) maxSize = s.maxLength * 4;
+      else if (s.enum && s.enum.length > 0) maxSize = Math.max(...s.enum.map(e => String(e).length));
+      return { kind: 'string', minSize: 2, maxSize };
+    }
+    case 'boolean': return { kind: 'bool', minSize: 4 };
+    case 'number': return { kind: 'double', minSize: 1 };
+    case 'integer': return { kind: 'int', minSize: 1 };
+  }
+  return DYN;
+}
+
+/** Adds apiVersion, kind and metadata.{name,generateName}, which rules may always read at a resource root. */
+function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
+  const props = s.properties ?? {};
+  const meta = props.metadata ?? { type: 'object' };
+  return {
+    ...s,
+    type: 'object',
+    properties: {
+      ...props,
+      apiVersion: props.apiVersion ?? { type: 'string' },
+      kind: props.kind ?? { type: 'string' },
+      metadata: {
+        ...meta,
+        type: 'object',
+        properties: {
+          ...meta.properties,
+          name: meta.properties?.name ?? { type: 'string' },
+          generateName: meta.properties?.generateName ?? { type: 'string' },
+        },
+      },
+    },
+  };
+}
+
+/** `estimateMaxArrayItemsFromMinSize`: each item takes its smallest serialization plus a comma. */
+export function estimateMaxArrayItems(minItemSize: number): number {
+  return Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minItemSize + 1));
+}
+
+/** `estimateMaxAdditionalPropertiesFromMinSize`: each entry takes `"":` + its value + a comma. */
+export function estimateMaxAdditionalProperties(minValueSize: number): number {
+  return Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minValueSize + 4));
+}
+
+/** Whether `value` (an argument type) may be passed where `param` is expected. */
+export function isAssignable(param: CelType, value: CelType): boolean {
+  if (param.kind === 'dyn' || value.kind === 'dyn') return true;
+  if (param.kind !== value.kind) return false;
+  switch (param.kind) {
+    case 'list': return isAssignable(param.elem, (value as { elem: CelType }).elem);
+    case 'map': {
+      const v = value as { key: CelType; value: CelType };
+      return isAssignable(param.key, v.key) && isAssignable(param.value, v.value);
+    }
+    case 'object': return true; // schema objects are structurally typed for our purposes
+    case 'opaque': return param.name === (value as { name: string }).name;
+    default: return true;
+  }
+}
+
+/** The common type of two branches (ternary, list literal): the type when they agree, else dyn. */
+export function joinTypes(a: CelType, b: CelType): CelType {
+  if (a.kind === 'null') return b;
+  if (b.kind === 'null') return a;
+  if (isAssignable(a, b) && a.kind !== 'dyn') return a;
+  if (isAssignable(b, a) && b.kind !== 'dyn') return b;
+  return DYN;
+}

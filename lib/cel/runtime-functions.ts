@@ -1,0 +1,210 @@
+import { celFunc, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+import { Cidr, IpAddress } from './ip-address';
+import { Quantity } from './quantity';
+
+const { BOOL, DOUBLE, DYN, INT, STRING } = CelScalar;
+const LIST = listType(DYN);
+
+/**
+ * Opaque Kubernetes values (Quantity, URL, IP, CIDR) travel through `@bufbuild/cel` as one-entry maps
+ * keyed by their type name with a canonical text, so `==` compares them semantically; the parsed
+ * value is kept beside the map.
+ */
+const opaqueValues = new WeakMap<object, Quantity | URL | IpAddress | Cidr>();
+const OPAQUE_KEY = { Quantity: '@kubernetes.Quantity', URL: '@kubernetes.URL', IP: '@kubernetes.IP', CIDR: '@kubernetes.CIDR' } as const;
+
+function wrap(kind: keyof typeof OPAQUE_KEY, value: Quantity | URL | IpAddress | Cidr, canonical: string): CelMap {
+  const m = celMap(new Map([[OPAQUE_KEY[kind], canonical]]));
+  opaqueValues.set(m, value);
+  return m;
+}
+
+function unwrap<T>(v: unknown, cls: new (...a: never[]) => T, what: string): T {
+  const inner = typeof v === 'object' && v !== null ? opaqueValues.get(v) : undefined;
+  if (!(inner instanceof cls)) throw new Error(`no such overload: expected a ${what}`);
+  return inner;
+}
+
+const quantity = (q: Quantity): CelMap => wrap('Quantity', q, q.canonical());
+const asQuantity = (v: unknown): Quantity => (typeof v === 'bigint' ? new Quantity(v) : unwrap(v, Quantity, 'Quantity'));
+const ip = (a: IpAddress): CelMap => wrap('IP', a, a.toString());
+const cidr = (c: Cidr): CelMap => wrap('CIDR', c, c.toString());
+
+/** Kubernetes `url()`: an absolute URI or an absolute path, like Go's `url.ParseRequestURI`. */
+function parseUrl(text: string): URL {
+  if (text.startsWith('/')) return new URL(text, 'path-only:///');
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text)) throw new Error(`URL parse error during conversion from string: parse "${text}": invalid URI for request`);
+  return new URL(text);
+}
+
+function compareValues(a: CelValue, b: CelValue): number {
+  const x = typeof a === 'bigint' || typeof a === 'number' ? a : String(a);
+  const y = typeof b === 'bigint' || typeof b === 'number' ? b : String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function listValues(v: unknown): CelValue[] {
+  if (!isCelList(v)) throw new Error('no such overload');
+  return [...v];
+}
+
+function sameValue(a: CelValue, b: CelValue): boolean {
+  if (isCelMap(a) && isCelMap(b)) return JSON.stringify([...a.entries()], bigintJson) === JSON.stringify([...b.entries()], bigintJson);
+  if (isCelList(a) && isCelList(b)) return JSON.stringify([...a], bigintJson) === JSON.stringify([...b], bigintJson);
+  return a === b;
+}
+
+const bigintJson = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? `${v}n` : v);
+
+/** Go-style regexp (RE2) patterns mostly read the same in JavaScript; `(?i)` prefixes become a flag. */
+function goRegexp(pattern: string, global = false): RegExp {
+  let flags = global ? 'gu' : 'u';
+  let source = pattern;
+  const m = /^\(\?([ims]+)\)/.exec(pattern);
+  if (m) {
+    source = pattern.slice(m[0].length);
+    flags += m[1].replace('m', 'm');
+  }
+  return new RegExp(source, flags);
+}
+
+function listFuncs(): CelFunc[] {
+  return [
+    celMethod('isSorted', LIST, [], BOOL, function () {
+      const xs = listValues(this);
+      return xs.every((x, i) => i === 0 || compareValues(xs[i - 1], x) <= 0);
+    }),
+    celMethod('sum', LIST, [], DYN, function () {
+      const xs = listValues(this);
+      if (xs.length === 0) return 0n;
+      return xs.reduce((a, b) => ((a as bigint) + (b as bigint)) as never);
+    }),
+    celMethod('min', LIST, [], DYN, function () {
+      const xs = listValues(this);
+      if (xs.length === 0) throw new Error('min(list) argument must not be empty');
+      return xs.reduce((a, b) => (compareValues(b, a) < 0 ? b : a)) as never;
+    }),
+    celMethod('max', LIST, [], DYN, function () {
+      const xs = listValues(this);
+      if (xs.length === 0) throw new Error('max(list) argument must not be empty');
+      return xs.reduce((a, b) => (compareValues(b, a) > 0 ? b : a)) as never;
+    }),
+    celMethod('indexOf', LIST, [DYN], INT, function (x) {
+      return BigInt(listValues(this).findIndex(v => sameValue(v, x)));
+    }),
+    celMethod('lastIndexOf', LIST, [DYN], INT, function (x) {
+      const xs = listValues(this);
+      for (let i = xs.length - 1; i >= 0; i--) if (sameValue(xs[i], x)) return BigInt(i);
+      return -1n;
+    }),
+    celFunc('sets.contains', [LIST, LIST], BOOL, (a, b) => [...b].every(x => [...a].some(y => sameValue(x, y)))),
+    celFunc('sets.equivalent', [LIST, LIST], BOOL, (a, b) =>
+      [...b].every(x => [...a].some(y => sameValue(x, y))) && [...a].every(x => [...b].some(y => sameValue(x, y)))),
+    celFunc('sets.intersects', [LIST, LIST], BOOL, (a, b) => [...a].some(x => [...b].some(y => sameValue(x, y)))),
+  ];
+}
+
+function regexFuncs(): CelFunc[] {
+  return [
+    celMethod('find', STRING, [STRING], STRING, function (p) {
+      return goRegexp(p).exec(this)?.[0] ?? '';
+    }),
+    celMethod('findAll', STRING, [STRING], celListOfString(), function (p) {
+      return [...this.matchAll(goRegexp(p, true))].map(m => m[0]);
+    }),
+    celMethod('findAll', STRING, [STRING, INT], celListOfString(), function (p, n) {
+      const all = [...this.matchAll(goRegexp(p, true))].map(m => m[0]);
+      return n < 0n ? all : all.slice(0, Number(n));
+    }),
+  ];
+}
+
+function celListOfString() {
+  return listType(STRING);
+}
+
+function quantityFuncs(): CelFunc[] {
+  return [
+    celFunc('quantity', [STRING], DYN, s => quantity(Quantity.parse(s))),
+    celFunc('isQuantity', [STRING], BOOL, s => Quantity.isValid(s)),
+    celMethod('sign', DYN, [], INT, function () { return asQuantity(this).sign(); }),
+    celMethod('isInteger', DYN, [], BOOL, function () { return asQuantity(this).isInteger(); }),
+    celMethod('asInteger', DYN, [], INT, function () { return asQuantity(this).asInteger(); }),
+    celMethod('asApproximateFloat', DYN, [], DOUBLE, function () { return asQuantity(this).asApproximateFloat(); }),
+    celMethod('add', DYN, [DYN], DYN, function (o) { return quantity(asQuantity(this).add(asQuantity(o))); }),
+    celMethod('sub', DYN, [DYN], DYN, function (o) { return quantity(asQuantity(this).sub(asQuantity(o))); }),
+    celMethod('isLessThan', DYN, [DYN], BOOL, function (o) { return asQuantity(this).compareTo(asQuantity(o)) < 0n; }),
+    celMethod('isGreaterThan', DYN, [DYN], BOOL, function (o) { return asQuantity(this).compareTo(asQuantity(o)) > 0n; }),
+    celMethod('compareTo', DYN, [DYN], INT, function (o) { return asQuantity(this).compareTo(asQuantity(o)); }),
+  ];
+}
+
+function urlFuncs(): CelFunc[] {
+  const u = (v: unknown): URL => unwrap(v, URL, 'URL');
+  const pathOnly = (x: URL): boolean => x.protocol === 'path-only:';
+  return [
+    celFunc('url', [STRING], DYN, s => wrap('URL', parseUrl(s), s)),
+    celFunc('isURL', [STRING], BOOL, s => {
+      try {
+        parseUrl(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+    celMethod('getScheme', DYN, [], STRING, function () { const x = u(this); return pathOnly(x) ? '' : x.protocol.slice(0, -1); }),
+    celMethod('getHost', DYN, [], STRING, function () { const x = u(this); return pathOnly(x) ? '' : x.host; }),
+    celMethod('getHostname', DYN, [], STRING, function () { const x = u(this); return pathOnly(x) ? '' : x.hostname.replace(/^\[|\]$/g, ''); }),
+    celMethod('getPort', DYN, [], STRING, function () { return u(this).port; }),
+    celMethod('getEscapedPath', DYN, [], STRING, function () { return u(this).pathname; }),
+    celMethod('getQuery', DYN, [], DYN, function () {
+      const q = new Map<string, string[]>();
+      for (const [k, v] of u(this).searchParams) q.set(k, [...(q.get(k) ?? []), v]);
+      return celMap(new Map([...q].map(([k, v]) => [k, celList(v)])));
+    }),
+  ];
+}
+
+function ipFuncs(): CelFunc[] {
+  const addr = (v: unknown): IpAddress => unwrap(v, IpAddress, 'IP');
+  const net = (v: unknown): Cidr => unwrap(v, Cidr, 'CIDR');
+  const ipArg = (v: unknown): IpAddress => (typeof v === 'string' ? IpAddress.parse(v) : addr(v));
+  const cidrArg = (v: unknown): Cidr => (typeof v === 'string' ? Cidr.parse(v) : net(v));
+  return [
+    celFunc('isIP', [STRING], BOOL, s => IpAddress.isValid(s)),
+    celFunc('ip', [STRING], DYN, s => ip(IpAddress.parse(s))),
+    celFunc('ip.isCanonical', [STRING], BOOL, s => IpAddress.parse(s).toString() === s),
+    celMethod('family', DYN, [], INT, function () { return BigInt(addr(this).family); }),
+    celMethod('isUnspecified', DYN, [], BOOL, function () { return addr(this).isUnspecified(); }),
+    celMethod('isLoopback', DYN, [], BOOL, function () { return addr(this).isLoopback(); }),
+    celMethod('isLinkLocalMulticast', DYN, [], BOOL, function () { return addr(this).isLinkLocalMulticast(); }),
+    celMethod('isLinkLocalUnicast', DYN, [], BOOL, function () { return addr(this).isLinkLocalUnicast(); }),
+    celMethod('isGlobalUnicast', DYN, [], BOOL, function () { return addr(this).isGlobalUnicast(); }),
+    celFunc('isCIDR', [STRING], BOOL, s => Cidr.isValid(s)),
+    celFunc('cidr', [STRING], DYN, s => cidr(Cidr.parse(s))),
+    celMethod('containsIP', DYN, [DYN], BOOL, function (o) { return net(this).containsIp(ipArg(o)); }),
+    celMethod('containsCIDR', DYN, [DYN], BOOL, function (o) { return net(this).containsCidr(cidrArg(o)); }),
+    celMethod('ip', DYN, [], DYN, function () { return ip(net(this).ip); }),
+    celMethod('masked', DYN, [], DYN, function () { return cidr(net(this).masked()); }),
+    celMethod('prefixLength', DYN, [], INT, function () { return BigInt(net(this).prefixLength); }),
+    celFunc('string', [DYN], STRING, v => {
+      const inner = typeof v === 'object' && v !== null ? opaqueValues.get(v) : undefined;
+      if (inner instanceof IpAddress || inner instanceof Cidr) return inner.toString();
+      throw new Error('no such overload');
+    }),
+  ];
+}
+
+/**
+ * The functions rules can call at evaluation time beyond `@bufbuild/cel`'s standard library:
+ * its strings extension plus the Kubernetes lists, sets, regex, quantity, URL, IP and CIDR libraries.
+ */
+export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
+  ...strings,
+  ...listFuncs(),
+  ...regexFuncs(),
+  ...quantityFuncs(),
+  ...urlFuncs(),
+  ...ipFuncs(),
+];

@@ -1,0 +1,54 @@
+import { evaluateExpression } from '../cel/evaluate';
+import { joinFieldPath, resolveFieldPath } from '../cel/field-path';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { Issue } from './issue';
+
+const USES_OLD_SELF = /\boldSelf\b/;
+
+/**
+ * Evaluates the `x-kubernetes-validations` rules of one schema node against its value, the way
+ * the apiserver's CEL validator reports them:
+ * - a failing rule yields its `messageExpression` result, else its `message`, else `failed rule: <rule>`;
+ * - the cause follows `reason` (`Invalid value: "object": …`, `Forbidden: …`, `Required value: …`, `Duplicate value: …`);
+ * - the path is the node's path plus the rule's `fieldPath`;
+ * - transition rules (reading `oldSelf`) run only when an old value is given (an update).
+ */
+export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string, isResourceRoot: boolean): Issue[] {
+  const issues: Issue[] = [];
+  const typeText = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'integer-or-string' : 'object');
+  for (const rule of schema['x-kubernetes-validations'] ?? []) {
+    const transition = USES_OLD_SELF.test(rule.rule);
+    if (transition && (oldValue === undefined || oldValue === null)) continue;
+    const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined, isResourceRoot);
+    let at = path;
+    if (rule.fieldPath) {
+      const resolved = resolveFieldPath(schema, rule.fieldPath);
+      if (!resolved.error) at = joinFieldPath(path === '<root>' ? '' : path, resolved.segments) || '<root>';
+    }
+    if (!result.ok) {
+      issues.push({ path, message: `Invalid value: "${typeText}": ${result.error} evaluating rule: ${rule.rule}`, value });
+      continue;
+    }
+    if (result.value === true) continue;
+    if (typeof result.value !== 'boolean') {
+      issues.push({ path, message: `Invalid value: "${typeText}": rule did not evaluate to a bool: ${rule.rule}`, value });
+      continue;
+    }
+    let detail = rule.message && rule.message.trim() !== '' ? rule.message : `failed rule: ${rule.rule.trim()}`;
+    if (rule.messageExpression) {
+      const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined, isResourceRoot);
+      if (msg.ok && typeof msg.value === 'string' && msg.value.trim() !== '' && !/[\r\n]/.test(msg.value)) detail = msg.value;
+    }
+    issues.push({ path: at, message: causeFor(rule.reason, typeText, detail), value });
+  }
+  return issues;
+}
+
+function causeFor(reason: string | undefined, typeText: string, detail: string): string {
+  switch (reason) {
+    case 'FieldValueForbidden': return `Forbidden: ${detail}`;
+    case 'FieldValueRequired': return `Required value: ${detail}`;
+    case 'FieldValueDuplicate': return `Duplicate value: "${typeText}": ${detail}`;
+    default: return `Invalid value: "${typeText}": ${detail}`;
+  }
+}
