@@ -1,0 +1,360 @@
+import * as fs from 'fs';
+import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import * as yaml from 'yaml';
+import { Warnings } from '../app/warnings';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { stripDescriptions } from '../schema/strip-descriptions';
+import { errorsOf, formatIssue, Issue, warningsOf } from '../validation/issue';
+import { validateCrdManifest, withApiserverDefaults } from '../validation/validate-crd';
+import { CrdManifest, CrdNamesSpec, CrdVersionSpec, ICustomResourceDefinition, PrinterColumnSpec, ResourceScope } from './crd-spec';
+import { pluralOf, singularOf } from './plural';
+
+/** One `additionalPrinterColumns` entry: a column of `kubectl get`. */
+export interface PrinterColumn {
+  /** Column header. */
+  readonly name: string;
+  /** How kubectl formats the value. */
+  readonly type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
+  /** Simple JSONPath into the object, e.g. `.status.replicas` or `.status.conditions[?(@.type=="Ready")].status`. */
+  readonly jsonPath: string;
+  /** `int32`, `int64`, `float`, `double`, `byte`, `date`, `date-time` or `password`. @default - none */
+  readonly format?: string;
+  /** 0 shows the column in the standard view; higher numbers only with `-o wide`. @default 0 */
+  readonly priority?: number;
+  /** Human readable description. @default - none */
+  readonly description?: string;
+}
+
+/**
+ * The scale subresource (`/scale`), used by `kubectl scale` and the HorizontalPodAutoscaler.
+ * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#scale-subresource
+ */
+export interface ScaleSubresource {
+  /** Path of the desired replicas, under `.spec.` (an integer field), e.g. `.spec.replicas`. */
+  readonly specReplicasPath: string;
+  /** Path of the observed replicas, under `.status.` (an integer field), e.g. `.status.replicas`. */
+  readonly statusReplicasPath: string;
+  /** Path of the serialized label selector (a string field) under `.spec.` or `.status.`, needed by the HPA. @default - none */
+  readonly labelSelectorPath?: string;
+}
+
+/** Subresources of a version. */
+export interface CrdSubresources {
+  /**
+   * Enables `/status`: the main endpoint ignores changes to `status`, `/status` ignores everything else.
+   * @default - true when the version's schema declares a `status` property
+   */
+  readonly status?: boolean;
+  /** Enables `/scale`. @default - no scale subresource */
+  readonly scale?: ScaleSubresource;
+}
+
+/** One served version of the custom resource. */
+export interface CrdVersionProps {
+  /** Version name, e.g. `v1alpha1`, `v1`. */
+  readonly name: string;
+  /** Whether the API serves this version. @default true */
+  readonly served?: boolean;
+  /** Whether objects are stored in etcd in this version (exactly one version). @default - true when it is the only version */
+  readonly storage?: boolean;
+  /** Whether clients get a deprecation warning when using this version. @default false */
+  readonly deprecated?: boolean;
+  /** Custom deprecation warning (only with `deprecated`, at most 256 characters). @default - the apiserver's generic warning */
+  readonly deprecationWarning?: string;
+  /**
+   * The complete `openAPIV3Schema` (root object with apiVersion, kind, metadata, spec, status).
+   * Give either this or `spec`/`status`.
+   * @default - built from `spec` and `status`
+   */
+  readonly schema?: JSONSchemaProps;
+  /** Schema of `.spec`, wrapped into a root object schema with apiVersion, kind and metadata. @default - no spec field */
+  readonly spec?: JSONSchemaProps;
+  /** Schema of `.status`, wrapped like `spec`. @default - no status field */
+  readonly status?: JSONSchemaProps;
+  /** Extra `kubectl get` columns. @default - none */
+  readonly printerColumns?: readonly PrinterColumn[];
+  /** Subresources. @default - status when the schema declares `status` */
+  readonly subresources?: CrdSubresources;
+}
+
+/** Props of a CustomResourceDefinition. */
+export interface CustomResourceDefinitionProps {
+  /** API group, a domain with at least one dot, e.g. `database.example.com`. */
+  readonly group: string;
+  /** Kind in CamelCase, e.g. `SampleDB`. */
+  readonly kind: string;
+  /** Resource name used in URLs and RBAC. @default - the English plural of the kind, lowercase (`Proxy` → `proxies`) */
+  readonly plural?: string;
+  /** @default - the kind in lowercase */
+  readonly singular?: string;
+  /** @default - `<Kind>List` */
+  readonly listKind?: string;
+  /** Short names for kubectl, e.g. `['sdb']`. @default - none */
+  readonly shortNames?: readonly string[];
+  /** Groups for `kubectl get <category>`, e.g. `['all']`. @default - none */
+  readonly categories?: readonly string[];
+  /** @default ResourceScope.NAMESPACED */
+  readonly scope?: ResourceScope;
+  /** Versions; more can be added with `addVersion()`. @default - none yet */
+  readonly versions?: readonly CrdVersionProps[];
+  /** Annotations of the CRD object. @default - none */
+  readonly annotations?: { readonly [key: string]: string };
+  /** Labels of the CRD object. @default - none */
+  readonly labels?: { readonly [key: string]: string };
+  /**
+   * Schema subtrees whose `description`s are dropped from the emitted manifest, to stay under the size
+   * limits: `'*'` for every version's whole schema, or paths below the root's properties such as
+   * `'spec.properties.template'`.
+   * @default - keep every description
+   */
+  readonly stripDescriptions?: readonly string[];
+}
+
+/** Options of the raw path (`fromManifest`, `fromFile`). */
+export interface CrdImportOptions {
+  /** As `CustomResourceDefinitionProps.stripDescriptions`. @default - emit the manifest unchanged */
+  readonly stripDescriptions?: readonly string[];
+}
+
+const CRD_MARKER = Symbol.for('cdk8s-operator.CustomResourceDefinition');
+const RAW_MANIFEST = Symbol('raw-manifest');
+
+/**
+ * An apiextensions.k8s.io/v1 CustomResourceDefinition, checked at synth like the kube-apiserver checks it
+ * (names, versions, structural schema, list/map types, defaults, CEL rules, subresources, printer columns, size).
+ * Either built from props, or imported unchanged with `fromManifest()`/`fromFile()`.
+ *
+ * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/
+ */
+export class CustomResourceDefinition extends Construct implements ICustomResourceDefinition {
+  /** Imports an existing CRD manifest; it is emitted unchanged (unless `stripDescriptions`) and validated. */
+  public static fromManifest(scope: Construct, id: string, manifest: CrdManifest, options: CrdImportOptions = {}): CustomResourceDefinition {
+    if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
+      throw new Error(`'manifest' must be a CustomResourceDefinition object, got ${JSON.stringify(manifest)}`);
+    }
+    const names: any = (manifest.spec as any)?.names ?? {};
+    const props: CustomResourceDefinitionProps & { [RAW_MANIFEST]: CrdManifest } = {
+      group: (manifest.spec as any)?.group ?? '',
+      kind: names.kind ?? '',
+      stripDescriptions: options.stripDescriptions,
+      [RAW_MANIFEST]: JSON.parse(JSON.stringify(manifest)),
+    };
+    return new CustomResourceDefinition(scope, id, props);
+  }
+
+  /** Imports a CRD from a YAML (or JSON) file holding exactly one document. */
+  public static fromFile(scope: Construct, id: string, file: string, options: CrdImportOptions = {}): CustomResourceDefinition {
+    const docs = yaml.parseAllDocuments(fs.readFileSync(file, 'utf8')).map(d => d.toJS()).filter(d => d !== null && d !== undefined);
+    if (docs.length !== 1) throw new Error(`'${file}' must hold exactly one CustomResourceDefinition document, got ${docs.length}`);
+    return CustomResourceDefinition.fromManifest(scope, id, docs[0], options);
+  }
+
+  /** Whether `x` is a CustomResourceDefinition construct (works across copies of this library). */
+  public static isCustomResourceDefinition(x: unknown): x is CustomResourceDefinition {
+    return typeof x === 'object' && x !== null && (x as any)[CRD_MARKER] === true;
+  }
+
+  public readonly group: string;
+  public readonly names: CrdNamesSpec;
+  public readonly scope: ResourceScope;
+  /** The emitted object. */
+  public readonly resource: ApiObject;
+
+  private readonly versions: CrdVersionProps[] = [];
+  private readonly raw?: CrdManifest;
+  private readonly props: CustomResourceDefinitionProps;
+
+  constructor(scope: Construct, id: string, props: CustomResourceDefinitionProps) {
+    super(scope, id);
+    Object.defineProperty(this, CRD_MARKER, { value: true });
+    this.props = props;
+    this.raw = (props as any)[RAW_MANIFEST];
+
+    if (this.raw) {
+      const defaulted = withApiserverDefaults(this.raw);
+      const spec: any = defaulted.spec ?? {};
+      this.group = spec.group ?? '';
+      this.names = { ...(spec.names ?? {}) };
+      this.scope = spec.scope;
+    } else {
+      if (!props.kind) throw new Error(`'kind' must not be empty, got ${JSON.stringify(props.kind)}`);
+      this.group = props.group;
+      this.scope = props.scope ?? ResourceScope.NAMESPACED;
+      this.names = {
+        kind: props.kind,
+        plural: props.plural ?? pluralOf(props.kind),
+        singular: props.singular ?? singularOf(props.kind),
+        listKind: props.listKind ?? `${props.kind}List`,
+        ...(props.shortNames ? { shortNames: [...props.shortNames] } : {}),
+        ...(props.categories ? { categories: [...props.categories] } : {}),
+      };
+      for (const v of props.versions ?? []) this.addVersion(v);
+    }
+
+    this.resource = this.raw ? this.emitRaw(id) : this.emitBuilt();
+    this.node.addValidation({ validate: () => this.validateManifest() });
+  }
+
+  /** Adds a version (rendered lazily, validated at synth). */
+  public addVersion(version: CrdVersionProps): void {
+    if (this.raw) throw new Error(`cannot add version ${JSON.stringify(version.name)} to an imported CRD (${this.node.path}): edit the manifest instead`);
+    if (version.schema && (version.spec || version.status)) {
+      throw new Error(`version ${JSON.stringify(version.name)} must give either 'schema' or 'spec'/'status', got both`);
+    }
+    this.versions.push(version);
+  }
+
+  public get storageVersion(): string {
+    const storage = (this.toManifest().spec.versions ?? []).filter(v => v.storage);
+    if (storage.length !== 1) {
+      throw new Error(`${this.node.path} must have exactly one storage version, got ${JSON.stringify(storage.map(v => v.name))}`);
+    }
+    return storage[0].name;
+  }
+
+  public apiVersionFor(version?: string): string {
+    return `${this.group}/${this.versionSpec(version).name}`;
+  }
+
+  /** The schema of a version as declared (descriptions kept even when `stripDescriptions` drops them from the manifest). */
+  public schemaFor(version?: string): JSONSchemaProps {
+    const schema = this.versionSpec(version, false).schema?.openAPIV3Schema;
+    if (!schema) throw new Error(`version ${JSON.stringify(version ?? this.storageVersion)} of ${this.node.path} has no schema`);
+    return schema;
+  }
+
+  public toManifest(): CrdManifest {
+    return this.applyStripping(this.declaredManifest()).manifest;
+  }
+
+  private versionSpec(version: string | undefined, stripped = true): CrdVersionSpec {
+    const manifest = stripped ? this.toManifest() : this.declaredManifest();
+    const name = version ?? this.storageVersion;
+    const found = (manifest.spec.versions ?? []).find(v => v.name === name);
+    if (!found) {
+      throw new Error(`unknown version ${JSON.stringify(name)} of ${this.node.path}, known: ${(manifest.spec.versions ?? []).map(v => v.name).join(', ')}`);
+    }
+    return found;
+  }
+
+  /** The manifest before description stripping. */
+  private declaredManifest(): CrdManifest {
+    if (this.raw) return JSON.parse(JSON.stringify(this.raw));
+    const onlyVersion = this.versions.length === 1;
+    return {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: {
+        name: `${this.names.plural}.${this.group}`,
+        ...(this.props.annotations ? { annotations: { ...this.props.annotations } } : {}),
+        ...(this.props.labels ? { labels: { ...this.props.labels } } : {}),
+      },
+      spec: {
+        group: this.group,
+        names: this.names,
+        scope: this.scope,
+        versions: this.versions.map(v => renderVersion(v, onlyVersion)),
+      },
+    };
+  }
+
+  private applyStripping(manifest: CrdManifest): { manifest: CrdManifest; unmatched: string[] } {
+    const selectors = this.props.stripDescriptions ?? [];
+    const unmatched: string[] = [];
+    const versions = [...(manifest.spec?.versions ?? [])].map(v => ({ ...v }));
+    for (const selector of selectors) {
+      let matched = false;
+      versions.forEach((v, i) => {
+        const schema = v.schema?.openAPIV3Schema;
+        if (!schema) return;
+        const stripped = stripDescriptions(schema, selector);
+        if (stripped === undefined) return;
+        matched = true;
+        versions[i] = { ...v, schema: { ...v.schema, openAPIV3Schema: stripped } };
+      });
+      if (!matched) unmatched.push(selector);
+    }
+    if (selectors.length === 0) return { manifest, unmatched };
+    return { manifest: { ...manifest, spec: { ...manifest.spec, versions } }, unmatched };
+  }
+
+  private emitBuilt(): ApiObject {
+    return new ApiObject(this, 'Resource', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: {
+        name: `${this.names.plural}.${this.group}`,
+        annotations: this.props.annotations ? { ...this.props.annotations } : undefined,
+        labels: this.props.labels ? { ...this.props.labels } : undefined,
+      },
+      spec: Lazy.any({ produce: () => this.toManifest().spec }),
+    });
+  }
+
+  /**
+   * Imported manifests are emitted exactly: cdk8s would drop nulls and empty metadata maps,
+   * so the whole object is replaced by a JSON patch applied after rendering.
+   */
+  private emitRaw(id: string): ApiObject {
+    const manifest = this.toManifest();
+    const obj = new ApiObject(this, 'Resource', {
+      apiVersion: manifest.apiVersion ?? 'apiextensions.k8s.io/v1',
+      kind: manifest.kind ?? 'CustomResourceDefinition',
+      metadata: { name: manifest.metadata?.name ?? id },
+    });
+    obj.addJsonPatch(JsonPatch.replace('', manifest));
+    return obj;
+  }
+
+  private validateManifest(): string[] {
+    const { manifest, unmatched } = this.applyStripping(this.declaredManifest());
+    const issues: Issue[] = validateCrdManifest(manifest);
+    for (const selector of unmatched) {
+      issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
+    }
+    for (const w of warningsOf(issues)) Warnings.of(this).add(formatIssue(w));
+    return errorsOf(issues).map(formatIssue);
+  }
+}
+
+function renderVersion(v: CrdVersionProps, onlyVersion: boolean): CrdVersionSpec {
+  const schema = v.schema ?? wrapSchema(v.spec, v.status);
+  const statusEnabled = v.subresources?.status ?? schema.properties?.status !== undefined;
+  const subresources = statusEnabled || v.subresources?.scale
+    ? {
+      ...(statusEnabled ? { status: {} } : {}),
+      ...(v.subresources?.scale ? { scale: { ...v.subresources.scale } } : {}),
+    }
+    : undefined;
+  const columns: PrinterColumnSpec[] | undefined = v.printerColumns?.map(c => ({ ...c }));
+  const out: Record<string, unknown> = {
+    name: v.name,
+    served: v.served ?? true,
+    storage: v.storage ?? onlyVersion,
+    deprecated: v.deprecated,
+    deprecationWarning: v.deprecationWarning,
+    schema: { openAPIV3Schema: schema },
+    subresources,
+    additionalPrinterColumns: columns && columns.length > 0 ? columns : undefined,
+  };
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out as unknown as CrdVersionSpec;
+}
+
+/** The root object schema around `spec` and `status`, as controller-gen writes it. */
+function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps): JSONSchemaProps {
+  const properties: Record<string, JSONSchemaProps> = {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { type: 'object' },
+  };
+  if (spec) properties.spec = spec;
+  if (status) properties.status = status;
+  return { type: 'object', properties };
+}
+
+/** Every CustomResourceDefinition in a construct tree. */
+export function findCustomResourceDefinitions(root: IConstruct): CustomResourceDefinition[] {
+  return root.node.findAll().filter(CustomResourceDefinition.isCustomResourceDefinition);
+}

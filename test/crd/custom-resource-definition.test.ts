@@ -1,0 +1,171 @@
+import * as path from 'path';
+import { Testing } from 'cdk8s';
+import * as fs from 'fs';
+import * as yaml from 'yaml';
+import { Warnings } from '../../lib/app/warnings';
+import { ResourceScope } from '../../lib/crd/crd-spec';
+import { CustomResourceDefinition, findCustomResourceDefinitions } from '../../lib/crd/custom-resource-definition';
+import { Schema } from '../../lib/schema/schema';
+
+const VENDORED = path.join(__dirname, '..', '..', 'vendor', 'crds');
+const SAMPLE_CONTROLLER = '/work/shared/fixtures/sample-controller/crd.yaml';
+
+function sampleDbProps() {
+  return {
+    group: 'database.example.com',
+    kind: 'SampleDB',
+    shortNames: ['sdb'],
+    versions: [{
+      name: 'v1alpha1',
+      spec: Schema.object({
+        properties: {
+          replicas: Schema.integer({ minimum: 1, default: 1 }),
+          version: Schema.string({ enum: ['15', '16'] }),
+        },
+        required: ['version'],
+      }),
+      status: Schema.object({ properties: { readyReplicas: Schema.integer(), selector: Schema.string() } }),
+      printerColumns: [{ name: 'Ready', type: 'integer' as const, jsonPath: '.status.readyReplicas' }],
+      subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.readyReplicas', labelSelectorPath: '.status.selector' } },
+    }],
+  };
+}
+
+describe('CustomResourceDefinition (built from props)', () => {
+  test('renders one apiextensions.k8s.io/v1 object with derived names and defaults', () => {
+    // GIVEN
+    const chart = Testing.chart();
+    // WHEN
+    new CustomResourceDefinition(chart, 'SampleDB', sampleDbProps());
+    const manifests = Testing.synth(chart);
+    // THEN
+    expect(manifests).toHaveLength(1);
+    const crd = manifests[0];
+    expect(crd.apiVersion).toBe('apiextensions.k8s.io/v1');
+    expect(crd.kind).toBe('CustomResourceDefinition');
+    expect(crd.metadata.name).toBe('sampledbs.database.example.com');
+    expect(crd.spec.names).toStrictEqual({ kind: 'SampleDB', listKind: 'SampleDBList', plural: 'sampledbs', singular: 'sampledb', shortNames: ['sdb'] });
+    expect(crd.spec.scope).toBe('Namespaced');
+    expect(crd.spec.versions[0].served).toBe(true);
+    expect(crd.spec.versions[0].storage).toBe(true);
+    expect(crd.spec.versions[0].subresources.status).toStrictEqual({});
+    expect(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas).toStrictEqual({ type: 'integer', minimum: 1, default: 1 });
+    expect(crd.spec.versions[0].schema.openAPIV3Schema.properties.metadata).toStrictEqual({ type: 'object' });
+    expect(crd).toMatchSnapshot();
+  });
+
+  test('exposes names, storage version, apiVersion and schema for other constructs', () => {
+    const chart = Testing.chart();
+    const crd = new CustomResourceDefinition(chart, 'SampleDB', { ...sampleDbProps(), scope: ResourceScope.CLUSTER });
+    expect(crd.group).toBe('database.example.com');
+    expect(crd.scope).toBe('Cluster');
+    expect(crd.names.plural).toBe('sampledbs');
+    expect(crd.storageVersion).toBe('v1alpha1');
+    expect(crd.apiVersionFor()).toBe('database.example.com/v1alpha1');
+    expect(crd.schemaFor().properties?.spec?.required).toStrictEqual(['version']);
+    expect(() => crd.apiVersionFor('v9')).toThrow(/unknown version "v9".*known: v1alpha1/);
+    expect(CustomResourceDefinition.isCustomResourceDefinition(crd)).toBe(true);
+    expect(CustomResourceDefinition.isCustomResourceDefinition(chart)).toBe(false);
+    expect(findCustomResourceDefinitions(chart)).toStrictEqual([crd]);
+  });
+
+  test('addVersion() grows the versions lazily and the storage flag decides storageVersion', () => {
+    const chart = Testing.chart();
+    const crd = new CustomResourceDefinition(chart, 'Proxy', { group: 'net.example.com', kind: 'Proxy' });
+    crd.addVersion({ name: 'v1', storage: true, spec: Schema.object({ properties: { port: Schema.integer() } }) });
+    crd.addVersion({ name: 'v2', storage: false, deprecated: false, spec: Schema.object({ properties: { port: Schema.intOrString() } }) });
+    const [out] = Testing.synth(chart);
+    expect(out.metadata.name).toBe('proxies.net.example.com');
+    expect(out.spec.versions.map((v: any) => [v.name, v.storage])).toStrictEqual([['v1', true], ['v2', false]]);
+    expect(crd.storageVersion).toBe('v1');
+    expect(crd.apiVersionFor('v2')).toBe('net.example.com/v2');
+  });
+
+  test('a full openAPIV3Schema is used as given', () => {
+    const chart = Testing.chart();
+    const schema = Schema.object({ properties: { spec: Schema.object({ preserveUnknownFields: true }) } });
+    new CustomResourceDefinition(chart, 'Thing', { group: 'example.com', kind: 'Thing', versions: [{ name: 'v1', schema }] });
+    expect(Testing.synth(chart)[0].spec.versions[0].schema.openAPIV3Schema).toStrictEqual(schema);
+  });
+
+  test('fails at once when a version gives both schema and spec', () => {
+    const chart = Testing.chart();
+    expect(() => new CustomResourceDefinition(chart, 'Thing', {
+      group: 'example.com', kind: 'Thing', versions: [{ name: 'v1', schema: Schema.object(), spec: Schema.object() }],
+    })).toThrow(/either 'schema' or 'spec'\/'status', got both/);
+  });
+
+  test('fails when several versions leave storage unset, naming construct and field path', () => {
+    const chart = Testing.chart();
+    new CustomResourceDefinition(chart, 'Thing', {
+      group: 'example.com', kind: 'Thing',
+      versions: [{ name: 'v1', spec: Schema.object() }, { name: 'v2', spec: Schema.object() }],
+    });
+    expect(() => Testing.synth(chart)).toThrow(/\[test\/Thing\] spec\.versions: Invalid value: must have exactly one version marked as storage version/);
+  });
+
+  test('reports many errors of one app together', () => {
+    const chart = Testing.chart();
+    new CustomResourceDefinition(chart, 'A', {
+      group: 'nodot', kind: 'Thing', shortNames: ['Bad_Name'],
+      versions: [{ name: 'V1', spec: Schema.object({ properties: { replicas: {} as any } }) }],
+    });
+    new CustomResourceDefinition(chart, 'B', { group: 'example.com', kind: 'Other' });
+    let message = '';
+    try { Testing.synth(chart); } catch (e) { message = (e as Error).message; }
+    expect(message).toMatch(/\[test\/A\] spec\.group: Invalid value: should be a domain with at least one dot \(got "nodot"\)/);
+    expect(message).toMatch(/\[test\/A\] spec\.names\.shortNames\[0\]: Invalid value: .*DNS-1035/);
+    expect(message).toMatch(/\[test\/A\] spec\.versions\[0\]\.name: Invalid value: .*DNS-1035/);
+    expect(message).toMatch(/\[test\/A\] spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[replicas\]\.type: Required value: must not be empty for specified object fields/);
+    expect(message).toMatch(/\[test\/B\] spec\.versions: Required value: must have at least one version/);
+  });
+});
+
+describe('CustomResourceDefinition (raw manifests)', () => {
+  const files = [
+    path.join(VENDORED, 'monitoring.coreos.com_servicemonitors.yaml'),
+    path.join(VENDORED, 'monitoring.coreos.com_prometheusrules.yaml'),
+    path.join(VENDORED, 'cert-manager.io_certificates.yaml'),
+    SAMPLE_CONTROLLER,
+  ];
+  test.each(files)('%s is accepted, emitted unchanged and exposes its names', (file) => {
+    const chart = Testing.chart();
+    const crd = CustomResourceDefinition.fromFile(chart, 'Crd', file);
+    const parsed = yaml.parse(fs.readFileSync(file, 'utf8'));
+    const [out] = Testing.synth(chart);
+    expect(out).toStrictEqual(parsed);
+    expect(crd.group).toBe(parsed.spec.group);
+    expect(crd.names.kind).toBe(parsed.spec.names.kind);
+    expect(crd.names.plural).toBe(parsed.spec.names.plural);
+    expect(crd.names.listKind).toBe(parsed.spec.names.listKind ?? `${parsed.spec.names.kind}List`);
+    expect(crd.scope).toBe(parsed.spec.scope);
+    expect(crd.storageVersion).toBe(parsed.spec.versions.find((v: any) => v.storage).name);
+    expect(Warnings.collect(chart)).toStrictEqual([]);
+  });
+
+  test('keeps null values and empty maps of the original manifest', () => {
+    const chart = Testing.chart();
+    const manifest: any = yaml.parse(fs.readFileSync(SAMPLE_CONTROLLER, 'utf8'));
+    manifest.metadata.creationTimestamp = null;
+    manifest.metadata.labels = {};
+    CustomResourceDefinition.fromManifest(chart, 'Foo', manifest);
+    expect(Testing.synth(chart)[0]).toStrictEqual(manifest);
+  });
+
+  test('validates imported manifests with the same checks', () => {
+    const chart = Testing.chart();
+    const manifest: any = yaml.parse(fs.readFileSync(SAMPLE_CONTROLLER, 'utf8'));
+    delete manifest.metadata.annotations;
+    manifest.spec.versions[0].storage = false;
+    CustomResourceDefinition.fromManifest(chart, 'Foo', manifest);
+    expect(() => Testing.synth(chart)).toThrow(/metadata\.annotations\[api-approved\.kubernetes\.io\]: Required value: protected groups must have approval annotation/);
+    expect(() => Testing.synth(chart)).toThrow(/spec\.versions: Invalid value: must have exactly one version marked as storage version/);
+  });
+
+  test('fromFile rejects a file with several documents', () => {
+    const file = path.join(require('os').tmpdir(), `two-docs-${process.pid}.yaml`);
+    fs.writeFileSync(file, '---\na: 1\n---\nb: 2\n');
+    expect(() => CustomResourceDefinition.fromFile(Testing.chart(), 'X', file)).toThrow(/exactly one CustomResourceDefinition document, got 2/);
+    fs.rmSync(file);
+  });
+});
