@@ -1,0 +1,144 @@
+import { FakeApiServer, loadClientNode, startFakeApiServer } from '.';
+import { sampleDbCrd } from './fixtures';
+import { waitFor } from './wait';
+
+const k8s = loadClientNode();
+const SDB = { group: 'db.example.com', version: 'v1', plural: 'sampledbs', namespace: 'default' };
+
+describe('@kubernetes/client-node 1.4 against the fake apiserver', () => {
+  let server: FakeApiServer;
+  beforeEach(async () => {
+    server = await startFakeApiServer({ crds: [sampleDbCrd()], bookmarkIntervalMs: 100 });
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  test('CustomObjectsApi create/get/list/patch/delete', async () => {
+    const api = server.kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+    const created: any = await api.createNamespacedCustomObject({ ...SDB, body: { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'a' }, spec: { version: '16' } } });
+    expect(created.spec).toEqual({ replicas: 1, version: '16' }); // default applied
+    expect(created.metadata.generation).toBe(1);
+
+    const got: any = await api.getNamespacedCustomObject({ ...SDB, name: 'a' });
+    expect(got.metadata.uid).toBe(created.metadata.uid);
+
+    const patched: any = await api.patchNamespacedCustomObject({ ...SDB, name: 'a', body: { spec: { replicas: 3 } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    expect(patched.spec.replicas).toBe(3);
+    expect(patched.metadata.generation).toBe(2);
+
+    const status: any = await api.patchNamespacedCustomObjectStatus({ ...SDB, name: 'a', body: { status: { replicas: 3 }, spec: { replicas: 5 } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    expect(status.status).toEqual({ replicas: 3 });
+    expect(status.spec.replicas).toBe(3); // spec ignored on /status
+    expect(status.metadata.generation).toBe(2);
+
+    const list: any = await api.listNamespacedCustomObject({ ...SDB });
+    expect(list.kind).toBe('SampleDBList');
+    expect(list.items.map((i: any) => i.metadata.name)).toEqual(['a']);
+
+    await api.deleteNamespacedCustomObject({ ...SDB, name: 'a' });
+    const err: any = await api.getNamespacedCustomObject({ ...SDB, name: 'a' }).catch((e: unknown) => e);
+    expect(err.code).toBe(404);
+    expect(JSON.parse(err.body).reason).toBe('NotFound');
+  });
+
+  test('ApiException carries code and Status body for 409 and 422', async () => {
+    const api = server.kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+    const body = { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'x' }, spec: { replicas: 2 } };
+    await api.createNamespacedCustomObject({ ...SDB, body });
+    const dup: any = await api.createNamespacedCustomObject({ ...SDB, body }).catch((e: unknown) => e);
+    expect(dup.code).toBe(409);
+    expect(JSON.parse(dup.body).reason).toBe('AlreadyExists');
+    const bad: any = await api.createNamespacedCustomObject({ ...SDB, body: { ...body, metadata: { name: 'y' }, spec: { replicas: 0 } } }).catch((e: unknown) => e);
+    expect(bad.code).toBe(422);
+    expect(JSON.parse(bad.body).details.causes[0].field).toBe('spec.replicas');
+  });
+
+  test('AppsV1Api deployments get server defaults and a status subresource', async () => {
+    const apps = server.kubeConfig().makeApiClient(k8s.AppsV1Api);
+    const dep = await apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'web', labels: { app: 'web' } },
+        spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+      },
+    });
+    expect(dep.spec?.replicas).toBe(1);
+    expect(dep.spec?.template.spec?.containers[0].imagePullPolicy).toBe('IfNotPresent');
+    expect(dep.metadata?.generation).toBe(1);
+
+    dep.spec!.replicas = 2;
+    const updated = await apps.replaceNamespacedDeployment({ name: 'web', namespace: 'default', body: dep });
+    expect(updated.metadata?.generation).toBe(2);
+
+    // status written like the deployment controller would
+    server.put({ ...server.get('apps/v1', 'Deployment', 'default', 'web'), status: { availableReplicas: 2, replicas: 2 } });
+    const read = await apps.readNamespacedDeploymentStatus({ name: 'web', namespace: 'default' });
+    expect(read.status?.availableReplicas).toBe(2);
+    expect(read.metadata?.generation).toBe(2);
+
+    const list = await apps.listNamespacedDeployment({ namespace: 'default', labelSelector: 'app=web' });
+    expect(list.items.map((d) => d.metadata?.name)).toEqual(['web']);
+    const none = await apps.listNamespacedDeployment({ namespace: 'default', labelSelector: 'app!=web' });
+    expect(none.items).toHaveLength(0);
+
+    const stale: any = await apps.replaceNamespacedDeployment({ name: 'web', namespace: 'default', body: dep }).catch((e: unknown) => e);
+    expect(stale.code).toBe(409);
+  });
+
+  test('Watch receives ADDED/MODIFIED/DELETED and bookmarks, resuming from a list resourceVersion', async () => {
+    const api = server.kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+    await api.createNamespacedCustomObject({ ...SDB, body: { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'before' }, spec: {} } });
+    const list: any = await api.listNamespacedCustomObject({ ...SDB });
+    const events: Array<[string, string, string]> = [];
+    const watch = new k8s.Watch(server.kubeConfig());
+    let doneErr: unknown = 'not-called';
+    const ctrl = await watch.watch('/apis/db.example.com/v1/namespaces/default/sampledbs',
+      { resourceVersion: list.metadata.resourceVersion, allowWatchBookmarks: true },
+      (phase, obj) => events.push([phase, obj.metadata.name ?? '', obj.metadata.resourceVersion]),
+      (err) => { doneErr = err; });
+    await api.createNamespacedCustomObject({ ...SDB, body: { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'w1' }, spec: { replicas: 3 } } });
+    await api.patchNamespacedCustomObject({ ...SDB, name: 'w1', body: { spec: { replicas: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await api.deleteNamespacedCustomObject({ ...SDB, name: 'w1' });
+    await waitFor(() => events.some((e) => e[0] === 'BOOKMARK' && Number(e[2]) >= Number(server.resourceVersion)));
+    const changes = events.filter((e) => e[0] !== 'BOOKMARK');
+    expect(changes.map((e) => `${e[0]} ${e[1]}`)).toEqual(['ADDED w1', 'MODIFIED w1', 'DELETED w1']);
+    expect(changes.map((e) => Number(e[2]))).toEqual([...changes.map((e) => Number(e[2]))].sort((a, b) => a - b));
+    ctrl.abort();
+    await waitFor(() => server.openWatches === 0);
+    expect(doneErr).not.toBe('not-called');
+  });
+
+  test('a watch from a compacted resourceVersion reports 410 through the done/error path', async () => {
+    const api = server.kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+    await api.createNamespacedCustomObject({ ...SDB, body: { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'a' }, spec: {} } });
+    const old = server.resourceVersion;
+    await api.patchNamespacedCustomObject({ ...SDB, name: 'a', body: { spec: { replicas: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    server.compact();
+    const events: any[] = [];
+    let done = false;
+    await new k8s.Watch(server.kubeConfig()).watch('/apis/db.example.com/v1/namespaces/default/sampledbs', { resourceVersion: Number(old) - 1 },
+      (phase, obj) => events.push({ phase, obj }), () => { done = true; });
+    await waitFor(() => done);
+    expect(events).toHaveLength(1);
+    expect(events[0].phase).toBe('ERROR');
+    expect(events[0].obj.code).toBe(410);
+  });
+
+  test('makeInformer lists then watches', async () => {
+    const kc = server.kubeConfig();
+    const api = kc.makeApiClient(k8s.CustomObjectsApi);
+    await api.createNamespacedCustomObject({ ...SDB, body: { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'one' }, spec: {} } });
+    const informer = k8s.makeInformer(kc, '/apis/db.example.com/v1/namespaces/default/sampledbs', () => api.listNamespacedCustomObject({ ...SDB }) as any);
+    const seen: string[] = [];
+    informer.on('add', (o: any) => seen.push(`add ${o.metadata.name}`));
+    informer.on('update', (o: any) => seen.push(`update ${o.metadata.name}`));
+    await informer.start();
+    await api.createNamespacedCustomObject({ ...SDB, body: { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'two' }, spec: {} } });
+    await waitFor(() => seen.includes('add two'));
+    expect(seen).toEqual(['add one', 'add two']);
+    await informer.stop();
+  });
+});

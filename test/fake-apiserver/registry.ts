@@ -1,0 +1,559 @@
+/**
+ * The generic registry: create / update / patch / delete semantics on top of the Store, as kube-apiserver's
+ * genericregistry.Store + strategies do (server-set metadata, generation, status/scale subresources,
+ * finalizers, CR pruning/defaulting/validation, namespace lifecycle, CRD registration, optional GC).
+ */
+import { randomUUID, randomInt } from 'node:crypto';
+import { applyBuiltinDefaults, validateBuiltin } from './builtin-defaults';
+import { clone, deepEqual, getJsonPath, isObject, nowTimestamp, setJsonPath } from './json-util';
+import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate } from './managed-fields';
+import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
+import { applyDefaults, prune, validateValue } from './schema';
+import {
+  ApiError, StatusCause, alreadyExists, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound,
+  successStatus,
+} from './status';
+import { Store, objectKey } from './store';
+import { validateCel } from './cel';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface WriteOptions {
+  readonly manager: string;
+  readonly dryRun?: boolean;
+  readonly fieldValidation?: FieldValidation;
+  readonly subresource?: string;
+}
+
+export interface WriteResult {
+  readonly object: any;
+  readonly warnings: string[];
+  readonly created?: boolean;
+}
+
+export interface DeleteOptions {
+  readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  readonly preconditions?: { uid?: string; resourceVersion?: string };
+  readonly dryRun?: boolean;
+}
+
+const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** Resources whose DELETE answers with the deleted object instead of a Status (ReturnDeletedObject). */
+const RETURNS_DELETED_OBJECT = new Set(['pods', 'services']);
+
+export class Registry {
+  constructor(public readonly store: Store, public readonly catalog: ResourceCatalog, private readonly gc: boolean) {}
+
+  /** Object as seen through `res` (its apiVersion). */
+  view(res: ResourceInfo, obj: any): any {
+    if (!obj) return obj;
+    const out = clone(obj);
+    out.apiVersion = apiVersionOf(res);
+    out.kind = res.kind;
+    return out;
+  }
+
+  get(res: ResourceInfo, namespace: string | undefined, name: string): any {
+    const obj = this.store.get(res.storageKey, objectKey(res.namespaced ? namespace : undefined, name));
+    if (!obj) throw notFound(res, name);
+    return this.view(res, obj);
+  }
+
+  tryGet(res: ResourceInfo, namespace: string | undefined, name: string): any | undefined {
+    const obj = this.store.get(res.storageKey, objectKey(res.namespaced ? namespace : undefined, name));
+    return obj ? this.view(res, obj) : undefined;
+  }
+
+  // ---------------------------------------------------------------- create
+
+  create(res: ResourceInfo, namespace: string | undefined, body: any, opts: WriteOptions): WriteResult {
+    if (!isObject(body)) throw badRequest('Object \'Kind\' is missing in \'null\'');
+    this.checkTypeMeta(res, body);
+    const obj = clone(body);
+    obj.apiVersion = apiVersionOf(res);
+    obj.kind = res.kind;
+    obj.metadata = isObject(obj.metadata) ? obj.metadata : {};
+    const meta = obj.metadata;
+    if (res.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace ?? meta.namespace;
+      this.checkNamespaceWritable(res, meta.namespace, meta.name ?? '');
+    } else delete meta.namespace;
+    if (!meta.name && meta.generateName) meta.name = this.generateName(res, meta.namespace, meta.generateName);
+    if (!meta.name) throw invalid(res, '', [fieldRequired('metadata.name', 'name or generateName is required')]);
+    if (this.store.get(res.storageKey, objectKey(meta.namespace, meta.name))) throw alreadyExists(res, meta.name);
+
+    for (const k of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink']) delete meta[k];
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowTimestamp();
+    if (res.generation) meta.generation = 1;
+    else delete meta.generation;
+    if (res.status && res.custom) delete obj.status;
+
+    const warnings = this.prepare(res, obj, undefined, opts);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(obj);
+    const mf = trackUpdate(undefined, obj, this.writeContext(res, opts, 'main'));
+    if (mf) meta.managedFields = mf;
+    if (opts.dryRun) return { object: this.view(res, { ...obj, metadata: { ...meta, resourceVersion: undefined } }), warnings, created: true };
+    const stored = this.store.commit(res.storageKey, 'ADDED', obj);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.catalog.registerCrd(stored);
+    return { object: this.view(res, stored), warnings, created: true };
+  }
+
+  // ---------------------------------------------------------------- update (PUT)
+
+  update(res: ResourceInfo, namespace: string | undefined, name: string, body: any, opts: WriteOptions): WriteResult {
+    if (!isObject(body)) throw badRequest('Object \'Kind\' is missing in \'null\'');
+    this.checkTypeMeta(res, body);
+    const current = this.get(res, namespace, name);
+    if (body.metadata?.name !== undefined && body.metadata.name !== name) {
+      throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    if (res.custom && !body.metadata?.resourceVersion) {
+      throw invalid(res, name, [fieldInvalid('metadata.resourceVersion', '0x0', 'must be specified for an update')]);
+    }
+    return this.applyWrite(res, current, clone(body), opts);
+  }
+
+  /** Turns a candidate object (PUT body, patched object) into a stored write. */
+  applyWrite(res: ResourceInfo, current: any, candidate: any, opts: WriteOptions, managedFields?: ManagedFieldsEntry[]): WriteResult {
+    const name = current.metadata.name;
+    const rv = candidate.metadata?.resourceVersion;
+    if (rv && rv !== current.metadata.resourceVersion) throw conflict(res, name);
+    const uid = candidate.metadata?.uid;
+    if (uid && uid !== current.metadata.uid) {
+      throw conflict(res, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+    let next: any;
+    if (opts.subresource === 'status') {
+      next = clone(current);
+      if (candidate.status === undefined) delete next.status;
+      else next.status = candidate.status;
+    } else {
+      next = clone(candidate);
+      next.apiVersion = current.apiVersion;
+      next.kind = current.kind;
+      next.metadata = isObject(next.metadata) ? next.metadata : {};
+      for (const k of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields']) {
+        if (current.metadata[k] === undefined) delete next.metadata[k];
+        else next.metadata[k] = current.metadata[k];
+      }
+      if (res.status) {
+        if (current.status === undefined) delete next.status;
+        else next.status = current.status;
+      }
+    }
+    next.metadata.resourceVersion = current.metadata.resourceVersion;
+
+    const warnings = this.prepare(res, next, current, opts);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(next);
+
+    if (current.metadata.deletionTimestamp) {
+      const added = (next.metadata.finalizers ?? []).filter((f: string) => !(current.metadata.finalizers ?? []).includes(f));
+      if (added.length) {
+        const detail = `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f: string) => JSON.stringify(f)).join(', ')}}`;
+        // kube-apiserver reports this cause twice (ValidateObjectMetaUpdate + finalizer check); keep the wording.
+        throw invalid(res, name, [fieldForbidden('metadata.finalizers', detail), fieldForbidden('metadata.finalizers', detail)]);
+      }
+    }
+    if (Array.isArray(next.metadata.finalizers) && next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
+
+    if (res.generation && current.metadata.generation !== undefined && specChanged(res, current, next)) {
+      next.metadata.generation = current.metadata.generation + 1;
+    }
+    const scope: Scope = opts.subresource === 'status' ? 'status' : res.status ? 'main' : 'main-with-status';
+    const mf = managedFields ?? trackUpdate(current, next, this.writeContext(res, opts, scope));
+    if (mf) next.metadata.managedFields = mf;
+    else delete next.metadata.managedFields;
+
+    if (deepEqual(stripVolatile(next), stripVolatile(current))) return { object: current, warnings };
+    if (opts.dryRun) return { object: this.view(res, next), warnings };
+
+    if (next.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !hasNamespaceFinalizers(res, next)) {
+      this.store.commit(res.storageKey, 'DELETED', next);
+      this.afterRemoval(res, next);
+      return { object: this.view(res, next), warnings };
+    }
+    const stored = this.store.commit(res.storageKey, 'MODIFIED', next);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.catalog.registerCrd(stored);
+    this.afterTerminatingWrite(res, stored);
+    return { object: this.view(res, stored), warnings };
+  }
+
+  // ---------------------------------------------------------------- server-side apply
+
+  apply(res: ResourceInfo, namespace: string | undefined, name: string, applied: any, opts: WriteOptions & { force: boolean }): WriteResult {
+    if (!isObject(applied)) throw badRequest('Object \'Kind\' is missing in \'null\'');
+    if (applied.metadata?.name !== undefined && applied.metadata.name !== name) {
+      throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    if (!applied.kind || !applied.apiVersion) {
+      throw badRequest(`invalid object type: ${applied.apiVersion ?? ''}, Kind=${applied.kind ?? ''}`);
+    }
+    this.checkTypeMeta(res, applied);
+    const current = this.tryGet(res, namespace, name);
+    const scope: Scope = opts.subresource === 'status' ? 'status' : res.status ? 'main' : 'main-with-status';
+    const ctx: WriteContext = { manager: opts.manager, apiVersion: apiVersionOf(res), subresource: opts.subresource, scope, schema: res.schema };
+    if (!current) {
+      if (opts.subresource) throw notFound(res, name);
+      const result = serverSideApply(undefined, applied, ctx, opts.force);
+      const body = { ...result.object, metadata: { ...(result.object.metadata ?? {}), name } };
+      const created = this.create(res, namespace, body, opts);
+      // create() tracked an Update; replace it with the Apply entry.
+      if (!opts.dryRun) {
+        const stored = this.store.get(res.storageKey, objectKey(res.namespaced ? namespace : undefined, name));
+        const mf = serverSideApply(undefined, applied, ctx, true).managedFields;
+        stored.metadata.managedFields = mf;
+        const fixed = this.rewriteInPlace(res, stored);
+        return { object: this.view(res, fixed), warnings: created.warnings, created: true };
+      }
+      return created;
+    }
+    const result = serverSideApply(current, applied, ctx, opts.force);
+    if (result.conflicts.length) throw applyConflict(result.conflicts);
+    const candidate = result.object;
+    candidate.metadata.resourceVersion = applied.metadata?.resourceVersion ?? current.metadata.resourceVersion;
+    return this.applyWrite(res, current, candidate, opts, result.managedFields);
+  }
+
+  /** Replaces the stored copy without a new resourceVersion (used to fix managedFields right after create). */
+  private rewriteInPlace(res: ResourceInfo, obj: any): any {
+    (this.store as any).objects.get(res.storageKey).set(objectKey(obj.metadata.namespace, obj.metadata.name), clone(obj));
+    return obj;
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  delete(res: ResourceInfo, namespace: string | undefined, name: string, opts: DeleteOptions): any {
+    const current = this.get(res, namespace, name);
+    const pre = opts.preconditions ?? {};
+    if (pre.uid && pre.uid !== current.metadata.uid) {
+      throw conflict(res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+      throw conflict(res, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
+    }
+    const next = clone(current);
+    const finalizers: string[] = [...(next.metadata.finalizers ?? [])];
+    if (!current.metadata.deletionTimestamp) {
+      if (opts.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+      if (opts.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+    }
+    if (finalizers.length || hasNamespaceFinalizers(res, next)) {
+      if (current.metadata.deletionTimestamp) return current;
+      next.metadata.finalizers = finalizers.length ? finalizers : undefined;
+      if (!finalizers.length) delete next.metadata.finalizers;
+      if (next.metadata.generation > 0) next.metadata.generation += 1;
+      next.metadata.deletionTimestamp = nowTimestamp();
+      next.metadata.deletionGracePeriodSeconds = 0;
+      if (res.kind === 'Namespace' && !res.group) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
+      if (opts.dryRun) return this.view(res, next);
+      const stored = this.store.commit(res.storageKey, 'MODIFIED', next);
+      this.afterTerminatingWrite(res, stored);
+      return this.view(res, stored);
+    }
+    if (opts.dryRun) return RETURNS_DELETED_OBJECT.has(res.plural) ? current : successStatus(res, name, current.metadata.uid);
+    const gone = this.store.commit(res.storageKey, 'DELETED', next);
+    this.afterRemoval(res, gone);
+    return RETURNS_DELETED_OBJECT.has(res.plural) ? this.view(res, gone) : successStatus(res, name, current.metadata.uid);
+  }
+
+  // ---------------------------------------------------------------- scale subresource
+
+  getScale(res: ResourceInfo, namespace: string | undefined, name: string): any {
+    const obj = this.get(res, namespace, name);
+    return toScale(res, obj);
+  }
+
+  updateScale(res: ResourceInfo, namespace: string | undefined, name: string, scale: any, opts: WriteOptions): WriteResult {
+    const current = this.get(res, namespace, name);
+    const rv = scale?.metadata?.resourceVersion;
+    if (rv && rv !== current.metadata.resourceVersion) throw conflict(res, name);
+    const replicas = scale?.spec?.replicas;
+    if (replicas !== undefined && (typeof replicas !== 'number' || replicas < 0 || !Number.isInteger(replicas))) {
+      throw new ApiError(422, 'Invalid', `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`,
+        { name, group: 'autoscaling', kind: 'Scale', causes: [fieldInvalid('spec.replicas', replicas, 'must be greater than or equal to 0')] });
+    }
+    const next = clone(current);
+    setJsonPath(next, res.scale!.specReplicasPath, replicas ?? 0);
+    const result = this.applyWrite(res, current, next, { ...opts, subresource: undefined });
+    return { object: toScale(res, result.object), warnings: result.warnings };
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private writeContext(res: ResourceInfo, opts: WriteOptions, scope: Scope): WriteContext {
+    return { manager: opts.manager, apiVersion: apiVersionOf(res), subresource: opts.subresource, scope: res.status && scope === 'main-with-status' ? 'main' : scope, schema: res.schema };
+  }
+
+  private checkTypeMeta(res: ResourceInfo, body: any): void {
+    if (body.kind !== undefined && body.kind !== res.kind) {
+      throw badRequest(`${body.kind} in version "${res.version}" cannot be handled as a ${res.kind}: no kind "${body.kind}" is registered for version "${apiVersionOf(res)}"`);
+    }
+    if (body.apiVersion !== undefined && body.apiVersion !== apiVersionOf(res)) {
+      const other = this.catalog.byKind(body.apiVersion, res.kind);
+      if (!other || other.storageKey !== res.storageKey) {
+        throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${apiVersionOf(res)})`);
+      }
+    }
+  }
+
+  private checkNamespaceWritable(res: ResourceInfo, namespace: string, name: string): void {
+    const ns = this.store.get('/namespaces', namespace);
+    if (!ns) throw notFound({ group: '', plural: 'namespaces', kind: 'Namespace' }, namespace);
+    if (ns.metadata.deletionTimestamp) {
+      throw forbidden(res, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+  }
+
+  private generateName(res: ResourceInfo, namespace: string | undefined, prefix: string): string {
+    for (;;) {
+      let suffix = '';
+      for (let i = 0; i < 5; i++) suffix += GENERATE_CHARS[randomInt(GENERATE_CHARS.length)];
+      const name = `${prefix}${suffix}`;
+      if (!this.store.get(res.storageKey, objectKey(namespace, name))) return name;
+    }
+  }
+
+  /** Defaulting, pruning and validation for the candidate object; returns warnings. */
+  private prepare(res: ResourceInfo, obj: any, old: any | undefined, opts: WriteOptions): string[] {
+    const warnings: string[] = [];
+    const causes: StatusCause[] = [];
+    const name = obj.metadata.name;
+    if (!old && (!NAME_RE.test(name) || name.length > 253)) {
+      causes.push(fieldInvalid('metadata.name', name, 'a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')'));
+    }
+    if (res.custom && res.schema) {
+      const unknown = prune(obj, res.schema);
+      if (unknown.length) {
+        const mode = opts.fieldValidation ?? 'Warn';
+        if (mode === 'Strict') {
+          throw badRequest(`${res.kind} in version "${res.version}" cannot be handled as a ${res.kind}: strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`);
+        }
+        if (mode === 'Warn') for (const u of unknown) warnings.push(`unknown field "${u}"`);
+      }
+      applyDefaults(obj, res.schema);
+      causes.push(...validateValue(obj, res.schema));
+      if (causes.length === 0) causes.push(...validateCel(obj, old, res.schema));
+    } else if (!res.custom) {
+      applyBuiltinDefaults(res.kind, obj, !old);
+      causes.push(...validateBuiltin(res.kind, obj));
+    }
+    if (causes.length) throw invalid(res, name, causes);
+    return warnings;
+  }
+
+  /** CRD strategy: defaulted names, accepted names, Established/NamesAccepted conditions, storedVersions. */
+  private prepareCrd(crd: any): void {
+    const spec = crd.spec ?? {};
+    const names = spec.names ?? {};
+    const causes: StatusCause[] = [];
+    if (!spec.group) causes.push(fieldRequired('spec.group'));
+    if (!names.plural) causes.push(fieldRequired('spec.names.plural'));
+    if (!names.kind) causes.push(fieldRequired('spec.names.kind'));
+    if (!['Namespaced', 'Cluster'].includes(spec.scope)) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.scope ?? '')}: supported values: "Cluster", "Namespaced"`, field: 'spec.scope' });
+    const versions: any[] = spec.versions ?? [];
+    if (versions.filter((v) => v.storage).length !== 1) causes.push(fieldInvalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
+    if (names.plural && spec.group && crd.metadata.name !== `${names.plural}.${spec.group}`) {
+      causes.push(fieldInvalid('metadata.name', crd.metadata.name, `must be spec.names.plural+"."+spec.group`));
+    }
+    if (causes.length) throw invalid({ group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition' }, crd.metadata.name, causes);
+    names.singular = names.singular ?? String(names.kind).toLowerCase();
+    names.listKind = names.listKind ?? `${names.kind}List`;
+    spec.conversion = spec.conversion ?? { strategy: 'None' };
+    const now = nowTimestamp();
+    const storage = versions.find((v) => v.storage)?.name;
+    const prior: string[] = crd.status?.storedVersions ?? [];
+    crd.status = {
+      acceptedNames: { kind: names.kind, listKind: names.listKind, plural: names.plural, singular: names.singular, ...(names.shortNames ? { shortNames: names.shortNames } : {}), ...(names.categories ? { categories: names.categories } : {}) },
+      conditions: [
+        { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
+        { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      ],
+      storedVersions: prior.includes(storage) ? prior : [...prior, storage],
+    };
+  }
+
+  /** Work a controller-manager would do when an object becomes terminating (only with gc). */
+  private afterTerminatingWrite(res: ResourceInfo, obj: any): void {
+    if (!this.gc || !obj.metadata.deletionTimestamp) return;
+    setImmediate(() => this.runGcForTerminating(res, obj.metadata.namespace, obj.metadata.name));
+  }
+
+  private runGcForTerminating(res: ResourceInfo, namespace: string | undefined, name: string): void {
+    const obj = this.tryGet(res, namespace, name);
+    if (!obj?.metadata.deletionTimestamp) return;
+    const uid = obj.metadata.uid;
+    const finalizers: string[] = obj.metadata.finalizers ?? [];
+    if (res.kind === 'Namespace' && !res.group) {
+      this.deleteNamespaceContents(name);
+      return;
+    }
+    if (finalizers.includes('orphan')) {
+      for (const { res: dres, obj: dep } of this.dependentsOf(uid)) {
+        const next = clone(dep);
+        next.metadata.ownerReferences = dep.metadata.ownerReferences.filter((r: any) => r.uid !== uid);
+        if (!next.metadata.ownerReferences.length) delete next.metadata.ownerReferences;
+        this.applyWrite(dres, dep, next, { manager: 'generic-garbage-collector' });
+      }
+      this.removeFinalizer(res, obj, 'orphan');
+    } else if (finalizers.includes('foregroundDeletion')) {
+      const deps = this.dependentsOf(uid);
+      for (const { res: dres, obj: dep } of deps) {
+        if (!dep.metadata.deletionTimestamp) this.safeDelete(dres, dep, 'Foreground');
+      }
+      if (this.dependentsOf(uid).length === 0) this.removeFinalizer(res, obj, 'foregroundDeletion');
+      else setTimeout(() => this.runGcForTerminating(res, namespace, name), 20).unref();
+    }
+  }
+
+  private removeFinalizer(res: ResourceInfo, obj: any, finalizer: string): void {
+    const current = this.tryGet(res, obj.metadata.namespace, obj.metadata.name);
+    if (!current) return;
+    const next = clone(current);
+    next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f: string) => f !== finalizer);
+    this.applyWrite(res, current, next, { manager: 'generic-garbage-collector' });
+  }
+
+  private safeDelete(res: ResourceInfo, obj: any, policy?: 'Foreground' | 'Background'): void {
+    try {
+      this.delete(res, obj.metadata.namespace, obj.metadata.name, { propagationPolicy: policy });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === 404)) throw e;
+    }
+  }
+
+  private dependentsOf(uid: string): Array<{ res: ResourceInfo; obj: any }> {
+    const out: Array<{ res: ResourceInfo; obj: any }> = [];
+    const seen = new Set<string>();
+    for (const res of this.catalog.all()) {
+      if (seen.has(res.storageKey)) continue;
+      seen.add(res.storageKey);
+      for (const { object } of this.store.list(res.storageKey)) {
+        if ((object.metadata.ownerReferences ?? []).some((r: any) => r.uid === uid)) out.push({ res, obj: this.view(res, object) });
+      }
+    }
+    return out;
+  }
+
+  private deleteNamespaceContents(ns: string): void {
+    let remaining = 0;
+    const seen = new Set<string>();
+    for (const res of this.catalog.all()) {
+      if (!res.namespaced || seen.has(res.storageKey)) continue;
+      seen.add(res.storageKey);
+      for (const { object } of this.store.list(res.storageKey, ns)) {
+        remaining++;
+        if (!object.metadata.deletionTimestamp) this.safeDelete(res, object);
+      }
+    }
+    const nsRes = this.catalog.find('', 'v1', 'namespaces')!;
+    const current = this.tryGet(nsRes, undefined, ns);
+    if (!current) return;
+    if (remaining === 0 || this.namespaceEmpty(ns)) {
+      const next = clone(current);
+      next.spec = { ...(next.spec ?? {}), finalizers: [] };
+      this.applyWrite(nsRes, current, next, { manager: 'namespace-controller' });
+    } else setTimeout(() => this.runGcForTerminating(nsRes, undefined, ns), 20).unref();
+  }
+
+  private namespaceEmpty(ns: string): boolean {
+    return this.catalog.all().filter((r) => r.namespaced).every((r) => this.store.list(r.storageKey, ns).length === 0);
+  }
+
+  /** After an object is really gone: unregister CRDs, collect dependents (with gc). */
+  private afterRemoval(res: ResourceInfo, obj: any): void {
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') {
+      const gone = this.catalog.unregisterCrd(obj.metadata.name);
+      const key = gone[0]?.storageKey;
+      if (key) {
+        for (const { object } of this.store.list(key)) this.store.commit(key, 'DELETED', object);
+        this.store.dropResource(key);
+      }
+    }
+    if (!this.gc) return;
+    const uid = obj.metadata.uid;
+    setImmediate(() => {
+      for (const { res: dres, obj: dep } of this.dependentsOf(uid)) {
+        const others = dep.metadata.ownerReferences.filter((r: any) => r.uid !== uid);
+        const ownersAlive = others.some((r: any) => this.ownerExists(r, dep.metadata.namespace));
+        if (ownersAlive) {
+          const next = clone(dep);
+          next.metadata.ownerReferences = others;
+          this.applyWrite(dres, dep, next, { manager: 'generic-garbage-collector' });
+        } else this.safeDelete(dres, dep);
+      }
+    });
+  }
+
+  private ownerExists(ref: any, namespace: string | undefined): boolean {
+    const res = this.catalog.byKind(ref.apiVersion, ref.kind);
+    if (!res) return false;
+    const owner = this.tryGet(res, namespace, ref.name);
+    return !!owner && owner.metadata.uid === ref.uid;
+  }
+}
+
+function hasNamespaceFinalizers(res: ResourceInfo, obj: any): boolean {
+  return res.kind === 'Namespace' && !res.group && (obj.spec?.finalizers ?? []).length > 0;
+}
+
+/** generation moves when anything outside metadata (and status, with a status subresource) changes. */
+function specChanged(res: ResourceInfo, a: any, b: any): boolean {
+  const strip = (o: any) => {
+    const c = { ...o };
+    delete c.metadata;
+    delete c.apiVersion;
+    delete c.kind;
+    if (res.status) delete c.status;
+    return c;
+  };
+  return !deepEqual(strip(a), strip(b));
+}
+
+/** Equality for no-op detection: resourceVersion and managedFields timestamps do not count. */
+function stripVolatile(o: any): any {
+  const c = clone(o);
+  delete c.metadata.resourceVersion;
+  if (Array.isArray(c.metadata.managedFields)) for (const e of c.metadata.managedFields) delete e.time;
+  return c;
+}
+
+function toScale(res: ResourceInfo, obj: any): any {
+  const scale = res.scale!;
+  const status: any = { replicas: getJsonPath(obj, scale.statusReplicasPath) ?? 0 };
+  if (scale.labelSelectorPath) {
+    const sel = getJsonPath(obj, scale.labelSelectorPath);
+    if (sel !== undefined) status.selector = sel;
+  }
+  if (!res.custom && isObject(obj.spec?.selector)) {
+    status.selector = Object.entries<string>(obj.spec.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  }
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp },
+    spec: { replicas: getJsonPath(obj, scale.specReplicasPath) ?? 0 },
+    status,
+  };
+}
+
+function applyConflict(conflicts: Array<{ manager: string; apiVersion: string; path: string }>): ApiError {
+  const byManager = new Map<string, string[]>();
+  for (const c of conflicts) {
+    const k = `conflict with ${JSON.stringify(c.manager)} using ${c.apiVersion}`;
+    byManager.set(k, [...(byManager.get(k) ?? []), c.path]);
+  }
+  const n = conflicts.length;
+  let message: string;
+  if (n === 1) message = `Apply failed with 1 conflict: ${[...byManager.keys()][0]}: ${conflicts[0].path}`;
+  else {
+    message = `Apply failed with ${n} conflicts: ${[...byManager.entries()].map(([k, paths]) => `${k.replace('conflict with', 'conflicts with')}:\n${paths.map((p) => `- ${p}`).join('\n')}`).join('\n')}`;
+  }
+  return new ApiError(409, 'Conflict', message, {
+    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${JSON.stringify(c.manager)} using ${c.apiVersion}`, field: c.path })),
+  });
+}

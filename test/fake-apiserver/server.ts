@@ -1,0 +1,589 @@
+/** HTTP front end of the fake kube-apiserver: routing, discovery, list/watch, writes, faults, request log. */
+import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
+import { Socket } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { applyPatch as applyJsonPatch } from 'fast-json-patch';
+import { parse as parseYaml } from 'yaml';
+import { loadClientNode } from './client-node';
+import { clone, isObject, mergePatch, stripStrategicDirectives } from './json-util';
+import { managerFromUserAgent } from './managed-fields';
+import { FieldValidation, Registry } from './registry';
+import { openApiGroupVersion, openApiRoot } from './openapi';
+import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
+import { parseFieldSelector, parseLabelSelector } from './selectors';
+import { ApiError, badRequest, expired, methodNotAllowed, notFoundPath, unsupportedMediaType } from './status';
+import { Store, objectKey } from './store';
+import { toTable, wantsTable } from './table';
+import { FakeApiServer, FakeApiServerOptions, FaultMatch, Faults, RecordedRequest, Verb } from './types';
+import { WatchControl, WatchStream } from './watch';
+
+interface Route {
+  res: ResourceInfo;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+interface FaultRule {
+  match: FaultMatch;
+  remaining: number;
+  status: number;
+  retryAfterSeconds?: number;
+}
+
+const TOKEN = 'fake-apiserver-token';
+const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export class FakeKubeApiServer implements FakeApiServer {
+  private readonly store: Store;
+  private readonly catalog = new ResourceCatalog();
+  private readonly registry: Registry;
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly watches = new Set<WatchStream>();
+  private readonly log: RecordedRequest[] = [];
+  private readonly rules: FaultRule[] = [];
+  private readonly control: WatchControl;
+  private listenPort = 0;
+
+  constructor(private readonly opts: FakeApiServerOptions = {}) {
+    this.store = new Store(opts.watchCacheWindow ?? 1000);
+    this.registry = new Registry(this.store, this.catalog, !!opts.gc);
+    this.control = { stalledUntil: 0, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1000 };
+    const nsRes = this.catalog.find('', 'v1', 'namespaces')!;
+    for (const name of INITIAL_NAMESPACES) this.registry.create(nsRes, undefined, { metadata: { name } }, { manager: 'kube-apiserver' });
+    for (const crd of opts.crds ?? []) this.addCrd(crd);
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  async listen(port = this.opts.port ?? 0): Promise<void> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    server.keepAliveTimeout = 5000;
+    server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.listenPort = (server.address() as { port: number }).port;
+  }
+
+  get port(): number {
+    return this.listenPort;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.listenPort}`;
+  }
+
+  get openWatches(): number {
+    return this.watches.size;
+  }
+
+  get resourceVersion(): string {
+    return String(this.store.currentRv);
+  }
+
+  get requests(): ReadonlyArray<RecordedRequest> {
+    return this.log;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const w of [...this.watches]) w.drop();
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  async restart(opts: { downMs?: number } = {}): Promise<void> {
+    const port = this.listenPort;
+    await this.close();
+    if (opts.downMs) await new Promise((r) => setTimeout(r, opts.downMs));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.listen(port);
+        return;
+      } catch (e) {
+        if (attempt > 50) throw e;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  }
+
+  compact(): void {
+    this.store.compact();
+  }
+
+  readonly faults: Faults = {
+    failNext: (match, status, o) => {
+      this.rules.push({ match, remaining: match.count ?? 1, status, retryAfterSeconds: o?.retryAfterSeconds });
+    },
+    dropWatches: () => {
+      for (const w of [...this.watches]) w.drop();
+    },
+    stallWatches: (ms) => {
+      this.control.stalledUntil = Date.now() + ms;
+    },
+    clear: () => {
+      this.rules.length = 0;
+    },
+  };
+
+  // ------------------------------------------------------------------ client config
+
+  kubeConfig(): any {
+    const k8s = loadClientNode();
+    const kc = new k8s.KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'fake', server: this.url, skipTLSVerify: true }],
+      users: [{ name: 'fake', token: TOKEN }],
+      contexts: [{ name: 'fake', cluster: 'fake', user: 'fake', namespace: 'default' }],
+      currentContext: 'fake',
+    });
+    return kc;
+  }
+
+  writeKubeconfig(path: string): void {
+    const doc = {
+      'apiVersion': 'v1',
+      'kind': 'Config',
+      'clusters': [{ name: 'fake', cluster: { 'server': this.url, 'insecure-skip-tls-verify': true } }],
+      'users': [{ name: 'fake', user: { token: TOKEN } }],
+      'contexts': [{ name: 'fake', context: { cluster: 'fake', user: 'fake', namespace: 'default' } }],
+      'current-context': 'fake',
+      'preferences': {},
+    };
+    writeFileSync(path, JSON.stringify(doc, null, 2), { mode: 0o600 });
+  }
+
+  // ------------------------------------------------------------------ direct store access
+
+  private resourceFor(apiVersion: string, kind: string): ResourceInfo {
+    const res = this.catalog.byKind(apiVersion, kind);
+    if (!res) throw new Error(`fake-apiserver: no resource for ${apiVersion} ${kind}`);
+    return res;
+  }
+
+  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): any | undefined {
+    return this.registry.tryGet(this.resourceFor(apiVersion, kind), namespace, name);
+  }
+
+  put(obj: any): any {
+    const res = this.resourceFor(obj.apiVersion, obj.kind);
+    const ns = res.namespaced ? obj.metadata?.namespace ?? 'default' : undefined;
+    const current = this.registry.tryGet(res, ns, obj.metadata.name);
+    if (!current) {
+      const created = this.registry.create(res, ns, obj, { manager: 'fake-apiserver' }).object;
+      if (obj.status === undefined) return created;
+      return this.put({ ...created, status: obj.status });
+    }
+    // Like a controller writing both spec and status: keep server-owned metadata, take everything else.
+    const next = clone(obj);
+    next.metadata = { ...next.metadata, resourceVersion: current.metadata.resourceVersion };
+    let result = this.registry.applyWrite(res, current, next, { manager: 'fake-apiserver' }).object;
+    if (res.status && obj.status !== undefined) {
+      result = this.registry.applyWrite(res, result, { ...result, status: obj.status }, { manager: 'fake-apiserver', subresource: 'status' }).object;
+    }
+    return result;
+  }
+
+  remove(apiVersion: string, kind: string, namespace: string | undefined, name: string): void {
+    const res = this.resourceFor(apiVersion, kind);
+    const current = this.registry.tryGet(res, namespace, name);
+    if (!current) return;
+    this.store.commit(res.storageKey, 'DELETED', current);
+  }
+
+  addCrd(crd: object): void {
+    const res = this.catalog.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    const c: any = crd;
+    const existing = this.registry.tryGet(res, undefined, c.metadata?.name);
+    if (existing) this.registry.update(res, undefined, c.metadata.name, { ...c, metadata: { ...c.metadata, resourceVersion: existing.metadata.resourceVersion } }, { manager: 'fake-apiserver' });
+    else this.registry.create(res, undefined, c, { manager: 'fake-apiserver' });
+  }
+
+  // ------------------------------------------------------------------ HTTP
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const record: Partial<RecordedRequest> = { path: req.url ?? '/', userAgent: req.headers['user-agent'] };
+    try {
+      const body = await readBody(req);
+      if (this.handleNonResource(req, res, url)) return;
+      const route = this.route(url.pathname);
+      const verb = verbOf(req.method ?? 'GET', route, url);
+      Object.assign(record, {
+        verb, resource: route.res.plural, group: route.res.group, namespace: route.namespace, name: route.name,
+        subresource: route.subresource, contentType: req.headers['content-type'],
+      });
+      this.injectFault(verb, route);
+      await this.dispatch(req, res, url, route, verb, body, record);
+    } catch (e) {
+      const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`, { causes: [{ reason: '', message: String((e as Error).message), field: '' }] });
+      if (record.verb) this.log.push({ ...(record as RecordedRequest), code: err.code });
+      if (!res.headersSent) writeJson(res, err.code, err.toStatus(), err.headers);
+      else res.end();
+    }
+  }
+
+  private handleNonResource(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+    const p = url.pathname.replace(/\/+$/, '') || '/';
+    if (p === '/healthz' || p === '/readyz' || p === '/livez') {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('ok');
+      return true;
+    }
+    if (p === '/version') {
+      writeJson(res, 200, {
+        major: '1', minor: '32', gitVersion: 'v1.32.0-fake', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean',
+        buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.23.0', compiler: 'gc', platform: 'linux/amd64',
+      });
+      return true;
+    }
+    if (req.method !== 'GET') return false;
+    if (p === '/api') {
+      writeJson(res, 200, this.catalog.apiVersions(`127.0.0.1:${this.listenPort}`));
+      return true;
+    }
+    if (p === '/apis') {
+      writeJson(res, 200, this.catalog.apiGroupList());
+      return true;
+    }
+    if (p === '/api/v1') {
+      writeJson(res, 200, this.catalog.apiResourceList('', 'v1'));
+      return true;
+    }
+    let m = /^\/apis\/([^/]+)$/.exec(p);
+    if (m) {
+      const g = this.catalog.apiGroup(m[1]);
+      if (!g) throw notFoundPath();
+      writeJson(res, 200, g);
+      return true;
+    }
+    m = /^\/apis\/([^/]+)\/([^/]+)$/.exec(p);
+    if (m) {
+      const l = this.catalog.apiResourceList(m[1], m[2]);
+      if (!l) throw notFoundPath();
+      writeJson(res, 200, l);
+      return true;
+    }
+    if (p === '/openapi/v3') {
+      writeJson(res, 200, openApiRoot(this.catalog));
+      return true;
+    }
+    if (p.startsWith('/openapi/v3/')) {
+      const doc = openApiGroupVersion(this.catalog, p.slice('/openapi/v3/'.length));
+      if (!doc) throw notFoundPath();
+      writeJson(res, 200, doc);
+      return true;
+    }
+    if (p.startsWith('/openapi')) throw notFoundPath();
+    return false;
+  }
+
+  private route(pathname: string): Route {
+    const segs = pathname.split('/').filter(Boolean);
+    let group: string;
+    let version: string;
+    let rest: string[];
+    if (segs[0] === 'api' && segs.length >= 2) {
+      group = '';
+      version = segs[1];
+      rest = segs.slice(2);
+    } else if (segs[0] === 'apis' && segs.length >= 3) {
+      group = segs[1];
+      version = segs[2];
+      rest = segs.slice(3);
+    } else throw notFoundPath();
+    let namespace: string | undefined;
+    if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && ['status', 'finalize'].includes(rest[2]))) {
+      namespace = rest[1];
+      rest = rest.slice(2);
+    }
+    const [plural, name, subresource, ...extra] = rest;
+    const res = plural ? this.catalog.find(group, version, plural) : undefined;
+    if (!res || extra.length) throw notFoundPath();
+    if (namespace !== undefined && !res.namespaced) throw notFoundPath();
+    if (subresource && !((subresource === 'status' && res.status) || (subresource === 'scale' && res.scale) || (subresource === 'finalize' && res.plural === 'namespaces'))) {
+      throw notFoundPath();
+    }
+    return { res, namespace, name, subresource };
+  }
+
+  private injectFault(verb: Verb, route: Route): void {
+    const rule = this.rules.find((r) => r.remaining > 0
+      && (!r.match.verb || r.match.verb === verb)
+      && (!r.match.resource || r.match.resource === route.res.plural || r.match.resource === `${route.res.plural}/${route.subresource}`));
+    if (!rule) return;
+    rule.remaining--;
+    let err: ApiError;
+    switch (rule.status) {
+      case 429:
+        err = new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: rule.retryAfterSeconds ?? 1 });
+        err.headers['Retry-After'] = String(rule.retryAfterSeconds ?? 1);
+        break;
+      case 503:
+        err = new ApiError(503, 'ServiceUnavailable', 'The server is currently unable to handle the request', rule.retryAfterSeconds !== undefined ? { retryAfterSeconds: rule.retryAfterSeconds } : undefined);
+        if (rule.retryAfterSeconds !== undefined) err.headers['Retry-After'] = String(rule.retryAfterSeconds);
+        break;
+      case 409: {
+        const q = route.res.group ? `${route.res.plural}.${route.res.group}` : route.res.plural;
+        err = new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${q} "${route.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`,
+          { name: route.name, group: route.res.group || undefined, kind: route.res.plural });
+        break;
+      }
+      default:
+        err = new ApiError(500, 'InternalError', 'Internal error occurred: injected fault', { causes: [{ reason: '', message: 'injected fault', field: '' }] });
+    }
+    throw err;
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse, url: URL, route: Route, verb: Verb, body: string, record: Partial<RecordedRequest>): Promise<void> {
+    const q = url.searchParams;
+    const { res: r, namespace, name, subresource } = route;
+    const manager = q.get('fieldManager') ?? managerFromUserAgent(req.headers['user-agent']);
+    const dryRun = q.getAll('dryRun').includes('All');
+    const fieldValidation = (q.get('fieldValidation') ?? undefined) as FieldValidation | undefined;
+    const done = (code: number, payload: any, warnings: string[] = []) => {
+      this.log.push({ ...(record as RecordedRequest), code });
+      const headers: Record<string, string | string[]> = {};
+      if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+      writeJson(res, code, payload, headers);
+    };
+
+    switch (verb) {
+      case 'watch': {
+        this.log.push({ ...(record as RecordedRequest), code: 200 });
+        const ns = r.namespaced ? namespace : undefined;
+        const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
+        const fields = name ? parseFieldSelector(`metadata.name=${name}`) : parseFieldSelector(q.get('fieldSelector') ?? undefined);
+        const timeout = q.get('timeoutSeconds');
+        const w: WatchStream = new WatchStream(this.registry, res, {
+          res: r, namespace: ns, labels, fields, resourceVersion: q.get('resourceVersion') ?? undefined,
+          allowBookmarks: q.get('allowWatchBookmarks') === 'true', sendInitialEvents: q.get('sendInitialEvents') === 'true',
+          timeoutSeconds: timeout ? Number(timeout) : undefined,
+        }, this.control, (closed) => this.watches.delete(closed));
+        this.watches.add(w);
+        if ((res as any).writableEnded) this.watches.delete(w);
+        return;
+      }
+      case 'list':
+        return done(200, this.list(r, namespace, q, req.headers.accept));
+      case 'get': {
+        if (subresource === 'scale') return done(200, this.registry.getScale(r, namespace, name!));
+        const obj = this.registry.get(r, namespace, name!);
+        if (wantsTable(req.headers.accept)) {
+          return done(200, toTable(r, [obj], { resourceVersion: obj.metadata.resourceVersion }, q.get('includeObject') ?? undefined));
+        }
+        return done(200, obj);
+      }
+      case 'create': {
+        const result = this.registry.create(r, namespace, parseJsonBody(body, r), { manager, dryRun, fieldValidation });
+        return done(201, result.object, result.warnings);
+      }
+      case 'update': {
+        const parsed = parseJsonBody(body, r);
+        if (subresource === 'scale') return done(200, this.registry.updateScale(r, namespace, name!, parsed, { manager, dryRun }).object);
+        const result = this.registry.update(r, namespace, name!, parsed, { manager, dryRun, fieldValidation, subresource });
+        return done(200, result.object, result.warnings);
+      }
+      case 'patch': {
+        const result = this.patch(r, namespace, name!, subresource, req.headers['content-type'], body, q, { manager, dryRun, fieldValidation });
+        return done(result.created ? 201 : 200, result.object, result.warnings);
+      }
+      case 'delete': {
+        const opts = body ? parseJsonBody(body, r) : {};
+        const policy = q.get('propagationPolicy') ?? opts.propagationPolicy ?? (q.get('orphanDependents') === 'true' || opts.orphanDependents === true ? 'Orphan' : undefined);
+        return done(200, this.registry.delete(r, namespace, name!, { propagationPolicy: policy, preconditions: opts.preconditions, dryRun }));
+      }
+      case 'deletecollection': {
+        const opts = body ? parseJsonBody(body, r) : {};
+        const items = this.filtered(r, namespace, q);
+        const deleted: any[] = [];
+        for (const o of items) {
+          const out = this.registry.delete(r, o.metadata.namespace, o.metadata.name, { propagationPolicy: q.get('propagationPolicy') ?? opts.propagationPolicy, dryRun });
+          deleted.push(out.kind === 'Status' ? o : out);
+        }
+        return done(200, { apiVersion: apiVersionOf(r), kind: r.listKind, metadata: { resourceVersion: String(this.store.currentRv) }, items: deleted });
+      }
+      default:
+        throw methodNotAllowed();
+    }
+  }
+
+  private filtered(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams): any[] {
+    const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
+    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined);
+    return this.store.list(r.storageKey, r.namespaced ? namespace : undefined).map((e) => e.object).filter((o) => labels(o) && fields(o));
+  }
+
+  private list(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams, accept: string | undefined): any {
+    const ns = r.namespaced ? namespace : undefined;
+    const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
+    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined);
+    const selecting = !!(q.get('labelSelector') || q.get('fieldSelector'));
+    const limit = Number(q.get('limit') ?? 0);
+    const cont = q.get('continue');
+    let listRv = this.store.currentRv;
+    let start = '';
+    if (cont) {
+      const token = decodeContinue(cont);
+      if (token.rv < this.store.compactionRv) {
+        throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+          { continue: encodeContinue(-1, token.start) });
+      }
+      listRv = token.rv;
+      start = token.start;
+    } else {
+      const rv = q.get('resourceVersion');
+      if (rv && q.get('resourceVersionMatch') === 'Exact' && Number(rv) < this.store.compactionRv) {
+        throw expired(`The resourceVersion for the provided list is too old.`);
+      }
+    }
+    const relKey = (o: any) => (ns !== undefined ? o.metadata.name : objectKey(o.metadata.namespace, o.metadata.name));
+    let entries = this.store.list(r.storageKey, ns).map((e) => e.object).filter((o) => labels(o) && fields(o));
+    if (start) entries = entries.filter((o) => relKey(o) >= start);
+    const metadata: Record<string, any> = { resourceVersion: String(listRv) };
+    let page = entries;
+    if (limit > 0 && entries.length > limit) {
+      page = entries.slice(0, limit);
+      metadata.continue = encodeContinue(listRv, `${relKey(page[page.length - 1])}\u0000`);
+      if (!selecting) metadata.remainingItemCount = entries.length - limit;
+    }
+    const items = page.map((o) => this.registry.view(r, o));
+    if (wantsTable(accept)) return toTable(r, items, metadata, q.get('includeObject') ?? undefined);
+    // Typed (built-in) lists carry no kind/apiVersion on their items; unstructured (CR) lists do.
+    if (!r.custom) for (const i of items) { delete i.kind; delete i.apiVersion; }
+    return r.custom
+      ? { apiVersion: apiVersionOf(r), items, kind: r.listKind, metadata }
+      : { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items };
+  }
+
+  private patch(r: ResourceInfo, namespace: string | undefined, name: string, subresource: string | undefined, contentTypeHeader: string | undefined,
+    body: string, q: URLSearchParams, opts: { manager: string; dryRun: boolean; fieldValidation?: FieldValidation }) {
+    const contentType = (contentTypeHeader ?? '').split(';')[0].trim();
+    const accepted = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+    if (!r.custom) accepted.push('application/strategic-merge-patch+json');
+    if (!accepted.includes(contentType)) throw unsupportedMediaType(accepted);
+
+    if (contentType === 'application/apply-patch+yaml') {
+      if (!q.get('fieldManager')) throw badRequest('PATCH, application/apply-patch+yaml requests require the fieldManager query parameter');
+      let applied: any;
+      try {
+        applied = parseYaml(body);
+      } catch (e) {
+        throw badRequest(`error decoding YAML: ${(e as Error).message}`);
+      }
+      if (subresource === 'scale') throw unsupportedMediaType(accepted.filter((a) => a !== 'application/apply-patch+yaml'));
+      return this.registry.apply(r, namespace, name, applied, { ...opts, subresource, force: q.get('force') === 'true' });
+    }
+
+    const isScale = subresource === 'scale';
+    const current = isScale ? this.registry.getScale(r, namespace, name) : this.registry.get(r, namespace, name);
+    let patchBody: any;
+    try {
+      patchBody = JSON.parse(body);
+    } catch (e) {
+      throw badRequest(`error decoding patch: ${(e as Error).message}`);
+    }
+    let patched: any;
+    if (contentType === 'application/json-patch+json') {
+      if (!Array.isArray(patchBody)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+      try {
+        patched = applyJsonPatch(clone(current), patchBody, true, false).newDocument;
+      } catch {
+        throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
+      }
+    } else if (contentType === 'application/merge-patch+json') {
+      patched = mergePatch(current, patchBody);
+    } else {
+      patched = mergePatch(current, stripStrategicDirectives(patchBody));
+    }
+    if (isScale) {
+      const result = this.registry.updateScale(r, namespace, name, patched, opts);
+      return { ...result, created: false };
+    }
+    if (!isObject(patched.metadata)) patched.metadata = {};
+    if (patched.metadata.resourceVersion === undefined) patched.metadata.resourceVersion = current.metadata.resourceVersion;
+    return { ...this.registry.applyWrite(r, current, patched, { ...opts, subresource }), created: false };
+  }
+}
+
+function verbOf(method: string, route: Route, url: URL): Verb {
+  const watch = url.searchParams.get('watch');
+  switch (method) {
+    case 'GET':
+      if (watch === 'true' || watch === '1') return 'watch';
+      return route.name ? 'get' : 'list';
+    case 'POST':
+      if (route.name) throw methodNotAllowed();
+      return 'create';
+    case 'PUT':
+      if (!route.name) throw methodNotAllowed();
+      return 'update';
+    case 'PATCH':
+      if (!route.name) throw methodNotAllowed();
+      return 'patch';
+    case 'DELETE':
+      return route.name ? 'delete' : 'deletecollection';
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+function parseJsonBody(body: string, r: ResourceInfo): any {
+  if (!body) throw badRequest('the body of the request was empty');
+  try {
+    return JSON.parse(body);
+  } catch {
+    try {
+      return parseYaml(body);
+    } catch (e) {
+      throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${(e as Error).message}`);
+    }
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function writeJson(res: ServerResponse, code: number, payload: any, headers: Record<string, string | string[]> = {}): void {
+  const text = JSON.stringify(payload);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...headers, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Continue tokens exactly like the apiserver's: base64url(JSON{v, rv, start}) without padding. */
+export function encodeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
+}
+
+function decodeContinue(token: string): { rv: number; start: string } {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('bad token');
+    return { rv: parsed.rv, start: parsed.start };
+  } catch {
+    throw badRequest(`continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);
+  }
+}
+
+/** Starts a fake kube-apiserver on 127.0.0.1 (random port unless opts.port). */
+export async function startFakeApiServer(opts: FakeApiServerOptions = {}): Promise<FakeApiServer> {
+  const server = new FakeKubeApiServer(opts);
+  await server.listen();
+  return server;
+}

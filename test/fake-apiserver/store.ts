@@ -1,0 +1,116 @@
+/**
+ * Versioned object storage like etcd + the watch cache: one global resourceVersion counter,
+ * objects grouped by storage key (group/plural), a bounded event history for resuming watches.
+ */
+import { clone } from './json-util';
+
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoredEvent {
+  readonly rv: number;
+  readonly storageKey: string;
+  readonly type: EventType;
+  readonly object: any;
+  /** state before the change (MODIFIED/DELETED), for selector transitions */
+  readonly oldObject?: any;
+}
+
+export type EventListener = (ev: StoredEvent) => void;
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export class Store {
+  private rv: number;
+  private readonly objects = new Map<string, Map<string, any>>();
+  private history: StoredEvent[] = [];
+  /** events with rv > this are all in history */
+  private minWatchableRv: number;
+  /** continue tokens minted before this are expired */
+  private compactedRv = 0;
+  private readonly listeners = new Set<EventListener>();
+
+  constructor(private readonly window: number, startRv = 1) {
+    this.rv = startRv;
+    this.minWatchableRv = startRv;
+  }
+
+  get currentRv(): number {
+    return this.rv;
+  }
+
+  get oldestWatchableRv(): number {
+    return this.minWatchableRv;
+  }
+
+  get compactionRv(): number {
+    return this.compactedRv;
+  }
+
+  get(storageKey: string, key: string): any | undefined {
+    const o = this.objects.get(storageKey)?.get(key);
+    return o === undefined ? undefined : clone(o);
+  }
+
+  /** Objects of one resource sorted by key (namespace/name), optionally one namespace only. */
+  list(storageKey: string, namespace?: string): Array<{ key: string; object: any }> {
+    const m = this.objects.get(storageKey);
+    if (!m) return [];
+    const out: Array<{ key: string; object: any }> = [];
+    for (const [key, object] of m) {
+      if (namespace !== undefined && object.metadata?.namespace !== namespace) continue;
+      out.push({ key, object: clone(object) });
+    }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  storageKeys(): string[] {
+    return [...this.objects.keys()];
+  }
+
+  /** Writes an object (ADDED/MODIFIED) or removes it (DELETED); assigns and returns the new resourceVersion. */
+  commit(storageKey: string, type: EventType, object: any): any {
+    const key = objectKey(object.metadata.namespace, object.metadata.name);
+    let m = this.objects.get(storageKey);
+    if (!m) {
+      m = new Map();
+      this.objects.set(storageKey, m);
+    }
+    const oldObject = m.get(key);
+    this.rv += 1;
+    const stored = clone(object);
+    stored.metadata.resourceVersion = String(this.rv);
+    if (type === 'DELETED') m.delete(key);
+    else m.set(key, stored);
+    const ev: StoredEvent = { rv: this.rv, storageKey, type, object: stored, oldObject };
+    this.history.push(ev);
+    while (this.history.length > this.window) {
+      const dropped = this.history.shift()!;
+      this.minWatchableRv = dropped.rv;
+    }
+    for (const l of [...this.listeners]) l(ev);
+    return clone(stored);
+  }
+
+  /** Drops every object of a resource without events (CRD removal emits its own). */
+  dropResource(storageKey: string): void {
+    this.objects.delete(storageKey);
+  }
+
+  eventsSince(rv: number): StoredEvent[] {
+    return this.history.filter((e) => e.rv > rv);
+  }
+
+  subscribe(l: EventListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  /** Forget history: watches and continue tokens from before now get 410 Expired. */
+  compact(): void {
+    this.history = [];
+    this.minWatchableRv = this.rv;
+    this.compactedRv = this.rv;
+  }
+}

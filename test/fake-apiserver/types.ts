@@ -1,0 +1,78 @@
+/** Public API of the fake kube-apiserver test double. */
+import type { KubeConfig } from '@kubernetes/client-node';
+
+export interface FakeApiServerOptions {
+  /** CRD manifests (apiextensions.k8s.io/v1) to register at start. */
+  readonly crds?: object[];
+  /** How many events back a watch can resume; older resourceVersions get 410 Expired. @default 1000 */
+  readonly watchCacheWindow?: number;
+  /** Interval of BOOKMARK events on watches that allow them. @default 1000 */
+  readonly bookmarkIntervalMs?: number;
+  /** Act like kube-controller-manager's garbage collector (ownerReferences, foreground/orphan, namespaces). @default false */
+  readonly gc?: boolean;
+  /** Fixed port to listen on. @default 0 (any free port) */
+  readonly port?: number;
+}
+
+export type Verb = 'list' | 'watch' | 'get' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface RecordedRequest {
+  readonly verb: Verb;
+  /** request path incl. query string */
+  readonly path: string;
+  /** plural resource name, e.g. `sampledbs` */
+  readonly resource: string;
+  readonly group: string;
+  readonly code: number;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly subresource?: string;
+  readonly contentType?: string;
+  readonly userAgent?: string;
+}
+
+export interface FaultMatch {
+  readonly verb?: string;
+  readonly resource?: string;
+  /** how many matching requests fail @default 1 */
+  readonly count?: number;
+}
+
+export interface Faults {
+  /** The next `count` requests matching verb/resource fail with `status` (a proper Status body; Retry-After for 429/503). */
+  failNext(match: FaultMatch, status: 429 | 500 | 503 | 409, opts?: { retryAfterSeconds?: number }): void;
+  /** End every open watch stream abruptly (connection destroyed, no clean chunk terminator). */
+  dropWatches(): void;
+  /** Open watches receive nothing (no events, no bookmarks) for `ms`; held-back events arrive afterwards. */
+  stallWatches(ms: number): void;
+  /** Forget all pending failNext rules. */
+  clear(): void;
+}
+
+export interface FakeApiServer {
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  readonly port: number;
+  /** A client-node KubeConfig pointing at this server (token auth, skipTLSVerify so plain http is allowed). */
+  kubeConfig(): KubeConfig;
+  /** Writes a kubeconfig file for child processes and kubectl. */
+  writeKubeconfig(path: string): void;
+  close(): Promise<void>;
+  /** Drop all connections, refuse connections for downMs, come back on the same port with the same data. */
+  restart(opts?: { downMs?: number }): Promise<void>;
+  /** Forget watch history: watches and continue tokens from older resourceVersions get 410 Expired. */
+  compact(): void;
+  readonly faults: Faults;
+  readonly requests: ReadonlyArray<RecordedRequest>;
+  /** Number of watch streams currently open. */
+  readonly openWatches: number;
+  /** The current (latest) resourceVersion. */
+  readonly resourceVersion: string;
+  /** Direct store access (like a kubelet/controller-manager): bypasses faults, bumps resourceVersion, emits watch events. */
+  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): any | undefined;
+  /** Create or replace (incl. status); returns the stored object. */
+  put(obj: any): any;
+  remove(apiVersion: string, kind: string, namespace: string | undefined, name: string): void;
+  /** Registers a CRD as if it had been created through the API. */
+  addCrd(crd: object): void;
+}

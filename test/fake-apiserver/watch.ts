@@ -1,0 +1,148 @@
+/** Watch streams: one JSON event per line, history replay, selector transitions, bookmarks, timeouts, faults. */
+import { ServerResponse } from 'node:http';
+import { Registry } from './registry';
+import { ResourceInfo, apiVersionOf } from './resources';
+import { Matcher } from './selectors';
+import { expired } from './status';
+import { StoredEvent } from './store';
+
+export interface WatchRequest {
+  readonly res: ResourceInfo;
+  readonly namespace?: string;
+  readonly labels: Matcher;
+  readonly fields: Matcher;
+  readonly resourceVersion?: string;
+  readonly allowBookmarks: boolean;
+  readonly sendInitialEvents: boolean;
+  readonly timeoutSeconds?: number;
+}
+
+export interface WatchControl {
+  /** events are held back until this time (stallWatches) */
+  stalledUntil: number;
+  readonly bookmarkIntervalMs: number;
+}
+
+export class WatchStream {
+  private readonly unsubscribe: () => void;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly queue: string[] = [];
+  private flushTimer?: NodeJS.Timeout;
+  private closed = false;
+  /** resourceVersion of the last event this watcher has seen (sent or filtered out) */
+  private progressRv: number;
+
+  constructor(private readonly registry: Registry, private readonly response: ServerResponse, private readonly req: WatchRequest,
+    private readonly control: WatchControl, private readonly onClose: (w: WatchStream) => void) {
+    const store = registry.store;
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    response.flushHeaders();
+    response.on('close', () => this.finish());
+    this.progressRv = store.currentRv;
+    this.unsubscribe = () => undefined;
+
+    const rvParam = req.resourceVersion;
+    if (rvParam && rvParam !== '0') {
+      const rv = Number(rvParam);
+      if (!Number.isFinite(rv) || !/^\d+$/.test(rvParam)) {
+        this.send({ type: 'ERROR', object: expired(`too old resource version: ${rvParam} (${store.oldestWatchableRv})`).toStatus() });
+        this.end();
+        return;
+      }
+      if (rv < store.oldestWatchableRv) {
+        this.send({ type: 'ERROR', object: expired(`too old resource version: ${rv} (${store.oldestWatchableRv})`).toStatus() });
+        this.end();
+        return;
+      }
+      for (const ev of store.eventsSince(rv)) this.onEvent(ev);
+      this.progressRv = Math.max(rv, store.currentRv);
+    } else {
+      for (const { object } of store.list(req.res.storageKey, req.res.namespaced ? req.namespace : undefined)) {
+        if (this.matches(object)) this.send({ type: 'ADDED', object: registry.view(req.res, object) });
+      }
+      if (req.sendInitialEvents && req.allowBookmarks) this.sendBookmark(true);
+    }
+    this.unsubscribe = store.subscribe((ev) => this.onEvent(ev));
+    if (req.allowBookmarks && control.bookmarkIntervalMs > 0) {
+      this.timers.push(setInterval(() => this.sendBookmark(false), control.bookmarkIntervalMs));
+    }
+    if (req.timeoutSeconds !== undefined && req.timeoutSeconds > 0) {
+      this.timers.push(setTimeout(() => this.end(), req.timeoutSeconds * 1000));
+    }
+  }
+
+  private matches(obj: any): boolean {
+    if (this.req.res.namespaced && this.req.namespace && obj.metadata?.namespace !== this.req.namespace) return false;
+    return this.req.labels(obj) && this.req.fields(obj);
+  }
+
+  private onEvent(ev: StoredEvent): void {
+    if (ev.storageKey !== this.req.res.storageKey) return;
+    this.progressRv = ev.rv;
+    const now = this.matches(ev.object);
+    const before = ev.oldObject ? this.matches(ev.oldObject) : false;
+    let type: string | undefined;
+    if (ev.type === 'ADDED') type = now ? 'ADDED' : undefined;
+    else if (ev.type === 'DELETED') type = now ? 'DELETED' : undefined;
+    else if (now && before) type = 'MODIFIED';
+    else if (now) type = 'ADDED';
+    else if (before) type = 'DELETED';
+    if (type) this.send({ type, object: this.registry.view(this.req.res, ev.object) });
+  }
+
+  private sendBookmark(initialEventsEnd: boolean): void {
+    const metadata: any = { resourceVersion: String(Math.max(this.progressRv, this.registry.store.currentRv)) };
+    if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+    this.send({ type: 'BOOKMARK', object: { kind: this.req.res.kind, apiVersion: apiVersionOf(this.req.res), metadata } });
+  }
+
+  private send(ev: unknown): void {
+    if (this.closed) return;
+    this.queue.push(`${JSON.stringify(ev)}\n`);
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.closed) return;
+    const wait = this.control.stalledUntil - Date.now();
+    if (wait > 0) {
+      if (!this.flushTimer) {
+        this.flushTimer = setTimeout(() => {
+          this.flushTimer = undefined;
+          this.flush();
+        }, wait);
+      }
+      return;
+    }
+    while (this.queue.length) this.response.write(this.queue.shift());
+  }
+
+  /** Clean end of the stream (timeout, 410): the chunked response is terminated properly. */
+  end(): void {
+    if (this.closed) return;
+    this.flushNow();
+    this.finish();
+    this.response.end();
+  }
+
+  /** Abrupt end: the TCP connection is destroyed mid-stream. */
+  drop(): void {
+    this.finish();
+    this.response.socket?.destroy();
+    this.response.destroy();
+  }
+
+  private flushNow(): void {
+    if (this.control.stalledUntil > Date.now()) return; // a stalled stream delivers nothing, not even at its end
+    while (this.queue.length) this.response.write(this.queue.shift());
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    for (const t of this.timers) clearTimeout(t);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.onClose(this);
+  }
+}
