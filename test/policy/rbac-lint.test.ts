@@ -1,0 +1,50 @@
+import { ACCEPTED_RISKS_ANNOTATION, lintRbac } from '../../lib';
+
+const role = (rules: any[], annotations?: Record<string, string>) =>
+  ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r', annotations }, rules });
+
+describe('lintRbac', () => {
+  test('passes least-privilege rules', () => {
+    expect(lintRbac([role([{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] }])])).toStrictEqual([]);
+  });
+
+  test('wildcards are errors, per field', () => {
+    const issues = lintRbac([role([{ apiGroups: ['*'], resources: ['pods'], verbs: ['*'] }])]);
+    expect(issues.map(i => [i.path, i.severity])).toStrictEqual([
+      ['ClusterRole r: rules[0].apiGroups', 'error'],
+      ['ClusterRole r: rules[0].verbs', 'error'],
+    ]);
+  });
+
+  test('escalate, bind and impersonate are errors', () => {
+    const issues = lintRbac([role([{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['get', 'bind', 'escalate'] }])]);
+    expect(issues).toHaveLength(1);
+    expect(issues[0].message).toMatch(/^bind, escalate bypass RBAC privilege-escalation checks/);
+    expect(issues[0].value).toStrictEqual(['get', 'bind', 'escalate']);
+  });
+
+  test('list/watch on secrets is an error, get alone is not', () => {
+    expect(lintRbac([role([{ apiGroups: [''], resources: ['secrets'], verbs: ['watch'] }])])[0].message).toMatch(/secrets/);
+    expect(lintRbac([role([{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }])])).toStrictEqual([]);
+    expect(lintRbac([role([{ apiGroups: ['example.com'], resources: ['secrets'], verbs: ['list'] }])])).toStrictEqual([]);
+  });
+
+  test('accepted risks become warnings, others stay errors', () => {
+    const issues = lintRbac([role([{ apiGroups: [''], resources: ['*'], verbs: ['list'] }], { [ACCEPTED_RISKS_ANNOTATION]: 'wildcard' })]);
+    expect(issues.map(i => [i.severity, /secrets/.test(i.message)])).toStrictEqual([['warning', false], ['error', true]]);
+  });
+
+  test('duplicate rules are reported', () => {
+    const issues = lintRbac([role([
+      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['pods', 'services'], verbs: ['list'] },
+    ])]);
+    expect(issues).toStrictEqual([{
+      path: 'ClusterRole r: rules[1].resources', message: 'duplicate rule: core/pods is also granted by rules[0]; merge them', value: 'pods', severity: 'warning',
+    }]);
+  });
+
+  test('ignores objects that are not roles', () => {
+    expect(lintRbac([{ kind: 'ClusterRoleBinding', rules: [{ verbs: ['*'] }] }])).toStrictEqual([]);
+  });
+});
