@@ -19,8 +19,9 @@
  * - Each attempt is counted in `rest_client_requests_total{code,method,host}` and timed in
  *   `rest_client_request_duration_seconds`.
  *
- * Caveats: `watch` is not retried here; the watcher owns reconnects. Discovery (for plurals that
- * are neither given nor well known) is cached per apiVersion for the client's lifetime.
+ * Caveats: `watch` is not retried here; the watcher owns reconnects. Plurals come from the ref,
+ * from earlier refs of the same kind, from a table of built-in kinds, else from discovery (cached
+ * per apiVersion for the client's lifetime).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, isConflict, KubeStatus } from './errors';
@@ -182,6 +183,7 @@ export class RestClient implements KubeClient {
   private readonly metrics: RuntimeMetrics;
   private readonly logger: Logger;
   private readonly discovery = new Map<string, Promise<Map<string, string>>>();
+  private readonly learned = new Map<string, string>();
 
   constructor(private readonly options: RestClientOptions) {
     this.transport = options.transport;
@@ -330,8 +332,13 @@ export class RestClient implements KubeClient {
   }
 
   private async pluralOf(ref: ResourceRef): Promise<string> {
-    if (ref.plural) return ref.plural;
-    const known = WELL_KNOWN_PLURALS[`${ref.apiVersion}/${ref.kind}`];
+    const id = `${ref.apiVersion}/${ref.kind}`;
+    if (ref.plural) {
+      // Remember explicit plurals, so later refs built from objects (apiVersion + kind) resolve too.
+      this.learned.set(id, ref.plural);
+      return ref.plural;
+    }
+    const known = WELL_KNOWN_PLURALS[id] ?? this.learned.get(id);
     if (known) return known;
     let table = this.discovery.get(ref.apiVersion);
     if (!table) {

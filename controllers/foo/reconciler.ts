@@ -1,0 +1,121 @@
+/**
+ * The sample-controller business logic (kubernetes/sample-controller `syncHandler`), and nothing else.
+ *
+ * Expected flow for `namespace/name`:
+ * 1. Foo gone from the cache → done (the Deployment is garbage-collected via its ownerReference).
+ * 2. `spec.deploymentName` empty → {@link TerminalError} (upstream logs and does not retry).
+ * 3. A Deployment of that name exists but is not controlled by this Foo → Warning event
+ *    `ErrResourceExists` and an error (retried with backoff), like upstream.
+ * 4. Server-side apply the desired Deployment (`nginx:latest`, labels `app=nginx`,
+ *    `controller=<foo>`, controller ownerReference) unless the cached one already matches: this
+ *    creates it, and updates it when `spec.replicas` differs.
+ * 5. Copy `deployment.status.availableReplicas` into `foo.status.availableReplicas` through
+ *    `/status`, with no write when equal (an absent value counts as 0 on both sides).
+ *
+ * Differences from upstream (on purpose): no status rewrite on resync, and the `Synced` event is
+ * recorded only when the reconcile wrote something — steady state makes zero writes.
+ */
+import {
+  applyOwned, controllerReference, EventInput, getControllerOf, KubeClient, KubeObject, ObjectCache, objectKey,
+  Reconciler, Request, Result, TerminalError, updateStatus,
+} from '../../runtime';
+import { DEPLOYMENT, Foo, FOO } from './types';
+
+/** Event reasons and messages of upstream. */
+export const SUCCESS_SYNCED = 'Synced';
+export const ERR_RESOURCE_EXISTS = 'ErrResourceExists';
+export const MESSAGE_RESOURCE_SYNCED = 'Foo synced successfully';
+/** Upstream: `Resource %q already exists and is not managed by Foo`. */
+export function messageResourceExists(name: string): string {
+  return `Resource ${JSON.stringify(name)} already exists and is not managed by Foo`;
+}
+
+/** Something that records events (the runtime's EventRecorder). */
+export interface EventSink {
+  event(regarding: KubeObject, input: EventInput): Promise<void>;
+}
+
+/** Dependencies of {@link FooReconciler}. */
+export interface FooReconcilerDeps {
+  readonly client: KubeClient;
+  /** Informer cache of Foos. */
+  readonly foos: ObjectCache;
+  /** Informer cache of Deployments. */
+  readonly deployments: ObjectCache;
+  readonly recorder?: EventSink;
+  /** @default 'foo-controller' */
+  readonly fieldManager?: string;
+  /** Read-your-own-writes wait after a write. @default 5000 */
+  readonly consistencyTimeoutMs?: number;
+}
+
+/** The Deployment a Foo asks for (upstream `newDeployment`). */
+export function newDeployment(foo: Foo): KubeObject {
+  const labels = { app: 'nginx', controller: foo.metadata!.name! };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: foo.spec!.deploymentName!,
+      namespace: foo.metadata!.namespace,
+      ownerReferences: [controllerReference(foo)],
+    },
+    spec: {
+      ...(foo.spec?.replicas !== undefined ? { replicas: foo.spec.replicas } : {}),
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
+      },
+    },
+  };
+}
+
+/** See module docs. */
+export class FooReconciler implements Reconciler {
+  private readonly fieldManager: string;
+
+  constructor(private readonly deps: FooReconcilerDeps) {
+    this.fieldManager = deps.fieldManager ?? 'foo-controller';
+  }
+
+  async reconcile(request: Request): Promise<Result | void> {
+    const foo = this.deps.foos.get(objectKey(request)) as Foo | undefined;
+    if (!foo || foo.metadata?.deletionTimestamp) return;
+    const name = foo.spec?.deploymentName;
+    if (!name) throw new TerminalError(`${objectKey(request)}: deployment name must be specified`);
+
+    const key = objectKey({ namespace: foo.metadata!.namespace, name });
+    let deployment = this.deps.deployments.get(key);
+    if (deployment && getControllerOf(deployment)?.uid !== foo.metadata?.uid) {
+      const message = messageResourceExists(name);
+      await this.deps.recorder?.event(foo, { type: 'Warning', reason: ERR_RESOURCE_EXISTS, action: 'Reconcile', note: message });
+      throw new Error(`${objectKey(request)}: ${message}`);
+    }
+
+    let wrote = false;
+    const applied = await applyOwned(this.deps.client, newDeployment(foo), { fieldManager: this.fieldManager, live: deployment, resource: DEPLOYMENT });
+    if (applied.changed) {
+      wrote = true;
+      deployment = applied.object;
+      await this.waitForCache(this.deps.deployments, key, applied.object);
+    }
+
+    const available = ((deployment?.status as { availableReplicas?: number } | undefined)?.availableReplicas) ?? 0;
+    if ((foo.status?.availableReplicas ?? 0) !== available) {
+      const updated = await updateStatus(this.deps.client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
+      if (updated) {
+        wrote = true;
+        await this.waitForCache(this.deps.foos, objectKey(request), updated);
+      }
+    }
+
+    if (wrote) await this.deps.recorder?.event(foo, { type: 'Normal', reason: SUCCESS_SYNCED, action: 'Reconcile', note: MESSAGE_RESOURCE_SYNCED });
+  }
+
+  /** Waits until the informer shows our write, so the next reconcile does not act on stale data. */
+  private async waitForCache(cache: ObjectCache, key: string, written: KubeObject): Promise<void> {
+    const rv = written.metadata?.resourceVersion;
+    if (rv) await cache.waitForResourceVersion(key, rv, this.deps.consistencyTimeoutMs ?? 5000);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * JSON helpers shared by the write helpers (private module).
+ */
+import { createHash } from 'crypto';
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Key-order independent serialisation. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value).filter((k) => value[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Deep equality of JSON values (object key order ignored, `undefined` members ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/** Short sha256 of the canonical JSON. */
+export function hashJson(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
+}
+
+/**
+ * True if every field set in `desired` has the same value in `live` (live may have more fields,
+ * e.g. server defaults). Arrays must have the same length and match element-wise.
+ */
+export function isSubset(desired: unknown, live: unknown): boolean {
+  if (isObject(desired)) {
+    if (!isObject(live)) return false;
+    return Object.entries(desired).every(([k, v]) => v === undefined || isSubset(v, live[k]));
+  }
+  if (Array.isArray(desired)) {
+    return Array.isArray(live) && live.length === desired.length && desired.every((v, i) => isSubset(v, live[i]));
+  }
+  return desired === live;
+}
+
+/** An RFC 7386 merge patch turning `from` into `to` (removed keys become null). */
+export function createMergePatch(from: unknown, to: unknown): unknown {
+  if (!isObject(from) || !isObject(to)) return to;
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(from)) if (!(key in to) || to[key] === undefined) patch[key] = null;
+  for (const [key, value] of Object.entries(to)) {
+    if (value === undefined) continue;
+    if (!(key in from)) patch[key] = value;
+    else if (!deepEqual(from[key], value)) patch[key] = isObject(from[key]) && isObject(value) ? createMergePatch(from[key], value) : value;
+  }
+  return patch;
+}

@@ -1,0 +1,148 @@
+/**
+ * An `events.k8s.io/v1` event recorder with client-go's spam filter and series aggregation.
+ *
+ * Expected flow: `recorder.event(foo, { type: 'Warning', reason: 'ErrResourceExists', action: 'Reconcile', note })`
+ * from a reconciler; the call never throws and never blocks the reconcile (fire and forget;
+ * the returned promise is for tests).
+ *
+ * Guarantees:
+ * - Spam filter per regarding object: a token bucket with burst 25, refilled 1 token per 5 min
+ *   (client-go `EventSourceObjectSpamFilter`); dropped events are counted in `dropped`.
+ * - Isomorphic events (same object, type, reason, action, note) within 6 min form a series: the
+ *   first is created, repeats PATCH `series.count` / `series.lastObservedTime` (merge patch).
+ * - Write failures are logged, never thrown.
+ *
+ * Caveats: series state is in memory; a restart starts new series.
+ */
+import { KubeClient } from './client';
+import { Logger, silentLogger } from './log';
+import { KubeObject } from './resource';
+import { microTime } from './status';
+
+/** Event type. */
+export type EventType = 'Normal' | 'Warning';
+
+/** What to record. */
+export interface EventInput {
+  readonly type: EventType;
+  /** CamelCase reason, e.g. `ErrResourceExists`. */
+  readonly reason: string;
+  /** What the controller did or failed to do, e.g. `Reconcile`. */
+  readonly action: string;
+  /** Human-readable message (max 1 KB). */
+  readonly note: string;
+}
+
+/** Token bucket per key (burst, then one token per interval). */
+export class SpamFilter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly burst = 25,
+    private readonly refillIntervalMs = 300_000,
+    private readonly maxKeys = 4096,
+  ) {}
+
+  /** True if an event for `key` may be sent at `now`. */
+  allow(key: string, now: number = Date.now()): boolean {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
+      bucket = { tokens: this.burst, at: now };
+    }
+    this.buckets.delete(key); // keep insertion order = recency
+    this.buckets.set(key, bucket);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) / this.refillIntervalMs);
+    bucket.at = now;
+    if (bucket.tokens < 1) return false;
+    bucket.tokens--;
+    return true;
+  }
+}
+
+/** Options of {@link EventRecorder}. */
+export interface EventRecorderOptions {
+  readonly client: KubeClient;
+  /** `reportingController`, e.g. `samplecontroller.k8s.io/foo-controller`. */
+  readonly reportingController: string;
+  /** `reportingInstance`, e.g. the pod name / leader identity. */
+  readonly reportingInstance: string;
+  /** @default 25 */
+  readonly burst?: number;
+  /** @default 300000 */
+  readonly refillIntervalMs?: number;
+  /** Window in which repeats join a series. @default 360000 */
+  readonly seriesWindowMs?: number;
+  readonly logger?: Logger;
+  /** Clock (tests). */
+  readonly now?: () => number;
+}
+
+const EVENT_REF = { apiVersion: 'events.k8s.io/v1', kind: 'Event', plural: 'events' } as const;
+
+interface Series {
+  readonly name: string;
+  readonly namespace: string;
+  count: number;
+  last: number;
+}
+
+/** See module docs. */
+export class EventRecorder {
+  private readonly filter: SpamFilter;
+  private readonly series = new Map<string, Series>();
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  /** Events dropped by the spam filter. */
+  public dropped = 0;
+
+  constructor(private readonly options: EventRecorderOptions) {
+    this.filter = new SpamFilter(options.burst ?? 25, options.refillIntervalMs ?? 300_000);
+    this.logger = options.logger ?? silentLogger;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Records an event about `regarding`; resolves when written (or dropped); never rejects. */
+  async event(regarding: KubeObject, input: EventInput): Promise<void> {
+    const meta = regarding.metadata ?? {};
+    const objectKey = `${regarding.apiVersion}/${regarding.kind}/${meta.namespace ?? ''}/${meta.name}/${meta.uid ?? ''}`;
+    const now = this.now();
+    if (!this.filter.allow(objectKey, now)) {
+      this.dropped++;
+      return;
+    }
+    const note = input.note.length > 1024 ? input.note.slice(0, 1021) + '...' : input.note;
+    const seriesKey = [objectKey, input.type, input.reason, input.action, note].join('\u0000');
+    const existing = this.series.get(seriesKey);
+    try {
+      if (existing && now - existing.last < (this.options.seriesWindowMs ?? 360_000)) {
+        existing.count++;
+        existing.last = now;
+        await this.options.client.patch(EVENT_REF, existing.name, existing.namespace, {
+          type: 'merge',
+          body: { series: { count: existing.count, lastObservedTime: microTime(new Date(now)) } },
+        });
+        return;
+      }
+      const namespace = meta.namespace || 'default';
+      const name = `${meta.name}.${(BigInt(now) * 1_000_000n + BigInt(Math.floor(Math.random() * 1e6))).toString(16)}`;
+      await this.options.client.create({
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name, namespace },
+        eventTime: microTime(new Date(now)),
+        reportingController: this.options.reportingController,
+        reportingInstance: this.options.reportingInstance,
+        action: input.action,
+        reason: input.reason,
+        note,
+        type: input.type,
+        regarding: { apiVersion: regarding.apiVersion, kind: regarding.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, resourceVersion: meta.resourceVersion },
+      });
+      this.series.set(seriesKey, { name, namespace, count: 1, last: now });
+      if (this.series.size > 4096) this.series.delete(this.series.keys().next().value!);
+    } catch (err) {
+      this.logger.warn('could not record event', { reason: input.reason, object: `${meta.namespace ?? ''}/${meta.name}`, error: err });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { APPLIED_HASH_ANNOTATION, applyOwned, isApplied } from '../../runtime/apply';
+import { controllerReference, getControllerOf, isControlledBy, setControllerReference } from '../../runtime/owner-references';
+import { MemoryClient } from './memory-client';
+
+const owner = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { namespace: 'ns', name: 'foo', uid: 'u-foo' } };
+const desired = {
+  apiVersion: 'apps/v1', kind: 'Deployment',
+  metadata: { name: 'd', namespace: 'ns', ownerReferences: [controllerReference(owner)] },
+  spec: { replicas: 2, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] } } },
+};
+
+describe('applyOwned', () => {
+  test('creates with server-side apply (field manager, force), then skips while the live object matches', async () => {
+    const client = new MemoryClient();
+    const first = await applyOwned(client, desired, { fieldManager: 'foo' });
+    expect(first.changed).toBe(true);
+    expect(client.writes()).toHaveLength(1);
+    expect(client.writes()[0]).toMatchObject({ verb: 'patch', patchType: 'apply' });
+    // the server adds defaults: still counts as applied
+    const live = client.seed({ ...first.object, spec: { ...(first.object.spec as object), progressDeadlineSeconds: 600, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:latest', imagePullPolicy: 'Always' }] } } } });
+    const second = await applyOwned(client, desired, { fieldManager: 'foo', live });
+    expect(second.changed).toBe(false);
+    expect(client.writes()).toHaveLength(1);
+  });
+
+  test('applies again when a desired field differs or was removed', async () => {
+    const client = new MemoryClient();
+    const { object } = await applyOwned(client, desired, { fieldManager: 'foo' });
+    expect(isApplied({ ...desired, spec: { ...desired.spec, replicas: 3 } }, object)).toBe(false);
+    const { replicas: _r, ...withoutReplicas } = desired.spec;
+    // replicas is still present live, so only the hash annotation reveals the removal
+    expect(isApplied({ ...desired, spec: withoutReplicas }, object)).toBe(false);
+    expect(object.metadata!.annotations![APPLIED_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  test('fails for an object without a name', async () => {
+    await expect(applyOwned(new MemoryClient(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, { fieldManager: 'x' })).rejects.toThrow(/needs apiVersion, kind and metadata.name/);
+  });
+});
+
+describe('owner references', () => {
+  test('controller reference has controller and blockOwnerDeletion', () => {
+    expect(controllerReference(owner)).toStrictEqual({ apiVersion: owner.apiVersion, kind: 'Foo', name: 'foo', uid: 'u-foo', controller: true, blockOwnerDeletion: true });
+  });
+
+  test('setControllerReference refuses a second controller', () => {
+    const obj = setControllerReference(owner, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } });
+    expect(isControlledBy(obj, owner)).toBe(true);
+    expect(getControllerOf(obj, { apiVersion: 'samplecontroller.k8s.io/v2', kind: 'Foo' })?.uid).toBe('u-foo');
+    expect(getControllerOf(obj, { apiVersion: 'apps/v1', kind: 'Foo' })).toBeUndefined();
+    const other = { ...owner, metadata: { ...owner.metadata, name: 'other', uid: 'u-other' } };
+    expect(() => setControllerReference(other, obj)).toThrow(/already controlled by Foo foo/);
+  });
+});

@@ -1,0 +1,62 @@
+import { EventRecorder, SpamFilter } from '../../runtime/events';
+import { MemoryClient } from './memory-client';
+
+const MIN = 60_000;
+
+describe('SpamFilter', () => {
+  test('allows a burst of 25 per object, then 1 per 5 minutes', () => {
+    const f = new SpamFilter();
+    const t = 1_000_000;
+    let allowed = 0;
+    for (let i = 0; i < 40; i++) if (f.allow('obj', t)) allowed++;
+    expect(allowed).toBe(25);
+    expect(f.allow('obj', t + 4 * MIN)).toBe(false);
+    expect(f.allow('obj', t + 5 * MIN)).toBe(true);
+    expect(f.allow('obj', t + 5 * MIN + 1000)).toBe(false);
+    expect(f.allow('other', t)).toBe(true); // per object
+  });
+
+  test('refills up to the burst only', () => {
+    const f = new SpamFilter(3, 1000);
+    for (let i = 0; i < 3; i++) expect(f.allow('o', 0)).toBe(true);
+    expect(f.allow('o', 0)).toBe(false);
+    let allowed = 0;
+    for (let i = 0; i < 10; i++) if (f.allow('o', 1_000_000)) allowed++;
+    expect(allowed).toBe(3);
+  });
+});
+
+describe('EventRecorder', () => {
+  const foo = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { namespace: 'ns', name: 'example', uid: 'u1', resourceVersion: '5' } };
+
+  test('creates an events.k8s.io/v1 Event, then aggregates repeats into a series', async () => {
+    const client = new MemoryClient();
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const rec = new EventRecorder({ client, reportingController: 'samplecontroller.k8s.io/foo', reportingInstance: 'pod-1', now: () => now });
+    const input = { type: 'Warning' as const, reason: 'ErrResourceExists', action: 'Reconcile', note: 'Resource "x" already exists and is not managed by Foo' };
+    await rec.event(foo, input);
+    now += 1000;
+    await rec.event(foo, input);
+    now += 1000;
+    await rec.event(foo, input);
+    const writes = client.writes();
+    expect(writes.map((w) => w.verb)).toEqual(['create', 'patch', 'patch']);
+    expect(writes[0].body).toMatchObject({
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { namespace: 'ns' },
+      eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'samplecontroller.k8s.io/foo', reportingInstance: 'pod-1',
+      type: 'Warning', reason: 'ErrResourceExists', action: 'Reconcile', regarding: { kind: 'Foo', name: 'example', namespace: 'ns', uid: 'u1' },
+    });
+    expect(writes[2]).toMatchObject({ patchType: 'merge', key: writes[0].key, body: { series: { count: 3, lastObservedTime: '2026-01-01T00:00:02.000000Z' } } });
+    // a different note is a different series
+    await rec.event(foo, { ...input, note: 'other' });
+    expect(client.writes().map((w) => w.verb)).toEqual(['create', 'patch', 'patch', 'create']);
+  });
+
+  test('drops events over the spam limit and never throws on write errors', async () => {
+    const client = new MemoryClient();
+    client.create = async () => { throw new Error('boom'); };
+    const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i', burst: 2, now: () => 0 });
+    for (let i = 0; i < 5; i++) await expect(rec.event(foo, { type: 'Normal', reason: 'R', action: 'A', note: `n${i}` })).resolves.toBeUndefined();
+    expect(rec.dropped).toBe(3);
+  });
+});
