@@ -40,5 +40,4 @@ export * from './validation/subresources';
 export * from './validation/printer-columns';
 export * from './validation/crd-size';
 export * from './validation/validate-crd';
-export * from './schema/conditions';
 export * from './example/custom-resource';
