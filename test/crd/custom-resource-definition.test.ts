@@ -169,3 +169,67 @@ describe('CustomResourceDefinition (raw manifests)', () => {
     fs.rmSync(file);
   });
 });
+
+describe('CustomResourceDefinition size budget', () => {
+  /** A CRD whose descriptions push client-side apply over the 256 KiB annotation limit. */
+  function bigProps(stripDescriptions?: string[]) {
+    const properties: Record<string, any> = {};
+    for (let i = 0; i < 300; i++) properties[`field${i}`] = Schema.string({ description: `field ${i} `.padEnd(1000, 'x') });
+    return {
+      group: 'big.example.com', kind: 'Big', stripDescriptions,
+      versions: [{ name: 'v1', spec: Schema.object({ properties: { small: Schema.string({ description: 'kept' }), big: Schema.object({ properties }) } }) }],
+    };
+  }
+
+  test('warns about client-side apply, naming --server-side and stripDescriptions', () => {
+    const chart = Testing.chart();
+    new CustomResourceDefinition(chart, 'Big', bigProps());
+    Testing.synth(chart);
+    const warnings = Warnings.collect(chart);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^\[test\/Big\] metadata\.annotations: Too long: .*kubectl apply --server-side.*stripDescriptions/);
+  });
+
+  test.each([[['*']], [['spec.properties.big']]])('stripDescriptions %j shrinks the manifest and clears the warning', (selectors) => {
+    const plain = Testing.chart();
+    new CustomResourceDefinition(plain, 'Big', bigProps());
+    const before = JSON.stringify(Testing.synth(plain)[0]).length;
+
+    const chart = Testing.chart();
+    const crd = new CustomResourceDefinition(chart, 'Big', bigProps(selectors));
+    const [out] = Testing.synth(chart);
+    expect(JSON.stringify(out).length).toBeLessThan(before / 5);
+    expect(Warnings.collect(chart)).toStrictEqual([]);
+    expect(out.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.big.properties.field7).toStrictEqual({ type: 'string' });
+    expect(crd.schemaFor().properties?.spec?.properties?.big?.properties?.field7.description).toMatch(/^field 7/); // declared schema keeps them
+    const small = out.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.small;
+    expect(small.description).toBe(selectors[0] === '*' ? undefined : 'kept');
+  });
+
+  test('imported manifests can be stripped too, and nothing else changes', () => {
+    const file = path.join(VENDORED, 'monitoring.coreos.com_servicemonitors.yaml');
+    const chart = Testing.chart();
+    CustomResourceDefinition.fromFile(chart, 'Smon', file, { stripDescriptions: ['*'] });
+    const [out] = Testing.synth(chart);
+    const original = yaml.parse(fs.readFileSync(file, 'utf8'));
+    expect(JSON.stringify(out).length).toBeLessThan(JSON.stringify(original).length / 2);
+    expect(JSON.stringify(out)).not.toMatch(/"description"/);
+    expect(out.spec.names).toStrictEqual(original.spec.names);
+    expect(out.metadata).toStrictEqual(original.metadata);
+  });
+
+  test('fails for a selector that names no schema node', () => {
+    const chart = Testing.chart();
+    new CustomResourceDefinition(chart, 'Big', { ...bigProps(['spec.properties.nothing']) });
+    expect(() => Testing.synth(chart)).toThrow(/\[test\/Big\] stripDescriptions: Invalid value: names no schema node in any version \(got "spec\.properties\.nothing"\)/);
+  });
+
+  test('fails when the whole CRD reaches 1.5 MiB', () => {
+    const chart = Testing.chart();
+    new CustomResourceDefinition(chart, 'Huge', {
+      group: 'huge.example.com', kind: 'Huge',
+      versions: [{ name: 'v1', spec: Schema.object({ properties: { a: Schema.string({ description: 'x'.repeat(1_600_000) }) } }) }],
+    });
+    expect(() => Testing.synth(chart)).toThrow(/\[test\/Huge\] spec: Too long: the CustomResourceDefinition serializes to \d+ bytes, etcd rejects/);
+  });
+});
