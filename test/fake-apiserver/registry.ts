@@ -8,13 +8,13 @@ import { applyBuiltinDefaults, validateBuiltin } from './builtin-defaults';
 import { clone, deepEqual, getJsonPath, isObject, nowTimestamp, setJsonPath } from './json-util';
 import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate } from './managed-fields';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
-import { applyDefaults, prune, validateValue } from './schema';
+import { applyDefaults, prune } from './schema';
+import { validateCustomResource } from './cr-validation';
 import {
   ApiError, StatusCause, alreadyExists, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound,
   successStatus,
 } from './status';
 import { Store, objectKey } from './store';
-import { validateCel } from './cel';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -337,8 +337,7 @@ export class Registry {
         if (mode === 'Warn') for (const u of unknown) warnings.push(`unknown field "${u}"`);
       }
       applyDefaults(obj, res.schema);
-      causes.push(...validateValue(obj, res.schema));
-      if (causes.length === 0) causes.push(...validateCel(obj, old, res.schema));
+      causes.push(...validateCustomResource(obj, old, res.schema));
     } else if (!res.custom) {
       applyBuiltinDefaults(res.kind, obj, !old);
       causes.push(...validateBuiltin(res.kind, obj));

@@ -47,7 +47,7 @@ export class FakeKubeApiServer implements FakeApiServer {
   private listenPort = 0;
 
   constructor(private readonly opts: FakeApiServerOptions = {}) {
-    this.store = new Store(opts.watchCacheWindow ?? 1000);
+    this.store = new Store(opts.watchCacheWindow ?? 1000, opts.initialResourceVersion ?? 1);
     this.registry = new Registry(this.store, this.catalog, !!opts.gc);
     this.control = { stalledUntil: 0, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1000 };
     const nsRes = this.catalog.find('', 'v1', 'namespaces')!;
@@ -435,7 +435,7 @@ export class FakeKubeApiServer implements FakeApiServer {
     let start = '';
     if (cont) {
       const token = decodeContinue(cont);
-      if (token.rv < this.store.compactionRv) {
+      if (token.rv <= this.store.compactionRv) {
         throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
           { continue: encodeContinue(-1, token.start) });
       }

@@ -64,7 +64,8 @@ export function conflict(r: ResourceRef, name: string, why = 'the object has bee
 
 export function invalid(r: ResourceRef, name: string, causes: StatusCause[]): ApiError {
   const kindGroup = r.group ? `${r.kind}.${r.group}` : r.kind;
-  const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+  // utilerrors.Aggregate drops duplicate messages from the summary (the causes keep them).
+  const parts = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)))];
   const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
   return new ApiError(422, 'Invalid', `${kindGroup} "${name}" is invalid: ${summary}`, { ...details(r, name, r.kind), causes });
 }

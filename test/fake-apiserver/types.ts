@@ -10,6 +10,8 @@ export interface FakeApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** Act like kube-controller-manager's garbage collector (ownerReferences, foreground/orphan, namespaces). @default false */
   readonly gc?: boolean;
+  /** resourceVersion counter start (real clusters are far from 1; a large value catches string comparisons). @default 1 */
+  readonly initialResourceVersion?: number;
   /** Fixed port to listen on. @default 0 (any free port) */
   readonly port?: number;
 }

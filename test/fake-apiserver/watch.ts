@@ -67,7 +67,11 @@ export class WatchStream {
       this.timers.push(setInterval(() => this.sendBookmark(false), control.bookmarkIntervalMs));
     }
     if (req.timeoutSeconds !== undefined && req.timeoutSeconds > 0) {
-      this.timers.push(setTimeout(() => this.end(), req.timeoutSeconds * 1000));
+      // Like the watch cache, tell a bookmark-aware client how far it got right before the timeout closes the stream.
+      this.timers.push(setTimeout(() => {
+        if (req.allowBookmarks) this.sendBookmark(false);
+        this.end();
+      }, req.timeoutSeconds * 1000));
     }
   }
 
