@@ -41,3 +41,4 @@ export * from './validation/printer-columns';
 export * from './validation/crd-size';
 export * from './validation/validate-crd';
 export * from './example/custom-resource';
+export * from './schema/conditions';

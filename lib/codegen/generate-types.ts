@@ -1,4 +1,3 @@
-import { compile } from 'json-schema-to-typescript';
 import { CrdManifest, CrdVersionSpec } from '../crd/crd-spec';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { toJsonSchema } from './to-json-schema';
@@ -47,9 +46,9 @@ function header(crds: readonly CrdManifest[], libraryImport: string): string {
     ...crds.map(c => `//   ${c.metadata.name}`),
     '// Do not edit: change the CRD and regenerate.',
     '/* eslint-disable */',
-    "import type { ApiObjectMetadata } from 'cdk8s';",
     "import type { Construct } from 'constructs';",
-    `import { CustomResource } from '${libraryImport}';`,
+    `import { CustomResource, TypedCustomResourceProps } from '${libraryImport}';`,
+    '',
     '',
   ].join('\n');
 }
@@ -60,36 +59,33 @@ async function versionCode(crd: CrdManifest, version: CrdVersionSpec): Promise<s
   const root: JSONSchemaProps = version.schema?.openAPIV3Schema ?? { type: 'object' };
   const apiVersion = `${crd.spec.group}/${version.name}`;
   const sections: string[] = [];
-  const fields: string[] = [];
+  const typeNames = { spec: 'never', status: 'never' };
   for (const part of ['spec', 'status'] as const) {
     const schema = root.properties?.[part];
     if (!schema) continue;
-    const typeName = `${name}${part === 'spec' ? 'Spec' : 'Status'}`;
-    sections.push(await compileInterface(schema, typeName));
-    const required = part === 'spec' && root.required?.includes('spec');
-    fields.push(`  /** ${part === 'spec' ? 'Desired state' : 'Observed state (only for examples of status)'}. */\n  readonly ${part}${required ? '' : '?'}: ${typeName};`);
+    typeNames[part] = `${name}${part === 'spec' ? 'Spec' : 'Status'}`;
+    sections.push(await compileInterface(schema, typeNames[part]));
   }
+  const generics = `${typeNames.spec}, ${typeNames.status}`;
+  const specRequired = root.required?.includes('spec') ? `\n  /** Desired state. */\n  readonly spec: ${typeNames.spec};\n` : '';
   const deprecated = version.deprecated ? `\n * @deprecated ${version.deprecationWarning ?? `${apiVersion} ${kind} is deprecated`}` : '';
   sections.push(`/** Props of a ${apiVersion} ${kind}. */
-export interface ${name}Props {
-  readonly metadata: ApiObjectMetadata;
-${fields.join('\n')}
-}
+export interface ${name}Props extends TypedCustomResourceProps<${generics}> {${specRequired}}
 
 /**
  * A ${kind} (${apiVersion}), checked against its CustomResourceDefinition (${crd.metadata.name}) at synth.${deprecated}
  */
-export class ${name} extends CustomResource {
+export class ${name} extends CustomResource<${generics}> {
   /** apiVersion and kind of ${name}. */
   public static readonly GVK = { apiVersion: '${apiVersion}', kind: '${kind}' } as const;
 
   /** A plain manifest of a ${kind}, e.g. for tests or controllers. */
   public static manifest(props: ${name}Props): { apiVersion: '${apiVersion}'; kind: '${kind}' } & ${name}Props {
-    return { ...${name}.GVK, ...props };
+    return { ...props, ...${name}.GVK };
   }
 
   public constructor(scope: Construct, id: string, props: ${name}Props) {
-    super(scope, id, { ...${name}.GVK, ...props });
+    super(scope, id, { ...props, ...${name}.GVK });
   }
 }
 `);
@@ -97,6 +93,8 @@ export class ${name} extends CustomResource {
 }
 
 async function compileInterface(schema: JSONSchemaProps, typeName: string): Promise<string> {
+  // Loaded on first use: json-schema-to-typescript pulls in prettier, which synth must not pay for.
+  const { compile } = require('json-schema-to-typescript') as typeof import('json-schema-to-typescript');
   const code = await compile({ ...toJsonSchema(schema), title: typeName }, typeName, {
     bannerComment: '',
     additionalProperties: false,
