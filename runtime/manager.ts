@@ -27,7 +27,7 @@
  * (default: log and exit 1).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, RestClient } from './client';
+import { KubeClient, RestClient, RestClientOptions } from './client';
 import { loadDefaultKubeConfig } from './client-node';
 import { Controller, ControllerHost } from './controller';
 import { EventRecorder } from './events';
@@ -60,6 +60,8 @@ export interface ManagerOptions {
   readonly client?: KubeClient;
   /** @default - `KUBECONFIG` / `~/.kube/config` / in-cluster */
   readonly kubeConfig?: KubeConfig;
+  /** Retry and timeout tuning of the built client. */
+  readonly clientOptions?: Omit<RestClientOptions, 'transport' | 'metrics' | 'logger'>;
   /** Watch only this namespace. @default - all namespaces */
   readonly namespace?: string;
   /** Leader election; omitted = disabled. */
@@ -102,7 +104,7 @@ export class Manager implements ControllerHost {
   constructor(private readonly options: ManagerOptions = {}) {
     this.metrics = options.metrics ?? new RuntimeMetrics();
     this.logger = options.logger ?? createLogger();
-    this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultKubeConfig(), { metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
+    this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultKubeConfig(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
     this.metricsServer = new MetricsServer(this.metrics);
     this.elected = new Promise((resolve) => { this.leaderResolve = resolve; });
     this.probes.addHealthCheck('ping', () => true);

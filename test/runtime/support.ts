@@ -1,0 +1,38 @@
+/** Shared helpers of runtime and controller integration tests. */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { parse } from 'yaml';
+import { Logger, silentLogger, createLogger } from '../../runtime/log';
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Polls `cond` until it returns a truthy value; fails with `what` after `timeoutMs`. */
+export async function until<T>(what: string, cond: () => T | Promise<T>, timeoutMs = 10_000, stepMs = 20): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await cond();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(stepMs);
+  }
+}
+
+/** The upstream sample-controller Foo CRD shipped with the controller. */
+export function fooCrd(): object {
+  return parse(readFileSync(join(__dirname, '../../controllers/foo/crd.yaml'), 'utf8'));
+}
+
+/** Silent unless TEST_LOG=debug|info. */
+export function testLogger(): Logger {
+  const level = process.env.TEST_LOG as 'debug' | 'info' | undefined;
+  return level ? createLogger({ level }) : silentLogger;
+}
+
+/** Short timings for watchers in tests. */
+export const FAST_INFORMER = {
+  backoff: { initialMs: 50, maxMs: 500 },
+  watchdogMs: 5000,
+  resyncPeriodMs: 0,
+} as const;
