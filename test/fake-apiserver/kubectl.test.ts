@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { FakeApiServer, startFakeApiServer } from '.';
+import { sampleDbCrd } from './fixtures';
+
+const KUBECTL = '/usr/bin/kubectl';
+const run = promisify(execFile);
+const suite = existsSync(KUBECTL) ? describe : describe.skip;
+if (!existsSync(KUBECTL)) console.log(`kubectl tests: skipped — ${KUBECTL} not found`);
+
+suite('kubectl v1.32 against the fake apiserver', () => {
+  let server: FakeApiServer;
+  let dir: string;
+  const kubectl = async (...args: string[]) => {
+    const out = await run(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), ...args], { timeout: 30_000 });
+    return out.stdout;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fake-apiserver-kubectl-'));
+    server = await startFakeApiServer({ crds: [sampleDbCrd()] });
+    server.writeKubeconfig(join(dir, 'kubeconfig'));
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('apply (client-side), get with printer columns, scale, server-side apply, delete', async () => {
+    const manifest = join(dir, 'sdb.yaml');
+    writeFileSync(manifest, 'apiVersion: db.example.com/v1\nkind: SampleDB\nmetadata: {name: k1}\nspec: {replicas: 2, version: "15"}\n');
+    expect(await kubectl('apply', '-f', manifest)).toContain('sampledb.db.example.com/k1 created');
+    const table = await kubectl('get', 'sdb');
+    expect(table.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'REPLICAS']);
+    expect(table).toMatch(/^k1\s+2\s*$/m);
+
+    expect(await kubectl('scale', 'sampledb/k1', '--replicas=4')).toContain('scaled');
+    expect(server.get('db.example.com/v1', 'SampleDB', 'default', 'k1').spec.replicas).toBe(4);
+
+    writeFileSync(manifest, 'apiVersion: db.example.com/v1\nkind: SampleDB\nmetadata: {name: k1}\nspec: {replicas: 5, version: "16"}\n');
+    expect(await kubectl('apply', '-f', manifest)).toContain('configured');
+    expect(server.get('db.example.com/v1', 'SampleDB', 'default', 'k1').spec).toEqual({ replicas: 5, version: '16' });
+
+    writeFileSync(manifest, 'apiVersion: db.example.com/v1\nkind: SampleDB\nmetadata: {name: k2}\nspec: {replicas: 3}\n');
+    expect(await kubectl('apply', '--server-side', '--field-manager=ops', '-f', manifest)).toContain('serverside-applied');
+    const k2 = server.get('db.example.com/v1', 'SampleDB', 'default', 'k2');
+    expect(k2.metadata.managedFields.map((m: any) => `${m.manager}/${m.operation}`)).toEqual(['ops/Apply']);
+
+    const json = JSON.parse(await kubectl('get', 'sampledbs', '-o', 'json'));
+    expect(json.items.map((i: any) => i.metadata.name)).toEqual(['k1', 'k2']);
+
+    expect(await kubectl('delete', 'sdb', 'k1')).toContain('deleted');
+    expect(server.get('db.example.com/v1', 'SampleDB', 'default', 'k1')).toBeUndefined();
+  }, 60_000);
+
+  test('rejections surface as kubectl errors with the apiserver message', async () => {
+    const manifest = join(dir, 'bad.yaml');
+    writeFileSync(manifest, 'apiVersion: db.example.com/v1\nkind: SampleDB\nmetadata: {name: bad}\nspec: {replicas: 9}\n');
+    const err: any = await kubectl('apply', '-f', manifest).catch((e: unknown) => e);
+    expect(err.stderr).toContain('spec: Invalid value: "object": at most 7');
+  }, 60_000);
+
+  test('built-ins: deployment apply, scale, get', async () => {
+    const manifest = join(dir, 'deploy.yaml');
+    writeFileSync(manifest, [
+      'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: web}', 'spec:', '  selector: {matchLabels: {app: web}}',
+      '  template:', '    metadata: {labels: {app: web}}', '    spec: {containers: [{name: c, image: "nginx:1.27"}]}', '',
+    ].join('\n'));
+    expect(await kubectl('apply', '-f', manifest)).toContain('deployment.apps/web created');
+    await kubectl('scale', 'deployment/web', '--replicas=3');
+    expect(await kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}')).toBe('3');
+    expect(await kubectl('apply', '-f', manifest)).toContain('unchanged');
+    expect(await kubectl('get', 'crd', 'sampledbs.db.example.com', '-o', 'jsonpath={.status.conditions[?(@.type=="Established")].status}')).toBe('True');
+  }, 60_000);
+});
