@@ -48,6 +48,7 @@ interface Typed { readonly t: CelType; readonly c: number }
 type Scope = ReadonlyMap<string, CelType>;
 
 const UNBOUNDED = MAX_REQUEST_SIZE_BYTES;
+const TWO_VARIABLE_MACROS = new Set(['all', 'exists', 'exists_one', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry']);
 const NUMERIC = new Set(['int', 'uint', 'double']);
 
 class TypeChecker {
@@ -164,6 +165,12 @@ class TypeChecker {
     const ns = target ? qualifiedName(target) : undefined;
     if (ns && !this.isDeclared(ns.split('.')[0], scope)) {
       return this.call(e, `${ns}.${name}`, undefined, args, scope);
+    }
+    if (target && TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0].exprKind.case === 'identExpr' && args[1].exprKind.case === 'identExpr') {
+      // cel-go's two-variable comprehensions (`m.all(k, v, …)`); not expanded by the local parser
+      this.unsupported.add(`${name} (two-variable comprehension)`);
+      const range = this.visit(target, scope);
+      return { t: name.startsWith('transform') ? DYN : BOOL, c: range.c + sizeOf(range.t) * 10 };
     }
     const tgt = target ? this.visit(target, scope) : undefined;
     const as = args.map(a => this.visit(a, scope));

@@ -1,5 +1,7 @@
+import { DYN } from '../cel/cel-types';
 import { evaluateExpression } from '../cel/evaluate';
 import { joinFieldPath, resolveFieldPath } from '../cel/field-path';
+import { checkExpression } from '../cel/type-checker';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { Issue } from './issue';
 
@@ -26,7 +28,12 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
       if (!resolved.error) at = joinFieldPath(path === '<root>' ? '' : path, resolved.segments) || '<root>';
     }
     if (!result.ok) {
-      issues.push({ path, message: `Invalid value: "${typeText}": ${result.error} evaluating rule: ${rule.rule}`, value });
+      const unsupported = checkExpression(rule.rule, { self: DYN, oldSelf: DYN }).unsupported;
+      if (unsupported.length > 0) {
+        issues.push({ path, severity: 'warning', message: `rule not evaluated locally: ${unsupported.join(', ')} not supported by the local CEL library: ${rule.rule}` });
+      } else {
+        issues.push({ path, message: `Invalid value: "${typeText}": ${result.error} evaluating rule: ${rule.rule}`, value });
+      }
       continue;
     }
     if (result.value === true) continue;

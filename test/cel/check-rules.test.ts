@@ -204,6 +204,12 @@ describe('checkCelRules: Kubernetes libraries', () => {
     expect(warningsOf(issues)).toHaveLength(1);
   });
 
+  test('warns for two-variable comprehensions', () => {
+    const issues = check([{ rule: 'self.labels.all(k, v, v.size() < 5)' }], { labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } } });
+    expect(errorsOf(issues)).toStrictEqual([]);
+    expect(warningsOf(issues)[0].message).toMatch(/not checked locally: function all \(two-variable comprehension\)/);
+  });
+
   test('still fails a wrong call of a supported function', () => {
     expect(check([{ rule: "quantity(1).sign() == 1" }])[0].message).toMatch(/no matching overload for 'quantity' applied to '\(int\)'/);
   });

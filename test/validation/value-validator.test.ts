@@ -242,6 +242,17 @@ describe('validateValue: CEL rules', () => {
     expect(lines(schema, { spec: { storage: '20Gi' } })).toStrictEqual(['spec: Invalid value: "object": storage must be below 10Gi']);
   });
 
+  test('a rule using a function the local library lacks is a warning, not an error', () => {
+    const withSemver: JSONSchemaProps = {
+      type: 'object',
+      properties: { v: { 'type': 'string', 'x-kubernetes-validations': [{ rule: "isSemver(self) && semver(self).major() >= 1" }] } },
+    };
+    const issues = validateValue(withSemver, { v: '0.1.0' }, { resourceRoot: false }).issues;
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ path: 'v', severity: 'warning' });
+    expect(issues[0].message).toMatch(/rule not evaluated locally: isSemver, semver, major not supported by the local CEL library/);
+  });
+
   test('runs transition rules only when an old value is given', () => {
     expect(lines(schema, { spec: { storage: '2Gi' } })).toStrictEqual([]);
     expect(lines(schema, { spec: { storage: '2Gi' } }, { oldValue: { spec: { storage: '1Gi' } } })).toStrictEqual(['spec: Invalid value: "object": storage is immutable']);
