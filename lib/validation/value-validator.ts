@@ -134,7 +134,7 @@ class ValueWalker {
 
   private checkString(v: string, s: JSONSchemaProps, at: string): void {
     const length = [...v].length;
-    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, `Too long: may not be more than ${s.maxLength} bytes`, v);
+    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, `Too long: may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}`, v);
     if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
     if (s.pattern !== undefined && !safeRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
     if (s.format && !checkFormat(s.format, v)) this.invalid(at, v, `${at} in body must be of type ${s.format}: ${show(v)}`);
@@ -228,9 +228,9 @@ class ValueWalker {
       return sink.length === 0;
     };
     for (const b of s.allOf ?? []) new ValueWalker(this.issues, false).check(v, b, path, { ...ctx, valueOnly: true });
-    if (s.anyOf && !isIntOrString(s) && !s.anyOf.some(valid)) this.add(at, `Invalid value: ${show(v)}: ${at} in body must match at least one schema in anyOf`, v);
-    if (s.oneOf && s.oneOf.filter(valid).length !== 1) this.add(at, `Invalid value: ${show(v)}: ${at} in body must match exactly one schema in oneOf`, v);
-    if (s.not && valid(s.not)) this.add(at, `Forbidden: ${at} in body must not match the schema in not`, v);
+    if (s.anyOf && !isIntOrString(s) && !s.anyOf.some(valid)) this.invalid(at, v, `${at} must validate at least one schema (anyOf)`);
+    if (s.oneOf && s.oneOf.filter(valid).length !== 1) this.invalid(at, v, `${at} must validate one and only one schema (oneOf)`);
+    if (s.not && valid(s.not)) this.invalid(at, v, `${at} must not validate the schema (not)`);
   }
 
   private invalid(path: string, value: unknown, detail: string): void {

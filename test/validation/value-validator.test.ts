@@ -172,6 +172,29 @@ describe('validateValue: schema keywords', () => {
   });
 });
 
+describe('validateValue: value-validation branches', () => {
+  const schema: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      either: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }], properties: { a: { type: 'string' }, b: { type: 'string' } } },
+      exactly: { type: 'object', oneOf: [{ required: ['a'] }, { required: ['b'] }], properties: { a: { type: 'string' }, b: { type: 'string' } } },
+      notEmpty: { type: 'string', not: { enum: [''] } },
+      both: { type: 'integer', allOf: [{ minimum: 1 }, { maximum: 5 }] },
+    },
+  };
+  test('accepts values matching the branches', () => {
+    expect(lines(schema, { either: { a: 'x' }, exactly: { b: 'y' }, notEmpty: 'z', both: 3 }, { resourceRoot: false })).toStrictEqual([]);
+  });
+  test('fails values that do not', () => {
+    expect(lines(schema, { either: {}, exactly: { a: 'x', b: 'y' }, notEmpty: '', both: 9 }, { resourceRoot: false })).toStrictEqual([
+      'either: Invalid value: {}: either must validate at least one schema (anyOf)',
+      'exactly: Invalid value: {"a":"x","b":"y"}: exactly must validate one and only one schema (oneOf)',
+      'notEmpty: Invalid value: "": notEmpty must not validate the schema (not)',
+      'both: Invalid value: 9: both in body should be less than or equal to 5',
+    ]);
+  });
+});
+
 describe('validateValue: formats', () => {
   const schemaFor = (format: string): JSONSchemaProps => ({ type: 'object', properties: { v: { type: 'string', format } } });
   test.each([
