@@ -1,0 +1,101 @@
+import { ObjectCache } from '../../../runtime/cache';
+import { TerminalError } from '../../../runtime/errors';
+import { EventInput } from '../../../runtime/events';
+import { KubeObject } from '../../../runtime/resource';
+import { FooReconciler, messageResourceExists, newDeployment } from '../../../controllers/foo/reconciler';
+import { parseFlags } from '../../../controllers/foo/main';
+import { MemoryClient } from '../../runtime/memory-client';
+
+const fooObj = (spec: object, status?: object): KubeObject => ({
+  apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo',
+  metadata: { namespace: 'ns', name: 'example-foo', uid: 'foo-uid', resourceVersion: '1', generation: 1 },
+  spec, ...(status ? { status } : {}),
+});
+
+function setup(foo: KubeObject, deployment?: KubeObject) {
+  const client = new MemoryClient();
+  const foos = new ObjectCache();
+  const deployments = new ObjectCache();
+  foos.upsert(client.seed(foo));
+  if (deployment) deployments.upsert(client.seed(deployment));
+  const events: EventInput[] = [];
+  const reconciler = new FooReconciler({ client, foos, deployments, recorder: { event: async (_o, e) => { events.push(e); } }, consistencyTimeoutMs: 10 });
+  return { client, foos, deployments, events, reconciler };
+}
+
+describe('FooReconciler', () => {
+  test('newDeployment matches upstream sample-controller', () => {
+    const d = newDeployment(fooObj({ deploymentName: 'dep', replicas: 2 }) as any);
+    expect(d).toEqual({
+      apiVersion: 'apps/v1', kind: 'Deployment',
+      metadata: { name: 'dep', namespace: 'ns', ownerReferences: [{ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', name: 'example-foo', uid: 'foo-uid', controller: true, blockOwnerDeletion: true }] },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'nginx', controller: 'example-foo' } },
+        template: { metadata: { labels: { app: 'nginx', controller: 'example-foo' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] } },
+      },
+    });
+  });
+
+  test('an empty deploymentName is a terminal error', async () => {
+    const { reconciler, client } = setup(fooObj({ replicas: 1 }));
+    await expect(reconciler.reconcile({ namespace: 'ns', name: 'example-foo' })).rejects.toBeInstanceOf(TerminalError);
+    expect(client.writes()).toEqual([]);
+  });
+
+  test('a missing Foo is done without requests', async () => {
+    const { reconciler, client } = setup(fooObj({ deploymentName: 'd' }));
+    await reconciler.reconcile({ namespace: 'ns', name: 'other' });
+    expect(client.calls).toEqual([]);
+  });
+
+  test('refuses a Deployment controlled by something else, with a Warning event', async () => {
+    const { reconciler, client, events } = setup(fooObj({ deploymentName: 'd', replicas: 1 }), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'ns', name: 'd' }, spec: { replicas: 1 } });
+    await expect(reconciler.reconcile({ namespace: 'ns', name: 'example-foo' })).rejects.toThrow(`ns/example-foo: ${messageResourceExists('d')}`);
+    expect(events).toEqual([{ type: 'Warning', reason: 'ErrResourceExists', action: 'Reconcile', note: 'Resource "d" already exists and is not managed by Foo' }]);
+    expect(client.writes()).toEqual([]);
+  });
+
+  test('absent availableReplicas on both sides counts as equal: no status write', async () => {
+    const { reconciler, client, events } = setup(fooObj({ deploymentName: 'd', replicas: 1 }));
+    await reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    expect(client.writes().map((w) => [w.kind, w.patchType, w.subresource])).toEqual([['Deployment', 'apply', undefined]]);
+    expect(events.map((e) => e.reason)).toEqual(['Synced']);
+  });
+
+  test('copies availableReplicas, and writes nothing when already equal', async () => {
+    const foo = fooObj({ deploymentName: 'd', replicas: 2 });
+    const desired = newDeployment(foo as any);
+    const first = setup(foo);
+    await first.reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    const applied = first.client.stored('Deployment', 'ns/d')!;
+    const { client, reconciler, events } = setup(foo, { ...applied, status: { availableReplicas: 2 } });
+    await reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    expect(client.writes()).toEqual([{ verb: 'patch', kind: 'Foo', key: 'ns/example-foo', patchType: 'merge', subresource: 'status', body: { status: { availableReplicas: 2 } } }]);
+    expect(events.map((e) => e.reason)).toEqual(['Synced']);
+    expect(desired.metadata!.name).toBe('d');
+
+    const steady = setup(fooObj({ deploymentName: 'd', replicas: 2 }, { availableReplicas: 2 }), { ...applied, status: { availableReplicas: 2 } });
+    await steady.reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    expect(steady.client.writes()).toEqual([]);
+    expect(steady.events).toEqual([]);
+  });
+});
+
+describe('foo controller flags', () => {
+  test('defaults', () => {
+    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', concurrency: 2, namespace: undefined });
+  });
+
+  test('flags and WATCH_NAMESPACE', () => {
+    expect(parseFlags(['--leader-elect', '--metrics-bind-address=:9090', '--health-probe-bind-address', '0', '--concurrency=4'], { WATCH_NAMESPACE: 'team-a' }))
+      .toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':9090', healthProbeBindAddress: '0', concurrency: 4, namespace: 'team-a' });
+    expect(parseFlags(['--leader-elect=false'], {}).leaderElect).toBe(false);
+  });
+
+  test('fails on bad flags', () => {
+    expect(() => parseFlags(['--nope'], {})).toThrow(/unknown flag '--nope'/);
+    expect(() => parseFlags(['--concurrency=0'], {})).toThrow(/--concurrency must be a positive integer, got '0'/);
+    expect(() => parseFlags(['--leader-elect=maybe'], {})).toThrow(/got 'maybe'/);
+  });
+});
