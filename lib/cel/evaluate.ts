@@ -1,4 +1,4 @@
-import { celEnv, CelEnv, CelInput, CelValue, isCelError, isCelList, isCelMap, parse, plan, run } from '@bufbuild/cel';
+import { celEnv, CelEnv, CelInput, CelValue, isCelError, parse, plan, run } from '@bufbuild/cel';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { escapePropertyName, isIntOrString } from './cel-types';
 import { KUBERNETES_FUNCTIONS } from './runtime-functions';
@@ -23,7 +23,6 @@ export function evaluateExpression(
   schema: JSONSchemaProps,
   self: unknown,
   oldSelf?: unknown,
-  isResourceRoot = false,
 ): EvalOutcome {
   let program = programs.get(source);
   try {
@@ -31,8 +30,8 @@ export function evaluateExpression(
       program = plan(env(), parse(source));
       programs.set(source, program);
     }
-    const bindings: Record<string, CelInput> = { self: toCelValue(self, schema, isResourceRoot) };
-    if (oldSelf !== undefined) bindings.oldSelf = toCelValue(oldSelf, schema, isResourceRoot);
+    const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };
+    if (oldSelf !== undefined) bindings.oldSelf = toCelValue(oldSelf, schema);
     const result = program(bindings as never);
     if (isCelError(result)) return { ok: false, error: result.message };
     return { ok: true, value: result };
@@ -46,7 +45,7 @@ export function evaluateExpression(
  * bytes, `date`/`date-time` as timestamp, `duration` as duration, property names escaped
  * (`x-y` → `x__dash__y`), int-or-string as int or string, untyped data as int when integral.
  */
-export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined, isResourceRoot = false): CelInput {
+export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
   if (value === null || value === undefined) return null;
   if (schema && isIntOrString(schema)) return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : (value as CelInput);
   if (Array.isArray(value)) return value.map(v => toCelValue(v, schema?.items));
@@ -56,7 +55,7 @@ export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined, 
       if (schema?.type === 'integer' || (schema?.type !== 'number' && Number.isInteger(value))) return BigInt(value);
       return value;
     case 'string': return stringValue(value, schema);
-    case 'object': return objectValue(value as Record<string, unknown>, schema, isResourceRoot);
+    case 'object': return objectValue(value as Record<string, unknown>, schema);
     default: return null;
   }
 }
@@ -76,31 +75,25 @@ function stringValue(value: string, schema: JSONSchemaProps | undefined): CelInp
   return value;
 }
 
-function objectValue(value: Record<string, unknown>, schema: JSONSchemaProps | undefined, isResourceRoot: boolean): CelInput {
+/**
+ * Map values keep their keys; declared properties get their CEL (escaped) names; undeclared keys
+ * (apiVersion/kind/metadata of embedded resources, preserved unknown fields) are converted untyped.
+ */
+function objectValue(value: Record<string, unknown>, schema: JSONSchemaProps | undefined): CelInput {
   const out = new Map<string, CelInput>();
   const ap = schema?.additionalProperties;
-  const embedded = isResourceRoot || schema?.['x-kubernetes-embedded-resource'] === true;
   for (const [k, v] of Object.entries(value)) {
     if (ap && typeof ap === 'object') {
-      out.set(k, toCelValue(v, ap, ap['x-kubernetes-embedded-resource'] === true));
+      out.set(k, toCelValue(v, ap));
       continue;
     }
     const prop = schema?.properties?.[k];
-    if (prop) {
-      const name = escapePropertyName(k);
-      if (name !== undefined) out.set(name, toCelValue(v, prop, prop['x-kubernetes-embedded-resource'] === true));
-    } else if (embedded && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) {
+    if (!prop) {
       out.set(k, toCelValue(v, undefined));
-    } else {
-      out.set(k, toCelValue(v, undefined));
+      continue;
     }
+    const name = escapePropertyName(k);
+    if (name !== undefined) out.set(name, toCelValue(v, prop));
   }
   return out as unknown as CelInput;
-}
-
-/** A CEL result as text for messages: `"object"` for maps/objects, as the apiserver prints them. */
-export function celValueText(v: CelValue): string {
-  if (isCelMap(v)) return 'object';
-  if (isCelList(v)) return 'list';
-  return String(v);
 }

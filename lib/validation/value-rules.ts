@@ -15,13 +15,13 @@ const USES_OLD_SELF = /\boldSelf\b/;
  * - the path is the node's path plus the rule's `fieldPath`;
  * - transition rules (reading `oldSelf`) run only when an old value is given (an update).
  */
-export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string, isResourceRoot: boolean): Issue[] {
+export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string): Issue[] {
   const issues: Issue[] = [];
   const typeText = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'integer-or-string' : 'object');
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
     const transition = USES_OLD_SELF.test(rule.rule);
     if (transition && (oldValue === undefined || oldValue === null)) continue;
-    const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined, isResourceRoot);
+    const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined);
     let at = path;
     if (rule.fieldPath) {
       const resolved = resolveFieldPath(schema, rule.fieldPath);
@@ -43,7 +43,7 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
     }
     let detail = rule.message && rule.message.trim() !== '' ? rule.message : `failed rule: ${rule.rule.trim()}`;
     if (rule.messageExpression) {
-      const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined, isResourceRoot);
+      const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined);
       if (msg.ok && typeof msg.value === 'string' && msg.value.trim() !== '' && !/[\r\n]/.test(msg.value)) detail = msg.value;
     }
     issues.push({ path: at, message: causeFor(rule.reason, typeText, detail), value });

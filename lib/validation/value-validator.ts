@@ -100,7 +100,7 @@ class ValueWalker {
     else if (typeof v === 'object') this.checkObject(v as Record<string, unknown>, s, path, ctx);
     this.checkBranches(v, s, path, ctx);
     if (this.withRules && !ctx.valueOnly && s['x-kubernetes-validations']) {
-      this.issues.push(...evaluateRules(s, v, ctx.old, at, ctx.root));
+      this.issues.push(...evaluateRules(s, v, ctx.old, at));
     }
     return true;
   }
