@@ -1,0 +1,47 @@
+import { Chart, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { OperatorNetworkPolicy, OperatorNetworkPolicyProps } from '../../lib';
+
+function synth(props: Partial<OperatorNetworkPolicyProps> = {}) {
+  const chart = new Chart(Testing.app(), 'test');
+  const deployment = new kplus.Deployment(chart, 'd', { containers: [{ image: 'x:1' }] });
+  new OperatorNetworkPolicy(chart, 'np', { name: 'op', namespace: 'op-system', selector: deployment, healthPort: 8081, metricsPort: 8080, ...props });
+  const out = Testing.synth(chart);
+  return { policy: out.find(o => o.kind === 'NetworkPolicy'), deployment: out.find(o => o.kind === 'Deployment') };
+}
+const ports = (rule: any) => rule.ports.map((p: any) => `${p.protocol}/${p.port}`);
+
+describe('OperatorNetworkPolicy', () => {
+  test('selects the controller pods and denies everything else in both directions', () => {
+    const { policy, deployment } = synth();
+    expect(policy.metadata).toStrictEqual({ name: 'op', namespace: 'op-system' });
+    expect(policy.spec.podSelector).toStrictEqual({ matchLabels: deployment.spec.selector.matchLabels });
+    expect(policy.spec.policyTypes.sort()).toStrictEqual(['Egress', 'Ingress']);
+  });
+
+  test('ingress only to the health and metrics ports', () => {
+    const { policy } = synth();
+    expect(policy.spec.ingress.map(ports)).toStrictEqual([['TCP/8081', 'TCP/8080'], ['TCP/8081', 'TCP/8080']]);
+  });
+
+  test('egress only to the apiserver (443/6443) and cluster DNS (53)', () => {
+    const { policy } = synth();
+    expect(policy.spec.egress.map(ports)).toStrictEqual([['TCP/443', 'TCP/6443'], ['UDP/53', 'TCP/53']]);
+    expect(policy.spec.egress[0].to).toStrictEqual([{ ipBlock: { cidr: '0.0.0.0/0' } }]);
+    expect(policy.spec.egress[1].to).toStrictEqual([{
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+      podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+    }]);
+  });
+
+  test('narrows apiserver egress to the given CIDRs', () => {
+    const { policy } = synth({ apiServerCidrs: ['10.0.0.1/32', '10.0.0.2/32'], apiServerPorts: [6443] });
+    expect(policy.spec.egress.slice(0, 2).map((r: any) => [r.to[0].ipBlock.cidr, ports(r)])).toStrictEqual([
+      ['10.0.0.1/32', ['TCP/6443']], ['10.0.0.2/32', ['TCP/6443']],
+    ]);
+  });
+
+  test('fails for a CIDR that is not IPv4', () => {
+    expect(() => synth({ apiServerCidrs: ['apiserver'] })).toThrow(/\[test\/np\] apiServerCidrs\[0\]: must be an IPv4 CIDR, got 'apiserver'/);
+  });
+});
