@@ -1,4 +1,5 @@
 /** HTTP front end of the fake kube-apiserver: routing, discovery, list/watch, writes, faults, request log. */
+import type { KubeConfig } from '@kubernetes/client-node';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
@@ -139,7 +140,7 @@ export class FakeKubeApiServer implements FakeApiServer {
 
   // ------------------------------------------------------------------ client config
 
-  kubeConfig(): any {
+  kubeConfig(): KubeConfig {
     const k8s = loadClientNode();
     const kc = new k8s.KubeConfig();
     kc.loadFromOptions({

@@ -1,0 +1,2 @@
+export * from './envtest';
+export * from './for-each-api-server';
