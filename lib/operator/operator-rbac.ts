@@ -123,7 +123,7 @@ export class OperatorRbac extends Construct {
     if (additional.length > 0) {
       const extraRules = atPath(this, () => mergeRules(additional.flatMap((r, i) => expandAdditional(r, i))));
       const extraRisks = [...new Set(additional.flatMap(r => r.acceptRisks ?? []))];
-      grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'beyond the contract (additionalRules)', extraRules, true, extraRisks));
+      grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'escape hatch (additionalRules)', extraRules, true, extraRisks));
       additional.forEach((r, i) => Warnings.of(this).add(
         `additionalRules[${i}] grants beyond the contract: ${sortVerbs(r.verbs).join(',')} on ${r.apiGroups.map(g => g || 'core').join(',')}/${r.resources.join(',')} — ${r.reason}`));
     }
