@@ -4,6 +4,9 @@ import {
 } from './cel-types';
 import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 
+// the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
+export { CelType, schemaCelType } from './cel-types';
+
 /** What type-checking one expression found. */
 export interface CheckedExpression {
   /** The expression's result type (dyn when unknown). */

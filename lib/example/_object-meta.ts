@@ -6,18 +6,26 @@ const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_LABEL}(\\.${DNS1123_LABEL})*$`)
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
+const OBJECT_META_FIELDS = new Set([
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
+  'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+]);
+
 const SUBDOMAIN_HINT = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
   + "with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL_HINT = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
   + "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 /**
- * The ObjectMeta checks the apiserver applies to a custom resource on create: name (or
+ * The ObjectMeta checks the apiserver applies to a custom resource on create: known fields only, name (or
  * generateName) a DNS-1123 subdomain, namespace only for namespaced kinds and a DNS-1123 label,
  * label keys/values and annotation keys well-formed, annotations at most 256 KiB.
  */
 export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope, kind: string): Issue[] {
   const issues: Issue[] = [];
+  for (const k of Object.keys(meta)) {
+    if (!OBJECT_META_FIELDS.has(k)) issues.push({ path: `metadata.${k}`, message: `unknown field "metadata.${k}" (the apiserver would drop it)`, value: meta[k] });
+  }
   const name = meta.name;
   const generateName = meta.generateName;
   if ((name === undefined || name === '') && (generateName === undefined || generateName === '')) {

@@ -207,7 +207,9 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
       issues.push({ path: 'apiVersion', message: `version ${JSON.stringify(this.version)} is not served by the CRD`, value: this.apiVersion });
     }
     const object = this.toJson();
-    issues.push(...checkObjectMeta((object.metadata ?? {}) as Record<string, unknown>, crd.scope, this.kind));
+    // the given metadata too: cdk8s silently drops fields it does not know (a typo like `lables`)
+    const metadata = { ...this.props.metadata, ...(object.metadata ?? {}) } as Record<string, unknown>;
+    issues.push(...checkObjectMeta(metadata, crd.scope, this.kind));
     if (this.props.status !== undefined && version.subresources?.status !== undefined) {
       issues.push({ path: 'status', severity: 'warning', message: 'the apiserver ignores status on create because the CRD enables the status subresource' });
     }

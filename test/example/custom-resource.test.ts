@@ -81,6 +81,14 @@ describe('CustomResource', () => {
     expect(validationErrors(app)).toMatch(/\[test\/Db\] metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
   });
 
+  test('fails unknown metadata fields and malformed labels', () => {
+    const { app, chart, crd } = setup();
+    new CustomResource(chart, 'Db', { crd, metadata: { name: 'db', labels: { 'bad key!': 'x' }, ...({ lables: {} } as object) } });
+    const errors = validationErrors(app);
+    expect(errors).toMatch(/\[test\/Db\] metadata\.lables: unknown field "metadata\.lables"/);
+    expect(errors).toMatch(/\[test\/Db\] metadata\.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters/);
+  });
+
   test('fails a namespace on a cluster-scoped kind, accepts it on a namespaced one', () => {
     const cluster = setup(m => { m.spec.scope = 'Cluster'; });
     new CustomResource(cluster.chart, 'Db', { crd: cluster.crd, metadata: { name: 'db', namespace: 'prod' } });
