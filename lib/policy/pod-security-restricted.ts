@@ -6,6 +6,12 @@ import { objectRef } from './rbac-lint';
 const ALLOWED_VOLUME_TYPES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
 const ALLOWED_SECCOMP = ['RuntimeDefault', 'Localhost'];
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+const ALLOWED_SELINUX_TYPES = ['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'];
+const SAFE_SYSCTLS = [
+  'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.ip_unprivileged_port_start', 'net.ipv4.tcp_syncookies',
+  'net.ipv4.ping_group_range', 'net.ipv4.ip_local_reserved_ports', 'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout',
+  'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes',
+];
 
 type Json = Record<string, any>;
 
@@ -24,8 +30,8 @@ export function podSpecPath(kind: string | undefined): string[] | undefined {
 /**
  * Checks every pod template among `manifests` against Pod Security "restricted".
  * PodSecurity admission only warns for workloads and rejects their Pods later, so this runs at synth.
- * Not covered: AppArmor, SELinux options, /proc mount type and sysctls (baseline checks that our
- * constructs never set).
+ * Not covered: Windows `hostProcess` and the AppArmor pod annotations (pre-1.30 spelling); the
+ * `appArmorProfile` field is checked.
  */
 export function checkPodSecurityRestricted(manifests: readonly unknown[]): Issue[] {
   const issues: Issue[] = [];
@@ -57,6 +63,11 @@ export function checkPodSpec(spec: Json, at: string): Issue[] {
   if (pod.runAsUser === 0) fail('securityContext.runAsUser', 'must not be 0 (root)', 0);
   if (pod.runAsNonRoot === false) fail('securityContext.runAsNonRoot', 'must not be false', false);
   checkSeccomp(pod.seccompProfile, 'securityContext.seccompProfile.type', fail);
+  checkSeLinux(pod.seLinuxOptions, 'securityContext.seLinuxOptions', fail);
+  checkAppArmor(pod.appArmorProfile, 'securityContext.appArmorProfile.type', fail);
+  (pod.sysctls ?? []).forEach((s: Json, i: number) => {
+    if (!SAFE_SYSCTLS.includes(s.name)) fail(`securityContext.sysctls[${i}].name`, 'only safe sysctls are allowed', s.name);
+  });
 
   for (const list of CONTAINER_LISTS) {
     (spec[list] ?? []).forEach((c: Json, i: number) => {
@@ -78,6 +89,9 @@ export function checkPodSpec(spec: Json, at: string): Issue[] {
       else if (pod.seccompProfile === undefined) {
         fail(`${cf}.securityContext.seccompProfile.type`, 'must be RuntimeDefault or Localhost on the container or the pod');
       }
+      checkSeLinux(sc.seLinuxOptions, `${cf}.securityContext.seLinuxOptions`, fail);
+      checkAppArmor(sc.appArmorProfile, `${cf}.securityContext.appArmorProfile.type`, fail);
+      if (sc.procMount !== undefined && sc.procMount !== 'Default') fail(`${cf}.securityContext.procMount`, 'must be Default', sc.procMount);
       const drop: string[] = sc.capabilities?.drop ?? [];
       if (!drop.includes('ALL')) fail(`${cf}.securityContext.capabilities.drop`, 'must include ALL', sc.capabilities?.drop);
       const add: string[] = sc.capabilities?.add ?? [];
@@ -91,4 +105,15 @@ export function checkPodSpec(spec: Json, at: string): Issue[] {
 function checkSeccomp(profile: Json | undefined, field: string, fail: (f: string, m: string, v?: unknown) => void) {
   if (profile === undefined) return;
   if (!ALLOWED_SECCOMP.includes(profile.type)) fail(field, 'must be RuntimeDefault or Localhost', profile.type);
+}
+
+function checkSeLinux(options: Json | undefined, field: string, fail: (f: string, m: string, v?: unknown) => void) {
+  if (options === undefined) return;
+  if (!ALLOWED_SELINUX_TYPES.includes(options.type ?? '')) fail(`${field}.type`, `must be one of ${ALLOWED_SELINUX_TYPES.filter(Boolean).join(', ')}`, options.type);
+  if (options.user) fail(`${field}.user`, 'must not be set', options.user);
+  if (options.role) fail(`${field}.role`, 'must not be set', options.role);
+}
+
+function checkAppArmor(profile: Json | undefined, field: string, fail: (f: string, m: string, v?: unknown) => void) {
+  if (profile?.type === 'Unconfined') fail(field, 'must not be Unconfined', profile.type);
 }

@@ -72,4 +72,17 @@ describe('checkPodSecurityRestricted', () => {
     expect(podSpecPath('ConfigMap')).toBeUndefined();
     expect(checkPodSecurityRestricted([{ kind: 'ConfigMap', data: {} }])).toStrictEqual([]);
   });
+
+  test('fails for the remaining baseline checks: SELinux, AppArmor, procMount, unsafe sysctls', () => {
+    const s = goodSpec();
+    s.securityContext.seLinuxOptions = { type: 'spc_t' };
+    s.securityContext.sysctls = [{ name: 'net.ipv4.tcp_syncookies', value: '1' }, { name: 'kernel.msgmax', value: '1' }];
+    s.containers[0].securityContext.appArmorProfile = { type: 'Unconfined' };
+    s.containers[0].securityContext.procMount = 'Unmasked';
+    s.containers[0].securityContext.seLinuxOptions = { type: 'container_t', user: 'system_u' };
+    expect(paths(s)).toStrictEqual([
+      'securityContext.seLinuxOptions.type', 'securityContext.sysctls[1].name',
+      'containers[0].securityContext.seLinuxOptions.user', 'containers[0].securityContext.appArmorProfile.type', 'containers[0].securityContext.procMount',
+    ]);
+  });
 });
