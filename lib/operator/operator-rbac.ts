@@ -6,6 +6,7 @@ import { ICustomResourceDefinition } from '../crd/crd-spec';
 import { ACCEPTED_RISKS_ANNOTATION, RbacRisk } from '../policy/rbac-lint';
 import { ContractRules, mergeRules, RbacRule, rulesForContract, sortVerbs } from './contract-rules';
 import { ControllerContract } from './controller-contract';
+import { knownKinds } from './known-kinds';
 import { atPath, constructError } from './_construct-error';
 
 /**
@@ -121,7 +122,7 @@ export class OperatorRbac extends Construct {
 
     const additional = props.additionalRules ?? [];
     if (additional.length > 0) {
-      const extraRules = atPath(this, () => mergeRules(additional.flatMap((r, i) => expandAdditional(r, i))));
+      const extraRules = atPath(this, () => mergeRules(additional.flatMap((r, i) => expandAdditional(r, i, watchNamespaces))));
       const extraRisks = [...new Set(additional.flatMap(r => r.acceptRisks ?? []))];
       grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'escape hatch (additionalRules)', extraRules, true, extraRisks));
       additional.forEach((r, i) => Warnings.of(this).add(
@@ -167,11 +168,22 @@ function endpoint(r: RbacRule): kplus.IApiResource & kplus.IApiEndpoint {
   return { ...resource, asApiResource: () => resource, asNonApiResource: () => undefined };
 }
 
-function expandAdditional(r: AdditionalRbacRule, i: number): RbacRule[] {
+function expandAdditional(r: AdditionalRbacRule, i: number, watchNamespaces: readonly string[] | undefined): RbacRule[] {
   const field = `additionalRules[${i}]`;
   if (!r.reason?.trim()) throw new Error(`${field}.reason: must say why the controller needs it, got '${r.reason}'`);
   for (const f of ['apiGroups', 'resources', 'verbs'] as const) {
     if (!r[f] || r[f].length === 0) throw new Error(`${field}.${f}: must not be empty, got ${JSON.stringify(r[f])}`);
+  }
+  if (watchNamespaces) {
+    // A Role cannot grant cluster-scoped resources: the rule would be silently useless.
+    for (const g of r.apiGroups) {
+      r.resources.forEach((res, j) => {
+        const known = knownKinds().find(k => k.group === g && k.plural === res.split('/')[0]);
+        if (known && !known.namespaced) {
+          throw new Error(`${field}.resources[${j}]: '${res}' is cluster-scoped, but the watch scope is namespaced; a Role cannot grant it`);
+        }
+      });
+    }
   }
   const names = r.resourceNames?.length ? r.resourceNames : [undefined];
   return r.apiGroups.flatMap(g => r.resources.flatMap(res => names.map(n => ({

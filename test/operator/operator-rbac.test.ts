@@ -141,6 +141,14 @@ describe('OperatorRbac', () => {
       })).toThrow(/\[test\/rbac\] additionalRules\[0\]\.reason: must say why/);
     });
 
+    test('fails for a cluster-scoped additional rule with a namespaced watch scope', () => {
+      const { chart, foo } = setup();
+      expect(() => new OperatorRbac(chart, 'rbac', {
+        name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: ['a'], contract: { watches: [foo] },
+        additionalRules: [{ apiGroups: [''], resources: ['configmaps', 'nodes'], verbs: ['get'], reason: 'zones' }],
+      })).toThrow(/\[test\/rbac\] additionalRules\[0\]\.resources\[1\]: 'nodes' is cluster-scoped, but the watch scope is namespaced/);
+    });
+
     test('fails for a bad name', () => {
       const { chart, foo } = setup();
       expect(() => new OperatorRbac(chart, 'rbac', { name: 'Foo_Op', namespace: 'ns', crds: [foo], contract: { watches: [foo] } }))
