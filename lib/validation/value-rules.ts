@@ -20,7 +20,13 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
   const typeText = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'integer-or-string' : 'object');
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
     const transition = USES_OLD_SELF.test(rule.rule);
-    if (transition && (oldValue === undefined || oldValue === null)) continue;
+    if (transition && (oldValue === undefined || oldValue === null)) {
+      // with optionalOldSelf the apiserver also runs the rule on create, with oldSelf = optional.none()
+      if (rule.optionalOldSelf === true) {
+        issues.push({ path, severity: 'warning', message: `rule not evaluated locally: optionalOldSelf needs optional types, not supported by the local CEL library: ${rule.rule}` });
+      }
+      continue;
+    }
     const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined);
     let at = path;
     if (rule.fieldPath) {

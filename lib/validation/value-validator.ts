@@ -290,14 +290,25 @@ function show(v: unknown): string {
 
 const regexCache = new Map<string, RegExp>();
 
-/** Schema patterns are RE2 (Go); JavaScript's `u` flag reads the common subset the same way. */
+/**
+ * Schema patterns are RE2 (Go). JavaScript reads the common subset the same way once the RE2-only
+ * spellings are translated: a leading `(?i)`/`(?s)`/`(?m)` becomes a flag, `(?P<name>` a named
+ * group, `\A` / `\z` anchors.
+ */
 function safeRegExp(pattern: string): RegExp {
   let re = regexCache.get(pattern);
   if (!re) {
+    let source = pattern.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$');
+    let flags = 'u';
+    const inline = /^\(\?([ims]+)\)/.exec(source);
+    if (inline) {
+      source = source.slice(inline[0].length);
+      flags += inline[1];
+    }
     try {
-      re = new RegExp(pattern, 'u');
+      re = new RegExp(source, flags);
     } catch {
-      re = new RegExp(pattern);
+      re = new RegExp(source, flags.replace('u', ''));
     }
     regexCache.set(pattern, re);
   }

@@ -158,6 +158,12 @@ describe('validateValue: schema keywords', () => {
     expect(lines(schema, withSpec(spec))).toContain(expected);
   });
 
+  test('reads RE2 pattern spellings (inline flags, named groups, \\z)', () => {
+    const re2: JSONSchemaProps = { type: 'object', properties: { a: { type: 'string', pattern: '(?i)^abc\\z' }, b: { type: 'string', pattern: '^(?P<n>[0-9]+)$' } } };
+    expect(lines(re2, { a: 'ABC', b: '12' }, { resourceRoot: false })).toStrictEqual([]);
+    expect(lines(re2, { a: 'ABCD', b: 'x' }, { resourceRoot: false })).toHaveLength(2);
+  });
+
   test('fails a missing required field', () => {
     expect(lines(schema, { spec: {} })).toStrictEqual(['spec.name: Required value']);
   });
@@ -274,6 +280,16 @@ describe('validateValue: CEL rules', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ path: 'v', severity: 'warning' });
     expect(issues[0].message).toMatch(/rule not evaluated locally: isSemver, semver, major not supported by the local CEL library/);
+  });
+
+  test('warns that optionalOldSelf rules are not run on create', () => {
+    const optional: JSONSchemaProps = {
+      type: 'object',
+      properties: { v: { 'type': 'string', 'x-kubernetes-validations': [{ rule: 'oldSelf.hasValue() || self != ""', optionalOldSelf: true }] } },
+    };
+    const issues = validateValue(optional, { v: '' }, { resourceRoot: false }).issues;
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ path: 'v', severity: 'warning' });
   });
 
   test('runs transition rules only when an old value is given', () => {
