@@ -14,7 +14,8 @@ import {
   ApiError, StatusCause, alreadyExists, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound,
   successStatus,
 } from './status';
-import { Store, objectKey } from './store';
+import { EventType, Store, objectKey } from './store';
+import { coreToEventsV1, eventsV1ToCore, validateEventCreate } from './events';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -41,18 +42,23 @@ const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Resources whose DELETE answers with the deleted object instead of a Status (ReturnDeletedObject). */
-const RETURNS_DELETED_OBJECT = new Set(['pods', 'services']);
+const RETURNS_DELETED_OBJECT = new Set(['pods', 'services', 'serviceaccounts']);
 
 export class Registry {
   constructor(public readonly store: Store, public readonly catalog: ResourceCatalog, private readonly gc: boolean) {}
 
-  /** Object as seen through `res` (its apiVersion). */
+  /** Object as seen through `res` (its apiVersion; events.k8s.io Events converted from the stored core shape). */
   view(res: ResourceInfo, obj: any): any {
     if (!obj) return obj;
-    const out = clone(obj);
+    const out = isEventsV1(res) ? coreToEventsV1(clone(obj)) : clone(obj);
     out.apiVersion = apiVersionOf(res);
     out.kind = res.kind;
     return out;
+  }
+
+  /** Writes through to the store in the storage shape and returns the stored object as seen through `res`. */
+  private commit(res: ResourceInfo, type: EventType, obj: any): any {
+    return this.view(res, this.store.commit(res.storageKey, type, isEventsV1(res) ? eventsV1ToCore(obj) : obj));
   }
 
   get(res: ResourceInfo, namespace: string | undefined, name: string): any {
@@ -68,7 +74,7 @@ export class Registry {
 
   // ---------------------------------------------------------------- create
 
-  create(res: ResourceInfo, namespace: string | undefined, body: any, opts: WriteOptions): WriteResult {
+  create(res: ResourceInfo, namespace: string | undefined, body: any, opts: WriteOptions, managedFields?: ManagedFieldsEntry[]): WriteResult {
     if (!isObject(body)) throw badRequest('Object \'Kind\' is missing in \'null\'');
     this.checkTypeMeta(res, body);
     const obj = clone(body);
@@ -96,12 +102,12 @@ export class Registry {
 
     const warnings = this.prepare(res, obj, undefined, opts);
     if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(obj);
-    const mf = trackUpdate(undefined, obj, this.writeContext(res, opts, 'main'));
+    const mf = managedFields ?? trackUpdate(undefined, obj, this.writeContext(res, opts, 'main'));
     if (mf) meta.managedFields = mf;
     if (opts.dryRun) return { object: this.view(res, { ...obj, metadata: { ...meta, resourceVersion: undefined } }), warnings, created: true };
-    const stored = this.store.commit(res.storageKey, 'ADDED', obj);
+    const stored = this.commit(res, 'ADDED', obj);
     if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.catalog.registerCrd(stored);
-    return { object: this.view(res, stored), warnings, created: true };
+    return { object: stored, warnings, created: true };
   }
 
   // ---------------------------------------------------------------- update (PUT)
@@ -174,14 +180,14 @@ export class Registry {
     if (opts.dryRun) return { object: this.view(res, next), warnings };
 
     if (next.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !hasNamespaceFinalizers(res, next)) {
-      this.store.commit(res.storageKey, 'DELETED', next);
+      this.commit(res, 'DELETED', next);
       this.afterRemoval(res, next);
       return { object: this.view(res, next), warnings };
     }
-    const stored = this.store.commit(res.storageKey, 'MODIFIED', next);
+    const stored = this.commit(res, 'MODIFIED', next);
     if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.catalog.registerCrd(stored);
     this.afterTerminatingWrite(res, stored);
-    return { object: this.view(res, stored), warnings };
+    return { object: stored, warnings };
   }
 
   // ---------------------------------------------------------------- server-side apply
@@ -202,28 +208,13 @@ export class Registry {
       if (opts.subresource) throw notFound(res, name);
       const result = serverSideApply(undefined, applied, ctx, opts.force);
       const body = { ...result.object, metadata: { ...(result.object.metadata ?? {}), name } };
-      const created = this.create(res, namespace, body, opts);
-      // create() tracked an Update; replace it with the Apply entry.
-      if (!opts.dryRun) {
-        const stored = this.store.get(res.storageKey, objectKey(res.namespaced ? namespace : undefined, name));
-        const mf = serverSideApply(undefined, applied, ctx, true).managedFields;
-        stored.metadata.managedFields = mf;
-        const fixed = this.rewriteInPlace(res, stored);
-        return { object: this.view(res, fixed), warnings: created.warnings, created: true };
-      }
-      return created;
+      return this.create(res, namespace, body, opts, result.managedFields);
     }
     const result = serverSideApply(current, applied, ctx, opts.force);
     if (result.conflicts.length) throw applyConflict(result.conflicts);
     const candidate = result.object;
     candidate.metadata.resourceVersion = applied.metadata?.resourceVersion ?? current.metadata.resourceVersion;
     return this.applyWrite(res, current, candidate, opts, result.managedFields);
-  }
-
-  /** Replaces the stored copy without a new resourceVersion (used to fix managedFields right after create). */
-  private rewriteInPlace(res: ResourceInfo, obj: any): any {
-    (this.store as any).objects.get(res.storageKey).set(objectKey(obj.metadata.namespace, obj.metadata.name), clone(obj));
-    return obj;
   }
 
   // ---------------------------------------------------------------- delete
@@ -252,14 +243,24 @@ export class Registry {
       next.metadata.deletionGracePeriodSeconds = 0;
       if (res.kind === 'Namespace' && !res.group) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
       if (opts.dryRun) return this.view(res, next);
-      const stored = this.store.commit(res.storageKey, 'MODIFIED', next);
+      const stored = this.commit(res, 'MODIFIED', next);
       this.afterTerminatingWrite(res, stored);
-      return this.view(res, stored);
+      return stored;
     }
     if (opts.dryRun) return RETURNS_DELETED_OBJECT.has(res.plural) ? current : successStatus(res, name, current.metadata.uid);
-    const gone = this.store.commit(res.storageKey, 'DELETED', next);
+    const gone = this.commit(res, 'DELETED', next);
     this.afterRemoval(res, gone);
-    return RETURNS_DELETED_OBJECT.has(res.plural) ? this.view(res, gone) : successStatus(res, name, current.metadata.uid);
+    return RETURNS_DELETED_OBJECT.has(res.plural) ? gone : successStatus(res, name, current.metadata.uid);
+  }
+
+  /** Removes an object at once (no finalizers, no GC): test-side direct store access. */
+  removeNow(res: ResourceInfo, obj: any): void {
+    this.commit(res, 'DELETED', obj);
+  }
+
+  /** Objects of a resource as seen through it, optionally one namespace only, sorted by key. */
+  listViews(res: ResourceInfo, namespace?: string): any[] {
+    return this.store.list(res.storageKey, res.namespaced ? namespace : undefined).map((e) => this.view(res, e.object));
   }
 
   // ---------------------------------------------------------------- scale subresource
@@ -341,6 +342,7 @@ export class Registry {
     } else if (!res.custom) {
       applyBuiltinDefaults(res.kind, obj, !old);
       causes.push(...validateBuiltin(res.kind, obj));
+      if (res.kind === 'Event' && !old) causes.push(...validateEventCreate(isEventsV1(res) ? eventsV1ToCore(obj) : obj, isEventsV1(res)));
     }
     if (causes.length) throw invalid(res, name, causes);
     return warnings;
@@ -495,6 +497,10 @@ export class Registry {
     const owner = this.tryGet(res, namespace, ref.name);
     return !!owner && owner.metadata.uid === ref.uid;
   }
+}
+
+function isEventsV1(res: ResourceInfo): boolean {
+  return res.group === 'events.k8s.io' && res.kind === 'Event';
 }
 
 function hasNamespaceFinalizers(res: ResourceInfo, obj: any): boolean {

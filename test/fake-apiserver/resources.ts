@@ -83,7 +83,8 @@ function builtinInfo(b: BuiltinSpec): ResourceInfo {
     group, version, plural: b.plural, singular: b.kind.toLowerCase(), kind: b.kind, listKind: `${b.kind}List`,
     namespaced: b.namespaced, shortNames: b.shortNames ?? [], categories: b.categories ?? [], status: !!b.status,
     scale: b.scale ? { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } : undefined,
-    generation: !!b.generation, custom: false, storageKey: `${group}/${b.plural}`,
+    // events.k8s.io/v1 Events are the core Events, stored once
+    generation: !!b.generation, custom: false, storageKey: b.plural === 'events' ? '/events' : `${group}/${b.plural}`,
   };
 }
 

@@ -200,7 +200,7 @@ export class FakeKubeApiServer implements FakeApiServer {
     const res = this.resourceFor(apiVersion, kind);
     const current = this.registry.tryGet(res, namespace, name);
     if (!current) return;
-    this.store.commit(res.storageKey, 'DELETED', current);
+    this.registry.removeNow(res, current);
   }
 
   addCrd(crd: object): void {
@@ -422,7 +422,7 @@ export class FakeKubeApiServer implements FakeApiServer {
   private filtered(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams): any[] {
     const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
     const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined);
-    return this.store.list(r.storageKey, r.namespaced ? namespace : undefined).map((e) => e.object).filter((o) => labels(o) && fields(o));
+    return this.registry.listViews(r, namespace).filter((o) => labels(o) && fields(o));
   }
 
   private list(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams, accept: string | undefined): any {
@@ -449,7 +449,7 @@ export class FakeKubeApiServer implements FakeApiServer {
       }
     }
     const relKey = (o: any) => (ns !== undefined ? o.metadata.name : objectKey(o.metadata.namespace, o.metadata.name));
-    let entries = this.store.list(r.storageKey, ns).map((e) => e.object).filter((o) => labels(o) && fields(o));
+    let entries = this.registry.listViews(r, ns).filter((o) => labels(o) && fields(o));
     if (start) entries = entries.filter((o) => relKey(o) >= start);
     const metadata: Record<string, any> = { resourceVersion: String(listRv) };
     let page = entries;
@@ -458,7 +458,7 @@ export class FakeKubeApiServer implements FakeApiServer {
       metadata.continue = encodeContinue(listRv, `${relKey(page[page.length - 1])}\u0000`);
       if (!selecting) metadata.remainingItemCount = entries.length - limit;
     }
-    const items = page.map((o) => this.registry.view(r, o));
+    const items = page;
     if (wantsTable(accept)) return toTable(r, items, metadata, q.get('includeObject') ?? undefined);
     // Typed (built-in) lists carry no kind/apiVersion on their items; unstructured (CR) lists do.
     if (!r.custom) for (const i of items) { delete i.kind; delete i.apiVersion; }

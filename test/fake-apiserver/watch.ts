@@ -57,8 +57,8 @@ export class WatchStream {
       for (const ev of store.eventsSince(rv)) this.onEvent(ev);
       this.progressRv = Math.max(rv, store.currentRv);
     } else {
-      for (const { object } of store.list(req.res.storageKey, req.res.namespaced ? req.namespace : undefined)) {
-        if (this.matches(object)) this.send({ type: 'ADDED', object: registry.view(req.res, object) });
+      for (const object of registry.listViews(req.res, req.namespace)) {
+        if (this.matches(object)) this.send({ type: 'ADDED', object });
       }
       if (req.sendInitialEvents && req.allowBookmarks) this.sendBookmark(true);
     }
@@ -83,15 +83,16 @@ export class WatchStream {
   private onEvent(ev: StoredEvent): void {
     if (ev.storageKey !== this.req.res.storageKey) return;
     this.progressRv = ev.rv;
-    const now = this.matches(ev.object);
-    const before = ev.oldObject ? this.matches(ev.oldObject) : false;
+    const view = this.registry.view(this.req.res, ev.object);
+    const now = this.matches(view);
+    const before = ev.oldObject ? this.matches(this.registry.view(this.req.res, ev.oldObject)) : false;
     let type: string | undefined;
     if (ev.type === 'ADDED') type = now ? 'ADDED' : undefined;
     else if (ev.type === 'DELETED') type = now ? 'DELETED' : undefined;
     else if (now && before) type = 'MODIFIED';
     else if (now) type = 'ADDED';
     else if (before) type = 'DELETED';
-    if (type) this.send({ type, object: this.registry.view(this.req.res, ev.object) });
+    if (type) this.send({ type, object: view });
   }
 
   private sendBookmark(initialEventsEnd: boolean): void {
