@@ -201,8 +201,11 @@ class TypeChecker {
     for (const d of candidates) {
       const result = matchOverload(d, tgt?.t, types);
       if (result) {
-        const scanned = d.scalesWithSize ? Math.ceil(0.1 * sizeOf(tgt?.t ?? types[0])) : 0;
-        return { t: result, c: base + scanned };
+        if (!d.scalesWithSize) return { t: result, c: base };
+        // strings and lists derived from a scanned string (split, findAll, lowerAscii…) are at most as long as it
+        const inputSize = sizeOf(tgt?.t ?? types[0]);
+        const sized = ['string', 'list'].includes(result.kind) && result.maxSize === undefined ? { ...result, maxSize: inputSize } : result;
+        return { t: sized, c: base + Math.ceil(0.1 * inputSize) };
       }
     }
     if (UNSUPPORTED_FUNCTIONS.has(name)) {
