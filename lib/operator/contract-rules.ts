@@ -32,8 +32,8 @@ export interface ContractRulesOptions {
   readonly watchNamespaces?: readonly string[];
 }
 
-export const READ_VERBS = ['get', 'list', 'watch'] as const;
-export const WRITE_VERBS = ['create', 'update', 'patch'] as const;
+const READ_VERBS = ['get', 'list', 'watch'] as const;
+const WRITE_VERBS = ['create', 'update', 'patch'] as const;
 const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 
 /**
@@ -69,10 +69,10 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   const reads = resolveList(contract.reads, 'reads');
   const writes = resolveList(contract.writes, 'writes');
 
-  for (const k of watches) rules.push(rule(k.group, k.plural, READ_VERBS, `watches ${k.kind}`));
-  for (const k of owns) rules.push(rule(k.group, k.plural, [...READ_VERBS, ...WRITE_VERBS, 'delete'], `owns ${k.kind}`));
-  for (const k of reads) rules.push(rule(k.group, k.plural, ['get', 'list'], `reads ${k.kind}`));
-  for (const k of writes) rules.push(rule(k.group, k.plural, WRITE_VERBS, `writes ${k.kind}`));
+  for (const k of watches) rules.push(rbacRule(k.group, k.plural, READ_VERBS, `watches ${k.kind}`));
+  for (const k of owns) rules.push(rbacRule(k.group, k.plural, [...READ_VERBS, ...WRITE_VERBS, 'delete'], `owns ${k.kind}`));
+  for (const k of reads) rules.push(rbacRule(k.group, k.plural, ['get', 'list'], `reads ${k.kind}`));
+  for (const k of writes) rules.push(rbacRule(k.group, k.plural, WRITE_VERBS, `writes ${k.kind}`));
 
   const primaryKinds = watches.filter(k => k.custom);
   if ((contract.status || contract.finalizers) && primaryKinds.length === 0) {
@@ -82,11 +82,11 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   }
   for (const k of primaryKinds) {
     if (contract.status) {
-      rules.push(rule(k.group, `${k.plural}/status`, ['get', 'update', 'patch'], `writes ${k.kind} status`));
+      rules.push(rbacRule(k.group, `${k.plural}/status`, ['get', 'update', 'patch'], `writes ${k.kind} status`));
     }
     if (contract.finalizers) {
-      rules.push(rule(k.group, k.plural, ['update', 'patch'], `adds and removes finalizers on ${k.kind}`));
-      rules.push(rule(k.group, `${k.plural}/finalizers`, ['update'], `adds and removes finalizers on ${k.kind}`));
+      rules.push(rbacRule(k.group, k.plural, ['update', 'patch'], `adds and removes finalizers on ${k.kind}`));
+      rules.push(rbacRule(k.group, `${k.plural}/finalizers`, ['update'], `adds and removes finalizers on ${k.kind}`));
     }
   }
   if (owns.length > 0) {
@@ -94,25 +94,25 @@ export function rulesForContract(contract: ControllerContract, options: Contract
     // (OwnerReferencesPermissionEnforcement). Owners are the reconciled kinds.
     const owners = primaryKinds.length > 0 ? primaryKinds : watches;
     for (const k of owners) {
-      rules.push(rule(k.group, `${k.plural}/finalizers`, ['update'],
+      rules.push(rbacRule(k.group, `${k.plural}/finalizers`, ['update'],
         `sets blockOwnerDeletion on owner references to ${k.kind} in owned objects`));
     }
   }
   if (contract.events) {
-    rules.push(rule('events.k8s.io', 'events', ['create', 'patch'], 'emits events (events.k8s.io/v1)'));
-    rules.push(rule('', 'events', ['create', 'patch'], 'emits events (core/v1)'));
+    rules.push(rbacRule('events.k8s.io', 'events', ['create', 'patch'], 'emits events (events.k8s.io/v1)'));
+    rules.push(rbacRule('', 'events', ['create', 'patch'], 'emits events (core/v1)'));
   }
 
   const leaderElectionRules = contract.leaderElection ? [
-    rule('coordination.k8s.io', 'leases', ['get', 'create', 'update'], 'leader election lease'),
-    rule('', 'events', ['create', 'patch'], 'leader election events'),
+    rbacRule('coordination.k8s.io', 'leases', ['get', 'create', 'update'], 'leader election lease'),
+    rbacRule('', 'events', ['create', 'patch'], 'leader election events'),
   ] : [];
 
   return { rules: mergeRules(rules), leaderElectionRules: mergeRules(leaderElectionRules), primaryKinds };
 }
 
 /** One rule on one resource. */
-export function rule(apiGroup: string, resource: string, verbs: readonly string[], reason: string): RbacRule {
+export function rbacRule(apiGroup: string, resource: string, verbs: readonly string[], reason: string): RbacRule {
   return { apiGroup, resource, verbs: [...verbs], reasons: [reason] };
 }
 

@@ -58,7 +58,9 @@ export function controllerLabels(name: string): Record<string, string> {
  */
 export class OperatorDeployment extends Construct {
   public readonly deployment: kplus.Deployment;
+  /** The `manager` container. */
   public readonly container: kplus.Container;
+  /** `<name>-metrics`, port `metrics`. */
   public readonly metricsService: kplus.Service;
   /** Only with 2+ replicas. */
   public readonly podDisruptionBudget?: ApiObject;

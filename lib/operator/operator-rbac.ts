@@ -85,6 +85,7 @@ const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * @see https://kubernetes.io/docs/concepts/security/rbac-good-practices/
  */
 export class OperatorRbac extends Construct {
+  /** The controller's identity (`<name>` in the operator namespace), token mounted. */
   public readonly serviceAccount: kplus.ServiceAccount;
   /** Every Role/ClusterRole created, with its rules and their reasons. */
   public readonly grants: readonly RbacGrant[];

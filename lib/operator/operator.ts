@@ -102,6 +102,23 @@ export interface OperatorProps {
  * monitoring (`OperatorMonitoring`) and its Namespace. Writes `<name>.rbac-report.md` next to the
  * manifests when synthesized by `OperatorApp`, and enables the synth-time policy checks
  * (Pod Security "restricted", RBAC lint) for the whole app.
+ *
+ * @example
+ * const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER });
+ * const chart = new Chart(app, 'foo');
+ * const foo = CustomResourceDefinition.fromFile(chart, 'FooCrd', 'controllers/foo/crd.yaml');
+ * new Operator(chart, 'foo-controller', {
+ *   crds: [foo],
+ *   image: 'ghcr.io/acme/foo-controller:0.1.0',
+ *   replicas: 2,
+ *   contract: {
+ *     watches: [foo],
+ *     owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+ *     status: true, events: true, leaderElection: true,
+ *   },
+ *   watchNamespaces: ['team-a'], // omit for cluster-wide
+ * });
+ * app.synth(); // dist/0-namespaces.yaml … dist/APPLY.md, dist/foo-controller.rbac-report.md
  */
 export class Operator extends Construct {
   public readonly name: string;

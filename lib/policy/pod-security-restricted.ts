@@ -1,5 +1,5 @@
 import { Issue } from '../validation/issue';
-import { objectRef } from './rbac-lint';
+import { manifestRef } from './rbac-lint';
 
 // Pod Security Standards "restricted" (which includes "baseline"), as the PodSecurity admission plugin checks them.
 // https://kubernetes.io/docs/concepts/security/pod-security-standards/
@@ -41,7 +41,7 @@ export function checkPodSecurityRestricted(manifests: readonly unknown[]): Issue
     if (!specPath) continue;
     const spec = specPath.reduce<Json | undefined>((o, k) => o?.[k], m);
     if (!spec) continue;
-    issues.push(...checkPodSpec(spec, `${objectRef(m)}: ${specPath.join('.')}`));
+    issues.push(...checkPodSpec(spec, `${manifestRef(m)}: ${specPath.join('.')}`));
   }
   return issues;
 }

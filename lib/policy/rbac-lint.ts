@@ -33,7 +33,7 @@ interface PolicyRuleManifest {
 }
 
 /** `Kind namespace/name`, how every policy issue names its object. */
-export function objectRef(m: { kind?: string; metadata?: { name?: string; namespace?: string } }): string {
+export function manifestRef(m: { kind?: string; metadata?: { name?: string; namespace?: string } }): string {
   const ns = m.metadata?.namespace ? `${m.metadata.namespace}/` : '';
   return `${m.kind ?? '?'} ${ns}${m.metadata?.name ?? '?'}`;
 }
@@ -49,7 +49,7 @@ export function lintRbac(manifests: readonly unknown[]): Issue[] {
     const m = raw as Manifest;
     if (m?.kind !== 'Role' && m?.kind !== 'ClusterRole') continue;
     const accepted = acceptedRisks(m);
-    const where = objectRef(m);
+    const where = manifestRef(m);
     const seen = new Map<string, number>();
     (m.rules ?? []).forEach((r, i) => {
       const at = `${where}: rules[${i}]`;

@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { knownKind, mergeRules, parseApiVersion, RbacRule, ResourceScope, rule, rulesForContract, sortVerbs } from '../../lib';
+import { knownKind, mergeRules, parseApiVersion, RbacRule, rbacRule, ResourceScope, rulesForContract, sortVerbs } from '../../lib';
 import { FakeCrd } from './crd-double';
 
 function setup() {
@@ -157,7 +157,7 @@ describe('rulesForContract', () => {
 
 describe('helpers', () => {
   test('mergeRules unites verbs and reasons per group/resource/names', () => {
-    const merged = mergeRules([rule('', 'pods', ['watch', 'get'], 'a'), rule('', 'pods', ['list', 'get'], 'b'), rule('apps', 'pods', ['get'], 'c')]);
+    const merged = mergeRules([rbacRule('', 'pods', ['watch', 'get'], 'a'), rbacRule('', 'pods', ['list', 'get'], 'b'), rbacRule('apps', 'pods', ['get'], 'c')]);
     expect(merged).toHaveLength(2);
     expect(merged[0]).toStrictEqual({ apiGroup: '', resource: 'pods', verbs: ['get', 'list', 'watch'], reasons: ['a', 'b'] });
   });
