@@ -179,7 +179,7 @@ class ValueWalker {
     if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, `Too many: ${count}: must have at most ${s.maxProperties} items`, count);
     if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, v, `${at} in body should have at least ${s.minProperties} properties`);
     for (const r of s.required ?? []) {
-      if (!(r in v) && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
+      if (v[r] === undefined && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
         this.add(join(path, r), 'Required value', undefined);
       }
     }
@@ -192,6 +192,7 @@ class ValueWalker {
     const preserve = s['x-kubernetes-preserve-unknown-fields'] === true || ap === true;
     const old = isPlainObject(ctx.old) ? ctx.old : undefined;
     for (const [k, child] of Object.entries(v)) {
+      if (child === undefined) continue; // absent, as in JSON
       const p = join(path, k);
       if (ctx.embedded && ROOT_KEYS.has(k) && !s.properties?.[k]) continue;
       if (ctx.root && k === 'metadata') {
