@@ -24,6 +24,7 @@
  * per apiVersion for the client's lifetime).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { sleep } from './backoff';
 import { ApiError, isConflict, KubeStatus } from './errors';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
@@ -156,9 +157,6 @@ const CONTENT_TYPES: Record<Patch['type'], string> = {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 const NETWORK_CODES = new Set([...NOT_SENT_CODES, 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function refOf(obj: KubeObject): ResourceRef {
   if (!obj.apiVersion || !obj.kind) throw new Error(`object ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''} must have apiVersion and kind`);
@@ -184,6 +182,8 @@ export class RestClient implements KubeClient {
   private readonly logger: Logger;
   private readonly discovery = new Map<string, Promise<Map<string, string>>>();
   private readonly learned = new Map<string, string>();
+  /** Aborted by {@link close}: pending retry waits end and no further retry is made. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: RestClientOptions) {
     this.transport = options.transport;
@@ -193,6 +193,7 @@ export class RestClient implements KubeClient {
 
   /** Releases connections. */
   close(): void {
+    this.closing.abort();
     this.transport.close();
   }
 
@@ -385,45 +386,48 @@ export class RestClient implements KubeClient {
     const cap = this.options.retryMaxMs ?? 30_000;
     let retries = 0;
     let throttles = 0;
+    const backoff = () => Math.min(cap, base * 2 ** retries) * (0.5 + Math.random() / 2);
     for (;;) {
       const started = Date.now();
-      let delayMs: number;
-      let failure: unknown;
+      let failure: Error;
+      let delayMs: number | undefined;
+      let res;
       try {
-        const res = await this.transport.request({ ...req, timeoutMs: req.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000 });
+        res = await this.transport.request({ ...req, timeoutMs: req.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000 });
+      } catch (err) {
+        // Network failure: no HTTP status.
+        this.observe(req.method, '<error>', started);
+        const code = (err as { code?: string }).code ?? '';
+        const message = (err as Error).message ?? '';
+        const retryable = NOT_SENT_CODES.has(code) || (idempotent && (NETWORK_CODES.has(code) || /timeout|socket hang up/.test(message)));
+        if (!retryable || retries >= maxRetries) throw err;
+        delayMs = backoff();
+        retries++;
+        failure = err as Error;
+      }
+      if (res) {
         this.observe(req.method, String(res.status), started);
         if (res.status >= 200 && res.status < 300) return res.body ? JSON.parse(res.body) : {};
         const err = this.toApiError(req.method, req.path, res.status, res.body, res.headers['retry-after']);
-        failure = err;
-        const backoff = Math.min(cap, base * 2 ** retries) * (0.5 + Math.random() / 2);
+        const retryAfterMs = err.retryAfterSeconds !== undefined ? Math.min(cap, err.retryAfterSeconds * 1000) : undefined;
         if (err.code === 429 && throttles < maxThrottle) {
           throttles++;
-          delayMs = err.retryAfterSeconds !== undefined ? Math.min(cap, err.retryAfterSeconds * 1000) : backoff;
+          delayMs = retryAfterMs ?? backoff();
         } else if (err.code >= 500 && idempotent && retries < maxRetries) {
+          delayMs = retryAfterMs ?? backoff();
           retries++;
-          delayMs = err.retryAfterSeconds !== undefined ? Math.min(cap, err.retryAfterSeconds * 1000) : backoff;
         } else if (isConflict(err) && policy.retryConflict && retries < maxRetries) {
+          delayMs = backoff();
           retries++;
-          delayMs = backoff;
         } else {
           throw err;
         }
-      } catch (err) {
-        if (err !== failure) {
-          if (err instanceof ApiError || err instanceof SyntaxError) throw err;
-          this.observe(req.method, '<error>', started);
-          const code = (err as { code?: string }).code ?? '';
-          const retryable = NOT_SENT_CODES.has(code) || (idempotent && (NETWORK_CODES.has(code) || /timeout|socket hang up/.test((err as Error).message)));
-          if (!retryable || retries >= maxRetries) throw err;
-          retries++;
-          delayMs = Math.min(cap, base * 2 ** retries) * (0.5 + Math.random() / 2);
-          failure = err;
-        } else {
-          throw err;
-        }
+        failure = err;
       }
-      this.logger.debug('retrying request', { method: req.method, path: req.path, delayMs: Math.round(delayMs!), error: failure });
-      await sleep(delayMs!);
+      if (this.closing.signal.aborted) throw failure!;
+      this.logger.debug('retrying request', { method: req.method, path: req.path, delayMs: Math.round(delayMs!), error: failure! });
+      await sleep(delayMs!, this.closing.signal);
+      if (this.closing.signal.aborted) throw failure!;
     }
   }
 }

@@ -96,3 +96,21 @@ export function isGone(err: unknown): boolean { return codeOf(err) === 410; }
 export function isInvalid(err: unknown): boolean { return codeOf(err) === 422; }
 /** 429 TooManyRequests. */
 export function isTooManyRequests(err: unknown): boolean { return codeOf(err) === 429; }
+
+/**
+ * Converts client-node's `ApiException {code, body, headers}` (thrown by its generated APIs and
+ * `KubernetesObjectApi`) into an {@link ApiError}; other values are returned unchanged.
+ */
+export function fromApiException(err: unknown, method = 'UNKNOWN', path = ''): unknown {
+  if (err instanceof ApiError || typeof err !== 'object' || err === null) return err;
+  const e = err as { code?: unknown; body?: unknown; headers?: Record<string, string> };
+  if (typeof e.code !== 'number' || !('body' in e)) return err;
+  let status: KubeStatus | undefined;
+  if (typeof e.body === 'string') {
+    try { status = JSON.parse(e.body) as KubeStatus; } catch { status = { message: e.body }; }
+  } else if (e.body && typeof e.body === 'object') {
+    status = e.body as KubeStatus;
+  }
+  const retryAfter = e.headers?.['retry-after'] ?? e.headers?.['Retry-After'];
+  return new ApiError(e.code, method, path, status, retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined);
+}

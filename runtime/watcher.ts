@@ -92,12 +92,17 @@ export class Watcher {
     this.loop = this.run();
   }
 
-  /** Stops the loop and closes the stream; resolves when the loop has ended. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the loop and closes the stream; resolves when the loop has ended, or after `graceMs` if a
+   * list request is still in flight (its result is then ignored).
+   */
+  async stop(graceMs = 1000): Promise<void> {
     this.stopped = true;
     this.abort.abort();
     this.stream?.abort();
-    await this.loop;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.loop, new Promise((resolve) => { timer = setTimeout(resolve, graceMs); })]);
+    clearTimeout(timer);
   }
 
   private emit(event: WatcherEvent): void {

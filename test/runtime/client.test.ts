@@ -127,3 +127,39 @@ describe('RestClient', () => {
     expect(t.requests.map((r) => r.path)).toEqual(['/apis/example.com/v1', '/apis/example.com/v1/namespaces/ns/widgets/w', '/apis/example.com/v1/namespaces/ns/widgets/w']);
   });
 });
+
+describe('RestClient network errors', () => {
+  function failing(code: string, thenOk = true): ScriptedTransport {
+    let first = true;
+    const t = new ScriptedTransport([() => {
+      if (first || !thenOk) { first = false; throw Object.assign(new Error(`connect ${code}`), { code }); }
+      return { status: 201, headers: {}, body: '{}' };
+    }]);
+    return t;
+  }
+
+  test('connection refused is retried for any verb (the request was never sent)', async () => {
+    const t = failing('ECONNREFUSED');
+    await client(t).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'x-', namespace: 'ns' } });
+    expect(t.requests).toHaveLength(2);
+  });
+
+  test('a reset connection is not retried for a generateName create (it may have been applied)', async () => {
+    const t = failing('ECONNRESET');
+    const metrics = new RuntimeMetrics();
+    await expect(client(t, metrics).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'x-', namespace: 'ns' } })).rejects.toThrow(/ECONNRESET/);
+    expect(t.requests).toHaveLength(1);
+    expect(await metrics.value('rest_client_requests_total', { code: '<error>', method: 'POST' })).toBe(1);
+  });
+
+  test('close() ends pending retries', async () => {
+    const t = new ScriptedTransport([fail(503, 'ServiceUnavailable', { 'retry-after': '30' })]);
+    const c = client(t);
+    const pending = c.get(FOO, 'a', 'ns');
+    await new Promise((r) => setTimeout(r, 20));
+    const started = Date.now();
+    c.close();
+    await expect(pending).rejects.toMatchObject({ code: 503 });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

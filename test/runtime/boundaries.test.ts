@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+import * as runtime from '../../runtime';
+import { ApiError, fromApiException } from '../../runtime/errors';
+
+const RUNTIME_DIR = join(__dirname, '../../runtime');
+
+describe('runtime boundaries', () => {
+  test('runtime never imports cdk8s, constructs or lib/', () => {
+    const offenders: string[] = [];
+    for (const file of readdirSync(RUNTIME_DIR).filter((f) => f.endsWith('.ts'))) {
+      const src = readFileSync(join(RUNTIME_DIR, file), 'utf8');
+      for (const m of src.matchAll(/(?:from|require\()\s*['"]([^'"]+)['"]/g)) {
+        if (/^(cdk8s|constructs)/.test(m[1]) || /(^|\/)lib(\/|$)/.test(m[1])) offenders.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test('index exports the main building blocks', () => {
+    for (const name of ['Manager', 'ControllerBuilder', 'RestClient', 'Watcher', 'Informer', 'ObjectCache', 'WorkQueue', 'LeaderElector', 'EventRecorder', 'applyOwned', 'updateStatus', 'setCondition', 'finalizer', 'controllerReference', 'TerminalError', 'RuntimeMetrics', 'ProbeServer', 'createLogger', 'loadClientNode']) {
+      expect((runtime as Record<string, unknown>)[name]).toBeDefined();
+    }
+  });
+
+  test('client-node loads in jest and its ApiException converts to ApiError', () => {
+    const k8s = runtime.loadClientNode();
+    const ex = new k8s.ApiException(409, 'conflict', JSON.stringify({ kind: 'Status', reason: 'Conflict', code: 409, message: 'the object has been modified' }), { 'retry-after': '2' });
+    const err = fromApiException(ex, 'PUT', '/apis/x');
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 409, reason: 'Conflict', retryAfterSeconds: 2 });
+    expect(runtime.isConflict(err)).toBe(true);
+    const plain = new Error('x');
+    expect(fromApiException(plain)).toBe(plain);
+  });
+});
