@@ -242,6 +242,23 @@ describe('fake apiserver behaviour', () => {
       expect((await http(s.url, 'PATCH', `${BASE}/a`, sdb('a'), { 'Content-Type': 'application/apply-patch+yaml' })).code).toBe(400);
     });
 
+    test('metadata validation: label values, finalizer names, owner references; warning for unqualified finalizers', async () => {
+      const badLabel = await http(s.url, 'POST', BASE, sdb('a', {}, { labels: { app: 'bad value!' } }));
+      expect(badLabel.code).toBe(422);
+      expect(badLabel.body.details.causes[0].field).toBe('metadata.labels');
+      expect(badLabel.body.message).toContain('metadata.labels: Invalid value: "bad value!": a valid label must be an empty string');
+      const twoControllers = await http(s.url, 'POST', BASE, sdb('b', {}, {
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '1', controller: true }, { apiVersion: 'v1', kind: 'Secret', name: 'y', uid: '2', controller: true }],
+      }));
+      expect(twoControllers.code).toBe(422);
+      expect(twoControllers.body.message).toContain('Only one reference can have Controller set to true');
+      const plain = await http(s.url, 'POST', BASE, sdb('c', {}, { finalizers: ['cleanup'] }));
+      expect(plain.code).toBe(201);
+      expect(plain.headers.get('warning')).toBe('299 - "metadata.finalizers: \\"cleanup\\": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"');
+      const qualified = await http(s.url, 'POST', BASE, sdb('d', {}, { finalizers: ['example.com/cleanup'] }));
+      expect(qualified.headers.get('warning')).toBeNull();
+    });
+
     test('strategic merge patch is accepted for built-ins', async () => {
       await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'cm' }, data: { a: '1' } });
       const r = await http(s.url, 'PATCH', '/api/v1/namespaces/default/configmaps/cm', { data: { b: '2' } }, { 'Content-Type': 'application/strategic-merge-patch+json' });

@@ -127,6 +127,32 @@ describe('@kubernetes/client-node 1.4 against the fake apiserver', () => {
     expect(events[0].obj.code).toBe(410);
   });
 
+  test('KubernetesObjectApi resolves plurals through discovery for built-ins and custom resources', async () => {
+    const objects = k8s.KubernetesObjectApi.makeApiClient(server.kubeConfig());
+    const db: any = await objects.create({ apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'generic', namespace: 'default' }, spec: { replicas: 2 } } as any);
+    expect(db.metadata.uid).toBeDefined();
+    const read: any = await objects.read({ apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'generic', namespace: 'default' } });
+    expect(read.spec.replicas).toBe(2);
+    const applied: any = await objects.patch({ apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'generic', namespace: 'default' }, spec: { replicas: 4 } } as any,
+      undefined, undefined, 'op', true, k8s.PatchStrategy.ServerSideApply);
+    expect(applied.spec.replicas).toBe(4);
+    expect(applied.metadata.managedFields.map((m: any) => `${m.manager}/${m.operation}`)).toContain('op/Apply');
+    const cm: any = await objects.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' }, data: { a: 'b' } } as any);
+    expect(cm.data).toEqual({ a: 'b' });
+    await objects.delete({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' } });
+    expect(server.get('v1', 'ConfigMap', 'default', 'cm')).toBeUndefined();
+  });
+
+  test('Lease updates with a stale resourceVersion conflict (leader election safety)', async () => {
+    const coord = server.kubeConfig().makeApiClient(k8s.CoordinationV1Api);
+    const lease = await coord.createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } } });
+    const renewed = await coord.replaceNamespacedLease({ name: 'leader', namespace: 'default', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a', renewTime: new Date() } } });
+    expect(Number(renewed.metadata?.resourceVersion)).toBeGreaterThan(Number(lease.metadata?.resourceVersion));
+    const stolen: any = await coord.replaceNamespacedLease({ name: 'leader', namespace: 'default', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } } }).catch((e: unknown) => e);
+    expect(stolen.code).toBe(409);
+    expect(JSON.parse(stolen.body).message).toContain('leases.coordination.k8s.io "leader": the object has been modified');
+  });
+
   test('makeInformer lists then watches', async () => {
     const kc = server.kubeConfig();
     const api = kc.makeApiClient(k8s.CustomObjectsApi);

@@ -10,6 +10,7 @@ import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate }
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
 import { applyDefaults, prune } from './schema';
 import { validateCustomResource } from './cr-validation';
+import { validateObjectMeta } from './metadata-validation';
 import {
   ApiError, StatusCause, alreadyExists, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound,
   successStatus,
@@ -328,6 +329,9 @@ export class Registry {
     if (!old && (!NAME_RE.test(name) || name.length > 253)) {
       causes.push(fieldInvalid('metadata.name', name, 'a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')'));
     }
+    const metaCheck = validateObjectMeta(obj.metadata, res.custom);
+    causes.push(...metaCheck.causes);
+    if (!old || !deepEqual(old.metadata?.finalizers, obj.metadata?.finalizers)) warnings.push(...metaCheck.warnings);
     if (res.custom && res.schema) {
       const unknown = prune(obj, res.schema);
       if (unknown.length) {
