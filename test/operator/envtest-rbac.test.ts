@@ -1,15 +1,14 @@
-import { ChildProcess, execFile, spawn } from 'child_process';
-import * as crypto from 'crypto';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CustomResourceDefinition, Operator, OperatorApp, OperatorProps, OutputLayout } from '../../lib';
+import { EnvtestApiServer, startEnvtest } from '../envtest';
 
 // The "done when" check against a REAL kube-apiserver (envtest binaries: etcd + kube-apiserver,
-// e.g. from `setup-envtest use -p path`). Skipped unless KUBEBUILDER_ASSETS is set.
+// e.g. from `setup-envtest use -p path`, started by test/envtest). Skipped unless KUBEBUILDER_ASSETS is set.
 // It applies the output with the exact commands of APPLY.md into a cluster whose operator
 // namespace enforces Pod Security "restricted" (any warning fails the test), then asks the
 // apiserver's RBAC authorizer, as the operator's ServiceAccount, what it may do.
@@ -23,66 +22,6 @@ function run(cmd: string, args: string[], opts: { cwd?: string; kubeconfig?: str
   return new Promise(resolve => execFile(cmd, args, {
     cwd: opts.cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...(opts.kubeconfig ? { KUBECONFIG: opts.kubeconfig } : {}) },
   }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-class EnvTest {
-  private readonly procs: ChildProcess[] = [];
-  public kubeconfig = '';
-  constructor(private readonly dir: string) {}
-
-  async start(): Promise<void> {
-    const [etcdPort, peerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
-    this.procs.push(spawn(path.join(ASSETS!, 'etcd'), [
-      `--data-dir=${path.join(this.dir, 'etcd')}`,
-      `--listen-client-urls=http://127.0.0.1:${etcdPort}`, `--advertise-client-urls=http://127.0.0.1:${etcdPort}`,
-      `--listen-peer-urls=http://127.0.0.1:${peerPort}`,
-    ], { stdio: 'ignore' }));
-    const { publicKey, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-    fs.writeFileSync(path.join(this.dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
-    fs.writeFileSync(path.join(this.dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
-    const token = crypto.randomBytes(16).toString('hex');
-    fs.writeFileSync(path.join(this.dir, 'tokens.csv'), `${token},admin,admin-uid,"system:masters"\n`);
-    this.procs.push(spawn(path.join(ASSETS!, 'kube-apiserver'), [
-      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
-      `--cert-dir=${path.join(this.dir, 'certs')}`,
-      '--bind-address=127.0.0.1', `--secure-port=${apiPort}`,
-      '--service-cluster-ip-range=10.0.0.0/24',
-      '--authorization-mode=RBAC',
-      `--token-auth-file=${path.join(this.dir, 'tokens.csv')}`,
-      '--service-account-issuer=https://kubernetes.default.svc',
-      `--service-account-key-file=${path.join(this.dir, 'sa.pub')}`,
-      `--service-account-signing-key-file=${path.join(this.dir, 'sa.key')}`,
-      '--enable-admission-plugins=OwnerReferencesPermissionEnforcement',
-    ], { stdio: 'ignore' }));
-    this.kubeconfig = path.join(this.dir, 'kubeconfig');
-    fs.writeFileSync(this.kubeconfig, YAML.stringify({
-      apiVersion: 'v1', kind: 'Config', 'current-context': 'envtest',
-      clusters: [{ name: 'envtest', cluster: { server: `https://127.0.0.1:${apiPort}`, 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'admin', user: { token } }],
-      contexts: [{ name: 'envtest', context: { cluster: 'envtest', user: 'admin' } }],
-    }));
-    for (let i = 0; i < 120; i++) {
-      const r = await run('kubectl', ['get', '--raw', '/readyz'], { kubeconfig: this.kubeconfig });
-      if (r.code === 0 && r.stdout.trim() === 'ok') return;
-      await new Promise(res => setTimeout(res, 500));
-    }
-    throw new Error('kube-apiserver did not become ready');
-  }
-
-  stop(): void {
-    for (const p of this.procs.reverse()) p.kill('SIGTERM');
-  }
 }
 
 function synth(dir: string, operator: Partial<OperatorProps> & { name: string }): string {
@@ -113,14 +52,17 @@ async function canI(kubeconfig: string, sa: string, args: string): Promise<strin
 maybe('against a real kube-apiserver (envtest)', () => {
   jest.setTimeout(300_000);
   let dir: string;
-  let env: EnvTest;
+  let server: EnvtestApiServer | undefined;
+  const env = { kubeconfig: '' };
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envtest-'));
-    env = new EnvTest(dir);
-    await env.start();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envtest-rbac-'));
+    server = await startEnvtest();
+    if (!server) throw new Error('KUBEBUILDER_ASSETS is set but the envtest binaries were not found');
+    env.kubeconfig = path.join(dir, 'kubeconfig');
+    server.writeKubeconfig(env.kubeconfig);
   });
-  afterAll(() => {
-    env?.stop();
+  afterAll(async () => {
+    await server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
