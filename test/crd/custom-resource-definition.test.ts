@@ -125,6 +125,7 @@ describe('CustomResourceDefinition (raw manifests)', () => {
   const files = [
     path.join(VENDORED, 'monitoring.coreos.com_servicemonitors.yaml'),
     path.join(VENDORED, 'monitoring.coreos.com_prometheusrules.yaml'),
+    path.join(VENDORED, 'monitoring.coreos.com_prometheuses.yaml'),
     path.join(VENDORED, 'cert-manager.io_certificates.yaml'),
     SAMPLE_CONTROLLER,
   ];
@@ -140,6 +141,31 @@ describe('CustomResourceDefinition (raw manifests)', () => {
     expect(crd.names.listKind).toBe(parsed.spec.names.listKind ?? `${parsed.spec.names.kind}List`);
     expect(crd.scope).toBe(parsed.spec.scope);
     expect(crd.storageVersion).toBe(parsed.spec.versions.find((v: any) => v.storage).name);
+  });
+
+  test('a two-version Prometheus CRD warns about client-side apply until its descriptions are stripped', () => {
+    // GIVEN the real Prometheus CRD (207 KB as JSON) served in a second version: 415 KB, over the 256 KiB annotation limit
+    const prometheus: any = yaml.parse(fs.readFileSync(path.join(VENDORED, 'monitoring.coreos.com_prometheuses.yaml'), 'utf8'));
+    prometheus.spec.versions.push({ ...prometheus.spec.versions[0], name: 'v2', storage: false });
+    const plain = Testing.chart();
+    CustomResourceDefinition.fromManifest(plain, 'Prometheus', prometheus);
+    Testing.synth(plain);
+    expect(Warnings.collect(plain)).toStrictEqual([expect.stringMatching(/^\[test\/Prometheus\] metadata\.annotations: Too long: .*--server-side.*stripDescriptions/)]);
+
+    // WHEN descriptions are stripped
+    const stripped = Testing.chart();
+    CustomResourceDefinition.fromManifest(stripped, 'Prometheus', prometheus, { stripDescriptions: ['*'] });
+    const [out] = Testing.synth(stripped);
+
+    // THEN the warning is gone and the manifest shrank
+    expect(Warnings.collect(stripped)).toStrictEqual([]);
+    expect(JSON.stringify(out).length).toBeLessThan(JSON.stringify(prometheus).length / 3);
+  });
+
+  test.each(files)('%s needs no size warning', (file) => {
+    const chart = Testing.chart();
+    CustomResourceDefinition.fromFile(chart, 'Crd', file);
+    Testing.synth(chart);
     expect(Warnings.collect(chart)).toStrictEqual([]);
   });
 

@@ -126,7 +126,7 @@ const VERSIONS: Case[] = [
     /^spec\.preserveUnknownFields: Invalid value: cannot set to true, set x-kubernetes-preserve-unknown-fields to true/],
   ['a stored version must stay in spec.versions', m => { m.status = { storedVersions: ['v1', 'v1beta1'] }; },
     /^status\.storedVersions\[1\]: Invalid value: missing from spec\.versions; v1beta1 was previously a storage version/],
-  ['storedVersions includes the storage version', m => { m.status = { storedVersions: [] }; }, /^status\.storedVersions: Invalid value: must have at least one stored version/],
+  ['storedVersions is a list', m => { m.status = { storedVersions: 'v1' }; }, /^status\.storedVersions: Invalid value: must be a list of version names/],
   ['deprecationWarning only for deprecated versions', m => { m.spec.versions[0].deprecationWarning = 'old'; },
     /^spec\.versions\[0\]\.deprecationWarning: Invalid value: can only be set for deprecated versions/],
   ['deprecationWarning at most 256 characters', m => { m.spec.versions[0].deprecated = true; m.spec.versions[0].deprecationWarning = 'x'.repeat(257); },
@@ -311,6 +311,7 @@ describe('accepted corner cases', () => {
     ['a protected group with an "unapproved" annotation', m => {
       m.spec.group = 'x.k8s.io'; m.metadata.name = 'widgets.x.k8s.io'; m.metadata.annotations = { 'api-approved.kubernetes.io': 'unapproved, experimental-only' };
     }],
+    ['an empty status.storedVersions, as generated manifests carry it', m => { m.status = { storedVersions: [], conditions: [] }; }],
     ['a column below preserve-unknown-fields', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.extra.anything.goes'; }],
   ])('%s', (_name, mutate) => {
     const manifest = base();
