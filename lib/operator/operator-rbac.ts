@@ -123,7 +123,11 @@ export class OperatorRbac extends Construct {
 
     const additional = props.additionalRules ?? [];
     if (additional.length > 0) {
-      const extraRules = atPath(this, () => mergeRules(additional.flatMap((r, i) => expandAdditional(r, i, watchNamespaces))));
+      const extraRules = atPath(this, () => mergeRules(additional.flatMap((r, i) => {
+        const expanded = expandAdditional(r, i, watchNamespaces);
+        rejectDuplicateOfContract(expanded, this.contractRules.rules, `additionalRules[${i}]`);
+        return expanded;
+      })));
       const extraRisks = [...new Set(additional.flatMap(r => r.acceptRisks ?? []))];
       grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'escape hatch (additionalRules)', extraRules, true, extraRisks));
       additional.forEach((r, i) => Warnings.of(this).add(
@@ -155,6 +159,16 @@ export class OperatorRbac extends Construct {
     const binding = new kplus.RoleBinding(this, `${id}RoleBinding`, { metadata: { name, namespace }, role });
     binding.addSubjects(this.serviceAccount);
     return { kind: 'Role', name, namespace, purpose, rules, beyondContract: beyond, acceptedRisks: risks };
+  }
+}
+
+/** An additional rule the contract already grants in full is a mistake (a duplicate rule). */
+function rejectDuplicateOfContract(extra: readonly RbacRule[], contract: readonly RbacRule[], field: string) {
+  for (const r of extra) {
+    const same = contract.find(c => c.apiGroup === r.apiGroup && c.resource === r.resource && !c.resourceNames?.length);
+    if (same && r.verbs.every(v => same.verbs.includes(v))) {
+      throw new Error(`${field}: duplicates a contract rule: ${r.apiGroup || 'core'}/${r.resource} already has ${same.verbs.join(',')} (${same.reasons.join('; ')}); remove it`);
+    }
   }
 }
 

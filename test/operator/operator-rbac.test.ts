@@ -149,6 +149,22 @@ describe('OperatorRbac', () => {
       })).toThrow(/\[test\/rbac\] additionalRules\[0\]\.resources\[1\]: 'nodes' is cluster-scoped, but the watch scope is namespaced/);
     });
 
+    test('fails for an additional rule that duplicates a contract rule', () => {
+      const { chart, foo } = setup();
+      expect(() => new OperatorRbac(chart, 'rbac', {
+        name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo], owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }] },
+        additionalRules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'delete'], reason: 'cleanup' }],
+      })).toThrow(/\[test\/rbac\] additionalRules\[0\]: duplicates a contract rule: apps\/deployments already has get,list,watch,create,update,patch,delete \(owns Deployment\); remove it/);
+    });
+
+    test('an additional rule that extends a contract rule with new verbs is allowed', () => {
+      const { chart, foo } = setup();
+      expect(() => new OperatorRbac(chart, 'rbac', {
+        name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo] },
+        additionalRules: [{ apiGroups: ['samplecontroller.k8s.io'], resources: ['foos'], verbs: ['delete'], reason: 'garbage-collects expired Foos' }],
+      })).not.toThrow();
+    });
+
     test('fails for a bad name', () => {
       const { chart, foo } = setup();
       expect(() => new OperatorRbac(chart, 'rbac', { name: 'Foo_Op', namespace: 'ns', crds: [foo], contract: { watches: [foo] } }))

@@ -33,6 +33,11 @@ describe('Operator', () => {
     }
   });
 
+  test('snapshot of the default output (review aid; targeted assertions are above and below)', () => {
+    const { chart } = operatorChart({ replicas: 2 });
+    expect(Testing.synth(chart)).toMatchSnapshot();
+  });
+
   test('one watchNamespaces setting drives the Roles and WATCH_NAMESPACE', () => {
     const { chart } = operatorChart({ watchNamespaces: ['team-a', 'team-b'] });
     const out = Testing.synth(chart);
