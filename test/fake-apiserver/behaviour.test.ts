@@ -164,6 +164,21 @@ describe('fake apiserver behaviour', () => {
       expect(selected.metadata.remainingItemCount).toBeUndefined();
     });
 
+    test('continuing a paged list reads the snapshot of its first page, not later writes', async () => {
+      for (const n of ['a', 'b', 'c', 'd']) await http(s.url, 'POST', BASE, sdb(n, { replicas: 1 }));
+      const first = (await http(s.url, 'GET', `${BASE}?limit=2`)).body;
+      await http(s.url, 'DELETE', `${BASE}/c`);
+      await http(s.url, 'POST', BASE, sdb('bb'));
+      await http(s.url, 'PATCH', `${BASE}/d`, { spec: { replicas: 5 } }, { 'Content-Type': 'application/merge-patch+json' });
+      const rest = (await http(s.url, 'GET', `${BASE}?limit=2&continue=${first.metadata.continue}`)).body;
+      expect(rest.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+      expect(rest.items.map((i: any) => `${i.metadata.name}=${i.spec.replicas}`)).toEqual(['c=1', 'd=1']);
+      const exact = (await http(s.url, 'GET', `${BASE}?resourceVersion=${first.metadata.resourceVersion}&resourceVersionMatch=Exact`)).body;
+      expect(exact.items.map((i: any) => i.metadata.name)).toEqual(['a', 'b', 'c', 'd']);
+      const now = (await http(s.url, 'GET', BASE)).body;
+      expect(now.items.map((i: any) => i.metadata.name)).toEqual(['a', 'b', 'bb', 'd']);
+    });
+
     test('built-in list items carry no kind/apiVersion (typed lists), custom ones do', async () => {
       await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'cm' }, data: { a: 'b' } });
       await http(s.url, 'POST', BASE, sdb('a'));

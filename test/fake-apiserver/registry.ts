@@ -260,8 +260,10 @@ export class Registry {
   }
 
   /** Objects of a resource as seen through it, optionally one namespace only, sorted by key. */
-  listViews(res: ResourceInfo, namespace?: string): any[] {
-    return this.store.list(res.storageKey, res.namespaced ? namespace : undefined).map((e) => this.view(res, e.object));
+  listViews(res: ResourceInfo, namespace?: string, atRv?: number): any[] {
+    const ns = res.namespaced ? namespace : undefined;
+    const entries = atRv === undefined ? this.store.list(res.storageKey, ns) : this.store.listAt(res.storageKey, atRv, ns);
+    return entries.map((e) => this.view(res, e.object));
   }
 
   // ---------------------------------------------------------------- scale subresource

@@ -433,6 +433,7 @@ export class FakeKubeApiServer implements FakeApiServer {
     const limit = Number(q.get('limit') ?? 0);
     const cont = q.get('continue');
     let listRv = this.store.currentRv;
+    let snapshotRv: number | undefined;
     let start = '';
     if (cont) {
       const token = decodeContinue(cont);
@@ -441,15 +442,18 @@ export class FakeKubeApiServer implements FakeApiServer {
           { continue: encodeContinue(-1, token.start) });
       }
       listRv = token.rv;
+      snapshotRv = token.rv;
       start = token.start;
     } else {
       const rv = q.get('resourceVersion');
-      if (rv && q.get('resourceVersionMatch') === 'Exact' && Number(rv) < this.store.compactionRv) {
-        throw expired(`The resourceVersion for the provided list is too old.`);
+      if (rv && q.get('resourceVersionMatch') === 'Exact') {
+        if (Number(rv) <= this.store.compactionRv) throw expired('The resourceVersion for the provided list is too old.');
+        listRv = Number(rv);
+        snapshotRv = Number(rv);
       }
     }
     const relKey = (o: any) => (ns !== undefined ? o.metadata.name : objectKey(o.metadata.namespace, o.metadata.name));
-    let entries = this.registry.listViews(r, ns).filter((o) => labels(o) && fields(o));
+    let entries = this.registry.listViews(r, ns, snapshotRv).filter((o) => labels(o) && fields(o));
     if (start) entries = entries.filter((o) => relKey(o) >= start);
     const metadata: Record<string, any> = { resourceVersion: String(listRv) };
     let page = entries;

@@ -65,6 +65,28 @@ export class Store {
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
+  /**
+   * Objects as they were at resourceVersion `rv` (what etcd's MVCC gives a paged list), rebuilt by undoing
+   * the newer events; falls back to the current state when the history no longer reaches back to `rv`.
+   */
+  listAt(storageKey: string, rv: number, namespace?: string): Array<{ key: string; object: any }> {
+    if (rv >= this.rv || rv < this.minWatchableRv) return this.list(storageKey, namespace);
+    const state = new Map<string, any>(this.objects.get(storageKey) ?? []);
+    for (let i = this.history.length - 1; i >= 0 && this.history[i].rv > rv; i--) {
+      const ev = this.history[i];
+      if (ev.storageKey !== storageKey) continue;
+      const key = objectKey(ev.object.metadata.namespace, ev.object.metadata.name);
+      if (ev.type === 'ADDED' || ev.oldObject === undefined) state.delete(key);
+      else state.set(key, ev.oldObject);
+    }
+    const out: Array<{ key: string; object: any }> = [];
+    for (const [key, object] of state) {
+      if (namespace !== undefined && object.metadata?.namespace !== namespace) continue;
+      out.push({ key, object: clone(object) });
+    }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
   storageKeys(): string[] {
     return [...this.objects.keys()];
   }
