@@ -10,7 +10,8 @@ export const RULE_COST_LIMIT = 10_000_000;
 /** Limit for the sum over all rules of one schema (`StaticEstimatedCRDCostLimit`). */
 export const SCHEMA_COST_LIMIT = 100_000_000;
 
-const REASONS = ['FieldValueRequired', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueDuplicate'];
+const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+const NEWLINES = /[\n\r]/;
 
 /**
  * Static checks of every `x-kubernetes-validations` entry in a CRD version's schema.
@@ -39,7 +40,7 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
     });
   });
   if (total > SCHEMA_COST_LIMIT) {
-    issues.push({ path: basePath, message: costMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, SCHEMA_COST_LIMIT) });
+    issues.push({ path: basePath, message: `Forbidden: ${costMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, SCHEMA_COST_LIMIT)}` });
   }
   return issues;
 }
@@ -47,41 +48,53 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
 function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: CelType): { issues: Issue[]; cost: number } {
   const issues: Issue[] = [];
   const vars = { self, oldSelf: self };
-  if (typeof rule.rule !== 'string' || rule.rule.trim() === '') {
-    issues.push({ path: `${path}.rule`, message: 'Required value' });
+  // the entry checks, in the apiserver's order and wording (`validateOpenAPISchema`)
+  const trimmedRule = typeof rule.rule === 'string' ? rule.rule.trim() : '';
+  const message = rule.message ?? '';
+  const trimmedMsg = message.trim();
+  const at = (field: string) => `${path}.${field}`;
+  if (trimmedRule === '') {
+    issues.push({ path: at('rule'), message: 'Required value: rule is not specified' });
     return { issues, cost: 0 };
+  } else if (message.length > 0 && trimmedMsg === '') {
+    issues.push({ path: at('message'), message: 'Invalid value: message must be non-empty if specified', value: message });
+  } else if (message.length > 2048) {
+    issues.push({ path: at('message'), message: 'Invalid value: message must have a maximum length of 2048 characters', value: `${message.slice(0, 10)}...` });
+  } else if (NEWLINES.test(trimmedMsg)) {
+    issues.push({ path: at('message'), message: 'Invalid value: message must not contain line breaks', value: message });
+  } else if (NEWLINES.test(trimmedRule) && trimmedMsg === '') {
+    issues.push({ path: at('message'), message: 'Required value: message must be specified if rule contains line breaks' });
   }
   if (rule.reason !== undefined && !REASONS.includes(rule.reason)) {
-    issues.push({ path: `${path}.reason`, message: `Unsupported value: supported values: "${REASONS.join('", "')}"`, value: rule.reason });
+    issues.push({ path: at('reason'), message: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: "${REASONS.join('", "')}"`, value: rule.reason });
   }
-  if (rule.message !== undefined) {
-    if (rule.message.trim() === '') issues.push({ path: `${path}.message`, message: 'message must be non-empty if specified', value: rule.message });
-    if (/[\r\n]/.test(rule.message)) issues.push({ path: `${path}.message`, message: 'message must not contain line breaks', value: rule.message });
-  }
-  if (/[\r\n]/.test(rule.rule) && !rule.message) {
-    issues.push({ path: `${path}.message`, message: 'message must be specified if rule contains line breaks' });
-  }
-  if (rule.fieldPath !== undefined) {
-    const problem = resolveFieldPath(node.schema, rule.fieldPath).error;
-    if (problem) issues.push({ path: `${path}.fieldPath`, message: `fieldPath must be a valid path: ${problem}`, value: rule.fieldPath });
+  if (rule.fieldPath !== undefined && rule.fieldPath.length > 0) {
+    if (rule.fieldPath.trim() === '') {
+      issues.push({ path: at('fieldPath'), message: 'Invalid value: fieldPath must be non-empty if specified', value: rule.fieldPath });
+    } else if (NEWLINES.test(rule.fieldPath)) {
+      issues.push({ path: at('fieldPath'), message: 'Invalid value: fieldPath must not contain line breaks', value: rule.fieldPath });
+    } else {
+      const problem = resolveFieldPath(node.schema, rule.fieldPath).error;
+      if (problem) issues.push({ path: at('fieldPath'), message: `Invalid value: fieldPath must be a valid path: ${problem}`, value: rule.fieldPath });
+    }
   }
 
   const checked = checkExpression(rule.rule, vars);
   for (const error of checked.errors) {
-    issues.push({ path: `${path}.rule`, message: `compilation failed: ${error}`, value: rule.rule });
+    issues.push({ path: `${path}.rule`, message: `Invalid value: compilation failed: ${error}`, value: rule.rule });
   }
   if (checked.errors.length === 0 && !['bool', 'dyn'].includes(checked.type.kind)) {
-    issues.push({ path: `${path}.rule`, message: `cel expression must evaluate to a bool, got ${typeName(checked.type)}`, value: rule.rule });
+    issues.push({ path: `${path}.rule`, message: `Invalid value: cel expression must evaluate to a bool, got ${typeName(checked.type)}`, value: rule.rule });
   }
-  if (checked.usesOldSelf && !node.correlatable) {
+  if (checked.usesOldSelf && node.uncorrelatablePath !== undefined) {
     issues.push({
       path: `${path}.rule`,
-      message: `oldSelf cannot be used on the uncorrelatable portion of the schema within ${node.path} (only through properties, additionalProperties and items of x-kubernetes-list-type: map lists)`,
+      message: `Invalid value: oldSelf cannot be used on the uncorrelatable portion of the schema within ${node.uncorrelatablePath} (old and new values pair up only through properties, additionalProperties and items of x-kubernetes-list-type: map lists)`,
       value: rule.rule,
     });
   }
   if (rule.optionalOldSelf === true && !checked.usesOldSelf) {
-    issues.push({ path: `${path}.optionalOldSelf`, message: 'may not be set if oldSelf is not used in rule', value: true });
+    issues.push({ path: `${path}.optionalOldSelf`, message: 'Invalid value: may not be set if oldSelf is not used in rule', value: true });
   }
   for (const fn of checked.unsupported) {
     issues.push({ path: `${path}.rule`, severity: 'warning', message: `not checked locally: function ${fn} is not supported by the local CEL library`, value: rule.rule });
@@ -90,27 +103,27 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
   let cost = checked.cost * node.cardinality;
   if (rule.messageExpression !== undefined) {
     if (rule.messageExpression.trim() === '') {
-      issues.push({ path: `${path}.messageExpression`, message: 'must be non-empty if specified', value: rule.messageExpression });
+      issues.push({ path: `${path}.messageExpression`, message: 'Required value: messageExpression must be non-empty if specified' });
     } else {
       const msg = checkExpression(rule.messageExpression, vars);
       for (const error of msg.errors) {
-        issues.push({ path: `${path}.messageExpression`, message: `messageExpression compilation failed: ${error}`, value: rule.messageExpression });
+        issues.push({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression compilation failed: ${error}`, value: rule.messageExpression });
       }
       if (msg.errors.length === 0 && !['string', 'dyn'].includes(msg.type.kind)) {
-        issues.push({ path: `${path}.messageExpression`, message: `must evaluate to a string, got ${typeName(msg.type)}`, value: rule.messageExpression });
+        issues.push({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression must evaluate to a string, got ${typeName(msg.type)}`, value: rule.messageExpression });
       }
       for (const fn of msg.unsupported) {
         issues.push({ path: `${path}.messageExpression`, severity: 'warning', message: `not checked locally: function ${fn} is not supported by the local CEL library` });
       }
       const msgCost = msg.cost * node.cardinality;
       if (msgCost > RULE_COST_LIMIT) {
-        issues.push({ path: `${path}.messageExpression`, message: costMessage('estimated messageExpression cost', msgCost, RULE_COST_LIMIT) });
+        issues.push({ path: `${path}.messageExpression`, message: `Forbidden: ${costMessage('estimated messageExpression cost', msgCost, RULE_COST_LIMIT)}` });
       }
       cost += msgCost;
     }
   }
   if (checked.cost * node.cardinality > RULE_COST_LIMIT) {
-    issues.push({ path: `${path}.rule`, message: costMessage('estimated rule cost', checked.cost * node.cardinality, RULE_COST_LIMIT), value: rule.rule });
+    issues.push({ path: `${path}.rule`, message: `Forbidden: ${costMessage('estimated rule cost', checked.cost * node.cardinality, RULE_COST_LIMIT)}`, value: rule.rule });
   }
   return { issues, cost };
 }

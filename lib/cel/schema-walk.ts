@@ -9,10 +9,11 @@ export interface SchemaNode {
   /** Whether this is the resource root (the rules there see apiVersion, kind and metadata.name). */
   readonly isRoot: boolean;
   /**
-   * Whether old and new values of this node can be paired on update (so `oldSelf` is allowed):
-   * through properties and additionalProperties, and through the items of `x-kubernetes-list-type: map` lists only.
+   * Where old and new values stopped pairing up on update, if they did (then `oldSelf` is not allowed here):
+   * they pair through properties and additionalProperties, and through the items of `x-kubernetes-list-type: map`
+   * lists only; this is the path of the first other list's `items` above the node.
    */
-  readonly correlatable: boolean;
+  readonly uncorrelatablePath?: string;
   /** The largest number of times a rule here can run per object: the product of enclosing list/map bounds. */
   readonly cardinality: number;
 }
@@ -22,25 +23,26 @@ export interface SchemaNode {
  * allOf/anyOf/oneOf/not value-validation branches, which carry no rules).
  */
 export function walkSchema(root: JSONSchemaProps, basePath: string, visit: (node: SchemaNode) => void): void {
-  const go = (schema: JSONSchemaProps, path: string, isRoot: boolean, correlatable: boolean, cardinality: number): void => {
-    visit({ schema, path, isRoot, correlatable, cardinality });
+  const go = (schema: JSONSchemaProps, path: string, isRoot: boolean, uncorrelatablePath: string | undefined, cardinality: number): void => {
+    visit({ schema, path, isRoot, uncorrelatablePath, cardinality });
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-      go(prop, `${path}.properties[${name}]`, false, correlatable, cardinality);
+      go(prop, `${path}.properties[${name}]`, false, uncorrelatablePath, cardinality);
     }
     const ap = schema.additionalProperties;
     if (ap && typeof ap === 'object') {
       const minSize = schemaCelType(ap).minSize ?? 1;
       const bound = schema.maxProperties ?? estimateMaxAdditionalProperties(minSize);
-      go(ap, `${path}.additionalProperties`, false, correlatable, capped(cardinality * bound));
+      go(ap, `${path}.additionalProperties`, false, uncorrelatablePath, capped(cardinality * bound));
     }
     if (schema.items) {
       const minSize = schemaCelType(schema.items).minSize ?? 1;
       const bound = schema.maxItems ?? estimateMaxArrayItems(minSize);
       const isMapList = schema['x-kubernetes-list-type'] === 'map';
-      go(schema.items, `${path}.items`, false, correlatable && isMapList, capped(cardinality * bound));
+      const lost = uncorrelatablePath ?? (isMapList ? undefined : `${path}.items`);
+      go(schema.items, `${path}.items`, false, lost, capped(cardinality * bound));
     }
   };
-  go(root, basePath, true, true, 1);
+  go(root, basePath, true, undefined, 1);
 }
 
 /** Cardinality can never exceed the number of bytes in a request. */

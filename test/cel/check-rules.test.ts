@@ -88,13 +88,14 @@ describe('checkCelRules: compilation', () => {
 
 describe('checkCelRules: entry fields', () => {
   test('fails a missing rule', () => {
-    expect(check([{ rule: '' }])).toStrictEqual([{ path: `${RULE0}.rule`, message: 'Required value' }]);
+    expect(check([{ rule: '' }])).toStrictEqual([{ path: `${RULE0}.rule`, message: 'Required value: rule is not specified' }]);
+    expect(check([{ rule: '  \n ' }])[0].message).toBe('Required value: rule is not specified');
   });
 
   test('fails an unknown reason', () => {
     const issues = check([{ rule: 'true', reason: 'FieldValueWrong' }]);
     expect(issues[0]).toMatchObject({ path: `${RULE0}.reason`, value: 'FieldValueWrong' });
-    expect(issues[0].message).toMatch(/supported values: "FieldValueRequired"/);
+    expect(issues[0].message).toBe('Unsupported value: "FieldValueWrong": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"');
   });
 
   test('accepts every supported reason', () => {
@@ -103,11 +104,16 @@ describe('checkCelRules: entry fields', () => {
   });
 
   test('fails a message with a line break', () => {
-    expect(check([{ rule: 'true', message: 'a\nb' }])[0]).toMatchObject({ path: `${RULE0}.message`, message: 'message must not contain line breaks' });
+    expect(check([{ rule: 'true', message: 'a\nb' }])[0]).toMatchObject({ path: `${RULE0}.message`, message: 'Invalid value: message must not contain line breaks' });
+    // surrounding whitespace is trimmed first, as YAML block scalars add a trailing newline
+    expect(check([{ rule: 'true', message: 'ok\n' }])).toStrictEqual([]);
+    expect(check([{ rule: 'true', message: ' ' }])[0].message).toBe('Invalid value: message must be non-empty if specified');
+    expect(check([{ rule: 'true', message: 'x'.repeat(2049) }])[0].message).toBe('Invalid value: message must have a maximum length of 2048 characters');
   });
 
   test('fails a multi-line rule without a message, accepts it with one', () => {
-    expect(check([{ rule: 'self.replicas > 0 &&\nself.replicas < 9' }])[0].message).toBe('message must be specified if rule contains line breaks');
+    expect(check([{ rule: 'self.replicas > 0 &&\nself.replicas < 9' }])[0].message).toBe('Required value: message must be specified if rule contains line breaks');
+    expect(check([{ rule: 'self.replicas > 0\n' }])).toStrictEqual([]);
     expect(check([{ rule: 'self.replicas > 0 &&\nself.replicas < 9', message: 'between 1 and 8' }])).toStrictEqual([]);
   });
 
@@ -119,7 +125,13 @@ describe('checkCelRules: entry fields', () => {
     expect(check([{ rule: 'true', fieldPath: '.tags[0]' }], { tags: { type: 'array', items: { type: 'string' } } })[0].message).toMatch(/numeric index/);
   });
 
+  test('fails a blank or multi-line fieldPath', () => {
+    expect(check([{ rule: 'true', fieldPath: ' ' }])[0].message).toBe('Invalid value: fieldPath must be non-empty if specified');
+    expect(check([{ rule: 'true', fieldPath: '.replicas\n' }])[0].message).toBe('Invalid value: fieldPath must not contain line breaks');
+  });
+
   test('compiles messageExpression and requires a string', () => {
+    expect(check([{ rule: 'true', messageExpression: ' ' }])[0].message).toBe('Required value: messageExpression must be non-empty if specified');
     expect(check([{ rule: 'self.replicas < 8', messageExpression: "'got ' + string(self.replicas)" }])).toStrictEqual([]);
     expect(check([{ rule: 'true', messageExpression: 'self.replicas' }])[0].message).toMatch(/must evaluate to a string, got int/);
     expect(check([{ rule: 'true', messageExpression: 'self.nope' }])[0].message).toMatch(/messageExpression compilation failed: .*undefined field 'nope'/);
@@ -173,7 +185,7 @@ describe('checkCelRules: transition rules', () => {
     const issues = checkCelRules(schema, 'root');
     expect(issues).toHaveLength(1);
     expect(issues[0].path).toBe('root.properties[items].items.x-kubernetes-validations[0].rule');
-    expect(issues[0].message).toMatch(/oldSelf cannot be used on the uncorrelatable portion of the schema/);
+    expect(issues[0].message).toMatch(/^Invalid value: oldSelf cannot be used on the uncorrelatable portion of the schema within root\.properties\[items\]\.items /);
   });
 });
 
@@ -223,7 +235,8 @@ describe('checkCelRules: cost', () => {
     const issues = check([{ rule: "self.names.all(n, n.matches('^[a-z]+$'))" }], { names: unbounded });
     expect(issues).toHaveLength(2); // the rule, and the schema total
     expect(issues[0].path).toBe(`${RULE0}.rule`);
-    expect(issues[0].message).toMatch(/^estimated rule cost exceeds budget by factor of .* \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength/);
+    expect(issues[0].message).toMatch(/^Forbidden: estimated rule cost exceeds budget by factor of more than 100x \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/);
+    expect(issues[1].message).toMatch(/^Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget/);
   });
 
   test('passes the same rule once maxItems and maxLength bound it', () => {

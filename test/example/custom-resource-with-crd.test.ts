@@ -111,6 +111,6 @@ describe('CustomResource with the CustomResourceDefinition construct', () => {
         },
       }],
     });
-    expect(validationErrors(app)).toMatch(/\[test\/Crd\] .*x-kubernetes-validations\[0\]\.rule: compilation failed: ERROR: <input>:1:\d+: undefined field 'replicaz'/);
+    expect(validationErrors(app)).toMatch(/\[test\/Crd\] .*x-kubernetes-validations\[0\]\.rule: Invalid value: compilation failed: ERROR: <input>:1:\d+: undefined field 'replicaz'/);
   });
 });
