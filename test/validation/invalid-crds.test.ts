@@ -187,6 +187,9 @@ const STRUCTURAL: Case[] = [
     /\.properties\[template\]\.additionalProperties: Forbidden: must not be used if x-kubernetes-embedded-resource is set$/],
   ['preserve-unknown-fields is true or absent', m => { props(m).extra['x-kubernetes-preserve-unknown-fields'] = false; },
     /\.properties\[extra\]\.x-kubernetes-preserve-unknown-fields: Invalid value: must be true or undefined \(got false\)$/],
+  ['no embedded resource inside resource metadata', m => {
+    props(m).template = { 'type': 'object', 'x-kubernetes-embedded-resource': true, 'properties': { metadata: { type: 'object', properties: { owner: { 'type': 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } } } };
+  }, /\.properties\[template\]\.properties\[metadata\]\.properties\[owner\]\.x-kubernetes-embedded-resource: Forbidden: must not be used inside of resource meta$/],
   ['patterns are valid RE2', m => { props(m).mode.pattern = '^(?=a)b$'; }, /\.properties\[mode\]\.pattern: Invalid value: must be a valid regular expression, but isn't/],
 ];
 
@@ -218,6 +221,8 @@ const LISTS_AND_MAPS: Case[] = [
 const SUBRESOURCES_AND_COLUMNS: Case[] = [
   ['status subresource allows only some root keys', m => { root(m).maxProperties = 10; },
     new RegExp(`^${esc(ROOT)}: Invalid value: only .* are allowed at the root of the schema if the status subresource is enabled \\(got \\["maxProperties"\\]\\)$`)],
+  ['status subresource needs an object root', m => { root(m).type = 'array'; root(m).items = { type: 'string' }; },
+    new RegExp(`^${esc(ROOT)}\\.type: Invalid value: only "object" is allowed as the type at the root of the schema if the status subresource is enabled`)],
   ['specReplicasPath is under .spec', m => { m.spec.versions[0].subresources.scale.specReplicasPath = '.status.replicas'; },
     /^spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: Invalid value: should be a json path under \.spec \(got "\.status\.replicas"\)$/],
   ['statusReplicasPath is under .status', m => { m.spec.versions[0].subresources.scale.statusReplicasPath = '.spec.replicas'; },
