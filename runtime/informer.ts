@@ -16,11 +16,11 @@
  *
  * Caveats: handlers run synchronously in the watch loop; they must only enqueue, never block.
  */
-import { IndexFunc, ObjectCache } from './cache';
+import { deepFreeze, IndexFunc, ObjectCache } from './cache';
 import { KubeClient } from './client';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
-import { KubeObject, ResourceRef } from './resource';
+import { KubeObject, objectKey, ResourceRef } from './resource';
 import { Watcher, WatcherEvent, WatcherOptions } from './watcher';
 
 /** Callbacks for cache changes. */
@@ -121,14 +121,15 @@ export class Informer {
       }
       case 'Applied': {
         const old = this.cache.upsert(event.object);
-        const now = this.cache.get(event.object.metadata?.namespace ? `${event.object.metadata.namespace}/${event.object.metadata.name}` : `${event.object.metadata?.name}`)!;
+        const now = this.cache.get(objectKey(event.object))!;
         if (old) this.dispatch((h) => h.onUpdate?.(old, now));
         else this.dispatch((h) => h.onAdd?.(now));
         break;
       }
       case 'Deleted': {
-        const old = this.cache.delete(event.object);
-        const obj = old ?? event.object;
+        this.cache.delete(event.object);
+        // The DELETED event carries the final state (e.g. deletionTimestamp), as client-go passes it on.
+        const obj = deepFreeze(event.object);
         this.dispatch((h) => h.onDelete?.(obj));
         break;
       }
