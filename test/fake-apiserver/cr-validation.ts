@@ -3,6 +3,7 @@
  * (lib/validation/value-validator: OpenAPI keywords, formats, list types and CEL incl. transition rules),
  * with the apiserver's ordering: CEL rules are skipped when a "blocking" error exists.
  */
+import { Issue } from '../../lib/validation/issue';
 import { validateValue } from '../../lib/validation/value-validator';
 import { StatusCause } from './status';
 
@@ -19,11 +20,16 @@ function reasonOf(message: string): string {
   return 'FieldValueInvalid';
 }
 
+/** An Issue from the project's validators as a Status cause. */
+export function issueToCause(i: Issue): StatusCause {
+  return { reason: reasonOf(i.message), message: i.message, field: i.path };
+}
+
 /** Causes for an (already pruned and defaulted) custom resource; `old` enables transition rules on update. */
 export function validateCustomResource(obj: any, old: any | undefined, schema: any): StatusCause[] {
   const toCauses = (withRules: boolean): StatusCause[] => validateValue(schema, obj, { oldValue: old, applyDefaults: false, evaluateRules: withRules })
     .issues.filter((i) => (i.severity ?? 'error') === 'error')
-    .map((i) => ({ reason: reasonOf(i.message), message: i.message, field: i.path }));
+    .map(issueToCause);
   const basic = toCauses(false);
   if (basic.some((c) => BLOCKING.has(c.reason))) {
     return [...basic, {

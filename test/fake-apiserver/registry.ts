@@ -9,7 +9,9 @@ import { clone, deepEqual, getJsonPath, isObject, nowTimestamp, setJsonPath } fr
 import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate } from './managed-fields';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
 import { applyDefaults, prune } from './schema';
-import { validateCustomResource } from './cr-validation';
+import { issueToCause, validateCustomResource } from './cr-validation';
+import { validateCrdManifest } from '../../lib/validation/validate-crd';
+import { isProtectedGroup } from '../../lib/validation/crd-names';
 import { validateObjectMeta } from './metadata-validation';
 import {
   ApiError, StatusCause, alreadyExists, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound,
@@ -102,7 +104,7 @@ export class Registry {
     if (res.status && res.custom) delete obj.status;
 
     const warnings = this.prepare(res, obj, undefined, opts);
-    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(obj);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(obj, warnings);
     const mf = managedFields ?? trackUpdate(undefined, obj, this.writeContext(res, opts, 'main'));
     if (mf) meta.managedFields = mf;
     if (opts.dryRun) return { object: this.view(res, { ...obj, metadata: { ...meta, resourceVersion: undefined } }), warnings, created: true };
@@ -157,7 +159,7 @@ export class Registry {
     next.metadata.resourceVersion = current.metadata.resourceVersion;
 
     const warnings = this.prepare(res, next, current, opts);
-    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(next);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(next, warnings);
 
     if (current.metadata.deletionTimestamp) {
       const added = (next.metadata.finalizers ?? []).filter((f: string) => !(current.metadata.finalizers ?? []).includes(f));
@@ -354,21 +356,18 @@ export class Registry {
     return warnings;
   }
 
-  /** CRD strategy: defaulted names, accepted names, Established/NamesAccepted conditions, storedVersions. */
-  private prepareCrd(crd: any): void {
+  /** CRD strategy: validation (lib/validation/validate-crd), defaulted names, conditions, storedVersions. */
+  private prepareCrd(crd: any, warnings: string[]): void {
     const spec = crd.spec ?? {};
     const names = spec.names ?? {};
-    const causes: StatusCause[] = [];
-    if (!spec.group) causes.push(fieldRequired('spec.group'));
-    if (!names.plural) causes.push(fieldRequired('spec.names.plural'));
-    if (!names.kind) causes.push(fieldRequired('spec.names.kind'));
-    if (!['Namespaced', 'Cluster'].includes(spec.scope)) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.scope ?? '')}: supported values: "Cluster", "Namespaced"`, field: 'spec.scope' });
-    const versions: any[] = spec.versions ?? [];
-    if (versions.filter((v) => v.storage).length !== 1) causes.push(fieldInvalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
-    if (names.plural && spec.group && crd.metadata.name !== `${names.plural}.${spec.group}`) {
-      causes.push(fieldInvalid('metadata.name', crd.metadata.name, `must be spec.names.plural+"."+spec.group`));
+    const issues = validateCrdManifest(crd);
+    const errors = issues.filter((i) => (i.severity ?? 'error') === 'error');
+    warnings.push(...issues.filter((i) => i.severity === 'warning').map((i) => `${i.path}: ${i.message}`));
+    if (errors.length) {
+      throw invalid({ group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition' }, crd.metadata.name,
+        errors.map(issueToCause));
     }
-    if (causes.length) throw invalid({ group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition' }, crd.metadata.name, causes);
+    const versions: any[] = spec.versions ?? [];
     names.singular = names.singular ?? String(names.kind).toLowerCase();
     names.listKind = names.listKind ?? `${names.kind}List`;
     spec.conversion = spec.conversion ?? { strategy: 'None' };
@@ -383,6 +382,15 @@ export class Registry {
       ],
       storedVersions: prior.includes(storage) ? prior : [...prior, storage],
     };
+    const approval = crd.metadata.annotations?.['api-approved.kubernetes.io'];
+    if (isProtectedGroup(spec.group)) {
+      const unapproved = String(approval).startsWith('unapproved');
+      crd.status.conditions.push({
+        type: 'KubernetesAPIApprovalPolicyConformant', status: unapproved ? 'False' : 'True', lastTransitionTime: now,
+        reason: unapproved ? 'UnapprovedAnnotation' : 'ApprovedAnnotation',
+        message: unapproved ? `not approved: ${JSON.stringify(approval)}` : `approved in ${approval}`,
+      });
+    }
   }
 
   /** Work a controller-manager would do when an object becomes terminating (only with gc). */
