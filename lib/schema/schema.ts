@@ -170,7 +170,11 @@ export class Schema {
     if (listType === 'map') {
       if (!keys || keys.length === 0) throw new Error(`listType 'map' needs non-empty 'listMapKeys', got ${JSON.stringify(keys ?? [])}`);
       for (const k of keys) {
-        if (!items.properties?.[k]) throw new Error(`'listMapKeys' must name properties of the items, got ${JSON.stringify(k)}`);
+        const key = items.properties?.[k];
+        if (!key) throw new Error(`'listMapKeys' must name properties of the items, got ${JSON.stringify(k)}`);
+        if (!items.required?.includes(k) && key.default === undefined) {
+          throw new Error(`'listMapKeys' entries must be required or defaulted in the items, got ${JSON.stringify(k)}`);
+        }
       }
     }
     return node('array', options, {

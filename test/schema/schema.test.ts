@@ -71,8 +71,10 @@ describe('Schema builders', () => {
     ['listMapKeys with listType set', () => Schema.array(Schema.object({ properties: { a: Schema.string() } }), { listType: 'set', listMapKeys: ['a'] }),
       /'listMapKeys' needs listType 'map', got "set"/],
     ['map list without keys', () => Schema.array(Schema.object(), { listType: 'map' }), /listType 'map' needs non-empty 'listMapKeys', got \[\]/],
-    ['map key that is not an item property', () => Schema.array(Schema.object({ properties: { a: Schema.string() } }), { listMapKeys: ['b'] }),
+    ['map key that is not an item property', () => Schema.array(Schema.object({ properties: { a: Schema.string() }, required: ['a'] }), { listMapKeys: ['b'] }),
       /'listMapKeys' must name properties of the items, got "b"/],
+    ['map key neither required nor defaulted', () => Schema.array(Schema.object({ properties: { a: Schema.string() } }), { listMapKeys: ['a'] }),
+      /'listMapKeys' entries must be required or defaulted in the items, got "a"/],
     ['required field not declared', () => Schema.object({ properties: { a: Schema.string() }, required: ['b'] }), /'required' names a field that 'properties' does not declare, got "b"/],
     ['maxProperties fractional', () => Schema.map(Schema.string(), { maxProperties: 1.5 }), /'maxProperties' must be a non-negative integer, got 1.5/],
   ])('fails at once: %s', (_name, build, expected) => {
