@@ -10,8 +10,8 @@ export interface SchemaNode {
   readonly isRoot: boolean;
   /**
    * Where old and new values stopped pairing up on update, if they did (then `oldSelf` is not allowed here):
-   * they pair through properties and additionalProperties, and through the items of `x-kubernetes-list-type: map`
-   * lists only; this is the path of the first other list's `items` above the node.
+   * they pair through additionalProperties, properties of non-atomic objects and items of
+   * `x-kubernetes-list-type: map` lists only; this is the path of the first other list or atomic object above.
    */
   readonly uncorrelatablePath?: string;
   /** The largest number of times a rule here can run per object: the product of enclosing list/map bounds. */
@@ -25,8 +25,10 @@ export interface SchemaNode {
 export function walkSchema(root: JSONSchemaProps, basePath: string, visit: (node: SchemaNode) => void): void {
   const go = (schema: JSONSchemaProps, path: string, isRoot: boolean, uncorrelatablePath: string | undefined, cardinality: number): void => {
     visit({ schema, path, isRoot, uncorrelatablePath, cardinality });
+    // the properties of an atomic map are replaced as a whole: no pairing below it
+    const propsLost = uncorrelatablePath ?? (schema['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-      go(prop, `${path}.properties[${name}]`, false, uncorrelatablePath, cardinality);
+      go(prop, `${path}.properties[${name}]`, false, propsLost, cardinality);
     }
     const ap = schema.additionalProperties;
     if (ap && typeof ap === 'object') {
@@ -38,7 +40,7 @@ export function walkSchema(root: JSONSchemaProps, basePath: string, visit: (node
       const minSize = schemaCelType(schema.items).minSize ?? 1;
       const bound = schema.maxItems ?? estimateMaxArrayItems(minSize);
       const isMapList = schema['x-kubernetes-list-type'] === 'map';
-      const lost = uncorrelatablePath ?? (isMapList ? undefined : `${path}.items`);
+      const lost = uncorrelatablePath ?? (isMapList ? undefined : path);
       go(schema.items, `${path}.items`, false, lost, capped(cardinality * bound));
     }
   };

@@ -9,12 +9,13 @@ import { validateValue } from './value-validator';
  */
 export function checkDefaults(schema: JSONSchemaProps, basePath: string): Issue[] {
   const issues: Issue[] = [];
-  const forbiddenRoots = ['metadata', 'apiVersion', 'kind'].map(k => `${basePath}.properties[${k}]`);
+  const forbiddenRoots = ['metadata', 'apiVersion', 'kind'].map(k => ({ key: k, path: `${basePath}.properties[${k}]` }));
   walkSchema(schema, basePath, node => {
     if (node.schema.default === undefined) return;
     const at = `${node.path}.default`;
-    if (forbiddenRoots.some(r => node.path === r || node.path.startsWith(`${r}.`))) {
-      issues.push({ path: at, message: 'Forbidden: must not be set under metadata, apiVersion or kind at the root', value: node.schema.default });
+    const root = forbiddenRoots.find(r => node.path === r.path || node.path.startsWith(`${r.path}.`));
+    if (root) {
+      issues.push({ path: at, message: `Forbidden: must not be set in top-level ${root.key}`, value: node.schema.default });
       return;
     }
     const found = validateValue(node.schema, node.schema.default, { path: at, resourceRoot: false, applyDefaults: true });

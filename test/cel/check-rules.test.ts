@@ -185,7 +185,22 @@ describe('checkCelRules: transition rules', () => {
     const issues = checkCelRules(schema, 'root');
     expect(issues).toHaveLength(1);
     expect(issues[0].path).toBe('root.properties[items].items.x-kubernetes-validations[0].rule');
-    expect(issues[0].message).toMatch(/^Invalid value: oldSelf cannot be used on the uncorrelatable portion of the schema within root\.properties\[items\]\.items /);
+    expect(issues[0].message).toMatch(/^Invalid value: oldSelf cannot be used on the uncorrelatable portion of the schema within root\.properties\[items\] /);
+  });
+
+  test('fails oldSelf below an atomic object, allows it below a granular map', () => {
+    const schema = (mapType: string): JSONSchemaProps => ({
+      type: 'object',
+      properties: {
+        cfg: {
+          'type': 'object',
+          'x-kubernetes-map-type': mapType,
+          'properties': { a: { 'type': 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf' }] } },
+        },
+      },
+    });
+    expect(checkCelRules(schema('atomic'), 'root')[0].message).toMatch(/uncorrelatable portion of the schema within root\.properties\[cfg\] /);
+    expect(checkCelRules(schema('granular'), 'root')).toStrictEqual([]);
   });
 });
 

@@ -77,6 +77,7 @@ describe('checkDefaults', () => {
       apiVersion: { type: 'string', default: 'a/v1' },
       kind: { type: 'string', default: 'K' },
     });
+    expect(checkDefaults(schema, BASE)[0].message).toBe('Forbidden: must not be set in top-level metadata');
     expect(checkDefaults(schema, BASE).map(i => i.path)).toStrictEqual([
       `${BASE}.properties[metadata].properties[name].default`,
       `${BASE}.properties[apiVersion].default`,
