@@ -40,5 +40,5 @@ export * from './validation/subresources';
 export * from './validation/printer-columns';
 export * from './validation/crd-size';
 export * from './validation/validate-crd';
-export * from './example/custom-resource';
 export * from './schema/conditions';
+export * from './example/custom-resource';

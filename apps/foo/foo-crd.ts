@@ -1,0 +1,30 @@
+import { Construct } from 'constructs';
+import { CustomResourceDefinition, Schema } from '../../lib';
+
+/**
+ * kubernetes/sample-controller's Foo CRD, field for field
+ * (`samplecontroller.k8s.io/v1alpha1`, status subresource).
+ */
+export function fooCrd(scope: Construct, id = 'FooDefinition'): CustomResourceDefinition {
+  return new CustomResourceDefinition(scope, id, {
+    group: 'samplecontroller.k8s.io',
+    kind: 'Foo',
+    annotations: {
+      // *.k8s.io groups need this annotation; upstream carries the same text.
+      'api-approved.kubernetes.io': "unapproved, experimental-only; please get an approval from Kubernetes API reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups",
+    },
+    versions: [{
+      name: 'v1alpha1',
+      spec: Schema.object({
+        properties: {
+          deploymentName: Schema.string(),
+          replicas: Schema.integer({ minimum: 1, maximum: 10 }),
+        },
+      }),
+      status: Schema.object({
+        properties: { availableReplicas: Schema.integer() },
+      }),
+      subresources: { status: true },
+    }],
+  });
+}

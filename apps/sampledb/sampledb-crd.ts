@@ -1,0 +1,69 @@
+import { Construct } from 'constructs';
+import { conditionsSchema, CustomResourceDefinition, Schema } from '../../lib';
+
+/** Matches a version like `16`, `16.4` or `16.4.1`; the major version picks the postgres image. */
+const VERSION_PATTERN = '^[0-9]+(\\.[0-9]+){0,2}$';
+/** Five cron fields (minute hour day-of-month month day-of-week) or a @-macro. */
+const CRON_PATTERN = '^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$';
+
+/**
+ * The SampleDB CRD of the seed documents (Kubernetes docs' operator example):
+ * `apiVersion: database.example.com/v1`, `kind: SampleDB`.
+ */
+export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): CustomResourceDefinition {
+  return new CustomResourceDefinition(scope, id, {
+    group: 'database.example.com',
+    kind: 'SampleDB',
+    shortNames: ['sdb'],
+    categories: ['databases'],
+    versions: [{
+      name: 'v1',
+      spec: Schema.object({
+        description: 'Desired state of a PostgreSQL database.',
+        properties: {
+          version: Schema.string({
+            description: 'PostgreSQL version, e.g. "16" or "16.4"; the major version picks the image. Major versions can only go up.',
+            pattern: VERSION_PATTERN,
+            maxLength: 16,
+            validations: [{
+              rule: "int(self.split('.')[0]) >= int(oldSelf.split('.')[0])",
+              message: 'major version downgrades are not supported',
+            }],
+          }),
+          replicas: Schema.integer({ description: 'Number of database pods.', minimum: 1, maximum: 9, default: 1, format: 'int32' }),
+          backupSchedule: Schema.string({ description: 'Cron schedule of regular backups, e.g. "0 2 * * *". No backups when absent.', pattern: CRON_PATTERN, maxLength: 64 }),
+          backupRetention: Schema.integer({ description: 'How many scheduled backups to keep.', minimum: 1, maximum: 365, format: 'int32' }),
+          storage: Schema.string({ description: 'Size of each data volume (a Kubernetes quantity).', default: '1Gi', pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$', maxLength: 32 }),
+        },
+        required: ['version'],
+        validations: [{
+          rule: '!has(self.backupRetention) || has(self.backupSchedule)',
+          message: 'backupRetention needs a backupSchedule',
+          fieldPath: '.backupRetention',
+        }],
+      }),
+      status: Schema.object({
+        description: 'Observed state, written by the operator.',
+        properties: {
+          replicas: Schema.integer({ description: 'Pods created for this database.', format: 'int32' }),
+          readyReplicas: Schema.integer({ description: 'Pods ready to serve.', format: 'int32' }),
+          labelSelector: Schema.string({ description: 'Selector of the database pods (for the scale subresource and HPAs).' }),
+          phase: Schema.string({ description: 'Lifecycle phase.', enum: ['Pending', 'Creating', 'Running', 'Upgrading', 'Deleting', 'Failed'] }),
+          observedGeneration: Schema.integer({ description: 'The .metadata.generation this status describes.', format: 'int64' }),
+          conditions: conditionsSchema(),
+        },
+      }),
+      printerColumns: [
+        { name: 'Version', type: 'string', jsonPath: '.spec.version' },
+        { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+        { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+        { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      subresources: {
+        status: true,
+        scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
+      },
+    }],
+  });
+}
