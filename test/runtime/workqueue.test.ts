@@ -131,8 +131,11 @@ describe('WorkQueue', () => {
     const k = (await q.get())!;
     await sleep(5);
     const text = await metrics.expose();
-    expect(text).toMatch(/workqueue_unfinished_work_seconds\{name="foo",controller="foo"\} 0\.0\d+/);
-    expect(text).toMatch(/workqueue_longest_running_processor_seconds\{name="foo",controller="foo"\} 0\.0\d+/);
+    const unfinished = Number(/workqueue_unfinished_work_seconds\{name="foo",controller="foo"\} ([\d.e-]+)/.exec(text)![1]);
+    const longest = Number(/workqueue_longest_running_processor_seconds\{name="foo",controller="foo"\} ([\d.e-]+)/.exec(text)![1]);
+    expect(unfinished).toBeGreaterThan(0);
+    expect(longest).toBeGreaterThan(0);
+    expect(longest).toBeLessThanOrEqual(unfinished);
     q.done(k);
     q.addRateLimited(k);
     const after = await metrics.expose();

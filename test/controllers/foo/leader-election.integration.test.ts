@@ -3,7 +3,7 @@ import { Manager } from '../../../runtime/manager';
 import { foo, NS, startFake, startFooManager } from './harness';
 import { until } from '../../runtime/support';
 
-const FAST_LEASE = { leaseName: 'foo-controller-leader', namespace: NS, leaseDurationMs: 1000, renewDeadlineMs: 700, retryPeriodMs: 150 };
+const FAST_LEASE = { leaseName: 'foo-controller-leader', namespace: NS, leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200 };
 
 async function reconciles(m: Manager): Promise<number> {
   return m.metrics.value('controller_runtime_reconcile_total', { controller: 'foo' });
@@ -53,7 +53,7 @@ describe('Foo controller with leader election', () => {
     const b = await startFooManager(fake, { leaderElection: { ...FAST_LEASE, identity: 'b' } });
     managers = [a, b];
     fake.faults.failNext({ verb: 'update', resource: 'leases', count: 1_000_000 }, 500);
-    await until('lease lost', () => lost === 1, 5000);
+    await until('lease lost', () => lost === 1, 8000);
     expect(a.isRunningControllers).toBe(false);
     expect(await a.metrics.value('leader_election_master_status', { name: FAST_LEASE.leaseName })).toBe(0);
     fake.faults.clear();
