@@ -42,3 +42,4 @@ export * from './validation/crd-size';
 export * from './validation/validate-crd';
 export * from './schema/conditions';
 export * from './example/custom-resource';
+export * from './validation/selectable-fields';

@@ -9,6 +9,7 @@ import { checkCrdVersions } from './crd-versions';
 import { errorsOf, Issue } from './issue';
 import { checkListAndMapTypes } from './list-map-types';
 import { checkPrinterColumns } from './printer-columns';
+import { checkSelectableFields } from './selectable-fields';
 import { checkStructuralSchema } from './structural-schema';
 import { checkSubresources } from './subresources';
 
@@ -54,6 +55,7 @@ export function checkVersionSchema(version: any, basePath: string): Issue[] {
   }
   issues.push(...checkSubresources(version.subresources, schema, basePath));
   issues.push(...checkPrinterColumns(version.additionalPrinterColumns, schema, basePath));
+  issues.push(...checkSelectableFields(version.selectableFields, schema, basePath));
   return issues;
 }
 

@@ -254,6 +254,14 @@ const SUBRESOURCES_AND_COLUMNS: Case[] = [
     /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.jsonPath: Invalid value: must point to a field declared in the schema \(no \.spec\.replicas\[\*\]\)/],
   ['column [*] resolves through items', m => { m.spec.versions[0].additionalPrinterColumns[2].jsonPath = '.spec.ports[*].nam'; },
     /^spec\.versions\[0\]\.additionalPrinterColumns\[2\]\.jsonPath: Invalid value: must point to a field declared in the schema \(no \.spec\.ports\[\*\]\.nam\)/],
+  ['selectable fields point to scalar fields', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.labels' }]; },
+    /^spec\.versions\[0\]\.selectableFields\[0\]\.jsonPath: Invalid value: must point to a field of type string, boolean or integer/],
+  ['selectable fields exist in the schema', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.colour' }]; },
+    /^spec\.versions\[0\]\.selectableFields\[0\]\.jsonPath: Invalid value: is an invalid path: no \.spec\.colour in the schema/],
+  ['selectable fields are not under metadata', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.metadata.name' }]; },
+    /^spec\.versions\[0\]\.selectableFields\[0\]\.jsonPath: Invalid value: must not point to fields in metadata/],
+  ['selectable fields are unique', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.mode' }, { jsonPath: '.spec.mode' }]; },
+    /^spec\.versions\[0\]\.selectableFields\[1\]\.jsonPath: Duplicate value/],
 ];
 
 const SIZE: Case[] = [
@@ -317,6 +325,7 @@ describe('accepted corner cases', () => {
       m.spec.group = 'x.k8s.io'; m.metadata.name = 'widgets.x.k8s.io'; m.metadata.annotations = { 'api-approved.kubernetes.io': 'unapproved, experimental-only' };
     }],
     ['an empty status.storedVersions, as generated manifests carry it', m => { m.status = { storedVersions: [], conditions: [] }; }],
+    ['selectable fields on scalar spec fields', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.mode' }, { jsonPath: '.spec.replicas' }]; }],
     ['a column below preserve-unknown-fields', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.extra.anything.goes'; }],
   ])('%s', (_name, mutate) => {
     const manifest = base();
