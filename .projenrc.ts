@@ -93,10 +93,18 @@ project.testTask.env('NODE_OPTIONS', '--experimental-vm-modules --no-warnings=Ex
 
 // `npx cdk8s synth` runs this app entry (see cdk8s.yaml); the task is a shortcut.
 project.addTask('synth:apps', { description: 'Synthesize every app in apps/ into dist/', exec: 'cdk8s synth' });
-project.addTask('import', {
-  description: 'Regenerate imports/ (TypeScript types for every CRD the apps define and every vendored CRD)',
-  exec: 'tsx lib/codegen/generate-imports.ts',
+// Third-party CRDs the library types against (prometheus-operator's monitoring kinds), vendored in vendor/crds/.
+const vendoredImports = {
+  servicemonitor: 'vendor/crds/monitoring.coreos.com_servicemonitors.yaml',
+  prometheusrule: 'vendor/crds/monitoring.coreos.com_prometheusrules.yaml',
+};
+const importTask = project.addTask('import', {
+  description: 'Regenerate imports/: types for the apps\' CRDs (json-schema-to-typescript) and the vendored CRDs (cdk8s import)',
+  exec: 'tsx apps/generate-imports.ts',
 });
+for (const [prefix, file] of Object.entries(vendoredImports)) {
+  importTask.exec(`cdk8s import --no-check-upgrade ${prefix}:=${file} -o imports`);
+}
 project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/)', exec: 'tsx bench/run.ts' });
 
 project.synth();
