@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { FakeApiServer, startFakeApiServer } from '.';
+import { FakeApiServer, startFakeApiServer, waitFor } from '.';
 import { sampleDbCrd } from './fixtures';
 
 const KUBECTL = '/usr/bin/kubectl';
@@ -61,6 +61,24 @@ suite('kubectl v1.32 against the fake apiserver', () => {
     writeFileSync(manifest, 'apiVersion: db.example.com/v1\nkind: SampleDB\nmetadata: {name: bad}\nspec: {replicas: 9}\n');
     const err: any = await kubectl('apply', '-f', manifest).catch((e: unknown) => e);
     expect(err.stderr).toContain('spec: Invalid value: "object": at most 7');
+  }, 60_000);
+
+  test('get -w streams Table rows with printer columns', async () => {
+    server.put({ apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'watched', namespace: 'default' }, spec: { replicas: 1 } });
+    const child = spawn(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'sdb', 'watched', '-w']);
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    try {
+      await waitFor(() => /watched\s+1/.test(out), 20_000);
+      const current = server.get('db.example.com/v1', 'SampleDB', 'default', 'watched');
+      server.put({ ...current, spec: { replicas: 7 } });
+      await waitFor(() => /watched\s+7/.test(out), 20_000);
+      expect(out.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'REPLICAS']);
+    } finally {
+      child.kill();
+    }
   }, 60_000);
 
   test('built-ins: deployment apply, scale, get', async () => {

@@ -370,6 +370,9 @@ export class FakeKubeApiServer implements FakeApiServer {
           res: r, namespace: ns, labels, fields, resourceVersion: q.get('resourceVersion') ?? undefined,
           allowBookmarks: q.get('allowWatchBookmarks') === 'true', sendInitialEvents: q.get('sendInitialEvents') === 'true',
           timeoutSeconds: timeout ? Number(timeout) : undefined,
+          transform: wantsTable(req.headers.accept)
+            ? (o) => toTable(r, [o], { resourceVersion: o.metadata.resourceVersion }, q.get('includeObject') ?? undefined)
+            : undefined,
         }, this.control, (closed) => this.watches.delete(closed));
         this.watches.add(w);
         if ((res as any).writableEnded) this.watches.delete(w);

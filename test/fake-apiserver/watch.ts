@@ -15,6 +15,8 @@ export interface WatchRequest {
   readonly allowBookmarks: boolean;
   readonly sendInitialEvents: boolean;
   readonly timeoutSeconds?: number;
+  /** Rewrites event objects (kubectl asks for Tables); bookmarks and errors are left alone. */
+  readonly transform?: (obj: any) => any;
 }
 
 export interface WatchControl {
@@ -58,7 +60,7 @@ export class WatchStream {
       this.progressRv = Math.max(rv, store.currentRv);
     } else {
       for (const object of registry.listViews(req.res, req.namespace)) {
-        if (this.matches(object)) this.send({ type: 'ADDED', object });
+        if (this.matches(object)) this.send({ type: 'ADDED', object: this.shape(object) });
       }
       if (req.sendInitialEvents && req.allowBookmarks) this.sendBookmark(true);
     }
@@ -92,7 +94,11 @@ export class WatchStream {
     else if (now && before) type = 'MODIFIED';
     else if (now) type = 'ADDED';
     else if (before) type = 'DELETED';
-    if (type) this.send({ type, object: view });
+    if (type) this.send({ type, object: this.shape(view) });
+  }
+
+  private shape(obj: any): any {
+    return this.req.transform ? this.req.transform(obj) : obj;
   }
 
   private sendBookmark(initialEventsEnd: boolean): void {
