@@ -76,6 +76,12 @@ export interface CrdVersionProps {
   readonly printerColumns?: readonly PrinterColumn[];
   /** Subresources. @default - status when the schema declares `status` */
   readonly subresources?: CrdSubresources;
+  /**
+   * JSON paths of scalar fields usable in field selectors (`kubectl get --field-selector`), Kubernetes >= 1.30.
+   * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#crd-selectable-fields
+   * @default - none
+   */
+  readonly selectableFields?: readonly string[];
 }
 
 /** Props of a CustomResourceDefinition. */
@@ -337,6 +343,7 @@ function renderVersion(v: CrdVersionProps, onlyVersion: boolean): CrdVersionSpec
     schema: { openAPIV3Schema: schema },
     subresources,
     additionalPrinterColumns: columns && columns.length > 0 ? columns : undefined,
+    selectableFields: v.selectableFields && v.selectableFields.length > 0 ? v.selectableFields.map(jsonPath => ({ jsonPath })) : undefined,
   };
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out as unknown as CrdVersionSpec;

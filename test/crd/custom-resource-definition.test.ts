@@ -81,6 +81,19 @@ describe('CustomResourceDefinition (built from props)', () => {
     expect(crd.apiVersionFor('v2')).toBe('net.example.com/v2');
   });
 
+  test('selectable fields render as jsonPath entries and are checked', () => {
+    const chart = Testing.chart();
+    new CustomResourceDefinition(chart, 'SampleDB', {
+      ...sampleDbProps(),
+      versions: [{ ...sampleDbProps().versions[0], selectableFields: ['.spec.version'] }],
+    });
+    expect(Testing.synth(chart)[0].spec.versions[0].selectableFields).toStrictEqual([{ jsonPath: '.spec.version' }]);
+
+    const bad = Testing.chart();
+    new CustomResourceDefinition(bad, 'SampleDB', { ...sampleDbProps(), versions: [{ ...sampleDbProps().versions[0], selectableFields: ['.spec.nope'] }] });
+    expect(() => Testing.synth(bad)).toThrow(/spec\.versions\[0\]\.selectableFields\[0\]\.jsonPath: Invalid value: is an invalid path/);
+  });
+
   test('a full openAPIV3Schema is used as given', () => {
     const chart = Testing.chart();
     const schema = Schema.object({ properties: { spec: Schema.object({ preserveUnknownFields: true }) } });
