@@ -1,13 +1,34 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Foo } from '../../imports/samplecontroller.k8s.io';
+import { Operator } from '../../lib';
 import { fooCrd } from './foo-crd';
 
-/** kubernetes/sample-controller's Foo CRD and its upstream example. */
+/** Props of `FooChart`. */
+export interface FooChartProps extends ChartProps {
+  /**
+   * Image of the Foo controller (controllers/foo), pinned by tag or digest.
+   * @default 'ghcr.io/cdk8s-operator/foo-controller:0.1.0'
+   */
+  readonly image?: string;
+}
+
+/** kubernetes/sample-controller's Foo: CRD, the operator that reconciles it, and the upstream example. */
 export class FooChart extends Chart {
-  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+  constructor(scope: Construct, id: string, props: FooChartProps = {}) {
     super(scope, id, props);
-    fooCrd(this);
+    const crd = fooCrd(this);
+    new Operator(this, 'foo-controller', {
+      crds: [crd],
+      image: props.image ?? 'ghcr.io/cdk8s-operator/foo-controller:0.1.0',
+      contract: {
+        watches: [crd],
+        owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+        status: true,
+        events: true,
+        leaderElection: true,
+      },
+    });
     new Foo(this, 'example-foo', {
       metadata: { name: 'example-foo', namespace: 'default' },
       spec: { deploymentName: 'example-foo', replicas: 1 },
