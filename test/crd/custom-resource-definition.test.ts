@@ -8,7 +8,8 @@ import { CustomResourceDefinition, findCustomResourceDefinitions } from '../../l
 import { Schema } from '../../lib/schema/schema';
 
 const VENDORED = path.join(__dirname, '..', '..', 'vendor', 'crds');
-const SAMPLE_CONTROLLER = '/work/shared/fixtures/sample-controller/crd.yaml';
+/** shared/ sits beside the repository, here and in CI. */
+const SAMPLE_CONTROLLER = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'sample-controller', 'crd.yaml');
 
 function sampleDbProps() {
   return {
