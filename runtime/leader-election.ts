@@ -73,6 +73,8 @@ export class LeaderElector {
   private readonly abort = new AbortController();
   private observedVersion: string | undefined;
   private observedAt = 0;
+  /** Holder identity of the lease as last read or written. */
+  private observedHolder: string | undefined;
   private loop: Promise<void> | undefined;
   private readonly logger: Logger;
 
@@ -121,8 +123,9 @@ export class LeaderElector {
     while (!this.stopped && !(await this.tryAcquireOrRenew())) {
       await sleep(this.retryMs * (1 + Math.random() * 0.2), this.abort.signal);
     }
+    // Mark leadership even when stopped meanwhile, so stop() releases a lease we just acquired.
+    if (!this.stopped || this.observedHolder === this.identity) this.setLeading(true);
     if (this.stopped) return;
-    this.setLeading(true);
     this.logger.info('acquired leader lease');
     this.options.onStartedLeading();
     let lastRenew = Date.now();
@@ -163,6 +166,7 @@ export class LeaderElector {
         if (!isNotFound(err)) throw err;
         await client.create({ apiVersion: LEASE.apiVersion, kind: LEASE.kind, metadata: { name: leaseName, namespace }, spec: this.leaseSpec(undefined, now) });
         this.observedAt = Date.now();
+        this.observedHolder = this.identity;
         return true;
       }
       const spec = (lease.spec ?? {}) as LeaseSpec;
@@ -171,11 +175,13 @@ export class LeaderElector {
         this.observedAt = Date.now();
       }
       const holder = spec.holderIdentity;
+      this.observedHolder = holder;
       const expired = this.observedAt + (spec.leaseDurationSeconds ?? 15) * 1000 <= Date.now();
       if (holder && holder !== this.identity && !expired) return false;
       const updated = await client.replace({ ...lease, spec: { ...spec, ...this.leaseSpec(spec, now) } });
       this.observedVersion = updated.metadata?.resourceVersion;
       this.observedAt = Date.now();
+      this.observedHolder = this.identity;
       return true;
     } catch (err) {
       if (!isConflict(err) && !isAlreadyExists(err)) this.logger.warn('leader lease request failed', { error: err });

@@ -1,8 +1,9 @@
 import * as http from 'http';
 import { FakeApiServer, startFakeApiServer } from '../fake-apiserver';
 import { ControllerBuilder } from '../../runtime/controller';
+import { generationChanged } from '../../runtime/predicates';
 import { Manager } from '../../runtime/manager';
-import { FAST_INFORMER, testLogger, until } from './support';
+import { FAST_INFORMER, sleep, testLogger, until } from './support';
 
 function get(address: string, path: string): Promise<{ status: number; body: string; type?: string }> {
   return new Promise((resolve, reject) => {
@@ -56,6 +57,43 @@ describe('Manager probes, metrics and shutdown', () => {
     expect(metrics.body).toMatch(/^rest_client_requests_total\{code="503",method="GET",host="127\.0\.0\.1:\d+"\} \d+/m);
     expect(metrics.body).toMatch(/^controller_runtime_max_concurrent_reconciles\{controller="cm"\} 1/m);
     expect(manager.metricsAddress).not.toBe(manager.healthProbeAddress);
+  });
+
+  test('owns() maps old and new controller owners, watches() uses the map function, predicates filter', async () => {
+    fake = await startFakeApiServer();
+    const owner = (name: string) => fake.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+    const a = owner('owner-a');
+    const b = owner('owner-b');
+    const ref = (o: any) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name, uid: o.metadata.uid, controller: true, blockOwnerDeletion: true });
+    manager = new Manager({ kubeConfig: fake.kubeConfig(), logger: testLogger(), informer: FAST_INFORMER });
+    const seen: string[] = [];
+    new ControllerBuilder(manager, { name: 'mapping' })
+      .for({ apiVersion: 'v1', kind: 'ConfigMap' }, { predicates: [generationChanged] })
+      .owns({ apiVersion: 'v1', kind: 'Secret' })
+      .watches({ apiVersion: 'v1', kind: 'Service' }, (svc) => [{ namespace: svc.metadata!.namespace, name: String(svc.metadata!.labels?.configmap) }])
+      .complete({ reconcile: async (r) => { seen.push(r.name); } });
+    await manager.start();
+    await until('initial reconciles', () => seen.includes('owner-a') && seen.includes('owner-b'));
+    await sleep(100);
+    seen.length = 0;
+
+    const secret = fake.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default', ownerReferences: [ref(a)] } });
+    await until('owner a via secret', () => seen.includes('owner-a'));
+    seen.length = 0;
+    fake.put({ ...secret, metadata: { ...secret.metadata, ownerReferences: [ref(b)] } });
+    await until('old and new owner', () => seen.includes('owner-a') && seen.includes('owner-b'));
+    seen.length = 0;
+
+    fake.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'default', labels: { configmap: 'owner-b' } }, spec: { ports: [{ port: 80 }] } });
+    await until('mapped by watches()', () => seen.includes('owner-b'));
+    seen.length = 0;
+
+    // ConfigMaps have no generation: a label-only update does not pass generationChanged
+    fake.put({ ...fake.get('v1', 'ConfigMap', 'default', 'owner-a'), metadata: { ...fake.get('v1', 'ConfigMap', 'default', 'owner-a').metadata, labels: { x: 'y' } } });
+    owner('owner-c');
+    await until('create passes the predicate', () => seen.includes('owner-c'));
+    await sleep(100);
+    expect(seen).toEqual(['owner-c']);
   });
 
   test('graceful shutdown waits for the in-flight reconcile and then takes no more work', async () => {
