@@ -93,6 +93,13 @@ describe('fake apiserver behaviour', () => {
         const recent = await openWatch(small.url, `${BASE}?watch=true&resourceVersion=${Number(small.resourceVersion) - 2}&timeoutSeconds=1`);
         expect(await recent.ended).toBe('clean');
         expect(recent.events.map((e) => e.object.metadata.name)).toEqual(['c', 'd']);
+        // the window is per resource: writes to other resources do not push SampleDB events out
+        const before = small.resourceVersion;
+        await http(small.url, 'POST', BASE, sdb('e'));
+        for (const n of ['x1', 'x2', 'x3', 'x4']) await http(small.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: n } });
+        const other = await openWatch(small.url, `${BASE}?watch=true&resourceVersion=${before}&timeoutSeconds=1`);
+        expect(await other.ended).toBe('clean');
+        expect(other.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED e']);
       } finally {
         await small.close();
       }

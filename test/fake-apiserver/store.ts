@@ -1,6 +1,7 @@
 /**
  * Versioned object storage like etcd + the watch cache: one global resourceVersion counter,
- * objects grouped by storage key (group/plural), a bounded event history for resuming watches.
+ * objects grouped by storage key (group/plural), and per resource (like the apiserver's per-type watch
+ * cache) a bounded event history for resuming watches.
  */
 import { clone } from './json-util';
 
@@ -24,24 +25,27 @@ export function objectKey(namespace: string | undefined, name: string): string {
 export class Store {
   private rv: number;
   private readonly objects = new Map<string, Map<string, any>>();
-  private history: StoredEvent[] = [];
-  /** events with rv > this are all in history */
-  private minWatchableRv: number;
+  private readonly history = new Map<string, StoredEvent[]>();
+  /** per storage key: events with rv > this are all in its history */
+  private readonly minWatchable = new Map<string, number>();
+  /** lower bound for keys without an entry in minWatchable (start, then last compaction) */
+  private baseWatchableRv: number;
   /** continue tokens minted before this are expired */
   private compactedRv = 0;
   private readonly listeners = new Set<EventListener>();
 
   constructor(private readonly window: number, startRv = 1) {
     this.rv = startRv;
-    this.minWatchableRv = startRv;
+    this.baseWatchableRv = startRv;
   }
 
   get currentRv(): number {
     return this.rv;
   }
 
-  get oldestWatchableRv(): number {
-    return this.minWatchableRv;
+  /** The oldest resourceVersion a watch of this resource can start from. */
+  oldestWatchableRv(storageKey: string): number {
+    return this.minWatchable.get(storageKey) ?? this.baseWatchableRv;
   }
 
   get compactionRv(): number {
@@ -70,11 +74,11 @@ export class Store {
    * the newer events; falls back to the current state when the history no longer reaches back to `rv`.
    */
   listAt(storageKey: string, rv: number, namespace?: string): Array<{ key: string; object: any }> {
-    if (rv >= this.rv || rv < this.minWatchableRv) return this.list(storageKey, namespace);
+    if (rv >= this.rv || rv < this.oldestWatchableRv(storageKey)) return this.list(storageKey, namespace);
     const state = new Map<string, any>(this.objects.get(storageKey) ?? []);
-    for (let i = this.history.length - 1; i >= 0 && this.history[i].rv > rv; i--) {
-      const ev = this.history[i];
-      if (ev.storageKey !== storageKey) continue;
+    const history = this.history.get(storageKey) ?? [];
+    for (let i = history.length - 1; i >= 0 && history[i].rv > rv; i--) {
+      const ev = history[i];
       const key = objectKey(ev.object.metadata.namespace, ev.object.metadata.name);
       if (ev.type === 'ADDED' || ev.oldObject === undefined) state.delete(key);
       else state.set(key, ev.oldObject);
@@ -106,10 +110,15 @@ export class Store {
     if (type === 'DELETED') m.delete(key);
     else m.set(key, stored);
     const ev: StoredEvent = { rv: this.rv, storageKey, type, object: stored, oldObject };
-    this.history.push(ev);
-    while (this.history.length > this.window) {
-      const dropped = this.history.shift()!;
-      this.minWatchableRv = dropped.rv;
+    let history = this.history.get(storageKey);
+    if (!history) {
+      history = [];
+      this.history.set(storageKey, history);
+    }
+    history.push(ev);
+    while (history.length > this.window) {
+      const dropped = history.shift()!;
+      this.minWatchable.set(storageKey, dropped.rv);
     }
     for (const l of [...this.listeners]) l(ev);
     return clone(stored);
@@ -120,8 +129,8 @@ export class Store {
     this.objects.delete(storageKey);
   }
 
-  eventsSince(rv: number): StoredEvent[] {
-    return this.history.filter((e) => e.rv > rv);
+  eventsSince(storageKey: string, rv: number): StoredEvent[] {
+    return (this.history.get(storageKey) ?? []).filter((e) => e.rv > rv);
   }
 
   subscribe(l: EventListener): () => void {
@@ -131,8 +140,9 @@ export class Store {
 
   /** Forget history: watches and continue tokens from before now get 410 Expired. */
   compact(): void {
-    this.history = [];
-    this.minWatchableRv = this.rv;
+    this.history.clear();
+    this.minWatchable.clear();
+    this.baseWatchableRv = this.rv;
     this.compactedRv = this.rv;
   }
 }

@@ -4,7 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 export interface FakeApiServerOptions {
   /** CRD manifests (apiextensions.k8s.io/v1) to register at start. */
   readonly crds?: object[];
-  /** How many events back a watch can resume; older resourceVersions get 410 Expired. @default 1000 */
+  /** How many events of one resource back a watch can resume (per resource, like the watch cache); older resourceVersions get 410 Expired. @default 1000 */
   readonly watchCacheWindow?: number;
   /** Interval of BOOKMARK events on watches that allow them. @default 1000 */
   readonly bookmarkIntervalMs?: number;

@@ -47,16 +47,17 @@ export class WatchStream {
     if (rvParam && rvParam !== '0') {
       const rv = Number(rvParam);
       if (!Number.isFinite(rv) || !/^\d+$/.test(rvParam)) {
-        this.send({ type: 'ERROR', object: expired(`too old resource version: ${rvParam} (${store.oldestWatchableRv})`).toStatus() });
+        this.send({ type: 'ERROR', object: expired(`too old resource version: ${rvParam} (${store.oldestWatchableRv(req.res.storageKey)})`).toStatus() });
         this.end();
         return;
       }
-      if (rv < store.oldestWatchableRv) {
-        this.send({ type: 'ERROR', object: expired(`too old resource version: ${rv} (${store.oldestWatchableRv})`).toStatus() });
+      const oldest = store.oldestWatchableRv(req.res.storageKey);
+      if (rv < oldest) {
+        this.send({ type: 'ERROR', object: expired(`too old resource version: ${rv} (${oldest})`).toStatus() });
         this.end();
         return;
       }
-      for (const ev of store.eventsSince(rv)) this.onEvent(ev);
+      for (const ev of store.eventsSince(req.res.storageKey, rv)) this.onEvent(ev);
       this.progressRv = Math.max(rv, store.currentRv);
     } else {
       for (const object of registry.listViews(req.res, req.namespace)) {
