@@ -118,6 +118,21 @@ describe('CustomResourceDefinition (built from props)', () => {
     expect(() => Testing.synth(chart)).toThrow(/\[test\/Thing\] spec\.versions: Invalid value: must have exactly one version marked as storage version/);
   });
 
+  test('runs the default and CEL checks on every version', () => {
+    const chart = Testing.chart();
+    new CustomResourceDefinition(chart, 'Thing', {
+      group: 'example.com', kind: 'Thing',
+      versions: [
+        { name: 'v1', storage: true, spec: Schema.object({ properties: { replicas: Schema.integer({ minimum: 1, default: 0 }) } }) },
+        { name: 'v2', storage: false, spec: Schema.object({ validations: [{ rule: 'self.replicas >' }], properties: { replicas: Schema.integer() } }) },
+      ],
+    });
+    let message = '';
+    try { Testing.synth(chart); } catch (e) { message = (e as Error).message; }
+    expect(message).toMatch(/\[test\/Thing\] spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[replicas\]\.default: /);
+    expect(message).toMatch(/\[test\/Thing\] spec\.versions\[1\]\.schema\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: /);
+  });
+
   test('reports many errors of one app together', () => {
     const chart = Testing.chart();
     new CustomResourceDefinition(chart, 'A', {
