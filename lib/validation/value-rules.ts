@@ -17,7 +17,7 @@ const USES_OLD_SELF = /\boldSelf\b/;
  */
 export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string): Issue[] {
   const issues: Issue[] = [];
-  const typeText = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'integer-or-string' : 'object');
+  const typeText = schema.type ?? ''; // the apiserver shows the schema type as the value
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
     const transition = USES_OLD_SELF.test(rule.rule);
     if (transition && (oldValue === undefined || oldValue === null)) {
@@ -31,14 +31,19 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
     let at = path;
     if (rule.fieldPath) {
       const resolved = resolveFieldPath(schema, rule.fieldPath);
-      if (!resolved.error) at = joinFieldPath(path === '<root>' ? '' : path, resolved.segments) || '<root>';
+      if (!resolved.error) at = joinFieldPath(path === '<root>' ? '' : path, resolved.steps) || '<root>';
     }
     if (!result.ok) {
       const unsupported = checkExpression(rule.rule, { self: DYN, oldSelf: DYN }).unsupported;
       if (unsupported.length > 0) {
         issues.push({ path, severity: 'warning', message: `rule not evaluated locally: ${unsupported.join(', ')} not supported by the local CEL library: ${rule.rule}` });
       } else {
-        issues.push({ path, message: `Invalid value: "${typeText}": ${result.error} evaluating rule: ${rule.rule}`, value });
+        const ruleText = rule.message?.trim() || rule.rule.trim();
+        // cel-go reports a runtime type mismatch (int-or-string, dyn) as 'no such overload'
+        const detail = /no (such|matching) overload/.test(result.error)
+          ? `'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText}`
+          : `${result.error} evaluating rule: ${ruleText}`;
+        issues.push({ path, message: `Invalid value: "${typeText}": ${detail}`, value });
       }
       continue;
     }
@@ -47,21 +52,24 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
       issues.push({ path, message: `Invalid value: "${typeText}": rule did not evaluate to a bool: ${rule.rule}`, value });
       continue;
     }
-    let detail = rule.message && rule.message.trim() !== '' ? rule.message : `failed rule: ${rule.rule.trim()}`;
+    let detail = rule.message && rule.message.trim() !== '' ? rule.message.trim() : `failed rule: ${rule.rule.trim()}`;
     if (rule.messageExpression) {
+      // a failing, empty or multi-line messageExpression falls back to the message, like the apiserver
       const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined);
-      if (msg.ok && typeof msg.value === 'string' && msg.value.trim() !== '' && !/[\r\n]/.test(msg.value)) detail = msg.value;
+      const text = msg.ok && typeof msg.value === 'string' ? msg.value.trim() : '';
+      if (text !== '' && !/\n/.test(text)) detail = text;
     }
     issues.push({ path: at, message: causeFor(rule.reason, typeText, detail), value });
   }
   return issues;
 }
 
+/** `fieldErrorForReason`: the field error type follows the rule's reason (Duplicate carries no detail). */
 function causeFor(reason: string | undefined, typeText: string, detail: string): string {
   switch (reason) {
     case 'FieldValueForbidden': return `Forbidden: ${detail}`;
     case 'FieldValueRequired': return `Required value: ${detail}`;
-    case 'FieldValueDuplicate': return `Duplicate value: "${typeText}": ${detail}`;
+    case 'FieldValueDuplicate': return `Duplicate value: "${typeText}"`;
     default: return `Invalid value: "${typeText}": ${detail}`;
   }
 }

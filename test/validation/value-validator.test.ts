@@ -267,6 +267,26 @@ describe('validateValue: CEL rules', () => {
     expect(lines(schema, { spec: { items: ['ok', 'NOT'] } })).toStrictEqual(['spec.items[1]: Invalid value: "string": failed rule: self.matches(\'^[a-z]+$\')']);
   });
 
+  test('reports a rule failing on a map entry at the map key, and runtime errors with the rule', () => {
+    const labels: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        labels: {
+          'type': 'object',
+          'additionalProperties': { type: 'string' },
+          'x-kubernetes-validations': [{ rule: "!has(self.tier) || self.tier != ''", fieldPath: ".tier", message: 'tier must not be empty' }],
+        },
+        port: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: 'self > 0' }] },
+        dup: { 'type': 'object', 'x-kubernetes-validations': [{ rule: 'false', reason: 'FieldValueDuplicate', message: 'dup' }] },
+      },
+    };
+    expect(lines(labels, { labels: { tier: '' } }, { resourceRoot: false })).toStrictEqual(['labels[tier]: Invalid value: "object": tier must not be empty']);
+    expect(lines(labels, { port: 'http' }, { resourceRoot: false })).toStrictEqual([
+      'port: Invalid value: "": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: self > 0',
+    ]);
+    expect(lines(labels, { dup: {} }, { resourceRoot: false })).toStrictEqual(['dup: Duplicate value: "object"']);
+  });
+
   test('evaluates Kubernetes library functions', () => {
     expect(lines(schema, { spec: { storage: '20Gi' } })).toStrictEqual(['spec: Invalid value: "object": storage must be below 10Gi']);
   });
