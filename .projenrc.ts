@@ -49,6 +49,8 @@ const project = new typescript.TypeScriptProject({
     'esbuild@^0.25.0',
   ],
   peerDeps: [],
+  // tsc type-checks everything before jest runs (test task), so ts-jest only transpiles.
+  tsJestOptions: { transformOptions: { isolatedModules: true } },
   jestOptions: {
     jestVersion: '^29',
     updateSnapshot: UpdateSnapshot.NEVER,
