@@ -33,7 +33,7 @@ import { Controller, ControllerHost } from './controller';
 import { EventRecorder } from './events';
 import { HealthCheck, MetricsServer, ProbeServer } from './health';
 import { Informer, InformerOptions } from './informer';
-import { LeaderElector } from './leader-election';
+import { defaultIdentity, LeaderElector } from './leader-election';
 import { createLogger, Logger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { ResourceRef, resourceId } from './resource';
@@ -107,6 +107,7 @@ export class Manager implements ControllerHost {
     this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultKubeConfig(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
     this.metricsServer = new MetricsServer(this.metrics);
     this.elected = new Promise((resolve) => { this.leaderResolve = resolve; });
+    this.identity = options.leaderElection?.identity ?? defaultIdentity();
     this.probes.addHealthCheck('ping', () => true);
     this.probes.addReadyCheck('informers-synced', () => {
       const pending = [...this.informers.values()].filter((i) => !i.hasSynced).map((i) => resourceId(i.resource));
@@ -114,10 +115,8 @@ export class Manager implements ControllerHost {
     });
   }
 
-  /** The leader identity (when leader election is enabled). */
-  get identity(): string | undefined {
-    return this.elector?.identity;
-  }
+  /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
+  public readonly identity: string;
 
   /** True while controllers run (leader, or no leader election). */
   get isRunningControllers(): boolean {
@@ -158,7 +157,7 @@ export class Manager implements ControllerHost {
     return new EventRecorder({
       client: this.client,
       reportingController,
-      reportingInstance: this.identity ?? process.env.HOSTNAME ?? 'local',
+      reportingInstance: this.identity,
       logger: this.logger.child({ component: 'events' }),
     });
   }
@@ -192,7 +191,7 @@ export class Manager implements ControllerHost {
       client: this.client,
       leaseName: le.leaseName,
       namespace: le.namespace ?? process.env.POD_NAMESPACE ?? this.options.namespace ?? 'default',
-      identity: le.identity,
+      identity: this.identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
       retryPeriodMs: le.retryPeriodMs,
