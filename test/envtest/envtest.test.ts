@@ -2,7 +2,8 @@ import { connect } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiServerArgs, etcdArgs, findEnvtestAssets, forEachApiServer, startEnvtest } from '.';
+import { apiServerArgs, etcdArgs, findEnvtestAssets, forEachApiServer, installCrds, rawRequest, startEnvtest } from '.';
+import { startFakeApiServer } from '../fake-apiserver';
 import { loadClientNode } from '../fake-apiserver';
 import { sampleDbCrd } from '../fake-apiserver/fixtures';
 
@@ -63,6 +64,22 @@ describe('envtest asset lookup', () => {
       expect(args).toContain(f);
     }
     expect(etcdArgs(layout)).toContain('--listen-client-urls=http://127.0.0.1:1');
+  });
+});
+
+describe('installCrds', () => {
+  test('creates CRDs verbatim (x-kubernetes-validations survive) and waits for Established', async () => {
+    const fake = await startFakeApiServer();
+    try {
+      await installCrds({ url: fake.url }, [sampleDbCrd()]);
+      await installCrds({ url: fake.url }, [sampleDbCrd()]); // already there: fine
+      const r = await rawRequest(fake.url, undefined, 'POST', '/apis/db.example.com/v1/namespaces/default/sampledbs',
+        { apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'x' }, spec: { replicas: 9 } });
+      expect(r.code).toBe(422);
+      expect(r.body.message).toContain('at most 7');
+    } finally {
+      await fake.close();
+    }
   });
 });
 

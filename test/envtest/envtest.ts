@@ -247,22 +247,51 @@ export function writeKubeconfigFile(path: string, url: string, token: string): v
   writeFileSync(path, JSON.stringify(doc, null, 2), { mode: 0o600 });
 }
 
-/** Creates CRDs through the API and waits for each to report Established=True (like envtest.InstallCRDs). */
-export async function installCrds(server: ApiServerEndpoint, crds: object[], timeoutMs = 30_000): Promise<void> {
-  const k8s = loadClientNode();
-  const api = server.kubeConfig().makeApiClient(k8s.ApiextensionsV1Api);
-  for (const crd of crds as any[]) {
-    try {
-      await api.createCustomResourceDefinition({ body: crd });
-    } catch (e: any) {
-      if (e?.code !== 409) throw e;
+/** A JSON request with a bearer token (TLS verification off: loopback test servers only). */
+export function rawRequest(baseUrl: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<{ code: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(path, baseUrl);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string | number> = { Accept: 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (payload !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(payload);
     }
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method, headers, rejectUnauthorized: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: any = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          // not JSON
+        }
+        resolve({ code: res.statusCode ?? 0, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+/**
+ * Creates CRDs through the API and waits for each to report Established=True (like envtest.InstallCRDs).
+ * Raw JSON on purpose: client-node's typed serializer drops `x-kubernetes-*` schema keys of plain objects.
+ */
+export async function installCrds(server: { readonly url: string; readonly token?: string }, crds: object[], timeoutMs = 30_000): Promise<void> {
+  for (const crd of crds as any[]) {
+    const r = await rawRequest(server.url, server.token, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    if (r.code !== 201 && r.code !== 409) throw new Error(`envtest: creating CRD ${crd.metadata?.name} failed (${r.code}): ${JSON.stringify(r.body)}`);
   }
   const deadline = Date.now() + timeoutMs;
   for (const crd of crds as any[]) {
     for (;;) {
-      const got: any = await api.readCustomResourceDefinition({ name: crd.metadata.name });
-      if ((got.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True')) break;
+      const got = await rawRequest(server.url, server.token, 'GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
+      if ((got.body?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True')) break;
       if (Date.now() > deadline) throw new Error(`envtest: CRD ${crd.metadata.name} not Established after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }

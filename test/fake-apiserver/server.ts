@@ -33,6 +33,8 @@ interface FaultRule {
 }
 
 const TOKEN = 'fake-apiserver-token';
+/** kube-apiserver's request body limit (3 MiB). */
+const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export class FakeKubeApiServer implements FakeApiServer {
@@ -218,6 +220,9 @@ export class FakeKubeApiServer implements FakeApiServer {
     const record: Partial<RecordedRequest> = { path: req.url ?? '/', userAgent: req.headers['user-agent'] };
     try {
       const body = await readBody(req);
+      if (Buffer.byteLength(body) > MAX_REQUEST_BYTES) {
+        throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
+      }
       if (this.handleNonResource(req, res, url)) return;
       const route = this.route(url.pathname);
       const verb = verbOf(req.method ?? 'GET', route, url);
@@ -361,10 +366,10 @@ export class FakeKubeApiServer implements FakeApiServer {
 
     switch (verb) {
       case 'watch': {
-        this.log.push({ ...(record as RecordedRequest), code: 200 });
         const ns = r.namespaced ? namespace : undefined;
         const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
         const fields = name ? parseFieldSelector(`metadata.name=${name}`) : parseFieldSelector(q.get('fieldSelector') ?? undefined);
+        this.log.push({ ...(record as RecordedRequest), code: 200 });
         const timeout = q.get('timeoutSeconds');
         const w: WatchStream = new WatchStream(this.registry, res, {
           res: r, namespace: ns, labels, fields, resourceVersion: q.get('resourceVersion') ?? undefined,
