@@ -87,34 +87,39 @@ export const isIntOrString = (s: JSONSchemaProps): boolean => s['x-kubernetes-in
  * The declared type of a schema node (`SchemaDeclType`). `isResourceRoot` adds the fields every
  * resource root exposes (`apiVersion`, `kind`, `metadata.name`, `metadata.generateName`).
  *
- * Deviation: an object with `x-kubernetes-preserve-unknown-fields` and no properties is `dyn` here
- * (the apiserver gives it no fields), so rules reading unknown data are not flagged locally.
+ * Like the apiserver, unknown data is not exposed to rules: an object with
+ * `x-kubernetes-preserve-unknown-fields` has only its declared properties, and an untyped node
+ * (or a list of untyped items) is left out of its parent. A rule placed on such a node sees `dyn`.
  */
 export function schemaCelType(s: JSONSchemaProps, isResourceRoot = false): CelType {
+  return declType(s, isResourceRoot) ?? DYN;
+}
+
+function declType(s: JSONSchemaProps, isResourceRoot = false): CelType | undefined {
   if (isIntOrString(s)) return { kind: 'dyn', minSize: 1, maxSize: MAX_REQUEST_SIZE_BYTES - 2 };
   if (s['x-kubernetes-embedded-resource'] === true || isResourceRoot) s = withTypeAndObjectMeta(s);
   switch (s.type) {
     case 'array': {
-      if (!s.items) return { kind: 'list', elem: DYN, minSize: 2, maxSize: s.maxItems ?? 0 };
-      const elem = schemaCelType(s.items);
+      if (!s.items) return undefined;
+      const elem = declType(s.items, s.items['x-kubernetes-embedded-resource'] === true);
+      if (!elem) return undefined;
       const maxSize = s.maxItems ?? estimateMaxArrayItems(elem.minSize ?? 1);
       return { kind: 'list', elem, maxSize, minSize: 2 };
     }
     case 'object': {
       const ap = s.additionalProperties;
       if (ap && typeof ap === 'object') {
-        const value = schemaCelType(ap, ap['x-kubernetes-embedded-resource'] === true);
+        const value = declType(ap, ap['x-kubernetes-embedded-resource'] === true);
+        if (!value) return undefined;
         const maxSize = s.maxProperties ?? estimateMaxAdditionalProperties(value.minSize ?? 1);
         return { kind: 'map', key: STRING, value, maxSize, minSize: 2 };
-      }
-      if (!s.properties && (s['x-kubernetes-preserve-unknown-fields'] === true || ap === true)) {
-        return { kind: 'dyn', minSize: 2, maxSize: MAX_REQUEST_SIZE_BYTES - 2 };
       }
       const fields: Record<string, CelType> = {};
       const required = new Set(s.required ?? []);
       let minSize = 2;
       for (const [name, prop] of Object.entries(s.properties ?? {})) {
-        const t = schemaCelType(prop, prop['x-kubernetes-embedded-resource'] === true);
+        const t = declType(prop, prop['x-kubernetes-embedded-resource'] === true);
+        if (!t) continue;
         const celName = escapePropertyName(name);
         if (celName !== undefined) fields[celName] = t;
         if (required.has(name) && prop.default === undefined) minSize += name.length + (t.minSize ?? 1) + 4;
@@ -138,7 +143,7 @@ export function schemaCelType(s: JSONSchemaProps, isResourceRoot = false): CelTy
     case 'number': return { kind: 'double', minSize: 1 };
     case 'integer': return { kind: 'int', minSize: 1 };
   }
-  return DYN;
+  return undefined;
 }
 
 /** Adds apiVersion, kind and metadata.{name,generateName}, which rules may always read at a resource root. */

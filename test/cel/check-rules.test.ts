@@ -55,20 +55,28 @@ describe('checkCelRules: compilation', () => {
     expect(check([{ rule: 'other.x == 1' }])[0].message).toMatch(/undeclared reference to 'other'/);
   });
 
-  test('types list elements, map values, int-or-string and preserve-unknown-fields', () => {
+  test('types list elements, map values and int-or-string', () => {
     const extra: Record<string, JSONSchemaProps> = {
       tags: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 5 } },
       labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } },
       port: { 'x-kubernetes-int-or-string': true },
-      raw: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
     };
     expect(check([
       { rule: "self.tags.all(t, t.startsWith('a'))" },
       { rule: "self.labels.all(k, self.labels[k].size() < 5)" },
       { rule: "type(self.port) == int ? self.port > 0 : self.port.endsWith('%')" },
-      { rule: 'self.raw.anything == 1' },
     ], extra)).toStrictEqual([]);
     expect(check([{ rule: 'self.tags.all(t, t > 1)' }], extra)[0].message).toMatch(/'_>_' applied to '\(string, int\)'/);
+  });
+
+  test('does not expose unknown data, like the apiserver', () => {
+    const extra: Record<string, JSONSchemaProps> = {
+      raw: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true, 'properties': { known: { type: 'integer' } } },
+      untyped: { 'x-kubernetes-preserve-unknown-fields': true },
+    };
+    expect(check([{ rule: 'self.raw.known > 0' }], extra)).toStrictEqual([]);
+    expect(check([{ rule: 'self.raw.anything == 1' }], extra)[0].message).toMatch(/undefined field 'anything'/);
+    expect(check([{ rule: 'has(self.untyped)' }], extra)[0].message).toMatch(/undefined field 'untyped'/);
   });
 
   test('escapes property names like the apiserver', () => {
