@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
  *
  * Where ajv-formats agrees with Go's strfmt (email, ipv4, ipv6) the ajv validator is used; the
  * rest follow Go: `uuid` accepts 32 hex digits without dashes, `uri` is `url.ParseRequestURI`
- * (absolute URI or absolute path), `date-time` also takes a missing time zone, `duration` takes
+ * (absolute URI or absolute path), `date-time` is `strfmt.IsDateTime` (time zone required), `duration` takes
  * Go units plus d/w, `cidr` / `mac` are `net.ParseCIDR` / `net.ParseMAC`.
  */
 export function checkFormat(format: string, value: string): boolean {
@@ -44,7 +44,8 @@ const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[
 const uuidVersion = (v: string) => new RegExp(`^(?:[0-9a-f]{8}-[0-9a-f]{4}-${v}[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|[0-9a-f]{12}${v}[0-9a-f]{3}[89ab][0-9a-f]{15})$`, 'i');
 const HOSTNAME = /^(?=.{1,255}$)(?:[a-zA-Z0-9\p{S}\p{L}](?:[a-zA-Z0-9\p{S}\p{L}-]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(?:\.[a-zA-Z0-9\p{S}\p{L}](?:[a-zA-Z0-9\p{S}\p{L}-]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)*$/u;
 const DURATION = /^(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(?:ns|us|µs|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|sec|min|hr)\s*)+$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-]\d{2}:?\d{2})?$/;
+// strfmt.IsDateTime: full date, 't', hh:mm:ss with optional fraction, then 'z' or ±hh:mm (case-insensitive)
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 function isDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -55,7 +56,7 @@ function isDate(value: string): boolean {
 
 function isDateTime(value: string): boolean {
   const m = DATE_TIME.exec(value);
-  return !!m && isDate(`${m[1]}-${m[2]}-${m[3]}`) && +m[4] < 24 && +m[5] < 60 && +m[6] < 61;
+  return !!m && isDate(`${m[1]}-${m[2]}-${m[3]}`) && +m[4] < 24 && +m[5] < 60 && +m[6] < 60;
 }
 
 function isUri(value: string): boolean {

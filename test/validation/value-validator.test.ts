@@ -215,6 +215,7 @@ describe('validateValue: formats', () => {
     ['uri', 'https://example.com/x', 'example.com'],
     ['date', '2024-02-29', '2023-02-29'],
     ['date-time', '2024-01-01T10:00:00Z', '2024-01-01'],
+    ['date-time', '2024-01-01t10:00:00.5+02:00', '2024-01-01T10:00:00'],
     ['duration', '1h30m', 'soon'],
     ['byte', 'aGVsbG8=', 'not base64!'],
   ])('%s accepts %j and rejects %j', (format, good, bad) => {
