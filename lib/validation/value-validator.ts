@@ -86,7 +86,11 @@ class ValueWalker {
   public check(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): boolean {
     const at = path || '<root>';
     if (v === null) {
-      if (s.nullable === true) return true;
+      if (s.nullable === true) {
+        // kube-openapi still checks enum on null: a nullable enum must list null to accept it
+        if (s.enum && !s.enum.includes(null)) this.add(at, `Unsupported value: null: supported values: ${s.enum.map(show).join(', ')}`, null);
+        return true;
+      }
       if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null);
       return !s.type;
     }

@@ -164,6 +164,12 @@ describe('validateValue: schema keywords', () => {
     expect(lines(re2, { a: 'ABCD', b: 'x' }, { resourceRoot: false })).toHaveLength(2);
   });
 
+  test('a nullable enum accepts null only when it lists null', () => {
+    const nullableEnum = (values: unknown[]): JSONSchemaProps => ({ type: 'object', properties: { m: { type: 'string', nullable: true, enum: values } } });
+    expect(lines(nullableEnum(['a', null]), { m: null }, { resourceRoot: false })).toStrictEqual([]);
+    expect(lines(nullableEnum(['a']), { m: null }, { resourceRoot: false })).toStrictEqual(['m: Unsupported value: null: supported values: "a"']);
+  });
+
   test('fails a missing required field', () => {
     expect(lines(schema, { spec: {} })).toStrictEqual(['spec.name: Required value']);
   });
