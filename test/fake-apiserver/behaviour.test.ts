@@ -156,6 +156,25 @@ describe('fake apiserver behaviour', () => {
       expect(all.body.items).toEqual([]);
     });
 
+    test('field selectors are limited to supported labels (CRD selectableFields, built-in attrs) like the apiserver', async () => {
+      const unsupported = await http(s.url, 'GET', `${BASE}?fieldSelector=spec.version%3D16`);
+      expect(unsupported.code).toBe(400);
+      expect(unsupported.body.message).toBe('field label not supported: spec.version');
+      const crd = sampleDbCrd();
+      crd.spec.versions[0].selectableFields = [{ jsonPath: '.spec.version' }];
+      const g = await startFakeApiServer({ crds: [crd] });
+      try {
+        await http(g.url, 'POST', BASE, sdb('a', { version: '16' }));
+        await http(g.url, 'POST', BASE, sdb('b', { version: '17' }));
+        const r = await http(g.url, 'GET', `${BASE}?fieldSelector=spec.version%3D16`);
+        expect(r.body.items.map((i: any) => i.metadata.name)).toEqual(['a']);
+      } finally {
+        await g.close();
+      }
+      expect((await http(s.url, 'GET', '/api/v1/namespaces/default/secrets?fieldSelector=type%3DOpaque')).code).toBe(200);
+      expect((await http(s.url, 'GET', '/api/v1/namespaces/default/configmaps?fieldSelector=data.x%3Dy')).code).toBe(400);
+    });
+
     test('paging walks every object once; remainingItemCount is omitted with selectors', async () => {
       for (let i = 0; i < 5; i++) await http(s.url, 'POST', BASE, sdb(`o${i}`, {}, { labels: { k: 'v' } }));
       const seen: string[] = [];
@@ -342,6 +361,12 @@ describe('fake apiserver behaviour', () => {
       const r = await http(s.url, 'POST', '/apis/db.example.com/v1/namespaces/temp/sampledbs', sdb('a'));
       expect(r.code).toBe(403);
       expect(r.body.message).toContain('because it is being terminated');
+    });
+
+    test('the default, kube-system and kube-public namespaces cannot be deleted', async () => {
+      const r = await http(s.url, 'DELETE', '/api/v1/namespaces/default');
+      expect(r.code).toBe(403);
+      expect(r.body.message).toBe('namespaces "default" is forbidden: this namespace may not be deleted');
     });
 
     test('gc: deleting an owner deletes its dependents; without gc they stay', async () => {

@@ -224,6 +224,9 @@ export class Registry {
 
   delete(res: ResourceInfo, namespace: string | undefined, name: string, opts: DeleteOptions): any {
     const current = this.get(res, namespace, name);
+    if (res.kind === 'Namespace' && !res.group && ['default', 'kube-system', 'kube-public'].includes(name)) {
+      throw forbidden(res, name, 'this namespace may not be deleted');
+    }
     const pre = opts.preconditions ?? {};
     if (pre.uid && pre.uid !== current.metadata.uid) {
       throw conflict(res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);

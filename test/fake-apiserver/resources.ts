@@ -34,6 +34,8 @@ export interface ResourceInfo extends ResourceRef {
   readonly custom: boolean;
   readonly schema?: any;
   readonly printerColumns?: PrinterColumn[];
+  /** CRD selectableFields (field selector labels beyond metadata.name/namespace), without the leading dot. */
+  readonly selectableFields?: string[];
   /** group/plural: the storage key shared by all versions of a resource. */
   readonly storageKey: string;
 }
@@ -98,6 +100,7 @@ export function crdResources(crd: any): ResourceInfo[] {
     shortNames: names.shortNames ?? [], categories: names.categories ?? [],
     status: !!v.subresources?.status, scale: v.subresources?.scale, generation: true, custom: true,
     schema: v.schema?.openAPIV3Schema, printerColumns: v.additionalPrinterColumns, storageKey: `${spec.group}/${names.plural}`,
+    selectableFields: (v.selectableFields ?? []).map((f: any) => String(f.jsonPath).replace(/^\./, '')),
   }));
 }
 

@@ -53,13 +53,31 @@ function parseRequirement(r: string): Requirement {
   throw badRequest(`unable to parse requirement: found '${r}', expected: identifier`);
 }
 
-/** Field selectors: metadata.name, metadata.namespace (and any simple dotted path, compared as strings). */
-export function parseFieldSelector(selector: string | undefined): Matcher {
+/** Field labels each built-in kind supports besides metadata.name/metadata.namespace (the apiserver's GetAttrs). */
+const BUILTIN_FIELD_LABELS: Record<string, string[]> = {
+  '/pods': ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName'],
+  '/events': ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion',
+    'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type',
+    'regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'regarding.apiVersion', 'regarding.resourceVersion', 'regarding.fieldPath', 'reportingController'],
+  '/secrets': ['type'],
+  '/namespaces': ['status.phase'],
+  '/services': ['spec.clusterIP', 'spec.type'],
+  'batch/jobs': ['status.successful'],
+};
+
+/** Which field labels a resource accepts: metadata.name/namespace plus built-in attrs or a CRD's selectableFields. */
+export function allowedFieldLabels(storageKey: string, selectableFields: string[] = []): Set<string> {
+  return new Set(['metadata.name', 'metadata.namespace', ...(BUILTIN_FIELD_LABELS[storageKey] ?? []), ...selectableFields]);
+}
+
+/** Field selectors (`=`, `==`, `!=`, comma = AND); `allowed` rejects unsupported labels like the apiserver (400). */
+export function parseFieldSelector(selector: string | undefined, allowed?: Set<string>): Matcher {
   if (!selector) return () => true;
   const reqs = selector.split(',').map((term) => {
     const m = /^([^=!]+)(==|=|!=)(.*)$/.exec(term.trim());
     if (!m) throw badRequest(`invalid selector: '${selector}'; can't understand '${term}'`);
     const [, path, op, value] = m;
+    if (allowed && !allowed.has(path)) throw badRequest(`field label not supported: ${path}`);
     const segs = path.split('.');
     return (obj: any) => {
       let cur: any = obj;

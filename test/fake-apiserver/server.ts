@@ -11,7 +11,7 @@ import { managerFromUserAgent } from './managed-fields';
 import { FieldValidation, Registry } from './registry';
 import { openApiGroupVersion, openApiRoot } from './openapi';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
-import { parseFieldSelector, parseLabelSelector } from './selectors';
+import { allowedFieldLabels, parseFieldSelector, parseLabelSelector } from './selectors';
 import { ApiError, badRequest, expired, methodNotAllowed, notFoundPath, unsupportedMediaType } from './status';
 import { Store, objectKey } from './store';
 import { toTable, wantsTable } from './table';
@@ -368,7 +368,7 @@ export class FakeKubeApiServer implements FakeApiServer {
       case 'watch': {
         const ns = r.namespaced ? namespace : undefined;
         const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
-        const fields = name ? parseFieldSelector(`metadata.name=${name}`) : parseFieldSelector(q.get('fieldSelector') ?? undefined);
+        const fields = name ? parseFieldSelector(`metadata.name=${name}`) : parseFieldSelector(q.get('fieldSelector') ?? undefined, fieldLabels(r));
         this.log.push({ ...(record as RecordedRequest), code: 200 });
         const timeout = q.get('timeoutSeconds');
         const w: WatchStream = new WatchStream(this.registry, res, {
@@ -429,14 +429,14 @@ export class FakeKubeApiServer implements FakeApiServer {
 
   private filtered(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams): any[] {
     const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
-    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined);
+    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined, fieldLabels(r));
     return this.registry.listViews(r, namespace).filter((o) => labels(o) && fields(o));
   }
 
   private list(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams, accept: string | undefined): any {
     const ns = r.namespaced ? namespace : undefined;
     const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
-    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined);
+    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined, fieldLabels(r));
     const selecting = !!(q.get('labelSelector') || q.get('fieldSelector'));
     const limit = Number(q.get('limit') ?? 0);
     const cont = q.get('continue');
@@ -527,6 +527,10 @@ export class FakeKubeApiServer implements FakeApiServer {
     if (patched.metadata.resourceVersion === undefined) patched.metadata.resourceVersion = current.metadata.resourceVersion;
     return { ...this.registry.applyWrite(r, current, patched, { ...opts, subresource }), created: false };
   }
+}
+
+function fieldLabels(r: ResourceInfo): Set<string> {
+  return allowedFieldLabels(r.storageKey, r.selectableFields);
 }
 
 function verbOf(method: string, route: Route, url: URL): Verb {
