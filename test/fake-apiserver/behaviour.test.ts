@@ -389,6 +389,33 @@ describe('fake apiserver behaviour', () => {
     });
   });
 
+  describe('simulateWorkloads', () => {
+    test('deployments and statefulsets report ready replicas for their latest generation', async () => {
+      const g = await startFakeApiServer({ simulateWorkloads: true, workloadDelayMs: 10 });
+      try {
+        const tpl = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } };
+        await http(g.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'd' }, spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: tpl } });
+        await waitFor(() => g.get('apps/v1', 'Deployment', 'default', 'd')?.status?.availableReplicas === 2);
+        const d = g.get('apps/v1', 'Deployment', 'default', 'd');
+        expect(d.status.observedGeneration).toBe(d.metadata.generation);
+        expect(d.status.conditions.map((c: any) => `${c.type}=${c.status}`)).toEqual(['Available=True', 'Progressing=True']);
+        await http(g.url, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/d', { spec: { replicas: 3 } }, { 'Content-Type': 'application/merge-patch+json' });
+        await waitFor(() => g.get('apps/v1', 'Deployment', 'default', 'd')?.status?.availableReplicas === 3);
+        expect(g.get('apps/v1', 'Deployment', 'default', 'd').status.observedGeneration).toBe(2);
+        await http(g.url, 'POST', '/apis/apps/v1/namespaces/default/statefulsets', { metadata: { name: 's' }, spec: { replicas: 1, serviceName: 's', selector: { matchLabels: { app: 'a' } }, template: tpl } });
+        await waitFor(() => g.get('apps/v1', 'StatefulSet', 'default', 's')?.status?.readyReplicas === 1);
+      } finally {
+        await g.close();
+      }
+      // off by default, like envtest
+      await http(s.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', {
+        metadata: { name: 'd' }, spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(s.get('apps/v1', 'Deployment', 'default', 'd').status).toEqual({});
+    });
+  });
+
   describe('CRDs through the API', () => {
     test('creating a CRD registers its resources with Established/NamesAccepted; deleting it removes them', async () => {
       const crd = { ...sampleDbCrd(), metadata: { name: 'widgets.example.org' } };

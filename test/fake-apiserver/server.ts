@@ -17,6 +17,7 @@ import { Store, objectKey } from './store';
 import { toTable, wantsTable } from './table';
 import { FakeApiServer, FakeApiServerOptions, FaultMatch, Faults, RecordedRequest, Verb } from './types';
 import { WatchControl, WatchStream } from './watch';
+import { simulateWorkloads } from './workloads';
 
 interface Route {
   res: ResourceInfo;
@@ -56,7 +57,10 @@ export class FakeKubeApiServer implements FakeApiServer {
     const nsRes = this.catalog.find('', 'v1', 'namespaces')!;
     for (const name of INITIAL_NAMESPACES) this.registry.create(nsRes, undefined, { metadata: { name } }, { manager: 'kube-apiserver' });
     for (const crd of opts.crds ?? []) this.addCrd(crd);
+    if (opts.simulateWorkloads) this.stopWorkloads = simulateWorkloads(this.store, this.registry, this.catalog, opts.workloadDelayMs ?? 50);
   }
+
+  private stopWorkloads?: () => void;
 
   // ------------------------------------------------------------------ lifecycle
 
@@ -99,6 +103,12 @@ export class FakeKubeApiServer implements FakeApiServer {
   }
 
   async close(): Promise<void> {
+    this.stopWorkloads?.();
+    await this.stop();
+  }
+
+  /** Stops serving (drops every connection) but keeps the state. */
+  private async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
     for (const w of [...this.watches]) w.drop();
@@ -108,7 +118,7 @@ export class FakeKubeApiServer implements FakeApiServer {
 
   async restart(opts: { downMs?: number } = {}): Promise<void> {
     const port = this.listenPort;
-    await this.close();
+    await this.stop();
     if (opts.downMs) await new Promise((r) => setTimeout(r, opts.downMs));
     for (let attempt = 0; ; attempt++) {
       try {

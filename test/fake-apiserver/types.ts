@@ -10,6 +10,13 @@ export interface FakeApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** Act like kube-controller-manager's garbage collector (ownerReferences, foreground/orphan, namespaces). @default false */
   readonly gc?: boolean;
+  /**
+   * Act like kube-controller-manager + kubelets for Deployments and StatefulSets: after each spec change their
+   * status reports all replicas ready/available (observedGeneration = generation) after `workloadDelayMs`. @default false
+   */
+  readonly simulateWorkloads?: boolean;
+  /** Delay before simulated workloads report ready. @default 50 */
+  readonly workloadDelayMs?: number;
   /** resourceVersion counter start (real clusters are far from 1; a large value catches string comparisons). @default 1 */
   readonly initialResourceVersion?: number;
   /** Fixed port to listen on. @default 0 (any free port) */
