@@ -1,10 +1,11 @@
 /**
- * Replays the recorded kube-apiserver v1.32 session (/work/shared/fixtures/kube-apiserver) against the fake,
+ * Replays the recorded kube-apiserver v1.32 session (shared/fixtures/kube-apiserver beside the repository) against the fake,
  * in the recorded order, and compares status codes, headers and bodies. resourceVersions are compared exactly
  * after shifting by a constant offset (the fake starts from a different counter), uids and timestamps by shape.
  */
 import { FakeApiServer, encodeContinue, startFakeApiServer } from '.';
-import { Fixture, fixture, sampleDbCrd } from './fixtures';
+import { readdirSync } from 'node:fs';
+import { FIXTURE_DIR, Fixture, fixture, sampleDbCrd } from './fixtures';
 
 const UA = 'Python-urllib/3.12';
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
@@ -154,8 +155,7 @@ describe('fidelity with recorded kube-apiserver responses', () => {
   test.each(names)('%s', (name) => expectLike(name));
 
   test('every fixture in the folder is covered', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const files: string[] = require('node:fs').readdirSync('/work/shared/fixtures/kube-apiserver').filter((f: string) => f.endsWith('.json'));
+    const files = readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.json'));
     expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([...names].sort());
   });
 

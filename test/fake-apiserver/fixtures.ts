@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-export const FIXTURE_DIR = '/work/shared/fixtures/kube-apiserver';
+/** shared/ sits beside the repository (here and in CI). */
+export const SHARED_FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
+export const FIXTURE_DIR = join(SHARED_FIXTURES, 'kube-apiserver');
 
 export interface Fixture {
   readonly what: string;
@@ -20,5 +22,9 @@ export function sampleDbCrd(): any {
 }
 
 export function fooCrd(): any {
-  return parse(readFileSync('/work/shared/fixtures/sample-controller/crd.yaml', 'utf8'));
+  return parse(readFileSync(join(SHARED_FIXTURES, 'sample-controller', 'crd.yaml'), 'utf8'));
+}
+
+export function exampleFoo(): any {
+  return parse(readFileSync(join(SHARED_FIXTURES, 'sample-controller', 'example-foo.yaml'), 'utf8'));
 }

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { FakeApiServer, startFakeApiServer } from '.';
-import { fooCrd, sampleDbCrd } from './fixtures';
+import { exampleFoo, fooCrd, sampleDbCrd } from './fixtures';
 import { http } from './http';
 
 const FOOS = '/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos';
@@ -22,7 +20,7 @@ describe('sample-controller Foo CRD created through the API', () => {
       'NamesAccepted=True', 'Established=True', 'KubernetesAPIApprovalPolicyConformant=False',
     ]);
     expect(crd.body.spec.names).toMatchObject({ singular: 'foo', listKind: 'FooList' });
-    const example = parse(readFileSync('/work/shared/fixtures/sample-controller/example-foo.yaml', 'utf8'));
+    const example = exampleFoo();
     const created = await http(s.url, 'POST', FOOS, example);
     expect(created.code).toBe(201);
     expect(created.body.status).toBeUndefined();
