@@ -55,15 +55,40 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, options: 
   const resourceRoot = options.resourceRoot ?? true;
   const defaulted = doDefault ? applyDefaults(schema, value) : value;
   const oldDefaulted = options.oldValue !== undefined && doDefault ? applyDefaults(schema, options.oldValue) : options.oldValue;
-  const issues: Issue[] = [];
-  const walker = new ValueWalker(issues, options.evaluateRules ?? true);
-  walker.check(defaulted, schema, options.path ?? '', {
-    root: resourceRoot,
-    embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
-    old: oldDefaulted,
-    valueOnly: false,
-  });
-  return { issues, value: defaulted };
+  const walk = (withRules: boolean): Issue[] => {
+    const issues: Issue[] = [];
+    new ValueWalker(issues, withRules).check(defaulted, schema, options.path ?? '', {
+      root: resourceRoot,
+      embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
+      old: oldDefaulted,
+      valueOnly: false,
+    });
+    return issues;
+  };
+  const schemaIssues = walk(false);
+  if (!(options.evaluateRules ?? true)) return { issues: schemaIssues, value: defaulted };
+  // like the apiserver, CEL rules are not run on an object with blocking schema errors
+  if (schemaIssues.some(isBlocking)) {
+    return {
+      issues: [...schemaIssues, {
+        path: options.path || '<root>',
+        severity: 'warning',
+        message: RULES_SKIPPED,
+      }],
+      value: defaulted,
+    };
+  }
+  return { issues: walk(true), value: defaulted };
+}
+
+/** The apiserver's note when it skips CEL rules because of blocking schema errors. */
+export const RULES_SKIPPED = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
+/** Errors after which the apiserver skips CEL rules: wrong type, required, unsupported value, too long, too many. */
+const blockingIssues = new WeakSet<Issue>();
+
+function isBlocking(i: Issue): boolean {
+  return blockingIssues.has(i);
 }
 
 interface NodeContext {
@@ -88,15 +113,15 @@ class ValueWalker {
     if (v === null) {
       if (s.nullable === true) {
         // kube-openapi still checks enum on null: a nullable enum must list null to accept it
-        if (s.enum && !s.enum.includes(null)) this.add(at, `Unsupported value: null: supported values: ${s.enum.map(show).join(', ')}`, null);
+        if (s.enum && !s.enum.includes(null)) this.add(at, `Unsupported value: null: supported values: ${s.enum.map(show).join(', ')}`, null, true);
         return true;
       }
-      if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null);
+      if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null, true);
       return !s.type;
     }
     if (!this.checkType(v, s, at)) return false;
     if (s.enum && !s.enum.some(e => deepEqual(e, v))) {
-      this.add(at, `Unsupported value: ${show(v)}: supported values: ${s.enum.map(show).join(', ')}`, v);
+      this.add(at, `Unsupported value: ${show(v)}: supported values: ${s.enum.map(show).join(', ')}`, v, true);
     }
     if (typeof v === 'number') this.checkNumber(v, s, at);
     if (typeof v === 'string') this.checkString(v, s, at);
@@ -115,7 +140,7 @@ class ValueWalker {
     if (isIntOrString(s)) ok = actual === 'integer' || actual === 'string';
     else if (s.type === 'number') ok = actual === 'integer' || actual === 'number';
     else if (s.type) ok = actual === s.type;
-    if (!ok) this.add(at, `Invalid value: "${actual}": ${at} in body must be of type ${expectedType(s)}: "${actual}"`, v);
+    if (!ok) this.add(at, `Invalid value: "${actual}": ${at} in body must be of type ${expectedType(s)}: "${actual}"`, v, true);
     return ok;
   }
 
@@ -138,7 +163,7 @@ class ValueWalker {
 
   private checkString(v: string, s: JSONSchemaProps, at: string): void {
     const length = [...v].length;
-    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, `Too long: may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}`, v);
+    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, `Too long: may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}`, v, true);
     if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
     if (s.pattern !== undefined && !safeRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
     if (s.format && !checkFormat(s.format, v)) this.invalid(at, v, `${at} in body must be of type ${s.format}: ${show(v)}`);
@@ -146,7 +171,7 @@ class ValueWalker {
 
   private checkArray(v: unknown[], s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     const at = path || '<root>';
-    if (s.maxItems !== undefined && v.length > s.maxItems) this.add(at, `Too many: ${v.length}: must have at most ${s.maxItems} items`, v.length);
+    if (s.maxItems !== undefined && v.length > s.maxItems) this.add(at, `Too many: ${v.length}: must have at most ${s.maxItems} items`, v.length, true);
     if (s.minItems !== undefined && v.length < s.minItems) this.invalid(at, v, `${at} in body should have at least ${s.minItems} items`);
     if (!ctx.valueOnly) this.checkListType(v, s, path);
     if (!s.items) return;
@@ -180,11 +205,11 @@ class ValueWalker {
   private checkObject(v: Record<string, unknown>, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     const at = path || '<root>';
     const count = Object.keys(v).length;
-    if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, `Too many: ${count}: must have at most ${s.maxProperties} items`, count);
+    if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, `Too many: ${count}: must have at most ${s.maxProperties} items`, count, true);
     if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, v, `${at} in body should have at least ${s.minProperties} properties`);
     for (const r of s.required ?? []) {
       if (v[r] === undefined && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
-        this.add(join(path, r), 'Required value', undefined);
+        this.add(join(path, r), 'Required value', undefined, true);
       }
     }
     if (ctx.embedded && !ctx.root && !ctx.valueOnly) {
@@ -242,8 +267,10 @@ class ValueWalker {
     this.add(path, `Invalid value: ${show(value)}: ${detail}`, value);
   }
 
-  private add(path: string, message: string, value: unknown): void {
-    this.issues.push({ path, message, value });
+  private add(path: string, message: string, value: unknown, blocking = false): void {
+    const issue: Issue = { path, message, value };
+    if (blocking) blockingIssues.add(issue);
+    this.issues.push(issue);
   }
 }
 

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import { parse } from 'yaml';
 import { JSONSchemaProps } from '../../lib/schema/json-schema-props';
+import { errorsOf } from '../../lib/validation/issue';
 import { applyDefaults } from '../../lib/validation/value-defaults';
 import { validateValue } from '../../lib/validation/value-validator';
 
@@ -12,8 +13,9 @@ const sampleDbSchema: JSONSchemaProps = parse(fs.readFileSync(`${FIXTURES}/crd.y
 const causes = (name: string): string[] =>
   fixture(name).response.body.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
 
+/** The errors (not warnings) as `path: message` lines. */
 const lines = (schema: JSONSchemaProps, value: unknown, options = {}) =>
-  validateValue(schema, value, options).issues.map(i => `${i.path}: ${i.message}`);
+  errorsOf(validateValue(schema, value, options).issues).map(i => `${i.path}: ${i.message}`);
 
 describe('validateValue against the recorded apiserver responses', () => {
   test('accepts what the apiserver created (create-201)', () => {
@@ -317,6 +319,17 @@ describe('validateValue: CEL rules', () => {
     const issues = validateValue(optional, { v: '' }, { resourceRoot: false }).issues;
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ path: 'v', severity: 'warning' });
+  });
+
+  test('skips rules when the object has blocking schema errors, like the apiserver', () => {
+    const issues = validateValue(schema, { spec: { min: 'zero', legacy: true } }).issues;
+    expect(errorsOf(issues).map(i => i.message)).toStrictEqual(['Invalid value: "string": spec.min in body must be of type integer: "string"']);
+    expect(issues[issues.length - 1]).toMatchObject({
+      severity: 'warning',
+      message: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    });
+    // a non-blocking error (a minimum) does not stop the rules
+    expect(lines(schema, { spec: { legacy: true, items: ['NOT'] } }).length).toBe(2);
   });
 
   test('runs transition rules only when an old value is given', () => {
