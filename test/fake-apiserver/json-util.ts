@@ -32,18 +32,6 @@ export function mergePatch(target: any, patch: any): any {
   return out;
 }
 
-/** Drops strategic-merge-patch directives so the rest can be applied as a merge patch. */
-export function stripStrategicDirectives(patch: any): any {
-  if (Array.isArray(patch)) return patch.filter((x) => !(isObject(x) && '$patch' in x)).map(stripStrategicDirectives);
-  if (!isObject(patch)) return patch;
-  const out: Record<string, any> = {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (k.startsWith('$setElementOrder/') || k === '$retainKeys' || k.startsWith('$deleteFromPrimitiveList/') || k === '$patch') continue;
-    out[k] = stripStrategicDirectives(v);
-  }
-  return out;
-}
-
 /** Reads `.a.b[0].c` style JSON paths (as used by CRD scale and printer columns), incl. `[?(@.k=="v")]`. */
 export function getJsonPath(obj: any, path: string): any {
   const tokens = tokenizeJsonPath(path);

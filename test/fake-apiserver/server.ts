@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { applyPatch as applyJsonPatch } from 'fast-json-patch';
 import { parse as parseYaml } from 'yaml';
 import { loadClientNode } from './client-node';
-import { clone, isObject, mergePatch, stripStrategicDirectives } from './json-util';
+import { clone, isObject, mergePatch } from './json-util';
+import { strategicMergePatch } from './strategic-merge';
 import { managerFromUserAgent } from './managed-fields';
 import { FieldValidation, Registry } from './registry';
 import { openApiGroupVersion, openApiRoot } from './openapi';
@@ -527,7 +528,7 @@ export class FakeKubeApiServer implements FakeApiServer {
     } else if (contentType === 'application/merge-patch+json') {
       patched = mergePatch(current, patchBody);
     } else {
-      patched = mergePatch(current, stripStrategicDirectives(patchBody));
+      patched = strategicMergePatch(current, patchBody);
     }
     if (isScale) {
       const result = this.registry.updateScale(r, namespace, name, patched, opts);
