@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,6 +91,15 @@ suite('kubectl v1.32 against the fake apiserver', () => {
     await kubectl('scale', 'deployment/web', '--replicas=3');
     expect(await kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}')).toBe('3');
     expect(await kubectl('apply', '-f', manifest)).toContain('unchanged');
+    // client-side apply of a built-in sends a strategic merge patch: the container is merged by name
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('nginx:1.27', 'nginx:1.28'));
+    expect(await kubectl('apply', '-f', manifest)).toContain('configured');
+    const dep = server.get('apps/v1', 'Deployment', 'default', 'web');
+    expect(dep.spec.template.spec.containers).toEqual([{
+      name: 'c', image: 'nginx:1.28', imagePullPolicy: 'IfNotPresent', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+    }]);
+    expect(dep.spec.replicas).toBe(3);
+    expect(dep.metadata.generation).toBe(3);
     expect(await kubectl('get', 'crd', 'sampledbs.db.example.com', '-o', 'jsonpath={.status.conditions[?(@.type=="Established")].status}')).toBe('True');
   }, 60_000);
 });
