@@ -210,15 +210,24 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     // the given metadata too: cdk8s silently drops fields it does not know (a typo like `lables`)
     const metadata = { ...this.props.metadata, ...(object.metadata ?? {}) } as Record<string, unknown>;
     issues.push(...checkObjectMeta(metadata, crd.scope, this.kind));
-    if (this.props.status !== undefined && version.subresources?.status !== undefined) {
-      issues.push({ path: 'status', severity: 'warning', message: 'the apiserver ignores status on create because the CRD enables the status subresource' });
+    // with the status subresource the apiserver deletes status on create (and keeps the old one on update),
+    // so it is neither stored nor validated
+    const statusSubresource = version.subresources?.status !== undefined;
+    if (this.props.status !== undefined && statusSubresource) {
+      issues.push({
+        path: 'status',
+        severity: 'warning',
+        message: 'the apiserver drops status on create because the CRD enables the status subresource (so it is not validated either)',
+      });
     }
     const schema = crd.schemaFor(this.version);
-    const previous = this.previousObject(object);
+    const stored = (o: Record<string, unknown>) => (statusSubresource ? withoutStatus(o) : o);
+    const previousObject = this.previousObject(object);
+    const previous = previousObject && stored(previousObject);
     if (previous) {
       for (const i of validateValue(schema, previous).issues) issues.push({ ...i, path: `previous.${i.path}` });
     }
-    issues.push(...validateValue(schema, object, { oldValue: previous }).issues);
+    issues.push(...validateValue(schema, stored(object), { oldValue: previous }).issues);
     return issues;
   }
 
@@ -243,4 +252,9 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
   private extraFields(props: CustomResourceProps<Spec, Status>): Record<string, unknown> {
     return Object.fromEntries(Object.entries(props).filter(([k, v]) => !NAMED_PROPS.has(k) && v !== undefined));
   }
+}
+
+function withoutStatus(o: Record<string, unknown>): Record<string, unknown> {
+  const { status: _dropped, ...rest } = o;
+  return rest;
 }

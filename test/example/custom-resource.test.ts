@@ -152,11 +152,17 @@ describe('CustomResource', () => {
     expect(() => new CustomResource(Testing.chart(), 'Db', { apiVersion: 'v1', kind: 'X', metadata: { name: 'db' } })).toThrow(/'apiVersion' must be '<group>\/<version>'/);
   });
 
-  test('warns that status is dropped on create with the status subresource', () => {
+  test('with the status subresource, status is dropped (warned, not validated) as by the apiserver', () => {
     const { app, chart, crd } = setup();
-    const db = new CustomResource(chart, 'Db', { crd, metadata: { name: 'db' }, status: { replicas: 1 } });
+    const db = new CustomResource(chart, 'Db', { crd, metadata: { name: 'db' }, status: { replicas: 'one' } });
     expect(validationErrors(app)).toBe('');
-    expect(Warnings.collect(db).join('\n')).toMatch(/status: the apiserver ignores status on create/);
+    expect(Warnings.collect(db).join('\n')).toMatch(/status: the apiserver drops status on create/);
+  });
+
+  test('without the status subresource, status is validated like the rest', () => {
+    const { app, chart, crd } = setup(m => { delete m.spec.versions[0].subresources; });
+    new CustomResource(chart, 'Db', { crd, metadata: { name: 'db' }, status: { replicas: 'one' } });
+    expect(validationErrors(app)).toMatch(/\[test\/Db\] status\.replicas: Invalid value: "string": status\.replicas in body must be of type integer/);
   });
 
   test('accepts the upstream sample-controller example', () => {
