@@ -25,12 +25,15 @@ export interface CheckedExpression {
  * Parses and type-checks a CEL expression against variable declarations, and estimates its cost.
  *
  * Cost model (a simplification of cel-go's `checker.CostEstimator` with the Kubernetes sizes):
- * reading a variable or field costs 1; a call costs 1 plus its arguments; string scans (contains,
- * matches, find, split, lowerAscii…), list/string equality and concatenation add 0.1 per byte or
- * element of the largest operand; `x in list` adds the list size; a comprehension (all, exists,
- * exists_one, map, filter) costs its range plus `maxSize(range) × (condition + step)`. Sizes come
- * from maxItems / maxProperties / maxLength (×4 bytes per character), or, when missing, from the
- * 3 MiB request limit divided by the smallest serialized element: the same bounds the apiserver uses.
+ * - reading a variable or field costs 1; a call costs 1 plus its arguments; list literals 10, maps 30;
+ * - string scans (contains, split, lowerAscii…), string/list equality and string concatenation add
+ *   0.1 per byte or element of the operands; regex functions (matches, find, findAll) multiply that
+ *   by 0.25 per pattern character; `x in list` adds the list size;
+ * - a comprehension (all, exists, exists_one, map, filter) costs its range plus
+ *   `maxSize(range) × (condition + step)`, so nested iterations multiply.
+ * Sizes come from maxItems / maxProperties / maxLength (×4 bytes per character), or, when missing,
+ * from the 3 MiB request limit divided by the smallest serialized element: the apiserver's bounds.
+ * `checkCelRules` then multiplies by how often the rule runs (enclosing lists and maps).
  */
 export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>): CheckedExpression {
   let ast;
@@ -51,6 +54,7 @@ interface Typed { readonly t: CelType; readonly c: number }
 type Scope = ReadonlyMap<string, CelType>;
 
 const UNBOUNDED = MAX_REQUEST_SIZE_BYTES;
+const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
 const TWO_VARIABLE_MACROS = new Set(['all', 'exists', 'exists_one', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry']);
 const NUMERIC = new Set(['int', 'uint', 'double']);
 
@@ -205,7 +209,10 @@ class TypeChecker {
         // strings and lists derived from a scanned string (split, findAll, lowerAscii…) are at most as long as it
         const inputSize = sizeOf(tgt?.t ?? types[0]);
         const sized = ['string', 'list'].includes(result.kind) && result.maxSize === undefined ? { ...result, maxSize: inputSize } : result;
-        return { t: sized, c: base + Math.ceil(0.1 * inputSize) };
+        // regex functions: cel-go multiplies the scan by 0.25 per character of the pattern
+        const pattern = REGEX_FUNCTIONS.has(d.name) ? types[tgt ? 0 : 1] : undefined;
+        const regexFactor = pattern ? Math.max(1, Math.ceil(0.25 * sizeOf(pattern))) : 1;
+        return { t: sized, c: base + Math.ceil(0.1 * inputSize) * regexFactor };
       }
     }
     if (UNSUPPORTED_FUNCTIONS.has(name)) {
