@@ -7,8 +7,8 @@ import { errorsOf } from '../../lib/validation/issue';
 
 /** CRDs a real apiserver accepted: our CEL and default checks must not reject them. */
 const ACCEPTED = [
-  '/work/shared/fixtures/kube-apiserver/crd.yaml',
-  '/work/shared/fixtures/sample-controller/crd.yaml',
+  path.join(__dirname, '../../../shared/fixtures/kube-apiserver/crd.yaml'),
+  path.join(__dirname, '../../../shared/fixtures/sample-controller/crd.yaml'),
   ...fs.readdirSync(path.join(__dirname, '../../vendor/crds')).filter(f => f.endsWith('.yaml')).map(f => path.join(__dirname, '../../vendor/crds', f)),
 ];
 

@@ -1,11 +1,13 @@
+import * as path from 'path';
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Warnings } from '../../lib/app/warnings';
 import { CustomResource, TypedCustomResourceProps } from '../../lib/example/custom-resource';
 import { FakeCrd } from './_fake-crd';
 
-const SAMPLE_DB_CRD = '/work/shared/fixtures/kube-apiserver/crd.yaml';
-const FOO_CRD = '/work/shared/fixtures/sample-controller/crd.yaml';
+// the shared fixtures live beside the repository
+const SAMPLE_DB_CRD = path.join(__dirname, '../../../shared/fixtures/kube-apiserver/crd.yaml');
+const FOO_CRD = path.join(__dirname, '../../../shared/fixtures/sample-controller/crd.yaml');
 
 function setup(patch?: (m: any) => void) {
   const app = Testing.app();

@@ -1,11 +1,12 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import { parse } from 'yaml';
 import { JSONSchemaProps } from '../../lib/schema/json-schema-props';
 import { errorsOf } from '../../lib/validation/issue';
 import { applyDefaults } from '../../lib/validation/value-defaults';
 import { validateValue } from '../../lib/validation/value-validator';
 
-const FIXTURES = '/work/shared/fixtures/kube-apiserver';
+const FIXTURES = path.join(__dirname, '../../../shared/fixtures/kube-apiserver'); // beside the repository
 const fixture = (name: string) => JSON.parse(fs.readFileSync(`${FIXTURES}/${name}.json`, 'utf8'));
 const sampleDbSchema: JSONSchemaProps = parse(fs.readFileSync(`${FIXTURES}/crd.yaml`, 'utf8')).spec.versions[0].schema.openAPIV3Schema;
 
