@@ -69,6 +69,8 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
   fn('sets.contains', [listOf(DYN), listOf(DYN)], BOOL, true),
   fn('sets.equivalent', [listOf(DYN), listOf(DYN)], BOOL, true),
   fn('sets.intersects', [listOf(DYN), listOf(DYN)], BOOL, true),
+  // encoders extension
+  fn('base64.encode', [BYTES], STRING, true), fn('base64.decode', [STRING], BYTES, true),
   // Kubernetes quantity library
   fn('quantity', [STRING], QUANTITY), fn('isQuantity', [STRING], BOOL),
   method(QUANTITY, 'sign', [], INT), method(QUANTITY, 'isInteger', [], BOOL), method(QUANTITY, 'asInteger', [], INT),
@@ -106,8 +108,8 @@ export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
   'optional.of', 'optional.ofNonZeroValue', 'optional.none', 'orValue', 'hasValue', 'value', 'or',
   // two-variable comprehensions and newer list helpers
   'transformList', 'transformMap', 'transformMapEntry', 'lists.range', 'slice', 'flatten', 'distinct', 'sort', 'sortBy', 'reverse',
-  // encoders and math extensions
-  'base64.encode', 'base64.decode', 'math.greatest', 'math.least', 'math.ceil', 'math.floor', 'math.round', 'math.abs', 'math.sign',
+  // math extension
+  'math.greatest', 'math.least', 'math.ceil', 'math.floor', 'math.round', 'math.abs', 'math.sign',
   'math.isNaN', 'math.isInf', 'math.isFinite', 'math.bitAnd', 'math.bitOr', 'math.bitXor', 'math.bitNot', 'math.bitShiftLeft', 'math.bitShiftRight',
   'math.trunc', 'math.sqrt',
   // strings added after ext.Strings v2

@@ -3,7 +3,7 @@ import { strings } from '@bufbuild/cel/ext';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from './quantity';
 
-const { BOOL, DOUBLE, DYN, INT, STRING } = CelScalar;
+const { BOOL, BYTES, DOUBLE, DYN, INT, STRING } = CelScalar;
 const LIST = listType(DYN);
 
 /**
@@ -196,9 +196,19 @@ function ipFuncs(): CelFunc[] {
   ];
 }
 
+function encoderFuncs(): CelFunc[] {
+  return [
+    celFunc('base64.encode', [BYTES], STRING, b => Buffer.from(b).toString('base64')),
+    celFunc('base64.decode', [STRING], BYTES, s => {
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw new Error(`illegal base64 data: ${s}`);
+      return new Uint8Array(Buffer.from(s, 'base64'));
+    }),
+  ];
+}
+
 /**
  * The functions rules can call at evaluation time beyond `@bufbuild/cel`'s standard library:
- * its strings extension plus the Kubernetes lists, sets, regex, quantity, URL, IP and CIDR libraries.
+ * its strings extension, the base64 encoders and the Kubernetes lists, sets, regex, quantity, URL, IP and CIDR libraries.
  */
 export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...strings,
@@ -207,4 +217,5 @@ export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...quantityFuncs(),
   ...urlFuncs(),
   ...ipFuncs(),
+  ...encoderFuncs(),
 ];

@@ -80,6 +80,7 @@ describe('evaluateExpression: Kubernetes libraries', () => {
     ["isCIDR('10.0.0.0/8') && !isCIDR('10.0.0.0/33')", true],
     ['sets.contains([1, 2, 3], [3, 1]) && sets.equivalent([1, 2], [2, 1]) && sets.intersects([1], [1, 5])', true],
     ["'%s-%d'.format(['a', 1]) == 'a-1'", true],
+    ["base64.encode(b'hello') == 'aGVsbG8=' && string(base64.decode('aGVsbG8=')) == 'hello'", true],
   ])('%s', (expr, expected) => {
     expect(value(expr)).toBe(expected);
   });
