@@ -308,6 +308,41 @@ describe('fake apiserver behaviour', () => {
     });
   });
 
+  describe('built-in update rules', () => {
+    const tpl = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } };
+    test('immutable selectors and templates, PVC spec, RoleBinding roleRef, immutable ConfigMaps', async () => {
+      const dep = (await http(s.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'd' }, spec: { selector: { matchLabels: { app: 'a' } }, template: tpl } })).body;
+      const moved = await http(s.url, 'PUT', '/apis/apps/v1/namespaces/default/deployments/d',
+        { ...dep, spec: { ...dep.spec, selector: { matchLabels: { app: 'b' } }, template: { ...tpl, metadata: { labels: { app: 'b' } } } } });
+      expect(moved.code).toBe(422);
+      expect(moved.body.details.causes.map((c: any) => c.field)).toEqual(['spec.selector']);
+      const job = (await http(s.url, 'POST', '/apis/batch/v1/namespaces/default/jobs', { metadata: { name: 'j' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x:1' }] } } } })).body;
+      expect(job.spec.selector.matchLabels['batch.kubernetes.io/controller-uid']).toBe(job.metadata.uid);
+      const changed = await http(s.url, 'PUT', '/apis/batch/v1/namespaces/default/jobs/j',
+        { ...job, spec: { ...job.spec, template: { ...job.spec.template, spec: { ...job.spec.template.spec, containers: [{ name: 'c', image: 'x:2' }] } } } });
+      expect(changed.code).toBe(422);
+      expect(changed.body.details.causes.map((c: any) => c.field)).toContain('spec.template');
+      await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'frozen' }, data: { a: '1' }, immutable: true });
+      const cm = await http(s.url, 'PATCH', '/api/v1/namespaces/default/configmaps/frozen', { data: { a: '2' } }, { 'Content-Type': 'application/merge-patch+json' });
+      expect(cm.code).toBe(422);
+      expect(cm.body.message).toContain('data: Forbidden: field is immutable when `immutable` is set');
+      const rb = (await http(s.url, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', { metadata: { name: 'rb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r1' }, subjects: [] })).body;
+      expect((await http(s.url, 'PUT', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/rb', { ...rb, roleRef: { ...rb.roleRef, name: 'r2' } })).code).toBe(422);
+    });
+
+    test('a Service PUT without clusterIP keeps the allocated one; changing it is rejected', async () => {
+      const svc = (await http(s.url, 'POST', '/api/v1/namespaces/default/services', { metadata: { name: 's' }, spec: { selector: { app: 'a' }, ports: [{ port: 80 }] } })).body;
+      expect(svc.spec.clusterIP).toMatch(/^10\.96\./);
+      expect(svc.spec.ports[0]).toEqual({ port: 80, protocol: 'TCP', targetPort: 80 });
+      const desired = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', resourceVersion: svc.metadata.resourceVersion }, spec: { selector: { app: 'b' }, ports: [{ port: 80 }] } };
+      const put = await http(s.url, 'PUT', '/api/v1/namespaces/default/services/s', desired);
+      expect(put.code).toBe(200);
+      expect(put.body.spec.clusterIP).toBe(svc.spec.clusterIP);
+      const moved = await http(s.url, 'PUT', '/api/v1/namespaces/default/services/s', { ...put.body, spec: { ...put.body.spec, clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'] } });
+      expect(moved.code).toBe(422);
+    });
+  });
+
   describe('scale subresource', () => {
     test('GET/PUT/PATCH /scale map to spec.replicas and status.replicas', async () => {
       await http(s.url, 'POST', BASE, sdb('a', { replicas: 2 }));
@@ -367,6 +402,29 @@ describe('fake apiserver behaviour', () => {
       const r = await http(s.url, 'DELETE', '/api/v1/namespaces/default');
       expect(r.code).toBe(403);
       expect(r.body.message).toBe('namespaces "default" is forbidden: this namespace may not be deleted');
+    });
+
+    test('namespaces: spec.finalizers change only through /finalize; emptying them deletes a terminating namespace', async () => {
+      await http(s.url, 'POST', '/api/v1/namespaces', { metadata: { name: 'fin' } });
+      const ns = (await http(s.url, 'DELETE', '/api/v1/namespaces/fin')).body;
+      const viaMain = await http(s.url, 'PUT', '/api/v1/namespaces/fin', { ...ns, spec: { finalizers: [] } });
+      expect(viaMain.body.spec.finalizers).toEqual(['kubernetes']);
+      const viaFinalize = await http(s.url, 'PUT', '/api/v1/namespaces/fin/finalize', { ...ns, spec: { finalizers: [] } });
+      expect(viaFinalize.code).toBe(200);
+      expect((await http(s.url, 'GET', '/api/v1/namespaces/fin')).code).toBe(404);
+    });
+
+    test('gc with namespaces: deleting a namespace deletes its contents, then the namespace', async () => {
+      const g = await startFakeApiServer({ gc: true });
+      try {
+        await http(g.url, 'POST', '/api/v1/namespaces', { metadata: { name: 'tmp' } });
+        await http(g.url, 'POST', '/api/v1/namespaces/tmp/configmaps', { metadata: { name: 'a' } });
+        await http(g.url, 'DELETE', '/api/v1/namespaces/tmp');
+        await waitFor(() => g.get('v1', 'Namespace', undefined, 'tmp') === undefined);
+        expect(g.get('v1', 'ConfigMap', 'tmp', 'a')).toBeUndefined();
+      } finally {
+        await g.close();
+      }
     });
 
     test('gc: deleting an owner deletes its dependents; without gc they stay', async () => {

@@ -5,6 +5,7 @@
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import { applyBuiltinDefaults, validateBuiltin } from './builtin-defaults';
+import { keepAllocatedServiceValues, validateBuiltinUpdate } from './builtin-updates';
 import { clone, deepEqual, getJsonPath, isObject, nowTimestamp, setJsonPath } from './json-util';
 import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate } from './managed-fields';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
@@ -142,6 +143,10 @@ export class Registry {
       next = clone(current);
       if (candidate.status === undefined) delete next.status;
       else next.status = candidate.status;
+    } else if (opts.subresource === 'finalize') {
+      // namespaces/finalize only changes spec.finalizers
+      next = clone(current);
+      next.spec = { ...(next.spec ?? {}), finalizers: candidate.spec?.finalizers ?? [] };
     } else {
       next = clone(candidate);
       next.apiVersion = current.apiVersion;
@@ -154,6 +159,11 @@ export class Registry {
       if (res.status) {
         if (current.status === undefined) delete next.status;
         else next.status = current.status;
+      }
+      if (res.kind === 'Namespace' && !res.group) {
+        // only namespaces/finalize may change spec.finalizers
+        next.spec = { ...(next.spec ?? {}), finalizers: current.spec?.finalizers };
+        if (next.spec.finalizers === undefined) delete next.spec.finalizers;
       }
     }
     next.metadata.resourceVersion = current.metadata.resourceVersion;
@@ -351,8 +361,10 @@ export class Registry {
       applyDefaults(obj, res.schema);
       causes.push(...validateCustomResource(obj, old, res.schema));
     } else if (!res.custom) {
+      if (old && res.kind === 'Service' && !res.group) keepAllocatedServiceValues(obj, old);
       applyBuiltinDefaults(res.kind, obj, !old);
       causes.push(...validateBuiltin(res.kind, obj));
+      if (old && opts.subresource !== 'status') causes.push(...validateBuiltinUpdate(res.kind, old, obj));
       if (res.kind === 'Event' && !old) causes.push(...validateEventCreate(isEventsV1(res) ? eventsV1ToCore(obj) : obj, isEventsV1(res)));
     }
     if (causes.length) throw invalid(res, name, causes);
@@ -475,7 +487,7 @@ export class Registry {
     if (remaining === 0 || this.namespaceEmpty(ns)) {
       const next = clone(current);
       next.spec = { ...(next.spec ?? {}), finalizers: [] };
-      this.applyWrite(nsRes, current, next, { manager: 'namespace-controller' });
+      this.applyWrite(nsRes, current, next, { manager: 'namespace-controller', subresource: 'finalize' });
     } else setTimeout(() => this.runGcForTerminating(nsRes, undefined, ns), 20).unref();
   }
 
