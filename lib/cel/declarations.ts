@@ -18,6 +18,7 @@ const QUANTITY = opaque('Quantity');
 const URL_T = opaque('URL');
 const IP = opaque('IP');
 const CIDR = opaque('CIDR');
+const SEMVER = opaque('Semver');
 
 const fn = (name: string, args: FunctionDecl['args'], result: FunctionDecl['result'], scalesWithSize = false): FunctionDecl =>
   ({ name, args, result, scalesWithSize });
@@ -79,6 +80,12 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
   method(QUANTITY, 'sub', [QUANTITY], QUANTITY), method(QUANTITY, 'sub', [INT], QUANTITY),
   method(QUANTITY, 'isLessThan', [QUANTITY], BOOL), method(QUANTITY, 'isGreaterThan', [QUANTITY], BOOL),
   method(QUANTITY, 'compareTo', [QUANTITY], INT),
+  // Kubernetes semver library
+  fn('isSemver', [STRING], BOOL), fn('isSemver', [STRING, BOOL], BOOL),
+  fn('semver', [STRING], SEMVER), fn('semver', [STRING, BOOL], SEMVER),
+  method(SEMVER, 'major', [], INT), method(SEMVER, 'minor', [], INT), method(SEMVER, 'patch', [], INT),
+  method(SEMVER, 'isLessThan', [SEMVER], BOOL), method(SEMVER, 'isGreaterThan', [SEMVER], BOOL),
+  method(SEMVER, 'compareTo', [SEMVER], INT),
   // Kubernetes URL library
   fn('url', [STRING], URL_T), fn('isURL', [STRING], BOOL),
   ...['getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath'].map(g => method(URL_T, g, [], STRING)),
@@ -98,8 +105,6 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
  * are parsed and partly checked, then reported as warnings ("not checked locally").
  */
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
-  // semver library
-  'isSemver', 'semver', 'major', 'minor', 'patch',
   // named formats library
   'format.named', 'validate', 'format.dns1123Label', 'format.dns1123Subdomain', 'format.dns1035Label', 'format.qualifiedName',
   'format.dns1123LabelPrefix', 'format.dns1123SubdomainPrefix', 'format.dns1035LabelPrefix', 'format.labelValue',

@@ -2,6 +2,7 @@ import { celFunc, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCe
 import { strings } from '@bufbuild/cel/ext';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from './quantity';
+import { Semver } from './semver';
 
 const { BOOL, BYTES, DOUBLE, DYN, INT, STRING } = CelScalar;
 const LIST = listType(DYN);
@@ -11,10 +12,10 @@ const LIST = listType(DYN);
  * keyed by their type name with a canonical text, so `==` compares them semantically; the parsed
  * value is kept beside the map.
  */
-const opaqueValues = new WeakMap<object, Quantity | URL | IpAddress | Cidr>();
-const OPAQUE_KEY = { Quantity: '@kubernetes.Quantity', URL: '@kubernetes.URL', IP: '@kubernetes.IP', CIDR: '@kubernetes.CIDR' } as const;
+const opaqueValues = new WeakMap<object, Quantity | URL | IpAddress | Cidr | Semver>();
+const OPAQUE_KEY = { Quantity: '@kubernetes.Quantity', URL: '@kubernetes.URL', IP: '@kubernetes.IP', CIDR: '@kubernetes.CIDR', Semver: '@kubernetes.Semver' } as const;
 
-function wrap(kind: keyof typeof OPAQUE_KEY, value: Quantity | URL | IpAddress | Cidr, canonical: string): CelMap {
+function wrap(kind: keyof typeof OPAQUE_KEY, value: Quantity | URL | IpAddress | Cidr | Semver, canonical: string): CelMap {
   const m = celMap(new Map([[OPAQUE_KEY[kind], canonical]]));
   opaqueValues.set(m, value);
   return m;
@@ -134,9 +135,30 @@ function quantityFuncs(): CelFunc[] {
     celMethod('asApproximateFloat', DYN, [], DOUBLE, function () { return asQuantity(this).asApproximateFloat(); }),
     celMethod('add', DYN, [DYN], DYN, function (o) { return quantity(asQuantity(this).add(asQuantity(o))); }),
     celMethod('sub', DYN, [DYN], DYN, function (o) { return quantity(asQuantity(this).sub(asQuantity(o))); }),
-    celMethod('isLessThan', DYN, [DYN], BOOL, function (o) { return asQuantity(this).compareTo(asQuantity(o)) < 0n; }),
-    celMethod('isGreaterThan', DYN, [DYN], BOOL, function (o) { return asQuantity(this).compareTo(asQuantity(o)) > 0n; }),
-    celMethod('compareTo', DYN, [DYN], INT, function (o) { return asQuantity(this).compareTo(asQuantity(o)); }),
+    // shared with semver: both kinds compare with their own kind
+    celMethod('isLessThan', DYN, [DYN], BOOL, function (o) { return compareOpaque(this, o) < 0n; }),
+    celMethod('isGreaterThan', DYN, [DYN], BOOL, function (o) { return compareOpaque(this, o) > 0n; }),
+    celMethod('compareTo', DYN, [DYN], INT, function (o) { return compareOpaque(this, o); }),
+  ];
+}
+
+function compareOpaque(a: unknown, b: unknown): bigint {
+  const inner = typeof a === 'object' && a !== null ? opaqueValues.get(a) : undefined;
+  if (inner instanceof Semver) return inner.compareTo(unwrap(b, Semver, 'Semver'));
+  return asQuantity(a).compareTo(asQuantity(b));
+}
+
+function semverFuncs(): CelFunc[] {
+  const sv = (v: unknown): Semver => unwrap(v, Semver, 'Semver');
+  const semver = (x: Semver): CelMap => wrap('Semver', x, x.toString());
+  return [
+    celFunc('isSemver', [STRING], BOOL, s => Semver.isValid(s)),
+    celFunc('isSemver', [STRING, BOOL], BOOL, (s, normalize) => Semver.isValid(s, normalize)),
+    celFunc('semver', [STRING], DYN, s => semver(Semver.parse(s))),
+    celFunc('semver', [STRING, BOOL], DYN, (s, normalize) => semver(Semver.parse(s, normalize))),
+    celMethod('major', DYN, [], INT, function () { return sv(this).major; }),
+    celMethod('minor', DYN, [], INT, function () { return sv(this).minor; }),
+    celMethod('patch', DYN, [], INT, function () { return sv(this).patch; }),
   ];
 }
 
@@ -208,7 +230,7 @@ function encoderFuncs(): CelFunc[] {
 
 /**
  * The functions rules can call at evaluation time beyond `@bufbuild/cel`'s standard library:
- * its strings extension, the base64 encoders and the Kubernetes lists, sets, regex, quantity, URL, IP and CIDR libraries.
+ * its strings extension, the base64 encoders and the Kubernetes lists, sets, regex, quantity, semver, URL, IP and CIDR libraries.
  */
 export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...strings,
@@ -218,4 +240,5 @@ export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...urlFuncs(),
   ...ipFuncs(),
   ...encoderFuncs(),
+  ...semverFuncs(),
 ];

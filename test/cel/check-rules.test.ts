@@ -228,14 +228,15 @@ describe('checkCelRules: Kubernetes libraries', () => {
     "isURL('https://example.com') && url('https://example.com').getHost() == 'example.com'",
     "isIP('10.0.0.1') && ip('10.0.0.1').family() == 4 && cidr('10.0.0.0/8').containsIP(ip('10.1.1.1'))",
     "sets.contains([1, 2], [1]) && strings.quote(self.version) != ''",
+    "isSemver(self.version, true) && semver(self.version, true).isGreaterThan(semver('1.0.0')) && semver('1.2.3').major() == 1",
   ])('type-checks supported function: %s', rule => {
     expect(check([{ rule }])).toStrictEqual([]);
   });
 
   test('warns (does not fail) for functions the local library lacks', () => {
-    const issues = check([{ rule: "semver(self.version).major() == 1" }]);
+    const issues = check([{ rule: "!format.dns1123Label().validate(self.version).hasValue()" }]);
     expect(errorsOf(issues)).toStrictEqual([]);
-    expect(warningsOf(issues).map(i => i.message)).toContain('not checked locally: function semver is not supported by the local CEL library');
+    expect(warningsOf(issues).map(i => i.message)).toContain('not checked locally: function format.dns1123Label is not supported by the local CEL library');
   });
 
   test('warns for optional field selection, which the local parser cannot read', () => {

@@ -81,6 +81,10 @@ describe('evaluateExpression: Kubernetes libraries', () => {
     ['sets.contains([1, 2, 3], [3, 1]) && sets.equivalent([1, 2], [2, 1]) && sets.intersects([1], [1, 5])', true],
     ["'%s-%d'.format(['a', 1]) == 'a-1'", true],
     ["base64.encode(b'hello') == 'aGVsbG8=' && string(base64.decode('aGVsbG8=')) == 'hello'", true],
+    ["isSemver('1.2.3-rc.1+build') && !isSemver('v1.2') && isSemver('v1.2', true)", true],
+    ["semver('1.10.0').isGreaterThan(semver('1.9.9')) && semver('1.0.0-rc.1').isLessThan(semver('1.0.0'))", true],
+    ["semver('1.0.0-alpha.2').compareTo(semver('1.0.0-alpha.10')) == -1 && semver('v2', true).major() == 2", true],
+    ["quantity('2').isGreaterThan(quantity('1'))", true],
   ])('%s', (expr, expected) => {
     expect(value(expr)).toBe(expected);
   });
