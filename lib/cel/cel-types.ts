@@ -20,13 +20,13 @@ export type CelType =
     readonly maxSize?: number;
     readonly minSize?: number;
   }
-  /** Opaque Kubernetes library types: Quantity, URL, IP, CIDR, Semver. */
+  /** Opaque library types: Quantity, URL, IP, CIDR, Semver, Format, and optional values. */
   | { readonly kind: 'opaque'; readonly name: OpaqueName; readonly maxSize?: number; readonly minSize?: number }
   /** `type(x)` values, e.g. `int` in `type(self) == int`. */
   | { readonly kind: 'type'; readonly of?: CelType; readonly maxSize?: number; readonly minSize?: number };
 
 export type ScalarKind = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'dyn' | 'timestamp' | 'duration';
-export type OpaqueName = 'Quantity' | 'URL' | 'IP' | 'CIDR' | 'Semver';
+export type OpaqueName = 'Quantity' | 'URL' | 'IP' | 'CIDR' | 'Semver' | 'Format' | 'Optional';
 
 /** The apiserver's request size limit, the base of every size estimate for unbounded values. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { JSONSchemaProps, ValidationRule } from '../schema/json-schema-props';
 import { Issue } from '../validation/issue';
-import { CelType, schemaCelType, typeName } from './cel-types';
+import { CelType, opaque, schemaCelType, typeName } from './cel-types';
 import { resolveFieldPath } from './field-path';
 import { SchemaNode, walkSchema } from './schema-walk';
 import { checkExpression } from './type-checker';
@@ -47,7 +47,8 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
 
 function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: CelType): { issues: Issue[]; cost: number } {
   const issues: Issue[] = [];
-  const vars = { self, oldSelf: self };
+  // with optionalOldSelf, oldSelf is optional (none on create)
+  const vars = { self, oldSelf: rule.optionalOldSelf === true ? opaque('Optional') : self };
   // the entry checks, in the apiserver's order and wording (`validateOpenAPISchema`)
   const trimmedRule = typeof rule.rule === 'string' ? rule.rule.trim() : '';
   const message = rule.message ?? '';

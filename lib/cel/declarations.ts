@@ -1,3 +1,4 @@
+import { NAMED_FORMATS } from './named-formats';
 import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP, UINT } from './cel-types';
 
 /**
@@ -19,6 +20,8 @@ const URL_T = opaque('URL');
 const IP = opaque('IP');
 const CIDR = opaque('CIDR');
 const SEMVER = opaque('Semver');
+const FORMAT = opaque('Format');
+const OPTIONAL = opaque('Optional');
 
 const fn = (name: string, args: FunctionDecl['args'], result: FunctionDecl['result'], scalesWithSize = false): FunctionDecl =>
   ({ name, args, result, scalesWithSize });
@@ -86,6 +89,12 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
   method(SEMVER, 'major', [], INT), method(SEMVER, 'minor', [], INT), method(SEMVER, 'patch', [], INT),
   method(SEMVER, 'isLessThan', [SEMVER], BOOL), method(SEMVER, 'isGreaterThan', [SEMVER], BOOL),
   method(SEMVER, 'compareTo', [SEMVER], INT),
+  // Kubernetes format library, and the optional values it returns (no `.?` syntax: the local parser lacks it)
+  ...Object.keys(NAMED_FORMATS).map(f => fn(`format.${f}`, [], FORMAT)),
+  fn('format.named', [STRING], OPTIONAL),
+  method(FORMAT, 'validate', [STRING], OPTIONAL, true),
+  fn('optional.of', [DYN], OPTIONAL), fn('optional.ofNonZeroValue', [DYN], OPTIONAL), fn('optional.none', [], OPTIONAL),
+  method(OPTIONAL, 'hasValue', [], BOOL), method(OPTIONAL, 'value', [], DYN), method(OPTIONAL, 'orValue', [DYN], DYN),
   // Kubernetes URL library
   fn('url', [STRING], URL_T), fn('isURL', [STRING], BOOL),
   ...['getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath'].map(g => method(URL_T, g, [], STRING)),
@@ -105,12 +114,8 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
  * are parsed and partly checked, then reported as warnings ("not checked locally").
  */
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
-  // named formats library
-  'format.named', 'validate', 'format.dns1123Label', 'format.dns1123Subdomain', 'format.dns1035Label', 'format.qualifiedName',
-  'format.dns1123LabelPrefix', 'format.dns1123SubdomainPrefix', 'format.dns1035LabelPrefix', 'format.labelValue',
-  'format.uri', 'format.uuid', 'format.byte', 'format.date', 'format.datetime',
-  // optional types
-  'optional.of', 'optional.ofNonZeroValue', 'optional.none', 'orValue', 'hasValue', 'value', 'or',
+  // optional chaining helpers beyond of/none/hasValue/value/orValue
+  'or',
   // two-variable comprehensions and newer list helpers
   'transformList', 'transformMap', 'transformMapEntry', 'lists.range', 'slice', 'flatten', 'distinct', 'sort', 'sortBy', 'reverse',
   // math extension

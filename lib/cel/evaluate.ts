@@ -1,7 +1,7 @@
 import { celEnv, CelEnv, CelInput, CelValue, isCelError, parse, plan, run } from '@bufbuild/cel';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { escapePropertyName, isIntOrString } from './cel-types';
-import { KUBERNETES_FUNCTIONS } from './runtime-functions';
+import { KUBERNETES_FUNCTIONS, optionalValue } from './runtime-functions';
 
 let sharedEnv: CelEnv | undefined;
 const programs = new Map<string, ReturnType<typeof plan>>();
@@ -23,6 +23,7 @@ export function evaluateExpression(
   schema: JSONSchemaProps,
   self: unknown,
   oldSelf?: unknown,
+  options: { readonly optionalOldSelf?: boolean } = {},
 ): EvalOutcome {
   let program = programs.get(source);
   try {
@@ -31,7 +32,12 @@ export function evaluateExpression(
       programs.set(source, program);
     }
     const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };
-    if (oldSelf !== undefined) bindings.oldSelf = toCelValue(oldSelf, schema);
+    if (options.optionalOldSelf) {
+      // `optionalOldSelf: true`: oldSelf is an optional, none on create
+      bindings.oldSelf = optionalValue(oldSelf === undefined || oldSelf === null ? undefined : toCelValue(oldSelf, schema));
+    } else if (oldSelf !== undefined) {
+      bindings.oldSelf = toCelValue(oldSelf, schema);
+    }
     const result = program(bindings as never);
     if (isCelError(result)) return { ok: false, error: result.message };
     return { ok: true, value: result };

@@ -1,7 +1,8 @@
-import { celFunc, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
+import { celFunc, CelInput, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from './quantity';
+import { NAMED_FORMATS } from './named-formats';
 import { Semver } from './semver';
 
 const { BOOL, BYTES, DOUBLE, DYN, INT, STRING } = CelScalar;
@@ -12,10 +13,25 @@ const LIST = listType(DYN);
  * keyed by their type name with a canonical text, so `==` compares them semantically; the parsed
  * value is kept beside the map.
  */
-const opaqueValues = new WeakMap<object, Quantity | URL | IpAddress | Cidr | Semver>();
-const OPAQUE_KEY = { Quantity: '@kubernetes.Quantity', URL: '@kubernetes.URL', IP: '@kubernetes.IP', CIDR: '@kubernetes.CIDR', Semver: '@kubernetes.Semver' } as const;
+const opaqueValues = new WeakMap<object, Opaque>();
+const OPAQUE_KEY = {
+  Quantity: '@kubernetes.Quantity', URL: '@kubernetes.URL', IP: '@kubernetes.IP', CIDR: '@kubernetes.CIDR', Semver: '@kubernetes.Semver',
+  Format: '@kubernetes.Format', Optional: '@optional',
+} as const;
 
-function wrap(kind: keyof typeof OPAQUE_KEY, value: Quantity | URL | IpAddress | Cidr | Semver, canonical: string): CelMap {
+/** A named format of the `format` library. */
+class NamedFormat {
+  constructor(public readonly name: string) {}
+}
+
+/** An optional value (`optional.of(x)` / `optional.none()`). */
+class OptionalValue {
+  constructor(public readonly value: CelValue | undefined) {}
+}
+
+type Opaque = Quantity | URL | IpAddress | Cidr | Semver | NamedFormat | OptionalValue;
+
+function wrap(kind: keyof typeof OPAQUE_KEY, value: Opaque, canonical: string): CelMap {
   const m = celMap(new Map([[OPAQUE_KEY[kind], canonical]]));
   opaqueValues.set(m, value);
   return m;
@@ -162,6 +178,40 @@ function semverFuncs(): CelFunc[] {
   ];
 }
 
+/** An optional value as rules see it: `optional.of(v)`, or `optional.none()` for undefined (e.g. `oldSelf` with optionalOldSelf). */
+export function optionalValue(v: CelInput | undefined): CelMap {
+  return v === undefined
+    ? wrap('Optional', new OptionalValue(undefined), 'none')
+    : wrap('Optional', new OptionalValue(v as CelValue), `some:${JSON.stringify(v, bigintJson)}`);
+}
+
+function formatFuncs(): CelFunc[] {
+  const none = () => optionalValue(undefined);
+  const some = (v: CelValue) => optionalValue(v);
+  const opt = (v: unknown): OptionalValue => unwrap(v, OptionalValue, 'optional');
+  const format = (name: string) => wrap('Format', new NamedFormat(name), name);
+  const isZero = (v: CelValue) => v === '' || v === 0n || v === 0 || v === false || v === null
+    || (isCelList(v) && v.size === 0) || (isCelMap(v) && v.size === 0);
+  return [
+    ...Object.keys(NAMED_FORMATS).map(name => celFunc(`format.${name}`, [], DYN, () => format(name))),
+    celFunc('format.named', [STRING], DYN, name => (name in NAMED_FORMATS ? some(format(name)) : none())),
+    celMethod('validate', DYN, [STRING], DYN, function (value) {
+      const errors = NAMED_FORMATS[unwrap(this, NamedFormat, 'format').name](value);
+      return errors.length ? some(celList(errors)) : none();
+    }),
+    celFunc('optional.of', [DYN], DYN, v => some(v)),
+    celFunc('optional.ofNonZeroValue', [DYN], DYN, v => (isZero(v) ? none() : some(v))),
+    celFunc('optional.none', [], DYN, () => none()),
+    celMethod('hasValue', DYN, [], BOOL, function () { return opt(this).value !== undefined; }),
+    celMethod('value', DYN, [], DYN, function () {
+      const v = opt(this).value;
+      if (v === undefined) throw new Error('optional.none() dereference');
+      return v as never;
+    }),
+    celMethod('orValue', DYN, [DYN], DYN, function (d) { return (opt(this).value ?? d) as never; }),
+  ];
+}
+
 function urlFuncs(): CelFunc[] {
   const u = (v: unknown): URL => unwrap(v, URL, 'URL');
   const pathOnly = (x: URL): boolean => x.protocol === 'path-only:';
@@ -230,7 +280,7 @@ function encoderFuncs(): CelFunc[] {
 
 /**
  * The functions rules can call at evaluation time beyond `@bufbuild/cel`'s standard library:
- * its strings extension, the base64 encoders and the Kubernetes lists, sets, regex, quantity, semver, URL, IP and CIDR libraries.
+ * its strings extension, the base64 encoders, optional values and the Kubernetes lists, sets, regex, quantity, semver, format, URL, IP and CIDR libraries.
  */
 export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...strings,
@@ -241,4 +291,5 @@ export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...ipFuncs(),
   ...encoderFuncs(),
   ...semverFuncs(),
+  ...formatFuncs(),
 ];

@@ -20,14 +20,11 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
   const typeText = schema.type ?? ''; // the apiserver shows the schema type as the value
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
     const transition = USES_OLD_SELF.test(rule.rule);
-    if (transition && (oldValue === undefined || oldValue === null)) {
-      // with optionalOldSelf the apiserver also runs the rule on create, with oldSelf = optional.none()
-      if (rule.optionalOldSelf === true) {
-        issues.push({ path, severity: 'warning', message: `rule not evaluated locally: optionalOldSelf needs optional types, not supported by the local CEL library: ${rule.rule}` });
-      }
-      continue;
-    }
-    const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined);
+    const optionalOldSelf = transition && rule.optionalOldSelf === true;
+    // transition rules run only on updates, except with optionalOldSelf (then oldSelf is optional.none() on create)
+    if (transition && !optionalOldSelf && (oldValue === undefined || oldValue === null)) continue;
+    const evalOptions = { optionalOldSelf };
+    const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined, evalOptions);
     let at = path;
     if (rule.fieldPath) {
       const resolved = resolveFieldPath(schema, rule.fieldPath);
@@ -55,7 +52,7 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
     let detail = rule.message && rule.message.trim() !== '' ? rule.message.trim() : `failed rule: ${rule.rule.trim()}`;
     if (rule.messageExpression) {
       // a failing, empty or multi-line messageExpression falls back to the message, like the apiserver
-      const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined);
+      const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined, evalOptions);
       const text = msg.ok && typeof msg.value === 'string' ? msg.value.trim() : '';
       if (text !== '' && !/\n/.test(text)) detail = text;
     }

@@ -150,6 +150,11 @@ describe('checkCelRules: entry fields', () => {
     expect(check([{ rule: 'true', messageExpression: 'self.nope' }])[0].message).toMatch(/messageExpression compilation failed: .*undefined field 'nope'/);
   });
 
+  test('types oldSelf as an optional with optionalOldSelf', () => {
+    expect(check([{ rule: '!oldSelf.hasValue() || self.replicas >= oldSelf.value().replicas', optionalOldSelf: true }])).toStrictEqual([]);
+    expect(check([{ rule: 'self.replicas >= oldSelf.replicas', optionalOldSelf: true }])[0].message).toMatch(/does not support field selection/);
+  });
+
   test('fails optionalOldSelf on a rule that does not use oldSelf', () => {
     expect(check([{ rule: 'true', optionalOldSelf: true }])[0].path).toBe(`${RULE0}.optionalOldSelf`);
   });
@@ -229,14 +234,16 @@ describe('checkCelRules: Kubernetes libraries', () => {
     "isIP('10.0.0.1') && ip('10.0.0.1').family() == 4 && cidr('10.0.0.0/8').containsIP(ip('10.1.1.1'))",
     "sets.contains([1, 2], [1]) && strings.quote(self.version) != ''",
     "isSemver(self.version, true) && semver(self.version, true).isGreaterThan(semver('1.0.0')) && semver('1.2.3').major() == 1",
+    "!format.dns1123Label().validate(self.version).hasValue() && format.named('uuid').hasValue()",
+    "optional.of(self.replicas).orValue(0) >= 0 && optional.none().hasValue() == false",
   ])('type-checks supported function: %s', rule => {
     expect(check([{ rule }])).toStrictEqual([]);
   });
 
   test('warns (does not fail) for functions the local library lacks', () => {
-    const issues = check([{ rule: "!format.dns1123Label().validate(self.version).hasValue()" }]);
+    const issues = check([{ rule: 'math.greatest([self.replicas, 1]) < 10' }]);
     expect(errorsOf(issues)).toStrictEqual([]);
-    expect(warningsOf(issues).map(i => i.message)).toContain('not checked locally: function format.dns1123Label is not supported by the local CEL library');
+    expect(warningsOf(issues).map(i => i.message)).toStrictEqual(['not checked locally: function math.greatest is not supported by the local CEL library']);
   });
 
   test('warns for optional field selection, which the local parser cannot read', () => {

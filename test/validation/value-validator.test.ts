@@ -304,22 +304,37 @@ describe('validateValue: CEL rules', () => {
   test('a rule using a function the local library lacks is a warning, not an error', () => {
     const withFormat: JSONSchemaProps = {
       type: 'object',
-      properties: { v: { 'type': 'string', 'x-kubernetes-validations': [{ rule: '!format.dns1123Label().validate(self).hasValue()' }] } },
+      properties: { v: { 'type': 'integer', 'x-kubernetes-validations': [{ rule: 'math.greatest([self, 1]) < 10' }] } },
     };
-    const issues = validateValue(withFormat, { v: 'Not_A_Label' }, { resourceRoot: false }).issues;
+    const issues = validateValue(withFormat, { v: 3 }, { resourceRoot: false }).issues;
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ path: 'v', severity: 'warning' });
-    expect(issues[0].message).toMatch(/rule not evaluated locally: format.dns1123Label, validate, hasValue not supported by the local CEL library/);
+    expect(issues[0].message).toMatch(/rule not evaluated locally: math.greatest not supported by the local CEL library/);
   });
 
-  test('warns that optionalOldSelf rules are not run on create', () => {
+  test('runs optionalOldSelf rules on create too, with oldSelf = optional.none()', () => {
     const optional: JSONSchemaProps = {
       type: 'object',
-      properties: { v: { 'type': 'string', 'x-kubernetes-validations': [{ rule: 'oldSelf.hasValue() || self != ""', optionalOldSelf: true }] } },
+      properties: {
+        v: {
+          'type': 'string',
+          'x-kubernetes-validations': [{ rule: "oldSelf.hasValue() ? self == oldSelf.value() : self != ''", optionalOldSelf: true, message: 'set once, then immutable' }],
+        },
+      },
     };
-    const issues = validateValue(optional, { v: '' }, { resourceRoot: false }).issues;
-    expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ path: 'v', severity: 'warning' });
+    expect(lines(optional, { v: '' }, { resourceRoot: false })).toStrictEqual(['v: Invalid value: "string": set once, then immutable']);
+    expect(lines(optional, { v: 'a' }, { resourceRoot: false })).toStrictEqual([]);
+    expect(lines(optional, { v: 'b' }, { resourceRoot: false, oldValue: { v: 'a' } })).toStrictEqual(['v: Invalid value: "string": set once, then immutable']);
+    expect(lines(optional, { v: 'a' }, { resourceRoot: false, oldValue: { v: 'a' } })).toStrictEqual([]);
+  });
+
+  test('evaluates the format library', () => {
+    const named: JSONSchemaProps = {
+      type: 'object',
+      properties: { v: { 'type': 'string', 'x-kubernetes-validations': [{ rule: '!format.dns1123Label().validate(self).hasValue()', messageExpression: "format.dns1123Label().validate(self).value().join(', ')" }] } },
+    };
+    expect(lines(named, { v: 'ok-label' }, { resourceRoot: false })).toStrictEqual([]);
+    expect(lines(named, { v: 'Not_A_Label' }, { resourceRoot: false })[0]).toMatch(/^v: Invalid value: "string": a lowercase RFC 1123 label must consist of/);
   });
 
   test('skips rules when the object has blocking schema errors, like the apiserver', () => {
