@@ -114,8 +114,8 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
  * are parsed and partly checked, then reported as warnings ("not checked locally").
  */
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
-  // optional chaining helpers beyond of/none/hasValue/value/orValue
-  'or',
+  // optional helpers beyond of/none/hasValue/value/orValue (and the `.?`/`[?` syntax, which the local parser lacks)
+  'or', 'optMap', 'optFlatMap',
   // two-variable comprehensions and newer list helpers
   'transformList', 'transformMap', 'transformMapEntry', 'lists.range', 'slice', 'flatten', 'distinct', 'sort', 'sortBy', 'reverse',
   // math extension
