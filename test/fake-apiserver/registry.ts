@@ -3,23 +3,23 @@
  * genericregistry.Store + strategies do (server-set metadata, generation, status/scale subresources,
  * finalizers, CR pruning/defaulting/validation, namespace lifecycle, CRD registration, optional GC).
  */
-import { randomUUID, randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { applyBuiltinDefaults, validateBuiltin } from './builtin-defaults';
 import { keepAllocatedServiceValues, validateBuiltinUpdate } from './builtin-updates';
-import { clone, deepEqual, getJsonPath, isObject, nowTimestamp, setJsonPath } from './json-util';
+import { validateCustomResource } from './cr-validation';
+import { prepareCrd } from './crd-strategy';
+import { coreToEventsV1, eventsV1ToCore, validateEventCreate } from './events';
+import { GarbageCollector } from './garbage-collector';
+import { clone, deepEqual, isObject, nowTimestamp, setJsonPath } from './json-util';
 import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate } from './managed-fields';
-import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
-import { applyDefaults, prune } from './schema';
-import { issueToCause, validateCustomResource } from './cr-validation';
-import { validateCrdManifest } from '../../lib/validation/validate-crd';
-import { isProtectedGroup } from '../../lib/validation/crd-names';
 import { validateObjectMeta } from './metadata-validation';
+import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
+import { toScale } from './scale';
+import { applyDefaults, prune } from './schema';
 import {
-  ApiError, StatusCause, alreadyExists, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound,
-  successStatus,
+  ApiError, StatusCause, alreadyExists, applyConflict, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound, successStatus,
 } from './status';
 import { EventType, Store, objectKey } from './store';
-import { coreToEventsV1, eventsV1ToCore, validateEventCreate } from './events';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -49,7 +49,12 @@ const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const RETURNS_DELETED_OBJECT = new Set(['pods', 'services', 'serviceaccounts']);
 
 export class Registry {
-  constructor(public readonly store: Store, public readonly catalog: ResourceCatalog, private readonly gc: boolean) {}
+  /** kube-controller-manager's garbage collector + namespace controller, when enabled. */
+  private readonly gc?: GarbageCollector;
+
+  constructor(public readonly store: Store, public readonly catalog: ResourceCatalog, gc: boolean) {
+    if (gc) this.gc = new GarbageCollector(this, store, catalog);
+  }
 
   /** Object as seen through `res` (its apiVersion; events.k8s.io Events converted from the stored core shape). */
   view(res: ResourceInfo, obj: any): any {
@@ -105,7 +110,7 @@ export class Registry {
     if (res.status && res.custom) delete obj.status;
 
     const warnings = this.prepare(res, obj, undefined, opts);
-    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(obj, warnings);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') prepareCrd(obj, warnings);
     const mf = managedFields ?? trackUpdate(undefined, obj, this.writeContext(res, opts, 'main'));
     if (mf) meta.managedFields = mf;
     if (opts.dryRun) return { object: this.view(res, { ...obj, metadata: { ...meta, resourceVersion: undefined } }), warnings, created: true };
@@ -169,7 +174,7 @@ export class Registry {
     next.metadata.resourceVersion = current.metadata.resourceVersion;
 
     const warnings = this.prepare(res, next, current, opts);
-    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') this.prepareCrd(next, warnings);
+    if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') prepareCrd(next, warnings);
 
     if (current.metadata.deletionTimestamp) {
       const added = (next.metadata.finalizers ?? []).filter((f: string) => !(current.metadata.finalizers ?? []).includes(f));
@@ -371,131 +376,7 @@ export class Registry {
     return warnings;
   }
 
-  /** CRD strategy: validation (lib/validation/validate-crd), defaulted names, conditions, storedVersions. */
-  private prepareCrd(crd: any, warnings: string[]): void {
-    const spec = crd.spec ?? {};
-    const names = spec.names ?? {};
-    const issues = validateCrdManifest(crd);
-    const errors = issues.filter((i) => (i.severity ?? 'error') === 'error');
-    warnings.push(...issues.filter((i) => i.severity === 'warning').map((i) => `${i.path}: ${i.message}`));
-    if (errors.length) {
-      throw invalid({ group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition' }, crd.metadata.name,
-        errors.map(issueToCause));
-    }
-    const versions: any[] = spec.versions ?? [];
-    names.singular = names.singular ?? String(names.kind).toLowerCase();
-    names.listKind = names.listKind ?? `${names.kind}List`;
-    spec.conversion = spec.conversion ?? { strategy: 'None' };
-    const now = nowTimestamp();
-    const storage = versions.find((v) => v.storage)?.name;
-    const prior: string[] = crd.status?.storedVersions ?? [];
-    crd.status = {
-      acceptedNames: { kind: names.kind, listKind: names.listKind, plural: names.plural, singular: names.singular, ...(names.shortNames ? { shortNames: names.shortNames } : {}), ...(names.categories ? { categories: names.categories } : {}) },
-      conditions: [
-        { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
-        { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
-      ],
-      storedVersions: prior.includes(storage) ? prior : [...prior, storage],
-    };
-    const approval = crd.metadata.annotations?.['api-approved.kubernetes.io'];
-    if (isProtectedGroup(spec.group)) {
-      const unapproved = String(approval).startsWith('unapproved');
-      crd.status.conditions.push({
-        type: 'KubernetesAPIApprovalPolicyConformant', status: unapproved ? 'False' : 'True', lastTransitionTime: now,
-        reason: unapproved ? 'UnapprovedAnnotation' : 'ApprovedAnnotation',
-        message: unapproved ? `not approved: ${JSON.stringify(approval)}` : `approved in ${approval}`,
-      });
-    }
-  }
-
-  /** Work a controller-manager would do when an object becomes terminating (only with gc). */
-  private afterTerminatingWrite(res: ResourceInfo, obj: any): void {
-    if (!this.gc || !obj.metadata.deletionTimestamp) return;
-    setImmediate(() => this.runGcForTerminating(res, obj.metadata.namespace, obj.metadata.name));
-  }
-
-  private runGcForTerminating(res: ResourceInfo, namespace: string | undefined, name: string): void {
-    const obj = this.tryGet(res, namespace, name);
-    if (!obj?.metadata.deletionTimestamp) return;
-    const uid = obj.metadata.uid;
-    const finalizers: string[] = obj.metadata.finalizers ?? [];
-    if (res.kind === 'Namespace' && !res.group) {
-      this.deleteNamespaceContents(name);
-      return;
-    }
-    if (finalizers.includes('orphan')) {
-      for (const { res: dres, obj: dep } of this.dependentsOf(uid)) {
-        const next = clone(dep);
-        next.metadata.ownerReferences = dep.metadata.ownerReferences.filter((r: any) => r.uid !== uid);
-        if (!next.metadata.ownerReferences.length) delete next.metadata.ownerReferences;
-        this.applyWrite(dres, dep, next, { manager: 'generic-garbage-collector' });
-      }
-      this.removeFinalizer(res, obj, 'orphan');
-    } else if (finalizers.includes('foregroundDeletion')) {
-      const deps = this.dependentsOf(uid);
-      for (const { res: dres, obj: dep } of deps) {
-        if (!dep.metadata.deletionTimestamp) this.safeDelete(dres, dep, 'Foreground');
-      }
-      if (this.dependentsOf(uid).length === 0) this.removeFinalizer(res, obj, 'foregroundDeletion');
-      else setTimeout(() => this.runGcForTerminating(res, namespace, name), 20).unref();
-    }
-  }
-
-  private removeFinalizer(res: ResourceInfo, obj: any, finalizer: string): void {
-    const current = this.tryGet(res, obj.metadata.namespace, obj.metadata.name);
-    if (!current) return;
-    const next = clone(current);
-    next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f: string) => f !== finalizer);
-    this.applyWrite(res, current, next, { manager: 'generic-garbage-collector' });
-  }
-
-  private safeDelete(res: ResourceInfo, obj: any, policy?: 'Foreground' | 'Background'): void {
-    try {
-      this.delete(res, obj.metadata.namespace, obj.metadata.name, { propagationPolicy: policy });
-    } catch (e) {
-      if (!(e instanceof ApiError && e.code === 404)) throw e;
-    }
-  }
-
-  private dependentsOf(uid: string): Array<{ res: ResourceInfo; obj: any }> {
-    const out: Array<{ res: ResourceInfo; obj: any }> = [];
-    const seen = new Set<string>();
-    for (const res of this.catalog.all()) {
-      if (seen.has(res.storageKey)) continue;
-      seen.add(res.storageKey);
-      for (const { object } of this.store.list(res.storageKey)) {
-        if ((object.metadata.ownerReferences ?? []).some((r: any) => r.uid === uid)) out.push({ res, obj: this.view(res, object) });
-      }
-    }
-    return out;
-  }
-
-  private deleteNamespaceContents(ns: string): void {
-    let remaining = 0;
-    const seen = new Set<string>();
-    for (const res of this.catalog.all()) {
-      if (!res.namespaced || seen.has(res.storageKey)) continue;
-      seen.add(res.storageKey);
-      for (const { object } of this.store.list(res.storageKey, ns)) {
-        remaining++;
-        if (!object.metadata.deletionTimestamp) this.safeDelete(res, object);
-      }
-    }
-    const nsRes = this.catalog.find('', 'v1', 'namespaces')!;
-    const current = this.tryGet(nsRes, undefined, ns);
-    if (!current) return;
-    if (remaining === 0 || this.namespaceEmpty(ns)) {
-      const next = clone(current);
-      next.spec = { ...(next.spec ?? {}), finalizers: [] };
-      this.applyWrite(nsRes, current, next, { manager: 'namespace-controller', subresource: 'finalize' });
-    } else setTimeout(() => this.runGcForTerminating(nsRes, undefined, ns), 20).unref();
-  }
-
-  private namespaceEmpty(ns: string): boolean {
-    return this.catalog.all().filter((r) => r.namespaced).every((r) => this.store.list(r.storageKey, ns).length === 0);
-  }
-
-  /** After an object is really gone: unregister CRDs, collect dependents (with gc). */
+  /** After an object is really gone: unregister CRDs, let the garbage collector (if any) collect dependents. */
   private afterRemoval(res: ResourceInfo, obj: any): void {
     if (res.kind === 'CustomResourceDefinition' && res.group === 'apiextensions.k8s.io') {
       const gone = this.catalog.unregisterCrd(obj.metadata.name);
@@ -505,26 +386,12 @@ export class Registry {
         this.store.dropResource(key);
       }
     }
-    if (!this.gc) return;
-    const uid = obj.metadata.uid;
-    setImmediate(() => {
-      for (const { res: dres, obj: dep } of this.dependentsOf(uid)) {
-        const others = dep.metadata.ownerReferences.filter((r: any) => r.uid !== uid);
-        const ownersAlive = others.some((r: any) => this.ownerExists(r, dep.metadata.namespace));
-        if (ownersAlive) {
-          const next = clone(dep);
-          next.metadata.ownerReferences = others;
-          this.applyWrite(dres, dep, next, { manager: 'generic-garbage-collector' });
-        } else this.safeDelete(dres, dep);
-      }
-    });
+    this.gc?.onRemoved(obj);
   }
 
-  private ownerExists(ref: any, namespace: string | undefined): boolean {
-    const res = this.catalog.byKind(ref.apiVersion, ref.kind);
-    if (!res) return false;
-    const owner = this.tryGet(res, namespace, ref.name);
-    return !!owner && owner.metadata.uid === ref.uid;
+  /** An object got (or kept) a deletionTimestamp: the garbage collector (if any) handles its finalizers. */
+  private afterTerminatingWrite(res: ResourceInfo, obj: any): void {
+    if (obj.metadata.deletionTimestamp) this.gc?.onTerminating(res, obj);
   }
 }
 
@@ -555,39 +422,4 @@ function stripVolatile(o: any): any {
   delete c.metadata.resourceVersion;
   if (Array.isArray(c.metadata.managedFields)) for (const e of c.metadata.managedFields) delete e.time;
   return c;
-}
-
-function toScale(res: ResourceInfo, obj: any): any {
-  const scale = res.scale!;
-  const status: any = { replicas: getJsonPath(obj, scale.statusReplicasPath) ?? 0 };
-  if (scale.labelSelectorPath) {
-    const sel = getJsonPath(obj, scale.labelSelectorPath);
-    if (sel !== undefined) status.selector = sel;
-  }
-  if (!res.custom && isObject(obj.spec?.selector)) {
-    status.selector = Object.entries<string>(obj.spec.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
-  }
-  return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion, creationTimestamp: obj.metadata.creationTimestamp },
-    spec: { replicas: getJsonPath(obj, scale.specReplicasPath) ?? 0 },
-    status,
-  };
-}
-
-function applyConflict(conflicts: Array<{ manager: string; apiVersion: string; path: string }>): ApiError {
-  const byManager = new Map<string, string[]>();
-  for (const c of conflicts) {
-    const k = `conflict with ${JSON.stringify(c.manager)} using ${c.apiVersion}`;
-    byManager.set(k, [...(byManager.get(k) ?? []), c.path]);
-  }
-  const n = conflicts.length;
-  let message: string;
-  if (n === 1) message = `Apply failed with 1 conflict: ${[...byManager.keys()][0]}: ${conflicts[0].path}`;
-  else {
-    message = `Apply failed with ${n} conflicts: ${[...byManager.entries()].map(([k, paths]) => `${k.replace('conflict with', 'conflicts with')}:\n${paths.map((p) => `- ${p}`).join('\n')}`).join('\n')}`;
-  }
-  return new ApiError(409, 'Conflict', message, {
-    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${JSON.stringify(c.manager)} using ${c.apiVersion}`, field: c.path })),
-  });
 }

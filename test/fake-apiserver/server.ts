@@ -1,22 +1,23 @@
 /** HTTP front end of the fake kube-apiserver: routing, discovery, list/watch, writes, faults, request log. */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { writeFileSync } from 'node:fs';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { Socket } from 'node:net';
-import { writeFileSync } from 'node:fs';
-import { applyPatch as applyJsonPatch } from 'fast-json-patch';
-import { parse as parseYaml } from 'yaml';
 import { loadClientNode } from './client-node';
-import { clone, isObject, mergePatch } from './json-util';
-import { strategicMergePatch } from './strategic-merge';
+import { clone } from './json-util';
+import { FaultRule, faultError } from './faults';
+import { parseJsonBody, readBody, writeJson } from './http-io';
+import { fieldLabels, listResource, selectedObjects } from './list';
 import { managerFromUserAgent } from './managed-fields';
+import { serveNonResource } from './non-resource';
+import { patchResource } from './patch';
 import { FieldValidation, Registry } from './registry';
-import { openApiGroupVersion, openApiRoot } from './openapi';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
-import { allowedFieldLabels, parseFieldSelector, parseLabelSelector } from './selectors';
-import { ApiError, badRequest, expired, methodNotAllowed, notFoundPath, unsupportedMediaType } from './status';
-import { Store, objectKey } from './store';
+import { parseFieldSelector, parseLabelSelector } from './selectors';
+import { ApiError, methodNotAllowed, notFoundPath } from './status';
+import { Store } from './store';
 import { toTable, wantsTable } from './table';
-import { FakeApiServer, FakeApiServerOptions, FaultMatch, Faults, RecordedRequest, Verb } from './types';
+import { FakeApiServer, FakeApiServerOptions, Faults, RecordedRequest, Verb } from './types';
 import { WatchControl, WatchStream } from './watch';
 import { simulateWorkloads } from './workloads';
 
@@ -27,12 +28,6 @@ interface Route {
   subresource?: string;
 }
 
-interface FaultRule {
-  match: FaultMatch;
-  remaining: number;
-  status: number;
-  retryAfterSeconds?: number;
-}
 
 const TOKEN = 'fake-apiserver-token';
 /** kube-apiserver's request body limit (3 MiB). */
@@ -234,7 +229,7 @@ export class FakeKubeApiServer implements FakeApiServer {
       if (Buffer.byteLength(body) > MAX_REQUEST_BYTES) {
         throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
       }
-      if (this.handleNonResource(req, res, url)) return;
+      if (serveNonResource(this.catalog, this.listenPort, req, res, url)) return;
       const route = this.route(url.pathname);
       const verb = verbOf(req.method ?? 'GET', route, url);
       Object.assign(record, {
@@ -249,60 +244,6 @@ export class FakeKubeApiServer implements FakeApiServer {
       if (!res.headersSent) writeJson(res, err.code, err.toStatus(), err.headers);
       else res.end();
     }
-  }
-
-  private handleNonResource(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
-    const p = url.pathname.replace(/\/+$/, '') || '/';
-    if (p === '/healthz' || p === '/readyz' || p === '/livez') {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('ok');
-      return true;
-    }
-    if (p === '/version') {
-      writeJson(res, 200, {
-        major: '1', minor: '32', gitVersion: 'v1.32.0-fake', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean',
-        buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.23.0', compiler: 'gc', platform: 'linux/amd64',
-      });
-      return true;
-    }
-    if (req.method !== 'GET') return false;
-    if (p === '/api') {
-      writeJson(res, 200, this.catalog.apiVersions(`127.0.0.1:${this.listenPort}`));
-      return true;
-    }
-    if (p === '/apis') {
-      writeJson(res, 200, this.catalog.apiGroupList());
-      return true;
-    }
-    if (p === '/api/v1') {
-      writeJson(res, 200, this.catalog.apiResourceList('', 'v1'));
-      return true;
-    }
-    let m = /^\/apis\/([^/]+)$/.exec(p);
-    if (m) {
-      const g = this.catalog.apiGroup(m[1]);
-      if (!g) throw notFoundPath();
-      writeJson(res, 200, g);
-      return true;
-    }
-    m = /^\/apis\/([^/]+)\/([^/]+)$/.exec(p);
-    if (m) {
-      const l = this.catalog.apiResourceList(m[1], m[2]);
-      if (!l) throw notFoundPath();
-      writeJson(res, 200, l);
-      return true;
-    }
-    if (p === '/openapi/v3') {
-      writeJson(res, 200, openApiRoot(this.catalog));
-      return true;
-    }
-    if (p.startsWith('/openapi/v3/')) {
-      const doc = openApiGroupVersion(this.catalog, p.slice('/openapi/v3/'.length));
-      if (!doc) throw notFoundPath();
-      writeJson(res, 200, doc);
-      return true;
-    }
-    if (p.startsWith('/openapi')) throw notFoundPath();
-    return false;
   }
 
   private route(pathname: string): Route {
@@ -340,26 +281,7 @@ export class FakeKubeApiServer implements FakeApiServer {
       && (!r.match.resource || r.match.resource === route.res.plural || r.match.resource === `${route.res.plural}/${route.subresource}`));
     if (!rule) return;
     rule.remaining--;
-    let err: ApiError;
-    switch (rule.status) {
-      case 429:
-        err = new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: rule.retryAfterSeconds ?? 1 });
-        err.headers['Retry-After'] = String(rule.retryAfterSeconds ?? 1);
-        break;
-      case 503:
-        err = new ApiError(503, 'ServiceUnavailable', 'The server is currently unable to handle the request', rule.retryAfterSeconds !== undefined ? { retryAfterSeconds: rule.retryAfterSeconds } : undefined);
-        if (rule.retryAfterSeconds !== undefined) err.headers['Retry-After'] = String(rule.retryAfterSeconds);
-        break;
-      case 409: {
-        const q = route.res.group ? `${route.res.plural}.${route.res.group}` : route.res.plural;
-        err = new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${q} "${route.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`,
-          { name: route.name, group: route.res.group || undefined, kind: route.res.plural });
-        break;
-      }
-      default:
-        err = new ApiError(500, 'InternalError', 'Internal error occurred: injected fault', { causes: [{ reason: '', message: 'injected fault', field: '' }] });
-    }
-    throw err;
+    throw faultError(rule, route.res, route.name);
   }
 
   private async dispatch(req: IncomingMessage, res: ServerResponse, url: URL, route: Route, verb: Verb, body: string, record: Partial<RecordedRequest>): Promise<void> {
@@ -395,7 +317,7 @@ export class FakeKubeApiServer implements FakeApiServer {
         return;
       }
       case 'list':
-        return done(200, this.list(r, namespace, q, req.headers.accept));
+        return done(200, listResource(this.registry, this.store, r, namespace, q, req.headers.accept));
       case 'get': {
         if (subresource === 'scale') return done(200, this.registry.getScale(r, namespace, name!));
         const obj = this.registry.get(r, namespace, name!);
@@ -415,7 +337,7 @@ export class FakeKubeApiServer implements FakeApiServer {
         return done(200, result.object, result.warnings);
       }
       case 'patch': {
-        const result = this.patch(r, namespace, name!, subresource, req.headers['content-type'], body, q, { manager, dryRun, fieldValidation });
+        const result = patchResource(this.registry, r, namespace, name!, subresource, req.headers['content-type'], body, q, { manager, dryRun, fieldValidation });
         return done(result.created ? 201 : 200, result.object, result.warnings);
       }
       case 'delete': {
@@ -425,7 +347,7 @@ export class FakeKubeApiServer implements FakeApiServer {
       }
       case 'deletecollection': {
         const opts = body ? parseJsonBody(body, r) : {};
-        const items = this.filtered(r, namespace, q);
+        const items = selectedObjects(this.registry, r, namespace, q);
         const deleted: any[] = [];
         for (const o of items) {
           const out = this.registry.delete(r, o.metadata.namespace, o.metadata.name, { propagationPolicy: q.get('propagationPolicy') ?? opts.propagationPolicy, dryRun });
@@ -438,110 +360,6 @@ export class FakeKubeApiServer implements FakeApiServer {
     }
   }
 
-  private filtered(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams): any[] {
-    const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
-    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined, fieldLabels(r));
-    return this.registry.listViews(r, namespace).filter((o) => labels(o) && fields(o));
-  }
-
-  private list(r: ResourceInfo, namespace: string | undefined, q: URLSearchParams, accept: string | undefined): any {
-    const ns = r.namespaced ? namespace : undefined;
-    const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
-    const fields = parseFieldSelector(q.get('fieldSelector') ?? undefined, fieldLabels(r));
-    const selecting = !!(q.get('labelSelector') || q.get('fieldSelector'));
-    const limit = Number(q.get('limit') ?? 0);
-    const cont = q.get('continue');
-    let listRv = this.store.currentRv;
-    let snapshotRv: number | undefined;
-    let start = '';
-    if (cont) {
-      const token = decodeContinue(cont);
-      if (token.rv <= this.store.compactionRv) {
-        throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
-          { continue: encodeContinue(-1, token.start) });
-      }
-      listRv = token.rv;
-      snapshotRv = token.rv;
-      start = token.start;
-    } else {
-      const rv = q.get('resourceVersion');
-      if (rv && q.get('resourceVersionMatch') === 'Exact') {
-        if (Number(rv) <= this.store.compactionRv) throw expired('The resourceVersion for the provided list is too old.');
-        listRv = Number(rv);
-        snapshotRv = Number(rv);
-      }
-    }
-    const relKey = (o: any) => (ns !== undefined ? o.metadata.name : objectKey(o.metadata.namespace, o.metadata.name));
-    let entries = this.registry.listViews(r, ns, snapshotRv).filter((o) => labels(o) && fields(o));
-    if (start) entries = entries.filter((o) => relKey(o) >= start);
-    const metadata: Record<string, any> = { resourceVersion: String(listRv) };
-    let page = entries;
-    if (limit > 0 && entries.length > limit) {
-      page = entries.slice(0, limit);
-      metadata.continue = encodeContinue(listRv, `${relKey(page[page.length - 1])}\u0000`);
-      if (!selecting) metadata.remainingItemCount = entries.length - limit;
-    }
-    const items = page;
-    if (wantsTable(accept)) return toTable(r, items, metadata, q.get('includeObject') ?? undefined);
-    // Typed (built-in) lists carry no kind/apiVersion on their items; unstructured (CR) lists do.
-    if (!r.custom) for (const i of items) { delete i.kind; delete i.apiVersion; }
-    return r.custom
-      ? { apiVersion: apiVersionOf(r), items, kind: r.listKind, metadata }
-      : { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items };
-  }
-
-  private patch(r: ResourceInfo, namespace: string | undefined, name: string, subresource: string | undefined, contentTypeHeader: string | undefined,
-    body: string, q: URLSearchParams, opts: { manager: string; dryRun: boolean; fieldValidation?: FieldValidation }) {
-    const contentType = (contentTypeHeader ?? '').split(';')[0].trim();
-    const accepted = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
-    if (!r.custom) accepted.push('application/strategic-merge-patch+json');
-    if (!accepted.includes(contentType)) throw unsupportedMediaType(accepted);
-
-    if (contentType === 'application/apply-patch+yaml') {
-      if (!q.get('fieldManager')) throw badRequest('PATCH, application/apply-patch+yaml requests require the fieldManager query parameter');
-      let applied: any;
-      try {
-        applied = parseYaml(body);
-      } catch (e) {
-        throw badRequest(`error decoding YAML: ${(e as Error).message}`);
-      }
-      if (subresource === 'scale') throw unsupportedMediaType(accepted.filter((a) => a !== 'application/apply-patch+yaml'));
-      return this.registry.apply(r, namespace, name, applied, { ...opts, subresource, force: q.get('force') === 'true' });
-    }
-
-    const isScale = subresource === 'scale';
-    const current = isScale ? this.registry.getScale(r, namespace, name) : this.registry.get(r, namespace, name);
-    let patchBody: any;
-    try {
-      patchBody = JSON.parse(body);
-    } catch (e) {
-      throw badRequest(`error decoding patch: ${(e as Error).message}`);
-    }
-    let patched: any;
-    if (contentType === 'application/json-patch+json') {
-      if (!Array.isArray(patchBody)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-      try {
-        patched = applyJsonPatch(clone(current), patchBody, true, false).newDocument;
-      } catch {
-        throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
-      }
-    } else if (contentType === 'application/merge-patch+json') {
-      patched = mergePatch(current, patchBody);
-    } else {
-      patched = strategicMergePatch(current, patchBody);
-    }
-    if (isScale) {
-      const result = this.registry.updateScale(r, namespace, name, patched, opts);
-      return { ...result, created: false };
-    }
-    if (!isObject(patched.metadata)) patched.metadata = {};
-    if (patched.metadata.resourceVersion === undefined) patched.metadata.resourceVersion = current.metadata.resourceVersion;
-    return { ...this.registry.applyWrite(r, current, patched, { ...opts, subresource }), created: false };
-  }
-}
-
-function fieldLabels(r: ResourceInfo): Set<string> {
-  return allowedFieldLabels(r.storageKey, r.selectableFields);
 }
 
 function verbOf(method: string, route: Route, url: URL): Verb {
@@ -563,49 +381,6 @@ function verbOf(method: string, route: Route, url: URL): Verb {
       return route.name ? 'delete' : 'deletecollection';
     default:
       throw methodNotAllowed();
-  }
-}
-
-function parseJsonBody(body: string, r: ResourceInfo): any {
-  if (!body) throw badRequest('the body of the request was empty');
-  try {
-    return JSON.parse(body);
-  } catch {
-    try {
-      return parseYaml(body);
-    } catch (e) {
-      throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${(e as Error).message}`);
-    }
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function writeJson(res: ServerResponse, code: number, payload: any, headers: Record<string, string | string[]> = {}): void {
-  const text = JSON.stringify(payload);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...headers, 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** Continue tokens exactly like the apiserver's: base64url(JSON{v, rv, start}) without padding. */
-export function encodeContinue(rv: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
-}
-
-function decodeContinue(token: string): { rv: number; start: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('bad token');
-    return { rv: parsed.rv, start: parsed.start };
-  } catch {
-    throw badRequest(`continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);
   }
 }
 

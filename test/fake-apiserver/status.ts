@@ -124,3 +124,21 @@ export function formatValue(v: unknown): string {
   if (typeof v === 'object') return '"object"';
   return String(v);
 }
+
+/** 409 of a server-side apply with conflicts, worded like structured-merge-diff. */
+export function applyConflict(conflicts: Array<{ manager: string; apiVersion: string; path: string }>): ApiError {
+  const byManager = new Map<string, string[]>();
+  for (const c of conflicts) {
+    const k = `conflict with ${JSON.stringify(c.manager)} using ${c.apiVersion}`;
+    byManager.set(k, [...(byManager.get(k) ?? []), c.path]);
+  }
+  const n = conflicts.length;
+  let message: string;
+  if (n === 1) message = `Apply failed with 1 conflict: ${[...byManager.keys()][0]}: ${conflicts[0].path}`;
+  else {
+    message = `Apply failed with ${n} conflicts: ${[...byManager.entries()].map(([k, paths]) => `${k.replace('conflict with', 'conflicts with')}:\n${paths.map((p) => `- ${p}`).join('\n')}`).join('\n')}`;
+  }
+  return new ApiError(409, 'Conflict', message, {
+    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${JSON.stringify(c.manager)} using ${c.apiVersion}`, field: c.path })),
+  });
+}
