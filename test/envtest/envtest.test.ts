@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiServerArgs, etcdArgs, findEnvtestAssets, forEachApiServer, installCrds, rawRequest, startEnvtest } from '.';
+import { apiServerArgs, etcdArgs, findEnvtestAssets, forEachApiServer, installCrds, rawRequest, startEnvtest, supportsFlag } from '.';
 import { startFakeApiServer } from '../fake-apiserver';
 import { loadClientNode } from '../fake-apiserver';
 import { sampleDbCrd } from '../fake-apiserver/fixtures';
@@ -51,6 +51,13 @@ describe('envtest asset lookup', () => {
     }
   });
 
+  test('supportsFlag reads --help like controller-runtime CheckFlag', () => {
+    const etcd = exe(dir, 'etcd', '#!/bin/sh\necho "  --unsafe-no-fsync  Disables fsync"\n');
+    expect(supportsFlag(etcd, 'unsafe-no-fsync')).toBe(true);
+    const old = exe(dir, 'etcd-3.4', '#!/bin/sh\necho "  --data-dir"\n');
+    expect(supportsFlag(old, 'unsafe-no-fsync')).toBe(false);
+  });
+
   test('startEnvtest resolves undefined without binaries', async () => {
     expect(await startEnvtest({ env: {} })).toBeUndefined();
   });
@@ -64,6 +71,8 @@ describe('envtest asset lookup', () => {
       expect(args).toContain(f);
     }
     expect(etcdArgs(layout)).toContain('--listen-client-urls=http://127.0.0.1:1');
+    expect(etcdArgs(layout)).toContain('--unsafe-no-fsync=true');
+    expect(etcdArgs(layout, false)).not.toContain('--unsafe-no-fsync=true');
   });
 });
 

@@ -7,7 +7,7 @@
  * system:masters) instead of a generated client certificate, and the apiserver generates its own self-signed
  * serving certificate in --cert-dir (clients skip TLS verification on loopback).
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -66,8 +66,14 @@ export interface ControlPlaneLayout {
   readonly token: string;
 }
 
-/** etcd flags as controller-runtime's envtest sets them. */
-export function etcdArgs(l: ControlPlaneLayout): string[] {
+/** Whether a binary's --help mentions a flag (controller-runtime's processState.CheckFlag). */
+export function supportsFlag(bin: string, flag: string): boolean {
+  const r = spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 10_000 });
+  return `${r.stdout ?? ''}${r.stderr ?? ''}`.includes(`--${flag}`);
+}
+
+/** etcd flags as controller-runtime's envtest sets them (`--unsafe-no-fsync` only where etcd has it: 3.5+). */
+export function etcdArgs(l: ControlPlaneLayout, noFsync = true): string[] {
   const client = `http://127.0.0.1:${l.etcdPort}`;
   return [
     `--data-dir=${join(l.dir, 'etcd')}`,
@@ -76,7 +82,7 @@ export function etcdArgs(l: ControlPlaneLayout): string[] {
     `--listen-peer-urls=http://127.0.0.1:${l.etcdPeerPort}`,
     `--initial-advertise-peer-urls=http://127.0.0.1:${l.etcdPeerPort}`,
     `--initial-cluster=default=http://127.0.0.1:${l.etcdPeerPort}`,
-    '--unsafe-no-fsync=true',
+    ...(noFsync ? ['--unsafe-no-fsync=true'] : []),
   ];
 }
 
@@ -195,7 +201,7 @@ export async function startEnvtest(opts: EnvtestOptions = {}): Promise<EnvtestAp
   };
   writeControlPlaneFiles(layout);
   const timeout = opts.startTimeoutMs ?? 60_000;
-  const etcd = startProcess(assets.etcd, etcdArgs(layout));
+  const etcd = startProcess(assets.etcd, etcdArgs(layout, supportsFlag(assets.etcd, 'unsafe-no-fsync')));
   let apiserver: { child: ChildProcess; log: () => string } | undefined;
   const url = `https://127.0.0.1:${layout.apiServerPort}`;
   const cleanup = async () => {
