@@ -43,3 +43,7 @@ export * from './validation/validate-crd';
 export * from './schema/conditions';
 export * from './example/custom-resource';
 export * from './validation/selectable-fields';
+export * from './evolution/crd-change';
+export * from './evolution/compare-crds';
+export * from './evolution/crd-baseline';
+export * from './evolution/evolution-guard';

@@ -1,0 +1,53 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as yaml from 'yaml';
+import { CrdManifest, ICustomResourceDefinition } from '../crd/crd-spec';
+
+/**
+ * A folder of released CRD manifests, one `<metadata.name>.yaml` per CRD (e.g.
+ * `crd-baselines/sampledbs.database.example.com.yaml`), committed with the code they were
+ * released from. `EvolutionGuard` compares each CRD against its file.
+ */
+export class CrdBaselines {
+  /** The folder, resolved against the working directory. */
+  public readonly dir: string;
+
+  constructor(dir: string) {
+    if (!dir) throw new Error(`'dir' must name the baseline folder, got ${JSON.stringify(dir)}`);
+    this.dir = path.resolve(dir);
+  }
+
+  /** The file of the CRD named `name` (`<plural>.<group>`). */
+  public fileOf(name: string): string {
+    return path.join(this.dir, `${name}.yaml`);
+  }
+
+  /** The baseline manifest of `name`, or undefined when there is none (a CRD not released yet). */
+  public read(name: string): CrdManifest | undefined {
+    const file = this.fileOf(name);
+    if (!fs.existsSync(file)) return undefined;
+    const docs = yaml.parseAllDocuments(fs.readFileSync(file, 'utf8')).map(d => d.toJS()).filter(d => d != null);
+    if (docs.length !== 1 || docs[0].kind !== 'CustomResourceDefinition') {
+      throw new Error(`baseline '${file}' must hold exactly one CustomResourceDefinition document, got ${docs.map(d => d.kind).join(', ') || 'none'}`);
+    }
+    if (docs[0].metadata?.name !== name) {
+      throw new Error(`baseline '${file}' holds CRD '${docs[0].metadata?.name}', expected '${name}'`);
+    }
+    return docs[0];
+  }
+
+  /**
+   * Writes the current manifest of each CRD as its new baseline (run when releasing).
+   * Returns the files written.
+   */
+  public write(crds: readonly ICustomResourceDefinition[]): string[] {
+    fs.mkdirSync(this.dir, { recursive: true });
+    return crds.map(crd => {
+      const manifest = crd.toManifest();
+      const file = this.fileOf(manifest.metadata.name);
+      const header = '# Released CRD schema: the baseline EvolutionGuard compares against. Rewrite only when releasing.\n';
+      fs.writeFileSync(file, header + yaml.stringify(manifest, { lineWidth: 0 }));
+      return file;
+    });
+  }
+}

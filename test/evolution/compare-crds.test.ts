@@ -1,0 +1,90 @@
+import { compareCrdManifests, CrdManifest, formatCrdChange, JSONSchemaProps } from '../../lib';
+
+/** A CRD manifest with one version per entry of `schemas` (the first is the storage version). */
+function manifest(schemas: Record<string, JSONSchemaProps>, extra: { spec?: any; status?: any; version?: any } = {}): CrdManifest {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'dbs.db.example.com' },
+    spec: {
+      group: 'db.example.com',
+      names: { kind: 'Db', plural: 'dbs', singular: 'db', listKind: 'DbList', shortNames: ['d'] },
+      scope: 'Namespaced',
+      versions: Object.entries(schemas).map(([name, schema], i) => ({
+        name, served: true, storage: i === 0, schema: { openAPIV3Schema: schema }, ...extra.version,
+      })),
+      ...extra.spec,
+    },
+    ...(extra.status ? { status: extra.status } : {}),
+  };
+}
+
+const root = (spec: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { spec } });
+const ids = (b: CrdManifest, c: CrdManifest) => compareCrdManifests(b, c).map(formatCrdChange);
+
+describe('compareCrdManifests', () => {
+  const base = root({ type: 'object', properties: { a: { type: 'string', description: 'A.' }, list: { type: 'array', items: { type: 'string' } } } });
+
+  test('ignores description changes and reports nothing for an identical CRD', () => {
+    const described = root({ type: 'object', description: 'new text', properties: { a: { type: 'string', description: 'Other.' }, list: { type: 'array', items: { type: 'string' } } } });
+    expect(ids(manifest({ v1: base }), manifest({ v1: described }))).toStrictEqual([]);
+  });
+
+  test('CRD-level breaking changes: scope, names, short names, a version no longer served', () => {
+    const next = manifest({ v1: base }, { spec: { scope: 'Cluster', names: { kind: 'Db', plural: 'databases', singular: 'db', listKind: 'DbList' } }, version: { served: false } });
+    expect(ids(manifest({ v1: base }), next)).toStrictEqual([
+      'BREAKING scope-changed scope: scope Namespaced → Cluster',
+      'BREAKING names-changed names.plural: plural dbs → databases',
+      'BREAKING names-changed names.shortNames: removed ["d"]',
+      'BREAKING version-unserved v1:served: no longer served',
+    ]);
+  });
+
+  test('a version listed in status.storedVersions is reported as possibly stored when removed', () => {
+    const baseline = manifest({ v2: base, v1: base }, { status: { storedVersions: ['v1', 'v2'] } });
+    expect(ids(baseline, manifest({ v2: base }))).toStrictEqual([
+      expect.stringMatching(/^BREAKING stored-version-removed v1:versions: /),
+    ]);
+    expect(ids(manifest({ v2: base, v1: base }), manifest({ v2: base }))).toStrictEqual(['BREAKING version-removed v1:versions: version v1 removed']);
+  });
+
+  test('/status added or removed is breaking, printer columns are not', () => {
+    const withStatus = manifest({ v1: base }, { version: { subresources: { status: {} }, additionalPrinterColumns: [{ name: 'A', type: 'string', jsonPath: '.spec.a' }] } });
+    expect(ids(manifest({ v1: base }), withStatus)).toStrictEqual([
+      'BREAKING subresource-changed v1:subresources.status: /status subresource added: updates through the main endpoint now ignore status',
+      'presentation-changed v1:additionalPrinterColumns: printer columns (none) → A',
+    ]);
+    expect(ids(withStatus, manifest({ v1: base }))[0]).toBe('BREAKING subresource-changed v1:subresources.status: /status subresource removed');
+  });
+
+  test('schema: merge strategy, nullable, unknown fields, item types; loosening is not breaking', () => {
+    const b = root({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: {
+      list: { type: 'array', items: { type: 'string' } },
+      n: { type: 'string', nullable: true },
+      m: { type: 'integer', maximum: 3 },
+      req: { type: 'string' },
+    }, required: ['req'] });
+    const c = root({ type: 'object', properties: {
+      list: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'integer' } },
+      n: { type: 'string' },
+      m: { type: 'integer', default: 2 },
+      req: { type: 'string' },
+      extra: { type: 'boolean' },
+    } });
+    expect(ids(manifest({ v1: b }), manifest({ v1: c }))).toStrictEqual([
+      'BREAKING merge-strategy-changed v1:.spec.list: x-kubernetes-list-type "atomic" → "set"',
+      'BREAKING type-changed v1:.spec.list[*]: type string → integer',
+      'BREAKING validation-tightened v1:.spec.n: nullable true → false',
+      'validation-loosened v1:.spec.m: maximum 3 → (unset)',
+      'default-changed v1:.spec.m: default (unset) → 2',
+      'field-added v1:.spec.extra: new field of type boolean',
+      'required-removed v1:.spec.req: no longer required',
+      'BREAKING validation-tightened v1:.spec: x-kubernetes-preserve-unknown-fields removed: unknown fields are now pruned',
+    ]);
+  });
+
+  test('an unset list type equals atomic (no change reported)', () => {
+    const explicit = root({ type: 'object', properties: { a: { type: 'string', description: 'A.' }, list: { 'type': 'array', 'x-kubernetes-list-type': 'atomic', 'items': { type: 'string' } } } });
+    expect(ids(manifest({ v1: base }), manifest({ v1: explicit }))).toStrictEqual([]);
+  });
+});
