@@ -21,7 +21,7 @@ export type CelType =
     readonly minSize?: number;
   }
   /** Opaque library types: Quantity, URL, IP, CIDR, Semver, Format, and optional values. */
-  | { readonly kind: 'opaque'; readonly name: OpaqueName; readonly maxSize?: number; readonly minSize?: number }
+  | { readonly kind: 'opaque'; readonly name: OpaqueName; readonly maxSize?: number; readonly minSize?: number; /** Optional's value type. */ readonly of?: CelType }
   /** `type(x)` values, e.g. `int` in `type(self) == int`. */
   | { readonly kind: 'type'; readonly of?: CelType; readonly maxSize?: number; readonly minSize?: number };
 
@@ -44,6 +44,7 @@ export const DURATION: CelType = { kind: 'duration' };
 export const listOf = (elem: CelType, maxSize?: number): CelType => ({ kind: 'list', elem, maxSize });
 export const mapOf = (key: CelType, value: CelType, maxSize?: number): CelType => ({ kind: 'map', key, value, maxSize });
 export const opaque = (name: OpaqueName): CelType => ({ kind: 'opaque', name });
+export const optionalOf = (of: CelType): CelType => ({ kind: 'opaque', name: 'Optional', of });
 
 /** `list(string)`, `map(string, int)`, `object`…: the names cel-go prints in its errors. */
 export function typeName(t: CelType): string {

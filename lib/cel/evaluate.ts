@@ -1,6 +1,7 @@
 import { celEnv, CelEnv, CelInput, CelValue, isCelError, parse, plan, run } from '@bufbuild/cel';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { escapePropertyName, isIntOrString } from './cel-types';
+import { rewriteOptionalSyntax } from './optional-syntax';
 import { KUBERNETES_FUNCTIONS, optionalValue } from './runtime-functions';
 
 let sharedEnv: CelEnv | undefined;
@@ -28,7 +29,7 @@ export function evaluateExpression(
   let program = programs.get(source);
   try {
     if (!program) {
-      program = plan(env(), parse(source));
+      program = plan(env(), parse(rewriteOptionalSyntax(source)));
       programs.set(source, program);
     }
     const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };

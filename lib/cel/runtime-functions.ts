@@ -185,6 +185,16 @@ export function optionalValue(v: CelInput | undefined): CelMap {
     : wrap('Optional', new OptionalValue(v as CelValue), `some:${JSON.stringify(v, bigintJson)}`);
 }
 
+/** The value an optional access applies to: the optional's value (undefined for none), or the value itself. */
+function optionalTarget(v: unknown): unknown {
+  const inner = typeof v === 'object' && v !== null ? opaqueValues.get(v) : undefined;
+  if (!(inner instanceof OptionalValue)) return v;
+  const value: unknown = inner.value;
+  if (value instanceof Map) return celMap(value);
+  if (Array.isArray(value)) return celList(value);
+  return value;
+}
+
 function formatFuncs(): CelFunc[] {
   const none = () => optionalValue(undefined);
   const some = (v: CelValue) => optionalValue(v);
@@ -209,6 +219,23 @@ function formatFuncs(): CelFunc[] {
       return v as never;
     }),
     celMethod('orValue', DYN, [DYN], DYN, function (d) { return (opt(this).value ?? d) as never; }),
+    // the rewritten optional syntax (`x.?f`, `x[?k]`, see optional-syntax.ts)
+    celMethod('__optSelect__', DYN, [STRING], DYN, function (field) {
+      const on = optionalTarget(this);
+      if (on === undefined) return none();
+      if (!isCelMap(on)) throw new Error('no such overload');
+      return on.has(field) ? some(on.get(field)!) : none();
+    }),
+    celMethod('__optIndex__', DYN, [DYN], DYN, function (key) {
+      const on = optionalTarget(this);
+      if (on === undefined) return none();
+      if (isCelMap(on)) return on.has(key as string) ? some(on.get(key as string)!) : none();
+      if (isCelList(on)) {
+        const i = Number(key);
+        return i >= 0 && i < on.size ? some(on.get(i)!) : none();
+      }
+      throw new Error('no such overload');
+    }),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { AstExpr, location, parseRule } from './ast';
+import { rewriteOptionalSyntax } from './optional-syntax';
 import {
-  BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, MAX_REQUEST_SIZE_BYTES, mapOf, STRING, TIMESTAMP, typeName,
+  BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, MAX_REQUEST_SIZE_BYTES, mapOf, optionalOf, STRING, TIMESTAMP, typeName,
 } from './cel-types';
 import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 
@@ -37,14 +38,14 @@ export interface CheckedExpression {
  */
 export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>): CheckedExpression {
   let ast;
+  const rewritten = rewriteOptionalSyntax(source);
   try {
-    ast = parseRule(source);
+    ast = parseRule(rewritten);
   } catch (e) {
     const text = (e as Error).message.replace(/^<input>:/, '');
-    const unsupported = /\.\?|\?\.|\[\?/.test(source) ? ['optional field selection (.?)'] : [];
-    return { type: DYN, errors: unsupported.length ? [] : [`ERROR: <input>:${text}`], unsupported, cost: 0, usesOldSelf: /\boldSelf\b/.test(source) };
+    return { type: DYN, errors: [`ERROR: <input>:${text}`], unsupported: [], cost: 0, usesOldSelf: /\boldSelf\b/.test(source) };
   }
-  const checker = new TypeChecker(source, ast.positions, variables);
+  const checker = new TypeChecker(rewritten, ast.positions, variables);
   const { t, c } = checker.visit(ast.root, new Map());
   return { type: t, errors: checker.errors, unsupported: [...checker.unsupported], cost: c, usesOldSelf: checker.usesOldSelf };
 }
@@ -183,6 +184,13 @@ class TypeChecker {
     const as = args.map(a => this.visit(a, scope));
     const base = (tgt?.c ?? 0) + sum(as.map(a => a.c)) + 1;
     const types = as.map(a => a.t);
+    if (tgt && (name === '__optSelect__' || name === '__optIndex__') && args.length === 1) {
+      return { t: this.optionalAccess(e, name, tgt.t, args[0], types[0]), c: base };
+    }
+    if (tgt?.t.kind === 'opaque' && tgt.t.name === 'Optional' && tgt.t.of && args.length <= 1) {
+      if (name === 'value' && args.length === 0) return { t: tgt.t.of, c: base };
+      if (name === 'orValue' && args.length === 1) return { t: joinTypes(tgt.t.of, types[0]), c: base };
+    }
     const operator = this.operator(e, name, types);
     if (operator) return { t: operator.t, c: base + operator.c };
     if (name === 'size' && (tgt ? types.length === 0 : types.length === 1)) {
@@ -221,6 +229,25 @@ class TypeChecker {
     }
     this.noOverload(e, name, tgt?.t, types);
     return { t: DYN, c: base };
+  }
+
+  /** `x.?f` / `x[?k]` (rewritten to `__optSelect__` / `__optIndex__`): an optional of the field, entry or element. */
+  private optionalAccess(e: AstExpr, name: string, on: CelType, arg: AstExpr, argType: CelType): CelType {
+    const inner = on.kind === 'opaque' && on.name === 'Optional' ? on.of ?? DYN : on;
+    if (name === '__optIndex__') {
+      if (inner.kind === 'dyn') return optionalOf(DYN);
+      return optionalOf(this.index(e, inner, argType));
+    }
+    const field = arg.exprKind.case === 'constExpr' ? String(arg.exprKind.value.constantKind.value) : '';
+    switch (inner.kind) {
+      case 'object':
+        if (!(field in inner.fields)) this.error(e, `undefined field '${field}'`);
+        return optionalOf(inner.fields[field] ?? DYN);
+      case 'map': return optionalOf(inner.value);
+      case 'dyn': return optionalOf(DYN);
+    }
+    this.error(e, `type '${typeName(inner)}' does not support field selection`);
+    return optionalOf(DYN);
   }
 
   /** Operators and macros-helpers, typed like cel-go's standard declarations. */

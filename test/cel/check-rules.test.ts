@@ -246,10 +246,15 @@ describe('checkCelRules: Kubernetes libraries', () => {
     expect(warningsOf(issues).map(i => i.message)).toStrictEqual(['not checked locally: function math.greatest is not supported by the local CEL library']);
   });
 
-  test('warns for optional field selection, which the local parser cannot read', () => {
-    const issues = check([{ rule: 'self.?version.orValue("") != "x"' }]);
-    expect(errorsOf(issues)).toStrictEqual([]);
-    expect(warningsOf(issues)).toHaveLength(1);
+  test('checks optional field selection and indexing', () => {
+    const extra = { labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } } };
+    expect(check([
+      { rule: 'self.?version.orValue("") != "x"' },
+      { rule: "self.?labels[?'app'].orValue('') != 'x' && self.?labels.app.hasValue()" },
+      { rule: "self.?version.value().startsWith('1')" },
+    ], extra)).toStrictEqual([]);
+    expect(check([{ rule: 'self.?versionz.hasValue()' }])[0].message).toMatch(/undefined field 'versionz'/);
+    expect(check([{ rule: 'self.?version.value() > 1' }])[0].message).toMatch(/'_>_' applied to '\(string, int\)'/);
   });
 
   test('warns for two-variable comprehensions', () => {

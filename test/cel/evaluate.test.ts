@@ -42,6 +42,16 @@ describe('evaluateExpression: values as the apiserver exposes them', () => {
     expect(value('has(self.count)', {})).toBe(false);
   });
 
+  test('optional field selection and indexing', () => {
+    expect(value("self.?count.orValue(0) == 2", { count: 2 })).toBe(true);
+    expect(value("self.?count.orValue(7) == 7 && !self.?count.hasValue()", {})).toBe(true);
+    expect(value("self.?tags[?1].orValue('none') == 'b' && self.?tags[?5].orValue('none') == 'none'", { tags: ['a', 'b'] })).toBe(true);
+    expect(value("self.?tags[?0].orValue('none') == 'none'", {})).toBe(true);
+    expect(value("self.?since.hasValue() == false && self.?max__dash__size.value() == '1'", { 'max-size': '1' })).toBe(true);
+    // '.?' inside a string literal is left alone
+    expect(value("'a.?b' == 'a.?b'")).toBe(true);
+  });
+
   test('oldSelf is bound when given', () => {
     expect(evaluateExpression('self.count >= oldSelf.count', schema, { count: 2 }, { count: 3 })).toStrictEqual({ ok: true, value: false });
   });

@@ -1,0 +1,85 @@
+/**
+ * The local parser lacks CEL's optional syntax, so it is rewritten into method calls the local
+ * checker and runtime understand before parsing:
+ * - `x.?field` → `x.__optSelect__('field')` (an optional: none when the field is absent);
+ * - `x[?key]`  → `x.__optIndex__(key)`;
+ * - a plain `.field` that follows one of these in the same chain → `.__optSelect__('field')`,
+ *   since selecting on an optional propagates the optional.
+ * Text inside string literals is left alone. Positions in error messages refer to the rewritten text.
+ */
+export function rewriteOptionalSyntax(source: string): string {
+  if (!source.includes('.?') && !source.includes('[?')) return source;
+  let out = '';
+  let i = 0;
+  let chainIsOptional = false;
+  while (i < source.length) {
+    const literal = stringLiteralAt(source, i);
+    if (literal > i) {
+      out += source.slice(i, literal);
+      i = literal;
+      chainIsOptional = false;
+      continue;
+    }
+    const select = /^\.(\?)?\s*([_a-zA-Z][_a-zA-Z0-9]*)/.exec(source.slice(i));
+    if (select) {
+      const isCall = /^\s*\(/.test(source.slice(i + select[0].length));
+      if (select[1] || (chainIsOptional && !isCall)) {
+        out += `.__optSelect__('${select[2]}')`;
+        chainIsOptional = true;
+      } else {
+        out += select[0];
+        chainIsOptional = false;
+      }
+      i += select[0].length;
+      continue;
+    }
+    if (source.startsWith('[?', i)) {
+      const end = matchingBracket(source, i);
+      out += `.__optIndex__(${rewriteOptionalSyntax(source.slice(i + 2, end))})`;
+      i = end + 1;
+      chainIsOptional = true;
+      continue;
+    }
+    const c = source[i];
+    // an optional chain goes on through selections, index expressions and calls; anything else ends it
+    if (!/[\w\])]/.test(c)) chainIsOptional = false;
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** The index just after a string literal starting at `i` (`'…'`, `"…"`, triple-quoted, raw), or `i` when none starts there. */
+function stringLiteralAt(s: string, i: number): number {
+  const m = /^([rRbB]{0,2})('''|"""|'|")/.exec(s.slice(i));
+  if (!m || (m[1] === '' && !/['"]/.test(s[i]))) return i;
+  if (i > 0 && /[\w]/.test(s[i - 1]) && m[1] !== '') return i; // an identifier ending in r/b, not a prefix
+  const quote = m[2];
+  const raw = /r/i.test(m[1]);
+  let j = i + m[0].length;
+  while (j < s.length) {
+    if (!raw && s[j] === '\\') {
+      j += 2;
+      continue;
+    }
+    if (s.startsWith(quote, j)) return j + quote.length;
+    j++;
+  }
+  return s.length;
+}
+
+/** The index of the `]` closing the `[` at `open`, skipping nested brackets and strings. */
+function matchingBracket(s: string, open: number): number {
+  let depth = 0;
+  for (let j = open; j < s.length;) {
+    const literal = stringLiteralAt(s, j);
+    if (literal > j) {
+      j = literal;
+      continue;
+    }
+    if (s[j] === '[') depth++;
+    if (s[j] === ']' && --depth === 0) return j;
+    j++;
+  }
+  return s.length;
+}
