@@ -56,6 +56,17 @@ suite('kubectl v1.32 against the fake apiserver', () => {
     expect(server.get('db.example.com/v1', 'SampleDB', 'default', 'k1')).toBeUndefined();
   }, 60_000);
 
+  test('server-side apply after client-side apply migrates field ownership (kubectl csaupgrade rewrites managedFields)', async () => {
+    const manifest = join(dir, 'migrate.yaml');
+    writeFileSync(manifest, 'apiVersion: db.example.com/v1\nkind: SampleDB\nmetadata: {name: m1}\nspec: {replicas: 2}\n');
+    await kubectl('apply', '-f', manifest);
+    const before = server.get('db.example.com/v1', 'SampleDB', 'default', 'm1');
+    expect(before.metadata.managedFields.map((m: any) => `${m.manager}/${m.operation}`)).toEqual(['kubectl-client-side-apply/Update']);
+    expect(await kubectl('apply', '--server-side', '-f', manifest)).toContain('serverside-applied');
+    const after = server.get('db.example.com/v1', 'SampleDB', 'default', 'm1');
+    expect(after.metadata.managedFields.map((m: any) => `${m.manager}/${m.operation}`).sort()).toEqual(['kubectl-last-applied/Apply', 'kubectl/Apply']);
+  }, 60_000);
+
   test('rejections surface as kubectl errors with the apiserver message', async () => {
     const manifest = join(dir, 'bad.yaml');
     writeFileSync(manifest, 'apiVersion: db.example.com/v1\nkind: SampleDB\nmetadata: {name: bad}\nspec: {replicas: 9}\n');

@@ -190,7 +190,14 @@ export class Registry {
       next.metadata.generation = current.metadata.generation + 1;
     }
     const scope: Scope = opts.subresource === 'status' ? 'status' : res.status ? 'main' : 'main-with-status';
-    const mf = managedFields ?? trackUpdate(current, next, this.writeContext(res, opts, scope));
+    // Like the apiserver's field manager: a request that sets managedFields explicitly (non-empty and different)
+    // replaces them and is not tracked; a single empty entry ([{}]) resets them.
+    const requested = candidate.metadata?.managedFields;
+    const explicit = !managedFields && opts.subresource !== 'status' && Array.isArray(requested) && requested.length > 0
+      && !deepEqual(requested, current.metadata.managedFields);
+    const mf = explicit
+      ? (requested.length === 1 && isObject(requested[0]) && Object.keys(requested[0]).length === 0 ? undefined : requested)
+      : managedFields ?? trackUpdate(current, next, this.writeContext(res, opts, scope));
     if (mf) next.metadata.managedFields = mf;
     else delete next.metadata.managedFields;
 

@@ -98,6 +98,18 @@ describe('fake apiserver: writes', () => {
       expect(qualified.headers.get('warning')).toBeNull();
     });
 
+    test('managedFields: omitted keeps tracking, explicit entries replace them, [{}] resets them', async () => {
+      const a = (await http(s.url, 'POST', BASE, sdb('a', { replicas: 2 }))).body;
+      const { managedFields, ...meta } = a.metadata;
+      const withoutMf = await http(s.url, 'PUT', `${BASE}/a`, { ...a, metadata: meta, spec: { replicas: 3 } });
+      expect(withoutMf.body.metadata.managedFields.map((m: any) => m.manager)).toEqual(['fake-apiserver-test']);
+      const renamed = [{ ...managedFields[0], manager: 'renamed' }];
+      const replaced = await http(s.url, 'PATCH', `${BASE}/a`, [{ op: 'replace', path: '/metadata/managedFields', value: renamed }], { 'Content-Type': 'application/json-patch+json' });
+      expect(replaced.body.metadata.managedFields.map((m: any) => m.manager)).toEqual(['renamed']);
+      const reset = await http(s.url, 'PATCH', `${BASE}/a`, { metadata: { managedFields: [{}] } }, { 'Content-Type': 'application/merge-patch+json' });
+      expect(reset.body.metadata.managedFields).toBeUndefined();
+    });
+
     test('strategic merge patch is accepted for built-ins', async () => {
       await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'cm' }, data: { a: '1' } });
       const r = await http(s.url, 'PATCH', '/api/v1/namespaces/default/configmaps/cm', { data: { b: '2' } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
