@@ -1,6 +1,7 @@
-import { celEnv, CelEnv, CelInput, CelValue, isCelError, parse, plan, run } from '@bufbuild/cel';
+import { celEnv, CelEnv, CelInput, CelValue, isCelError, plan, run } from '@bufbuild/cel';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { escapePropertyName, isIntOrString } from './cel-types';
+import { parseRule } from './ast';
 import { rewriteOptionalSyntax } from './optional-syntax';
 import { KUBERNETES_FUNCTIONS, optionalValue } from './runtime-functions';
 
@@ -29,7 +30,7 @@ export function evaluateExpression(
   let program = programs.get(source);
   try {
     if (!program) {
-      program = plan(env(), parse(rewriteOptionalSyntax(source)));
+      program = plan(env(), parseRule(rewriteOptionalSyntax(source)).parsed);
       programs.set(source, program);
     }
     const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };

@@ -257,6 +257,11 @@ describe('checkCelRules: Kubernetes libraries', () => {
     expect(check([{ rule: 'self.?version.value() > 1' }])[0].message).toMatch(/'_>_' applied to '\(string, int\)'/);
   });
 
+  test('type-checks cel.bind', () => {
+    expect(check([{ rule: "cel.bind(v, self.version, v.startsWith('1') || v.size() > 3)" }])).toStrictEqual([]);
+    expect(check([{ rule: 'cel.bind(v, self.version, v > 3)' }])[0].message).toMatch(/'_>_' applied to '\(string, int\)'/);
+  });
+
   test('warns for two-variable comprehensions', () => {
     const issues = check([{ rule: 'self.labels.all(k, v, v.size() < 5)' }], { labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } } });
     expect(errorsOf(issues)).toStrictEqual([]);

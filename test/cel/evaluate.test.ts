@@ -52,6 +52,11 @@ describe('evaluateExpression: values as the apiserver exposes them', () => {
     expect(value("'a.?b' == 'a.?b'")).toBe(true);
   });
 
+  test('cel.bind binds a variable', () => {
+    expect(value('cel.bind(x, self.count * 2, x + x == 8)', { count: 2 })).toBe(true);
+    expect(value('cel.bind(x, self.count, cel.bind(y, x + 1, y * x)) == 6', { count: 2 })).toBe(true);
+  });
+
   test('oldSelf is bound when given', () => {
     expect(evaluateExpression('self.count >= oldSelf.count', schema, { count: 2 }, { count: 3 })).toStrictEqual({ ok: true, value: false });
   });
