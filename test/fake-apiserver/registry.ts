@@ -58,8 +58,17 @@ export class Registry {
 
   /** Object as seen through `res` (its apiVersion; events.k8s.io Events converted from the stored core shape). */
   view(res: ResourceInfo, obj: any): any {
-    if (!obj) return obj;
-    const out = isEventsV1(res) ? coreToEventsV1(clone(obj)) : clone(obj);
+    return obj ? this.ownedView(res, clone(obj)) : obj;
+  }
+
+  /** A shallow view for serialisation only (watch events): callers must not mutate it. */
+  readonlyView(res: ResourceInfo, obj: any): any {
+    return this.ownedView(res, { ...obj });
+  }
+
+  /** Like view() for a private copy (what the store's getters return): converted in place, no second clone. */
+  private ownedView(res: ResourceInfo, obj: any): any {
+    const out = isEventsV1(res) ? coreToEventsV1(obj) : obj;
     out.apiVersion = apiVersionOf(res);
     out.kind = res.kind;
     return out;
@@ -67,18 +76,18 @@ export class Registry {
 
   /** Writes through to the store in the storage shape and returns the stored object as seen through `res`. */
   private commit(res: ResourceInfo, type: EventType, obj: any): any {
-    return this.view(res, this.store.commit(res.storageKey, type, isEventsV1(res) ? eventsV1ToCore(obj) : obj));
+    return this.ownedView(res, this.store.commit(res.storageKey, type, isEventsV1(res) ? eventsV1ToCore(obj) : obj));
   }
 
   get(res: ResourceInfo, namespace: string | undefined, name: string): any {
     const obj = this.store.get(res.storageKey, objectKey(res.namespaced ? namespace : undefined, name));
     if (!obj) throw notFound(res, name);
-    return this.view(res, obj);
+    return this.ownedView(res, obj);
   }
 
   tryGet(res: ResourceInfo, namespace: string | undefined, name: string): any | undefined {
     const obj = this.store.get(res.storageKey, objectKey(res.namespaced ? namespace : undefined, name));
-    return obj ? this.view(res, obj) : undefined;
+    return obj ? this.ownedView(res, obj) : undefined;
   }
 
   // ---------------------------------------------------------------- create
@@ -290,7 +299,7 @@ export class Registry {
   listViews(res: ResourceInfo, namespace?: string, atRv?: number): any[] {
     const ns = res.namespaced ? namespace : undefined;
     const entries = atRv === undefined ? this.store.list(res.storageKey, ns) : this.store.listAt(res.storageKey, atRv, ns);
-    return entries.map((e) => this.view(res, e.object));
+    return entries.map((e) => this.ownedView(res, e.object));
   }
 
   // ---------------------------------------------------------------- scale subresource

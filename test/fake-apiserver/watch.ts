@@ -86,9 +86,9 @@ export class WatchStream {
   private onEvent(ev: StoredEvent): void {
     if (ev.storageKey !== this.req.res.storageKey) return;
     this.progressRv = ev.rv;
-    const view = this.registry.view(this.req.res, ev.object);
+    const view = this.registry.readonlyView(this.req.res, ev.object);
     const now = this.matches(view);
-    const before = ev.oldObject ? this.matches(this.registry.view(this.req.res, ev.oldObject)) : false;
+    const before = ev.oldObject ? this.matches(this.registry.readonlyView(this.req.res, ev.oldObject)) : false;
     let type: string | undefined;
     if (ev.type === 'ADDED') type = now ? 'ADDED' : undefined;
     else if (ev.type === 'DELETED') type = now ? 'DELETED' : undefined;
