@@ -116,8 +116,8 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
 export const UNSUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
   // optional helpers beyond of/none/hasValue/value/orValue (and the `.?`/`[?` syntax, which the local parser lacks)
   'or', 'optMap', 'optFlatMap',
-  // two-variable comprehensions and newer list helpers
-  'transformList', 'transformMap', 'transformMapEntry', 'lists.range', 'slice', 'flatten', 'distinct', 'sort', 'sortBy', 'reverse',
+  // newer list helpers
+  'lists.range', 'slice', 'flatten', 'distinct', 'sort', 'sortBy', 'reverse',
   // math extension
   'math.greatest', 'math.least', 'math.ceil', 'math.floor', 'math.round', 'math.abs', 'math.sign',
   'math.isNaN', 'math.isInf', 'math.isFinite', 'math.bitAnd', 'math.bitOr', 'math.bitXor', 'math.bitNot', 'math.bitShiftLeft', 'math.bitShiftRight',

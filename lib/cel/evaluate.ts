@@ -30,7 +30,7 @@ export function evaluateExpression(
   let program = programs.get(source);
   try {
     if (!program) {
-      program = plan(env(), parseRule(rewriteOptionalSyntax(source)).parsed);
+      program = plan(env(), parseRule(rewriteOptionalSyntax(source), { twoVariable: true }).parsed);
       programs.set(source, program);
     }
     const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };

@@ -305,6 +305,32 @@ function encoderFuncs(): CelFunc[] {
   ];
 }
 
+/** Helpers of the expanded two-variable comprehensions (see macros.ts); `@` names cannot be written in a rule. */
+function comprehensionHelpers(): CelFunc[] {
+  return [
+    celFunc('@pairs', [DYN], DYN, on => {
+      if (isCelList(on)) return celList([...on].map((v, i) => celList([BigInt(i), v])));
+      if (isCelMap(on)) return celList([...on.entries()].map(([k, v]) => celList([k, v])));
+      throw new Error('no such overload');
+    }),
+    celFunc('@pairsToMap', [LIST], DYN, pairs => celMap(new Map([...pairs].map(p => {
+      const [k, v] = [...(p as Iterable<CelValue>)];
+      return [k as string, v];
+    })))),
+    celFunc('@mergeMaps', [LIST], DYN, maps => {
+      const out = new Map<string, CelValue>();
+      for (const m of maps) {
+        if (!isCelMap(m)) throw new Error('transformMapEntry expression must return a map');
+        for (const [k, v] of m.entries()) {
+          if (out.has(k as string)) throw new Error(`insert failed: key ${String(k)} already exists`);
+          out.set(k as string, v);
+        }
+      }
+      return celMap(out);
+    }),
+  ];
+}
+
 /**
  * The functions rules can call at evaluation time beyond `@bufbuild/cel`'s standard library:
  * its strings extension, the base64 encoders, optional values and the Kubernetes lists, sets, regex, quantity, semver, format, URL, IP and CIDR libraries.
@@ -319,4 +345,5 @@ export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...encoderFuncs(),
   ...semverFuncs(),
   ...formatFuncs(),
+  ...comprehensionHelpers(),
 ];

@@ -4,6 +4,7 @@ import {
   BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, MAX_REQUEST_SIZE_BYTES, mapOf, optionalOf, STRING, TIMESTAMP, typeName,
 } from './cel-types';
 import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
+import { isTwoVariableCall } from './macros';
 
 // the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
 export { CelType, schemaCelType } from './cel-types';
@@ -56,7 +57,6 @@ type Scope = ReadonlyMap<string, CelType>;
 
 const UNBOUNDED = MAX_REQUEST_SIZE_BYTES;
 const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
-const TWO_VARIABLE_MACROS = new Set(['all', 'exists', 'exists_one', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry']);
 const NUMERIC = new Set(['int', 'uint', 'double']);
 
 class TypeChecker {
@@ -174,12 +174,7 @@ class TypeChecker {
     if (ns && !this.isDeclared(ns.split('.')[0], scope)) {
       return this.call(e, `${ns}.${name}`, undefined, args, scope);
     }
-    if (target && TWO_VARIABLE_MACROS.has(name) && args.length >= 3 && args[0].exprKind.case === 'identExpr' && args[1].exprKind.case === 'identExpr') {
-      // cel-go's two-variable comprehensions (`m.all(k, v, …)`); not expanded by the local parser
-      this.unsupported.add(`${name} (two-variable comprehension)`);
-      const range = this.visit(target, scope);
-      return { t: name.startsWith('transform') ? DYN : BOOL, c: range.c + sizeOf(range.t) * 10 };
-    }
+    if (target && isTwoVariableCall(name, target, args)) return this.twoVariable(e, name, target, args, scope);
     const tgt = target ? this.visit(target, scope) : undefined;
     const as = args.map(a => this.visit(a, scope));
     const base = (tgt?.c ?? 0) + sum(as.map(a => a.c)) + 1;
@@ -229,6 +224,40 @@ class TypeChecker {
     }
     this.noOverload(e, name, tgt?.t, types);
     return { t: DYN, c: base };
+  }
+
+  /**
+   * Two-variable comprehensions (`m.all(k, v, pred)`, `l.transformList(i, v, [filter,] expr)`…):
+   * `k` is the index of a list or the key of a map, `v` the element or value.
+   */
+  private twoVariable(e: AstExpr, name: string, target: AstExpr, args: readonly AstExpr[], scope: Scope): Typed {
+    const range = this.visit(target, scope);
+    let k: CelType = DYN;
+    let v: CelType = DYN;
+    if (range.t.kind === 'list') [k, v] = [INT, range.t.elem];
+    else if (range.t.kind === 'map') [k, v] = [range.t.key, range.t.value];
+    else if (range.t.kind !== 'dyn') {
+      this.error(e, `expression of type '${typeName(range.t)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+    }
+    const name0 = (args[0].exprKind as { value: { name: string } }).value.name;
+    const name1 = (args[1].exprKind as { value: { name: string } }).value.name;
+    const inner = new Map([...scope, [name0, k], [name1, v]]);
+    const parts = args.slice(2).map(a => this.visit(a, inner));
+    const size = sizeOf(range.t);
+    const c = range.c + size * sum(parts.map(p => p.c));
+    const last = parts[parts.length - 1].t;
+    if (parts.length === 2 && !['bool', 'dyn'].includes(parts[0].t.kind)) this.noOverload(e, name, range.t, parts.map(p => p.t));
+    switch (name) {
+      case 'transformList': return { t: listOf(last, size), c };
+      case 'transformMap': return { t: mapOf(k, last, size), c };
+      case 'transformMapEntry':
+        if (last.kind === 'map') return { t: mapOf(last.key, last.value, size), c };
+        if (last.kind !== 'dyn') this.noOverload(e, name, range.t, parts.map(p => p.t));
+        return { t: mapOf(DYN, DYN, size), c };
+      default:
+        if (!['bool', 'dyn'].includes(last.kind)) this.noOverload(e, name, range.t, parts.map(p => p.t));
+        return { t: BOOL, c };
+    }
   }
 
   /** `x.?f` / `x[?k]` (rewritten to `__optSelect__` / `__optIndex__`): an optional of the field, entry or element. */

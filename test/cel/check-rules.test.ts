@@ -262,10 +262,20 @@ describe('checkCelRules: Kubernetes libraries', () => {
     expect(check([{ rule: 'cel.bind(v, self.version, v > 3)' }])[0].message).toMatch(/'_>_' applied to '\(string, int\)'/);
   });
 
-  test('warns for two-variable comprehensions', () => {
-    const issues = check([{ rule: 'self.labels.all(k, v, v.size() < 5)' }], { labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } } });
-    expect(errorsOf(issues)).toStrictEqual([]);
-    expect(warningsOf(issues)[0].message).toMatch(/not checked locally: function all \(two-variable comprehension\)/);
+  test('type-checks two-variable comprehensions', () => {
+    const extra: Record<string, JSONSchemaProps> = {
+      labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } },
+      tags: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 5 } },
+    };
+    expect(check([
+      { rule: 'self.labels.all(k, v, k.startsWith(v))' },
+      { rule: 'self.tags.exists(i, t, i > 0 && t == "x")' },
+      { rule: "self.tags.transformList(i, t, i < 2, t + '!').size() <= 2" },
+      { rule: "self.labels.transformMap(k, v, v.size()).all(k, k != '')" },
+      { rule: "self.labels.transformMapEntry(k, v, {v: k}).size() >= 0" },
+    ], extra)).toStrictEqual([]);
+    expect(check([{ rule: 'self.tags.all(i, t, i.startsWith("a"))' }], extra)[0].message).toMatch(/no matching overload for 'startsWith' applied to 'int/);
+    expect(check([{ rule: 'self.labels.all(k, v, v)' }], extra)[0].message).toMatch(/no matching overload for 'all'/);
   });
 
   test('still fails a wrong call of a supported function', () => {

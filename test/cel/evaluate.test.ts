@@ -57,6 +57,17 @@ describe('evaluateExpression: values as the apiserver exposes them', () => {
     expect(value('cel.bind(x, self.count, cel.bind(y, x + 1, y * x)) == 6', { count: 2 })).toBe(true);
   });
 
+  test('two-variable comprehensions', () => {
+    expect(value("self.tags.all(i, t, t.size() > i)", { tags: ['a', 'bb', 'ccc'] })).toBe(true);
+    expect(value("self.tags.exists(i, t, i == 1 && t == 'b')", { tags: ['a', 'b'] })).toBe(true);
+    expect(value("self.tags.existsOne(i, t, t == 'a')", { tags: ['a', 'a'] })).toBe(false);
+    expect(value("self.tags.transformList(i, t, i > 0, t + string(i)) == ['b1', 'c2']", { tags: ['a', 'b', 'c'] })).toBe(true);
+    expect(value("{'a': 1, 'b': 2}.transformMap(k, v, v * 10) == {'a': 10, 'b': 20}")).toBe(true);
+    expect(value("{'a': 1, 'b': 2}.transformMap(k, v, v > 1, k) == {'b': 'b'}")).toBe(true);
+    expect(value("{'a': 'x'}.transformMapEntry(k, v, {v: k}) == {'x': 'a'}")).toBe(true);
+    expect(value("{'a': 1}.all(k, v, k == 'a' && v == 1)")).toBe(true);
+  });
+
   test('oldSelf is bound when given', () => {
     expect(evaluateExpression('self.count >= oldSelf.count', schema, { count: 2 }, { count: 3 })).toStrictEqual({ ok: true, value: false });
   });
