@@ -47,3 +47,8 @@ export * from './evolution/crd-change';
 export * from './evolution/compare-crds';
 export * from './evolution/crd-baseline';
 export * from './evolution/evolution-guard';
+export * from './docs/crd-reference';
+export * from './docs/operator-diagram';
+export * from './docs/missing-descriptions';
+export * from './docs/api-docs';
+export * from './report/synth-report';

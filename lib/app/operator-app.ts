@@ -1,6 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
+import { ApiDocs } from '../docs/api-docs';
+import { DescriptionCheck } from '../docs/missing-descriptions';
+import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
 import { OutputFiles, OutputLayout, writeApplyOrderLayout } from './output-layout';
 import { Warnings } from './warnings';
 
@@ -11,6 +14,18 @@ export interface OperatorAppProps extends AppProps {
    * @default OutputLayout.PER_CHART
    */
   readonly layout?: OutputLayout;
+  /**
+   * Print the synth report (files, objects by kind, CRD sizes, API evolution, warnings) to stderr
+   * after a successful synth. Off: only warnings are printed.
+   * @default - true, unless the environment sets `CDK8S_OPERATOR_QUIET=1`
+   */
+  readonly report?: boolean;
+  /**
+   * Write the API reference into `<outdir>/docs/`: a page per CRD (`<plural>.<group>.md`), a page
+   * per operator with a Mermaid diagram (`<name>.md`) and a `README.md` index.
+   * @default false
+   */
+  readonly docs?: boolean;
 }
 
 /**
@@ -23,6 +38,8 @@ export class OperatorApp extends App {
   public readonly finalOutdir: string;
   /** How manifests are split into files. */
   public readonly layout: OutputLayout;
+  private readonly report: boolean;
+  private readonly docs: boolean;
 
   constructor(props: OperatorAppProps = {}) {
     const finalOutdir = path.resolve(props.outdir ?? process.env.CDK8S_OUTDIR ?? 'dist');
@@ -30,6 +47,9 @@ export class OperatorApp extends App {
     super({ ...props, outdir: staging });
     this.finalOutdir = finalOutdir;
     this.layout = props.layout ?? OutputLayout.PER_CHART;
+    this.report = reportEnabled(props.report);
+    this.docs = props.docs ?? false;
+    DescriptionCheck.enable(this);
   }
 
   public synth(): void {
@@ -43,7 +63,13 @@ export class OperatorApp extends App {
     }
     fs.rmSync(this.finalOutdir, { recursive: true, force: true });
     fs.renameSync(this.outdir, this.finalOutdir);
-    for (const w of Warnings.collect(this)) process.stderr.write(`warning: ${w}\n`);
+    if (this.report) {
+      const relative = path.relative(process.cwd(), this.finalOutdir);
+      const shown = relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? this.finalOutdir : relative;
+      process.stderr.write(renderSynthReport(collectSynthReport(this, this.finalOutdir, shown)));
+    } else {
+      for (const w of Warnings.collect(this)) process.stderr.write(`warning: ${w}\n`);
+    }
   }
 
   private writeLayoutAndExtras(): void {
@@ -52,5 +78,6 @@ export class OperatorApp extends App {
       writeApplyOrderLayout(this.outdir, this.charts, path.basename(this.finalOutdir));
     }
     for (const f of OutputFiles.collect(this)) fs.writeFileSync(path.join(this.outdir, f.fileName), f.produce());
+    if (this.docs) ApiDocs.write(this, path.join(this.outdir, 'docs'));
   }
 }

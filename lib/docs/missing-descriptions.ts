@@ -1,0 +1,49 @@
+import { IConstruct } from 'constructs';
+import { Warnings } from '../app/warnings';
+import { CustomResourceDefinition, findCustomResourceDefinitions } from '../crd/custom-resource-definition';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { flattenSchema } from './_schema-fields';
+
+/**
+ * Field paths of a schema whose node has no `description` — `kubectl explain` shows an empty
+ * DESCRIPTION for them. Standard root fields (apiVersion, kind, metadata) and list/map element
+ * schemas (documented by their field) are not counted.
+ */
+export function fieldsWithoutDescription(schema: JSONSchemaProps): string[] {
+  return flattenSchema(schema)
+    .filter(f => f.path !== '.' && !f.path.endsWith('[*]') && !f.description?.trim())
+    .map(f => f.path);
+}
+
+const ENABLED = new WeakSet<IConstruct>();
+
+/**
+ * Warns, once per CRD version, about schema fields without a description in CRDs built from props
+ * (imported manifests are someone else's to fix). Enabled for the whole app by `OperatorApp`.
+ */
+export class DescriptionCheck {
+  /** Enables the check once on the root of `scope`'s tree (repeated calls are no-ops). */
+  public static enable(scope: IConstruct): void {
+    const root = scope.node.root;
+    if (ENABLED.has(root)) return;
+    ENABLED.add(root);
+    root.node.addValidation({ validate: () => { DescriptionCheck.run(root); return []; } });
+  }
+
+  /** Adds the warnings for every built CRD below `root`. */
+  public static run(root: IConstruct): void {
+    for (const crd of findCustomResourceDefinitions(root).filter(c => !isImported(c))) {
+      for (const v of crd.toManifest().spec.versions ?? []) {
+        const missing = fieldsWithoutDescription(crd.schemaFor(v.name));
+        if (missing.length === 0) continue;
+        Warnings.of(crd).add(`docs: ${v.name}: ${missing.length} schema field${missing.length > 1 ? 's have' : ' has'} no description `
+          + `(kubectl explain and the API reference show nothing for ${missing.length > 1 ? 'them' : 'it'}): ${missing.join(', ')}`);
+      }
+    }
+  }
+}
+
+/** Whether the CRD came from `fromManifest`/`fromFile` (kept in its private `raw` field). */
+function isImported(crd: CustomResourceDefinition): boolean {
+  return (crd as unknown as { raw?: unknown }).raw !== undefined;
+}

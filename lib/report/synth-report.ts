@@ -1,0 +1,146 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { IConstruct } from 'constructs';
+import * as yaml from 'yaml';
+import { Warnings } from '../app/warnings';
+import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
+import { CrdEvolution, EvolutionGuard } from '../evolution/evolution-guard';
+import { lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../validation/crd-size';
+
+/** One file written by synth. */
+export interface ReportFile {
+  /** Path relative to the output folder, with `/` separators. */
+  readonly name: string;
+  readonly bytes: number;
+  /** Objects in a YAML file; undefined for other files. */
+  readonly objects?: number;
+}
+
+/** Size of one CRD against the two budgets. */
+export interface ReportCrdSize {
+  /** `<plural>.<group>`. */
+  readonly name: string;
+  /** The manifest as JSON (etcd's budget: less than 1.5 MiB). */
+  readonly bytes: number;
+  /** Annotations after a client-side `kubectl apply` (budget: 262144 bytes). */
+  readonly annotationBytes: number;
+}
+
+/** Everything the synth report shows. */
+export interface SynthReport {
+  /** The output folder as shown, e.g. `dist`. */
+  readonly outdir: string;
+  readonly files: readonly ReportFile[];
+  /** `<apiVersion> <kind>` → count, e.g. `apps/v1 Deployment` → 1. */
+  readonly kinds: Readonly<Record<string, number>>;
+  readonly crds: readonly ReportCrdSize[];
+  /** CRDs compared against baselines (`EvolutionGuard`). */
+  readonly evolution: readonly CrdEvolution[];
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Gathers the report of a finished synth: the files in `outdir` (read back, so it shows what was
+ * really written), objects by kind, CRD sizes, API evolution and warnings of the tree below `root`.
+ */
+export function collectSynthReport(root: IConstruct, outdir: string, shownAs = path.basename(outdir)): SynthReport {
+  const files: ReportFile[] = [];
+  const kinds: Record<string, number> = {};
+  for (const name of listFiles(outdir)) {
+    const full = path.join(outdir, name);
+    const bytes = fs.statSync(full).size;
+    if (!/\.ya?ml$/.test(name)) { files.push({ name, bytes }); continue; }
+    const objects = yaml.parseAllDocuments(fs.readFileSync(full, 'utf8')).map(d => d.toJS()).filter(d => d != null);
+    for (const o of objects) {
+      const key = `${o.apiVersion} ${o.kind}`;
+      kinds[key] = (kinds[key] ?? 0) + 1;
+    }
+    files.push({ name, bytes, objects: objects.length });
+  }
+  const crds = findCustomResourceDefinitions(root).map(crd => {
+    const manifest = crd.toManifest();
+    return { name: manifest.metadata.name, bytes: manifestBytes(manifest), annotationBytes: lastAppliedAnnotationBytes(manifest) };
+  });
+  return { outdir: shownAs, files, kinds, crds, evolution: EvolutionGuard.collect(root), warnings: Warnings.collect(root) };
+}
+
+/** The report as plain text, one section per concern. */
+export function renderSynthReport(report: SynthReport): string {
+  const lines: string[] = [`Synth report: ${report.outdir}/`, ''];
+  const objects = report.files.reduce((n, f) => n + (f.objects ?? 0), 0);
+  lines.push(`Files (${report.files.length}, ${objects} objects):`);
+  const width = Math.max(0, ...report.files.map(f => f.name.length));
+  for (const f of report.files) {
+    lines.push(`  ${f.name.padEnd(width)}  ${humanBytes(f.bytes).padStart(9)}${f.objects === undefined ? '' : `  ${f.objects} object${f.objects === 1 ? '' : 's'}`}`);
+  }
+
+  const kinds = Object.entries(report.kinds).sort(([a], [b]) => a.localeCompare(b));
+  if (kinds.length > 0) {
+    lines.push('', 'Objects by kind:');
+    const kw = Math.max(...kinds.map(([k]) => k.length));
+    for (const [k, n] of kinds) lines.push(`  ${k.padEnd(kw)}  ${n}`);
+  }
+
+  if (report.crds.length > 0) {
+    lines.push('', `CRD sizes (client-side apply annotation budget ${MAX_ANNOTATION_BYTES} bytes; etcd limit ${MAX_CRD_BYTES} bytes = 1.5 MiB):`);
+    const cw = Math.max(...report.crds.map(c => c.name.length));
+    for (const c of report.crds) {
+      lines.push(`  ${c.name.padEnd(cw)}  ${c.bytes} bytes, ${percent(c.annotationBytes, MAX_ANNOTATION_BYTES)} of the annotation budget, `
+        + `${percent(c.bytes, MAX_CRD_BYTES)} of 1.5 MiB — ${sizeVerdict(c)}`);
+    }
+  }
+
+  if (report.evolution.length > 0) {
+    lines.push('', 'API evolution (against the committed baselines):');
+    for (const e of report.evolution) {
+      if (!e.hasBaseline) { lines.push(`  ${e.crd}: new, no baseline yet (${e.baselineFile})`); continue; }
+      if (e.changes.length === 0) { lines.push(`  ${e.crd}: unchanged`); continue; }
+      const breaking = e.changes.filter(c => c.breaking).length;
+      lines.push(`  ${e.crd}: ${e.changes.length} change${e.changes.length === 1 ? '' : 's'}${breaking ? `, ${breaking} breaking (acknowledged)` : ''}`);
+      for (const c of e.changes) {
+        const mark = c.breaking ? 'BREAKING ' : '';
+        lines.push(`    ${mark}${c.id}: ${c.message}${c.acknowledged ? ` — acknowledged: ${c.acknowledged}` : ''}`);
+      }
+    }
+  }
+
+  lines.push('', report.warnings.length === 0 ? 'Warnings: none' : `Warnings (${report.warnings.length}):`);
+  for (const w of report.warnings) lines.push(`  warning: ${w}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Whether the report is printed: on unless turned off by the option or `CDK8S_OPERATOR_QUIET=1`. */
+export function reportEnabled(option: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (option !== undefined) return option;
+  const quiet = (env.CDK8S_OPERATOR_QUIET ?? '').toLowerCase();
+  return !(quiet === '1' || quiet === 'true' || quiet === 'yes');
+}
+
+function sizeVerdict(c: ReportCrdSize): string {
+  if (c.bytes >= MAX_CRD_BYTES) return 'TOO BIG for etcd';
+  if (c.annotationBytes > MAX_ANNOTATION_BYTES) return 'too big for client-side apply: use kubectl apply --server-side';
+  return 'ok';
+}
+
+function percent(n: number, of: number): string {
+  const p = (100 * n) / of;
+  return `${p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Files below `dir`, relative, sorted, with `/` separators. */
+function listFiles(dir: string, prefix = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFiles(path.join(dir, entry.name), rel));
+    else out.push(rel);
+  }
+  return out;
+}
