@@ -107,6 +107,6 @@ const importTask = project.addTask('import', {
 for (const [prefix, file] of Object.entries(vendoredImports)) {
   importTask.exec(`cdk8s import --no-check-upgrade ${prefix}:=${file} -o imports`);
 }
-project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/)', exec: 'tsx bench/run.ts' });
+project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
 
 project.synth();

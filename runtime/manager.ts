@@ -102,7 +102,7 @@ export class Manager implements ControllerHost {
   public readonly elected: Promise<void>;
 
   constructor(private readonly options: ManagerOptions = {}) {
-    this.metrics = options.metrics ?? new RuntimeMetrics();
+    this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
     this.logger = options.logger ?? createLogger();
     this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultKubeConfig(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
     this.metricsServer = new MetricsServer(this.metrics);

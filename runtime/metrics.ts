@@ -48,6 +48,13 @@ export class RuntimeMetrics {
   /** Collectors run before each scrape (used by work queues for the "unfinished work" gauges). */
   private readonly collectors = new Set<() => void>();
 
+  /** Runtime metrics plus the process and Node.js metrics (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, …). */
+  public static forProcess(): RuntimeMetrics {
+    const metrics = new RuntimeMetrics();
+    prom.collectDefaultMetrics({ register: metrics.registry });
+    return metrics;
+  }
+
   constructor(registry: prom.Registry = new prom.Registry()) {
     this.registry = registry;
     const reg = [registry];
