@@ -169,8 +169,11 @@ async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void>
 /** What a test can rely on from either the fake or the real apiserver. */
 export interface ApiServerEndpoint {
   readonly url: string;
-  kubeConfig(): KubeConfig;
-  writeKubeconfig(path: string): void;
+  /** The all-powerful (system:masters) bearer token. */
+  readonly adminToken: string;
+  /** A KubeConfig for the admin, or for another bearer token (e.g. from the TokenRequest API). */
+  kubeConfig(opts?: { token?: string }): KubeConfig;
+  writeKubeconfig(path: string, opts?: { token?: string }): void;
   close(): Promise<void>;
 }
 
@@ -218,12 +221,12 @@ export async function startEnvtest(opts: EnvtestOptions = {}): Promise<EnvtestAp
     throw e;
   }
   const server: EnvtestApiServer = {
-    url, token: layout.token, dir,
-    kubeConfig: () => kubeConfigFor(url, layout.token),
-    writeKubeconfig: (path) => writeKubeconfigFile(path, url, layout.token),
+    url, token: layout.token, adminToken: layout.token, dir,
+    kubeConfig: (o) => kubeConfigFor(url, o?.token ?? layout.token),
+    writeKubeconfig: (path, o) => writeKubeconfigFile(path, url, o?.token ?? layout.token),
     close: cleanup,
   };
-  if (opts.crds?.length) await installCrds(server, opts.crds, timeout);
+  if (opts.crds?.length) await installCrds({ url, token: layout.token }, opts.crds, timeout);
   return server;
 }
 

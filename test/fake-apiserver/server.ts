@@ -1,10 +1,11 @@
 /** HTTP front end of the fake kube-apiserver: routing, discovery, list/watch, writes, faults, request log. */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { Socket } from 'node:net';
 import { loadClientNode } from './client-node';
-import { clone } from './json-util';
+import { clone, nowTimestamp } from './json-util';
 import { FaultRule, faultError } from './faults';
 import { parseJsonBody, readBody, writeJson } from './http-io';
 import { fieldLabels, listResource, selectedObjects } from './list';
@@ -14,7 +15,8 @@ import { patchResource } from './patch';
 import { FieldValidation, Registry } from './registry';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
-import { ApiError, methodNotAllowed, notFoundPath } from './status';
+import { ADMIN, ANONYMOUS, UserInfo, forbiddenFor, rbacAllows, serviceAccountUser, unauthorized } from './rbac';
+import { ApiError, methodNotAllowed, notFound, notFoundPath } from './status';
 import { Store } from './store';
 import { toTable, wantsTable } from './table';
 import { FakeApiServer, FakeApiServerOptions, Faults, RecordedRequest, Verb } from './types';
@@ -30,6 +32,8 @@ interface Route {
 
 
 const TOKEN = 'fake-apiserver-token';
+/** Reachable without credentials even with rbac (system:public-info-viewer). */
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/livez', '/version']);
 /** kube-apiserver's request body limit (3 MiB). */
 const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -42,6 +46,7 @@ export class FakeKubeApiServer implements FakeApiServer {
   private readonly sockets = new Set<Socket>();
   private readonly watches = new Set<WatchStream>();
   private readonly log: RecordedRequest[] = [];
+  private readonly tokens = new Map<string, { namespace: string; name: string; uid: string }>();
   private readonly rules: FaultRule[] = [];
   private readonly control: WatchControl;
   private listenPort = 0;
@@ -84,6 +89,10 @@ export class FakeKubeApiServer implements FakeApiServer {
 
   get url(): string {
     return `http://127.0.0.1:${this.listenPort}`;
+  }
+
+  get adminToken(): string {
+    return TOKEN;
   }
 
   get openWatches(): number {
@@ -148,24 +157,24 @@ export class FakeKubeApiServer implements FakeApiServer {
 
   // ------------------------------------------------------------------ client config
 
-  kubeConfig(): KubeConfig {
+  kubeConfig(opts: { token?: string } = {}): KubeConfig {
     const k8s = loadClientNode();
     const kc = new k8s.KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: 'fake', server: this.url, skipTLSVerify: true }],
-      users: [{ name: 'fake', token: TOKEN }],
+      users: [{ name: 'fake', token: opts.token ?? TOKEN }],
       contexts: [{ name: 'fake', cluster: 'fake', user: 'fake', namespace: 'default' }],
       currentContext: 'fake',
     });
     return kc;
   }
 
-  writeKubeconfig(path: string): void {
+  writeKubeconfig(path: string, opts: { token?: string } = {}): void {
     const doc = {
       'apiVersion': 'v1',
       'kind': 'Config',
       'clusters': [{ name: 'fake', cluster: { 'server': this.url, 'insecure-skip-tls-verify': true } }],
-      'users': [{ name: 'fake', user: { token: TOKEN } }],
+      'users': [{ name: 'fake', user: { token: opts.token ?? TOKEN } }],
       'contexts': [{ name: 'fake', context: { cluster: 'fake', user: 'fake', namespace: 'default' } }],
       'current-context': 'fake',
       'preferences': {},
@@ -219,6 +228,41 @@ export class FakeKubeApiServer implements FakeApiServer {
     else this.registry.create(res, undefined, c, { manager: 'fake-apiserver' });
   }
 
+  // ------------------------------------------------------------------ authentication
+
+  /** Issues a bearer token for an existing ServiceAccount (what the TokenRequest API returns). */
+  tokenFor(namespace: string, name: string): string {
+    const sa = this.store.get('/serviceaccounts', `${namespace}/${name}`);
+    if (!sa) throw new Error(`fake-apiserver: serviceaccount ${namespace}/${name} does not exist`);
+    const token = `fake-sa.${Buffer.from(`${namespace}/${name}`).toString('base64url')}.${randomBytes(12).toString('hex')}`;
+    this.tokens.set(token, { namespace, name, uid: sa.metadata.uid });
+    return token;
+  }
+
+  private tokenRequest(namespace: string, name: string, body: any): any {
+    const sa = this.store.get('/serviceaccounts', `${namespace}/${name}`);
+    if (!sa) throw notFound(this.catalog.find('', 'v1', 'serviceaccounts')!, name);
+    const expirationSeconds = body?.spec?.expirationSeconds ?? 3600;
+    return {
+      kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+      metadata: { name, namespace, creationTimestamp: nowTimestamp() },
+      spec: { audiences: body?.spec?.audiences ?? ['https://kubernetes.default.svc.cluster.local'], expirationSeconds, boundObjectRef: body?.spec?.boundObjectRef ?? null },
+      status: { token: this.tokenFor(namespace, name), expirationTimestamp: nowTimestamp(new Date(Date.now() + expirationSeconds * 1000)) },
+    };
+  }
+
+  private authenticate(req: IncomingMessage): UserInfo {
+    if (!this.opts.rbac) return ADMIN;
+    const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    if (!m) return ANONYMOUS;
+    const token = m[1].trim();
+    if (token === TOKEN) return ADMIN;
+    const sa = this.tokens.get(token);
+    // like bound tokens: invalid once the ServiceAccount is gone (or was recreated)
+    if (!sa || this.store.get('/serviceaccounts', `${sa.namespace}/${sa.name}`)?.metadata.uid !== sa.uid) throw unauthorized();
+    return serviceAccountUser(sa.namespace, sa.name);
+  }
+
   // ------------------------------------------------------------------ HTTP
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -229,6 +273,11 @@ export class FakeKubeApiServer implements FakeApiServer {
       if (Buffer.byteLength(body) > MAX_REQUEST_BYTES) {
         throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
       }
+      const user = this.authenticate(req);
+      Object.assign(record, { user: user.name });
+      if (this.opts.rbac && user === ANONYMOUS && !PUBLIC_PATHS.has(url.pathname.replace(/\/+$/, ''))) {
+        throw new ApiError(403, 'Forbidden', `forbidden: User "${user.name}" cannot ${(req.method ?? 'get').toLowerCase()} path "${url.pathname}"`, {});
+      }
       if (serveNonResource(this.catalog, this.listenPort, req, res, url)) return;
       const route = this.route(url.pathname);
       const verb = verbOf(req.method ?? 'GET', route, url);
@@ -236,6 +285,8 @@ export class FakeKubeApiServer implements FakeApiServer {
         verb, resource: route.res.plural, group: route.res.group, namespace: route.namespace, name: route.name,
         subresource: route.subresource, contentType: req.headers['content-type'],
       });
+      const attrs = { verb, res: route.res, subresource: route.subresource, namespace: route.namespace, name: route.name };
+      if (this.opts.rbac && !rbacAllows(this.store, user, attrs)) throw forbiddenFor(user, attrs);
       this.injectFault(verb, route);
       await this.dispatch(req, res, url, route, verb, body, record);
     } catch (e) {
@@ -269,7 +320,8 @@ export class FakeKubeApiServer implements FakeApiServer {
     const res = plural ? this.catalog.find(group, version, plural) : undefined;
     if (!res || extra.length) throw notFoundPath();
     if (namespace !== undefined && !res.namespaced) throw notFoundPath();
-    if (subresource && !((subresource === 'status' && res.status) || (subresource === 'scale' && res.scale) || (subresource === 'finalize' && res.plural === 'namespaces'))) {
+    if (subresource && !((subresource === 'status' && res.status) || (subresource === 'scale' && res.scale) || (subresource === 'finalize' && res.plural === 'namespaces')
+      || (subresource === 'token' && res.plural === 'serviceaccounts'))) {
       throw notFoundPath();
     }
     return { res, namespace, name, subresource };
@@ -327,6 +379,7 @@ export class FakeKubeApiServer implements FakeApiServer {
         return done(200, obj);
       }
       case 'create': {
+        if (subresource === 'token') return done(201, this.tokenRequest(namespace!, name!, parseJsonBody(body || '{}', r)));
         const result = this.registry.create(r, namespace, parseJsonBody(body, r), { manager, dryRun, fieldValidation });
         return done(201, result.object, result.warnings);
       }
@@ -369,7 +422,7 @@ function verbOf(method: string, route: Route, url: URL): Verb {
       if (watch === 'true' || watch === '1') return 'watch';
       return route.name ? 'get' : 'list';
     case 'POST':
-      if (route.name) throw methodNotAllowed();
+      if (route.name && route.subresource !== 'token') throw methodNotAllowed();
       return 'create';
     case 'PUT':
       if (!route.name) throw methodNotAllowed();

@@ -19,6 +19,12 @@ export interface FakeApiServerOptions {
   readonly workloadDelayMs?: number;
   /** resourceVersion counter start (real clusters are far from 1; a large value catches string comparisons). @default 1 */
   readonly initialResourceVersion?: number;
+  /**
+   * Authenticate bearer tokens and authorize every request with RBAC (Roles/ClusterRoles and their bindings in the
+   * store), like --authorization-mode=RBAC. The admin kubeconfig stays all-powerful (system:masters); ServiceAccount
+   * tokens come from `tokenFor()` or the TokenRequest API (POST serviceaccounts/<name>/token). @default false
+   */
+  readonly rbac?: boolean;
   /** Fixed port to listen on. @default 0 (any free port) */
   readonly port?: number;
 }
@@ -38,6 +44,8 @@ export interface RecordedRequest {
   readonly subresource?: string;
   readonly contentType?: string;
   readonly userAgent?: string;
+  /** authenticated user (`admin` unless rbac is on) */
+  readonly user?: string;
 }
 
 export interface FaultMatch {
@@ -62,10 +70,14 @@ export interface FakeApiServer {
   /** http://127.0.0.1:<port> */
   readonly url: string;
   readonly port: number;
-  /** A client-node KubeConfig pointing at this server (token auth, skipTLSVerify so plain http is allowed). */
-  kubeConfig(): KubeConfig;
-  /** Writes a kubeconfig file for child processes and kubectl. */
-  writeKubeconfig(path: string): void;
+  /** A client-node KubeConfig pointing at this server (admin token unless given; skipTLSVerify so plain http is allowed). */
+  kubeConfig(opts?: { token?: string }): KubeConfig;
+  /** Writes a kubeconfig file for child processes and kubectl (admin token unless given). */
+  writeKubeconfig(path: string, opts?: { token?: string }): void;
+  /** The admin (system:masters) bearer token of kubeConfig()/writeKubeconfig(). */
+  readonly adminToken: string;
+  /** A bearer token for an existing ServiceAccount (meaningful with `rbac: true`). */
+  tokenFor(namespace: string, name: string): string;
   close(): Promise<void>;
   /** Drop all connections, refuse connections for downMs, come back on the same port with the same data. */
   restart(opts?: { downMs?: number }): Promise<void>;
