@@ -110,7 +110,7 @@ export function renderSynthReport(report: SynthReport): string {
 }
 
 /** Whether the report is printed: on unless turned off by the option or `CDK8S_OPERATOR_QUIET=1`. */
-export function reportEnabled(option: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+export function reportEnabled(option: boolean | undefined, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   if (option !== undefined) return option;
   const quiet = (env.CDK8S_OPERATOR_QUIET ?? '').toLowerCase();
   return !(quiet === '1' || quiet === 'true' || quiet === 'yes');

@@ -1,0 +1,108 @@
+import { execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as yaml from 'yaml';
+
+const ROOT = path.join(__dirname, '..', '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+/** A chart written only against the public API, as a user of the npm package would. */
+const CONSUMER_CHART = `
+import { Chart } from 'cdk8s';
+import { CustomResource, CustomResourceDefinition, Operator, OperatorApp, OutputLayout, Schema } from '${pkg.name}';
+
+const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER, docs: true });
+const chart = new Chart(app, 'backup');
+const crd = new CustomResourceDefinition(chart, 'BackupCrd', {
+  group: 'backup.example.com',
+  kind: 'Backup',
+  versions: [{
+    name: 'v1',
+    spec: Schema.object({
+      description: 'What to back up and when.',
+      properties: {
+        schedule: Schema.string({ description: 'Cron schedule.', maxLength: 64 }),
+        keep: Schema.integer({ description: 'Backups to keep.', minimum: 1, default: 3 }),
+      },
+      required: ['schedule'],
+    }),
+    status: Schema.object({ description: 'Observed state.', properties: { last: Schema.string({ description: 'Last run.', format: 'date-time' }) } }),
+  }],
+});
+new CustomResource(chart, 'nightly', { crd, metadata: { name: 'nightly', namespace: 'default' }, spec: { schedule: '0 2 * * *' } });
+new Operator(chart, 'backup-operator', {
+  crds: [crd],
+  image: 'ghcr.io/acme/backup-operator:1.0.0',
+  contract: { watches: [crd], owns: [{ apiVersion: 'batch/v1', kind: 'CronJob' }], status: true },
+});
+app.synth();
+`;
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    return execFileSync(cmd, args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', stdio: 'pipe' });
+  } catch (e: any) {
+    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+  }
+}
+
+// Builds, packs and installs for real: slow, so it gets its own timeout.
+jest.setTimeout(180_000);
+
+describe('the npm package', () => {
+  let tmp: string;
+  beforeAll(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'consumer-')); });
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  test('installs into a fresh TypeScript project, where a chart written against the public API synthesizes', () => {
+    // GIVEN the library compiled and packed
+    run('npx', ['tsc', '-p', 'tsconfig.json'], ROOT);
+    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], ROOT))[0];
+    const files: string[] = packed.files.map((f: { path: string }) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['build/index.js', 'build/index.d.ts', 'package.json', 'README.md']));
+    expect(files.filter(f => /^(lib|test|runtime|controllers|apps)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toStrictEqual([]);
+
+    // WHEN a fresh project depends on the tarball and compiles a chart with tsc
+    const project = path.join(tmp, 'project');
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({
+      name: 'consumer', version: '1.0.0', private: true,
+      dependencies: {
+        [pkg.name]: `file:${path.join(tmp, packed.filename)}`,
+        cdk8s: pkg.dependencies.cdk8s,
+        constructs: pkg.dependencies.constructs,
+        typescript: pkg.devDependencies.typescript,
+      },
+    }, null, 2));
+    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out', types: [], lib: ['ES2022'] },
+      files: ['main.ts'],
+    }, null, 2));
+    fs.writeFileSync(path.join(project, 'main.ts'), CONSUMER_CHART);
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
+    run(path.join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], project);
+    const synth = spawnSync(process.execPath, ['out/main.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, CDK8S_OPERATOR_QUIET: '' } });
+
+    // THEN the synth report is printed, and the manifests, apply guide and docs are written from the installed package
+    expect({ status: synth.status, stdout: synth.stdout }).toStrictEqual({ status: 0, stdout: '' });
+    expect(synth.stderr).toMatch(/^Synth report: dist\/\n/);
+    expect(synth.stderr).toContain('backups.backup.example.com');
+    expect(synth.stderr).toContain('Warnings: none');
+    const dist = path.join(project, 'dist');
+    expect(fs.readdirSync(dist).sort()).toStrictEqual([
+      '0-namespaces.yaml', '1-crds.yaml', '2-cluster-resources.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml',
+      'APPLY.md', 'backup-operator.rbac-report.md', 'docs',
+    ]);
+    const load = (f: string) => yaml.parseAllDocuments(fs.readFileSync(path.join(dist, f), 'utf8')).map(d => d.toJS());
+    const [crd] = load('1-crds.yaml');
+    expect(crd.metadata.name).toBe('backups.backup.example.com');
+    expect(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.required).toStrictEqual(['schedule']);
+    expect(load('4-custom-resources.yaml')).toStrictEqual([{
+      apiVersion: 'backup.example.com/v1', kind: 'Backup', metadata: { name: 'nightly', namespace: 'default' }, spec: { schedule: '0 2 * * *' },
+    }]);
+    const clusterRole = load('2-cluster-resources.yaml').find(o => o.kind === 'ClusterRole');
+    expect(clusterRole.rules).toContainEqual({ apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
+    expect(fs.readFileSync(path.join(dist, 'docs', 'backups.backup.example.com.md'), 'utf8')).toContain('| `.spec.keep` | `integer` |  | `3` | value ≥ 1 | Backups to keep. |');
+  });
+});
