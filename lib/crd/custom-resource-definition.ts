@@ -168,6 +168,8 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   public readonly resource: ApiObject;
 
   private readonly versions: CrdVersionProps[] = [];
+  private declaredCache?: CrdManifest;
+  private strippedCache?: { manifest: CrdManifest; unmatched: string[] };
   private readonly raw?: CrdManifest;
   private readonly props: CustomResourceDefinitionProps;
 
@@ -209,6 +211,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
       throw new Error(`version ${JSON.stringify(version.name)} must give either 'schema' or 'spec'/'status', got both`);
     }
     this.versions.push(version);
+    this.declaredCache = this.strippedCache = undefined;
   }
 
   public get storageVersion(): string {
@@ -231,7 +234,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   }
 
   public toManifest(): CrdManifest {
-    return this.applyStripping(this.declaredManifest()).manifest;
+    return this.stripped().manifest;
   }
 
   private versionSpec(version: string | undefined, stripped = true): CrdVersionSpec {
@@ -244,8 +247,17 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     return found;
   }
 
-  /** The manifest before description stripping. */
+  /** The manifest after description stripping; computed once per set of versions (example resources ask often). */
+  private stripped(): { manifest: CrdManifest; unmatched: string[] } {
+    return this.strippedCache ??= deepFreeze(this.applyStripping(this.declaredManifest()));
+  }
+
+  /** The manifest before description stripping (frozen: callers share it). */
   private declaredManifest(): CrdManifest {
+    return this.declaredCache ??= deepFreeze(this.renderDeclared());
+  }
+
+  private renderDeclared(): CrdManifest {
     if (this.raw) return JSON.parse(JSON.stringify(this.raw));
     const onlyVersion = this.versions.length === 1;
     return {
@@ -314,7 +326,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   }
 
   private validateManifest(): string[] {
-    const { manifest, unmatched } = this.applyStripping(this.declaredManifest());
+    const { manifest, unmatched } = this.stripped();
     const issues: Issue[] = validateCrdManifest(manifest);
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
@@ -364,4 +376,12 @@ function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps): JSONSchem
 /** Every CustomResourceDefinition in a construct tree. */
 export function findCustomResourceDefinitions(root: IConstruct): CustomResourceDefinition[] {
   return root.node.findAll().filter(CustomResourceDefinition.isCustomResourceDefinition);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
