@@ -40,6 +40,16 @@ describe('fake apiserver: faults and restarts', () => {
       expect((await http(s.url, 'POST', BASE, sdb('a'))).code).toBe(201);
     });
 
+    test('delayNext slows matching requests down', async () => {
+      s.faults.delayNext({ verb: 'get', resource: 'sampledbs' }, 1000);
+      const start = Date.now();
+      expect((await http(s.url, 'GET', `${BASE}/x`)).code).toBe(404);
+      expect(Date.now() - start).toBeGreaterThanOrEqual(950);
+      const again = Date.now();
+      await http(s.url, 'GET', `${BASE}/x`); // count 1: only the first was delayed
+      expect(Date.now() - again).toBeLessThan(800);
+    });
+
     test('dropWatches ends open streams abruptly', async () => {
       const w = await openWatch(s.url, `${BASE}?watch=true`);
       await waitFor(() => s.openWatches === 1);

@@ -19,7 +19,7 @@ import { ADMIN, ANONYMOUS, UserInfo, forbiddenFor, rbacAllows, serviceAccountUse
 import { ApiError, methodNotAllowed, notFound, notFoundPath } from './status';
 import { Store } from './store';
 import { toTable, wantsTable } from './table';
-import { FakeApiServer, FakeApiServerOptions, Faults, RecordedRequest, Verb } from './types';
+import { FakeApiServer, FakeApiServerOptions, FaultMatch, Faults, RecordedRequest, Verb } from './types';
 import { WatchControl, WatchStream } from './watch';
 import { simulateWorkloads } from './workloads';
 
@@ -48,6 +48,7 @@ export class FakeKubeApiServer implements FakeApiServer {
   private readonly log: RecordedRequest[] = [];
   private readonly tokens = new Map<string, { namespace: string; name: string; uid: string }>();
   private readonly rules: FaultRule[] = [];
+  private readonly delays: Array<{ match: FaultMatch; remaining: number; ms: number }> = [];
   private readonly control: WatchControl;
   private listenPort = 0;
 
@@ -150,8 +151,12 @@ export class FakeKubeApiServer implements FakeApiServer {
     stallWatches: (ms) => {
       this.control.stalledUntil = Date.now() + ms;
     },
+    delayNext: (match, ms) => {
+      this.delays.push({ match, remaining: match.count ?? 1, ms });
+    },
     clear: () => {
       this.rules.length = 0;
+      this.delays.length = 0;
     },
   };
 
@@ -287,7 +292,7 @@ export class FakeKubeApiServer implements FakeApiServer {
       });
       const attrs = { verb, res: route.res, subresource: route.subresource, namespace: route.namespace, name: route.name };
       if (this.opts.rbac && !rbacAllows(this.store, user, attrs)) throw forbiddenFor(user, attrs);
-      this.injectFault(verb, route);
+      await this.injectFault(verb, route);
       await this.dispatch(req, res, url, route, verb, body, record);
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`, { causes: [{ reason: '', message: String((e as Error).message), field: '' }] });
@@ -327,10 +332,15 @@ export class FakeKubeApiServer implements FakeApiServer {
     return { res, namespace, name, subresource };
   }
 
-  private injectFault(verb: Verb, route: Route): void {
-    const rule = this.rules.find((r) => r.remaining > 0
-      && (!r.match.verb || r.match.verb === verb)
-      && (!r.match.resource || r.match.resource === route.res.plural || r.match.resource === `${route.res.plural}/${route.subresource}`));
+  private async injectFault(verb: Verb, route: Route): Promise<void> {
+    const matches = (m: FaultMatch) => (!m.verb || m.verb === verb)
+      && (!m.resource || m.resource === route.res.plural || m.resource === `${route.res.plural}/${route.subresource}`);
+    const delay = this.delays.find((d) => d.remaining > 0 && matches(d.match));
+    if (delay) {
+      delay.remaining--;
+      await new Promise((r) => setTimeout(r, delay.ms));
+    }
+    const rule = this.rules.find((r) => r.remaining > 0 && matches(r.match));
     if (!rule) return;
     rule.remaining--;
     throw faultError(rule, route.res, route.name);

@@ -62,7 +62,9 @@ export interface Faults {
   dropWatches(): void;
   /** Open watches receive nothing (no events, no bookmarks) for `ms`; held-back events arrive afterwards. */
   stallWatches(ms: number): void;
-  /** Forget all pending failNext rules. */
+  /** The next `count` matching requests are answered only after `ms` (a slow apiserver; for client timeouts). */
+  delayNext(match: FaultMatch, ms: number): void;
+  /** Forget all pending failNext/delayNext rules. */
   clear(): void;
 }
 
