@@ -28,11 +28,27 @@ export interface SampleDBSpec {
    */
   backupRetention?: number;
   /**
-   * Size of each data volume (a Kubernetes quantity).
+   * Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change.
    *
    * @default "1Gi"
    */
   storage?: string;
+  /**
+   * Size of the backup volume (a Kubernetes quantity). Immutable.
+   *
+   * @default "2Gi"
+   */
+  backupStorage?: string;
+  /**
+   * What happens to the data volumes when the SampleDB is deleted (after the final snapshot): Delete or Retain. The backup volume is always retained.
+   *
+   * @default "Delete"
+   */
+  volumeRetention?: 'Delete' | 'Retain';
+  /**
+   * Name of a backup (as in status.lastBackup.name) to restore into this database once it is initialized.
+   */
+  restoreFrom?: string;
 }
 
 /**
@@ -54,7 +70,32 @@ export interface SampleDBStatus {
   /**
    * Lifecycle phase.
    */
-  phase?: 'Pending' | 'Creating' | 'Running' | 'Upgrading' | 'Deleting' | 'Failed';
+  phase?: 'Pending' | 'Creating' | 'Running' | 'Upgrading' | 'Restoring' | 'Deleting' | 'Failed';
+  /**
+   * The version the StatefulSet runs.
+   */
+  currentVersion?: string;
+  /**
+   * The most recent successful backup.
+   */
+  lastBackup?: {
+    /**
+     * Backup name (usable in spec.restoreFrom).
+     */
+    name?: string;
+    /**
+     * What made it.
+     */
+    type?: 'Scheduled' | 'PreUpgrade' | 'FinalSnapshot';
+    /**
+     * When the backup Job completed.
+     */
+    completionTime?: string;
+  };
+  /**
+   * The backup most recently restored into this database.
+   */
+  restoredFrom?: string;
   /**
    * The .metadata.generation this status describes.
    */

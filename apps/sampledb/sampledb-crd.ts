@@ -3,6 +3,10 @@ import { conditionsSchema, CustomResourceDefinition, Schema } from '../../lib';
 
 /** Matches a version like `16`, `16.4` or `16.4.1`; the major version picks the postgres image. */
 const VERSION_PATTERN = '^[0-9]+(\\.[0-9]+){0,2}$';
+/** A quantity like `1Gi` (binary or decimal suffix). */
+const QUANTITY_PATTERN = '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$';
+/** A DNS label: backup names are the names of the Jobs that wrote them. */
+const BACKUP_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 /** Five cron fields (minute hour day-of-month month day-of-week) or a @-macro. */
 const CRON_PATTERN = '^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$';
 
@@ -33,7 +37,26 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
           replicas: Schema.integer({ description: 'Number of database pods.', minimum: 1, maximum: 9, default: 1, format: 'int32' }),
           backupSchedule: Schema.string({ description: 'Cron schedule of regular backups, e.g. "0 2 * * *". No backups when absent.', pattern: CRON_PATTERN, maxLength: 64 }),
           backupRetention: Schema.integer({ description: 'How many scheduled backups to keep.', minimum: 1, maximum: 365, format: 'int32' }),
-          storage: Schema.string({ description: 'Size of each data volume (a Kubernetes quantity).', default: '1Gi', pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$', maxLength: 32 }),
+          storage: Schema.string({
+            description: 'Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change.',
+            default: '1Gi', pattern: QUANTITY_PATTERN, maxLength: 32,
+            validations: [{ rule: 'self == oldSelf', message: 'storage is immutable' }],
+          }),
+          backupStorage: Schema.string({
+            description: 'Size of the backup volume (a Kubernetes quantity). Immutable.',
+            default: '2Gi', pattern: QUANTITY_PATTERN, maxLength: 32,
+            validations: [{ rule: 'self == oldSelf', message: 'backupStorage is immutable' }],
+          }),
+          volumeRetention: Schema.string({
+            description: 'What happens to the data volumes when the SampleDB is deleted (after the final snapshot): Delete or Retain. The backup volume is always retained.',
+            enum: ['Delete', 'Retain'],
+            default: 'Delete',
+          }),
+          restoreFrom: Schema.string({
+            description: 'Name of a backup (as in status.lastBackup.name) to restore into this database once it is initialized.',
+            pattern: BACKUP_NAME_PATTERN,
+            maxLength: 63,
+          }),
         },
         required: ['version'],
         validations: [{
@@ -48,7 +71,17 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
           replicas: Schema.integer({ description: 'Pods created for this database.', format: 'int32' }),
           readyReplicas: Schema.integer({ description: 'Pods ready to serve.', format: 'int32' }),
           labelSelector: Schema.string({ description: 'Selector of the database pods (for the scale subresource and HPAs).' }),
-          phase: Schema.string({ description: 'Lifecycle phase.', enum: ['Pending', 'Creating', 'Running', 'Upgrading', 'Deleting', 'Failed'] }),
+          phase: Schema.string({ description: 'Lifecycle phase.', enum: ['Pending', 'Creating', 'Running', 'Upgrading', 'Restoring', 'Deleting', 'Failed'] }),
+          currentVersion: Schema.string({ description: 'The version the StatefulSet runs.' }),
+          lastBackup: Schema.object({
+            description: 'The most recent successful backup.',
+            properties: {
+              name: Schema.string({ description: 'Backup name (usable in spec.restoreFrom).' }),
+              type: Schema.string({ description: 'What made it.', enum: ['Scheduled', 'PreUpgrade', 'FinalSnapshot'] }),
+              completionTime: Schema.string({ description: 'When the backup Job completed.', format: 'date-time' }),
+            },
+          }),
+          restoredFrom: Schema.string({ description: 'The backup most recently restored into this database.' }),
           observedGeneration: Schema.integer({ description: 'The .metadata.generation this status describes.', format: 'int64' }),
           conditions: conditionsSchema(),
         },

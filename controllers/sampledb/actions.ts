@@ -1,0 +1,142 @@
+/**
+ * The writes a SampleDB reconcile makes, with the checks every write needs: never adopt an object
+ * another owner controls, skip no-op writes, treat "already exists"/"not found" as done, and wait
+ * until the informer shows our own write (read-your-writes, so the next reconcile is not stale).
+ * Records which writes happened, so lifecycle events are emitted only for real changes.
+ */
+import {
+  addFinalizer, applyOwned, EventInput, isAlreadyExists, isControlledBy, isNotFound, KubeClient, KubeObject, ObjectCache, objectKey,
+  removeFinalizer, ResourceRef,
+} from '../../runtime';
+import { SampleDB } from './types';
+
+/** Something that records events (the runtime's EventRecorder). */
+export interface EventSink {
+  event(regarding: KubeObject, input: EventInput): Promise<void>;
+}
+
+/** An object of the database's name exists but another owner controls it. */
+export class ResourceExistsError extends Error {
+  constructor(readonly kind: string, readonly objectName: string) {
+    super(`${kind} ${objectName} already exists and is not controlled by this SampleDB`);
+  }
+}
+
+/** Shared dependencies of one reconcile's writes. */
+export interface ActionDeps {
+  readonly client: KubeClient;
+  readonly fieldManager: string;
+  readonly recorder?: EventSink;
+  /** @default 5000 */
+  readonly consistencyTimeoutMs?: number;
+}
+
+/** Writes for one SampleDB during one reconcile. */
+export class Actions {
+  /** Number of writes made so far. */
+  writes = 0;
+
+  constructor(private readonly deps: ActionDeps, readonly db: SampleDB) {}
+
+  /** The cached object `name` in the database's namespace. */
+  cached(cache: ObjectCache, name: string): KubeObject | undefined {
+    return cache.get(objectKey({ namespace: this.db.metadata!.namespace, name }));
+  }
+
+  /** Throws {@link ResourceExistsError} if `live` exists and this database does not control it. */
+  assertControlled(live: KubeObject | undefined): void {
+    if (live && !isControlledBy(live, this.db)) throw new ResourceExistsError(live.kind ?? 'object', live.metadata!.name!);
+  }
+
+  /** Server-side applies an owned object unless the cached one matches. True if written. */
+  async apply(cache: ObjectCache, desired: KubeObject, resource: ResourceRef): Promise<boolean> {
+    const live = this.cached(cache, desired.metadata!.name!);
+    this.assertControlled(live);
+    const result = await applyOwned(this.deps.client, desired, { fieldManager: this.deps.fieldManager, live, resource });
+    if (!result.changed) return false;
+    this.writes++;
+    await this.waitFor(cache, result.object);
+    return true;
+  }
+
+  /**
+   * Creates `obj` unless an object of its name is cached (create-once objects: Jobs, whose
+   * templates are immutable, the credentials Secret, the backup volume). True if created.
+   */
+  async create(cache: ObjectCache, obj: KubeObject, checkOwner = true): Promise<boolean> {
+    const live = this.cached(cache, obj.metadata!.name!);
+    if (checkOwner) this.assertControlled(live);
+    if (live) return false;
+    try {
+      const created = await this.deps.client.create(obj);
+      this.writes++;
+      await this.waitFor(cache, created);
+      return true;
+    } catch (err) {
+      if (isAlreadyExists(err)) return false; // the cache lags; the next event reconciles again
+      throw err;
+    }
+  }
+
+  /** Deletes an object (background propagation). True if a delete was sent and found the object. */
+  async delete(resource: ResourceRef, name: string, uid?: string): Promise<boolean> {
+    try {
+      await this.deps.client.delete(resource, name, this.db.metadata!.namespace, { propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}) });
+      this.writes++;
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  /** JSON-merge-patches an object (no request for an empty patch). True if written. */
+  async mergePatch(cache: ObjectCache, resource: ResourceRef, name: string, body: object): Promise<boolean> {
+    if (Object.keys(body).length === 0) return false;
+    const updated = await this.deps.client.patch(resource, name, this.db.metadata!.namespace, { type: 'merge', body }, { fieldManager: this.deps.fieldManager });
+    this.writes++;
+    await this.waitFor(cache, updated);
+    return true;
+  }
+
+  /** Adds a finalizer (JSON-Patch test guarded; no request when present). Returns the current object. */
+  async addFinalizer(obj: KubeObject, resource: ResourceRef, finalizer: string, cache?: ObjectCache): Promise<KubeObject> {
+    if ((obj.metadata?.finalizers ?? []).includes(finalizer)) return obj;
+    const updated = await addFinalizer(this.deps.client, obj, finalizer, resource);
+    this.writes++;
+    if (cache) await this.waitFor(cache, updated);
+    return updated;
+  }
+
+  /** Removes a finalizer (JSON-Patch test guarded; no request when absent). */
+  async removeFinalizer(obj: KubeObject, resource: ResourceRef, finalizer: string): Promise<void> {
+    if (!(obj.metadata?.finalizers ?? []).includes(finalizer)) return;
+    try {
+      await removeFinalizer(this.deps.client, obj, finalizer, resource);
+      this.writes++;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  /** Uncached read (404 → undefined), for decisions that must not trust a lagging cache. */
+  async getLive(resource: ResourceRef, name: string): Promise<KubeObject | undefined> {
+    try {
+      return await this.deps.client.get(resource, name, this.db.metadata!.namespace);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Records an event about the database (never blocks, never throws). */
+  event(type: 'Normal' | 'Warning', reason: string, note: string, action = 'Reconcile'): void {
+    void this.deps.recorder?.event(this.db, { type, reason, action, note });
+  }
+
+  /** Waits until the informer shows `written`. */
+  async waitFor(cache: ObjectCache, written: KubeObject): Promise<void> {
+    const rv = written.metadata?.resourceVersion;
+    if (rv) await cache.waitForResourceVersion(objectKey(written), rv, this.deps.consistencyTimeoutMs ?? 5000);
+  }
+}

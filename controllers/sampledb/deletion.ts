@@ -1,0 +1,90 @@
+/**
+ * Deleting a SampleDB (its finalizer {@link FINALIZER}, also set on the StatefulSet).
+ *
+ * Expected flow, each reconcile of a SampleDB with a deletionTimestamp:
+ * 1. The final snapshot Job `<db>-final-snapshot` (a pg_dump to the backup volume, run with the
+ *    version the StatefulSet runs) is created if missing. Until it succeeded nothing else happens:
+ *    Progressing (`FinalSnapshotRunning`), or Degraded (`FinalSnapshotFailed`; delete the failed
+ *    Job to retry). A SampleDB whose StatefulSet never existed (checked uncached) has nothing to
+ *    snapshot.
+ * 2. After it succeeded: the StatefulSet's finalizer is removed and the StatefulSet deleted; with
+ *    `spec.volumeRetention: Delete` the data PVCs (`data-<db>-<n>`) are deleted, with `Retain`
+ *    they stay. The backup volume always stays (it holds the snapshot).
+ * 3. Then (reconciler.ts) the SampleDB's finalizer is removed; garbage collection removes the rest
+ *    of what it owned (Secret, Services, Jobs, CronJob).
+ *
+ * Guarantees: the StatefulSet and the data PVCs are never deleted by this code before the snapshot
+ * Job reported success. The finalizer on the StatefulSet keeps it (and so its pods) even when the
+ * garbage collector deletes dependents first (`kubectl delete --cascade=foreground`).
+ * Caveat: idempotent steps; a crash between them repeats deletes that then find nothing.
+ */
+import { KubeObject, ObjectCache } from '../../runtime';
+import { Actions } from './actions';
+import { backupJob } from './backups';
+import { jobState } from './pods';
+import { runningVersion } from './statefulset';
+import { Problem, Progress } from './status';
+import { FINALIZER, LABEL_INSTANCE, names, PVC, Reasons, STATEFULSET } from './types';
+
+/** Caches the deletion reads. */
+export interface DeletionCaches {
+  readonly statefulsets: ObjectCache;
+  readonly jobs: ObjectCache;
+  readonly pvcs: ObjectCache;
+}
+
+/** Outcome of one {@link runDeletion}. */
+export interface DeletionResult {
+  /** Cleanup finished: the SampleDB's finalizer may go. */
+  readonly done: boolean;
+  readonly progress?: Progress;
+  readonly problem?: Problem;
+}
+
+/** Data PVCs of a database in the cache. */
+export function dataPvcs(pvcs: ObjectCache, namespace: string, db: string): KubeObject[] {
+  return pvcs.byIndex('label', `${LABEL_INSTANCE}=${db}`)
+    .filter((p) => p.metadata?.namespace === namespace && p.metadata?.name?.startsWith(names.dataPvcPrefix(db)));
+}
+
+/** One step of the deletion flow (see module docs). */
+export async function runDeletion(a: Actions, c: DeletionCaches): Promise<DeletionResult> {
+  const db = a.db;
+  const name = db.metadata!.name!;
+  const namespace = db.metadata!.namespace!;
+  const snapshotName = names.finalSnapshotJob(name);
+  const snapshot = a.cached(c.jobs, snapshotName);
+  const state = jobState(snapshot);
+  const sts = a.cached(c.statefulsets, names.statefulSet(name)) ?? await a.getLive(STATEFULSET, names.statefulSet(name));
+
+  if (state !== 'Succeeded' && sts) {
+    a.assertControlled(sts);
+    if (state === 'Missing') {
+      const version = runningVersion(sts) ?? db.spec.version;
+      if (await a.create(c.jobs, backupJob(db, snapshotName, 'FinalSnapshot', version))) {
+        a.event('Normal', Reasons.FinalSnapshotStarted, `created final snapshot Job ${snapshotName}`, 'Delete');
+      }
+    }
+    if (state === 'Failed') {
+      return { done: false, problem: { reason: Reasons.FinalSnapshotFailed, message: `final snapshot Job ${snapshotName} failed; delete it to retry` } };
+    }
+    return { done: false, progress: { reason: 'FinalSnapshotRunning', message: `waiting for final snapshot Job ${snapshotName}` } };
+  }
+  if (sts) {
+    a.assertControlled(sts);
+    await a.removeFinalizer(sts, STATEFULSET, FINALIZER);
+    if (!sts.metadata?.deletionTimestamp && await a.delete(STATEFULSET, sts.metadata!.name!, sts.metadata!.uid)) {
+      a.event('Normal', Reasons.StatefulSetDeleted, `deleted StatefulSet ${sts.metadata!.name} after final snapshot ${snapshotName}`, 'Delete');
+    }
+  }
+
+  const pvcs = dataPvcs(c.pvcs, namespace, name).filter((p) => !p.metadata?.deletionTimestamp);
+  if ((db.spec.volumeRetention ?? 'Delete') === 'Delete') {
+    let deleted = 0;
+    for (const pvc of pvcs) if (await a.delete(PVC, pvc.metadata!.name!, pvc.metadata!.uid)) deleted++;
+    if (deleted) a.event('Normal', Reasons.VolumesDeleted, `deleted ${deleted} data volume(s)`, 'Delete');
+  } else if (pvcs.length) {
+    a.event('Normal', Reasons.VolumesRetained, `kept ${pvcs.length} data volume(s) (volumeRetention: Retain)`, 'Delete');
+  }
+  return { done: true };
+}

@@ -1,0 +1,38 @@
+/**
+ * Operator metrics per database (beside the runtime's controller_runtime_* and workqueue_*):
+ * what the chart's PrometheusRule alerts on.
+ */
+import * as prom from 'prom-client';
+
+/** Gauges labelled `{namespace, name}`. */
+export class SampleDbMetrics {
+  readonly desiredReplicas: prom.Gauge<'namespace' | 'name'>;
+  readonly readyReplicas: prom.Gauge<'namespace' | 'name'>;
+  readonly backupFailed: prom.Gauge<'namespace' | 'name'>;
+  readonly lastBackupTimestamp: prom.Gauge<'namespace' | 'name'>;
+  readonly degraded: prom.Gauge<'namespace' | 'name'>;
+
+  constructor(registry: prom.Registry) {
+    const g = (name: string, help: string) => new prom.Gauge({ name, help, labelNames: ['namespace', 'name'], registers: [registry] });
+    this.desiredReplicas = g('sampledb_replicas_desired', 'spec.replicas of the SampleDB');
+    this.readyReplicas = g('sampledb_replicas_ready', 'Ready pods of the SampleDB StatefulSet');
+    this.backupFailed = g('sampledb_backup_failed', '1 if the most recent finished backup Job of the SampleDB failed');
+    this.lastBackupTimestamp = g('sampledb_backup_last_success_timestamp_seconds', 'Completion time of the most recent successful backup');
+    this.degraded = g('sampledb_degraded', '1 if the SampleDB has condition Degraded=True');
+  }
+
+  /** Records one database. */
+  set(namespace: string, name: string, v: { desired: number; ready: number; backupFailed: boolean; lastBackup?: string; degraded: boolean }): void {
+    const l = { namespace, name };
+    this.desiredReplicas.set(l, v.desired);
+    this.readyReplicas.set(l, v.ready);
+    this.backupFailed.set(l, v.backupFailed ? 1 : 0);
+    this.degraded.set(l, v.degraded ? 1 : 0);
+    if (v.lastBackup) this.lastBackupTimestamp.set(l, Date.parse(v.lastBackup) / 1000);
+  }
+
+  /** Forgets a deleted database. */
+  forget(namespace: string, name: string): void {
+    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded]) g.remove({ namespace, name });
+  }
+}

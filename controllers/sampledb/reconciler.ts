@@ -1,0 +1,340 @@
+/**
+ * The SampleDB reconciler: composes the concerns (credentials, services, statefulset, init-job,
+ * backups, upgrade, restore, deletion, status) for one database. Level-triggered and idempotent:
+ * every decision is made from the cached objects, never from the event that caused the reconcile.
+ *
+ * Expected flow for a live SampleDB:
+ * 1. Finalizer {@link FINALIZER} (so deletion can take the final snapshot first).
+ * 2. Credentials Secret (created once), headless and client Services (applied), backup volume
+ *    (created once), StatefulSet at the version the upgrade plan allows (applied: drift on any
+ *    field it sets is reverted), init Job (created once the StatefulSet exists), backup CronJob
+ *    (applied, or deleted when `spec.backupSchedule` is removed), restore Jobs.
+ * 2a. The pre-upgrade backup Job when `spec.version` moved past the running version (upgrade.ts).
+ * 3. Status through `/status` (no request when unchanged) and one event per lifecycle step.
+ * A SampleDB being deleted runs deletion.ts instead, then drops its finalizer.
+ *
+ * Guarantees: steady state makes zero writes (every write is skipped when the cache already
+ * matches; events only follow writes or status transitions). An object of the database's name
+ * that this SampleDB does not control is never touched (`ResourceExists`, Degraded, retried).
+ * Credentials never appear in status, events or logs.
+ */
+import {
+  KubeClient, KubeObject, ObjectCache, objectKey, Reconciler, Request, Result, updateStatus,
+} from '../../runtime';
+import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
+import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
+import { missingCredentialData, newCredentialsSecret } from './credentials';
+import { runDeletion } from './deletion';
+import { initJob } from './init-job';
+import { SampleDbMetrics } from './metrics';
+import { jobFinishedAt, jobState } from './pods';
+import { LABEL_RESTORE_FROM, restoreJob, restoreJobName } from './restore';
+import { clientService, headlessService } from './services';
+import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
+import { computeStatus, Observation, Problem, Progress } from './status';
+import {
+  ANNOTATION_UPGRADE_RESTORE, CRONJOB, FINALIZER, LABEL_INSTANCE, names, Reasons, SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET,
+} from './types';
+import { planVersion } from './upgrade';
+import { imageFor, UnsupportedVersionError } from './versions';
+
+/** Informer caches the reconciler reads. */
+export interface SampleDbCaches {
+  readonly sampledbs: ObjectCache;
+  readonly secrets: ObjectCache;
+  readonly services: ObjectCache;
+  readonly statefulsets: ObjectCache;
+  readonly jobs: ObjectCache;
+  readonly cronjobs: ObjectCache;
+  readonly pvcs: ObjectCache;
+}
+
+/** Dependencies of {@link SampleDbReconciler}. */
+export interface SampleDbReconcilerDeps {
+  readonly client: KubeClient;
+  readonly caches: SampleDbCaches;
+  readonly recorder?: EventSink;
+  /** @default 'sampledb-controller' */
+  readonly fieldManager?: string;
+  readonly metrics?: SampleDbMetrics;
+  /** Read-your-own-writes wait after a write. @default 5000 */
+  readonly consistencyTimeoutMs?: number;
+}
+
+/** What the live-object steps found, for the status. */
+interface Findings {
+  statefulSet?: KubeObject;
+  initialized: boolean;
+  upgrading: boolean;
+  restoring: boolean;
+  progress: Progress[];
+  problems: Problem[];
+}
+
+/** See module docs. */
+export class SampleDbReconciler implements Reconciler {
+  private readonly actionDeps: ActionDeps;
+
+  constructor(private readonly deps: SampleDbReconcilerDeps) {
+    this.actionDeps = {
+      client: deps.client,
+      fieldManager: deps.fieldManager ?? 'sampledb-controller',
+      recorder: deps.recorder,
+      consistencyTimeoutMs: deps.consistencyTimeoutMs,
+    };
+  }
+
+  async reconcile(request: Request): Promise<Result | void> {
+    const db = this.deps.caches.sampledbs.get(objectKey(request)) as SampleDB | undefined;
+    if (!db) {
+      this.deps.metrics?.forget(request.namespace ?? '', request.name);
+      return;
+    }
+    const a = new Actions(this.actionDeps, db);
+    try {
+      if (db.metadata?.deletionTimestamp) await this.reconcileDeletion(a);
+      else await this.reconcileLive(a);
+    } catch (err) {
+      if (err instanceof ResourceExistsError) {
+        a.event('Warning', Reasons.ResourceExists, err.message);
+        await this.writeStatus(db, this.observe(db, { initialized: false, upgrading: false, restoring: false, progress: [], problems: [{ reason: Reasons.ResourceExists, message: err.message }] }, false));
+      }
+      throw err;
+    }
+  }
+
+  private async reconcileLive(a: Actions): Promise<void> {
+    const c = this.deps.caches;
+    const db = await a.addFinalizer(a.db, SAMPLEDB, FINALIZER, c.sampledbs) as SampleDB;
+    const name = db.metadata!.name!;
+    const findings: Findings = { initialized: false, upgrading: false, restoring: false, progress: [], problems: [] };
+    try {
+      imageFor(db.spec.version);
+    } catch (err) {
+      if (!(err instanceof UnsupportedVersionError)) throw err;
+      findings.problems.push({ reason: Reasons.UnsupportedVersion, message: err.message });
+      findings.statefulSet = a.cached(c.statefulsets, names.statefulSet(name));
+      findings.initialized = jobState(a.cached(c.jobs, names.initJob(name))) === 'Succeeded';
+      await this.finish(a, findings);
+      return;
+    }
+
+    await this.ensureCredentials(a);
+    const headless = await a.apply(c.services, headlessService(db), SERVICE);
+    const client = await a.apply(c.services, clientService(db), SERVICE);
+    if (headless || client) {
+      a.event('Normal', Reasons.ServicesApplied, `applied Services ${names.headlessService(name)} and ${names.clientService(name)}`);
+    }
+    await this.ensureBackupVolume(a);
+
+    // StatefulSet at the version the upgrade plan allows.
+    const before = a.cached(c.statefulsets, names.statefulSet(name));
+    a.assertControlled(before);
+    const plan = planVersion(db, before, runningVersion(before), (job) => jobState(a.cached(c.jobs, job)));
+    if (plan.preUpgradeBackup && jobState(a.cached(c.jobs, plan.preUpgradeBackup.name)) === 'Missing') {
+      if (await a.create(c.jobs, backupJob(db, plan.preUpgradeBackup.name, 'PreUpgrade', plan.preUpgradeBackup.version))) {
+        a.event('Normal', Reasons.PreUpgradeBackupStarted, `created pre-upgrade backup Job ${plan.preUpgradeBackup.name} (${plan.from} → ${db.spec.version})`, 'Upgrade');
+      }
+    }
+    if (plan.state === 'DowngradeRefused') {
+      findings.problems.push({ reason: Reasons.DowngradeRefused, message: `refusing to downgrade from ${plan.from} to ${db.spec.version}; still running ${plan.from}` });
+    } else if (plan.state === 'BackupFailed') {
+      findings.problems.push({ reason: Reasons.PreUpgradeBackupFailed, message: `pre-upgrade backup Job ${plan.preUpgradeBackup!.name} failed; still running ${plan.from} (delete the Job to retry)` });
+    } else if (plan.state === 'BackingUp') {
+      findings.progress.push({ reason: 'PreUpgradeBackupRunning', message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup!.name} before upgrading ${plan.from} → ${db.spec.version}` });
+    }
+    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, upgradeRestoreFrom: plan.upgradeRestoreFrom });
+    if (await a.apply(c.statefulsets, desired, STATEFULSET)) {
+      const want = (desired.spec as { replicas: number }).replicas;
+      if (!before) a.event('Normal', Reasons.StatefulSetCreated, `created StatefulSet ${name} running ${plan.statefulSetVersion} with ${want} replica(s)`, 'Create');
+      else if (runningVersion(before) !== plan.statefulSetVersion) a.event('Normal', Reasons.UpgradeStarted, `rolling StatefulSet ${name} from ${runningVersion(before)} to ${plan.statefulSetVersion}`, 'Upgrade');
+      else if ((before.spec as { replicas?: number }).replicas !== want) a.event('Normal', Reasons.Scaled, `scaled StatefulSet ${name} to ${want} replica(s)`, 'Scale');
+      else a.event('Normal', Reasons.StatefulSetUpdated, `applied StatefulSet ${name} (reverted drift or applied a spec change)`);
+    }
+    const sts = a.cached(c.statefulsets, names.statefulSet(name));
+    findings.statefulSet = sts;
+    const counts = statefulSetCounts(sts);
+    const want = db.spec.replicas ?? 1;
+    if (plan.state === 'BackingUp' || plan.state === 'Rolling') findings.upgrading = true;
+    if (sts && !counts.settled) findings.progress.push({ reason: 'RollingUpdate', message: `StatefulSet ${name} is rolling out` });
+    else if (counts.ready < want || counts.replicas !== want) findings.progress.push({ reason: 'WaitingForReplicas', message: `${counts.ready}/${want} replicas ready` });
+
+    // Init Job, once the StatefulSet exists.
+    if (sts) {
+      const init = a.cached(c.jobs, names.initJob(name));
+      a.assertControlled(init);
+      if (!init && await a.create(c.jobs, initJob(db, plan.statefulSetVersion))) {
+        a.event('Normal', Reasons.InitJobCreated, `created init Job ${names.initJob(name)}`, 'Create');
+      }
+      const initState = jobState(a.cached(c.jobs, names.initJob(name)));
+      findings.initialized = initState === 'Succeeded';
+      if (initState === 'Failed') findings.problems.push({ reason: Reasons.InitFailed, message: `init Job ${names.initJob(name)} failed (delete it to retry)` });
+      else if (!findings.initialized) findings.progress.unshift({ reason: 'Initializing', message: `waiting for init Job ${names.initJob(name)}` });
+    }
+
+    await this.ensureBackupSchedule(a, plan.statefulSetVersion);
+    await this.ensureRestores(a, findings, sts, counts, plan.statefulSetVersion);
+    await this.finish(a, findings);
+  }
+
+  private async ensureCredentials(a: Actions): Promise<void> {
+    const c = this.deps.caches;
+    const name = names.secret(a.db.metadata!.name!);
+    const secret = a.cached(c.secrets, name);
+    a.assertControlled(secret);
+    if (!secret) {
+      if (await a.create(c.secrets, newCredentialsSecret(a.db))) a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
+      return;
+    }
+    const missing = missingCredentialData(a.db, secret);
+    if (Object.keys(missing).length && await a.mergePatch(c.secrets, SECRET, name, { data: missing })) {
+      a.event('Warning', Reasons.CredentialsCreated, `Secret ${name} lacked key(s) ${Object.keys(missing).sort().join(', ')}; generated them`);
+    }
+  }
+
+  private async ensureBackupVolume(a: Actions): Promise<void> {
+    const c = this.deps.caches;
+    const name = names.backupPvc(a.db.metadata!.name!);
+    const live = a.cached(c.pvcs, name);
+    if (live) {
+      // Not owned (it outlives the SampleDB), so identify it by its instance label.
+      if (live.metadata?.labels?.[LABEL_INSTANCE] !== a.db.metadata!.name) throw new ResourceExistsError('PersistentVolumeClaim', name);
+      return;
+    }
+    if (await a.create(c.pvcs, backupPvc(a.db), false)) a.event('Normal', Reasons.BackupVolumeCreated, `created backup volume ${name}`, 'Create');
+  }
+
+  private async ensureBackupSchedule(a: Actions, version: string): Promise<void> {
+    const c = this.deps.caches;
+    const name = names.backupCronJob(a.db.metadata!.name!);
+    const desired = backupCronJob(a.db, version);
+    if (desired) {
+      if (await a.apply(c.cronjobs, desired, CRONJOB)) a.event('Normal', Reasons.BackupScheduleApplied, `backups of ${a.db.metadata!.name} on schedule "${a.db.spec.backupSchedule}" by CronJob ${name}`, 'Backup');
+      return;
+    }
+    const live = a.cached(c.cronjobs, name);
+    a.assertControlled(live);
+    if (live && await a.delete(CRONJOB, name, live.metadata!.uid)) a.event('Normal', Reasons.BackupScheduleRemoved, `deleted CronJob ${name}: no backupSchedule`, 'Backup');
+  }
+
+  /** Restore Jobs for `spec.restoreFrom` and a major upgrade, once the primary is ready. */
+  private async ensureRestores(a: Actions, f: Findings, sts: KubeObject | undefined, counts: ReturnType<typeof statefulSetCounts>, version: string): Promise<void> {
+    const c = this.deps.caches;
+    const upgradeBackup = sts?.metadata?.annotations?.[ANNOTATION_UPGRADE_RESTORE];
+    const targets = [...new Set([upgradeBackup, a.db.spec.restoreFrom].filter((x): x is string => !!x))];
+    for (const backup of targets) {
+      const jobName = restoreJobName(a.db, backup);
+      const job = a.cached(c.jobs, jobName);
+      a.assertControlled(job);
+      const state = jobState(job);
+      if (state === 'Succeeded') continue;
+      if (backup === upgradeBackup) f.upgrading = true;
+      else f.restoring = true;
+      if (state === 'Failed') {
+        f.problems.push({ reason: Reasons.RestoreFailed, message: `restore Job ${jobName} of backup ${backup} failed (delete it to retry)` });
+        continue;
+      }
+      const ready = f.initialized && counts.settled && counts.ready >= 1;
+      f.progress.push({ reason: 'Restoring', message: ready ? `restoring backup ${backup} (Job ${jobName})` : `waiting for the primary before restoring backup ${backup}` });
+      if (state === 'Missing' && ready && await a.create(c.jobs, restoreJob(a.db, backup, version))) {
+        a.event('Normal', Reasons.RestoreStarted, `created restore Job ${jobName} for backup ${backup}`, 'Restore');
+      }
+    }
+  }
+
+  private async reconcileDeletion(a: Actions): Promise<void> {
+    const db = a.db;
+    if (!(db.metadata?.finalizers ?? []).includes(FINALIZER)) return;
+    const r = await runDeletion(a, this.deps.caches);
+    if (r.done) {
+      await a.removeFinalizer(db, SAMPLEDB, FINALIZER);
+      a.event('Normal', Reasons.FinalizerRemoved, `cleanup done; removed finalizer ${FINALIZER}`, 'Delete');
+      this.deps.metrics?.forget(db.metadata!.namespace!, db.metadata!.name!);
+      return;
+    }
+    const findings: Findings = {
+      statefulSet: a.cached(this.deps.caches.statefulsets, names.statefulSet(db.metadata!.name!)),
+      initialized: jobState(a.cached(this.deps.caches.jobs, names.initJob(db.metadata!.name!))) === 'Succeeded',
+      upgrading: false,
+      restoring: false,
+      progress: r.progress ? [r.progress] : [],
+      problems: r.problem ? [r.problem] : [],
+    };
+    await this.finish(a, findings, true);
+  }
+
+  /** Status, transition events and metrics. */
+  private async finish(a: Actions, f: Findings, deleting = false): Promise<void> {
+    const fresh = (this.deps.caches.sampledbs.get(objectKey(a.db)) as SampleDB | undefined) ?? a.db;
+    const status = this.observe(fresh, f, deleting);
+    this.transitionEvents(a, fresh.status ?? {}, status);
+    const latest = observeBackups(this.jobsOf(fresh)).latest;
+    this.deps.metrics?.set(fresh.metadata!.namespace!, fresh.metadata!.name!, {
+      desired: fresh.spec.replicas ?? 1,
+      ready: status.readyReplicas ?? 0,
+      backupFailed: latest ? !latest.succeeded : false,
+      lastBackup: status.lastBackup?.completionTime,
+      degraded: f.problems.length > 0,
+    });
+    await this.writeStatus(fresh, status);
+  }
+
+  private jobsOf(db: SampleDB): KubeObject[] {
+    return this.deps.caches.jobs.byIndex('label', `${LABEL_INSTANCE}=${db.metadata!.name}`).filter((j) => j.metadata?.namespace === db.metadata!.namespace);
+  }
+
+  private observe(db: SampleDB, f: Omit<Findings, 'statefulSet'> & { statefulSet?: KubeObject }, deleting: boolean): SampleDBStatus {
+    const sts = f.statefulSet ?? this.deps.caches.statefulsets.get(objectKey({ namespace: db.metadata!.namespace, name: names.statefulSet(db.metadata!.name!) }));
+    const counts = statefulSetCounts(sts);
+    const jobs = this.jobsOf(db);
+    const restores = jobs.filter((j) => j.metadata?.labels?.[LABEL_RESTORE_FROM] && jobState(j) === 'Succeeded')
+      .sort((x, y) => (jobFinishedAt(x) ?? '').localeCompare(jobFinishedAt(y) ?? ''));
+    // The version counts as current once the StatefulSet controller rolled it out.
+    const running = runningVersion(sts);
+    const current = counts.settled ? running : (db.status?.currentVersion ?? running);
+    const observation: Observation = {
+      statefulSetExists: !!sts,
+      replicas: counts.replicas,
+      readyReplicas: counts.ready,
+      runningVersion: current,
+      initialized: f.initialized,
+      backups: observeBackups(jobs),
+      restoredFrom: restores.length ? restores[restores.length - 1].metadata!.labels![LABEL_RESTORE_FROM] : db.status?.restoredFrom,
+      deleting,
+      upgrading: f.upgrading || (!!current && !!running && current !== running),
+      restoring: f.restoring,
+      progress: f.progress,
+      problems: f.problems,
+    };
+    return computeStatus(db, observation);
+  }
+
+  private async writeStatus(db: SampleDB, status: SampleDBStatus): Promise<void> {
+    const updated = await updateStatus(this.deps.client, db, status as Record<string, unknown>, { fieldManager: this.actionDeps.fieldManager, resource: SAMPLEDB });
+    if (updated?.metadata?.resourceVersion) {
+      await this.deps.caches.sampledbs.waitForResourceVersion(objectKey(updated), updated.metadata.resourceVersion, this.deps.consistencyTimeoutMs ?? 5000);
+    }
+  }
+
+  /** Events for steps observed through other controllers' status (Jobs finishing, rollouts). */
+  private transitionEvents(a: Actions, old: SampleDBStatus, next: SampleDBStatus): void {
+    const cond = (s: SampleDBStatus, t: string) => s.conditions?.find((x) => x.type === t);
+    if (old.phase === 'Creating' && next.phase !== 'Creating' && next.phase !== 'Failed') a.event('Normal', Reasons.Initialized, 'database initialized');
+    const ob = cond(old, 'BackupSucceeded');
+    const nb = cond(next, 'BackupSucceeded');
+    if (nb && nb.status !== 'Unknown' && (ob?.status !== nb.status || ob?.message !== nb.message)) {
+      if (nb.status === 'True') {
+        a.event('Normal', next.lastBackup?.type === 'FinalSnapshot' ? Reasons.FinalSnapshotSucceeded : Reasons.BackupSucceeded, nb.message, 'Backup');
+      } else {
+        a.event('Warning', Reasons.BackupFailed, nb.message, 'Backup');
+      }
+    }
+    if (old.currentVersion && next.currentVersion && old.currentVersion !== next.currentVersion) {
+      a.event('Normal', Reasons.Upgraded, `now running ${next.currentVersion} (was ${old.currentVersion})`, 'Upgrade');
+    }
+    if (next.restoredFrom && next.restoredFrom !== old.restoredFrom) a.event('Normal', Reasons.Restored, `restored backup ${next.restoredFrom}`, 'Restore');
+    const od = cond(old, 'Degraded');
+    const nd = cond(next, 'Degraded');
+    if (nd?.status === 'True' && (od?.status !== 'True' || od.reason !== nd.reason)) a.event('Warning', nd.reason, nd.message);
+  }
+}

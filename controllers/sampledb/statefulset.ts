@@ -1,0 +1,87 @@
+/**
+ * The database StatefulSet `<db>`: `spec.replicas` pods of the pinned postgres image, one `data`
+ * PVC each from the claim template, credentials from the Secret.
+ *
+ * The StatefulSet carries the version it runs ({@link ANNOTATION_VERSION}); the upgrade plan decides
+ * which version that is (see upgrade.ts) — never the reconciler from `spec.version` directly.
+ */
+import { controllerReference, KubeObject } from '../../runtime';
+import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
+import { ANNOTATION_UPGRADE_RESTORE, ANNOTATION_VERSION, FINALIZER, labels, names, SampleDB, selectorLabels } from './types';
+import { dataDirFor, imageFor } from './versions';
+
+/** Options of {@link desiredStatefulSet}. */
+export interface StatefulSetOptions {
+  /** The version to run (from the upgrade plan). */
+  readonly version: string;
+  /** After a major upgrade: the pre-upgrade backup to load into the new major. @default - none */
+  readonly upgradeRestoreFrom?: string;
+}
+
+const READY_PROBE = ['/bin/sh', '-c', 'exec pg_isready -q -h 127.0.0.1 -p 5432 -U "$POSTGRES_USER"'];
+
+/** The desired StatefulSet. */
+export function desiredStatefulSet(db: SampleDB, o: StatefulSetOptions): KubeObject {
+  const name = db.metadata!.name!;
+  const annotations: Record<string, string> = { [ANNOTATION_VERSION]: o.version };
+  if (o.upgradeRestoreFrom) annotations[ANNOTATION_UPGRADE_RESTORE] = o.upgradeRestoreFrom;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: {
+      name: names.statefulSet(name),
+      namespace: db.metadata!.namespace,
+      labels: labels(db, 'database'),
+      annotations,
+      // Keeps the StatefulSet (and its pods) until the final snapshot succeeded, even if the
+      // garbage collector deletes dependents first (foreground deletion of the SampleDB).
+      finalizers: [FINALIZER],
+      ownerReferences: [controllerReference(db)],
+    },
+    spec: {
+      replicas: db.spec.replicas ?? 1,
+      serviceName: names.headlessService(name),
+      selector: { matchLabels: selectorLabels(db) },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: db.spec.volumeRetention ?? 'Delete', whenScaled: 'Retain' },
+      template: {
+        metadata: { labels: labels(db, 'database') },
+        spec: {
+          securityContext: podSecurityContext(),
+          containers: [{
+            name: 'postgres',
+            image: imageFor(o.version),
+            ports: [{ name: 'postgresql', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
+            env: [...serverCredentialEnv(db), { name: 'PGDATA', value: dataDirFor(o.version) }],
+            readinessProbe: { exec: { command: READY_PROBE }, periodSeconds: 5, failureThreshold: 3 },
+            livenessProbe: { exec: { command: READY_PROBE }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 6 },
+            resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+            securityContext: containerSecurityContext(),
+            volumeMounts: [
+              { name: 'data', mountPath: '/var/lib/postgresql/data' },
+              { name: 'run', mountPath: '/var/run/postgresql' },
+              { name: 'tmp', mountPath: '/tmp' },
+            ],
+          }],
+          volumes: [{ name: 'run', emptyDir: {} }, { name: 'tmp', emptyDir: {} }],
+        },
+      },
+      volumeClaimTemplates: [{
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: db.spec.storage ?? '1Gi' } } },
+      }],
+    },
+  };
+}
+
+/** The version a live StatefulSet runs. */
+export function runningVersion(sts: KubeObject | undefined): string | undefined {
+  return sts?.metadata?.annotations?.[ANNOTATION_VERSION];
+}
+
+/** Replica counts the StatefulSet controller reports. */
+export function statefulSetCounts(sts: KubeObject | undefined): { replicas: number; ready: number; settled: boolean } {
+  const st = (sts?.status ?? {}) as { replicas?: number; readyReplicas?: number; observedGeneration?: number; currentRevision?: string; updateRevision?: string };
+  const observed = (st.observedGeneration ?? 0) >= (sts?.metadata?.generation ?? 0);
+  const rolled = !st.updateRevision || st.currentRevision === st.updateRevision;
+  return { replicas: st.replicas ?? 0, ready: st.readyReplicas ?? 0, settled: !!sts && observed && rolled };
+}

@@ -1,0 +1,99 @@
+/**
+ * The SampleDB status from what was observed in one reconcile: replica counts, phase, version,
+ * last backup, and the conditions Ready, Progressing, Degraded and BackupSucceeded.
+ *
+ * Deterministic: the same observation gives the same status (messages carry no timestamps or
+ * counters that change on their own), so steady state writes nothing. Never carries credentials.
+ */
+import { Condition, ConditionInput, setCondition } from '../../runtime';
+import { BackupObservation } from './backups';
+import { labelSelectorString, SampleDB, SampleDBStatus } from './types';
+
+/** A problem that makes the database Degraded. */
+export interface Problem {
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** A step in flight (Progressing). */
+export interface Progress {
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** What a reconcile observed and decided. */
+export interface Observation {
+  readonly statefulSetExists: boolean;
+  readonly replicas: number;
+  readonly readyReplicas: number;
+  readonly runningVersion?: string;
+  readonly initialized: boolean;
+  readonly backups: BackupObservation;
+  readonly restoredFrom?: string;
+  readonly deleting: boolean;
+  readonly upgrading: boolean;
+  readonly restoring: boolean;
+  /** Steps in flight, most important first. */
+  readonly progress: readonly Progress[];
+  /** Problems, most important first. */
+  readonly problems: readonly Problem[];
+}
+
+/** The desired status (conditions keep their lastTransitionTime when their status is unchanged). */
+export function computeStatus(db: SampleDB, o: Observation, now: Date = new Date()): SampleDBStatus {
+  const generation = db.metadata?.generation;
+  const want = db.spec.replicas ?? 1;
+  let conditions: Condition[] | undefined = db.status?.conditions;
+  const set = (c: Omit<ConditionInput, 'observedGeneration'>) => {
+    conditions = setCondition(conditions, { ...c, ...(generation !== undefined ? { observedGeneration: generation } : {}) }, now);
+  };
+
+  const ready = !o.deleting && o.initialized && o.readyReplicas >= want && o.runningVersion === db.spec.version && o.problems.length === 0;
+  set(ready
+    ? { type: 'Ready', status: 'True', reason: 'AllReplicasReady', message: `${o.readyReplicas}/${want} replicas ready` }
+    : { type: 'Ready', status: 'False', reason: readyReason(o, want), message: `${o.readyReplicas}/${want} replicas ready` });
+
+  const p = o.progress[0];
+  set(p ? { type: 'Progressing', status: 'True', reason: p.reason, message: p.message } : { type: 'Progressing', status: 'False', reason: 'Stable', message: 'nothing in progress' });
+
+  const d = o.problems[0];
+  set(d ? { type: 'Degraded', status: 'True', reason: d.reason, message: d.message } : { type: 'Degraded', status: 'False', reason: 'AsExpected', message: 'no problems' });
+
+  const latest = o.backups.latest;
+  set(!latest
+    ? { type: 'BackupSucceeded', status: 'Unknown', reason: 'NoBackupYet', message: 'no backup has finished yet' }
+    : latest.succeeded
+      ? { type: 'BackupSucceeded', status: 'True', reason: 'BackupSucceeded', message: `${latest.type} backup ${latest.name} succeeded` }
+      : { type: 'BackupSucceeded', status: 'False', reason: 'BackupFailed', message: `${latest.type} backup ${latest.name} failed` });
+
+  const status: SampleDBStatus = {
+    replicas: o.replicas,
+    readyReplicas: o.readyReplicas,
+    labelSelector: labelSelectorString(db),
+    phase: phaseOf(o, ready),
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    ...(o.runningVersion ? { currentVersion: o.runningVersion } : {}),
+    ...(o.backups.lastSuccess ? { lastBackup: o.backups.lastSuccess } : {}),
+    ...(o.restoredFrom ? { restoredFrom: o.restoredFrom } : {}),
+    conditions,
+  };
+  return status;
+}
+
+function readyReason(o: Observation, want: number): string {
+  if (o.deleting) return 'Deleting';
+  if (o.problems.length) return o.problems[0].reason;
+  if (!o.statefulSetExists) return 'Creating';
+  if (!o.initialized) return 'Initializing';
+  if (o.upgrading) return 'Upgrading';
+  return o.readyReplicas < want ? 'ReplicasNotReady' : 'Progressing';
+}
+
+function phaseOf(o: Observation, ready: boolean): NonNullable<SampleDBStatus['phase']> {
+  if (o.deleting) return 'Deleting';
+  if (o.problems.length) return 'Failed';
+  if (o.upgrading) return 'Upgrading';
+  if (o.restoring) return 'Restoring';
+  if (!o.statefulSetExists || !o.initialized) return 'Creating';
+  return ready ? 'Running' : 'Pending';
+}

@@ -1,0 +1,134 @@
+/**
+ * The SampleDB API (`database.example.com/v1`, plural `sampledbs`) as the controller sees it, the
+ * kinds it reads and writes, and the names and labels of everything it creates.
+ */
+import type { Condition, KubeObject, ResourceRef } from '../../runtime';
+
+export const SAMPLEDB: ResourceRef = { apiVersion: 'database.example.com/v1', kind: 'SampleDB', plural: 'sampledbs' };
+export const SECRET: ResourceRef = { apiVersion: 'v1', kind: 'Secret', plural: 'secrets' };
+export const SERVICE: ResourceRef = { apiVersion: 'v1', kind: 'Service', plural: 'services' };
+export const PVC: ResourceRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims' };
+export const STATEFULSET: ResourceRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets' };
+export const JOB: ResourceRef = { apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs' };
+export const CRONJOB: ResourceRef = { apiVersion: 'batch/v1', kind: 'CronJob', plural: 'cronjobs' };
+
+/** Finalizer that takes the final snapshot before the database goes. */
+export const FINALIZER = 'database.example.com/final-snapshot';
+
+/** `spec` (defaults are applied by the apiserver from the CRD). */
+export interface SampleDBSpec {
+  version: string;
+  replicas?: number;
+  backupSchedule?: string;
+  backupRetention?: number;
+  storage?: string;
+  backupStorage?: string;
+  volumeRetention?: 'Delete' | 'Retain';
+  restoreFrom?: string;
+}
+
+/** What made a backup. */
+export type BackupType = 'Scheduled' | 'PreUpgrade' | 'FinalSnapshot';
+
+/** `status.lastBackup`. */
+export interface BackupRecord {
+  name: string;
+  type: BackupType;
+  completionTime?: string;
+}
+
+/** `status`. */
+export interface SampleDBStatus {
+  replicas?: number;
+  readyReplicas?: number;
+  labelSelector?: string;
+  phase?: 'Pending' | 'Creating' | 'Running' | 'Upgrading' | 'Restoring' | 'Deleting' | 'Failed';
+  observedGeneration?: number;
+  currentVersion?: string;
+  lastBackup?: BackupRecord;
+  restoredFrom?: string;
+  conditions?: Condition[];
+}
+
+/** A SampleDB object. */
+export interface SampleDB extends KubeObject {
+  spec: SampleDBSpec;
+  status?: SampleDBStatus;
+}
+
+/** Labels on everything of one database (the StatefulSet copies them onto its PVCs). */
+export const LABEL_NAME = 'app.kubernetes.io/name';
+export const LABEL_INSTANCE = 'app.kubernetes.io/instance';
+export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
+export const LABEL_COMPONENT = 'app.kubernetes.io/component';
+/** On backup Jobs: the {@link BackupType}. */
+export const LABEL_BACKUP_TYPE = 'database.example.com/backup-type';
+/** On the StatefulSet: the version it runs. */
+export const ANNOTATION_VERSION = 'database.example.com/version';
+/** On the StatefulSet after a major upgrade: the pre-upgrade backup to load into the new major. */
+export const ANNOTATION_UPGRADE_RESTORE = 'database.example.com/upgrade-restore-from';
+
+export const MANAGER_NAME = 'sampledb-operator';
+
+/** Pod selector labels of one database. */
+export function selectorLabels(db: KubeObject): Record<string, string> {
+  return { [LABEL_NAME]: 'sampledb', [LABEL_INSTANCE]: db.metadata!.name! };
+}
+
+/** Labels of one component of a database. */
+export function labels(db: KubeObject, component: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { ...selectorLabels(db), [LABEL_MANAGED_BY]: MANAGER_NAME, [LABEL_COMPONENT]: component, ...extra };
+}
+
+/** `status.labelSelector` (string form, for the scale subresource). */
+export function labelSelectorString(db: KubeObject): string {
+  return Object.entries(selectorLabels(db)).map(([k, v]) => `${k}=${v}`).join(',');
+}
+
+/** Object names of one database. */
+export const names = {
+  secret: (db: string) => `${db}-credentials`,
+  headlessService: (db: string) => `${db}-headless`,
+  clientService: (db: string) => db,
+  statefulSet: (db: string) => db,
+  initJob: (db: string) => `${db}-init`,
+  backupCronJob: (db: string) => `${db}-backup`,
+  backupPvc: (db: string) => `${db}-backups`,
+  finalSnapshotJob: (db: string) => `${db}-final-snapshot`,
+  /** Data PVCs the StatefulSet controller creates from the `data` claim template. */
+  dataPvcPrefix: (db: string) => `data-${db}-`,
+} as const;
+
+/** The reconcile's event reasons (one per lifecycle step). */
+export const Reasons = {
+  CredentialsCreated: 'CredentialsCreated',
+  ServicesApplied: 'ServicesApplied',
+  BackupVolumeCreated: 'BackupVolumeCreated',
+  StatefulSetCreated: 'StatefulSetCreated',
+  StatefulSetUpdated: 'StatefulSetUpdated',
+  Scaled: 'Scaled',
+  InitJobCreated: 'InitJobCreated',
+  Initialized: 'Initialized',
+  InitFailed: 'InitFailed',
+  BackupScheduleApplied: 'BackupScheduleApplied',
+  BackupScheduleRemoved: 'BackupScheduleRemoved',
+  BackupSucceeded: 'BackupSucceeded',
+  BackupFailed: 'BackupFailed',
+  PreUpgradeBackupStarted: 'PreUpgradeBackupStarted',
+  PreUpgradeBackupFailed: 'PreUpgradeBackupFailed',
+  UpgradeStarted: 'UpgradeStarted',
+  Upgraded: 'Upgraded',
+  DowngradeRefused: 'DowngradeRefused',
+  UnsupportedVersion: 'UnsupportedVersion',
+  RestoreStarted: 'RestoreStarted',
+  Restored: 'Restored',
+  RestoreFailed: 'RestoreFailed',
+  FinalSnapshotStarted: 'FinalSnapshotStarted',
+  FinalSnapshotSucceeded: 'FinalSnapshotSucceeded',
+  FinalSnapshotFailed: 'FinalSnapshotFailed',
+  StatefulSetDeleted: 'StatefulSetDeleted',
+  VolumesDeleted: 'VolumesDeleted',
+  VolumesRetained: 'VolumesRetained',
+  FinalizerRemoved: 'FinalizerRemoved',
+  ResourceExists: 'ResourceExists',
+} as const;
