@@ -55,7 +55,10 @@ describe('fake apiserver: cluster behaviour', () => {
       const groups = (await http(s.url, 'GET', '/apis')).body.groups.map((g: any) => g.name);
       expect(groups).toContain('example.org');
       expect((await http(s.url, 'POST', '/apis/example.org/v1/namespaces/default/widgets', { apiVersion: 'example.org/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} })).code).toBe(201);
+      const w = await openWatch(s.url, `/apis/example.org/v1/namespaces/default/widgets?watch=true&resourceVersion=${s.resourceVersion}`);
       await http(s.url, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.org');
+      expect(await w.ended).toBe('clean');
+      expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['DELETED w']);
       expect((await http(s.url, 'GET', '/apis/example.org/v1/namespaces/default/widgets')).code).toBe(404);
       const bad = await http(s.url, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { ...crd, metadata: { name: 'wrong.example.org' } });
       expect(bad.code).toBe(422);

@@ -33,6 +33,7 @@ export class Store {
   /** continue tokens minted before this are expired */
   private compactedRv = 0;
   private readonly listeners = new Set<EventListener>();
+  private readonly dropListeners = new Set<(storageKey: string) => void>();
 
   constructor(private readonly window: number, startRv = 1) {
     this.rv = startRv;
@@ -124,9 +125,17 @@ export class Store {
     return clone(stored);
   }
 
-  /** Drops every object of a resource without events (CRD removal emits its own). */
+  /** Drops a resource's storage (CRD removal, after its own DELETED events); its watches are told to end. */
   dropResource(storageKey: string): void {
     this.objects.delete(storageKey);
+    this.history.delete(storageKey);
+    for (const l of [...this.dropListeners]) l(storageKey);
+  }
+
+  /** Called with the storage key of a dropped resource. */
+  onDrop(l: (storageKey: string) => void): () => void {
+    this.dropListeners.add(l);
+    return () => this.dropListeners.delete(l);
   }
 
   eventsSince(storageKey: string, rv: number): StoredEvent[] {

@@ -65,7 +65,15 @@ export class WatchStream {
       }
       if (req.sendInitialEvents && req.allowBookmarks) this.sendBookmark(true);
     }
-    this.unsubscribe = store.subscribe((ev) => this.onEvent(ev));
+    const unsubscribeEvents = store.subscribe((ev) => this.onEvent(ev));
+    // the resource's storage is gone (its CRD was deleted): the apiserver ends such watches
+    const unsubscribeDrop = store.onDrop((key) => {
+      if (key === req.res.storageKey) this.end();
+    });
+    this.unsubscribe = () => {
+      unsubscribeEvents();
+      unsubscribeDrop();
+    };
     if (req.allowBookmarks && control.bookmarkIntervalMs > 0) {
       this.timers.push(setInterval(() => this.sendBookmark(false), control.bookmarkIntervalMs));
     }
