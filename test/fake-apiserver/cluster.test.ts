@@ -65,6 +65,31 @@ describe('fake apiserver: cluster behaviour', () => {
     });
   });
 
+  describe('multi-version CRDs', () => {
+    test('versions share storage (conversion None), each validates with its own schema; deprecated versions warn', async () => {
+      const crd = sampleDbCrd();
+      const v1 = crd.spec.versions[0];
+      crd.spec.versions = [
+        v1,
+        { ...v1, name: 'v1beta1', storage: false, deprecated: true, subresources: undefined, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer', maximum: 3 } } } } } } },
+      ];
+      const g = await startFakeApiServer({ crds: [crd] });
+      try {
+        const beta = '/apis/db.example.com/v1beta1/namespaces/default/sampledbs';
+        const created = await http(g.url, 'POST', beta, { apiVersion: 'db.example.com/v1beta1', kind: 'SampleDB', metadata: { name: 'a' }, spec: { replicas: 2 } });
+        expect(created.code).toBe(201);
+        expect(created.headers.get('warning')).toBe('299 - "db.example.com/v1beta1 SampleDB is deprecated"');
+        const viaV1 = await http(g.url, 'GET', `${BASE}/a`);
+        expect(viaV1.body.apiVersion).toBe('db.example.com/v1');
+        expect(viaV1.headers.get('warning')).toBeNull();
+        expect((await http(g.url, 'POST', beta, { apiVersion: 'db.example.com/v1beta1', kind: 'SampleDB', metadata: { name: 'b' }, spec: { replicas: 5 } })).code).toBe(422);
+        expect((await http(g.url, 'GET', '/apis/db.example.com')).body.preferredVersion.version).toBe('v1');
+      } finally {
+        await g.close();
+      }
+    });
+  });
+
   describe('direct store access and request log', () => {
     test('put/get/remove bump resourceVersion and emit watch events; requests records verbs', async () => {
       const w = await openWatch(s.url, `${BASE}?watch=true&resourceVersion=${s.resourceVersion}`);

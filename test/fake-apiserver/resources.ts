@@ -34,6 +34,8 @@ export interface ResourceInfo extends ResourceRef {
   readonly custom: boolean;
   readonly schema?: any;
   readonly printerColumns?: PrinterColumn[];
+  /** Warning sent on every request to a deprecated CRD version. */
+  readonly deprecationWarning?: string;
   /** CRD selectableFields (field selector labels beyond metadata.name/namespace), without the leading dot. */
   readonly selectableFields?: string[];
   /** group/plural: the storage key shared by all versions of a resource. */
@@ -101,6 +103,7 @@ export function crdResources(crd: any): ResourceInfo[] {
     status: !!v.subresources?.status, scale: v.subresources?.scale, generation: true, custom: true,
     schema: v.schema?.openAPIV3Schema, printerColumns: v.additionalPrinterColumns, storageKey: `${spec.group}/${names.plural}`,
     selectableFields: (v.selectableFields ?? []).map((f: any) => String(f.jsonPath).replace(/^\./, '')),
+    deprecationWarning: v.deprecated ? (v.deprecationWarning ?? `${spec.group}/${v.name} ${names.kind} is deprecated`) : undefined,
   }));
 }
 

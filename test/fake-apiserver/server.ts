@@ -355,7 +355,8 @@ export class FakeKubeApiServer implements FakeApiServer {
     const done = (code: number, payload: any, warnings: string[] = []) => {
       this.log.push({ ...(record as RecordedRequest), code });
       const headers: Record<string, string | string[]> = {};
-      if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+      const all = r.deprecationWarning ? [r.deprecationWarning, ...warnings] : warnings;
+      if (all.length) headers.Warning = all.map((w) => `299 - ${JSON.stringify(w)}`);
       writeJson(res, code, payload, headers);
     };
 
