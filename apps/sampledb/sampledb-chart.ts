@@ -1,13 +1,77 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { SampleDB } from '../../imports/database.example.com';
+import { Operator, PrometheusAlertRule, RbacRisk } from '../../lib';
 import { sampleDbCrd } from './sampledb-crd';
 
-/** The SampleDB CRD and two example databases, each checked against the CRD at synth. */
+/** Props of `SampleDbChart`. */
+export interface SampleDbChartProps extends ChartProps {
+  /**
+   * Image of the SampleDB controller (controllers/sampledb), pinned by tag or digest.
+   * @default 'ghcr.io/cdk8s-operator/sampledb-controller:0.1.0'
+   */
+  readonly image?: string;
+  /**
+   * Labels on the ServiceMonitor and PrometheusRule (e.g. the `release` label your Prometheus selects).
+   * @default {}
+   */
+  readonly monitoringLabels?: Record<string, string>;
+}
+
+/** Alerts on the controller's per-database metrics (controllers/sampledb/metrics.ts). */
+export const SAMPLEDB_ALERTS: readonly PrometheusAlertRule[] = [
+  {
+    alert: 'SampleDBBackupFailed',
+    expr: 'max by (namespace, name) (sampledb_backup_failed) == 1',
+    labels: { severity: 'warning' },
+    annotations: { summary: 'The most recent backup of SampleDB {{ $labels.namespace }}/{{ $labels.name }} failed' },
+  },
+  {
+    alert: 'SampleDBReplicasUnready',
+    expr: 'max by (namespace, name) (sampledb_replicas_desired) - max by (namespace, name) (sampledb_replicas_ready) > 0',
+    for: '15m',
+    labels: { severity: 'warning' },
+    annotations: { summary: 'SampleDB {{ $labels.namespace }}/{{ $labels.name }} has unready replicas' },
+  },
+  {
+    alert: 'SampleDBDegraded',
+    expr: 'max by (namespace, name) (sampledb_degraded) == 1',
+    for: '5m',
+    labels: { severity: 'warning' },
+    annotations: { summary: 'SampleDB {{ $labels.namespace }}/{{ $labels.name }} is Degraded (see its conditions)' },
+  },
+];
+
+/**
+ * The SampleDB operator: the CRD, the controller (contract-derived RBAC, hardened Deployment,
+ * NetworkPolicy, ServiceMonitor + PrometheusRule), and example databases checked against the CRD.
+ */
 export class SampleDbChart extends Chart {
-  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+  constructor(scope: Construct, id: string, props: SampleDbChartProps = {}) {
     super(scope, id, props);
-    sampleDbCrd(this);
+    const crd = sampleDbCrd(this);
+    new Operator(this, 'sampledb-operator', {
+      crds: [crd],
+      image: props.image ?? 'ghcr.io/cdk8s-operator/sampledb-controller:0.1.0',
+      contract: {
+        watches: [crd],
+        owns: [
+          { apiVersion: 'v1', kind: 'Secret' },
+          { apiVersion: 'v1', kind: 'Service' },
+          { apiVersion: 'apps/v1', kind: 'StatefulSet' },
+          { apiVersion: 'batch/v1', kind: 'Job' },
+          { apiVersion: 'batch/v1', kind: 'CronJob' },
+          { apiVersion: 'v1', kind: 'PersistentVolumeClaim' },
+        ],
+        status: true,
+        finalizers: true,
+        events: true,
+        leaderElection: true,
+      },
+      // It owns the generated credentials Secrets, so its informer lists and watches Secrets.
+      acceptRisks: [RbacRisk.SECRETS_READ],
+      monitoring: { labels: props.monitoringLabels, alerts: SAMPLEDB_ALERTS },
+    });
 
     // The seed document's example.
     new SampleDB(this, 'my-db', {
@@ -16,7 +80,7 @@ export class SampleDbChart extends Chart {
     });
     new SampleDB(this, 'scratch-db', {
       metadata: { name: 'scratch-db', namespace: 'default' },
-      spec: { version: '17' },
+      spec: { version: '17', volumeRetention: 'Retain' },
     });
   }
 }

@@ -10,10 +10,21 @@ function chartWithCrd(): Chart {
 }
 
 describe('SampleDB app', () => {
-  test('synthesizes the CRD and both examples', () => {
+  test('synthesizes the CRD, the operator and both examples', () => {
     const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
     expect(manifests.map(m => `${m.kind}/${m.metadata.name}`)).toEqual([
       'CustomResourceDefinition/sampledbs.database.example.com',
+      'Namespace/sampledb-operator-system',
+      'ServiceAccount/sampledb-operator',
+      'ClusterRole/sampledb-operator-manager',
+      'ClusterRoleBinding/sampledb-operator-manager',
+      'Role/sampledb-operator-leader-election',
+      'RoleBinding/sampledb-operator-leader-election',
+      'Deployment/sampledb-operator',
+      'Service/sampledb-operator-metrics',
+      'NetworkPolicy/sampledb-operator',
+      'ServiceMonitor/sampledb-operator',
+      'PrometheusRule/sampledb-operator',
       'SampleDB/my-db',
       'SampleDB/scratch-db',
     ]);
@@ -29,7 +40,47 @@ describe('SampleDB app', () => {
       'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'],
     });
     // The example is emitted as written: defaults are the apiserver's job.
-    expect(manifests[2].spec).toEqual({ version: '17' });
+    expect(manifests.find(m => m.metadata.name === 'scratch-db').spec).toEqual({ version: '17', volumeRetention: 'Retain' });
+  });
+
+  test('the operator gets exactly the contract permissions and a pinned, hardened controller', () => {
+    const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
+    const role = manifests.find(m => m.kind === 'ClusterRole');
+    const verbsOf = (group: string, resource: string) => role.rules
+      .filter((r: any) => r.apiGroups.includes(group) && r.resources.includes(resource))
+      .flatMap((r: any) => r.verbs).sort();
+    const owned = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+    for (const [group, resource] of [['', 'secrets'], ['', 'services'], ['', 'persistentvolumeclaims'], ['apps', 'statefulsets'], ['batch', 'jobs'], ['batch', 'cronjobs']]) {
+      expect([resource, verbsOf(group, resource)]).toEqual([resource, owned]);
+    }
+    expect(verbsOf('database.example.com', 'sampledbs/status')).toEqual(['get', 'patch', 'update']);
+    expect(verbsOf('database.example.com', 'sampledbs/finalizers')).toEqual(['update']);
+    expect(verbsOf('database.example.com', 'sampledbs')).toEqual(expect.arrayContaining(['get', 'list', 'watch', 'patch', 'update']));
+    expect(verbsOf('database.example.com', 'sampledbs')).not.toContain('delete');
+    expect(JSON.stringify(role.rules)).not.toContain('*');
+
+    const deployment = manifests.find(m => m.kind === 'Deployment');
+    const container = deployment.spec.template.spec.containers[0];
+    expect(container.image).toBe('ghcr.io/cdk8s-operator/sampledb-controller:0.1.0');
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, runAsNonRoot: true });
+    expect(container.args).toContain('--leader-elect');
+
+    const rule = manifests.find(m => m.kind === 'PrometheusRule');
+    const alerts = rule.spec.groups[0].rules.map((r: any) => [r.alert, r.expr]);
+    expect(alerts).toEqual(expect.arrayContaining([
+      ['SampleDBBackupFailed', expect.stringContaining('sampledb_backup_failed')],
+      ['SampleDBReplicasUnready', expect.stringContaining('sampledb_replicas_ready')],
+    ]));
+  });
+
+  test.each<[string, any, any, RegExp]>([
+    ['a storage change', { version: '16', storage: '1Gi' }, { version: '16', storage: '2Gi' }, /spec\.storage.*storage is immutable/],
+    ['an unknown volumeRetention', { version: '16', volumeRetention: 'Keep' }, undefined, /spec\.volumeRetention.*Unsupported value/],
+    ['a restoreFrom that is not a backup name', { version: '16', restoreFrom: 'Not A Name' }, undefined, /spec\.restoreFrom.*should match/],
+  ])('fails synth for %s', (_name, spec, previous, message) => {
+    const chart = chartWithCrd();
+    new SampleDB(chart, 'bad', { metadata: { name: 'bad' }, spec: previous ? previous : spec, ...(previous ? { previous: { spec } } : {}) });
+    expect(() => Testing.synth(chart)).toThrow(message);
   });
 
   test.each<[string, any, RegExp]>([

@@ -1,0 +1,149 @@
+import { Testing } from 'cdk8s';
+import { SampleDbChart } from '../../../apps/sampledb/sampledb-chart';
+import { checkPodSecurityRestricted } from '../../../lib';
+import { backupCronJob, backupJob, observeBackups } from '../../../controllers/sampledb/backups';
+import { newCredentialsSecret, missingCredentialData } from '../../../controllers/sampledb/credentials';
+import { byInstanceLabel } from '../../../controllers/sampledb/controller';
+import { initJob } from '../../../controllers/sampledb/init-job';
+import { parseFlags } from '../../../controllers/sampledb/main';
+import { jobName, jobState } from '../../../controllers/sampledb/pods';
+import { restoreJob } from '../../../controllers/sampledb/restore';
+import { desiredStatefulSet, statefulSetCounts } from '../../../controllers/sampledb/statefulset';
+import { SampleDB } from '../../../controllers/sampledb/types';
+import { planVersion } from '../../../controllers/sampledb/upgrade';
+import { compareVersions, imageFor, POSTGRES_IMAGES, UnsupportedVersionError } from '../../../controllers/sampledb/versions';
+
+function db(spec: Partial<SampleDB['spec']> = {}): SampleDB {
+  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: 1 }, spec: { version: '16.4', ...spec } };
+}
+
+const job = (name: string, labels: Record<string, string>, status: object) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'ns', labels }, status });
+
+describe('versions', () => {
+  test('a bare major maps to the pinned table entry, a minor pins itself, never latest', () => {
+    expect(imageFor('16')).toBe('postgres:16.4');
+    expect(imageFor('17')).toBe('postgres:17.2');
+    expect(imageFor('15.3')).toBe('postgres:15.3');
+    for (const image of Object.values(POSTGRES_IMAGES)) expect(image).toMatch(/^postgres:\d+\.\d+$/);
+  });
+  test('unknown majors and malformed versions are refused', () => {
+    expect(() => imageFor('12')).toThrow(UnsupportedVersionError);
+    expect(() => imageFor('12')).toThrow(/major version 12 is not supported/);
+    expect(() => imageFor('latest')).toThrow(/got 'latest'/);
+  });
+  test('compares numerically', () => {
+    expect(compareVersions('16.10', '16.9')).toBe(1);
+    expect(compareVersions('16', '16.0')).toBe(0);
+    expect(compareVersions('15.8', '16')).toBe(-1);
+  });
+});
+
+describe('planVersion', () => {
+  const sts = (version: string, restore?: string) => ({ metadata: { annotations: { 'database.example.com/version': version, ...(restore ? { 'database.example.com/upgrade-restore-from': restore } : {}) } } });
+  test('no StatefulSet yet or same version: run the spec version', () => {
+    expect(planVersion(db(), undefined, undefined, () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.4' });
+    expect(planVersion(db(), sts('16.4', 'x'), '16.4', () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.4', upgradeRestoreFrom: 'x' });
+  });
+  test('an upgrade keeps the running version until the pre-upgrade backup succeeded', () => {
+    const d = db({ version: '17' });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Missing')).toMatchObject({ state: 'BackingUp', statefulSetVersion: '16.4', preUpgradeBackup: { name: 'db-pre-upgrade-16-4-to-17', version: '16.4' } });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Running')).toMatchObject({ state: 'BackingUp', statefulSetVersion: '16.4' });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Failed')).toMatchObject({ state: 'BackupFailed', statefulSetVersion: '16.4' });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'Rolling', statefulSetVersion: '17', upgradeRestoreFrom: 'db-pre-upgrade-16-4-to-17' });
+  });
+  test('a minor upgrade also backs up first but needs no restore', () => {
+    expect(planVersion(db({ version: '16.6' }), sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'Rolling', statefulSetVersion: '16.6', upgradeRestoreFrom: undefined });
+  });
+  test('a major downgrade is refused, a minor one allowed', () => {
+    expect(planVersion(db({ version: '15' }), sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'DowngradeRefused', statefulSetVersion: '16.4' });
+    expect(planVersion(db({ version: '16.2' }), sts('16.4'), '16.4', () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.2' });
+  });
+});
+
+describe('desired objects', () => {
+  test('every pod template passes Pod Security "restricted"', () => {
+    const d = db({ backupSchedule: '0 2 * * *', backupRetention: 3 });
+    const manifests = [
+      desiredStatefulSet(d, { version: '16.4' }), initJob(d, '16.4'), backupJob(d, 'db-final-snapshot', 'FinalSnapshot', '16.4'),
+      restoreJob(d, 'b1', '16.4'), backupCronJob(d, '16.4')!,
+    ];
+    expect(checkPodSecurityRestricted(manifests)).toEqual([]);
+    // the check can fail: a privileged container is reported
+    const bad = desiredStatefulSet(d, { version: '16.4' }) as any;
+    bad.spec.template.spec.containers[0].securityContext = { privileged: true };
+    expect(checkPodSecurityRestricted([bad]).length).toBeGreaterThan(0);
+  });
+  test('the StatefulSet follows spec.replicas, storage and volumeRetention', () => {
+    const sts = desiredStatefulSet(db({ replicas: 3, storage: '5Gi', volumeRetention: 'Retain' }), { version: '16.4' }) as any;
+    expect(sts.spec.replicas).toBe(3);
+    expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('5Gi');
+    expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: 'Retain', whenScaled: 'Retain' });
+    expect(sts.metadata.finalizers).toEqual(['database.example.com/final-snapshot']);
+  });
+  test('no CronJob without a schedule; pruning only with a retention', () => {
+    expect(backupCronJob(db(), '16.4')).toBeUndefined();
+    const noRetention = JSON.stringify(backupCronJob(db({ backupSchedule: '@daily' }), '16.4'));
+    expect(noRetention).not.toContain('RETENTION');
+    expect(JSON.stringify(backupCronJob(db({ backupSchedule: '@daily', backupRetention: 2 }), '16.4'))).toContain('{"name":"RETENTION","value":"2"}');
+  });
+  test('credentials: three keys, a fresh random password each time, only missing keys refilled', () => {
+    const a = newCredentialsSecret(db()) as any;
+    const b = newCredentialsSecret(db()) as any;
+    expect(Object.keys(a.data).sort()).toEqual(['database', 'password', 'username']);
+    expect(a.data.password).not.toBe(b.data.password);
+    expect(missingCredentialData(db(), a)).toEqual({});
+    expect(Object.keys(missingCredentialData(db(), { data: { username: 'eA==' } }))).toEqual(['password', 'database']);
+  });
+  test('job names stay DNS labels', () => {
+    const long = jobName('a'.repeat(40), 'restore', 'b'.repeat(40));
+    expect(long.length).toBeLessThanOrEqual(63);
+    expect(long).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+    expect(jobName('a'.repeat(40), 'restore', 'b'.repeat(40))).toBe(long);
+    expect(jobName('a'.repeat(40), 'restore', 'c'.repeat(40))).not.toBe(long);
+  });
+});
+
+describe('observations', () => {
+  test('jobState reads conditions and counts', () => {
+    expect(jobState(undefined)).toBe('Missing');
+    expect(jobState({ status: {} })).toBe('Running');
+    expect(jobState({ status: { succeeded: 1 } })).toBe('Succeeded');
+    expect(jobState({ status: { conditions: [{ type: 'Failed', status: 'True' }] } })).toBe('Failed');
+  });
+  test('the newest finished backup decides success; the newest success is lastBackup', () => {
+    const t = 'database.example.com/backup-type';
+    const jobs = [
+      job('s1', { [t]: 'Scheduled' }, { succeeded: 1, completionTime: '2026-01-01T02:00:00Z' }),
+      job('s2', { [t]: 'Scheduled' }, { conditions: [{ type: 'Failed', status: 'True', lastTransitionTime: '2026-01-02T02:00:00Z' }] }),
+      job('s3', { [t]: 'Scheduled' }, {}),
+      job('init', {}, { succeeded: 1, completionTime: '2026-01-05T00:00:00Z' }),
+    ];
+    expect(observeBackups(jobs)).toEqual({
+      lastSuccess: { name: 's1', type: 'Scheduled', completionTime: '2026-01-01T02:00:00Z' },
+      latest: { name: 's2', type: 'Scheduled', succeeded: false },
+    });
+    expect(observeBackups([])).toEqual({ lastSuccess: undefined, latest: undefined });
+  });
+  test('a StatefulSet counts as settled only when its controller observed and rolled out the spec', () => {
+    expect(statefulSetCounts(undefined).settled).toBe(false);
+    expect(statefulSetCounts({ metadata: { generation: 2 }, status: { observedGeneration: 1 } }).settled).toBe(false);
+    expect(statefulSetCounts({ metadata: { generation: 2 }, status: { observedGeneration: 2, currentRevision: 'a', updateRevision: 'b' } }).settled).toBe(false);
+    expect(statefulSetCounts({ metadata: { generation: 2 }, status: { observedGeneration: 2, currentRevision: 'b', updateRevision: 'b', readyReplicas: 1 } })).toEqual({ replicas: 0, ready: 1, settled: true });
+  });
+  test('Jobs and PVCs map to their database by the instance label', () => {
+    expect(byInstanceLabel({ metadata: { namespace: 'ns', labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'db' } } })).toEqual([{ namespace: 'ns', name: 'db' }]);
+    expect(byInstanceLabel({ metadata: { namespace: 'ns', labels: { 'app.kubernetes.io/instance': 'db' } } })).toEqual([]);
+  });
+});
+
+describe('binary flags', () => {
+  test('the chart Deployment args parse', () => {
+    const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
+    const args = manifests.find((m) => m.kind === 'Deployment').spec.template.spec.containers[0].args;
+    expect(parseFlags(args, {})).toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', concurrency: 2, namespace: undefined });
+  });
+  test('unknown flags and bad values are refused', () => {
+    expect(() => parseFlags(['--verbose'])).toThrow(/unknown flag '--verbose'/);
+    expect(() => parseFlags(['--concurrency=0'])).toThrow(/positive integer, got '0'/);
+  });
+});
