@@ -47,6 +47,9 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   }
 }
 
+/** The `ts` code blocks of docs/API.md, each a standalone module. */
+const docExamples = [...fs.readFileSync(path.join(ROOT, 'docs', 'API.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(m => m[1]);
+
 // Builds, packs and installs for real: slow, so it gets its own timeout.
 jest.setTimeout(180_000);
 
@@ -57,6 +60,7 @@ describe('the npm package', () => {
 
   test('installs into a fresh TypeScript project, where a chart written against the public API synthesizes', () => {
     // GIVEN the library compiled and packed
+    expect(docExamples.length).toBeGreaterThanOrEqual(4);
     run('npx', ['tsc', '-p', 'tsconfig.json'], ROOT);
     const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], ROOT))[0];
     const files: string[] = packed.files.map((f: { path: string }) => f.path);
@@ -70,16 +74,19 @@ describe('the npm package', () => {
       name: 'consumer', version: '1.0.0', private: true,
       dependencies: {
         [pkg.name]: `file:${path.join(tmp, packed.filename)}`,
-        cdk8s: pkg.dependencies.cdk8s,
-        constructs: pkg.dependencies.constructs,
-        typescript: pkg.devDependencies.typescript,
+        'cdk8s': pkg.dependencies.cdk8s,
+        'constructs': pkg.dependencies.constructs,
+        'typescript': pkg.devDependencies.typescript,
+        '@types/node': pkg.devDependencies['@types/node'],
       },
     }, null, 2));
     fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out', types: [], lib: ['ES2022'] },
-      files: ['main.ts'],
+      compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out', types: ['node'], lib: ['ES2022'] },
+      files: ['main.ts', ...docExamples.map((_, i) => `api-example-${i}.ts`)],
     }, null, 2));
     fs.writeFileSync(path.join(project, 'main.ts'), CONSUMER_CHART);
+    // The examples of docs/API.md compile too (type-checked against the package, not run).
+    docExamples.forEach((code, i) => fs.writeFileSync(path.join(project, `api-example-${i}.ts`), code));
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
     run(path.join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], project);
     const synth = spawnSync(process.execPath, ['out/main.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, CDK8S_OPERATOR_QUIET: '' } });
