@@ -1,3 +1,4 @@
+import { goRegExp } from '../validation/_go-regexp';
 import { celFunc, CelInput, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { Cidr, IpAddress } from './ip-address';
@@ -74,17 +75,6 @@ function sameValue(a: CelValue, b: CelValue): boolean {
 
 const bigintJson = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? `${v}n` : v);
 
-/** Go-style regexp (RE2) patterns mostly read the same in JavaScript; `(?i)` prefixes become a flag. */
-function goRegexp(pattern: string, global = false): RegExp {
-  let flags = global ? 'gu' : 'u';
-  let source = pattern;
-  const m = /^\(\?([ims]+)\)/.exec(pattern);
-  if (m) {
-    source = pattern.slice(m[0].length);
-    flags += m[1].replace('m', 'm');
-  }
-  return new RegExp(source, flags);
-}
 
 function listFuncs(): CelFunc[] {
   return [
@@ -125,13 +115,13 @@ function listFuncs(): CelFunc[] {
 function regexFuncs(): CelFunc[] {
   return [
     celMethod('find', STRING, [STRING], STRING, function (p) {
-      return goRegexp(p).exec(this)?.[0] ?? '';
+      return goRegExp(p).exec(this)?.[0] ?? '';
     }),
     celMethod('findAll', STRING, [STRING], celListOfString(), function (p) {
-      return [...this.matchAll(goRegexp(p, true))].map(m => m[0]);
+      return [...this.matchAll(goRegExp(p, true))].map(m => m[0]);
     }),
     celMethod('findAll', STRING, [STRING, INT], celListOfString(), function (p, n) {
-      const all = [...this.matchAll(goRegexp(p, true))].map(m => m[0]);
+      const all = [...this.matchAll(goRegExp(p, true))].map(m => m[0]);
       return n < 0n ? all : all.slice(0, Number(n));
     }),
   ];

@@ -10,14 +10,45 @@ export function goRegexpError(pattern: string): string | undefined {
   const js = pattern
     .replace(/\(\?[imsU]*(-[imsU]+)?\)/g, '')
     .replace(/\(\?[imsU]*(-[imsU]+)?:/g, '(?:')
-    .replace(/\(\?P</g, '(?<')
-    .replace(/\\A/g, '^')
-    .replace(/\\z/g, '$')
     .replace(/\[:\^?[a-z]+:\]/g, 'a');
   try {
-    new RegExp(js);
+    new RegExp(translate(js).source);
     return undefined;
   } catch (e) {
     return (e as Error).message;
   }
+}
+
+const cache = new Map<string, RegExp>();
+
+/**
+ * A JavaScript RegExp for a Go (RE2) pattern as schemas and CEL use them: a leading `(?i)`/`(?s)`/`(?m)`
+ * becomes a flag, `(?P<name>` a named group, `\A` / `\z` anchors. Cached; `global` adds the `g` flag.
+ */
+export function goRegExp(pattern: string, global = false): RegExp {
+  const key = `${global ? 'g' : ''}:${pattern}`;
+  let re = cache.get(key);
+  if (!re) {
+    const { source, flags } = translate(pattern);
+    try {
+      re = new RegExp(source, flags + (global ? 'g' : ''));
+    } catch {
+      re = new RegExp(source, flags.replace('u', '') + (global ? 'g' : ''));
+    }
+    cache.set(key, re);
+  }
+  return re;
+}
+
+function translate(pattern: string): { source: string; flags: string } {
+  // JavaScript has no inline flags: lift RE2's `(?i)` / `(?i:` to whole-pattern flags (an approximation
+  // only when a flag is meant for part of the pattern, which schema patterns rarely do).
+  const lifted = new Set<string>();
+  const source = pattern
+    .replace(/\(\?([ims]+)\)/g, (_m, f: string) => { for (const c of f) lifted.add(c); return ''; })
+    .replace(/\(\?([ims]+):/g, (_m, f: string) => { for (const c of f) lifted.add(c); return '(?:'; })
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$');
+  return { source, flags: `u${[...lifted].join('')}` };
 }

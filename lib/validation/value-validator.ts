@@ -1,3 +1,4 @@
+import { goRegExp } from './_go-regexp';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { Issue } from './issue';
 import { applyDefaults } from './value-defaults';
@@ -165,7 +166,7 @@ class ValueWalker {
     const length = [...v].length;
     if (s.maxLength !== undefined && length > s.maxLength) this.add(at, `Too long: may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}`, v, true);
     if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
-    if (s.pattern !== undefined && !safeRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
+    if (s.pattern !== undefined && !goRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
     if (s.format && !checkFormat(s.format, v)) this.invalid(at, v, `${at} in body must be of type ${s.format}: ${show(v)}`);
   }
 
@@ -320,29 +321,3 @@ function show(v: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-const regexCache = new Map<string, RegExp>();
-
-/**
- * Schema patterns are RE2 (Go). JavaScript reads the common subset the same way once the RE2-only
- * spellings are translated: a leading `(?i)`/`(?s)`/`(?m)` becomes a flag, `(?P<name>` a named
- * group, `\A` / `\z` anchors.
- */
-function safeRegExp(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    let source = pattern.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$');
-    let flags = 'u';
-    const inline = /^\(\?([ims]+)\)/.exec(source);
-    if (inline) {
-      source = source.slice(inline[0].length);
-      flags += inline[1];
-    }
-    try {
-      re = new RegExp(source, flags);
-    } catch {
-      re = new RegExp(source, flags.replace('u', ''));
-    }
-    regexCache.set(pattern, re);
-  }
-  return re;
-}
