@@ -9,6 +9,7 @@ import { clone, nowTimestamp } from './json-util';
 import { FaultRule, faultError } from './faults';
 import { parseJsonBody, readBody, writeJson } from './http-io';
 import { fieldLabels, listResource, selectedObjects } from './list';
+import { validateListOptions } from './list-options';
 import { managerFromUserAgent } from './managed-fields';
 import { serveNonResource } from './non-resource';
 import { patchResource } from './patch';
@@ -362,6 +363,7 @@ export class FakeKubeApiServer implements FakeApiServer {
 
     switch (verb) {
       case 'watch': {
+        validateListOptions(q, true);
         const ns = r.namespaced ? namespace : undefined;
         const labels = parseLabelSelector(q.get('labelSelector') ?? undefined);
         const fields = name ? parseFieldSelector(`metadata.name=${name}`) : parseFieldSelector(q.get('fieldSelector') ?? undefined, fieldLabels(r));
@@ -380,6 +382,7 @@ export class FakeKubeApiServer implements FakeApiServer {
         return;
       }
       case 'list':
+        validateListOptions(q, false);
         return done(200, listResource(this.registry, this.store, r, namespace, q, req.headers.accept));
       case 'get': {
         if (subresource === 'scale') return done(200, this.registry.getScale(r, namespace, name!));

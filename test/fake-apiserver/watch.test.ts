@@ -51,6 +51,16 @@ describe('fake apiserver: watch', () => {
       expect(streaming.events.filter((e) => e.object.metadata.annotations?.['k8s.io/initial-events-end'])).toHaveLength(1);
     });
 
+    test('list/watch option combinations the apiserver forbids answer 422', async () => {
+      const noMatch = await http(s.url, 'GET', `${BASE}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true`);
+      expect(noMatch.code).toBe(422);
+      expect(noMatch.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+      const listMatch = await http(s.url, 'GET', `${BASE}?resourceVersionMatch=NotOlderThan`);
+      expect(listMatch.code).toBe(422);
+      expect(listMatch.body.details.causes[0].message).toBe('Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+      expect((await http(s.url, 'GET', `${BASE}?resourceVersion=0&resourceVersionMatch=NotOlderThan`)).code).toBe(200);
+    });
+
     test('label selector transitions turn MODIFIED into ADDED/DELETED for the watcher', async () => {
       await http(s.url, 'POST', BASE, sdb('x', {}, { labels: { tier: 'db' } }));
       const w = await openWatch(s.url, `${BASE}?watch=true&labelSelector=tier%3Dweb&resourceVersion=${s.resourceVersion}`);
