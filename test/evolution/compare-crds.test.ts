@@ -1,4 +1,7 @@
-import { compareCrdManifests, CrdManifest, formatCrdChange, JSONSchemaProps } from '../../lib';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { compareCrdManifests, CrdBaselines, CrdManifest, formatCrdChange, JSONSchemaProps } from '../../lib';
 
 /** A CRD manifest with one version per entry of `schemas` (the first is the storage version). */
 function manifest(schemas: Record<string, JSONSchemaProps>, extra: { spec?: any; status?: any; version?: any } = {}): CrdManifest {
@@ -86,5 +89,21 @@ describe('compareCrdManifests', () => {
   test('an unset list type equals atomic (no change reported)', () => {
     const explicit = root({ type: 'object', properties: { a: { type: 'string', description: 'A.' }, list: { 'type': 'array', 'x-kubernetes-list-type': 'atomic', 'items': { type: 'string' } } } });
     expect(ids(manifest({ v1: base }), manifest({ v1: explicit }))).toStrictEqual([]);
+  });
+});
+
+describe('CrdBaselines.read', () => {
+  test('fails a baseline file holding another CRD or more than one document; undefined when absent', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baselines-'));
+    try {
+      const baselines = new CrdBaselines(dir);
+      expect(baselines.read('dbs.db.example.com')).toBeUndefined();
+      fs.writeFileSync(baselines.fileOf('dbs.db.example.com'), 'kind: CustomResourceDefinition\nmetadata:\n  name: other.db.example.com\n');
+      expect(() => baselines.read('dbs.db.example.com')).toThrow(/holds CRD 'other\.db\.example\.com', expected 'dbs\.db\.example\.com'/);
+      fs.writeFileSync(baselines.fileOf('dbs.db.example.com'), 'kind: CustomResourceDefinition\n---\nkind: CustomResourceDefinition\n');
+      expect(() => baselines.read('dbs.db.example.com')).toThrow(/must hold exactly one CustomResourceDefinition document, got CustomResourceDefinition, CustomResourceDefinition/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
