@@ -49,6 +49,9 @@ describe('fake apiserver: watch', () => {
       expect(streaming.events[0].type).toBe('ADDED');
       expect(streaming.events[1]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
       expect(streaming.events.filter((e) => e.object.metadata.annotations?.['k8s.io/initial-events-end'])).toHaveLength(1);
+      const fromRv = await openWatch(s.url, `${BASE}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=${s.resourceVersion}&timeoutSeconds=1`);
+      await fromRv.ended;
+      expect(fromRv.events.slice(0, 2).map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
     });
 
     test('list/watch option combinations the apiserver forbids answer 422', async () => {

@@ -44,7 +44,8 @@ export class WatchStream {
     this.unsubscribe = () => undefined;
 
     const rvParam = req.resourceVersion;
-    if (rvParam && rvParam !== '0') {
+    // sendInitialEvents (watch-list) always starts from the current state, whatever resourceVersion (NotOlderThan) says
+    if (rvParam && rvParam !== '0' && !req.sendInitialEvents) {
       const rv = Number(rvParam);
       if (!Number.isFinite(rv) || !/^\d+$/.test(rvParam)) {
         this.send({ type: 'ERROR', object: expired(`too old resource version: ${rvParam} (${store.oldestWatchableRv(req.res.storageKey)})`).toStatus() });
