@@ -1,10 +1,11 @@
 /** ValidateListOptions (apimachinery internalversion/validation): the list/watch parameter combinations the apiserver rejects. */
-import { ApiError, StatusCause, fieldForbidden } from './status';
+import { ApiError, StatusCause, badRequest, fieldForbidden } from './status';
 
 export function validateListOptions(q: URLSearchParams, watch: boolean): void {
   const causes: StatusCause[] = [];
   const match = q.get('resourceVersionMatch') ?? '';
   const rv = q.get('resourceVersion') ?? '';
+  if (rv !== '' && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
   const sendInitialEvents = q.get('sendInitialEvents');
   if (watch) {
     if (sendInitialEvents !== null && match !== 'NotOlderThan') {

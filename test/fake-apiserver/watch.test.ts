@@ -62,6 +62,8 @@ describe('fake apiserver: watch', () => {
       expect(listMatch.code).toBe(422);
       expect(listMatch.body.details.causes[0].message).toBe('Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
       expect((await http(s.url, 'GET', `${BASE}?resourceVersion=0&resourceVersionMatch=NotOlderThan`)).code).toBe(200);
+      const garbage = await http(s.url, 'GET', `${BASE}?watch=true&resourceVersion=abc`);
+      expect([garbage.code, garbage.body.message]).toEqual([400, 'invalid resource version: strconv.ParseUint: parsing "abc": invalid syntax']);
     });
 
     test('label selector transitions turn MODIFIED into ADDED/DELETED for the watcher', async () => {

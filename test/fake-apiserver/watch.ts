@@ -46,12 +46,7 @@ export class WatchStream {
     const rvParam = req.resourceVersion;
     // sendInitialEvents (watch-list) always starts from the current state, whatever resourceVersion (NotOlderThan) says
     if (rvParam && rvParam !== '0' && !req.sendInitialEvents) {
-      const rv = Number(rvParam);
-      if (!Number.isFinite(rv) || !/^\d+$/.test(rvParam)) {
-        this.send({ type: 'ERROR', object: expired(`too old resource version: ${rvParam} (${store.oldestWatchableRv(req.res.storageKey)})`).toStatus() });
-        this.end();
-        return;
-      }
+      const rv = Number(rvParam); // format checked before the stream starts (validateListOptions)
       const oldest = store.oldestWatchableRv(req.res.storageKey);
       if (rv < oldest) {
         this.send({ type: 'ERROR', object: expired(`too old resource version: ${rv} (${oldest})`).toStatus() });
