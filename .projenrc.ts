@@ -38,10 +38,11 @@ const project = new typescript.TypeScriptProject({
     'json-schema-to-typescript@^15.0.4',
     'pluralize@^8.0.0',
     'yaml@^2.8.0',
-    '@kubernetes/client-node@~1.4.0',
-    'prom-client@^15.1.3',
   ],
   devDeps: [
+    // The controller runtime's dependencies: controllers bundle them; the construct library does not need them.
+    '@kubernetes/client-node@~1.4.0',
+    'prom-client@^15.1.3',
     '@types/pluralize',
     'cdk8s-cli@^2.200.0',
     'tsx@^4.20.0',
@@ -86,12 +87,17 @@ const project = new typescript.TypeScriptProject({
 });
 
 project.gitignore.exclude('dist/', '.dist.*', 'build/', 'bench/results/', '*.tgz', '.envtest/');
-project.npmignore?.exclude('apps/', 'controllers/', 'runtime/', 'bench/', '.ci/', 'imports/');
+for (const dir of ['/apps/', '/controllers/', '/runtime/', '/bench/', '/.ci/', '/imports/', '/vendor/', '/crd-baselines/', '/test-reports/', '/cdk8s.yaml', '/pkg/', '/dist/']) {
+  project.addPackageIgnore(dir);
+}
+project.package.addVersion('0.1.0');
 
 // Type-check everything (lib, apps, runtime, controllers, tests) before the test run; ts-jest only transpiles.
 project.testTask.prependExec('tsc --noEmit -p tsconfig.dev.json');
 // json-schema-to-typescript loads prettier 3, which uses dynamic import(): jest needs VM modules for that.
 project.testTask.env('NODE_OPTIONS', '--experimental-vm-modules --no-warnings=ExperimentalWarning');
+// Tests synthesize many apps: keep the synth report out of the test log.
+project.testTask.env('CDK8S_OPERATOR_QUIET', '1');
 
 // `npx cdk8s synth` runs this app entry (see cdk8s.yaml); the task is a shortcut.
 project.addTask('synth:apps', { description: 'Synthesize every app in apps/ into dist/', exec: 'cdk8s synth' });
@@ -107,6 +113,10 @@ const importTask = project.addTask('import', {
 for (const [prefix, file] of Object.entries(vendoredImports)) {
   importTask.exec(`cdk8s import --no-check-upgrade ${prefix}:=${file} -o imports`);
 }
+project.addTask('crd-baselines', {
+  description: 'Rewrite crd-baselines/ (the released CRDs EvolutionGuard compares against) from the apps\' CRDs',
+  exec: 'tsx apps/write-crd-baselines.ts',
+});
 project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
 
 project.synth();

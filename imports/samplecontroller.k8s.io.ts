@@ -5,12 +5,27 @@
 import type { Construct } from 'constructs';
 import { CustomResource, TypedCustomResourceProps } from '../lib';
 
+/**
+ * Desired state: a Deployment of nginx with this name and replica count.
+ */
 export interface FooSpec {
+  /**
+   * Name of the Deployment the controller creates and owns.
+   */
   deploymentName?: string;
+  /**
+   * Replicas of the Deployment.
+   */
   replicas?: number;
 }
 
+/**
+ * Observed state, copied from the Deployment.
+ */
 export interface FooStatus {
+  /**
+   * The Deployment's status.availableReplicas.
+   */
   availableReplicas?: number;
 }
 

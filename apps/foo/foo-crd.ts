@@ -2,8 +2,8 @@ import { Construct } from 'constructs';
 import { CustomResourceDefinition, Schema } from '../../lib';
 
 /**
- * kubernetes/sample-controller's Foo CRD, field for field
- * (`samplecontroller.k8s.io/v1alpha1`, status subresource).
+ * kubernetes/sample-controller's Foo CRD, field for field (`samplecontroller.k8s.io/v1alpha1`, status
+ * subresource), with descriptions added so `kubectl explain foo.spec` reads well.
  */
 export function fooCrd(scope: Construct, id = 'FooDefinition'): CustomResourceDefinition {
   return new CustomResourceDefinition(scope, id, {
@@ -16,13 +16,15 @@ export function fooCrd(scope: Construct, id = 'FooDefinition'): CustomResourceDe
     versions: [{
       name: 'v1alpha1',
       spec: Schema.object({
+        description: 'Desired state: a Deployment of nginx with this name and replica count.',
         properties: {
-          deploymentName: Schema.string(),
-          replicas: Schema.integer({ minimum: 1, maximum: 10 }),
+          deploymentName: Schema.string({ description: 'Name of the Deployment the controller creates and owns.' }),
+          replicas: Schema.integer({ description: 'Replicas of the Deployment.', minimum: 1, maximum: 10 }),
         },
       }),
       status: Schema.object({
-        properties: { availableReplicas: Schema.integer() },
+        description: 'Observed state, copied from the Deployment.',
+        properties: { availableReplicas: Schema.integer({ description: 'The Deployment\'s status.availableReplicas.' }) },
       }),
       subresources: { status: true },
     }],
