@@ -111,7 +111,7 @@ const importTask = project.addTask('import', {
   exec: 'tsx apps/generate-imports.ts',
 });
 for (const [prefix, file] of Object.entries(vendoredImports)) {
-  importTask.exec(`cdk8s import --no-check-upgrade ${prefix}:=${file} -o imports`);
+  importTask.exec(`cdk8s import --no-check-upgrade --no-save ${prefix}:=${file} -o imports`);
 }
 project.addTask('crd-baselines', {
   description: 'Rewrite crd-baselines/ (the released CRDs EvolutionGuard compares against) from the apps\' CRDs',
