@@ -9,13 +9,17 @@
  *    snapshot.
  * 2. After it succeeded: the StatefulSet's finalizer is removed and the StatefulSet deleted; with
  *    `spec.volumeRetention: Delete` the data PVCs (`data-<db>-<n>`) are deleted, with `Retain`
- *    they stay. The backup volume always stays (it holds the snapshot).
+ *    they stay. The backup volume always stays (it holds the snapshot). Without a StatefulSet (and
+ *    so without a snapshot) data PVCs are never deleted.
  * 3. Then (reconciler.ts) the SampleDB's finalizer is removed; garbage collection removes the rest
  *    of what it owned (Secret, Services, Jobs, CronJob).
  *
  * Guarantees: the StatefulSet and the data PVCs are never deleted by this code before the snapshot
- * Job reported success. The finalizer on the StatefulSet keeps it (and so its pods) even when the
- * garbage collector deletes dependents first (`kubectl delete --cascade=foreground`).
+ * Job reported success. The StatefulSet's own PVC retention policy is always Retain, so deleting
+ * the StatefulSet never deletes data by itself; the StatefulSet's finalizer keeps it (and its
+ * pods) even when the garbage collector deletes dependents first.
+ * Caveat: with `kubectl delete --cascade=foreground` the garbage collector also deletes the
+ * Secret and Jobs at once, so the snapshot cannot run; use the default background deletion.
  * Caveat: idempotent steps; a crash between them repeats deletes that then find nothing.
  */
 import { KubeObject, ObjectCache } from '../../runtime';
@@ -79,7 +83,10 @@ export async function runDeletion(a: Actions, c: DeletionCaches): Promise<Deleti
   }
 
   const pvcs = dataPvcs(c.pvcs, namespace, name).filter((p) => !p.metadata?.deletionTimestamp);
-  if ((db.spec.volumeRetention ?? 'Delete') === 'Delete') {
+  if (state !== 'Succeeded') {
+    // No StatefulSet, so no snapshot could be taken: volumes left from an earlier StatefulSet stay.
+    if (pvcs.length) a.event('Warning', Reasons.VolumesRetained, `kept ${pvcs.length} data volume(s): no StatefulSet to take a final snapshot from`, 'Delete');
+  } else if ((db.spec.volumeRetention ?? 'Delete') === 'Delete') {
     let deleted = 0;
     for (const pvc of pvcs) if (await a.delete(PVC, pvc.metadata!.name!, pvc.metadata!.uid)) deleted++;
     if (deleted) a.event('Normal', Reasons.VolumesDeleted, `deleted ${deleted} data volume(s)`, 'Delete');

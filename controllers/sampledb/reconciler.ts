@@ -130,6 +130,14 @@ export class SampleDbReconciler implements Reconciler {
     // StatefulSet at the version the upgrade plan allows.
     const before = a.cached(c.statefulsets, names.statefulSet(name));
     a.assertControlled(before);
+    if (before?.metadata?.deletionTimestamp) {
+      // Deleted by hand: let it go (its volumes are retained) and recreate it once it is gone.
+      await a.removeFinalizer(before, STATEFULSET, FINALIZER);
+      a.event('Warning', Reasons.StatefulSetUpdated, `StatefulSet ${name} is being deleted outside the SampleDB lifecycle; it will be recreated on its volumes`);
+      findings.statefulSet = before;
+      await this.finish(a, findings);
+      return;
+    }
     const plan = planVersion(db, before, runningVersion(before), (job) => jobState(a.cached(c.jobs, job)));
     if (plan.preUpgradeBackup && jobState(a.cached(c.jobs, plan.preUpgradeBackup.name)) === 'Missing') {
       if (await a.create(c.jobs, backupJob(db, plan.preUpgradeBackup.name, 'PreUpgrade', plan.preUpgradeBackup.version))) {

@@ -42,7 +42,9 @@ export function desiredStatefulSet(db: SampleDB, o: StatefulSetOptions): KubeObj
       replicas: db.spec.replicas ?? 1,
       serviceName: names.headlessService(name),
       selector: { matchLabels: selectorLabels(db) },
-      persistentVolumeClaimRetentionPolicy: { whenDeleted: db.spec.volumeRetention ?? 'Delete', whenScaled: 'Retain' },
+      // Volumes are deleted only by the finalizer, after the final snapshot (spec.volumeRetention):
+      // deleting the StatefulSet by hand must never delete data.
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
       template: {
         metadata: { labels: labels(db, 'database') },
         spec: {

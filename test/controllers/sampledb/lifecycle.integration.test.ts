@@ -172,6 +172,7 @@ describe('SampleDB controller against the fake apiserver', () => {
     expect(rolled.metadata.annotations['database.example.com/version']).toBe('17');
     expect(rolled.spec.template.spec.containers[0].env).toContainEqual({ name: 'PGDATA', value: '/var/lib/postgresql/data/pg17' });
     expect(rolled.metadata.annotations['database.example.com/upgrade-restore-from']).toBe('upg-pre-upgrade-16-4-to-17');
+    await until('lastBackup', () => getDb(fake, 'upg').status.lastBackup);
     expect(getDb(fake, 'upg').status.lastBackup).toEqual({ name: 'upg-pre-upgrade-16-4-to-17', type: 'PreUpgrade', completionTime: '2026-01-02T00:00:00Z' });
 
     // major upgrade: after the rollout the new major loads the pre-upgrade dump
@@ -296,6 +297,32 @@ describe('SampleDB controller against the fake apiserver', () => {
     await until('statefulset gone', () => !fake.get('apps/v1', 'StatefulSet', NS, 'keep'));
     await sleep(200);
     expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-keep-0')).toBeDefined();
+  });
+
+  test('a StatefulSet deleted by hand is let go and recreated; its volumes stay', async () => {
+    await start(true);
+    await running('manual');
+    fake.put({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data-manual-0', namespace: NS, labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'manual' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    const old = fake.get('apps/v1', 'StatefulSet', NS, 'manual');
+    const res = await fetch(`${fake.url}/apis/apps/v1/namespaces/${NS}/statefulsets/manual`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
+    expect(res.status).toBe(200);
+    await until('recreated', () => {
+      const now = fake.get('apps/v1', 'StatefulSet', NS, 'manual');
+      return now && now.metadata.uid !== old.metadata.uid && !now.metadata.deletionTimestamp;
+    });
+    expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-manual-0')).toBeDefined();
+  });
+
+  test('without a StatefulSet there is no snapshot, and data volumes are never deleted', async () => {
+    await start(true);
+    fake.put({ ...sampleDb('nosts', { version: '12' }) }); // unsupported: no StatefulSet is ever created
+    await until('Degraded', () => condition(getDb(fake, 'nosts'), 'Degraded')?.reason === 'UnsupportedVersion');
+    expect(fake.get('apps/v1', 'StatefulSet', NS, 'nosts')).toBeUndefined();
+    fake.put({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data-nosts-0', namespace: NS, labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'nosts' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    await fetch(`${fake.url}/apis/database.example.com/v1/namespaces/${NS}/sampledbs/nosts`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
+    await until('sampledb gone', () => !getDb(fake, 'nosts'));
+    expect(fake.get('batch/v1', 'Job', NS, 'nosts-final-snapshot')).toBeUndefined();
+    expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-nosts-0')).toBeDefined();
   });
 
   test('never adopts an object of its name that it does not control', async () => {

@@ -77,7 +77,9 @@ describe('desired objects', () => {
     const sts = desiredStatefulSet(db({ replicas: 3, storage: '5Gi', volumeRetention: 'Retain' }), { version: '16.4' }) as any;
     expect(sts.spec.replicas).toBe(3);
     expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('5Gi');
+    // always Retain: only the finalizer deletes volumes, after the snapshot
     expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: 'Retain', whenScaled: 'Retain' });
+    expect((desiredStatefulSet(db({ volumeRetention: 'Delete' }), { version: '16.4' }) as any).spec.persistentVolumeClaimRetentionPolicy.whenDeleted).toBe('Retain');
     expect(sts.metadata.finalizers).toEqual(['database.example.com/final-snapshot']);
   });
   test('no CronJob without a schedule; pruning only with a retention', () => {
