@@ -15,6 +15,11 @@ function widgetCrd(scope: Chart, maximum = 5) {
   });
 }
 
+// The test task sets CDK8S_OPERATOR_QUIET for every other suite; these tests are about the default.
+const quietBefore = process.env.CDK8S_OPERATOR_QUIET;
+beforeAll(() => { delete process.env.CDK8S_OPERATOR_QUIET; });
+afterAll(() => { if (quietBefore !== undefined) process.env.CDK8S_OPERATOR_QUIET = quietBefore; });
+
 /** Synthesizes a small app and returns what it printed to stderr. */
 function synthPrinting(outdir: string, props: OperatorAppProps = {}, setup: (app: OperatorApp, chart: Chart) => void = () => {}): string {
   const app = new OperatorApp({ outdir, ...props });
