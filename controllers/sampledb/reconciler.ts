@@ -71,6 +71,19 @@ interface Findings {
   problems: Problem[];
 }
 
+/** Longest database name whose derived names all stay valid (CronJob names ≤ 52, labels ≤ 63). */
+export const MAX_NAME_LENGTH = 40;
+
+/**
+ * Why `name` cannot name a database's objects (Services need a DNS-1035 label; derived names add
+ * up to 15 characters), or undefined.
+ */
+export function checkName(name: string): string | undefined {
+  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) return `name '${name}' must start with a letter and contain only lowercase letters, digits and '-' (it names Services)`;
+  if (name.length > MAX_NAME_LENGTH) return `name '${name}' is longer than ${MAX_NAME_LENGTH} characters (derived object names would exceed Kubernetes limits)`;
+  return undefined;
+}
+
 /** See module docs. */
 export class SampleDbReconciler implements Reconciler {
   private readonly actionDeps: ActionDeps;
@@ -108,11 +121,15 @@ export class SampleDbReconciler implements Reconciler {
     const db = await a.addFinalizer(a.db, SAMPLEDB, FINALIZER, c.sampledbs) as SampleDB;
     const name = db.metadata!.name!;
     const findings: Findings = { initialized: false, upgrading: false, restoring: false, progress: [], problems: [] };
+    const nameProblem = checkName(name);
+    if (nameProblem) findings.problems.push({ reason: Reasons.InvalidName, message: nameProblem });
     try {
       imageFor(db.spec.version);
     } catch (err) {
       if (!(err instanceof UnsupportedVersionError)) throw err;
       findings.problems.push({ reason: Reasons.UnsupportedVersion, message: err.message });
+    }
+    if (findings.problems.length) {
       findings.statefulSet = a.cached(c.statefulsets, names.statefulSet(name));
       findings.initialized = jobState(a.cached(c.jobs, names.initJob(name))) === 'Succeeded';
       await this.finish(a, findings);

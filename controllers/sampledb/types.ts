@@ -120,6 +120,7 @@ export const Reasons = {
   Upgraded: 'Upgraded',
   DowngradeRefused: 'DowngradeRefused',
   UnsupportedVersion: 'UnsupportedVersion',
+  InvalidName: 'InvalidName',
   RestoreStarted: 'RestoreStarted',
   Restored: 'Restored',
   RestoreFailed: 'RestoreFailed',

@@ -325,6 +325,15 @@ describe('SampleDB controller against the fake apiserver', () => {
     expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-nosts-0')).toBeDefined();
   });
 
+  test('a name that cannot name its objects is reported, nothing is created', async () => {
+    await start();
+    fake.put(sampleDb('2fast'));
+    await until('Degraded', () => condition(getDb(fake, '2fast'), 'Degraded')?.reason === 'InvalidName');
+    expect(getDb(fake, '2fast').status.phase).toBe('Failed');
+    expect(fake.get('v1', 'Secret', NS, '2fast-credentials')).toBeUndefined();
+    expect(fake.get('apps/v1', 'StatefulSet', NS, '2fast')).toBeUndefined();
+  });
+
   test('never adopts an object of its name that it does not control', async () => {
     await start();
     fake.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'taken', namespace: NS }, spec: { ports: [{ port: 80 }], selector: { app: 'other' } } });

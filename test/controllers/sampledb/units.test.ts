@@ -6,6 +6,7 @@ import { newCredentialsSecret, missingCredentialData } from '../../../controller
 import { byInstanceLabel } from '../../../controllers/sampledb/controller';
 import { initJob } from '../../../controllers/sampledb/init-job';
 import { parseFlags } from '../../../controllers/sampledb/main';
+import { checkName } from '../../../controllers/sampledb/reconciler';
 import { jobName, jobState } from '../../../controllers/sampledb/pods';
 import { restoreJob } from '../../../controllers/sampledb/restore';
 import { desiredStatefulSet, statefulSetCounts } from '../../../controllers/sampledb/statefulset';
@@ -102,6 +103,16 @@ describe('desired objects', () => {
     expect(long).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
     expect(jobName('a'.repeat(40), 'restore', 'b'.repeat(40))).toBe(long);
     expect(jobName('a'.repeat(40), 'restore', 'c'.repeat(40))).not.toBe(long);
+  });
+});
+
+describe('database names', () => {
+  test('must make valid Service, CronJob and Job names', () => {
+    expect(checkName('orders')).toBeUndefined();
+    expect(checkName('a'.repeat(40))).toBeUndefined();
+    expect(checkName('a'.repeat(41))).toMatch(/longer than 40/);
+    expect(checkName('1db')).toMatch(/must start with a letter/);
+    expect(checkName('my.db')).toMatch(/'my.db'/);
   });
 });
 
