@@ -92,6 +92,32 @@ suite('kubectl v1.32 against the fake apiserver', () => {
     }
   }, 60_000);
 
+  test('with rbac: kubectl --as and kubectl auth can-i answer from Roles and bindings', async () => {
+    // kubectl sends the bearer token only over TLS
+    const secured = await startFakeApiServer({ crds: [sampleDbCrd()], rbac: true, tls: true });
+    const kc = join(dir, 'rbac-kubeconfig');
+    secured.writeKubeconfig(kc);
+    const k = async (...args: string[]) => (await run(KUBECTL, ['--kubeconfig', kc, '--cache-dir', join(dir, 'cache-rbac'), ...args], { timeout: 30_000 })).stdout;
+    try {
+      secured.put({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'op', namespace: 'default' } });
+      secured.put({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'op', namespace: 'default' }, rules: [{ apiGroups: ['db.example.com'], resources: ['sampledbs'], verbs: ['get', 'list'] }] });
+      secured.put({
+        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'op', namespace: 'default' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'op' }, subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'default' }],
+      });
+      const as = '--as=system:serviceaccount:default:op';
+      expect((await k('auth', 'can-i', 'list', 'sampledbs.db.example.com', as)).trim()).toBe('yes');
+      const no = await k('auth', 'can-i', 'delete', 'sampledbs.db.example.com', as).catch((e: any) => e.stdout);
+      expect(no.trim()).toBe('no');
+      secured.put({ apiVersion: 'db.example.com/v1', kind: 'SampleDB', metadata: { name: 'x', namespace: 'default' }, spec: {} });
+      expect(await k('get', 'sdb', as, '-o', 'name')).toBe('sampledb.db.example.com/x\n');
+      const err: any = await k('get', 'configmaps', as).catch((e: unknown) => e);
+      expect(err.stderr).toContain('User "system:serviceaccount:default:op" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    } finally {
+      await secured.close();
+    }
+  }, 60_000);
+
   test('built-ins: deployment apply, scale, get', async () => {
     const manifest = join(dir, 'deploy.yaml');
     writeFileSync(manifest, [

@@ -93,6 +93,29 @@ describe('optional RBAC (rbac: true)', () => {
     expect(missing.code).toBe(404);
   });
 
+  test('impersonation and access reviews (what kubectl --as and kubectl auth can-i use)', async () => {
+    await admin('POST', `${RBAC}/namespaces/default/roles`, { metadata: { name: 'reader' }, rules: [{ apiGroups: ['db.example.com'], resources: ['sampledbs'], verbs: ['list'] }] });
+    await admin('POST', `${RBAC}/namespaces/default/rolebindings`, {
+      metadata: { name: 'reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'default' }],
+    });
+    const sa = 'system:serviceaccount:default:op';
+    const impersonated = await http(s.url, 'GET', BASE, undefined, { 'Authorization': `Bearer ${s.adminToken}`, 'Impersonate-User': sa });
+    expect(impersonated.code).toBe(200);
+    const notAllowed = await as('GET', BASE, undefined, { 'Impersonate-User': 'someone' });
+    expect(notAllowed.code).toBe(403);
+    const review = await admin('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+      spec: { user: sa, resourceAttributes: { namespace: 'default', verb: 'list', group: 'db.example.com', resource: 'sampledbs' } },
+    });
+    expect(review.code).toBe(201);
+    expect(review.body.status).toEqual({ allowed: true, reason: 'RBAC: allowed by RoleBinding "reader/default" of Role "reader" to ServiceAccount "op/default"' });
+    const self = await as('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'default', verb: 'delete', group: 'db.example.com', resource: 'sampledbs' } },
+    });
+    expect(self.body.status.allowed).toBe(false);
+  });
+
   test('without rbac every token is admin', async () => {
     const open = await startFakeApiServer({ crds: [sampleDbCrd()] });
     try {

@@ -34,6 +34,8 @@ export interface ResourceInfo extends ResourceRef {
   readonly custom: boolean;
   readonly schema?: any;
   readonly printerColumns?: PrinterColumn[];
+  /** Virtual resources that only answer POST (access reviews); nothing is stored. */
+  readonly createOnly?: boolean;
   /** Warning sent on every request to a deprecated CRD version. */
   readonly deprecationWarning?: string;
   /** CRD selectableFields (field selector labels beyond metadata.name/namespace), without the leading dot. */
@@ -56,6 +58,7 @@ interface BuiltinSpec {
   scale?: boolean;
   generation?: boolean;
   categories?: string[];
+  createOnly?: boolean;
 }
 
 const BUILTINS: BuiltinSpec[] = [
@@ -78,6 +81,8 @@ const BUILTINS: BuiltinSpec[] = [
   { gv: 'rbac.authorization.k8s.io/v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true },
   { gv: 'rbac.authorization.k8s.io/v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false },
   { gv: 'rbac.authorization.k8s.io/v1', plural: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
+  { gv: 'authorization.k8s.io/v1', plural: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, createOnly: true },
+  { gv: 'authorization.k8s.io/v1', plural: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, createOnly: true },
   { gv: 'apiextensions.k8s.io/v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], status: true, generation: true, categories: ['api-extensions'] },
 ];
 
@@ -88,6 +93,7 @@ function builtinInfo(b: BuiltinSpec): ResourceInfo {
     namespaced: b.namespaced, shortNames: b.shortNames ?? [], categories: b.categories ?? [], status: !!b.status,
     scale: b.scale ? { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } : undefined,
     // events.k8s.io/v1 Events are the core Events, stored once
+    createOnly: b.createOnly,
     generation: !!b.generation, custom: false, storageKey: b.plural === 'events' ? '/events' : `${group}/${b.plural}`,
   };
 }
@@ -182,7 +188,7 @@ export class ResourceCatalog {
     for (const r of rs) {
       const main: any = {
         name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind,
-        verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+        verbs: r.createOnly ? ['create'] : ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
       };
       if (r.shortNames.length) main.shortNames = r.shortNames;
       if (r.categories.length) main.categories = r.categories;

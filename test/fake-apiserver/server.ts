@@ -3,6 +3,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { Socket } from 'node:net';
 import { loadClientNode } from './client-node';
 import { clone, nowTimestamp } from './json-util';
@@ -16,12 +17,15 @@ import { patchResource } from './patch';
 import { FieldValidation, Registry } from './registry';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
-import { ADMIN, ANONYMOUS, UserInfo, forbiddenFor, rbacAllows, serviceAccountUser, unauthorized } from './rbac';
-import { ApiError, methodNotAllowed, notFound, notFoundPath } from './status';
+import { accessReview } from './access-review';
+import { ADMIN, ANONYMOUS, UserInfo, attributesOf, forbiddenFor, impersonatedUser, rbacAllows, serviceAccountUser, unauthorized } from './rbac';
+import { decodeAccessReview, isKubernetesProtobuf } from './protobuf';
+import { ApiError, methodNotAllowed, notFound, notFoundPath, unsupportedMediaType } from './status';
 import { Store } from './store';
 import { toTable, wantsTable } from './table';
 import { FakeApiServer, FakeApiServerOptions, FaultMatch, Faults, RecordedRequest, Verb } from './types';
 import { WatchControl, WatchStream } from './watch';
+import { ServingCert, selfSignedCert } from './tls';
 import { simulateWorkloads } from './workloads';
 
 interface Route {
@@ -64,11 +68,14 @@ export class FakeKubeApiServer implements FakeApiServer {
   }
 
   private stopWorkloads?: () => void;
+  private servingCert?: ServingCert;
 
   // ------------------------------------------------------------------ lifecycle
 
   async listen(port = this.opts.port ?? 0): Promise<void> {
-    const server = createServer((req, res) => void this.handle(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    if (this.opts.tls && !this.servingCert) this.servingCert = selfSignedCert();
+    const server = this.servingCert ? createHttpsServer({ key: this.servingCert.key, cert: this.servingCert.cert }, handler) : createServer(handler);
     server.keepAliveTimeout = 5000;
     server.on('connection', (s) => {
       this.sockets.add(s);
@@ -90,7 +97,7 @@ export class FakeKubeApiServer implements FakeApiServer {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.listenPort}`;
+    return `${this.opts.tls ? 'https' : 'http'}://127.0.0.1:${this.listenPort}`;
   }
 
   get adminToken(): string {
@@ -262,11 +269,23 @@ export class FakeKubeApiServer implements FakeApiServer {
     const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
     if (!m) return ANONYMOUS;
     const token = m[1].trim();
-    if (token === TOKEN) return ADMIN;
-    const sa = this.tokens.get(token);
-    // like bound tokens: invalid once the ServiceAccount is gone (or was recreated)
-    if (!sa || this.store.get('/serviceaccounts', `${sa.namespace}/${sa.name}`)?.metadata.uid !== sa.uid) throw unauthorized();
-    return serviceAccountUser(sa.namespace, sa.name);
+    let user: UserInfo;
+    if (token === TOKEN) user = ADMIN;
+    else {
+      const sa = this.tokens.get(token);
+      // like bound tokens: invalid once the ServiceAccount is gone (or was recreated)
+      if (!sa || this.store.get('/serviceaccounts', `${sa.namespace}/${sa.name}`)?.metadata.uid !== sa.uid) throw unauthorized();
+      user = serviceAccountUser(sa.namespace, sa.name);
+    }
+    const as = req.headers['impersonate-user'];
+    if (typeof as === 'string' && as) {
+      if (!user.admin) {
+        throw new ApiError(403, 'Forbidden', `users "${as}" is forbidden: User "${user.name}" cannot impersonate resource "users" in API group "" at the cluster scope`, { name: as, kind: 'users' });
+      }
+      const groups = ([] as string[]).concat(req.headers['impersonate-group'] ?? []);
+      user = impersonatedUser(as, groups);
+    }
+    return user;
   }
 
   // ------------------------------------------------------------------ HTTP
@@ -275,8 +294,8 @@ export class FakeKubeApiServer implements FakeApiServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const record: Partial<RecordedRequest> = { path: req.url ?? '/', userAgent: req.headers['user-agent'] };
     try {
-      const body = await readBody(req);
-      if (Buffer.byteLength(body) > MAX_REQUEST_BYTES) {
+      const raw = await readBody(req);
+      if (raw.length > MAX_REQUEST_BYTES) {
         throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
       }
       const user = this.authenticate(req);
@@ -291,10 +310,10 @@ export class FakeKubeApiServer implements FakeApiServer {
         verb, resource: route.res.plural, group: route.res.group, namespace: route.namespace, name: route.name,
         subresource: route.subresource, contentType: req.headers['content-type'],
       });
-      const attrs = { verb, res: route.res, subresource: route.subresource, namespace: route.namespace, name: route.name };
+      const attrs = attributesOf(verb, route.res, route.subresource, route.namespace, route.name);
       if (this.opts.rbac && !rbacAllows(this.store, user, attrs)) throw forbiddenFor(user, attrs);
       await this.injectFault(verb, route);
-      await this.dispatch(req, res, url, route, verb, body, record);
+      await this.dispatch(req, res, url, route, verb, raw, record, user);
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`, { causes: [{ reason: '', message: String((e as Error).message), field: '' }] });
       if (record.verb) this.log.push({ ...(record as RecordedRequest), code: err.code });
@@ -347,7 +366,12 @@ export class FakeKubeApiServer implements FakeApiServer {
     throw faultError(rule, route.res, route.name);
   }
 
-  private async dispatch(req: IncomingMessage, res: ServerResponse, url: URL, route: Route, verb: Verb, body: string, record: Partial<RecordedRequest>): Promise<void> {
+  private async dispatch(req: IncomingMessage, res: ServerResponse, url: URL, route: Route, verb: Verb, raw: Buffer, record: Partial<RecordedRequest>,
+    user: UserInfo): Promise<void> {
+    const body = raw.toString('utf8');
+    if (isKubernetesProtobuf(req.headers['content-type']) && !route.res.createOnly) {
+      throw unsupportedMediaType(['application/json', 'application/yaml']);
+    }
     const q = url.searchParams;
     const { res: r, namespace, name, subresource } = route;
     const manager = q.get('fieldManager') ?? managerFromUserAgent(req.headers['user-agent']);
@@ -361,6 +385,11 @@ export class FakeKubeApiServer implements FakeApiServer {
       writeJson(res, code, payload, headers);
     };
 
+    if (r.createOnly) {
+      if (verb !== 'create') throw methodNotAllowed();
+      const review = isKubernetesProtobuf(req.headers['content-type']) ? decodeAccessReview(raw) : parseJsonBody(body, r);
+      return done(201, accessReview(this.store, r, review, user));
+    }
     switch (verb) {
       case 'watch': {
         validateListOptions(q, true);

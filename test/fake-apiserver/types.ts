@@ -25,6 +25,11 @@ export interface FakeApiServerOptions {
    * tokens come from `tokenFor()` or the TokenRequest API (POST serviceaccounts/<name>/token). @default false
    */
   readonly rbac?: boolean;
+  /**
+   * Serve HTTPS with a throw-away self-signed certificate (needs the openssl CLI). kubectl/client-go send bearer
+   * tokens only over TLS, so use it together with `rbac` when kubectl must authenticate. @default false
+   */
+  readonly tls?: boolean;
   /** Fixed port to listen on. @default 0 (any free port) */
   readonly port?: number;
 }
@@ -69,7 +74,7 @@ export interface Faults {
 }
 
 export interface FakeApiServer {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port> (https with `tls: true`) */
   readonly url: string;
   readonly port: number;
   /** A client-node KubeConfig pointing at this server (admin token unless given; skipTLSVerify so plain http is allowed). */
