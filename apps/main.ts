@@ -1,9 +1,12 @@
-// Entry of `npx cdk8s synth` (see cdk8s.yaml): every app's charts, written to dist/ all-or-nothing.
-import { OperatorApp, OutputLayout } from '../lib';
+// Entry of `npx cdk8s synth` (see cdk8s.yaml): every app's charts, written to dist/ all-or-nothing,
+// in apply order, with API reference pages, checked against the released CRDs in crd-baselines/.
+import * as path from 'path';
+import { EvolutionGuard, OperatorApp, OutputLayout } from '../lib';
 import { FooChart } from './foo/foo-chart';
 import { SampleDbChart } from './sampledb/sampledb-chart';
 
-const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER });
+const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER, docs: true });
+EvolutionGuard.enable(app, { baselineDir: path.join(__dirname, '..', 'crd-baselines') });
 new SampleDbChart(app, 'sampledb');
 new FooChart(app, 'foo');
 app.synth();

@@ -7,14 +7,18 @@ import * as yaml from 'yaml';
 const ROOT = path.join(__dirname, '..', '..');
 
 // What `npx cdk8s synth` runs (cdk8s.yaml), in a child process like the CLI does.
-test('apps/main.ts writes the apply-ordered dist/ with the apply guide and RBAC report', () => {
+test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC reports and API docs', () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'main-')), 'dist');
   execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['apps/main.ts'], { cwd: ROOT, env: { ...process.env, CDK8S_OUTDIR: out }, stdio: 'pipe' });
+  const kinds = (file: string) => yaml.parseAllDocuments(fs.readFileSync(path.join(out, file), 'utf8')).map(d => d.toJS().kind);
   expect(fs.readdirSync(out).sort()).toEqual([
     '0-namespaces.yaml', '1-crds.yaml', '2-cluster-resources.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml',
-    'APPLY.md', 'foo-controller.rbac-report.md',
+    '5-external-custom-resources.yaml', 'APPLY.md', 'docs', 'foo-controller.rbac-report.md', 'sampledb-operator.rbac-report.md',
   ]);
-  const kinds = (file: string) => yaml.parseAllDocuments(fs.readFileSync(path.join(out, file), 'utf8')).map(d => d.toJS().kind);
+  expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual([
+    'README.md', 'foo-controller.md', 'foos.samplecontroller.k8s.io.md', 'sampledb-operator.md', 'sampledbs.database.example.com.md',
+  ]);
+  expect(kinds('5-external-custom-resources.yaml').sort()).toEqual(['PrometheusRule', 'ServiceMonitor']);
   expect(kinds('1-crds.yaml')).toEqual(['CustomResourceDefinition', 'CustomResourceDefinition']);
   expect(kinds('4-custom-resources.yaml').sort()).toEqual(['Foo', 'SampleDB', 'SampleDB']);
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('kubectl wait --for condition=established');
