@@ -15,6 +15,7 @@ import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate }
 import { validateObjectMeta } from './metadata-validation';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
 import { toScale } from './scale';
+import { checkTypedDecoding } from './typed-decoding';
 import { applyDefaults, prune } from './schema';
 import {
   ApiError, StatusCause, alreadyExists, applyConflict, badRequest, conflict, fieldForbidden, fieldInvalid, fieldRequired, forbidden, invalid, notFound, successStatus,
@@ -382,6 +383,7 @@ export class Registry {
       applyDefaults(obj, res.schema);
       causes.push(...validateCustomResource(obj, old, res.schema));
     } else if (!res.custom) {
+      checkTypedDecoding(res, obj);
       if (old && res.kind === 'Service' && !res.group) keepAllocatedServiceValues(obj, old);
       applyBuiltinDefaults(res.kind, obj, !old);
       causes.push(...validateBuiltin(res.kind, obj));

@@ -110,6 +110,18 @@ describe('fake apiserver: writes', () => {
       expect(reset.body.metadata.managedFields).toBeUndefined();
     });
 
+    test('typed decoding errors of built-ins: non-string ConfigMap data and labels, non-base64 Secret data, string replicas', async () => {
+      const cm = await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'c' }, data: { port: 8080 } });
+      expect([cm.code, cm.body.message]).toEqual([400, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string']);
+      const label = await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'c', labels: { enabled: true } } });
+      expect(label.body.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string');
+      const secret = await http(s.url, 'POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 's' }, data: { password: 'hunter2!' } });
+      expect([secret.code, secret.body.message]).toEqual([400, 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 7']);
+      expect((await http(s.url, 'POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 's' }, data: { password: 'aHVudGVyMg==' } })).code).toBe(201);
+      const dep = await http(s.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'd' }, spec: { replicas: '2' } });
+      expect(dep.body.message).toBe('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+    });
+
     test('strategic merge patch is accepted for built-ins', async () => {
       await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'cm' }, data: { a: '1' } });
       const r = await http(s.url, 'PATCH', '/api/v1/namespaces/default/configmaps/cm', { data: { b: '2' } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
