@@ -146,7 +146,12 @@ describe('@kubernetes/client-node 1.4 against the fake apiserver', () => {
   test('Lease updates with a stale resourceVersion conflict (leader election safety)', async () => {
     const coord = server.kubeConfig().makeApiClient(k8s.CoordinationV1Api);
     const lease = await coord.createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } } });
-    const renewed = await coord.replaceNamespacedLease({ name: 'leader', namespace: 'default', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a', renewTime: new Date() } } });
+    // MicroTime fields need V1MicroTime: a plain Date serialises with milliseconds, which the apiserver cannot parse
+    const plainDate: any = await coord.replaceNamespacedLease({ name: 'leader', namespace: 'default', body: { ...lease, spec: { ...lease.spec, renewTime: new Date() } } })
+      .catch((e: unknown) => e);
+    expect(plainDate.code).toBe(400);
+    expect(JSON.parse(plainDate.body).message).toContain('as "2006-01-02T15:04:05.000000Z07:00"');
+    const renewed = await coord.replaceNamespacedLease({ name: 'leader', namespace: 'default', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a', renewTime: new k8s.V1MicroTime() } } });
     expect(Number(renewed.metadata?.resourceVersion)).toBeGreaterThan(Number(lease.metadata?.resourceVersion));
     const stolen: any = await coord.replaceNamespacedLease({ name: 'leader', namespace: 'default', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } } }).catch((e: unknown) => e);
     expect(stolen.code).toBe(409);

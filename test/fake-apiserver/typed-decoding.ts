@@ -41,6 +41,20 @@ function base64Error(s: string): number {
   return -1;
 }
 
+const MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
+
+/** metav1.MicroTime parses with RFC3339Micro: exactly six fractional digits (JS toISOString() has three). */
+function microTime(res: ResourceInfo, v: unknown): void {
+  if (v === undefined || v === null) return;
+  if (typeof v !== 'string') fail(res, `json: cannot unmarshal ${jsonType(v)} into Go value of type string`);
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}(Z|[+-]\d\d:\d\d)$/.test(v)) return;
+  const base = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.exec(v);
+  if (!base) fail(res, `parsing time ${JSON.stringify(v)} as ${JSON.stringify(MICRO_LAYOUT)}: cannot parse ${JSON.stringify(v)} as "2006"`);
+  const rest = v.slice(base[0].length);
+  const frac = /^\.\d{6}/.test(rest);
+  fail(res, `parsing time ${JSON.stringify(v)} as ${JSON.stringify(MICRO_LAYOUT)}: cannot parse ${JSON.stringify(frac ? rest.slice(7) : rest)} as ${frac ? '"Z07:00"' : '".000000"'}`);
+}
+
 export function checkTypedDecoding(res: ResourceInfo, obj: any): void {
   if (res.custom) return;
   const meta = obj.metadata ?? {};
@@ -63,6 +77,15 @@ export function checkTypedDecoding(res: ResourceInfo, obj: any): void {
     case 'Deployment':
     case 'StatefulSet':
       int32(res, obj.spec?.replicas, `${res.kind}Spec.spec.replicas`);
+      break;
+    case 'Lease':
+      microTime(res, obj.spec?.acquireTime);
+      microTime(res, obj.spec?.renewTime);
+      int32(res, obj.spec?.leaseDurationSeconds, 'LeaseSpec.spec.leaseDurationSeconds');
+      break;
+    case 'Event':
+      microTime(res, obj.eventTime);
+      microTime(res, obj.series?.lastObservedTime);
       break;
     case 'Service':
       for (const p of obj.spec?.ports ?? []) int32(res, p?.port, 'ServicePort.spec.ports.port');

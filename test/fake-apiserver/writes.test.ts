@@ -120,6 +120,11 @@ describe('fake apiserver: writes', () => {
       expect((await http(s.url, 'POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 's' }, data: { password: 'aHVudGVyMg==' } })).code).toBe(201);
       const dep = await http(s.url, 'POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'd' }, spec: { replicas: '2' } });
       expect(dep.body.message).toBe('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+      // MicroTime needs six fractional digits: JavaScript's toISOString() is not enough
+      const lease = await http(s.url, 'POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { metadata: { name: 'l' }, spec: { renewTime: '2026-11-22T03:00:00.123Z' } });
+      expect([lease.code, lease.body.message]).toEqual([400,
+        'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-11-22T03:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".123Z" as ".000000"']);
+      expect((await http(s.url, 'POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { metadata: { name: 'l' }, spec: { renewTime: '2026-11-22T03:00:00.123456Z' } })).code).toBe(201);
     });
 
     test('strategic merge patch is accepted for built-ins', async () => {
