@@ -77,3 +77,33 @@ export function validateObjectMeta(meta: any, custom: boolean): MetadataCheck {
   }
   return { causes, warnings };
 }
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** metadata.name rules: Services are DNS-1035 labels, Namespaces DNS-1123 labels, everything else DNS-1123 subdomains. */
+export function nameErrors(res: { kind: string; group: string; custom: boolean }, name: string): StatusCause[] {
+  const builtin = !res.custom && res.group === '';
+  if (builtin && res.kind === 'Service') {
+    const errs: StatusCause[] = [];
+    if (name.length > 63) errs.push(fieldInvalid('metadata.name', name, 'must be no more than 63 characters'));
+    if (!DNS_1035_LABEL.test(name)) {
+      errs.push(fieldInvalid('metadata.name', name, 'a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')'));
+    }
+    return errs;
+  }
+  if (builtin && res.kind === 'Namespace') {
+    const errs: StatusCause[] = [];
+    if (name.length > 63) errs.push(fieldInvalid('metadata.name', name, 'must be no more than 63 characters'));
+    if (!DNS_LABEL.test(name)) {
+      errs.push(fieldInvalid('metadata.name', name, 'a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')'));
+    }
+    return errs;
+  }
+  const errs: StatusCause[] = [];
+  if (name.length > 253) errs.push(fieldInvalid('metadata.name', name, 'must be no more than 253 characters'));
+  if (!DNS_SUBDOMAIN.test(name)) {
+    errs.push(fieldInvalid('metadata.name', name, 'a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')'));
+  }
+  return errs;
+}

@@ -12,7 +12,7 @@ import { coreToEventsV1, eventsV1ToCore, validateEventCreate } from './events';
 import { GarbageCollector } from './garbage-collector';
 import { clone, deepEqual, isObject, nowTimestamp, setJsonPath } from './json-util';
 import { ManagedFieldsEntry, Scope, WriteContext, serverSideApply, trackUpdate } from './managed-fields';
-import { validateObjectMeta } from './metadata-validation';
+import { nameErrors, validateObjectMeta } from './metadata-validation';
 import { ResourceCatalog, ResourceInfo, apiVersionOf } from './resources';
 import { toScale } from './scale';
 import { checkTypedDecoding } from './typed-decoding';
@@ -43,7 +43,6 @@ export interface DeleteOptions {
   readonly dryRun?: boolean;
 }
 
-const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Resources whose DELETE answers with the deleted object instead of a Status (ReturnDeletedObject). */
@@ -365,9 +364,7 @@ export class Registry {
     const warnings: string[] = [];
     const causes: StatusCause[] = [];
     const name = obj.metadata.name;
-    if (!old && (!NAME_RE.test(name) || name.length > 253)) {
-      causes.push(fieldInvalid('metadata.name', name, 'a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')'));
-    }
+    if (!old) causes.push(...nameErrors(res, name));
     const metaCheck = validateObjectMeta(obj.metadata, res.custom);
     causes.push(...metaCheck.causes);
     if (!old || !deepEqual(old.metadata?.finalizers, obj.metadata?.finalizers)) warnings.push(...metaCheck.warnings);

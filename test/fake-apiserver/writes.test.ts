@@ -27,6 +27,16 @@ describe('fake apiserver: writes', () => {
       expect(noRv.body.details.causes[0].field).toBe('metadata.resourceVersion');
     });
 
+    test('names: Services must be DNS-1035 labels, Namespaces DNS-1123 labels, others DNS-1123 subdomains', async () => {
+      const svc = await http(s.url, 'POST', '/api/v1/namespaces/default/services', { metadata: { name: '1db' }, spec: { ports: [{ port: 80 }] } });
+      expect(svc.code).toBe(422);
+      expect(svc.body.message).toContain('metadata.name: Invalid value: "1db": a DNS-1035 label must consist of lower case alphanumeric characters');
+      expect((await http(s.url, 'POST', '/api/v1/namespaces', { metadata: { name: 'a.b' } })).code).toBe(422);
+      expect((await http(s.url, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'a.b' } })).code).toBe(201);
+      const upper = await http(s.url, 'POST', BASE, sdb('Bad_Name'));
+      expect(upper.body.details.causes[0].message).toContain('a lowercase RFC 1123 subdomain must consist of');
+    });
+
     test('a no-op update keeps the resourceVersion and emits no event', async () => {
       const a = (await http(s.url, 'POST', BASE, sdb('a', { replicas: 2 }))).body;
       const w = await openWatch(s.url, `${BASE}?watch=true&resourceVersion=${a.metadata.resourceVersion}&timeoutSeconds=1`);
