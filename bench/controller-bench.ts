@@ -33,10 +33,19 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete']);
 /** Builds the controller's single-file bundle (what its Dockerfile ships). */
 export async function bundleFooController(outfile: string): Promise<void> {
   const esbuild = await import('esbuild');
-  await esbuild.build({ entryPoints: [path.join(ROOT, 'controllers/foo/main.ts')], bundle: true, platform: 'node', target: 'node20', outfile, logLevel: 'error' });
+  // The same options as controllers/foo's `npm run bundle`.
+  await esbuild.build({ entryPoints: [path.join(ROOT, 'controllers/foo/main.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, sourcemap: true, outfile, logLevel: 'error' });
 }
 
-export async function runControllerBench(n: number, opts: { bundle: string; steadySeconds: number; timeoutSeconds: number }): Promise<ControllerResult> {
+export interface ControllerBenchOptions {
+  readonly bundle: string;
+  readonly steadySeconds: number;
+  readonly timeoutSeconds: number;
+  /** Write a V8 heap snapshot of the controller at the end of the steady-state window into this folder. */
+  readonly heapSnapshotDir?: string;
+}
+
+export async function runControllerBench(n: number, opts: ControllerBenchOptions): Promise<ControllerResult> {
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const server = await startFakeApiServer({ crds: [crd], bookmarkIntervalMs: 5000, watchCacheWindow: Math.max(1000, n * 4) });
   const kubeconfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'kubeconfig');
@@ -44,7 +53,8 @@ export async function runControllerBench(n: number, opts: { bundle: string; stea
   const metricsPort = 18080 + Math.floor(Math.random() * 1000);
   let controller: ChildProcess | undefined;
   try {
-    controller = spawn(process.execPath, [opts.bundle, `--metrics-bind-address=127.0.0.1:${metricsPort}`, '--health-probe-bind-address=0', '--concurrency=2'], {
+    const profiling = opts.heapSnapshotDir ? [`--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${opts.heapSnapshotDir}`] : [];
+    controller = spawn(process.execPath, [...profiling, opts.bundle, `--metrics-bind-address=127.0.0.1:${metricsPort}`, '--health-probe-bind-address=0', '--concurrency=2'], {
       env: { ...process.env, KUBECONFIG: kubeconfig, LOG_LEVEL: 'error' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -54,7 +64,8 @@ export async function runControllerBench(n: number, opts: { bundle: string; stea
     const start = Date.now();
     await converge(server, n, start + opts.timeoutSeconds * 1000);
     const convergeSeconds = (Date.now() - start) / 1000;
-    const converged = server.requests.length;
+    // Events are recorded after the status write that marks convergence: let that tail settle first.
+    const converged = await settled(server);
 
     await new Promise(r => setTimeout(r, opts.steadySeconds * 1000));
     const steadyState = server.requests.slice(converged).filter(r => WRITE_VERBS.has(r.verb));
@@ -71,6 +82,7 @@ export async function runControllerBench(n: number, opts: { bundle: string; stea
     const eventWrites = allWrites.filter(r => r.resource === 'events').length;
     const writes = allWrites.length - eventWrites;
     const mem = memoryOf(controller.pid!);
+    if (opts.heapSnapshotDir) await heapSnapshot(controller, opts.heapSnapshotDir);
     return {
       foos: n,
       convergeSeconds: round(convergeSeconds),
@@ -86,6 +98,16 @@ export async function runControllerBench(n: number, opts: { bundle: string; stea
   } finally {
     controller?.kill('SIGTERM');
     await server.close();
+  }
+}
+
+/** Waits until the controller has made no request for 2 s; returns the request count then. */
+async function settled(server: Awaited<ReturnType<typeof startFakeApiServer>>): Promise<number> {
+  for (let seen = -1; ;) {
+    const now = server.requests.length;
+    if (now === seen) return now;
+    seen = now;
+    await new Promise(r => setTimeout(r, 2000));
   }
 }
 
@@ -111,6 +133,21 @@ async function converge(server: Awaited<ReturnType<typeof startFakeApiServer>>, 
     if (done === n) return;
     if (Date.now() > deadline) throw new Error(`only ${done}/${n} Foos converged before the timeout`);
     await new Promise(r => setTimeout(r, 100));
+  }
+}
+
+async function heapSnapshot(child: ChildProcess, dir: string): Promise<void> {
+  const before = new Set(fs.readdirSync(dir));
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 120; i++) {
+    await new Promise(r => setTimeout(r, 500));
+    const written = fs.readdirSync(dir).filter(f => !before.has(f) && f.endsWith('.heapsnapshot'));
+    // The file is complete once its size stops changing.
+    if (written.length && fs.statSync(path.join(dir, written[0])).size > 0) {
+      const size = fs.statSync(path.join(dir, written[0])).size;
+      await new Promise(r => setTimeout(r, 1000));
+      if (fs.statSync(path.join(dir, written[0])).size === size) return;
+    }
   }
 }
 

@@ -2,7 +2,7 @@
  * Loads `@kubernetes/client-node` 1.4.x, which is published as an ES module only.
  *
  * Expected flow: runtime code imports only types from client-node and calls {@link loadClientNode}
- * for values (KubeConfig). A plain `require` works under Node >= 20.19 (require(esm)), tsx and an
+ * for values (KubeConfig, from client-node's `dist/config.js` only). A plain `require` works under Node >= 20.19 (require(esm)), tsx and an
  * esbuild bundle; inside Jest's CommonJS sandbox it fails with a SyntaxError, so we fall back to
  * Node's own `require` via `process.getBuiltinModule('module')`.
  *
@@ -10,22 +10,28 @@
  */
 import type * as k8s from '@kubernetes/client-node';
 
-/** The client-node module namespace. */
-export type ClientNode = typeof k8s;
+/** The part of client-node the runtime uses: `KubeConfig` (auth, TLS, server), nothing generated. */
+export type KubeConfigModule = Pick<typeof k8s, 'KubeConfig'>;
 
-let cached: ClientNode | undefined;
+/**
+ * The module is `dist/config.js`, not the package root: the root re-exports every generated API
+ * (15 MB of a controller bundle and ~30 MiB of its heap as source text); config.js is 1.5 MB.
+ */
+const CONFIG_MODULE = '@kubernetes/client-node/dist/config.js';
 
-/** Returns the client-node module (loaded once). */
-export function loadClientNode(): ClientNode {
+let cached: KubeConfigModule | undefined;
+
+/** Returns client-node's KubeConfig module (loaded once). */
+export function loadClientNode(): KubeConfigModule {
   if (cached) return cached;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    cached = require('@kubernetes/client-node') as ClientNode;
+    cached = require('@kubernetes/client-node/dist/config.js') as KubeConfigModule;
   } catch (err) {
     // Jest's sandbox throws a SyntaxError from another realm, so compare names, not classes.
     if ((err as Error).name !== 'SyntaxError' && (err as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw err;
     const nodeModule = (process as unknown as { getBuiltinModule(id: string): typeof import('module') }).getBuiltinModule('module');
-    cached = nodeModule.createRequire(__filename)('@kubernetes/client-node') as ClientNode;
+    cached = nodeModule.createRequire(__filename)(CONFIG_MODULE) as KubeConfigModule;
   }
   return cached;
 }

@@ -1,3 +1,4 @@
+import { loadClientNode as loadFullClientNode } from '../fake-apiserver/client-node';
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import * as runtime from '../../runtime';
@@ -24,7 +25,8 @@ describe('runtime boundaries', () => {
   });
 
   test('client-node loads in jest and its ApiException converts to ApiError', () => {
-    const k8s = runtime.loadClientNode();
+    expect(typeof runtime.loadClientNode().KubeConfig).toBe('function');
+    const k8s = loadFullClientNode();
     const ex = new k8s.ApiException(409, 'conflict', JSON.stringify({ kind: 'Status', reason: 'Conflict', code: 409, message: 'the object has been modified' }), { 'retry-after': '2' });
     const err = fromApiException(ex, 'PUT', '/apis/x');
     expect(err).toBeInstanceOf(ApiError);
