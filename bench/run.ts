@@ -1,5 +1,6 @@
 // `npm run bench`: synth and controller benchmarks; prints tables and writes results.json and
-// chart.svg to bench/results/<timestamp>/. Options: --quick (small sizes), --runs=N.
+// chart.svg to bench/results/<timestamp>/. Options: --quick (small sizes), --runs=N, --heap-snapshot
+// (a V8 heap snapshot of the controller at the largest N, in the results folder).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -8,6 +9,7 @@ import { renderSvg } from './svg-chart';
 import { median, runSynthBench, SynthResult, timeNode, TimedRun } from './synth-bench';
 
 const quick = process.argv.includes('--quick');
+const heapSnapshot = process.argv.includes('--heap-snapshot');
 const runs = Number(/--runs=(\d+)/.exec(process.argv.join(' '))?.[1] ?? (quick ? 1 : 3));
 const SYNTH_SIZES: Array<[number, number]> = quick ? [[10, 100], [40, 400]] : [[10, 100], [50, 500], [100, 1000], [200, 2000]];
 const FOO_COUNTS = quick ? [100] : [100, 1000, 5000];
@@ -25,18 +27,19 @@ async function main() {
   fs.rmSync(appsOut, { recursive: true, force: true });
   const demoApps = median(apps);
 
+  const dir = path.join(__dirname, 'results', new Date().toISOString().replace(/[:.]/g, '-'));
+  fs.mkdirSync(dir, { recursive: true });
   const bundle = path.join(os.tmpdir(), `foo-controller-${process.pid}.js`);
   await bundleFooController(bundle);
   const controller: ControllerResult[] = [];
   for (const n of FOO_COUNTS) {
-    const r = await runControllerBench(n, { bundle, steadySeconds: quick ? 10 : 40, timeoutSeconds: 600 });
+    const last = n === FOO_COUNTS[FOO_COUNTS.length - 1];
+    const r = await runControllerBench(n, { bundle, steadySeconds: quick ? 10 : 40, timeoutSeconds: 600, heapSnapshotDir: heapSnapshot && last ? dir : undefined });
     controller.push(r);
     console.error(`controller N=${n}: converged in ${r.convergeSeconds}s, ${r.writesPerFoo} writes/Foo, ${r.steadyStateWrites} steady-state writes`);
   }
 
   const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, quick, runs, synth, demoApps, controller };
-  const dir = path.join(__dirname, 'results', results.date.replace(/[:.]/g, '-'));
-  fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([
     { title: 'Synth wall time (process start included)', xLabel: 'example CRs (CRDs = examples / 10)', yLabel: 'seconds', series: [
