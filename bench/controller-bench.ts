@@ -43,6 +43,8 @@ export interface ControllerBenchOptions {
   readonly timeoutSeconds: number;
   /** Write a V8 heap snapshot of the controller at the end of the steady-state window into this folder. */
   readonly heapSnapshotDir?: string;
+  /** Write a V8 CPU profile of the controller (written when it exits) into this folder. */
+  readonly cpuProfileDir?: string;
 }
 
 export async function runControllerBench(n: number, opts: ControllerBenchOptions): Promise<ControllerResult> {
@@ -53,7 +55,10 @@ export async function runControllerBench(n: number, opts: ControllerBenchOptions
   const metricsPort = 18080 + Math.floor(Math.random() * 1000);
   let controller: ChildProcess | undefined;
   try {
-    const profiling = opts.heapSnapshotDir ? [`--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${opts.heapSnapshotDir}`] : [];
+    const profiling = [
+      ...(opts.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.heapSnapshotDir}`] : []),
+      ...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
+    ];
     controller = spawn(process.execPath, [...profiling, opts.bundle, `--metrics-bind-address=127.0.0.1:${metricsPort}`, '--health-probe-bind-address=0', '--concurrency=2'], {
       env: { ...process.env, KUBECONFIG: kubeconfig, LOG_LEVEL: 'error' },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -96,7 +101,11 @@ export async function runControllerBench(n: number, opts: ControllerBenchOptions
       controllerHeapMiB: await heapOf(metricsPort),
     };
   } finally {
-    controller?.kill('SIGTERM');
+    if (controller && controller.exitCode === null) {
+      const exited = new Promise(resolve => controller!.once('exit', resolve));
+      controller.kill('SIGTERM');
+      await Promise.race([exited, new Promise(r => setTimeout(r, 35_000))]);
+    }
     await server.close();
   }
 }
