@@ -20,3 +20,4 @@ export * from './status';
 export * from './transport';
 export * from './watcher';
 export * from './workqueue';
+export * from './cli';

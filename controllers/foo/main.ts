@@ -4,70 +4,23 @@
  *   npx tsx controllers/foo/main.ts [--leader-elect] [--metrics-bind-address=:8080]
  *     [--health-probe-bind-address=:8081] [--concurrency=2] [--leader-election-namespace=ns]
  *
- * Kubeconfig: `KUBECONFIG` / `~/.kube/config`, else in-cluster. `WATCH_NAMESPACE` restricts the
- * watch to one namespace. SIGTERM/SIGINT shut down gracefully.
+ * Flags and environment are the runtime's shared ones (runtime/cli.ts).
  */
-import { createLogger, loadDefaultKubeConfig, Manager } from '../../runtime';
+import { ControllerBinary, Manager, parseManagerFlags, runControllerBinary, startControllerBinary } from '../../runtime';
 import { setupFooController } from './controller';
 
-/** Parsed command line. */
-export interface FooFlags {
-  readonly leaderElect: boolean;
-  readonly leaderElectionNamespace?: string;
-  readonly metricsBindAddress: string;
-  readonly healthProbeBindAddress: string;
-  readonly concurrency: number;
-  readonly namespace?: string;
-}
+export const FOO_BINARY: ControllerBinary = {
+  name: 'foo',
+  leaseName: 'foo-controller-leader',
+  setup: (manager, flags) => setupFooController(manager, { concurrency: flags.concurrency }),
+};
 
-/** Parses flags (`--name=value`, `--name value`, boolean `--name`) and env. Throws on unknown flags. */
-export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): FooFlags {
-  const values = new Map<string, string>();
-  const known = new Set(['leader-elect', 'leader-election-namespace', 'metrics-bind-address', 'health-probe-bind-address', 'concurrency']);
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--?([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m || !known.has(m[1])) throw new Error(`unknown flag '${argv[i]}'`);
-    let value = m[2];
-    if (value === undefined) value = m[1] === 'leader-elect' ? 'true' : argv[++i];
-    if (value === undefined) throw new Error(`flag --${m[1]} needs a value`);
-    values.set(m[1], value);
-  }
-  const concurrency = Number(values.get('concurrency') ?? '2');
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency must be a positive integer, got '${values.get('concurrency')}'`);
-  const leaderElect = values.get('leader-elect') ?? 'false';
-  if (!['true', 'false'].includes(leaderElect)) throw new Error(`--leader-elect must be true or false, got '${leaderElect}'`);
-  return {
-    leaderElect: leaderElect === 'true',
-    leaderElectionNamespace: values.get('leader-election-namespace'),
-    metricsBindAddress: values.get('metrics-bind-address') ?? ':8080',
-    healthProbeBindAddress: values.get('health-probe-bind-address') ?? ':8081',
-    concurrency,
-    namespace: env.WATCH_NAMESPACE || undefined,
-  };
-}
+/** Parses the binary's flags (the runtime's shared set). */
+export const parseFlags = parseManagerFlags;
 
 /** Builds and starts the manager; resolves once running. */
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<Manager> {
-  const flags = parseFlags(argv);
-  const logger = createLogger({ fields: { controller: 'foo' } });
-  const manager = new Manager({
-    kubeConfig: loadDefaultKubeConfig(),
-    namespace: flags.namespace,
-    logger,
-    metricsBindAddress: flags.metricsBindAddress,
-    healthProbeBindAddress: flags.healthProbeBindAddress,
-    leaderElection: flags.leaderElect ? { leaseName: 'foo-controller-leader', namespace: flags.leaderElectionNamespace } : undefined,
-  });
-  setupFooController(manager, { concurrency: flags.concurrency });
-  manager.installSignalHandlers();
-  logger.info('starting foo controller', { ...flags });
-  await manager.start();
-  return manager;
+export function main(argv: readonly string[] = process.argv.slice(2)): Promise<Manager> {
+  return startControllerBinary(FOO_BINARY, argv);
 }
 
-if (require.main === module) {
-  main().catch((err) => {
-    process.stderr.write(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'foo controller failed', error: String(err) }) + '\n');
-    process.exit(1);
-  });
-}
+if (require.main === module) runControllerBinary(FOO_BINARY);
