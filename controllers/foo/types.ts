@@ -2,6 +2,7 @@
  * The sample-controller API: `Foo` in `samplecontroller.k8s.io/v1alpha1` (plural `foos`, status
  * subresource), exactly as kubernetes/sample-controller's CRD.
  */
+import type { FooSpec, FooStatus } from '../../imports/samplecontroller.k8s.io';
 import type { KubeObject, ResourceRef } from '../../runtime';
 
 /** The Foo kind. */
@@ -9,19 +10,8 @@ export const FOO: ResourceRef = { apiVersion: 'samplecontroller.k8s.io/v1alpha1'
 /** The owned Deployment kind. */
 export const DEPLOYMENT: ResourceRef = { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' };
 
-/** `FooSpec`. */
-export interface FooSpec {
-  /** Name of the Deployment the Foo owns. */
-  deploymentName?: string;
-  /** Replicas of that Deployment (1–10 by the CRD schema). */
-  replicas?: number;
-}
-
-/** `FooStatus`. */
-export interface FooStatus {
-  /** Copied from the Deployment's `status.availableReplicas`. */
-  availableReplicas?: number;
-}
+// spec and status come from the CRD itself (generated into imports/ by `npx projen import`).
+export type { FooSpec, FooStatus };
 
 /** A Foo object. */
 export interface Foo extends KubeObject {

@@ -2,7 +2,8 @@
  * The SampleDB API (`database.example.com/v1`, plural `sampledbs`) as the controller sees it, the
  * kinds it reads and writes, and the names and labels of everything it creates.
  */
-import type { Condition, KubeObject, ResourceRef } from '../../runtime';
+import type { SampleDBSpec, SampleDBStatus } from '../../imports/database.example.com';
+import type { KubeObject, ResourceRef } from '../../runtime';
 
 export const SAMPLEDB: ResourceRef = { apiVersion: 'database.example.com/v1', kind: 'SampleDB', plural: 'sampledbs' };
 export const SECRET: ResourceRef = { apiVersion: 'v1', kind: 'Secret', plural: 'secrets' };
@@ -15,40 +16,14 @@ export const CRONJOB: ResourceRef = { apiVersion: 'batch/v1', kind: 'CronJob', p
 /** Finalizer that takes the final snapshot before the database goes. */
 export const FINALIZER = 'database.example.com/final-snapshot';
 
-/** `spec` (defaults are applied by the apiserver from the CRD). */
-export interface SampleDBSpec {
-  version: string;
-  replicas?: number;
-  backupSchedule?: string;
-  backupRetention?: number;
-  storage?: string;
-  backupStorage?: string;
-  volumeRetention?: 'Delete' | 'Retain';
-  restoreFrom?: string;
-}
-
-/** What made a backup. */
-export type BackupType = 'Scheduled' | 'PreUpgrade' | 'FinalSnapshot';
+// spec and status come from the CRD itself (generated into imports/ by `npx projen import`).
+export type { SampleDBSpec, SampleDBStatus };
 
 /** `status.lastBackup`. */
-export interface BackupRecord {
-  name: string;
-  type: BackupType;
-  completionTime?: string;
-}
+export type BackupRecord = NonNullable<SampleDBStatus['lastBackup']>;
 
-/** `status`. */
-export interface SampleDBStatus {
-  replicas?: number;
-  readyReplicas?: number;
-  labelSelector?: string;
-  phase?: 'Pending' | 'Creating' | 'Running' | 'Upgrading' | 'Restoring' | 'Deleting' | 'Failed';
-  observedGeneration?: number;
-  currentVersion?: string;
-  lastBackup?: BackupRecord;
-  restoredFrom?: string;
-  conditions?: Condition[];
-}
+/** What made a backup. */
+export type BackupType = NonNullable<BackupRecord['type']>;
 
 /** A SampleDB object. */
 export interface SampleDB extends KubeObject {
