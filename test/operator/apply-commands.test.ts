@@ -10,7 +10,7 @@ import { FakeApiServer, startFakeApiServer } from '../fake-apiserver';
 // Runs the exact commands APPLY.md documents, with a real kubectl, against the fake apiserver
 // (test/fake-apiserver: discovery, CRDs with Established, apply). Real authorization and Pod
 // Security admission need a real kube-apiserver: see envtest-rbac.test.ts.
-const FIXTURES = '/work/shared/fixtures/sample-controller';
+const FIXTURES = path.join(__dirname, '../../../shared/fixtures/sample-controller'); // beside the repository
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 const maybe = hasKubectl && fs.existsSync(FIXTURES) ? describe : describe.skip;
 

@@ -13,7 +13,7 @@ import { EnvtestApiServer, startEnvtest } from '../envtest';
 // namespace enforces Pod Security "restricted" (any warning fails the test), then asks the
 // apiserver's RBAC authorizer, as the operator's ServiceAccount, what it may do.
 const ASSETS = process.env.KUBEBUILDER_ASSETS;
-const FIXTURES = '/work/shared/fixtures/sample-controller';
+const FIXTURES = path.join(__dirname, '../../../shared/fixtures/sample-controller'); // beside the repository
 const maybe = ASSETS ? describe : describe.skip;
 
 const CONTRACT = { owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true };
