@@ -77,6 +77,7 @@ const BUILTINS: BuiltinSpec[] = [
   { gv: 'coordination.k8s.io/v1', plural: 'leases', kind: 'Lease', namespaced: true },
   { gv: 'events.k8s.io/v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   { gv: 'policy/v1', plural: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], status: true, generation: true },
+  { gv: 'networking.k8s.io/v1', plural: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], generation: true },
   { gv: 'rbac.authorization.k8s.io/v1', plural: 'roles', kind: 'Role', namespaced: true },
   { gv: 'rbac.authorization.k8s.io/v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true },
   { gv: 'rbac.authorization.k8s.io/v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false },

@@ -1,14 +1,15 @@
-import { execFile } from 'child_process';
+import { execFile, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CustomResourceDefinition, Operator, OperatorApp, OperatorProps, OutputLayout } from '../../lib';
-import { EnvtestApiServer, startEnvtest } from '../envtest';
+import { startEnvtest } from '../envtest';
+import { startFakeApiServer } from '../fake-apiserver';
 
-// The "done when" check against a REAL kube-apiserver (envtest binaries: etcd + kube-apiserver,
-// e.g. from `setup-envtest use -p path`, started by test/envtest). Skipped unless KUBEBUILDER_ASSETS is set.
+// The "done when" check, against the fake apiserver with its RBAC authorizer and against a REAL kube-apiserver (envtest binaries: etcd + kube-apiserver,
+// e.g. from `setup-envtest use -p path`, started by test/envtest; that half skips unless KUBEBUILDER_ASSETS is set).
 // It applies the output with the exact commands of APPLY.md into a cluster whose operator
 // namespace enforces Pod Security "restricted" (any warning fails the test), then asks the
 // apiserver's RBAC authorizer, as the operator's ServiceAccount, what it may do.
@@ -49,15 +50,30 @@ async function canI(kubeconfig: string, sa: string, args: string): Promise<strin
   return r.stdout.trim();
 }
 
+interface Server { writeKubeconfig(file: string): void; close(): Promise<void> }
+
+// The same checks run against the fake apiserver with its RBAC authorizer (kubectl sends tokens only over TLS).
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+(hasOpenssl ? describe : describe.skip)('against the fake apiserver (rbac, tls)', () => {
+  rbacSuite(async () => startFakeApiServer({ rbac: true, tls: true }));
+});
+
 maybe('against a real kube-apiserver (envtest)', () => {
+  rbacSuite(async () => {
+    const server = await startEnvtest();
+    if (!server) throw new Error('KUBEBUILDER_ASSETS is set but the envtest binaries were not found');
+    return server;
+  });
+});
+
+function rbacSuite(start: () => Promise<Server>) {
   jest.setTimeout(300_000);
   let dir: string;
-  let server: EnvtestApiServer | undefined;
+  let server: Server | undefined;
   const env = { kubeconfig: '' };
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envtest-rbac-'));
-    server = await startEnvtest();
-    if (!server) throw new Error('KUBEBUILDER_ASSETS is set but the envtest binaries were not found');
+    server = await start();
     env.kubeconfig = path.join(dir, 'kubeconfig');
     server.writeKubeconfig(env.kubeconfig);
   });
@@ -104,4 +120,4 @@ maybe('against a real kube-apiserver (envtest)', () => {
     expect(roles.code).toBe(0);
     expect(roles.stdout).not.toContain('"*"');
   });
-});
+}
