@@ -23,7 +23,6 @@ function synthOperatorApp(root: string): string {
     image: 'ghcr.io/acme/foo:0.1.0',
     replicas: 2,
     contract: { watches: [crd], owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true },
-    networkPolicy: false, // the fake apiserver serves no networking.k8s.io
   });
   const example = YAML.parse(fs.readFileSync(path.join(FIXTURES, 'example-foo.yaml'), 'utf8'));
   new ApiObject(new Chart(app, 'examples', { namespace: 'foo-operator-system' }), 'example', example);
