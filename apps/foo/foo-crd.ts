@@ -9,6 +9,7 @@ export function fooCrd(scope: Construct, id = 'FooDefinition'): CustomResourceDe
   return new CustomResourceDefinition(scope, id, {
     group: 'samplecontroller.k8s.io',
     kind: 'Foo',
+    description: 'Foo is the sample-controller\'s example resource: the controller runs a Deployment for each Foo and reports its available replicas.',
     annotations: {
       // *.k8s.io groups need this annotation; upstream carries the same text.
       'api-approved.kubernetes.io': "unapproved, experimental-only; please get an approval from Kubernetes API reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups",

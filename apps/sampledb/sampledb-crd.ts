@@ -18,6 +18,7 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
   return new CustomResourceDefinition(scope, id, {
     group: 'database.example.com',
     kind: 'SampleDB',
+    description: 'SampleDB is a PostgreSQL database run by the SampleDB operator: a StatefulSet with its volumes, credentials, services, scheduled backups, upgrades and a final snapshot on delete.',
     shortNames: ['sdb'],
     categories: ['databases'],
     versions: [{

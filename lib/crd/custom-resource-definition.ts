@@ -102,6 +102,12 @@ export interface CustomResourceDefinitionProps {
   readonly categories?: readonly string[];
   /** @default ResourceScope.NAMESPACED */
   readonly scope?: ResourceScope;
+  /**
+   * What the kind is, shown by `kubectl explain <kind>` (the root description of every version built
+   * from `spec`/`status`).
+   * @default - none
+   */
+  readonly description?: string;
   /** Versions; more can be added with `addVersion()`. @default - none yet */
   readonly versions?: readonly CrdVersionProps[];
   /** Annotations of the CRD object. @default - none */
@@ -272,7 +278,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
         group: this.group,
         names: this.names,
         scope: this.scope,
-        versions: this.versions.map(v => renderVersion(v, onlyVersion)),
+        versions: this.versions.map(v => renderVersion(v, onlyVersion, this.props.description)),
       },
     };
   }
@@ -336,8 +342,8 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   }
 }
 
-function renderVersion(v: CrdVersionProps, onlyVersion: boolean): CrdVersionSpec {
-  const schema = v.schema ?? wrapSchema(v.spec, v.status);
+function renderVersion(v: CrdVersionProps, onlyVersion: boolean, description?: string): CrdVersionSpec {
+  const schema = v.schema ?? wrapSchema(v.spec, v.status, description);
   const statusEnabled = v.subresources?.status ?? schema.properties?.status !== undefined;
   const subresources = statusEnabled || v.subresources?.scale
     ? {
@@ -362,15 +368,19 @@ function renderVersion(v: CrdVersionProps, onlyVersion: boolean): CrdVersionSpec
 }
 
 /** The root object schema around `spec` and `status`, as controller-gen writes it. */
-function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps): JSONSchemaProps {
+// The texts Kubernetes' own types (and controller-gen) give the common fields, for `kubectl explain`.
+const API_VERSION_DESCRIPTION = 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
+const KIND_DESCRIPTION = 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
+
+function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps, description?: string): JSONSchemaProps {
   const properties: Record<string, JSONSchemaProps> = {
-    apiVersion: { type: 'string' },
-    kind: { type: 'string' },
+    apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
+    kind: { type: 'string', description: KIND_DESCRIPTION },
     metadata: { type: 'object' },
   };
   if (spec) properties.spec = spec;
   if (status) properties.status = status;
-  return { type: 'object', properties };
+  return { ...(description ? { description } : {}), type: 'object', properties };
 }
 
 /** Every CustomResourceDefinition in a construct tree. */
