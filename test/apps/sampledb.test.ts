@@ -31,6 +31,8 @@ describe('SampleDB app', () => {
     const crd = manifests[0];
     expect(crd.spec.names).toMatchObject({ kind: 'SampleDB', plural: 'sampledbs', shortNames: ['sdb'] });
     const v1 = crd.spec.versions[0];
+    expect(v1.schema.openAPIV3Schema.description).toMatch(/^SampleDB is a PostgreSQL database/);
+    expect(v1.schema.openAPIV3Schema.properties.kind.description).toMatch(/^Kind is a string value/);
     expect(v1.additionalPrinterColumns.map((c: any) => c.name)).toEqual(['Version', 'Replicas', 'Ready', 'Phase', 'Age']);
     expect(v1.subresources).toEqual({
       status: {},
