@@ -62,4 +62,26 @@ const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
     expect(asController.filter(r => r.verb === 'patch' && r.subresource === 'status').length).toBeGreaterThan(0);
     expect(asController.filter(r => r.code === 403)).toEqual([]);
   }, 120_000);
+
+  test('the SampleDB controller, with its chart\'s identity, creates the example databases\' objects without a denied request', async () => {
+    const identity = path.join(dir, 'sampledb-operator.kubeconfig');
+    const user = 'system:serviceaccount:sampledb-operator-system:sampledb-operator';
+    server.writeKubeconfig(identity, { token: server.tokenFor('sampledb-operator-system', 'sampledb-operator') });
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'controllers/sampledb/main.ts'),
+      '--metrics-bind-address=0', '--health-probe-bind-address=0', '--leader-elect', '--leader-election-namespace=sampledb-operator-system'], {
+      env: { ...process.env, KUBECONFIG: identity, LOG_LEVEL: 'error' },
+      stdio: 'ignore',
+    });
+    try {
+      const owned = (kind: string) => server.requests.some(r => r.user === user && r.resource === kind && r.code < 300 && (r.verb === 'create' || r.verb === 'patch'));
+      await waitFor(() => ['secrets', 'services', 'statefulsets'].every(owned) && server.get('apps/v1', 'StatefulSet', 'default', 'my-db') !== undefined, 30_000).catch(e => {
+        throw new Error(`${e.message}; requests as the operator: ${JSON.stringify(server.requests.filter(r => r.user === user).map(r => `${r.verb} ${r.resource}/${r.name ?? ''} ${r.code}`))}`);
+      });
+      const sts = server.get('apps/v1', 'StatefulSet', 'default', 'my-db');
+      expect(sts?.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'SampleDB', name: 'my-db', controller: true })]);
+      expect(server.requests.filter(r => r.user === user && r.code === 403).map(r => `${r.verb} ${r.resource}`)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
 });
