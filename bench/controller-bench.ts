@@ -1,34 +1,35 @@
 // Controller benchmark: N Foos (kubernetes/sample-controller's workload) reconciled by the Foo
-// controller bundle running as its own process, against the in-process fake apiserver (the driver
-// plays kubelet: it marks each Deployment available) or, with KUBECONFIG set, against a real cluster
-// (there kube-controller-manager and kubelets do that). Reports convergence time, API requests per
-// Foo by verb, writes in a steady-state window, and the controller's RSS and heap.
+// controller bundle running as its own process against a BenchTarget (the fake apiserver, or a real
+// cluster). Reports convergence time, API requests per Foo, writes in a steady-state window, and the
+// controller's RSS and heap. Request counts come from the controller's own rest_client_requests_total
+// (any target); the fake's request log adds the per-resource breakdown (events apart from objects).
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import * as yaml from 'yaml';
-import { startFakeApiServer } from '../test/fake-apiserver';
+import { BenchTarget } from './bench-targets';
 
 const ROOT = path.join(__dirname, '..');
-const FOO_API = 'samplecontroller.k8s.io/v1alpha1';
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete']);
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface ControllerResult {
+  readonly target: string;
   readonly foos: number;
   readonly convergeSeconds: number;
+  /** HTTP requests per Foo by method, from the controller's metrics. */
   readonly requestsPerFoo: Record<string, number>;
-  /** Writes of Foos and Deployments (what the upstream target counts). */
+  /** Requests per Foo by verb and resource (fake apiserver only). */
+  readonly requestsPerFooByResource?: Record<string, number>;
+  /** Writes of Foos and Deployments per Foo (fake only: what the upstream target counts), else all writes incl. events. */
   readonly writesPerFoo: number;
-  /** Event creates/patches (the `Synced` event), reported apart. */
-  readonly eventWritesPerFoo: number;
+  /** Event creates/patches per Foo (the `Synced` event; fake only). */
+  readonly eventWritesPerFoo?: number;
   readonly steadyStateWindowSeconds: number;
   readonly steadyStateWrites: number;
   readonly controllerRssMiB: number;
   readonly controllerPeakRssMiB: number;
   readonly controllerHeapMiB?: number;
 }
-
-const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete']);
 
 /** Builds the controller's single-file bundle (what its Dockerfile ships). */
 export async function bundleFooController(outfile: string): Promise<void> {
@@ -47,12 +48,9 @@ export interface ControllerBenchOptions {
   readonly cpuProfileDir?: string;
 }
 
-export async function runControllerBench(n: number, opts: ControllerBenchOptions): Promise<ControllerResult> {
-  const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
-  const server = await startFakeApiServer({ crds: [crd], bookmarkIntervalMs: 5000, watchCacheWindow: Math.max(1000, n * 4) });
-  const kubeconfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+export async function runControllerBench(target: BenchTarget, n: number, opts: ControllerBenchOptions): Promise<ControllerResult> {
   const metricsPort = 18080 + Math.floor(Math.random() * 1000);
+  const metrics = () => scrape(metricsPort);
   let controller: ChildProcess | undefined;
   try {
     const profiling = [
@@ -60,45 +58,44 @@ export async function runControllerBench(n: number, opts: ControllerBenchOptions
       ...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
     ];
     controller = spawn(process.execPath, [...profiling, opts.bundle, `--metrics-bind-address=127.0.0.1:${metricsPort}`, '--health-probe-bind-address=0', '--concurrency=2'], {
-      env: { ...process.env, KUBECONFIG: kubeconfig, LOG_LEVEL: 'error' },
+      env: { ...process.env, KUBECONFIG: target.kubeconfig, WATCH_NAMESPACE: target.namespace, LOG_LEVEL: 'error' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    for (let i = 0; i < n; i++) {
-      server.put({ apiVersion: FOO_API, kind: 'Foo', metadata: { name: `foo-${i}`, namespace: 'default' }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
-    }
+    await target.createFoos(n);
     const start = Date.now();
-    await converge(server, n, start + opts.timeoutSeconds * 1000);
+    const deadline = start + opts.timeoutSeconds * 1000;
+    for (let done = 0; done < n; done = await target.step(n)) {
+      if (Date.now() > deadline) throw new Error(`only ${done}/${n} Foos converged before the timeout`);
+      await new Promise(r => setTimeout(r, 100));
+    }
     const convergeSeconds = (Date.now() - start) / 1000;
     // Events are recorded after the status write that marks convergence: let that tail settle first.
-    const converged = await settled(server);
+    const atConvergence = await settled(metrics);
+    const logged = target.requests?.length;
 
     await new Promise(r => setTimeout(r, opts.steadySeconds * 1000));
-    const steadyState = server.requests.slice(converged).filter(r => WRITE_VERBS.has(r.verb));
-    const steadyStateWrites = steadyState.length;
-    if (steadyStateWrites) console.error(`steady-state writes: ${JSON.stringify(steadyState.map(r => `${r.verb} ${r.resource}/${r.name}`))}`);
+    const afterWindow = await metrics();
+    const steadyStateWrites = writesOf(afterWindow.requests) - writesOf(atConvergence.requests);
 
-    const byVerb: Record<string, number> = {};
-    for (const r of server.requests.slice(0, converged)) {
-      const key = `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
-      byVerb[key] = (byVerb[key] ?? 0) + 1;
-    }
-    const requestsPerFoo = Object.fromEntries(Object.entries(byVerb).sort().map(([k, v]) => [k, round(v / n)]));
-    const allWrites = server.requests.slice(0, converged).filter(r => WRITE_VERBS.has(r.verb));
-    const eventWrites = allWrites.filter(r => r.resource === 'events').length;
-    const writes = allWrites.length - eventWrites;
     const mem = memoryOf(controller.pid!);
     if (opts.heapSnapshotDir) await heapSnapshot(controller, opts.heapSnapshotDir);
+    const perFoo = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).sort().map(([k, v]) => [k, round(v / n)]));
+    const byResource = target.requests && logged !== undefined ? countByResource(target.requests.slice(0, logged)) : undefined;
+    const eventWrites = byResource && sumWhere(byResource, k => k.endsWith(' events') && WRITE_VERBS.has(k.split(' ')[0]));
+    const objectWrites = byResource && sumWhere(byResource, k => !k.endsWith(' events') && WRITE_VERBS.has(k.split(' ')[0]));
     return {
+      target: target.label,
       foos: n,
       convergeSeconds: round(convergeSeconds),
-      requestsPerFoo,
-      writesPerFoo: round(writes / n),
-      eventWritesPerFoo: round(eventWrites / n),
+      requestsPerFoo: perFoo(atConvergence.requests),
+      requestsPerFooByResource: byResource && perFoo(byResource),
+      writesPerFoo: round((objectWrites ?? writesOf(atConvergence.requests)) / n),
+      eventWritesPerFoo: eventWrites === undefined ? undefined : round(eventWrites / n),
       steadyStateWindowSeconds: opts.steadySeconds,
       steadyStateWrites,
       controllerRssMiB: mem.rss,
       controllerPeakRssMiB: mem.peak,
-      controllerHeapMiB: await heapOf(metricsPort),
+      controllerHeapMiB: afterWindow.heapMiB,
     };
   } finally {
     if (controller && controller.exitCode === null) {
@@ -106,42 +103,52 @@ export async function runControllerBench(n: number, opts: ControllerBenchOptions
       controller.kill('SIGTERM');
       await Promise.race([exited, new Promise(r => setTimeout(r, 35_000))]);
     }
-    await server.close();
+    await target.close();
   }
 }
 
-/** Waits until the controller has made no request for 2 s; returns the request count then. */
-async function settled(server: Awaited<ReturnType<typeof startFakeApiServer>>): Promise<number> {
-  for (let seen = -1; ;) {
-    const now = server.requests.length;
-    if (now === seen) return now;
-    seen = now;
+interface Scrape {
+  /** rest_client_requests_total by HTTP method. */
+  readonly requests: Record<string, number>;
+  readonly heapMiB?: number;
+}
+
+async function scrape(port: number): Promise<Scrape> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const requests: Record<string, number> = {};
+  for (const m of text.matchAll(/^rest_client_requests_total\{([^}]*)\}\s+([0-9.e+]+)$/gm)) {
+    const method = /method="([A-Z]+)"/.exec(m[1])?.[1] ?? '?';
+    requests[method] = (requests[method] ?? 0) + Number(m[2]);
+  }
+  const heap = /^nodejs_heap_size_used_bytes\s+([0-9.e+]+)/m.exec(text);
+  return { requests, heapMiB: heap ? round(Number(heap[1]) / 1024 / 1024) : undefined };
+}
+
+function writesOf(byMethod: Record<string, number>): number {
+  return sumWhere(byMethod, m => WRITE_METHODS.has(m));
+}
+
+function sumWhere(counts: Record<string, number>, keep: (key: string) => boolean): number {
+  return Object.entries(counts).filter(([k]) => keep(k)).reduce((sum, [, v]) => sum + v, 0);
+}
+
+function countByResource(requests: ReadonlyArray<{ verb: string; resource: string; subresource?: string }>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of requests) {
+    const key = `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Waits until the controller has made no request for 2 s (by its own metrics). */
+async function settled(metrics: () => Promise<Scrape>): Promise<Scrape> {
+  const total = (s: Scrape) => sumWhere(s.requests, () => true);
+  for (let previous = await metrics(); ;) {
     await new Promise(r => setTimeout(r, 2000));
-  }
-}
-
-/** Plays kubelet + deployment controller: every new Deployment becomes available; returns when every Foo shows it. */
-async function converge(server: Awaited<ReturnType<typeof startFakeApiServer>>, n: number, deadline: number): Promise<void> {
-  const marked = new Set<string>();
-  let seen = 0;
-  for (;;) {
-    const requests = server.requests;
-    for (; seen < requests.length; seen++) {
-      const r = requests[seen];
-      if (r.resource !== 'deployments' || !r.name || !WRITE_VERBS.has(r.verb) || r.code >= 300) continue;
-      const d = server.get('apps/v1', 'Deployment', r.namespace, r.name);
-      if (!d || marked.has(`${r.namespace}/${r.name}`)) continue;
-      const replicas = d.spec?.replicas ?? 1;
-      server.put({ ...d, status: { observedGeneration: d.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas } });
-      marked.add(`${r.namespace}/${r.name}`);
-    }
-    let done = 0;
-    for (let i = 0; i < n; i++) {
-      if (server.get(FOO_API, 'Foo', 'default', `foo-${i}`)?.status?.availableReplicas === 1) done++;
-    }
-    if (done === n) return;
-    if (Date.now() > deadline) throw new Error(`only ${done}/${n} Foos converged before the timeout`);
-    await new Promise(r => setTimeout(r, 100));
+    const now = await metrics();
+    if (total(now) === total(previous)) return now;
+    previous = now;
   }
 }
 
@@ -164,16 +171,6 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: round(kb('VmRSS') / 1024), peak: round(kb('VmHWM') / 1024) };
-}
-
-async function heapOf(port: number): Promise<number | undefined> {
-  try {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    const used = /^nodejs_heap_size_used_bytes\s+([0-9.e+]+)/m.exec(text);
-    return used ? round(Number(used[1]) / 1024 / 1024) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function round(x: number): number {

@@ -1,15 +1,21 @@
 // `npm run bench`: synth and controller benchmarks; prints tables and writes results.json and
 // chart.svg to bench/results/<timestamp>/. Options: --quick (small sizes), --runs=N, --heap-snapshot
-// (a V8 heap snapshot of the controller at the largest N, in the results folder).
+// (a V8 heap snapshot of the controller at the largest N, in the results folder). The controller
+// benchmark runs against the in-process fake apiserver, or against the cluster of KUBECONFIG when it
+// is set (Foos in a fresh namespace; the driver marks Deployments available unless
+// --no-simulate-availability, for clusters whose kubelets run the pods).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { clusterTarget, fakeTarget } from './bench-targets';
 import { bundleFooController, ControllerResult, runControllerBench } from './controller-bench';
 import { renderSvg } from './svg-chart';
 import { median, runSynthBench, SynthResult, timeNode, TimedRun } from './synth-bench';
 
 const quick = process.argv.includes('--quick');
 const heapSnapshot = process.argv.includes('--heap-snapshot');
+const onCluster = Boolean(process.env.KUBECONFIG);
+const simulateAvailability = !process.argv.includes('--no-simulate-availability');
 const runs = Number(/--runs=(\d+)/.exec(process.argv.join(' '))?.[1] ?? (quick ? 1 : 3));
 const SYNTH_SIZES: Array<[number, number]> = quick ? [[10, 100], [40, 400]] : [[10, 100], [50, 500], [100, 1000], [200, 2000]];
 const FOO_COUNTS = quick ? [100] : [100, 1000, 5000];
@@ -34,7 +40,8 @@ async function main() {
   const controller: ControllerResult[] = [];
   for (const n of FOO_COUNTS) {
     const last = n === FOO_COUNTS[FOO_COUNTS.length - 1];
-    const r = await runControllerBench(n, { bundle, steadySeconds: quick ? 10 : 40, timeoutSeconds: 600, heapSnapshotDir: heapSnapshot && last ? dir : undefined });
+    const target = onCluster ? await clusterTarget({ simulateAvailability }) : await fakeTarget(n);
+    const r = await runControllerBench(target, n, { bundle, steadySeconds: quick ? 10 : 40, timeoutSeconds: 600, heapSnapshotDir: heapSnapshot && last ? dir : undefined });
     controller.push(r);
     console.error(`controller N=${n}: converged in ${r.convergeSeconds}s, ${r.writesPerFoo} writes/Foo, ${r.steadyStateWrites} steady-state writes`);
   }
@@ -60,8 +67,8 @@ async function main() {
   console.log('\nSynth (median of %d; wall time includes process start)', runs);
   console.table(synth.map(s => ({ CRDs: s.crds, examples: s.examples, 'ours s': s.ours.wallSeconds, 'baseline s': s.baseline.wallSeconds, 'time ratio': s.wallRatio, 'ours MiB': s.ours.peakRssMiB, 'baseline MiB': s.baseline.peakRssMiB, 'RSS ratio': s.rssRatio })));
   console.log(`Demo apps (apps/main.ts: SampleDB + Foo): ${demoApps.wallSeconds}s, ${demoApps.peakRssMiB} MiB peak RSS`);
-  console.log('\nController (Foo workload, fake apiserver)');
-  console.table(controller.map(c => ({ Foos: c.foos, 'converge s': c.convergeSeconds, 'writes/Foo': c.writesPerFoo, 'event writes/Foo': c.eventWritesPerFoo, 'steady writes': c.steadyStateWrites, 'RSS MiB': c.controllerRssMiB, 'peak RSS MiB': c.controllerPeakRssMiB, 'heap MiB': c.controllerHeapMiB ?? '-', 'requests/Foo': JSON.stringify(c.requestsPerFoo) })));
+  console.log(`\nController (Foo workload, ${controller[0]?.target ?? 'no target'})`);
+  console.table(controller.map(c => ({ Foos: c.foos, 'converge s': c.convergeSeconds, 'writes/Foo': c.writesPerFoo, 'event writes/Foo': c.eventWritesPerFoo ?? '-', 'steady writes': c.steadyStateWrites, 'RSS MiB': c.controllerRssMiB, 'peak RSS MiB': c.controllerPeakRssMiB, 'heap MiB': c.controllerHeapMiB ?? '-', 'requests/Foo': JSON.stringify(c.requestsPerFooByResource ?? c.requestsPerFoo) })));
   console.log(`\nresults: ${path.relative(process.cwd(), dir)}/results.json and chart.svg`);
 }
 
