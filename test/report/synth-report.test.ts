@@ -47,7 +47,8 @@ describe('synth report', () => {
     const printed = synthPrinting(path.join(dir, 'dist'), {}, (_app, chart) => Warnings.of(chart).add('check me'));
     const crdBytes = fs.statSync(path.join(dir, 'dist', 'toys.k8s.yaml')).size;
     expect(printed).toContain(`Synth report: ${path.join(dir, 'dist')}/`);
-    expect(printed).toContain(`Files (1, 3 objects):\n  toys.k8s.yaml  ${`${crdBytes} B`.padStart(9)}  3 objects\n`);
+    const shown = crdBytes < 1024 ? `${crdBytes} B` : `${(crdBytes / 1024).toFixed(1)} KiB`;
+    expect(printed).toContain(`Files (1, 3 objects):\n  toys.k8s.yaml  ${shown.padStart(9)}  3 objects\n`);
     expect(printed).toContain('  apiextensions.k8s.io/v1 CustomResourceDefinition  1\n  v1 ConfigMap                                      2\n');
     expect(printed).toMatch(/ {2}widgets\.toys\.example\.com {2}\d+ bytes, 0\.\d% of the annotation budget, 0\.\d% of 1\.5 MiB — ok/);
     expect(printed).toContain('CRD sizes (client-side apply annotation budget 262144 bytes; etcd limit 1572864 bytes = 1.5 MiB)');
