@@ -1,20 +1,11 @@
 import { ResourceScope } from '../crd/crd-spec';
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../validation/_dns';
 import { Issue } from '../validation/issue';
-
-const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_LABEL}(\\.${DNS1123_LABEL})*$`);
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 const OBJECT_META_FIELDS = new Set([
   'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
   'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
 ]);
-
-const SUBDOMAIN_HINT = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
-  + "with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const LABEL_HINT = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
-  + "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 /**
  * The ObjectMeta checks the apiserver applies to a custom resource on create: known fields only, name (or
@@ -31,9 +22,10 @@ export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope,
   if ((name === undefined || name === '') && (generateName === undefined || generateName === '')) {
     issues.push({ path: 'metadata.name', message: 'Required value: name or generateName is required' });
   }
-  if (typeof name === 'string' && name !== '') issues.push(...subdomain('metadata.name', name));
+  if (typeof name === 'string' && name !== '') issues.push(...invalid('metadata.name', name, isDns1123Subdomain(name)));
   if (typeof generateName === 'string' && generateName !== '') {
-    issues.push(...subdomain('metadata.generateName', generateName.replace(/-+$/, '') || 'a'));
+    const prefix = generateName.replace(/-+$/, '') || 'a';
+    issues.push(...invalid('metadata.generateName', generateName, isDns1123Subdomain(prefix)));
   }
   const namespace = meta.namespace;
   if (scope === ResourceScope.CLUSTER && namespace !== undefined && namespace !== '') {
@@ -43,24 +35,15 @@ export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope,
       value: namespace,
     });
   } else if (typeof namespace === 'string' && namespace !== '') {
-    if (namespace.length > 63 || !new RegExp(`^${DNS1123_LABEL}$`).test(namespace)) {
-      issues.push({ path: 'metadata.namespace', message: `Invalid value: ${JSON.stringify(namespace)}: ${LABEL_HINT}`, value: namespace });
-    }
+    issues.push(...invalid('metadata.namespace', namespace, isDns1123Label(namespace)));
   }
   for (const [k, v] of Object.entries(meta.labels ?? {})) {
-    issues.push(...qualifiedName(`metadata.labels`, k));
-    if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) {
-      issues.push({
-        path: `metadata.labels`,
-        message: `Invalid value: ${JSON.stringify(v)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', `
-          + 'and must start and end with an alphanumeric character, at most 63 characters',
-        value: v,
-      });
-    }
+    issues.push(...invalid('metadata.labels', k, isQualifiedName(k)));
+    issues.push(...invalid('metadata.labels', v, typeof v === 'string' ? isValidLabelValue(v) : ['must be a string']));
   }
   let annotationBytes = 0;
   for (const [k, v] of Object.entries(meta.annotations ?? {})) {
-    issues.push(...qualifiedName('metadata.annotations', k));
+    issues.push(...invalid('metadata.annotations', k, isQualifiedName(k)));
     annotationBytes += Buffer.byteLength(k) + Buffer.byteLength(String(v));
   }
   if (annotationBytes > 262144) {
@@ -69,25 +52,7 @@ export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope,
   return issues;
 }
 
-function subdomain(path: string, value: string): Issue[] {
-  const issues: Issue[] = [];
-  if (value.length > 253) issues.push({ path, message: `Invalid value: ${JSON.stringify(value)}: must be no more than 253 characters`, value });
-  if (!DNS1123_SUBDOMAIN.test(value)) issues.push({ path, message: `Invalid value: ${JSON.stringify(value)}: ${SUBDOMAIN_HINT}`, value });
-  return issues;
-}
-
-/** Label and annotation keys: `[prefix/]name`, prefix a DNS-1123 subdomain, name at most 63 characters. */
-function qualifiedName(path: string, key: string): Issue[] {
-  const parts = key.split('/');
-  const name = parts.length === 2 ? parts[1] : parts[0];
-  const prefix = parts.length === 2 ? parts[0] : undefined;
-  const ok = parts.length <= 2 && name.length <= 63 && QUALIFIED_NAME.test(name)
-    && (prefix === undefined || (prefix.length <= 253 && DNS1123_SUBDOMAIN.test(prefix)));
-  if (ok) return [];
-  return [{
-    path,
-    message: `Invalid value: ${JSON.stringify(key)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with `
-      + "an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc'), with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    value: key,
-  }];
+/** One `Invalid value` issue per apimachinery message. */
+function invalid(path: string, value: unknown, messages: readonly string[]): Issue[] {
+  return messages.map(m => ({ path, message: `Invalid value: ${JSON.stringify(value)}: ${m}`, value }));
 }

@@ -1,29 +1,67 @@
 /**
  * The name checks of `k8s.io/apimachinery/pkg/util/validation`, returning the same messages.
- * An empty result means the value is valid.
+ * An empty result means the value is valid. One home for every check that names objects, label keys
+ * and values (CRD names, example resources, the CEL `format` library, the fake apiserver).
  */
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_LABEL}(\\.${DNS1123_LABEL})*$`);
+const DNS1123_LABEL_PART = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_PART}$`);
+const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_LABEL_PART}(\\.${DNS1123_LABEL_PART})*$`);
+const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-export function isDns1035Label(value: string): string[] {
+const DNS1035_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, "
+  + "and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
+  + "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
+  + "with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+  + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const NAME_PART_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+  + "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const QUALIFIED_NAME_MSG = "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+  + "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') "
+  + "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
+const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+  + "with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+function check(value: string, max: number, re: RegExp, message: string): string[] {
   const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!DNS1035_LABEL.test(value)) {
-    errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, "
-      + "and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  }
+  if (value.length > max) errs.push(`must be no more than ${max} characters`);
+  if (!re.test(value)) errs.push(message);
   return errs;
 }
 
+export function isDns1035Label(value: string): string[] {
+  return check(value, 63, DNS1035_LABEL, DNS1035_MSG);
+}
+
+export function isDns1123Label(value: string): string[] {
+  return check(value, 63, DNS1123_LABEL, DNS1123_LABEL_MSG);
+}
+
 export function isDns1123Subdomain(value: string): string[] {
+  return check(value, 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG);
+}
+
+/** IsQualifiedName: label and annotation keys, finalizers (`[prefix/]name`). */
+export function isQualifiedName(value: string): string[] {
+  const parts = value.split('/');
+  if (parts.length > 2) return [QUALIFIED_NAME_MSG];
+  const name = parts[parts.length - 1];
   const errs: string[] = [];
-  if (value.length > 253) errs.push('must be no more than 253 characters');
-  if (!DNS1123_SUBDOMAIN.test(value)) {
-    errs.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
-      + "with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-      + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+  if (parts.length === 2) {
+    if (!parts[0]) errs.push('prefix part must be non-empty');
+    else errs.push(...isDns1123Subdomain(parts[0]).map(e => `prefix part ${e}`));
   }
+  if (!name) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  if (name && !QUALIFIED_NAME_PART.test(name)) errs.push(NAME_PART_MSG);
   return errs;
+}
+
+/** IsValidLabelValue. */
+export function isValidLabelValue(value: string): string[] {
+  return check(value, 63, LABEL_VALUE, LABEL_VALUE_MSG);
 }
