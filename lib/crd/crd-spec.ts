@@ -91,3 +91,17 @@ export interface ICustomResourceDefinition extends IConstruct {
   /** The openAPIV3Schema of a version (storage version when none is given). */
   schemaFor(version?: string): JSONSchemaProps;
 }
+
+/**
+ * Whether a value implements `ICustomResourceDefinition` (duck-typed, so it matches the
+ * `CustomResourceDefinition` construct, imported definitions and test doubles alike).
+ */
+export function isCustomResourceDefinitionLike(c: unknown): c is ICustomResourceDefinition {
+  const x = c as Partial<ICustomResourceDefinition> | undefined;
+  return typeof x === 'object' && x !== null
+    && typeof x.group === 'string'
+    && typeof x.names === 'object' && x.names !== null && typeof x.names.kind === 'string'
+    && typeof x.toManifest === 'function'
+    && typeof x.schemaFor === 'function'
+    && typeof x.apiVersionFor === 'function';
+}

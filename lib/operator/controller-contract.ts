@@ -1,4 +1,4 @@
-import { ICustomResourceDefinition, ResourceScope } from '../crd/crd-spec';
+import { ICustomResourceDefinition, isCustomResourceDefinitionLike, ResourceScope } from '../crd/crd-spec';
 import { KindInfo, knownKind, parseApiVersion } from './known-kinds';
 
 /**
@@ -81,12 +81,6 @@ export interface ResolvedKind extends KindInfo {
   readonly custom: boolean;
 }
 
-/** Whether a selector is a CRD construct rather than a plain reference. */
-export function isCustomResourceDefinition(x: KindSelector): x is ICustomResourceDefinition {
-  const c = x as Partial<ICustomResourceDefinition>;
-  return typeof c.apiVersionFor === 'function' && typeof c.group === 'string' && c.names !== undefined;
-}
-
 /** The kind a CRD defines. */
 export function kindOfCrd(crd: ICustomResourceDefinition): ResolvedKind {
   return {
@@ -105,7 +99,7 @@ export function kindOfCrd(crd: ICustomResourceDefinition): ResolvedKind {
  * Throws, naming `field` and the kind, when none of these knows it.
  */
 export function resolveKind(selector: KindSelector, crds: readonly ICustomResourceDefinition[], field: string): ResolvedKind {
-  if (isCustomResourceDefinition(selector)) return kindOfCrd(selector);
+  if (isCustomResourceDefinitionLike(selector)) return kindOfCrd(selector);
   const { group, version } = parseApiVersionAt(selector.apiVersion, field);
   const fromCrd = crds.find(c => c.group === group && c.names.kind === selector.kind);
   if (fromCrd) return kindOfCrd(fromCrd);
