@@ -23,17 +23,24 @@ let cached: KubeConfigModule | undefined;
 
 /** Returns client-node's KubeConfig module (loaded once). */
 export function loadClientNode(): KubeConfigModule {
-  if (cached) return cached;
+  // A literal require, so that esbuild bundles exactly this module.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return cached ??= requireEsm<KubeConfigModule>(() => require('@kubernetes/client-node/dist/config.js'), CONFIG_MODULE);
+}
+
+/**
+ * `load()` (a `require` of an ES-module-only package), falling back inside Jest's CommonJS sandbox,
+ * which cannot parse ESM, to Node's own `require` of `id` (Node >= 20.19 loads ES modules with it).
+ */
+export function requireEsm<T>(load: () => unknown, id: string): T {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    cached = require('@kubernetes/client-node/dist/config.js') as KubeConfigModule;
+    return load() as T;
   } catch (err) {
     // Jest's sandbox throws a SyntaxError from another realm, so compare names, not classes.
     if ((err as Error).name !== 'SyntaxError' && (err as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw err;
     const nodeModule = (process as unknown as { getBuiltinModule(id: string): typeof import('module') }).getBuiltinModule('module');
-    cached = nodeModule.createRequire(__filename)(CONFIG_MODULE) as KubeConfigModule;
+    return nodeModule.createRequire(__filename)(id) as T;
   }
-  return cached;
 }
 
 /**

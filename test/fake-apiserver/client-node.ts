@@ -6,20 +6,13 @@
  * Node's own `require` (reached through `process.getBuiltinModule`, which jest does not intercept).
  * Once the jest config transforms the package, the first branch wins and everyone shares one copy.
  */
+import { requireEsm } from '../../runtime/client-node';
+
 export type ClientNode = typeof import('@kubernetes/client-node');
 
 let cached: ClientNode | undefined;
 
 export function loadClientNode(): ClientNode {
-  if (cached) return cached;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    cached = require('@kubernetes/client-node') as ClientNode;
-  } catch (err) {
-    const getBuiltin = (process as unknown as { getBuiltinModule?: (id: string) => any }).getBuiltinModule;
-    if (!getBuiltin) throw err;
-    const nativeRequire = getBuiltin('module').createRequire(__filename);
-    cached = nativeRequire('@kubernetes/client-node') as ClientNode;
-  }
-  return cached;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return cached ??= requireEsm<ClientNode>(() => require('@kubernetes/client-node'), '@kubernetes/client-node');
 }
