@@ -210,6 +210,11 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     this.node.addValidation({ validate: () => this.validateManifest() });
   }
 
+  /** Whether the definition came from `fromManifest`/`fromFile` (emitted as given) rather than from props. */
+  public get imported(): boolean {
+    return this.raw !== undefined;
+  }
+
   /** Adds a version (rendered lazily, validated at synth). */
   public addVersion(version: CrdVersionProps): void {
     if (this.raw) throw new Error(`cannot add version ${JSON.stringify(version.name)} to an imported CRD (${this.node.path}): edit the manifest instead`);

@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
 import { Warnings } from '../app/warnings';
-import { CustomResourceDefinition, findCustomResourceDefinitions } from '../crd/custom-resource-definition';
+import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { flattenSchema } from './_schema-fields';
 
@@ -32,7 +32,7 @@ export class DescriptionCheck {
 
   /** Adds the warnings for every built CRD below `root`. */
   public static run(root: IConstruct): void {
-    for (const crd of findCustomResourceDefinitions(root).filter(c => !isImported(c))) {
+    for (const crd of findCustomResourceDefinitions(root).filter(c => !c.imported)) {
       for (const v of crd.toManifest().spec.versions ?? []) {
         const missing = fieldsWithoutDescription(crd.schemaFor(v.name));
         if (missing.length === 0) continue;
@@ -41,9 +41,4 @@ export class DescriptionCheck {
       }
     }
   }
-}
-
-/** Whether the CRD came from `fromManifest`/`fromFile` (kept in its private `raw` field). */
-function isImported(crd: CustomResourceDefinition): boolean {
-  return (crd as unknown as { raw?: unknown }).raw !== undefined;
 }
