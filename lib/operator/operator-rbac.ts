@@ -8,6 +8,7 @@ import { ContractRules, mergeRules, RbacRule, rulesForContract, sortVerbs } from
 import { ControllerContract } from './controller-contract';
 import { knownKinds } from './known-kinds';
 import { atPath, constructError } from './_construct-error';
+import { isDns1123Label } from '../validation/_dns';
 
 /**
  * A permission beyond the declared contract (the escape hatch). Synth reports every one as a
@@ -75,7 +76,7 @@ export interface RbacGrant {
   readonly acceptedRisks: readonly RbacRisk[];
 }
 
-const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const isName = (value: string) => isDns1123Label(value).length === 0;
 
 /**
  * Least-privilege RBAC for a controller, derived from its contract: a ServiceAccount with its token
@@ -98,13 +99,13 @@ export class OperatorRbac extends Construct {
 
   constructor(scope: Construct, id: string, props: OperatorRbacProps) {
     super(scope, id);
-    if (!NAME.test(props.name)) throw constructError(this, `name: must be a DNS label, got '${props.name}'`);
-    if (!NAME.test(props.namespace)) throw constructError(this, `namespace: must be a DNS label, got '${props.namespace}'`);
+    if (!isName(props.name)) throw constructError(this, `name: must be a DNS label, got '${props.name}'`);
+    if (!isName(props.namespace)) throw constructError(this, `namespace: must be a DNS label, got '${props.namespace}'`);
     const watchNamespaces = props.watchNamespaces === undefined ? undefined : [...props.watchNamespaces];
     if (watchNamespaces) {
       if (watchNamespaces.length === 0) throw constructError(this, 'watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
       watchNamespaces.forEach((ns, i) => {
-        if (!NAME.test(ns)) throw constructError(this, `watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
+        if (!isName(ns)) throw constructError(this, `watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
         if (watchNamespaces.indexOf(ns) !== i) throw constructError(this, `watchNamespaces[${i}]: duplicate namespace '${ns}'`);
       });
     }
