@@ -5,7 +5,7 @@ import { ApiDocs } from '../docs/api-docs';
 import { DescriptionCheck } from '../docs/missing-descriptions';
 import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
 import { OutputFiles, OutputLayout, writeApplyOrderLayout } from './output-layout';
-import { Warnings } from './warnings';
+import { Warnings } from '../synth-metadata/warnings';
 
 /** Props of `OperatorApp`. */
 export interface OperatorAppProps extends AppProps {

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { knownKind, parseApiVersion } from '../operator/known-kinds';
+import { knownKind, parseApiVersion } from '../apimachinery/kinds';
 
 const OUTPUT_FILE_KEY = 'cdk8s-operator/output-file';
 

@@ -1,5 +1,5 @@
-import { CrdManifest, CrdVersionSpec } from '../crd/crd-spec';
-import { JSONSchemaProps } from '../schema/json-schema-props';
+import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
+import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { toJsonSchema } from './to-json-schema';
 
 /** Options for `generateTypes`. */

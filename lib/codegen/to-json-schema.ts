@@ -1,5 +1,5 @@
 import type { JSONSchema4, JSONSchema4TypeName } from 'json-schema';
-import { JSONSchemaProps } from '../schema/json-schema-props';
+import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 
 const UNKNOWN_MAP = '{ [key: string]: unknown }';
 

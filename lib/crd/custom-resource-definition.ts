@@ -2,12 +2,12 @@ import * as fs from 'fs';
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import * as yaml from 'yaml';
-import { Warnings } from '../app/warnings';
-import { JSONSchemaProps } from '../schema/json-schema-props';
+import { Warnings } from '../synth-metadata/warnings';
+import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
-import { errorsOf, formatIssue, Issue, warningsOf } from '../validation/issue';
-import { validateCrdManifest, withApiserverDefaults } from '../validation/validate-crd';
-import { CrdManifest, CrdNamesSpec, CrdVersionSpec, ICustomResourceDefinition, PrinterColumnSpec, ResourceScope } from './crd-spec';
+import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
+import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
+import { CrdManifest, CrdNamesSpec, CrdVersionSpec, ICustomResourceDefinition, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { pluralOf, singularOf } from './plural';
 
 /** One `additionalPrinterColumns` entry: a column of `kubectl get`. */

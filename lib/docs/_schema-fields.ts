@@ -1,4 +1,4 @@
-import { JSONSchemaProps, ValidationRule } from '../schema/json-schema-props';
+import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 
 /** One field of a custom resource, flattened from its schema for documentation. */
 export interface FieldDoc {

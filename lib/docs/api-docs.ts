@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { CrdManifest } from '../crd/crd-spec';
+import { CrdManifest } from '../apiserver/crd-manifest';
 import { CustomResourceDefinition, findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { Operator } from '../operator/operator';
 import { renderCrdReference } from './crd-reference';

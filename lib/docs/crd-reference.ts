@@ -1,6 +1,6 @@
 import * as yaml from 'yaml';
-import { CrdManifest, CrdVersionSpec } from '../crd/crd-spec';
-import { ValidationRule } from '../schema/json-schema-props';
+import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
+import { ValidationRule } from '../apiserver/schema/json-schema-props';
 import { cell, code, codeCell, table } from './_markdown';
 import { FieldDoc, flattenSchema } from './_schema-fields';
 

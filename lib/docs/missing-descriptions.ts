@@ -1,7 +1,7 @@
 import { IConstruct } from 'constructs';
-import { Warnings } from '../app/warnings';
+import { Warnings } from '../synth-metadata/warnings';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
-import { JSONSchemaProps } from '../schema/json-schema-props';
+import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { flattenSchema } from './_schema-fields';
 
 /**

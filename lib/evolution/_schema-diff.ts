@@ -1,4 +1,4 @@
-import { JSONSchemaProps, ValidationRule } from '../schema/json-schema-props';
+import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 import { CrdChange, crdChange, CrdChangeKind as K } from './crd-change';
 
 /**

@@ -1,4 +1,4 @@
-import { CrdManifest, CrdVersionSpec } from '../crd/crd-spec';
+import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
 import { CrdChange, crdChange, CrdChangeKind as K } from './crd-change';
 import { diffSchemas } from './_schema-diff';
 

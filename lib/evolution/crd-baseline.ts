@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { CrdManifest, ICustomResourceDefinition } from '../crd/crd-spec';
+import { CrdManifest, ICustomResourceDefinition } from '../apiserver/crd-manifest';
 
 /**
  * A folder of released CRD manifests, one `<metadata.name>.yaml` per CRD (e.g.

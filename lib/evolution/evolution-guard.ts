@@ -1,5 +1,5 @@
 import { IConstruct } from 'constructs';
-import { Warnings } from '../app/warnings';
+import { Warnings } from '../synth-metadata/warnings';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { compareCrdManifests } from './compare-crds';
 import { CrdBaselines } from './crd-baseline';

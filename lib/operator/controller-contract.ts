@@ -1,5 +1,5 @@
-import { ICustomResourceDefinition, isCustomResourceDefinitionLike, ResourceScope } from '../crd/crd-spec';
-import { KindInfo, knownKind, parseApiVersion } from './known-kinds';
+import { ICustomResourceDefinition, isCustomResourceDefinitionLike, ResourceScope } from '../apiserver/crd-manifest';
+import { KindInfo, knownKind, parseApiVersion } from '../apimachinery/kinds';
 
 /**
  * A kind named by `apiVersion` + `kind`, e.g. `{ apiVersion: 'apps/v1', kind: 'Deployment' }`.

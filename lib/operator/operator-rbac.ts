@@ -1,14 +1,14 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Warnings } from '../app/warnings';
-import { ICustomResourceDefinition } from '../crd/crd-spec';
+import { Warnings } from '../synth-metadata/warnings';
+import { ICustomResourceDefinition } from '../apiserver/crd-manifest';
 import { ACCEPTED_RISKS_ANNOTATION, RbacRisk } from '../policy/rbac-lint';
 import { ContractRules, mergeRules, RbacRule, rulesForContract, sortVerbs } from './contract-rules';
 import { ControllerContract } from './controller-contract';
-import { knownKinds } from './known-kinds';
+import { knownKinds } from '../apimachinery/kinds';
 import { atPath, constructError } from './_construct-error';
-import { isDns1123Label } from '../validation/_dns';
+import { isDns1123Label } from '../apimachinery/names';
 
 /**
  * A permission beyond the declared contract (the escape hatch). Synth reports every one as a

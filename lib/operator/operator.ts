@@ -1,7 +1,7 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { OutputFiles } from '../app/output-layout';
-import { ICustomResourceDefinition } from '../crd/crd-spec';
+import { ICustomResourceDefinition } from '../apiserver/crd-manifest';
 import { PolicyChecks } from '../policy/policy-checks';
 import { RbacRisk } from '../policy/rbac-lint';
 import { ControllerContract } from './controller-contract';

@@ -1,4 +1,4 @@
-import { Issue } from '../validation/issue';
+import { Issue } from '../apimachinery/issue';
 import { manifestRef } from './rbac-lint';
 
 // Pod Security Standards "restricted" (which includes "baseline"), as the PodSecurity admission plugin checks them.

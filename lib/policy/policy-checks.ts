@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { Warnings } from '../app/warnings';
-import { errorsOf, formatIssue, Issue, warningsOf } from '../validation/issue';
+import { Warnings } from '../synth-metadata/warnings';
+import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
 import { checkPodSecurityRestricted } from './pod-security-restricted';
 import { lintRbac } from './rbac-lint';
 

@@ -1,4 +1,4 @@
-import { Issue } from '../validation/issue';
+import { Issue } from '../apimachinery/issue';
 
 /** RBAC grants that are dangerous enough to fail synth unless the user accepted them by name. */
 export enum RbacRisk {

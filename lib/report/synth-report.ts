@@ -2,10 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { IConstruct } from 'constructs';
 import * as yaml from 'yaml';
-import { Warnings } from '../app/warnings';
+import { Warnings } from '../synth-metadata/warnings';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { CrdEvolution, EvolutionGuard } from '../evolution/evolution-guard';
-import { lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../validation/crd-size';
+import { lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../apiserver/crd-validation/crd-size';
 
 /** One file written by synth. */
 export interface ReportFile {

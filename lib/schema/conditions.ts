@@ -1,4 +1,4 @@
-import { JSONSchemaProps } from './json-schema-props';
+import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { Schema } from './schema';
 
 /**

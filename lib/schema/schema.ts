@@ -1,5 +1,5 @@
-import { goRegexpError } from '../validation/_go-regexp';
-import { JSONSchemaProps, ValidationRule } from './json-schema-props';
+import { goRegexpError } from '../apimachinery/go-regexp';
+import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 
 /** Options every schema node accepts. */
 export interface SchemaOptions {

@@ -1,4 +1,4 @@
-import { JSONSchemaProps } from './json-schema-props';
+import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 
 /**
  * Removes `description` from a schema subtree, to keep a CRD under the size limits.

@@ -2,8 +2,8 @@ import * as path from 'path';
 import { Testing } from 'cdk8s';
 import * as fs from 'fs';
 import * as yaml from 'yaml';
-import { Warnings } from '../../lib/app/warnings';
-import { ResourceScope } from '../../lib/crd/crd-spec';
+import { Warnings } from '../../lib/synth-metadata/warnings';
+import { ResourceScope } from '../../lib/apiserver/crd-manifest';
 import { CustomResourceDefinition, findCustomResourceDefinitions } from '../../lib/crd/custom-resource-definition';
 import { Schema } from '../../lib/schema/schema';
 

@@ -3,8 +3,8 @@
  * (lib/validation/value-validator: OpenAPI keywords, formats, list types and CEL incl. transition rules),
  * with the apiserver's ordering: CEL rules are skipped when a "blocking" error exists.
  */
-import { Issue } from '../../lib/validation/issue';
-import { validateValue } from '../../lib/validation/value-validator';
+import { Issue } from '../../lib/apimachinery/issue';
+import { validateValue } from '../../lib/apiserver/value-validation/value-validator';
 import { StatusCause } from './status';
 
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);

@@ -1,6 +1,6 @@
 /** The CustomResourceDefinition strategy: validation, defaulted names, status conditions and storedVersions. */
-import { isProtectedGroup } from '../../lib/validation/crd-names';
-import { validateCrdManifest } from '../../lib/validation/validate-crd';
+import { isProtectedGroup } from '../../lib/apiserver/crd-validation/crd-names';
+import { validateCrdManifest } from '../../lib/apiserver/crd-validation/validate-crd';
 import { issueToCause } from './cr-validation';
 import { nowTimestamp } from './json-util';
 import { invalid } from './status';

@@ -1,6 +1,6 @@
 /** ObjectMeta validation shared by every resource (apimachinery ValidateObjectMeta): labels, annotations, finalizers, ownerReferences. */
 import { isObject } from './json-util';
-import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../lib/validation/_dns';
+import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../lib/apimachinery/names';
 import { StatusCause, fieldInvalid, formatValue } from './status';
 
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);

@@ -1,0 +1,107 @@
+import { celEnv, CelEnv, CelInput, CelValue, isCelError, plan, run } from '@bufbuild/cel';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { escapePropertyName, isIntOrString } from './cel-types';
+import { parseRule } from './ast';
+import { rewriteOptionalSyntax } from './optional-syntax';
+import { KUBERNETES_FUNCTIONS, optionalValue } from './kubernetes-library';
+
+let sharedEnv: CelEnv | undefined;
+const programs = new Map<string, ReturnType<typeof plan>>();
+
+function env(): CelEnv {
+  sharedEnv ??= celEnv({ funcs: [...KUBERNETES_FUNCTIONS] });
+  return sharedEnv;
+}
+
+/** The outcome of evaluating one expression: its value, or the evaluation error's message. */
+export type EvalOutcome = { readonly ok: true; readonly value: CelValue } | { readonly ok: false; readonly error: string };
+
+/**
+ * Evaluates a CEL expression with `self` (and `oldSelf` when given) bound to JSON values converted
+ * the way the apiserver exposes them to rules (see `toCelValue`). Programs are cached by source.
+ */
+export function evaluateExpression(
+  source: string,
+  schema: JSONSchemaProps,
+  self: unknown,
+  oldSelf?: unknown,
+  options: { readonly optionalOldSelf?: boolean } = {},
+): EvalOutcome {
+  let program = programs.get(source);
+  try {
+    if (!program) {
+      program = plan(env(), parseRule(rewriteOptionalSyntax(source), { twoVariable: true }).parsed);
+      programs.set(source, program);
+    }
+    const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };
+    if (options.optionalOldSelf) {
+      // `optionalOldSelf: true`: oldSelf is an optional, none on create
+      bindings.oldSelf = optionalValue(oldSelf === undefined || oldSelf === null ? undefined : toCelValue(oldSelf, schema));
+    } else if (oldSelf !== undefined) {
+      bindings.oldSelf = toCelValue(oldSelf, schema);
+    }
+    const result = program(bindings as never);
+    if (isCelError(result)) return { ok: false, error: result.message };
+    return { ok: true, value: result };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/**
+ * A JSON value as rules see it: integers as int (bigint), `number` as double, `format: byte` as
+ * bytes, `date`/`date-time` as timestamp, `duration` as duration, property names escaped
+ * (`x-y` → `x__dash__y`), int-or-string as int or string, untyped data as int when integral.
+ */
+export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
+  if (value === null || value === undefined) return null;
+  if (schema && isIntOrString(schema)) return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : (value as CelInput);
+  if (Array.isArray(value)) return value.map(v => toCelValue(v, schema?.items));
+  switch (typeof value) {
+    case 'boolean': return value;
+    case 'number':
+      if (schema?.type === 'integer' || (schema?.type !== 'number' && Number.isInteger(value))) return BigInt(value);
+      return value;
+    case 'string': return stringValue(value, schema);
+    case 'object': return objectValue(value as Record<string, unknown>, schema);
+    default: return null;
+  }
+}
+
+function stringValue(value: string, schema: JSONSchemaProps | undefined): CelInput {
+  switch (schema?.format) {
+    case 'byte': return new Uint8Array(Buffer.from(value, 'base64'));
+    case 'date':
+    case 'date-time':
+    case 'duration': {
+      const fn = schema.format === 'duration' ? 'duration' : 'timestamp';
+      const text = schema.format === 'date' ? `${value}T00:00:00Z` : value;
+      const converted = run(`${fn}(s)`, { s: text });
+      return isCelError(converted) ? value : (converted as CelInput);
+    }
+  }
+  return value;
+}
+
+/**
+ * Map values keep their keys; declared properties get their CEL (escaped) names; undeclared keys
+ * (apiVersion/kind/metadata of embedded resources, preserved unknown fields) are converted untyped.
+ */
+function objectValue(value: Record<string, unknown>, schema: JSONSchemaProps | undefined): CelInput {
+  const out = new Map<string, CelInput>();
+  const ap = schema?.additionalProperties;
+  for (const [k, v] of Object.entries(value)) {
+    if (ap && typeof ap === 'object') {
+      out.set(k, toCelValue(v, ap));
+      continue;
+    }
+    const prop = schema?.properties?.[k];
+    if (!prop) {
+      out.set(k, toCelValue(v, undefined));
+      continue;
+    }
+    const name = escapePropertyName(k);
+    if (name !== undefined) out.set(name, toCelValue(v, prop));
+  }
+  return out as unknown as CelInput;
+}

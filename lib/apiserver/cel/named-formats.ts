@@ -1,0 +1,22 @@
+import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+import { checkFormat } from '../schema/formats';
+
+/**
+ * The named string formats of the Kubernetes CEL `format` library (`format.dns1123Label()`,
+ * `format.named('uuid')`…). Each returns the apiserver's error strings (empty when valid).
+ */
+export const NAMED_FORMATS: Readonly<Record<string, (value: string) => string[]>> = {
+  dns1123Label: isDns1123Label,
+  dns1123Subdomain: isDns1123Subdomain,
+  dns1035Label: isDns1035Label,
+  qualifiedName: isQualifiedName,
+  dns1123LabelPrefix: v => isDns1123Label(v.replace(/-$/, '')),
+  dns1123SubdomainPrefix: v => isDns1123Subdomain(v.replace(/-$/, '')),
+  dns1035LabelPrefix: v => isDns1035Label(v.replace(/-$/, '')),
+  labelValue: isValidLabelValue,
+  uri: v => (checkFormat('uri', v) ? [] : ['invalid URI']),
+  uuid: v => (checkFormat('uuid', v) ? [] : ['does not match the UUID format']),
+  byte: v => (checkFormat('byte', v) ? [] : ['invalid base64']),
+  date: v => (checkFormat('date', v) ? [] : ['invalid date']),
+  datetime: v => (checkFormat('date-time', v) ? [] : ['invalid datetime']),
+};

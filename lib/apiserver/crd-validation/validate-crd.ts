@@ -1,0 +1,78 @@
+import { checkCelRules } from '../cel/check-rules';
+import { CrdManifest } from '../crd-manifest';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { child, index, isObject } from '../../apimachinery/field';
+import { checkDefaults } from './check-defaults';
+import { checkCrdNames } from './crd-names';
+import { checkCrdSize } from './crd-size';
+import { checkCrdVersions } from './crd-versions';
+import { errorsOf, Issue } from '../../apimachinery/issue';
+import { checkListAndMapTypes } from './list-map-types';
+import { checkPrinterColumns } from './printer-columns';
+import { checkSelectableFields } from './selectable-fields';
+import { checkStructuralSchema } from './structural-schema';
+import { checkSubresources } from './subresources';
+
+/**
+ * Every synth-time check of a CustomResourceDefinition manifest, in the apiserver's order of concern:
+ * names, versions, then per version the structural schema, list/map types, defaults, CEL rules,
+ * subresources and printer columns, and finally size. Errors and warnings (severity `warning`) together.
+ * The manifest is first given the defaults the apiserver applies (singular, listKind).
+ */
+export function validateCrdManifest(manifest: CrdManifest): Issue[] {
+  const crd = withApiserverDefaults(manifest);
+  const issues: Issue[] = [];
+  if (crd.apiVersion !== 'apiextensions.k8s.io/v1') {
+    issues.push({ path: 'apiVersion', message: 'Unsupported value: supported values: "apiextensions.k8s.io/v1"', value: crd.apiVersion });
+  }
+  if (crd.kind !== 'CustomResourceDefinition') {
+    issues.push({ path: 'kind', message: 'Unsupported value: supported values: "CustomResourceDefinition"', value: crd.kind });
+  }
+  issues.push(...checkCrdNames(crd));
+  issues.push(...checkCrdVersions(crd));
+  const versions: any[] = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
+  versions.forEach((version, i) => issues.push(...checkVersionSchema(version, index('spec.versions', i))));
+  issues.push(...checkCrdSize(manifest));
+  return issues;
+}
+
+/** Schema-level checks of one version (`basePath` is e.g. `spec.versions[0]`). */
+export function checkVersionSchema(version: any, basePath: string): Issue[] {
+  if (!isObject(version)) return [];
+  const schema: JSONSchemaProps | undefined = isObject(version.schema) && isObject(version.schema.openAPIV3Schema)
+    ? version.schema.openAPIV3Schema : undefined;
+  const issues: Issue[] = [];
+  if (schema) {
+    const schemaPath = child(basePath, 'schema', 'openAPIV3Schema');
+    issues.push(...checkStructuralSchema(schema, schemaPath));
+    issues.push(...checkListAndMapTypes(schema, schemaPath));
+    // Like the apiserver: defaults and CEL rules are only checked against a valid structural schema,
+    // otherwise their messages would be noise caused by the schema errors.
+    if (errorsOf(issues).length === 0) {
+      issues.push(...checkDefaults(schema, schemaPath));
+      issues.push(...checkCelRules(schema, schemaPath));
+    }
+  }
+  issues.push(...checkSubresources(version.subresources, schema, basePath));
+  issues.push(...checkPrinterColumns(version.additionalPrinterColumns, schema, basePath));
+  issues.push(...checkSelectableFields(version.selectableFields, schema, basePath));
+  return issues;
+}
+
+/** The defaults the apiserver fills in before validating (`SetDefaults_CustomResourceDefinitionSpec`). */
+export function withApiserverDefaults(manifest: CrdManifest): CrdManifest {
+  if (!isObject(manifest) || !isObject(manifest.spec) || !isObject(manifest.spec.names)) return manifest;
+  const names = manifest.spec.names;
+  const kind = typeof names.kind === 'string' ? names.kind : '';
+  return {
+    ...manifest,
+    spec: {
+      ...manifest.spec,
+      names: {
+        ...names,
+        singular: names.singular || kind.toLowerCase(),
+        listKind: names.listKind || (kind ? `${kind}List` : names.listKind),
+      },
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { DYN } from '../cel/cel-types';
+import { evaluateExpression } from '../cel/evaluate';
+import { joinFieldPath, resolveFieldPath } from '../cel/field-path';
+import { checkExpression } from '../cel/type-checker';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { Issue } from '../../apimachinery/issue';
+
+const USES_OLD_SELF = /\boldSelf\b/;
+
+/**
+ * Evaluates the `x-kubernetes-validations` rules of one schema node against its value, the way
+ * the apiserver's CEL validator reports them:
+ * - a failing rule yields its `messageExpression` result, else its `message`, else `failed rule: <rule>`;
+ * - the cause follows `reason` (`Invalid value: "object": …`, `Forbidden: …`, `Required value: …`, `Duplicate value: …`);
+ * - the path is the node's path plus the rule's `fieldPath`;
+ * - transition rules (reading `oldSelf`) run only when an old value is given (an update).
+ */
+export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string): Issue[] {
+  const issues: Issue[] = [];
+  const typeText = schema.type ?? ''; // the apiserver shows the schema type as the value
+  for (const rule of schema['x-kubernetes-validations'] ?? []) {
+    const transition = USES_OLD_SELF.test(rule.rule);
+    const optionalOldSelf = transition && rule.optionalOldSelf === true;
+    // transition rules run only on updates, except with optionalOldSelf (then oldSelf is optional.none() on create)
+    if (transition && !optionalOldSelf && (oldValue === undefined || oldValue === null)) continue;
+    const evalOptions = { optionalOldSelf };
+    const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined, evalOptions);
+    let at = path;
+    if (rule.fieldPath) {
+      const resolved = resolveFieldPath(schema, rule.fieldPath);
+      if (!resolved.error) at = joinFieldPath(path === '<root>' ? '' : path, resolved.steps) || '<root>';
+    }
+    if (!result.ok) {
+      const unsupported = checkExpression(rule.rule, { self: DYN, oldSelf: DYN }).unsupported;
+      if (unsupported.length > 0) {
+        issues.push({ path, severity: 'warning', message: `rule not evaluated locally: ${unsupported.join(', ')} not supported by the local CEL library: ${rule.rule}` });
+      } else {
+        const ruleText = rule.message?.trim() || rule.rule.trim();
+        // cel-go reports a runtime type mismatch (int-or-string, dyn) as 'no such overload'
+        const detail = /no (such|matching) overload/.test(result.error)
+          ? `'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText}`
+          : `${result.error} evaluating rule: ${ruleText}`;
+        issues.push({ path, message: `Invalid value: "${typeText}": ${detail}`, value });
+      }
+      continue;
+    }
+    if (result.value === true) continue;
+    if (typeof result.value !== 'boolean') {
+      issues.push({ path, message: `Invalid value: "${typeText}": rule did not evaluate to a bool: ${rule.rule}`, value });
+      continue;
+    }
+    let detail = rule.message && rule.message.trim() !== '' ? rule.message.trim() : `failed rule: ${rule.rule.trim()}`;
+    if (rule.messageExpression) {
+      // a failing, empty or multi-line messageExpression falls back to the message, like the apiserver
+      const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined, evalOptions);
+      const text = msg.ok && typeof msg.value === 'string' ? msg.value.trim() : '';
+      if (text !== '' && !/\n/.test(text)) detail = text;
+    }
+    issues.push({ path: at, message: causeFor(rule.reason, typeText, detail), value });
+  }
+  return issues;
+}
+
+/** `fieldErrorForReason`: the field error type follows the rule's reason (Duplicate carries no detail). */
+function causeFor(reason: string | undefined, typeText: string, detail: string): string {
+  switch (reason) {
+    case 'FieldValueForbidden': return `Forbidden: ${detail}`;
+    case 'FieldValueRequired': return `Required value: ${detail}`;
+    case 'FieldValueDuplicate': return `Duplicate value: "${typeText}"`;
+    default: return `Invalid value: "${typeText}": ${detail}`;
+  }
+}

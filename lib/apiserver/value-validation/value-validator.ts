@@ -1,0 +1,323 @@
+import { goRegExp } from '../../apimachinery/go-regexp';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { Issue } from '../../apimachinery/issue';
+import { applyDefaults } from './value-defaults';
+import { checkFormat } from '../schema/formats';
+import { evaluateRules } from './value-rules';
+
+/** Options of `validateValue`. */
+export interface ValidateValueOptions {
+  /**
+   * The previous version of the value: transition rules (those reading `oldSelf`) run only when it
+   * is given, exactly as the apiserver runs them only on update.
+   * @default - no old value: a create
+   */
+  readonly oldValue?: unknown;
+  /**
+   * Field path of the value, prefixed to every issue path.
+   * @default '' (the value is a whole resource; root issues use the path '<root>')
+   */
+  readonly path?: string;
+  /**
+   * Whether the value is a whole resource, so `apiVersion`, `kind` and `metadata` are allowed at its root.
+   * @default true
+   */
+  readonly resourceRoot?: boolean;
+  /**
+   * Apply schema defaults before validating, as the apiserver does.
+   * @default true
+   */
+  readonly applyDefaults?: boolean;
+  /**
+   * Evaluate `x-kubernetes-validations` rules.
+   * @default true
+   */
+  readonly evaluateRules?: boolean;
+}
+
+/** What `validateValue` found, and the value it validated (with defaults applied). */
+export interface ValueValidation {
+  readonly issues: Issue[];
+  /** The value after defaulting: what the apiserver would store. */
+  readonly value: unknown;
+}
+
+/**
+ * Validates a value against a CRD version's `openAPIV3Schema` with the apiserver's semantics:
+ * defaults applied first, then type, enum, format, pattern, bounds, required, list-type set/map
+ * uniqueness, int-or-string, nullable, embedded resources, then every CEL rule on the defaulted
+ * value. Unknown fields, which the apiserver would silently prune, are reported as errors.
+ *
+ * Messages follow the apiserver's causes, e.g.
+ * `spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1`.
+ */
+export function validateValue(schema: JSONSchemaProps, value: unknown, options: ValidateValueOptions = {}): ValueValidation {
+  const doDefault = options.applyDefaults ?? true;
+  const resourceRoot = options.resourceRoot ?? true;
+  const defaulted = doDefault ? applyDefaults(schema, value) : value;
+  const oldDefaulted = options.oldValue !== undefined && doDefault ? applyDefaults(schema, options.oldValue) : options.oldValue;
+  const walk = (withRules: boolean): Issue[] => {
+    const issues: Issue[] = [];
+    new ValueWalker(issues, withRules).check(defaulted, schema, options.path ?? '', {
+      root: resourceRoot,
+      embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
+      old: oldDefaulted,
+      valueOnly: false,
+    });
+    return issues;
+  };
+  const schemaIssues = walk(false);
+  if (!(options.evaluateRules ?? true)) return { issues: schemaIssues, value: defaulted };
+  // like the apiserver, CEL rules are not run on an object with blocking schema errors
+  if (schemaIssues.some(isBlocking)) {
+    return {
+      issues: [...schemaIssues, {
+        path: options.path || '<root>',
+        severity: 'warning',
+        message: RULES_SKIPPED,
+      }],
+      value: defaulted,
+    };
+  }
+  return { issues: walk(true), value: defaulted };
+}
+
+/** The apiserver's note when it skips CEL rules because of blocking schema errors. */
+export const RULES_SKIPPED = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
+/** Errors after which the apiserver skips CEL rules: wrong type, required, unsupported value, too long, too many. */
+const blockingIssues = new WeakSet<Issue>();
+
+function isBlocking(i: Issue): boolean {
+  return blockingIssues.has(i);
+}
+
+interface NodeContext {
+  /** The resource root: apiVersion, kind, metadata are ObjectMeta-validated elsewhere. */
+  readonly root: boolean;
+  /** An embedded resource (or the root): apiVersion, kind and metadata are always allowed. */
+  readonly embedded: boolean;
+  /** The correlated old value, for transition rules. */
+  readonly old: unknown;
+  /** Inside allOf/anyOf/oneOf/not: only value keywords apply (no unknown fields, no rules). */
+  readonly valueOnly: boolean;
+}
+
+const ROOT_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
+
+class ValueWalker {
+  constructor(private readonly issues: Issue[], private readonly withRules: boolean) {}
+
+  /** Validates one node; returns false when its type is wrong (its rules and children are then skipped). */
+  public check(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): boolean {
+    const at = path || '<root>';
+    if (v === null) {
+      if (s.nullable === true) {
+        // kube-openapi still checks enum on null: a nullable enum must list null to accept it
+        if (s.enum && !s.enum.includes(null)) this.add(at, `Unsupported value: null: supported values: ${s.enum.map(show).join(', ')}`, null, true);
+        return true;
+      }
+      if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null, true);
+      return !s.type;
+    }
+    if (!this.checkType(v, s, at)) return false;
+    if (s.enum && !s.enum.some(e => deepEqual(e, v))) {
+      this.add(at, `Unsupported value: ${show(v)}: supported values: ${s.enum.map(show).join(', ')}`, v, true);
+    }
+    if (typeof v === 'number') this.checkNumber(v, s, at);
+    if (typeof v === 'string') this.checkString(v, s, at);
+    if (Array.isArray(v)) this.checkArray(v, s, path, ctx);
+    else if (typeof v === 'object') this.checkObject(v as Record<string, unknown>, s, path, ctx);
+    this.checkBranches(v, s, path, ctx);
+    if (this.withRules && !ctx.valueOnly && s['x-kubernetes-validations']) {
+      this.issues.push(...evaluateRules(s, v, ctx.old, at));
+    }
+    return true;
+  }
+
+  private checkType(v: unknown, s: JSONSchemaProps, at: string): boolean {
+    const actual = jsonType(v);
+    let ok = true;
+    if (isIntOrString(s)) ok = actual === 'integer' || actual === 'string';
+    else if (s.type === 'number') ok = actual === 'integer' || actual === 'number';
+    else if (s.type) ok = actual === s.type;
+    if (!ok) this.add(at, `Invalid value: "${actual}": ${at} in body must be of type ${expectedType(s)}: "${actual}"`, v, true);
+    return ok;
+  }
+
+  private checkNumber(v: number, s: JSONSchemaProps, at: string): void {
+    if (s.minimum !== undefined) {
+      if (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum) {
+        this.invalid(at, v, `${at} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${s.minimum}`);
+      }
+    }
+    if (s.maximum !== undefined) {
+      if (s.exclusiveMaximum ? v >= s.maximum : v > s.maximum) {
+        this.invalid(at, v, `${at} in body should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${s.maximum}`);
+      }
+    }
+    if (s.multipleOf !== undefined && s.multipleOf > 0) {
+      const q = v / s.multipleOf;
+      if (Math.abs(q - Math.round(q)) > 1e-9) this.invalid(at, v, `${at} in body should be a multiple of ${s.multipleOf}`);
+    }
+  }
+
+  private checkString(v: string, s: JSONSchemaProps, at: string): void {
+    const length = [...v].length;
+    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, `Too long: may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}`, v, true);
+    if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
+    if (s.pattern !== undefined && !goRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
+    if (s.format && !checkFormat(s.format, v)) this.invalid(at, v, `${at} in body must be of type ${s.format}: ${show(v)}`);
+  }
+
+  private checkArray(v: unknown[], s: JSONSchemaProps, path: string, ctx: NodeContext): void {
+    const at = path || '<root>';
+    if (s.maxItems !== undefined && v.length > s.maxItems) this.add(at, `Too many: ${v.length}: must have at most ${s.maxItems} items`, v.length, true);
+    if (s.minItems !== undefined && v.length < s.minItems) this.invalid(at, v, `${at} in body should have at least ${s.minItems} items`);
+    if (!ctx.valueOnly) this.checkListType(v, s, path);
+    if (!s.items) return;
+    const listType = s['x-kubernetes-list-type'];
+    const keys = s['x-kubernetes-list-map-keys'] ?? [];
+    const oldList = Array.isArray(ctx.old) ? ctx.old : undefined;
+    v.forEach((item, i) => {
+      // only map-list items correlate with their old version (by key); other list items never do
+      const old = listType === 'map' && oldList ? oldList.find(o => keys.every(k => deepEqual(field(o, k), field(item, k)))) : undefined;
+      this.check(item, s.items!, `${path}[${i}]`, { root: false, embedded: s.items!['x-kubernetes-embedded-resource'] === true, old, valueOnly: ctx.valueOnly });
+    });
+  }
+
+  /** `x-kubernetes-list-type: set` items are unique; `map` items are unique by their map keys. */
+  private checkListType(v: unknown[], s: JSONSchemaProps, path: string): void {
+    const listType = s['x-kubernetes-list-type'];
+    if (listType === 'set') {
+      v.forEach((item, i) => {
+        if (v.findIndex(o => deepEqual(o, item)) < i) this.add(`${path}[${i}]`, `Duplicate value: ${show(item)}`, item);
+      });
+    } else if (listType === 'map') {
+      const keys = s['x-kubernetes-list-map-keys'] ?? [];
+      const keyOf = (item: unknown) => Object.fromEntries(keys.map(k => [k, field(item, k) ?? s.items?.properties?.[k]?.default]));
+      v.forEach((item, i) => {
+        const key = keyOf(item);
+        if (v.findIndex(o => deepEqual(keyOf(o), key)) < i) this.add(`${path}[${i}]`, `Duplicate value: ${show(key)}`, key);
+      });
+    }
+  }
+
+  private checkObject(v: Record<string, unknown>, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
+    const at = path || '<root>';
+    const count = Object.keys(v).length;
+    if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, `Too many: ${count}: must have at most ${s.maxProperties} items`, count, true);
+    if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, v, `${at} in body should have at least ${s.minProperties} properties`);
+    for (const r of s.required ?? []) {
+      if (v[r] === undefined && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
+        this.add(join(path, r), 'Required value', undefined, true);
+      }
+    }
+    if (ctx.embedded && !ctx.root && !ctx.valueOnly) {
+      for (const k of ['apiVersion', 'kind']) {
+        if (typeof v[k] !== 'string' || v[k] === '') this.add(join(path, k), 'Required value: must not be empty', v[k]);
+      }
+    }
+    const ap = s.additionalProperties;
+    const preserve = s['x-kubernetes-preserve-unknown-fields'] === true || ap === true;
+    const old = isPlainObject(ctx.old) ? ctx.old : undefined;
+    for (const [k, child] of Object.entries(v)) {
+      if (child === undefined) continue; // absent, as in JSON
+      const p = join(path, k);
+      if (ctx.embedded && ROOT_KEYS.has(k) && !s.properties?.[k]) continue;
+      if (ctx.root && k === 'metadata') {
+        this.checkRootMetadata(child, s.properties?.metadata, p);
+        continue;
+      }
+      const prop = s.properties?.[k] ?? (ap && typeof ap === 'object' ? ap : undefined);
+      if (prop) {
+        const embedded = prop['x-kubernetes-embedded-resource'] === true;
+        this.check(child, prop, p, { root: false, embedded, old: old?.[k], valueOnly: ctx.valueOnly });
+      } else if (!preserve && !ctx.valueOnly && (s.properties || s.type === 'object')) {
+        this.add(p, `unknown field "${p}" (the apiserver would drop it)`, child);
+      }
+    }
+  }
+
+  /** Only `metadata.name` and `metadata.generateName` may be constrained by a CRD schema. */
+  private checkRootMetadata(meta: unknown, s: JSONSchemaProps | undefined, path: string): void {
+    if (!isPlainObject(meta)) {
+      if (meta !== undefined) this.invalid(path, jsonType(meta), `${path} in body must be of type object: "${jsonType(meta)}"`);
+      return;
+    }
+    for (const k of ['name', 'generateName']) {
+      const sub = s?.properties?.[k];
+      if (sub && meta[k] !== undefined) this.check(meta[k], sub, join(path, k), { root: false, embedded: false, old: undefined, valueOnly: true });
+    }
+  }
+
+  private checkBranches(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
+    const at = path || '<root>';
+    const valid = (b: JSONSchemaProps): boolean => {
+      const sink: Issue[] = [];
+      new ValueWalker(sink, false).check(v, b, path, { ...ctx, valueOnly: true });
+      return sink.length === 0;
+    };
+    for (const b of s.allOf ?? []) new ValueWalker(this.issues, false).check(v, b, path, { ...ctx, valueOnly: true });
+    if (s.anyOf && !isIntOrString(s) && !s.anyOf.some(valid)) this.invalid(at, v, `${at} must validate at least one schema (anyOf)`);
+    if (s.oneOf && s.oneOf.filter(valid).length !== 1) this.invalid(at, v, `${at} must validate one and only one schema (oneOf)`);
+    if (s.not && valid(s.not)) this.invalid(at, v, `${at} must not validate the schema (not)`);
+  }
+
+  private invalid(path: string, value: unknown, detail: string): void {
+    this.add(path, `Invalid value: ${show(value)}: ${detail}`, value);
+  }
+
+  private add(path: string, message: string, value: unknown, blocking = false): void {
+    const issue: Issue = { path, message, value };
+    if (blocking) blockingIssues.add(issue);
+    this.issues.push(issue);
+  }
+}
+
+/** `spec` + `x` → `spec.x`; keys that are not identifiers use brackets: `spec.labels[app.kubernetes.io/name]`. */
+function join(path: string, key: string): string {
+  if (!/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key)) return `${path}[${key}]`;
+  return path ? `${path}.${key}` : key;
+}
+
+function isIntOrString(s: JSONSchemaProps): boolean {
+  return s['x-kubernetes-int-or-string'] === true;
+}
+
+function expectedType(s: JSONSchemaProps): string {
+  return isIntOrString(s) ? 'integer,string' : String(s.type);
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function field(o: unknown, k: string): unknown {
+  return isPlainObject(o) ? o[k] : undefined;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Structural equality of JSON values. */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every(k => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** A value as the apiserver prints it in a cause: strings quoted, numbers bare, objects as JSON. */
+function show(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
