@@ -4,7 +4,8 @@ import { App, AppProps } from 'cdk8s';
 import { ApiDocs } from '../docs/api-docs';
 import { DescriptionCheck } from '../docs/missing-descriptions';
 import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
-import { OutputFiles, OutputLayout, writeApplyOrderLayout } from './output-layout';
+import { OutputLayout, writeApplyOrderLayout } from './output-layout';
+import { OutputFiles } from '../synth-metadata/output-files';
 import { Warnings } from '../synth-metadata/warnings';
 
 /** Props of `OperatorApp`. */

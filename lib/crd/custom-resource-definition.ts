@@ -7,7 +7,8 @@ import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
 import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
 import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
-import { CrdManifest, CrdNamesSpec, CrdVersionSpec, ICustomResourceDefinition, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
+import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
+import { ICustomResourceDefinition } from './icustom-resource-definition';
 import { pluralOf, singularOf } from './plural';
 
 /** One `additionalPrinterColumns` entry: a column of `kubectl get`. */

@@ -1,5 +1,5 @@
 import { IConstruct } from 'constructs';
-import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../apiserver/crd-manifest';
+import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 
 /** Every definition of `group`/`kind` in the construct tree of `scope`. */
 export function findDefinitions(scope: IConstruct, group: string, kind: string): ICustomResourceDefinition[] {

@@ -1,7 +1,7 @@
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Warnings } from '../synth-metadata/warnings';
-import { ICustomResourceDefinition } from '../apiserver/crd-manifest';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
 import { validateValue } from '../apiserver/value-validation/value-validator';
 import { findDefinitions } from './_find-definition';

@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { CrdManifest, ICustomResourceDefinition } from '../apiserver/crd-manifest';
+import { CrdManifest } from '../apiserver/crd-manifest';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 
 /**
  * A folder of released CRD manifests, one `<metadata.name>.yaml` per CRD (e.g.

@@ -1,4 +1,4 @@
-import { ICustomResourceDefinition } from '../apiserver/crd-manifest';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
 
 /** One RBAC rule on one resource, with the reasons it exists. */

@@ -1,4 +1,5 @@
-import { ICustomResourceDefinition, isCustomResourceDefinitionLike, ResourceScope } from '../apiserver/crd-manifest';
+import { ResourceScope } from '../apiserver/crd-manifest';
+import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 import { KindInfo, knownKind, parseApiVersion } from '../apimachinery/kinds';
 
 /**

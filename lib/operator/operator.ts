@@ -1,9 +1,9 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { OutputFiles } from '../app/output-layout';
-import { ICustomResourceDefinition } from '../apiserver/crd-manifest';
+import { OutputFiles } from '../synth-metadata/output-files';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { PolicyChecks } from '../policy/policy-checks';
-import { RbacRisk } from '../policy/rbac-lint';
+import { RbacRisk } from './rbac-risk';
 import { ControllerContract } from './controller-contract';
 import { OperatorDeployment } from './operator-deployment';
 import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monitoring';

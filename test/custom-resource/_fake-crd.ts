@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import { Construct } from 'constructs';
 import { parse } from 'yaml';
-import { CrdManifest, CrdNamesSpec, ICustomResourceDefinition, ResourceScope } from '../../lib/apiserver/crd-manifest';
+import { CrdManifest, CrdNamesSpec, ResourceScope } from '../../lib/apiserver/crd-manifest';
+import { ICustomResourceDefinition } from '../../lib/crd/icustom-resource-definition';
 import { JSONSchemaProps } from '../../lib/apiserver/schema/json-schema-props';
 
 /** A minimal ICustomResourceDefinition test double built from a raw manifest. */
