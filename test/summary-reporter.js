@@ -1,9 +1,23 @@
-// Prints the plain closing line CI reads: "N passed, N failed[, N skipped]".
+// Prints the plain closing lines CI reads: "tests: N passed, N failed[, N skipped]" and how many tests ran on a real
+// kube-apiserver (suites tagged "[real-apiserver]" in their describe name, see test/envtest).
+const REAL = '[real-apiserver]';
+
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
     process.stderr.write(`\ntests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    const real = { passed: 0, failed: 0, skipped: 0, suites: new Set() };
+    for (const file of results.testResults) {
+      for (const t of file.testResults) {
+        if (!t.ancestorTitles.some((a) => a.includes(REAL))) continue;
+        real.suites.add(file.testFilePath);
+        if (t.status === 'passed') real.passed++;
+        else if (t.status === 'failed') real.failed++;
+        else real.skipped++;
+      }
+    }
+    process.stderr.write(`real apiserver: ${real.passed} passed, ${real.failed} failed, ${real.skipped} skipped (${real.suites.size} files)\n`);
   }
 }
 module.exports = SummaryReporter;

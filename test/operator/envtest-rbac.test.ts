@@ -1,21 +1,16 @@
-import { execFile, spawnSync } from 'child_process';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CustomResourceDefinition, Operator, OperatorApp, OperatorProps, OutputLayout } from '../../lib';
-import { startEnvtest } from '../envtest';
-import { startFakeApiServer } from '../fake-apiserver';
+import { describeRealApiServer } from '../envtest';
 
-// The "done when" check, against the fake apiserver with its RBAC authorizer and against a REAL kube-apiserver (envtest binaries: etcd + kube-apiserver,
-// e.g. from `setup-envtest use -p path`, started by test/envtest; that half skips unless KUBEBUILDER_ASSETS is set).
-// It applies the output with the exact commands of APPLY.md into a cluster whose operator
+// The "done when" check on a real kube-apiserver (test/envtest). It applies the output with the exact commands of APPLY.md into a cluster whose operator
 // namespace enforces Pod Security "restricted" (any warning fails the test), then asks the
 // apiserver's RBAC authorizer, as the operator's ServiceAccount, what it may do.
-const ASSETS = process.env.KUBEBUILDER_ASSETS;
 const FIXTURES = path.join(__dirname, '../../../shared/fixtures/sample-controller'); // beside the repository
-const maybe = ASSETS ? describe : describe.skip;
 
 const CONTRACT = { owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true };
 
@@ -50,35 +45,17 @@ async function canI(kubeconfig: string, sa: string, args: string): Promise<strin
   return r.stdout.trim();
 }
 
-interface Server { writeKubeconfig(file: string): void; close(): Promise<void> }
-
-// The same checks run against the fake apiserver with its RBAC authorizer (kubectl sends tokens only over TLS).
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-(hasOpenssl ? describe : describe.skip)('against the fake apiserver (rbac, tls)', () => {
-  rbacSuite(async () => startFakeApiServer({ rbac: true, tls: true }));
-});
-
-maybe('against a real kube-apiserver (envtest)', () => {
-  rbacSuite(async () => {
-    const server = await startEnvtest();
-    if (!server) throw new Error('KUBEBUILDER_ASSETS is set but the envtest binaries were not found');
-    return server;
-  });
-});
-
-function rbacSuite(start: () => Promise<Server>) {
+// Applied with the exact commands of APPLY.md to a real kube-apiserver (RBAC, PodSecurity admission).
+describeRealApiServer('Operator RBAC on the apiserver', (plane) => {
   jest.setTimeout(300_000);
   let dir: string;
-  let server: Server | undefined;
   const env = { kubeconfig: '' };
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envtest-rbac-'));
-    server = await start();
     env.kubeconfig = path.join(dir, 'kubeconfig');
-    server.writeKubeconfig(env.kubeconfig);
+    plane().writeKubeconfig(env.kubeconfig);
   });
   afterAll(async () => {
-    await server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -120,4 +97,4 @@ function rbacSuite(start: () => Promise<Server>) {
     expect(roles.code).toBe(0);
     expect(roles.stdout).not.toContain('"*"');
   });
-}
+});

@@ -1,11 +1,10 @@
 /**
- * The issue's acceptance flow against the fake apiserver and, through the envtest harness, a real
- * kube-apiserver (no kubelet, no controller-manager: Job and StatefulSet status are set by the
- * test through their /status subresources, as the job and statefulset controllers would).
- * Only API calls, no fake-only shortcuts, so both servers run the same steps.
+ * The issue's acceptance flow on a real kube-apiserver with kube-controller-manager: Job and StatefulSet status
+ * come from the real job and statefulset controllers; a stand-in kubelet writes pod status (StatefulSet pods run
+ * and are Ready; a Job's pod succeeds once the test releases that Job).
  */
 import { ApiError, KubeClient, KubeObject } from '../../../runtime';
-import { forEachApiServer } from '../../envtest';
+import { describeRealApiServer, StandInKubelet } from '../../envtest';
 import { sleep, until } from '../../runtime/support';
 import { API, NS, sampleDbCrdManifest, startSampleDbManager, Started } from './harness';
 
@@ -25,46 +24,33 @@ async function tryGet(client: KubeClient, ref: typeof STS, name: string): Promis
   }
 }
 
-/** Marks a Job complete through /status, the way the job controller does (strict 1.32 rules first). */
-async function completeJob(client: KubeClient, name: string): Promise<void> {
-  const at = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-  const strict = {
-    active: 0, ready: 0, succeeded: 1, startTime: at, completionTime: at, uncountedTerminatedPods: {},
-    conditions: [
-      { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastProbeTime: at, lastTransitionTime: at },
-      { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastProbeTime: at, lastTransitionTime: at },
-    ],
-  };
-  try {
-    await client.patch(JOB, name, NS, { type: 'merge', body: { status: strict } }, { subresource: 'status' });
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.code !== 422) throw err;
-    await client.patch(JOB, name, NS, { type: 'merge', body: { status: { startTime: at, succeeded: 1 } } }, { subresource: 'status' });
-  }
-}
-
-/** Sets the StatefulSet status the statefulset controller would report with every pod ready. */
-async function statefulSetReady(client: KubeClient, name: string): Promise<void> {
-  const sts = await client.get(STS, name, NS);
-  const replicas = (sts.spec as { replicas: number }).replicas;
-  const rev = `${name}-${sts.metadata!.generation}`;
-  await client.patch(STS, name, NS, { type: 'merge', body: { status: {
-    observedGeneration: sts.metadata!.generation, replicas, readyReplicas: replicas, availableReplicas: replicas,
-    currentReplicas: replicas, updatedReplicas: replicas, currentRevision: rev, updateRevision: rev,
-  } } }, { subresource: 'status' });
-}
-
-forEachApiServer('SampleDB acceptance flow', (ctx) => {
+describeRealApiServer('SampleDB acceptance flow', (plane) => {
   let started: Started | undefined;
   let client: KubeClient;
+  let kubelet: StandInKubelet | undefined;
+  /** Jobs whose pods may succeed. */
+  const released = new Set<string>();
+  const completeJob = (name: string) => released.add(name);
+
+  beforeEach(() => {
+    kubelet = new StandInKubelet(plane(), {
+      namespace: NS,
+      outcome: (pod) => {
+        const job = pod.metadata.labels?.['batch.kubernetes.io/job-name'];
+        if (!job) return 'Running';
+        return released.has(job) ? 'Succeeded' : 'Pending';
+      },
+    }).start();
+  });
 
   afterEach(async () => {
+    kubelet?.stop();
     await started?.manager.stop();
     started = undefined;
   });
 
   test('create → owned objects and truthful status; scale; upgrade gated by its backup; delete gated by the snapshot', async () => {
-    started = await startSampleDbManager(ctx().server);
+    started = await startSampleDbManager(plane());
     client = started.manager.client;
     const get = (ref: typeof STS, name: string) => tryGet(client, ref, name);
     const db = () => client.get(SAMPLEDB, 'accept', NS) as Promise<any>;
@@ -82,15 +68,13 @@ forEachApiServer('SampleDB acceptance flow', (ctx) => {
     expect((await db()).status).toMatchObject({ replicas: 0, readyReplicas: 0, currentVersion: '16.4' });
     expect(await cond('Ready')).toMatchObject({ status: 'False' });
 
-    await completeJob(client, 'accept-init');
-    await statefulSetReady(client, 'accept');
+    completeJob('accept-init');
     await until('Running', async () => (await db()).status?.phase === 'Running', 15_000);
     expect(await cond('Ready')).toMatchObject({ status: 'True', reason: 'AllReplicasReady' });
 
     // scale subresource → StatefulSet
     await client.patch(SAMPLEDB, 'accept', NS, { type: 'merge', body: { spec: { replicas: 2 } } }, { subresource: 'scale' });
     await until('scaled', async () => ((await get(STS, 'accept'))?.spec as any)?.replicas === 2, 15_000);
-    await statefulSetReady(client, 'accept');
     await until('Running with 2', async () => (await db()).status?.readyReplicas === 2 && (await db()).status?.phase === 'Running', 15_000);
 
     // version bump: backup first, StatefulSet untouched until it succeeded
@@ -100,9 +84,8 @@ forEachApiServer('SampleDB acceptance flow', (ctx) => {
     await sleep(1000);
     expect((await get(STS, 'accept'))!.metadata!.resourceVersion).toBe(stsBefore.metadata!.resourceVersion);
     expect((await db()).status?.phase).toBe('Upgrading');
-    await completeJob(client, 'accept-pre-upgrade-16-4-to-16-6');
+    completeJob('accept-pre-upgrade-16-4-to-16-6');
     await until('rolled to 16.6', async () => ((await get(STS, 'accept'))?.spec as any)?.template?.spec?.containers?.[0]?.image === 'postgres:16.6', 15_000);
-    await statefulSetReady(client, 'accept');
     await until('current 16.6', async () => (await db()).status?.currentVersion === '16.6' && (await db()).status?.phase === 'Running', 15_000);
 
     // delete: the CR stays until the snapshot succeeded
@@ -111,7 +94,7 @@ forEachApiServer('SampleDB acceptance flow', (ctx) => {
     await sleep(1000);
     expect((await db()).metadata.deletionTimestamp).toBeDefined();
     expect(await get(STS, 'accept')).toBeDefined();
-    await completeJob(client, 'accept-final-snapshot');
+    completeJob('accept-final-snapshot');
     await until('sampledb gone', async () => !(await tryGet(client, SAMPLEDB as never, 'accept')), 15_000);
     await until('statefulset gone', async () => !(await get(STS, 'accept')), 15_000);
 
@@ -126,4 +109,4 @@ forEachApiServer('SampleDB acceptance flow', (ctx) => {
       expect(started.logs.join('\n')).not.toContain(password);
     }
   }, 120_000);
-}, { crds: [sampleDbCrdManifest()] });
+}, { crds: [sampleDbCrdManifest()], controllerManager: true });

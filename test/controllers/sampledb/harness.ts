@@ -7,7 +7,7 @@ import { createLogger, Logger } from '../../../runtime/log';
 import { Manager, ManagerOptions } from '../../../runtime/manager';
 import { FakeApiServer, startFakeApiServer } from '../../fake-apiserver';
 import { FAST_INFORMER } from '../../runtime/support';
-import type { ApiServerEndpoint } from '../../envtest';
+import type { KubeConfig } from '@kubernetes/client-node';
 
 export const NS = 'default';
 export const API = 'database.example.com/v1';
@@ -29,7 +29,7 @@ export interface Started {
 }
 
 /** A manager running the SampleDB controller with test timings, logging at debug into `logs`. */
-export async function startSampleDbManager(server: ApiServerEndpoint, options: Partial<ManagerOptions> = {}): Promise<Started> {
+export async function startSampleDbManager(server: { kubeConfig(): KubeConfig }, options: Partial<ManagerOptions> = {}): Promise<Started> {
   const logs: string[] = [];
   const logger: Logger = createLogger({ level: 'debug', sink: (line) => { logs.push(line); if (process.env.TEST_LOG) process.stderr.write(line + '\n'); } });
   const manager = new Manager({

@@ -1,0 +1,252 @@
+/**
+ * A real control plane for tests, in the spirit of controller-runtime's envtest: etcd (data on tmpfs when
+ * the machine has /dev/shm), kube-apiserver configured like a cluster's (RBAC, its own CA and ServiceAccount
+ * signing key, the default admission chain) and, on request, kube-controller-manager for garbage collection and
+ * the workload controllers. One control plane is meant to be shared by a test file; namespaces isolate tests.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ControlPlaneBinaries, findControlPlaneBinaries } from './assets';
+import { installCrds, readCrds } from './crds';
+import { ControlPlaneLayout, DEFAULT_CONTROLLERS, apiServerArgs, controllerManagerArgs, etcdArgs, files } from './flags';
+import { HttpReply, HttpTarget, RequestOptions, request } from './http';
+import { ClusterAccess, kubeConfigFor, writeKubeconfig } from './kubeconfig';
+import { ManagedProcess, freePort, supportsFlag } from './process';
+
+export interface ControlPlaneOptions {
+  /** Folder with kube-apiserver (and kube-controller-manager, etcd). @default process.env.KUBEBUILDER_ASSETS */
+  readonly assetsDir?: string;
+  /**
+   * Run kube-controller-manager: `true` for {@link DEFAULT_CONTROLLERS} (GC, namespace, Deployment, ReplicaSet,
+   * StatefulSet, Job, CronJob, ServiceAccount ...), or the controller names to run. @default false
+   */
+  readonly controllerManager?: boolean | readonly string[];
+  /** CRD manifests to install before start() resolves (waits for Established). */
+  readonly crds?: readonly object[];
+  /** YAML files or folders (e.g. an app's `dist/`) whose CustomResourceDefinitions are installed. */
+  readonly crdPaths?: readonly string[];
+  /** Extra kube-apiserver flags (`--name=value`), appended after the defaults. */
+  readonly apiServerFlags?: readonly string[];
+  /** Extra kube-controller-manager flags. */
+  readonly controllerManagerFlags?: readonly string[];
+  /** How long each process may take to become ready. @default 60000 */
+  readonly startTimeoutMs?: number;
+  /** Parent folder of the control plane's files. @default '/dev/shm' when it exists, else the OS temp folder */
+  readonly baseDir?: string;
+}
+
+/** The identity a kubeconfig authenticates as. */
+export interface Identity {
+  readonly user: string;
+  readonly token: string;
+  /** The kubeconfig context's namespace. @default 'default' */
+  readonly namespace?: string;
+}
+
+const ADMIN_USER = 'envtest-admin';
+
+export class ControlPlane {
+  /** Starts etcd, kube-apiserver and (optionally) kube-controller-manager; throws when a binary is missing. */
+  static async start(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+    const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
+    if ('missing' in lookup) throw new Error(`envtest: ${lookup.missing}`);
+    const wantsKcm = !!opts.controllerManager;
+    if (wantsKcm && !lookup.binaries.kubeControllerManager) throw new Error(`envtest: kube-controller-manager not found beside ${lookup.binaries.kubeApiServer}`);
+    const base = opts.baseDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+    const layout: ControlPlaneLayout = {
+      dir: mkdtempSync(join(base, 'envtest-')),
+      etcdPort: await freePort(),
+      etcdPeerPort: await freePort(),
+      apiServerPort: await freePort(),
+    };
+    const plane = new ControlPlane(lookup.binaries, layout, opts);
+    try {
+      await plane.boot();
+    } catch (e) {
+      await plane.stop();
+      throw e;
+    }
+    return plane;
+  }
+
+  /** https://127.0.0.1:<port> */
+  readonly url: string;
+  /** The system:masters identity (a static token). */
+  readonly admin: Identity;
+  private readonly timeoutMs: number;
+  private etcd?: ManagedProcess;
+  private apiServer?: ManagedProcess;
+  private controllerManager?: ManagedProcess;
+  private caPem?: string;
+  private namespaceCounter = 0;
+
+  private constructor(private readonly binaries: ControlPlaneBinaries, private readonly layout: ControlPlaneLayout, private readonly opts: ControlPlaneOptions) {
+    this.url = `https://127.0.0.1:${layout.apiServerPort}`;
+    this.admin = { user: ADMIN_USER, token: randomBytes(24).toString('hex') };
+    this.timeoutMs = opts.startTimeoutMs ?? 60_000;
+  }
+
+  /** Folder holding the certificates, keys and etcd data (removed by stop()). */
+  get dir(): string {
+    return this.layout.dir;
+  }
+
+  /** PEM of the CA that signed the apiserver's serving certificate (what a kubeconfig's certificate-authority holds). */
+  get ca(): string {
+    if (!this.caPem) throw new Error('envtest: the control plane is not started');
+    return this.caPem;
+  }
+
+  /** Whether kube-controller-manager runs. */
+  get hasControllerManager(): boolean {
+    return !!this.controllerManager;
+  }
+
+  private async boot(): Promise<void> {
+    const l = this.layout;
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(files.serviceAccountKey(l), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(files.serviceAccountPub(l), publicKey.export({ type: 'spki', format: 'pem' }));
+    // token,user,uid,"groups"
+    writeFileSync(files.tokens(l), `${this.admin.token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, { mode: 0o600 });
+    mkdirSync(files.certDir(l), { recursive: true });
+
+    this.etcd = new ManagedProcess('etcd', this.binaries.etcd, etcdArgs(l, supportsFlag(this.binaries.etcd, 'unsafe-no-fsync')));
+    await this.etcd.waitHealthy({ url: `http://127.0.0.1:${l.etcdPort}` }, '/health', this.timeoutMs);
+    await this.startApiServer();
+
+    if (this.opts.controllerManager) {
+      writeKubeconfig(files.controllerManagerKubeconfig(l), this.access(this.admin));
+      const controllers = this.opts.controllerManager === true ? DEFAULT_CONTROLLERS : this.opts.controllerManager;
+      this.controllerManager = new ManagedProcess('kube-controller-manager', this.binaries.kubeControllerManager!,
+        controllerManagerArgs(l, controllers, this.opts.controllerManagerFlags));
+      // no health endpoint (--secure-port=0): ready once it has created the default namespace's ServiceAccount
+      await this.waitFor('kube-controller-manager to create serviceaccount default/default', async () => {
+        if (!this.controllerManager!.running) throw new Error(`envtest: kube-controller-manager exited:\n${this.controllerManager!.log}`);
+        return (await this.request('GET', '/api/v1/namespaces/default/serviceaccounts/default')).code === 200;
+      }, this.timeoutMs, controllers.includes('serviceaccount-controller'));
+    }
+
+    const crds = [...(this.opts.crds ?? []), ...readCrds(this.opts.crdPaths ?? [])];
+    if (crds.length) await this.installCrds(crds);
+  }
+
+  private async startApiServer(): Promise<void> {
+    const l = this.layout;
+    this.apiServer = new ManagedProcess('kube-apiserver', this.binaries.kubeApiServer, apiServerArgs(l, this.opts.apiServerFlags));
+    await this.waitFor('kube-apiserver to write its serving certificate', () => {
+      if (!this.apiServer!.running) throw new Error(`envtest: kube-apiserver exited before becoming ready:\n${this.apiServer!.log}`);
+      return existsSync(files.servingCert(l));
+    }, this.timeoutMs);
+    // apiserver.crt holds the serving certificate followed by the CA that signed it
+    this.caPem = readFileSync(files.servingCert(l), 'utf8');
+    await this.apiServer.waitHealthy(this.target(this.admin), '/readyz', this.timeoutMs);
+  }
+
+  private async waitFor(what: string, ready: () => boolean | Promise<boolean>, timeoutMs: number, required = true): Promise<void> {
+    if (!required) return;
+    const deadline = Date.now() + timeoutMs;
+    while (!(await ready())) {
+      if (Date.now() > deadline) throw new Error(`envtest: timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Server, CA and token of an identity (the admin's by default). */
+  access(identity: Identity = this.admin): ClusterAccess {
+    return { server: this.url, ca: this.ca, token: identity.token, user: identity.user, namespace: identity.namespace };
+  }
+
+  /** A client-node KubeConfig for an identity (the admin's by default). */
+  kubeConfig(identity: Identity = this.admin): KubeConfig {
+    return kubeConfigFor(this.access(identity));
+  }
+
+  /** Writes a kubeconfig file (for kubectl or a controller process) for an identity (the admin's by default). */
+  writeKubeconfig(path: string, identity: Identity = this.admin): void {
+    writeKubeconfig(path, this.access(identity));
+  }
+
+  /** A raw JSON request as an identity (the admin's by default). */
+  request(method: string, path: string, body?: unknown, opts: RequestOptions & { identity?: Identity } = {}): Promise<HttpReply> {
+    return request(this.target(opts.identity ?? this.admin), method, path, body, opts);
+  }
+
+  private target(identity: Identity): HttpTarget {
+    return { url: this.url, ca: this.caPem, token: identity.token };
+  }
+
+  /** Installs CRD manifests and waits until each is Established. */
+  async installCrds(crds: readonly object[]): Promise<void> {
+    await installCrds(this.target(this.admin), crds, this.timeoutMs);
+  }
+
+  /**
+   * Creates a namespace (a unique one from `prefix` when `name` ends with '-') and its `default`
+   * ServiceAccount, which the ServiceAccount admission plugin requires of every pod (without
+   * kube-controller-manager nothing else creates it).
+   */
+  async createNamespace(name: string, labels: Record<string, string> = {}): Promise<string> {
+    const ns = name.endsWith('-') ? `${name}${process.pid.toString(36)}${(++this.namespaceCounter).toString(36)}` : name;
+    const created = await this.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } });
+    if (created.code !== 201) throw new Error(`envtest: creating namespace ${ns} failed (${created.code}): ${created.body?.message}`);
+    const sa = await this.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+    if (sa.code !== 201 && sa.code !== 409) throw new Error(`envtest: creating serviceaccount ${ns}/default failed (${sa.code}): ${sa.body?.message}`);
+    return ns;
+  }
+
+  /**
+   * The identity of a ServiceAccount (created when missing), with a token from the TokenRequest API signed by
+   * this control plane's key: a controller given its kubeconfig runs under exactly the RBAC bound to it.
+   */
+  async serviceAccount(namespace: string, name: string, expirationSeconds = 24 * 3600): Promise<Identity> {
+    const base = `/api/v1/namespaces/${namespace}/serviceaccounts`;
+    const sa = await this.request('POST', base, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+    if (sa.code !== 201 && sa.code !== 409) throw new Error(`envtest: creating serviceaccount ${namespace}/${name} failed (${sa.code}): ${sa.body?.message}`);
+    const tr = await this.request('POST', `${base}/${name}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds } });
+    if (tr.code !== 201) throw new Error(`envtest: token for serviceaccount ${namespace}/${name} failed (${tr.code}): ${tr.body?.message}`);
+    return { user: `system:serviceaccount:${namespace}:${name}`, token: tr.body.status.token, namespace };
+  }
+
+  /**
+   * Stops and starts kube-apiserver (etcd keeps the data): watches break, the watch cache starts empty.
+   * The old process gets `graceMs` to shut down before it is killed, like a crash-looping apiserver.
+   */
+  async restartApiServer(opts: { downMs?: number; graceMs?: number } = {}): Promise<void> {
+    const { downMs = 0, graceMs = 1000 } = opts;
+    await this.apiServer?.stop(graceMs);
+    if (downMs) await new Promise((r) => setTimeout(r, downMs));
+    await this.startApiServer();
+  }
+
+  /**
+   * Compacts etcd's history up to its current revision: lists and watches from an older resourceVersion that
+   * reach etcd (continue tokens, watches after an apiserver restart) then get 410 Gone. Returns the revision.
+   */
+  async compactEtcd(): Promise<number> {
+    const etcd = { url: `http://127.0.0.1:${this.layout.etcdPort}` };
+    const range = await request(etcd, 'POST', '/v3/kv/range', { key: Buffer.from('/').toString('base64') });
+    const revision = Number(range.body?.header?.revision);
+    if (!revision) throw new Error(`envtest: could not read etcd's revision (${range.code}): ${JSON.stringify(range.body)}`);
+    const compacted = await request(etcd, 'POST', '/v3/kv/compaction', { revision, physical: true });
+    if (compacted.code !== 200) throw new Error(`envtest: etcd compaction failed (${compacted.code}): ${JSON.stringify(compacted.body)}`);
+    return revision;
+  }
+
+  /** Output of a component (for diagnosing a failed test). */
+  logs(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager'): string {
+    const p = { 'etcd': this.etcd, 'kube-apiserver': this.apiServer, 'kube-controller-manager': this.controllerManager }[component];
+    return p?.log ?? '';
+  }
+
+  /** Stops every process and removes the control plane's folder. */
+  async stop(): Promise<void> {
+    await this.controllerManager?.stop();
+    await this.apiServer?.stop();
+    await this.etcd?.stop();
+    rmSync(this.layout.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Installs CustomResourceDefinitions and waits until they are Established, like envtest.InstallCRDs: from
+ * manifests, or from synth output (`dist/` YAML files or folders; every CRD in them, other kinds ignored).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { HttpTarget, request } from './http';
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+/** Every CustomResourceDefinition in YAML files, or in the .yaml/.yml/.json files of folders (not recursive). */
+export function readCrds(paths: readonly string[]): object[] {
+  const out: object[] = [];
+  for (const p of paths) {
+    const list = statSync(p).isDirectory()
+      ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(p, f))
+      : [p];
+    for (const file of list) {
+      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+        if (doc.errors.length) throw new Error(`envtest: ${file}: ${doc.errors[0].message}`);
+        const obj = doc.toJS() as { kind?: string } | null;
+        if (obj?.kind === 'CustomResourceDefinition') out.push(obj);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Creates (or server-side applies over an existing one) each CRD and waits for Established=True.
+ * Raw JSON on purpose: client-node's typed serializer drops `x-kubernetes-*` keys of the schema.
+ */
+export async function installCrds(target: HttpTarget, crds: readonly object[], timeoutMs = 30_000): Promise<void> {
+  for (const crd of crds as Array<{ metadata?: { name?: string } }>) {
+    const name = crd.metadata?.name;
+    const r = await request(target, 'PATCH', `${CRDS}/${name}?fieldManager=envtest&force=true`, crd, { contentType: 'application/apply-patch+yaml' });
+    if (r.code >= 300) throw new Error(`envtest: installing CRD ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (const crd of crds as Array<{ metadata: { name: string } }>) {
+    for (;;) {
+      const got = await request(target, 'GET', `${CRDS}/${crd.metadata.name}`);
+      const conditions: Array<{ type: string; status: string }> = got.body?.status?.conditions ?? [];
+      if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      if (Date.now() > deadline) throw new Error(`envtest: CRD ${crd.metadata.name} not Established after ${timeoutMs} ms: ${JSON.stringify(conditions)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}

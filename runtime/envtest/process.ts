@@ -1,0 +1,73 @@
+/** Child processes of the control plane: start, wait until a health URL answers 200, stop (TERM, then KILL). */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { HttpTarget, request } from './http';
+
+/** How much of a process's output is kept for error messages. */
+const LOG_TAIL_CHARS = 20_000;
+
+export class ManagedProcess {
+  private readonly child: ChildProcess;
+  private output = '';
+  private readonly exited: Promise<void>;
+
+  constructor(readonly name: string, bin: string, args: readonly string[]) {
+    this.child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (b: Buffer) => {
+      this.output = (this.output + b.toString()).slice(-LOG_TAIL_CHARS);
+    };
+    this.child.stdout?.on('data', keep);
+    this.child.stderr?.on('data', keep);
+    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
+    // a failed spawn (ENOENT) also emits 'exit'; keep the error for the report
+    this.child.once('error', (e) => keep(Buffer.from(String(e))));
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The last lines the process wrote (stdout and stderr). */
+  get log(): string {
+    return this.output;
+  }
+
+  /** Polls `target` until it answers 200; fails early (with the output) when the process exits. */
+  async waitHealthy(target: HttpTarget, path: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`envtest: ${this.name} exited (${this.child.exitCode ?? this.child.signalCode}) before becoming ready:\n${this.log}`);
+      const code = await request(target, 'GET', path, undefined, { timeoutMs: 2000 }).then((r) => r.code, () => 0);
+      if (code === 200) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`envtest: ${this.name} not ready at ${target.url}${path} after ${timeoutMs} ms:\n${this.log}`);
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (!this.running) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+/** A free loopback TCP port (the OS picks; there is a small race until the child binds it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether a binary's --help mentions a flag (controller-runtime's processState.CheckFlag). */
+export function supportsFlag(bin: string, flag: string): boolean {
+  const r = spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 10_000 });
+  return `${r.stdout ?? ''}${r.stderr ?? ''}`.includes(`--${flag}`);
+}
