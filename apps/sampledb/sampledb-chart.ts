@@ -1,7 +1,7 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { SampleDB } from '../../imports/database.example.com';
-import { Operator, PrometheusAlertRule, RbacRisk } from '../../lib';
+import { Operator, PrometheusAlertRule } from '../../lib';
 import { sampleDbCrd } from './sampledb-crd';
 
 /** Props of `SampleDbChart`. */
@@ -11,6 +11,17 @@ export interface SampleDbChartProps extends ChartProps {
    * @default 'ghcr.io/cdk8s-operator/sampledb-controller:0.1.0'
    */
   readonly image?: string;
+  /**
+   * Namespaces whose SampleDBs the operator runs: a Role in each, so it holds no cluster-wide
+   * permission at all (in particular no cluster-wide Secret read).
+   * @default ['default']
+   */
+  readonly watchNamespaces?: readonly string[];
+  /**
+   * Ports the apiserver endpoints listen on (NetworkPolicy egress).
+   * @default - the library's DEFAULT_API_SERVER_PORTS (443, 6443, 8443, 16443)
+   */
+  readonly apiServerPorts?: readonly number[];
   /**
    * Labels on the ServiceMonitor and PrometheusRule (e.g. the `release` label your Prometheus selects).
    * @default {}
@@ -55,8 +66,9 @@ export class SampleDbChart extends Chart {
       image: props.image ?? 'ghcr.io/cdk8s-operator/sampledb-controller:0.1.0',
       contract: {
         watches: [crd],
+        // The credentials Secrets are read by the names the controller gives them: no list/watch of Secrets.
+        ownsByName: [{ apiVersion: 'v1', kind: 'Secret' }],
         owns: [
-          { apiVersion: 'v1', kind: 'Secret' },
           { apiVersion: 'v1', kind: 'Service' },
           { apiVersion: 'apps/v1', kind: 'StatefulSet' },
           { apiVersion: 'batch/v1', kind: 'Job' },
@@ -68,8 +80,8 @@ export class SampleDbChart extends Chart {
         events: true,
         leaderElection: true,
       },
-      // It owns the generated credentials Secrets, so its informer lists and watches Secrets.
-      acceptRisks: [RbacRisk.SECRETS_READ],
+      watchNamespaces: props.watchNamespaces ?? ['default'],
+      apiServerPorts: props.apiServerPorts,
       monitoring: { labels: props.monitoringLabels, alerts: SAMPLEDB_ALERTS },
     });
 

@@ -62,15 +62,16 @@ export class Actions {
   /**
    * Creates `obj` unless an object of its name is cached (create-once objects: Jobs, whose
    * templates are immutable, the credentials Secret, the backup volume). True if created.
+   * Without a cache (objects read by name only, like Secrets) the caller has checked existence.
    */
-  async create(cache: ObjectCache, obj: KubeObject, checkOwner = true): Promise<boolean> {
-    const live = this.cached(cache, obj.metadata!.name!);
+  async create(cache: ObjectCache | undefined, obj: KubeObject, checkOwner = true): Promise<boolean> {
+    const live = cache && this.cached(cache, obj.metadata!.name!);
     if (checkOwner) this.assertControlled(live);
     if (live) return false;
     try {
       const created = await this.deps.client.create(obj);
       this.writes++;
-      await this.waitFor(cache, created);
+      if (cache) await this.waitFor(cache, created);
       return true;
     } catch (err) {
       if (isAlreadyExists(err)) return false; // the cache lags; the next event reconciles again
@@ -91,11 +92,11 @@ export class Actions {
   }
 
   /** JSON-merge-patches an object (no request for an empty patch). True if written. */
-  async mergePatch(cache: ObjectCache, resource: ResourceRef, name: string, body: object): Promise<boolean> {
+  async mergePatch(cache: ObjectCache | undefined, resource: ResourceRef, name: string, body: object): Promise<boolean> {
     if (Object.keys(body).length === 0) return false;
     const updated = await this.deps.client.patch(resource, name, this.db.metadata!.namespace, { type: 'merge', body }, { fieldManager: this.deps.fieldManager });
     this.writes++;
-    await this.waitFor(cache, updated);
+    if (cache) await this.waitFor(cache, updated);
     return true;
   }
 

@@ -1,12 +1,13 @@
 /**
- * Wires the SampleDB reconciler into a manager: `for(SampleDB)`, `owns` the Secret, Services,
- * StatefulSet and CronJob, and `watches` Jobs and PVCs by the instance label (the CronJob's Jobs
+ * Wires the SampleDB reconciler into a manager: `for(SampleDB)`, `owns` the Services,
+ * StatefulSet and CronJob (the credentials Secret is read by name, never watched: no list/watch
+ * on Secrets), and `watches` Jobs and PVCs by the instance label (the CronJob's Jobs
  * are owned by the CronJob, data PVCs by nobody or the StatefulSet, the backup volume by nobody).
  */
 import { Controller, ControllerBuilder, KubeObject, Manager, Request } from '../../runtime';
 import { SampleDbMetrics } from './metrics';
 import { SampleDbReconciler } from './reconciler';
-import { CRONJOB, JOB, LABEL_INSTANCE, LABEL_NAME, PVC, SAMPLEDB, SECRET, SERVICE, STATEFULSET } from './types';
+import { CRONJOB, JOB, LABEL_INSTANCE, LABEL_NAME, PVC, SAMPLEDB, SERVICE, STATEFULSET } from './types';
 
 /** Options of {@link setupSampleDbController}. */
 export interface SampleDbControllerOptions {
@@ -34,7 +35,6 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
     client: manager.client,
     caches: {
       sampledbs: manager.getInformer(SAMPLEDB).cache,
-      secrets: manager.getInformer(SECRET).cache,
       services: manager.getInformer(SERVICE).cache,
       statefulsets: manager.getInformer(STATEFULSET).cache,
       jobs: manager.getInformer(JOB).cache,
@@ -47,7 +47,6 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
   });
   const controller = new ControllerBuilder(manager, { name })
     .for(SAMPLEDB)
-    .owns(SECRET)
     .owns(SERVICE)
     .owns(STATEFULSET)
     .owns(CRONJOB)

@@ -41,7 +41,6 @@ import { imageFor, UnsupportedVersionError } from './versions';
 /** Informer caches the reconciler reads. */
 export interface SampleDbCaches {
   readonly sampledbs: ObjectCache;
-  readonly secrets: ObjectCache;
   readonly services: ObjectCache;
   readonly statefulsets: ObjectCache;
   readonly jobs: ObjectCache;
@@ -202,17 +201,20 @@ export class SampleDbReconciler implements Reconciler {
     await this.finish(a, findings);
   }
 
+  /**
+   * The credentials Secret, read by name without a cache: the operator has no list/watch on
+   * Secrets (least privilege), so it can only read the Secrets it names.
+   */
   private async ensureCredentials(a: Actions): Promise<void> {
-    const c = this.deps.caches;
     const name = names.secret(a.db.metadata!.name!);
-    const secret = a.cached(c.secrets, name);
+    const secret = await a.getLive(SECRET, name);
     a.assertControlled(secret);
     if (!secret) {
-      if (await a.create(c.secrets, newCredentialsSecret(a.db))) a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
+      if (await a.create(undefined, newCredentialsSecret(a.db))) a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
       return;
     }
     const missing = missingCredentialData(a.db, secret);
-    if (Object.keys(missing).length && await a.mergePatch(c.secrets, SECRET, name, { data: missing })) {
+    if (Object.keys(missing).length && await a.mergePatch(undefined, SECRET, name, { data: missing })) {
       a.event('Warning', Reasons.CredentialsCreated, `Secret ${name} lacked key(s) ${Object.keys(missing).sort().join(', ')}; generated them`);
     }
   }

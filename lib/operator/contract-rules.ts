@@ -66,11 +66,13 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   const watches = resolveList(contract.watches, 'watches');
   if (watches.length === 0) throw new Error('contract.watches: must name at least one kind, got []');
   const owns = resolveList(contract.owns, 'owns');
+  const ownsByName = resolveList(contract.ownsByName, 'ownsByName');
   const reads = resolveList(contract.reads, 'reads');
   const writes = resolveList(contract.writes, 'writes');
 
   for (const k of watches) rules.push(rbacRule(k.group, k.plural, READ_VERBS, `watches ${k.kind}`));
   for (const k of owns) rules.push(rbacRule(k.group, k.plural, [...READ_VERBS, ...WRITE_VERBS, 'delete'], `owns ${k.kind}`));
+  for (const k of ownsByName) rules.push(rbacRule(k.group, k.plural, ['get', ...WRITE_VERBS, 'delete'], `owns ${k.kind} by name (no list/watch)`));
   for (const k of reads) rules.push(rbacRule(k.group, k.plural, ['get', 'list'], `reads ${k.kind}`));
   for (const k of writes) rules.push(rbacRule(k.group, k.plural, WRITE_VERBS, `writes ${k.kind}`));
 
@@ -89,7 +91,7 @@ export function rulesForContract(contract: ControllerContract, options: Contract
       rules.push(rbacRule(k.group, `${k.plural}/finalizers`, ['update'], `adds and removes finalizers on ${k.kind}`));
     }
   }
-  if (owns.length > 0) {
+  if (owns.length + ownsByName.length > 0) {
     // An ownerReference with blockOwnerDeletion: true needs update on the owner's finalizers
     // (OwnerReferencesPermissionEnforcement). Owners are the reconciled kinds.
     const owners = primaryKinds.length > 0 ? primaryKinds : watches;

@@ -44,6 +44,14 @@ export interface ControllerContract {
    */
   readonly owns?: readonly KindSelector[];
   /**
+   * Kinds the controller creates and manages only under names it derives itself (e.g. a generated
+   * credentials Secret `<db>-credentials`): `get`, `create`, `update`, `patch`, `delete` — no `list`
+   * or `watch`, so the controller can read only the objects it asks for by name. The least-privilege
+   * way to own Secrets: the controller reads them uncached (`client.get`) instead of through an informer.
+   * @default []
+   */
+  readonly ownsByName?: readonly KindSelector[];
+  /**
    * Kinds the controller reads without watching (uncached `get`/`list`), e.g. a referenced Secret.
    * @default []
    */

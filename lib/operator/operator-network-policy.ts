@@ -2,6 +2,22 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { constructError } from './_construct-error';
 
+/**
+ * The ports kube-apiservers commonly listen on behind the `kubernetes` Service: 443 (managed
+ * control planes such as GKE, EKS, AKS), 6443 (kubeadm, k3s, kind, OpenShift), 8443 (minikube)
+ * and 16443 (MicroK8s, and the single-node test cluster in `../shared/k8s/node`).
+ * Find yours with `kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`.
+ */
+export const DEFAULT_API_SERVER_PORTS: readonly number[] = [443, 6443, 8443, 16443];
+
+/** Egress from the controller to pods it manages. */
+export interface PodEgress {
+  /** Labels of the pods (matched in every namespace). */
+  readonly labels: Record<string, string>;
+  /** TCP ports. */
+  readonly ports: readonly number[];
+}
+
 /** Props of `OperatorNetworkPolicy`. */
 export interface OperatorNetworkPolicyProps {
   readonly name: string;
@@ -13,11 +29,20 @@ export interface OperatorNetworkPolicyProps {
   /**
    * Where the kube-apiserver's endpoints are (the `kubernetes` Service is DNAT'd to them, and
    * policies see the endpoint address). Narrow it to your control plane's addresses when known.
-   * @default ['0.0.0.0/0'] on ports 443 and 6443 only
+   * @default ['0.0.0.0/0'] on the {@link DEFAULT_API_SERVER_PORTS}
    */
   readonly apiServerCidrs?: readonly string[];
-  /** @default [443, 6443] */
+  /**
+   * Ports of the apiserver endpoints. A NetworkPolicy sees the endpoint's port, not the
+   * `kubernetes` Service's 443, so this must name the port the apiserver listens on.
+   * @default DEFAULT_API_SERVER_PORTS
+   */
   readonly apiServerPorts?: readonly number[];
+  /**
+   * Pods (in any namespace) the controller connects to, e.g. the databases it manages.
+   * @default []
+   */
+  readonly egressToPods?: readonly PodEgress[];
   /**
    * Labels of the cluster DNS pods in `kube-system`.
    * @default { 'k8s-app': 'kube-dns' }
@@ -43,12 +68,13 @@ export class OperatorNetworkPolicy extends Construct {
       egress: { default: kplus.NetworkPolicyTrafficDefault.DENY },
     });
     const anywhere = kplus.NetworkPolicyIpBlock.anyIpv4(this, 'Anywhere');
-    const allPods = kplus.Pods.all(this, 'AllPods', { namespaces: kplus.Namespaces.all(this, 'AllNamespaces') });
+    const allNamespaces = kplus.Namespaces.all(this, 'AllNamespaces');
+    const allPods = kplus.Pods.all(this, 'AllPods', { namespaces: allNamespaces });
     // Kubelet probes come from node addresses; scrapers from pods in any namespace.
     this.policy.addIngressRule(anywhere, [kplus.NetworkPolicyPort.tcp(props.healthPort), kplus.NetworkPolicyPort.tcp(props.metricsPort)]);
     this.policy.addIngressRule(allPods, [kplus.NetworkPolicyPort.tcp(props.healthPort), kplus.NetworkPolicyPort.tcp(props.metricsPort)]);
 
-    const apiPorts = (props.apiServerPorts ?? [443, 6443]).map(p => kplus.NetworkPolicyPort.tcp(p));
+    const apiPorts = checkPorts(this, 'apiServerPorts', props.apiServerPorts ?? DEFAULT_API_SERVER_PORTS).map(p => kplus.NetworkPolicyPort.tcp(p));
     (props.apiServerCidrs ?? ['0.0.0.0/0']).forEach((cidr, i) => {
       if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr)) throw constructError(this, `apiServerCidrs[${i}]: must be an IPv4 CIDR, got '${cidr}'`);
       this.policy.addEgressRule(kplus.NetworkPolicyIpBlock.ipv4(this, `ApiServer${i}`, cidr), apiPorts);
@@ -58,5 +84,18 @@ export class OperatorNetworkPolicy extends Construct {
       namespaces: kplus.Namespaces.select(this, 'KubeSystem', { labels: { 'kubernetes.io/metadata.name': 'kube-system' } }),
     });
     this.policy.addEgressRule(dns, [kplus.NetworkPolicyPort.udp(53), kplus.NetworkPolicyPort.tcp(53)]);
+    (props.egressToPods ?? []).forEach((to, i) => {
+      const ports = checkPorts(this, `egressToPods[${i}].ports`, to.ports).map(p => kplus.NetworkPolicyPort.tcp(p));
+      const pods = kplus.Pods.select(this, `EgressPods${i}`, { labels: to.labels, namespaces: allNamespaces });
+      this.policy.addEgressRule(pods, ports);
+    });
   }
+}
+
+function checkPorts(scope: Construct, field: string, ports: readonly number[]): readonly number[] {
+  if (ports.length === 0) throw constructError(scope, `${field}: must name at least one port, got []`);
+  ports.forEach((p, i) => {
+    if (!Number.isInteger(p) || p < 1 || p > 65535) throw constructError(scope, `${field}[${i}]: must be a port number 1-65535, got ${JSON.stringify(p)}`);
+  });
+  return ports;
 }

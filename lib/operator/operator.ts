@@ -7,7 +7,7 @@ import { RbacRisk } from './rbac-risk';
 import { ControllerContract } from './controller-contract';
 import { OperatorDeployment } from './operator-deployment';
 import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monitoring';
-import { OperatorNetworkPolicy } from './operator-network-policy';
+import { OperatorNetworkPolicy, PodEgress } from './operator-network-policy';
 import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
 import { renderRbacReport } from './rbac-report';
 import { constructError } from './_construct-error';
@@ -86,9 +86,20 @@ export interface OperatorProps {
   readonly networkPolicy?: boolean;
   /**
    * Address ranges of the apiserver endpoints for the NetworkPolicy.
-   * @default ['0.0.0.0/0'] (ports 443/6443 only)
+   * @default ['0.0.0.0/0'] (on `apiServerPorts` only)
    */
   readonly apiServerCidrs?: readonly string[];
+  /**
+   * Ports the apiserver endpoints listen on, for the NetworkPolicy (the endpoint port, not the
+   * `kubernetes` Service's 443).
+   * @default DEFAULT_API_SERVER_PORTS (443, 6443, 8443, 16443)
+   */
+  readonly apiServerPorts?: readonly number[];
+  /**
+   * Pods the controller connects to (NetworkPolicy egress), e.g. the databases it manages.
+   * @default []
+   */
+  readonly egressToPods?: readonly PodEgress[];
   /**
    * A ServiceMonitor and a PrometheusRule (needs prometheus-operator's CRDs on the cluster).
    * @default - none
@@ -176,6 +187,8 @@ export class Operator extends Construct {
         healthPort: this.controller.healthPort,
         metricsPort: this.controller.metricsPort,
         apiServerCidrs: props.apiServerCidrs,
+        apiServerPorts: props.apiServerPorts,
+        egressToPods: props.egressToPods,
       });
     }
     if (props.monitoring) {

@@ -69,7 +69,8 @@ const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
     server.writeKubeconfig(identity, { token: server.tokenFor('sampledb-operator-system', 'sampledb-operator') });
     const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'controllers/sampledb/main.ts'),
       '--metrics-bind-address=0', '--health-probe-bind-address=0', '--leader-elect', '--leader-election-namespace=sampledb-operator-system'], {
-      env: { ...process.env, KUBECONFIG: identity, LOG_LEVEL: 'error' },
+      // WATCH_NAMESPACE as the chart's Deployment sets it (its RBAC is a Role in that namespace).
+      env: { ...process.env, KUBECONFIG: identity, LOG_LEVEL: 'error', WATCH_NAMESPACE: 'default' },
       stdio: 'ignore',
     });
     try {

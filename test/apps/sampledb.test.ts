@@ -16,8 +16,8 @@ describe('SampleDB app', () => {
       'CustomResourceDefinition/sampledbs.database.example.com',
       'Namespace/sampledb-operator-system',
       'ServiceAccount/sampledb-operator',
-      'ClusterRole/sampledb-operator-manager',
-      'ClusterRoleBinding/sampledb-operator-manager',
+      'Role/sampledb-operator-manager',
+      'RoleBinding/sampledb-operator-manager',
       'Role/sampledb-operator-leader-election',
       'RoleBinding/sampledb-operator-leader-election',
       'Deployment/sampledb-operator',
@@ -47,12 +47,17 @@ describe('SampleDB app', () => {
 
   test('the operator gets exactly the contract permissions and a pinned, hardened controller', () => {
     const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
-    const role = manifests.find(m => m.kind === 'ClusterRole');
+    // Nothing cluster-wide: a Role in the watched namespace only.
+    expect(manifests.filter(m => m.kind === 'ClusterRole' || m.kind === 'ClusterRoleBinding')).toEqual([]);
+    const role = manifests.find(m => m.kind === 'Role' && m.metadata.name === 'sampledb-operator-manager');
+    expect(role.metadata.namespace).toBe('default');
     const verbsOf = (group: string, resource: string) => role.rules
       .filter((r: any) => r.apiGroups.includes(group) && r.resources.includes(resource))
       .flatMap((r: any) => r.verbs).sort();
     const owned = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
-    for (const [group, resource] of [['', 'secrets'], ['', 'services'], ['', 'persistentvolumeclaims'], ['apps', 'statefulsets'], ['batch', 'jobs'], ['batch', 'cronjobs']]) {
+    // Secrets only by name: no list/watch, so no Secret the operator did not name can be read.
+    expect(verbsOf('', 'secrets')).toEqual(['create', 'delete', 'get', 'patch', 'update']);
+    for (const [group, resource] of [['', 'services'], ['', 'persistentvolumeclaims'], ['apps', 'statefulsets'], ['batch', 'jobs'], ['batch', 'cronjobs']]) {
       expect([resource, verbsOf(group, resource)]).toEqual([resource, owned]);
     }
     expect(verbsOf('database.example.com', 'sampledbs/status')).toEqual(['get', 'patch', 'update']);

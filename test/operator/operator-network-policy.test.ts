@@ -24,9 +24,9 @@ describe('OperatorNetworkPolicy', () => {
     expect(policy.spec.ingress.map(ports)).toStrictEqual([['TCP/8081', 'TCP/8080'], ['TCP/8081', 'TCP/8080']]);
   });
 
-  test('egress only to the apiserver (443/6443) and cluster DNS (53)', () => {
+  test('egress only to the apiserver (443/6443/8443/16443) and cluster DNS (53)', () => {
     const { policy } = synth();
-    expect(policy.spec.egress.map(ports)).toStrictEqual([['TCP/443', 'TCP/6443'], ['UDP/53', 'TCP/53']]);
+    expect(policy.spec.egress.map(ports)).toStrictEqual([['TCP/443', 'TCP/6443', 'TCP/8443', 'TCP/16443'], ['UDP/53', 'TCP/53']]);
     expect(policy.spec.egress[0].to).toStrictEqual([{ ipBlock: { cidr: '0.0.0.0/0' } }]);
     expect(policy.spec.egress[1].to).toStrictEqual([{
       namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
@@ -39,6 +39,23 @@ describe('OperatorNetworkPolicy', () => {
     expect(policy.spec.egress.slice(0, 2).map((r: any) => [r.to[0].ipBlock.cidr, ports(r)])).toStrictEqual([
       ['10.0.0.1/32', ['TCP/6443']], ['10.0.0.2/32', ['TCP/6443']],
     ]);
+  });
+
+  test('an apiserver on another port gets egress to that port', () => {
+    const { policy } = synth({ apiServerPorts: [7443] });
+    expect(ports(policy.spec.egress[0])).toStrictEqual(['TCP/7443']);
+  });
+
+  test('egress to managed pods in any namespace on their ports', () => {
+    const { policy } = synth({ egressToPods: [{ labels: { 'app.kubernetes.io/name': 'sampledb' }, ports: [5432] }] });
+    const rule = policy.spec.egress[2];
+    expect(ports(rule)).toStrictEqual(['TCP/5432']);
+    expect(rule.to).toStrictEqual([{ namespaceSelector: {}, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'sampledb' } } }]);
+  });
+
+  test('bad ports fail with their field', () => {
+    expect(() => synth({ apiServerPorts: [] })).toThrow(/\[test\/np\] apiServerPorts: must name at least one port, got \[\]/);
+    expect(() => synth({ egressToPods: [{ labels: { a: 'b' }, ports: [70000] }] })).toThrow(/egressToPods\[0\]\.ports\[0\]: must be a port number 1-65535, got 70000/);
   });
 
   test('fails for a CIDR that is not IPv4', () => {

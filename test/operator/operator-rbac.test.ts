@@ -117,6 +117,16 @@ describe('OperatorRbac', () => {
     expect(() => Testing.synth(ok.chart)).not.toThrow();
   });
 
+  test('ownsByName grants get and writes on Secrets without list/watch, so the lint passes without accepting a risk', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', { name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo], ownsByName: [{ apiVersion: 'v1', kind: 'Secret' }] } });
+    PolicyChecks.enable(chart);
+    const role = byKind(Testing.synth(chart), 'ClusterRole').find(r => r.metadata.name === 'op-manager');
+    const secrets = role.rules.filter((r: any) => r.resources.includes('secrets'));
+    expect(secrets).toStrictEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'update', 'patch', 'delete'] }]);
+    expect(Warnings.collect(chart).filter(w => /secrets/.test(w))).toStrictEqual([]);
+  });
+
   describe('bad input', () => {
     test('fails at once with the construct path for a namespaced watch scope with a cluster-scoped CRD', () => {
       const { chart } = setup();
