@@ -48,6 +48,12 @@ const project = new typescript.TypeScriptProject({
     'tsx@^4.20.0',
     'fast-json-patch@^3.1.1',
     'esbuild@^0.25.0',
+    // tools/image writes image tarballs (docker-archive + OCI layout) without a container runtime.
+    'tar-stream@^3.1.7',
+    // The SampleDB controller talks to PostgreSQL (role, WAL positions, promotion) with node-postgres.
+    'pg@^8.16.0',
+    '@types/pg',
+    '@types/tar-stream',
   ],
   peerDeps: [],
   // tsc type-checks everything before jest runs (test task), so ts-jest only transpiles.
@@ -75,7 +81,7 @@ const project = new typescript.TypeScriptProject({
     },
   },
   tsconfigDev: {
-    include: ['lib/**/*.ts', 'test/**/*.ts', 'apps/**/*.ts', 'imports/**/*.ts', 'runtime/**/*.ts', 'controllers/**/*.ts', 'bench/**/*.ts', '.projenrc.ts'],
+    include: ['lib/**/*.ts', 'test/**/*.ts', 'apps/**/*.ts', 'imports/**/*.ts', 'runtime/**/*.ts', 'controllers/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts', '.projenrc.ts'],
     exclude: ['node_modules', 'build', 'pkg', 'dist', 'controllers/*/dist'],
     compilerOptions: {
       target: 'ES2022',
@@ -86,8 +92,8 @@ const project = new typescript.TypeScriptProject({
   },
 });
 
-project.gitignore.exclude('dist/', '.dist.*', 'build/', 'bench/results/', '*.tgz', '.envtest/');
-for (const dir of ['/apps/', '/controllers/', '/runtime/', '/bench/', '/.ci/', '/imports/', '/vendor/', '/crd-baselines/', '/test-reports/', '/cdk8s.yaml', '/pkg/', '/dist/']) {
+project.gitignore.exclude('dist/', '.dist.*', 'build/', 'bench/results/', '*.tgz', '.envtest/', '/images/');
+for (const dir of ['/apps/', '/controllers/', '/tools/', '/images/', '/runtime/', '/bench/', '/.ci/', '/imports/', '/vendor/', '/crd-baselines/', '/test-reports/', '/cdk8s.yaml', '/pkg/', '/dist/']) {
   project.addPackageIgnore(dir);
 }
 project.package.addVersion('0.1.0');
@@ -116,6 +122,11 @@ for (const [prefix, file] of Object.entries(vendoredImports)) {
 project.addTask('crd-baselines', {
   description: 'Rewrite crd-baselines/ (the released CRDs EvolutionGuard compares against) from the apps\' CRDs',
   exec: 'tsx apps/write-crd-baselines.ts',
+});
+project.addTask('images', {
+  description: 'Build every controller image (bundle + Dockerfile recipe) into images/<name>-controller.tar without Docker; --base <docker-archive.tar> (or BASE_IMAGE_TAR) is the FROM image',
+  exec: 'tsx tools/image/main.ts',
+  receiveArgs: true,
 });
 project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
 

@@ -1,6 +1,7 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Foo } from '../../imports/samplecontroller.k8s.io';
+import { controllerImage } from '../../controllers/images';
 import { Operator } from '../../lib';
 import { fooCrd } from './foo-crd';
 
@@ -8,7 +9,7 @@ import { fooCrd } from './foo-crd';
 export interface FooChartProps extends ChartProps {
   /**
    * Image of the Foo controller (controllers/foo), pinned by tag or digest.
-   * @default 'ghcr.io/cdk8s-operator/foo-controller:0.1.0'
+   * @default - controllerImage('foo') (controllers/images.ts), what `npx projen images` builds
    */
   readonly image?: string;
 }
@@ -20,7 +21,7 @@ export class FooChart extends Chart {
     const crd = fooCrd(this);
     new Operator(this, 'foo-controller', {
       crds: [crd],
-      image: props.image ?? 'ghcr.io/cdk8s-operator/foo-controller:0.1.0',
+      image: props.image ?? controllerImage('foo'),
       contract: {
         watches: [crd],
         owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],

@@ -1,6 +1,7 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { SampleDB } from '../../imports/database.example.com';
+import { controllerImage } from '../../controllers/images';
 import { Operator, PrometheusAlertRule } from '../../lib';
 import { sampleDbCrd } from './sampledb-crd';
 
@@ -8,7 +9,7 @@ import { sampleDbCrd } from './sampledb-crd';
 export interface SampleDbChartProps extends ChartProps {
   /**
    * Image of the SampleDB controller (controllers/sampledb), pinned by tag or digest.
-   * @default 'ghcr.io/cdk8s-operator/sampledb-controller:0.1.0'
+   * @default - controllerImage('sampledb') (controllers/images.ts), what `npx projen images` builds
    */
   readonly image?: string;
   /**
@@ -63,7 +64,7 @@ export class SampleDbChart extends Chart {
     const crd = sampleDbCrd(this);
     new Operator(this, 'sampledb-operator', {
       crds: [crd],
-      image: props.image ?? 'ghcr.io/cdk8s-operator/sampledb-controller:0.1.0',
+      image: props.image ?? controllerImage('sampledb'),
       contract: {
         watches: [crd],
         // The credentials Secrets are read by the names the controller gives them: no list/watch of Secrets.
