@@ -1,14 +1,10 @@
-// Where the controller benchmark runs: the in-process fake apiserver (default), or the cluster of a
-// kubeconfig (KUBECONFIG). Either way the driver creates the Foos and, where no kubelet makes pods
-// available, plays the Deployment controller by marking each Deployment available.
-import * as fs from 'fs';
+// Our controller alone on the cluster of a kubeconfig (KUBECONFIG): the driver creates the Foos and,
+// where no kubelet makes pods available, plays the Deployment controller by marking each Deployment
+// available. (The side-by-side benchmark on a fresh control plane is side-by-side.ts.)
 import * as os from 'os';
 import * as path from 'path';
-import * as yaml from 'yaml';
 import { KubeObject, loadDefaultKubeConfig, RestClient } from '../runtime';
-import { FakeApiServer, RecordedRequest, startFakeApiServer } from '../test/fake-apiserver';
 
-const ROOT = path.join(__dirname, '..');
 export const FOO = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' };
 const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' };
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces' };
@@ -21,8 +17,8 @@ export interface BenchTarget {
   createFoos(n: number): Promise<void>;
   /** Marks new Deployments available (when no kubelet does) and returns how many Foos show it. */
   step(n: number): Promise<number>;
-  /** Every request the apiserver saw, when the target can tell (the fake can). */
-  readonly requests?: ReadonlyArray<RecordedRequest>;
+  /** Every request the apiserver saw, when the target can tell. */
+  readonly requests?: ReadonlyArray<{ verb: string; resource: string; subresource?: string; namespace?: string; name?: string; code: number }>;
   close(): Promise<void>;
 }
 
@@ -33,39 +29,6 @@ function foo(i: number, namespace: string): KubeObject {
 function availableStatus(d: KubeObject) {
   const replicas = (d.spec as any)?.replicas ?? 1;
   return { observedGeneration: d.metadata?.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas };
-}
-
-export async function fakeTarget(n: number): Promise<BenchTarget> {
-  const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
-  const server: FakeApiServer = await startFakeApiServer({ crds: [crd], bookmarkIntervalMs: 5000, watchCacheWindow: Math.max(1000, n * 4) });
-  const kubeconfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')), 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
-  const marked = new Set<string>();
-  let seen = 0;
-  return {
-    label: 'fake apiserver',
-    kubeconfig,
-    namespace: 'default',
-    requests: server.requests,
-    async createFoos(count) {
-      for (let i = 0; i < count; i++) server.put(foo(i, 'default'));
-    },
-    async step(count) {
-      // Direct store writes: they bypass the request log, which then holds only the controller's requests.
-      for (const requests = server.requests; seen < requests.length; seen++) {
-        const r = requests[seen];
-        if (r.resource !== 'deployments' || !r.name || r.code >= 300 || marked.has(r.name) || !['create', 'update', 'patch'].includes(r.verb)) continue;
-        const d = server.get('apps/v1', 'Deployment', r.namespace, r.name);
-        if (!d) continue;
-        server.put({ ...d, status: availableStatus(d) });
-        marked.add(r.name);
-      }
-      let done = 0;
-      for (let i = 0; i < count; i++) if (server.get(FOO.apiVersion, FOO.kind, 'default', `foo-${i}`)?.status?.availableReplicas === 1) done++;
-      return done;
-    },
-    close: () => server.close(),
-  };
 }
 
 /** The cluster of `KUBECONFIG`; Foos go into a fresh namespace that is deleted afterwards. */

@@ -1,75 +1,155 @@
 // `npm run bench`: synth and controller benchmarks; prints tables and writes results.json and
-// chart.svg to bench/results/<timestamp>/. Options: --quick (small sizes), --runs=N, --heap-snapshot
-// (a V8 heap snapshot of the controller at the largest N, in the results folder). The controller
-// benchmark runs against the in-process fake apiserver, or against the cluster of KUBECONFIG when it
-// is set (Foos in a fresh namespace; the driver marks Deployments available unless
-// --no-simulate-availability, for clusters whose kubelets run the pods).
+// chart.svg to bench/results/<timestamp>/.
+//
+// Controller part, side by side (when KUBEBUILDER_ASSETS names the real binaries): our Foo controller
+// and kubernetes/sample-controller on a fresh real kube-apiserver per run, alternating, N = 1,000,
+// 5,000 and 10,000 (see side-by-side.ts). With KUBECONFIG instead: our controller alone on that
+// cluster (Foos in a fresh namespace; --no-simulate-availability where kubelets run the pods).
+//
+// Options: --quick (small sizes, 1 run, short steady-state window), --runs=N, --sizes=1000,5000,
+// --steady-seconds=S, --only=synth|controller, --impl=go|ours (one side only, for profiling),
+// --cpu-profile / --heap-snapshot (of our controller, into the results folder).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { clusterTarget, fakeTarget } from './bench-targets';
+import { clusterTarget } from './bench-targets';
 import { bundleFooController, ControllerResult, runControllerBench } from './controller-bench';
-import { renderSvg } from './svg-chart';
+import { ControllerRun, Implementation, IMPLEMENTATIONS, runSideBySide, SizeSummary, summarize } from './side-by-side';
+import { Panel, renderSvg } from './svg-chart';
 import { median, runSynthBench, SynthResult, timeNode, TimedRun } from './synth-bench';
 
-const quick = process.argv.includes('--quick');
-const heapSnapshot = process.argv.includes('--heap-snapshot');
-const onCluster = Boolean(process.env.KUBECONFIG);
-const simulateAvailability = !process.argv.includes('--no-simulate-availability');
-const runs = Number(/--runs=(\d+)/.exec(process.argv.join(' '))?.[1] ?? (quick ? 1 : 3));
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+const quick = flag('quick');
+const only = option('only');
+const runs = Number(option('runs') ?? (quick ? 1 : 3));
 const SYNTH_SIZES: Array<[number, number]> = quick ? [[10, 100], [40, 400]] : [[10, 100], [50, 500], [100, 1000], [200, 2000]];
-const FOO_COUNTS = quick ? [100] : [100, 1000, 5000];
+const FOO_COUNTS = option('sizes')?.split(',').map(Number) ?? (quick ? [200] : [1000, 5000, 10000]);
+const steadySeconds = Number(option('steady-seconds') ?? (quick ? 15 : 120));
+const implementations = (option('impl')?.split(',') ?? ['go', 'ours']) as Implementation[];
+
+interface SideBySideResults {
+  readonly mode: 'side-by-side';
+  readonly implementations: Partial<Record<Implementation, string>>;
+  readonly apiserver: string;
+  readonly steadyStateWindowSeconds: number;
+  readonly summary: SizeSummary[];
+  readonly runs: ControllerRun[];
+}
 
 async function main() {
-  const synth: SynthResult[] = [];
-  for (const [n, m] of SYNTH_SIZES) {
-    const r = runSynthBench(n, m, runs);
-    synth.push(r);
-    console.error(`synth N=${n} M=${m}: ours ${r.ours.wallSeconds}s / baseline ${r.baseline.wallSeconds}s = ${r.wallRatio}x`);
-  }
-  const apps: TimedRun[] = [];
-  const appsOut = fs.mkdtempSync(path.join(os.tmpdir(), 'apps-bench-'));
-  for (let i = 0; i < runs; i++) apps.push(timeNode(['--import', 'tsx', 'apps/main.ts'], { CDK8S_OUTDIR: path.join(appsOut, 'dist'), CDK8S_OPERATOR_QUIET: '1' }));
-  fs.rmSync(appsOut, { recursive: true, force: true });
-  const demoApps = median(apps);
-
+  const loadavgStart = os.loadavg();
   const dir = path.join(__dirname, 'results', new Date().toISOString().replace(/[:.]/g, '-'));
   fs.mkdirSync(dir, { recursive: true });
-  const bundle = path.join(os.tmpdir(), `foo-controller-${process.pid}.js`);
-  await bundleFooController(bundle);
-  const controller: ControllerResult[] = [];
-  for (const n of FOO_COUNTS) {
-    const last = n === FOO_COUNTS[FOO_COUNTS.length - 1];
-    const target = onCluster ? await clusterTarget({ simulateAvailability }) : await fakeTarget(n);
-    const r = await runControllerBench(target, n, { bundle, steadySeconds: quick ? 10 : 40, timeoutSeconds: 600, heapSnapshotDir: heapSnapshot && last ? dir : undefined });
-    controller.push(r);
-    console.error(`controller N=${n}: converged in ${r.convergeSeconds}s, ${r.writesPerFoo} writes/Foo, ${r.steadyStateWrites} steady-state writes`);
+
+  const synth: SynthResult[] = [];
+  let demoApps: TimedRun | undefined;
+  if (only !== 'controller') {
+    for (const [n, m] of SYNTH_SIZES) {
+      const r = runSynthBench(n, m, runs);
+      synth.push(r);
+      console.error(`synth N=${n} M=${m}: ours ${r.ours.wallSeconds}s / baseline ${r.baseline.wallSeconds}s = ${r.wallRatio}x`);
+    }
+    const apps: TimedRun[] = [];
+    const appsOut = fs.mkdtempSync(path.join(os.tmpdir(), 'apps-bench-'));
+    for (let i = 0; i < runs; i++) apps.push(timeNode(['--import', 'tsx', 'apps/main.ts'], { CDK8S_OUTDIR: path.join(appsOut, 'dist'), CDK8S_OPERATOR_QUIET: '1' }));
+    fs.rmSync(appsOut, { recursive: true, force: true });
+    demoApps = median(apps);
   }
 
-  const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, quick, runs, synth, demoApps, controller };
-  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([
-    { title: 'Synth wall time (process start included)', xLabel: 'example CRs (CRDs = examples / 10)', yLabel: 'seconds', series: [
-      { name: 'cdk8s-operator (validated)', points: synth.map(s => [s.examples, s.ours.wallSeconds] as const) },
-      { name: 'plain ApiObject baseline', points: synth.map(s => [s.examples, s.baseline.wallSeconds] as const) },
-    ] },
-    { title: 'Synth peak RSS', xLabel: 'example CRs', yLabel: 'MiB', series: [
-      { name: 'cdk8s-operator', points: synth.map(s => [s.examples, s.ours.peakRssMiB] as const) },
-      { name: 'baseline', points: synth.map(s => [s.examples, s.baseline.peakRssMiB] as const) },
-    ] },
-    { title: 'Foo convergence time', xLabel: 'Foos', yLabel: 'seconds', series: [{ name: 'Foo controller', points: controller.map(c => [c.foos, c.convergeSeconds] as const) }] },
-    { title: 'Foo controller memory', xLabel: 'Foos', yLabel: 'MiB', series: [
-      { name: 'peak RSS', points: controller.map(c => [c.foos, c.controllerPeakRssMiB] as const) },
-      { name: 'heap used', points: controller.map(c => [c.foos, c.controllerHeapMiB ?? 0] as const) },
-    ] },
-  ]));
+  let controller: SideBySideResults | ControllerResult[] | undefined;
+  if (only !== 'synth') {
+    const bundle = path.join(os.tmpdir(), `foo-controller-${process.pid}.js`);
+    await bundleFooController(bundle);
+    const assets = process.env.KUBEBUILDER_ASSETS;
+    if (process.env.KUBECONFIG) {
+      controller = await onCluster(bundle, dir);
+    } else if (assets && fs.existsSync(path.join(assets, 'kube-apiserver'))) {
+      const all = await runSideBySide(FOO_COUNTS, runs, {
+        bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, timeoutSeconds: 900,
+        profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations,
+      }, (r) => console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
+        + `${r.atConvergence.cpuSeconds} CPU s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
+        + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.end[0]}`));
+      controller = {
+        mode: 'side-by-side',
+        implementations: Object.fromEntries(implementations.map((i) => [i, IMPLEMENTATIONS[i]])),
+        apiserver: `kube-apiserver ${path.join(assets, 'kube-apiserver')} (fresh etcd on tmpfs per run)`,
+        steadyStateWindowSeconds: steadySeconds,
+        summary: summarize(all),
+        runs: all,
+      };
+    } else {
+      console.error('controller benchmark skipped: set KUBEBUILDER_ASSETS (real kube-apiserver and sample-controller) or KUBECONFIG');
+    }
+  }
 
-  console.log('\nSynth (median of %d; wall time includes process start)', runs);
-  console.table(synth.map(s => ({ CRDs: s.crds, examples: s.examples, 'ours s': s.ours.wallSeconds, 'baseline s': s.baseline.wallSeconds, 'time ratio': s.wallRatio, 'ours MiB': s.ours.peakRssMiB, 'baseline MiB': s.baseline.peakRssMiB, 'RSS ratio': s.rssRatio })));
-  console.log(`Demo apps (apps/main.ts: SampleDB + Foo): ${demoApps.wallSeconds}s, ${demoApps.peakRssMiB} MiB peak RSS`);
-  console.log(`\nController (Foo workload, ${controller[0]?.target ?? 'no target'})`);
-  console.table(controller.map(c => ({ Foos: c.foos, 'converge s': c.convergeSeconds, 'writes/Foo': c.writesPerFoo, 'event writes/Foo': c.eventWritesPerFoo ?? '-', 'steady writes': c.steadyStateWrites, 'RSS MiB': c.controllerRssMiB, 'peak RSS MiB': c.controllerPeakRssMiB, 'heap MiB': c.controllerHeapMiB ?? '-', 'requests/Foo': JSON.stringify(c.requestsPerFooByResource ?? c.requestsPerFoo) })));
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, kernel: os.release() };
+  const results = { date: new Date().toISOString(), machine, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, controller };
+  fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([...synthPanels(synth), ...controllerPanels(controller)]));
+
+  if (synth.length) {
+    console.log('\nSynth (median of %d; wall time includes process start)', runs);
+    console.table(synth.map((s) => ({ CRDs: s.crds, examples: s.examples, 'ours s': s.ours.wallSeconds, 'baseline s': s.baseline.wallSeconds, 'time ratio': s.wallRatio, 'ours MiB': s.ours.peakRssMiB, 'baseline MiB': s.baseline.peakRssMiB, 'RSS ratio': s.rssRatio })));
+  }
+  if (demoApps) console.log(`Demo apps (apps/main.ts: SampleDB + Foo): ${demoApps.wallSeconds}s, ${demoApps.peakRssMiB} MiB peak RSS`);
+  if (controller && !Array.isArray(controller)) {
+    console.log(`\nFoo controllers side by side (median of ${runs}; ours/Go)`);
+    console.table(controller.summary.map((s) => ({
+      Foos: s.foos, 'Go s': s.go.convergeSeconds, 'ours s': s.ours.convergeSeconds, 'time ratio': s.ratios.convergeSeconds,
+      'Go MiB': s.go.peakRssMiB, 'ours MiB': s.ours.peakRssMiB, 'RSS ratio': s.ratios.peakRssMiB,
+      'Go CPU s': s.go.cpuSeconds, 'ours CPU s': s.ours.cpuSeconds, 'Go req/Foo': s.go.requestsPerFoo, 'ours req/Foo': s.ours.requestsPerFoo,
+      'steady writes Go/ours': `${s.go.steadyStateWrites}/${s.ours.steadyStateWrites}`, 'end states equal': s.endStatesEqual,
+    })));
+  } else if (controller) {
+    console.table(controller.map((c) => ({ Foos: c.foos, 'converge s': c.convergeSeconds, 'writes/Foo': c.writesPerFoo, 'steady writes': c.steadyStateWrites, 'peak RSS MiB': c.controllerPeakRssMiB, 'requests/Foo': JSON.stringify(c.requestsPerFoo) })));
+  }
   console.log(`\nresults: ${path.relative(process.cwd(), dir)}/results.json and chart.svg`);
 }
 
-void main().catch(e => { console.error(e); process.exit(1); });
+/** Our controller alone on the cluster of KUBECONFIG. */
+async function onCluster(bundle: string, dir: string): Promise<ControllerResult[]> {
+  const out: ControllerResult[] = [];
+  for (const n of FOO_COUNTS) {
+    const target = await clusterTarget({ simulateAvailability: !flag('no-simulate-availability') });
+    const r = await runControllerBench(target, n, { bundle, steadySeconds, timeoutSeconds: 900, heapSnapshotDir: flag('heap-snapshot') ? dir : undefined });
+    out.push(r);
+    console.error(`controller N=${n}: converged in ${r.convergeSeconds}s, ${r.writesPerFoo} writes/Foo, ${r.steadyStateWrites} steady-state writes`);
+  }
+  return out;
+}
+
+function synthPanels(synth: readonly SynthResult[]): Panel[] {
+  if (!synth.length) return [];
+  return [
+    { title: 'Synth wall time (process start included)', xLabel: 'example CRs (CRDs = examples / 10)', yLabel: 'seconds', series: [
+      { name: 'cdk8s-operator (validated)', points: synth.map((s) => [s.examples, s.ours.wallSeconds] as const) },
+      { name: 'plain ApiObject baseline', points: synth.map((s) => [s.examples, s.baseline.wallSeconds] as const) },
+    ] },
+    { title: 'Synth peak RSS', xLabel: 'example CRs', yLabel: 'MiB', series: [
+      { name: 'cdk8s-operator', points: synth.map((s) => [s.examples, s.ours.peakRssMiB] as const) },
+      { name: 'baseline', points: synth.map((s) => [s.examples, s.baseline.peakRssMiB] as const) },
+    ] },
+  ];
+}
+
+function controllerPanels(controller: SideBySideResults | ControllerResult[] | undefined): Panel[] {
+  if (!controller) return [];
+  if (Array.isArray(controller)) {
+    return [{ title: 'Foo convergence time', xLabel: 'Foos', yLabel: 'seconds', series: [{ name: 'Foo controller', points: controller.map((c) => [c.foos, c.convergeSeconds] as const) }] }];
+  }
+  const series = (pick: (s: SizeSummary['go']) => number) => (['go', 'ours'] as const)
+    .filter((impl) => controller.summary.some((s) => Number.isFinite(pick(s[impl]))))
+    .map((impl) => ({ name: impl === 'go' ? 'Go sample-controller' : 'ours (TypeScript)', points: controller.summary.map((s) => [s.foos, pick(s[impl])] as const) }));
+  return [
+    { title: 'Foo convergence time (median)', xLabel: 'Foos', yLabel: 'seconds', series: series((m) => m.convergeSeconds) },
+    { title: 'Controller peak RSS (median)', xLabel: 'Foos', yLabel: 'MiB', series: series((m) => m.peakRssMiB) },
+    { title: 'Controller CPU until converged (median)', xLabel: 'Foos', yLabel: 'CPU seconds', series: series((m) => m.cpuSeconds) },
+    { title: 'API requests per Foo (apiserver audit)', xLabel: 'Foos', yLabel: 'requests', series: series((m) => m.requestsPerFoo) },
+  ];
+}
+
+void main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,153 @@
+// The Foo workload around the controller under test, identical for every controller: N Foos created
+// up front, a stand-in for the Deployment controller and kubelet (there is none on a bare control
+// plane) that marks each new Deployment available, a watch that notices the moment every Foo has
+// converged, and a final object-by-object check of the end state.
+import { Informer, KubeObject, objectKey, RestClient } from '../runtime';
+
+export const FOO = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' };
+const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' };
+export const NAMESPACE = 'default';
+
+/** Requests the driver keeps in flight while creating Foos and marking Deployments available. */
+const DRIVER_PARALLELISM = 16;
+
+function foo(i: number): KubeObject {
+  return { apiVersion: FOO.apiVersion, kind: FOO.kind, metadata: { name: `foo-${i}`, namespace: NAMESPACE }, spec: { deploymentName: `foo-${i}`, replicas: 1 } };
+}
+
+/** Runs `task` over `items` with at most `parallel` in flight. */
+export async function inParallel<T>(items: readonly T[], parallel: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, async () => {
+    while (next < items.length) await task(items[next++]);
+  }));
+}
+
+export async function createFoos(client: RestClient, n: number): Promise<void> {
+  await inParallel(Array.from({ length: n }, (_, i) => i), DRIVER_PARALLELISM, async (i) => { await client.create(foo(i)); });
+}
+
+/** Why a Foo is not converged, or undefined when it is (the upstream end state). */
+export function notConverged(f: KubeObject, d: KubeObject | undefined): string | undefined {
+  const spec = f.spec as { deploymentName?: string; replicas?: number } | undefined;
+  if (!d) return 'no Deployment';
+  const owner = d.metadata?.ownerReferences?.find((r) => r.controller);
+  if (owner?.uid !== f.metadata?.uid || owner?.kind !== FOO.kind) return 'Deployment has no controller ownerReference to its Foo';
+  if ((d.spec as { replicas?: number } | undefined)?.replicas !== (spec?.replicas ?? 1)) return `Deployment replicas ${(d.spec as any)?.replicas} != ${spec?.replicas}`;
+  const available = (d.status as { availableReplicas?: number } | undefined)?.availableReplicas;
+  if (available !== (spec?.replicas ?? 1)) return 'Deployment not yet available';
+  const reported = (f.status as { availableReplicas?: number } | undefined)?.availableReplicas;
+  if (reported !== available) return `Foo status.availableReplicas ${reported} != Deployment's ${available}`;
+  return undefined;
+}
+
+/** Watches Foos and Deployments; marks Deployments available; tells when all N Foos converged. */
+export class FooWorld {
+  private readonly foos: Informer;
+  private readonly deployments: Informer;
+  private readonly converged = new Set<string>();
+  private readonly marking = new Set<string>();
+  private readonly toMark: string[] = [];
+  private markers = 0;
+  private deploymentsComplete: number | undefined;
+  private allConverged: number | undefined;
+  private onDone: (() => void) | undefined;
+
+  constructor(private readonly client: RestClient, private readonly n: number) {
+    this.foos = new Informer(client, FOO, { namespace: NAMESPACE, resyncPeriodMs: 0 });
+    this.deployments = new Informer(client, DEPLOYMENT, { namespace: NAMESPACE, resyncPeriodMs: 0 });
+    this.foos.addEventHandler({ onAdd: (o) => this.check(o.metadata!.name!), onUpdate: (_, o) => this.check(o.metadata!.name!) });
+    this.deployments.addEventHandler({
+      onAdd: (d) => this.deploymentChanged(d),
+      onUpdate: (_, d) => this.deploymentChanged(d),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.foos.start();
+    this.deployments.start();
+    if (!(await this.foos.waitForSync()) || !(await this.deployments.waitForSync())) throw new Error('bench driver: informers did not sync');
+  }
+
+  /** Resolves with the time (ms since epoch) when every Foo had converged; rejects at the deadline. */
+  waitConverged(deadlineMs: number): Promise<{ convergedAtMs: number; deploymentsAtMs?: number }> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`only ${this.converged.size}/${this.n} Foos converged before the timeout`)), Math.max(0, deadlineMs - Date.now()));
+      this.onDone = () => { clearTimeout(timer); resolve({ convergedAtMs: this.allConverged!, deploymentsAtMs: this.deploymentsComplete }); };
+      if (this.allConverged !== undefined) this.onDone();
+    });
+  }
+
+  get convergedCount(): number {
+    return this.converged.size;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.foos.stop(), this.deployments.stop()]);
+  }
+
+  /** Lists both kinds afresh and checks every Foo; returns the problems (empty = all converged). */
+  async verify(): Promise<string[]> {
+    const [foos, deployments] = await Promise.all([this.client.list(FOO, { namespace: NAMESPACE }), this.client.list(DEPLOYMENT, { namespace: NAMESPACE })]);
+    const byName = new Map(deployments.items.map((d) => [d.metadata!.name!, d]));
+    const problems: string[] = [];
+    if (foos.items.length !== this.n) problems.push(`${foos.items.length} Foos, expected ${this.n}`);
+    if (deployments.items.length !== this.n) problems.push(`${deployments.items.length} Deployments, expected ${this.n}`);
+    for (const f of foos.items) {
+      const why = notConverged(f, byName.get((f.spec as { deploymentName?: string }).deploymentName ?? ''));
+      if (why) problems.push(`${f.metadata!.name}: ${why}`);
+    }
+    return problems;
+  }
+
+  private check(name: string): void {
+    const f = this.foos.cache.get(objectKey({ namespace: NAMESPACE, name }));
+    if (!f) return;
+    const d = this.deployments.cache.get(objectKey({ namespace: NAMESPACE, name: (f.spec as { deploymentName?: string }).deploymentName ?? '' }));
+    if (notConverged(f, d)) this.converged.delete(name);
+    else this.converged.add(name);
+    if (this.converged.size === this.n && this.allConverged === undefined) {
+      this.allConverged = Date.now();
+      this.onDone?.();
+    }
+  }
+
+  private deploymentChanged(d: KubeObject): void {
+    if (this.deploymentsComplete === undefined && this.deployments.cache.size >= this.n) this.deploymentsComplete = Date.now();
+    const owner = d.metadata?.ownerReferences?.find((r) => r.controller);
+    if (owner) this.check(owner.name);
+    const replicas = (d.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    if ((d.status as { availableReplicas?: number } | undefined)?.availableReplicas === replicas) return;
+    const name = d.metadata!.name!;
+    if (this.marking.has(name)) return;
+    this.marking.add(name);
+    this.toMark.push(name);
+    this.pump();
+  }
+
+  /** The stand-in for the Deployment controller and kubelet: all replicas available at once. */
+  private pump(): void {
+    while (this.markers < DRIVER_PARALLELISM && this.toMark.length) {
+      const name = this.toMark.shift()!;
+      this.markers++;
+      void this.markAvailable(name).finally(() => {
+        this.markers--;
+        this.marking.delete(name);
+        this.pump();
+      });
+    }
+  }
+
+  private async markAvailable(name: string): Promise<void> {
+    const d = this.deployments.cache.get(objectKey({ namespace: NAMESPACE, name }));
+    if (!d) return;
+    const replicas = (d.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    const status = { observedGeneration: d.metadata?.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas };
+    try {
+      await this.client.patch(DEPLOYMENT, name, NAMESPACE, { type: 'merge', body: { status } }, { subresource: 'status' });
+    } catch (err) {
+      // Deleted meanwhile, or a conflict: the next watch event of this Deployment tries again.
+      process.stderr.write(`bench driver: marking ${name} available failed: ${String(err)}\n`);
+    }
+  }
+}

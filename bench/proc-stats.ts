@@ -1,0 +1,38 @@
+// Memory and CPU of a running process from Linux /proc (what `ps`/`time` report, without the tools).
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+
+export interface ProcStats {
+  readonly rssMiB: number;
+  /** VmHWM: the largest RSS the process ever had. */
+  readonly peakRssMiB: number;
+  /** User + system CPU time so far. */
+  readonly cpuSeconds: number;
+}
+
+let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+export function procStats(pid: number): ProcStats {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return { rssMiB: round(kb('VmRSS') / 1024), peakRssMiB: round(kb('VmHWM') / 1024), cpuSeconds: round(ticks / clockTicks()) };
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}

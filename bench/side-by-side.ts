@@ -1,0 +1,273 @@
+// Side-by-side controller benchmark on a real kube-apiserver: kubernetes/sample-controller (Go,
+// client-go) and our Foo controller, each at its own defaults, each run on a fresh control plane,
+// alternating, for every N. Per run: time until every Foo converged (from the controller's start,
+// the Foos exist beforehand), the controller process's peak RSS and CPU seconds (/proc), its
+// requests by verb and resource as the apiserver audited them, and its requests in a steady-state
+// window after convergence (writes, and watch requests = watch restarts).
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as yaml from 'yaml';
+import { RestClient } from '../runtime';
+import { createFoos, FooWorld } from './foo-world';
+import { procStats, ProcStats } from './proc-stats';
+import { AuditedRequest, countRequests, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
+
+const ROOT = path.join(__dirname, '..');
+
+export type Implementation = 'go' | 'ours';
+
+export const IMPLEMENTATIONS: Record<Implementation, string> = {
+  go: 'kubernetes/sample-controller v1.32 (client-go, 2 workers, SAMPLE_QPS=1)',
+  ours: 'controllers/foo (cdk8s-operator runtime, esbuild bundle on Node)',
+};
+
+export interface SideBySideOptions {
+  /** Our controller's single-file bundle. */
+  readonly bundle: string;
+  /** The Go sample-controller binary. */
+  readonly goBinary: string;
+  readonly steadySeconds: number;
+  readonly timeoutSeconds: number;
+  /** Folder for CPU profiles / heap snapshots of our controller (when asked for). */
+  readonly profileDir?: string;
+  readonly cpuProfile?: boolean;
+  readonly heapSnapshot?: boolean;
+  /** Which controllers to run. @default both */
+  readonly implementations?: readonly Implementation[];
+}
+
+export interface ControllerRun {
+  readonly implementation: Implementation;
+  readonly foos: number;
+  readonly run: number;
+  /** From the controller's start until every Foo had converged. */
+  readonly convergeSeconds: number;
+  /** From the controller's start until every Foo's Deployment existed. */
+  readonly deploymentsSeconds?: number;
+  /** The end state checked object by object after convergence (empty = all N Foos as upstream's). */
+  readonly endStateProblems: readonly string[];
+  readonly atConvergence: ProcStats;
+  /** At the end of the steady-state window. */
+  readonly atEnd: ProcStats;
+  /** Requests until every Foo had converged, by `verb resource`. */
+  readonly requests: Record<string, number>;
+  /** Requests after convergence until the controller was quiet for 3 s (e.g. trailing events). */
+  readonly requestsAfterConvergence: Record<string, number>;
+  readonly requestsPerFoo: number;
+  readonly writesPerFoo: number;
+  readonly steadyState: {
+    readonly windowSeconds: number;
+    readonly writes: number;
+    /** New watch requests in the window: each is a watch (re)start. */
+    readonly watches: number;
+    readonly requests: Record<string, number>;
+  };
+  readonly loadavg: { readonly start: readonly number[]; readonly end: readonly number[] };
+}
+
+export async function runController(impl: Implementation, n: number, run: number, opts: SideBySideOptions): Promise<ControllerRun> {
+  const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
+  const loadStart = os.loadavg().map(round);
+  const plane = await startBenchControlPlane([crd]);
+  let controller: ChildProcess | undefined;
+  let world: FooWorld | undefined;
+  const client = RestClient.fromKubeConfig(plane.plane.kubeConfig());
+  try {
+    await createFoos(client, n);
+    world = new FooWorld(client, n);
+    await world.start();
+
+    const started = Date.now();
+    controller = spawnController(impl, plane.controllerKubeconfig, opts);
+    const stderr = tail(controller);
+    const exited = new Promise<never>((_, reject) => controller!.once('exit', (code, signal) => reject(new Error(`${impl} controller exited (${code ?? signal}):\n${stderr()}`))));
+    const { convergedAtMs, deploymentsAtMs } = await Promise.race([world.waitConverged(started + opts.timeoutSeconds * 1000), exited]);
+    const atConvergence = procStats(controller.pid!);
+    const quietAt = await quiet(plane.auditLog);
+    const endStateProblems = await world.verify();
+
+    const windowStart = Date.now();
+    await new Promise((r) => setTimeout(r, opts.steadySeconds * 1000));
+    const windowEnd = Date.now();
+    const atEnd = procStats(controller.pid!);
+    if (impl === 'ours' && opts.heapSnapshot && opts.profileDir) await heapSnapshot(controller, opts.profileDir);
+    await stop(controller);
+
+    const audited = readAudit(plane.auditLog);
+    const untilConverged = audited.filter((r) => r.receivedMs <= convergedAtMs);
+    const settling = audited.filter((r) => r.receivedMs > convergedAtMs && r.receivedMs <= quietAt);
+    const inWindow = audited.filter((r) => r.receivedMs >= windowStart && r.receivedMs <= windowEnd);
+    const writes = (rs: readonly AuditedRequest[]) => rs.filter((r) => WRITE_VERBS.has(r.verb)).length;
+    return {
+      implementation: impl,
+      foos: n,
+      run,
+      convergeSeconds: round((convergedAtMs - started) / 1000),
+      deploymentsSeconds: deploymentsAtMs === undefined ? undefined : round((deploymentsAtMs - started) / 1000),
+      endStateProblems: endStateProblems.slice(0, 20),
+      atConvergence,
+      atEnd,
+      requests: countRequests(untilConverged),
+      requestsAfterConvergence: countRequests(settling),
+      requestsPerFoo: round(untilConverged.length / n),
+      writesPerFoo: round(writes(untilConverged) / n),
+      steadyState: {
+        windowSeconds: round((windowEnd - windowStart) / 1000),
+        writes: writes(inWindow),
+        watches: inWindow.filter((r) => r.verb === 'watch').length,
+        requests: countRequests(inWindow),
+      },
+      loadavg: { start: loadStart, end: os.loadavg().map(round) },
+    };
+  } finally {
+    if (controller) await stop(controller);
+    await world?.stop();
+    client.close();
+    await plane.close();
+  }
+}
+
+function spawnController(impl: Implementation, kubeconfig: string, opts: SideBySideOptions): ChildProcess {
+  if (impl === 'go') {
+    // SAMPLE_QPS lifts client-go's client-side throttle (5 QPS) in this build of sample-controller.
+    return spawn(opts.goBinary, ['--kubeconfig', kubeconfig], { env: { ...process.env, SAMPLE_QPS: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  }
+  const profiling = [
+    ...(opts.heapSnapshot && opts.profileDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.profileDir}`] : []),
+    ...(opts.cpuProfile && opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : []),
+  ];
+  // Servers off: several benchmarks may share the machine, and sample-controller serves none either.
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig };
+  delete env.WATCH_NAMESPACE;
+  return spawn(process.execPath, [...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** Keeps the last 10 kB of the child's stderr (for the error message if it dies). */
+function tail(child: ChildProcess): () => string {
+  let text = '';
+  child.stderr?.on('data', (b: Buffer) => { text = (text + b.toString()).slice(-10_000); });
+  return () => text;
+}
+
+/** Waits until the controller made no request for 3 s (the audit log stops growing); at most 60 s. Returns that moment. */
+async function quiet(auditLog: string): Promise<number> {
+  const size = () => (fs.existsSync(auditLog) ? fs.statSync(auditLog).size : 0);
+  const deadline = Date.now() + 60_000;
+  let last = size();
+  let lastChange = Date.now();
+  while (Date.now() - lastChange < 3000 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = size();
+    if (now !== last) {
+      last = now;
+      lastChange = Date.now();
+    }
+  }
+  return lastChange;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 35_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function heapSnapshot(child: ChildProcess, dir: string): Promise<void> {
+  const before = new Set(fs.readdirSync(dir));
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const written = fs.readdirSync(dir).filter((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+    if (written.length) {
+      const size = fs.statSync(path.join(dir, written[0])).size;
+      await new Promise((r) => setTimeout(r, 1000));
+      if (size > 0 && fs.statSync(path.join(dir, written[0])).size === size) return;
+    }
+  }
+}
+
+export interface SizeSummary {
+  readonly foos: number;
+  readonly go: Medians;
+  readonly ours: Medians;
+  /** ours / go of the medians. */
+  readonly ratios: { readonly convergeSeconds: number; readonly peakRssMiB: number; readonly cpuSeconds: number; readonly requestsPerFoo: number };
+  /** Every run of both reached the same, upstream end state. */
+  readonly endStatesEqual: boolean;
+}
+
+export interface Medians {
+  readonly runs: number;
+  readonly convergeSeconds: number;
+  readonly peakRssMiB: number;
+  /** CPU seconds until convergence. */
+  readonly cpuSeconds: number;
+  readonly requestsPerFoo: number;
+  readonly writesPerFoo: number;
+  readonly steadyStateWrites: number;
+  readonly steadyStateWatches: number;
+}
+
+export function summarize(runs: readonly ControllerRun[]): SizeSummary[] {
+  const sizes = [...new Set(runs.map((r) => r.foos))];
+  return sizes.map((foos) => {
+    const of = (impl: Implementation) => medians(runs.filter((r) => r.foos === foos && r.implementation === impl));
+    const go = of('go');
+    const ours = of('ours');
+    const ratio = (a: number, b: number) => (b ? round(a / b) : NaN);
+    return {
+      foos,
+      go,
+      ours,
+      ratios: {
+        convergeSeconds: ratio(ours.convergeSeconds, go.convergeSeconds),
+        peakRssMiB: ratio(ours.peakRssMiB, go.peakRssMiB),
+        cpuSeconds: ratio(ours.cpuSeconds, go.cpuSeconds),
+        requestsPerFoo: ratio(ours.requestsPerFoo, go.requestsPerFoo),
+      },
+      endStatesEqual: runs.filter((r) => r.foos === foos).every((r) => r.endStateProblems.length === 0),
+    };
+  });
+}
+
+function medians(runs: readonly ControllerRun[]): Medians {
+  const med = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? round(s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+  };
+  return {
+    runs: runs.length,
+    convergeSeconds: med(runs.map((r) => r.convergeSeconds)),
+    peakRssMiB: med(runs.map((r) => r.atEnd.peakRssMiB)),
+    cpuSeconds: med(runs.map((r) => r.atConvergence.cpuSeconds)),
+    requestsPerFoo: med(runs.map((r) => r.requestsPerFoo)),
+    writesPerFoo: med(runs.map((r) => r.writesPerFoo)),
+    steadyStateWrites: med(runs.map((r) => r.steadyState.writes)),
+    steadyStateWatches: med(runs.map((r) => r.steadyState.watches)),
+  };
+}
+
+/** Runs every N, `runs` times each, Go and ours alternating (who goes first alternates too). */
+export async function runSideBySide(sizes: readonly number[], runs: number, opts: SideBySideOptions, onRun: (r: ControllerRun) => void): Promise<ControllerRun[]> {
+  const out: ControllerRun[] = [];
+  for (const n of sizes) {
+    for (let run = 1; run <= runs; run++) {
+      const order: Implementation[] = run % 2 ? ['go', 'ours'] : ['ours', 'go'];
+      for (const impl of order.filter((i) => opts.implementations?.includes(i) ?? true)) {
+        const r = await runController(impl, n, run, opts);
+        out.push(r);
+        onRun(r);
+      }
+    }
+  }
+  return out;
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
