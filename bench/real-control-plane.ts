@@ -31,6 +31,8 @@ export interface AuditedRequest {
   readonly code: number;
   /** When the apiserver received it (ms since epoch). */
   readonly receivedMs: number;
+  /** How long the apiserver took until the audited stage (response complete; started for watches). */
+  readonly latencyMs: number;
 }
 
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
@@ -91,6 +93,7 @@ export function readAudit(auditLog: string): AuditedRequest[] {
       resource: ref.subresource ? `${ref.resource}/${ref.subresource}` : (ref.resource ?? e.requestURI),
       code: e.responseStatus?.code ?? 0,
       receivedMs: Date.parse(e.requestReceivedTimestamp),
+      latencyMs: (Date.parse(e.stageTimestamp) - Date.parse(e.requestReceivedTimestamp)) || 0,
     });
   }
   return out;
@@ -104,6 +107,20 @@ export function countRequests(requests: readonly AuditedRequest[]): Record<strin
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Mean apiserver latency in ms by `verb resource` (watches excluded: they last until closed). */
+export function meanLatency(requests: readonly AuditedRequest[]): Record<string, number> {
+  const sums = new Map<string, { total: number; count: number }>();
+  for (const r of requests) {
+    if (r.verb === 'watch') continue;
+    const key = `${r.verb} ${r.resource}`;
+    const s = sums.get(key) ?? { total: 0, count: 0 };
+    s.total += r.latencyMs;
+    s.count++;
+    sums.set(key, s);
+  }
+  return Object.fromEntries([...sums].sort(([a], [b]) => a.localeCompare(b)).map(([k, s]) => [k, Math.round((s.total / s.count) * 10) / 10]));
 }
 
 export const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);

@@ -12,7 +12,7 @@ import * as yaml from 'yaml';
 import { RestClient } from '../runtime';
 import { createFoos, FooWorld } from './foo-world';
 import { procStats, ProcStats } from './proc-stats';
-import { AuditedRequest, countRequests, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
+import { AuditedRequest, countRequests, meanLatency, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -34,6 +34,8 @@ export interface SideBySideOptions {
   readonly profileDir?: string;
   readonly cpuProfile?: boolean;
   readonly heapSnapshot?: boolean;
+  /** Extra flags for our controller (experiments, e.g. `--concurrency=8`). @default - none: its defaults */
+  readonly oursArgs?: readonly string[];
   /** Which controllers to run. @default both */
   readonly implementations?: readonly Implementation[];
 }
@@ -44,8 +46,10 @@ export interface ControllerRun {
   readonly run: number;
   /** From the controller's start until every Foo had converged. */
   readonly convergeSeconds: number;
-  /** From the controller's start until every Foo's Deployment existed. */
+  /** From the controller's start until every Foo's Deployment existed (as the driver's watch saw it). */
   readonly deploymentsSeconds?: number;
+  /** From the controller's start until the apiserver received its last Deployment write. */
+  readonly lastDeploymentWriteSeconds?: number;
   /** The end state checked object by object after convergence (empty = all N Foos as upstream's). */
   readonly endStateProblems: readonly string[];
   readonly atConvergence: ProcStats;
@@ -57,6 +61,8 @@ export interface ControllerRun {
   readonly requestsAfterConvergence: Record<string, number>;
   readonly requestsPerFoo: number;
   readonly writesPerFoo: number;
+  /** Mean apiserver-side latency of those requests in ms, by `verb resource` (audit timestamps). */
+  readonly apiserverLatencyMs: Record<string, number>;
   readonly steadyState: {
     readonly windowSeconds: number;
     readonly writes: number;
@@ -106,6 +112,7 @@ export async function runController(impl: Implementation, n: number, run: number
       run,
       convergeSeconds: round((convergedAtMs - started) / 1000),
       deploymentsSeconds: deploymentsAtMs === undefined ? undefined : round((deploymentsAtMs - started) / 1000),
+      lastDeploymentWriteSeconds: lastDeploymentWrite(untilConverged, started),
       endStateProblems: endStateProblems.slice(0, 20),
       atConvergence,
       atEnd,
@@ -113,6 +120,7 @@ export async function runController(impl: Implementation, n: number, run: number
       requestsAfterConvergence: countRequests(settling),
       requestsPerFoo: round(untilConverged.length / n),
       writesPerFoo: round(writes(untilConverged) / n),
+      apiserverLatencyMs: meanLatency(untilConverged),
       steadyState: {
         windowSeconds: round((windowEnd - windowStart) / 1000),
         writes: writes(inWindow),
@@ -129,6 +137,11 @@ export async function runController(impl: Implementation, n: number, run: number
   }
 }
 
+function lastDeploymentWrite(requests: readonly AuditedRequest[], started: number): number | undefined {
+  const times = requests.filter((r) => r.resource === 'deployments' && WRITE_VERBS.has(r.verb)).map((r) => r.receivedMs);
+  return times.length ? round((Math.max(...times) - started) / 1000) : undefined;
+}
+
 function spawnController(impl: Implementation, kubeconfig: string, opts: SideBySideOptions): ChildProcess {
   if (impl === 'go') {
     // SAMPLE_QPS lifts client-go's client-side throttle (5 QPS) in this build of sample-controller.
@@ -141,7 +154,7 @@ function spawnController(impl: Implementation, kubeconfig: string, opts: SideByS
   // Servers off: several benchmarks may share the machine, and sample-controller serves none either.
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig };
   delete env.WATCH_NAMESPACE;
-  return spawn(process.execPath, [...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  return spawn(process.execPath, [...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.oursArgs ?? [])], { env, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 /** Keeps the last 10 kB of the child's stderr (for the error message if it dies). */

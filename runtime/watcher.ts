@@ -14,8 +14,11 @@
  *
  * Guarantees:
  * - Never stops silently: only {@link Watcher.stop} ends the loop; every failure is logged and counted.
- * - A silence watchdog (default 70 s without any event or bookmark) aborts the stream and re-watches
- *   (kopf's inactivity timeout; guards against half-open connections that never deliver again).
+ * - Quiet resources keep their watch: the apiserver sends a bookmark about once a minute and ends
+ *   the stream itself at `timeoutSeconds`; only a stream still open and silent 30 s past that
+ *   server-side timeout counts as dead (a half-open connection) and is aborted by the watchdog.
+ *   (A short inactivity watchdog, as kopf's, restarted every idle watch: a list-free re-watch, but
+ *   a request per watch per minute and an apiserver watcher torn down and rebuilt each time.)
  * - `metadata.managedFields` is stripped before objects are emitted.
  * - Events of one watcher are delivered in order, synchronously, to one handler.
  *
@@ -28,6 +31,9 @@ import { ApiError, isGone, KubeStatus } from './errors';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { KubeObject, ResourceRef, resourceId, stripManagedFields } from './resource';
+
+/** How long past its server-side timeout a silent stream may stay open before it counts as dead. */
+const WATCHDOG_GRACE_MS = 30_000;
 
 /** What a {@link Watcher} emits. */
 export type WatcherEvent =
@@ -43,7 +49,10 @@ export interface WatcherOptions {
   readonly namespace?: string;
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
-  /** Silence (no event, no bookmark) after which the stream counts as dead. @default 70000 */
+  /**
+   * Silence (no event, no bookmark) after which the stream counts as dead.
+   * @default - the watch's server-side timeout + 30 s
+   */
   readonly watchdogMs?: number;
   /** Reconnect backoff. @default 800 ms → 30 s, x2, jitter, reset after 2 min */
   readonly backoff?: BackoffOptions;
@@ -154,7 +163,7 @@ export class Watcher {
         // A stream that closes at once without events would otherwise spin.
         await sleep(this.backoff.next(), this.abort.signal);
       } else if (reason === 'watchdog') {
-        this.logger.warn('watch silent too long, restarting', { watchdogMs: this.options.watchdogMs ?? 70_000 });
+        this.logger.warn('watch silent past its server-side timeout, restarting', { watchdogMs: this.options.watchdogMs });
       }
     }
   }
@@ -174,7 +183,7 @@ export class Watcher {
     this.stream = stream;
     if (this.stopped) { stream.abort(); return 'timeout'; }
     const started = Date.now();
-    const watchdogMs = this.options.watchdogMs ?? 70_000;
+    const watchdogMs = this.options.watchdogMs ?? timeoutSeconds * 1000 + WATCHDOG_GRACE_MS;
     let silent = false;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => {

@@ -110,7 +110,8 @@ export class FooReconciler implements Reconciler {
       }
     }
 
-    if (wrote) await this.deps.recorder?.event(foo, { type: 'Normal', reason: SUCCESS_SYNCED, action: 'Reconcile', note: MESSAGE_RESOURCE_SYNCED });
+    // Not awaited, as client-go's recorder: the event is a side note, the next Foo need not wait for it.
+    if (wrote) void this.deps.recorder?.event(foo, { type: 'Normal', reason: SUCCESS_SYNCED, action: 'Reconcile', note: MESSAGE_RESOURCE_SYNCED });
   }
 
   /** Waits until the informer shows our write, so the next reconcile does not act on stale data. */

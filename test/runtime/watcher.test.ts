@@ -93,4 +93,29 @@ describe('Watcher', () => {
     await w.stop();
     expect(await metrics.value('runtime_watch_errors_total', { reason: 'handler' })).toBe(3);
   });
+
+  test('a quiet watch is left open until its server-side timeout; only a stream silent 30 s past it is restarted', async () => {
+    jest.useFakeTimers();
+    try {
+      const metrics = new RuntimeMetrics();
+      // After the list, the script ends: the watch stays open and silent (a quiet resource, or a half-open connection).
+      const client = new ScriptedClient([{ list: { items: [], resourceVersion: '5' } }]);
+      const w = new Watcher({ client: client as unknown as KubeClient, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, metrics, timeoutSecondsRange: [300, 300] }, () => undefined);
+      w.start();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(client.calls).toEqual(['list', 'watch@5']);
+      // The old 70 s inactivity watchdog restarted here; the apiserver ends the stream itself at 300 s.
+      await jest.advanceTimersByTimeAsync(329_000);
+      expect(client.calls).toEqual(['list', 'watch@5']);
+      expect(await metrics.value('runtime_watch_restarts_total', { reason: 'watchdog' })).toBe(0);
+      await jest.advanceTimersByTimeAsync(2_000);
+      expect(client.calls).toEqual(['list', 'watch@5', 'watch@5']);
+      expect(await metrics.value('runtime_watch_restarts_total', { reason: 'watchdog' })).toBe(1);
+      const stopped = w.stop();
+      await jest.advanceTimersByTimeAsync(1_000);
+      await stopped;
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
