@@ -91,20 +91,49 @@ export const isIntOrString = (s: JSONSchemaProps): boolean => s['x-kubernetes-in
  * Like the apiserver, unknown data is not exposed to rules: an object with
  * `x-kubernetes-preserve-unknown-fields` has only its declared properties, and an untyped node
  * (or a list of untyped items) is left out of its parent. A rule placed on such a node sees `dyn`.
+ *
+ * `maxSize` is the DeclType's `MaxElements` (0 for objects and scalars) and `minSize` its
+ * `MinSerializedSize`: the numbers the cost estimator and the rule cardinality are computed from.
+ * Results are cached per schema object (schemas are not mutated once checked).
  */
 export function schemaCelType(s: JSONSchemaProps, isResourceRoot = false): CelType {
   return declType(s, isResourceRoot) ?? DYN;
 }
 
-function declType(s: JSONSchemaProps, isResourceRoot = false): CelType | undefined {
-  if (isIntOrString(s)) return { kind: 'dyn', minSize: 1, maxSize: MAX_REQUEST_SIZE_BYTES - 2 };
-  if (s['x-kubernetes-embedded-resource'] === true || isResourceRoot) s = withTypeAndObjectMeta(s);
+const declTypeCache = new WeakMap<object, { root?: CelType | null; plain?: CelType | null }>();
+
+/** `SchemaDeclType(s, isResourceRoot)`, or undefined where the apiserver returns nil. */
+export function declType(s: JSONSchemaProps, isResourceRoot = false): CelType | undefined {
+  let cached = declTypeCache.get(s);
+  if (!cached) declTypeCache.set(s, cached = {});
+  const key = isResourceRoot ? 'root' : 'plain';
+  const hit = cached[key];
+  if (hit !== undefined) return hit ?? undefined;
+  const t = computeDeclType(s, isResourceRoot);
+  cached[key] = t ?? null;
+  return t;
+}
+
+/** apiserver/pkg/cel/limits.go */
+const MAX_DURATION_SIZE_JSON = 32;
+const MAX_DATETIME_SIZE_JSON = 32;
+const MIN_DURATION_SIZE_JSON = 3;
+const JSON_DATE_SIZE = 12;
+const MIN_DATETIME_SIZE_JSON = 21;
+const MIN_STRING_SIZE = 2;
+const MIN_BOOL_SIZE = 4;
+const MIN_NUMBER_SIZE = 1;
+const UNBOUNDED_STRING = MAX_REQUEST_SIZE_BYTES - 2;
+
+function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): CelType | undefined {
+  if (isIntOrString(s)) return { kind: 'dyn', minSize: 1, maxSize: UNBOUNDED_STRING };
+  if (isResourceRoot) s = withTypeAndObjectMeta(s);
   switch (s.type) {
     case 'array': {
       if (!s.items) return undefined;
       const elem = declType(s.items, s.items['x-kubernetes-embedded-resource'] === true);
       if (!elem) return undefined;
-      const maxSize = s.maxItems ?? estimateMaxArrayItems(elem.minSize ?? 1);
+      const maxSize = s.maxItems !== undefined ? zeroIfNegative(s.maxItems) : estimateMaxArrayItems(elem.minSize ?? 0);
       return { kind: 'list', elem, maxSize, minSize: 2 };
     }
     case 'object': {
@@ -112,8 +141,9 @@ function declType(s: JSONSchemaProps, isResourceRoot = false): CelType | undefin
       if (ap && typeof ap === 'object') {
         const value = declType(ap, ap['x-kubernetes-embedded-resource'] === true);
         if (!value) return undefined;
-        const maxSize = s.maxProperties ?? estimateMaxAdditionalProperties(value.minSize ?? 1);
-        return { kind: 'map', key: STRING, value, maxSize, minSize: 2 };
+        const maxSize = s.maxProperties !== undefined ? zeroIfNegative(s.maxProperties) : estimateMaxAdditionalProperties(value.minSize ?? 0);
+        // the key is apiservercel.StringType, whose MaxElements is 0
+        return { kind: 'map', key: { kind: 'string', minSize: MIN_STRING_SIZE, maxSize: 0 }, value, maxSize, minSize: 2 };
       }
       const fields: Record<string, CelType> = {};
       const required = new Set(s.required ?? []);
@@ -123,50 +153,55 @@ function declType(s: JSONSchemaProps, isResourceRoot = false): CelType | undefin
         if (!t) continue;
         const celName = escapePropertyName(name);
         if (celName !== undefined) fields[celName] = t;
-        if (required.has(name) && prop.default === undefined) minSize += name.length + (t.minSize ?? 1) + 4;
+        // required properties without a default value are in every serialization (defaults are filled in server-side)
+        if (required.has(name) && prop.default === undefined) minSize += name.length + (t.minSize ?? 0) + 4;
       }
-      return { kind: 'object', name: 'object', fields, minSize, maxSize: MAX_REQUEST_SIZE_BYTES - 2 };
+      return { kind: 'object', name: 'object', fields, minSize, maxSize: 0 };
     }
     case 'string': {
-      const unbounded = MAX_REQUEST_SIZE_BYTES - 2;
       switch (s.format) {
-        case 'byte': return { kind: 'bytes', minSize: 2, maxSize: s.maxLength ?? unbounded };
-        case 'duration': return { kind: 'duration', minSize: 4, maxSize: unbounded };
-        case 'date': return { kind: 'timestamp', minSize: 12, maxSize: unbounded };
-        case 'date-time': return { kind: 'timestamp', minSize: 22, maxSize: unbounded };
+        case 'byte': return { kind: 'bytes', minSize: MIN_STRING_SIZE, maxSize: s.maxLength !== undefined ? zeroIfNegative(s.maxLength) : UNBOUNDED_STRING };
+        case 'duration': return { kind: 'duration', minSize: MIN_DURATION_SIZE_JSON, maxSize: MAX_DURATION_SIZE_JSON };
+        case 'date': return { kind: 'timestamp', minSize: JSON_DATE_SIZE, maxSize: JSON_DATE_SIZE };
+        case 'date-time': return { kind: 'timestamp', minSize: MIN_DATETIME_SIZE_JSON, maxSize: MAX_DATETIME_SIZE_JSON };
       }
-      let maxSize = unbounded;
-      if (s.maxLength !== undefined) maxSize = s.maxLength * 4;
-      else if (s.enum && s.enum.length > 0) maxSize = Math.max(...s.enum.map(e => String(e).length));
-      return { kind: 'string', minSize: 2, maxSize };
+      let maxSize = UNBOUNDED_STRING;
+      // maxLength counts code points, a code point takes up to 4 bytes
+      if (s.maxLength !== undefined) maxSize = zeroIfNegative(s.maxLength) * 4;
+      else if (s.enum && s.enum.length > 0) maxSize = Math.max(0, ...s.enum.map(e => (typeof e === 'string' ? Buffer.byteLength(e) : 0)));
+      return { kind: 'string', minSize: MIN_STRING_SIZE, maxSize };
     }
-    case 'boolean': return { kind: 'bool', minSize: 4 };
-    case 'number': return { kind: 'double', minSize: 1 };
-    case 'integer': return { kind: 'int', minSize: 1 };
+    case 'boolean': return { kind: 'bool', minSize: MIN_BOOL_SIZE, maxSize: 0 };
+    case 'number': return { kind: 'double', minSize: MIN_NUMBER_SIZE, maxSize: 0 };
+    case 'integer': return { kind: 'int', minSize: MIN_NUMBER_SIZE, maxSize: 0 };
   }
   return undefined;
 }
 
-/** Adds apiVersion, kind and metadata.{name,generateName}, which rules may always read at a resource root. */
+function zeroIfNegative(n: number): number {
+  return n < 0 ? 0 : n;
+}
+
+/**
+ * `WithTypeAndObjectMeta`: a resource root exposes kind, apiVersion and metadata.{name,generateName}. Unless the
+ * schema already declares all of them as strings, they replace what it declares (metadata becomes exactly
+ * `{name, generateName}`), as in the apiserver.
+ */
 function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
-  const props = s.properties ?? {};
-  const meta = props.metadata ?? { type: 'object' };
+  const p = s.properties;
+  const meta = p?.metadata;
+  if (p && p.kind?.type === 'string' && p.apiVersion?.type === 'string' && meta?.type === 'object' && meta.properties
+    && meta.properties.name?.type === 'string' && meta.properties.generateName?.type === 'string') {
+    return s;
+  }
+  const stringType: JSONSchemaProps = { type: 'string' };
   return {
     ...s,
-    type: 'object',
     properties: {
-      ...props,
-      apiVersion: props.apiVersion ?? { type: 'string' },
-      kind: props.kind ?? { type: 'string' },
-      metadata: {
-        ...meta,
-        type: 'object',
-        properties: {
-          ...meta.properties,
-          name: meta.properties?.name ?? { type: 'string' },
-          generateName: meta.properties?.generateName ?? { type: 'string' },
-        },
-      },
+      ...p,
+      kind: stringType,
+      apiVersion: stringType,
+      metadata: { type: 'object', properties: { name: stringType, generateName: stringType } },
     },
   };
 }
@@ -176,9 +211,9 @@ export function estimateMaxArrayItems(minItemSize: number): number {
   return Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minItemSize + 1));
 }
 
-/** `estimateMaxAdditionalPropertiesFromMinSize`: each entry takes `"":` + its value + a comma. */
+/** `estimateMaxAdditionalPropertiesFromMinSize`: each entry takes `"":` + its value + a comma (and a 2-byte key). */
 export function estimateMaxAdditionalProperties(minValueSize: number): number {
-  return Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minValueSize + 4));
+  return Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minValueSize + 6));
 }
 
 /** Whether `value` (an argument type) may be passed where `param` is expected. */

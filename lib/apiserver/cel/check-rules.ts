@@ -1,14 +1,16 @@
 import { JSONSchemaProps, ValidationRule } from '../schema/json-schema-props';
 import { Issue } from '../../apimachinery/issue';
-import { CelType, opaque, schemaCelType, typeName } from './cel-types';
+import { CelType, MAX_REQUEST_SIZE_BYTES, opaque, schemaCelType, typeName } from './cel-types';
+import { estimateCost } from './cost-estimate';
+import { MAX_UINT64, multiplyWithOverflowGuard } from './cost-units';
 import { resolveFieldPath } from './field-path';
 import { SchemaNode, walkSchema } from './schema-walk';
-import { checkExpression } from './type-checker';
+import { CheckedExpression, checkExpression } from './type-checker';
 
 /** Per-expression limit of the apiserver's static cost estimate (`StaticEstimatedCostLimit`). */
-export const RULE_COST_LIMIT = 10_000_000;
+export const RULE_COST_LIMIT = 10_000_000n;
 /** Limit for the sum over all rules of one schema (`StaticEstimatedCRDCostLimit`). */
-export const SCHEMA_COST_LIMIT = 100_000_000;
+export const SCHEMA_COST_LIMIT = 100_000_000n;
 
 const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 const NEWLINES = /[\n\r]/;
@@ -24,7 +26,7 @@ const NEWLINES = /[\n\r]/;
  */
 export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[] {
   const issues: Issue[] = [];
-  let total = 0;
+  const total = new TotalCost();
   walkSchema(schema, basePath, node => {
     const rules = node.schema['x-kubernetes-validations'];
     if (!rules) return;
@@ -32,20 +34,47 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
       issues.push({ path: `${node.path}.x-kubernetes-validations`, message: 'must be a list of validation rules', value: rules });
       return;
     }
-    const self = schemaCelType(node.schema, node.isRoot);
+    const self = schemaCelType(node.schema, node.isRoot || node.schema['x-kubernetes-embedded-resource'] === true);
     rules.forEach((rule: ValidationRule, i: number) => {
-      const found = checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self);
-      issues.push(...found.issues);
-      total += found.cost;
+      issues.push(...checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self, total));
     });
   });
-  if (total > SCHEMA_COST_LIMIT) {
-    issues.push({ path: basePath, message: `Forbidden: ${costMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, SCHEMA_COST_LIMIT)}` });
+  if (total.total > SCHEMA_COST_LIMIT) {
+    for (const expensive of total.mostExpensive) {
+      issues.push({ path: expensive.path, message: 'Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema' });
+    }
+    issues.push({ path: basePath, message: `Forbidden: ${costMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, SCHEMA_COST_LIMIT)}` });
   }
   return issues;
 }
 
-function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: CelType): { issues: Issue[]; cost: number } {
+/**
+ * The estimated cost of one expression as the apiserver limits it: its static cost times how often it can run,
+ * the product of the enclosing bounds, or when one is missing, as many times as the smallest serialization of
+ * `self` fits in a request (`getExpressionCost`, `maxCardinality`).
+ */
+export function expressionCost(checked: CheckedExpression, node: SchemaNode, self: CelType): bigint {
+  if (!checked.ast || checked.errors.length > 0) return 0n;
+  const cost = estimateCost(checked.ast, self).max;
+  const cardinality = node.maxCardinality ?? BigInt(Math.floor(MAX_REQUEST_SIZE_BYTES / ((self.minSize ?? 0) + 1)));
+  return multiplyWithOverflowGuard(cost, cardinality);
+}
+
+/** `TotalCost`: the sum over a schema's expressions, and the four most expensive of those above 1% of the limit. */
+class TotalCost {
+  public total = 0n;
+  public mostExpensive: Array<{ path: string; cost: bigint }> = [];
+
+  public observe(path: string, cost: bigint): void {
+    this.total = MAX_UINT64 - this.total < cost ? MAX_UINT64 : this.total + cost;
+    if (cost < SCHEMA_COST_LIMIT / 100n) return;
+    this.mostExpensive.push({ path, cost });
+    this.mostExpensive.sort((a, b) => (a.cost > b.cost ? -1 : a.cost < b.cost ? 1 : 0));
+    this.mostExpensive.length = Math.min(this.mostExpensive.length, 4);
+  }
+}
+
+function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: CelType, total: TotalCost): Issue[] {
   const issues: Issue[] = [];
   // with optionalOldSelf, oldSelf is optional (none on create)
   const vars = { self, oldSelf: rule.optionalOldSelf === true ? opaque('Optional') : self };
@@ -56,7 +85,7 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
   const at = (field: string) => `${path}.${field}`;
   if (trimmedRule === '') {
     issues.push({ path: at('rule'), message: 'Required value: rule is not specified' });
-    return { issues, cost: 0 };
+    return issues;
   } else if (message.length > 0 && trimmedMsg === '') {
     issues.push({ path: at('message'), message: 'Invalid value: message must be non-empty if specified', value: message });
   } else if (message.length > 2048) {
@@ -101,7 +130,11 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     issues.push({ path: `${path}.rule`, severity: 'warning', message: `not checked locally: function ${fn} is not supported by the local CEL library`, value: rule.rule });
   }
 
-  let cost = checked.cost * node.cardinality;
+  const ruleCost = expressionCost(checked, node, self);
+  if (ruleCost > RULE_COST_LIMIT) {
+    issues.push({ path: `${path}.rule`, message: `Forbidden: ${costMessage('estimated rule cost', ruleCost, RULE_COST_LIMIT)}`, value: rule.rule });
+  }
+  total.observe(`${path}.rule`, ruleCost);
   if (rule.messageExpression !== undefined) {
     if (rule.messageExpression.trim() === '') {
       issues.push({ path: `${path}.messageExpression`, message: 'Required value: messageExpression must be non-empty if specified' });
@@ -110,28 +143,38 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
       for (const error of msg.errors) {
         issues.push({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression compilation failed: ${error}`, value: rule.messageExpression });
       }
-      if (msg.errors.length === 0 && !['string', 'dyn'].includes(msg.type.kind)) {
+      const isString = ['string', 'dyn'].includes(msg.type.kind);
+      if (msg.errors.length === 0 && !isString) {
         issues.push({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression must evaluate to a string, got ${typeName(msg.type)}`, value: rule.messageExpression });
       }
       for (const fn of msg.unsupported) {
         issues.push({ path: `${path}.messageExpression`, severity: 'warning', message: `not checked locally: function ${fn} is not supported by the local CEL library` });
       }
-      const msgCost = msg.cost * node.cardinality;
-      if (msgCost > RULE_COST_LIMIT) {
-        issues.push({ path: `${path}.messageExpression`, message: `Forbidden: ${costMessage('estimated messageExpression cost', msgCost, RULE_COST_LIMIT)}` });
+      if (msg.errors.length === 0 && isString) {
+        // unlike the rule's, the apiserver does not multiply this cost by the cardinality
+        const msgCost = estimateCost(msg.ast!, self).max;
+        if (msgCost > RULE_COST_LIMIT) {
+          issues.push({ path: `${path}.messageExpression`, message: `Forbidden: ${costMessage('estimated messageExpression cost', msgCost, RULE_COST_LIMIT)}` });
+        }
+        total.observe(`${path}.messageExpression`, msgCost);
       }
-      cost += msgCost;
     }
   }
-  if (checked.cost * node.cardinality > RULE_COST_LIMIT) {
-    issues.push({ path: `${path}.rule`, message: `Forbidden: ${costMessage('estimated rule cost', checked.cost * node.cardinality, RULE_COST_LIMIT)}`, value: rule.rule });
-  }
-  return { issues, cost };
+  return issues;
 }
 
-/** The apiserver's wording (`getCostErrorMessage`). */
-export function costMessage(what: string, cost: number, limit: number): string {
-  const factor = cost / limit;
-  const shown = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+/** The apiserver's wording (`getCostErrorMessage`), with Go's `%f` / `%.1f` rounding. */
+export function costMessage(what: string, cost: bigint, limit: bigint): string {
+  const factor = Number(cost) / Number(limit);
+  const shown = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${formatGo(factor, 6)}x` : `${formatGo(factor, 1)}x`;
   return `${what} exceeds budget by factor of ${shown} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+/** Go's fixed-point formatting: like toFixed, but an exact tie rounds to even (toFixed rounds it up). */
+function formatGo(x: number, digits: number): string {
+  const scaled = x * 10 ** digits;
+  if (Number.isInteger(scaled * 2) && !Number.isInteger(scaled) && Math.floor(scaled) % 2 === 0) {
+    return (Math.floor(scaled) / 10 ** digits).toFixed(digits);
+  }
+  return x.toFixed(digits);
 }

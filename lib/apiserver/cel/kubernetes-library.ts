@@ -210,12 +210,12 @@ function formatFuncs(): CelFunc[] {
     }),
     celMethod('orValue', DYN, [DYN], DYN, function (d) { return (opt(this).value ?? d) as never; }),
     // the rewritten optional syntax (`x.?f`, `x[?k]`, see optional-syntax.ts)
-    celMethod('__optSelect__', DYN, [STRING], DYN, function (field) {
+    ...['__optSelect__', '__optChainSelect__'].map(name => celMethod(name, DYN, [STRING], DYN, function (field) {
       const on = optionalTarget(this);
       if (on === undefined) return none();
       if (!isCelMap(on)) throw new Error('no such overload');
       return on.has(field) ? some(on.get(field)!) : none();
-    }),
+    })),
     celMethod('__optIndex__', DYN, [DYN], DYN, function (key) {
       const on = optionalTarget(this);
       if (on === undefined) return none();

@@ -3,8 +3,9 @@
  * checker and runtime understand before parsing:
  * - `x.?field` → `x.__optSelect__('field')` (an optional: none when the field is absent);
  * - `x[?key]`  → `x.__optIndex__(key)`;
- * - a plain `.field` that follows one of these in the same chain → `.__optSelect__('field')`,
- *   since selecting on an optional propagates the optional.
+ * - a plain `.field` that follows one of these in the same chain → `.__optChainSelect__('field')`,
+ *   since selecting on an optional propagates the optional (a plain selection for cel-go, which the cost
+ *   estimator charges as such).
  * Text inside string literals is left alone. Positions in error messages refer to the rewritten text.
  */
 export function rewriteOptionalSyntax(source: string): string {
@@ -24,7 +25,7 @@ export function rewriteOptionalSyntax(source: string): string {
     if (select) {
       const isCall = /^\s*\(/.test(source.slice(i + select[0].length));
       if (select[1] || (chainIsOptional && !isCall)) {
-        out += `.__optSelect__('${select[2]}')`;
+        out += select[1] ? `.__optSelect__('${select[2]}')` : `.__optChainSelect__('${select[2]}')`;
         chainIsOptional = true;
       } else {
         out += select[0];

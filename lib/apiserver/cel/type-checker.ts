@@ -1,10 +1,11 @@
 import { AstExpr, location, parseRule } from './ast';
 import { rewriteOptionalSyntax } from './optional-syntax';
 import {
-  BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, MAX_REQUEST_SIZE_BYTES, mapOf, optionalOf, STRING, TIMESTAMP, typeName,
+  BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, mapOf, optionalOf, STRING, TIMESTAMP, typeName,
 } from './cel-types';
 import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 import { isTwoVariableCall } from './macros';
+import { overloadIds } from './overload-ids';
 
 // the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
 export { CelType, schemaCelType } from './cel-types';
@@ -17,25 +18,24 @@ export interface CheckedExpression {
   readonly errors: readonly string[];
   /** Functions the apiserver has but the local library does not (the rule is only partly checked). */
   readonly unsupported: readonly string[];
-  /** Estimated worst-case cost in cel-go cost units, for one evaluation (see `estimateCost` notes below). */
-  readonly cost: number;
   /** Whether the expression reads `oldSelf`. */
   readonly usesOldSelf: boolean;
+  /** The checked AST (types and overloads of every node), for the cost estimate; absent when parsing failed. */
+  readonly ast?: CheckedAst;
+}
+
+/** A parsed expression with the type of every node and the overload ids of every call, as cel-go's checked AST. */
+export interface CheckedAst {
+  readonly root: AstExpr;
+  readonly types: ReadonlyMap<bigint, CelType>;
+  readonly overloads: ReadonlyMap<bigint, readonly string[]>;
+  /** Namespaced global functions (`strings.quote(x)`), which parse as a call on a target `strings`: their full name. */
+  readonly globalNames: ReadonlyMap<bigint, string>;
 }
 
 /**
- * Parses and type-checks a CEL expression against variable declarations, and estimates its cost.
- *
- * Cost model (a simplification of cel-go's `checker.CostEstimator` with the Kubernetes sizes):
- * - reading a variable or field costs 1; a call costs 1 plus its arguments; list literals 10, maps 30;
- * - string scans (contains, split, lowerAscii…), string/list equality and string concatenation add
- *   0.1 per byte or element of the operands; regex functions (matches, find, findAll) multiply that
- *   by 0.25 per pattern character; `x in list` adds the list size;
- * - a comprehension (all, exists, exists_one, map, filter) costs its range plus
- *   `maxSize(range) × (condition + step)`, so nested iterations multiply.
- * Sizes come from maxItems / maxProperties / maxLength (×4 bytes per character), or, when missing,
- * from the 3 MiB request limit divided by the smallest serialized element: the apiserver's bounds.
- * `checkCelRules` then multiplies by how often the rule runs (enclosing lists and maps).
+ * Parses and type-checks a CEL expression against variable declarations. The result carries the
+ * checked AST, from which `estimateCost` computes the apiserver's static cost estimate.
  */
 export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>): CheckedExpression {
   let ast;
@@ -44,24 +44,26 @@ export function checkExpression(source: string, variables: Readonly<Record<strin
     ast = parseRule(rewritten);
   } catch (e) {
     const text = (e as Error).message.replace(/^<input>:/, '');
-    return { type: DYN, errors: [`ERROR: <input>:${text}`], unsupported: [], cost: 0, usesOldSelf: /\boldSelf\b/.test(source) };
+    return { type: DYN, errors: [`ERROR: <input>:${text}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
   }
   const checker = new TypeChecker(rewritten, ast.positions, variables);
-  const { t, c } = checker.visit(ast.root, new Map());
-  return { type: t, errors: checker.errors, unsupported: [...checker.unsupported], cost: c, usesOldSelf: checker.usesOldSelf };
+  const t = checker.visit(ast.root, new Map());
+  return {
+    type: t, errors: checker.errors, unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
+    ast: { root: ast.root, types: checker.types, overloads: checker.overloads, globalNames: checker.globalNames },
+  };
 }
-
-interface Typed { readonly t: CelType; readonly c: number }
 
 type Scope = ReadonlyMap<string, CelType>;
 
-const UNBOUNDED = MAX_REQUEST_SIZE_BYTES;
-const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
 const NUMERIC = new Set(['int', 'uint', 'double']);
 
 class TypeChecker {
   public readonly errors: string[] = [];
   public readonly unsupported = new Set<string>();
+  public readonly types = new Map<bigint, CelType>();
+  public readonly overloads = new Map<bigint, readonly string[]>();
+  public readonly globalNames = new Map<bigint, string>();
   public usesOldSelf = false;
 
   constructor(
@@ -70,32 +72,34 @@ class TypeChecker {
     private readonly variables: Readonly<Record<string, CelType>>,
   ) {}
 
-  public visit(e: AstExpr, scope: Scope): Typed {
+  public visit(e: AstExpr, scope: Scope): CelType {
+    const t = this.typeOf(e, scope);
+    this.types.set(e.id, t);
+    return t;
+  }
+
+  private typeOf(e: AstExpr, scope: Scope): CelType {
     const k = e.exprKind;
     switch (k.case) {
-      case 'constExpr': {
-        const t = constType(k.value.constantKind.case);
-        const text = k.value.constantKind.value;
-        return { t: typeof text === 'string' ? { ...t, maxSize: text.length } : t, c: 0 };
-      }
-      case 'identExpr': return { t: this.ident(e, k.value.name, scope), c: 1 };
+      case 'constExpr': return constType(k.value.constantKind.case);
+      case 'identExpr': return this.ident(e, k.value.name, scope);
       case 'selectExpr': return this.select(e, k.value.operand!, k.value.field, k.value.testOnly, scope);
       case 'callExpr': return this.call(e, k.value.function, k.value.target, k.value.args, scope);
       case 'listExpr': {
         const items = k.value.elements.map(x => this.visit(x, scope));
-        const elem = items.reduce<CelType | undefined>((acc, x) => (acc ? joinTypes(acc, x.t) : x.t), undefined) ?? DYN;
-        return { t: { kind: 'list', elem, maxSize: items.length }, c: 10 + sum(items.map(x => x.c)) };
+        const elem = items.reduce<CelType | undefined>((acc, x) => (acc ? joinTypes(acc, x) : x), undefined) ?? DYN;
+        return { kind: 'list', elem };
       }
       case 'structExpr': {
-        const values = k.value.entries.map(en => (en.value ? this.visit(en.value, scope) : { t: DYN, c: 0 }));
-        const keys = k.value.entries.map(en => (en.keyKind.case === 'mapKey' ? this.visit(en.keyKind.value as AstExpr, scope) : { t: STRING, c: 0 }));
+        const values = k.value.entries.map(en => (en.value ? this.visit(en.value, scope) : DYN));
+        const keys = k.value.entries.map(en => (en.keyKind.case === 'mapKey' ? this.visit(en.keyKind.value as AstExpr, scope) : STRING));
         if (k.value.messageName) this.error(e, `undeclared reference to '${k.value.messageName}' (in container '')`);
-        const key = keys.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x.t) : x.t), undefined) ?? DYN;
-        const value = values.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x.t) : x.t), undefined) ?? DYN;
-        return { t: mapOf(key, value, values.length), c: 30 + sum(values.map(x => x.c)) + sum(keys.map(x => x.c)) };
+        const key = keys.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x) : x), undefined) ?? DYN;
+        const value = values.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x) : x), undefined) ?? DYN;
+        return mapOf(key, value);
       }
       case 'comprehensionExpr': return this.comprehension(e, k.value, scope);
-      default: return { t: DYN, c: 0 };
+      default: return DYN;
     }
   }
 
@@ -112,151 +116,138 @@ class TypeChecker {
     return DYN;
   }
 
-  private select(e: AstExpr, operand: AstExpr, field: string, testOnly: boolean, scope: Scope): Typed {
+  private select(e: AstExpr, operand: AstExpr, field: string, testOnly: boolean, scope: Scope): CelType {
     const qualified = qualifiedName(operand);
     if (qualified && !this.isDeclared(qualified.split('.')[0], scope) && `${qualified}.${field}` in TYPE_IDENTIFIERS) {
-      return { t: { kind: 'type', of: TYPE_IDENTIFIERS[`${qualified}.${field}`] }, c: 0 };
+      return { kind: 'type', of: TYPE_IDENTIFIERS[`${qualified}.${field}`] };
     }
     const o = this.visit(operand, scope);
     let t: CelType = DYN;
-    switch (o.t.kind) {
+    switch (o.kind) {
       case 'object':
-        if (field in o.t.fields) t = o.t.fields[field];
+        if (field in o.fields) t = o.fields[field];
         else this.error(e, `undefined field '${field}'`);
         break;
       case 'map':
-        if (!isAssignable(o.t.key, STRING)) this.error(e, `type '${typeName(o.t)}' does not support field selection`);
-        t = o.t.value;
+        if (!isAssignable(o.key, STRING)) this.error(e, `type '${typeName(o)}' does not support field selection`);
+        t = o.value;
         break;
       case 'dyn': break;
-      default: this.error(e, `type '${typeName(o.t)}' does not support field selection`);
+      default: this.error(e, `type '${typeName(o)}' does not support field selection`);
     }
-    return { t: testOnly ? BOOL : t, c: o.c + 1 };
+    return testOnly ? BOOL : t;
   }
 
   private isDeclared(name: string, scope: Scope): boolean {
     return scope.has(name) || name in this.variables;
   }
 
-  private comprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): Typed {
+  private comprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
     if (v.iterVar2) this.unsupported.add('two-variable comprehensions');
     const range = this.visit(v.iterRange!, scope);
     let iter: CelType = DYN;
-    let size = UNBOUNDED;
-    switch (range.t.kind) {
-      case 'list': iter = range.t.elem; size = range.t.maxSize ?? UNBOUNDED; break;
-      case 'map': iter = range.t.key; size = range.t.maxSize ?? UNBOUNDED; break;
-      case 'dyn': size = range.t.maxSize ?? UNBOUNDED; break;
+    switch (range.kind) {
+      case 'list': iter = range.elem; break;
+      case 'map': iter = range.key; break;
+      case 'dyn': break;
       default:
-        this.error(e, `expression of type '${typeName(range.t)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+        this.error(e, `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
     const init = this.visit(v.accuInit!, scope);
-    let accu = init.t;
+    let accu = init;
     const inner = (a: CelType): Map<string, CelType> => new Map([...scope, [v.iterVar, iter], [v.accuVar, a]]);
     const errorsBefore = this.errors.length;
     let step = this.visit(v.loopStep!, inner(accu));
-    // map()/filter() start from an empty list: the element type comes from the step
-    if (accu.kind === 'list' && accu.maxSize === 0 && step.t.kind === 'list') {
+    // map()/filter() start from an empty list literal: the element type comes from the step
+    if (isEmptyList(v.accuInit!) && step.kind === 'list') {
       this.errors.length = errorsBefore;
-      accu = { ...step.t, maxSize: size };
+      accu = step;
       step = this.visit(v.loopStep!, inner(accu));
-    } else if (accu.kind === 'list' && accu.maxSize === 0) {
-      accu = { kind: 'list', elem: DYN, maxSize: size };
+    } else if (isEmptyList(v.accuInit!)) {
+      accu = listOf(DYN);
     }
-    const cond = this.visit(v.loopCondition!, inner(accu));
-    const result = this.visit(v.result!, inner(accu));
-    return { t: result.t, c: range.c + init.c + size * (cond.c + step.c) + result.c };
+    this.visit(v.loopCondition!, inner(accu));
+    return this.visit(v.result!, inner(accu));
   }
 
-  private call(e: AstExpr, name: string, target: AstExpr | undefined, args: readonly AstExpr[], scope: Scope): Typed {
+  private call(e: AstExpr, name: string, target: AstExpr | undefined, args: readonly AstExpr[], scope: Scope): CelType {
     // namespaced global functions (`strings.quote(x)`, `sets.contains(a, b)`) parse as method calls
     const ns = target ? qualifiedName(target) : undefined;
     if (ns && !this.isDeclared(ns.split('.')[0], scope)) {
+      this.globalNames.set(e.id, `${ns}.${name}`);
       return this.call(e, `${ns}.${name}`, undefined, args, scope);
     }
     if (target && isTwoVariableCall(name, target, args)) return this.twoVariable(e, name, target, args, scope);
     const tgt = target ? this.visit(target, scope) : undefined;
-    const as = args.map(a => this.visit(a, scope));
-    const base = (tgt?.c ?? 0) + sum(as.map(a => a.c)) + 1;
-    const types = as.map(a => a.t);
-    if (tgt && (name === '__optSelect__' || name === '__optIndex__') && args.length === 1) {
-      return { t: this.optionalAccess(e, name, tgt.t, args[0], types[0]), c: base };
+    const types = args.map(a => this.visit(a, scope));
+    this.overloads.set(e.id, overloadIds(name, tgt, types));
+    if (tgt && (name === '__optSelect__' || name === '__optChainSelect__' || name === '__optIndex__') && args.length === 1) {
+      return this.optionalAccess(e, name, tgt, args[0], types[0]);
     }
-    if (tgt?.t.kind === 'opaque' && tgt.t.name === 'Optional' && tgt.t.of && args.length <= 1) {
-      if (name === 'value' && args.length === 0) return { t: tgt.t.of, c: base };
-      if (name === 'orValue' && args.length === 1) return { t: joinTypes(tgt.t.of, types[0]), c: base };
+    if (tgt?.kind === 'opaque' && tgt.name === 'Optional' && tgt.of && args.length <= 1) {
+      if (name === 'value' && args.length === 0) return tgt.of;
+      if (name === 'orValue' && args.length === 1) return joinTypes(tgt.of, types[0]);
     }
     const operator = this.operator(e, name, types);
-    if (operator) return { t: operator.t, c: base + operator.c };
+    if (operator) return operator;
     if (name === 'size' && (tgt ? types.length === 0 : types.length === 1)) {
-      const of = tgt ? tgt.t : types[0];
-      if (!['string', 'bytes', 'list', 'map', 'dyn'].includes(of.kind)) this.noOverload(e, name, tgt?.t, types);
-      return { t: INT, c: base };
+      const of = tgt ?? types[0];
+      if (!['string', 'bytes', 'list', 'map', 'dyn'].includes(of.kind)) this.noOverload(e, name, tgt, types);
+      return INT;
     }
-    if (name === 'type' && !tgt && types.length === 1) return { t: { kind: 'type', of: types[0] }, c: base };
+    if (name === 'type' && !tgt && types.length === 1) return { kind: 'type', of: types[0] };
 
     const candidates = FUNCTION_DECLS.filter(d => d.name === name && (d.target !== undefined) === (tgt !== undefined));
     if (candidates.length === 0) {
-      if (UNSUPPORTED_FUNCTIONS.has(name) || (tgt?.t.kind === 'dyn' && isKnownName(name))) {
+      if (UNSUPPORTED_FUNCTIONS.has(name) || (tgt?.kind === 'dyn' && isKnownName(name))) {
         if (UNSUPPORTED_FUNCTIONS.has(name)) this.unsupported.add(name);
-        return { t: DYN, c: base };
+        return DYN;
       }
-      if (isKnownName(name)) this.noOverload(e, name, tgt?.t, types);
+      if (isKnownName(name)) this.noOverload(e, name, tgt, types);
       else this.error(e, `undeclared reference to '${name}' (in container '')`);
-      return { t: DYN, c: base };
+      return DYN;
     }
     for (const d of candidates) {
-      const result = matchOverload(d, tgt?.t, types);
-      if (result) {
-        if (!d.scalesWithSize) return { t: result, c: base };
-        // strings and lists derived from a scanned string (split, findAll, lowerAscii…) are at most as long as it
-        const inputSize = sizeOf(tgt?.t ?? types[0]);
-        const sized = ['string', 'list'].includes(result.kind) && result.maxSize === undefined ? { ...result, maxSize: inputSize } : result;
-        // regex functions: cel-go multiplies the scan by 0.25 per character of the pattern
-        const pattern = REGEX_FUNCTIONS.has(d.name) ? types[tgt ? 0 : 1] : undefined;
-        const regexFactor = pattern ? Math.max(1, Math.ceil(0.25 * sizeOf(pattern))) : 1;
-        return { t: sized, c: base + Math.ceil(0.1 * inputSize) * regexFactor };
-      }
+      const result = matchOverload(d, tgt, types);
+      if (result) return result;
     }
     if (UNSUPPORTED_FUNCTIONS.has(name)) {
       this.unsupported.add(name);
-      return { t: DYN, c: base };
+      return DYN;
     }
-    this.noOverload(e, name, tgt?.t, types);
-    return { t: DYN, c: base };
+    this.noOverload(e, name, tgt, types);
+    return DYN;
   }
 
   /**
    * Two-variable comprehensions (`m.all(k, v, pred)`, `l.transformList(i, v, [filter,] expr)`…):
    * `k` is the index of a list or the key of a map, `v` the element or value.
    */
-  private twoVariable(e: AstExpr, name: string, target: AstExpr, args: readonly AstExpr[], scope: Scope): Typed {
+  private twoVariable(e: AstExpr, name: string, target: AstExpr, args: readonly AstExpr[], scope: Scope): CelType {
     const range = this.visit(target, scope);
     let k: CelType = DYN;
     let v: CelType = DYN;
-    if (range.t.kind === 'list') [k, v] = [INT, range.t.elem];
-    else if (range.t.kind === 'map') [k, v] = [range.t.key, range.t.value];
-    else if (range.t.kind !== 'dyn') {
-      this.error(e, `expression of type '${typeName(range.t)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+    if (range.kind === 'list') [k, v] = [INT, range.elem];
+    else if (range.kind === 'map') [k, v] = [range.key, range.value];
+    else if (range.kind !== 'dyn') {
+      this.error(e, `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
     const name0 = (args[0].exprKind as { value: { name: string } }).value.name;
     const name1 = (args[1].exprKind as { value: { name: string } }).value.name;
     const inner = new Map([...scope, [name0, k], [name1, v]]);
     const parts = args.slice(2).map(a => this.visit(a, inner));
-    const size = sizeOf(range.t);
-    const c = range.c + size * sum(parts.map(p => p.c));
-    const last = parts[parts.length - 1].t;
-    if (parts.length === 2 && !['bool', 'dyn'].includes(parts[0].t.kind)) this.noOverload(e, name, range.t, parts.map(p => p.t));
+    const last = parts[parts.length - 1];
+    if (parts.length === 2 && !['bool', 'dyn'].includes(parts[0].kind)) this.noOverload(e, name, range, parts);
     switch (name) {
-      case 'transformList': return { t: listOf(last, size), c };
-      case 'transformMap': return { t: mapOf(k, last, size), c };
+      case 'transformList': return listOf(last);
+      case 'transformMap': return mapOf(k, last);
       case 'transformMapEntry':
-        if (last.kind === 'map') return { t: mapOf(last.key, last.value, size), c };
-        if (last.kind !== 'dyn') this.noOverload(e, name, range.t, parts.map(p => p.t));
-        return { t: mapOf(DYN, DYN, size), c };
+        if (last.kind === 'map') return mapOf(last.key, last.value);
+        if (last.kind !== 'dyn') this.noOverload(e, name, range, parts);
+        return mapOf(DYN, DYN);
       default:
-        if (!['bool', 'dyn'].includes(last.kind)) this.noOverload(e, name, range.t, parts.map(p => p.t));
-        return { t: BOOL, c };
+        if (!['bool', 'dyn'].includes(last.kind)) this.noOverload(e, name, range, parts);
+        return BOOL;
     }
   }
 
@@ -280,10 +271,10 @@ class TypeChecker {
   }
 
   /** Operators and macros-helpers, typed like cel-go's standard declarations. */
-  private operator(e: AstExpr, name: string, a: CelType[]): Typed | undefined {
-    const bool = (ok: boolean, extra = 0): Typed => {
+  private operator(e: AstExpr, name: string, a: CelType[]): CelType | undefined {
+    const bool = (ok: boolean): CelType => {
       if (!ok) this.noOverload(e, name, undefined, a);
-      return { t: BOOL, c: extra };
+      return BOOL;
     };
     switch (name) {
       case '_&&_': case '_||_':
@@ -291,20 +282,20 @@ class TypeChecker {
       case '!_': case '@not_strictly_false': case '__not_strictly_false__':
         return bool(a[0].kind === 'bool' || a[0].kind === 'dyn');
       case '_==_': case '_!=_':
-        return bool(comparable(a[0], a[1]), Math.ceil(0.1 * Math.min(sizeOf(a[0]), sizeOf(a[1]))));
+        return bool(comparable(a[0], a[1]));
       case '_<_': case '_<=_': case '_>_': case '_>=_':
         return bool(ordered(a[0], a[1]));
       case '@in':
-        if (a[1].kind === 'list') return bool(comparable(a[0], a[1].elem), sizeOf(a[1]));
+        if (a[1].kind === 'list') return bool(comparable(a[0], a[1].elem));
         if (a[1].kind === 'map') return bool(comparable(a[0], a[1].key));
-        return bool(a[1].kind === 'dyn', sizeOf(a[1]));
+        return bool(a[1].kind === 'dyn');
       case '_?_:_':
         if (a[0].kind !== 'bool' && a[0].kind !== 'dyn') this.noOverload(e, name, undefined, a);
-        return { t: joinTypes(a[1], a[2]), c: 0 };
-      case '_[_]': return { t: this.index(e, a[0], a[1]), c: 0 };
+        return joinTypes(a[1], a[2]);
+      case '_[_]': return this.index(e, a[0], a[1]);
       case '-_':
         if (!['int', 'double', 'dyn'].includes(a[0].kind)) this.noOverload(e, name, undefined, a);
-        return { t: a[0], c: 0 };
+        return a[0];
       case '_+_': case '_-_': case '_*_': case '_/_': case '_%_':
         return this.arithmetic(e, name, a[0], a[1]);
     }
@@ -328,27 +319,23 @@ class TypeChecker {
     return DYN;
   }
 
-  private arithmetic(e: AstExpr, name: string, l: CelType, r: CelType): Typed {
-    if (l.kind === 'dyn' || r.kind === 'dyn') return { t: l.kind === 'dyn' ? (r.kind === 'dyn' ? DYN : r) : l, c: 0 };
+  private arithmetic(e: AstExpr, name: string, l: CelType, r: CelType): CelType {
+    if (l.kind === 'dyn' || r.kind === 'dyn') return l.kind === 'dyn' ? (r.kind === 'dyn' ? DYN : r) : l;
     const same = l.kind === r.kind;
-    if (same && NUMERIC.has(l.kind) && !(name === '_%_' && l.kind === 'double')) return { t: l, c: 0 };
+    if (same && NUMERIC.has(l.kind) && !(name === '_%_' && l.kind === 'double')) return l;
     if (name === '_+_') {
-      if (same && (l.kind === 'string' || l.kind === 'bytes')) {
-        return { t: { kind: l.kind, maxSize: sizeOf(l) + sizeOf(r) }, c: Math.ceil(0.1 * (sizeOf(l) + sizeOf(r))) };
-      }
-      if (l.kind === 'list' && r.kind === 'list') {
-        return { t: listOf(joinTypes(l.elem, r.elem), sizeOf(l) + sizeOf(r)), c: 1 };
-      }
-      if ((l.kind === 'timestamp' && r.kind === 'duration') || (l.kind === 'duration' && r.kind === 'timestamp')) return { t: TIMESTAMP, c: 0 };
-      if (same && l.kind === 'duration') return { t: DURATION, c: 0 };
+      if (same && (l.kind === 'string' || l.kind === 'bytes')) return { kind: l.kind };
+      if (l.kind === 'list' && r.kind === 'list') return listOf(joinTypes(l.elem, r.elem));
+      if ((l.kind === 'timestamp' && r.kind === 'duration') || (l.kind === 'duration' && r.kind === 'timestamp')) return TIMESTAMP;
+      if (same && l.kind === 'duration') return DURATION;
     }
     if (name === '_-_') {
-      if (same && l.kind === 'timestamp') return { t: DURATION, c: 0 };
-      if (l.kind === 'timestamp' && r.kind === 'duration') return { t: TIMESTAMP, c: 0 };
-      if (same && l.kind === 'duration') return { t: DURATION, c: 0 };
+      if (same && l.kind === 'timestamp') return DURATION;
+      if (l.kind === 'timestamp' && r.kind === 'duration') return TIMESTAMP;
+      if (same && l.kind === 'duration') return DURATION;
     }
     this.noOverload(e, name, undefined, [l, r]);
-    return { t: DYN, c: 0 };
+    return DYN;
   }
 
   private noOverload(e: AstExpr, name: string, target: CelType | undefined, args: CelType[]): void {
@@ -359,6 +346,10 @@ class TypeChecker {
   private error(e: AstExpr, message: string): void {
     this.errors.push(`ERROR: <input>:${location(this.source, this.positions[e.id.toString()])}: ${message}`);
   }
+}
+
+function isEmptyList(e: AstExpr): boolean {
+  return e.exprKind.case === 'listExpr' && e.exprKind.value.elements.length === 0;
 }
 
 function constType(kind: string | undefined): CelType {
@@ -419,14 +410,4 @@ function qualifiedName(e: AstExpr): string | undefined {
 
 function isKnownName(name: string): boolean {
   return FUNCTION_DECLS.some(d => d.name === name);
-}
-
-function sizeOf(t: CelType | undefined): number {
-  if (!t) return 1;
-  if (t.kind === 'string' || t.kind === 'bytes' || t.kind === 'list' || t.kind === 'map' || t.kind === 'dyn') return t.maxSize ?? UNBOUNDED;
-  return 1;
-}
-
-function sum(xs: number[]): number {
-  return xs.reduce((a, b) => a + b, 0);
 }

@@ -110,7 +110,11 @@ function checkInvariants(s: any, level: Level, path: string): Issue[] {
     issues.push(invalid(child(path, 'x-kubernetes-embedded-resource'), true, 'must be false if x-kubernetes-int-or-string is true'));
   }
   if (intOrString && type) {
-    issues.push(invalid(child(path, 'type'), type, 'must be empty if x-kubernetes-int-or-string is true (the value is either an integer or a string)'));
+    // the apiserver accepts this: x-kubernetes-int-or-string wins and the value may still be an integer or a string
+    issues.push({
+      path: child(path, 'type'), severity: 'warning', value: type,
+      message: `ignored: x-kubernetes-int-or-string accepts both integers and strings whatever the type says (drop the type, or x-kubernetes-int-or-string if only ${type} values are meant)`,
+    });
   }
 
   issues.push(...checkValueValidations(s, path));

@@ -4,7 +4,7 @@ describe('rewriteOptionalSyntax', () => {
   test.each([
     ['self.a.b', 'self.a.b'],
     ['self.?a', "self.__optSelect__('a')"],
-    ['self.?a.b.orValue(1)', "self.__optSelect__('a').__optSelect__('b').orValue(1)"],
+    ['self.?a.b.orValue(1)', "self.__optSelect__('a').__optChainSelect__('b').orValue(1)"],
     ["self.m[?'k'].orValue('')", "self.m.__optIndex__('k').orValue('')"],
     ['self.l[?self.l[0]]', 'self.l.__optIndex__(self.l[0])'],
     ["'x.?y' + self.?a.orValue('')", "'x.?y' + self.__optSelect__('a').orValue('')"],

@@ -174,7 +174,6 @@ const STRUCTURAL: Case[] = [
   ['no metadata in a nested context', m => { spec(m).allOf = [{ properties: { metadata: { properties: { name: { maxLength: 3 } } } } }]; spec(m).properties.metadata = { type: 'object' }; },
     /properties\[spec\]\.allOf\[0\]\.properties\[metadata\]: Forbidden: must not be specified in a nested context$/],
   ['root kind is a string', m => { root(m).properties.kind = { type: 'integer' }; }, /properties\[kind\]\.type: Invalid value: must be string \(got "integer"\)$/],
-  ['int-or-string has no type', m => { props(m).port.type = 'string'; }, /\.properties\[port\]\.type: Invalid value: must be empty if x-kubernetes-int-or-string is true/],
   ['int-or-string anyOf is exactly integer|string', m => { props(m).port.anyOf.push({ type: 'boolean' }); }, /\.properties\[port\]\.anyOf\[0\]\.type: Forbidden: must be empty to be structural$/],
   ['int-or-string is not preserve-unknown-fields', m => { props(m).port['x-kubernetes-preserve-unknown-fields'] = true; },
     /\.properties\[port\]\.x-kubernetes-preserve-unknown-fields: Invalid value: must be false if x-kubernetes-int-or-string is true \(got true\)$/],
@@ -232,12 +231,6 @@ const SUBRESOURCES_AND_COLUMNS: Case[] = [
   ['specReplicasPath is required', m => { m.spec.versions[0].subresources.scale.specReplicasPath = ''; }, /^spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: Required value$/],
   ['scale paths start with a dot', m => { m.spec.versions[0].subresources.scale.statusReplicasPath = 'status.replicas'; },
     /^spec\.versions\[0\]\.subresources\.scale\.statusReplicasPath: Invalid value: must be a simple json path starting with \./],
-  ['specReplicasPath exists in the schema', m => { m.spec.versions[0].subresources.scale.specReplicasPath = '.spec.replicaz'; },
-    /^spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: Invalid value: must point to a field declared in the schema \(no \.spec\.replicaz\)/],
-  ['replicas paths are integers', m => { m.spec.versions[0].subresources.scale.statusReplicasPath = '.status.selector'; },
-    /^spec\.versions\[0\]\.subresources\.scale\.statusReplicasPath: Invalid value: must point to a field of type integer, but the schema declares string/],
-  ['labelSelectorPath is a string', m => { m.spec.versions[0].subresources.scale.labelSelectorPath = '.status.replicas'; },
-    /^spec\.versions\[0\]\.subresources\.scale\.labelSelectorPath: Invalid value: must point to a field of type string, but the schema declares integer/],
   ['columns have a name', m => { delete m.spec.versions[0].additionalPrinterColumns[0].name; }, /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.name: Required value$/],
   ['columns have a type', m => { delete m.spec.versions[0].additionalPrinterColumns[0].type; },
     /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.type: Required value: must be one of boolean,date,integer,number,string$/],
@@ -248,12 +241,6 @@ const SUBRESOURCES_AND_COLUMNS: Case[] = [
   ['columns have a jsonPath', m => { delete m.spec.versions[0].additionalPrinterColumns[1].jsonPath; }, /^spec\.versions\[0\]\.additionalPrinterColumns\[1\]\.jsonPath: Required value$/],
   ['column jsonPath starts with a dot', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = 'spec.replicas'; },
     /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.jsonPath: Invalid value: must be a simple json path starting with \./],
-  ['column jsonPath exists in the schema', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.replicas.count'; },
-    /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.jsonPath: Invalid value: must point to a field declared in the schema \(no \.spec\.replicas\.count\)/],
-  ['column indexing needs an array', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.replicas[0]'; },
-    /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.jsonPath: Invalid value: must point to a field declared in the schema \(no \.spec\.replicas\[\*\]\)/],
-  ['column [*] resolves through items', m => { m.spec.versions[0].additionalPrinterColumns[2].jsonPath = '.spec.ports[*].nam'; },
-    /^spec\.versions\[0\]\.additionalPrinterColumns\[2\]\.jsonPath: Invalid value: must point to a field declared in the schema \(no \.spec\.ports\[\*\]\.nam\)/],
   ['selectable fields point to scalar fields', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.labels' }]; },
     /^spec\.versions\[0\]\.selectableFields\[0\]\.jsonPath: Invalid value: must point to a field of type string, boolean or integer/],
   ['selectable fields exist in the schema', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.colour' }]; },
@@ -268,6 +255,33 @@ const SIZE: Case[] = [
   ['the whole CRD is below 1.5 MiB', m => { props(m).replicas.description = 'x'.repeat(1572864); },
     /^spec: Too long: the CustomResourceDefinition serializes to \d+ bytes, etcd rejects objects of 1572864 bytes \(1\.5 MiB\) or more/],
 ];
+
+/** What the apiserver accepts but looks like a mistake: a warning naming the field, never an error. */
+const WARNINGS: Case[] = [
+  ['int-or-string with a type', m => { props(m).port.type = 'string'; }, /\.properties\[port\]\.type: ignored: x-kubernetes-int-or-string accepts both integers and strings/],
+  ['specReplicasPath not in the schema', m => { m.spec.versions[0].subresources.scale.specReplicasPath = '.spec.replicaz'; },
+    /^spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: names no field declared in the schema \(no \.spec\.replicaz\)/],
+  ['replicas path to a string', m => { m.spec.versions[0].subresources.scale.statusReplicasPath = '.status.selector'; },
+    /^spec\.versions\[0\]\.subresources\.scale\.statusReplicasPath: names a field the schema declares as string, the scale subresource reads an integer there/],
+  ['labelSelectorPath to an integer', m => { m.spec.versions[0].subresources.scale.labelSelectorPath = '.status.replicas'; },
+    /^spec\.versions\[0\]\.subresources\.scale\.labelSelectorPath: names a field the schema declares as integer, the scale subresource reads a string there/],
+  ['column path not in the schema', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.replicas.count'; },
+    /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.jsonPath: names no field declared in the schema \(no \.spec\.replicas\.count\): the column is always empty/],
+  ['column indexing a non-array', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.replicas[0]'; },
+    /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.jsonPath: names no field declared in the schema \(no \.spec\.replicas\[\*\]\)/],
+  ['column [*] to a missing item field', m => { m.spec.versions[0].additionalPrinterColumns[2].jsonPath = '.spec.ports[*].nam'; },
+    /^spec\.versions\[0\]\.additionalPrinterColumns\[2\]\.jsonPath: names no field declared in the schema \(no \.spec\.ports\[\*\]\.nam\)/],
+];
+
+describe('accepted by the apiserver, but warned about', () => {
+  test.each(WARNINGS)('warns: %s', (_rule, mutate, expected) => {
+    const manifest = base();
+    mutate(manifest);
+    const issues = validateCrdManifest(manifest);
+    expect(errorsOf(issues).map(formatIssue)).toStrictEqual([]);
+    expect(warningsOf(issues).map(formatIssue)).toEqual([expect.stringMatching(expected)]);
+  });
+});
 
 describe('a valid CRD', () => {
   test('passes every check', () => {
