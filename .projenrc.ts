@@ -38,12 +38,15 @@ const project = new typescript.TypeScriptProject({
     'json-schema-to-typescript@^15.0.4',
     'pluralize@^8.0.0',
     'yaml@^2.8.0',
+    // fromFile reads CRDs with it: about six times faster than yaml on large CRDs
+    'js-yaml@^4.1.0',
   ],
   devDeps: [
     // The controller runtime's dependencies: controllers bundle them; the construct library does not need them.
     '@kubernetes/client-node@~1.4.0',
     'prom-client@^15.1.3',
     '@types/pluralize',
+    '@types/js-yaml',
     'cdk8s-cli@^2.200.0',
     'tsx@^4.20.0',
     'fast-json-patch@^3.1.1',

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import * as yaml from 'yaml';
+import * as yaml from 'js-yaml';
 import { Warnings } from '../synth-metadata/warnings';
 import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
@@ -146,21 +146,37 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
       throw new Error(`'manifest' must be a CustomResourceDefinition object, got ${JSON.stringify(manifest)}`);
     }
+    // a private copy: the caller keeps its object, later changes to it do not reach the emitted manifest
+    return CustomResourceDefinition.importOwned(scope, id, JSON.parse(JSON.stringify(manifest)), options);
+  }
+
+  /** Imports a CRD from a YAML (or JSON) file holding exactly one document. */
+  public static fromFile(scope: Construct, id: string, file: string, options: CrdImportOptions = {}): CustomResourceDefinition {
+    let docs: unknown[];
+    try {
+      docs = yaml.loadAll(fs.readFileSync(file, 'utf8')).filter(d => d !== null && d !== undefined);
+    } catch (e) {
+      throw new Error(`'${file}' is not valid YAML: ${(e as Error).message}`);
+    }
+    if (docs.length !== 1) throw new Error(`'${file}' must hold exactly one CustomResourceDefinition document, got ${docs.length}`);
+    const manifest = docs[0];
+    if (typeof manifest !== 'object' || Array.isArray(manifest)) {
+      throw new Error(`'${file}' must hold a CustomResourceDefinition object, got ${JSON.stringify(manifest)}`);
+    }
+    // freshly parsed: nobody else holds it, no copy needed
+    return CustomResourceDefinition.importOwned(scope, id, manifest as CrdManifest, options);
+  }
+
+  /** The raw path, for a manifest object nobody else will change. */
+  private static importOwned(scope: Construct, id: string, manifest: CrdManifest, options: CrdImportOptions): CustomResourceDefinition {
     const names: any = (manifest.spec as any)?.names ?? {};
     const props: CustomResourceDefinitionProps & { [RAW_MANIFEST]: CrdManifest } = {
       group: (manifest.spec as any)?.group ?? '',
       kind: names.kind ?? '',
       stripDescriptions: options.stripDescriptions,
-      [RAW_MANIFEST]: JSON.parse(JSON.stringify(manifest)),
+      [RAW_MANIFEST]: manifest,
     };
     return new CustomResourceDefinition(scope, id, props);
-  }
-
-  /** Imports a CRD from a YAML (or JSON) file holding exactly one document. */
-  public static fromFile(scope: Construct, id: string, file: string, options: CrdImportOptions = {}): CustomResourceDefinition {
-    const docs = yaml.parseAllDocuments(fs.readFileSync(file, 'utf8')).map(d => d.toJS()).filter(d => d !== null && d !== undefined);
-    if (docs.length !== 1) throw new Error(`'${file}' must hold exactly one CustomResourceDefinition document, got ${docs.length}`);
-    return CustomResourceDefinition.fromManifest(scope, id, docs[0], options);
   }
 
   /** Whether `x` is a CustomResourceDefinition construct (works across copies of this library). */
@@ -177,6 +193,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   private readonly versions: CrdVersionProps[] = [];
   private declaredCache?: CrdManifest;
   private strippedCache?: { manifest: CrdManifest; unmatched: string[] };
+  private validated?: { of: { manifest: CrdManifest; unmatched: string[] }; errors: string[] };
   private readonly raw?: CrdManifest;
   private readonly props: CustomResourceDefinitionProps;
 
@@ -270,7 +287,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   }
 
   private renderDeclared(): CrdManifest {
-    if (this.raw) return JSON.parse(JSON.stringify(this.raw));
+    if (this.raw) return this.raw; // a private object, frozen by declaredManifest()
     const onlyVersion = this.versions.length === 1;
     return {
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -338,13 +355,18 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   }
 
   private validateManifest(): string[] {
-    const { manifest, unmatched } = this.stripped();
+    const stripped = this.stripped();
+    // cdk8s validates the whole app once per chart it synthesizes: check each rendered manifest once
+    if (this.validated?.of === stripped) return this.validated.errors;
+    const { manifest, unmatched } = stripped;
     const issues: Issue[] = validateCrdManifest(manifest);
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
     }
     for (const w of warningsOf(issues)) Warnings.of(this).add(formatIssue(w));
-    return errorsOf(issues).map(formatIssue);
+    const errors = errorsOf(issues).map(formatIssue);
+    this.validated = { of: stripped, errors };
+    return errors;
   }
 }
 

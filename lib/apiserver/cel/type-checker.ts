@@ -38,13 +38,10 @@ export interface CheckedAst {
  * checked AST, from which `estimateCost` computes the apiserver's static cost estimate.
  */
 export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>): CheckedExpression {
-  let ast;
   const rewritten = rewriteOptionalSyntax(source);
-  try {
-    ast = parseRule(rewritten);
-  } catch (e) {
-    const text = (e as Error).message.replace(/^<input>:/, '');
-    return { type: DYN, errors: [`ERROR: <input>:${text}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
+  const ast = parsed(rewritten);
+  if ('error' in ast) {
+    return { type: DYN, errors: [`ERROR: <input>:${ast.error}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
   }
   const checker = new TypeChecker(rewritten, ast.positions, variables);
   const t = checker.visit(ast.root, new Map());
@@ -52,6 +49,27 @@ export function checkExpression(source: string, variables: Readonly<Record<strin
     type: t, errors: checker.errors, unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
     ast: { root: ast.root, types: checker.types, overloads: checker.overloads, globalNames: checker.globalNames },
   };
+}
+
+/**
+ * Parsing is the slow part of checking a rule, and CRDs repeat their rules (every version of a schema, shared
+ * types): each distinct expression is parsed once. The checker and the cost estimator only read the AST.
+ */
+const parseCache = new Map<string, ReturnType<typeof parseRule> | { error: string }>();
+const PARSE_CACHE_LIMIT = 10_000;
+
+function parsed(source: string): ReturnType<typeof parseRule> | { error: string } {
+  let hit = parseCache.get(source);
+  if (!hit) {
+    try {
+      hit = parseRule(source);
+    } catch (e) {
+      hit = { error: (e as Error).message.replace(/^<input>:/, '') };
+    }
+    if (parseCache.size >= PARSE_CACHE_LIMIT) parseCache.clear();
+    parseCache.set(source, hit);
+  }
+  return hit;
 }
 
 type Scope = ReadonlyMap<string, CelType>;

@@ -17,14 +17,19 @@ export function manifestBytes(manifest: unknown): number {
 /**
  * Annotation bytes after a client-side `kubectl apply`: the existing annotations plus the
  * last-applied annotation holding the object itself (as JSON with a trailing newline).
+ * `bytes`, the manifest's own serialized size when the caller has it, saves serializing it again.
  */
-export function lastAppliedAnnotationBytes(manifest: CrdManifest): number {
+export function lastAppliedAnnotationBytes(manifest: CrdManifest, bytes = manifestBytes(manifest)): number {
   const annotations: Record<string, string> = { ...(manifest.metadata?.annotations ?? {}) };
   delete annotations[LAST_APPLIED_ANNOTATION];
-  const applied = { ...manifest, metadata: { ...manifest.metadata, annotations } };
+  const metadata = { ...manifest.metadata, annotations };
   let total = 0;
   for (const [k, v] of Object.entries(annotations)) total += Buffer.byteLength(k, 'utf8') + Buffer.byteLength(String(v), 'utf8');
-  return total + Buffer.byteLength(LAST_APPLIED_ANNOTATION, 'utf8') + manifestBytes(applied) + 1;
+  // the applied object differs from the manifest only in its metadata, which keeps its place among the keys
+  const appliedBytes = manifest.metadata === undefined
+    ? manifestBytes({ ...manifest, metadata })
+    : bytes - manifestBytes(manifest.metadata) + manifestBytes(metadata);
+  return total + Buffer.byteLength(LAST_APPLIED_ANNOTATION, 'utf8') + appliedBytes + 1;
 }
 
 /**
@@ -38,7 +43,7 @@ export function checkCrdSize(manifest: CrdManifest): Issue[] {
     issues.push(tooLong('spec', `the CustomResourceDefinition serializes to ${bytes} bytes, etcd rejects objects of ${MAX_CRD_BYTES} bytes (1.5 MiB) `
       + 'or more ("etcdserver: request is too large"); shrink it with the stripDescriptions option or split the schema'));
   }
-  const annotationBytes = lastAppliedAnnotationBytes(manifest);
+  const annotationBytes = lastAppliedAnnotationBytes(manifest, bytes);
   if (annotationBytes > MAX_ANNOTATION_BYTES) {
     issues.push(warning(tooLong('metadata.annotations', `client-side "kubectl apply" would store ${annotationBytes} bytes of annotations `
       + `(${LAST_APPLIED_ANNOTATION}), more than the ${MAX_ANNOTATION_BYTES} bytes allowed; apply it with "kubectl apply --server-side" `
