@@ -67,6 +67,8 @@ export const DEFAULT_CONTROLLERS: readonly string[] = [
   'deployment-controller', 'replicaset-controller', 'statefulset-controller', 'job-controller', 'cronjob-controller',
   'disruption-controller', 'ttl-after-finished-controller',
   'serviceaccount-controller', 'serviceaccount-token-controller', 'root-ca-certificate-publisher-controller',
+  // the StorageObjectInUseProtection admission plugin puts finalizers on PVCs and PVs that only these remove
+  'persistentvolumeclaim-protection-controller', 'persistentvolume-protection-controller',
 ];
 
 export function controllerManagerArgs(l: ControlPlaneLayout, controllers: readonly string[], extra: readonly string[] = []): string[] {

@@ -3,20 +3,20 @@ import { mkdtempSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { build } from 'esbuild';
-import { FakeApiServer } from '../../fake-apiserver';
+import { describeRealApiServer } from '../../envtest';
 import { until } from '../../runtime/support';
-import { getDb, NS, sampleDb, startFake } from './harness';
+import { SampleDbNamespace, sampleDb, sampleDbCrdManifest } from './harness';
 
 const ROOT = join(__dirname, '../../..');
 
-describe('the single-file bundle (controllers/sampledb, `npm run bundle`) as a process', () => {
-  let fake: FakeApiServer;
+describeRealApiServer('the single-file bundle (controllers/sampledb, `npm run bundle`) as a process', (plane) => {
+  let env: SampleDbNamespace | undefined;
   let child: ChildProcess | undefined;
   let dir: string;
 
   afterEach(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
-    await fake?.close();
+    env?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -26,9 +26,9 @@ describe('the single-file bundle (controllers/sampledb, `npm run bundle`) as a p
     // the same options as package.json's bundle script
     await build({ entryPoints: [join(ROOT, 'controllers/sampledb/main.ts')], bundle: true, platform: 'node', target: 'node20', outfile: bundle, logLevel: 'silent' });
     expect(statSync(bundle).size).toBeGreaterThan(0);
-    fake = await startFake();
+    env = await SampleDbNamespace.create(plane());
     const kubeconfig = join(dir, 'kubeconfig');
-    fake.writeKubeconfig(kubeconfig);
+    plane().writeKubeconfig(kubeconfig);
     let output = '';
     child = spawn(process.execPath, [bundle, '--metrics-bind-address=0', '--health-probe-bind-address=127.0.0.1:0', '--leader-elect', '--leader-election-namespace=default'], {
       cwd: dir, // nothing from the repository is needed at run time
@@ -39,10 +39,11 @@ describe('the single-file bundle (controllers/sampledb, `npm run bundle`) as a p
     child.stderr!.on('data', (d) => { output += d; });
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
 
-    fake.put(sampleDb('bundled'));
-    await until('statefulset from the bundle', () => fake.get('apps/v1', 'StatefulSet', NS, 'bundled'), 30_000, 100);
-    await until('status', () => getDb(fake, 'bundled')?.status?.phase === 'Creating', 10_000, 100);
-    const secret = fake.get('v1', 'Secret', NS, 'bundled-credentials');
+    const e = env;
+    await e.put(sampleDb('bundled'));
+    await until('statefulset from the bundle', () => e.get('apps/v1', 'StatefulSet', 'bundled'), 30_000, 100);
+    await until('status', async () => (await e.getDb('bundled'))?.status?.phase === 'Creating', 10_000, 100);
+    const secret = await e.get('v1', 'Secret', 'bundled-credentials');
     const password = Buffer.from(secret.data.password, 'base64').toString();
 
     child.kill('SIGTERM');
@@ -51,4 +52,4 @@ describe('the single-file bundle (controllers/sampledb, `npm run bundle`) as a p
     expect(output).not.toContain(password);
     expect(output).not.toContain(secret.data.password);
   }, 60_000);
-});
+}, { crds: [sampleDbCrdManifest()] });

@@ -1,24 +1,19 @@
-/** Starts the fake apiserver with the SampleDB CRD and a manager running the SampleDB controller. */
+/** The SampleDB controller on a real control plane: one namespace per test, a stand-in kubelet, a manager. */
+import type { KubeConfig } from '@kubernetes/client-node';
 import { App, Chart } from 'cdk8s';
 import { sampleDbCrd } from '../../../apps/sampledb/sampledb-crd';
 import { setupSampleDbController } from '../../../controllers/sampledb/controller';
 import { SampleDbMetrics } from '../../../controllers/sampledb/metrics';
 import { createLogger, Logger } from '../../../runtime/log';
 import { Manager, ManagerOptions } from '../../../runtime/manager';
-import { FakeApiServer, startFakeApiServer } from '../../fake-apiserver';
+import { ControlPlane, StandInKubelet } from '../../envtest';
 import { FAST_INFORMER } from '../../runtime/support';
-import type { KubeConfig } from '@kubernetes/client-node';
 
-export const NS = 'default';
 export const API = 'database.example.com/v1';
 
 /** The CRD manifest exactly as the app synthesizes it. */
 export function sampleDbCrdManifest(): object {
   return sampleDbCrd(new Chart(new App(), 'crd')).toManifest();
-}
-
-export async function startFake(opts: Parameters<typeof startFakeApiServer>[0] = {}): Promise<FakeApiServer> {
-  return startFakeApiServer({ crds: [sampleDbCrdManifest()], bookmarkIntervalMs: 200, ...opts });
 }
 
 /** Every log line the manager wrote (to check that no credential leaks). */
@@ -46,42 +41,120 @@ export async function startSampleDbManager(server: { kubeConfig(): KubeConfig },
   return { manager, metrics, logs };
 }
 
-export function sampleDb(name: string, spec: Record<string, unknown> = {}): any {
-  return { apiVersion: API, kind: 'SampleDB', metadata: { name, namespace: NS }, spec: { version: '16.4', ...spec } };
+export function sampleDb(name: string, spec: Record<string, unknown> = {}, namespace = 'default'): any {
+  return { apiVersion: API, kind: 'SampleDB', metadata: { name, namespace }, spec: { version: '16.4', ...spec } };
 }
 
-/** Writes by the controller (the test's own fake.put calls are not logged). */
-export function controllerWrites(fake: FakeApiServer, since = 0) {
-  return fake.requests.slice(since).filter((r) => ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(r.verb));
+/** Writes (POST/PUT/PATCH/DELETE) the manager's client made, from its own `rest_client_requests_total`. */
+export async function writeCount(manager: Manager): Promise<number> {
+  const metric = await manager.metrics.restRequests.get();
+  return metric.values.filter((v) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(v.labels.method))).reduce((n, v) => n + v.value, 0);
 }
 
-/** Marks a Job finished like the job controller would. */
-export function finishJob(fake: FakeApiServer, name: string, outcome: 'Complete' | 'Failed' = 'Complete', at = '2026-01-01T02:00:00Z'): void {
-  const job = fake.get('batch/v1', 'Job', NS, name);
-  if (!job) throw new Error(`job ${name} does not exist`);
-  const condition = { type: outcome, status: 'True', lastTransitionTime: at, reason: outcome === 'Complete' ? 'Completed' : 'BackoffLimitExceeded', message: '' };
-  fake.put({
-    ...job,
-    status: outcome === 'Complete'
-      ? { succeeded: 1, startTime: at, completionTime: at, conditions: [condition] }
-      : { failed: 5, startTime: at, conditions: [condition] },
-  });
-}
+const PATHS: Record<string, string> = {
+  'v1/Secret': 'api/v1/namespaces/NS/secrets',
+  'v1/Service': 'api/v1/namespaces/NS/services',
+  'v1/PersistentVolumeClaim': 'api/v1/namespaces/NS/persistentvolumeclaims',
+  'v1/Pod': 'api/v1/namespaces/NS/pods',
+  'apps/v1/StatefulSet': 'apis/apps/v1/namespaces/NS/statefulsets',
+  'batch/v1/Job': 'apis/batch/v1/namespaces/NS/jobs',
+  'batch/v1/CronJob': 'apis/batch/v1/namespaces/NS/cronjobs',
+  'events.k8s.io/v1/Event': 'apis/events.k8s.io/v1/namespaces/NS/events',
+  [`${API}/SampleDB`]: `apis/${API}/namespaces/NS/sampledbs`,
+};
 
-/** Sets the StatefulSet status like the statefulset controller would once pods are ready. */
-export function setStatefulSetReady(fake: FakeApiServer, name: string, ready?: number): void {
-  const sts = fake.get('apps/v1', 'StatefulSet', NS, name);
-  if (!sts) throw new Error(`statefulset ${name} does not exist`);
-  const replicas = sts.spec.replicas;
-  const n = ready ?? replicas;
-  fake.put({
-    ...sts,
-    status: { observedGeneration: sts.metadata.generation, replicas, readyReplicas: n, availableReplicas: n, currentReplicas: replicas, updatedReplicas: replicas, currentRevision: `${name}-r${sts.metadata.generation}`, updateRevision: `${name}-r${sts.metadata.generation}` },
-  });
-}
+/**
+ * One test's namespace on the shared control plane, with a stand-in kubelet: pods of a Job succeed or fail only
+ * once the test says so (`finishJob`), StatefulSet pods run once released (`runPods`).
+ */
+export class SampleDbNamespace {
+  static async create(plane: ControlPlane): Promise<SampleDbNamespace> {
+    return new SampleDbNamespace(plane, await plane.createNamespace('sampledb-'));
+  }
 
-export function getDb(fake: FakeApiServer, name: string): any {
-  return fake.get(API, 'SampleDB', NS, name);
+  private readonly jobOutcomes = new Map<string, 'Succeeded' | 'Failed'>();
+  private readonly runnable = new Set<string>();
+  readonly kubelet: StandInKubelet;
+
+  private constructor(readonly plane: ControlPlane, readonly ns: string) {
+    this.kubelet = new StandInKubelet(plane, {
+      namespace: ns,
+      outcome: (pod) => {
+        const job = pod.metadata.labels?.['batch.kubernetes.io/job-name'];
+        if (job) return this.jobOutcomes.get(job) ?? 'Pending';
+        return this.runnable.has(pod.metadata.name) ? 'Running' : 'Pending';
+      },
+    }).start();
+  }
+
+  stop(): void {
+    this.kubelet.stop();
+  }
+
+  path(apiVersion: string, kind: string, name?: string): string {
+    const base = PATHS[`${apiVersion}/${kind}`];
+    if (!base) throw new Error(`no path for ${apiVersion} ${kind}`);
+    return `/${base.replace('NS', this.ns)}${name ? `/${name}` : ''}`;
+  }
+
+  async get(apiVersion: string, kind: string, name: string): Promise<any> {
+    const r = await this.plane.request('GET', this.path(apiVersion, kind, name));
+    if (r.code === 404) return undefined;
+    if (r.code !== 200) throw new Error(`GET ${kind} ${name}: ${r.code} ${r.body?.message}`);
+    return r.body;
+  }
+
+  async list(apiVersion: string, kind: string): Promise<any[]> {
+    return (await this.plane.request('GET', this.path(apiVersion, kind))).body.items;
+  }
+
+  getDb(name: string): Promise<any> {
+    return this.get(API, 'SampleDB', name);
+  }
+
+  /** Creates the object, or replaces it (resourceVersion from the object, else the current one). */
+  async put(obj: any): Promise<any> {
+    const body = { ...obj, metadata: { ...obj.metadata, namespace: this.ns } };
+    if (!body.metadata.resourceVersion) {
+      const created = await this.plane.request('POST', this.path(obj.apiVersion, obj.kind), body);
+      if (created.code === 201) return created.body;
+      if (created.code !== 409) throw new Error(`create ${obj.kind} ${obj.metadata.name}: ${created.code} ${created.body?.message}`);
+      body.metadata.resourceVersion = (await this.get(obj.apiVersion, obj.kind, obj.metadata.name)).metadata.resourceVersion;
+    }
+    const r = await this.plane.request('PUT', this.path(obj.apiVersion, obj.kind, obj.metadata.name), body);
+    if (r.code !== 200) throw new Error(`replace ${obj.kind} ${obj.metadata.name}: ${r.code} ${r.body?.message}`);
+    return r.body;
+  }
+
+  async mergePatch(apiVersion: string, kind: string, name: string, patch: object, subresource = ''): Promise<{ code: number; body: any }> {
+    return this.plane.request('PATCH', `${this.path(apiVersion, kind, name)}${subresource ? `/${subresource}` : ''}`, patch, { contentType: 'application/merge-patch+json' });
+  }
+
+  async remove(apiVersion: string, kind: string, name: string): Promise<number> {
+    return (await this.plane.request('DELETE', this.path(apiVersion, kind, name), { propagationPolicy: 'Background' })).code;
+  }
+
+  /** Lets the StatefulSet's pods `name-0` .. `name-(count-1)` run and become Ready. */
+  runPods(name: string, count: number): void {
+    for (let i = 0; i < count; i++) this.runnable.add(`${name}-${i}`);
+  }
+
+  /**
+   * Lets a Job's pod succeed, or fail. A failing Job gets `backoffLimit: 0` first so that one failed pod fails
+   * it (the real job controller would otherwise retry with minutes of back-off).
+   */
+  async finishJob(name: string, outcome: 'Succeeded' | 'Failed' = 'Succeeded'): Promise<void> {
+    if (outcome === 'Failed') {
+      const r = await this.mergePatch('batch/v1', 'Job', name, { spec: { backoffLimit: 0 } });
+      if (r.code !== 200) throw new Error(`job ${name}: ${r.code} ${r.body?.message}`);
+    }
+    this.jobOutcomes.set(name, outcome);
+  }
+
+  /** Forgets a Job's outcome (a recreated Job of the same name waits again). */
+  holdJob(name: string): void {
+    this.jobOutcomes.delete(name);
+  }
 }
 
 export function condition(db: any, type: string): any {

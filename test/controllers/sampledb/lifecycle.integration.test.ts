@@ -1,346 +1,343 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+/**
+ * The SampleDB lifecycle on a real kube-apiserver with kube-controller-manager: Job, StatefulSet and garbage
+ * collection come from the real controllers; a stand-in kubelet lets pods run (or Jobs fail) when a test says so.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { FakeApiServer } from '../../fake-apiserver';
+import { describeRealApiServer, kubectl } from '../../envtest';
 import { sleep, until } from '../../runtime/support';
-import {
-  API, condition, controllerWrites, finishJob, getDb, NS, sampleDb, setStatefulSetReady, startFake, startSampleDbManager, Started,
-} from './harness';
+import { API, condition, SampleDbNamespace, sampleDb, sampleDbCrdManifest, startSampleDbManager, Started, writeCount } from './harness';
 
-const run = promisify(execFile);
-const KUBECTL = '/usr/bin/kubectl';
+const T = 30_000;
 
-describe('SampleDB controller against the fake apiserver', () => {
-  let fake: FakeApiServer;
-  let started: Started | undefined;
+describeRealApiServer('SampleDB controller', (plane) => {
+  let env: SampleDbNamespace;
+  let started: Started;
 
-  afterEach(async () => {
-    await started?.manager.stop();
-    started = undefined;
-    await fake?.close();
+  beforeEach(async () => {
+    env = await SampleDbNamespace.create(plane());
+    started = await startSampleDbManager(plane());
   });
 
-  async function start(gc = false): Promise<Started> {
-    fake = await startFake({ gc });
-    started = await startSampleDbManager(fake);
-    return started;
-  }
+  afterEach(async () => {
+    env?.stop();
+    await started?.manager.stop();
+  });
 
-  /** Creates a database and drives it to Running (init Job done, StatefulSet ready). */
+  const db = (name: string) => env.getDb(name);
+  const get = (apiVersion: string, kind: string, name: string) => env.get(apiVersion, kind, name);
+
+  /** Creates a database and drives it to Running (init Job done, every pod ready). */
   async function running(name: string, spec: Record<string, unknown> = {}) {
-    fake.put(sampleDb(name, spec));
-    await until('statefulset', () => fake.get('apps/v1', 'StatefulSet', NS, name));
-    await until('init job', () => fake.get('batch/v1', 'Job', NS, `${name}-init`));
-    finishJob(fake, `${name}-init`);
-    setStatefulSetReady(fake, name);
-    await until('Running', () => getDb(fake, name)?.status?.phase === 'Running');
-    return getDb(fake, name);
+    await env.put(sampleDb(name, spec));
+    await until('init job', () => get('batch/v1', 'Job', `${name}-init`), T);
+    await env.finishJob(`${name}-init`);
+    env.runPods(name, (spec.replicas as number | undefined) ?? 1);
+    await until('Running', async () => (await db(name))?.status?.phase === 'Running', T);
+    return db(name);
   }
 
   test('creates every owned object with a controller reference, reports truthful status, then writes nothing', async () => {
-    const { logs } = await start();
-    fake.put(sampleDb('orders', { replicas: 2, backupSchedule: '0 2 * * *', backupRetention: 7 }));
-    await until('statefulset', () => fake.get('apps/v1', 'StatefulSet', NS, 'orders'));
-    await until('init job', () => fake.get('batch/v1', 'Job', NS, 'orders-init'));
-    const db = getDb(fake, 'orders');
-    expect(db.metadata.finalizers).toEqual(['database.example.com/final-snapshot']);
-    const ref = { apiVersion: API, kind: 'SampleDB', name: 'orders', uid: db.metadata.uid, controller: true, blockOwnerDeletion: true };
+    const { logs } = started;
+    await env.put(sampleDb('orders', { replicas: 2, backupSchedule: '0 2 * * *', backupRetention: 7 }));
+    await until('statefulset', () => get('apps/v1', 'StatefulSet', 'orders'), T);
+    await until('init job', () => get('batch/v1', 'Job', 'orders-init'), T);
+    const created = await db('orders');
+    expect(created.metadata.finalizers).toEqual(['database.example.com/final-snapshot']);
+    const ref = { apiVersion: API, kind: 'SampleDB', name: 'orders', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true };
     const owned: Array<[string, string, string]> = [
       ['v1', 'Secret', 'orders-credentials'], ['v1', 'Service', 'orders'], ['v1', 'Service', 'orders-headless'],
       ['apps/v1', 'StatefulSet', 'orders'], ['batch/v1', 'Job', 'orders-init'], ['batch/v1', 'CronJob', 'orders-backup'],
     ];
     for (const [apiVersion, kind, name] of owned) {
-      const obj = await until(`${kind} ${name}`, () => fake.get(apiVersion, kind, NS, name));
+      const obj = await until(`${kind} ${name}`, () => get(apiVersion, kind, name), T);
       expect([kind, obj.metadata.ownerReferences]).toEqual([kind, [ref]]);
     }
     // the backup volume outlives the database: labelled, not owned
-    const backups = fake.get('v1', 'PersistentVolumeClaim', NS, 'orders-backups');
+    const backups = await get('v1', 'PersistentVolumeClaim', 'orders-backups');
     expect(backups.metadata.ownerReferences).toBeUndefined();
     expect(backups.metadata.labels['app.kubernetes.io/instance']).toBe('orders');
 
-    const sts = fake.get('apps/v1', 'StatefulSet', NS, 'orders');
+    const sts = await get('apps/v1', 'StatefulSet', 'orders');
     expect(sts.spec.replicas).toBe(2);
     expect(sts.spec.serviceName).toBe('orders-headless');
     expect(sts.spec.template.spec.containers[0].image).toBe('postgres:16.4');
     expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('1Gi');
     expect(sts.spec.template.spec.containers[0].env.find((e: any) => e.name === 'POSTGRES_PASSWORD').valueFrom.secretKeyRef).toEqual({ name: 'orders-credentials', key: 'password' });
-    const cron = fake.get('batch/v1', 'CronJob', NS, 'orders-backup');
+    const cron = await get('batch/v1', 'CronJob', 'orders-backup');
     expect(cron.spec.schedule).toBe('0 2 * * *');
     expect(cron.spec.jobTemplate.spec.template.spec.containers[0].env).toContainEqual({ name: 'RETENTION', value: '7' });
 
     // truthful while nothing runs
-    await until('Creating status', () => getDb(fake, 'orders')?.status?.phase === 'Creating');
-    let s = getDb(fake, 'orders').status;
-    expect(s).toMatchObject({ replicas: 0, readyReplicas: 0, labelSelector: 'app.kubernetes.io/name=sampledb,app.kubernetes.io/instance=orders', currentVersion: '16.4' });
+    await until('Creating status', async () => (await db('orders'))?.status?.phase === 'Creating', T);
+    let s = (await db('orders')).status;
+    // the StatefulSet controller created the first pod (OrderedReady), which does not run yet
+    expect(s.replicas).toBeLessThanOrEqual(1);
+    expect(s).toMatchObject({ readyReplicas: 0, labelSelector: 'app.kubernetes.io/name=sampledb,app.kubernetes.io/instance=orders', currentVersion: '16.4' });
     expect(condition({ status: s }, 'Ready')).toMatchObject({ status: 'False', reason: 'Initializing' });
     expect(condition({ status: s }, 'Progressing')).toMatchObject({ status: 'True', reason: 'Initializing' });
     expect(condition({ status: s }, 'BackupSucceeded')).toMatchObject({ status: 'Unknown', reason: 'NoBackupYet' });
 
-    finishJob(fake, 'orders-init');
-    setStatefulSetReady(fake, 'orders', 1);
-    await until('1 ready', () => getDb(fake, 'orders')?.status?.readyReplicas === 1);
-    expect(condition(getDb(fake, 'orders'), 'Ready')).toMatchObject({ status: 'False', reason: 'ReplicasNotReady', message: '1/2 replicas ready' });
-    setStatefulSetReady(fake, 'orders', 2);
-    await until('Ready', () => condition(getDb(fake, 'orders'), 'Ready')?.status === 'True');
-    s = getDb(fake, 'orders').status;
-    expect(s).toMatchObject({ phase: 'Running', replicas: 2, readyReplicas: 2, observedGeneration: getDb(fake, 'orders').metadata.generation });
+    await env.finishJob('orders-init');
+    env.runPods('orders', 1);
+    // the init Job completes (job controller) and one pod is ready (statefulset controller), in either order
+    await until('1 ready, initialized', async () => {
+      const now = await db('orders');
+      return now?.status?.readyReplicas === 1 && condition(now, 'Ready')?.reason !== 'Initializing';
+    }, T);
+    expect(condition(await db('orders'), 'Ready')).toMatchObject({ status: 'False', reason: 'ReplicasNotReady', message: '1/2 replicas ready' });
+    env.runPods('orders', 2);
+    await until('Ready', async () => condition(await db('orders'), 'Ready')?.status === 'True', T);
+    const ready = await db('orders');
+    s = ready.status;
+    expect(s).toMatchObject({ phase: 'Running', replicas: 2, readyReplicas: 2, observedGeneration: ready.metadata.generation });
     expect(condition({ status: s }, 'Degraded')).toMatchObject({ status: 'False', reason: 'AsExpected' });
     expect(condition({ status: s }, 'Progressing')).toMatchObject({ status: 'False', reason: 'Stable' });
 
-    // steady state: resyncs, watch reconnects and re-reconciles make no writes at all
-    await sleep(300);
-    const before = fake.requests.length;
-    fake.faults.dropWatches();
-    await sleep(1500);
-    expect(controllerWrites(fake, before)).toEqual([]);
+    // steady state: an apiserver restart (every watch breaks, caches re-list) makes no writes at all
+    await sleep(500);
+    const before = await writeCount(started.manager);
+    const rvBefore = ready.metadata.resourceVersion;
+    await plane().restartApiServer();
+    await sleep(2000);
+    expect(await writeCount(started.manager)).toBe(before);
+    expect((await db('orders')).metadata.resourceVersion).toBe(rvBefore);
 
     // lifecycle events were recorded; no credential anywhere
-    const secret = fake.get('v1', 'Secret', NS, 'orders-credentials');
+    const secret = await get('v1', 'Secret', 'orders-credentials');
     const password = Buffer.from(secret.data.password, 'base64').toString('utf8');
     expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const events = await until('events', async () => {
-      const r = await fetch(`${fake.url}/apis/events.k8s.io/v1/namespaces/${NS}/events`, { headers: { authorization: 'Bearer x' } });
-      const list = await r.json() as { items: any[] };
-      return list.items.length >= 5 ? list.items : undefined;
-    });
+      const items = await env.list('events.k8s.io/v1', 'Event');
+      return items.length >= 5 ? items : undefined;
+    }, T);
     const reasons = events.map((e: any) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['CredentialsCreated', 'ServicesApplied', 'StatefulSetCreated', 'InitJobCreated', 'BackupScheduleApplied', 'Initialized']));
-    for (const text of [JSON.stringify(events), JSON.stringify(getDb(fake, 'orders')), logs.join('\n')]) {
+    for (const text of [JSON.stringify(events), JSON.stringify(await db('orders')), logs.join('\n')]) {
       expect(text).not.toContain(password);
       expect(text).not.toContain(secret.data.password);
     }
     expect(logs.length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   test('kubectl scale reaches the StatefulSet; drift on it is reverted', async () => {
-    await start();
     await running('scaled');
-    if (existsSync(KUBECTL)) {
-      const dir = mkdtempSync(join(tmpdir(), 'sampledb-kubectl-'));
-      fake.writeKubeconfig(join(dir, 'kubeconfig'));
-      try {
-        await run(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'scale', 'sampledb/scaled', '--replicas=3', '-n', NS], { timeout: 30_000 });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    } else {
-      const res = await fetch(`${fake.url}/apis/database.example.com/v1/namespaces/${NS}/sampledbs/scaled/scale`, {
-        method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json', authorization: 'Bearer x' }, body: JSON.stringify({ spec: { replicas: 3 } }),
-      });
-      expect(res.status).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), 'sampledb-kubectl-'));
+    try {
+      plane().writeKubeconfig(join(dir, 'kubeconfig'));
+      const r = await kubectl(join(dir, 'kubeconfig'), ['--cache-dir', join(dir, 'cache'), 'scale', 'sampledb/scaled', '--replicas=3', '-n', env.ns]);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    expect(getDb(fake, 'scaled').spec.replicas).toBe(3);
-    await until('statefulset scaled', () => fake.get('apps/v1', 'StatefulSet', NS, 'scaled')?.spec?.replicas === 3);
-    await until('not ready while scaling', () => condition(getDb(fake, 'scaled'), 'Ready')?.status === 'False');
-    setStatefulSetReady(fake, 'scaled');
-    await until('ready with 3', () => getDb(fake, 'scaled')?.status?.readyReplicas === 3 && condition(getDb(fake, 'scaled'), 'Ready')?.status === 'True');
+    expect((await db('scaled')).spec.replicas).toBe(3);
+    await until('statefulset scaled', async () => (await get('apps/v1', 'StatefulSet', 'scaled'))?.spec?.replicas === 3, T);
+    await until('not ready while scaling', async () => condition(await db('scaled'), 'Ready')?.status === 'False', T);
+    env.runPods('scaled', 3);
+    await until('ready with 3', async () => {
+      const now = await db('scaled');
+      return now?.status?.readyReplicas === 3 && condition(now, 'Ready')?.status === 'True';
+    }, T);
 
     // someone edits the StatefulSet directly: the single writer puts it back
-    const sts = fake.get('apps/v1', 'StatefulSet', NS, 'scaled');
-    fake.put({ ...sts, spec: { ...sts.spec, replicas: 1, template: { ...sts.spec.template, spec: { ...sts.spec.template.spec, containers: [{ ...sts.spec.template.spec.containers[0], image: 'postgres:latest' }] } } } });
-    await until('drift reverted', () => {
-      const now = fake.get('apps/v1', 'StatefulSet', NS, 'scaled');
+    const sts = await get('apps/v1', 'StatefulSet', 'scaled');
+    await env.put({ ...sts, spec: { ...sts.spec, replicas: 1, template: { ...sts.spec.template, spec: { ...sts.spec.template.spec, containers: [{ ...sts.spec.template.spec.containers[0], image: 'postgres:latest' }] } } } });
+    await until('drift reverted', async () => {
+      const now = await get('apps/v1', 'StatefulSet', 'scaled');
       return now.spec.replicas === 3 && now.spec.template.spec.containers[0].image === 'postgres:16.4';
-    });
-  });
+    }, T);
+  }, 90_000);
 
   test('a version bump backs up first and leaves the StatefulSet untouched until the backup succeeded', async () => {
-    await start();
     await running('upg', { version: '16.4' });
-    const stsBefore = fake.get('apps/v1', 'StatefulSet', NS, 'upg');
-    const stsWrites = () => controllerWrites(fake).filter((r) => r.resource === 'statefulsets').length;
-    const writesBefore = stsWrites();
-    const db = getDb(fake, 'upg');
-    fake.put({ ...db, spec: { ...db.spec, version: '17' } });
-    const backup = await until('pre-upgrade backup job', () => fake.get('batch/v1', 'Job', NS, 'upg-pre-upgrade-16-4-to-17'));
+    const stsBefore = await get('apps/v1', 'StatefulSet', 'upg');
+    const current = await db('upg');
+    await env.put({ ...current, spec: { ...current.spec, version: '17' } });
+    const backup = await until('pre-upgrade backup job', () => get('batch/v1', 'Job', 'upg-pre-upgrade-16-4-to-17'), T);
     expect(backup.metadata.labels['database.example.com/backup-type']).toBe('PreUpgrade');
     expect(backup.spec.template.spec.containers[0].image).toBe('postgres:16.4');
-    await until('Upgrading', () => getDb(fake, 'upg')?.status?.phase === 'Upgrading');
-    expect(condition(getDb(fake, 'upg'), 'Progressing')).toMatchObject({ status: 'True', reason: 'PreUpgradeBackupRunning' });
+    await until('Upgrading', async () => (await db('upg'))?.status?.phase === 'Upgrading', T);
+    expect(condition(await db('upg'), 'Progressing')).toMatchObject({ status: 'True', reason: 'PreUpgradeBackupRunning' });
     await sleep(500);
-    const stsDuring = fake.get('apps/v1', 'StatefulSet', NS, 'upg');
-    expect(stsDuring.metadata.resourceVersion).toBe(stsBefore.metadata.resourceVersion);
-    expect(stsWrites()).toBe(writesBefore);
+    expect((await get('apps/v1', 'StatefulSet', 'upg')).metadata.resourceVersion).toBe(stsBefore.metadata.resourceVersion);
 
-    finishJob(fake, 'upg-pre-upgrade-16-4-to-17', 'Complete', '2026-01-02T00:00:00Z');
-    const rolled = await until('statefulset on 17', () => {
-      const s = fake.get('apps/v1', 'StatefulSet', NS, 'upg');
+    await env.finishJob('upg-pre-upgrade-16-4-to-17');
+    const rolled = await until('statefulset on 17', async () => {
+      const s = await get('apps/v1', 'StatefulSet', 'upg');
       return s.spec.template.spec.containers[0].image === 'postgres:17.2' ? s : undefined;
-    });
+    }, T);
     expect(rolled.metadata.annotations['database.example.com/version']).toBe('17');
     expect(rolled.spec.template.spec.containers[0].env).toContainEqual({ name: 'PGDATA', value: '/var/lib/postgresql/data/pg17' });
     expect(rolled.metadata.annotations['database.example.com/upgrade-restore-from']).toBe('upg-pre-upgrade-16-4-to-17');
-    await until('lastBackup', () => getDb(fake, 'upg').status.lastBackup);
-    expect(getDb(fake, 'upg').status.lastBackup).toEqual({ name: 'upg-pre-upgrade-16-4-to-17', type: 'PreUpgrade', completionTime: '2026-01-02T00:00:00Z' });
+    await until('lastBackup', async () => (await db('upg')).status.lastBackup, T);
+    const job = await get('batch/v1', 'Job', 'upg-pre-upgrade-16-4-to-17');
+    expect((await db('upg')).status.lastBackup).toEqual({ name: 'upg-pre-upgrade-16-4-to-17', type: 'PreUpgrade', completionTime: job.status.completionTime });
 
-    // major upgrade: after the rollout the new major loads the pre-upgrade dump
-    setStatefulSetReady(fake, 'upg');
-    const restore = await until('restore job', () => fake.get('batch/v1', 'Job', NS, 'upg-restore-upg-pre-upgrade-16-4-to-17'));
+    // major upgrade: after the rollout (the StatefulSet controller replaces the pod) the new major loads the dump
+    const restore = await until('restore job', () => get('batch/v1', 'Job', 'upg-restore-upg-pre-upgrade-16-4-to-17'), T);
     expect(restore.spec.template.spec.containers[0].image).toBe('postgres:17.2');
     expect(restore.spec.template.spec.containers[0].env).toContainEqual({ name: 'RESTORE_FROM', value: 'upg-pre-upgrade-16-4-to-17' });
-    finishJob(fake, 'upg-restore-upg-pre-upgrade-16-4-to-17');
-    await until('Running on 17', () => {
-      const s = getDb(fake, 'upg')?.status;
+    await env.finishJob('upg-restore-upg-pre-upgrade-16-4-to-17');
+    await until('Running on 17', async () => {
+      const s = (await db('upg'))?.status;
       return s?.phase === 'Running' && s.currentVersion === '17' && s.restoredFrom === 'upg-pre-upgrade-16-4-to-17';
-    });
-  });
+    }, T);
+  }, 120_000);
 
   test('a failed pre-upgrade backup keeps the old version and reports Degraded', async () => {
-    await start();
     await running('stuck', { version: '15' });
-    const db = getDb(fake, 'stuck');
-    fake.put({ ...db, spec: { ...db.spec, version: '16' } });
-    await until('backup job', () => fake.get('batch/v1', 'Job', NS, 'stuck-pre-upgrade-15-to-16'));
-    finishJob(fake, 'stuck-pre-upgrade-15-to-16', 'Failed');
-    await until('Degraded', () => condition(getDb(fake, 'stuck'), 'Degraded')?.reason === 'PreUpgradeBackupFailed');
-    expect(getDb(fake, 'stuck').status.phase).toBe('Failed');
-    expect(condition(getDb(fake, 'stuck'), 'BackupSucceeded')).toMatchObject({ status: 'False', reason: 'BackupFailed' });
-    expect(fake.get('apps/v1', 'StatefulSet', NS, 'stuck').spec.template.spec.containers[0].image).toBe('postgres:15.8');
-  });
+    const current = await db('stuck');
+    await env.put({ ...current, spec: { ...current.spec, version: '16' } });
+    await until('backup job', () => get('batch/v1', 'Job', 'stuck-pre-upgrade-15-to-16'), T);
+    await env.finishJob('stuck-pre-upgrade-15-to-16', 'Failed');
+    await until('Degraded', async () => condition(await db('stuck'), 'Degraded')?.reason === 'PreUpgradeBackupFailed', T);
+    expect((await db('stuck')).status.phase).toBe('Failed');
+    expect(condition(await db('stuck'), 'BackupSucceeded')).toMatchObject({ status: 'False', reason: 'BackupFailed' });
+    expect((await get('apps/v1', 'StatefulSet', 'stuck')).spec.template.spec.containers[0].image).toBe('postgres:15.8');
+  }, 90_000);
 
   test('the apiserver refuses a major downgrade (CEL transition rule)', async () => {
-    await start();
-    fake.put(sampleDb('down', { version: '16' }));
-    const res = await fetch(`${fake.url}/apis/database.example.com/v1/namespaces/${NS}/sampledbs/down`, {
-      method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json', authorization: 'Bearer x' }, body: JSON.stringify({ spec: { version: '15' } }),
-    });
-    expect(res.status).toBe(422);
-    expect(JSON.stringify(await res.json())).toContain('major version downgrades are not supported');
+    await env.put(sampleDb('down', { version: '16' }));
+    const res = await env.mergePatch(API, 'SampleDB', 'down', { spec: { version: '15' } });
+    expect(res.code).toBe(422);
+    expect(res.body.message).toContain('major version downgrades are not supported');
   });
 
   test('scheduled backups set status.lastBackup and BackupSucceeded; a failed one alerts through the metric', async () => {
-    await start();
     await running('nightly', { backupSchedule: '0 2 * * *' });
-    const cron = fake.get('batch/v1', 'CronJob', NS, 'nightly-backup');
+    const cron = await get('batch/v1', 'CronJob', 'nightly-backup');
+    // a Job as the CronJob controller creates it at the schedule
     const fromCron = (name: string) => ({
       apiVersion: 'batch/v1', kind: 'Job',
-      metadata: { name, namespace: NS, labels: cron.spec.jobTemplate.metadata.labels, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cron.metadata.name, uid: cron.metadata.uid, controller: true }] },
+      metadata: { name, labels: cron.spec.jobTemplate.metadata.labels, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cron.metadata.name, uid: cron.metadata.uid, controller: true }] },
       spec: cron.spec.jobTemplate.spec,
     });
-    fake.put(fromCron('nightly-backup-29000000'));
-    finishJob(fake, 'nightly-backup-29000000', 'Complete', '2026-01-03T02:00:10Z');
-    await until('lastBackup', () => getDb(fake, 'nightly')?.status?.lastBackup?.name === 'nightly-backup-29000000');
-    expect(getDb(fake, 'nightly').status.lastBackup).toEqual({ name: 'nightly-backup-29000000', type: 'Scheduled', completionTime: '2026-01-03T02:00:10Z' });
-    expect(condition(getDb(fake, 'nightly'), 'BackupSucceeded')).toMatchObject({ status: 'True', reason: 'BackupSucceeded' });
+    await env.put(fromCron('nightly-backup-29000000'));
+    await env.finishJob('nightly-backup-29000000');
+    await until('lastBackup', async () => (await db('nightly'))?.status?.lastBackup?.name === 'nightly-backup-29000000', T);
+    const done = await get('batch/v1', 'Job', 'nightly-backup-29000000');
+    expect((await db('nightly')).status.lastBackup).toEqual({ name: 'nightly-backup-29000000', type: 'Scheduled', completionTime: done.status.completionTime });
+    expect(condition(await db('nightly'), 'BackupSucceeded')).toMatchObject({ status: 'True', reason: 'BackupSucceeded' });
 
-    fake.put(fromCron('nightly-backup-29001440'));
-    finishJob(fake, 'nightly-backup-29001440', 'Failed', '2026-01-04T02:00:30Z');
-    await until('BackupFailed', () => condition(getDb(fake, 'nightly'), 'BackupSucceeded')?.status === 'False');
-    expect(getDb(fake, 'nightly').status.lastBackup.name).toBe('nightly-backup-29000000');
-    const text = await started!.manager.metrics.registry.metrics();
-    expect(text).toContain('sampledb_backup_failed{namespace="default",name="nightly"} 1');
-    expect(text).toContain('sampledb_replicas_ready{namespace="default",name="nightly"} 1');
+    await sleep(1100); // the next Job finishes in a later second than the first
+    await env.put(fromCron('nightly-backup-29001440'));
+    await env.finishJob('nightly-backup-29001440', 'Failed');
+    await until('BackupFailed', async () => condition(await db('nightly'), 'BackupSucceeded')?.status === 'False', T);
+    expect((await db('nightly')).status.lastBackup.name).toBe('nightly-backup-29000000');
+    const text = await started.manager.metrics.registry.metrics();
+    expect(text).toContain(`sampledb_backup_failed{namespace="${env.ns}",name="nightly"} 1`);
+    expect(text).toContain(`sampledb_replicas_ready{namespace="${env.ns}",name="nightly"} 1`);
 
     // removing the schedule removes the CronJob
-    const db = getDb(fake, 'nightly');
-    fake.put({ ...db, spec: { version: db.spec.version, replicas: db.spec.replicas } });
-    await until('cronjob deleted', () => !fake.get('batch/v1', 'CronJob', NS, 'nightly-backup'));
-  });
+    const current = await db('nightly');
+    await env.put({ ...current, spec: { version: current.spec.version, replicas: current.spec.replicas } });
+    await until('cronjob deleted', async () => !(await get('batch/v1', 'CronJob', 'nightly-backup')), T);
+  }, 90_000);
 
   test('restoreFrom restores the named backup once the database is up', async () => {
-    await start();
-    fake.put(sampleDb('copy', { restoreFrom: 'orders-final-snapshot' }));
-    await until('init job', () => fake.get('batch/v1', 'Job', NS, 'copy-init'));
+    await env.put(sampleDb('copy', { restoreFrom: 'orders-final-snapshot' }));
+    await until('init job', () => get('batch/v1', 'Job', 'copy-init'), T);
     await sleep(300);
-    expect(fake.get('batch/v1', 'Job', NS, 'copy-restore-orders-final-snapshot')).toBeUndefined(); // not before init + ready
-    finishJob(fake, 'copy-init');
-    setStatefulSetReady(fake, 'copy');
-    await until('Restoring', () => getDb(fake, 'copy')?.status?.phase === 'Restoring');
-    await until('restore job', () => fake.get('batch/v1', 'Job', NS, 'copy-restore-orders-final-snapshot'));
-    finishJob(fake, 'copy-restore-orders-final-snapshot');
-    await until('restored', () => getDb(fake, 'copy')?.status?.restoredFrom === 'orders-final-snapshot' && getDb(fake, 'copy').status.phase === 'Running');
-  });
+    expect(await get('batch/v1', 'Job', 'copy-restore-orders-final-snapshot')).toBeUndefined(); // not before init + ready
+    await env.finishJob('copy-init');
+    env.runPods('copy', 1);
+    await until('Restoring', async () => (await db('copy'))?.status?.phase === 'Restoring', T);
+    await until('restore job', () => get('batch/v1', 'Job', 'copy-restore-orders-final-snapshot'), T);
+    await env.finishJob('copy-restore-orders-final-snapshot');
+    await until('restored', async () => {
+      const now = await db('copy');
+      return now?.status?.restoredFrom === 'orders-final-snapshot' && now.status.phase === 'Running';
+    }, T);
+  }, 90_000);
 
   test('delete keeps the database until the final snapshot succeeded, then removes the StatefulSet and data volumes', async () => {
-    await start(true);
     await running('gone', { replicas: 2 });
-    for (const i of [0, 1]) {
-      fake.put({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: `data-gone-${i}`, namespace: NS, labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'gone' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
-    }
-    const res = await fetch(`${fake.url}/apis/database.example.com/v1/namespaces/${NS}/sampledbs/gone`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
-    expect(res.status).toBe(200);
-    const snapshot = await until('snapshot job', () => fake.get('batch/v1', 'Job', NS, 'gone-final-snapshot'));
+    // the StatefulSet controller created the data volumes from the claim template
+    for (const i of [0, 1]) await until(`data-gone-${i}`, () => get('v1', 'PersistentVolumeClaim', `data-gone-${i}`), T);
+    expect(await env.remove(API, 'SampleDB', 'gone')).toBe(200);
+    const snapshot = await until('snapshot job', () => get('batch/v1', 'Job', 'gone-final-snapshot'), T);
     expect(snapshot.metadata.labels['database.example.com/backup-type']).toBe('FinalSnapshot');
-    await until('Deleting', () => getDb(fake, 'gone')?.status?.phase === 'Deleting');
+    await until('Deleting', async () => (await db('gone'))?.status?.phase === 'Deleting', T);
     await sleep(500);
-    expect(getDb(fake, 'gone')).toBeDefined();
-    expect(fake.get('apps/v1', 'StatefulSet', NS, 'gone')).toBeDefined();
-    expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-gone-0')).toBeDefined();
-    expect(fake.requests.filter((r) => r.verb === 'delete' && ['statefulsets', 'persistentvolumeclaims'].includes(r.resource))).toEqual([]);
+    expect(await db('gone')).toBeDefined();
+    for (const [apiVersion, kind, name] of [['apps/v1', 'StatefulSet', 'gone'], ['v1', 'PersistentVolumeClaim', 'data-gone-0']]) {
+      const obj = await get(apiVersion, kind, name);
+      expect([kind, obj?.metadata?.deletionTimestamp]).toEqual([kind, undefined]);
+    }
 
-    finishJob(fake, 'gone-final-snapshot');
-    await until('sampledb gone', () => !getDb(fake, 'gone'));
-    await until('statefulset gone', () => !fake.get('apps/v1', 'StatefulSet', NS, 'gone'));
-    await until('data volumes gone', () => !fake.get('v1', 'PersistentVolumeClaim', NS, 'data-gone-0') && !fake.get('v1', 'PersistentVolumeClaim', NS, 'data-gone-1'));
+    await env.finishJob('gone-final-snapshot');
+    await until('sampledb gone', async () => !(await db('gone')), T);
+    await until('statefulset gone', async () => !(await get('apps/v1', 'StatefulSet', 'gone')), T);
+    await until('data volumes gone', async () => !(await get('v1', 'PersistentVolumeClaim', 'data-gone-0')) && !(await get('v1', 'PersistentVolumeClaim', 'data-gone-1')), T);
     // garbage collection removed what it owned; the backup volume with the snapshot stays
-    await until('owned objects collected', () => !fake.get('v1', 'Secret', NS, 'gone-credentials') && !fake.get('v1', 'Service', NS, 'gone') && !fake.get('batch/v1', 'Job', NS, 'gone-init'));
-    expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'gone-backups')).toBeDefined();
-  });
+    await until('owned objects collected', async () => !(await get('v1', 'Secret', 'gone-credentials')) && !(await get('v1', 'Service', 'gone')) && !(await get('batch/v1', 'Job', 'gone-init')), T);
+    expect(await get('v1', 'PersistentVolumeClaim', 'gone-backups')).toBeDefined();
+  }, 120_000);
 
   test('volumeRetention Retain keeps the data volumes; a failed snapshot blocks deletion', async () => {
-    await start(true);
     await running('keep', { volumeRetention: 'Retain' });
-    fake.put({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data-keep-0', namespace: NS, labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'keep' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
-    await fetch(`${fake.url}/apis/database.example.com/v1/namespaces/${NS}/sampledbs/keep`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
-    await until('snapshot job', () => fake.get('batch/v1', 'Job', NS, 'keep-final-snapshot'));
-    finishJob(fake, 'keep-final-snapshot', 'Failed');
-    await until('Degraded', () => condition(getDb(fake, 'keep'), 'Degraded')?.reason === 'FinalSnapshotFailed');
+    await until('data-keep-0', () => get('v1', 'PersistentVolumeClaim', 'data-keep-0'), T);
+    await env.remove(API, 'SampleDB', 'keep');
+    await until('snapshot job', () => get('batch/v1', 'Job', 'keep-final-snapshot'), T);
+    await env.finishJob('keep-final-snapshot', 'Failed');
+    await until('Degraded', async () => condition(await db('keep'), 'Degraded')?.reason === 'FinalSnapshotFailed', T);
     await sleep(300);
-    expect(fake.get('apps/v1', 'StatefulSet', NS, 'keep')).toBeDefined();
+    expect(await get('apps/v1', 'StatefulSet', 'keep')).toBeDefined();
     // retry: delete the failed Job; a new one is created, and its success completes the deletion
-    fake.remove('batch/v1', 'Job', NS, 'keep-final-snapshot');
-    await until('new snapshot job', () => fake.get('batch/v1', 'Job', NS, 'keep-final-snapshot'));
-    finishJob(fake, 'keep-final-snapshot');
-    await until('sampledb gone', () => !getDb(fake, 'keep'));
-    await until('statefulset gone', () => !fake.get('apps/v1', 'StatefulSet', NS, 'keep'));
-    await sleep(200);
-    expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-keep-0')).toBeDefined();
-  });
+    const failed = await get('batch/v1', 'Job', 'keep-final-snapshot');
+    env.holdJob('keep-final-snapshot');
+    await env.remove('batch/v1', 'Job', 'keep-final-snapshot');
+    await until('new snapshot job', async () => {
+      const j = await get('batch/v1', 'Job', 'keep-final-snapshot');
+      return j && j.metadata.uid !== failed.metadata.uid;
+    }, T);
+    await env.finishJob('keep-final-snapshot');
+    await until('sampledb gone', async () => !(await db('keep')), T);
+    await until('statefulset gone', async () => !(await get('apps/v1', 'StatefulSet', 'keep')), T);
+    await sleep(500);
+    const pvc = await get('v1', 'PersistentVolumeClaim', 'data-keep-0');
+    expect(pvc?.metadata?.deletionTimestamp).toBeUndefined();
+    expect(pvc).toBeDefined();
+  }, 120_000);
 
   test('a StatefulSet deleted by hand is let go and recreated; its volumes stay', async () => {
-    await start(true);
     await running('manual');
-    fake.put({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data-manual-0', namespace: NS, labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'manual' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
-    const old = fake.get('apps/v1', 'StatefulSet', NS, 'manual');
-    const res = await fetch(`${fake.url}/apis/apps/v1/namespaces/${NS}/statefulsets/manual`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
-    expect(res.status).toBe(200);
-    await until('recreated', () => {
-      const now = fake.get('apps/v1', 'StatefulSet', NS, 'manual');
+    await until('data-manual-0', () => get('v1', 'PersistentVolumeClaim', 'data-manual-0'), T);
+    const old = await get('apps/v1', 'StatefulSet', 'manual');
+    expect(await env.remove('apps/v1', 'StatefulSet', 'manual')).toBe(200);
+    await until('recreated', async () => {
+      const now = await get('apps/v1', 'StatefulSet', 'manual');
       return now && now.metadata.uid !== old.metadata.uid && !now.metadata.deletionTimestamp;
-    });
-    expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-manual-0')).toBeDefined();
-  });
+    }, T);
+    expect((await get('v1', 'PersistentVolumeClaim', 'data-manual-0'))?.metadata?.deletionTimestamp).toBeUndefined();
+  }, 90_000);
 
   test('without a StatefulSet there is no snapshot, and data volumes are never deleted', async () => {
-    await start(true);
-    fake.put({ ...sampleDb('nosts', { version: '12' }) }); // unsupported: no StatefulSet is ever created
-    await until('Degraded', () => condition(getDb(fake, 'nosts'), 'Degraded')?.reason === 'UnsupportedVersion');
-    expect(fake.get('apps/v1', 'StatefulSet', NS, 'nosts')).toBeUndefined();
-    fake.put({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data-nosts-0', namespace: NS, labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'nosts' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
-    await fetch(`${fake.url}/apis/database.example.com/v1/namespaces/${NS}/sampledbs/nosts`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
-    await until('sampledb gone', () => !getDb(fake, 'nosts'));
-    expect(fake.get('batch/v1', 'Job', NS, 'nosts-final-snapshot')).toBeUndefined();
-    expect(fake.get('v1', 'PersistentVolumeClaim', NS, 'data-nosts-0')).toBeDefined();
-  });
+    await env.put(sampleDb('nosts', { version: '12' })); // unsupported: no StatefulSet is ever created
+    await until('Degraded', async () => condition(await db('nosts'), 'Degraded')?.reason === 'UnsupportedVersion', T);
+    expect(await get('apps/v1', 'StatefulSet', 'nosts')).toBeUndefined();
+    await env.put({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data-nosts-0', labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'nosts' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    await env.remove(API, 'SampleDB', 'nosts');
+    await until('sampledb gone', async () => !(await db('nosts')), T);
+    expect(await get('batch/v1', 'Job', 'nosts-final-snapshot')).toBeUndefined();
+    expect((await get('v1', 'PersistentVolumeClaim', 'data-nosts-0'))?.metadata?.deletionTimestamp).toBeUndefined();
+  }, 60_000);
 
   test('a name that cannot name its objects is reported, nothing is created', async () => {
-    await start();
-    fake.put(sampleDb('2fast'));
-    await until('Degraded', () => condition(getDb(fake, '2fast'), 'Degraded')?.reason === 'InvalidName');
-    expect(getDb(fake, '2fast').status.phase).toBe('Failed');
-    expect(fake.get('v1', 'Secret', NS, '2fast-credentials')).toBeUndefined();
-    expect(fake.get('apps/v1', 'StatefulSet', NS, '2fast')).toBeUndefined();
+    await env.put(sampleDb('2fast'));
+    await until('Degraded', async () => condition(await db('2fast'), 'Degraded')?.reason === 'InvalidName', T);
+    expect((await db('2fast')).status.phase).toBe('Failed');
+    expect(await get('v1', 'Secret', '2fast-credentials')).toBeUndefined();
+    expect(await get('apps/v1', 'StatefulSet', '2fast')).toBeUndefined();
   });
 
   test('never adopts an object of its name that it does not control', async () => {
-    await start();
-    fake.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'taken', namespace: NS }, spec: { ports: [{ port: 80 }], selector: { app: 'other' } } });
-    fake.put(sampleDb('taken'));
-    await until('Degraded', () => condition(getDb(fake, 'taken'), 'Degraded')?.reason === 'ResourceExists');
-    const svc = fake.get('v1', 'Service', NS, 'taken');
+    await env.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'taken' }, spec: { ports: [{ port: 80 }], selector: { app: 'other' } } });
+    await env.put(sampleDb('taken'));
+    await until('Degraded', async () => condition(await db('taken'), 'Degraded')?.reason === 'ResourceExists', T);
+    const svc = await get('v1', 'Service', 'taken');
     expect(svc.spec.selector).toEqual({ app: 'other' });
     expect(svc.metadata.ownerReferences).toBeUndefined();
   });
-});
+}, { crds: [sampleDbCrdManifest()], controllerManager: true });
