@@ -170,11 +170,17 @@ export function costMessage(what: string, cost: bigint, limit: bigint): string {
   return `${what} exceeds budget by factor of ${shown} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
-/** Go's fixed-point formatting: like toFixed, but an exact tie rounds to even (toFixed rounds it up). */
+/**
+ * Go's fixed-point formatting of a float64: the exact binary value correctly rounded, like toFixed, except that a
+ * value exactly halfway rounds to even (toFixed rounds it up). toFixed with many digits shows the exact expansion.
+ */
 function formatGo(x: number, digits: number): string {
-  const scaled = x * 10 ** digits;
-  if (Number.isInteger(scaled * 2) && !Number.isInteger(scaled) && Math.floor(scaled) % 2 === 0) {
-    return (Math.floor(scaled) / 10 ** digits).toFixed(digits);
+  const exact = x.toFixed(100);
+  const dot = exact.indexOf('.');
+  if (/^50*$/.test(exact.slice(dot + 1 + digits))) {
+    const kept = exact.slice(0, dot + 1 + digits);
+    const last = Number(kept[kept.length - 1] === '.' ? kept[kept.length - 2] : kept[kept.length - 1]);
+    if (last % 2 === 0) return digits === 0 ? kept.slice(0, -1) : kept;
   }
   return x.toFixed(digits);
 }

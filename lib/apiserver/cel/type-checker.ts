@@ -75,6 +75,8 @@ function parsed(source: string): ReturnType<typeof parseRule> | { error: string 
 type Scope = ReadonlyMap<string, CelType>;
 
 const NUMERIC = new Set(['int', 'uint', 'double']);
+/** The iteration variable of the comprehension `cel.bind` expands to (macros.ts). */
+const BIND_ITER_VAR = '#unused';
 
 class TypeChecker {
   public readonly errors: string[] = [];
@@ -162,6 +164,8 @@ class TypeChecker {
 
   private comprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
     if (v.iterVar2) this.unsupported.add('two-variable comprehensions');
+    // cel.bind is cel-go's bindings extension, which the Kubernetes 1.32 CRD environment does not include
+    if (v.iterVar === BIND_ITER_VAR) this.error(e, "undeclared reference to 'cel' (in container ''): cel.bind is not available to CRD validation rules");
     const range = this.visit(v.iterRange!, scope);
     let iter: CelType = DYN;
     switch (range.kind) {

@@ -1,104 +1,253 @@
 import { isIP } from 'net';
-import Ajv, { ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 
 /**
- * String formats the apiserver checks on custom resources (kube-openapi's strfmt registry).
- * Formats it does not know (and int32, int64, float, double, password) are not checked, like the apiserver.
- *
- * Where ajv-formats agrees with Go's strfmt (email, ipv4, ipv6) the ajv validator is used; the
- * rest follow Go: `uuid` accepts 32 hex digits without dashes, `uri` is `url.ParseRequestURI`
- * (absolute URI or absolute path), `date-time` is `strfmt.IsDateTime` (time zone required), `duration` takes
- * Go units plus d/w, `cidr` / `mac` are `net.ParseCIDR` / `net.ParseMAC`.
+ * String formats the apiserver checks on custom resources: the formats apiextensions keeps
+ * (`supportedFormats`, names compared without dashes, so `date-time` is `datetime`) with kube-openapi's strfmt
+ * checks (v0.0.0-20241105, the version Kubernetes 1.32 vendors) and the govalidator and Go standard library
+ * functions behind them. Other formats (int32, password, …) are not checked, like the apiserver.
+ * Each is checked value by value against the real apiserver (test/apiserver/value-formats.test.ts).
  */
 export function checkFormat(format: string, value: string): boolean {
-  const check = FORMATS[format];
+  const check = FORMATS[format.replace(/-/g, '')];
   return check ? check(value) : true;
 }
 
 /** Whether the apiserver validates this format at all. */
 export function isKnownFormat(format: string): boolean {
-  return format in FORMATS;
+  return format.replace(/-/g, '') in FORMATS;
 }
 
-let ajv: Ajv | undefined;
-const compiled = new Map<string, ValidateFunction>();
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const UUID3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const UUID4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
+const UUID5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
+// strfmt.HostnamePattern, then at most 255 bytes and labels of at most 63 bytes
+const HOSTNAME = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
+// strfmt.DateTimePattern on the lower-cased part after the first 't' (the `.` before the fraction is any character)
+const DATE_TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/u;
 
-/** One ajv validator per format, compiled once. */
-function ajvFormat(format: string): (value: string) => boolean {
-  return value => {
-    let fn = compiled.get(format);
-    if (!fn) {
-      if (!ajv) {
-        ajv = new Ajv({ strict: false });
-        addFormats(ajv, ['email', 'ipv4', 'ipv6']);
-      }
-      fn = ajv.compile({ type: 'string', format });
-      compiled.set(format, fn);
-    }
-    return fn(value) as boolean;
-  };
+function isHostname(value: string): boolean {
+  return HOSTNAME.test(value) && Buffer.byteLength(value) <= 255 && value.split('.').every(label => Buffer.byteLength(label) <= 63);
 }
 
-const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
-const uuidVersion = (v: string) => new RegExp(`^(?:[0-9a-f]{8}-[0-9a-f]{4}-${v}[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|[0-9a-f]{12}${v}[0-9a-f]{3}[89ab][0-9a-f]{15})$`, 'i');
-const HOSTNAME = /^(?=.{1,255}$)(?:[a-zA-Z0-9\p{S}\p{L}](?:[a-zA-Z0-9\p{S}\p{L}-]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(?:\.[a-zA-Z0-9\p{S}\p{L}](?:[a-zA-Z0-9\p{S}\p{L}-]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)*$/u;
-const DURATION = /^(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(?:ns|us|µs|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|sec|min|hr)\s*)+$/;
-// strfmt.IsDateTime: full date, 't', hh:mm:ss with optional fraction, then 'z' or ±hh:mm (case-insensitive)
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-
+/** Go `time.Parse("2006-01-02", s)`: four-digit year, two-digit month and day, a day the month has. */
 function isDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+  const [year, month, day] = [+m[1], +m[2], +m[3]];
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** `strfmt.IsDateTime`. */
 function isDateTime(value: string): boolean {
-  const m = DATE_TIME.exec(value);
-  return !!m && isDate(`${m[1]}-${m[2]}-${m[3]}`) && +m[4] < 24 && +m[5] < 60 && +m[6] < 60;
+  if (value.length < 4) return false;
+  const parts = value.toLowerCase().split('t');
+  if (parts.length < 2 || !isDate(parts[0])) return false;
+  const m = DATE_TIME.exec(parts[1]);
+  return !!m && m[1] <= '23' && m[2] <= '59' && m[3] <= '59';
 }
 
-function isUri(value: string): boolean {
-  if (value.startsWith('/')) return !/\s/.test(value);
-  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value)) return false;
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
+/** Go `time.ParseDuration`. */
+const GO_DURATION = /^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$/u;
+
+/** strfmt units: each group's last spelling also matches as a prefix (`hours`, `days`, `minutes`). */
+const DURATION_UNITS = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week']];
+
+/** `strfmt.ParseDuration`: Go's syntax, or else any `<digits> <unit>` found anywhere in the text. */
+function isDuration(value: string): boolean {
+  if (value === '0' || GO_DURATION.test(value)) return true;
+  for (const m of value.matchAll(/(\d+)\s*([A-Za-zµ]+)/gu)) {
+    if (!Number.isSafeInteger(Number(m[1])) || Number(m[1]) > 2 ** 63 - 1) return false; // strconv.Atoi overflows
+    const unit = m[2].trim().toLowerCase();
+    if (DURATION_UNITS.some(variants => variants.some((v, i) => (i === variants.length - 1 && unit.startsWith(v)) || v === unit))) return true;
   }
+  return false;
 }
 
+/** `netutils.ParseIPSloppy`: Go's net.ParseIP of Go < 1.17, which tolerates leading zeros in IPv4 parts. */
+function parseIpSloppy(value: string): 4 | 6 | undefined {
+  if (isIPv4Sloppy(value)) return 4;
+  if (value.includes(':')) {
+    if (value.includes('%')) return undefined; // no zones
+    // an embedded IPv4 tail may have leading zeros too
+    const tail = /^(.*:)([0-9.]+)$/.exec(value);
+    if (tail && tail[2].includes('.')) {
+      const v4 = normalizeIPv4(tail[2]);
+      return v4 && isIP(`${tail[1]}${v4}`) === 6 ? 6 : undefined;
+    }
+    return isIP(value) === 6 ? 6 : undefined;
+  }
+  return undefined;
+}
+
+function normalizeIPv4(value: string): string | undefined {
+  const parts = value.split('.');
+  if (parts.length !== 4 || parts.some(p => !/^[0-9]+$/.test(p) || Number(p) > 255)) return undefined;
+  return parts.map(p => String(Number(p))).join('.');
+}
+
+function isIPv4Sloppy(value: string): boolean {
+  return normalizeIPv4(value) !== undefined;
+}
+
+/** `netutils.ParseCIDRSloppy`. */
 function isCidr(value: string): boolean {
-  const [addr, len, ...rest] = value.split('/');
-  const family = isIP(addr);
-  return family !== 0 && rest.length === 0 && /^[0-9]{1,3}$/.test(len ?? '') && Number(len) <= (family === 4 ? 32 : 128);
+  const slash = value.indexOf('/');
+  if (slash < 0) return false;
+  const family = parseIpSloppy(value.slice(0, slash));
+  const bits = value.slice(slash + 1);
+  if (!family || !/^[0-9]+$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-function isBase64(value: string): boolean {
-  return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value);
+/** Go `net.ParseMAC`: 6, 8 or 20 octets, colon- or dash-separated pairs or dot-separated groups of four. */
+function isMac(value: string): boolean {
+  if (/^[0-9a-fA-F]{2}(?:([:-])[0-9a-fA-F]{2})+$/.test(value)) {
+    const sep = value[2];
+    const octets = value.split(sep);
+    return octets.every(o => /^[0-9a-fA-F]{2}$/.test(o)) && [6, 8, 20].includes(octets.length);
+  }
+  if (/^[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4})+$/.test(value)) return [3, 4, 10].includes(value.split('.').length);
+  return false;
 }
+
+/** govalidator.IsIPv6: Go `net.ParseIP` (strict) and a colon. */
+function isIPv6(value: string): boolean {
+  if (!value.includes(':') || value.includes('%')) return false;
+  return isIP(value) === 6;
+}
+
+/** kube-openapi's isIPv4: ParseIPSloppy succeeds and there is a dot (so `::ffff:1.2.3.4` counts). */
+function isIPv4(value: string): boolean {
+  return parseIpSloppy(value) !== undefined && value.includes('.');
+}
+
+const ATEXT = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\uffff]+$/u;
+const DOT_ATOM = (s: string) => s.split('.').every(part => ATEXT.test(part));
+
+/** Go `net/mail.ParseAddress` (addr-spec or `name <addr-spec>`), the parts that decide acceptance. */
+function isEmail(value: string): boolean {
+  let address = value.trim();
+  const angle = /^(?:"(?:[^"\\]|\\.)*"|[^<>"]*?)\s*<([^<>]*)>$/.exec(address);
+  if (angle) address = angle[1];
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || at === address.length - 1) return false;
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  const localOk = /^"(?:[^"\\\r\n]|\\.)*"$/.test(local) || DOT_ATOM(local);
+  const domainOk = /^\[[^[\]\\]*\]$/.test(domain) || DOT_ATOM(domain);
+  return localOk && domainOk;
+}
+
+/** Characters Go's url package accepts unescaped in a host name (`shouldEscape(c, encodeHost)` is false). */
+const HOST_CHARS = /^[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"%\u0080-\uffff]*$/u;
+
+/** govalidator.IsRequestURI: Go `url.ParseRequestURI`. */
+function isRequestUri(value: string): boolean {
+  if (value === '' || /[\x00-\x1f\x7f]/.test(value)) return false;
+  if (value === '*') return true;
+  let rest = value;
+  let scheme = '';
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(value);
+  if (value.startsWith(':')) return false; // missing protocol scheme
+  if (m) {
+    scheme = m[1];
+    rest = value.slice(m[0].length);
+  }
+  rest = rest.endsWith('?') && rest.split('?').length === 2 ? rest.slice(0, -1) : rest.split('?')[0];
+  if (!rest.startsWith('/')) return scheme !== ''; // opaque (mailto:…) with a scheme; a relative path without
+  if (scheme !== '' && rest.startsWith('//')) {
+    const authority = rest.slice(2).split('/')[0];
+    rest = rest.slice(2 + authority.length);
+    const host = authority.slice(authority.lastIndexOf('@') + 1);
+    if (!validHost(host)) return false;
+  }
+  return validEscapes(rest);
+}
+
+function validHost(host: string): boolean {
+  let port = '';
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    if (end < 0) return false;
+    port = host.slice(end + 1);
+    if (port !== '' && !port.startsWith(':')) return false;
+  } else {
+    const colon = host.lastIndexOf(':');
+    if (colon >= 0) port = host.slice(colon);
+  }
+  if (port !== '' && !/^:[0-9]*$/.test(port)) return false;
+  return HOST_CHARS.test(host) && validEscapes(host);
+}
+
+function validEscapes(s: string): boolean {
+  return !/%(?![0-9a-fA-F]{2})/.test(s);
+}
+
+function isIsbn10(value: string): boolean {
+  const s = value.replace(/[\s-]+/g, '');
+  if (!/^[0-9]{9}[0-9X]$/.test(s)) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += (i + 1) * Number(s[i]);
+  sum += s[9] === 'X' ? 100 : 10 * Number(s[9]);
+  return sum % 11 === 0;
+}
+
+function isIsbn13(value: string): boolean {
+  const s = value.replace(/[\s-]+/g, '');
+  if (!/^[0-9]{13}$/.test(s)) return false;
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(s[i]) * (i % 2 === 0 ? 1 : 3);
+  return (10 - (sum % 10)) % 10 === Number(s[12]);
+}
+
+const CREDIT_CARD = /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$/;
+
+/** govalidator.IsCreditCard: the digits (anything else dropped) match a card pattern and pass Luhn. */
+function isCreditCard(value: string): boolean {
+  const digits = value.replace(/[^0-9]+/g, '');
+  if (!CREDIT_CARD.test(digits)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = Number(digits[i]);
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+const RGB_PART = '(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])';
+const RGB = new RegExp(`^rgb\\(\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*\\)$`);
 
 const FORMATS: Record<string, (value: string) => boolean> = {
-  'email': ajvFormat('email'),
-  'ipv4': ajvFormat('ipv4'),
-  'ipv6': ajvFormat('ipv6'),
-  'hostname': v => HOSTNAME.test(v),
-  'uri': isUri,
-  'uuid': v => UUID.test(v),
-  'uuid3': v => uuidVersion('3').test(v),
-  'uuid4': v => uuidVersion('4').test(v),
-  'uuid5': v => uuidVersion('5').test(v),
-  'cidr': isCidr,
-  'mac': v => /^(?:[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){7}|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){19}|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){2,9})$/.test(v),
-  'byte': isBase64,
-  'date': isDate,
-  'date-time': isDateTime,
-  'datetime': isDateTime,
-  'duration': v => DURATION.test(v),
-  'bsonobjectid': v => /^[0-9a-f]{24}$/.test(v),
-  'hexcolor': v => /^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(v),
-  'rgbcolor': v => /^rgb\(\s*(?:[01]?\d?\d|2[0-4]\d|25[0-5])\s*,\s*(?:[01]?\d?\d|2[0-4]\d|25[0-5])\s*,\s*(?:[01]?\d?\d|2[0-4]\d|25[0-5])\s*\)$/.test(v),
-  'ssn': v => /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(v),
+  bsonobjectid: v => /^[0-9a-fA-F]{24}$/.test(v),
+  uri: isRequestUri,
+  email: isEmail,
+  hostname: isHostname,
+  ipv4: isIPv4,
+  ipv6: isIPv6,
+  cidr: isCidr,
+  mac: isMac,
+  uuid: v => UUID.test(v),
+  uuid3: v => UUID3.test(v),
+  uuid4: v => UUID4.test(v),
+  uuid5: v => UUID5.test(v),
+  isbn: v => isIsbn10(v) || isIsbn13(v),
+  isbn10: isIsbn10,
+  isbn13: isIsbn13,
+  creditcard: isCreditCard,
+  ssn: v => v.length === 11 && /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(v),
+  hexcolor: v => /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(v),
+  rgbcolor: v => RGB.test(v),
+  byte: v => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(v),
+  password: () => true,
+  date: isDate,
+  duration: isDuration,
+  datetime: isDateTime,
 };

@@ -1,0 +1,67 @@
+// CRD corpus benchmark: MB/s of real-world CRD YAML through CustomResourceDefinition.fromFile + synth with every
+// check (the raw path a platform team uses to import third-party CRDs). Runs the whole corpus in one process,
+// and the largest file alone; the median of `runs` runs each. Process start is not counted (timed inside).
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.join(__dirname, '..');
+const CORPORA = [path.join(ROOT, '../shared/corpus/realworld'), path.join(ROOT, 'test/fixtures/realworld-crds')];
+
+export interface CorpusTiming {
+  readonly files: number;
+  readonly megabytes: number;
+  /** fromFile (read + YAML parse) of every file. */
+  readonly importSeconds: number;
+  /** Every synth-time check. */
+  readonly validateSeconds: number;
+  /** app.synth(): resolving and writing the YAML (checks are not repeated). */
+  readonly synthSeconds: number;
+  readonly totalSeconds: number;
+  /** megabytes / totalSeconds */
+  readonly megabytesPerSecond: number;
+  /** Checks only: megabytes / (importSeconds + validateSeconds), without writing YAML. */
+  readonly checkedMegabytesPerSecond: number;
+}
+
+export interface CrdCorpusResult {
+  readonly corpus: string;
+  readonly whole: CorpusTiming;
+  readonly largest: CorpusTiming & { readonly file: string };
+}
+
+export function runCrdCorpusBench(runs: number): CrdCorpusResult {
+  const dir = CORPORA.find(d => fs.existsSync(d))!;
+  const files = fs.readdirSync(dir).filter(f => f.endsWith('.yaml')).sort().map(f => path.join(dir, f));
+  const largest = files.reduce((a, b) => (fs.statSync(b).size > fs.statSync(a).size ? b : a));
+  const whole = medianOf(runs, () => timeCorpus(files));
+  const one = medianOf(runs, () => timeCorpus([largest]));
+  return { corpus: path.relative(ROOT, dir), whole, largest: { ...one, file: path.basename(largest) } };
+}
+
+function timeCorpus(files: readonly string[]): CorpusTiming {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-corpus-bench-'));
+  try {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/crd-corpus-app.ts', out, ...files], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (run.status !== 0) throw new Error(`crd-corpus-app failed (${run.status}):\n${run.stderr}`);
+    const r = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    const megabytes = r.bytes / 1e6;
+    return {
+      files: r.files, megabytes: round(megabytes), importSeconds: round(r.importSeconds), validateSeconds: round(r.validateSeconds),
+      synthSeconds: round(r.synthSeconds), totalSeconds: round(r.totalSeconds), megabytesPerSecond: round(megabytes / r.totalSeconds),
+      checkedMegabytesPerSecond: round(megabytes / (r.importSeconds + r.validateSeconds)),
+    };
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+function medianOf(runs: number, measure: () => CorpusTiming): CorpusTiming {
+  const all = Array.from({ length: Math.max(1, runs) }, measure).sort((a, b) => a.totalSeconds - b.totalSeconds);
+  return all[Math.floor(all.length / 2)];
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
