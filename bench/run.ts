@@ -1,5 +1,5 @@
 // `npm run bench`: synth and controller benchmarks; prints tables and writes results.json and
-// chart.svg to bench/results/<timestamp>/.
+// chart.svg to bench/results/<timestamp>/. The CRD corpus part: MB/s of real-world CRDs through fromFile + synth.
 //
 // Controller part, side by side (when KUBEBUILDER_ASSETS names the real binaries): our Foo controller
 // and kubernetes/sample-controller on a fresh real kube-apiserver per run, alternating, N = 1,000,
@@ -7,7 +7,7 @@
 // cluster (Foos in a fresh namespace; --no-simulate-availability where kubelets run the pods).
 //
 // Options: --quick (small sizes, 1 run, short steady-state window), --runs=N, --sizes=1000,5000,
-// --steady-seconds=S, --only=synth|controller, --impl=go|ours (one side only, for profiling),
+// --steady-seconds=S, --only=synth|controller|crd-corpus, --impl=go|ours (one side only, for profiling),
 // --cpu-profile / --heap-snapshot (of our controller, into the results folder).
 import * as fs from 'fs';
 import * as os from 'os';
@@ -16,6 +16,7 @@ import { clusterTarget } from './bench-targets';
 import { bundleFooController, ControllerResult, runControllerBench } from './controller-bench';
 import { ControllerRun, Implementation, IMPLEMENTATIONS, runSideBySide, SizeSummary, summarize } from './side-by-side';
 import { Panel, renderSvg } from './svg-chart';
+import { CrdCorpusResult, runCrdCorpusBench } from './crd-corpus-bench';
 import { median, runSynthBench, SynthResult, timeNode, TimedRun } from './synth-bench';
 
 const argv = process.argv.slice(2);
@@ -46,7 +47,7 @@ async function main() {
 
   const synth: SynthResult[] = [];
   let demoApps: TimedRun | undefined;
-  if (only !== 'controller') {
+  if (only !== 'controller' && only !== 'crd-corpus') {
     for (const [n, m] of SYNTH_SIZES) {
       const r = runSynthBench(n, m, runs);
       synth.push(r);
@@ -58,9 +59,14 @@ async function main() {
     fs.rmSync(appsOut, { recursive: true, force: true });
     demoApps = median(apps);
   }
+  let crdCorpus: CrdCorpusResult | undefined;
+  if (only === undefined || only === 'crd-corpus') {
+    crdCorpus = runCrdCorpusBench(runs);
+    console.error(`CRD corpus: ${crdCorpus.whole.megabytes} MB in ${crdCorpus.whole.totalSeconds}s = ${crdCorpus.whole.megabytesPerSecond} MB/s`);
+  }
 
   let controller: SideBySideResults | ControllerResult[] | undefined;
-  if (only !== 'synth') {
+  if (only !== 'synth' && only !== 'crd-corpus') {
     const bundle = path.join(os.tmpdir(), `foo-controller-${process.pid}.js`);
     await bundleFooController(bundle);
     const assets = process.env.KUBEBUILDER_ASSETS;
@@ -87,13 +93,17 @@ async function main() {
   }
 
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, kernel: os.release() };
-  const results = { date: new Date().toISOString(), machine, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, controller };
+  const results = { date: new Date().toISOString(), machine, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, crdCorpus, controller };
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([...synthPanels(synth), ...controllerPanels(controller)]));
 
   if (synth.length) {
     console.log('\nSynth (median of %d; wall time includes process start)', runs);
     console.table(synth.map((s) => ({ CRDs: s.crds, examples: s.examples, 'ours s': s.ours.wallSeconds, 'baseline s': s.baseline.wallSeconds, 'time ratio': s.wallRatio, 'ours MiB': s.ours.peakRssMiB, 'baseline MiB': s.baseline.peakRssMiB, 'RSS ratio': s.rssRatio })));
+  }
+  if (crdCorpus) {
+    console.log(`\nReal-world CRDs through fromFile + synth with every check (${crdCorpus.corpus}, median of ${runs})`);
+    console.table([{ set: 'whole corpus', ...crdCorpus.whole }, { set: crdCorpus.largest.file, ...crdCorpus.largest }]);
   }
   if (demoApps) console.log(`Demo apps (apps/main.ts: SampleDB + Foo): ${demoApps.wallSeconds}s, ${demoApps.peakRssMiB} MiB peak RSS`);
   if (controller && !Array.isArray(controller)) {

@@ -154,7 +154,8 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   public static fromFile(scope: Construct, id: string, file: string, options: CrdImportOptions = {}): CustomResourceDefinition {
     let docs: unknown[];
     try {
-      docs = yaml.loadAll(fs.readFileSync(file, 'utf8')).filter(d => d !== null && d !== undefined);
+      // the YAML 1.2 core schema (no timestamps, no merge keys): what the yaml package read before, and faster
+      docs = yaml.loadAll(fs.readFileSync(file, 'utf8'), undefined, { schema: yaml.CORE_SCHEMA }).filter(d => d !== null && d !== undefined);
     } catch (e) {
       throw new Error(`'${file}' is not valid YAML: ${(e as Error).message}`);
     }

@@ -38,7 +38,7 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
     rules.forEach((rule: ValidationRule, i: number) => {
       issues.push(...checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self, total));
     });
-  });
+  }, s => s['x-kubernetes-validations'] !== undefined);
   if (total.total > SCHEMA_COST_LIMIT) {
     for (const expensive of total.mostExpensive) {
       issues.push({ path: expensive.path, message: 'Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema' });

@@ -22,28 +22,49 @@ export interface SchemaNode {
 }
 
 /**
- * Visits every node of a structural schema (properties, additionalProperties, items; not the
+ * Visits every node (that `wants` selects) of a structural schema (properties, additionalProperties, items; not the
  * allOf/anyOf/oneOf/not value-validation branches, which carry no rules).
  */
-export function walkSchema(root: JSONSchemaProps, basePath: string, visit: (node: SchemaNode) => void): void {
-  const go = (schema: JSONSchemaProps, path: string, isRoot: boolean, uncorrelatablePath: string | undefined, maxCardinality: bigint | undefined): void => {
-    visit({ schema, path, isRoot, uncorrelatablePath, maxCardinality });
+export function walkSchema(root: JSONSchemaProps, basePath: string, visit: (node: SchemaNode) => void, wants: (schema: JSONSchemaProps) => boolean = () => true): void {
+  const go = (schema: JSONSchemaProps, path: Path, isRoot: boolean, uncorrelated: Path | undefined, maxCardinality: bigint | undefined): void => {
+    // only the nodes a visitor wants (e.g. those with rules) are materialized, their paths joined when read:
+    // most nodes of a large schema are just passed through
+    if (wants(schema)) {
+      visit({
+        schema, isRoot, maxCardinality,
+        get path() { return joinPath(path); },
+        get uncorrelatablePath() { return uncorrelated && joinPath(uncorrelated); },
+      });
+    }
     const bound = maxElements(schema);
-    const childCardinality = maxCardinality === undefined || bound === undefined ? undefined : multiplyWithOverflowGuard(maxCardinality, bound);
+    const childCardinality = maxCardinality === undefined || bound === undefined ? undefined
+      : bound === 1n ? maxCardinality : multiplyWithOverflowGuard(maxCardinality, bound);
     // the properties of an atomic map are replaced as a whole: no pairing below it
-    const propsLost = uncorrelatablePath ?? (schema['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
-    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-      go(prop, `${path}.properties[${name}]`, false, propsLost, childCardinality);
+    const propsLost = uncorrelated ?? (schema['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
+    if (schema.properties) {
+      for (const name in schema.properties) go(schema.properties[name], { parent: path, property: name }, false, propsLost, childCardinality);
     }
     const ap = schema.additionalProperties;
-    if (ap && typeof ap === 'object') go(ap, `${path}.additionalProperties`, false, uncorrelatablePath, childCardinality);
+    if (ap && typeof ap === 'object') go(ap, { parent: path, segment: '.additionalProperties' }, false, uncorrelated, childCardinality);
     if (schema.items) {
       const isMapList = schema['x-kubernetes-list-type'] === 'map';
-      const lost = uncorrelatablePath ?? (isMapList ? undefined : path);
-      go(schema.items, `${path}.items`, false, lost, childCardinality);
+      const lost = uncorrelated ?? (isMapList ? undefined : path);
+      go(schema.items, { parent: path, segment: '.items' }, false, lost, childCardinality);
     }
   };
-  go(root, basePath, true, undefined, 1n);
+  go(root, { segment: basePath }, true, undefined, 1n);
+}
+
+/** A field path as a chain to its parent: a property name or a literal segment. */
+interface Path {
+  readonly parent?: Path;
+  readonly segment?: string;
+  readonly property?: string;
+}
+
+function joinPath(p: Path): string {
+  const own = p.property !== undefined ? `.properties[${p.property}]` : p.segment!;
+  return p.parent ? joinPath(p.parent) + own : own;
 }
 
 /**

@@ -23,6 +23,6 @@ export function checkDefaults(schema: JSONSchemaProps, basePath: string): Issue[
       const unknown = issue.message.startsWith('unknown field');
       issues.push({ ...issue, message: unknown ? `must not have unknown fields: ${issue.message}` : issue.message });
     }
-  });
+  }, s => s.default !== undefined);
   return issues;
 }
