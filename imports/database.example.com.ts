@@ -14,11 +14,27 @@ export interface SampleDBSpec {
    */
   version: string;
   /**
-   * Number of database pods.
+   * Number of database pods: one primary, the others hot standbys streaming from it.
    *
    * @default 1
    */
   replicas?: number;
+  /**
+   * Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 (*)), so a failover loses no acknowledged write. Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).
+   *
+   * @default false
+   */
+  synchronous?: boolean;
+  /**
+   * How long the primary may be unavailable (pod gone or not ready) before the most advanced standby is promoted.
+   *
+   * @default 10
+   */
+  failoverDelaySeconds?: number;
+  /**
+   * Preferred primary pod (e.g. "my-db-1"): when it is a healthy standby the operator switches over to it (a switchover on request).
+   */
+  primary?: string;
   /**
    * Cron schedule of regular backups, e.g. "0 2 * * *". No backups when absent.
    */
@@ -96,6 +112,47 @@ export interface SampleDBStatus {
    * The backup most recently restored into this database.
    */
   restoredFrom?: string;
+  /**
+   * The pod that is the primary (selected by the <name>-rw Service).
+   */
+  currentPrimary?: string;
+  /**
+   * The pod being made primary by a failover or switchover in progress.
+   */
+  targetPrimary?: string;
+  /**
+   * When the failover or switchover in progress started.
+   */
+  targetPrimarySince?: string;
+  /**
+   * Since when the primary has been unavailable (failover after spec.failoverDelaySeconds).
+   */
+  primaryUnavailableSince?: string;
+  /**
+   * Each database pod: its role, readiness, timeline and replication lag.
+   */
+  instances?: {
+    /**
+     * Pod name.
+     */
+    name: string;
+    /**
+     * What PostgreSQL in the pod reports.
+     */
+    role: 'primary' | 'standby' | 'unknown';
+    /**
+     * The pod is ready.
+     */
+    ready: boolean;
+    /**
+     * PostgreSQL timeline (it grows with every promotion).
+     */
+    timeline?: number;
+    /**
+     * WAL bytes the primary has that this standby has not replayed.
+     */
+    lagBytes?: number;
+  }[];
   /**
    * The .metadata.generation this status describes.
    */

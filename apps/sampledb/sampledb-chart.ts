@@ -75,6 +75,8 @@ export class SampleDbChart extends Chart {
           { apiVersion: 'batch/v1', kind: 'Job' },
           { apiVersion: 'batch/v1', kind: 'CronJob' },
           { apiVersion: 'v1', kind: 'PersistentVolumeClaim' },
+          // Database pods (created by the StatefulSet): the role label, and deleting a pod fences an old primary.
+          { apiVersion: 'v1', kind: 'Pod' },
         ],
         status: true,
         finalizers: true,
@@ -82,6 +84,8 @@ export class SampleDbChart extends Chart {
         leaderElection: true,
       },
       watchNamespaces: props.watchNamespaces ?? ['default'],
+      // The controller asks each PostgreSQL instance for its role and WAL position, and promotes standbys.
+      egressToPods: [{ labels: { 'app.kubernetes.io/name': 'sampledb' }, ports: [5432] }],
       apiServerPorts: props.apiServerPorts,
       monitoring: { labels: props.monitoringLabels, alerts: SAMPLEDB_ALERTS },
     });

@@ -35,7 +35,19 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
               message: 'major version downgrades are not supported',
             }],
           }),
-          replicas: Schema.integer({ description: 'Number of database pods.', minimum: 1, maximum: 9, default: 1, format: 'int32' }),
+          replicas: Schema.integer({ description: 'Number of database pods: one primary, the others hot standbys streaming from it.', minimum: 1, maximum: 9, default: 1, format: 'int32' }),
+          synchronous: Schema.boolean({
+            description: 'Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 (*)), so a failover loses no acknowledged write. Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).',
+            default: false,
+          }),
+          failoverDelaySeconds: Schema.integer({
+            description: 'How long the primary may be unavailable (pod gone or not ready) before the most advanced standby is promoted.',
+            minimum: 0, maximum: 3600, default: 10, format: 'int32',
+          }),
+          primary: Schema.string({
+            description: 'Preferred primary pod (e.g. "my-db-1"): when it is a healthy standby the operator switches over to it (a switchover on request).',
+            pattern: '^[a-z]([-a-z0-9]*[a-z0-9])?-[0-8]$', maxLength: 63,
+          }),
           backupSchedule: Schema.string({ description: 'Cron schedule of regular backups, e.g. "0 2 * * *". No backups when absent.', pattern: CRON_PATTERN, maxLength: 64 }),
           backupRetention: Schema.integer({ description: 'How many scheduled backups to keep.', minimum: 1, maximum: 365, format: 'int32' }),
           storage: Schema.string({
@@ -83,6 +95,23 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             },
           }),
           restoredFrom: Schema.string({ description: 'The backup most recently restored into this database.' }),
+          currentPrimary: Schema.string({ description: 'The pod that is the primary (selected by the <name>-rw Service).' }),
+          targetPrimary: Schema.string({ description: 'The pod being made primary by a failover or switchover in progress.' }),
+          targetPrimarySince: Schema.string({ description: 'When the failover or switchover in progress started.', format: 'date-time' }),
+          primaryUnavailableSince: Schema.string({ description: 'Since when the primary has been unavailable (failover after spec.failoverDelaySeconds).', format: 'date-time' }),
+          instances: Schema.array(
+            Schema.object({
+              properties: {
+                name: Schema.string({ description: 'Pod name.', maxLength: 63 }),
+                role: Schema.string({ description: 'What PostgreSQL in the pod reports.', enum: ['primary', 'standby', 'unknown'] }),
+                ready: Schema.boolean({ description: 'The pod is ready.' }),
+                timeline: Schema.integer({ description: 'PostgreSQL timeline (it grows with every promotion).', format: 'int64' }),
+                lagBytes: Schema.integer({ description: 'WAL bytes the primary has that this standby has not replayed.', format: 'int64' }),
+              },
+              required: ['name', 'role', 'ready'],
+            }),
+            { description: 'Each database pod: its role, readiness, timeline and replication lag.', listType: 'map', listMapKeys: ['name'], maxItems: 16 },
+          ),
           observedGeneration: Schema.integer({ description: 'The .metadata.generation this status describes.', format: 'int64' }),
           conditions: conditionsSchema(),
         },
@@ -91,6 +120,7 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
         { name: 'Version', type: 'string', jsonPath: '.spec.version' },
         { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
         { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+        { name: 'Primary', type: 'string', jsonPath: '.status.currentPrimary' },
         { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],

@@ -7,7 +7,7 @@
 import { Controller, ControllerBuilder, KubeObject, Manager, Request } from '../../runtime';
 import { SampleDbMetrics } from './metrics';
 import { SampleDbReconciler } from './reconciler';
-import { CRONJOB, JOB, LABEL_INSTANCE, LABEL_NAME, PVC, SAMPLEDB, SERVICE, STATEFULSET } from './types';
+import { CRONJOB, JOB, LABEL_INSTANCE, LABEL_NAME, POD, PVC, SAMPLEDB, SERVICE, STATEFULSET } from './types';
 
 /** Options of {@link setupSampleDbController}. */
 export interface SampleDbControllerOptions {
@@ -40,6 +40,7 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
       jobs: manager.getInformer(JOB).cache,
       cronjobs: manager.getInformer(CRONJOB).cache,
       pvcs: manager.getInformer(PVC).cache,
+      pods: manager.getInformer(POD).cache,
     },
     recorder: manager.eventRecorder('database.example.com/sampledb-controller'),
     fieldManager: `${name}-controller`,
@@ -52,6 +53,8 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
     .owns(CRONJOB)
     .watches(JOB, byInstanceLabel)
     .watches(PVC, byInstanceLabel)
+    // Database pods: readiness changes drive failover; the role label is the operator's.
+    .watches(POD, byInstanceLabel)
     .withConcurrency(options.concurrency ?? 2)
     .withOptions({ backoffBaseMs: options.backoffBaseMs })
     .complete(reconciler);

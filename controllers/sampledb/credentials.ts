@@ -1,5 +1,6 @@
 /**
- * The database credentials Secret `<db>-credentials` (keys `username`, `password`, `database`).
+ * The database credentials Secret `<db>-credentials` (keys `username`, `password`, `database`, and
+ * the replication user's `replicationUsername`, `replicationPassword`).
  *
  * The password is generated once, when the Secret is created, and never leaves the Secret: it is
  * not logged, not put in status or events, and not hashed into annotations (the Secret is created,
@@ -10,7 +11,7 @@ import { controllerReference, KubeObject } from '../../runtime';
 import { labels, names, SampleDB } from './types';
 
 /** The keys the pods and Jobs read. */
-export const CREDENTIAL_KEYS = ['username', 'password', 'database'] as const;
+export const CREDENTIAL_KEYS = ['username', 'password', 'database', 'replicationUsername', 'replicationPassword'] as const;
 
 /** A 32-character random password (192 bits). */
 export function generatePassword(): string {
@@ -28,6 +29,9 @@ export function missingCredentialData(db: SampleDB, existing: KubeObject | undef
     username: () => 'sampledb',
     password,
     database: () => 'sampledb',
+    // Standbys stream as this user (REPLICATION LOGIN only, not a superuser).
+    replicationUsername: () => 'replicator',
+    replicationPassword: password,
   };
   const out: Record<string, string> = {};
   for (const key of CREDENTIAL_KEYS) if (!data[key]) out[key] = b64(wanted[key]());
@@ -49,4 +53,21 @@ export function newCredentialsSecret(db: SampleDB, password: () => string = gene
     type: 'Opaque',
     data: missingCredentialData(db, undefined, password),
   };
+}
+
+/** Decoded credentials the operator itself uses (to ask instances for their role and WAL position). */
+export interface Credentials {
+  readonly username: string;
+  readonly password: string;
+  readonly replicationUsername: string;
+  readonly replicationPassword: string;
+}
+
+/** The credentials in a Secret, or undefined while a key is missing. */
+export function readCredentials(secret: KubeObject | undefined): Credentials | undefined {
+  const data = (secret?.data ?? {}) as Record<string, string>;
+  const get = (k: string) => (data[k] ? Buffer.from(data[k], 'base64').toString('utf8') : undefined);
+  const [username, password, replicationUsername, replicationPassword] = ['username', 'password', 'replicationUsername', 'replicationPassword'].map(get);
+  if (!username || !password || !replicationUsername || !replicationPassword) return undefined;
+  return { username, password, replicationUsername, replicationPassword };
 }

@@ -23,16 +23,20 @@ function secretEnv(db: SampleDB, name: string, key: string): Record<string, unkn
   return { name, valueFrom: { secretKeyRef: { name: names.secret(db.metadata!.name!), key } } };
 }
 
-/** Server-side credentials (the official image's POSTGRES_* variables). */
+/** Server-side credentials (the official image's POSTGRES_* variables, and the replication user). */
 export function serverCredentialEnv(db: SampleDB): Record<string, unknown>[] {
-  return [secretEnv(db, 'POSTGRES_USER', 'username'), secretEnv(db, 'POSTGRES_PASSWORD', 'password'), secretEnv(db, 'POSTGRES_DB', 'database')];
+  return [
+    secretEnv(db, 'POSTGRES_USER', 'username'), secretEnv(db, 'POSTGRES_PASSWORD', 'password'), secretEnv(db, 'POSTGRES_DB', 'database'),
+    secretEnv(db, 'REPLICATION_USER', 'replicationUsername'), secretEnv(db, 'REPLICATION_PASSWORD', 'replicationPassword'),
+  ];
 }
 
 /** Client credentials and the primary's address (libpq PG* variables), for Jobs. */
 export function clientEnv(db: SampleDB): Record<string, unknown>[] {
   const name = db.metadata!.name!;
   return [
-    { name: 'PGHOST', value: `${name}-0.${names.headlessService(name)}` },
+    // The primary, wherever it is after a failover.
+    { name: 'PGHOST', value: names.primaryService(name) },
     { name: 'PGPORT', value: String(POSTGRES_PORT) },
     secretEnv(db, 'PGUSER', 'username'),
     secretEnv(db, 'PGPASSWORD', 'password'),

@@ -23,17 +23,20 @@ import {
 } from '../../runtime';
 import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
-import { missingCredentialData, newCredentialsSecret } from './credentials';
+import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials } from './credentials';
 import { runDeletion } from './deletion';
 import { initJob } from './init-job';
 import { SampleDbMetrics } from './metrics';
 import { jobFinishedAt, jobState } from './pods';
 import { LABEL_RESTORE_FROM, restoreJob, restoreJobName } from './restore';
-import { clientService, headlessService } from './services';
+import { InstanceClient, observeInstances, PgInstanceClient } from './instances';
+import { reconcileReplication, ReplicationStatus } from './replication';
+import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
+import { clientService, headlessService, primaryService, replicaService } from './services';
 import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
 import { computeStatus, Observation, Problem, Progress } from './status';
 import {
-  ANNOTATION_UPGRADE_RESTORE, CRONJOB, FINALIZER, LABEL_INSTANCE, names, Reasons, SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET,
+  ANNOTATION_UPGRADE_RESTORE, CRONJOB, FINALIZER, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, POD, Reasons, SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET,
 } from './types';
 import { planVersion } from './upgrade';
 import { imageFor, UnsupportedVersionError } from './versions';
@@ -46,6 +49,7 @@ export interface SampleDbCaches {
   readonly jobs: ObjectCache;
   readonly cronjobs: ObjectCache;
   readonly pvcs: ObjectCache;
+  readonly pods: ObjectCache;
 }
 
 /** Dependencies of {@link SampleDbReconciler}. */
@@ -58,6 +62,10 @@ export interface SampleDbReconcilerDeps {
   readonly metrics?: SampleDbMetrics;
   /** Read-your-own-writes wait after a write. @default 5000 */
   readonly consistencyTimeoutMs?: number;
+  /** Talks to the PostgreSQL instances. @default a PgInstanceClient */
+  readonly instances?: InstanceClient;
+  /** How often a running database is looked at again (replication status, failure detection). @default 10000 */
+  readonly pollIntervalMs?: number;
 }
 
 /** What the live-object steps found, for the status. */
@@ -68,6 +76,8 @@ interface Findings {
   restoring: boolean;
   progress: Progress[];
   problems: Problem[];
+  replication?: ReplicationStatus;
+  requeueAfterMs?: number;
 }
 
 /** Longest database name whose derived names all stay valid (CronJob names ≤ 52, labels ≤ 63). */
@@ -87,7 +97,10 @@ export function checkName(name: string): string | undefined {
 export class SampleDbReconciler implements Reconciler {
   private readonly actionDeps: ActionDeps;
 
+  private readonly instances: InstanceClient;
+
   constructor(private readonly deps: SampleDbReconcilerDeps) {
+    this.instances = deps.instances ?? new PgInstanceClient();
     this.actionDeps = {
       client: deps.client,
       fieldManager: deps.fieldManager ?? 'sampledb-controller',
@@ -105,7 +118,7 @@ export class SampleDbReconciler implements Reconciler {
     const a = new Actions(this.actionDeps, db);
     try {
       if (db.metadata?.deletionTimestamp) await this.reconcileDeletion(a);
-      else await this.reconcileLive(a);
+      else return await this.reconcileLive(a);
     } catch (err) {
       if (err instanceof ResourceExistsError) {
         a.event('Warning', Reasons.ResourceExists, err.message);
@@ -115,7 +128,7 @@ export class SampleDbReconciler implements Reconciler {
     }
   }
 
-  private async reconcileLive(a: Actions): Promise<void> {
+  private async reconcileLive(a: Actions): Promise<Result | void> {
     const c = this.deps.caches;
     const db = await a.addFinalizer(a.db, SAMPLEDB, FINALIZER, c.sampledbs) as SampleDB;
     const name = db.metadata!.name!;
@@ -135,11 +148,13 @@ export class SampleDbReconciler implements Reconciler {
       return;
     }
 
-    await this.ensureCredentials(a);
-    const headless = await a.apply(c.services, headlessService(db), SERVICE);
-    const client = await a.apply(c.services, clientService(db), SERVICE);
-    if (headless || client) {
-      a.event('Normal', Reasons.ServicesApplied, `applied Services ${names.headlessService(name)} and ${names.clientService(name)}`);
+    const credentials = readCredentials(await this.ensureCredentials(a));
+    let servicesChanged = false;
+    for (const svc of [headlessService(db), clientService(db), primaryService(db), replicaService(db)]) {
+      if (await a.apply(c.services, svc, SERVICE)) servicesChanged = true;
+    }
+    if (servicesChanged) {
+      a.event('Normal', Reasons.ServicesApplied, `applied Services ${[names.headlessService(name), names.clientService(name), names.primaryService(name), names.replicaService(name)].join(', ')}`);
     }
     await this.ensureBackupVolume(a);
 
@@ -167,7 +182,7 @@ export class SampleDbReconciler implements Reconciler {
     } else if (plan.state === 'BackingUp') {
       findings.progress.push({ reason: 'PreUpgradeBackupRunning', message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup!.name} before upgrading ${plan.from} → ${db.spec.version}` });
     }
-    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, upgradeRestoreFrom: plan.upgradeRestoreFrom });
+    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas: podsToKeep(db) });
     if (await a.apply(c.statefulsets, desired, STATEFULSET)) {
       const want = (desired.spec as { replicas: number }).replicas;
       if (!before) a.event('Normal', Reasons.StatefulSetCreated, `created StatefulSet ${name} running ${plan.statefulSetVersion} with ${want} replica(s)`, 'Create');
@@ -196,27 +211,64 @@ export class SampleDbReconciler implements Reconciler {
       else if (!findings.initialized) findings.progress.unshift({ reason: 'Initializing', message: `waiting for init Job ${names.initJob(name)}` });
     }
 
+    if (sts) await this.ensureReplication(a, findings, credentials);
+
     await this.ensureBackupSchedule(a, plan.statefulSetVersion);
     await this.ensureRestores(a, findings, sts, counts, plan.statefulSetVersion);
     await this.finish(a, findings);
+    if (!sts) return;
+    return { requeueAfter: Math.min(findings.requeueAfterMs ?? Infinity, this.deps.pollIntervalMs ?? 10_000) };
   }
+
+  /** Roles, failover and switchover (replication.ts) over the database's pods. */
+  private async ensureReplication(a: Actions, f: Findings, credentials: Credentials | undefined): Promise<void> {
+    const c = this.deps.caches;
+    const db = a.db;
+    const name = db.metadata!.name!;
+    const pods = c.pods.list().filter((p) => p.metadata?.namespace === db.metadata!.namespace && p.metadata?.labels?.[LABEL_INSTANCE] === name && p.metadata?.labels?.[LABEL_NAME] === 'sampledb' && p.metadata?.labels?.[LABEL_COMPONENT] === 'database');
+    const instances = await observeInstances(name, pods, podsToKeep(db), this.instances, credentials);
+    if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
+    const live = replicationStatusOf(db.status);
+    const withCredentials = async (fn: (c: Credentials) => Promise<void>) => { if (credentials) await fn(credentials); };
+    const result = await reconcileReplication(db, instances, live, {
+      setRole: async (i, role) => {
+        await a.mergePatch(c.pods, POD, i.name, { metadata: { labels: { [LABEL_ROLE]: role ?? null } } });
+      },
+      deletePod: async (i) => { await a.delete(POD, i.name, i.pod?.metadata?.uid); },
+      promote: (i) => withCredentials((cr) => this.instances.promote(i.ip!, cr)),
+      configurePrimary: (i, sync) => withCredentials((cr) => this.instances.configurePrimary(i.ip!, cr, sync)).catch(() => undefined),
+      persist: async (state) => {
+        const fresh = (c.sampledbs.get(objectKey(db)) as SampleDB | undefined) ?? db;
+        await this.writeStatus(fresh, withReplicationStatus(fresh.status ?? {}, state));
+      },
+      event: (type, reason, note) => a.event(type, reason, note, 'Replication'),
+    });
+    f.replication = result.status;
+    if (result.progress) f.progress.push(result.progress);
+    if (result.problem) f.problems.push(result.problem);
+    f.requeueAfterMs = result.requeueAfterMs;
+  }
+
 
   /**
    * The credentials Secret, read by name without a cache: the operator has no list/watch on
    * Secrets (least privilege), so it can only read the Secrets it names.
    */
-  private async ensureCredentials(a: Actions): Promise<void> {
+  private async ensureCredentials(a: Actions): Promise<KubeObject | undefined> {
     const name = names.secret(a.db.metadata!.name!);
     const secret = await a.getLive(SECRET, name);
     a.assertControlled(secret);
     if (!secret) {
-      if (await a.create(undefined, newCredentialsSecret(a.db))) a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
-      return;
+      const created = newCredentialsSecret(a.db);
+      if (await a.create(undefined, created)) a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
+      return created;
     }
     const missing = missingCredentialData(a.db, secret);
     if (Object.keys(missing).length && await a.mergePatch(undefined, SECRET, name, { data: missing })) {
       a.event('Warning', Reasons.CredentialsCreated, `Secret ${name} lacked key(s) ${Object.keys(missing).sort().join(', ')}; generated them`);
+      return { ...secret, data: { ...(secret.data as object), ...missing } };
     }
+    return secret;
   }
 
   private async ensureBackupVolume(a: Actions): Promise<void> {
@@ -332,6 +384,7 @@ export class SampleDbReconciler implements Reconciler {
       restoring: f.restoring,
       progress: f.progress,
       problems: f.problems,
+      replication: f.replication ?? replicationStatusOf(db.status),
     };
     return computeStatus(db, observation);
   }

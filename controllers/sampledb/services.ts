@@ -1,10 +1,11 @@
 /**
- * The two Services of a database: `<db>-headless` (stable pod DNS for the StatefulSet, also for
- * not-ready pods) and `<db>` (clients).
+ * The Services of a database: `<db>-headless` (stable pod DNS for the StatefulSet, also for
+ * not-ready pods), `<db>-rw` (the primary, by the role label the operator maintains), `<db>-ro`
+ * (ready standbys) and `<db>` (clients of earlier versions: the primary, like `<db>-rw`).
  */
 import { controllerReference, KubeObject } from '../../runtime';
 import { POSTGRES_PORT } from './pods';
-import { labels, names, SampleDB, selectorLabels } from './types';
+import { LABEL_ROLE, labels, names, SampleDB, selectorLabels } from './types';
 
 const PORTS = [{ name: 'postgresql', port: POSTGRES_PORT, targetPort: 'postgresql', protocol: 'TCP' }];
 
@@ -18,12 +19,26 @@ export function headlessService(db: SampleDB): KubeObject {
   };
 }
 
-/** Desired client Service. */
-export function clientService(db: SampleDB): KubeObject {
+function roleService(db: SampleDB, name: string, role: 'primary' | 'replica'): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: names.clientService(db.metadata!.name!), namespace: db.metadata!.namespace, labels: labels(db, 'database'), ownerReferences: [controllerReference(db)] },
-    spec: { type: 'ClusterIP', selector: selectorLabels(db), ports: PORTS },
+    metadata: { name, namespace: db.metadata!.namespace, labels: labels(db, 'database'), ownerReferences: [controllerReference(db)] },
+    spec: { type: 'ClusterIP', selector: { ...selectorLabels(db), [LABEL_ROLE]: role }, ports: PORTS },
   };
+}
+
+/** Desired client Service `<db>`: the primary (as `<db>-rw`). */
+export function clientService(db: SampleDB): KubeObject {
+  return roleService(db, names.clientService(db.metadata!.name!), 'primary');
+}
+
+/** Desired `<db>-rw`: the primary only. */
+export function primaryService(db: SampleDB): KubeObject {
+  return roleService(db, names.primaryService(db.metadata!.name!), 'primary');
+}
+
+/** Desired `<db>-ro`: the standbys (ready ones, as for every Service). */
+export function replicaService(db: SampleDB): KubeObject {
+  return roleService(db, names.replicaService(db.metadata!.name!), 'replica');
 }

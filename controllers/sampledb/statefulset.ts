@@ -6,6 +6,7 @@
  * which version that is (see upgrade.ts) — never the reconciler from `spec.version` directly.
  */
 import { controllerReference, KubeObject } from '../../runtime';
+import { instanceCommand, postgresArgs } from './instance-script';
 import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
 import { ANNOTATION_UPGRADE_RESTORE, ANNOTATION_VERSION, FINALIZER, labels, names, SampleDB, selectorLabels } from './types';
 import { dataDirFor, imageFor } from './versions';
@@ -16,6 +17,12 @@ export interface StatefulSetOptions {
   readonly version: string;
   /** After a major upgrade: the pre-upgrade backup to load into the new major. @default - none */
   readonly upgradeRestoreFrom?: string;
+  /**
+   * Pods to run: `spec.replicas`, or more while the primary has an ordinal a scale-down would
+   * remove (the primary is switched over first, then the StatefulSet shrinks).
+   * @default spec.replicas
+   */
+  readonly replicas?: number;
 }
 
 const READY_PROBE = ['/bin/sh', '-c', 'exec pg_isready -q -h 127.0.0.1 -p 5432 -U "$POSTGRES_USER"'];
@@ -39,8 +46,10 @@ export function desiredStatefulSet(db: SampleDB, o: StatefulSetOptions): KubeObj
       ownerReferences: [controllerReference(db)],
     },
     spec: {
-      replicas: db.spec.replicas ?? 1,
+      replicas: o.replicas ?? db.spec.replicas ?? 1,
       serviceName: names.headlessService(name),
+      // Standbys clone from whichever pod is primary: no pod waits for a lower ordinal.
+      podManagementPolicy: 'Parallel',
       selector: { matchLabels: selectorLabels(db) },
       // Volumes are deleted only by the finalizer, after the final snapshot (spec.volumeRetention):
       // deleting the StatefulSet by hand must never delete data.
@@ -53,9 +62,21 @@ export function desiredStatefulSet(db: SampleDB, o: StatefulSetOptions): KubeObj
             name: 'postgres',
             image: imageFor(o.version),
             ports: [{ name: 'postgresql', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
-            env: [...serverCredentialEnv(db), { name: 'PGDATA', value: dataDirFor(o.version) }],
-            readinessProbe: { exec: { command: READY_PROBE }, periodSeconds: 5, failureThreshold: 3 },
-            livenessProbe: { exec: { command: READY_PROBE }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 6 },
+            command: instanceCommand(),
+            args: postgresArgs(db),
+            env: [
+              ...serverCredentialEnv(db),
+              { name: 'PGDATA', value: dataDirFor(o.version) },
+              { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+              { name: 'PRIMARY_SERVICE', value: names.primaryService(name) },
+              { name: 'STATEFULSET', value: names.statefulSet(name) },
+              { name: 'HEADLESS_SERVICE', value: names.headlessService(name) },
+            ],
+            readinessProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 2 },
+            // A standby's first start clones the primary before PostgreSQL answers: up to 10 minutes.
+            startupProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 300 },
+            livenessProbe: { exec: { command: READY_PROBE }, periodSeconds: 10, failureThreshold: 6 },
             resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
             securityContext: containerSecurityContext(),
             volumeMounts: [

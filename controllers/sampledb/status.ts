@@ -7,6 +7,8 @@
  */
 import { Condition, ConditionInput, setCondition } from '../../runtime';
 import { BackupObservation } from './backups';
+import { ReplicationStatus } from './replication';
+import { withReplicationStatus } from './replication-status';
 import { labelSelectorString, SampleDB, SampleDBStatus } from './types';
 
 /** A problem that makes the database Degraded. */
@@ -37,6 +39,8 @@ export interface Observation {
   readonly progress: readonly Progress[];
   /** Problems, most important first. */
   readonly problems: readonly Problem[];
+  /** Primary, failover in flight, instances. @default - none */
+  readonly replication?: ReplicationStatus;
 }
 
 /** The desired status (conditions keep their lastTransitionTime when their status is unchanged). */
@@ -77,7 +81,7 @@ export function computeStatus(db: SampleDB, o: Observation, now: Date = new Date
     ...(o.restoredFrom ? { restoredFrom: o.restoredFrom } : {}),
     conditions,
   };
-  return status;
+  return withReplicationStatus(status, o.replication ?? {});
 }
 
 function readyReason(o: Observation, want: number): string {

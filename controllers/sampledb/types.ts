@@ -11,6 +11,7 @@ export const SERVICE: ResourceRef = { apiVersion: 'v1', kind: 'Service', plural:
 export const PVC: ResourceRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims' };
 export const STATEFULSET: ResourceRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets' };
 export const JOB: ResourceRef = { apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs' };
+export const POD: ResourceRef = { apiVersion: 'v1', kind: 'Pod', plural: 'pods' };
 export const CRONJOB: ResourceRef = { apiVersion: 'batch/v1', kind: 'CronJob', plural: 'cronjobs' };
 
 /** Finalizer that takes the final snapshot before the database goes. */
@@ -36,6 +37,11 @@ export const LABEL_NAME = 'app.kubernetes.io/name';
 export const LABEL_INSTANCE = 'app.kubernetes.io/instance';
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const LABEL_COMPONENT = 'app.kubernetes.io/component';
+/**
+ * On database pods: `primary` or `replica`, set only by the operator. `<db>-rw` selects the
+ * primary, `<db>-ro` the replicas; a pod the operator has not yet checked carries neither.
+ */
+export const LABEL_ROLE = 'database.example.com/role';
 /** On backup Jobs: the {@link BackupType}. */
 export const LABEL_BACKUP_TYPE = 'database.example.com/backup-type';
 /** On the StatefulSet: the version it runs. */
@@ -65,6 +71,12 @@ export const names = {
   secret: (db: string) => `${db}-credentials`,
   headlessService: (db: string) => `${db}-headless`,
   clientService: (db: string) => db,
+  /** The primary only (read-write). */
+  primaryService: (db: string) => `${db}-rw`,
+  /** Ready standbys only (read-only). */
+  replicaService: (db: string) => `${db}-ro`,
+  /** Pod `ordinal` of the StatefulSet. */
+  pod: (db: string, ordinal: number) => `${db}-${ordinal}`,
   statefulSet: (db: string) => db,
   initJob: (db: string) => `${db}-init`,
   backupCronJob: (db: string) => `${db}-backup`,
@@ -107,4 +119,13 @@ export const Reasons = {
   VolumesRetained: 'VolumesRetained',
   FinalizerRemoved: 'FinalizerRemoved',
   ResourceExists: 'ResourceExists',
+  PrimaryLabelled: 'PrimaryLabelled',
+  FailoverStarted: 'FailoverStarted',
+  SwitchoverStarted: 'SwitchoverStarted',
+  InstanceFenced: 'InstanceFenced',
+  StandbyPromoted: 'StandbyPromoted',
+  FailoverCompleted: 'FailoverCompleted',
+  SwitchoverCompleted: 'SwitchoverCompleted',
+  NoFailoverCandidate: 'NoFailoverCandidate',
+  RestoreSourceMissing: 'RestoreSourceMissing',
 } as const;

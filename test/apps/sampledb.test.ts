@@ -33,7 +33,7 @@ describe('SampleDB app', () => {
     const v1 = crd.spec.versions[0];
     expect(v1.schema.openAPIV3Schema.description).toMatch(/^SampleDB is a PostgreSQL database/);
     expect(v1.schema.openAPIV3Schema.properties.kind.description).toMatch(/^Kind is a string value/);
-    expect(v1.additionalPrinterColumns.map((c: any) => c.name)).toEqual(['Version', 'Replicas', 'Ready', 'Phase', 'Age']);
+    expect(v1.additionalPrinterColumns.map((c: any) => c.name)).toEqual(['Version', 'Replicas', 'Ready', 'Primary', 'Phase', 'Age']);
     expect(v1.subresources).toEqual({
       status: {},
       scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },

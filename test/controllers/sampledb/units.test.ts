@@ -89,13 +89,14 @@ describe('desired objects', () => {
     expect(noRetention).not.toContain('RETENTION');
     expect(JSON.stringify(backupCronJob(db({ backupSchedule: '@daily', backupRetention: 2 }), '16.4'))).toContain('{"name":"RETENTION","value":"2"}');
   });
-  test('credentials: three keys, a fresh random password each time, only missing keys refilled', () => {
+  test('credentials: user, replication user, a fresh random password each time, only missing keys refilled', () => {
     const a = newCredentialsSecret(db()) as any;
     const b = newCredentialsSecret(db()) as any;
-    expect(Object.keys(a.data).sort()).toEqual(['database', 'password', 'username']);
+    expect(Object.keys(a.data).sort()).toEqual(['database', 'password', 'replicationPassword', 'replicationUsername', 'username']);
+    expect(a.data.replicationPassword).not.toBe(a.data.password);
     expect(a.data.password).not.toBe(b.data.password);
     expect(missingCredentialData(db(), a)).toEqual({});
-    expect(Object.keys(missingCredentialData(db(), { data: { username: 'eA==' } }))).toEqual(['password', 'database']);
+    expect(Object.keys(missingCredentialData(db(), { data: { username: 'eA==' } }))).toEqual(['password', 'database', 'replicationUsername', 'replicationPassword']);
   });
   test('job names stay DNS labels', () => {
     const long = jobName('a'.repeat(40), 'restore', 'b'.repeat(40));

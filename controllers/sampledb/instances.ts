@@ -1,0 +1,160 @@
+/**
+ * What the operator learns from each database pod: the pod's state (from the cache) and, over a
+ * PostgreSQL connection to the pod's IP, whether the instance is in recovery (a standby), how far
+ * its WAL reaches, and its timeline. Also the few commands the operator sends to PostgreSQL:
+ * `pg_promote()`, the replication user, and `synchronous_standby_names`.
+ *
+ * The connection uses the database superuser from the credentials Secret and ends after each
+ * call: no connection stays open between reconciles.
+ */
+import { Client } from 'pg';
+import { KubeObject } from '../../runtime';
+import { Credentials } from './credentials';
+import { LABEL_ROLE } from './types';
+
+/** One instance's PostgreSQL state. */
+export interface PgState {
+  /** In recovery: a standby. */
+  readonly recovery: boolean;
+  /** WAL position: current insert position on a primary, last received (else replayed) on a standby. */
+  readonly lsn: bigint;
+  /** Last replayed WAL position (standbys). */
+  readonly replayLsn?: bigint;
+  readonly timeline?: number;
+  /** The primary's `synchronous_standby_names`. */
+  readonly synchronousStandbyNames: string;
+}
+
+/** One database pod as the reconcile sees it. */
+export interface Instance {
+  readonly name: string;
+  readonly ordinal: number;
+  readonly pod?: KubeObject;
+  readonly ready: boolean;
+  readonly terminating: boolean;
+  readonly createdAt?: string;
+  readonly ip?: string;
+  /** Value of the role label. */
+  readonly labelRole?: string;
+  /** Undefined when PostgreSQL did not answer. */
+  readonly pg?: PgState;
+}
+
+/** Talks to instances (the tests of the planner replace it; the reconciler uses {@link PgInstanceClient}). */
+export interface InstanceClient {
+  state(ip: string, credentials: Credentials): Promise<PgState | undefined>;
+  promote(ip: string, credentials: Credentials): Promise<void>;
+  /** Creates the replication user when missing and sets `synchronous_standby_names` (no-op when equal). */
+  configurePrimary(ip: string, credentials: Credentials, synchronousStandbyNames: string): Promise<void>;
+}
+
+/** `16/B374D848` → bigint byte position. */
+export function parseLsn(lsn: string | null | undefined): bigint | undefined {
+  if (!lsn) return undefined;
+  const [hi, lo] = lsn.split('/');
+  return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
+}
+
+const STATE_SQL = `select pg_is_in_recovery() as recovery,
+  case when pg_is_in_recovery() then coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
+  pg_last_wal_replay_lsn()::text as replay,
+  case when pg_is_in_recovery()
+    then coalesce((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()))
+    else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
+  current_setting('synchronous_standby_names') as sync`;
+
+/** {@link InstanceClient} over node-postgres. */
+export class PgInstanceClient implements InstanceClient {
+  constructor(private readonly timeoutMs = 3000, private readonly port = 5432) {}
+
+  private async withClient<T>(ip: string, c: Credentials, fn: (client: Client) => Promise<T>): Promise<T> {
+    const client = new Client({
+      host: ip, port: this.port, user: c.username, password: c.password, database: 'postgres',
+      connectionTimeoutMillis: this.timeoutMs, statement_timeout: this.timeoutMs * 10, query_timeout: this.timeoutMs * 10,
+      application_name: 'sampledb-operator',
+    });
+    client.on('error', () => { /* a dropped connection fails the pending query; nothing else to do */ });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  async state(ip: string, c: Credentials): Promise<PgState | undefined> {
+    try {
+      return await this.withClient(ip, c, async (client) => {
+        const row = (await client.query(STATE_SQL)).rows[0];
+        return {
+          recovery: row.recovery === true,
+          lsn: parseLsn(row.lsn) ?? 0n,
+          replayLsn: parseLsn(row.replay),
+          timeline: row.timeline === null ? undefined : Number(row.timeline),
+          synchronousStandbyNames: row.sync ?? '',
+        };
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
+  async promote(ip: string, c: Credentials): Promise<void> {
+    await this.withClient(ip, c, async (client) => {
+      const { rows } = await client.query('select pg_is_in_recovery() as recovery');
+      if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
+    });
+  }
+
+  async configurePrimary(ip: string, c: Credentials, synchronousStandbyNames: string): Promise<void> {
+    await this.withClient(ip, c, async (client) => {
+      const role = await client.query('select 1 from pg_roles where rolname = $1', [c.replicationUsername]);
+      if (role.rowCount === 0) {
+        const { rows } = await client.query("select format('CREATE ROLE %I WITH REPLICATION LOGIN PASSWORD %L', $1::text, $2::text) as sql", [c.replicationUsername, c.replicationPassword]);
+        await client.query(rows[0].sql);
+      }
+      const current = (await client.query("select current_setting('synchronous_standby_names') as v")).rows[0].v;
+      if (current !== synchronousStandbyNames) {
+        const { rows } = await client.query("select format('ALTER SYSTEM SET synchronous_standby_names = %L', $1::text) as sql", [synchronousStandbyNames]);
+        await client.query(rows[0].sql);
+        await client.query('select pg_reload_conf()');
+      }
+    });
+  }
+}
+
+/** The pod's Ready condition. */
+export function podReady(pod: KubeObject | undefined): boolean {
+  const conditions = ((pod?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions) ?? [];
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Instances 0..count-1 (and any pod beyond, still terminating), probed in parallel. */
+export async function observeInstances(
+  dbName: string, pods: readonly KubeObject[], count: number, client: InstanceClient, credentials: Credentials | undefined,
+): Promise<Instance[]> {
+  const byName = new Map(pods.map((p) => [p.metadata!.name!, p]));
+  const ordinals = new Set<number>();
+  for (let i = 0; i < count; i++) ordinals.add(i);
+  for (const p of pods) {
+    const m = new RegExp(`^${dbName}-(\\d+)$`).exec(p.metadata!.name!);
+    if (m) ordinals.add(Number(m[1]));
+  }
+  return Promise.all([...ordinals].sort((a, b) => a - b).map(async (ordinal) => {
+    const name = `${dbName}-${ordinal}`;
+    const pod = byName.get(name);
+    const ip = (pod?.status as { podIP?: string } | undefined)?.podIP;
+    const running = !!pod && !pod.metadata?.deletionTimestamp && !!ip;
+    return {
+      name,
+      ordinal,
+      pod,
+      ready: podReady(pod),
+      terminating: !!pod?.metadata?.deletionTimestamp,
+      createdAt: pod?.metadata?.creationTimestamp as string | undefined,
+      ip,
+      labelRole: pod?.metadata?.labels?.[LABEL_ROLE],
+      pg: running && credentials ? await client.state(ip!, credentials) : undefined,
+    };
+  }));
+}

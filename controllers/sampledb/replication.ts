@@ -1,0 +1,240 @@
+/**
+ * Streaming replication, failover and switchover for one database (maturity level 5, autopilot).
+ *
+ * The primary is `status.currentPrimary` (pod 0 at creation); `<db>-rw` selects the pod labelled
+ * `role=primary`, `<db>-ro` the pods labelled `role=replica`. Standbys stream from `<db>-rw`
+ * (instance-script.ts), so moving the label moves replication too.
+ *
+ * Expected flow of a reconcile:
+ * 1. No change in flight, primary healthy (pod ready, PostgreSQL answers, not in recovery):
+ *    label it primary, label standbys replica, configure the replication user and
+ *    `synchronous_standby_names`, fence any other instance that runs as a primary (delete its pod:
+ *    it restarts, sees the real primary and rejoins with pg_rewind). A switchover starts when
+ *    `spec.primary` names a healthy standby, or when a scale-down would remove the primary.
+ * 2. Primary unhealthy: `status.primaryUnavailableSince` is recorded; once
+ *    `spec.failoverDelaySeconds` passed, the most advanced standby (highest received WAL position)
+ *    becomes `status.targetPrimary` — persisted before anything else happens.
+ * 3. A target in flight (failover or switchover; every step is idempotent, so an operator that
+ *    dies midway finishes it after restart):
+ *    a. every pod but the target loses the primary label (before the target gets it: never two);
+ *    b. the old primary is fenced: its pod, if it predates the change, is deleted and the
+ *       change waits until that pod is gone (a switchover so ships all WAL to the standbys);
+ *    c. `pg_promote()` on the target; d. the target is labelled primary;
+ *    e. `status.currentPrimary` = target, the target cleared, an event records the duration.
+ *
+ * No acknowledged write is lost with `spec.synchronous: true` (`synchronous_standby_names = 'ANY 1 (*)'`:
+ * every commit is on a standby before it is acknowledged, and the most advanced standby is
+ * promoted). Without it, replication is asynchronous: a failover loses the commits the standbys
+ * had not received (the lag in `status.instances`).
+ */
+import { Instance } from './instances';
+import { Reasons, SampleDB } from './types';
+
+/** Replication fields of the status. */
+export interface ReplicationStatus {
+  currentPrimary?: string;
+  targetPrimary?: string;
+  targetPrimarySince?: string;
+  primaryUnavailableSince?: string;
+  instances?: InstanceStatus[];
+}
+
+/** One instance in `status.instances`. */
+export interface InstanceStatus {
+  name: string;
+  role: 'primary' | 'standby' | 'unknown';
+  ready: boolean;
+  timeline?: number;
+  /** Bytes of WAL the primary has that this standby has not replayed. */
+  lagBytes?: number;
+}
+
+/** The writes replication needs (the reconciler's Actions and PostgreSQL). */
+export interface ReplicationOps {
+  /** `pg_promote()` on the instance (no-op when it is not in recovery). */
+  promote(instance: Instance): Promise<void>;
+  /** Replication user and `synchronous_standby_names` on the primary (no-op when in place). */
+  configurePrimary(instance: Instance, synchronousStandbyNames: string): Promise<void>;
+  /** Sets (or, with undefined, removes) the role label of the instance's pod. */
+  setRole(instance: Instance, role: 'primary' | 'replica' | undefined): Promise<void>;
+  deletePod(instance: Instance): Promise<void>;
+  /** Writes the replication fields to the status now (before acting on them). */
+  persist(status: ReplicationStatus): Promise<void>;
+  event(type: 'Normal' | 'Warning', reason: string, note: string): void;
+}
+
+/** The outcome for the reconciler. */
+export interface ReplicationResult {
+  readonly status: ReplicationStatus;
+  readonly progress?: { reason: string; message: string };
+  readonly problem?: { reason: string; message: string };
+  /** Look again in this many ms (a failover delay running, a step waiting). */
+  readonly requeueAfterMs?: number;
+  /** Pods the StatefulSet must keep (spec.replicas, or more until the primary moved below it). */
+  readonly statefulSetReplicas: number;
+}
+
+/** Default `spec.failoverDelaySeconds`. */
+export const DEFAULT_FAILOVER_DELAY_SECONDS = 10;
+
+const healthyPrimary = (i: Instance | undefined) => !!i && !!i.pod && !i.terminating && i.ready && !!i.pg && !i.pg.recovery;
+const healthyStandby = (i: Instance | undefined) => !!i && !!i.pod && !i.terminating && !!i.pg && i.pg.recovery;
+
+/** The standby to promote: highest WAL position, then lowest ordinal; only among `allowed`. */
+export function bestStandby(instances: readonly Instance[], allowed: (i: Instance) => boolean = () => true): Instance | undefined {
+  return instances.filter((i) => healthyStandby(i) && allowed(i))
+    .sort((a, b) => (a.pg!.lsn === b.pg!.lsn ? a.ordinal - b.ordinal : a.pg!.lsn > b.pg!.lsn ? -1 : 1))[0];
+}
+
+/** `status.instances` from what was observed. */
+export function instanceStatuses(instances: readonly Instance[], primary: string | undefined): InstanceStatus[] {
+  const p = instances.find((i) => i.name === primary && i.pg && !i.pg.recovery);
+  return instances.filter((i) => i.pod).map((i) => {
+    const role = !i.pg ? 'unknown' : i.pg.recovery ? 'standby' : 'primary';
+    const out: InstanceStatus = { name: i.name, role, ready: i.ready };
+    if (i.pg?.timeline !== undefined) out.timeline = i.pg.timeline;
+    if (role === 'standby' && p) {
+      const replay = i.pg!.replayLsn ?? i.pg!.lsn;
+      out.lagBytes = Number(p.pg!.lsn > replay ? p.pg!.lsn - replay : 0n);
+    }
+    return out;
+  });
+}
+
+/** `ANY 1 (*)` with `spec.synchronous` and a standby to wait for, else '' (asynchronous). */
+export function synchronousStandbyNames(db: SampleDB): string {
+  return db.spec.synchronous === true && (db.spec.replicas ?? 1) > 1 ? 'ANY 1 (*)' : '';
+}
+
+/** See module docs. `status` is the live status; `now` the clock. */
+export async function reconcileReplication(db: SampleDB, instances: readonly Instance[], status: ReplicationStatus, ops: ReplicationOps, now: Date = new Date()): Promise<ReplicationResult> {
+  const name = db.metadata!.name!;
+  const want = db.spec.replicas ?? 1;
+  const byName = (n: string | undefined) => instances.find((i) => i.name === n);
+  const state: ReplicationStatus = { ...status };
+  const current = state.currentPrimary;
+  const primary = byName(current ?? `${name}-0`);
+  // Keep the primary's pod until it moved below the new size.
+  const keep = (i: Instance | undefined) => Math.max(want, i ? i.ordinal + 1 : 0);
+  const done = (extra: Partial<ReplicationResult> = {}): ReplicationResult => ({
+    statefulSetReplicas: keep(byName(state.targetPrimary ?? state.currentPrimary ?? `${name}-0`)),
+    ...extra,
+    status: { ...state, instances: instanceStatuses(instances, state.currentPrimary) },
+  });
+
+  let labelledPrimary = false;
+  if (!state.targetPrimary) {
+    if (!current) {
+      // A new database: pod 0 initializes itself; it becomes the primary once it answers as one.
+      if (!healthyPrimary(primary)) return done({ progress: { reason: 'WaitingForPrimary', message: `waiting for ${name}-0 to initialize as the primary` } });
+      await ops.setRole(primary!, 'primary');
+      labelledPrimary = true;
+      state.currentPrimary = primary!.name;
+      ops.event('Normal', Reasons.PrimaryLabelled, `${primary!.name} is the primary`);
+    } else if (healthyPrimary(primary)) {
+      delete state.primaryUnavailableSince;
+      const target = switchoverTarget(db, instances, primary!, want);
+      if (target) {
+        Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
+        await ops.persist(state);
+        ops.event('Normal', Reasons.SwitchoverStarted, `switching the primary over from ${primary!.name} to ${target.name}`);
+      }
+    } else {
+      const since = state.primaryUnavailableSince ? new Date(state.primaryUnavailableSince) : now;
+      if (!state.primaryUnavailableSince) {
+        state.primaryUnavailableSince = now.toISOString();
+        await ops.persist(state);
+      }
+      const delayMs = (db.spec.failoverDelaySeconds ?? DEFAULT_FAILOVER_DELAY_SECONDS) * 1000;
+      const waited = now.getTime() - since.getTime();
+      if (waited < delayMs) {
+        return done({ progress: { reason: 'PrimaryUnavailable', message: `primary ${current} unavailable; failover after ${delayMs / 1000}s` }, requeueAfterMs: delayMs - waited + 100 });
+      }
+      const target = bestStandby(instances);
+      if (!target) {
+        return done({ problem: { reason: Reasons.NoFailoverCandidate, message: `primary ${current} unavailable and no standby answers` }, requeueAfterMs: 2000 });
+      }
+      Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
+      await ops.persist(state);
+      ops.event('Warning', Reasons.FailoverStarted, `primary ${current} unavailable for ${Math.round(waited / 1000)}s: promoting ${target.name} (the most advanced standby)`);
+    }
+  }
+
+  if (state.targetPrimary) return done(await moveRole(instances, state, ops, now));
+
+  // Steady state: labels follow what each instance is; rogue primaries are fenced.
+  const primaryNow = byName(state.currentPrimary);
+  if (primaryNow && healthyPrimary(primaryNow)) {
+    if (primaryNow.labelRole !== 'primary' && !labelledPrimary) await ops.setRole(primaryNow, 'primary');
+    // Checked on every reconcile: standbys cannot clone before the replication user exists.
+    await ops.configurePrimary(primaryNow, synchronousStandbyNames(db));
+  }
+  for (const i of instances) {
+    if (i.name === state.currentPrimary || !i.pod || i.terminating) continue;
+    if (i.pg && !i.pg.recovery) {
+      if (i.labelRole) await ops.setRole(i, undefined);
+      await ops.deletePod(i);
+      ops.event('Warning', Reasons.InstanceFenced, `${i.name} ran as a second primary; deleted its pod so it rejoins ${state.currentPrimary} as a standby`);
+    } else if (i.pg?.recovery && i.labelRole !== 'replica') {
+      await ops.setRole(i, 'replica');
+    } else if (i.labelRole === 'primary') {
+      await ops.setRole(i, undefined);
+    }
+  }
+  return done();
+}
+
+/** A switchover target: `spec.primary` when it is a healthy standby, else one below a shrinking size. */
+function switchoverTarget(db: SampleDB, instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+  const preferred = instances.find((i) => i.name === db.spec.primary);
+  if (preferred && preferred.name !== primary.name && preferred.ordinal < want && healthyStandby(preferred) && preferred.ready) return preferred;
+  if (primary.ordinal >= want) return bestStandby(instances, (i) => i.ordinal < want && i.ready);
+  return undefined;
+}
+
+/** Steps a–e of the module docs; each returns early while it waits. */
+async function moveRole(instances: readonly Instance[], state: ReplicationStatus, ops: ReplicationOps, now: Date): Promise<Partial<ReplicationResult>> {
+  const target = instances.find((i) => i.name === state.targetPrimary);
+  const old = instances.find((i) => i.name === state.currentPrimary && i.name !== state.targetPrimary);
+  const kind = old && !state.primaryUnavailableSince ? 'Switchover' : 'Failover';
+  const progress = (message: string) => ({ progress: { reason: kind === 'Switchover' ? 'SwitchingOver' : 'FailingOver', message }, requeueAfterMs: 1000 });
+  if (!target?.pod || target.terminating || (!target.pg && target.labelRole !== 'primary')) {
+    // The target vanished before it was promoted: give up this target; the next reconcile picks again.
+    ops.event('Warning', kind === 'Switchover' ? Reasons.SwitchoverStarted : Reasons.FailoverStarted, `target ${state.targetPrimary} is gone; choosing again`);
+    delete state.targetPrimary;
+    delete state.targetPrimarySince;
+    await ops.persist(state);
+    return { requeueAfterMs: 500 };
+  }
+  // a. Never two pods labelled primary: unlabel everyone else first.
+  for (const i of instances) if (i.name !== target.name && i.labelRole === 'primary' && i.pod) await ops.setRole(i, undefined);
+  // b. Fence the old primary: the pod that served as primary (created before it became unavailable,
+  //    or before the switchover started) must be gone. A replacement pod is not fenced here: if it
+  //    starts as a primary it carries no label, and the steady state fences it.
+  const since = state.primaryUnavailableSince ?? state.targetPrimarySince ?? now.toISOString();
+  if (old?.pod && (old.createdAt ?? '') <= since) {
+    if (!old.terminating) {
+      await ops.deletePod(old);
+      ops.event('Normal', Reasons.InstanceFenced, `deleted pod ${old.name} (the old primary) so it cannot accept writes; it rejoins as a standby`);
+    }
+    return progress(`waiting for the old primary ${old.name} to stop before promoting ${target.name}`);
+  }
+  // c. Promote.
+  if (target.pg?.recovery) {
+    await ops.promote(target);
+    ops.event('Normal', Reasons.StandbyPromoted, `promoted ${target.name}`);
+    return progress(`promoted ${target.name}; waiting for it to leave recovery`);
+  }
+  // d. Label. e. Record.
+  if (target.labelRole !== 'primary') await ops.setRole(target, 'primary');
+  const tookMs = now.getTime() - new Date(state.primaryUnavailableSince ?? since).getTime();
+  const from = state.currentPrimary;
+  Object.assign(state, { currentPrimary: target.name });
+  delete state.targetPrimary;
+  delete state.targetPrimarySince;
+  delete state.primaryUnavailableSince;
+  await ops.persist(state);
+  ops.event('Normal', kind === 'Switchover' ? Reasons.SwitchoverCompleted : Reasons.FailoverCompleted,
+    `${target.name} is the primary (was ${from}); ${kind.toLowerCase()} took ${(tookMs / 1000).toFixed(1)}s`);
+  return {};
+}

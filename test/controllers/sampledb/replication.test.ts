@@ -1,0 +1,123 @@
+import { Instance, parseLsn, PgState } from '../../../controllers/sampledb/instances';
+import { reconcileReplication, ReplicationOps, ReplicationStatus } from '../../../controllers/sampledb/replication';
+import { podsToKeep } from '../../../controllers/sampledb/replication-status';
+import { SampleDB } from '../../../controllers/sampledb/types';
+
+const T0 = new Date('2026-01-01T00:00:00Z');
+const at = (s: number) => new Date(T0.getTime() + s * 1000);
+
+function db(spec: Partial<SampleDB['spec']> = {}, status: ReplicationStatus = {}): SampleDB {
+  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns' }, spec: { version: '16', replicas: 3, ...spec }, status };
+}
+const primaryPg = (lsn: string): PgState => ({ recovery: false, lsn: parseLsn(lsn)!, synchronousStandbyNames: '' });
+const standbyPg = (lsn: string): PgState => ({ recovery: true, lsn: parseLsn(lsn)!, replayLsn: parseLsn(lsn), synchronousStandbyNames: '' });
+
+function instance(ordinal: number, o: Partial<Instance> = {}): Instance {
+  return { name: `db-${ordinal}`, ordinal, pod: { metadata: { name: `db-${ordinal}`, uid: `u${ordinal}` } }, ready: true, terminating: false, createdAt: T0.toISOString(), ip: `10.0.0.${ordinal}`, ...o };
+}
+
+/** Records every operation, applies label changes to the instances, and checks "never two primaries" after each. */
+function recorder(instances: Instance[]) {
+  const log: string[] = [];
+  const persisted: ReplicationStatus[] = [];
+  const labels = new Map(instances.map((i) => [i.name, i.labelRole]));
+  const ops: ReplicationOps = {
+    setRole: async (i, role) => {
+      labels.set(i.name, role);
+      log.push(`label ${i.name}=${role ?? '-'}`);
+      expect([...labels.values()].filter((r) => r === 'primary').length).toBeLessThanOrEqual(1);
+    },
+    deletePod: async (i) => { log.push(`delete ${i.name}`); },
+    promote: async (i) => { log.push(`promote ${i.name}`); },
+    configurePrimary: async (i, sync) => { log.push(`configure ${i.name} sync='${sync}'`); },
+    persist: async (s) => { persisted.push({ ...s }); log.push(`persist target=${s.targetPrimary ?? '-'} primary=${s.currentPrimary ?? '-'}`); },
+    event: (_t, reason) => { log.push(`event ${reason}`); },
+  };
+  return { ops, log, persisted, labels };
+}
+
+describe('replication (planner, no cluster)', () => {
+  test('a new database: pod 0 becomes the primary once it answers as one, then standbys are labelled replica', async () => {
+    const insts = [instance(0, { pg: primaryPg('0/3000000') }), instance(1, { pg: standbyPg('0/3000000') }), instance(2, { ready: false })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db(), insts, {}, r.ops, T0);
+    expect(res.status.currentPrimary).toBe('db-0');
+    expect(r.log).toEqual(['label db-0=primary', 'event PrimaryLabelled', 'configure db-0 sync=\'\'', 'label db-1=replica']);
+    expect(res.status.instances).toEqual([
+      { name: 'db-0', role: 'primary', ready: true, timeline: undefined, lagBytes: undefined }, { name: 'db-1', role: 'standby', ready: true, lagBytes: 0 }, { name: 'db-2', role: 'unknown', ready: false },
+    ].map((x) => Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined))));
+  });
+
+  test('steady state: synchronous replication is configured on the primary; lag is the primary\'s position minus the standby\'s replay', async () => {
+    const insts = [instance(0, { labelRole: 'primary', pg: primaryPg('0/3000100') }), instance(1, { labelRole: 'replica', pg: standbyPg('0/3000000') })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 2, synchronous: true }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(r.log).toEqual(['configure db-0 sync=\'ANY 1 (*)\'']);
+    expect(res.status.instances!.find((i) => i.name === 'db-1')!.lagBytes).toBe(256);
+  });
+
+  test('primary unavailable: nothing before spec.failoverDelaySeconds, then the most advanced standby is promoted, fenced first, labelled last', async () => {
+    const old = instance(0, { labelRole: 'primary', ready: false, pg: undefined });
+    const behind = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
+    const ahead = instance(2, { labelRole: 'replica', pg: standbyPg('0/6000000') });
+    const r = recorder([old, behind, ahead]);
+    const spec = { failoverDelaySeconds: 5 };
+
+    const first = await reconcileReplication(db(spec), [old, behind, ahead], { currentPrimary: 'db-0' }, r.ops, at(0));
+    expect(first.status.primaryUnavailableSince).toBe(T0.toISOString());
+    expect(first.requeueAfterMs).toBe(5100);
+    expect(r.log).toEqual(['persist target=- primary=db-0']);
+
+    r.log.length = 0;
+    const second = await reconcileReplication(db(spec), [old, behind, ahead], first.status, r.ops, at(5));
+    // The target is persisted before any step, so a restarted operator continues it.
+    expect(r.log.slice(0, 3)).toEqual(['persist target=db-2 primary=db-0', 'event FailoverStarted', 'label db-0=-']);
+    expect(r.log).toContain('delete db-0');
+    expect(r.log).not.toContain('promote db-2');
+    expect(second.progress?.reason).toBe('FailingOver');
+
+    // The old pod is gone (its replacement is new and not ready): promote, then label, then record.
+    r.log.length = 0;
+    const replacement = instance(0, { ready: false, createdAt: at(6).toISOString(), pg: undefined });
+    const third = await reconcileReplication(db(spec), [replacement, behind, ahead], second.status, r.ops, at(6));
+    expect(r.log).toEqual(['promote db-2', 'event StandbyPromoted']);
+    r.log.length = 0;
+    const promoted = { ...ahead, pg: primaryPg('0/6000100') };
+    const fourth = await reconcileReplication(db(spec), [replacement, behind, promoted], third.status, r.ops, at(7));
+    expect(r.log).toEqual(['label db-2=primary', 'persist target=- primary=db-2', 'event FailoverCompleted']);
+    expect(fourth.status).toMatchObject({ currentPrimary: 'db-2' });
+    expect(fourth.status.targetPrimary).toBeUndefined();
+    expect(fourth.status.primaryUnavailableSince).toBeUndefined();
+  });
+
+  test('a second instance running as primary (an old primary restarted on its own) is fenced', async () => {
+    const insts = [instance(0, { pg: primaryPg('0/100') }), instance(1, { labelRole: 'primary', pg: primaryPg('0/200') })];
+    const r = recorder(insts);
+    await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-1' }, r.ops, T0);
+    expect(r.log).toEqual(['configure db-1 sync=\'\'', 'delete db-0', 'event InstanceFenced']);
+  });
+
+  test('no standby answers: Degraded NoFailoverCandidate, no promotion', async () => {
+    const insts = [instance(0, { ready: false }), instance(1, { ready: false })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 2, failoverDelaySeconds: 0 }), insts, { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() }, r.ops, at(1));
+    expect(res.problem?.reason).toBe('NoFailoverCandidate');
+    expect(r.log).toEqual([]);
+  });
+
+  test('switchover on request (spec.primary) and before a scale-down would remove the primary', async () => {
+    const insts = [instance(0, { labelRole: 'replica', pg: standbyPg('0/100') }), instance(1, { labelRole: 'replica', pg: standbyPg('0/100') }), instance(2, { labelRole: 'primary', pg: primaryPg('0/100') })];
+    const r = recorder(insts);
+    const requested = await reconcileReplication(db({ primary: 'db-1' }), insts, { currentPrimary: 'db-2' }, r.ops, T0);
+    expect(requested.status.targetPrimary).toBe('db-1');
+    expect(r.log.slice(0, 4)).toEqual(['persist target=db-1 primary=db-2', 'event SwitchoverStarted', 'label db-2=-', 'delete db-2']);
+
+    const r2 = recorder(insts);
+    const shrinking = db({ replicas: 2 }, { currentPrimary: 'db-2' });
+    expect(podsToKeep(shrinking)).toBe(3);
+    const res = await reconcileReplication(shrinking, insts, { currentPrimary: 'db-2' }, r2.ops, T0);
+    expect(res.status.targetPrimary).toBe('db-0');
+    expect(res.statefulSetReplicas).toBe(2);
+    expect(podsToKeep(db({ replicas: 2 }, { currentPrimary: 'db-0' }))).toBe(2);
+  });
+});
