@@ -36,3 +36,17 @@ export function procStats(pid: number): ProcStats {
 function round(x: number): number {
   return Math.round(x * 100) / 100;
 }
+
+/** The pid of the process whose command line contains every one of `parts` (e.g. a binary and its port flag). */
+export function findProcess(...parts: string[]): number | undefined {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (parts.every((p) => cmdline.some((arg) => arg.includes(p)))) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}

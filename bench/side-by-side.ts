@@ -10,8 +10,9 @@ import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
 import { RestClient } from '../runtime';
+import { parseDockerfile } from '../tools/image/dockerfile';
 import { createFoos, FooWorld } from './foo-world';
-import { procStats, ProcStats } from './proc-stats';
+import { findProcess, procStats, ProcStats } from './proc-stats';
 import { AuditedRequest, countRequests, meanLatency, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
 
 const ROOT = path.join(__dirname, '..');
@@ -20,7 +21,7 @@ export type Implementation = 'go' | 'ours';
 
 export const IMPLEMENTATIONS: Record<Implementation, string> = {
   go: 'kubernetes/sample-controller v1.32 (client-go, 2 workers, SAMPLE_QPS=1)',
-  ours: 'controllers/foo (cdk8s-operator runtime, esbuild bundle on Node)',
+  ours: 'controllers/foo (cdk8s-operator runtime, esbuild bundle on Node, run with its Dockerfile\'s Node flags and ENV)',
 };
 
 export interface SideBySideOptions {
@@ -55,6 +56,8 @@ export interface ControllerRun {
   readonly atConvergence: ProcStats;
   /** At the end of the steady-state window. */
   readonly atEnd: ProcStats;
+  /** CPU seconds kube-apiserver spent from the controller's start until convergence (the shared bottleneck). */
+  readonly apiserverCpuSeconds?: number;
   /** Requests until every Foo had converged, by `verb resource`. */
   readonly requests: Record<string, number>;
   /** Requests after convergence until the controller was quiet for 3 s (e.g. trailing events). */
@@ -85,12 +88,16 @@ export async function runController(impl: Implementation, n: number, run: number
     world = new FooWorld(client, n);
     await world.start();
 
+    const apiserver = findProcess('kube-apiserver', `--secure-port=${new URL(plane.plane.url).port}`);
+    const apiserverCpu = () => (apiserver ? procStats(apiserver).cpuSeconds : NaN);
+    const apiserverCpuAtStart = apiserverCpu();
     const started = Date.now();
     controller = spawnController(impl, plane.controllerKubeconfig, opts);
     const stderr = tail(controller);
     const exited = new Promise<never>((_, reject) => controller!.once('exit', (code, signal) => reject(new Error(`${impl} controller exited (${code ?? signal}):\n${stderr()}`))));
     const { convergedAtMs, deploymentsAtMs } = await Promise.race([world.waitConverged(started + opts.timeoutSeconds * 1000), exited]);
     const atConvergence = procStats(controller.pid!);
+    const apiserverCpuSeconds = round(apiserverCpu() - apiserverCpuAtStart);
     const quietAt = await quiet(plane.auditLog);
     const endStateProblems = await world.verify();
 
@@ -116,6 +123,7 @@ export async function runController(impl: Implementation, n: number, run: number
       endStateProblems: endStateProblems.slice(0, 20),
       atConvergence,
       atEnd,
+      apiserverCpuSeconds: Number.isFinite(apiserverCpuSeconds) ? apiserverCpuSeconds : undefined,
       requests: countRequests(untilConverged),
       requestsAfterConvergence: countRequests(settling),
       requestsPerFoo: round(untilConverged.length / n),
@@ -151,10 +159,24 @@ function spawnController(impl: Implementation, kubeconfig: string, opts: SideByS
     ...(opts.heapSnapshot && opts.profileDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.profileDir}`] : []),
     ...(opts.cpuProfile && opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : []),
   ];
-  // Servers off: several benchmarks may share the machine, and sample-controller serves none either.
-  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig };
+  // Run as the controller's image runs it: the same Node flags and environment.
+  const image = imageRuntime();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...image.env, KUBECONFIG: kubeconfig };
   delete env.WATCH_NAMESPACE;
-  return spawn(process.execPath, [...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.oursArgs ?? [])], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  delete env.NODE_OPTIONS;
+  // Servers off: several benchmarks may share the machine, and sample-controller serves none either.
+  const args = [...image.nodeFlags, ...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.oursArgs ?? [])];
+  return spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** Node flags (between `node` and the script) and ENV of controllers/foo/Dockerfile: how the image runs the bundle. */
+export function imageRuntime(): { readonly nodeFlags: readonly string[]; readonly env: Readonly<Record<string, string>> } {
+  const file = path.join(ROOT, 'controllers/foo/Dockerfile');
+  const recipe = parseDockerfile(fs.readFileSync(file, 'utf8'), file);
+  const command = [...(recipe.entrypoint ?? []), ...(recipe.cmd ?? [])];
+  const script = command.findIndex((a, i) => i > 0 && !a.startsWith('-'));
+  if (!/node$/.test(command[0] ?? '') || script < 0) throw new Error(`${file}: expected an ENTRYPOINT of the form [".../node", flags..., "main.js"], got ${JSON.stringify(command)}`);
+  return { nodeFlags: command.slice(1, script), env: recipe.env };
 }
 
 /** Keeps the last 10 kB of the child's stderr (for the error message if it dies). */
