@@ -7,8 +7,10 @@
 // cluster (Foos in a fresh namespace; --no-simulate-availability where kubelets run the pods).
 //
 // Options: --quick (small sizes, 1 run, short steady-state window), --runs=N, --sizes=1000,5000,
-// --steady-seconds=S, --only=synth|controller|crd-corpus, --impl=go|ours (one side only, for profiling),
-// --cpu-profile / --heap-snapshot (of our controller, into the results folder).
+// --runs-per-size=10000:1 (fewer runs for some N), --steady-seconds=S, --steady-runs=K (only the
+// first K runs of each N and controller get the steady-state window), --only=synth|controller|crd-corpus,
+// --impl=go|ours (one side only, for profiling), --cpu-profile / --heap-snapshot (of our controller,
+// into the results folder).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -30,12 +32,16 @@ const SYNTH_SIZES: Array<[number, number]> = quick ? [[10, 100], [40, 400]] : [[
 const FOO_COUNTS = option('sizes')?.split(',').map(Number) ?? (quick ? [200] : [1000, 5000, 10000]);
 const steadySeconds = Number(option('steady-seconds') ?? (quick ? 15 : 120));
 const implementations = (option('impl')?.split(',') ?? ['go', 'ours']) as Implementation[];
+const runsPerSize = new Map((option('runs-per-size')?.split(',') ?? []).map((pair) => pair.split(':').map(Number) as [number, number]));
+const steadyRuns = option('steady-runs') === undefined ? undefined : Number(option('steady-runs'));
 
 interface SideBySideResults {
   readonly mode: 'side-by-side';
   readonly implementations: Partial<Record<Implementation, string>>;
   readonly apiserver: string;
   readonly steadyStateWindowSeconds: number;
+  readonly steadyStateRuns: number | 'all';
+  readonly runsPerSize: Record<number, number>;
   readonly summary: SizeSummary[];
   readonly runs: ControllerRun[];
 }
@@ -73,8 +79,8 @@ async function main() {
     if (process.env.KUBECONFIG) {
       controller = await onCluster(bundle, dir);
     } else if (assets && fs.existsSync(path.join(assets, 'kube-apiserver'))) {
-      const all = await runSideBySide(FOO_COUNTS, runs, {
-        bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, timeoutSeconds: 900,
+      const all = await runSideBySide(FOO_COUNTS, (n) => runsPerSize.get(n) ?? runs, {
+        bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, steadyRuns, timeoutSeconds: 900,
         profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations,
       }, (r) => console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
         + `${r.atConvergence.cpuSeconds} CPU s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
@@ -84,6 +90,8 @@ async function main() {
         implementations: Object.fromEntries(implementations.map((i) => [i, IMPLEMENTATIONS[i]])),
         apiserver: `kube-apiserver ${path.join(assets, 'kube-apiserver')} (fresh etcd on tmpfs per run)`,
         steadyStateWindowSeconds: steadySeconds,
+        steadyStateRuns: steadyRuns ?? 'all',
+        runsPerSize: Object.fromEntries(FOO_COUNTS.map((n) => [n, runsPerSize.get(n) ?? runs])),
         summary: summarize(all),
         runs: all,
       };
@@ -107,7 +115,7 @@ async function main() {
   }
   if (demoApps) console.log(`Demo apps (apps/main.ts: SampleDB + Foo): ${demoApps.wallSeconds}s, ${demoApps.peakRssMiB} MiB peak RSS`);
   if (controller && !Array.isArray(controller)) {
-    console.log(`\nFoo controllers side by side (median of ${runs}; ours/Go)`);
+    console.log(`\nFoo controllers side by side (median of ${JSON.stringify(controller.runsPerSize)} runs; ours/Go)`);
     console.table(controller.summary.map((s) => ({
       Foos: s.foos, 'Go s': s.go.convergeSeconds, 'ours s': s.ours.convergeSeconds, 'time ratio': s.ratios.convergeSeconds,
       'Go MiB': s.go.peakRssMiB, 'ours MiB': s.ours.peakRssMiB, 'RSS ratio': s.ratios.peakRssMiB,

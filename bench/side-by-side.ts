@@ -30,6 +30,8 @@ export interface SideBySideOptions {
   /** The Go sample-controller binary. */
   readonly goBinary: string;
   readonly steadySeconds: number;
+  /** Runs (per N and controller) that get the steady-state window; later runs skip it. @default all */
+  readonly steadyRuns?: number;
   readonly timeoutSeconds: number;
   /** Folder for CPU profiles / heap snapshots of our controller (when asked for). */
   readonly profileDir?: string;
@@ -102,7 +104,8 @@ export async function runController(impl: Implementation, n: number, run: number
     const endStateProblems = await world.verify();
 
     const windowStart = Date.now();
-    await new Promise((r) => setTimeout(r, opts.steadySeconds * 1000));
+    const steadySeconds = run <= (opts.steadyRuns ?? Infinity) ? opts.steadySeconds : 0;
+    await new Promise((r) => setTimeout(r, steadySeconds * 1000));
     const windowEnd = Date.now();
     const atEnd = procStats(controller.pid!);
     if (impl === 'ours' && opts.heapSnapshot && opts.profileDir) await heapSnapshot(controller, opts.profileDir);
@@ -186,10 +189,10 @@ function tail(child: ChildProcess): () => string {
   return () => text;
 }
 
-/** Waits until the controller made no request for 3 s (the audit log stops growing); at most 60 s. Returns that moment. */
+/** Waits until the controller made no request for 3 s (the audit log stops growing); at most 20 s. Returns that moment. */
 async function quiet(auditLog: string): Promise<number> {
   const size = () => (fs.existsSync(auditLog) ? fs.statSync(auditLog).size : 0);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 20_000;
   let last = size();
   let lastChange = Date.now();
   while (Date.now() - lastChange < 3000 && Date.now() < deadline) {
@@ -271,6 +274,7 @@ export function summarize(runs: readonly ControllerRun[]): SizeSummary[] {
 }
 
 function medians(runs: readonly ControllerRun[]): Medians {
+  const windowed = runs.filter((r) => r.steadyState.windowSeconds > 0);
   const med = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return s.length ? round(s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
@@ -282,16 +286,16 @@ function medians(runs: readonly ControllerRun[]): Medians {
     cpuSeconds: med(runs.map((r) => r.atConvergence.cpuSeconds)),
     requestsPerFoo: med(runs.map((r) => r.requestsPerFoo)),
     writesPerFoo: med(runs.map((r) => r.writesPerFoo)),
-    steadyStateWrites: med(runs.map((r) => r.steadyState.writes)),
-    steadyStateWatches: med(runs.map((r) => r.steadyState.watches)),
+    steadyStateWrites: med(windowed.map((r) => r.steadyState.writes)),
+    steadyStateWatches: med(windowed.map((r) => r.steadyState.watches)),
   };
 }
 
-/** Runs every N, `runs` times each, Go and ours alternating (who goes first alternates too). */
-export async function runSideBySide(sizes: readonly number[], runs: number, opts: SideBySideOptions, onRun: (r: ControllerRun) => void): Promise<ControllerRun[]> {
+/** Runs every N, `runs(N)` times each, Go and ours alternating (who goes first alternates too). */
+export async function runSideBySide(sizes: readonly number[], runs: (n: number) => number, opts: SideBySideOptions, onRun: (r: ControllerRun) => void): Promise<ControllerRun[]> {
   const out: ControllerRun[] = [];
   for (const n of sizes) {
-    for (let run = 1; run <= runs; run++) {
+    for (let run = 1; run <= runs(n); run++) {
       const order: Implementation[] = run % 2 ? ['go', 'ours'] : ['ours', 'go'];
       for (const impl of order.filter((i) => opts.implementations?.includes(i) ?? true)) {
         const r = await runController(impl, n, run, opts);

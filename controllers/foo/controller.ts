@@ -1,13 +1,13 @@
 /**
  * Wires the Foo reconciler into a manager: `for(Foo)`, `owns(Deployment)`.
  */
-import { Controller, ControllerBuilder, Manager } from '../../runtime';
+import { Controller, ControllerBuilder, DEFAULT_CONCURRENCY, Manager } from '../../runtime';
 import { FooReconciler } from './reconciler';
 import { DEPLOYMENT, FOO } from './types';
 
 /** Options of {@link setupFooController}. */
 export interface FooControllerOptions {
-  /** Parallel reconciles. @default 2 (upstream runs 2 workers) */
+  /** Parallel reconciles (upstream runs 2 blocking workers; ours wait on the apiserver without a thread each). @default DEFAULT_CONCURRENCY (8) */
   readonly concurrency?: number;
   /** Controller name (metrics, field manager). @default 'foo' */
   readonly name?: string;
@@ -28,7 +28,7 @@ export function setupFooController(manager: Manager, options: FooControllerOptio
   return new ControllerBuilder(manager, { name })
     .for(FOO)
     .owns(DEPLOYMENT)
-    .withConcurrency(options.concurrency ?? 2)
+    .withConcurrency(options.concurrency ?? DEFAULT_CONCURRENCY)
     .withOptions({ backoffBaseMs: options.backoffBaseMs })
     .complete(reconciler);
 }

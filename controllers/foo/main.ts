@@ -2,7 +2,7 @@
  * The Foo controller binary.
  *
  *   npx tsx controllers/foo/main.ts [--leader-elect] [--metrics-bind-address=:8080]
- *     [--health-probe-bind-address=:8081] [--concurrency=2] [--leader-election-namespace=ns]
+ *     [--health-probe-bind-address=:8081] [--concurrency=8] [--leader-election-namespace=ns]
  *
  * Flags and environment are the runtime's shared ones (runtime/cli.ts).
  */

@@ -84,7 +84,7 @@ describe('FooReconciler', () => {
 
 describe('foo controller flags', () => {
   test('defaults', () => {
-    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', concurrency: 2, namespace: undefined });
+    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', concurrency: 8, namespace: undefined });
   });
 
   test('flags and WATCH_NAMESPACE', () => {
