@@ -79,12 +79,18 @@ async function main() {
     if (process.env.KUBECONFIG) {
       controller = await onCluster(bundle, dir);
     } else if (assets && fs.existsSync(path.join(assets, 'kube-apiserver'))) {
+      const partial: ControllerRun[] = [];
       const all = await runSideBySide(FOO_COUNTS, (n) => runsPerSize.get(n) ?? runs, {
         bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, steadyRuns, timeoutSeconds: 900,
         profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations,
-      }, (r) => console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
+      }, (r) => {
+        // Written after every run, so a benchmark stopped early still leaves its figures.
+        partial.push(r);
+        fs.writeFileSync(path.join(dir, 'runs.partial.json'), JSON.stringify(partial, null, 2) + '\n');
+        console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
         + `${r.atConvergence.cpuSeconds} CPU s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
-        + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.end[0]}`));
+        + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.end[0]}`);
+      });
       controller = {
         mode: 'side-by-side',
         implementations: Object.fromEntries(implementations.map((i) => [i, IMPLEMENTATIONS[i]])),
