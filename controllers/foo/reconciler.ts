@@ -9,8 +9,9 @@
  * 4. Server-side apply the desired Deployment (`nginx:latest`, labels `app=nginx`,
  *    `controller=<foo>`, controller ownerReference) unless the cached one already matches: this
  *    creates it, and updates it when `spec.replicas` differs.
- * 5. Copy `deployment.status.availableReplicas` into `foo.status.availableReplicas` through
- *    `/status`, with no write when equal (an absent value counts as 0 on both sides).
+ * 5. Copy `deployment.status.availableReplicas` (absent = 0) into `foo.status.availableReplicas` through
+ *    `/status`, 0 included like upstream (a Foo this controller handled is never status-less), with no
+ *    write when the Foo already says the same.
  *
  * Differences from upstream (on purpose): no status rewrite on resync, and the `Synced` event is
  * recorded only when the reconcile wrote something — steady state makes zero writes.
@@ -102,7 +103,7 @@ export class FooReconciler implements Reconciler {
     }
 
     const available = ((deployment?.status as { availableReplicas?: number } | undefined)?.availableReplicas) ?? 0;
-    if ((foo.status?.availableReplicas ?? 0) !== available) {
+    if (foo.status?.availableReplicas !== available) {
       const updated = await updateStatus(this.deps.client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
       if (updated) {
         wrote = true;

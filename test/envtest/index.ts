@@ -11,6 +11,10 @@ import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../
 export { ControlPlane } from '../../runtime/envtest';
 export type { ControlPlaneOptions, Identity } from '../../runtime/envtest';
 export { StandInKubelet } from './stand-in-kubelet';
+export type { PodOutcome } from './stand-in-kubelet';
+export { FaultProxy } from './fault-proxy';
+export type { FaultMatch, ProxiedRequest } from './fault-proxy';
+export { TestNamespace } from './namespace';
 
 /** The describe-name tag of suites that run on a real kube-apiserver (counted by the summary reporter). */
 export const REAL_APISERVER_TAG = '[real-apiserver]';

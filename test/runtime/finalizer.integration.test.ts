@@ -1,4 +1,4 @@
-import { FakeApiServer, startFakeApiServer } from '../fake-apiserver';
+import { describeRealApiServer } from '../envtest';
 import { RestClient } from '../../runtime/client';
 import { isNotFound } from '../../runtime/errors';
 import { addFinalizer, finalizer } from '../../runtime/finalizer';
@@ -7,18 +7,15 @@ import { fooCrd } from './support';
 const FOO = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' };
 const NAME = 'samplecontroller.k8s.io/cleanup';
 
-describe('finalizer against the fake apiserver', () => {
-  let fake: FakeApiServer;
+describeRealApiServer('finalizer', (plane) => {
   let client: RestClient;
 
-  afterEach(async () => {
+  afterEach(() => {
     client?.close();
-    await fake?.close();
   });
 
   test('add → delete → cleanup → remove → gone; another finalizer is kept until its owner removes it', async () => {
-    fake = await startFakeApiServer({ crds: [fooCrd()] });
-    client = RestClient.fromKubeConfig(fake.kubeConfig());
+    client = RestClient.fromKubeConfig(plane().kubeConfig());
     const created = await client.create({ apiVersion: FOO.apiVersion, kind: 'Foo', metadata: { name: 'f', namespace: 'default' }, spec: { deploymentName: 'd', replicas: 1 } });
 
     let applied = 0;
@@ -52,4 +49,4 @@ describe('finalizer against the fake apiserver', () => {
     await client.patch(FOO, 'f', 'default', { type: 'json', ops: [{ op: 'test', path: '/metadata/finalizers/0', value: 'other/x' }, { op: 'remove', path: '/metadata/finalizers/0' }] });
     expect(isNotFound(await client.get(FOO, 'f', 'default').catch((e) => e))).toBe(true);
   });
-});
+}, { crds: [fooCrd()] });

@@ -1,5 +1,5 @@
 import * as http from 'http';
-import { FakeApiServer, startFakeApiServer } from '../fake-apiserver';
+import { describeRealApiServer, FaultProxy } from '../envtest';
 import { ControllerBuilder } from '../../runtime/controller';
 import { generationChanged } from '../../runtime/predicates';
 import { Manager } from '../../runtime/manager';
@@ -15,21 +15,36 @@ function get(address: string, path: string): Promise<{ status: number; body: str
   });
 }
 
-describe('Manager probes, metrics and shutdown', () => {
-  let fake: FakeApiServer;
+describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
+  let proxy: FaultProxy;
   let manager: Manager;
+  let ns: string;
+  /** Creates (or replaces) an object in the test's namespace as the admin. */
+  const put = async (obj: any) => {
+    const plural = { ConfigMap: 'configmaps', Secret: 'secrets', Service: 'services' }[obj.kind as string]!;
+    const base = `/api/v1/namespaces/${ns}/${plural}`;
+    const body = { ...obj, metadata: { ...obj.metadata, namespace: ns } };
+    const r = body.metadata.resourceVersion ? await plane().request('PUT', `${base}/${obj.metadata.name}`, body) : await plane().request('POST', base, body);
+    if (r.code >= 300) throw new Error(`${obj.kind} ${obj.metadata.name}: ${r.code} ${r.body?.message}`);
+    return r.body;
+  };
+  const getCm = async (name: string) => (await plane().request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`)).body;
+
+  beforeEach(async () => {
+    proxy = await FaultProxy.start(plane());
+    ns = await plane().createNamespace('manager-');
+  });
 
   afterEach(async () => {
     await manager?.stop();
-    await fake?.close();
+    await proxy.close();
   });
 
   test('/readyz fails until caches synced, /healthz passes, /metrics on its own port', async () => {
-    fake = await startFakeApiServer();
-    fake.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'existing', namespace: 'default' } });
-    fake.faults.failNext({ verb: 'list', resource: 'configmaps', count: 1_000_000 }, 503);
+    await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'existing' } });
+    proxy.failNext({ verb: 'list', resource: 'configmaps', count: 1_000_000 }, 503);
     manager = new Manager({
-      kubeConfig: fake.kubeConfig(), logger: testLogger(), informer: FAST_INFORMER,
+      kubeConfig: proxy.kubeConfig(), namespace: ns, logger: testLogger(), informer: FAST_INFORMER,
       clientOptions: { retryBaseMs: 5, maxRetries: 1 },
       healthProbeBindAddress: '127.0.0.1:0', metricsBindAddress: '127.0.0.1:0',
     });
@@ -43,7 +58,7 @@ describe('Manager probes, metrics and shutdown', () => {
     expect(notReady.body).toMatch(/\[-\]informers-synced failed: not synced: v1\/ConfigMap/);
     expect(reconciled).toBe(0); // workers wait for the cache
 
-    fake.faults.clear();
+    proxy.clear();
     await starting;
     expect((await get(manager.healthProbeAddress!, '/readyz')).status).toBe(200);
     expect((await get(manager.healthProbeAddress!, '/readyz/informers-synced?verbose')).body).toMatch(/\[\+\]informers-synced ok/);
@@ -60,12 +75,11 @@ describe('Manager probes, metrics and shutdown', () => {
   });
 
   test('owns() maps old and new controller owners, watches() uses the map function, predicates filter', async () => {
-    fake = await startFakeApiServer();
-    const owner = (name: string) => fake.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
-    const a = owner('owner-a');
-    const b = owner('owner-b');
+    const owner = (name: string) => put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    const a = await owner('owner-a');
+    const b = await owner('owner-b');
     const ref = (o: any) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name, uid: o.metadata.uid, controller: true, blockOwnerDeletion: true });
-    manager = new Manager({ kubeConfig: fake.kubeConfig(), logger: testLogger(), informer: FAST_INFORMER });
+    manager = new Manager({ kubeConfig: plane().kubeConfig(), namespace: ns, logger: testLogger(), informer: FAST_INFORMER });
     const seen: string[] = [];
     new ControllerBuilder(manager, { name: 'mapping' })
       .for({ apiVersion: 'v1', kind: 'ConfigMap' }, { predicates: [generationChanged] })
@@ -77,29 +91,29 @@ describe('Manager probes, metrics and shutdown', () => {
     await sleep(100);
     seen.length = 0;
 
-    const secret = fake.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default', ownerReferences: [ref(a)] } });
+    const secret = await put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', ownerReferences: [ref(a)] } });
     await until('owner a via secret', () => seen.includes('owner-a'));
     seen.length = 0;
-    fake.put({ ...secret, metadata: { ...secret.metadata, ownerReferences: [ref(b)] } });
+    await put({ ...secret, metadata: { ...secret.metadata, ownerReferences: [ref(b)] } });
     await until('old and new owner', () => seen.includes('owner-a') && seen.includes('owner-b'));
     seen.length = 0;
 
-    fake.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'default', labels: { configmap: 'owner-b' } }, spec: { ports: [{ port: 80 }] } });
+    await put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', labels: { configmap: 'owner-b' } }, spec: { ports: [{ port: 80 }] } });
     await until('mapped by watches()', () => seen.includes('owner-b'));
     seen.length = 0;
 
     // ConfigMaps have no generation: a label-only update does not pass generationChanged
-    fake.put({ ...fake.get('v1', 'ConfigMap', 'default', 'owner-a'), metadata: { ...fake.get('v1', 'ConfigMap', 'default', 'owner-a').metadata, labels: { x: 'y' } } });
-    owner('owner-c');
+    const liveA = await getCm('owner-a');
+    await put({ ...liveA, metadata: { ...liveA.metadata, labels: { x: 'y' } } });
+    await owner('owner-c');
     await until('create passes the predicate', () => seen.includes('owner-c'));
     await sleep(100);
     expect(seen).toEqual(['owner-c']);
   });
 
   test('graceful shutdown waits for the in-flight reconcile and then takes no more work', async () => {
-    fake = await startFakeApiServer();
-    fake.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow', namespace: 'default' } });
-    manager = new Manager({ kubeConfig: fake.kubeConfig(), logger: testLogger(), informer: FAST_INFORMER, gracefulShutdownTimeoutMs: 5000 });
+    await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow' } });
+    manager = new Manager({ kubeConfig: plane().kubeConfig(), namespace: ns, logger: testLogger(), informer: FAST_INFORMER, gracefulShutdownTimeoutMs: 5000 });
     let started = 0;
     let finished = 0;
     new ControllerBuilder(manager, { name: 'slow' }).for({ apiVersion: 'v1', kind: 'ConfigMap' }).complete({
@@ -108,7 +122,7 @@ describe('Manager probes, metrics and shutdown', () => {
     await manager.start();
     await until('reconcile started', () => started === 1);
     const stopping = manager.stop();
-    fake.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late', namespace: 'default' } });
+    await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' } });
     await stopping;
     expect(finished).toBe(1);
     expect(started).toBe(1);

@@ -1,125 +1,140 @@
-import { FakeApiServer } from '../../fake-apiserver';
+/**
+ * The Foo controller on a real kube-apiserver with kube-controller-manager: Deployment status comes from the real
+ * deployment controller (a stand-in kubelet runs the pods), garbage collection from the real GC. The controller
+ * talks through a fault proxy that counts its writes and injects 409s, 429s and broken watches.
+ */
 import { Manager } from '../../../runtime/manager';
-import { controllerWrites, foo, NS, setAvailableReplicas, startFake, startFooManager } from './harness';
-import { FAST_INFORMER, sleep, until } from '../../runtime/support';
+import { describeRealApiServer, FaultProxy } from '../../envtest';
+import { FAST_INFORMER, fooCrd, sleep, until } from '../../runtime/support';
+import { controllerWrites, foo, FOO_API, FooNamespace, startFooManager } from './harness';
 
-describe('Foo controller against the fake apiserver', () => {
-  let fake: FakeApiServer;
+const T = 30_000;
+
+describeRealApiServer('Foo controller', (plane) => {
+  let proxy: FaultProxy;
+  let env: FooNamespace;
   const managers: Manager[] = [];
 
-  async function manager(...args: Parameters<typeof startFooManager> extends [any, ...infer R] ? R : never) {
-    const m = await startFooManager(fake, ...args);
+  beforeEach(async () => {
+    proxy = await FaultProxy.start(plane());
+  });
+
+  /** A manager watching only the test's namespace (other tests' Foos stay out of its counts). */
+  async function manager(options: Parameters<typeof startFooManager>[1] = {}, start = true) {
+    const m = await startFooManager(proxy.kubeConfig(), { namespace: env.ns, ...options }, start);
     managers.push(m);
     return m;
   }
 
   afterEach(async () => {
     for (const m of managers.splice(0)) await m.stop();
-    await fake?.close();
+    env?.stop();
+    await proxy.close();
   });
 
-  test('converges with exactly one Deployment write and one status write, then makes zero writes', async () => {
-    fake = await startFake();
+  const writes = (filter: { resource?: string; name?: string } = {}) => controllerWrites(proxy, env.ns, filter);
+
+  test('converges with one Deployment write and a status write per availableReplicas value (0 included), then makes zero writes', async () => {
+    env = await FooNamespace.create(plane(), false);
     // resync every ~300 ms: every resync reconciles again, and must not write
     const mgr = await manager({ informer: { ...FAST_INFORMER, resyncPeriodMs: 300 } });
-    fake.put(foo('example-foo'));
-    const d = await until('deployment', () => fake.get('apps/v1', 'Deployment', NS, 'example-foo'));
-    const fooObj = fake.get('samplecontroller.k8s.io/v1alpha1', 'Foo', NS, 'example-foo');
-    expect(d.metadata.ownerReferences).toEqual([{ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', name: 'example-foo', uid: fooObj.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    await env.put(foo('example-foo'));
+    const d = await until('deployment', () => env.getDeployment('example-foo'), T);
+    const fooObj = await env.getFoo('example-foo');
+    expect(d.metadata.ownerReferences).toEqual([{ apiVersion: FOO_API, kind: 'Foo', name: 'example-foo', uid: fooObj.metadata.uid, controller: true, blockOwnerDeletion: true }]);
     expect(d.spec.replicas).toBe(1);
     expect(d.spec.selector).toEqual({ matchLabels: { app: 'nginx', controller: 'example-foo' } });
     expect(d.spec.template.metadata.labels).toEqual({ app: 'nginx', controller: 'example-foo' });
     expect(d.spec.template.spec.containers.map((c: any) => [c.name, c.image])).toEqual([['nginx', 'nginx:latest']]);
+    // handled, nothing available yet: the Foo says so, like upstream's
+    await until('status 0', async () => (await env.getFoo('example-foo'))?.status?.availableReplicas === 0, T);
 
-    setAvailableReplicas(fake, 'example-foo', 1);
-    await until('status copied', () => fake.get('samplecontroller.k8s.io/v1alpha1', 'Foo', NS, 'example-foo')?.status?.availableReplicas === 1);
+    env.runPods = true;
+    await until('status copied', async () => (await env.getFoo('example-foo'))?.status?.availableReplicas === 1, T);
     await sleep(300);
-    const writes = controllerWrites(fake);
-    expect(writes.map((w) => [w.verb, w.resource, w.subresource ?? ''])).toEqual([
-      ['patch', 'deployments', ''],
-      ['patch', 'foos', 'status'],
+    expect(writes().map((w) => [w.verb, w.resource, w.subresource ?? '', w.code])).toEqual([
+      ['patch', 'deployments', '', 201], // server-side apply that creates answers 201
+      ['patch', 'foos', 'status', 200],
+      ['patch', 'foos', 'status', 200],
     ]);
-    expect(writes.every((w) => w.code < 300)).toBe(true);
 
-    // steady state: resyncs, bookmarks and re-reconciles must not write
-    const before = fake.requests.length;
+    // steady state: resyncs, re-listed watches and re-reconciles must not write
+    const before = proxy.requests.length;
     const reconcilesBefore = await mgr.metrics.value('controller_runtime_reconcile_total', { controller: 'foo' });
-    fake.faults.dropWatches(); // forces reconnects; still no writes
+    expect(proxy.dropWatches()).toBeGreaterThan(0);
     await sleep(1500);
-    const steady = fake.requests.slice(before).filter((r) => !['list', 'watch', 'get'].includes(r.verb));
-    expect(steady).toEqual([]);
+    expect(proxy.requests.slice(before).filter((r) => !['list', 'watch', 'get'].includes(r.verb))).toEqual([]);
     expect(await mgr.metrics.value('controller_runtime_reconcile_total', { controller: 'foo' })).toBeGreaterThanOrEqual(reconcilesBefore + 2);
     // the Synced event was recorded (events.k8s.io)
-    expect(fake.requests.some((r) => r.resource === 'events' && r.verb === 'create')).toBe(true);
-  });
+    expect((await env.list('events.k8s.io/v1', 'Event')).map((e: any) => e.reason)).toContain('Synced');
+  }, 60_000);
 
   test('updates the Deployment when replicas differ and copies a changed availableReplicas', async () => {
-    fake = await startFake();
+    env = await FooNamespace.create(plane());
     await manager();
-    fake.put(foo('scaler', 'scaler-deploy', 1));
-    await until('deployment', () => fake.get('apps/v1', 'Deployment', NS, 'scaler-deploy'));
-    const f = fake.get('samplecontroller.k8s.io/v1alpha1', 'Foo', NS, 'scaler');
-    fake.put({ ...f, spec: { ...f.spec, replicas: 3 } });
-    await until('scaled', () => fake.get('apps/v1', 'Deployment', NS, 'scaler-deploy')?.spec?.replicas === 3);
-    setAvailableReplicas(fake, 'scaler-deploy', 3);
-    await until('status 3', () => fake.get('samplecontroller.k8s.io/v1alpha1', 'Foo', NS, 'scaler')?.status?.availableReplicas === 3);
-    setAvailableReplicas(fake, 'scaler-deploy', 2);
-    await until('status 2', () => fake.get('samplecontroller.k8s.io/v1alpha1', 'Foo', NS, 'scaler')?.status?.availableReplicas === 2);
+    await env.put(foo('scaler', 'scaler-deploy', 1));
+    await until('deployment', () => env.getDeployment('scaler-deploy'), T);
+    await env.mergePatch(FOO_API, 'Foo', 'scaler', { spec: { replicas: 3 } });
+    await until('scaled', async () => (await env.getDeployment('scaler-deploy'))?.spec?.replicas === 3, T);
+    await until('status 3', async () => (await env.getFoo('scaler'))?.status?.availableReplicas === 3, T);
+    await env.mergePatch(FOO_API, 'Foo', 'scaler', { spec: { replicas: 2 } });
+    await until('status 2', async () => (await env.getFoo('scaler'))?.status?.availableReplicas === 2, T);
     await sleep(200);
-    expect(controllerWrites(fake, { resource: 'deployments' })).toHaveLength(2);
-    expect(controllerWrites(fake, { resource: 'foos' })).toHaveLength(2);
-  });
+    expect(writes({ resource: 'deployments' })).toHaveLength(3);
+    expect(writes().every((w) => w.code < 300)).toBe(true);
+  }, 60_000);
 
   test('refuses to adopt a Deployment it does not own (ErrResourceExists event, retried)', async () => {
-    fake = await startFake();
-    fake.put({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'taken', namespace: NS }, spec: { replicas: 5, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'x', image: 'x' }] } } } });
+    env = await FooNamespace.create(plane(), false);
+    await env.put({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'taken' }, spec: { replicas: 5, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'x', image: 'x' }] } } } });
     const mgr = await manager();
-    fake.put(foo('intruder', 'taken'));
-    await until('warning event', () => fake.requests.some((r) => r.resource === 'events' && r.verb === 'create'));
-    await until('retried', async () => (await mgr.metrics.value('controller_runtime_reconcile_errors_total', { controller: 'foo' })) >= 2);
-    expect(controllerWrites(fake)).toEqual([]);
-    const d = fake.get('apps/v1', 'Deployment', NS, 'taken');
+    await env.put(foo('intruder', 'taken'));
+    const warning = await until('warning event', async () => (await env.list('events.k8s.io/v1', 'Event')).find((e: any) => e.reason === 'ErrResourceExists'), T);
+    expect(warning).toMatchObject({ type: 'Warning', note: 'Resource "taken" already exists and is not managed by Foo' });
+    await until('retried', async () => (await mgr.metrics.value('controller_runtime_reconcile_errors_total', { controller: 'foo' })) >= 2, T);
+    expect(writes()).toEqual([]);
+    const d = await env.getDeployment('taken');
     expect(d.spec.replicas).toBe(5);
     expect(d.metadata.ownerReferences).toBeUndefined();
-  });
+  }, 60_000);
 
   test('converges through a 409 storm on every write', async () => {
-    fake = await startFake();
+    env = await FooNamespace.create(plane());
     await manager();
-    fake.faults.failNext({ verb: 'patch', resource: 'deployments', count: 8 }, 409);
-    fake.faults.failNext({ verb: 'patch', resource: 'foos', count: 8 }, 409);
-    fake.put(foo('stormy'));
-    await until('deployment', () => fake.get('apps/v1', 'Deployment', NS, 'stormy'), 15_000);
-    setAvailableReplicas(fake, 'stormy', 1);
-    await until('status', () => fake.get('samplecontroller.k8s.io/v1alpha1', 'Foo', NS, 'stormy')?.status?.availableReplicas === 1, 15_000);
-    const ok = controllerWrites(fake).filter((w) => w.code < 300);
-    expect(ok.map((w) => w.resource)).toEqual(['deployments', 'foos']);
-    expect(controllerWrites(fake).filter((w) => w.code === 409)).toHaveLength(16);
-  });
+    proxy.failNext({ verb: 'patch', resource: 'deployments', count: 8 }, 409);
+    proxy.failNext({ verb: 'patch', resource: 'foos', count: 8 }, 409);
+    await env.put(foo('stormy'));
+    await until('deployment', () => env.getDeployment('stormy'), T);
+    await until('status', async () => (await env.getFoo('stormy'))?.status?.availableReplicas === 1, T);
+    const ok = writes().filter((w) => w.code < 300);
+    expect(ok.filter((w) => w.resource === 'deployments')).toHaveLength(1);
+    expect(ok.filter((w) => w.resource === 'foos').length).toBeGreaterThanOrEqual(1);
+    expect(writes().filter((w) => w.code === 409 && w.injected)).toHaveLength(16);
+  }, 60_000);
 
   test('honours Retry-After on 429', async () => {
-    fake = await startFake();
+    env = await FooNamespace.create(plane());
     await manager();
-    fake.faults.failNext({ verb: 'patch', resource: 'deployments', count: 1 }, 429, { retryAfterSeconds: 1 });
+    proxy.failNext({ verb: 'patch', resource: 'deployments', count: 1 }, 429, { retryAfterSeconds: 1 });
     const started = Date.now();
-    fake.put(foo('throttled'));
-    await until('deployment', () => fake.get('apps/v1', 'Deployment', NS, 'throttled'));
+    await env.put(foo('throttled'));
+    await until('deployment', () => env.getDeployment('throttled'), T);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(controllerWrites(fake, { resource: 'deployments' }).map((w) => w.code)).toEqual([429, expect.any(Number)]);
-  });
+    expect(writes({ resource: 'deployments' }).map((w) => w.code)).toEqual([429, 201]);
+  }, 60_000);
 
   test('keeps working across an apiserver restart', async () => {
-    fake = await startFake();
+    env = await FooNamespace.create(plane());
     await manager();
-    fake.put(foo('before'));
-    await until('deployment before', () => fake.get('apps/v1', 'Deployment', NS, 'before'));
-    await fake.restart({ downMs: 500 });
-    fake.put(foo('after'));
-    await until('deployment after', () => fake.get('apps/v1', 'Deployment', NS, 'after'), 10_000);
-  });
+    await env.put(foo('before'));
+    await until('deployment before', () => env.getDeployment('before'), T);
+    await plane().restartApiServer({ downMs: 500 });
+    await env.put(foo('after'));
+    await until('deployment after', () => env.getDeployment('after'), T);
+  }, 90_000);
 
   test('a crash mid-reconcile and a restart converge without duplicate owned objects', async () => {
-    fake = await startFake();
+    env = await FooNamespace.create(plane());
     // First process: creates the Deployment, then "crashes" before the status write.
     const first = await manager({}, false);
     const realPatch = first.client.patch.bind(first.client);
@@ -128,29 +143,28 @@ describe('Foo controller against the fake apiserver', () => {
       return realPatch(...args);
     };
     await first.start();
-    fake.put(foo('crashy'));
-    await until('deployment', () => fake.get('apps/v1', 'Deployment', NS, 'crashy'));
-    setAvailableReplicas(fake, 'crashy', 1);
-    await until('crash', async () => (await first.metrics.value('controller_runtime_reconcile_errors_total')) >= 1);
+    await env.put(foo('crashy'));
+    await until('deployment', () => env.getDeployment('crashy'), T);
+    await until('crash', async () => (await first.metrics.value('controller_runtime_reconcile_errors_total')) >= 1, T);
     await first.stop();
     managers.splice(managers.indexOf(first), 1);
 
     const second = await manager();
-    await until('status after restart', () => fake.get('samplecontroller.k8s.io/v1alpha1', 'Foo', NS, 'crashy')?.status?.availableReplicas === 1);
+    await until('status after restart', async () => (await env.getFoo('crashy'))?.status?.availableReplicas === 1, T);
     await sleep(200);
-    const deployments = (await second.client.list({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: NS })).items;
+    const deployments = (await second.client.list({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: env.ns })).items;
     expect(deployments.map((d) => d.metadata!.name)).toEqual(['crashy']);
     expect(deployments[0].metadata!.ownerReferences).toHaveLength(1);
-  });
+  }, 60_000);
 
   test('deleting a Foo stops reconciling it; its Deployment is garbage-collected', async () => {
-    fake = await startFake({ gc: true });
+    env = await FooNamespace.create(plane());
     const mgr = await manager();
-    fake.put(foo('short-lived'));
-    await until('deployment', () => fake.get('apps/v1', 'Deployment', NS, 'short-lived'));
-    await mgr.client.delete({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' }, 'short-lived', NS);
-    await until('gc', () => !fake.get('apps/v1', 'Deployment', NS, 'short-lived'), 5000);
+    await env.put(foo('short-lived'));
+    await until('deployment', () => env.getDeployment('short-lived'), T);
+    await mgr.client.delete({ apiVersion: FOO_API, kind: 'Foo', plural: 'foos' }, 'short-lived', env.ns);
+    await until('gc', async () => !(await env.getDeployment('short-lived')), T);
     await sleep(200);
-    expect(controllerWrites(fake, { resource: 'deployments' })).toHaveLength(1);
-  });
-});
+    expect(writes({ resource: 'deployments' })).toHaveLength(1);
+  }, 60_000);
+}, { crds: [fooCrd()], controllerManager: true });

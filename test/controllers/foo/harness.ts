@@ -1,20 +1,17 @@
-/** Starts the fake apiserver with the Foo CRD and Foo controller managers against it. */
-import { FakeApiServer, startFakeApiServer } from '../../fake-apiserver';
-import { Manager, ManagerOptions } from '../../../runtime/manager';
+/** The Foo controller on a real control plane: a namespace per test, a stand-in kubelet, managers through a fault proxy. */
+import type { KubeConfig } from '@kubernetes/client-node';
 import { setupFooController } from '../../../controllers/foo/controller';
 import { Foo } from '../../../controllers/foo/types';
-import { FAST_INFORMER, fooCrd, testLogger } from '../../runtime/support';
+import { Manager, ManagerOptions } from '../../../runtime/manager';
+import { ControlPlane, FaultProxy, TestNamespace } from '../../envtest';
+import { FAST_INFORMER, testLogger } from '../../runtime/support';
 
-export const NS = 'default';
-
-export async function startFake(opts: Parameters<typeof startFakeApiServer>[0] = {}): Promise<FakeApiServer> {
-  return startFakeApiServer({ crds: [fooCrd()], ...opts });
-}
+export const FOO_API = 'samplecontroller.k8s.io/v1alpha1';
 
 /** A manager running the Foo controller with test timings. */
-export async function startFooManager(fake: FakeApiServer, options: Partial<ManagerOptions> = {}, start = true): Promise<Manager> {
+export async function startFooManager(kubeConfig: KubeConfig, options: Partial<ManagerOptions> = {}, start = true): Promise<Manager> {
   const manager = new Manager({
-    kubeConfig: fake.kubeConfig(),
+    kubeConfig,
     logger: testLogger(),
     informer: FAST_INFORMER,
     clientOptions: { retryBaseMs: 20, retryMaxMs: 2000 },
@@ -28,20 +25,32 @@ export async function startFooManager(fake: FakeApiServer, options: Partial<Mana
 }
 
 export function foo(name: string, deploymentName = name, replicas = 1): Foo {
-  return { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name, namespace: NS }, spec: { deploymentName, replicas } };
+  return { apiVersion: FOO_API, kind: 'Foo', metadata: { name }, spec: { deploymentName, replicas } };
 }
 
-/** Writes the controller made to deployments and foos (the test itself writes through fake.put, which is not logged). */
-export function controllerWrites(fake: FakeApiServer, filter: { resource?: string; name?: string } = {}) {
-  return fake.requests.filter((r) => ['create', 'update', 'patch', 'delete'].includes(r.verb)
+/** A test's namespace whose Deployment pods run (and so become available) while `runPods` is set, except `held` ones. */
+export class FooNamespace extends TestNamespace {
+  static async create(plane: ControlPlane, runPods = true, held: (pod: any) => boolean = () => false): Promise<FooNamespace> {
+    return new FooNamespace(plane, await plane.createNamespace('foo-'), runPods, held);
+  }
+
+  private constructor(plane: ControlPlane, ns: string, public runPods: boolean, held: (pod: any) => boolean) {
+    super(plane, ns, (pod) => (this.runPods && !held(pod) ? 'Running' : 'Pending'));
+  }
+
+  getFoo(name: string): Promise<any> {
+    return this.get(FOO_API, 'Foo', name);
+  }
+
+  getDeployment(name: string): Promise<any> {
+    return this.get('apps/v1', 'Deployment', name);
+  }
+}
+
+/** Writes the controller sent through the proxy to Deployments and Foos of a namespace (with the code it got). */
+export function controllerWrites(proxy: FaultProxy, ns: string, filter: { resource?: string; name?: string } = {}) {
+  return proxy.requests.filter((r) => ['create', 'update', 'patch', 'delete'].includes(r.verb) && r.namespace === ns
     && (r.resource === 'deployments' || r.resource === 'foos')
     && (!filter.resource || r.resource === filter.resource)
     && (!filter.name || r.name === filter.name || (r.verb === 'create' && !r.name)));
-}
-
-/** Sets the Deployment's status like the deployment controller would. */
-export function setAvailableReplicas(fake: FakeApiServer, name: string, availableReplicas: number): void {
-  const d = fake.get('apps/v1', 'Deployment', NS, name);
-  if (!d) throw new Error(`deployment ${name} does not exist`);
-  fake.put({ ...d, status: { ...(d.status ?? {}), replicas: availableReplicas, readyReplicas: availableReplicas, availableReplicas } });
 }

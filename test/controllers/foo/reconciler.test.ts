@@ -56,10 +56,11 @@ describe('FooReconciler', () => {
     expect(client.writes()).toEqual([]);
   });
 
-  test('absent availableReplicas on both sides counts as equal: no status write', async () => {
+  test('a Foo without status gets availableReplicas 0 written, like upstream', async () => {
     const { reconciler, client, events } = setup(fooObj({ deploymentName: 'd', replicas: 1 }));
     await reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
-    expect(client.writes().map((w) => [w.kind, w.patchType, w.subresource])).toEqual([['Deployment', 'apply', undefined]]);
+    expect(client.writes().map((w) => [w.kind, w.patchType, w.subresource])).toEqual([['Deployment', 'apply', undefined], ['Foo', 'merge', 'status']]);
+    expect(client.writes()[1].body).toEqual({ status: { availableReplicas: 0 } });
     expect(events.map((e) => e.reason)).toEqual(['Synced']);
   });
 

@@ -6,7 +6,7 @@ import { setupSampleDbController } from '../../../controllers/sampledb/controlle
 import { SampleDbMetrics } from '../../../controllers/sampledb/metrics';
 import { createLogger, Logger } from '../../../runtime/log';
 import { Manager, ManagerOptions } from '../../../runtime/manager';
-import { ControlPlane, StandInKubelet } from '../../envtest';
+import { ControlPlane, TestNamespace } from '../../envtest';
 import { FAST_INFORMER } from '../../runtime/support';
 
 export const API = 'database.example.com/v1';
@@ -51,87 +51,28 @@ export async function writeCount(manager: Manager): Promise<number> {
   return metric.values.filter((v) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(v.labels.method))).reduce((n, v) => n + v.value, 0);
 }
 
-const PATHS: Record<string, string> = {
-  'v1/Secret': 'api/v1/namespaces/NS/secrets',
-  'v1/Service': 'api/v1/namespaces/NS/services',
-  'v1/PersistentVolumeClaim': 'api/v1/namespaces/NS/persistentvolumeclaims',
-  'v1/Pod': 'api/v1/namespaces/NS/pods',
-  'apps/v1/StatefulSet': 'apis/apps/v1/namespaces/NS/statefulsets',
-  'batch/v1/Job': 'apis/batch/v1/namespaces/NS/jobs',
-  'batch/v1/CronJob': 'apis/batch/v1/namespaces/NS/cronjobs',
-  'events.k8s.io/v1/Event': 'apis/events.k8s.io/v1/namespaces/NS/events',
-  [`${API}/SampleDB`]: `apis/${API}/namespaces/NS/sampledbs`,
-};
-
 /**
- * One test's namespace on the shared control plane, with a stand-in kubelet: pods of a Job succeed or fail only
- * once the test says so (`finishJob`), StatefulSet pods run once released (`runPods`).
+ * A test's namespace: pods of a Job succeed or fail only once the test says so (`finishJob`), StatefulSet
+ * pods run once released (`runPods`).
  */
-export class SampleDbNamespace {
+export class SampleDbNamespace extends TestNamespace {
   static async create(plane: ControlPlane): Promise<SampleDbNamespace> {
     return new SampleDbNamespace(plane, await plane.createNamespace('sampledb-'));
   }
 
   private readonly jobOutcomes = new Map<string, 'Succeeded' | 'Failed'>();
   private readonly runnable = new Set<string>();
-  readonly kubelet: StandInKubelet;
 
-  private constructor(readonly plane: ControlPlane, readonly ns: string) {
-    this.kubelet = new StandInKubelet(plane, {
-      namespace: ns,
-      outcome: (pod) => {
-        const job = pod.metadata.labels?.['batch.kubernetes.io/job-name'];
-        if (job) return this.jobOutcomes.get(job) ?? 'Pending';
-        return this.runnable.has(pod.metadata.name) ? 'Running' : 'Pending';
-      },
-    }).start();
-  }
-
-  stop(): void {
-    this.kubelet.stop();
-  }
-
-  path(apiVersion: string, kind: string, name?: string): string {
-    const base = PATHS[`${apiVersion}/${kind}`];
-    if (!base) throw new Error(`no path for ${apiVersion} ${kind}`);
-    return `/${base.replace('NS', this.ns)}${name ? `/${name}` : ''}`;
-  }
-
-  async get(apiVersion: string, kind: string, name: string): Promise<any> {
-    const r = await this.plane.request('GET', this.path(apiVersion, kind, name));
-    if (r.code === 404) return undefined;
-    if (r.code !== 200) throw new Error(`GET ${kind} ${name}: ${r.code} ${r.body?.message}`);
-    return r.body;
-  }
-
-  async list(apiVersion: string, kind: string): Promise<any[]> {
-    return (await this.plane.request('GET', this.path(apiVersion, kind))).body.items;
+  private constructor(plane: ControlPlane, ns: string) {
+    super(plane, ns, (pod) => {
+      const job = pod.metadata.labels?.['batch.kubernetes.io/job-name'];
+      if (job) return this.jobOutcomes.get(job) ?? 'Pending';
+      return this.runnable.has(pod.metadata.name) ? 'Running' : 'Pending';
+    });
   }
 
   getDb(name: string): Promise<any> {
     return this.get(API, 'SampleDB', name);
-  }
-
-  /** Creates the object, or replaces it (resourceVersion from the object, else the current one). */
-  async put(obj: any): Promise<any> {
-    const body = { ...obj, metadata: { ...obj.metadata, namespace: this.ns } };
-    if (!body.metadata.resourceVersion) {
-      const created = await this.plane.request('POST', this.path(obj.apiVersion, obj.kind), body);
-      if (created.code === 201) return created.body;
-      if (created.code !== 409) throw new Error(`create ${obj.kind} ${obj.metadata.name}: ${created.code} ${created.body?.message}`);
-      body.metadata.resourceVersion = (await this.get(obj.apiVersion, obj.kind, obj.metadata.name)).metadata.resourceVersion;
-    }
-    const r = await this.plane.request('PUT', this.path(obj.apiVersion, obj.kind, obj.metadata.name), body);
-    if (r.code !== 200) throw new Error(`replace ${obj.kind} ${obj.metadata.name}: ${r.code} ${r.body?.message}`);
-    return r.body;
-  }
-
-  async mergePatch(apiVersion: string, kind: string, name: string, patch: object, subresource = ''): Promise<{ code: number; body: any }> {
-    return this.plane.request('PATCH', `${this.path(apiVersion, kind, name)}${subresource ? `/${subresource}` : ''}`, patch, { contentType: 'application/merge-patch+json' });
-  }
-
-  async remove(apiVersion: string, kind: string, name: string): Promise<number> {
-    return (await this.plane.request('DELETE', this.path(apiVersion, kind, name), { propagationPolicy: 'Background' })).code;
   }
 
   /** Lets the StatefulSet's pods `name-0` .. `name-(count-1)` run and become Ready. */
