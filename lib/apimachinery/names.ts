@@ -1,7 +1,7 @@
 /**
  * The name checks of `k8s.io/apimachinery/pkg/util/validation`, returning the same messages.
  * An empty result means the value is valid. One home for every check that names objects, label keys
- * and values (CRD names, example resources, the CEL `format` library, the fake apiserver).
+ * and values (CRD names, example resources, the CEL `format` library).
  */
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;

@@ -7,6 +7,7 @@
  */
 import { IncomingMessage, Server, ServerResponse, createServer, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlane, Identity } from '../../runtime/envtest';
@@ -95,14 +96,23 @@ export class FaultProxy {
   /** A KubeConfig that reaches the apiserver through this proxy as `identity` (the admin's by default). */
   kubeConfig(identity: Identity = this.plane.admin): KubeConfig {
     const kc = new (loadClientNode().KubeConfig)();
-    kc.loadFromOptions({
-      // plain HTTP on loopback: client-node allows it only with skipTLSVerify; the proxy verifies the apiserver
-      clusters: [{ name: 'proxy', server: this.url, skipTLSVerify: true }],
-      users: [{ name: identity.user, token: identity.token }],
-      contexts: [{ name: 'proxy', cluster: 'proxy', user: identity.user, namespace: identity.namespace ?? 'default' }],
-      currentContext: 'proxy',
-    });
+    kc.loadFromString(JSON.stringify(this.kubeconfigDocument(identity)));
     return kc;
+  }
+
+  /** The same as a file, for a controller process. */
+  writeKubeconfig(path: string, identity: Identity = this.plane.admin): void {
+    writeFileSync(path, JSON.stringify(this.kubeconfigDocument(identity)), { mode: 0o600 });
+  }
+
+  private kubeconfigDocument(identity: Identity): object {
+    return {
+      'apiVersion': 'v1', 'kind': 'Config', 'current-context': 'proxy',
+      // plain HTTP on loopback: client-node allows it only with insecure-skip-tls-verify; the proxy verifies the apiserver
+      'clusters': [{ name: 'proxy', cluster: { 'server': this.url, 'insecure-skip-tls-verify': true } }],
+      'users': [{ name: identity.user, user: { token: identity.token } }],
+      'contexts': [{ name: 'proxy', context: { cluster: 'proxy', user: identity.user, namespace: identity.namespace ?? 'default' } }],
+    };
   }
 
   /** The next `count` matching requests get `code` (a Status like the apiserver's; 429 with Retry-After). */

@@ -5,14 +5,13 @@ import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CustomResourceDefinition, Operator, OperatorApp, OutputLayout } from '../../lib';
-import { FakeApiServer, startFakeApiServer } from '../fake-apiserver';
+import { describeRealApiServer } from '../envtest';
 
-// Runs the exact commands APPLY.md documents, with a real kubectl, against the fake apiserver
-// (test/fake-apiserver: discovery, CRDs with Established, apply). Real authorization and Pod
-// Security admission need a real kube-apiserver: see envtest-rbac.test.ts.
+// Runs the exact commands APPLY.md documents, with a real kubectl, against a real kube-apiserver (RBAC,
+// Pod Security admission: any warning fails). What the operator's identity may do: envtest-rbac.test.ts.
 const FIXTURES = path.join(__dirname, '../../../shared/fixtures/sample-controller'); // beside the repository
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-const maybe = hasKubectl && fs.existsSync(FIXTURES) ? describe : describe.skip;
+if (!hasKubectl || !fs.existsSync(FIXTURES)) throw new Error(`apply-commands needs kubectl on PATH and ${FIXTURES}`);
 
 function synthOperatorApp(root: string): string {
   const app = new OperatorApp({ outdir: path.join(root, 'dist'), layout: OutputLayout.APPLY_ORDER });
@@ -38,7 +37,7 @@ function documentedCommands(dist: string): string[] {
   return block[1].trim().split('\n');
 }
 
-/** Runs one command line asynchronously: the fake apiserver shares this event loop. */
+/** Runs one command line. */
 function kubectl(line: string, cwd: string, kubeconfig: string): Promise<{ status: number; stderr: string }> {
   const args = line.split(' ');
   expect(args[0]).toBe('kubectl');
@@ -48,22 +47,29 @@ function kubectl(line: string, cwd: string, kubeconfig: string): Promise<{ statu
   });
 }
 
-maybe('the documented apply commands (kubectl against the fake apiserver)', () => {
+// One cluster for both tests, in this order: the failing single apply needs a cluster without the CRD.
+describeRealApiServer('the documented apply commands (kubectl)', (plane) => {
   let root: string;
-  let server: FakeApiServer;
   let kubeconfig: string;
+  const get = async (path: string) => (await plane().request('GET', path)).code;
   beforeEach(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'apply-'));
-    server = await startFakeApiServer();
     kubeconfig = path.join(root, 'kubeconfig');
-    server.writeKubeconfig(kubeconfig);
+    plane().writeKubeconfig(kubeconfig);
   });
   afterEach(async () => {
-    await server.close();
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  test('succeed on an empty cluster, without warnings, and again when re-run', async () => {
+  test('a single apply of CRDs and custom resources together fails with "no matches for kind" (why the steps exist)', async () => {
+    const dist = synthOperatorApp(root);
+    const r = await kubectl(`kubectl apply -f ${path.join(dist, '1-crds.yaml')} -f ${path.join(dist, '4-custom-resources.yaml')}`, root, kubeconfig);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/no matches for kind "Foo" in version "samplecontroller.k8s.io\/v1alpha1"[\s\S]*ensure CRDs are installed first/);
+    expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo')).not.toBe(200);
+  });
+
+  test('succeed on a cluster without them, without warnings, and again when re-run', async () => {
     const dist = synthOperatorApp(root);
     const commands = documentedCommands(dist);
     expect(commands).toStrictEqual([
@@ -78,19 +84,9 @@ maybe('the documented apply commands (kubectl against the fake apiserver)', () =
         expect({ round, line, status: r.status, stderr: r.stderr }).toStrictEqual({ round, line, status: 0, stderr: '' });
       }
     }
-    expect(server.get('samplecontroller.k8s.io/v1alpha1', 'Foo', 'foo-operator-system', 'example-foo')).toBeDefined();
-    expect(server.get('apps/v1', 'Deployment', 'foo-operator-system', 'foo-operator')).toBeDefined();
-    expect(server.get('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, 'foo-operator-manager')).toBeDefined();
-  });
-
-  test('a single apply of CRDs and custom resources together fails with "no matches for kind" (why the steps exist)', async () => {
-    const dist = synthOperatorApp(root);
-    const r = await kubectl(`kubectl apply -f ${path.join(dist, '1-crds.yaml')} -f ${path.join(dist, '4-custom-resources.yaml')}`, root, kubeconfig);
-    expect(r.status).not.toBe(0);
-    // A real apiserver answers "no matches for kind"; the fake fails one step earlier, in kubectl's
-    // schema lookup for the not-yet-known kind. Either way the custom resource is not created.
-    expect(r.stderr).toMatch(/no matches for kind "Foo"|ensure CRDs are installed first|could not find the requested resource/);
-    expect(server.get('samplecontroller.k8s.io/v1alpha1', 'Foo', 'foo-operator-system', 'example-foo')).toBeUndefined();
+    expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo')).toBe(200);
+    expect(await get('/apis/apps/v1/namespaces/foo-operator-system/deployments/foo-operator')).toBe(200);
+    expect(await get('/apis/rbac.authorization.k8s.io/v1/clusterroles/foo-operator-manager')).toBe(200);
   });
 });
 

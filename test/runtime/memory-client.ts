@@ -1,7 +1,7 @@
 /**
  * A small in-memory KubeClient for unit tests: stores objects, applies merge / JSON patches
  * (fast-json-patch, with `test` ops failing as 422 like the apiserver) and records every call.
- * Watches are not supported (use the fake apiserver for those).
+ * Watches are not supported (suites that need them run on the real apiserver: test/envtest).
  */
 import { applyPatch } from 'fast-json-patch';
 import { ApiError } from '../../runtime/errors';
