@@ -6,6 +6,12 @@ import { HttpTarget, request } from './http';
 /** How much of a process's output is kept for error messages. */
 const LOG_TAIL_CHARS = 20_000;
 
+/** Children still running when this process exits (a test runner's worker ending) are killed with it. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export class ManagedProcess {
   private readonly child: ChildProcess;
   private output = '';
@@ -18,7 +24,11 @@ export class ManagedProcess {
     };
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
-    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
+    running.add(this.child);
+    this.exited = new Promise((resolve) => this.child.once('exit', () => {
+      running.delete(this.child);
+      resolve();
+    }));
     // a failed spawn (ENOENT) also emits 'exit'; keep the error for the report
     this.child.once('error', (e) => keep(Buffer.from(String(e))));
   }
