@@ -133,7 +133,7 @@ export async function runController(impl: Implementation, n: number, run: number
       writesPerFoo: round(writes(untilConverged) / n),
       apiserverLatencyMs: meanLatency(untilConverged),
       steadyState: {
-        windowSeconds: round((windowEnd - windowStart) / 1000),
+        windowSeconds: steadySeconds ? round((windowEnd - windowStart) / 1000) : 0,
         writes: writes(inWindow),
         watches: inWindow.filter((r) => r.verb === 'watch').length,
         requests: countRequests(inWindow),
