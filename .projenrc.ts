@@ -16,7 +16,11 @@ const project = new typescript.TypeScriptProject({
   testdir: 'test',
   libdir: 'build',
   sampleCode: false,
-  entrypoint: 'build/index.js',
+  // lib/ and runtime/ (and the CLI in cli/) compile side by side into build/: see `exports` below.
+  entrypoint: 'build/lib/index.js',
+  entrypointTypes: 'build/lib/index.d.ts',
+  // `files` (below) is the allow-list of the tarball; no .npmignore to drift from it.
+  npmignoreEnabled: false,
   artifactsDirectory: 'pkg',
   tsconfigDevFile: 'tsconfig.dev.json',
   github: false,
@@ -29,6 +33,9 @@ const project = new typescript.TypeScriptProject({
   vscode: false,
   typescriptVersion: '~5.9.3',
   deps: [
+    // The controller runtime (cdk8s-operator/runtime). Nothing under lib/ imports these (a test checks).
+    '@kubernetes/client-node@~1.4.0',
+    'prom-client@^15.1.3',
     'cdk8s@^2.70.0',
     'cdk8s-plus-28@^2.5.6',
     'constructs@^10.4.2',
@@ -42,9 +49,6 @@ const project = new typescript.TypeScriptProject({
     'js-yaml@^4.1.0',
   ],
   devDeps: [
-    // The controller runtime's dependencies: controllers bundle them; the construct library does not need them.
-    '@kubernetes/client-node@~1.4.0',
-    'prom-client@^15.1.3',
     '@types/pluralize',
     '@types/js-yaml',
     'cdk8s-cli@^2.200.0',
@@ -74,7 +78,10 @@ const project = new typescript.TypeScriptProject({
     },
   },
   tsconfig: {
+    include: ['runtime/**/*.ts'],
+    exclude: ['runtime/**/*.test.ts'],
     compilerOptions: {
+      rootDir: '.',
       target: 'ES2022',
       lib: ['ES2022'],
       skipLibCheck: true,
@@ -96,10 +103,25 @@ const project = new typescript.TypeScriptProject({
 });
 
 project.gitignore.exclude('dist/', '.dist.*', 'build/', 'bench/results/', '*.tgz', '.envtest/', '/images/');
-for (const dir of ['/apps/', '/controllers/', '/tools/', '/images/', '/runtime/', '/bench/', '/.ci/', '/imports/', '/vendor/', '/crd-baselines/', '/test-reports/', '/cdk8s.yaml', '/pkg/', '/dist/']) {
-  project.addPackageIgnore(dir);
-}
 project.package.addVersion('0.1.0');
+
+// One package, three entry points: the constructs, the controller runtime and (soon) the test control plane.
+// `exports` is what Node resolves; `typesVersions` is the same map for TypeScript's classic `node` resolution.
+const entryPoints: Record<string, string> = {
+  '.': 'build/lib/index',
+  './runtime': 'build/runtime/index',
+};
+project.package.addField('exports', {
+  ...Object.fromEntries(Object.entries(entryPoints).map(([subpath, file]) => [subpath, { types: `./${file}.d.ts`, default: `./${file}.js` }])),
+  './package.json': './package.json',
+});
+project.package.addField('typesVersions', {
+  '*': Object.fromEntries(Object.entries(entryPoints).filter(([subpath]) => subpath !== '.').map(([subpath, file]) => [subpath.slice(2), [`${file}.d.ts`]])),
+});
+// The tarball is an allow-list: compiled lib/ and runtime/ only (README, LICENSE and package.json are always added by npm).
+project.package.addField('files', ['build/lib/', 'build/runtime/', '!build/**/*.tsbuildinfo']);
+// `npm pack` / `npm publish` always build from a clean build/, so no stale or stray file can ship.
+project.addTask('prepack', { description: 'Clean build of the package contents (run by npm pack/publish)', exec: 'rm -rf build && tsc -p tsconfig.json' });
 
 // Type-check everything (lib, apps, runtime, controllers, tests) before the test run; ts-jest only transpiles.
 project.testTask.prependExec('tsc --noEmit -p tsconfig.dev.json');

@@ -47,6 +47,36 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   }
 }
 
+/** A controller wiring written only against `cdk8s-operator/runtime`: type-checked, then loaded. */
+const CONSUMER_CONTROLLER = `
+import { ControllerBuilder, Manager, Reconciler, Request } from '${pkg.name}/runtime';
+
+export function setup(manager: Manager): void {
+  const reconciler: Reconciler = { reconcile: async (_request: Request) => undefined };
+  new ControllerBuilder(manager, { name: 'backup' })
+    .for({ apiVersion: 'backup.example.com/v1', kind: 'Backup', plural: 'backups' })
+    .owns({ apiVersion: 'batch/v1', kind: 'CronJob' })
+    .complete(reconciler);
+}
+`;
+
+/** The files `tsc` emits for the package's sources: what the tarball must hold, and nothing else. */
+function expectedPackageFiles(): string[] {
+  const emitted: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')) {
+        emitted.push(`build/${rel.replace(/\.ts$/, '.js')}`, `build/${rel.replace(/\.ts$/, '.d.ts')}`);
+      }
+    }
+  };
+  walk('lib');
+  walk('runtime');
+  return [...emitted, 'LICENSE', 'README.md', 'package.json'].sort();
+}
+
 /** The `ts` code blocks of docs/API.md, each a standalone module. */
 const docExamples = [...fs.readFileSync(path.join(ROOT, 'docs', 'API.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(m => m[1]);
 
@@ -58,14 +88,35 @@ describe('the npm package', () => {
   beforeAll(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'consumer-')); });
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
+  test('the construct library never imports the runtime or its dependencies', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) { walk(file); continue; }
+        if (!entry.name.endsWith('.ts')) continue;
+        for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:from|require\(|import\()\s*['"]([^'"]+)['"]/g)) {
+          if (/^(@kubernetes\/client-node|prom-client)(\/|$)/.test(m[1]) || /(^|\/)runtime(\/|$)/.test(m[1])) offenders.push(`${path.relative(ROOT, file)}: ${m[1]}`);
+        }
+      }
+    };
+    walk(path.join(ROOT, 'lib'));
+    expect(offenders).toStrictEqual([]);
+    // The runtime's dependencies are real dependencies of the package, not dev-only.
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['@kubernetes/client-node', 'prom-client']));
+    expect(Object.keys(pkg.devDependencies ?? {})).not.toEqual(expect.arrayContaining(['@kubernetes/client-node']));
+  });
+
   test('installs into a fresh TypeScript project, where a chart written against the public API synthesizes', () => {
-    // GIVEN the library compiled and packed
+    // GIVEN the package packed the way it is published (prepack builds it from a clean build/)
     expect(docExamples.length).toBeGreaterThanOrEqual(4);
-    run('npx', ['tsc', '-p', 'tsconfig.json'], ROOT);
+    fs.mkdirSync(path.join(ROOT, 'build', 'stray'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'build', 'stray', 'left-over.js'), '// from an earlier build\n');
     const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], ROOT))[0];
     const files: string[] = packed.files.map((f: { path: string }) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['build/index.js', 'build/index.d.ts', 'package.json', 'README.md']));
-    expect(files.filter(f => /^(lib|test|runtime|controllers|apps)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toStrictEqual([]);
+    // exactly the compiled lib/ and runtime/ (not empty, no stale or stray file, no sources)
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.sort()).toStrictEqual(expectedPackageFiles());
 
     // WHEN a fresh project depends on the tarball and compiles a chart with tsc
     const project = path.join(tmp, 'project');
@@ -81,14 +132,25 @@ describe('the npm package', () => {
       },
     }, null, 2));
     fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out', types: ['node'], lib: ['ES2022'] },
-      files: ['main.ts', ...docExamples.map((_, i) => `api-example-${i}.ts`)],
+      compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out', types: ['node'], lib: ['ES2022'], skipLibCheck: true },
+      files: ['main.ts', 'controller.ts', ...docExamples.map((_, i) => `api-example-${i}.ts`)],
     }, null, 2));
     fs.writeFileSync(path.join(project, 'main.ts'), CONSUMER_CHART);
+    fs.writeFileSync(path.join(project, 'controller.ts'), CONSUMER_CONTROLLER);
     // The examples of docs/API.md compile too (type-checked against the package, not run).
     docExamples.forEach((code, i) => fs.writeFileSync(path.join(project, `api-example-${i}.ts`), code));
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
     run(path.join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], project);
+    // the runtime loads from the installed package, and the construct library alone does not pull it in
+    const probe = spawnSync(process.execPath, ['-e', `
+      const lib = require('${pkg.name}');
+      const loaded = Object.keys(require.cache).filter(f => /client-node|prom-client|[\\\\/]build[\\\\/]runtime[\\\\/]/.test(f));
+      const runtime = require('${pkg.name}/runtime');
+      const { setup } = require('./out/controller.js');
+      console.log(JSON.stringify({ lib: typeof lib.Operator, loaded, runtime: [typeof runtime.Manager, typeof runtime.ControllerBuilder], setup: typeof setup }));
+    `], { cwd: project, encoding: 'utf8' });
+    expect(probe.stderr).toBe('');
+    expect(JSON.parse(probe.stdout)).toStrictEqual({ lib: 'function', loaded: [], runtime: ['function', 'function'], setup: 'function' });
     const synth = spawnSync(process.execPath, ['out/main.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, CDK8S_OPERATOR_QUIET: '' } });
 
     // THEN the synth report is printed, and the manifests, apply guide and docs are written from the installed package
