@@ -5,10 +5,13 @@
  * Flags: `--leader-elect[=true|false]`, `--leader-election-namespace`, `--metrics-bind-address`
  * (default `:8080`, `0` disables), `--health-probe-bind-address` (default `:8081`), `--concurrency`
  * (default 8: reconciles are mostly waiting on the apiserver, and a Node worker costs a promise, not a
- * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound). Environment: `WATCH_NAMESPACE` (default: all namespaces). Kubeconfig: `KUBECONFIG` /
+ * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound). Environment: `WATCH_NAMESPACE`
+ * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
+ * namespaces). Kubeconfig: `KUBECONFIG` /
  * `~/.kube/config`, else in-cluster. SIGTERM/SIGINT shut down gracefully.
  */
 import { loadDefaultKubeConfig } from './client-node';
+import { ControllerContract } from './contract';
 import { createLogger } from './log';
 import { Manager } from './manager';
 
@@ -19,7 +22,8 @@ export interface ManagerFlags {
   readonly metricsBindAddress: string;
   readonly healthProbeBindAddress: string;
   readonly concurrency: number;
-  readonly namespace?: string;
+  /** From `WATCH_NAMESPACE` (`team-a,team-b`). @default - unset */
+  readonly namespaces?: readonly string[];
 }
 
 /** Parallel reconciles when `--concurrency` is not given. */
@@ -48,8 +52,17 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
     metricsBindAddress: values.get('metrics-bind-address') ?? ':8080',
     healthProbeBindAddress: values.get('health-probe-bind-address') ?? ':8081',
     concurrency,
-    namespace: env.WATCH_NAMESPACE || undefined,
+    namespaces: parseWatchNamespace(env.WATCH_NAMESPACE),
   };
+}
+
+/** `WATCH_NAMESPACE` as a list: comma-separated, blanks ignored; unset or empty = undefined (all namespaces). */
+export function parseWatchNamespace(value: string | undefined): readonly string[] | undefined {
+  const namespaces = (value ?? '').split(',').map((ns) => ns.trim()).filter(Boolean);
+  namespaces.forEach((ns) => {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) throw new Error(`WATCH_NAMESPACE: '${ns}' is not a namespace name (a DNS label), in '${value}'`);
+  });
+  return namespaces.length ? namespaces : undefined;
 }
 
 /** What a controller binary adds to the shared start-up. */
@@ -58,6 +71,11 @@ export interface ControllerBinary {
   readonly name: string;
   /** Lease used with `--leader-elect`. */
   readonly leaseName: string;
+  /**
+   * What the binary's controllers may do (the chart derives RBAC from the same object); wiring
+   * beyond it fails the start-up. @default - unchecked
+   */
+  readonly contract?: ControllerContract;
   /** Registers the binary's controllers on the manager. */
   setup(manager: Manager, flags: ManagerFlags): void;
 }
@@ -68,7 +86,8 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
   const logger = createLogger({ fields: { controller: binary.name } });
   const manager = new Manager({
     kubeConfig: loadDefaultKubeConfig(),
-    namespace: flags.namespace,
+    namespaces: flags.namespaces,
+    contract: binary.contract,
     logger,
     metricsBindAddress: flags.metricsBindAddress,
     healthProbeBindAddress: flags.healthProbeBindAddress,

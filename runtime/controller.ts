@@ -27,10 +27,11 @@
  * Caveats: reconcilers are level-based: they get only the key, never the event type, and must
  * read current state from the cache.
  */
+import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
 import { TerminalError, TimeoutError } from './errors';
-import { Informer } from './informer';
 import { Logger } from './log';
 import { RuntimeMetrics } from './metrics';
+import { SharedInformer } from './namespaced-informers';
 import { getControllerOf } from './owner-references';
 import { EventKind, Predicate } from './predicates';
 import { KubeObject, ObjectKeyRef, objectKey, parseObjectKey, ResourceRef } from './resource';
@@ -57,7 +58,9 @@ export interface ControllerHost {
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
   /** The shared informer for a kind (created on first use). */
-  getInformer(resource: ResourceRef): Informer;
+  getInformer(resource: ResourceRef): SharedInformer;
+  /** What the controller may do; wiring beyond it is refused. @default - unchecked */
+  readonly contract?: ControllerContract;
   /** Registers a controller to be started with the manager (after leader election). */
   addController(controller: Controller): void;
 }
@@ -72,7 +75,7 @@ export interface SourceOptions {
 }
 
 interface Source {
-  readonly informer: Informer;
+  readonly informer: SharedInformer;
   readonly map: MapFunc;
   readonly predicates: readonly Predicate[];
 }
@@ -117,7 +120,7 @@ export class Controller {
   }
 
   /** Adds an event source (before start). */
-  watch(informer: Informer, map: MapFunc, predicates: readonly Predicate[] = []): void {
+  watch(informer: SharedInformer, map: MapFunc, predicates: readonly Predicate[] = []): void {
     if (this.started) throw new Error(`controller '${this.name}' already started`);
     this.sources.push({ informer, map, predicates });
   }
@@ -263,10 +266,21 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** Creates the controller and registers it with the manager. */
+  /**
+   * Creates the controller and registers it with the manager. Throws `ContractViolationError`
+   * when the manager has a contract that does not grant this wiring.
+   */
   complete(reconciler: Reconciler): Controller {
     const primary = this.forSource;
     if (!primary) throw new Error(`controller '${this.options.name}' needs for() before complete()`);
+    if (this.host.contract) {
+      const needs: ContractNeed[] = [
+        { use: 'for', resource: primary.resource },
+        ...this.owned.map(({ resource }) => ({ use: 'owns' as const, resource })),
+        ...this.watched.map(({ resource }) => ({ use: 'watches' as const, resource })),
+      ];
+      assertContractGrants(`controller '${this.options.name}'`, this.host.contract, needs);
+    }
     const controller = new Controller({ ...this.extra, name: this.options.name, concurrency: this.concurrency }, reconciler, this.host.metrics, this.host.logger);
     const self: MapFunc = (o) => [{ namespace: o.metadata?.namespace, name: o.metadata!.name! }];
     controller.watch(this.host.getInformer(primary.resource), self, primary.options.predicates);

@@ -29,6 +29,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, RestClient, RestClientOptions } from './client';
 import { loadDefaultKubeConfig } from './client-node';
+import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
 import { Controller, ControllerHost } from './controller';
 import { EventRecorder } from './events';
 import { HealthCheck, MetricsServer, ProbeServer } from './health';
@@ -36,7 +37,10 @@ import { Informer, InformerOptions } from './informer';
 import { defaultIdentity, LeaderElector } from './leader-election';
 import { createLogger, Logger } from './log';
 import { RuntimeMetrics } from './metrics';
-import { ResourceRef, resourceId } from './resource';
+import { ReadYourWritesClient } from './read-your-writes';
+import { NamespacedInformers, SharedInformer } from './namespaced-informers';
+import { KubeObject, ResourceRef, resourceId } from './resource';
+import { Store, storeOf, TypedResourceRef } from './store';
 
 /** Leader election settings of a {@link Manager}. */
 export interface ManagerLeaderElectionOptions {
@@ -62,8 +66,20 @@ export interface ManagerOptions {
   readonly kubeConfig?: KubeConfig;
   /** Retry and timeout tuning of the built client. */
   readonly clientOptions?: Omit<RestClientOptions, 'transport' | 'metrics' | 'logger'>;
-  /** Watch only this namespace. @default - all namespaces */
+  /** Watch only this namespace (same as `namespaces: [namespace]`). @default - all namespaces */
   readonly namespace?: string;
+  /**
+   * Watch only these namespaces: one informer per namespace and kind (a Role in each is enough).
+   * @default - `namespace`, else the contract's `watchNamespaces`, else all namespaces
+   */
+  readonly namespaces?: readonly string[];
+  /**
+   * What the controllers may do against the API (the same declaration the chart derives RBAC from).
+   * Wiring it does not grant — a kind in `for`/`owns`/`watches`, an event recorder, leader election,
+   * a watched namespace — throws `ContractViolationError` naming the missing verb and resource.
+   * @default - unchecked
+   */
+  readonly contract?: ControllerContract;
   /** Leader election; omitted = disabled. */
   readonly leaderElection?: ManagerLeaderElectionOptions;
   /** Called after the lease was lost and controllers stopped. @default - exit(1) */
@@ -91,7 +107,7 @@ export class Manager implements ControllerHost {
   public readonly logger: Logger;
   public readonly probes = new ProbeServer();
   private readonly metricsServer: MetricsServer;
-  private readonly informers = new Map<string, Informer>();
+  private readonly informers = new Map<string, SharedInformer>();
   private readonly controllers: Controller[] = [];
   private elector: LeaderElector | undefined;
   private started = false;
@@ -101,10 +117,33 @@ export class Manager implements ControllerHost {
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
   public readonly elected: Promise<void>;
 
+  /**
+   * The client reconcilers write through: each write returns once the manager's cache of that kind
+   * shows it (see `ReadYourWritesClient`).
+   */
+  public readonly readYourWritesClient: KubeClient;
+  /** The namespaces watched; undefined = all namespaces. */
+  public readonly watchNamespaces?: readonly string[];
+  /** The contract wiring is checked against. */
+  public readonly contract?: ControllerContract;
+
   constructor(private readonly options: ManagerOptions = {}) {
+    this.contract = options.contract;
+    const namespaces = options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : options.contract?.watchNamespaces);
+    if (namespaces?.length === 0) throw new Error('namespaces: must name at least one namespace (omit it for all namespaces), got []');
+    this.watchNamespaces = namespaces === undefined ? undefined : [...new Set(namespaces)];
+    if (options.contract) {
+      const needs: ContractNeed[] = (this.watchNamespaces ?? []).map((namespace) => ({ use: 'namespace' as const, namespace }));
+      if (options.leaderElection) needs.push({ use: 'leaderElection' });
+      assertContractGrants('manager', options.contract, needs);
+    }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
     this.logger = options.logger ?? createLogger();
     this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultKubeConfig(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
+    this.readYourWritesClient = new ReadYourWritesClient(this.client, {
+      cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
+      logger: this.logger.child({ component: 'client' }),
+    });
     this.metricsServer = new MetricsServer(this.metrics);
     this.elected = new Promise((resolve) => { this.leaderResolve = resolve; });
     this.identity = options.leaderElection?.identity ?? defaultIdentity();
@@ -133,16 +172,26 @@ export class Manager implements ControllerHost {
     return this.metricsServer.address;
   }
 
-  /** The shared informer of a kind in the manager's namespace. */
-  getInformer(resource: ResourceRef): Informer {
+  /** The shared informer of a kind in the watched namespaces (one per namespace behind it when several). */
+  getInformer(resource: ResourceRef): SharedInformer {
     const id = resourceId(resource);
     let informer = this.informers.get(id);
     if (!informer) {
-      informer = new Informer(this.client, resource, { ...this.options.informer, namespace: this.options.namespace }, this.logger.child({ component: 'informer' }), this.metrics);
+      const inNamespace = (namespace: string | undefined) =>
+        new Informer(this.client, resource, { ...this.options.informer, namespace }, this.logger.child({ component: 'informer' }), this.metrics);
+      const namespaces = this.watchNamespaces;
+      informer = namespaces && namespaces.length > 1
+        ? new NamespacedInformers(resource, new Map(namespaces.map((ns) => [ns, inNamespace(ns)])))
+        : inNamespace(namespaces?.[0]);
       this.informers.set(id, informer);
       if (this.started) informer.start();
     }
     return informer;
+  }
+
+  /** The typed, read-only store of a kind (its shared informer's cache). */
+  getStore<T extends KubeObject>(resource: TypedResourceRef<T>): Store<T> {
+    return storeOf<T>(this.getInformer(resource).cache);
   }
 
   /** Registers a controller (done by `ControllerBuilder.complete`). */
@@ -152,8 +201,9 @@ export class Manager implements ControllerHost {
     if (this.controllersRunning) void this.startController(controller);
   }
 
-  /** An events.k8s.io recorder reporting as `reportingController`. */
+  /** An events.k8s.io recorder reporting as `reportingController`. Throws if the contract has no `events`. */
   eventRecorder(reportingController: string): EventRecorder {
+    if (this.contract) assertContractGrants(`event recorder '${reportingController}'`, this.contract, [{ use: 'events' }]);
     return new EventRecorder({
       client: this.client,
       reportingController,
@@ -190,7 +240,7 @@ export class Manager implements ControllerHost {
     this.elector = new LeaderElector({
       client: this.client,
       leaseName: le.leaseName,
-      namespace: le.namespace ?? process.env.POD_NAMESPACE ?? this.options.namespace ?? 'default',
+      namespace: le.namespace ?? process.env.POD_NAMESPACE ?? (this.watchNamespaces?.length === 1 ? this.watchNamespaces[0] : 'default'),
       identity: this.identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,

@@ -1,5 +1,6 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
+import { FOO_CONTRACT } from '../../controllers/foo/contract';
 import { Foo } from '../../imports/samplecontroller.k8s.io';
 import { controllerImage } from '../../controllers/images';
 import { Operator } from '../../lib';
@@ -22,13 +23,8 @@ export class FooChart extends Chart {
     new Operator(this, 'foo-controller', {
       crds: [crd],
       image: props.image ?? controllerImage('foo'),
-      contract: {
-        watches: [crd],
-        owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
-        status: true,
-        events: true,
-        leaderElection: true,
-      },
+      // The controller's own declaration (controllers/foo/contract.ts): it is wired from the same object.
+      contract: FOO_CONTRACT,
     });
     new Foo(this, 'example-foo', {
       metadata: { name: 'example-foo', namespace: 'default' },

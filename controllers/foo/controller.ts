@@ -1,5 +1,6 @@
 /**
- * Wires the Foo reconciler into a manager: `for(Foo)`, `owns(Deployment)`.
+ * Wires the Foo reconciler into a manager: `for(Foo)`, `owns(Deployment)` — exactly what
+ * `FOO_CONTRACT` grants (a manager built with the contract refuses anything else).
  */
 import { Controller, ControllerBuilder, DEFAULT_CONCURRENCY, Manager } from '../../runtime';
 import { FooReconciler } from './reconciler';
@@ -19,9 +20,9 @@ export interface FooControllerOptions {
 export function setupFooController(manager: Manager, options: FooControllerOptions = {}): Controller {
   const name = options.name ?? 'foo';
   const reconciler = new FooReconciler({
-    client: manager.client,
-    foos: manager.getInformer(FOO).cache,
-    deployments: manager.getInformer(DEPLOYMENT).cache,
+    client: manager.readYourWritesClient,
+    foos: manager.getStore(FOO),
+    deployments: manager.getStore(DEPLOYMENT),
     recorder: manager.eventRecorder('samplecontroller.k8s.io/foo-controller'),
     fieldManager: `${name}-controller`,
   });

@@ -7,11 +7,13 @@
  * Flags and environment are the runtime's shared ones (runtime/cli.ts).
  */
 import { ControllerBinary, Manager, parseManagerFlags, runControllerBinary, startControllerBinary } from '../../runtime';
+import { FOO_CONTRACT } from './contract';
 import { setupFooController } from './controller';
 
 export const FOO_BINARY: ControllerBinary = {
   name: 'foo',
   leaseName: 'foo-controller-leader',
+  contract: FOO_CONTRACT,
   setup: (manager, flags) => setupFooController(manager, { concurrency: flags.concurrency }),
 };
 

@@ -17,10 +17,10 @@
  * recorded only when the reconcile wrote something — steady state makes zero writes.
  */
 import {
-  applyOwned, controllerReference, EventInput, getControllerOf, KubeClient, KubeObject, ObjectCache, objectKey,
-  Reconciler, Request, Result, TerminalError, updateStatus,
+  applyOwned, controllerReference, EventInput, getControllerOf, KubeClient, KubeObject, objectKey,
+  Reconciler, Request, Result, Store, TerminalError, updateStatus,
 } from '../../runtime';
-import { DEPLOYMENT, Foo, FOO } from './types';
+import { Deployment, DEPLOYMENT, Foo, FOO } from './types';
 
 /** Event reasons and messages of upstream. */
 export const SUCCESS_SYNCED = 'Synced';
@@ -38,27 +38,24 @@ export interface EventSink {
 
 /** Dependencies of {@link FooReconciler}. */
 export interface FooReconcilerDeps {
+  /** Writes return once the informer shows them (the manager's `readYourWritesClient`). */
   readonly client: KubeClient;
-  /** Informer cache of Foos. */
-  readonly foos: ObjectCache;
-  /** Informer cache of Deployments. */
-  readonly deployments: ObjectCache;
+  readonly foos: Store<Foo>;
+  readonly deployments: Store<Deployment>;
   readonly recorder?: EventSink;
   /** @default 'foo-controller' */
   readonly fieldManager?: string;
-  /** Read-your-own-writes wait after a write. @default 5000 */
-  readonly consistencyTimeoutMs?: number;
 }
 
 /** The Deployment a Foo asks for (upstream `newDeployment`). */
 export function newDeployment(foo: Foo): KubeObject {
-  const labels = { app: 'nginx', controller: foo.metadata!.name! };
+  const labels = { app: 'nginx', controller: foo.metadata?.name ?? '' };
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: {
-      name: foo.spec!.deploymentName!,
-      namespace: foo.metadata!.namespace,
+      name: foo.spec?.deploymentName,
+      namespace: foo.metadata?.namespace,
       ownerReferences: [controllerReference(foo)],
     },
     spec: {
@@ -81,14 +78,14 @@ export class FooReconciler implements Reconciler {
   }
 
   async reconcile(request: Request): Promise<Result | void> {
-    const foo = this.deps.foos.get(objectKey(request)) as Foo | undefined;
-    if (!foo || foo.metadata?.deletionTimestamp) return;
+    const foo = this.deps.foos.get(request);
+    if (!foo || foo.metadata.deletionTimestamp) return;
     const name = foo.spec?.deploymentName;
     if (!name) throw new TerminalError(`${objectKey(request)}: deployment name must be specified`);
 
-    const key = objectKey({ namespace: foo.metadata!.namespace, name });
-    let deployment = this.deps.deployments.get(key);
-    if (deployment && getControllerOf(deployment)?.uid !== foo.metadata?.uid) {
+    const deploymentRef = { namespace: foo.metadata.namespace, name };
+    const deployment = this.deps.deployments.get(deploymentRef);
+    if (deployment && getControllerOf(deployment)?.uid !== foo.metadata.uid) {
       const message = messageResourceExists(name);
       await this.deps.recorder?.event(foo, { type: 'Warning', reason: ERR_RESOURCE_EXISTS, action: 'Reconcile', note: message });
       throw new Error(`${objectKey(request)}: ${message}`);
@@ -96,28 +93,17 @@ export class FooReconciler implements Reconciler {
 
     let wrote = false;
     const applied = await applyOwned(this.deps.client, newDeployment(foo), { fieldManager: this.fieldManager, live: deployment, resource: DEPLOYMENT });
-    if (applied.changed) {
-      wrote = true;
-      deployment = applied.object;
-      await this.waitForCache(this.deps.deployments, key, applied.object);
-    }
+    // The client waited for the informer: after a write the store already holds what was written.
+    const current = applied.changed ? this.deps.deployments.get(deploymentRef) : deployment;
+    wrote ||= applied.changed;
 
-    const available = ((deployment?.status as { availableReplicas?: number } | undefined)?.availableReplicas) ?? 0;
+    const available = current?.status?.availableReplicas ?? 0;
     if (foo.status?.availableReplicas !== available) {
       const updated = await updateStatus(this.deps.client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
-      if (updated) {
-        wrote = true;
-        await this.waitForCache(this.deps.foos, objectKey(request), updated);
-      }
+      wrote ||= updated !== undefined;
     }
 
     // Not awaited, as client-go's recorder: the event is a side note, the next Foo need not wait for it.
     if (wrote) void this.deps.recorder?.event(foo, { type: 'Normal', reason: SUCCESS_SYNCED, action: 'Reconcile', note: MESSAGE_RESOURCE_SYNCED });
-  }
-
-  /** Waits until the informer shows our write, so the next reconcile does not act on stale data. */
-  private async waitForCache(cache: ObjectCache, key: string, written: KubeObject): Promise<void> {
-    const rv = written.metadata?.resourceVersion;
-    if (rv) await cache.waitForResourceVersion(key, rv, this.deps.consistencyTimeoutMs ?? 5000);
   }
 }

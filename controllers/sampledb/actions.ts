@@ -5,7 +5,7 @@
  * Records which writes happened, so lifecycle events are emitted only for real changes.
  */
 import {
-  addFinalizer, applyOwned, EventInput, isAlreadyExists, isControlledBy, isNotFound, KubeClient, KubeObject, ObjectCache, objectKey,
+  addFinalizer, applyOwned, EventInput, isAlreadyExists, isControlledBy, isNotFound, KubeClient, KubeObject, CacheReader, objectKey,
   removeFinalizer, ResourceRef,
 } from '../../runtime';
 import { SampleDB } from './types';
@@ -39,7 +39,7 @@ export class Actions {
   constructor(private readonly deps: ActionDeps, readonly db: SampleDB) {}
 
   /** The cached object `name` in the database's namespace. */
-  cached(cache: ObjectCache, name: string): KubeObject | undefined {
+  cached(cache: CacheReader, name: string): KubeObject | undefined {
     return cache.get(objectKey({ namespace: this.db.metadata!.namespace, name }));
   }
 
@@ -49,7 +49,7 @@ export class Actions {
   }
 
   /** Server-side applies an owned object unless the cached one matches. True if written. */
-  async apply(cache: ObjectCache, desired: KubeObject, resource: ResourceRef): Promise<boolean> {
+  async apply(cache: CacheReader, desired: KubeObject, resource: ResourceRef): Promise<boolean> {
     const live = this.cached(cache, desired.metadata!.name!);
     this.assertControlled(live);
     const result = await applyOwned(this.deps.client, desired, { fieldManager: this.deps.fieldManager, live, resource });
@@ -64,7 +64,7 @@ export class Actions {
    * templates are immutable, the credentials Secret, the backup volume). True if created.
    * Without a cache (objects read by name only, like Secrets) the caller has checked existence.
    */
-  async create(cache: ObjectCache | undefined, obj: KubeObject, checkOwner = true): Promise<boolean> {
+  async create(cache: CacheReader | undefined, obj: KubeObject, checkOwner = true): Promise<boolean> {
     const live = cache && this.cached(cache, obj.metadata!.name!);
     if (checkOwner) this.assertControlled(live);
     if (live) return false;
@@ -92,7 +92,7 @@ export class Actions {
   }
 
   /** JSON-merge-patches an object (no request for an empty patch). True if written. */
-  async mergePatch(cache: ObjectCache | undefined, resource: ResourceRef, name: string, body: object): Promise<boolean> {
+  async mergePatch(cache: CacheReader | undefined, resource: ResourceRef, name: string, body: object): Promise<boolean> {
     if (Object.keys(body).length === 0) return false;
     const updated = await this.deps.client.patch(resource, name, this.db.metadata!.namespace, { type: 'merge', body }, { fieldManager: this.deps.fieldManager });
     this.writes++;
@@ -101,7 +101,7 @@ export class Actions {
   }
 
   /** Adds a finalizer (JSON-Patch test guarded; no request when present). Returns the current object. */
-  async addFinalizer(obj: KubeObject, resource: ResourceRef, finalizer: string, cache?: ObjectCache): Promise<KubeObject> {
+  async addFinalizer(obj: KubeObject, resource: ResourceRef, finalizer: string, cache?: CacheReader): Promise<KubeObject> {
     if ((obj.metadata?.finalizers ?? []).includes(finalizer)) return obj;
     const updated = await addFinalizer(this.deps.client, obj, finalizer, resource);
     this.writes++;
@@ -136,7 +136,7 @@ export class Actions {
   }
 
   /** Waits until the informer shows `written`. */
-  async waitFor(cache: ObjectCache, written: KubeObject): Promise<void> {
+  async waitFor(cache: CacheReader, written: KubeObject): Promise<void> {
     const rv = written.metadata?.resourceVersion;
     if (rv) await cache.waitForResourceVersion(objectKey(written), rv, this.deps.consistencyTimeoutMs ?? 5000);
   }

@@ -22,7 +22,7 @@
  * Secret and Jobs at once, so the snapshot cannot run; use the default background deletion.
  * Caveat: idempotent steps; a crash between them repeats deletes that then find nothing.
  */
-import { KubeObject, ObjectCache } from '../../runtime';
+import { KubeObject, CacheReader } from '../../runtime';
 import { Actions } from './actions';
 import { backupJob } from './backups';
 import { jobState } from './pods';
@@ -32,9 +32,9 @@ import { FINALIZER, LABEL_INSTANCE, names, PVC, Reasons, STATEFULSET } from './t
 
 /** Caches the deletion reads. */
 export interface DeletionCaches {
-  readonly statefulsets: ObjectCache;
-  readonly jobs: ObjectCache;
-  readonly pvcs: ObjectCache;
+  readonly statefulsets: CacheReader;
+  readonly jobs: CacheReader;
+  readonly pvcs: CacheReader;
 }
 
 /** Outcome of one {@link runDeletion}. */
@@ -46,7 +46,7 @@ export interface DeletionResult {
 }
 
 /** Data PVCs of a database in the cache. */
-export function dataPvcs(pvcs: ObjectCache, namespace: string, db: string): KubeObject[] {
+export function dataPvcs(pvcs: CacheReader, namespace: string, db: string): KubeObject[] {
   return pvcs.byIndex('label', `${LABEL_INSTANCE}=${db}`)
     .filter((p) => p.metadata?.namespace === namespace && p.metadata?.name?.startsWith(names.dataPvcPrefix(db)));
 }

@@ -19,7 +19,7 @@
  * Credentials never appear in status, events or logs.
  */
 import {
-  KubeClient, KubeObject, ObjectCache, objectKey, Reconciler, Request, Result, updateStatus,
+  KubeClient, KubeObject, CacheReader, objectKey, Reconciler, Request, Result, updateStatus,
 } from '../../runtime';
 import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
@@ -43,13 +43,13 @@ import { imageFor, UnsupportedVersionError } from './versions';
 
 /** Informer caches the reconciler reads. */
 export interface SampleDbCaches {
-  readonly sampledbs: ObjectCache;
-  readonly services: ObjectCache;
-  readonly statefulsets: ObjectCache;
-  readonly jobs: ObjectCache;
-  readonly cronjobs: ObjectCache;
-  readonly pvcs: ObjectCache;
-  readonly pods: ObjectCache;
+  readonly sampledbs: CacheReader;
+  readonly services: CacheReader;
+  readonly statefulsets: CacheReader;
+  readonly jobs: CacheReader;
+  readonly cronjobs: CacheReader;
+  readonly pvcs: CacheReader;
+  readonly pods: CacheReader;
 }
 
 /** Dependencies of {@link SampleDbReconciler}. */

@@ -29,7 +29,9 @@ export type KindSelector = KindReference | ICustomResourceDefinition;
 /**
  * What a controller does against the API, declared once. RBAC, the watch scope and the
  * Deployment's flags are all derived from it, in the spirit of kubebuilder's
- * `+kubebuilder:rbac` markers but typed and checked.
+ * `+kubebuilder:rbac` markers but typed and checked. A contract declared with
+ * `defineContract` of `cdk8s-operator/runtime` (kinds as `{ apiVersion, kind, plural }`) is one of
+ * these: the controller is wired from it and the chart passes the same object here.
  *
  * @see https://book.kubebuilder.io/reference/markers/rbac
  */
@@ -82,6 +84,14 @@ export interface ControllerContract {
    * @default false
    */
   readonly leaderElection?: boolean;
+  /**
+   * The namespaces the controller watches: a Role + RoleBinding in each and `WATCH_NAMESPACE`
+   * (one informer per namespace in the runtime). The same as `OperatorProps.watchNamespaces`; set
+   * it here when the controller's code declares its contract (`cdk8s-operator/runtime`'s
+   * `defineContract`), so controller and chart cannot disagree.
+   * @default - cluster-wide (or `OperatorProps.watchNamespaces`)
+   */
+  readonly watchNamespaces?: readonly string[];
 }
 
 /** A kind resolved to its API coordinates. */

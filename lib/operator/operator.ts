@@ -53,8 +53,9 @@ export interface OperatorProps {
   /** What the controller does against the API; RBAC and flags are derived from it. */
   readonly contract: ControllerContract;
   /**
-   * Namespaces to watch (a Role + RoleBinding in each, `WATCH_NAMESPACE` set).
-   * @default - cluster-wide
+   * Namespaces to watch (a Role + RoleBinding in each, `WATCH_NAMESPACE` set). Either here or in
+   * `contract.watchNamespaces`; both set must agree.
+   * @default - `contract.watchNamespaces`, else cluster-wide
    */
   readonly watchNamespaces?: readonly string[];
   /** @default 1 */
@@ -144,6 +145,12 @@ export class Operator extends Construct {
     this.name = props.name ?? id.toLowerCase();
     this.namespace = props.namespace ?? `${this.name}-system`;
     const leaderElection = props.contract.leaderElection ?? false;
+    const watchNamespaces = props.watchNamespaces ?? props.contract.watchNamespaces;
+    if (props.watchNamespaces && props.contract.watchNamespaces
+      && JSON.stringify(props.watchNamespaces) !== JSON.stringify(props.contract.watchNamespaces)) {
+      throw constructError(this, `watchNamespaces: ${JSON.stringify(props.watchNamespaces)} differs from contract.watchNamespaces `
+        + `${JSON.stringify(props.contract.watchNamespaces)}; set one of them`);
+    }
     if ((props.replicas ?? 1) > 1 && !leaderElection) {
       throw constructError(this, `replicas: ${props.replicas} replicas need contract.leaderElection: true, or two controllers reconcile at once`);
     }
@@ -156,12 +163,12 @@ export class Operator extends Construct {
       namespace: this.namespace,
       contract: props.contract,
       crds: props.crds,
-      watchNamespaces: props.watchNamespaces,
+      watchNamespaces,
       additionalRules: props.additionalRules,
       acceptRisks: props.acceptRisks,
     });
-    if (props.createWatchNamespaces && props.watchNamespaces) {
-      for (const ns of props.watchNamespaces.filter(n => n !== this.namespace)) {
+    if (props.createWatchNamespaces && watchNamespaces) {
+      for (const ns of watchNamespaces.filter(n => n !== this.namespace)) {
         new kplus.Namespace(this, `WatchNamespace-${ns}`, { metadata: { name: ns } });
       }
     }
@@ -172,7 +179,7 @@ export class Operator extends Construct {
       serviceAccount: this.rbac.serviceAccount,
       replicas: props.replicas,
       leaderElection,
-      watchNamespaces: props.watchNamespaces,
+      watchNamespaces,
       resources: props.resources,
       env: props.env,
       args: props.args,

@@ -2,6 +2,7 @@ import { ObjectCache } from '../../../runtime/cache';
 import { TerminalError } from '../../../runtime/errors';
 import { EventInput } from '../../../runtime/events';
 import { KubeObject } from '../../../runtime/resource';
+import { storeOf } from '../../../runtime/store';
 import { FooReconciler, messageResourceExists, newDeployment } from '../../../controllers/foo/reconciler';
 import { parseFlags } from '../../../controllers/foo/main';
 import { MemoryClient } from '../../runtime/memory-client';
@@ -19,7 +20,7 @@ function setup(foo: KubeObject, deployment?: KubeObject) {
   foos.upsert(client.seed(foo));
   if (deployment) deployments.upsert(client.seed(deployment));
   const events: EventInput[] = [];
-  const reconciler = new FooReconciler({ client, foos, deployments, recorder: { event: async (_o, e) => { events.push(e); } }, consistencyTimeoutMs: 10 });
+  const reconciler = new FooReconciler({ client, foos: storeOf(foos), deployments: storeOf(deployments), recorder: { event: async (_o, e) => { events.push(e); } } });
   return { client, foos, deployments, events, reconciler };
 }
 
@@ -85,12 +86,14 @@ describe('FooReconciler', () => {
 
 describe('foo controller flags', () => {
   test('defaults', () => {
-    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', concurrency: 8, namespace: undefined });
+    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', concurrency: 8, namespaces: undefined });
   });
 
   test('flags and WATCH_NAMESPACE', () => {
     expect(parseFlags(['--leader-elect', '--metrics-bind-address=:9090', '--health-probe-bind-address', '0', '--concurrency=4'], { WATCH_NAMESPACE: 'team-a' }))
-      .toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':9090', healthProbeBindAddress: '0', concurrency: 4, namespace: 'team-a' });
+      .toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':9090', healthProbeBindAddress: '0', concurrency: 4, namespaces: ['team-a'] });
+    expect(parseFlags([], { WATCH_NAMESPACE: 'team-a,team-b' }).namespaces).toEqual(['team-a', 'team-b']);
+    expect(() => parseFlags([], { WATCH_NAMESPACE: 'team-a,Team_B' })).toThrow("WATCH_NAMESPACE: 'Team_B' is not a namespace name (a DNS label), in 'team-a,Team_B'");
     expect(parseFlags(['--leader-elect=false'], {}).leaderElect).toBe(false);
   });
 

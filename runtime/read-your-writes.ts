@@ -1,0 +1,90 @@
+/**
+ * A client whose writes return only once the written object shows up in the informer cache of its
+ * kind (kopf's "consistency timeout", controller-runtime users' `wait for cache` loop), so the next
+ * reconcile never acts on the state from before our own write.
+ *
+ * Expected flow: reconcilers write through `manager.readYourWritesClient` and read from stores;
+ * no reconciler waits for its cache itself.
+ *
+ * Guarantees:
+ * - `create`, `replace`, `replaceStatus` and `patch` resolve with the server's object after the
+ *   cache of that kind (if the manager watches it) reached the returned resourceVersion, or after
+ *   `timeoutMs` (then the write still succeeded; the caller gets its result, and a warning is logged).
+ * - Reads, watches and deletes pass straight through.
+ *
+ * Caveats: an uncached kind is not waited for; a delete is not waited for (the informer's delete
+ * event re-triggers the reconcile anyway).
+ */
+import { DeleteOptions, KubeClient, ListOptions, ListResult, Patch, PatchOptions, WatchOptions, WatchStream, WriteOptions } from './client';
+import { Logger, silentLogger } from './log';
+import { KubeObject, objectKey, ResourceRef } from './resource';
+import { CacheReader } from './store';
+
+/** Options of {@link ReadYourWritesClient}. */
+export interface ReadYourWritesOptions {
+  /** The cache of a kind, if one is watched. */
+  readonly cacheOf: (resource: ResourceRef) => CacheReader | undefined;
+  /** Longest wait for the cache. @default 5000 */
+  readonly timeoutMs?: number;
+  /** @default - silent */
+  readonly logger?: Logger;
+}
+
+/** See module docs. */
+export class ReadYourWritesClient implements KubeClient {
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+
+  constructor(private readonly client: KubeClient, private readonly options: ReadYourWritesOptions) {
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
+    return this.client.list(ref, options);
+  }
+
+  watch(ref: ResourceRef, options: WatchOptions): Promise<WatchStream> {
+    return this.client.watch(ref, options);
+  }
+
+  get(ref: ResourceRef, name: string, namespace?: string): Promise<KubeObject> {
+    return this.client.get(ref, name, namespace);
+  }
+
+  async create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    return this.settled(kindOf(obj), await this.client.create(obj, options));
+  }
+
+  async replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    return this.settled(kindOf(obj), await this.client.replace(obj, options));
+  }
+
+  async replaceStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    return this.settled(kindOf(obj), await this.client.replaceStatus(obj, options));
+  }
+
+  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject> {
+    return this.settled(ref, await this.client.patch(ref, name, namespace, patch, options));
+  }
+
+  delete(ref: ResourceRef, name: string, namespace?: string, options?: DeleteOptions): Promise<void> {
+    return this.client.delete(ref, name, namespace, options);
+  }
+
+  private async settled(resource: ResourceRef, written: KubeObject): Promise<KubeObject> {
+    const cache = this.options.cacheOf(resource);
+    const rv = written.metadata?.resourceVersion;
+    if (!cache || !rv) return written;
+    const key = objectKey(written);
+    if (!(await cache.waitForResourceVersion(key, rv, this.timeoutMs))) {
+      this.logger.warn('own write did not reach the cache in time', { kind: resource.kind, key, resourceVersion: rv, timeoutMs: this.timeoutMs });
+    }
+    return written;
+  }
+}
+
+function kindOf(obj: KubeObject): ResourceRef {
+  if (!obj.apiVersion || !obj.kind) throw new Error(`object ${objectKey(obj)} must have apiVersion and kind`);
+  return { apiVersion: obj.apiVersion, kind: obj.kind };
+}

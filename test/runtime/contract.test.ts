@@ -1,0 +1,74 @@
+import { ControllerContract as ChartContract } from '../../lib';
+import { FOO_CONTRACT } from '../../controllers/foo/contract';
+import { setupFooController } from '../../controllers/foo/controller';
+import { DEPLOYMENT, FOO } from '../../controllers/foo/types';
+import { ContractViolationError, ControllerBuilder, defineContract, Manager, resourceRef } from '../../runtime';
+import { MemoryClient } from './memory-client';
+import { testLogger } from './support';
+
+const CONFIGMAP = resourceRef({ apiVersion: 'v1', kind: 'ConfigMap' });
+const SECRET = resourceRef({ apiVersion: 'v1', kind: 'Secret', plural: 'secrets' });
+
+function manager(options: ConstructorParameters<typeof Manager>[0] = {}): Manager {
+  return new Manager({ client: new MemoryClient(), logger: testLogger(), ...options });
+}
+
+const noop = { reconcile: async () => undefined };
+
+describe('the controller contract at start-up', () => {
+  test('the Foo controller is wired exactly within its contract', () => {
+    expect(() => setupFooController(manager({ contract: FOO_CONTRACT }))).not.toThrow();
+    // the chart takes the very same object (type-checked here: the library's contract accepts the runtime's)
+    const chartContract: ChartContract = FOO_CONTRACT;
+    expect(chartContract.watches).toEqual([FOO]);
+    expect(chartContract.owns).toEqual([DEPLOYMENT]);
+  });
+
+  test('refuses an owned kind the contract only lets it watch, naming the missing verbs and resource', () => {
+    const m = manager({ contract: defineContract({ watches: [FOO, DEPLOYMENT], status: true, events: true }) });
+    expect(() => setupFooController(m)).toThrow(new ContractViolationError("controller 'foo'", [
+      'owns(apps/v1 Deployment) needs create, update, patch, delete on deployments.apps: declare it in contract.owns',
+    ]));
+  });
+
+  test('reports every missing grant at once: primary kind, watched kind, event recorder', () => {
+    const m = manager({ contract: defineContract({ watches: [CONFIGMAP], events: false }) });
+    const builder = new ControllerBuilder(m, { name: 'widget' }).for(FOO).watches(SECRET, () => []).owns(CONFIGMAP);
+    let error: unknown;
+    try { builder.complete(noop); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(ContractViolationError);
+    expect((error as Error).message).toBe([
+      "controller 'widget': wiring not granted by its contract:",
+      '  - for(samplecontroller.k8s.io/v1alpha1 Foo) needs get, list, watch on foos.samplecontroller.k8s.io: declare it in contract.watches (or contract.owns)',
+      '  - owns(v1 ConfigMap) needs create, update, patch, delete on configmaps: declare it in contract.owns',
+      '  - watches(v1 Secret) needs get, list, watch on secrets: declare it in contract.watches (or contract.owns)',
+    ].join('\n'));
+    expect(() => m.eventRecorder('example.com/widget')).toThrow(
+      "event recorder 'example.com/widget': wiring not granted by its contract:\n  - an event recorder needs create, patch on events.events.k8s.io: set contract.events");
+  });
+
+  test('refuses leader election and watch namespaces the contract does not grant', () => {
+    const contract = defineContract({ watches: [CONFIGMAP], watchNamespaces: ['team-a', 'team-b'] });
+    expect(() => manager({ contract, namespaces: ['team-a', 'team-c'], leaderElection: { leaseName: 'x' } })).toThrow([
+      'manager: wiring not granted by its contract:',
+      "  - watching namespace 'team-c' needs it in contract.watchNamespaces (grants team-a, team-b)",
+      '  - leader election needs get, create, update on leases.coordination.k8s.io: set contract.leaderElection',
+    ].join('\n'));
+    // without WATCH_NAMESPACE the contract's namespaces are watched
+    expect(manager({ contract }).watchNamespaces).toEqual(['team-a', 'team-b']);
+    expect(manager({ contract, namespaces: ['team-b'] }).watchNamespaces).toEqual(['team-b']);
+  });
+
+  test('a manager without a contract checks nothing (tests and tools)', () => {
+    const m = manager();
+    expect(() => new ControllerBuilder(m, { name: 'free' }).for(FOO).owns(CONFIGMAP).complete(noop)).not.toThrow();
+  });
+
+  test('defineContract refuses empty and duplicate entries', () => {
+    expect(() => defineContract({ watches: [] })).toThrow('contract.watches: must name at least one kind, got []');
+    expect(() => defineContract({ watches: [FOO], owns: [DEPLOYMENT, { apiVersion: 'apps/v1beta2', kind: 'Deployment' }] }))
+      .toThrow("contract.owns[1]: duplicate kind 'Deployment.apps'");
+    expect(() => defineContract({ watches: [FOO], watchNamespaces: ['team-a', 'Team_B'] }))
+      .toThrow("contract.watchNamespaces[1]: must be a DNS label, got 'Team_B'");
+  });
+});
