@@ -40,6 +40,12 @@ export interface ControllerContract {
   readonly watches: readonly ResourceRef[];
   /** Kinds it creates and garbage-collects through owner references: read verbs and `create`, `update`, `patch`, `delete`. @default [] */
   readonly owns?: readonly ResourceRef[];
+  /**
+   * Kinds it creates and manages only under names it derives itself (e.g. a credentials Secret):
+   * `get`, `create`, `update`, `patch`, `delete` — no `list`/`watch`, so no informer; read them with
+   * `client.get`. @default []
+   */
+  readonly ownsByName?: readonly ResourceRef[];
   /** Kinds it reads without watching: `get`, `list`. @default [] */
   readonly reads?: readonly ResourceRef[];
   /** Kinds it writes without owning them: `create`, `update`, `patch`. @default [] */
@@ -63,7 +69,7 @@ export interface ControllerContract {
 /** Declares a contract (identity, for inference and a checked shape). Throws on an empty or duplicate entry. */
 export function defineContract<C extends ControllerContract>(contract: C): C {
   if (contract.watches.length === 0) throw new Error('contract.watches: must name at least one kind, got []');
-  for (const clause of ['watches', 'owns', 'reads', 'writes'] as const) {
+  for (const clause of ['watches', 'owns', 'ownsByName', 'reads', 'writes'] as const) {
     const seen = new Set<string>();
     (contract[clause] ?? []).forEach((ref, i) => {
       const id = groupKind(ref);
@@ -86,6 +92,7 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
 export const CLAUSE_VERBS = {
   watches: ['get', 'list', 'watch'],
   owns: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  ownsByName: ['get', 'create', 'update', 'patch', 'delete'],
   reads: ['get', 'list'],
   writes: ['create', 'update', 'patch'],
 } as const;
@@ -108,7 +115,7 @@ export class ContractViolationError extends Error {
 export function grantedVerbs(contract: ControllerContract, resource: ResourceRef): Set<string> {
   const id = groupKind(resource);
   const verbs = new Set<string>();
-  for (const clause of ['watches', 'owns', 'reads', 'writes'] as const) {
+  for (const clause of ['watches', 'owns', 'ownsByName', 'reads', 'writes'] as const) {
     if ((contract[clause] ?? []).some((r) => groupKind(r) === id)) for (const v of CLAUSE_VERBS[clause]) verbs.add(v);
   }
   return verbs;

@@ -1,5 +1,6 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
+import { SAMPLEDB_CONTRACT } from '../../controllers/sampledb/contract';
 import { SampleDB } from '../../imports/database.example.com';
 import { controllerImage } from '../../controllers/images';
 import { Operator, PrometheusAlertRule } from '../../lib';
@@ -65,24 +66,8 @@ export class SampleDbChart extends Chart {
     new Operator(this, 'sampledb-operator', {
       crds: [crd],
       image: props.image ?? controllerImage('sampledb'),
-      contract: {
-        watches: [crd],
-        // The credentials Secrets are read by the names the controller gives them: no list/watch of Secrets.
-        ownsByName: [{ apiVersion: 'v1', kind: 'Secret' }],
-        owns: [
-          { apiVersion: 'v1', kind: 'Service' },
-          { apiVersion: 'apps/v1', kind: 'StatefulSet' },
-          { apiVersion: 'batch/v1', kind: 'Job' },
-          { apiVersion: 'batch/v1', kind: 'CronJob' },
-          { apiVersion: 'v1', kind: 'PersistentVolumeClaim' },
-          // Database pods (created by the StatefulSet): the role label, and deleting a pod fences an old primary.
-          { apiVersion: 'v1', kind: 'Pod' },
-        ],
-        status: true,
-        finalizers: true,
-        events: true,
-        leaderElection: true,
-      },
+      // The controller's own declaration (controllers/sampledb/contract.ts): it is wired from the same object.
+      contract: SAMPLEDB_CONTRACT,
       watchNamespaces: props.watchNamespaces ?? ['default'],
       // The controller asks each PostgreSQL instance for its role and WAL position, and promotes standbys.
       egressToPods: [{ labels: { 'app.kubernetes.io/name': 'sampledb' }, ports: [5432] }],

@@ -8,11 +8,13 @@
  * credentials: the controller logs keys and reasons, never object contents.
  */
 import { ControllerBinary, Manager, parseManagerFlags, runControllerBinary, startControllerBinary } from '../../runtime';
+import { SAMPLEDB_CONTRACT } from './contract';
 import { setupSampleDbController } from './controller';
 
 export const SAMPLEDB_BINARY: ControllerBinary = {
   name: 'sampledb',
   leaseName: 'sampledb-operator-leader',
+  contract: SAMPLEDB_CONTRACT,
   setup: (manager, flags) => setupSampleDbController(manager, { concurrency: flags.concurrency }),
 };
 

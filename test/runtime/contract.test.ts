@@ -2,6 +2,9 @@ import { ControllerContract as ChartContract } from '../../lib';
 import { FOO_CONTRACT } from '../../controllers/foo/contract';
 import { setupFooController } from '../../controllers/foo/controller';
 import { DEPLOYMENT, FOO } from '../../controllers/foo/types';
+import { SAMPLEDB_CONTRACT } from '../../controllers/sampledb/contract';
+import { setupSampleDbController } from '../../controllers/sampledb/controller';
+import { RuntimeMetrics } from '../../runtime/metrics';
 import { ContractViolationError, ControllerBuilder, defineContract, Manager, resourceRef } from '../../runtime';
 import { MemoryClient } from './memory-client';
 import { testLogger } from './support';
@@ -22,6 +25,14 @@ describe('the controller contract at start-up', () => {
     const chartContract: ChartContract = FOO_CONTRACT;
     expect(chartContract.watches).toEqual([FOO]);
     expect(chartContract.owns).toEqual([DEPLOYMENT]);
+  });
+
+  test('the SampleDB controller is wired exactly within its contract', () => {
+    expect(() => setupSampleDbController(manager({ contract: SAMPLEDB_CONTRACT, metrics: new RuntimeMetrics() }))).not.toThrow();
+    // its Secrets are owned by name only: an informer on them (owns) would need list and watch
+    const byNameOnly = manager({ contract: SAMPLEDB_CONTRACT, metrics: new RuntimeMetrics() });
+    expect(() => new ControllerBuilder(byNameOnly, { name: 'x' }).for(SAMPLEDB_CONTRACT.watches[0]).owns(SECRET).complete(noop))
+      .toThrow('owns(v1 Secret) needs list, watch on secrets: declare it in contract.owns');
   });
 
   test('refuses an owned kind the contract only lets it watch, naming the missing verbs and resource', () => {

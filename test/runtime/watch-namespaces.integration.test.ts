@@ -1,25 +1,17 @@
 import { defineContract, ControllerBuilder, Manager, parseWatchNamespace, resourceRef } from '../../runtime';
-import { EnvtestApiServer, findEnvtestAssets, rawRequest, startEnvtest } from '../envtest';
+import { describeRealApiServer } from '../envtest';
 import { FAST_INFORMER, testLogger, until } from './support';
 
 const CONFIGMAP = resourceRef({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' });
-const lookup = findEnvtestAssets();
-if ('skipReason' in lookup) console.log(`envtest: skipped — ${lookup.skipReason} (watch namespaces need a real apiserver)`);
-
 // `WATCH_NAMESPACE=team-a,team-b` on a real kube-apiserver, as a ServiceAccount that holds a Role in
 // team-a and team-b only: any cluster-wide or wrong-namespace list would be refused (403) and the
 // informers would never sync.
-('skipReason' in lookup ? describe.skip : describe)('two watch namespaces on a real apiserver, with Roles only', () => {
-  let server: EnvtestApiServer;
+describeRealApiServer('two watch namespaces, with Roles only', (plane) => {
   let manager: Manager | undefined;
-  const admin = (method: string, path: string, body?: unknown) => rawRequest(server.url, server.adminToken, method, path, body);
+  const admin = (method: string, path: string, body?: unknown) => plane().request(method, path, body);
 
   beforeAll(async () => {
-    server = (await startEnvtest())!;
-    for (const ns of ['team-a', 'team-b', 'team-c']) {
-      expect((await admin('POST', '/api/v1/namespaces', { metadata: { name: ns } })).code).toBe(201);
-    }
-    expect((await admin('POST', '/api/v1/namespaces/team-a/serviceaccounts', { metadata: { name: 'ctl' } })).code).toBe(201);
+    for (const ns of ['team-a', 'team-b', 'team-c']) await plane().createNamespace(ns);
     for (const ns of ['team-a', 'team-b']) {
       const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}`;
       expect((await admin('POST', `${rbac}/roles`, { metadata: { name: 'ctl' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }] })).code).toBe(201);
@@ -32,19 +24,17 @@ if ('skipReason' in lookup) console.log(`envtest: skipped — ${lookup.skipReaso
   }, 120_000);
   afterAll(async () => {
     await manager?.stop();
-    await server?.close();
   }, 60_000);
 
   test('one informer per namespace: objects of both namespaces reconciled and stored, none of a third', async () => {
-    const token = await admin('POST', '/api/v1/namespaces/team-a/serviceaccounts/ctl/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
-    expect(token.code).toBe(201);
+    const identity = await plane().serviceAccount('team-a', 'ctl');
     for (const ns of ['team-a', 'team-b', 'team-c']) {
       expect((await admin('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'settings' }, data: { team: ns } })).code).toBe(201);
     }
 
     const contract = defineContract({ watches: [CONFIGMAP] });
     manager = new Manager({
-      kubeConfig: server.kubeConfig({ token: token.body.status.token }),
+      kubeConfig: plane().kubeConfig(identity),
       namespaces: parseWatchNamespace('team-a,team-b'),
       contract,
       logger: testLogger(),
@@ -71,7 +61,7 @@ if ('skipReason' in lookup) console.log(`envtest: skipped — ${lookup.skipReaso
   }, 90_000);
 
   test('the read-your-writes client returns once the store shows the write', async () => {
-    const own = new Manager({ kubeConfig: server.kubeConfig(), namespace: 'team-c', logger: testLogger(), informer: FAST_INFORMER });
+    const own = new Manager({ kubeConfig: plane().kubeConfig(), namespace: 'team-c', logger: testLogger(), informer: FAST_INFORMER });
     try {
       const store = own.getStore(CONFIGMAP);
       await own.start();
