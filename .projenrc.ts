@@ -36,6 +36,8 @@ const project = new typescript.TypeScriptProject({
     // The controller runtime (cdk8s-operator/runtime). Nothing under lib/ imports these (a test checks).
     '@kubernetes/client-node@~1.4.0',
     'prom-client@^15.1.3',
+    // The CLI: \`bundle\` builds controllers with it, \`types\` compiles a defineCrds module with it.
+    'esbuild@^0.25.0',
     'cdk8s@^2.70.0',
     'cdk8s-plus-28@^2.5.6',
     'constructs@^10.4.2',
@@ -54,7 +56,6 @@ const project = new typescript.TypeScriptProject({
     'cdk8s-cli@^2.200.0',
     'tsx@^4.20.0',
     'fast-json-patch@^3.1.1',
-    'esbuild@^0.25.0',
     // tools/image writes image tarballs (docker-archive + OCI layout) without a container runtime.
     'tar-stream@^3.1.7',
     // The SampleDB controller talks to PostgreSQL (role, WAL positions, promotion) with node-postgres.
@@ -78,7 +79,7 @@ const project = new typescript.TypeScriptProject({
     },
   },
   tsconfig: {
-    include: ['runtime/**/*.ts'],
+    include: ['runtime/**/*.ts', 'cli/**/*.ts'],
     exclude: ['runtime/**/*.test.ts'],
     compilerOptions: {
       rootDir: '.',
@@ -105,11 +106,12 @@ const project = new typescript.TypeScriptProject({
 project.gitignore.exclude('dist/', '.dist.*', 'build/', 'bench/results/', '*.tgz', '.envtest/', '/images/');
 project.package.addVersion('0.1.0');
 
-// One package, three entry points: the constructs, the controller runtime and (soon) the test control plane.
+// One package, three entry points: the constructs, the controller runtime and the test control plane (envtest).
 // `exports` is what Node resolves; `typesVersions` is the same map for TypeScript's classic `node` resolution.
 const entryPoints: Record<string, string> = {
   '.': 'build/lib/index',
   './runtime': 'build/runtime/index',
+  './envtest': 'build/runtime/envtest/index',
 };
 project.package.addField('exports', {
   ...Object.fromEntries(Object.entries(entryPoints).map(([subpath, file]) => [subpath, { types: `./${file}.d.ts`, default: `./${file}.js` }])),
@@ -118,8 +120,10 @@ project.package.addField('exports', {
 project.package.addField('typesVersions', {
   '*': Object.fromEntries(Object.entries(entryPoints).filter(([subpath]) => subpath !== '.').map(([subpath, file]) => [subpath.slice(2), [`${file}.d.ts`]])),
 });
-// The tarball is an allow-list: compiled lib/ and runtime/ only (README, LICENSE and package.json are always added by npm).
-project.package.addField('files', ['build/lib/', 'build/runtime/', '!build/**/*.tsbuildinfo']);
+// The tarball is an allow-list: compiled lib/, runtime/ and cli/ only (README, LICENSE and package.json are always added by npm).
+project.package.addField('files', ['build/lib/', 'build/runtime/', 'build/cli/', '!build/**/*.tsbuildinfo']);
+// `npx cdk8s-operator types|bundle|scaffold`
+project.package.addBin({ 'cdk8s-operator': 'build/cli/main.js' });
 // `npm pack` / `npm publish` always build from a clean build/, so no stale or stray file can ship.
 project.addTask('prepack', { description: 'Clean build of the package contents (run by npm pack/publish)', exec: 'rm -rf build && tsc -p tsconfig.json' });
 

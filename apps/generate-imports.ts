@@ -7,7 +7,7 @@ import { defineCrds } from './crds';
 export async function generateAppImports() {
   const chart = new Chart(new App(), 'imports');
   const manifests = defineCrds(chart).map(crd => crd.toManifest());
-  return generateTypes(manifests, { libraryImport: '../lib' });
+  return generateTypes(manifests, { libraryImport: '../lib', generatedBy: 'npx projen import' });
 }
 
 export const IMPORTS_DIR = path.join(__dirname, '..', 'imports');

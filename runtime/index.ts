@@ -1,27 +1,57 @@
-export * from './apply';
-export * from './backoff';
-export * from './cache';
-export * from './client';
-export * from './client-node';
-export * from './contract';
-export * from './controller';
-export * from './errors';
-export * from './events';
-export * from './finalizer';
-export * from './health';
-export * from './informer';
-export * from './leader-election';
-export * from './log';
-export * from './manager';
-export * from './metrics';
-export * from './namespaced-informers';
-export * from './owner-references';
-export * from './predicates';
-export * from './read-your-writes';
-export * from './resource';
-export * from './status';
-export * from './store';
-export * from './transport';
-export * from './watcher';
-export * from './workqueue';
-export * from './cli';
+// The public API of `cdk8s-operator/runtime`: exactly what runtime/README.md documents under
+// "Public API" (test/runtime/public-api.test.ts compares the two). Everything else is internal:
+// import it from its module inside this repository if a test needs it.
+
+// Wiring: manager, controllers, the contract
+export { Manager } from './manager';
+export type { ManagerLeaderElectionOptions, ManagerOptions } from './manager';
+export { Controller, ControllerBuilder } from './controller';
+export type { ControllerOptions, MapFunc, Reconciler, Request, Result, SourceOptions } from './controller';
+export { ContractViolationError, defineContract } from './contract';
+export type { ControllerContract } from './contract';
+export type { SharedInformer } from './namespaced-informers';
+export type { EventHandler, InformerOptions } from './informer';
+export type { HealthCheck } from './health';
+export { DEFAULT_CONCURRENCY, parseManagerFlags, parseWatchNamespace, runControllerBinary, startControllerBinary } from './cli';
+export type { ControllerBinary, ManagerFlags } from './cli';
+
+// Reading: typed stores
+export { resourceRef, storeOf } from './store';
+export type { CacheReader, Store, Stored, StoredMeta, TypedResourceRef } from './store';
+
+// Writing: clients and helpers
+export { ReadYourWritesClient } from './read-your-writes';
+export type { ReadYourWritesOptions } from './read-your-writes';
+export { RestClient, retryOnConflict } from './client';
+export type {
+  DeleteOptions, JsonPatchOperation, KubeClient, ListOptions, ListResult, Patch, PatchOptions, RestClientOptions,
+  WatchEvent, WatchEventType, WatchOptions, WatchStream, WriteOptions,
+} from './client';
+export { loadDefaultKubeConfig } from './client-node';
+export { applyOwned } from './apply';
+export type { ApplyOptions, ApplyResult } from './apply';
+export { findCondition, isConditionTrue, removeCondition, setCondition, updateStatus } from './status';
+export type { Condition, ConditionInput, UpdateStatusOptions } from './status';
+export { addFinalizer, finalizer, removeFinalizer } from './finalizer';
+export type { FinalizerHandlers } from './finalizer';
+export { controllerReference, getControllerOf, isControlledBy, setControllerReference } from './owner-references';
+export { EventRecorder } from './events';
+export type { EventInput, EventRecorderOptions, EventType } from './events';
+
+// Errors
+export {
+  AlreadyOwnedError, ApiError, fromApiException, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound, isTooManyRequests,
+  TerminalError, TimeoutError,
+} from './errors';
+export type { KubeStatus } from './errors';
+
+// Event filters
+export { and, annotationsChanged, generationChanged, labelsChanged, or, resourceVersionChanged } from './predicates';
+export type { EventKind, Predicate } from './predicates';
+
+// Objects, logging, metrics
+export { groupKind, objectKey, parseApiVersion, parseObjectKey } from './resource';
+export type { KubeObject, ObjectKeyRef, ObjectMeta, OwnerReference, ResourceRef } from './resource';
+export { createLogger, silentLogger } from './log';
+export type { LogFields, Logger, LoggerOptions, LogLevel } from './log';
+export { RuntimeMetrics } from './metrics';

@@ -74,6 +74,7 @@ function expectedPackageFiles(): string[] {
   };
   walk('lib');
   walk('runtime');
+  walk('cli');
   return [...emitted, 'LICENSE', 'README.md', 'package.json'].sort();
 }
 
@@ -114,7 +115,7 @@ describe('the npm package', () => {
     fs.writeFileSync(path.join(ROOT, 'build', 'stray', 'left-over.js'), '// from an earlier build\n');
     const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], ROOT))[0];
     const files: string[] = packed.files.map((f: { path: string }) => f.path);
-    // exactly the compiled lib/ and runtime/ (not empty, no stale or stray file, no sources)
+    // exactly the compiled lib/, runtime/ and cli/ (not empty, no stale or stray file, no sources)
     expect(files.length).toBeGreaterThan(100);
     expect(files.sort()).toStrictEqual(expectedPackageFiles());
 

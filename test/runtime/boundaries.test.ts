@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import * as runtime from '../../runtime';
-import { requireEsm } from '../../runtime/client-node';
+import { loadClientNode, requireEsm } from '../../runtime/client-node';
 import { ApiError, fromApiException } from '../../runtime/errors';
 
 const RUNTIME_DIR = join(__dirname, '../../runtime');
@@ -19,13 +19,13 @@ describe('runtime boundaries', () => {
   });
 
   test('index exports the main building blocks', () => {
-    for (const name of ['Manager', 'ControllerBuilder', 'RestClient', 'Watcher', 'Informer', 'ObjectCache', 'WorkQueue', 'LeaderElector', 'EventRecorder', 'applyOwned', 'updateStatus', 'setCondition', 'finalizer', 'controllerReference', 'TerminalError', 'RuntimeMetrics', 'ProbeServer', 'createLogger', 'loadClientNode']) {
+    for (const name of ['Manager', 'ControllerBuilder', 'RestClient', 'ReadYourWritesClient', 'EventRecorder', 'applyOwned', 'updateStatus', 'setCondition', 'finalizer', 'controllerReference', 'TerminalError', 'RuntimeMetrics', 'createLogger', 'defineContract', 'resourceRef']) {
       expect((runtime as Record<string, unknown>)[name]).toBeDefined();
     }
   });
 
   test('client-node loads in jest and its ApiException converts to ApiError', () => {
-    expect(typeof runtime.loadClientNode().KubeConfig).toBe('function');
+    expect(typeof loadClientNode().KubeConfig).toBe('function');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const k8s = requireEsm<typeof import('@kubernetes/client-node')>(() => require('@kubernetes/client-node'), '@kubernetes/client-node');
     const ex = new k8s.ApiException(409, 'conflict', JSON.stringify({ kind: 'Status', reason: 'Conflict', code: 409, message: 'the object has been modified' }), { 'retry-after': '2' });

@@ -1,0 +1,266 @@
+/**
+ * The files of a scaffolded operator project, from its kind and group. Every file is written
+ * against the published entry points (`cdk8s-operator`, `cdk8s-operator/runtime`) only.
+ */
+
+/** What the templates are filled with. */
+export interface ScaffoldNames {
+  /** `Website` */
+  readonly kind: string;
+  /** `example.com` */
+  readonly group: string;
+  /** `websites` */
+  readonly plural: string;
+  /** `website` */
+  readonly lower: string;
+  /** `website-operator` */
+  readonly operator: string;
+  /** Watched namespaces, or undefined for cluster-wide. */
+  readonly namespaces?: readonly string[];
+}
+
+/** path → content */
+export function scaffoldFiles(n: ScaffoldNames): Record<string, string> {
+  const exampleNamespace = n.namespaces?.[0] ?? 'default';
+  const watchNamespaces = n.namespaces ? `\n  // One informer and one Role per namespace; the chart sets WATCH_NAMESPACE from the same list.\n  watchNamespaces: ${JSON.stringify(n.namespaces).replace(/"/g, "'").replace(/,/g, ', ')},` : '';
+  return {
+    'src/crds.ts': `import { Construct } from 'constructs';
+import { CustomResourceDefinition, Schema } from 'cdk8s-operator';
+
+// One schema for both versions: v1alpha1 is still served, v1 is stored (conversion "None" only
+// rewrites apiVersion, so the schemas must agree).
+const spec = () => Schema.object({
+  description: 'Desired state of a ${n.kind}.',
+  properties: {
+    message: Schema.string({ description: 'Text the operator publishes in the ${n.kind}\\'s ConfigMap.', minLength: 1, maxLength: 256 }),
+  },
+  required: ['message'],
+});
+const status = () => Schema.object({
+  description: 'Observed state, written by the operator.',
+  properties: {
+    configMap: Schema.string({ description: 'Name of the ConfigMap holding the message.' }),
+    observedGeneration: Schema.integer({ description: 'The generation last reconciled.' }),
+  },
+});
+
+/** The ${n.kind} CRD: \`${n.group}\`, versions v1alpha1 (served) and v1 (served, stored). */
+export function ${n.lower}Crd(scope: Construct): CustomResourceDefinition {
+  return new CustomResourceDefinition(scope, '${n.kind}Crd', {
+    group: '${n.group}',
+    kind: '${n.kind}',
+    description: 'A ${n.kind}: the operator publishes its message in a ConfigMap.',
+    versions: [
+      { name: 'v1alpha1', storage: false, spec: spec(), status: status(), subresources: { status: true } },
+      { name: 'v1', storage: true, spec: spec(), status: status(), subresources: { status: true } },
+    ],
+  });
+}
+
+/** Every CRD of this project: \`npx cdk8s-operator types src/crds.ts\` generates imports/ from these. */
+export function defineCrds(scope: Construct): CustomResourceDefinition[] {
+  return [${n.lower}Crd(scope)];
+}
+`,
+    'src/contract.ts': `/**
+ * What the controller does against the API, declared once: the controller is wired from it (the
+ * runtime refuses anything beyond it at start-up) and the chart derives RBAC, WATCH_NAMESPACE and
+ * the NetworkPolicy from the very same object.
+ */
+import { defineContract, KubeObject, resourceRef } from 'cdk8s-operator/runtime';
+import type { ${n.kind}Spec, ${n.kind}Status } from '../imports/${n.group}';
+
+/** A ${n.kind} object, typed from the CRD (imports/ is generated: \`npm run types\`). */
+export interface ${n.kind} extends KubeObject {
+  spec: ${n.kind}Spec;
+  status?: ${n.kind}Status;
+}
+
+/** The part of a ConfigMap the controller reads. */
+export interface ConfigMap extends KubeObject {
+  data?: Record<string, string>;
+}
+
+export const ${n.kind.toUpperCase()} = resourceRef<${n.kind}>({ apiVersion: '${n.group}/v1', kind: '${n.kind}', plural: '${n.plural}' });
+export const CONFIGMAP = resourceRef<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' });
+
+export const CONTRACT = defineContract({
+  watches: [${n.kind.toUpperCase()}],
+  owns: [CONFIGMAP],
+  status: true,
+  leaderElection: true,${watchNamespaces}
+});
+`,
+    'src/reconciler.ts': `/**
+ * The business logic: each ${n.kind} gets a ConfigMap \`<name>-content\` holding its message, and its
+ * status names that ConfigMap. Level-triggered and idempotent: in steady state it writes nothing.
+ */
+import { applyOwned, controllerReference, KubeClient, Reconciler, Request, Store, updateStatus } from 'cdk8s-operator/runtime';
+import { ConfigMap, CONFIGMAP, ${n.kind}, ${n.kind.toUpperCase()} } from './contract';
+
+export interface ${n.kind}ReconcilerDeps {
+  /** Writes return once the informer shows them (the manager's readYourWritesClient). */
+  readonly client: KubeClient;
+  readonly ${n.plural}: Store<${n.kind}>;
+  readonly configMaps: Store<ConfigMap>;
+  readonly fieldManager: string;
+}
+
+export class ${n.kind}Reconciler implements Reconciler {
+  constructor(private readonly deps: ${n.kind}ReconcilerDeps) {}
+
+  async reconcile(request: Request): Promise<void> {
+    const ${n.lower} = this.deps.${n.plural}.get(request);
+    if (!${n.lower} || ${n.lower}.metadata.deletionTimestamp) return; // the ConfigMap goes with it (ownerReference)
+    const name = \`\${${n.lower}.metadata.name}-content\`;
+    const live = this.deps.configMaps.get({ namespace: ${n.lower}.metadata.namespace, name });
+    await applyOwned(this.deps.client, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: ${n.lower}.metadata.namespace, ownerReferences: [controllerReference(${n.lower})] },
+      data: { message: ${n.lower}.spec.message },
+    }, { fieldManager: this.deps.fieldManager, live, resource: CONFIGMAP });
+    await updateStatus(this.deps.client, ${n.lower}, { configMap: name, observedGeneration: ${n.lower}.metadata.generation },
+      { fieldManager: this.deps.fieldManager, resource: ${n.kind.toUpperCase()} });
+  }
+}
+`,
+    'src/controller.ts': `import { Controller, ControllerBuilder, Manager } from 'cdk8s-operator/runtime';
+import { CONFIGMAP, ${n.kind.toUpperCase()} } from './contract';
+import { ${n.kind}Reconciler } from './reconciler';
+
+/** Wires the reconciler: for(${n.kind}), owns(ConfigMap) — what CONTRACT grants. */
+export function setup${n.kind}Controller(manager: Manager): Controller {
+  const reconciler = new ${n.kind}Reconciler({
+    client: manager.readYourWritesClient,
+    ${n.plural}: manager.getStore(${n.kind.toUpperCase()}),
+    configMaps: manager.getStore(CONFIGMAP),
+    fieldManager: '${n.operator}',
+  });
+  return new ControllerBuilder(manager, { name: '${n.lower}' })
+    .for(${n.kind.toUpperCase()})
+    .owns(CONFIGMAP)
+    .complete(reconciler);
+}
+`,
+    'src/main.ts': `/**
+ * The controller binary (\`npm run bundle\` → dist/controller.js). Flags: --leader-elect,
+ * --metrics-bind-address, --health-probe-bind-address, --concurrency; env WATCH_NAMESPACE.
+ */
+import { runControllerBinary } from 'cdk8s-operator/runtime';
+import { CONTRACT } from './contract';
+import { setup${n.kind}Controller } from './controller';
+
+runControllerBinary({
+  name: '${n.lower}',
+  leaseName: '${n.operator}-leader',
+  contract: CONTRACT,
+  setup: (manager) => { setup${n.kind}Controller(manager); },
+});
+`,
+    'src/chart.ts': `import { Chart, ChartProps } from 'cdk8s';
+import { Construct } from 'constructs';
+import { Operator } from 'cdk8s-operator';
+import { ${n.kind} } from '../imports/${n.group}';
+import { CONTRACT } from './contract';
+import { ${n.lower}Crd } from './crds';
+
+export interface ${n.kind}OperatorChartProps extends ChartProps {
+  /** @default 'ghcr.io/example/${n.operator}:0.1.0' */
+  readonly image?: string;
+}
+
+/** The CRD, the operator (RBAC, Deployment, NetworkPolicy derived from CONTRACT) and an example ${n.kind}. */
+export class ${n.kind}OperatorChart extends Chart {
+  constructor(scope: Construct, id: string, props: ${n.kind}OperatorChartProps = {}) {
+    super(scope, id, props);
+    const crd = ${n.lower}Crd(this);
+    new Operator(this, '${n.operator}', {
+      crds: [crd],
+      image: props.image ?? 'ghcr.io/example/${n.operator}:0.1.0',
+      contract: CONTRACT,${n.namespaces ? '\n      createWatchNamespaces: true,' : ''}
+    });
+    // Checked against the CRD at synth.
+    new ${n.kind}(this, 'example', { metadata: { name: 'example', namespace: '${exampleNamespace}' }, spec: { message: 'Hello from ${n.operator}' } });
+  }
+}
+`,
+    'src/app.ts': `import { OperatorApp, OutputLayout } from 'cdk8s-operator';
+import { ${n.kind}OperatorChart } from './chart';
+
+// \`npm run synth\`: dist/0-namespaces.yaml … dist/APPLY.md (apply order), RBAC report, API docs.
+const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER });
+new ${n.kind}OperatorChart(app, '${n.operator}');
+app.synth();
+`,
+    'test/chart.test.ts': `import assert from 'node:assert/strict';
+import test from 'node:test';
+import { Testing } from 'cdk8s';
+import { ${n.kind}OperatorChart } from '../src/chart';
+
+test('the chart grants exactly what the controller contract declares', () => {
+  const out = Testing.synth(new ${n.kind}OperatorChart(Testing.app(), 'test'));
+  const roles = out.filter((o) => o.kind === '${n.namespaces ? 'Role' : 'ClusterRole'}' && o.metadata.name === '${n.operator}-manager');
+  assert.deepEqual(roles.map((r) => r.metadata.namespace), ${JSON.stringify(n.namespaces ?? [undefined]).replace(/"/g, "'").replace(/null/g, 'undefined')});
+  for (const role of roles) {
+    assert.deepEqual(role.rules.find((r: { resources: string[] }) => r.resources.includes('configmaps')).verbs,
+      ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']);
+    assert.deepEqual(role.rules.find((r: { resources: string[] }) => r.resources.includes('${n.plural}/status')).verbs, ['get', 'update', 'patch']);
+  }
+  const env = out.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].env;
+  assert.equal(env.find((e: { name: string }) => e.name === 'WATCH_NAMESPACE').value, '${(n.namespaces ?? []).join(',')}');
+});
+
+test('an invalid example ${n.kind} fails synth, naming the field', () => {
+  assert.throws(() => {
+    const chart = new ${n.kind}OperatorChart(Testing.app(), 'bad');
+    const { ${n.kind} } = require('../imports/${n.group}');
+    new ${n.kind}(chart, 'empty', { metadata: { name: 'empty', namespace: 'default' }, spec: { message: '' } });
+    Testing.synth(chart);
+  }, /message/);
+});
+`,
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'commonjs', lib: ['ES2022'], types: ['node'], strict: true, esModuleInterop: true,
+        skipLibCheck: true, outDir: 'out', rootDir: '.', declaration: false,
+      },
+      include: ['src/**/*.ts', 'test/**/*.ts', 'imports/**/*.ts'],
+    }, null, 2) + '\n',
+    'README.md': `# ${n.operator}
+
+An operator for \`${n.kind}\` (\`${n.group}\`), built with [cdk8s-operator](https://www.npmjs.com/package/cdk8s-operator).
+
+| file | what |
+|---|---|
+| \`src/crds.ts\` | the CRD (versions v1alpha1 and v1), built with the schema builder |
+| \`imports/${n.group}.ts\` | generated types (\`npm run types\`; never edit) |
+| \`src/contract.ts\` | what the controller reads and writes — the controller and the chart both use it |
+| \`src/reconciler.ts\` | the business logic |
+| \`src/controller.ts\`, \`src/main.ts\` | wiring and the controller binary |
+| \`src/chart.ts\`, \`src/app.ts\` | the cdk8s chart: CRD, Operator (RBAC, Deployment, NetworkPolicy), an example ${n.kind} |
+| \`test/\` | tests (\`node --test\`) |
+
+\`\`\`sh
+npm run types     # imports/${n.group}.ts from src/crds.ts
+npm run build     # tsc
+npm test          # node --test
+npm run synth     # dist/: apply-ordered manifests, APPLY.md, RBAC report
+npm run bundle    # dist/controller.js: the controller in one file
+
+# apply as dist/APPLY.md says (it lists exactly the files your output has)
+WATCH_NAMESPACE=${(n.namespaces ?? []).join(',')} node dist/controller.js   # against your current kubeconfig
+\`\`\`
+`,
+  };
+}
+
+/** npm scripts the project gets. */
+export const SCAFFOLD_SCRIPTS: Record<string, string> = {
+  types: 'cdk8s-operator types src/crds.ts',
+  build: 'tsc -p tsconfig.json',
+  test: 'node --test out/test/',
+  synth: 'node out/src/app.js',
+  bundle: 'cdk8s-operator bundle src/main.ts --output dist/controller.js',
+  start: 'node dist/controller.js',
+};
