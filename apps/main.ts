@@ -6,7 +6,13 @@ import { FooChart } from './foo/foo-chart';
 import { SampleDbChart } from './sampledb/sampledb-chart';
 
 const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER, docs: true });
-EvolutionGuard.enable(app, { baselineDir: path.join(__dirname, '..', 'crd-baselines') });
+EvolutionGuard.enable(app, {
+  baselineDir: path.join(__dirname, '..', 'crd-baselines'),
+  acknowledge: [{
+    change: 'type-changed v1:.spec.restoreFrom',
+    reason: 'SampleDB restores from any SampleDB in the namespace: restoreFrom is { sampleDB, backup } (issue 13); a string restoreFrom of 0.1.0 becomes { backup: <string> }',
+  }],
+});
 new SampleDbChart(app, 'sampledb');
 new FooChart(app, 'foo');
 app.synth();

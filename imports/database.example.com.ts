@@ -62,9 +62,18 @@ export interface SampleDBSpec {
    */
   volumeRetention?: 'Delete' | 'Retain';
   /**
-   * Name of a backup (as in status.lastBackup.name) to restore into this database once it is initialized.
+   * A backup to restore into this database once it is initialized: one of any SampleDB in this namespace, including a deleted one whose backup volume (<sampleDB>-backups) remains.
    */
-  restoreFrom?: string;
+  restoreFrom?: {
+    /**
+     * The SampleDB whose backup volume holds the backup (it may be deleted). Defaults to this database.
+     */
+    sampleDB?: string;
+    /**
+     * Backup name, as in status.lastBackup.name of that SampleDB (or <sampleDB>-final-snapshot).
+     */
+    backup: string;
+  };
 }
 
 /**

@@ -65,10 +65,13 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             enum: ['Delete', 'Retain'],
             default: 'Delete',
           }),
-          restoreFrom: Schema.string({
-            description: 'Name of a backup (as in status.lastBackup.name) to restore into this database once it is initialized.',
-            pattern: BACKUP_NAME_PATTERN,
-            maxLength: 63,
+          restoreFrom: Schema.object({
+            description: 'A backup to restore into this database once it is initialized: one of any SampleDB in this namespace, including a deleted one whose backup volume (<sampleDB>-backups) remains.',
+            properties: {
+              sampleDB: Schema.string({ description: 'The SampleDB whose backup volume holds the backup (it may be deleted). Defaults to this database.', pattern: BACKUP_NAME_PATTERN, maxLength: 40 }),
+              backup: Schema.string({ description: 'Backup name, as in status.lastBackup.name of that SampleDB (or <sampleDB>-final-snapshot).', pattern: BACKUP_NAME_PATTERN, maxLength: 63 }),
+            },
+            required: ['backup'],
           }),
         },
         required: ['version'],

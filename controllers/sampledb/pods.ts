@@ -56,8 +56,8 @@ export interface JobSpecOptions {
   readonly image: string;
   readonly script: string;
   readonly env?: Record<string, unknown>[];
-  /** Mount the backup volume at /backups. */
-  readonly backupVolume?: boolean;
+  /** Mount the backup volume at /backups: true for the database's own, or another's claim name (read-only). */
+  readonly backupVolume?: boolean | string;
   readonly extraLabels?: Record<string, string>;
 }
 
@@ -66,8 +66,10 @@ export function jobPodTemplate(db: SampleDB, o: JobSpecOptions): Record<string, 
   const volumes: Record<string, unknown>[] = [{ name: 'tmp', emptyDir: {} }];
   const mounts: Record<string, unknown>[] = [{ name: 'tmp', mountPath: '/tmp' }];
   if (o.backupVolume) {
-    volumes.push({ name: 'backups', persistentVolumeClaim: { claimName: names.backupPvc(db.metadata!.name!) } });
-    mounts.push({ name: 'backups', mountPath: '/backups' });
+    const other = typeof o.backupVolume === 'string' && o.backupVolume !== names.backupPvc(db.metadata!.name!);
+    const claimName = typeof o.backupVolume === 'string' ? o.backupVolume : names.backupPvc(db.metadata!.name!);
+    volumes.push({ name: 'backups', persistentVolumeClaim: other ? { claimName, readOnly: true } : { claimName } });
+    mounts.push(other ? { name: 'backups', mountPath: '/backups', readOnly: true } : { name: 'backups', mountPath: '/backups' });
   }
   return {
     metadata: { labels: labels(db, o.component, o.extraLabels) },

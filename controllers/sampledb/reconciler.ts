@@ -28,7 +28,7 @@ import { runDeletion } from './deletion';
 import { initJob } from './init-job';
 import { SampleDbMetrics } from './metrics';
 import { jobFinishedAt, jobState } from './pods';
-import { LABEL_RESTORE_FROM, restoreJob, restoreJobName } from './restore';
+import { LABEL_RESTORE_FROM, RestoreSource, restoreJob, restoreJobName, restoreSourceOf } from './restore';
 import { InstanceClient, observeInstances, PgInstanceClient } from './instances';
 import { reconcileReplication, ReplicationStatus } from './replication';
 import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
@@ -296,29 +296,55 @@ export class SampleDbReconciler implements Reconciler {
     if (live && await a.delete(CRONJOB, name, live.metadata!.uid)) a.event('Normal', Reasons.BackupScheduleRemoved, `deleted CronJob ${name}: no backupSchedule`, 'Backup');
   }
 
-  /** Restore Jobs for `spec.restoreFrom` and a major upgrade, once the primary is ready. */
+  /**
+   * Restore Jobs for `spec.restoreFrom` (a backup of any SampleDB in the namespace, deleted ones
+   * included) and a major upgrade, once the primary is ready. A source whose backup volume does not
+   * exist is reported at once; a backup file that does not exist fails its Job's only attempt,
+   * whose message becomes the condition.
+   */
   private async ensureRestores(a: Actions, f: Findings, sts: KubeObject | undefined, counts: ReturnType<typeof statefulSetCounts>, version: string): Promise<void> {
     const c = this.deps.caches;
+    const own = a.db.metadata!.name!;
     const upgradeBackup = sts?.metadata?.annotations?.[ANNOTATION_UPGRADE_RESTORE];
-    const targets = [...new Set([upgradeBackup, a.db.spec.restoreFrom].filter((x): x is string => !!x))];
-    for (const backup of targets) {
-      const jobName = restoreJobName(a.db, backup);
+    const requested = restoreSourceOf(a.db);
+    const targets: { source: RestoreSource; upgrade: boolean }[] = [];
+    if (upgradeBackup) targets.push({ source: { sampleDB: own, backup: upgradeBackup }, upgrade: true });
+    if (requested && requested.backup !== upgradeBackup) targets.push({ source: requested, upgrade: false });
+    for (const { source, upgrade } of targets) {
+      const jobName = restoreJobName(a.db, source.backup);
       const job = a.cached(c.jobs, jobName);
       a.assertControlled(job);
       const state = jobState(job);
       if (state === 'Succeeded') continue;
-      if (backup === upgradeBackup) f.upgrading = true;
+      if (upgrade) f.upgrading = true;
       else f.restoring = true;
+      const volume = names.backupPvc(source.sampleDB);
+      if (state === 'Missing' && !a.cached(c.pvcs, volume)) {
+        f.problems.push({ reason: Reasons.RestoreSourceMissing, message: `cannot restore backup ${source.backup}: SampleDB ${source.sampleDB} has no backup volume ${volume} in namespace ${a.db.metadata!.namespace}` });
+        continue;
+      }
       if (state === 'Failed') {
-        f.problems.push({ reason: Reasons.RestoreFailed, message: `restore Job ${jobName} of backup ${backup} failed (delete it to retry)` });
+        const why = this.terminationMessage(a.db, jobName);
+        f.problems.push({ reason: why ? Reasons.RestoreSourceMissing : Reasons.RestoreFailed, message: why ? `cannot restore: ${why}` : `restore Job ${jobName} of backup ${source.backup} failed (delete it to retry)` });
         continue;
       }
       const ready = f.initialized && counts.settled && counts.ready >= 1;
-      f.progress.push({ reason: 'Restoring', message: ready ? `restoring backup ${backup} (Job ${jobName})` : `waiting for the primary before restoring backup ${backup}` });
-      if (state === 'Missing' && ready && await a.create(c.jobs, restoreJob(a.db, backup, version))) {
-        a.event('Normal', Reasons.RestoreStarted, `created restore Job ${jobName} for backup ${backup}`, 'Restore');
+      f.progress.push({ reason: 'Restoring', message: ready ? `restoring backup ${source.backup} of ${source.sampleDB} (Job ${jobName})` : `waiting for the primary before restoring backup ${source.backup}` });
+      if (state === 'Missing' && ready && await a.create(c.jobs, restoreJob(a.db, source, version))) {
+        a.event('Normal', Reasons.RestoreStarted, `created restore Job ${jobName} for backup ${source.backup} of ${source.sampleDB}`, 'Restore');
       }
     }
+  }
+
+  /** What a finished Job's pod wrote to its termination log (e.g. "backup x not found in volume y"). */
+  private terminationMessage(db: SampleDB, jobName: string): string | undefined {
+    for (const pod of this.deps.caches.pods.list()) {
+      if (pod.metadata?.namespace !== db.metadata!.namespace || pod.metadata?.labels?.['job-name'] !== jobName) continue;
+      const statuses = ((pod.status as { containerStatuses?: { state?: { terminated?: { message?: string } } }[] } | undefined)?.containerStatuses) ?? [];
+      const message = statuses.map((s) => s.state?.terminated?.message?.trim()).find((m) => m);
+      if (message) return message;
+    }
+    return undefined;
   }
 
   private async reconcileDeletion(a: Actions): Promise<void> {

@@ -8,28 +8,43 @@
  */
 import { KubeObject } from '../../runtime';
 import { jobFor, jobName, withWaitForPrimary } from './pods';
-import { SampleDB } from './types';
+import { names, SampleDB } from './types';
 import { imageFor } from './versions';
+
+/** A backup to restore: its name and the SampleDB whose backup volume holds it. */
+export interface RestoreSource {
+  readonly sampleDB: string;
+  readonly backup: string;
+}
+
+/** `spec.restoreFrom` with its default (this database) applied. */
+export function restoreSourceOf(db: SampleDB): RestoreSource | undefined {
+  const r = db.spec.restoreFrom;
+  return r ? { sampleDB: r.sampleDB ?? db.metadata!.name!, backup: r.backup } : undefined;
+}
 
 /** Label on restore Jobs: the backup they restore. */
 export const LABEL_RESTORE_FROM = 'database.example.com/restore-from';
 
-const RESTORE = 'f="/backups/${RESTORE_FROM}.dump"\ntest -f "$f" || { echo "backup $f not found"; exit 1; }\npg_restore --clean --if-exists --no-owner -d "$PGDATABASE" "$f"\necho "restored $f"';
+// A missing file ends the Job at once (backoffLimit 0) with its reason as the termination message.
+const RESTORE = 'f="/backups/${RESTORE_FROM}.dump"\ntest -f "$f" || { echo "backup ${RESTORE_FROM} not found in volume ${SOURCE_VOLUME}" | tee /dev/termination-log; exit 2; }\npg_restore --clean --if-exists --no-owner -d "$PGDATABASE" "$f"\necho "restored $f"';
 
 /** The name of the Job restoring `backup`. */
 export function restoreJobName(db: SampleDB, backup: string): string {
   return jobName(db.metadata!.name!, 'restore', backup);
 }
 
-/** The restore Job for `backup`. */
-export function restoreJob(db: SampleDB, backup: string, version: string): KubeObject {
-  return jobFor(db, {
-    name: restoreJobName(db, backup),
+/** The restore Job for `source` (read-only mount of the source database's backup volume). */
+export function restoreJob(db: SampleDB, source: RestoreSource, version: string): KubeObject {
+  const job = jobFor(db, {
+    name: restoreJobName(db, source.backup),
     component: 'restore',
     image: imageFor(version),
     script: withWaitForPrimary(RESTORE),
-    env: [{ name: 'RESTORE_FROM', value: backup }],
-    backupVolume: true,
-    extraLabels: { [LABEL_RESTORE_FROM]: backup },
+    env: [{ name: 'RESTORE_FROM', value: source.backup }, { name: 'SOURCE_VOLUME', value: names.backupPvc(source.sampleDB) }],
+    backupVolume: names.backupPvc(source.sampleDB),
+    extraLabels: { [LABEL_RESTORE_FROM]: source.backup },
   });
+  (job.spec as { backoffLimit: number }).backoffLimit = 0;
+  return job;
 }

@@ -83,7 +83,7 @@ describe('SampleDB app', () => {
   test.each<[string, any, any, RegExp]>([
     ['a storage change', { version: '16', storage: '1Gi' }, { version: '16', storage: '2Gi' }, /spec\.storage.*storage is immutable/],
     ['an unknown volumeRetention', { version: '16', volumeRetention: 'Keep' }, undefined, /spec\.volumeRetention.*Unsupported value/],
-    ['a restoreFrom that is not a backup name', { version: '16', restoreFrom: 'Not A Name' }, undefined, /spec\.restoreFrom.*should match/],
+    ['a restoreFrom that is not a backup name', { version: '16', restoreFrom: { backup: 'Not A Name' } }, undefined, /spec\.restoreFrom\.backup.*should match/],
   ])('fails synth for %s', (_name, spec, previous, message) => {
     const chart = chartWithCrd();
     new SampleDB(chart, 'bad', { metadata: { name: 'bad' }, spec: previous ? previous : spec, ...(previous ? { previous: { spec } } : {}) });

@@ -238,8 +238,11 @@ describeRealApiServer('SampleDB controller', (plane) => {
     await until('cronjob deleted', async () => !(await get('batch/v1', 'CronJob', 'nightly-backup')), T);
   }, 90_000);
 
-  test('restoreFrom restores the named backup once the database is up', async () => {
-    await env.put(sampleDb('copy', { restoreFrom: 'orders-final-snapshot' }));
+  test('restoreFrom restores a backup of another SampleDB once the database is up', async () => {
+    // the source database's backup volume is what the restore reads
+    await env.put(sampleDb('orders'));
+    await until('orders-backups', () => get('v1', 'PersistentVolumeClaim', 'orders-backups'), T);
+    await env.put(sampleDb('copy', { restoreFrom: { sampleDB: 'orders', backup: 'orders-final-snapshot' } }));
     await until('init job', () => get('batch/v1', 'Job', 'copy-init'), T);
     await sleep(300);
     expect(await get('batch/v1', 'Job', 'copy-restore-orders-final-snapshot')).toBeUndefined(); // not before init + ready
@@ -252,6 +255,16 @@ describeRealApiServer('SampleDB controller', (plane) => {
       const now = await db('copy');
       return now?.status?.restoredFrom === 'orders-final-snapshot' && now.status.phase === 'Running';
     }, T);
+  }, 90_000);
+
+  test('a restore from a SampleDB without a backup volume is a clear condition at once, and no Job', async () => {
+    await env.put(sampleDb('orphan', { restoreFrom: { sampleDB: 'never-existed', backup: 'never-existed-final-snapshot' } }));
+    await until('Degraded RestoreSourceMissing', async () => condition(await db('orphan'), 'Degraded')?.reason === 'RestoreSourceMissing', T);
+    expect(condition(await db('orphan'), 'Degraded')?.message).toMatch(/^cannot restore backup never-existed-final-snapshot: SampleDB never-existed has no backup volume never-existed-backups in namespace /);
+    await env.finishJob('orphan-init');
+    env.runPods('orphan', 1);
+    await sleep(1000);
+    expect(await get('batch/v1', 'Job', 'orphan-restore-never-existed-final-snapshot')).toBeUndefined();
   }, 90_000);
 
   test('delete keeps the database until the final snapshot succeeded, then removes the StatefulSet and data volumes', async () => {

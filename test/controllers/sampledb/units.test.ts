@@ -66,13 +66,19 @@ describe('desired objects', () => {
     const d = db({ backupSchedule: '0 2 * * *', backupRetention: 3 });
     const manifests = [
       desiredStatefulSet(d, { version: '16.4' }), initJob(d, '16.4'), backupJob(d, 'db-final-snapshot', 'FinalSnapshot', '16.4'),
-      restoreJob(d, 'b1', '16.4'), backupCronJob(d, '16.4')!,
+      restoreJob(d, { sampleDB: 'db', backup: 'b1' }, '16.4'), restoreJob(d, { sampleDB: 'other', backup: 'b1' }, '16.4'), backupCronJob(d, '16.4')!,
     ];
     expect(checkPodSecurityRestricted(manifests)).toEqual([]);
     // the check can fail: a privileged container is reported
     const bad = desiredStatefulSet(d, { version: '16.4' }) as any;
     bad.spec.template.spec.containers[0].securityContext = { privileged: true };
     expect(checkPodSecurityRestricted([bad]).length).toBeGreaterThan(0);
+  });
+  test('a restore from another SampleDB mounts its backup volume read-only and runs once', () => {
+    const job = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, '16.4') as any;
+    expect(job.spec.backoffLimit).toBe(0);
+    expect(job.spec.template.spec.volumes).toContainEqual({ name: 'backups', persistentVolumeClaim: { claimName: 'orders-backups', readOnly: true } });
+    expect(job.spec.template.spec.containers[0].env).toContainEqual({ name: 'RESTORE_FROM', value: 'orders-final-snapshot' });
   });
   test('the StatefulSet follows spec.replicas, storage and volumeRetention', () => {
     const sts = desiredStatefulSet(db({ replicas: 3, storage: '5Gi', volumeRetention: 'Retain' }), { version: '16.4' }) as any;

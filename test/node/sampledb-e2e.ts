@@ -1,0 +1,290 @@
+/**
+ * End-to-end suite of the SampleDB operator on the real single-node cluster (../shared/k8s/node:
+ * kubelet, containerd, kube-proxy, real PostgreSQL pods). Run by .ci/run when the harness is there:
+ *
+ *   npx tsx test/node/sampledb-e2e.ts            # brings a cluster up in a temp dir and down again
+ *
+ * Steps (each an assertion; timings printed): build the controller images without Docker and
+ * import them; apply dist/ exactly as dist/APPLY.md says, under Pod Security "restricted",
+ * expecting 0 warnings; then SampleDB's walkthrough: writes through <db>-rw visible on every
+ * standby, scale 1→3→2, a scheduled backup, restore into a differently named SampleDB, a failover
+ * (primary pod killed) with no acknowledged write lost under `synchronous: true`, the operator
+ * killed mid-failover, a switchover on request, an upgrade behind its pre-upgrade backup, delete
+ * with a final snapshot, and a restore from the deleted database's snapshot.
+ *
+ * Every postgres:* tag of the harness runs PostgreSQL 15.18 (Debian bookworm has no other
+ * major): the upgrade step exercises the operator's flow (pre-upgrade backup, new data directory,
+ * restore), not a change of PostgreSQL binaries, and says so.
+ */
+import { execFileSync, spawnSync } from 'child_process';
+import { existsSync, mkdtempSync, rmSync } from 'fs';
+import { homedir, tmpdir } from 'os';
+import { join, resolve } from 'path';
+import { Client } from 'pg';
+
+const ROOT = resolve(__dirname, '../..');
+const HARNESS = resolve(ROOT, '../shared/k8s/node');
+const IMAGES = process.env.K8S_NODE_STATE ? join(process.env.K8S_NODE_STATE, 'images') : join(homedir(), '.cache/k8s-node/images');
+/** The failover bound this suite asserts: primary pod deleted → writes through <db>-rw succeed again. */
+const FAILOVER_BOUND_S = 30;
+const NS = 'default';
+
+const dir = process.env.NODE_CLUSTER_DIR ?? mkdtempSync(join(tmpdir(), 'sampledb-node-'));
+const env = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig') };
+const results: { step: string; ok: boolean; seconds: number; note: string }[] = [];
+
+function sh(cmd: string, args: string[], options: { input?: string; allowFail?: boolean } = {}): string {
+  const r = spawnSync(cmd, args, { env, input: options.input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0 && !options.allowFail) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
+  return `${r.stdout}${r.stderr}`;
+}
+const kubectl = (...args: string[]) => sh('kubectl', args);
+const json = (...args: string[]) => JSON.parse(kubectl(...args, '-o', 'json'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`assertion failed: ${message}`);
+}
+
+async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutS = 180, everyMs = 500): Promise<T> {
+  const end = Date.now() + timeoutS * 1000;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) { last = err; }
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutS}s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+async function step(name: string, fn: () => Promise<string | void>): Promise<void> {
+  const started = Date.now();
+  try {
+    const note = (await fn()) ?? '';
+    results.push({ step: name, ok: true, seconds: (Date.now() - started) / 1000, note });
+    process.stdout.write(`ok   ${name} [${((Date.now() - started) / 1000).toFixed(1)}s] ${note}\n`);
+  } catch (err) {
+    results.push({ step: name, ok: false, seconds: (Date.now() - started) / 1000, note: (err as Error).message });
+    process.stdout.write(`FAIL ${name} [${((Date.now() - started) / 1000).toFixed(1)}s] ${(err as Error).message}\n`);
+  }
+}
+
+const sdb = (name: string) => json('get', 'sampledb', name, '-n', NS);
+const ready = (name: string, replicas: number) => {
+  const s = sdb(name).status ?? {};
+  return s.phase === 'Running' && s.readyReplicas === replicas && s.currentPrimary && (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas ? s : undefined;
+};
+function applySampleDb(name: string, spec: Record<string, unknown>): void {
+  sh('kubectl', ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name, namespace: NS }, spec }) });
+}
+
+/** A SQL client on `<db>-rw` (or another Service), from the host through kube-proxy. */
+const endpoints = new Map<string, { host: string; user: string; password: string; database: string }>();
+async function sql(db: string, service: string, query: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  const key = `${db}/${service}`;
+  if (!endpoints.has(key)) {
+    const secret = json('get', 'secret', `${db}-credentials`, '-n', NS);
+    const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
+    endpoints.set(key, { host: json('get', 'service', service, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database') });
+  }
+  const client = new Client({ ...endpoints.get(key)!, port: 5432, connectionTimeoutMillis: 2000, query_timeout: 5000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query(query, params)).rows;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+/** Rows of table `t` in each pod of `db`, asked locally in the pod (standbys included). */
+function countsPerPod(db: string, pods: number): number[] {
+  return [...Array(pods).keys()].map((i) => Number(kubectl('exec', '-n', NS, `${db}-${i}`, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', 'select count(*) from t').trim()));
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  assert(existsSync(join(HARNESS, 'cluster.sh')), `the node harness is missing (${HARNESS})`);
+  sh(join(HARNESS, 'build-images.sh'), []);
+  const up = spawnSync(join(HARNESS, 'cluster.sh'), ['up', dir], { env: { ...process.env, PSS_RESTRICTED: '1' }, encoding: 'utf8' });
+  assert(up.status === 0, `cluster.sh up failed: ${up.stderr}`);
+  process.stdout.write(`cluster up (Pod Security restricted by default) in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
+  try {
+    await walkthrough();
+  } finally {
+    spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
+    if (!process.env.NODE_CLUSTER_DIR) rmSync(dir, { recursive: true, force: true });
+    const failed = results.filter((r) => !r.ok).length;
+    process.stdout.write(`sampledb e2e on the real node: ${results.length - failed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+    if (failed) process.exitCode = 1;
+  }
+}
+
+async function walkthrough(): Promise<void> {
+  await step('controller images built without Docker and imported', async () => {
+    execFileSync('npx', ['tsx', 'tools/image/main.ts', '--base', join(IMAGES, 'distroless-node20.tar')], { cwd: ROOT, stdio: 'inherit' });
+    sh(join(HARNESS, 'cluster.sh'), ['import', dir, join(ROOT, 'images/foo-controller.tar'), join(ROOT, 'images/sampledb-controller.tar')]);
+  });
+  await step('dist/ applied exactly as dist/APPLY.md says: 0 warnings, both operators running', async () => {
+    execFileSync('npx', ['cdk8s', 'synth'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' } });
+    const apply = /```sh\n([\s\S]*?)```/.exec(sh('cat', [join(ROOT, 'dist/APPLY.md')]))![1].trim().split('\n');
+    let output = '';
+    for (const line of apply) output += sh('sh', ['-c', `cd ${ROOT} && ${line}`]);
+    const warnings = output.split('\n').filter((l) => /warning/i.test(l));
+    assert(warnings.length === 0, `apply printed warnings: ${warnings.join(' | ')}`);
+    await until('both operators Available', () => ['sampledb-operator-system/sampledb-operator', 'foo-controller-system/foo-controller'].every((d) => {
+      const [ns, name] = d.split('/');
+      return (json('get', 'deployment', name, '-n', ns).status?.availableReplicas ?? 0) >= 1;
+    }), 120);
+    await until('the example my-db (3 replicas) running with a primary', () => ready('my-db', 3), 240);
+    return `${apply.length} commands; my-db: primary ${sdb('my-db').status.currentPrimary}, 2 standbys`;
+  });
+
+  const db = 'e2e-db';
+  await step('a new SampleDB with 1 replica, then scale 1→3: writes through -rw visible on every standby', async () => {
+    applySampleDb(db, { version: '16.4', replicas: 1, backupSchedule: '* * * * *', backupRetention: 2, failoverDelaySeconds: 2, synchronous: true });
+    await until('1 replica running', () => ready(db, 1), 240);
+    kubectl('scale', 'sampledb', db, '-n', NS, '--replicas=3');
+    await until('3 replicas running', () => ready(db, 3), 240);
+    await sql(db, `${db}-rw`, 'create table t (id int primary key, at timestamptz default now())');
+    await sql(db, `${db}-rw`, 'insert into t (id) select generate_series(1, 100)');
+    const counts = await until('rows on every pod', () => { const c = countsPerPod(db, 3); return c.every((n) => n === 100) && c; }, 30);
+    const ro = await sql(db, `${db}-ro`, 'select pg_is_in_recovery() as r, count(*) as n from t');
+    assert(ro[0].r === true && Number(ro[0].n) === 100, `-ro reaches a standby with the rows: ${JSON.stringify(ro)}`);
+    const roles = sdb(db).status.instances.map((i: { name: string; role: string }) => `${i.name}=${i.role}`).join(' ');
+    return `rows per pod ${counts.join('/')}; ${roles}`;
+  });
+
+  await step('scale 3→2 keeps the primary', async () => {
+    const primary = sdb(db).status.currentPrimary;
+    kubectl('scale', 'sampledb', db, '-n', NS, '--replicas=2');
+    await until('2 replicas', () => ready(db, 2) && json('get', 'pods', '-n', NS, '-l', `app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`).items.length === 2, 180);
+    const now = sdb(db).status.currentPrimary;
+    assert(['e2e-db-0', 'e2e-db-1'].includes(now), `primary ${now} survives the scale-down`);
+    return `primary before ${primary}, after ${now}`;
+  });
+
+  await step('kill the primary pod: the most advanced standby is promoted, no acknowledged write lost (synchronous)', async () => {
+    const before = sdb(db).status;
+    const oldPrimary = before.currentPrimary;
+    const acked: number[] = [];
+    let next = 1000;
+    let stop = false;
+    let firstFailure = 0;
+    let recoveredAt = 0;
+    const writer = (async () => {
+      while (!stop) {
+        const id = next++;
+        try {
+          await sql(db, `${db}-rw`, 'insert into t (id) values ($1)', [id]);
+          acked.push(id);
+          if (firstFailure && !recoveredAt) recoveredAt = Date.now();
+        } catch {
+          if (!firstFailure) firstFailure = Date.now();
+        }
+        await sleep(100);
+      }
+    })();
+    await sleep(1500);
+    const killedAt = Date.now();
+    kubectl('delete', 'pod', oldPrimary, '-n', NS, '--wait=false');
+    await until('a new primary', () => sdb(db).status.currentPrimary !== oldPrimary && sdb(db).status.currentPrimary, FAILOVER_BOUND_S, 200);
+    await until('writes through -rw again', () => recoveredAt > 0, FAILOVER_BOUND_S);
+    await sleep(1000);
+    stop = true;
+    await writer;
+    const newPrimary = sdb(db).status.currentPrimary;
+    const rows = new Set((await sql(db, `${db}-rw`, 'select id from t where id >= 1000')).map((r) => Number(r.id)));
+    const lost = acked.filter((id) => !rows.has(id));
+    assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
+    const downtime = (recoveredAt - killedAt) / 1000;
+    assert(downtime <= FAILOVER_BOUND_S, `writes resumed ${downtime}s after the kill (bound ${FAILOVER_BOUND_S}s)`);
+    await until('the old primary rejoined as a standby', () => ready(db, 2), 120);
+    const tl = sdb(db).status.instances.map((i: { name: string; role: string; timeline: number }) => `${i.name}=${i.role}@tl${i.timeline}`).join(' ');
+    return `${oldPrimary} → ${newPrimary}; writes failed for ${downtime.toFixed(1)}s after the kill (failoverDelaySeconds 2); ${acked.length} acknowledged writes, 0 lost; ${tl}`;
+  });
+
+  await step('kill the operator mid-failover: the new operator finishes it', async () => {
+    const oldPrimary = sdb(db).status.currentPrimary;
+    kubectl('delete', 'pod', oldPrimary, '-n', NS, '--wait=false');
+    // Killed once the target is chosen and persisted (the fence, promote and label steps still to come).
+    const seen = await until('the failover under way', () => {
+      const s = sdb(db).status;
+      return s.targetPrimary && `targetPrimary ${s.targetPrimary} chosen, currentPrimary still ${s.currentPrimary}`;
+    }, 30, 100);
+    kubectl('delete', 'pod', '-n', 'sampledb-operator-system', '-l', 'app.kubernetes.io/name=sampledb-operator', '--wait=false');
+    const killedAt = Date.now();
+    await until('a new primary', () => sdb(db).status.currentPrimary !== oldPrimary, 90, 200);
+    const took = (Date.now() - killedAt) / 1000;
+    await until('2 replicas running', () => ready(db, 2), 120);
+    const rows = await sql(db, `${db}-rw`, 'select count(*) as n from t');
+    return `operator killed at ${seen}; failover finished ${took.toFixed(1)}s later by the new operator (leader lease handover included); ${rows[0].n} rows`;
+  });
+
+  await step('switchover on request (spec.primary)', async () => {
+    const s = sdb(db).status;
+    const to = s.instances.find((i: { role: string }) => i.role === 'standby').name;
+    kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { primary: to } }));
+    await until(`primary ${to}`, () => sdb(db).status.currentPrimary === to && ready(db, 2), 60, 200);
+    await sql(db, `${db}-rw`, 'insert into t (id) values (5000)');
+    return `${s.currentPrimary} → ${to}`;
+  });
+
+  let backup = '';
+  await step('a scheduled backup', async () => {
+    const last = await until('status.lastBackup of a scheduled backup', () => {
+      const b = sdb(db).status.lastBackup;
+      return b?.type === 'Scheduled' && b;
+    }, 150, 2000);
+    backup = last.name;
+    return `${backup} at ${last.completionTime}`;
+  });
+
+  const copy = 'e2e-copy';
+  await step('restore into a differently named SampleDB (restoreFrom: { sampleDB, backup })', async () => {
+    applySampleDb(copy, { version: '16.4', replicas: 1, restoreFrom: { sampleDB: db, backup } });
+    await until('restoredFrom', () => sdb(copy).status?.restoredFrom === backup && ready(copy, 1), 240, 1000);
+    const n = Number((await sql(copy, `${copy}-rw`, 'select count(*) as n from t'))[0].n);
+    assert(n >= 100, `restored rows: ${n}`);
+    return `${n} rows in ${copy} from ${db}'s ${backup}`;
+  });
+
+  await step('a backup that does not exist is a clear condition at once', async () => {
+    applySampleDb('e2e-missing', { version: '16.4', replicas: 1, restoreFrom: { sampleDB: 'no-such-db', backup: 'nothing' } });
+    const cond = await until('Degraded RestoreSourceMissing', () => (sdb('e2e-missing').status?.conditions ?? []).find((c: { type: string; status: string; reason: string }) => c.type === 'Degraded' && c.status === 'True' && c.reason === 'RestoreSourceMissing'), 30, 500);
+    const jobs = json('get', 'jobs', '-n', NS, '-l', 'app.kubernetes.io/instance=e2e-missing,app.kubernetes.io/component=restore').items.length;
+    assert(jobs === 0, `no restore Job is created (found ${jobs})`);
+    kubectl('delete', 'sampledb', 'e2e-missing', '-n', NS, '--wait=false');
+    return cond.message;
+  });
+
+  await step('upgrade 16.4 → 17 behind a pre-upgrade backup (every harness postgres tag is PostgreSQL 15.18: the flow, not the binaries, changes)', async () => {
+    kubectl('patch', 'sampledb', copy, '-n', NS, '--type', 'merge', '-p', '{"spec":{"version":"17"}}');
+    await until('running 17', () => sdb(copy).status?.currentVersion === '17' && ready(copy, 1), 300, 1000);
+    const jobs = json('get', 'jobs', '-n', NS, '-l', `app.kubernetes.io/instance=${copy},database.example.com/backup-type=PreUpgrade`).items;
+    assert(jobs.length === 1 && jobs[0].status?.succeeded === 1, 'the pre-upgrade backup Job succeeded');
+    const version = String((await sql(copy, `${copy}-rw`, 'select version() as v'))[0].v);
+    const n = Number((await sql(copy, `${copy}-rw`, 'select count(*) as n from t'))[0].n);
+    assert(n >= 100, `rows after the upgrade: ${n}`);
+    return `pre-upgrade backup ${jobs[0].metadata.name}; ${n} rows; server says ${version.split(' on ')[0]}`;
+  });
+
+  await step('delete with a final snapshot, then restore that snapshot into a new SampleDB', async () => {
+    const rows = Number((await sql(db, `${db}-rw`, 'select count(*) as n from t'))[0].n);
+    kubectl('delete', 'sampledb', db, '-n', NS, '--wait=false');
+    endpoints.clear();
+    await until('the SampleDB gone', () => !sh('kubectl', ['get', 'sampledb', db, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() && true, 180, 1000);
+    assert(sh('kubectl', ['get', 'pvc', `${db}-backups`, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() !== '', 'the backup volume remains');
+    applySampleDb('e2e-reborn', { version: '16.4', replicas: 1, restoreFrom: { sampleDB: db, backup: `${db}-final-snapshot` } });
+    await until('restored', () => sdb('e2e-reborn').status?.restoredFrom === `${db}-final-snapshot` && ready('e2e-reborn', 1), 240, 1000);
+    const n = Number((await sql('e2e-reborn', 'e2e-reborn-rw', 'select count(*) as n from t'))[0].n);
+    assert(n === rows, `rows in the snapshot: ${n}, before delete: ${rows}`);
+    return `${rows} rows before delete, ${n} restored from the deleted database's final snapshot`;
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});
