@@ -38,9 +38,7 @@ const project = new typescript.TypeScriptProject({
     'prom-client@^15.1.3',
     // The CLI: \`bundle\` builds controllers with it, \`types\` compiles a defineCrds module with it.
     'esbuild@^0.25.0',
-    'cdk8s@^2.70.0',
     'cdk8s-plus-28@^2.5.6',
-    'constructs@^10.4.2',
     'ajv@^8.17.1',
     'ajv-formats@^3.0.1',
     '@bufbuild/cel@^0.6.1',
@@ -62,8 +60,12 @@ const project = new typescript.TypeScriptProject({
     'pg@^8.16.0',
     '@types/pg',
     '@types/tar-stream',
+    'cdk8s@^2.70.0',
+    'constructs@^10.4.2',
   ],
-  peerDeps: [],
+  // The app's cdk8s and constructs are ours: one copy, so constructs from both sides share a tree.
+  peerDeps: ['cdk8s@^2.70.0', 'constructs@^10.4.2'],
+  peerDependencyOptions: { pinnedDevDependency: false },
   // tsc type-checks everything before jest runs (test task), so ts-jest only transpiles.
   tsJestOptions: { transformOptions: { isolatedModules: true } },
   jestOptions: {

@@ -3,6 +3,8 @@
  * Approximated with JavaScript's engine after translating the RE2-only syntax (inline flags,
  * `(?P<name>`, `\A`, `\z`, POSIX classes); constructs RE2 rejects (lookaround, backreferences)
  * are reported. Returns the error text, or undefined when the pattern is valid.
+ *
+ * @internal
  */
 export function goRegexpError(pattern: string): string | undefined {
   if (/\(\?<?[=!]/.test(pattern)) return 'invalid or unsupported Perl syntax: lookahead/lookbehind is not supported by RE2';
@@ -24,6 +26,8 @@ const cache = new Map<string, RegExp>();
 /**
  * A JavaScript RegExp for a Go (RE2) pattern as schemas and CEL use them: a leading `(?i)`/`(?s)`/`(?m)`
  * becomes a flag, `(?P<name>` a named group, `\A` / `\z` anchors. Cached; `global` adds the `g` flag.
+ *
+ * @internal
  */
 export function goRegExp(pattern: string, global = false): RegExp {
   const key = `${global ? 'g' : ''}:${pattern}`;

@@ -19,12 +19,12 @@ export function formatIssue(issue: Issue): string {
   return `${issue.path}: ${issue.message}${got}`;
 }
 
-/** Only the errors of a list of issues. */
+/** Only the errors of a list of issues. @internal */
 export function errorsOf(issues: readonly Issue[]): Issue[] {
   return issues.filter(i => (i.severity ?? 'error') === 'error');
 }
 
-/** Only the warnings of a list of issues. */
+/** Only the warnings of a list of issues. @internal */
 export function warningsOf(issues: readonly Issue[]): Issue[] {
   return issues.filter(i => i.severity === 'warning');
 }

@@ -61,7 +61,7 @@ const ROWS: Row[] = [
   ['certificates.k8s.io/v1', 'CertificateSigningRequest', 'certificatesigningrequests', false],
 ];
 
-/** Splits `apps/v1` into `{ group: 'apps', version: 'v1' }` and `v1` into `{ group: '', version: 'v1' }`. */
+/** Splits `apps/v1` into `{ group: 'apps', version: 'v1' }` and `v1` into `{ group: '', version: 'v1' }`. @internal */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const parts = apiVersion.split('/');
   if (parts.length === 1 && parts[0]) return { group: '', version: parts[0] };
@@ -78,12 +78,14 @@ for (const [apiVersion, kind, plural, namespaced] of ROWS) {
 /**
  * The built-in kind `kind` in `group`, or undefined when the table does not know it.
  * Versions are not compared: RBAC rules name groups and resources, never versions.
+ *
+ * @internal
  */
 export function knownKind(group: string, kind: string): KindInfo | undefined {
   return TABLE.get(`${group}/${kind}`);
 }
 
-/** Every built-in kind the table knows, e.g. for docs. */
+/** Every built-in kind the table knows, e.g. for docs. @internal */
 export function knownKinds(): KindInfo[] {
   return [...TABLE.values()];
 }

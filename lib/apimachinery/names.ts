@@ -33,19 +33,22 @@ function check(value: string, max: number, re: RegExp, message: string): string[
   return errs;
 }
 
+/** @internal */
 export function isDns1035Label(value: string): string[] {
   return check(value, 63, DNS1035_LABEL, DNS1035_MSG);
 }
 
+/** @internal */
 export function isDns1123Label(value: string): string[] {
   return check(value, 63, DNS1123_LABEL, DNS1123_LABEL_MSG);
 }
 
+/** @internal */
 export function isDns1123Subdomain(value: string): string[] {
   return check(value, 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG);
 }
 
-/** IsQualifiedName: label and annotation keys, finalizers (`[prefix/]name`). */
+/** IsQualifiedName: label and annotation keys, finalizers (`[prefix/]name`). @internal */
 export function isQualifiedName(value: string): string[] {
   const parts = value.split('/');
   if (parts.length > 2) return [QUALIFIED_NAME_MSG];
@@ -61,7 +64,7 @@ export function isQualifiedName(value: string): string[] {
   return errs;
 }
 
-/** IsValidLabelValue. */
+/** IsValidLabelValue. @internal */
 export function isValidLabelValue(value: string): string[] {
   return check(value, 63, LABEL_VALUE, LABEL_VALUE_MSG);
 }

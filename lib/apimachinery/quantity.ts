@@ -1,6 +1,8 @@
 /**
  * A Kubernetes resource quantity (`k8s.io/apimachinery/pkg/api/resource.Quantity`) as an exact
  * rational number, enough for the CEL `quantity()` library: parse, compare, add, subtract.
+ *
+ * @internal
  */
 export class Quantity {
   /** Parses `1.5Gi`, `100m`, `2e3`…; throws for anything the apiserver would not parse. */

@@ -14,13 +14,13 @@ export enum OutputLayout {
   APPLY_ORDER = 'apply-order',
 }
 
-/** One apply stage: its file and what goes in it. */
+/** One apply stage: its file and what goes in it. @internal */
 export interface ApplyStage {
   readonly file: string;
   readonly description: string;
 }
 
-/** The stages, in apply order. */
+/** The stages, in apply order. @internal */
 export const APPLY_STAGES = {
   namespaces: { file: '0-namespaces.yaml', description: 'Namespaces (first: everything namespaced goes into them)' },
   crds: { file: '1-crds.yaml', description: 'CustomResourceDefinitions (must be Established before any custom resource)' },
@@ -30,7 +30,7 @@ export const APPLY_STAGES = {
   external: { file: '5-external-custom-resources.yaml', description: 'custom resources of CRDs installed by others (e.g. prometheus-operator\'s ServiceMonitor); apply once those CRDs exist' },
 } as const;
 
-/** One file of the apply-order layout. */
+/** One file of the apply-order layout. @internal */
 export interface LayoutFile {
   readonly stage: ApplyStage;
   readonly objects: readonly any[];
@@ -39,6 +39,8 @@ export interface LayoutFile {
 /**
  * Splits manifests into apply stages, keeping their order within a stage (deterministic);
  * empty stages are left out.
+ *
+ * @internal
  */
 export function layoutForApply(manifests: readonly any[]): LayoutFile[] {
   const crdKinds = new Set(manifests
@@ -50,7 +52,7 @@ export function layoutForApply(manifests: readonly any[]): LayoutFile[] {
   return order.filter(s => buckets.get(s)!.length > 0).map(stage => ({ stage, objects: buckets.get(stage)! }));
 }
 
-/** The stage of one manifest, given the `group/Kind` of every CRD in the output. */
+/** The stage of one manifest, given the `group/Kind` of every CRD in the output. @internal */
 export function stageOf(m: any, crdKinds: ReadonlySet<string>): ApplyStage {
   if (m.kind === 'Namespace' && m.apiVersion === 'v1') return APPLY_STAGES.namespaces;
   if (m.kind === 'CustomResourceDefinition') return APPLY_STAGES.crds;
@@ -63,7 +65,7 @@ export function stageOf(m: any, crdKinds: ReadonlySet<string>): ApplyStage {
   return namespaced ? APPLY_STAGES.namespaced : APPLY_STAGES.cluster;
 }
 
-/** The commands that apply a layout to a fresh cluster, one per line, paths relative to `dir`. */
+/** The commands that apply a layout to a fresh cluster, one per line, paths relative to `dir`. @internal */
 export function applyCommands(files: readonly LayoutFile[], dir = 'dist'): string[] {
   const has = (s: ApplyStage) => files.some(f => f.stage === s);
   const p = (s: ApplyStage) => `${dir}/${s.file}`;
@@ -78,7 +80,7 @@ export function applyCommands(files: readonly LayoutFile[], dir = 'dist'): strin
   return cmds;
 }
 
-/** `APPLY.md`: what each file holds and the commands to run, in order. */
+/** `APPLY.md`: what each file holds and the commands to run, in order. @internal */
 export function renderApplyGuide(files: readonly LayoutFile[], dir = 'dist'): string {
   const lines = [
     '# Applying these manifests',
@@ -106,7 +108,7 @@ export function renderApplyGuide(files: readonly LayoutFile[], dir = 'dist'): st
   return lines.join('\n');
 }
 
-/** Writes the apply-order layout of `charts` (in order) and `APPLY.md` into `outdir`. */
+/** Writes the apply-order layout of `charts` (in order) and `APPLY.md` into `outdir`. @internal */
 export function writeApplyOrderLayout(outdir: string, charts: readonly Chart[], guideDir = 'dist'): LayoutFile[] {
   const manifests = charts.flatMap(c => Object.values(c.toJson()));
   const files = layoutForApply(manifests);

@@ -7,6 +7,8 @@ const UNKNOWN_MAP = '{ [key: string]: unknown }';
  * Converts a Kubernetes structural schema into plain JSON Schema that json-schema-to-typescript
  * understands, keeping the Kubernetes meaning: int-or-string is `number | string`, preserved unknown
  * fields become an open map, `nullable` adds `null`, and declared objects are closed.
+ *
+ * @internal
  */
 export function toJsonSchema(schema: JSONSchemaProps): JSONSchema4 {
   const out: JSONSchema4 = {};

@@ -412,7 +412,7 @@ function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps, descriptio
   return { ...(description ? { description } : {}), type: 'object', properties };
 }
 
-/** Every CustomResourceDefinition in a construct tree. */
+/** Every CustomResourceDefinition in a construct tree. @internal */
 export function findCustomResourceDefinitions(root: IConstruct): CustomResourceDefinition[] {
   return root.node.findAll().filter(CustomResourceDefinition.isCustomResourceDefinition);
 }

@@ -25,6 +25,8 @@ export interface ICustomResourceDefinition extends IConstruct {
 /**
  * Whether a value implements `ICustomResourceDefinition` (duck-typed, so it matches the
  * `CustomResourceDefinition` construct, imported definitions and test doubles alike).
+ *
+ * @internal
  */
 export function isCustomResourceDefinitionLike(c: unknown): c is ICustomResourceDefinition {
   const x = c as Partial<ICustomResourceDefinition> | undefined;

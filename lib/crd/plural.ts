@@ -4,6 +4,8 @@ import * as pluralize from 'pluralize';
  * The resource name (`spec.names.plural`) for a kind: the English plural of its last word, all lowercase,
  * e.g. `NetworkPolicy` → `networkpolicies`, `Proxy` → `proxies`, `Status` → `statuses`, `SampleDB` → `sampledbs`.
  * Never a blind "+s" (`policys`); irregular or ambiguous kinds should set `plural` explicitly.
+ *
+ * @internal
  */
 export function pluralOf(kind: string): string {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind)) {
@@ -16,7 +18,7 @@ export function pluralOf(kind: string): string {
   return `${head}${lastPlural}`.toLowerCase();
 }
 
-/** The singular resource name (`spec.names.singular`): the kind in lowercase. */
+/** The singular resource name (`spec.names.singular`): the kind in lowercase. @internal */
 export function singularOf(kind: string): string {
   return kind.toLowerCase();
 }

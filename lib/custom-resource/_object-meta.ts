@@ -11,6 +11,8 @@ const OBJECT_META_FIELDS = new Set([
  * The ObjectMeta checks the apiserver applies to a custom resource on create: known fields only, name (or
  * generateName) a DNS-1123 subdomain, namespace only for namespaced kinds and a DNS-1123 label,
  * label keys/values and annotation keys well-formed, annotations at most 256 KiB.
+ *
+ * @internal
  */
 export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope, kind: string): Issue[] {
   const issues: Issue[] = [];

@@ -74,6 +74,8 @@ export interface CustomResourceProps<Spec = unknown, Status = unknown> extends T
 
 const NAMED_PROPS = new Set(['crd', 'apiVersion', 'kind', 'version', 'metadata', 'spec', 'status', 'previous']);
 
+const CUSTOM_RESOURCE_MARKER = Symbol.for('cdk8s-operator.CustomResource');
+
 /**
  * An example (or real) custom resource, checked at synth against its CustomResourceDefinition
  * exactly like the apiserver would check it on create (and on update, with `previous`):
@@ -98,9 +100,9 @@ const NAMED_PROPS = new Set(['crd', 'apiVersion', 'kind', 'version', 'metadata',
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#validation
  */
 export class CustomResource<Spec = unknown, Status = unknown> extends Construct {
-  /** Whether `x` is a CustomResource construct. */
+  /** Whether `x` is a CustomResource construct (works across copies of this library). */
   public static isCustomResource(x: unknown): x is CustomResource {
-    return x instanceof CustomResource;
+    return typeof x === 'object' && x !== null && (x as any)[CUSTOM_RESOURCE_MARKER] === true;
   }
 
   /** The emitted object (child id `Resource`). */
@@ -116,6 +118,7 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
 
   constructor(scope: Construct, id: string, props: CustomResourceProps<Spec, Status>) {
     super(scope, id);
+    Object.defineProperty(this, CUSTOM_RESOURCE_MARKER, { value: true });
     this.props = props;
     if (!props.crd && (!props.apiVersion || !props.kind)) {
       throw new Error(`'apiVersion' and 'kind' are required when 'crd' is not given, got apiVersion ${JSON.stringify(props.apiVersion)} and kind ${JSON.stringify(props.kind)}`);

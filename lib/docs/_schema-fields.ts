@@ -1,6 +1,6 @@
 import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 
-/** One field of a custom resource, flattened from its schema for documentation. */
+/** One field of a custom resource, flattened from its schema for documentation. @internal */
 export interface FieldDoc {
   /** `.spec.replicas`, `.spec.items[*].name`, `.spec.labels[*]` (map values). */
   readonly path: string;
@@ -14,13 +14,15 @@ export interface FieldDoc {
   readonly rules: readonly ValidationRule[];
 }
 
-/** Fields the apiserver itself defines on every object; documented by Kubernetes, not by the CRD. */
+/** Fields the apiserver itself defines on every object; documented by Kubernetes, not by the CRD. @internal */
 export const STANDARD_ROOT_FIELDS: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
 
 /**
  * Every field below the root of an openAPIV3Schema, depth first in declaration order, plus the root
  * itself (path `.`) when it carries CEL rules. Standard root fields (apiVersion, kind, metadata) are
  * left out unless they declare more than a type.
+ *
+ * @internal
  */
 export function flattenSchema(root: JSONSchemaProps): FieldDoc[] {
   const out: FieldDoc[] = [];
@@ -64,7 +66,7 @@ function isPlainStandardField(node: JSONSchemaProps): boolean {
   return Object.keys(node).every(k => k === 'type' || k === 'description');
 }
 
-/** `string`, `integer (int32)`, `[]string`, `[]object`, `map[string]string`, `int-or-string`, `object (any fields)`. */
+/** `string`, `integer (int32)`, `[]string`, `[]object`, `map[string]string`, `int-or-string`, `object (any fields)`. @internal */
 export function typeOf(node: JSONSchemaProps): string {
   if (node['x-kubernetes-int-or-string']) return 'int-or-string';
   if (node['x-kubernetes-embedded-resource']) return 'object (embedded resource)';
@@ -79,7 +81,7 @@ export function typeOf(node: JSONSchemaProps): string {
   return `${node.type}${format}`;
 }
 
-/** The constraints of a node in words, except `enum` and CEL rules (listed apart). */
+/** The constraints of a node in words, except `enum` and CEL rules (listed apart). @internal */
 export function constraints(node: JSONSchemaProps): string[] {
   const out: string[] = [];
   const range = (lo: number | undefined, loEx: boolean | undefined, hi: number | undefined, hiEx: boolean | undefined, what: string) => {

@@ -25,7 +25,7 @@ export class ApiDocs {
   /** The pages for every CRD and operator below `root`, in tree order. */
   public static pages(root: IConstruct): DocPage[] {
     const crds = findCustomResourceDefinitions(root);
-    const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
+    const objects = root.node.findAll().filter(ApiObject.isApiObject);
     const crdPages = crds.map(crd => {
       const manifest = documentedManifest(crd);
       const examples = objects.filter(o => o.apiVersion.startsWith(`${crd.group}/`) && o.kind === crd.names.kind).map(o => o.toJson());
@@ -36,7 +36,7 @@ export class ApiDocs {
       };
     });
     const links = Object.fromEntries(crdPages.map(p => [p.file.replace(/\.md$/, ''), p.file]));
-    const operatorPages = root.node.findAll().filter((c): c is Operator => c instanceof Operator).map(op => ({
+    const operatorPages = root.node.findAll().filter(Operator.isOperator).map(op => ({
       file: `${op.name}.md`,
       title: `Operator ${op.name}`,
       content: renderOperatorPage(operatorInput(op), links),
@@ -66,7 +66,7 @@ export class ApiDocs {
   }
 }
 
-/** The CRD manifest with every version's schema as declared (descriptions kept despite `stripDescriptions`). */
+/** The CRD manifest with every version's schema as declared (descriptions kept despite `stripDescriptions`). @internal */
 export function documentedManifest(crd: CustomResourceDefinition): CrdManifest {
   const manifest = crd.toManifest();
   return {
@@ -78,7 +78,7 @@ export function documentedManifest(crd: CustomResourceDefinition): CrdManifest {
   };
 }
 
-/** What the operator page needs, read from the construct. */
+/** What the operator page needs, read from the construct. @internal */
 export function operatorInput(op: Operator): OperatorDiagramInput {
   return {
     name: op.name,

@@ -8,6 +8,8 @@ import { flattenSchema } from './_schema-fields';
  * Field paths of a schema whose node has no `description` — `kubectl explain` shows an empty
  * DESCRIPTION for them. Standard root fields (apiVersion, kind, metadata) and list/map element
  * schemas (documented by their field) are not counted.
+ *
+ * @internal
  */
 export function fieldsWithoutDescription(schema: JSONSchemaProps): string[] {
   return flattenSchema(schema)

@@ -74,7 +74,7 @@ export function renderOperatorDiagram(input: OperatorDiagramInput): string {
   return lines.join('\n');
 }
 
-/** The operator page: the diagram, then the RBAC it holds as a table. */
+/** The operator page: the diagram, then the RBAC it holds as a table. @internal */
 export function renderOperatorPage(input: OperatorDiagramInput, crdPages: Readonly<Record<string, string>> = {}): string {
   const lines = [
     `# Operator ${input.name}`,

@@ -4,6 +4,8 @@ import { CrdChange, crdChange, CrdChangeKind as K } from './crd-change';
 /**
  * Differences between two versions of one openAPIV3Schema, walked together from the root.
  * `path` is the custom resource field path of `base`/`next` ('' for the root).
+ *
+ * @internal
  */
 export function diffSchemas(base: JSONSchemaProps, next: JSONSchemaProps, version: string, path = ''): CrdChange[] {
   const out: CrdChange[] = [];
@@ -84,7 +86,7 @@ export function diffSchemas(base: JSONSchemaProps, next: JSONSchemaProps, versio
   return out;
 }
 
-/** `string`, `integer(int32)`, `int-or-string`, `object`, … as a comparable label. */
+/** `string`, `integer(int32)`, `int-or-string`, `object`, … as a comparable label. @internal */
 export function typeLabel(s: JSONSchemaProps): string {
   if (s['x-kubernetes-int-or-string']) return 'int-or-string';
   return s.type ?? (s['x-kubernetes-preserve-unknown-fields'] ? 'any' : 'untyped');

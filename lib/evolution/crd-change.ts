@@ -50,7 +50,7 @@ export enum CrdChangeKind {
   PRESENTATION_CHANGED = 'presentation-changed',
 }
 
-/** The kinds that break existing clients or stored objects. */
+/** The kinds that break existing clients or stored objects. @internal */
 export const BREAKING_CHANGE_KINDS: ReadonlySet<CrdChangeKind> = new Set([
   CrdChangeKind.VERSION_REMOVED,
   CrdChangeKind.STORED_VERSION_REMOVED,
@@ -91,13 +91,13 @@ export interface CrdChange {
   readonly id: string;
 }
 
-/** Builds a change with its `id` and `breaking` filled in. */
+/** Builds a change with its `id` and `breaking` filled in. @internal */
 export function crdChange(kind: CrdChangeKind, path: string, message: string, version?: string): CrdChange {
   const id = version === undefined ? `${kind} ${path}` : `${kind} ${version}:${path}`;
   return { kind, breaking: BREAKING_CHANGE_KINDS.has(kind), ...(version === undefined ? {} : { version }), path, message, id };
 }
 
-/** `id: message` for printing. */
+/** `id: message` for printing. @internal */
 export function formatCrdChange(change: CrdChange): string {
   return `${change.breaking ? 'BREAKING ' : ''}${change.id}: ${change.message}`;
 }

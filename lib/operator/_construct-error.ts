@@ -3,6 +3,8 @@ import { IConstruct } from 'constructs';
 /**
  * Runs `fn`; an error it throws is rethrown prefixed with the construct path, the way cdk8s
  * reports validation errors (`[chart/operator] field: message`).
+ *
+ * @internal
  */
 export function atPath<T>(scope: IConstruct, fn: () => T): T {
   try {
@@ -13,7 +15,7 @@ export function atPath<T>(scope: IConstruct, fn: () => T): T {
   }
 }
 
-/** An error whose message starts with the construct path. */
+/** An error whose message starts with the construct path. @internal */
 export function constructError(scope: IConstruct, message: string): Error {
   return new Error(`[${scope.node.path}] ${message}`);
 }

@@ -24,7 +24,7 @@ export interface ContractRules {
   readonly primaryKinds: ResolvedKind[];
 }
 
-/** Options for `rulesForContract`. */
+/** Options for `rulesForContract`. @internal */
 export interface ContractRulesOptions {
   /** CRDs the operator manages; custom kinds are resolved against them. */
   readonly crds: readonly ICustomResourceDefinition[];
@@ -40,6 +40,8 @@ const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete
  * The least-privilege rules a contract needs, each with its reasons.
  * Throws for a contract that cannot be granted as declared (unknown kind, duplicate kind in a
  * list, cluster-scoped kind with a namespaced watch scope, status/finalizers without a custom kind).
+ *
+ * @internal
  */
 export function rulesForContract(contract: ControllerContract, options: ContractRulesOptions): ContractRules {
   const namespaced = options.watchNamespaces !== undefined;
@@ -113,7 +115,7 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   return { rules: mergeRules(rules), leaderElectionRules: mergeRules(leaderElectionRules), primaryKinds };
 }
 
-/** One rule on one resource. */
+/** One rule on one resource. @internal */
 export function rbacRule(apiGroup: string, resource: string, verbs: readonly string[], reason: string): RbacRule {
   return { apiGroup, resource, verbs: [...verbs], reasons: [reason] };
 }
@@ -121,6 +123,8 @@ export function rbacRule(apiGroup: string, resource: string, verbs: readonly str
 /**
  * Merges rules on the same group, resource and resourceNames into one (verbs and reasons united,
  * order kept), so no resource appears twice.
+ *
+ * @internal
  */
 export function mergeRules(rules: readonly RbacRule[]): RbacRule[] {
   const merged = new Map<string, RbacRule>();
@@ -140,7 +144,7 @@ export function mergeRules(rules: readonly RbacRule[]): RbacRule[] {
   return [...merged.values()];
 }
 
-/** Unique verbs in the usual order (get, list, watch, create, update, patch, delete, …). */
+/** Unique verbs in the usual order (get, list, watch, create, update, patch, delete, …). @internal */
 export function sortVerbs(verbs: readonly string[]): string[] {
   const rank = (v: string) => { const i = VERB_ORDER.indexOf(v); return i < 0 ? VERB_ORDER.length : i; };
   return [...new Set(verbs)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));

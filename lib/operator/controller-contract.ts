@@ -100,7 +100,7 @@ export interface ResolvedKind extends KindInfo {
   readonly custom: boolean;
 }
 
-/** The kind a CRD defines. */
+/** The kind a CRD defines. @internal */
 export function kindOfCrd(crd: ICustomResourceDefinition): ResolvedKind {
   return {
     group: crd.group,
@@ -116,6 +116,8 @@ export function kindOfCrd(crd: ICustomResourceDefinition): ResolvedKind {
  * Resolves a selector to group/plural/scope: a CRD construct directly, a reference first against
  * `crds`, then the built-in table, then its own `plural`/`namespaced`.
  * Throws, naming `field` and the kind, when none of these knows it.
+ *
+ * @internal
  */
 export function resolveKind(selector: KindSelector, crds: readonly ICustomResourceDefinition[], field: string): ResolvedKind {
   if (isCustomResourceDefinitionLike(selector)) return kindOfCrd(selector);

@@ -1,6 +1,8 @@
 /**
  * Checks that a container image is pinned: a digest (`repo@sha256:<64 hex>`) or a tag other than
  * `latest`. Returns the problem, or undefined when the image is pinned.
+ *
+ * @internal
  */
 export function imagePinningProblem(image: string): string | undefined {
   if (!image || /\s/.test(image)) return `must be a container image reference, got '${image}'`;

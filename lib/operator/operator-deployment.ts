@@ -42,7 +42,7 @@ export interface OperatorDeploymentProps {
   readonly runAsUser?: number;
 }
 
-/** Labels on the controller's pods (besides the selector label cdk8s-plus adds). */
+/** Labels on the controller's pods (besides the selector label cdk8s-plus adds). @internal */
 export function controllerLabels(name: string): Record<string, string> {
   return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/component': 'controller', 'app.kubernetes.io/managed-by': 'cdk8s-operator' };
 }

@@ -12,7 +12,7 @@ import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
 import { renderRbacReport } from './rbac-report';
 import { constructError } from './_construct-error';
 
-/** Labels that make a namespace enforce Pod Security "restricted". */
+/** Labels that make a namespace enforce Pod Security "restricted". @internal */
 export const RESTRICTED_NAMESPACE_LABELS: Record<string, string> = {
   'pod-security.kubernetes.io/enforce': 'restricted',
   'pod-security.kubernetes.io/enforce-version': 'latest',
@@ -108,6 +108,8 @@ export interface OperatorProps {
   readonly monitoring?: OperatorMonitoringOptions;
 }
 
+const OPERATOR_MARKER = Symbol.for('cdk8s-operator.Operator');
+
 /**
  * A whole operator from its contract: RBAC (`OperatorRbac`), the hardened Deployment with its
  * metrics Service (`OperatorDeployment`), a NetworkPolicy (`OperatorNetworkPolicy`), optional
@@ -133,6 +135,11 @@ export interface OperatorProps {
  * app.synth(); // dist/0-namespaces.yaml … dist/APPLY.md, dist/foo-controller.rbac-report.md
  */
 export class Operator extends Construct {
+  /** Whether `x` is an Operator construct (works across copies of this library). */
+  public static isOperator(x: unknown): x is Operator {
+    return typeof x === 'object' && x !== null && (x as any)[OPERATOR_MARKER] === true;
+  }
+
   public readonly name: string;
   public readonly namespace: string;
   public readonly rbac: OperatorRbac;
@@ -142,6 +149,7 @@ export class Operator extends Construct {
 
   constructor(scope: Construct, id: string, props: OperatorProps) {
     super(scope, id);
+    Object.defineProperty(this, OPERATOR_MARKER, { value: true });
     this.name = props.name ?? id.toLowerCase();
     this.namespace = props.namespace ?? `${this.name}-system`;
     const leaderElection = props.contract.leaderElection ?? false;

@@ -1,6 +1,6 @@
 import { RbacGrant } from './operator-rbac';
 
-/** Input of `renderRbacReport`. */
+/** Input of `renderRbacReport`. @internal */
 export interface RbacReportInput {
   readonly operatorName: string;
   readonly serviceAccount: { readonly name: string; readonly namespace: string };
@@ -12,6 +12,8 @@ export interface RbacReportInput {
 /**
  * A readable account of every RBAC rule an operator gets and why: one table per Role/ClusterRole,
  * rules beyond the contract marked, and `kubectl auth can-i` lines to check it on a cluster.
+ *
+ * @internal
  */
 export function renderRbacReport(input: RbacReportInput): string {
   const sa = `system:serviceaccount:${input.serviceAccount.namespace}:${input.serviceAccount.name}`;

@@ -11,5 +11,7 @@ export enum RbacRisk {
 /**
  * Annotation on a Role or ClusterRole naming the risks its author accepted (comma-separated
  * `RbacRisk` values); those findings become warnings instead of errors.
+ *
+ * @internal
  */
 export const ACCEPTED_RISKS_ANNOTATION = 'rbac.cdk8s-operator.io/accepted-risks';

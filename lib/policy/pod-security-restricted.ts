@@ -15,7 +15,7 @@ const SAFE_SYSCTLS = [
 
 type Json = Record<string, any>;
 
-/** Where the pod spec of a workload kind lives, or undefined for kinds without pods. */
+/** Where the pod spec of a workload kind lives, or undefined for kinds without pods. @internal */
 export function podSpecPath(kind: string | undefined): string[] | undefined {
   switch (kind) {
     case 'Pod': return ['spec'];
@@ -46,7 +46,7 @@ export function checkPodSecurityRestricted(manifests: readonly unknown[]): Issue
   return issues;
 }
 
-/** Pod Security "restricted" findings for one pod spec; `at` prefixes every field path. */
+/** Pod Security "restricted" findings for one pod spec; `at` prefixes every field path. @internal */
 export function checkPodSpec(spec: Json, at: string): Issue[] {
   const issues: Issue[] = [];
   const fail = (field: string, message: string, value?: unknown) => issues.push({ path: `${at}.${field}`, message, value });

@@ -8,7 +8,7 @@ import { lintRbac } from './rbac-lint';
 /** A check over manifests, e.g. `checkPodSecurityRestricted` or `lintRbac`. */
 export type ManifestCheck = (manifests: readonly unknown[]) => Issue[];
 
-/** The checks `PolicyChecks.enable` runs by default. */
+/** The checks `PolicyChecks.enable` runs by default. @internal */
 export const DEFAULT_POLICY_CHECKS: readonly ManifestCheck[] = [checkPodSecurityRestricted, lintRbac];
 
 const ENABLED = new WeakSet<IConstruct>();
@@ -30,7 +30,7 @@ export class PolicyChecks {
   /** Runs `checks` over every ApiObject below `root`; returns error messages, records warnings. */
   public static run(root: IConstruct, checks: readonly ManifestCheck[] = DEFAULT_POLICY_CHECKS): string[] {
     const errors: string[] = [];
-    for (const obj of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
+    for (const obj of root.node.findAll().filter(ApiObject.isApiObject)) {
       const manifest = obj.toJson();
       const issues = checks.flatMap(check => check([manifest]));
       for (const e of errorsOf(issues)) errors.push(`policy: [${obj.node.path}] ${formatIssue(e)}`);

@@ -17,7 +17,7 @@ interface PolicyRuleManifest {
   readonly nonResourceURLs?: readonly string[];
 }
 
-/** `Kind namespace/name`, how every policy issue names its object. */
+/** `Kind namespace/name`, how every policy issue names its object. @internal */
 export function manifestRef(m: { kind?: string; metadata?: { name?: string; namespace?: string } }): string {
   const ns = m.metadata?.namespace ? `${m.metadata.namespace}/` : '';
   return `${m.kind ?? '?'} ${ns}${m.metadata?.name ?? '?'}`;

@@ -67,6 +67,8 @@ export function collectSynthReport(root: IConstruct, outdir: string, shownAs = p
 /**
  * apiVersion and kind of each document of a YAML stream, read from the top-level lines only: a full
  * parse of a large output (10 MiB for 100 CRDs) would double the synth time.
+ *
+ * @internal
  */
 export function topLevelKinds(text: string): Array<{ apiVersion: unknown; kind: unknown }> {
   const scalar = (doc: string, key: string) => {
@@ -123,7 +125,7 @@ export function renderSynthReport(report: SynthReport): string {
   return lines.join('\n') + '\n';
 }
 
-/** Whether the report is printed: on unless turned off by the option or `CDK8S_OPERATOR_QUIET=1`. */
+/** Whether the report is printed: on unless turned off by the option or `CDK8S_OPERATOR_QUIET=1`. @internal */
 export function reportEnabled(option: boolean | undefined, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   if (option !== undefined) return option;
   const quiet = (env.CDK8S_OPERATOR_QUIET ?? '').toLowerCase();

@@ -6,6 +6,8 @@ import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
  * `selector` is `*` (the whole schema) or a dotted path of schema keys below the root's `properties`,
  * e.g. `spec.properties.template` for `openAPIV3Schema.properties.spec.properties.template`.
  * Returns a copy, or undefined when the selector names no node of this schema.
+ *
+ * @internal
  */
 export function stripDescriptions(schema: JSONSchemaProps, selector: string): JSONSchemaProps | undefined {
   if (selector === '*') return withoutDescriptions(schema) as JSONSchemaProps;

@@ -3,7 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
-import { APPLY_STAGES, applyCommands, layoutForApply, OperatorApp, OutputFiles, OutputLayout, stageOf } from '../../lib';
+import { OperatorApp, OutputFiles, OutputLayout } from '../../lib';
+import { APPLY_STAGES, applyCommands, layoutForApply, stageOf } from '../../lib/app/output-layout';
 
 const NS = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'op-system' } };
 const CRD = {

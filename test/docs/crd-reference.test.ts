@@ -1,5 +1,7 @@
 import { Testing } from 'cdk8s';
-import { CustomResourceDefinition, documentedManifest, fieldsWithoutDescription, renderCrdReference, Schema } from '../../lib';
+import { CustomResourceDefinition, renderCrdReference, Schema } from '../../lib';
+import { documentedManifest } from '../../lib/docs/api-docs';
+import { fieldsWithoutDescription } from '../../lib/docs/missing-descriptions';
 
 function widget(stripDescriptions?: string[]) {
   const chart = Testing.chart();

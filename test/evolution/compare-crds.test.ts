@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { compareCrdManifests, CrdBaselines, CrdManifest, formatCrdChange, JSONSchemaProps } from '../../lib';
+import { compareCrdManifests, CrdBaselines, CrdManifest, JSONSchemaProps } from '../../lib';
+import { formatCrdChange } from '../../lib/evolution/crd-change';
 
 /** A CRD manifest with one version per entry of `schemas` (the first is the storage version). */
 function manifest(schemas: Record<string, JSONSchemaProps>, extra: { spec?: any; status?: any; version?: any } = {}): CrdManifest {

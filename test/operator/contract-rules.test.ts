@@ -1,5 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
-import { knownKind, mergeRules, parseApiVersion, RbacRule, rbacRule, ResourceScope, rulesForContract, sortVerbs } from '../../lib';
+import { ResourceScope } from '../../lib';
+import { knownKind, parseApiVersion } from '../../lib/apimachinery/kinds';
+import { mergeRules, RbacRule, rbacRule, rulesForContract, sortVerbs } from '../../lib/operator/contract-rules';
 import { FakeCrd } from './crd-double';
 
 function setup() {

@@ -1,6 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { checkPodSecurityRestricted, imagePinningProblem, OperatorDeployment, OperatorDeploymentProps } from '../../lib';
+import { checkPodSecurityRestricted, OperatorDeployment, OperatorDeploymentProps } from '../../lib';
+import { imagePinningProblem } from '../../lib/operator/image-reference';
 
 function synth(props: Partial<OperatorDeploymentProps> = {}) {
   const chart = new Chart(Testing.app(), 'test');

@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import { ACCEPTED_RISKS_ANNOTATION, lintRbac, OperatorRbac, PolicyChecks, RbacRisk, Warnings } from '../../lib';
+import { lintRbac, OperatorRbac, PolicyChecks, RbacRisk, Warnings } from '../../lib';
+import { ACCEPTED_RISKS_ANNOTATION } from '../../lib/operator/rbac-risk';
 import { FakeCrd } from './crd-double';
 
 function setup() {

@@ -3,7 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
-import { OperatorApp, Operator, OutputLayout, RbacRisk, RESTRICTED_NAMESPACE_LABELS } from '../../lib';
+import { OperatorApp, Operator, OutputLayout, RbacRisk } from '../../lib';
+import { RESTRICTED_NAMESPACE_LABELS } from '../../lib/operator/operator';
 import { FakeCrd } from './crd-double';
 
 const CONTRACT = {

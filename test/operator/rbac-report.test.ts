@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import { OperatorRbac, OperatorRbacProps, renderRbacReport } from '../../lib';
+import { OperatorRbac, OperatorRbacProps } from '../../lib';
+import { renderRbacReport } from '../../lib/operator/rbac-report';
 import { FakeCrd } from './crd-double';
 
 function report(props: Partial<OperatorRbacProps> = {}) {

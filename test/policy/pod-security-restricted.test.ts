@@ -1,4 +1,5 @@
-import { checkPodSecurityRestricted, podSpecPath } from '../../lib';
+import { checkPodSecurityRestricted } from '../../lib';
+import { podSpecPath } from '../../lib/policy/pod-security-restricted';
 
 /** A pod spec that meets "restricted"; tests break one thing at a time. */
 function goodSpec(): any {

@@ -1,4 +1,5 @@
-import { ACCEPTED_RISKS_ANNOTATION, lintRbac } from '../../lib';
+import { lintRbac } from '../../lib';
+import { ACCEPTED_RISKS_ANNOTATION } from '../../lib/operator/rbac-risk';
 
 const role = (rules: any[], annotations?: Record<string, string>) =>
   ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r', annotations }, rules });

@@ -3,7 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import { Testing } from 'cdk8s';
-import { CrdBaselines, CustomResourceDefinition, EvolutionGuard, OperatorApp, OperatorAppProps, renderSynthReport, reportEnabled, Schema, Warnings } from '../../lib';
+import { CrdBaselines, CustomResourceDefinition, EvolutionGuard, OperatorApp, OperatorAppProps, renderSynthReport, Schema, Warnings } from '../../lib';
+import { reportEnabled } from '../../lib/report/synth-report';
 
 const described = (d: string) => ({ description: d });
 

@@ -2,7 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import * as yaml from 'yaml';
-import { CrdManifest, CustomResourceDefinition, errorsOf, formatIssue, validateValue } from '../../../lib';
+import { CrdManifest, CustomResourceDefinition, formatIssue, validateValue } from '../../../lib';
+import { errorsOf } from '../../../lib/apimachinery/issue';
 import { defineCrds } from '../../../apps/crds';
 import { fieldPaths, sampleFromSchema } from '../../support/sample-from-schema';
 
