@@ -35,18 +35,17 @@ export { OperatorNetworkPolicy, OperatorNetworkPolicyProps } from './operator/op
 export { OperatorMonitoring, OperatorMonitoringProps, OperatorMonitoringOptions, PrometheusAlertRule } from './operator/operator-monitoring';
 
 // App features: policy, safe evolution, API docs, synth report.
-export { PolicyChecks, ManifestCheck } from './policy/policy-checks';
+export { PolicyOptions, ManifestCheck } from './policy/policy-checks';
 export { lintRbac } from './policy/rbac-lint';
 export { checkPodSecurityRestricted } from './policy/pod-security-restricted';
-export { EvolutionGuard, EvolutionGuardProps, AcknowledgedChange, CrdEvolution, JudgedCrdChange } from './evolution/evolution-guard';
+export { EvolutionOptions, AcknowledgedChange, CrdEvolution, JudgedCrdChange } from './evolution/evolution-guard';
 export { CrdBaselines } from './evolution/crd-baseline';
 export { CrdChange, CrdChangeKind } from './evolution/crd-change';
 export { compareCrdManifests } from './evolution/compare-crds';
 export { ApiDocs, DocPage } from './docs/api-docs';
 export { renderCrdReference, CrdReferenceOptions } from './docs/crd-reference';
 export { renderOperatorDiagram, OperatorDiagramInput } from './docs/operator-diagram';
-export { DescriptionCheck } from './docs/missing-descriptions';
-export { collectSynthReport, renderSynthReport, SynthReport, ReportFile, ReportCrdSize } from './report/synth-report';
+export { collectSynthReport, renderSynthReport, SynthReport, SynthReportOptions, ReportFile, ReportCrdSize } from './report/synth-report';
 
 // Typed imports and the apiserver's checks on their own.
 export { generateTypes, GenerateTypesOptions, GeneratedFile } from './codegen/generate-types';

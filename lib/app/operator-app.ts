@@ -2,7 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { ApiDocs } from '../docs/api-docs';
-import { DescriptionCheck } from '../docs/missing-descriptions';
+import { warnAboutMissingDescriptions } from '../docs/missing-descriptions';
+import { CrdEvolution, EvolutionGuard, EvolutionOptions } from '../evolution/evolution-guard';
+import { PolicyOptions, runPolicyChecks } from '../policy/policy-checks';
 import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
 import { OutputLayout, writeApplyOrderLayout } from './output-layout';
 import { OutputFiles } from '../synth-metadata/output-files';
@@ -27,12 +29,31 @@ export interface OperatorAppProps extends AppProps {
    * @default false
    */
   readonly docs?: boolean;
+  /**
+   * The synth-time policy over every object of the app (Pod Security "restricted" and the RBAC lint by
+   * default): errors fail synth, warnings are reported. `false` turns it off.
+   * @default - the default checks
+   */
+  readonly policy?: PolicyOptions | false;
+  /**
+   * Compare every CRD with its committed baseline (`CrdBaselines`): breaking changes fail synth unless
+   * acknowledged; every change is listed in the synth report.
+   * @default - no comparison
+   */
+  readonly evolution?: EvolutionOptions;
+  /**
+   * Warn about schema fields without a `description` in CRDs built from props (`kubectl explain` and
+   * the API reference would show nothing for them).
+   * @default true
+   */
+  readonly descriptionCheck?: boolean;
 }
 
 /**
  * A cdk8s `App` whose synth is all-or-nothing: manifests are written to a staging folder
  * beside the output folder and moved into place only when every validation passed,
- * so a failed synth never leaves a partial `dist/`.
+ * so a failed synth never leaves a partial `dist/`. The app-wide features (policy, evolution,
+ * description check, report, docs) are configured here and nowhere else.
  */
 export class OperatorApp extends App {
   /** Where the manifests end up. */
@@ -41,6 +62,7 @@ export class OperatorApp extends App {
   public readonly layout: OutputLayout;
   private readonly report: boolean;
   private readonly docs: boolean;
+  private readonly evolutionGuard?: EvolutionGuard;
 
   constructor(props: OperatorAppProps = {}) {
     const finalOutdir = path.resolve(props.outdir ?? process.env.CDK8S_OUTDIR ?? 'dist');
@@ -50,7 +72,23 @@ export class OperatorApp extends App {
     this.layout = props.layout ?? OutputLayout.PER_CHART;
     this.report = reportEnabled(props.report);
     this.docs = props.docs ?? false;
-    DescriptionCheck.enable(this);
+    const policy = props.policy ?? {};
+    const descriptionCheck = props.descriptionCheck ?? true;
+    this.evolutionGuard = props.evolution ? new EvolutionGuard(props.evolution) : undefined;
+    this.node.addValidation({
+      validate: () => {
+        if (descriptionCheck) warnAboutMissingDescriptions(this);
+        return [
+          ...(policy ? runPolicyChecks(this, policy) : []),
+          ...(this.evolutionGuard ? [...this.evolutionGuard.optionProblems, ...this.evolutionGuard.check(this)] : []),
+        ];
+      },
+    });
+  }
+
+  /** What the `evolution` option found at the last synth: every CRD against its baseline (empty without the option). */
+  public get evolutionResults(): readonly CrdEvolution[] {
+    return this.evolutionGuard?.evolution ?? [];
   }
 
   public synth(): void {
@@ -67,7 +105,7 @@ export class OperatorApp extends App {
     if (this.report) {
       const relative = path.relative(process.cwd(), this.finalOutdir);
       const shown = relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? this.finalOutdir : relative;
-      process.stderr.write(renderSynthReport(collectSynthReport(this, this.finalOutdir, shown)));
+      process.stderr.write(renderSynthReport(collectSynthReport(this, this.finalOutdir, { shownAs: shown, evolution: this.evolutionGuard?.evolution })));
     } else {
       for (const w of Warnings.collect(this)) process.stderr.write(`warning: ${w}\n`);
     }

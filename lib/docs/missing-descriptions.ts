@@ -17,30 +17,19 @@ export function fieldsWithoutDescription(schema: JSONSchemaProps): string[] {
     .map(f => f.path);
 }
 
-const ENABLED = new WeakSet<IConstruct>();
-
 /**
  * Warns, once per CRD version, about schema fields without a description in CRDs built from props
- * (imported manifests are someone else's to fix). Enabled for the whole app by `OperatorApp`.
+ * (imported manifests are someone else's to fix). Run by `OperatorApp` unless `descriptionCheck: false`.
+ *
+ * @internal
  */
-export class DescriptionCheck {
-  /** Enables the check once on the root of `scope`'s tree (repeated calls are no-ops). */
-  public static enable(scope: IConstruct): void {
-    const root = scope.node.root;
-    if (ENABLED.has(root)) return;
-    ENABLED.add(root);
-    root.node.addValidation({ validate: () => { DescriptionCheck.run(root); return []; } });
-  }
-
-  /** Adds the warnings for every built CRD below `root`. */
-  public static run(root: IConstruct): void {
-    for (const crd of findCustomResourceDefinitions(root).filter(c => !c.imported)) {
-      for (const v of crd.toManifest().spec.versions ?? []) {
-        const missing = fieldsWithoutDescription(crd.schemaFor(v.name));
-        if (missing.length === 0) continue;
-        Warnings.of(crd).add(`docs: ${v.name}: ${missing.length} schema field${missing.length > 1 ? 's have' : ' has'} no description `
-          + `(kubectl explain and the API reference show nothing for ${missing.length > 1 ? 'them' : 'it'}): ${missing.join(', ')}`);
-      }
+export function warnAboutMissingDescriptions(root: IConstruct): void {
+  for (const crd of findCustomResourceDefinitions(root).filter(c => !c.imported)) {
+    for (const v of crd.toManifest().spec.versions ?? []) {
+      const missing = fieldsWithoutDescription(crd.schemaFor(v.name));
+      if (missing.length === 0) continue;
+      Warnings.of(crd).add(`docs: ${v.name}: ${missing.length} schema field${missing.length > 1 ? 's have' : ' has'} no description `
+        + `(kubectl explain and the API reference show nothing for ${missing.length > 1 ? 'them' : 'it'}): ${missing.join(', ')}`);
     }
   }
 }

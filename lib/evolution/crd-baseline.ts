@@ -7,7 +7,7 @@ import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 /**
  * A folder of released CRD manifests, one `<metadata.name>.yaml` per CRD (e.g.
  * `crd-baselines/sampledbs.database.example.com.yaml`), committed with the code they were
- * released from. `EvolutionGuard` compares each CRD against its file.
+ * released from. `OperatorAppProps.evolution` compares each CRD against its file.
  */
 export class CrdBaselines {
   /** The folder, resolved against the working directory. */

@@ -21,8 +21,8 @@ export interface AcknowledgedChange {
   readonly crd?: string;
 }
 
-/** Props of `EvolutionGuard.enable`. */
-export interface EvolutionGuardProps {
+/** `OperatorAppProps.evolution`: compare every CRD of the app with its committed baseline. */
+export interface EvolutionOptions {
   /** Folder of baseline manifests (`<plural>.<group>.yaml`), relative to the working directory, e.g. `crd-baselines`. */
   readonly baselineDir: string;
   /**
@@ -56,53 +56,55 @@ export interface CrdEvolution {
   readonly changes: readonly JudgedCrdChange[];
 }
 
-const RESULTS = new WeakMap<IConstruct, Map<string, CrdEvolution>>();
-
 /**
- * Safe CRD evolution: at synth every CRD below a scope is compared against its committed baseline
+ * Safe CRD evolution: at synth every CRD of the app is compared against its committed baseline
  * (the last released manifest, see `CrdBaselines`), and breaking changes fail synth unless acknowledged
  * in code: removed fields or versions, tightened validation, new CEL rules, new required fields without
  * a default, type, scope, name and storage-version changes, a version dropped while it may still be stored.
- * Every change, breaking or not, is listed in the synth report.
+ * Every change, breaking or not, is kept for the synth report. Created by `OperatorApp` from its
+ * `evolution` option; holds the results of the last check.
  *
- * @example
- * EvolutionGuard.enable(app, {
- *   baselineDir: 'crd-baselines',
- *   acknowledge: [{ change: 'field-removed v1:.spec.legacy', reason: 'unused since 0.3, announced in 0.4' }],
- * });
+ * @internal
  */
 export class EvolutionGuard {
-  /** Guards every CRD below `scope` (the App, a Chart or a single CRD). */
-  public static enable(scope: IConstruct, props: EvolutionGuardProps): void {
-    const baselines = new CrdBaselines(props.baselineDir);
-    const acks = props.acknowledge ?? [];
-    acks.forEach((a, i) => {
-      if (!a.reason?.trim()) throw new Error(`acknowledge[${i}].reason: must say why the change is safe, got ${JSON.stringify(a.reason)}`);
+  /** Problems with the options themselves (reported at synth with the others). */
+  public readonly optionProblems: readonly string[];
+  private readonly baselines: CrdBaselines;
+  private readonly acks: readonly AcknowledgedChange[];
+  private results = new Map<string, CrdEvolution>();
+
+  constructor(private readonly options: EvolutionOptions) {
+    this.baselines = new CrdBaselines(options.baselineDir);
+    this.acks = options.acknowledge ?? [];
+    const problems: string[] = [];
+    this.acks.forEach((a, i) => {
+      if (!a.reason?.trim()) problems.push(`evolution.acknowledge[${i}].reason: must say why the change is safe, got ${JSON.stringify(a.reason)}`);
       if (typeof a.change === 'string' ? !a.change.trim() : !(a.change instanceof RegExp)) {
-        throw new Error(`acknowledge[${i}].change: must be a change id or a RegExp, got ${JSON.stringify(a.change)}`);
+        problems.push(`evolution.acknowledge[${i}].change: must be a change id or a RegExp, got ${JSON.stringify(a.change)}`);
       }
     });
-    scope.node.addValidation({ validate: () => EvolutionGuard.check(scope, baselines, acks, props.requireBaseline ?? false) });
+    this.optionProblems = problems;
   }
 
-  /** The evolution of every guarded CRD below `root`, as of the last validation. */
-  public static collect(root: IConstruct): CrdEvolution[] {
-    return [...(RESULTS.get(root.node.root)?.values() ?? [])];
+  /** The evolution of every CRD, as of the last check. */
+  public get evolution(): CrdEvolution[] {
+    return [...this.results.values()];
   }
 
-  private static check(scope: IConstruct, baselines: CrdBaselines, acks: readonly AcknowledgedChange[], requireBaseline: boolean): string[] {
+  /** Compares every CRD below `root` with its baseline; returns the errors, records warnings on `root`. */
+  public check(root: IConstruct): string[] {
     const errors: string[] = [];
     const used = new Set<number>();
-    const results = RESULTS.get(scope.node.root) ?? new Map<string, CrdEvolution>();
-    RESULTS.set(scope.node.root, results);
-    for (const crd of findCustomResourceDefinitions(scope)) {
+    const { baselines, acks } = this;
+    this.results = new Map();
+    for (const crd of findCustomResourceDefinitions(root)) {
       const current = crd.toManifest();
       const name = current.metadata.name;
       const at = `evolution: [${crd.node.path}] ${name}`;
       const baseline = baselines.read(name);
       if (!baseline) {
-        results.set(crd.node.path, { crd: name, constructPath: crd.node.path, baselineFile: baselines.fileOf(name), hasBaseline: false, changes: [] });
-        if (requireBaseline) errors.push(`${at}: no baseline at ${baselines.fileOf(name)}; write it with CrdBaselines.write() when releasing`);
+        this.results.set(crd.node.path, { crd: name, constructPath: crd.node.path, baselineFile: baselines.fileOf(name), hasBaseline: false, changes: [] });
+        if (this.options.requireBaseline) errors.push(`${at}: no baseline at ${baselines.fileOf(name)}; write it with CrdBaselines.write() when releasing`);
         continue;
       }
       const changes: JudgedCrdChange[] = compareCrdManifests(baseline, current).map(change => {
@@ -111,14 +113,14 @@ export class EvolutionGuard {
         used.add(i);
         return { ...change, acknowledged: acks[i].reason };
       });
-      results.set(crd.node.path, { crd: name, constructPath: crd.node.path, baselineFile: baselines.fileOf(name), hasBaseline: true, changes });
+      this.results.set(crd.node.path, { crd: name, constructPath: crd.node.path, baselineFile: baselines.fileOf(name), hasBaseline: true, changes });
       for (const c of changes.filter(x => x.breaking && !x.acknowledged)) {
         errors.push(`${at}: ${formatCrdChange(c)} (against ${baselines.fileOf(name)}); if intended, acknowledge it: `
           + `{ change: '${c.id}', reason: '…' }`);
       }
     }
     acks.forEach((a, i) => {
-      if (!used.has(i)) Warnings.of(scope).add(`evolution: acknowledge[${i}] (${String(a.change)}) matches no breaking change; remove it`);
+      if (!used.has(i)) Warnings.of(root).add(`evolution: acknowledge[${i}] (${String(a.change)}) matches no breaking change; remove it`);
     });
     return errors;
   }

@@ -2,7 +2,6 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { OutputFiles } from '../synth-metadata/output-files';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
-import { PolicyChecks } from '../policy/policy-checks';
 import { RbacRisk } from './rbac-risk';
 import { ControllerContract } from './controller-contract';
 import { OperatorDeployment } from './operator-deployment';
@@ -114,8 +113,8 @@ const OPERATOR_MARKER = Symbol.for('cdk8s-operator.Operator');
  * A whole operator from its contract: RBAC (`OperatorRbac`), the hardened Deployment with its
  * metrics Service (`OperatorDeployment`), a NetworkPolicy (`OperatorNetworkPolicy`), optional
  * monitoring (`OperatorMonitoring`) and its Namespace. Writes `<name>.rbac-report.md` next to the
- * manifests when synthesized by `OperatorApp`, and enables the synth-time policy checks
- * (Pod Security "restricted", RBAC lint) for the whole app.
+ * manifests when synthesized by `OperatorApp` (whose `policy` option checks it, with every other
+ * object of the app, against Pod Security "restricted" and an RBAC lint).
  *
  * @example
  * const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER });
@@ -221,6 +220,5 @@ export class Operator extends Construct {
       watchNamespaces: this.rbac.watchNamespaces,
       grants: this.rbac.grants,
     }));
-    PolicyChecks.enable(this);
   }
 }

@@ -4,7 +4,7 @@ import { IConstruct } from 'constructs';
 import * as yaml from 'yaml';
 import { Warnings } from '../synth-metadata/warnings';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
-import { CrdEvolution, EvolutionGuard } from '../evolution/evolution-guard';
+import { CrdEvolution } from '../evolution/evolution-guard';
 import { lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../apiserver/crd-validation/crd-size';
 
 /** One file written by synth. */
@@ -34,16 +34,30 @@ export interface SynthReport {
   /** `<apiVersion> <kind>` → count, e.g. `apps/v1 Deployment` → 1. */
   readonly kinds: Readonly<Record<string, number>>;
   readonly crds: readonly ReportCrdSize[];
-  /** CRDs compared against baselines (`EvolutionGuard`). */
+  /** CRDs compared against baselines (`OperatorAppProps.evolution`). */
   readonly evolution: readonly CrdEvolution[];
   readonly warnings: readonly string[];
+}
+
+/** Options of `collectSynthReport`. */
+export interface SynthReportOptions {
+  /**
+   * The output folder as the report shows it.
+   * @default - the folder's base name
+   */
+  readonly shownAs?: string;
+  /**
+   * The CRD evolution to show (`OperatorApp` passes what its `evolution` option found).
+   * @default - no evolution section
+   */
+  readonly evolution?: readonly CrdEvolution[];
 }
 
 /**
  * Gathers the report of a finished synth: the files in `outdir` (read back, so it shows what was
  * really written), objects by kind, CRD sizes, API evolution and warnings of the tree below `root`.
  */
-export function collectSynthReport(root: IConstruct, outdir: string, shownAs = path.basename(outdir)): SynthReport {
+export function collectSynthReport(root: IConstruct, outdir: string, options: SynthReportOptions = {}): SynthReport {
   const files: ReportFile[] = [];
   const kinds: Record<string, number> = {};
   for (const name of listFiles(outdir)) {
@@ -61,7 +75,7 @@ export function collectSynthReport(root: IConstruct, outdir: string, shownAs = p
     const manifest = crd.toManifest();
     return { name: manifest.metadata.name, bytes: manifestBytes(manifest), annotationBytes: lastAppliedAnnotationBytes(manifest) };
   });
-  return { outdir: shownAs, files, kinds, crds, evolution: EvolutionGuard.collect(root), warnings: Warnings.collect(root) };
+  return { outdir: options.shownAs ?? path.basename(outdir), files, kinds, crds, evolution: options.evolution ?? [], warnings: Warnings.collect(root) };
 }
 
 /**

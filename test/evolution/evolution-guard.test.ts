@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, Chart, Testing } from 'cdk8s';
+import { Chart, Testing } from 'cdk8s';
 import * as yaml from 'yaml';
-import { CrdBaselines, CustomResourceDefinition, CustomResourceDefinitionProps, CrdVersionProps, EvolutionGuard, Schema, Warnings } from '../../lib';
+import { CrdBaselines, CustomResourceDefinition, CustomResourceDefinitionProps, CrdVersionProps, EvolutionOptions, OperatorApp, Schema, Warnings } from '../../lib';
 
 /** Version v1 of a small CRD as released: the baseline of every test. */
 function v1(overrides: Partial<CrdVersionProps> = {}): CrdVersionProps {
@@ -26,7 +26,7 @@ function props(versions: CrdVersionProps[]): CustomResourceDefinitionProps {
   return { group: 'db.example.com', kind: 'Db', versions };
 }
 
-describe('EvolutionGuard', () => {
+describe('OperatorApp evolution option', () => {
   let dir: string;
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evolution-'));
@@ -36,12 +36,15 @@ describe('EvolutionGuard', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  /** An app that compares its CRDs with the baselines in `dir`. */
+  function guardedApp(evolution: Partial<EvolutionOptions> = {}): OperatorApp {
+    return new OperatorApp({ outdir: path.join(dir, 'out'), report: false, descriptionCheck: false, evolution: { baselineDir: dir, ...evolution } });
+  }
+
   /** Synthesizes the CRD built from `versions` under a guard; returns the errors (empty when synth passed). */
   function synthErrors(versions: CrdVersionProps[], acknowledge: any[] = []): string {
-    const app = new App({ outdir: path.join(dir, 'out') });
-    const chart = new Chart(app, 'db');
-    new CustomResourceDefinition(chart, 'Db', props(versions));
-    EvolutionGuard.enable(app, { baselineDir: dir, acknowledge });
+    const app = guardedApp({ acknowledge });
+    new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props(versions));
     try {
       app.synth();
       return '';
@@ -57,11 +60,10 @@ describe('EvolutionGuard', () => {
   });
 
   test('an unchanged CRD passes and records no change', () => {
-    const app = new App({ outdir: path.join(dir, 'out') });
+    const app = guardedApp();
     new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props([v1()]));
-    EvolutionGuard.enable(app, { baselineDir: dir });
     app.synth();
-    expect(EvolutionGuard.collect(app)).toStrictEqual([expect.objectContaining({ crd: 'dbs.db.example.com', hasBaseline: true, changes: [] })]);
+    expect(app.evolutionResults).toStrictEqual([expect.objectContaining({ crd: 'dbs.db.example.com', hasBaseline: true, changes: [] })]);
   });
 
   test('fails a removed field, naming the construct, field and how to acknowledge it', () => {
@@ -123,17 +125,15 @@ describe('EvolutionGuard', () => {
 
   test('acknowledged changes are visible to the report; a stale acknowledgement warns', () => {
     const spec = Schema.object({ properties: { replicas: Schema.integer({ minimum: 1, maximum: 9, default: 1 }), tier: Schema.string({ enum: ['small', 'large', 'xl'] }) } });
-    const app = new App({ outdir: path.join(dir, 'out') });
-    new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props([v1({ spec })]));
-    EvolutionGuard.enable(app, {
-      baselineDir: dir,
+    const app = guardedApp({
       acknowledge: [
         { change: 'field-removed v1:.spec.legacy', reason: 'never set' },
         { change: 'version-removed v0', reason: 'stale' },
       ],
     });
+    new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props([v1({ spec })]));
     app.synth();
-    const [evolution] = EvolutionGuard.collect(app);
+    const [evolution] = app.evolutionResults;
     expect(evolution.changes.map(c => [c.id, c.breaking, c.acknowledged])).toStrictEqual([
       ['validation-loosened v1:.spec.tier', false, undefined],
       ['field-removed v1:.spec.legacy', true, 'never set'],
@@ -142,19 +142,18 @@ describe('EvolutionGuard', () => {
   });
 
   test('a CRD without a baseline is new; requireBaseline fails it', () => {
-    const app = new App({ outdir: path.join(dir, 'out') });
+    const app = guardedApp();
     new CustomResourceDefinition(new Chart(app, 'db'), 'Other', { group: 'db.example.com', kind: 'Other', versions: [v1()] });
-    EvolutionGuard.enable(app, { baselineDir: dir });
     app.synth();
-    expect(EvolutionGuard.collect(app)).toStrictEqual([expect.objectContaining({ crd: 'others.db.example.com', hasBaseline: false })]);
-    const strict = new App({ outdir: path.join(dir, 'out') });
+    expect(app.evolutionResults).toStrictEqual([expect.objectContaining({ crd: 'others.db.example.com', hasBaseline: false })]);
+    const strict = guardedApp({ requireBaseline: true });
     new CustomResourceDefinition(new Chart(strict, 'db'), 'Other', { group: 'db.example.com', kind: 'Other', versions: [v1()] });
-    EvolutionGuard.enable(strict, { baselineDir: dir, requireBaseline: true });
     expect(() => strict.synth()).toThrow(/others\.db\.example\.com: no baseline at .*others\.db\.example\.com\.yaml/);
   });
 
-  test('fails an acknowledgement without a reason at once', () => {
-    expect(() => EvolutionGuard.enable(Testing.app(), { baselineDir: dir, acknowledge: [{ change: 'x', reason: ' ' }] }))
-      .toThrow(/acknowledge\[0\]\.reason: must say why the change is safe, got " "/);
+  test('an acknowledgement without a reason fails synth, reported with the other problems', () => {
+    const app = guardedApp({ acknowledge: [{ change: 'x', reason: ' ' }] });
+    new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props([v1()]));
+    expect(() => app.synth()).toThrow(/evolution\.acknowledge\[0\]\.reason: must say why the change is safe, got " "/);
   });
 });

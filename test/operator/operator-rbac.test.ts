@@ -1,10 +1,15 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
-import { lintRbac, OperatorRbac, PolicyChecks, RbacRisk, Warnings } from '../../lib';
+import { lintRbac, OperatorApp, OperatorRbac, RbacRisk, Warnings } from '../../lib';
 import { ACCEPTED_RISKS_ANNOTATION } from '../../lib/operator/rbac-risk';
 import { FakeCrd } from './crd-double';
 
-function setup() {
-  const chart = new Chart(Testing.app(), 'test');
+/** A chart with a Foo CRD; with `policy`, in an OperatorApp whose synth-time policy checks every object. */
+function setup(policy = false) {
+  const app = policy ? new OperatorApp({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'rbac-')), report: false, descriptionCheck: false }) : Testing.app();
+  const chart = new Chart(app, 'test');
   const foo = new FakeCrd(chart, 'foo', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
   return { chart, foo };
 }
@@ -85,36 +90,32 @@ describe('OperatorRbac', () => {
   });
 
   test('fails synth for a wildcard escape hatch without an accepted risk', () => {
-    const { chart, foo } = setup();
+    const { chart, foo } = setup(true);
     new OperatorRbac(chart, 'rbac', {
       name: 'foo-op', namespace: 'foo-system', crds: [foo], contract: { watches: [foo] },
       additionalRules: [{ apiGroups: ['apps'], resources: ['*'], verbs: ['get'], reason: 'lazy' }],
     });
-    PolicyChecks.enable(chart);
     expect(() => Testing.synth(chart)).toThrow(/policy: \[test\/rbac\/AdditionalClusterRole\/Resource\] ClusterRole foo-op-additional: rules\[0\]\.resources: wildcard grants every current and future value.*accept it explicitly as risk 'wildcard'/);
   });
 
   test('a wildcard with the risk accepted synthesizes, annotated, with a warning', () => {
-    const { chart, foo } = setup();
+    const { chart, foo } = setup(true);
     new OperatorRbac(chart, 'rbac', {
       name: 'foo-op', namespace: 'foo-system', crds: [foo], contract: { watches: [foo] },
       additionalRules: [{ apiGroups: ['apps'], resources: ['*'], verbs: ['get'], reason: 'reads every apps kind', acceptRisks: [RbacRisk.WILDCARD] }],
     });
-    PolicyChecks.enable(chart);
     const role = byKind(Testing.synth(chart), 'ClusterRole').find(r => r.metadata.name === 'foo-op-additional');
     expect(role.metadata.annotations).toStrictEqual({ [ACCEPTED_RISKS_ANNOTATION]: 'wildcard' });
     expect(Warnings.collect(chart).some(w => /accepted risk 'wildcard'/.test(w))).toBe(true);
   });
 
   test('a contract that watches Secrets needs SECRETS_READ accepted', () => {
-    const fails = setup();
+    const fails = setup(true);
     new OperatorRbac(fails.chart, 'rbac', { name: 'op', namespace: 'ns', contract: { watches: [{ apiVersion: 'v1', kind: 'Secret' }] } });
-    PolicyChecks.enable(fails.chart);
     expect(() => Testing.synth(fails.chart)).toThrow(/list\/watch on secrets reveals every secret's contents/);
 
-    const ok = setup();
+    const ok = setup(true);
     new OperatorRbac(ok.chart, 'rbac', { name: 'op', namespace: 'ns', contract: { watches: [{ apiVersion: 'v1', kind: 'Secret' }] }, acceptRisks: [RbacRisk.SECRETS_READ] });
-    PolicyChecks.enable(ok.chart);
     expect(() => Testing.synth(ok.chart)).not.toThrow();
   });
 

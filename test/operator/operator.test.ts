@@ -12,8 +12,8 @@ const CONTRACT = {
   status: true, finalizers: true, events: true, leaderElection: true,
 };
 
-function operatorChart(extra: Record<string, unknown> = {}) {
-  const chart = new Chart(Testing.app(), 'test');
+function operatorChart(extra: Record<string, unknown> = {}, app: App = Testing.app()) {
+  const chart = new Chart(app, 'test');
   const foo = new FakeCrd(chart, 'foo', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
   const op = new Operator(chart, 'foo-operator', { crds: [foo], image: 'ghcr.io/acme/foo:0.1.0', contract: { watches: [foo], ...CONTRACT }, ...extra });
   return { chart, op };
@@ -73,19 +73,10 @@ describe('Operator', () => {
       .toThrow(/^\[test\/op\/Controller\] image: must not use the 'latest' tag/);
   });
 
-  test('a wildcard escape hatch fails synth unless its risk is accepted (policy enabled by the Operator)', () => {
-    const bad = operatorChart({ additionalRules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'], reason: 'debugging' }] });
-    expect(() => Testing.synth(bad.chart)).toThrow(/rules\[0\]\.resources: wildcard/);
-    const ok = operatorChart({ additionalRules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'], reason: 'debugging', acceptRisks: [RbacRisk.WILDCARD] }] });
-    expect(() => Testing.synth(ok.chart)).not.toThrow();
-  });
-
-  test('a user pod that is not "restricted" elsewhere in the app fails synth', () => {
-    const { chart } = operatorChart();
-    const app = chart.node.root as App;
-    const other = new Chart(app, 'other');
-    new ApiObject(other, 'p', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x:1' }] } });
-    expect(() => app.synth()).toThrow(/policy: \[other\/p\] Pod p: spec\.containers\[0\]\.securityContext\.allowPrivilegeEscalation: must be set to false/);
+  test('an Operator does not switch on app-wide checks: a plain cdk8s App validates nothing beyond the constructs', () => {
+    const { chart } = operatorChart({ additionalRules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'], reason: 'debugging' }] });
+    new ApiObject(new Chart(chart.node.root, 'other'), 'p', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { hostPID: true, containers: [] } });
+    expect(() => Testing.synth(chart)).not.toThrow();
   });
 });
 
@@ -93,6 +84,23 @@ describe('Operator in an OperatorApp', () => {
   let dir: string;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'operator-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const quietApp = () => new OperatorApp({ outdir: path.join(dir, 'dist'), report: false, descriptionCheck: false });
+
+  test('a wildcard escape hatch fails synth unless its risk is accepted (the app\'s policy)', () => {
+    const bad = operatorChart({ additionalRules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'], reason: 'debugging' }] }, quietApp());
+    expect(() => Testing.synth(bad.chart)).toThrow(/rules\[0\]\.resources: wildcard/);
+    const ok = operatorChart({ additionalRules: [{ apiGroups: [''], resources: ['*'], verbs: ['get'], reason: 'debugging', acceptRisks: [RbacRisk.WILDCARD] }] }, quietApp());
+    expect(() => Testing.synth(ok.chart)).not.toThrow();
+  });
+
+  test('a user pod that is not "restricted" elsewhere in the app fails synth', () => {
+    const { chart } = operatorChart({}, quietApp());
+    const app = chart.node.root as OperatorApp;
+    const other = new Chart(app, 'other');
+    new ApiObject(other, 'p', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x:1' }] } });
+    expect(() => app.synth()).toThrow(/policy: \[other\/p\] Pod p: spec\.containers\[0\]\.securityContext\.allowPrivilegeEscalation: must be set to false/);
+  });
 
   test('writes the RBAC report next to the manifests, in apply order', () => {
     const outdir = path.join(dir, 'dist');

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import { Testing } from 'cdk8s';
-import { CrdBaselines, CustomResourceDefinition, EvolutionGuard, OperatorApp, OperatorAppProps, renderSynthReport, Schema, Warnings } from '../../lib';
+import { CrdBaselines, CustomResourceDefinition, OperatorApp, OperatorAppProps, renderSynthReport, Schema, Warnings } from '../../lib';
 import { reportEnabled } from '../../lib/report/synth-report';
 
 const described = (d: string) => ({ description: d });
@@ -59,10 +59,12 @@ describe('synth report', () => {
   test('prints the API evolution, acknowledged breaking changes with their reason', () => {
     const baselines = path.join(dir, 'baselines');
     new CrdBaselines(baselines).write([widgetCrd(Testing.chart(), 9)]);
-    const printed = synthPrinting(path.join(dir, 'dist'), {}, app => EvolutionGuard.enable(app, {
-      baselineDir: baselines,
-      acknowledge: [{ change: 'validation-tightened v1:.spec.count', reason: 'the controller never accepted more than 5' }],
-    }));
+    const printed = synthPrinting(path.join(dir, 'dist'), {
+      evolution: {
+        baselineDir: baselines,
+        acknowledge: [{ change: 'validation-tightened v1:.spec.count', reason: 'the controller never accepted more than 5' }],
+      },
+    });
     expect(printed).toContain('API evolution (against the committed baselines):\n'
       + '  widgets.toys.example.com: 1 change, 1 breaking (acknowledged)\n'
       + '    BREAKING validation-tightened v1:.spec.count: maximum 9 → 5 — acknowledged: the controller never accepted more than 5\n');
