@@ -120,9 +120,8 @@ describe('OperatorRbac', () => {
   });
 
   test('ownsByName grants get and writes on Secrets without list/watch, so the lint passes without accepting a risk', () => {
-    const { chart, foo } = setup();
+    const { chart, foo } = setup(true);
     new OperatorRbac(chart, 'rbac', { name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo], ownsByName: [{ apiVersion: 'v1', kind: 'Secret' }] } });
-    PolicyChecks.enable(chart);
     const role = byKind(Testing.synth(chart), 'ClusterRole').find(r => r.metadata.name === 'op-manager');
     const secrets = role.rules.filter((r: any) => r.resources.includes('secrets'));
     expect(secrets).toStrictEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'update', 'patch', 'delete'] }]);
