@@ -15,7 +15,11 @@ export interface Issue {
 
 /** `path: message (got <value>)`, the one format every synth-time check uses. */
 export function formatIssue(issue: Issue): string {
-  const got = issue.value === undefined ? '' : ` (got ${preview(issue.value)})`;
+  // the value once: messages that already quote it (e.g. a detail built from it) get no `(got …)`
+  const shown = issue.value === undefined ? undefined : preview(issue.value);
+  const distinctive = typeof issue.value === 'string' || (typeof issue.value === 'object' && issue.value !== null);
+  const quoted = shown !== undefined && (issue.message.startsWith(`Invalid value: ${shown}`) || (distinctive && shown.length >= 3 && issue.message.includes(shown)));
+  const got = shown === undefined || quoted ? '' : ` (got ${shown})`;
   return `${issue.path}: ${issue.message}${got}`;
 }
 

@@ -7,6 +7,7 @@ import { CrdEvolution, EvolutionGuard, EvolutionOptions } from '../evolution/evo
 import { PolicyOptions, runPolicyChecks } from '../policy/policy-checks';
 import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
 import { OutputLayout, writeApplyOrderLayout } from './output-layout';
+import { synthFailure } from './synth-failure';
 import { OutputFiles } from '../synth-metadata/output-files';
 import { Warnings } from '../synth-metadata/warnings';
 
@@ -98,7 +99,7 @@ export class OperatorApp extends App {
       this.writeLayoutAndExtras();
     } catch (e) {
       fs.rmSync(this.outdir, { recursive: true, force: true });
-      throw e;
+      throw synthFailure(e, path.relative(process.cwd(), this.finalOutdir) || '.');
     }
     fs.rmSync(this.finalOutdir, { recursive: true, force: true });
     fs.renameSync(this.outdir, this.finalOutdir);

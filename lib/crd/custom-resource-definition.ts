@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import * as yaml from 'js-yaml';
+import { Problems } from '../synth-metadata/problems';
 import { Warnings } from '../synth-metadata/warnings';
 import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
@@ -211,13 +212,14 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
       this.names = { ...(spec.names ?? {}) };
       this.scope = spec.scope;
     } else {
-      if (!props.kind) throw new Error(`'kind' must not be empty, got ${JSON.stringify(props.kind)}`);
       this.group = props.group;
       this.scope = props.scope ?? ResourceScope.NAMESPACED;
+      // an empty or odd kind is reported by the manifest's validation (spec.names.kind), like the apiserver does
+      const derive = (name: (kind: string) => string) => (props.kind ? Problems.of(this).recordErrors(() => name(props.kind), '') : '');
       this.names = {
         kind: props.kind,
-        plural: props.plural ?? pluralOf(props.kind),
-        singular: props.singular ?? singularOf(props.kind),
+        plural: props.plural ?? derive(pluralOf),
+        singular: props.singular ?? derive(singularOf),
         listKind: props.listKind ?? `${props.kind}List`,
         ...(props.shortNames ? { shortNames: [...props.shortNames] } : {}),
         ...(props.categories ? { categories: [...props.categories] } : {}),
@@ -236,20 +238,22 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
 
   /** Adds a version (rendered lazily, validated at synth). */
   public addVersion(version: CrdVersionProps): void {
-    if (this.raw) throw new Error(`cannot add version ${JSON.stringify(version.name)} to an imported CRD (${this.node.path}): edit the manifest instead`);
+    if (this.raw) {
+      Problems.of(this).add(`addVersion(${JSON.stringify(version.name)}): an imported CRD is emitted as given; edit the manifest instead`);
+      return;
+    }
     if (version.schema && (version.spec || version.status)) {
-      throw new Error(`version ${JSON.stringify(version.name)} must give either 'schema' or 'spec'/'status', got both`);
+      Problems.of(this).add(`versions: ${JSON.stringify(version.name)} must give either 'schema' or 'spec'/'status', got both`);
     }
     this.versions.push(version);
     this.declaredCache = this.strippedCache = undefined;
   }
 
   public get storageVersion(): string {
-    const storage = (this.toManifest().spec.versions ?? []).filter(v => v.storage);
-    if (storage.length !== 1) {
-      throw new Error(`${this.node.path} must have exactly one storage version, got ${JSON.stringify(storage.map(v => v.name))}`);
-    }
-    return storage[0].name;
+    // A definition without exactly one storage version is reported by its own validation at synth (on
+    // this construct, once); readers such as the operator's RBAC get the first candidate meanwhile.
+    const versions = this.toManifest().spec.versions ?? [];
+    return (versions.find(v => v.storage) ?? versions[0])?.name ?? '';
   }
 
   public apiVersionFor(version?: string): string {

@@ -1,6 +1,7 @@
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Warnings } from '../synth-metadata/warnings';
+import { Problems } from '../synth-metadata/problems';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
 import { validateValue } from '../apiserver/value-validation/value-validator';
@@ -120,17 +121,18 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     super(scope, id);
     Object.defineProperty(this, CUSTOM_RESOURCE_MARKER, { value: true });
     this.props = props;
+    const problems = Problems.of(this);
     if (!props.crd && (!props.apiVersion || !props.kind)) {
-      throw new Error(`'apiVersion' and 'kind' are required when 'crd' is not given, got apiVersion ${JSON.stringify(props.apiVersion)} and kind ${JSON.stringify(props.kind)}`);
+      problems.add(`'apiVersion' and 'kind' are required when 'crd' is not given, got apiVersion ${JSON.stringify(props.apiVersion)} and kind ${JSON.stringify(props.kind)}`);
     }
     if (props.apiVersion !== undefined && !/^[^/]+\/[^/]+$/.test(props.apiVersion)) {
-      throw new Error(`'apiVersion' must be '<group>/<version>' for a custom resource, got ${JSON.stringify(props.apiVersion)}`);
+      problems.add(`'apiVersion' must be '<group>/<version>' for a custom resource, got ${JSON.stringify(props.apiVersion)}`);
     }
     if (props.apiVersion && props.version && props.apiVersion.split('/')[1] !== props.version) {
-      throw new Error(`'version' ${JSON.stringify(props.version)} does not match 'apiVersion' ${JSON.stringify(props.apiVersion)}`);
+      problems.add(`'version' ${JSON.stringify(props.version)} does not match 'apiVersion' ${JSON.stringify(props.apiVersion)}`);
     }
-    this.apiVersion = props.apiVersion ?? props.crd!.apiVersionFor(props.version);
-    this.kind = props.kind ?? props.crd!.names.kind;
+    this.apiVersion = props.apiVersion ?? problems.recordErrors(() => props.crd?.apiVersionFor(props.version) ?? '', '');
+    this.kind = props.kind ?? props.crd?.names.kind ?? '';
     this.spec = props.spec;
     this.status = props.status;
 
@@ -235,7 +237,13 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
   }
 
   private validateResource(): string[] {
-    const issues = this.checkResource();
+    if (!this.apiVersion || !this.kind) return []; // reported when constructed
+    let issues: Issue[];
+    try {
+      issues = this.checkResource();
+    } catch (e) {
+      return [(e as Error).message]; // no definition to check against
+    }
     for (const w of warningsOf(issues)) Warnings.of(this).add(formatIssue(w));
     return errorsOf(issues).map(formatIssue);
   }

@@ -2,7 +2,7 @@ import { ApiObject, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { imagePinningProblem } from './image-reference';
-import { atPath, constructError } from './_construct-error';
+import { Problems } from '../synth-metadata/problems';
 
 /** Props of `OperatorDeployment`. */
 export interface OperatorDeploymentProps {
@@ -70,17 +70,19 @@ export class OperatorDeployment extends Construct {
   constructor(scope: Construct, id: string, props: OperatorDeploymentProps) {
     super(scope, id);
     const imageProblem = imagePinningProblem(props.image);
-    if (imageProblem) throw constructError(this, `image: ${imageProblem}`);
+    if (imageProblem) Problems.of(this).add(`image: ${imageProblem}`);
     const replicas = props.replicas ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1) throw constructError(this, `replicas: must be an integer >= 1, got ${replicas}`);
+    if (!Number.isInteger(replicas) || replicas < 1) Problems.of(this).add(`replicas: must be an integer >= 1, got ${replicas}`);
     if (replicas > 1 && !props.leaderElection) {
-      throw constructError(this, `replicas: ${replicas} replicas need leader election (contract.leaderElection: true), or two controllers reconcile at once`);
+      Problems.of(this).add(`replicas: ${replicas} replicas need leader election (contract.leaderElection: true), or two controllers reconcile at once`);
     }
-    this.healthPort = atPath(this, () => checkPort('healthPort', props.healthPort ?? 8081));
-    this.metricsPort = atPath(this, () => checkPort('metricsPort', props.metricsPort ?? 8080));
-    if (this.healthPort === this.metricsPort) throw constructError(this, `metricsPort: must differ from healthPort, got ${this.metricsPort}`);
+    this.healthPort = Problems.of(this).recordErrors(() => checkPort('healthPort', props.healthPort ?? 8081), 8081);
+    const metricsPort = Problems.of(this).recordErrors(() => checkPort('metricsPort', props.metricsPort ?? 8080), 8080);
+    if (metricsPort === this.healthPort) Problems.of(this).add(`metricsPort: must differ from healthPort, got ${metricsPort}`);
+    // with the problem recorded, construction goes on with distinct ports (cdk8s-plus rejects a repeated one)
+    this.metricsPort = metricsPort === this.healthPort ? metricsPort + 1 : metricsPort;
     const user = props.runAsUser ?? 65532;
-    if (!Number.isInteger(user) || user <= 0) throw constructError(this, `runAsUser: must be a non-root user id (> 0), got ${user}`);
+    if (!Number.isInteger(user) || user <= 0) Problems.of(this).add(`runAsUser: must be a non-root user id (> 0), got ${user}`);
 
     const labels = controllerLabels(props.name);
     this.deployment = new kplus.Deployment(this, 'Deployment', {
@@ -99,7 +101,7 @@ export class OperatorDeployment extends Construct {
       WATCH_NAMESPACE: kplus.EnvValue.fromValue((props.watchNamespaces ?? []).join(',')),
     };
     for (const [k, v] of Object.entries(props.env ?? {})) {
-      if (k in env) throw constructError(this, `env.${k}: is set by the operator, got '${v}'`);
+      if (k in env) Problems.of(this).add(`env.${k}: is set by the operator, got '${v}'`);
       env[k] = kplus.EnvValue.fromValue(v);
     }
 

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { constructError } from './_construct-error';
+import { Problems } from '../synth-metadata/problems';
 
 /**
  * One Prometheus alerting rule (the subset of prometheus-operator's `PrometheusRule` rule we write;
@@ -63,7 +63,7 @@ export class OperatorMonitoring extends Construct {
     super(scope, id);
     const interval = props.interval ?? '30s';
     if (!/^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$/.test(interval)) {
-      throw constructError(this, `interval: must be a Prometheus duration like '30s', got '${interval}'`);
+      Problems.of(this).add(`interval: must be a Prometheus duration like '30s', got '${interval}'`);
     }
     const labels = props.labels ?? {};
     const service = props.metricsService.name;
@@ -107,7 +107,7 @@ export class OperatorMonitoring extends Construct {
     ];
     const names = new Set<string>();
     alerts.forEach((a, i) => {
-      if (names.has(a.alert)) throw constructError(this, `alerts[${i}].alert: duplicate alert name '${a.alert}'`);
+      if (names.has(a.alert)) Problems.of(this).add(`alerts[${i}].alert: duplicate alert name '${a.alert}'`);
       names.add(a.alert);
     });
     if (alerts.length > 0) {

@@ -1,6 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { constructError } from './_construct-error';
+import { Problems } from '../synth-metadata/problems';
 
 /**
  * The ports kube-apiservers commonly listen on behind the `kubernetes` Service: 443 (managed
@@ -76,7 +76,10 @@ export class OperatorNetworkPolicy extends Construct {
 
     const apiPorts = checkPorts(this, 'apiServerPorts', props.apiServerPorts ?? DEFAULT_API_SERVER_PORTS).map(p => kplus.NetworkPolicyPort.tcp(p));
     (props.apiServerCidrs ?? ['0.0.0.0/0']).forEach((cidr, i) => {
-      if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr)) throw constructError(this, `apiServerCidrs[${i}]: must be an IPv4 CIDR, got '${cidr}'`);
+      if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr)) {
+        Problems.of(this).add(`apiServerCidrs[${i}]: must be an IPv4 CIDR, got '${cidr}'`);
+        return;
+      }
       this.policy.addEgressRule(kplus.NetworkPolicyIpBlock.ipv4(this, `ApiServer${i}`, cidr), apiPorts);
     });
     const dns = kplus.Pods.select(this, 'ClusterDns', {
@@ -93,9 +96,9 @@ export class OperatorNetworkPolicy extends Construct {
 }
 
 function checkPorts(scope: Construct, field: string, ports: readonly number[]): readonly number[] {
-  if (ports.length === 0) throw constructError(scope, `${field}: must name at least one port, got []`);
+  if (ports.length === 0) Problems.of(scope).add(`${field}: must name at least one port, got []`);
   ports.forEach((p, i) => {
-    if (!Number.isInteger(p) || p < 1 || p > 65535) throw constructError(scope, `${field}[${i}]: must be a port number 1-65535, got ${JSON.stringify(p)}`);
+    if (!Number.isInteger(p) || p < 1 || p > 65535) Problems.of(scope).add(`${field}[${i}]: must be a port number 1-65535, got ${JSON.stringify(p)}`);
   });
-  return ports;
+  return ports.filter(p => Number.isInteger(p) && p >= 1 && p <= 65535);
 }

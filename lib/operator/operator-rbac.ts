@@ -7,7 +7,7 @@ import { ACCEPTED_RISKS_ANNOTATION, RbacRisk } from './rbac-risk';
 import { ContractRules, mergeRules, RbacRule, rulesForContract, sortVerbs } from './contract-rules';
 import { ControllerContract } from './controller-contract';
 import { knownKinds } from '../apimachinery/kinds';
-import { atPath, constructError } from './_construct-error';
+import { Problems } from '../synth-metadata/problems';
 import { isDns1123Label } from '../apimachinery/names';
 
 /**
@@ -99,19 +99,21 @@ export class OperatorRbac extends Construct {
 
   constructor(scope: Construct, id: string, props: OperatorRbacProps) {
     super(scope, id);
-    if (!isName(props.name)) throw constructError(this, `name: must be a DNS label, got '${props.name}'`);
-    if (!isName(props.namespace)) throw constructError(this, `namespace: must be a DNS label, got '${props.namespace}'`);
+    if (!isName(props.name)) Problems.of(this).add(`name: must be a DNS label, got '${props.name}'`);
+    if (!isName(props.namespace)) Problems.of(this).add(`namespace: must be a DNS label, got '${props.namespace}'`);
     const watchNamespaces = props.watchNamespaces === undefined ? undefined : [...props.watchNamespaces];
     if (watchNamespaces) {
-      if (watchNamespaces.length === 0) throw constructError(this, 'watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+      if (watchNamespaces.length === 0) Problems.of(this).add('watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
       watchNamespaces.forEach((ns, i) => {
-        if (!isName(ns)) throw constructError(this, `watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
-        if (watchNamespaces.indexOf(ns) !== i) throw constructError(this, `watchNamespaces[${i}]: duplicate namespace '${ns}'`);
+        if (!isName(ns)) Problems.of(this).add(`watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
+        if (watchNamespaces.indexOf(ns) !== i) Problems.of(this).add(`watchNamespaces[${i}]: duplicate namespace '${ns}'`);
       });
     }
     this.namespace = props.namespace;
-    this.watchNamespaces = watchNamespaces;
-    this.contractRules = atPath(this, () => rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces }));
+    this.watchNamespaces = watchNamespaces && [...new Set(watchNamespaces)];
+    this.contractRules = Problems.of(this).recordErrors(
+      () => rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces: this.watchNamespaces }),
+      { rules: [], leaderElectionRules: [], primaryKinds: [] });
 
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: props.name, namespace: props.namespace },
@@ -124,11 +126,11 @@ export class OperatorRbac extends Construct {
 
     const additional = props.additionalRules ?? [];
     if (additional.length > 0) {
-      const extraRules = atPath(this, () => mergeRules(additional.flatMap((r, i) => {
-        const expanded = expandAdditional(r, i, watchNamespaces);
+      const extraRules = Problems.of(this).recordErrors(() => mergeRules(additional.flatMap((r, i) => {
+        const expanded = expandAdditional(r, i, this.watchNamespaces);
         rejectDuplicateOfContract(expanded, this.contractRules.rules, `additionalRules[${i}]`);
         return expanded;
-      })));
+      })), []);
       const extraRisks = [...new Set(additional.flatMap(r => r.acceptRisks ?? []))];
       grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'escape hatch (additionalRules)', extraRules, true, extraRisks));
       additional.forEach((r, i) => Warnings.of(this).add(

@@ -4,12 +4,12 @@ import { OutputFiles } from '../synth-metadata/output-files';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { RbacRisk } from './rbac-risk';
 import { ControllerContract } from './controller-contract';
+import { Problems } from '../synth-metadata/problems';
 import { OperatorDeployment } from './operator-deployment';
 import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monitoring';
 import { OperatorNetworkPolicy, PodEgress } from './operator-network-policy';
 import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
 import { renderRbacReport } from './rbac-report';
-import { constructError } from './_construct-error';
 
 /** Labels that make a namespace enforce Pod Security "restricted". @internal */
 export const RESTRICTED_NAMESPACE_LABELS: Record<string, string> = {
@@ -151,15 +151,13 @@ export class Operator extends Construct {
     Object.defineProperty(this, OPERATOR_MARKER, { value: true });
     this.name = props.name ?? id.toLowerCase();
     this.namespace = props.namespace ?? `${this.name}-system`;
+    // replicas without leader election are reported once, by the Controller (OperatorDeployment)
     const leaderElection = props.contract.leaderElection ?? false;
     const watchNamespaces = props.watchNamespaces ?? props.contract.watchNamespaces;
     if (props.watchNamespaces && props.contract.watchNamespaces
       && JSON.stringify(props.watchNamespaces) !== JSON.stringify(props.contract.watchNamespaces)) {
-      throw constructError(this, `watchNamespaces: ${JSON.stringify(props.watchNamespaces)} differs from contract.watchNamespaces `
+      Problems.of(this).add(`watchNamespaces: ${JSON.stringify(props.watchNamespaces)} differs from contract.watchNamespaces `
         + `${JSON.stringify(props.contract.watchNamespaces)}; set one of them`);
-    }
-    if ((props.replicas ?? 1) > 1 && !leaderElection) {
-      throw constructError(this, `replicas: ${props.replicas} replicas need contract.leaderElection: true, or two controllers reconcile at once`);
     }
 
     if (props.createNamespace ?? true) {

@@ -69,7 +69,7 @@ describe('OperatorApp evolution option', () => {
   test('fails a removed field, naming the construct, field and how to acknowledge it', () => {
     const spec = Schema.object({ properties: { replicas: Schema.integer({ minimum: 1, maximum: 9, default: 1 }), tier: Schema.string({ enum: ['small', 'large'] }) } });
     const err = synthErrors([v1({ spec })]);
-    expect(err).toMatch(/\[db\/Db\] dbs\.db\.example\.com: BREAKING field-removed v1:\.spec\.legacy: field removed/);
+    expect(err).toMatch(/\[db\/Db\] evolution: dbs\.db\.example\.com: BREAKING field-removed v1:\.spec\.legacy: field removed/);
     expect(err).toContain("{ change: 'field-removed v1:.spec.legacy', reason: '…' }");
   });
 

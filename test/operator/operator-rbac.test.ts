@@ -129,56 +129,64 @@ describe('OperatorRbac', () => {
   });
 
   describe('bad input', () => {
-    test('fails at once with the construct path for a namespaced watch scope with a cluster-scoped CRD', () => {
+    test('fails synth with the construct path for a namespaced watch scope with a cluster-scoped CRD', () => {
       const { chart } = setup();
       const cl = new FakeCrd(chart, 'cl', { group: 'x.io', kind: 'Cl', plural: 'cls', scope: 'Cluster' as any });
-      expect(() => new OperatorRbac(chart, 'rbac', { name: 'op', namespace: 'ns', crds: [cl], watchNamespaces: ['a'], contract: { watches: [cl] } }))
-        .toThrow(/^\[test\/rbac\] contract\.watches\[0\]: kind 'x.io\/Cl' is cluster-scoped/);
+      new OperatorRbac(chart, 'rbac', { name: 'op', namespace: 'ns', crds: [cl], watchNamespaces: ['a'], contract: { watches: [cl] } });
+      expect(() => Testing.synth(chart))
+        .toThrow(/\[test\/rbac\] contract\.watches\[0\]: kind 'x.io\/Cl' is cluster-scoped/);
     });
 
     test('fails for an empty or duplicate watchNamespaces', () => {
       const { chart, foo } = setup();
-      expect(() => new OperatorRbac(chart, 'a', { name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: [], contract: { watches: [foo] } }))
+      new OperatorRbac(chart, 'a', { name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: [], contract: { watches: [foo] } });
+      expect(() => Testing.synth(chart))
         .toThrow(/\[test\/a\] watchNamespaces: must name at least one namespace/);
-      expect(() => new OperatorRbac(chart, 'b', { name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: ['x', 'x'], contract: { watches: [foo] } }))
+      new OperatorRbac(chart, 'b', { name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: ['x', 'x'], contract: { watches: [foo] } });
+      expect(() => Testing.synth(chart))
         .toThrow(/\[test\/b\] watchNamespaces\[1\]: duplicate namespace 'x'/);
     });
 
     test('fails for an additional rule without a reason', () => {
       const { chart, foo } = setup();
-      expect(() => new OperatorRbac(chart, 'rbac', {
+      new OperatorRbac(chart, 'rbac', {
         name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo] },
         additionalRules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'], reason: ' ' }],
-      })).toThrow(/\[test\/rbac\] additionalRules\[0\]\.reason: must say why/);
+      });
+      expect(() => Testing.synth(chart)).toThrow(/\[test\/rbac\] additionalRules\[0\]\.reason: must say why/);
     });
 
     test('fails for a cluster-scoped additional rule with a namespaced watch scope', () => {
       const { chart, foo } = setup();
-      expect(() => new OperatorRbac(chart, 'rbac', {
+      new OperatorRbac(chart, 'rbac', {
         name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: ['a'], contract: { watches: [foo] },
         additionalRules: [{ apiGroups: [''], resources: ['configmaps', 'nodes'], verbs: ['get'], reason: 'zones' }],
-      })).toThrow(/\[test\/rbac\] additionalRules\[0\]\.resources\[1\]: 'nodes' is cluster-scoped, but the watch scope is namespaced/);
+      });
+      expect(() => Testing.synth(chart)).toThrow(/\[test\/rbac\] additionalRules\[0\]\.resources\[1\]: 'nodes' is cluster-scoped, but the watch scope is namespaced/);
     });
 
     test('fails for an additional rule that duplicates a contract rule', () => {
       const { chart, foo } = setup();
-      expect(() => new OperatorRbac(chart, 'rbac', {
+      new OperatorRbac(chart, 'rbac', {
         name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo], owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }] },
         additionalRules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'delete'], reason: 'cleanup' }],
-      })).toThrow(/\[test\/rbac\] additionalRules\[0\]: duplicates a contract rule: apps\/deployments already has get,list,watch,create,update,patch,delete \(owns Deployment\); remove it/);
+      });
+      expect(() => Testing.synth(chart)).toThrow(/\[test\/rbac\] additionalRules\[0\]: duplicates a contract rule: apps\/deployments already has get,list,watch,create,update,patch,delete \(owns Deployment\); remove it/);
     });
 
     test('an additional rule that extends a contract rule with new verbs is allowed', () => {
       const { chart, foo } = setup();
-      expect(() => new OperatorRbac(chart, 'rbac', {
+      new OperatorRbac(chart, 'rbac', {
         name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo] },
         additionalRules: [{ apiGroups: ['samplecontroller.k8s.io'], resources: ['foos'], verbs: ['delete'], reason: 'garbage-collects expired Foos' }],
-      })).not.toThrow();
+      });
+      expect(() => Testing.synth(chart)).not.toThrow();
     });
 
     test('fails for a bad name', () => {
       const { chart, foo } = setup();
-      expect(() => new OperatorRbac(chart, 'rbac', { name: 'Foo_Op', namespace: 'ns', crds: [foo], contract: { watches: [foo] } }))
+      new OperatorRbac(chart, 'rbac', { name: 'Foo_Op', namespace: 'ns', crds: [foo], contract: { watches: [foo] } });
+      expect(() => Testing.synth(chart))
         .toThrow(/\[test\/rbac\] name: must be a DNS label, got 'Foo_Op'/);
     });
   });

@@ -5,6 +5,8 @@ import { dirname, join, relative, resolve } from 'path';
 export interface ImportEdge {
   readonly from: string;
   readonly to: string;
+  /** `import type …`: erased at compile time, so it cannot make a load-order cycle. */
+  readonly typeOnly: boolean;
 }
 
 /** Every relative `import`/`export … from` between the `.ts` files below `root`. */
@@ -12,8 +14,8 @@ export function importGraph(root: string): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of tsFiles(root)) {
     const src = readFileSync(file, 'utf8');
-    for (const m of src.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'(\.[^']*)'/gms)) {
-      edges.push({ from: moduleId(root, file), to: moduleId(root, resolveModule(resolve(dirname(file), m[1]))) });
+    for (const m of src.matchAll(/^(import type\b|import|export)\b[^;]*?\bfrom\s+'(\.[^']*)'/gms)) {
+      edges.push({ from: moduleId(root, file), to: moduleId(root, resolveModule(resolve(dirname(file), m[2]))), typeOnly: m[1] === 'import type' });
     }
   }
   return edges;

@@ -38,8 +38,8 @@ const rank = (unit: string) => LAYERS.findIndex(layer => layer.includes(unit));
 describe('lib layering', () => {
   const edges = importGraph(LIB);
 
-  test('no import cycles between modules', () => {
-    expect(cycles(edges)).toEqual([]);
+  test('no import cycles between modules (type-only imports are erased and do not count)', () => {
+    expect(cycles(edges.filter(e => !e.typeOnly))).toEqual([]);
   });
 
   test('every import points to the own unit or a lower layer', () => {
