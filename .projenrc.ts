@@ -136,8 +136,9 @@ project.testTask.env('NODE_OPTIONS', '--experimental-vm-modules --no-warnings=Ex
 // Tests synthesize many apps: keep the synth report out of the test log.
 project.testTask.env('CDK8S_OPERATOR_QUIET', '1');
 
-// `npx cdk8s synth` runs this app entry (see cdk8s.yaml); the task is a shortcut.
-project.addTask('synth:apps', { description: 'Synthesize every app in apps/ into dist/', exec: 'cdk8s synth' });
+// The app entry (also what `npx cdk8s synth` runs, see cdk8s.yaml). Run directly, not through the cdk8s CLI:
+// the CLI empties dist/ before the app runs, while OperatorApp keeps the last good dist/ when synth fails.
+project.addTask('synth:apps', { description: 'Synthesize every app in apps/ into dist/ (a failed synth keeps the last good dist/)', exec: 'tsx apps/main.ts' });
 // Third-party CRDs the library types against (prometheus-operator's monitoring kinds), vendored in vendor/crds/.
 const vendoredImports = {
   servicemonitor: 'vendor/crds/monitoring.coreos.com_servicemonitors.yaml',

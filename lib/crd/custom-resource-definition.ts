@@ -10,6 +10,7 @@ import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue'
 import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
+import { nameConflicts } from './name-conflicts';
 import { pluralOf, singularOf } from './plural';
 
 /** One `additionalPrinterColumns` entry: a column of `kubectl get`. */
@@ -228,7 +229,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     }
 
     this.resource = this.raw ? this.emitRaw(id) : this.emitBuilt();
-    this.node.addValidation({ validate: () => this.validateManifest() });
+    this.node.addValidation({ validate: () => [...this.validateManifest(), ...nameConflicts(this)] });
   }
 
   /** Whether the definition came from `fromManifest`/`fromFile` (emitted as given) rather than from props. */

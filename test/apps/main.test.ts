@@ -24,3 +24,12 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('kubectl wait --for condition=established');
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
 });
+
+test("the README's synth command keeps the last good dist/ (it runs the app directly: the cdk8s CLI empties dist/ before the app runs)", () => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const quickStart = readme.split('## Quick start')[1].split('```')[1];
+  expect(quickStart).toMatch(/npx projen synth:apps/);
+  expect(quickStart).not.toMatch(/cdk8s synth/);
+  const tasks = JSON.parse(fs.readFileSync(path.join(ROOT, '.projen/tasks.json'), 'utf8')).tasks;
+  expect(tasks['synth:apps'].steps).toEqual([{ exec: 'tsx apps/main.ts' }]);
+});
