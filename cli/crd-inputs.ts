@@ -8,7 +8,8 @@ import * as fs from 'fs';
 import Module from 'module';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { CrdManifest, isCustomResourceDefinitionLike } from '../lib';
+import { CrdManifest } from '../lib';
+import { isCustomResourceDefinitionLike } from '../lib/crd/icustom-resource-definition';
 
 /** The CRD manifests in each input file, in order. Throws naming the file and what is wrong. */
 export function loadCrdManifests(files: readonly string[]): CrdManifest[] {

@@ -6,7 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { pluralOf } from '../lib';
+import { pluralOf } from '../lib/crd/plural';
 import { SCAFFOLD_SCRIPTS, scaffoldFiles } from './scaffold/templates';
 
 /** Options of {@link scaffoldCommand}. */
