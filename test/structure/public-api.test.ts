@@ -1,5 +1,5 @@
 import { execFileSync } from 'child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import * as ts from 'typescript';
 
@@ -49,7 +49,9 @@ describe('declarations', () => {
     try {
       execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json'), '--outDir', outDir, '--emitDeclarationOnly'], { stdio: 'pipe' });
       const consumer = join(outDir, 'consumer.ts');
-      writeFileSync(consumer, "import * as api from './index';\nexport const everything = api;\n");
+      // the build's rootDir decides where lib/index.d.ts lands
+      const index = existsSync(join(outDir, 'lib', 'index.d.ts')) ? './lib/index' : './index';
+      writeFileSync(consumer, `import * as api from '${index}';\nexport const everything = api;\n`);
       const program = ts.createProgram([consumer], { strict: true, noEmit: true, skipLibCheck: false, types: ['node'], module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true });
       const errors = ts.getPreEmitDiagnostics(program)
         .filter(d => d.file?.fileName.startsWith(outDir))
