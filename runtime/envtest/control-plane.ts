@@ -139,7 +139,8 @@ export class ControlPlane {
     this.apiServer = new ManagedProcess('kube-apiserver', this.binaries.kubeApiServer, apiServerArgs(l, this.opts.apiServerFlags));
     await this.waitFor('kube-apiserver to write its serving certificate', () => {
       if (!this.apiServer!.running) throw new Error(`envtest: kube-apiserver exited before becoming ready:\n${this.apiServer!.log}`);
-      return existsSync(files.servingCert(l));
+      // written without a rename: wait for the whole file (serving certificate, then its CA)
+      return existsSync(files.servingCert(l)) && (readFileSync(files.servingCert(l), 'utf8').match(/-----END CERTIFICATE-----/g) ?? []).length >= 2;
     }, this.timeoutMs);
     // apiserver.crt holds the serving certificate followed by the CA that signed it
     this.caPem = readFileSync(files.servingCert(l), 'utf8');
