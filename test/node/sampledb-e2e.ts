@@ -227,8 +227,10 @@ async function walkthrough(): Promise<void> {
   });
 
   await step('switchover on request (spec.primary)', async () => {
+    // After the failover step the old primary is still rejoining: wait until status lists a standby to switch to.
+    const to: string = await until('a standby listed in status.instances', () =>
+      sdb(db).status.instances?.find((i: { role: string }) => i.role === 'standby')?.name, 120, 500);
     const s = sdb(db).status;
-    const to = s.instances.find((i: { role: string }) => i.role === 'standby').name;
     kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { primary: to } }));
     await until(`primary ${to}`, () => sdb(db).status.currentPrimary === to && ready(db, 2), 60, 200);
     await sql(db, `${db}-rw`, 'insert into t (id) values (5000)');
