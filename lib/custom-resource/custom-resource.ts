@@ -2,6 +2,7 @@ import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Warnings } from '../synth-metadata/warnings';
 import { Problems } from '../synth-metadata/problems';
+import { writtenNullWarnings } from './written-nulls';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
 import { validateValue } from '../apiserver/value-validation/value-validator';
@@ -233,6 +234,9 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
       for (const i of validateValue(schema, previous).issues) issues.push({ ...i, path: `previous.${i.path}` });
     }
     issues.push(...validateValue(schema, stored(object), { oldValue: previous }).issues);
+    // what the user wrote, before cdk8s drops its null fields
+    const written = { ...this.extraFields(this.props), spec: this.props.spec, ...(statusSubresource ? {} : { status: this.props.status }) };
+    issues.push(...writtenNullWarnings(schema, written, ''));
     return issues;
   }
 
