@@ -1,5 +1,5 @@
 import { CrdManifest } from '../crd-manifest';
-import { child, forbidden, index, invalid, isObject, notSupported, required } from '../../apimachinery/field';
+import { child, forbidden, index, invalid, isObject, notSupported, required, warning } from '../../apimachinery/field';
 import { isDns1035Label } from '../../apimachinery/names';
 import { Issue } from '../../apimachinery/issue';
 
@@ -38,16 +38,21 @@ export function checkCrdVersions(manifest: CrdManifest): Issue[] {
   if (storage.length !== 1) {
     issues.push(invalid('spec.versions', storage.map(v => v.name), 'must have exactly one version marked as storage version'));
   }
+  // the apiserver accepts a CRD that serves no version (e.g. while retiring it): suspicious, not invalid
   if (versions.length > 0 && !versions.some(v => v?.served === true)) {
-    issues.push(invalid('spec.versions', names(versions), 'must have at least one served version, otherwise the API serves nothing'));
+    issues.push(warning(invalid('spec.versions', names(versions), 'no version is served, so the API serves nothing')));
   }
 
   if (spec.preserveUnknownFields === true) {
     issues.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   }
   issues.push(...checkConversion(spec.conversion));
+  // a manifest's status never reaches the apiserver's checks (it resets status on create and keeps its own on
+  // update), so what it says about stored versions is only a hint about the cluster it came from
+  // (a storedVersions that is not a list is still an error: the apiserver cannot decode the object)
   if (isObject(manifest.status) && manifest.status.storedVersions !== undefined) {
-    issues.push(...checkStoredVersions(manifest.status.storedVersions as string[], versions));
+    const stored = manifest.status.storedVersions;
+    issues.push(...checkStoredVersions(stored as string[], versions).map(i => (Array.isArray(stored) ? warning(i) : i)));
   }
   return issues;
 }

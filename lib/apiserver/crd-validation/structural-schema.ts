@@ -117,7 +117,7 @@ function checkInvariants(s: any, level: Level, path: string): Issue[] {
     });
   }
 
-  issues.push(...checkValueValidations(s, path));
+  issues.push(...checkValueValidations(s, path, level === 'root'));
 
   if (embedded && type !== 'object') {
     issues.push(type ? invalid(child(path, 'type'), type, 'must be object if x-kubernetes-embedded-resource is true')
@@ -166,8 +166,11 @@ function isIntOrStringAnyOf(anyOf: unknown): boolean {
   return only(anyOf[0], 'integer') && only(anyOf[1], 'string');
 }
 
-/** Junctors of a structural node: their content must be structural-free, and every field they name must be declared outside. */
-function checkValueValidations(s: any, path: string): Issue[] {
+/**
+ * Junctors of a structural node: their content must be structural-free, and (at the root only, like
+ * `validateStructuralCompleteness`, which does not descend into properties) every field they name must be declared outside.
+ */
+function checkValueValidations(s: any, path: string, isRoot: boolean): Issue[] {
   const issues: Issue[] = [];
   const skipAnyOf = isIntOrStringAnyOf(s.anyOf);
   const skipFirstAllOfAnyOf = Array.isArray(s.allOf) && isObject(s.allOf[0]) && isIntOrStringAnyOf(s.allOf[0].anyOf);
@@ -177,12 +180,12 @@ function checkValueValidations(s: any, path: string): Issue[] {
     s[junctor].forEach((nested: unknown, i: number) => {
       const nestedPath = index(child(path, junctor), i);
       issues.push(...checkNested(nested, nestedPath, junctor === 'allOf' && i === 0 && skipFirstAllOfAnyOf));
-      issues.push(...checkCompleteness(nested, s, path, nestedPath));
+      if (isRoot) issues.push(...checkCompleteness(nested, s, path, nestedPath));
     });
   }
   if (s.not !== undefined) {
     issues.push(...checkNested(s.not, child(path, 'not'), false));
-    issues.push(...checkCompleteness(s.not, s, path, child(path, 'not')));
+    if (isRoot) issues.push(...checkCompleteness(s.not, s, path, child(path, 'not')));
   }
   return issues;
 }

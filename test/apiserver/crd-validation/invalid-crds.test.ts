@@ -1,6 +1,7 @@
 import { CrdManifest } from '../../../lib/apiserver/crd-manifest';
 import { errorsOf, formatIssue, warningsOf } from '../../../lib/apimachinery/issue';
 import { validateCrdManifest } from '../../../lib/apiserver/crd-validation/validate-crd';
+import { describeRealApiServer } from '../../envtest';
 
 /** A valid CRD exercising most features; each corpus entry breaks exactly one rule. */
 function base(): any {
@@ -119,14 +120,11 @@ const VERSIONS: Case[] = [
   ['exactly one storage version (two)', m => { m.spec.versions.push({ ...m.spec.versions[0], name: 'v2' }); },
     /^spec\.versions: Invalid value: must have exactly one version marked as storage version \(got \["v1","v2"\]\)$/],
   ['unique version names', m => { m.spec.versions.push({ ...m.spec.versions[0], storage: false }); }, /^spec\.versions: Invalid value: must contain unique version names/],
-  ['at least one served version', m => { m.spec.versions[0].served = false; }, /^spec\.versions: Invalid value: must have at least one served version/],
   ['at least one version', m => { m.spec.versions = []; }, /^spec\.versions: Required value: must have at least one version$/],
   ['every version has a schema', m => { delete m.spec.versions[0].schema; }, /^spec\.versions\[0\]\.schema\.openAPIV3Schema: Required value: schemas are required$/],
   ['spec.preserveUnknownFields is rejected in v1', m => { m.spec.preserveUnknownFields = true; },
     /^spec\.preserveUnknownFields: Invalid value: cannot set to true, set x-kubernetes-preserve-unknown-fields to true/],
-  ['a stored version must stay in spec.versions', m => { m.status = { storedVersions: ['v1', 'v1beta1'] }; },
-    /^status\.storedVersions\[1\]: Invalid value: missing from spec\.versions; v1beta1 was previously a storage version/],
-  ['storedVersions is a list', m => { m.status = { storedVersions: 'v1' }; }, /^status\.storedVersions: Invalid value: must be a list of version names/],
+  ['storedVersions is a list (the object cannot be decoded otherwise)', m => { m.status = { storedVersions: 'v1' }; }, /^status\.storedVersions: Invalid value: must be a list of version names/],
   ['deprecationWarning only for deprecated versions', m => { m.spec.versions[0].deprecationWarning = 'old'; },
     /^spec\.versions\[0\]\.deprecationWarning: Invalid value: can only be set for deprecated versions/],
   ['deprecationWarning at most 256 characters', m => { m.spec.versions[0].deprecated = true; m.spec.versions[0].deprecationWarning = 'x'.repeat(257); },
@@ -165,9 +163,10 @@ const STRUCTURAL: Case[] = [
   ['no CEL rules inside junctors', m => { props(m).replicas.anyOf = [{ 'x-kubernetes-validations': [{ rule: 'self > 0' }] }]; },
     /\.properties\[replicas\]\.anyOf\[0\]\.x-kubernetes-validations: Forbidden: must be empty to be structural$/],
   ['no additionalProperties inside junctors', m => { props(m).labels.allOf = [{ additionalProperties: { maxLength: 3 } }]; }, /\.properties\[labels\]\.allOf\[0\]\.additionalProperties: Forbidden: must be undefined to be structural$/],
-  ['fields named in a junctor are declared outside', m => { spec(m).anyOf = [{ required: ['flavour'], properties: { flavour: { minLength: 1 } } }]; },
-    new RegExp(`^${esc(SPEC)}\\.properties\\[flavour\\]: Required value: because it is defined in ${esc(SPEC)}\\.anyOf\\[0\\]\\.properties\\[flavour\\]$`)],
-  ['items named in a junctor are declared outside', m => { props(m).labels.allOf = [{ items: { minLength: 1 } }]; }, /\.properties\[labels\]\.items: Required value: because it is defined in .*\.properties\[labels\]\.allOf\[0\]\.items$/],
+  ['fields named in a root junctor are declared outside', m => { root(m).anyOf = [{ properties: { spec: { properties: { flavour: { minLength: 1 } } } } }]; },
+    new RegExp(`^${esc(SPEC)}\\.properties\\[flavour\\]: Required value: because it is defined in ${esc(ROOT)}\\.anyOf\\[0\\]\\.properties\\[spec\\]\\.properties\\[flavour\\]$`)],
+  ['items named in a root junctor are declared outside', m => { root(m).allOf = [{ properties: { spec: { items: { minLength: 1 } } } }]; },
+    /\.properties\[spec\]\.items: Required value: because it is defined in .*openAPIV3Schema\.allOf\[0\]\.properties\[spec\]\.items$/],
   ['root metadata restricts only name and generateName', m => { root(m).properties.metadata = { type: 'object', properties: { labels: { type: 'object' } } }; },
     new RegExp(`^${esc(ROOT)}\\.properties\\[metadata\\]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`)],
   ['root metadata is an object', m => { root(m).properties.metadata = { type: 'string' }; }, /properties\[metadata\]\.type: Invalid value: must be object \(got "string"\)$/],
@@ -258,6 +257,9 @@ const SIZE: Case[] = [
 
 /** What the apiserver accepts but looks like a mistake: a warning naming the field, never an error. */
 const WARNINGS: Case[] = [
+  ['no served version', m => { m.spec.versions[0].served = false; }, /^spec\.versions: Invalid value: no version is served, so the API serves nothing/],
+  ['a stored version missing from spec.versions (status is not the apiserver\'s input)', m => { m.status = { storedVersions: ['v1', 'v1beta1'] }; },
+    /^status\.storedVersions\[1\]: Invalid value: missing from spec\.versions; v1beta1 was previously a storage version/],
   ['int-or-string with a type', m => { props(m).port.type = 'string'; }, /\.properties\[port\]\.type: ignored: x-kubernetes-int-or-string accepts both integers and strings/],
   ['specReplicasPath not in the schema', m => { m.spec.versions[0].subresources.scale.specReplicasPath = '.spec.replicaz'; },
     /^spec\.versions\[0\]\.subresources\.scale\.specReplicasPath: names no field declared in the schema \(no \.spec\.replicaz\)/],
@@ -328,8 +330,8 @@ describe('size warnings', () => {
   });
 });
 
-describe('accepted corner cases', () => {
-  test.each<[string, (m: any) => void]>([
+const ACCEPTED: Array<[string, (m: any) => void]> = [
+  ['a junctor below the root naming an undeclared field (only root junctors are checked for completeness)', m => { spec(m).anyOf = [{ required: ['flavour'], properties: { flavour: { minLength: 1 } } }]; }],
     ['int-or-string written as allOf[0].anyOf', m => { props(m).port = { 'x-kubernetes-int-or-string': true, 'allOf': [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^[0-9]+%?$' }] }; }],
     ['root metadata restricting name', m => { root(m).properties.metadata = { type: 'object', properties: { name: { type: 'string', maxLength: 20 } } }; }],
     ['map key with a default instead of required', m => { props(m).ports.items.required = []; props(m).ports.items.properties.name.default = 'http'; }],
@@ -341,9 +343,30 @@ describe('accepted corner cases', () => {
     ['an empty status.storedVersions, as generated manifests carry it', m => { m.status = { storedVersions: [], conditions: [] }; }],
     ['selectable fields on scalar spec fields', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.mode' }, { jsonPath: '.spec.replicas' }]; }],
     ['a column below preserve-unknown-fields', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.extra.anything.goes'; }],
-  ])('%s', (_name, mutate) => {
+];
+
+describe('accepted corner cases', () => {
+  test.each(ACCEPTED)('%s', (_name, mutate) => {
     const manifest = base();
     mutate(manifest);
     expect(validateCrdManifest(manifest).map(formatIssue)).toStrictEqual([]);
+  });
+});
+
+/** Every verdict above is the real apiserver's (dry-run creates; the size case needs etcd and is left out). */
+describeRealApiServer('the same CRDs on kube-apiserver', plane => {
+  const verdict = async (mutate: (m: any) => void): Promise<string> => {
+    const manifest = base();
+    mutate(manifest);
+    const r = await plane().request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', manifest);
+    // 422: invalid; 400: not even decodable as a CustomResourceDefinition
+    return r.code === 201 ? 'accepted' : r.code === 422 || r.code === 400 ? 'refused' : `${r.code}: ${JSON.stringify(r.body)}`;
+  };
+  test('the valid CRD: accepted', async () => expect(await verdict(() => {})).toBe('accepted'));
+  test.each([...NAMES, ...VERSIONS, ...STRUCTURAL, ...LISTS_AND_MAPS, ...SUBRESOURCES_AND_COLUMNS])('refused: %s', async (_rule, mutate) => {
+    expect(await verdict(mutate)).toBe('refused');
+  });
+  test.each([...WARNINGS.map(([name, mutate]) => [name, mutate] as [string, (m: any) => void]), ...ACCEPTED])('accepted: %s', async (_name, mutate) => {
+    expect(await verdict(mutate)).toBe('accepted');
   });
 });
