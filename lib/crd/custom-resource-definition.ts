@@ -124,12 +124,28 @@ export interface CustomResourceDefinitionProps {
    * @default - keep every description
    */
   readonly stripDescriptions?: readonly string[];
+  /**
+   * Warnings about this CRD that are accepted on purpose (e.g. a printer column of a field the schema does not
+   * declare): they are no longer printed. An acknowledgement that matches no warning is itself a warning.
+   * @default - none
+   */
+  readonly acknowledgedWarnings?: readonly AcknowledgedWarning[];
+}
+
+/** A synth warning about a CRD, accepted on purpose. */
+export interface AcknowledgedWarning {
+  /** The field path the warning names, e.g. `spec.versions[0].additionalPrinterColumns[7].jsonPath`. */
+  readonly path: string;
+  /** Why it is fine. */
+  readonly reason: string;
 }
 
 /** Options of the raw path (`fromManifest`, `fromFile`). */
 export interface CrdImportOptions {
   /** As `CustomResourceDefinitionProps.stripDescriptions`. @default - emit the manifest unchanged */
   readonly stripDescriptions?: readonly string[];
+  /** As `CustomResourceDefinitionProps.acknowledgedWarnings`. @default - none */
+  readonly acknowledgedWarnings?: readonly AcknowledgedWarning[];
 }
 
 const CRD_MARKER = Symbol.for('cdk8s-operator.CustomResourceDefinition');
@@ -177,6 +193,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
       group: (manifest.spec as any)?.group ?? '',
       kind: names.kind ?? '',
       stripDescriptions: options.stripDescriptions,
+      acknowledgedWarnings: options.acknowledgedWarnings,
       [RAW_MANIFEST]: manifest,
     };
     return new CustomResourceDefinition(scope, id, props);
@@ -369,7 +386,14 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
     }
-    for (const w of warningsOf(issues)) Warnings.of(this).add(formatIssue(w));
+    const acknowledged = this.props.acknowledgedWarnings ?? [];
+    const warnings = warningsOf(issues);
+    for (const w of warnings) {
+      if (!acknowledged.some(a => a.path === w.path)) Warnings.of(this).add(formatIssue(w));
+    }
+    for (const a of acknowledged) {
+      if (!warnings.some(w => w.path === a.path)) Warnings.of(this).add(`acknowledgedWarnings: ${JSON.stringify(a.path)} matches no warning (stale? the reason was: ${a.reason})`);
+    }
     const errors = errorsOf(issues).map(formatIssue);
     this.validated = { of: stripped, errors };
     return errors;
