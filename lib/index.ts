@@ -14,6 +14,7 @@ export { conditionsSchema } from './schema/conditions';
 export { JSONSchemaProps, ValidationRule } from './apiserver/schema/json-schema-props';
 export {
   CustomResourceDefinition, CustomResourceDefinitionProps, CrdVersionProps, PrinterColumn, CrdSubresources, ScaleSubresource, CrdImportOptions,
+  AcknowledgedWarning,
 } from './crd/custom-resource-definition';
 export { ICustomResourceDefinition } from './crd/icustom-resource-definition';
 export {
