@@ -26,7 +26,8 @@ export { CustomResource, CustomResourceProps, CustomResourcePrevious, TypedCusto
 
 // The operator and its parts.
 export { Operator, OperatorProps } from './operator/operator';
-export { ControllerContract, KindReference, KindSelector, ResolvedKind } from './operator/controller-contract';
+export { ControllerContract, KindReference, KindSelector, NetworkPeer, ResolvedKind } from './operator/controller-contract';
+export { ContractOf, NetworkPeerOf } from './apimachinery/controller-contract';
 export { ContractRules, RbacRule } from './operator/contract-rules';
 export { KindInfo } from './apimachinery/kinds';
 export { OperatorRbac, OperatorRbacProps, AdditionalRbacRule, RbacGrant } from './operator/operator-rbac';

@@ -1,8 +1,9 @@
 /**
- * The controller contract: what a controller reads and writes against the API, declared once as
- * plain data. The controller is wired from it (the manager refuses wiring it does not grant) and
- * the chart imports the same object: the `Operator` construct of `cdk8s-operator` derives RBAC,
- * `WATCH_NAMESPACE` and the NetworkPolicy from it (its `ControllerContract` accepts this shape).
+ * The controller contract: what a controller reads and writes against the API and which pods it
+ * connects to, declared once as plain data. The controller is wired from it (the manager refuses
+ * wiring it does not grant) and the chart imports the same object: the `Operator` construct of
+ * `cdk8s-operator` derives RBAC, `WATCH_NAMESPACE` and NetworkPolicy egress (`connectsTo`) from it.
+ * Both sides use one shape (`ContractOf` in lib/apimachinery, kinds named their own way).
  * kubebuilder's `+kubebuilder:rbac` markers, but typed, and checked on both sides.
  *
  * Expected flow:
@@ -22,80 +23,57 @@
  * - `for(K)` and `watches(K)` need `get, list, watch` on K (K in `watches` or `owns`); `owns(K)`
  *   needs K in `owns` (`create, update, patch, delete` as well); an event recorder needs `events`;
  *   leader election needs `leaderElection`; watched namespaces must be among the contract's.
+ * - `defineContract` refuses a malformed contract at import time, listing every problem.
  * - A violation throws {@link ContractViolationError} when the wiring is built (before anything
  *   runs), naming the controller, the wiring call, the missing verbs, the resource, and the clause
  *   that would grant it.
  *
  * Caveats: kinds are compared by API group and kind (not version), as RBAC does.
  */
+import {
+  CLAUSE_VERBS, ContractOf, KIND_CLAUSES, NetworkPeerOf, networkPeerProblems,
+} from '../lib/apimachinery/controller-contract';
 import { groupKind, parseApiVersion, ResourceRef, WELL_KNOWN_PLURALS } from './resource';
 
 /**
- * What a controller does against the API. Same field names and meaning as the `ControllerContract`
- * of the construct library, with kinds as {@link ResourceRef}s (custom kinds are resolved by the
- * chart against its CRDs).
+ * What a controller does against the API and on the network, kinds named by {@link ResourceRef}
+ * (custom kinds are resolved by the chart against its CRDs). The one contract shape (`ContractOf`
+ * in the package's API-machinery layer) that the `Operator` construct of `cdk8s-operator` accepts too.
  */
-export interface ControllerContract {
-  /** Kinds the controller lists and watches (informers): `get`, `list`, `watch`. */
-  readonly watches: readonly ResourceRef[];
-  /** Kinds it creates and garbage-collects through owner references: read verbs and `create`, `update`, `patch`, `delete`. @default [] */
-  readonly owns?: readonly ResourceRef[];
-  /**
-   * Kinds it creates and manages only under names it derives itself (e.g. a credentials Secret):
-   * `get`, `create`, `update`, `patch`, `delete` — no `list`/`watch`, so no informer; read them with
-   * `client.get`. @default []
-   */
-  readonly ownsByName?: readonly ResourceRef[];
-  /** Kinds it reads without watching: `get`, `list`. @default [] */
-  readonly reads?: readonly ResourceRef[];
-  /** Kinds it writes without owning them: `create`, `update`, `patch`. @default [] */
-  readonly writes?: readonly ResourceRef[];
-  /** It writes the `status` subresource of its custom kinds. @default false */
-  readonly status?: boolean;
-  /** It adds and removes finalizers on its custom kinds. @default false */
-  readonly finalizers?: boolean;
-  /** It emits Events. @default false */
-  readonly events?: boolean;
-  /** It takes a `coordination.k8s.io` Lease before reconciling. @default false */
-  readonly leaderElection?: boolean;
-  /**
-   * The namespaces it watches (one informer per namespace; a Role in each). Also what the chart sets
-   * as `WATCH_NAMESPACE`.
-   * @default - cluster-wide (a ClusterRole; `WATCH_NAMESPACE` may still narrow the watch)
-   */
-  readonly watchNamespaces?: readonly string[];
-}
+export type ControllerContract = ContractOf<ResourceRef>;
 
-/** Declares a contract (identity, for inference and a checked shape). Throws on an empty or duplicate entry. */
+/** Pods the controller connects to (NetworkPolicy egress in the chart): `{ podsOf, podLabels, ports }`. */
+export type NetworkPeer = NetworkPeerOf<ResourceRef>;
+
+/**
+ * Declares a contract (identity, for inference and a checked shape). Throws, listing every
+ * problem, on an empty `watches`, a duplicate kind, a bad namespace, or a `connectsTo` peer that
+ * is not an owned kind or has no labels or bad ports.
+ */
 export function defineContract<C extends ControllerContract>(contract: C): C {
-  if (contract.watches.length === 0) throw new Error('contract.watches: must name at least one kind, got []');
-  for (const clause of ['watches', 'owns', 'ownsByName', 'reads', 'writes'] as const) {
+  const problems: string[] = [];
+  if (contract.watches.length === 0) problems.push('contract.watches: must name at least one kind, got []');
+  for (const clause of KIND_CLAUSES) {
     const seen = new Set<string>();
     (contract[clause] ?? []).forEach((ref, i) => {
       const id = groupKind(ref);
-      if (seen.has(id)) throw new Error(`contract.${clause}[${i}]: duplicate kind '${id}'`);
+      if (seen.has(id)) problems.push(`contract.${clause}[${i}]: duplicate kind '${id}'`);
       seen.add(id);
     });
   }
   const namespaces = contract.watchNamespaces;
   if (namespaces) {
-    if (namespaces.length === 0) throw new Error('contract.watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+    if (namespaces.length === 0) problems.push('contract.watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
     namespaces.forEach((ns, i) => {
-      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) throw new Error(`contract.watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
-      if (namespaces.indexOf(ns) !== i) throw new Error(`contract.watchNamespaces[${i}]: duplicate namespace '${ns}'`);
+      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) problems.push(`contract.watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
+      if (namespaces.indexOf(ns) !== i) problems.push(`contract.watchNamespaces[${i}]: duplicate namespace '${ns}'`);
     });
   }
+  const owned = new Set((contract.owns ?? []).map(groupKind));
+  problems.push(...networkPeerProblems(contract, (k) => owned.has(groupKind(k)), (k) => `${k.apiVersion} ${k.kind}`));
+  if (problems.length) throw new Error(`invalid controller contract:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return contract;
 }
-
-/** The verbs each kind clause grants (the construct library's RBAC derivation grants the same). */
-export const CLAUSE_VERBS = {
-  watches: ['get', 'list', 'watch'],
-  owns: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-  ownsByName: ['get', 'create', 'update', 'patch', 'delete'],
-  reads: ['get', 'list'],
-  writes: ['create', 'update', 'patch'],
-} as const;
 
 /** A use of the API that a contract must grant. */
 export type ContractNeed =
@@ -115,7 +93,7 @@ export class ContractViolationError extends Error {
 export function grantedVerbs(contract: ControllerContract, resource: ResourceRef): Set<string> {
   const id = groupKind(resource);
   const verbs = new Set<string>();
-  for (const clause of ['watches', 'owns', 'ownsByName', 'reads', 'writes'] as const) {
+  for (const clause of KIND_CLAUSES) {
     if ((contract[clause] ?? []).some((r) => groupKind(r) === id)) for (const v of CLAUSE_VERBS[clause]) verbs.add(v);
   }
   return verbs;

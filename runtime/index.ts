@@ -8,7 +8,7 @@ export type { ManagerLeaderElectionOptions, ManagerOptions } from './manager';
 export { Controller, ControllerBuilder } from './controller';
 export type { ControllerOptions, MapFunc, Reconciler, Request, Result, SourceOptions } from './controller';
 export { ContractViolationError, defineContract } from './contract';
-export type { ControllerContract } from './contract';
+export type { ControllerContract, NetworkPeer } from './contract';
 export type { SharedInformer } from './namespaced-informers';
 export type { EventHandler, InformerOptions } from './informer';
 export type { HealthCheck } from './health';

@@ -66,11 +66,10 @@ export class SampleDbChart extends Chart {
     new Operator(this, 'sampledb-operator', {
       crds: [crd],
       image: props.image ?? controllerImage('sampledb'),
-      // The controller's own declaration (controllers/sampledb/contract.ts): it is wired from the same object.
+      // The controller's own declaration (controllers/sampledb/contract.ts): it is wired from the same object;
+      // RBAC and NetworkPolicy egress to the database pods come from it.
       contract: SAMPLEDB_CONTRACT,
       watchNamespaces: props.watchNamespaces ?? ['default'],
-      // The controller asks each PostgreSQL instance for its role and WAL position, and promotes standbys.
-      egressToPods: [{ labels: { 'app.kubernetes.io/name': 'sampledb' }, ports: [5432] }],
       apiServerPorts: props.apiServerPorts,
       monitoring: { labels: props.monitoringLabels, alerts: SAMPLEDB_ALERTS },
     });

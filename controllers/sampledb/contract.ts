@@ -1,9 +1,11 @@
 /**
  * What the SampleDB controller does against the API, declared once: the controller is wired from
- * it (the manager refuses anything beyond it) and the chart (apps/sampledb) derives RBAC from it.
+ * it (the manager refuses anything beyond it) and the chart (apps/sampledb) derives RBAC and
+ * NetworkPolicy egress from it.
  */
 import { defineContract } from '../../runtime';
-import { CRONJOB, JOB, POD, PVC, SAMPLEDB, SECRET, SERVICE, STATEFULSET } from './types';
+import { POSTGRES_PORT } from './pods';
+import { CRONJOB, JOB, LABEL_COMPONENT, LABEL_NAME, POD, PVC, SAMPLEDB, SECRET, SERVICE, STATEFULSET } from './types';
 
 export const SAMPLEDB_CONTRACT = defineContract({
   watches: [SAMPLEDB],
@@ -15,4 +17,6 @@ export const SAMPLEDB_CONTRACT = defineContract({
   finalizers: true,
   events: true,
   leaderElection: true,
+  // The controller asks each PostgreSQL instance for its role and WAL position, and promotes standbys.
+  connectsTo: [{ podsOf: STATEFULSET, podLabels: { [LABEL_NAME]: 'sampledb', [LABEL_COMPONENT]: 'database' }, ports: [POSTGRES_PORT] }],
 });

@@ -1,3 +1,4 @@
+import { CLAUSE_VERBS } from '../apimachinery/controller-contract';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
 
@@ -32,8 +33,6 @@ export interface ContractRulesOptions {
   readonly watchNamespaces?: readonly string[];
 }
 
-const READ_VERBS = ['get', 'list', 'watch'] as const;
-const WRITE_VERBS = ['create', 'update', 'patch'] as const;
 const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 
 /**
@@ -72,11 +71,11 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   const reads = resolveList(contract.reads, 'reads');
   const writes = resolveList(contract.writes, 'writes');
 
-  for (const k of watches) rules.push(rbacRule(k.group, k.plural, READ_VERBS, `watches ${k.kind}`));
-  for (const k of owns) rules.push(rbacRule(k.group, k.plural, [...READ_VERBS, ...WRITE_VERBS, 'delete'], `owns ${k.kind}`));
-  for (const k of ownsByName) rules.push(rbacRule(k.group, k.plural, ['get', ...WRITE_VERBS, 'delete'], `owns ${k.kind} by name (no list/watch)`));
-  for (const k of reads) rules.push(rbacRule(k.group, k.plural, ['get', 'list'], `reads ${k.kind}`));
-  for (const k of writes) rules.push(rbacRule(k.group, k.plural, WRITE_VERBS, `writes ${k.kind}`));
+  for (const k of watches) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.watches, `watches ${k.kind}`));
+  for (const k of owns) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.owns, `owns ${k.kind}`));
+  for (const k of ownsByName) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.ownsByName, `owns ${k.kind} by name (no list/watch)`));
+  for (const k of reads) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.reads, `reads ${k.kind}`));
+  for (const k of writes) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.writes, `writes ${k.kind}`));
 
   const primaryKinds = watches.filter(k => k.custom);
   if ((contract.status || contract.finalizers) && primaryKinds.length === 0) {

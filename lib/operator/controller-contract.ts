@@ -1,5 +1,6 @@
 import { ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
+import { ContractOf, NetworkPeerOf } from '../apimachinery/controller-contract';
 import { KindInfo, knownKind, parseApiVersion } from '../apimachinery/kinds';
 
 /**
@@ -27,72 +28,19 @@ export interface KindReference {
 export type KindSelector = KindReference | ICustomResourceDefinition;
 
 /**
- * What a controller does against the API, declared once. RBAC, the watch scope and the
- * Deployment's flags are all derived from it, in the spirit of kubebuilder's
- * `+kubebuilder:rbac` markers but typed and checked. A contract declared with
- * `defineContract` of `cdk8s-operator/runtime` (kinds as `{ apiVersion, kind, plural }`) is one of
- * these: the controller is wired from it and the chart passes the same object here.
+ * What a controller does against the API and on the network, declared once. RBAC, the watch
+ * scope, the Deployment's flags and the NetworkPolicy's egress are all derived from it, in the
+ * spirit of kubebuilder's `+kubebuilder:rbac` markers but typed and checked. The one contract
+ * shape (`ContractOf`) with kinds as references or CRD constructs: a contract declared with
+ * `defineContract` of `cdk8s-operator/runtime` (kinds as `{ apiVersion, kind, plural }`) is one
+ * of these, so the controller is wired from it and the chart passes the same object here.
  *
  * @see https://book.kubebuilder.io/reference/markers/rbac
  */
-export interface ControllerContract {
-  /** Kinds the controller lists and watches (its informers): `get`, `list`, `watch`. */
-  readonly watches: readonly KindSelector[];
-  /**
-   * Kinds the controller creates and garbage-collects through owner references:
-   * `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`.
-   * Owner references with `blockOwnerDeletion` also need `update` on the owner's `<plural>/finalizers`.
-   * @default []
-   */
-  readonly owns?: readonly KindSelector[];
-  /**
-   * Kinds the controller creates and manages only under names it derives itself (e.g. a generated
-   * credentials Secret `<db>-credentials`): `get`, `create`, `update`, `patch`, `delete` — no `list`
-   * or `watch`, so the controller can read only the objects it asks for by name. The least-privilege
-   * way to own Secrets: the controller reads them uncached (`client.get`) instead of through an informer.
-   * @default []
-   */
-  readonly ownsByName?: readonly KindSelector[];
-  /**
-   * Kinds the controller reads without watching (uncached `get`/`list`), e.g. a referenced Secret.
-   * @default []
-   */
-  readonly reads?: readonly KindSelector[];
-  /**
-   * Kinds the controller writes without owning them (`create`, `update`, `patch`; no `delete`).
-   * @default []
-   */
-  readonly writes?: readonly KindSelector[];
-  /**
-   * The controller writes `status` of its custom resources (the CRDs in `watches`): `<plural>/status` get, update, patch.
-   * @default false
-   */
-  readonly status?: boolean;
-  /**
-   * The controller adds and removes finalizers on its custom resources: `update`/`patch` on `<plural>`
-   * and `update` on `<plural>/finalizers`.
-   * @default false
-   */
-  readonly finalizers?: boolean;
-  /**
-   * The controller emits Events (`events.k8s.io` and core): `create`, `patch`.
-   * @default false
-   */
-  readonly events?: boolean;
-  /**
-   * The controller takes a `coordination.k8s.io` Lease before reconciling. Required when replicas > 1.
-   * @default false
-   */
-  readonly leaderElection?: boolean;
-  /**
-   * The namespaces the controller watches: a Role + RoleBinding in each and `WATCH_NAMESPACE`
-   * (one informer per namespace in the runtime). The same as `OperatorProps.watchNamespaces`; set
-   * it here when the controller's code declares its contract (`cdk8s-operator/runtime`'s
-   * `defineContract`), so controller and chart cannot disagree.
-   * @default - cluster-wide (or `OperatorProps.watchNamespaces`)
-   */
-  readonly watchNamespaces?: readonly string[];
-}
+export type ControllerContract = ContractOf<KindSelector>;
+
+/** Pods the controller connects to: `{ podsOf, podLabels, ports }` (NetworkPolicy egress). */
+export type NetworkPeer = NetworkPeerOf<KindSelector>;
 
 /** A kind resolved to its API coordinates. */
 export interface ResolvedKind extends KindInfo {

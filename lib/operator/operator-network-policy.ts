@@ -1,5 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { isPort } from '../apimachinery/controller-contract';
 import { Problems } from '../synth-metadata/problems';
 
 /**
@@ -12,10 +13,15 @@ export const DEFAULT_API_SERVER_PORTS: readonly number[] = [443, 6443, 8443, 164
 
 /** Egress from the controller to pods it manages. */
 export interface PodEgress {
-  /** Labels of the pods (matched in every namespace). */
+  /** Labels of the pods. */
   readonly labels: Record<string, string>;
   /** TCP ports. */
   readonly ports: readonly number[];
+  /**
+   * Namespaces the pods may be in.
+   * @default - every namespace
+   */
+  readonly namespaces?: readonly string[];
 }
 
 /** Props of `OperatorNetworkPolicy`. */
@@ -39,7 +45,8 @@ export interface OperatorNetworkPolicyProps {
    */
   readonly apiServerPorts?: readonly number[];
   /**
-   * Pods (in any namespace) the controller connects to, e.g. the databases it manages.
+   * Pods the controller connects to, e.g. the databases it manages (the `Operator` construct
+   * derives them from its contract's `connectsTo`).
    * @default []
    */
   readonly egressToPods?: readonly PodEgress[];
@@ -89,7 +96,8 @@ export class OperatorNetworkPolicy extends Construct {
     this.policy.addEgressRule(dns, [kplus.NetworkPolicyPort.udp(53), kplus.NetworkPolicyPort.tcp(53)]);
     (props.egressToPods ?? []).forEach((to, i) => {
       const ports = checkPorts(this, `egressToPods[${i}].ports`, to.ports).map(p => kplus.NetworkPolicyPort.tcp(p));
-      const pods = kplus.Pods.select(this, `EgressPods${i}`, { labels: to.labels, namespaces: allNamespaces });
+      const namespaces = to.namespaces ? kplus.Namespaces.select(this, `EgressNamespaces${i}`, { names: [...to.namespaces] }) : allNamespaces;
+      const pods = kplus.Pods.select(this, `EgressPods${i}`, { labels: to.labels, namespaces });
       this.policy.addEgressRule(pods, ports);
     });
   }
@@ -98,7 +106,7 @@ export class OperatorNetworkPolicy extends Construct {
 function checkPorts(scope: Construct, field: string, ports: readonly number[]): readonly number[] {
   if (ports.length === 0) Problems.of(scope).add(`${field}: must name at least one port, got []`);
   ports.forEach((p, i) => {
-    if (!Number.isInteger(p) || p < 1 || p > 65535) Problems.of(scope).add(`${field}[${i}]: must be a port number 1-65535, got ${JSON.stringify(p)}`);
+    if (!isPort(p)) Problems.of(scope).add(`${field}[${i}]: must be a port number 1-65535, got ${JSON.stringify(p)}`);
   });
-  return ports.filter(p => Number.isInteger(p) && p >= 1 && p <= 65535);
+  return ports.filter(isPort);
 }

@@ -7,7 +7,8 @@ import { ControllerContract } from './controller-contract';
 import { Problems } from '../synth-metadata/problems';
 import { OperatorDeployment } from './operator-deployment';
 import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monitoring';
-import { OperatorNetworkPolicy, PodEgress } from './operator-network-policy';
+import { OperatorNetworkPolicy } from './operator-network-policy';
+import { egressForContract } from './contract-egress';
 import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
 import { renderRbacReport } from './rbac-report';
 
@@ -80,7 +81,8 @@ export interface OperatorProps {
    */
   readonly acceptRisks?: readonly RbacRisk[];
   /**
-   * Add a NetworkPolicy (default deny; health/metrics ingress, apiserver and DNS egress).
+   * Add a NetworkPolicy (default deny; health/metrics ingress, apiserver and DNS egress, and
+   * egress to the pods of `contract.connectsTo`).
    * @default true
    */
   readonly networkPolicy?: boolean;
@@ -95,11 +97,6 @@ export interface OperatorProps {
    * @default DEFAULT_API_SERVER_PORTS (443, 6443, 8443, 16443)
    */
   readonly apiServerPorts?: readonly number[];
-  /**
-   * Pods the controller connects to (NetworkPolicy egress), e.g. the databases it manages.
-   * @default []
-   */
-  readonly egressToPods?: readonly PodEgress[];
   /**
    * A ServiceMonitor and a PrometheusRule (needs prometheus-operator's CRDs on the cluster).
    * @default - none
@@ -191,6 +188,8 @@ export class Operator extends Construct {
       healthPort: props.healthPort,
       metricsPort: props.metricsPort,
     });
+    const contractEgress = egressForContract(props.contract, watchNamespaces);
+    contractEgress.problems.forEach(p => Problems.of(this).add(p));
     if (props.networkPolicy ?? true) {
       this.networkPolicy = new OperatorNetworkPolicy(this, 'NetworkPolicy', {
         name: this.name,
@@ -200,7 +199,7 @@ export class Operator extends Construct {
         metricsPort: this.controller.metricsPort,
         apiServerCidrs: props.apiServerCidrs,
         apiServerPorts: props.apiServerPorts,
-        egressToPods: props.egressToPods,
+        egressToPods: contractEgress.egress,
       });
     }
     if (props.monitoring) {

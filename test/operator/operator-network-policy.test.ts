@@ -46,6 +46,14 @@ describe('OperatorNetworkPolicy', () => {
     expect(ports(policy.spec.egress[0])).toStrictEqual(['TCP/7443']);
   });
 
+  test('egress to managed pods in the given namespaces only', () => {
+    const { policy } = synth({ egressToPods: [{ labels: { app: 'db' }, ports: [5432], namespaces: ['team-a', 'team-b'] }] });
+    expect(policy.spec.egress[2].to).toStrictEqual(['team-a', 'team-b'].map(ns => ({
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
+      podSelector: { matchLabels: { app: 'db' } },
+    })));
+  });
+
   test('egress to managed pods in any namespace on their ports', () => {
     const { policy } = synth({ egressToPods: [{ labels: { 'app.kubernetes.io/name': 'sampledb' }, ports: [5432] }] });
     const rule = policy.spec.egress[2];

@@ -82,4 +82,18 @@ describe('the controller contract at start-up', () => {
     expect(() => defineContract({ watches: [FOO], watchNamespaces: ['team-a', 'Team_B'] }))
       .toThrow("contract.watchNamespaces[1]: must be a DNS label, got 'Team_B'");
   });
+
+  test('defineContract lists every problem of connectsTo: a peer not owned, no labels, bad ports', () => {
+    const STATEFULSET = resourceRef({ apiVersion: 'apps/v1', kind: 'StatefulSet' });
+    expect(() => defineContract({
+      watches: [FOO], owns: [STATEFULSET],
+      connectsTo: [{ podsOf: DEPLOYMENT, podLabels: {}, ports: [5432, 70000] }],
+    })).toThrow([
+      'invalid controller contract:',
+      "  - contract.connectsTo[0].podsOf: 'apps/v1 Deployment' must be a kind in contract.owns (a controller connects only to pods it manages)",
+      '  - contract.connectsTo[0].podLabels: must name at least one label (an empty selector would allow every pod), got {}',
+      '  - contract.connectsTo[0].ports[1]: must be a port number 1-65535, got 70000',
+    ].join('\n'));
+    expect(() => defineContract({ watches: [FOO], owns: [STATEFULSET], connectsTo: [{ podsOf: STATEFULSET, podLabels: { app: 'db' }, ports: [5432] }] })).not.toThrow();
+  });
 });

@@ -1,0 +1,118 @@
+/**
+ * The one shape of a controller contract: what a controller does against the API and on the
+ * network, declared once. It is generic in how a kind is named, because the two sides name kinds
+ * differently: the runtime (`cdk8s-operator/runtime`'s `ControllerContract`) by
+ * `{ apiVersion, kind, plural }`, the construct library (`ControllerContract` of `cdk8s-operator`)
+ * also by CRD construct. A contract object declared with the runtime's `defineContract` is
+ * therefore also a valid contract for the `Operator` construct: the controller is wired from it
+ * and the chart derives RBAC, `WATCH_NAMESPACE` and NetworkPolicy egress from the same object.
+ *
+ * This module is plain data and checks only: no cdk8s, no client, so both sides may import it.
+ *
+ * @see https://book.kubebuilder.io/reference/markers/rbac
+ */
+
+/**
+ * Pods the controller opens connections to (e.g. the database pods of an owned StatefulSet),
+ * which the chart turns into NetworkPolicy egress.
+ */
+export interface NetworkPeerOf<K> {
+  /**
+   * The owned workload kind whose pods these are (must be in `owns`): a controller connects only to
+   * pods it manages.
+   */
+  readonly podsOf: K;
+  /** Labels the controller puts on those pods (their template); the egress rule selects pods by them. */
+  readonly podLabels: Readonly<Record<string, string>>;
+  /** TCP ports the controller connects to. */
+  readonly ports: readonly number[];
+}
+
+/** What a controller does against the API and on the network, with kinds named by `K`. */
+export interface ContractOf<K> {
+  /** Kinds the controller lists and watches (its informers): `get`, `list`, `watch`. */
+  readonly watches: readonly K[];
+  /**
+   * Kinds the controller creates and garbage-collects through owner references:
+   * `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`.
+   * Owner references with `blockOwnerDeletion` also need `update` on the owner's `<plural>/finalizers`.
+   * @default []
+   */
+  readonly owns?: readonly K[];
+  /**
+   * Kinds the controller creates and manages only under names it derives itself (e.g. a generated
+   * credentials Secret `<db>-credentials`): `get`, `create`, `update`, `patch`, `delete` — no `list`
+   * or `watch`, so no informer: the controller reads only the objects it asks for by name
+   * (`client.get`). The least-privilege way to own Secrets.
+   * @default []
+   */
+  readonly ownsByName?: readonly K[];
+  /** Kinds the controller reads without watching (uncached `get`, `list`), e.g. a referenced Secret. @default [] */
+  readonly reads?: readonly K[];
+  /** Kinds the controller writes without owning them: `create`, `update`, `patch` (no `delete`). @default [] */
+  readonly writes?: readonly K[];
+  /** The controller writes `status` of its custom kinds (the CRDs in `watches`): `<plural>/status` get, update, patch. @default false */
+  readonly status?: boolean;
+  /**
+   * The controller adds and removes finalizers on its custom kinds: `update`/`patch` on `<plural>`
+   * and `update` on `<plural>/finalizers`.
+   * @default false
+   */
+  readonly finalizers?: boolean;
+  /** The controller emits Events (`events.k8s.io` and core): `create`, `patch`. @default false */
+  readonly events?: boolean;
+  /** The controller takes a `coordination.k8s.io` Lease before reconciling (required when replicas > 1). @default false */
+  readonly leaderElection?: boolean;
+  /**
+   * The namespaces the controller watches: one informer per namespace in the runtime; a Role and
+   * RoleBinding in each and `WATCH_NAMESPACE` in the chart; network peers are selected only there.
+   * @default - cluster-wide (a ClusterRole; `WATCH_NAMESPACE` may still narrow the watch)
+   */
+  readonly watchNamespaces?: readonly string[];
+  /**
+   * Pods the controller connects to: NetworkPolicy egress to those pods on those ports, in the
+   * watched namespaces (every namespace for a cluster-wide contract). Everything else stays denied.
+   * @default [] (egress only to the apiserver and cluster DNS)
+   */
+  readonly connectsTo?: readonly NetworkPeerOf<K>[];
+}
+
+/** The kind clauses of a contract, in the order RBAC reports them. */
+export const KIND_CLAUSES = ['watches', 'owns', 'ownsByName', 'reads', 'writes'] as const;
+
+/** The RBAC verbs each kind clause grants (the chart's rules and the runtime's startup check both use these). */
+export const CLAUSE_VERBS = {
+  watches: ['get', 'list', 'watch'],
+  owns: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  ownsByName: ['get', 'create', 'update', 'patch', 'delete'],
+  reads: ['get', 'list'],
+  writes: ['create', 'update', 'patch'],
+} as const;
+
+/** A TCP port number 1-65535. */
+export function isPort(p: unknown): p is number {
+  return typeof p === 'number' && Number.isInteger(p) && p >= 1 && p <= 65535;
+}
+
+/**
+ * What is wrong with the `connectsTo` clause, each naming its field and bad value (empty when
+ * nothing is). `isOwned(k)` says whether kind `k` is among the contract's `owns`; `describe(k)`
+ * names it in a message.
+ */
+export function networkPeerProblems<K>(contract: ContractOf<K>, isOwned: (k: K) => boolean, describe: (k: K) => string): string[] {
+  const out: string[] = [];
+  (contract.connectsTo ?? []).forEach((peer, i) => {
+    const field = `contract.connectsTo[${i}]`;
+    if (!isOwned(peer.podsOf)) out.push(`${field}.podsOf: '${describe(peer.podsOf)}' must be a kind in contract.owns (a controller connects only to pods it manages)`);
+    const labels = Object.entries(peer.podLabels ?? {});
+    if (labels.length === 0) out.push(`${field}.podLabels: must name at least one label (an empty selector would allow every pod), got {}`);
+    for (const [k, v] of labels) {
+      if (typeof v !== 'string') out.push(`${field}.podLabels.${k}: must be a string, got ${JSON.stringify(v)}`);
+    }
+    if (!peer.ports || peer.ports.length === 0) out.push(`${field}.ports: must name at least one port, got []`);
+    (peer.ports ?? []).forEach((p, j) => {
+      if (!isPort(p)) out.push(`${field}.ports[${j}]: must be a port number 1-65535, got ${JSON.stringify(p)}`);
+    });
+  });
+  return out;
+}
