@@ -5,7 +5,7 @@
  * (compiled on the fly with esbuild; its packages load from the module's own node_modules).
  */
 import * as fs from 'fs';
-import Module from 'module';
+import { createRequire } from 'module';
 import * as path from 'path';
 import * as yaml from 'yaml';
 import { CrdManifest } from '../lib';
@@ -30,22 +30,13 @@ function manifestsInFile(file: string): CrdManifest[] {
 }
 
 function manifestsFromModule(file: string): CrdManifest[] {
-  const absolute = path.resolve(file);
-  // esbuild is loaded only for this command (and `bundle`): synth never pays for it.
-  const esbuild = require('esbuild') as typeof import('esbuild');
-  const built = esbuild.buildSync({
-    entryPoints: [absolute], bundle: true, platform: 'node', target: 'node20', format: 'cjs', write: false, packages: 'external', logLevel: 'silent',
-  });
-  const mod = new Module(absolute);
-  mod.filename = absolute;
-  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(absolute));
-  (mod as unknown as { _compile(code: string, filename: string): void })._compile(built.outputFiles[0].text, absolute);
-  const defineCrds = (mod.exports as { defineCrds?: unknown }).defineCrds;
+  const exports = loadModule(path.resolve(file));
+  const defineCrds = exports.defineCrds;
   if (typeof defineCrds !== 'function') {
-    throw new Error(`types: ${file}: must export a function defineCrds(scope) returning the CustomResourceDefinition constructs, exports are [${Object.keys(mod.exports as object).join(', ')}]`);
+    throw new Error(`types: ${file}: must export a function defineCrds(scope) returning the CustomResourceDefinition constructs, exports are [${Object.keys(exports).join(', ')}]`);
   }
   // The module's own cdk8s, so its constructs and this scope come from one copy of the library.
-  const cdk8s = Module.createRequire(absolute)('cdk8s') as typeof import('cdk8s');
+  const cdk8s = createRequire(path.resolve(file))('cdk8s') as typeof import('cdk8s');
   const chart = new cdk8s.Chart(new cdk8s.App(), 'types');
   const defined = (defineCrds as (scope: unknown) => unknown)(chart);
   const list = Array.isArray(defined) ? defined : [defined];
@@ -53,4 +44,28 @@ function manifestsFromModule(file: string): CrdManifest[] {
     if (!isCustomResourceDefinitionLike(crd)) throw new Error(`types: ${file}: defineCrds() returned something that is not a CustomResourceDefinition at [${i}]`);
     return crd.toManifest();
   });
+}
+
+/**
+ * Loads a .ts/.js module through Node's own `require`: esbuild compiles it (and its relative imports)
+ * into one CommonJS file written beside it, so its packages resolve from the module's own
+ * node_modules exactly as they would for the module itself; the file is removed right after.
+ */
+function loadModule(absolute: string): Record<string, unknown> {
+  // esbuild is loaded only for this command (and `bundle`): synth never pays for it.
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const compiled = path.join(path.dirname(absolute), `.${path.basename(absolute)}.${process.pid}-${Date.now()}.cdk8s-operator-types.cjs`);
+  try {
+    esbuild.buildSync({
+      entryPoints: [absolute], outfile: compiled, bundle: true, platform: 'node', target: 'node20', format: 'cjs',
+      packages: 'external', sourcemap: 'inline', logLevel: 'silent',
+    });
+  } catch (e) {
+    throw new Error(`types: ${absolute}: does not compile: ${(e as Error).message.replace(/^Build failed with \d+ errors?:\n/, '')}`);
+  }
+  try {
+    return createRequire(absolute)(compiled) as Record<string, unknown>;
+  } finally {
+    fs.rmSync(compiled, { force: true });
+  }
 }

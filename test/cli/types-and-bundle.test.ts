@@ -80,12 +80,17 @@ export const kinds = [Website.GVK.apiVersion, WebsiteV1Alpha1.GVK.apiVersion, cr
   });
 
   test('a TypeScript module exporting defineCrds gives the same file as its synthesized YAML', async () => {
+    // a relative import too: esbuild compiles the module with its own files into one CommonJS file that Node's require loads
+    fs.writeFileSync(path.join(dir, 'website-schema.ts'), `
+import { Schema } from '${path.join(ROOT, 'lib')}';
+export const spec = () => Schema.object({ properties: { message: Schema.string({ maxLength: 256 }), replicas: Schema.integer({ minimum: 1 }) }, required: ['message'] });
+export const status = () => Schema.object({ properties: { configMap: Schema.string() } });
+`);
     fs.writeFileSync(path.join(dir, 'crds.ts'), `
 import { Construct } from 'constructs';
-import { CustomResourceDefinition, Schema } from '${path.join(ROOT, 'lib')}';
+import { CustomResourceDefinition } from '${path.join(ROOT, 'lib')}';
+import { spec, status } from './website-schema';
 export function defineCrds(scope: Construct) {
-  const spec = () => Schema.object({ properties: { message: Schema.string({ maxLength: 256 }), replicas: Schema.integer({ minimum: 1 }) }, required: ['message'] });
-  const status = () => Schema.object({ properties: { configMap: Schema.string() } });
   return [new CustomResourceDefinition(scope, 'Website', { group: 'example.com', kind: 'Website', versions: [
     { name: 'v1alpha1', storage: false, spec: spec(), status: status(), subresources: { status: true } },
     { name: 'v1', storage: true, spec: spec(), status: status(), subresources: { status: true } },
@@ -95,6 +100,8 @@ export function defineCrds(scope: Construct) {
     const fromModule = path.join(dir, 'from-module');
     expect(await main(['types', path.join(dir, 'crds.ts'), '--output', fromModule, '--library', path.join(ROOT, 'lib')], log)).toBe(0);
     expect(fs.readFileSync(path.join(fromModule, 'example.com.ts'), 'utf8')).toBe(fs.readFileSync(path.join(dir, 'imports', 'example.com.ts'), 'utf8'));
+    // the compiled file lived only while it was loaded
+    expect(fs.readdirSync(dir).filter(f => f.endsWith('.cjs'))).toEqual([]);
   });
 
   test('clear errors for bad inputs', async () => {
@@ -102,6 +109,9 @@ export function defineCrds(scope: Construct) {
     await expect(main(['types', path.join(dir, 'nothing.yaml')], log)).rejects.toThrow(`types: ${path.join(dir, 'nothing.yaml')}: holds no apiextensions.k8s.io/v1 CustomResourceDefinition`);
     fs.writeFileSync(path.join(dir, 'bad.ts'), 'export const crds = [];\n');
     await expect(main(['types', path.join(dir, 'bad.ts')], log)).rejects.toThrow(`types: ${path.join(dir, 'bad.ts')}: must export a function defineCrds(scope) returning the CustomResourceDefinition constructs, exports are [crds]`);
+    fs.writeFileSync(path.join(dir, 'broken.ts'), 'export function defineCrds( {\n');
+    await expect(main(['types', path.join(dir, 'broken.ts')], log)).rejects.toThrow(/^types: .*broken\.ts: does not compile: .*broken\.ts:2:0: ERROR: Expected identifier but found end of file/);
+    expect(fs.readdirSync(dir).filter(f => f.endsWith('.cjs'))).toEqual([]);
     await expect(main(['types'], log)).rejects.toThrow('types: name at least one input');
     await expect(main(['types', 'x.yaml', '--out', 'y'], log)).rejects.toThrow("unknown option '--out'");
   });
