@@ -1,9 +1,11 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { SAMPLEDB_CONTRACT } from '../../controllers/sampledb/contract';
+import { ImageOverrideError, PostgresImageOverrides, postgresImageEnv } from '../../controllers/sampledb/images';
 import { SampleDB } from '../../imports/database.example.com';
 import { controllerImage } from '../../controllers/images';
 import { Operator, PrometheusAlertRule } from '../../lib';
+import { Problems } from '../../lib/synth-metadata/problems';
 import { sampleDbCrd } from './sampledb-crd';
 
 /** Props of `SampleDbChart`. */
@@ -24,6 +26,14 @@ export interface SampleDbChartProps extends ChartProps {
    * @default - the library's DEFAULT_API_SERVER_PORTS (443, 6443, 8443, 16443)
    */
   readonly apiServerPorts?: readonly number[];
+  /**
+   * PostgreSQL images for clusters that mirror registries: one repository for every postgres image,
+   * and/or a pinned image per major version (it also runs that major's backup, restore and init Jobs).
+   * The operator gets them as `SAMPLEDB_POSTGRES_REPOSITORY` / `SAMPLEDB_POSTGRES_IMAGES`
+   * (controllers/sampledb/images.ts); a malformed value fails synth, naming it.
+   * @default - the pinned official images (postgres:16.4, postgres:17.2, ...)
+   */
+  readonly postgresImages?: PostgresImageOverrides;
   /**
    * Labels on the ServiceMonitor and PrometheusRule (e.g. the `release` label your Prometheus selects).
    * @default {}
@@ -63,6 +73,7 @@ export class SampleDbChart extends Chart {
   constructor(scope: Construct, id: string, props: SampleDbChartProps = {}) {
     super(scope, id, props);
     const crd = sampleDbCrd(this);
+    const env = this.operatorEnv(props.postgresImages ?? {});
     new Operator(this, 'sampledb-operator', {
       crds: [crd],
       image: props.image ?? controllerImage('sampledb'),
@@ -71,6 +82,7 @@ export class SampleDbChart extends Chart {
       contract: SAMPLEDB_CONTRACT,
       watchNamespaces: props.watchNamespaces ?? ['default'],
       apiServerPorts: props.apiServerPorts,
+      env,
       monitoring: { labels: props.monitoringLabels, alerts: SAMPLEDB_ALERTS },
     });
 
@@ -83,5 +95,16 @@ export class SampleDbChart extends Chart {
       metadata: { name: 'scratch-db', namespace: 'default' },
       spec: { version: '17', volumeRetention: 'Retain' },
     });
+  }
+
+  /** The operator's image overrides; each malformed value is reported by synth (not thrown), with the others. */
+  private operatorEnv(images: PostgresImageOverrides): Record<string, string> {
+    try {
+      return postgresImageEnv(images);
+    } catch (err) {
+      if (!(err instanceof ImageOverrideError)) throw err;
+      for (const problem of err.message.split('\n')) Problems.of(this).add(`postgresImages: ${problem}`);
+      return {};
+    }
   }
 }

@@ -12,7 +12,6 @@
 import { controllerReference, KubeObject } from '../../runtime';
 import { jobFinishedAt, jobFor, jobPodTemplate, jobState, withWaitForPrimary } from './pods';
 import { BackupRecord, BackupType, LABEL_BACKUP_TYPE, labels, names, SampleDB } from './types';
-import { imageFor } from './versions';
 
 const DUMP = 'f="/backups/${BACKUP_NAME}.dump"\npg_dump -Fc -f "$f.partial"\nmv "$f.partial" "$f"\necho "wrote $f"';
 const PRUNE = 'ls -1t /backups/"${CRONJOB_NAME}"-*.dump 2>/dev/null | tail -n +"$((RETENTION + 1))" | while read -r old; do rm -f -- "$old"; echo "pruned $old"; done';
@@ -27,12 +26,12 @@ export function backupPvc(db: SampleDB): KubeObject {
   };
 }
 
-/** A one-shot backup Job named `name` (also the backup's name). */
-export function backupJob(db: SampleDB, name: string, type: BackupType, version: string): KubeObject {
+/** A one-shot backup Job named `name` (also the backup's name), run with the running version's `image`. */
+export function backupJob(db: SampleDB, name: string, type: BackupType, image: string): KubeObject {
   return jobFor(db, {
     name,
     component: 'backup',
-    image: imageFor(version),
+    image,
     script: withWaitForPrimary(DUMP),
     env: [{ name: 'BACKUP_NAME', value: name }],
     backupVolume: true,
@@ -40,8 +39,8 @@ export function backupJob(db: SampleDB, name: string, type: BackupType, version:
   });
 }
 
-/** The backup CronJob for `spec.backupSchedule` (undefined without a schedule). */
-export function backupCronJob(db: SampleDB, version: string): KubeObject | undefined {
+/** The backup CronJob for `spec.backupSchedule` (undefined without a schedule), run with the running version's `image`. */
+export function backupCronJob(db: SampleDB, image: string): KubeObject | undefined {
   if (!db.spec.backupSchedule) return undefined;
   const name = names.backupCronJob(db.metadata!.name!);
   const retention = db.spec.backupRetention;
@@ -66,7 +65,7 @@ export function backupCronJob(db: SampleDB, version: string): KubeObject | undef
         metadata: { labels: jobLabels },
         spec: {
           backoffLimit: 2,
-          template: jobPodTemplate(db, { name, component: 'backup', image: imageFor(version), script, env, backupVolume: true, extraLabels: { [LABEL_BACKUP_TYPE]: 'Scheduled' } }),
+          template: jobPodTemplate(db, { name, component: 'backup', image, script, env, backupVolume: true, extraLabels: { [LABEL_BACKUP_TYPE]: 'Scheduled' } }),
         },
       },
     },

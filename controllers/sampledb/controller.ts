@@ -5,6 +5,7 @@
  * are owned by the CronJob, data PVCs by nobody or the StatefulSet, the backup volume by nobody).
  */
 import { Controller, ControllerBuilder, KubeObject, Manager, Request } from '../../runtime';
+import { PostgresImages } from './images';
 import { SampleDbMetrics } from './metrics';
 import { SampleDbReconciler } from './reconciler';
 import { CRONJOB, JOB, LABEL_INSTANCE, LABEL_NAME, POD, PVC, SAMPLEDB, SERVICE, STATEFULSET } from './types';
@@ -17,6 +18,8 @@ export interface SampleDbControllerOptions {
   readonly name?: string;
   /** Failed-reconcile backoff base in ms. @default - the runtime's */
   readonly backoffBaseMs?: number;
+  /** Which image runs each PostgreSQL version. @default - PostgresImages.fromEnv() (the operator's environment) */
+  readonly images?: PostgresImages;
 }
 
 /** Maps an object labelled with a database instance to that database. */
@@ -45,6 +48,7 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
     recorder: manager.eventRecorder('database.example.com/sampledb-controller'),
     fieldManager: `${name}-controller`,
     metrics,
+    images: options.images ?? PostgresImages.fromEnv(),
   });
   const controller = new ControllerBuilder(manager, { name })
     .for(SAMPLEDB)

@@ -25,6 +25,7 @@
 import { KubeObject, CacheReader } from '../../runtime';
 import { Actions } from './actions';
 import { backupJob } from './backups';
+import { PostgresImages } from './images';
 import { jobState } from './pods';
 import { runningVersion } from './statefulset';
 import { Problem, Progress } from './status';
@@ -52,7 +53,7 @@ export function dataPvcs(pvcs: CacheReader, namespace: string, db: string): Kube
 }
 
 /** One step of the deletion flow (see module docs). */
-export async function runDeletion(a: Actions, c: DeletionCaches): Promise<DeletionResult> {
+export async function runDeletion(a: Actions, c: DeletionCaches, images: PostgresImages): Promise<DeletionResult> {
   const db = a.db;
   const name = db.metadata!.name!;
   const namespace = db.metadata!.namespace!;
@@ -65,7 +66,7 @@ export async function runDeletion(a: Actions, c: DeletionCaches): Promise<Deleti
     a.assertControlled(sts);
     if (state === 'Missing') {
       const version = runningVersion(sts) ?? db.spec.version;
-      if (await a.create(c.jobs, backupJob(db, snapshotName, 'FinalSnapshot', version))) {
+      if (await a.create(c.jobs, backupJob(db, snapshotName, 'FinalSnapshot', images.imageFor(version)))) {
         a.event('Normal', Reasons.FinalSnapshotStarted, `created final snapshot Job ${snapshotName}`, 'Delete');
       }
     }

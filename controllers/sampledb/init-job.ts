@@ -5,15 +5,14 @@
 import { KubeObject } from '../../runtime';
 import { jobFor, withWaitForPrimary } from './pods';
 import { names, SampleDB } from './types';
-import { imageFor } from './versions';
 
 const INIT_SQL = [
   'CREATE TABLE IF NOT EXISTS sampledb_info (key text PRIMARY KEY, value text NOT NULL)',
   "INSERT INTO sampledb_info VALUES ('initialized_at', now()::text) ON CONFLICT (key) DO NOTHING",
 ];
 
-/** The desired init Job, run with the image of `version` (the version the StatefulSet runs). */
-export function initJob(db: SampleDB, version: string): KubeObject {
+/** The desired init Job, run with `image` (the StatefulSet's: psql matches the server). */
+export function initJob(db: SampleDB, image: string): KubeObject {
   const script = withWaitForPrimary(INIT_SQL.map((sql) => `psql -v ON_ERROR_STOP=1 -c "${sql}"`).join('\n'));
-  return jobFor(db, { name: names.initJob(db.metadata!.name!), component: 'init', image: imageFor(version), script });
+  return jobFor(db, { name: names.initJob(db.metadata!.name!), component: 'init', image, script });
 }

@@ -25,6 +25,7 @@ import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
 import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials } from './credentials';
 import { runDeletion } from './deletion';
+import { PostgresImages } from './images';
 import { initJob } from './init-job';
 import { SampleDbMetrics } from './metrics';
 import { jobFinishedAt, jobState } from './pods';
@@ -39,7 +40,7 @@ import {
   ANNOTATION_UPGRADE_RESTORE, CRONJOB, FINALIZER, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, POD, Reasons, SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET,
 } from './types';
 import { planVersion } from './upgrade';
-import { imageFor, UnsupportedVersionError } from './versions';
+import { UnsupportedVersionError } from './versions';
 
 /** Informer caches the reconciler reads. */
 export interface SampleDbCaches {
@@ -66,6 +67,8 @@ export interface SampleDbReconcilerDeps {
   readonly instances?: InstanceClient;
   /** How often a running database is looked at again (replication status, failure detection). @default 10000 */
   readonly pollIntervalMs?: number;
+  /** Which image runs each PostgreSQL version (the operator's overrides). @default - the pinned official images */
+  readonly images?: PostgresImages;
 }
 
 /** What the live-object steps found, for the status. */
@@ -99,8 +102,11 @@ export class SampleDbReconciler implements Reconciler {
 
   private readonly instances: InstanceClient;
 
+  private readonly images: PostgresImages;
+
   constructor(private readonly deps: SampleDbReconcilerDeps) {
     this.instances = deps.instances ?? new PgInstanceClient();
+    this.images = deps.images ?? new PostgresImages();
     this.actionDeps = {
       client: deps.client,
       fieldManager: deps.fieldManager ?? 'sampledb-controller',
@@ -136,7 +142,7 @@ export class SampleDbReconciler implements Reconciler {
     const nameProblem = checkName(name);
     if (nameProblem) findings.problems.push({ reason: Reasons.InvalidName, message: nameProblem });
     try {
-      imageFor(db.spec.version);
+      this.images.imageFor(db.spec.version);
     } catch (err) {
       if (!(err instanceof UnsupportedVersionError)) throw err;
       findings.problems.push({ reason: Reasons.UnsupportedVersion, message: err.message });
@@ -171,7 +177,7 @@ export class SampleDbReconciler implements Reconciler {
     }
     const plan = planVersion(db, before, runningVersion(before), (job) => jobState(a.cached(c.jobs, job)));
     if (plan.preUpgradeBackup && jobState(a.cached(c.jobs, plan.preUpgradeBackup.name)) === 'Missing') {
-      if (await a.create(c.jobs, backupJob(db, plan.preUpgradeBackup.name, 'PreUpgrade', plan.preUpgradeBackup.version))) {
+      if (await a.create(c.jobs, backupJob(db, plan.preUpgradeBackup.name, 'PreUpgrade', this.images.imageFor(plan.preUpgradeBackup.version)))) {
         a.event('Normal', Reasons.PreUpgradeBackupStarted, `created pre-upgrade backup Job ${plan.preUpgradeBackup.name} (${plan.from} → ${db.spec.version})`, 'Upgrade');
       }
     }
@@ -182,7 +188,8 @@ export class SampleDbReconciler implements Reconciler {
     } else if (plan.state === 'BackingUp') {
       findings.progress.push({ reason: 'PreUpgradeBackupRunning', message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup!.name} before upgrading ${plan.from} → ${db.spec.version}` });
     }
-    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas: podsToKeep(db) });
+    const image = this.images.imageFor(plan.statefulSetVersion);
+    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, image, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas: podsToKeep(db) });
     if (await a.apply(c.statefulsets, desired, STATEFULSET)) {
       const want = (desired.spec as { replicas: number }).replicas;
       if (!before) a.event('Normal', Reasons.StatefulSetCreated, `created StatefulSet ${name} running ${plan.statefulSetVersion} with ${want} replica(s)`, 'Create');
@@ -202,7 +209,7 @@ export class SampleDbReconciler implements Reconciler {
     if (sts) {
       const init = a.cached(c.jobs, names.initJob(name));
       a.assertControlled(init);
-      if (!init && await a.create(c.jobs, initJob(db, plan.statefulSetVersion))) {
+      if (!init && await a.create(c.jobs, initJob(db, image))) {
         a.event('Normal', Reasons.InitJobCreated, `created init Job ${names.initJob(name)}`, 'Create');
       }
       const initState = jobState(a.cached(c.jobs, names.initJob(name)));
@@ -213,8 +220,8 @@ export class SampleDbReconciler implements Reconciler {
 
     if (sts) await this.ensureReplication(a, findings, credentials);
 
-    await this.ensureBackupSchedule(a, plan.statefulSetVersion);
-    await this.ensureRestores(a, findings, sts, counts, plan.statefulSetVersion);
+    await this.ensureBackupSchedule(a, image);
+    await this.ensureRestores(a, findings, sts, counts, image);
     await this.finish(a, findings);
     if (!sts) return;
     return { requeueAfter: Math.min(findings.requeueAfterMs ?? Infinity, this.deps.pollIntervalMs ?? 10_000) };
@@ -283,10 +290,10 @@ export class SampleDbReconciler implements Reconciler {
     if (await a.create(c.pvcs, backupPvc(a.db), false)) a.event('Normal', Reasons.BackupVolumeCreated, `created backup volume ${name}`, 'Create');
   }
 
-  private async ensureBackupSchedule(a: Actions, version: string): Promise<void> {
+  private async ensureBackupSchedule(a: Actions, image: string): Promise<void> {
     const c = this.deps.caches;
     const name = names.backupCronJob(a.db.metadata!.name!);
-    const desired = backupCronJob(a.db, version);
+    const desired = backupCronJob(a.db, image);
     if (desired) {
       if (await a.apply(c.cronjobs, desired, CRONJOB)) a.event('Normal', Reasons.BackupScheduleApplied, `backups of ${a.db.metadata!.name} on schedule "${a.db.spec.backupSchedule}" by CronJob ${name}`, 'Backup');
       return;
@@ -302,7 +309,7 @@ export class SampleDbReconciler implements Reconciler {
    * exist is reported at once; a backup file that does not exist fails its Job's only attempt,
    * whose message becomes the condition.
    */
-  private async ensureRestores(a: Actions, f: Findings, sts: KubeObject | undefined, counts: ReturnType<typeof statefulSetCounts>, version: string): Promise<void> {
+  private async ensureRestores(a: Actions, f: Findings, sts: KubeObject | undefined, counts: ReturnType<typeof statefulSetCounts>, image: string): Promise<void> {
     const c = this.deps.caches;
     const own = a.db.metadata!.name!;
     const upgradeBackup = sts?.metadata?.annotations?.[ANNOTATION_UPGRADE_RESTORE];
@@ -330,7 +337,7 @@ export class SampleDbReconciler implements Reconciler {
       }
       const ready = f.initialized && counts.settled && counts.ready >= 1;
       f.progress.push({ reason: 'Restoring', message: ready ? `restoring backup ${source.backup} of ${source.sampleDB} (Job ${jobName})` : `waiting for the primary before restoring backup ${source.backup}` });
-      if (state === 'Missing' && ready && await a.create(c.jobs, restoreJob(a.db, source, version))) {
+      if (state === 'Missing' && ready && await a.create(c.jobs, restoreJob(a.db, source, image))) {
         a.event('Normal', Reasons.RestoreStarted, `created restore Job ${jobName} for backup ${source.backup} of ${source.sampleDB}`, 'Restore');
       }
     }
@@ -350,7 +357,7 @@ export class SampleDbReconciler implements Reconciler {
   private async reconcileDeletion(a: Actions): Promise<void> {
     const db = a.db;
     if (!(db.metadata?.finalizers ?? []).includes(FINALIZER)) return;
-    const r = await runDeletion(a, this.deps.caches);
+    const r = await runDeletion(a, this.deps.caches, this.images);
     if (r.done) {
       await a.removeFinalizer(db, SAMPLEDB, FINALIZER);
       a.event('Normal', Reasons.FinalizerRemoved, `cleanup done; removed finalizer ${FINALIZER}`, 'Delete');

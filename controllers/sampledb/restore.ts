@@ -9,7 +9,6 @@
 import { KubeObject } from '../../runtime';
 import { jobFor, jobName, withWaitForPrimary } from './pods';
 import { names, SampleDB } from './types';
-import { imageFor } from './versions';
 
 /** A backup to restore: its name and the SampleDB whose backup volume holds it. */
 export interface RestoreSource {
@@ -34,12 +33,12 @@ export function restoreJobName(db: SampleDB, backup: string): string {
   return jobName(db.metadata!.name!, 'restore', backup);
 }
 
-/** The restore Job for `source` (read-only mount of the source database's backup volume). */
-export function restoreJob(db: SampleDB, source: RestoreSource, version: string): KubeObject {
+/** The restore Job for `source` (read-only mount of the source database's backup volume), run with the running version's `image`. */
+export function restoreJob(db: SampleDB, source: RestoreSource, image: string): KubeObject {
   const job = jobFor(db, {
     name: restoreJobName(db, source.backup),
     component: 'restore',
-    image: imageFor(version),
+    image,
     script: withWaitForPrimary(RESTORE),
     env: [{ name: 'RESTORE_FROM', value: source.backup }, { name: 'SOURCE_VOLUME', value: names.backupPvc(source.sampleDB) }],
     backupVolume: names.backupPvc(source.sampleDB),

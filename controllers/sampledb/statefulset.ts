@@ -9,12 +9,14 @@ import { controllerReference, KubeObject } from '../../runtime';
 import { instanceCommand, postgresArgs } from './instance-script';
 import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
 import { ANNOTATION_UPGRADE_RESTORE, ANNOTATION_VERSION, FINALIZER, labels, names, SampleDB, selectorLabels } from './types';
-import { dataDirFor, imageFor } from './versions';
+import { dataDirFor } from './versions';
 
 /** Options of {@link desiredStatefulSet}. */
 export interface StatefulSetOptions {
   /** The version to run (from the upgrade plan). */
   readonly version: string;
+  /** The image running `version` (images.ts). */
+  readonly image: string;
   /** After a major upgrade: the pre-upgrade backup to load into the new major. @default - none */
   readonly upgradeRestoreFrom?: string;
   /**
@@ -60,7 +62,7 @@ export function desiredStatefulSet(db: SampleDB, o: StatefulSetOptions): KubeObj
           securityContext: podSecurityContext(),
           containers: [{
             name: 'postgres',
-            image: imageFor(o.version),
+            image: o.image,
             ports: [{ name: 'postgresql', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
             command: instanceCommand(),
             args: postgresArgs(db),

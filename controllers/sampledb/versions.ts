@@ -1,18 +1,7 @@
 /**
- * PostgreSQL versions: `spec.version` (`16`, `16.4`) → the official `postgres` image, pinned.
- *
- * A bare major version maps to the pinned minor of {@link POSTGRES_IMAGES}; a version with a minor
- * (`16.2`) is pinned by itself. Majors outside the table are refused (`UnsupportedVersion`).
+ * PostgreSQL versions (`spec.version`: `16`, `16.4`): parsing, ordering, and the data directory of
+ * a major. Which image runs a version is images.ts.
  */
-
-/** Pinned official images per supported major version (never `latest`). */
-export const POSTGRES_IMAGES: Readonly<Record<number, string>> = {
-  13: 'postgres:13.16',
-  14: 'postgres:14.13',
-  15: 'postgres:15.8',
-  16: 'postgres:16.4',
-  17: 'postgres:17.2',
-};
 
 /** Thrown for a version the operator cannot run. */
 export class UnsupportedVersionError extends Error {}
@@ -21,16 +10,6 @@ export class UnsupportedVersionError extends Error {}
 export function majorOf(version: string): number {
   if (!/^[0-9]+(\.[0-9]+){0,2}$/.test(version)) throw new UnsupportedVersionError(`version must look like '16' or '16.4', got '${version}'`);
   return Number(version.split('.')[0]);
-}
-
-/** The pinned image for `version`. Throws {@link UnsupportedVersionError} for unknown majors. */
-export function imageFor(version: string): string {
-  const major = majorOf(version);
-  const pinned = POSTGRES_IMAGES[major];
-  if (!pinned) {
-    throw new UnsupportedVersionError(`PostgreSQL major version ${major} is not supported (supported: ${Object.keys(POSTGRES_IMAGES).join(', ')})`);
-  }
-  return version.includes('.') ? `postgres:${version}` : pinned;
 }
 
 /** The data directory of a major version: a major upgrade starts a fresh one and loads the pre-upgrade dump. */

@@ -45,6 +45,25 @@ describe('SampleDB app', () => {
     expect(manifests.find(m => m.metadata.name === 'scratch-db').spec).toEqual({ version: '17', volumeRetention: 'Retain' });
   });
 
+  test('postgres image overrides reach the operator as its environment; malformed ones fail synth, each named', () => {
+    const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb', {
+      postgresImages: { repository: 'mirror.example.com/library/postgres', byMajor: { 16: 'registry.internal/pg16:16.4-hardened' } },
+    }));
+    const env = manifests.find(m => m.kind === 'Deployment').spec.template.spec.containers[0].env;
+    expect(env).toEqual(expect.arrayContaining([
+      { name: 'SAMPLEDB_POSTGRES_REPOSITORY', value: 'mirror.example.com/library/postgres' },
+      { name: 'SAMPLEDB_POSTGRES_IMAGES', value: '16=registry.internal/pg16:16.4-hardened' },
+    ]));
+    const defaults = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb')).find(m => m.kind === 'Deployment').spec.template.spec.containers[0].env ?? [];
+    expect(defaults.map((e: any) => e.name)).not.toContain('SAMPLEDB_POSTGRES_IMAGES');
+    let error: Error | undefined;
+    try {
+      Testing.synth(new SampleDbChart(Testing.app(), 'sampledb', { postgresImages: { byMajor: { 16: 'mirror/pg:latest', 12: 'mirror/pg:12.1' } } }));
+    } catch (err) { error = err as Error; }
+    expect(error?.message).toMatch(/\[sampledb\] postgresImages: postgres image for major 12: the operator supports only majors 13, 14, 15, 16, 17/);
+    expect(error?.message).toMatch(/\[sampledb\] postgresImages: postgres image for major 16: 'mirror\/pg:latest' must be pinned/);
+  });
+
   test('the operator gets exactly the contract permissions and a pinned, hardened controller', () => {
     const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
     // Nothing cluster-wide: a Role in the watched namespace only.

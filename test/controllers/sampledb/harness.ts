@@ -2,7 +2,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { App, Chart } from 'cdk8s';
 import { sampleDbCrd } from '../../../apps/sampledb/sampledb-crd';
-import { setupSampleDbController } from '../../../controllers/sampledb/controller';
+import { SampleDbControllerOptions, setupSampleDbController } from '../../../controllers/sampledb/controller';
 import { SampleDbMetrics } from '../../../controllers/sampledb/metrics';
 import { createLogger, Logger } from '../../../runtime/log';
 import { Manager, ManagerOptions } from '../../../runtime/manager';
@@ -24,7 +24,7 @@ export interface Started {
 }
 
 /** A manager running the SampleDB controller with test timings, logging at debug into `logs`. */
-export async function startSampleDbManager(server: { kubeConfig(): KubeConfig }, options: Partial<ManagerOptions> = {}): Promise<Started> {
+export async function startSampleDbManager(server: { kubeConfig(): KubeConfig }, options: Partial<ManagerOptions> = {}, controller: SampleDbControllerOptions = {}): Promise<Started> {
   const logs: string[] = [];
   const logger: Logger = createLogger({ level: 'debug', sink: (line) => { logs.push(line); if (process.env.TEST_LOG) process.stderr.write(line + '\n'); } });
   const manager = new Manager({
@@ -36,7 +36,7 @@ export async function startSampleDbManager(server: { kubeConfig(): KubeConfig },
     onFatalError: (err) => { throw err; },
     ...options,
   });
-  const { metrics } = setupSampleDbController(manager, { concurrency: 2, backoffBaseMs: 50 });
+  const { metrics } = setupSampleDbController(manager, { concurrency: 2, backoffBaseMs: 50, ...controller });
   await manager.start();
   return { manager, metrics, logs };
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeRealApiServer, kubectl } from '../../envtest';
 import { sleep, until } from '../../runtime/support';
+import { ENV_POSTGRES_IMAGES, ENV_POSTGRES_REPOSITORY, PostgresImages } from '../../../controllers/sampledb/images';
 import { API, condition, SampleDbNamespace, sampleDb, sampleDbCrdManifest, startSampleDbManager, Started, writeCount } from './harness';
 
 const T = 30_000;
@@ -186,6 +187,28 @@ describeRealApiServer('SampleDB controller', (plane) => {
       const s = (await db('upg'))?.status;
       return s?.phase === 'Running' && s.currentVersion === '17' && s.restoredFrom === 'upg-pre-upgrade-16-4-to-17';
     }, T);
+  }, 120_000);
+
+  test('image overrides (a mirrored registry): every pod of a database runs the mirror\'s image of its version', async () => {
+    await started.manager.stop();
+    const images = PostgresImages.fromEnv({ [ENV_POSTGRES_REPOSITORY]: 'mirror.example.com:5000/library/postgres', [ENV_POSTGRES_IMAGES]: '16=registry.internal/db/pg16:16.4-hardened' });
+    started = await startSampleDbManager(plane(), {}, { images });
+    const image = (obj: any) => (obj.spec.jobTemplate?.spec ?? obj.spec).template.spec.containers[0].image;
+    await running('mirrored', { version: '16', backupSchedule: '0 2 * * *' });
+    expect(image(await get('apps/v1', 'StatefulSet', 'mirrored'))).toBe('registry.internal/db/pg16:16.4-hardened');
+    expect(image(await get('batch/v1', 'Job', 'mirrored-init'))).toBe('registry.internal/db/pg16:16.4-hardened');
+    expect(image(await get('batch/v1', 'CronJob', 'mirrored-backup'))).toBe('registry.internal/db/pg16:16.4-hardened');
+    // a minor version: the per-major override's repository with the version's tag, after the pre-upgrade backup
+    const current = await db('mirrored');
+    await env.put({ ...current, spec: { ...current.spec, version: '16.6' } });
+    const backup = await until('pre-upgrade backup job', () => get('batch/v1', 'Job', 'mirrored-pre-upgrade-16-to-16-6'), T);
+    expect(image(backup)).toBe('registry.internal/db/pg16:16.4-hardened');
+    await env.finishJob('mirrored-pre-upgrade-16-to-16-6');
+    await until('StatefulSet on 16.6', async () => image(await get('apps/v1', 'StatefulSet', 'mirrored')) === 'registry.internal/db/pg16:16.6', T);
+    await until('CronJob on 16.6', async () => image(await get('batch/v1', 'CronJob', 'mirrored-backup')) === 'registry.internal/db/pg16:16.6', T);
+    // another major without its own override: the mirrored repository with the pinned tag
+    await running('other-major', { version: '15' });
+    expect(image(await get('apps/v1', 'StatefulSet', 'other-major'))).toBe('mirror.example.com:5000/library/postgres:15.8');
   }, 120_000);
 
   test('a failed pre-upgrade backup keeps the old version and reports Degraded', async () => {

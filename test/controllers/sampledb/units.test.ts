@@ -12,7 +12,8 @@ import { restoreJob } from '../../../controllers/sampledb/restore';
 import { desiredStatefulSet, statefulSetCounts } from '../../../controllers/sampledb/statefulset';
 import { SampleDB } from '../../../controllers/sampledb/types';
 import { planVersion } from '../../../controllers/sampledb/upgrade';
-import { compareVersions, imageFor, POSTGRES_IMAGES, UnsupportedVersionError } from '../../../controllers/sampledb/versions';
+import { ENV_POSTGRES_IMAGES, ENV_POSTGRES_REPOSITORY, ImageOverrideError, POSTGRES_IMAGES, PostgresImages } from '../../../controllers/sampledb/images';
+import { compareVersions, UnsupportedVersionError } from '../../../controllers/sampledb/versions';
 
 function db(spec: Partial<SampleDB['spec']> = {}): SampleDB {
   return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: 1 }, spec: { version: '16.4', ...spec } };
@@ -21,6 +22,7 @@ function db(spec: Partial<SampleDB['spec']> = {}): SampleDB {
 const job = (name: string, labels: Record<string, string>, status: object) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'ns', labels }, status });
 
 describe('versions', () => {
+  const imageFor = (version: string) => new PostgresImages().imageFor(version);
   test('a bare major maps to the pinned table entry, a minor pins itself, never latest', () => {
     expect(imageFor('16')).toBe('postgres:16.4');
     expect(imageFor('17')).toBe('postgres:17.2');
@@ -36,6 +38,40 @@ describe('versions', () => {
     expect(compareVersions('16.10', '16.9')).toBe(1);
     expect(compareVersions('16', '16.0')).toBe(0);
     expect(compareVersions('15.8', '16')).toBe(-1);
+  });
+});
+
+describe('image overrides (mirrored registries)', () => {
+  test('a repository moves every image, tags unchanged', () => {
+    const images = PostgresImages.fromEnv({ [ENV_POSTGRES_REPOSITORY]: 'mirror.example.com:5000/library/postgres' });
+    expect(images.imageFor('16')).toBe('mirror.example.com:5000/library/postgres:16.4');
+    expect(images.imageFor('15.3')).toBe('mirror.example.com:5000/library/postgres:15.3');
+  });
+  test('an image per major serves the bare major; its repository serves that major\'s minors', () => {
+    const images = PostgresImages.fromEnv({
+      [ENV_POSTGRES_REPOSITORY]: 'mirror.example.com/postgres',
+      [ENV_POSTGRES_IMAGES]: '16=registry.internal/db/pg16:16.4-hardened, 17=registry.internal/db/pg17:17.2',
+    });
+    expect(images.imageFor('16')).toBe('registry.internal/db/pg16:16.4-hardened');
+    expect(images.imageFor('16.2')).toBe('registry.internal/db/pg16:16.2');
+    expect(images.imageFor('17')).toBe('registry.internal/db/pg17:17.2');
+    expect(images.imageFor('15')).toBe('mirror.example.com/postgres:15.8');
+  });
+  test('nothing set: the pinned official images', () => {
+    expect(PostgresImages.fromEnv({}).imageFor('16')).toBe('postgres:16.4');
+  });
+  test('every malformed value is named at start-up, all in one error', () => {
+    const env = { [ENV_POSTGRES_REPOSITORY]: 'Mirror/Postgres:16', [ENV_POSTGRES_IMAGES]: '16=mirror/pg,12=mirror/pg:12.1,17:mirror/pg:17,15=mirror/pg:latest' };
+    let error: Error | undefined;
+    try { PostgresImages.fromEnv(env); } catch (err) { error = err as Error; }
+    expect(error).toBeInstanceOf(ImageOverrideError);
+    const lines = error!.message.split('\n');
+    expect(lines).toHaveLength(5);
+    expect(error!.message).toContain("SAMPLEDB_POSTGRES_IMAGES: '17:mirror/pg:17' must look like <major>=<image>");
+    expect(error!.message).toContain("postgres repository 'Mirror/Postgres:16' must be an image name without tag or digest");
+    expect(error!.message).toContain("postgres image for major 16: 'mirror/pg' must be pinned to a tag other than latest");
+    expect(error!.message).toContain("postgres image for major 15: 'mirror/pg:latest' must be pinned");
+    expect(error!.message).toContain('postgres image for major 12: the operator supports only majors 13, 14, 15, 16, 17');
   });
 });
 
@@ -65,35 +101,35 @@ describe('desired objects', () => {
   test('every pod template passes Pod Security "restricted"', () => {
     const d = db({ backupSchedule: '0 2 * * *', backupRetention: 3 });
     const manifests = [
-      desiredStatefulSet(d, { version: '16.4' }), initJob(d, '16.4'), backupJob(d, 'db-final-snapshot', 'FinalSnapshot', '16.4'),
-      restoreJob(d, { sampleDB: 'db', backup: 'b1' }, '16.4'), restoreJob(d, { sampleDB: 'other', backup: 'b1' }, '16.4'), backupCronJob(d, '16.4')!,
+      desiredStatefulSet(d, { version: '16.4', image: 'postgres:16.4' }), initJob(d, 'postgres:16.4'), backupJob(d, 'db-final-snapshot', 'FinalSnapshot', 'postgres:16.4'),
+      restoreJob(d, { sampleDB: 'db', backup: 'b1' }, 'postgres:16.4'), restoreJob(d, { sampleDB: 'other', backup: 'b1' }, 'postgres:16.4'), backupCronJob(d, 'postgres:16.4')!,
     ];
     expect(checkPodSecurityRestricted(manifests)).toEqual([]);
     // the check can fail: a privileged container is reported
-    const bad = desiredStatefulSet(d, { version: '16.4' }) as any;
+    const bad = desiredStatefulSet(d, { version: '16.4', image: 'postgres:16.4' }) as any;
     bad.spec.template.spec.containers[0].securityContext = { privileged: true };
     expect(checkPodSecurityRestricted([bad]).length).toBeGreaterThan(0);
   });
   test('a restore from another SampleDB mounts its backup volume read-only and runs once', () => {
-    const job = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, '16.4') as any;
+    const job = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, 'postgres:16.4') as any;
     expect(job.spec.backoffLimit).toBe(0);
     expect(job.spec.template.spec.volumes).toContainEqual({ name: 'backups', persistentVolumeClaim: { claimName: 'orders-backups', readOnly: true } });
     expect(job.spec.template.spec.containers[0].env).toContainEqual({ name: 'RESTORE_FROM', value: 'orders-final-snapshot' });
   });
   test('the StatefulSet follows spec.replicas, storage and volumeRetention', () => {
-    const sts = desiredStatefulSet(db({ replicas: 3, storage: '5Gi', volumeRetention: 'Retain' }), { version: '16.4' }) as any;
+    const sts = desiredStatefulSet(db({ replicas: 3, storage: '5Gi', volumeRetention: 'Retain' }), { version: '16.4', image: 'postgres:16.4' }) as any;
     expect(sts.spec.replicas).toBe(3);
     expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('5Gi');
     // always Retain: only the finalizer deletes volumes, after the snapshot
     expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: 'Retain', whenScaled: 'Retain' });
-    expect((desiredStatefulSet(db({ volumeRetention: 'Delete' }), { version: '16.4' }) as any).spec.persistentVolumeClaimRetentionPolicy.whenDeleted).toBe('Retain');
+    expect((desiredStatefulSet(db({ volumeRetention: 'Delete' }), { version: '16.4', image: 'postgres:16.4' }) as any).spec.persistentVolumeClaimRetentionPolicy.whenDeleted).toBe('Retain');
     expect(sts.metadata.finalizers).toEqual(['database.example.com/final-snapshot']);
   });
   test('no CronJob without a schedule; pruning only with a retention', () => {
-    expect(backupCronJob(db(), '16.4')).toBeUndefined();
-    const noRetention = JSON.stringify(backupCronJob(db({ backupSchedule: '@daily' }), '16.4'));
+    expect(backupCronJob(db(), 'postgres:16.4')).toBeUndefined();
+    const noRetention = JSON.stringify(backupCronJob(db({ backupSchedule: '@daily' }), 'postgres:16.4'));
     expect(noRetention).not.toContain('RETENTION');
-    expect(JSON.stringify(backupCronJob(db({ backupSchedule: '@daily', backupRetention: 2 }), '16.4'))).toContain('{"name":"RETENTION","value":"2"}');
+    expect(JSON.stringify(backupCronJob(db({ backupSchedule: '@daily', backupRetention: 2 }), 'postgres:16.4'))).toContain('{"name":"RETENTION","value":"2"}');
   });
   test('credentials: user, replication user, a fresh random password each time, only missing keys refilled', () => {
     const a = newCredentialsSecret(db()) as any;
