@@ -187,9 +187,13 @@ export class SampleDbReconciler implements Reconciler {
       findings.problems.push({ reason: Reasons.PreUpgradeBackupFailed, message: `pre-upgrade backup Job ${plan.preUpgradeBackup!.name} failed; still running ${plan.from} (delete the Job to retry)` });
     } else if (plan.state === 'BackingUp') {
       findings.progress.push({ reason: 'PreUpgradeBackupRunning', message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup!.name} before upgrading ${plan.from} → ${db.spec.version}` });
+    } else if (plan.state === 'Shrinking') {
+      findings.progress.push({ reason: 'UpgradeShrinking', message: `major upgrade ${plan.from} → ${db.spec.version}: running the primary alone on ${names.pod(name, 0)} before it moves to a new data directory; standbys re-clone afterwards` });
     }
+    // Instances to run now: spec.replicas, or the primary alone while a major upgrade is in flight.
+    const wanted = plan.instances ?? db.spec.replicas ?? 1;
     const image = this.images.imageFor(plan.statefulSetVersion);
-    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, image, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas: podsToKeep(db) });
+    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, image, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas: podsToKeep(db, wanted) });
     if (await a.apply(c.statefulsets, desired, STATEFULSET)) {
       const want = (desired.spec as { replicas: number }).replicas;
       if (!before) a.event('Normal', Reasons.StatefulSetCreated, `created StatefulSet ${name} running ${plan.statefulSetVersion} with ${want} replica(s)`, 'Create');
@@ -201,7 +205,7 @@ export class SampleDbReconciler implements Reconciler {
     findings.statefulSet = sts;
     const counts = statefulSetCounts(sts);
     const want = db.spec.replicas ?? 1;
-    if (plan.state === 'BackingUp' || plan.state === 'Rolling') findings.upgrading = true;
+    if (plan.state === 'BackingUp' || plan.state === 'Shrinking' || plan.state === 'Rolling') findings.upgrading = true;
     if (sts && !counts.settled) findings.progress.push({ reason: 'RollingUpdate', message: `StatefulSet ${name} is rolling out` });
     else if (counts.ready < want || counts.replicas !== want) findings.progress.push({ reason: 'WaitingForReplicas', message: `${counts.ready}/${want} replicas ready` });
 
@@ -218,7 +222,7 @@ export class SampleDbReconciler implements Reconciler {
       else if (!findings.initialized) findings.progress.unshift({ reason: 'Initializing', message: `waiting for init Job ${names.initJob(name)}` });
     }
 
-    if (sts) await this.ensureReplication(a, findings, credentials);
+    if (sts) await this.ensureReplication(a, findings, credentials, wanted);
 
     await this.ensureBackupSchedule(a, image);
     await this.ensureRestores(a, findings, sts, counts, image);
@@ -228,12 +232,12 @@ export class SampleDbReconciler implements Reconciler {
   }
 
   /** Roles, failover and switchover (replication.ts) over the database's pods. */
-  private async ensureReplication(a: Actions, f: Findings, credentials: Credentials | undefined): Promise<void> {
+  private async ensureReplication(a: Actions, f: Findings, credentials: Credentials | undefined, wanted: number): Promise<void> {
     const c = this.deps.caches;
     const db = a.db;
     const name = db.metadata!.name!;
     const pods = c.pods.list().filter((p) => p.metadata?.namespace === db.metadata!.namespace && p.metadata?.labels?.[LABEL_INSTANCE] === name && p.metadata?.labels?.[LABEL_NAME] === 'sampledb' && p.metadata?.labels?.[LABEL_COMPONENT] === 'database');
-    const instances = await observeInstances(name, pods, podsToKeep(db), this.instances, credentials);
+    const instances = await observeInstances(name, pods, podsToKeep(db, wanted), this.instances, credentials);
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
     const live = replicationStatusOf(db.status);
     const withCredentials = async (fn: (c: Credentials) => Promise<void>) => { if (credentials) await fn(credentials); };
@@ -249,7 +253,7 @@ export class SampleDbReconciler implements Reconciler {
         await this.writeStatus(fresh, withReplicationStatus(fresh.status ?? {}, state));
       },
       event: (type, reason, note) => a.event(type, reason, note, 'Replication'),
-    });
+    }, new Date(), wanted);
     f.replication = result.status;
     if (result.progress) f.progress.push(result.progress);
     if (result.problem) f.problems.push(result.problem);

@@ -32,11 +32,12 @@ function ordinalOf(db: SampleDB, pod: string | undefined): number | undefined {
 }
 
 /**
- * Pods the StatefulSet keeps: `spec.replicas`, or more while the primary (or the target of a
- * change in flight) has an ordinal a scale-down would remove: it is switched over first.
+ * Pods the StatefulSet keeps: `wanted` instances (`spec.replicas`, fewer during a major upgrade),
+ * or more while the primary (or the target of a change in flight) has an ordinal a scale-down would
+ * remove: it is switched over first.
  */
-export function podsToKeep(db: SampleDB): number {
-  const want = db.spec.replicas ?? 1;
+export function podsToKeep(db: SampleDB, wanted: number = db.spec.replicas ?? 1): number {
+  const want = wanted;
   const primary = ordinalOf(db, db.status?.targetPrimary ?? db.status?.currentPrimary);
   return Math.max(want, primary === undefined ? 0 : primary + 1);
 }

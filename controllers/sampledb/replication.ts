@@ -101,15 +101,22 @@ export function instanceStatuses(instances: readonly Instance[], primary: string
   });
 }
 
-/** `ANY 1 (*)` with `spec.synchronous` and a standby to wait for, else '' (asynchronous). */
-export function synchronousStandbyNames(db: SampleDB): string {
-  return db.spec.synchronous === true && (db.spec.replicas ?? 1) > 1 ? 'ANY 1 (*)' : '';
+/**
+ * `ANY 1 (*)` with `spec.synchronous` and a standby to wait for (`wanted` instances: fewer than
+ * `spec.replicas` while a major upgrade runs the primary alone), else '' (asynchronous): a primary
+ * without standbys would block every commit.
+ */
+export function synchronousStandbyNames(db: SampleDB, wanted: number = db.spec.replicas ?? 1): string {
+  return db.spec.synchronous === true && wanted > 1 ? 'ANY 1 (*)' : '';
 }
 
-/** See module docs. `status` is the live status; `now` the clock. */
-export async function reconcileReplication(db: SampleDB, instances: readonly Instance[], status: ReplicationStatus, ops: ReplicationOps, now: Date = new Date()): Promise<ReplicationResult> {
+/**
+ * See module docs. `status` is the live status; `now` the clock; `wanted` the instances to run
+ * (`spec.replicas`, or 1 while a major upgrade runs the primary alone on pod 0).
+ */
+export async function reconcileReplication(db: SampleDB, instances: readonly Instance[], status: ReplicationStatus, ops: ReplicationOps, now: Date = new Date(), wanted: number = db.spec.replicas ?? 1): Promise<ReplicationResult> {
   const name = db.metadata!.name!;
-  const want = db.spec.replicas ?? 1;
+  const want = wanted;
   const byName = (n: string | undefined) => instances.find((i) => i.name === n);
   const state: ReplicationStatus = { ...status };
   const current = state.currentPrimary;
@@ -167,7 +174,7 @@ export async function reconcileReplication(db: SampleDB, instances: readonly Ins
   if (primaryNow && healthyPrimary(primaryNow)) {
     if (primaryNow.labelRole !== 'primary' && !labelledPrimary) await ops.setRole(primaryNow, 'primary');
     // Checked on every reconcile: standbys cannot clone before the replication user exists.
-    await ops.configurePrimary(primaryNow, synchronousStandbyNames(db));
+    await ops.configurePrimary(primaryNow, synchronousStandbyNames(db, want));
   }
   for (const i of instances) {
     if (i.name === state.currentPrimary || !i.pod || i.terminating) continue;

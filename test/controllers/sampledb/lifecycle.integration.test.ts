@@ -189,6 +189,32 @@ describeRealApiServer('SampleDB controller', (plane) => {
     }, T);
   }, 120_000);
 
+  test('a major upgrade with standbys: the primary alone moves to the new major, standbys come back after the restore', async () => {
+    await running('multi', { version: '16.4', replicas: 3 });
+    const current = await db('multi');
+    await env.put({ ...current, spec: { ...current.spec, version: '17' } });
+    await until('pre-upgrade backup job', () => get('batch/v1', 'Job', 'multi-pre-upgrade-16-4-to-17'), T);
+    const sts = () => get('apps/v1', 'StatefulSet', 'multi');
+    expect((await sts()).spec.replicas).toBe(3); // nothing moves before the backup succeeded
+    await env.finishJob('multi-pre-upgrade-16-4-to-17');
+    // shrink first, still on 16.4
+    const shrunk = await until('shrunk to one pod', async () => { const s = await sts(); return s.spec.replicas === 1 ? s : undefined; }, T);
+    expect(shrunk.metadata.annotations['database.example.com/version']).toBe('16.4');
+    // then the lone pod moves to 17 (a new data directory), still alone
+    const rolled = await until('on 17, one pod', async () => { const s = await sts(); return s.metadata.annotations['database.example.com/version'] === '17' ? s : undefined; }, T);
+    expect(rolled.spec.replicas).toBe(1);
+    expect(rolled.spec.template.spec.containers[0].env).toContainEqual({ name: 'PGDATA', value: '/var/lib/postgresql/data/pg17' });
+    await until('restore job', () => get('batch/v1', 'Job', 'multi-restore-multi-pre-upgrade-16-4-to-17'), T);
+    await sleep(500);
+    expect((await sts()).spec.replicas).toBe(1); // standbys wait for the restore
+    await env.finishJob('multi-restore-multi-pre-upgrade-16-4-to-17');
+    await until('3 replicas again', async () => (await sts()).spec.replicas === 3, T);
+    await until('Running on 17 with 3 replicas', async () => {
+      const st = (await db('multi'))?.status;
+      return st?.phase === 'Running' && st.currentVersion === '17' && st.readyReplicas === 3;
+    }, T);
+  }, 120_000);
+
   test('image overrides (a mirrored registry): every pod of a database runs the mirror\'s image of its version', async () => {
     await started.manager.stop();
     const images = PostgresImages.fromEnv({ [ENV_POSTGRES_REPOSITORY]: 'mirror.example.com:5000/library/postgres', [ENV_POSTGRES_IMAGES]: '16=registry.internal/db/pg16:16.4-hardened' });

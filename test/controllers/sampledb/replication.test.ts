@@ -56,6 +56,24 @@ describe('replication (planner, no cluster)', () => {
     expect(res.status.instances!.find((i) => i.name === 'db-1')!.lagBytes).toBe(256);
   });
 
+  test('the primary alone (a major upgrade in flight) commits asynchronously: no standby to wait for', async () => {
+    const insts = [instance(0, { labelRole: 'primary', pg: primaryPg('0/3000100') })];
+    const r = recorder(insts);
+    await reconcileReplication(db({ replicas: 3, synchronous: true }), insts, { currentPrimary: 'db-0' }, r.ops, T0, 1);
+    expect(r.log).toEqual(['configure db-0 sync=\'\'']);
+  });
+
+  test('shrinking to one instance for a major upgrade switches a primary on db-1 over to db-0 first', async () => {
+    const insts = [instance(0, { labelRole: 'replica', pg: standbyPg('0/3000000') }), instance(1, { labelRole: 'primary', pg: primaryPg('0/3000000') })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-1' }, r.ops, T0, 1);
+    expect(res.status.targetPrimary).toBe('db-0');
+    // the old primary's pod goes either way: the switchover fences it
+    expect(res.statefulSetReplicas).toBe(1);
+    expect(podsToKeep(db({ replicas: 2 }, { currentPrimary: 'db-1' }), 1)).toBe(2);
+    expect(podsToKeep(db({ replicas: 2 }, { currentPrimary: 'db-0' }), 1)).toBe(1);
+  });
+
   test('primary unavailable: nothing before spec.failoverDelaySeconds, then the most advanced standby is promoted, fenced first, labelled last', async () => {
     const old = instance(0, { labelRole: 'primary', ready: false, pg: undefined });
     const behind = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });

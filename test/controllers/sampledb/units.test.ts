@@ -76,7 +76,11 @@ describe('image overrides (mirrored registries)', () => {
 });
 
 describe('planVersion', () => {
-  const sts = (version: string, restore?: string) => ({ metadata: { annotations: { 'database.example.com/version': version, ...(restore ? { 'database.example.com/upgrade-restore-from': restore } : {}) } } });
+  const sts = (version: string, restore?: string, replicas = 1) => ({
+    metadata: { generation: 1, annotations: { 'database.example.com/version': version, ...(restore ? { 'database.example.com/upgrade-restore-from': restore } : {}) } },
+    spec: { replicas },
+    status: { replicas, readyReplicas: replicas, observedGeneration: 1 },
+  });
   test('no StatefulSet yet or same version: run the spec version', () => {
     expect(planVersion(db(), undefined, undefined, () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.4' });
     expect(planVersion(db(), sts('16.4', 'x'), '16.4', () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.4', upgradeRestoreFrom: 'x' });
@@ -87,6 +91,21 @@ describe('planVersion', () => {
     expect(planVersion(d, sts('16.4'), '16.4', () => 'Running')).toMatchObject({ state: 'BackingUp', statefulSetVersion: '16.4' });
     expect(planVersion(d, sts('16.4'), '16.4', () => 'Failed')).toMatchObject({ state: 'BackupFailed', statefulSetVersion: '16.4' });
     expect(planVersion(d, sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'Rolling', statefulSetVersion: '17', upgradeRestoreFrom: 'db-pre-upgrade-16-4-to-17' });
+  });
+  test('a major upgrade with standbys: shrink to the primary on pod 0, roll it alone, standbys only after the restore', () => {
+    const d = (primary: string, replicas = 3) => ({ ...db({ version: '17', replicas }), status: { currentPrimary: primary } });
+    const backup = 'db-pre-upgrade-16-4-to-17';
+    const restore = 'db-restore-db-pre-upgrade-16-4-to-17';
+    const jobs = (states: Record<string, 'Succeeded' | 'Running'>) => (name: string) => states[name] ?? 'Missing';
+    // three pods: shrink first, the StatefulSet stays on 16.4
+    expect(planVersion(d('db-0'), sts('16.4', undefined, 3), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({ state: 'Shrinking', statefulSetVersion: '16.4', instances: 1 });
+    // one pod, but the primary is still db-1 (a switchover to db-0 comes first)
+    expect(planVersion(d('db-1'), sts('16.4', undefined, 1), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({ state: 'Shrinking', instances: 1 });
+    // the primary alone on db-0: roll it to 17, still alone
+    expect(planVersion(d('db-0'), sts('16.4', undefined, 1), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({ state: 'Rolling', statefulSetVersion: '17', upgradeRestoreFrom: backup, instances: 1 });
+    // rolled: alone until the restore succeeded, then spec.replicas again
+    expect(planVersion(d('db-0'), sts('17', backup, 1), '17', jobs({ [backup]: 'Succeeded', [restore]: 'Running' }))).toMatchObject({ state: 'None', instances: 1 });
+    expect(planVersion(d('db-0'), sts('17', backup, 1), '17', jobs({ [backup]: 'Succeeded', [restore]: 'Succeeded' })).instances).toBeUndefined();
   });
   test('a minor upgrade also backs up first but needs no restore', () => {
     expect(planVersion(db({ version: '16.6' }), sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'Rolling', statefulSetVersion: '16.6', upgradeRestoreFrom: undefined });
