@@ -9,8 +9,12 @@
  * expecting 0 warnings; then SampleDB's walkthrough: writes through <db>-rw visible on every
  * standby, scale 1→3→2, a scheduled backup, restore into a differently named SampleDB, a failover
  * (primary pod killed) with no acknowledged write lost under `synchronous: true`, the operator
- * killed mid-failover, a switchover on request, an upgrade behind its pre-upgrade backup, delete
+ * killed mid-failover, a switchover on request, a major upgrade of a database with a standby (behind
+ * its pre-upgrade backup; the standby re-clones from the upgraded primary), delete
  * with a final snapshot, and a restore from the deleted database's snapshot.
+ *
+ * The harness's CNI (the plain `bridge` plugin) does not enforce NetworkPolicy: a step checks the
+ * operator's applied policy against the live endpoints it must reach instead of cutting a pod off.
  *
  * Every postgres:* tag of the harness runs PostgreSQL 15.18 (Debian bookworm has no other
  * major): the upgrade step exercises the operator's flow (pre-upgrade backup, new data directory,
@@ -89,7 +93,8 @@ async function sql(db: string, service: string, query: string, params: unknown[]
     const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
     endpoints.set(key, { host: json('get', 'service', service, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database') });
   }
-  const client = new Client({ ...endpoints.get(key)!, port: 5432, connectionTimeoutMillis: 2000, query_timeout: 5000 });
+  // Timeouts sized for a loaded machine (load average 15–40 on 2 cores): a slow answer is not a failure.
+  const client = new Client({ ...endpoints.get(key)!, port: 5432, connectionTimeoutMillis: 5000, query_timeout: 15000 });
   client.on('error', () => undefined);
   await client.connect();
   try {
@@ -97,6 +102,10 @@ async function sql(db: string, service: string, query: string, params: unknown[]
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+/** An idempotent statement, retried until it succeeds (a connection refused or timed out under load is not a verdict). */
+function sqlUntil(db: string, service: string, query: string, params: unknown[] = [], timeoutS = 60): Promise<Record<string, unknown>[]> {
+  return until(`${query} on ${service}`, async () => sql(db, service, query, params), timeoutS, 1000);
 }
 /** Rows of table `t` in each pod of `db`, asked locally in the pod (standbys included). */
 function countsPerPod(db: string, pods: number): number[] {
@@ -141,16 +150,48 @@ async function walkthrough(): Promise<void> {
     return `${apply.length} commands; my-db: primary ${sdb('my-db').status.currentPrimary}, 2 standbys`;
   });
 
+  await step('NetworkPolicy (this harness\'s bridge CNI does not enforce it): the applied policy admits what the operator uses here', async () => {
+    // Nothing on this node enforces NetworkPolicy (plain `bridge` CNI plugin, no policy agent), so no step can show
+    // a pod outside the policy being cut off. What is checked instead, on the live objects: the operator's policy
+    // selects the operator's pod and admits its real connections here, the apiserver endpoint behind the
+    // `kubernetes` Service (10.244.0.1:16443 on this harness, not 443/6443) and PostgreSQL on the database pods.
+    const ns = 'sampledb-operator-system';
+    const policy = json('get', 'networkpolicy', 'sampledb-operator', '-n', ns);
+    const operatorPod = json('get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=sampledb-operator').items[0];
+    const selects = (selector: { matchLabels?: Record<string, string> } | undefined, labels: Record<string, string> = {}) =>
+      Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+    assert(selects(policy.spec.podSelector, operatorPod.metadata.labels), `the policy selects the operator pod ${operatorPod.metadata.name}`);
+    assert(policy.spec.policyTypes.includes('Egress') && policy.spec.policyTypes.includes('Ingress'), 'the policy restricts both directions');
+    const slice = json('get', 'endpointslices', '-n', 'default', '-l', 'kubernetes.io/service-name=kubernetes').items[0];
+    const apiPort: number = slice.ports[0].port;
+    const apiAddress: string = slice.endpoints[0].addresses[0];
+    const inCidr = (ip: string, cidr: string) => {
+      const [base, bits] = cidr.split('/');
+      const n = (a: string) => a.split('.').reduce((acc, o) => (acc * 256) + Number(o), 0);
+      const size = 2 ** (32 - Number(bits));
+      return Math.floor(n(ip) / size) === Math.floor(n(base) / size);
+    };
+    type Rule = { to?: { ipBlock?: { cidr: string; except?: string[] }; podSelector?: { matchLabels?: Record<string, string> }; namespaceSelector?: object }[]; ports?: { port?: number; protocol?: string }[] };
+    const egress: Rule[] = policy.spec.egress ?? [];
+    const allowsPort = (r: Rule, port: number) => (r.ports ?? []).some((p) => p.port === port && (p.protocol ?? 'TCP') === 'TCP');
+    const toApi = egress.find((r) => allowsPort(r, apiPort) && (r.to ?? []).some((t) => t.ipBlock && inCidr(apiAddress, t.ipBlock.cidr) && !(t.ipBlock.except ?? []).some((e) => inCidr(apiAddress, e))));
+    assert(toApi, `an egress rule admits the apiserver endpoint ${apiAddress}:${apiPort}: ${JSON.stringify(egress)}`);
+    const dbPod = json('get', 'pods', '-n', NS, '-l', 'app.kubernetes.io/instance=my-db,app.kubernetes.io/component=database').items[0];
+    const toDb = egress.find((r) => allowsPort(r, 5432) && (r.to ?? []).some((t) => t.podSelector && selects(t.podSelector, dbPod.metadata.labels)));
+    assert(toDb, `an egress rule admits PostgreSQL on ${dbPod.metadata.name}:5432`);
+    return `selects ${operatorPod.metadata.name}; egress to ${apiAddress}:${apiPort} (ports ${toApi.ports!.map((p) => p.port).join('/')}) and ${dbPod.metadata.name}:5432; ${egress.length} egress rules in all`;
+  });
+
   const db = 'e2e-db';
   await step('a new SampleDB with 1 replica, then scale 1→3: writes through -rw visible on every standby', async () => {
     applySampleDb(db, { version: '16.4', replicas: 1, backupSchedule: '* * * * *', backupRetention: 2, failoverDelaySeconds: 2, synchronous: true });
     await until('1 replica running', () => ready(db, 1), 240);
     kubectl('scale', 'sampledb', db, '-n', NS, '--replicas=3');
     await until('3 replicas running', () => ready(db, 3), 240);
-    await sql(db, `${db}-rw`, 'create table t (id int primary key, at timestamptz default now())');
-    await sql(db, `${db}-rw`, 'insert into t (id) select generate_series(1, 100)');
+    await sqlUntil(db, `${db}-rw`, 'create table if not exists t (id int primary key, at timestamptz default now())');
+    await sqlUntil(db, `${db}-rw`, 'insert into t (id) select generate_series(1, 100) on conflict do nothing');
     const counts = await until('rows on every pod', () => { const c = countsPerPod(db, 3); return c.every((n) => n === 100) && c; }, 30);
-    const ro = await sql(db, `${db}-ro`, 'select pg_is_in_recovery() as r, count(*) as n from t');
+    const ro = await sqlUntil(db, `${db}-ro`, 'select pg_is_in_recovery() as r, count(*) as n from t');
     assert(ro[0].r === true && Number(ro[0].n) === 100, `-ro reaches a standby with the rows: ${JSON.stringify(ro)}`);
     const roles = sdb(db).status.instances.map((i: { name: string; role: string }) => `${i.name}=${i.role}`).join(' ');
     return `rows per pod ${counts.join('/')}; ${roles}`;
@@ -195,7 +236,7 @@ async function walkthrough(): Promise<void> {
     stop = true;
     await writer;
     const newPrimary = sdb(db).status.currentPrimary;
-    const rows = new Set((await sql(db, `${db}-rw`, 'select id from t where id >= 1000')).map((r) => Number(r.id)));
+    const rows = new Set((await sqlUntil(db, `${db}-rw`, 'select id from t where id >= 1000')).map((r) => Number(r.id)));
     const lost = acked.filter((id) => !rows.has(id));
     assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
     const downtime = (recoveredAt - killedAt) / 1000;
@@ -222,7 +263,7 @@ async function walkthrough(): Promise<void> {
     await until('a new primary', () => sdb(db).status.currentPrimary !== oldPrimary, 90, 200);
     const took = (Date.now() - killedAt) / 1000;
     await until('2 replicas running', () => ready(db, 2), 120);
-    const rows = await sql(db, `${db}-rw`, 'select count(*) as n from t');
+    const rows = await sqlUntil(db, `${db}-rw`, 'select count(*) as n from t');
     return `operator killed at ${seen}; failover finished ${took.toFixed(1)}s later by the new operator (leader lease handover included); ${rows[0].n} rows`;
   });
 
@@ -233,26 +274,48 @@ async function walkthrough(): Promise<void> {
     const s = sdb(db).status;
     kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { primary: to } }));
     await until(`primary ${to}`, () => sdb(db).status.currentPrimary === to && ready(db, 2), 60, 200);
-    await sql(db, `${db}-rw`, 'insert into t (id) values (5000)');
+    await sqlUntil(db, `${db}-rw`, 'insert into t (id) values (5000) on conflict do nothing');
     return `${s.currentPrimary} → ${to}`;
   });
 
+  // The rows a backup must hold: everything written so far (nothing writes to the database until the delete step).
   let backup = '';
-  await step('a scheduled backup', async () => {
-    const last = await until('status.lastBackup of a scheduled backup', () => {
+  let rowsInBackup = -1;
+  await step('a scheduled backup taken after the last write holds every row', async () => {
+    rowsInBackup = Number((await sqlUntil(db, `${db}-rw`, 'select count(*) as n from t'))[0].n);
+    const newestAtStart: { name: string; completionTime?: string } | undefined = sdb(db).status.lastBackup;
+    // Job creationTimestamps have whole seconds: a Job stamped after this second was created after the last commit,
+    // so its pg_dump (which starts after the Job exists, on <db>-rw) sees every row. A backup of any earlier Job may
+    // not: with `* * * * *` a Job created before the table existed can finish late on a loaded machine and still be
+    // the newest one (this is why a restored copy once lacked the table).
+    const lastWriteSecond = Math.floor(Date.now() / 1000);
+    const createdAfterLastWrite = (name: string) => {
+      const job = json('get', 'job', name, '-n', NS);
+      return Date.parse(job.metadata.creationTimestamp) / 1000 > lastWriteSecond;
+    };
+    // Bound: the schedule fires within 60 s; the Job's pod then starts, waits for the primary and dumps.
+    const last = await until('status.lastBackup of a scheduled backup Job created after the last write', () => {
       const b = sdb(db).status.lastBackup;
-      return b?.type === 'Scheduled' && b;
-    }, 150, 2000);
+      return b?.type === 'Scheduled' && createdAfterLastWrite(b.name) && b;
+    }, 240, 2000);
     backup = last.name;
-    return `${backup} at ${last.completionTime}`;
+    // No more scheduled backups: retention (2) would prune this one while the restore below waits for its pods.
+    // (backupRetention goes too: the CRD's CEL rule refuses a retention without a schedule.)
+    kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'json', '-p', JSON.stringify([{ op: 'remove', path: '/spec/backupSchedule' }, { op: 'remove', path: '/spec/backupRetention' }]));
+    await until('the backup CronJob removed', () => !sh('kubectl', ['get', 'cronjob', `${db}-backup`, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() && true, 60, 1000);
+    // What the suite used to take: the newest backup when the step began, possibly older than the last writes.
+    const stale = newestAtStart && newestAtStart.name !== backup
+      ? `; the newest backup when the step began, ${newestAtStart.name}, completed ${newestAtStart.completionTime ? `${lastWriteSecond - Date.parse(newestAtStart.completionTime) / 1000} s before the last write` : 'before it'}`
+      : '';
+    return `${backup} completed ${last.completionTime} (${rowsInBackup} rows written before its Job existed)${stale}; schedule removed`;
   });
 
   const copy = 'e2e-copy';
   await step('restore into a differently named SampleDB (restoreFrom: { sampleDB, backup })', async () => {
     applySampleDb(copy, { version: '16.4', replicas: 1, restoreFrom: { sampleDB: db, backup } });
     await until('restoredFrom', () => sdb(copy).status?.restoredFrom === backup && ready(copy, 1), 240, 1000);
-    const n = Number((await sql(copy, `${copy}-rw`, 'select count(*) as n from t'))[0].n);
-    assert(n >= 100, `restored rows: ${n}`);
+    const n = Number((await sqlUntil(copy, `${copy}-rw`, 'select count(*) as n from t'))[0].n);
+    assert(n === rowsInBackup, `restored rows: ${n}, rows written before the backup: ${rowsInBackup}`);
     return `${n} rows in ${copy} from ${db}'s ${backup}`;
   });
 
@@ -265,26 +328,38 @@ async function walkthrough(): Promise<void> {
     return cond.message;
   });
 
-  await step('upgrade 16.4 → 17 behind a pre-upgrade backup (every harness postgres tag is PostgreSQL 15.18: the flow, not the binaries, changes)', async () => {
+  await step('major upgrade 16.4 → 17 with a standby: pre-upgrade backup, the primary alone on a new data directory, the standby re-cloned (every harness postgres tag is PostgreSQL 15.18: the flow, not the binaries, changes)', async () => {
+    kubectl('scale', 'sampledb', copy, '-n', NS, '--replicas=2');
+    await until('a standby beside the primary', () => ready(copy, 2), 240, 1000);
+    const upgradeStarted = Date.now();
     kubectl('patch', 'sampledb', copy, '-n', NS, '--type', 'merge', '-p', '{"spec":{"version":"17"}}');
-    await until('running 17', () => sdb(copy).status?.currentVersion === '17' && ready(copy, 1), 300, 1000);
-    const jobs = json('get', 'jobs', '-n', NS, '-l', `app.kubernetes.io/instance=${copy},database.example.com/backup-type=PreUpgrade`).items;
-    assert(jobs.length === 1 && jobs[0].status?.succeeded === 1, 'the pre-upgrade backup Job succeeded');
-    const version = String((await sql(copy, `${copy}-rw`, 'select version() as v'))[0].v);
-    const n = Number((await sql(copy, `${copy}-rw`, 'select count(*) as n from t'))[0].n);
-    assert(n >= 100, `rows after the upgrade: ${n}`);
-    return `pre-upgrade backup ${jobs[0].metadata.name}; ${n} rows; server says ${version.split(' on ')[0]}`;
+    // A standby cannot stream into a new major: the StatefulSet first shrinks to the primary alone.
+    await until('the primary alone', () => json('get', 'statefulset', copy, '-n', NS).spec.replicas === 1, 180, 500);
+    await until('running 17 with 2 replicas', () => sdb(copy).status?.currentVersion === '17' && ready(copy, 2), 420, 1000);
+    const took = (Date.now() - upgradeStarted) / 1000;
+    const backupJob = json('get', 'jobs', '-n', NS, '-l', `app.kubernetes.io/instance=${copy},database.example.com/backup-type=PreUpgrade`).items;
+    assert(backupJob.length === 1 && backupJob[0].status?.succeeded === 1, 'the pre-upgrade backup Job succeeded');
+    const restore = json('get', 'job', `${copy}-restore-${backupJob[0].metadata.name}`, '-n', NS);
+    assert(restore.status?.succeeded === 1, `the restore of ${backupJob[0].metadata.name} into the new major succeeded`);
+    const sts = json('get', 'statefulset', copy, '-n', NS);
+    const pgdata = sts.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'PGDATA').value;
+    assert(pgdata.endsWith('/pg17'), `a new data directory for 17: ${pgdata}`);
+    const counts = await until('every row on the primary and the re-cloned standby', () => { const c = countsPerPod(copy, 2); return c.every((n) => n === rowsInBackup) && c; }, 60);
+    const instances = sdb(copy).status.instances as { name: string; role: string; timeline?: number }[];
+    assert(instances.some((i) => i.name === `${copy}-0` && i.role === 'primary') && instances.some((i) => i.name === `${copy}-1` && i.role === 'standby'), `roles after the upgrade: ${JSON.stringify(instances)}`);
+    const version = String((await sqlUntil(copy, `${copy}-rw`, 'select version() as v'))[0].v);
+    return `${took.toFixed(0)} s; pre-upgrade backup ${backupJob[0].metadata.name} restored into ${pgdata}; rows per pod ${counts.join('/')}; ${instances.map((i) => `${i.name}=${i.role}@tl${i.timeline}`).join(' ')}; server says ${version.split(' on ')[0]}`;
   });
 
   await step('delete with a final snapshot, then restore that snapshot into a new SampleDB', async () => {
-    const rows = Number((await sql(db, `${db}-rw`, 'select count(*) as n from t'))[0].n);
+    const rows = Number((await sqlUntil(db, `${db}-rw`, 'select count(*) as n from t'))[0].n);
     kubectl('delete', 'sampledb', db, '-n', NS, '--wait=false');
     endpoints.clear();
     await until('the SampleDB gone', () => !sh('kubectl', ['get', 'sampledb', db, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() && true, 180, 1000);
     assert(sh('kubectl', ['get', 'pvc', `${db}-backups`, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() !== '', 'the backup volume remains');
     applySampleDb('e2e-reborn', { version: '16.4', replicas: 1, restoreFrom: { sampleDB: db, backup: `${db}-final-snapshot` } });
     await until('restored', () => sdb('e2e-reborn').status?.restoredFrom === `${db}-final-snapshot` && ready('e2e-reborn', 1), 240, 1000);
-    const n = Number((await sql('e2e-reborn', 'e2e-reborn-rw', 'select count(*) as n from t'))[0].n);
+    const n = Number((await sqlUntil('e2e-reborn', 'e2e-reborn-rw', 'select count(*) as n from t'))[0].n);
     assert(n === rows, `rows in the snapshot: ${n}, before delete: ${rows}`);
     return `${rows} rows before delete, ${n} restored from the deleted database's final snapshot`;
   });
