@@ -9,6 +9,12 @@
  * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
  * namespaces). Kubeconfig: `KUBECONFIG` /
  * `~/.kube/config`, else in-cluster. SIGTERM/SIGINT shut down gracefully.
+ *
+ * Guarantees:
+ * - An unknown flag, a bad value or a malformed `WATCH_NAMESPACE` throws before anything connects.
+ * - The binary's contract is checked while `setup` wires the controllers, before the manager starts:
+ *   wiring it does not grant fails the start-up with a `ContractViolationError` (no request is made).
+ * - `runControllerBinary` exits 1 with the error logged when the start-up fails.
  */
 import { loadDefaultKubeConfig } from './client-node';
 import { ControllerContract } from './contract';

@@ -7,6 +7,9 @@
  * - {@link AlreadyOwnedError}: an object already has another controller.
  *
  * Messages name the request (`PATCH /apis/...`) or the object (`namespace/name`).
+ *
+ * Guarantees: the `is…` helpers (`isNotFound`, `isConflict`, …) accept any thrown value and never throw;
+ * {@link fromApiException} converts client-node's `ApiException` and passes every other error through unchanged.
  */
 
 /** The `metav1.Status` body the apiserver returns with errors. */

@@ -220,6 +220,60 @@ test('an invalid example ${n.kind} fails synth, naming the field', () => {
   }, /message/);
 });
 `,
+    'test/reconciler.test.ts': `import assert from 'node:assert/strict';
+import test from 'node:test';
+import { Testing } from 'cdk8s';
+import { ControlPlane, findControlPlaneBinaries } from 'cdk8s-operator/envtest';
+import { createLogger, Manager } from 'cdk8s-operator/runtime';
+import type { ${n.kind}Spec } from '../imports/${n.group}';
+import { ${n.kind}OperatorChart } from '../src/chart';
+import { CONFIGMAP, CONTRACT, ${n.kind.toUpperCase()} } from '../src/contract';
+import { setup${n.kind}Controller } from '../src/controller';
+
+// @ts-expect-error a field the CRD does not have is a compile error (imports/ is generated from src/crds.ts)
+export const typo: ${n.kind}Spec = { message: 'hello', mesage: 'hello' };
+
+// A real kube-apiserver and etcd from KUBEBUILDER_ASSETS (the folder \`setup-envtest use -p path\` prints;
+// etcd there or on PATH). Without them this test is skipped, unless ENVTEST_REQUIRED is set (CI).
+const binaries = findControlPlaneBinaries();
+const skip = 'missing' in binaries && !process.env.ENVTEST_REQUIRED ? \`envtest: \${binaries.missing}\` : false;
+
+/** Polls until \`probe\` returns a value (not undefined), or fails after \`timeoutMs\`. */
+async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const value = probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(\`timed out waiting for \${what}\`);
+}
+
+test('the reconciler on a real kube-apiserver: a ${n.kind} gets its ConfigMap and status, and follows a change', { skip }, async () => {
+  const plane = await ControlPlane.start();
+  const manager = new Manager({ kubeConfig: plane.kubeConfig(), contract: CONTRACT, logger: createLogger({ level: 'warn' }) });
+  try {
+    // the CRD exactly as the chart synthesizes it
+    const crd = Testing.synth(new ${n.kind}OperatorChart(Testing.app(), 'test')).find((o) => o.kind === 'CustomResourceDefinition');
+    await plane.installCrds([crd]);
+    const namespace = '${exampleNamespace}';
+    for (const ns of manager.watchNamespaces ?? []) if (ns !== 'default') await plane.createNamespace(ns);
+    setup${n.kind}Controller(manager);
+    const ${n.plural} = manager.getStore(${n.kind.toUpperCase()});
+    const configMaps = manager.getStore(CONFIGMAP);
+    await manager.start();
+
+    await manager.client.create({ apiVersion: '${n.group}/v1', kind: '${n.kind}', metadata: { name: 'hello', namespace }, spec: { message: 'Hello, world' } });
+    const reconciled = await eventually('status.configMap', () => ${n.plural}.get({ namespace, name: 'hello' })?.status?.configMap);
+    assert.equal(reconciled, 'hello-content');
+    assert.equal(configMaps.get({ namespace, name: 'hello-content' })?.data?.message, 'Hello, world');
+
+    await manager.client.patch(${n.kind.toUpperCase()}, 'hello', namespace, { type: 'merge', body: { spec: { message: 'changed' } } });
+    await eventually('the changed message', () => configMaps.get({ namespace, name: 'hello-content' })?.data?.message === 'changed' || undefined);
+  } finally {
+    await manager.stop();
+    await plane.stop();
+  }
+});
+`,
     'tsconfig.json': JSON.stringify({
       compilerOptions: {
         target: 'ES2022', module: 'commonjs', lib: ['ES2022'], types: ['node'], strict: true, esModuleInterop: true,
@@ -239,12 +293,13 @@ An operator for \`${n.kind}\` (\`${n.group}\`), built with [cdk8s-operator](http
 | \`src/reconciler.ts\` | the business logic |
 | \`src/controller.ts\`, \`src/main.ts\` | wiring and the controller binary |
 | \`src/chart.ts\`, \`src/app.ts\` | the cdk8s chart: CRD, Operator (RBAC, Deployment, NetworkPolicy), an example ${n.kind} |
-| \`test/\` | tests (\`node --test\`) |
+| \`test/chart.test.ts\` | the chart grants what the contract declares; a bad example fails synth |
+| \`test/reconciler.test.ts\` | the reconciler on a real kube-apiserver (\`cdk8s-operator/envtest\`; needs \`KUBEBUILDER_ASSETS\`) |
 
 \`\`\`sh
 npm run types     # imports/${n.group}.ts from src/crds.ts
 npm run build     # tsc
-npm test          # node --test
+npm test          # node --test; the reconciler test starts kube-apiserver + etcd from KUBEBUILDER_ASSETS
 npm run synth     # dist/: apply-ordered manifests, APPLY.md, RBAC report
 npm run bundle    # dist/controller.js: the controller in one file
 

@@ -27,7 +27,7 @@ describeRealApiServer('docs/tutorial.md, every command', (plane) => {
   beforeAll(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tutorial-')); });
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  test('npm init → scaffold → types → build → test → synth → bundle → apply → the controller reconciles a v1 and a v1alpha1 Website in two namespaces under its chart\'s identity', () => {
+  test('npm init → scaffold → types → build → test (envtest from the tarball) → synth → bundle → apply → the controller reconciles a v1 and a v1alpha1 Website in two namespaces under its chart\'s identity', () => {
     // GIVEN the package packed as published, and a kubeconfig of an empty cluster
     const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8' });
     expect(packed.status).toBe(0);
@@ -46,6 +46,8 @@ describeRealApiServer('docs/tutorial.md, every command', (plane) => {
         // as in CI: the npm cache first, no audit/fund noise; no jest/ts-node settings leak into the project
         npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false',
         NODE_OPTIONS: '', CDK8S_OPERATOR_QUIET: '1', LOG_LEVEL: 'warn',
+        // the scaffold's own reconciler test starts a control plane with cdk8s-operator/envtest from the tarball
+        KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS, ENVTEST_REQUIRED: '1',
       },
       timeout: 840_000,
     });
@@ -54,6 +56,9 @@ describeRealApiServer('docs/tutorial.md, every command', (plane) => {
     const output = `${run.stdout}\n${run.stderr}`;
     expect({ status: run.status, signal: run.signal, tail: run.status === 0 ? '' : output.slice(-6000) }).toEqual({ status: 0, signal: null, tail: '' });
     expect(run.stdout).toMatch(/^yes\nno\n/m);
+    // `npm test` of the scaffolded project: the chart tests and the reconciler test on a real kube-apiserver, none skipped
+    expect(run.stdout).toContain('ok 3 - the reconciler on a real kube-apiserver: a Website gets its ConfigMap and status, and follows a change');
+    expect(run.stdout).toMatch(/^# pass 3\n# fail 0\n# cancelled 0\n# skipped 0\n/m);
     expect(run.stdout).toContain('Hello from website-operator');
     expect(run.stdout).toContain('written as v1alpha1');
     const project = path.join(tmp, 'website-operator');

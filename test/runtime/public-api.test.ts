@@ -35,6 +35,17 @@ describe('cdk8s-operator/runtime public API', () => {
     expect(new Set(documented).size).toBe(documented.length);
   });
 
+  test('every export carries a doc comment (what an editor shows a newcomer)', () => {
+    const program = ts.createProgram([path.join(RUNTIME, 'index.ts')], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, noLib: true, types: [], skipLibCheck: true, noEmit: true });
+    const checker = program.getTypeChecker();
+    const module = checker.getSymbolAtLocation(program.getSourceFile(path.join(RUNTIME, 'index.ts'))!)!;
+    const undocumented = checker.getExportsOfModule(module)
+      .map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s))
+      .filter((s) => ts.displayPartsToString(s.getDocumentationComment(checker)).trim() === '')
+      .map((s) => s.name);
+    expect(undocumented).toStrictEqual([]);
+  });
+
   test('internals stay internal', () => {
     for (const internal of ['Watcher', 'Informer', 'ObjectCache', 'WorkQueue', 'LeaderElector', 'ProbeServer', 'KubeConfigTransport', 'NamespacedInformers', 'assertContractGrants', 'requireEsm']) {
       expect(exported).not.toContain(internal);
