@@ -148,10 +148,11 @@ describe('the npm package', () => {
       const loaded = Object.keys(require.cache).filter(f => /client-node|prom-client|[\\\\/]build[\\\\/]runtime[\\\\/]/.test(f));
       const runtime = require('${pkg.name}/runtime');
       const { setup } = require('./out/controller.js');
-      console.log(JSON.stringify({ lib: typeof lib.Operator, loaded, runtime: [typeof runtime.Manager, typeof runtime.ControllerBuilder], setup: typeof setup }));
+      const envtest = require('${pkg.name}/envtest');
+      console.log(JSON.stringify({ lib: typeof lib.Operator, loaded, runtime: [typeof runtime.Manager, typeof runtime.ControllerBuilder], setup: typeof setup, envtest: typeof envtest.ControlPlane.start }));
     `], { cwd: project, encoding: 'utf8' });
     expect(probe.stderr).toBe('');
-    expect(JSON.parse(probe.stdout)).toStrictEqual({ lib: 'function', loaded: [], runtime: ['function', 'function'], setup: 'function' });
+    expect(JSON.parse(probe.stdout)).toStrictEqual({ lib: 'function', loaded: [], runtime: ['function', 'function'], setup: 'function', envtest: 'function' });
     const synth = spawnSync(process.execPath, ['out/main.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, CDK8S_OPERATOR_QUIET: '' } });
 
     // THEN the synth report is printed, and the manifests, apply guide and docs are written from the installed package
