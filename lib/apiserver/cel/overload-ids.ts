@@ -22,10 +22,10 @@ export function overloadIds(name: string, target: CelType | undefined, args: rea
     case '_==_': return ['equals'];
     case '_!=_': return ['not_equals'];
     case '_+_': return ids(ADD, args);
-    case '_<_': return ids(comparisons('less'), args);
-    case '_<=_': return ids(comparisons('less_equals'), args);
-    case '_>_': return ids(comparisons('greater'), args);
-    case '_>=_': return ids(comparisons('greater_equals'), args);
+    case '_<_': return ids(COMPARISONS.less, args);
+    case '_<=_': return ids(COMPARISONS.less_equals, args);
+    case '_>_': return ids(COMPARISONS.greater, args);
+    case '_>=_': return ids(COMPARISONS.greater_equals, args);
     case '_[_]': return ids([['index_list', ['list', 'any']], ['index_map', ['map', 'any']]], args);
     case '@in': return ids([['in_list', ['any', 'list']], ['in_map', ['any', 'map']]], args);
     case 'bytes': return target ? [name] : ids([['string_to_bytes', ['string']], ['bytes_to_bytes', ['bytes']]], args);
@@ -64,6 +64,13 @@ const TO_STRING: ReadonlyArray<readonly [string, readonly Kind[]]> = [
 ];
 
 /** The ordering overloads (`less_string`, `less_int64_double`…); only the string and bytes ones cost more than 1. */
+const COMPARISONS = {
+  less: comparisons('less'),
+  less_equals: comparisons('less_equals'),
+  greater: comparisons('greater'),
+  greater_equals: comparisons('greater_equals'),
+};
+
 function comparisons(prefix: string): ReadonlyArray<readonly [string, readonly Kind[]]> {
   const pairs: Array<[string, Kind, Kind]> = [
     ['bool', 'bool', 'bool'], ['int64', 'int', 'int'], ['uint64', 'uint', 'uint'], ['double', 'double', 'double'],

@@ -42,7 +42,7 @@ export function walkSchema(root: JSONSchemaProps, basePath: string, visit: (node
     // the properties of an atomic map are replaced as a whole: no pairing below it
     const propsLost = uncorrelated ?? (schema['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
     if (schema.properties) {
-      for (const name in schema.properties) go(schema.properties[name], { parent: path, property: name }, false, propsLost, childCardinality);
+      for (const name of Object.keys(schema.properties)) go(schema.properties[name], { parent: path, property: name }, false, propsLost, childCardinality);
     }
     const ap = schema.additionalProperties;
     if (ap && typeof ap === 'object') go(ap, { parent: path, segment: '.additionalProperties' }, false, uncorrelated, childCardinality);
@@ -72,7 +72,6 @@ function joinPath(p: Path): string {
  * properties and scalars), or undefined for a list or map without maxItems / maxProperties.
  */
 function maxElements(schema: JSONSchemaProps): bigint | undefined {
-  const nonNegative = (n: number) => BigInt(Math.max(0, n));
   switch (schema.type) {
     case 'object':
       if (schema.additionalProperties !== undefined) return schema.maxProperties !== undefined ? nonNegative(schema.maxProperties) : undefined;
@@ -82,4 +81,8 @@ function maxElements(schema: JSONSchemaProps): bigint | undefined {
     default:
       return 1n;
   }
+}
+
+function nonNegative(n: number): bigint {
+  return BigInt(Math.max(0, n));
 }

@@ -1,5 +1,5 @@
 import { JSONSchemaProps } from '../schema/json-schema-props';
-import { child, forbidden, index, invalid, isObject, key, notSupported, required } from '../../apimachinery/field';
+import { child, forbidden, invalid, isObject, key, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 
 const LIST_TYPES = ['atomic', 'set', 'map'];
@@ -13,26 +13,32 @@ const MAP_TYPES = ['atomic', 'granular'];
  */
 export function checkListAndMapTypes(schema: JSONSchemaProps, basePath: string): Issue[] {
   const issues: Issue[] = [];
-  walk(schema, basePath, (s, path) => issues.push(...checkNode(s, path)));
+  walk(schema, basePath, issues);
   return issues;
 }
 
-function walk(s: any, path: string, visit: (s: any, path: string) => void): void {
+const JUNCTORS = ['allOf', 'anyOf', 'oneOf'];
+
+/** Every node, appending to one list (schemas of megabytes: no array or closure per node). */
+function walk(s: any, path: string, issues: Issue[]): void {
   if (!isObject(s)) return;
-  visit(s, path);
+  if (s['x-kubernetes-map-type'] !== undefined || s['x-kubernetes-list-type'] !== undefined || s['x-kubernetes-list-map-keys'] !== undefined) {
+    checkNode(s, path, issues);
+  }
   if (isObject(s.properties)) {
-    for (const [name, prop] of Object.entries(s.properties)) walk(prop, key(child(path, 'properties'), name), visit);
+    for (const name of Object.keys(s.properties)) walk(s.properties[name], `${path}.properties[${name}]`, issues);
   }
-  if (isObject(s.items)) walk(s.items, child(path, 'items'), visit);
-  if (isObject(s.additionalProperties)) walk(s.additionalProperties, child(path, 'additionalProperties'), visit);
-  for (const junctor of ['allOf', 'anyOf', 'oneOf']) {
-    if (Array.isArray(s[junctor])) s[junctor].forEach((sub: unknown, i: number) => walk(sub, index(child(path, junctor), i), visit));
+  if (isObject(s.items)) walk(s.items, `${path}.items`, issues);
+  if (isObject(s.additionalProperties)) walk(s.additionalProperties, `${path}.additionalProperties`, issues);
+  for (const junctor of JUNCTORS) {
+    const subs = s[junctor];
+    if (Array.isArray(subs)) for (let i = 0; i < subs.length; i++) walk(subs[i], `${path}.${junctor}[${i}]`, issues);
   }
-  walk(s.not, child(path, 'not'), visit);
+  if (s.not !== undefined) walk(s.not, `${path}.not`, issues);
 }
 
-function checkNode(s: any, path: string): Issue[] {
-  const issues: Issue[] = [];
+/** A node that declares a list or map type (the others have nothing to check here). */
+function checkNode(s: any, path: string, issues: Issue[]): void {
   const mapType = s['x-kubernetes-map-type'];
   const listType = s['x-kubernetes-list-type'];
   const mapKeys: unknown[] = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : [];
@@ -66,7 +72,6 @@ function checkNode(s: any, path: string): Issue[] {
   if ((listType === 'set' || listType === 'map') && items?.nullable === true) {
     issues.push(forbidden(child(path, 'items', 'nullable'), `cannot be nullable when x-kubernetes-list-type is ${listType}`));
   }
-  return issues;
 }
 
 /** A `map` list is keyed by scalar, required (or defaulted), non-nullable item properties. */

@@ -16,8 +16,8 @@ export function checkStructuralSchema(schema: JSONSchemaProps, basePath: string)
   if (!isObject(schema)) return [required(basePath, 'must be an object')];
   const issues: Issue[] = [];
   if (schema.nullable === true) issues.push(forbidden(child(basePath, 'nullable'), 'nullable cannot be true at the root'));
-  issues.push(...checkOpenApi(schema, basePath, true, false));
-  issues.push(...checkInvariants(schema, 'root', basePath));
+  checkOpenApi(schema, basePath, true, false, issues);
+  checkInvariants(schema, 'root', basePath, issues);
   return issues;
 }
 
@@ -25,10 +25,11 @@ const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'strin
 const META_FIELDS = ['metadata', 'kind', 'apiVersion'];
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
 
+// The walks below visit every node of schemas of up to megabytes: they append to one list (no array per node).
+
 /** OpenAPI v3 features the apiserver does not support, checked on every subschema including junctors. */
-function checkOpenApi(s: any, path: string, isRoot: boolean, insideResourceMeta: boolean): Issue[] {
-  if (!isObject(s)) return [];
-  const issues: Issue[] = [];
+function checkOpenApi(s: any, path: string, isRoot: boolean, insideResourceMeta: boolean, issues: Issue[]): void {
+  if (!isObject(s)) return;
   if (typeof s.type === 'string' && s.type.length > 0 && !OPENAPI_TYPES.includes(s.type)) {
     issues.push(notSupported(child(path, 'type'), s.type, OPENAPI_TYPES));
   }
@@ -63,44 +64,42 @@ function checkOpenApi(s: any, path: string, isRoot: boolean, insideResourceMeta:
   }
 
   if (isObject(s.additionalProperties)) {
-    issues.push(...checkOpenApi(s.additionalProperties, child(path, 'additionalProperties'), false, insideResourceMeta));
+    checkOpenApi(s.additionalProperties, `${path}.additionalProperties`, false, insideResourceMeta, issues);
   }
   if (isObject(s.properties)) {
-    for (const [name, prop] of Object.entries(s.properties)) {
-      const meta = (isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.includes(name);
-      issues.push(...checkOpenApi(prop, key(child(path, 'properties'), name), false, insideResourceMeta || meta));
+    const metaHere = isRoot || s['x-kubernetes-embedded-resource'] === true;
+    for (const name of Object.keys(s.properties)) {
+      const meta = metaHere && META_FIELDS.includes(name);
+      checkOpenApi(s.properties[name], `${path}.properties[${name}]`, false, insideResourceMeta || meta, issues);
     }
   }
-  issues.push(...checkOpenApi(s.not, child(path, 'not'), false, insideResourceMeta));
+  if (s.not !== undefined) checkOpenApi(s.not, `${path}.not`, false, insideResourceMeta, issues);
   for (const junctor of JUNCTORS) {
-    if (!Array.isArray(s[junctor])) continue;
-    s[junctor].forEach((sub: unknown, i: number) => issues.push(...checkOpenApi(sub, index(child(path, junctor), i), false, insideResourceMeta)));
+    const subs = s[junctor];
+    if (!Array.isArray(subs)) continue;
+    for (let i = 0; i < subs.length; i++) checkOpenApi(subs[i], `${path}.${junctor}[${i}]`, false, insideResourceMeta, issues);
   }
-  if (isObject(s.items)) issues.push(...checkOpenApi(s.items, child(path, 'items'), false, insideResourceMeta));
-  return issues;
+  if (isObject(s.items)) checkOpenApi(s.items, `${path}.items`, false, insideResourceMeta, issues);
 }
 
 type Level = 'root' | 'item' | 'field';
 
 /** The structural invariants (`ValidateStructural`) of a node reached through properties, items or additionalProperties. */
-function checkInvariants(s: any, level: Level, path: string): Issue[] {
-  if (!isObject(s)) return [];
-  const issues: Issue[] = [];
+function checkInvariants(s: any, level: Level, path: string, issues: Issue[]): void {
+  if (!isObject(s)) return;
   const type: string = typeof s.type === 'string' ? s.type : '';
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   const preserveUnknown = s['x-kubernetes-preserve-unknown-fields'] === true;
   const embedded = s['x-kubernetes-embedded-resource'] === true;
 
   if (type === 'array' && s.items === undefined) issues.push(required(child(path, 'items'), 'must be specified'));
-  if (isObject(s.items)) issues.push(...checkInvariants(s.items, 'item', child(path, 'items')));
+  if (isObject(s.items)) checkInvariants(s.items, 'item', `${path}.items`, issues);
   if (isObject(s.properties)) {
-    for (const [name, prop] of Object.entries(s.properties)) {
-      issues.push(...checkInvariants(prop, 'field', key(child(path, 'properties'), name)));
-    }
+    for (const name of Object.keys(s.properties)) checkInvariants(s.properties[name], 'field', `${path}.properties[${name}]`, issues);
   }
   if (s.additionalProperties !== undefined) {
     if (level === 'root') issues.push(forbidden(child(path, 'additionalProperties'), 'must not be used at the root'));
-    if (isObject(s.additionalProperties)) issues.push(...checkInvariants(s.additionalProperties, 'field', child(path, 'additionalProperties')));
+    if (isObject(s.additionalProperties)) checkInvariants(s.additionalProperties, 'field', `${path}.additionalProperties`, issues);
   }
 
   if (intOrString && preserveUnknown) {
@@ -117,7 +116,9 @@ function checkInvariants(s: any, level: Level, path: string): Issue[] {
     });
   }
 
-  issues.push(...checkValueValidations(s, path, level === 'root'));
+  if (s.allOf !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.not !== undefined) {
+    issues.push(...checkValueValidations(s, path, level === 'root'));
+  }
 
   if (embedded && type !== 'object') {
     issues.push(type ? invalid(child(path, 'type'), type, 'must be object if x-kubernetes-embedded-resource is true')
@@ -132,18 +133,21 @@ function checkInvariants(s: any, level: Level, path: string): Issue[] {
   if (level === 'root' && type && type !== 'object') issues.push(invalid(child(path, 'type'), type, 'must be object at the root'));
 
   const checkMetadata = level === 'root' || embedded;
-  const props = isObject(s.properties) ? s.properties : {};
-  for (const field of ['kind', 'apiVersion']) {
-    if (checkMetadata && props[field] !== undefined && props[field]?.type !== 'string') {
-      issues.push(invalid(child(key(child(path, 'properties'), field), 'type'), props[field]?.type, 'must be string'));
+  const props = isObject(s.properties) ? s.properties : EMPTY;
+  if (checkMetadata) {
+    for (const field of ['kind', 'apiVersion']) {
+      if (props[field] !== undefined && props[field]?.type !== 'string') {
+        issues.push(invalid(child(key(child(path, 'properties'), field), 'type'), props[field]?.type, 'must be string'));
+      }
     }
   }
   if (props.metadata !== undefined) issues.push(...checkMetadataNode(props.metadata, checkMetadata, level, key(child(path, 'properties'), 'metadata')));
   if (embedded && !preserveUnknown && Object.keys(props).length === 0) {
     issues.push(required(child(path, 'properties'), 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
   }
-  return issues;
 }
+
+const EMPTY: Record<string, any> = Object.freeze({});
 
 /** Root metadata may only restrict `name` and `generateName`: the apiserver owns ObjectMeta. */
 function checkMetadataNode(metadata: any, checkMetadata: boolean, level: Level, path: string): Issue[] {
