@@ -1,7 +1,6 @@
 import * as fs from 'fs';
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import * as yaml from 'js-yaml';
 import { Problems } from '../synth-metadata/problems';
 import { Warnings } from '../synth-metadata/warnings';
 import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
@@ -10,6 +9,7 @@ import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue'
 import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
+import { loadKubectlYaml } from './kubectl-yaml';
 import { nameConflicts } from './name-conflicts';
 import { pluralOf, singularOf } from './plural';
 
@@ -172,8 +172,8 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   public static fromFile(scope: Construct, id: string, file: string, options: CrdImportOptions = {}): CustomResourceDefinition {
     let docs: unknown[];
     try {
-      // the YAML 1.2 core schema (no timestamps, no merge keys): what the yaml package read before, and faster
-      docs = yaml.loadAll(fs.readFileSync(file, 'utf8'), undefined, { schema: yaml.CORE_SCHEMA }).filter(d => d !== null && d !== undefined);
+      // as kubectl reads it (YAML 1.1: `yes` is true, `0777` is 511), so the manifest checked is the one applied
+      docs = loadKubectlYaml(fs.readFileSync(file, 'utf8')).filter(d => d !== null && d !== undefined);
     } catch (e) {
       throw new Error(`'${file}' is not valid YAML: ${(e as Error).message}`);
     }
@@ -449,7 +449,15 @@ export function findCustomResourceDefinitions(root: IConstruct): CustomResourceD
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    // imported manifests have hundreds of thousands of nodes: no array of values per node
+    if (Array.isArray(value)) {
+      for (const v of value) if (typeof v === 'object') deepFreeze(v);
+    } else {
+      for (const k of Object.keys(value)) {
+        const v = (value as Record<string, unknown>)[k];
+        if (typeof v === 'object') deepFreeze(v);
+      }
+    }
   }
   return value;
 }
