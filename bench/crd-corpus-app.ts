@@ -9,10 +9,13 @@ import { CustomResourceDefinition } from '../lib/crd/custom-resource-definition'
 
 const [outdir, ...files] = process.argv.slice(2);
 const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
+/** CPU seconds of this process (user + system) since `since`: robust when other work shares the machine. */
+const cpuSeconds = (since: NodeJS.CpuUsage) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1e6; };
 /** Corpus files are named `<project>__<plural>.<group>.yaml`. */
 const projectOf = (file: string) => path.basename(file).split('__')[0];
 
 const start = process.hrtime.bigint();
+const cpuStart = process.cpuUsage();
 const apps = new Map<string, App>();
 files.forEach((file, i) => {
   const project = projectOf(file);
@@ -29,8 +32,12 @@ for (const app of apps.values()) {
   }
 }
 const validated = seconds(validateStart);
+const validatedCpu = cpuSeconds(cpuStart);
 const synthStart = process.hrtime.bigint();
 for (const app of apps.values()) app.synth(); // validates again (cached per manifest) and writes the YAML
 const synthesized = seconds(synthStart);
 const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
-console.log(JSON.stringify({ files: files.length, bytes, importSeconds: imported, validateSeconds: validated, synthSeconds: synthesized, totalSeconds: seconds(start) }));
+console.log(JSON.stringify({
+  files: files.length, bytes, importSeconds: imported, validateSeconds: validated, synthSeconds: synthesized, totalSeconds: seconds(start),
+  validationCpuSeconds: validatedCpu, totalCpuSeconds: cpuSeconds(cpuStart),
+}));

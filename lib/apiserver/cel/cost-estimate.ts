@@ -5,7 +5,6 @@ import {
   REGEX_STRING_LENGTH_COST_FACTOR, SELECT_AND_IDENT_COST, STRING_TRAVERSAL_COST_FACTOR, STRUCT_CREATE_BASE_COST, sum, union, UNKNOWN_SIZE, ZERO,
 } from './cost-units';
 import { kubernetesCallCost, SizeSource } from './kubernetes-cost';
-import { isTwoVariableCall } from './macros';
 import { CheckedAst } from './type-checker';
 
 /**
@@ -126,7 +125,6 @@ class Coster implements SizeSource {
       // `a.?b.c` is cel-go's plain select `.c` on an optional value: the operand's cost, nothing for the selection
       return this.cost(member);
     }
-    if (member && isTwoVariableCall(fn, member, args)) return this.costTwoVariable(e, member, args);
     const argNodes: CostNode[] = [];
     const argCosts: Range[] = [];
     for (const arg of args) {
@@ -166,19 +164,6 @@ class Coster implements SizeSource {
     const rangeCount = this.sizeEstimate(this.node(v.iterRange!));
     this.computedSizes.set(e.id, rangeCount);
     return add(total, multiply(rangeCount, add(stepCost, loopCost)));
-  }
-
-  /**
-   * Two-variable comprehensions (`m.all(k, v, p)`, `l.transformList(i, v, f)`…) are not in the environment
-   * Kubernetes 1.32 compiles new rules with (they arrive with 1.33), so this is only an approximation of their
-   * expansion: the range, plus its size times the cost of the body; the result is as large as the range.
-   */
-  private costTwoVariable(e: AstExpr, target: AstExpr, args: readonly AstExpr[]): Range {
-    const rangeCost = this.cost(target);
-    const body = sum(args.slice(2).map(a => this.cost(a)));
-    const rangeCount = this.sizeEstimate(this.node(target));
-    this.computedSizes.set(e.id, rangeCount);
-    return add(rangeCost, multiply(rangeCount, body));
   }
 
   /** cel-go's `coster.sizeEstimate`: known size, else the schema's bound, else 1 for fixed-size scalars, else unbounded. */

@@ -46,7 +46,7 @@ export function checkExpression(source: string, variables: Readonly<Record<strin
   const checker = new TypeChecker(rewritten, ast.positions, variables);
   const t = checker.visit(ast.root, new Map());
   return {
-    type: t, errors: checker.errors, unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
+    type: t, errors: [...checker.errors].sort((a, b) => a.at - b.at).map(err => err.text), unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
     ast: { root: ast.root, types: checker.types, overloads: checker.overloads, globalNames: checker.globalNames },
   };
 }
@@ -79,7 +79,8 @@ const NUMERIC = new Set(['int', 'uint', 'double']);
 const BIND_ITER_VAR = '#unused';
 
 class TypeChecker {
-  public readonly errors: string[] = [];
+  /** Errors with their offset in the source: cel-go reports them sorted by location. */
+  public readonly errors: Array<{ readonly at: number; readonly text: string }> = [];
   public readonly unsupported = new Set<string>();
   public readonly types = new Map<bigint, CelType>();
   public readonly overloads = new Map<bigint, readonly string[]>();
@@ -194,8 +195,9 @@ class TypeChecker {
 
   private call(e: AstExpr, name: string, target: AstExpr | undefined, args: readonly AstExpr[], scope: Scope): CelType {
     // namespaced global functions (`strings.quote(x)`, `sets.contains(a, b)`) parse as method calls
+    // (like cel-go, only when such a function exists: `v.size()` with an undeclared `v` is a reference error on `v`)
     const ns = target ? qualifiedName(target) : undefined;
-    if (ns && !this.isDeclared(ns.split('.')[0], scope)) {
+    if (ns && !this.isDeclared(ns.split('.')[0], scope) && (isKnownName(`${ns}.${name}`) || UNSUPPORTED_FUNCTIONS.has(`${ns}.${name}`))) {
       this.globalNames.set(e.id, `${ns}.${name}`);
       return this.call(e, `${ns}.${name}`, undefined, args, scope);
     }
@@ -242,35 +244,16 @@ class TypeChecker {
   }
 
   /**
-   * Two-variable comprehensions (`m.all(k, v, pred)`, `l.transformList(i, v, [filter,] expr)`…):
-   * `k` is the index of a list or the key of a map, `v` the element or value.
+   * Two-variable comprehensions (`m.all(k, v, pred)`, `l.transformList(i, v, expr)`…, cel-go's
+   * `ext.TwoVarComprehensions`) are not in the environment kube-apiserver 1.32 compiles CRD rules with: to it they
+   * are calls of an undeclared function whose arguments `k` and `v` are undeclared references too (checked against
+   * the apiserver, test/apiserver/cel/two-variable.test.ts).
    */
   private twoVariable(e: AstExpr, name: string, target: AstExpr, args: readonly AstExpr[], scope: Scope): CelType {
-    const range = this.visit(target, scope);
-    let k: CelType = DYN;
-    let v: CelType = DYN;
-    if (range.kind === 'list') [k, v] = [INT, range.elem];
-    else if (range.kind === 'map') [k, v] = [range.key, range.value];
-    else if (range.kind !== 'dyn') {
-      this.error(e, `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
-    }
-    const name0 = (args[0].exprKind as { value: { name: string } }).value.name;
-    const name1 = (args[1].exprKind as { value: { name: string } }).value.name;
-    const inner = new Map([...scope, [name0, k], [name1, v]]);
-    const parts = args.slice(2).map(a => this.visit(a, inner));
-    const last = parts[parts.length - 1];
-    if (parts.length === 2 && !['bool', 'dyn'].includes(parts[0].kind)) this.noOverload(e, name, range, parts);
-    switch (name) {
-      case 'transformList': return listOf(last);
-      case 'transformMap': return mapOf(k, last);
-      case 'transformMapEntry':
-        if (last.kind === 'map') return mapOf(last.key, last.value);
-        if (last.kind !== 'dyn') this.noOverload(e, name, range, parts);
-        return mapOf(DYN, DYN);
-      default:
-        if (!['bool', 'dyn'].includes(last.kind)) this.noOverload(e, name, range, parts);
-        return BOOL;
-    }
+    this.visit(target, scope);
+    for (const a of args) this.visit(a, scope);
+    this.error(e, `undeclared reference to '${name}' (in container '')`);
+    return DYN;
   }
 
   /** `x.?f` / `x[?k]` (rewritten to `__optSelect__` / `__optIndex__`): an optional of the field, entry or element. */
@@ -366,7 +349,14 @@ class TypeChecker {
   }
 
   private error(e: AstExpr, message: string): void {
-    this.errors.push(`ERROR: <input>:${location(this.source, this.positions[e.id.toString()])}: ${message}`);
+    let at = this.positions[e.id.toString()];
+    // cel-go places a function call at its opening parenthesis (`self.foo(` is 1:9), the parser here at the
+    // function name or the dot before it
+    if (at !== undefined && e.exprKind.case === 'callExpr' && /^[A-Za-z][\w.]*$/.test(e.exprKind.value.function)) {
+      const open = this.source.indexOf('(', at);
+      if (open >= 0) at = open;
+    }
+    this.errors.push({ at: at ?? 0, text: `ERROR: <input>:${location(this.source, at)}: ${message}` });
   }
 }
 

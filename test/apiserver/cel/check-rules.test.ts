@@ -262,20 +262,15 @@ describe('checkCelRules: Kubernetes libraries', () => {
       .toMatch(/compilation failed: .*undeclared reference to 'cel'/);
   });
 
-  test('type-checks two-variable comprehensions', () => {
+  test('refuses two-variable comprehensions, which kube-apiserver 1.32 does not offer CRD rules (two-variable.test.ts checks it there)', () => {
     const extra: Record<string, JSONSchemaProps> = {
       labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } },
       tags: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 5 } },
     };
-    expect(check([
-      { rule: 'self.labels.all(k, v, k.startsWith(v))' },
-      { rule: 'self.tags.exists(i, t, i > 0 && t == "x")' },
-      { rule: "self.tags.transformList(i, t, i < 2, t + '!').size() <= 2" },
-      { rule: "self.labels.transformMap(k, v, v.size()).all(k, k != '')" },
-      { rule: "self.labels.transformMapEntry(k, v, {v: k}).size() >= 0" },
-    ], extra)).toStrictEqual([]);
-    expect(check([{ rule: 'self.tags.all(i, t, i.startsWith("a"))' }], extra)[0].message).toMatch(/no matching overload for 'startsWith' applied to 'int/);
-    expect(check([{ rule: 'self.labels.all(k, v, v)' }], extra)[0].message).toMatch(/no matching overload for 'all'/);
+    for (const rule of ['self.labels.all(k, v, k.startsWith(v))', "self.tags.transformList(i, t, i < 2, t + '!').size() <= 2"]) {
+      expect(check([{ rule }], extra)[0].message).toMatch(/compilation failed: ERROR: <input>:1:\d+: undeclared reference to '(all|transformList)'/);
+    }
+    expect(check([{ rule: "self.labels.all(k, k != '')" }], extra)).toStrictEqual([]);
   });
 
   test('still fails a wrong call of a supported function', () => {
