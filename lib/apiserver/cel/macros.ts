@@ -1,11 +1,12 @@
 /**
  * Macros the local parser leaves as plain calls, expanded into the comprehensions cel-go builds:
  * - `cel.bind(x, init, body)`: a comprehension over an empty list whose accumulator `x` is `init`;
- * - two-variable comprehensions (Kubernetes >= 1.32): `all`, `exists`, `existsOne`/`exists_one`
+ * - two-variable comprehensions (cel-go's ext.TwoVarComprehensions): `all`, `exists`, `existsOne`/`exists_one`
  *   with `(k, v, pred)`, `transformList(i, v, [filter,] expr)`, `transformMap(k, v, [filter,] expr)`,
  *   `transformMapEntry(k, v, [filter,] expr)`. The local evaluator has no second iteration variable,
  *   so these iterate over `@pairs(x)` (`[key or index, value]` pairs) and bind both names from the pair.
- * Only the evaluator needs the two-variable expansion; the type checker reads those calls directly.
+ * Only the evaluator expands two-variable calls; the type checker refuses them in CRD rules, like kube-apiserver 1.32,
+ * whose CRD environment does not include them.
  */
 
 interface Node { $typeName?: string; id: bigint; exprKind: { case: string | undefined; value?: any } }
