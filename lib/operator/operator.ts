@@ -216,6 +216,7 @@ export class Operator extends Construct {
       serviceAccount: { name: this.rbac.serviceAccount.name, namespace: this.namespace },
       watchNamespaces: this.rbac.watchNamespaces,
       grants: this.rbac.grants,
+      podEgress: this.networkPolicy ? contractEgress.egress : undefined,
     }));
   }
 }

@@ -1,3 +1,4 @@
+import { PodEgress } from './operator-network-policy';
 import { RbacGrant } from './operator-rbac';
 
 /** Input of `renderRbacReport`. @internal */
@@ -7,11 +8,14 @@ export interface RbacReportInput {
   /** Watched namespaces, undefined for cluster-wide. */
   readonly watchNamespaces?: readonly string[];
   readonly grants: readonly RbacGrant[];
+  /** Egress to pods from the contract's `connectsTo`; undefined when the operator has no NetworkPolicy. */
+  readonly podEgress?: readonly PodEgress[];
 }
 
 /**
  * A readable account of every RBAC rule an operator gets and why: one table per Role/ClusterRole,
- * rules beyond the contract marked, and `kubectl auth can-i` lines to check it on a cluster.
+ * rules beyond the contract marked, the NetworkPolicy's egress to pods, and `kubectl auth can-i` lines
+ * to check it on a cluster.
  *
  * @internal
  */
@@ -35,6 +39,19 @@ export function renderRbacReport(input: RbacReportInput): string {
     lines.push('', '| API group | resource | names | verbs | why |', '|---|---|---|---|---|');
     for (const r of g.rules) {
       lines.push(`| ${r.apiGroup || '(core)'} | ${r.resource} | ${r.resourceNames?.join(', ') ?? 'all'} | ${r.verbs.join(', ')} | ${r.reasons.join('; ')} |`);
+    }
+    lines.push('');
+  }
+  if (input.podEgress) {
+    lines.push('## Network egress (NetworkPolicy)', '');
+    lines.push('Besides the apiserver and cluster DNS, the controller may open connections only to these pods (`contract.connectsTo`):', '');
+    if (input.podEgress.length === 0) lines.push('none.');
+    else {
+      lines.push('| pods labelled | TCP ports | namespaces |', '|---|---|---|');
+      for (const e of input.podEgress) {
+        const labels = Object.entries(e.labels).map(([k, v]) => `\`${k}=${v}\``).join(', ');
+        lines.push(`| ${labels} | ${e.ports.join(', ')} | ${e.namespaces ? e.namespaces.map(n => `\`${n}\``).join(', ') : 'all'} |`);
+      }
     }
     lines.push('');
   }

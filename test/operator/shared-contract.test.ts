@@ -1,5 +1,8 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
-import { ControllerContract, Operator } from '../../lib';
+import { ControllerContract, Operator, OperatorApp } from '../../lib';
 import { defineContract, resourceRef } from '../../runtime';
 import { FakeCrd } from './crd-double';
 
@@ -59,6 +62,22 @@ describe('Operator from a contract declared in the controller\'s code', () => {
     // without connectsTo: only the apiserver and DNS
     const { connectsTo: _peers, ...noPeers } = CONTRACT;
     expect(synth({}, noPeers).find(o => o.kind === 'NetworkPolicy').spec.egress).toHaveLength(2);
+  });
+
+  test('the RBAC report lists the egress the contract asks for', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'egress-report-'));
+    try {
+      const app = new OperatorApp({ outdir, report: false });
+      const chart = new Chart(app, 'test');
+      const crd = new FakeCrd(chart, 'widget', { group: 'example.com', kind: 'Widget', plural: 'widgets' });
+      new Operator(chart, 'widget-operator', { crds: [crd], image: 'ghcr.io/acme/widget:0.1.0', contract: CONTRACT });
+      app.synth();
+      const report = fs.readFileSync(path.join(outdir, 'widget-operator.rbac-report.md'), 'utf8');
+      expect(report).toContain('## Network egress (NetworkPolicy)');
+      expect(report).toContain('| `app=widget-db` | 5432, 8008 | `team-a`, `team-b` |');
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
   });
 
   test('a bad connectsTo fails synth naming each field and bad value', () => {
