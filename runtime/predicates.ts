@@ -4,6 +4,9 @@
  * A predicate sees create/update/delete events and returns whether to enqueue. Updates pass
  * `oldObj` and `newObj`; creates and deletes pass the object as both.
  *
+ * Guarantees: the built-in predicates filter updates only (creates and deletes always pass), are pure,
+ * and accept objects without metadata; {@link and} / {@link or} combine them left to right.
+ *
  * Caveats: {@link generationChanged} ignores status-only and metadata-only updates, which is what
  * you want for the primary resource's own status writes — but then label/annotation edits do not
  * reconcile either; combine with {@link or}.

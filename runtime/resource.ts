@@ -4,6 +4,9 @@
  * A {@link ResourceRef} names a kind by `apiVersion` + `kind`; `plural` may be given (needed for
  * custom resources unless discovery is reachable). {@link objectKey} is the `namespace/name` key
  * used by caches and work queues.
+ *
+ * Guarantees: {@link parseObjectKey} inverts {@link objectKey}; {@link groupKind} ignores the version, as
+ * RBAC rules and ownerReference matching do; {@link parseApiVersion} maps `v1` to the core group `''`.
  */
 
 /** `metav1.OwnerReference`. */
