@@ -6,15 +6,19 @@
  * 2. `spec.deploymentName` empty → {@link TerminalError} (upstream logs and does not retry).
  * 3. A Deployment of that name exists but is not controlled by this Foo → Warning event
  *    `ErrResourceExists` and an error (retried with backoff), like upstream.
- * 4. Server-side apply the desired Deployment (`nginx:latest`, labels `app=nginx`,
- *    `controller=<foo>`, controller ownerReference) unless the cached one already matches: this
- *    creates it, and updates it when `spec.replicas` differs.
+ * 4. Create the desired Deployment (`nginx:latest`, labels `app=nginx`, `controller=<foo>`, controller
+ *    ownerReference) when the cache has none, server-side apply it when the cached one differs
+ *    (e.g. `spec.replicas` changed), nothing when it matches.
  * 5. Copy `deployment.status.availableReplicas` (absent = 0) into `foo.status.availableReplicas` through
- *    `/status`, 0 included like upstream (a Foo this controller handled is never status-less), with no
- *    write when the Foo already says the same.
+ *    `/status`, 0 included like upstream, with no write when the Foo already says the same.
  *
- * Differences from upstream (on purpose): no status rewrite on resync, and the `Synced` event is
- * recorded only when the reconcile wrote something — steady state makes zero writes.
+ * Differences from upstream (on purpose):
+ * - The status is copied once the Deployment's controller has reported on it (`status.observedGeneration`
+ *   set); a Deployment just created has no status yet, and its first status report re-triggers this
+ *   reconcile (we own it). Upstream writes `availableReplicas: 0` right after the create and then the
+ *   real value: one status write per Foo fewer where the first report already has replicas available.
+ * - The `Synced` event is recorded when the reconcile created or updated the Deployment (at most one per
+ *   Foo while it converges), not on every sync; no status rewrite on resync: steady state makes zero writes.
  */
 import {
   applyOwned, controllerReference, EventInput, getControllerOf, KubeClient, KubeObject, objectKey,
@@ -91,19 +95,20 @@ export class FooReconciler implements Reconciler {
       throw new Error(`${objectKey(request)}: ${message}`);
     }
 
-    let wrote = false;
-    const applied = await applyOwned(this.deps.client, newDeployment(foo), { fieldManager: this.fieldManager, live: deployment, resource: DEPLOYMENT });
+    const applied = await applyOwned(this.deps.client, newDeployment(foo), {
+      fieldManager: this.fieldManager, live: deployment, resource: DEPLOYMENT, createWhenAbsent: true,
+    });
     // The client waited for the informer: after a write the store already holds what was written.
     const current = applied.changed ? this.deps.deployments.get(deploymentRef) : deployment;
-    wrote ||= applied.changed;
 
-    const available = current?.status?.availableReplicas ?? 0;
-    if (foo.status?.availableReplicas !== available) {
-      const updated = await updateStatus(this.deps.client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
-      wrote ||= updated !== undefined;
+    if (current?.status?.observedGeneration !== undefined) {
+      const available = current.status.availableReplicas ?? 0;
+      if (foo.status?.availableReplicas !== available) {
+        await updateStatus(this.deps.client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
+      }
     }
 
     // Not awaited, as client-go's recorder: the event is a side note, the next Foo need not wait for it.
-    if (wrote) void this.deps.recorder?.event(foo, { type: 'Normal', reason: SUCCESS_SYNCED, action: 'Reconcile', note: MESSAGE_RESOURCE_SYNCED });
+    if (applied.changed) void this.deps.recorder?.event(foo, { type: 'Normal', reason: SUCCESS_SYNCED, action: 'Reconcile', note: MESSAGE_RESOURCE_SYNCED });
   }
 }

@@ -16,7 +16,8 @@ export interface Foo extends KubeObject {
 
 /** The part of an apps/v1 Deployment the controller reads. */
 export interface Deployment extends KubeObject {
-  status?: { readonly availableReplicas?: number };
+  /** Set by the Deployment's controller; `observedGeneration` absent = not reported on yet. */
+  status?: { readonly observedGeneration?: number; readonly availableReplicas?: number };
 }
 
 /** The Foo kind. */

@@ -33,6 +33,20 @@ describe('applyOwned', () => {
     expect(object.metadata!.annotations![APPLIED_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  test('createWhenAbsent: no live object in the cache → one POST; a 409 AlreadyExists (cache lag) → server-side apply', async () => {
+    const client = new MemoryClient();
+    const created = await applyOwned(client, desired, { fieldManager: 'foo', createWhenAbsent: true });
+    expect(created.changed).toBe(true);
+    expect(client.writes().map((w) => w.verb)).toEqual(['create']);
+    expect(created.object.metadata!.annotations![APPLIED_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{16}$/);
+    expect(isApplied(desired, created.object)).toBe(true);
+
+    const changed = { ...desired, spec: { ...desired.spec, replicas: 3 } };
+    const lagging = await applyOwned(client, changed, { fieldManager: 'foo', createWhenAbsent: true });
+    expect(client.writes().map((w) => [w.verb, w.patchType])).toEqual([['create', undefined], ['create', undefined], ['patch', 'apply']]);
+    expect((lagging.object.spec as { replicas: number }).replicas).toBe(3);
+  });
+
   test('fails for an object without a name', async () => {
     await expect(applyOwned(new MemoryClient(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, { fieldManager: 'x' })).rejects.toThrow(/needs apiVersion, kind and metadata.name/);
   });

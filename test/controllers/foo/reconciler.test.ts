@@ -57,30 +57,45 @@ describe('FooReconciler', () => {
     expect(client.writes()).toEqual([]);
   });
 
-  test('a Foo without status gets availableReplicas 0 written, like upstream', async () => {
+  test('creates the Deployment (POST, its status not reported yet: no status write) and records one Synced event', async () => {
     const { reconciler, client, events } = setup(fooObj({ deploymentName: 'd', replicas: 1 }));
     await reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
-    expect(client.writes().map((w) => [w.kind, w.patchType, w.subresource])).toEqual([['Deployment', 'apply', undefined], ['Foo', 'merge', 'status']]);
-    expect(client.writes()[1].body).toEqual({ status: { availableReplicas: 0 } });
+    expect(client.writes().map((w) => [w.verb, w.kind, w.patchType])).toEqual([['create', 'Deployment', undefined]]);
+    expect(client.stored('Deployment', 'ns/d')!.metadata!.ownerReferences![0].uid).toBe('foo-uid');
     expect(events.map((e) => e.reason)).toEqual(['Synced']);
   });
 
-  test('copies availableReplicas, and writes nothing when already equal', async () => {
+  test('once the Deployment is reported on, copies availableReplicas (0 included, like upstream) without an event, then writes nothing', async () => {
     const foo = fooObj({ deploymentName: 'd', replicas: 2 });
-    const desired = newDeployment(foo as any);
     const first = setup(foo);
     await first.reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
-    const applied = first.client.stored('Deployment', 'ns/d')!;
-    const { client, reconciler, events } = setup(foo, { ...applied, status: { availableReplicas: 2 } });
+    const created = first.client.stored('Deployment', 'ns/d')!;
+
+    const none = setup(foo, { ...created, status: { observedGeneration: 1, replicas: 2, unavailableReplicas: 2 } });
+    await none.reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    expect(none.client.writes()).toEqual([{ verb: 'patch', kind: 'Foo', key: 'ns/example-foo', patchType: 'merge', subresource: 'status', body: { status: { availableReplicas: 0 } } }]);
+    expect(none.events).toEqual([]);
+
+    const { client, reconciler, events } = setup(foo, { ...created, status: { observedGeneration: 1, availableReplicas: 2 } });
     await reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
     expect(client.writes()).toEqual([{ verb: 'patch', kind: 'Foo', key: 'ns/example-foo', patchType: 'merge', subresource: 'status', body: { status: { availableReplicas: 2 } } }]);
-    expect(events.map((e) => e.reason)).toEqual(['Synced']);
-    expect(desired.metadata!.name).toBe('d');
+    expect(events).toEqual([]);
 
-    const steady = setup(fooObj({ deploymentName: 'd', replicas: 2 }, { availableReplicas: 2 }), { ...applied, status: { availableReplicas: 2 } });
+    const steady = setup(fooObj({ deploymentName: 'd', replicas: 2 }, { availableReplicas: 2 }), { ...created, status: { observedGeneration: 1, availableReplicas: 2 } });
     await steady.reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
     expect(steady.client.writes()).toEqual([]);
     expect(steady.events).toEqual([]);
+  });
+
+  test('a changed spec.replicas is applied (server-side apply) with a Synced event', async () => {
+    const first = setup(fooObj({ deploymentName: 'd', replicas: 1 }));
+    await first.reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    const created = first.client.stored('Deployment', 'ns/d')!;
+    const { client, reconciler, events } = setup(fooObj({ deploymentName: 'd', replicas: 3 }, { availableReplicas: 1 }), { ...created, status: { observedGeneration: 1, availableReplicas: 1 } });
+    await reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    expect(client.writes().map((w) => [w.verb, w.kind, w.patchType])).toEqual([['patch', 'Deployment', 'apply']]);
+    expect((client.stored('Deployment', 'ns/d')!.spec as any).replicas).toBe(3);
+    expect(events.map((e) => e.reason)).toEqual(['Synced']);
   });
 });
 
