@@ -11,6 +11,10 @@
  * - Isomorphic events (same object, type, reason, action, note) within 6 min form a series: the
  *   first is created, repeats PATCH `series.count` / `series.lastObservedTime` (merge patch).
  * - Write failures are logged, never thrown.
+ * - One write at a time, in order (client-go's `record` broadcaster, which sample-controller uses,
+ *   writes from a single goroutine): events never crowd the apiserver while it works for reconciles.
+ *   At most {@link MAX_QUEUED_EVENTS} wait; more are dropped and counted (client-go drops when its
+ *   queue of 1,000 is full).
  *
  * Caveats: series state is in memory; a restart starts new series.
  */
@@ -78,6 +82,9 @@ export interface EventRecorderOptions {
   readonly now?: () => number;
 }
 
+/** Events waiting for the writer before new ones are dropped (client-go `maxQueuedEvents`). */
+export const MAX_QUEUED_EVENTS = 1000;
+
 const EVENT_REF = { apiVersion: 'events.k8s.io/v1', kind: 'Event', plural: 'events' } as const;
 
 interface Series {
@@ -93,8 +100,10 @@ export class EventRecorder {
   private readonly series = new Map<string, Series>();
   private readonly logger: Logger;
   private readonly now: () => number;
-  /** Events dropped by the spam filter. */
+  /** Events dropped by the spam filter or a full queue. */
   public dropped = 0;
+  private readonly queue: Array<() => Promise<void>> = [];
+  private writing = false;
 
   constructor(private readonly options: EventRecorderOptions) {
     this.filter = new SpamFilter(options.burst ?? 25, options.refillIntervalMs ?? 300_000);
@@ -103,14 +112,28 @@ export class EventRecorder {
   }
 
   /** Records an event about `regarding`; resolves when written (or dropped); never rejects. */
-  async event(regarding: KubeObject, input: EventInput): Promise<void> {
+  event(regarding: KubeObject, input: EventInput): Promise<void> {
     const meta = regarding.metadata ?? {};
     const objectKey = `${regarding.apiVersion}/${regarding.kind}/${meta.namespace ?? ''}/${meta.name}/${meta.uid ?? ''}`;
     const now = this.now();
-    if (!this.filter.allow(objectKey, now)) {
+    if (!this.filter.allow(objectKey, now) || this.queue.length >= MAX_QUEUED_EVENTS) {
       this.dropped++;
-      return;
+      return Promise.resolve();
     }
+    return new Promise((resolve) => {
+      this.queue.push(() => this.write(regarding, objectKey, input, now).then(resolve));
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    while (this.queue.length) await this.queue.shift()!();
+    this.writing = false;
+  }
+
+  private async write(regarding: KubeObject, objectKey: string, input: EventInput, now: number): Promise<void> {
+    const meta = regarding.metadata ?? {};
     const note = input.note.length > 1024 ? input.note.slice(0, 1021) + '...' : input.note;
     const seriesKey = [objectKey, input.type, input.reason, input.action, note].join('\u0000');
     const existing = this.series.get(seriesKey);

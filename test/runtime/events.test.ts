@@ -1,4 +1,4 @@
-import { EventRecorder, SpamFilter } from '../../runtime/events';
+import { EventRecorder, MAX_QUEUED_EVENTS, SpamFilter } from '../../runtime/events';
 import { MemoryClient } from './memory-client';
 
 const MIN = 60_000;
@@ -58,5 +58,26 @@ describe('EventRecorder', () => {
     const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i', burst: 2, now: () => 0 });
     for (let i = 0; i < 5; i++) await expect(rec.event(foo, { type: 'Normal', reason: 'R', action: 'A', note: `n${i}` })).resolves.toBeUndefined();
     expect(rec.dropped).toBe(3);
+  });
+
+  test('writes one event at a time, in order, and drops what does not fit the queue', async () => {
+    const client = new MemoryClient();
+    const create = client.create.bind(client);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    client.create = async (obj) => {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return create(obj);
+    };
+    const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i' });
+    const objects = Array.from({ length: MAX_QUEUED_EVENTS + 5 }, (_, i) => ({ ...foo, metadata: { ...foo.metadata, name: `foo-${i}`, uid: `u-${i}` } }));
+    await Promise.all(objects.map((o) => rec.event(o, { type: 'Normal', reason: 'Synced', action: 'Reconcile', note: 'ok' })));
+    expect(maxInFlight).toBe(1);
+    // the first is written at once, MAX_QUEUED_EVENTS wait behind it, the rest are dropped
+    expect(rec.dropped).toBe(4);
+    const regarding = client.writes().map((w) => (w.body as { regarding: { name: string } }).regarding.name);
+    expect(regarding).toEqual(objects.slice(0, MAX_QUEUED_EVENTS + 1).map((o) => o.metadata.name));
   });
 });

@@ -1,0 +1,66 @@
+import * as http from 'http';
+import { AddressInfo } from 'net';
+import { loadClientNode } from '../../runtime/client-node';
+import { KubeConfigTransport } from '../../runtime/transport';
+
+/** A plain-HTTP stand-in for the apiserver that records each request's Authorization header. */
+async function recordingServer(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.headers.authorization ?? '');
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+function kubeConfig(server: string, user: object) {
+  const kc = new (loadClientNode().KubeConfig)();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server, skipTLSVerify: true }],
+    users: [{ name: 'u', ...user }],
+    contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+    currentContext: 'ctx',
+  });
+  return kc;
+}
+
+describe('KubeConfigTransport credentials', () => {
+  test('static credentials (a token in the kubeconfig) are resolved once, not per request', async () => {
+    const server = await recordingServer();
+    const kc = kubeConfig(server.url, { token: 'static-token' });
+    const spy = jest.spyOn(kc, 'applyToHTTPSOptions');
+    const transport = new KubeConfigTransport(kc);
+    try {
+      for (let i = 0; i < 3; i++) expect((await transport.request({ method: 'GET', path: '/api', headers: { Accept: 'application/json' } })).status).toBe(200);
+      expect(server.seen).toEqual(['Bearer static-token', 'Bearer static-token', 'Bearer static-token']);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      transport.close();
+      await server.close();
+    }
+  });
+
+  test('credentials that can change (an exec plugin) are asked for on every request', async () => {
+    const server = await recordingServer();
+    const kc = kubeConfig(server.url, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'never-run' } });
+    let issued = 0;
+    // Stands in for the plugin: each call hands out a fresh token, as a rotating credential would.
+    jest.spyOn(kc, 'applyToHTTPSOptions').mockImplementation(async (opts) => {
+      opts.headers = { ...(opts.headers ?? {}), Authorization: `Bearer rotated-${++issued}` };
+    });
+    const transport = new KubeConfigTransport(kc);
+    try {
+      for (let i = 0; i < 3; i++) await transport.request({ method: 'GET', path: '/api' });
+      expect(server.seen).toEqual(['Bearer rotated-1', 'Bearer rotated-2', 'Bearer rotated-3']);
+    } finally {
+      transport.close();
+      await server.close();
+    }
+  });
+});
