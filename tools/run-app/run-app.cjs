@@ -1,0 +1,90 @@
+// Runs a TypeScript cdk8s app from an esbuild bundle of it and of everything it imports, rebuilt only
+// when one of those files changed: `node tools/run-app/run-app.cjs apps/main.ts` (what cdk8s.yaml runs).
+//
+// Why: through tsx every run resolves and transforms ~1,500 modules (our TypeScript sources and the
+// packages they import) and loads them through ESM loader hooks in a worker thread: about 1.6 CPU
+// seconds for the demo apps, two thirds of it before the app does any work. The bundle loads as one
+// CommonJS file: about 0.7 s for the same run, same output byte for byte.
+//
+// Guarantees:
+// - A change to any input (a source or a package file: size or mtime differ), a deleted input or a
+//   missing bundle rebuilds it before the run; the app always runs the code on disk.
+// - Each TypeScript source keeps its own `__dirname` / `__filename` (apps read files next to them).
+// - The bundle and its input list live in node_modules/.cache/ (never committed); a build writes to a
+//   temporary file and renames it, so concurrent runs never load a half-written bundle.
+//
+// Caveats: stack traces point into the bundle; run with NODE_OPTIONS=--enable-source-maps for the
+// TypeScript positions (the bundle has a source map). Plain JavaScript only: it must start without tsx.
+'use strict';
+const crypto = require('crypto');
+const fs = require('fs');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'cdk8s-operator-run-app');
+
+/** Size and mtime: what tells a changed file. */
+function stamp(file) {
+  const s = fs.statSync(file);
+  return `${s.size}:${s.mtimeMs}`;
+}
+
+/** True if the bundle exists and none of its recorded inputs changed. */
+function isFresh(bundle, inputsFile) {
+  try {
+    const inputs = JSON.parse(fs.readFileSync(inputsFile, 'utf8'));
+    return fs.existsSync(bundle) && Object.entries(inputs).every(([file, recorded]) => stamp(file) === recorded);
+  } catch {
+    return false;
+  }
+}
+
+/** esbuild plugin: our TypeScript sources keep their own __dirname and __filename inside the bundle. */
+const ownDirname = {
+  name: 'own-dirname',
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?tsx?$/ }, (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      // Same line as the source's first: line numbers in the source map stay right.
+      const prefix = `var __dirname = ${JSON.stringify(path.dirname(args.path))}, __filename = ${JSON.stringify(args.path)}; `;
+      return { contents: prefix + fs.readFileSync(args.path, 'utf8'), loader: path.extname(args.path).endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+async function build(entry, bundle, inputsFile) {
+  const esbuild = require('esbuild');
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const tmp = `${bundle}.${process.pid}.tmp`;
+  const result = await esbuild.build({
+    entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: `node${process.versions.node.split('.')[0]}`,
+    outfile: tmp, sourcemap: true, metafile: true, absWorkingDir: ROOT, logLevel: 'warning', plugins: [ownDirname],
+  });
+  const inputs = {};
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const file = path.resolve(ROOT, input);
+    if (fs.existsSync(file)) inputs[file] = stamp(file);
+  }
+  // The map's name is inside the bundle (sourceMappingURL): keep the pair together under the final name.
+  const code = fs.readFileSync(tmp, 'utf8').replace(`sourceMappingURL=${path.basename(tmp)}.map`, `sourceMappingURL=${path.basename(bundle)}.map`);
+  fs.renameSync(`${tmp}.map`, `${bundle}.map`);
+  fs.writeFileSync(tmp, code);
+  fs.renameSync(tmp, bundle);
+  fs.writeFileSync(inputsFile, JSON.stringify(inputs));
+}
+
+async function main() {
+  if (!process.argv[2]) throw new Error('usage: node tools/run-app/run-app.cjs <app entry .ts>');
+  const entry = path.resolve(process.argv[2]);
+  const id = crypto.createHash('sha256').update(entry).digest('hex').slice(0, 12);
+  const bundle = path.join(CACHE_DIR, `${path.basename(entry).replace(/\.[cm]?tsx?$/, '')}-${id}.cjs`);
+  const inputsFile = `${bundle}.inputs.json`;
+  if (!isFresh(bundle, inputsFile)) await build(entry, bundle, inputsFile);
+  require(bundle);
+}
+
+main().catch((err) => {
+  // esbuild has printed its diagnostics already; anything else is the app's own failure.
+  if (!err.errors) console.error(err);
+  process.exitCode = 1;
+});
