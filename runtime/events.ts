@@ -11,10 +11,11 @@
  * - Isomorphic events (same object, type, reason, action, note) within 6 min form a series: the
  *   first is created, repeats PATCH `series.count` / `series.lastObservedTime` (merge patch).
  * - Write failures are logged, never thrown.
- * - One write at a time, in order (client-go's `record` broadcaster, which sample-controller uses,
- *   writes from a single goroutine): events never crowd the apiserver while it works for reconciles.
- *   At most {@link MAX_QUEUED_EVENTS} wait; more are dropped and counted (client-go drops when its
- *   queue of 1,000 is full).
+ * - At most {@link EVENT_WRITERS} writes in flight, taken in order from a queue (client-go's `record`
+ *   broadcaster, which sample-controller uses, writes from a single goroutine): events never crowd
+ *   the apiserver while it works for reconciles, yet keep up with a controller that reconciles
+ *   several objects at once. At most {@link MAX_QUEUED_EVENTS} wait; more are dropped and counted
+ *   (client-go drops when its queue of 1,000 is full).
  *
  * Caveats: series state is in memory; a restart starts new series.
  */
@@ -82,8 +83,10 @@ export interface EventRecorderOptions {
   readonly now?: () => number;
 }
 
-/** Events waiting for the writer before new ones are dropped (client-go `maxQueuedEvents`). */
+/** Events waiting for a writer before new ones are dropped (client-go `maxQueuedEvents`). */
 export const MAX_QUEUED_EVENTS = 1000;
+/** Event writes in flight at once. */
+export const EVENT_WRITERS = 4;
 
 const EVENT_REF = { apiVersion: 'events.k8s.io/v1', kind: 'Event', plural: 'events' } as const;
 
@@ -103,7 +106,7 @@ export class EventRecorder {
   /** Events dropped by the spam filter or a full queue. */
   public dropped = 0;
   private readonly queue: Array<() => Promise<void>> = [];
-  private writing = false;
+  private writers = 0;
 
   constructor(private readonly options: EventRecorderOptions) {
     this.filter = new SpamFilter(options.burst ?? 25, options.refillIntervalMs ?? 300_000);
@@ -122,14 +125,15 @@ export class EventRecorder {
     }
     return new Promise((resolve) => {
       this.queue.push(() => this.write(regarding, objectKey, input, now).then(resolve));
-      if (!this.writing) void this.drain();
+      if (this.writers < EVENT_WRITERS) void this.drain();
     });
   }
 
+  /** One writer: takes events from the queue until it is empty. */
   private async drain(): Promise<void> {
-    this.writing = true;
+    this.writers++;
     while (this.queue.length) await this.queue.shift()!();
-    this.writing = false;
+    this.writers--;
   }
 
   private async write(regarding: KubeObject, objectKey: string, input: EventInput, now: number): Promise<void> {
@@ -137,6 +141,7 @@ export class EventRecorder {
     const note = input.note.length > 1024 ? input.note.slice(0, 1021) + '...' : input.note;
     const seriesKey = [objectKey, input.type, input.reason, input.action, note].join('\u0000');
     const existing = this.series.get(seriesKey);
+    let registered = false;
     try {
       if (existing && now - existing.last < (this.options.seriesWindowMs ?? 360_000)) {
         existing.count++;
@@ -149,6 +154,10 @@ export class EventRecorder {
       }
       const namespace = meta.namespace || 'default';
       const name = `${meta.name}.${(BigInt(now) * 1_000_000n + BigInt(Math.floor(Math.random() * 1e6))).toString(16)}`;
+      // Registered before the create returns: a repeat taken by another writer meanwhile joins this series.
+      this.series.set(seriesKey, { name, namespace, count: 1, last: now });
+      registered = true;
+      if (this.series.size > 4096) this.series.delete(this.series.keys().next().value!);
       await this.options.client.create({
         apiVersion: 'events.k8s.io/v1',
         kind: 'Event',
@@ -162,9 +171,8 @@ export class EventRecorder {
         type: input.type,
         regarding: { apiVersion: regarding.apiVersion, kind: regarding.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, resourceVersion: meta.resourceVersion },
       });
-      this.series.set(seriesKey, { name, namespace, count: 1, last: now });
-      if (this.series.size > 4096) this.series.delete(this.series.keys().next().value!);
     } catch (err) {
+      if (registered) this.series.delete(seriesKey);
       this.logger.warn('could not record event', { reason: input.reason, object: `${meta.namespace ?? ''}/${meta.name}`, error: err });
     }
   }

@@ -1,4 +1,4 @@
-import { EventRecorder, MAX_QUEUED_EVENTS, SpamFilter } from '../../runtime/events';
+import { EVENT_WRITERS, EventRecorder, MAX_QUEUED_EVENTS, SpamFilter } from '../../runtime/events';
 import { MemoryClient } from './memory-client';
 
 const MIN = 60_000;
@@ -60,7 +60,7 @@ describe('EventRecorder', () => {
     expect(rec.dropped).toBe(3);
   });
 
-  test('writes one event at a time, in order, and drops what does not fit the queue', async () => {
+  test('writes at most EVENT_WRITERS events at a time, in order, and drops what does not fit the queue', async () => {
     const client = new MemoryClient();
     const create = client.create.bind(client);
     let inFlight = 0;
@@ -72,12 +72,30 @@ describe('EventRecorder', () => {
       return create(obj);
     };
     const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i' });
-    const objects = Array.from({ length: MAX_QUEUED_EVENTS + 5 }, (_, i) => ({ ...foo, metadata: { ...foo.metadata, name: `foo-${i}`, uid: `u-${i}` } }));
+    const objects = Array.from({ length: EVENT_WRITERS + MAX_QUEUED_EVENTS + 5 }, (_, i) => ({ ...foo, metadata: { ...foo.metadata, name: `foo-${i}`, uid: `u-${i}` } }));
     await Promise.all(objects.map((o) => rec.event(o, { type: 'Normal', reason: 'Synced', action: 'Reconcile', note: 'ok' })));
-    expect(maxInFlight).toBe(1);
-    // the first is written at once, MAX_QUEUED_EVENTS wait behind it, the rest are dropped
-    expect(rec.dropped).toBe(4);
+    expect(maxInFlight).toBe(EVENT_WRITERS);
+    // the first EVENT_WRITERS are written at once, MAX_QUEUED_EVENTS wait behind them, the rest are dropped
+    expect(rec.dropped).toBe(5);
     const regarding = client.writes().map((w) => (w.body as { regarding: { name: string } }).regarding.name);
-    expect(regarding).toEqual(objects.slice(0, MAX_QUEUED_EVENTS + 1).map((o) => o.metadata.name));
+    expect(regarding).toEqual(objects.slice(0, EVENT_WRITERS + MAX_QUEUED_EVENTS).map((o) => o.metadata.name));
+  });
+
+  test('a repeat taken while its first event is still being created joins that series', async () => {
+    const client = new MemoryClient();
+    const create = client.create.bind(client);
+    client.create = async (obj) => {
+      const created = await create(obj);
+      await new Promise((r) => setTimeout(r, 20)); // the response is slow
+      return created;
+    };
+    const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i' });
+    const input = { type: 'Normal' as const, reason: 'Synced', action: 'Reconcile', note: 'ok' };
+    const first = rec.event(foo, input);
+    await new Promise((r) => setTimeout(r, 5));
+    const repeat = rec.event(foo, input);
+    await Promise.all([first, repeat]);
+    expect(client.writes().map((w) => w.verb)).toEqual(['create', 'patch']);
+    expect(client.writes()[1].body).toMatchObject({ series: { count: 2 } });
   });
 });
