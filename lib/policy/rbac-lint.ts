@@ -23,6 +23,11 @@ export function manifestRef(m: { kind?: string; metadata?: { name?: string; name
   return `${m.kind ?? '?'} ${ns}${m.metadata?.name ?? '?'}`;
 }
 
+/** The kinds {@link lintRbac} looks at. @internal */
+export function isRbacRoleKind(kind: string | undefined): boolean {
+  return kind === 'Role' || kind === 'ClusterRole';
+}
+
 /**
  * RBAC lint over manifests: wildcards, escalate/bind/impersonate and list/watch on Secrets are
  * errors (warnings when accepted through `ACCEPTED_RISKS_ANNOTATION`); a resource granted by two
@@ -32,7 +37,7 @@ export function lintRbac(manifests: readonly unknown[]): Issue[] {
   const issues: Issue[] = [];
   for (const raw of manifests) {
     const m = raw as Manifest;
-    if (m?.kind !== 'Role' && m?.kind !== 'ClusterRole') continue;
+    if (!isRbacRoleKind(m?.kind)) continue;
     const accepted = acceptedRisks(m);
     const where = manifestRef(m);
     const seen = new Map<string, number>();

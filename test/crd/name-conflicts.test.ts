@@ -37,4 +37,13 @@ describe('names used twice in one group (the apiserver would refuse them, or the
     expect(problems({ kind: 'Backup', shortNames: ['bk'] }, { kind: 'Backup', group: 'other.example.com', shortNames: ['bk'] })).toEqual([]);
     expect(problems({ kind: 'Backup', shortNames: ['bk'] }, { kind: 'Restore', shortNames: ['rs'] })).toEqual([]);
   });
+
+  test('a CRD added after a validation pass is checked against the CRDs before it, in the same tick', () => {
+    const chart = new Chart(Testing.app(), 'crds');
+    const validate = () => chart.node.findAll().flatMap(c => c.node.validate());
+    new CustomResourceDefinition(chart, 'First', { group: 'ops.example.com', kind: 'Backup', versions: [version] });
+    expect(validate()).toEqual([]);
+    new CustomResourceDefinition(chart, 'Second', { group: 'ops.example.com', kind: 'BackupJob', plural: 'backups', versions: [version] });
+    expect(validate()).toEqual([expect.stringMatching(/^spec\.names\.plural: Invalid value: "backups": is already in use .* by \[crds\/First\]/)]);
+  });
 });
