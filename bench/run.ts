@@ -19,7 +19,7 @@ import { bundleFooController, ControllerResult, runControllerBench } from './con
 import { ControllerRun, Implementation, IMPLEMENTATIONS, runSideBySide, SizeSummary, summarize } from './side-by-side';
 import { Panel, renderSvg } from './svg-chart';
 import { CrdCorpusResult, runCrdCorpusBench } from './crd-corpus-bench';
-import { median, runSynthBench, SynthResult, timeNode, TimedRun } from './synth-bench';
+import { DemoAppsResult, runDemoAppsBench, runSynthBench, SynthResult } from './synth-bench';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -52,18 +52,14 @@ async function main() {
   fs.mkdirSync(dir, { recursive: true });
 
   const synth: SynthResult[] = [];
-  let demoApps: TimedRun | undefined;
+  let demoApps: DemoAppsResult | undefined;
   if (only !== 'controller' && only !== 'crd-corpus') {
     for (const [n, m] of SYNTH_SIZES) {
       const r = runSynthBench(n, m, runs);
       synth.push(r);
       console.error(`synth N=${n} M=${m}: ours ${r.ours.wallSeconds}s / baseline ${r.baseline.wallSeconds}s = ${r.wallRatio}x`);
     }
-    const apps: TimedRun[] = [];
-    const appsOut = fs.mkdtempSync(path.join(os.tmpdir(), 'apps-bench-'));
-    for (let i = 0; i < runs; i++) apps.push(timeNode(['--import', 'tsx', 'apps/main.ts'], { CDK8S_OUTDIR: path.join(appsOut, 'dist'), CDK8S_OPERATOR_QUIET: '1' }));
-    fs.rmSync(appsOut, { recursive: true, force: true });
-    demoApps = median(apps);
+    demoApps = runDemoAppsBench(runs);
   }
   let crdCorpus: CrdCorpusResult | undefined;
   if (only === undefined || only === 'crd-corpus') {
@@ -119,7 +115,16 @@ async function main() {
     console.log(`\nReal-world CRDs through fromFile + synth with every check (${crdCorpus.corpus}, median of ${runs})`);
     console.table([{ set: 'whole corpus', ...crdCorpus.whole }, { set: crdCorpus.largest.file, ...crdCorpus.largest }]);
   }
-  if (demoApps) console.log(`Demo apps (apps/main.ts: SampleDB + Foo): ${demoApps.wallSeconds}s, ${demoApps.peakRssMiB} MiB peak RSS`);
+  if (demoApps) {
+    console.log(`\nDemo apps (apps/main.ts: SampleDB + Foo), median of ${runs}: where the time of \`npx cdk8s synth\` goes`);
+    console.table([
+      { step: 'npx cdk8s synth (as a user runs it)', ...demoApps.cli },
+      { step: 'npx cdk8s --version (npx + CLI, no app)', ...demoApps.cliStartup },
+      { step: 'app, bundled (tools/run-app, what cdk8s.yaml runs)', ...demoApps.bundledApp },
+      { step: 'app through tsx', ...demoApps.tsxApp },
+      { step: "node -e ''", ...demoApps.nodeStartup },
+    ]);
+  }
   if (controller && !Array.isArray(controller)) {
     console.log(`\nFoo controllers side by side (median of ${JSON.stringify(controller.runsPerSize)} runs; ours/Go)`);
     console.table(controller.summary.map((s) => ({
