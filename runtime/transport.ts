@@ -4,9 +4,10 @@
  * Expected flow: {@link KubeConfigTransport} asks `KubeConfig.applyToHTTPSOptions` for TLS material
  * and auth headers, and sends the request with Node's `http`/`https` over one keep-alive agent whose
  * TLS context is built once. Credentials that can change (an exec plugin, an auth provider such as
- * the in-cluster token file) are asked for on every request so they refresh; static ones (a token,
- * a client certificate, basic auth in the kubeconfig) only once: `applyToHTTPSOptions` decodes the
- * certificates and builds a new agent each time it is called, a third of a write's client-side CPU.
+ * the in-cluster token file) are asked for again once a second at most, so they refresh (client-go
+ * re-reads a token file once a minute); static ones (a token, a client certificate, basic auth in the
+ * kubeconfig) only once: `applyToHTTPSOptions` reads and decodes the certificates and builds a new
+ * agent each time it is called, a third of a write's client-side CPU when called per request.
  *
  * Guarantees: `request` resolves with the status, headers and the whole body for every HTTP status
  * (it only rejects on network errors); `stream` resolves once response headers arrive and then
@@ -85,6 +86,9 @@ async function* readLines(res: http.IncomingMessage): AsyncIterable<string> {
   if (buffer.trim()) yield buffer.trim();
 }
 
+/** How long credentials that can change are reused. */
+const CREDENTIALS_REFRESH_MS = 1000;
+
 /** Transport using a client-node KubeConfig for server URL, TLS and authentication. */
 export class KubeConfigTransport implements Transport {
   public readonly host: string;
@@ -92,7 +96,7 @@ export class KubeConfigTransport implements Transport {
   private agent: http.Agent | undefined;
   /** Whether the current user's credentials can change while we run (see module docs). */
   private readonly credentialsRefresh: boolean;
-  private staticOptions: https.RequestOptions | undefined;
+  private resolved: { readonly options: https.RequestOptions; readonly until: number } | undefined;
 
   constructor(private readonly kubeConfig: KubeConfig) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -125,13 +129,14 @@ export class KubeConfigTransport implements Transport {
     this.agent = undefined;
   }
 
-  /** TLS material and auth of the current user: computed once for static credentials. */
+  /** TLS material and auth of the current user: once for static credentials, else at most once a second. */
   private async connectionOptions(): Promise<https.RequestOptions> {
-    if (this.staticOptions) return this.staticOptions;
-    const opts: https.RequestOptions = { headers: {} };
-    await this.kubeConfig.applyToHTTPSOptions(opts);
-    if (!this.credentialsRefresh) this.staticOptions = opts;
-    return opts;
+    const now = Date.now();
+    if (this.resolved && now < this.resolved.until) return this.resolved.options;
+    const options: https.RequestOptions = { headers: {} };
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    this.resolved = { options, until: this.credentialsRefresh ? now + CREDENTIALS_REFRESH_MS : Infinity };
+    return options;
   }
 
   private async send(req: TransportRequest): Promise<{ request: http.ClientRequest; message: http.IncomingMessage }> {

@@ -46,7 +46,7 @@ describe('KubeConfigTransport credentials', () => {
     }
   });
 
-  test('credentials that can change (an exec plugin) are asked for on every request', async () => {
+  test('credentials that can change (an exec plugin) are asked for again once a second', async () => {
     const server = await recordingServer();
     const kc = kubeConfig(server.url, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'never-run' } });
     let issued = 0;
@@ -54,11 +54,20 @@ describe('KubeConfigTransport credentials', () => {
     jest.spyOn(kc, 'applyToHTTPSOptions').mockImplementation(async (opts) => {
       opts.headers = { ...(opts.headers ?? {}), Authorization: `Bearer rotated-${++issued}` };
     });
+    let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
     const transport = new KubeConfigTransport(kc);
     try {
       for (let i = 0; i < 3; i++) await transport.request({ method: 'GET', path: '/api' });
-      expect(server.seen).toEqual(['Bearer rotated-1', 'Bearer rotated-2', 'Bearer rotated-3']);
+      now += 1000;
+      await transport.request({ method: 'GET', path: '/api' });
+      now += 999;
+      await transport.request({ method: 'GET', path: '/api' });
+      now += 1;
+      await transport.request({ method: 'GET', path: '/api' });
+      expect(server.seen).toEqual(['Bearer rotated-1', 'Bearer rotated-1', 'Bearer rotated-1', 'Bearer rotated-2', 'Bearer rotated-2', 'Bearer rotated-3']);
     } finally {
+      jest.restoreAllMocks();
       transport.close();
       await server.close();
     }
