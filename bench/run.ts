@@ -10,7 +10,8 @@
 // --runs-per-size=10000:1 (fewer runs for some N), --steady-seconds=S, --steady-runs=K (only the
 // first K runs of each N and controller get the steady-state window), --only=synth|controller|crd-corpus,
 // --impl=go|ours (one side only, for profiling), --cpu-profile / --heap-snapshot (of our controller,
-// into the results folder).
+// into the results folder), --ours-args=--concurrency=16 (extra flags for our controller, for experiments;
+// the official figures use its defaults).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -34,10 +35,13 @@ const steadySeconds = Number(option('steady-seconds') ?? (quick ? 15 : 120));
 const implementations = (option('impl')?.split(',') ?? ['go', 'ours']) as Implementation[];
 const runsPerSize = new Map((option('runs-per-size')?.split(',') ?? []).map((pair) => pair.split(':').map(Number) as [number, number]));
 const steadyRuns = option('steady-runs') === undefined ? undefined : Number(option('steady-runs'));
+const oursArgs = option('ours-args')?.split(' ').filter(Boolean);
 
 interface SideBySideResults {
   readonly mode: 'side-by-side';
   readonly implementations: Partial<Record<Implementation, string>>;
+  /** Extra flags our controller ran with (experiments only; absent = its defaults). */
+  readonly oursArgs?: readonly string[];
   readonly apiserver: string;
   readonly steadyStateWindowSeconds: number;
   readonly steadyStateRuns: number | 'all';
@@ -78,7 +82,7 @@ async function main() {
       const partial: ControllerRun[] = [];
       const all = await runSideBySide(FOO_COUNTS, (n) => runsPerSize.get(n) ?? runs, {
         bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, steadyRuns, timeoutSeconds: 900,
-        profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations,
+        profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations, oursArgs,
       }, (r) => {
         // Written after every run, so a benchmark stopped early still leaves its figures.
         partial.push(r);
@@ -90,6 +94,7 @@ async function main() {
       controller = {
         mode: 'side-by-side',
         implementations: Object.fromEntries(implementations.map((i) => [i, IMPLEMENTATIONS[i]])),
+        oursArgs,
         apiserver: `kube-apiserver ${path.join(assets, 'kube-apiserver')} (fresh etcd on tmpfs per run)`,
         steadyStateWindowSeconds: steadySeconds,
         steadyStateRuns: steadyRuns ?? 'all',
