@@ -88,8 +88,6 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     return issues;
   } else if (message.length > 0 && trimmedMsg === '') {
     issues.push({ path: at('message'), message: 'Invalid value: message must be non-empty if specified', value: message });
-  } else if (message.length > 2048) {
-    issues.push({ path: at('message'), message: 'Invalid value: message must have a maximum length of 2048 characters', value: `${message.slice(0, 10)}...` });
   } else if (NEWLINES.test(trimmedMsg)) {
     issues.push({ path: at('message'), message: 'Invalid value: message must not contain line breaks', value: message });
   } else if (NEWLINES.test(trimmedRule) && trimmedMsg === '') {

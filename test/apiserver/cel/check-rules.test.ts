@@ -116,7 +116,8 @@ describe('checkCelRules: entry fields', () => {
     // surrounding whitespace is trimmed first, as YAML block scalars add a trailing newline
     expect(check([{ rule: 'true', message: 'ok\n' }])).toStrictEqual([]);
     expect(check([{ rule: 'true', message: ' ' }])[0].message).toBe('Invalid value: message must be non-empty if specified');
-    expect(check([{ rule: 'true', message: 'x'.repeat(2049) }])[0].message).toBe('Invalid value: message must have a maximum length of 2048 characters');
+    // kube-apiserver 1.32 sets no length limit on a message (invalid-crds.test.ts checks it there)
+    expect(check([{ rule: 'true', message: 'x'.repeat(5000) }])).toStrictEqual([]);
   });
 
   test('fails a multi-line rule without a message, accepts it with one', () => {

@@ -343,6 +343,7 @@ const ACCEPTED: Array<[string, (m: any) => void]> = [
     ['an empty status.storedVersions, as generated manifests carry it', m => { m.status = { storedVersions: [], conditions: [] }; }],
     ['selectable fields on scalar spec fields', m => { m.spec.versions[0].selectableFields = [{ jsonPath: '.spec.mode' }, { jsonPath: '.spec.replicas' }]; }],
     ['a column below preserve-unknown-fields', m => { m.spec.versions[0].additionalPrinterColumns[0].jsonPath = '.spec.extra.anything.goes'; }],
+    ['a rule message of 5000 characters (1.32 sets no length limit)', m => { spec(m)['x-kubernetes-validations'] = [{ rule: 'self.replicas >= 0', message: 'x'.repeat(5000) }]; }],
 ];
 
 describe('accepted corner cases', () => {
