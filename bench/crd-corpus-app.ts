@@ -1,10 +1,11 @@
 // Child process of the CRD corpus benchmark: imports every CRD file given on the command line through
-// CustomResourceDefinition.fromFile, one app per project (the corpus holds two channels of Gateway API, whose
+// CustomResourceDefinition.fromFile, one OperatorApp per project (the corpus holds two channels of Gateway API, whose
 // CRDs cannot share a cluster, nor an app), a chart per CRD, then synthesizes each app (every check runs, YAML
 // is written to the output folder). Prints one JSON line with the phase timings in seconds.
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Chart } from 'cdk8s';
+import { Chart } from 'cdk8s';
+import { OperatorApp } from '../lib/app/operator-app';
 import { CustomResourceDefinition } from '../lib/crd/custom-resource-definition';
 
 const [outdir, ...files] = process.argv.slice(2);
@@ -16,11 +17,11 @@ const projectOf = (file: string) => path.basename(file).split('__')[0];
 
 const start = process.hrtime.bigint();
 const cpuStart = process.cpuUsage();
-const apps = new Map<string, App>();
+const apps = new Map<string, OperatorApp>();
 files.forEach((file, i) => {
   const project = projectOf(file);
   let app = apps.get(project);
-  if (!app) apps.set(project, app = new App({ outdir: path.join(outdir, project) }));
+  if (!app) apps.set(project, app = new OperatorApp({ outdir: path.join(outdir, project), report: false }));
   CustomResourceDefinition.fromFile(new Chart(app, `crd${i}`), 'crd', file);
 });
 const imported = seconds(start);

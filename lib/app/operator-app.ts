@@ -6,6 +6,7 @@ import { warnAboutMissingDescriptions } from '../docs/missing-descriptions';
 import { CrdEvolution, EvolutionGuard, EvolutionOptions } from '../evolution/evolution-guard';
 import { PolicyOptions, runPolicyChecks } from '../policy/policy-checks';
 import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
+import { withFastManifestYaml } from './manifest-yaml';
 import { OutputLayout, writeApplyOrderLayout } from './output-layout';
 import { synthFailure } from './synth-failure';
 import { OutputFiles } from '../synth-metadata/output-files';
@@ -64,6 +65,8 @@ export class OperatorApp extends App {
   private readonly report: boolean;
   private readonly docs: boolean;
   private readonly evolutionGuard?: EvolutionGuard;
+  /** Set while synth() runs: the app-wide checks' result for this synth. */
+  private synthChecks?: { result?: string[] };
 
   constructor(props: OperatorAppProps = {}) {
     const finalOutdir = path.resolve(props.outdir ?? process.env.CDK8S_OUTDIR ?? 'dist');
@@ -76,15 +79,16 @@ export class OperatorApp extends App {
     const policy = props.policy ?? {};
     const descriptionCheck = props.descriptionCheck ?? true;
     this.evolutionGuard = props.evolution ? new EvolutionGuard(props.evolution) : undefined;
-    this.node.addValidation({
-      validate: () => {
-        if (descriptionCheck) warnAboutMissingDescriptions(this);
-        return [
-          ...(policy ? runPolicyChecks(this, policy) : []),
-          ...(this.evolutionGuard ? [...this.evolutionGuard.optionProblems, ...this.evolutionGuard.check(this)] : []),
-        ];
-      },
-    });
+    const appChecks = () => {
+      if (descriptionCheck) warnAboutMissingDescriptions(this);
+      return [
+        ...(policy ? runPolicyChecks(this, policy) : []),
+        ...(this.evolutionGuard ? [...this.evolutionGuard.optionProblems, ...this.evolutionGuard.check(this)] : []),
+      ];
+    };
+    // cdk8s validates the whole app once per chart it writes: during one synth the app does not change, so the
+    // app-wide checks (which serialize every object) run once, not once per chart
+    this.node.addValidation({ validate: () => (this.synthChecks ? (this.synthChecks.result ??= appChecks()) : appChecks()) });
   }
 
   /** What the `evolution` option found at the last synth: every CRD against its baseline (empty without the option). */
@@ -93,10 +97,22 @@ export class OperatorApp extends App {
   }
 
   public synth(): void {
+    this.synthChecks = {};
+    try {
+      this.synthOnce();
+    } finally {
+      this.synthChecks = undefined;
+    }
+  }
+
+  private synthOnce(): void {
     fs.rmSync(this.outdir, { recursive: true, force: true });
     try {
-      super.synth();
-      this.writeLayoutAndExtras();
+      // cdk8s' YAML writer dominates the synth of large CRDs: the same bytes, written faster
+      withFastManifestYaml(() => {
+        super.synth();
+        this.writeLayoutAndExtras();
+      });
     } catch (e) {
       fs.rmSync(this.outdir, { recursive: true, force: true });
       throw synthFailure(e, path.relative(process.cwd(), this.finalOutdir) || '.');
