@@ -1,14 +1,15 @@
 /**
  * The writes a SampleDB reconcile makes, with the checks every write needs: never adopt an object
- * another owner controls, skip no-op writes, treat "already exists"/"not found" as done, and wait
- * until the informer shows our own write (read-your-writes, so the next reconcile is not stale).
- * Records which writes happened, so lifecycle events are emitted only for real changes.
+ * another owner controls, skip no-op writes, treat "already exists"/"not found" as done. Writes go
+ * through the manager's read-your-writes client, so they return once the informer shows them and
+ * the next reconcile is never stale. Records which writes happened, so lifecycle events are
+ * emitted only for real changes.
  */
 import {
-  addFinalizer, applyOwned, EventInput, isAlreadyExists, isControlledBy, isNotFound, KubeClient, KubeObject, CacheReader, objectKey,
-  removeFinalizer, ResourceRef,
+  addFinalizer, applyOwned, EventInput, isAlreadyExists, isControlledBy, isNotFound, KubeClient, KubeObject,
+  removeFinalizer, ResourceRef, Store, Stored,
 } from '../../runtime';
-import { SampleDB } from './types';
+import { Database, Desired } from './types';
 
 /** Something that records events (the runtime's EventRecorder). */
 export interface EventSink {
@@ -24,11 +25,16 @@ export class ResourceExistsError extends Error {
 
 /** Shared dependencies of one reconcile's writes. */
 export interface ActionDeps {
+  /** Writes return once the informer of their kind shows them (the manager's `readYourWritesClient`). */
   readonly client: KubeClient;
+  /**
+   * The same API without waiting for the store (the manager's `client`): for the one write whose
+   * result the store never shows, removing the last finalizer of an object being deleted (it is
+   * gone instead of updated, so a read-your-writes wait would only run into its timeout).
+   */
+  readonly directClient: KubeClient;
   readonly fieldManager: string;
   readonly recorder?: EventSink;
-  /** @default 5000 */
-  readonly consistencyTimeoutMs?: number;
 }
 
 /** Writes for one SampleDB during one reconcile. */
@@ -36,45 +42,43 @@ export class Actions {
   /** Number of writes made so far. */
   writes = 0;
 
-  constructor(private readonly deps: ActionDeps, readonly db: SampleDB) {}
+  constructor(private readonly deps: ActionDeps, readonly db: Database) {}
 
-  /** The cached object `name` in the database's namespace. */
-  cached(cache: CacheReader, name: string): KubeObject | undefined {
-    return cache.get(objectKey({ namespace: this.db.metadata!.namespace, name }));
+  /** The stored object `name` in the database's namespace. */
+  cached<T extends KubeObject>(store: Store<T>, name: string): Stored<T> | undefined {
+    return store.get({ namespace: this.db.metadata.namespace, name });
   }
 
   /** Throws {@link ResourceExistsError} if `live` exists and this database does not control it. */
   assertControlled(live: KubeObject | undefined): void {
-    if (live && !isControlledBy(live, this.db)) throw new ResourceExistsError(live.kind ?? 'object', live.metadata!.name!);
+    if (live && !isControlledBy(live, this.db)) throw new ResourceExistsError(live.kind ?? 'object', live.metadata?.name ?? '');
   }
 
-  /** Server-side applies an owned object unless the cached one matches. True if written. */
-  async apply(cache: CacheReader, desired: KubeObject, resource: ResourceRef): Promise<boolean> {
-    const live = this.cached(cache, desired.metadata!.name!);
+  /** Server-side applies an owned object unless the stored one matches. True if written. */
+  async apply<T extends KubeObject>(store: Store<T>, desired: Desired, resource: ResourceRef): Promise<boolean> {
+    const live = this.cached(store, desired.metadata.name);
     this.assertControlled(live);
     const result = await applyOwned(this.deps.client, desired, { fieldManager: this.deps.fieldManager, live, resource });
     if (!result.changed) return false;
     this.writes++;
-    await this.waitFor(cache, result.object);
     return true;
   }
 
   /**
-   * Creates `obj` unless an object of its name is cached (create-once objects: Jobs, whose
+   * Creates `obj` unless an object of its name is stored (create-once objects: Jobs, whose
    * templates are immutable, the credentials Secret, the backup volume). True if created.
-   * Without a cache (objects read by name only, like Secrets) the caller has checked existence.
+   * Without a store (objects read by name only, like Secrets) the caller has checked existence.
    */
-  async create(cache: CacheReader | undefined, obj: KubeObject, checkOwner = true): Promise<boolean> {
-    const live = cache && this.cached(cache, obj.metadata!.name!);
+  async create<T extends KubeObject>(store: Store<T> | undefined, obj: Desired, checkOwner = true): Promise<boolean> {
+    const live = store && this.cached(store, obj.metadata.name);
     if (checkOwner) this.assertControlled(live);
     if (live) return false;
     try {
-      const created = await this.deps.client.create(obj);
+      await this.deps.client.create(obj);
       this.writes++;
-      if (cache) await this.waitFor(cache, created);
       return true;
     } catch (err) {
-      if (isAlreadyExists(err)) return false; // the cache lags; the next event reconciles again
+      if (isAlreadyExists(err)) return false; // the store lags; the next event reconciles again
       throw err;
     }
   }
@@ -82,7 +86,7 @@ export class Actions {
   /** Deletes an object (background propagation). True if a delete was sent and found the object. */
   async delete(resource: ResourceRef, name: string, uid?: string): Promise<boolean> {
     try {
-      await this.deps.client.delete(resource, name, this.db.metadata!.namespace, { propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}) });
+      await this.deps.client.delete(resource, name, this.db.metadata.namespace, { propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}) });
       this.writes++;
       return true;
     } catch (err) {
@@ -92,38 +96,36 @@ export class Actions {
   }
 
   /** JSON-merge-patches an object (no request for an empty patch). True if written. */
-  async mergePatch(cache: CacheReader | undefined, resource: ResourceRef, name: string, body: object): Promise<boolean> {
+  async mergePatch(resource: ResourceRef, name: string, body: object): Promise<boolean> {
     if (Object.keys(body).length === 0) return false;
-    const updated = await this.deps.client.patch(resource, name, this.db.metadata!.namespace, { type: 'merge', body }, { fieldManager: this.deps.fieldManager });
+    await this.deps.client.patch(resource, name, this.db.metadata.namespace, { type: 'merge', body }, { fieldManager: this.deps.fieldManager });
     this.writes++;
-    if (cache) await this.waitFor(cache, updated);
     return true;
   }
 
-  /** Adds a finalizer (JSON-Patch test guarded; no request when present). Returns the current object. */
-  async addFinalizer(obj: KubeObject, resource: ResourceRef, finalizer: string, cache?: CacheReader): Promise<KubeObject> {
+  /** Adds a finalizer (the runtime's JSON-Patch test guarded helper; no request when present). Returns the current object. */
+  async addFinalizer<T extends KubeObject>(obj: T, resource: ResourceRef, finalizer: string): Promise<T> {
     if ((obj.metadata?.finalizers ?? []).includes(finalizer)) return obj;
     const updated = await addFinalizer(this.deps.client, obj, finalizer, resource);
     this.writes++;
-    if (cache) await this.waitFor(cache, updated);
     return updated;
   }
 
-  /** Removes a finalizer (JSON-Patch test guarded; no request when absent). */
+  /** Removes a finalizer (the runtime's JSON-Patch test guarded helper; no request when absent). */
   async removeFinalizer(obj: KubeObject, resource: ResourceRef, finalizer: string): Promise<void> {
     if (!(obj.metadata?.finalizers ?? []).includes(finalizer)) return;
     try {
-      await removeFinalizer(this.deps.client, obj, finalizer, resource);
+      await removeFinalizer(obj.metadata?.deletionTimestamp ? this.deps.directClient : this.deps.client, obj, finalizer, resource);
       this.writes++;
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
   }
 
-  /** Uncached read (404 → undefined), for decisions that must not trust a lagging cache. */
+  /** Uncached read (404 → undefined), for decisions that must not trust a lagging store. */
   async getLive(resource: ResourceRef, name: string): Promise<KubeObject | undefined> {
     try {
-      return await this.deps.client.get(resource, name, this.db.metadata!.namespace);
+      return await this.deps.client.get(resource, name, this.db.metadata.namespace);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -133,11 +135,5 @@ export class Actions {
   /** Records an event about the database (never blocks, never throws). */
   event(type: 'Normal' | 'Warning', reason: string, note: string, action = 'Reconcile'): void {
     void this.deps.recorder?.event(this.db, { type, reason, action, note });
-  }
-
-  /** Waits until the informer shows `written`. */
-  async waitFor(cache: CacheReader, written: KubeObject): Promise<void> {
-    const rv = written.metadata?.resourceVersion;
-    if (rv) await cache.waitForResourceVersion(objectKey(written), rv, this.deps.consistencyTimeoutMs ?? 5000);
   }
 }

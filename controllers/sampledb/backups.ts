@@ -9,25 +9,25 @@
  * The backup volume has no ownerReference on purpose: it outlives the SampleDB so the final
  * snapshot can be restored into a new one.
  */
-import { controllerReference, KubeObject } from '../../runtime';
+import { controllerReference, Stored } from '../../runtime';
 import { jobFinishedAt, jobFor, jobPodTemplate, jobState, withWaitForPrimary } from './pods';
-import { BackupRecord, BackupType, LABEL_BACKUP_TYPE, labels, names, SampleDB } from './types';
+import { BackupRecord, BackupType, Database, Desired, Job, LABEL_BACKUP_TYPE, labels, names } from './types';
 
 const DUMP = 'f="/backups/${BACKUP_NAME}.dump"\npg_dump -Fc -f "$f.partial"\nmv "$f.partial" "$f"\necho "wrote $f"';
 const PRUNE = 'ls -1t /backups/"${CRONJOB_NAME}"-*.dump 2>/dev/null | tail -n +"$((RETENTION + 1))" | while read -r old; do rm -f -- "$old"; echo "pruned $old"; done';
 
 /** The backup volume (created once, never owned). */
-export function backupPvc(db: SampleDB): KubeObject {
+export function backupPvc(db: Database): Desired {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
-    metadata: { name: names.backupPvc(db.metadata!.name!), namespace: db.metadata!.namespace, labels: labels(db, 'backups') },
+    metadata: { name: names.backupPvc(db.metadata.name), namespace: db.metadata.namespace, labels: labels(db, 'backups') },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: db.spec.backupStorage ?? '2Gi' } } },
   };
 }
 
 /** A one-shot backup Job named `name` (also the backup's name), run with the running version's `image`. */
-export function backupJob(db: SampleDB, name: string, type: BackupType, image: string): KubeObject {
+export function backupJob(db: Database, name: string, type: BackupType, image: string): Desired {
   return jobFor(db, {
     name,
     component: 'backup',
@@ -40,9 +40,9 @@ export function backupJob(db: SampleDB, name: string, type: BackupType, image: s
 }
 
 /** The backup CronJob for `spec.backupSchedule` (undefined without a schedule), run with the running version's `image`. */
-export function backupCronJob(db: SampleDB, image: string): KubeObject | undefined {
+export function backupCronJob(db: Database, image: string): Desired | undefined {
   if (!db.spec.backupSchedule) return undefined;
-  const name = names.backupCronJob(db.metadata!.name!);
+  const name = names.backupCronJob(db.metadata.name);
   const retention = db.spec.backupRetention;
   const script = withWaitForPrimary(retention ? `${DUMP}\n${PRUNE}` : DUMP);
   const env: Record<string, unknown>[] = [
@@ -55,7 +55,7 @@ export function backupCronJob(db: SampleDB, image: string): KubeObject | undefin
   return {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
-    metadata: { name, namespace: db.metadata!.namespace, labels: labels(db, 'backup'), ownerReferences: [controllerReference(db)] },
+    metadata: { name, namespace: db.metadata.namespace, labels: labels(db, 'backup'), ownerReferences: [controllerReference(db)] },
     spec: {
       schedule: db.spec.backupSchedule,
       concurrencyPolicy: 'Forbid',
@@ -80,18 +80,27 @@ export interface BackupObservation {
   readonly latest?: { readonly name: string; readonly type: BackupType; readonly succeeded: boolean };
 }
 
+const BACKUP_TYPES: readonly BackupType[] = ['Scheduled', 'PreUpgrade', 'FinalSnapshot'];
+
+/** The backup type a Job's label names, or undefined for a Job that is no backup. */
+function backupTypeOf(job: Stored<Job>): BackupType | undefined {
+  const label = job.metadata.labels?.[LABEL_BACKUP_TYPE];
+  return BACKUP_TYPES.find((t) => t === label);
+}
+
 /** Reads backups from the database's Jobs (ours and the CronJob's). */
-export function observeBackups(jobs: readonly KubeObject[]): BackupObservation {
+export function observeBackups(jobs: readonly Stored<Job>[]): BackupObservation {
   const finished = jobs
-    .filter((j) => j.metadata?.labels?.[LABEL_BACKUP_TYPE])
-    .map((j) => ({ job: j, state: jobState(j), at: jobFinishedAt(j) ?? '' }))
+    .flatMap((job) => {
+      const type = backupTypeOf(job);
+      return type ? [{ job, name: job.metadata.name, type, state: jobState(job), at: jobFinishedAt(job) ?? '' }] : [];
+    })
     .filter((x) => x.state === 'Succeeded' || x.state === 'Failed')
-    .sort((a, b) => (a.at === b.at ? a.job.metadata!.name!.localeCompare(b.job.metadata!.name!) : a.at.localeCompare(b.at)));
-  const typeOf = (j: KubeObject) => j.metadata!.labels![LABEL_BACKUP_TYPE] as BackupType;
+    .sort((a, b) => (a.at === b.at ? a.name.localeCompare(b.name) : a.at.localeCompare(b.at)));
   const last = finished[finished.length - 1];
   const ok = finished.filter((x) => x.state === 'Succeeded').pop();
   return {
-    lastSuccess: ok ? { name: ok.job.metadata!.name!, type: typeOf(ok.job), ...(ok.at ? { completionTime: ok.at } : {}) } : undefined,
-    latest: last ? { name: last.job.metadata!.name!, type: typeOf(last.job), succeeded: last.state === 'Succeeded' } : undefined,
+    lastSuccess: ok ? { name: ok.name, type: ok.type, ...(ok.at ? { completionTime: ok.at } : {}) } : undefined,
+    latest: last ? { name: last.name, type: last.type, succeeded: last.state === 'Succeeded' } : undefined,
   };
 }

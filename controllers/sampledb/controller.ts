@@ -35,15 +35,17 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
   const name = options.name ?? 'sampledb';
   const metrics = new SampleDbMetrics(manager.metrics.registry);
   const reconciler = new SampleDbReconciler({
-    client: manager.client,
-    caches: {
-      sampledbs: manager.getInformer(SAMPLEDB).cache,
-      services: manager.getInformer(SERVICE).cache,
-      statefulsets: manager.getInformer(STATEFULSET).cache,
-      jobs: manager.getInformer(JOB).cache,
-      cronjobs: manager.getInformer(CRONJOB).cache,
-      pvcs: manager.getInformer(PVC).cache,
-      pods: manager.getInformer(POD).cache,
+    // Writes return once the informers show them, so no reconcile acts on a store from before its own write.
+    client: manager.readYourWritesClient,
+    directClient: manager.client,
+    stores: {
+      sampledbs: manager.getStore(SAMPLEDB),
+      services: manager.getStore(SERVICE),
+      statefulsets: manager.getStore(STATEFULSET),
+      jobs: manager.getStore(JOB),
+      cronjobs: manager.getStore(CRONJOB),
+      pvcs: manager.getStore(PVC),
+      pods: manager.getStore(POD),
     },
     recorder: manager.eventRecorder('database.example.com/sampledb-controller'),
     fieldManager: `${name}-controller`,

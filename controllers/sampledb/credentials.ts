@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'crypto';
 import { controllerReference, KubeObject } from '../../runtime';
-import { labels, names, SampleDB } from './types';
+import { Database, Desired, labels, names, Secret } from './types';
 
 /** The keys the pods and Jobs read. */
 export const CREDENTIAL_KEYS = ['username', 'password', 'database', 'replicationUsername', 'replicationPassword'] as const;
@@ -22,9 +22,19 @@ function b64(s: string): string {
   return Buffer.from(s, 'utf8').toString('base64');
 }
 
+/**
+ * The string values of a Secret's `data` as read from the apiserver (by name, uncached: untyped);
+ * anything that is not a string is left out.
+ */
+export function secretData(secret: KubeObject | undefined): Record<string, string> {
+  const data = secret?.data;
+  if (!data || typeof data !== 'object') return {};
+  return Object.fromEntries(Object.entries(data).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
 /** Values of the keys that are missing from `existing` (all of them for a new Secret). */
-export function missingCredentialData(db: SampleDB, existing: KubeObject | undefined, password: () => string = generatePassword): Record<string, string> {
-  const data = ((existing?.data ?? {}) as Record<string, string>);
+export function missingCredentialData(existing: KubeObject | undefined, password: () => string = generatePassword): Record<string, string> {
+  const data = secretData(existing);
   const wanted: Record<string, () => string> = {
     username: () => 'sampledb',
     password,
@@ -35,23 +45,22 @@ export function missingCredentialData(db: SampleDB, existing: KubeObject | undef
   };
   const out: Record<string, string> = {};
   for (const key of CREDENTIAL_KEYS) if (!data[key]) out[key] = b64(wanted[key]());
-  void db;
   return out;
 }
 
 /** A new credentials Secret controlled by `db`. */
-export function newCredentialsSecret(db: SampleDB, password: () => string = generatePassword): KubeObject {
+export function newCredentialsSecret(db: Database, password: () => string = generatePassword): Desired & Secret {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
-      name: names.secret(db.metadata!.name!),
-      namespace: db.metadata!.namespace,
+      name: names.secret(db.metadata.name),
+      namespace: db.metadata.namespace,
       labels: labels(db, 'credentials'),
       ownerReferences: [controllerReference(db)],
     },
     type: 'Opaque',
-    data: missingCredentialData(db, undefined, password),
+    data: missingCredentialData(undefined, password),
   };
 }
 
@@ -65,7 +74,7 @@ export interface Credentials {
 
 /** The credentials in a Secret, or undefined while a key is missing. */
 export function readCredentials(secret: KubeObject | undefined): Credentials | undefined {
-  const data = (secret?.data ?? {}) as Record<string, string>;
+  const data = secretData(secret);
   const get = (k: string) => (data[k] ? Buffer.from(data[k], 'base64').toString('utf8') : undefined);
   const [username, password, replicationUsername, replicationPassword] = ['username', 'password', 'replicationUsername', 'replicationPassword'].map(get);
   if (!username || !password || !replicationUsername || !replicationPassword) return undefined;

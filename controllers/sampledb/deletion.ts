@@ -22,20 +22,20 @@
  * Secret and Jobs at once, so the snapshot cannot run; use the default background deletion.
  * Caveat: idempotent steps; a crash between them repeats deletes that then find nothing.
  */
-import { KubeObject, CacheReader } from '../../runtime';
+import { KubeObject, Store, Stored } from '../../runtime';
 import { Actions } from './actions';
 import { backupJob } from './backups';
 import { PostgresImages } from './images';
 import { jobState } from './pods';
 import { runningVersion } from './statefulset';
 import { Problem, Progress } from './status';
-import { FINALIZER, LABEL_INSTANCE, names, PVC, Reasons, STATEFULSET } from './types';
+import { FINALIZER, Job, LABEL_INSTANCE, names, PVC, Reasons, STATEFULSET, StatefulSet } from './types';
 
-/** Caches the deletion reads. */
-export interface DeletionCaches {
-  readonly statefulsets: CacheReader;
-  readonly jobs: CacheReader;
-  readonly pvcs: CacheReader;
+/** Stores the deletion reads. */
+export interface DeletionStores {
+  readonly statefulsets: Store<StatefulSet>;
+  readonly jobs: Store<Job>;
+  readonly pvcs: Store<KubeObject>;
 }
 
 /** Outcome of one {@link runDeletion}. */
@@ -47,16 +47,16 @@ export interface DeletionResult {
 }
 
 /** Data PVCs of a database in the cache. */
-export function dataPvcs(pvcs: CacheReader, namespace: string, db: string): KubeObject[] {
+export function dataPvcs(pvcs: Store<KubeObject>, namespace: string, db: string): Stored<KubeObject>[] {
   return pvcs.byIndex('label', `${LABEL_INSTANCE}=${db}`)
-    .filter((p) => p.metadata?.namespace === namespace && p.metadata?.name?.startsWith(names.dataPvcPrefix(db)));
+    .filter((p) => p.metadata.namespace === namespace && p.metadata.name.startsWith(names.dataPvcPrefix(db)));
 }
 
 /** One step of the deletion flow (see module docs). */
-export async function runDeletion(a: Actions, c: DeletionCaches, images: PostgresImages): Promise<DeletionResult> {
+export async function runDeletion(a: Actions, c: DeletionStores, images: PostgresImages): Promise<DeletionResult> {
   const db = a.db;
-  const name = db.metadata!.name!;
-  const namespace = db.metadata!.namespace!;
+  const name = db.metadata.name;
+  const namespace = db.metadata.namespace;
   const snapshotName = names.finalSnapshotJob(name);
   const snapshot = a.cached(c.jobs, snapshotName);
   const state = jobState(snapshot);
@@ -78,18 +78,19 @@ export async function runDeletion(a: Actions, c: DeletionCaches, images: Postgre
   if (sts) {
     a.assertControlled(sts);
     await a.removeFinalizer(sts, STATEFULSET, FINALIZER);
-    if (!sts.metadata?.deletionTimestamp && await a.delete(STATEFULSET, sts.metadata!.name!, sts.metadata!.uid)) {
-      a.event('Normal', Reasons.StatefulSetDeleted, `deleted StatefulSet ${sts.metadata!.name} after final snapshot ${snapshotName}`, 'Delete');
+    const stsName = names.statefulSet(name);
+    if (!sts.metadata?.deletionTimestamp && await a.delete(STATEFULSET, stsName, sts.metadata?.uid)) {
+      a.event('Normal', Reasons.StatefulSetDeleted, `deleted StatefulSet ${stsName} after final snapshot ${snapshotName}`, 'Delete');
     }
   }
 
-  const pvcs = dataPvcs(c.pvcs, namespace, name).filter((p) => !p.metadata?.deletionTimestamp);
+  const pvcs = dataPvcs(c.pvcs, namespace, name).filter((p) => !p.metadata.deletionTimestamp);
   if (state !== 'Succeeded') {
     // No StatefulSet, so no snapshot could be taken: volumes left from an earlier StatefulSet stay.
     if (pvcs.length) a.event('Warning', Reasons.VolumesRetained, `kept ${pvcs.length} data volume(s): no StatefulSet to take a final snapshot from`, 'Delete');
   } else if ((db.spec.volumeRetention ?? 'Delete') === 'Delete') {
     let deleted = 0;
-    for (const pvc of pvcs) if (await a.delete(PVC, pvc.metadata!.name!, pvc.metadata!.uid)) deleted++;
+    for (const pvc of pvcs) if (await a.delete(PVC, pvc.metadata.name, pvc.metadata.uid)) deleted++;
     if (deleted) a.event('Normal', Reasons.VolumesDeleted, `deleted ${deleted} data volume(s)`, 'Delete');
   } else if (pvcs.length) {
     a.event('Normal', Reasons.VolumesRetained, `kept ${pvcs.length} data volume(s) (volumeRetention: Retain)`, 'Delete');

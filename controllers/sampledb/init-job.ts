@@ -2,9 +2,8 @@
  * The init Job `<db>-init`: waits for the primary, then creates the operator's bookkeeping table.
  * Created once when the StatefulSet exists; Job templates are immutable, so it is never re-applied.
  */
-import { KubeObject } from '../../runtime';
 import { jobFor, withWaitForPrimary } from './pods';
-import { names, SampleDB } from './types';
+import { Database, Desired, names } from './types';
 
 const INIT_SQL = [
   'CREATE TABLE IF NOT EXISTS sampledb_info (key text PRIMARY KEY, value text NOT NULL)',
@@ -12,7 +11,7 @@ const INIT_SQL = [
 ];
 
 /** The desired init Job, run with `image` (the StatefulSet's: psql matches the server). */
-export function initJob(db: SampleDB, image: string): KubeObject {
+export function initJob(db: Database, image: string): Desired {
   const script = withWaitForPrimary(INIT_SQL.map((sql) => `psql -v ON_ERROR_STOP=1 -c "${sql}"`).join('\n'));
-  return jobFor(db, { name: names.initJob(db.metadata!.name!), component: 'init', image, script });
+  return jobFor(db, { name: names.initJob(db.metadata.name), component: 'init', image, script });
 }

@@ -20,7 +20,7 @@
  * standby notices a vanished primary in seconds), and an `hba_file` that allows replication by the
  * replication user.
  */
-import { names, SampleDB } from './types';
+import { Database, names } from './types';
 
 /** Keys of the replication user in the credentials Secret. */
 export const REPLICATION_USER_KEY = 'replicationUsername';
@@ -83,8 +83,8 @@ export function instanceCommand(): string[] {
 }
 
 /** `postgres` settings of every instance (primary and standby alike; a primary ignores primary_conninfo). */
-export function postgresArgs(db: SampleDB): string[] {
-  const name = db.metadata!.name!;
+export function postgresArgs(db: Database): string[] {
+  const name = db.metadata.name;
   const settings: Record<string, string> = {
     listen_addresses: '*',
     hba_file: '/tmp/pg_hba.conf',

@@ -8,9 +8,9 @@
  * call: no connection stays open between reconciles.
  */
 import { Client } from 'pg';
-import { KubeObject } from '../../runtime';
+import { Stored } from '../../runtime';
 import { Credentials } from './credentials';
-import { LABEL_ROLE } from './types';
+import { LABEL_ROLE, Pod } from './types';
 
 /** One instance's PostgreSQL state. */
 export interface PgState {
@@ -29,7 +29,7 @@ export interface PgState {
 export interface Instance {
   readonly name: string;
   readonly ordinal: number;
-  readonly pod?: KubeObject;
+  readonly pod?: Stored<Pod>;
   readonly ready: boolean;
   readonly terminating: boolean;
   readonly createdAt?: string;
@@ -124,37 +124,37 @@ export class PgInstanceClient implements InstanceClient {
 }
 
 /** The pod's Ready condition. */
-export function podReady(pod: KubeObject | undefined): boolean {
-  const conditions = ((pod?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions) ?? [];
+export function podReady(pod: Pod | undefined): boolean {
+  const conditions = pod?.status?.conditions ?? [];
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** Instances 0..count-1 (and any pod beyond, still terminating), probed in parallel. */
 export async function observeInstances(
-  dbName: string, pods: readonly KubeObject[], count: number, client: InstanceClient, credentials: Credentials | undefined,
+  dbName: string, pods: readonly Stored<Pod>[], count: number, client: InstanceClient, credentials: Credentials | undefined,
 ): Promise<Instance[]> {
-  const byName = new Map(pods.map((p) => [p.metadata!.name!, p]));
+  const byName = new Map(pods.map((p) => [p.metadata.name, p]));
   const ordinals = new Set<number>();
   for (let i = 0; i < count; i++) ordinals.add(i);
   for (const p of pods) {
-    const m = new RegExp(`^${dbName}-(\\d+)$`).exec(p.metadata!.name!);
+    const m = new RegExp(`^${dbName}-(\\d+)$`).exec(p.metadata.name);
     if (m) ordinals.add(Number(m[1]));
   }
   return Promise.all([...ordinals].sort((a, b) => a - b).map(async (ordinal) => {
     const name = `${dbName}-${ordinal}`;
     const pod = byName.get(name);
-    const ip = (pod?.status as { podIP?: string } | undefined)?.podIP;
-    const running = !!pod && !pod.metadata?.deletionTimestamp && !!ip;
+    const ip = pod?.status?.podIP;
+    const running = !!pod && !pod.metadata.deletionTimestamp;
     return {
       name,
       ordinal,
       pod,
       ready: podReady(pod),
-      terminating: !!pod?.metadata?.deletionTimestamp,
-      createdAt: pod?.metadata?.creationTimestamp as string | undefined,
+      terminating: !!pod?.metadata.deletionTimestamp,
+      createdAt: pod?.metadata.creationTimestamp,
       ip,
-      labelRole: pod?.metadata?.labels?.[LABEL_ROLE],
-      pg: running && credentials ? await client.state(ip!, credentials) : undefined,
+      labelRole: pod?.metadata.labels?.[LABEL_ROLE],
+      pg: running && ip && credentials ? await client.state(ip, credentials) : undefined,
     };
   }));
 }

@@ -2,8 +2,8 @@
  * Pod pieces shared by the StatefulSet and the Jobs: Pod Security "restricted" contexts for the
  * official image's `postgres` user (uid 999), credentials from the Secret, and the Job shape.
  */
-import { controllerReference, KubeObject } from '../../runtime';
-import { labels, names, SampleDB } from './types';
+import { controllerReference } from '../../runtime';
+import { Database, Desired, Job, labels, names } from './types';
 
 /** uid/gid of `postgres` in the official image. */
 export const POSTGRES_UID = 999;
@@ -19,12 +19,12 @@ export function containerSecurityContext(): Record<string, unknown> {
   return { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } };
 }
 
-function secretEnv(db: SampleDB, name: string, key: string): Record<string, unknown> {
-  return { name, valueFrom: { secretKeyRef: { name: names.secret(db.metadata!.name!), key } } };
+function secretEnv(db: Database, name: string, key: string): Record<string, unknown> {
+  return { name, valueFrom: { secretKeyRef: { name: names.secret(db.metadata.name), key } } };
 }
 
 /** Server-side credentials (the official image's POSTGRES_* variables, and the replication user). */
-export function serverCredentialEnv(db: SampleDB): Record<string, unknown>[] {
+export function serverCredentialEnv(db: Database): Record<string, unknown>[] {
   return [
     secretEnv(db, 'POSTGRES_USER', 'username'), secretEnv(db, 'POSTGRES_PASSWORD', 'password'), secretEnv(db, 'POSTGRES_DB', 'database'),
     secretEnv(db, 'REPLICATION_USER', 'replicationUsername'), secretEnv(db, 'REPLICATION_PASSWORD', 'replicationPassword'),
@@ -32,8 +32,8 @@ export function serverCredentialEnv(db: SampleDB): Record<string, unknown>[] {
 }
 
 /** Client credentials and the primary's address (libpq PG* variables), for Jobs. */
-export function clientEnv(db: SampleDB): Record<string, unknown>[] {
-  const name = db.metadata!.name!;
+export function clientEnv(db: Database): Record<string, unknown>[] {
+  const name = db.metadata.name;
   return [
     // The primary, wherever it is after a failover.
     { name: 'PGHOST', value: names.primaryService(name) },
@@ -59,15 +59,17 @@ export interface JobSpecOptions {
   /** Mount the backup volume at /backups: true for the database's own, or another's claim name (read-only). */
   readonly backupVolume?: boolean | string;
   readonly extraLabels?: Record<string, string>;
+  /** Retries of a failed pod. @default 4 */
+  readonly backoffLimit?: number;
 }
 
 /** The pod template of a database Job (also the CronJob's job template). */
-export function jobPodTemplate(db: SampleDB, o: JobSpecOptions): Record<string, unknown> {
+export function jobPodTemplate(db: Database, o: JobSpecOptions): Record<string, unknown> {
   const volumes: Record<string, unknown>[] = [{ name: 'tmp', emptyDir: {} }];
   const mounts: Record<string, unknown>[] = [{ name: 'tmp', mountPath: '/tmp' }];
   if (o.backupVolume) {
-    const other = typeof o.backupVolume === 'string' && o.backupVolume !== names.backupPvc(db.metadata!.name!);
-    const claimName = typeof o.backupVolume === 'string' ? o.backupVolume : names.backupPvc(db.metadata!.name!);
+    const other = typeof o.backupVolume === 'string' && o.backupVolume !== names.backupPvc(db.metadata.name);
+    const claimName = typeof o.backupVolume === 'string' ? o.backupVolume : names.backupPvc(db.metadata.name);
     volumes.push({ name: 'backups', persistentVolumeClaim: other ? { claimName, readOnly: true } : { claimName } });
     mounts.push(other ? { name: 'backups', mountPath: '/backups', readOnly: true } : { name: 'backups', mountPath: '/backups' });
   }
@@ -91,18 +93,18 @@ export function jobPodTemplate(db: SampleDB, o: JobSpecOptions): Record<string, 
 }
 
 /** A one-shot Job of a database, controlled by it. */
-export function jobFor(db: SampleDB, o: JobSpecOptions): KubeObject {
+export function jobFor(db: Database, o: JobSpecOptions): Desired {
   const template = jobPodTemplate(db, o);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: {
       name: o.name,
-      namespace: db.metadata!.namespace,
+      namespace: db.metadata.namespace,
       labels: labels(db, o.component, o.extraLabels),
       ownerReferences: [controllerReference(db)],
     },
-    spec: { backoffLimit: 4, template },
+    spec: { backoffLimit: o.backoffLimit ?? 4, template },
   };
 }
 
@@ -110,9 +112,9 @@ export function jobFor(db: SampleDB, o: JobSpecOptions): KubeObject {
 export type JobState = 'Missing' | 'Running' | 'Succeeded' | 'Failed';
 
 /** Reads a Job's state from its conditions (`Complete`/`Failed`), falling back to `succeeded`. */
-export function jobState(job: KubeObject | undefined): JobState {
+export function jobState(job: Job | undefined): JobState {
   if (!job) return 'Missing';
-  const status = (job.status ?? {}) as { succeeded?: number; conditions?: { type: string; status: string }[] };
+  const status = job.status ?? {};
   const cond = (t: string) => (status.conditions ?? []).some((c) => c.type === t && c.status === 'True');
   if (cond('Complete') || (status.succeeded ?? 0) > 0) return 'Succeeded';
   if (cond('Failed')) return 'Failed';
@@ -120,8 +122,8 @@ export function jobState(job: KubeObject | undefined): JobState {
 }
 
 /** When a finished Job finished (completionTime, else the finishing condition's time). */
-export function jobFinishedAt(job: KubeObject): string | undefined {
-  const status = (job.status ?? {}) as { completionTime?: string; conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
+export function jobFinishedAt(job: Job): string | undefined {
+  const status = job.status ?? {};
   if (status.completionTime) return status.completionTime;
   return (status.conditions ?? []).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.lastTransitionTime;
 }

@@ -19,50 +19,52 @@
  * Credentials never appear in status, events or logs.
  */
 import {
-  KubeClient, KubeObject, CacheReader, objectKey, Reconciler, Request, Result, updateStatus,
+  KubeClient, KubeObject, Reconciler, Request, Result, Store, Stored, updateStatus,
 } from '../../runtime';
 import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
-import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials } from './credentials';
+import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials, secretData } from './credentials';
 import { runDeletion } from './deletion';
 import { PostgresImages } from './images';
 import { initJob } from './init-job';
 import { SampleDbMetrics } from './metrics';
 import { jobFinishedAt, jobState } from './pods';
 import { LABEL_RESTORE_FROM, RestoreSource, restoreJob, restoreJobName, restoreSourceOf } from './restore';
-import { InstanceClient, observeInstances, PgInstanceClient } from './instances';
+import { Instance, InstanceClient, observeInstances, PgInstanceClient } from './instances';
 import { reconcileReplication, ReplicationStatus } from './replication';
 import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
 import { clientService, headlessService, primaryService, replicaService } from './services';
 import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
 import { computeStatus, Observation, Problem, Progress } from './status';
 import {
-  ANNOTATION_UPGRADE_RESTORE, CRONJOB, FINALIZER, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, POD, Reasons, SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET,
+  ANNOTATION_UPGRADE_RESTORE, CRONJOB, Database, databaseOf, FINALIZER, Job, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, Pod, POD, Reasons,
+  SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET, StatefulSet,
 } from './types';
 import { planVersion } from './upgrade';
 import { UnsupportedVersionError } from './versions';
 
-/** Informer caches the reconciler reads. */
-export interface SampleDbCaches {
-  readonly sampledbs: CacheReader;
-  readonly services: CacheReader;
-  readonly statefulsets: CacheReader;
-  readonly jobs: CacheReader;
-  readonly cronjobs: CacheReader;
-  readonly pvcs: CacheReader;
-  readonly pods: CacheReader;
+/** Typed, read-only stores of the informers the reconciler reads. */
+export interface SampleDbStores {
+  readonly sampledbs: Store<SampleDB>;
+  readonly services: Store<KubeObject>;
+  readonly statefulsets: Store<StatefulSet>;
+  readonly jobs: Store<Job>;
+  readonly cronjobs: Store<KubeObject>;
+  readonly pvcs: Store<KubeObject>;
+  readonly pods: Store<Pod>;
 }
 
 /** Dependencies of {@link SampleDbReconciler}. */
 export interface SampleDbReconcilerDeps {
+  /** Writes return once the informer of their kind shows them (the manager's `readYourWritesClient`). */
   readonly client: KubeClient;
-  readonly caches: SampleDbCaches;
+  /** The API without read-your-writes waits (see ActionDeps.directClient). @default client */
+  readonly directClient?: KubeClient;
+  readonly stores: SampleDbStores;
   readonly recorder?: EventSink;
   /** @default 'sampledb-controller' */
   readonly fieldManager?: string;
   readonly metrics?: SampleDbMetrics;
-  /** Read-your-own-writes wait after a write. @default 5000 */
-  readonly consistencyTimeoutMs?: number;
   /** Talks to the PostgreSQL instances. @default a PgInstanceClient */
   readonly instances?: InstanceClient;
   /** How often a running database is looked at again (replication status, failure detection). @default 10000 */
@@ -73,7 +75,7 @@ export interface SampleDbReconcilerDeps {
 
 /** What the live-object steps found, for the status. */
 interface Findings {
-  statefulSet?: KubeObject;
+  statefulSet?: Stored<StatefulSet>;
   initialized: boolean;
   upgrading: boolean;
   restoring: boolean;
@@ -109,21 +111,22 @@ export class SampleDbReconciler implements Reconciler {
     this.images = deps.images ?? new PostgresImages();
     this.actionDeps = {
       client: deps.client,
+      directClient: deps.directClient ?? deps.client,
       fieldManager: deps.fieldManager ?? 'sampledb-controller',
       recorder: deps.recorder,
-      consistencyTimeoutMs: deps.consistencyTimeoutMs,
     };
   }
 
   async reconcile(request: Request): Promise<Result | void> {
-    const db = this.deps.caches.sampledbs.get(objectKey(request)) as SampleDB | undefined;
+    const stored = this.deps.stores.sampledbs.get(request);
+    const db = stored && databaseOf(stored);
     if (!db) {
       this.deps.metrics?.forget(request.namespace ?? '', request.name);
       return;
     }
     const a = new Actions(this.actionDeps, db);
     try {
-      if (db.metadata?.deletionTimestamp) await this.reconcileDeletion(a);
+      if (db.metadata.deletionTimestamp) await this.reconcileDeletion(a);
       else return await this.reconcileLive(a);
     } catch (err) {
       if (err instanceof ResourceExistsError) {
@@ -135,9 +138,9 @@ export class SampleDbReconciler implements Reconciler {
   }
 
   private async reconcileLive(a: Actions): Promise<Result | void> {
-    const c = this.deps.caches;
-    const db = await a.addFinalizer(a.db, SAMPLEDB, FINALIZER, c.sampledbs) as SampleDB;
-    const name = db.metadata!.name!;
+    const c = this.deps.stores;
+    const db = await a.addFinalizer(a.db, SAMPLEDB, FINALIZER);
+    const name = db.metadata.name;
     const findings: Findings = { initialized: false, upgrading: false, restoring: false, progress: [], problems: [] };
     const nameProblem = checkName(name);
     if (nameProblem) findings.problems.push({ reason: Reasons.InvalidName, message: nameProblem });
@@ -184,21 +187,22 @@ export class SampleDbReconciler implements Reconciler {
     if (plan.state === 'DowngradeRefused') {
       findings.problems.push({ reason: Reasons.DowngradeRefused, message: `refusing to downgrade from ${plan.from} to ${db.spec.version}; still running ${plan.from}` });
     } else if (plan.state === 'BackupFailed') {
-      findings.problems.push({ reason: Reasons.PreUpgradeBackupFailed, message: `pre-upgrade backup Job ${plan.preUpgradeBackup!.name} failed; still running ${plan.from} (delete the Job to retry)` });
+      findings.problems.push({ reason: Reasons.PreUpgradeBackupFailed, message: `pre-upgrade backup Job ${plan.preUpgradeBackup?.name} failed; still running ${plan.from} (delete the Job to retry)` });
     } else if (plan.state === 'BackingUp') {
-      findings.progress.push({ reason: 'PreUpgradeBackupRunning', message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup!.name} before upgrading ${plan.from} → ${db.spec.version}` });
+      findings.progress.push({ reason: 'PreUpgradeBackupRunning', message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup?.name} before upgrading ${plan.from} → ${db.spec.version}` });
     } else if (plan.state === 'Shrinking') {
       findings.progress.push({ reason: 'UpgradeShrinking', message: `major upgrade ${plan.from} → ${db.spec.version}: running the primary alone on ${names.pod(name, 0)} before it moves to a new data directory; standbys re-clone afterwards` });
     }
     // Instances to run now: spec.replicas, or the primary alone while a major upgrade is in flight.
     const wanted = plan.instances ?? db.spec.replicas ?? 1;
     const image = this.images.imageFor(plan.statefulSetVersion);
-    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, image, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas: podsToKeep(db, wanted) });
+    const replicas = podsToKeep(db, wanted);
+    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, image, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas });
     if (await a.apply(c.statefulsets, desired, STATEFULSET)) {
-      const want = (desired.spec as { replicas: number }).replicas;
+      const want = replicas;
       if (!before) a.event('Normal', Reasons.StatefulSetCreated, `created StatefulSet ${name} running ${plan.statefulSetVersion} with ${want} replica(s)`, 'Create');
       else if (runningVersion(before) !== plan.statefulSetVersion) a.event('Normal', Reasons.UpgradeStarted, `rolling StatefulSet ${name} from ${runningVersion(before)} to ${plan.statefulSetVersion}`, 'Upgrade');
-      else if ((before.spec as { replicas?: number }).replicas !== want) a.event('Normal', Reasons.Scaled, `scaled StatefulSet ${name} to ${want} replica(s)`, 'Scale');
+      else if (before.spec?.replicas !== want) a.event('Normal', Reasons.Scaled, `scaled StatefulSet ${name} to ${want} replica(s)`, 'Scale');
       else a.event('Normal', Reasons.StatefulSetUpdated, `applied StatefulSet ${name} (reverted drift or applied a spec change)`);
     }
     const sts = a.cached(c.statefulsets, names.statefulSet(name));
@@ -233,23 +237,24 @@ export class SampleDbReconciler implements Reconciler {
 
   /** Roles, failover and switchover (replication.ts) over the database's pods. */
   private async ensureReplication(a: Actions, f: Findings, credentials: Credentials | undefined, wanted: number): Promise<void> {
-    const c = this.deps.caches;
+    const c = this.deps.stores;
     const db = a.db;
-    const name = db.metadata!.name!;
-    const pods = c.pods.list().filter((p) => p.metadata?.namespace === db.metadata!.namespace && p.metadata?.labels?.[LABEL_INSTANCE] === name && p.metadata?.labels?.[LABEL_NAME] === 'sampledb' && p.metadata?.labels?.[LABEL_COMPONENT] === 'database');
+    const name = db.metadata.name;
+    const pods = c.pods.list(db.metadata.namespace).filter((p) => p.metadata.labels?.[LABEL_INSTANCE] === name && p.metadata.labels?.[LABEL_NAME] === 'sampledb' && p.metadata.labels?.[LABEL_COMPONENT] === 'database');
     const instances = await observeInstances(name, pods, podsToKeep(db, wanted), this.instances, credentials);
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
     const live = replicationStatusOf(db.status);
-    const withCredentials = async (fn: (c: Credentials) => Promise<void>) => { if (credentials) await fn(credentials); };
+    // PostgreSQL is reached on the pod's IP with the credentials; without either there is nothing to send.
+    const onInstance = async (i: Instance, fn: (ip: string, c: Credentials) => Promise<void>) => { if (i.ip && credentials) await fn(i.ip, credentials); };
     const result = await reconcileReplication(db, instances, live, {
       setRole: async (i, role) => {
-        await a.mergePatch(c.pods, POD, i.name, { metadata: { labels: { [LABEL_ROLE]: role ?? null } } });
+        await a.mergePatch(POD, i.name, { metadata: { labels: { [LABEL_ROLE]: role ?? null } } });
       },
-      deletePod: async (i) => { await a.delete(POD, i.name, i.pod?.metadata?.uid); },
-      promote: (i) => withCredentials((cr) => this.instances.promote(i.ip!, cr)),
-      configurePrimary: (i, sync) => withCredentials((cr) => this.instances.configurePrimary(i.ip!, cr, sync)).catch(() => undefined),
+      deletePod: async (i) => { await a.delete(POD, i.name, i.pod?.metadata.uid); },
+      promote: (i) => onInstance(i, (ip, cr) => this.instances.promote(ip, cr)),
+      configurePrimary: (i, sync) => onInstance(i, (ip, cr) => this.instances.configurePrimary(ip, cr, sync)).catch(() => undefined),
       persist: async (state) => {
-        const fresh = (c.sampledbs.get(objectKey(db)) as SampleDB | undefined) ?? db;
+        const fresh = this.latest(db);
         await this.writeStatus(fresh, withReplicationStatus(fresh.status ?? {}, state));
       },
       event: (type, reason, note) => a.event(type, reason, note, 'Replication'),
@@ -266,7 +271,7 @@ export class SampleDbReconciler implements Reconciler {
    * Secrets (least privilege), so it can only read the Secrets it names.
    */
   private async ensureCredentials(a: Actions): Promise<KubeObject | undefined> {
-    const name = names.secret(a.db.metadata!.name!);
+    const name = names.secret(a.db.metadata.name);
     const secret = await a.getLive(SECRET, name);
     a.assertControlled(secret);
     if (!secret) {
@@ -274,37 +279,37 @@ export class SampleDbReconciler implements Reconciler {
       if (await a.create(undefined, created)) a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
       return created;
     }
-    const missing = missingCredentialData(a.db, secret);
-    if (Object.keys(missing).length && await a.mergePatch(undefined, SECRET, name, { data: missing })) {
+    const missing = missingCredentialData(secret);
+    if (Object.keys(missing).length && await a.mergePatch(SECRET, name, { data: missing })) {
       a.event('Warning', Reasons.CredentialsCreated, `Secret ${name} lacked key(s) ${Object.keys(missing).sort().join(', ')}; generated them`);
-      return { ...secret, data: { ...(secret.data as object), ...missing } };
+      return { ...secret, data: { ...secretData(secret), ...missing } };
     }
     return secret;
   }
 
   private async ensureBackupVolume(a: Actions): Promise<void> {
-    const c = this.deps.caches;
-    const name = names.backupPvc(a.db.metadata!.name!);
+    const c = this.deps.stores;
+    const name = names.backupPvc(a.db.metadata.name);
     const live = a.cached(c.pvcs, name);
     if (live) {
       // Not owned (it outlives the SampleDB), so identify it by its instance label.
-      if (live.metadata?.labels?.[LABEL_INSTANCE] !== a.db.metadata!.name) throw new ResourceExistsError('PersistentVolumeClaim', name);
+      if (live.metadata?.labels?.[LABEL_INSTANCE] !== a.db.metadata.name) throw new ResourceExistsError('PersistentVolumeClaim', name);
       return;
     }
     if (await a.create(c.pvcs, backupPvc(a.db), false)) a.event('Normal', Reasons.BackupVolumeCreated, `created backup volume ${name}`, 'Create');
   }
 
   private async ensureBackupSchedule(a: Actions, image: string): Promise<void> {
-    const c = this.deps.caches;
-    const name = names.backupCronJob(a.db.metadata!.name!);
+    const c = this.deps.stores;
+    const name = names.backupCronJob(a.db.metadata.name);
     const desired = backupCronJob(a.db, image);
     if (desired) {
-      if (await a.apply(c.cronjobs, desired, CRONJOB)) a.event('Normal', Reasons.BackupScheduleApplied, `backups of ${a.db.metadata!.name} on schedule "${a.db.spec.backupSchedule}" by CronJob ${name}`, 'Backup');
+      if (await a.apply(c.cronjobs, desired, CRONJOB)) a.event('Normal', Reasons.BackupScheduleApplied, `backups of ${a.db.metadata.name} on schedule "${a.db.spec.backupSchedule}" by CronJob ${name}`, 'Backup');
       return;
     }
     const live = a.cached(c.cronjobs, name);
     a.assertControlled(live);
-    if (live && await a.delete(CRONJOB, name, live.metadata!.uid)) a.event('Normal', Reasons.BackupScheduleRemoved, `deleted CronJob ${name}: no backupSchedule`, 'Backup');
+    if (live && await a.delete(CRONJOB, name, live.metadata.uid)) a.event('Normal', Reasons.BackupScheduleRemoved, `deleted CronJob ${name}: no backupSchedule`, 'Backup');
   }
 
   /**
@@ -314,8 +319,8 @@ export class SampleDbReconciler implements Reconciler {
    * whose message becomes the condition.
    */
   private async ensureRestores(a: Actions, f: Findings, sts: KubeObject | undefined, counts: ReturnType<typeof statefulSetCounts>, image: string): Promise<void> {
-    const c = this.deps.caches;
-    const own = a.db.metadata!.name!;
+    const c = this.deps.stores;
+    const own = a.db.metadata.name;
     const upgradeBackup = sts?.metadata?.annotations?.[ANNOTATION_UPGRADE_RESTORE];
     const requested = restoreSourceOf(a.db);
     const targets: { source: RestoreSource; upgrade: boolean }[] = [];
@@ -331,7 +336,7 @@ export class SampleDbReconciler implements Reconciler {
       else f.restoring = true;
       const volume = names.backupPvc(source.sampleDB);
       if (state === 'Missing' && !a.cached(c.pvcs, volume)) {
-        f.problems.push({ reason: Reasons.RestoreSourceMissing, message: `cannot restore backup ${source.backup}: SampleDB ${source.sampleDB} has no backup volume ${volume} in namespace ${a.db.metadata!.namespace}` });
+        f.problems.push({ reason: Reasons.RestoreSourceMissing, message: `cannot restore backup ${source.backup}: SampleDB ${source.sampleDB} has no backup volume ${volume} in namespace ${a.db.metadata.namespace}` });
         continue;
       }
       if (state === 'Failed') {
@@ -348,10 +353,10 @@ export class SampleDbReconciler implements Reconciler {
   }
 
   /** What a finished Job's pod wrote to its termination log (e.g. "backup x not found in volume y"). */
-  private terminationMessage(db: SampleDB, jobName: string): string | undefined {
-    for (const pod of this.deps.caches.pods.list()) {
-      if (pod.metadata?.namespace !== db.metadata!.namespace || pod.metadata?.labels?.['job-name'] !== jobName) continue;
-      const statuses = ((pod.status as { containerStatuses?: { state?: { terminated?: { message?: string } } }[] } | undefined)?.containerStatuses) ?? [];
+  private terminationMessage(db: Database, jobName: string): string | undefined {
+    for (const pod of this.deps.stores.pods.list(db.metadata.namespace)) {
+      if (pod.metadata.labels?.['job-name'] !== jobName) continue;
+      const statuses = pod.status?.containerStatuses ?? [];
       const message = statuses.map((s) => s.state?.terminated?.message?.trim()).find((m) => m);
       if (message) return message;
     }
@@ -360,17 +365,17 @@ export class SampleDbReconciler implements Reconciler {
 
   private async reconcileDeletion(a: Actions): Promise<void> {
     const db = a.db;
-    if (!(db.metadata?.finalizers ?? []).includes(FINALIZER)) return;
-    const r = await runDeletion(a, this.deps.caches, this.images);
+    if (!(db.metadata.finalizers ?? []).includes(FINALIZER)) return;
+    const r = await runDeletion(a, this.deps.stores, this.images);
     if (r.done) {
       await a.removeFinalizer(db, SAMPLEDB, FINALIZER);
       a.event('Normal', Reasons.FinalizerRemoved, `cleanup done; removed finalizer ${FINALIZER}`, 'Delete');
-      this.deps.metrics?.forget(db.metadata!.namespace!, db.metadata!.name!);
+      this.deps.metrics?.forget(db.metadata.namespace, db.metadata.name);
       return;
     }
     const findings: Findings = {
-      statefulSet: a.cached(this.deps.caches.statefulsets, names.statefulSet(db.metadata!.name!)),
-      initialized: jobState(a.cached(this.deps.caches.jobs, names.initJob(db.metadata!.name!))) === 'Succeeded',
+      statefulSet: a.cached(this.deps.stores.statefulsets, names.statefulSet(db.metadata.name)),
+      initialized: jobState(a.cached(this.deps.stores.jobs, names.initJob(db.metadata.name))) === 'Succeeded',
       upgrading: false,
       restoring: false,
       progress: r.progress ? [r.progress] : [],
@@ -381,11 +386,11 @@ export class SampleDbReconciler implements Reconciler {
 
   /** Status, transition events and metrics. */
   private async finish(a: Actions, f: Findings, deleting = false): Promise<void> {
-    const fresh = (this.deps.caches.sampledbs.get(objectKey(a.db)) as SampleDB | undefined) ?? a.db;
+    const fresh = this.latest(a.db);
     const status = this.observe(fresh, f, deleting);
     this.transitionEvents(a, fresh.status ?? {}, status);
     const latest = observeBackups(this.jobsOf(fresh)).latest;
-    this.deps.metrics?.set(fresh.metadata!.namespace!, fresh.metadata!.name!, {
+    this.deps.metrics?.set(fresh.metadata.namespace, fresh.metadata.name, {
       desired: fresh.spec.replicas ?? 1,
       ready: status.readyReplicas ?? 0,
       backupFailed: latest ? !latest.succeeded : false,
@@ -395,16 +400,24 @@ export class SampleDbReconciler implements Reconciler {
     await this.writeStatus(fresh, status);
   }
 
-  private jobsOf(db: SampleDB): KubeObject[] {
-    return this.deps.caches.jobs.byIndex('label', `${LABEL_INSTANCE}=${db.metadata!.name}`).filter((j) => j.metadata?.namespace === db.metadata!.namespace);
+  /** The newest stored version of `db` (a status write of this reconcile may have moved it on). */
+  private latest(db: Database): Database {
+    const stored = this.deps.stores.sampledbs.get(db.metadata);
+    return (stored && databaseOf(stored)) ?? db;
   }
 
-  private observe(db: SampleDB, f: Omit<Findings, 'statefulSet'> & { statefulSet?: KubeObject }, deleting: boolean): SampleDBStatus {
-    const sts = f.statefulSet ?? this.deps.caches.statefulsets.get(objectKey({ namespace: db.metadata!.namespace, name: names.statefulSet(db.metadata!.name!) }));
+  private jobsOf(db: Database): Stored<Job>[] {
+    return this.deps.stores.jobs.byIndex('label', `${LABEL_INSTANCE}=${db.metadata.name}`).filter((j) => j.metadata.namespace === db.metadata.namespace);
+  }
+
+  private observe(db: Database, f: Findings, deleting: boolean): SampleDBStatus {
+    const sts = f.statefulSet ?? this.deps.stores.statefulsets.get({ namespace: db.metadata.namespace, name: names.statefulSet(db.metadata.name) });
     const counts = statefulSetCounts(sts);
     const jobs = this.jobsOf(db);
-    const restores = jobs.filter((j) => j.metadata?.labels?.[LABEL_RESTORE_FROM] && jobState(j) === 'Succeeded')
-      .sort((x, y) => (jobFinishedAt(x) ?? '').localeCompare(jobFinishedAt(y) ?? ''));
+    const restores = jobs.flatMap((j) => {
+      const backup = j.metadata.labels?.[LABEL_RESTORE_FROM];
+      return backup && jobState(j) === 'Succeeded' ? [{ backup, at: jobFinishedAt(j) ?? '' }] : [];
+    }).sort((x, y) => x.at.localeCompare(y.at));
     // The version counts as current once the StatefulSet controller rolled it out.
     const running = runningVersion(sts);
     const current = counts.settled ? running : (db.status?.currentVersion ?? running);
@@ -415,7 +428,7 @@ export class SampleDbReconciler implements Reconciler {
       runningVersion: current,
       initialized: f.initialized,
       backups: observeBackups(jobs),
-      restoredFrom: restores.length ? restores[restores.length - 1].metadata!.labels![LABEL_RESTORE_FROM] : db.status?.restoredFrom,
+      restoredFrom: restores.length ? restores[restores.length - 1].backup : db.status?.restoredFrom,
       deleting,
       upgrading: f.upgrading || (!!current && !!running && current !== running),
       restoring: f.restoring,
@@ -426,11 +439,9 @@ export class SampleDbReconciler implements Reconciler {
     return computeStatus(db, observation);
   }
 
-  private async writeStatus(db: SampleDB, status: SampleDBStatus): Promise<void> {
-    const updated = await updateStatus(this.deps.client, db, status as Record<string, unknown>, { fieldManager: this.actionDeps.fieldManager, resource: SAMPLEDB });
-    if (updated?.metadata?.resourceVersion) {
-      await this.deps.caches.sampledbs.waitForResourceVersion(objectKey(updated), updated.metadata.resourceVersion, this.deps.consistencyTimeoutMs ?? 5000);
-    }
+  /** Writes the status (no request when unchanged); returns once the store shows it (read-your-writes client). */
+  private async writeStatus(db: Database, status: SampleDBStatus): Promise<void> {
+    await updateStatus(this.deps.client, db, { ...status }, { fieldManager: this.actionDeps.fieldManager, resource: SAMPLEDB });
   }
 
   /** Events for steps observed through other controllers' status (Jobs finishing, rollouts). */

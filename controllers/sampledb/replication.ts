@@ -27,27 +27,15 @@
  * promoted). Without it, replication is asynchronous: a failover loses the commits the standbys
  * had not received (the lag in `status.instances`).
  */
-import { Instance } from './instances';
-import { Reasons, SampleDB } from './types';
+import { Stored } from '../../runtime';
+import { Instance, PgState } from './instances';
+import { Database, Pod, Reasons, SampleDBStatus } from './types';
 
-/** Replication fields of the status. */
-export interface ReplicationStatus {
-  currentPrimary?: string;
-  targetPrimary?: string;
-  targetPrimarySince?: string;
-  primaryUnavailableSince?: string;
-  instances?: InstanceStatus[];
-}
+/** Replication fields of the status (as the CRD declares them). */
+export type ReplicationStatus = Pick<SampleDBStatus, 'currentPrimary' | 'targetPrimary' | 'targetPrimarySince' | 'primaryUnavailableSince' | 'instances'>;
 
-/** One instance in `status.instances`. */
-export interface InstanceStatus {
-  name: string;
-  role: 'primary' | 'standby' | 'unknown';
-  ready: boolean;
-  timeline?: number;
-  /** Bytes of WAL the primary has that this standby has not replayed. */
-  lagBytes?: number;
-}
+/** One instance in `status.instances` (`lagBytes`: WAL the primary has that this standby has not replayed). */
+export type InstanceStatus = NonNullable<SampleDBStatus['instances']>[number];
 
 /** The writes replication needs (the reconciler's Actions and PostgreSQL). */
 export interface ReplicationOps {
@@ -77,25 +65,29 @@ export interface ReplicationResult {
 /** Default `spec.failoverDelaySeconds`. */
 export const DEFAULT_FAILOVER_DELAY_SECONDS = 10;
 
-const healthyPrimary = (i: Instance | undefined) => !!i && !!i.pod && !i.terminating && i.ready && !!i.pg && !i.pg.recovery;
-const healthyStandby = (i: Instance | undefined) => !!i && !!i.pod && !i.terminating && !!i.pg && i.pg.recovery;
+/** An instance whose pod runs and whose PostgreSQL answered. */
+type Answering = Instance & { readonly pod: Stored<Pod>; readonly pg: PgState };
+
+const healthyPrimary = (i: Instance | undefined): i is Answering => !!i && !!i.pod && !i.terminating && i.ready && !!i.pg && !i.pg.recovery;
+const healthyStandby = (i: Instance | undefined): i is Answering => !!i && !!i.pod && !i.terminating && !!i.pg && i.pg.recovery;
 
 /** The standby to promote: highest WAL position, then lowest ordinal; only among `allowed`. */
 export function bestStandby(instances: readonly Instance[], allowed: (i: Instance) => boolean = () => true): Instance | undefined {
-  return instances.filter((i) => healthyStandby(i) && allowed(i))
-    .sort((a, b) => (a.pg!.lsn === b.pg!.lsn ? a.ordinal - b.ordinal : a.pg!.lsn > b.pg!.lsn ? -1 : 1))[0];
+  return instances.filter((i): i is Answering => healthyStandby(i) && allowed(i))
+    .sort((a, b) => (a.pg.lsn === b.pg.lsn ? a.ordinal - b.ordinal : a.pg.lsn > b.pg.lsn ? -1 : 1))[0];
 }
 
 /** `status.instances` from what was observed. */
 export function instanceStatuses(instances: readonly Instance[], primary: string | undefined): InstanceStatus[] {
-  const p = instances.find((i) => i.name === primary && i.pg && !i.pg.recovery);
+  const primaryPg = instances.find((i) => i.name === primary && i.pg && !i.pg.recovery)?.pg;
   return instances.filter((i) => i.pod).map((i) => {
-    const role = !i.pg ? 'unknown' : i.pg.recovery ? 'standby' : 'primary';
+    const pg = i.pg;
+    const role = !pg ? 'unknown' : pg.recovery ? 'standby' : 'primary';
     const out: InstanceStatus = { name: i.name, role, ready: i.ready };
-    if (i.pg?.timeline !== undefined) out.timeline = i.pg.timeline;
-    if (role === 'standby' && p) {
-      const replay = i.pg!.replayLsn ?? i.pg!.lsn;
-      out.lagBytes = Number(p.pg!.lsn > replay ? p.pg!.lsn - replay : 0n);
+    if (pg?.timeline !== undefined) out.timeline = pg.timeline;
+    if (pg?.recovery && primaryPg) {
+      const replay = pg.replayLsn ?? pg.lsn;
+      out.lagBytes = Number(primaryPg.lsn > replay ? primaryPg.lsn - replay : 0n);
     }
     return out;
   });
@@ -106,7 +98,7 @@ export function instanceStatuses(instances: readonly Instance[], primary: string
  * `spec.replicas` while a major upgrade runs the primary alone), else '' (asynchronous): a primary
  * without standbys would block every commit.
  */
-export function synchronousStandbyNames(db: SampleDB, wanted: number = db.spec.replicas ?? 1): string {
+export function synchronousStandbyNames(db: Database, wanted: number = db.spec.replicas ?? 1): string {
   return db.spec.synchronous === true && wanted > 1 ? 'ANY 1 (*)' : '';
 }
 
@@ -114,8 +106,8 @@ export function synchronousStandbyNames(db: SampleDB, wanted: number = db.spec.r
  * See module docs. `status` is the live status; `now` the clock; `wanted` the instances to run
  * (`spec.replicas`, or 1 while a major upgrade runs the primary alone on pod 0).
  */
-export async function reconcileReplication(db: SampleDB, instances: readonly Instance[], status: ReplicationStatus, ops: ReplicationOps, now: Date = new Date(), wanted: number = db.spec.replicas ?? 1): Promise<ReplicationResult> {
-  const name = db.metadata!.name!;
+export async function reconcileReplication(db: Database, instances: readonly Instance[], status: ReplicationStatus, ops: ReplicationOps, now: Date = new Date(), wanted: number = db.spec.replicas ?? 1): Promise<ReplicationResult> {
+  const name = db.metadata.name;
   const want = wanted;
   const byName = (n: string | undefined) => instances.find((i) => i.name === n);
   const state: ReplicationStatus = { ...status };
@@ -134,17 +126,17 @@ export async function reconcileReplication(db: SampleDB, instances: readonly Ins
     if (!current) {
       // A new database: pod 0 initializes itself; it becomes the primary once it answers as one.
       if (!healthyPrimary(primary)) return done({ progress: { reason: 'WaitingForPrimary', message: `waiting for ${name}-0 to initialize as the primary` } });
-      await ops.setRole(primary!, 'primary');
+      await ops.setRole(primary, 'primary');
       labelledPrimary = true;
-      state.currentPrimary = primary!.name;
-      ops.event('Normal', Reasons.PrimaryLabelled, `${primary!.name} is the primary`);
+      state.currentPrimary = primary.name;
+      ops.event('Normal', Reasons.PrimaryLabelled, `${primary.name} is the primary`);
     } else if (healthyPrimary(primary)) {
       delete state.primaryUnavailableSince;
-      const target = switchoverTarget(db, instances, primary!, want);
+      const target = switchoverTarget(db, instances, primary, want);
       if (target) {
         Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
         await ops.persist(state);
-        ops.event('Normal', Reasons.SwitchoverStarted, `switching the primary over from ${primary!.name} to ${target.name}`);
+        ops.event('Normal', Reasons.SwitchoverStarted, `switching the primary over from ${primary.name} to ${target.name}`);
       }
     } else {
       const since = state.primaryUnavailableSince ? new Date(state.primaryUnavailableSince) : now;
@@ -192,7 +184,7 @@ export async function reconcileReplication(db: SampleDB, instances: readonly Ins
 }
 
 /** A switchover target: `spec.primary` when it is a healthy standby, else one below a shrinking size. */
-function switchoverTarget(db: SampleDB, instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+function switchoverTarget(db: Database, instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
   const preferred = instances.find((i) => i.name === db.spec.primary);
   if (preferred && preferred.name !== primary.name && preferred.ordinal < want && healthyStandby(preferred) && preferred.ready) return preferred;
   if (primary.ordinal >= want) return bestStandby(instances, (i) => i.ordinal < want && i.ready);

@@ -6,9 +6,8 @@
  * an empty data directory and loads the pre-upgrade backup). Either waits until the database is
  * initialized and its StatefulSet has settled with a ready primary.
  */
-import { KubeObject } from '../../runtime';
 import { jobFor, jobName, withWaitForPrimary } from './pods';
-import { names, SampleDB } from './types';
+import { Database, Desired, names } from './types';
 
 /** A backup to restore: its name and the SampleDB whose backup volume holds it. */
 export interface RestoreSource {
@@ -17,9 +16,9 @@ export interface RestoreSource {
 }
 
 /** `spec.restoreFrom` with its default (this database) applied. */
-export function restoreSourceOf(db: SampleDB): RestoreSource | undefined {
+export function restoreSourceOf(db: Database): RestoreSource | undefined {
   const r = db.spec.restoreFrom;
-  return r ? { sampleDB: r.sampleDB ?? db.metadata!.name!, backup: r.backup } : undefined;
+  return r ? { sampleDB: r.sampleDB ?? db.metadata.name, backup: r.backup } : undefined;
 }
 
 /** Label on restore Jobs: the backup they restore. */
@@ -29,13 +28,13 @@ export const LABEL_RESTORE_FROM = 'database.example.com/restore-from';
 const RESTORE = 'f="/backups/${RESTORE_FROM}.dump"\ntest -f "$f" || { echo "backup ${RESTORE_FROM} not found in volume ${SOURCE_VOLUME}" | tee /dev/termination-log; exit 2; }\npg_restore --clean --if-exists --no-owner -d "$PGDATABASE" "$f"\necho "restored $f"';
 
 /** The name of the Job restoring `backup`. */
-export function restoreJobName(db: SampleDB, backup: string): string {
-  return jobName(db.metadata!.name!, 'restore', backup);
+export function restoreJobName(db: Database, backup: string): string {
+  return jobName(db.metadata.name, 'restore', backup);
 }
 
 /** The restore Job for `source` (read-only mount of the source database's backup volume), run with the running version's `image`. */
-export function restoreJob(db: SampleDB, source: RestoreSource, image: string): KubeObject {
-  const job = jobFor(db, {
+export function restoreJob(db: Database, source: RestoreSource, image: string): Desired {
+  return jobFor(db, {
     name: restoreJobName(db, source.backup),
     component: 'restore',
     image,
@@ -43,7 +42,6 @@ export function restoreJob(db: SampleDB, source: RestoreSource, image: string): 
     env: [{ name: 'RESTORE_FROM', value: source.backup }, { name: 'SOURCE_VOLUME', value: names.backupPvc(source.sampleDB) }],
     backupVolume: names.backupPvc(source.sampleDB),
     extraLabels: { [LABEL_RESTORE_FROM]: source.backup },
+    backoffLimit: 0,
   });
-  (job.spec as { backoffLimit: number }).backoffLimit = 0;
-  return job;
 }

@@ -8,7 +8,7 @@
 import { controllerReference, KubeObject } from '../../runtime';
 import { instanceCommand, postgresArgs } from './instance-script';
 import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
-import { ANNOTATION_UPGRADE_RESTORE, ANNOTATION_VERSION, FINALIZER, labels, names, SampleDB, selectorLabels } from './types';
+import { ANNOTATION_UPGRADE_RESTORE, ANNOTATION_VERSION, Database, Desired, FINALIZER, labels, names, selectorLabels, StatefulSet } from './types';
 import { dataDirFor } from './versions';
 
 /** Options of {@link desiredStatefulSet}. */
@@ -30,8 +30,8 @@ export interface StatefulSetOptions {
 const READY_PROBE = ['/bin/sh', '-c', 'exec pg_isready -q -h 127.0.0.1 -p 5432 -U "$POSTGRES_USER"'];
 
 /** The desired StatefulSet. */
-export function desiredStatefulSet(db: SampleDB, o: StatefulSetOptions): KubeObject {
-  const name = db.metadata!.name!;
+export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired {
+  const name = db.metadata.name;
   const annotations: Record<string, string> = { [ANNOTATION_VERSION]: o.version };
   if (o.upgradeRestoreFrom) annotations[ANNOTATION_UPGRADE_RESTORE] = o.upgradeRestoreFrom;
   return {
@@ -39,7 +39,7 @@ export function desiredStatefulSet(db: SampleDB, o: StatefulSetOptions): KubeObj
     kind: 'StatefulSet',
     metadata: {
       name: names.statefulSet(name),
-      namespace: db.metadata!.namespace,
+      namespace: db.metadata.namespace,
       labels: labels(db, 'database'),
       annotations,
       // Keeps the StatefulSet (and its pods) until the final snapshot succeeded, even if the
@@ -104,8 +104,8 @@ export function runningVersion(sts: KubeObject | undefined): string | undefined 
 }
 
 /** Replica counts the StatefulSet controller reports. */
-export function statefulSetCounts(sts: KubeObject | undefined): { replicas: number; ready: number; settled: boolean } {
-  const st = (sts?.status ?? {}) as { replicas?: number; readyReplicas?: number; observedGeneration?: number; currentRevision?: string; updateRevision?: string };
+export function statefulSetCounts(sts: StatefulSet | undefined): { replicas: number; ready: number; settled: boolean } {
+  const st = sts?.status ?? {};
   const observed = (st.observedGeneration ?? 0) >= (sts?.metadata?.generation ?? 0);
   const rolled = !st.updateRevision || st.currentRevision === st.updateRevision;
   return { replicas: st.replicas ?? 0, ready: st.readyReplicas ?? 0, settled: !!sts && observed && rolled };

@@ -9,7 +9,7 @@ import { Condition, ConditionInput, setCondition } from '../../runtime';
 import { BackupObservation } from './backups';
 import { ReplicationStatus } from './replication';
 import { withReplicationStatus } from './replication-status';
-import { labelSelectorString, SampleDB, SampleDBStatus } from './types';
+import { Database, labelSelectorString, SampleDBStatus } from './types';
 
 /** A problem that makes the database Degraded. */
 export interface Problem {
@@ -44,7 +44,7 @@ export interface Observation {
 }
 
 /** The desired status (conditions keep their lastTransitionTime when their status is unchanged). */
-export function computeStatus(db: SampleDB, o: Observation, now: Date = new Date()): SampleDBStatus {
+export function computeStatus(db: Database, o: Observation, now: Date = new Date()): SampleDBStatus {
   const generation = db.metadata?.generation;
   const want = db.spec.replicas ?? 1;
   let conditions: Condition[] | undefined = db.status?.conditions;

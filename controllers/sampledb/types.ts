@@ -3,34 +3,85 @@
  * kinds it reads and writes, and the names and labels of everything it creates.
  */
 import type { SampleDBSpec, SampleDBStatus } from '../../imports/database.example.com';
-import type { KubeObject, ResourceRef } from '../../runtime';
-
-export const SAMPLEDB: ResourceRef = { apiVersion: 'database.example.com/v1', kind: 'SampleDB', plural: 'sampledbs' };
-export const SECRET: ResourceRef = { apiVersion: 'v1', kind: 'Secret', plural: 'secrets' };
-export const SERVICE: ResourceRef = { apiVersion: 'v1', kind: 'Service', plural: 'services' };
-export const PVC: ResourceRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims' };
-export const STATEFULSET: ResourceRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets' };
-export const JOB: ResourceRef = { apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs' };
-export const POD: ResourceRef = { apiVersion: 'v1', kind: 'Pod', plural: 'pods' };
-export const CRONJOB: ResourceRef = { apiVersion: 'batch/v1', kind: 'CronJob', plural: 'cronjobs' };
-
-/** Finalizer that takes the final snapshot before the database goes. */
-export const FINALIZER = 'database.example.com/final-snapshot';
+import { KubeObject, ObjectMeta, resourceRef, Stored, StoredMeta } from '../../runtime';
 
 // spec and status come from the CRD itself (generated into imports/ by `npx projen import`).
 export type { SampleDBSpec, SampleDBStatus };
-
-/** `status.lastBackup`. */
-export type BackupRecord = NonNullable<SampleDBStatus['lastBackup']>;
-
-/** What made a backup. */
-export type BackupType = NonNullable<BackupRecord['type']>;
 
 /** A SampleDB object. */
 export interface SampleDB extends KubeObject {
   spec: SampleDBSpec;
   status?: SampleDBStatus;
 }
+
+/**
+ * A SampleDB as one reconcile sees it: as the apiserver stored it (name, uid, resourceVersion set),
+ * in its namespace. Everything the reconciler builds is derived from it, so no name is ever missing.
+ */
+export type Database = Stored<SampleDB> & { readonly metadata: StoredMeta & { readonly namespace: string } };
+
+/** The {@link Database} of a stored SampleDB; undefined without a namespace (a namespaced kind always has one). */
+export function databaseOf(db: Stored<SampleDB>): Database | undefined {
+  const namespace = db.metadata.namespace;
+  return namespace === undefined ? undefined : { ...db, metadata: { ...db.metadata, namespace } };
+}
+
+/** An object the reconciler writes: kind, name and namespace always set. */
+export interface Desired extends KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta & { name: string; namespace: string };
+}
+
+/** A Job condition (`Complete`, `Failed`) or a pod condition (`Ready`). */
+export interface StatusCondition {
+  readonly type: string;
+  readonly status: string;
+  readonly lastTransitionTime?: string;
+}
+
+/** The parts of an apps/v1 StatefulSet the controller reads. */
+export interface StatefulSet extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { replicas?: number; readyReplicas?: number; observedGeneration?: number; currentRevision?: string; updateRevision?: string };
+}
+
+/** The parts of a batch/v1 Job the controller reads. */
+export interface Job extends KubeObject {
+  status?: { succeeded?: number; completionTime?: string; conditions?: StatusCondition[] };
+}
+
+/** The parts of a v1 Pod the controller reads. */
+export interface Pod extends KubeObject {
+  status?: {
+    podIP?: string;
+    conditions?: StatusCondition[];
+    containerStatuses?: { state?: { terminated?: { message?: string } } }[];
+  };
+}
+
+/** A v1 Secret (base64 data). */
+export interface Secret extends KubeObject {
+  data?: Record<string, string>;
+}
+
+export const SAMPLEDB = resourceRef<SampleDB>({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', plural: 'sampledbs' });
+export const SECRET = resourceRef<Secret>({ apiVersion: 'v1', kind: 'Secret', plural: 'secrets' });
+export const SERVICE = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'Service', plural: 'services' });
+export const PVC = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims' });
+export const STATEFULSET = resourceRef<StatefulSet>({ apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets' });
+export const JOB = resourceRef<Job>({ apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs' });
+export const POD = resourceRef<Pod>({ apiVersion: 'v1', kind: 'Pod', plural: 'pods' });
+export const CRONJOB = resourceRef<KubeObject>({ apiVersion: 'batch/v1', kind: 'CronJob', plural: 'cronjobs' });
+
+/** Finalizer that takes the final snapshot before the database goes. */
+export const FINALIZER = 'database.example.com/final-snapshot';
+
+/** `status.lastBackup`. */
+export type BackupRecord = NonNullable<SampleDBStatus['lastBackup']>;
+
+/** What made a backup. */
+export type BackupType = NonNullable<BackupRecord['type']>;
 
 /** Labels on everything of one database (the StatefulSet copies them onto its PVCs). */
 export const LABEL_NAME = 'app.kubernetes.io/name';
@@ -52,17 +103,17 @@ export const ANNOTATION_UPGRADE_RESTORE = 'database.example.com/upgrade-restore-
 export const MANAGER_NAME = 'sampledb-operator';
 
 /** Pod selector labels of one database. */
-export function selectorLabels(db: KubeObject): Record<string, string> {
-  return { [LABEL_NAME]: 'sampledb', [LABEL_INSTANCE]: db.metadata!.name! };
+export function selectorLabels(db: Database): Record<string, string> {
+  return { [LABEL_NAME]: 'sampledb', [LABEL_INSTANCE]: db.metadata.name };
 }
 
 /** Labels of one component of a database. */
-export function labels(db: KubeObject, component: string, extra: Record<string, string> = {}): Record<string, string> {
+export function labels(db: Database, component: string, extra: Record<string, string> = {}): Record<string, string> {
   return { ...selectorLabels(db), [LABEL_MANAGED_BY]: MANAGER_NAME, [LABEL_COMPONENT]: component, ...extra };
 }
 
 /** `status.labelSelector` (string form, for the scale subresource). */
-export function labelSelectorString(db: KubeObject): string {
+export function labelSelectorString(db: Database): string {
   return Object.entries(selectorLabels(db)).map(([k, v]) => `${k}=${v}`).join(',');
 }
 

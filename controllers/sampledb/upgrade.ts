@@ -17,11 +17,10 @@
  * 4. The Job failed → the StatefulSet keeps `live` (`PreUpgradeBackupFailed`, Degraded); deleting
  *    the failed Job retries.
  */
-import { KubeObject } from '../../runtime';
 import { jobName, JobState } from './pods';
 import { restoreJobName } from './restore';
 import { statefulSetCounts } from './statefulset';
-import { ANNOTATION_UPGRADE_RESTORE, names, SampleDB } from './types';
+import { ANNOTATION_UPGRADE_RESTORE, Database, names, StatefulSet } from './types';
 import { compareVersions, majorOf, versionSlug } from './versions';
 
 /** Where a version change stands. */
@@ -47,8 +46,8 @@ export interface VersionPlan {
 }
 
 /** Name of the pre-upgrade backup Job. */
-export function preUpgradeBackupName(db: SampleDB, from: string, to: string): string {
-  return jobName(db.metadata!.name!, 'pre-upgrade', versionSlug(from), 'to', versionSlug(to));
+export function preUpgradeBackupName(db: Database, from: string, to: string): string {
+  return jobName(db.metadata.name, 'pre-upgrade', versionSlug(from), 'to', versionSlug(to));
 }
 
 /**
@@ -56,7 +55,7 @@ export function preUpgradeBackupName(db: SampleDB, from: string, to: string): st
  * `jobState` the state of a Job of the database by name (the pre-upgrade backup
  * {@link preUpgradeBackupName} names, the restore of a major upgrade).
  */
-export function planVersion(db: SampleDB, sts: KubeObject | undefined, live: string | undefined, jobState: (name: string) => JobState): VersionPlan {
+export function planVersion(db: Database, sts: StatefulSet | undefined, live: string | undefined, jobState: (name: string) => JobState): VersionPlan {
   const wanted = db.spec.version;
   const keepRestore = sts?.metadata?.annotations?.[ANNOTATION_UPGRADE_RESTORE];
   if (!live || live === wanted) {
@@ -96,9 +95,9 @@ export function planVersion(db: SampleDB, sts: KubeObject | undefined, live: str
  * True once the StatefulSet runs one pod, pod 0, and it is the primary (or no primary was ever
  * recorded: then pod 0 is all there is): a major upgrade may replace it.
  */
-function primaryAloneOnPodZero(db: SampleDB, sts: KubeObject | undefined): boolean {
+function primaryAloneOnPodZero(db: Database, sts: StatefulSet | undefined): boolean {
   const counts = statefulSetCounts(sts);
-  const specReplicas = (sts?.spec as { replicas?: number } | undefined)?.replicas;
-  const podZero = names.pod(db.metadata!.name!, 0);
+  const specReplicas = sts?.spec?.replicas;
+  const podZero = names.pod(db.metadata.name, 0);
   return specReplicas === 1 && counts.settled && counts.replicas === 1 && (db.status?.currentPrimary ?? podZero) === podZero;
 }

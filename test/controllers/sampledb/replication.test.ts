@@ -1,19 +1,19 @@
 import { Instance, parseLsn, PgState } from '../../../controllers/sampledb/instances';
 import { reconcileReplication, ReplicationOps, ReplicationStatus } from '../../../controllers/sampledb/replication';
 import { podsToKeep } from '../../../controllers/sampledb/replication-status';
-import { SampleDB } from '../../../controllers/sampledb/types';
+import { Database, SampleDB } from '../../../controllers/sampledb/types';
 
 const T0 = new Date('2026-01-01T00:00:00Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
 
-function db(spec: Partial<SampleDB['spec']> = {}, status: ReplicationStatus = {}): SampleDB {
-  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns' }, spec: { version: '16', replicas: 3, ...spec }, status };
+function db(spec: Partial<SampleDB['spec']> = {}, status: ReplicationStatus = {}): Database {
+  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-db', resourceVersion: '1' }, spec: { version: '16', replicas: 3, ...spec }, status };
 }
 const primaryPg = (lsn: string): PgState => ({ recovery: false, lsn: parseLsn(lsn)!, synchronousStandbyNames: '' });
 const standbyPg = (lsn: string): PgState => ({ recovery: true, lsn: parseLsn(lsn)!, replayLsn: parseLsn(lsn), synchronousStandbyNames: '' });
 
 function instance(ordinal: number, o: Partial<Instance> = {}): Instance {
-  return { name: `db-${ordinal}`, ordinal, pod: { metadata: { name: `db-${ordinal}`, uid: `u${ordinal}` } }, ready: true, terminating: false, createdAt: T0.toISOString(), ip: `10.0.0.${ordinal}`, ...o };
+  return { name: `db-${ordinal}`, ordinal, pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: `db-${ordinal}`, uid: `u${ordinal}`, resourceVersion: '1' } }, ready: true, terminating: false, createdAt: T0.toISOString(), ip: `10.0.0.${ordinal}`, ...o };
 }
 
 /** Records every operation, applies label changes to the instances, and checks "never two primaries" after each. */

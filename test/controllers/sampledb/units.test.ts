@@ -10,16 +10,16 @@ import { checkName } from '../../../controllers/sampledb/reconciler';
 import { jobName, jobState } from '../../../controllers/sampledb/pods';
 import { restoreJob } from '../../../controllers/sampledb/restore';
 import { desiredStatefulSet, statefulSetCounts } from '../../../controllers/sampledb/statefulset';
-import { SampleDB } from '../../../controllers/sampledb/types';
+import { Database, Job, SampleDB } from '../../../controllers/sampledb/types';
 import { planVersion } from '../../../controllers/sampledb/upgrade';
 import { ENV_POSTGRES_IMAGES, ENV_POSTGRES_REPOSITORY, ImageOverrideError, POSTGRES_IMAGES, PostgresImages } from '../../../controllers/sampledb/images';
 import { compareVersions, UnsupportedVersionError } from '../../../controllers/sampledb/versions';
 
-function db(spec: Partial<SampleDB['spec']> = {}): SampleDB {
-  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', generation: 1 }, spec: { version: '16.4', ...spec } };
+function db(spec: Partial<SampleDB['spec']> = {}): Database {
+  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', resourceVersion: '1', generation: 1 }, spec: { version: '16.4', ...spec } };
 }
 
-const job = (name: string, labels: Record<string, string>, status: object) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'ns', labels }, status });
+const job = (name: string, labels: Record<string, string>, status: Job['status']) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'ns', uid: `u-${name}`, resourceVersion: '1', labels }, status });
 
 describe('versions', () => {
   const imageFor = (version: string) => new PostgresImages().imageFor(version);
@@ -156,8 +156,8 @@ describe('desired objects', () => {
     expect(Object.keys(a.data).sort()).toEqual(['database', 'password', 'replicationPassword', 'replicationUsername', 'username']);
     expect(a.data.replicationPassword).not.toBe(a.data.password);
     expect(a.data.password).not.toBe(b.data.password);
-    expect(missingCredentialData(db(), a)).toEqual({});
-    expect(Object.keys(missingCredentialData(db(), { data: { username: 'eA==' } }))).toEqual(['password', 'database', 'replicationUsername', 'replicationPassword']);
+    expect(missingCredentialData(a)).toEqual({});
+    expect(Object.keys(missingCredentialData({ data: { username: 'eA==' } }))).toEqual(['password', 'database', 'replicationUsername', 'replicationPassword']);
   });
   test('job names stay DNS labels', () => {
     const long = jobName('a'.repeat(40), 'restore', 'b'.repeat(40));
