@@ -7,6 +7,18 @@
  * @internal
  */
 export function goRegexpError(pattern: string): string | undefined {
+  // CRDs repeat their patterns (names, quantities, durations) in every version and type: each is judged once
+  if (verdicts.has(pattern)) return verdicts.get(pattern);
+  const verdict = judgeGoRegexp(pattern);
+  if (verdicts.size >= VERDICT_CACHE_LIMIT) verdicts.clear();
+  verdicts.set(pattern, verdict);
+  return verdict;
+}
+
+const verdicts = new Map<string, string | undefined>();
+const VERDICT_CACHE_LIMIT = 10_000;
+
+function judgeGoRegexp(pattern: string): string | undefined {
   if (/\(\?<?[=!]/.test(pattern)) return 'invalid or unsupported Perl syntax: lookahead/lookbehind is not supported by RE2';
   if (/(^|[^\\])(\\\\)*\\[1-9]/.test(pattern)) return 'invalid escape sequence: backreferences are not supported by RE2';
   const js = pattern

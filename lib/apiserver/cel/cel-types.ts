@@ -61,6 +61,8 @@ export function typeName(t: CelType): string {
   }
 }
 
+const LETTERS_AND_DIGITS = /^[a-zA-Z][a-zA-Z0-9]*$/;
+
 const CEL_RESERVED = new Set([
   'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
   'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
@@ -73,6 +75,7 @@ const CEL_RESERVED = new Set([
  */
 export function escapePropertyName(name: string): string | undefined {
   if (CEL_RESERVED.has(name)) return `__${name}__`;
+  if (LETTERS_AND_DIGITS.test(name)) return name; // most names: nothing to escape
   if (!/^[_a-zA-Z][_a-zA-Z0-9./-]*$/.test(name)) return undefined;
   return name
     .replace(/__/g, '__underscores__')
