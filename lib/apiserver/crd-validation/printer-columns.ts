@@ -2,6 +2,7 @@ import { JSONSchemaProps } from '../schema/json-schema-props';
 import { resolveSchemaPath } from '../schema/schema-path';
 import { child, index, invalid, isObject, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
+import { printerColumnJsonPathError } from './kubectl-jsonpath';
 import { checkSimpleJsonPath } from './subresources';
 
 /** Column types kubectl can print (`printerColumnDatatypes`). */
@@ -11,8 +12,10 @@ export const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'f
 
 /**
  * `additionalPrinterColumns` of one CRD version: name and type required, type and format from the
- * apiserver's enums, a simple JSON path, and (a warning of our own, the apiserver accepts it) a path that exists
- * in the version's schema, so a typo does not silently print `<none>`. `basePath` is the field path of the version.
+ * apiserver's enums, a simple JSON path, and two checks of our own. A path kubectl's JSONPath parser refuses is
+ * an error: the apiserver accepts the CRD but, building the table of `kubectl get`, silently drops that column and
+ * every column after it. A path the version's schema lacks is a warning, so a typo does not silently print
+ * `<none>`. `basePath` is the field path of the version.
  *
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#additional-printer-columns
  */
@@ -32,6 +35,11 @@ export function checkPrinterColumns(columns: unknown, schema: JSONSchemaProps | 
     if (!column.jsonPath) { issues.push(required(jsonPathField)); return; }
     const syntax = checkSimpleJsonPath(String(column.jsonPath), jsonPathField);
     if (syntax.length > 0) { issues.push(...syntax); return; }
+    const parseError = printerColumnJsonPathError(String(column.jsonPath));
+    if (parseError) {
+      issues.push(invalid(jsonPathField, column.jsonPath, `kubectl's JSONPath parser refuses it (${parseError}): the apiserver would accept the CRD but drop this column and every later one from kubectl get`));
+      return;
+    }
     if (!schema) return;
     const found = resolveSchemaPath(schema, String(column.jsonPath));
     if (found.kind === 'missing') {
