@@ -5,33 +5,26 @@
  * @internal
  */
 export class Quantity {
-  /** Parses `1.5Gi`, `100m`, `2e3`…; throws for anything the apiserver would not parse. */
+  /**
+   * Parses `1.5Gi`, `100m`, `2e3`… exactly where `resource.ParseQuantity` does, quirks included (`+`, `.`,
+   * `Ki` and `1.G` are zero, zero, zero and one giga); throws, with the apiserver's message, for anything it refuses.
+   */
   public static parse(text: string): Quantity {
-    const m = /^([+-]?)([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$/.exec(text);
-    if (!m) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got '${text}'`);
-    const [, sign, digits, suffix = ''] = m;
-    const [whole, frac = ''] = digits.split('.');
-    let num = BigInt(`${whole || '0'}${frac}`) * (sign === '-' ? -1n : 1n);
-    let den = 10n ** BigInt(frac.length);
-    const binary: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-    const decimal: Record<string, number> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-    let exp10 = 0;
-    if (suffix in binary) num *= 2n ** BigInt(binary[suffix]);
-    else if (suffix in decimal) exp10 = decimal[suffix];
-    else if (suffix) exp10 = Number(suffix.slice(1));
-    if (exp10 >= 0) num *= 10n ** BigInt(exp10);
-    else den *= 10n ** BigInt(-exp10);
-    return new Quantity(num, den);
+    const parsed = parseQuantityText(text);
+    if (typeof parsed === 'string') throw new Error(parsed);
+    const { negative, num, denom, suffix } = parsed;
+    if (Math.abs(suffix.exponent) > MAX_EXPONENT) throw new Error(`quantity exponent ${suffix.exponent} is too large to compute exactly`);
+    let value = BigInt(`${num}${denom}`) * (negative ? -1n : 1n);
+    let den = 10n ** BigInt(denom.length);
+    if (suffix.kind === 'binary') value *= 2n ** BigInt(suffix.exponent);
+    else if (suffix.exponent >= 0) value *= 10n ** BigInt(suffix.exponent);
+    else den *= 10n ** BigInt(-suffix.exponent);
+    return new Quantity(value, den);
   }
 
-  /** Whether `text` parses as a quantity. */
+  /** Whether `text` parses as a quantity (`resource.ParseQuantity` returns no error). */
   public static isValid(text: string): boolean {
-    try {
-      Quantity.parse(text);
-      return true;
-    } catch {
-      return false;
-    }
+    return typeof parseQuantityText(text) !== 'string';
   }
 
   public readonly num: bigint;
@@ -85,4 +78,71 @@ export class Quantity {
 function gcd(a: bigint, b: bigint): bigint {
   while (b !== 0n) [a, b] = [b, a % b];
   return a;
+}
+
+/** What `parseQuantityText` found: the sign, the digits around the dot (leading zeros stripped) and the suffix. */
+interface QuantityParts {
+  readonly negative: boolean;
+  readonly num: string;
+  readonly denom: string;
+  readonly suffix: { readonly kind: 'binary' | 'decimal'; readonly exponent: number };
+}
+
+const FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const SUFFIX_WRONG = "unable to parse quantity's suffix";
+const NUMERIC_WRONG = 'unable to parse quantity\'s numeric portion';
+const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const DECIMAL_SUFFIXES: Record<string, number> = { 'n': -9, 'u': -6, 'm': -3, '': 0, 'k': 3, 'M': 6, 'G': 9, 'T': 12, 'P': 15, 'E': 18 };
+/** Valid exponents beyond this (Go allows any int32) name numbers too large to compute exactly here. */
+const MAX_EXPONENT = 100_000;
+
+/**
+ * `parseQuantityString` and the checks of `ParseQuantity` around it, as apimachinery v0.32 has them: a sign,
+ * digits with at most one dot (none needed: `+` and `.` are zero), suffix characters from `eEinumkKMGTP`, an optional
+ * signed exponent; then the suffix must be a known one or `e`/`E` and an int64; and the digits must be parseable
+ * where Go falls back to its arbitrary-precision path (no digit at all there is an error: `Ei`, `+Ei`, `.e-10`).
+ * Returns the parts, or the apiserver's error message.
+ */
+function parseQuantityText(text: string): QuantityParts | string {
+  if (text.length === 0) return FORMAT_WRONG;
+  const m = /^([+-]?)(0*)([0-9]*)(?:\.([0-9]*))?([eEinumkKMGTP]*)([-+]?[0-9]*)$/.exec(text);
+  if (!m) return FORMAT_WRONG;
+  const [, sign, zeros, digits, denom = '', letters, exponentDigits] = m;
+  const suffixText = `${letters}${exponentDigits}`;
+  let suffix: QuantityParts['suffix'];
+  if (suffixText in DECIMAL_SUFFIXES) suffix = { kind: 'decimal', exponent: DECIMAL_SUFFIXES[suffixText] };
+  else if (suffixText in BINARY_SUFFIXES) suffix = { kind: 'binary', exponent: BINARY_SUFFIXES[suffixText] };
+  else if (/^[eE][-+]?[0-9]+$/.test(suffixText) && isInt64(suffixText.slice(1))) {
+    // Go keeps the exponent as an int32: larger ones wrap around
+    suffix = { kind: 'decimal', exponent: Number(BigInt.asIntN(32, BigInt(suffixText.slice(1)))) };
+  } else {
+    return SUFFIX_WRONG;
+  }
+  const num = digits || '0';
+  // the slow path reads the digits as written (sign, zeros, dot included) and needs at least one
+  if (!takesFastPath(num, denom, suffix) && !/[0-9]/.test(`${zeros}${digits}${denom}`)) return NUMERIC_WRONG;
+  return { negative: sign === '-', num, denom, suffix };
+}
+
+/**
+ * Whether `ParseQuantity` computes the value in int64 (its fast path) rather than from the text's digits:
+ * few enough digits, a scale not below nano, and for binary suffixes no fraction and a small enough number.
+ */
+function takesFastPath(num: string, denom: string, suffix: QuantityParts['suffix']): boolean {
+  let precision: number;
+  let scale = 0;
+  if (suffix.kind === 'decimal') {
+    scale = suffix.exponent;
+    precision = 18 - (num.length + denom.length);
+  } else if (denom.length === 0) {
+    precision = 15 - num.length - Math.trunc(Math.fround(suffix.exponent * 3 / 10)) - 1;
+  } else {
+    precision = -1;
+  }
+  return precision >= 0 && scale - denom.length >= -9;
+}
+
+function isInt64(text: string): boolean {
+  const n = BigInt(text);
+  return n >= -(2n ** 63n) && n < 2n ** 63n;
 }

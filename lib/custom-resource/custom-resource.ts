@@ -8,6 +8,7 @@ import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue'
 import { validateValue } from '../apiserver/value-validation/value-validator';
 import { findDefinitions } from './_find-definition';
 import { checkObjectMeta } from './_object-meta';
+import { checkQuantityFields } from './quantity-fields';
 
 /**
  * The state of a resource before an update, for checking transition rules (`oldSelf`).
@@ -233,7 +234,9 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     if (previous) {
       for (const i of validateValue(schema, previous).issues) issues.push({ ...i, path: `previous.${i.path}` });
     }
-    issues.push(...validateValue(schema, stored(object), { oldValue: previous }).issues);
+    const validated = validateValue(schema, stored(object), { oldValue: previous });
+    issues.push(...validated.issues);
+    issues.push(...checkQuantityFields(schema, validated.value));
     // what the user wrote, before cdk8s drops its null fields
     const written = { ...this.extraFields(this.props), spec: this.props.spec, ...(statusSubresource ? {} : { status: this.props.status }) };
     issues.push(...writtenNullWarnings(schema, written, ''));

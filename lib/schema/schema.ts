@@ -27,7 +27,11 @@ export interface StringSchemaOptions extends SchemaOptions {
   readonly enum?: readonly string[];
   /** RE2 regular expression the value must match. @default - none */
   readonly pattern?: string;
-  /** e.g. `date-time`, `email`, `uri`, `byte`, `duration`, `quantity`. @default - none */
+  /**
+   * e.g. `date-time`, `email`, `uri`, `byte`, `duration` (the apiserver checks these), or `quantity` (the apiserver
+   * does not: example resources are checked at synth; add the rule `isQuantity(self)` to have the cluster check it).
+   * @default - none
+   */
   readonly format?: string;
   /** @default - no lower bound */
   readonly minLength?: number;

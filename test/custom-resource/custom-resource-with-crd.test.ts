@@ -79,6 +79,43 @@ describe('CustomResource with the CustomResourceDefinition construct', () => {
     expect(errors).toContain('[test/Bad] spec.users[1]: Duplicate value: "a"');
   });
 
+  test('format quantity: values resource.ParseQuantity refuses fail synth (the apiserver would store them)', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'test');
+    new CustomResourceDefinition(chart, 'Crd', {
+      group: 'database.example.com',
+      kind: 'Volume',
+      versions: [{
+        name: 'v1',
+        spec: {
+          type: 'object',
+          properties: {
+            size: { type: 'string', format: 'quantity' },
+            limits: { type: 'object', additionalProperties: { 'x-kubernetes-int-or-string': true, 'format': 'quantity' } },
+            steps: { type: 'array', items: { type: 'string', format: 'quantity' } },
+          },
+        },
+      }],
+    });
+    new CustomResource(chart, 'Good', {
+      apiVersion: 'database.example.com/v1', kind: 'Volume', metadata: { name: 'good' },
+      spec: { size: '1.5Gi', limits: { 'cpu': '500m', 'example.com/gpu': 2 }, steps: ['1e3', '2k'] },
+    });
+    expect(validationErrors(app)).toBe('');
+    new CustomResource(chart, 'Bad', {
+      apiVersion: 'database.example.com/v1', kind: 'Volume', metadata: { name: 'bad' },
+      spec: { size: '1Gib', limits: { 'cpu': '500m', 'example.com/gpu': 'two' }, steps: ['1e3', '1 k'] },
+    });
+    const errors = validationErrors(app).split('\n').filter(l => l.includes('Kubernetes quantity'));
+    const hint = 'must be a Kubernetes quantity such as 500m, 1Gi or 2.5e3 (the apiserver does not check format "quantity" and would store it; '
+      + 'the controller\'s resource.ParseQuantity would not parse it)';
+    expect(errors.map(l => l.trim())).toStrictEqual([
+      `[test/Bad] spec.limits[example.com/gpu]: Invalid value: ${hint} (got "two")`,
+      `[test/Bad] spec.size: Invalid value: ${hint} (got "1Gib")`,
+      `[test/Bad] spec.steps[1]: Invalid value: ${hint} (got "1 k")`,
+    ]);
+  });
+
   test('uses the CRD scope and the transition rule', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'test');

@@ -1,0 +1,78 @@
+import { Quantity } from '../../lib/apimachinery/quantity';
+import { describeRealApiServer } from '../envtest';
+
+/**
+ * Quantity syntax, value by value against the real apiserver: a CRD whose list items carry the CEL rule
+ * `isQuantity(self)` (the apiserver evaluates it with `resource.ParseQuantity`); one dry-run create tells which
+ * items it refuses, which must be exactly those `Quantity.isValid` refuses.
+ */
+const CANDIDATES = [
+  // accepted, some of them surprising
+  '0', '1', '1Gi', '1.5Gi', '100m', '500n', '1u', '2k', '3M', '4G', '5T', '6P', '7E', '1Ki', '1Mi', '1Ti', '1Pi', '1Ei', '1e3', '1E3', '1e-3', '1e+3',
+  '-1', '+1', '0.5', '.5', '5.', '1.G', '+', '-', '.', 'Ki', 'k', 'm', '007', '1.5n', '1.5Ki', '99999999999999999999', '123456789012345678901234567890Ei',
+  '0Ei', '1e4294967296', '0.000000001', '1e-12',
+  // refused
+  '', ' 1', '1 ', 'abc', '1Gib', '1ki', '1KI', '1kk', '1e', '1e+', '1e3.5', '1.2.3', '1m+3', 'Ei', '+Ei', '.e-10', '1e99999999999999999999', '1,5', '--1', '١', '1Gi ',
+];
+
+describeRealApiServer('quantities on kube-apiserver', plane => {
+  beforeAll(async () => {
+    await plane().installCrds([{
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'quantities.qty.example.com' },
+      spec: {
+        group: 'qty.example.com', scope: 'Namespaced', names: { kind: 'Quantity', plural: 'quantities' },
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    values: { 'type': 'array', 'maxItems': 200, 'items': { 'type': 'string', 'maxLength': 64, 'x-kubernetes-validations': [{ rule: 'isQuantity(self)' }] } },
+                  },
+                },
+              },
+            },
+          },
+        }],
+      },
+    }]);
+  }, 60_000);
+
+  test('the candidates include values of both verdicts', () => {
+    const refused = CANDIDATES.filter(v => !Quantity.isValid(v));
+    expect(refused.length).toBeGreaterThan(15);
+    expect(CANDIDATES.length - refused.length).toBeGreaterThan(30);
+  });
+
+  test('Quantity.isValid refuses exactly what resource.ParseQuantity refuses', async () => {
+    const r = await plane().request('POST', '/apis/qty.example.com/v1/namespaces/default/quantities?dryRun=All', {
+      apiVersion: 'qty.example.com/v1', kind: 'Quantity', metadata: { name: 'x' }, spec: { values: CANDIDATES },
+    });
+    expect([201, 422]).toContain(r.code);
+    const refused = new Set<number>();
+    for (const cause of r.body?.details?.causes ?? []) {
+      const m = /^spec\.values\[(\d+)\]$/.exec(cause.field ?? '');
+      if (m) refused.add(Number(m[1]));
+    }
+    expect(refused.size).toBeGreaterThan(15); // the causes name the items
+    const verdicts = CANDIDATES.map((v, i) => ({ value: v, apiserver: refused.has(i) ? 'refused' : 'accepted', ours: Quantity.isValid(v) ? 'accepted' : 'refused' }));
+    expect(verdicts.filter(v => v.apiserver !== v.ours)).toStrictEqual([]);
+  }, 30_000);
+});
+
+describe('Quantity values', () => {
+  test.each([
+    ['1.5Gi', 1.5 * 2 ** 30], ['100m', 0.1], ['2e3', 2000], ['-1k', -1000], ['+', 0], ['.', 0], ['Ki', 0], ['1.G', 1e9], ['007', 7], ['.5', 0.5],
+  ])('%s is %d', (text, expected) => {
+    expect(Quantity.parse(text).asApproximateFloat()).toBeCloseTo(expected, 9);
+  });
+
+  test('refusals carry the apiserver\'s messages', () => {
+    expect(() => Quantity.parse('1Gib')).toThrow("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    expect(() => Quantity.parse('1ki')).toThrow("unable to parse quantity's suffix");
+    expect(() => Quantity.parse('Ei')).toThrow("unable to parse quantity's numeric portion");
+  });
+});
