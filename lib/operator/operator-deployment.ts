@@ -42,9 +42,19 @@ export interface OperatorDeploymentProps {
   readonly runAsUser?: number;
 }
 
-/** Labels on the controller's pods (besides the selector label cdk8s-plus adds). @internal */
+/**
+ * The labels that select the controller's pods (Deployment, Service, PodDisruptionBudget, NetworkPolicy).
+ * From the operator's name only, never from the construct path (cdk8s-plus' default): a Deployment's selector
+ * is immutable, so renaming or moving the construct must not change it.
+ * @internal
+ */
+export function controllerSelectorLabels(name: string): Record<string, string> {
+  return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': name, 'app.kubernetes.io/component': 'controller' };
+}
+
+/** Labels on the controller's objects and pods: the selector labels and who manages them. @internal */
 export function controllerLabels(name: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/component': 'controller', 'app.kubernetes.io/managed-by': 'cdk8s-operator' };
+  return { ...controllerSelectorLabels(name), 'app.kubernetes.io/managed-by': 'cdk8s-operator' };
 }
 
 /**
@@ -58,6 +68,11 @@ export function controllerLabels(name: string): Record<string, string> {
  */
 export class OperatorDeployment extends Construct {
   public readonly deployment: kplus.Deployment;
+  /**
+   * The controller's pods by their stable labels (`controllerSelectorLabels`): select with this, not with
+   * `deployment`, whose own selector config is a hash of the construct path.
+   */
+  public readonly pods: kplus.IPodSelector;
   /** The `manager` container. */
   public readonly container: kplus.Container;
   /** `<name>-metrics`, port `metrics`. */
@@ -88,12 +103,16 @@ export class OperatorDeployment extends Construct {
     this.deployment = new kplus.Deployment(this, 'Deployment', {
       metadata: { name: props.name, namespace: props.namespace, labels },
       podMetadata: { labels },
+      select: false, // selected by controllerSelectorLabels below, not by a hash of the construct path
       replicas,
       serviceAccount: props.serviceAccount,
       automountServiceAccountToken: true, // cdk8s-plus turns it off; the controller needs its token
       securityContext: { ensureNonRoot: true, user, group: user, fsGroup: user },
       terminationGracePeriod: Duration.seconds(30),
     });
+    const selectorLabels = controllerSelectorLabels(props.name);
+    this.deployment.select(kplus.LabelSelector.of({ labels: selectorLabels }));
+    this.pods = kplus.Pods.select(this, 'Pods', { labels: selectorLabels });
 
     const env: Record<string, kplus.EnvValue> = {
       POD_NAMESPACE: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAMESPACE),
@@ -145,7 +164,7 @@ export class OperatorDeployment extends Construct {
 
     this.metricsService = new kplus.Service(this, 'MetricsService', {
       metadata: { name: `${props.name}-metrics`, namespace: props.namespace, labels },
-      selector: this.deployment,
+      selector: this.pods,
       ports: [{ name: 'metrics', port: this.metricsPort, targetPort: this.metricsPort }],
     });
 

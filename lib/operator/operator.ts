@@ -194,7 +194,7 @@ export class Operator extends Construct {
       this.networkPolicy = new OperatorNetworkPolicy(this, 'NetworkPolicy', {
         name: this.name,
         namespace: this.namespace,
-        selector: this.controller.deployment,
+        selector: this.controller.pods,
         healthPort: this.controller.healthPort,
         metricsPort: this.controller.metricsPort,
         apiServerCidrs: props.apiServerCidrs,

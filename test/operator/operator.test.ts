@@ -34,6 +34,34 @@ describe('Operator', () => {
     }
   });
 
+  test('selectors come from the operator name: renaming or moving the construct keeps them (a Deployment selector is immutable)', () => {
+    const selectors = (scopeId: string, id: string) => {
+      const chart = new Chart(Testing.app(), scopeId);
+      const foo = new FakeCrd(chart, 'foo', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
+      new Operator(chart, id, { name: 'foo-operator', replicas: 2, crds: [foo], image: 'ghcr.io/acme/foo:0.1.0', contract: { watches: [foo], ...CONTRACT } });
+      const out = Testing.synth(chart);
+      const of = (kind: string) => out.find(o => o.kind === kind);
+      // the pods carry the selector (and cdk8s-plus' address label, which nothing selects on)
+      expect(of('Deployment').spec.template.metadata.labels).toMatchObject(of('Deployment').spec.selector.matchLabels);
+      return {
+        deployment: of('Deployment').spec.selector,
+        service: of('Service').spec.selector,
+        pdb: of('PodDisruptionBudget').spec.selector,
+        networkPolicy: of('NetworkPolicy').spec.podSelector,
+      };
+    };
+    const before = selectors('test', 'foo-operator');
+    const selector = { 'app.kubernetes.io/name': 'foo-operator', 'app.kubernetes.io/instance': 'foo-operator', 'app.kubernetes.io/component': 'controller' };
+    expect(before).toStrictEqual({
+      deployment: { matchLabels: selector },
+      service: selector,
+      pdb: { matchLabels: selector },
+      networkPolicy: { matchLabels: selector },
+    });
+    expect(selectors('test', 'FooOperatorRenamed')).toStrictEqual(before);
+    expect(selectors('another-chart', 'foo-operator')).toStrictEqual(before);
+  });
+
   test('snapshot of the default output (review aid; targeted assertions are above and below)', () => {
     const { chart } = operatorChart({ replicas: 2 });
     expect(Testing.synth(chart)).toMatchSnapshot();
