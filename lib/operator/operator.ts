@@ -20,6 +20,9 @@ export const RESTRICTED_NAMESPACE_LABELS: Record<string, string> = {
   'pod-security.kubernetes.io/audit': 'restricted',
 };
 
+/** Namespaces every cluster has: never created (deleting the output must not try to delete them). */
+const BUILT_IN_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
 /** Props of `Operator`. */
 export interface OperatorProps {
   /**
@@ -38,9 +41,11 @@ export interface OperatorProps {
    */
   readonly createNamespace?: boolean;
   /**
-   * Create a Namespace for each watched namespace (only for a namespaced watch scope). Off by
-   * default: deleting the output would delete them.
-   * @default false
+   * Create a Namespace for each watched namespace (only for a namespaced watch scope), so the output applies to a
+   * fresh cluster: the Roles, RoleBindings and example resources in a watched namespace need it to exist.
+   * Namespaces every cluster has (`default`, `kube-system`, `kube-public`, `kube-node-lease`) are never created.
+   * Set `false` when the watched namespaces are managed elsewhere (then deleting this output leaves them alone).
+   * @default true
    */
   readonly createWatchNamespaces?: boolean;
   /**
@@ -169,8 +174,8 @@ export class Operator extends Construct {
       additionalRules: props.additionalRules,
       acceptRisks: props.acceptRisks,
     });
-    if (props.createWatchNamespaces && watchNamespaces) {
-      for (const ns of watchNamespaces.filter(n => n !== this.namespace)) {
+    if ((props.createWatchNamespaces ?? true) && watchNamespaces) {
+      for (const ns of watchNamespaces.filter(n => n !== this.namespace && !BUILT_IN_NAMESPACES.includes(n))) {
         new kplus.Namespace(this, `WatchNamespace-${ns}`, { metadata: { name: ns } });
       }
     }

@@ -13,7 +13,8 @@ const FIXTURES = path.join(__dirname, '../../../shared/fixtures/sample-controlle
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 if (!hasKubectl || !fs.existsSync(FIXTURES)) throw new Error(`apply-commands needs kubectl on PATH and ${FIXTURES}`);
 
-function synthOperatorApp(root: string): string {
+/** `watchNamespaces`: the example goes to the first one, which nothing but the app's output creates. */
+function synthOperatorApp(root: string, watchNamespaces?: string[]): string {
   const app = new OperatorApp({ outdir: path.join(root, 'dist'), layout: OutputLayout.APPLY_ORDER });
   const chart = new Chart(app, 'foo');
   const crd = CustomResourceDefinition.fromFile(chart, 'crd', path.join(FIXTURES, 'crd.yaml'));
@@ -21,10 +22,11 @@ function synthOperatorApp(root: string): string {
     crds: [crd],
     image: 'ghcr.io/acme/foo:0.1.0',
     replicas: 2,
+    watchNamespaces,
     contract: { watches: [crd], owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true },
   });
   const example = YAML.parse(fs.readFileSync(path.join(FIXTURES, 'example-foo.yaml'), 'utf8'));
-  new ApiObject(new Chart(app, 'examples', { namespace: 'foo-operator-system' }), 'example', example);
+  new ApiObject(new Chart(app, 'examples', { namespace: watchNamespaces?.[0] ?? 'foo-operator-system' }), 'example', example);
   app.synth();
   return path.join(root, 'dist');
 }
@@ -87,6 +89,17 @@ describeRealApiServer('the documented apply commands (kubectl)', (plane) => {
     expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo')).toBe(200);
     expect(await get('/apis/apps/v1/namespaces/foo-operator-system/deployments/foo-operator')).toBe(200);
     expect(await get('/apis/rbac.authorization.k8s.io/v1/clusterroles/foo-operator-manager')).toBe(200);
+  });
+
+  test('succeed for an operator watching namespaces the cluster does not have yet (created by default)', async () => {
+    const dist = synthOperatorApp(root, ['team-a', 'team-b']);
+    for (const line of documentedCommands(dist)) {
+      const r = await kubectl(line, root, kubeconfig);
+      expect({ line, status: r.status, stderr: r.stderr }).toStrictEqual({ line, status: 0, stderr: '' });
+    }
+    expect(await get('/api/v1/namespaces/team-b')).toBe(200);
+    expect(await get('/apis/rbac.authorization.k8s.io/v1/namespaces/team-b/roles/foo-operator-manager')).toBe(200);
+    expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-a/foos/example-foo')).toBe(200);
   });
 });
 

@@ -76,9 +76,11 @@ describe('Operator', () => {
     expect(kinds(out)).not.toContain('ClusterRole');
   });
 
-  test('createWatchNamespaces adds a Namespace per watched namespace', () => {
-    const { chart } = operatorChart({ watchNamespaces: ['team-a'], createWatchNamespaces: true });
-    expect(Testing.synth(chart).filter(o => o.kind === 'Namespace').map(o => o.metadata.name)).toStrictEqual(['foo-operator-system', 'team-a']);
+  test('a Namespace per watched namespace by default, never for the built-in ones; createWatchNamespaces: false opts out', () => {
+    const namespaces = (extra: Record<string, unknown>) => Testing.synth(operatorChart(extra).chart).filter(o => o.kind === 'Namespace').map(o => o.metadata.name);
+    expect(namespaces({ watchNamespaces: ['team-a', 'default', 'kube-system'] })).toStrictEqual(['foo-operator-system', 'team-a']);
+    expect(namespaces({ watchNamespaces: ['team-a'], createWatchNamespaces: false })).toStrictEqual(['foo-operator-system']);
+    expect(namespaces({})).toStrictEqual(['foo-operator-system']);
   });
 
   test('monitoring adds a ServiceMonitor and a PrometheusRule', () => {
