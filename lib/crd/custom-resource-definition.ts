@@ -2,10 +2,12 @@ import * as fs from 'fs';
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Problems } from '../synth-metadata/problems';
+import { formatCrdIssues } from './shared-version-issues';
+import { schemaProblems } from '../schema/schema-problems';
 import { Warnings } from '../synth-metadata/warnings';
 import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
-import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
+import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
 import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
@@ -382,19 +384,21 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     // cdk8s validates the whole app once per chart it synthesizes: check each rendered manifest once
     if (this.validated?.of === stripped) return this.validated.errors;
     const { manifest, unmatched } = stripped;
-    const issues: Issue[] = validateCrdManifest(manifest);
+    // what the Schema builders found in their arguments, read from the declared nodes (stripping copies them)
+    const issues: Issue[] = (this.declaredManifest().spec.versions ?? [])
+      .flatMap((v, i) => schemaProblems(v.schema?.openAPIV3Schema, `spec.versions[${i}].schema.openAPIV3Schema`));
+    issues.push(...validateCrdManifest(manifest));
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
     }
     const acknowledged = this.props.acknowledgedWarnings ?? [];
     const warnings = warningsOf(issues);
-    for (const w of warnings) {
-      if (!acknowledged.some(a => a.path === w.path)) Warnings.of(this).add(formatIssue(w));
-    }
+    const versionNames = (manifest.spec?.versions ?? []).map(v => v.name);
+    for (const w of formatCrdIssues(warnings.filter(w => !acknowledged.some(a => a.path === w.path)), versionNames)) Warnings.of(this).add(w);
     for (const a of acknowledged) {
       if (!warnings.some(w => w.path === a.path)) Warnings.of(this).add(`acknowledgedWarnings: ${JSON.stringify(a.path)} matches no warning (stale? the reason was: ${a.reason})`);
     }
-    const errors = errorsOf(issues).map(formatIssue);
+    const errors = formatCrdIssues(errorsOf(issues), versionNames);
     this.validated = { of: stripped, errors };
     return errors;
   }

@@ -1,5 +1,6 @@
 import { goRegexpError } from '../apimachinery/go-regexp';
 import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
+import { withSchemaProblems } from './schema-problems';
 
 /** Options every schema node accepts. */
 export interface SchemaOptions {
@@ -101,7 +102,9 @@ export interface MapSchemaOptions extends SchemaOptions {
 
 /**
  * Builds CRD schema nodes (`JSONSchemaProps`, spelled as the apiextensions API spells them).
- * Each builder checks its own arguments at once and throws on a bad one.
+ * Each builder checks its own arguments and records what is wrong on the node it returns, invisibly (no key
+ * appears in the output); the CustomResourceDefinition using the node reports it at synth, at the field's path,
+ * with every other problem of the app (a builder cannot know its construct, and throwing would stop at the first).
  *
  * @example
  * Schema.object({
@@ -112,18 +115,18 @@ export interface MapSchemaOptions extends SchemaOptions {
 export class Schema {
   /** A string. */
   public static string(options: StringSchemaOptions = {}): JSONSchemaProps {
-    checkCount('minLength', options.minLength);
-    checkCount('maxLength', options.maxLength);
-    checkOrder('minLength', options.minLength, 'maxLength', options.maxLength);
-    checkEnum(options.enum);
-    if (options.pattern !== undefined) {
-      const err = goRegexpError(options.pattern);
-      if (err) throw new Error(`'pattern' must be a valid RE2 regular expression, got ${JSON.stringify(options.pattern)}: ${err}`);
-    }
+    const problems: string[] = [];
+    checkCount(problems, 'minLength', options.minLength);
+    checkCount(problems, 'maxLength', options.maxLength);
+    checkOrder(problems, 'minLength', options.minLength, 'maxLength', options.maxLength);
+    checkEnum(problems, options.enum);
+    const patternError = options.pattern === undefined ? undefined : goRegexpError(options.pattern);
+    if (patternError) problems.push(`'pattern' must be a valid RE2 regular expression, got ${JSON.stringify(options.pattern)}: ${patternError}`);
     return node('string', options, {
-      enum: options.enum, pattern: options.pattern, format: options.format,
+      // a pattern reported here is left out, so the CRD checks do not report it a second time
+      enum: options.enum, pattern: patternError ? undefined : options.pattern, format: options.format,
       minLength: options.minLength, maxLength: options.maxLength,
-    });
+    }, problems);
   }
 
   /** An integer (`format: int32|int64` to bound it). */
@@ -138,21 +141,22 @@ export class Schema {
 
   /** `true` or `false`. */
   public static boolean(options: SchemaOptions = {}): JSONSchemaProps {
-    return node('boolean', options, {});
+    return node('boolean', options, {}, []);
   }
 
   /** An object with declared fields. */
   public static object(options: ObjectSchemaOptions = {}): JSONSchemaProps {
-    checkCount('minProperties', options.minProperties);
-    checkCount('maxProperties', options.maxProperties);
-    checkOrder('minProperties', options.minProperties, 'maxProperties', options.maxProperties);
+    const problems: string[] = [];
+    checkCount(problems, 'minProperties', options.minProperties);
+    checkCount(problems, 'maxProperties', options.maxProperties);
+    checkOrder(problems, 'minProperties', options.minProperties, 'maxProperties', options.maxProperties);
     for (const name of options.required ?? []) {
       if (!options.properties?.[name] && !options.preserveUnknownFields) {
-        throw new Error(`'required' names a field that 'properties' does not declare, got ${JSON.stringify(name)}`);
+        problems.push(`'required' names a field that 'properties' does not declare, got ${JSON.stringify(name)}`);
       }
     }
     if (options.required && new Set(options.required).size !== options.required.length) {
-      throw new Error(`'required' must not repeat a field, got ${JSON.stringify(options.required)}`);
+      problems.push(`'required' must not repeat a field, got ${JSON.stringify(options.required)}`);
     }
     return node('object', options, {
       properties: options.properties,
@@ -160,43 +164,45 @@ export class Schema {
       minProperties: options.minProperties, maxProperties: options.maxProperties,
       'x-kubernetes-map-type': options.mapType,
       'x-kubernetes-preserve-unknown-fields': options.preserveUnknownFields ? true : undefined,
-    });
+    }, problems);
   }
 
   /** A list of `items`. */
   public static array(items: JSONSchemaProps, options: ArraySchemaOptions = {}): JSONSchemaProps {
-    checkCount('minItems', options.minItems);
-    checkCount('maxItems', options.maxItems);
-    checkOrder('minItems', options.minItems, 'maxItems', options.maxItems);
+    const problems: string[] = [];
+    checkCount(problems, 'minItems', options.minItems);
+    checkCount(problems, 'maxItems', options.maxItems);
+    checkOrder(problems, 'minItems', options.minItems, 'maxItems', options.maxItems);
     const keys = options.listMapKeys;
     const listType = options.listType ?? (keys ? 'map' : undefined);
-    if (keys && listType !== 'map') throw new Error(`'listMapKeys' needs listType 'map', got ${JSON.stringify(listType)}`);
+    if (keys && listType !== 'map') problems.push(`'listMapKeys' needs listType 'map', got ${JSON.stringify(listType)}`);
     if (listType === 'map') {
-      if (!keys || keys.length === 0) throw new Error(`listType 'map' needs non-empty 'listMapKeys', got ${JSON.stringify(keys ?? [])}`);
-      for (const k of keys) {
+      if (!keys || keys.length === 0) problems.push(`listType 'map' needs non-empty 'listMapKeys', got ${JSON.stringify(keys ?? [])}`);
+      for (const k of keys ?? []) {
         const key = items.properties?.[k];
-        if (!key) throw new Error(`'listMapKeys' must name properties of the items, got ${JSON.stringify(k)}`);
-        if (!items.required?.includes(k) && key.default === undefined) {
-          throw new Error(`'listMapKeys' entries must be required or defaulted in the items, got ${JSON.stringify(k)}`);
+        if (!key) problems.push(`'listMapKeys' must name properties of the items, got ${JSON.stringify(k)}`);
+        else if (!items.required?.includes(k) && key.default === undefined) {
+          problems.push(`'listMapKeys' entries must be required or defaulted in the items, got ${JSON.stringify(k)}`);
         }
       }
     }
     return node('array', options, {
       items, minItems: options.minItems, maxItems: options.maxItems,
       'x-kubernetes-list-type': listType, 'x-kubernetes-list-map-keys': keys,
-    });
+    }, problems);
   }
 
   /** A map from string keys to `values` (`additionalProperties`), e.g. labels. */
   public static map(values: JSONSchemaProps, options: MapSchemaOptions = {}): JSONSchemaProps {
-    checkCount('minProperties', options.minProperties);
-    checkCount('maxProperties', options.maxProperties);
-    checkOrder('minProperties', options.minProperties, 'maxProperties', options.maxProperties);
+    const problems: string[] = [];
+    checkCount(problems, 'minProperties', options.minProperties);
+    checkCount(problems, 'maxProperties', options.maxProperties);
+    checkOrder(problems, 'minProperties', options.minProperties, 'maxProperties', options.maxProperties);
     return node('object', options, {
       additionalProperties: values,
       minProperties: options.minProperties, maxProperties: options.maxProperties,
       'x-kubernetes-map-type': options.mapType,
-    });
+    }, problems);
   }
 
   /** An integer or a string, like a port (`8080` or `http`) or a percentage (`25%`). */
@@ -205,12 +211,12 @@ export class Schema {
       'anyOf': [{ type: 'integer' }, { type: 'string' }],
       'pattern': options.pattern,
       'x-kubernetes-int-or-string': true,
-    });
+    }, []);
   }
 
   /** Any JSON object, kept as is (`x-kubernetes-preserve-unknown-fields`): use sparingly, nothing is validated. */
   public static preserveUnknown(options: SchemaOptions = {}): JSONSchemaProps {
-    return node('object', options, { 'x-kubernetes-preserve-unknown-fields': true });
+    return node('object', options, { 'x-kubernetes-preserve-unknown-fields': true }, []);
   }
 
   /**
@@ -226,27 +232,31 @@ export class Schema {
 }
 
 function numeric(type: 'integer' | 'number', options: NumberSchemaOptions): JSONSchemaProps {
-  checkOrder('minimum', options.minimum, 'maximum', options.maximum);
+  const problems: string[] = [];
+  checkOrder(problems, 'minimum', options.minimum, 'maximum', options.maximum);
   if (options.multipleOf !== undefined && !(options.multipleOf > 0)) {
-    throw new Error(`'multipleOf' must be greater than 0, got ${options.multipleOf}`);
+    problems.push(`'multipleOf' must be greater than 0, got ${options.multipleOf}`);
   }
-  if (options.exclusiveMinimum && options.minimum === undefined) throw new Error("'exclusiveMinimum' needs 'minimum', got none");
-  if (options.exclusiveMaximum && options.maximum === undefined) throw new Error("'exclusiveMaximum' needs 'maximum', got none");
+  if (options.exclusiveMinimum && options.minimum === undefined) problems.push("'exclusiveMinimum' needs 'minimum', got none");
+  if (options.exclusiveMaximum && options.maximum === undefined) problems.push("'exclusiveMaximum' needs 'maximum', got none");
   if (type === 'integer') {
     for (const [name, value] of [['minimum', options.minimum], ['maximum', options.maximum]] as const) {
-      if (value !== undefined && !Number.isInteger(value)) throw new Error(`'${name}' of an integer must be an integer, got ${value}`);
+      if (value !== undefined && !Number.isInteger(value)) problems.push(`'${name}' of an integer must be an integer, got ${value}`);
     }
   }
-  checkEnum(options.enum);
+  checkEnum(problems, options.enum);
   return node(type, options, {
     minimum: options.minimum, maximum: options.maximum,
     exclusiveMinimum: options.exclusiveMinimum || undefined, exclusiveMaximum: options.exclusiveMaximum || undefined,
     multipleOf: options.multipleOf, enum: options.enum, format: options.format,
-  });
+  }, problems);
 }
 
-/** Assembles a node: common options first, then the type's own keys; undefined keys are dropped. */
-function node(type: string | undefined, options: SchemaOptions, own: Record<string, unknown>): JSONSchemaProps {
+/**
+ * Assembles a node: common options first, then the type's own keys; undefined keys are dropped. The builder's
+ * problems ride along invisibly (`withSchemaProblems`).
+ */
+function node(type: string | undefined, options: SchemaOptions, own: Record<string, unknown>, problems: readonly string[]): JSONSchemaProps {
   const out: Record<string, unknown> = {
     type,
     description: options.description,
@@ -258,24 +268,24 @@ function node(type: string | undefined, options: SchemaOptions, own: Record<stri
     'x-kubernetes-validations': options.validations && options.validations.length > 0 ? options.validations : undefined,
   };
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
-  return out as JSONSchemaProps;
+  return withSchemaProblems(out as JSONSchemaProps, problems);
 }
 
-function checkCount(name: string, value: number | undefined): void {
+function checkCount(problems: string[], name: string, value: number | undefined): void {
   if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
-    throw new Error(`'${name}' must be a non-negative integer, got ${value}`);
+    problems.push(`'${name}' must be a non-negative integer, got ${value}`);
   }
 }
 
-function checkOrder(minName: string, min: number | undefined, maxName: string, max: number | undefined): void {
+function checkOrder(problems: string[], minName: string, min: number | undefined, maxName: string, max: number | undefined): void {
   if (min !== undefined && max !== undefined && min > max) {
-    throw new Error(`'${minName}' must not exceed '${maxName}', got ${minName}=${min} > ${maxName}=${max}`);
+    problems.push(`'${minName}' must not exceed '${maxName}', got ${minName}=${min} > ${maxName}=${max}`);
   }
 }
 
-function checkEnum(values: readonly unknown[] | undefined): void {
+function checkEnum(problems: string[], values: readonly unknown[] | undefined): void {
   if (values === undefined) return;
-  if (values.length === 0) throw new Error("'enum' must list at least one value, got []");
+  if (values.length === 0) problems.push("'enum' must list at least one value, got []");
   const seen = new Set(values.map(v => JSON.stringify(v)));
-  if (seen.size !== values.length) throw new Error(`'enum' must not repeat a value, got ${JSON.stringify(values)}`);
+  if (seen.size !== values.length) problems.push(`'enum' must not repeat a value, got ${JSON.stringify(values)}`);
 }

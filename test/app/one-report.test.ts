@@ -60,4 +60,48 @@ describe('one synth reports every problem', () => {
     expect(error.stack).toBe(`Error: ${error.message}`);
     expect(error.message).not.toMatch(/^\s+at /m);
   });
+
+  test('versions built from the same schema report each problem once, naming every version that has it', () => {
+    const error = failedSynth(dir, (_app, chart) => {
+      const broken = { ...spec, 'x-kubernetes-validations': [{ rule: 'self.sise > 0' }] };
+      new CustomResourceDefinition(chart, 'Db', {
+        group: 'db.example.com',
+        kind: 'Db',
+        versions: [{ name: 'v1alpha1', spec: broken }, { name: 'v1beta1', spec: broken }, { name: 'v1', storage: true, spec: broken }],
+      });
+    });
+    const problems = error.message.split('\n').slice(1).map(l => l.trim());
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^\[demo\/Db\] spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: compilation failed: .*undefined field 'sise'.* \(the same in versions v1alpha1, v1beta1, v1\)$/);
+  });
+
+  test('Schema builder mistakes are reported at synth with the others, at their fields, instead of thrown one at a time', () => {
+    const error = failedSynth(dir, (_app, chart) => {
+      new CustomResourceDefinition(chart, 'Db', {
+        group: 'db.example.com',
+        kind: 'Db',
+        versions: [{
+          name: 'v1',
+          spec: Schema.object({
+            properties: { name: Schema.string({ pattern: '([a-z' }), size: Schema.integer({ minimum: 3, maximum: 1 }) },
+            required: ['nmae'],
+          }),
+        }],
+      });
+      new CustomResource(chart, 'no-kind', { apiVersion: 'db.example.com/v1', metadata: { name: 'x', namespace: 'default' } } as any);
+    });
+    const problems = error.message.split('\n').slice(1).map(l => l.trim());
+    const at = '[demo/Db] spec.versions[0].schema.openAPIV3Schema.properties[spec]';
+    expect(problems).toEqual(expect.arrayContaining([
+      `${at}: 'required' names a field that 'properties' does not declare, got "nmae"`,
+      expect.stringMatching(new RegExp(`^${esc(at)}\\.properties\\[name\\]: 'pattern' must be a valid RE2 regular expression, got "\\(\\[a-z": `)),
+      `${at}.properties[size]: 'minimum' must not exceed 'maximum', got minimum=3 > maximum=1`,
+      expect.stringMatching(/^\[demo\/no-kind\] /),
+    ]));
+    expect(problems.filter(p => /pattern|regular expression/.test(p))).toHaveLength(1);
+  });
 });
+
+function esc(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
