@@ -11,7 +11,7 @@ export { OutputFiles } from './synth-metadata/output-files';
 // Schemas and CustomResourceDefinitions.
 export { Schema, SchemaOptions, StringSchemaOptions, NumberSchemaOptions, ObjectSchemaOptions, ArraySchemaOptions, MapSchemaOptions } from './schema/schema';
 export { conditionsSchema } from './schema/conditions';
-export { JSONSchemaProps, ValidationRule } from './apiserver/schema/json-schema-props';
+export { JSONSchemaProps, ValidationRule } from './apiserver';
 export {
   CustomResourceDefinition, CustomResourceDefinitionProps, CrdVersionProps, PrinterColumn, CrdSubresources, ScaleSubresource, CrdImportOptions,
   AcknowledgedWarning,
@@ -19,7 +19,7 @@ export {
 export { ICustomResourceDefinition } from './crd/icustom-resource-definition';
 export {
   ResourceScope, CrdManifest, CrdSpec, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, SubresourcesSpec, ScaleSubresourceSpec,
-} from './apiserver/crd-manifest';
+} from './apiserver';
 
 // Example (and real) custom resources, checked against their CRD.
 export { CustomResource, CustomResourceProps, CustomResourcePrevious, TypedCustomResourceProps } from './custom-resource/custom-resource';
@@ -52,6 +52,5 @@ export { collectSynthReport, renderSynthReport, SynthReport, SynthReportOptions,
 // Typed imports and the apiserver's checks on their own.
 export { generateTypes, GenerateTypesOptions, GeneratedFile } from './codegen/generate-types';
 export { writeImports, staleImports } from './codegen/imports-folder';
-export { validateCrdManifest } from './apiserver/crd-validation/validate-crd';
-export { validateValue, ValidateValueOptions, ValueValidation } from './apiserver/value-validation/value-validator';
+export { validateCrdManifest, validateValue, ValidateValueOptions, ValueValidation } from './apiserver';
 export { Issue, formatIssue } from './apimachinery/issue';

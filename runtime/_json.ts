@@ -2,13 +2,12 @@
  * JSON helpers shared by the write helpers (private module).
  */
 import { createHash } from 'crypto';
+import { deepEqual, isObject } from '../lib/apimachinery/json';
+
+export { deepEqual };
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Key-order independent serialisation. */
 export function canonicalJson(value: unknown): string {
@@ -17,11 +16,6 @@ export function canonicalJson(value: unknown): string {
     return `{${Object.keys(value).filter((k) => value[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
-}
-
-/** Deep equality of JSON values (object key order ignored, `undefined` members ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** Short sha256 of the canonical JSON. */

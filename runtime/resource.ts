@@ -8,6 +8,7 @@
  * Guarantees: {@link parseObjectKey} inverts {@link objectKey}; {@link groupKind} ignores the version, as
  * RBAC rules and ownerReference matching do; {@link parseApiVersion} maps `v1` to the core group `''`.
  */
+import { apiVersionKindKey, knownKinds, splitApiVersion } from '../lib/apimachinery/kinds';
 
 /** `metav1.OwnerReference`. */
 export interface OwnerReference {
@@ -65,10 +66,7 @@ export interface ObjectKeyRef {
 }
 
 /** Splits an apiVersion into group and version (`v1` → group ''). */
-export function parseApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
+export const parseApiVersion: (apiVersion: string) => { group: string; version: string } = splitApiVersion;
 
 /** `Kind.group` — identifies a kind independent of version (ownerReference matching uses this). */
 export function groupKind(ref: { apiVersion?: string; kind?: string }): string {
@@ -98,31 +96,9 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
   return obj;
 }
 
-/** Plurals of common built-in kinds, so no discovery request is needed for them. */
-export const WELL_KNOWN_PLURALS: Readonly<Record<string, string>> = {
-  'v1/Pod': 'pods',
-  'v1/Service': 'services',
-  'v1/ConfigMap': 'configmaps',
-  'v1/Secret': 'secrets',
-  'v1/Namespace': 'namespaces',
-  'v1/ServiceAccount': 'serviceaccounts',
-  'v1/Event': 'events',
-  'v1/Endpoints': 'endpoints',
-  'v1/PersistentVolumeClaim': 'persistentvolumeclaims',
-  'v1/Node': 'nodes',
-  'apps/v1/Deployment': 'deployments',
-  'apps/v1/StatefulSet': 'statefulsets',
-  'apps/v1/DaemonSet': 'daemonsets',
-  'apps/v1/ReplicaSet': 'replicasets',
-  'batch/v1/Job': 'jobs',
-  'batch/v1/CronJob': 'cronjobs',
-  'coordination.k8s.io/v1/Lease': 'leases',
-  'events.k8s.io/v1/Event': 'events',
-  'rbac.authorization.k8s.io/v1/Role': 'roles',
-  'rbac.authorization.k8s.io/v1/RoleBinding': 'rolebindings',
-  'rbac.authorization.k8s.io/v1/ClusterRole': 'clusterroles',
-  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'clusterrolebindings',
-  'networking.k8s.io/v1/Ingress': 'ingresses',
-  'policy/v1/PodDisruptionBudget': 'poddisruptionbudgets',
-  'apiextensions.k8s.io/v1/CustomResourceDefinition': 'customresourcedefinitions',
-};
+/**
+ * Plurals of the built-in kinds, keyed `apps/v1/Deployment`, so no discovery request is needed for them
+ * (lib/apimachinery's kinds table, the one the construct library derives RBAC from).
+ */
+export const WELL_KNOWN_PLURALS: Readonly<Record<string, string>> = Object.fromEntries(
+  knownKinds().map(k => [apiVersionKindKey(k), k.plural]));

@@ -66,13 +66,14 @@ export interface Secret extends KubeObject {
 }
 
 export const SAMPLEDB = resourceRef<SampleDB>({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', plural: 'sampledbs' });
-export const SECRET = resourceRef<Secret>({ apiVersion: 'v1', kind: 'Secret', plural: 'secrets' });
-export const SERVICE = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'Service', plural: 'services' });
-export const PVC = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims' });
-export const STATEFULSET = resourceRef<StatefulSet>({ apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets' });
-export const JOB = resourceRef<Job>({ apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs' });
-export const POD = resourceRef<Pod>({ apiVersion: 'v1', kind: 'Pod', plural: 'pods' });
-export const CRONJOB = resourceRef<KubeObject>({ apiVersion: 'batch/v1', kind: 'CronJob', plural: 'cronjobs' });
+// built-in kinds: the runtime knows their plurals (lib/apimachinery's kinds table)
+export const SECRET = resourceRef<Secret>({ apiVersion: 'v1', kind: 'Secret' });
+export const SERVICE = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'Service' });
+export const PVC = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' });
+export const STATEFULSET = resourceRef<StatefulSet>({ apiVersion: 'apps/v1', kind: 'StatefulSet' });
+export const JOB = resourceRef<Job>({ apiVersion: 'batch/v1', kind: 'Job' });
+export const POD = resourceRef<Pod>({ apiVersion: 'v1', kind: 'Pod' });
+export const CRONJOB = resourceRef<KubeObject>({ apiVersion: 'batch/v1', kind: 'CronJob' });
 
 /** Finalizer that takes the final snapshot before the database goes. */
 export const FINALIZER = 'database.example.com/final-snapshot';

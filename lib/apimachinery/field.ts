@@ -56,7 +56,4 @@ export function warning(issue: Issue): Issue {
   return { ...issue, severity: 'warning' };
 }
 
-/** A plain object (not an array, not null). @internal */
-export function isObject(x: unknown): x is Record<string, any> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
+export { isObject } from './json';

@@ -61,12 +61,27 @@ const ROWS: Row[] = [
   ['certificates.k8s.io/v1', 'CertificateSigningRequest', 'certificatesigningrequests', false],
 ];
 
-/** Splits `apps/v1` into `{ group: 'apps', version: 'v1' }` and `v1` into `{ group: '', version: 'v1' }`. @internal */
+/**
+ * Splits `apps/v1` into `{ group: 'apps', version: 'v1' }` and `v1` into `{ group: '', version: 'v1' }`, without
+ * checking (the runtime's hot path splits what the apiserver sent). @internal
+ */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+/** `splitApiVersion` for values a user wrote: throws unless it is `<version>` or `<group>/<version>`. @internal */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
-  const parts = apiVersion.split('/');
-  if (parts.length === 1 && parts[0]) return { group: '', version: parts[0] };
-  if (parts.length === 2 && parts[0] && parts[1]) return { group: parts[0], version: parts[1] };
-  throw new Error(`apiVersion must be '<version>' or '<group>/<version>', got '${apiVersion}'`);
+  const parts = splitApiVersion(apiVersion);
+  if (!parts.version || parts.version.includes('/') || (apiVersion.includes('/') && !parts.group)) {
+    throw new Error(`apiVersion must be '<version>' or '<group>/<version>', got '${apiVersion}'`);
+  }
+  return parts;
+}
+
+/** `apps/v1/Deployment`: the key of a kind by apiVersion, as the runtime looks plurals up. @internal */
+export function apiVersionKindKey(info: Pick<KindInfo, 'group' | 'version' | 'kind'>): string {
+  return `${info.group ? `${info.group}/` : ''}${info.version}/${info.kind}`;
 }
 
 const TABLE = new Map<string, KindInfo>();

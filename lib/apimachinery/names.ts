@@ -68,3 +68,15 @@ export function isQualifiedName(value: string): string[] {
 export function isValidLabelValue(value: string): string[] {
   return check(value, 63, LABEL_VALUE, LABEL_VALUE_MSG);
 }
+
+/**
+ * A name as a PascalCase identifier: `foo-operator` → `FooOperator`, `v1alpha1` → `V1Alpha1` (a letter after
+ * digits is upper-cased too, as json-schema-to-typescript names the interfaces it declares). One spelling for
+ * generated type names and alert names alike.
+ * @internal
+ */
+export function pascalCase(text: string): string {
+  return text
+    .replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, _sep, c: string) => c.toUpperCase())
+    .replace(/(\d)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
+}

@@ -1,6 +1,7 @@
 import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
 import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { toJsonSchema } from './to-json-schema';
+import { pascalCase } from '../apimachinery/names';
 
 /** Options for `generateTypes`. */
 export interface GenerateTypesOptions {
@@ -60,7 +61,7 @@ function header(crds: readonly CrdManifest[], libraryImport: string, generatedBy
 
 async function versionCode(crd: CrdManifest, version: CrdVersionSpec): Promise<string> {
   const kind = crd.spec.names.kind;
-  const name = version.storage ? kind : `${kind}${pascal(version.name)}`;
+  const name = version.storage ? kind : `${kind}${pascalCase(version.name)}`;
   const root: JSONSchemaProps = version.schema?.openAPIV3Schema ?? { type: 'object' };
   const apiVersion = `${crd.spec.group}/${version.name}`;
   const sections: string[] = [];
@@ -113,13 +114,3 @@ async function compileInterface(schema: JSONSchemaProps, typeName: string): Prom
   return code.trim() + '\n';
 }
 
-/**
- * `v1alpha1` → `V1Alpha1`: also upper-cases a letter after digits, as json-schema-to-typescript
- * does to the interface names it declares (otherwise `WebsiteV1Alpha1Spec` is declared and
- * `WebsiteV1alpha1Spec` referenced).
- */
-function pascal(text: string): string {
-  return text
-    .replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_m, _sep, c: string) => c.toUpperCase())
-    .replace(/(\d)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
-}

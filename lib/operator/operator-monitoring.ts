@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Problems } from '../synth-metadata/problems';
+import { pascalCase } from '../apimachinery/names';
 
 /**
  * One Prometheus alerting rule (the subset of prometheus-operator's `PrometheusRule` rule we write;
@@ -82,21 +83,21 @@ export class OperatorMonitoring extends Construct {
     const alerts: PrometheusAlertRule[] = [
       ...(props.defaultAlerts ?? true ? [
         {
-          alert: `${pascal(props.name)}Down`,
+          alert: `${pascalCase(props.name)}Down`,
           expr: `absent(up{${job}} == 1)`,
           for: '5m',
           labels: { severity: 'critical' },
           annotations: { summary: `${props.name} controller is not being scraped or is down` },
         },
         {
-          alert: `${pascal(props.name)}ReconcileErrors`,
+          alert: `${pascalCase(props.name)}ReconcileErrors`,
           expr: `sum(rate(controller_runtime_reconcile_errors_total{${job}}[5m])) > 0`,
           for: '15m',
           labels: { severity: 'warning' },
           annotations: { summary: `${props.name} reconciles keep failing` },
         },
         {
-          alert: `${pascal(props.name)}WorkQueueBacklog`,
+          alert: `${pascalCase(props.name)}WorkQueueBacklog`,
           expr: `max(workqueue_depth{${job}}) > 100`,
           for: '15m',
           labels: { severity: 'warning' },
@@ -121,6 +122,3 @@ export class OperatorMonitoring extends Construct {
   }
 }
 
-function pascal(name: string): string {
-  return name.split(/[-.]/).filter(Boolean).map(p => p[0].toUpperCase() + p.slice(1)).join('');
-}

@@ -1,4 +1,5 @@
 import { goRegExp } from '../../apimachinery/go-regexp';
+import { deepEqual } from '../../apimachinery/json';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { Issue } from '../../apimachinery/issue';
 import { applyDefaults } from './value-defaults';
@@ -302,17 +303,6 @@ function field(o: unknown, k: string): unknown {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Structural equality of JSON values. */
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  return ka.every(k => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** A value as the apiserver prints it in a cause: strings quoted, numbers bare, objects as JSON. */
