@@ -152,7 +152,7 @@ for (const [prefix, file] of Object.entries(vendoredImports)) {
   importTask.exec(`cdk8s import --no-check-upgrade --no-save ${prefix}:=${file} -o imports`);
 }
 project.addTask('crd-baselines', {
-  description: 'Rewrite crd-baselines/ (the released CRDs EvolutionGuard compares against) from the apps\' CRDs',
+  description: 'Rewrite crd-baselines/ (the released CRDs OperatorApp\'s evolution check compares against) from the apps\' CRDs',
   exec: 'tsx apps/write-crd-baselines.ts',
 });
 project.addTask('images', {

@@ -46,7 +46,7 @@ export class CrdBaselines {
     return crds.map(crd => {
       const manifest = crd.toManifest();
       const file = this.fileOf(manifest.metadata.name);
-      const header = '# Released CRD schema: the baseline EvolutionGuard compares against. Rewrite only when releasing.\n';
+      const header = '# Released CRD schema: the baseline the evolution check (OperatorApp option `evolution`) compares the CRD with. Rewrite only when releasing (npx projen crd-baselines).\n';
       fs.writeFileSync(file, header + yaml.stringify(manifest, { lineWidth: 0 }));
       return file;
     });
