@@ -8,7 +8,7 @@ export interface OperatorDiagramInput {
   readonly name: string;
   /** Namespace the controller runs in. */
   readonly namespace: string;
-  /** Watched namespaces, undefined for cluster-wide. */
+  /** Watched namespaces. @default - cluster-wide */
   readonly watchNamespaces?: readonly string[];
   /** The custom kinds it reconciles, with their CRD names (`<plural>.<group>`). */
   readonly crds: readonly { readonly kind: string; readonly group: string; readonly plural: string }[];

@@ -29,7 +29,7 @@ export interface ContractRules {
 export interface ContractRulesOptions {
   /** CRDs the operator manages; custom kinds are resolved against them. */
   readonly crds: readonly ICustomResourceDefinition[];
-  /** Namespaces watched; undefined means cluster-wide. */
+  /** Namespaces watched. @default - cluster-wide */
   readonly watchNamespaces?: readonly string[];
 }
 

@@ -66,7 +66,7 @@ export interface OperatorRbacProps {
 export interface RbacGrant {
   readonly kind: 'ClusterRole' | 'Role';
   readonly name: string;
-  /** For a Role. */
+  /** The Role's namespace. @default - none: a ClusterRole */
   readonly namespace?: string;
   /** What it is for, e.g. `contract` or `leader election`. */
   readonly purpose: string;
