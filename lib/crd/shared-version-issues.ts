@@ -7,6 +7,7 @@ const VERSION_PATH = /^spec\.versions\[(\d+)\](.*)$/;
  * same mistake for `spec.versions[0]`, `[1]` and `[2]` only hides the others. An issue found in several versions
  * (same place inside the version, same message, same value) is shown once, at the first version's path, naming
  * every version that has it.
+ * @internal
  */
 export function formatCrdIssues(issues: readonly Issue[], versionNames: readonly string[]): string[] {
   const groups = new Map<string, { first: Issue; versions: string[] }>();

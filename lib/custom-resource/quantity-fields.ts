@@ -9,6 +9,7 @@ import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
  * Why a check of our own: the apiserver does not know the `quantity` format (kube-openapi's strfmt has no such
  * entry), so it stores `1Gib` or `ten` without a word, and the controller fails later when it parses the value
  * with `resource.ParseQuantity`. Integers are quantities; other types are left to the schema checks.
+ * @internal
  */
 export function checkQuantityFields(schema: JSONSchemaProps, value: unknown, path = ''): Issue[] {
   const issues: Issue[] = [];

@@ -8,6 +8,7 @@
  * grammar, quirks included (the parser is hand-written in Go; no npm library speaks this dialect).
  *
  * Only the verdict is computed (no syntax tree): the first error the Go parser would report, or undefined.
+ * @internal
  */
 export function jsonPathTemplateError(template: string): string | undefined {
   try {
@@ -19,7 +20,7 @@ export function jsonPathTemplateError(template: string): string | undefined {
   }
 }
 
-/** The verdict on a printer column path, which the apiserver wraps in braces (`{` + jsonPath + `}`). */
+/** The verdict on a printer column path, which the apiserver wraps in braces (`{` + jsonPath + `}`). @internal */
 export function printerColumnJsonPathError(jsonPath: string): string | undefined {
   return jsonPathTemplateError(`{${jsonPath}}`);
 }
