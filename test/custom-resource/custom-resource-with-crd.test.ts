@@ -1,16 +1,9 @@
-import { App, Chart, Testing } from 'cdk8s';
+import { Chart, Testing } from 'cdk8s';
 import { ResourceScope } from '../../lib/apiserver/crd-manifest';
 import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { CustomResource } from '../../lib/custom-resource/custom-resource';
+import { validationErrors } from '../support/synth-errors';
 
-function validationErrors(app: App): string {
-  try {
-    app.synthYaml();
-    return '';
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
 
 /** A built CustomResourceDefinition with defaults, a set list, int-or-string and CEL rules. */
 function databaseCrd(chart: Chart, scope = ResourceScope.NAMESPACED): CustomResourceDefinition {

@@ -1,9 +1,10 @@
 import * as path from 'path';
-import { App, Chart, Testing } from 'cdk8s';
+import { Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Warnings } from '../../lib/synth-metadata/warnings';
 import { CustomResource, TypedCustomResourceProps } from '../../lib/custom-resource/custom-resource';
 import { FakeCrd } from './_fake-crd';
+import { validationErrors } from '../support/synth-errors';
 
 // the shared fixtures live beside the repository
 const SAMPLE_DB_CRD = path.join(__dirname, '../../../shared/fixtures/kube-apiserver/crd.yaml');
@@ -16,15 +17,6 @@ function setup(patch?: (m: any) => void) {
   return { app, chart, crd };
 }
 
-/** Runs cdk8s validation the way synth does; returns the error text or '' when valid. */
-function validationErrors(app: App): string {
-  try {
-    app.synthYaml();
-    return '';
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
 
 interface SampleDbSpec { readonly replicas?: number; readonly version?: string }
 
