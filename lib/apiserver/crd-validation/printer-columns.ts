@@ -12,10 +12,10 @@ export const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'f
 
 /**
  * `additionalPrinterColumns` of one CRD version: name and type required, type and format from the
- * apiserver's enums, a simple JSON path, and two checks of our own. A path kubectl's JSONPath parser refuses is
- * an error: the apiserver accepts the CRD but, building the table of `kubectl get`, silently drops that column and
- * every column after it. A path the version's schema lacks is a warning, so a typo does not silently print
- * `<none>`. `basePath` is the field path of the version.
+ * apiserver's enums, a simple JSON path, and two warnings of our own (the apiserver accepts both). A path kubectl's
+ * JSONPath parser refuses: building the table of `kubectl get`, the apiserver silently drops that column and every
+ * column after it. A path the version's schema lacks, so a typo does not silently print `<none>`.
+ * `basePath` is the field path of the version.
  *
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#additional-printer-columns
  */
@@ -37,7 +37,11 @@ export function checkPrinterColumns(columns: unknown, schema: JSONSchemaProps | 
     if (syntax.length > 0) { issues.push(...syntax); return; }
     const parseError = printerColumnJsonPathError(String(column.jsonPath));
     if (parseError) {
-      issues.push(invalid(jsonPathField, column.jsonPath, `kubectl's JSONPath parser refuses it (${parseError}): the apiserver would accept the CRD but drop this column and every later one from kubectl get`));
+      // a warning, as every finding the apiserver accepts (errors are exactly what it refuses), though always a mistake
+      issues.push({
+        path: jsonPathField, severity: 'warning', value: column.jsonPath,
+        message: `kubectl's JSONPath parser refuses it (${parseError}): the apiserver accepts the CRD but drops this column and every later one from kubectl get`,
+      });
       return;
     }
     if (!schema) return;
