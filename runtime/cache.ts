@@ -11,7 +11,7 @@
  *   more with {@link ObjectCache.addIndexer}.
  * - {@link ObjectCache.replace} returns what changed, so a relist yields deletes for vanished objects.
  * - {@link ObjectCache.waitForResourceVersion} supports read-your-own-writes: it resolves once the
- *   cache holds the object at (or past) the resourceVersion a write returned.
+ *   cache holds the object at (or past) the resourceVersion a write returned, or has deleted it.
  *
  * Caveats: resourceVersions are opaque; "at or past" compares them numerically only when both are
  * decimal integers (true for etcd-backed apiservers), otherwise it waits for equality.
@@ -129,6 +129,7 @@ export class ObjectCache {
     if (!old) return undefined;
     this.unindex(key, old);
     this.items.delete(key);
+    this.releaseWaiters(key);
     return old;
   }
 
@@ -154,8 +155,10 @@ export class ObjectCache {
   }
 
   /**
-   * Resolves `true` once the cached object `key` is at or past `resourceVersion`, `false` after
-   * `timeoutMs` (kopf's consistency timeout is 5 s).
+   * Resolves `true` once the cached object `key` is at or past `resourceVersion`, or is deleted from
+   * the cache (no later version can come: a write that removed the last finalizer of a deleting
+   * object is followed by its deletion, never by that version); `false` after `timeoutMs` (kopf's
+   * consistency timeout is 5 s).
    */
   waitForResourceVersion(key: string, resourceVersion: string, timeoutMs = 5000): Promise<boolean> {
     if (resourceVersionReached(this.items.get(key)?.metadata?.resourceVersion, resourceVersion)) return Promise.resolve(true);
@@ -169,6 +172,10 @@ export class ObjectCache {
       const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
       set.add(waiter);
     });
+  }
+
+  private releaseWaiters(key: string): void {
+    for (const w of [...(this.waiters.get(key) ?? [])]) w.resolve(true);
   }
 
   private notify(key: string, obj: KubeObject): void {

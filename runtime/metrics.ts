@@ -73,7 +73,9 @@ export class RuntimeMetrics {
     this.queueDuration = new prom.Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name', 'controller'], buckets: QUEUE_BUCKETS, registers: reg });
     this.workDuration = new prom.Histogram({ name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes', labelNames: ['name', 'controller'], buckets: QUEUE_BUCKETS, registers: reg });
     this.unfinishedWork = new prom.Gauge({ name: 'workqueue_unfinished_work_seconds', help: 'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration', labelNames: ['name', 'controller'], registers: reg, collect });
-    this.longestRunningProcessor = new prom.Gauge({ name: 'workqueue_longest_running_processor_seconds', help: 'How many seconds has the longest running processor for workqueue been running', labelNames: ['name', 'controller'], registers: reg, collect });
+    // No collect of its own: unfinishedWork's collect (registered just before) sets both gauges from one
+    // clock reading, so a scrape never shows the longest processor running longer than all unfinished work.
+    this.longestRunningProcessor = new prom.Gauge({ name: 'workqueue_longest_running_processor_seconds', help: 'How many seconds has the longest running processor for workqueue been running', labelNames: ['name', 'controller'], registers: reg });
     this.queueRetries = new prom.Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name', 'controller'], registers: reg });
 
     this.restRequests = new prom.Counter({ name: 'rest_client_requests_total', help: 'Number of HTTP requests, partitioned by status code, method, and host', labelNames: ['code', 'method', 'host'], registers: reg });

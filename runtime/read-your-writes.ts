@@ -8,7 +8,8 @@
  *
  * Guarantees:
  * - `create`, `replace`, `replaceStatus` and `patch` resolve with the server's object after the
- *   cache of that kind (if the manager watches it) reached the returned resourceVersion, or after
+ *   cache of that kind (if the manager watches it) reached the returned resourceVersion or deleted the
+ *   object (a write that removes the last finalizer of a deleting object), or after
  *   `timeoutMs` (then the write still succeeded; the caller gets its result, and a warning is logged).
  * - Reads, watches and deletes pass straight through.
  *

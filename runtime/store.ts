@@ -43,7 +43,7 @@ export interface CacheReader {
   keys(): string[];
   /** Objects whose indexer `name` produced `value` (built-in: `namespace`, `ownerUid`, `label` = `key=value`). */
   byIndex(name: string, value: string): KubeObject[];
-  /** Resolves `true` once the key's object has at least that resourceVersion, `false` on timeout. */
+  /** Resolves `true` once the key's object has at least that resourceVersion or is deleted, `false` on timeout. */
   waitForResourceVersion(key: string, resourceVersion: string, timeoutMs?: number): Promise<boolean>;
 }
 
@@ -65,7 +65,7 @@ export interface Store<T extends KubeObject> {
   list(namespace?: string): Stored<T>[];
   /** Objects whose indexer `name` produced `value` (built-in: `namespace`, `ownerUid`, `label` = `key=value`). */
   byIndex(name: string, value: string): Stored<T>[];
-  /** Resolves `true` once the key's object has at least that resourceVersion, `false` on timeout. */
+  /** Resolves `true` once the key's object has at least that resourceVersion or is deleted, `false` on timeout. */
   waitForResourceVersion(ref: ObjectKeyRef | string, resourceVersion: string, timeoutMs?: number): Promise<boolean>;
 }
 

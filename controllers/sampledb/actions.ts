@@ -27,12 +27,6 @@ export class ResourceExistsError extends Error {
 export interface ActionDeps {
   /** Writes return once the informer of their kind shows them (the manager's `readYourWritesClient`). */
   readonly client: KubeClient;
-  /**
-   * The same API without waiting for the store (the manager's `client`): for the one write whose
-   * result the store never shows, removing the last finalizer of an object being deleted (it is
-   * gone instead of updated, so a read-your-writes wait would only run into its timeout).
-   */
-  readonly directClient: KubeClient;
   readonly fieldManager: string;
   readonly recorder?: EventSink;
 }
@@ -115,7 +109,7 @@ export class Actions {
   async removeFinalizer(obj: KubeObject, resource: ResourceRef, finalizer: string): Promise<void> {
     if (!(obj.metadata?.finalizers ?? []).includes(finalizer)) return;
     try {
-      await removeFinalizer(obj.metadata?.deletionTimestamp ? this.deps.directClient : this.deps.client, obj, finalizer, resource);
+      await removeFinalizer(this.deps.client, obj, finalizer, resource);
       this.writes++;
     } catch (err) {
       if (!isNotFound(err)) throw err;

@@ -37,7 +37,6 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
   const reconciler = new SampleDbReconciler({
     // Writes return once the informers show them, so no reconcile acts on a store from before its own write.
     client: manager.readYourWritesClient,
-    directClient: manager.client,
     stores: {
       sampledbs: manager.getStore(SAMPLEDB),
       services: manager.getStore(SERVICE),

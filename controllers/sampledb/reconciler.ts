@@ -58,8 +58,6 @@ export interface SampleDbStores {
 export interface SampleDbReconcilerDeps {
   /** Writes return once the informer of their kind shows them (the manager's `readYourWritesClient`). */
   readonly client: KubeClient;
-  /** The API without read-your-writes waits (see ActionDeps.directClient). @default client */
-  readonly directClient?: KubeClient;
   readonly stores: SampleDbStores;
   readonly recorder?: EventSink;
   /** @default 'sampledb-controller' */
@@ -111,7 +109,6 @@ export class SampleDbReconciler implements Reconciler {
     this.images = deps.images ?? new PostgresImages();
     this.actionDeps = {
       client: deps.client,
-      directClient: deps.directClient ?? deps.client,
       fieldManager: deps.fieldManager ?? 'sampledb-controller',
       recorder: deps.recorder,
     };

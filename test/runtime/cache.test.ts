@@ -62,6 +62,18 @@ describe('ObjectCache', () => {
     await expect(cache.waitForResourceVersion('a/x', '9', 20)).resolves.toBe(false);
   });
 
+  test('waitForResourceVersion resolves when the object is deleted (a write that removed its last finalizer)', async () => {
+    const cache = new ObjectCache();
+    cache.upsert(obj('a', 'x', '5', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['f'] }));
+    // The patch removing the finalizer returned rv 6; the apiserver then deletes the object, so the
+    // cache sees a delete, never rv 6.
+    const waiting = cache.waitForResourceVersion('a/x', '6', 5000);
+    const other = cache.waitForResourceVersion('a/y', '1', 30);
+    cache.delete('a/x');
+    await expect(waiting).resolves.toBe(true);
+    await expect(other).resolves.toBe(false);
+  });
+
   test('resourceVersionReached compares numerically only for integers', () => {
     expect(resourceVersionReached('10', '9')).toBe(true);
     expect(resourceVersionReached('9', '10')).toBe(false);
