@@ -78,6 +78,10 @@ export class ReadYourWritesClient implements KubeClient {
     const rv = written.metadata?.resourceVersion;
     if (!cache || !rv) return written;
     const key = objectKey(written);
+    // A deleting object whose last finalizer this write removed is deleted by the apiserver: the cache
+    // will see it go, never this version, and may have seen it go before the response reached us.
+    const deleted = written.metadata?.deletionTimestamp && !written.metadata.finalizers?.length;
+    if (deleted && !cache.get(key)) return written;
     if (!(await cache.waitForResourceVersion(key, rv, this.timeoutMs))) {
       this.logger.warn('own write did not reach the cache in time', { kind: resource.kind, key, resourceVersion: rv, timeoutMs: this.timeoutMs });
     }
