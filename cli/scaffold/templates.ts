@@ -178,7 +178,7 @@ export class ${n.kind}OperatorChart extends Chart {
     new Operator(this, '${n.operator}', {
       crds: [crd],
       image: props.image ?? 'ghcr.io/example/${n.operator}:0.1.0',
-      contract: CONTRACT,${n.namespaces ? '\n      createWatchNamespaces: true,' : ''}
+      contract: CONTRACT,
     });
     // Checked against the CRD at synth.
     new ${n.kind}(this, 'example', { metadata: { name: 'example', namespace: '${exampleNamespace}' }, spec: { message: 'Hello from ${n.operator}' } });
