@@ -77,12 +77,26 @@ export async function startBenchControlPlane(crds: object[]): Promise<BenchContr
   }
 }
 
-/** The controller's requests from the audit log (one entry per request). */
+/**
+ * The audit log's files, oldest first: the apiserver rotates its log at 100 MiB whatever
+ * `--audit-log-maxsize` says (0 means lumberjack's default), keeping `audit-<timestamp>.log` beside
+ * it. Each file is read on its own, which also keeps every string under V8's length limit.
+ */
+export function auditLogFiles(auditLog: string): string[] {
+  const dir = path.dirname(auditLog);
+  const ext = path.extname(auditLog);
+  const base = path.basename(auditLog, ext);
+  const rotated = fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((f) => f.startsWith(`${base}-`) && f.endsWith(ext)).sort().map((f) => path.join(dir, f))
+    : [];
+  return [...rotated, ...(fs.existsSync(auditLog) ? [auditLog] : [])];
+}
+
+/** The controller's requests from the audit log and its rotated files (one entry per request). */
 export function readAudit(auditLog: string): AuditedRequest[] {
-  if (!fs.existsSync(auditLog)) return [];
   const seen = new Set<string>();
   const out: AuditedRequest[] = [];
-  for (const line of fs.readFileSync(auditLog, 'utf8').split('\n')) {
+  for (const file of auditLogFiles(auditLog)) for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
     const e = JSON.parse(line);
     if (e.user?.username !== CONTROLLER_USER || seen.has(e.auditID)) continue;
