@@ -1,5 +1,6 @@
 import { Quantity } from '../../lib/apimachinery/quantity';
 import { describeRealApiServer } from '../envtest';
+import { specCrd } from '../support/spec-crd';
 
 /**
  * Quantity syntax, value by value against the real apiserver: a CRD whose list items carry the CEL rule
@@ -17,28 +18,15 @@ const CANDIDATES = [
 
 describeRealApiServer('quantities on kube-apiserver', plane => {
   beforeAll(async () => {
-    await plane().installCrds([{
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'quantities.qty.example.com' },
+    await plane().installCrds([specCrd({
+      group: 'qty.example.com', kind: 'Quantity', plural: 'quantities',
       spec: {
-        group: 'qty.example.com', scope: 'Namespaced', names: { kind: 'Quantity', plural: 'quantities' },
-        versions: [{
-          name: 'v1', served: true, storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    values: { 'type': 'array', 'maxItems': 200, 'items': { 'type': 'string', 'maxLength': 64, 'x-kubernetes-validations': [{ rule: 'isQuantity(self)' }] } },
-                  },
-                },
-              },
-            },
-          },
-        }],
+        type: 'object',
+        properties: {
+          values: { 'type': 'array', 'maxItems': 200, 'items': { 'type': 'string', 'maxLength': 64, 'x-kubernetes-validations': [{ rule: 'isQuantity(self)' }] } },
+        },
       },
-    }]);
+    })]);
   }, 60_000);
 
   test('the candidates include values of both verdicts', () => {

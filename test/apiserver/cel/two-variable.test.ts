@@ -2,6 +2,7 @@ import { validateCrdManifest } from '../../../lib/apiserver/crd-validation/valid
 import { CrdManifest } from '../../../lib/apiserver/crd-manifest';
 import { errorsOf } from '../../../lib/apimachinery/issue';
 import { describeRealApiServer } from '../../envtest';
+import { specCrd } from '../../support/spec-crd';
 
 /**
  * cel-go's two-variable comprehensions (`ext.TwoVarComprehensions`: `all`, `exists`, `existsOne` with `(k, v, …)`,
@@ -23,34 +24,17 @@ const RULES: ReadonlyArray<readonly [string, string]> = [
 ];
 
 function crd(index: number, field: string, rule: string): CrdManifest {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `twovars${index}.cel.example.com` },
+  return specCrd({
+    group: 'cel.example.com', kind: `TwoVar${index}`, plural: `twovars${index}`,
     spec: {
-      group: 'cel.example.com',
-      scope: 'Namespaced',
-      names: { kind: `TwoVar${index}`, plural: `twovars${index}`, singular: `twovar${index}`, listKind: `TwoVar${index}List` },
-      versions: [{
-        name: 'v1', served: true, storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  labels: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } },
-                  tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 10 } },
-                },
-                'x-kubernetes-validations': [{ rule: rule.replace(/\bself\b/g, `self.${field}`) }],
-              },
-            },
-          },
-        },
-      }],
+      type: 'object',
+      properties: {
+        labels: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } },
+        tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 10 } },
+      },
+      'x-kubernetes-validations': [{ rule: rule.replace(/\bself\b/g, `self.${field}`) }],
     },
-  } as unknown as CrdManifest;
+  });
 }
 
 /** The `ERROR: <input>:l:c: …` lines of a compilation failure (the source excerpts under each are left out). */
