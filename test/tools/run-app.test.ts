@@ -26,8 +26,8 @@ describe('tools/run-app (what cdk8s.yaml runs)', () => {
     const cache = path.join(ROOT, 'node_modules', '.cache', 'cdk8s-operator-run-app');
     for (const f of fs.existsSync(cache) ? fs.readdirSync(cache) : []) {
       if (f.endsWith('.cjs.inputs.json') && Object.keys(JSON.parse(fs.readFileSync(path.join(cache, f), 'utf8'))).some((k) => k.startsWith(dir))) {
-        const bundle = path.join(cache, f.replace(/\.inputs\.json$/, ''));
-        for (const file of [bundle, `${bundle}.map`, `${bundle}.inputs.json`]) fs.rmSync(file, { force: true });
+        const bundle = f.replace(/\.inputs\.json$/, '');
+        for (const file of fs.readdirSync(cache).filter((g) => g === bundle || g.startsWith(`${bundle}.`))) fs.rmSync(path.join(cache, file), { force: true });
       }
     }
     fs.rmSync(dir, { recursive: true, force: true });
@@ -49,6 +49,33 @@ describe('tools/run-app (what cdk8s.yaml runs)', () => {
 
     write('second');
     expect(run(entry).stdout.trim()).toBe(`second ${path.join(dir, 'lib')} ${dir}`);
+  });
+
+  test('compiles from a V8 code cache of this exact bundle; a rebuilt bundle or a corrupt cache is never used', () => {
+    const entry = path.join(dir, 'app.ts');
+    const write = (text: string) => fs.writeFileSync(entry, `console.log(${JSON.stringify(text)});\n`);
+    const cachesOf = (bundle: string) => fs.readdirSync(path.dirname(bundle))
+      .filter((f) => f.startsWith(`${path.basename(bundle)}.`) && f.endsWith('.v8cache')).map((f) => path.join(path.dirname(bundle), f));
+    write('v1');
+    expect(run(entry).stdout).toBe('v1\n');
+    const bundle = bundleOf(entry);
+    const [cache] = cachesOf(bundle);
+    expect(cachesOf(bundle)).toHaveLength(1);
+    expect(path.basename(cache)).toContain(`.${fs.statSync(bundle).size}-`); // named after this bundle's size and mtime
+
+    const written = fs.statSync(cache).mtimeMs;
+    expect(run(entry).stdout).toBe('v1\n');
+    expect(fs.statSync(cache).mtimeMs).toBe(written); // accepted by V8: not rewritten
+
+    fs.writeFileSync(cache, 'not a code cache');
+    const corrupt = run(entry);
+    expect({ stdout: corrupt.stdout, status: corrupt.status }).toEqual({ stdout: 'v1\n', status: 0 });
+    expect(fs.readFileSync(cache, 'utf8')).not.toBe('not a code cache'); // rejected by V8, then replaced
+
+    write('second, a longer text');
+    expect(run(entry).stdout).toBe('second, a longer text\n');
+    expect(cachesOf(bundle)).toHaveLength(1);
+    expect(cachesOf(bundle)[0]).not.toBe(cache); // the old bundle's cache is gone
   });
 
   test('an app that throws exits non-zero with its error; a TypeScript syntax error fails the build', () => {

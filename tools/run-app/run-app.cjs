@@ -13,12 +13,19 @@
 // - The bundle and its input list live in node_modules/.cache/ (never committed); a build writes to a
 //   temporary file and renames it, so concurrent runs never load a half-written bundle.
 //
+// - The bundle is compiled with a V8 code cache (written after the first run of each bundle, beside it):
+//   about a third of the app's CPU time is V8 parsing and compiling the 2.6 MB bundle. The cache file
+//   is named after the bundle's size and mtime, so a rebuilt bundle never meets a stale cache; V8
+//   itself rejects a cache made by another Node/V8 version or flags, and then the run writes a new one.
+//
 // Caveats: stack traces point into the bundle; run with NODE_OPTIONS=--enable-source-maps for the
 // TypeScript positions (the bundle has a source map). Plain JavaScript only: it must start without tsx.
 'use strict';
 const crypto = require('crypto');
 const fs = require('fs');
+const Module = require('module');
 const path = require('path');
+const vm = require('vm');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'cdk8s-operator-run-app');
@@ -60,7 +67,8 @@ async function build(entry, bundle, inputsFile) {
     entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: `node${process.versions.node.split('.')[0]}`,
     outfile: tmp, sourcemap: true, metafile: true, absWorkingDir: ROOT, logLevel: 'warning', plugins: [ownDirname],
   });
-  const inputs = {};
+  // This runner is an input too: a change of its build options must rebuild the bundle.
+  const inputs = { [__filename]: stamp(__filename) };
   for (const input of Object.keys(result.metafile.inputs)) {
     const file = path.resolve(ROOT, input);
     if (fs.existsSync(file)) inputs[file] = stamp(file);
@@ -80,7 +88,43 @@ async function main() {
   const bundle = path.join(CACHE_DIR, `${path.basename(entry).replace(/\.[cm]?tsx?$/, '')}-${id}.cjs`);
   const inputsFile = `${bundle}.inputs.json`;
   if (!isFresh(bundle, inputsFile)) await build(entry, bundle, inputsFile);
-  require(bundle);
+  runWithCodeCache(bundle);
+}
+
+/**
+ * Loads `bundle` as CommonJS, as `require` would, but compiled with a V8 code cache: read when one
+ * exists for this exact bundle, written (atomically) when there was none or V8 rejected it. The cache
+ * is taken when the process exits, so it also holds the functions compiled while the app ran.
+ */
+function runWithCodeCache(bundle) {
+  const cacheFile = `${bundle}.${stamp(bundle).replace(/[^0-9]+/g, '-')}.v8cache`;
+  let cachedData;
+  try { cachedData = fs.readFileSync(cacheFile); } catch { /* first run of this bundle */ }
+  const script = new vm.Script(Module.wrap(fs.readFileSync(bundle, 'utf8')), {
+    filename: bundle,
+    cachedData,
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (!cachedData || script.cachedDataRejected) {
+    process.once('exit', () => writeCodeCache(bundle, cacheFile, script));
+  }
+  const mod = new Module(bundle, module);
+  mod.filename = bundle;
+  mod.paths = Module._nodeModulePaths(path.dirname(bundle));
+  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, path.dirname(bundle));
+  mod.loaded = true;
+}
+
+/** Replaces the bundle's code caches by one for its current content; a cache is an optimisation, never an error. */
+function writeCodeCache(bundle, cacheFile, script) {
+  try {
+    for (const old of fs.readdirSync(CACHE_DIR)) {
+      if (old.startsWith(`${path.basename(bundle)}.`) && old.endsWith('.v8cache')) fs.rmSync(path.join(CACHE_DIR, old), { force: true });
+    }
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, script.createCachedData());
+    fs.renameSync(tmp, cacheFile);
+  } catch { /* read-only or full disk: the next run compiles without a cache */ }
 }
 
 main().catch((err) => {
