@@ -93,19 +93,29 @@ export interface UpdateStatusOptions {
 }
 
 /**
+ * The status a kind declares (e.g. the generated `FooStatus` of a `Foo` with `status?: FooStatus`), or
+ * any record for an object whose type declares none: what {@link updateStatus} accepts for it.
+ */
+export type StatusOf<T extends KubeObject> = T extends { status?: infer S }
+  ? (unknown extends S ? Record<string, unknown> : NonNullable<S>)
+  : Record<string, unknown>;
+
+/**
  * Writes `status` through the `/status` subresource unless `live.status` already equals it.
+ * Typed by `live`: a field the kind's status type lacks, or of the wrong type, does not compile.
  * Returns the updated object, or `undefined` when nothing was written.
  */
-export async function updateStatus(client: KubeClient, live: KubeObject, status: Record<string, unknown>, options: UpdateStatusOptions = {}): Promise<KubeObject | undefined> {
+export async function updateStatus<T extends KubeObject>(client: KubeClient, live: T, status: StatusOf<T>, options: UpdateStatusOptions = {}): Promise<T | undefined> {
   const current = (live.status ?? {}) as Record<string, unknown>;
   if (deepEqual(current, status)) return undefined;
   const meta = live.metadata ?? {};
   if (!live.apiVersion || !live.kind || !meta.name) throw new Error(`cannot update status of an object without apiVersion, kind and name (${meta.namespace ?? ''}/${meta.name ?? ''})`);
-  return client.patch(
+  // The apiserver answers with the object it stored: the same kind as `live`.
+  return await client.patch(
     options.resource ?? { apiVersion: live.apiVersion, kind: live.kind },
     meta.name,
     meta.namespace,
     { type: 'merge', body: { status: createMergePatch(current, status) } },
     { subresource: 'status', fieldManager: options.fieldManager },
-  );
+  ) as T;
 }

@@ -1,10 +1,10 @@
 /**
  * Compiled by typed-store.test.ts: the generated types of the Foo CRD (imports/) flow through
- * `resourceRef<Foo>` into the store and the reconciler. Each `@ts-expect-error` marks a line that must
+ * `resourceRef<Foo>` into the store, the reconciler and `updateStatus`. Each `@ts-expect-error` marks a line that must
  * not compile; the test also compiles this file without those markers and checks each error.
  */
 import { Deployment, DEPLOYMENT, Foo, FOO } from '../../controllers/foo/types';
-import { Manager, Stored } from '../../runtime';
+import { KubeClient, Manager, Stored, updateStatus } from '../../runtime';
 
 export function typedRead(manager: Manager): Array<number | string | undefined> {
   const foos = manager.getStore(FOO);
@@ -17,4 +17,13 @@ export function typedRead(manager: Manager): Array<number | string | undefined> 
   // @ts-expect-error a field of the wrong type: deploymentName is a string
   const wrongType: number | undefined = foo?.spec?.deploymentName;
   return [replicas, uid, ...available, typo, wrongType];
+}
+
+export async function typedStatusWrite(client: KubeClient, foo: Stored<Foo>): Promise<Array<Stored<Foo> | undefined>> {
+  const written: Stored<Foo> | undefined = await updateStatus(client, foo, { availableReplicas: 1 }); // FooStatus
+  // @ts-expect-error a status field the CRD does not have: FooStatus has `availableReplicas`
+  const typo = await updateStatus(client, foo, { availableReplica: 1 });
+  // @ts-expect-error a status field of the wrong type: availableReplicas is a number
+  const wrongType = await updateStatus(client, foo, { availableReplicas: '1' });
+  return [written, typo, wrongType];
 }

@@ -21,7 +21,7 @@ function diagnostics(rewrite: (source: string) => string = (s) => s): string[] {
 }
 
 jest.setTimeout(120_000);
-describe('typed stores, checked by tsc', () => {
+describe('typed stores and status writes, checked by tsc', () => {
   test('the fixture compiles: every @ts-expect-error line is an error, every other line type-checks', () => {
     expect(diagnostics()).toEqual([]);
   });
@@ -31,6 +31,8 @@ describe('typed stores, checked by tsc', () => {
     expect(errors).toEqual([
       expect.stringMatching(/Property 'replica' does not exist on type 'FooSpec'/),
       expect.stringMatching(/Type 'string \| undefined' is not assignable to type 'number \| undefined'/),
+      expect.stringMatching(/'availableReplica' does not exist in type 'FooStatus'/),
+      expect.stringMatching(/Type 'string' is not assignable to type 'number'/),
     ]);
   });
 });
