@@ -106,6 +106,8 @@ const project = new typescript.TypeScriptProject({
 });
 
 project.gitignore.exclude('dist/', '.dist.*', 'build/', 'bench/results/', '*.tgz', '.envtest/', '/images/');
+// A worktree may link node_modules to another checkout's: a symlink is not a directory, so 'node_modules/' misses it.
+project.gitignore.exclude('/node_modules');
 project.package.addVersion('0.1.0');
 
 // One package, three entry points: the constructs, the controller runtime and the test control plane (envtest).
