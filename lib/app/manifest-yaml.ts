@@ -112,7 +112,15 @@ function seq(s: readonly unknown[], indent: string): string {
   return out;
 }
 
+/**
+ * Every one of NON_STRING_TESTS is anchored (`^…$`) and matches only the empty string or strings starting with one of
+ * these characters (null `~`/`null`, bools `y`/`yes`/`on`/`true`/`n`/`no`/`off`/`false`, numbers, `e3`, `.inf`, `<<`):
+ * the other strings, most of a CRD (names, types, descriptions), skip the dozen tests.
+ */
+const OTHER_TYPE_START = /^(?:$|[-+.0-9~<EeNnYyTtOoFf])/;
+
 function looksLikeOtherType(s: string): boolean {
+  if (!OTHER_TYPE_START.test(s)) return false;
   for (const t of NON_STRING_TESTS) if (t.test(s)) return true;
   return false;
 }

@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
+import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { Problems } from '../synth-metadata/problems';
 import { formatCrdIssues } from './shared-version-issues';
@@ -12,6 +12,7 @@ import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-val
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
 import { loadKubectlYaml } from './kubectl-yaml';
+import { ManifestApiObject } from './manifest-api-object';
 import { nameConflicts } from './name-conflicts';
 import { pluralOf, singularOf } from './plural';
 
@@ -364,19 +365,11 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     });
   }
 
-  /**
-   * Imported manifests are emitted exactly: cdk8s would drop nulls and empty metadata maps,
-   * so the whole object is replaced by a JSON patch applied after rendering.
-   */
+  /** Imported manifests are emitted exactly (see ManifestApiObject). */
   private emitRaw(id: string): ApiObject {
-    const manifest = this.toManifest();
-    const obj = new ApiObject(this, 'Resource', {
-      apiVersion: manifest.apiVersion ?? 'apiextensions.k8s.io/v1',
-      kind: manifest.kind ?? 'CustomResourceDefinition',
-      metadata: { name: manifest.metadata?.name ?? id },
+    return new ManifestApiObject(this, 'Resource', this.toManifest() as unknown as Record<string, unknown>, {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: id,
     });
-    obj.addJsonPatch(JsonPatch.replace('', manifest));
-    return obj;
   }
 
   private validateManifest(): string[] {
@@ -385,7 +378,8 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     if (this.validated?.of === stripped) return this.validated.errors;
     const { manifest, unmatched } = stripped;
     // what the Schema builders found in their arguments, read from the declared nodes (stripping copies them)
-    const issues: Issue[] = (this.declaredManifest().spec.versions ?? [])
+    // (an imported manifest went through YAML or JSON, which carry no builder problems: no walk)
+    const issues: Issue[] = this.raw ? [] : (this.declaredManifest().spec.versions ?? [])
       .flatMap((v, i) => schemaProblems(v.schema?.openAPIV3Schema, `spec.versions[${i}].schema.openAPIV3Schema`));
     issues.push(...validateCrdManifest(manifest));
     for (const selector of unmatched) {

@@ -19,11 +19,14 @@ export function loadKubectlYaml(text: string): unknown[] {
   return yaml.loadAll(text, undefined, { schema: KUBECTL_SCHEMA, json: true });
 }
 
+// Every plain scalar of a file (descriptions included) goes through the resolvers below, in order, until one matches:
+// each first rules out what it cheaply can (length, first character) before hashing the whole string into a Set.
 const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+const LONGEST_NULL = 4;
 
 const nullType = new yaml.Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
-  resolve: (data: string | null) => data === null || NULLS.has(data),
+  resolve: (data: string | null) => data === null || (data.length <= LONGEST_NULL && NULLS.has(data)),
   construct: () => null,
 });
 
@@ -35,10 +38,11 @@ const merge = new yaml.Type('tag:yaml.org,2002:merge', {
 
 const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+const LONGEST_BOOL = 5;
 
 const bool = new yaml.Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (data: string) => TRUE.has(data) || FALSE.has(data),
+  resolve: (data: string) => data.length <= LONGEST_BOOL && (TRUE.has(data) || FALSE.has(data)),
   construct: (data: string) => TRUE.has(data),
 });
 
@@ -48,34 +52,40 @@ const GO_INTEGER = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9
 const GO_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 /** go-yaml v2 tries numbers only on scalars starting with a digit, a sign or a dot (its `resolveTable` hint). */
 const NUMBER_START = /^[-+0-9.]/;
-const NON_FINITE: Record<string, number> = {
-  '.nan': NaN, '.NaN': NaN, '.NAN': NaN,
-  '.inf': Infinity, '.Inf': Infinity, '.INF': Infinity,
-  '+.inf': Infinity, '+.Inf': Infinity, '+.INF': Infinity,
-  '-.inf': -Infinity, '-.Inf': -Infinity, '-.INF': -Infinity,
-};
+/** `.inf`, `.nan` and friends (all of which start like a number): a Set, so `toString` or `constructor` are not among them. */
+const NON_FINITE = new Set([
+  '.nan', '.NaN', '.NAN',
+  '.inf', '.Inf', '.INF',
+  '+.inf', '+.Inf', '+.INF',
+  '-.inf', '-.Inf', '-.INF',
+]);
 
 const int = new yaml.Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
   resolve: (data: string) => NUMBER_START.test(data) && !data.startsWith('.') && GO_INTEGER.test(data.replace(/_/g, '')),
-  construct: (data: string) => parseGoInteger(data.replace(/_/g, '')),
+  construct: (data: string) => withoutNegativeZero(parseGoInteger(data.replace(/_/g, ''))),
 });
 
 const float = new yaml.Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
   resolve: (data: string) => {
-    if (data in NON_FINITE) return true;
     if (!NUMBER_START.test(data)) return false;
+    if (NON_FINITE.has(data)) return true;
     // a leading dot is parsed as written (strconv.ParseFloat: no underscores); otherwise underscores are dropped
     return GO_FLOAT.test(data.startsWith('.') ? data : data.replace(/_/g, ''));
   },
   construct: (data: string) => {
-    if (data in NON_FINITE) {
+    if (NON_FINITE.has(data)) {
       throw new Error(`${data} is not a number JSON can carry: kubectl fails on it ("json: unsupported value"); quote it for a string`);
     }
-    return Number(data.startsWith('.') ? data : data.replace(/_/g, ''));
+    return withoutNegativeZero(Number(data.startsWith('.') ? data : data.replace(/_/g, '')));
   },
 });
+
+/** `-0` is 0: Go's int64 has no negative zero, and JSON (how the manifest is sent and emitted) writes it as `0`. */
+function withoutNegativeZero(n: number): number {
+  return n === 0 ? 0 : n;
+}
 
 function parseGoInteger(s: string): number {
   const negative = s.startsWith('-');

@@ -42,6 +42,20 @@ describe('stringifyManifest writes what cdk8s writes', () => {
     expect(mismatches).toStrictEqual([]);
   });
 
+  test('strings starting with any character (the writer skips the YAML 1.1 type tests by the first one)', () => {
+    const mismatches: string[] = [];
+    const tails = ['', 'es', 'ES', 'o', 'n', 'ff', 'ull', 'rue', 'alse', '1', '0', '.5', 'e3', 'x1F', 'b1', ':30', '<', 'nf', 'inf', '.inf', 'nan', 'a b'];
+    for (let c = 0; c < 0x250; c++) {
+      for (const tail of tails) {
+        const s = String.fromCodePoint(c) + tail;
+        const doc = { [s]: s, list: [s] };
+        // `<<` is the one known difference: this writer quotes it, cdk8s writes it plain (a merge key to a YAML 1.1 reader)
+        if (s !== '<<' && stringifyManifest(doc) !== Yaml.stringify(doc)) mismatches.push(s);
+      }
+    }
+    expect(mismatches).toStrictEqual([]);
+  });
+
   test('numbers, booleans, nulls, empty and nested collections, scalar documents', () => {
     const docs: unknown[] = [
       { a: [0, -1, 1.5, -2.25e-7, 1e21, 123456789012, Number.MAX_SAFE_INTEGER, -0, NaN, Infinity], b: [true, false, null, undefined] },

@@ -31,6 +31,8 @@ const SCALARS = `
   version: 1.2.3
   sexagesimal: 190:20:30
   tilde: ~
+  toString: constructor
+  negativeZero: -0
   empty:
 `;
 
@@ -69,7 +71,7 @@ describe('fromFile reads YAML as kubectl does', () => {
     expect(doc.spec).toStrictEqual({
       yes1: true, yes2: true, true: true, on1: true, off1: false, no1: false, quoted: 'yes', octal: 511, octal2: 15, hex: 31, negativeHex: -16,
       binary: 5, underscores: 1000, plus: 12, notOctal: 9, exponent: 1000, dotFloat: 0.5, date: '2001-12-14',
-      timestamp: '2001-12-14T21:59:43Z', version: '1.2.3', sexagesimal: '190:20:30', tilde: null, empty: null,
+      timestamp: '2001-12-14T21:59:43Z', version: '1.2.3', sexagesimal: '190:20:30', tilde: null, toString: 'constructor', negativeZero: 0, empty: null,
     });
   });
 
