@@ -125,19 +125,34 @@ function looksLikeOtherType(s: string): boolean {
   return false;
 }
 
+/**
+ * Keys and short values written plain whatever their indent: a CRD repeats a few hundred distinct keys (type,
+ * description, properties…) and short values (string, object, int64…) hundreds of thousands of times, so each is
+ * tested once. Bounded, in case of a document with endless distinct ones; long values (descriptions) are not kept.
+ */
+const PLAIN_KEYS = new Set<string>();
+const PLAIN_VALUES = new Set<string>();
+const PLAIN_LIMIT = 10_000;
+const PLAIN_VALUE_MAX_LENGTH = 40;
+
 function key(s: string, indent: string): string {
+  if (PLAIN_KEYS.has(s)) return s;
   if (CONTROL.test(s) || s.includes('\n')) throw new Unsupported();
   if (NOT_PLAIN.test(s)) return quoted(s, indent);
   if (DOCUMENT_MARKER.test(s) && indent === '  ') return quoted(s, indent);
   if (looksLikeOtherType(s)) return quoted(s, indent);
+  if (!DOCUMENT_MARKER.test(s) && PLAIN_KEYS.size < PLAIN_LIMIT) PLAIN_KEYS.add(s);
   return s;
 }
 
 function str(s: string, indent: string): string {
+  const short = s.length <= PLAIN_VALUE_MAX_LENGTH;
+  if (short && PLAIN_VALUES.has(s)) return s;
   if (CONTROL.test(s)) throw new Unsupported();
   if (NOT_PLAIN.test(s)) return s.includes('\n') ? block(s, indent) : quoted(s, indent);
   if (s.includes('\n')) return block(s, indent);
   if (looksLikeOtherType(s)) return quoted(s, indent);
+  if (short && PLAIN_VALUES.size < PLAIN_LIMIT) PLAIN_VALUES.add(s);
   return s;
 }
 
