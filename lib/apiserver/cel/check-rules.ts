@@ -5,6 +5,7 @@ import { estimateCost } from './cost-estimate';
 import { MAX_UINT64, multiplyWithOverflowGuard } from './cost-units';
 import { resolveFieldPath } from './field-path';
 import { SchemaNode, walkSchema } from './schema-walk';
+import { typeIdentity } from './type-identity';
 import { CheckedExpression, checkExpression } from './type-checker';
 
 /** Per-expression limit of the apiserver's static cost estimate (`StaticEstimatedCostLimit`). */
@@ -55,9 +56,38 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
  */
 export function expressionCost(checked: CheckedExpression, node: SchemaNode, self: CelType): bigint {
   if (!checked.ast || checked.errors.length > 0) return 0n;
-  const cost = estimateCost(checked.ast, self).max;
+  const cost = staticCost(checked, self);
   const cardinality = node.maxCardinality ?? BigInt(Math.floor(MAX_REQUEST_SIZE_BYTES / ((self.minSize ?? 0) + 1)));
   return multiplyWithOverflowGuard(cost, cardinality);
+}
+
+/**
+ * A rule's type check and static cost depend on its text and the types of its variables only, and CRDs repeat rules
+ * on equal types (every version of a schema, shared types): each (rule, type of self, optionalOldSelf) is checked
+ * and costed once. What depends on the node (cardinality, oldSelf pairing, fieldPath) is not cached.
+ */
+const checkedRules = new Map<string, CheckedExpression>();
+const staticCosts = new WeakMap<CheckedExpression, { readonly self: CelType; readonly cost: bigint }>();
+const CHECKED_RULES_LIMIT = 10_000;
+
+function checkedRule(source: string, self: CelType, optionalOldSelf: boolean): CheckedExpression {
+  const key = `${typeIdentity(self)} ${optionalOldSelf ? 'optional' : 'plain'} ${source}`;
+  let checked = checkedRules.get(key);
+  if (!checked) {
+    checked = checkExpression(source, { self, oldSelf: optionalOldSelf ? opaque('Optional') : self });
+    if (checkedRules.size >= CHECKED_RULES_LIMIT) checkedRules.clear();
+    checkedRules.set(key, checked);
+  }
+  return checked;
+}
+
+/** `estimateCost(checked.ast, self).max`, once per checked expression and type of self. */
+function staticCost(checked: CheckedExpression, self: CelType): bigint {
+  const known = staticCosts.get(checked);
+  if (known && typeIdentity(known.self) === typeIdentity(self)) return known.cost;
+  const cost = estimateCost(checked.ast!, self).max;
+  staticCosts.set(checked, { self, cost });
+  return cost;
 }
 
 /** `TotalCost`: the sum over a schema's expressions, and the four most expensive of those above 1% of the limit. */
@@ -107,7 +137,7 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     }
   }
 
-  const checked = checkExpression(rule.rule, vars);
+  const checked = checkedRule(rule.rule, self, rule.optionalOldSelf === true);
   for (const error of checked.errors) {
     issues.push({ path: `${path}.rule`, message: `Invalid value: compilation failed: ${error}`, value: rule.rule });
   }
