@@ -221,7 +221,7 @@ class TypeChecker {
     }
     if (name === 'type' && !tgt && types.length === 1) return { kind: 'type', of: types[0] };
 
-    const candidates = FUNCTION_DECLS.filter(d => d.name === name && (d.target !== undefined) === (tgt !== undefined));
+    const candidates = (DECLS_BY_NAME.get(name) ?? []).filter(d => (d.target !== undefined) === (tgt !== undefined));
     if (candidates.length === 0) {
       if (UNSUPPORTED_FUNCTIONS.has(name) || (tgt?.kind === 'dyn' && isKnownName(name))) {
         if (UNSUPPORTED_FUNCTIONS.has(name)) this.unsupported.add(name);
@@ -420,6 +420,14 @@ function qualifiedName(e: AstExpr): string | undefined {
   return undefined;
 }
 
+/** FUNCTION_DECLS by name, in their order: every call of every rule looks its overloads up. */
+const DECLS_BY_NAME = new Map<string, FunctionDecl[]>();
+for (const d of FUNCTION_DECLS) {
+  const same = DECLS_BY_NAME.get(d.name);
+  if (same) same.push(d);
+  else DECLS_BY_NAME.set(d.name, [d]);
+}
+
 function isKnownName(name: string): boolean {
-  return FUNCTION_DECLS.some(d => d.name === name);
+  return DECLS_BY_NAME.has(name);
 }
