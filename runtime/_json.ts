@@ -9,11 +9,25 @@ export { deepEqual };
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Key-order independent serialisation. */
+/**
+ * Key-order independent serialisation: keys sorted, undefined members left out, undefined array
+ * elements as null. Built by appending to one string (no intermediate arrays): it runs on every
+ * reconcile that applies an owned object.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    return out + ']';
+  }
   if (isObject(value)) {
-    return `{${Object.keys(value).filter((k) => value[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+    let out = '{';
+    for (const key of Object.keys(value).sort()) {
+      const member = value[key];
+      if (member === undefined) continue;
+      out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + canonicalJson(member);
+    }
+    return out + '}';
   }
   return JSON.stringify(value ?? null);
 }

@@ -65,6 +65,21 @@ function flattenHeaders(h: http.IncomingHttpHeaders): Record<string, string | un
   return out;
 }
 
+/**
+ * The whole body as text. Plain `data`/`end` listeners rather than `for await`: a stream's async
+ * iterator costs a few promises per chunk, and every write and read of a controller goes through here.
+ */
+function readBody(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.once('end', () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    res.once('error', reject);
+    // A connection lost mid-body closes the response without `end` (as `for await` saw it: ECONNRESET).
+    res.once('close', () => { if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })); });
+  });
+}
+
 /** Splits a byte stream into lines. */
 async function* readLines(res: http.IncomingMessage): AsyncIterable<string> {
   let buffer = '';
@@ -72,12 +87,15 @@ async function* readLines(res: http.IncomingMessage): AsyncIterable<string> {
   try {
     for await (const chunk of res) {
       buffer += chunk as string;
+      // One slice per line and one for the rest (not one per line for the rest: a chunk can hold many events).
+      let start = 0;
       let i: number;
-      while ((i = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, i).trim();
-        buffer = buffer.slice(i + 1);
+      while ((i = buffer.indexOf('\n', start)) >= 0) {
+        const line = buffer.slice(start, i).trim();
+        start = i + 1;
         if (line) yield line;
       }
+      buffer = buffer.slice(start);
     }
   } catch (err) {
     // An aborted stream ends the iteration; the watcher decides what that means.
@@ -108,10 +126,9 @@ export class KubeConfigTransport implements Transport {
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
-    const res = await this.send(req);
-    const chunks: Buffer[] = [];
-    for await (const chunk of res.message) chunks.push(chunk as Buffer);
-    return { status: res.message.statusCode ?? 0, headers: flattenHeaders(res.message.headers), body: Buffer.concat(chunks).toString('utf8') };
+    const { message } = await this.send(req);
+    const body = await readBody(message);
+    return { status: message.statusCode ?? 0, headers: flattenHeaders(message.headers), body };
   }
 
   async stream(req: TransportRequest): Promise<TransportStream> {
@@ -172,8 +189,8 @@ export class KubeConfigTransport implements Transport {
       }, (message) => resolve({ request, message }));
       request.on('timeout', () => request.destroy(new Error(`${req.method} ${req.path}: client timeout after ${req.timeoutMs} ms`)));
       request.on('error', reject);
-      if (req.body !== undefined) request.write(req.body);
-      request.end();
+      // end(body), not write(body) + end(): Node then sends headers and body in one write (one TLS record, one syscall).
+      request.end(req.body);
     });
   }
 }

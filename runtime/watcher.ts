@@ -2,7 +2,8 @@
  * A self-healing list+watch loop for one resource kind (kube-rs `watcher`, client-go `Reflector`).
  *
  * Expected flow:
- * 1. List all pages, emit `Relisted` with every object, remember the list's resourceVersion.
+ * 1. List (the first time with `resourceVersion=0`: from the apiserver's watch cache; after a 410 all
+ *    pages consistently), emit `Relisted` with every object, remember the list's resourceVersion.
  * 2. Watch from that resourceVersion with `allowWatchBookmarks=true` and a random server-side
  *    `timeoutSeconds` (300–600 s by default). ADDED/MODIFIED → `Applied`, DELETED → `Deleted`,
  *    BOOKMARK only advances the resourceVersion.
@@ -126,6 +127,10 @@ export class Watcher {
   private async relist(): Promise<void> {
     const list = await this.options.client.list(this.options.resource, {
       namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector,
+      // The first list from the apiserver's watch cache (one response, no etcd read), as client-go's
+      // reflector: it can be slightly behind, and the watch from its resourceVersion catches up. A relist
+      // after 410 Gone reads consistently: the cache must not take us back behind what we have seen.
+      resourceVersion: this.listed ? undefined : '0',
     });
     if (this.stopped) return;
     this.resourceVersion = list.resourceVersion;

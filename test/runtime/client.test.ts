@@ -65,6 +65,19 @@ describe('RestClient', () => {
     expect(t.requests[2].path).toBe('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/ns/foos/a');
   });
 
+  test('a list with a resourceVersion sends it on the first page only (the apiserver refuses it beside continue)', async () => {
+    const t = new ScriptedTransport([
+      ok({ metadata: { resourceVersion: '10', continue: 'c1' }, items: [{ metadata: { name: 'a' } }] }),
+      ok({ metadata: { resourceVersion: '10' }, items: [{ metadata: { name: 'b' } }] }),
+    ]);
+    const list = await client(t).list(FOO, { namespace: 'ns', resourceVersion: '0' });
+    expect(list.items).toHaveLength(2);
+    expect(t.requests.map((r) => r.path)).toEqual([
+      '/apis/samplecontroller.k8s.io/v1alpha1/namespaces/ns/foos?limit=500&resourceVersion=0',
+      '/apis/samplecontroller.k8s.io/v1alpha1/namespaces/ns/foos?limit=500&continue=c1',
+    ]);
+  });
+
   test('429 waits for Retry-After and is counted per code', async () => {
     const metrics = new RuntimeMetrics();
     const t = new ScriptedTransport([fail(429, 'TooManyRequests', { 'retry-after': '1' }), ok({ metadata: { name: 'a' } })]);

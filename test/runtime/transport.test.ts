@@ -73,3 +73,58 @@ describe('KubeConfigTransport credentials', () => {
     }
   });
 });
+
+describe('KubeConfigTransport bodies', () => {
+  /** Answers with a body written in several chunks, or cut off halfway (`/cut`); echoes request bodies in a header. */
+  async function chunkingServer(): Promise<{ url: string; close(): Promise<void> }> {
+    const server = http.createServer((req, res) => {
+      let received = '';
+      req.on('data', (c: Buffer) => { received += c.toString(); });
+      req.on('end', () => {
+        const body = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ name: `item-${i}`, note: 'ü'.repeat(10) })) });
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'X-Received': encodeURIComponent(received) });
+        const bytes = Buffer.from(body);
+        if (req.url === '/cut') {
+          res.write(bytes.subarray(0, 1000));
+          setTimeout(() => res.socket?.destroy(), 20);
+          return;
+        }
+        // Split inside a multi-byte character too: the body is decoded once, whole.
+        for (let at = 0; at < bytes.length; at += 4099) res.write(bytes.subarray(at, at + 4099));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    };
+  }
+
+  test('a body in many chunks arrives whole; the request body is sent', async () => {
+    const server = await chunkingServer();
+    const transport = new KubeConfigTransport(kubeConfig(server.url, { token: 't' }));
+    try {
+      const res = await transport.request({ method: 'POST', path: '/x', body: '{"spec":"ä"}' });
+      expect(res.status).toBe(200);
+      expect(decodeURIComponent(res.headers['x-received']!)).toBe('{"spec":"ä"}');
+      const parsed = JSON.parse(res.body) as { items: Array<{ name: string; note: string }> };
+      expect(parsed.items).toHaveLength(2000);
+      expect(parsed.items[1999]).toEqual({ name: 'item-1999', note: 'ü'.repeat(10) });
+    } finally {
+      transport.close();
+      await server.close();
+    }
+  });
+
+  test('a connection lost mid-body rejects with ECONNRESET (the client retries idempotent requests on it)', async () => {
+    const server = await chunkingServer();
+    const transport = new KubeConfigTransport(kubeConfig(server.url, { token: 't' }));
+    try {
+      await expect(transport.request({ method: 'GET', path: '/cut' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    } finally {
+      transport.close();
+      await server.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { KubeClient, ListResult, WatchEvent, WatchOptions, WatchStream } from '../../runtime/client';
+import { KubeClient, ListOptions, ListResult, WatchEvent, WatchOptions, WatchStream } from '../../runtime/client';
 import { ApiError } from '../../runtime/errors';
 import { RuntimeMetrics } from '../../runtime/metrics';
 import { KubeObject } from '../../runtime/resource';
@@ -12,9 +12,9 @@ class ScriptedClient {
   public readonly calls: string[] = [];
   constructor(private readonly steps: Step[]) {}
 
-  async list(): Promise<ListResult> {
+  async list(_ref: unknown, options: ListOptions = {}): Promise<ListResult> {
     const step = this.steps.shift();
-    this.calls.push('list');
+    this.calls.push(options.resourceVersion === undefined ? 'list' : `list@${options.resourceVersion}`);
     if (!step || !('list' in step)) throw new Error(`unexpected list, next step ${JSON.stringify(step)}`);
     return step.list;
   }
@@ -54,7 +54,7 @@ describe('Watcher', () => {
     await until('second watch', () => client.calls.length >= 3);
     await w.stop();
     // the stream ended (server timeout) after events → resume from the last resourceVersion (the delete's)
-    expect(client.calls).toEqual(['list', 'watch@5', 'watch@10']);
+    expect(client.calls).toEqual(['list@0', 'watch@5', 'watch@10']);
     expect(seen.map((e) => e.type)).toEqual(['Relisted', 'Applied', 'Deleted']);
     expect((seen[0] as any).objects[0].metadata.managedFields).toBeUndefined();
     expect((seen[1] as any).object.metadata.managedFields).toBeUndefined();
@@ -74,7 +74,8 @@ describe('Watcher', () => {
     const { w, seen } = startWatcher(client, metrics);
     await until('final watch', () => client.calls.length >= 8);
     await w.stop();
-    expect(client.calls).toEqual(['list', 'watch@5', 'list', 'watch@20', 'list', 'watch@30', 'watch@30', 'watch@30']);
+    // The first list from the watch cache (resourceVersion=0), relists after 410 consistent (none).
+    expect(client.calls).toEqual(['list@0', 'watch@5', 'list', 'watch@20', 'list', 'watch@30', 'watch@30', 'watch@30']);
     expect(seen.filter((e) => e.type === 'Relisted')).toHaveLength(3);
     expect(await metrics.value('runtime_watch_restarts_total', { reason: 'gone' })).toBe(2);
     expect(await metrics.value('runtime_watch_errors_total', { reason: '500' })).toBe(2);
@@ -103,13 +104,13 @@ describe('Watcher', () => {
       const w = new Watcher({ client: client as unknown as KubeClient, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, metrics, timeoutSecondsRange: [300, 300] }, () => undefined);
       w.start();
       await jest.advanceTimersByTimeAsync(0);
-      expect(client.calls).toEqual(['list', 'watch@5']);
+      expect(client.calls).toEqual(['list@0', 'watch@5']);
       // The old 70 s inactivity watchdog restarted here; the apiserver ends the stream itself at 300 s.
       await jest.advanceTimersByTimeAsync(329_000);
-      expect(client.calls).toEqual(['list', 'watch@5']);
+      expect(client.calls).toEqual(['list@0', 'watch@5']);
       expect(await metrics.value('runtime_watch_restarts_total', { reason: 'watchdog' })).toBe(0);
       await jest.advanceTimersByTimeAsync(2_000);
-      expect(client.calls).toEqual(['list', 'watch@5', 'watch@5']);
+      expect(client.calls).toEqual(['list@0', 'watch@5', 'watch@5']);
       expect(await metrics.value('runtime_watch_restarts_total', { reason: 'watchdog' })).toBe(1);
       const stopped = w.stop();
       await jest.advanceTimersByTimeAsync(1_000);
