@@ -88,7 +88,7 @@ async function main() {
         partial.push(r);
         fs.writeFileSync(path.join(dir, 'runs.partial.json'), JSON.stringify(partial, null, 2) + '\n');
         console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
-        + `${r.atConvergence.cpuSeconds} CPU s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
+        + `${r.atConvergence.cpuSeconds} CPU s (apiserver ${r.apiserverCpuSeconds}), first write at ${r.firstWriteSeconds}s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
         + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.end[0]}`);
       });
       controller = {
@@ -135,7 +135,8 @@ async function main() {
     console.table(controller.summary.map((s) => ({
       Foos: s.foos, 'Go s': s.go.convergeSeconds, 'ours s': s.ours.convergeSeconds, 'time ratio': s.ratios.convergeSeconds,
       'Go MiB': s.go.peakRssMiB, 'ours MiB': s.ours.peakRssMiB, 'RSS ratio': s.ratios.peakRssMiB,
-      'Go CPU s': s.go.cpuSeconds, 'ours CPU s': s.ours.cpuSeconds, 'Go req/Foo': s.go.requestsPerFoo, 'ours req/Foo': s.ours.requestsPerFoo,
+      'Go CPU s': s.go.cpuSeconds, 'ours CPU s': s.ours.cpuSeconds, 'apiserver CPU s Go/ours': `${s.go.apiserverCpuSeconds}/${s.ours.apiserverCpuSeconds}`,
+      'first write s Go/ours': `${s.go.firstWriteSeconds}/${s.ours.firstWriteSeconds}`, 'Go req/Foo': s.go.requestsPerFoo, 'ours req/Foo': s.ours.requestsPerFoo,
       'steady writes Go/ours': `${s.go.steadyStateWrites}/${s.ours.steadyStateWrites}`, 'end states equal': s.endStatesEqual,
     })));
   } else if (controller) {

@@ -53,6 +53,9 @@ export interface ControllerRun {
   readonly deploymentsSeconds?: number;
   /** From the controller's start until the apiserver received its last Deployment write. */
   readonly lastDeploymentWriteSeconds?: number;
+  /** From the controller's start until the apiserver received its first request, and its first write (start-up cost). */
+  readonly firstRequestSeconds?: number;
+  readonly firstWriteSeconds?: number;
   /** The end state checked object by object after convergence (empty = all N Foos as upstream's). */
   readonly endStateProblems: readonly string[];
   readonly atConvergence: ProcStats;
@@ -123,6 +126,8 @@ export async function runController(impl: Implementation, n: number, run: number
       convergeSeconds: round((convergedAtMs - started) / 1000),
       deploymentsSeconds: deploymentsAtMs === undefined ? undefined : round((deploymentsAtMs - started) / 1000),
       lastDeploymentWriteSeconds: lastDeploymentWrite(untilConverged, started),
+      firstRequestSeconds: firstAfter(untilConverged, started),
+      firstWriteSeconds: firstAfter(untilConverged.filter((r) => WRITE_VERBS.has(r.verb)), started),
       endStateProblems: endStateProblems.slice(0, 20),
       atConvergence,
       atEnd,
@@ -151,6 +156,10 @@ export async function runController(impl: Implementation, n: number, run: number
 function lastDeploymentWrite(requests: readonly AuditedRequest[], started: number): number | undefined {
   const times = requests.filter((r) => r.resource === 'deployments' && WRITE_VERBS.has(r.verb)).map((r) => r.receivedMs);
   return times.length ? round((Math.max(...times) - started) / 1000) : undefined;
+}
+
+function firstAfter(requests: readonly AuditedRequest[], started: number): number | undefined {
+  return requests.length ? round((Math.min(...requests.map((r) => r.receivedMs)) - started) / 1000) : undefined;
 }
 
 function spawnController(impl: Implementation, kubeconfig: string, opts: SideBySideOptions): ChildProcess {
@@ -245,6 +254,10 @@ export interface Medians {
   readonly peakRssMiB: number;
   /** CPU seconds until convergence. */
   readonly cpuSeconds: number;
+  /** kube-apiserver's CPU seconds from the controller's start until convergence. */
+  readonly apiserverCpuSeconds: number;
+  /** From the controller's start until its first write reached the apiserver. */
+  readonly firstWriteSeconds: number;
   readonly requestsPerFoo: number;
   readonly writesPerFoo: number;
   readonly steadyStateWrites: number;
@@ -284,6 +297,8 @@ function medians(runs: readonly ControllerRun[]): Medians {
     convergeSeconds: med(runs.map((r) => r.convergeSeconds)),
     peakRssMiB: med(runs.map((r) => r.atEnd.peakRssMiB)),
     cpuSeconds: med(runs.map((r) => r.atConvergence.cpuSeconds)),
+    apiserverCpuSeconds: med(runs.map((r) => r.apiserverCpuSeconds ?? NaN).filter(Number.isFinite)),
+    firstWriteSeconds: med(runs.map((r) => r.firstWriteSeconds ?? NaN).filter(Number.isFinite)),
     requestsPerFoo: med(runs.map((r) => r.requestsPerFoo)),
     writesPerFoo: med(runs.map((r) => r.writesPerFoo)),
     steadyStateWrites: med(windowed.map((r) => r.steadyState.writes)),
