@@ -1,13 +1,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import * as yaml from 'yaml';
+import { Yaml } from 'cdk8s';
 import { CrdManifest } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
+import { loadKubectlYaml } from '../crd/kubectl-yaml';
 
 /**
  * A folder of released CRD manifests, one `<metadata.name>.yaml` per CRD (e.g.
  * `crd-baselines/sampledbs.database.example.com.yaml`), committed with the code they were
  * released from. `OperatorAppProps.evolution` compares each CRD against its file.
+ *
+ * A baseline is written as `dist/` is (cdk8s' YAML 1.1 writer) and read as kubectl reads a manifest
+ * (`loadKubectlYaml`), so the CRD compared is the one the released YAML installed.
  */
 export class CrdBaselines {
   /** The folder, resolved against the working directory. */
@@ -27,7 +31,12 @@ export class CrdBaselines {
   public read(name: string): CrdManifest | undefined {
     const file = this.fileOf(name);
     if (!fs.existsSync(file)) return undefined;
-    const docs = yaml.parseAllDocuments(fs.readFileSync(file, 'utf8')).map(d => d.toJS()).filter(d => d != null);
+    let docs: any[];
+    try {
+      docs = loadKubectlYaml(fs.readFileSync(file, 'utf8')).filter(d => d != null);
+    } catch (e) {
+      throw new Error(`baseline '${file}' is not valid YAML: ${(e as Error).message}`);
+    }
     if (docs.length !== 1 || docs[0].kind !== 'CustomResourceDefinition') {
       throw new Error(`baseline '${file}' must hold exactly one CustomResourceDefinition document, got ${docs.map(d => d.kind).join(', ') || 'none'}`);
     }
@@ -47,7 +56,7 @@ export class CrdBaselines {
       const manifest = crd.toManifest();
       const file = this.fileOf(manifest.metadata.name);
       const header = '# Released CRD schema: the baseline the evolution check (OperatorApp option `evolution`) compares the CRD with. Rewrite only when releasing (npx projen crd-baselines).\n';
-      fs.writeFileSync(file, header + yaml.stringify(manifest, { lineWidth: 0 }));
+      fs.writeFileSync(file, header + Yaml.stringify(manifest));
       return file;
     });
   }

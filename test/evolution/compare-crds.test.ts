@@ -103,6 +103,23 @@ describe('CrdBaselines.read', () => {
       expect(() => baselines.read('dbs.db.example.com')).toThrow(/holds CRD 'other\.db\.example\.com', expected 'dbs\.db\.example\.com'/);
       fs.writeFileSync(baselines.fileOf('dbs.db.example.com'), 'kind: CustomResourceDefinition\n---\nkind: CustomResourceDefinition\n');
       expect(() => baselines.read('dbs.db.example.com')).toThrow(/must hold exactly one CustomResourceDefinition document, got CustomResourceDefinition, CustomResourceDefinition/);
+      fs.writeFileSync(baselines.fileOf('dbs.db.example.com'), 'kind: [CustomResourceDefinition\n');
+      expect(() => baselines.read('dbs.db.example.com')).toThrow(/baseline '.*dbs\.db\.example\.com\.yaml' is not valid YAML: /);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('reads back what write wrote, strings YAML 1.1 would take for booleans or numbers included', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baselines-'));
+    try {
+      // kubectl reads manifests as YAML 1.1: unquoted, these would come back as true, false, 511, 1000 and 12
+      const tricky = ['yes', 'off', '0777', '1_000', '+12', 'y', '2024-01-01', '~'];
+      const crd = manifest({ v1: root({ type: 'object', properties: { mode: { type: 'string', enum: tricky, description: 'no' } } }) });
+      const baselines = new CrdBaselines(dir);
+      const [file] = baselines.write([{ toManifest: () => crd } as any]);
+      expect(fs.readFileSync(file, 'utf8')).toMatch(/^# Released CRD schema/);
+      expect(baselines.read('dbs.db.example.com')).toStrictEqual(crd);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
