@@ -51,7 +51,11 @@ const GO_INTEGER = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9
 /** go-yaml v2's `yamlStyleFloat`. */
 const GO_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 /** go-yaml v2 tries numbers only on scalars starting with a digit, a sign or a dot (its `resolveTable` hint). */
-const NUMBER_START = /^[-+0-9.]/;
+function startsLikeNumber(data: string): boolean {
+  // a character code, not a regular expression: this runs on every plain scalar of the file
+  const c = data.charCodeAt(0);
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d /* - */ || c === 0x2b /* + */ || c === 0x2e /* . */;
+}
 /** `.inf`, `.nan` and friends (all of which start like a number): a Set, so `toString` or `constructor` are not among them. */
 const NON_FINITE = new Set([
   '.nan', '.NaN', '.NAN',
@@ -62,14 +66,14 @@ const NON_FINITE = new Set([
 
 const int = new yaml.Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
-  resolve: (data: string) => NUMBER_START.test(data) && !data.startsWith('.') && GO_INTEGER.test(data.replace(/_/g, '')),
+  resolve: (data: string) => startsLikeNumber(data) && !data.startsWith('.') && GO_INTEGER.test(data.replace(/_/g, '')),
   construct: (data: string) => withoutNegativeZero(parseGoInteger(data.replace(/_/g, ''))),
 });
 
 const float = new yaml.Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
   resolve: (data: string) => {
-    if (!NUMBER_START.test(data)) return false;
+    if (!startsLikeNumber(data)) return false;
     if (NON_FINITE.has(data)) return true;
     // a leading dot is parsed as written (strconv.ParseFloat: no underscores); otherwise underscores are dropped
     return GO_FLOAT.test(data.startsWith('.') ? data : data.replace(/_/g, ''));
