@@ -1,7 +1,7 @@
 /**
  * JSON helpers shared by the write helpers (private module).
  */
-import { createHash } from 'crypto';
+import * as crypto from 'crypto';
 import { deepEqual, isObject } from '../lib/apimachinery/json';
 
 export { deepEqual };
@@ -32,9 +32,9 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** Short sha256 of the canonical JSON. */
+/** Short sha256 of the canonical JSON. One-shot `crypto.hash` (Node >= 20.12): no Hash object per call. */
 export function hashJson(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
+  return crypto.hash('sha256', canonicalJson(value), 'hex').slice(0, 16);
 }
 
 /**
