@@ -65,26 +65,36 @@ export function expressionCost(checked: CheckedExpression, node: SchemaNode, sel
  * A rule's type check and static cost depend on its text and the types of its variables only, and CRDs repeat rules
  * on equal types (every version of a schema, shared types): each (rule, type of self, optionalOldSelf) is checked
  * and costed once. What depends on the node (cardinality, oldSelf pairing, fieldPath) is not cached.
+ * Entries are found by rule text first and types are compared (`typeIdentity`) only when a text repeats: naming a
+ * type walks all of it, which for the rules of a large schema (a 2.7 MB CRD) cost as much as checking them.
  */
-const checkedRules = new Map<string, CheckedExpression>();
+const checkedRules = new Map<string, CheckedRule[]>();
+interface CheckedRule { readonly self: CelType; readonly optionalOldSelf: boolean; readonly checked: CheckedExpression }
+let checkedRulesCount = 0;
 const staticCosts = new WeakMap<CheckedExpression, { readonly self: CelType; readonly cost: bigint }>();
 const CHECKED_RULES_LIMIT = 10_000;
 
 function checkedRule(source: string, self: CelType, optionalOldSelf: boolean): CheckedExpression {
-  const key = `${typeIdentity(self)} ${optionalOldSelf ? 'optional' : 'plain'} ${source}`;
-  let checked = checkedRules.get(key);
-  if (!checked) {
-    checked = checkExpression(source, { self, oldSelf: optionalOldSelf ? opaque('Optional') : self });
-    if (checkedRules.size >= CHECKED_RULES_LIMIT) checkedRules.clear();
-    checkedRules.set(key, checked);
-  }
+  const sameText = checkedRules.get(source);
+  const known = sameText?.find(e => e.optionalOldSelf === optionalOldSelf && sameType(e.self, self));
+  if (known) return known.checked;
+  const checked = checkExpression(source, { self, oldSelf: optionalOldSelf ? opaque('Optional') : self });
+  if (checkedRulesCount >= CHECKED_RULES_LIMIT) { checkedRules.clear(); checkedRulesCount = 0; }
+  const entries = checkedRules.get(source) ?? [];
+  entries.push({ self, optionalOldSelf, checked });
+  checkedRules.set(source, entries);
+  checkedRulesCount++;
   return checked;
+}
+
+function sameType(a: CelType, b: CelType): boolean {
+  return a === b || typeIdentity(a) === typeIdentity(b);
 }
 
 /** `estimateCost(checked.ast, self).max`, once per checked expression and type of self. */
 function staticCost(checked: CheckedExpression, self: CelType): bigint {
   const known = staticCosts.get(checked);
-  if (known && typeIdentity(known.self) === typeIdentity(self)) return known.cost;
+  if (known && sameType(known.self, self)) return known.cost;
   const cost = estimateCost(checked.ast!, self).max;
   staticCosts.set(checked, { self, cost });
   return cost;
