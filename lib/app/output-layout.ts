@@ -92,7 +92,7 @@ export function renderApplyGuide(files: readonly LayoutFile[], dir = 'dist'): st
     '```',
     '',
     'Why in steps: a custom resource can only be applied once its CRD is Established and kubectl has',
-    'rediscovered the API ("no matches for kind" otherwise), and namespaced objects need their Namespace.',
+    'rediscovered the API ("no matches for kind" or NotFound otherwise), and namespaced objects need their Namespace.',
     'CRDs use server-side apply, which has no 262144-byte `last-applied-configuration` annotation limit.',
     'Re-running the same commands is safe (apply is idempotent).',
     '',

@@ -63,11 +63,16 @@ describeRealApiServer('the documented apply commands (kubectl)', (plane) => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  test('a single apply of CRDs and custom resources together fails with "no matches for kind" (why the steps exist)', async () => {
+  test('a single apply of CRDs and custom resources together fails (why the steps exist)', async () => {
     const dist = synthOperatorApp(root);
     const r = await kubectl(`kubectl apply -f ${path.join(dist, '1-crds.yaml')} -f ${path.join(dist, '4-custom-resources.yaml')}`, root, kubeconfig);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/no matches for kind "Foo" in version "samplecontroller.k8s.io\/v1alpha1"[\s\S]*ensure CRDs are installed first/);
+    // Which error depends on timing: kubectl's discovery either does not know the kind yet, or already lists it
+    // while the apiserver does not serve it yet (the CRD is not Established): both seen on this apiserver.
+    expect(r.stderr).toMatch(new RegExp([
+      'no matches for kind "Foo" in version "samplecontroller\\.k8s\\.io/v1alpha1"[\\s\\S]*ensure CRDs are installed first',
+      'NotFound.*the server could not find the requested resource \\(post foos\\.samplecontroller\\.k8s\\.io\\)',
+    ].join('|')));
     expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo')).not.toBe(200);
   });
 
