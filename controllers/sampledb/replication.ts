@@ -183,11 +183,18 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
   return done();
 }
 
-/** A switchover target: `spec.primary` when it is a healthy standby, else one below a shrinking size. */
+/**
+ * A switchover target: `spec.primary` when it is a ready standby following the primary, else one below a
+ * shrinking size. Following = on the primary's timeline: a standby that has just rejoined can still be
+ * on an older timeline; promoted from there it would lose the primary's later writes and fork a
+ * timeline the old primary cannot follow (seen on the real node: the old primary then crash-loops with
+ * "requested timeline … does not contain minimum recovery point"). It qualifies on a later poll.
+ */
 function switchoverTarget(db: Database, instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+  const follows = (i: Instance) => i.ready && i.pg?.timeline === primary.pg?.timeline;
   const preferred = instances.find((i) => i.name === db.spec.primary);
-  if (preferred && preferred.name !== primary.name && preferred.ordinal < want && healthyStandby(preferred) && preferred.ready) return preferred;
-  if (primary.ordinal >= want) return bestStandby(instances, (i) => i.ordinal < want && i.ready);
+  if (preferred && preferred.name !== primary.name && preferred.ordinal < want && healthyStandby(preferred) && follows(preferred)) return preferred;
+  if (primary.ordinal >= want) return bestStandby(instances, (i) => i.ordinal < want && follows(i));
   return undefined;
 }
 

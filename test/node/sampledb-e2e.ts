@@ -268,9 +268,10 @@ async function walkthrough(): Promise<void> {
   });
 
   await step('switchover on request (spec.primary)', async () => {
-    // After the failover step the old primary is still rejoining: wait until status lists a standby to switch to.
-    const to: string = await until('a standby listed in status.instances', () =>
-      sdb(db).status.instances?.find((i: { role: string }) => i.role === 'standby')?.name, 120, 500);
+    // After the failover steps the old primary is still rejoining: wait until status lists a ready standby, the only
+    // kind the operator switches to (a standby still replaying or not yet Ready would spend this step's time bound).
+    const to: string = await until('a ready standby listed in status.instances', () =>
+      sdb(db).status.instances?.find((i: { role: string; ready?: boolean }) => i.role === 'standby' && i.ready === true)?.name, 120, 500);
     const s = sdb(db).status;
     kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { primary: to } }));
     await until(`primary ${to}`, () => sdb(db).status.currentPrimary === to && ready(db, 2), 60, 200);

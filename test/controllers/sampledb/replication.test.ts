@@ -138,4 +138,17 @@ describe('replication (planner, no cluster)', () => {
     expect(res.statefulSetReplicas).toBe(2);
     expect(podsToKeep(db({ replicas: 2 }, { currentPrimary: 'db-0' }))).toBe(2);
   });
+
+  test('no switchover to a standby still on an older timeline (just rejoined): it qualifies once it follows the primary', async () => {
+    const onTimeline = (pg: PgState, timeline: number): PgState => ({ ...pg, timeline });
+    const rejoining = [instance(0, { labelRole: 'primary', pg: onTimeline(primaryPg('0/5041190'), 3) }), instance(1, { labelRole: 'replica', pg: onTimeline(standbyPg('0/5034038'), 2) })];
+    const r = recorder(rejoining);
+    const early = await reconcileReplication(db({ primary: 'db-1', replicas: 2 }), rejoining, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(early.status.targetPrimary).toBeUndefined();
+    expect(r.log.filter((l) => l.startsWith('delete') || l.startsWith('persist'))).toEqual([]);
+
+    const following = [rejoining[0], instance(1, { labelRole: 'replica', pg: onTimeline(standbyPg('0/5041190'), 3) })];
+    const later = await reconcileReplication(db({ primary: 'db-1', replicas: 2 }), following, { currentPrimary: 'db-0' }, recorder(following).ops, T0);
+    expect(later.status.targetPrimary).toBe('db-1');
+  });
 });
