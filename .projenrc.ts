@@ -47,9 +47,14 @@ const project = new typescript.TypeScriptProject({
     'yaml@^2.8.0',
     // fromFile reads CRDs with it: about six times faster than yaml on large CRDs
     'js-yaml@^4.1.0',
+    // The runtime's webhook server: the JSON patch of a defaulting webhook (RFC 6902 diff), and the
+    // webhook CA and serving certificates (node-forge signs, keys come from node:crypto; no cert-manager needed).
+    'rfc6902@^5.4.0',
+    'node-forge@^1.4.3',
   ],
   devDeps: [
     '@types/pluralize',
+    '@types/node-forge',
     '@types/js-yaml',
     'cdk8s-cli@^2.200.0',
     'tsx@^4.20.0',

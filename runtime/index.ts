@@ -49,6 +49,23 @@ export type { KubeStatus } from './errors';
 export { and, annotationsChanged, generationChanged, labelsChanged, or, resourceVersionChanged } from './predicates';
 export type { EventKind, Predicate } from './predicates';
 
+// Admission and conversion webhooks (runtime/webhook/)
+export { WebhookServer } from './webhook/server';
+export type { WebhookServerOptions } from './webhook/server';
+export { allowed, denied } from './webhook/validating';
+export type { AdmissionVerdict, ValidatingHandler } from './webhook/validating';
+export type { DefaultingHandler } from './webhook/defaulting';
+export { ADMISSION_REVIEW_API_VERSION } from './webhook/admission-review';
+export type { AdmissionOperation, AdmissionRequest, AdmissionResponse, AdmissionReview, AdmissionUserInfo } from './webhook/admission-review';
+export { CONVERSION_PATH, CONVERSION_REVIEW_API_VERSION } from './webhook/conversion-review';
+export type { ConversionHandler, ConversionRequest, ConversionResponse, ConversionReview } from './webhook/conversion-review';
+export { staticCertificate } from './webhook/certificate-source';
+export type { CertificateSource, ServingCertificate } from './webhook/certificate-source';
+export { createCertificateAuthority, createServingCertificate } from './webhook/certificates';
+export type { CertificateAuthorityOptions, KeyPair, ServingCertificateOptions } from './webhook/certificates';
+export { webhookPath } from '../lib/apimachinery/webhook-path';
+export type { WebhookType } from '../lib/apimachinery/webhook-path';
+
 // Objects, logging, metrics
 export { groupKind, objectKey, parseApiVersion, parseObjectKey } from './resource';
 export type { KubeObject, ObjectKeyRef, ObjectMeta, OwnerReference, ResourceRef } from './resource';

@@ -13,6 +13,7 @@
  *    replicas, so a new leader starts warm).
  * 2. Without leader election controllers start at once; with it, when the lease is acquired.
  *    Controllers start their workers only after their caches synced.
+ *    A webhook server (`webhookServer` option) listens on every replica, leader or not.
  * 3. `stop()` (SIGTERM/SIGINT via {@link Manager.installSignalHandlers}): controllers stop taking
  *    work and in-flight reconciles get up to `gracefulShutdownTimeoutMs` (30 s); then the lease is
  *    released, informers and servers stop.
@@ -41,6 +42,7 @@ import { ReadYourWritesClient } from './read-your-writes';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
 import { KubeObject, ResourceRef, resourceId } from './resource';
 import { Store, storeOf, TypedResourceRef } from './store';
+import { WebhookServer, WebhookServerOptions } from './webhook/server';
 
 /** Leader election settings of a {@link Manager}. */
 export interface ManagerLeaderElectionOptions {
@@ -98,6 +100,12 @@ export interface ManagerOptions {
   readonly logger?: Logger;
   /** @default - a new registry */
   readonly metrics?: RuntimeMetrics;
+  /**
+   * Serve admission and conversion webhooks (`manager.webhookServer`): started with the manager on
+   * every replica (leader or not), part of `/readyz`, drained first on shutdown.
+   * @default - no webhook server
+   */
+  readonly webhookServer?: Omit<WebhookServerOptions, 'metrics' | 'logger'>;
 }
 
 /** See module docs. */
@@ -126,6 +134,8 @@ export class Manager implements ControllerHost {
   public readonly watchNamespaces?: readonly string[];
   /** The contract wiring is checked against. */
   public readonly contract?: ControllerContract;
+  /** The webhook server, when `webhookServer` options were given: register handlers on it before `start()`. */
+  public readonly webhookServer?: WebhookServer;
 
   constructor(private readonly options: ManagerOptions = {}) {
     this.contract = options.contract;
@@ -148,6 +158,11 @@ export class Manager implements ControllerHost {
     this.elected = new Promise((resolve) => { this.leaderResolve = resolve; });
     this.identity = options.leaderElection?.identity ?? defaultIdentity();
     this.probes.addHealthCheck('ping', () => true);
+    if (options.webhookServer) {
+      const server = new WebhookServer({ ...options.webhookServer, metrics: this.metrics, logger: this.logger.child({ component: 'webhook' }) });
+      this.webhookServer = server;
+      this.probes.addReadyCheck('webhook-server', () => server.ready());
+    }
     this.probes.addReadyCheck('informers-synced', () => {
       const pending = [...this.informers.values()].filter((i) => !i.hasSynced).map((i) => resourceId(i.resource));
       if (pending.length) throw new Error(`not synced: ${pending.join(', ')}`);
@@ -231,6 +246,7 @@ export class Manager implements ControllerHost {
     this.started = true;
     await this.metricsServer.start(this.options.metricsBindAddress ?? '0');
     await this.probes.start(this.options.healthProbeBindAddress ?? '0');
+    await this.webhookServer?.start();
     for (const informer of this.informers.values()) informer.start();
     const le = this.options.leaderElection;
     if (!le) {
@@ -301,6 +317,8 @@ export class Manager implements ControllerHost {
   }
 
   private async doStop(): Promise<void> {
+    // Webhooks first: handlers read the informer caches, and the readiness probe must fail before the port closes.
+    await this.webhookServer?.stop();
     await this.stopControllers();
     await this.elector?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));

@@ -6,7 +6,8 @@
  * election record into it; the manager serves `registry.metrics()` on `/metrics`.
  *
  * Guarantees: names and labels follow controller-runtime: `controller_runtime_reconcile_total{controller,result}`,
- * `workqueue_*{name}`, `rest_client_requests_total{code,method,host}`, `leader_election_master_status{name}`.
+ * `workqueue_*{name}`, `rest_client_requests_total{code,method,host}`, `leader_election_master_status{name}`,
+ * `controller_runtime_webhook_requests_total{webhook,code}` and `controller_runtime_webhook_latency_seconds{webhook}`.
  */
 import * as prom from 'prom-client';
 
@@ -16,6 +17,8 @@ const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 
 /** workqueue buckets: 1 ns .. 10^9 ns as in client-go (ExponentialBuckets(10e-9, 10, 12)). */
 const QUEUE_BUCKETS = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
 const REST_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
+/** Prometheus' default buckets, which controller-runtime's webhook latency histogram uses. */
+const WEBHOOK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** All runtime metrics, registered in one registry. */
 export class RuntimeMetrics {
@@ -41,6 +44,11 @@ export class RuntimeMetrics {
   public readonly restRequestDuration: prom.Histogram<'verb' | 'host'>;
 
   public readonly leaderElectionMasterStatus: prom.Gauge<'name'>;
+
+  public readonly webhookRequests: prom.Counter<'webhook' | 'code'>;
+  public readonly webhookLatency: prom.Histogram<'webhook'>;
+  public readonly webhookInFlight: prom.Gauge<'webhook'>;
+  public readonly webhookPanics: prom.Counter<'webhook'>;
 
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
   public readonly watchRestarts: prom.Counter<'resource' | 'reason'>;
@@ -82,6 +90,12 @@ export class RuntimeMetrics {
     this.restRequestDuration = new prom.Histogram({ name: 'rest_client_request_duration_seconds', help: 'Request latency in seconds, broken down by verb and host', labelNames: ['verb', 'host'], buckets: REST_BUCKETS, registers: reg });
 
     this.leaderElectionMasterStatus = new prom.Gauge({ name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master', labelNames: ['name'], registers: reg });
+
+    // controller-runtime pkg/webhook/internal/metrics: `webhook` is the path, `code` the HTTP status code.
+    this.webhookRequests = new prom.Counter({ name: 'controller_runtime_webhook_requests_total', help: 'Total number of admission requests by HTTP status code.', labelNames: ['webhook', 'code'], registers: reg });
+    this.webhookLatency = new prom.Histogram({ name: 'controller_runtime_webhook_latency_seconds', help: 'Histogram of the latency of processing admission requests', labelNames: ['webhook'], buckets: WEBHOOK_BUCKETS, registers: reg });
+    this.webhookInFlight = new prom.Gauge({ name: 'controller_runtime_webhook_requests_in_flight', help: 'Current number of admission requests being served.', labelNames: ['webhook'], registers: reg });
+    this.webhookPanics = new prom.Counter({ name: 'controller_runtime_webhook_panics_total', help: 'Total number of webhook panics (handlers that threw)', labelNames: ['webhook'], registers: reg });
 
     this.watchErrors = new prom.Counter({ name: 'runtime_watch_errors_total', help: 'Watch/list failures per resource (the watcher keeps retrying)', labelNames: ['resource', 'reason'], registers: reg });
     this.watchRestarts = new prom.Counter({ name: 'runtime_watch_restarts_total', help: 'Watch restarts per resource and reason (timeout, watchdog, gone, error)', labelNames: ['resource', 'reason'], registers: reg });
