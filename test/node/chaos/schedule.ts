@@ -1,0 +1,47 @@
+/**
+ * The seeded, randomized fault schedule: every fault kind `perKind` times, in an order (and with
+ * per-fault parameters) drawn from a seeded generator, so a failing run is replayed with its seed.
+ */
+
+/** The faults the suite injects (see faults.ts for what each does). */
+export const FAULT_KINDS = [
+  'primary-delete',
+  'postmaster-kill',
+  'standby-delete',
+  'operator-kill-mid-failover',
+  'partition',
+  'apiserver-restart-mid-failover',
+  'node-agent-restart',
+] as const;
+export type FaultKind = typeof FAULT_KINDS[number];
+
+/** mulberry32: a small, well-distributed 32-bit generator; returns floats in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One scheduled fault: its kind and a random number for its own parameters (a delay, a hold time). */
+export interface ScheduledFault {
+  readonly index: number;
+  readonly kind: FaultKind;
+  /** In [0, 1): e.g. how long into a failover the operator is killed. */
+  readonly jitter: number;
+}
+
+/** `perKind` faults of each of `kinds`, shuffled (Fisher–Yates) by the seeded generator. */
+export function faultSchedule(seed: number, perKind: number, kinds: readonly FaultKind[] = FAULT_KINDS): ScheduledFault[] {
+  const rnd = seededRandom(seed);
+  const list: FaultKind[] = kinds.flatMap((k) => Array<FaultKind>(perKind).fill(k));
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+  return list.map((kind, index) => ({ index, kind, jitter: rnd() }));
+}
