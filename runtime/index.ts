@@ -62,6 +62,12 @@ export type { ConversionHandler, ConversionRequest, ConversionResponse, Conversi
 export { staticCertificate } from './webhook/certificate-source';
 export type { CertificateSource, ServingCertificate } from './webhook/certificate-source';
 export { createCertificateAuthority, createServingCertificate } from './webhook/certificates';
+export { SecretCertificateSource } from './webhook/secret-certificate-source';
+export type { SecretCertificateSourceOptions } from './webhook/secret-certificate-source';
+export { SelfManagedCertificates } from './webhook/self-managed-certificates';
+export type { RotationRound, SelfManagedCertificatesOptions } from './webhook/self-managed-certificates';
+export { injectCaBundle } from './webhook/ca-injection';
+export type { CaBundleTarget } from './webhook/ca-injection';
 export type { CertificateAuthorityOptions, KeyPair, ServingCertificateOptions } from './webhook/certificates';
 export { webhookPath } from '../lib/apimachinery/webhook-path';
 export type { WebhookType } from '../lib/apimachinery/webhook-path';

@@ -15,6 +15,7 @@ import { ControlPlaneLayout, DEFAULT_CONTROLLERS, apiServerArgs, controllerManag
 import { HttpReply, HttpTarget, RequestOptions, request } from './http';
 import { ClusterAccess, kubeConfigFor, writeKubeconfig } from './kubeconfig';
 import { ManagedProcess, freePort, supportsFlag } from './process';
+import { InstalledWebhooks, WebhookInstallOptions, installWebhooks } from './webhooks';
 
 export interface ControlPlaneOptions {
   /** Folder with kube-apiserver (and kube-controller-manager, etcd). @default process.env.KUBEBUILDER_ASSETS */
@@ -183,6 +184,15 @@ export class ControlPlane {
   /** Installs CRD manifests and waits until each is Established. */
   async installCrds(crds: readonly object[]): Promise<void> {
     await installCrds(this.target(this.admin), crds, this.timeoutMs);
+  }
+
+  /**
+   * Installs webhook configurations (and conversion CRDs) pointing at a server the test runs on
+   * 127.0.0.1, with a CA made for it (controller-runtime's `WebhookInstallOptions`): returns the bind
+   * address and the certificate that server must use. See `webhooks.ts`.
+   */
+  installWebhooks(options: WebhookInstallOptions): Promise<InstalledWebhooks> {
+    return installWebhooks(this.target(this.admin), options, this.timeoutMs);
   }
 
   /**

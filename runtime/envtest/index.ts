@@ -10,3 +10,4 @@ export { DEFAULT_CONTROLLERS } from './flags';
 export { readCrds } from './crds';
 export type { HttpReply, RequestOptions } from './http';
 export type { ClusterAccess } from './kubeconfig';
+export type { InstalledWebhooks, WebhookInstallOptions } from './webhooks';

@@ -24,6 +24,8 @@ export interface CertificateSource {
   onChange(listener: (certificate: ServingCertificate) => void): () => void;
   /** Starts watching (called by the server's `start`). */
   start?(): Promise<void> | void;
+  /** Why there is no certificate yet, if known (readiness shows it). */
+  readonly lastError?: string;
   /** Stops watching (called by the server's `stop`). */
   stop?(): Promise<void> | void;
 }

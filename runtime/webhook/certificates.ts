@@ -8,7 +8,8 @@
  *
  * Guarantees: the CA has `basicConstraints CA:true, pathlen:0` and `keyCertSign`; a serving
  * certificate has `CA:false`, `digitalSignature, keyEncipherment`, `serverAuth`, and its names as
- * subjectAltNames (the apiserver ignores the CN); `notBefore` is back-dated 5 minutes for clock skew.
+ * subjectAltNames (the apiserver ignores the CN); `notBefore` is back-dated 5 minutes for clock skew
+ * (a tenth of the validity when that is shorter); PEM with LF line ends.
  */
 import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import * as forge from 'node-forge';
@@ -42,7 +43,10 @@ export interface ServingCertificateOptions {
   readonly now?: Date;
 }
 
-const SKEW_MS = 5 * 60_000;
+/** notBefore is back-dated for clock skew: 5 minutes, or a tenth of a short validity (tests use seconds). */
+const skew = (validityMs: number) => Math.min(5 * 60_000, Math.floor(validityMs / 10));
+/** forge writes CRLF; Node, the apiserver and this module's comparisons use LF. */
+const lf = (pem: string) => pem.replace(/\r\n/g, '\n');
 
 function newKeys(): { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki.rsa.PublicKey; pem: string } {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -65,9 +69,11 @@ export function createCertificateAuthority(options: CertificateAuthorityOptions)
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
-  cert.validity.notBefore = new Date(now.getTime() - SKEW_MS);
+  cert.validity.notBefore = new Date(now.getTime() - skew(options.validityMs));
   cert.validity.notAfter = new Date(now.getTime() + options.validityMs);
-  const subject = [{ name: 'commonName', value: `${options.commonName ?? 'cdk8s-operator-webhook-ca'}@${Math.floor(now.getTime() / 1000)}` }];
+  // UTF8String, as Kubernetes' own self-signed CAs (`<name>@<unix time>`): forge's default PrintableString
+  // cannot hold '@', and Go's x509 (the apiserver) refuses such a certificate.
+  const subject = [{ name: 'commonName', value: `${options.commonName ?? 'cdk8s-operator-webhook-ca'}@${Math.floor(now.getTime() / 1000)}`, valueTagClass: forge.asn1.Type.UTF8 as any }];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([
@@ -76,7 +82,7 @@ export function createCertificateAuthority(options: CertificateAuthorityOptions)
     { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: keys.pem };
+  return { cert: lf(forge.pki.certificateToPem(cert)), key: lf(keys.pem) };
 }
 
 /** A serving certificate for `dnsNames`/`ipAddresses`, signed by `ca`. */
@@ -91,10 +97,10 @@ export function createServingCertificate(ca: KeyPair, options: ServingCertificat
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
-  cert.validity.notBefore = new Date(now.getTime() - SKEW_MS);
+  cert.validity.notBefore = new Date(now.getTime() - skew(options.validityMs));
   const notAfter = Math.min(now.getTime() + options.validityMs, caCert.validity.notAfter.getTime());
   cert.validity.notAfter = new Date(notAfter);
-  cert.setSubject([{ name: 'commonName', value: names[0] ?? ips[0] }]);
+  cert.setSubject([{ name: 'commonName', value: names[0] ?? ips[0], valueTagClass: forge.asn1.Type.UTF8 as any }]);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false, critical: true },
@@ -104,7 +110,7 @@ export function createServingCertificate(ca: KeyPair, options: ServingCertificat
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: keys.pem };
+  return { cert: lf(forge.pki.certificateToPem(cert)), key: lf(keys.pem) };
 }
 
 /** Every certificate in a PEM bundle, parsed by Node (order kept; junk between blocks ignored). */

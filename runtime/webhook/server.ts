@@ -152,7 +152,10 @@ export class WebhookServer {
   ready(): void {
     if (this.stopping) throw new Error('webhook server is shutting down');
     if (!this.server) throw new Error('webhook server is not listening');
-    if (!this.hasCertificate) throw new Error('webhook server has no serving certificate yet');
+    if (!this.hasCertificate) {
+      const why = this.options.certificates.lastError;
+      throw new Error(`webhook server has no serving certificate yet${why ? `: ${why}` : ''}`);
+    }
   }
 
   /** Graceful shutdown (idempotent): see the module docs. */

@@ -1,0 +1,112 @@
+/**
+ * Webhooks in envtest, as controller-runtime's `WebhookInstallOptions`: the webhook configurations (and
+ * conversion CRDs) of a chart are installed with their `clientConfig` pointing at the test's own server
+ * — a `url` on 127.0.0.1 with a CA made for the test — so a user's handlers are called by the real
+ * apiserver, with its real admission chain, JSON patch application and error messages.
+ *
+ * Expected flow:
+ * ```ts
+ * const plane = await ControlPlane.start({ crdPaths: ['dist/'] });
+ * const hooks = await plane.installWebhooks({ paths: ['dist/'] });         // or configurations: [...]
+ * const server = new WebhookServer({ certificates: staticCertificate(hooks.certificate), bindAddress: hooks.bindAddress });
+ * server.validating(...); await server.start();
+ * ```
+ *
+ * Guarantees: every webhook keeps its rules, selectors, matchConditions, failurePolicy and timeout; only
+ * `clientConfig` changes, to `{ url: https://127.0.0.1:<port><service.path>, caBundle }`. A CRD whose
+ * conversion strategy is `Webhook` gets the same treatment for its conversion `clientConfig`. Objects are
+ * server-side applied (a second call replaces them). The serving certificate names `127.0.0.1` and `localhost`.
+ *
+ * Caveats: the apiserver reads webhook configurations through an informer: a configuration is in effect
+ * a moment (well under a second here) after it was created, so a test's first request may have to retry
+ * until the webhook answers.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { createCertificateAuthority, createServingCertificate } from '../webhook/certificates';
+import { installCrds } from './crds';
+import { HttpTarget, request } from './http';
+import { freePort } from './process';
+
+/** What to install: configurations given or read from YAML files/folders (e.g. `dist/`). */
+export interface WebhookInstallOptions {
+  /** ValidatingWebhookConfiguration, MutatingWebhookConfiguration and conversion CRD objects. @default [] */
+  readonly configurations?: readonly object[];
+  /** YAML files or folders whose webhook configurations (and conversion CRDs) are installed. @default [] */
+  readonly paths?: readonly string[];
+  /** Port the test's server will listen on. @default - a free port */
+  readonly port?: number;
+}
+
+/** Where the test's webhook server must listen, and the certificate it must serve. */
+export interface InstalledWebhooks {
+  /** `127.0.0.1:<port>`: the server's bind address. */
+  readonly bindAddress: string;
+  readonly port: number;
+  /** Serving certificate and key (PEM) for 127.0.0.1 / localhost, signed by `caPem`. */
+  readonly certificate: { readonly cert: string; readonly key: string };
+  /** The CA the apiserver was told to trust (each `caBundle`). */
+  readonly caPem: string;
+  /** Names of what was installed, `Kind/name`. */
+  readonly installed: readonly string[];
+}
+
+const WEBHOOK_KINDS: Record<string, string> = {
+  ValidatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+  MutatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+};
+
+interface ClientConfig { url?: string; service?: { path?: string; port?: number }; caBundle?: string }
+interface Manifest { kind?: string; metadata?: { name?: string }; webhooks?: { clientConfig?: ClientConfig }[]; spec?: any }
+
+function readManifests(paths: readonly string[]): Manifest[] {
+  const out: Manifest[] = [];
+  for (const p of paths) {
+    const list = statSync(p).isDirectory() ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(p, f)) : [p];
+    for (const file of list) {
+      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+        if (doc.errors.length) throw new Error(`envtest: ${file}: ${doc.errors[0].message}`);
+        const obj = doc.toJS() as Manifest | null;
+        if (obj && (obj.kind! in WEBHOOK_KINDS || (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.strategy === 'Webhook'))) out.push(obj);
+      }
+    }
+  }
+  return out;
+}
+
+function pointAt(config: ClientConfig | undefined, port: number, caBundle: string): ClientConfig {
+  if (config?.url) {
+    const u = new URL(config.url);
+    return { url: `https://127.0.0.1:${port}${u.pathname}${u.search}`, caBundle };
+  }
+  return { url: `https://127.0.0.1:${port}${config?.service?.path ?? '/'}`, caBundle };
+}
+
+/** Installs webhook configurations pointing at a local server. @internal (use `ControlPlane.installWebhooks`) */
+export async function installWebhooks(target: HttpTarget, options: WebhookInstallOptions, timeoutMs: number): Promise<InstalledWebhooks> {
+  const port = options.port ?? await freePort();
+  const ca = createCertificateAuthority({ validityMs: 24 * 3_600_000, commonName: 'envtest-webhook-ca' });
+  const certificate = createServingCertificate(ca, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validityMs: 24 * 3_600_000 });
+  const caBundle = Buffer.from(ca.cert).toString('base64');
+  const manifests = [...(options.configurations ?? []) as Manifest[], ...readManifests(options.paths ?? [])];
+  const installed: string[] = [];
+  const crds: object[] = [];
+  for (const m of manifests) {
+    const name = m.metadata?.name;
+    if (m.kind === 'CustomResourceDefinition') {
+      const webhook = m.spec.conversion.webhook ?? {};
+      crds.push({ ...m, spec: { ...m.spec, conversion: { ...m.spec.conversion, webhook: { ...webhook, clientConfig: pointAt(webhook.clientConfig, port, caBundle) } } } });
+      installed.push(`CustomResourceDefinition/${name}`);
+      continue;
+    }
+    const base = WEBHOOK_KINDS[m.kind ?? ''];
+    if (!base) throw new Error(`envtest: installWebhooks takes webhook configurations and conversion CRDs, got kind '${m.kind}' (${name})`);
+    const body = { ...m, webhooks: (m.webhooks ?? []).map((w) => ({ ...w, clientConfig: pointAt(w.clientConfig, port, caBundle) })) };
+    const r = await request(target, 'PATCH', `${base}/${name}?fieldManager=envtest&force=true`, body, { contentType: 'application/apply-patch+yaml' });
+    if (r.code >= 300) throw new Error(`envtest: installing ${m.kind} ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
+    installed.push(`${m.kind}/${name}`);
+  }
+  if (crds.length) await installCrds(target, crds, timeoutMs);
+  return { bindAddress: `127.0.0.1:${port}`, port, certificate, caPem: ca.cert, installed };
+}
