@@ -1,17 +1,10 @@
 /**
- * End-to-end suite of the SampleDB operator on the real single-node cluster (../shared/k8s/node:
- * kubelet, containerd, kube-proxy, real PostgreSQL pods). Run by .ci/run when the harness is there:
- *
- *   npx tsx test/node/sampledb-e2e.ts            # brings a cluster up in a temp dir and down again
- *
- * Steps (each an assertion; timings printed): build the controller images without Docker and
- * import them; apply dist/ exactly as dist/APPLY.md says, under Pod Security "restricted",
- * expecting 0 warnings; then SampleDB's walkthrough: writes through <db>-rw visible on every
- * standby, scale 1→3→2, a scheduled backup, restore into a differently named SampleDB, a failover
- * (primary pod killed) with no acknowledged write lost under `synchronous: true`, the operator
- * killed mid-failover, a switchover on request, a major upgrade of a database with a standby (behind
- * its pre-upgrade backup; the standby re-clones from the upgraded primary), delete
- * with a final snapshot, and a restore from the deleted database's snapshot.
+ * The SampleDB operator's walkthrough on the real single-node cluster (a suite of test/node/run.ts, which brings the
+ * cluster up and installs dist/ as dist/APPLY.md says): writes through <db>-rw visible on every standby, scale
+ * 1→3→2, a scheduled backup, restore into a differently named SampleDB, a failover (primary pod killed) with no
+ * acknowledged write lost under `synchronous: true`, the operator killed mid-failover, a switchover on request, a
+ * major upgrade of a database with a standby (behind its pre-upgrade backup; the standby re-clones from the
+ * upgraded primary), delete with a final snapshot, and a restore from the deleted database's snapshot.
  *
  * The harness's CNI (the plain `bridge` plugin) does not enforce NetworkPolicy: a step checks the
  * operator's applied policy against the live endpoints it must reach instead of cutting a pod off.
@@ -20,134 +13,59 @@
  * major): the upgrade step exercises the operator's flow (pre-upgrade backup, new data directory,
  * restore), not a change of PostgreSQL binaries, and says so.
  */
-import { execFileSync, spawnSync } from 'child_process';
-import { existsSync, mkdtempSync, rmSync } from 'fs';
-import { homedir, tmpdir } from 'os';
-import { join, resolve } from 'path';
 import { Client } from 'pg';
+import { NodeHarness, assert, sleep, until } from '../harness';
 
-const ROOT = resolve(__dirname, '../..');
-const HARNESS = resolve(ROOT, '../shared/k8s/node');
-const IMAGES = process.env.K8S_NODE_STATE ? join(process.env.K8S_NODE_STATE, 'images') : join(homedir(), '.cache/k8s-node/images');
 /** The failover bound this suite asserts: primary pod deleted → writes through <db>-rw succeed again. */
 const FAILOVER_BOUND_S = 30;
 const NS = 'default';
 
-const dir = process.env.NODE_CLUSTER_DIR ?? mkdtempSync(join(tmpdir(), 'sampledb-node-'));
-const env = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig') };
-const results: { step: string; ok: boolean; seconds: number; note: string }[] = [];
+export default async function sampledb(h: NodeHarness): Promise<void> {
+  const kubectl = h.kubectl.bind(h);
+  const json = h.json.bind(h);
+  const sh = h.sh.bind(h);
+  const step = h.step.bind(h);
+  const sdb = (name: string) => json('get', 'sampledb', name, '-n', NS);
+  const ready = (name: string, replicas: number) => {
+    const s = sdb(name).status ?? {};
+    return s.phase === 'Running' && s.readyReplicas === replicas && s.currentPrimary && (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas ? s : undefined;
+  };
+  function applySampleDb(name: string, spec: Record<string, unknown>): void {
+    sh('kubectl', ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name, namespace: NS }, spec }) });
+  }
 
-function sh(cmd: string, args: string[], options: { input?: string; allowFail?: boolean } = {}): string {
-  const r = spawnSync(cmd, args, { env, input: options.input, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0 && !options.allowFail) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
-  return `${r.stdout}${r.stderr}`;
-}
-const kubectl = (...args: string[]) => sh('kubectl', args);
-const json = (...args: string[]) => JSON.parse(kubectl(...args, '-o', 'json'));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(`assertion failed: ${message}`);
-}
-
-async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutS = 180, everyMs = 500): Promise<T> {
-  const end = Date.now() + timeoutS * 1000;
-  let last: unknown;
-  for (;;) {
+  /** A SQL client on `<db>-rw` (or another Service), from the host through kube-proxy. */
+  const endpoints = new Map<string, { host: string; user: string; password: string; database: string }>();
+  async function sql(db: string, service: string, query: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+    const key = `${db}/${service}`;
+    if (!endpoints.has(key)) {
+      const secret = json('get', 'secret', `${db}-credentials`, '-n', NS);
+      const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
+      endpoints.set(key, { host: json('get', 'service', service, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database') });
+    }
+    // Timeouts sized for a loaded machine (load average 15–40 on 2 cores): a slow answer is not a failure.
+    const client = new Client({ ...endpoints.get(key)!, port: 5432, connectionTimeoutMillis: 5000, query_timeout: 15000 });
+    client.on('error', () => undefined);
+    await client.connect();
     try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) { last = err; }
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutS}s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await sleep(everyMs);
+      return (await client.query(query, params)).rows;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
-}
-
-async function step(name: string, fn: () => Promise<string | void>): Promise<void> {
-  const started = Date.now();
-  try {
-    const note = (await fn()) ?? '';
-    results.push({ step: name, ok: true, seconds: (Date.now() - started) / 1000, note });
-    process.stdout.write(`ok   ${name} [${((Date.now() - started) / 1000).toFixed(1)}s] ${note}\n`);
-  } catch (err) {
-    results.push({ step: name, ok: false, seconds: (Date.now() - started) / 1000, note: (err as Error).message });
-    process.stdout.write(`FAIL ${name} [${((Date.now() - started) / 1000).toFixed(1)}s] ${(err as Error).message}\n`);
+  /** An idempotent statement, retried until it succeeds (a connection refused or timed out under load is not a verdict). */
+  function sqlUntil(db: string, service: string, query: string, params: unknown[] = [], timeoutS = 60): Promise<Record<string, unknown>[]> {
+    return until(`${query} on ${service}`, async () => sql(db, service, query, params), timeoutS, 1000);
   }
-}
-
-const sdb = (name: string) => json('get', 'sampledb', name, '-n', NS);
-const ready = (name: string, replicas: number) => {
-  const s = sdb(name).status ?? {};
-  return s.phase === 'Running' && s.readyReplicas === replicas && s.currentPrimary && (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas ? s : undefined;
-};
-function applySampleDb(name: string, spec: Record<string, unknown>): void {
-  sh('kubectl', ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name, namespace: NS }, spec }) });
-}
-
-/** A SQL client on `<db>-rw` (or another Service), from the host through kube-proxy. */
-const endpoints = new Map<string, { host: string; user: string; password: string; database: string }>();
-async function sql(db: string, service: string, query: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  const key = `${db}/${service}`;
-  if (!endpoints.has(key)) {
-    const secret = json('get', 'secret', `${db}-credentials`, '-n', NS);
-    const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
-    endpoints.set(key, { host: json('get', 'service', service, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database') });
+  /** Rows of table `t` in each pod of `db`, asked locally in the pod (standbys included). */
+  function countsPerPod(db: string, pods: number): number[] {
+    return [...Array(pods).keys()].map((i) => Number(kubectl('exec', '-n', NS, `${db}-${i}`, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', 'select count(*) from t').trim()));
   }
-  // Timeouts sized for a loaded machine (load average 15–40 on 2 cores): a slow answer is not a failure.
-  const client = new Client({ ...endpoints.get(key)!, port: 5432, connectionTimeoutMillis: 5000, query_timeout: 15000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query(query, params)).rows;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-/** An idempotent statement, retried until it succeeds (a connection refused or timed out under load is not a verdict). */
-function sqlUntil(db: string, service: string, query: string, params: unknown[] = [], timeoutS = 60): Promise<Record<string, unknown>[]> {
-  return until(`${query} on ${service}`, async () => sql(db, service, query, params), timeoutS, 1000);
-}
-/** Rows of table `t` in each pod of `db`, asked locally in the pod (standbys included). */
-function countsPerPod(db: string, pods: number): number[] {
-  return [...Array(pods).keys()].map((i) => Number(kubectl('exec', '-n', NS, `${db}-${i}`, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', 'select count(*) from t').trim()));
-}
 
-async function main(): Promise<void> {
-  const started = Date.now();
-  assert(existsSync(join(HARNESS, 'cluster.sh')), `the node harness is missing (${HARNESS})`);
-  sh(join(HARNESS, 'build-images.sh'), []);
-  const up = spawnSync(join(HARNESS, 'cluster.sh'), ['up', dir], { env: { ...process.env, PSS_RESTRICTED: '1' }, encoding: 'utf8' });
-  assert(up.status === 0, `cluster.sh up failed: ${up.stderr}`);
-  process.stdout.write(`cluster up (Pod Security restricted by default) in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
-  try {
-    await walkthrough();
-  } finally {
-    spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
-    if (!process.env.NODE_CLUSTER_DIR) rmSync(dir, { recursive: true, force: true });
-    const failed = results.filter((r) => !r.ok).length;
-    process.stdout.write(`sampledb e2e on the real node: ${results.length - failed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
-    if (failed) process.exitCode = 1;
-  }
-}
-
-async function walkthrough(): Promise<void> {
-  await step('controller images built without Docker and imported', async () => {
-    execFileSync('npx', ['tsx', 'tools/image/main.ts', '--base', join(IMAGES, 'distroless-node20.tar')], { cwd: ROOT, stdio: 'inherit' });
-    sh(join(HARNESS, 'cluster.sh'), ['import', dir, join(ROOT, 'images/foo-controller.tar'), join(ROOT, 'images/sampledb-controller.tar')]);
-  });
   await step('dist/ applied exactly as dist/APPLY.md says: 0 warnings, both operators running', async () => {
-    execFileSync('npx', ['cdk8s', 'synth'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' } });
-    const apply = /```sh\n([\s\S]*?)```/.exec(sh('cat', [join(ROOT, 'dist/APPLY.md')]))![1].trim().split('\n');
-    let output = '';
-    for (const line of apply) output += sh('sh', ['-c', `cd ${ROOT} && ${line}`]);
-    const warnings = output.split('\n').filter((l) => /warning/i.test(l));
-    assert(warnings.length === 0, `apply printed warnings: ${warnings.join(' | ')}`);
-    await until('both operators Available', () => ['sampledb-operator-system/sampledb-operator', 'foo-controller-system/foo-controller'].every((d) => {
-      const [ns, name] = d.split('/');
-      return (json('get', 'deployment', name, '-n', ns).status?.availableReplicas ?? 0) >= 1;
-    }), 120);
+    const done = await h.ensureDistApplied();
     await until('the example my-db (3 replicas) running with a primary', () => ready('my-db', 3), 240);
-    return `${apply.length} commands; my-db: primary ${sdb('my-db').status.currentPrimary}, 2 standbys`;
+    return `${done}; my-db: primary ${sdb('my-db').status.currentPrimary}, 2 standbys`;
   });
 
   await step('NetworkPolicy (this harness\'s bridge CNI does not enforce it): the applied policy admits what the operator uses here', async () => {
@@ -365,8 +283,3 @@ async function walkthrough(): Promise<void> {
     return `${rows} rows before delete, ${n} restored from the deleted database's final snapshot`;
   });
 }
-
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack}\n`);
-  process.exit(1);
-});

@@ -1,0 +1,188 @@
+/**
+ * The shared harness of the node end-to-end suites (`test/node/run.ts`): one real single-node cluster
+ * (../shared/k8s/node: kubelet, containerd, kube-proxy, real pods) brought up once and handed to every
+ * suite in turn, so CI pays for one cluster start, one image build and one `dist/` install.
+ *
+ * A suite is `test/node/suites/<name>.ts` exporting `default async function (h: NodeHarness)`. It records
+ * each assertion as a `step`, uses its own namespaces, and leaves the cluster usable for the suites after it.
+ * `ensureDistApplied()` installs the demo's `dist/` exactly as `dist/APPLY.md` says, once per cluster.
+ */
+import { execFileSync, spawnSync } from 'child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'fs';
+import { homedir } from 'os';
+import { join, resolve } from 'path';
+import { loadAll } from 'js-yaml';
+
+export const ROOT = resolve(__dirname, '../..');
+export const HARNESS = resolve(ROOT, '../shared/k8s/node');
+export const IMAGES = process.env.K8S_NODE_STATE ? join(process.env.K8S_NODE_STATE, 'images') : join(homedir(), '.cache/k8s-node/images');
+/** The distroless-like Node 20 base image tarball that build-images.sh writes. */
+export const BASE_IMAGE = join(IMAGES, 'distroless-node20.tar');
+
+export interface StepResult {
+  readonly suite: string;
+  readonly step: string;
+  readonly ok: boolean;
+  readonly seconds: number;
+  readonly note: string;
+}
+
+export interface ShOptions {
+  readonly input?: string;
+  /** Return the output instead of throwing on a non-zero exit. */
+  readonly allowFail?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`assertion failed: ${message}`);
+}
+
+/** Polls `fn` until it returns a truthy value (thrown errors count as "not yet"; the last one is reported on timeout). */
+export async function until<T>(what: string, fn: () => T | undefined | false | null | Promise<T | undefined | false | null>, timeoutS = 180, everyMs = 500): Promise<T> {
+  const end = Date.now() + timeoutS * 1000;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) { last = err; }
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutS}s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+export class NodeHarness {
+  /** The cluster's folder (PKI, logs, pid files; see ../shared/k8s/node/README.md). */
+  readonly dir: string;
+  /** The admin (system:masters) kubeconfig. */
+  readonly kubeconfig: string;
+  /** The environment every command runs with: KUBECONFIG set to the admin kubeconfig. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly results: StepResult[] = [];
+  /** The suite whose steps are being recorded (set by run.ts). */
+  suite = '';
+  private distApplied?: Promise<string>;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    this.kubeconfig = join(dir, 'kubeconfig');
+    this.env = { ...process.env, KUBECONFIG: this.kubeconfig };
+  }
+
+  sh(cmd: string, args: string[], options: ShOptions = {}): string {
+    const r = spawnSync(cmd, args, { env: options.env ?? this.env, cwd: options.cwd, input: options.input, encoding: 'utf8', maxBuffer: 256 << 20 });
+    if ((r.status !== 0 || r.error) && !options.allowFail) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.error?.message}): ${r.stderr}${r.stdout}`);
+    return `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  }
+
+  kubectl(...args: string[]): string {
+    return this.sh('kubectl', args);
+  }
+
+  /** `kubectl <args> -o json`, parsed. */
+  json<T = any>(...args: string[]): T {
+    const r = spawnSync('kubectl', [...args, '-o', 'json'], { env: this.env, encoding: 'utf8', maxBuffer: 256 << 20 });
+    if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} -o json failed (${r.status}): ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  }
+
+  /** `kubectl apply -f -` of the given objects. */
+  apply(...objects: object[]): string {
+    return this.sh('kubectl', ['apply', '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n') });
+  }
+
+  /** Whether `kubectl get <args>` finds the object. */
+  exists(...args: string[]): boolean {
+    return this.sh('kubectl', ['get', ...args, '--ignore-not-found', '-o', 'name'], { allowFail: true }).trim() !== '';
+  }
+
+  /** ../shared/k8s/node/cluster.sh with this cluster's folder (`up` resumes stopped components, `status`, `import`). */
+  cluster(command: 'up' | 'down' | 'status' | 'import', ...args: string[]): string {
+    return this.sh(join(HARNESS, 'cluster.sh'), [command, this.dir, ...args], { env: { ...process.env, PSS_RESTRICTED: '1' } });
+  }
+
+  /** Records one assertion of the current suite; a thrown error fails the step, not the run. */
+  async step(name: string, fn: () => Promise<string | void> | string | void): Promise<boolean> {
+    const started = Date.now();
+    const seconds = () => (Date.now() - started) / 1000;
+    try {
+      const note = (await fn()) ?? '';
+      this.results.push({ suite: this.suite, step: name, ok: true, seconds: seconds(), note });
+      process.stdout.write(`ok   [${this.suite}] ${name} [${seconds().toFixed(1)}s] ${note}\n`);
+      return true;
+    } catch (err) {
+      this.results.push({ suite: this.suite, step: name, ok: false, seconds: seconds(), note: (err as Error).message });
+      process.stdout.write(`FAIL [${this.suite}] ${name} [${seconds().toFixed(1)}s] ${(err as Error).message}\n`);
+      return false;
+    }
+  }
+
+  /**
+   * Installs the demo once per cluster, as a user does: controller images built without Docker and imported,
+   * `npx cdk8s synth`, then exactly the commands of `dist/APPLY.md`; waits until every Deployment in `dist/` is
+   * Available. Returns what was done (the first caller records it as a step). Throws on any warning kubectl prints.
+   */
+  ensureDistApplied(): Promise<string> {
+    this.distApplied ??= this.applyDist();
+    return this.distApplied;
+  }
+
+  private async applyDist(): Promise<string> {
+    execFileSync('npx', ['tsx', 'tools/image/main.ts', '--base', BASE_IMAGE], { cwd: ROOT, stdio: 'inherit' });
+    const tars = readdirSync(join(ROOT, 'images')).filter((f) => f.endsWith('.tar')).map((f) => join(ROOT, 'images', f));
+    this.cluster('import', ...tars);
+    execFileSync('npx', ['cdk8s', 'synth'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' } });
+    const apply = /```sh\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'dist/APPLY.md'), 'utf8'))![1].trim().split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+    let output = '';
+    for (const line of apply) output += this.sh('sh', ['-c', line], { cwd: ROOT });
+    const warnings = output.split('\n').filter((l) => /warning/i.test(l));
+    assert(warnings.length === 0, `apply printed warnings: ${warnings.join(' | ')}`);
+    const deployments = distObjects().filter((o) => o.kind === 'Deployment').map((o) => `${o.metadata.namespace ?? 'default'}/${o.metadata.name}`);
+    await until(`every Deployment of dist/ Available (${deployments.join(', ')})`, () => deployments.every((d) => {
+      const [ns, name] = d.split('/');
+      return (this.json('get', 'deployment', name, '-n', ns).status?.availableReplicas ?? 0) >= 1;
+    }), 180, 1000);
+    return `${tars.length} images imported; ${apply.length} commands of dist/APPLY.md, 0 warnings; Available: ${deployments.join(', ')}`;
+  }
+
+  /**
+   * Keeps what explains a failure before the cluster goes away: every pod's log (and its previous container's),
+   * every namespace's events and objects' YAML, and the control plane's logs, under `dir` (printed).
+   */
+  collectArtifacts(dir: string): void {
+    mkdirSync(dir, { recursive: true });
+    const save = (name: string, args: string[]) => writeFileSync(join(dir, name), this.sh('kubectl', args, { allowFail: true }));
+    save('events.txt', ['get', 'events', '-A', '--sort-by=.lastTimestamp']);
+    save('objects.yaml', ['get', 'all,sampledbs,leases,configmaps', '-A', '-o', 'yaml']);
+    const pods = this.json<{ items: { metadata: { namespace: string; name: string } }[] }>('get', 'pods', '-A').items;
+    for (const { metadata: { namespace, name } } of pods) {
+      save(`pod-${namespace}-${name}.log`, ['logs', '-n', namespace, name, '--all-containers', '--timestamps']);
+      save(`pod-${namespace}-${name}.previous.log`, ['logs', '-n', namespace, name, '--all-containers', '--timestamps', '--previous']);
+    }
+    for (const f of readdirSync(this.dir).filter((n) => n.endsWith('.log'))) writeFileSync(join(dir, `cluster-${f}`), readFileSync(join(this.dir, f)));
+    process.stdout.write(`artifacts of the failed run: ${dir}\n`);
+  }
+
+  passed(suite?: string): number {
+    return this.results.filter((r) => r.ok && (!suite || r.suite === suite)).length;
+  }
+
+  failed(suite?: string): number {
+    return this.results.filter((r) => !r.ok && (!suite || r.suite === suite)).length;
+  }
+}
+
+interface ManifestObject { kind: string; metadata: { name: string; namespace?: string } }
+
+/** Every object of the synthesized `dist/*.yaml`. */
+export function distObjects(): ManifestObject[] {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(dist)) return [];
+  return readdirSync(dist).filter((f) => f.endsWith('.yaml')).sort()
+    .flatMap((f) => loadAll(readFileSync(join(dist, f), 'utf8')) as (ManifestObject | null)[])
+    .filter((o): o is ManifestObject => !!o && typeof o === 'object' && 'kind' in o);
+}
