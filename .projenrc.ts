@@ -51,6 +51,8 @@ const project = new typescript.TypeScriptProject({
     // webhook CA and serving certificates (node-forge signs, keys come from node:crypto; no cert-manager needed).
     'rfc6902@^5.4.0',
     'node-forge@^1.4.3',
+    // schema \`pattern\`s and CEL \`matches\`/\`find\` run with Go's regexp semantics (a port of RE2/J, itself Go's regexp)
+    're2js@^2.10.0',
   ],
   devDeps: [
     '@types/pluralize',
@@ -59,6 +61,8 @@ const project = new typescript.TypeScriptProject({
     'cdk8s-cli@^2.200.0',
     'tsx@^4.20.0',
     'fast-json-patch@^3.1.1',
+    // the pattern differential test draws strings that match each real-world pattern, then mutates them
+    'randexp@^0.6.1',
     // tools/image writes image tarballs (docker-archive + OCI layout) without a container runtime.
     'tar-stream@^3.1.7',
     // The SampleDB controller talks to PostgreSQL (role, WAL positions, promotion) with node-postgres.

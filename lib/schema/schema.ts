@@ -1,4 +1,4 @@
-import { goRegexpError } from '../apimachinery/go-regexp';
+import { goRegexpError } from '../apiserver/schema/go-regexp';
 import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 import { withSchemaProblems } from './schema-problems';
 

@@ -1,4 +1,4 @@
-import { goRegExp } from '../../lib/apimachinery/go-regexp';
+import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 import { JSONSchemaProps } from '../../lib';
 
 /** Candidate strings tried against a `pattern` (a fuzzer needs no regex inversion for the patterns CRDs use). */

@@ -1,4 +1,4 @@
-import { goRegExp } from '../../apimachinery/go-regexp';
+import { goRegExp, goRegexpError, GoRegexp } from '../schema/go-regexp';
 import { celFunc, CelInput, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { Cidr, IpAddress } from './ip-address';
@@ -115,16 +115,22 @@ function listFuncs(): CelFunc[] {
 function regexFuncs(): CelFunc[] {
   return [
     celMethod('find', STRING, [STRING], STRING, function (p) {
-      return goRegExp(p).exec(this)?.[0] ?? '';
+      return compileRegex(p).find(this) ?? '';
     }),
     celMethod('findAll', STRING, [STRING], celListOfString(), function (p) {
-      return [...this.matchAll(goRegExp(p, true))].map(m => m[0]);
+      return compileRegex(p).findAll(this);
     }),
     celMethod('findAll', STRING, [STRING, INT], celListOfString(), function (p, n) {
-      const all = [...this.matchAll(goRegExp(p, true))].map(m => m[0]);
-      return n < 0n ? all : all.slice(0, Number(n));
+      return compileRegex(p).findAll(this, n < 0n ? -1 : Number(n > 2n ** 31n ? 2n ** 31n : n));
     }),
   ];
+}
+
+/** Kubernetes' regex library compiles with Go's regexp and fails the call with `Illegal regex`. */
+function compileRegex(pattern: string): GoRegexp {
+  const err = goRegexpError(pattern);
+  if (err) throw new Error(`Illegal regex: ${err}`);
+  return goRegExp(pattern);
 }
 
 function celListOfString() {

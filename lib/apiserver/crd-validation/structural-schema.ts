@@ -1,6 +1,6 @@
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { child, forbidden, index, invalid, isObject, key, notSupported, required } from '../../apimachinery/field';
-import { goRegexpError } from '../../apimachinery/go-regexp';
+import { goRegexpError } from '../schema/go-regexp';
 import { Issue } from '../../apimachinery/issue';
 
 /**

@@ -1,5 +1,5 @@
 import { Schema } from '../../../lib/schema/schema';
-import { goRegexpError } from '../../../lib/apimachinery/go-regexp';
+import { goRegexpError } from '../../../lib/apiserver/schema/go-regexp';
 import { checkCrdSize, lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../../../lib/apiserver/crd-validation/crd-size';
 import { checkCrdNames, isProtectedGroup } from '../../../lib/apiserver/crd-validation/crd-names';
 import { formatIssue, warningsOf, errorsOf } from '../../../lib/apimachinery/issue';
