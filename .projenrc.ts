@@ -138,7 +138,11 @@ project.package.addField('files', ['build/lib/', 'build/runtime/', 'build/cli/',
 // `npx cdk8s-operator types|bundle|scaffold`
 project.package.addBin({ 'cdk8s-operator': 'build/cli/main.js' });
 // `npm pack` / `npm publish` always build from a clean build/, so no stale or stray file can ship.
-project.addTask('prepack', { description: 'Clean build of the package contents (run by npm pack/publish)', exec: 'rm -rf build && tsc -p tsconfig.json' });
+const COPY_VENDORED_OPENAPI = 'cp lib/apiserver/admission-policy/builtin-openapi.json build/lib/apiserver/admission-policy/';
+project.addTask('prepack', { description: 'Clean build of the package contents (run by npm pack/publish)', exec: 'rm -rf build && tsc -p tsconfig.json' })
+  .exec(COPY_VENDORED_OPENAPI);
+// the policy type checker reads the vendored built-in OpenAPI at run time: it ships beside the compiled module
+project.compileTask.exec(COPY_VENDORED_OPENAPI);
 
 // Type-check everything (lib, apps, runtime, controllers, tests) before the test run; ts-jest only transpiles.
 project.testTask.prependExec('tsc --noEmit -p tsconfig.dev.json');
@@ -170,6 +174,10 @@ project.addTask('images', {
   description: 'Build every controller image (bundle + Dockerfile recipe) into images/<name>-controller.tar without Docker; --base <docker-archive.tar> (or BASE_IMAGE_TAR) is the FROM image',
   exec: 'tsx tools/image/main.ts',
   receiveArgs: true,
+});
+project.addTask('vendor-openapi', {
+  description: 'Rewrite lib/apiserver/admission-policy/builtin-openapi.json (built-in kinds\' OpenAPI v3 schemas and resources) from the kube-apiserver in KUBEBUILDER_ASSETS',
+  exec: 'tsx tools/vendor-openapi/main.ts',
 });
 project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
 

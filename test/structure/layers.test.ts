@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['apiserver/cel'],
   ['apiserver/value-validation'],
   ['apiserver/crd-validation'],
+  ['apiserver/admission-policy'],    // what the apiserver does with a ValidatingAdmissionPolicy
   ['apiserver/index'],
   ['synth-metadata', 'schema'],      // what constructs attach for the app; the schema builder
   ['crd'],                           // constructs

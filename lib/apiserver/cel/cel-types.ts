@@ -26,7 +26,9 @@ export type CelType =
   | { readonly kind: 'type'; readonly of?: CelType; readonly maxSize?: number; readonly minSize?: number };
 
 export type ScalarKind = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'dyn' | 'timestamp' | 'duration';
-export type OpaqueName = 'Quantity' | 'URL' | 'IP' | 'CIDR' | 'Semver' | 'Format' | 'Optional';
+export type OpaqueName = 'Quantity' | 'URL' | 'IP' | 'CIDR' | 'Semver' | 'Format' | 'Optional'
+  // the authorizer library of admission expressions (`kubernetes.authorization.Authorizer` ...)
+  | 'authorization.Authorizer' | 'authorization.PathCheck' | 'authorization.GroupCheck' | 'authorization.ResourceCheck' | 'authorization.Decision';
 
 /** The apiserver's request size limit, the base of every size estimate for unbounded values. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;

@@ -6,6 +6,7 @@ import {
 import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 import { isTwoVariableCall } from './macros';
 import { overloadIds } from './overload-ids';
+import { goRegexpError } from '../../apimachinery/go-regexp';
 
 // the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
 export { CelType, schemaCelType } from './cel-types';
@@ -37,18 +38,37 @@ export interface CheckedAst {
  * Parses and type-checks a CEL expression against variable declarations. The result carries the
  * checked AST, from which `estimateCost` computes the apiserver's static cost estimate.
  */
-export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>): CheckedExpression {
+export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>, options: CheckOptions = {}): CheckedExpression {
   const rewritten = rewriteOptionalSyntax(source);
   const ast = parsed(rewritten);
   if ('error' in ast) {
     return { type: DYN, errors: [`ERROR: <input>:${ast.error}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
   }
-  const checker = new TypeChecker(rewritten, ast.positions, variables);
+  const checker = new TypeChecker(rewritten, ast.positions, variables, options.functions ? declsByName(options.functions) : undefined, options.withheld, options.strict === true);
   const t = checker.visit(ast.root, new Map());
   return {
     type: t, errors: [...checker.errors].sort((a, b) => a.at - b.at).map(err => err.text), unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
     ast: { root: ast.root, types: checker.types, overloads: checker.overloads, globalNames: checker.globalNames },
   };
+}
+
+/** What an environment adds to the CRD one (admission policies: the authorizer library). */
+export interface CheckOptions {
+  /** Functions declared beside the standard and Kubernetes ones (looked up after them). */
+  readonly functions?: readonly FunctionDecl[];
+  /**
+   * Functions (and namespaced functions, `math.greatest`) the environment does not offer: calls are undeclared
+   * references, as cel-go reports them (`undeclared reference to 'math'` and `… to 'greatest'`).
+   */
+  readonly withheld?: ReadonlySet<string>;
+  /**
+   * cel-go checks that CRD rules here do not apply yet (admission policies use them; their verdicts are compared with
+   * kube-apiserver 1.32's): only nullable types (objects, library types, timestamps, durations, dyn) compare with
+   * `null`; literal arguments of `matches`, `duration` and `timestamp` are validated (cel-go's AST validators);
+   * `has()` errors are placed at its parenthesis; a reserved word selects its escaped field (`x.namespace` reads
+   * `__namespace__`, the DeclTypeProvider's `recognizeKeywordAsFieldName`).
+   */
+  readonly strict?: boolean;
 }
 
 /**
@@ -86,11 +106,16 @@ class TypeChecker {
   public readonly overloads = new Map<bigint, readonly string[]>();
   public readonly globalNames = new Map<bigint, string>();
   public usesOldSelf = false;
+  /** Literals passed straight to `format()`, exempt from the homogeneous-literal check (as the strings extension asks). */
+  private readonly exemptLiterals = new Set<bigint>();
 
   constructor(
     private readonly source: string,
     private readonly positions: Record<string, number>,
     private readonly variables: Readonly<Record<string, CelType>>,
+    private readonly extraDecls?: ReadonlyMap<string, FunctionDecl[]>,
+    private readonly withheld?: ReadonlySet<string>,
+    private readonly strict = false,
   ) {}
 
   public visit(e: AstExpr, scope: Scope): CelType {
@@ -108,12 +133,17 @@ class TypeChecker {
       case 'callExpr': return this.call(e, k.value.function, k.value.target, k.value.args, scope);
       case 'listExpr': {
         const items = k.value.elements.map(x => this.visit(x, scope));
+        if (this.strict && !this.exemptLiterals.has(e.id)) this.homogeneous(k.value.elements, items);
         const elem = items.reduce<CelType | undefined>((acc, x) => (acc ? joinTypes(acc, x) : x), undefined) ?? DYN;
         return { kind: 'list', elem };
       }
       case 'structExpr': {
         const values = k.value.entries.map(en => (en.value ? this.visit(en.value, scope) : DYN));
         const keys = k.value.entries.map(en => (en.keyKind.case === 'mapKey' ? this.visit(en.keyKind.value as AstExpr, scope) : STRING));
+        if (this.strict && !k.value.messageName && !this.exemptLiterals.has(e.id)) {
+          this.homogeneous(k.value.entries.map(en => en.keyKind.value as AstExpr), keys);
+          this.homogeneous(k.value.entries.map(en => en.value!), values);
+        }
         if (k.value.messageName) this.error(e, `undeclared reference to '${k.value.messageName}' (in container '')`);
         const key = keys.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x) : x), undefined) ?? DYN;
         const value = values.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x) : x), undefined) ?? DYN;
@@ -142,11 +172,16 @@ class TypeChecker {
     if (qualified && !this.isDeclared(qualified.split('.')[0], scope) && `${qualified}.${field}` in TYPE_IDENTIFIERS) {
       return { kind: 'type', of: TYPE_IDENTIFIERS[`${qualified}.${field}`] };
     }
+    // a variable whose name has dots (admission's `authorizer.requestResource`): cel-go resolves the qualified name first
+    if (qualified && !scope.has(qualified.split('.')[0]) && `${qualified}.${field}` in this.variables) {
+      return testOnly ? BOOL : this.variables[`${qualified}.${field}`];
+    }
     const o = this.visit(operand, scope);
     let t: CelType = DYN;
     switch (o.kind) {
       case 'object':
         if (field in o.fields) t = o.fields[field];
+        else if (this.strict && `__${field}__` in o.fields && CEL_RESERVED_FIELD_NAMES.has(field)) t = o.fields[`__${field}__`];
         else this.error(e, `undefined field '${field}'`);
         break;
       case 'map':
@@ -154,6 +189,14 @@ class TypeChecker {
         t = o.value;
         break;
       case 'dyn': break;
+      case 'opaque':
+        // library object types (the authorizer's) have no fields the type provider can resolve
+        if (this.strict && o.name.startsWith('authorization.')) {
+          this.error(e, `unexpected failed resolution of '${typeName(o)}'`);
+          break;
+        }
+        this.error(e, `type '${typeName(o)}' does not support field selection`);
+        break;
       default: this.error(e, `type '${typeName(o)}' does not support field selection`);
     }
     return testOnly ? BOOL : t;
@@ -166,6 +209,7 @@ class TypeChecker {
   private comprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
     if (v.iterVar2) this.unsupported.add('two-variable comprehensions');
     // cel.bind is cel-go's bindings extension, which the Kubernetes 1.32 CRD environment does not include
+    if (v.iterVar === BIND_ITER_VAR && this.withheld?.has('cel.bind')) return this.unexpandedBind(e, v, scope);
     if (v.iterVar === BIND_ITER_VAR) this.error(e, "undeclared reference to 'cel' (in container ''): cel.bind is not available to CRD validation rules");
     const range = this.visit(v.iterRange!, scope);
     let iter: CelType = DYN;
@@ -197,12 +241,13 @@ class TypeChecker {
     // namespaced global functions (`strings.quote(x)`, `sets.contains(a, b)`) parse as method calls
     // (like cel-go, only when such a function exists: `v.size()` with an undeclared `v` is a reference error on `v`)
     const ns = target ? qualifiedName(target) : undefined;
-    if (ns && !this.isDeclared(ns.split('.')[0], scope) && (isKnownName(`${ns}.${name}`) || UNSUPPORTED_FUNCTIONS.has(`${ns}.${name}`))) {
+    if (ns && !this.isDeclared(ns.split('.')[0], scope) && !this.withheld?.has(`${ns}.${name}`) && (isKnownName(`${ns}.${name}`) || UNSUPPORTED_FUNCTIONS.has(`${ns}.${name}`))) {
       this.globalNames.set(e.id, `${ns}.${name}`);
       return this.call(e, `${ns}.${name}`, undefined, args, scope);
     }
     if (target && isTwoVariableCall(name, target, args)) return this.twoVariable(e, name, target, args, scope);
     const tgt = target ? this.visit(target, scope) : undefined;
+    if (name === 'format') for (const a of args) this.exemptLiterals.add(a.id);
     const types = args.map(a => this.visit(a, scope));
     this.overloads.set(e.id, overloadIds(name, tgt, types));
     if (tgt && (name === '__optSelect__' || name === '__optChainSelect__' || name === '__optIndex__') && args.length === 1) {
@@ -212,6 +257,11 @@ class TypeChecker {
       if (name === 'value' && args.length === 0) return tgt.of;
       if (name === 'orValue' && args.length === 1) return joinTypes(tgt.of, types[0]);
     }
+    if (this.withheld?.has(name)) {
+      this.error(e, `undeclared reference to '${name}' (in container '')`);
+      return DYN;
+    }
+    if (this.strict) this.validateLiteral(name, tgt, args);
     const operator = this.operator(e, name, types);
     if (operator) return operator;
     if (name === 'size' && (tgt ? types.length === 0 : types.length === 1)) {
@@ -221,13 +271,13 @@ class TypeChecker {
     }
     if (name === 'type' && !tgt && types.length === 1) return { kind: 'type', of: types[0] };
 
-    const candidates = (DECLS_BY_NAME.get(name) ?? []).filter(d => (d.target !== undefined) === (tgt !== undefined));
+    const candidates = [...(DECLS_BY_NAME.get(name) ?? []), ...(this.extraDecls?.get(name) ?? [])].filter(d => (d.target !== undefined) === (tgt !== undefined));
     if (candidates.length === 0) {
-      if (UNSUPPORTED_FUNCTIONS.has(name) || (tgt?.kind === 'dyn' && isKnownName(name))) {
+      if (UNSUPPORTED_FUNCTIONS.has(name) || (tgt?.kind === 'dyn' && (isKnownName(name) || this.extraDecls?.has(name)))) {
         if (UNSUPPORTED_FUNCTIONS.has(name)) this.unsupported.add(name);
         return DYN;
       }
-      if (isKnownName(name)) this.noOverload(e, name, tgt, types);
+      if (isKnownName(name) || this.extraDecls?.has(name)) this.noOverload(e, name, tgt, types);
       else this.error(e, `undeclared reference to '${name}' (in container '')`);
       return DYN;
     }
@@ -287,7 +337,7 @@ class TypeChecker {
       case '!_': case '@not_strictly_false': case '__not_strictly_false__':
         return bool(a[0].kind === 'bool' || a[0].kind === 'dyn');
       case '_==_': case '_!=_':
-        return bool(comparable(a[0], a[1]));
+        return bool(comparable(a[0], a[1]) && (!this.strict || nullComparable(a[0], a[1])));
       case '_<_': case '_<=_': case '_>_': case '_>=_':
         return bool(ordered(a[0], a[1]));
       case '@in':
@@ -343,8 +393,51 @@ class TypeChecker {
     return DYN;
   }
 
+  /** cel-go's `ValidateRegexLiterals`, `ValidateDurationLiterals` and `ValidateTimestampLiterals`: at the literal. */
+  private validateLiteral(name: string, target: CelType | undefined, args: readonly AstExpr[]): void {
+    const literal = (a: AstExpr | undefined): string | undefined =>
+      (a?.exprKind.case === 'constExpr' && a.exprKind.value.constantKind.case === 'stringValue' ? String(a.exprKind.value.constantKind.value) : undefined);
+    const arg = name === 'matches' ? args[target ? 0 : 1] : (name === 'duration' || name === 'timestamp') && !target && args.length === 1 ? args[0] : undefined;
+    const value = literal(arg);
+    if (value === undefined || !arg) return;
+    const bad = name === 'matches' ? goRegexpError(value) !== undefined : name === 'duration' ? !isGoDuration(value) : !isRfc3339(value);
+    if (bad) this.error(arg, `invalid ${name} argument`);
+  }
+
+  /**
+   * `cel.bind(x, init, body)` where the bindings extension is not offered: cel-go checks it as a call of an undeclared
+   * `cel.bind` whose arguments are plain expressions (`x` an undeclared reference, in the body too).
+   */
+  private unexpandedBind(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
+    const at = this.positions[e.id.toString()] ?? 0;
+    const cel = this.source.lastIndexOf('cel', at);
+    const open = this.source.indexOf('(', at);
+    const variable = this.source.indexOf(v.accuVar, open);
+    const report = (offset: number, name: string) => this.errors.push({ at: offset, text: `ERROR: <input>:${location(this.source, offset)}: undeclared reference to '${name}' (in container '')` });
+    if (cel >= 0) report(cel, 'cel');
+    if (open >= 0) report(open, 'bind');
+    if (variable >= 0 && !scope.has(v.accuVar)) report(variable, v.accuVar);
+    this.visit(v.accuInit!, scope);
+    this.visit(v.result!, scope);
+    return DYN;
+  }
+
+  /** cel-go's `ValidateHomogeneousAggregateLiterals`: every element (key, value) of a literal has the first one's type. */
+  private homogeneous(exprs: readonly AstExpr[], types: readonly CelType[]): void {
+    if (types.length === 0) return;
+    const first = types[0];
+    types.forEach((t, i) => {
+      if (i > 0 && !equivalentTypes(first, t)) this.error(exprs[i], `expected type '${this.shownType(first)}' but found '${this.shownType(t)}'`);
+    });
+  }
+
+  /** How cel-go prints a type in its checker errors (`FormatCELType`: null is `null`). */
+  private shownType(t: CelType): string {
+    return this.strict && t.kind === 'null' ? 'null' : typeName(t);
+  }
+
   private noOverload(e: AstExpr, name: string, target: CelType | undefined, args: CelType[]): void {
-    const shown = `${target ? `${typeName(target)}.` : ''}(${args.map(typeName).join(', ')})`;
+    const shown = `${target ? `${this.shownType(target)}.` : ''}(${args.map(a => this.shownType(a)).join(', ')})`;
     this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
   }
 
@@ -353,6 +446,11 @@ class TypeChecker {
     // cel-go places a function call at its opening parenthesis (`self.foo(` is 1:9), the parser here at the
     // function name or the dot before it
     if (at !== undefined && e.exprKind.case === 'callExpr' && /^[A-Za-z][\w.]*$/.test(e.exprKind.value.function)) {
+      const open = this.source.indexOf('(', at);
+      if (open >= 0) at = open;
+    }
+    // the has() macro's selection sits at the macro call's parenthesis in cel-go
+    if (this.strict && at !== undefined && e.exprKind.case === 'selectExpr' && e.exprKind.value.testOnly && this.source.startsWith('has', at)) {
       const open = this.source.indexOf('(', at);
       if (open >= 0) at = open;
     }
@@ -375,6 +473,42 @@ function constType(kind: string | undefined): CelType {
     case 'nullValue': return { kind: 'null' };
     default: return DYN;
   }
+}
+
+/** `Type.IsEquivalentType`: same kind, same parameters, same name. */
+function equivalentTypes(a: CelType, b: CelType): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'list': return equivalentTypes(a.elem, (b as typeof a).elem);
+    case 'map': return equivalentTypes(a.key, (b as typeof a).key) && equivalentTypes(a.value, (b as typeof a).value);
+    case 'object': case 'opaque': return a.name === (b as typeof a).name;
+    default: return true;
+  }
+}
+
+/** cel-go's nullness rule: `null` is assignable only to nullable types (`isLegacyNullable`, dyn). */
+function nullComparable(a: CelType, b: CelType): boolean {
+  const nullable = (t: CelType) => ['null', 'dyn', 'object', 'opaque', 'timestamp', 'duration'].includes(t.kind);
+  if (a.kind === 'null') return nullable(b);
+  if (b.kind === 'null') return nullable(a);
+  return true;
+}
+
+const CEL_RESERVED_FIELD_NAMES = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for',
+  'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+
+/** Go's `time.ParseDuration` syntax (cel-go's `duration()`). */
+function isGoDuration(s: string): boolean {
+  return s === '0' || /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/.test(s) || /^[-+]0$/.test(s);
+}
+
+/** RFC 3339 as cel-go's `timestamp()` parses it (`time.RFC3339`), with a real date and time. */
+function isRfc3339(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && se <= 59 && (m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59));
 }
 
 function comparable(a: CelType, b: CelType): boolean {
@@ -421,11 +555,16 @@ function qualifiedName(e: AstExpr): string | undefined {
 }
 
 /** FUNCTION_DECLS by name, in their order: every call of every rule looks its overloads up. */
-const DECLS_BY_NAME = new Map<string, FunctionDecl[]>();
-for (const d of FUNCTION_DECLS) {
-  const same = DECLS_BY_NAME.get(d.name);
-  if (same) same.push(d);
-  else DECLS_BY_NAME.set(d.name, [d]);
+const DECLS_BY_NAME = declsByName(FUNCTION_DECLS);
+
+function declsByName(decls: readonly FunctionDecl[]): Map<string, FunctionDecl[]> {
+  const byName = new Map<string, FunctionDecl[]>();
+  for (const d of decls) {
+    const same = byName.get(d.name);
+    if (same) same.push(d);
+    else byName.set(d.name, [d]);
+  }
+  return byName;
 }
 
 function isKnownName(name: string): boolean {

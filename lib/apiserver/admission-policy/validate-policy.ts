@@ -1,0 +1,318 @@
+import { Issue } from '../../apimachinery/issue';
+import { isDns1035Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
+import { CelType, DYN } from '../cel/cel-types';
+import { compileAdmissionExpression, resultTypeName } from './compile';
+import { variableType } from './policy-environment';
+import {
+  LabelSelectorSpec, MatchResourcesSpec, NamedRuleWithOperationsSpec, ParamKindSpec, ParamRefSpec,
+  ValidatingAdmissionPolicyBindingManifest, ValidatingAdmissionPolicyManifest,
+} from './policy-manifest';
+
+/**
+ * What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicy is created (`ValidateValidatingAdmissionPolicy`,
+ * after defaulting): every message is the `details.causes[].message` the server answers with, on the same field.
+ * Expressions are compiled with `object`, `oldObject` and `params` as dyn, `request` and `namespaceObject` typed,
+ * `authorizer` (not in messageExpression), and `variables` when the policy declares variables. The server sets no
+ * cost limit at create: cost is not checked here (see `typeCheckPolicy`).
+ */
+export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest): Issue[] {
+  const issues: Issue[] = [];
+  const spec = policy.spec ?? {};
+  issues.push(...objectMetaName(policy.metadata?.name));
+  const failurePolicy = spec.failurePolicy ?? 'Fail';
+  if (!['Fail', 'Ignore'].includes(failurePolicy)) issues.push(notSupported('spec.failurePolicy', failurePolicy, ['Fail', 'Ignore']));
+  const hasParams = spec.paramKind !== undefined;
+  if (spec.paramKind) issues.push(...paramKind(spec.paramKind, 'spec.paramKind'));
+  if (!spec.matchConstraints) {
+    issues.push(required('spec.matchConstraints'));
+  } else {
+    issues.push(...matchResources(spec.matchConstraints, 'spec.matchConstraints'));
+    if ((spec.matchConstraints.resourceRules ?? []).length === 0) issues.push(required('spec.matchConstraints.resourceRules'));
+  }
+  issues.push(...matchConditions(spec.matchConditions ?? [], hasParams, 'spec.matchConditions'));
+
+  // composition: `variables` exists when the policy has variables, each compiled in order and seen by the later ones
+  const composed = (spec.variables ?? []).length > 0;
+  const variableFields: Record<string, CelType> = {};
+  const variablesType = (): CelType | undefined => (composed ? { kind: 'object', name: 'kubernetes.variables', fields: { ...variableFields } } : undefined);
+  (spec.variables ?? []).forEach((v, i) => {
+    const at = `spec.variables[${i}]`;
+    if (!v.name || v.name.trim() === '') issues.push(required(`${at}.name`, 'name is not specified'));
+    else if (!isCelIdentifier(v.name)) issues.push(invalid(`${at}.name`, v.name, 'name is not a valid CEL identifier'));
+    if (!v.expression || v.expression.trim() === '') {
+      issues.push(required(`${at}.expression`, 'expression is not specified'));
+      variableFields[v.name] = DYN;
+    } else {
+      const c = compileAdmissionExpression(v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() });
+      if (c.errorText) issues.push(invalid(`${at}.expression`, v.expression, `compilation failed: ${c.errorText}`));
+      variableFields[v.name] = variableType(c.errorText ? undefined : c.type);
+    }
+  });
+
+  const validations = spec.validations ?? [];
+  const audits = spec.auditAnnotations ?? [];
+  if (validations.length === 0 && audits.length === 0) {
+    issues.push(required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
+    issues.push(required('spec.auditAnnotations', 'validations or auditAnnotations must contain at least one item'));
+    return issues;
+  }
+  validations.forEach((v, i) => {
+    const at = `spec.validations[${i}]`;
+    if ((v.expression ?? '').trim() === '') {
+      issues.push(required(`${at}.expression`, 'expression is not specified'));
+    } else {
+      issues.push(...expressionIssues(`${at}.expression`, v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, ['bool']));
+    }
+    const msgExpr = v.messageExpression ?? '';
+    if (msgExpr.length > 0 && msgExpr.trim() === '') {
+      issues.push(invalid(`${at}.messageExpression`, msgExpr, 'must be non-empty if specified'));
+    } else if (msgExpr.trim() !== '') {
+      issues.push(...expressionIssues(`${at}.messageExpression`, msgExpr, { object: DYN, params: hasParams ? DYN : undefined, authorizer: false, requestResource: false, variables: variablesType() }, ['string']));
+    }
+    const message = v.message ?? '';
+    if (message.length > 0 && message.trim() === '') issues.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
+    else if (/[\n\r]/.test(message.trim())) issues.push(invalid(`${at}.message`, message, 'message must not contain line breaks'));
+    if (v.reason !== undefined && !REASONS.includes(v.reason)) issues.push(notSupported(`${at}.reason`, v.reason, REASONS));
+  });
+  if (audits.length > MAX_AUDIT_ANNOTATIONS) {
+    issues.push({ path: 'spec.auditAnnotations', message: `Invalid value: the list of ${audits.length} auditAnnotations: must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
+  }
+  const keys = new Set<string>();
+  audits.forEach((a, i) => {
+    const at = `spec.auditAnnotations[${i}]`;
+    const name = policy.metadata?.name ?? '';
+    if (name.length > 0) {
+      for (const e of isQualifiedName(`${name}/${a.key}`)) issues.push(invalid(`${at}.key`, `${name}/${a.key}`, e));
+    } else {
+      issues.push(invalid(`${at}.key`, a.key, 'requires metadata.name be non-empty'));
+    }
+    const trimmed = (a.valueExpression ?? '').trim();
+    if (trimmed === '') issues.push(required(`${at}.valueExpression`, 'valueExpression is not specified'));
+    else if (Buffer.byteLength(trimmed) > MAX_AUDIT_VALUE_EXPRESSION_LENGTH) issues.push(required(`${at}.valueExpression`, `must not exceed ${MAX_AUDIT_VALUE_EXPRESSION_LENGTH} bytes in length`));
+    else {
+      const c = compileAdmissionExpression(trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() });
+      if (c.errorText) issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `compilation failed: ${c.errorText}`));
+      else if (!['string', 'null'].includes(c.type.kind)) {
+        issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `must evaluate to one of [string null_type] but got ${resultTypeName(c.type)}`));
+      }
+    }
+    if (keys.has(a.key)) issues.push(duplicate(`${at}.key`, a.key));
+    keys.add(a.key);
+  });
+  return issues;
+}
+
+/** What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicyBinding is created. */
+export function validateBindingManifest(binding: ValidatingAdmissionPolicyBindingManifest): Issue[] {
+  const issues: Issue[] = [];
+  const spec = binding.spec ?? {};
+  issues.push(...objectMetaName(binding.metadata?.name));
+  if (!spec.policyName) issues.push(required('spec.policyName'));
+  else for (const e of isDns1123Subdomain(spec.policyName)) issues.push(invalid('spec.policyName', spec.policyName, e));
+  if (spec.paramRef) issues.push(...paramRef(spec.paramRef, 'spec.paramRef'));
+  if (spec.matchResources) issues.push(...matchResources(spec.matchResources, 'spec.matchResources'));
+  const actions = spec.validationActions ?? [];
+  const seen = new Set<string>();
+  actions.forEach((a, i) => {
+    if (!ACTIONS.includes(a)) issues.push(notSupported(`spec.validationActions[${i}]`, a, ACTIONS));
+    if (seen.has(a)) issues.push(duplicate(`spec.validationActions[${i}]`, a));
+    seen.add(a);
+  });
+  if (seen.has('Deny') && seen.has('Warn')) {
+    issues.push({ path: 'spec.validationActions', message: `Invalid value: ${goSlice(actions, 'admissionregistration.ValidationAction')}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)` });
+  }
+  if (seen.size === 0) issues.push(required('spec.validationActions', 'at least one validation action is required'));
+  return issues;
+}
+
+const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
+const ACTIONS = ['Audit', 'Deny', 'Warn'];
+const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
+const MAX_AUDIT_ANNOTATIONS = 20;
+const MAX_AUDIT_VALUE_EXPRESSION_LENGTH = 5 * 1024;
+const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
+  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+
+function isCelIdentifier(name: string): boolean {
+  return /^[_a-zA-Z][_a-zA-Z0-9]*$/.test(name) && !CEL_RESERVED.has(name);
+}
+
+function expressionIssues(path: string, source: string, vars: Parameters<typeof compileAdmissionExpression>[1], want: readonly string[]): Issue[] {
+  const c = compileAdmissionExpression(source, vars);
+  if (c.errorText) return [invalid(path, source, `compilation failed: ${c.errorText}`)];
+  if (!want.includes(c.type.kind)) return [invalid(path, source, `must evaluate to ${want[0]} but got ${resultTypeName(c.type)}`)];
+  return [];
+}
+
+function matchConditions(conditions: readonly { name: string; expression: string }[], hasParams: boolean, path: string): Issue[] {
+  const issues: Issue[] = [];
+  if (conditions.length > 64) issues.push({ path, message: `Too many: ${conditions.length}: must have at most 64 items` });
+  const names = new Set<string>();
+  conditions.forEach((m, i) => {
+    const at = `${path}[${i}]`;
+    const trimmed = (m.expression ?? '').trim();
+    if (trimmed === '') issues.push(required(`${at}.expression`));
+    // a stateless compiler: no `variables` in match conditions
+    else issues.push(...expressionIssues(`${at}.expression`, trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true }, ['bool']));
+    if (!m.name) issues.push(required(`${at}.name`));
+    else for (const e of isQualifiedName(m.name)) issues.push(invalid(`${at}.name`, m.name, e));
+    if (m.name) {
+      if (names.has(m.name)) issues.push(duplicate(`${at}.name`, m.name));
+      names.add(m.name);
+    }
+  });
+  return issues;
+}
+
+function paramKind(p: ParamKindSpec, path: string): Issue[] {
+  const issues: Issue[] = [];
+  if (!p.apiVersion) {
+    issues.push(required(`${path}.apiVersion`));
+  } else {
+    const parts = p.apiVersion === '/' ? ['', ''] : p.apiVersion.split('/');
+    if (parts.length > 2) {
+      issues.push(invalid(`${path}.apiVersion`, p.apiVersion, `unexpected GroupVersion string: ${p.apiVersion}`));
+    } else {
+      const [group, version] = parts.length === 1 ? ['', parts[0]] : parts;
+      if (group) {
+        const errs = isDns1123Subdomain(group);
+        if (errs.length > 0) issues.push(invalid(`${path}.apiVersion`, group, errs.join(',')));
+      }
+      if (!version) issues.push(invalid(`${path}.apiVersion`, p.apiVersion, 'version must be specified'));
+      else {
+        const errs = isDns1035Label(version);
+        if (errs.length > 0) issues.push(invalid(`${path}.apiVersion`, version, errs.join(',')));
+      }
+    }
+  }
+  if (!p.kind) issues.push(required(`${path}.kind`));
+  else {
+    const errs = isDns1035Label(p.kind.toLowerCase());
+    if (errs.length > 0) issues.push(invalid(`${path}.kind`, p.kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+  }
+  return issues;
+}
+
+function paramRef(p: ParamRefSpec, path: string): Issue[] {
+  const issues: Issue[] = [];
+  if (p.name) {
+    for (const e of pathSegmentName(p.name)) issues.push(invalid(`${path}.name`, p.name, e));
+    if (p.selector) issues.push({ path: `${path}.name`, message: 'Forbidden: name and selector are mutually exclusive' });
+  }
+  if (p.selector) {
+    issues.push(...labelSelector(p.selector, `${path}.selector`));
+    if (p.name) issues.push({ path: `${path}.selector`, message: 'Forbidden: name and selector are mutually exclusive' });
+  }
+  if (!p.name && !p.selector) issues.push(required(path, 'one of name or selector must be specified'));
+  if (!p.parameterNotFoundAction) issues.push(required(`${path}.parameterNotFoundAction`));
+  else if (!['Deny', 'Allow'].includes(p.parameterNotFoundAction)) issues.push(notSupported(`${path}.parameterNotFoundAction`, p.parameterNotFoundAction, ['Deny', 'Allow']));
+  return issues;
+}
+
+function matchResources(m: MatchResourcesSpec, path: string): Issue[] {
+  const issues: Issue[] = [];
+  const policy = m.matchPolicy ?? 'Equivalent';
+  if (!['Equivalent', 'Exact'].includes(policy)) issues.push(notSupported(`${path}.matchPolicy`, policy, ['Equivalent', 'Exact']));
+  issues.push(...labelSelector(m.namespaceSelector ?? {}, `${path}.namespaceSelector`));
+  issues.push(...labelSelector(m.objectSelector ?? {}, `${path}.objectSelector`));
+  (m.resourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.resourceRules[${i}]`)));
+  (m.excludeResourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.excludeResourceRules[${i}]`)));
+  return issues;
+}
+
+function namedRule(r: NamedRuleWithOperationsSpec, path: string): Issue[] {
+  const issues: Issue[] = [];
+  const names = new Set<string>();
+  (r.resourceNames ?? []).forEach((n, i) => {
+    for (const e of pathSegmentName(n)) issues.push(invalid(`${path}.resourceNames[${i}]`, n, e));
+    if (names.has(n)) issues.push(duplicate(`${path}.resourceNames[${i}]`, n));
+    names.add(n);
+  });
+  const operations = r.operations ?? [];
+  if (operations.length === 0) issues.push(required(`${path}.operations`));
+  if (operations.length > 1 && operations.includes('*')) {
+    issues.push(invalid(`${path}.operations`, operations, 'if \'*\' is present, must not specify other operations'));
+  }
+  operations.forEach((o, i) => {
+    if (!OPERATIONS.includes(o)) issues.push(notSupported(`${path}.operations[${i}]`, o, OPERATIONS));
+  });
+  issues.push(...rule(r, path));
+  return issues;
+}
+
+/** `validateRule` (allowSubResource, no wildcards mixed with names). */
+function rule(r: NamedRuleWithOperationsSpec, path: string): Issue[] {
+  const issues: Issue[] = [];
+  const groups = r.apiGroups ?? [];
+  if (groups.length === 0) issues.push(required(`${path}.apiGroups`));
+  if (groups.length > 1 && groups.includes('*')) issues.push(invalid(`${path}.apiGroups`, groups, 'if \'*\' is present, must not specify other API groups'));
+  const versions = r.apiVersions ?? [];
+  if (versions.length === 0) issues.push(required(`${path}.apiVersions`));
+  if (versions.length > 1 && versions.includes('*')) issues.push(invalid(`${path}.apiVersions`, versions, 'if \'*\' is present, must not specify other API versions'));
+  versions.forEach((v, i) => {
+    if (v === '') issues.push(required(`${path}.apiVersions[${i}]`));
+  });
+  const resources = r.resources ?? [];
+  if (resources.length === 0) issues.push(required(`${path}.resources`));
+  resources.forEach((res, i) => {
+    if (res === '') issues.push(required(`${path}.resources[${i}]`));
+  });
+  if (r.scope !== undefined && !['*', 'Cluster', 'Namespaced'].includes(r.scope)) {
+    issues.push(notSupported(`${path}.scope`, r.scope, ['*', 'Cluster', 'Namespaced']));
+  }
+  return issues;
+}
+
+/** `ValidateLabelSelector` (strict: invalid label values are refused). */
+function labelSelector(s: LabelSelectorSpec, path: string): Issue[] {
+  const issues: Issue[] = [];
+  (s.matchExpressions ?? []).forEach((e, i) => {
+    const at = `${path}.matchExpressions[${i}]`;
+    const values = e.values ?? [];
+    if (e.operator === 'In' || e.operator === 'NotIn') {
+      if (values.length === 0) issues.push(required(`${at}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
+    } else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') {
+      if (values.length > 0) issues.push({ path: `${at}.values`, message: 'Forbidden: may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' });
+    } else {
+      issues.push(invalid(`${at}.operator`, e.operator, 'not a valid selector operator'));
+    }
+    for (const err of isQualifiedName(e.key)) issues.push(invalid(`${at}.key`, e.key, err));
+  });
+  for (const [k, v] of Object.entries(s.matchLabels ?? {})) {
+    for (const err of isQualifiedName(k)) issues.push(invalid(`${path}.matchLabels`, k, err));
+    if (v.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) {
+      issues.push(invalid(`${path}.matchLabels`, v, 'a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyValue\',  or \'my_value\',  or \'12345\', regex used for validation is \'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?\')'));
+    }
+  }
+  return issues;
+}
+
+function objectMetaName(name: string | undefined): Issue[] {
+  if (!name) return [required('metadata.name', 'name or generateName is required')];
+  return isDns1123Subdomain(name).map(e => invalid('metadata.name', name, e));
+}
+
+/** `path.ValidatePathSegmentName`. */
+function pathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const bad = ['/', '%'].filter(c => name.includes(c));
+  return bad.map(c => `may not contain '${c}'`);
+}
+
+const required = (path: string, detail?: string): Issue => ({ path, message: detail ? `Required value: ${detail}` : 'Required value' });
+const invalid = (path: string, value: unknown, detail: string): Issue => ({ path, message: `Invalid value: ${goValue(value)}: ${detail}`, value });
+const duplicate = (path: string, value: string): Issue => ({ path, message: `Duplicate value: ${goValue(value)}` });
+const notSupported = (path: string, value: string, supported: readonly string[]): Issue =>
+  ({ path, message: `Unsupported value: ${goValue(value)}: supported values: ${supported.map(s => JSON.stringify(s)).join(', ')}`, value });
+
+function goValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return goSlice(v);
+  return String(v);
+}
+
+/** Go's `%#v`-free rendering of a string slice in field errors: `[]string{"a", "b"}`. */
+function goSlice(v: readonly unknown[], type = 'string'): string {
+  return `[]${type}{${v.map(x => JSON.stringify(x)).join(', ')}}`;
+}
+

@@ -1,0 +1,64 @@
+import { clusterResolver, typeCheckPolicy, validateBindingManifest, validatePolicyManifest, ValidatingAdmissionPolicyBindingManifest } from '../../../lib/apiserver/admission-policy';
+import { describeRealApiServer } from '../../envtest';
+import { BINDINGS, CORPUS, corpusManifest, WIDGET_CRD } from './corpus';
+
+/**
+ * Every corpus policy on kube-apiserver v1.32.13 with kube-controller-manager's
+ * validatingadmissionpolicy-status-controller: what the server refuses at create (each cause, field and message)
+ * must be what `validatePolicyManifest` reports, and for an accepted policy the `status.typeChecking.expressionWarnings`
+ * the controller writes must be what `typeCheckPolicy` computes. Messages are compared whole except for two things
+ * the local checker cannot reproduce: the per-process number the server appends to type names
+ * (`Deployment950894724.spec`), and the wording of syntax errors (ANTLR's), which both sides mark `Syntax error:`.
+ */
+const POLICIES = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
+
+export function normalise(message: string): string {
+  return message
+    .replace(/\b([A-Z][a-zA-Z]*[a-z])\d+\b/g, '$1')
+    .replace(/ERROR: <input>:-?\d+:\d+: Syntax error: [^\n]*(\n \| [^\n]*)*/g, 'ERROR: Syntax error');
+}
+
+describeRealApiServer('ValidatingAdmissionPolicy corpus: our verdicts = kube-apiserver 1.32', (plane) => {
+  beforeAll(async () => {
+    // the status controller checks a CRD's kinds only once its schema is published in /openapi/v3
+    const deadline = Date.now() + 60_000;
+    while ((await plane().request('GET', '/openapi/v3/apis/corpus.example.com/v1')).code !== 200) {
+      if (Date.now() > deadline) throw new Error('the Widget CRD was never published in /openapi/v3');
+      await new Promise(r => setTimeout(r, 250));
+    }
+  }, 90_000);
+
+  test.each(CORPUS.map(p => [p.name, p] as const))('%s', async (_name, p) => {
+    const manifest = corpusManifest(p);
+    const oursAtCreate = validatePolicyManifest(manifest).map(i => `${i.path}: ${normalise(i.message)}`);
+    const reply = await plane().request('POST', POLICIES, manifest);
+    if (reply.code !== 201) {
+      expect(reply.code).toBe(422);
+      const causes = (reply.body.details?.causes ?? []).map((c: { field: string; message: string }) => `${c.field}: ${normalise(c.message)}`);
+      expect(oursAtCreate).toStrictEqual(causes);
+      expect(p.expect).toBe('refused');
+      return;
+    }
+    expect(oursAtCreate).toStrictEqual([]);
+    let status: any;
+    const deadline = Date.now() + 30_000;
+    do {
+      const got = await plane().request('GET', `${POLICIES}/${manifest.metadata.name}`);
+      if (got.body.status?.observedGeneration === got.body.metadata.generation) status = got.body.status;
+      else await new Promise(r => setTimeout(r, 200));
+    } while (!status && Date.now() < deadline);
+    expect(status).toBeDefined();
+    const serverWarnings = (status.typeChecking?.expressionWarnings ?? []).map((w: { fieldRef: string; warning: string }) => ({ fieldRef: w.fieldRef, warning: normalise(w.warning) }));
+    const ours = typeCheckPolicy(manifest, clusterResolver([WIDGET_CRD]));
+    expect(ours.warnings.map(w => ({ fieldRef: w.fieldRef, warning: normalise(w.warning) }))).toStrictEqual(serverWarnings);
+    expect(p.expect).toBe(serverWarnings.length > 0 ? 'warned' : 'accepted');
+  }, 60_000);
+
+  test.each(BINDINGS.map(b => [b.metadata.name, b] as const))('binding %s', async (_name, binding: ValidatingAdmissionPolicyBindingManifest) => {
+    const ours = validateBindingManifest(binding).map(i => `${i.path}: ${i.message}`);
+    const reply = await plane().request('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings?dryRun=All', binding);
+    const server = reply.code === 201 ? [] : (reply.body.details?.causes ?? []).map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+    if (reply.code !== 201) expect(reply.code).toBe(422);
+    expect(ours).toStrictEqual(server);
+  });
+}, { controllerManager: ['validatingadmissionpolicy-status-controller'], crds: [WIDGET_CRD] });
