@@ -6,7 +6,7 @@ import {
 import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 import { isTwoVariableCall } from './macros';
 import { overloadIds } from './overload-ids';
-import { goRegexpError } from '../../apimachinery/go-regexp';
+import { goRegexpError } from '../schema/go-regexp';
 
 // the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
 export { CelType, schemaCelType } from './cel-types';
