@@ -21,6 +21,13 @@ export interface PgState {
   /** Last replayed WAL position (standbys). */
   readonly replayLsn?: bigint;
   readonly timeline?: number;
+  /**
+   * The timeline of the last checkpoint in the control file. Right after a promotion it still names
+   * the old timeline until the first checkpoint on the new one; pg_rewind reads a source's timeline
+   * from there, so until then a former primary rewinding from this instance is told "no rewind
+   * required" and starts as a standby whose WAL has diverged (seen on the real node).
+   */
+  readonly checkpointTimeline?: number;
   /** The primary's `synchronous_standby_names`. */
   readonly synchronousStandbyNames: string;
 }
@@ -61,6 +68,7 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
   case when pg_is_in_recovery()
     then coalesce((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()))
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
+  (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
   current_setting('synchronous_standby_names') as sync`;
 
 /** {@link InstanceClient} over node-postgres. */
@@ -91,6 +99,7 @@ export class PgInstanceClient implements InstanceClient {
           lsn: parseLsn(row.lsn) ?? 0n,
           replayLsn: parseLsn(row.replay),
           timeline: row.timeline === null ? undefined : Number(row.timeline),
+          checkpointTimeline: row.checkpoint_timeline === null ? undefined : Number(row.checkpoint_timeline),
           synchronousStandbyNames: row.sync ?? '',
         };
       });
@@ -99,10 +108,15 @@ export class PgInstanceClient implements InstanceClient {
     }
   }
 
+  /**
+   * Promotes the instance (when in recovery), then checkpoints it once it left recovery, so that its
+   * control file names the new timeline (see {@link PgState.checkpointTimeline}).
+   */
   async promote(ip: string, c: Credentials): Promise<void> {
     await this.withClient(ip, c, async (client) => {
       const { rows } = await client.query('select pg_is_in_recovery() as recovery');
       if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
+      if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) await client.query('checkpoint');
     });
   }
 

@@ -19,7 +19,8 @@
  *    a. every pod but the target loses the primary label (before the target gets it: never two);
  *    b. the old primary is fenced: its pod, if it predates the change, is deleted and the
  *       change waits until that pod is gone (a switchover so ships all WAL to the standbys);
- *    c. `pg_promote()` on the target; d. the target is labelled primary;
+ *    c. `pg_promote()` on the target, and a checkpoint once it left recovery (its control file then
+ *       names the new timeline, which pg_rewind reads from a source); d. the target is labelled primary;
  *    e. `status.currentPrimary` = target, the target cleared, an event records the duration.
  *
  * No acknowledged write is lost with `spec.synchronous: true` (`synchronous_standby_names = 'ANY 1 (*)'`:
@@ -39,7 +40,7 @@ export type InstanceStatus = NonNullable<SampleDBStatus['instances']>[number];
 
 /** The writes replication needs (the reconciler's Actions and PostgreSQL). */
 export interface ReplicationOps {
-  /** `pg_promote()` on the instance (no-op when it is not in recovery). */
+  /** `pg_promote()` on the instance (when in recovery), then a checkpoint. */
   promote(instance: Instance): Promise<void>;
   /** Replication user and `synchronous_standby_names` on the primary (no-op when in place). */
   configurePrimary(instance: Instance, synchronousStandbyNames: string): Promise<void>;
@@ -71,10 +72,16 @@ type Answering = Instance & { readonly pod: Stored<Pod>; readonly pg: PgState };
 const healthyPrimary = (i: Instance | undefined): i is Answering => !!i && !!i.pod && !i.terminating && i.ready && !!i.pg && !i.pg.recovery;
 const healthyStandby = (i: Instance | undefined): i is Answering => !!i && !!i.pod && !i.terminating && !!i.pg && i.pg.recovery;
 
-/** The standby to promote: highest WAL position, then lowest ordinal; only among `allowed`. */
+/**
+ * The standby to promote: newest timeline, then highest WAL position, then lowest ordinal; only among
+ * `allowed`. A standby on an older timeline than another has not followed the last promotion (still
+ * catching up, or diverged from it): its WAL position on the old timeline says nothing about the
+ * newer one's writes, and promoted it would fork the history.
+ */
 export function bestStandby(instances: readonly Instance[], allowed: (i: Instance) => boolean = () => true): Instance | undefined {
+  const tl = (i: Answering) => i.pg.timeline ?? 0;
   return instances.filter((i): i is Answering => healthyStandby(i) && allowed(i))
-    .sort((a, b) => (a.pg.lsn === b.pg.lsn ? a.ordinal - b.ordinal : a.pg.lsn > b.pg.lsn ? -1 : 1))[0];
+    .sort((a, b) => (tl(a) !== tl(b) ? tl(b) - tl(a) : a.pg.lsn === b.pg.lsn ? a.ordinal - b.ordinal : a.pg.lsn > b.pg.lsn ? -1 : 1))[0];
 }
 
 /** `status.instances` from what was observed. */
@@ -230,6 +237,12 @@ async function moveRole(instances: readonly Instance[], state: ReplicationStatus
     await ops.promote(target);
     ops.event('Normal', Reasons.StandbyPromoted, `promoted ${target.name}`);
     return progress(`promoted ${target.name}; waiting for it to leave recovery`);
+  }
+  // Until its control file names the new timeline, a former primary rewinding from the target would be
+  // told "no rewind required" and diverge: checkpoint it (promote is idempotent) before -rw leads to it.
+  if (target.pg && target.pg.timeline !== undefined && target.pg.checkpointTimeline !== undefined && target.pg.checkpointTimeline !== target.pg.timeline) {
+    await ops.promote(target);
+    return progress(`promoted ${target.name}; waiting for its first checkpoint on timeline ${target.pg.timeline}`);
   }
   // d. Label. e. Record.
   if (target.labelRole !== 'primary') await ops.setRole(target, 'primary');

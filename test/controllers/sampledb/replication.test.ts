@@ -108,6 +108,35 @@ describe('replication (planner, no cluster)', () => {
     expect(fourth.status.primaryUnavailableSince).toBeUndefined();
   });
 
+  test('failover: a standby on an older timeline is never chosen over one on the newest, whatever its WAL position (chaos suite: a rejoined old primary that diverged)', async () => {
+    // db-1 rejoined after an earlier failover but stayed on timeline 1 with WAL past the fork point;
+    // db-2 follows timeline 2. Promoting db-1 would fork the history and lose timeline 2's writes.
+    const old = instance(0, { labelRole: 'primary', ready: false, pg: undefined });
+    const diverged = instance(1, { labelRole: 'replica', pg: { ...standbyPg('0/9000000'), timeline: 1 } });
+    const following = instance(2, { labelRole: 'replica', pg: { ...standbyPg('0/6000000'), timeline: 2 } });
+    const r = recorder([old, diverged, following]);
+    const res = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [old, diverged, following], { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() }, r.ops, at(1));
+    expect(res.status.targetPrimary).toBe('db-2');
+  });
+
+  test('the promoted target is labelled (and -rw leads to it) only once its control file names the new timeline: pg_rewind reads it there (chaos suite: "no rewind required", then a diverged standby)', async () => {
+    const replacement = instance(0, { ready: false, createdAt: at(6).toISOString(), pg: undefined });
+    const behind = instance(1, { labelRole: 'replica', pg: { ...standbyPg('0/5000000'), timeline: 1 } });
+    const promoted = instance(2, { pg: { ...primaryPg('0/6000100'), timeline: 2, checkpointTimeline: 1 } });
+    const status: ReplicationStatus = { currentPrimary: 'db-0', targetPrimary: 'db-2', targetPrimarySince: at(5).toISOString(), primaryUnavailableSince: T0.toISOString() };
+    const r = recorder([replacement, behind, promoted]);
+    const waiting = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [replacement, behind, promoted], status, r.ops, at(7));
+    expect(r.log).toEqual(['promote db-2']);
+    expect(waiting.status.targetPrimary).toBe('db-2');
+    expect(waiting.progress?.message).toContain('checkpoint on timeline 2');
+
+    r.log.length = 0;
+    const checkpointed = { ...promoted, pg: { ...promoted.pg!, checkpointTimeline: 2 } };
+    const done = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [replacement, behind, checkpointed], waiting.status, r.ops, at(8));
+    expect(r.log).toEqual(['label db-2=primary', 'persist target=- primary=db-2', 'event FailoverCompleted']);
+    expect(done.status.currentPrimary).toBe('db-2');
+  });
+
   test('a second instance running as primary (an old primary restarted on its own) is fenced', async () => {
     const insts = [instance(0, { pg: primaryPg('0/100') }), instance(1, { labelRole: 'primary', pg: primaryPg('0/200') })];
     const r = recorder(insts);
