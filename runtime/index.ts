@@ -78,3 +78,9 @@ export type { KubeObject, ObjectKeyRef, ObjectMeta, OwnerReference, ResourceRef 
 export { createLogger, silentLogger } from './log';
 export type { LogFields, Logger, LoggerOptions, LogLevel } from './log';
 export { RuntimeMetrics } from './metrics';
+
+// Cross-resource mapping: label selectors and the index of objects that select others
+export { labelSelectorMatches, labelSelectorProblems } from './label-selector';
+export type { Labels, LabelSelector, LabelSelectorRequirement } from './label-selector';
+export { LabelSelectorIndex, SelectorIndex } from './selector-index';
+export type { SelectorIndexOptions } from './selector-index';
