@@ -24,6 +24,19 @@ export {
 // Example (and real) custom resources, checked against their CRD.
 export { CustomResource, CustomResourceProps, CustomResourcePrevious, TypedCustomResourceProps } from './custom-resource/custom-resource';
 
+// Admission policies (ValidatingAdmissionPolicy, Kubernetes 1.30+), checked at synth as kube-apiserver 1.32 checks them.
+export {
+  ValidatingAdmissionPolicy, ValidatingAdmissionPolicyProps, AcknowledgedPolicyWarning,
+  ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingProps, ValidatingAdmissionPolicyBindingOptions,
+} from './admission-policy';
+export {
+  MatchResourcesSpec, NamedRuleWithOperationsSpec, LabelSelectorSpec, LabelSelectorRequirementSpec, ValidationSpec,
+  AuditAnnotationSpec, MatchConditionSpec, VariableSpec, ParamKindSpec, ParamRefSpec,
+  ValidatingAdmissionPolicyManifest, ValidatingAdmissionPolicyBindingManifest,
+  validatePolicyManifest, validateBindingManifest, typeCheckPolicy, clusterResolver, ExpressionWarning, KindResolver, PolicyTypeCheck,
+  GroupVersionKind,
+} from './apiserver/admission-policy';
+
 // The operator and its parts.
 export { Operator, OperatorProps } from './operator/operator';
 export { ControllerContract, KindReference, KindSelector, NetworkPeer, ResolvedKind } from './operator/controller-contract';

@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['apiserver/index'],
   ['synth-metadata', 'schema'],      // what constructs attach for the app; the schema builder
   ['crd'],                           // constructs
-  ['custom-resource', 'codegen'],
+  ['custom-resource', 'codegen', 'admission-policy'],
   ['operator'],
   ['policy', 'evolution', 'docs'],   // app features
   ['report'],

@@ -4,3 +4,5 @@ export * from './policy-manifest';
 export { validatePolicyManifest, validateBindingManifest } from './validate-policy';
 export { typeCheckPolicy, clusterResolver, ExpressionWarning, KindResolver, PolicyTypeCheck } from './type-check-policy';
 export { builtinApiVersion, builtinKindFor, builtinSchema, GroupVersionKind, gvkString } from './builtin-openapi';
+export { compileAdmissionExpression, CompiledExpression } from './compile';
+export { PolicyVariables } from './policy-environment';

@@ -28,8 +28,14 @@ export interface PolicyTypeCheck {
   readonly kinds: readonly GroupVersionKind[];
   /** The paramKind's schema was found (`params` is typed), or there is no paramKind. */
   readonly paramsResolved: boolean;
-  /** Compile results of every checked expression (per kind), for checks beyond the server's (cost, unsupported functions). */
-  readonly compiled: ReadonlyArray<{ readonly fieldRef: string; readonly gvk: GroupVersionKind; readonly result: CompiledExpression; readonly vars: PolicyVariables }>;
+}
+
+/** The type check with what checks beyond the server's need. @internal */
+export interface PolicyTypeCheckDetails extends PolicyTypeCheck {
+  /** The declarations each matched kind's expressions were compiled with (variables typed per kind). */
+  readonly perKind: ReadonlyArray<{ readonly gvk: GroupVersionKind; readonly vars: PolicyVariables }>;
+  /** Compile results of every checked expression, per kind. */
+  readonly compiled: ReadonlyArray<{ readonly fieldRef: string; readonly gvk: GroupVersionKind; readonly result: CompiledExpression }>;
 }
 
 const MAX_TYPES_TO_CHECK = 10;
@@ -43,6 +49,12 @@ const MAX_TYPES_TO_CHECK = 10;
  * (matchConditions, auditAnnotations, variables) are never reported, and the result type is not checked.
  */
 export function typeCheckPolicy(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver): PolicyTypeCheck {
+  const { warnings, kinds, paramsResolved } = typeCheckPolicyDetails(policy, resolver);
+  return { warnings, kinds, paramsResolved };
+}
+
+/** `typeCheckPolicy` with the per-kind declarations and compile results. @internal */
+export function typeCheckPolicyDetails(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver): PolicyTypeCheckDetails {
   const spec = policy.spec ?? {};
   const kinds = typesToCheck(policy, resolver).flatMap(gvk => {
     const schema = resolver.schemaFor(gvk);
@@ -53,7 +65,7 @@ export function typeCheckPolicy(policy: ValidatingAdmissionPolicyManifest, resol
   const params = paramSchema && paramGvk ? namedType(schemaCelType(paramSchema, true), paramGvk.kind) : undefined;
 
   const warnings: ExpressionWarning[] = [];
-  const compiled: Array<PolicyTypeCheck['compiled'][number]> = [];
+  const compiled: Array<PolicyTypeCheckDetails['compiled'][number]> = [];
   const perKind = kinds.map(({ gvk, type }) => {
     const fields: Record<string, CelType> = {};
     for (const v of spec.variables ?? []) {
@@ -68,7 +80,7 @@ export function typeCheckPolicy(policy: ValidatingAdmissionPolicyManifest, resol
     const results: string[] = [];
     for (const { gvk, vars } of perKind) {
       const result = compileAdmissionExpression(expression, vars);
-      compiled.push({ fieldRef, gvk, result, vars });
+      compiled.push({ fieldRef, gvk, result });
       if (result.errorText) results.push(`${gvkString(gvk)}: ${result.errorText}\n`);
     }
     if (results.length > 0) warnings.push({ fieldRef, warning: results.join('\n') });
@@ -77,7 +89,7 @@ export function typeCheckPolicy(policy: ValidatingAdmissionPolicyManifest, resol
     check(`spec.validations[${i}].expression`, v.expression ?? '');
     if (v.messageExpression) check(`spec.validations[${i}].messageExpression`, v.messageExpression);
   });
-  return { warnings, kinds: kinds.map(k => k.gvk), paramsResolved: !spec.paramKind || params !== undefined, compiled };
+  return { warnings, kinds: kinds.map(k => k.gvk), paramsResolved: !spec.paramKind || params !== undefined, compiled, perKind };
 }
 
 function variablesOf(fields: Record<string, CelType>): CelType {

@@ -1,0 +1,153 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { formatIssue } from '../apimachinery/issue';
+import {
+  AuditAnnotationSpec, clusterResolver, MatchConditionSpec, MatchResourcesSpec, ParamKindSpec,   ValidatingAdmissionPolicyManifest, ValidationSpec, validatePolicyManifest, VariableSpec,
+} from '../apiserver/admission-policy';
+import { typeCheckPolicyDetails } from '../apiserver/admission-policy/type-check-policy';
+import { CrdManifest } from '../apiserver/crd-manifest';
+import { CustomResourceDefinition } from '../crd/custom-resource-definition';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
+import { Warnings } from '../synth-metadata/warnings';
+import { ourPolicyChecks } from './_policy-checks';
+import { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingOptions } from './validating-admission-policy-binding';
+
+/** A type-checking warning the author has read and accepts, with the reason. */
+export interface AcknowledgedPolicyWarning {
+  /** The warning's field, e.g. `spec.validations[0].expression`. */
+  readonly fieldRef: string;
+  /** Why the warning is expected (e.g. a known false warning of the apiserver). */
+  readonly reason: string;
+}
+
+export interface ValidatingAdmissionPolicyProps {
+  /** The policy's name (cluster-scoped, a DNS subdomain). */
+  readonly name: string;
+  /**
+   * Which requests the policy sees: `resourceRules` (at least one: the expressions are type-checked against the
+   * kinds they name), `excludeResourceRules`, `namespaceSelector`, `objectSelector`, `matchPolicy`.
+   * Use `ValidatingAdmissionPolicy.rulesFor(crd, operations)` for a CRD of the app.
+   */
+  readonly matchConstraints: MatchResourcesSpec;
+  /** CEL validations: `expression` (bool), and `message`, `messageExpression` (string), `reason`. */
+  readonly validations?: readonly ValidationSpec[];
+  /** What happens when an expression errors or the policy is misconfigured. @default 'Fail' */
+  readonly failurePolicy?: 'Fail' | 'Ignore';
+  /** Audit annotations: `key` and a `valueExpression` (string or null). */
+  readonly auditAnnotations?: readonly AuditAnnotationSpec[];
+  /** CEL conditions (bool) a request must meet for the validations to run. */
+  readonly matchConditions?: readonly MatchConditionSpec[];
+  /** Named CEL expressions, available to later variables and to validations as `variables.<name>`. */
+  readonly variables?: readonly VariableSpec[];
+  /** The kind of the parameter resource bindings refer to (`params`): a built-in kind or a CRD of the app. */
+  readonly paramKind?: ParamKindSpec | ICustomResourceDefinition;
+  /** Labels of the policy object. @default none */
+  readonly labels?: { readonly [key: string]: string };
+  /** Type-checking warnings (what the apiserver will write into `status.typeChecking`) accepted, by field. @default none */
+  readonly acknowledgedWarnings?: readonly AcknowledgedPolicyWarning[];
+}
+
+/**
+ * A ValidatingAdmissionPolicy (`admissionregistration.k8s.io/v1`: Kubernetes 1.30+; on 1.28 and 1.29 the API is
+ * `v1beta1` behind the `ValidatingAdmissionPolicy` feature gate, which this construct does not emit).
+ *
+ * At synth, exactly what kube-apiserver 1.32 refuses at create fails synth (every field and message), and the
+ * warnings its status controller will write into `status.typeChecking` (expressions checked against the matched
+ * kinds: the app's CRDs, the built-in kinds' vendored v1.32.13 OpenAPI) are synth warnings, acknowledgeable per
+ * field. Beyond the server (marked as ours): errors in matchConditions, auditAnnotations and variables against the
+ * matched kinds, which the server never reports.
+ */
+export class ValidatingAdmissionPolicy extends Construct {
+  /** Resource rules for every served version of a CRD. */
+  public static rulesFor(crd: ICustomResourceDefinition, operations: readonly ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[]): MatchResourcesSpec['resourceRules'] {
+    const versions = (crd.toManifest().spec.versions ?? []).filter(v => v.served !== false).map(v => v.name);
+    return [{ apiGroups: [crd.group], apiVersions: versions, operations: [...operations], resources: [crd.names.plural!] }];
+  }
+
+  public readonly name: string;
+  /** The emitted object. */
+  public readonly resource: ApiObject;
+  private readonly props: ValidatingAdmissionPolicyProps;
+
+  constructor(scope: Construct, id: string, props: ValidatingAdmissionPolicyProps) {
+    super(scope, id);
+    this.props = props;
+    this.name = props.name;
+    this.resource = new ApiObject(this, 'Resource', {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: props.name, ...(props.labels ? { labels: { ...props.labels } } : {}) },
+      spec: Lazy.any({ produce: () => this.toManifest().spec }),
+    });
+    this.node.addValidation({ validate: () => this.validatePolicy() });
+  }
+
+  /** A binding of this policy (`validationActions` default to Deny). */
+  public bind(id: string, options: ValidatingAdmissionPolicyBindingOptions = {}): ValidatingAdmissionPolicyBinding {
+    return new ValidatingAdmissionPolicyBinding(this, id, { ...options, policy: this });
+  }
+
+  /** Whether the policy declares a paramKind (its bindings need a paramRef). */
+  public get hasParams(): boolean {
+    return this.props.paramKind !== undefined;
+  }
+
+  public toManifest(): ValidatingAdmissionPolicyManifest {
+    const p = this.props;
+    const paramKind = p.paramKind && isCrd(p.paramKind)
+      ? { apiVersion: p.paramKind.apiVersionFor(), kind: p.paramKind.names.kind }
+      : p.paramKind as ParamKindSpec | undefined;
+    return {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: p.name, ...(p.labels ? { labels: { ...p.labels } } : {}) },
+      spec: {
+        failurePolicy: p.failurePolicy ?? 'Fail',
+        ...(paramKind ? { paramKind: { ...paramKind } } : {}),
+        matchConstraints: p.matchConstraints,
+        ...(p.matchConditions ? { matchConditions: p.matchConditions.map(m => ({ ...m })) } : {}),
+        ...(p.variables ? { variables: p.variables.map(v => ({ ...v })) } : {}),
+        ...(p.validations ? { validations: p.validations.map(v => ({ ...v })) } : {}),
+        ...(p.auditAnnotations ? { auditAnnotations: p.auditAnnotations.map(a => ({ ...a })) } : {}),
+      },
+    };
+  }
+
+  private validatePolicy(): string[] {
+    const manifest = this.toManifest();
+    const refused = validatePolicyManifest(manifest);
+    if (refused.length > 0) return refused.map(i => formatIssue(i));
+    const check = typeCheckPolicyDetails(manifest, clusterResolver(appCrds(this)));
+    const acknowledged = this.props.acknowledgedWarnings ?? [];
+    for (const w of check.warnings) {
+      if (acknowledged.some(a => a.fieldRef === w.fieldRef)) continue;
+      Warnings.of(this).add(`${w.fieldRef}: the apiserver will report in status.typeChecking: ${w.warning.trim()}${explain(w.warning)}`);
+    }
+    for (const a of acknowledged) {
+      if (!check.warnings.some(w => w.fieldRef === a.fieldRef)) Warnings.of(this).add(`acknowledgedWarnings: ${JSON.stringify(a.fieldRef)} matches no warning (stale? the reason was: ${a.reason})`);
+    }
+    for (const issue of ourPolicyChecks(manifest, check)) Warnings.of(this).add(formatIssue(issue));
+    return [];
+  }
+}
+
+function isCrd(x: unknown): x is ICustomResourceDefinition {
+  return typeof x === 'object' && x !== null && typeof (x as ICustomResourceDefinition).toManifest === 'function';
+}
+
+/** The CRDs of the app the construct is in: their schemas type `object` for the kinds they define. */
+function appCrds(scope: IConstruct): CrdManifest[] {
+  return scope.node.root.node.findAll().filter(CustomResourceDefinition.isCustomResourceDefinition).map(c => c.toManifest());
+}
+
+/** The apiserver's known false warnings, explained so that a correct policy does not look broken. */
+function explain(warning: string): string {
+  if (/undefined field '(limits|requests|sizeLimit|capacity|allocatable|hard|used)'/.test(warning)) {
+    return ' (a known false warning: resource.Quantity fields are absent from the typed built-in schemas; the expression works at admission)';
+  }
+  if (/unexpected failed resolution of 'kubernetes\.authorization\.Authorizer'/.test(warning)) {
+    return ' (a known false warning: the type checker does not declare authorizer.requestResource; it works at admission)';
+  }
+  return '';
+}
+
