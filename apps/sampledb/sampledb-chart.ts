@@ -7,6 +7,7 @@ import { controllerImage } from '../../controllers/images';
 import { Operator, PrometheusAlertRule } from '../../lib';
 import { Problems } from '../../lib/synth-metadata/problems';
 import { sampleDbCrd } from './sampledb-crd';
+import { DEFAULT_SWITCHOVER_GROUP, switchoverPolicy } from './switchover-policy';
 
 /** Props of `SampleDbChart`. */
 export interface SampleDbChartProps extends ChartProps {
@@ -39,6 +40,12 @@ export interface SampleDbChartProps extends ChartProps {
    * @default {}
    */
   readonly monitoringLabels?: Record<string, string>;
+  /**
+   * The group whose members may request a switchover (set or change `spec.primary`): a ValidatingAdmissionPolicy
+   * refuses it to everyone else (Kubernetes 1.30+).
+   * @default 'sampledb-admins'
+   */
+  readonly switchoverGroup?: string;
 }
 
 /** Alerts on the controller's per-database metrics (controllers/sampledb/metrics.ts). */
@@ -85,6 +92,8 @@ export class SampleDbChart extends Chart {
       env,
       monitoring: { labels: props.monitoringLabels, alerts: SAMPLEDB_ALERTS },
     });
+
+    switchoverPolicy(this, crd, props.switchoverGroup ?? DEFAULT_SWITCHOVER_GROUP);
 
     // The seed document's example.
     new SampleDB(this, 'my-db', {

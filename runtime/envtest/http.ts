@@ -21,6 +21,8 @@ export interface RequestOptions {
   readonly contentType?: string;
   /** @default 30000 */
   readonly timeoutMs?: number;
+  /** Extra request headers (e.g. `Impersonate-User`, `Impersonate-Group` as an array for several groups). @default none */
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
 }
 
 /** One request; the body is sent as JSON unless it is a string. */
@@ -28,7 +30,8 @@ export function request(target: HttpTarget, method: string, path: string, body?:
   return new Promise((resolve, reject) => {
     const u = new URL(path, target.url);
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers: Record<string, string | number> = { Accept: 'application/json' };
+    const headers: Record<string, string | number | string[]> = { Accept: 'application/json' };
+    for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name] = typeof value === 'string' ? value : [...value];
     if (target.token) headers.Authorization = `Bearer ${target.token}`;
     if (payload !== undefined) {
       headers['Content-Type'] = opts.contentType ?? 'application/json';

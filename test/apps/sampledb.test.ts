@@ -25,6 +25,8 @@ describe('SampleDB app', () => {
       'NetworkPolicy/sampledb-operator',
       'ServiceMonitor/sampledb-operator',
       'PrometheusRule/sampledb-operator',
+      'ValidatingAdmissionPolicy/sampledb-switchover',
+      'ValidatingAdmissionPolicyBinding/sampledb-switchover',
       'SampleDB/my-db',
       'SampleDB/scratch-db',
     ]);

@@ -201,7 +201,9 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
     const to: string = await until('a ready standby listed in status.instances', () =>
       sdb(db).status.instances?.find((i: { role: string; ready?: boolean }) => i.role === 'standby' && i.ready === true)?.name, 120, 500);
     const s = sdb(db).status;
-    kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { primary: to } }));
+    // only the group sampledb-admins may request a switchover (the chart's ValidatingAdmissionPolicy, suite 'policy')
+    kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { primary: to } }),
+      '--as=admin', '--as-group=system:masters', '--as-group=sampledb-admins');
     await until(`primary ${to}`, () => sdb(db).status.currentPrimary === to && ready(db, 2), 60, 200);
     await sqlUntil(db, `${db}-rw`, 'insert into t (id) values (5000) on conflict do nothing');
     return `${s.currentPrimary} → ${to}`;

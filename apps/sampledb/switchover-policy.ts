@@ -1,0 +1,29 @@
+import { Construct } from 'constructs';
+import { ICustomResourceDefinition, ValidatingAdmissionPolicy } from '../../lib';
+
+/** The group allowed to request a switchover unless the chart names another. */
+export const DEFAULT_SWITCHOVER_GROUP = 'sampledb-admins';
+
+/**
+ * Who may request a switchover: setting or changing `spec.primary` moves the primary role to another pod (clients of
+ * the `-rw` Service are disconnected), so only members of one group may do it. CEL rules of the CRD see only the
+ * object, never the user: this is a ValidatingAdmissionPolicy on `request.userInfo` (Kubernetes 1.30+).
+ * Clearing `spec.primary` asks for nothing and stays open to everyone who may edit the SampleDB.
+ */
+export function switchoverPolicy(scope: Construct, crd: ICustomResourceDefinition, group: string): ValidatingAdmissionPolicy {
+  const policy = new ValidatingAdmissionPolicy(scope, 'switchover-policy', {
+    name: 'sampledb-switchover',
+    matchConstraints: { resourceRules: ValidatingAdmissionPolicy.rulesFor(crd, ['CREATE', 'UPDATE']) },
+    variables: [{
+      name: 'requestsSwitchover',
+      expression: "has(object.spec.primary) && (request.operation == 'CREATE' || !has(oldObject.spec.primary) || object.spec.primary != oldObject.spec.primary)",
+    }],
+    validations: [{
+      expression: `!variables.requestsSwitchover || ${JSON.stringify(group)} in request.userInfo.groups`,
+      messageExpression: `'only members of group ${group} may request a switchover (spec.primary), not ' + request.userInfo.username`,
+      reason: 'Forbidden',
+    }],
+  });
+  policy.bind('switchover-binding', { validationActions: ['Deny'] });
+  return policy;
+}
