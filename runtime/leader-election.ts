@@ -11,7 +11,9 @@
  *   record did not change for `leaseDurationSeconds` measured on our own clock (no clock-skew
  *   dependence); every write is a PUT with the read resourceVersion, so two candidates cannot both win.
  * - Renew every retry period; if no renewal succeeded within the renew deadline, leadership is lost.
- * - `stop()` releases the lease (empty holder, 1 s duration) so a successor takes over at once.
+ * - `stop()` releases the lease (empty holder, 1 s duration, `leaseTransitions` kept) so a successor takes over at once.
+ * - `leaseTransitions` as client-go: 0 when the Lease is created, +1 whenever a candidate that was not the
+ *   holder acquires it (after expiry, or a released lease), unchanged on renewal.
  * - `leader_election_master_status{name}` is 1 while leading, else 0.
  *
  * Caveats: leader election is not fencing: briefly two processes may act; writes must stay safe
@@ -151,7 +153,9 @@ export class LeaderElector {
       leaseDurationSeconds: Math.max(1, Math.ceil((this.options.leaseDurationMs ?? 15_000) / 1000)),
       acquireTime: mine && previous?.acquireTime ? previous.acquireTime : microTime(now),
       renewTime: microTime(now),
-      leaseTransitions: (previous?.leaseTransitions ?? 0) + (previous && !mine && previous.holderIdentity ? 1 : 0),
+      // client-go counts every acquisition by a candidate that did not hold the lease, a released one
+      // (empty holder) included: `LeaderTransitions = old + 1` unless `IsLeader()` (leaderelection.go).
+      leaseTransitions: (previous?.leaseTransitions ?? 0) + (previous && !mine ? 1 : 0),
     };
   }
 
