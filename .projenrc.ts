@@ -39,8 +39,6 @@ const project = new typescript.TypeScriptProject({
     // The CLI: \`bundle\` builds controllers with it, \`types\` compiles a defineCrds module with it.
     'esbuild@^0.25.0',
     'cdk8s-plus-28@^2.5.6',
-    'ajv@^8.17.1',
-    'ajv-formats@^3.0.1',
     '@bufbuild/cel@^0.6.1',
     'json-schema-to-typescript@^15.0.4',
     'pluralize@^8.0.0',
@@ -55,6 +53,8 @@ const project = new typescript.TypeScriptProject({
     're2js@^2.10.0',
   ],
   devDeps: [
+    // Only a test uses it (it validates the vendored prometheus-operator CRD schemas' examples): users do not install it.
+    'ajv@^8.17.1',
     '@types/pluralize',
     '@types/node-forge',
     '@types/js-yaml',

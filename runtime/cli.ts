@@ -16,7 +16,6 @@
  *   wiring it does not grant fails the start-up with a `ContractViolationError` (no request is made).
  * - `runControllerBinary` exits 1 with the error logged when the start-up fails.
  */
-import { loadDefaultKubeConfig } from './client-node';
 import { ControllerContract } from './contract';
 import { createLogger } from './log';
 import { Manager } from './manager';
@@ -91,7 +90,6 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
   const flags = parseManagerFlags(argv);
   const logger = createLogger({ fields: { controller: binary.name } });
   const manager = new Manager({
-    kubeConfig: loadDefaultKubeConfig(),
     namespaces: flags.namespaces,
     contract: binary.contract,
     logger,

@@ -29,6 +29,7 @@ import { ApiError, isConflict, KubeStatus } from './errors';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { KubeObject, parseApiVersion, ResourceRef, WELL_KNOWN_PLURALS } from './resource';
+import type { ConnectionConfig } from './kubeconfig';
 import { KubeConfigTransport, Transport, TransportRequest } from './transport';
 
 /** A JSON-Patch (RFC 6902) operation. */
@@ -178,8 +179,8 @@ function query(params: Record<string, string | number | boolean | undefined>): s
 
 /** Kubernetes REST client over a {@link Transport}, with retries and metrics. */
 export class RestClient implements KubeClient {
-  /** A client for a client-node KubeConfig. */
-  static fromKubeConfig(kubeConfig: KubeConfig, options: Omit<RestClientOptions, 'transport'> = {}): RestClient {
+  /** A client for a client-node KubeConfig (or the runtime's light one, see kubeconfig.ts). */
+  static fromKubeConfig(kubeConfig: KubeConfig | ConnectionConfig, options: Omit<RestClientOptions, 'transport'> = {}): RestClient {
     return new RestClient({ ...options, transport: new KubeConfigTransport(kubeConfig) });
   }
 

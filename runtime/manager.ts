@@ -29,12 +29,12 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, RestClient, RestClientOptions } from './client';
-import { loadDefaultKubeConfig } from './client-node';
 import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
 import { Controller, ControllerHost } from './controller';
 import { EventRecorder } from './events';
 import { HealthCheck, MetricsServer, ProbeServer } from './health';
 import { Informer, InformerOptions } from './informer';
+import { ConnectionConfig, loadDefaultConnection } from './kubeconfig';
 import { defaultIdentity, LeaderElector } from './leader-election';
 import { createLogger, Logger } from './log';
 import { RuntimeMetrics } from './metrics';
@@ -64,8 +64,11 @@ export interface ManagerLeaderElectionOptions {
 export interface ManagerOptions {
   /** A ready client (tests); otherwise one is built from `kubeConfig`. */
   readonly client?: KubeClient;
-  /** @default - `KUBECONFIG` / `~/.kube/config` / in-cluster */
-  readonly kubeConfig?: KubeConfig;
+  /**
+   * @default - `KUBECONFIG` / `~/.kube/config` / in-cluster, read without client-node where the config
+   * allows it (kubeconfig.ts: about 20 MiB less resident memory)
+   */
+  readonly kubeConfig?: KubeConfig | ConnectionConfig;
   /** Retry and timeout tuning of the built client. */
   readonly clientOptions?: Omit<RestClientOptions, 'transport' | 'metrics' | 'logger'>;
   /** Watch only this namespace (same as `namespaces: [namespace]`). @default - all namespaces */
@@ -149,7 +152,7 @@ export class Manager implements ControllerHost {
     }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
     this.logger = options.logger ?? createLogger();
-    this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultKubeConfig(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
+    this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultConnection(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
     this.readYourWritesClient = new ReadYourWritesClient(this.client, {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
       logger: this.logger.child({ component: 'client' }),

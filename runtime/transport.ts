@@ -20,7 +20,7 @@
 import * as http from 'http';
 import * as https from 'https';
 import * as tls from 'tls';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { ConnectionConfig } from './kubeconfig';
 
 /** A request to the apiserver; `path` includes the query string. */
 export interface TransportRequest {
@@ -107,7 +107,7 @@ async function* readLines(res: http.IncomingMessage): AsyncIterable<string> {
 /** How long credentials that can change are reused. */
 const CREDENTIALS_REFRESH_MS = 1000;
 
-/** Transport using a client-node KubeConfig for server URL, TLS and authentication. */
+/** Transport using a kubeconfig (client-node's `KubeConfig` or the runtime's light one) for server URL, TLS and authentication. */
 export class KubeConfigTransport implements Transport {
   public readonly host: string;
   private readonly server: URL;
@@ -116,7 +116,7 @@ export class KubeConfigTransport implements Transport {
   private readonly credentialsRefresh: boolean;
   private resolved: { readonly options: https.RequestOptions; readonly until: number } | undefined;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
+  constructor(private readonly kubeConfig: ConnectionConfig) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);

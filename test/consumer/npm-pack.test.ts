@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
+import { moduleUses, packageOf } from './module-uses';
 
 const ROOT = path.join(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -142,6 +143,14 @@ describe('the npm package', () => {
     docExamples.forEach((code, i) => fs.writeFileSync(path.join(project, `api-example-${i}.ts`), code));
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
     run(path.join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], project);
+    // what installing the tarball installs: exactly the packages its JavaScript requires (no test-only package), peers apart
+    const installed = path.join(project, 'node_modules', pkg.name);
+    const installedPkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    const jsFiles = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? jsFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
+    const required = new Set(jsFiles(path.join(installed, 'build')).flatMap((f) => moduleUses(f)).map((u) => packageOf(u.specifier))
+      .filter((p): p is string => !!p && p !== pkg.name && !(p in (installedPkg.peerDependencies ?? {}))));
+    expect(Object.keys(installedPkg.dependencies).sort()).toStrictEqual([...required].sort());
     // the runtime loads from the installed package, and the construct library alone does not pull it in
     const probe = spawnSync(process.execPath, ['-e', `
       const lib = require('${pkg.name}');
