@@ -12,8 +12,17 @@
  * (a tenth of the validity when that is shorter); PEM with LF line ends.
  */
 import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
-import * as forge from 'node-forge';
+import type * as Forge from 'node-forge';
 import type { ServingCertificate } from './certificate-source';
+
+/**
+ * node-forge, loaded on first use: a module-level import would make every controller bundle carry and
+ * parse its 300 kB (the runtime's index re-exports this module, and esbuild keeps a module with an
+ * import of a CommonJS package), about 4 MiB of resident memory in controllers without webhooks.
+ */
+let forgeModule: typeof Forge | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const forge = (): typeof Forge => (forgeModule ??= require('node-forge') as typeof Forge);
 
 /** A certificate and its key (PEM). */
 export interface KeyPair {
@@ -48,11 +57,11 @@ const skew = (validityMs: number) => Math.min(5 * 60_000, Math.floor(validityMs 
 /** forge writes CRLF; Node, the apiserver and this module's comparisons use LF. */
 const lf = (pem: string) => pem.replace(/\r\n/g, '\n');
 
-function newKeys(): { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki.rsa.PublicKey; pem: string } {
+function newKeys(): { privateKey: Forge.pki.rsa.PrivateKey; publicKey: Forge.pki.rsa.PublicKey; pem: string } {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  const key = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
-  return { privateKey: key, publicKey: forge.pki.rsa.setPublicKey(key.n, key.e), pem };
+  const key = forge().pki.privateKeyFromPem(pem) as Forge.pki.rsa.PrivateKey;
+  return { privateKey: key, publicKey: forge().pki.rsa.setPublicKey(key.n, key.e), pem };
 }
 
 function serialNumber(): string {
@@ -66,14 +75,14 @@ function serialNumber(): string {
 export function createCertificateAuthority(options: CertificateAuthorityOptions): KeyPair {
   const now = options.now ?? new Date();
   const keys = newKeys();
-  const cert = forge.pki.createCertificate();
+  const cert = forge().pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
   cert.validity.notBefore = new Date(now.getTime() - skew(options.validityMs));
   cert.validity.notAfter = new Date(now.getTime() + options.validityMs);
   // UTF8String, as Kubernetes' own self-signed CAs (`<name>@<unix time>`): forge's default PrintableString
   // cannot hold '@', and Go's x509 (the apiserver) refuses such a certificate.
-  const subject = [{ name: 'commonName', value: `${options.commonName ?? 'cdk8s-operator-webhook-ca'}@${Math.floor(now.getTime() / 1000)}`, valueTagClass: forge.asn1.Type.UTF8 as any }];
+  const subject = [{ name: 'commonName', value: `${options.commonName ?? 'cdk8s-operator-webhook-ca'}@${Math.floor(now.getTime() / 1000)}`, valueTagClass: forge().asn1.Type.UTF8 as any }];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([
@@ -81,8 +90,8 @@ export function createCertificateAuthority(options: CertificateAuthorityOptions)
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { cert: lf(forge.pki.certificateToPem(cert)), key: lf(keys.pem) };
+  cert.sign(keys.privateKey, forge().md.sha256.create());
+  return { cert: lf(forge().pki.certificateToPem(cert)), key: lf(keys.pem) };
 }
 
 /** A serving certificate for `dnsNames`/`ipAddresses`, signed by `ca`. */
@@ -91,16 +100,16 @@ export function createServingCertificate(ca: KeyPair, options: ServingCertificat
   const ips = [...(options.ipAddresses ?? [])];
   if (names.length + ips.length === 0) throw new Error('a serving certificate needs at least one DNS name or IP address');
   const now = options.now ?? new Date();
-  const caCert = forge.pki.certificateFromPem(ca.cert);
-  const caKey = forge.pki.privateKeyFromPem(ca.key);
+  const caCert = forge().pki.certificateFromPem(ca.cert);
+  const caKey = forge().pki.privateKeyFromPem(ca.key);
   const keys = newKeys();
-  const cert = forge.pki.createCertificate();
+  const cert = forge().pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
   cert.validity.notBefore = new Date(now.getTime() - skew(options.validityMs));
   const notAfter = Math.min(now.getTime() + options.validityMs, caCert.validity.notAfter.getTime());
   cert.validity.notAfter = new Date(notAfter);
-  cert.setSubject([{ name: 'commonName', value: names[0] ?? ips[0], valueTagClass: forge.asn1.Type.UTF8 as any }]);
+  cert.setSubject([{ name: 'commonName', value: names[0] ?? ips[0], valueTagClass: forge().asn1.Type.UTF8 as any }]);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false, critical: true },
@@ -109,8 +118,8 @@ export function createServingCertificate(ca: KeyPair, options: ServingCertificat
     { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2, value })), ...ips.map((ip) => ({ type: 7, ip }))] },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(caKey, forge.md.sha256.create());
-  return { cert: lf(forge.pki.certificateToPem(cert)), key: lf(keys.pem) };
+  cert.sign(caKey, forge().md.sha256.create());
+  return { cert: lf(forge().pki.certificateToPem(cert)), key: lf(keys.pem) };
 }
 
 /** Every certificate in a PEM bundle, parsed by Node (order kept; junk between blocks ignored). */
