@@ -60,7 +60,17 @@ export interface ListOptions {
    * @default - none: a consistent read, paged
    */
   readonly resourceVersion?: string;
+  /**
+   * Only each object's `metadata` (the apiserver's `PartialObjectMetadata`, as controller-runtime's
+   * metadata-only watches ask for it); items keep the kind's apiVersion and kind.
+   * @default false
+   */
+  readonly metadataOnly?: boolean;
 }
+
+/** Accept headers of metadata-only lists and watches (JSON as PartialObjectMetadata, JSON as the fallback). */
+const METADATA_ONLY_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_ONLY_WATCH = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 /** A complete (all pages) list. */
 export interface ListResult {
@@ -217,9 +227,15 @@ export class RestClient implements KubeClient {
             method: 'GET',
             // The apiserver refuses a resourceVersion together with a continue token: only the first page has it.
             path: base + query({ limit, continue: cont, resourceVersion: cont ? undefined : options.resourceVersion, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector }),
+            headers: options.metadataOnly ? { Accept: METADATA_ONLY_LIST } : undefined,
           }) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
-          const kind = ref.kind;
-          for (const item of page.items ?? []) items.push({ apiVersion: ref.apiVersion, kind, ...item });
+          // List items carry no apiVersion/kind (metadata-only ones carry PartialObjectMetadata's): set the
+          // kind's on the parsed object itself, not on a copy (a second object per item until the copy is garbage).
+          for (const item of page.items ?? []) {
+            item.apiVersion = ref.apiVersion;
+            item.kind = ref.kind;
+            items.push(item);
+          }
           if (!resourceVersion) resourceVersion = page.metadata?.resourceVersion ?? '';
           cont = page.metadata?.continue || undefined;
         } while (cont);
@@ -245,7 +261,7 @@ export class RestClient implements KubeClient {
     const started = Date.now();
     let stream;
     try {
-      stream = await this.transport.stream({ method: 'GET', path, headers: { Accept: 'application/json' } });
+      stream = await this.transport.stream({ method: 'GET', path, headers: { Accept: options.metadataOnly ? METADATA_ONLY_WATCH : 'application/json' } });
     } catch (err) {
       this.observe('GET', '<error>', started);
       throw err;

@@ -27,6 +27,7 @@
  * Caveats: reconcilers are level-based: they get only the key, never the event type, and must
  * read current state from the cache.
  */
+import type { CacheOptions } from './cache-transform';
 import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
 import { TerminalError, TimeoutError } from './errors';
 import { Logger } from './log';
@@ -57,8 +58,8 @@ export interface Reconciler {
 export interface ControllerHost {
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
-  /** The shared informer for a kind (created on first use). */
-  getInformer(resource: ResourceRef): SharedInformer;
+  /** The shared informer for a kind (created on first use, with `cache` options then). */
+  getInformer(resource: ResourceRef, cache?: CacheOptions): SharedInformer;
   /** What the controller may do; wiring beyond it is refused. @default - unchecked */
   readonly contract?: ControllerContract;
   /** Registers a controller to be started with the manager (after leader election). */
@@ -72,6 +73,8 @@ export type MapFunc = (obj: KubeObject) => Request[];
 export interface SourceOptions {
   /** All must pass for the event to enqueue. */
   readonly predicates?: readonly Predicate[];
+  /** What the kind's shared informer keeps (cache-transform.ts); see `Manager.getInformer`. @default - stripForCache */
+  readonly cache?: CacheOptions;
 }
 
 interface Source {
@@ -283,15 +286,15 @@ export class ControllerBuilder {
     }
     const controller = new Controller({ ...this.extra, name: this.options.name, concurrency: this.concurrency }, reconciler, this.host.metrics, this.host.logger);
     const self: MapFunc = (o) => [{ namespace: o.metadata?.namespace, name: o.metadata!.name! }];
-    controller.watch(this.host.getInformer(primary.resource), self, primary.options.predicates);
+    controller.watch(this.host.getInformer(primary.resource, primary.options.cache), self, primary.options.predicates);
     for (const { resource, options } of this.owned) {
       const toOwner: MapFunc = (o) => {
         const ref = getControllerOf(o, primary.resource);
         return ref ? [{ namespace: o.metadata?.namespace, name: ref.name }] : [];
       };
-      controller.watch(this.host.getInformer(resource), toOwner, options.predicates);
+      controller.watch(this.host.getInformer(resource, options.cache), toOwner, options.predicates);
     }
-    for (const { resource, map, options } of this.watched) controller.watch(this.host.getInformer(resource), map, options.predicates);
+    for (const { resource, map, options } of this.watched) controller.watch(this.host.getInformer(resource, options.cache), map, options.predicates);
     this.host.addController(controller);
     return controller;
   }

@@ -18,6 +18,8 @@ export type { ControllerBinary, ManagerFlags } from './cli';
 // Reading: typed stores
 export { resourceRef, storeOf } from './store';
 export type { CacheReader, Store, Stored, StoredMeta, TypedResourceRef } from './store';
+export { keepFields, stripForCache } from './cache-transform';
+export type { CacheOptions, CacheTransform, FieldMask } from './cache-transform';
 
 // Writing: clients and helpers
 export { ReadYourWritesClient } from './read-your-writes';

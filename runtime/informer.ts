@@ -13,10 +13,13 @@
  * - A handler added after the first list is replayed every cached object as `onAdd`.
  * - `hasSynced` turns true after the first complete list and stays true.
  * - Resync (default 10 h ± 10 %) replays the cache as `onUpdate(obj, obj)` without any request.
+ * - Every object goes through the informer's cache transform first (default {@link stripForCache}),
+ *   so the cache and the handlers see the same, trimmed object (cache-transform.ts).
  *
  * Caveats: handlers run synchronously in the watch loop; they must only enqueue, never block.
  */
 import { deepFreeze, IndexFunc, ObjectCache } from './cache';
+import { CacheTransform, stripForCache } from './cache-transform';
 import { KubeClient } from './client';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
@@ -36,6 +39,11 @@ export interface InformerOptions extends Omit<WatcherOptions, 'client' | 'resour
   readonly resyncPeriodMs?: number;
   /** Extra indexers on top of the built-in ones. */
   readonly indexers?: Record<string, IndexFunc>;
+  /**
+   * What the cache keeps of each object (cache-transform.ts); `false` keeps what the watch delivered.
+   * @default stripForCache (no managedFields, no kubectl last-applied-configuration annotation)
+   */
+  readonly transform?: CacheTransform | false;
 }
 
 /** Watcher + cache + handlers. */
@@ -47,6 +55,7 @@ export class Informer {
   private synced = false;
   private resyncTimer: NodeJS.Timeout | undefined;
   private readonly logger: Logger;
+  private readonly transform: CacheTransform | undefined;
 
   constructor(
     client: KubeClient,
@@ -56,6 +65,7 @@ export class Informer {
     metrics?: RuntimeMetrics,
   ) {
     this.logger = logger;
+    this.transform = options.transform === false ? undefined : (options.transform ?? stripForCache);
     for (const [name, fn] of Object.entries(options.indexers ?? {})) this.cache.addIndexer(name, fn);
     this.watcher = new Watcher({ ...options, client, resource, logger, metrics }, (e) => this.apply(e));
   }
@@ -109,7 +119,7 @@ export class Informer {
   private apply(event: WatcherEvent): void {
     switch (event.type) {
       case 'Relisted': {
-        const diff = this.cache.replace(event.objects);
+        const diff = this.cache.replace(this.transform ? event.objects.map(this.transform) : event.objects);
         for (const obj of diff.added) this.dispatch((h) => h.onAdd?.(obj));
         for (const { oldObject, newObject } of diff.updated) this.dispatch((h) => h.onUpdate?.(oldObject, newObject));
         for (const obj of diff.deleted) this.dispatch((h) => h.onDelete?.(obj));
@@ -120,16 +130,18 @@ export class Informer {
         break;
       }
       case 'Applied': {
-        const old = this.cache.upsert(event.object);
-        const now = this.cache.get(objectKey(event.object))!;
+        const object = this.transform ? this.transform(event.object) : event.object;
+        const old = this.cache.upsert(object);
+        const now = this.cache.get(objectKey(object))!;
         if (old) this.dispatch((h) => h.onUpdate?.(old, now));
         else this.dispatch((h) => h.onAdd?.(now));
         break;
       }
       case 'Deleted': {
-        this.cache.delete(event.object);
+        const object = this.transform ? this.transform(event.object) : event.object;
+        this.cache.delete(object);
         // The DELETED event carries the final state (e.g. deletionTimestamp), as client-go passes it on.
-        const obj = deepFreeze(event.object);
+        const obj = deepFreeze(object);
         this.dispatch((h) => h.onDelete?.(obj));
         break;
       }

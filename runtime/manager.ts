@@ -33,6 +33,7 @@ import { assertContractGrants, ContractNeed, ControllerContract } from './contra
 import { Controller, ControllerHost } from './controller';
 import { EventRecorder } from './events';
 import { HealthCheck, MetricsServer, ProbeServer } from './health';
+import { CacheOptions } from './cache-transform';
 import { Informer, InformerOptions } from './informer';
 import { ConnectionConfig, loadDefaultConnection } from './kubeconfig';
 import { defaultIdentity, LeaderElector } from './leader-election';
@@ -119,6 +120,7 @@ export class Manager implements ControllerHost {
   public readonly probes = new ProbeServer();
   private readonly metricsServer: MetricsServer;
   private readonly informers = new Map<string, SharedInformer>();
+  private readonly cacheOptions = new Map<string, CacheOptions>();
   private readonly controllers: Controller[] = [];
   private elector: LeaderElector | undefined;
   private started = false;
@@ -190,13 +192,22 @@ export class Manager implements ControllerHost {
     return this.metricsServer.address;
   }
 
-  /** The shared informer of a kind in the watched namespaces (one per namespace behind it when several). */
-  getInformer(resource: ResourceRef): SharedInformer {
+  /**
+   * The shared informer of a kind in the watched namespaces (one per namespace behind it when several).
+   * `cache` (what its cache keeps) is fixed by the call that creates the informer: a later call asking
+   * for other cache options throws, naming the kind.
+   */
+  getInformer(resource: ResourceRef, cache?: CacheOptions): SharedInformer {
     const id = resourceId(resource);
     let informer = this.informers.get(id);
+    const existing = this.cacheOptions.get(id);
+    if (informer && cache && (cache.transform !== existing?.transform || !!cache.metadataOnly !== !!existing?.metadataOnly)) {
+      throw new Error(`the informer of ${id} already exists with other cache options: pass the same transform and metadataOnly wherever the kind is watched (or read), or only at the first use`);
+    }
     if (!informer) {
+      this.cacheOptions.set(id, cache ?? {});
       const inNamespace = (namespace: string | undefined) =>
-        new Informer(this.client, resource, { ...this.options.informer, namespace }, this.logger.child({ component: 'informer' }), this.metrics);
+        new Informer(this.client, resource, { ...this.options.informer, ...cache, namespace }, this.logger.child({ component: 'informer' }), this.metrics);
       const namespaces = this.watchNamespaces;
       informer = namespaces && namespaces.length > 1
         ? new NamespacedInformers(resource, new Map(namespaces.map((ns) => [ns, inNamespace(ns)])))
@@ -207,9 +218,9 @@ export class Manager implements ControllerHost {
     return informer;
   }
 
-  /** The typed, read-only store of a kind (its shared informer's cache). */
-  getStore<T extends KubeObject>(resource: TypedResourceRef<T>): Store<T> {
-    return storeOf<T>(this.getInformer(resource).cache);
+  /** The typed, read-only store of a kind (its shared informer's cache; `cache` as in {@link getInformer}). */
+  getStore<T extends KubeObject>(resource: TypedResourceRef<T>, cache?: CacheOptions): Store<T> {
+    return storeOf<T>(this.getInformer(resource, cache).cache);
   }
 
   /** Registers a controller (done by `ControllerBuilder.complete`). */

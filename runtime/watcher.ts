@@ -51,6 +51,13 @@ export interface WatcherOptions {
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   /**
+   * Only objects' metadata (PartialObjectMetadata, controller-runtime's metadata-only watches): for
+   * reconcilers that read only names, labels, annotations, owners or finalizers of a kind. Objects keep
+   * the kind's apiVersion and kind.
+   * @default false
+   */
+  readonly metadataOnly?: boolean;
+  /**
    * Silence (no event, no bookmark) after which the stream counts as dead.
    * @default - the watch's server-side timeout + 30 s
    */
@@ -127,6 +134,7 @@ export class Watcher {
   private async relist(): Promise<void> {
     const list = await this.options.client.list(this.options.resource, {
       namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector,
+      metadataOnly: this.options.metadataOnly,
       // The first list from the apiserver's watch cache (one response, no etcd read), as client-go's
       // reflector: it can be slightly behind, and the watch from its resourceVersion catches up. A relist
       // after 410 Gone reads consistently: the cache must not take us back behind what we have seen.
@@ -173,6 +181,15 @@ export class Watcher {
     }
   }
 
+  /** A metadata-only event's object (a PartialObjectMetadata) named as the watched kind, as list items are. */
+  private asKind(obj: KubeObject): KubeObject {
+    if (this.options.metadataOnly) {
+      obj.apiVersion = this.options.resource.apiVersion;
+      obj.kind = this.options.resource.kind;
+    }
+    return obj;
+  }
+
   /** One watch connection; returns why it ended. */
   private async watchOnce(): Promise<'timeout' | 'watchdog' | 'gone' | 'short'> {
     const [min, max] = this.options.timeoutSecondsRange ?? [300, 600];
@@ -181,6 +198,7 @@ export class Watcher {
       namespace: this.options.namespace,
       labelSelector: this.options.labelSelector,
       fieldSelector: this.options.fieldSelector,
+      metadataOnly: this.options.metadataOnly,
       resourceVersion: this.resourceVersion!,
       allowWatchBookmarks: true,
       timeoutSeconds,
@@ -215,11 +233,11 @@ export class Watcher {
           case 'ADDED':
           case 'MODIFIED':
             this.resourceVersion = obj.metadata?.resourceVersion ?? this.resourceVersion;
-            this.emit({ type: 'Applied', object: stripManagedFields(obj) });
+            this.emit({ type: 'Applied', object: this.asKind(stripManagedFields(obj)) });
             break;
           case 'DELETED':
             this.resourceVersion = obj.metadata?.resourceVersion ?? this.resourceVersion;
-            this.emit({ type: 'Deleted', object: stripManagedFields(obj) });
+            this.emit({ type: 'Deleted', object: this.asKind(stripManagedFields(obj)) });
             break;
           default:
             this.logger.warn('unknown watch event type', { type: (event as { type?: string }).type });
