@@ -134,3 +134,22 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(Warnings.collect(chart)).toStrictEqual([expect.stringMatching(/^\[test\/Wild\] spec\.matchConstraints\.resourceRules: not type-checked \(ours\)/)]);
   });
 });
+
+describe('ValidatingAdmissionPolicy cost (ours: the apiserver sets no cost limit at create)', () => {
+  const pods = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] };
+  test('a policy whose worst-case evaluation is over the runtime budget is a warning; one loop over containers is not', () => {
+    const chart = Testing.chart();
+    new ValidatingAdmissionPolicy(chart, 'Cubic', {
+      name: 'cubic', matchConstraints: pods,
+      validations: [{ expression: 'object.spec.containers.all(a, object.spec.containers.all(b, object.spec.containers.all(c, a.name != b.name || b.name != c.name || true)))' }],
+    });
+    new ValidatingAdmissionPolicy(chart, 'Linear', {
+      name: 'linear', matchConstraints: pods,
+      validations: [{ expression: "object.spec.containers.all(c, !c.image.endsWith(':latest'))" }],
+    });
+    expect(validate(chart)).toStrictEqual([]);
+    expect(Warnings.collect(chart)).toStrictEqual([
+      expect.stringMatching(/^\[test\/Cubic\] spec: estimated cost of one evaluation against core\/v1 Pod is \d+, over the apiserver's runtime budget of 10000000 \(ours/),
+    ]);
+  });
+});

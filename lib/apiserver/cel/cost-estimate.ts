@@ -29,8 +29,8 @@ export interface CostNode {
  * a `dyn` value is free, comparing two integers read from the schema costs 0, and a comprehension's
  * variable over a list literal is sized like `self`.
  */
-export function estimateCost(ast: CheckedAst, root: CelType): Range {
-  return new Coster(ast, root).cost(ast.root);
+export function estimateCost(ast: CheckedAst, root: CelType, roots?: Readonly<Record<string, CelType>>): Range {
+  return new Coster(ast, root, roots).cost(ast.root);
 }
 
 const PRESENCE_TEST_COST = ZERO;
@@ -43,7 +43,8 @@ class Coster implements SizeSource {
   private readonly iterRanges = new Map<string, bigint[]>();
   private readonly computedSizes = new Map<bigint, Range>();
 
-  constructor(private readonly ast: CheckedAst, private readonly root: CelType) {}
+  /** `roots`: the declared variables by name, for environments with more than `self` (admission policies' `object`, `request` ...). */
+  constructor(private readonly ast: CheckedAst, private readonly root: CelType, private readonly roots?: Readonly<Record<string, CelType>>) {}
 
   public cost(e: AstExpr | undefined): Range {
     if (!e) return ZERO;
@@ -70,7 +71,7 @@ class Coster implements SizeSource {
   /** `EstimateSize` of the apiextensions size estimator: the MaxElements of the schema node a path leads to. */
   public estimateSize(node: CostNode): Range | undefined {
     if (!node.path || node.path.length === 0) return undefined;
-    let current: CelType | undefined = this.root;
+    let current: CelType | undefined = this.roots ? this.roots[node.path[0]] : this.root;
     for (const name of node.path.slice(1)) {
       if (!current) return undefined;
       switch (name) {
