@@ -3,6 +3,7 @@
 // plane) that marks each new Deployment available, a watch that notices the moment every Foo has
 // converged, and a final object-by-object check of the end state.
 import { KubeObject, objectKey, RestClient } from '../runtime';
+import { canonicalJson } from '../runtime/_json';
 // The bench drives an informer directly: an internal of the runtime, not part of its public API.
 import { Informer } from '../runtime/informer';
 
@@ -102,6 +103,16 @@ export class FooWorld {
     return problems;
   }
 
+  /**
+   * The end state object by object, without what differs between any two runs (uids, timestamps,
+   * resourceVersions): the comparison of test/controllers/foo/upstream-parity.test.ts, at bench scale.
+   * Keys `Foo/<name>` and `Deployment/<name>`, values canonical JSON.
+   */
+  async endState(): Promise<Map<string, string>> {
+    const [foos, deployments] = await Promise.all([this.client.list(FOO, { namespace: NAMESPACE }), this.client.list(DEPLOYMENT, { namespace: NAMESPACE })]);
+    return normalizedEndState(foos.items, deployments.items);
+  }
+
   private check(name: string): void {
     const f = this.foos.cache.get(objectKey({ namespace: NAMESPACE, name }));
     if (!f) return;
@@ -152,4 +163,39 @@ export class FooWorld {
       process.stderr.write(`bench driver: marking ${name} available failed: ${String(err)}\n`);
     }
   }
+}
+
+/**
+ * Annotations the comparison leaves out: the Deployment controller's revision (set on both where one runs)
+ * and our runtime's hash of what it applied (how it skips writes in steady state): the one known difference.
+ */
+const IGNORED_ANNOTATIONS = new Set(['deployment.kubernetes.io/revision', 'cdk8s-operator.io/applied-hash']);
+
+/** See {@link FooWorld.endState}. */
+export function normalizedEndState(foos: readonly KubeObject[], deployments: readonly KubeObject[]): Map<string, string> {
+  const owners = new Map(foos.map((f) => [f.metadata?.uid, f.metadata?.name]));
+  const out = new Map<string, string>();
+  for (const f of foos) out.set(`Foo/${f.metadata!.name}`, canonicalJson({ spec: f.spec, status: f.status }));
+  for (const d of deployments) {
+    const annotations = Object.fromEntries(Object.entries(d.metadata?.annotations ?? {}).filter(([k]) => !IGNORED_ANNOTATIONS.has(k)));
+    out.set(`Deployment/${d.metadata!.name}`, canonicalJson({
+      labels: d.metadata?.labels,
+      annotations,
+      ownerReferences: (d.metadata?.ownerReferences ?? []).map(({ uid, ...ref }) => ({ ...ref, owner: owners.get(uid) })),
+      spec: d.spec,
+      availableReplicas: (d.status as { availableReplicas?: number } | undefined)?.availableReplicas ?? 0,
+    }));
+  }
+  return out;
+}
+
+/** Objects whose normalized end state differs between two runs (or exists in one only), as `key: a != b`. */
+export function endStateDifferences(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const key of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(key);
+    const y = b.get(key);
+    if (x !== y) out.push(`${key}: ${x ?? 'absent'} != ${y ?? 'absent'}`);
+  }
+  return out.sort();
 }

@@ -11,13 +11,16 @@
 // first K runs of each N and controller get the steady-state window), --only=synth|controller|crd-corpus,
 // --impl=go|ours (one side only, for profiling), --cpu-profile / --heap-snapshot (of our controller,
 // into the results folder), --ours-args=--concurrency=16 (extra flags for our controller, for experiments;
-// the official figures use its defaults).
+// the official figures use its defaults), --ours-node-flags='--max-semi-space-size=4' (Node flags instead of
+// its Dockerfile's; experiments only), --idle-runs=K (each controller started K times with no Foo: its fixed
+// cost, subtracted for the per-Foo bytes; default --runs), --timeout-seconds=S (per run until convergence;
+// default 900).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { clusterTarget } from './bench-targets';
 import { bundleFooController, ControllerResult, runControllerBench } from './controller-bench';
-import { ControllerRun, Implementation, IMPLEMENTATIONS, runSideBySide, SizeSummary, summarize } from './side-by-side';
+import { ControllerRun, FixedCost, IdleRun, Implementation, IMPLEMENTATIONS, runIdleSeries, runSideBySide, SizeSummary, summarize, summarizeIdle } from './side-by-side';
 import { Panel, renderSvg } from './svg-chart';
 import { CrdCorpusResult, runCrdCorpusBench } from './crd-corpus-bench';
 import { DemoAppsResult, runDemoAppsBench, runSynthBench, SynthResult } from './synth-bench';
@@ -36,16 +39,24 @@ const implementations = (option('impl')?.split(',') ?? ['go', 'ours']) as Implem
 const runsPerSize = new Map((option('runs-per-size')?.split(',') ?? []).map((pair) => pair.split(':').map(Number) as [number, number]));
 const steadyRuns = option('steady-runs') === undefined ? undefined : Number(option('steady-runs'));
 const oursArgs = option('ours-args')?.split(' ').filter(Boolean);
+const oursNodeFlags = option('ours-node-flags')?.split(' ').filter(Boolean);
+const idleRuns = Number(option('idle-runs') ?? (quick ? 1 : runs));
+const timeoutSeconds = Number(option('timeout-seconds') ?? 900);
 
 interface SideBySideResults {
   readonly mode: 'side-by-side';
   readonly implementations: Partial<Record<Implementation, string>>;
   /** Extra flags our controller ran with (experiments only; absent = its defaults). */
   readonly oursArgs?: readonly string[];
+  /** Node flags our controller ran with instead of its Dockerfile's (experiments only). */
+  readonly oursNodeFlags?: readonly string[];
   readonly apiserver: string;
   readonly steadyStateWindowSeconds: number;
   readonly steadyStateRuns: number | 'all';
   readonly runsPerSize: Record<number, number>;
+  /** Each controller started with no Foo: the process's fixed cost (see side-by-side.ts `runIdle`). */
+  readonly fixedCost: Partial<Record<Implementation, FixedCost>>;
+  readonly idleRuns: IdleRun[];
   readonly summary: SizeSummary[];
   readonly runs: ControllerRun[];
 }
@@ -80,10 +91,16 @@ async function main() {
       controller = await onCluster(bundle, dir);
     } else if (assets && fs.existsSync(path.join(assets, 'kube-apiserver'))) {
       const partial: ControllerRun[] = [];
-      const all = await runSideBySide(FOO_COUNTS, (n) => runsPerSize.get(n) ?? runs, {
-        bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, steadyRuns, timeoutSeconds: 900,
-        profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations, oursArgs,
-      }, (r) => {
+      const sideBySide = {
+        bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, steadyRuns, timeoutSeconds,
+        profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations, oursArgs, oursNodeFlags,
+      };
+      const idle = await runIdleSeries(idleRuns, sideBySide, (r) => {
+        fs.writeFileSync(path.join(dir, 'idle.partial.json'), JSON.stringify(r, null, 2) + '\n', { flag: 'a' });
+        console.error(`controller ${r.implementation} idle run ${r.run}: watching after ${r.watchingSeconds}s, RSS ${r.atIdle.rssMiB} MiB (peak ${r.atIdle.peakRssMiB}), loadavg ${r.loadavg.end[0]}`);
+      });
+      const fixedCost = summarizeIdle(idle);
+      const all = await runSideBySide(FOO_COUNTS, (n) => runsPerSize.get(n) ?? runs, sideBySide, (r) => {
         // Written after every run, so a benchmark stopped early still leaves its figures.
         partial.push(r);
         fs.writeFileSync(path.join(dir, 'runs.partial.json'), JSON.stringify(partial, null, 2) + '\n');
@@ -95,11 +112,14 @@ async function main() {
         mode: 'side-by-side',
         implementations: Object.fromEntries(implementations.map((i) => [i, IMPLEMENTATIONS[i]])),
         oursArgs,
+        oursNodeFlags,
         apiserver: `kube-apiserver ${path.join(assets, 'kube-apiserver')} (fresh etcd on tmpfs per run)`,
         steadyStateWindowSeconds: steadySeconds,
         steadyStateRuns: steadyRuns ?? 'all',
         runsPerSize: Object.fromEntries(FOO_COUNTS.map((n) => [n, runsPerSize.get(n) ?? runs])),
-        summary: summarize(all),
+        fixedCost,
+        idleRuns: idle,
+        summary: summarize(all, fixedCost),
         runs: all,
       };
     } else {
@@ -138,7 +158,11 @@ async function main() {
       'Go CPU s': s.go.cpuSeconds, 'ours CPU s': s.ours.cpuSeconds, 'apiserver CPU s Go/ours': `${s.go.apiserverCpuSeconds}/${s.ours.apiserverCpuSeconds}`,
       'first write s Go/ours': `${s.go.firstWriteSeconds}/${s.ours.firstWriteSeconds}`, 'Go req/Foo': s.go.requestsPerFoo, 'ours req/Foo': s.ours.requestsPerFoo,
       'steady writes Go/ours': `${s.go.steadyStateWrites}/${s.ours.steadyStateWrites}`, 'end states equal': s.endStatesEqual,
+      'objects diffed': `${s.endStateDiff.objects} x ${s.endStateDiff.pairs}, ${s.endStateDiff.differingObjects} differ`,
+      'KiB/Foo Go/ours': s.perFooKiB ? `${s.perFooKiB.go}/${s.perFooKiB.ours}` : '',
     })));
+    console.log(`fixed cost (no Foo, peak RSS MiB): Go ${controller.fixedCost.go?.peakRssMiB}, ours ${controller.fixedCost.ours?.peakRssMiB}`);
+    for (const s of controller.summary) for (const e of s.endStateDiff.examples) console.log(`end state differs at ${s.foos}: ${e}`);
   } else if (controller) {
     console.table(controller.map((c) => ({ Foos: c.foos, 'converge s': c.convergeSeconds, 'writes/Foo': c.writesPerFoo, 'steady writes': c.steadyStateWrites, 'peak RSS MiB': c.controllerPeakRssMiB, 'requests/Foo': JSON.stringify(c.requestsPerFoo) })));
   }

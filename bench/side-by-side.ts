@@ -11,7 +11,7 @@ import * as path from 'path';
 import * as yaml from 'yaml';
 import { RestClient } from '../runtime';
 import { parseDockerfile } from '../tools/image/dockerfile';
-import { createFoos, FooWorld } from './foo-world';
+import { createFoos, endStateDifferences, FooWorld } from './foo-world';
 import { findProcess, procStats, ProcStats } from './proc-stats';
 import { AuditedRequest, countRequests, meanLatency, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
 
@@ -39,6 +39,8 @@ export interface SideBySideOptions {
   readonly heapSnapshot?: boolean;
   /** Extra flags for our controller (experiments, e.g. `--concurrency=8`). @default - none: its defaults */
   readonly oursArgs?: readonly string[];
+  /** Node flags for our controller instead of its Dockerfile's (experiments). @default - the Dockerfile's */
+  readonly oursNodeFlags?: readonly string[];
   /** Which controllers to run. @default both */
   readonly implementations?: readonly Implementation[];
 }
@@ -58,6 +60,8 @@ export interface ControllerRun {
   readonly firstWriteSeconds?: number;
   /** The end state checked object by object after convergence (empty = all N Foos as upstream's). */
   readonly endStateProblems: readonly string[];
+  /** Objects in the normalized end state (Foos and Deployments), compared across runs in the summary. */
+  readonly endStateObjects: number;
   readonly atConvergence: ProcStats;
   /** At the end of the steady-state window. */
   readonly atEnd: ProcStats;
@@ -105,6 +109,7 @@ export async function runController(impl: Implementation, n: number, run: number
     const apiserverCpuSeconds = round(apiserverCpu() - apiserverCpuAtStart);
     const quietAt = await quiet(plane.auditLog);
     const endStateProblems = await world.verify();
+    const endState = await world.endState();
 
     const windowStart = Date.now();
     const steadySeconds = run <= (opts.steadyRuns ?? Infinity) ? opts.steadySeconds : 0;
@@ -119,7 +124,7 @@ export async function runController(impl: Implementation, n: number, run: number
     const settling = audited.filter((r) => r.receivedMs > convergedAtMs && r.receivedMs <= quietAt);
     const inWindow = audited.filter((r) => r.receivedMs >= windowStart && r.receivedMs <= windowEnd);
     const writes = (rs: readonly AuditedRequest[]) => rs.filter((r) => WRITE_VERBS.has(r.verb)).length;
-    return {
+    const result: ControllerRun = {
       implementation: impl,
       foos: n,
       run,
@@ -129,6 +134,7 @@ export async function runController(impl: Implementation, n: number, run: number
       firstRequestSeconds: firstAfter(untilConverged, started),
       firstWriteSeconds: firstAfter(untilConverged.filter((r) => WRITE_VERBS.has(r.verb)), started),
       endStateProblems: endStateProblems.slice(0, 20),
+      endStateObjects: endState.size,
       atConvergence,
       atEnd,
       apiserverCpuSeconds: Number.isFinite(apiserverCpuSeconds) ? apiserverCpuSeconds : undefined,
@@ -145,10 +151,50 @@ export async function runController(impl: Implementation, n: number, run: number
       },
       loadavg: { start: loadStart, end: os.loadavg().map(round) },
     };
+    END_STATES.set(result, endState);
+    return result;
   } finally {
     if (controller) await stop(controller);
     await world?.stop();
     client.close();
+    await plane.close();
+  }
+}
+
+/** Each run's normalized end state (kept in memory only: the summary diffs Go's and ours object by object). */
+const END_STATES = new WeakMap<ControllerRun, ReadonlyMap<string, string>>();
+
+/** A controller started on an empty cluster: what the process costs before it caches anything. */
+export interface IdleRun {
+  readonly implementation: Implementation;
+  readonly run: number;
+  /** From the controller's start until its watches of Foos and Deployments were open. */
+  readonly watchingSeconds: number;
+  /** 5 s after that. */
+  readonly atIdle: ProcStats;
+  readonly loadavg: { readonly start: readonly number[]; readonly end: readonly number[] };
+}
+
+/** The fixed cost of a controller process: started with no Foo, measured 5 s after its watches opened. */
+export async function runIdle(impl: Implementation, run: number, opts: SideBySideOptions): Promise<IdleRun> {
+  const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
+  const loadStart = os.loadavg().map(round);
+  const plane = await startBenchControlPlane([crd]);
+  let controller: ChildProcess | undefined;
+  try {
+    const started = Date.now();
+    controller = spawnController(impl, plane.controllerKubeconfig, opts);
+    const deadline = started + opts.timeoutSeconds * 1000;
+    const watching = () => new Set(readAudit(plane.auditLog).filter((r) => r.verb === 'watch').map((r) => r.resource));
+    while (!(watching().has('foos') && watching().has('deployments'))) {
+      if (Date.now() > deadline || controller.exitCode !== null) throw new Error(`${impl} controller did not open its watches`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const watchingSeconds = round((Date.now() - started) / 1000);
+    await new Promise((r) => setTimeout(r, 5000));
+    return { implementation: impl, run, watchingSeconds, atIdle: procStats(controller.pid!), loadavg: { start: loadStart, end: os.loadavg().map(round) } };
+  } finally {
+    if (controller) await stop(controller);
     await plane.close();
   }
 }
@@ -177,7 +223,7 @@ function spawnController(impl: Implementation, kubeconfig: string, opts: SideByS
   delete env.WATCH_NAMESPACE;
   delete env.NODE_OPTIONS;
   // Servers off: several benchmarks may share the machine, and sample-controller serves none either.
-  const args = [...image.nodeFlags, ...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.oursArgs ?? [])];
+  const args = [...(opts.oursNodeFlags ?? image.nodeFlags), ...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.oursArgs ?? [])];
   return spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
@@ -244,8 +290,38 @@ export interface SizeSummary {
   readonly ours: Medians;
   /** ours / go of the medians. */
   readonly ratios: { readonly convergeSeconds: number; readonly peakRssMiB: number; readonly cpuSeconds: number; readonly requestsPerFoo: number };
-  /** Every run of both reached the same, upstream end state. */
+  /**
+   * Every run reached the upstream end state (the convergence predicate, object by object), and every
+   * run of ours has the same end state as Go's first run, object by object (normalized as the parity test does).
+   */
   readonly endStatesEqual: boolean;
+  readonly endStateDiff: {
+    /** Objects compared per pair of runs (Foos and Deployments). */
+    readonly objects: number;
+    /** Run pairs compared: each of ours against Go's first, and Go's later runs against its first. */
+    readonly pairs: number;
+    /** The most objects that differed in one pair. */
+    readonly differingObjects: number;
+    readonly examples: readonly string[];
+  };
+  /** Peak RSS above the fixed cost (idle runs), per Foo, in KiB. */
+  readonly perFooKiB?: { readonly go: number; readonly ours: number };
+}
+
+/** The fixed cost of each controller process (medians of the idle runs). */
+export interface FixedCost {
+  readonly runs: number;
+  readonly peakRssMiB: number;
+  readonly rssMiB: number;
+}
+
+export function summarizeIdle(idle: readonly IdleRun[]): Partial<Record<Implementation, FixedCost>> {
+  const out: Partial<Record<Implementation, FixedCost>> = {};
+  for (const impl of ['go', 'ours'] as const) {
+    const runs = idle.filter((r) => r.implementation === impl);
+    if (runs.length) out[impl] = { runs: runs.length, peakRssMiB: median(runs.map((r) => r.atIdle.peakRssMiB)), rssMiB: median(runs.map((r) => r.atIdle.rssMiB)) };
+  }
+  return out;
 }
 
 export interface Medians {
@@ -264,13 +340,33 @@ export interface Medians {
   readonly steadyStateWatches: number;
 }
 
-export function summarize(runs: readonly ControllerRun[]): SizeSummary[] {
+function endStateDiff(runs: readonly ControllerRun[]): SizeSummary['endStateDiff'] {
+  const go = runs.filter((r) => r.implementation === 'go');
+  const reference = go.length ? END_STATES.get(go[0]) : undefined;
+  if (!reference) return { objects: 0, pairs: 0, differingObjects: 0, examples: [] };
+  let pairs = 0;
+  let differing = 0;
+  const examples: string[] = [];
+  for (const r of runs) {
+    const state = END_STATES.get(r);
+    if (r === go[0] || !state) continue;
+    const diff = endStateDifferences(reference, state);
+    pairs++;
+    differing = Math.max(differing, diff.length);
+    examples.push(...diff.slice(0, 5 - examples.length).map((d) => `${r.implementation} run ${r.run}: ${d}`));
+  }
+  return { objects: reference.size, pairs, differingObjects: differing, examples };
+}
+
+export function summarize(runs: readonly ControllerRun[], fixed: Partial<Record<Implementation, FixedCost>> = {}): SizeSummary[] {
   const sizes = [...new Set(runs.map((r) => r.foos))];
   return sizes.map((foos) => {
     const of = (impl: Implementation) => medians(runs.filter((r) => r.foos === foos && r.implementation === impl));
     const go = of('go');
     const ours = of('ours');
     const ratio = (a: number, b: number) => (b ? round(a / b) : NaN);
+    const diff = endStateDiff(runs.filter((r) => r.foos === foos));
+    const perFoo = (m: Medians, f?: FixedCost) => (f ? round(((m.peakRssMiB - f.peakRssMiB) * 1024) / foos) : NaN);
     return {
       foos,
       go,
@@ -281,9 +377,16 @@ export function summarize(runs: readonly ControllerRun[]): SizeSummary[] {
         cpuSeconds: ratio(ours.cpuSeconds, go.cpuSeconds),
         requestsPerFoo: ratio(ours.requestsPerFoo, go.requestsPerFoo),
       },
-      endStatesEqual: runs.filter((r) => r.foos === foos).every((r) => r.endStateProblems.length === 0),
+      endStatesEqual: runs.filter((r) => r.foos === foos).every((r) => r.endStateProblems.length === 0) && diff.pairs > 0 && diff.differingObjects === 0,
+      endStateDiff: diff,
+      perFooKiB: fixed.go && fixed.ours ? { go: perFoo(go, fixed.go), ours: perFoo(ours, fixed.ours) } : undefined,
     };
   });
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? round(s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 }
 
 function medians(runs: readonly ControllerRun[]): Medians {
@@ -307,6 +410,19 @@ function medians(runs: readonly ControllerRun[]): Medians {
 }
 
 /** Runs every N, `runs(N)` times each, Go and ours alternating (who goes first alternates too). */
+export async function runIdleSeries(count: number, opts: SideBySideOptions, onRun: (r: IdleRun) => void): Promise<IdleRun[]> {
+  const out: IdleRun[] = [];
+  for (let run = 1; run <= count; run++) {
+    const order: Implementation[] = run % 2 ? ['go', 'ours'] : ['ours', 'go'];
+    for (const impl of order.filter((i) => opts.implementations?.includes(i) ?? true)) {
+      const r = await runIdle(impl, run, opts);
+      out.push(r);
+      onRun(r);
+    }
+  }
+  return out;
+}
+
 export async function runSideBySide(sizes: readonly number[], runs: (n: number) => number, opts: SideBySideOptions, onRun: (r: ControllerRun) => void): Promise<ControllerRun[]> {
   const out: ControllerRun[] = [];
   for (const n of sizes) {
