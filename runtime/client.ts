@@ -124,6 +124,8 @@ export interface PatchOptions extends WriteOptions {
 export interface DeleteOptions {
   readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  /** Seconds the kubelet gives a pod's containers to stop before SIGKILL. @default - the pod's terminationGracePeriodSeconds */
+  readonly gracePeriodSeconds?: number;
 }
 
 /** The operations the runtime needs from the apiserver. */
@@ -326,7 +328,7 @@ export class RestClient implements KubeClient {
 
   async delete(ref: ResourceRef, name: string, namespace?: string, options: DeleteOptions = {}): Promise<void> {
     const path = await this.objectPath(ref, namespace, name);
-    const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy, preconditions: options.preconditions });
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy, preconditions: options.preconditions, gracePeriodSeconds: options.gracePeriodSeconds });
     await this.send({ method: 'DELETE', path, body, headers: { 'Content-Type': 'application/json' } }, { idempotent: true });
   }
 

@@ -78,9 +78,9 @@ export class Actions {
   }
 
   /** Deletes an object (background propagation). True if a delete was sent and found the object. */
-  async delete(resource: ResourceRef, name: string, uid?: string): Promise<boolean> {
+  async delete(resource: ResourceRef, name: string, uid?: string, gracePeriodSeconds?: number): Promise<boolean> {
     try {
-      await this.deps.client.delete(resource, name, this.db.metadata.namespace, { propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}) });
+      await this.deps.client.delete(resource, name, this.db.metadata.namespace, { propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}), ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
       this.writes++;
       return true;
     } catch (err) {

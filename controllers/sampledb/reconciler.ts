@@ -247,7 +247,7 @@ export class SampleDbReconciler implements Reconciler {
       setRole: async (i, role) => {
         await a.mergePatch(POD, i.name, { metadata: { labels: { [LABEL_ROLE]: role ?? null } } });
       },
-      deletePod: async (i) => { await a.delete(POD, i.name, i.pod?.metadata.uid); },
+      deletePod: async (i, gracePeriodSeconds) => { await a.delete(POD, i.name, i.pod?.metadata.uid, gracePeriodSeconds); },
       promote: (i) => onInstance(i, (ip, cr) => this.instances.promote(ip, cr)),
       configurePrimary: (i, sync) => onInstance(i, (ip, cr) => this.instances.configurePrimary(ip, cr, sync)).catch(() => undefined),
       persist: async (state) => {

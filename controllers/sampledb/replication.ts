@@ -46,7 +46,8 @@ export interface ReplicationOps {
   configurePrimary(instance: Instance, synchronousStandbyNames: string): Promise<void>;
   /** Sets (or, with undefined, removes) the role label of the instance's pod. */
   setRole(instance: Instance, role: 'primary' | 'replica' | undefined): Promise<void>;
-  deletePod(instance: Instance): Promise<void>;
+  /** Deletes the instance's pod (with `gracePeriodSeconds`, else the pod's own grace period). */
+  deletePod(instance: Instance, gracePeriodSeconds?: number): Promise<void>;
   /** Writes the replication fields to the status now (before acting on them). */
   persist(status: ReplicationStatus): Promise<void>;
   event(type: 'Normal' | 'Warning', reason: string, note: string): void;
@@ -65,6 +66,15 @@ export interface ReplicationResult {
 
 /** Default `spec.failoverDelaySeconds`. */
 export const DEFAULT_FAILOVER_DELAY_SECONDS = 10;
+
+/**
+ * Seconds a failed primary's pod gets to stop when a failover fences it (a switchover keeps the pod's
+ * own grace period, so the primary ships all its WAL). An unreachable primary that is still running
+ * (cut off from its standbys) cannot finish a clean shutdown: its WAL senders wait for standbys that
+ * never answer, so the pod's default 30 s would all be spent before the promotion (measured by the chaos
+ * suite: a partitioned primary made failovers take 45 s). Its unreplicated WAL is lost either way.
+ */
+export const FAILOVER_FENCE_GRACE_SECONDS = 5;
 
 /** An instance whose pod runs and whose PostgreSQL answered. */
 type Answering = Instance & { readonly pod: Stored<Pod>; readonly pg: PgState };
@@ -227,7 +237,7 @@ async function moveRole(instances: readonly Instance[], state: ReplicationStatus
   const since = state.primaryUnavailableSince ?? state.targetPrimarySince ?? now.toISOString();
   if (old?.pod && (old.createdAt ?? '') <= since) {
     if (!old.terminating) {
-      await ops.deletePod(old);
+      await ops.deletePod(old, kind === 'Failover' ? FAILOVER_FENCE_GRACE_SECONDS : undefined);
       ops.event('Normal', Reasons.InstanceFenced, `deleted pod ${old.name} (the old primary) so it cannot accept writes; it rejoins as a standby`);
     }
     return progress(`waiting for the old primary ${old.name} to stop before promoting ${target.name}`);

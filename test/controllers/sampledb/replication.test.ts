@@ -27,7 +27,7 @@ function recorder(instances: Instance[]) {
       log.push(`label ${i.name}=${role ?? '-'}`);
       expect([...labels.values()].filter((r) => r === 'primary').length).toBeLessThanOrEqual(1);
     },
-    deletePod: async (i) => { log.push(`delete ${i.name}`); },
+    deletePod: async (i, grace) => { log.push(`delete ${i.name}${grace === undefined ? '' : ` grace=${grace}s`}`); },
     promote: async (i) => { log.push(`promote ${i.name}`); },
     configurePrimary: async (i, sync) => { log.push(`configure ${i.name} sync='${sync}'`); },
     persist: async (s) => { persisted.push({ ...s }); log.push(`persist target=${s.targetPrimary ?? '-'} primary=${s.currentPrimary ?? '-'}`); },
@@ -90,7 +90,8 @@ describe('replication (planner, no cluster)', () => {
     const second = await reconcileReplication(db(spec), [old, behind, ahead], first.status, r.ops, at(5));
     // The target is persisted before any step, so a restarted operator continues it.
     expect(r.log.slice(0, 3)).toEqual(['persist target=db-2 primary=db-0', 'event FailoverStarted', 'label db-0=-']);
-    expect(r.log).toContain('delete db-0');
+    // A failed primary gets 5 s to stop, not its pod's 30: cut off from its standbys it cannot shut down cleanly.
+    expect(r.log).toContain('delete db-0 grace=5s');
     expect(r.log).not.toContain('promote db-2');
     expect(second.progress?.reason).toBe('FailingOver');
 
