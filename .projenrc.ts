@@ -179,6 +179,11 @@ project.addTask('vendor-openapi', {
   description: 'Rewrite lib/apiserver/admission-policy/builtin-openapi.json (built-in kinds\' OpenAPI v3 schemas and resources) from the kube-apiserver in KUBEBUILDER_ASSETS',
   exec: 'tsx tools/vendor-openapi/main.ts',
 });
+project.addTask('chaos', {
+  description: 'SampleDB under faults on the real node (issue 23, long form): every fault kind --per-kind times (20) with synchronous: true, then an asynchronous run for the RPO; JSON reports in bench/latest/chaos-*.json',
+  exec: 'tsx test/node/chaos/main.ts',
+  receiveArgs: true,
+});
 project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
 
 project.synth();

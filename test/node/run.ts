@@ -24,6 +24,8 @@ type Suite = (h: NodeHarness) => Promise<void>;
  */
 const SUITES: { readonly name: string; readonly load: () => Promise<{ default: Suite }> }[] = [
   { name: 'sampledb', load: () => import('./suites/sampledb') },
+  // Restarts kube-apiserver, the kubelet and the node-agent: last.
+  { name: 'chaos', load: () => import('./suites/chaos') },
 ];
 
 async function main(): Promise<void> {

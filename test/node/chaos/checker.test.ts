@@ -169,6 +169,9 @@ describe('schedule', () => {
     for (const k of FAULT_KINDS) expect(a.filter((f) => f.kind === k)).toHaveLength(3);
     expect(a.map((f) => f.index)).toEqual([...Array(3 * FAULT_KINDS.length).keys()]);
     expect(a.every((f) => f.jitter >= 0 && f.jitter < 1)).toBe(true);
+    // in rounds: every whole round holds each kind once, so a run stopped between rounds stays balanced
+    for (let r = 0; r < 3; r++) expect(new Set(a.slice(r * FAULT_KINDS.length, (r + 1) * FAULT_KINDS.length).map((f) => f.kind)).size).toBe(FAULT_KINDS.length);
+    expect(a.slice(0, FAULT_KINDS.length).map((f) => f.kind)).not.toEqual([...FAULT_KINDS]);
   });
 });
 

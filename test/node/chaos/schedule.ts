@@ -35,13 +35,20 @@ export interface ScheduledFault {
   readonly jitter: number;
 }
 
-/** `perKind` faults of each of `kinds`, shuffled (Fisher–Yates) by the seeded generator. */
+/**
+ * `perKind` rounds, each with every one of `kinds` once in an order shuffled (Fisher–Yates) by the
+ * seeded generator: a run stopped after any whole round has the same number of faults of each kind.
+ */
 export function faultSchedule(seed: number, perKind: number, kinds: readonly FaultKind[] = FAULT_KINDS): ScheduledFault[] {
   const rnd = seededRandom(seed);
-  const list: FaultKind[] = kinds.flatMap((k) => Array<FaultKind>(perKind).fill(k));
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [list[i], list[j]] = [list[j], list[i]];
+  const list: FaultKind[] = [];
+  for (let round = 0; round < perKind; round++) {
+    const r = [...kinds];
+    for (let i = r.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [r[i], r[j]] = [r[j], r[i]];
+    }
+    list.push(...r);
   }
   return list.map((kind, index) => ({ index, kind, jitter: rnd() }));
 }
