@@ -11,7 +11,11 @@
  *    - otherwise → wait for `<db>-rw`, `pg_basebackup` from it, and start as a hot standby.
  * 2. Data directory of a former primary (no `standby.signal`) while `<db>-rw` reaches another
  *    primary → this instance was failed over: `pg_rewind` onto the new primary (re-clone when that
- *    fails), then start as a standby. Otherwise it starts as it was.
+ *    fails), then start as a standby. No primary behind `<db>-rw` while other instances run → a
+ *    failover may be under way (its target is labelled, and so reachable, only once promoted):
+ *    started as a primary now, two instances would accept writes on diverging timelines, so it
+ *    waits, looking again every 2 s, up to {@link FORMER_PRIMARY_WAIT_SECONDS} (seen by the chaos
+ *    suite). Alone (no other instance runs), or once the wait is over, it starts as it was.
  * 3. A standby streams from `<db>-rw` (`primary_conninfo`), so after a failover it follows the new
  *    primary by itself (`recovery_target_timeline = latest`, the default).
  *
@@ -29,6 +33,13 @@ export const REPLICATION_PASSWORD_KEY = 'replicationPassword';
 /** Instances a database can have (spec.replicas maximum): the script looks for running peers among them. */
 export const MAX_INSTANCES = 9;
 
+/**
+ * How long a restarted former primary with running peers waits for a primary behind `<db>-rw` before
+ * it starts as a primary itself: longer than a failover takes (failoverDelaySeconds, default 10, then
+ * the promotion), so a failed-over instance rejoins instead of running beside the new primary.
+ */
+export const FORMER_PRIMARY_WAIT_SECONDS = 30;
+
 // A plain string (not a template literal): the shell's ${...} must reach the shell untouched.
 const SCRIPT = [
   'set -eu',
@@ -39,6 +50,7 @@ const SCRIPT = [
   'export PGPASSFILE=/tmp/pgpass',
   `printf 'local all all trust\\nhost replication %s all scram-sha-256\\nhost all all all scram-sha-256\\n' "$REPLICATION_USER" > /tmp/pg_hba.conf`,
   'log() { echo "sampledb-instance: $*"; }',
+  `: "\${FORMER_PRIMARY_WAIT_SECONDS:=${FORMER_PRIMARY_WAIT_SECONDS}}"`,
   '# The address <db>-rw leads to, when a primary answers there.',
   'rw_primary_ip() { psql "host=$rw user=$POSTGRES_USER dbname=postgres connect_timeout=3" -Atqc "select host(inet_server_addr()) where not pg_is_in_recovery()" 2>/dev/null || true; }',
   'peer_running() {',
@@ -63,16 +75,24 @@ const SCRIPT = [
   '    clone',
   '  fi',
   'elif [ ! -f "$PGDATA/standby.signal" ]; then',
-  '  ip="$(rw_primary_ip)"',
-  '  if [ -n "$ip" ] && [ "$ip" != "$POD_IP" ]; then',
-  '    log "another primary ($ip) serves $rw: rejoining as its standby"',
-  '    if pg_rewind --target-pgdata="$PGDATA" --source-server="host=$rw user=$POSTGRES_USER dbname=postgres" --progress; then',
-  '      touch "$PGDATA/standby.signal"',
-  '    else',
-  '      log "pg_rewind failed: re-cloning"',
-  '      clone',
+  '  waited=0',
+  '  while :; do',
+  '    ip="$(rw_primary_ip)"',
+  '    if [ -n "$ip" ] && [ "$ip" != "$POD_IP" ]; then',
+  '      log "another primary ($ip) serves $rw: rejoining as its standby"',
+  '      if pg_rewind --target-pgdata="$PGDATA" --source-server="host=$rw user=$POSTGRES_USER dbname=postgres" --progress; then',
+  '        touch "$PGDATA/standby.signal"',
+  '      else',
+  '        log "pg_rewind failed: re-cloning"',
+  '        clone',
+  '      fi',
+  '      break',
   '    fi',
-  '  fi',
+  '    if [ -n "$ip" ] || [ "$waited" -ge "$FORMER_PRIMARY_WAIT_SECONDS" ] || ! peer_running; then break; fi',
+  '    log "a former primary; no primary behind $rw while other instances run (a failover may be under way): waiting before starting as one (${waited}s)"',
+  '    sleep 2',
+  '    waited=$((waited + 2))',
+  '  done',
   'fi',
   'exec docker-entrypoint.sh postgres "$@"',
 ].join('\n');

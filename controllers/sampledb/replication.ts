@@ -242,6 +242,17 @@ async function moveRole(instances: readonly Instance[], state: ReplicationStatus
     }
     return progress(`waiting for the old primary ${old.name} to stop before promoting ${target.name}`);
   }
+  //    Nor may any other instance run as a primary when the target is promoted: the old primary's
+  //    replacement pod starts as a primary when it finds none behind <db>-rw (the target is not
+  //    labelled yet); promoted beside it, two instances would accept writes on diverging timelines.
+  const others = instances.filter((i) => i.name !== target.name && i.pod && i.pg && !i.pg.recovery);
+  if (target.pg?.recovery && others.length) {
+    for (const i of others.filter((x) => !x.terminating)) {
+      await ops.deletePod(i, kind === 'Failover' ? FAILOVER_FENCE_GRACE_SECONDS : undefined);
+      ops.event('Warning', Reasons.InstanceFenced, `deleted pod ${i.name}: it runs as a primary while ${target.name} is being promoted; it rejoins as a standby`);
+    }
+    return progress(`waiting for ${others.map((i) => i.name).join(', ')} (running as a primary) to stop before promoting ${target.name}`);
+  }
   // c. Promote.
   if (target.pg?.recovery) {
     await ops.promote(target);

@@ -138,6 +138,22 @@ describe('replication (planner, no cluster)', () => {
     expect(done.status.currentPrimary).toBe('db-2');
   });
 
+  test('no promotion while another instance runs as a primary: the old primary\'s replacement pod that started as one on its own is fenced first', async () => {
+    // The old pod is gone; its replacement (created after the failover began) found no primary behind -rw and started as one.
+    const replacement = instance(0, { createdAt: at(6).toISOString(), pg: primaryPg('0/6000000') });
+    const behind = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
+    const target = instance(2, { labelRole: 'replica', pg: standbyPg('0/6000000') });
+    const status: ReplicationStatus = { currentPrimary: 'db-0', targetPrimary: 'db-2', targetPrimarySince: at(5).toISOString(), primaryUnavailableSince: T0.toISOString() };
+    const r = recorder([replacement, behind, target]);
+    const res = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [replacement, behind, target], status, r.ops, at(7));
+    expect(r.log).toEqual(['delete db-0 grace=5s', 'event InstanceFenced']);
+    expect(res.progress?.message).toContain('db-0 (running as a primary)');
+    // Once it rejoined as a standby (or is gone), the target is promoted.
+    r.log.length = 0;
+    await reconcileReplication(db({ failoverDelaySeconds: 0 }), [{ ...replacement, pg: standbyPg('0/6000000') }, behind, target], res.status, r.ops, at(9));
+    expect(r.log).toEqual(['promote db-2', 'event StandbyPromoted']);
+  });
+
   test('a second instance running as primary (an old primary restarted on its own) is fenced', async () => {
     const insts = [instance(0, { pg: primaryPg('0/100') }), instance(1, { labelRole: 'primary', pg: primaryPg('0/200') })];
     const r = recorder(insts);
