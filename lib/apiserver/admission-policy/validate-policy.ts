@@ -75,7 +75,9 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
     if (v.reason !== undefined && !REASONS.includes(v.reason)) issues.push(notSupported(`${at}.reason`, v.reason, REASONS));
   });
   if (audits.length > MAX_AUDIT_ANNOTATIONS) {
-    issues.push({ path: 'spec.auditAnnotations', message: `Invalid value: the list of ${audits.length} auditAnnotations: must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
+    // the value as Go's %#v prints the slice
+    const shown = audits.map(a => `admissionregistration.AuditAnnotation{Key:${JSON.stringify(a.key)}, ValueExpression:${JSON.stringify(a.valueExpression)}}`).join(', ');
+    issues.push({ path: 'spec.auditAnnotations', message: `Invalid value: []admissionregistration.AuditAnnotation{${shown}}: must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
   }
   const keys = new Set<string>();
   audits.forEach((a, i) => {

@@ -346,6 +346,8 @@ class TypeChecker {
         return bool(a[1].kind === 'dyn');
       case '_?_:_':
         if (a[0].kind !== 'bool' && a[0].kind !== 'dyn') this.noOverload(e, name, undefined, a);
+        // cel-go unifies both branches (`_?_:_(bool, A, A)`): `cond ? 'x' : null` has no overload
+        else if (this.strict && !unifiable(a[1], a[2])) this.noOverload(e, name, undefined, a);
         return joinTypes(a[1], a[2]);
       case '_[_]': return this.index(e, a[0], a[1]);
       case '-_':
@@ -449,6 +451,11 @@ class TypeChecker {
       const open = this.source.indexOf('(', at);
       if (open >= 0) at = open;
     }
+    // a conditional sits at its `?` in cel-go: the last one before the first branch
+    if (this.strict && e.exprKind.case === 'callExpr' && e.exprKind.value.function === '_?_:_') {
+      const branch = this.positions[e.exprKind.value.args[1]?.id.toString() ?? ''];
+      if (branch !== undefined && this.source.lastIndexOf('?', branch) >= 0) at = this.source.lastIndexOf('?', branch);
+    }
     // the has() macro's selection sits at the macro call's parenthesis in cel-go
     if (this.strict && at !== undefined && e.exprKind.case === 'selectExpr' && e.exprKind.value.testOnly && this.source.startsWith('has', at)) {
       const open = this.source.indexOf('(', at);
@@ -484,6 +491,13 @@ function equivalentTypes(a: CelType, b: CelType): boolean {
     case 'object': case 'opaque': return a.name === (b as typeof a).name;
     default: return true;
   }
+}
+
+/** Whether two branch types bind one type parameter in cel-go (dyn binds anything; null only nullable types). */
+function unifiable(a: CelType, b: CelType): boolean {
+  if (a.kind === 'dyn' || b.kind === 'dyn') return true;
+  if (a.kind === 'null' || b.kind === 'null') return nullComparable(a, b);
+  return isAssignable(a, b) || isAssignable(b, a);
 }
 
 /** cel-go's nullness rule: `null` is assignable only to nullable types (`isLegacyNullable`, dyn). */

@@ -1,6 +1,6 @@
 import { clusterResolver, typeCheckPolicy, validateBindingManifest, validatePolicyManifest, ValidatingAdmissionPolicyBindingManifest } from '../../../lib/apiserver/admission-policy';
 import { describeRealApiServer } from '../../envtest';
-import { BINDINGS, CORPUS, corpusManifest, WIDGET_CRD } from './corpus';
+import { BINDINGS, CORPUS, corpusManifest, GADGET_CRD, WIDGET_CRD } from './corpus';
 
 /**
  * Every corpus policy on kube-apiserver v1.32.13 with kube-controller-manager's
@@ -22,8 +22,12 @@ describeRealApiServer('ValidatingAdmissionPolicy corpus: our verdicts = kube-api
   beforeAll(async () => {
     // the status controller checks a CRD's kinds only once its schema is published in /openapi/v3
     const deadline = Date.now() + 60_000;
-    while ((await plane().request('GET', '/openapi/v3/apis/corpus.example.com/v1')).code !== 200) {
-      if (Date.now() > deadline) throw new Error('the Widget CRD was never published in /openapi/v3');
+    const published = async () => {
+      const doc = await plane().request('GET', '/openapi/v3/apis/corpus.example.com/v2');
+      return (await plane().request('GET', '/openapi/v3/apis/corpus.example.com/v1')).code === 200 && doc.code === 200;
+    };
+    while (!(await published())) {
+      if (Date.now() > deadline) throw new Error('the corpus CRDs were never published in /openapi/v3');
       await new Promise(r => setTimeout(r, 250));
     }
   }, 90_000);
@@ -49,7 +53,7 @@ describeRealApiServer('ValidatingAdmissionPolicy corpus: our verdicts = kube-api
     } while (!status && Date.now() < deadline);
     expect(status).toBeDefined();
     const serverWarnings = (status.typeChecking?.expressionWarnings ?? []).map((w: { fieldRef: string; warning: string }) => ({ fieldRef: w.fieldRef, warning: normalise(w.warning) }));
-    const ours = typeCheckPolicy(manifest, clusterResolver([WIDGET_CRD]));
+    const ours = typeCheckPolicy(manifest, clusterResolver([WIDGET_CRD, GADGET_CRD]));
     expect(ours.warnings.map(w => ({ fieldRef: w.fieldRef, warning: normalise(w.warning) }))).toStrictEqual(serverWarnings);
     expect(p.expect).toBe(serverWarnings.length > 0 ? 'warned' : 'accepted');
   }, 60_000);
@@ -61,4 +65,4 @@ describeRealApiServer('ValidatingAdmissionPolicy corpus: our verdicts = kube-api
     if (reply.code !== 201) expect(reply.code).toBe(422);
     expect(ours).toStrictEqual(server);
   });
-}, { controllerManager: ['validatingadmissionpolicy-status-controller'], crds: [WIDGET_CRD] });
+}, { controllerManager: ['validatingadmissionpolicy-status-controller'], crds: [WIDGET_CRD, GADGET_CRD] });

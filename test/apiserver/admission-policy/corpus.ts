@@ -55,6 +55,30 @@ export const WIDGET_CRD: CrdManifest = {
   },
 } as CrdManifest;
 
+/** A CRD with two served versions (a field renamed in v2) and a root that preserves unknown fields. */
+export const GADGET_CRD: CrdManifest = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.corpus.example.com' },
+  spec: {
+    group: 'corpus.example.com',
+    names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget', listKind: 'GadgetList' },
+    scope: 'Namespaced' as any,
+    versions: ['v1', 'v2'].map(name => ({
+      name, served: true, storage: name === 'v1',
+      schema: {
+        openAPIV3Schema: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': name === 'v2' ? true : undefined,
+          properties: { spec: { type: 'object', properties: name === 'v1' ? { size: { type: 'integer' } } : { capacity: { type: 'integer' } } } },
+        },
+      },
+    })),
+  },
+} as CrdManifest;
+const GADGETS = (version: string) => rules('corpus.example.com', version, 'gadgets');
+const many = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
 export const CORPUS: readonly CorpusPolicy[] = [
   // accepted, clean
   { name: 'replicas-bound', about: 'typed field of a built-in kind', expect: 'accepted', spec: on(DEPLOYMENTS, 'object.spec.replicas <= 5') },
@@ -83,6 +107,9 @@ export const CORPUS: readonly CorpusPolicy[] = [
   { name: 'metadata-namespace', about: 'a reserved word selects its escaped field', expect: 'accepted', spec: on(DEPLOYMENTS, "object.metadata.namespace != 'kube-system' && has(object.metadata.namespace)") },
   { name: 'optional-syntax', about: 'optional field selection', expect: 'accepted', spec: on(DEPLOYMENTS, "object.?spec.?replicas.orValue(1) <= 5") },
   { name: 'null-object', about: 'objects are nullable', expect: 'accepted', spec: on(DEPLOYMENTS, 'object.spec.strategy != null') },
+  { name: 'audit-null', about: 'an audit valueExpression may be null', expect: 'accepted', spec: { matchConstraints: DEPLOYMENTS, auditAnnotations: [{ key: 'r', valueExpression: 'null' }] } },
+  { name: 'request-options', about: 'request.options is dyn', expect: 'accepted', spec: on(DEPLOYMENTS, "request.dryRun || !has(request.options.fieldManager) || request.options.fieldManager != 'x'") },
+  { name: 'gadget-v1', about: 'each CRD version is checked against its own schema (v1 has size)', expect: 'accepted', spec: on(GADGETS('v1'), 'object.spec.size > 0') },
   { name: 'params-configmap', about: 'params typed by a built-in paramKind', expect: 'accepted', spec: on(DEPLOYMENTS, "object.spec.replicas <= int(params.data['max'])", { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } }) },
 
   // warned: accepted, then the status controller writes warnings
@@ -96,6 +123,9 @@ export const CORPUS: readonly CorpusPolicy[] = [
   { name: 'widget-nullable-null', about: 'a nullable string cannot be compared with null (known false warning)', expect: 'warned', spec: on(WIDGETS, 'object.spec.nick != null') },
   { name: 'params-typo', about: 'params are typed by the paramKind', expect: 'warned', spec: on(DEPLOYMENTS, "params.dta['max'] == '1'", { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } }) },
   { name: 'params-unresolved', about: 'params is undeclared when the paramKind has no schema', expect: 'warned', spec: on(DEPLOYMENTS, "params.spec.max == 1", { paramKind: { apiVersion: 'nosuch.example.com/v1', kind: 'Limit' } }) },
+  { name: 'gadget-both-versions', about: 'v2 has no size: a warning for v2 only', expect: 'warned', spec: on({ resourceRules: [{ apiGroups: ['corpus.example.com'], apiVersions: ['v1', 'v2'], operations: ['CREATE'], resources: ['gadgets'] }] }, 'object.spec.size > 0') },
+  { name: 'gadget-v2-preserved-root', about: 'a root that preserves unknown fields keeps its declared properties', expect: 'accepted', spec: on(GADGETS('v2'), 'object.spec.capacity > 0') },
+  { name: 'gadget-v2-undeclared', about: 'an undeclared field under a root that preserves unknown fields', expect: 'warned', spec: on(GADGETS('v2'), 'object.extra > 0') },
   { name: 'null-string', about: 'a string is not nullable', expect: 'warned', spec: on(DEPLOYMENTS, 'object.metadata.name != null') },
   { name: 'null-list', about: 'a list is not nullable', expect: 'warned', spec: on(PODS, 'object.spec.containers != null') },
   { name: 'variable-typed-use', about: 'variables holding scalars keep their types', expect: 'warned', spec: on(DEPLOYMENTS, "variables.replicas == 'three'", { variables: [{ name: 'replicas', expression: 'object.spec.replicas' }] }) },
@@ -128,6 +158,12 @@ export const CORPUS: readonly CorpusPolicy[] = [
   { name: 'long-sum', about: '250 chained additions exceed the recursion depth', expect: 'refused', spec: on(DEPLOYMENTS, `object.spec.replicas${' + 1'.repeat(250)} > 0`) },
   { name: 'long-and', about: 'long && chains are balanced by the parser', expect: 'accepted', spec: on(DEPLOYMENTS, Array.from({ length: 300 }, () => 'true').join(' && ')) },
   { name: 'format-mixed-list', about: 'format() takes a mixed list literal', expect: 'accepted', spec: on(DEPLOYMENTS, "'%s has %d'.format([object.metadata.name, 2]) != ''") },
+  { name: 'audit-null-ternary', about: 'a string and null do not unify in a conditional', expect: 'refused', spec: { matchConstraints: DEPLOYMENTS, auditAnnotations: [{ key: 'r', valueExpression: "object.spec.replicas > 3 ? 'many' : null" }] } },
+  { name: 'too-many-match-conditions', about: 'at most 64 matchConditions', expect: 'refused', spec: on(DEPLOYMENTS, 'true', { matchConditions: many(65, i => ({ name: `m${i}`, expression: 'true' })) }) },
+  { name: 'too-many-audit-annotations', about: 'at most 20 auditAnnotations', expect: 'refused', spec: { matchConstraints: DEPLOYMENTS, auditAnnotations: many(21, i => ({ key: `k${i}`, valueExpression: "'v'" })) } },
+  { name: 'bad-match-condition-name', about: 'a match condition name is a qualified name', expect: 'refused', spec: on(DEPLOYMENTS, 'true', { matchConditions: [{ name: 'not a name!', expression: 'true' }] }) },
+  { name: 'audit-key-duplicate', about: 'audit annotation keys are unique and qualified', expect: 'refused', spec: { matchConstraints: DEPLOYMENTS, auditAnnotations: [{ key: 'a', valueExpression: "'x'" }, { key: 'a', valueExpression: "'y'" }, { key: 'b c', valueExpression: "'z'" }] } },
+  { name: 'match-condition-not-bool', about: 'a match condition must be bool', expect: 'refused', spec: on(DEPLOYMENTS, 'true', { matchConditions: [{ name: 'm', expression: "'yes'" }] }) },
   { name: 'bad-reason', about: 'reason accepts Forbidden, Invalid, RequestEntityTooLarge', expect: 'refused', spec: { matchConstraints: DEPLOYMENTS, validations: [{ expression: 'true', reason: 'Conflict' }] } },
   { name: 'bad-variable-name', about: 'a variable name must be a CEL identifier', expect: 'refused', spec: on(DEPLOYMENTS, 'true', { variables: [{ name: 'my-var', expression: '1' }] }) },
   { name: 'dup-match-condition', about: 'match condition names are unique', expect: 'refused', spec: on(DEPLOYMENTS, 'true', { matchConditions: [{ name: 'a', expression: 'true' }, { name: 'a', expression: 'true' }] }) },
