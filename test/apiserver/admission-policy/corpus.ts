@@ -75,7 +75,7 @@ export const GADGET_CRD: CrdManifest = {
       },
     })),
   },
-} as CrdManifest;
+} as unknown as CrdManifest;
 const GADGETS = (version: string) => rules('corpus.example.com', version, 'gadgets');
 const many = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
