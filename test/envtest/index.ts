@@ -5,7 +5,9 @@
  * block `[real-apiserver]`, which test/summary-reporter.js counts. Without the binaries the block is skipped
  * with the reason, unless ENVTEST_REQUIRED is set (as .ci/run does): then every test in it fails.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
 
 export { ControlPlane } from '../../runtime/envtest';
@@ -22,7 +24,7 @@ export const REAL_APISERVER_TAG = '[real-apiserver]';
 /** Registers `${name} [real-apiserver]`; `fn` gets a getter of the running control plane, valid inside tests and hooks. */
 export function describeRealApiServer(name: string, fn: (plane: () => ControlPlane) => void, opts: ControlPlaneOptions = {}): void {
   const title = `${name} ${REAL_APISERVER_TAG}`;
-  const lookup = findControlPlaneBinaries();
+  const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
   const missing = 'missing' in lookup ? lookup.missing : undefined;
   if (missing && !process.env.ENVTEST_REQUIRED) {
     console.log(`real-apiserver suite "${name}" skipped: ${missing}`);
@@ -45,6 +47,54 @@ export function describeRealApiServer(name: string, fn: (plane: () => ControlPla
       return plane;
     });
   });
+}
+
+/** The apiserver versions the differential suites compare with: the oldest supported, the default, the newest. */
+export const ORACLE_VERSIONS = ['1.28', '1.32', '1.36'] as const;
+export type OracleVersion = (typeof ORACLE_VERSIONS)[number];
+
+/**
+ * The binaries of another Kubernetes version: `KUBEBUILDER_ASSETS_1_28` (`_1_36`, …) when set, else what
+ * ../shared/k8s/install.sh --version unpacks (idempotent), else `KUBEBUILDER_ASSETS` for the version it holds.
+ */
+export function assetsFor(version: OracleVersion): { dir: string } | { missing: string } {
+  const env = process.env[`KUBEBUILDER_ASSETS_${version.replace('.', '_')}`];
+  if (env) return { dir: env };
+  const script = [join(__dirname, '../../../shared/k8s/install.sh'), join(__dirname, '../../../../shared/k8s/install.sh')].find(p => existsSync(p));
+  if (script) {
+    try {
+      const out = execFileSync('bash', [script, '--version', version], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n');
+      return { dir: out[out.length - 1] };
+    } catch (e) {
+      return { missing: `install.sh --version ${version} failed: ${(e as Error).message}` };
+    }
+  }
+  if (version === '1.32' && process.env.KUBEBUILDER_ASSETS) return { dir: process.env.KUBEBUILDER_ASSETS };
+  return { missing: `no kube-apiserver ${version}: set KUBEBUILDER_ASSETS_${version.replace('.', '_')}` };
+}
+
+/**
+ * `describeRealApiServer` once per oracle version (`name [v1.28] [real-apiserver]`, …), each on its own control
+ * plane of that version; `fn` gets the plane and the version, so verdicts are compared with that version's.
+ * Versions listed in `ENVTEST_VERSIONS` (comma-separated, e.g. `1.32`) only, when it is set.
+ */
+export function describeEachApiServerVersion(name: string, fn: (plane: () => ControlPlane, version: OracleVersion) => void): void {
+  const only = process.env.ENVTEST_VERSIONS?.split(',').map(v => v.trim());
+  for (const version of ORACLE_VERSIONS.filter(v => !only || only.includes(v))) {
+    const assets = version === '1.32' && process.env.KUBEBUILDER_ASSETS ? { dir: process.env.KUBEBUILDER_ASSETS } : assetsFor(version);
+    if ('missing' in assets) {
+      if (!process.env.ENVTEST_REQUIRED) {
+        console.log(`real-apiserver suite "${name}" on ${version} skipped: ${assets.missing}`);
+        describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => fn(() => { throw new Error(assets.missing); }, version));
+        continue;
+      }
+      describe(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => {
+        test('the control plane of this version is there', () => { throw new Error(assets.missing); });
+      });
+      continue;
+    }
+    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { assetsDir: assets.dir });
+  }
 }
 
 export interface KubectlResult {

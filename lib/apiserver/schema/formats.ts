@@ -1,4 +1,9 @@
 import { isIP } from 'net';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { goParseDuration } from './go-duration';
+import { goRegExp } from './go-regexp';
+import { isGoMailAddress } from './go-mail-address';
+import { goRequestUriError } from './go-request-uri';
 
 /**
  * String formats the apiserver checks on custom resources: the formats apiextensions keeps
@@ -7,9 +12,9 @@ import { isIP } from 'net';
  * functions behind them. Other formats (int32, password, …) are not checked, like the apiserver.
  * Each is checked value by value against the real apiserver (test/apiserver/value-formats.test.ts).
  */
-export function checkFormat(format: string, value: string): boolean {
+export function checkFormat(format: string, value: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): boolean {
   const check = FORMATS[format.replace(/-/g, '')];
-  return check ? check(value) : true;
+  return check ? check(value, version) : true;
 }
 
 /** Whether the apiserver validates this format at all. */
@@ -22,9 +27,9 @@ const UUID3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12
 const UUID4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
 const UUID5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
 // strfmt.HostnamePattern, then at most 255 bytes and labels of at most 63 bytes
-const HOSTNAME = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
+const HOSTNAME = goRegExp('^([a-zA-Z0-9\\p{S}\\p{L}]((-?[a-zA-Z0-9\\p{S}\\p{L}]{0,62})?)|([a-zA-Z0-9\\p{S}\\p{L}](([a-zA-Z0-9\\-\\p{S}\\p{L}]{0,61}[a-zA-Z0-9\\p{S}\\p{L}])?)(\\.)){1,}([a-zA-Z\\p{L}]){2,63})$');
 // strfmt.DateTimePattern on the lower-cased part after the first 't' (the `.` before the fraction is any character)
-const DATE_TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/u;
+const DATE_TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})([^\n][0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/u;
 
 function isHostname(value: string): boolean {
   return HOSTNAME.test(value) && Buffer.byteLength(value) <= 255 && value.split('.').every(label => Buffer.byteLength(label) <= 63);
@@ -48,22 +53,23 @@ function isDateTime(value: string): boolean {
   return !!m && m[1] <= '23' && m[2] <= '59' && m[3] <= '59';
 }
 
-/** Go `time.ParseDuration`. */
-const GO_DURATION = /^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$/u;
 
 /** strfmt units: each group's last spelling also matches as a prefix (`hours`, `days`, `minutes`). */
 const DURATION_UNITS = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week']];
 
-/** `strfmt.ParseDuration`: Go's syntax, or else any `<digits> <unit>` found anywhere in the text. */
+/** `strfmt.ParseDuration`: Go's syntax, or else every `<digits> <unit>` found in the text (Go's `\d`, `\s`). */
 function isDuration(value: string): boolean {
-  if (value === '0' || GO_DURATION.test(value)) return true;
-  for (const m of value.matchAll(/(\d+)\s*([A-Za-zµ]+)/gu)) {
-    if (!Number.isSafeInteger(Number(m[1])) || Number(m[1]) > 2 ** 63 - 1) return false; // strconv.Atoi overflows
-    const unit = m[2].trim().toLowerCase();
-    if (DURATION_UNITS.some(variants => variants.some((v, i) => (i === variants.length - 1 && unit.startsWith(v)) || v === unit))) return true;
+  if (goParseDuration(value) !== undefined) return true;
+  let ok = false;
+  for (const m of value.matchAll(/([0-9]+)[\t\n\f\r ]*([A-Za-zµ]+)/gu)) {
+    if (BigInt(m[1]) > INT64_MAX) return false; // strconv.Atoi fails, whatever matched before
+    const unit = m[2].toLowerCase();
+    if (DURATION_UNITS.some(variants => variants.some((v, i) => (i === variants.length - 1 && unit.startsWith(v)) || v === unit))) ok = true;
   }
-  return false;
+  return ok;
 }
+
+const INT64_MAX = 2n ** 63n - 1n;
 
 /** `netutils.ParseIPSloppy`: Go's net.ParseIP of Go < 1.17, which tolerates leading zeros in IPv4 parts. */
 function parseIpSloppy(value: string): 4 | 6 | undefined {
@@ -101,8 +107,12 @@ function isCidr(value: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-/** Go `net.ParseMAC`: 6, 8 or 20 octets, colon- or dash-separated pairs or dot-separated groups of four. */
-function isMac(value: string): boolean {
+/**
+ * Go `net.ParseMAC`: 6, 8 or 20 octets, colon- or dash-separated pairs or dot-separated groups of four;
+ * from 1.36 also 12 or 16 hex digits without separators (measured).
+ */
+function isMac(value: string, version: KubernetesVersion): boolean {
+  if (since(version, 'macWithoutSeparators') && /^(?:[0-9a-fA-F]{12}|[0-9a-fA-F]{16})$/.test(value)) return true;
   if (/^[0-9a-fA-F]{2}(?:([:-])[0-9a-fA-F]{2})+$/.test(value)) {
     const sep = value[2];
     const octets = value.split(sep);
@@ -123,70 +133,11 @@ function isIPv4(value: string): boolean {
   return parseIpSloppy(value) !== undefined && value.includes('.');
 }
 
-const ATEXT = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\uffff]+$/u;
-const DOT_ATOM = (s: string) => s.split('.').every(part => ATEXT.test(part));
-
-/** Go `net/mail.ParseAddress` (addr-spec or `name <addr-spec>`), the parts that decide acceptance. */
-function isEmail(value: string): boolean {
-  let address = value.trim();
-  const angle = /^(?:"(?:[^"\\]|\\.)*"|[^<>"]*?)\s*<([^<>]*)>$/.exec(address);
-  if (angle) address = angle[1];
-  const at = address.lastIndexOf('@');
-  if (at <= 0 || at === address.length - 1) return false;
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
-  const localOk = /^"(?:[^"\\\r\n]|\\.)*"$/.test(local) || DOT_ATOM(local);
-  const domainOk = /^\[[^[\]\\]*\]$/.test(domain) || DOT_ATOM(domain);
-  return localOk && domainOk;
-}
-
-/** Characters Go's url package accepts unescaped in a host name (`shouldEscape(c, encodeHost)` is false). */
-const HOST_CHARS = /^[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"%\u0080-\uffff]*$/u;
-
-/** govalidator.IsRequestURI: Go `url.ParseRequestURI`. */
-function isRequestUri(value: string): boolean {
-  if (value === '' || /[\x00-\x1f\x7f]/.test(value)) return false;
-  if (value === '*') return true;
-  let rest = value;
-  let scheme = '';
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(value);
-  if (value.startsWith(':')) return false; // missing protocol scheme
-  if (m) {
-    scheme = m[1];
-    rest = value.slice(m[0].length);
-  }
-  rest = rest.endsWith('?') && rest.split('?').length === 2 ? rest.slice(0, -1) : rest.split('?')[0];
-  if (!rest.startsWith('/')) return scheme !== ''; // opaque (mailto:…) with a scheme; a relative path without
-  if (scheme !== '' && rest.startsWith('//')) {
-    const authority = rest.slice(2).split('/')[0];
-    rest = rest.slice(2 + authority.length);
-    const host = authority.slice(authority.lastIndexOf('@') + 1);
-    if (!validHost(host)) return false;
-  }
-  return validEscapes(rest);
-}
-
-function validHost(host: string): boolean {
-  let port = '';
-  if (host.startsWith('[')) {
-    const end = host.indexOf(']');
-    if (end < 0) return false;
-    port = host.slice(end + 1);
-    if (port !== '' && !port.startsWith(':')) return false;
-  } else {
-    const colon = host.lastIndexOf(':');
-    if (colon >= 0) port = host.slice(colon);
-  }
-  if (port !== '' && !/^:[0-9]*$/.test(port)) return false;
-  return HOST_CHARS.test(host) && validEscapes(host);
-}
-
-function validEscapes(s: string): boolean {
-  return !/%(?![0-9a-fA-F]{2})/.test(s);
-}
+/** govalidator's `[\s-]+`, with Go's ASCII-only `\s`. */
+const GO_SPACES_AND_MINUS = /[\t\n\f\r -]+/g;
 
 function isIsbn10(value: string): boolean {
-  const s = value.replace(/[\s-]+/g, '');
+  const s = value.replace(GO_SPACES_AND_MINUS, '');
   if (!/^[0-9]{9}[0-9X]$/.test(s)) return false;
   let sum = 0;
   for (let i = 0; i < 9; i++) sum += (i + 1) * Number(s[i]);
@@ -195,7 +146,7 @@ function isIsbn10(value: string): boolean {
 }
 
 function isIsbn13(value: string): boolean {
-  const s = value.replace(/[\s-]+/g, '');
+  const s = value.replace(GO_SPACES_AND_MINUS, '');
   if (!/^[0-9]{13}$/.test(s)) return false;
   let sum = 0;
   for (let i = 0; i < 12; i++) sum += Number(s[i]) * (i % 2 === 0 ? 1 : 3);
@@ -223,12 +174,12 @@ function isCreditCard(value: string): boolean {
 }
 
 const RGB_PART = '(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])';
-const RGB = new RegExp(`^rgb\\(\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*\\)$`);
+const RGB = goRegExp(`^rgb\\(\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*\\)$`);
 
-const FORMATS: Record<string, (value: string) => boolean> = {
+const FORMATS: Record<string, (value: string, version: KubernetesVersion) => boolean> = {
   bsonobjectid: v => /^[0-9a-fA-F]{24}$/.test(v),
-  uri: isRequestUri,
-  email: isEmail,
+  uri: (v, version) => goRequestUriError(v, since(version, 'strictBracketedHosts')) === undefined,
+  email: isGoMailAddress,
   hostname: isHostname,
   ipv4: isIPv4,
   ipv6: isIPv6,

@@ -4,6 +4,8 @@ import { JSONSchemaProps } from '../schema/json-schema-props';
 import { Issue } from '../../apimachinery/issue';
 import { applyDefaults } from './value-defaults';
 import { checkFormat } from '../schema/formats';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { checkValueType, numericFormatError } from './type-check';
 import { evaluateRules } from './value-rules';
 
 /** Options of `validateValue`. */
@@ -34,6 +36,11 @@ export interface ValidateValueOptions {
    * @default true
    */
   readonly evaluateRules?: boolean;
+  /**
+   * The Kubernetes version whose apiserver to imitate where versions differ (formats, type checks, messages).
+   * @default '1.32'
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /** What `validateValue` found, and the value it validated (with defaults applied). */
@@ -59,7 +66,7 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, options: 
   const oldDefaulted = options.oldValue !== undefined && doDefault ? applyDefaults(schema, options.oldValue) : options.oldValue;
   const walk = (withRules: boolean): Issue[] => {
     const issues: Issue[] = [];
-    new ValueWalker(issues, withRules).check(defaulted, schema, options.path ?? '', {
+    new ValueWalker(issues, withRules, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION).check(defaulted, schema, options.path ?? '', {
       root: resourceRoot,
       embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
       old: oldDefaulted,
@@ -107,7 +114,7 @@ interface NodeContext {
 const ROOT_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 
 class ValueWalker {
-  constructor(private readonly issues: Issue[], private readonly withRules: boolean) {}
+  constructor(private readonly issues: Issue[], private readonly withRules: boolean, private readonly version: KubernetesVersion) {}
 
   /** Validates one node; returns false when its type is wrong (its rules and children are then skipped). */
   public check(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): boolean {
@@ -121,9 +128,16 @@ class ValueWalker {
       if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null, true);
       return !s.type;
     }
-    if (!this.checkType(v, s, at)) return false;
+    const typed = this.checkType(v, s, at);
+    if (typed === false) return false;
     if (s.enum && !s.enum.some(e => deepEqual(e, v))) {
       this.add(at, `Unsupported value: ${show(v)}: supported values: ${s.enum.map(show).join(', ')}`, v, true);
+    }
+    // a string or list of another type passed kube-openapi's type check only by its format: a string still gets
+    // the string checks (the format's included), a list nothing else
+    if (typed === 'quirk') {
+      if (typeof v === 'string') this.checkString(v, s, at);
+      return true;
     }
     if (typeof v === 'number') this.checkNumber(v, s, at);
     if (typeof v === 'string') this.checkString(v, s, at);
@@ -136,14 +150,18 @@ class ValueWalker {
     return true;
   }
 
-  private checkType(v: unknown, s: JSONSchemaProps, at: string): boolean {
-    const actual = jsonType(v);
-    let ok = true;
-    if (isIntOrString(s)) ok = actual === 'integer' || actual === 'string';
-    else if (s.type === 'number') ok = actual === 'integer' || actual === 'number';
-    else if (s.type) ok = actual === s.type;
-    if (!ok) this.add(at, `Invalid value: "${actual}": ${at} in body must be of type ${expectedType(s)}: "${actual}"`, v, true);
-    return ok;
+  private checkType(v: unknown, s: JSONSchemaProps, at: string): boolean | 'quirk' {
+    if (isIntOrString(s) || !s.type) {
+      const actual = jsonType(v);
+      const ok = isIntOrString(s) ? actual === 'integer' || actual === 'string' : true;
+      if (!ok) this.add(at, `Invalid value: "${actual}": ${at} in body must be of type ${expectedType(s)}: "${actual}"`, v, true);
+      return ok;
+    }
+    const verdict = checkValueType(v, s, at, this.version);
+    const range = numericFormatError(v, s, at, this.version);
+    if (verdict.error) this.add(at, verdict.error.message, verdict.error.value, true);
+    if (range) this.add('<nil>', range, '');
+    return verdict.error ? false : verdict.quirk ? 'quirk' : true;
   }
 
   private checkNumber(v: number, s: JSONSchemaProps, at: string): void {
@@ -169,7 +187,7 @@ class ValueWalker {
     if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
     // a pattern that does not compile is the CRD's error (reported there); kube-openapi then checks nothing
     if (s.pattern !== undefined && goRegexpError(s.pattern) === undefined && !goRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
-    if (s.format && !checkFormat(s.format, v)) this.invalid(at, v, `${at} in body must be of type ${s.format}: ${show(v)}`);
+    if (s.format && !checkFormat(s.format, v, this.version)) this.invalid(at, v, `${at} in body must be of type ${s.format}: ${show(v)}`);
   }
 
   private checkArray(v: unknown[], s: JSONSchemaProps, path: string, ctx: NodeContext): void {
@@ -257,10 +275,10 @@ class ValueWalker {
     const at = path || '<root>';
     const valid = (b: JSONSchemaProps): boolean => {
       const sink: Issue[] = [];
-      new ValueWalker(sink, false).check(v, b, path, { ...ctx, valueOnly: true });
+      new ValueWalker(sink, false, this.version).check(v, b, path, { ...ctx, valueOnly: true });
       return sink.length === 0;
     };
-    for (const b of s.allOf ?? []) new ValueWalker(this.issues, false).check(v, b, path, { ...ctx, valueOnly: true });
+    for (const b of s.allOf ?? []) new ValueWalker(this.issues, false, this.version).check(v, b, path, { ...ctx, valueOnly: true });
     if (s.anyOf && !isIntOrString(s) && !s.anyOf.some(valid)) this.invalid(at, v, `${at} must validate at least one schema (anyOf)`);
     if (s.oneOf && s.oneOf.filter(valid).length !== 1) this.invalid(at, v, `${at} must validate one and only one schema (oneOf)`);
     if (s.not && valid(s.not)) this.invalid(at, v, `${at} must not validate the schema (not)`);

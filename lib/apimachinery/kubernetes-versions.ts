@@ -1,0 +1,97 @@
+/*
+ * The Kubernetes versions this project imitates, and where their apiservers differ, as data keyed by version:
+ * one checker reads `since(version, change)` instead of a copy of the checker per version.
+ * Versions 1.28, 1.32 and 1.36 are measured on their real apiservers in the differential suites; the versions
+ * between them follow upstream's release notes and sources (each change names its source).
+ */
+
+/** The Kubernetes minor versions this project knows, oldest first. */
+export const KUBERNETES_VERSIONS = ['1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'] as const;
+
+/** A Kubernetes minor version, `1.28` to `1.36`. */
+export type KubernetesVersion = (typeof KUBERNETES_VERSIONS)[number];
+
+/** The version checks use when none is given: the one every check was first measured on. */
+export const DEFAULT_KUBERNETES_VERSION: KubernetesVersion = '1.32';
+
+/** The range the project supports, and the default target of an app. */
+export const SUPPORTED_KUBERNETES_RANGE = { min: '1.28', max: '1.36' } as const satisfies { min: KubernetesVersion; max: KubernetesVersion };
+
+/**
+ * The minor number (`1.32` → 32).
+ *
+ * @internal
+ */
+export function minorOf(version: KubernetesVersion): number {
+  return Number(version.split('.')[1]);
+}
+
+/**
+ * Whether `text` names a supported version (`1.30`, `v1.30`, `1.30.2`), and which.
+ *
+ * @internal
+ */
+export function parseKubernetesVersion(text: string): KubernetesVersion | undefined {
+  const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(text.trim());
+  const version = m ? `1.${Number(m[1])}` : undefined;
+  return (KUBERNETES_VERSIONS as readonly string[]).includes(version ?? '') ? (version as KubernetesVersion) : undefined;
+}
+
+/**
+ * Every version from `min` to `max`, both included.
+ *
+ * @internal
+ */
+export function versionsBetween(min: KubernetesVersion, max: KubernetesVersion): KubernetesVersion[] {
+  return KUBERNETES_VERSIONS.filter(v => minorOf(v) >= minorOf(min) && minorOf(v) <= minorOf(max));
+}
+
+/**
+ * Changes in what the apiserver accepts, each with the first minor version that has it.
+ *
+ * @internal
+ */
+export const APISERVER_CHANGES = {
+  /** `mac` format: 12 or 16 hex digits without separators are accepted (measured: refused by 1.32, accepted by 1.36). */
+  macWithoutSeparators: 36,
+  /** `uri` format and CEL `url()`: a bracketed host must be an IPv6 address (Go 1.25.2's net/url, CVE-2025-47912). */
+  strictBracketedHosts: 36,
+  /** integer/number formats are enforced: int32/int64 ranges, float's range ("Checked value must be of type …"). */
+  numericFormatRanges: 36,
+  /**
+   * Formats are kept only on the types they are meant for (string formats on strings, numeric formats on numbers);
+   * before, any known string format on any type made kube-openapi's type check report the format (`must be of type byte`).
+   */
+  formatsOnlyOnTheirType: 36,
+  /** CRD CEL failures read `<field>: Invalid value: <message>` (before: `<field>: Invalid value: "object": <message>`). */
+  celMessageWithoutType: 36,
+  /** `selectableFields` in CRD versions (alpha 1.30, beta and on by default 1.31, GA 1.32). */
+  selectableFields: 31,
+  /** CRD rules' `optionalOldSelf` (beta and on by default in 1.30, GA 1.31). */
+  optionalOldSelf: 30,
+} as const;
+
+/**
+ * A change of `APISERVER_CHANGES`.
+ *
+ * @internal
+ */
+export type ApiserverChange = keyof typeof APISERVER_CHANGES;
+
+/**
+ * Whether `version` has `change`.
+ *
+ * @internal
+ */
+export function since(version: KubernetesVersion, change: ApiserverChange): boolean {
+  return minorOf(version) >= APISERVER_CHANGES[change];
+}
+
+/**
+ * The first version with `change`.
+ *
+ * @internal
+ */
+export function firstVersionWith(change: ApiserverChange): KubernetesVersion {
+  return `1.${APISERVER_CHANGES[change]}` as KubernetesVersion;
+}
