@@ -3,6 +3,7 @@
 import { OperatorApp, OutputLayout } from '../lib';
 import { DEMO_EVOLUTION } from './evolution';
 import { FooChart } from './foo/foo-chart';
+import { DEMO_MONITORING_LABELS, MonitoringChart } from './monitoring/monitoring-chart';
 import { SampleDbChart } from './sampledb/sampledb-chart';
 
 const app = new OperatorApp({
@@ -10,6 +11,8 @@ const app = new OperatorApp({
   docs: true,
   evolution: DEMO_EVOLUTION,
 });
-new SampleDbChart(app, 'sampledb');
-new FooChart(app, 'foo');
+// The monitoring stack scrapes both operators: their ServiceMonitors, PrometheusRules and namespaces carry its label.
+new SampleDbChart(app, 'sampledb', { monitoringLabels: DEMO_MONITORING_LABELS });
+new FooChart(app, 'foo', { monitoringLabels: DEMO_MONITORING_LABELS });
+new MonitoringChart(app, 'monitoring');
 app.synth();

@@ -13,6 +13,11 @@ export interface FooChartProps extends ChartProps {
    * @default - controllerImage('foo') (controllers/images.ts), what `npx projen images` builds
    */
   readonly image?: string;
+  /**
+   * Labels on the operator's ServiceMonitor, PrometheusRule and Namespace (what a Prometheus selects them by).
+   * @default {}
+   */
+  readonly monitoringLabels?: Readonly<Record<string, string>>;
 }
 
 /** kubernetes/sample-controller's Foo: CRD, the operator that reconciles it, and the upstream example. */
@@ -25,6 +30,9 @@ export class FooChart extends Chart {
       image: props.image ?? controllerImage('foo'),
       // The controller's own declaration (controllers/foo/contract.ts): it is wired from the same object.
       contract: FOO_CONTRACT,
+      // The controller serves controller-runtime's metrics: scraped and alerted on (down, errors, backlog).
+      monitoring: { labels: { ...props.monitoringLabels } },
+      namespaceLabels: { ...props.monitoringLabels },
     });
     new Foo(this, 'example-foo', {
       metadata: { name: 'example-foo', namespace: 'default' },

@@ -36,10 +36,11 @@ export interface SampleDbChartProps extends ChartProps {
    */
   readonly postgresImages?: PostgresImageOverrides;
   /**
-   * Labels on the ServiceMonitor and PrometheusRule (e.g. the `release` label your Prometheus selects).
+   * Labels on the ServiceMonitor, the PrometheusRule and the operator's Namespace (e.g. the label your Prometheus'
+   * `serviceMonitorSelector` and `serviceMonitorNamespaceSelector` match).
    * @default {}
    */
-  readonly monitoringLabels?: Record<string, string>;
+  readonly monitoringLabels?: Readonly<Record<string, string>>;
   /**
    * The group whose members may request a switchover (set or change `spec.primary`): a ValidatingAdmissionPolicy
    * refuses it to everyone else (Kubernetes 1.30+).
@@ -90,7 +91,8 @@ export class SampleDbChart extends Chart {
       watchNamespaces: props.watchNamespaces ?? ['default'],
       apiServerPorts: props.apiServerPorts,
       env,
-      monitoring: { labels: props.monitoringLabels, alerts: SAMPLEDB_ALERTS },
+      monitoring: { labels: { ...props.monitoringLabels }, alerts: SAMPLEDB_ALERTS },
+      namespaceLabels: { ...props.monitoringLabels },
     });
 
     switchoverPolicy(this, crd, props.switchoverGroup ?? DEFAULT_SWITCHOVER_GROUP);

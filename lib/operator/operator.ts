@@ -41,6 +41,12 @@ export interface OperatorProps {
    */
   readonly createNamespace?: boolean;
   /**
+   * More labels on the Namespace the construct creates (e.g. the label a Prometheus' `serviceMonitorNamespaceSelector`
+   * matches), besides the Pod Security "restricted" ones.
+   * @default {}
+   */
+  readonly namespaceLabels?: Record<string, string>;
+  /**
    * Create a Namespace for each watched namespace (only for a namespaced watch scope), so the output applies to a
    * fresh cluster: the Roles, RoleBindings and example resources in a watched namespace need it to exist.
    * Namespaces every cluster has (`default`, `kube-system`, `kube-public`, `kube-node-lease`) are never created.
@@ -163,7 +169,7 @@ export class Operator extends Construct {
     }
 
     if (props.createNamespace ?? true) {
-      new kplus.Namespace(this, 'Namespace', { metadata: { name: this.namespace, labels: RESTRICTED_NAMESPACE_LABELS } });
+      new kplus.Namespace(this, 'Namespace', { metadata: { name: this.namespace, labels: { ...(props.namespaceLabels ?? {}), ...RESTRICTED_NAMESPACE_LABELS } } });
     }
     this.rbac = new OperatorRbac(this, 'Rbac', {
       name: this.name,

@@ -13,14 +13,20 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
   const kinds = (file: string) => yaml.parseAllDocuments(fs.readFileSync(path.join(out, file), 'utf8')).map(d => d.toJS().kind);
   expect(fs.readdirSync(out).sort()).toEqual([
     '0-namespaces.yaml', '1-crds.yaml', '2-cluster-resources.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml',
-    '5-external-custom-resources.yaml', 'APPLY.md', 'docs', 'foo-controller.rbac-report.md', 'sampledb-operator.rbac-report.md',
+    'APPLY.md', 'docs', 'foo-controller.rbac-report.md', 'monitoring-operator.rbac-report.md', 'sampledb-operator.rbac-report.md',
   ]);
   expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual([
-    'README.md', 'foo-controller.md', 'foos.samplecontroller.k8s.io.md', 'sampledb-operator.md', 'sampledbs.database.example.com.md',
+    'README.md', 'alertmanagers.monitoring.coreos.com.md', 'foo-controller.md', 'foos.samplecontroller.k8s.io.md', 'monitoring-operator.md',
+    'prometheuses.monitoring.coreos.com.md', 'prometheusrules.monitoring.coreos.com.md', 'sampledb-operator.md', 'sampledbs.database.example.com.md',
+    'servicemonitors.monitoring.coreos.com.md',
   ]);
-  expect(kinds('5-external-custom-resources.yaml').sort()).toEqual(['PrometheusRule', 'ServiceMonitor']);
-  expect(kinds('1-crds.yaml')).toEqual(['CustomResourceDefinition', 'CustomResourceDefinition']);
-  expect(kinds('4-custom-resources.yaml').sort()).toEqual(['Foo', 'SampleDB', 'SampleDB']);
+  // The monitoring stack installs prometheus-operator's CRDs: the operators' ServiceMonitors and PrometheusRules are
+  // no longer external, they apply with the other custom resources once the CRDs are Established.
+  expect(kinds('1-crds.yaml')).toHaveLength(6);
+  expect(kinds('4-custom-resources.yaml').sort()).toEqual([
+    'Alertmanager', 'Foo', 'Prometheus', 'PrometheusRule', 'PrometheusRule', 'PrometheusRule', 'SampleDB', 'SampleDB',
+    'ServiceMonitor', 'ServiceMonitor', 'ServiceMonitor',
+  ]);
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('kubectl wait --for condition=established');
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
 });
