@@ -5,6 +5,7 @@
  *   POST /alerts   an Alertmanager webhook payload (version 4)
  *   GET  /alerts   the notifications received, oldest first, as JSON
  *   GET  /healthz  200
+ *   GET  /metrics  `alert_receiver_notifications_total` (Prometheus text format): the receiver is also a scrape target
  *
  *   node receiver.js [--port=8080]
  */
@@ -22,9 +23,15 @@ export interface Notification {
 /** Starts the receiver; resolves once listening. */
 export function startReceiver(port: number, keep = 100): Promise<Server> {
   const received: Notification[] = [];
+  let total = 0;
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/healthz') {
       res.writeHead(200).end('ok');
+    } else if (req.method === 'GET' && req.url === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(
+        '# HELP alert_receiver_notifications_total Alertmanager notifications received.\n'
+        + '# TYPE alert_receiver_notifications_total counter\n'
+        + `alert_receiver_notifications_total ${total}\n`);
     } else if (req.method === 'GET' && req.url === '/alerts') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(received));
     } else if (req.method === 'POST' && req.url === '/alerts') {
@@ -36,6 +43,7 @@ export function startReceiver(port: number, keep = 100): Promise<Server> {
           const payload = typeof body === 'object' && body !== null ? body : {};
           const note: Notification = { receivedAt: new Date().toISOString(), ...payload };
           received.push(note);
+          total++;
           if (received.length > keep) received.shift();
           process.stdout.write(JSON.stringify({ ts: note.receivedAt, level: 'info', msg: 'notification', notification: note }) + '\n');
           res.writeHead(200).end('ok');

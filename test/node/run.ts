@@ -25,6 +25,7 @@ type Suite = (h: NodeHarness) => Promise<void>;
 const SUITES: { readonly name: string; readonly load: () => Promise<{ default: Suite }> }[] = [
   { name: 'sampledb', load: () => import('./suites/sampledb') },
   { name: 'policy', load: () => import('./suites/policy') },
+  { name: 'monitoring', load: () => import('./suites/monitoring') },
   // Restarts kube-apiserver, the kubelet and the node-agent: last.
   { name: 'chaos', load: () => import('./suites/chaos') },
 ];

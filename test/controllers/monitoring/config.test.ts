@@ -17,7 +17,7 @@ import { DiscoverySource } from '../../../controllers/monitoring/discovery';
 import { generateConfig, generateTargets } from '../../../controllers/monitoring/promcfg';
 import { ruleFileName, ruleFiles } from '../../../controllers/monitoring/rules';
 import { Alertmanager, Endpoints, InNamespace, Prometheus, PrometheusRule, Service, ServiceMonitor } from '../../../controllers/monitoring/types';
-import { Store } from '../../../runtime';
+import { KubeObject, Store } from '../../../runtime';
 import { runPromtool } from '../../support/promtool';
 
 /** A synthesized manifest as the apiserver would store it (uid, resourceVersion). */
@@ -36,7 +36,7 @@ const rules = manifests.filter((m) => m.kind === 'PrometheusRule').map((m, i) =>
 const prometheus = stored<InNamespace<Prometheus>>(manifests.find((m) => m.kind === 'Prometheus'), 200);
 
 /** A read-only store over fixed objects. */
-function storeOf<T>(objs: any[]): Store<T> {
+function storeOf<T extends KubeObject>(objs: any[]): Store<T> {
   const key = (r: any) => (typeof r === 'string' ? r : `${r.namespace ?? ''}/${r.name}`);
   const byKey = new Map(objs.map((o) => [`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o]));
   return {

@@ -1,0 +1,175 @@
+/**
+ * The monitoring operator on the real single-node cluster (a suite of test/node/run.ts; issue 22's "Done when"):
+ * the demo's Prometheus (dist/, applied as dist/APPLY.md says) scrapes the SampleDB and Foo operators through
+ * their ServiceMonitors and evaluates their PrometheusRules; promtool (in the Prometheus image) accepts every
+ * file the operator generated, as mounted in the pod; a new ServiceMonitor becomes a target within 60 s with the
+ * same Prometheus pod (no restart, the reload succeeded); scaling the SampleDB operator to 0 fires its down
+ * alert, which Alertmanager delivers to the in-cluster receiver; a namespace relabelled out of the selector drops
+ * its targets; deleting a Prometheus object removes everything it owned.
+ *
+ * Prometheus, Alertmanager and the receiver are read through the apiserver's service proxy, as a user with
+ * kubectl would. The suite uses its own namespace `monitoring-e2e`, restores the SampleDB operator's replicas and
+ * leaves the demo's Prometheus and Alertmanager running.
+ */
+import { controllerImage } from '../../../controllers/images';
+import { DEMO_MONITORING_LABELS } from '../../../apps/monitoring/monitoring-chart';
+import { NodeHarness, assert, until } from '../harness';
+
+const MON = 'monitoring';
+const E2E = 'monitoring-e2e';
+const SAMPLEDB_NS = 'sampledb-operator-system';
+const [LABEL_KEY, LABEL_VALUE] = Object.entries(DEMO_MONITORING_LABELS)[0];
+/** The alert the SampleDB operator's PrometheusRule fires when its metrics endpoint is gone (lib/operator/operator-monitoring.ts). */
+const DOWN_ALERT = 'SampledbOperatorDown';
+
+interface Target { labels: Record<string, string>; scrapePool: string; health: string; lastError: string }
+
+export default async function monitoring(h: NodeHarness): Promise<void> {
+  const step = h.step.bind(h);
+  const raw = (path: string): any => JSON.parse(h.kubectl('get', '--raw', path));
+  const prom = (path: string): any => raw(`/api/v1/namespaces/${MON}/services/prometheus-main:web/proxy${path}`);
+  const targets = (): Target[] => prom('/api/v1/targets?state=active').data.activeTargets;
+  const query = (q: string): any[] => prom(`/api/v1/query?query=${encodeURIComponent(q)}`).data.result;
+  const promPod = () => h.json('get', 'pod', 'prometheus-main-0', '-n', MON);
+  let promUid = '';
+
+  await step('dist/ applied as dist/APPLY.md says (the monitoring stack with the operators)', () => h.ensureDistApplied());
+
+  await step('the monitoring operator runs Prometheus and Alertmanager for the demo objects', async () => {
+    await until('prometheus-main and alertmanager-main ready', () => ['prometheus-main', 'alertmanager-main'].every((s) => (h.json('get', 'statefulset', s, '-n', MON).status?.readyReplicas ?? 0) >= 1), 240, 2000);
+    const p = h.json('get', 'prometheus', 'main', '-n', MON);
+    const reconciled = (p.status?.conditions ?? []).find((c: any) => c.type === 'Reconciled');
+    assert(reconciled?.status === 'True', `Prometheus main Reconciled: ${JSON.stringify(reconciled)}`);
+    promUid = promPod().metadata.uid;
+    return reconciled.message;
+  });
+
+  await step('Prometheus scrapes the SampleDB and Foo operators through their ServiceMonitors: both targets up, job = the metrics Service', async () => {
+    const want: Record<string, { job: string; namespace: string }> = {
+      [`serviceMonitor/${SAMPLEDB_NS}/sampledb-operator/0`]: { job: 'sampledb-operator-metrics', namespace: SAMPLEDB_NS },
+      'serviceMonitor/foo-controller-system/foo-controller/0': { job: 'foo-controller-metrics', namespace: 'foo-controller-system' },
+    };
+    const found = await until('both operator targets up', () => {
+      const ts = targets();
+      const up = Object.keys(want).map((pool) => ts.find((t) => t.scrapePool === pool && t.health === 'up'));
+      return up.every(Boolean) ? up : undefined;
+    }, 120, 2000);
+    for (const t of found) {
+      const w = want[t!.scrapePool];
+      assert(t!.labels.job === w.job && t!.labels.namespace === w.namespace, `labels of ${t!.scrapePool}: ${JSON.stringify(t!.labels)}`);
+    }
+    return found.map((t) => `${t!.scrapePool} up (job=${t!.labels.job}, pod=${t!.labels.pod})`).join('; ');
+  });
+
+  await step('the PrometheusRules\' groups are loaded and evaluate; no operator-down alert while the operators are up (their job label matches)', async () => {
+    const groups = await until('rule groups', () => {
+      const gs: any[] = prom('/api/v1/rules').data.groups;
+      return ['sampledb-operator.rules', 'foo-controller.rules'].every((n) => gs.some((g) => g.name === n && g.rules.every((r: any) => r.health === 'ok' && r.lastEvaluation !== '0001-01-01T00:00:00Z'))) ? gs : undefined;
+    }, 90, 2000);
+    const down = groups.flatMap((g: any) => g.rules).filter((r: any) => /OperatorDown$|ControllerDown$/.test(r.name));
+    assert(down.length >= 2, `down alerts: ${down.map((r: any) => r.name)}`);
+    const active = down.filter((r: any) => r.state !== 'inactive');
+    assert(active.length === 0, `down alerts not inactive: ${JSON.stringify(active.map((r: any) => [r.name, r.state]))}`);
+    return `${groups.length} groups, ${groups.reduce((n: number, g: any) => n + g.rules.length, 0)} rules healthy; ${down.map((r: any) => `${r.name} inactive`).join(', ')}`;
+  });
+
+  await step('promtool (the Prometheus image\'s) accepts every generated file, as mounted in the pod', () => {
+    const exec = (...args: string[]) => h.kubectl('exec', '-n', MON, 'prometheus-main-0', '-c', 'prometheus', '--', ...args);
+    const config = exec('promtool', 'check', 'config', '/etc/prometheus/config/prometheus.yaml');
+    assert(/SUCCESS/.test(config) && !/WARNING|FAILED/.test(config), config);
+    const files = exec('sh', '-c', 'ls /etc/prometheus/rules/prometheus-main-rulefiles-0/*.yaml').trim().split('\n');
+    const rules = exec('promtool', 'check', 'rules', ...files);
+    assert((rules.match(/SUCCESS/g) ?? []).length === files.length && !/FAILED/.test(rules), rules);
+    return `check config: SUCCESS (with ${exec('sh', '-c', 'ls /etc/prometheus/targets | wc -l').trim()} targets files); check rules: ${files.length} files SUCCESS`;
+  });
+
+  // The down alert waits `for: 5m`: the operator is scaled down now and the alert checked after the other steps.
+  const sampledbReplicas = h.json('get', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS).spec.replicas ?? 1;
+  const scaledAt = Date.now();
+  h.kubectl('scale', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS, '--replicas=0');
+  try {
+    await step('a new ServiceMonitor becomes a target within 60 s; same Prometheus pod, restartCount 0, last reload successful', async () => {
+      h.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: E2E, labels: { [LABEL_KEY]: LABEL_VALUE } } });
+      const labels = { 'app.kubernetes.io/name': 'e2e-metrics' };
+      h.apply(
+        {
+          apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'e2e-metrics', namespace: E2E, labels },
+          spec: {
+            replicas: 1, selector: { matchLabels: labels },
+            template: {
+              metadata: { labels },
+              spec: {
+                automountServiceAccountToken: false,
+                securityContext: { runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+                containers: [{
+                  name: 'receiver', image: controllerImage('monitoring'), imagePullPolicy: 'IfNotPresent',
+                  command: ['/nodejs/bin/node', '/app/receiver.js', '--port=8080'], ports: [{ name: 'metrics', containerPort: 8080 }],
+                  readinessProbe: { httpGet: { path: '/healthz', port: 'metrics' }, periodSeconds: 2 },
+                  securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+                }],
+              },
+            },
+          },
+        },
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'e2e-metrics', namespace: E2E, labels }, spec: { selector: labels, ports: [{ name: 'metrics', port: 8080, targetPort: 'metrics' }] } },
+      );
+      await until('e2e-metrics ready', () => (h.json('get', 'deployment', 'e2e-metrics', '-n', E2E).status?.availableReplicas ?? 0) >= 1, 120, 1000);
+      const created = Date.now();
+      h.apply({
+        apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name: 'e2e', namespace: E2E, labels: { [LABEL_KEY]: LABEL_VALUE } },
+        spec: { selector: { matchLabels: labels }, endpoints: [{ port: 'metrics', interval: '5s' }] },
+      });
+      const target = await until('the new target up', () => targets().find((t) => t.scrapePool === `serviceMonitor/${E2E}/e2e/0` && t.health === 'up'), 60, 1000);
+      const seconds = (Date.now() - created) / 1000;
+      const pod = promPod();
+      assert(pod.metadata.uid === promUid, `the Prometheus pod was replaced (${promUid} → ${pod.metadata.uid})`);
+      const restarts = pod.status.containerStatuses.map((c: any) => `${c.name}=${c.restartCount}`);
+      assert(pod.status.containerStatuses.every((c: any) => c.restartCount === 0), `restarts: ${restarts}`);
+      const reload = query('prometheus_config_last_reload_successful');
+      assert(reload.length === 1 && reload[0].value[1] === '1', `prometheus_config_last_reload_successful: ${JSON.stringify(reload)}`);
+      assert(target.labels.job === 'e2e-metrics', `job label ${target.labels.job}`);
+      return `up after ${seconds.toFixed(1)} s (job=${target.labels.job}); pod ${pod.metadata.name} unchanged, ${restarts.join(', ')}; prometheus_config_last_reload_successful 1`;
+    });
+
+    await step('a namespace relabelled out of the selector drops its targets', async () => {
+      h.kubectl('label', 'namespace', E2E, `${LABEL_KEY}-`);
+      const started = Date.now();
+      await until('the e2e target gone', () => !targets().some((t) => t.scrapePool.startsWith(`serviceMonitor/${E2E}/`)), 90, 1000);
+      const config = Buffer.from(h.json('get', 'secret', 'prometheus-main', '-n', MON).data['prometheus.yaml'], 'base64').toString();
+      assert(!config.includes(`serviceMonitor/${E2E}/`), 'the job is still in the configuration');
+      return `gone after ${((Date.now() - started) / 1000).toFixed(1)} s; the job left the configuration`;
+    });
+
+    await step('deleting a Prometheus object removes everything it owned', async () => {
+      h.apply({
+        apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { name: 'e2e', namespace: E2E },
+        spec: { replicas: 1, serviceAccountName: 'default', serviceMonitorSelector: { matchLabels: { none: 'none' } }, resources: { requests: { cpu: '10m', memory: '64Mi' } } },
+      });
+      const owned = ['statefulset/prometheus-e2e', 'service/prometheus-e2e', 'secret/prometheus-e2e', 'configmap/prometheus-e2e-rulefiles-0', 'configmap/prometheus-e2e-targets'];
+      await until('its children', () => owned.every((o) => h.exists(o, '-n', E2E)), 60, 1000);
+      await until('its pod running', () => h.exists('pod/prometheus-e2e-0', '-n', E2E), 60, 1000);
+      h.kubectl('delete', 'prometheus', 'e2e', '-n', E2E, '--wait=true');
+      const started = Date.now();
+      await until('every child gone', () => owned.every((o) => !h.exists(o, '-n', E2E)) && !h.exists('pod/prometheus-e2e-0', '-n', E2E), 120, 1000);
+      return `${owned.join(', ')} and pod prometheus-e2e-0 removed by the garbage collector ${((Date.now() - started) / 1000).toFixed(1)} s after the delete`;
+    });
+
+    await step(`scaling the SampleDB operator to 0 fires ${DOWN_ALERT}; Alertmanager delivers it to the in-cluster receiver`, async () => {
+      await until(`${DOWN_ALERT} firing in Prometheus`, () => prom('/api/v1/alerts').data.alerts.find((a: any) => a.labels.alertname === DOWN_ALERT && a.state === 'firing'), 480, 5000);
+      const firing = (Date.now() - scaledAt) / 1000;
+      await until('in Alertmanager', () => raw(`/api/v1/namespaces/${MON}/services/alertmanager-main:web/proxy/api/v2/alerts`).some((a: any) => a.labels.alertname === DOWN_ALERT), 60, 2000);
+      const note = await until('delivered to the receiver', () => raw(`/api/v1/namespaces/${MON}/services/alert-receiver:http/proxy/alerts`)
+        .find((n: any) => n.status === 'firing' && (n.alerts ?? []).some((a: any) => a.labels?.alertname === DOWN_ALERT)), 60, 2000);
+      return `firing ${firing.toFixed(0)} s after the scale-down (for: 5m); received by alert-receiver at ${note.receivedAt} (receiver ${note.receiver})`;
+    });
+  } finally {
+    h.kubectl('scale', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS, `--replicas=${sampledbReplicas}`);
+    h.kubectl('delete', 'namespace', E2E, '--ignore-not-found', '--wait=false');
+  }
+
+  await step('the SampleDB operator is back (replicas restored) and scraped again', async () => {
+    await until('available', () => (h.json('get', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS).status?.availableReplicas ?? 0) >= sampledbReplicas, 120, 2000);
+    await until('target up', () => targets().some((t) => t.scrapePool === `serviceMonitor/${SAMPLEDB_NS}/sampledb-operator/0` && t.health === 'up'), 120, 2000);
+    return `${sampledbReplicas} replica(s) available, target up`;
+  });
+}
