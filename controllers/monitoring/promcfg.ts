@@ -83,7 +83,7 @@ export function alertmanagerJobName(i: number): string {
 /** The scrape job of endpoint `i` of a ServiceMonitor (upstream `generateServiceMonitorConfig`). */
 export function serviceMonitorJob(sm: InNamespace<ServiceMonitor>, ep: Endpoint, i: number, options: ConfigOptions = {}): Yaml {
   const jobName = serviceMonitorJobName(sm, i);
-  const job: Yaml = { job_name: jobName, honor_labels: false };
+  const job: Yaml = { job_name: jobName, honor_labels: ep.honorLabels ?? false };
   Object.assign(job, discoveryOf(jobName, monitoredNamespaces(sm), options));
   if (ep.interval) job.scrape_interval = ep.interval;
   if (ep.scrapeTimeout) job.scrape_timeout = ep.scrapeTimeout;

@@ -24,7 +24,7 @@ export const SERVICEMONITOR_SUBSET = fields({
   selector: fields({ matchLabels: ANY, matchExpressions: ANY }),
   namespaceSelector: fields({ any: ANY, matchNames: ANY }),
   endpoints: items(fields({
-    port: ANY, path: ANY, interval: ANY, scrapeTimeout: ANY, scheme: ANY,
+    port: ANY, path: ANY, interval: ANY, scrapeTimeout: ANY, scheme: ANY, honorLabels: ANY,
     relabelings: ANY, metricRelabelings: ANY,
   })),
 });

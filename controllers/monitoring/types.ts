@@ -26,6 +26,7 @@ export interface Endpoint {
   readonly interval?: string;
   readonly scrapeTimeout?: string;
   readonly scheme?: string;
+  readonly honorLabels?: boolean;
   readonly relabelings?: readonly RelabelConfig[];
   readonly metricRelabelings?: readonly RelabelConfig[];
 }

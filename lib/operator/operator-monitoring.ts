@@ -73,7 +73,10 @@ export class OperatorMonitoring extends Construct {
       kind: 'ServiceMonitor',
       metadata: { name: props.name, namespace: props.namespace, labels },
       spec: {
-        endpoints: [{ port: 'metrics', path: '/metrics', interval, scheme: 'http' }],
+        // honorLabels: a controller's own metrics describe other objects by `namespace` (SampleDB's per-database
+        // gauges); without it Prometheus renames that label `exported_namespace` and gives every series the
+        // controller's namespace (seen on the real node), as kube-state-metrics' ServiceMonitor avoids the same way.
+        endpoints: [{ port: 'metrics', path: '/metrics', interval, scheme: 'http', honorLabels: true }],
         namespaceSelector: { matchNames: [props.namespace] },
         selector: { matchLabels: ApiObject.of(props.metricsService).metadata.toJson().labels ?? {} },
       },

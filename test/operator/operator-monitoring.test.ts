@@ -40,7 +40,7 @@ describe('OperatorMonitoring', () => {
     expect(validate(serviceMonitor) ? [] : validate.errors).toStrictEqual([]);
     expect(serviceMonitor.metadata.labels).toStrictEqual({ release: 'prom' });
     expect(serviceMonitor.spec.selector).toStrictEqual({ matchLabels: { 'app.kubernetes.io/name': 'op' } });
-    expect(serviceMonitor.spec.endpoints).toStrictEqual([{ port: 'metrics', path: '/metrics', interval: '15s', scheme: 'http' }]);
+    expect(serviceMonitor.spec.endpoints).toStrictEqual([{ port: 'metrics', path: '/metrics', interval: '15s', scheme: 'http', honorLabels: true }]);
   });
 
   test('the PrometheusRule validates against the vendored CRD schema and alerts on controller-runtime metrics', () => {
@@ -58,7 +58,7 @@ describe('OperatorMonitoring', () => {
     new ServiceMonitor(chart, 'sm', {
       metadata: { name: 'op', namespace: 'op-system', labels: {} },
       spec: {
-        endpoints: [{ port: 'metrics', path: '/metrics', interval: '30s', scheme: ServiceMonitorSpecEndpointsScheme.HTTP }],
+        endpoints: [{ port: 'metrics', path: '/metrics', interval: '30s', scheme: ServiceMonitorSpecEndpointsScheme.HTTP, honorLabels: true }],
         namespaceSelector: { matchNames: ['op-system'] },
         selector: { matchLabels: { 'app.kubernetes.io/name': 'op' } },
       },

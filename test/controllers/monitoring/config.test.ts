@@ -173,7 +173,7 @@ describe('the demo Prometheus configuration', () => {
       { source_labels: ['__meta_kubernetes_service_name'], target_label: 'job', replacement: '${1}' },
       { target_label: 'endpoint', replacement: 'metrics' },
     ]);
-    expect(sampledb).toMatchObject({ scrape_interval: '30s', metrics_path: '/metrics', scheme: 'http', honor_labels: false });
+    expect(sampledb).toMatchObject({ scrape_interval: '30s', metrics_path: '/metrics', scheme: 'http', honor_labels: true });
     expect(config.alerting.alertmanagers).toStrictEqual([{
       kubernetes_sd_configs: [{ role: 'endpoints', namespaces: { names: ['monitoring'] } }],
       api_version: 'v2',

@@ -128,11 +128,11 @@ describeRealApiServer('monitoring operator', (plane) => {
   }, 60_000);
 
   test('fields outside the supported subset set a condition instead of being ignored', async () => {
-    await req('POST', cr(appNs, 'servicemonitors'), { apiVersion: API, kind: 'ServiceMonitor', metadata: { name: 'with-joblabel', labels: SELECT }, spec: { jobLabel: 'app', selector: { matchLabels: { app: 'app' } }, endpoints: [{ port: 'metrics', honorLabels: true }] } });
+    await req('POST', cr(appNs, 'servicemonitors'), { apiVersion: API, kind: 'ServiceMonitor', metadata: { name: 'with-joblabel', labels: SELECT }, spec: { jobLabel: 'app', selector: { matchLabels: { app: 'app' } }, endpoints: [{ port: 'metrics', params: { format: ['prometheus'] } }] } });
     const binding = await until('rejected binding', async () => (await req('GET', cr(appNs, 'servicemonitors', 'with-joblabel'))).status?.bindings?.[0]?.conditions?.[0]);
     expect(binding).toMatchObject({ type: 'Accepted', status: 'False', reason: 'UnsupportedFields' });
     expect(binding.message).toContain('spec.jobLabel');
-    expect(binding.message).toContain('spec.endpoints[0].honorLabels');
+    expect(binding.message).toContain('spec.endpoints[0].params');
     expect(await config()).not.toContain('with-joblabel');
     expect((await req('GET', cr(promNs, 'prometheuses', 'main'))).status.conditions.find((c: any) => c.type === 'Reconciled')).toMatchObject({ status: 'True', reason: 'SomeRejected' });
 

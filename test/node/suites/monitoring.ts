@@ -73,6 +73,12 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
     return `${groups.length} groups, ${groups.reduce((n: number, g: any) => n + g.rules.length, 0)} rules healthy; ${down.map((r: any) => `${r.name} inactive`).join(', ')}`;
   });
 
+  await step('the SampleDB operator\'s per-database metrics keep the database\'s namespace (honorLabels), as its alerts group by it', async () => {
+    const series = await until('sampledb_replicas_desired of my-db', () => query('sampledb_replicas_desired{name="my-db"}').map((r: any) => r.metric).find(Boolean), 120, 2000);
+    assert(series.namespace === 'default' && !('exported_namespace' in series), `labels: ${JSON.stringify(series)}`);
+    return `sampledb_replicas_desired{${Object.entries(series).map(([k, v]) => `${k}="${v}"`).join(',')}}`;
+  });
+
   await step('promtool (the Prometheus image\'s) accepts every generated file, as mounted in the pod', () => {
     const exec = (...args: string[]) => h.kubectl('exec', '-n', MON, 'prometheus-main-0', '-c', 'prometheus', '--', ...args);
     const config = exec('promtool', 'check', 'config', '/etc/prometheus/config/prometheus.yaml');
