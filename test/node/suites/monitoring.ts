@@ -31,6 +31,13 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
   const targets = (): Target[] => prom('/api/v1/targets?state=active').data.activeTargets;
   const query = (q: string): any[] => prom(`/api/v1/query?query=${encodeURIComponent(q)}`).data.result;
   const promPod = () => h.json('get', 'pod', 'prometheus-main-0', '-n', MON);
+  /** A metric of Prometheus' own /metrics (it does not scrape itself here). */
+  const promMetric = (name: string): number => {
+    const text = h.kubectl('get', '--raw', `/api/v1/namespaces/${MON}/services/prometheus-main:web/proxy/metrics`);
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    assert(line, `${name} not in Prometheus' /metrics`);
+    return Number(line.split(' ')[1]);
+  };
   let promUid = '';
 
   await step('dist/ applied as dist/APPLY.md says (the monitoring stack with the operators)', () => h.ensureDistApplied());
@@ -66,10 +73,14 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
       const gs: any[] = prom('/api/v1/rules').data.groups;
       return ['sampledb-operator.rules', 'foo-controller.rules'].every((n) => gs.some((g) => g.name === n && g.rules.every((r: any) => r.health === 'ok' && r.lastEvaluation !== '0001-01-01T00:00:00Z'))) ? gs : undefined;
     }, 90, 2000);
-    const down = groups.flatMap((g: any) => g.rules).filter((r: any) => /OperatorDown$|ControllerDown$/.test(r.name));
-    assert(down.length >= 2, `down alerts: ${down.map((r: any) => r.name)}`);
-    const active = down.filter((r: any) => r.state !== 'inactive');
-    assert(active.length === 0, `down alerts not inactive: ${JSON.stringify(active.map((r: any) => [r.name, r.state]))}`);
+    const downAlerts = (gs: any[]) => gs.flatMap((g: any) => g.rules).filter((r: any) => /OperatorDown$|ControllerDown$/.test(r.name));
+    assert(downAlerts(groups).length >= 2, `down alerts: ${downAlerts(groups).map((r: any) => r.name)}`);
+    // Evaluated before the first scrape, absent(up{job=...} == 1) is true and the alert pending; once the targets are
+    // up it must turn inactive at the next evaluation (15 s), which it only does when its job label is the scraped one.
+    const down = await until('every operator-down alert inactive', () => {
+      const d = downAlerts(prom('/api/v1/rules').data.groups);
+      return d.every((r: any) => r.state === 'inactive') ? d : undefined;
+    }, 60, 2000);
     return `${groups.length} groups, ${groups.reduce((n: number, g: any) => n + g.rules.length, 0)} rules healthy; ${down.map((r: any) => `${r.name} inactive`).join(', ')}`;
   });
 
@@ -120,6 +131,7 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
         { apiVersion: 'v1', kind: 'Service', metadata: { name: 'e2e-metrics', namespace: E2E, labels }, spec: { selector: labels, ports: [{ name: 'metrics', port: 8080, targetPort: 'metrics' }] } },
       );
       await until('e2e-metrics ready', () => (h.json('get', 'deployment', 'e2e-metrics', '-n', E2E).status?.availableReplicas ?? 0) >= 1, 120, 1000);
+      const reloadedBefore = promMetric('prometheus_config_last_reload_success_timestamp_seconds');
       const created = Date.now();
       h.apply({
         apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name: 'e2e', namespace: E2E, labels: { [LABEL_KEY]: LABEL_VALUE } },
@@ -131,10 +143,12 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
       assert(pod.metadata.uid === promUid, `the Prometheus pod was replaced (${promUid} → ${pod.metadata.uid})`);
       const restarts = pod.status.containerStatuses.map((c: any) => `${c.name}=${c.restartCount}`);
       assert(pod.status.containerStatuses.every((c: any) => c.restartCount === 0), `restarts: ${restarts}`);
-      const reload = query('prometheus_config_last_reload_successful');
-      assert(reload.length === 1 && reload[0].value[1] === '1', `prometheus_config_last_reload_successful: ${JSON.stringify(reload)}`);
+      const successful = promMetric('prometheus_config_last_reload_successful');
+      const reloadedAt = promMetric('prometheus_config_last_reload_success_timestamp_seconds');
+      assert(successful === 1, `prometheus_config_last_reload_successful ${successful}`);
+      assert(reloadedAt > reloadedBefore, `no reload since the ServiceMonitor was created (last successful reload at ${reloadedAt}, before it ${reloadedBefore})`);
       assert(target.labels.job === 'e2e-metrics', `job label ${target.labels.job}`);
-      return `up after ${seconds.toFixed(1)} s (job=${target.labels.job}); pod ${pod.metadata.name} unchanged, ${restarts.join(', ')}; prometheus_config_last_reload_successful 1`;
+      return `up after ${seconds.toFixed(1)} s (job=${target.labels.job}); pod ${pod.metadata.name} unchanged, ${restarts.join(', ')}; prometheus_config_last_reload_successful 1, reloaded ${(reloadedAt - created / 1000).toFixed(1)} s after the create`;
     });
 
     await step('a namespace relabelled out of the selector drops its targets', async () => {
