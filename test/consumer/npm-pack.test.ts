@@ -11,7 +11,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 /** A chart written only against the public API, as a user of the npm package would. */
 const CONSUMER_CHART = `
 import { Chart } from 'cdk8s';
-import { CustomResource, CustomResourceDefinition, Operator, OperatorApp, OutputLayout, Schema } from '${pkg.name}';
+import { CustomResource, CustomResourceDefinition, Operator, OperatorApp, OutputLayout, Schema, ValidatingAdmissionPolicy } from '${pkg.name}';
 
 const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER, docs: true });
 const chart = new Chart(app, 'backup');
@@ -37,6 +37,17 @@ new Operator(chart, 'backup-operator', {
   image: 'ghcr.io/acme/backup-operator:1.0.0',
   contract: { watches: [crd], owns: [{ apiVersion: 'batch/v1', kind: 'CronJob' }], status: true },
 });
+// type-checked at synth against the CRD, and against the built-in CronJob schema the package ships
+new ValidatingAdmissionPolicy(chart, 'KeepLimit', {
+  name: 'backup-keep-limit',
+  matchConstraints: { resourceRules: ValidatingAdmissionPolicy.rulesFor(crd, ['CREATE', 'UPDATE']) },
+  validations: [{ expression: 'object.spec.keep <= 30' }],
+}).bind('Binding');
+new ValidatingAdmissionPolicy(chart, 'CronJobs', {
+  name: 'backup-cronjobs',
+  matchConstraints: { resourceRules: [{ apiGroups: ['batch'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['cronjobs'] }] },
+  validations: [{ expression: "object.spec.schedule != '* * * * *'" }],
+}).bind('Binding');
 app.synth();
 `;
 
@@ -70,6 +81,8 @@ function expectedPackageFiles(): string[] {
       if (entry.isDirectory()) walk(rel);
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')) {
         emitted.push(`build/${rel.replace(/\.ts$/, '.js')}`, `build/${rel.replace(/\.ts$/, '.d.ts')}`);
+      } else if (dir.startsWith('lib') && entry.name.endsWith('.json')) {
+        emitted.push(`build/${rel}`); // data read at run time (the vendored built-in OpenAPI)
       }
     }
   };
