@@ -8,6 +8,161 @@ import { CustomResource, TypedCustomResourceProps } from '../lib';
 /**
  * Desired state of a PostgreSQL database.
  */
+export interface SampleDBV1Spec {
+  /**
+   * PostgreSQL version, e.g. "16" or "16.4"; the major version picks the image. Major versions can only go up.
+   */
+  version: string;
+  /**
+   * Number of database pods.
+   *
+   * @default 1
+   */
+  replicas?: number;
+  /**
+   * Cron schedule of regular backups, e.g. "0 2 * * *". No backups when absent.
+   */
+  backupSchedule?: string;
+  /**
+   * How many scheduled backups to keep.
+   */
+  backupRetention?: number;
+  /**
+   * Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change.
+   *
+   * @default "1Gi"
+   */
+  storage?: string;
+  /**
+   * Size of the backup volume (a Kubernetes quantity). Immutable.
+   *
+   * @default "2Gi"
+   */
+  backupStorage?: string;
+  /**
+   * What happens to the data volumes when the SampleDB is deleted (after the final snapshot): Delete or Retain. The backup volume is always retained.
+   *
+   * @default "Delete"
+   */
+  volumeRetention?: 'Delete' | 'Retain';
+  /**
+   * Name of a backup (as in status.lastBackup.name) to restore into this database once it is initialized.
+   */
+  restoreFrom?: string;
+}
+
+/**
+ * Observed state, written by the operator.
+ */
+export interface SampleDBV1Status {
+  /**
+   * Pods created for this database.
+   */
+  replicas?: number;
+  /**
+   * Pods ready to serve.
+   */
+  readyReplicas?: number;
+  /**
+   * Selector of the database pods (for the scale subresource and HPAs).
+   */
+  labelSelector?: string;
+  /**
+   * Lifecycle phase.
+   */
+  phase?: 'Pending' | 'Creating' | 'Running' | 'Upgrading' | 'Restoring' | 'Deleting' | 'Failed';
+  /**
+   * The version the StatefulSet runs.
+   */
+  currentVersion?: string;
+  /**
+   * The most recent successful backup.
+   */
+  lastBackup?: {
+    /**
+     * Backup name (usable in spec.restoreFrom).
+     */
+    name?: string;
+    /**
+     * What made it.
+     */
+    type?: 'Scheduled' | 'PreUpgrade' | 'FinalSnapshot';
+    /**
+     * When the backup Job completed.
+     */
+    completionTime?: string;
+  };
+  /**
+   * The backup most recently restored into this database.
+   */
+  restoredFrom?: string;
+  /**
+   * The .metadata.generation this status describes.
+   */
+  observedGeneration?: number;
+  /**
+   * Latest observations of the object's state, one entry per condition type.
+   */
+  conditions?: {
+    /**
+     * Type of condition in CamelCase, e.g. Ready.
+     */
+    type: string;
+    /**
+     * True, False or Unknown.
+     */
+    status: 'True' | 'False' | 'Unknown';
+    /**
+     * The .metadata.generation the condition was set for.
+     */
+    observedGeneration?: number;
+    /**
+     * When the condition last changed from one status to another.
+     */
+    lastTransitionTime: string;
+    /**
+     * Programmatic identifier of the last transition, in CamelCase.
+     */
+    reason: string;
+    /**
+     * Human readable details of the last transition.
+     */
+    message: string;
+  }[];
+}
+
+/** A SampleDB object at database.example.com/v1, as the apiserver serves it (e.g. to a conversion function or a controller). */
+export type SampleDBV1Object = {
+  apiVersion: 'database.example.com/v1';
+  kind: 'SampleDB';
+  metadata?: { name?: string; namespace?: string; labels?: { [key: string]: string }; annotations?: { [key: string]: string }; [key: string]: unknown };
+  spec?: SampleDBV1Spec;
+  status?: SampleDBV1Status;
+};
+
+/** Props of a database.example.com/v1 SampleDB. */
+export interface SampleDBV1Props extends TypedCustomResourceProps<SampleDBV1Spec, SampleDBV1Status> {}
+
+/**
+ * A SampleDB (database.example.com/v1), checked against its CustomResourceDefinition (sampledbs.database.example.com) at synth.
+ */
+export class SampleDBV1 extends CustomResource<SampleDBV1Spec, SampleDBV1Status> {
+  /** apiVersion and kind of SampleDBV1. */
+  public static readonly GVK = { apiVersion: 'database.example.com/v1', kind: 'SampleDB' } as const;
+
+  /** A plain manifest of a SampleDB, e.g. for tests or controllers. */
+  public static manifest(props: SampleDBV1Props): { apiVersion: 'database.example.com/v1'; kind: 'SampleDB' } & SampleDBV1Props {
+    return { ...props, ...SampleDBV1.GVK };
+  }
+
+  public constructor(scope: Construct, id: string, props: SampleDBV1Props) {
+    super(scope, id, { ...props, ...SampleDBV1.GVK });
+  }
+}
+
+/**
+ * Desired state of a PostgreSQL database.
+ */
 export interface SampleDBSpec {
   /**
    * PostgreSQL version, e.g. "16" or "16.4"; the major version picks the image. Major versions can only go up.
@@ -197,18 +352,36 @@ export interface SampleDBStatus {
   }[];
 }
 
-/** Props of a database.example.com/v1 SampleDB. */
+/** A SampleDB object at database.example.com/v2, as the apiserver serves it (e.g. to a conversion function or a controller). */
+export type SampleDBV2Object = {
+  apiVersion: 'database.example.com/v2';
+  kind: 'SampleDB';
+  metadata?: { name?: string; namespace?: string; labels?: { [key: string]: string }; annotations?: { [key: string]: string }; [key: string]: unknown };
+  spec?: SampleDBSpec;
+  status?: SampleDBStatus;
+};
+
+/** SampleDB spec at database.example.com/v2 (the storage version). */
+export type SampleDBV2Spec = SampleDBSpec;
+
+/** SampleDB status at database.example.com/v2 (the storage version). */
+export type SampleDBV2Status = SampleDBStatus;
+
+/** A SampleDB object at the storage version, database.example.com/v2. */
+export type SampleDBObject = SampleDBV2Object;
+
+/** Props of a database.example.com/v2 SampleDB. */
 export interface SampleDBProps extends TypedCustomResourceProps<SampleDBSpec, SampleDBStatus> {}
 
 /**
- * A SampleDB (database.example.com/v1), checked against its CustomResourceDefinition (sampledbs.database.example.com) at synth.
+ * A SampleDB (database.example.com/v2), checked against its CustomResourceDefinition (sampledbs.database.example.com) at synth.
  */
 export class SampleDB extends CustomResource<SampleDBSpec, SampleDBStatus> {
   /** apiVersion and kind of SampleDB. */
-  public static readonly GVK = { apiVersion: 'database.example.com/v1', kind: 'SampleDB' } as const;
+  public static readonly GVK = { apiVersion: 'database.example.com/v2', kind: 'SampleDB' } as const;
 
   /** A plain manifest of a SampleDB, e.g. for tests or controllers. */
-  public static manifest(props: SampleDBProps): { apiVersion: 'database.example.com/v1'; kind: 'SampleDB' } & SampleDBProps {
+  public static manifest(props: SampleDBProps): { apiVersion: 'database.example.com/v2'; kind: 'SampleDB' } & SampleDBProps {
     return { ...props, ...SampleDB.GVK };
   }
 

@@ -29,6 +29,24 @@ export interface FooStatus {
   availableReplicas?: number;
 }
 
+/** A Foo object at samplecontroller.k8s.io/v1alpha1, as the apiserver serves it (e.g. to a conversion function or a controller). */
+export type FooV1Alpha1Object = {
+  apiVersion: 'samplecontroller.k8s.io/v1alpha1';
+  kind: 'Foo';
+  metadata?: { name?: string; namespace?: string; labels?: { [key: string]: string }; annotations?: { [key: string]: string }; [key: string]: unknown };
+  spec?: FooSpec;
+  status?: FooStatus;
+};
+
+/** Foo spec at samplecontroller.k8s.io/v1alpha1 (the storage version). */
+export type FooV1Alpha1Spec = FooSpec;
+
+/** Foo status at samplecontroller.k8s.io/v1alpha1 (the storage version). */
+export type FooV1Alpha1Status = FooStatus;
+
+/** A Foo object at the storage version, samplecontroller.k8s.io/v1alpha1. */
+export type FooObject = FooV1Alpha1Object;
+
 /** Props of a samplecontroller.k8s.io/v1alpha1 Foo. */
 export interface FooProps extends TypedCustomResourceProps<FooSpec, FooStatus> {}
 

@@ -13,7 +13,7 @@ export { Schema, SchemaOptions, StringSchemaOptions, NumberSchemaOptions, Object
 export { conditionsSchema } from './schema/conditions';
 export { JSONSchemaProps, ValidationRule } from './apiserver';
 export {
-  CustomResourceDefinition, CustomResourceDefinitionProps, CrdVersionProps, PrinterColumn, CrdSubresources, ScaleSubresource, CrdImportOptions,
+  CustomResourceDefinition, CustomResourceDefinitionProps, CrdVersionProps, CrdConversionWebhook, PrinterColumn, CrdSubresources, ScaleSubresource, CrdImportOptions,
   AcknowledgedWarning,
 } from './crd/custom-resource-definition';
 export { ICustomResourceDefinition } from './crd/icustom-resource-definition';
@@ -47,6 +47,7 @@ export { OperatorRbac, OperatorRbacProps, AdditionalRbacRule, RbacGrant } from '
 export { RbacRisk } from './operator/rbac-risk';
 export { OperatorDeployment, OperatorDeploymentProps } from './operator/operator-deployment';
 export { OperatorNetworkPolicy, OperatorNetworkPolicyProps } from './operator/operator-network-policy';
+export { OperatorWebhook, OperatorWebhookProps } from './operator/operator-webhook';
 export { OperatorMonitoring, OperatorMonitoringProps, OperatorMonitoringOptions, PrometheusAlertRule } from './operator/operator-monitoring';
 
 // App features: policy, safe evolution, API docs, synth report.

@@ -17,8 +17,8 @@
  * - `runControllerBinary` exits 1 with the error logged when the start-up fails.
  */
 import { ControllerContract } from './contract';
-import { createLogger } from './log';
-import { Manager } from './manager';
+import { createLogger, Logger } from './log';
+import { Manager, ManagerOptions } from './manager';
 
 /** Parsed command line of a controller binary. */
 export interface ManagerFlags {
@@ -81,6 +81,12 @@ export interface ControllerBinary {
    * beyond it fails the start-up. @default - unchecked
    */
   readonly contract?: ControllerContract;
+  /**
+   * More manager options, e.g. a webhook server (`conversionBinary(...).managerOptions`). A function the binary
+   * supplies, so a binary without webhooks never bundles their modules.
+   * @default - none
+   */
+  readonly managerOptions?: (logger: Logger) => Partial<ManagerOptions>;
   /** Registers the binary's controllers on the manager. */
   setup(manager: Manager, flags: ManagerFlags): void;
 }
@@ -96,6 +102,7 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
     metricsBindAddress: flags.metricsBindAddress,
     healthProbeBindAddress: flags.healthProbeBindAddress,
     leaderElection: flags.leaderElect ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace } : undefined,
+    ...binary.managerOptions?.(logger),
   });
   binary.setup(manager, flags);
   manager.installSignalHandlers();

@@ -79,6 +79,12 @@ export interface ListResult {
   readonly resourceVersion: string;
 }
 
+/** One page of a list. */
+export interface ListPage extends ListResult {
+  /** Token of the next page; undefined on the last. */
+  readonly continue?: string;
+}
+
 /** Options of a watch request. */
 export interface WatchOptions extends ListOptions {
   readonly resourceVersion: string;
@@ -248,6 +254,23 @@ export class RestClient implements KubeClient {
         throw err;
       }
     }
+  }
+
+  /**
+   * One page of a list (no retry of an expired `continue` token: the caller decides, e.g. a storage
+   * migration restarting its pass). `continue` of the result is undefined on the last page.
+   */
+  async listPage(ref: ResourceRef, options: ListOptions & { readonly continue?: string } = {}): Promise<ListPage> {
+    const base = await this.collectionPath(ref, options.namespace);
+    const page = await this.send({
+      method: 'GET',
+      path: base + query({ limit: options.limit ?? this.options.pageSize ?? 500, continue: options.continue, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector }),
+    }) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
+    return {
+      items: (page.items ?? []).map(item => ({ apiVersion: ref.apiVersion, kind: ref.kind, ...item })),
+      resourceVersion: page.metadata?.resourceVersion ?? '',
+      continue: page.metadata?.continue || undefined,
+    };
   }
 
   async watch(ref: ResourceRef, options: WatchOptions): Promise<WatchStream> {

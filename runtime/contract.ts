@@ -79,6 +79,7 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
 export type ContractNeed =
   | { readonly use: 'for' | 'owns' | 'watches'; readonly resource: ResourceRef }
   | { readonly use: 'events' | 'leaderElection' }
+  | { readonly use: 'conversion'; readonly resource: ResourceRef }
   | { readonly use: 'namespace'; readonly namespace: string };
 
 /** Thrown for wiring that the contract does not grant. */
@@ -127,6 +128,12 @@ export function contractViolations(contract: ControllerContract, needs: readonly
         break;
       case 'leaderElection':
         if (!contract.leaderElection) out.push('leader election needs get, create, update on leases.coordination.k8s.io: set contract.leaderElection');
+        break;
+      case 'conversion':
+        if (!(contract.conversion ?? []).some((r) => groupKind(r) === groupKind(need.resource))) {
+          out.push(`converting and migrating ${need.resource.apiVersion} ${need.resource.kind} needs its CRD (get, patch, /status update) and list, update `
+            + `on ${resourceName(need.resource)} in every namespace: declare it in contract.conversion`);
+        }
         break;
       case 'namespace':
         if (contract.watchNamespaces && !contract.watchNamespaces.includes(need.namespace)) {

@@ -74,6 +74,12 @@ export type { CertificateAuthorityOptions, KeyPair, ServingCertificateOptions } 
 export { webhookPath } from '../lib/apimachinery/webhook-path';
 export type { WebhookType } from '../lib/apimachinery/webhook-path';
 
+// CRD conversion (hub and spokes) and storage version migration (runtime/conversion/)
+export { ConversionError, conversionBinary, conversionHandler, convertObjects, crdNameOf, defineConversion, handleConversionReview, MIGRATED_CONDITION, MIGRATION_ANNOTATION, setupConversion, StorageVersionMigrator, storageMigrationRunnable, webhookEnvironment } from './conversion';
+export type { ConversionProps, KindConversion, MigrationClient, MigrationResult, ServedConversion, SetupConversionOptions, SpokeConversion, StorageMigrationRunnableOptions, StorageVersionMigratorOptions, WebhookEnvironment } from './conversion';
+export type { LeaderRunnable } from './manager';
+export type { ListPage } from './client';
+
 // Objects, logging, metrics
 export { groupKind, objectKey, parseApiVersion, parseObjectKey } from './resource';
 export type { KubeObject, ObjectKeyRef, ObjectMeta, OwnerReference, ResourceRef } from './resource';

@@ -112,6 +112,15 @@ export interface ManagerOptions {
   readonly webhookServer?: Omit<WebhookServerOptions, 'metrics' | 'logger'>;
 }
 
+/** Work that runs only while the manager runs controllers (the leader). */
+export interface LeaderRunnable {
+  readonly name: string;
+  /** Starts the work in the background (must not throw; report failures itself). */
+  start(): void;
+  /** Stops it; resolves once it has stopped. */
+  stop(): Promise<void>;
+}
+
 /** See module docs. */
 export class Manager implements ControllerHost {
   public readonly client: KubeClient;
@@ -122,6 +131,7 @@ export class Manager implements ControllerHost {
   private readonly informers = new Map<string, SharedInformer>();
   private readonly cacheOptions = new Map<string, CacheOptions>();
   private readonly controllers: Controller[] = [];
+  private readonly leaderRunnables: LeaderRunnable[] = [];
   private elector: LeaderElector | undefined;
   private started = false;
   private stopping: Promise<void> | undefined;
@@ -230,6 +240,15 @@ export class Manager implements ControllerHost {
     if (this.controllersRunning) void this.startController(controller);
   }
 
+  /**
+   * Runs `runnable` while this manager runs controllers (as the leader, or always without leader
+   * election), e.g. the storage version migration: started with the controllers, stopped with them.
+   */
+  addLeaderRunnable(runnable: LeaderRunnable): void {
+    this.leaderRunnables.push(runnable);
+    if (this.controllersRunning) runnable.start();
+  }
+
   /** An events.k8s.io recorder reporting as `reportingController`. Throws if the contract has no `events`. */
   eventRecorder(reportingController: string): EventRecorder {
     if (this.contract) assertContractGrants(`event recorder '${reportingController}'`, this.contract, [{ use: 'events' }]);
@@ -304,6 +323,7 @@ export class Manager implements ControllerHost {
     if (this.stopping) return;
     this.controllersRunning = true;
     this.leaderResolve();
+    for (const r of this.leaderRunnables) r.start();
     await Promise.all(this.controllers.map((c) => this.startController(c)));
   }
 
@@ -314,7 +334,7 @@ export class Manager implements ControllerHost {
   private async stopControllers(): Promise<void> {
     const grace = this.options.gracefulShutdownTimeoutMs ?? 30_000;
     this.controllersRunning = false;
-    await Promise.all(this.controllers.map((c) => c.stop(grace)));
+    await Promise.all([...this.controllers.map((c) => c.stop(grace)), ...this.leaderRunnables.map((r) => r.stop())]);
   }
 
   private async onLost(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { conditionsSchema, CustomResourceDefinition, Schema } from '../../lib';
+import { conditionsSchema, CrdVersionProps, CustomResourceDefinition, Schema } from '../../lib';
 
 /** Matches a version like `16`, `16.4` or `16.4.1`; the major version picks the postgres image. */
 const VERSION_PATTERN = '^[0-9]+(\\.[0-9]+){0,2}$';
@@ -11,8 +11,13 @@ const BACKUP_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const CRON_PATTERN = '^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$';
 
 /**
- * The SampleDB CRD of the seed documents (Kubernetes docs' operator example):
- * `apiVersion: database.example.com/v1`, `kind: SampleDB`.
+ * The SampleDB CRD of the seed documents (Kubernetes docs' operator example), `kind: SampleDB` in
+ * `database.example.com`, with two served versions:
+ * - `v1`, exactly as released in 0.1.0 (`crd-baselines/`): `restoreFrom` is a backup name (a string);
+ * - `v2`, the storage version and the hub the controller reconciles: `restoreFrom` is `{ sampleDB, backup }`
+ *   (restore from any SampleDB of the namespace), plus replication, failover and switchover fields.
+ * The operator converts between them (controllers/sampledb/conversion.ts) through its webhook, which the
+ * chart's `Operator` sets as this CRD's `spec.conversion`, and migrates v1-stored objects to v2.
  */
 export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): CustomResourceDefinition {
   return new CustomResourceDefinition(scope, id, {
@@ -21,8 +26,11 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
     description: 'SampleDB is a PostgreSQL database run by the SampleDB operator: a StatefulSet with its volumes, credentials, services, scheduled backups, upgrades and a final snapshot on delete.',
     shortNames: ['sdb'],
     categories: ['databases'],
-    versions: [{
-      name: 'v1',
+    // The operator's webhook (apps/sampledb: Operator 'sampledb-operator' with contract.conversion, which sets the same).
+    conversion: { service: { name: 'sampledb-operator-webhook', namespace: 'sampledb-operator-system', port: 443, path: '/convert' } },
+    versions: [V1_0_1_0, {
+      name: 'v2',
+      storage: true,
       spec: Schema.object({
         description: 'Desired state of a PostgreSQL database.',
         properties: {
@@ -134,3 +142,82 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
     }],
   });
 }
+
+/**
+ * `v1` as released in 0.1.0, unchanged (the evolution guard compares it with crd-baselines/ and refuses
+ * any breaking change to it): v1 clients and manifests keep working. What v1 cannot express (v2's
+ * `restoreFrom.sampleDB`, replication and failover fields, the instances in status) survives a v1 round
+ * trip in the annotation `database.example.com/conversion-data`.
+ */
+const V1_0_1_0: CrdVersionProps = {
+  name: 'v1',
+  served: true,
+  storage: false,
+  spec: Schema.object({
+    description: 'Desired state of a PostgreSQL database.',
+    properties: {
+      version: Schema.string({
+        description: 'PostgreSQL version, e.g. "16" or "16.4"; the major version picks the image. Major versions can only go up.',
+        pattern: VERSION_PATTERN,
+        maxLength: 16,
+        validations: [{ rule: "int(self.split('.')[0]) >= int(oldSelf.split('.')[0])", message: 'major version downgrades are not supported' }],
+      }),
+      replicas: Schema.integer({ description: 'Number of database pods.', minimum: 1, maximum: 9, default: 1, format: 'int32' }),
+      backupSchedule: Schema.string({ description: 'Cron schedule of regular backups, e.g. "0 2 * * *". No backups when absent.', pattern: CRON_PATTERN, maxLength: 64 }),
+      backupRetention: Schema.integer({ description: 'How many scheduled backups to keep.', minimum: 1, maximum: 365, format: 'int32' }),
+      storage: Schema.string({
+        description: 'Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change.',
+        default: '1Gi', pattern: QUANTITY_PATTERN, maxLength: 32,
+        validations: [{ rule: 'self == oldSelf', message: 'storage is immutable' }],
+      }),
+      backupStorage: Schema.string({
+        description: 'Size of the backup volume (a Kubernetes quantity). Immutable.',
+        default: '2Gi', pattern: QUANTITY_PATTERN, maxLength: 32,
+        validations: [{ rule: 'self == oldSelf', message: 'backupStorage is immutable' }],
+      }),
+      volumeRetention: Schema.string({
+        description: 'What happens to the data volumes when the SampleDB is deleted (after the final snapshot): Delete or Retain. The backup volume is always retained.',
+        enum: ['Delete', 'Retain'],
+        default: 'Delete',
+      }),
+      restoreFrom: Schema.string({
+        description: 'Name of a backup (as in status.lastBackup.name) to restore into this database once it is initialized.',
+        pattern: BACKUP_NAME_PATTERN, maxLength: 63,
+      }),
+    },
+    required: ['version'],
+    validations: [{ rule: '!has(self.backupRetention) || has(self.backupSchedule)', message: 'backupRetention needs a backupSchedule', fieldPath: '.backupRetention' }],
+  }),
+  status: Schema.object({
+    description: 'Observed state, written by the operator.',
+    properties: {
+      replicas: Schema.integer({ description: 'Pods created for this database.', format: 'int32' }),
+      readyReplicas: Schema.integer({ description: 'Pods ready to serve.', format: 'int32' }),
+      labelSelector: Schema.string({ description: 'Selector of the database pods (for the scale subresource and HPAs).' }),
+      phase: Schema.string({ description: 'Lifecycle phase.', enum: ['Pending', 'Creating', 'Running', 'Upgrading', 'Restoring', 'Deleting', 'Failed'] }),
+      currentVersion: Schema.string({ description: 'The version the StatefulSet runs.' }),
+      lastBackup: Schema.object({
+        description: 'The most recent successful backup.',
+        properties: {
+          name: Schema.string({ description: 'Backup name (usable in spec.restoreFrom).' }),
+          type: Schema.string({ description: 'What made it.', enum: ['Scheduled', 'PreUpgrade', 'FinalSnapshot'] }),
+          completionTime: Schema.string({ description: 'When the backup Job completed.', format: 'date-time' }),
+        },
+      }),
+      restoredFrom: Schema.string({ description: 'The backup most recently restored into this database.' }),
+      observedGeneration: Schema.integer({ description: 'The .metadata.generation this status describes.', format: 'int64' }),
+      conditions: conditionsSchema(),
+    },
+  }),
+  printerColumns: [
+    { name: 'Version', type: 'string', jsonPath: '.spec.version' },
+    { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+    { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ],
+  subresources: {
+    status: true,
+    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
+  },
+};

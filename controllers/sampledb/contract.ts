@@ -17,6 +17,8 @@ export const SAMPLEDB_CONTRACT = defineContract({
   finalizers: true,
   events: true,
   leaderElection: true,
+  // Serves the CRD's v1 ↔ v2 conversion and migrates stored v1 objects to v2 (controllers/sampledb/conversion.ts).
+  conversion: [SAMPLEDB],
   // The controller asks each PostgreSQL instance for its role and WAL position, and promotes standbys.
   connectsTo: [{ podsOf: STATEFULSET, podLabels: { [LABEL_NAME]: 'sampledb', [LABEL_COMPONENT]: 'database' }, ports: [POSTGRES_PORT] }],
 });

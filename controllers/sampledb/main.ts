@@ -7,15 +7,24 @@
  * Flags and environment are the runtime's shared ones (runtime/cli.ts). Logs never carry
  * credentials: the controller logs keys and reasons, never object contents.
  */
-import { ControllerBinary, Manager, parseManagerFlags, runControllerBinary, startControllerBinary } from '../../runtime';
+import { ControllerBinary, conversionBinary, Manager, parseManagerFlags, runControllerBinary, startControllerBinary } from '../../runtime';
 import { SAMPLEDB_CONTRACT } from './contract';
 import { setupSampleDbController } from './controller';
+import { SAMPLEDB_CONVERSION } from './conversion';
+import { SAMPLEDB } from './types';
+
+/** v1 (0.1.0) ↔ v2 through the operator's webhook; the leader migrates v1-stored objects to v2. */
+const CONVERSION = conversionBinary([{ conversion: SAMPLEDB_CONVERSION, resource: SAMPLEDB }]);
 
 export const SAMPLEDB_BINARY: ControllerBinary = {
   name: 'sampledb',
   leaseName: 'sampledb-operator-leader',
   contract: SAMPLEDB_CONTRACT,
-  setup: (manager, flags) => setupSampleDbController(manager, { concurrency: flags.concurrency }),
+  managerOptions: CONVERSION.managerOptions,
+  setup: (manager, flags) => {
+    CONVERSION.setup(manager);
+    setupSampleDbController(manager, { concurrency: flags.concurrency });
+  },
 };
 
 /** Parses the binary's flags (the runtime's shared set). */

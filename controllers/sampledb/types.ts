@@ -1,5 +1,6 @@
 /**
- * The SampleDB API (`database.example.com/v1`, plural `sampledbs`) as the controller sees it, the
+ * The SampleDB API as the controller sees it (the hub, `database.example.com/v2`, plural `sampledbs`; v1
+ * objects reach it converted by the operator's webhook, controllers/sampledb/conversion.ts), the
  * kinds it reads and writes, and the names and labels of everything it creates.
  */
 import type { SampleDBSpec, SampleDBStatus } from '../../imports/database.example.com';
@@ -65,7 +66,7 @@ export interface Secret extends KubeObject {
   data?: Record<string, string>;
 }
 
-export const SAMPLEDB = resourceRef<SampleDB>({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', plural: 'sampledbs' });
+export const SAMPLEDB = resourceRef<SampleDB>({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', plural: 'sampledbs' });
 // built-in kinds: the runtime knows their plurals (lib/apimachinery's kinds table)
 export const SECRET = resourceRef<Secret>({ apiVersion: 'v1', kind: 'Secret' });
 export const SERVICE = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'Service' });

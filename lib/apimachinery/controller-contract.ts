@@ -64,6 +64,16 @@ export interface ContractOf<K> {
   /** The controller takes a `coordination.k8s.io` Lease before reconciling (required when replicas > 1). @default false */
   readonly leaderElection?: boolean;
   /**
+   * Custom kinds with several versions that the operator converts and migrates: its webhook serves their
+   * CRD's conversion (the chart sets `spec.conversion` to the operator's webhook Service, the operator
+   * injects the CA bundle), and the leader rewrites every stored object to the storage version and trims
+   * `status.storedVersions`. RBAC, cluster-wide whatever the watch scope (storedVersions is cluster-wide):
+   * `list`, `update` on the kind; `get`, `patch` on its CustomResourceDefinition and `update` on its
+   * `/status`, both by name.
+   * @default []
+   */
+  readonly conversion?: readonly K[];
+  /**
    * The namespaces the controller watches: one informer per namespace in the runtime; a Role and
    * RoleBinding in each and `WATCH_NAMESPACE` in the chart; network peers are selected only there.
    * @default - cluster-wide (a ClusterRole; `WATCH_NAMESPACE` may still narrow the watch)

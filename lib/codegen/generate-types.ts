@@ -26,8 +26,10 @@ export interface GeneratedFile {
 /**
  * Writes TypeScript for custom resources, one file per API group (`<group>.ts`), in the style of
  * `cdk8s import`: spec/status interfaces from each version's schema (json-schema-to-typescript) and a
- * typed construct per kind that validates itself against its CRD at synth. The storage version gets
- * the plain kind name; other versions get a version suffix (`SampleDBV1Beta1`).
+ * typed construct per kind that validates itself against its CRD at synth, and a plain object type per
+ * version (`SampleDBV1Object`), e.g. for conversion functions. The storage version gets the plain kind
+ * name; other versions get a version suffix (`SampleDBV1Beta1`); every version's spec, status and object
+ * types are also named with their suffix (`SampleDBV2Spec` = `SampleDBSpec` when v2 is the storage version).
  */
 export async function generateTypes(crds: readonly CrdManifest[], options: GenerateTypesOptions = {}): Promise<GeneratedFile[]> {
   const libraryImport = options.libraryImport ?? 'cdk8s-operator';
@@ -61,20 +63,39 @@ function header(crds: readonly CrdManifest[], libraryImport: string, generatedBy
 
 async function versionCode(crd: CrdManifest, version: CrdVersionSpec): Promise<string> {
   const kind = crd.spec.names.kind;
-  const name = version.storage ? kind : `${kind}${pascalCase(version.name)}`;
+  const suffixed = `${kind}${pascalCase(version.name)}`;
+  const name = version.storage ? kind : suffixed;
   const root: JSONSchemaProps = version.schema?.openAPIV3Schema ?? { type: 'object' };
   const apiVersion = `${crd.spec.group}/${version.name}`;
   const sections: string[] = [];
   const typeNames = { spec: 'never', status: 'never' };
+  const aliases: string[] = [];
   for (const part of ['spec', 'status'] as const) {
     const schema = root.properties?.[part];
     if (!schema) continue;
-    typeNames[part] = `${name}${part === 'spec' ? 'Spec' : 'Status'}`;
+    const partName = part === 'spec' ? 'Spec' : 'Status';
+    typeNames[part] = `${name}${partName}`;
     sections.push(await compileInterface(schema, typeNames[part]));
+    // Every version has its suffixed names (SampleDBV2Spec), so conversion code names versions explicitly.
+    if (version.storage) aliases.push(`/** ${kind} ${part} at ${apiVersion} (the storage version). */\nexport type ${suffixed}${partName} = ${typeNames[part]};\n`);
   }
   const generics = `${typeNames.spec}, ${typeNames.status}`;
   const specRequired = root.required?.includes('spec') ? `\n  /** Desired state. */\n  readonly spec: ${typeNames.spec};\n` : '';
   const deprecated = version.deprecated ? `\n * @deprecated ${version.deprecationWarning ?? `${apiVersion} ${kind} is deprecated`}` : '';
+  const objectMembers = [
+    `  apiVersion: '${apiVersion}';`,
+    `  kind: '${kind}';`,
+    '  metadata?: { name?: string; namespace?: string; labels?: { [key: string]: string }; annotations?: { [key: string]: string }; [key: string]: unknown };',
+    ...(typeNames.spec !== 'never' ? [`  spec${root.required?.includes('spec') ? '' : '?'}: ${typeNames.spec};`] : []),
+    ...(typeNames.status !== 'never' ? [`  status${root.required?.includes('status') ? '' : '?'}: ${typeNames.status};`] : []),
+  ];
+  sections.push(`/** A ${kind} object at ${apiVersion}, as the apiserver serves it (e.g. to a conversion function or a controller). */
+export type ${suffixed}Object = {
+${objectMembers.join('\n')}
+};
+`);
+  if (version.storage) aliases.push(`/** A ${kind} object at the storage version, ${apiVersion}. */\nexport type ${kind}Object = ${suffixed}Object;\n`);
+  sections.push(...aliases);
   sections.push(`/** Props of a ${apiVersion} ${kind}. */
 export interface ${name}Props extends TypedCustomResourceProps<${generics}> {${specRequired}}
 

@@ -90,6 +90,30 @@ export interface CrdVersionProps {
   readonly selectableFields?: readonly string[];
 }
 
+/**
+ * Conversion between versions by a webhook (`spec.conversion.strategy: Webhook`): the apiserver sends
+ * a ConversionReview to the Service whenever a client reads or writes a version other than the stored one.
+ * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definition-versioning/#webhook-conversion
+ */
+export interface CrdConversionWebhook {
+  /** Service in front of the webhook server, e.g. the operator's. */
+  readonly service: {
+    readonly name: string;
+    readonly namespace: string;
+    /** @default 443 */
+    readonly port?: number;
+    /** URL path of the conversion handler. @default '/convert' */
+    readonly path?: string;
+  };
+  /** ConversionReview versions the webhook understands, most preferred first. @default ['v1'] */
+  readonly conversionReviewVersions?: readonly string[];
+  /**
+   * PEM CA bundle (base64) that signed the webhook's serving certificate.
+   * @default - none: injected at run time by the operator that serves the webhook (it manages its own CA)
+   */
+  readonly caBundle?: string;
+}
+
 /** Props of a CustomResourceDefinition. */
 export interface CustomResourceDefinitionProps {
   /** API group, a domain with at least one dot, e.g. `database.example.com`. */
@@ -116,6 +140,12 @@ export interface CustomResourceDefinitionProps {
   readonly description?: string;
   /** Versions; more can be added with `addVersion()`. @default - none yet */
   readonly versions?: readonly CrdVersionProps[];
+  /**
+   * Conversion between versions whose schemas differ (a renamed or re-typed field): a webhook, usually
+   * the operator's (the `Operator` construct sets it for the kinds in its contract's `conversion`).
+   * @default - strategy None: the apiserver only rewrites apiVersion, so versions must share one schema
+   */
+  readonly conversion?: CrdConversionWebhook;
   /** Annotations of the CRD object. @default - none */
   readonly annotations?: { readonly [key: string]: string };
   /** Labels of the CRD object. @default - none */
@@ -214,6 +244,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   public readonly resource: ApiObject;
 
   private readonly versions: CrdVersionProps[] = [];
+  private conversionWebhook?: CrdConversionWebhook;
   private declaredCache?: CrdManifest;
   private strippedCache?: { manifest: CrdManifest; unmatched: string[] };
   private validated?: { of: { manifest: CrdManifest; unmatched: string[] }; errors: string[] };
@@ -246,6 +277,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
         ...(props.categories ? { categories: [...props.categories] } : {}),
       };
       for (const v of props.versions ?? []) this.addVersion(v);
+      this.conversionWebhook = props.conversion;
     }
 
     this.resource = this.raw ? this.emitRaw(id) : this.emitBuilt();
@@ -268,6 +300,30 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     }
     this.versions.push(version);
     this.declaredCache = this.strippedCache = undefined;
+  }
+
+  /**
+   * Converts between versions through `webhook` (strategy Webhook). Called by the `Operator` construct for
+   * the kinds its contract converts; a CRD has at most one conversion webhook.
+   */
+  public setConversionWebhook(webhook: CrdConversionWebhook): void {
+    if (this.raw) {
+      Problems.of(this).add('setConversionWebhook: an imported CRD is emitted as given; edit its spec.conversion instead');
+      return;
+    }
+    const current = this.conversionWebhook;
+    if (current && JSON.stringify(renderConversion(current)) !== JSON.stringify(renderConversion(webhook))) {
+      Problems.of(this).add(`conversion: already converted by service ${current.service.namespace}/${current.service.name}, `
+        + `cannot also use ${webhook.service.namespace}/${webhook.service.name}`);
+      return;
+    }
+    this.conversionWebhook = webhook;
+    this.declaredCache = this.strippedCache = undefined;
+  }
+
+  /** The conversion webhook, when one is set. */
+  public get conversion(): CrdConversionWebhook | undefined {
+    return this.conversionWebhook;
   }
 
   public get storageVersion(): string {
@@ -328,6 +384,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
         names: this.names,
         scope: this.scope,
         versions: this.versions.map(v => renderVersion(v, onlyVersion, this.props.description)),
+        ...(this.conversionWebhook ? { conversion: renderConversion(this.conversionWebhook) } : {}),
       },
     };
   }
@@ -421,6 +478,19 @@ function renderVersion(v: CrdVersionProps, onlyVersion: boolean, description?: s
   };
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out as unknown as CrdVersionSpec;
+}
+
+function renderConversion(w: CrdConversionWebhook): NonNullable<CrdManifest['spec']['conversion']> {
+  return {
+    strategy: 'Webhook',
+    webhook: {
+      clientConfig: {
+        service: { namespace: w.service.namespace, name: w.service.name, path: w.service.path ?? '/convert', port: w.service.port ?? 443 },
+        ...(w.caBundle ? { caBundle: w.caBundle } : {}),
+      },
+      conversionReviewVersions: [...(w.conversionReviewVersions ?? ['v1'])],
+    },
+  };
 }
 
 /** The root object schema around `spec` and `status`, as controller-gen writes it. */

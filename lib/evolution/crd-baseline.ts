@@ -49,14 +49,25 @@ export class CrdBaselines {
   /**
    * Writes the current manifest of each CRD as its new baseline (run when releasing).
    * Returns the files written.
+   *
+   * `storedVersions` records, per CRD name, what a storage migration left in `status.storedVersions` on every
+   * cluster the release reached (e.g. `{ 'sampledbs.database.example.com': ['v2'] }` once every operator
+   * reports the `StorageVersionMigrated` condition): only then may a later release stop serving or remove the
+   * other versions. A CRD without a record keeps the one of its previous baseline, if any.
    */
-  public write(crds: readonly ICustomResourceDefinition[]): string[] {
+  public write(crds: readonly ICustomResourceDefinition[], options: { readonly storedVersions?: Readonly<Record<string, readonly string[]>> } = {}): string[] {
     fs.mkdirSync(this.dir, { recursive: true });
     return crds.map(crd => {
       const manifest = crd.toManifest();
-      const file = this.fileOf(manifest.metadata.name);
-      const header = '# Released CRD schema: the baseline the evolution check (OperatorApp option `evolution`) compares the CRD with. Rewrite only when releasing (npx projen crd-baselines).\n';
-      fs.writeFileSync(file, header + Yaml.stringify(manifest));
+      const name = manifest.metadata.name;
+      const file = this.fileOf(name);
+      const stored = options.storedVersions?.[name] ?? this.read(name)?.status?.storedVersions;
+      const versions = manifest.spec.versions.map(v => v.name);
+      const unknown = (stored ?? []).filter(v => !versions.includes(v));
+      if (unknown.length) throw new Error(`baseline of ${name}: storedVersions ${JSON.stringify(unknown)} not in spec.versions (${versions.join(', ')})`);
+      const header = '# Released CRD schema: the baseline the evolution check (OperatorApp option `evolution`) compares the CRD with. Rewrite only when releasing (npx projen crd-baselines).\n'
+        + (stored ? '# status.storedVersions: what the storage migration left on every cluster, recorded when it finished everywhere.\n' : '');
+      fs.writeFileSync(file, header + Yaml.stringify(stored ? { ...manifest, status: { storedVersions: [...stored] } } : manifest));
       return file;
     });
   }

@@ -4,20 +4,37 @@ export enum CrdChangeKind {
   VERSION_REMOVED = 'version-removed',
   /** A version the baseline stored objects in is gone: objects still stored in it can no longer be read. Breaking. */
   STORED_VERSION_REMOVED = 'stored-version-removed',
-  /** A served version is no longer served. Breaking. */
+  /**
+   * A served version is no longer served (or removed) while the baseline does not record that a storage
+   * migration removed it from `status.storedVersions`. Breaking.
+   */
   VERSION_UNSERVED = 'version-unserved',
+  /** A version is no longer served or is removed after the baseline recorded it gone from `status.storedVersions`. */
+  VERSION_RETIRED = 'version-retired',
   /** A new version. */
   VERSION_ADDED = 'version-added',
   /** A version is now marked deprecated. */
   VERSION_DEPRECATED = 'version-deprecated',
-  /** The storage version changed: existing objects stay in the old one until migrated. Breaking. */
+  /**
+   * The storage version changed: existing objects stay in the old one until a storage migration rewrites
+   * them (the old version must stay in `spec.versions` until then: see `stored-version-removed`).
+   */
   STORAGE_VERSION_CHANGED = 'storage-version-changed',
   /** Namespaced ↔ Cluster. Breaking. */
   SCOPE_CHANGED = 'scope-changed',
   /** kind, plural, singular or listKind changed, or a short name or category removed. Breaking. */
   NAMES_CHANGED = 'names-changed',
-  /** Conversion strategy changed. Breaking. */
+  /** Conversion strategy changed away from Webhook: versions whose schemas differ are no longer converted. Breaking. */
   CONVERSION_CHANGED = 'conversion-changed',
+  /** A conversion webhook now converts between versions (strategy None → Webhook). */
+  CONVERSION_ADDED = 'conversion-added',
+  /**
+   * A new version differs from the baseline's storage version (a field removed, renamed or re-typed) and
+   * there is no conversion webhook: strategy None only rewrites apiVersion, so those fields are lost. Breaking.
+   */
+  CONVERSION_MISSING = 'conversion-missing',
+  /** A field differs between a new version and the baseline's storage version, and a conversion webhook converts it. */
+  CONVERTED_CHANGE = 'converted-change',
   /** A field is gone: the apiserver prunes it from every request. Breaking. */
   FIELD_REMOVED = 'field-removed',
   /** A new optional field. */
@@ -55,7 +72,7 @@ export const BREAKING_CHANGE_KINDS: ReadonlySet<CrdChangeKind> = new Set([
   CrdChangeKind.VERSION_REMOVED,
   CrdChangeKind.STORED_VERSION_REMOVED,
   CrdChangeKind.VERSION_UNSERVED,
-  CrdChangeKind.STORAGE_VERSION_CHANGED,
+  CrdChangeKind.CONVERSION_MISSING,
   CrdChangeKind.SCOPE_CHANGED,
   CrdChangeKind.NAMES_CHANGED,
   CrdChangeKind.CONVERSION_CHANGED,

@@ -3,7 +3,7 @@ import { Warnings } from '../synth-metadata/warnings';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { compareCrdManifests } from './compare-crds';
 import { CrdBaselines } from './crd-baseline';
-import { CrdChange, formatCrdChange } from './crd-change';
+import { CrdChange, CrdChangeKind, formatCrdChange } from './crd-change';
 
 /** A breaking change made on purpose, accepted with a reason. */
 export interface AcknowledgedChange {
@@ -115,7 +115,7 @@ export class EvolutionGuard {
       });
       this.results.set(crd.node.path, { crd: name, constructPath: crd.node.path, baselineFile: baselines.fileOf(name), hasBaseline: true, changes });
       for (const c of changes.filter(x => x.breaking && !x.acknowledged)) {
-        errors.push(`${at}: ${formatCrdChange(c)} (against ${baselines.fileOf(name)}); if intended, acknowledge it: `
+        errors.push(`${at}: ${formatCrdChange(c)} (against ${baselines.fileOf(name)})${newVersionHint(c)}; if intended, acknowledge it: `
           + `{ change: '${c.id}', reason: '…' }`);
       }
     }
@@ -124,6 +124,25 @@ export class EvolutionGuard {
     });
     return errors;
   }
+}
+
+/** Schema changes that break a served version's clients: they belong in a new version. */
+const SCHEMA_BREAKING = new Set<CrdChangeKind>([
+  CrdChangeKind.FIELD_REMOVED, CrdChangeKind.TYPE_CHANGED, CrdChangeKind.REQUIRED_ADDED,
+  CrdChangeKind.VALIDATION_TIGHTENED, CrdChangeKind.RULE_ADDED, CrdChangeKind.MERGE_STRATEGY_CHANGED,
+]);
+
+function newVersionHint(c: CrdChange): string {
+  if (!c.version || !SCHEMA_BREAKING.has(c.kind)) return '';
+  return `. ${c.version} is served: its clients and stored manifests still use the released schema. Keep ${c.version} as released and `
+    + `make the change in a new version (e.g. ${nextVersion(c.version)}) with a conversion between them (defineConversion in the runtime, `
+    + 'served by the operator\'s webhook: contract.conversion), as its storage version; the operator then migrates stored objects';
+}
+
+/** `v1` → `v2`, `v1beta1` → `v1beta2`. */
+function nextVersion(version: string): string {
+  const m = /^(.*?)(\d+)$/.exec(version);
+  return m ? `${m[1]}${Number(m[2]) + 1}` : `${version}2`;
 }
 
 function matches(ack: AcknowledgedChange, crdName: string, change: CrdChange): boolean {

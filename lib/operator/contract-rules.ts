@@ -21,6 +21,10 @@ export interface ContractRules {
   readonly rules: RbacRule[];
   /** Granted by a Role in the operator's own namespace (leader election). */
   readonly leaderElectionRules: RbacRule[];
+  /** Granted cluster-wide whatever the watch scope (conversion and storage migration of `contract.conversion`). */
+  readonly clusterRules: RbacRule[];
+  /** The kinds of `contract.conversion`. */
+  readonly conversionKinds: ResolvedKind[];
   /** The custom kinds the controller reconciles (custom kinds in `watches`). */
   readonly primaryKinds: ResolvedKind[];
 }
@@ -106,12 +110,34 @@ export function rulesForContract(contract: ControllerContract, options: Contract
     rules.push(rbacRule('', 'events', ['create', 'patch'], 'emits events (core/v1)'));
   }
 
+  // Conversion: the migration rewrites objects in every namespace and trims the CRD's storedVersions, which
+  // are cluster-wide; a namespaced grant could not make that safe.
+  const conversionSeen = new Set<string>();
+  const conversionKinds = (contract.conversion ?? []).map((sel, i) => {
+    const field = `contract.conversion[${i}]`;
+    const kind = resolveKind(sel, options.crds, field);
+    const key = `${kind.group}/${kind.kind}`;
+    if (!kind.custom) throw new Error(`${field}: '${key}' is not defined by one of the operator's CRDs (pass it in crds); only custom kinds are converted`);
+    if (conversionSeen.has(key)) throw new Error(`${field}: duplicate kind '${key}'`);
+    conversionSeen.add(key);
+    return kind;
+  });
+  const clusterRules: RbacRule[] = [];
+  for (const k of conversionKinds) {
+    const crd = `${k.plural}.${k.group}`;
+    clusterRules.push(rbacRule(k.group, k.plural, ['list', 'update'], `storage version migration of ${k.kind}: rewrites every stored object, in every namespace`));
+    clusterRules.push({ ...rbacRule('apiextensions.k8s.io', 'customresourcedefinitions', ['get', 'patch'],
+      `conversion of ${k.kind}: reads its CRD, injects the webhook's CA bundle, records migration progress`), resourceNames: [crd] });
+    clusterRules.push({ ...rbacRule('apiextensions.k8s.io', 'customresourcedefinitions/status', ['update'],
+      `storage version migration of ${k.kind}: trims status.storedVersions, reports the StorageVersionMigrated condition`), resourceNames: [crd] });
+  }
+
   const leaderElectionRules = contract.leaderElection ? [
     rbacRule('coordination.k8s.io', 'leases', ['get', 'create', 'update'], 'leader election lease'),
     rbacRule('', 'events', ['create', 'patch'], 'leader election events'),
   ] : [];
 
-  return { rules: mergeRules(rules), leaderElectionRules: mergeRules(leaderElectionRules), primaryKinds };
+  return { rules: mergeRules(rules), leaderElectionRules: mergeRules(leaderElectionRules), primaryKinds, clusterRules: mergeRules(clusterRules), conversionKinds };
 }
 
 /** One rule on one resource. @internal */

@@ -51,6 +51,12 @@ export interface OperatorNetworkPolicyProps {
    */
   readonly egressToPods?: readonly PodEgress[];
   /**
+   * The webhook server's port (conversion and admission webhooks): ingress from the apiserver, whose
+   * address is the `apiServerCidrs` (it calls webhooks from the control plane, not from a pod).
+   * @default - no webhook server
+   */
+  readonly webhookPort?: number;
+  /**
    * Labels of the cluster DNS pods in `kube-system`.
    * @default { 'k8s-app': 'kube-dns' }
    */
@@ -87,7 +93,9 @@ export class OperatorNetworkPolicy extends Construct {
         Problems.of(this).add(`apiServerCidrs[${i}]: must be an IPv4 CIDR, got '${cidr}'`);
         return;
       }
-      this.policy.addEgressRule(kplus.NetworkPolicyIpBlock.ipv4(this, `ApiServer${i}`, cidr), apiPorts);
+      const apiServer = kplus.NetworkPolicyIpBlock.ipv4(this, `ApiServer${i}`, cidr);
+      this.policy.addEgressRule(apiServer, apiPorts);
+      if (props.webhookPort !== undefined) this.policy.addIngressRule(apiServer, [kplus.NetworkPolicyPort.tcp(props.webhookPort)]);
     });
     const dns = kplus.Pods.select(this, 'ClusterDns', {
       labels: props.dnsPodLabels ?? { 'k8s-app': 'kube-dns' },

@@ -56,6 +56,11 @@ export interface OperatorRbacProps {
    */
   readonly additionalRules?: readonly AdditionalRbacRule[];
   /**
+   * The webhook certificate Secret in the operator's namespace: `get`, `update` on it by name (a Role there).
+   * @default - no webhook
+   */
+  readonly webhookSecretName?: string;
+  /**
    * Risks accepted for the contract's own rules (e.g. `SECRETS_READ` for a controller that watches Secrets).
    * @default []
    */
@@ -113,7 +118,7 @@ export class OperatorRbac extends Construct {
     this.watchNamespaces = watchNamespaces && [...new Set(watchNamespaces)];
     this.contractRules = Problems.of(this).recordErrors(
       () => rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces: this.watchNamespaces }),
-      { rules: [], leaderElectionRules: [], primaryKinds: [] });
+      { rules: [], leaderElectionRules: [], primaryKinds: [], clusterRules: [], conversionKinds: [] });
 
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: props.name, namespace: props.namespace },
@@ -137,6 +142,14 @@ export class OperatorRbac extends Construct {
         `additionalRules[${i}] grants beyond the contract: ${sortVerbs(r.verbs).join(',')} on ${r.apiGroups.map(g => g || 'core').join(',')}/${r.resources.join(',')} — ${r.reason}`));
     }
 
+    if (props.webhookSecretName) {
+      grants.push(this.role('Webhook', `${props.name}-webhook`, props.namespace, 'webhook certificates (its own Secret, by name)', [{
+        apiGroup: '', resource: 'secrets', verbs: ['get', 'update'], resourceNames: [props.webhookSecretName],
+        reasons: ['webhook serving certificate and CA: every replica reads it, the leader rotates it (created empty by the chart)'],
+      }], false, []));
+    }
+    if (this.contractRules.clusterRules.length > 0) grants.push(this.clusterRole('Conversion', `${props.name}-conversion`, 'conversion and storage version migration (cluster-wide)', this.contractRules.clusterRules));
+
     if (this.contractRules.leaderElectionRules.length > 0) {
       grants.push(this.role('LeaderElection', `${props.name}-leader-election`, props.namespace,
         'leader election', this.contractRules.leaderElectionRules, false, []));
@@ -154,6 +167,15 @@ export class OperatorRbac extends Construct {
     binding.addSubjects(this.serviceAccount);
     dropEmptyResourceNames(role, rules);
     return [{ kind: 'ClusterRole', name, purpose, rules, beyondContract: beyond, acceptedRisks: risks }];
+  }
+
+  private clusterRole(id: string, name: string, purpose: string, rules: readonly RbacRule[]): RbacGrant {
+    const role = new kplus.ClusterRole(this, `${id}ClusterRole`, { metadata: { name } });
+    for (const r of rules) role.allow([...r.verbs], endpoint(r));
+    const binding = new kplus.ClusterRoleBinding(this, `${id}ClusterRoleBinding`, { metadata: { name }, role });
+    binding.addSubjects(this.serviceAccount);
+    dropEmptyResourceNames(role, rules);
+    return { kind: 'ClusterRole', name, purpose, rules, beyondContract: false, acceptedRisks: [] };
   }
 
   private role(id: string, name: string, namespace: string, purpose: string, rules: readonly RbacRule[], beyond: boolean, risks: RbacRisk[]): RbacGrant {

@@ -11,6 +11,9 @@ import { OperatorNetworkPolicy } from './operator-network-policy';
 import { egressForContract } from './contract-egress';
 import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
 import { renderRbacReport } from './rbac-report';
+import { OperatorWebhook } from './operator-webhook';
+import { CustomResourceDefinition } from '../crd/custom-resource-definition';
+import { resolveKind } from './controller-contract';
 
 /** Labels that make a namespace enforce Pod Security "restricted". @internal */
 export const RESTRICTED_NAMESPACE_LABELS: Record<string, string> = {
@@ -153,6 +156,8 @@ export class Operator extends Construct {
   public readonly controller: OperatorDeployment;
   public readonly networkPolicy?: OperatorNetworkPolicy;
   public readonly monitoring?: OperatorMonitoring;
+  /** The webhook Service and certificate Secret, when the operator serves webhooks (`contract.conversion`). */
+  public readonly webhook?: OperatorWebhook;
 
   constructor(scope: Construct, id: string, props: OperatorProps) {
     super(scope, id);
@@ -177,6 +182,7 @@ export class Operator extends Construct {
       contract: props.contract,
       crds: props.crds,
       watchNamespaces,
+      webhookSecretName: (props.contract.conversion ?? []).length > 0 ? `${this.name}-webhook-certs` : undefined,
       additionalRules: props.additionalRules,
       acceptRisks: props.acceptRisks,
     });
@@ -199,6 +205,10 @@ export class Operator extends Construct {
       healthPort: props.healthPort,
       metricsPort: props.metricsPort,
     });
+    if ((props.contract.conversion ?? []).length > 0) {
+      this.webhook = new OperatorWebhook(this, 'Webhook', { name: this.name, namespace: this.namespace, pods: this.controller.pods, container: this.controller.container });
+      this.convertThroughWebhook(props);
+    }
     const contractEgress = egressForContract(props.contract, watchNamespaces);
     contractEgress.problems.forEach(p => Problems.of(this).add(p));
     if (props.networkPolicy ?? true) {
@@ -211,6 +221,7 @@ export class Operator extends Construct {
         apiServerCidrs: props.apiServerCidrs,
         apiServerPorts: props.apiServerPorts,
         egressToPods: contractEgress.egress,
+        webhookPort: this.webhook?.port,
       });
     }
     if (props.monitoring) {
@@ -229,5 +240,20 @@ export class Operator extends Construct {
       grants: this.rbac.grants,
       podEgress: this.networkPolicy ? contractEgress.egress : undefined,
     }));
+  }
+
+  /** Points the CRD of each kind in `contract.conversion` at this operator's webhook (the operator injects the CA bundle). */
+  private convertThroughWebhook(props: OperatorProps): void {
+    (props.contract.conversion ?? []).forEach((selector, i) => {
+      const field = `contract.conversion[${i}]`;
+      const kind = Problems.of(this).recordErrors(() => resolveKind(selector, props.crds ?? [], field), undefined);
+      if (!kind) return;
+      const crd = (props.crds ?? []).find(c => c.group === kind.group && c.names.kind === kind.kind);
+      if (!crd || !CustomResourceDefinition.isCustomResourceDefinition(crd) || crd.imported) {
+        Problems.of(this).add(`${field}: ${kind.kind}.${kind.group} must be a CustomResourceDefinition built by this app (in crds), so its spec.conversion can point at the operator's webhook`);
+        return;
+      }
+      crd.setConversionWebhook({ service: { name: this.webhook!.serviceName, namespace: this.namespace, port: 443, path: '/convert' } });
+    });
   }
 }

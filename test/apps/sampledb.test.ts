@@ -18,10 +18,16 @@ describe('SampleDB app', () => {
       'ServiceAccount/sampledb-operator',
       'Role/sampledb-operator-manager',
       'RoleBinding/sampledb-operator-manager',
+      'Role/sampledb-operator-webhook',
+      'RoleBinding/sampledb-operator-webhook',
+      'ClusterRole/sampledb-operator-conversion',
+      'ClusterRoleBinding/sampledb-operator-conversion',
       'Role/sampledb-operator-leader-election',
       'RoleBinding/sampledb-operator-leader-election',
       'Deployment/sampledb-operator',
       'Service/sampledb-operator-metrics',
+      'Service/sampledb-operator-webhook',
+      'Secret/sampledb-operator-webhook-certs',
       'NetworkPolicy/sampledb-operator',
       'ServiceMonitor/sampledb-operator',
       'PrometheusRule/sampledb-operator',
@@ -32,7 +38,10 @@ describe('SampleDB app', () => {
     ]);
     const crd = manifests[0];
     expect(crd.spec.names).toMatchObject({ kind: 'SampleDB', plural: 'sampledbs', shortNames: ['sdb'] });
-    const v1 = crd.spec.versions[0];
+    expect(crd.spec.versions.map((v: any) => [v.name, v.served, v.storage])).toEqual([['v1', true, false], ['v2', true, true]]);
+    expect(crd.spec.conversion.webhook.clientConfig).toEqual({ service: { namespace: 'sampledb-operator-system', name: 'sampledb-operator-webhook', path: '/convert', port: 443 } });
+    expect(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.restoreFrom.type).toBe('string');
+    const v1 = crd.spec.versions[1]; // v2, the storage version
     expect(v1.schema.openAPIV3Schema.description).toMatch(/^SampleDB is a PostgreSQL database/);
     expect(v1.schema.openAPIV3Schema.properties.kind.description).toMatch(/^Kind is a string value/);
     expect(v1.additionalPrinterColumns.map((c: any) => c.name)).toEqual(['Version', 'Replicas', 'Ready', 'Primary', 'Phase', 'Age']);
@@ -68,8 +77,18 @@ describe('SampleDB app', () => {
 
   test('the operator gets exactly the contract permissions and a pinned, hardened controller', () => {
     const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
-    // Nothing cluster-wide: a Role in the watched namespace only.
-    expect(manifests.filter(m => m.kind === 'ClusterRole' || m.kind === 'ClusterRoleBinding')).toEqual([]);
+    // Cluster-wide only what conversion and storage migration need (storedVersions is cluster-wide): the CRD by
+    // name, and list/update of SampleDBs to rewrite them; everything else is a Role in the watched namespace.
+    const cluster = manifests.filter(m => m.kind === 'ClusterRole');
+    expect(cluster.map(m => m.metadata.name)).toEqual(['sampledb-operator-conversion']);
+    expect(cluster[0].rules).toEqual([
+      { apiGroups: ['database.example.com'], resources: ['sampledbs'], verbs: ['list', 'update'] },
+      { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ['sampledbs.database.example.com'], verbs: ['get', 'patch'] },
+      { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions/status'], resourceNames: ['sampledbs.database.example.com'], verbs: ['update'] },
+    ]);
+    // the webhook certificate Secret by name, in the operator's namespace
+    expect(manifests.find(m => m.kind === 'Role' && m.metadata.name === 'sampledb-operator-webhook').rules)
+      .toEqual([{ apiGroups: [''], resources: ['secrets'], resourceNames: ['sampledb-operator-webhook-certs'], verbs: ['get', 'update'] }]);
     const role = manifests.find(m => m.kind === 'Role' && m.metadata.name === 'sampledb-operator-manager');
     expect(role.metadata.namespace).toBe('default');
     const verbsOf = (group: string, resource: string) => role.rules

@@ -12,7 +12,7 @@ const PLURALS: Record<string, string> = {
   'apps/v1/Deployment': 'deployments', 'apps/v1/ReplicaSet': 'replicasets', 'apps/v1/StatefulSet': 'statefulsets',
   'batch/v1/Job': 'jobs', 'batch/v1/CronJob': 'cronjobs', 'events.k8s.io/v1/Event': 'events',
   'coordination.k8s.io/v1/Lease': 'leases',
-  'samplecontroller.k8s.io/v1alpha1/Foo': 'foos', 'database.example.com/v1/SampleDB': 'sampledbs',
+  'samplecontroller.k8s.io/v1alpha1/Foo': 'foos', 'database.example.com/v1/SampleDB': 'sampledbs', 'database.example.com/v2/SampleDB': 'sampledbs',
 };
 
 export class TestNamespace {

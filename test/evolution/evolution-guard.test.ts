@@ -73,13 +73,80 @@ describe('OperatorApp evolution option', () => {
     expect(err).toContain("{ change: 'field-removed v1:.spec.legacy', reason: '…' }");
   });
 
-  test('fails a removed version that was never stored, and one that may still be stored', () => {
-    // v1 stays (as storage), v2 added: non-breaking by itself…
+  test('a new storage version with the same schema passes (recorded, not breaking); dropping the released storage version fails', () => {
+    // v1 stays served, v2 added as the storage version: the storage migration moves the objects
     const v2: CrdVersionProps = { ...v1(), name: 'v2', storage: true };
-    expect(synthErrors([v1({ storage: false }), v2])).toMatch(/storage-version-changed storage: storage version v1 → v2/);
+    expect(synthErrors([v1({ storage: false }), v2])).toBe('');
+    const app = guardedApp();
+    new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props([v1({ storage: false }), v2]));
+    app.synth();
+    expect(app.evolutionResults[0].changes.map(c => `${c.breaking ? 'BREAKING ' : ''}${c.id}`)).toEqual(['storage-version-changed storage', 'version-added v2:versions']);
     // …dropping v1, the released storage version, is caught as such
     const err = synthErrors([v2]);
     expect(err).toMatch(/BREAKING stored-version-removed v1:versions: version v1 removed while objects may still be stored in it/);
+  });
+
+  test('a breaking change inside a served version is refused with the advice to add a new version with a conversion', () => {
+    const spec = Schema.object({ properties: { replicas: Schema.string({ default: '1' }), tier: Schema.string({ enum: ['small', 'large'] }), legacy: Schema.string() } });
+    const err = synthErrors([v1({ spec })]);
+    expect(err).toContain('BREAKING type-changed v1:.spec.replicas: type integer → string');
+    expect(err).toContain('v1 is served: its clients and stored manifests still use the released schema. Keep v1 as released and make the change in a new version (e.g. v2) with a conversion between them');
+  });
+
+  describe('a field renamed or re-typed across versions', () => {
+    // v2 renames legacy → note and makes replicas a string
+    const v2spec = Schema.object({ properties: { replicas: Schema.string({ default: '1' }), tier: Schema.string({ enum: ['small', 'large'] }), note: Schema.string() } });
+    const versions = (): CrdVersionProps[] => [v1({ storage: false }), { ...v1(), name: 'v2', storage: true, spec: v2spec }];
+
+    test('without a conversion is breaking: the apiserver would only rewrite apiVersion', () => {
+      const err = synthErrors(versions());
+      expect(err).toContain('BREAKING conversion-missing v2:.spec.legacy: v1 → v2: field removed (pruned from every request), and conversion strategy is None');
+      expect(err).toContain('BREAKING conversion-missing v2:.spec.replicas: v1 → v2: type integer → string');
+    });
+
+    test('with a conversion webhook declared is fine, and recorded', () => {
+      const app = guardedApp();
+      const crd = new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props(versions()));
+      crd.setConversionWebhook({ service: { name: 'op-webhook', namespace: 'op-system' } });
+      app.synth();
+      const changes = app.evolutionResults[0].changes;
+      expect(changes.filter(c => c.breaking)).toEqual([]);
+      expect(changes.map(c => c.id)).toEqual(expect.arrayContaining(['conversion-added conversion.strategy', 'converted-change v2:.spec.legacy', 'converted-change v2:.spec.replicas']));
+      expect(crd.toManifest().spec.conversion).toEqual({
+        strategy: 'Webhook',
+        webhook: { clientConfig: { service: { namespace: 'op-system', name: 'op-webhook', path: '/convert', port: 443 } }, conversionReviewVersions: ['v1'] },
+      });
+    });
+  });
+
+  describe('a version stops being served only after a baseline records that migration removed it from storedVersions', () => {
+    const v2 = (): CrdVersionProps => ({ ...v1(), name: 'v2', storage: true });
+    beforeEach(() => {
+      // released: v1 and v2, v2 the storage version
+      new CrdBaselines(dir).write([new CustomResourceDefinition(Testing.chart(), 'Db', props([v1({ storage: false }), v2()]))]);
+    });
+
+    test('refused while the baseline records no storedVersions (v1 objects may still be stored)', () => {
+      expect(synthErrors([v1({ storage: false, served: false }), v2()])).toContain('BREAKING version-unserved v1:served: no longer served while objects may still be stored in it');
+      expect(synthErrors([v2()])).toContain('BREAKING stored-version-removed v1:versions');
+    });
+
+    test('refused while the recorded storedVersions still hold it', () => {
+      new CrdBaselines(dir).write([new CustomResourceDefinition(Testing.chart(), 'Db', props([v1({ storage: false }), v2()]))], { storedVersions: { 'dbs.db.example.com': ['v1', 'v2'] } });
+      expect(synthErrors([v1({ storage: false, served: false }), v2()])).toContain('(the baseline records status.storedVersions ["v1","v2"])');
+    });
+
+    test('allowed once the baseline records storedVersions [v2]; then removing the unserved v1 is allowed too', () => {
+      new CrdBaselines(dir).write([new CustomResourceDefinition(Testing.chart(), 'Db', props([v1({ storage: false }), v2()]))], { storedVersions: { 'dbs.db.example.com': ['v2'] } });
+      expect(yaml.parse(fs.readFileSync(path.join(dir, 'dbs.db.example.com.yaml'), 'utf8').split('\n').filter(l => !l.startsWith('#')).join('\n')).status).toEqual({ storedVersions: ['v2'] });
+      const app = guardedApp();
+      new CustomResourceDefinition(new Chart(app, 'db'), 'Db', props([v1({ storage: false, served: false }), v2()]));
+      app.synth();
+      expect(app.evolutionResults[0].changes.map(c => `${c.breaking ? 'BREAKING ' : ''}${c.id}`)).toEqual(['version-retired v1:served']);
+      // the next release records it and drops v1 (unserved, not stored)
+      new CrdBaselines(dir).write([new CustomResourceDefinition(Testing.chart(), 'Db', props([v1({ storage: false, served: false }), v2()]))]);
+      expect(synthErrors([v2()])).toBe('');
+    });
   });
 
   test.each([

@@ -23,6 +23,7 @@ type Suite = (h: NodeHarness) => Promise<void>;
  * before anything installs the current `dist/`; `chaos` restarts the apiserver and the node agent, so it runs last.
  */
 const SUITES: { readonly name: string; readonly load: () => Promise<{ default: Suite }> }[] = [
+  { name: 'upgrade', load: () => import('./suites/upgrade') },
   { name: 'sampledb', load: () => import('./suites/sampledb') },
   { name: 'policy', load: () => import('./suites/policy') },
   { name: 'monitoring', load: () => import('./suites/monitoring') },

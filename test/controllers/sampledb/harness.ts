@@ -9,7 +9,7 @@ import { Manager, ManagerOptions } from '../../../runtime/manager';
 import { ControlPlane, TestNamespace } from '../../envtest';
 import { FAST_INFORMER } from '../../runtime/support';
 
-export const API = 'database.example.com/v1';
+export const API = 'database.example.com/v2';
 
 /** The CRD manifest exactly as the app synthesizes it. */
 export function sampleDbCrdManifest(): object {

@@ -7,7 +7,7 @@ const T0 = new Date('2026-01-01T00:00:00Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
 
 function db(spec: Partial<SampleDB['spec']> = {}, status: ReplicationStatus = {}): Database {
-  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-db', resourceVersion: '1' }, spec: { version: '16', replicas: 3, ...spec }, status };
+  return { apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-db', resourceVersion: '1' }, spec: { version: '16', replicas: 3, ...spec }, status };
 }
 const primaryPg = (lsn: string): PgState => ({ recovery: false, lsn: parseLsn(lsn)!, synchronousStandbyNames: '' });
 const standbyPg = (lsn: string): PgState => ({ recovery: true, lsn: parseLsn(lsn)!, replayLsn: parseLsn(lsn), synchronousStandbyNames: '' });

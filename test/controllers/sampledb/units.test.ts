@@ -16,7 +16,7 @@ import { ENV_POSTGRES_IMAGES, ENV_POSTGRES_REPOSITORY, ImageOverrideError, POSTG
 import { compareVersions, UnsupportedVersionError } from '../../../controllers/sampledb/versions';
 
 function db(spec: Partial<SampleDB['spec']> = {}): Database {
-  return { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', resourceVersion: '1', generation: 1 }, spec: { version: '16.4', ...spec } };
+  return { apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', resourceVersion: '1', generation: 1 }, spec: { version: '16.4', ...spec } };
 }
 
 const job = (name: string, labels: Record<string, string>, status: Job['status']) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'ns', uid: `u-${name}`, resourceVersion: '1', labels }, status });

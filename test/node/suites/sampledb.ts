@@ -31,7 +31,7 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
     return s.phase === 'Running' && s.readyReplicas === replicas && s.currentPrimary && (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas ? s : undefined;
   };
   function applySampleDb(name: string, spec: Record<string, unknown>): void {
-    sh('kubectl', ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name, namespace: NS }, spec }) });
+    sh('kubectl', ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name, namespace: NS }, spec }) });
   }
 
   /** A SQL client on `<db>-rw` (or another Service), from the host through kube-proxy. */
