@@ -55,6 +55,8 @@ export interface SetupConversionOptions extends WebhookEnvironment {
   readonly certificates: SecretCertificateSource;
   /** Between storage migration passes. @default 300000 */
   readonly migrationIntervalMs?: number;
+  /** IP addresses the serving certificate names too (envtest: `127.0.0.1`). @default [] */
+  readonly ipAddresses?: readonly string[];
 }
 
 /** The CRD name of a converted kind: `<plural>.<group>`. */
@@ -77,6 +79,7 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
     namespace,
     secretName: options.secretName,
     dnsNames: [serviceName, `${serviceName}.${namespace}`, `${serviceName}.${namespace}.svc`, `${serviceName}.${namespace}.svc.cluster.local`],
+    ipAddresses: options.ipAddresses,
     targets: options.conversions.map((c) => ({ kind: 'CustomResourceDefinition' as const, name: crdNameOf(c) })),
     onSecretWritten: () => options.certificates.reload(),
     logger: manager.logger.child({ component: 'webhook-certificates' }),
