@@ -7,6 +7,7 @@ export { OperatorApp, OperatorAppProps } from './app/operator-app';
 export { OutputLayout } from './app/output-layout';
 export { Warnings } from './synth-metadata/warnings';
 export { OutputFiles } from './synth-metadata/output-files';
+export type { KubernetesVersionRange } from './synth-metadata/target-versions';
 
 // Schemas and CustomResourceDefinitions.
 export { Schema, SchemaOptions, StringSchemaOptions, NumberSchemaOptions, ObjectSchemaOptions, ArraySchemaOptions, MapSchemaOptions } from './schema/schema';

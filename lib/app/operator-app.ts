@@ -11,6 +11,7 @@ import { OutputLayout, writeApplyOrderLayout } from './output-layout';
 import { synthFailure } from './synth-failure';
 import { OutputFiles } from '../synth-metadata/output-files';
 import { Warnings } from '../synth-metadata/warnings';
+import { declareTargetVersions, KubernetesVersionRange } from '../synth-metadata/target-versions';
 
 /** Props of `OperatorApp`. */
 export interface OperatorAppProps extends AppProps {
@@ -49,6 +50,12 @@ export interface OperatorAppProps extends AppProps {
    * @default true
    */
   readonly descriptionCheck?: boolean;
+  /**
+   * The Kubernetes versions the app's manifests must install on. Synth checks every CRD against each version of
+   * the range and names the versions a feature fails on (e.g. `selectableFields` or `quantity()` in a rule on 1.28).
+   * @default - 1.28 to 1.36
+   */
+  readonly kubernetesVersions?: KubernetesVersionRange;
 }
 
 /**
@@ -73,6 +80,7 @@ export class OperatorApp extends App {
     const staging = path.join(path.dirname(finalOutdir), `.${path.basename(finalOutdir)}.staging-${process.pid}`);
     super({ ...props, outdir: staging });
     this.finalOutdir = finalOutdir;
+    const versionProblems = declareTargetVersions(this, props.kubernetesVersions);
     this.layout = props.layout ?? OutputLayout.PER_CHART;
     this.report = reportEnabled(props.report);
     this.docs = props.docs ?? false;
@@ -82,6 +90,7 @@ export class OperatorApp extends App {
     const appChecks = () => {
       if (descriptionCheck) warnAboutMissingDescriptions(this);
       return [
+        ...versionProblems,
         ...(policy ? runPolicyChecks(this, policy) : []),
         ...(this.evolutionGuard ? [...this.evolutionGuard.optionProblems, ...this.evolutionGuard.check(this)] : []),
       ];

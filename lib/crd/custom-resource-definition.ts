@@ -9,6 +9,8 @@ import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
 import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
 import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
+import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { targetVersions } from '../synth-metadata/target-versions';
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
 import { loadKubectlYaml } from './kubectl-yaml';
@@ -439,6 +441,9 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     const issues: Issue[] = this.raw ? [] : (this.declaredManifest().spec.versions ?? [])
       .flatMap((v, i) => schemaProblems(v.schema?.openAPIV3Schema, `spec.versions[${i}].schema.openAPIV3Schema`));
     issues.push(...validateCrdManifest(manifest));
+    // what the versions the app targets lack (selectableFields on 1.28, quantity() in rules on 1.28, …)
+    const versions = targetVersions(this);
+    if (versions) issues.push(...checkCrdForVersions(manifest, versions));
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
     }

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { IConstruct } from 'constructs';
 import * as yaml from 'yaml';
 import { Warnings } from '../synth-metadata/warnings';
+import { targetVersions } from '../synth-metadata/target-versions';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { CrdEvolution } from '../evolution/evolution-guard';
 import { lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../apiserver/crd-validation/crd-size';
@@ -37,6 +38,11 @@ export interface SynthReport {
   /** CRDs compared against baselines (`OperatorAppProps.evolution`). */
   readonly evolution: readonly CrdEvolution[];
   readonly warnings: readonly string[];
+  /**
+   * The Kubernetes versions every CRD was checked against (`OperatorAppProps.kubernetesVersions`).
+   * @default - none shown (not an OperatorApp)
+   */
+  readonly kubernetesVersions?: readonly string[];
 }
 
 /** Options of `collectSynthReport`. */
@@ -75,7 +81,11 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
     const manifest = crd.toManifest();
     return { name: manifest.metadata.name, bytes: manifestBytes(manifest), annotationBytes: lastAppliedAnnotationBytes(manifest) };
   });
-  return { outdir: options.shownAs ?? path.basename(outdir), files, kinds, crds, evolution: options.evolution ?? [], warnings: Warnings.collect(root) };
+  const kubernetesVersions = targetVersions(root);
+  return {
+    outdir: options.shownAs ?? path.basename(outdir), files, kinds, crds, evolution: options.evolution ?? [], warnings: Warnings.collect(root),
+    ...(kubernetesVersions ? { kubernetesVersions } : {}),
+  };
 }
 
 /**
@@ -97,6 +107,10 @@ export function topLevelKinds(text: string): Array<{ apiVersion: unknown; kind: 
 /** The report as plain text, one section per concern. */
 export function renderSynthReport(report: SynthReport): string {
   const lines: string[] = [`Synth report: ${report.outdir}/`, ''];
+  const versions = report.kubernetesVersions ?? [];
+  if (versions.length > 0) {
+    lines.push(`Kubernetes versions: ${versions[0]} to ${versions[versions.length - 1]} (every CRD checked against each; docs/API.md lists each feature's minimum)`, '');
+  }
   const objects = report.files.reduce((n, f) => n + (f.objects ?? 0), 0);
   lines.push(`Files (${report.files.length}, ${objects} objects):`);
   const width = Math.max(0, ...report.files.map(f => f.name.length));

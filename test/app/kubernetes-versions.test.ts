@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Chart } from 'cdk8s';
+import { OperatorApp } from '../../lib';
+import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
+import { CrdManifest } from '../../lib/apiserver/crd-manifest';
+import { checkCrdForVersions } from '../../lib/apiserver/crd-validation/version-support';
+import { describeEachApiServerVersion } from '../envtest';
+
+/**
+ * The app's Kubernetes range: a CRD feature that an older version of the range lacks fails synth with the construct
+ * path, the field and the versions named; narrowing the range lets it pass. The per-version table is checked on the
+ * real apiservers of 1.28, 1.32 and 1.36: each CRD is accepted exactly where our check says the version has it.
+ */
+function manifest(name: string, extra: { rule?: string; optionalOldSelf?: boolean; selectableFields?: boolean } = {}): CrdManifest {
+  const rule = extra.rule ? [{ rule: extra.rule, ...(extra.optionalOldSelf ? { optionalOldSelf: true } : {}) }] : undefined;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${name}s.versions.example.com` },
+    spec: {
+      group: 'versions.example.com', scope: 'Namespaced', names: { kind: name[0].toUpperCase() + name.slice(1), plural: `${name}s` },
+      versions: [{
+        name: 'v1', served: true, storage: true,
+        ...(extra.selectableFields ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                'type': 'object',
+                'properties': { size: { type: 'string', maxLength: 20 }, items: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 } } },
+                ...(rule ? { 'x-kubernetes-validations': rule } : {}),
+              },
+            },
+          },
+        },
+      }],
+    },
+  } as unknown as CrdManifest;
+}
+
+function synthErrors(range: { min?: string; max?: string } | undefined, crd: CrdManifest): string {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-'));
+  const app = new OperatorApp({ outdir: path.join(outdir, 'dist'), report: false, policy: false, descriptionCheck: false, ...(range ? { kubernetesVersions: range } : {}) });
+  CustomResourceDefinition.fromManifest(new Chart(app, 'chart'), 'crd', crd);
+  try {
+    app.synth();
+    return '';
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+const FEATURES: Record<string, Parameters<typeof manifest>[1]> = {
+  quantity: { rule: "!has(self.size) || quantity(self.size).isGreaterThan(quantity('0'))" },
+  optional: { rule: "self.?size.orValue('') != 'x'" },
+  sets: { rule: "!has(self.items) || sets.contains(self.items, self.items)" },
+  quote: { rule: "!has(self.size) || strings.quote(self.size) != ''" },
+  ip: { rule: "!has(self.size) || !isIP(self.size) || ip(self.size).family() > 0" },
+  format: { rule: "!has(self.size) || !format.dns1123Label().validate(self.size).hasValue()" },
+  twovariable: { rule: "!has(self.items) || self.items.all(i, v, i >= 0 && v != '')" },
+  semver: { rule: "!has(self.size) || !isSemver(self.size) || semver(self.size).major() >= 0" },
+  lists: { rule: "!has(self.items) || lists.range(2).size() == 2" },
+  oldself: { rule: "!oldSelf.hasValue() || oldSelf.value() == self", optionalOldSelf: true },
+  selectable: { selectableFields: true },
+  plain: { rule: "!has(self.size) || self.size.size() > 0" },
+};
+
+describe('the app\'s Kubernetes versions', () => {
+  test('selectableFields targeted at 1.28 fails synth naming the versions, the construct and the field', () => {
+    const message = synthErrors(undefined, manifest('selectable', FEATURES.selectable));
+    expect(message).toContain('chart/crd');
+    expect(message).toContain('spec.versions[0].selectableFields');
+    expect(message).toContain('fails on Kubernetes 1.28, 1.29, 1.30');
+    expect(message).toContain('needs 1.31 or newer');
+  });
+
+  test('a rule with a 1.30+ CEL function (format.*, sets.*) targeted at 1.28 fails synth naming the versions', () => {
+    expect(synthErrors(undefined, manifest('format', FEATURES.format))).toContain('compilation fails on Kubernetes 1.28, 1.29, 1.30, 1.31:');
+    expect(synthErrors({ min: '1.29' }, manifest('sets', FEATURES.sets))).toContain('compilation fails on Kubernetes 1.29:');
+  });
+
+  test('narrowing the range to the versions that have the feature lets synth pass', () => {
+    expect(synthErrors({ min: '1.32' }, manifest('format', FEATURES.format))).toBe('');
+    expect(synthErrors({ min: 'v1.31.2' }, manifest('selectable', FEATURES.selectable))).toBe('');
+    expect(synthErrors(undefined, manifest('plain', FEATURES.plain))).toBe('');
+  });
+
+  test('a range outside the supported versions is an error', () => {
+    expect(synthErrors({ min: '1.27' }, manifest('plain', FEATURES.plain))).toContain('kubernetesVersions.min: "1.27" is not a supported Kubernetes version (1.28 to 1.36)');
+    expect(synthErrors({ min: '1.33', max: '1.30' }, manifest('plain', FEATURES.plain))).toContain('kubernetesVersions: min 1.33 is newer than max 1.30');
+  });
+
+  test('string literals do not count as calls', () => {
+    expect(checkCrdForVersions(manifest('literal', { rule: "self.size != 'quantity(1)'" }), ['1.28'])).toStrictEqual([]);
+  });
+});
+
+describeEachApiServerVersion('CRD features by Kubernetes version', (plane, version) => {
+  test.each(Object.keys(FEATURES))('%s: the apiserver accepts the CRD exactly where our check says this version has it', async feature => {
+    const crd = manifest(feature, FEATURES[feature]);
+    const ours = checkCrdForVersions(crd, [version]).length === 0 ? 'accepted' : 'refused';
+    // server-side apply, as APPLY.md applies CRDs: an older apiserver refuses fields it does not know
+    const r = await plane().request('PATCH', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}?fieldManager=test&dryRun=All&fieldValidation=Strict`,
+      crd, { contentType: 'application/apply-patch+yaml' });
+    expect({ feature, apiserver: r.code === 201 || r.code === 200 ? 'accepted' : 'refused', message: r.code >= 300 ? r.body?.message : undefined })
+      .toStrictEqual({ feature, apiserver: ours, message: ours === 'refused' ? expect.any(String) : undefined });
+  }, 60_000);
+});
