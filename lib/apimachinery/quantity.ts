@@ -8,18 +8,25 @@ export class Quantity {
   /**
    * Parses `1.5Gi`, `100m`, `2e3`… exactly where `resource.ParseQuantity` does, quirks included (`+`, `.`,
    * `Ki` and `1.G` are zero, zero, zero and one giga); throws, with the apiserver's message, for anything it refuses.
+   * Values Go parses on its arbitrary-precision path are rounded as Go rounds them: a non-zero magnitude up to the
+   * next nano (`1.0000000001` is `1.000000001`), binary ones capped at 2^63-1 (`16Ei` is `9223372036854775807`).
    */
   public static parse(text: string): Quantity {
     const parsed = parseQuantityText(text);
     if (typeof parsed === 'string') throw new Error(parsed);
     const { negative, num, denom, suffix } = parsed;
     if (Math.abs(suffix.exponent) > MAX_EXPONENT) throw new Error(`quantity exponent ${suffix.exponent} is too large to compute exactly`);
-    let value = BigInt(`${num}${denom}`) * (negative ? -1n : 1n);
+    let value = BigInt(`${num}${denom}`);
     let den = 10n ** BigInt(denom.length);
     if (suffix.kind === 'binary') value *= 2n ** BigInt(suffix.exponent);
     else if (suffix.exponent >= 0) value *= 10n ** BigInt(suffix.exponent);
     else den *= 10n ** BigInt(-suffix.exponent);
-    return new Quantity(value, den);
+    if (!takesFastPath(num, denom, suffix)) {
+      // the slow path (inf.Dec): a non-zero magnitude rounded up to nano precision; binary values capped at int64's max
+      if (value !== 0n) value = ceilDiv(value * NANO_UNITS, den) * den / NANO_UNITS;
+      if (suffix.kind === 'binary' && value > INT64_MAX * den) value = INT64_MAX * den;
+    }
+    return new Quantity(negative ? -value : value, den);
   }
 
   /** Whether `text` parses as a quantity (`resource.ParseQuantity` returns no error). */
@@ -73,6 +80,14 @@ export class Quantity {
   public canonical(): string {
     return this.den === 1n ? this.num.toString() : `${this.num}/${this.den}`;
   }
+}
+
+const NANO_UNITS = 1_000_000_000n;
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** ⌈a / b⌉ for a, b > 0. */
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
 }
 
 function gcd(a: bigint, b: bigint): bigint {

@@ -1,5 +1,5 @@
 import { Quantity } from '../../lib/apimachinery/quantity';
-import { describeRealApiServer } from '../envtest';
+import { describeEachApiServerVersion, describeRealApiServer } from '../envtest';
 import { specCrd } from '../support/spec-crd';
 
 /**
@@ -63,4 +63,58 @@ describe('Quantity values', () => {
     expect(() => Quantity.parse('1ki')).toThrow("unable to parse quantity's suffix");
     expect(() => Quantity.parse('Ei')).toThrow("unable to parse quantity's numeric portion");
   });
+});
+
+/**
+ * Rounding and caps of `resource.ParseQuantity`, compared on the real apiserver with CEL's quantity equality
+ * (1.32 and 1.36; 1.28 has no quantity() in CRD rules): each pair is equal exactly where ours says so.
+ */
+const PAIRS: Array<[string, string]> = [
+  ['1.0000000001', '1.000000001'], ['1.0000000001', '1'], ['-1.0000000001', '-1.000000001'], ['1e-10', '1n'], ['1e-100', '1n'],
+  ['0.0000000001', '0'], ['16Ei', '9223372036854775807'], ['8Ei', '9223372036854775807'], ['7Ei', '8070450532247928832'],
+  ['-16Ei', '-9223372036854775807'], ['0.5Ki', '512'], ['0.1Ki', '102.4'], ['1.5n', '2n'], ['1.5n', '0.0000000015'], ['1u', '1000n'],
+  ['10E', '1e19'], ['100Ei', '1e20'], ['1.00000000001Mi', '1048576.00001048576'], ['123456789012345678901234567890Ei', '9223372036854775807'],
+  ['0.9999999999', '1'], ['1Ki', '1024'], ['1k', '1000'], ['12345678901234567890.5', '12345678901234567890.5'],
+];
+
+describeEachApiServerVersion('quantity rounding and caps', (plane, version) => {
+  const supported = version !== '1.28';
+  beforeAll(async () => {
+    if (!supported) return;
+    await plane().installCrds([specCrd({
+      group: 'qtyeq.example.com', kind: 'Pair', plural: 'pairs',
+      spec: {
+        type: 'object',
+        properties: {
+          pairs: {
+            type: 'array', maxItems: 50,
+            items: {
+              'type': 'object', 'required': ['a', 'b'],
+              'properties': { a: { type: 'string', maxLength: 64 }, b: { type: 'string', maxLength: 64 } },
+              'x-kubernetes-validations': [{ rule: 'quantity(self.a) == quantity(self.b)' }],
+            },
+          },
+        },
+      },
+    })]);
+  }, 60_000);
+
+  test('every pair is equal on the apiserver exactly where ours says so', async () => {
+    if (!supported) return expect(version).toBe('1.28');
+    const r = await plane().request('POST', '/apis/qtyeq.example.com/v1/namespaces/default/pairs?dryRun=All', {
+      apiVersion: 'qtyeq.example.com/v1', kind: 'Pair', metadata: { name: 'x' }, spec: { pairs: PAIRS.map(([a, b]) => ({ a, b })) },
+    });
+    expect([201, 422]).toContain(r.code);
+    const unequal = new Set<number>();
+    for (const cause of r.body?.details?.causes ?? []) {
+      const m = /^spec\.pairs\[(\d+)\]$/.exec(cause.field ?? '');
+      if (m) unequal.add(Number(m[1]));
+    }
+    const verdicts = PAIRS.map(([a, b], i) => ({
+      a, b, apiserver: unequal.has(i) ? 'different' : 'equal', ours: Quantity.parse(a).compareTo(Quantity.parse(b)) === 0n ? 'equal' : 'different',
+    }));
+    expect(verdicts.filter(v => v.apiserver !== v.ours)).toStrictEqual([]);
+    expect(verdicts.filter(v => v.ours === 'equal').length).toBeGreaterThan(5);
+    expect(verdicts.filter(v => v.ours === 'different').length).toBeGreaterThan(2);
+  }, 30_000);
 });
