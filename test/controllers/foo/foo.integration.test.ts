@@ -123,15 +123,24 @@ describeRealApiServer('Foo controller', (plane) => {
     expect(writes({ resource: 'deployments' }).map((w) => w.code)).toEqual([429, 201]);
   }, 60_000);
 
-  test('keeps working across an apiserver restart', async () => {
+  test('an apiserver restart in the middle of convergence: every Foo still converges, one Deployment each', async () => {
+    // Sized so that the fault lands while Foos are converging, and asserted: some have converged, not all.
+    const N = 120;
     env = await FooNamespace.create(plane());
+    for (let i = 0; i < N; i++) await env.put(foo(`mid-${i}`));
+    const converged = async () => (await env.list(FOO_API, 'Foo')).filter((f: any) => f.status?.availableReplicas === 1).length;
     await manager();
-    await env.put(foo('before'));
-    await until('deployment before', () => env.getDeployment('before'), T);
+    await until('the first Foo converged', async () => (await converged()) > 0, T, 10);
+    const atFault = await converged();
     await plane().restartApiServer({ downMs: 500 });
+    expect({ atFault, midConvergence: atFault > 0 && atFault < N }).toStrictEqual({ atFault, midConvergence: true });
+    await until(`all ${N} converged after the restart`, async () => (await converged()) === N, 90_000, 250);
+    const deployments = await env.list('apps/v1', 'Deployment');
+    expect(deployments).toHaveLength(N);
+    expect(deployments.every((d: any) => d.metadata.ownerReferences?.length === 1)).toBe(true);
     await env.put(foo('after'));
     await until('deployment after', () => env.getDeployment('after'), T);
-  }, 90_000);
+  }, 180_000);
 
   test('a crash mid-reconcile and a restart converge without duplicate owned objects', async () => {
     env = await FooNamespace.create(plane());
