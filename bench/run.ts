@@ -8,7 +8,7 @@
 //
 // Options: --quick (small sizes, 1 run, short steady-state window), --runs=N, --sizes=1000,5000,
 // --runs-per-size=10000:1 (fewer runs for some N), --steady-seconds=S, --steady-runs=K (only the
-// first K runs of each N and controller get the steady-state window), --only=synth|controller|crd-corpus,
+// first K runs of each N and controller get the steady-state window), --only=synth|controller|crd-corpus|cli-synth,
 // --impl=go|ours (one side only, for profiling), --cpu-profile / --heap-snapshot (of our controller,
 // into the results folder), --ours-args=--concurrency=16 (extra flags for our controller, for experiments;
 // the official figures use its defaults), --ours-node-flags='--max-semi-space-size=4' (Node flags instead of
@@ -22,6 +22,7 @@ import { clusterTarget } from './bench-targets';
 import { bundleFooController, ControllerResult, runControllerBench } from './controller-bench';
 import { ControllerRun, FixedCost, IdleRun, Implementation, IMPLEMENTATIONS, runIdleSeries, runSideBySide, SizeSummary, summarize, summarizeIdle } from './side-by-side';
 import { Panel, renderSvg } from './svg-chart';
+import { CliSynthResult, runCliSynthBench } from './cli-synth-bench';
 import { CrdCorpusResult, runCrdCorpusBench } from './crd-corpus-bench';
 import { DemoAppsResult, runDemoAppsBench, runSynthBench, SynthResult } from './synth-bench';
 
@@ -68,7 +69,12 @@ async function main() {
 
   const synth: SynthResult[] = [];
   let demoApps: DemoAppsResult | undefined;
-  if (only !== 'controller' && only !== 'crd-corpus') {
+  let cliSynth: CliSynthResult | undefined;
+  if (only === undefined || only === 'cli-synth') {
+    cliSynth = runCliSynthBench(Math.max(runs, 10));
+    console.error(`npx cdk8s synth: ${cliSynth.cdk8sSynth.median.wallSeconds}s vs plain cdk8s app ${cliSynth.plainSynth.median.wallSeconds}s (ratio ${cliSynth.wallRatioMedian}); app CPU with/without code cache ${cliSynth.appWithCodeCache.median.cpuSeconds}/${cliSynth.appWithoutCodeCache.median.cpuSeconds} s; load ${cliSynth.loadavg.min}-${cliSynth.loadavg.max}`);
+  }
+  if (only !== 'controller' && only !== 'crd-corpus' && only !== 'cli-synth') {
     for (const [n, m] of SYNTH_SIZES) {
       const r = runSynthBench(n, m, runs);
       synth.push(r);
@@ -83,7 +89,7 @@ async function main() {
   }
 
   let controller: SideBySideResults | ControllerResult[] | undefined;
-  if (only !== 'synth' && only !== 'crd-corpus') {
+  if (only !== 'synth' && only !== 'crd-corpus' && only !== 'cli-synth') {
     const bundle = path.join(os.tmpdir(), `foo-controller-${process.pid}.js`);
     await bundleFooController(bundle);
     const assets = process.env.KUBEBUILDER_ASSETS;
@@ -104,6 +110,9 @@ async function main() {
         // Written after every run, so a benchmark stopped early still leaves its figures.
         partial.push(r);
         fs.writeFileSync(path.join(dir, 'runs.partial.json'), JSON.stringify(partial, null, 2) + '\n');
+        // The summary so far (end-state diffs included, which need the in-memory end states): a series stopped
+        // early still leaves medians and diffs of the sizes it finished.
+        fs.writeFileSync(path.join(dir, 'summary.partial.json'), JSON.stringify({ fixedCost, idleRuns: idle, summary: summarize(partial, fixedCost) }, null, 2) + '\n');
         console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
         + `${r.atConvergence.cpuSeconds} CPU s (apiserver ${r.apiserverCpuSeconds}), first write at ${r.firstWriteSeconds}s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
         + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.end[0]}`);
@@ -128,7 +137,7 @@ async function main() {
   }
 
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, kernel: os.release() };
-  const results = { date: new Date().toISOString(), machine, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, crdCorpus, controller };
+  const results = { date: new Date().toISOString(), machine, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, cliSynth, crdCorpus, controller };
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([...synthPanels(synth), ...controllerPanels(controller)]));
 

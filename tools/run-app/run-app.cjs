@@ -2,9 +2,9 @@
 // when one of those files changed: `node tools/run-app/run-app.cjs apps/main.ts` (what cdk8s.yaml runs).
 //
 // Why: through tsx every run resolves and transforms ~1,500 modules (our TypeScript sources and the
-// packages they import) and loads them through ESM loader hooks in a worker thread: about 1.6 CPU
-// seconds for the demo apps, two thirds of it before the app does any work. The bundle loads as one
-// CommonJS file: about 0.7 s for the same run, same output byte for byte.
+// packages they import) and loads them through ESM loader hooks in a worker thread, most of it before
+// the app does any work. The bundle loads as one
+// CommonJS file, same output byte for byte (times: bench/cli-synth-bench.ts).
 //
 // Guarantees:
 // - A change to any input (a source or a package file: size or mtime differ), a deleted input or a
@@ -14,8 +14,8 @@
 //   temporary file and renames it, so concurrent runs never load a half-written bundle.
 //
 // - The bundle is compiled with a V8 code cache (written after the first run of each bundle, beside it):
-//   without it V8 parses and compiles the 2.6 MB bundle and its functions on every run (demo apps: 0.37
-//   user-CPU seconds instead of 0.27). The cache file is named after the bundle's size and mtime, so a
+//   without it V8 parses and compiles the 2.6 MB bundle and its functions on every run (what it saves:
+//   bench/cli-synth-bench.ts, figures in bench/latest/cli-synth-results.json). The cache file is named after the bundle's size and mtime, so a
 //   rebuilt bundle never meets a stale cache; V8
 //   itself rejects a cache made by another Node/V8 version or flags, and then the run writes a new one.
 //
@@ -99,14 +99,16 @@ async function main() {
  */
 function runWithCodeCache(bundle) {
   const cacheFile = `${bundle}.${stamp(bundle).replace(/[^0-9]+/g, '-')}.v8cache`;
+  // RUN_APP_CODE_CACHE=0: compile without the cache and write none (how bench/cli-synth-bench.ts measures what it saves).
+  const useCache = process.env.RUN_APP_CODE_CACHE !== '0';
   let cachedData;
-  try { cachedData = fs.readFileSync(cacheFile); } catch { /* first run of this bundle */ }
+  try { if (useCache) cachedData = fs.readFileSync(cacheFile); } catch { /* first run of this bundle */ }
   const script = new vm.Script(Module.wrap(fs.readFileSync(bundle, 'utf8')), {
     filename: bundle,
     cachedData,
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  if (!cachedData || script.cachedDataRejected) {
+  if (useCache && (!cachedData || script.cachedDataRejected)) {
     process.once('exit', () => writeCodeCache(bundle, cacheFile, script));
   }
   const mod = new Module(bundle, module);
