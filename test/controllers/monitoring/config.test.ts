@@ -93,8 +93,10 @@ describe('the demo Prometheus configuration', () => {
     expect(r).toMatchObject({ status: 0 });
     expect(r.output).toContain('SUCCESS');
     expect(r.output).not.toContain('WARNING'); // every targets file exists and parses
-    // the SampleDB operator's metrics Service: one target with the labels Kubernetes discovery would give it
-    expect(JSON.parse(targets['serviceMonitor_sampledb-operator-system_sampledb-operator_0.json'])).toStrictEqual([{
+    // the SampleDB operator's metrics Service: one target with the labels Kubernetes discovery would give it (like
+    // Kubernetes discovery, every port of every selected Service is listed; the `keep` on the port name picks `metrics`)
+    const sampledbGroups: any[] = JSON.parse(targets['serviceMonitor_sampledb-operator-system_sampledb-operator_0.json']);
+    expect(sampledbGroups.filter((g) => g.labels.__meta_kubernetes_endpoint_port_name === 'metrics')).toStrictEqual([{
       targets: [expect.stringMatching(/^10\.244\.0\.\d+:8080$/)],
       labels: expect.objectContaining({
         __meta_kubernetes_namespace: 'sampledb-operator-system',
