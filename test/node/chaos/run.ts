@@ -10,6 +10,7 @@
  * Used by the short form (test/node/suites/chaos.ts) and the long form (`npm run chaos`, main.ts).
  */
 import { spawnSync } from 'child_process';
+import { loadavg } from 'os';
 import { join } from 'path';
 import { names } from '../../../controllers/sampledb/types';
 import { FaultContext, injectFault, InjectedFault } from './faults';
@@ -78,6 +79,8 @@ export interface ChaosReport {
   readonly stoppedAtDeadline: boolean;
   readonly startedAt: string;
   readonly durationSeconds: number;
+  /** 1-minute load average of the machine (2 vCPUs shared with other work) at the start and the end. */
+  readonly loadAverage: { readonly start: number; readonly end: number };
   readonly recoveryBoundSeconds: number;
   readonly writers: number;
   readonly acknowledged: number;
@@ -116,6 +119,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     return r.stdout;
   };
   const started = Date.now();
+  const loadAtStart = loadavg()[0];
   const sdbPath = `/apis/database.example.com/v1/namespaces/${ns}/sampledbs/${db}`;
   const podsPath = `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`)}`;
   const sdb = () => kube(k, 'GET', sdbPath);
@@ -283,7 +287,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   if (!acks.length) verdicts.push('no write was acknowledged at all');
   const report: ChaosReport = {
     synchronous: o.synchronous, seed: o.seed, perKind: o.perKind, rounds: Math.floor(faults.length / roundSize), stoppedAtDeadline, startedAt: new Date(started).toISOString(),
-    durationSeconds: Math.round((Date.now() - started) / 1000), recoveryBoundSeconds: bound, writers,
+    durationSeconds: Math.round((Date.now() - started) / 1000), loadAverage: { start: loadAtStart, end: loadavg()[0] }, recoveryBoundSeconds: bound, writers,
     acknowledged: acks.length, acknowledgedPerSecond: Math.round((acks.length / Math.max(1, (Date.now() - started) / 1000)) * 10) / 10, failedAttempts, lost: lost.length, lostIds: lost.map((a) => a.id).slice(0, 1000), duplicateAcks: dups,
     probeRounds: rounds.length,
     fencingViolations: violations.map((v) => ({ at: new Date(v.at).toISOString(), kind: v.kind, detail: v.detail })),
