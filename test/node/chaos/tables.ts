@@ -11,7 +11,7 @@ const s = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(1));
 export function tables(reports: readonly ChaosReport[]): string {
   const out: string[] = [];
   for (const r of reports) {
-    out.push(`${r.synchronous ? 'synchronous: true' : 'asynchronous'} — seed ${r.seed}, ${r.faults.length} faults in ${(r.durationSeconds / 60).toFixed(0)} min, ${r.acknowledged} acknowledged writes (${r.acknowledgedPerSecond}/s), ${r.lost} lost, ${r.fencingViolations.length} fencing violations, ${r.secondPrimaryRounds.length} probe rounds with a second primary, timelines ${r.timeline.chain[0]}→${r.timeline.chain[r.timeline.chain.length - 1]} (${r.timeline.problems.length ? 'NOT linear' : 'linear'}); ${r.passed ? 'passed' : `FAILED: ${r.verdicts.join('; ')}`}`);
+    out.push(`${r.synchronous ? 'synchronous: true' : 'asynchronous'} — seed ${r.seed}, ${r.faults.length} faults in ${(r.durationSeconds / 60).toFixed(0)} min (load average ${r.loadAverage.start.toFixed(1)} → ${r.loadAverage.end.toFixed(1)}), ${r.acknowledged} acknowledged writes (${r.acknowledgedPerSecond}/s), ${r.lost} lost, ${r.fencingViolations.length} fencing violations, ${r.secondPrimaryRounds.length} probe rounds with a second primary, timelines ${r.timeline.chain[0]}→${r.timeline.chain[r.timeline.chain.length - 1]} (${r.timeline.problems.length ? 'NOT linear' : 'linear'}); ${r.passed ? 'passed' : `FAILED: ${r.verdicts.join('; ')}`}`);
     out.push('');
     out.push(`| fault | n | failovers | failover s p50 / max | write outage s p50 / max | back (every check) s p50 / max | within ${r.recoveryBoundSeconds} s | lost rows (max per fault) | lost s of writes (max) |`);
     out.push('|---|---|---|---|---|---|---|---|---|');
