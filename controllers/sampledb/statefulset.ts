@@ -29,6 +29,13 @@ export interface StatefulSetOptions {
 
 const READY_PROBE = ['/bin/sh', '-c', 'exec pg_isready -q -h 127.0.0.1 -p 5432 -U "$POSTGRES_USER"'];
 
+/**
+ * Seconds an exec probe may take. The kubelet's default (1 s) is shorter than forking a shell and
+ * pg_isready takes on a starved node: the chaos suite, at a load average of 30 on 2 cores, saw probes
+ * "timed out" and the liveness probe kill healthy PostgreSQL instances (then failovers of a healthy primary).
+ */
+export const PROBE_TIMEOUT_SECONDS = 5;
+
 /** The desired StatefulSet. */
 export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired {
   const name = db.metadata.name;
@@ -75,10 +82,10 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
               { name: 'STATEFULSET', value: names.statefulSet(name) },
               { name: 'HEADLESS_SERVICE', value: names.headlessService(name) },
             ],
-            readinessProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 2 },
+            readinessProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 2, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
             // A standby's first start clones the primary before PostgreSQL answers: up to 10 minutes.
-            startupProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 300 },
-            livenessProbe: { exec: { command: READY_PROBE }, periodSeconds: 10, failureThreshold: 6 },
+            startupProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 300, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
+            livenessProbe: { exec: { command: READY_PROBE }, periodSeconds: 10, failureThreshold: 6, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
             resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
             securityContext: containerSecurityContext(),
             volumeMounts: [

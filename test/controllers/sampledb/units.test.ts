@@ -129,6 +129,10 @@ describe('desired objects', () => {
     bad.spec.template.spec.containers[0].securityContext = { privileged: true };
     expect(checkPodSecurityRestricted([bad]).length).toBeGreaterThan(0);
   });
+  test('the database pods\' exec probes may take 5 s (the kubelet\'s default 1 s made the liveness probe kill healthy PostgreSQL at a load average of 30: chaos suite)', () => {
+    const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec.containers[0];
+    for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect(probe.timeoutSeconds).toBe(5);
+  });
   test('a restore from another SampleDB mounts its backup volume read-only and runs once', () => {
     const job = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, 'postgres:16.4') as any;
     expect(job.spec.backoffLimit).toBe(0);
