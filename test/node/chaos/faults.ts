@@ -123,7 +123,10 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
         apiserver: [{ ip: '10.244.0.1', port: 16443 }, { ip: '10.96.0.1', port: 443 }],
       });
       notes.push(`partitioned ${primary} from the other pods and the apiserver (writers and node kept)`);
-      // Heal once another instance is the primary, once the old pod is gone, or after 60 s.
+      // Heal once another instance is the primary, once the old pod is gone, or after 60 s. The fault is
+      // not over before: from the host (kept by the partition) the cut-off primary still answers, and
+      // without synchronous replication it even commits, so the database's checks alone would pass.
+      let healed = false;
       const healer = (async () => {
         const end = injectedAt + 60_000;
         let promotedAt: number | undefined;
@@ -140,8 +143,9 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
         notes.push(promotedAt
           ? `another instance promoted ${((promotedAt - injectedAt) / 1000).toFixed(1)} s after the partition; the old primary's postmaster was ${stillRuns ? 'still running' : 'already stopped (fenced: its pod deleted)'}; partition ${rules ? 'healed then' : 'gone with the old pod\'s network namespace'}`
           : `no promotion within 60 s; partition ${rules ? 'healed' : 'already gone'}`);
+        healed = true;
       })();
-      return { injectedAt, notes, cleanup: () => healer };
+      return { injectedAt, notes, cleanup: () => healer, settled: async () => healed };
     }
     case 'apiserver-restart-mid-failover': {
       const injectedAt = Date.now();
