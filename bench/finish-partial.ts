@@ -17,7 +17,7 @@ const idleText = fs.existsSync(path.join(dir, 'idle.partial.json')) ? fs.readFil
 const idle: IdleRun[] = idleText ? JSON.parse(`[${idleText.replace(/\}\n\{/g, '},{')}]`) : [];
 const fixedCost = summarizeIdle(idle);
 const partialSummary = fs.existsSync(path.join(dir, 'summary.partial.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'summary.partial.json'), 'utf8')).summary : undefined;
-// Only sizes whose every planned run of both controllers finished count; a size cut in the middle is left out.
+// Sizes where both controllers finished as many runs count (with those runs); a size with an unpaired run is left out.
 const complete = [...new Set(runs.map((r) => r.foos))].filter((n) => {
   const go = runs.filter((r) => r.foos === n && r.implementation === 'go').length;
   const ours = runs.filter((r) => r.foos === n && r.implementation === 'ours').length;
@@ -34,7 +34,7 @@ const results = {
     mode: 'side-by-side',
     implementations: IMPLEMENTATIONS,
     command,
-    stoppedEarly: `the series was stopped before it finished; only sizes whose runs all finished are kept (${complete.join(', ')} Foos); runs of a size cut short are dropped`,
+    stoppedEarly: `the series was stopped before it finished (the machine's time ran out); sizes where Go and ours finished as many runs are kept with those runs (${complete.join(', ')} Foos; the runs column says how many), a run cut short is dropped`,
     steadyStateWindowSeconds: Math.max(0, ...kept.map((r) => r.steadyState.windowSeconds)),
     steadyStateRuns: 1,
     runsPerSize: Object.fromEntries(complete.map((n) => [n, kept.filter((r) => r.foos === n && r.implementation === 'go').length])),
