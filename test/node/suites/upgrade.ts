@@ -132,7 +132,9 @@ export default async function upgrade(h: NodeHarness): Promise<void> {
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     process.kill(pid, 'SIGTERM');
-    await until('the apiserver process exits', () => !existsSync(`/proc/${pid}`) || undefined, 60, 500);
+    // gone, or a zombie nobody reaps (its parent, cluster.sh, exited long ago): as cluster.sh's own `alive` check
+    const gone = () => !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z';
+    await until('the apiserver process exits', () => gone() || undefined, 60, 500);
     const log = openSync(join(h.dir, 'apiserver.log'), 'a');
     const child = spawn(argv[0], argv.slice(1), { cwd: h.dir, detached: true, stdio: ['ignore', log, log] });
     child.unref();
