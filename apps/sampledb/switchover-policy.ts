@@ -13,7 +13,9 @@ export const DEFAULT_SWITCHOVER_GROUP = 'sampledb-admins';
 export function switchoverPolicy(scope: Construct, crd: ICustomResourceDefinition, group: string): ValidatingAdmissionPolicy {
   const policy = new ValidatingAdmissionPolicy(scope, 'switchover-policy', {
     name: 'sampledb-switchover',
-    matchConstraints: { resourceRules: ValidatingAdmissionPolicy.rulesFor(crd, ['CREATE', 'UPDATE']) },
+    // the storage version only: requests in the other versions (v1 has no spec.primary) are converted to it first
+    // (matchPolicy Equivalent), so the expressions see one schema
+    matchConstraints: { resourceRules: ValidatingAdmissionPolicy.rulesFor(crd, ['CREATE', 'UPDATE'], [crd.storageVersion]), matchPolicy: 'Equivalent' },
     variables: [{
       name: 'requestsSwitchover',
       expression: "has(object.spec.primary) && (request.operation == 'CREATE' || !has(oldObject.spec.primary) || object.spec.primary != oldObject.spec.primary)",

@@ -58,10 +58,14 @@ export interface ValidatingAdmissionPolicyProps {
  * matched kinds, which the server never reports.
  */
 export class ValidatingAdmissionPolicy extends Construct {
-  /** Resource rules for every served version of a CRD. */
-  public static rulesFor(crd: ICustomResourceDefinition, operations: readonly ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[]): MatchResourcesSpec['resourceRules'] {
-    const versions = (crd.toManifest().spec.versions ?? []).filter(v => v.served !== false).map(v => v.name);
-    return [{ apiGroups: [crd.group], apiVersions: versions, operations: [...operations], resources: [crd.names.plural!] }];
+  /**
+   * Resource rules for a CRD: every served version, or the given ones. With several versions whose schemas differ,
+   * name one (e.g. `[crd.storageVersion]`): with `matchPolicy: Equivalent` (the default) requests in the other
+   * versions are converted to it before the policy sees them, and its expressions are checked against one schema.
+   */
+  public static rulesFor(crd: ICustomResourceDefinition, operations: readonly ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[], versions?: readonly string[]): MatchResourcesSpec['resourceRules'] {
+    versions ??= (crd.toManifest().spec.versions ?? []).filter(v => v.served !== false).map(v => v.name);
+    return [{ apiGroups: [crd.group], apiVersions: [...versions], operations: [...operations], resources: [crd.names.plural!] }];
   }
 
   public readonly name: string;

@@ -17,7 +17,9 @@ const crd = manifests.find(m => m.kind === 'CustomResourceDefinition');
 const policy = manifests.find(m => m.kind === 'ValidatingAdmissionPolicy') as ValidatingAdmissionPolicyManifest;
 const binding = manifests.find(m => m.kind === 'ValidatingAdmissionPolicyBinding');
 const GROUP = 'sampledb-admins';
-const SDBS = (ns: string) => `/apis/database.example.com/v1/namespaces/${ns}/sampledbs`;
+// requests in the storage version: the other versions go through the operator's conversion webhook, not running here
+const STORAGE = crd.spec.versions.find((v: { storage: boolean }) => v.storage).name;
+const SDBS = (ns: string) => `/apis/database.example.com/${STORAGE}/namespaces/${ns}/sampledbs`;
 
 describeRealApiServer('SampleDB switchover policy', (plane) => {
   let ns: string;
@@ -27,7 +29,7 @@ describeRealApiServer('SampleDB switchover policy', (plane) => {
   const patch = (name: string, spec: object, who: ReturnType<typeof as>) =>
     plane().request('PATCH', `${SDBS(ns)}/${name}`, { spec }, { ...who, contentType: 'application/merge-patch+json' });
   const create = (name: string, spec: object, who: ReturnType<typeof as>) =>
-    plane().request('POST', SDBS(ns), { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name }, spec: { version: '16.4', ...spec } }, who);
+    plane().request('POST', SDBS(ns), { apiVersion: `database.example.com/${STORAGE}`, kind: 'SampleDB', metadata: { name }, spec: { version: '16.4', ...spec } }, who);
 
   beforeAll(async () => {
     ns = await plane().createNamespace('switchover-');
@@ -65,9 +67,9 @@ describeRealApiServer('SampleDB switchover policy', (plane) => {
     }
     expect(status).toBeDefined();
     expect(status.typeChecking?.expressionWarnings ?? []).toStrictEqual([]);
-    // the same check locally: it did check the SampleDB kind (not skipped), with 0 warnings
+    // the same check locally: it did check the SampleDB kind in its storage version (not skipped), with 0 warnings
     const ours = typeCheckPolicy(policy, clusterResolver([crd]));
-    expect(ours.kinds).toStrictEqual([{ group: 'database.example.com', version: 'v1', kind: 'SampleDB' }]);
+    expect(ours.kinds).toStrictEqual([{ group: 'database.example.com', version: STORAGE, kind: 'SampleDB' }]);
     expect(ours.warnings).toStrictEqual([]);
     expect(Warnings.collect(chart).filter(w => w.includes('switchover'))).toStrictEqual([]);
   }, 60_000);
@@ -91,7 +93,7 @@ describeRealApiServer('SampleDB switchover policy', (plane) => {
   });
 
   test('creating a SampleDB with spec.primary set is refused outside the group, also in a dry run', async () => {
-    const dry = await plane().request('POST', `${SDBS(ns)}?dryRun=All`, { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'db3' }, spec: { version: '16.4', primary: 'db3-1' } }, bob);
+    const dry = await plane().request('POST', `${SDBS(ns)}?dryRun=All`, { apiVersion: `database.example.com/${STORAGE}`, kind: 'SampleDB', metadata: { name: 'db3' }, spec: { version: '16.4', primary: 'db3-1' } }, bob);
     expect(dry.code).toBe(403);
     expect((await create('db3', { primary: 'db3-1' }, bob)).code).toBe(403);
     expect((await create('db3', { primary: 'db3-1' }, alice)).code).toBe(201);

@@ -43,7 +43,7 @@ export default async function policy(h: NodeHarness): Promise<void> {
     );
     const r = spawnSync('kubectl', ['create', '-n', NS, '-f', '-', '--as=e2e-bob', `--as-group=${EDITORS}`], {
       env: h.env, encoding: 'utf8',
-      input: JSON.stringify({ apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'switch-db' }, spec: { version: '16.4' } }),
+      input: JSON.stringify({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'switch-db' }, spec: { version: '16.4' } }),
     });
     assert(r.status === 0, `e2e-bob could not create a SampleDB: ${r.stderr}`);
   });
