@@ -79,9 +79,7 @@ const PAIRS: Array<[string, string]> = [
 
 describeEachApiServerVersion('quantity rounding and caps', (plane, version) => {
   const supported = version !== '1.28';
-  beforeAll(async () => {
-    if (!supported) return;
-    await plane().installCrds([specCrd({
+  const pairCrd = () => specCrd({
       group: 'qtyeq.example.com', kind: 'Pair', plural: 'pairs',
       spec: {
         type: 'object',
@@ -96,11 +94,19 @@ describeEachApiServerVersion('quantity rounding and caps', (plane, version) => {
           },
         },
       },
-    })]);
+    });
+  if (!supported) {
+    test('1.28 has no quantity() in new CRD rules: the CRD is refused', async () => {
+      const r = await plane().request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', pairCrd());
+      expect({ code: r.code, undeclared: /undeclared reference to 'quantity'/.test(r.body?.message ?? '') }).toStrictEqual({ code: 422, undeclared: true });
+    }, 30_000);
+    return;
+  }
+  beforeAll(async () => {
+    await plane().installCrds([pairCrd()]);
   }, 60_000);
 
   test('every pair is equal on the apiserver exactly where ours says so', async () => {
-    if (!supported) return expect(version).toBe('1.28');
     const r = await plane().request('POST', '/apis/qtyeq.example.com/v1/namespaces/default/pairs?dryRun=All', {
       apiVersion: 'qtyeq.example.com/v1', kind: 'Pair', metadata: { name: 'x' }, spec: { pairs: PAIRS.map(([a, b]) => ({ a, b })) },
     });
