@@ -199,11 +199,13 @@ export interface SampleDBSpec {
    */
   backupRetention?: number;
   /**
-   * Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change.
-   *
-   * @default "1Gi"
+   * Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change. Defaulted at create from the namespace annotation database.example.com/default-storage, else 1Gi.
    */
   storage?: string;
+  /**
+   * StorageClass of the data and backup volumes. Immutable. Defaulted at create from the namespace annotation database.example.com/default-storage-class, else the cluster default class.
+   */
+  storageClassName?: string;
   /**
    * Size of the backup volume (a Kubernetes quantity). Immutable.
    *

@@ -7,7 +7,8 @@
  * (default 8: reconciles are mostly waiting on the apiserver, and a Node worker costs a promise, not a
  * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound). Environment: `WATCH_NAMESPACE`
  * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
- * namespaces). Kubeconfig: `KUBECONFIG` /
+ * namespaces). Webhooks (when the contract declares them): `--webhook-bind-address` (default `:9443`) and the
+ * `WEBHOOK_*` variables the chart sets (runtime/webhook/webhook-settings.ts). Kubeconfig: `KUBECONFIG` /
  * `~/.kube/config`, else in-cluster. SIGTERM/SIGINT shut down gracefully.
  *
  * Guarantees:
@@ -16,9 +17,15 @@
  *   wiring it does not grant fails the start-up with a `ContractViolationError` (no request is made).
  * - `runControllerBinary` exits 1 with the error logged when the start-up fails.
  */
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { ControllerContract } from './contract';
 import { createLogger, Logger } from './log';
 import { Manager, ManagerOptions } from './manager';
+import { CertificateSource, staticCertificate } from './webhook/certificate-source';
+import { SecretCertificateSource } from './webhook/secret-certificate-source';
+import { SelfManagedCertificates } from './webhook/self-managed-certificates';
+import { webhookSettingsFromEnv } from './webhook/webhook-settings';
 
 /** Parsed command line of a controller binary. */
 export interface ManagerFlags {
@@ -27,6 +34,8 @@ export interface ManagerFlags {
   readonly metricsBindAddress: string;
   readonly healthProbeBindAddress: string;
   readonly concurrency: number;
+  /** `--webhook-bind-address` (default `:9443`): where the webhook server listens when the binary serves webhooks. */
+  readonly webhookBindAddress: string;
   /** From `WATCH_NAMESPACE` (`team-a,team-b`). @default - unset */
   readonly namespaces?: readonly string[];
 }
@@ -34,7 +43,7 @@ export interface ManagerFlags {
 /** Parallel reconciles when `--concurrency` is not given. */
 export const DEFAULT_CONCURRENCY = 8;
 
-const KNOWN = new Set(['leader-elect', 'leader-election-namespace', 'metrics-bind-address', 'health-probe-bind-address', 'concurrency']);
+const KNOWN = new Set(['leader-elect', 'leader-election-namespace', 'metrics-bind-address', 'health-probe-bind-address', 'concurrency', 'webhook-bind-address']);
 
 /** Parses flags (`--name=value`, `--name value`, boolean `--leader-elect`) and env. Throws on unknown flags. */
 export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ManagerFlags {
@@ -56,6 +65,7 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
     leaderElectionNamespace: values.get('leader-election-namespace'),
     metricsBindAddress: values.get('metrics-bind-address') ?? ':8080',
     healthProbeBindAddress: values.get('health-probe-bind-address') ?? ':8081',
+    webhookBindAddress: values.get('webhook-bind-address') ?? ':9443',
     concurrency,
     namespaces: parseWatchNamespace(env.WATCH_NAMESPACE),
   };
@@ -87,7 +97,12 @@ export interface ControllerBinary {
    * @default - none
    */
   readonly managerOptions?: (logger: Logger) => Partial<ManagerOptions>;
-  /** Registers the binary's controllers on the manager. */
+  /**
+   * Serve a webhook server even when the contract declares no admission webhooks.
+   * @default - when the contract declares webhooks
+   */
+  readonly webhookServer?: boolean;
+  /** Registers the binary's controllers (and webhook handlers) on the manager. */
   setup(manager: Manager, flags: ManagerFlags): void;
 }
 
@@ -95,6 +110,13 @@ export interface ControllerBinary {
 export async function startControllerBinary(binary: ControllerBinary, argv: readonly string[] = process.argv.slice(2)): Promise<Manager> {
   const flags = parseManagerFlags(argv);
   const logger = createLogger({ fields: { controller: binary.name } });
+  // A binary may bring its own webhook server (conversionBinary): it then also rotates the certificates for the
+  // admission webhooks (one Secret, one CA), and this start-up adds none.
+  const extra = binary.managerOptions?.(logger) ?? {};
+  const wantsWebhooks = !extra.webhookServer && (binary.webhookServer ?? (binary.contract?.webhooks?.length ?? 0) > 0);
+  const webhooks = wantsWebhooks ? webhookSettingsFromEnv() : undefined;
+  if (wantsWebhooks && !webhooks) logger.warn('webhooks are declared but not served: WEBHOOK_CERT_SECRET is not set (the chart sets it; outside a cluster run them with envtest)');
+  let source: SecretCertificateSource | undefined;
   const manager = new Manager({
     namespaces: flags.namespaces,
     contract: binary.contract,
@@ -102,13 +124,42 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
     metricsBindAddress: flags.metricsBindAddress,
     healthProbeBindAddress: flags.healthProbeBindAddress,
     leaderElection: flags.leaderElect ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace } : undefined,
-    ...binary.managerOptions?.(logger),
+    ...(extra.webhookServer ? {} : { webhookServer: webhooks && {
+      bindAddress: flags.webhookBindAddress,
+      certificates: webhooks.certificates === 'files' ? certificateFiles(webhooks.certDir!) : (client) => (source = new SecretCertificateSource({
+        client, namespace: webhooks.namespace, secretName: webhooks.secretName, reloadIntervalMs: webhooks.reloadIntervalMs,
+        requireInjected: webhooks.certificates === 'self-managed', logger: logger.child({ component: 'webhook-certificates' }),
+      })),
+    } }),
+    ...extra,
   });
   binary.setup(manager, flags);
+  if (webhooks?.certificates === 'self-managed') {
+    // The leader issues, rotates and injects; every replica (this one too) serves from the Secret.
+    const certificates = new SelfManagedCertificates({
+      client: manager.client,
+      namespace: webhooks.namespace,
+      secretName: webhooks.secretName,
+      dnsNames: webhooks.dnsNames,
+      targets: webhooks.inject,
+      caValidityMs: webhooks.caValidityMs,
+      servingValidityMs: webhooks.servingValidityMs,
+      checkIntervalMs: webhooks.checkIntervalMs,
+      caPropagationMs: webhooks.caPropagationMs,
+      onSecretWritten: () => source?.reload(),
+      logger: logger.child({ component: 'webhook-certificates' }),
+    });
+    void manager.elected.then(() => certificates.start());
+  }
   manager.installSignalHandlers();
   logger.info(`starting ${binary.name} controller`, { ...flags });
   await manager.start();
   return manager;
+}
+
+/** A fixed certificate from `<dir>/tls.crt` and `<dir>/tls.key` (WEBHOOK_CERTIFICATES=files). */
+function certificateFiles(dir: string): CertificateSource {
+  return staticCertificate({ cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8') });
 }
 
 /** Runs a binary as the process's main module: a failed start is logged as JSON and exits 1. */

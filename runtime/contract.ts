@@ -31,7 +31,7 @@
  * Caveats: kinds are compared by API group and kind (not version), as RBAC does.
  */
 import {
-  CLAUSE_VERBS, ContractOf, KIND_CLAUSES, NetworkPeerOf, networkPeerProblems,
+  CLAUSE_VERBS, ContractOf, KIND_CLAUSES, NetworkPeerOf, networkPeerProblems, webhookProblems,
 } from '../lib/apimachinery/controller-contract';
 import { groupKind, parseApiVersion, ResourceRef, WELL_KNOWN_PLURALS } from './resource';
 
@@ -71,6 +71,7 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
   }
   const owned = new Set((contract.owns ?? []).map(groupKind));
   problems.push(...networkPeerProblems(contract, (k) => owned.has(groupKind(k)), (k) => `${k.apiVersion} ${k.kind}`));
+  problems.push(...webhookProblems(contract, groupKind));
   if (problems.length) throw new Error(`invalid controller contract:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return contract;
 }
@@ -80,7 +81,8 @@ export type ContractNeed =
   | { readonly use: 'for' | 'owns' | 'watches'; readonly resource: ResourceRef }
   | { readonly use: 'events' | 'leaderElection' }
   | { readonly use: 'conversion'; readonly resource: ResourceRef }
-  | { readonly use: 'namespace'; readonly namespace: string };
+  | { readonly use: 'namespace'; readonly namespace: string }
+  | { readonly use: 'webhook'; readonly type: 'validating' | 'defaulting'; readonly resource: ResourceRef };
 
 /** Thrown for wiring that the contract does not grant. */
 export class ContractViolationError extends Error {
@@ -135,6 +137,11 @@ export function contractViolations(contract: ControllerContract, needs: readonly
             + `on ${resourceName(need.resource)} in every namespace: declare it in contract.conversion`);
         }
         break;
+      case 'webhook': {
+        const declared = (contract.webhooks ?? []).some((w) => w.type === need.type && groupKind(w.for) === groupKind(need.resource));
+        if (!declared) out.push(`a ${need.type} webhook for ${need.resource.apiVersion} ${need.resource.kind} needs it declared in contract.webhooks ({ type: '${need.type}', for: ... }): the chart emits its configuration from there`);
+        break;
+      }
       case 'namespace':
         if (contract.watchNamespaces && !contract.watchNamespaces.includes(need.namespace)) {
           out.push(`watching namespace '${need.namespace}' needs it in contract.watchNamespaces (grants ${contract.watchNamespaces.join(', ')})`);

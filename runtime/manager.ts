@@ -43,6 +43,10 @@ import { ReadYourWritesClient } from './read-your-writes';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
 import { KubeObject, ResourceRef, resourceId } from './resource';
 import { Store, storeOf, TypedResourceRef } from './store';
+import { webhookPath } from '../lib/apimachinery/webhook-path';
+import type { CertificateSource } from './webhook/certificate-source';
+import type { DefaultingHandler } from './webhook/defaulting';
+import type { ValidatingHandler } from './webhook/validating';
 import { WebhookServer, WebhookServerOptions } from './webhook/server';
 
 /** Leader election settings of a {@link Manager}. */
@@ -109,7 +113,10 @@ export interface ManagerOptions {
    * every replica (leader or not), part of `/readyz`, drained first on shutdown.
    * @default - no webhook server
    */
-  readonly webhookServer?: Omit<WebhookServerOptions, 'metrics' | 'logger'>;
+  readonly webhookServer?: Omit<WebhookServerOptions, 'metrics' | 'logger' | 'certificates'> & {
+    /** The certificate source, or a function making it from the manager's client (e.g. a `SecretCertificateSource`). */
+    readonly certificates: CertificateSource | ((client: KubeClient) => CertificateSource);
+  };
 }
 
 /** Work that runs only while the manager runs controllers (the leader). */
@@ -174,7 +181,13 @@ export class Manager implements ControllerHost {
     this.identity = options.leaderElection?.identity ?? defaultIdentity();
     this.probes.addHealthCheck('ping', () => true);
     if (options.webhookServer) {
-      const server = new WebhookServer({ ...options.webhookServer, metrics: this.metrics, logger: this.logger.child({ component: 'webhook' }) });
+      const { certificates } = options.webhookServer;
+      const server = new WebhookServer({
+        ...options.webhookServer,
+        certificates: typeof certificates === 'function' ? certificates(this.client) : certificates,
+        metrics: this.metrics,
+        logger: this.logger.child({ component: 'webhook' }),
+      });
       this.webhookServer = server;
       this.probes.addReadyCheck('webhook-server', () => server.ready());
     }
@@ -260,6 +273,26 @@ export class Manager implements ControllerHost {
     });
   }
 
+  /**
+   * Serves the validating webhook of a kind at its `webhookPath` (where the chart's configuration
+   * points). Throws `ContractViolationError` unless the contract declares it in `webhooks`, and when
+   * the manager has no `webhookServer`.
+   */
+  validatingWebhook<T extends KubeObject>(resource: TypedResourceRef<T> | ResourceRef, handler: ValidatingHandler<T>): void {
+    this.webhookServerFor('validating', resource).validating<T>(webhookPath('validating', resource.apiVersion, resource.kind), handler);
+  }
+
+  /** Serves the defaulting (mutating) webhook of a kind at its `webhookPath`; as {@link validatingWebhook}. */
+  defaultingWebhook<T extends KubeObject>(resource: TypedResourceRef<T> | ResourceRef, handler: DefaultingHandler<T>): void {
+    this.webhookServerFor('defaulting', resource).defaulting<T>(webhookPath('defaulting', resource.apiVersion, resource.kind), handler);
+  }
+
+  private webhookServerFor(type: 'validating' | 'defaulting', resource: ResourceRef): WebhookServer {
+    if (this.contract) assertContractGrants(`${type} webhook`, this.contract, [{ use: 'webhook', type, resource }]);
+    if (!this.webhookServer) throw new Error(`a ${type} webhook for ${resource.kind} needs the manager's webhookServer option (runControllerBinary sets it when the contract declares webhooks)`);
+    return this.webhookServer;
+  }
+
   /** Adds a named liveness check. */
   addHealthCheck(name: string, check: HealthCheck): void {
     this.probes.addHealthCheck(name, check);
@@ -276,6 +309,13 @@ export class Manager implements ControllerHost {
    */
   async start(): Promise<void> {
     if (this.started) return;
+    // Only a manager that serves webhooks must serve all of them (reconciler tests run managers without a server).
+    const unserved = (this.webhookServer ? this.contract?.webhooks ?? [] : [])
+      .map((w) => webhookPath(w.type, w.for.apiVersion, w.for.kind))
+      .filter((path) => !this.webhookServer?.paths.has(path));
+    if (unserved.length) {
+      throw new Error(`the contract declares webhooks without a handler (the apiserver would call them and fail): ${unserved.join(', ')}; register them with manager.validatingWebhook / defaultingWebhook before start()`);
+    }
     this.started = true;
     await this.metricsServer.start(this.options.metricsBindAddress ?? '0');
     await this.probes.start(this.options.healthProbeBindAddress ?? '0');

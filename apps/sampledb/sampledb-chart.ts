@@ -88,6 +88,9 @@ export class SampleDbChart extends Chart {
       // The controller's own declaration (controllers/sampledb/contract.ts): it is wired from the same object;
       // RBAC and NetworkPolicy egress to the database pods come from it.
       contract: SAMPLEDB_CONTRACT,
+      // Two replicas (one leads; both serve the admission webhooks, whose failurePolicy is Fail), with the
+      // PodDisruptionBudget that comes with them: a drain or rollout never leaves SampleDB writes without a webhook.
+      replicas: 2,
       watchNamespaces: props.watchNamespaces ?? ['default'],
       apiServerPorts: props.apiServerPorts,
       env,

@@ -58,10 +58,18 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
           }),
           backupSchedule: Schema.string({ description: 'Cron schedule of regular backups, e.g. "0 2 * * *". No backups when absent.', pattern: CRON_PATTERN, maxLength: 64 }),
           backupRetention: Schema.integer({ description: 'How many scheduled backups to keep.', minimum: 1, maximum: 365, format: 'int32' }),
+          // No schema default: the operator's defaulting webhook fills it at create, from the namespace's
+          // annotation database.example.com/default-storage, else 1Gi (a schema default would be applied before
+          // admission, and the webhook could no longer tell an omitted size from an explicit one).
           storage: Schema.string({
-            description: 'Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change.',
-            default: '1Gi', pattern: QUANTITY_PATTERN, maxLength: 32,
+            description: 'Size of each data volume (a Kubernetes quantity). Immutable: StatefulSet volume claim templates cannot change. Defaulted at create from the namespace annotation database.example.com/default-storage, else 1Gi.',
+            pattern: QUANTITY_PATTERN, maxLength: 32,
             validations: [{ rule: 'self == oldSelf', message: 'storage is immutable' }],
+          }),
+          storageClassName: Schema.string({
+            description: 'StorageClass of the data and backup volumes. Immutable. Defaulted at create from the namespace annotation database.example.com/default-storage-class, else the cluster default class.',
+            pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$', maxLength: 253,
+            validations: [{ rule: 'self == oldSelf', message: 'storageClassName is immutable' }],
           }),
           backupStorage: Schema.string({
             description: 'Size of the backup volume (a Kubernetes quantity). Immutable.',

@@ -11,6 +11,7 @@
  */
 import { controllerReference, Stored } from '../../runtime';
 import { jobFinishedAt, jobFor, jobPodTemplate, jobState, withWaitForPrimary } from './pods';
+import { storageClassOf } from './statefulset';
 import { BackupRecord, BackupType, Database, Desired, Job, LABEL_BACKUP_TYPE, labels, names } from './types';
 
 const DUMP = 'f="/backups/${BACKUP_NAME}.dump"\npg_dump -Fc -f "$f.partial"\nmv "$f.partial" "$f"\necho "wrote $f"';
@@ -22,7 +23,7 @@ export function backupPvc(db: Database): Desired {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: { name: names.backupPvc(db.metadata.name), namespace: db.metadata.namespace, labels: labels(db, 'backups') },
-    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: db.spec.backupStorage ?? '2Gi' } } },
+    spec: { accessModes: ['ReadWriteOnce'], ...storageClassOf(db), resources: { requests: { storage: db.spec.backupStorage ?? '2Gi' } } },
   };
 }
 

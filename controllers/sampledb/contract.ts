@@ -21,4 +21,10 @@ export const SAMPLEDB_CONTRACT = defineContract({
   conversion: [SAMPLEDB],
   // The controller asks each PostgreSQL instance for its role and WAL position, and promotes standbys.
   connectsTo: [{ podsOf: STATEFULSET, podLabels: { [LABEL_NAME]: 'sampledb', [LABEL_COMPONENT]: 'database' }, ports: [POSTGRES_PORT] }],
+  // Admission checks CEL cannot make (controllers/sampledb/webhooks.ts): restoreFrom must name a source that
+  // exists; storage and its class default from the namespace's annotations.
+  webhooks: [
+    { type: 'validating', for: SAMPLEDB, operations: ['CREATE', 'UPDATE'] },
+    { type: 'defaulting', for: SAMPLEDB, operations: ['CREATE'], readsNamespace: true },
+  ],
 });

@@ -8,6 +8,7 @@ import { Controller, ControllerBuilder, KubeObject, Manager, Request } from '../
 import { PostgresImages } from './images';
 import { SampleDbMetrics } from './metrics';
 import { SampleDbReconciler } from './reconciler';
+import { defaultSampleDb, validateSampleDb } from './webhooks';
 import { CRONJOB, JOB, LABEL_INSTANCE, LABEL_NAME, POD, PVC, SAMPLEDB, SERVICE, STATEFULSET } from './types';
 
 /** Options of {@link setupSampleDbController}. */
@@ -63,5 +64,11 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
     .withConcurrency(options.concurrency ?? 2)
     .withOptions({ backoffBaseMs: options.backoffBaseMs })
     .complete(reconciler);
+  // The admission webhooks, served when the manager has a webhook server (the binary run by the chart has one).
+  if (manager.webhookServer) {
+    const deps = { sampledbs: manager.getStore(SAMPLEDB), jobs: manager.getStore(JOB), pvcs: manager.getStore(PVC), client: manager.client };
+    manager.validatingWebhook(SAMPLEDB, validateSampleDb(deps));
+    manager.defaultingWebhook(SAMPLEDB, defaultSampleDb(deps));
+  }
   return { controller, reconciler, metrics };
 }

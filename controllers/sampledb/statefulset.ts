@@ -99,7 +99,7 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
       },
       volumeClaimTemplates: [{
         metadata: { name: 'data' },
-        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: db.spec.storage ?? '1Gi' } } },
+        spec: { accessModes: ['ReadWriteOnce'], ...storageClassOf(db), resources: { requests: { storage: db.spec.storage ?? '1Gi' } } },
       }],
     },
   };
@@ -116,4 +116,9 @@ export function statefulSetCounts(sts: StatefulSet | undefined): { replicas: num
   const observed = (st.observedGeneration ?? 0) >= (sts?.metadata?.generation ?? 0);
   const rolled = !st.updateRevision || st.currentRevision === st.updateRevision;
   return { replicas: st.replicas ?? 0, ready: st.readyReplicas ?? 0, settled: !!sts && observed && rolled };
+}
+
+/** `storageClassName` of the database's volumes when it names one (else the cluster's default class). */
+export function storageClassOf(db: Database): { storageClassName?: string } {
+  return db.spec.storageClassName ? { storageClassName: db.spec.storageClassName } : {};
 }

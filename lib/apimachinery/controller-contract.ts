@@ -28,6 +28,62 @@ export interface NetworkPeerOf<K> {
   readonly ports: readonly number[];
 }
 
+/** A label selector (`metav1.LabelSelector`). */
+export interface LabelSelectorOf {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+    readonly values?: readonly string[];
+  }[];
+}
+
+/** Operations an admission webhook can intercept. */
+export type WebhookOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/**
+ * An admission webhook the operator serves for a kind: the chart emits its Validating- or
+ * MutatingWebhookConfiguration (admissionregistration.k8s.io/v1, Kubernetes 1.16+), the runtime
+ * serves its handler at `webhookPath(type, for.apiVersion, for.kind)` and refuses to start while a
+ * declared webhook has no handler. The operator's own namespace and `kube-system` are always excluded,
+ * so an operator that is down never blocks its own recovery.
+ */
+export interface WebhookOf<K> {
+  /** `validating` (allow or deny) or `defaulting` (a mutating webhook that completes the object). */
+  readonly type: 'validating' | 'defaulting';
+  /**
+   * The kind admitted, at the version its handler is written against (other versions reach the
+   * handler converted to it: `matchPolicy: Equivalent`).
+   */
+  readonly for: K;
+  /** @default ['CREATE', 'UPDATE'] */
+  readonly operations?: readonly WebhookOperation[];
+  /**
+   * What the apiserver does when the webhook cannot be called. `Fail` needs 2+ replicas (and the
+   * PodDisruptionBudget that comes with them): synth refuses it on a single replica.
+   * @default 'Fail'
+   */
+  readonly failurePolicy?: 'Fail' | 'Ignore';
+  /** 1-30 seconds (the apiserver's limit). @default 10 */
+  readonly timeoutSeconds?: number;
+  /**
+   * CEL conditions (all must be true) before the webhook is called, compiled at synth. Variables:
+   * `object`, `oldObject`, `request`, `authorizer`. GA in Kubernetes 1.30; beta and on by default in 1.28-1.29.
+   * @default []
+   */
+  readonly matchConditions?: readonly { readonly name: string; readonly expression: string }[];
+  /** ANDed with the exclusion of the operator's namespace and kube-system. @default - every other namespace */
+  readonly namespaceSelector?: LabelSelectorOf;
+  /** @default - every object */
+  readonly objectSelector?: LabelSelectorOf;
+  /**
+   * The handler reads the request's Namespace (e.g. defaults from its annotations): `get` on namespaces,
+   * by name for each watched namespace (all namespaces for a cluster-wide operator).
+   * @default false
+   */
+  readonly readsNamespace?: boolean;
+}
+
 /** What a controller does against the API and on the network, with kinds named by `K`. */
 export interface ContractOf<K> {
   /** Kinds the controller lists and watches (its informers): `get`, `list`, `watch`. */
@@ -85,6 +141,12 @@ export interface ContractOf<K> {
    * @default [] (egress only to the apiserver and cluster DNS)
    */
   readonly connectsTo?: readonly NetworkPeerOf<K>[];
+  /**
+   * Admission webhooks the operator serves (see {@link WebhookOf}): the chart emits their
+   * configurations, Service, certificates and RBAC; the runtime serves them.
+   * @default []
+   */
+  readonly webhooks?: readonly WebhookOf<K>[];
 }
 
 /** The kind clauses of a contract, in the order RBAC reports them. */
@@ -123,6 +185,37 @@ export function networkPeerProblems<K>(contract: ContractOf<K>, isOwned: (k: K) 
     (peer.ports ?? []).forEach((p, j) => {
       if (!isPort(p)) out.push(`${field}.ports[${j}]: must be a port number 1-65535, got ${JSON.stringify(p)}`);
     });
+  });
+  return out;
+}
+
+/**
+ * What is wrong with the `webhooks` clause, each naming its field and bad value (empty when nothing
+ * is). `id(k)` names a kind's group and kind, to find a kind declared twice for the same type.
+ */
+export function webhookProblems<K>(contract: ContractOf<K>, id: (k: K) => string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  (contract.webhooks ?? []).forEach((w, i) => {
+    const field = `contract.webhooks[${i}]`;
+    if (w.type !== 'validating' && w.type !== 'defaulting') out.push(`${field}.type: must be 'validating' or 'defaulting', got ${JSON.stringify(w.type)}`);
+    const key = `${w.type} ${id(w.for)}`;
+    if (seen.has(key)) out.push(`${field}: a second ${w.type} webhook for '${id(w.for)}' (one handler per kind and type)`);
+    seen.add(key);
+    if (w.operations !== undefined && w.operations.length === 0) out.push(`${field}.operations: must name at least one operation, got []`);
+    (w.operations ?? []).forEach((op, j) => {
+      if (!['CREATE', 'UPDATE', 'DELETE', 'CONNECT'].includes(op)) out.push(`${field}.operations[${j}]: must be CREATE, UPDATE, DELETE or CONNECT, got ${JSON.stringify(op)}`);
+    });
+    if (w.failurePolicy !== undefined && w.failurePolicy !== 'Fail' && w.failurePolicy !== 'Ignore') out.push(`${field}.failurePolicy: must be 'Fail' or 'Ignore', got ${JSON.stringify(w.failurePolicy)}`);
+    const t = w.timeoutSeconds;
+    if (t !== undefined && (!Number.isInteger(t) || t < 1 || t > 30)) out.push(`${field}.timeoutSeconds: must be an integer from 1 to 30 (the apiserver's limit), got ${JSON.stringify(t)}`);
+    const names = new Set<string>();
+    (w.matchConditions ?? []).forEach((c, j) => {
+      if (!/^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(c.name ?? '') || c.name.length > 63) out.push(`${field}.matchConditions[${j}].name: must be a qualified name (63 characters at most), got ${JSON.stringify(c.name)}`);
+      if (names.has(c.name)) out.push(`${field}.matchConditions[${j}].name: duplicate '${c.name}'`);
+      names.add(c.name);
+    });
+    if ((w.matchConditions?.length ?? 0) > 64) out.push(`${field}.matchConditions: at most 64 conditions, got ${w.matchConditions!.length}`);
   });
   return out;
 }

@@ -75,9 +75,28 @@ export function applyCommands(files: readonly LayoutFile[], dir = 'dist'): strin
     cmds.push(`kubectl apply --server-side -f ${p(APPLY_STAGES.crds)}`);
     cmds.push(`kubectl wait --for condition=established --timeout=60s -f ${p(APPLY_STAGES.crds)}`);
   }
+  const servers = webhookServers(files);
+  if (servers.length > 0 && has(APPLY_STAGES.customResources)) {
+    // Admission webhooks intercept the custom resources: their server must be Ready first (its readiness
+    // includes a serving certificate whose CA is injected), or a failurePolicy Fail webhook refuses them.
+    const before = [APPLY_STAGES.cluster, APPLY_STAGES.namespaced].filter(has);
+    if (before.length > 0) cmds.push(`kubectl apply ${before.map(s => `-f ${p(s)}`).join(' ')}`);
+    for (const d of servers) cmds.push(`kubectl rollout status --timeout=300s -n ${d.namespace} deployment/${d.name}`);
+    cmds.push(`kubectl apply -f ${p(APPLY_STAGES.customResources)}`);
+    return cmds;
+  }
   const rest = [APPLY_STAGES.cluster, APPLY_STAGES.namespaced, APPLY_STAGES.customResources].filter(has);
   if (rest.length > 0) cmds.push(`kubectl apply ${rest.map(s => `-f ${p(s)}`).join(' ')}`);
   return cmds;
+}
+
+/** Deployments serving admission webhooks (a container port named `webhook`), when the output has webhook configurations. */
+function webhookServers(files: readonly LayoutFile[]): { namespace: string; name: string }[] {
+  const objects = files.flatMap(f => f.objects);
+  if (!objects.some(o => /^(Validating|Mutating)WebhookConfiguration$/.test(o?.kind))) return [];
+  return objects
+    .filter(o => o?.kind === 'Deployment' && (o.spec?.template?.spec?.containers ?? []).some((c: any) => (c.ports ?? []).some((port: any) => port.name === 'webhook')))
+    .map(o => ({ namespace: o.metadata?.namespace ?? 'default', name: o.metadata?.name }));
 }
 
 /** `APPLY.md`: what each file holds and the commands to run, in order. @internal */
@@ -94,6 +113,10 @@ export function renderApplyGuide(files: readonly LayoutFile[], dir = 'dist'): st
     'Why in steps: a custom resource can only be applied once its CRD is Established and kubectl has',
     'rediscovered the API ("no matches for kind" or NotFound otherwise), and namespaced objects need their Namespace.',
     'CRDs use server-side apply, which has no 262144-byte `last-applied-configuration` annotation limit.',
+    ...(webhookServers(files).length > 0 ? [
+      'Operators that serve admission webhooks must be Ready (`kubectl rollout status`) before the custom resources their',
+      'webhooks intercept are applied; they fill their webhook certificate Secret and the configurations\' caBundle themselves.',
+    ] : []),
     'Re-running the same commands is safe (apply is idempotent).',
     '',
     '| file | objects | holds |',

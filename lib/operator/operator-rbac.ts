@@ -94,7 +94,10 @@ export class OperatorRbac extends Construct {
   /** The controller's identity (`<name>` in the operator namespace), token mounted. */
   public readonly serviceAccount: kplus.ServiceAccount;
   /** Every Role/ClusterRole created, with its rules and their reasons. */
-  public readonly grants: readonly RbacGrant[];
+  public get grants(): readonly RbacGrant[] {
+    return this._grants;
+  }
+  private readonly _grants: RbacGrant[] = [];
   /** The rules derived from the contract. */
   public readonly contractRules: ContractRules;
   /** The namespace the controller runs in. */
@@ -154,7 +157,44 @@ export class OperatorRbac extends Construct {
       grants.push(this.role('LeaderElection', `${props.name}-leader-election`, props.namespace,
         'leader election', this.contractRules.leaderElectionRules, false, []));
     }
-    this.grants = grants;
+    this._grants.push(...grants);
+  }
+
+  /**
+   * What admission webhooks need beyond the shared webhook Secret (`webhookSecretName`), by name only: `get`/`patch`
+   * of the operator's own webhook configurations to inject the CA bundle (self-managed only), and `get` of the
+   * watched Namespaces when a handler reads them. Nothing cluster-wide on Secrets, no `create`.
+   */
+  grantWebhooks(configurations: readonly { readonly kind: string; readonly name: string }[], selfManaged: boolean, readsNamespaces: boolean): void {
+    if (readsNamespaces) {
+      // Namespaces are cluster-scoped: a ClusterRole, limited by name to the watched namespaces when there are some.
+      const names = this.watchNamespaces ?? [undefined];
+      const rules: RbacRule[] = names.map(n => ({
+        apiGroup: '', resource: 'namespaces', verbs: ['get'], ...(n ? { resourceNames: [n] } : {}),
+        reasons: ['webhooks: a handler reads the request\'s Namespace (contract.webhooks[].readsNamespace)'],
+      }));
+      const nsRole = `${this.serviceAccount.name}-webhook-namespaces`;
+      const role = new kplus.ClusterRole(this, 'WebhookNamespacesClusterRole', { metadata: { name: nsRole } });
+      for (const r of rules) role.allow([...r.verbs], endpoint(r));
+      const binding = new kplus.ClusterRoleBinding(this, 'WebhookNamespacesClusterRoleBinding', { metadata: { name: nsRole }, role });
+      binding.addSubjects(this.serviceAccount);
+      dropEmptyResourceNames(role, rules);
+      this._grants.push({ kind: 'ClusterRole', name: nsRole, purpose: 'webhooks reading namespaces', rules, beyondContract: false, acceptedRisks: [] });
+    }
+    if (!selfManaged || configurations.length === 0) return;
+    const rules: RbacRule[] = configurations.map(c => ({
+      apiGroup: 'admissionregistration.k8s.io',
+      resource: c.kind === 'ValidatingWebhookConfiguration' ? 'validatingwebhookconfigurations' : 'mutatingwebhookconfigurations',
+      verbs: ['get', 'patch'],
+      resourceNames: [c.name],
+      reasons: ['webhook certificates: the leader injects its CA bundle into its own webhook configuration'],
+    }));
+    const name = `${this.serviceAccount.name}-webhook-ca-injection`;
+    const role = new kplus.ClusterRole(this, 'WebhookCaInjectionClusterRole', { metadata: { name } });
+    for (const r of rules) role.allow([...r.verbs], endpoint(r));
+    const binding = new kplus.ClusterRoleBinding(this, 'WebhookCaInjectionClusterRoleBinding', { metadata: { name }, role });
+    binding.addSubjects(this.serviceAccount);
+    this._grants.push({ kind: 'ClusterRole', name, purpose: 'webhook CA bundle injection', rules, beyondContract: false, acceptedRisks: [] });
   }
 
   private grantInScope(id: string, name: string, purpose: string, rules: readonly RbacRule[], beyond: boolean, risks: RbacRisk[]): RbacGrant[] {

@@ -6,6 +6,7 @@ import { RbacRisk } from './rbac-risk';
 import { ControllerContract } from './controller-contract';
 import { Problems } from '../synth-metadata/problems';
 import { OperatorDeployment } from './operator-deployment';
+import { OperatorWebhookOptions, OperatorWebhooks } from './operator-webhooks';
 import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monitoring';
 import { OperatorNetworkPolicy } from './operator-network-policy';
 import { egressForContract } from './contract-egress';
@@ -116,6 +117,12 @@ export interface OperatorProps {
    * @default - none
    */
   readonly monitoring?: OperatorMonitoringOptions;
+  /**
+   * How the webhooks declared in `contract.webhooks` are served: certificates self-managed by the
+   * operator (default, no cert-manager) or by cert-manager, and the port. Ignored without webhooks.
+   * @default - self-managed certificates, port 9443
+   */
+  readonly webhooks?: OperatorWebhookOptions;
 }
 
 const OPERATOR_MARKER = Symbol.for('cdk8s-operator.Operator');
@@ -158,6 +165,8 @@ export class Operator extends Construct {
   public readonly monitoring?: OperatorMonitoring;
   /** The webhook Service and certificate Secret, when the operator serves webhooks (`contract.conversion`). */
   public readonly webhook?: OperatorWebhook;
+  /** The webhook configurations, Service and certificates, when the contract declares webhooks. */
+  public readonly webhooks?: OperatorWebhooks;
 
   constructor(scope: Construct, id: string, props: OperatorProps) {
     super(scope, id);
@@ -176,13 +185,16 @@ export class Operator extends Construct {
     if (props.createNamespace ?? true) {
       new kplus.Namespace(this, 'Namespace', { metadata: { name: this.namespace, labels: { ...(props.namespaceLabels ?? {}), ...RESTRICTED_NAMESPACE_LABELS } } });
     }
+    // One webhook server per operator: conversion (contract.conversion) and admission (contract.webhooks) share its
+    // Service, port, certificate Secret and certificate rotation.
+    const servesWebhooks = (props.contract.conversion ?? []).length + (props.contract.webhooks ?? []).length > 0;
     this.rbac = new OperatorRbac(this, 'Rbac', {
       name: this.name,
       namespace: this.namespace,
       contract: props.contract,
       crds: props.crds,
       watchNamespaces,
-      webhookSecretName: (props.contract.conversion ?? []).length > 0 ? `${this.name}-webhook-certs` : undefined,
+      webhookSecretName: servesWebhooks ? `${this.name}-webhook-certs` : undefined,
       additionalRules: props.additionalRules,
       acceptRisks: props.acceptRisks,
     });
@@ -191,6 +203,23 @@ export class Operator extends Construct {
         new kplus.Namespace(this, `WatchNamespace-${ns}`, { metadata: { name: ns } });
       }
     }
+    if ((props.contract.webhooks?.length ?? 0) > 0) {
+      this.webhooks = new OperatorWebhooks(this, 'Webhooks', {
+        ...props.webhooks,
+        name: this.name,
+        namespace: this.namespace,
+        contract: props.contract,
+        crds: props.crds ?? [],
+        watchNamespaces,
+        replicas: props.replicas ?? 1,
+        serviceName: `${this.name}-webhook`,
+        secretName: `${this.name}-webhook-certs`,
+      });
+      const wiring = this.webhooks.wiring;
+      this.rbac.grantWebhooks(wiring.configurations, (props.webhooks?.certificates ?? 'self-managed') === 'self-managed',
+        (props.contract.webhooks ?? []).some(w => w.readsNamespace));
+    }
+    const webhookWiring = this.webhooks?.wiring;
     this.controller = new OperatorDeployment(this, 'Controller', {
       name: this.name,
       namespace: this.namespace,
@@ -200,14 +229,14 @@ export class Operator extends Construct {
       leaderElection,
       watchNamespaces,
       resources: props.resources,
-      env: props.env,
+      env: webhookWiring ? { ...webhookWiring.env, ...props.env } : props.env,
       args: props.args,
       healthPort: props.healthPort,
       metricsPort: props.metricsPort,
     });
-    if ((props.contract.conversion ?? []).length > 0) {
-      this.webhook = new OperatorWebhook(this, 'Webhook', { name: this.name, namespace: this.namespace, pods: this.controller.pods, container: this.controller.container });
-      this.convertThroughWebhook(props);
+    if (servesWebhooks) {
+      this.webhook = new OperatorWebhook(this, 'Webhook', { name: this.name, namespace: this.namespace, pods: this.controller.pods, container: this.controller.container, port: props.webhooks?.port });
+      if ((props.contract.conversion ?? []).length > 0) this.convertThroughWebhook(props);
     }
     const contractEgress = egressForContract(props.contract, watchNamespaces);
     contractEgress.problems.forEach(p => Problems.of(this).add(p));

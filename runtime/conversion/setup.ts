@@ -19,6 +19,7 @@ import { Manager } from '../manager';
 import { parseApiVersion, ResourceRef } from '../resource';
 import { SecretCertificateSource } from '../webhook/secret-certificate-source';
 import { SelfManagedCertificates } from '../webhook/self-managed-certificates';
+import { webhookSettingsFromEnv } from '../webhook/webhook-settings';
 import { conversionHandler } from './conversion-review';
 import { KindConversion } from './define-conversion';
 import { MigrationClient, storageMigrationRunnable } from './storage-migrator';
@@ -74,13 +75,20 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
   }
   server.conversion(conversionHandler(options.conversions.map((c) => c.conversion)));
   const { namespace, serviceName } = options;
+  // One CA for the whole webhook server: the admission webhook configurations the chart names (WEBHOOK_CA_INJECT)
+  // get the same bundle as the converted CRDs, with the same validities.
+  const admission = webhookSettingsFromEnv(process.env);
   const certificates = new SelfManagedCertificates({
     client: manager.client,
     namespace,
     secretName: options.secretName,
     dnsNames: [serviceName, `${serviceName}.${namespace}`, `${serviceName}.${namespace}.svc`, `${serviceName}.${namespace}.svc.cluster.local`],
     ipAddresses: options.ipAddresses,
-    targets: options.conversions.map((c) => ({ kind: 'CustomResourceDefinition' as const, name: crdNameOf(c) })),
+    targets: [...options.conversions.map((c) => ({ kind: 'CustomResourceDefinition' as const, name: crdNameOf(c) })), ...(admission?.certificates === 'self-managed' ? admission.inject : [])],
+    caValidityMs: admission?.caValidityMs,
+    servingValidityMs: admission?.servingValidityMs,
+    checkIntervalMs: admission?.checkIntervalMs,
+    caPropagationMs: admission?.caPropagationMs,
     onSecretWritten: () => options.certificates.reload(),
     logger: manager.logger.child({ component: 'webhook-certificates' }),
   });
@@ -121,8 +129,10 @@ export function conversionBinary(conversions: readonly ServedConversion[]): {
         logger.warn(`conversion not served: ${(err as Error).message}`);
         return {};
       }
+      const admission = webhookSettingsFromEnv(process.env);
       const certificates = new SecretCertificateSource({
         client: RestClient.fromKubeConfig(loadDefaultConnection()), namespace: env.namespace, secretName: env.secretName,
+        reloadIntervalMs: admission?.reloadIntervalMs, requireInjected: true,
         logger: logger.child({ component: 'webhook-certificates' }),
       });
       wiring = { env, certificates };

@@ -15,7 +15,7 @@
  * Guarantees: every webhook keeps its rules, selectors, matchConditions, failurePolicy and timeout; only
  * `clientConfig` changes, to `{ url: https://127.0.0.1:<port><service.path>, caBundle }`. A CRD whose
  * conversion strategy is `Webhook` gets the same treatment for its conversion `clientConfig`. Objects are
- * server-side applied (a second call replaces them). The serving certificate names `127.0.0.1` and `localhost`.
+ * created, or replaced whole when they exist (a second call replaces them). The serving certificate names `127.0.0.1` and `localhost`.
  *
  * Caveats: the apiserver reads webhook configurations through an informer: a configuration is in effect
  * a moment (well under a second here) after it was created, so a test's first request may have to retry
@@ -103,7 +103,12 @@ export async function installWebhooks(target: HttpTarget, options: WebhookInstal
     const base = WEBHOOK_KINDS[m.kind ?? ''];
     if (!base) throw new Error(`envtest: installWebhooks takes webhook configurations and conversion CRDs, got kind '${m.kind}' (${name})`);
     const body = { ...m, webhooks: (m.webhooks ?? []).map((w) => ({ ...w, clientConfig: pointAt(w.clientConfig, port, caBundle) })) };
-    const r = await request(target, 'PATCH', `${base}/${name}?fieldManager=envtest&force=true`, body, { contentType: 'application/apply-patch+yaml' });
+    // Create, or replace an existing one whole: an apply would merge the new url into the old service clientConfig.
+    let r = await request(target, 'POST', base, body);
+    if (r.code === 409) {
+      const live = await request(target, 'GET', `${base}/${name}`);
+      r = await request(target, 'PUT', `${base}/${name}`, { ...body, metadata: { ...(body as { metadata?: object }).metadata, resourceVersion: live.body?.metadata?.resourceVersion } });
+    }
     if (r.code >= 300) throw new Error(`envtest: installing ${m.kind} ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
     installed.push(`${m.kind}/${name}`);
   }

@@ -15,6 +15,18 @@
 import type { JsonPatchOperation, KubeClient } from '../client';
 import type { KubeObject, ResourceRef } from '../resource';
 
+/**
+ * Annotation on the certificate Secret: `<sha256 of the bundle>@<time>` when the leader last wrote that CA
+ * bundle into every target. A replica serves a certificate only once it is set (self-managed mode).
+ */
+export const INJECTED_ANNOTATION = 'webhook.cdk8s-operator.io/ca-bundle-injected';
+
+/**
+ * Annotation on the certificate Secret that forces a CA rotation (with the usual overlap) at the leader's next
+ * round; the leader removes it in the same write. `kubectl annotate secret <name> webhook.cdk8s-operator.io/rotate=now`.
+ */
+export const ROTATE_ANNOTATION = 'webhook.cdk8s-operator.io/rotate';
+
 /** Something whose caBundle the operator owns. */
 export interface CaBundleTarget {
   readonly kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration' | 'CustomResourceDefinition';

@@ -18,6 +18,7 @@ import type { KubeClient } from '../client';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { KubeObject } from '../resource';
+import { INJECTED_ANNOTATION } from './ca-injection';
 import type { CertificateSource, ServingCertificate } from './certificate-source';
 
 /** The Secret kind. @internal */
@@ -30,6 +31,12 @@ export interface SecretCertificateSourceOptions {
   readonly secretName: string;
   /** @default 10000 */
   readonly reloadIntervalMs?: number;
+  /**
+   * Serve a pair only once the Secret says its CA bundle was injected (`INJECTED_ANNOTATION`, written by
+   * `SelfManagedCertificates` after injecting): readiness then means the apiserver can verify this server.
+   * @default false
+   */
+  readonly requireInjected?: boolean;
   /** @default - silent */
   readonly logger?: Logger;
 }
@@ -82,8 +89,10 @@ export class SecretCertificateSource implements CertificateSource {
     const { client, namespace, secretName } = this.options;
     let reason: string | undefined;
     try {
-      const pair = servingPairOf(await client.get(SECRET_REF, secretName, namespace));
+      const secret = await client.get(SECRET_REF, secretName, namespace);
+      const pair = servingPairOf(secret);
       if (!pair) reason = `Secret ${namespace}/${secretName} has no tls.crt/tls.key yet`;
+      else if (this.options.requireInjected && !secret.metadata?.annotations?.[INJECTED_ANNOTATION]) reason = `the CA bundle of Secret ${namespace}/${secretName} is not injected yet`;
       else if (pair.cert !== this.pair?.cert || pair.key !== this.pair?.key) {
         this.pair = pair;
         for (const l of this.listeners) l(pair);

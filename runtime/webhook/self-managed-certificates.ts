@@ -12,7 +12,8 @@
  * (`<sha256 of the bundle>@<time>`: when that bundle was last written into every target).
  *
  * One round (`reconcile`, at start and every `checkIntervalMs` on the leader), level-triggered:
- * 1. No CA, or the CA in its last `renewBeforeFraction` of life: make a new CA and append it to the
+ * 1. No CA, the CA in its last `renewBeforeFraction` of life, or a rotation requested with the annotation
+ *    `webhook.cdk8s-operator.io/rotate` (removed in the same write): make a new CA and append it to the
  *    bundle (expired CAs leave the bundle). On a fresh Secret the first serving certificate is issued
  *    at once (nothing to overlap with).
  * 2. Inject the bundle into every target whose caBundle differs; record when this bundle was injected.
@@ -33,13 +34,12 @@ import { isConflict } from '../errors';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { KubeObject } from '../resource';
-import { CaBundleTarget, injectCaBundle } from './ca-injection';
+import { CaBundleTarget, INJECTED_ANNOTATION, injectCaBundle, ROTATE_ANNOTATION } from './ca-injection';
 import { createCertificateAuthority, createServingCertificate, KeyPair, parseCertificates } from './certificates';
 import { SECRET_REF } from './secret-certificate-source';
 
 const DAY = 86_400_000;
-/** Annotation recording when the current bundle was injected. */
-export const INJECTED_ANNOTATION = 'webhook.cdk8s-operator.io/ca-bundle-injected';
+export { INJECTED_ANNOTATION, ROTATE_ANNOTATION };
 
 /** Options of {@link SelfManagedCertificates}. */
 export interface SelfManagedCertificatesOptions {
@@ -108,7 +108,9 @@ export class SelfManagedCertificates {
   async start(): Promise<void> {
     await this.runOnce();
     const tick = () => {
-      this.timer = setTimeout(() => { void this.runOnce().finally(() => { if (this.timer) tick(); }); }, this.options.checkIntervalMs ?? 60_000);
+      // After a failed round (a target not created yet, a conflict) the next comes sooner.
+      const interval = this.options.checkIntervalMs ?? 60_000;
+      this.timer = setTimeout(() => { void this.runOnce().finally(() => { if (this.timer) tick(); }); }, this.lastError ? Math.min(interval, 5_000) : interval);
       this.timer.unref?.();
     };
     tick();
@@ -153,7 +155,8 @@ export class SelfManagedCertificates {
 
     // 1. The CA.
     const caCert = state.ca ? parseCertificates(state.ca.cert)[0] : undefined;
-    if (!caCert || due(caCert.validFrom, caCert.validTo, now, fraction)) {
+    const forced = secret.metadata?.annotations?.[ROTATE_ANNOTATION] !== undefined;
+    if (!caCert || forced || due(caCert.validFrom, caCert.validTo, now, fraction)) {
       const ca = createCertificateAuthority({ validityMs: this.options.caValidityMs ?? 365 * DAY, now: new Date(now), commonName: `${secretName}.${namespace}` });
       const fresh = !state.serving;
       state.ca = ca;
@@ -168,7 +171,7 @@ export class SelfManagedCertificates {
       if (!pruned.includes(state.ca!.cert.trim())) state.bundle = pruned + state.ca!.cert;
       else state.bundle = pruned;
     }
-    if (newCa || state.bundle !== this.read(secret).bundle || newServing) secret = await this.write(secret, state, undefined);
+    if (newCa || state.bundle !== this.read(secret).bundle || newServing) secret = await this.write(secret, state, undefined, forced);
 
     // 2. Inject the bundle.
     const injected: string[] = [];
@@ -226,8 +229,9 @@ export class SelfManagedCertificates {
     };
   }
 
-  private async write(secret: KubeObject, state: State, injectedAnnotation: string | undefined): Promise<KubeObject> {
+  private async write(secret: KubeObject, state: State, injectedAnnotation: string | undefined, rotated = false): Promise<KubeObject> {
     const annotations = { ...(secret.metadata?.annotations ?? {}) };
+    if (rotated) delete annotations[ROTATE_ANNOTATION];
     if (injectedAnnotation) annotations[INJECTED_ANNOTATION] = injectedAnnotation;
     const data: Record<string, string> = { ...((secret.data ?? {}) as Record<string, string>) };
     if (state.ca) Object.assign(data, { 'ca.crt': b64(state.ca.cert), 'ca.key': b64(state.ca.key) });

@@ -20,18 +20,40 @@ describeRealApiServer('demo apps under their charts\' identities', (plane) => {
   const proxies: FaultProxy[] = [];
 
   /** Starts a controller binary with a ServiceAccount's identity, through its own recording proxy. */
-  async function runController(main: string, namespace: string, account: string, env: Record<string, string> = {}): Promise<FaultProxy> {
+  async function runController(main: string, namespace: string, account: string, env: Record<string, string> = {}, args: string[] = []): Promise<FaultProxy> {
     const proxy = await FaultProxy.start(plane());
     proxies.push(proxy);
     const kubeconfig = path.join(dir, `${account}.kubeconfig`);
     proxy.writeKubeconfig(kubeconfig, await plane().serviceAccount(namespace, account));
     children.push(spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, main),
-      '--metrics-bind-address=0', '--health-probe-bind-address=0', '--leader-elect', `--leader-election-namespace=${namespace}`], {
+      '--metrics-bind-address=0', '--health-probe-bind-address=0', '--leader-elect', `--leader-election-namespace=${namespace}`, ...args], {
       env: { ...process.env, KUBECONFIG: kubeconfig, LOG_LEVEL: 'error', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
       detached: true, // its own process group: tsx runs the controller in a child process of its own
     }));
     return proxy;
+  }
+
+  let sampleDbProxy: FaultProxy | undefined;
+  let operatorPods: TestNamespace | undefined;
+
+  /**
+   * What `kubectl rollout status deployment/sampledb-operator` waits for, on a control plane without a kubelet or
+   * kube-proxy: the operator's pods "run" (stand-in kubelet), and its webhooks are served by the SampleDB binary run
+   * out-of-cluster with its chart's identity, the chart's webhook configurations pointed at it by envtest
+   * (`installWebhooks`, as controller-runtime's envtest does: a url on 127.0.0.1 and a CA made for the test).
+   */
+  async function serveSampleDbWebhooks(): Promise<void> {
+    operatorPods = new TestNamespace(plane(), 'sampledb-operator-system', () => 'Running');
+    const hooks = await plane().installWebhooks({ paths: [path.join(dir, 'dist')] });
+    const certDir = path.join(dir, 'webhook-certs');
+    fs.mkdirSync(certDir, { recursive: true });
+    fs.writeFileSync(path.join(certDir, 'tls.crt'), hooks.certificate.cert);
+    fs.writeFileSync(path.join(certDir, 'tls.key'), hooks.certificate.key);
+    sampleDbProxy = await runController('controllers/sampledb/main.ts', 'sampledb-operator-system', 'sampledb-operator',
+      { WATCH_NAMESPACE: 'default', WEBHOOK_CERTIFICATES: 'files', WEBHOOK_CERT_DIR: certDir }, [`--webhook-bind-address=${hooks.bindAddress}`]);
+    const probe = { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'probe', namespace: 'default' }, spec: { version: '16' } };
+    await until('the SampleDB webhooks answer', async () => (await plane().request('POST', '/apis/database.example.com/v1/namespaces/default/sampledbs?dryRun=All', probe)).code === 201, 60_000, 200);
   }
 
   const denied = (proxy: FaultProxy) => proxy.requests.filter((r) => r.code === 403).map((r) => `${r.verb} ${r.resource}/${r.name ?? ''}`);
@@ -48,12 +70,16 @@ describeRealApiServer('demo apps under their charts\' identities', (plane) => {
     for (const c of children) if (c.exitCode === null) process.kill(-c.pid!, 'SIGKILL');
     for (const p of proxies) await p.close();
     defaults?.stop();
+    operatorPods?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('the README apply commands succeed without warnings, and the Foo controller converges with its chart\'s identity', async () => {
     const guide = fs.readFileSync(path.join(dir, 'dist', 'APPLY.md'), 'utf8');
-    for (const line of /```sh\n([\s\S]*?)```/.exec(guide)![1].trim().split('\n')) {
+    const lines = /```sh\n([\s\S]*?)```/.exec(guide)![1].trim().split('\n');
+    expect(lines).toContain('kubectl rollout status --timeout=300s -n sampledb-operator-system deployment/sampledb-operator');
+    for (const line of lines) {
+      if (line.startsWith('kubectl rollout status')) await serveSampleDbWebhooks();
       const r = await kubectl(admin, line.split(' ').slice(1), { cwd: dir });
       expect({ line, code: r.code, stderr: r.stderr }).toEqual({ line, code: 0, stderr: '' });
     }
@@ -75,8 +101,12 @@ describeRealApiServer('demo apps under their charts\' identities', (plane) => {
   }, 180_000);
 
   test('the SampleDB controller, with its chart\'s identity, creates the example databases\' objects without a denied request', async () => {
-    // WATCH_NAMESPACE as the chart's Deployment sets it (its RBAC is a Role in that namespace)
-    const proxy = await runController('controllers/sampledb/main.ts', 'sampledb-operator-system', 'sampledb-operator', { WATCH_NAMESPACE: 'default' });
+    // Started by the first test (it serves the webhooks the custom resources went through), with WATCH_NAMESPACE as
+    // the chart's Deployment sets it (its RBAC is a Role in that namespace).
+    const proxy = sampleDbProxy!;
+    expect(proxy).toBeDefined();
+    // my-db was defaulted by the webhook at create (the CRD has no schema default for spec.storage)
+    expect((await defaults.get('database.example.com/v1', 'SampleDB', 'my-db')).spec.storage).toBe('1Gi');
     const sts = await until('StatefulSet my-db', () => defaults.get('apps/v1', 'StatefulSet', 'my-db'), 60_000, 200).catch((e) => {
       throw new Error(`${e.message}; requests as the operator: ${JSON.stringify(proxy.requests.map((r) => `${r.verb} ${r.resource}/${r.name ?? ''} ${r.code}`))}`);
     });

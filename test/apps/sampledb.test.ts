@@ -24,8 +24,15 @@ describe('SampleDB app', () => {
       'ClusterRoleBinding/sampledb-operator-conversion',
       'Role/sampledb-operator-leader-election',
       'RoleBinding/sampledb-operator-leader-election',
+      'ClusterRole/sampledb-operator-webhook-namespaces',
+      'ClusterRoleBinding/sampledb-operator-webhook-namespaces',
+      'ClusterRole/sampledb-operator-webhook-ca-injection',
+      'ClusterRoleBinding/sampledb-operator-webhook-ca-injection',
+      'ValidatingWebhookConfiguration/sampledb-operator',
+      'MutatingWebhookConfiguration/sampledb-operator',
       'Deployment/sampledb-operator',
       'Service/sampledb-operator-metrics',
+      'PodDisruptionBudget/sampledb-operator',
       'Service/sampledb-operator-webhook',
       'Secret/sampledb-operator-webhook-certs',
       'NetworkPolicy/sampledb-operator',
@@ -80,7 +87,14 @@ describe('SampleDB app', () => {
     // Cluster-wide only what conversion and storage migration need (storedVersions is cluster-wide): the CRD by
     // name, and list/update of SampleDBs to rewrite them; everything else is a Role in the watched namespace.
     const cluster = manifests.filter(m => m.kind === 'ClusterRole');
-    expect(cluster.map(m => m.metadata.name)).toEqual(['sampledb-operator-conversion']);
+    expect(cluster.map(m => m.metadata.name)).toEqual(['sampledb-operator-conversion', 'sampledb-operator-webhook-namespaces', 'sampledb-operator-webhook-ca-injection']);
+    // the admission webhooks, each by name: the watched Namespace (defaults from its annotations), the operator's
+    // own two webhook configurations (CA bundle injection)
+    expect(cluster[1].rules).toEqual([{ apiGroups: [''], resources: ['namespaces'], resourceNames: ['default'], verbs: ['get'] }]);
+    expect(cluster[2].rules).toEqual([
+      { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], resourceNames: ['sampledb-operator'], verbs: ['get', 'patch'] },
+      { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations'], resourceNames: ['sampledb-operator'], verbs: ['get', 'patch'] },
+    ]);
     expect(cluster[0].rules).toEqual([
       { apiGroups: ['database.example.com'], resources: ['sampledbs'], verbs: ['list', 'update'] },
       { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ['sampledbs.database.example.com'], verbs: ['get', 'patch'] },

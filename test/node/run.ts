@@ -27,6 +27,7 @@ const SUITES: { readonly name: string; readonly load: () => Promise<{ default: S
   { name: 'sampledb', load: () => import('./suites/sampledb') },
   { name: 'policy', load: () => import('./suites/policy') },
   { name: 'monitoring', load: () => import('./suites/monitoring') },
+  { name: 'admission', load: () => import('./suites/admission') },
   // Restarts kube-apiserver, the kubelet and the node-agent: last.
   { name: 'chaos', load: () => import('./suites/chaos') },
 ];

@@ -101,12 +101,12 @@ describe('FooReconciler', () => {
 
 describe('foo controller flags', () => {
   test('defaults', () => {
-    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', concurrency: 8, namespaces: undefined });
+    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', webhookBindAddress: ':9443', concurrency: 8, namespaces: undefined });
   });
 
   test('flags and WATCH_NAMESPACE', () => {
     expect(parseFlags(['--leader-elect', '--metrics-bind-address=:9090', '--health-probe-bind-address', '0', '--concurrency=4'], { WATCH_NAMESPACE: 'team-a' }))
-      .toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':9090', healthProbeBindAddress: '0', concurrency: 4, namespaces: ['team-a'] });
+      .toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':9090', healthProbeBindAddress: '0', webhookBindAddress: ':9443', concurrency: 4, namespaces: ['team-a'] });
     expect(parseFlags([], { WATCH_NAMESPACE: 'team-a,team-b' }).namespaces).toEqual(['team-a', 'team-b']);
     expect(() => parseFlags([], { WATCH_NAMESPACE: 'team-a,Team_B' })).toThrow("WATCH_NAMESPACE: 'Team_B' is not a namespace name (a DNS label), in 'team-a,Team_B'");
     expect(parseFlags(['--leader-elect=false'], {}).leaderElect).toBe(false);

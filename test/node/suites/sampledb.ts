@@ -250,13 +250,14 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
     return `${n} rows in ${copy} from ${db}'s ${backup}`;
   });
 
-  await step('a backup that does not exist is a clear condition at once', async () => {
-    applySampleDb('e2e-missing', { version: '16.4', replicas: 1, restoreFrom: { sampleDB: 'no-such-db', backup: 'nothing' } });
-    const cond = await until('Degraded RestoreSourceMissing', () => (sdb('e2e-missing').status?.conditions ?? []).find((c: { type: string; status: string; reason: string }) => c.type === 'Degraded' && c.status === 'True' && c.reason === 'RestoreSourceMissing'), 30, 500);
-    const jobs = json('get', 'jobs', '-n', NS, '-l', 'app.kubernetes.io/instance=e2e-missing,app.kubernetes.io/component=restore').items.length;
-    assert(jobs === 0, `no restore Job is created (found ${jobs})`);
-    kubectl('delete', 'sampledb', 'e2e-missing', '-n', NS, '--wait=false');
-    return cond.message;
+  await step('a restore source that does not exist is refused at once (the validating webhook)', async () => {
+    // Since issue 20 the operator's validating webhook denies it at admission; before, it was a Degraded
+    // RestoreSourceMissing condition on the stored object (the controller still sets it for a source deleted later).
+    const out = sh('kubectl', ['apply', '-f', '-'], { allowFail: true, input: JSON.stringify({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'e2e-missing', namespace: NS }, spec: { version: '16.4', replicas: 1, restoreFrom: { sampleDB: 'no-such-db', backup: 'nothing' } } }) });
+    assert(/denied the request: spec\.restoreFrom\.sampleDB: SampleDB 'no-such-db' does not exist/.test(out), `kubectl apply was denied by the webhook: ${out}`);
+    const stored = sh('kubectl', ['get', 'sampledb', 'e2e-missing', '-n', NS], { allowFail: true });
+    assert(/NotFound/.test(stored), `nothing was stored: ${stored}`);
+    return out.trim();
   });
 
   await step('major upgrade 16.4 → 17 with a standby: pre-upgrade backup, the primary alone on a new data directory, the standby re-cloned (every harness postgres tag is PostgreSQL 15.18: the flow, not the binaries, changes)', async () => {

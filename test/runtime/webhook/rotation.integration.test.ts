@@ -2,7 +2,7 @@ import { describeRealApiServer } from '../../envtest';
 import { RestClient } from '../../../runtime/client';
 import { createCertificateAuthority, parseCertificates } from '../../../runtime/webhook/certificates';
 import { SecretCertificateSource } from '../../../runtime/webhook/secret-certificate-source';
-import { INJECTED_ANNOTATION, SelfManagedCertificates } from '../../../runtime/webhook/self-managed-certificates';
+import { INJECTED_ANNOTATION, ROTATE_ANNOTATION, SelfManagedCertificates } from '../../../runtime/webhook/self-managed-certificates';
 import { WebhookServer } from '../../../runtime/webhook/server';
 import { allowed } from '../../../runtime/webhook/validating';
 
@@ -52,6 +52,16 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     expect(again).toEqual({ newCa: false, newServing: false, injected: [] });
     expect((await client.get(SECRET, 'op-webhook-cert', ns)).metadata!.resourceVersion).toBe(secret.metadata!.resourceVersion);
     expect((await client.get(VWC, `${ns}-hooks`)).metadata!.resourceVersion).toBe(config.metadata!.resourceVersion);
+
+    // a forced rotation (annotation): a new CA joins the bundle, the annotation is consumed, the serving
+    // certificate of the old CA stays until the new bundle has propagated
+    await client.patch(SECRET, 'op-webhook-cert', ns, { type: 'merge', body: { metadata: { annotations: { [ROTATE_ANNOTATION]: 'now' } } } });
+    expect(await certs.reconcile()).toMatchObject({ newCa: true, newServing: false, injected: [`ValidatingWebhookConfiguration/${ns}-hooks`], waiting: expect.stringMatching(/^serving certificate of the new CA waits \d+ ms more/) });
+    const rotated = await client.get(SECRET, 'op-webhook-cert', ns);
+    expect(rotated.metadata!.annotations![ROTATE_ANNOTATION]).toBeUndefined();
+    const bundle = parseCertificates(Buffer.from((rotated.data as any)['ca-bundle.crt'], 'base64').toString());
+    expect(bundle.map((c) => c.subject)).toEqual([ca.subject, parseCertificates(Buffer.from((rotated.data as any)['ca.crt'], 'base64').toString())[0].subject]);
+    expect((rotated.data as any)['tls.crt']).toBe(data['tls.crt']);
 
     // a caBundle wiped by someone else (a GitOps sync of a manifest) is put back on the next round
     await client.patch(VWC, `${ns}-hooks`, undefined, { type: 'json', ops: [{ op: 'remove', path: '/webhooks/0/clientConfig/caBundle' }] });
