@@ -37,6 +37,11 @@ export async function installCrds(target: HttpTarget, crds: readonly object[], t
     const r = await request(target, 'PATCH', `${CRDS}/${name}?fieldManager=envtest&force=true`, crd, { contentType: 'application/apply-patch+yaml' });
     if (r.code >= 300) throw new Error(`envtest: installing CRD ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
   }
+  await waitEstablished(target, crds, timeoutMs);
+}
+
+/** Waits until each CRD is Established. */
+export async function waitEstablished(target: HttpTarget, crds: readonly object[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const crd of crds as Array<{ metadata: { name: string } }>) {
     for (;;) {

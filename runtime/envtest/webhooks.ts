@@ -25,7 +25,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { createCertificateAuthority, createServingCertificate } from '../webhook/certificates';
-import { installCrds } from './crds';
+import { waitEstablished } from './crds';
 import { HttpTarget, request } from './http';
 import { freePort } from './process';
 
@@ -112,6 +112,16 @@ export async function installWebhooks(target: HttpTarget, options: WebhookInstal
     if (r.code >= 300) throw new Error(`envtest: installing ${m.kind} ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
     installed.push(`${m.kind}/${name}`);
   }
-  if (crds.length) await installCrds(target, crds, timeoutMs);
+  for (const crd of crds as { metadata: { name: string } }[]) {
+    // Replaced whole, as the configurations: an apply would merge the url into the CRD's service clientConfig.
+    const base = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    let r = await request(target, 'POST', base, crd);
+    if (r.code === 409) {
+      const live = await request(target, 'GET', `${base}/${crd.metadata.name}`);
+      r = await request(target, 'PUT', `${base}/${crd.metadata.name}`, { ...crd, metadata: { ...crd.metadata, resourceVersion: live.body?.metadata?.resourceVersion } });
+    }
+    if (r.code >= 300) throw new Error(`envtest: installing CRD ${crd.metadata.name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
+  }
+  if (crds.length) await waitEstablished(target, crds, timeoutMs);
   return { bindAddress: `127.0.0.1:${port}`, port, certificate, caPem: ca.cert, installed };
 }

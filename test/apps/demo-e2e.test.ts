@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as YAML from 'yaml';
 import { describeRealApiServer, FaultProxy, kubectl, TestNamespace } from '../envtest';
 import { until } from '../runtime/support';
 
@@ -45,15 +46,20 @@ describeRealApiServer('demo apps under their charts\' identities', (plane) => {
    */
   async function serveSampleDbWebhooks(): Promise<void> {
     operatorPods = new TestNamespace(plane(), 'sampledb-operator-system', () => 'Running');
-    const hooks = await plane().installWebhooks({ paths: [path.join(dir, 'dist')] });
+    // Only the admission webhook configurations: SampleDB's conversion is served by the binary only in the cluster
+    // (the demo's custom resources are written at the storage version, v2, which needs no conversion).
+    const configurations = fs.readdirSync(path.join(dir, 'dist')).filter((f) => f.endsWith('.yaml'))
+      .flatMap((f) => YAML.parseAllDocuments(fs.readFileSync(path.join(dir, 'dist', f), 'utf8')).map((d) => d.toJS()))
+      .filter((o) => /^(Validating|Mutating)WebhookConfiguration$/.test(o?.kind));
+    const hooks = await plane().installWebhooks({ configurations });
     const certDir = path.join(dir, 'webhook-certs');
     fs.mkdirSync(certDir, { recursive: true });
     fs.writeFileSync(path.join(certDir, 'tls.crt'), hooks.certificate.cert);
     fs.writeFileSync(path.join(certDir, 'tls.key'), hooks.certificate.key);
     sampleDbProxy = await runController('controllers/sampledb/main.ts', 'sampledb-operator-system', 'sampledb-operator',
       { WATCH_NAMESPACE: 'default', WEBHOOK_CERTIFICATES: 'files', WEBHOOK_CERT_DIR: certDir }, [`--webhook-bind-address=${hooks.bindAddress}`]);
-    const probe = { apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: 'probe', namespace: 'default' }, spec: { version: '16' } };
-    await until('the SampleDB webhooks answer', async () => (await plane().request('POST', '/apis/database.example.com/v1/namespaces/default/sampledbs?dryRun=All', probe)).code === 201, 60_000, 200);
+    const probe = { apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'probe', namespace: 'default' }, spec: { version: '16' } };
+    await until('the SampleDB webhooks answer', async () => (await plane().request('POST', '/apis/database.example.com/v2/namespaces/default/sampledbs?dryRun=All', probe)).code === 201, 60_000, 200);
   }
 
   const denied = (proxy: FaultProxy) => proxy.requests.filter((r) => r.code === 403).map((r) => `${r.verb} ${r.resource}/${r.name ?? ''}`);
@@ -106,7 +112,7 @@ describeRealApiServer('demo apps under their charts\' identities', (plane) => {
     const proxy = sampleDbProxy!;
     expect(proxy).toBeDefined();
     // my-db was defaulted by the webhook at create (the CRD has no schema default for spec.storage)
-    expect((await defaults.get('database.example.com/v1', 'SampleDB', 'my-db')).spec.storage).toBe('1Gi');
+    expect((await defaults.get('database.example.com/v2', 'SampleDB', 'my-db')).spec.storage).toBe('1Gi');
     const sts = await until('StatefulSet my-db', () => defaults.get('apps/v1', 'StatefulSet', 'my-db'), 60_000, 200).catch((e) => {
       throw new Error(`${e.message}; requests as the operator: ${JSON.stringify(proxy.requests.map((r) => `${r.verb} ${r.resource}/${r.name ?? ''} ${r.code}`))}`);
     });
