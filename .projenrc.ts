@@ -51,10 +51,12 @@ const project = new typescript.TypeScriptProject({
     'node-forge@^1.4.3',
     // schema \`pattern\`s and CEL \`matches\`/\`find\` run with Go's regexp semantics (a port of RE2/J, itself Go's regexp)
     're2js@^2.10.0',
+    // The Helm layout checks the chart's default values against its values.schema.json at synth (OperatorApp).
+    'ajv@^8.17.1',
+    // `cdk8s-operator image` reads base images and writes image tarballs (docker-archive + OCI layout) without a daemon.
+    'tar-stream@^3.1.7',
   ],
   devDeps: [
-    // Only a test uses it (it validates the vendored prometheus-operator CRD schemas' examples): users do not install it.
-    'ajv@^8.17.1',
     '@types/pluralize',
     '@types/node-forge',
     '@types/js-yaml',
@@ -63,8 +65,6 @@ const project = new typescript.TypeScriptProject({
     'fast-json-patch@^3.1.1',
     // the pattern differential test draws strings that match each real-world pattern, then mutates them
     'randexp@^0.6.1',
-    // tools/image writes image tarballs (docker-archive + OCI layout) without a container runtime.
-    'tar-stream@^3.1.7',
     // The SampleDB controller talks to PostgreSQL (role, WAL positions, promotion) with node-postgres.
     'pg@^8.16.0',
     '@types/pg',
@@ -133,8 +133,12 @@ project.package.addField('exports', {
 project.package.addField('typesVersions', {
   '*': Object.fromEntries(Object.entries(entryPoints).filter(([subpath]) => subpath !== '.').map(([subpath, file]) => [subpath.slice(2), [`${file}.d.ts`]])),
 });
-// The tarball is an allow-list: compiled lib/, runtime/ and cli/ only (README, LICENSE and package.json are always added by npm).
-project.package.addField('files', ['build/lib/', 'build/runtime/', 'build/cli/', '!build/**/*.tsbuildinfo']);
+// The tarball is an allow-list: compiled lib/, runtime/ and cli/, and the documentation its README links to
+// (README, LICENSE and package.json are always added by npm). A test resolves every link of a shipped doc inside it.
+project.package.addField('files', [
+  'build/lib/', 'build/runtime/', 'build/cli/', '!build/**/*.tsbuildinfo',
+  'docs/*.md', 'runtime/README.md', 'runtime/envtest/README.md', 'CHANGELOG.md',
+]);
 // `npx cdk8s-operator types|bundle|scaffold`
 project.package.addBin({ 'cdk8s-operator': 'build/cli/main.js' });
 // `npm pack` / `npm publish` always build from a clean build/, so no stale or stray file can ship.
@@ -171,7 +175,7 @@ project.addTask('crd-baselines', {
   exec: 'tsx apps/write-crd-baselines.ts',
 });
 project.addTask('images', {
-  description: 'Build every controller image (bundle + Dockerfile recipe) into images/<name>-controller.tar without Docker; --base <docker-archive.tar> (or BASE_IMAGE_TAR) is the FROM image',
+  description: 'Build every controller image (bundle + Dockerfile recipe, with `cdk8s-operator image --dockerfile`) into images/<name>-controller.tar without Docker; --base <docker-archive.tar> (or BASE_IMAGE_TAR) is the FROM image',
   exec: 'tsx tools/image/main.ts',
   receiveArgs: true,
 });

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
 import { RestClient } from '../runtime';
-import { parseDockerfile } from '../tools/image/dockerfile';
+import { parseDockerfile } from '../cli/image/dockerfile';
 import { createFoos, endStateDifferences, FooWorld } from './foo-world';
 import { findProcess, procStats, ProcStats } from './proc-stats';
 import { AuditedRequest, countRequests, meanLatency, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';

@@ -1,5 +1,5 @@
 /**
- * `cdk8s-operator bundle <main.ts> [--output dist/controller.js]`: the controller and everything it
+ * `cdk8s-operator bundle <main.ts> [--output bundle/controller.js]`: the controller and everything it
  * imports (the runtime, @kubernetes/client-node's config module, prom-client) in one CommonJS file
  * for Node 20 with a source map — what a distroless image copies and runs with `node`.
  */
@@ -8,7 +8,7 @@ import * as fs from 'fs';
 /** Options of {@link bundleCommand}. */
 export interface BundleCommandOptions {
   readonly entry: string;
-  /** @default 'dist/controller.js' */
+  /** @default 'bundle/controller.js' (outside dist/, which synth owns) */
   readonly output?: string;
   /** @default true */
   readonly minify?: boolean;
@@ -17,7 +17,7 @@ export interface BundleCommandOptions {
 /** Runs the command; returns the process exit code. */
 export async function bundleCommand(options: BundleCommandOptions, log: (line: string) => void): Promise<number> {
   if (!fs.existsSync(options.entry)) throw new Error(`bundle: ${options.entry}: no such file`);
-  const outfile = options.output ?? 'dist/controller.js';
+  const outfile = options.output ?? 'bundle/controller.js';
   const esbuild = require('esbuild') as typeof import('esbuild');
   const result = await esbuild.build({
     entryPoints: [options.entry],

@@ -1,32 +1,55 @@
 #!/usr/bin/env node
 /**
- * `npx cdk8s-operator <command>` — ships with the package:
- *
- *   types <crd.yaml|crds.ts>... [--output imports] [--library cdk8s-operator] [--check]
- *   bundle <main.ts> [--output dist/controller.js] [--no-minify]
- *   scaffold [dir] --kind Website --group example.com [--namespaces team-a,team-b] [--package-spec ^0.1.0]
- *
+ * `npx cdk8s-operator <command>` — ships with the package. Every command answers `--help`.
  * Errors go to stderr with exit code 1 (usage errors 2).
  */
 import { bundleCommand } from './bundle-command';
+import { imageCommand } from './image-command';
+import { runCommand } from './run-command';
 import { scaffoldCommand } from './scaffold-command';
 import { typesCommand } from './types-command';
 
-const USAGE = `Usage: cdk8s-operator <command>
-
-  types <crd.yaml|crds.ts>... [--output imports] [--library cdk8s-operator] [--check]
+/** Each command's usage: what `<command> --help` prints. */
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  types: `types <crd.yaml|crds.ts>... [--output imports] [--library cdk8s-operator] [--check]
       TypeScript types and construct classes for your CRDs, one file per API group.
       Inputs: CRD YAML/JSON files, or a .ts/.js module exporting defineCrds(scope).
-  bundle <main.ts> [--output dist/controller.js] [--no-minify]
-      The controller in one file for Node 20 (esbuild), with a source map.
-  scaffold [dir] --kind <Kind> --group <group> [--namespaces a,b] [--package-spec <npm spec>]
-      A new operator project: CRD, example, contract, controller, chart, test, README.
+      --check: only report whether the output is stale (exit code 1).`,
+  bundle: `bundle <main.ts> [--output bundle/controller.js] [--no-minify]
+      The controller in one file for Node 20 (esbuild), with a source map. Keep it out of dist/,
+      which synth owns (and clears).`,
+  image: `image [--bundle bundle/controller.js] [--base <base.tar>] [--tag <image>] [--chart dist] [--out images/<name>.tar]
+        [--base-name <ref>] [--source <url>] [--revision <sha>] [--node-option <flag>] [--dockerfile <path>]
+      The controller's container image without Docker or any daemon: the bundle as one layer on a distroless
+      Node base, one tarball that is both a docker-archive and an OCI image layout. Reproducible (the same
+      inputs give the same digest; layer times are SOURCE_DATE_EPOCH, else 0).
+      --base (or BASE_IMAGE_TAR): the base as a tarball (docker-archive or OCI layout), e.g.
+        skopeo copy docker://gcr.io/distroless/nodejs20-debian12:nonroot docker-archive:base.tar
+        (or docker save / crane pull). --base-name records its reference (default ${'gcr.io/distroless/nodejs20-debian12:nonroot'}).
+      --tag: default the image the chart's operator Deployment runs (in --chart, default dist/): one place.
+      The user, ports and entrypoint follow the chart (non-root, \`node /app/<bundle>\`, the chart's args appended).
+      Load: ctr -n k8s.io images import <tar> | docker load -i <tar>. Push: skopeo copy docker-archive:<tar> docker://<tag>.`,
+  run: `run [--chart dist] [--bundle bundle/controller.js] [--service-account <ns>/<name>] [--duration 3600]
+        [--kubeconfig-out <file>] [-- <controller flags>...]
+      Runs the controller on this machine as its chart's ServiceAccount: mints a short-lived token (TokenRequest)
+      with your kubeconfig, runs the bundle with a kubeconfig of that token, POD_NAMESPACE (the Lease's namespace),
+      WATCH_NAMESPACE and the args of the chart's Deployment; prints the identity (SelfSubjectReview) first.`,
+  scaffold: `scaffold [dir] --kind <Kind> --group <group> [--namespaces a,b] [--package-spec <npm spec>]
+      A new operator project: CRD, example, contract, controller, chart, tests, README, npm scripts
+      (types, build, test, synth, bundle, image, run).`,
+};
+
+const USAGE = `Usage: cdk8s-operator <command> [--help]
+
+${Object.values(COMMAND_USAGE).map((u) => `  ${u}`).join('\n')}
 `;
 
 /** Parsed `--name value` / `--name=value` / `--flag` options and positional arguments. */
 export interface ParsedArgs {
   readonly positional: string[];
   readonly options: Map<string, string | true>;
+  /** Arguments after `--`. */
+  readonly rest: string[];
 }
 
 /** Parses arguments; `flags` are the options without a value. Throws on an unknown option. */
@@ -34,16 +57,21 @@ export function parseArgs(argv: readonly string[], known: readonly string[], fla
   const positional: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') return { positional, options, rest: argv.slice(i + 1) };
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     if (!m) { positional.push(argv[i]); continue; }
     if (![...known, ...flags].includes(m[1])) throw new UsageError(`unknown option '--${m[1]}'`);
     if (flags.includes(m[1])) { options.set(m[1], true); continue; }
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new UsageError(`option --${m[1]} needs a value`);
-    options.set(m[1], value);
+    const previous = options.get(m[1]);
+    // a repeated option (--node-option) collects its values, separated by NUL
+    options.set(m[1], typeof previous === 'string' && REPEATABLE.includes(m[1]) ? `${previous}\0${value}` : value);
   }
-  return { positional, options };
+  return { positional, options, rest: [] };
 }
+
+const REPEATABLE = ['node-option'];
 
 /** A wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -56,6 +84,12 @@ function str(args: ParsedArgs, name: string): string | undefined {
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: readonly string[], log: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
   const [command, ...rest] = argv;
+  const dashDash = rest.indexOf('--');
+  const own = dashDash < 0 ? rest : rest.slice(0, dashDash);
+  if (command && COMMAND_USAGE[command] && (own.includes('--help') || own.includes('-h'))) {
+    log(`Usage: cdk8s-operator ${COMMAND_USAGE[command]}\n`);
+    return 0;
+  }
   switch (command) {
     case 'types': {
       const args = parseArgs(rest, ['output', 'library'], ['check']);
@@ -65,6 +99,24 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       const args = parseArgs(rest, ['output'], ['no-minify']);
       if (args.positional.length !== 1) throw new UsageError('bundle takes exactly one entry file');
       return bundleCommand({ entry: args.positional[0], output: str(args, 'output'), minify: !args.options.has('no-minify') }, log);
+    }
+    case 'image': {
+      const args = parseArgs(rest, ['bundle', 'base', 'base-name', 'tag', 'chart', 'out', 'source', 'revision', 'node-option', 'dockerfile']);
+      if (args.positional.length) throw new UsageError(`image takes no positional arguments, got '${args.positional.join(' ')}'`);
+      return imageCommand({
+        bundle: str(args, 'bundle'), base: str(args, 'base'), baseName: str(args, 'base-name'), tag: str(args, 'tag'),
+        chart: str(args, 'chart'), out: str(args, 'out'), source: str(args, 'source'), revision: str(args, 'revision'),
+        nodeOptions: str(args, 'node-option')?.split('\0'), dockerfile: str(args, 'dockerfile'),
+      }, log);
+    }
+    case 'run': {
+      const args = parseArgs(rest, ['chart', 'bundle', 'service-account', 'duration', 'kubeconfig-out']);
+      if (args.positional.length) throw new UsageError(`run takes controller flags after '--', got '${args.positional.join(' ')}'`);
+      const duration = str(args, 'duration');
+      return runCommand({
+        chart: str(args, 'chart'), bundle: str(args, 'bundle'), serviceAccount: str(args, 'service-account'),
+        durationSeconds: duration === undefined ? undefined : Number(duration), kubeconfigOut: str(args, 'kubeconfig-out'), extraArgs: args.rest,
+      }, log);
     }
     case 'scaffold': {
       const args = parseArgs(rest, ['kind', 'group', 'namespaces', 'package-spec']);
@@ -81,6 +133,7 @@ export async function main(argv: readonly string[], log: (line: string) => void 
     case undefined:
     case 'help':
     case '--help':
+    case '-h':
       log(USAGE);
       return command === undefined ? 2 : 0;
     default:

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { pluralOf } from '../lib/crd/plural';
-import { SCAFFOLD_SCRIPTS, scaffoldFiles } from './scaffold/templates';
+import { SCAFFOLD_SCRIPTS, scaffoldFiles, TESTED_TOOLCHAIN } from './scaffold/templates';
 
 /** Options of {@link scaffoldCommand}. */
 export interface ScaffoldCommandOptions {
@@ -61,8 +61,9 @@ export async function scaffoldCommand(options: ScaffoldCommandOptions, log: (lin
   deps.cdk8s ??= own.dependencies.cdk8s;
   deps.constructs ??= own.dependencies.constructs;
   const devDeps = { ...(pkg.devDependencies ?? {}) };
-  devDeps.typescript ??= own.devDependencies?.typescript ?? '~5.9.3';
-  devDeps['@types/node'] ??= own.devDependencies?.['@types/node'] ?? '^20';
+  // exactly the versions the scaffold is tested with (a newer TypeScript or @types/node is a combination nothing tests)
+  devDeps.typescript ??= TESTED_TOOLCHAIN.typescript;
+  devDeps['@types/node'] ??= TESTED_TOOLCHAIN['@types/node'];
   fs.mkdirSync(options.dir, { recursive: true });
   fs.writeFileSync(pkgFile, JSON.stringify({ ...pkg, scripts, dependencies: deps, devDependencies: devDeps }, null, 2) + '\n');
   for (const [file, content] of Object.entries(files)) {
@@ -70,7 +71,7 @@ export async function scaffoldCommand(options: ScaffoldCommandOptions, log: (lin
     fs.writeFileSync(path.join(options.dir, file), content);
     log(`created ${file}`);
   }
-  log('updated package.json (scripts, dependencies); next: npm install && npm run types && npm run build && npm test && npm run synth');
+  log('updated package.json (scripts, dependencies); next: npm install && npm run types && npm run build && npm test && npm run bundle && npm run synth');
   return 0;
 }
 

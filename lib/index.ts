@@ -5,6 +5,7 @@
 // The app: all-or-nothing synth, output layout, app-wide features.
 export { OperatorApp, OperatorAppProps } from './app/operator-app';
 export { OutputLayout } from './app/output-layout';
+export { HelmChartOptions } from './app/helm-layout';
 export { Warnings } from './synth-metadata/warnings';
 export { OutputFiles } from './synth-metadata/output-files';
 export type { KubernetesVersionRange } from './synth-metadata/target-versions';

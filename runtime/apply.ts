@@ -23,19 +23,24 @@
 import { hashJson, isSubset } from './_json';
 import { KubeClient } from './client';
 import { isAlreadyExists } from './errors';
-import { KubeObject, ResourceRef } from './resource';
+import { KubeObject } from './resource';
+import { TypedResourceRef } from './store';
 
 /** Annotation holding the hash of the last applied desired object. */
 export const APPLIED_HASH_ANNOTATION = 'cdk8s-operator.io/applied-hash';
 
-/** Options of {@link applyOwned}. */
-export interface ApplyOptions {
+/** Options of {@link applyOwned}; `T` is the object type `resource` carries. */
+export interface ApplyOptions<T extends KubeObject = KubeObject> {
   /** Field manager (usually the controller name). */
   readonly fieldManager: string;
   /** The live object from the cache, if any. */
   readonly live?: KubeObject;
-  /** The resource (give `plural` for custom resources). @default - apiVersion and kind of `desired` */
-  readonly resource?: ResourceRef;
+  /**
+   * The resource (give `plural` for custom resources). A typed one (`DEPLOYMENT`, `resourceRef<Foo>(…)`)
+   * type-checks `desired` against its object type.
+   * @default - apiVersion and kind of `desired`
+   */
+  readonly resource?: TypedResourceRef<T>;
   /** Take ownership of fields other managers set. @default true */
   readonly force?: boolean;
   /**
@@ -67,8 +72,11 @@ function withHash(desired: KubeObject): KubeObject {
   return { ...desired, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [APPLIED_HASH_ANNOTATION]: hash } } };
 }
 
-/** Applies `desired` with server-side apply unless the live object already matches. */
-export async function applyOwned(client: KubeClient, desired: KubeObject, options: ApplyOptions): Promise<ApplyResult> {
+/**
+ * Applies `desired` with server-side apply unless the live object already matches. With a typed
+ * `options.resource`, `desired` must be of its object type (a misspelt field does not compile).
+ */
+export async function applyOwned<T extends KubeObject = KubeObject>(client: KubeClient, desired: NoInfer<T>, options: ApplyOptions<T>): Promise<ApplyResult> {
   const meta = desired.metadata ?? {};
   if (!desired.apiVersion || !desired.kind || !meta.name) {
     throw new Error(`desired object needs apiVersion, kind and metadata.name, got ${desired.kind}/${meta.name}`);

@@ -122,6 +122,8 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
     contract: binary.contract,
     logger,
     metricsBindAddress: flags.metricsBindAddress,
+    // every controller that sets no concurrency of its own runs --concurrency workers
+    concurrency: flags.concurrency,
     healthProbeBindAddress: flags.healthProbeBindAddress,
     leaderElection: flags.leaderElect ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace } : undefined,
     ...(extra.webhookServer ? {} : { webhookServer: webhooks && {

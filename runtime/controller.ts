@@ -62,6 +62,8 @@ export interface ControllerHost {
   getInformer(resource: ResourceRef, cache?: CacheOptions): SharedInformer;
   /** What the controller may do; wiring beyond it is refused. @default - unchecked */
   readonly contract?: ControllerContract;
+  /** Parallel reconciles of a controller built without `withConcurrency`. @default 1 */
+  readonly defaultConcurrency?: number;
   /** Registers a controller to be started with the manager (after leader election). */
   addController(controller: Controller): void;
 }
@@ -104,6 +106,8 @@ function isPanic(err: unknown): boolean {
 /** A running controller; build with {@link ControllerBuilder}. */
 export class Controller {
   public readonly name: string;
+  /** Parallel reconciles (workers). */
+  public readonly concurrency: number;
   public readonly queue: WorkQueue;
   private readonly sources: Source[] = [];
   private readonly removers: Array<() => void> = [];
@@ -118,6 +122,7 @@ export class Controller {
     logger: Logger,
   ) {
     this.name = options.name;
+    this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.logger = logger.child({ controller: options.name });
     this.queue = new WorkQueue({ name: options.name, metrics, baseDelayMs: options.backoffBaseMs, maxDelayMs: options.backoffMaxMs });
   }
@@ -150,7 +155,7 @@ export class Controller {
       const missing = this.sources.filter((s) => !s.informer.hasSynced).map((s) => s.informer.resource.kind);
       throw new TimeoutError(`controller '${this.name}': caches of ${missing.join(', ')} did not sync within ${timeout} ms`);
     }
-    const n = Math.max(1, this.options.concurrency ?? 1);
+    const n = this.concurrency;
     this.metrics.maxConcurrentReconciles.set({ controller: this.name }, n);
     this.metrics.activeWorkers.set({ controller: this.name }, 0);
     this.logger.info('starting workers', { workers: n });
@@ -230,7 +235,7 @@ export class ControllerBuilder {
   private forSource: { resource: ResourceRef; options: SourceOptions } | undefined;
   private readonly owned: Array<{ resource: ResourceRef; options: SourceOptions }> = [];
   private readonly watched: Array<{ resource: ResourceRef; map: MapFunc; options: SourceOptions }> = [];
-  private concurrency = 1;
+  private concurrency: number | undefined;
   private extra: Partial<ControllerOptions> = {};
 
   constructor(private readonly host: ControllerHost, private readonly options: { readonly name: string }) {
@@ -256,7 +261,7 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** Parallel reconciles (different keys). */
+  /** Parallel reconciles (different keys). @default - the manager's `concurrency` (`--concurrency` in a binary), else 1 */
   withConcurrency(n: number): this {
     if (!Number.isInteger(n) || n < 1) throw new Error(`concurrency must be a positive integer, got ${n}`);
     this.concurrency = n;
@@ -284,7 +289,7 @@ export class ControllerBuilder {
       ];
       assertContractGrants(`controller '${this.options.name}'`, this.host.contract, needs);
     }
-    const controller = new Controller({ ...this.extra, name: this.options.name, concurrency: this.concurrency }, reconciler, this.host.metrics, this.host.logger);
+    const controller = new Controller({ ...this.extra, name: this.options.name, concurrency: this.concurrency ?? this.host.defaultConcurrency ?? 1 }, reconciler, this.host.metrics, this.host.logger);
     const self: MapFunc = (o) => [{ namespace: o.metadata?.namespace, name: o.metadata!.name! }];
     controller.watch(this.host.getInformer(primary.resource, primary.options.cache), self, primary.options.predicates);
     for (const { resource, options } of this.owned) {

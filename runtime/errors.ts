@@ -85,6 +85,8 @@ function codeOf(err: unknown): number | undefined {
 
 /** 404 NotFound. */
 export function isNotFound(err: unknown): boolean { return codeOf(err) === 404; }
+/** 403: RBAC (or an admission plugin) refused the request. */
+export function isForbidden(err: unknown): boolean { return codeOf(err) === 403; }
 /** 409 Conflict on a stale resourceVersion (not AlreadyExists). */
 export function isConflict(err: unknown): boolean {
   return codeOf(err) === 409 && (err as ApiError).reason !== 'AlreadyExists';

@@ -3,7 +3,7 @@
 // import it from its module inside this repository if a test needs it.
 
 // Wiring: manager, controllers, the contract
-export { Manager } from './manager';
+export { leaderElectionNamespace, Manager } from './manager';
 export type { ManagerLeaderElectionOptions, ManagerOptions } from './manager';
 export { Controller, ControllerBuilder } from './controller';
 export type { ControllerOptions, MapFunc, Reconciler, Request, Result, SourceOptions } from './controller';
@@ -14,9 +14,18 @@ export type { EventHandler, InformerOptions } from './informer';
 export type { HealthCheck } from './health';
 export { DEFAULT_CONCURRENCY, parseManagerFlags, parseWatchNamespace, runControllerBinary, startControllerBinary } from './cli';
 export type { ControllerBinary, ManagerFlags } from './cli';
+export { LeaderElectionForbiddenError } from './leader-election';
 
 // Reading: typed stores
 export { resourceRef, storeOf } from './store';
+export {
+  CONFIGMAP, CRONJOB, DAEMONSET, DEPLOYMENT, INGRESS, JOB, LEASE, NETWORKPOLICY, PERSISTENTVOLUMECLAIM, POD, PODDISRUPTIONBUDGET,
+  ROLE, ROLEBINDING, SECRET, SERVICE, SERVICEACCOUNT, STATEFULSET,
+} from './builtins';
+export type {
+  BuiltinObject, ConfigMap, CronJob, DaemonSet, Deployment, Ingress, Job, Lease, NetworkPolicy, PersistentVolumeClaim, Pod,
+  PodDisruptionBudget, Role, RoleBinding, Secret, Service, ServiceAccount, StatefulSet, Wire,
+} from './builtins';
 export type { CacheReader, Store, Stored, StoredMeta, TypedResourceRef } from './store';
 export { keepFields, stripForCache } from './cache-transform';
 export type { CacheOptions, CacheTransform, FieldMask } from './cache-transform';
@@ -42,7 +51,7 @@ export type { EventInput, EventRecorderOptions, EventType } from './events';
 
 // Errors
 export {
-  AlreadyOwnedError, ApiError, fromApiException, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound, isTooManyRequests,
+  AlreadyOwnedError, ApiError, fromApiException, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests,
   TerminalError, TimeoutError,
 } from './errors';
 export type { KubeStatus } from './errors';

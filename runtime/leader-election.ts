@@ -16,6 +16,10 @@
  *   holder acquires it (after expiry, or a released lease), unchanged on renewal.
  * - `leader_election_master_status{name}` is 1 while leading, else 0.
  *
+ * - Fails fast: a 403 on the Lease before leadership was ever acquired rejects {@link LeaderElector.start}
+ *   with a {@link LeaderElectionForbiddenError} naming the namespace and the fix, instead of retrying a
+ *   request RBAC will never allow (controller-runtime exits the same way).
+ *
  * Caveats: leader election is not fencing: briefly two processes may act; writes must stay safe
  * (resourceVersion preconditions, deterministic names).
  */
@@ -23,7 +27,7 @@ import { randomUUID } from 'crypto';
 import { hostname } from 'os';
 import { sleep } from './backoff';
 import { KubeClient } from './client';
-import { isAlreadyExists, isConflict, isNotFound } from './errors';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from './errors';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { KubeObject } from './resource';
@@ -60,6 +64,17 @@ interface LeaseSpec {
   acquireTime?: string;
   renewTime?: string;
   leaseTransitions?: number;
+}
+
+/** The Lease cannot be read or written with this identity: retrying cannot help. */
+export class LeaderElectionForbiddenError extends Error {
+  constructor(readonly namespace: string, readonly leaseName: string, cause: unknown) {
+    super(`leader election: the apiserver forbids this identity the Lease ${namespace}/${leaseName} (${String((cause as Error)?.message ?? cause).slice(0, 300)}). `
+      + 'The chart grants Leases in the operator\'s own namespace only: start the controller with '
+      + '--leader-election-namespace=<the operator\'s namespace> (or POD_NAMESPACE=<it>; in the cluster the chart sets it, '
+      + 'and `npx cdk8s-operator run` sets it out of cluster)');
+    this.name = 'LeaderElectionForbiddenError';
+  }
 }
 
 /** The default identity `<hostname>_<uuid>`. */
@@ -188,6 +203,7 @@ export class LeaderElector {
       this.observedHolder = this.identity;
       return true;
     } catch (err) {
+      if (isForbidden(err) && !this.leading) throw new LeaderElectionForbiddenError(namespace, leaseName, err);
       if (!isConflict(err) && !isAlreadyExists(err)) this.logger.warn('leader lease request failed', { error: err });
       return false;
     }

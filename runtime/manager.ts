@@ -27,6 +27,7 @@
  * Caveats: a controller that fails to start (cache sync timeout) calls `onFatalError`
  * (default: log and exit 1).
  */
+import { existsSync, readFileSync } from 'fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, RestClient, RestClientOptions } from './client';
 import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
@@ -53,7 +54,11 @@ import { WebhookServer, WebhookServerOptions } from './webhook/server';
 export interface ManagerLeaderElectionOptions {
   /** Lease name, e.g. `foo-controller-leader`. */
   readonly leaseName: string;
-  /** @default - `POD_NAMESPACE`, else the manager namespace, else `default` */
+  /**
+   * Namespace of the Lease: the operator's own namespace, where its chart grants Leases.
+   * @default - `POD_NAMESPACE` (the chart sets it from the downward API), else the in-cluster ServiceAccount's
+   * namespace; out of cluster without either, `start()` fails naming this option (as controller-runtime does)
+   */
   readonly namespace?: string;
   /** @default `<hostname>_<uuid>` */
   readonly identity?: string;
@@ -92,6 +97,12 @@ export interface ManagerOptions {
   readonly contract?: ControllerContract;
   /** Leader election; omitted = disabled. */
   readonly leaderElection?: ManagerLeaderElectionOptions;
+  /**
+   * Parallel reconciles of each controller that does not set its own (`withConcurrency`): controller-runtime's
+   * manager-wide `Controller.MaxConcurrentReconciles`. The binaries pass `--concurrency` here.
+   * @default 1
+   */
+  readonly concurrency?: number;
   /** Called after the lease was lost and controllers stopped. @default - exit(1) */
   readonly onLeadershipLost?: () => void;
   /** Called when a controller cannot start. @default - exit(1) */
@@ -158,9 +169,15 @@ export class Manager implements ControllerHost {
   public readonly contract?: ControllerContract;
   /** The webhook server, when `webhookServer` options were given: register handlers on it before `start()`. */
   public readonly webhookServer?: WebhookServer;
+  /** Parallel reconciles of a controller that sets none. */
+  public readonly defaultConcurrency: number;
 
   constructor(private readonly options: ManagerOptions = {}) {
     this.contract = options.contract;
+    if (options.concurrency !== undefined && (!Number.isInteger(options.concurrency) || options.concurrency < 1)) {
+      throw new Error(`concurrency: must be a positive integer, got ${options.concurrency}`);
+    }
+    this.defaultConcurrency = options.concurrency ?? 1;
     const namespaces = options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : options.contract?.watchNamespaces);
     if (namespaces?.length === 0) throw new Error('namespaces: must name at least one namespace (omit it for all namespaces), got []');
     this.watchNamespaces = namespaces === undefined ? undefined : [...new Set(namespaces)];
@@ -316,6 +333,8 @@ export class Manager implements ControllerHost {
     if (unserved.length) {
       throw new Error(`the contract declares webhooks without a handler (the apiserver would call them and fail): ${unserved.join(', ')}; register them with manager.validatingWebhook / defaultingWebhook before start()`);
     }
+    // Before anything listens or connects: a missing Lease namespace is a start-up error.
+    const leaseNamespace = this.options.leaderElection ? this.options.leaderElection.namespace ?? leaderElectionNamespace() : undefined;
     this.started = true;
     await this.metricsServer.start(this.options.metricsBindAddress ?? '0');
     await this.probes.start(this.options.healthProbeBindAddress ?? '0');
@@ -329,7 +348,7 @@ export class Manager implements ControllerHost {
     this.elector = new LeaderElector({
       client: this.client,
       leaseName: le.leaseName,
-      namespace: le.namespace ?? process.env.POD_NAMESPACE ?? (this.watchNamespaces?.length === 1 ? this.watchNamespaces[0] : 'default'),
+      namespace: leaseNamespace!,
       identity: this.identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
@@ -339,7 +358,7 @@ export class Manager implements ControllerHost {
       onStartedLeading: () => { void this.startControllers().catch((err) => this.fatal(err)); },
       onStoppedLeading: () => { void this.onLost(); },
     });
-    void this.elector.start();
+    this.elector.start().catch((err) => this.fatal(err));
   }
 
   /** Graceful shutdown (idempotent). */
@@ -401,4 +420,19 @@ export class Manager implements ControllerHost {
     (this.client as { close?: () => void }).close?.();
     this.logger.info('manager stopped');
   }
+}
+
+/** The in-cluster ServiceAccount's namespace (mounted with its token). */
+const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/**
+ * The Lease's namespace when none is configured: `POD_NAMESPACE`, else the in-cluster ServiceAccount's
+ * namespace. Out of cluster there is no right guess (`default` is where the chart grants nothing), so
+ * the start fails naming the options, as controller-runtime's does.
+ */
+export function leaderElectionNamespace(env: NodeJS.ProcessEnv = process.env, file = SERVICE_ACCOUNT_NAMESPACE_FILE): string {
+  if (env.POD_NAMESPACE) return env.POD_NAMESPACE;
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  throw new Error('leader election: no namespace for the Lease; out of cluster, set --leader-election-namespace=<the operator\'s namespace> '
+    + '(or POD_NAMESPACE; `npx cdk8s-operator run` runs the controller with its chart\'s ServiceAccount and namespace)');
 }

@@ -102,3 +102,9 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
  */
 export const WELL_KNOWN_PLURALS: Readonly<Record<string, string>> = Object.fromEntries(
   knownKinds().map(k => [apiVersionKindKey(k), k.plural]));
+
+/** Plural and scope of a built-in kind (`apps/v1`, `Deployment`), from the same table; undefined for other kinds. */
+export function builtinKindInfo(apiVersion: string, kind: string): { readonly plural: string; readonly namespaced: boolean } | undefined {
+  const { group } = splitApiVersion(apiVersion);
+  return knownKinds().find(k => k.group === group && k.kind === kind);
+}

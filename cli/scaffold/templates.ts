@@ -67,8 +67,13 @@ export function defineCrds(scope: Construct): CustomResourceDefinition[] {
  * runtime refuses anything beyond it at start-up) and the chart derives RBAC, WATCH_NAMESPACE and
  * the NetworkPolicy from the very same object.
  */
-import { defineContract, KubeObject, resourceRef } from 'cdk8s-operator/runtime';
+import { CONFIGMAP, defineContract, KubeObject, resourceRef } from 'cdk8s-operator/runtime';
 import type { ${n.kind}Spec, ${n.kind}Status } from '../imports/${n.group}';
+
+// Built-in kinds come typed from the runtime (the Kubernetes API's own types): a misspelt ConfigMap field
+// is a compile error, not a field the apiserver silently drops.
+export { CONFIGMAP };
+export type { ConfigMap } from 'cdk8s-operator/runtime';
 
 /** A ${n.kind} object, typed from the CRD (imports/ is generated: \`npm run types\`). */
 export interface ${n.kind} extends KubeObject {
@@ -76,13 +81,7 @@ export interface ${n.kind} extends KubeObject {
   status?: ${n.kind}Status;
 }
 
-/** The part of a ConfigMap the controller reads. */
-export interface ConfigMap extends KubeObject {
-  data?: Record<string, string>;
-}
-
 export const ${n.kind.toUpperCase()} = resourceRef<${n.kind}>({ apiVersion: '${n.group}/v1', kind: '${n.kind}', plural: '${n.plural}' });
-export const CONFIGMAP = resourceRef<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' });
 
 export const CONTRACT = defineContract({
   watches: [${n.kind.toUpperCase()}],
@@ -95,7 +94,7 @@ export const CONTRACT = defineContract({
  * The business logic: each ${n.kind} gets a ConfigMap \`<name>-content\` holding its message, and its
  * status names that ConfigMap. Level-triggered and idempotent: in steady state it writes nothing.
  */
-import { applyOwned, controllerReference, KubeClient, Reconciler, Request, Store, updateStatus } from 'cdk8s-operator/runtime';
+import { applyOwned, controllerReference, KubeClient, Logger, Reconciler, Request, silentLogger, Store, updateStatus } from 'cdk8s-operator/runtime';
 import { ConfigMap, CONFIGMAP, ${n.kind}, ${n.kind.toUpperCase()} } from './contract';
 
 export interface ${n.kind}ReconcilerDeps {
@@ -104,24 +103,37 @@ export interface ${n.kind}ReconcilerDeps {
   readonly ${n.plural}: Store<${n.kind}>;
   readonly configMaps: Store<ConfigMap>;
   readonly fieldManager: string;
+  /** Each step at debug level (\`LOG_LEVEL=debug\`). @default - silent */
+  readonly logger?: Logger;
 }
 
 export class ${n.kind}Reconciler implements Reconciler {
-  constructor(private readonly deps: ${n.kind}ReconcilerDeps) {}
+  private readonly log: Logger;
+
+  constructor(private readonly deps: ${n.kind}ReconcilerDeps) {
+    this.log = deps.logger ?? silentLogger;
+  }
 
   async reconcile(request: Request): Promise<void> {
+    const log = this.log.child({ ${n.lower}: \`\${request.namespace}/\${request.name}\` });
     const ${n.lower} = this.deps.${n.plural}.get(request);
-    if (!${n.lower} || ${n.lower}.metadata.deletionTimestamp) return; // the ConfigMap goes with it (ownerReference)
+    if (!${n.lower} || ${n.lower}.metadata.deletionTimestamp) {
+      log.debug('gone or being deleted: nothing to do (its ConfigMap goes with it, by ownerReference)');
+      return;
+    }
     const name = \`\${${n.lower}.metadata.name}-content\`;
     const live = this.deps.configMaps.get({ namespace: ${n.lower}.metadata.namespace, name });
-    await applyOwned(this.deps.client, {
+    // typed by CONFIGMAP: the desired object is checked against the Kubernetes API's ConfigMap type
+    const applied = await applyOwned(this.deps.client, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name, namespace: ${n.lower}.metadata.namespace, ownerReferences: [controllerReference(${n.lower})] },
       data: { message: ${n.lower}.spec.message },
     }, { fieldManager: this.deps.fieldManager, live, resource: CONFIGMAP });
-    await updateStatus(this.deps.client, ${n.lower}, { configMap: name, observedGeneration: ${n.lower}.metadata.generation },
+    log.debug(applied.changed ? 'applied the ConfigMap' : 'ConfigMap up to date, not written', { configMap: name });
+    const written = await updateStatus(this.deps.client, ${n.lower}, { configMap: name, observedGeneration: ${n.lower}.metadata.generation },
       { fieldManager: this.deps.fieldManager, resource: ${n.kind.toUpperCase()} });
+    log.debug(written ? 'status written' : 'status up to date, not written', { configMap: name, observedGeneration: ${n.lower}.metadata.generation });
   }
 }
 `,
@@ -129,13 +141,17 @@ export class ${n.kind}Reconciler implements Reconciler {
 import { CONFIGMAP, ${n.kind.toUpperCase()} } from './contract';
 import { ${n.kind}Reconciler } from './reconciler';
 
-/** Wires the reconciler: for(${n.kind}), owns(ConfigMap) — what CONTRACT grants. */
+/**
+ * Wires the reconciler: for(${n.kind}), owns(ConfigMap) — what CONTRACT grants. Workers: the binary's
+ * \`--concurrency\` (the manager's default for every controller that sets none).
+ */
 export function setup${n.kind}Controller(manager: Manager): Controller {
   const reconciler = new ${n.kind}Reconciler({
     client: manager.readYourWritesClient,
     ${n.plural}: manager.getStore(${n.kind.toUpperCase()}),
     configMaps: manager.getStore(CONFIGMAP),
     fieldManager: '${n.operator}',
+    logger: manager.logger.child({ controller: '${n.lower}' }),
   });
   return new ControllerBuilder(manager, { name: '${n.lower}' })
     .for(${n.kind.toUpperCase()})
@@ -144,8 +160,9 @@ export function setup${n.kind}Controller(manager: Manager): Controller {
 }
 `,
     'src/main.ts': `/**
- * The controller binary (\`npm run bundle\` → dist/controller.js). Flags: --leader-elect,
- * --metrics-bind-address, --health-probe-bind-address, --concurrency; env WATCH_NAMESPACE.
+ * The controller binary (\`npm run bundle\` → bundle/controller.js, outside dist/, which synth owns).
+ * Flags: --leader-elect, --leader-election-namespace, --metrics-bind-address, --health-probe-bind-address,
+ * --concurrency; env WATCH_NAMESPACE, POD_NAMESPACE (the Lease's namespace), LOG_LEVEL.
  */
 import { runControllerBinary } from 'cdk8s-operator/runtime';
 import { CONTRACT } from './contract';
@@ -224,7 +241,7 @@ test('an invalid example ${n.kind} fails synth, naming the field', () => {
 import test from 'node:test';
 import { Testing } from 'cdk8s';
 import { ControlPlane, findControlPlaneBinaries } from 'cdk8s-operator/envtest';
-import { createLogger, Manager } from 'cdk8s-operator/runtime';
+import { createLogger, Manager, RestClient } from 'cdk8s-operator/runtime';
 import type { ${n.kind}Spec } from '../imports/${n.group}';
 import { ${n.kind}OperatorChart } from '../src/chart';
 import { CONFIGMAP, CONTRACT, ${n.kind.toUpperCase()} } from '../src/contract';
@@ -247,29 +264,34 @@ async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs
   throw new Error(\`timed out waiting for \${what}\`);
 }
 
-test('the reconciler on a real kube-apiserver: a ${n.kind} gets its ConfigMap and status, and follows a change', { skip }, async () => {
+test('the reconciler on a real kube-apiserver, as the chart\\'s ServiceAccount: a ${n.kind} gets its ConfigMap and status, and follows a change', { skip }, async () => {
   const plane = await ControlPlane.start();
-  const manager = new Manager({ kubeConfig: plane.kubeConfig(), contract: CONTRACT, logger: createLogger({ level: 'warn' }) });
+  let manager: Manager | undefined;
   try {
-    // the CRD exactly as the chart synthesizes it
-    const crd = Testing.synth(new ${n.kind}OperatorChart(Testing.app(), 'test')).find((o) => o.kind === 'CustomResourceDefinition');
-    await plane.installCrds([crd]);
-    const namespace = '${exampleNamespace}';
-    for (const ns of manager.watchNamespaces ?? []) if (ns !== 'default') await plane.createNamespace(ns);
+    // everything the chart synthesizes (namespaces, CRD, RBAC, Deployment, the example ${n.kind}), applied in
+    // dist/APPLY.md's order; then the manager runs as the chart's ServiceAccount, with exactly its RBAC
+    const objects = Testing.synth(new ${n.kind}OperatorChart(Testing.app(), 'test'));
+    await plane.applyObjects(objects);
+    const operator = await plane.operatorIdentity(objects);
+    manager = new Manager({ kubeConfig: plane.kubeConfig(operator), contract: CONTRACT, logger: createLogger({ level: 'warn' }) });
     setup${n.kind}Controller(manager);
     const ${n.plural} = manager.getStore(${n.kind.toUpperCase()});
     const configMaps = manager.getStore(CONFIGMAP);
     await manager.start();
 
-    await manager.client.create({ apiVersion: '${n.group}/v1', kind: '${n.kind}', metadata: { name: 'hello', namespace }, spec: { message: 'Hello, world' } });
+    // the example of the chart is reconciled, and one created by a user (an admin) too
+    const namespace = '${exampleNamespace}';
+    assert.equal(await eventually('the example\\'s status', () => ${n.plural}.get({ namespace, name: 'example' })?.status?.configMap), 'example-content');
+    const admin = RestClient.fromKubeConfig(plane.kubeConfig());
+    await admin.create({ apiVersion: '${n.group}/v1', kind: '${n.kind}', metadata: { name: 'hello', namespace }, spec: { message: 'Hello, world' } });
     const reconciled = await eventually('status.configMap', () => ${n.plural}.get({ namespace, name: 'hello' })?.status?.configMap);
     assert.equal(reconciled, 'hello-content');
     assert.equal(configMaps.get({ namespace, name: 'hello-content' })?.data?.message, 'Hello, world');
 
-    await manager.client.patch(${n.kind.toUpperCase()}, 'hello', namespace, { type: 'merge', body: { spec: { message: 'changed' } } });
+    await admin.patch(${n.kind.toUpperCase()}, 'hello', namespace, { type: 'merge', body: { spec: { message: 'changed' } } });
     await eventually('the changed message', () => configMaps.get({ namespace, name: 'hello-content' })?.data?.message === 'changed' || undefined);
   } finally {
-    await manager.stop();
+    await manager?.stop();
     await plane.stop();
   }
 });
@@ -294,18 +316,25 @@ An operator for \`${n.kind}\` (\`${n.group}\`), built with [cdk8s-operator](http
 | \`src/controller.ts\`, \`src/main.ts\` | wiring and the controller binary |
 | \`src/chart.ts\`, \`src/app.ts\` | the cdk8s chart: CRD, Operator (RBAC, Deployment, NetworkPolicy), an example ${n.kind} |
 | \`test/chart.test.ts\` | the chart grants what the contract declares; a bad example fails synth |
-| \`test/reconciler.test.ts\` | the reconciler on a real kube-apiserver (\`cdk8s-operator/envtest\`; needs \`KUBEBUILDER_ASSETS\`) |
+| \`test/reconciler.test.ts\` | the reconciler on a real kube-apiserver as the chart's ServiceAccount (\`cdk8s-operator/envtest\`; needs \`KUBEBUILDER_ASSETS\`) |
 
 \`\`\`sh
 npm run types     # imports/${n.group}.ts from src/crds.ts
 npm run build     # tsc
 npm test          # node --test; the reconciler test starts kube-apiserver + etcd from KUBEBUILDER_ASSETS
+npm run bundle    # bundle/controller.js: the controller in one file (outside dist/, which synth owns)
 npm run synth     # dist/: apply-ordered manifests, APPLY.md, RBAC report
-npm run bundle    # dist/controller.js: the controller in one file
 
-# apply as dist/APPLY.md says (it lists exactly the files your output has)
-WATCH_NAMESPACE=${(n.namespaces ?? []).join(',')} node dist/controller.js   # against your current kubeconfig
+# apply as dist/APPLY.md says (it lists exactly the files your output has), then either
+npm run local     # the controller on this machine as the chart's ServiceAccount (a short-lived token)
+# or in the cluster: the image, without Docker, on a distroless Node base saved as a tarball
+BASE_IMAGE_TAR=base.tar npm run image   # images/${n.operator}.tar, tagged as src/chart.ts says
 \`\`\`
+
+Get a base tarball with \`skopeo copy docker://gcr.io/distroless/nodejs20-debian12:nonroot docker-archive:base.tar\`
+(or \`docker save\`, \`crane pull\`). Load the image with \`ctr -n k8s.io images import images/${n.operator}.tar\`
+(or \`kind load image-archive\`, \`docker load -i\`), or push it with \`skopeo copy docker-archive:images/${n.operator}.tar docker://<registry>/${n.operator}:0.1.0\`;
+the tag is the chart's \`image\` (src/chart.ts): change it there and rebuild.
 `,
   };
 }
@@ -316,6 +345,19 @@ export const SCAFFOLD_SCRIPTS: Record<string, string> = {
   build: 'tsc -p tsconfig.json',
   test: 'node --test out/test/',
   synth: 'node out/src/app.js',
-  bundle: 'cdk8s-operator bundle src/main.ts --output dist/controller.js',
-  start: 'node dist/controller.js',
+  bundle: 'cdk8s-operator bundle src/main.ts --output bundle/controller.js',
+  // the image of bundle/controller.js, tagged as the chart's Deployment says (dist/): BASE_IMAGE_TAR or --base
+  image: 'cdk8s-operator image --bundle bundle/controller.js --chart dist',
+  // out of cluster, as the chart's ServiceAccount (TokenRequest), with the chart's namespace and args
+  local: 'cdk8s-operator run --chart dist --bundle bundle/controller.js',
+  start: 'node bundle/controller.js',
+};
+
+/**
+ * The TypeScript and @types/node the scaffold is tested with (this package's own, from its package-lock.json;
+ * a test keeps them equal): a scaffolded project pins them exactly.
+ */
+export const TESTED_TOOLCHAIN: Readonly<Record<'typescript' | '@types/node', string>> = {
+  'typescript': '5.9.3',
+  '@types/node': '20.19.43',
 };

@@ -52,7 +52,7 @@ export interface FooReconcilerDeps {
 }
 
 /** The Deployment a Foo asks for (upstream `newDeployment`). */
-export function newDeployment(foo: Foo): KubeObject {
+export function newDeployment(foo: Foo): Deployment {
   const labels = { app: 'nginx', controller: foo.metadata?.name ?? '' };
   return {
     apiVersion: 'apps/v1',

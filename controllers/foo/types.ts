@@ -14,13 +14,10 @@ export interface Foo extends KubeObject {
   status?: FooStatus;
 }
 
-/** The part of an apps/v1 Deployment the controller reads. */
-export interface Deployment extends KubeObject {
-  /** Set by the Deployment's controller; `observedGeneration` absent = not reported on yet. */
-  status?: { readonly observedGeneration?: number; readonly availableReplicas?: number };
-}
+// The owned apps/v1 Deployment with its Kubernetes API type (the runtime's typed reference): the desired
+// Deployment is type-checked field by field. `status.observedGeneration` absent = not reported on yet.
+export type { Deployment } from '../../runtime';
+export { DEPLOYMENT } from '../../runtime';
 
 /** The Foo kind. */
 export const FOO = resourceRef<Foo>({ apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' });
-/** The owned Deployment kind. */
-export const DEPLOYMENT = resourceRef<Deployment>({ apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' });

@@ -41,40 +41,18 @@ export interface StatusCondition {
   readonly lastTransitionTime?: string;
 }
 
-/** The parts of an apps/v1 StatefulSet the controller reads. */
+// The built-in kinds with their Kubernetes API types (the runtime's typed references, from client-node's models).
+export type { Job, Pod, Secret } from '../../runtime';
+
+/** The parts of an apps/v1 StatefulSet the controller reads (tests build partial ones). */
 export interface StatefulSet extends KubeObject {
   spec?: { replicas?: number };
   status?: { replicas?: number; readyReplicas?: number; observedGeneration?: number; currentRevision?: string; updateRevision?: string };
 }
 
-/** The parts of a batch/v1 Job the controller reads. */
-export interface Job extends KubeObject {
-  status?: { succeeded?: number; completionTime?: string; conditions?: StatusCondition[] };
-}
-
-/** The parts of a v1 Pod the controller reads. */
-export interface Pod extends KubeObject {
-  status?: {
-    podIP?: string;
-    conditions?: StatusCondition[];
-    containerStatuses?: { state?: { terminated?: { message?: string } } }[];
-  };
-}
-
-/** A v1 Secret (base64 data). */
-export interface Secret extends KubeObject {
-  data?: Record<string, string>;
-}
-
 export const SAMPLEDB = resourceRef<SampleDB>({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', plural: 'sampledbs' });
-// built-in kinds: the runtime knows their plurals (lib/apimachinery's kinds table)
-export const SECRET = resourceRef<Secret>({ apiVersion: 'v1', kind: 'Secret' });
-export const SERVICE = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'Service' });
-export const PVC = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' });
+export { CRONJOB, JOB, PERSISTENTVOLUMECLAIM as PVC, POD, SECRET, SERVICE } from '../../runtime';
 export const STATEFULSET = resourceRef<StatefulSet>({ apiVersion: 'apps/v1', kind: 'StatefulSet' });
-export const JOB = resourceRef<Job>({ apiVersion: 'batch/v1', kind: 'Job' });
-export const POD = resourceRef<Pod>({ apiVersion: 'v1', kind: 'Pod' });
-export const CRONJOB = resourceRef<KubeObject>({ apiVersion: 'batch/v1', kind: 'CronJob' });
 
 /** Finalizer that takes the final snapshot before the database goes. */
 export const FINALIZER = 'database.example.com/final-snapshot';

@@ -7,6 +7,7 @@ import { CrdEvolution, EvolutionGuard, EvolutionOptions } from '../evolution/evo
 import { PolicyOptions, runPolicyChecks } from '../policy/policy-checks';
 import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
 import { withFastManifestYaml } from './manifest-yaml';
+import { HelmChartOptions, writeHelmLayout } from './helm-layout';
 import { OutputLayout, writeApplyOrderLayout } from './output-layout';
 import { synthFailure } from './synth-failure';
 import { OutputFiles } from '../synth-metadata/output-files';
@@ -56,6 +57,11 @@ export interface OperatorAppProps extends AppProps {
    * @default - 1.28 to 1.36
    */
   readonly kubernetesVersions?: KubernetesVersionRange;
+  /**
+   * `Chart.yaml` of the Helm layout (`layout: OutputLayout.HELM`).
+   * @default - name: the operator's, version 0.1.0, appVersion: the tag of its image
+   */
+  readonly helm?: HelmChartOptions;
 }
 
 /**
@@ -71,6 +77,7 @@ export class OperatorApp extends App {
   public readonly layout: OutputLayout;
   private readonly report: boolean;
   private readonly docs: boolean;
+  private readonly helm?: HelmChartOptions;
   private readonly evolutionGuard?: EvolutionGuard;
   /** Set while synth() runs: the app-wide checks' result for this synth. */
   private synthChecks?: { result?: string[] };
@@ -84,6 +91,7 @@ export class OperatorApp extends App {
     this.layout = props.layout ?? OutputLayout.PER_CHART;
     this.report = reportEnabled(props.report);
     this.docs = props.docs ?? false;
+    this.helm = props.helm;
     const policy = props.policy ?? {};
     const descriptionCheck = props.descriptionCheck ?? true;
     this.evolutionGuard = props.evolution ? new EvolutionGuard(props.evolution) : undefined;
@@ -141,6 +149,9 @@ export class OperatorApp extends App {
     if (this.layout === OutputLayout.APPLY_ORDER) {
       for (const f of fs.readdirSync(this.outdir)) fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
       writeApplyOrderLayout(this.outdir, this.charts, path.basename(this.finalOutdir));
+    } else if (this.layout === OutputLayout.HELM) {
+      for (const f of fs.readdirSync(this.outdir)) fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
+      writeHelmLayout(this.outdir, this.charts.flatMap(c => Object.values(c.toJson())), this.helm);
     }
     for (const f of OutputFiles.collect(this)) fs.writeFileSync(path.join(this.outdir, f.fileName), f.produce());
     if (this.docs) ApiDocs.write(this, path.join(this.outdir, 'docs'));

@@ -12,6 +12,12 @@ export enum OutputLayout {
    * custom resources) plus an `APPLY.md` with the exact commands for a fresh cluster.
    */
   APPLY_ORDER = 'apply-order',
+  /**
+   * A Helm chart: CRDs in `crds/` (Helm installs them first), everything else in `templates/`, `Chart.yaml`,
+   * and the operator's image, replicas, watch namespaces and resources as values (`values.yaml`, checked at
+   * synth against `values.schema.json`). One operator per app. See `OperatorAppProps.helm`.
+   */
+  HELM = 'helm',
 }
 
 /** One apply stage: its file and what goes in it. @internal */

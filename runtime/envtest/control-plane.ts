@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ControlPlaneBinaries, findControlPlaneBinaries } from './assets';
+import { applyObjects, Manifest, operatorServiceAccount } from './objects';
 import { installCrds, readCrds } from './crds';
 import { ControlPlaneLayout, DEFAULT_CONTROLLERS, apiServerArgs, controllerManagerArgs, etcdArgs, files } from './flags';
 import { HttpReply, HttpTarget, RequestOptions, request } from './http';
@@ -193,6 +194,24 @@ export class ControlPlane {
    */
   installWebhooks(options: WebhookInstallOptions): Promise<InstalledWebhooks> {
     return installWebhooks(this.target(this.admin), options, this.timeoutMs);
+  }
+
+  /**
+   * Applies a chart's objects (`Testing.synth(chart)`, or `readManifests(['dist'])`) as admin, in the order a
+   * fresh cluster needs (dist/APPLY.md's): Namespaces, CRDs until Established, cluster-scoped, namespaced,
+   * custom resources. Server-side apply: applying again changes nothing.
+   */
+  async applyObjects(objects: readonly object[]): Promise<void> {
+    await applyObjects(this.target(this.admin), objects as Manifest[], this.timeoutMs);
+  }
+
+  /**
+   * The identity of the ServiceAccount the chart's operator Deployment runs as (after {@link applyObjects}):
+   * give `kubeConfig(identity)` to the manager and it runs with exactly the chart's RBAC.
+   */
+  async operatorIdentity(objects: readonly object[]): Promise<Identity> {
+    const { namespace, name } = operatorServiceAccount(objects as Manifest[]);
+    return this.serviceAccount(namespace, name);
   }
 
   /**

@@ -8,6 +8,8 @@ export { findControlPlaneBinaries } from './assets';
 export type { BinaryLookup, ControlPlaneBinaries } from './assets';
 export { DEFAULT_CONTROLLERS } from './flags';
 export { readCrds } from './crds';
+export { readManifests } from './objects';
+export type { Manifest } from './objects';
 export type { HttpReply, RequestOptions } from './http';
 export type { ClusterAccess } from './kubeconfig';
 export type { InstalledWebhooks, WebhookInstallOptions } from './webhooks';

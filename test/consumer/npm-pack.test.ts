@@ -89,7 +89,15 @@ function expectedPackageFiles(): string[] {
   walk('lib');
   walk('runtime');
   walk('cli');
-  return [...emitted, 'LICENSE', 'README.md', 'package.json'].sort();
+  const docs = fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  return [...emitted, ...docs, 'runtime/README.md', 'runtime/envtest/README.md', 'CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'].sort();
+}
+
+/** Relative link targets of a markdown file (`[text](target)` outside code; anchors and URLs left out), resolved against it. */
+export function relativeLinks(file: string, markdown: string): string[] {
+  const targets = [...markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '').matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#'))
+    .map((t) => path.posix.normalize(path.posix.join(path.posix.dirname(file), t.split('#')[0])));
 }
 
 /** The `ts` code blocks of docs/API.md, each a standalone module. */
@@ -132,6 +140,12 @@ describe('the npm package', () => {
     // exactly the compiled lib/, runtime/ and cli/ (not empty, no stale or stray file, no sources)
     expect(files.length).toBeGreaterThan(100);
     expect(files.sort()).toStrictEqual(expectedPackageFiles());
+    // the docs ship, and every relative link in a shipped doc resolves to a file inside the tarball
+    const shippedDocs = files.filter((f) => f.endsWith('.md'));
+    expect(shippedDocs).toEqual(expect.arrayContaining(['README.md', 'docs/tutorial.md', 'docs/runtime-guide.md', 'runtime/README.md', 'runtime/envtest/README.md']));
+    const links = shippedDocs.flatMap((doc) => relativeLinks(doc, fs.readFileSync(path.join(ROOT, doc), 'utf8')).map((target) => ({ doc, target })));
+    expect(links.length).toBeGreaterThanOrEqual(8);
+    expect(links.filter(({ target }) => !files.includes(target))).toStrictEqual([]);
 
     // WHEN a fresh project depends on the tarball and compiles a chart with tsc
     const project = path.join(tmp, 'project');
@@ -164,6 +178,11 @@ describe('the npm package', () => {
     const required = new Set(jsFiles(path.join(installed, 'build')).flatMap((f) => moduleUses(f)).map((u) => packageOf(u.specifier))
       .filter((p): p is string => !!p && p !== pkg.name && !(p in (installedPkg.peerDependencies ?? {}))));
     expect(Object.keys(installedPkg.dependencies).sort()).toStrictEqual([...required].sort());
+    // the installed CLI: every command answers --help with its usage and exit code 0
+    for (const command of ['types', 'bundle', 'image', 'run', 'scaffold']) {
+      const help = spawnSync(path.join(project, 'node_modules', '.bin', 'cdk8s-operator'), [command, '--help'], { cwd: project, encoding: 'utf8' });
+      expect({ command, status: help.status, usage: help.stdout.startsWith(`Usage: cdk8s-operator ${command}`) }).toStrictEqual({ command, status: 0, usage: true });
+    }
     // the runtime loads from the installed package, and the construct library alone does not pull it in
     const probe = spawnSync(process.execPath, ['-e', `
       const lib = require('${pkg.name}');

@@ -56,7 +56,7 @@ describe('control-plane binaries (KUBEBUILDER_ASSETS)', () => {
     const dir = join(__dirname, '../../runtime/envtest');
     const imports = readdirSync(dir).filter((f) => f.endsWith('.ts'))
       .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/(?:from|require\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]));
-    const allowed = (m: string) => m.startsWith('node:') || m === 'yaml' || m === '@kubernetes/client-node' || /^\.\/[\w-]+$/.test(m) || m === '../client-node' || m === '../webhook/certificates';
+    const allowed = (m: string) => m.startsWith('node:') || m === 'yaml' || m === '@kubernetes/client-node' || /^\.\/[\w-]+$/.test(m) || m === '../client-node' || m === '../webhook/certificates' || m === '../resource';
     expect(imports.filter((m) => !allowed(m))).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 /**
  * `npx projen images`: bundles every controller that has a Dockerfile (controllers/<name>) and
- * builds its image tarball without Docker, tagged as the charts reference it (controllers/images.ts).
+ * builds its image tarball with the package's own command, `cdk8s-operator image --dockerfile`
+ * (cli/image-command.ts: no Docker, no daemon), tagged as the charts reference it (controllers/images.ts).
  *
  *   npx projen images --base <docker-archive.tar> [--registry ghcr.io/acme] [--out images] [name...]
  *
@@ -15,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseArgs } from 'util';
 import { controllerImage, CONTROLLER_IMAGE_REGISTRY } from '../../controllers/images';
-import { buildImage } from './build-image';
+import { imageCommand } from '../../cli/image-command';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -34,13 +35,15 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`no controller with a Dockerfile named ${unknown.join(', ')} (have: ${all.join(', ')})`);
   for (const name of positionals.length ? positionals : all) {
     const context = join(ROOT, 'controllers', name);
-    const started = Date.now();
     // The controller's own bundle script (esbuild), so the image holds exactly what `npm run bundle` makes.
     if (!values['no-bundle']) execFileSync('npm', ['run', '--silent', 'bundle'], { cwd: context, stdio: 'inherit' });
-    const tag = controllerImage(name, values.registry ?? CONTROLLER_IMAGE_REGISTRY);
-    const file = join(out, `${name}-controller.tar`);
-    const built = await buildImage({ context, baseImage: base, tags: [tag], out: file });
-    process.stdout.write(`${tag} ${built.id} → ${file} (${Date.now() - started} ms)\n`);
+    await imageCommand({
+      dockerfile: join(context, 'Dockerfile'),
+      base,
+      tag: controllerImage(name, values.registry ?? CONTROLLER_IMAGE_REGISTRY),
+      out: join(out, `${name}-controller.tar`),
+      source: 'https://github.com/cdk8s-operator/cdk8s-operator',
+    }, (line) => process.stdout.write(`${line}\n`));
   }
 }
 

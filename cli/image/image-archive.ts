@@ -1,6 +1,6 @@
 /**
  * Image tarballs without a container runtime: reads a base image saved as a docker-archive
- * (`docker save`, or `../shared/k8s/node/build-images.sh`) and writes a new one with extra layers
+ * (`docker save`, `skopeo copy … docker-archive:`) or an OCI layout tarball and writes a new one with extra layers
  * and config, in the docker-archive format that `docker load`, `ctr images import`,
  * `podman load` and `skopeo copy docker-archive:…` accept. An `index.json`/`oci-layout` is written
  * beside `manifest.json`, so OCI tools (`crane push`, `oras`) read the same file as an OCI layout.
@@ -15,6 +15,7 @@ import { createHash } from 'crypto';
 import { createReadStream, createWriteStream, readdirSync, readFileSync, renameSync, statSync } from 'fs';
 import { join, posix, relative } from 'path';
 import { pipeline } from 'stream/promises';
+import { gunzipSync } from 'zlib';
 import * as tar from 'tar-stream';
 
 /** The image configuration (`config` of the image JSON). */
@@ -48,7 +49,11 @@ export interface LayerFile {
 
 const EPOCH = new Date(Number(process.env.SOURCE_DATE_EPOCH ?? 0) * 1000);
 
-/** Reads a docker-archive tarball (its first image). */
+/**
+ * Reads a base image tarball: a docker-archive (`docker save`, `skopeo copy … docker-archive:`) or an
+ * OCI image layout in a tar (`skopeo copy … oci-archive:`, `crane pull --format=oci` then `tar`); its
+ * first image. Gzipped layers are decompressed (the new image's layers are plain tars).
+ */
 export async function readDockerArchive(file: string): Promise<Image> {
   const entries = new Map<string, Buffer>();
   const extract = tar.extract();
@@ -59,16 +64,41 @@ export async function readDockerArchive(file: string): Promise<Image> {
     stream.resume();
   });
   await pipeline(createReadStream(file), extract);
-  const manifest = entries.get('manifest.json');
-  if (!manifest) throw new Error(`${file}: not a docker-archive (no manifest.json); save the base image with \`docker save\` or build it with ../shared/k8s/node/build-images.sh`);
-  const [first] = JSON.parse(manifest.toString()) as { Config: string; Layers: string[] }[];
   const need = (name: string) => {
     const b = entries.get(posix.normalize(name));
-    if (!b) throw new Error(`${file}: manifest.json names ${name}, which the archive does not hold`);
+    if (!b) throw new Error(`${file}: the archive's manifest names ${name}, which the archive does not hold`);
     return b;
   };
-  const image = JSON.parse(need(first.Config).toString());
-  return { layers: first.Layers.map(need), config: image.config ?? {}, architecture: image.architecture ?? 'amd64', os: image.os ?? 'linux' };
+  const manifest = entries.get('manifest.json');
+  let configBlob: Buffer;
+  let layers: Buffer[];
+  if (manifest) {
+    const [first] = JSON.parse(manifest.toString()) as { Config: string; Layers: string[] }[];
+    configBlob = need(first.Config);
+    layers = first.Layers.map(need);
+  } else if (entries.has('index.json')) {
+    const blob = (digest: string) => need(`blobs/${digest.replace(':', '/')}`);
+    let descriptor = (JSON.parse(entries.get('index.json')!.toString()) as OciIndex).manifests[0];
+    // An index of indexes (a multi-platform base): its linux/amd64 entry, else its first.
+    while (descriptor?.mediaType?.endsWith('image.index.v1+json') || descriptor?.mediaType?.endsWith('manifest.list.v2+json')) {
+      const nested = JSON.parse(blob(descriptor.digest).toString()) as OciIndex;
+      descriptor = nested.manifests.find(m => m.platform?.os === 'linux' && m.platform?.architecture === 'amd64') ?? nested.manifests[0];
+    }
+    if (!descriptor) throw new Error(`${file}: index.json lists no image`);
+    const ociManifest = JSON.parse(blob(descriptor.digest).toString()) as { config: { digest: string }; layers: { digest: string }[] };
+    configBlob = blob(ociManifest.config.digest);
+    layers = ociManifest.layers.map(l => blob(l.digest));
+  } else {
+    throw new Error(`${file}: neither a docker-archive (no manifest.json) nor an OCI image layout (no index.json); save the base image with \`skopeo copy docker://<base> docker-archive:<file>\`, \`docker save\` or \`crane pull\``);
+  }
+  const image = JSON.parse(configBlob.toString());
+  // gzip magic: registries and OCI layouts keep layers compressed; the new image holds plain tars
+  const plain = (layer: Buffer) => (layer[0] === 0x1f && layer[1] === 0x8b ? gunzipSync(layer) : layer);
+  return { layers: layers.map(plain), config: image.config ?? {}, architecture: image.architecture ?? 'amd64', os: image.os ?? 'linux' };
+}
+
+interface OciIndex {
+  readonly manifests: { mediaType?: string; digest: string; platform?: { os?: string; architecture?: string } }[];
 }
 
 /** A layer tar holding `files` (and their parent directories), owned by `uid:gid`. */
@@ -111,8 +141,25 @@ export function filesOf(source: string, dest: string): LayerFile[] {
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Writes `image` as a docker-archive (+ OCI layout) tarball tagged `tags`; returns the image ID. */
-export async function writeImageArchive(image: Image, tags: readonly string[], out: string): Promise<string> {
+/** What {@link writeImageArchive} wrote. */
+export interface WrittenImage {
+  /** `sha256:` of the config: the image ID (`docker images`, `crictl images`). */
+  readonly id: string;
+  /** `sha256:` of the OCI manifest: the digest a registry reports after a push of these bytes. */
+  readonly digest: string;
+}
+
+/**
+ * Writes `image` as a docker-archive (+ OCI layout) tarball tagged `tags`; returns the image ID.
+ * `annotations` go on the OCI manifest (`org.opencontainers.image.*`); the config's `Labels` are what
+ * `docker inspect` shows.
+ */
+export async function writeImageArchive(image: Image, tags: readonly string[], out: string, annotations?: Readonly<Record<string, string>>): Promise<string> {
+  return (await writeImage(image, tags, out, annotations)).id;
+}
+
+/** {@link writeImageArchive}, returning the manifest digest too. */
+export async function writeImage(image: Image, tags: readonly string[], out: string, annotations?: Readonly<Record<string, string>>): Promise<WrittenImage> {
   const diffIds = image.layers.map(l => `sha256:${sha256(l)}`);
   const configJson = Buffer.from(JSON.stringify({
     architecture: image.architecture,
@@ -120,7 +167,7 @@ export async function writeImageArchive(image: Image, tags: readonly string[], o
     created: EPOCH.toISOString(),
     config: image.config,
     rootfs: { type: 'layers', diff_ids: diffIds },
-    history: diffIds.map(() => ({ created: EPOCH.toISOString(), created_by: 'cdk8s-operator tools/image' })),
+    history: diffIds.map(() => ({ created: EPOCH.toISOString(), created_by: 'cdk8s-operator image' })),
   }));
   const configDigest = sha256(configJson);
   const layerNames = image.layers.map(l => `blobs/sha256/${sha256(l)}`);
@@ -129,6 +176,7 @@ export async function writeImageArchive(image: Image, tags: readonly string[], o
     mediaType: 'application/vnd.oci.image.manifest.v1+json',
     config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${configDigest}`, size: configJson.length },
     layers: image.layers.map(l => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: `sha256:${sha256(l)}`, size: l.length })),
+    ...(annotations && Object.keys(annotations).length ? { annotations: sortedObject(annotations) } : {}),
   }));
   const index = Buffer.from(JSON.stringify({
     schemaVersion: 2,
@@ -154,5 +202,10 @@ export async function writeImageArchive(image: Image, tags: readonly string[], o
   pack.finalize();
   await pipeline(pack, createWriteStream(`${out}.partial`));
   renameSync(`${out}.partial`, out);
-  return `sha256:${configDigest}`;
+  return { id: `sha256:${configDigest}`, digest: `sha256:${sha256(ociManifest)}` };
+}
+
+/** Keys sorted, so the same annotations always serialize to the same bytes. */
+function sortedObject(o: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.keys(o).sort().map(k => [k, o[k]]));
 }

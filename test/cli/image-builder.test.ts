@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs'
 import { tmpdir } from 'os';
 import { join } from 'path';
 import * as tar from 'tar-stream';
-import { buildImage } from '../../tools/image/build-image';
-import { DockerfileError, parseDockerfile } from '../../tools/image/dockerfile';
-import { layerOf, readDockerArchive, writeImageArchive } from '../../tools/image/image-archive';
+import { buildImage } from '../../cli/image/build-image';
+import { DockerfileError, parseDockerfile } from '../../cli/image/dockerfile';
+import { layerOf, readDockerArchive, writeImageArchive } from '../../cli/image/image-archive';
 
 async function entriesOf(tarball: Buffer): Promise<Map<string, { mode?: number; uid?: number; content: Buffer }>> {
   const out = new Map<string, { mode?: number; uid?: number; content: Buffer }>();
@@ -19,7 +19,7 @@ async function entriesOf(tarball: Buffer): Promise<Map<string, { mode?: number; 
   return out;
 }
 
-describe('image builder (tools/image)', () => {
+describe('image builder (cli/image: the Dockerfile recipes of `cdk8s-operator image --dockerfile`)', () => {
   let dir: string;
   beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'image-')); });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,6 +91,6 @@ describe('image builder (tools/image)', () => {
     const chunks: Buffer[] = [];
     for await (const c of pack) chunks.push(c as Buffer);
     writeFileSync(notAnImage, Buffer.concat(chunks));
-    await expect(readDockerArchive(notAnImage)).rejects.toThrow(/x\.tar: not a docker-archive \(no manifest\.json\)/);
+    await expect(readDockerArchive(notAnImage)).rejects.toThrow(/x\.tar: neither a docker-archive \(no manifest\.json\) nor an OCI image layout \(no index\.json\); save the base image with `skopeo copy/);
   });
 });

@@ -1,36 +1,43 @@
 /**
- * Builds one image from a Dockerfile recipe (see dockerfile.ts): the base image's layers, one
- * layer per `COPY`, and the config the recipe sets (user, env, workdir, ports, entrypoint).
+ * Builds one image from a recipe (a Dockerfile's, see dockerfile.ts, or the one `cdk8s-operator image`
+ * makes for a controller bundle): the base image's layers, one layer per `COPY`, and the config the
+ * recipe sets (user, env, workdir, ports, entrypoint, labels).
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { ImageConfig, Image, layerOf, filesOf, readDockerArchive, writeImageArchive } from './image-archive';
-import { parseDockerfile } from './dockerfile';
+import { parseDockerfile, ImageRecipe } from './dockerfile';
+import { ImageConfig, Image, layerOf, filesOf, readDockerArchive, writeImage } from './image-archive';
 
 /** Options of {@link buildImage}. */
 export interface BuildImageOptions {
-  /** The build context: `COPY` sources are relative to it, and it holds the `Dockerfile`. */
+  /** The build context: `COPY` sources are relative to it (and it holds the `Dockerfile` when no `recipe` is given). */
   readonly context: string;
-  /** A docker-archive tarball of the recipe's `FROM` image (or of a replacement base). */
+  /** @default - the context's `Dockerfile` */
+  readonly recipe?: ImageRecipe;
+  /** A docker-archive or OCI-layout tarball of the recipe's `FROM` image (or of a replacement base). */
   readonly baseImage: string;
   /** Names the image is tagged with. */
   readonly tags: readonly string[];
   /** Where to write the tarball. */
   readonly out: string;
+  /** OCI annotations of the manifest (also set as config labels). @default - none */
+  readonly annotations?: Readonly<Record<string, string>>;
 }
 
 /** The result of a build. */
 export interface BuiltImage {
   /** `sha256:` of the image config (what `docker images`/`crictl images` show as the ID). */
   readonly id: string;
+  /** `sha256:` of the OCI manifest (the digest a registry shows for a push of this image). */
+  readonly digest: string;
   readonly from: string;
   readonly config: ImageConfig;
 }
 
-/** Builds `options.context`'s Dockerfile into `options.out`. */
+/** Builds the recipe (by default `options.context`'s Dockerfile) into `options.out`. */
 export async function buildImage(options: BuildImageOptions): Promise<BuiltImage> {
   const dockerfile = join(options.context, 'Dockerfile');
-  const recipe = parseDockerfile(readFileSync(dockerfile, 'utf8'), dockerfile);
+  const recipe = options.recipe ?? parseDockerfile(readFileSync(dockerfile, 'utf8'), dockerfile);
   const base = await readDockerArchive(options.baseImage);
   const layers = [...base.layers];
   for (const copy of recipe.copies) {
@@ -46,8 +53,9 @@ export async function buildImage(options: BuildImageOptions): Promise<BuiltImage
   if (recipe.cmd !== undefined) config.Cmd = [...recipe.cmd];
   if (recipe.stopSignal !== undefined) config.StopSignal = recipe.stopSignal;
   if (recipe.exposedPorts.length) config.ExposedPorts = { ...(base.config.ExposedPorts ?? {}), ...Object.fromEntries(recipe.exposedPorts.map(p => [p, {}])) };
-  if (Object.keys(recipe.labels).length) config.Labels = { ...(base.config.Labels ?? {}), ...recipe.labels };
+  const labels = { ...recipe.labels, ...(options.annotations ?? {}) };
+  if (Object.keys(labels).length) config.Labels = { ...(base.config.Labels ?? {}), ...labels };
   const image: Image = { ...base, layers, config };
-  const id = await writeImageArchive(image, options.tags, options.out);
-  return { id, from: recipe.from, config };
+  const written = await writeImage(image, options.tags, options.out, options.annotations);
+  return { ...written, from: recipe.from, config };
 }

@@ -1,0 +1,200 @@
+/**
+ * The Helm chart layout of `OperatorApp` (`OutputLayout.HELM`): the app's output as a chart Helm installs as is.
+ *
+ * - `crds/<name>.yaml`: every CustomResourceDefinition, one per file. Helm installs `crds/` before anything else
+ *   and waits until they are established, so custom resources in `templates/` find their kinds; `templates/` holds
+ *   no CRD (cdk8s' own `synth --format helm` puts them there, and a chart with a CRD and its custom resources in
+ *   `templates/` fails to install).
+ * - `templates/`: everything else, in the files of the apply-order layout (`0-namespaces.yaml`, …,
+ *   `4-custom-resources.yaml`); Helm sorts by kind on install (Namespaces first, unknown kinds, i.e. custom
+ *   resources, last).
+ * - `Chart.yaml` (`apiVersion: v2`, `version`, `appVersion`), `values.yaml` and `values.schema.json`: the operator's
+ *   image, replicas, watch namespaces and resources are values, wired into the templates (the Deployment's image,
+ *   replicas, `WATCH_NAMESPACE` and resources; one Role and RoleBinding per watched namespace). Helm validates values
+ *   against the schema on install and upgrade; synth validates the default values against it (ajv), so a chart never
+ *   ships defaults its own schema refuses.
+ *
+ * Caveats: one operator per Helm chart. A cluster-wide operator (no watch namespaces) has a ClusterRole: its
+ * `watchNamespaces` value must stay empty (the schema says so). A NetworkPolicy's egress to `connectsTo` pods keeps
+ * the synthesized namespaces.
+ *
+ * @see https://helm.sh/docs/chart_best_practices/custom_resource_definitions/
+ * @see https://helm.sh/docs/topics/charts/#schema-files
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv from 'ajv';
+import { Yaml } from 'cdk8s';
+import { layoutForApply } from './output-layout';
+
+/** Chart metadata of the Helm layout. */
+export interface HelmChartOptions {
+  /** Chart name. @default - the operator's name */
+  readonly name?: string;
+  /** Chart version (SemVer 2). @default '0.1.0' */
+  readonly version?: string;
+  /** Version of the operator the chart deploys. @default - the tag of the operator's image */
+  readonly appVersion?: string;
+  /** @default - the operator's name and what it manages */
+  readonly description?: string;
+}
+
+/** The values a Helm chart of an operator takes. @internal */
+export interface HelmValues {
+  image: { repository: string; tag: string };
+  replicas: number;
+  watchNamespaces: string[];
+  resources: Record<string, unknown>;
+}
+
+const PLACEHOLDER = {
+  image: '__HELM_VALUES_IMAGE__',
+  replicas: 987654321,
+  watchNamespace: '__HELM_VALUES_WATCH_NAMESPACE__',
+  resources: '__HELM_VALUES_RESOURCES__',
+  namespace: '__HELM_RANGE_NAMESPACE__',
+} as const;
+
+/** Writes the Helm chart of `manifests` into `outdir`; throws with every problem found. @internal */
+export function writeHelmLayout(outdir: string, manifests: readonly any[], options: HelmChartOptions = {}): HelmValues {
+  const problems: string[] = [];
+  const operators = manifests.filter(m => m?.kind === 'Deployment' && (m.spec?.template?.spec?.containers ?? []).some((c: any) => c.name === 'manager'));
+  if (operators.length !== 1) {
+    throw new Error(`helm layout: a Helm chart holds one operator (a Deployment with a 'manager' container), found ${operators.length}${operators.length ? `: ${operators.map(o => o.metadata.name).join(', ')}` : ''}`);
+  }
+  const deployment = structuredClone(operators[0]);
+  const name: string = deployment.metadata.name;
+  const container = deployment.spec.template.spec.containers.find((c: any) => c.name === 'manager');
+  const image: string = container.image;
+  const at = image.lastIndexOf(':');
+  const slash = image.lastIndexOf('/');
+  const [repository, tag] = image.includes('@') || at < slash ? [image, ''] : [image.slice(0, at), image.slice(at + 1)];
+  const watchEnv = (container.env ?? []).find((e: any) => e.name === 'WATCH_NAMESPACE');
+  const watchNamespaces: string[] = String(watchEnv?.value ?? '').split(',').filter(Boolean);
+  const leaderElection = (container.args ?? []).includes('--leader-elect');
+  const values: HelmValues = {
+    image: { repository, tag },
+    replicas: deployment.spec.replicas ?? 1,
+    watchNamespaces,
+    resources: container.resources ?? {},
+  };
+
+  // the Deployment reads its settings from the values
+  container.image = PLACEHOLDER.image;
+  deployment.spec.replicas = PLACEHOLDER.replicas;
+  if (watchEnv) watchEnv.value = PLACEHOLDER.watchNamespace;
+  container.resources = PLACEHOLDER.resources;
+
+  // one Role and RoleBinding (and Namespace, when the chart creates them) per watched namespace, from the values
+  const perNamespace = (m: any) => watchNamespaces.length > 0 && (
+    ((m.kind === 'Role' || m.kind === 'RoleBinding') && m.metadata?.name === `${name}-manager` && watchNamespaces.includes(m.metadata.namespace))
+    || (m.kind === 'Namespace' && watchNamespaces.includes(m.metadata?.name)));
+  const ranged = new Map<string, any>();
+  for (const m of manifests.filter(perNamespace)) {
+    const copy = structuredClone(m);
+    if (copy.kind === 'Namespace') copy.metadata.name = PLACEHOLDER.namespace; else copy.metadata.namespace = PLACEHOLDER.namespace;
+    const key = JSON.stringify(copy);
+    if (!ranged.has(key)) ranged.set(key, copy);
+  }
+  const rangedKinds = new Set([...ranged.values()].map(r => r.kind));
+  for (const kind of ['Role', 'RoleBinding']) {
+    const count = [...ranged.values()].filter(r => r.kind === kind).length;
+    if (watchNamespaces.length && count !== 1) problems.push(`the ${kind}s '${name}-manager' differ between the watched namespaces; they cannot come from one template`);
+  }
+
+  const rest = manifests.filter(m => m !== operators[0] && !perNamespace(m)).concat([deployment]);
+  const crds = rest.filter(m => m?.kind === 'CustomResourceDefinition');
+  const templates = rest.filter(m => m?.kind !== 'CustomResourceDefinition');
+  const schema = valuesSchema(values, { clusterWide: watchNamespaces.length === 0, leaderElection });
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  const validate = ajv.compile(schema);
+  if (!validate(values)) {
+    for (const e of validate.errors ?? []) problems.push(`values.yaml${e.instancePath.replace(/\//g, '.')}: ${e.message} (got ${JSON.stringify(valueAt(values, e.instancePath))})`);
+  }
+  if (watchNamespaces.length && rangedKinds.size === 0) problems.push('no Role per watched namespace found');
+  if (problems.length) throw new Error(`helm layout:\n${problems.map(p => `  - ${p}`).join('\n')}`);
+
+  fs.mkdirSync(path.join(outdir, 'crds'), { recursive: true });
+  fs.mkdirSync(path.join(outdir, 'templates'), { recursive: true });
+  for (const crd of crds) fs.writeFileSync(path.join(outdir, 'crds', `${crd.metadata.name}.yaml`), Yaml.stringify(crd));
+  // the stages of the apply-order layout, without 1-crds.yaml: CRDs only tell custom resources from the rest
+  const texts = new Map<string, string>();
+  for (const file of layoutForApply([...crds, ...templates])) {
+    if (file.stage.file !== '1-crds.yaml') texts.set(file.stage.file, templateText(Yaml.stringify(...file.objects)));
+  }
+  for (const r of ranged.values()) {
+    const file = r.kind === 'Namespace' ? '0-namespaces.yaml' : '3-namespaced-resources.yaml';
+    texts.set(file, `${texts.get(file) ?? ''}{{- range $ns := .Values.watchNamespaces }}\n---\n${templateText(Yaml.stringify(r))}{{- end }}\n`);
+  }
+  for (const [file, text] of [...texts].sort()) fs.writeFileSync(path.join(outdir, 'templates', file), text);
+
+  const chart = {
+    apiVersion: 'v2',
+    name: options.name ?? name,
+    description: options.description ?? `${name}: its CustomResourceDefinitions (crds/) and the operator that manages them`,
+    type: 'application',
+    version: options.version ?? '0.1.0',
+    appVersion: options.appVersion ?? (tag || '0.1.0'),
+  };
+  fs.writeFileSync(path.join(outdir, 'Chart.yaml'), Yaml.stringify(chart));
+  fs.writeFileSync(path.join(outdir, 'values.yaml'), Yaml.stringify(values));
+  fs.writeFileSync(path.join(outdir, 'values.schema.json'), JSON.stringify(schema, null, 2) + '\n');
+  return values;
+}
+
+/** The manifest YAML with the placeholders turned into Helm template expressions. */
+function templateText(yaml: string): string {
+  return yaml
+    .replace(new RegExp(PLACEHOLDER.image, 'g'), '{{ printf "%s:%s" .Values.image.repository .Values.image.tag | quote }}')
+    .replace(new RegExp(`^(\\s*)replicas: ${PLACEHOLDER.replicas}$`, 'gm'), '$1replicas: {{ .Values.replicas }}')
+    .replace(new RegExp(PLACEHOLDER.watchNamespace, 'g'), '{{ join "," .Values.watchNamespaces | quote }}')
+    .replace(new RegExp(`^(\\s*)resources: ${PLACEHOLDER.resources}$`, 'gm'), (_m, indent: string) => `${indent}resources: {{- toYaml .Values.resources | nindent ${indent.length + 2} }}`)
+    .replace(new RegExp(PLACEHOLDER.namespace, 'g'), '{{ $ns }}');
+}
+
+/** values.schema.json (JSON Schema draft 7, as Helm reads it). */
+function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderElection: boolean }): object {
+  const quantity = { type: ['string', 'number'], pattern: '^[0-9.]+([eE][-+]?[0-9]+|[mkMGTPE]i?|[KMGTPE]i)?$' };
+  const resourceList = { type: 'object', additionalProperties: false, properties: { 'cpu': quantity, 'memory': quantity, 'ephemeral-storage': quantity } };
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'Values of the operator chart',
+    type: 'object',
+    additionalProperties: false,
+    required: ['image', 'replicas', 'watchNamespaces', 'resources'],
+    properties: {
+      image: {
+        description: 'The controller image (built with `npx cdk8s-operator image`).',
+        type: 'object',
+        additionalProperties: false,
+        required: ['repository', 'tag'],
+        properties: {
+          repository: { type: 'string', minLength: 1 },
+          tag: { description: 'Pinned: not `latest`.', type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$', not: { const: 'latest' } },
+        },
+      },
+      replicas: {
+        description: scope.leaderElection ? 'Controller replicas; one leads (leader election).' : 'Without leader election only one replica may run.',
+        type: 'integer', minimum: 1, ...(scope.leaderElection ? {} : { maximum: 1 }),
+      },
+      watchNamespaces: scope.clusterWide
+        ? { description: 'A cluster-wide operator (a ClusterRole): re-synthesize with watchNamespaces to scope it.', type: 'array', maxItems: 0 }
+        : {
+          description: 'Namespaces the operator watches: a Role and RoleBinding in each, and WATCH_NAMESPACE.',
+          type: 'array', minItems: 1, uniqueItems: true,
+          items: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 63 },
+        },
+      resources: {
+        description: 'The controller container\'s resources.',
+        type: 'object', additionalProperties: false,
+        properties: { requests: resourceList, limits: resourceList },
+      },
+    },
+    // defaults documented where editors show them
+    default: values,
+  };
+}
+
+function valueAt(values: unknown, pointer: string): unknown {
+  return pointer.split('/').filter(Boolean).reduce((v: any, k) => v?.[k], values);
+}

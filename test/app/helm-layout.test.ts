@@ -1,0 +1,126 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import Ajv from 'ajv';
+import { Chart } from 'cdk8s';
+import * as yaml from 'yaml';
+import { CustomResource, CustomResourceDefinition, Operator, OperatorApp, OutputLayout, Schema } from '../../lib';
+import { describeRealApiServer } from '../envtest';
+import { helmInstallOrder, renderObjects } from '../support/helm-template';
+
+const GROUP = 'helm.example.com';
+
+function synth(dir: string, operator: { watchNamespaces?: string[]; leaderElection?: boolean } = { watchNamespaces: ['helm-a', 'helm-b'], leaderElection: true }): string {
+  const outdir = path.join(dir, 'chart');
+  const app = new OperatorApp({ outdir, layout: OutputLayout.HELM, report: false, helm: { version: '1.4.0' } });
+  const chart = new Chart(app, 'widgets');
+  const crd = new CustomResourceDefinition(chart, 'Widget', {
+    group: GROUP, kind: 'Widget',
+    versions: [{ name: 'v1', spec: Schema.object({ description: 'A widget.', properties: { size: Schema.integer({ description: 'Size.' }) } }) }],
+  });
+  new Operator(chart, 'widget-operator', {
+    crds: [crd], image: 'ghcr.io/acme/widget-operator:2.3.4', watchNamespaces: operator.watchNamespaces,
+    replicas: operator.leaderElection ? 2 : 1, contract: { watches: [crd], leaderElection: operator.leaderElection },
+  });
+  new CustomResource(chart, 'example', { crd, metadata: { name: 'example', namespace: operator.watchNamespaces?.[0] ?? 'default' }, spec: { size: 3 } });
+  app.synth();
+  return outdir;
+}
+
+const read = (dir: string, f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
+const templatesOf = (dir: string) => fs.readdirSync(path.join(dir, 'templates')).sort().map((f) => read(dir, `templates/${f}`));
+
+describe('OutputLayout.HELM', () => {
+  let tmp: string;
+  beforeEach(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'helm-')); });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  test('CRDs in crds/ only, templates free of CRDs, Chart.yaml with version and appVersion, values wired into the templates', () => {
+    const dir = synth(tmp);
+    expect(fs.readdirSync(path.join(dir, 'crds'))).toStrictEqual([`widgets.${GROUP}.yaml`]);
+    expect(yaml.parse(read(dir, `crds/widgets.${GROUP}.yaml`)).kind).toBe('CustomResourceDefinition');
+    expect(fs.readdirSync(path.join(dir, 'templates')).sort()).toStrictEqual(['0-namespaces.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml']);
+    expect(templatesOf(dir).join('\n')).not.toMatch(/kind: CustomResourceDefinition/);
+    expect(yaml.parse(read(dir, 'Chart.yaml'))).toMatchObject({ apiVersion: 'v2', name: 'widget-operator', version: '1.4.0', appVersion: '2.3.4', type: 'application' });
+    const values = yaml.parse(read(dir, 'values.yaml'));
+    expect(values).toStrictEqual({
+      image: { repository: 'ghcr.io/acme/widget-operator', tag: '2.3.4' },
+      replicas: 2,
+      watchNamespaces: ['helm-a', 'helm-b'],
+      resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '10m', memory: '64Mi' } },
+    });
+    const namespaced = read(dir, 'templates/3-namespaced-resources.yaml');
+    expect(namespaced).toContain('image: {{ printf "%s:%s" .Values.image.repository .Values.image.tag | quote }}');
+    expect(namespaced).toContain('replicas: {{ .Values.replicas }}');
+    expect(namespaced).toContain('value: {{ join "," .Values.watchNamespaces | quote }}');
+    expect(namespaced).toMatch(/resources: \{\{- toYaml \.Values\.resources \| nindent \d+ \}\}/);
+    expect(namespaced).toContain('{{- range $ns := .Values.watchNamespaces }}');
+    // the default values render to exactly what the apply-order layout would hold for the operator
+    const rendered = renderObjects(templatesOf(dir), values);
+    const deployment = rendered.find((o) => o.kind === 'Deployment');
+    expect(deployment.spec.template.spec.containers[0]).toMatchObject({ image: 'ghcr.io/acme/widget-operator:2.3.4', resources: values.resources });
+    expect(rendered.filter((o) => o.kind === 'Role' && o.metadata.name === 'widget-operator-manager').map((o) => o.metadata.namespace)).toStrictEqual(['helm-a', 'helm-b']);
+  });
+
+  test('values.schema.json accepts the defaults and refuses what Helm should refuse (latest, 0 replicas, a bad namespace, an unknown key)', () => {
+    const dir = synth(tmp);
+    const schema = JSON.parse(read(dir, 'values.schema.json'));
+    const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(schema);
+    const values = yaml.parse(read(dir, 'values.yaml'));
+    expect(validate(values)).toBe(true);
+    for (const bad of [
+      { ...values, image: { ...values.image, tag: 'latest' } },
+      { ...values, replicas: 0 },
+      { ...values, watchNamespaces: ['Team_A'] },
+      { ...values, replica: 2 },
+      { ...values, resources: { limits: { cpu: 'lots' } } },
+    ]) expect({ bad, valid: validate(bad) }).toStrictEqual({ bad, valid: false });
+  });
+
+  test('synth checks the default values against values.schema.json (ajv): an image pinned by digest has no tag, and synth says so', () => {
+    const app = new OperatorApp({ outdir: path.join(tmp, 'chart'), layout: OutputLayout.HELM, report: false });
+    const chart = new Chart(app, 'widgets');
+    const crd = new CustomResourceDefinition(chart, 'Widget', { group: GROUP, kind: 'Widget', versions: [{ name: 'v1', spec: Schema.object({ description: 'A widget.', properties: {} }) }] });
+    new Operator(chart, 'widget-operator', { crds: [crd], image: `ghcr.io/acme/widget-operator@sha256:${'a'.repeat(64)}`, contract: { watches: [crd] } });
+    expect(() => app.synth()).toThrow(/values\.yaml\.image\.tag: must match pattern .* \(got ""\)/);
+    expect(fs.existsSync(path.join(tmp, 'chart'))).toBe(false);
+  });
+
+  test('a cluster-wide operator: watchNamespaces must stay empty (its RBAC is a ClusterRole); one replica without leader election', () => {
+    const dir = synth(tmp, {});
+    const schema = JSON.parse(read(dir, 'values.schema.json'));
+    const validate = new Ajv({ allowUnionTypes: true }).compile(schema);
+    const values = yaml.parse(read(dir, 'values.yaml'));
+    expect(values.watchNamespaces).toStrictEqual([]);
+    expect(validate(values)).toBe(true);
+    expect(validate({ ...values, watchNamespaces: ['a'] })).toBe(false);
+    expect(validate({ ...values, replicas: 2 })).toBe(false);
+  });
+});
+
+describeRealApiServer('OutputLayout.HELM on a real kube-apiserver', (plane) => {
+  test('crds/ first, then the templates rendered with other values, in Helm\'s install order: every object accepted, the values took effect', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'helm-apply-'));
+    try {
+      const dir = synth(tmp);
+      const crds = fs.readdirSync(path.join(dir, 'crds')).map((f) => yaml.parse(read(dir, `crds/${f}`)));
+      await plane().installCrds(crds);
+      const values = { ...yaml.parse(read(dir, 'values.yaml')), watchNamespaces: ['helm-a'], replicas: 3, image: { repository: 'registry.local/widget', tag: '9.9.9' } };
+      const objects = helmInstallOrder(renderObjects(templatesOf(dir), values));
+      expect(objects[0].kind).toBe('Namespace');
+      expect(objects[objects.length - 1].kind).toBe('Widget');
+      // one object at a time, in that order (the CRDs are given along so the Widget's plural is known)
+      for (const o of objects) await plane().applyObjects([...crds, o]);
+      const get = async (p: string) => (await plane().request('GET', p)).body;
+      const deployment = await get('/apis/apps/v1/namespaces/widget-operator-system/deployments/widget-operator');
+      expect(deployment.spec.replicas).toBe(3);
+      expect(deployment.spec.template.spec.containers[0].image).toBe('registry.local/widget:9.9.9');
+      expect(deployment.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'WATCH_NAMESPACE').value).toBe('helm-a');
+      expect((await plane().request('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-a/roles/widget-operator-manager')).code).toBe(200);
+      expect((await plane().request('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-b/roles/widget-operator-manager')).code).toBe(404);
+      expect((await get(`/apis/${GROUP}/v1/namespaces/helm-a/widgets/example`)).spec.size).toBe(3);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
