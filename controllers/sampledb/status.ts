@@ -70,6 +70,10 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
       ? { type: 'BackupSucceeded', status: 'True', reason: 'BackupSucceeded', message: `${latest.type} backup ${latest.name} succeeded` }
       : { type: 'BackupSucceeded', status: 'False', reason: 'BackupFailed', message: `${latest.type} backup ${latest.name} failed` });
 
+  // The newest successful backup ever seen, not only among the Jobs that still exist: Jobs are pruned (retention,
+  // or garbage-collected with their CronJob when the schedule is removed) while their dumps stay on the backup
+  // volume, and the validating webhook admits a restoreFrom that names this backup.
+  const lastBackup = newerBackup(o.backups.lastSuccess, db.status?.lastBackup);
   const status: SampleDBStatus = {
     replicas: o.replicas,
     readyReplicas: o.readyReplicas,
@@ -77,11 +81,18 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
     phase: phaseOf(o, ready),
     ...(generation !== undefined ? { observedGeneration: generation } : {}),
     ...(o.runningVersion ? { currentVersion: o.runningVersion } : {}),
-    ...(o.backups.lastSuccess ? { lastBackup: o.backups.lastSuccess } : {}),
+    ...(lastBackup ? { lastBackup } : {}),
     ...(o.restoredFrom ? { restoredFrom: o.restoredFrom } : {}),
     conditions,
   };
   return withReplicationStatus(status, o.replication ?? {});
+}
+
+type BackupRecord = NonNullable<SampleDBStatus['lastBackup']>;
+
+function newerBackup(observed: BackupRecord | undefined, recorded: BackupRecord | undefined): BackupRecord | undefined {
+  if (!observed || !recorded) return observed ?? recorded;
+  return (recorded.completionTime ?? '') > (observed.completionTime ?? '') ? recorded : observed;
 }
 
 function readyReason(o: Observation, want: number): string {
