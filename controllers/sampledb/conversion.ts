@@ -8,16 +8,16 @@
  * the runtime in the annotation `database.example.com/conversion-data`, so a v1 round trip loses nothing.
  * Fields are picked by name: a field v2 gains later is never copied into v1 by accident.
  */
-import type { SampleDBV1Object, SampleDBV1Spec, SampleDBV1Status, SampleDBV2Object, SampleDBV2Spec, SampleDBV2Status } from '../../imports/database.example.com';
-import { defineConversion } from '../../runtime/conversion';
+import type { SampleDBV1Object, SampleDBV1Spec, SampleDBV2Object, SampleDBV2Spec } from '../../imports/database.example.com';
+import { defineConversion } from '../../runtime';
 
-/** The spec fields v1 and v2 share unchanged. */
-const SHARED_SPEC = ['version', 'replicas', 'backupSchedule', 'backupRetention', 'storage', 'backupStorage', 'volumeRetention'] as const;
+/** The optional spec fields v1 and v2 share unchanged (and `version`, required in both). */
+const SHARED_SPEC = ['replicas', 'backupSchedule', 'backupRetention', 'storage', 'backupStorage', 'volumeRetention'] as const;
 /** The status fields v1 and v2 share unchanged. */
 const SHARED_STATUS = ['replicas', 'readyReplicas', 'labelSelector', 'phase', 'currentVersion', 'lastBackup', 'restoredFrom', 'observedGeneration', 'conditions'] as const;
 
-function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
-  const out = {} as Pick<T, K>;
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
   for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
   return out;
 }
@@ -27,11 +27,11 @@ export function sampleDbV1ToV2(v1: SampleDBV1Object): SampleDBV2Object {
   const { spec, status, apiVersion: _a, ...rest } = v1;
   const hub: SampleDBV2Object = { ...rest, apiVersion: 'database.example.com/v2' };
   if (spec) {
-    const v2spec: SampleDBV2Spec = pick(spec, SHARED_SPEC);
+    const v2spec: SampleDBV2Spec = { version: spec.version, ...pick(spec, SHARED_SPEC) };
     if (spec.restoreFrom !== undefined) v2spec.restoreFrom = { backup: spec.restoreFrom };
     hub.spec = v2spec;
   }
-  if (status) hub.status = pick(status, SHARED_STATUS) as SampleDBV2Status;
+  if (status) hub.status = pick(status, SHARED_STATUS);
   return hub;
 }
 
@@ -40,13 +40,13 @@ export function sampleDbV2ToV1(v2: SampleDBV2Object): SampleDBV1Object {
   const { spec, status, apiVersion: _a, ...rest } = v2;
   const spoke: SampleDBV1Object = { ...rest, apiVersion: 'database.example.com/v1' };
   if (spec) {
-    const v1spec: SampleDBV1Spec = pick(spec, SHARED_SPEC);
+    const v1spec: SampleDBV1Spec = { version: spec.version, ...pick(spec, SHARED_SPEC) };
     const from = spec.restoreFrom;
     // v1 can only name a backup of the database itself
     if (from && (from.sampleDB === undefined || from.sampleDB === v2.metadata?.name)) v1spec.restoreFrom = from.backup;
     spoke.spec = v1spec;
   }
-  if (status) spoke.status = pick(status, SHARED_STATUS) as SampleDBV1Status;
+  if (status) spoke.status = pick(status, SHARED_STATUS);
   return spoke;
 }
 
