@@ -120,14 +120,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   };
   const started = Date.now();
   const loadAtStart = loadavg()[0];
-  const sdbPath = `/apis/database.example.com/v1/namespaces/${ns}/sampledbs/${db}`;
+  const sdbPath = `/apis/database.example.com/v2/namespaces/${ns}/sampledbs/${db}`;
   const podsPath = `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`)}`;
   const sdb = () => kube(k, 'GET', sdbPath);
   const dbPods = async () => (await kube(k, 'GET', podsPath)).items as any[];
 
   // 1. The database: 3 instances, failover after 2 s (no restoreFrom/backups: works with v1 and v2 of the CRD).
   kubectl(['apply', '-f', '-'], JSON.stringify({
-    apiVersion: 'database.example.com/v1', kind: 'SampleDB', metadata: { name: db, namespace: ns },
+    apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: db, namespace: ns },
     spec: { version: '16.4', replicas, synchronous: o.synchronous, failoverDelaySeconds: o.failoverDelaySeconds ?? 2 },
   }));
   log(`chaos: SampleDB ${ns}/${db} (${replicas} instances, synchronous: ${o.synchronous}) applied; waiting until every instance is ready`);
@@ -307,7 +307,7 @@ export async function deleteChaosDb(clusterDir: string, db: string, namespace = 
   spawnSync('kubectl', ['delete', 'sampledb', db, '-n', namespace, '--wait=false'], { env });
   const k = kubeAccess(join(clusterDir, 'kubeconfig'));
   await until(timeoutS, async () => {
-    try { await kube(k, 'GET', `/apis/database.example.com/v1/namespaces/${namespace}/sampledbs/${db}`); return undefined; } catch (err) { return /404/.test((err as Error).message) ? true : undefined; }
+    try { await kube(k, 'GET', `/apis/database.example.com/v2/namespaces/${namespace}/sampledbs/${db}`); return undefined; } catch (err) { return /404/.test((err as Error).message) ? true : undefined; }
   });
   // The backup volume outlives a SampleDB by design (it holds the final snapshot); a test database leaves none.
   spawnSync('kubectl', ['delete', 'pvc', '-n', namespace, names.backupPvc(db), '--ignore-not-found', '--wait=false'], { env });
