@@ -5,7 +5,8 @@ import RandExp from 'randexp';
 import { validateValue } from '../../lib/apiserver/value-validation/value-validator';
 import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 import { describeEachApiServerVersion } from '../envtest';
-import { apiserverRefuses, EDGE_CHARACTERS, installOracleCrd, OracleCase, seededRandom } from '../support/value-oracle';
+import { seededRandom } from '../support/seeded-random';
+import { apiserverRefuses, EDGE_CHARACTERS, installOracleCrd, OracleCase } from '../support/value-oracle';
 
 /**
  * `pattern` with Go's regexp semantics, value by value against the real apiserver: every pattern of the real-world

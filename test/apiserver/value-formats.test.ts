@@ -1,7 +1,8 @@
 import { checkFormat } from '../../lib/apiserver/schema/formats';
 import { validateValue } from '../../lib/apiserver/value-validation/value-validator';
 import { describeEachApiServerVersion } from '../envtest';
-import { EDGE_CHARACTERS, seededRandom } from '../support/value-oracle';
+import { seededRandom } from '../support/seeded-random';
+import { EDGE_CHARACTERS } from '../support/value-oracle';
 
 /**
  * String formats of custom resources, value by value against the real apiserver (kube-openapi's strfmt as the

@@ -1,17 +1,6 @@
 import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 import { JSONSchemaProps } from '../../lib';
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same objects on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STRINGS = ['abc', 'a-b', 'nightly-1', 'db-2', 'example', '16', '16.4', '17', '15.2.1', '1', '0 2 * * *', '*/5 * * * *', '@daily', '1Gi', '500Mi', '2', 'Ready', 'Synced', 'True', 'a.b', 'A', 'abc123', 'x', 'my-db-0', 'my-db-1', 'Hello, world', ''];
 const FORMATTED: Record<string, () => unknown> = {

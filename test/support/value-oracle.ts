@@ -41,17 +41,6 @@ export async function apiserverRefuses(plane: ControlPlane, group: string, field
   return values.map((_, i) => refused.has(i));
 }
 
-/** A small deterministic PRNG (mulberry32), so generated values are the same in every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Characters where Go's and JavaScript's regular expressions, parsers and Unicode handling part ways. */
 export const EDGE_CHARACTERS = [

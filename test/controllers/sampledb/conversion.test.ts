@@ -9,7 +9,8 @@ import { sampleDbCrd } from '../../../apps/sampledb/sampledb-crd';
 import { SAMPLEDB_CONVERSION, sampleDbV1ToV2, sampleDbV2ToV1 } from '../../../controllers/sampledb/conversion';
 import { validateValue } from '../../../lib';
 import { KubeObject } from '../../../runtime';
-import { randomFromSchema, seededRandom } from '../../support/random-from-schema';
+import { randomFromSchema } from '../../support/random-from-schema';
+import { seededRandom } from '../../support/seeded-random';
 
 const crd = sampleDbCrd(new Chart(new App(), 'test'));
 const GROUP = 'database.example.com';

@@ -2,6 +2,7 @@
  * The seeded, randomized fault schedule: every fault kind `perKind` times, in an order (and with
  * per-fault parameters) drawn from a seeded generator, so a failing run is replayed with its seed.
  */
+import { seededRandom } from '../../support/seeded-random';
 
 /** The faults the suite injects (see faults.ts for what each does). */
 export const FAULT_KINDS = [
@@ -15,17 +16,6 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = typeof FAULT_KINDS[number];
 
-/** mulberry32: a small, well-distributed 32-bit generator; returns floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One scheduled fault: its kind and a random number for its own parameters (a delay, a hold time). */
 export interface ScheduledFault {
