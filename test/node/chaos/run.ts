@@ -13,6 +13,7 @@ import { spawnSync } from 'child_process';
 import { loadavg } from 'os';
 import { join } from 'path';
 import { names } from '../../../controllers/sampledb/types';
+import { sleep, until as pollUntil } from '../harness';
 import { FaultContext, injectFault, InjectedFault } from './faults';
 import { fencingViolations, ProbeRound, secondPrimaryRounds } from './fencing';
 import { Ack, duplicateAcks, FaultWindow, lossPerFault, lostWrites, outagePerFault, parseWriterLog, percentile } from './history';
@@ -101,7 +102,6 @@ export interface ChaosReport {
   readonly verdicts: string[];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
@@ -313,16 +313,7 @@ export async function deleteChaosDb(clusterDir: string, db: string, namespace = 
   spawnSync('kubectl', ['delete', 'pvc', '-n', namespace, names.backupPvc(db), '--ignore-not-found', '--wait=false'], { env });
 }
 
-/** Polls `fn` every 500 ms until it returns a value (errors are retried) or `timeoutS` passes. */
-export async function until<T>(timeoutS: number, fn: () => Promise<T | undefined | false>): Promise<T> {
-  const end = Date.now() + timeoutS * 1000;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) { last = err; }
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutS} s${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await sleep(500);
-  }
+/** The harness's poll (every 500 ms, errors retried) with the timeout first, as this module's calls read. */
+function until<T>(timeoutS: number, fn: () => Promise<T | undefined | false>): Promise<T> {
+  return pollUntil('the chaos run\'s condition', fn, timeoutS);
 }
