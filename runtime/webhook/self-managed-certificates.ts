@@ -87,6 +87,8 @@ export interface RotationRound {
   readonly injected: readonly string[];
   /** Why a serving certificate is due but waits (CA propagation). */
   readonly waiting?: string;
+  /** When the next round has something to do at the latest: the propagation wait ends, or the CA or serving certificate becomes due. */
+  readonly nextDueInMs: number;
 }
 
 /** See module docs. */
@@ -97,6 +99,7 @@ export class SelfManagedCertificates {
   private running: Promise<unknown> | undefined;
   /** The last round's error, if it failed (readiness of the leader shows it). */
   public lastError: string | undefined;
+  private nextDueInMs = Infinity;
 
   constructor(private readonly options: SelfManagedCertificatesOptions) {
     if (options.dnsNames.length + (options.ipAddresses?.length ?? 0) === 0) throw new Error('SelfManagedCertificates: dnsNames must name the webhook Service');
@@ -109,7 +112,9 @@ export class SelfManagedCertificates {
     await this.runOnce();
     const tick = () => {
       // After a failed round (a target not created yet, a conflict) the next comes sooner.
-      const interval = this.options.checkIntervalMs ?? 60_000;
+      // A round that waits for CA propagation, or a certificate due before the next interval, brings the next
+      // round forward: with the interval alone a short-lived serving certificate could expire while waiting.
+      const interval = Math.min(this.options.checkIntervalMs ?? 60_000, Math.max(this.nextDueInMs, 1_000));
       this.timer = setTimeout(() => { void this.runOnce().finally(() => { if (this.timer) tick(); }); }, this.lastError ? Math.min(interval, 5_000) : interval);
       this.timer.unref?.();
     };
@@ -127,6 +132,7 @@ export class SelfManagedCertificates {
     const round = this.reconcile().then(
       (r) => {
         this.lastError = undefined;
+        this.nextDueInMs = r.nextDueInMs;
         if (r.newCa || r.newServing || r.injected.length) this.logger.info('webhook certificates reconciled', { ...r });
       },
       (err) => {
@@ -204,7 +210,13 @@ export class SelfManagedCertificates {
         secret = await this.write(secret, state, undefined);
       }
     }
-    return { newCa, newServing, injected, ...(waiting ? { waiting } : {}) };
+    const servedNow = parseCertificates(state.serving!.cert)[0];
+    const nextDueInMs = Math.max(0, Math.min(
+      dueAt(servedNow.validFrom, servedNow.validTo, fraction) - now,
+      dueAt(signer.validFrom, signer.validTo, fraction) - now,
+      waiting ? (this.options.caPropagationMs ?? 30_000) - (now - injectedAt) : Infinity,
+    ));
+    return { newCa, newServing, injected, ...(waiting ? { waiting } : {}), nextDueInMs };
   }
 
   private issue(ca: KeyPair, now: number): KeyPair {
@@ -245,9 +257,14 @@ export class SelfManagedCertificates {
 
 /** Whether a certificate is in the last `fraction` of its validity (or expired). */
 function due(validFrom: string, validTo: string, now: number, fraction: number): boolean {
+  return now >= dueAt(validFrom, validTo, fraction);
+}
+
+/** When a certificate enters the last `fraction` of its validity. */
+function dueAt(validFrom: string, validTo: string, fraction: number): number {
   const from = new Date(validFrom).getTime();
   const to = new Date(validTo).getTime();
-  return now >= to - (to - from) * fraction;
+  return to - (to - from) * fraction;
 }
 
 /** The PEM bundle without expired or unparsable certificates. */

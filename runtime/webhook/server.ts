@@ -63,7 +63,16 @@ export interface WebhookServerOptions {
   readonly shutdownDelayMs?: number;
   /** How long in-flight reviews get to finish on `stop()`. @default 30000 */
   readonly drainTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open. Must exceed the client's own idle timeout (the
+   * apiserver's is Go's 90 s), or a review can race the server's close and fail.
+   * @default 120000
+   */
+  readonly keepAliveTimeoutMs?: number;
 }
+
+/** Above client-go's `IdleConnTimeout` (90 s, `utilnet.SetOldTransportDefaults`). */
+const KEEP_ALIVE_TIMEOUT_MS = 120_000;
 
 type Route =
   | { readonly type: 'validating'; readonly handler: ValidatingHandler<any> }
@@ -135,6 +144,12 @@ export class WebhookServer {
     const bind = parseBindAddress(this.options.bindAddress ?? ':9443');
     if (!bind) throw new Error(`webhook server: bind address '${this.options.bindAddress}' disables it; omit the webhook server instead`);
     const server = https.createServer({ minVersion: 'TLSv1.2' }, (req, res) => { void this.serve(req, res); });
+    // The apiserver's webhook client (Go net/http via client-go's transport defaults) keeps idle connections
+    // for 90 s and does not retry a POST on a connection the server just closed. Node closes idle keep-alive
+    // connections after 5 s, so a review sent at that moment failed ("server closed idle connection",
+    // "connection reset by peer"). Outliving the client's idle timeout makes the client always close first.
+    server.keepAliveTimeout = this.options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS;
+    server.headersTimeout = server.keepAliveTimeout + 5_000;
     this.unsubscribe = this.options.certificates.onChange((c) => this.install(server, c));
     await this.options.certificates.start?.();
     const first = this.options.certificates.current();

@@ -146,4 +146,19 @@ export default async function admission(h: NodeHarness): Promise<void> {
       await until('the operator rolled out with the chart\'s settings', operatorReady, 240, 1000).catch(() => undefined);
     }
   });
+
+  await step('after the rotation test: a long-lived CA and serving certificate again, and admission works (the next suites rely on it)', async () => {
+    // The CA and certificate issued under the short validities expire within a minute: the operator, back on the
+    // chart's settings, must replace them before they lapse (its rounds come as early as a certificate is due).
+    const DAY = 86_400_000;
+    const lifetime = (c: X509Certificate) => Date.parse(c.validTo) - Date.parse(c.validFrom);
+    await until('a CA and a serving certificate of the chart\'s validities in the Secret', () => {
+      const d = secretData();
+      return lifetime(certs(pem(d['ca.crt']))[0]) > 300 * DAY && lifetime(certs(pem(d['tls.crt']))[0]) > 80 * DAY;
+    }, 180, 1000);
+    await sleep(15_000);  // every replica reloads the Secret within 10 s (WEBHOOK_CERT_RELOAD_INTERVAL)
+    const out = sh('kubectl', ['create', '--dry-run=server', '-o', 'name', '-f', '-'], { input: JSON.stringify(sampleDb('adm-after-rotation', {})) });
+    const d = secretData();
+    return `${out.trim()} admitted; serving certificate valid to ${certs(pem(d['tls.crt']))[0].validTo}, ${certs(pem(d['ca-bundle.crt'])).length} CA(s) in the bundle`;
+  });
 }

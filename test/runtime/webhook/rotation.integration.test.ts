@@ -34,7 +34,10 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     const ns = await setUp('certs-', 1);
     const certs = new SelfManagedCertificates({ client, namespace: ns, secretName: 'op-webhook-cert', dnsNames: ['op-webhook.op-system.svc'], targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }] });
     const first = await certs.reconcile();
-    expect(first).toEqual({ newCa: true, newServing: true, injected: [`ValidatingWebhookConfiguration/${ns}-hooks`] });
+    expect(first).toEqual({ newCa: true, newServing: true, injected: [`ValidatingWebhookConfiguration/${ns}-hooks`], nextDueInMs: expect.any(Number) });
+    // the serving certificate (90 days) is due first, with a third of its life left
+    expect(first.nextDueInMs).toBeGreaterThan(59 * 86_400_000);
+    expect(first.nextDueInMs).toBeLessThanOrEqual(60 * 86_400_000);
     const secret = await client.get(SECRET, 'op-webhook-cert', ns);
     const data = secret.data as Record<string, string>;
     const pem = (k: string) => Buffer.from(data[k], 'base64').toString('utf8');
@@ -49,7 +52,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
 
     // steady state: no write to the Secret or the configuration
     const again = await certs.reconcile();
-    expect(again).toEqual({ newCa: false, newServing: false, injected: [] });
+    expect(again).toEqual({ newCa: false, newServing: false, injected: [], nextDueInMs: expect.any(Number) });
     expect((await client.get(SECRET, 'op-webhook-cert', ns)).metadata!.resourceVersion).toBe(secret.metadata!.resourceVersion);
     expect((await client.get(VWC, `${ns}-hooks`)).metadata!.resourceVersion).toBe(config.metadata!.resourceVersion);
 
@@ -67,6 +70,32 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     await client.patch(VWC, `${ns}-hooks`, undefined, { type: 'json', ops: [{ op: 'remove', path: '/webhooks/0/clientConfig/caBundle' }] });
     expect((await certs.reconcile()).injected).toEqual([`ValidatingWebhookConfiguration/${ns}-hooks`]);
   });
+
+  test('rounds come as early as a certificate is due, not only every check interval: short-lived certificates never lapse', async () => {
+    // What the node's admission suite does (CA 60 s, certificate 30 s) shrunk: with only the 60 s interval the
+    // serving certificate expired while its successor waited for the new CA's propagation.
+    const ns = await setUp('certs-due-', 1);
+    const certs = new SelfManagedCertificates({
+      client, namespace: ns, secretName: 'op-webhook-cert', dnsNames: ['op-webhook.op-system.svc'],
+      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+      caValidityMs: 9_000, servingValidityMs: 6_000, caPropagationMs: 1_000, checkIntervalMs: 60_000,
+    });
+    await certs.start();
+    const servings = new Set<string>();
+    const lapses: string[] = [];
+    try {
+      for (const until = Date.now() + 14_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+        const tls = Buffer.from(((await client.get(SECRET, 'op-webhook-cert', ns)).data as any)['tls.crt'], 'base64').toString();
+        servings.add(tls);
+        const validTo = new Date(parseCertificates(tls)[0].validTo).getTime();
+        if (validTo <= Date.now()) lapses.push(`${new Date().toISOString()}: served certificate expired at ${new Date(validTo).toISOString()}`);
+      }
+    } finally {
+      await certs.stop();
+    }
+    expect(lapses).toEqual([]);
+    expect(servings.size).toBeGreaterThanOrEqual(3);
+  }, 30_000);
 
   test('a missing Secret is an error naming it (the operator may not create Secrets)', async () => {
     const certs = new SelfManagedCertificates({ client, namespace: 'default', secretName: 'nope', dnsNames: ['x.svc'] });
