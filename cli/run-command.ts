@@ -1,13 +1,16 @@
 /**
  * `cdk8s-operator run`: the controller on this machine with exactly the identity its chart gives it in
  * the cluster (operator-sdk's `run --local`, but not as you): a short-lived token of the chart's
- * ServiceAccount is minted with the TokenRequest API (as `kubectl create token` does), written into a
- * kubeconfig of its own (mode 0600, removed on exit), and the controller runs with that kubeconfig,
+ * ServiceAccount is minted with the TokenRequest API (as `kubectl create token` does) into a token file
+ * that a kubeconfig of its own points at (both mode 0600, removed on exit), and the controller runs with that kubeconfig,
  * `POD_NAMESPACE` set to the operator's namespace (where the chart grants the leader Lease),
  * `WATCH_NAMESPACE` and the container args as the chart's Deployment sets them. Flags after `--` are
  * appended (a later flag wins, e.g. `-- --metrics-bind-address=0`).
  *
  * Before the controller starts, a SelfSubjectReview made with the minted token prints who it runs as.
+ * The token is short-lived (`--duration`), the controller is not: a new token replaces the file when 80 %
+ * of the current one's lifetime has passed, and the controller re-reads its `token-file` once a minute (as
+ * client-go does), so `run` keeps going for as long as you let it, without a restart.
  * Your own kubeconfig (`KUBECONFIG` / `~/.kube/config`) needs only the right to create tokens of
  * that ServiceAccount (`serviceaccounts/token` create).
  */
@@ -29,7 +32,9 @@ export interface RunCommandOptions {
   readonly serviceAccount?: string;
   /** Token lifetime in seconds (the apiserver's minimum is 600). @default 3600 */
   readonly durationSeconds?: number;
-  /** Keep the minted kubeconfig here instead of a temporary file (removed on exit). */
+  /** When a new token replaces the current one. @default - after 80 % of `durationSeconds` */
+  readonly refreshAfterMs?: number;
+  /** Keep the minted kubeconfig here (and its token in `<file>.token`) instead of a temporary folder (removed on exit). */
   readonly kubeconfigOut?: string;
   /** Controller flags appended to the chart's args. */
   readonly extraArgs?: readonly string[];
@@ -86,23 +91,43 @@ export async function runCommand(options: RunCommandOptions, log: (line: string)
   const kc = adminKubeConfig(env);
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('run: the current kubeconfig has no cluster');
-  const admin = await apiRequest(kc, 'POST', `/api/v1/namespaces/${operator.namespace}/serviceaccounts/${operator.serviceAccount}/token`,
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: durationSeconds } });
-  if (admin.code !== 201) {
-    throw new Error(`run: TokenRequest for ServiceAccount ${operator.namespace}/${operator.serviceAccount} failed (${admin.code}): ${admin.body?.message ?? ''}`
-      + (admin.code === 404 ? ' — apply the chart first (dist/APPLY.md)' : admin.code === 403 ? ' — your kubeconfig needs create on serviceaccounts/token in that namespace' : ''));
-  }
-  const token: string = admin.body.status.token;
+  const mint = async (): Promise<string> => {
+    const response = await apiRequest(kc, 'POST', `/api/v1/namespaces/${operator.namespace}/serviceaccounts/${operator.serviceAccount}/token`,
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: durationSeconds } });
+    if (response.code !== 201) {
+      throw new Error(`run: TokenRequest for ServiceAccount ${operator.namespace}/${operator.serviceAccount} failed (${response.code}): ${response.body?.message ?? ''}`
+        + (response.code === 404 ? ' — apply the chart first (dist/APPLY.md)' : response.code === 403 ? ' — your kubeconfig needs create on serviceaccounts/token in that namespace' : ''));
+    }
+    return response.body.status.token;
+  };
+  const token = await mint();
   const ca = cluster.caData ?? (cluster.caFile ? fs.readFileSync(cluster.caFile).toString('base64') : undefined);
+  const tmp = options.kubeconfigOut ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-operator-run-'));
+  const kubeconfig = options.kubeconfigOut ?? path.join(tmp!, 'kubeconfig');
+  const tokenFile = path.resolve(`${kubeconfig}.token`);
   const minted = {
     apiVersion: 'v1', kind: 'Config', 'current-context': 'operator', preferences: {},
     clusters: [{ name: 'cluster', cluster: { server: cluster.server, ...(ca ? { 'certificate-authority-data': ca } : {}), ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}) } }],
-    users: [{ name: 'operator', user: { token } }],
+    users: [{ name: 'operator', user: { 'token-file': tokenFile } }],
     contexts: [{ name: 'operator', context: { cluster: 'cluster', user: 'operator', namespace: operator.namespace } }],
   };
-  const tmp = options.kubeconfigOut ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-operator-run-'));
-  const kubeconfig = options.kubeconfigOut ?? path.join(tmp!, 'kubeconfig');
+  // Replaced whole (rename), so the controller never reads a half-written token.
+  const writeToken = (value: string) => {
+    fs.writeFileSync(`${tokenFile}.new`, value, { mode: 0o600 });
+    fs.renameSync(`${tokenFile}.new`, tokenFile);
+  };
+  writeToken(token);
   fs.writeFileSync(kubeconfig, yaml.stringify(minted), { mode: 0o600 });
+  let refresh: NodeJS.Timeout | undefined;
+  const scheduleRefresh = (inMs: number) => {
+    refresh = setTimeout(() => {
+      mint().then((t) => { writeToken(t); log(`token of ${operator.namespace}/${operator.serviceAccount} refreshed`); scheduleRefresh(refreshAfterMs); },
+        (err) => { log(`${(err as Error).message}; retrying in 30 s`); scheduleRefresh(Math.min(30_000, refreshAfterMs)); });
+    }, inMs);
+    refresh.unref();
+  };
+  const refreshAfterMs = options.refreshAfterMs ?? durationSeconds * 800;
+  scheduleRefresh(refreshAfterMs);
   try {
     const who = await selfSubjectReview(kubeconfig);
     log(`running ${bundle} as ${who} (token valid ${durationSeconds} s; namespace ${operator.namespace}; WATCH_NAMESPACE=${env.WATCH_NAMESPACE ?? operator.watchNamespace ?? ''})`);
@@ -123,6 +148,7 @@ export async function runCommand(options: RunCommandOptions, log: (line: string)
     process.off('SIGINT', forward);
     return code;
   } finally {
+    clearTimeout(refresh);
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

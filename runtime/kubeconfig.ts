@@ -18,8 +18,9 @@
  * Guarantees:
  * - Same semantics as client-node for what it handles (data fields base64, a trailing `/` of the server dropped, `token` before
  *   `token-file`); relative paths are resolved against the kubeconfig's folder, as client-go does.
- * - The in-cluster token file is re-read once a minute (client-go and client-node do the same), so
- *   projected ServiceAccount tokens keep working after their rotation.
+ * - A token file (in-cluster, or a kubeconfig's `token-file`) is re-read once a minute, as client-go does, so
+ *   projected ServiceAccount tokens and tokens refreshed on disk keep working (client-node reads a
+ *   kubeconfig's `token-file` only once).
  * - `applyToHTTPSOptions` has client-node's signature: the transport uses either.
  *
  * Caveats: the client-node fallback is loaded with a computed module name, so a bundle does not carry
@@ -178,7 +179,10 @@ function specOf(doc: KubeconfigFile, dir: string): LightKubeConfigSpec | undefin
     caData: str(cluster['certificate-authority-data']),
     skipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
     tlsServerName: str(cluster['tls-server-name']),
-    token: str(user.token) ?? (str(user['token-file']) ? fs.readFileSync(abs(user['token-file'])!, 'utf8') : undefined),
+    token: str(user.token),
+    // Re-read once a minute, as client-go re-reads a BearerTokenFile (client-node reads it once): a token
+    // someone refreshes on disk (`cdk8s-operator run`, a sidecar) keeps working.
+    tokenFile: str(user.token) ? undefined : abs(user['token-file']),
     certFile: abs(user['client-certificate']),
     certData: str(user['client-certificate-data']),
     keyFile: abs(user['client-key']),

@@ -31,7 +31,7 @@ function synth(dir: string): string {
 const PROBE = `
 const fs = require('fs'); const https = require('https');
 const kc = fs.readFileSync(process.env.KUBECONFIG, 'utf8');
-const server = /server: (\\S+)/.exec(kc)[1]; const token = /token: (\\S+)/.exec(kc)[1];
+const server = /server: (\\S+)/.exec(kc)[1]; const token = fs.readFileSync(/token-file: (\\S+)/.exec(kc)[1], 'utf8');
 const ca = Buffer.from(/certificate-authority-data: (\\S+)/.exec(kc)[1], 'base64');
 const req = https.request(new URL('/apis/authentication.k8s.io/v1/selfsubjectreviews', server), { method: 'POST', ca, headers: { Authorization: 'Bearer ' + token, 'Content-Type': 'application/json' } }, (res) => {
   let body = ''; res.on('data', (c) => body += c); res.on('end', () => {
@@ -86,6 +86,42 @@ describeRealApiServer('out of cluster as the operator: `cdk8s-operator run`, env
     expect(seen.args).toStrictEqual(['--health-probe-bind-address=:8081', '--metrics-bind-address=:8080', '--leader-elect', '--metrics-bind-address=0']);
     expect(fs.existsSync(seen.kubeconfig)).toBe(false);
     expect(lines[0]).toMatch(new RegExp(`^running bundle/controller\\.js as ${OPERATOR_USER} \\(token valid 3600 s; namespace ${OPERATOR_NS}; WATCH_NAMESPACE=run-team\\)`));
+  });
+
+  test('the token is refreshed on disk before it expires; the new one authenticates as the ServiceAccount too', async () => {
+    // A stand-in controller that waits for its token file to change, then asks who each token is.
+    const refreshProbe = `
+const fs = require('fs'); const https = require('https');
+const kc = fs.readFileSync(process.env.KUBECONFIG, 'utf8');
+const server = /server: (\\S+)/.exec(kc)[1]; const file = /token-file: (\\S+)/.exec(kc)[1];
+const ca = Buffer.from(/certificate-authority-data: (\\S+)/.exec(kc)[1], 'base64');
+const who = (token) => new Promise((resolve) => {
+  const req = https.request(new URL('/apis/authentication.k8s.io/v1/selfsubjectreviews', server), { method: 'POST', ca, headers: { Authorization: 'Bearer ' + token, 'Content-Type': 'application/json' } }, (res) => {
+    let body = ''; res.on('data', (c) => body += c); res.on('end', () => resolve(JSON.parse(body).status.userInfo.username));
+  });
+  req.end(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }));
+});
+const first = fs.readFileSync(file, 'utf8');
+const started = Date.now();
+const poll = setInterval(async () => {
+  const now = fs.readFileSync(file, 'utf8');
+  if (now === first && Date.now() - started < 20000) return;
+  clearInterval(poll);
+  fs.writeFileSync(process.env.RESULT_FILE, JSON.stringify({ changed: now !== first, users: [await who(first), await who(now)], mode: (fs.statSync(file).mode & 0o777).toString(8) }));
+  process.exit(0);
+}, 200);
+`;
+    process.chdir(tmp);
+    fs.mkdirSync('bundle', { recursive: true });
+    fs.writeFileSync('bundle/refresh.js', refreshProbe);
+    const admin = path.join(tmp, 'admin.kubeconfig');
+    plane().writeKubeconfig(admin);
+    const result = path.join(tmp, 'refresh.json');
+    const lines: string[] = [];
+    const code = await runCommand({ bundle: 'bundle/refresh.js', refreshAfterMs: 1_000, env: { ...process.env, KUBECONFIG: admin, RESULT_FILE: result } }, (l) => lines.push(l));
+    expect(code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(result, 'utf8'))).toStrictEqual({ changed: true, users: [OPERATOR_USER, OPERATOR_USER], mode: '600' });
+    expect(lines).toContain(`token of ${OPERATOR_NS}/gadget-operator refreshed`);
   });
 
   test('a ServiceAccount the cluster does not have: the TokenRequest failure says to apply the chart first', async () => {

@@ -121,6 +121,20 @@ describe('LightKubeConfig', () => {
     }
     expect(LightKubeConfig.inCluster(path.join(dir, 'no-such-dir'), {})).toBeUndefined();
   });
+
+  test('a kubeconfig\'s token-file is re-read once a minute, as client-go re-reads a BearerTokenFile (`cdk8s-operator run` refreshes it)', async () => {
+    const token = write('refreshed-token', 'first');
+    const light = LightKubeConfig.fromFile(write('token-file-refresh.yaml', kubeconfig({ server: 'https://k8s.example' }, { 'token-file': token })))!;
+    expect(await optionsOf(light)).toMatchObject({ authorization: 'Bearer first' });
+    expect(light.getCurrentUser().authProvider).toBeDefined();
+    fs.writeFileSync(token, 'second');
+    const now = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 61_000);
+    try {
+      expect(await optionsOf(light)).toMatchObject({ authorization: 'Bearer second' });
+    } finally {
+      now.mockRestore();
+    }
+  });
 });
 
 describeRealApiServer('LightKubeConfig on the apiserver', (plane) => {
