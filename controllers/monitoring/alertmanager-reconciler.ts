@@ -7,10 +7,11 @@
  * naming it; else apply Service and StatefulSet (no request when they match) and report replicas and
  * `Available` / `Reconciled` in the status.
  */
-import { applyOwned, KubeClient, Reconciler, Request, Result, setCondition, Store, updateStatus } from '../../runtime';
+import { applyOwned, KubeClient, Reconciler, Request, Result, Store, updateStatus } from '../../runtime';
 import { alertmanagerService, alertmanagerStatefulSet, ChildOptions } from './children';
 import { ALERTMANAGER_SUBSET, unsupportedFields } from './subset';
-import { Alertmanager, ALERTMANAGER, inNamespace, InNamespace, names, SERVICE, Service, StatefulSet, WorkloadStatus } from './types';
+import { Alertmanager, ALERTMANAGER, inNamespace, InNamespace, names, SERVICE, Service, StatefulSet } from './types';
+import { ReconciledCondition, workloadStatus } from './workload-status';
 
 /** Dependencies of {@link AlertmanagerReconciler}. */
 export interface AlertmanagerReconcilerDeps extends ChildOptions {
@@ -46,28 +47,9 @@ export class AlertmanagerReconciler implements Reconciler {
     await this.writeStatus(am, { status: 'True', reason: 'Reconciled', message: `configuration from Secret ${am.spec.configSecret ?? names.alertmanagerConfigSecret(am.metadata.name)}` });
   }
 
-  private async writeStatus(am: InNamespace<Alertmanager>, reconciled: { status: 'True' | 'False'; reason: string; message: string }): Promise<void> {
+  private async writeStatus(am: InNamespace<Alertmanager>, reconciled: ReconciledCondition): Promise<void> {
     const sts = this.deps.statefulSets.get({ namespace: am.metadata.namespace, name: names.alertmanagerStatefulSet(am.metadata.name) });
-    const desired = am.spec.replicas ?? 1;
-    const available = sts?.status?.availableReplicas ?? sts?.status?.readyReplicas ?? 0;
-    const generation = am.metadata.generation;
-    let conditions = setCondition(am.status?.conditions, {
-      type: 'Available',
-      status: available >= desired ? 'True' : 'False',
-      reason: available >= desired ? 'AllReplicasAvailable' : 'ReplicasUnavailable',
-      message: `${available} of ${desired} replicas available`,
-      observedGeneration: generation,
-    });
-    conditions = setCondition(conditions, { type: 'Reconciled', ...reconciled, observedGeneration: generation });
-    const status: WorkloadStatus = {
-      ...(am.status ?? {}),
-      replicas: sts?.status?.replicas ?? 0,
-      availableReplicas: available,
-      updatedReplicas: sts?.status?.updatedReplicas ?? 0,
-      unavailableReplicas: Math.max(0, desired - available),
-      paused: false,
-      conditions,
-    };
+    const status = workloadStatus(am.status, sts, am.spec.replicas ?? 1, reconciled, am.metadata.generation);
     await updateStatus(this.deps.client, am, status, { fieldManager: this.fieldManager, resource: ALERTMANAGER });
   }
 }

@@ -13,7 +13,7 @@
  * 5. Status: replicas from the StatefulSet, `Available`, `Reconciled` (with what was selected), and the
  *    bindings of the selected objects (and of those no longer selected, removed).
  */
-import { applyOwned, isNotFound, KubeClient, KubeObject, labelSelectorProblems, Reconciler, Request, Result, setCondition, Store, updateStatus } from '../../runtime';
+import { applyOwned, isNotFound, KubeClient, KubeObject, labelSelectorProblems, Reconciler, Request, Result, Store, updateStatus } from '../../runtime';
 import { recordBinding, Verdict } from './bindings';
 import { ChildOptions, prometheusConfigSecret, prometheusRulesConfigMap, prometheusService, prometheusStatefulSet, prometheusTargetsConfigMap } from './children';
 import { DiscoverySource } from './discovery';
@@ -21,7 +21,8 @@ import { generateConfig, generateTargets } from './promcfg';
 import { RULES_CONFIGMAP_LIMIT, ruleFiles } from './rules';
 import { Selection } from './selection';
 import { PROMETHEUS_SUBSET, PROMETHEUSRULE_SUBSET, SERVICEMONITOR_SUBSET, unsupportedFields } from './subset';
-import { CONFIGMAP, inNamespace, InNamespace, names, Prometheus, PROMETHEUS, PrometheusRule, PROMETHEUSRULE, SECRET, SERVICE, Service, ServiceMonitor, SERVICEMONITOR, StatefulSet, WorkloadStatus } from './types';
+import { CONFIGMAP, inNamespace, InNamespace, names, Prometheus, PROMETHEUS, PrometheusRule, PROMETHEUSRULE, SECRET, SERVICE, Service, ServiceMonitor, SERVICEMONITOR, StatefulSet } from './types';
+import { ReconciledCondition, workloadStatus } from './workload-status';
 
 /** Dependencies of {@link PrometheusReconciler}. */
 export interface PrometheusReconcilerDeps extends ChildOptions {
@@ -132,27 +133,9 @@ export class PrometheusReconciler implements Reconciler {
     for (const r of this.deps.rules.list()) if (!ruleUids.has(r.metadata.uid) && mine(r)) await recordBinding(this.deps.client, r, p, undefined, this.fieldManager);
   }
 
-  private async writeStatus(p: InNamespace<Prometheus>, reconciled: { status: 'True' | 'False'; reason: string; message: string }, generation: number | undefined): Promise<void> {
+  private async writeStatus(p: InNamespace<Prometheus>, reconciled: ReconciledCondition, generation: number | undefined): Promise<void> {
     const sts = this.deps.statefulSets.get({ namespace: p.metadata.namespace, name: names.prometheusStatefulSet(p.metadata.name) });
-    const desired = p.spec.replicas ?? 1;
-    const available = sts?.status?.availableReplicas ?? sts?.status?.readyReplicas ?? 0;
-    let conditions = setCondition(p.status?.conditions, {
-      type: 'Available',
-      status: available >= desired ? 'True' : 'False',
-      reason: available >= desired ? 'AllReplicasAvailable' : 'ReplicasUnavailable',
-      message: `${available} of ${desired} replicas available`,
-      observedGeneration: generation,
-    });
-    conditions = setCondition(conditions, { type: 'Reconciled', ...reconciled, observedGeneration: generation });
-    const status: WorkloadStatus = {
-      ...(p.status ?? {}),
-      replicas: sts?.status?.replicas ?? 0,
-      availableReplicas: available,
-      updatedReplicas: sts?.status?.updatedReplicas ?? 0,
-      unavailableReplicas: Math.max(0, desired - available),
-      paused: false,
-      conditions,
-    };
+    const status = workloadStatus(p.status, sts, p.spec.replicas ?? 1, reconciled, generation);
     await updateStatus(this.deps.client, p, status, { fieldManager: this.fieldManager, resource: PROMETHEUS });
   }
 }
