@@ -33,6 +33,8 @@ describeRealApiServer('Foo controller', (plane) => {
   });
 
   const writes = (filter: { resource?: string; name?: string } = {}) => controllerWrites(proxy, env.ns, filter);
+  /** Foos whose status reports their one replica available (the upstream end state of these tests). */
+  const convergedFoos = async () => (await env.list(FOO_API, 'Foo')).filter((f: any) => f.status?.availableReplicas === 1).length;
 
   test('converges with one Deployment create and a status write per reported availableReplicas value (0 included), then makes zero writes', async () => {
     env = await FooNamespace.create(plane(), false);
@@ -98,19 +100,30 @@ describeRealApiServer('Foo controller', (plane) => {
     expect(d.metadata.ownerReferences).toBeUndefined();
   }, 60_000);
 
-  test('converges through a 409 storm on every write', async () => {
+  test('converges through a 409 storm on every write, landing mid-convergence', async () => {
+    // Sized so that the storm lands while the Foos are converging, and asserted: when it is armed, some
+    // Deployments exist (lower bound, counted before) and not every Foo has converged (upper bound, counted after).
+    const N = 120;
     env = await FooNamespace.create(plane());
+    for (let i = 0; i < N; i++) await env.put(foo(`stormy-${i}`));
     await manager();
+    await until('the first Deployment', async () => (await env.list('apps/v1', 'Deployment')).length > 0, T, 10);
+    const deploymentsBefore = (await env.list('apps/v1', 'Deployment')).length;
     proxy.failNext({ verb: 'create', resource: 'deployments', count: 8 }, 409);
     proxy.failNext({ verb: 'patch', resource: 'foos', count: 8 }, 409);
-    await env.put(foo('stormy'));
-    await until('deployment', () => env.getDeployment('stormy'), T);
-    await until('status', async () => (await env.getFoo('stormy'))?.status?.availableReplicas === 1, T);
-    const ok = writes().filter((w) => w.code < 300);
-    expect(ok.filter((w) => w.resource === 'deployments')).toHaveLength(1);
-    expect(ok.filter((w) => w.resource === 'foos').length).toBeGreaterThanOrEqual(1);
+    const convergedAfter = await convergedFoos();
+    expect({ deploymentsBefore, convergedAfter, midConvergence: deploymentsBefore > 0 && convergedAfter < N })
+      .toStrictEqual({ deploymentsBefore, convergedAfter, midConvergence: true });
+    await until(`all ${N} converged`, async () => (await convergedFoos()) === N, 90_000, 250);
+    // every injected 409 was served (to writes of Foos still converging), and none left a duplicate behind
     expect(writes().filter((w) => w.code === 409 && w.injected)).toHaveLength(16);
-  }, 60_000);
+    const ok = writes().filter((w) => w.code < 300);
+    expect(ok.filter((w) => w.resource === 'deployments' && w.verb === 'create')).toHaveLength(N);
+    expect(ok.filter((w) => w.resource === 'foos').length).toBeGreaterThanOrEqual(N);
+    const deployments = await env.list('apps/v1', 'Deployment');
+    expect(deployments).toHaveLength(N);
+    expect(deployments.every((d: any) => d.metadata.ownerReferences?.length === 1)).toBe(true);
+  }, 180_000);
 
   test('honours Retry-After on 429', async () => {
     env = await FooNamespace.create(plane());
@@ -124,17 +137,20 @@ describeRealApiServer('Foo controller', (plane) => {
   }, 60_000);
 
   test('an apiserver restart in the middle of convergence: every Foo still converges, one Deployment each', async () => {
-    // Sized so that the fault lands while Foos are converging, and asserted: some have converged, not all.
+    // Sized so that the restart lands while Foos are converging, and asserted: some had converged before the
+    // apiserver went down (counted before the restart), and not all of them by the time it was back (counted
+    // right after: no more than that had converged when it went down).
     const N = 120;
     env = await FooNamespace.create(plane());
     for (let i = 0; i < N; i++) await env.put(foo(`mid-${i}`));
-    const converged = async () => (await env.list(FOO_API, 'Foo')).filter((f: any) => f.status?.availableReplicas === 1).length;
     await manager();
-    await until('the first Foo converged', async () => (await converged()) > 0, T, 10);
-    const atFault = await converged();
+    await until('the first Foo converged', async () => (await convergedFoos()) > 0, T, 10);
+    const convergedBefore = await convergedFoos();
     await plane().restartApiServer({ downMs: 500 });
-    expect({ atFault, midConvergence: atFault > 0 && atFault < N }).toStrictEqual({ atFault, midConvergence: true });
-    await until(`all ${N} converged after the restart`, async () => (await converged()) === N, 90_000, 250);
+    const convergedAfter = await convergedFoos();
+    expect({ convergedBefore, convergedAfter, midConvergence: convergedBefore > 0 && convergedAfter < N })
+      .toStrictEqual({ convergedBefore, convergedAfter, midConvergence: true });
+    await until(`all ${N} converged after the restart`, async () => (await convergedFoos()) === N, 90_000, 250);
     const deployments = await env.list('apps/v1', 'Deployment');
     expect(deployments).toHaveLength(N);
     expect(deployments.every((d: any) => d.metadata.ownerReferences?.length === 1)).toBe(true);
@@ -142,29 +158,42 @@ describeRealApiServer('Foo controller', (plane) => {
     await until('deployment after', () => env.getDeployment('after'), T);
   }, 180_000);
 
-  test('a crash mid-reconcile and a restart converge without duplicate owned objects', async () => {
+  test('a crash in the middle of convergence and a restart converge without duplicate owned objects', async () => {
+    // Sized so that the crash lands while Foos are converging, and asserted: with the first process dead nothing
+    // writes Foo statuses, so the counts after the crash are those at the crash: some Foos converged, not all,
+    // and some Deployments created whose Foo's status write never happened (a crash mid-reconcile).
+    const N = 120;
     env = await FooNamespace.create(plane());
-    // First process: creates the Deployment, then "crashes" before the status write.
+    for (let i = 0; i < N; i++) await env.put(foo(`crashy-${i}`));
     const first = await manager({}, false);
-    const realPatch = first.client.patch.bind(first.client);
-    first.client.patch = async (...args: Parameters<typeof realPatch>) => {
-      if (args[4]?.subresource === 'status') throw new Error('process crashed');
-      return realPatch(...args);
-    };
+    let crashed = false;
+    // The crash: from that moment every request of the first process fails, as if it had died, then it stops.
+    for (const method of ['create', 'patch', 'replace', 'replaceStatus'] as const) {
+      const real = (first.client[method] as (...a: unknown[]) => Promise<unknown>).bind(first.client);
+      (first.client as any)[method] = async (...args: unknown[]) => {
+        if (crashed) throw new Error('process crashed');
+        return real(...args);
+      };
+    }
     await first.start();
-    await env.put(foo('crashy'));
-    await until('deployment', () => env.getDeployment('crashy'), T);
-    await until('crash', async () => (await first.metrics.value('controller_runtime_reconcile_errors_total')) >= 1, T);
+    await until('the first Foo converged', async () => (await convergedFoos()) > 0, T, 10);
+    crashed = true;
     await first.stop();
     managers.splice(managers.indexOf(first), 1);
+    const convergedAtCrash = await convergedFoos();
+    const deploymentsAtCrash = (await env.list('apps/v1', 'Deployment')).length;
+    expect({ convergedAtCrash, deploymentsAtCrash, midConvergence: convergedAtCrash > 0 && convergedAtCrash < N && deploymentsAtCrash > convergedAtCrash })
+      .toStrictEqual({ convergedAtCrash, deploymentsAtCrash, midConvergence: true });
 
-    const second = await manager();
-    await until('status after restart', async () => (await env.getFoo('crashy'))?.status?.availableReplicas === 1, T);
+    await manager();
+    await until(`all ${N} converged after the restart`, async () => (await convergedFoos()) === N, 90_000, 250);
     await sleep(200);
-    const deployments = (await second.client.list({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: env.ns })).items;
-    expect(deployments.map((d) => d.metadata!.name)).toEqual(['crashy']);
-    expect(deployments[0].metadata!.ownerReferences).toHaveLength(1);
-  }, 60_000);
+    const deployments = await env.list('apps/v1', 'Deployment');
+    expect(deployments.map((d: any) => d.metadata.name).sort()).toEqual(Array.from({ length: N }, (_, i) => `crashy-${i}`).sort());
+    expect(deployments.every((d: any) => d.metadata.ownerReferences?.length === 1)).toBe(true);
+    // the second process created only the Deployments the first had not
+    expect(writes({ resource: 'deployments' }).filter((w) => w.verb === 'create' && w.code === 201)).toHaveLength(N);
+  }, 180_000);
 
   test('deleting a Foo stops reconciling it; its Deployment is garbage-collected', async () => {
     env = await FooNamespace.create(plane());

@@ -125,6 +125,32 @@ describeRealApiServer('SampleDB controller', (plane) => {
     expect(logs.length).toBeGreaterThan(0);
   }, 120_000);
 
+  test('an apiserver restart in the middle of convergence: every database reaches Running with one of each owned object', async () => {
+    // Sized so that the restart lands while the databases are converging, and asserted: one was Running before
+    // the apiserver went down (counted before), not all by the time it was back (counted right after: no more
+    // than that were Running when it went down).
+    const N = 10;
+    const names = Array.from({ length: N }, (_, i) => `mid-${i}`);
+    for (const name of names) {
+      await env.finishJob(`${name}-init`);
+      env.runPods(name, 1);
+    }
+    for (const name of names) await env.put(sampleDb(name));
+    const runningCount = async () => (await env.list(API, 'SampleDB')).filter((d: any) => d.status?.phase === 'Running').length;
+    await until('the first database Running', async () => (await runningCount()) > 0, 90_000, 20);
+    const runningBefore = await runningCount();
+    await plane().restartApiServer({ downMs: 500 });
+    const runningAfter = await runningCount();
+    expect({ runningBefore, runningAfter, midConvergence: runningBefore > 0 && runningAfter < N })
+      .toStrictEqual({ runningBefore, runningAfter, midConvergence: true });
+    await until(`all ${N} Running after the restart`, async () => (await runningCount()) === N, 120_000, 250);
+    const owned = async (apiVersion: string, kind: string) => (await env.list(apiVersion, kind)).map((o: any) => o.metadata.name).sort();
+    expect(await owned('apps/v1', 'StatefulSet')).toEqual([...names].sort());
+    expect(await owned('batch/v1', 'Job')).toEqual(names.map((n) => `${n}-init`).sort());
+    expect(await owned('v1', 'Secret')).toEqual(names.map((n) => `${n}-credentials`).sort());
+    expect(await owned('v1', 'Service')).toEqual(names.flatMap((n) => [n, `${n}-headless`, `${n}-ro`, `${n}-rw`]).sort());
+  }, 300_000);
+
   test('kubectl scale reaches the StatefulSet; drift on it is reverted', async () => {
     await running('scaled');
     const dir = mkdtempSync(join(tmpdir(), 'sampledb-kubectl-'));
