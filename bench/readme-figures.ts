@@ -47,7 +47,12 @@ export function controllerSection(r: Json, file = 'controller-results.json'): st
     ...(c.summary as Json[]).map((s) => `| ${int(s.foos)} (${s.go.runs}/${s.ours.runs}) | ${n2(s.go.convergeSeconds)} | ${n2(s.ours.convergeSeconds)} | **${n2(s.ratios.convergeSeconds)}** | ${n1(s.go.peakRssMiB)} | ${n1(s.ours.peakRssMiB)} | **${n2(s.ratios.peakRssMiB)}** | ${s.perFooKiB ? `${n1(s.perFooKiB.go)} / ${n1(s.perFooKiB.ours)}` : 'n/a'} | ${n1(s.go.cpuSeconds)} | ${n1(s.ours.cpuSeconds)} | ${n1(s.go.apiserverCpuSeconds)} / ${n1(s.ours.apiserverCpuSeconds)} | ${n2(s.go.requestsPerFoo)} / ${n2(s.ours.requestsPerFoo)} | ${int(s.go.steadyStateWrites)} / ${int(s.ours.steadyStateWrites)} | ${s.endStateDiff.pairs ? `${int(s.endStateDiff.objects)} × ${s.endStateDiff.pairs}, ${int(s.endStateDiff.differingObjects)}` : 'not diffed'} | ${range(loads(s.foos))} |`),
     '',
     `Fixed cost of each process (started with no Foo, 5 s after its watches opened; medians of ${c.fixedCost.go?.runs ?? 0}): Go ${n1(c.fixedCost.go?.peakRssMiB)} MiB, ours ${n1(c.fixedCost.ours?.peakRssMiB)} MiB peak RSS.`,
-    'KiB per Foo is the peak RSS above that, divided by the Foos. Per run, convergence in seconds (load average at the end of the run):',
+    'KiB per Foo is the peak RSS above that, divided by the Foos.',
+    ...((c.summary as Json[]).some((s) => s.ours.driverCpuSeconds !== undefined) ? [
+      'Where the time goes (medians, Go / ours): from the process start to its first request at the apiserver (start-up: Node and the bundle load count), and the CPU seconds until convergence of the controller, kube-apiserver, etcd and the bench\'s own driver (its watches and the stand-in marking Deployments available, the same work for both):',
+      ...(c.summary as Json[]).filter((s) => s.ours.driverCpuSeconds !== undefined).map((s) => `- ${int(s.foos)} Foos: first request ${n2(s.go.firstRequestSeconds)} / ${n2(s.ours.firstRequestSeconds)} s; CPU s controller ${n1(s.go.cpuSeconds)} / ${n1(s.ours.cpuSeconds)}, kube-apiserver ${n1(s.go.apiserverCpuSeconds)} / ${n1(s.ours.apiserverCpuSeconds)}, etcd ${n1(s.go.etcdCpuSeconds)} / ${n1(s.ours.etcdCpuSeconds)}, driver ${n1(s.go.driverCpuSeconds)} / ${n1(s.ours.driverCpuSeconds)}`),
+    ] : []),
+    'Per run, convergence in seconds (load average at the end of the run):',
     ...Object.keys(c.runsPerSize).map((foos) => `- ${int(Number(foos))} Foos: ${(['go', 'ours'] as const).map((impl) => `${impl === 'go' ? 'Go' : 'ours'} ${runs.filter((x) => x.foos === Number(foos) && x.implementation === impl).map((x) => `${n2(x.convergeSeconds)} (${n1(x.loadavg.end[0])})`).join(', ')}`).join('; ')}`),
   ];
   return lines.join('\n');
@@ -55,14 +60,20 @@ export function controllerSection(r: Json, file = 'controller-results.json'): st
 
 export function synthSection(r: Json): string {
   const d = r.demoApps;
+  // Results before the per-size run count and load were recorded: every size ran `r.runs` times.
+  const runsOf = (s: Json) => s.runs ?? r.runs;
+  const load = (s: Json) => (s.loadavg ? `${n1(s.loadavg.min)}–${n1(s.loadavg.max)}` : 'n/a');
   return [
-    `**Synth** (\`bench/latest/synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=synth --runs=${r.runs}\`, medians of ${r.runs}; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end):`,
+    r.synth[0].runs === undefined
+      // results from before at least 10 runs were enforced and the load was recorded per size
+      ? `**Synth** (\`bench/latest/synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=synth --runs=${r.runs}\`, medians of ${r.runs}; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end):`
+      : `**Synth** (\`bench/latest/synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=synth${r.runs === 3 ? '' : ` --runs=${r.runs}`}\`: each size ${runsOf(r.synth[0])} whole processes of each, alternating, medians; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end):`,
     '',
-    '| CRDs / example resources | ours s | plain ApiObjects s | ours / plain | ours peak RSS MiB | plain MiB |',
-    '|---|---|---|---|---|---|',
-    ...(r.synth as Json[]).map((s) => `| ${int(s.crds)} / ${int(s.examples)} | ${n2(s.ours.wallSeconds)} | ${n2(s.baseline.wallSeconds)} | **${n2(s.wallRatio)}** | ${int(s.ours.peakRssMiB)} | ${int(s.baseline.peakRssMiB)} |`),
+    '| CRDs / example resources | ours s | plain ApiObjects s | ours / plain | ours peak RSS MiB | plain MiB | load avg |',
+    '|---|---|---|---|---|---|---|',
+    ...(r.synth as Json[]).map((s) => `| ${int(s.crds)} / ${int(s.examples)} | ${n2(s.ours.wallSeconds)} | ${n2(s.baseline.wallSeconds)} | **${n2(s.wallRatio)}** | ${int(s.ours.peakRssMiB)} | ${int(s.baseline.peakRssMiB)} | ${load(s)} |`),
     '',
-    'Where the time of `npx cdk8s synth` of the demo apps goes (same run, wall seconds, every Node process with the bench\'s peak-RSS reporter preloaded):',
+    `Where the time of \`npx cdk8s synth\` of the demo apps goes (same run, wall seconds, medians of ${runsOf(r.synth[0])}, every Node process with the bench's peak-RSS reporter preloaded):`,
     '',
     '| step | seconds | peak RSS MiB |',
     '|---|---|---|',

@@ -52,6 +52,8 @@ export async function startBenchControlPlane(crds: object[]): Promise<BenchContr
   let plane: ControlPlane | undefined;
   const close = async () => {
     await plane?.stop();
+    // BENCH_KEEP_AUDIT=<folder>: keep each run's audit log there (a request timeline, for finding where time goes).
+    if (process.env.BENCH_KEEP_AUDIT && fs.existsSync(auditLog)) fs.copyFileSync(auditLog, path.join(process.env.BENCH_KEEP_AUDIT, `${path.basename(dir)}.log`));
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {

@@ -14,7 +14,8 @@
 // the official figures use its defaults), --ours-node-flags='--max-semi-space-size=4' (Node flags instead of
 // its Dockerfile's; experiments only), --idle-runs=K (each controller started K times with no Foo: its fixed
 // cost, subtracted for the per-Foo bytes; default --runs), --timeout-seconds=S (per run until convergence;
-// default 900).
+// default 900). BENCH_KEEP_AUDIT=<folder> keeps each controller run's audit log (the apiserver's timeline of
+// its requests) in that folder.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -75,12 +76,14 @@ async function main() {
     console.error(`npx cdk8s synth: ${cliSynth.cdk8sSynth.median.wallSeconds}s vs plain cdk8s app ${cliSynth.plainSynth.median.wallSeconds}s (ratio ${cliSynth.wallRatioMedian}); app CPU with/without code cache ${cliSynth.appWithCodeCache.median.cpuSeconds}/${cliSynth.appWithoutCodeCache.median.cpuSeconds} s; load ${cliSynth.loadavg.min}-${cliSynth.loadavg.max}`);
   }
   if (only !== 'controller' && only !== 'crd-corpus' && only !== 'cli-synth') {
+    // Whole processes, at least 10 of each, alternating (noise on a shared machine).
+    const synthRuns = quick ? runs : Math.max(runs, 10);
     for (const [n, m] of SYNTH_SIZES) {
-      const r = runSynthBench(n, m, runs);
+      const r = runSynthBench(n, m, synthRuns);
       synth.push(r);
-      console.error(`synth N=${n} M=${m}: ours ${r.ours.wallSeconds}s / baseline ${r.baseline.wallSeconds}s = ${r.wallRatio}x`);
+      console.error(`synth N=${n} M=${m}: ours ${r.ours.wallSeconds}s / baseline ${r.baseline.wallSeconds}s = ${r.wallRatio}x (load ${r.loadavg.min}-${r.loadavg.max})`);
     }
-    demoApps = runDemoAppsBench(runs);
+    demoApps = runDemoAppsBench(synthRuns);
   }
   let crdCorpus: CrdCorpusResult | undefined;
   if (only === undefined || only === 'crd-corpus') {
@@ -114,7 +117,7 @@ async function main() {
         // early still leaves medians and diffs of the sizes it finished.
         fs.writeFileSync(path.join(dir, 'summary.partial.json'), JSON.stringify({ fixedCost, idleRuns: idle, summary: summarize(partial, fixedCost) }, null, 2) + '\n');
         console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
-        + `${r.atConvergence.cpuSeconds} CPU s (apiserver ${r.apiserverCpuSeconds}), first write at ${r.firstWriteSeconds}s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
+        + `${r.atConvergence.cpuSeconds} CPU s (apiserver ${r.apiserverCpuSeconds}, etcd ${r.etcdCpuSeconds}, driver ${r.driverCpuSeconds}), first write at ${r.firstWriteSeconds}s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
         + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.end[0]}`);
       });
       controller = {

@@ -67,6 +67,13 @@ export interface ControllerRun {
   readonly atEnd: ProcStats;
   /** CPU seconds kube-apiserver spent from the controller's start until convergence (the shared bottleneck). */
   readonly apiserverCpuSeconds?: number;
+  /** etcd's CPU seconds over the same interval. */
+  readonly etcdCpuSeconds?: number;
+  /**
+   * The bench process's own CPU seconds over the same interval: the driver (its watches, the stand-in that
+   * marks Deployments available), the same work for both controllers, on the same machine.
+   */
+  readonly driverCpuSeconds?: number;
   /** Requests until every Foo had converged, by `verb resource`. */
   readonly requests: Record<string, number>;
   /** Requests after convergence until the controller was quiet for 3 s (e.g. trailing events). */
@@ -100,6 +107,10 @@ export async function runController(impl: Implementation, n: number, run: number
     const apiserver = findProcess('kube-apiserver', `--secure-port=${new URL(plane.plane.url).port}`);
     const apiserverCpu = () => (apiserver ? procStats(apiserver).cpuSeconds : NaN);
     const apiserverCpuAtStart = apiserverCpu();
+    const etcd = apiserver ? etcdOf(apiserver) : undefined;
+    const etcdCpu = () => (etcd ? procStats(etcd).cpuSeconds : NaN);
+    const etcdCpuAtStart = etcdCpu();
+    const driverCpuAtStart = process.cpuUsage();
     const started = Date.now();
     controller = spawnController(impl, plane.controllerKubeconfig, opts);
     const stderr = tail(controller);
@@ -107,6 +118,8 @@ export async function runController(impl: Implementation, n: number, run: number
     const { convergedAtMs, deploymentsAtMs } = await Promise.race([world.waitConverged(started + opts.timeoutSeconds * 1000), exited]);
     const atConvergence = procStats(controller.pid!);
     const apiserverCpuSeconds = round(apiserverCpu() - apiserverCpuAtStart);
+    const etcdCpuSeconds = round(etcdCpu() - etcdCpuAtStart);
+    const driverCpu = process.cpuUsage(driverCpuAtStart);
     const quietAt = await quiet(plane.auditLog);
     const endStateProblems = await world.verify();
     const endState = await world.endState();
@@ -138,6 +151,8 @@ export async function runController(impl: Implementation, n: number, run: number
       atConvergence,
       atEnd,
       apiserverCpuSeconds: Number.isFinite(apiserverCpuSeconds) ? apiserverCpuSeconds : undefined,
+      etcdCpuSeconds: Number.isFinite(etcdCpuSeconds) ? etcdCpuSeconds : undefined,
+      driverCpuSeconds: round((driverCpu.user + driverCpu.system) / 1e6),
       requests: countRequests(untilConverged),
       requestsAfterConvergence: countRequests(settling),
       requestsPerFoo: round(untilConverged.length / n),
@@ -197,6 +212,13 @@ export async function runIdle(impl: Implementation, run: number, opts: SideBySid
     if (controller) await stop(controller);
     await plane.close();
   }
+}
+
+/** The etcd serving `apiserver` (by the port of its --etcd-servers). */
+function etcdOf(apiserver: number): number | undefined {
+  const args = fs.readFileSync(`/proc/${apiserver}/cmdline`, 'utf8').split('\0');
+  const servers = args.find((a) => a.startsWith('--etcd-servers='))?.slice('--etcd-servers='.length);
+  return servers ? findProcess('etcd', `--listen-client-urls=${servers.split(',')[0]}`) : undefined;
 }
 
 function lastDeploymentWrite(requests: readonly AuditedRequest[], started: number): number | undefined {
@@ -332,8 +354,14 @@ export interface Medians {
   readonly cpuSeconds: number;
   /** kube-apiserver's CPU seconds from the controller's start until convergence. */
   readonly apiserverCpuSeconds: number;
+  /** From the controller's start until its first request reached the apiserver (process start-up, bundle load included). */
+  readonly firstRequestSeconds: number;
   /** From the controller's start until its first write reached the apiserver. */
   readonly firstWriteSeconds: number;
+  /** etcd's CPU seconds until convergence. */
+  readonly etcdCpuSeconds: number;
+  /** The bench driver's CPU seconds until convergence (the same work for both controllers). */
+  readonly driverCpuSeconds: number;
   readonly requestsPerFoo: number;
   readonly writesPerFoo: number;
   readonly steadyStateWrites: number;
@@ -401,7 +429,10 @@ function medians(runs: readonly ControllerRun[]): Medians {
     peakRssMiB: med(runs.map((r) => r.atEnd.peakRssMiB)),
     cpuSeconds: med(runs.map((r) => r.atConvergence.cpuSeconds)),
     apiserverCpuSeconds: med(runs.map((r) => r.apiserverCpuSeconds ?? NaN).filter(Number.isFinite)),
+    firstRequestSeconds: med(runs.map((r) => r.firstRequestSeconds ?? NaN).filter(Number.isFinite)),
     firstWriteSeconds: med(runs.map((r) => r.firstWriteSeconds ?? NaN).filter(Number.isFinite)),
+    etcdCpuSeconds: med(runs.map((r) => r.etcdCpuSeconds ?? NaN).filter(Number.isFinite)),
+    driverCpuSeconds: med(runs.map((r) => r.driverCpuSeconds ?? NaN).filter(Number.isFinite)),
     requestsPerFoo: med(runs.map((r) => r.requestsPerFoo)),
     writesPerFoo: med(runs.map((r) => r.writesPerFoo)),
     steadyStateWrites: med(windowed.map((r) => r.steadyState.writes)),

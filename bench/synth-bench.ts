@@ -19,6 +19,10 @@ export interface SynthResult {
   readonly baseline: TimedRun;
   readonly wallRatio: number;
   readonly rssRatio: number;
+  /** Runs of each (alternating ours / baseline). */
+  readonly runs: number;
+  /** The machine's 1-minute load average over the runs (sampled before each pair and after the last). */
+  readonly loadavg: { readonly min: number; readonly max: number };
 }
 
 /** Runs `node <args>` in ROOT with the peak-RSS reporter preloaded. */
@@ -80,17 +84,23 @@ export function runSynthBench(crds: number, examples: number, runs: number): Syn
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-bench-'));
   const ours: TimedRun[] = [];
   const baseline: TimedRun[] = [];
+  const loads: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
+      loads.push(os.loadavg()[0]);
       ours.push(timeNode(['--import', 'tsx', 'bench/synth-app.ts', 'ours', String(crds), String(examples), path.join(out, 'ours')]));
       baseline.push(timeNode(['--import', 'tsx', 'bench/synth-app.ts', 'baseline', String(crds), String(examples), path.join(out, 'baseline')]));
     }
+    loads.push(os.loadavg()[0]);
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
   const o = median(ours);
   const b = median(baseline);
-  return { crds, examples, ours: o, baseline: b, wallRatio: round(o.wallSeconds / b.wallSeconds), rssRatio: round(o.peakRssMiB / b.peakRssMiB) };
+  return {
+    crds, examples, ours: o, baseline: b, wallRatio: round(o.wallSeconds / b.wallSeconds), rssRatio: round(o.peakRssMiB / b.peakRssMiB),
+    runs, loadavg: { min: round(Math.min(...loads)), max: round(Math.max(...loads)) },
+  };
 }
 
 export function median(runs: readonly TimedRun[]): TimedRun {
