@@ -67,6 +67,23 @@ export const APISERVER_CHANGES = {
   celMessageWithoutType: 36,
   /** `selectableFields` in CRD versions (alpha 1.30, beta and on by default 1.31, GA 1.32). */
   selectableFields: 31,
+  /**
+   * CEL cost: `has()` costs nothing beyond its operand (Kubernetes sets cel-go's `PresenceTestHasCost(false)` since its
+   * cel-go v0.17.7 bump in 1.29); 1.28 charges 1 per presence test (measured: `has(self.a) || has(self.b)` costs 4 on
+   * 1.28, 2 on 1.32).
+   */
+  presenceTestFree: 29,
+  /**
+   * CEL cost: a string without maxLength is as long as its longest enum value (before: as long as a request allows;
+   * measured: `self == oldSelf` on `enum: [Delete, Retain]` costs 314,575 on 1.28 and 2 on 1.32). Upstream's CEL
+   * cost changes of 1.29 (the cel-go v0.17 bump); 1.29 to 1.31 have no apiserver in the suites.
+   */
+  enumBoundsStringSize: 29,
+  /**
+   * CEL cost: a comprehension's result (`map`, `filter`) is sized like its range, so chained macros stay bounded
+   * (measured: `self.l.map(x, x + 'a').filter(y, y != '')` over 20 items is over budget at any count on 1.28).
+   */
+  comprehensionResultSized: 29,
   /** CRD rules' `optionalOldSelf` (beta and on by default in 1.30, GA 1.31). */
   optionalOldSelf: 30,
 } as const;
@@ -94,4 +111,16 @@ export function since(version: KubernetesVersion, change: ApiserverChange): bool
  */
 export function firstVersionWith(change: ApiserverChange): KubernetesVersion {
   return `1.${APISERVER_CHANGES[change]}` as KubernetesVersion;
+}
+
+/** The changes of `APISERVER_CHANGES` that change CEL cost estimates. */
+const COST_CHANGES: readonly ApiserverChange[] = ['presenceTestFree', 'enumBoundsStringSize', 'comprehensionResultSized'];
+
+/**
+ * A name of the CEL cost model of `version`: versions with the same name estimate every rule alike.
+ *
+ * @internal
+ */
+export function costModelOf(version: KubernetesVersion): string {
+  return COST_CHANGES.filter(c => since(version, c)).join(',');
 }

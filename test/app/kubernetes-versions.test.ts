@@ -13,7 +13,7 @@ import { describeEachApiServerVersion } from '../envtest';
  * path, the field and the versions named; narrowing the range lets it pass. The per-version table is checked on the
  * real apiservers of 1.28, 1.32 and 1.36: each CRD is accepted exactly where our check says the version has it.
  */
-function manifest(name: string, extra: { rule?: string; optionalOldSelf?: boolean; selectableFields?: boolean } = {}): CrdManifest {
+function manifest(name: string, extra: { rule?: string; optionalOldSelf?: boolean; selectableFields?: boolean; itemRule?: string } = {}): CrdManifest {
   const rule = extra.rule ? [{ rule: extra.rule, ...(extra.optionalOldSelf ? { optionalOldSelf: true } : {}) }] : undefined;
   return {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${name}s.versions.example.com` },
@@ -28,7 +28,12 @@ function manifest(name: string, extra: { rule?: string; optionalOldSelf?: boolea
             properties: {
               spec: {
                 'type': 'object',
-                'properties': { size: { type: 'string', maxLength: 20 }, items: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 } } },
+                'properties': {
+                  size: { type: 'string', maxLength: 20 },
+                  items: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 } },
+                  // an unbounded list: a rule on its items counts 1,048,576 times (3 MiB over the smallest item, `{}`)
+                  ...(extra.itemRule ? { rewrite: { type: 'array', items: { 'type': 'object', 'properties': { regexp: { type: 'string' }, transform: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: extra.itemRule }] } } } : {}),
+                },
                 ...(rule ? { 'x-kubernetes-validations': rule } : {}),
               },
             },
@@ -65,6 +70,8 @@ const FEATURES: Record<string, Parameters<typeof manifest>[1]> = {
   lists: { rule: "!has(self.items) || lists.range(2).size() == 2" },
   oldself: { rule: "!oldSelf.hasValue() || oldSelf.value() == self", optionalOldSelf: true },
   selectable: { selectableFields: true },
+  // 4 presence tests: 1.28 charges each (cost 10 × 1,048,576 items > 10,000,000), 1.29 and newer do not (6 × …)
+  cost: { itemRule: '(has(self.regexp) && !has(self.transform)) || (!has(self.regexp) && has(self.transform))' },
   plain: { rule: "!has(self.size) || self.size.size() > 0" },
 };
 
@@ -80,6 +87,14 @@ describe('the app\'s Kubernetes versions', () => {
   test('a rule with a 1.30+ CEL function (format.*, sets.*) targeted at 1.28 fails synth naming the versions', () => {
     expect(synthErrors(undefined, manifest('format', FEATURES.format))).toContain('compilation fails on Kubernetes 1.28, 1.29, 1.30, 1.31:');
     expect(synthErrors({ min: '1.29' }, manifest('sets', FEATURES.sets))).toContain('compilation fails on Kubernetes 1.29:');
+  });
+
+  test('a rule over 1.28\'s CEL cost budget (not over 1.29\'s) fails synth targeting 1.28 with 1.28\'s figure', () => {
+    const message = synthErrors(undefined, manifest('cost', FEATURES.cost));
+    expect(message).toContain('chart/crd');
+    expect(message).toContain('properties[rewrite].items.x-kubernetes-validations[0].rule');
+    expect(message).toContain('fails on Kubernetes 1.28, whose CEL cost estimate is higher: estimated rule cost exceeds budget by factor of 1.048576x');
+    expect(synthErrors({ min: '1.29' }, manifest('cost', FEATURES.cost))).toBe('');
   });
 
   test('narrowing the range to the versions that have the feature lets synth pass', () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 
 /**
@@ -101,20 +102,24 @@ export const isIntOrString = (s: JSONSchemaProps): boolean => s['x-kubernetes-in
  * `MinSerializedSize`: the numbers the cost estimator and the rule cardinality are computed from.
  * Results are cached per schema object (schemas are not mutated once checked).
  */
-export function schemaCelType(s: JSONSchemaProps, isResourceRoot = false): CelType {
-  return declType(s, isResourceRoot) ?? DYN;
+export function schemaCelType(s: JSONSchemaProps, isResourceRoot = false, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): CelType {
+  return declType(s, isResourceRoot, since(version, 'enumBoundsStringSize')) ?? DYN;
 }
 
-const declTypeCache = new WeakMap<object, { root?: CelType | null; plain?: CelType | null }>();
+type CacheKey = 'root' | 'plain' | 'root-unbounded-enums' | 'plain-unbounded-enums';
+const declTypeCache = new WeakMap<object, Partial<Record<CacheKey, CelType | null>>>();
 
-/** `SchemaDeclType(s, isResourceRoot)`, or undefined where the apiserver returns nil. */
-export function declType(s: JSONSchemaProps, isResourceRoot = false): CelType | undefined {
+/**
+ * `SchemaDeclType(s, isResourceRoot)`, or undefined where the apiserver returns nil. `enumBounds`: the longest enum
+ * value bounds a string without maxLength (Kubernetes 1.29 and newer).
+ */
+export function declType(s: JSONSchemaProps, isResourceRoot = false, enumBounds = true): CelType | undefined {
   let cached = declTypeCache.get(s);
   if (!cached) declTypeCache.set(s, cached = {});
-  const key = isResourceRoot ? 'root' : 'plain';
+  const key: CacheKey = `${isResourceRoot ? 'root' : 'plain'}${enumBounds ? '' : '-unbounded-enums'}`;
   const hit = cached[key];
   if (hit !== undefined) return hit ?? undefined;
-  const t = computeDeclType(s, isResourceRoot);
+  const t = computeDeclType(s, isResourceRoot, enumBounds);
   cached[key] = t ?? null;
   return t;
 }
@@ -130,13 +135,13 @@ const MIN_BOOL_SIZE = 4;
 const MIN_NUMBER_SIZE = 1;
 const UNBOUNDED_STRING = MAX_REQUEST_SIZE_BYTES - 2;
 
-function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): CelType | undefined {
+function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean, enumBounds: boolean): CelType | undefined {
   if (isIntOrString(s)) return { kind: 'dyn', minSize: 1, maxSize: UNBOUNDED_STRING };
   if (isResourceRoot) s = withTypeAndObjectMeta(s);
   switch (s.type) {
     case 'array': {
       if (!s.items) return undefined;
-      const elem = declType(s.items, s.items['x-kubernetes-embedded-resource'] === true);
+      const elem = declType(s.items, s.items['x-kubernetes-embedded-resource'] === true, enumBounds);
       if (!elem) return undefined;
       const maxSize = s.maxItems !== undefined ? zeroIfNegative(s.maxItems) : estimateMaxArrayItems(elem.minSize ?? 0);
       return { kind: 'list', elem, maxSize, minSize: 2 };
@@ -144,7 +149,7 @@ function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): CelType |
     case 'object': {
       const ap = s.additionalProperties;
       if (ap && typeof ap === 'object') {
-        const value = declType(ap, ap['x-kubernetes-embedded-resource'] === true);
+        const value = declType(ap, ap['x-kubernetes-embedded-resource'] === true, enumBounds);
         if (!value) return undefined;
         const maxSize = s.maxProperties !== undefined ? zeroIfNegative(s.maxProperties) : estimateMaxAdditionalProperties(value.minSize ?? 0);
         // the key is apiservercel.StringType, whose MaxElements is 0
@@ -154,7 +159,7 @@ function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): CelType |
       const required = new Set(s.required ?? []);
       let minSize = 2;
       for (const [name, prop] of Object.entries(s.properties ?? {})) {
-        const t = declType(prop, prop['x-kubernetes-embedded-resource'] === true);
+        const t = declType(prop, prop['x-kubernetes-embedded-resource'] === true, enumBounds);
         if (!t) continue;
         const celName = escapePropertyName(name);
         if (celName !== undefined) fields[celName] = t;
@@ -173,7 +178,7 @@ function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): CelType |
       let maxSize = UNBOUNDED_STRING;
       // maxLength counts code points, a code point takes up to 4 bytes
       if (s.maxLength !== undefined) maxSize = zeroIfNegative(s.maxLength) * 4;
-      else if (s.enum && s.enum.length > 0) maxSize = Math.max(0, ...s.enum.map(e => (typeof e === 'string' ? Buffer.byteLength(e) : 0)));
+      else if (enumBounds && s.enum && s.enum.length > 0) maxSize = Math.max(0, ...s.enum.map(e => (typeof e === 'string' ? Buffer.byteLength(e) : 0)));
       return { kind: 'string', minSize: MIN_STRING_SIZE, maxSize };
     }
     case 'boolean': return { kind: 'bool', minSize: MIN_BOOL_SIZE, maxSize: 0 };

@@ -1,5 +1,6 @@
 import { JSONSchemaProps, ValidationRule } from '../schema/json-schema-props';
 import { Issue } from '../../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { CelType, MAX_REQUEST_SIZE_BYTES, opaque, schemaCelType, typeName } from './cel-types';
 import { estimateCost } from './cost-estimate';
 import { MAX_UINT64, multiplyWithOverflowGuard } from './cost-units';
@@ -24,8 +25,9 @@ const NEWLINES = /[\n\r]/;
  * be correlated) typed from the schema, must evaluate to bool, and must stay within the cost
  * budget once multiplied by how often it can run (enclosing lists and maps). Rules calling
  * Kubernetes functions the local CEL library lacks get a warning instead of passing silently.
+ * `version`: whose cost estimate and sizes apply (they differ between Kubernetes versions, see `APISERVER_CHANGES`).
  */
-export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[] {
+export function checkCelRules(schema: JSONSchemaProps, basePath: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
   const issues: Issue[] = [];
   const total = new TotalCost();
   walkSchema(schema, basePath, node => {
@@ -35,9 +37,9 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
       issues.push({ path: `${node.path}.x-kubernetes-validations`, message: 'must be a list of validation rules', value: rules });
       return;
     }
-    const self = schemaCelType(node.schema, node.isRoot || node.schema['x-kubernetes-embedded-resource'] === true);
+    const self = schemaCelType(node.schema, node.isRoot || node.schema['x-kubernetes-embedded-resource'] === true, version);
     rules.forEach((rule: ValidationRule, i: number) => {
-      issues.push(...checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self, total));
+      issues.push(...checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self, total, version));
     });
   }, s => s['x-kubernetes-validations'] !== undefined);
   if (total.total > SCHEMA_COST_LIMIT) {
@@ -54,9 +56,9 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string): Issue[
  * the product of the enclosing bounds, or when one is missing, as many times as the smallest serialization of
  * `self` fits in a request (`getExpressionCost`, `maxCardinality`).
  */
-export function expressionCost(checked: CheckedExpression, node: SchemaNode, self: CelType): bigint {
+export function expressionCost(checked: CheckedExpression, node: SchemaNode, self: CelType, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): bigint {
   if (!checked.ast || checked.errors.length > 0) return 0n;
-  const cost = staticCost(checked, self);
+  const cost = staticCost(checked, self, version);
   const cardinality = node.maxCardinality ?? BigInt(Math.floor(MAX_REQUEST_SIZE_BYTES / ((self.minSize ?? 0) + 1)));
   return multiplyWithOverflowGuard(cost, cardinality);
 }
@@ -71,7 +73,7 @@ export function expressionCost(checked: CheckedExpression, node: SchemaNode, sel
 const checkedRules = new Map<string, CheckedRule[]>();
 interface CheckedRule { readonly self: CelType; readonly optionalOldSelf: boolean; readonly checked: CheckedExpression }
 let checkedRulesCount = 0;
-const staticCosts = new WeakMap<CheckedExpression, { readonly self: CelType; readonly cost: bigint }>();
+const staticCosts = new WeakMap<CheckedExpression, { readonly self: CelType; readonly version: KubernetesVersion; readonly cost: bigint }>();
 const CHECKED_RULES_LIMIT = 10_000;
 
 function checkedRule(source: string, self: CelType, optionalOldSelf: boolean): CheckedExpression {
@@ -91,12 +93,12 @@ function sameType(a: CelType, b: CelType): boolean {
   return a === b || typeIdentity(a) === typeIdentity(b);
 }
 
-/** `estimateCost(checked.ast, self).max`, once per checked expression and type of self. */
-function staticCost(checked: CheckedExpression, self: CelType): bigint {
+/** `estimateCost(checked.ast, self).max`, once per checked expression, type of self and version. */
+function staticCost(checked: CheckedExpression, self: CelType, version: KubernetesVersion): bigint {
   const known = staticCosts.get(checked);
-  if (known && sameType(known.self, self)) return known.cost;
-  const cost = estimateCost(checked.ast!, self).max;
-  staticCosts.set(checked, { self, cost });
+  if (known && known.version === version && sameType(known.self, self)) return known.cost;
+  const cost = estimateCost(checked.ast!, self, undefined, version).max;
+  staticCosts.set(checked, { self, version, cost });
   return cost;
 }
 
@@ -114,7 +116,7 @@ class TotalCost {
   }
 }
 
-function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: CelType, total: TotalCost): Issue[] {
+function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: CelType, total: TotalCost, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   // with optionalOldSelf, oldSelf is optional (none on create)
   const vars = { self, oldSelf: rule.optionalOldSelf === true ? opaque('Optional') : self };
@@ -168,7 +170,7 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     issues.push({ path: `${path}.rule`, severity: 'warning', message: `not checked locally: function ${fn} is not supported by the local CEL library`, value: rule.rule });
   }
 
-  const ruleCost = expressionCost(checked, node, self);
+  const ruleCost = expressionCost(checked, node, self, version);
   if (ruleCost > RULE_COST_LIMIT) {
     issues.push({ path: `${path}.rule`, message: `Forbidden: ${costMessage('estimated rule cost', ruleCost, RULE_COST_LIMIT)}`, value: rule.rule });
   }
@@ -190,7 +192,7 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
       }
       if (msg.errors.length === 0 && isString) {
         // unlike the rule's, the apiserver does not multiply this cost by the cardinality
-        const msgCost = estimateCost(msg.ast!, self).max;
+        const msgCost = estimateCost(msg.ast!, self, undefined, version).max;
         if (msgCost > RULE_COST_LIMIT) {
           issues.push({ path: `${path}.messageExpression`, message: `Forbidden: ${costMessage('estimated messageExpression cost', msgCost, RULE_COST_LIMIT)}` });
         }

@@ -6,6 +6,7 @@ import {
 } from './cost-units';
 import { kubernetesCallCost, SizeSource } from './kubernetes-cost';
 import { CheckedAst } from './type-checker';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 
 /**
  * An expression node as the estimator sees it (cel-go `checker.AstNode`): its field path from a
@@ -29,11 +30,9 @@ export interface CostNode {
  * a `dyn` value is free, comparing two integers read from the schema costs 0, and a comprehension's
  * variable over a list literal is sized like `self`.
  */
-export function estimateCost(ast: CheckedAst, root: CelType, roots?: Readonly<Record<string, CelType>>): Range {
-  return new Coster(ast, root, roots).cost(ast.root);
+export function estimateCost(ast: CheckedAst, root: CelType, roots?: Readonly<Record<string, CelType>>, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Range {
+  return new Coster(ast, root, roots, version).cost(ast.root);
 }
-
-const PRESENCE_TEST_COST = ZERO;
 
 /** The accumulator name cel-go's macros use (`__result__`), and the one of the local parser. */
 const ACCUMULATOR_NAMES = new Set(['__result__', '@result']);
@@ -44,7 +43,15 @@ class Coster implements SizeSource {
   private readonly computedSizes = new Map<bigint, Range>();
 
   /** `roots`: the declared variables by name, for environments with more than `self` (admission policies' `object`, `request` ...). */
-  constructor(private readonly ast: CheckedAst, private readonly root: CelType, private readonly roots?: Readonly<Record<string, CelType>>) {}
+  /** `has()`'s own cost: cel-go's default 1 until Kubernetes set `PresenceTestHasCost(false)`, then 0. */
+  private readonly presenceTestCost: Range;
+
+  constructor(
+    private readonly ast: CheckedAst, private readonly root: CelType, private readonly roots: Readonly<Record<string, CelType>> | undefined,
+    private readonly version: KubernetesVersion,
+  ) {
+    this.presenceTestCost = since(version, 'presenceTestFree') ? ZERO : range(SELECT_AND_IDENT_COST);
+  }
 
   public cost(e: AstExpr | undefined): Range {
     if (!e) return ZERO;
@@ -108,8 +115,8 @@ class Coster implements SizeSource {
 
   private costSelect(e: AstExpr, operand: AstExpr, field: string, testOnly: boolean): Range {
     if (testOnly) {
-      // has(): only the operand; Kubernetes sets PresenceTestHasCost(false), the cost before cel-go v0.17.7
-      return add(PRESENCE_TEST_COST, this.cost(operand));
+      // has(): the operand, plus the presence test where the version charges it
+      return add(this.presenceTestCost, this.cost(operand));
     }
     let total = this.cost(operand);
     const kind = this.typeOf(operand).kind;
@@ -163,7 +170,8 @@ class Coster implements SizeSource {
     stack.pop();
     total = add(total, this.cost(v.result));
     const rangeCount = this.sizeEstimate(this.node(v.iterRange!));
-    this.computedSizes.set(e.id, rangeCount);
+    // the result (of map, filter) is as large as the range; before cel-go v0.17 its size was unknown
+    if (since(this.version, 'comprehensionResultSized')) this.computedSizes.set(e.id, rangeCount);
     return add(total, multiply(rangeCount, add(stepCost, loopCost)));
   }
 

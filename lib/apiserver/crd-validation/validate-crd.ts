@@ -12,14 +12,17 @@ import { checkPrinterColumns } from './printer-columns';
 import { checkSelectableFields } from './selectable-fields';
 import { checkStructuralSchema } from './structural-schema';
 import { checkSubresources } from './subresources';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 
 /**
  * Every synth-time check of a CustomResourceDefinition manifest, in the apiserver's order of concern:
  * names, versions, then per version the structural schema, list/map types, defaults, CEL rules,
  * subresources and printer columns, and finally size. Errors and warnings (severity `warning`) together.
  * The manifest is first given the defaults the apiserver applies (singular, listKind).
+ * `version`: the Kubernetes version whose CEL cost estimate applies; what a version lacks (fields, CEL libraries) is
+ * `checkCrdForVersions`' concern.
  */
-export function validateCrdManifest(manifest: CrdManifest): Issue[] {
+export function validateCrdManifest(manifest: CrdManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
   const crd = withApiserverDefaults(manifest);
   const issues: Issue[] = [];
   if (crd.apiVersion !== 'apiextensions.k8s.io/v1') {
@@ -31,13 +34,13 @@ export function validateCrdManifest(manifest: CrdManifest): Issue[] {
   issues.push(...checkCrdNames(crd));
   issues.push(...checkCrdVersions(crd));
   const versions: any[] = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
-  versions.forEach((version, i) => issues.push(...checkVersionSchema(version, index('spec.versions', i))));
+  versions.forEach((v, i) => issues.push(...checkVersionSchema(v, index('spec.versions', i), version)));
   issues.push(...checkCrdSize(manifest));
   return issues;
 }
 
 /** Schema-level checks of one version (`basePath` is e.g. `spec.versions[0]`). */
-export function checkVersionSchema(version: any, basePath: string): Issue[] {
+export function checkVersionSchema(version: any, basePath: string, kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
   if (!isObject(version)) return [];
   const schema: JSONSchemaProps | undefined = isObject(version.schema) && isObject(version.schema.openAPIV3Schema)
     ? version.schema.openAPIV3Schema : undefined;
@@ -50,7 +53,7 @@ export function checkVersionSchema(version: any, basePath: string): Issue[] {
     // otherwise their messages would be noise caused by the schema errors.
     if (errorsOf(issues).length === 0) {
       issues.push(...checkDefaults(schema, schemaPath));
-      issues.push(...checkCelRules(schema, schemaPath));
+      issues.push(...checkCelRules(schema, schemaPath, kubernetesVersion));
     }
   }
   issues.push(...checkSubresources(version.subresources, schema, basePath));

@@ -1,12 +1,16 @@
-import { firstVersionWith, KubernetesVersion, minorOf, since } from '../../apimachinery/kubernetes-versions';
+import { costModelOf, DEFAULT_KUBERNETES_VERSION, firstVersionWith, KubernetesVersion, minorOf, since } from '../../apimachinery/kubernetes-versions';
 import { child, index, isObject } from '../../apimachinery/field';
-import { Issue } from '../../apimachinery/issue';
+import { errorsOf, Issue } from '../../apimachinery/issue';
+import { checkCelRules } from '../cel/check-rules';
 import { CrdManifest } from '../crd-manifest';
 import { JSONSchemaProps } from '../schema/json-schema-props';
+import { checkListAndMapTypes } from './list-map-types';
+import { checkStructuralSchema } from './structural-schema';
 
 /**
  * What a CRD needs of the Kubernetes versions it targets: fields older apiservers do not know (`selectableFields`,
- * `optionalOldSelf`) and CEL functions and syntax outside an older version's environment for new rules. Each
+ * `optionalOldSelf`), CEL functions and syntax outside an older version's environment for new rules, and rules over
+ * an older version's CEL cost budget (1.28 estimates higher: see the cost changes of `APISERVER_CHANGES`). Each
  * finding is an error naming the versions of `versions` it fails on and the first version that has the feature.
  *
  * The CEL environment for new expressions of Kubernetes 1.N is the one of 1.(N-1) (compatibility version): a library
@@ -35,9 +39,46 @@ export function checkCrdForVersions(manifest: CrdManifest, versions: readonly Ku
       }
     }
     const schema = version.schema?.openAPIV3Schema;
-    if (isObject(schema)) walkRules(schema as JSONSchemaProps, child(base, 'schema', 'openAPIV3Schema'), issues, versions);
+    if (isObject(schema)) {
+      const schemaPath = child(base, 'schema', 'openAPIV3Schema');
+      walkRules(schema as JSONSchemaProps, schemaPath, issues, versions);
+      issues.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions));
+    }
   });
   return issues;
+}
+
+/**
+ * The CEL cost limits as each version estimates them: the rules are costed once per cost model of the range
+ * (`costModelOf`: versions whose estimates are equal share one), and each refusal the default version's estimate does
+ * not make is reported with the versions that make it, in their wording. Only for schemas whose rules the apiserver
+ * checks at all (no structural errors: `validateCrdManifest` reports those).
+ */
+function costsForVersions(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[]): Issue[] {
+  const others = versions.filter(v => costModelOf(v) !== costModelOf(DEFAULT_KUBERNETES_VERSION));
+  if (others.length === 0) return [];
+  if (errorsOf([...checkStructuralSchema(schema, schemaPath), ...checkListAndMapTypes(schema, schemaPath)]).length > 0) return [];
+  const key = (i: Issue) => `${i.path}\n${i.message}`;
+  const byDefault = new Set(errorsOf(checkCelRules(schema, schemaPath)).map(key));
+  const found = new Map<string, { issue: Issue; versions: KubernetesVersion[] }>();
+  const models = new Map<string, KubernetesVersion[]>();
+  for (const v of others) models.set(costModelOf(v), [...(models.get(costModelOf(v)) ?? []), v]);
+  for (const members of models.values()) {
+    for (const issue of errorsOf(checkCelRules(schema, schemaPath, members[0]))) {
+      if (byDefault.has(key(issue)) || !isCostIssue(issue)) continue;
+      const entry = found.get(key(issue)) ?? { issue, versions: [] };
+      entry.versions.push(...members);
+      found.set(key(issue), entry);
+    }
+  }
+  return [...found.values()].map(({ issue, versions: failing }) => ({
+    ...issue,
+    message: `Forbidden: fails on Kubernetes ${failing.join(', ')}, whose CEL cost estimate is higher: ${issue.message.replace(/^Forbidden: /, '')}`,
+  }));
+}
+
+function isCostIssue(issue: Issue): boolean {
+  return /estimated (rule|messageExpression) cost|rule cost total/.test(issue.message);
 }
 
 function walkRules(s: JSONSchemaProps, path: string, issues: Issue[], versions: readonly KubernetesVersion[]): void {
