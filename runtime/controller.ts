@@ -108,7 +108,7 @@ export class Controller {
   public readonly name: string;
   /** Parallel reconciles (workers). */
   public readonly concurrency: number;
-  public readonly queue: WorkQueue;
+  private workQueue: WorkQueue;
   private readonly sources: Source[] = [];
   private readonly removers: Array<() => void> = [];
   private workers: Array<Promise<void>> = [];
@@ -124,7 +124,16 @@ export class Controller {
     this.name = options.name;
     this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.logger = logger.child({ controller: options.name });
-    this.queue = new WorkQueue({ name: options.name, metrics, baseDelayMs: options.backoffBaseMs, maxDelayMs: options.backoffMaxMs });
+    this.workQueue = this.newQueue();
+  }
+
+  /** The work queue of the current run (a controller started again after `stop()` gets a fresh one). */
+  get queue(): WorkQueue {
+    return this.workQueue;
+  }
+
+  private newQueue(): WorkQueue {
+    return new WorkQueue({ name: this.options.name, metrics: this.metrics, baseDelayMs: this.options.backoffBaseMs, maxDelayMs: this.options.backoffMaxMs });
   }
 
   /** Adds an event source (before start). */
@@ -133,14 +142,20 @@ export class Controller {
     this.sources.push({ informer, map, predicates });
   }
 
-  /** Registers handlers, waits for caches, starts workers. Throws {@link TimeoutError} if caches do not sync. */
+  /**
+   * Registers handlers, waits for caches, starts workers. Throws {@link TimeoutError} if caches do not sync.
+   * After `stop()` it can start again (a manager re-elected): a fresh queue, the handlers registered again,
+   * so every cached object is enqueued once more (level-triggered: nothing from the last run is assumed).
+   */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    if (this.workQueue.isShuttingDown) this.workQueue = this.newQueue();
+    const queue = this.workQueue;
     for (const source of this.sources) {
       const enqueue = (kind: EventKind, oldObj: KubeObject, newObj: KubeObject, objs: KubeObject[]) => {
         if (!source.predicates.every((p) => p(kind, oldObj, newObj))) return;
-        for (const obj of objs) for (const req of source.map(obj)) this.queue.add(objectKey(req));
+        for (const obj of objs) for (const req of source.map(obj)) queue.add(objectKey(req));
       };
       this.removers.push(source.informer.addEventHandler({
         onAdd: (o) => enqueue('create', o, o, [o]),
@@ -158,9 +173,10 @@ export class Controller {
     const n = this.concurrency;
     this.metrics.maxConcurrentReconciles.set({ controller: this.name }, n);
     this.metrics.activeWorkers.set({ controller: this.name }, 0);
+    // Stopped while the caches synced: no worker may start on this run's queue.
+    if (queue.isShuttingDown) return;
     this.logger.info('starting workers', { workers: n });
-    if (this.queue.isShuttingDown) return;
-    for (let i = 0; i < n; i++) this.workers.push(this.work());
+    for (let i = 0; i < n; i++) this.workers.push(this.work(queue));
   }
 
   /**
@@ -168,11 +184,13 @@ export class Controller {
    * Resolves `true` if all finished in time.
    */
   async stop(timeoutMs = 30_000): Promise<boolean> {
-    this.queue.shutDown();
+    this.workQueue.shutDown();
     for (const remove of this.removers.splice(0)) remove();
+    this.started = false;
+    const workers = this.workers.splice(0);
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
-      Promise.all(this.workers).then(() => true),
+      Promise.all(workers).then(() => true),
       new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); }),
     ]);
     clearTimeout(timer);
@@ -180,15 +198,15 @@ export class Controller {
     return finished;
   }
 
-  private async work(): Promise<void> {
+  private async work(queue: WorkQueue): Promise<void> {
     for (;;) {
-      const key = await this.queue.get();
+      const key = await queue.get();
       if (key === undefined) return;
-      await this.reconcileKey(key);
+      await this.reconcileKey(queue, key);
     }
   }
 
-  private async reconcileKey(key: string): Promise<void> {
+  private async reconcileKey(queue: WorkQueue, key: string): Promise<void> {
     const labels = { controller: this.name };
     this.metrics.activeWorkers.inc(labels);
     const started = Date.now();
@@ -196,35 +214,35 @@ export class Controller {
     try {
       const res = (await this.reconciler.reconcile(parseObjectKey(key))) ?? {};
       if (res.requeueAfter !== undefined && res.requeueAfter > 0) {
-        this.queue.forget(key);
-        this.queue.addAfter(key, res.requeueAfter);
+        queue.forget(key);
+        queue.addAfter(key, res.requeueAfter);
         result = 'requeue_after';
       } else if (res.requeue) {
-        this.queue.addRateLimited(key);
+        queue.addRateLimited(key);
         result = 'requeue';
       } else {
-        this.queue.forget(key);
+        queue.forget(key);
       }
     } catch (err) {
       result = 'error';
       this.metrics.reconcileErrors.inc(labels);
       if (err instanceof TerminalError) {
         this.metrics.terminalReconcileErrors.inc(labels);
-        this.queue.forget(key);
+        queue.forget(key);
         this.logger.error('reconcile failed terminally, not retrying', { key, error: err });
       } else {
         if (isPanic(err)) {
           this.metrics.reconcilePanics.inc(labels);
           this.logger.error('reconcile panicked (programming error)', { key, error: err, stack: (err as Error)?.stack });
         } else {
-          this.logger.warn('reconcile failed, retrying with backoff', { key, error: err, requeues: this.queue.numRequeues(key) });
+          this.logger.warn('reconcile failed, retrying with backoff', { key, error: err, requeues: queue.numRequeues(key) });
         }
-        this.queue.addRateLimited(key);
+        queue.addRateLimited(key);
       }
     } finally {
       this.metrics.reconcileTotal.inc({ ...labels, result });
       this.metrics.reconcileTime.observe(labels, (Date.now() - started) / 1000);
-      this.queue.done(key);
+      queue.done(key);
       this.metrics.activeWorkers.dec(labels);
     }
   }

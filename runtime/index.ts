@@ -15,6 +15,7 @@ export type { HealthCheck } from './health';
 export { DEFAULT_CONCURRENCY, parseManagerFlags, parseWatchNamespace, runControllerBinary, startControllerBinary } from './cli';
 export type { ControllerBinary, ManagerFlags } from './cli';
 export { LeaderElectionForbiddenError } from './leader-election';
+export { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 
 // Reading: typed stores
 export { resourceRef, storeOf } from './store';

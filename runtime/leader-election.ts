@@ -2,7 +2,8 @@
  * Leader election on a `coordination.k8s.io/v1` Lease (client-go `leaderelection` with `LeaseLock`).
  *
  * Expected flow: the manager runs a {@link LeaderElector}; `onStartedLeading` starts controllers,
- * `onStoppedLeading` (lease lost) stops the process — the default in the manager is to exit.
+ * `onStoppedLeading` (lease lost) stops them; the manager then campaigns again with a new elector of the
+ * same identity (or exits, when asked to).
  *
  * Guarantees:
  * - Defaults as controller-runtime: lease 15 s, renew deadline 10 s, retry period 2 s; identity
@@ -10,10 +11,14 @@
  * - Acquire: create the Lease if missing; take it over only when the holder is empty or its
  *   record did not change for `leaseDurationSeconds` measured on our own clock (no clock-skew
  *   dependence); every write is a PUT with the read resourceVersion, so two candidates cannot both win.
- * - Renew every retry period; if no renewal succeeded within the renew deadline, leadership is lost.
+ * - Renew every retry period; if no renewal succeeded within the renew deadline, leadership is lost — at the
+ *   deadline even while a renewal request still hangs, so the loss is declared before the lease can expire
+ *   for the other candidates (renew deadline < lease duration).
  * - `stop()` releases the lease (empty holder, 1 s duration, `leaseTransitions` kept) so a successor takes over at once.
  * - `leaseTransitions` as client-go: 0 when the Lease is created, +1 whenever a candidate that was not the
- *   holder acquires it (after expiry, or a released lease), unchanged on renewal.
+ *   holder acquires it (after expiry, or a released lease), unchanged on renewal — and unchanged when an
+ *   elector re-acquires a lease that still names its own identity (client-go's `IsLeader()` case: a process
+ *   that lost the lease to an unreachable apiserver, and that nobody else took meanwhile).
  * - `leader_election_master_status{name}` is 1 while leading, else 0.
  *
  * - Fails fast: a 403 on the Lease before leadership was ever acquired rejects {@link LeaderElector.start}
@@ -150,9 +155,12 @@ export class LeaderElector {
     while (!this.stopped) {
       await sleep(this.retryMs, this.abort.signal);
       if (this.stopped) return;
-      if (await this.tryAcquireOrRenew()) {
+      // A renewal hanging on an unreachable apiserver must not hold leadership past the deadline (client-go
+      // bounds the renew loop by a context with the renew deadline): the attempt counts as failed then.
+      const remaining = Math.max(0, deadline - (Date.now() - lastRenew));
+      if (await withTimeout(this.tryAcquireOrRenew(), remaining, false)) {
         lastRenew = Date.now();
-      } else if (Date.now() - lastRenew > deadline) {
+      } else if (Date.now() - lastRenew >= deadline) {
         this.setLeading(false);
         this.logger.error('failed to renew leader lease within the renew deadline, leadership lost', { renewDeadlineMs: deadline });
         this.options.onStoppedLeading();
@@ -222,4 +230,10 @@ export class LeaderElector {
       this.logger.warn('could not release leader lease', { error: err });
     }
   }
+}
+
+/** `promise`, or `fallback` when it has not settled within `ms` (the promise keeps running). */
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<T>((resolve) => { timer = setTimeout(() => resolve(fallback), ms); })]).finally(() => clearTimeout(timer));
 }

@@ -21,8 +21,17 @@
  * Guarantees:
  * - One informer per (kind, namespace) shared by all controllers.
  * - `/readyz` passes once every informer synced; `/healthz` has a `ping` check.
- * - Losing the lease stops the controllers and calls `onLeadershipLost` (default: exit code 1),
- *   because a process that lost its lease must not keep acting.
+ * - Lease loss is survived in-process (the kubelet's CrashLoop back-off would otherwise grow with every
+ *   apiserver outage): a process that lost its lease never acts — from the moment the loss is declared
+ *   (the renew deadline, before the lease can expire for anyone else) writes through
+ *   `readYourWritesClient` fail with `NotLeaderError` without being sent, `assertLeader()` throws (for
+ *   actions outside the API), the controllers stop taking work and leader runnables stop; once they
+ *   stopped, `onLeadershipLost` is called and the manager campaigns again with the same identity. When
+ *   re-elected, controllers and leader runnables start again from the informer caches, which kept
+ *   watching (as on any standby replica): every cached object is reconciled once more.
+ *   `leaderElection.exitOnLoss: true` restores exit code 1 instead (controller-runtime's behaviour).
+ * - `leaseTransitions` as client-go: re-acquiring a lease that still names this identity (nobody took it
+ *   during the outage) is no transition; taking it back from another holder is one.
  *
  * Caveats: a controller that fails to start (cache sync timeout) calls `onFatalError`
  * (default: log and exit 1).
@@ -37,6 +46,7 @@ import { HealthCheck, MetricsServer, ProbeServer } from './health';
 import { CacheOptions } from './cache-transform';
 import { Informer, InformerOptions } from './informer';
 import { ConnectionConfig, loadDefaultConnection } from './kubeconfig';
+import { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 import { defaultIdentity, LeaderElector } from './leader-election';
 import { createLogger, Logger } from './log';
 import { RuntimeMetrics } from './metrics';
@@ -68,6 +78,13 @@ export interface ManagerLeaderElectionOptions {
   readonly renewDeadlineMs?: number;
   /** @default 2000 */
   readonly retryPeriodMs?: number;
+  /**
+   * Exit the process (code 1) after the lease was lost and the controllers stopped, instead of campaigning
+   * again: controller-runtime's behaviour, for a binary keeping state outside the runtime that only a
+   * restart resets. In a Pod this means a restart per lost lease, with the kubelet's growing back-off.
+   * @default false
+   */
+  readonly exitOnLoss?: boolean;
 }
 
 /** Options of {@link Manager}. */
@@ -103,7 +120,7 @@ export interface ManagerOptions {
    * @default 1
    */
   readonly concurrency?: number;
-  /** Called after the lease was lost and controllers stopped. @default - exit(1) */
+  /** Called each time the lease was lost, once the controllers stopped (before campaigning again). @default - nothing */
   readonly onLeadershipLost?: () => void;
   /** Called when a controller cannot start. @default - exit(1) */
   readonly onFatalError?: (err: unknown) => void;
@@ -154,6 +171,9 @@ export class Manager implements ControllerHost {
   private started = false;
   private stopping: Promise<void> | undefined;
   private controllersRunning = false;
+  /** May act: leading (or no leader election) and not yet past the loss of the lease. */
+  private acting = false;
+  private leaseNamespace: string | undefined;
   private leaderResolve!: () => void;
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
   public readonly elected: Promise<void>;
@@ -189,7 +209,8 @@ export class Manager implements ControllerHost {
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
     this.logger = options.logger ?? createLogger();
     this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultConnection(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
-    this.readYourWritesClient = new ReadYourWritesClient(this.client, {
+    // Writes of reconcilers are refused once the lease is lost, in-flight reconciles included.
+    this.readYourWritesClient = new ReadYourWritesClient(new LeaderGuardedClient(this.client, () => this.acting), {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
       logger: this.logger.child({ component: 'client' }),
     });
@@ -216,6 +237,19 @@ export class Manager implements ControllerHost {
 
   /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
   public readonly identity: string;
+
+  /** True while this manager may act: it holds the lease (or runs without leader election). */
+  get isLeader(): boolean {
+    return this.acting;
+  }
+
+  /**
+   * Throws {@link NotLeaderError} unless this manager may act. Reconcilers call it before an action outside
+   * the API (a database promotion, a cloud call); writes through `readYourWritesClient` check it themselves.
+   */
+  assertLeader(what = 'action'): void {
+    if (!this.acting) throw new NotLeaderError(what);
+  }
 
   /** True while controllers run (leader, or no leader election). */
   get isRunningControllers(): boolean {
@@ -340,25 +374,38 @@ export class Manager implements ControllerHost {
     await this.probes.start(this.options.healthProbeBindAddress ?? '0');
     await this.webhookServer?.start();
     for (const informer of this.informers.values()) informer.start();
-    const le = this.options.leaderElection;
-    if (!le) {
+    if (!this.options.leaderElection) {
+      this.acting = true;
       await this.startControllers();
       return;
     }
-    this.elector = new LeaderElector({
+    this.leaseNamespace = leaseNamespace;
+    this.campaign();
+  }
+
+  /** Campaigns for the lease with a new elector (same identity); controllers start when it leads. */
+  private campaign(): void {
+    const le = this.options.leaderElection!;
+    const elector: LeaderElector = new LeaderElector({
       client: this.client,
       leaseName: le.leaseName,
-      namespace: leaseNamespace!,
+      namespace: this.leaseNamespace!,
       identity: this.identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
       retryPeriodMs: le.retryPeriodMs,
       logger: this.logger.child({ component: 'leader-election' }),
       metrics: this.metrics,
-      onStartedLeading: () => { void this.startControllers().catch((err) => this.fatal(err)); },
-      onStoppedLeading: () => { void this.onLost(); },
+      onStartedLeading: () => {
+        if (this.stopping || elector !== this.elector) return;
+        this.acting = true;
+        void this.startControllers().catch((err) => this.fatal(err));
+      },
+      // Synchronously, before anything else runs: from here on nothing is written.
+      onStoppedLeading: () => { this.acting = false; void this.onLost(); },
     });
-    this.elector.start().catch((err) => this.fatal(err));
+    this.elector = elector;
+    elector.start().catch((err) => this.fatal(err));
   }
 
   /** Graceful shutdown (idempotent). */
@@ -398,9 +445,11 @@ export class Manager implements ControllerHost {
 
   private async onLost(): Promise<void> {
     await this.stopControllers();
-    this.logger.error('leader lease lost, controllers stopped');
-    if (this.options.onLeadershipLost) this.options.onLeadershipLost();
-    else process.exit(1);
+    const exit = this.options.leaderElection?.exitOnLoss === true;
+    this.logger.error(`leader lease lost, controllers stopped; ${exit ? 'exiting (exitOnLoss)' : 'campaigning again'}`);
+    this.options.onLeadershipLost?.();
+    if (exit) process.exit(1);
+    else if (!this.stopping) this.campaign();
   }
 
   private fatal(err: unknown): void {
@@ -413,6 +462,7 @@ export class Manager implements ControllerHost {
     // Webhooks first: handlers read the informer caches, and the readiness probe must fail before the port closes.
     await this.webhookServer?.stop();
     await this.stopControllers();
+    this.acting = false;
     await this.elector?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
     await this.metricsServer.stop();

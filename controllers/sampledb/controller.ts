@@ -51,6 +51,7 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
     fieldManager: `${name}-controller`,
     metrics,
     images: options.images ?? PostgresImages.fromEnv(),
+    assertLeader: (what) => manager.assertLeader(what),
   });
   const controller = new ControllerBuilder(manager, { name })
     .for(SAMPLEDB)

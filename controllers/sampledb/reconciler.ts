@@ -69,6 +69,11 @@ export interface SampleDbReconcilerDeps {
   readonly pollIntervalMs?: number;
   /** Which image runs each PostgreSQL version (the operator's overrides). @default - the pinned official images */
   readonly images?: PostgresImages;
+  /**
+   * Throws unless this process may act (`manager.assertLeader`): checked before every SQL action on an
+   * instance (promote, configure), which no API client guard sees. @default - always may act
+   */
+  readonly assertLeader?: (what: string) => void;
 }
 
 /** What the live-object steps found, for the status. */
@@ -242,7 +247,11 @@ export class SampleDbReconciler implements Reconciler {
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
     const live = replicationStatusOf(db.status);
     // PostgreSQL is reached on the pod's IP with the credentials; without either there is nothing to send.
-    const onInstance = async (i: Instance, fn: (ip: string, c: Credentials) => Promise<void>) => { if (i.ip && credentials) await fn(i.ip, credentials); };
+    // A reconcile in flight when the lease is lost must not promote or reconfigure anything afterwards.
+    const onInstance = async (i: Instance, fn: (ip: string, c: Credentials) => Promise<void>) => {
+      this.deps.assertLeader?.(`SQL on instance ${i.name}`);
+      if (i.ip && credentials) await fn(i.ip, credentials);
+    };
     const result = await reconcileReplication(db, instances, live, {
       setRole: async (i, role) => {
         await a.mergePatch(POD, i.name, { metadata: { labels: { [LABEL_ROLE]: role ?? null } } });

@@ -96,6 +96,9 @@ export class SelfManagedCertificates {
   private readonly logger: Logger;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
+  /** Starts so far, and the one `stop()` ended: a leader runnable is started again on re-election. */
+  private runs = 0;
+  private stoppedRun = 0;
   private running: Promise<unknown> | undefined;
   /** The last round's error, if it failed (readiness of the leader shows it). */
   public lastError: string | undefined;
@@ -109,7 +112,10 @@ export class SelfManagedCertificates {
 
   /** Runs a round now and then every `checkIntervalMs` until `stop()`. */
   async start(): Promise<void> {
+    const run = ++this.runs;
     await this.runOnce();
+    // Stopped (or stopped and started again) during the first round: this start schedules nothing.
+    if (run !== this.runs || this.stoppedRun === run) return;
     const tick = () => {
       // After a failed round (a target not created yet, a conflict) the next comes sooner.
       // A round that waits for CA propagation, or a certificate due before the next interval, brings the next
@@ -123,6 +129,7 @@ export class SelfManagedCertificates {
 
   /** Stops the rounds (waits for the one running). */
   async stop(): Promise<void> {
+    this.stoppedRun = this.runs;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;

@@ -13,6 +13,7 @@ describeRealApiServer('Foo controller with leader election', (plane) => {
   let proxy: FaultProxy;
   let env: FooNamespace;
   let managers: Manager[] = [];
+  const closeAfter: FaultProxy[] = [];
   const lease = () => ({ leaseName: 'foo-controller-leader', namespace: env.ns, leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200 });
 
   beforeEach(async () => {
@@ -25,6 +26,7 @@ describeRealApiServer('Foo controller with leader election', (plane) => {
     managers = [];
     env.stop();
     await proxy.close();
+    for (const p of closeAfter.splice(0)) await p.close();
   });
 
   test('only the leader reconciles; the other takes over quickly after the leader stops', async () => {
@@ -55,14 +57,19 @@ describeRealApiServer('Foo controller with leader election', (plane) => {
     let lost = 0;
     const a = await startFooManager(proxy.kubeConfig(), { namespace: env.ns, leaderElection: { ...lease(), identity: 'a' }, onLeadershipLost: () => { lost++; } });
     await until('a leads', () => a.isRunningControllers, T);
-    const b = await startFooManager(proxy.kubeConfig(), { namespace: env.ns, leaderElection: { ...lease(), identity: 'b' } });
+    // b through its own proxy: only a's lease updates fail.
+    const own = await FaultProxy.start(plane());
+    const b = await startFooManager(own.kubeConfig(), { namespace: env.ns, leaderElection: { ...lease(), identity: 'b' } });
     managers = [a, b];
+    closeAfter.push(own);
     proxy.failNext({ verb: 'update', resource: 'leases', count: 1_000_000 }, 500);
     await until('lease lost', () => lost === 1, 8000);
     expect(a.isRunningControllers).toBe(false);
     expect(await a.metrics.value('leader_election_master_status', { name: 'foo-controller-leader' })).toBe(0);
-    proxy.clear();
+    // Until b holds it: a campaigns again at once and, with the apiserver answering, would take back its own lease.
     await until('b takes over', () => b.isRunningControllers, 20_000);
+    proxy.clear();
+    expect(lost).toBe(1); // a campaigns again (no exit), but b holds the lease now
     await env.put(foo('after-loss'));
     await until('deployment', () => env.getDeployment('after-loss'), T);
     expect(await reconciles(a)).toBe(0);
