@@ -113,8 +113,11 @@ export function postgresArgs(db: Database): string[] {
     hot_standby_feedback: 'on',
     wal_receiver_timeout: '10s',
     wal_retrieve_retry_interval: '2s',
-    // $(VAR) is expanded by the kubelet from the container's env.
-    primary_conninfo: `host=${names.primaryService(name)} port=5432 user=$(REPLICATION_USER) passfile=/tmp/pgpass application_name=$(POD_NAME) connect_timeout=3`,
+    // $(VAR) is expanded by the kubelet from the container's env. The WAL receiver connects without libpq's
+    // connect_timeout (it polls PQconnectStart itself), so a connection to a black-holed address — the
+    // `<db>-rw` address still translated to a partitioned primary by its conntrack entry — hung for the
+    // kernel's SYN retries (~2 min) after the Service had moved: tcp_user_timeout bounds the SYN phase too.
+    primary_conninfo: `host=${names.primaryService(name)} port=5432 user=$(REPLICATION_USER) passfile=/tmp/pgpass application_name=$(POD_NAME) connect_timeout=3 tcp_user_timeout=5000`,
   };
   return Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
 }
