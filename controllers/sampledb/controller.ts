@@ -6,6 +6,7 @@
  */
 import { Controller, ControllerBuilder, KubeObject, Manager, Request } from '../../runtime';
 import { PostgresImages } from './images';
+import { InstanceClient } from './instances';
 import { SampleDbMetrics } from './metrics';
 import { SampleDbReconciler } from './reconciler';
 import { defaultSampleDb, validateSampleDb } from './webhooks';
@@ -21,6 +22,8 @@ export interface SampleDbControllerOptions {
   readonly backoffBaseMs?: number;
   /** Which image runs each PostgreSQL version. @default - PostgresImages.fromEnv() (the operator's environment) */
   readonly images?: PostgresImages;
+  /** How the reconciler talks to PostgreSQL. @default - a PgInstanceClient (SQL to each pod's IP) */
+  readonly instances?: InstanceClient;
 }
 
 /** Maps an object labelled with a database instance to that database. */
@@ -52,6 +55,7 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
     metrics,
     images: options.images ?? PostgresImages.fromEnv(),
     assertLeader: (what) => manager.assertLeader(what),
+    instances: options.instances,
   });
   const controller = new ControllerBuilder(manager, { name })
     .for(SAMPLEDB)

@@ -128,8 +128,8 @@ export class SampleDbReconciler implements Reconciler {
     }
     const a = new Actions(this.actionDeps, db);
     try {
-      if (db.metadata.deletionTimestamp) await this.reconcileDeletion(a);
-      else return await this.reconcileLive(a);
+      if (db.metadata.deletionTimestamp) return await this.reconcileDeletion(a);
+      return await this.reconcileLive(a);
     } catch (err) {
       if (err instanceof ResourceExistsError) {
         a.event('Warning', Reasons.ResourceExists, err.message);
@@ -369,7 +369,7 @@ export class SampleDbReconciler implements Reconciler {
     return undefined;
   }
 
-  private async reconcileDeletion(a: Actions): Promise<void> {
+  private async reconcileDeletion(a: Actions): Promise<Result | void> {
     const db = a.db;
     if (!(db.metadata.finalizers ?? []).includes(FINALIZER)) return;
     const r = await runDeletion(a, this.deps.stores, this.images);
@@ -379,15 +379,23 @@ export class SampleDbReconciler implements Reconciler {
       this.deps.metrics?.forget(db.metadata.namespace, db.metadata.name);
       return;
     }
+    const sts = a.cached(this.deps.stores.statefulsets, names.statefulSet(db.metadata.name));
     const findings: Findings = {
-      statefulSet: a.cached(this.deps.stores.statefulsets, names.statefulSet(db.metadata.name)),
+      statefulSet: sts,
       initialized: jobState(a.cached(this.deps.stores.jobs, names.initJob(db.metadata.name))) === 'Succeeded',
       upgrading: false,
       restoring: false,
       progress: r.progress ? [r.progress] : [],
       problems: r.problem ? [r.problem] : [],
     };
+    // The final snapshot reads through <db>-rw: roles keep being reconciled until it is taken, or a database
+    // deleted mid-failover (its target not yet labelled, so -rw leads nowhere) would wait for it forever.
+    if (sts && !sts.metadata.deletionTimestamp) {
+      const credentials = readCredentials(await a.getLive(SECRET, names.secret(db.metadata.name)));
+      await this.ensureReplication(a, findings, credentials, sts.spec?.replicas ?? db.spec.replicas ?? 1);
+    }
     await this.finish(a, findings, true);
+    return { requeueAfter: Math.min(findings.requeueAfterMs ?? Infinity, this.deps.pollIntervalMs ?? 10_000) };
   }
 
   /** Status, transition events and metrics. */

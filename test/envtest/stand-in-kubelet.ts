@@ -15,13 +15,18 @@ export interface StandInKubeletOptions {
   readonly outcome?: (pod: any) => PodOutcome;
   /** @default 100 */
   readonly pollMs?: number;
+  /**
+   * Confirm deletions as a kubelet does once a pod's containers stopped: a pod with a deletionTimestamp is
+   * deleted with grace period 0 after `ms` (a StatefulSet then recreates it). @default - pods stay Terminating
+   */
+  readonly confirmDeletionsAfterMs?: number;
 }
 
 function defaultOutcome(pod: any): PodOutcome {
   return (pod.metadata.ownerReferences ?? []).some((r: any) => r.kind === 'Job') ? 'Succeeded' : 'Running';
 }
 
-function kubeletStatus(pod: any, outcome: Exclude<PodOutcome, 'Pending'>, now: string): object {
+function kubeletStatus(pod: any, outcome: Exclude<PodOutcome, 'Pending'>, now: string, podIP: string): object {
   const running = outcome === 'Running';
   const containerState = running
     ? { running: { startedAt: now } }
@@ -30,8 +35,8 @@ function kubeletStatus(pod: any, outcome: Exclude<PodOutcome, 'Pending'>, now: s
   return {
     phase: outcome,
     hostIP: '10.0.0.10',
-    podIP: '10.1.0.10',
-    podIPs: [{ ip: '10.1.0.10' }],
+    podIP,
+    podIPs: [{ ip: podIP }],
     startTime: now,
     conditions: [
       cond('PodReadyToStartContainers', running), cond('Initialized', true), cond('Ready', running),
@@ -47,6 +52,8 @@ function kubeletStatus(pod: any, outcome: Exclude<PodOutcome, 'Pending'>, now: s
 export class StandInKubelet {
   private timer?: NodeJS.Timeout;
   private readonly done = new Set<string>();
+  /** Pods given an address so far: each gets its own, as from a node's pod CIDR. */
+  private addresses = 0;
   /** Status writes made (pod names). */
   readonly handled: string[] = [];
 
@@ -70,16 +77,28 @@ export class StandInKubelet {
     this.timer = undefined;
   }
 
+  private nextAddress(): string {
+    const n = this.addresses++;
+    return `10.1.${Math.floor(n / 200) % 250}.${(n % 200) + 10}`;
+  }
+
   private async sync(): Promise<void> {
     const ns = this.opts.namespace;
     const list = await this.plane.request('GET', `/api/v1/namespaces/${ns}/pods`);
     for (const pod of list.body?.items ?? []) {
       const key = pod.metadata.uid;
-      if (this.done.has(key) || pod.metadata.deletionTimestamp) continue;
+      if (pod.metadata.deletionTimestamp) {
+        const after = this.opts.confirmDeletionsAfterMs;
+        if (after !== undefined && Date.now() - Date.parse(pod.metadata.deletionTimestamp) + (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000 >= after) {
+          await this.plane.request('DELETE', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid: key } });
+        }
+        continue;
+      }
+      if (this.done.has(key)) continue;
       const outcome = (this.opts.outcome ?? defaultOutcome)(pod);
       if (outcome === 'Pending') continue;
       const now = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-      const r = await this.plane.request('PUT', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, { ...pod, status: kubeletStatus(pod, outcome, now) });
+      const r = await this.plane.request('PUT', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, { ...pod, status: kubeletStatus(pod, outcome, now, this.nextAddress()) });
       if (r.code === 200) {
         this.done.add(key);
         this.handled.push(pod.metadata.name);
