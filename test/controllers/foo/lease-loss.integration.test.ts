@@ -144,4 +144,20 @@ describeRealApiServer('Foo controller: lease loss survived in-process', (plane) 
     expect(lost).toBe(1);
     expect(exit).not.toHaveBeenCalled();
   }, 90_000);
+
+  test('exitOnLoss: true keeps the old behaviour, exit(1) once the controllers stopped', async () => {
+    const p = await proxy();
+    const exits: number[] = [];
+    exit.mockImplementation(((code?: number) => { exits.push(code ?? 0); }) as never);
+    const a = await startFooManager(p.kubeConfig(), { namespace: env.ns, leaderElection: { ...lease(), identity: 'a', exitOnLoss: true } });
+    managers = [a];
+    await until('a leads', () => a.isRunningControllers, T);
+    p.failNext({ verb: 'update', resource: 'leases', count: 1_000_000 }, 500);
+    await until('exit(1)', () => exits.length > 0, 10_000);
+    expect(exits).toEqual([1]);
+    expect(a.isRunningControllers).toBe(false);
+    p.clear();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(a.isRunningControllers).toBe(false); // no campaign after the exit
+  }, 60_000);
 }, { crds: [fooCrd()] });
