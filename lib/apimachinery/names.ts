@@ -28,7 +28,8 @@ const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alp
 
 function check(value: string, max: number, re: RegExp, message: string): string[] {
   const errs: string[] = [];
-  if (value.length > max) errs.push(`must be no more than ${max} characters`);
+  // Go's len(): bytes of UTF-8, not characters
+  if (byteLength(value) > max) errs.push(`must be no more than ${max} characters`);
   if (!re.test(value)) errs.push(message);
   return errs;
 }
@@ -40,7 +41,13 @@ export function isDns1035Label(value: string): string[] {
 
 /** @internal */
 export function isDns1123Label(value: string): string[] {
-  return check(value, 63, DNS1123_LABEL, DNS1123_LABEL_MSG);
+  const errs = check(value, 63, DNS1123_LABEL, DNS1123_LABEL_MSG);
+  // a valid subdomain that is no label: apimachinery says why (the length was checked already, so it is the dots)
+  return errs.map(e => (e === DNS1123_LABEL_MSG && DNS1123_SUBDOMAIN.test(value) ? 'must not contain dots' : e));
+}
+
+function byteLength(value: string): number {
+  return new TextEncoder().encode(value).length;
 }
 
 /** @internal */
@@ -59,7 +66,7 @@ export function isQualifiedName(value: string): string[] {
     else errs.push(...isDns1123Subdomain(parts[0]).map(e => `prefix part ${e}`));
   }
   if (!name) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
   if (name && !QUALIFIED_NAME_PART.test(name)) errs.push(NAME_PART_MSG);
   return errs;
 }

@@ -58,6 +58,36 @@ describe('Quantity values', () => {
     expect(Quantity.parse(text).asApproximateFloat()).toBeCloseTo(expected, 9);
   });
 
+  test('any exponent ParseQuantity accepts parses, and compares exactly (no exponent limit of our own)', () => {
+    const huge = ['1e100001', '1.5e100001', '1e-100001', '-1e100001', '1e2147483647', '1e-2147483648', '1.5e-2147483648', '1e9223372036854775807', '0e99999999'];
+    for (const text of huge) {
+      expect({ text, valid: Quantity.isValid(text) }).toStrictEqual({ text, valid: true });
+      expect(() => Quantity.parse(text)).not.toThrow();
+    }
+    expect(Quantity.parse('1e100001').compareTo(Quantity.parse('1.5e100001'))).toBe(-1n);
+    expect(Quantity.parse('1e100001').compareTo(Quantity.parse('10e100000'))).toBe(0n);
+    expect(Quantity.parse('1e-100001').compareTo(Quantity.parse('1n'))).toBe(0n); // rounded up to nano
+    expect(Quantity.parse('-1e100001').compareTo(Quantity.parse('1'))).toBe(-1n);
+    // Go's int32 scale arithmetic wraps: 1.5e-2147483648 is 15 × 10^2147483647, and 1e9223372036854775807 is 1e-1
+    expect(Quantity.parse('1.5e-2147483648').compareTo(Quantity.parse('1e100001'))).toBe(1n);
+    expect(Quantity.parse('1e9223372036854775807').compareTo(Quantity.parse('100m'))).toBe(0n);
+    expect(Quantity.parse('0e99999999').sign()).toBe(0n);
+    expect(Quantity.parse('1e100001').asApproximateFloat()).toBe(Infinity);
+  });
+
+  test('isInteger and asApproximateFloat follow Go\'s representation, not only the value', () => {
+    // an int64 amount with a negative scale, or anything on the arbitrary-precision path, is no integer for AsInt64
+    expect(['1000m', '1.0', '1.5Gi', '1Pi', '10E', '1k', '1.5k', '7E', '1Ki'].map(t => [t, Quantity.parse(t).isInteger()])).toStrictEqual([
+      ['1000m', false], ['1.0', false], ['1.5Gi', false], ['1Pi', false], ['10E', false], ['1k', true], ['1.5k', true], ['7E', true], ['1Ki', true],
+    ]);
+    // the unscaled int64 times Go's math.Pow10 table: 500n is 500 × 10^-9
+    expect(Quantity.parse('500n').asApproximateFloat()).toBe(5.000000000000001e-7);
+    expect(Quantity.parse('1').add(Quantity.parse('1e-3')).asApproximateFloat()).toBe(1.0010000000000001);
+    // sums stay on int64 while they fit; 2k - 16Ei leaves it (and is no integer then)
+    expect(Quantity.parse('1k').add(Quantity.fromInt(1n)).isInteger()).toBe(true);
+    expect(Quantity.parse('2k').sub(Quantity.parse('16Ei')).isInteger()).toBe(false);
+  });
+
   test('refusals carry the apiserver\'s messages', () => {
     expect(() => Quantity.parse('1Gib')).toThrow("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     expect(() => Quantity.parse('1ki')).toThrow("unable to parse quantity's suffix");

@@ -77,7 +77,7 @@ export const FUNCTION_DECLS: readonly FunctionDecl[] = [
   fn('base64.encode', [BYTES], STRING, true), fn('base64.decode', [STRING], BYTES, true),
   // Kubernetes quantity library
   fn('quantity', [STRING], QUANTITY), fn('isQuantity', [STRING], BOOL),
-  method(QUANTITY, 'sign', [], INT), method(QUANTITY, 'isInteger', [], BOOL), method(QUANTITY, 'asInteger', [], INT),
+  fn('sign', [QUANTITY], INT), method(QUANTITY, 'isInteger', [], BOOL), method(QUANTITY, 'asInteger', [], INT),
   method(QUANTITY, 'asApproximateFloat', [], DOUBLE),
   method(QUANTITY, 'add', [QUANTITY], QUANTITY), method(QUANTITY, 'add', [INT], QUANTITY),
   method(QUANTITY, 'sub', [QUANTITY], QUANTITY), method(QUANTITY, 'sub', [INT], QUANTITY),

@@ -1,4 +1,4 @@
-import { celEnv, CelEnv, CelInput, CelValue, isCelError, plan, run } from '@bufbuild/cel';
+import { celEnv, CelEnv, celError, CelInput, CelValue, isCelError, plan, run } from '@bufbuild/cel';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { escapePropertyName, isIntOrString } from './cel-types';
 import { parseRule } from './ast';
@@ -70,7 +70,13 @@ export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined):
 
 function stringValue(value: string, schema: JSONSchemaProps | undefined): CelInput {
   switch (schema?.format) {
-    case 'byte': return new Uint8Array(Buffer.from(value, 'base64'));
+    case 'byte': {
+      // the apiserver decodes with go-openapi's strfmt.Base64, the URL alphabet: a value the standard alphabet's format
+      // check accepted is an error for rules once it holds '+' or '/' (reading it fails the rule)
+      const bad = value.search(/[+/]/);
+      if (bad >= 0) return celError(`Invalid byte formatted string ${value}: illegal base64 data at input byte ${bad}`) as unknown as CelInput;
+      return new Uint8Array(Buffer.from(value, 'base64'));
+    }
     case 'date':
     case 'date-time':
     case 'duration': {

@@ -9,8 +9,10 @@ export class IpAddress {
       return new IpAddress(4, text.split('.').reduce((acc, p) => (acc << 8n) | BigInt(p), 0n));
     }
     if (isIPv6(text) && !text.includes('%')) {
-      if (/^::ffff:[0-9.]+$/i.test(text)) throw new Error(`IPv4-mapped IPv6 address '${text}' is not allowed`);
-      return new IpAddress(6, ipv6ToBigInt(text));
+      const value = ipv6ToBigInt(text);
+      // netip's Is4In6: any spelling of ::ffff:a.b.c.d (::ffff:7f00:1 too)
+      if (value >> 32n === 0xffffn) throw new Error(`IPv4-mapped IPv6 address '${text}' is not allowed`);
+      return new IpAddress(6, value);
     }
     throw new Error(`IP Address '${text}' parse error during conversion from string`);
   }
@@ -71,10 +73,12 @@ export class IpAddress {
 
 /** A CIDR prefix for the Kubernetes CEL `cidr()` library. */
 export class Cidr {
+  /** `netip.ParsePrefix`: the address before the last `/`, then bits without sign or leading zero (`0` itself is fine). */
   public static parse(text: string): Cidr {
-    const [addr, len, ...rest] = text.split('/');
-    if (len === undefined || rest.length || !/^[0-9]+$/.test(len)) throw new Error(`network address parse error during conversion from string: '${text}'`);
-    const ip = IpAddress.parse(addr);
+    const slash = text.lastIndexOf('/');
+    const len = slash < 0 ? '' : text.slice(slash + 1);
+    if (slash < 0 || !/^(0|[1-9][0-9]*)$/.test(len)) throw new Error(`network address parse error during conversion from string: '${text}'`);
+    const ip = IpAddress.parse(text.slice(0, slash));
     const prefix = Number(len);
     if (prefix > ip.bits) throw new Error(`network address parse error during conversion from string: '${text}'`);
     return new Cidr(ip, prefix);

@@ -1,6 +1,8 @@
 import { goRegExp, goRegexpError, GoRegexp } from '../schema/go-regexp';
 import { celFunc, CelInput, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { CONVERSION_FUNCTIONS } from './conversion-library';
+import { GoUrl } from './go-url';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from '../../apimachinery/quantity';
 import { NAMED_FORMATS } from './named-formats';
@@ -30,7 +32,7 @@ class OptionalValue {
   constructor(public readonly value: CelValue | undefined) {}
 }
 
-type Opaque = Quantity | URL | IpAddress | Cidr | Semver | NamedFormat | OptionalValue;
+type Opaque = Quantity | GoUrl | IpAddress | Cidr | Semver | NamedFormat | OptionalValue;
 
 function wrap(kind: keyof typeof OPAQUE_KEY, value: Opaque, canonical: string): CelMap {
   const m = celMap(new Map([[OPAQUE_KEY[kind], canonical]]));
@@ -38,23 +40,17 @@ function wrap(kind: keyof typeof OPAQUE_KEY, value: Opaque, canonical: string): 
   return m;
 }
 
-function unwrap<T>(v: unknown, cls: new (...a: never[]) => T, what: string): T {
+// eslint-disable-next-line @typescript-eslint/ban-types
+function unwrap<T>(v: unknown, cls: Function & { prototype: T }, what: string): T {
   const inner = typeof v === 'object' && v !== null ? opaqueValues.get(v) : undefined;
   if (!(inner instanceof cls)) throw new Error(`no such overload: expected a ${what}`);
-  return inner;
+  return inner as T;
 }
 
 const quantity = (q: Quantity): CelMap => wrap('Quantity', q, q.canonical());
-const asQuantity = (v: unknown): Quantity => (typeof v === 'bigint' ? new Quantity(v) : unwrap(v, Quantity, 'Quantity'));
+const asQuantity = (v: unknown): Quantity => (typeof v === 'bigint' ? Quantity.fromInt(v) : unwrap(v, Quantity, 'Quantity'));
 const ip = (a: IpAddress): CelMap => wrap('IP', a, a.toString());
 const cidr = (c: Cidr): CelMap => wrap('CIDR', c, c.toString());
-
-/** Kubernetes `url()`: an absolute URI or an absolute path, like Go's `url.ParseRequestURI`. */
-function parseUrl(text: string): URL {
-  if (text.startsWith('/')) return new URL(text, 'path-only:///');
-  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text)) throw new Error(`URL parse error during conversion from string: parse "${text}": invalid URI for request`);
-  return new URL(text);
-}
 
 function compareValues(a: CelValue, b: CelValue): number {
   const x = typeof a === 'bigint' || typeof a === 'number' ? a : String(a);
@@ -141,7 +137,8 @@ function quantityFuncs(): CelFunc[] {
   return [
     celFunc('quantity', [STRING], DYN, s => quantity(Quantity.parse(s))),
     celFunc('isQuantity', [STRING], BOOL, s => Quantity.isValid(s)),
-    celMethod('sign', DYN, [], INT, function () { return asQuantity(this).sign(); }),
+    // a function, not a method, in Kubernetes' library: sign(quantity('1'))
+    celFunc('sign', [DYN], INT, q => asQuantity(q).sign()),
     celMethod('isInteger', DYN, [], BOOL, function () { return asQuantity(this).isInteger(); }),
     celMethod('asInteger', DYN, [], INT, function () { return asQuantity(this).asInteger(); }),
     celMethod('asApproximateFloat', DYN, [], DOUBLE, function () { return asQuantity(this).asApproximateFloat(); }),
@@ -236,27 +233,20 @@ function formatFuncs(): CelFunc[] {
 }
 
 function urlFuncs(): CelFunc[] {
-  const u = (v: unknown): URL => unwrap(v, URL, 'URL');
-  const pathOnly = (x: URL): boolean => x.protocol === 'path-only:';
+  const u = (v: unknown): GoUrl => unwrap(v, GoUrl, 'URL');
   return [
-    celFunc('url', [STRING], DYN, s => wrap('URL', parseUrl(s), s)),
-    celFunc('isURL', [STRING], BOOL, s => {
-      try {
-        parseUrl(s);
-        return true;
-      } catch {
-        return false;
-      }
+    celFunc('url', [STRING], DYN, s => {
+      const parsed = GoUrl.parse(s);
+      return wrap('URL', parsed, parsed.canonical());
     }),
-    celMethod('getScheme', DYN, [], STRING, function () { const x = u(this); return pathOnly(x) ? '' : x.protocol.slice(0, -1); }),
-    celMethod('getHost', DYN, [], STRING, function () { const x = u(this); return pathOnly(x) ? '' : x.host; }),
-    celMethod('getHostname', DYN, [], STRING, function () { const x = u(this); return pathOnly(x) ? '' : x.hostname.replace(/^\[|\]$/g, ''); }),
-    celMethod('getPort', DYN, [], STRING, function () { return u(this).port; }),
-    celMethod('getEscapedPath', DYN, [], STRING, function () { return u(this).pathname; }),
+    celFunc('isURL', [STRING], BOOL, s => GoUrl.isValid(s)),
+    celMethod('getScheme', DYN, [], STRING, function () { return u(this).scheme; }),
+    celMethod('getHost', DYN, [], STRING, function () { return u(this).host; }),
+    celMethod('getHostname', DYN, [], STRING, function () { return u(this).hostname(); }),
+    celMethod('getPort', DYN, [], STRING, function () { return u(this).port(); }),
+    celMethod('getEscapedPath', DYN, [], STRING, function () { return u(this).escapedPath(); }),
     celMethod('getQuery', DYN, [], DYN, function () {
-      const q = new Map<string, string[]>();
-      for (const [k, v] of u(this).searchParams) q.set(k, [...(q.get(k) ?? []), v]);
-      return celMap(new Map([...q].map(([k, v]) => [k, celList(v)])));
+      return celMap(new Map([...u(this).query()].map(([k, v]) => [k, celList(v)])));
     }),
   ];
 }
@@ -329,9 +319,10 @@ function comprehensionHelpers(): CelFunc[] {
 
 /**
  * The functions rules can call at evaluation time beyond `@bufbuild/cel`'s standard library:
- * its strings extension, the base64 encoders, optional values and the Kubernetes lists, sets, regex, quantity, semver, format, URL, IP and CIDR libraries.
+ * cel-go's conversions where the two differ, its strings extension, the base64 encoders, optional values and the Kubernetes lists, sets, regex, quantity, semver, format, URL, IP and CIDR libraries.
  */
 export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
+  ...CONVERSION_FUNCTIONS,
   ...strings,
   ...listFuncs(),
   ...regexFuncs(),

@@ -2,6 +2,16 @@ import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, is
 import { checkFormat } from '../schema/formats';
 
 /**
+ * apimachinery's `maskTrailingDash` for name prefixes (`generateName`): a trailing dash and the character before it
+ * become one `a` (so `_-` is a valid prefix, `a--` is not).
+ */
+function maskTrailingDash(name: string): string {
+  if (name.length < 2 || !name.endsWith('-')) return name;
+  // Go cuts bytes: before a non-ASCII character it leaves a broken one behind, which no name pattern accepts
+  return `${name.slice(0, -2)}${name.charCodeAt(name.length - 2) < 0x80 ? '' : '\uFFFD'}a`;
+}
+
+/**
  * The named string formats of the Kubernetes CEL `format` library (`format.dns1123Label()`,
  * `format.named('uuid')`…). Each returns the apiserver's error strings (empty when valid).
  */
@@ -10,9 +20,9 @@ export const NAMED_FORMATS: Readonly<Record<string, (value: string) => string[]>
   dns1123Subdomain: isDns1123Subdomain,
   dns1035Label: isDns1035Label,
   qualifiedName: isQualifiedName,
-  dns1123LabelPrefix: v => isDns1123Label(v.replace(/-$/, '')),
-  dns1123SubdomainPrefix: v => isDns1123Subdomain(v.replace(/-$/, '')),
-  dns1035LabelPrefix: v => isDns1035Label(v.replace(/-$/, '')),
+  dns1123LabelPrefix: v => isDns1123Label(maskTrailingDash(v)),
+  dns1123SubdomainPrefix: v => isDns1123Subdomain(maskTrailingDash(v)),
+  dns1035LabelPrefix: v => isDns1035Label(maskTrailingDash(v)),
   labelValue: isValidLabelValue,
   uri: v => (checkFormat('uri', v) ? [] : ['invalid URI']),
   uuid: v => (checkFormat('uuid', v) ? [] : ['does not match the UUID format']),

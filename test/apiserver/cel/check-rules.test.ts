@@ -275,7 +275,7 @@ describe('checkCelRules: Kubernetes libraries', () => {
   });
 
   test('still fails a wrong call of a supported function', () => {
-    expect(check([{ rule: "quantity(1).sign() == 1" }])[0].message).toMatch(/no matching overload for 'quantity' applied to '\(int\)'/);
+    expect(check([{ rule: "sign(quantity(1)) == 1" }])[0].message).toMatch(/no matching overload for 'quantity' applied to '\(int\)'/);
   });
 });
 
