@@ -8,6 +8,7 @@ import { typeCheckPolicyDetails } from '../apiserver/admission-policy/type-check
 import { CrdManifest } from '../apiserver/crd-manifest';
 import { CustomResourceDefinition } from '../crd/custom-resource-definition';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
+import { emitWhereServed } from '../synth-metadata/conditional-objects';
 import { Warnings } from '../synth-metadata/warnings';
 import { ourPolicyChecks } from './_policy-checks';
 import { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingOptions } from './validating-admission-policy-binding';
@@ -45,11 +46,20 @@ export interface ValidatingAdmissionPolicyProps {
   readonly labels?: { readonly [key: string]: string };
   /** Type-checking warnings (what the apiserver will write into `status.typeChecking`) accepted, by field. @default none */
   readonly acknowledgedWarnings?: readonly AcknowledgedPolicyWarning[];
+  /**
+   * When the app's Kubernetes range (`OperatorApp` `kubernetesVersions`) starts below 1.30, which does not serve
+   * `admissionregistration.k8s.io/v1` policies: `'fail'` synth with the versions named, or `'skip'` them there: the
+   * policy and its bindings go to their own file (`N-requires-1.30.yaml`, layout `APPLY_ORDER`) that `APPLY.md`
+   * applies only where the cluster serves them. Choose `'skip'` only when the app is correct without the policy.
+   * @default 'fail'
+   */
+  readonly onUnservedVersions?: 'fail' | 'skip';
 }
 
 /**
  * A ValidatingAdmissionPolicy (`admissionregistration.k8s.io/v1`: Kubernetes 1.30+; on 1.28 and 1.29 the API is
- * `v1beta1` behind the `ValidatingAdmissionPolicy` feature gate, which this construct does not emit).
+ * `v1beta1` behind the `ValidatingAdmissionPolicy` feature gate, which this construct does not emit). In an
+ * `OperatorApp` whose range starts below 1.30, synth fails unless `onUnservedVersions: 'skip'`.
  *
  * At synth, exactly what kube-apiserver 1.32 refuses at create fails synth (every field and message), and the
  * warnings its status controller will write into `status.typeChecking` (expressions checked against the matched
@@ -84,6 +94,7 @@ export class ValidatingAdmissionPolicy extends Construct {
       spec: Lazy.any({ produce: () => this.toManifest().spec }),
     });
     this.node.addValidation({ validate: () => this.validatePolicy() });
+    if (props.onUnservedVersions === 'skip') emitWhereServed(this);
   }
 
   /** A binding of this policy (`validationActions` default to Deny). */

@@ -9,6 +9,7 @@ import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/
 import { withFastManifestYaml } from './manifest-yaml';
 import { HelmChartOptions, writeHelmLayout } from './helm-layout';
 import { OutputLayout, writeApplyOrderLayout } from './output-layout';
+import { checkServedApis, objectKey } from '../synth-metadata/served-apis-check';
 import { synthFailure } from './synth-failure';
 import { OutputFiles } from '../synth-metadata/output-files';
 import { Warnings } from '../synth-metadata/warnings';
@@ -53,7 +54,10 @@ export interface OperatorAppProps extends AppProps {
   readonly descriptionCheck?: boolean;
   /**
    * The Kubernetes versions the app's manifests must install on. Synth checks every CRD against each version of
-   * the range and names the versions a feature fails on (e.g. `selectableFields` or `quantity()` in a rule on 1.28).
+   * the range and names the versions a feature fails on (e.g. `selectableFields` or `quantity()` in a rule on 1.28,
+   * a rule over 1.28's CEL cost budget), and every object's API version against the versions that serve it (e.g.
+   * `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy from 1.30): an error naming the construct and the
+   * versions, unless the construct is emitted only where served (its own `N-requires-1.30.yaml`, see APPLY.md).
    * @default - 1.28 to 1.36
    */
   readonly kubernetesVersions?: KubernetesVersionRange;
@@ -99,6 +103,7 @@ export class OperatorApp extends App {
       if (descriptionCheck) warnAboutMissingDescriptions(this);
       return [
         ...versionProblems,
+        ...checkServedApis(this, this.layout === OutputLayout.APPLY_ORDER).problems,
         ...(policy ? runPolicyChecks(this, policy) : []),
         ...(this.evolutionGuard ? [...this.evolutionGuard.optionProblems, ...this.evolutionGuard.check(this)] : []),
       ];
@@ -148,7 +153,8 @@ export class OperatorApp extends App {
   private writeLayoutAndExtras(): void {
     if (this.layout === OutputLayout.APPLY_ORDER) {
       for (const f of fs.readdirSync(this.outdir)) fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
-      writeApplyOrderLayout(this.outdir, this.charts, path.basename(this.finalOutdir));
+      const conditional = new Map(checkServedApis(this, true).conditional.map(o => [objectKey({ apiVersion: o.apiVersion, kind: o.kind, metadata: o }), o.requires]));
+      writeApplyOrderLayout(this.outdir, this.charts, path.basename(this.finalOutdir), conditional);
     } else if (this.layout === OutputLayout.HELM) {
       for (const f of fs.readdirSync(this.outdir)) fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
       writeHelmLayout(this.outdir, this.charts.flatMap(c => Object.values(c.toJson())), this.helm);

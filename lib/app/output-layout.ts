@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart, Yaml } from 'cdk8s';
 import { knownKind, parseApiVersion } from '../apimachinery/kinds';
+import { objectKey } from '../synth-metadata/served-apis-check';
 
 /** How `OperatorApp` writes its manifests. */
 export enum OutputLayout {
@@ -24,6 +25,8 @@ export enum OutputLayout {
 export interface ApplyStage {
   readonly file: string;
   readonly description: string;
+  /** A stage applied only where the cluster serves these APIs (`apiVersion`, `kind`): Kubernetes `version` and newer. */
+  readonly requires?: { readonly version: string; readonly apis: ReadonlyArray<{ readonly apiVersion: string; readonly kind: string }> };
 }
 
 /** The stages, in apply order. @internal */
@@ -44,18 +47,37 @@ export interface LayoutFile {
 
 /**
  * Splits manifests into apply stages, keeping their order within a stage (deterministic);
- * empty stages are left out.
+ * empty stages are left out. `conditional`: objects (by `objectKey`) that go to a file of their own per Kubernetes
+ * version they need (`6-requires-1.30.yaml`, after every other stage), applied only where the cluster serves them.
  *
  * @internal
  */
-export function layoutForApply(manifests: readonly any[]): LayoutFile[] {
+export function layoutForApply(manifests: readonly any[], conditional: ReadonlyMap<string, string> = new Map()): LayoutFile[] {
   const crdKinds = new Set(manifests
     .filter(m => m?.kind === 'CustomResourceDefinition')
     .map(m => `${m.spec?.group}/${m.spec?.names?.kind}`));
   const order = Object.values(APPLY_STAGES) as ApplyStage[];
   const buckets = new Map<ApplyStage, any[]>(order.map(s => [s, []]));
-  for (const m of manifests) buckets.get(stageOf(m, crdKinds))!.push(m);
-  return order.filter(s => buckets.get(s)!.length > 0).map(stage => ({ stage, objects: buckets.get(stage)! }));
+  const byVersion = new Map<string, any[]>();
+  for (const m of manifests) {
+    const needs = conditional.get(objectKey(m));
+    if (needs) byVersion.set(needs, [...(byVersion.get(needs) ?? []), m]);
+    else buckets.get(stageOf(m, crdKinds))!.push(m);
+  }
+  const versions = [...byVersion.keys()].sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
+  const conditionalFiles = versions.map((version, i): LayoutFile => {
+    const objects = byVersion.get(version)!;
+    const apis = [...new Map(objects.map(o => [`${o.apiVersion}/${o.kind}`, { apiVersion: String(o.apiVersion), kind: String(o.kind) }])).values()];
+    return {
+      stage: {
+        file: `${order.length + i}-requires-${version}.yaml`,
+        description: `objects Kubernetes ${version} and newer serve (${apis.map(a => `${a.apiVersion} ${a.kind}`).join(', ')}): applied only where the cluster serves them`,
+        requires: { version, apis },
+      },
+      objects,
+    };
+  });
+  return [...order.filter(s => buckets.get(s)!.length > 0).map(stage => ({ stage, objects: buckets.get(stage)! })), ...conditionalFiles];
 }
 
 /** The stage of one manifest, given the `group/Kind` of every CRD in the output. @internal */
@@ -89,11 +111,22 @@ export function applyCommands(files: readonly LayoutFile[], dir = 'dist'): strin
     if (before.length > 0) cmds.push(`kubectl apply ${before.map(s => `-f ${p(s)}`).join(' ')}`);
     for (const d of servers) cmds.push(`kubectl rollout status --timeout=300s -n ${d.namespace} deployment/${d.name}`);
     cmds.push(`kubectl apply -f ${p(APPLY_STAGES.customResources)}`);
-    return cmds;
+    return [...cmds, ...conditionalCommands(files, dir)];
   }
   const rest = [APPLY_STAGES.cluster, APPLY_STAGES.namespaced, APPLY_STAGES.customResources].filter(has);
   if (rest.length > 0) cmds.push(`kubectl apply ${rest.map(s => `-f ${p(s)}`).join(' ')}`);
-  return cmds;
+  return [...cmds, ...conditionalCommands(files, dir)];
+}
+
+/**
+ * One line per conditional file: applied only when the cluster's discovery lists every API it needs (an older
+ * cluster skips it, and says nothing). A shell `if`, so that the block stays one list of commands to run in order.
+ */
+function conditionalCommands(files: readonly LayoutFile[], dir: string): string[] {
+  return files.filter(f => f.stage.requires).map(f => {
+    const served = f.stage.requires!.apis.map(a => `kubectl get --raw /${a.apiVersion.includes('/') ? 'apis' : 'api'}/${a.apiVersion} | grep '"kind":"${a.kind}"' >/dev/null`);
+    return `if ${served.join(' && ')}; then kubectl apply -f ${dir}/${f.stage.file}; fi`;
+  });
 }
 
 /** Deployments serving admission webhooks (a container port named `webhook`), when the output has webhook configurations. */
@@ -130,6 +163,11 @@ export function renderApplyGuide(files: readonly LayoutFile[], dir = 'dist'): st
     ...files.map(f => `| ${f.stage.file} | ${f.objects.length} | ${f.stage.description} |`),
     '',
   ];
+  for (const f of files.filter(x => x.stage.requires)) {
+    lines.push(`\`${f.stage.file}\` needs Kubernetes ${f.stage.requires!.version} or newer (${f.stage.requires!.apis.map(a => `${a.apiVersion} ${a.kind}`).join(', ')}): `
+      + `apply it on ${f.stage.requires!.version} and newer; its line above applies it only where the cluster serves these APIs, and on an older cluster `
+      + 'the rest works without it.', '');
+  }
   if (files.some(f => f.stage === APPLY_STAGES.external)) {
     lines.push(`\`${APPLY_STAGES.external.file}\` needs CRDs this output does not install; once they exist:`, '', '```sh',
       `kubectl apply -f ${dir}/${APPLY_STAGES.external.file}`, '```', '');
@@ -138,9 +176,9 @@ export function renderApplyGuide(files: readonly LayoutFile[], dir = 'dist'): st
 }
 
 /** Writes the apply-order layout of `charts` (in order) and `APPLY.md` into `outdir`. @internal */
-export function writeApplyOrderLayout(outdir: string, charts: readonly Chart[], guideDir = 'dist'): LayoutFile[] {
+export function writeApplyOrderLayout(outdir: string, charts: readonly Chart[], guideDir = 'dist', conditional: ReadonlyMap<string, string> = new Map()): LayoutFile[] {
   const manifests = charts.flatMap(c => Object.values(c.toJson()));
-  const files = layoutForApply(manifests);
+  const files = layoutForApply(manifests, conditional);
   for (const f of files) Yaml.save(path.join(outdir, f.stage.file), [...f.objects]);
   fs.writeFileSync(path.join(outdir, 'APPLY.md'), renderApplyGuide(files, guideDir));
   return files;

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { IConstruct } from 'constructs';
 import * as yaml from 'yaml';
 import { Warnings } from '../synth-metadata/warnings';
+import { checkServedApis } from '../synth-metadata/served-apis-check';
 import { targetVersions } from '../synth-metadata/target-versions';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { CrdEvolution } from '../evolution/evolution-guard';
@@ -43,6 +44,12 @@ export interface SynthReport {
    * @default - none shown (not an OperatorApp)
    */
   readonly kubernetesVersions?: readonly string[];
+  /**
+   * Objects emitted only where the cluster serves their API (`ValidatingAdmissionPolicy` `onUnservedVersions: 'skip'`):
+   * `<apiVersion> <kind> <name>` and the version they need.
+   * @default - none
+   */
+  readonly conditional?: ReadonlyArray<{ readonly object: string; readonly requires: string }>;
 }
 
 /** Options of `collectSynthReport`. */
@@ -82,7 +89,9 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
     return { name: manifest.metadata.name, bytes: manifestBytes(manifest), annotationBytes: lastAppliedAnnotationBytes(manifest) };
   });
   const kubernetesVersions = targetVersions(root);
+  const conditional = checkServedApis(root, true).conditional.map(o => ({ object: `${o.apiVersion} ${o.kind} ${o.name}`, requires: o.requires }));
   return {
+    ...(conditional.length > 0 ? { conditional } : {}),
     outdir: options.shownAs ?? path.basename(outdir), files, kinds, crds, evolution: options.evolution ?? [], warnings: Warnings.collect(root),
     ...(kubernetesVersions ? { kubernetesVersions } : {}),
   };
@@ -109,7 +118,9 @@ export function renderSynthReport(report: SynthReport): string {
   const lines: string[] = [`Synth report: ${report.outdir}/`, ''];
   const versions = report.kubernetesVersions ?? [];
   if (versions.length > 0) {
-    lines.push(`Kubernetes versions: ${versions[0]} to ${versions[versions.length - 1]} (every CRD checked against each; docs/API.md lists each feature's minimum)`, '');
+    lines.push(`Kubernetes versions: ${versions[0]} to ${versions[versions.length - 1]} (every CRD and every object's API version checked against each; docs/API.md lists each feature's minimum)`);
+    for (const c of report.conditional ?? []) lines.push(`  conditional: ${c.object} needs ${c.requires} or newer: in its own file, applied only where served (APPLY.md)`);
+    lines.push('');
   }
   const objects = report.files.reduce((n, f) => n + (f.objects ?? 0), 0);
   lines.push(`Files (${report.files.length}, ${objects} objects):`);

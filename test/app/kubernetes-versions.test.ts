@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Chart } from 'cdk8s';
-import { OperatorApp } from '../../lib';
+import { ApiObject, Chart } from 'cdk8s';
+import { OperatorApp, OutputLayout, ValidatingAdmissionPolicy } from '../../lib';
 import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { CrdManifest } from '../../lib/apiserver/crd-manifest';
 import { checkCrdForVersions } from '../../lib/apiserver/crd-validation/version-support';
@@ -123,4 +123,59 @@ describeEachApiServerVersion('CRD features by Kubernetes version', (plane, versi
     expect({ feature, apiserver: r.code === 201 || r.code === 200 ? 'accepted' : 'refused', message: r.code >= 300 ? r.body?.message : undefined })
       .toStrictEqual({ feature, apiserver: ours, message: ours === 'refused' ? expect.any(String) : undefined });
   }, 60_000);
+});
+
+describe('API versions a version of the range does not serve', () => {
+  const DEPLOYMENTS = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['deployments'] }] };
+
+  function synthPolicyApp(range: { min?: string } | undefined, props: { skip?: boolean; layout?: OutputLayout } = {}): { error: string; dir: string } {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-vap-'));
+    const app = new OperatorApp({
+      outdir: path.join(dir, 'dist'), report: false, policy: false, descriptionCheck: false, layout: props.layout ?? OutputLayout.APPLY_ORDER,
+      ...(range ? { kubernetesVersions: range } : {}),
+    });
+    const chart = new Chart(app, 'chart');
+    new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain', namespace: 'default' } });
+    const policy = new ValidatingAdmissionPolicy(chart, 'replicas', {
+      name: 'replicas', matchConstraints: DEPLOYMENTS, validations: [{ expression: 'object.spec.replicas <= 5' }],
+      ...(props.skip ? { onUnservedVersions: 'skip' as const } : {}),
+    });
+    policy.bind('binding');
+    try {
+      app.synth();
+      return { error: '', dir: path.join(dir, 'dist') };
+    } catch (e) {
+      return { error: (e as Error).message, dir: path.join(dir, 'dist') };
+    }
+  }
+
+  test('a ValidatingAdmissionPolicy (v1: 1.30+) targeted at 1.28 fails synth naming the construct and the versions', () => {
+    const { error } = synthPolicyApp(undefined);
+    expect(error).toContain('[chart/replicas/Resource] admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy fails on Kubernetes 1.28, 1.29: not served there (served from Kubernetes 1.30)');
+    expect(error).toContain('[chart/replicas/binding/Resource] admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding fails on Kubernetes 1.28, 1.29');
+    expect(error).toContain("kubernetesVersions: { min: '1.30' }");
+    expect(synthPolicyApp({ min: '1.30' }).error).toBe('');
+  });
+
+  test("onUnservedVersions: 'skip' puts the policy and its binding in 6-requires-1.30.yaml, applied only where served", () => {
+    const { error, dir } = synthPolicyApp(undefined, { skip: true });
+    expect(error).toBe('');
+    // the ConfigMap where it was; nothing left in 2-cluster-resources.yaml
+    expect(fs.readdirSync(dir).filter(f => f.endsWith('.yaml')).sort()).toStrictEqual(['3-namespaced-resources.yaml', '6-requires-1.30.yaml']);
+    const conditional = fs.readFileSync(path.join(dir, '6-requires-1.30.yaml'), 'utf8');
+    expect(conditional).toContain('kind: ValidatingAdmissionPolicy\n');
+    expect(conditional).toContain('kind: ValidatingAdmissionPolicyBinding\n');
+    const guide = fs.readFileSync(path.join(dir, 'APPLY.md'), 'utf8');
+    expect(guide).toContain("if kubectl get --raw /apis/admissionregistration.k8s.io/v1 | grep '\"kind\":\"ValidatingAdmissionPolicy\"' >/dev/null && "
+      + "kubectl get --raw /apis/admissionregistration.k8s.io/v1 | grep '\"kind\":\"ValidatingAdmissionPolicyBinding\"' >/dev/null; then kubectl apply -f dist/6-requires-1.30.yaml; fi");
+    expect(guide).toContain('`6-requires-1.30.yaml` needs Kubernetes 1.30 or newer');
+    // a range every version of which serves it: no conditional file
+    const { dir: newer } = synthPolicyApp({ min: '1.30' }, { skip: true });
+    expect(fs.existsSync(path.join(newer, '6-requires-1.30.yaml'))).toBe(false);
+    expect(fs.readFileSync(path.join(newer, '2-cluster-resources.yaml'), 'utf8')).toContain('kind: ValidatingAdmissionPolicy\n');
+  });
+
+  test("'skip' needs the apply-order layout (a file of its own)", () => {
+    expect(synthPolicyApp(undefined, { skip: true, layout: OutputLayout.PER_CHART }).error).toContain('needs layout: OutputLayout.APPLY_ORDER');
+  });
 });

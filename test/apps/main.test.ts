@@ -13,6 +13,8 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
   const kinds = (file: string) => yaml.parseAllDocuments(fs.readFileSync(path.join(out, file), 'utf8')).map(d => d.toJS().kind);
   expect(fs.readdirSync(out).sort()).toEqual([
     '0-namespaces.yaml', '1-crds.yaml', '2-cluster-resources.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml',
+    // the switchover policy needs 1.30 and the demo targets 1.28 to 1.36: in its own file, applied only where served
+    '6-requires-1.30.yaml',
     'APPLY.md', 'docs', 'foo-controller.rbac-report.md', 'monitoring-operator.rbac-report.md', 'sampledb-operator.rbac-report.md',
   ]);
   expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual([
@@ -28,6 +30,8 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
     'ServiceMonitor', 'ServiceMonitor', 'ServiceMonitor',
   ]);
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('kubectl wait --for condition=established');
+  expect(kinds('6-requires-1.30.yaml')).toEqual(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+  expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('then kubectl apply -f dist/6-requires-1.30.yaml; fi');
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
 });
 

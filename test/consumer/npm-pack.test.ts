@@ -13,7 +13,8 @@ const CONSUMER_CHART = `
 import { Chart } from 'cdk8s';
 import { CustomResource, CustomResourceDefinition, Operator, OperatorApp, OutputLayout, Schema, ValidatingAdmissionPolicy } from '${pkg.name}';
 
-const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER, docs: true });
+// admissionregistration.k8s.io/v1 policies need Kubernetes 1.30 (synth fails for a range from 1.28, the default)
+const app = new OperatorApp({ layout: OutputLayout.APPLY_ORDER, docs: true, kubernetesVersions: { min: '1.30' } });
 const chart = new Chart(app, 'backup');
 const crd = new CustomResourceDefinition(chart, 'BackupCrd', {
   group: 'backup.example.com',

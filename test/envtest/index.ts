@@ -78,7 +78,7 @@ export function assetsFor(version: OracleVersion): { dir: string } | { missing: 
  * plane of that version; `fn` gets the plane and the version, so verdicts are compared with that version's.
  * Versions listed in `ENVTEST_VERSIONS` (comma-separated, e.g. `1.32`) only, when it is set.
  */
-export function describeEachApiServerVersion(name: string, fn: (plane: () => ControlPlane, version: OracleVersion) => void): void {
+export function describeEachApiServerVersion(name: string, fn: (plane: () => ControlPlane, version: OracleVersion) => void, opts: ControlPlaneOptions = {}): void {
   const only = process.env.ENVTEST_VERSIONS?.split(',').map(v => v.trim());
   for (const version of ORACLE_VERSIONS.filter(v => !only || only.includes(v))) {
     const assets = version === '1.32' && process.env.KUBEBUILDER_ASSETS ? { dir: process.env.KUBEBUILDER_ASSETS } : assetsFor(version);
@@ -93,7 +93,7 @@ export function describeEachApiServerVersion(name: string, fn: (plane: () => Con
       });
       continue;
     }
-    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { assetsDir: assets.dir });
+    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { ...opts, assetsDir: assets.dir });
   }
 }
 

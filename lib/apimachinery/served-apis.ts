@@ -1,0 +1,77 @@
+import { KubernetesVersion, minorOf } from './kubernetes-versions';
+
+/**
+ * Built-in API versions that not every supported Kubernetes version serves by default, keyed `apiVersion/Kind`:
+ * the first minor version that serves it (`from`) and the last (`until`). Every other built-in API version the
+ * project emits is served by all of 1.28 to 1.36. Beta APIs behind a feature gate count as not served (a cluster
+ * must be configured for them). 1.28, 1.32 and 1.36 are checked against their apiservers' discovery
+ * (test/apimachinery/served-apis.test.ts); the versions between follow upstream's release notes.
+ *
+ * @internal
+ */
+export const SERVED_API_RANGES: Readonly<Record<string, { readonly from?: number; readonly until?: number }>> = {
+  // admission policies: v1 in 1.30 (1.28 and 1.29: v1beta1, off unless the ValidatingAdmissionPolicy gate and the
+  // admissionregistration.k8s.io/v1beta1 API are turned on)
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': { from: 30 },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': { from: 30 },
+  'admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicy': { from: 99 },
+  'admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicyBinding': { from: 99 },
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicy': { from: 36 },
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding': { from: 36 },
+  // API priority and fairness: v1 in 1.29; v1beta2 removed in 1.29, v1beta3 in 1.32
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': { from: 29 },
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': { from: 29 },
+  'flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema': { until: 28 },
+  'flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration': { until: 28 },
+  'flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema': { until: 31 },
+  'flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration': { until: 31 },
+  // Service IP ranges (GA 1.33), dynamic resource allocation and volume attributes classes (GA 1.34)
+  'networking.k8s.io/v1/ServiceCIDR': { from: 33 },
+  'networking.k8s.io/v1/IPAddress': { from: 33 },
+  'resource.k8s.io/v1/DeviceClass': { from: 34 },
+  'resource.k8s.io/v1/ResourceClaim': { from: 34 },
+  'resource.k8s.io/v1/ResourceClaimTemplate': { from: 34 },
+  'resource.k8s.io/v1/ResourceSlice': { from: 34 },
+  'storage.k8s.io/v1/VolumeAttributesClass': { from: 34 },
+  // beta behind a gate through 1.36 (GA 1.37)
+  'storagemigration.k8s.io/v1beta1/StorageVersionMigration': { from: 99 },
+};
+
+/**
+ * Whether `version` serves `apiVersion` `kind` by default (true for API versions the table does not name: custom
+ * resources and built-in APIs every supported version serves).
+ *
+ * @internal
+ */
+export function servedBy(apiVersion: string, kind: string, version: KubernetesVersion): boolean {
+  const range = SERVED_API_RANGES[`${apiVersion}/${kind}`];
+  if (!range) return true;
+  const minor = minorOf(version);
+  return minor >= (range.from ?? 0) && minor <= (range.until ?? Infinity);
+}
+
+/**
+ * What a reader needs to know about an API version the table names: `served from 1.30`, `served until 1.31`,
+ * `not served by default (a feature gate)`.
+ *
+ * @internal
+ */
+export function servedRange(apiVersion: string, kind: string): string | undefined {
+  const range = SERVED_API_RANGES[`${apiVersion}/${kind}`];
+  if (!range) return undefined;
+  if ((range.from ?? 0) > 36) return 'not served by default by any supported version (behind a feature gate)';
+  if (range.from !== undefined) return `served from Kubernetes 1.${range.from}`;
+  return `served until Kubernetes 1.${range.until}`;
+}
+
+/**
+ * The first version of `versions` (oldest first) from which on `apiVersion` `kind` is served, when an older one of
+ * them does not serve it and every newer one does; undefined otherwise.
+ *
+ * @internal
+ */
+export function servedFrom(apiVersion: string, kind: string, versions: readonly KubernetesVersion[]): KubernetesVersion | undefined {
+  const first = versions.findIndex(v => servedBy(apiVersion, kind, v));
+  if (first <= 0) return undefined;
+  return versions.slice(first).every(v => servedBy(apiVersion, kind, v)) ? versions[first] : undefined;
+}

@@ -1,0 +1,54 @@
+import { ApiObject } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
+import { servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
+import { isEmittedWhereServed } from './conditional-objects';
+import { targetVersions } from './target-versions';
+
+/** An object emitted only where the cluster serves its API: from `requires` on. @internal */
+export interface ConditionalObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly path: string;
+  readonly requires: KubernetesVersion;
+}
+
+/** `apiVersion/kind/namespace/name`: how an emitted manifest is matched with its construct. @internal */
+export function objectKey(o: { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } }): string {
+  return `${o.apiVersion}/${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+/**
+ * Every object of the app against the API versions each version of its Kubernetes range serves: an object whose
+ * API an older version lacks is an error naming the construct path and the versions, unless its construct is
+ * emitted where served (then it is conditional, from the first version that serves it). Nothing outside an
+ * `OperatorApp` range.
+ *
+ * @internal
+ */
+export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): { problems: string[]; conditional: ConditionalObject[] } {
+  const versions = targetVersions(app);
+  const problems: string[] = [];
+  const conditional: ConditionalObject[] = [];
+  if (!versions) return { problems, conditional };
+  for (const c of app.node.findAll()) {
+    if (!(c instanceof ApiObject)) continue;
+    const failing = versions.filter(v => !servedBy(c.apiVersion, c.kind, v));
+    if (failing.length === 0) continue;
+    const from = servedFrom(c.apiVersion, c.kind, versions);
+    if (from && isEmittedWhereServed(c)) {
+      if (!conditionalAllowed) {
+        problems.push(`[${c.node.path}] ${c.apiVersion} ${c.kind} needs Kubernetes ${from} or newer and is to be emitted only where served, `
+          + 'which needs layout: OutputLayout.APPLY_ORDER (its own file, applied where the cluster serves it)');
+        continue;
+      }
+      conditional.push({ apiVersion: c.apiVersion, kind: c.kind, name: c.name, namespace: c.metadata.namespace, path: c.node.path, requires: from });
+      continue;
+    }
+    problems.push(`[${c.node.path}] ${c.apiVersion} ${c.kind} fails on Kubernetes ${failing.join(', ')}: not served there (${servedRange(c.apiVersion, c.kind)}); `
+      + `target newer versions (OperatorApp kubernetesVersions${from ? `: { min: '${from}' }` : ''})${from ? ', or emit it only where served if the construct allows it' : ''}`);
+  }
+  return { problems, conditional };
+}
