@@ -1,6 +1,8 @@
 import * as yaml from 'yaml';
 import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
 import { ValidationRule } from '../apiserver/schema/json-schema-props';
+import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
 import { cell, code, codeCell, table } from './_markdown';
 import { FieldDoc, flattenSchema } from './_schema-fields';
 
@@ -42,6 +44,7 @@ export function renderCrdReference(manifest: CrdManifest, options: CrdReferenceO
     ['Categories', names.categories?.length ? names.categories.map(codeCell).join(', ') : '—'],
     ['Scope', scope === 'Cluster' ? 'Cluster (no namespace)' : 'Namespaced'],
     ['Conversion', manifest.spec.conversion?.strategy ?? 'None'],
+    ['Kubernetes', installsOn(manifest)],
   ]), '');
 
   lines.push('## Versions', '', ...table(['Version', 'Served', 'Storage', 'Deprecated'], versions.map(v => [
@@ -56,6 +59,21 @@ export function renderCrdReference(manifest: CrdManifest, options: CrdReferenceO
     lines.push(...renderVersion(group, v, examples));
   }
   return lines.join('\n');
+}
+
+/**
+ * The versions the CRD installs on, by the synth check of each version (fields, CEL environment and cost): the
+ * oldest from which every newer supported version accepts it, and why the one before does not.
+ */
+function installsOn(manifest: CrdManifest): string {
+  const newest = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
+  for (let i = 0; i < KUBERNETES_VERSIONS.length; i++) {
+    if (checkCrdForVersions(manifest, KUBERNETES_VERSIONS.slice(i)).length > 0) continue;
+    if (i === 0) return `${KUBERNETES_VERSIONS[0]} to ${newest} (every supported version)`;
+    const why = checkCrdForVersions(manifest, [KUBERNETES_VERSIONS[i - 1]])[0];
+    return `${KUBERNETES_VERSIONS[i]} to ${newest} (${KUBERNETES_VERSIONS[i - 1]}: ${cell(`${why.path}: ${why.message}`.slice(0, 200))})`;
+  }
+  return `none of ${KUBERNETES_VERSIONS[0]} to ${newest}`;
 }
 
 function renderVersion(group: string, v: CrdVersionSpec, examples: readonly unknown[]): string[] {
