@@ -188,6 +188,11 @@ project.addTask('chaos', {
   exec: 'tsx test/node/chaos/main.ts',
   receiveArgs: true,
 });
+project.addTask('differential', {
+  description: 'Generated differential corpus of custom resources over the real-world CRDs on kube-apiserver 1.28, 1.32 and 1.36 (--seed N --per-crd K [--versions 1.28,1.32,1.36]); JSON in bench/latest/cr-differential.json',
+  exec: 'tsx bench/cr-differential.ts',
+  receiveArgs: true,
+});
 project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
 
 project.synth();

@@ -65,6 +65,12 @@ export const APISERVER_CHANGES = {
   formatsOnlyOnTheirType: 36,
   /** CRD CEL failures read `<field>: Invalid value: <message>` (before: `<field>: Invalid value: "object": <message>`). */
   celMessageWithoutType: 36,
+  /**
+   * An unsupported (enum) value blocks CEL rules like a wrong type does (rules are skipped, with a fieldless note):
+   * enums bound the rules' cost estimates since kubernetes/kubernetes#119511. Measured: 1.28 still evaluates the
+   * rules after an enum error, 1.32 skips them.
+   */
+  enumErrorsBlockRules: 29,
   /** `selectableFields` in CRD versions (alpha 1.30, beta and on by default 1.31, GA 1.32). */
   selectableFields: 31,
   /**

@@ -5,9 +5,8 @@ import { Problems } from '../synth-metadata/problems';
 import { writtenNullWarnings } from './written-nulls';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
-import { validateValue } from '../apiserver/value-validation/value-validator';
+import { validateCustomResource } from '../apiserver/value-validation/custom-resource';
 import { findDefinitions } from './_find-definition';
-import { checkObjectMeta } from './_object-meta';
 import { checkQuantityFields } from './quantity-fields';
 
 /**
@@ -216,7 +215,6 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     const object = this.toJson();
     // the given metadata too: cdk8s silently drops fields it does not know (a typo like `lables`)
     const metadata = { ...this.props.metadata, ...(object.metadata ?? {}) } as Record<string, unknown>;
-    issues.push(...checkObjectMeta(metadata, crd.scope, this.kind));
     // with the status subresource the apiserver deletes status on create (and keeps the old one on update),
     // so it is neither stored nor validated
     const statusSubresource = version.subresources?.status !== undefined;
@@ -228,13 +226,12 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
       });
     }
     const schema = crd.schemaFor(this.version);
-    const stored = (o: Record<string, unknown>) => (statusSubresource ? withoutStatus(o) : o);
+    const def = { scope: crd.scope, kind: this.kind, version: { ...version, schema: { openAPIV3Schema: schema } } };
     const previousObject = this.previousObject(object);
-    const previous = previousObject && stored(previousObject);
-    if (previous) {
-      for (const i of validateValue(schema, previous).issues) issues.push({ ...i, path: `previous.${i.path}` });
+    if (previousObject) {
+      for (const i of validateCustomResource(def, previousObject).issues) issues.push({ ...i, path: `previous.${i.path}` });
     }
-    const validated = validateValue(schema, stored(object), { oldValue: previous });
+    const validated = validateCustomResource(def, { ...object, metadata }, { oldObject: previousObject });
     issues.push(...validated.issues);
     issues.push(...checkQuantityFields(schema, validated.value));
     // what the user wrote, before cdk8s drops its null fields
@@ -272,7 +269,3 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
   }
 }
 
-function withoutStatus(o: Record<string, unknown>): Record<string, unknown> {
-  const { status: _dropped, ...rest } = o;
-  return rest;
-}

@@ -43,6 +43,8 @@ export function checkValueType(v: unknown, s: JSONSchemaProps, at: string, versi
 export function numericFormatError(v: unknown, s: JSONSchemaProps, at: string, version: KubernetesVersion): string | undefined {
   if (typeof v !== 'number' || !since(version, 'numericFormatRanges')) return undefined;
   const format = keptFormat(s, version);
+  // an integer field without a format is checked as integer's default format: no fraction
+  if (format === '' && s.type === 'integer' && !Number.isInteger(v)) return `Invalid value: "": Checked value must be of type integer (default format) in ${at}`;
   const fits = RANGES[format];
   if (!fits || fits(v)) return undefined;
   return `Invalid value: "": Checked value must be of type ${s.type} with format ${format} in ${at}`;

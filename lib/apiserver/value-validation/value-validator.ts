@@ -4,9 +4,10 @@ import { JSONSchemaProps } from '../schema/json-schema-props';
 import { Issue } from '../../apimachinery/issue';
 import { applyDefaults } from './value-defaults';
 import { checkFormat } from '../schema/formats';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { checkValueType, numericFormatError } from './type-check';
 import { evaluateRules } from './value-rules';
+import { checkEmbeddedResource } from './embedded-resource';
 
 /** Options of `validateValue`. */
 export interface ValidateValueOptions {
@@ -41,6 +42,12 @@ export interface ValidateValueOptions {
    * @default '1.32'
    */
   readonly kubernetesVersion?: KubernetesVersion;
+  /**
+   * Whether checks made before the schema's (ObjectMeta's) already found an error that blocks CEL rules
+   * (a required, unsupported, too long or too many value).
+   * @default false
+   */
+  readonly blockingErrorsBefore?: boolean;
 }
 
 /** What `validateValue` found, and the value it validated (with defaults applied). */
@@ -75,9 +82,9 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, options: 
     return issues;
   };
   const schemaIssues = walk(false);
-  if (!(options.evaluateRules ?? true)) return { issues: schemaIssues, value: defaulted };
+  if (!(options.evaluateRules ?? true) || !hasRules(schema)) return { issues: schemaIssues, value: defaulted };
   // like the apiserver, CEL rules are not run on an object with blocking schema errors
-  if (schemaIssues.some(isBlocking)) {
+  if (options.blockingErrorsBefore || schemaIssues.some(isBlocking)) {
     return {
       issues: [...schemaIssues, {
         path: options.path || '<root>',
@@ -100,6 +107,19 @@ function isBlocking(i: Issue): boolean {
   return blockingIssues.has(i);
 }
 
+/** Whether a schema has CEL rules anywhere (the apiserver has no CEL validator, hence no note, otherwise). */
+const withRules = new WeakMap<JSONSchemaProps, boolean>();
+function hasRules(s: JSONSchemaProps): boolean {
+  let known = withRules.get(s);
+  if (known === undefined) {
+    const children = [...Object.values(s.properties ?? {}), ...(s.items ? [s.items] : []), ...(s.allOf ?? []),
+      ...(s.additionalProperties && typeof s.additionalProperties === 'object' ? [s.additionalProperties] : [])];
+    known = (s['x-kubernetes-validations']?.length ?? 0) > 0 || children.some(hasRules);
+    withRules.set(s, known);
+  }
+  return known;
+}
+
 interface NodeContext {
   /** The resource root: apiVersion, kind, metadata are ObjectMeta-validated elsewhere. */
   readonly root: boolean;
@@ -116,22 +136,39 @@ const ROOT_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 class ValueWalker {
   constructor(private readonly issues: Issue[], private readonly withRules: boolean, private readonly version: KubernetesVersion) {}
 
+  /** Nodes checked without an issue in them (kube-openapi's MatchCount, roughly: it picks a failed branch by it). */
+  public matches = 0;
+
   /** Validates one node; returns false when its type is wrong (its rules and children are then skipped). */
   public check(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): boolean {
+    const before = this.issues.length;
+    const ok = this.checkNode(v, s, path, ctx);
+    if (this.issues.length === before) this.matches++;
+    return ok;
+  }
+
+  private checkNode(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): boolean {
     const at = path || '<root>';
     if (v === null) {
       if (s.nullable === true) {
         // kube-openapi still checks enum on null: a nullable enum must list null to accept it
-        if (s.enum && !s.enum.includes(null)) this.add(at, `Unsupported value: null: supported values: ${s.enum.map(show).join(', ')}`, null, true);
+        if (s.enum && !s.enum.includes(null)) this.add(at, `Unsupported value: null: supported values: ${s.enum.map(show).join(', ')}`, null, this.enumBlocks());
         return true;
       }
       if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null, true);
       return !s.type;
     }
     const typed = this.checkType(v, s, at);
-    if (typed === false) return false;
+    if (typed === false) {
+      this.strictUnknownFields(v, s, path, ctx);
+      // kube-openapi runs its other validators that apply to any kind after a failed type check: the branches; and
+      // from 1.36 (numeric formats) a number with a fraction in an integer field still gets the numeric checks
+      this.checkBranches(v, s, path, ctx);
+      if (typeof v === 'number' && s.type === 'integer' && since(this.version, 'numericFormatRanges')) this.checkNumber(v, s, at);
+      return false;
+    }
     if (s.enum && !s.enum.some(e => deepEqual(e, v))) {
-      this.add(at, `Unsupported value: ${show(v)}: supported values: ${s.enum.map(show).join(', ')}`, v, true);
+      this.add(at, `Unsupported value: ${show(v)}: supported values: ${s.enum.map(show).join(', ')}`, v, this.enumBlocks());
     }
     // a string or list of another type passed kube-openapi's type check only by its format: a string still gets
     // the string checks (the format's included), a list nothing else
@@ -164,6 +201,17 @@ class ValueWalker {
     return verdict.error ? false : verdict.quirk ? 'quirk' : true;
   }
 
+  /**
+   * Strict field validation walks the schema's properties whatever the value's type: every field of an object
+   * given where the schema wants a string, list or number is unknown (and reported alone, before validation).
+   */
+  private strictUnknownFields(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
+    if (ctx.valueOnly || !isPlainObject(v) || s['x-kubernetes-preserve-unknown-fields'] === true) return;
+    for (const [k, child] of Object.entries(v)) {
+      if (child !== undefined) this.add(join(path, k), `unknown field "${join(path, k)}" (the apiserver would drop it)`, child);
+    }
+  }
+
   private checkNumber(v: number, s: JSONSchemaProps, at: string): void {
     if (s.minimum !== undefined) {
       if (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum) {
@@ -187,7 +235,8 @@ class ValueWalker {
     if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
     // a pattern that does not compile is the CRD's error (reported there); kube-openapi then checks nothing
     if (s.pattern !== undefined && goRegexpError(s.pattern) === undefined && !goRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
-    if (s.format && !checkFormat(s.format, v, this.version)) this.invalid(at, v, `${at} in body must be of type ${s.format}: ${show(v)}`);
+    // kube-openapi reports a format as a type (InvalidTypeCode): it blocks CEL rules like a wrong type
+    if (s.format && !checkFormat(s.format, v, this.version)) this.add(at, `Invalid value: ${show(v)}: ${at} in body must be of type ${s.format}: ${show(v)}`, v, true);
   }
 
   private checkArray(v: unknown[], s: JSONSchemaProps, path: string, ctx: NodeContext): void {
@@ -209,16 +258,18 @@ class ValueWalker {
   /** `x-kubernetes-list-type: set` items are unique; `map` items are unique by their map keys. */
   private checkListType(v: unknown[], s: JSONSchemaProps, path: string): void {
     const listType = s['x-kubernetes-list-type'];
+    // like apiextensions' listtype validation, each repeated value is reported once, at its second occurrence
+    const secondOccurrence = (ids: unknown[], i: number) => ids.filter((o, j) => j < i && deepEqual(o, ids[i])).length === 1;
     if (listType === 'set') {
       v.forEach((item, i) => {
-        if (v.findIndex(o => deepEqual(o, item)) < i) this.add(`${path}[${i}]`, `Duplicate value: ${show(item)}`, item);
+        if (secondOccurrence(v, i)) this.add(`${path}[${i}]`, `Duplicate value: ${show(item)}`, item);
       });
     } else if (listType === 'map') {
       const keys = s['x-kubernetes-list-map-keys'] ?? [];
       const keyOf = (item: unknown) => Object.fromEntries(keys.map(k => [k, field(item, k) ?? s.items?.properties?.[k]?.default]));
-      v.forEach((item, i) => {
-        const key = keyOf(item);
-        if (v.findIndex(o => deepEqual(keyOf(o), key)) < i) this.add(`${path}[${i}]`, `Duplicate value: ${show(key)}`, key);
+      const ids = v.map(keyOf);
+      v.forEach((_item, i) => {
+        if (secondOccurrence(ids, i)) this.add(`${path}[${i}]`, `Duplicate value: ${show(ids[i])}`, ids[i]);
       });
     }
   }
@@ -227,17 +278,13 @@ class ValueWalker {
     const at = path || '<root>';
     const count = Object.keys(v).length;
     if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, `Too many: ${count}: must have at most ${s.maxProperties} items`, count, true);
-    if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, v, `${at} in body should have at least ${s.minProperties} properties`);
+    if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, count, `${at} in body should have at least ${s.minProperties} properties`);
     for (const r of s.required ?? []) {
       if (v[r] === undefined && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
         this.add(join(path, r), 'Required value', undefined, true);
       }
     }
-    if (ctx.embedded && !ctx.root && !ctx.valueOnly) {
-      for (const k of ['apiVersion', 'kind']) {
-        if (typeof v[k] !== 'string' || v[k] === '') this.add(join(path, k), 'Required value: must not be empty', v[k]);
-      }
-    }
+    if (ctx.embedded && !ctx.root && !ctx.valueOnly) this.issues.push(...checkEmbeddedResource(v, path));
     const ap = s.additionalProperties;
     const preserve = s['x-kubernetes-preserve-unknown-fields'] === true || ap === true;
     const old = isPlainObject(ctx.old) ? ctx.old : undefined;
@@ -273,15 +320,36 @@ class ValueWalker {
 
   private checkBranches(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     const at = path || '<root>';
-    const valid = (b: JSONSchemaProps): boolean => {
+    const run = (b: JSONSchemaProps): { issues: Issue[]; matches: number } => {
       const sink: Issue[] = [];
-      new ValueWalker(sink, false, this.version).check(v, b, path, { ...ctx, valueOnly: true });
-      return sink.length === 0;
+      const walker = new ValueWalker(sink, false, this.version);
+      walker.check(v, b, path, { ...ctx, valueOnly: true });
+      return { issues: sink, matches: walker.matches };
     };
     for (const b of s.allOf ?? []) new ValueWalker(this.issues, false, this.version).check(v, b, path, { ...ctx, valueOnly: true });
-    if (s.anyOf && !isIntOrString(s) && !s.anyOf.some(valid)) this.invalid(at, v, `${at} must validate at least one schema (anyOf)`);
-    if (s.oneOf && s.oneOf.filter(valid).length !== 1) this.invalid(at, v, `${at} must validate one and only one schema (oneOf)`);
-    if (s.not && valid(s.not)) this.invalid(at, v, `${at} must not validate the schema (not)`);
+    // kube-openapi reports these as composite errors, which apiextensions turns into fieldless causes (`<nil>`)
+    // naming the path in the message; when no branch is valid, it adds the errors of the branch that matched most
+    // (the first of equals)
+    const composite = (detail: string) => this.add('<nil>', `Invalid value: "": ${JSON.stringify(at)} ${detail}`, v);
+    const best = (results: { issues: Issue[]; matches: number }[]) => results.reduce((a, b) => (b.matches > a.matches ? b : a));
+    if (s.anyOf) {
+      const results = s.anyOf.map(run);
+      if (!results.some(r => r.issues.length === 0)) {
+        composite('must validate at least one schema (anyOf)');
+        this.issues.push(...best(results).issues);
+      }
+    }
+    if (s.oneOf) {
+      const results = s.oneOf.map(run);
+      const n = results.filter(r => r.issues.length === 0).length;
+      if (n !== 1) composite(`must validate one and only one schema (oneOf). ${n === 0 ? 'Found none valid' : `Found ${n} valid alternatives`}`);
+      if (n === 0) this.issues.push(...best(results).issues);
+    }
+    if (s.not && run(s.not).issues.length === 0) composite('must not validate the schema (not)');
+  }
+
+  private enumBlocks(): boolean {
+    return since(this.version, 'enumErrorsBlockRules');
   }
 
   private invalid(path: string, value: unknown, detail: string): void {

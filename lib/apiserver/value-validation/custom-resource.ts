@@ -1,0 +1,67 @@
+import { CrdVersionSpec, ResourceScope } from '../crd-manifest';
+import { Issue } from '../../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { checkObjectMeta } from './object-meta';
+import { checkScaleReplicas } from './scale-replicas';
+import { validateValue, ValueValidation } from './value-validator';
+
+/** What a custom resource is checked against: its CRD's scope and kind, and the version it is written in. */
+export interface CustomResourceDefinitionVersion {
+  readonly scope: ResourceScope | string;
+  readonly kind: string;
+  readonly version: CrdVersionSpec;
+}
+
+/** Options of `validateCustomResource`. */
+export interface ValidateCustomResourceOptions {
+  /**
+   * The Kubernetes version whose apiserver to imitate.
+   * @default '1.32'
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
+  /**
+   * The stored object, for transition rules (an update).
+   * @default - a create
+   */
+  readonly oldObject?: Record<string, unknown>;
+}
+
+/**
+ * Everything the apiserver checks when a custom resource is created (or updated, with `oldObject`): ObjectMeta,
+ * the version's schema (defaults, schema, CEL rules), and the scale subresource's replicas paths. With the
+ * status subresource, status is dropped first (the apiserver neither stores nor validates it on create).
+ * `value` is the object as it would be stored.
+ *
+ * @internal
+ */
+export function validateCustomResource(def: CustomResourceDefinitionVersion, object: Record<string, unknown>, options: ValidateCustomResourceOptions = {}): ValueValidation {
+  const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const statusSubresource = def.version.subresources?.status !== undefined;
+  const stored = (o: Record<string, unknown>) => (statusSubresource ? withoutStatus(o) : o);
+  const metadata = (object.metadata ?? {}) as Record<string, unknown>;
+  const issues: Issue[] = [...checkObjectMeta(metadata, def.scope, def.kind)];
+  const schema = def.version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const validated = validateValue(schema, stored(object), {
+    oldValue: options.oldObject && stored(options.oldObject),
+    kubernetesVersion,
+    // ObjectMeta's errors are in the list the apiserver looks at before running CEL rules
+    blockingErrorsBefore: issues.some(i => BLOCKING.test(i.message)),
+  });
+  issues.push(...validated.issues);
+  if (statusSubresource && object.status !== undefined && schema.properties?.status) {
+    // status is dropped after decoding: strict field validation still reports its unknown fields
+    const status = validateValue(schema.properties.status, object.status, { path: 'status', resourceRoot: false, evaluateRules: false, kubernetesVersion });
+    issues.push(...status.issues.filter(i => i.message.startsWith('unknown field ')));
+  }
+  const scale = def.version.subresources?.scale;
+  if (scale) issues.push(...checkScaleReplicas(scale, validated.value, statusSubresource));
+  return { issues, value: validated.value };
+}
+
+/** The field error types after which the apiserver skips CEL rules, by their messages. */
+const BLOCKING = /^(Required value|Unsupported value|Too long|Too many)\b/;
+
+function withoutStatus(o: Record<string, unknown>): Record<string, unknown> {
+  const { status: _dropped, ...rest } = o;
+  return rest;
+}

@@ -1,0 +1,120 @@
+import { ResourceScope } from '../crd-manifest';
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+import { Issue } from '../../apimachinery/issue';
+
+const OBJECT_META_FIELDS = new Set([
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
+  'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+]);
+
+/**
+ * The ObjectMeta checks the apiserver applies to a custom resource on create: known fields only, name (or
+ * generateName) a DNS-1123 subdomain, namespace only for namespaced kinds and a DNS-1123 label,
+ * label keys/values and annotation keys well-formed, annotations at most 256 KiB.
+ *
+ * @internal
+ */
+export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope | string, kind: string, embeddedAt?: string): Issue[] {
+  const issues: Issue[] = [];
+  const at = embeddedAt ? `${embeddedAt}.metadata` : 'metadata';
+  for (const k of Object.keys(meta)) {
+    if (!OBJECT_META_FIELDS.has(k)) issues.push({ path: `${at}.${k}`, message: `unknown field "${at}.${k}" (the apiserver would drop it)`, value: meta[k] });
+  }
+  const undecodable = decodeErrors(meta);
+  // the apiserver cannot decode such metadata: it refuses the object with that one error, before validating anything;
+  // in an embedded resource, the error is the metadata's (GetObjectMeta's)
+  if (undecodable.length && embeddedAt) return [...issues, { path: at, message: `Invalid value: ${JSON.stringify(meta)}: ${undecodable[0].message}`, value: meta }];
+  if (undecodable.length) return [...issues, ...undecodable];
+  const name = meta.name;
+  const generateName = meta.generateName;
+  if (!embeddedAt && (name === undefined || name === '') && (generateName === undefined || generateName === '')) {
+    issues.push({ path: `${at}.name`, message: 'Required value: name or generateName is required' });
+  }
+  // the apiserver generates the name before validating (the prefix cut to 58 characters, 5 random ones added);
+  // an embedded resource's name is only a path segment (not '.', '..', no '/' or '%')
+  const nameCheck = embeddedAt ? isPathSegmentName : isDns1123Subdomain;
+  const stored = !embeddedAt && (name === undefined || name === '') && typeof generateName === 'string' && generateName !== '' ? `${generateName.slice(0, 58)}x2b4z` : name;
+  if (typeof stored === 'string' && stored !== '') issues.push(...invalid(`${at}.name`, stored, nameCheck(stored)));
+  if (typeof generateName === 'string' && generateName !== '') {
+    const prefix = embeddedAt ? generateName : generateName.replace(/-+$/, '') || 'a';
+    issues.push(...invalid(`${at}.generateName`, generateName, embeddedAt ? isPathSegmentPrefix(prefix) : nameCheck(prefix)));
+  }
+  const namespace = meta.namespace;
+  if (!embeddedAt && scope === ResourceScope.CLUSTER && namespace !== undefined && namespace !== '') {
+    issues.push({
+      path: 'metadata.namespace',
+      message: `Forbidden: not allowed on this type: ${kind} is cluster-scoped (remove the namespace, or set scope: Namespaced on the CRD)`,
+      value: namespace,
+    });
+  } else if (typeof namespace === 'string' && namespace !== '') {
+    issues.push(...invalid(`${at}.namespace`, namespace, isDns1123Label(namespace)));
+  }
+  for (const [k, v] of Object.entries(meta.labels ?? {})) {
+    issues.push(...invalid(`${at}.labels`, k, isQualifiedName(k)));
+    if (typeof v === 'string') issues.push(...invalid(`${at}.labels`, v, isValidLabelValue(v)));
+  }
+  for (const f of Array.isArray(meta.finalizers) ? meta.finalizers : []) {
+    if (typeof f === 'string') issues.push(...invalid(`${at}.finalizers`, f, isQualifiedName(f)));
+  }
+  let annotationBytes = 0;
+  for (const [k, v] of Object.entries(meta.annotations ?? {})) {
+    issues.push(...invalid(`${at}.annotations`, k, isQualifiedName(k)));
+    annotationBytes += Buffer.byteLength(k) + Buffer.byteLength(String(v));
+  }
+  if (annotationBytes > 262144) {
+    issues.push({ path: `${at}.annotations`, message: 'Too long: must have at most 262144 bytes', value: annotationBytes });
+  }
+  return issues;
+}
+
+/**
+ * The message a decode of ObjectMeta fails with (Go's encoding/json).
+ *
+ * @internal
+ */
+export const UNDECODABLE = 'json: cannot unmarshal';
+
+const STRING_FIELDS = ['name', 'generateName', 'namespace'];
+const STRING_MAPS = ['labels', 'annotations'];
+
+/** Fields of another JSON type than ObjectMeta's Go types: encoding/json's first error (strings and string maps). */
+function decodeErrors(meta: Record<string, unknown>): Issue[] {
+  const wrong = (path: string, goField: string, v: unknown, goType: string): Issue[] => [{
+    path, value: v, message: `${UNDECODABLE} ${jsonTypeName(v)} into Go struct field ObjectMeta.${goField} of type ${goType} (the apiserver cannot decode the object)`,
+  }];
+  for (const k of STRING_FIELDS) if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') return wrong(`metadata.${k}`, k, meta[k], 'string');
+  for (const k of STRING_MAPS) {
+    const m = meta[k];
+    if (m === undefined || m === null) continue;
+    if (typeof m !== 'object' || Array.isArray(m)) return wrong(`metadata.${k}`, k, m, 'map[string]string');
+    for (const [key, v] of Object.entries(m)) if (v !== null && typeof v !== 'string') return wrong(`metadata.${k}[${key}]`, k, v, 'string');
+  }
+  const f = meta.finalizers;
+  if (f !== undefined && f !== null) {
+    if (!Array.isArray(f)) return wrong('metadata.finalizers', 'finalizers', f, '[]string');
+    for (const v of f) if (v !== null && typeof v !== 'string') return wrong('metadata.finalizers', 'finalizers', v, 'string');
+  }
+  return [];
+}
+
+function jsonTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/** apimachinery's path.IsValidPathSegmentName. */
+function isPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return isPathSegmentPrefix(name);
+}
+
+/** apimachinery's path.IsValidPathSegmentPrefix. */
+function isPathSegmentPrefix(name: string): string[] {
+  return ['/', '%'].filter(c => name.includes(c)).map(c => `may not contain '${c}'`);
+}
+
+/** One `Invalid value` issue per apimachinery message. */
+function invalid(path: string, value: unknown, messages: readonly string[]): Issue[] {
+  return messages.map(m => ({ path, message: `Invalid value: ${JSON.stringify(value)}: ${m}`, value }));
+}

@@ -1,0 +1,58 @@
+import { ScaleSubresourceSpec } from '../crd-manifest';
+import { Issue } from '../../apimachinery/issue';
+
+/**
+ * The scale subresource's checks on create (apiextensions' customResourceStrategy.validateScaleSpec/Status):
+ * the value at specReplicasPath, when present, is an integer from 0 to 2^31-1; so is the one at statusReplicasPath
+ * (not checked with the status subresource, whose status is dropped on create); the value at labelSelectorPath, when
+ * present, is a string. The path is the one written in the CRD (with its leading dot), as the apiserver reports it.
+ *
+ * @internal
+ */
+export function checkScaleReplicas(scale: ScaleSubresourceSpec, object: unknown, statusSubresource: boolean): Issue[] {
+  const issues: Issue[] = [];
+  const paths = [scale.specReplicasPath, ...(statusSubresource ? [] : [scale.statusReplicasPath])];
+  for (const p of paths) {
+    const value = at(object, p);
+    if (value === undefined) continue;
+    const error = replicasError(p, value);
+    if (error) issues.push({ path: p, message: `Invalid value: ${error.shown}: ${error.detail}`, value });
+  }
+  const selectorPath = scale.labelSelectorPath;
+  const selector = selectorPath === undefined || (statusSubresource && /^\.?status\./.test(selectorPath)) ? undefined : at(object, selectorPath);
+  if (selectorPath && selector !== undefined && typeof selector !== 'string') {
+    issues.push({ path: selectorPath, message: `Invalid value: "": ${accessorError(selectorPath, selector, 'string')}`, value: selector });
+  }
+  return issues;
+}
+
+function replicasError(path: string, value: unknown): { shown: string; detail: string } | undefined {
+  // unstructured.NestedInt64 fails on anything but an int64 (a JSON number with a fraction is a float64); 0 is shown
+  if (typeof value !== 'number' || !Number.isInteger(value)) return { shown: '0', detail: accessorError(path, value, 'int64') };
+  if (value < 0) return { shown: String(value), detail: 'should be a non-negative integer' };
+  if (value > 2147483647) return { shown: String(value), detail: 'should be less than or equal to 2147483647' };
+  return undefined;
+}
+
+/** unstructured's `%v accessor error: %v is of the type %T, expected %s`. */
+function accessorError(path: string, value: unknown, expected: string): string {
+  return `.${path.replace(/^\./, '')} accessor error: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)} is of the type ${goTypeOf(value)}, expected ${expected}`;
+}
+
+function goTypeOf(v: unknown): string {
+  if (typeof v === 'number') return 'float64';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return '[]interface {}';
+  if (v === null) return '<nil>';
+  return 'map[string]interface {}';
+}
+
+function at(object: unknown, path: string): unknown {
+  let node = object;
+  for (const step of path.replace(/^\./, '').split('.')) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[step];
+  }
+  return node;
+}

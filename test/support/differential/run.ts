@@ -1,0 +1,139 @@
+import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
+import { validateCustomResource } from '../../../lib/apiserver/value-validation/custom-resource';
+import { UNDECODABLE } from '../../../lib/apiserver/value-validation/object-meta';
+import { RULES_SKIPPED } from '../../../lib/apiserver/value-validation/value-validator';
+import { ControlPlane } from '../../envtest';
+import { casesFor, CorpusCase, CorpusCrd, CorpusOptions, servedVersions } from './corpus';
+
+/** One side's verdict on a custom resource: refused or not, and the field paths of the errors. */
+export interface Verdict {
+  readonly refused: boolean;
+  readonly paths: readonly string[];
+  readonly messages: readonly string[];
+}
+
+export interface Disagreement {
+  readonly id: string;
+  readonly kind: string;
+  readonly note: string;
+  readonly at: string;
+  readonly apiserver: Verdict;
+  readonly ours: Verdict;
+  readonly object?: unknown;
+}
+
+/** The outcome of a differential run on one apiserver version. */
+export interface DifferentialResult {
+  readonly kubernetesVersion: string;
+  readonly seed: number;
+  readonly perCrd: number;
+  readonly crds: number;
+  readonly crdsInstalled: number;
+  /** CRDs this version refuses (e.g. CEL cost on 1.28): no resources of theirs. */
+  readonly crdsRefused: readonly { file: string; message: string }[];
+  readonly crdVersions: number;
+  readonly installSeconds: number;
+  readonly casesSeconds: number;
+  readonly cases: number;
+  readonly agree: number;
+  /** Refused cases where every cause's message is also ours, word for word (informational: not asserted). */
+  readonly sameMessages: number;
+  /** Cases per kind: total, how many the apiserver refused, how many agree. */
+  readonly byKind: Record<string, { cases: number; refused: number; agree: number }>;
+  readonly disagreements: readonly Disagreement[];
+}
+
+/** Runs the corpus on one control plane: installs every CRD, creates every case (dry run) and compares verdicts. */
+export async function runDifferential(plane: ControlPlane, kubernetesVersion: KubernetesVersion, crds: readonly CorpusCrd[], options: CorpusOptions): Promise<DifferentialResult> {
+  const t0 = Date.now();
+  const refusedCrds: { file: string; message: string }[] = [];
+  const installed: CorpusCrd[] = [];
+  await pool(crds, 4, async (crd) => {
+    const r = await plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest);
+    if (r.code === 201) installed.push(crd);
+    else refusedCrds.push({ file: crd.file, message: `${r.code}: ${String(r.body?.message).slice(0, 300)}` });
+  });
+  await pool(installed, 8, crd => established(plane, crd.manifest.metadata.name));
+  installed.sort((a, b) => a.file.localeCompare(b.file));
+  const installSeconds = (Date.now() - t0) / 1000;
+  const cases = installed.flatMap(crd => casesFor(crd, options));
+  const byKind: DifferentialResult['byKind'] = {};
+  const disagreements: Disagreement[] = [];
+  let agree = 0;
+  let sameMessages = 0;
+  await pool(cases, 6, async (c) => {
+    const apiserver = await apiserverVerdict(plane, c);
+    const ours = ourVerdict(c, kubernetesVersion);
+    const same = apiserver.refused === ours.refused && apiserver.paths.join('\n') === ours.paths.join('\n');
+    const k = (byKind[c.kind] ??= { cases: 0, refused: 0, agree: 0 });
+    k.cases++;
+    if (apiserver.refused) k.refused++;
+    if (same && apiserver.refused && apiserver.messages.every(m => ours.messages.includes(m))) sameMessages++;
+    if (same) {
+      k.agree++;
+      agree++;
+    } else {
+      disagreements.push({ id: c.id, kind: c.kind, note: c.note, at: c.at, apiserver, ours, object: JSON.stringify(c.object).length < 4000 ? c.object : undefined });
+    }
+  });
+  disagreements.sort((a, b) => a.id.localeCompare(b.id));
+  return {
+    kubernetesVersion, seed: options.seed, perCrd: options.perCrd, crds: crds.length, crdsInstalled: installed.length,
+    crdsRefused: refusedCrds.sort((a, b) => a.file.localeCompare(b.file)),
+    crdVersions: installed.reduce((n, crd) => n + servedVersions(crd).length, 0),
+    installSeconds, casesSeconds: (Date.now() - t0) / 1000 - installSeconds,
+    cases: cases.length, agree, sameMessages, byKind: Object.fromEntries(Object.entries(byKind).sort()), disagreements,
+  };
+}
+
+/** The apiserver's verdict on a dry-run create with strict field validation (unknown fields are errors, as ours). */
+async function apiserverVerdict(plane: ControlPlane, c: CorpusCase): Promise<Verdict> {
+  const { group, names, scope } = c.crd.manifest.spec;
+  const ns = scope === 'Namespaced' ? '/namespaces/default' : '';
+  const r = await plane.request('POST', `/apis/${group}/${c.version}${ns}/${names.plural}?dryRun=All&fieldValidation=Strict`, c.object);
+  if (r.code === 201) return { refused: false, paths: [], messages: [] };
+  const causes: { field?: string; message?: string }[] = r.body?.details?.causes ?? [];
+  if (r.code === 400 && /strict decoding error/.test(r.body?.message ?? '')) {
+    // "strict decoding error: unknown field "spec.x", unknown field "metadata.y""
+    const paths = [...String(r.body.message).matchAll(/unknown field "([^"]+)"/g)].map(m => m[1]);
+    return { refused: true, paths: sorted(paths), messages: [r.body.message] };
+  }
+  if (r.code !== 422 && r.code !== 400) throw new Error(`${c.id}: unexpected reply ${r.code}: ${JSON.stringify(r.body).slice(0, 500)}`);
+  if (causes.length === 0) return { refused: true, paths: ['<decode>'], messages: [`${r.code}: ${r.body?.message}`] };
+  return { refused: true, paths: sorted(causes.map(x => x.field ?? '')), messages: causes.map(x => `${x.field}: ${x.message}`) };
+}
+
+function ourVerdict(c: CorpusCase, kubernetesVersion: KubernetesVersion): Verdict {
+  const { scope, names } = c.crd.manifest.spec;
+  const version = c.crd.manifest.spec.versions.find(v => v.name === c.version)!;
+  const issues = validateCustomResource({ scope, kind: names.kind, version }, c.object, { kubernetesVersion }).issues;
+  const errors = issues.filter(i => (i.severity ?? 'error') === 'error');
+  const unknown = errors.filter(i => /^unknown field /.test(i.message));
+  // strict decoding reports unknown fields alone, before any validation; the note that rules were skipped is the
+  // apiserver's fieldless cause (our warning, as it refuses nothing by itself)
+  const skipped = issues.filter(i => i.message === RULES_SKIPPED).map(i => ({ ...i, path: '<nil>' }));
+  const undecodable = errors.filter(i => i.message.startsWith(UNDECODABLE)).map(i => ({ ...i, path: '<decode>' }));
+  const shown = undecodable.length ? undecodable : unknown.length ? unknown : [...errors, ...skipped];
+  return { refused: errors.length > 0, paths: sorted(shown.map(i => i.path)), messages: shown.map(i => `${i.path}: ${i.message}`) };
+}
+
+function sorted(paths: readonly string[]): string[] {
+  return [...new Set(paths)].sort();
+}
+
+async function established(plane: ControlPlane, name: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const r = await plane.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+    if ((r.body?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True')) return;
+    await new Promise(res => setTimeout(res, 100));
+  }
+  throw new Error(`CRD ${name} not Established after 60 s`);
+}
+
+/** Runs `fn` over `items`, at most `n` at a time. */
+async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
