@@ -48,9 +48,11 @@ export async function runDifferential(plane: ControlPlane, kubernetesVersion: Ku
   const t0 = Date.now();
   const refusedCrds: { file: string; message: string }[] = [];
   const installed: CorpusCrd[] = [];
-  await pool(crds, 4, async (crd) => {
-    const r = await plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest);
-    if (r.code === 201) installed.push(crd);
+  await pool(crds, 2, async (crd) => {
+    // large CRDs on a loaded machine take long: a generous timeout, and a retry that finds the CRD already there
+    const post = () => plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, { timeoutMs: 180_000 });
+    const r = await post().catch(() => post());
+    if (r.code === 201 || r.code === 409) installed.push(crd);
     else refusedCrds.push({ file: crd.file, message: `${r.code}: ${String(r.body?.message).slice(0, 300)}` });
   });
   await pool(installed, 8, crd => established(plane, crd.manifest.metadata.name));
@@ -90,7 +92,7 @@ export async function runDifferential(plane: ControlPlane, kubernetesVersion: Ku
 async function apiserverVerdict(plane: ControlPlane, c: CorpusCase): Promise<Verdict> {
   const { group, names, scope } = c.crd.manifest.spec;
   const ns = scope === 'Namespaced' ? '/namespaces/default' : '';
-  const r = await plane.request('POST', `/apis/${group}/${c.version}${ns}/${names.plural}?dryRun=All&fieldValidation=Strict`, c.object);
+  const r = await plane.request('POST', `/apis/${group}/${c.version}${ns}/${names.plural}?dryRun=All&fieldValidation=Strict`, c.object, { timeoutMs: 120_000 });
   if (r.code === 201) return { refused: false, paths: [], messages: [] };
   const causes: { field?: string; message?: string }[] = r.body?.details?.causes ?? [];
   if (r.code === 400 && /strict decoding error/.test(r.body?.message ?? '')) {
