@@ -183,6 +183,10 @@ project.addTask('vendor-openapi', {
   description: 'Rewrite lib/apiserver/admission-policy/builtin-openapi.json (built-in kinds\' OpenAPI v3 schemas and resources) from the kube-apiserver in KUBEBUILDER_ASSETS',
   exec: 'tsx tools/vendor-openapi/main.ts',
 });
+project.addTask('vendor-openapi-versions', {
+  description: 'Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields 1.28 and 1.36 lack against the vendored 1.32 schemas) from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36',
+  exec: 'tsx tools/vendor-openapi/version-fields.ts',
+});
 project.addTask('chaos', {
   description: 'SampleDB under faults on the real node (issue 23, long form): every fault kind --per-kind times (20) with synchronous: true, then an asynchronous run for the RPO; JSON reports in bench/latest/chaos-*.json',
   exec: 'tsx test/node/chaos/main.ts',

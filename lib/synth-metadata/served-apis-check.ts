@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
+import { fieldsUnknownTo } from '../apiserver/admission-policy/builtin-fields';
 import { servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
 import { isEmittedWhereServed } from './conditional-objects';
 import { targetVersions } from './target-versions';
@@ -36,7 +37,10 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
   for (const c of app.node.findAll()) {
     if (!(c instanceof ApiObject)) continue;
     const failing = versions.filter(v => !servedBy(c.apiVersion, c.kind, v));
-    if (failing.length === 0) continue;
+    if (failing.length === 0) {
+      if (c.kind !== 'CustomResourceDefinition') problems.push(...unknownFields(c, versions)); // a CRD's fields: checkCrdForVersions
+      continue;
+    }
     const from = servedFrom(c.apiVersion, c.kind, versions);
     if (from && isEmittedWhereServed(c)) {
       if (!conditionalAllowed) {
@@ -51,4 +55,18 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
       + `target newer versions (OperatorApp kubernetesVersions${from ? `: { min: '${from}' }` : ''})${from ? ', or emit it only where served if the construct allows it' : ''}`);
   }
   return { problems, conditional };
+}
+
+/**
+ * Fields of a built-in object that a version of the range does not know (measured for 1.28 and 1.36 against 1.32's
+ * schemas; the versions between are not measured), one problem per field with the versions.
+ */
+function unknownFields(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
+  const byField = new Map<string, KubernetesVersion[]>();
+  const measured = versions.filter(v => v === '1.28' || v === '1.36');
+  if (measured.length === 0) return [];
+  const json = c.toJson();
+  for (const v of measured) for (const field of fieldsUnknownTo(json, v)) byField.set(field, [...(byField.get(field) ?? []), v]);
+  return [...byField].map(([field, failing]) => `[${c.node.path}] ${c.apiVersion} ${c.kind} ${field}: fails on Kubernetes ${failing.join(', ')}: `
+    + 'a field its API does not have (kubectl apply and server-side apply refuse unknown fields; Kubernetes 1.32 has it)');
 }

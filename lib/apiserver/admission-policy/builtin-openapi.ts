@@ -33,6 +33,18 @@ function data(): Vendored {
   return vendored ??= JSON.parse(readFileSync(join(__dirname, VENDORED_FILE), 'utf8')) as Vendored;
 }
 
+/**
+ * The vendored component schemas as served (refs not populated), and the name of the one declaring `gvk`.
+ *
+ * @internal
+ */
+export function builtinRawSchemas(gvk: GroupVersionKind): { readonly name?: string; readonly schemas: Vendored['schemas'] } {
+  const schemas = data().schemas;
+  const name = Object.keys(schemas).find(n => (schemas[n]['x-kubernetes-group-version-kind'] ?? [])
+    .some(g => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind));
+  return { name, schemas };
+}
+
 /** The apiserver version the vendored schemas come from (`v1.32.13`). */
 export function builtinApiVersion(): string {
   return data().serverVersion;
