@@ -62,6 +62,12 @@ const HAND_WRITTEN: Probe[] = [
   { schema: obj({ s: string({ maxLength: 40 }) }), rule: "[self.s, 'x'].all(e, e.size() < 50) && {'k': self.s}.size() == 1" },
 ];
 
+/**
+ * Rules that cost nothing (constants and the logical operators on them): the per-rule sizing cannot use them, so
+ * they are checked apart, at a cardinality where any cost of 1 or more is refused.
+ */
+const ZERO_COST: Probe[] = ['true', 'false || true', 'true ? true : false', 'true && true'].map(rule => ({ schema: obj({ s: string({ maxLength: 10 }) }), rule }));
+
 /** One probe per distinct (rule, schema node) of the real-world corpus, rules other than root rules. */
 function corpusProbes(): Probe[] {
   const dirs = [path.join(__dirname, '../../../shared/corpus/realworld'), path.join(__dirname, '../fixtures/realworld-crds')];
@@ -136,15 +142,22 @@ async function theirs(plane: ControlPlane, crd: any): Promise<string[]> {
   return (r.body.details?.causes ?? []).map((c: any) => `${c.field}: ${c.message}`).sort();
 }
 
-/** Probes sized to sit just within (`N`) and just beyond (`N + 1`) the per-rule limit by our estimate. */
-function sized(probes: Probe[], version: OracleVersion): { within: Array<{ probe: Probe; count: bigint }>; beyond: Array<{ probe: Probe; count: bigint }>; free: number } {
+/**
+ * Probes sized to sit just within (`N`) and just beyond (`N + 1`) the per-rule limit by our estimate; the ones we
+ * estimate at zero cost cannot be sized that way and are returned apart (`free`), to be checked at a cardinality no
+ * non-zero cost survives.
+ */
+function sized(probes: Probe[], version: OracleVersion): { within: Array<{ probe: Probe; count: bigint }>; beyond: Array<{ probe: Probe; count: bigint }>; free: Probe[] } {
   const within: Array<{ probe: Probe; count: bigint }> = [];
   const beyond: Array<{ probe: Probe; count: bigint }> = [];
-  let free = 0;
+  const free: Probe[] = [];
   for (const probe of probes) {
     const cost = costOf(probe, version);
     if (cost === undefined) throw new Error(`probe does not compile locally: ${probe.rule}`);
-    if (cost === 0n) { free++; continue; }
+    if (cost === 0n) {
+      free.push(probe);
+      continue;
+    }
     const n = RULE_COST_LIMIT / cost;
     within.push({ probe, count: n });
     beyond.push({ probe, count: n + 1n });
@@ -161,6 +174,22 @@ function withoutTiedTopFour(messages: string[]): string[] {
   return [...messages.filter(m => !contributed.includes(m)), `${contributed.length} rules named as contributing to the total`];
 }
 
+/**
+ * A zero-cost probe checked where a cost of 1 shows: 200 copies of it, each under a map without maxProperties (so
+ * counted as often as its smallest serialization fits a request, about a million times). At cost 1 the schema's total
+ * is about 2x the per-CRD limit and the apiserver refuses the CRD; accepted, the rule costs 0 there too.
+ */
+const FREE_COPIES = 200;
+function freeProbeCrd(probe: Probe): any {
+  const crd = probeCrd([]);
+  const properties: Record<string, JSONSchemaProps> = {};
+  for (let k = 0; k < FREE_COPIES; k++) {
+    properties[`p${k}`] = { type: 'object', additionalProperties: { ...probe.schema, 'x-kubernetes-validations': [{ rule: probe.rule }] } };
+  }
+  crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties = properties;
+  return crd;
+}
+
 function chunks<T>(xs: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
@@ -168,14 +197,23 @@ function chunks<T>(xs: T[], size: number): T[][] {
 }
 
 describeEachApiServerVersion('CEL cost estimate against kube-apiserver', (plane, version) => {
-  test.each([
-    ['hand-written rules', HAND_WRITTEN],
-    ['every rule of the real-world corpus', corpusProbes()],
-  ])('%s: the same verdict and the same exceed factor just within and just beyond the per-rule limit', async (_name, probes) => {
+  test.each<[string, Probe[], string[]]>([
+    ['hand-written rules', [...HAND_WRITTEN, ...ZERO_COST], ZERO_COST.map(p => p.rule)],
+    ['every rule of the real-world corpus', corpusProbes(), []],
+  ])('%s: the same verdict and the same exceed factor just within and just beyond the per-rule limit', async (_name, probes, zeroCost) => {
     const compiling = probes.filter(p => compilesOn(p, version));
     expect(compiling.length).toBeGreaterThan(probes.length * 0.8);
-    const { within, beyond } = sized(compiling, version);
+    const { within, beyond, free } = sized(compiling, version);
     expect(within.length).toBeGreaterThan(compiling.length / 2);
+    // every probe is checked: sized against the limit, or (estimated free: counted, and exactly the expected ones)
+    // at a cardinality only a zero cost survives
+    expect(within.length + free.length).toBe(compiling.length);
+    expect(free.map(p => p.rule)).toStrictEqual(zeroCost);
+    for (const probe of free) {
+      const crd = freeProbeCrd(probe);
+      expect({ rule: probe.rule, ours: ours(crd, version) }).toStrictEqual({ rule: probe.rule, ours: [] });
+      expect({ rule: probe.rule, apiserver: await theirs(plane(), crd) }).toStrictEqual({ rule: probe.rule, apiserver: [] });
+    }
     // at most ten rules of at most the per-rule limit each: within the per-CRD total too
     for (const batch of chunks(within, 10)) {
       const crd = probeCrd(batch);
@@ -189,6 +227,15 @@ describeEachApiServerVersion('CEL cost estimate against kube-apiserver', (plane,
       expect(withoutTiedTopFour(await theirs(plane(), crd))).toStrictEqual(withoutTiedTopFour(expected));
     }
   }, 300_000);
+
+  test('the zero-cost check discriminates: a rule of cost 1 placed the same way is refused, by both, for the schema total', async () => {
+    const control: Probe = { schema: ZERO_COST[0].schema, rule: "self.s == 'a' || true" };
+    expect(costOf(control, version)).toBeGreaterThan(0n);
+    const crd = freeProbeCrd(control);
+    const expected = ours(crd, version);
+    expect(expected.some(m => m.includes('estimated rule cost total for entire OpenAPIv3 schema exceeds budget'))).toBe(true);
+    expect(withoutTiedTopFour(await theirs(plane(), crd))).toStrictEqual(withoutTiedTopFour(expected));
+  }, 60_000);
 
   test.each<[string, JSONSchemaProps, string, string | undefined]>([
     ['an unbounded list of unbounded strings', obj({ l: { type: 'array', items: string() } }), "self.l.all(x, x.matches('^a'))", undefined],
