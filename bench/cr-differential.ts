@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     try {
       const r = await runDifferential(plane, version, crds, { seed, perCrd });
       results.push(r);
-      console.log(`v${version}: ${r.agree}/${r.cases} agree (${r.disagreements.length} disagreements) over ${r.crdsInstalled}/${r.crds} CRDs, ${r.crdVersions} versions, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      console.log(`v${version}: ${r.agree}/${r.cases} agree (${r.disagreements.length} disagreements; messages word for word in ${r.sameMessages} refused cases) over ${r.crdsInstalled}/${r.crds} CRDs, ${r.crdVersions} versions, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     } finally {
       await plane.stop();
     }

@@ -13,14 +13,22 @@ export function checkScaleReplicas(scale: ScaleSubresourceSpec, object: unknown,
   const issues: Issue[] = [];
   const paths = [scale.specReplicasPath, ...(statusSubresource ? [] : [scale.statusReplicasPath])];
   for (const p of paths) {
-    const value = at(object, p);
+    const found = at(object, p);
+    if (found.notAMap) {
+      issues.push({ path: p, message: `Invalid value: 0: ${found.notAMap}`, value: found.value });
+      continue;
+    }
+    const value = found.value;
     if (value === undefined) continue;
     const error = replicasError(p, value);
     if (error) issues.push({ path: p, message: `Invalid value: ${error.shown}: ${error.detail}`, value });
   }
   const selectorPath = scale.labelSelectorPath;
-  const selector = selectorPath === undefined || (statusSubresource && /^\.?status\./.test(selectorPath)) ? undefined : at(object, selectorPath);
-  if (selectorPath && selector !== undefined && typeof selector !== 'string') {
+  const selectorFound = selectorPath === undefined || (statusSubresource && /^\.?status\./.test(selectorPath)) ? undefined : at(object, selectorPath);
+  const selector = selectorFound?.value;
+  if (selectorPath && selectorFound?.notAMap) {
+    issues.push({ path: selectorPath, message: `Invalid value: "": ${selectorFound.notAMap}`, value: selector });
+  } else if (selectorPath && selector !== undefined && typeof selector !== 'string') {
     issues.push({ path: selectorPath, message: `Invalid value: "": ${accessorError(selectorPath, selector, 'string')}`, value: selector });
   }
   return issues;
@@ -48,11 +56,26 @@ function goTypeOf(v: unknown): string {
   return 'map[string]interface {}';
 }
 
-function at(object: unknown, path: string): unknown {
+/**
+ * unstructured.NestedFieldNoCopy: the value at a dotted path, or the accessor error when a step on the way is there
+ * but no object (`.spec.replicas accessor error: x is of the type string, expected map[string]interface{}`).
+ */
+function at(object: unknown, path: string): { value?: unknown; notAMap?: string } {
+  const steps = path.replace(/^\./, '').split('.');
   let node = object;
-  for (const step of path.replace(/^\./, '').split('.')) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[step];
+  for (let i = 0; i < steps.length; i++) {
+    if (node === undefined || node === null) return {};
+    if (typeof node !== 'object' || Array.isArray(node)) {
+      return { value: node, notAMap: `.${steps.slice(0, i + 1).join('.')} accessor error: ${goValue(node)} is of the type ${goTypeOf(node)}, expected map[string]interface{}` };
+    }
+    node = (node as Record<string, unknown>)[steps[i]];
   }
-  return node;
+  return { value: node };
+}
+
+/** Go's %v of a decoded JSON value (roughly: lists as `[a b]`). */
+function goValue(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (typeof v === 'object' && v !== null) return `map[${Object.entries(v).map(([k, x]) => `${k}:${goValue(x)}`).join(' ')}]`;
+  return String(v);
 }

@@ -281,7 +281,7 @@ class ValueWalker {
     if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, count, `${at} in body should have at least ${s.minProperties} properties`);
     for (const r of s.required ?? []) {
       if (v[r] === undefined && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
-        this.add(join(path, r), 'Required value', undefined, true);
+        this.add(childPath(path, r), 'Required value', undefined, true);
       }
     }
     if (ctx.embedded && !ctx.root && !ctx.valueOnly) this.issues.push(...checkEmbeddedResource(v, path));
@@ -290,7 +290,9 @@ class ValueWalker {
     const old = isPlainObject(ctx.old) ? ctx.old : undefined;
     for (const [k, child] of Object.entries(v)) {
       if (child === undefined) continue; // absent, as in JSON
-      const p = join(path, k);
+      // a declared property is a child of the path whatever its name (`spec.jvmOptions.-Xmx`, measured); a map key
+      // that is no identifier is bracketed
+      const p = s.properties?.[k] ? childPath(path, k) : join(path, k);
       if (ctx.embedded && ROOT_KEYS.has(k) && !s.properties?.[k]) continue;
       if (ctx.root && k === 'metadata') {
         this.checkRootMetadata(child, s.properties?.metadata, p);
@@ -361,6 +363,11 @@ class ValueWalker {
     if (blocking) blockingIssues.add(issue);
     this.issues.push(issue);
   }
+}
+
+/** field.Path's Child: `spec` + `-Xmx` → `spec.-Xmx`. */
+function childPath(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
 }
 
 /** `spec` + `x` → `spec.x`; keys that are not identifiers use brackets: `spec.labels[app.kubernetes.io/name]`. */
