@@ -3,6 +3,7 @@ import { celFunc, CelInput, celList, celMap, CelMap, celMethod, CelScalar, isCel
 import { strings } from '@bufbuild/cel/ext';
 import { CONVERSION_FUNCTIONS } from './conversion-library';
 import { GoUrl } from './go-url';
+import { STRINGS_FUNCTIONS } from './strings-library';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from '../../apimachinery/quantity';
 import { NAMED_FORMATS } from './named-formats';
@@ -324,6 +325,7 @@ function comprehensionHelpers(): CelFunc[] {
 export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...CONVERSION_FUNCTIONS,
   ...strings,
+  ...STRINGS_FUNCTIONS,
   ...listFuncs(),
   ...regexFuncs(),
   ...quantityFuncs(),
