@@ -145,7 +145,7 @@ async function main() {
   fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([...synthPanels(synth), ...controllerPanels(controller)]));
 
   if (synth.length) {
-    console.log('\nSynth (median of %d; wall time includes process start)', runs);
+    console.log('\nSynth (median of %d; wall time includes process start)', synth[0].runs);
     console.table(synth.map((s) => ({ CRDs: s.crds, examples: s.examples, 'ours s': s.ours.wallSeconds, 'baseline s': s.baseline.wallSeconds, 'time ratio': s.wallRatio, 'ours MiB': s.ours.peakRssMiB, 'baseline MiB': s.baseline.peakRssMiB, 'RSS ratio': s.rssRatio })));
   }
   if (crdCorpus) {
@@ -153,7 +153,7 @@ async function main() {
     console.table([{ set: 'whole corpus', ...crdCorpus.whole }, ...[crdCorpus.largest, ...crdCorpus.largeFiles].map(f => ({ set: f.file, ...f }))]);
   }
   if (demoApps) {
-    console.log(`\nDemo apps (apps/main.ts: SampleDB + Foo), median of ${runs}: where the time of \`npx cdk8s synth\` goes`);
+    console.log(`\nDemo apps (apps/main.ts: SampleDB + Foo), median of ${synth[0]?.runs ?? runs}: where the time of \`npx cdk8s synth\` goes`);
     console.table([
       { step: 'npx cdk8s synth (as a user runs it)', ...demoApps.cli },
       { step: 'npx cdk8s --version (npx + CLI, no app)', ...demoApps.cliStartup },
