@@ -5,8 +5,8 @@ import { seededRandom } from '../support/seeded-random';
 
 /**
  * CEL library functions, value by value against the real apiserver: conversions (`int()`, `uint()`, `double()`,
- * `string()`, `bool()`, `duration()`, `timestamp()`), the strings extension and the Kubernetes libraries (quantity,
- * URL, IP, CIDR, format).
+ * `string()`, `bool()`, `duration()`, `timestamp()`), int and uint arithmetic, the strings extension, and the Kubernetes
+ * libraries (lists, regex, sets, quantity, URL, IP, CIDR, format).
  *
  * Each family has values generated around its parsers' edges (hand-picked seeds, then single mutations with the
  * characters the parsers treat specially) and string-valued probe expressions over them (`self.v`, and `self.w`
@@ -213,6 +213,27 @@ const FAMILIES: Family[] = [
       "string(self.v.split(',').size())", 'string(self.v < self.w)', 'string(self.v.contains(self.w))', 'strings.quote(self.v)',
       "self.v.split(',')[0]", "string(self.v.split(self.w, 2).size())", "self.v.split('', 3)[0]", 'self.v.replace(self.w, "+", 1)',
       'string(self.v.indexOf(self.w, 1))', 'string(self.v.lastIndexOf(self.w, 2))', 'self.v.substring(1, 2)', 'string(self.v >= self.w)',
+    ],
+  },
+  {
+    name: 'int and uint arithmetic', input: { type: 'string', maxLength: 200 },
+    values: generate(INTEGERS.filter(v => /^-?[0-9]+$/.test(v)), ['0', '1', '9', '-'], 15),
+    probes: [
+      'string(int(self.v) * 3)', 'string(int(self.v) + 9223372036854775000)', 'string(-int(self.v))', 'string(int(self.v) / -1)',
+      'string(int(self.v) % -7)', 'string(int(self.v) - 9223372036854775000)', 'string(uint(self.v) - 1u)', 'string(uint(self.v) * 2u)',
+      'string(uint(self.v) / 3u)',
+    ],
+  },
+  {
+    // short strings: the rules' cost estimate grows with the lists split() can make
+    name: 'lists and regex', input: { type: 'string', maxLength: 24 }, partners: ['a', '', 'b', '😀', '\uffff'],
+    values: generate(['a,b,c', 'c,b,a', 'a', '', 'a,a', ',', 'b,a,😀', '😀,\uffff', '\uffff,😀', 'A,a', 'a1,a10,a2', '1,2,3', 'x9y88z777'],
+      ['a', 'b', ',', '😀', '\uffff', '1', 'A'], 16, 400).filter(v => v.length <= 24),
+    probes: [
+     
+      "string([size(self.v), 9223372036854775800].sum())", "self.v.find('[0-9]+')", "string(self.v.findAll('[a-z]').size())",
+      "string(self.v.findAll('.', 2).size())", "string(sets.contains([self.v, 'a'], [self.w]))",
+      "string(self.v.matches('^[a-z,]*$'))",
     ],
   },
   {

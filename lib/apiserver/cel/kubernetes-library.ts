@@ -82,7 +82,13 @@ function listFuncs(): CelFunc[] {
     celMethod('sum', LIST, [], DYN, function () {
       const xs = listValues(this);
       if (xs.length === 0) return 0n;
-      return xs.reduce((a, b) => ((a as bigint) + (b as bigint)) as never);
+      // the `+` of the element type, int64 overflow an error as cel-go's
+      return xs.reduce((a, b) => {
+        if (typeof a !== 'bigint' || typeof b !== 'bigint') return ((a as number) + (b as number)) as never;
+        const c = a + b;
+        if (c > 2n ** 63n - 1n || c < -(2n ** 63n)) throw new Error('integer overflow');
+        return c as never;
+      });
     }),
     celMethod('min', LIST, [], DYN, function () {
       const xs = listValues(this);
