@@ -73,18 +73,19 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
 
   test('rounds come as early as a certificate is due, not only every check interval: short-lived certificates never lapse', async () => {
     // What the node's admission suite does (CA 60 s, certificate 30 s) shrunk: with only the 60 s interval the
-    // serving certificate expired while its successor waited for the new CA's propagation.
+    // serving certificate expired while its successor waited for the new CA's propagation. The margins (4 s
+    // before the certificate expires, 6 s before the CA does) leave a loaded machine time for a round.
     const ns = await setUp('certs-due-', 1);
     const certs = new SelfManagedCertificates({
       client, namespace: ns, secretName: 'op-webhook-cert', dnsNames: ['op-webhook.op-system.svc'],
       targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
-      caValidityMs: 9_000, servingValidityMs: 6_000, caPropagationMs: 1_000, checkIntervalMs: 60_000,
+      caValidityMs: 20_000, servingValidityMs: 12_000, caPropagationMs: 1_000, checkIntervalMs: 60_000,
     });
     await certs.start();
     const servings = new Set<string>();
     const lapses: string[] = [];
     try {
-      for (const until = Date.now() + 14_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+      for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
         const tls = Buffer.from(((await client.get(SECRET, 'op-webhook-cert', ns)).data as any)['tls.crt'], 'base64').toString();
         servings.add(tls);
         const validTo = new Date(parseCertificates(tls)[0].validTo).getTime();
@@ -95,7 +96,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     }
     expect(lapses).toEqual([]);
     expect(servings.size).toBeGreaterThanOrEqual(3);
-  }, 30_000);
+  }, 60_000);
 
   test('a missing Secret is an error naming it (the operator may not create Secrets)', async () => {
     const certs = new SelfManagedCertificates({ client, namespace: 'default', secretName: 'nope', dnsNames: ['x.svc'] });
