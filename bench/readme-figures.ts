@@ -2,11 +2,12 @@
 // `npm run bench -- --only=…` run wrote): every number between the README's bench markers comes from there.
 //
 //   npx tsx bench/readme-figures.ts           # prints the section
-//   npx tsx bench/readme-figures.ts --write   # replaces it in README.md
+//   npx tsx bench/readme-figures.ts --write   # replaces it in README.md (and the chaos section: bench/chaos-figures.ts)
 //
 // test/bench/readme-figures.test.ts fails when the README's section differs from what this file generates.
 import * as fs from 'fs';
 import * as path from 'path';
+import { chaosFigures, currentChaosSection } from './chaos-figures';
 
 const ROOT = path.join(__dirname, '..');
 export const LATEST = path.join(__dirname, 'latest');
@@ -146,8 +147,10 @@ if (require.main === module) {
     const readme = fs.readFileSync(file, 'utf8');
     const current = currentSection(readme);
     if (!current) throw new Error(`README.md has no bench section (${BEGIN} … ${END})`);
-    fs.writeFileSync(file, readme.replace(current, generated));
+    const chaos = currentChaosSection(readme);
+    if (!chaos) throw new Error('README.md has no chaos section (see bench/chaos-figures.ts)');
+    fs.writeFileSync(file, readme.replace(current, generated).replace(chaos, chaosFigures(LATEST)));
   } else {
-    process.stdout.write(generated + '\n');
+    process.stdout.write(`${generated}\n\n${chaosFigures(LATEST)}\n`);
   }
 }

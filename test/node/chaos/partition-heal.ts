@@ -1,0 +1,271 @@
+/**
+ * Fencing, the partition-heal case (issue 23, item 3), staged explicitly: the primary cut off from its
+ * standbys, the operator and the apiserver while it keeps running, healed later — does it ever accept a
+ * write once another instance is promoted, and does it come back as a standby?
+ *
+ * What a single node changes. In the `partition` fault of the chaos run only the pod's network is cut: the
+ * kubelet still reaches the apiserver, so the operator's fencing (it deletes the old primary's pod and
+ * promotes only once that pod is gone, replication.ts step b) is carried out at once, and the old primary
+ * is already stopped when the partition heals. On several nodes the primary's node is usually partitioned
+ * with it: its kubelet does not learn of the deletion, the old postmaster keeps running, and the partition
+ * heals while it still runs. This staging gets that on one node by pausing the kubelet (SIGSTOP) for the
+ * partition: the node then neither acts on nor reports anything, as a partitioned node. What differs: a
+ * partitioned kubelet would still run the pod's probes locally (SampleDB has no self-fencing probe, so
+ * nothing depends on it), and the pause is kept under the node-monitor grace period (40 s) so the node is
+ * never marked NotReady (which would take every pod out of its Services: a second fault, not this one).
+ *
+ * Sequence: database ready → kubelet paused and the primary partitioned → the operator starts the failover
+ * and deletes the old primary's pod (which stays Terminating: no kubelet confirms it) → the partition is
+ * healed while the kubelet is still paused (the old postmaster runs and is reachable again by everyone) →
+ * the kubelet resumes → the old postmaster is stopped, the standby promoted, the old instance recreated.
+ * The old primary's IP is probed from the host (a write, then pg_is_in_recovery) all along.
+ *
+ * Run alone: `npx tsx test/node/chaos/partition-heal.ts --cluster-dir DIR [--async]` (a cluster that is up,
+ * dist/ applied; under `flock /tmp/k8s-node.lock`); the chaos node suite runs it after its faults.
+ */
+import { spawnSync } from 'child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { join, resolve } from 'path';
+import { names } from '../../../controllers/sampledb/types';
+import { sleep, until as pollUntil } from '../harness';
+import { healPod, partitionPod } from './host';
+import { kube, kubeAccess } from './kube';
+import { DbCredentials, execUntil, probePod, probeRound } from './probe';
+import { SCHEMA_SQL } from './writers';
+
+export interface PartitionHealOptions {
+  readonly clusterDir: string;
+  readonly synchronous: boolean;
+  /** @default 'chaos-heal' */
+  readonly db?: string;
+  /** @default 'default' */
+  readonly namespace?: string;
+  /** Longest kubelet pause; below the node-monitor grace period (40 s). @default 28 */
+  readonly kubeletPauseS?: number;
+  readonly log?: (line: string) => void;
+}
+
+/** One probe of the old primary's IP. */
+export interface OldPrimaryProbe {
+  /** ms since epoch. */
+  readonly at: number;
+  readonly acked: boolean;
+  /** Answered at all (a write or pg_is_in_recovery). */
+  readonly answered: boolean;
+  readonly recovery?: boolean;
+  readonly timeline?: number;
+}
+
+export interface PartitionHealReport {
+  readonly synchronous: boolean;
+  readonly oldPrimary: string;
+  readonly newPrimary?: string;
+  /** Seconds after the partition (all times below are relative to it). */
+  readonly kubeletPausedS: number;
+  readonly healedAtS: number;
+  readonly kubeletResumedAtS: number;
+  /** The operator's pod deletion of the old primary (its fencing), seen while the kubelet was paused. */
+  readonly oldPodDeletedAtS?: number;
+  readonly failoverStartedAtS?: number;
+  /** status.currentPrimary names another instance. */
+  readonly promotedAtS?: number;
+  /** The old primary's IP last answered as a primary (not in recovery). */
+  readonly oldLastAnsweredAsPrimaryAtS?: number;
+  /** Answers of the old primary as a primary after the heal (it ran and was reachable when the partition healed). */
+  readonly oldAnsweredAsPrimaryAfterHeal: number;
+  readonly oldProbes: number;
+  /** Writes the old primary acknowledged: during the partition (before any promotion), and after the promotion. */
+  readonly oldAckedBeforePromotion: number;
+  readonly oldAckedAfterPromotion: number;
+  /** The recreated old instance: its role and timeline once every check passed. */
+  readonly oldRejoinedAs?: { readonly role: string; readonly timeline?: number; readonly primaryTimeline?: number };
+  readonly recoveredAtS?: number;
+  /** Probe rounds over every pod after the resume in which two instances acknowledged a write. */
+  readonly twoWritableRounds: number;
+  readonly passed: boolean;
+  readonly verdicts: string[];
+}
+
+const rel = (t: number | undefined, t0: number) => (t === undefined ? undefined : Math.round((t - t0) / 100) / 10);
+
+export async function stagePartitionHeal(o: PartitionHealOptions): Promise<PartitionHealReport> {
+  const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const ns = o.namespace ?? 'default';
+  const db = o.db ?? (o.synchronous ? 'chaos-heal' : 'chaos-heal-async');
+  const kubeconfig = join(o.clusterDir, 'kubeconfig');
+  const k = kubeAccess(kubeconfig);
+  const env = { ...process.env, KUBECONFIG: kubeconfig };
+  const sdbPath = `/apis/database.example.com/v2/namespaces/${ns}/sampledbs/${db}`;
+  const sdb = async () => (await kube(k, 'GET', sdbPath)).status ?? {};
+  const podsPath = `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`)}`;
+  const dbPods = async () => (await kube(k, 'GET', podsPath)).items as any[];
+  const until = <T>(s: number, what: string, fn: () => Promise<T | undefined | false>) => pollUntil(what, fn, s);
+
+  const apply = spawnSync('kubectl', ['apply', '-f', '-'], {
+    env, encoding: 'utf8', input: JSON.stringify({
+      apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: db, namespace: ns },
+      spec: { version: '16.4', replicas: 3, synchronous: o.synchronous, failoverDelaySeconds: 2 },
+    }),
+  });
+  if (apply.status !== 0) throw new Error(`kubectl apply: ${apply.stderr}`);
+  const ready = await until(300, `${db} ready`, async () => {
+    const s = await sdb();
+    return s.readyReplicas === 3 && s.currentPrimary && !s.targetPrimary && (s.instances ?? []).filter((i: any) => i.ready && i.role !== 'unknown').length === 3 ? s : undefined;
+  });
+  const secret = await kube(k, 'GET', `/api/v1/namespaces/${ns}/secrets/${names.secret(db)}`);
+  const dec = (key: string) => Buffer.from(secret.data[key], 'base64').toString();
+  const cred: DbCredentials = { user: dec('username'), password: dec('password'), database: dec('database') };
+  const rwIp = (await kube(k, 'GET', `/api/v1/namespaces/${ns}/services/${names.primaryService(db)}`)).spec.clusterIP as string;
+  await execUntil(rwIp, cred, SCHEMA_SQL);
+  const old = ready.currentPrimary as string;
+  const oldPod = (await dbPods()).find((p) => p.metadata.name === old);
+  const oldUid = oldPod.metadata.uid as string;
+  const oldIp = oldPod.status.podIP as string;
+  const kubeletPid = Number(readFileSync(join(o.clusterDir, 'kubelet.pid'), 'utf8').trim());
+  log(`partition-heal: ${db} (synchronous: ${o.synchronous}) ready, primary ${old} (${oldIp}); pausing the kubelet (pid ${kubeletPid}) and partitioning ${old}`);
+
+  // The old primary's IP, probed from the host (which the partition keeps) for the whole staging.
+  const probes: OldPrimaryProbe[] = [];
+  let probing = true;
+  const prober = (async () => {
+    while (probing) {
+      const at = Date.now();
+      const p = await probePod(old, oldIp, cred, 2000);
+      probes.push({ at, acked: p.acked, answered: p.acked || p.recovery !== undefined, recovery: p.recovery, timeline: p.timeline });
+      await sleep(Math.max(0, 500 - (Date.now() - at)));
+    }
+  })();
+
+  const pauseS = o.kubeletPauseS ?? 28;
+  let t0 = 0;
+  let healedAt = 0;
+  let resumedAt = 0;
+  let oldPodDeletedAt: number | undefined;
+  let failoverStartedAt: number | undefined;
+  let promotedAt: number | undefined;
+  let newPrimary: string | undefined;
+  const watchStatus = async () => {
+    try {
+      const s = await sdb();
+      if (!failoverStartedAt && (s.targetPrimary || s.primaryUnavailableSince)) failoverStartedAt = Date.now();
+      if (!promotedAt && s.currentPrimary && s.currentPrimary !== old) { promotedAt = Date.now(); newPrimary = s.currentPrimary; }
+      if (!oldPodDeletedAt) {
+        const p = (await dbPods()).find((x) => x.metadata.name === old);
+        if (!p || p.metadata.uid !== oldUid || p.metadata.deletionTimestamp) oldPodDeletedAt = Date.now();
+      }
+    } catch { /* apiserver busy: next time */ }
+  };
+  try {
+    process.kill(kubeletPid, 'SIGSTOP');
+    t0 = Date.now();
+    partitionPod(oldUid, {
+      keep: [], podCidr: '10.244.0.0/24', nodeIp: '10.244.0.1',
+      apiserver: [{ ip: '10.244.0.1', port: 16443 }, { ip: '10.96.0.1', port: 443 }],
+    });
+    // Partitioned until the operator has fenced (deleted the old pod) and some seconds more, leaving ~8 s of
+    // the pause for the old primary to run healed.
+    while (Date.now() - t0 < (pauseS - 8) * 1000 && !(oldPodDeletedAt && Date.now() - oldPodDeletedAt > 5000)) {
+      await watchStatus();
+      await sleep(500);
+    }
+    healPod(oldUid);
+    healedAt = Date.now();
+    log(`partition-heal: healed ${rel(healedAt, t0)} s after the partition (old pod deleted at ${rel(oldPodDeletedAt, t0)} s, failover started at ${rel(failoverStartedAt, t0)} s, promotion ${promotedAt ? `at ${rel(promotedAt, t0)} s` : 'none yet'}); kubelet still paused`);
+    while (Date.now() - t0 < pauseS * 1000) {
+      await watchStatus();
+      await sleep(500);
+    }
+  } finally {
+    healPod(oldUid);
+    try { process.kill(kubeletPid, 'SIGCONT'); } catch { /* gone */ }
+    resumedAt = Date.now();
+  }
+  log(`partition-heal: kubelet resumed ${rel(resumedAt, t0)} s after the partition`);
+
+  // Back: every check of the chaos run's recovered() that matters here, plus two-writable rounds over all pods.
+  let twoWritable = 0;
+  let oldRejoinedAs: PartitionHealReport['oldRejoinedAs'];
+  let recoveredAt: number | undefined;
+  const end = Date.now() + 180_000;
+  while (Date.now() < end) {
+    await watchStatus();
+    try {
+      const pods = await dbPods();
+      const round = await probeRound(pods.map((p) => ({ name: p.metadata.name, ip: p.status?.podIP })), cred, 3000);
+      if (round.probes.filter((p) => p.acked).length > 1) twoWritable++;
+      const s = await sdb();
+      const inst = (s.instances ?? []) as { name: string; role: string; ready: boolean; timeline?: number }[];
+      const primary = inst.find((i) => i.name === s.currentPrimary);
+      const again = inst.find((i) => i.name === old);
+      if (again) oldRejoinedAs = { role: again.role, timeline: again.timeline, primaryTimeline: primary?.timeline };
+      const writable = round.probes.filter((p) => p.acked).map((p) => p.pod);
+      if (!s.targetPrimary && s.currentPrimary !== old && s.readyReplicas === 3 && inst.length === 3 && inst.every((i) => i.ready)
+        && again?.role === 'standby' && again.timeline === primary?.timeline && writable.length === 1 && writable[0] === s.currentPrimary) {
+        recoveredAt = Date.now();
+        break;
+      }
+    } catch { /* retry */ }
+    await sleep(1000);
+  }
+  await sleep(3000); // a few more probes of the old IP (a recreated pod may get it again: it would answer as a standby)
+  probing = false;
+  await prober;
+
+  const asPrimary = probes.filter((p) => p.answered && p.recovery === false);
+  const verdicts: string[] = [];
+  const afterPromotion = promotedAt ? probes.filter((p) => p.acked && p.at >= promotedAt!) : [];
+  const lastAsPrimary = asPrimary.length ? asPrimary[asPrimary.length - 1].at : undefined;
+  const afterHeal = asPrimary.filter((p) => p.at >= healedAt && p.at < resumedAt).length;
+  if (!oldPodDeletedAt) verdicts.push('the operator never deleted (fenced) the old primary\'s pod while it was partitioned');
+  if (!afterHeal) verdicts.push('the staging did not hold: the old primary did not answer as a primary between the heal and the kubelet\'s resume');
+  if (!promotedAt) verdicts.push('no standby was promoted');
+  if (afterPromotion.length) verdicts.push(`the old primary acknowledged ${afterPromotion.length} writes after the promotion (first ${new Date(afterPromotion[0].at).toISOString()})`);
+  if (promotedAt && lastAsPrimary && lastAsPrimary >= promotedAt) verdicts.push(`the old primary still answered as a primary ${((lastAsPrimary - promotedAt) / 1000).toFixed(1)} s after the promotion`);
+  if (!recoveredAt) verdicts.push(`not recovered within 180 s after the resume (old instance: ${JSON.stringify(oldRejoinedAs)})`);
+  if (twoWritable) verdicts.push(`${twoWritable} probe rounds with two writable instances`);
+  const report: PartitionHealReport = {
+    synchronous: o.synchronous, oldPrimary: old, newPrimary,
+    kubeletPausedS: rel(resumedAt, t0)!, healedAtS: rel(healedAt, t0)!, kubeletResumedAtS: rel(resumedAt, t0)!,
+    oldPodDeletedAtS: rel(oldPodDeletedAt, t0), failoverStartedAtS: rel(failoverStartedAt, t0), promotedAtS: rel(promotedAt, t0),
+    oldLastAnsweredAsPrimaryAtS: rel(lastAsPrimary, t0), oldAnsweredAsPrimaryAfterHeal: afterHeal, oldProbes: probes.length,
+    oldAckedBeforePromotion: probes.filter((p) => p.acked && (!promotedAt || p.at < promotedAt)).length, oldAckedAfterPromotion: afterPromotion.length,
+    oldRejoinedAs, recoveredAtS: rel(recoveredAt, t0), twoWritableRounds: twoWritable,
+    passed: verdicts.length === 0, verdicts,
+  };
+  log(`partition-heal: ${JSON.stringify(report)}`);
+  return report;
+}
+
+/** Deletes the staging's SampleDB (and its backup volume). */
+export async function deletePartitionHealDb(clusterDir: string, db: string, namespace = 'default'): Promise<void> {
+  const env = { ...process.env, KUBECONFIG: join(clusterDir, 'kubeconfig') };
+  spawnSync('kubectl', ['delete', 'sampledb', db, '-n', namespace, '--wait=false'], { env });
+  const k = kubeAccess(join(clusterDir, 'kubeconfig'));
+  await pollUntil(`${db} deleted`, async () => {
+    try { await kube(k, 'GET', `/apis/database.example.com/v2/namespaces/${namespace}/sampledbs/${db}`); return undefined; } catch (err) { return /404/.test((err as Error).message) ? true : undefined; }
+  }, 300);
+  spawnSync('kubectl', ['delete', 'pvc', '-n', namespace, names.backupPvc(db), '--ignore-not-found', '--wait=false'], { env });
+}
+
+async function main(): Promise<void> {
+  const arg = (n: string) => { const i = process.argv.indexOf(`--${n}`); return i >= 0 ? process.argv[i + 1] : undefined; };
+  const dir = resolve(arg('cluster-dir') ?? process.env.NODE_CLUSTER_DIR ?? '');
+  const synchronous = !process.argv.includes('--async');
+  const db = synchronous ? 'chaos-heal' : 'chaos-heal-async';
+  const startedAt = new Date().toISOString();
+  try {
+    const report = await stagePartitionHeal({ clusterDir: dir, synchronous, db });
+    const out = resolve(__dirname, '../../../bench/latest');
+    mkdirSync(out, { recursive: true });
+    const file = join(out, `chaos-partition-heal${synchronous ? '' : '-async'}.json`);
+    writeFileSync(file, `${JSON.stringify({ command: `npx tsx test/node/chaos/partition-heal.ts --cluster-dir DIR${synchronous ? '' : ' --async'}`, startedAt, ...report }, null, 2)}\n`);
+    process.stdout.write(`partition-heal (synchronous: ${synchronous}): ${report.passed ? 'PASSED' : 'FAILED'} ${report.verdicts.join('; ')} → ${file}\n`);
+    if (!report.passed) process.exitCode = 1;
+  } finally {
+    await deletePartitionHealDb(dir, db).catch((err) => process.stdout.write(`cleanup: ${(err as Error).message}\n`));
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => { process.stderr.write(`${(err as Error).stack}\n`); process.exitCode = 1; });
+}
