@@ -3,7 +3,7 @@ import { celFunc, CelInput, celList, celMap, CelMap, celMethod, CelScalar, isCel
 import { strings } from '@bufbuild/cel/ext';
 import { CONVERSION_FUNCTIONS } from './conversion-library';
 import { GoUrl } from './go-url';
-import { STRINGS_FUNCTIONS } from './strings-library';
+import { compareCodePoints, STRINGS_FUNCTIONS } from './strings-library';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from '../../apimachinery/quantity';
 import { NAMED_FORMATS } from './named-formats';
@@ -53,7 +53,9 @@ const asQuantity = (v: unknown): Quantity => (typeof v === 'bigint' ? Quantity.f
 const ip = (a: IpAddress): CelMap => wrap('IP', a, a.toString());
 const cidr = (c: Cidr): CelMap => wrap('CIDR', c, c.toString());
 
+/** The order of isSorted/min/max: numbers by value, strings by code point as Go's strings.Compare. */
 function compareValues(a: CelValue, b: CelValue): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
   const x = typeof a === 'bigint' || typeof a === 'number' ? a : String(a);
   const y = typeof b === 'bigint' || typeof b === 'number' ? b : String(b);
   return x < y ? -1 : x > y ? 1 : 0;

@@ -114,7 +114,7 @@ function quote(s: string): string {
 }
 
 /** Go's string order: UTF-8 bytes, i.e. code points (JavaScript's `<` compares UTF-16 units: U+FFFF > U+1F600 there). */
-function compareCodePoints(a: string, b: string): number {
+export function compareCodePoints(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

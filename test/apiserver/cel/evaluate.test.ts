@@ -111,6 +111,8 @@ describe('evaluateExpression: Kubernetes libraries', () => {
     ["semver('1.10.0').isGreaterThan(semver('1.9.9')) && semver('1.0.0-rc.1').isLessThan(semver('1.0.0'))", true],
     ["semver('1.0.0-alpha.2').compareTo(semver('1.0.0-alpha.10')) == -1 && semver('v2', true).major() == 2", true],
     ["quantity('2').isGreaterThan(quantity('1'))", true],
+    // Go orders strings by their UTF-8 bytes (code points): U+1F600 sorts after U+FFFF, unlike JavaScript's UTF-16 order
+    ["['\\uffff', '\\U0001F600'].isSorted() && ['\\U0001F600', '\\uffff'].max() == '\\U0001F600' && '\\uffff' < '\\U0001F600'", true],
   ])('%s', (expr, expected) => {
     expect(value(expr)).toBe(expected);
   });
