@@ -118,6 +118,7 @@ export async function runCommand(options: RunCommandOptions, log: (line: string)
   };
   writeToken(token);
   fs.writeFileSync(kubeconfig, yaml.stringify(minted), { mode: 0o600 });
+  const refreshAfterMs = options.refreshAfterMs ?? durationSeconds * 800;
   let refresh: NodeJS.Timeout | undefined;
   const scheduleRefresh = (inMs: number) => {
     refresh = setTimeout(() => {
@@ -126,7 +127,6 @@ export async function runCommand(options: RunCommandOptions, log: (line: string)
     }, inMs);
     refresh.unref();
   };
-  const refreshAfterMs = options.refreshAfterMs ?? durationSeconds * 800;
   scheduleRefresh(refreshAfterMs);
   try {
     const who = await selfSubjectReview(kubeconfig);

@@ -2,6 +2,7 @@ import { evaluateExpression } from '../../lib/apiserver/cel/evaluate';
 import { JSONSchemaProps } from '../../lib/apiserver/schema/json-schema-props';
 import { describeRealApiServer } from '../envtest';
 import { seededRandom } from '../support/seeded-random';
+import { stringMutations } from '../support/string-mutations';
 
 /**
  * CEL library functions, value by value against the real apiserver: conversions (`int()`, `uint()`, `double()`,
@@ -31,23 +32,9 @@ const MAX_ITEMS = 300;
 
 /** Seeds and single mutations of them (insert, replace, delete a character; join two; case change) up to `min` values. */
 function generate(seeds: readonly string[], alphabet: readonly string[], seed: number, min = MIN_VALUES + 20): string[] {
-  const random = seededRandom(seed);
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
-  const values = new Set(seeds);
-  for (let guard = 0; values.size < min && guard < 20_000; guard++) {
-    const s = pick(seeds);
-    const c = pick(alphabet);
-    const at = pick([0, 1, Math.floor(s.length / 2), s.length - 1, s.length]);
-    switch (Math.floor(random() * 5)) {
-      case 0: values.add(s.slice(0, at) + c + s.slice(at)); break;
-      case 1: values.add(s.slice(0, at) + c + s.slice(at + 1)); break;
-      case 2: values.add(s.slice(0, at) + s.slice(at + 1)); break;
-      case 3: values.add(s + pick(seeds)); break;
-      default: values.add(random() < 0.5 ? s.toUpperCase() : s.toLowerCase()); break;
-    }
-  }
+  const values = stringMutations(seeds, alphabet, seed, min, 20_000);
   // no lone surrogates (a mutation can split a pair): JSON would carry them, Go would read U+FFFD
-  return [...values].filter(v => v.length <= 200 && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v)).slice(0, MAX_ITEMS);
+  return values.filter(v => v.length <= 200 && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v)).slice(0, MAX_ITEMS);
 }
 
 const NUMBER_CHARS = ['0', '1', '5', '9', '.', 'e', 'E', '+', '-', '_', 'x', 'X', 'p', 'P', 'b', 'o', 'i', 'n', 'f', ' ', '\t', '٣', 'a'];

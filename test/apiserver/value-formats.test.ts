@@ -1,7 +1,7 @@
 import { checkFormat } from '../../lib/apiserver/schema/formats';
 import { validateValue } from '../../lib/apiserver/value-validation/value-validator';
 import { describeEachApiServerVersion } from '../envtest';
-import { seededRandom } from '../support/seeded-random';
+import { stringMutations } from '../support/string-mutations';
 import { EDGE_CHARACTERS } from '../support/value-oracle';
 
 /**
@@ -63,23 +63,7 @@ const MORE_SEEDS: Record<string, string[]> = {
 /** Hand-picked values, more seeds, then mutations until there are at least MIN_VALUES, the same in every run. */
 const MIN_VALUES = 100;
 function valuesFor(format: string, index: number): string[] {
-  const random = seededRandom(1000 + index);
-  const seeds = [...SEEDS[format], ...(MORE_SEEDS[format] ?? [])];
-  const values = new Set(seeds);
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
-  for (let guard = 0; values.size < MIN_VALUES + 20 && guard < 10_000; guard++) {
-    const s = pick(seeds);
-    const c = pick(EDGE_CHARACTERS);
-    const at = pick([0, 1, Math.floor(s.length / 2), s.length - 1, s.length]);
-    switch (Math.floor(random() * 5)) {
-      case 0: values.add(s.slice(0, at) + c + s.slice(at)); break;
-      case 1: values.add(s.slice(0, at) + c + s.slice(at + 1)); break;
-      case 2: values.add(s.slice(0, at) + s.slice(at + 1)); break;
-      case 3: values.add(s + pick(seeds)); break;
-      default: values.add(random() < 0.5 ? s.toUpperCase() : s.toLowerCase()); break;
-    }
-  }
-  return [...values];
+  return stringMutations([...SEEDS[format], ...(MORE_SEEDS[format] ?? [])], EDGE_CHARACTERS, 1000 + index, MIN_VALUES + 20, 10_000);
 }
 
 const CANDIDATES: Record<string, string[]> = Object.fromEntries(Object.keys(SEEDS).map((f, i) => [f, valuesFor(f, i)]));
