@@ -19,6 +19,14 @@
  * - `{ requeueAfter }` re-runs after that delay and resets the backoff; `{ requeue: true }` and
  *   thrown errors re-run with per-key exponential backoff; a {@link TerminalError} is counted and
  *   not retried. Nothing a reconciler throws escapes the worker.
+ * - Read-your-writes without an idle worker: when the host has a read-your-writes client, each reconcile
+ *   gets {@link ReconcileContext.client}, whose writes return as soon as the apiserver answered. When the
+ *   reconcile returns, its worker takes the next key at once, while this key stays *parked*: held as
+ *   processing (adds only mark it dirty, as during a reconcile) until the caches show every write of
+ *   that reconcile (5 s at most); then its result is applied (requeue, backoff, forget) and a dirty key
+ *   is queued again. So the next reconcile of a key always reads its own writes, and `concurrency`
+ *   bounds reconciles running, not writes travelling back through the watch. `stop()` waits for parked
+ *   keys as for running ones.
  * - Metrics: `controller_runtime_reconcile_total{controller,result}` (result = success | error |
  *   requeue | requeue_after), `_reconcile_errors_total`, `_terminal_reconcile_errors_total`,
  *   `_reconcile_panics_total` (TypeError/ReferenceError/RangeError: programming errors),
@@ -35,7 +43,9 @@ import { RuntimeMetrics } from './metrics';
 import { SharedInformer } from './namespaced-informers';
 import { getControllerOf } from './owner-references';
 import { EventKind, Predicate } from './predicates';
+import type { DeferredWrites } from './read-your-writes';
 import { KubeObject, ObjectKeyRef, objectKey, parseObjectKey, ResourceRef } from './resource';
+import type { KubeClient } from './client';
 import { WorkQueue } from './workqueue';
 
 /** The object to reconcile. */
@@ -49,9 +59,20 @@ export interface Result {
   readonly requeue?: boolean;
 }
 
+/** What a controller gives each reconcile besides the key. */
+export interface ReconcileContext {
+  /**
+   * Writes through it resolve once the apiserver answered; the controller holds the key back until the
+   * caches show them (see module docs), so the next reconcile of the key reads them. Within this reconcile
+   * the store does not show them yet: use the object a write returns.
+   */
+  readonly client: KubeClient;
+}
+
 /** Business logic of a controller. */
 export interface Reconciler {
-  reconcile(request: Request): Promise<Result | void>;
+  /** `context` is given when the controller's host has a read-your-writes client (a `Manager` has). */
+  reconcile(request: Request, context?: ReconcileContext): Promise<Result | void>;
 }
 
 /** What the builder needs from a manager. */
@@ -66,6 +87,8 @@ export interface ControllerHost {
   readonly defaultConcurrency?: number;
   /** Registers a controller to be started with the manager (after leader election). */
   addController(controller: Controller): void;
+  /** A client for one reconcile's writes (see {@link ReconcileContext}). @default - none: reconciles get no context */
+  deferredWrites?(): DeferredWrites;
 }
 
 /** Maps an object of a watched kind to reconcile requests. */
@@ -97,6 +120,8 @@ export interface ControllerOptions {
   readonly backoffBaseMs?: number;
   /** Backoff cap for failed reconciles. @default 1000000 */
   readonly backoffMaxMs?: number;
+  /** Gives each reconcile a client whose writes park the key (see module docs). @default - no context */
+  readonly deferredWrites?: () => DeferredWrites;
 }
 
 function isPanic(err: unknown): boolean {
@@ -112,6 +137,8 @@ export class Controller {
   private readonly sources: Source[] = [];
   private readonly removers: Array<() => void> = [];
   private workers: Array<Promise<void>> = [];
+  /** Keys whose reconcile returned and whose writes are on their way to the caches. */
+  private readonly parked = new Set<Promise<void>>();
   private readonly logger: Logger;
   private started = false;
 
@@ -189,8 +216,10 @@ export class Controller {
     this.started = false;
     const workers = this.workers.splice(0);
     let timer: NodeJS.Timeout | undefined;
+    // Parked keys settle within the read-your-writes timeout; a worker may park one more until it returns.
+    const inFlight = Promise.all(workers).then(() => Promise.all([...this.parked]));
     const finished = await Promise.race([
-      Promise.all(workers).then(() => true),
+      inFlight.then(() => true),
       new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); }),
     ]);
     clearTimeout(timer);
@@ -210,43 +239,72 @@ export class Controller {
     const labels = { controller: this.name };
     this.metrics.activeWorkers.inc(labels);
     const started = Date.now();
+    const writes = this.options.deferredWrites?.();
+    let outcome: Outcome;
+    try {
+      const res = (await this.reconciler.reconcile(parseObjectKey(key), writes && { client: writes })) ?? {};
+      outcome = { res };
+    } catch (err) {
+      outcome = { err };
+    }
+    this.metrics.reconcileTime.observe(labels, (Date.now() - started) / 1000);
+    this.metrics.activeWorkers.dec(labels);
+    if (!writes?.pending) {
+      this.finish(queue, key, outcome);
+      return;
+    }
+    // Parked: the worker goes on with the next key; this one stays processing until its writes are cached.
+    const parked: Promise<void> = writes.settled().then(() => {
+      this.parked.delete(parked);
+      this.finish(queue, key, outcome);
+    });
+    this.parked.add(parked);
+  }
+
+  /** Applies a reconcile's result to the queue and releases the key. Never throws. */
+  private finish(queue: WorkQueue, key: string, outcome: Outcome): void {
+    const labels = { controller: this.name };
     let result: 'success' | 'error' | 'requeue' | 'requeue_after' = 'success';
     try {
-      const res = (await this.reconciler.reconcile(parseObjectKey(key))) ?? {};
-      if (res.requeueAfter !== undefined && res.requeueAfter > 0) {
-        queue.forget(key);
-        queue.addAfter(key, res.requeueAfter);
-        result = 'requeue_after';
-      } else if (res.requeue) {
-        queue.addRateLimited(key);
-        result = 'requeue';
-      } else {
-        queue.forget(key);
-      }
-    } catch (err) {
-      result = 'error';
-      this.metrics.reconcileErrors.inc(labels);
-      if (err instanceof TerminalError) {
-        this.metrics.terminalReconcileErrors.inc(labels);
-        queue.forget(key);
-        this.logger.error('reconcile failed terminally, not retrying', { key, error: err });
-      } else {
-        if (isPanic(err)) {
-          this.metrics.reconcilePanics.inc(labels);
-          this.logger.error('reconcile panicked (programming error)', { key, error: err, stack: (err as Error)?.stack });
+      if (!('err' in outcome)) {
+        const res = outcome.res;
+        if (res.requeueAfter !== undefined && res.requeueAfter > 0) {
+          queue.forget(key);
+          queue.addAfter(key, res.requeueAfter);
+          result = 'requeue_after';
+        } else if (res.requeue) {
+          queue.addRateLimited(key);
+          result = 'requeue';
         } else {
-          this.logger.warn('reconcile failed, retrying with backoff', { key, error: err, requeues: queue.numRequeues(key) });
+          queue.forget(key);
         }
-        queue.addRateLimited(key);
+      } else {
+        const err = outcome.err;
+        result = 'error';
+        this.metrics.reconcileErrors.inc(labels);
+        if (err instanceof TerminalError) {
+          this.metrics.terminalReconcileErrors.inc(labels);
+          queue.forget(key);
+          this.logger.error('reconcile failed terminally, not retrying', { key, error: err });
+        } else {
+          if (isPanic(err)) {
+            this.metrics.reconcilePanics.inc(labels);
+            this.logger.error('reconcile panicked (programming error)', { key, error: err, stack: (err as Error)?.stack });
+          } else {
+            this.logger.warn('reconcile failed, retrying with backoff', { key, error: err, requeues: queue.numRequeues(key) });
+          }
+          queue.addRateLimited(key);
+        }
       }
     } finally {
       this.metrics.reconcileTotal.inc({ ...labels, result });
-      this.metrics.reconcileTime.observe(labels, (Date.now() - started) / 1000);
       queue.done(key);
-      this.metrics.activeWorkers.dec(labels);
     }
   }
 }
+
+/** How a reconcile ended: its result, or what it threw. */
+type Outcome = { readonly res: Result } | { readonly err: unknown };
 
 /** Fluent builder; see module docs. */
 export class ControllerBuilder {
@@ -307,7 +365,8 @@ export class ControllerBuilder {
       ];
       assertContractGrants(`controller '${this.options.name}'`, this.host.contract, needs);
     }
-    const controller = new Controller({ ...this.extra, name: this.options.name, concurrency: this.concurrency ?? this.host.defaultConcurrency ?? 1 }, reconciler, this.host.metrics, this.host.logger);
+    const deferredWrites = this.host.deferredWrites ? () => this.host.deferredWrites!() : undefined;
+    const controller = new Controller({ deferredWrites, ...this.extra, name: this.options.name, concurrency: this.concurrency ?? this.host.defaultConcurrency ?? 1 }, reconciler, this.host.metrics, this.host.logger);
     const self: MapFunc = (o) => [{ namespace: o.metadata?.namespace, name: o.metadata!.name! }];
     controller.watch(this.host.getInformer(primary.resource, primary.options.cache), self, primary.options.predicates);
     for (const { resource, options } of this.owned) {

@@ -6,7 +6,7 @@
 export { leaderElectionNamespace, Manager } from './manager';
 export type { ManagerLeaderElectionOptions, ManagerOptions } from './manager';
 export { Controller, ControllerBuilder } from './controller';
-export type { ControllerOptions, MapFunc, Reconciler, Request, Result, SourceOptions } from './controller';
+export type { ControllerOptions, MapFunc, ReconcileContext, Reconciler, Request, Result, SourceOptions } from './controller';
 export { ContractViolationError, defineContract } from './contract';
 export type { ControllerContract, NetworkPeer } from './contract';
 export type { SharedInformer } from './namespaced-informers';

@@ -50,7 +50,7 @@ import { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 import { defaultIdentity, LeaderElector } from './leader-election';
 import { createLogger, Logger } from './log';
 import { RuntimeMetrics } from './metrics';
-import { ReadYourWritesClient } from './read-your-writes';
+import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
 import { KubeObject, ResourceRef, resourceId } from './resource';
 import { Store, storeOf, TypedResourceRef } from './store';
@@ -183,6 +183,7 @@ export class Manager implements ControllerHost {
    * shows it (see `ReadYourWritesClient`).
    */
   public readonly readYourWritesClient: KubeClient;
+  private readonly readYourWrites: ReadYourWritesClient;
   /** The namespaces watched; undefined = all namespaces. */
   public readonly watchNamespaces?: readonly string[];
   /** The contract wiring is checked against. */
@@ -210,10 +211,11 @@ export class Manager implements ControllerHost {
     this.logger = options.logger ?? createLogger();
     this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultConnection(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
     // Writes of reconcilers are refused once the lease is lost, in-flight reconciles included.
-    this.readYourWritesClient = new ReadYourWritesClient(new LeaderGuardedClient(this.client, () => this.acting), {
+    this.readYourWrites = new ReadYourWritesClient(new LeaderGuardedClient(this.client, () => this.acting), {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
       logger: this.logger.child({ component: 'client' }),
     });
+    this.readYourWritesClient = this.readYourWrites;
     this.metricsServer = new MetricsServer(this.metrics);
     this.elected = new Promise((resolve) => { this.leaderResolve = resolve; });
     this.identity = options.leaderElection?.identity ?? defaultIdentity();
@@ -298,6 +300,11 @@ export class Manager implements ControllerHost {
   }
 
   /** Registers a controller (done by `ControllerBuilder.complete`). */
+  /** The writes of one reconcile, through `readYourWritesClient` (controller.ts gives them to each reconcile). */
+  deferredWrites(): DeferredWrites {
+    return this.readYourWrites.deferred();
+  }
+
   addController(controller: Controller): void {
     if (this.controllers.some((c) => c.name === controller.name)) throw new Error(`controller name '${controller.name}' is already used`);
     this.controllers.push(controller);

@@ -13,8 +13,15 @@
  *   `timeoutMs` (then the write still succeeded; the caller gets its result, and a warning is logged).
  * - Reads, watches and deletes pass straight through.
  *
+ * - {@link ReadYourWritesClient.deferred} gives a view for one reconcile whose writes resolve as soon
+ *   as the apiserver answered; its `settled()` resolves once every one of them reached the cache (or
+ *   timed out, as above). The controller hands each reconcile such a view and keeps the key out of the
+ *   queue until `settled()` (see controller.ts): the next reconcile of that key still reads its own
+ *   writes, but no worker sits idle while the watch brings them back.
+ *
  * Caveats: an uncached kind is not waited for; a delete is not waited for (the informer's delete
- * event re-triggers the reconcile anyway).
+ * event re-triggers the reconcile anyway). Within one reconcile, a deferred write is not yet in the
+ * cache when the call returns: read the object the write returned, not the store.
  */
 import { DeleteOptions, KubeClient, ListOptions, ListResult, Patch, PatchOptions, WatchOptions, WatchStream, WriteOptions } from './client';
 import { Logger, silentLogger } from './log';
@@ -73,17 +80,95 @@ export class ReadYourWritesClient implements KubeClient {
     return this.client.delete(ref, name, namespace, options);
   }
 
+  /** A view for one reconcile: writes return once the apiserver answered; see {@link DeferredWrites}. */
+  deferred(): DeferredWrites {
+    return new DeferredWrites(this.client, this);
+  }
+
   private async settled(resource: ResourceRef, written: KubeObject): Promise<KubeObject> {
+    await this.reached(resource, written);
+    return written;
+  }
+
+  /**
+   * Resolves once the cache of `resource` shows `written` (or its deletion), at once when the kind is
+   * not cached; after `timeoutMs` at the latest (logged). Never rejects.
+   */
+  reached(resource: ResourceRef, written: KubeObject): Promise<void> | undefined {
     const cache = this.options.cacheOf(resource);
     const rv = written.metadata?.resourceVersion;
-    if (!cache || !rv) return written;
+    if (!cache || !rv) return undefined;
     const key = objectKey(written);
     // A deleting object whose last finalizer this write removed is deleted by the apiserver: the cache
     // will see it go, never this version, and may have seen it go before the response reached us.
     const deleted = written.metadata?.deletionTimestamp && !written.metadata.finalizers?.length;
-    if (deleted && !cache.get(key)) return written;
-    if (!(await cache.waitForResourceVersion(key, rv, this.timeoutMs))) {
-      this.logger.warn('own write did not reach the cache in time', { kind: resource.kind, key, resourceVersion: rv, timeoutMs: this.timeoutMs });
+    if (deleted && !cache.get(key)) return undefined;
+    return cache.waitForResourceVersion(key, rv, this.timeoutMs).then((ok) => {
+      if (!ok) this.logger.warn('own write did not reach the cache in time', { kind: resource.kind, key, resourceVersion: rv, timeoutMs: this.timeoutMs });
+    });
+  }
+}
+
+/**
+ * The writes of one reconcile (from {@link ReadYourWritesClient.deferred}): each write resolves with the
+ * server's object as soon as the apiserver answered, and is remembered until the cache shows it.
+ * `settled()` resolves once all of them did. Reads, watches and deletes pass straight through.
+ */
+export class DeferredWrites implements KubeClient {
+  private readonly waits: Array<Promise<void>> = [];
+
+  constructor(private readonly client: KubeClient, private readonly ryw: ReadYourWritesClient) {}
+
+  /** Writes whose object the cache does not show yet (0 once settled). */
+  get pending(): number {
+    return this.waits.length;
+  }
+
+  /** Resolves once every write made so far reached its cache (or timed out); never rejects. */
+  async settled(): Promise<void> {
+    while (this.waits.length) await Promise.all(this.waits.splice(0));
+  }
+
+  list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
+    return this.client.list(ref, options);
+  }
+
+  watch(ref: ResourceRef, options: WatchOptions): Promise<WatchStream> {
+    return this.client.watch(ref, options);
+  }
+
+  get(ref: ResourceRef, name: string, namespace?: string): Promise<KubeObject> {
+    return this.client.get(ref, name, namespace);
+  }
+
+  async create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    return this.track(kindOf(obj), await this.client.create(obj, options));
+  }
+
+  async replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    return this.track(kindOf(obj), await this.client.replace(obj, options));
+  }
+
+  async replaceStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    return this.track(kindOf(obj), await this.client.replaceStatus(obj, options));
+  }
+
+  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject> {
+    return this.track(ref, await this.client.patch(ref, name, namespace, patch, options));
+  }
+
+  delete(ref: ResourceRef, name: string, namespace?: string, options?: DeleteOptions): Promise<void> {
+    return this.client.delete(ref, name, namespace, options);
+  }
+
+  private track(resource: ResourceRef, written: KubeObject): KubeObject {
+    const wait = this.ryw.reached(resource, written);
+    if (wait) {
+      const entry: Promise<void> = wait.then(() => {
+        const i = this.waits.indexOf(entry);
+        if (i >= 0) this.waits.splice(i, 1);
+      });
+      this.waits.push(entry);
     }
     return written;
   }

@@ -22,7 +22,7 @@
  */
 import {
   applyOwned, controllerReference, EventInput, getControllerOf, KubeClient, KubeObject, objectKey,
-  Reconciler, Request, Result, Store, TerminalError, updateStatus,
+  ReconcileContext, Reconciler, Request, Result, Store, TerminalError, updateStatus,
 } from '../../runtime';
 import { Deployment, DEPLOYMENT, Foo, FOO } from './types';
 
@@ -42,7 +42,7 @@ export interface EventSink {
 
 /** Dependencies of {@link FooReconciler}. */
 export interface FooReconcilerDeps {
-  /** Writes return once the informer shows them (the manager's `readYourWritesClient`). */
+  /** Writes return once the informer shows them (the manager's `readYourWritesClient`); used when a reconcile gets no context. */
   readonly client: KubeClient;
   readonly foos: Store<Foo>;
   readonly deployments: Store<Deployment>;
@@ -81,7 +81,10 @@ export class FooReconciler implements Reconciler {
     this.fieldManager = deps.fieldManager ?? 'foo-controller';
   }
 
-  async reconcile(request: Request): Promise<Result | void> {
+  async reconcile(request: Request, context?: ReconcileContext): Promise<Result | void> {
+    // The controller's per-reconcile client: our writes do not block this worker until the cache shows
+    // them; the controller holds this Foo back until it does (read-your-writes between reconciles).
+    const client = context?.client ?? this.deps.client;
     const foo = this.deps.foos.get(request);
     if (!foo || foo.metadata.deletionTimestamp) return;
     const name = foo.spec?.deploymentName;
@@ -95,16 +98,16 @@ export class FooReconciler implements Reconciler {
       throw new Error(`${objectKey(request)}: ${message}`);
     }
 
-    const applied = await applyOwned(this.deps.client, newDeployment(foo), {
+    const applied = await applyOwned(client, newDeployment(foo), {
       fieldManager: this.fieldManager, live: deployment, resource: DEPLOYMENT, createWhenAbsent: true,
     });
-    // The client waited for the informer: after a write the store already holds what was written.
-    const current = applied.changed ? this.deps.deployments.get(deploymentRef) : deployment;
+    // After a write, the server's answer (the store may not show it yet): the same object the watch brings.
+    const current = applied.changed ? applied.object as Deployment : deployment;
 
     if (current?.status?.observedGeneration !== undefined) {
       const available = current.status.availableReplicas ?? 0;
       if (foo.status?.availableReplicas !== available) {
-        await updateStatus(this.deps.client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
+        await updateStatus(client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
       }
     }
 

@@ -1,4 +1,7 @@
-import { Controller, Request } from '../../runtime/controller';
+import { Controller, ReconcileContext, Request } from '../../runtime/controller';
+import { ReadYourWritesClient } from '../../runtime/read-your-writes';
+import { CacheReader } from '../../runtime/store';
+import { MemoryClient } from './memory-client';
 import { TerminalError } from '../../runtime/errors';
 import { silentLogger } from '../../runtime/log';
 import { RuntimeMetrics } from '../../runtime/metrics';
@@ -133,5 +136,107 @@ describe('Controller', () => {
     c.queue.add('ns/a');
     await sleep(5);
     expect(await c.stop(20)).toBe(false);
+  });
+});
+
+describe('Controller: a reconcile\'s writes park its key, not its worker', () => {
+  /** A cache that shows a written resourceVersion only when the test says so (the watch, held back). */
+  function heldBackCache() {
+    const shown = new Map<string, string>();
+    const waiters: Array<{ key: string; rv: string; resolve: (ok: boolean) => void }> = [];
+    const cache = {
+      waitForResourceVersion: (key: string, rv: string) => (shown.get(key) === rv ? Promise.resolve(true) : new Promise<boolean>((resolve) => waiters.push({ key, rv, resolve }))),
+      get: (key: string) => (shown.has(key) ? { metadata: { resourceVersion: shown.get(key) } } : undefined),
+    };
+    const show = (key: string, rv: string) => {
+      shown.set(key, rv);
+      for (const w of waiters.splice(0)) if (w.key === key && w.rv === rv) w.resolve(true); else waiters.push(w);
+    };
+    return { cache: cache as unknown as CacheReader, show, waiting: () => waiters.length };
+  }
+
+  function setup(reconcile: (r: Request, ctx?: ReconcileContext) => Promise<any>, concurrency = 1) {
+    const client = new MemoryClient();
+    const held = heldBackCache();
+    const ryw = new ReadYourWritesClient(client, { cacheOf: () => held.cache, timeoutMs: 60_000 });
+    const metrics = new RuntimeMetrics();
+    const c = new Controller({ name: 'test', concurrency, backoffBaseMs: 1, deferredWrites: () => ryw.deferred() }, { reconcile }, metrics, silentLogger);
+    return { c, client, held, metrics };
+  }
+
+  const cm = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data });
+
+  test('with one worker, another key is reconciled while the first waits for its write to reach the cache', async () => {
+    const order: string[] = [];
+    const written = new Map<string, string>();
+    const { c, held } = setup(async (r, ctx) => {
+      order.push(r.name);
+      const out = await ctx!.client.create(cm(`${r.name}-${order.length}`, { n: String(order.length) }));
+      written.set(r.name, out.metadata!.resourceVersion!);
+      expect(out.metadata!.resourceVersion).toBeDefined(); // the server's answer, before the cache shows it
+    });
+    await c.start();
+    c.queue.add('ns/a');
+    c.queue.add('ns/b');
+    await until(() => order.length === 2);
+    expect(order).toEqual(['a', 'b']);
+    expect(held.waiting()).toBe(2);
+    expect(c.queue.processingKeys.sort()).toEqual(['ns/a', 'ns/b']); // both parked, none done
+    expect(await c.stop(20)).toBe(false); // parked keys count as in flight
+  });
+
+  test('a parked key is not reconciled again until its write is cached; an add meanwhile runs it once after', async () => {
+    let runs = 0;
+    let rv = '';
+    const { c, held, metrics } = setup(async (_r, ctx) => {
+      runs++;
+      if (runs === 1) rv = (await ctx!.client.create(cm('x', { a: '1' }))).metadata!.resourceVersion!;
+    });
+    await c.start();
+    c.queue.add('ns/a');
+    await until(() => held.waiting() === 1);
+    c.queue.add('ns/a'); // e.g. the event of another object while the write travels
+    await sleep(30);
+    expect(runs).toBe(1);
+    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(0);
+    held.show('ns/x', rv);
+    await until(() => runs === 2);
+    await sleep(20);
+    expect(runs).toBe(2);
+    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(2);
+    expect(await metrics.value('controller_runtime_active_workers', { controller: 'test' })).toBe(0);
+    expect(await c.stop(1000)).toBe(true);
+  });
+
+  test('a reconcile that wrote and then failed is retried only after its write is cached', async () => {
+    let runs = 0;
+    let rv = '';
+    const { c, held, metrics } = setup(async (_r, ctx) => {
+      runs++;
+      if (runs === 1) {
+        rv = (await ctx!.client.create(cm('y', {}))).metadata!.resourceVersion!;
+        throw new Error('after the write');
+      }
+    });
+    await c.start();
+    c.queue.add('ns/a');
+    await until(() => held.waiting() === 1);
+    await sleep(30); // the backoff (1 ms) has long passed: still parked
+    expect(runs).toBe(1);
+    held.show('ns/y', rv);
+    await until(() => runs === 2);
+    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'error' })).toBe(1);
+    expect(await c.stop(1000)).toBe(true);
+  });
+
+  test('a reconcile that wrote nothing releases its key at once', async () => {
+    let runs = 0;
+    const { c, client } = setup(async (_r, ctx) => { runs++; await ctx!.client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'ns' }); });
+    await c.start();
+    c.queue.add('ns/a');
+    await until(() => runs === 1);
+    await until(() => c.queue.processingKeys.length === 0);
+    expect(client.calls.map((x) => x.verb)).toEqual(['list']);
+    expect(await c.stop(1000)).toBe(true);
   });
 });

@@ -99,6 +99,23 @@ describe('FooReconciler', () => {
   });
 });
 
+describe('FooReconciler under a controller (a per-reconcile client whose writes the store does not show yet)', () => {
+  test('writes go through the context\'s client; after a write the status comes from the server\'s answer, not the stale store', async () => {
+    const first = setup(fooObj({ deploymentName: 'd', replicas: 1 }));
+    await first.reconciler.reconcile({ namespace: 'ns', name: 'example-foo' });
+    const created = first.client.stored('Deployment', 'ns/d')!;
+    // The store still has the Deployment as it was (1 available); the server's answer to the apply reports 2.
+    const { client, foos, deployments } = setup(fooObj({ deploymentName: 'd', replicas: 3 }, { availableReplicas: 1 }), { ...created, status: { observedGeneration: 1, availableReplicas: 1 } });
+    const stored = client.stored('Deployment', 'ns/d')!;
+    client.seed({ ...stored, status: { observedGeneration: 1, availableReplicas: 2 } });
+    const refusing = new Proxy(client, { get: (target, prop) => (['create', 'patch', 'replace', 'replaceStatus'].includes(String(prop)) ? () => { throw new Error('deps.client used'); } : (target as any)[prop]) });
+    const reconciler = new FooReconciler({ client: refusing, foos: storeOf(foos), deployments: storeOf(deployments) });
+    await reconciler.reconcile({ namespace: 'ns', name: 'example-foo' }, { client });
+    expect(client.writes().map((w) => [w.verb, w.kind, w.patchType, w.subresource])).toEqual([['patch', 'Deployment', 'apply', undefined], ['patch', 'Foo', 'merge', 'status']]);
+    expect((client.stored('Foo', 'ns/example-foo')!.status as any).availableReplicas).toBe(2);
+  });
+});
+
 describe('foo controller flags', () => {
   test('defaults', () => {
     expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', webhookBindAddress: ':9443', concurrency: 8, namespaces: undefined });
