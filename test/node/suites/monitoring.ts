@@ -4,7 +4,7 @@
  * their ServiceMonitors and evaluates their PrometheusRules; promtool (in the Prometheus image) accepts every
  * file the operator generated, as mounted in the pod; a new ServiceMonitor becomes a target within 60 s with the
  * same Prometheus pod (no restart, the reload succeeded); scaling the SampleDB operator to 0 fires its down
- * alert, which Alertmanager delivers to the in-cluster receiver; a namespace relabelled out of the selector drops
+ * alert (its `for` shortened on the cluster for the wait), which Alertmanager delivers to the in-cluster receiver; a namespace relabelled out of the selector drops
  * its targets; deleting a Prometheus object removes everything it owned.
  *
  * Prometheus, Alertmanager and the receiver are read through the apiserver's service proxy, as a user with
@@ -21,6 +21,9 @@ const SAMPLEDB_NS = 'sampledb-operator-system';
 const [LABEL_KEY, LABEL_VALUE] = Object.entries(DEMO_MONITORING_LABELS)[0];
 /** The alert the SampleDB operator's PrometheusRule fires when its metrics endpoint is gone (lib/operator/operator-monitoring.ts). */
 const DOWN_ALERT = 'SampledbOperatorDown';
+/** The `for` the suite gives that alert while it waits for it (the shipped rule says 5m), in Prometheus' units and in seconds as /api/v1/rules reports it. */
+const DOWN_FOR = '30s';
+const DOWN_FOR_SECONDS = 30;
 
 interface Target { labels: Record<string, string>; scrapePool: string; health: string; lastError: string }
 
@@ -100,11 +103,24 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
     return `check config: SUCCESS (with ${exec('sh', '-c', 'ls /etc/prometheus/targets | wc -l').trim()} targets files); check rules: ${files.length} files SUCCESS`;
   });
 
-  // The down alert waits `for: 5m`: the operator is scaled down now and the alert checked after the other steps.
+  // The shipped down alert waits `for: 5m`. Waiting that out would cost CI five minutes of an idle cluster, so the
+  // suite shortens the `for` of that very rule object (same expression, labels and routing) to DOWN_FOR and puts the
+  // shipped value back afterwards. The operator is scaled down now and the alert checked after the other steps.
+  const rule = h.json('get', 'prometheusrule', 'sampledb-operator', '-n', SAMPLEDB_NS);
+  const ruleIndex = rule.spec.groups[0].rules.findIndex((r: any) => r.alert === DOWN_ALERT);
+  assert(ruleIndex >= 0, `${DOWN_ALERT} not in PrometheusRule sampledb-operator: ${JSON.stringify(rule.spec.groups)}`);
+  const shippedFor: string = rule.spec.groups[0].rules[ruleIndex].for;
+  const setFor = (value: string) => h.kubectl('patch', 'prometheusrule', 'sampledb-operator', '-n', SAMPLEDB_NS, '--type=json',
+    '-p', JSON.stringify([{ op: 'replace', path: `/spec/groups/0/rules/${ruleIndex}/for`, value }]));
+  const ruleDuration = () => prom('/api/v1/rules').data.groups.flatMap((g: any) => g.rules).find((r: any) => r.name === DOWN_ALERT)?.duration;
   const sampledbReplicas = h.json('get', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS).spec.replicas ?? 1;
-  const scaledAt = Date.now();
-  h.kubectl('scale', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS, '--replicas=0');
+  let scaledAt = 0;
   try {
+    setFor(DOWN_FOR);
+    await until(`${DOWN_ALERT} loaded with for: ${DOWN_FOR}`, () => ruleDuration() === DOWN_FOR_SECONDS, 90, 2000);
+    scaledAt = Date.now();
+    h.kubectl('scale', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS, '--replicas=0');
+
     await step('a new ServiceMonitor becomes a target within 60 s; same Prometheus pod, restartCount 0, last reload successful', async () => {
       h.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: E2E, labels: { [LABEL_KEY]: LABEL_VALUE } } });
       const labels = { 'app.kubernetes.io/name': 'e2e-metrics' };
@@ -175,21 +191,23 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
     });
 
     await step(`scaling the SampleDB operator to 0 fires ${DOWN_ALERT}; Alertmanager delivers it to the in-cluster receiver`, async () => {
-      await until(`${DOWN_ALERT} firing in Prometheus`, () => prom('/api/v1/alerts').data.alerts.find((a: any) => a.labels.alertname === DOWN_ALERT && a.state === 'firing'), 480, 5000);
+      await until(`${DOWN_ALERT} firing in Prometheus`, () => prom('/api/v1/alerts').data.alerts.find((a: any) => a.labels.alertname === DOWN_ALERT && a.state === 'firing'), 180, 2000);
       const firing = (Date.now() - scaledAt) / 1000;
       await until('in Alertmanager', () => raw(`/api/v1/namespaces/${MON}/services/alertmanager-main:web/proxy/api/v2/alerts`).some((a: any) => a.labels.alertname === DOWN_ALERT), 60, 2000);
       const note = await until('delivered to the receiver', () => raw(`/api/v1/namespaces/${MON}/services/alert-receiver:http/proxy/alerts`)
         .find((n: any) => n.status === 'firing' && (n.alerts ?? []).some((a: any) => a.labels?.alertname === DOWN_ALERT)), 60, 2000);
-      return `firing ${firing.toFixed(0)} s after the scale-down (for: 5m); received by alert-receiver at ${note.receivedAt} (receiver ${note.receiver})`;
+      return `firing ${firing.toFixed(0)} s after the scale-down (for: ${DOWN_FOR}, shipped ${shippedFor}); received by alert-receiver at ${note.receivedAt} (receiver ${note.receiver})`;
     });
   } finally {
     h.kubectl('scale', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS, `--replicas=${sampledbReplicas}`);
+    setFor(shippedFor);
     h.kubectl('delete', 'namespace', E2E, '--ignore-not-found', '--wait=false');
   }
 
-  await step('the SampleDB operator is back (replicas restored) and scraped again', async () => {
+  await step('the SampleDB operator is back (replicas restored) and scraped again; its down alert has the shipped for again', async () => {
     await until('available', () => (h.json('get', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS).status?.availableReplicas ?? 0) >= sampledbReplicas, 120, 2000);
     await until('target up', () => targets().some((t) => t.scrapePool === `serviceMonitor/${SAMPLEDB_NS}/sampledb-operator/0` && t.health === 'up'), 120, 2000);
-    return `${sampledbReplicas} replica(s) available, target up`;
+    const shippedSeconds = await until(`${DOWN_ALERT} back to the shipped for: ${shippedFor}`, () => { const d = ruleDuration(); return d !== undefined && d !== DOWN_FOR_SECONDS ? d : undefined; }, 90, 2000);
+    return `${sampledbReplicas} replica(s) available, target up; ${DOWN_ALERT} evaluated with for: ${shippedSeconds} s again`;
   });
 }
