@@ -14,9 +14,12 @@
  *   against the schema on install and upgrade; synth validates the default values against it (ajv), so a chart never
  *   ships defaults its own schema refuses.
  *
+ * - The operator's NetworkPolicy follows the values too: its egress to the `connectsTo` pods names the
+ *   `watchNamespaces` value's namespaces, and `networkPolicy.extraEgress` adds egress rules (an object store for
+ *   backups, a proxy).
+ *
  * Caveats: one operator per Helm chart. A cluster-wide operator (no watch namespaces) has a ClusterRole: its
- * `watchNamespaces` value must stay empty (the schema says so). A NetworkPolicy's egress to `connectsTo` pods keeps
- * the synthesized namespaces.
+ * `watchNamespaces` value must stay empty (the schema says so).
  *
  * @see https://helm.sh/docs/chart_best_practices/custom_resource_definitions/
  * @see https://helm.sh/docs/topics/charts/#schema-files
@@ -45,6 +48,8 @@ export interface HelmValues {
   replicas: number;
   watchNamespaces: string[];
   resources: Record<string, unknown>;
+  /** Only when the operator has its NetworkPolicy. */
+  networkPolicy?: { extraEgress: unknown[] };
 }
 
 const PLACEHOLDER = {
@@ -53,6 +58,9 @@ const PLACEHOLDER = {
   watchNamespace: '__HELM_VALUES_WATCH_NAMESPACE__',
   resources: '__HELM_VALUES_RESOURCES__',
   namespace: '__HELM_RANGE_NAMESPACE__',
+  extraEgress: '__HELM_VALUES_EXTRA_EGRESS__',
+  /** `to:` of an egress rule whose peers are the watched namespaces' pods; followed by the rule's index. */
+  watchedPeers: '__HELM_WATCHED_PEERS_',
 } as const;
 
 /** Writes the Helm chart of `manifests` into `outdir`; throws with every problem found. @internal */
@@ -102,10 +110,25 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
     if (watchNamespaces.length && count !== 1) problems.push(`the ${kind}s '${name}-manager' differ between the watched namespaces; they cannot come from one template`);
   }
 
-  const rest = manifests.filter(m => m !== operators[0] && !perNamespace(m)).concat([deployment]);
+  // the operator's NetworkPolicy: egress to the watched namespaces' pods follows the values, and extraEgress is added
+  const policyOf = (m: any) => m?.kind === 'NetworkPolicy' && m.metadata?.name === name && m.metadata?.namespace === deployment.metadata.namespace;
+  const policy = structuredClone(manifests.find(policyOf));
+  const peersByRule = new Map<string, unknown>();
+  if (policy) {
+    values.networkPolicy = { extraEgress: [] };
+    (policy.spec.egress ?? []).forEach((rule: any, i: number) => {
+      const peer = watchedNamespacesPeer(rule.to ?? [], watchNamespaces);
+      if (peer === undefined) return;
+      rule.to = `${PLACEHOLDER.watchedPeers}${i}`;
+      peersByRule.set(rule.to, peer);
+    });
+    policy.spec.egress = [...(policy.spec.egress ?? []), PLACEHOLDER.extraEgress];
+  }
+
+  const rest = manifests.filter(m => m !== operators[0] && !perNamespace(m) && !policyOf(m)).concat(policy ? [deployment, policy] : [deployment]);
   const crds = rest.filter(m => m?.kind === 'CustomResourceDefinition');
   const templates = rest.filter(m => m?.kind !== 'CustomResourceDefinition');
-  const schema = valuesSchema(values, { clusterWide: watchNamespaces.length === 0, leaderElection });
+  const schema = valuesSchema(values, { clusterWide: watchNamespaces.length === 0, leaderElection, networkPolicy: policy !== undefined });
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
   const validate = ajv.compile(schema);
   if (!validate(values)) {
@@ -120,11 +143,11 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
   // the stages of the apply-order layout, without 1-crds.yaml: CRDs only tell custom resources from the rest
   const texts = new Map<string, string>();
   for (const file of layoutForApply([...crds, ...templates])) {
-    if (file.stage.file !== '1-crds.yaml') texts.set(file.stage.file, templateText(Yaml.stringify(...file.objects)));
+    if (file.stage.file !== '1-crds.yaml') texts.set(file.stage.file, templateText(Yaml.stringify(...file.objects), peersByRule));
   }
   for (const r of ranged.values()) {
     const file = r.kind === 'Namespace' ? '0-namespaces.yaml' : '3-namespaced-resources.yaml';
-    texts.set(file, `${texts.get(file) ?? ''}{{- range $ns := .Values.watchNamespaces }}\n---\n${templateText(Yaml.stringify(r))}{{- end }}\n`);
+    texts.set(file, `${texts.get(file) ?? ''}{{- range $ns := .Values.watchNamespaces }}\n---\n${templateText(Yaml.stringify(r), peersByRule)}{{- end }}\n`);
   }
   for (const [file, text] of [...texts].sort()) fs.writeFileSync(path.join(outdir, 'templates', file), text);
 
@@ -142,9 +165,29 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
   return values;
 }
 
+/**
+ * The one peer that `to` repeats per watched namespace (same pod selector, namespaces selected by name, exactly the
+ * watched ones), as a template of it, or undefined when `to` is anything else.
+ */
+function watchedNamespacesPeer(to: readonly any[], watchNamespaces: readonly string[]): unknown {
+  if (watchNamespaces.length === 0 || to.length !== watchNamespaces.length) return undefined;
+  const NAME = 'kubernetes.io/metadata.name';
+  const named = to.map(p => Object.keys(p).sort().join() === 'namespaceSelector,podSelector' && Object.keys(p.namespaceSelector).join() === 'matchLabels'
+    && Object.keys(p.namespaceSelector.matchLabels).join() === NAME ? p.namespaceSelector.matchLabels[NAME] : undefined);
+  if ([...named].sort().join() !== [...watchNamespaces].sort().join()) return undefined;
+  if (new Set(to.map(p => JSON.stringify(p.podSelector))).size !== 1) return undefined;
+  return { namespaceSelector: { matchLabels: { [NAME]: PLACEHOLDER.namespace } }, podSelector: to[0].podSelector };
+}
+
 /** The manifest YAML with the placeholders turned into Helm template expressions. */
-function templateText(yaml: string): string {
+function templateText(yaml: string, peersByRule: ReadonlyMap<string, unknown> = new Map()): string {
+  const indented = (text: string, indent: string) => text.trimEnd().split('\n').map(l => indent + l).join('\n');
   return yaml
+    // one peer per watched namespace, from the values
+    .replace(new RegExp(`^(\\s*)(- )?to: (${PLACEHOLDER.watchedPeers}\\d+)$`, 'gm'), (_m, indent: string, dash: string | undefined, key: string) =>
+      `${indent}${dash ?? ''}to:\n{{- range $ns := .Values.watchNamespaces }}\n${indented(Yaml.stringify([peersByRule.get(key)]), `${indent}${dash ? '    ' : '  '}`)}\n{{- end }}`)
+    .replace(new RegExp(`^(\\s*)- ${PLACEHOLDER.extraEgress}$`, 'gm'), (_m, indent: string) =>
+      `{{- range $rule := .Values.networkPolicy.extraEgress }}\n${indent}- {{- toYaml $rule | nindent ${indent.length + 2} }}\n{{- end }}`)
     .replace(new RegExp(PLACEHOLDER.image, 'g'), '{{ printf "%s:%s" .Values.image.repository .Values.image.tag | quote }}')
     .replace(new RegExp(`^(\\s*)replicas: ${PLACEHOLDER.replicas}$`, 'gm'), '$1replicas: {{ .Values.replicas }}')
     .replace(new RegExp(PLACEHOLDER.watchNamespace, 'g'), '{{ join "," .Values.watchNamespaces | quote }}')
@@ -153,9 +196,41 @@ function templateText(yaml: string): string {
 }
 
 /** values.schema.json (JSON Schema draft 7, as Helm reads it). */
-function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderElection: boolean }): object {
+function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderElection: boolean; networkPolicy: boolean }): object {
   const quantity = { type: ['string', 'number'], pattern: '^[0-9.]+([eE][-+]?[0-9]+|[mkMGTPE]i?|[KMGTPE]i)?$' };
   const resourceList = { type: 'object', additionalProperties: false, properties: { 'cpu': quantity, 'memory': quantity, 'ephemeral-storage': quantity } };
+  const labelSelector = {
+    type: 'object', additionalProperties: false,
+    properties: {
+      matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
+      matchExpressions: {
+        type: 'array',
+        items: {
+          type: 'object', additionalProperties: false, required: ['key', 'operator'],
+          properties: { key: { type: 'string' }, operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }, values: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+    },
+  };
+  const networkPolicyPeer = {
+    type: 'object', additionalProperties: false, minProperties: 1,
+    properties: {
+      ipBlock: {
+        type: 'object', additionalProperties: false, required: ['cidr'],
+        properties: { cidr: { type: 'string', minLength: 1 }, except: { type: 'array', items: { type: 'string' } } },
+      },
+      namespaceSelector: labelSelector,
+      podSelector: labelSelector,
+    },
+  };
+  const networkPolicyPort = {
+    type: 'object', additionalProperties: false,
+    properties: {
+      protocol: { enum: ['TCP', 'UDP', 'SCTP'] },
+      port: { type: ['integer', 'string'], minimum: 1, maximum: 65535, minLength: 1 },
+      endPort: { type: 'integer', minimum: 1, maximum: 65535 },
+    },
+  };
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'Values of the operator chart',
@@ -189,6 +264,25 @@ function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderE
         type: 'object', additionalProperties: false,
         properties: { requests: resourceList, limits: resourceList },
       },
+      ...(scope.networkPolicy ? {
+        networkPolicy: {
+          description: 'The operator\'s NetworkPolicy (default deny; the apiserver, DNS and the pods it manages allowed).',
+          type: 'object', additionalProperties: false, required: ['extraEgress'],
+          properties: {
+            extraEgress: {
+              description: 'More egress rules (NetworkPolicyEgressRule), e.g. an object store for backups or a proxy.',
+              type: 'array',
+              items: {
+                type: 'object', additionalProperties: false,
+                properties: {
+                  to: { type: 'array', items: networkPolicyPeer },
+                  ports: { type: 'array', items: networkPolicyPort },
+                },
+              },
+            },
+          },
+        },
+      } : {}),
     },
     // defaults documented where editors show them
     default: values,

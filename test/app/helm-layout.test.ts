@@ -10,6 +10,9 @@ import { helmInstallOrder, renderObjects } from '../support/helm-template';
 
 const GROUP = 'helm.example.com';
 
+/** The pods the operator connects to (its NetworkPolicy's egress): a StatefulSet's, on 5432. */
+const DATABASE_PODS = { app: 'widget-db' };
+
 function synth(dir: string, operator: { watchNamespaces?: string[]; leaderElection?: boolean } = { watchNamespaces: ['helm-a', 'helm-b'], leaderElection: true }): string {
   const outdir = path.join(dir, 'chart');
   const app = new OperatorApp({ outdir, layout: OutputLayout.HELM, report: false, helm: { version: '1.4.0' } });
@@ -20,7 +23,12 @@ function synth(dir: string, operator: { watchNamespaces?: string[]; leaderElecti
   });
   new Operator(chart, 'widget-operator', {
     crds: [crd], image: 'ghcr.io/acme/widget-operator:2.3.4', watchNamespaces: operator.watchNamespaces,
-    replicas: operator.leaderElection ? 2 : 1, contract: { watches: [crd], leaderElection: operator.leaderElection },
+    replicas: operator.leaderElection ? 2 : 1,
+    contract: {
+      watches: [crd], leaderElection: operator.leaderElection,
+      owns: [{ apiVersion: 'apps/v1', kind: 'StatefulSet' }],
+      connectsTo: [{ podsOf: { apiVersion: 'apps/v1', kind: 'StatefulSet' }, podLabels: DATABASE_PODS, ports: [5432] }],
+    },
   });
   new CustomResource(chart, 'example', { crd, metadata: { name: 'example', namespace: operator.watchNamespaces?.[0] ?? 'default' }, spec: { size: 3 } });
   app.synth();
@@ -48,6 +56,7 @@ describe('OutputLayout.HELM', () => {
       replicas: 2,
       watchNamespaces: ['helm-a', 'helm-b'],
       resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '10m', memory: '64Mi' } },
+      networkPolicy: { extraEgress: [] },
     });
     const namespaced = read(dir, 'templates/3-namespaced-resources.yaml');
     expect(namespaced).toContain('image: {{ printf "%s:%s" .Values.image.repository .Values.image.tag | quote }}');
@@ -60,6 +69,34 @@ describe('OutputLayout.HELM', () => {
     const deployment = rendered.find((o) => o.kind === 'Deployment');
     expect(deployment.spec.template.spec.containers[0]).toMatchObject({ image: 'ghcr.io/acme/widget-operator:2.3.4', resources: values.resources });
     expect(rendered.filter((o) => o.kind === 'Role' && o.metadata.name === 'widget-operator-manager').map((o) => o.metadata.namespace)).toStrictEqual(['helm-a', 'helm-b']);
+  });
+
+  test('the NetworkPolicy follows the values: egress to the managed pods in each watched namespace, plus networkPolicy.extraEgress', () => {
+    const dir = synth(tmp);
+    const values = yaml.parse(read(dir, 'values.yaml'));
+    const policyWith = (v: any) => renderObjects(templatesOf(dir), v).find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'widget-operator');
+    const databaseRule = (policy: any) => policy.spec.egress.find((r: any) => r.ports.some((p: any) => p.port === 5432));
+    const peer = (ns: string) => ({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } }, podSelector: { matchLabels: DATABASE_PODS } });
+    // the defaults render what the apply-order layout holds
+    const defaults = policyWith(values);
+    expect(databaseRule(defaults).to).toStrictEqual([peer('helm-a'), peer('helm-b')]);
+    expect(defaults.spec.egress).toHaveLength(3);
+    // other namespaces and extra egress
+    const extra = { to: [{ ipBlock: { cidr: '10.20.0.0/16' } }], ports: [{ protocol: 'TCP', port: 9000 }] };
+    const other = policyWith({ ...values, watchNamespaces: ['helm-c'], networkPolicy: { extraEgress: [extra] } });
+    expect(databaseRule(other).to).toStrictEqual([peer('helm-c')]);
+    expect(other.spec.egress).toHaveLength(4);
+    expect(other.spec.egress[3]).toStrictEqual(extra);
+    expect(other.spec.egress.slice(0, 2)).toStrictEqual(defaults.spec.egress.slice(0, 2));
+    // what Helm refuses before rendering
+    const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(JSON.parse(read(dir, 'values.schema.json')));
+    expect(validate({ ...values, networkPolicy: { extraEgress: [extra] } })).toBe(true);
+    for (const bad of [
+      { to: [{ ipBlock: { cidr: '10.0.0.0/8' } }], ports: [{ port: 70000 }] },
+      { to: [{ ipblock: { cidr: '10.0.0.0/8' } }] },
+      { to: [{}] },
+      { ports: [{ protocol: 'ICMP', port: 1 }] },
+    ]) expect({ bad, valid: validate({ ...values, networkPolicy: { extraEgress: [bad] } }) }).toStrictEqual({ bad, valid: false });
   });
 
   test('values.schema.json accepts the defaults and refuses what Helm should refuse (latest, 0 replicas, a bad namespace, an unknown key)', () => {
@@ -105,7 +142,8 @@ describeRealApiServer('OutputLayout.HELM on a real kube-apiserver', (plane) => {
       const dir = synth(tmp);
       const crds = fs.readdirSync(path.join(dir, 'crds')).map((f) => yaml.parse(read(dir, `crds/${f}`)));
       await plane().installCrds(crds);
-      const values = { ...yaml.parse(read(dir, 'values.yaml')), watchNamespaces: ['helm-a'], replicas: 3, image: { repository: 'registry.local/widget', tag: '9.9.9' } };
+      const extraEgress = [{ to: [{ ipBlock: { cidr: '10.20.0.0/16' } }], ports: [{ protocol: 'TCP', port: 9000 }] }];
+      const values = { ...yaml.parse(read(dir, 'values.yaml')), watchNamespaces: ['helm-a'], replicas: 3, image: { repository: 'registry.local/widget', tag: '9.9.9' }, networkPolicy: { extraEgress } };
       const objects = helmInstallOrder(renderObjects(templatesOf(dir), values));
       expect(objects[0].kind).toBe('Namespace');
       expect(objects[objects.length - 1].kind).toBe('Widget');
@@ -119,6 +157,11 @@ describeRealApiServer('OutputLayout.HELM on a real kube-apiserver', (plane) => {
       expect((await plane().request('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-a/roles/widget-operator-manager')).code).toBe(200);
       expect((await plane().request('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-b/roles/widget-operator-manager')).code).toBe(404);
       expect((await get(`/apis/${GROUP}/v1/namespaces/helm-a/widgets/example`)).spec.size).toBe(3);
+      const policy = await get('/apis/networking.k8s.io/v1/namespaces/widget-operator-system/networkpolicies/widget-operator');
+      expect(policy.spec.egress.find((r: any) => r.ports.some((p: any) => p.port === 5432)).to).toStrictEqual([
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'helm-a' } }, podSelector: { matchLabels: DATABASE_PODS } },
+      ]);
+      expect(policy.spec.egress[policy.spec.egress.length - 1]).toStrictEqual(extraEgress[0]);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
