@@ -2,6 +2,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { formatIssue } from '../apimachinery/issue';
 import { MatchResourcesSpec, ParamRefSpec, ValidatingAdmissionPolicyBindingManifest, validateBindingManifest } from '../apiserver/admission-policy';
+import { perVersion, policyVersions } from './_policy-versions';
 import { Warnings } from '../synth-metadata/warnings';
 
 /** What a binding adds to its policy. */
@@ -52,7 +53,8 @@ export class ValidatingAdmissionPolicyBinding extends Construct {
         if (typeof p !== 'string' && !p.hasParams && this.props.paramRef) {
           Warnings.of(this).add(`spec.paramRef: policy ${JSON.stringify(p.name)} declares no paramKind: the paramRef is ignored`);
         }
-        return validateBindingManifest(this.toManifest()).map(i => formatIssue(i));
+        const manifest = this.toManifest();
+        return perVersion(policyVersions(this, manifest), v => validateBindingManifest(manifest, v).map(i => formatIssue(i)));
       },
     });
   }

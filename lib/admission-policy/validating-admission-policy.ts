@@ -1,6 +1,7 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { formatIssue } from '../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import {
   AuditAnnotationSpec, clusterResolver, MatchConditionSpec, MatchResourcesSpec, ParamKindSpec,   ValidatingAdmissionPolicyManifest, ValidationSpec, validatePolicyManifest, VariableSpec,
 } from '../apiserver/admission-policy';
@@ -11,6 +12,7 @@ import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { emitWhereServed } from '../synth-metadata/conditional-objects';
 import { Warnings } from '../synth-metadata/warnings';
 import { ourPolicyChecks } from './_policy-checks';
+import { perVersion, policyVersions } from './_policy-versions';
 import { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingOptions } from './validating-admission-policy-binding';
 
 /** A type-checking warning the author has read and accepts, with the reason. */
@@ -128,20 +130,27 @@ export class ValidatingAdmissionPolicy extends Construct {
     };
   }
 
+  /**
+   * The apiserver's verdict for each Kubernetes version of the app's range that serves the policy (versions that do
+   * not are the served-API check's: it fails synth or, with `onUnservedVersions: 'skip'`, emits the policy only where
+   * served). A refusal or warning of only some versions names them.
+   */
   private validatePolicy(): string[] {
     const manifest = this.toManifest();
-    const refused = validatePolicyManifest(manifest);
-    if (refused.length > 0) return refused.map(i => formatIssue(i));
-    const check = typeCheckPolicyDetails(manifest, clusterResolver(appCrds(this)));
+    const versions = policyVersions(this, manifest);
+    const refused = perVersion(versions, v => validatePolicyManifest(manifest, v).map(i => formatIssue(i)));
+    if (refused.length > 0) return refused;
+    const resolver = clusterResolver(appCrds(this));
+    const checks = new Map(versions.map(v => [v, typeCheckPolicyDetails(manifest, resolver, v)]));
     const acknowledged = this.props.acknowledgedWarnings ?? [];
-    for (const w of check.warnings) {
-      if (acknowledged.some(a => a.fieldRef === w.fieldRef)) continue;
-      Warnings.of(this).add(`${w.fieldRef}: the apiserver will report in status.typeChecking: ${w.warning.trim()}${explain(w.warning)}`);
-    }
+    const warned = (v: KubernetesVersion) => checks.get(v)!.warnings.filter(w => !acknowledged.some(a => a.fieldRef === w.fieldRef))
+      .map(w => `${w.fieldRef}: the apiserver will report in status.typeChecking: ${w.warning.trim()}${explain(w.warning)}`);
+    for (const w of perVersion(versions, warned)) Warnings.of(this).add(w);
     for (const a of acknowledged) {
-      if (!check.warnings.some(w => w.fieldRef === a.fieldRef)) Warnings.of(this).add(`acknowledgedWarnings: ${JSON.stringify(a.fieldRef)} matches no warning (stale? the reason was: ${a.reason})`);
+      if (![...checks.values()].some(c => c.warnings.some(w => w.fieldRef === a.fieldRef))) Warnings.of(this).add(`acknowledgedWarnings: ${JSON.stringify(a.fieldRef)} matches no warning (stale? the reason was: ${a.reason})`);
     }
-    for (const issue of ourPolicyChecks(manifest, check)) Warnings.of(this).add(formatIssue(issue));
+    const ours = versions.includes(DEFAULT_KUBERNETES_VERSION) ? DEFAULT_KUBERNETES_VERSION : versions[versions.length - 1];
+    for (const issue of ourPolicyChecks(manifest, checks.get(ours)!)) Warnings.of(this).add(formatIssue(issue));
     return [];
   }
 }

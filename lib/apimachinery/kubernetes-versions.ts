@@ -92,6 +92,64 @@ export const APISERVER_CHANGES = {
   comprehensionResultSized: 29,
   /** CRD rules' `optionalOldSelf` (beta and on by default in 1.30, GA 1.31). */
   optionalOldSelf: 30,
+  /**
+   * cel-go v0.17 (Kubernetes 1.29; 1.28 has v0.16.1): an undeclared method call is typed as an error, so nothing around
+   * it is reported again (v0.16 leaves it untyped: `x.reverse() != ''` adds `found no matching overload for '_!=_'
+   * applied to '(<nil>, string)'`), and `unexpected failed resolution` loses its `[internal]` prefix. Measured on 1.28
+   * and 1.32; the version from k8s.io/apiserver's go.mod.
+   */
+  celGoErrorTypedCalls: 29,
+  /**
+   * CEL's AST validators of regex, duration and timestamp literals (base.go: introduced 1.29, so in new expressions
+   * from 1.30): `invalid matches argument` at compile. Before, a bad literal fails building the program:
+   * `Internal error: program instantiation failed: error parsing regexp: …` (measured on 1.28).
+   */
+  celLiteralValidators: 30,
+  /**
+   * A reserved word selects its escaped field (`object.metadata.namespace`): the DeclTypeProvider's
+   * `SetRecognizeKeywordAsFieldName` for compatibility version 1.31 and newer (environment.go), so from 1.32; 1.28's
+   * type checking warns `undefined field 'namespace'` (measured).
+   */
+  celKeywordFieldNames: 32,
+  /**
+   * An admission expression of the wrong result type: `must evaluate to bool but got int` (plugin/cel/compile.go
+   * from 1.32; before, `must evaluate to bool`, measured on 1.28).
+   */
+  policyResultTypeNamed: 32,
+  /**
+   * Admission policy type checking (kube-controller-manager's status controller) compiles the policy's variables and
+   * declares `variables` (typechecking.go's composition environment, 1.30); before, a validation using them is
+   * warned `undeclared reference to 'variables'` (measured on 1.28).
+   */
+  policyTypeCheckVariables: 30,
+  /**
+   * The status controller refreshes its RESTMapper once per policy when a resource is unknown to it (1.29); 1.28
+   * skips kinds its mapper does not know yet, so a policy on a recently installed CRD gets no type checking
+   * (measured on 1.28: none of the corpus' CRD kinds is checked).
+   */
+  policyTypeCheckRefreshesKinds: 29,
+  /**
+   * Type checking declares `params` (as dyn) whenever the policy has a paramKind, also when its schema is not found
+   * (typechecking.go 1.36: `HasParams: !paramGVK.Empty()`); before, `params` is undeclared then.
+   */
+  policyParamsDeclaredUnresolved: 36,
+  /**
+   * Field errors print a bad value that is neither a string nor a number as JSON (apimachinery's field/errors.go,
+   * 1.34: `["Deny","Warn"]`); before, as Go's `%#v` (`[]admissionregistration.ValidationAction{"Deny", "Warn"}`).
+   */
+  fieldValuesAsJson: 34,
+  /**
+   * A policy variable whose name is no CEL identifier: `must be a valid CEL identifier` (before: `name is not a valid
+   * CEL identifier`). Measured on 1.32 and 1.36 only: the versions between have no apiserver in the suites and are
+   * given the older wording.
+   */
+  celIdentifierWording: 36,
+  /**
+   * A binding's match resources are reported under `spec.matchResources` and their object selector under
+   * `objectSelector`; 1.28 writes `spec.matchResouces` and `labelSelector` (measured: 1.28 and 1.32). The fix is
+   * placed at 1.30, the policies' v1 release; 1.29 to 1.31 have no apiserver in the suites.
+   */
+  policyMatchResourcesPaths: 30,
 } as const;
 
 /**

@@ -179,3 +179,47 @@ describe('API versions a version of the range does not serve', () => {
     expect(synthPolicyApp(undefined, { skip: true, layout: OutputLayout.PER_CHART }).error).toContain('needs layout: OutputLayout.APPLY_ORDER');
   });
 });
+
+describe('a ValidatingAdmissionPolicy checked against each version of the range that serves it', () => {
+  const DEPLOYMENTS = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['deployments'] }] };
+
+  function synth(range: { min?: string; max?: string }, expression: string, binding: { validationActions?: ('Deny' | 'Warn' | 'Audit')[] } = {}): { error: string } {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-vap-range-'));
+    const app = new OperatorApp({ outdir: path.join(dir, 'dist'), report: false, policy: false, descriptionCheck: false, kubernetesVersions: range });
+    const chart = new Chart(app, 'chart');
+    const policy = new ValidatingAdmissionPolicy(chart, 'p', { name: 'p', matchConstraints: DEPLOYMENTS, validations: [{ expression }] });
+    policy.bind('b', binding);
+    try {
+      app.synth();
+      return { error: '' };
+    } catch (e) {
+      return { error: (e as Error).message };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('a CEL library newer than the range\'s oldest served version fails synth for the versions without it', () => {
+    // the format library is in new admission expressions from 1.32 (introduced 1.31)
+    const expression = '!format.dns1123Label().validate(object.metadata.name).hasValue()';
+    const { error } = synth({ min: '1.30' }, expression);
+    expect(error).toContain("on Kubernetes 1.30, 1.31: spec.validations[0].expression: Invalid value: \"!format.dns1123Label().validate(object.metadata.name).hasValue()\": compilation failed: ERROR: <input>:1:2: undeclared reference to 'format' (in container '')");
+    expect(error).not.toContain('1.32');
+    expect(synth({ min: '1.32' }, expression).error).toBe('');
+  });
+
+  test('the same refusal on every version is reported once, in the wording of each where it differs', () => {
+    const { error } = synth({ min: '1.30' }, 'object.spec.replicas', { validationActions: ['Deny', 'Warn'] });
+    // the result type is named from 1.32 on
+    expect(error).toContain('on Kubernetes 1.30, 1.31: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool');
+    expect(error).toContain('on Kubernetes 1.32, 1.33, 1.34, 1.35, 1.36: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool but got dyn');
+    // the binding's bad value as Go printed it before 1.34, as JSON after
+    expect(error).toContain('on Kubernetes 1.30, 1.31, 1.32, 1.33: spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn');
+    expect(error).toContain('on Kubernetes 1.34, 1.35, 1.36: spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn');
+  });
+
+  test('a policy every version accepts passes; versions outside the range are not consulted', () => {
+    expect(synth({ min: '1.32', max: '1.32' }, "object.?spec.?replicas.orValue(1) <= 5").error).toBe('');
+    expect(synth({ min: '1.30', max: '1.36' }, 'object.spec.replicas <= 5').error).toBe('');
+  });
+});

@@ -76,9 +76,13 @@ export function assetsFor(version: OracleVersion): { dir: string } | { missing: 
 /**
  * `describeRealApiServer` once per oracle version (`name [v1.28] [real-apiserver]`, …), each on its own control
  * plane of that version; `fn` gets the plane and the version, so verdicts are compared with that version's.
+ * `opts` may depend on the version (a feature gate only an old version needs).
  * Versions listed in `ENVTEST_VERSIONS` (comma-separated, e.g. `1.32`) only, when it is set.
  */
-export function describeEachApiServerVersion(name: string, fn: (plane: () => ControlPlane, version: OracleVersion) => void, opts: ControlPlaneOptions = {}): void {
+export function describeEachApiServerVersion(
+  name: string, fn: (plane: () => ControlPlane, version: OracleVersion) => void,
+  opts: ControlPlaneOptions | ((version: OracleVersion) => ControlPlaneOptions) = {},
+): void {
   const only = process.env.ENVTEST_VERSIONS?.split(',').map(v => v.trim());
   for (const version of ORACLE_VERSIONS.filter(v => !only || only.includes(v))) {
     const assets = version === '1.32' && process.env.KUBEBUILDER_ASSETS ? { dir: process.env.KUBEBUILDER_ASSETS } : assetsFor(version);
@@ -93,7 +97,8 @@ export function describeEachApiServerVersion(name: string, fn: (plane: () => Con
       });
       continue;
     }
-    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { ...opts, assetsDir: assets.dir });
+    const own = typeof opts === 'function' ? opts(version) : opts;
+    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { ...own, assetsDir: assets.dir });
   }
 }
 

@@ -69,7 +69,8 @@ export interface ValidatingAdmissionPolicySpec {
 }
 
 export interface ValidatingAdmissionPolicyManifest {
-  readonly apiVersion: 'admissionregistration.k8s.io/v1';
+  /** v1 from 1.30; v1beta1 (same fields) in 1.28 and 1.29 behind the ValidatingAdmissionPolicy feature gate. */
+  readonly apiVersion: 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
   readonly kind: 'ValidatingAdmissionPolicy';
   readonly metadata: { readonly name?: string; readonly labels?: { readonly [k: string]: string }; readonly annotations?: { readonly [k: string]: string } };
   readonly spec: ValidatingAdmissionPolicySpec;
@@ -90,7 +91,8 @@ export interface ValidatingAdmissionPolicyBindingSpec {
 }
 
 export interface ValidatingAdmissionPolicyBindingManifest {
-  readonly apiVersion: 'admissionregistration.k8s.io/v1';
+  /** v1 from 1.30; v1beta1 (same fields) in 1.28 and 1.29 behind the ValidatingAdmissionPolicy feature gate. */
+  readonly apiVersion: 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
   readonly kind: 'ValidatingAdmissionPolicyBinding';
   readonly metadata: { readonly name?: string; readonly labels?: { readonly [k: string]: string }; readonly annotations?: { readonly [k: string]: string } };
   readonly spec: ValidatingAdmissionPolicyBindingSpec;

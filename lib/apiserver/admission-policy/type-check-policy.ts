@@ -1,5 +1,6 @@
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { CrdManifest } from '../crd-manifest';
-import { CelType, schemaCelType } from '../cel/cel-types';
+import { CelType, DYN, schemaCelType } from '../cel/cel-types';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { builtinComponent, builtinKindFor, builtinSchema, GroupVersionKind, gvkString } from './builtin-openapi';
 import { compileAdmissionExpression, CompiledExpression } from './compile';
@@ -48,38 +49,45 @@ const MAX_TYPES_TO_CHECK = 10;
  * found), `authorizer`, and `variables` typed from the variables compiled the same way. Errors elsewhere
  * (matchConditions, auditAnnotations, variables) are never reported, and the result type is not checked.
  */
-export function typeCheckPolicy(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver): PolicyTypeCheck {
-  const { warnings, kinds, paramsResolved } = typeCheckPolicyDetails(policy, resolver);
+export function typeCheckPolicy(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): PolicyTypeCheck {
+  const { warnings, kinds, paramsResolved } = typeCheckPolicyDetails(policy, resolver, version);
   return { warnings, kinds, paramsResolved };
 }
 
 /** `typeCheckPolicy` with the per-kind declarations and compile results. @internal */
-export function typeCheckPolicyDetails(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver): PolicyTypeCheckDetails {
+export function typeCheckPolicyDetails(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): PolicyTypeCheckDetails {
   const spec = policy.spec ?? {};
-  const kinds = typesToCheck(policy, resolver).flatMap(gvk => {
+  // before 1.29 the controller's RESTMapper is not refreshed for it: kinds of custom resources are unknown to it
+  const known = (gvk: GroupVersionKind) => since(version, 'policyTypeCheckRefreshesKinds') || builtinSchema(gvk) !== undefined;
+  const kinds = typesToCheck(policy, resolver).filter(known).flatMap(gvk => {
     const schema = resolver.schemaFor(gvk);
     return schema ? [{ gvk, type: namedType(schemaCelType(schema, true), gvk.kind) }] : [];
   });
   const paramGvk = spec.paramKind ? parseGvk(spec.paramKind.apiVersion ?? '', spec.paramKind.kind ?? '') : undefined;
   const paramSchema = paramGvk ? resolver.schemaFor(paramGvk) : undefined;
-  const params = paramSchema && paramGvk ? namedType(schemaCelType(paramSchema, true), paramGvk.kind) : undefined;
+  const resolvedParams = paramSchema && paramGvk ? namedType(schemaCelType(paramSchema, true), paramGvk.kind) : undefined;
+  // 1.36 declares params (dyn) for any paramKind; before, only when its schema is found
+  const params = resolvedParams ?? (spec.paramKind && since(version, 'policyParamsDeclaredUnresolved') ? DYN : undefined);
+  // the policy's variables are declared from 1.30 (composition in the type checker)
+  const withVariables = since(version, 'policyTypeCheckVariables');
 
   const warnings: ExpressionWarning[] = [];
   const compiled: Array<PolicyTypeCheckDetails['compiled'][number]> = [];
   const perKind = kinds.map(({ gvk, type }) => {
     const fields: Record<string, CelType> = {};
     for (const v of spec.variables ?? []) {
+      if (!withVariables) break;
       const vars: PolicyVariables = { object: type, params, authorizer: true, requestResource: false, variables: variablesOf(fields) };
-      const c = compileAdmissionExpression(v.expression ?? '', vars);
+      const c = compileAdmissionExpression(v.expression ?? '', vars, version);
       fields[v.name] = variableType(c.errorText ? undefined : c.type);
     }
-    const vars: PolicyVariables = { object: type, params, authorizer: true, requestResource: false, variables: variablesOf(fields) };
+    const vars: PolicyVariables = { object: type, params, authorizer: true, requestResource: false, variables: withVariables ? variablesOf(fields) : undefined };
     return { gvk, vars };
   });
   const check = (fieldRef: string, expression: string) => {
     const results: string[] = [];
     for (const { gvk, vars } of perKind) {
-      const result = compileAdmissionExpression(expression, vars);
+      const result = compileAdmissionExpression(expression, vars, version);
       compiled.push({ fieldRef, gvk, result });
       if (result.errorText) results.push(`${gvkString(gvk)}: ${result.errorText}\n`);
     }
@@ -89,7 +97,7 @@ export function typeCheckPolicyDetails(policy: ValidatingAdmissionPolicyManifest
     check(`spec.validations[${i}].expression`, v.expression ?? '');
     if (v.messageExpression) check(`spec.validations[${i}].messageExpression`, v.messageExpression);
   });
-  return { warnings, kinds: kinds.map(k => k.gvk), paramsResolved: !spec.paramKind || params !== undefined, compiled, perKind };
+  return { warnings, kinds: kinds.map(k => k.gvk), paramsResolved: !spec.paramKind || resolvedParams !== undefined, compiled, perKind };
 }
 
 function variablesOf(fields: Record<string, CelType>): CelType {

@@ -1,4 +1,5 @@
 import { Issue } from '../../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { isDns1035Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
 import { CelType, DYN } from '../cel/cel-types';
 import { compileAdmissionExpression, resultTypeName } from './compile';
@@ -15,7 +16,7 @@ import {
  * `authorizer` (not in messageExpression), and `variables` when the policy declares variables. The server sets no
  * cost limit at create: cost is not checked here (see `typeCheckPolicy`).
  */
-export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest): Issue[] {
+export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
   const issues: Issue[] = [];
   const spec = policy.spec ?? {};
   issues.push(...objectMetaName(policy.metadata?.name));
@@ -26,10 +27,10 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
   if (!spec.matchConstraints) {
     issues.push(required('spec.matchConstraints'));
   } else {
-    issues.push(...matchResources(spec.matchConstraints, 'spec.matchConstraints'));
+    issues.push(...matchResources(spec.matchConstraints, 'spec.matchConstraints', version));
     if ((spec.matchConstraints.resourceRules ?? []).length === 0) issues.push(required('spec.matchConstraints.resourceRules'));
   }
-  issues.push(...matchConditions(spec.matchConditions ?? [], hasParams, 'spec.matchConditions'));
+  issues.push(...matchConditions(spec.matchConditions ?? [], hasParams, 'spec.matchConditions', version));
 
   // composition: `variables` exists when the policy has variables, each compiled in order and seen by the later ones
   const composed = (spec.variables ?? []).length > 0;
@@ -38,13 +39,14 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
   (spec.variables ?? []).forEach((v, i) => {
     const at = `spec.variables[${i}]`;
     if (!v.name || v.name.trim() === '') issues.push(required(`${at}.name`, 'name is not specified'));
-    else if (!isCelIdentifier(v.name)) issues.push(invalid(`${at}.name`, v.name, 'name is not a valid CEL identifier'));
+    else if (!isCelIdentifier(v.name)) issues.push(invalid(`${at}.name`, v.name, since(version, 'celIdentifierWording') ? 'must be a valid CEL identifier' : 'name is not a valid CEL identifier'));
     if (!v.expression || v.expression.trim() === '') {
       issues.push(required(`${at}.expression`, 'expression is not specified'));
       variableFields[v.name] = DYN;
     } else {
-      const c = compileAdmissionExpression(v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() });
+      const c = compileAdmissionExpression(v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, version);
       if (c.errorText) issues.push(invalid(`${at}.expression`, v.expression, `compilation failed: ${c.errorText}`));
+      else if (c.programError) issues.push(programFailed(`${at}.expression`, c.programError));
       variableFields[v.name] = variableType(c.errorText ? undefined : c.type);
     }
   });
@@ -61,13 +63,13 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
     if ((v.expression ?? '').trim() === '') {
       issues.push(required(`${at}.expression`, 'expression is not specified'));
     } else {
-      issues.push(...expressionIssues(`${at}.expression`, v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, ['bool']));
+      issues.push(...expressionIssues(`${at}.expression`, v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, ['bool'], version));
     }
     const msgExpr = v.messageExpression ?? '';
     if (msgExpr.length > 0 && msgExpr.trim() === '') {
       issues.push(invalid(`${at}.messageExpression`, msgExpr, 'must be non-empty if specified'));
     } else if (msgExpr.trim() !== '') {
-      issues.push(...expressionIssues(`${at}.messageExpression`, msgExpr, { object: DYN, params: hasParams ? DYN : undefined, authorizer: false, requestResource: false, variables: variablesType() }, ['string']));
+      issues.push(...expressionIssues(`${at}.messageExpression`, msgExpr, { object: DYN, params: hasParams ? DYN : undefined, authorizer: false, requestResource: false, variables: variablesType() }, ['string'], version));
     }
     const message = v.message ?? '';
     if (message.length > 0 && message.trim() === '') issues.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
@@ -76,8 +78,11 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
   });
   if (audits.length > MAX_AUDIT_ANNOTATIONS) {
     // the value as Go's %#v prints the slice
-    const shown = audits.map(a => `admissionregistration.AuditAnnotation{Key:${JSON.stringify(a.key)}, ValueExpression:${JSON.stringify(a.valueExpression)}}`).join(', ');
-    issues.push({ path: 'spec.auditAnnotations', message: `Invalid value: []admissionregistration.AuditAnnotation{${shown}}: must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
+    // the internal type's Go field names, without json tags
+    const shown = since(version, 'fieldValuesAsJson')
+      ? JSON.stringify(audits.map(a => ({ Key: a.key, ValueExpression: a.valueExpression })))
+      : `[]admissionregistration.AuditAnnotation{${audits.map(a => `admissionregistration.AuditAnnotation{Key:${JSON.stringify(a.key)}, ValueExpression:${JSON.stringify(a.valueExpression)}}`).join(', ')}}`;
+    issues.push({ path: 'spec.auditAnnotations', message: `Invalid value: ${shown}: must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
   }
   const keys = new Set<string>();
   audits.forEach((a, i) => {
@@ -92,11 +97,11 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
     if (trimmed === '') issues.push(required(`${at}.valueExpression`, 'valueExpression is not specified'));
     else if (Buffer.byteLength(trimmed) > MAX_AUDIT_VALUE_EXPRESSION_LENGTH) issues.push(required(`${at}.valueExpression`, `must not exceed ${MAX_AUDIT_VALUE_EXPRESSION_LENGTH} bytes in length`));
     else {
-      const c = compileAdmissionExpression(trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() });
+      const c = compileAdmissionExpression(trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, version);
       if (c.errorText) issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `compilation failed: ${c.errorText}`));
       else if (!['string', 'null'].includes(c.type.kind)) {
-        issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `must evaluate to one of [string null_type] but got ${resultTypeName(c.type)}`));
-      }
+        issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `must evaluate to one of [string null_type]${butGot(c.type, version)}`));
+      } else if (c.programError) issues.push(programFailed(`${at}.valueExpression`, c.programError));
     }
     if (keys.has(a.key)) issues.push(duplicate(`${at}.key`, a.key));
     keys.add(a.key);
@@ -105,14 +110,15 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
 }
 
 /** What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicyBinding is created. */
-export function validateBindingManifest(binding: ValidatingAdmissionPolicyBindingManifest): Issue[] {
+export function validateBindingManifest(binding: ValidatingAdmissionPolicyBindingManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
   const issues: Issue[] = [];
   const spec = binding.spec ?? {};
   issues.push(...objectMetaName(binding.metadata?.name));
   if (!spec.policyName) issues.push(required('spec.policyName'));
   else for (const e of isDns1123Subdomain(spec.policyName)) issues.push(invalid('spec.policyName', spec.policyName, e));
   if (spec.paramRef) issues.push(...paramRef(spec.paramRef, 'spec.paramRef'));
-  if (spec.matchResources) issues.push(...matchResources(spec.matchResources, 'spec.matchResources'));
+  // 1.28 names the field `matchResouces` and its object selector `labelSelector` (measured)
+  if (spec.matchResources) issues.push(...matchResources(spec.matchResources, since(version, 'policyMatchResourcesPaths') ? 'spec.matchResources' : 'spec.matchResouces', version));
   const actions = spec.validationActions ?? [];
   const seen = new Set<string>();
   actions.forEach((a, i) => {
@@ -121,7 +127,7 @@ export function validateBindingManifest(binding: ValidatingAdmissionPolicyBindin
     seen.add(a);
   });
   if (seen.has('Deny') && seen.has('Warn')) {
-    issues.push({ path: 'spec.validationActions', message: `Invalid value: ${goSlice(actions, 'admissionregistration.ValidationAction')}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)` });
+    issues.push({ path: 'spec.validationActions', message: `Invalid value: ${shownList(actions, version, 'admissionregistration.ValidationAction').shown}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)` });
   }
   if (seen.size === 0) issues.push(required('spec.validationActions', 'at least one validation action is required'));
   return issues;
@@ -139,14 +145,25 @@ function isCelIdentifier(name: string): boolean {
   return /^[_a-zA-Z][_a-zA-Z0-9]*$/.test(name) && !CEL_RESERVED.has(name);
 }
 
-function expressionIssues(path: string, source: string, vars: Parameters<typeof compileAdmissionExpression>[1], want: readonly string[]): Issue[] {
-  const c = compileAdmissionExpression(source, vars);
+function expressionIssues(path: string, source: string, vars: Parameters<typeof compileAdmissionExpression>[1], want: readonly string[], version: KubernetesVersion): Issue[] {
+  const c = compileAdmissionExpression(source, vars, version);
   if (c.errorText) return [invalid(path, source, `compilation failed: ${c.errorText}`)];
-  if (!want.includes(c.type.kind)) return [invalid(path, source, `must evaluate to ${want[0]} but got ${resultTypeName(c.type)}`)];
+  if (!want.includes(c.type.kind)) return [invalid(path, source, `must evaluate to ${want[0]}${butGot(c.type, version)}`)];
+  if (c.programError) return [programFailed(path, c.programError)];
   return [];
 }
 
-function matchConditions(conditions: readonly { name: string; expression: string }[], hasParams: boolean, path: string): Issue[] {
+/** ` but got int` where the version names the result type (`policyResultTypeNamed`). */
+function butGot(t: CelType, version: KubernetesVersion): string {
+  return since(version, 'policyResultTypeNamed') ? ` but got ${resultTypeName(t)}` : '';
+}
+
+/** A compiled expression whose program cannot be built (a bad literal where literals are not validated at compile). */
+function programFailed(path: string, error: string): Issue {
+  return { path, message: `Internal error: program instantiation failed: ${error}` };
+}
+
+function matchConditions(conditions: readonly { name: string; expression: string }[], hasParams: boolean, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   if (conditions.length > 64) issues.push({ path, message: `Too many: ${conditions.length}: must have at most 64 items` });
   const names = new Set<string>();
@@ -155,7 +172,7 @@ function matchConditions(conditions: readonly { name: string; expression: string
     const trimmed = (m.expression ?? '').trim();
     if (trimmed === '') issues.push(required(`${at}.expression`));
     // a stateless compiler: no `variables` in match conditions
-    else issues.push(...expressionIssues(`${at}.expression`, trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true }, ['bool']));
+    else issues.push(...expressionIssues(`${at}.expression`, trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true }, ['bool'], version));
     if (!m.name) issues.push(required(`${at}.name`));
     else for (const e of isQualifiedName(m.name)) issues.push(invalid(`${at}.name`, m.name, e));
     if (m.name) {
@@ -211,18 +228,18 @@ function paramRef(p: ParamRefSpec, path: string): Issue[] {
   return issues;
 }
 
-function matchResources(m: MatchResourcesSpec, path: string): Issue[] {
+function matchResources(m: MatchResourcesSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   const policy = m.matchPolicy ?? 'Equivalent';
   if (!['Equivalent', 'Exact'].includes(policy)) issues.push(notSupported(`${path}.matchPolicy`, policy, ['Equivalent', 'Exact']));
   issues.push(...labelSelector(m.namespaceSelector ?? {}, `${path}.namespaceSelector`));
-  issues.push(...labelSelector(m.objectSelector ?? {}, `${path}.objectSelector`));
-  (m.resourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.resourceRules[${i}]`)));
-  (m.excludeResourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.excludeResourceRules[${i}]`)));
+  issues.push(...labelSelector(m.objectSelector ?? {}, `${path}.${since(version, 'policyMatchResourcesPaths') ? 'objectSelector' : 'labelSelector'}`));
+  (m.resourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.resourceRules[${i}]`, version)));
+  (m.excludeResourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.excludeResourceRules[${i}]`, version)));
   return issues;
 }
 
-function namedRule(r: NamedRuleWithOperationsSpec, path: string): Issue[] {
+function namedRule(r: NamedRuleWithOperationsSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   const names = new Set<string>();
   (r.resourceNames ?? []).forEach((n, i) => {
@@ -233,24 +250,24 @@ function namedRule(r: NamedRuleWithOperationsSpec, path: string): Issue[] {
   const operations = r.operations ?? [];
   if (operations.length === 0) issues.push(required(`${path}.operations`));
   if (operations.length > 1 && operations.includes('*')) {
-    issues.push(invalid(`${path}.operations`, operations, 'if \'*\' is present, must not specify other operations'));
+    issues.push(invalid(`${path}.operations`, shownList(operations, version, 'admissionregistration.OperationType'), 'if \'*\' is present, must not specify other operations'));
   }
   operations.forEach((o, i) => {
     if (!OPERATIONS.includes(o)) issues.push(notSupported(`${path}.operations[${i}]`, o, OPERATIONS));
   });
-  issues.push(...rule(r, path));
+  issues.push(...rule(r, path, version));
   return issues;
 }
 
 /** `validateRule` (allowSubResource, no wildcards mixed with names). */
-function rule(r: NamedRuleWithOperationsSpec, path: string): Issue[] {
+function rule(r: NamedRuleWithOperationsSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   const groups = r.apiGroups ?? [];
   if (groups.length === 0) issues.push(required(`${path}.apiGroups`));
-  if (groups.length > 1 && groups.includes('*')) issues.push(invalid(`${path}.apiGroups`, groups, 'if \'*\' is present, must not specify other API groups'));
+  if (groups.length > 1 && groups.includes('*')) issues.push(invalid(`${path}.apiGroups`, shownList(groups, version), 'if \'*\' is present, must not specify other API groups'));
   const versions = r.apiVersions ?? [];
   if (versions.length === 0) issues.push(required(`${path}.apiVersions`));
-  if (versions.length > 1 && versions.includes('*')) issues.push(invalid(`${path}.apiVersions`, versions, 'if \'*\' is present, must not specify other API versions'));
+  if (versions.length > 1 && versions.includes('*')) issues.push(invalid(`${path}.apiVersions`, shownList(versions, version), 'if \'*\' is present, must not specify other API versions'));
   versions.forEach((v, i) => {
     if (v === '') issues.push(required(`${path}.apiVersions[${i}]`));
   });
@@ -302,12 +319,25 @@ function pathSegmentName(name: string): string[] {
 }
 
 const required = (path: string, detail?: string): Issue => ({ path, message: detail ? `Required value: ${detail}` : 'Required value' });
-const invalid = (path: string, value: unknown, detail: string): Issue => ({ path, message: `Invalid value: ${goValue(value)}: ${detail}`, value });
+const invalid = (path: string, value: unknown, detail: string): Issue =>
+  ({ path, message: `Invalid value: ${goValue(value)}: ${detail}`, value: typeof value === 'object' && value !== null && 'shown' in value ? (value as ShownValue).value : value });
 const duplicate = (path: string, value: string): Issue => ({ path, message: `Duplicate value: ${goValue(value)}` });
 const notSupported = (path: string, value: string, supported: readonly string[]): Issue =>
   ({ path, message: `Unsupported value: ${goValue(value)}: supported values: ${supported.map(s => JSON.stringify(s)).join(', ')}`, value });
 
+/** A list as a field error prints it: JSON from 1.34 (`fieldValuesAsJson`), Go's `%#v` before (`[]string{"a", "b"}`). */
+function shownList(v: readonly unknown[], version: KubernetesVersion, type = 'string'): ShownValue {
+  return { shown: since(version, 'fieldValuesAsJson') ? JSON.stringify(v) : goSlice(v, type), value: v };
+}
+
+/** A value already rendered for a field error. */
+interface ShownValue {
+  readonly shown: string;
+  readonly value: unknown;
+}
+
 function goValue(v: unknown): string {
+  if (typeof v === 'object' && v !== null && 'shown' in v) return (v as ShownValue).shown;
   if (typeof v === 'string') return JSON.stringify(v);
   if (Array.isArray(v)) return goSlice(v);
   return String(v);

@@ -29,7 +29,9 @@ export type CelType =
 export type ScalarKind = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'dyn' | 'timestamp' | 'duration';
 export type OpaqueName = 'Quantity' | 'URL' | 'IP' | 'CIDR' | 'Semver' | 'Format' | 'Optional'
   // the authorizer library of admission expressions (`kubernetes.authorization.Authorizer` ...)
-  | 'authorization.Authorizer' | 'authorization.PathCheck' | 'authorization.GroupCheck' | 'authorization.ResourceCheck' | 'authorization.Decision';
+  | 'authorization.Authorizer' | 'authorization.PathCheck' | 'authorization.GroupCheck' | 'authorization.ResourceCheck' | 'authorization.Decision'
+  // no type at all: cel-go before v0.17 leaves an undeclared method call untyped (printed `<nil>`)
+  | 'Untyped';
 
 /** The apiserver's request size limit, the base of every size estimate for unbounded values. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
@@ -55,7 +57,7 @@ export function typeName(t: CelType): string {
     case 'list': return `list(${typeName(t.elem)})`;
     case 'map': return `map(${typeName(t.key)}, ${typeName(t.value)})`;
     case 'object': return t.name;
-    case 'opaque': return `kubernetes.${t.name}`;
+    case 'opaque': return t.name === 'Untyped' ? '<nil>' : `kubernetes.${t.name}`;
     case 'type': return t.of ? `type(${typeName(t.of)})` : 'type';
     case 'null': return 'null_type';
     case 'timestamp': return 'google.protobuf.Timestamp';

@@ -1,7 +1,7 @@
 import { AstExpr, location, parseRule } from './ast';
 import { rewriteOptionalSyntax } from './optional-syntax';
 import {
-  BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, mapOf, optionalOf, STRING, TIMESTAMP, typeName,
+  BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, mapOf, opaque, optionalOf, STRING, TIMESTAMP, typeName,
 } from './cel-types';
 import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 import { isTwoVariableCall } from './macros';
@@ -23,6 +23,8 @@ export interface CheckedExpression {
   readonly usesOldSelf: boolean;
   /** The checked AST (types and overloads of every node), for the cost estimate; absent when parsing failed. */
   readonly ast?: CheckedAst;
+  /** With `before.noLiteralValidators`: Go's error for the first bad literal, which fails building the program. */
+  readonly literalError?: string;
 }
 
 /** A parsed expression with the type of every node and the overload ids of every call, as cel-go's checked AST. */
@@ -44,10 +46,11 @@ export function checkExpression(source: string, variables: Readonly<Record<strin
   if ('error' in ast) {
     return { type: DYN, errors: [`ERROR: <input>:${ast.error}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
   }
-  const checker = new TypeChecker(rewritten, ast.positions, variables, options.functions ? declsByName(options.functions) : undefined, options.withheld, options.strict === true);
+  const checker = new TypeChecker(rewritten, ast.positions, variables, options.functions ? declsByName(options.functions) : undefined, options.withheld, options.strict === true, options.before ?? {});
   const t = checker.visit(ast.root, new Map());
   return {
     type: t, errors: [...checker.errors].sort((a, b) => a.at - b.at).map(err => err.text), unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
+    literalError: checker.literalError,
     ast: { root: ast.root, types: checker.types, overloads: checker.overloads, globalNames: checker.globalNames },
   };
 }
@@ -69,6 +72,14 @@ export interface CheckOptions {
    * `__namespace__`, the DeclTypeProvider's `recognizeKeywordAsFieldName`).
    */
   readonly strict?: boolean;
+  /**
+   * How older apiservers compile admission expressions (each a change of `APISERVER_CHANGES`; absent: as 1.32):
+   * `oldCelGo`: cel-go before v0.17 (Kubernetes 1.28) leaves an undeclared method call untyped (printed `<nil>` in
+   * the errors of the calls around it) and prefixes `[internal]` to failed resolutions; `noLiteralValidators`: bad
+   * regex/duration/timestamp literals are no compile error but make building the program fail (`literalError`);
+   * `noKeywordFieldNames`: a reserved word does not select its escaped field.
+   */
+  readonly before?: { readonly oldCelGo?: boolean; readonly noLiteralValidators?: boolean; readonly noKeywordFieldNames?: boolean };
 }
 
 /**
@@ -98,6 +109,12 @@ const NUMERIC = new Set(['int', 'uint', 'double']);
 /** The iteration variable of the comprehension `cel.bind` expands to (macros.ts). */
 const BIND_ITER_VAR = '#unused';
 
+/** The type of an undeclared method call to cel-go before v0.17: assignable to nothing, printed `<nil>`. */
+const UNTYPED: CelType = opaque('Untyped');
+
+/** cel-go's error type (an undeclared identifier), dyn to every check; cel-go before v0.17 prints it `!error!`. */
+const ERROR_TYPE: CelType = { kind: 'dyn' };
+
 class TypeChecker {
   /** Errors with their offset in the source: cel-go reports them sorted by location. */
   public readonly errors: Array<{ readonly at: number; readonly text: string }> = [];
@@ -116,7 +133,11 @@ class TypeChecker {
     private readonly extraDecls?: ReadonlyMap<string, FunctionDecl[]>,
     private readonly withheld?: ReadonlySet<string>,
     private readonly strict = false,
+    private readonly before: NonNullable<CheckOptions['before']> = {},
   ) {}
+
+  /** The first bad literal's Go error, when literals are not validated at compile (`before.noLiteralValidators`). */
+  public literalError?: string;
 
   public visit(e: AstExpr, scope: Scope): CelType {
     const t = this.typeOf(e, scope);
@@ -163,6 +184,7 @@ class TypeChecker {
       this.error(e, "undeclared reference to 'oldSelf' (in container ''): oldSelf cannot be used on the uncorrelatable portion of the schema");
     } else {
       this.error(e, `undeclared reference to '${name}' (in container '')`);
+      if (this.before.oldCelGo) return ERROR_TYPE;
     }
     return DYN;
   }
@@ -181,7 +203,7 @@ class TypeChecker {
     switch (o.kind) {
       case 'object':
         if (field in o.fields) t = o.fields[field];
-        else if (this.strict && `__${field}__` in o.fields && CEL_RESERVED_FIELD_NAMES.has(field)) t = o.fields[`__${field}__`];
+        else if (this.strict && !this.before.noKeywordFieldNames && `__${field}__` in o.fields && CEL_RESERVED_FIELD_NAMES.has(field)) t = o.fields[`__${field}__`];
         else this.error(e, `undefined field '${field}'`);
         break;
       case 'map':
@@ -192,7 +214,7 @@ class TypeChecker {
       case 'opaque':
         // library object types (the authorizer's) have no fields the type provider can resolve
         if (this.strict && o.name.startsWith('authorization.')) {
-          this.error(e, `unexpected failed resolution of '${typeName(o)}'`);
+          this.error(e, `${this.before.oldCelGo ? '[internal] ' : ''}unexpected failed resolution of '${typeName(o)}'`);
           break;
         }
         this.error(e, `type '${typeName(o)}' does not support field selection`);
@@ -259,7 +281,7 @@ class TypeChecker {
     }
     if (this.withheld?.has(name)) {
       this.error(e, `undeclared reference to '${name}' (in container '')`);
-      return DYN;
+      return tgt && this.before.oldCelGo ? UNTYPED : DYN;
     }
     if (this.strict) this.validateLiteral(name, tgt, args);
     const operator = this.operator(e, name, types);
@@ -278,7 +300,10 @@ class TypeChecker {
         return DYN;
       }
       if (isKnownName(name) || this.extraDecls?.has(name)) this.noOverload(e, name, tgt, types);
-      else this.error(e, `undeclared reference to '${name}' (in container '')`);
+      else {
+        this.error(e, `undeclared reference to '${name}' (in container '')`);
+        if (tgt && this.before.oldCelGo) return UNTYPED;
+      }
       return DYN;
     }
     for (const d of candidates) {
@@ -402,8 +427,11 @@ class TypeChecker {
     const arg = name === 'matches' ? args[target ? 0 : 1] : (name === 'duration' || name === 'timestamp') && !target && args.length === 1 ? args[0] : undefined;
     const value = literal(arg);
     if (value === undefined || !arg) return;
-    const bad = name === 'matches' ? goRegexpError(value) !== undefined : name === 'duration' ? !isGoDuration(value) : !isRfc3339(value);
-    if (bad) this.error(arg, `invalid ${name} argument`);
+    const regexpError = name === 'matches' ? goRegexpError(value) : undefined;
+    const bad = name === 'matches' ? regexpError !== undefined : name === 'duration' ? !isGoDuration(value) : !isRfc3339(value);
+    if (!bad) return;
+    if (!this.before.noLiteralValidators) this.error(arg, `invalid ${name} argument`);
+    else this.literalError ??= regexpError ?? `type conversion error from 'string' to '${name === 'duration' ? 'google.protobuf.Duration' : 'google.protobuf.Timestamp'}'`;
   }
 
   /**
@@ -435,6 +463,7 @@ class TypeChecker {
 
   /** How cel-go prints a type in its checker errors (`FormatCELType`: null is `null`). */
   private shownType(t: CelType): string {
+    if (t === ERROR_TYPE) return '!error!';
     return this.strict && t.kind === 'null' ? 'null' : typeName(t);
   }
 
@@ -445,6 +474,16 @@ class TypeChecker {
 
   private error(e: AstExpr, message: string): void {
     let at = this.positions[e.id.toString()];
+    // cel-go before v0.17 places an infix operator's errors at the operator itself
+    const operator = this.before.oldCelGo && e.exprKind.case === 'callExpr' ? INFIX_OPERATORS[e.exprKind.value.function] : undefined;
+    if (operator && e.exprKind.case === 'callExpr' && e.exprKind.value.args.length === 2) {
+      const right = leftmostOffset(e.exprKind.value.args[1], this.positions);
+      const found = right === undefined ? -1 : this.source.lastIndexOf(operator, right - 1);
+      if (found >= 0) {
+        this.errors.push({ at: found, text: `ERROR: <input>:${location(this.source, found)}: ${message}` });
+        return;
+      }
+    }
     // cel-go places a function call at its opening parenthesis (`self.foo(` is 1:9), the parser here at the
     // function name or the dot before it
     if (at !== undefined && e.exprKind.case === 'callExpr' && /^[A-Za-z][\w.]*$/.test(e.exprKind.value.function)) {
@@ -506,6 +545,23 @@ function nullComparable(a: CelType, b: CelType): boolean {
   if (a.kind === 'null') return nullable(b);
   if (b.kind === 'null') return nullable(a);
   return true;
+}
+
+/** The source text of infix operators (where cel-go before v0.17 reports their errors). */
+const INFIX_OPERATORS: Readonly<Record<string, string>> = {
+  '_==_': '==', '_!=_': '!=', '_<_': '<', '_<=_': '<=', '_>_': '>', '_>=_': '>=', '_&&_': '&&', '_||_': '||',
+  '_+_': '+', '_-_': '-', '_*_': '*', '_/_': '/', '_%_': '%', '@in': 'in',
+};
+
+/** The source offset of the leftmost token of `e` (the start of the expression, before any parenthesis). */
+function leftmostOffset(e: AstExpr, positions: Record<string, number>): number | undefined {
+  const k = e.exprKind;
+  if (k.case === 'callExpr') {
+    const first = k.value.target ?? (INFIX_OPERATORS[k.value.function] || k.value.function === '_[_]' ? k.value.args[0] : undefined);
+    if (first) return leftmostOffset(first, positions);
+  }
+  if (k.case === 'selectExpr' && k.value.operand) return leftmostOffset(k.value.operand, positions);
+  return positions[e.id.toString()];
 }
 
 const CEL_RESERVED_FIELD_NAMES = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for',
