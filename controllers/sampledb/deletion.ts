@@ -6,7 +6,9 @@
  *    version the StatefulSet runs) is created if missing. Until it succeeded nothing else happens:
  *    Progressing (`FinalSnapshotRunning`), or Degraded (`FinalSnapshotFailed`; delete the failed
  *    Job to retry). A SampleDB whose StatefulSet never existed (checked uncached) has nothing to
- *    snapshot.
+ *    snapshot; nor has one that never initialized (see {@link neverInitialized}): its snapshot Job
+ *    would wait for a primary that may never come (an image that cannot be pulled, a pod that never
+ *    schedules), and an operator never blocks its own deletion on data that does not exist.
  * 2. After it succeeded: the StatefulSet's finalizer is removed and the StatefulSet deleted; with
  *    `spec.volumeRetention: Delete` the data PVCs (`data-<db>-<n>`) are deleted, with `Retain`
  *    they stay. The backup volume always stays (it holds the snapshot). Without a StatefulSet (and
@@ -15,7 +17,7 @@
  *    of what it owned (Secret, Services, Jobs, CronJob).
  *
  * Guarantees: the StatefulSet and the data PVCs are never deleted by this code before the snapshot
- * Job reported success. The StatefulSet's own PVC retention policy is always Retain, so deleting
+ * Job reported success, unless the database never initialized (then they follow `volumeRetention`). The StatefulSet's own PVC retention policy is always Retain, so deleting
  * the StatefulSet never deletes data by itself; the StatefulSet's finalizer keeps it (and its
  * pods) even when the garbage collector deletes dependents first.
  * Caveat: with `kubectl delete --cascade=foreground` the garbage collector also deletes the
@@ -29,13 +31,14 @@ import { PostgresImages } from './images';
 import { jobState } from './pods';
 import { runningVersion } from './statefulset';
 import { Problem, Progress } from './status';
-import { FINALIZER, Job, LABEL_INSTANCE, names, PVC, Reasons, STATEFULSET, StatefulSet } from './types';
+import { Database, FINALIZER, Job, LABEL_INSTANCE, LABEL_ROLE, names, PVC, Reasons, STATEFULSET, StatefulSet } from './types';
 
 /** Stores the deletion reads. */
 export interface DeletionStores {
   readonly statefulsets: Store<StatefulSet>;
   readonly jobs: Store<Job>;
   readonly pvcs: Store<KubeObject>;
+  readonly pods: Store<KubeObject>;
 }
 
 /** Outcome of one {@link runDeletion}. */
@@ -52,6 +55,20 @@ export function dataPvcs(pvcs: Store<KubeObject>, namespace: string, db: string)
     .filter((p) => p.metadata.namespace === namespace && p.metadata.name.startsWith(names.dataPvcPrefix(db)));
 }
 
+/**
+ * Whether the database never held data a client could have written: no instance was ever seen as the
+ * primary (`status.currentPrimary` unset, no pod labelled primary, so `<db>-rw` and `<db>` never had an
+ * endpoint) and the init Job never succeeded. Each of these is set as soon as pod 0 answers as a primary.
+ */
+export function neverInitialized(db: Database, c: Pick<DeletionStores, 'jobs' | 'pods'>): boolean {
+  const name = db.metadata.name;
+  const namespace = db.metadata.namespace;
+  if (db.status?.currentPrimary) return false;
+  if (jobState(c.jobs.get({ namespace, name: names.initJob(name) })) === 'Succeeded') return false;
+  return !c.pods.byIndex('label', `${LABEL_INSTANCE}=${name}`)
+    .some((p) => p.metadata.namespace === namespace && p.metadata.labels?.[LABEL_ROLE] === 'primary');
+}
+
 /** One step of the deletion flow (see module docs). */
 export async function runDeletion(a: Actions, c: DeletionStores, images: PostgresImages): Promise<DeletionResult> {
   const db = a.db;
@@ -61,8 +78,9 @@ export async function runDeletion(a: Actions, c: DeletionStores, images: Postgre
   const snapshot = a.cached(c.jobs, snapshotName);
   const state = jobState(snapshot);
   const sts = a.cached(c.statefulsets, names.statefulSet(name)) ?? await a.getLive(STATEFULSET, names.statefulSet(name));
+  const empty = state !== 'Succeeded' && !!sts && neverInitialized(db, c);
 
-  if (state !== 'Succeeded' && sts) {
+  if (state !== 'Succeeded' && sts && !empty) {
     a.assertControlled(sts);
     if (state === 'Missing') {
       const version = runningVersion(sts) ?? db.spec.version;
@@ -80,12 +98,14 @@ export async function runDeletion(a: Actions, c: DeletionStores, images: Postgre
     await a.removeFinalizer(sts, STATEFULSET, FINALIZER);
     const stsName = names.statefulSet(name);
     if (!sts.metadata?.deletionTimestamp && await a.delete(STATEFULSET, stsName, sts.metadata?.uid)) {
-      a.event('Normal', Reasons.StatefulSetDeleted, `deleted StatefulSet ${stsName} after final snapshot ${snapshotName}`, 'Delete');
+      a.event('Normal', Reasons.StatefulSetDeleted, empty
+        ? `deleted StatefulSet ${stsName} without a final snapshot: the database never initialized (no instance ever answered as the primary), so it holds no data`
+        : `deleted StatefulSet ${stsName} after final snapshot ${snapshotName}`, 'Delete');
     }
   }
 
   const pvcs = dataPvcs(c.pvcs, namespace, name).filter((p) => !p.metadata.deletionTimestamp);
-  if (state !== 'Succeeded') {
+  if (state !== 'Succeeded' && !empty) {
     // No StatefulSet, so no snapshot could be taken: volumes left from an earlier StatefulSet stay.
     if (pvcs.length) a.event('Warning', Reasons.VolumesRetained, `kept ${pvcs.length} data volume(s): no StatefulSet to take a final snapshot from`, 'Delete');
   } else if ((db.spec.volumeRetention ?? 'Delete') === 'Delete') {

@@ -415,6 +415,22 @@ describeRealApiServer('SampleDB controller', (plane) => {
     expect((await get('v1', 'PersistentVolumeClaim', 'data-nosts-0'))?.metadata?.deletionTimestamp).toBeUndefined();
   }, 60_000);
 
+  // Found on the real node: the demo's scratch-db (postgres 17, an image the node did not have) deleted before
+  // its pod ever ran stayed Deleting for good, its snapshot Job waiting for a primary that could never come.
+  test('a database deleted before it ever initialized (no pod ever ran) goes without a final snapshot; its empty volumes follow volumeRetention', async () => {
+    await env.put(sampleDb('never', { replicas: 2 }));
+    await until('init job', () => get('batch/v1', 'Job', 'never-init'), T);
+    for (const i of [0, 1]) await until(`data-never-${i}`, () => get('v1', 'PersistentVolumeClaim', `data-never-${i}`), T);
+    expect((await db('never'))?.status?.currentPrimary).toBeUndefined();
+    expect(await env.remove(API, 'SampleDB', 'never')).toBe(200);
+    await until('sampledb gone', async () => !(await db('never')), T);
+    await until('statefulset gone', async () => !(await get('apps/v1', 'StatefulSet', 'never')), T);
+    await until('data volumes gone', async () => !(await get('v1', 'PersistentVolumeClaim', 'data-never-0')) && !(await get('v1', 'PersistentVolumeClaim', 'data-never-1')), T);
+    expect(await get('batch/v1', 'Job', 'never-final-snapshot')).toBeUndefined();
+    const events = (await plane().request('GET', `/api/v1/namespaces/${env.ns}/events`)).body.items as any[];
+    expect(events.map((e) => e.message)).toContain('deleted StatefulSet never without a final snapshot: the database never initialized (no instance ever answered as the primary), so it holds no data');
+  }, 90_000);
+
   test('a name that cannot name its objects is reported, nothing is created', async () => {
     await env.put(sampleDb('2fast'));
     await until('Degraded', async () => condition(await db('2fast'), 'Degraded')?.reason === 'InvalidName', T);
