@@ -25,17 +25,28 @@
  *   apiserver outage): a process that lost its lease never acts — from the moment the loss is declared
  *   (the renew deadline, before the lease can expire for anyone else) writes through
  *   `readYourWritesClient` fail with `NotLeaderError` without being sent, `assertLeader()` throws (for
- *   actions outside the API), the controllers stop taking work and leader runnables stop; once they
- *   stopped, `onLeadershipLost` is called and the manager campaigns again with the same identity. When
- *   re-elected, controllers and leader runnables start again from the informer caches, which kept
- *   watching (as on any standby replica): every cached object is reconciled once more.
- *   `leaderElection.exitOnLoss: true` restores exit code 1 instead (controller-runtime's behaviour).
+ *   actions outside the API), the controllers stop taking work and leader runnables stop;
+ *   `onLeadershipLost` is called and the manager campaigns again at once with the same identity, as a
+ *   restarted client-go process would (it does not wait for reconciles still in flight: one hanging on an
+ *   unreachable apiserver or database would hold the campaign for the whole shutdown grace). When
+ *   re-elected, controllers start again from the informer caches, which kept watching (as on any standby
+ *   replica): every cached object is reconciled once more; leader runnables start once their previous
+ *   run stopped. `leaderElection.exitOnLoss: true` restores exit code 1 instead (controller-runtime's
+ *   behaviour), after the in-flight reconciles finished (or the grace passed).
+ * - Terms: each run of the controllers (one per election won) is a term, carried by everything it starts
+ *   (AsyncLocalStorage): a reconcile of an earlier term still in flight after a re-election is refused its
+ *   writes and `assertLeader()`, so two terms never act at once even though the new one does not wait for
+ *   the old one to end.
+ * - Leader election uses its own client, as client-go's `resourcelock.NewFromKubeconfig`: each Lease request
+ *   times out after max(1 s, renewDeadline / 2) and is not retried by the client (the elector retries every
+ *   retry period), so a request hanging on an apiserver that went away cannot hold the election.
  * - `leaseTransitions` as client-go: re-acquiring a lease that still names this identity (nobody took it
  *   during the outage) is no transition; taking it back from another holder is one.
  *
  * Caveats: a controller that fails to start (cache sync timeout) calls `onFatalError`
  * (default: log and exit 1).
  */
+import { AsyncLocalStorage } from 'async_hooks';
 import { existsSync, readFileSync } from 'fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, RestClient, RestClientOptions } from './client';
@@ -120,7 +131,7 @@ export interface ManagerOptions {
    * @default 1
    */
   readonly concurrency?: number;
-  /** Called each time the lease was lost, once the controllers stopped (before campaigning again). @default - nothing */
+  /** Called each time the lease was lost, once the controllers stopped taking work (the manager campaigns again right after). @default - nothing */
   readonly onLeadershipLost?: () => void;
   /** Called when a controller cannot start. @default - exit(1) */
   readonly onFatalError?: (err: unknown) => void;
@@ -173,6 +184,14 @@ export class Manager implements ControllerHost {
   private controllersRunning = false;
   /** May act: leading (or no leader election) and not yet past the loss of the lease. */
   private acting = false;
+  /** The current term (see module docs): incremented each time the controllers start. */
+  private term = 0;
+  /** The term of the code running (set around everything a term starts). */
+  private readonly terms = new AsyncLocalStorage<number>();
+  /** Leader runnables of the last term stopping: the next term starts them once they stopped. */
+  private runnablesStopped: Promise<unknown> = Promise.resolve();
+  /** The leader election's own client (see module docs). */
+  private readonly electionClient: KubeClient;
   private leaseNamespace: string | undefined;
   private leaderResolve!: () => void;
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
@@ -209,9 +228,17 @@ export class Manager implements ControllerHost {
     }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
     this.logger = options.logger ?? createLogger();
-    this.client = options.client ?? RestClient.fromKubeConfig(options.kubeConfig ?? loadDefaultConnection(), { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
-    // Writes of reconcilers are refused once the lease is lost, in-flight reconciles included.
-    this.readYourWrites = new ReadYourWritesClient(new LeaderGuardedClient(this.client, () => this.acting), {
+    const kubeConfig = options.client ? undefined : options.kubeConfig ?? loadDefaultConnection();
+    this.client = options.client ?? RestClient.fromKubeConfig(kubeConfig!, { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
+    const renewDeadlineMs = options.leaderElection?.renewDeadlineMs ?? 10_000;
+    this.electionClient = options.client ?? (options.leaderElection
+      ? RestClient.fromKubeConfig(kubeConfig!, {
+        ...options.clientOptions, requestTimeoutMs: Math.max(1000, renewDeadlineMs / 2), maxRetries: 0, maxThrottleRetries: 0,
+        metrics: this.metrics, logger: this.logger.child({ component: 'leader-election-client' }),
+      })
+      : this.client);
+    // Writes of reconcilers are refused once the lease is lost, in-flight reconciles (of any earlier term) included.
+    this.readYourWrites = new ReadYourWritesClient(new LeaderGuardedClient(this.client, () => this.mayAct()), {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
       logger: this.logger.child({ component: 'client' }),
     });
@@ -250,7 +277,14 @@ export class Manager implements ControllerHost {
    * the API (a database promotion, a cloud call); writes through `readYourWritesClient` check it themselves.
    */
   assertLeader(what = 'action'): void {
-    if (!this.acting) throw new NotLeaderError(what);
+    if (!this.mayAct()) throw new NotLeaderError(what);
+  }
+
+  /** Leading, and the caller belongs to the current term (or to none: code outside the controllers). */
+  private mayAct(): boolean {
+    if (!this.acting) return false;
+    const term = this.terms.getStore();
+    return term === undefined || term === this.term;
   }
 
   /** True while controllers run (leader, or no leader election). */
@@ -308,7 +342,7 @@ export class Manager implements ControllerHost {
   addController(controller: Controller): void {
     if (this.controllers.some((c) => c.name === controller.name)) throw new Error(`controller name '${controller.name}' is already used`);
     this.controllers.push(controller);
-    if (this.controllersRunning) void this.startController(controller);
+    if (this.controllersRunning) void this.terms.run(this.term, () => this.startController(controller));
   }
 
   /**
@@ -317,7 +351,7 @@ export class Manager implements ControllerHost {
    */
   addLeaderRunnable(runnable: LeaderRunnable): void {
     this.leaderRunnables.push(runnable);
-    if (this.controllersRunning) runnable.start();
+    if (this.controllersRunning) this.terms.run(this.term, () => runnable.start());
   }
 
   /** An events.k8s.io recorder reporting as `reportingController`. Throws if the contract has no `events`. */
@@ -394,7 +428,7 @@ export class Manager implements ControllerHost {
   private campaign(): void {
     const le = this.options.leaderElection!;
     const elector: LeaderElector = new LeaderElector({
-      client: this.client,
+      client: this.electionClient,
       leaseName: le.leaseName,
       namespace: this.leaseNamespace!,
       identity: this.identity,
@@ -434,10 +468,16 @@ export class Manager implements ControllerHost {
 
   private async startControllers(): Promise<void> {
     if (this.stopping) return;
+    const term = ++this.term;
     this.controllersRunning = true;
     this.leaderResolve();
-    for (const r of this.leaderRunnables) r.start();
-    await Promise.all(this.controllers.map((c) => this.startController(c)));
+    // Everything this term starts (workers, their reconciles, leader runnables) carries it (see mayAct).
+    await this.terms.run(term, async () => {
+      const runnables = this.runnablesStopped.then(() => {
+        if (this.term === term && this.controllersRunning) for (const r of this.leaderRunnables) r.start();
+      });
+      await Promise.all([runnables, ...this.controllers.map((c) => this.startController(c))]);
+    });
   }
 
   private async startController(controller: Controller): Promise<void> {
@@ -451,12 +491,24 @@ export class Manager implements ControllerHost {
   }
 
   private async onLost(): Promise<void> {
-    await this.stopControllers();
     const exit = this.options.leaderElection?.exitOnLoss === true;
-    this.logger.error(`leader lease lost, controllers stopped; ${exit ? 'exiting (exitOnLoss)' : 'campaigning again'}`);
+    if (exit) {
+      await this.stopControllers();
+      this.logger.error('leader lease lost, controllers stopped; exiting (exitOnLoss)');
+      this.options.onLeadershipLost?.();
+      process.exit(1);
+      return;
+    }
+    // Queues shut down at once (no new work); reconciles in flight are not waited for: their term is over,
+    // so they cannot write any more (mayAct), and one hanging on an unreachable apiserver or database would
+    // otherwise hold the campaign for the whole grace period.
+    this.controllersRunning = false;
+    const inFlight = Promise.all(this.controllers.map((c) => c.stop(this.options.gracefulShutdownTimeoutMs ?? 30_000)));
+    this.runnablesStopped = Promise.all(this.leaderRunnables.map((r) => r.stop()));
+    this.logger.error('leader lease lost, controllers stopped taking work; campaigning again');
     this.options.onLeadershipLost?.();
-    if (exit) process.exit(1);
-    else if (!this.stopping) this.campaign();
+    if (!this.stopping) this.campaign();
+    await inFlight;
   }
 
   private fatal(err: unknown): void {
@@ -475,6 +527,7 @@ export class Manager implements ControllerHost {
     await this.metricsServer.stop();
     await this.probes.stop();
     (this.client as { close?: () => void }).close?.();
+    if (this.electionClient !== this.client) (this.electionClient as { close?: () => void }).close?.();
     this.logger.info('manager stopped');
   }
 }

@@ -5,6 +5,7 @@
  * Before this, the manager exited (code 1) on every loss, and in a Pod the kubelet's CrashLoop back-off
  * made each recovery slower than the last (seen in the chaos runs' apiserver-restart faults).
  */
+import { ControllerBuilder } from '../../../runtime/controller';
 import { Manager } from '../../../runtime/manager';
 import { NotLeaderError } from '../../../runtime/leader-guard';
 import { describeRealApiServer, FaultProxy } from '../../envtest';
@@ -144,6 +145,70 @@ describeRealApiServer('Foo controller: lease loss survived in-process', (plane) 
     expect(lost).toBe(1);
     expect(exit).not.toHaveBeenCalled();
   }, 90_000);
+
+  // Found by the chaos suite on the real node: after an apiserver restart a reconcile stayed in flight for the
+  // whole 30 s shutdown grace, and only then did the operator campaign again (then that reconcile, 83 s late,
+  // tried to label a pod: refused only because the manager had not been re-elected yet).
+  test('a reconcile hanging when the lease is lost: the manager campaigns again at once and reconciles in a new term; the old term\'s late write is refused', async () => {
+    const p = await proxy();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    const outcomes: string[] = [];
+    let calls = 0;
+    const a = await startFooManager(p.kubeConfig(), { namespace: env.ns, leaderElection: { ...lease(), identity: 'a' }, gracefulShutdownTimeoutMs: 20_000 }, false);
+    managers = [a];
+    const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
+    // A second controller on ConfigMaps: its first reconcile of 'trigger' hangs (a database that stopped
+    // answering, an apiserver gone) until the test releases it, then writes.
+    new ControllerBuilder(a, { name: 'gated' }).for(CONFIGMAP).complete({
+      reconcile: async (req) => {
+        if (req.name !== 'trigger') return;
+        const n = ++calls;
+        if (n === 1) await gate;
+        try {
+          await a.readYourWritesClient.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `written-by-${n}`, namespace: env.ns } });
+          outcomes.push(`${n}: written`);
+        } catch (err) {
+          outcomes.push(`${n}: ${(err as Error).name}`);
+        }
+      },
+    });
+    await a.start();
+    await until('a leads', () => a.isRunningControllers, T);
+    await env.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'trigger' } });
+    await until('the first reconcile is in flight', () => calls === 1, T);
+
+    p.failNext({ verb: 'update', resource: 'leases', count: 1_000_000 }, 500);
+    await until('lease lost', () => !a.isLeader, 10_000);
+    p.clear();
+    // Re-elected while the old reconcile still hangs (before: only after it ended or the 20 s grace passed).
+    await until('a leads again while the old reconcile still hangs', () => a.isRunningControllers && a.isLeader, 6000);
+    // The new term reconciles the trigger again and writes.
+    await until('the new term wrote', () => outcomes.includes('2: written'), T);
+    expect(await env.get('v1', 'ConfigMap', 'written-by-2')).toBeDefined();
+
+    // The old term's reconcile resumes after the re-election: its write is refused without being sent.
+    release();
+    await until('the old reconcile finished', () => outcomes.some((o) => o.startsWith('1:')), T);
+    expect(outcomes).toContain('1: NotLeaderError');
+    // Through the manager's proxy, one ConfigMap create only: the new term's.
+    expect(p.requests.filter((r) => r.verb === 'create' && r.resource === 'configmaps').length).toBe(1);
+    expect(await env.get('v1', 'ConfigMap', 'written-by-1')).toBeUndefined();
+    expect(a.isLeader).toBe(true);
+    expect(exit).not.toHaveBeenCalled();
+  }, 90_000);
+
+  test('a Lease request hanging on the apiserver: the elector gives up on it after max(1 s, renewDeadline / 2) and tries again (client-go\'s leader-election client timeout)', async () => {
+    const p = await proxy();
+    // The first read of the Lease hangs for 25 s (a connection to an apiserver that went away).
+    p.delayNext({ verb: 'get', resource: 'leases', count: 1 }, 25_000);
+    const started = Date.now();
+    const a = await startFooManager(p.kubeConfig(), { namespace: env.ns, leaderElection: { ...lease(), identity: 'a' } });
+    managers = [a];
+    await until('a leads', () => a.isRunningControllers, 8000);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(p.requests.filter((r) => r.verb === 'get' && r.resource === 'leases').length).toBeGreaterThan(1);
+  }, 60_000);
 
   test('exitOnLoss: true keeps the old behaviour, exit(1) once the controllers stopped', async () => {
     const p = await proxy();
