@@ -12,14 +12,18 @@
  *   on its side of the partition). Healed once another instance was promoted, the old pod is gone,
  *   or after 60 s.
  * - `apiserver-restart-mid-failover`: the primary's pod deleted; once the failover started,
- *   kube-apiserver is stopped and started again with the same command line.
+ *   kube-apiserver is stopped and started again with the same command line. Measured: when it answers
+ *   `/readyz` again, and when it does through the `kubernetes` Service (10.96.0.1:443), the address the
+ *   operator uses: a stopping apiserver removes its endpoint from that Service, and kube-proxy routes to
+ *   the new one only once its own watches, backed off during the outage, see it re-added. Its recovery
+ *   bound counts from then (`boundStartsAtS`): before, no operator in a pod can reach the apiserver.
  * - `node-agent-restart`: the kubelet and the node-agent (the harness's DNS and volume
  *   provisioner) restarted; pods keep running.
  */
 import { Resolver } from 'dns/promises';
 import { FaultKind } from './schedule';
 import { comm, containerInit, healPod, partitioned, partitionPod, restartClusterProcess } from './host';
-import { kube, KubeAccess } from './kube';
+import { kube, KubeAccess, readyz } from './kube';
 
 export interface FaultContext {
   readonly k: KubeAccess;
@@ -41,6 +45,10 @@ export interface InjectedFault {
   readonly cleanup?: () => Promise<void>;
   /** Whether restarted components are back (checked before the database's own checks). */
   readonly settled?: () => Promise<boolean>;
+  /** Seconds after the injection from which the recovery bound counts, once known (default 0: the injection). */
+  readonly boundStartsAtS?: () => number | undefined;
+  /** Timings measured by the injection (seconds after it), e.g. when a restarted apiserver was reachable again. */
+  readonly measured?: Record<string, number>;
 }
 
 const OPERATOR_NS = 'sampledb-operator-system';
@@ -154,8 +162,23 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
       await sleep(Math.round(jitter * 2000));
       const at = Date.now();
       const r = await restartClusterProcess(ctx.clusterDir, 'apiserver', 'apiserver.log');
-      notes.push(`kube-apiserver restarted ${((at - injectedAt) / 1000).toFixed(1)} s after the primary's pod was deleted (${seen}); pid ${r.oldPid} → ${r.newPid}`);
-      return { injectedAt, notes };
+      const s = (t: number) => Math.round((t - injectedAt) / 100) / 10;
+      notes.push(`kube-apiserver stopped ${s(at)} s after the primary's pod was deleted (${seen}), started again at ${s(Date.now())} s; pid ${r.oldPid} → ${r.newPid}`);
+      const measured: Record<string, number> = { apiserverStoppedAtS: s(at) };
+      let routed: number | undefined;
+      const monitor = (async () => {
+        let direct: number | undefined;
+        const end = Date.now() + 300_000;
+        while (routed === undefined && Date.now() < end) {
+          if (direct === undefined && await readyz(ctx.k)) direct = Date.now();
+          if (direct !== undefined && await readyz(ctx.k, 'https://10.96.0.1:443')) routed = Date.now();
+          if (routed === undefined) await sleep(250);
+        }
+        if (direct !== undefined) measured.apiserverReadyAtS = s(direct);
+        if (routed !== undefined) measured.serviceRoutedAtS = s(routed);
+        notes.push(`apiserver ready again at ${direct === undefined ? 'never' : `${s(direct)} s`}, reachable through the kubernetes Service at ${routed === undefined ? 'never (5 min)' : `${s(routed)} s`}`);
+      })();
+      return { injectedAt, notes, measured, settled: async () => routed !== undefined, boundStartsAtS: () => (routed === undefined ? undefined : s(routed)), cleanup: () => monitor };
     }
     case 'node-agent-restart': {
       const injectedAt = Date.now();

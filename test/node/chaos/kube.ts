@@ -50,3 +50,21 @@ export function kube<T = any>(k: KubeAccess, method: string, path: string, body?
     req.end();
   });
 }
+
+/**
+ * Whether the apiserver answers `/readyz` with 200 at `server` (default: the kubeconfig's, 127.0.0.1:16443),
+ * e.g. `https://10.96.0.1:443`, the `kubernetes` Service as pods reach it (through kube-proxy's rules, which
+ * the host's own connections pass too). Any failure (refused, reset, timeout, not ready) is false.
+ */
+export function readyz(k: KubeAccess, server = k.server, timeoutMs = 2000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(new URL('/readyz', server), { method: 'GET', ca: k.ca, servername: 'kubernetes', timeout: timeoutMs, headers: { authorization: `Bearer ${k.token}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+      res.on('error', () => resolve(false));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
