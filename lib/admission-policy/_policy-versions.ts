@@ -13,15 +13,3 @@ export function policyVersions(scope: IConstruct, manifest: { readonly apiVersio
   const served = (targetVersions(scope) ?? []).filter(v => servedBy(manifest.apiVersion, manifest.kind, v));
   return served.length > 0 ? served : [DEFAULT_KUBERNETES_VERSION];
 }
-
-/**
- * The messages of each version, once each: a message of only some versions says which (`on Kubernetes 1.28, 1.29:
- * …`), the others as they are.
- *
- * @internal
- */
-export function perVersion(versions: readonly KubernetesVersion[], messages: (v: KubernetesVersion) => string[]): string[] {
-  const seen = new Map<string, KubernetesVersion[]>();
-  for (const v of versions) for (const m of messages(v)) seen.set(m, [...(seen.get(m) ?? []), v]);
-  return [...seen].map(([m, on]) => (on.length === versions.length ? m : `on Kubernetes ${on.join(', ')}: ${m}`));
-}

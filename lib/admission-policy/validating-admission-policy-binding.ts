@@ -2,7 +2,8 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { formatIssue } from '../apimachinery/issue';
 import { MatchResourcesSpec, ParamRefSpec, ValidatingAdmissionPolicyBindingManifest, validateBindingManifest } from '../apiserver/admission-policy';
-import { perVersion, policyVersions } from './_policy-versions';
+import { perVersion } from '../synth-metadata/target-versions';
+import { policyVersions } from './_policy-versions';
 import { Warnings } from '../synth-metadata/warnings';
 
 /** What a binding adds to its policy. */

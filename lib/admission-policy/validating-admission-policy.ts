@@ -12,7 +12,8 @@ import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { emitWhereServed } from '../synth-metadata/conditional-objects';
 import { Warnings } from '../synth-metadata/warnings';
 import { ourPolicyChecks } from './_policy-checks';
-import { perVersion, policyVersions } from './_policy-versions';
+import { perVersion } from '../synth-metadata/target-versions';
+import { policyVersions } from './_policy-versions';
 import { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingOptions } from './validating-admission-policy-binding';
 
 /** A type-checking warning the author has read and accepts, with the reason. */

@@ -2,7 +2,9 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LabelSelectorOf, WebhookOf, webhookProblems } from '../apimachinery/controller-contract';
 import { webhookPath } from '../apimachinery/webhook-path';
+import { DEFAULT_KUBERNETES_VERSION } from '../apimachinery/kubernetes-versions';
 import { Problems } from '../synth-metadata/problems';
+import { targetVersions } from '../synth-metadata/target-versions';
 import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
 import { matchConditionProblems } from './webhook-match-conditions';
@@ -64,7 +66,9 @@ const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
  * namespace that is the operator's own (its webhooks would intercept the operator's own pods and
  * leases, or skip that namespace); `failurePolicy: Fail` on a single replica (no PodDisruptionBudget:
  * every drain or rollout fails those writes); a timeout outside 1-30 s; matchConditions that do not
- * compile. matchConditions need Kubernetes 1.30 (GA), or 1.28-1.29 where they are beta and on by default.
+ * compile on a version of the app's range (each compiles with its own CEL environment: `quantity()` or
+ * `x.?f` fail on 1.28). matchConditions need Kubernetes 1.30 (GA), or 1.28-1.29 where they are beta and on by
+ * default (measured: 1.28 keeps them).
  */
 export class OperatorWebhooks extends Construct {
   public readonly wiring: WebhookWiring;
@@ -80,6 +84,8 @@ export class OperatorWebhooks extends Construct {
     const certificates = props.certificates ?? 'self-managed';
     if (certificates !== 'self-managed' && certificates !== 'cert-manager') problems.add(`webhooks.certificates: must be 'self-managed' or 'cert-manager', got '${certificates}'`);
     const { serviceName, secretName } = props;
+    // matchConditions compile in the CEL environment of each version of the app's range
+    const versions = targetVersions(this) ?? [DEFAULT_KUBERNETES_VERSION];
 
     const resolved = webhooks.map((w, i) => problems.recordErrors(() => resolveKind(w.for, props.crds, `contract.webhooks[${i}].for`), undefined));
     webhookProblems(props.contract, (k: KindSelector) => {
@@ -97,7 +103,7 @@ export class OperatorWebhooks extends Construct {
         problems.add(`${field}.failurePolicy: 'Fail' with replicas: ${props.replicas} has no PodDisruptionBudget to keep a webhook pod up: every `
           + `node drain or rollout fails the ${resolved[i]?.kind ?? 'kind'} writes it intercepts; set replicas: 2 (a PodDisruptionBudget comes with them) or failurePolicy: 'Ignore'`);
       }
-      matchConditionProblems(w.matchConditions ?? [], `${field}.matchConditions`).forEach(p => problems.add(p));
+      matchConditionProblems(w.matchConditions ?? [], `${field}.matchConditions`, versions).forEach(p => problems.add(p));
     });
 
     const annotations = certificates === 'cert-manager' ? { 'cert-manager.io/inject-ca-from': `${props.namespace}/${secretName}` } : undefined;

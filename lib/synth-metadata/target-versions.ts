@@ -53,3 +53,15 @@ export function declareTargetVersions(app: IConstruct, range: KubernetesVersionR
   app.node.setContext(CONTEXT_KEY, { min, max });
   return problems;
 }
+
+/**
+ * The messages of each version, once each: a message of only some versions says which (`on Kubernetes 1.28, 1.29:
+ * …`), the others as they are.
+ *
+ * @internal
+ */
+export function perVersion(versions: readonly KubernetesVersion[], messages: (v: KubernetesVersion) => string[]): string[] {
+  const seen = new Map<string, KubernetesVersion[]>();
+  for (const v of versions) for (const m of messages(v)) seen.set(m, [...(seen.get(m) ?? []), v]);
+  return [...seen].map(([m, on]) => (on.length === versions.length ? m : `on Kubernetes ${on.join(', ')}: ${m}`));
+}
