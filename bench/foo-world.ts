@@ -1,20 +1,22 @@
 // The Foo workload around the controller under test, identical for every controller: N Foos created
 // up front, a stand-in for the Deployment controller and kubelet (there is none on a bare control
 // plane) that marks each new Deployment available, a watch that notices the moment every Foo has
-// converged, and a final object-by-object check of the end state.
-import { KubeObject, objectKey, RestClient } from '../runtime';
-import { canonicalJson } from '../runtime/_json';
-// The bench drives an informer directly: an internal of the runtime, not part of its public API.
-import { Informer } from '../runtime/informer';
+// converged, and a final object-by-object check of the end state. All of it talks to the apiserver
+// through plain-kube.ts (plain HTTPS), not through the runtime under test.
+import { Obj, PlainKube, PlainMirror, sortedJson } from './plain-kube';
 
 export const FOO = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' };
-const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' };
 export const NAMESPACE = 'default';
+const FOOS = `/apis/samplecontroller.k8s.io/v1alpha1/namespaces/${NAMESPACE}/foos`;
+const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
+
+/** An object as far as the end-state comparison reads it (the apiserver's JSON). */
+type Loose = { readonly metadata?: any; readonly spec?: any; readonly status?: any };
 
 /** Requests the driver keeps in flight while creating Foos and marking Deployments available. */
 const DRIVER_PARALLELISM = 16;
 
-function foo(i: number): KubeObject {
+function foo(i: number): Obj {
   return { apiVersion: FOO.apiVersion, kind: FOO.kind, metadata: { name: `foo-${i}`, namespace: NAMESPACE }, spec: { deploymentName: `foo-${i}`, replicas: 1 } };
 }
 
@@ -26,15 +28,15 @@ export async function inParallel<T>(items: readonly T[], parallel: number, task:
   }));
 }
 
-export async function createFoos(client: RestClient, n: number): Promise<void> {
-  await inParallel(Array.from({ length: n }, (_, i) => i), DRIVER_PARALLELISM, async (i) => { await client.create(foo(i)); });
+export async function createFoos(kube: PlainKube, n: number): Promise<void> {
+  await inParallel(Array.from({ length: n }, (_, i) => i), DRIVER_PARALLELISM, async (i) => { await kube.request('POST', FOOS, foo(i)); });
 }
 
 /** Why a Foo is not converged, or undefined when it is (the upstream end state). */
-export function notConverged(f: KubeObject, d: KubeObject | undefined): string | undefined {
+export function notConverged(f: Loose, d: Loose | undefined): string | undefined {
   const spec = f.spec as { deploymentName?: string; replicas?: number } | undefined;
   if (!d) return 'no Deployment';
-  const owner = d.metadata?.ownerReferences?.find((r) => r.controller);
+  const owner = (d.metadata?.ownerReferences as Array<{ controller?: boolean; uid?: string; kind?: string }> | undefined)?.find((r) => r.controller);
   if (owner?.uid !== f.metadata?.uid || owner?.kind !== FOO.kind) return 'Deployment has no controller ownerReference to its Foo';
   if ((d.spec as { replicas?: number } | undefined)?.replicas !== (spec?.replicas ?? 1)) return `Deployment replicas ${(d.spec as any)?.replicas} != ${spec?.replicas}`;
   const available = (d.status as { availableReplicas?: number } | undefined)?.availableReplicas;
@@ -46,8 +48,8 @@ export function notConverged(f: KubeObject, d: KubeObject | undefined): string |
 
 /** Watches Foos and Deployments; marks Deployments available; tells when all N Foos converged. */
 export class FooWorld {
-  private readonly foos: Informer;
-  private readonly deployments: Informer;
+  private readonly foos: PlainMirror;
+  private readonly deployments: PlainMirror;
   private readonly converged = new Set<string>();
   private readonly marking = new Set<string>();
   private readonly toMark: string[] = [];
@@ -56,20 +58,13 @@ export class FooWorld {
   private allConverged: number | undefined;
   private onDone: (() => void) | undefined;
 
-  constructor(private readonly client: RestClient, private readonly n: number) {
-    this.foos = new Informer(client, FOO, { namespace: NAMESPACE, resyncPeriodMs: 0 });
-    this.deployments = new Informer(client, DEPLOYMENT, { namespace: NAMESPACE, resyncPeriodMs: 0 });
-    this.foos.addEventHandler({ onAdd: (o) => this.check(o.metadata!.name!), onUpdate: (_, o) => this.check(o.metadata!.name!) });
-    this.deployments.addEventHandler({
-      onAdd: (d) => this.deploymentChanged(d),
-      onUpdate: (_, d) => this.deploymentChanged(d),
-    });
+  constructor(private readonly kube: PlainKube, private readonly n: number) {
+    this.foos = new PlainMirror(kube, FOOS, (o) => this.check(o.metadata.name));
+    this.deployments = new PlainMirror(kube, DEPLOYMENTS, (d) => this.deploymentChanged(d));
   }
 
   async start(): Promise<void> {
-    this.foos.start();
-    this.deployments.start();
-    if (!(await this.foos.waitForSync()) || !(await this.deployments.waitForSync())) throw new Error('bench driver: informers did not sync');
+    await Promise.all([this.foos.start(), this.deployments.start()]);
   }
 
   /** Resolves with the time (ms since epoch) when every Foo had converged; rejects at the deadline. */
@@ -86,19 +81,20 @@ export class FooWorld {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.foos.stop(), this.deployments.stop()]);
+    this.foos.stop();
+    this.deployments.stop();
   }
 
   /** Lists both kinds afresh and checks every Foo; returns the problems (empty = all converged). */
   async verify(): Promise<string[]> {
-    const [foos, deployments] = await Promise.all([this.client.list(FOO, { namespace: NAMESPACE }), this.client.list(DEPLOYMENT, { namespace: NAMESPACE })]);
-    const byName = new Map(deployments.items.map((d) => [d.metadata!.name!, d]));
+    const [foos, deployments] = await Promise.all([this.kube.list(FOOS), this.kube.list(DEPLOYMENTS)]);
+    const byName = new Map(deployments.items.map((d) => [d.metadata.name, d]));
     const problems: string[] = [];
     if (foos.items.length !== this.n) problems.push(`${foos.items.length} Foos, expected ${this.n}`);
     if (deployments.items.length !== this.n) problems.push(`${deployments.items.length} Deployments, expected ${this.n}`);
     for (const f of foos.items) {
-      const why = notConverged(f, byName.get((f.spec as { deploymentName?: string }).deploymentName ?? ''));
-      if (why) problems.push(`${f.metadata!.name}: ${why}`);
+      const why = notConverged(f, byName.get(f.spec?.deploymentName ?? ''));
+      if (why) problems.push(`${f.metadata.name}: ${why}`);
     }
     return problems;
   }
@@ -109,14 +105,14 @@ export class FooWorld {
    * Keys `Foo/<name>` and `Deployment/<name>`, values canonical JSON.
    */
   async endState(): Promise<Map<string, string>> {
-    const [foos, deployments] = await Promise.all([this.client.list(FOO, { namespace: NAMESPACE }), this.client.list(DEPLOYMENT, { namespace: NAMESPACE })]);
+    const [foos, deployments] = await Promise.all([this.kube.list(FOOS), this.kube.list(DEPLOYMENTS)]);
     return normalizedEndState(foos.items, deployments.items);
   }
 
   private check(name: string): void {
-    const f = this.foos.cache.get(objectKey({ namespace: NAMESPACE, name }));
+    const f = this.foos.items.get(name);
     if (!f) return;
-    const d = this.deployments.cache.get(objectKey({ namespace: NAMESPACE, name: (f.spec as { deploymentName?: string }).deploymentName ?? '' }));
+    const d = this.deployments.items.get(f.spec?.deploymentName ?? '');
     if (notConverged(f, d)) this.converged.delete(name);
     else this.converged.add(name);
     if (this.converged.size === this.n && this.allConverged === undefined) {
@@ -125,13 +121,13 @@ export class FooWorld {
     }
   }
 
-  private deploymentChanged(d: KubeObject): void {
-    if (this.deploymentsComplete === undefined && this.deployments.cache.size >= this.n) this.deploymentsComplete = Date.now();
-    const owner = d.metadata?.ownerReferences?.find((r) => r.controller);
+  private deploymentChanged(d: Obj): void {
+    if (this.deploymentsComplete === undefined && this.deployments.items.size >= this.n) this.deploymentsComplete = Date.now();
+    const owner = d.metadata.ownerReferences?.find((r) => r.controller);
     if (owner) this.check(owner.name);
-    const replicas = (d.spec as { replicas?: number } | undefined)?.replicas ?? 1;
-    if ((d.status as { availableReplicas?: number } | undefined)?.availableReplicas === replicas) return;
-    const name = d.metadata!.name!;
+    const replicas = d.spec?.replicas ?? 1;
+    if (d.status?.availableReplicas === replicas) return;
+    const name = d.metadata.name;
     if (this.marking.has(name)) return;
     this.marking.add(name);
     this.toMark.push(name);
@@ -152,12 +148,12 @@ export class FooWorld {
   }
 
   private async markAvailable(name: string): Promise<void> {
-    const d = this.deployments.cache.get(objectKey({ namespace: NAMESPACE, name }));
+    const d = this.deployments.items.get(name);
     if (!d) return;
-    const replicas = (d.spec as { replicas?: number } | undefined)?.replicas ?? 1;
-    const status = { observedGeneration: d.metadata?.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas };
+    const replicas = d.spec?.replicas ?? 1;
+    const status = { observedGeneration: d.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas };
     try {
-      await this.client.patch(DEPLOYMENT, name, NAMESPACE, { type: 'merge', body: { status } }, { subresource: 'status' });
+      await this.kube.request('PATCH', `${DEPLOYMENTS}/${encodeURIComponent(name)}/status`, { status }, 'application/merge-patch+json');
     } catch (err) {
       // Deleted meanwhile, or a conflict: the next watch event of this Deployment tries again.
       process.stderr.write(`bench driver: marking ${name} available failed: ${String(err)}\n`);
@@ -172,16 +168,16 @@ export class FooWorld {
 const IGNORED_ANNOTATIONS = new Set(['deployment.kubernetes.io/revision', 'cdk8s-operator.io/applied-hash']);
 
 /** See {@link FooWorld.endState}. */
-export function normalizedEndState(foos: readonly KubeObject[], deployments: readonly KubeObject[]): Map<string, string> {
-  const owners = new Map(foos.map((f) => [f.metadata?.uid, f.metadata?.name]));
+export function normalizedEndState(foos: readonly Loose[], deployments: readonly Loose[]): Map<string, string> {
+  const owners = new Map<string | undefined, string | undefined>(foos.map((f) => [f.metadata?.uid, f.metadata?.name]));
   const out = new Map<string, string>();
-  for (const f of foos) out.set(`Foo/${f.metadata!.name}`, canonicalJson({ spec: f.spec, status: f.status }));
+  for (const f of foos) out.set(`Foo/${f.metadata?.name}`, sortedJson({ spec: f.spec, status: f.status }));
   for (const d of deployments) {
     const annotations = Object.fromEntries(Object.entries(d.metadata?.annotations ?? {}).filter(([k]) => !IGNORED_ANNOTATIONS.has(k)));
-    out.set(`Deployment/${d.metadata!.name}`, canonicalJson({
+    out.set(`Deployment/${d.metadata?.name}`, sortedJson({
       labels: d.metadata?.labels,
       annotations,
-      ownerReferences: (d.metadata?.ownerReferences ?? []).map(({ uid, ...ref }) => ({ ...ref, owner: owners.get(uid) })),
+      ownerReferences: ((d.metadata?.ownerReferences ?? []) as Array<{ uid?: string }>).map(({ uid, ...ref }) => ({ ...ref, owner: owners.get(uid) })),
       spec: d.spec,
       availableReplicas: (d.status as { availableReplicas?: number } | undefined)?.availableReplicas ?? 0,
     }));

@@ -15,8 +15,9 @@
 // its Dockerfile's; experiments only), --idle-runs=K (each controller started K times with no Foo: its fixed
 // cost, subtracted for the per-Foo bytes; default --runs), --timeout-seconds=S (per run until convergence;
 // default 900). BENCH_KEEP_AUDIT=<folder> keeps each controller run's audit log (the apiserver's timeline of
-// its requests) in that folder.
+// its requests) in that folder. --nice=N: the niceness of the whole bench (default -10, see NICE below; 0 for none).
 import * as fs from 'fs';
+import { spawnSync } from 'child_process';
 import * as os from 'os';
 import * as path from 'path';
 import { clusterTarget } from './bench-targets';
@@ -44,6 +45,15 @@ const oursArgs = option('ours-args')?.split(' ').filter(Boolean);
 const oursNodeFlags = option('ours-node-flags')?.split(' ').filter(Boolean);
 const idleRuns = Number(option('idle-runs') ?? (quick ? 1 : runs));
 const timeoutSeconds = Number(option('timeout-seconds') ?? 900);
+/**
+ * The niceness the whole bench runs at (`--nice=N`; `--nice=0` for none): the bench re-executes itself
+ * under `nice -n N`, so every process it starts (kube-apiserver, etcd, both controllers, the driver, synth
+ * processes) inherits it, the same for Go and ours. On a machine shared with other work, Linux shares
+ * the CPU by thread: at load 10-30 a single-threaded Node process got ~1/10 of a core while the
+ * multi-threaded apiserver and Go controller got more. At -10 the bench's threads outweigh default-priority
+ * work ~9:1; what is left is recorded: the priority each process had, and the load average per run.
+ */
+const NICE = Number(option('nice') ?? -10);
 
 interface SideBySideResults {
   readonly mode: 'side-by-side';
@@ -63,7 +73,21 @@ interface SideBySideResults {
   readonly runs: ControllerRun[];
 }
 
+/** Re-runs this process under `nice -n NICE` unless it already runs at that priority; returns false if it did. */
+function atBenchPriority(): boolean {
+  if (os.getPriority() === NICE || process.env.BENCH_RENICED) return true;
+  const r = spawnSync('nice', ['-n', String(NICE - os.getPriority()), process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit', env: { ...process.env, BENCH_RENICED: '1' },
+  });
+  process.exitCode = r.status ?? 1;
+  return false;
+}
+
 async function main() {
+  if (!atBenchPriority()) return;
+  // What the bench actually runs at (an unprivileged user cannot lower it: nice warns and runs at 0).
+  const priority = { requested: NICE, bench: os.getPriority() };
+  if (priority.bench !== NICE) console.error(`bench: running at niceness ${priority.bench}, not ${NICE} (nice needs root to lower it)`);
   const loadavgStart = os.loadavg();
   const dir = path.join(__dirname, 'results', new Date().toISOString().replace(/[:.]/g, '-'));
   fs.mkdirSync(dir, { recursive: true });
@@ -118,7 +142,7 @@ async function main() {
         fs.writeFileSync(path.join(dir, 'summary.partial.json'), JSON.stringify({ fixedCost, idleRuns: idle, summary: summarize(partial, fixedCost) }, null, 2) + '\n');
         console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
         + `${r.atConvergence.cpuSeconds} CPU s (apiserver ${r.apiserverCpuSeconds}, etcd ${r.etcdCpuSeconds}, driver ${r.driverCpuSeconds}), first write at ${r.firstWriteSeconds}s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
-        + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.end[0]}`);
+        + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.start[0]}-${r.loadavg.end[0]}, niceness ${JSON.stringify(r.priority)}`);
       });
       controller = {
         mode: 'side-by-side',
@@ -140,7 +164,7 @@ async function main() {
   }
 
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, kernel: os.release() };
-  const results = { date: new Date().toISOString(), machine, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, cliSynth, crdCorpus, controller };
+  const results = { date: new Date().toISOString(), machine, priority, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, cliSynth, crdCorpus, controller };
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([...synthPanels(synth), ...controllerPanels(controller)]));
 

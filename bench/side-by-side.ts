@@ -9,9 +9,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { RestClient } from '../runtime';
 import { parseDockerfile } from '../cli/image/dockerfile';
 import { createFoos, endStateDifferences, FooWorld } from './foo-world';
+import { PlainKube } from './plain-kube';
 import { findProcess, procStats, ProcStats } from './proc-stats';
 import { AuditedRequest, countRequests, meanLatency, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
 
@@ -90,6 +90,8 @@ export interface ControllerRun {
     readonly requests: Record<string, number>;
   };
   readonly loadavg: { readonly start: readonly number[]; readonly end: readonly number[] };
+  /** The niceness of the bench (driver), the controller, kube-apiserver and etcd during the run. */
+  readonly priority?: { readonly bench: number; readonly controller?: number; readonly apiserver?: number; readonly etcd?: number };
 }
 
 export async function runController(impl: Implementation, n: number, run: number, opts: SideBySideOptions): Promise<ControllerRun> {
@@ -98,7 +100,8 @@ export async function runController(impl: Implementation, n: number, run: number
   const plane = await startBenchControlPlane([crd]);
   let controller: ChildProcess | undefined;
   let world: FooWorld | undefined;
-  const client = RestClient.fromKubeConfig(plane.plane.kubeConfig());
+  // The driver's own HTTPS client (plain-kube.ts), as the cluster admin: nothing of the runtime under test.
+  const client = new PlainKube({ url: plane.plane.url, token: plane.plane.admin.token, ca: plane.plane.ca });
   try {
     await createFoos(client, n);
     world = new FooWorld(client, n);
@@ -117,6 +120,9 @@ export async function runController(impl: Implementation, n: number, run: number
     const exited = new Promise<never>((_, reject) => controller!.once('exit', (code, signal) => reject(new Error(`${impl} controller exited (${code ?? signal}):\n${stderr()}`))));
     const { convergedAtMs, deploymentsAtMs } = await Promise.race([world.waitConverged(started + opts.timeoutSeconds * 1000), exited]);
     const atConvergence = procStats(controller.pid!);
+    // The niceness each measured process ran at (inherited from the bench: run.ts --nice).
+    const niceOf = (pid: number | undefined) => { try { return pid === undefined ? undefined : os.getPriority(pid); } catch { return undefined; } };
+    const priority = { bench: os.getPriority(), controller: niceOf(controller.pid), apiserver: niceOf(apiserver), etcd: niceOf(etcd) };
     const apiserverCpuSeconds = round(apiserverCpu() - apiserverCpuAtStart);
     const etcdCpuSeconds = round(etcdCpu() - etcdCpuAtStart);
     const driverCpu = process.cpuUsage(driverCpuAtStart);
@@ -165,6 +171,7 @@ export async function runController(impl: Implementation, n: number, run: number
         requests: countRequests(inWindow),
       },
       loadavg: { start: loadStart, end: os.loadavg().map(round) },
+      priority,
     };
     END_STATES.set(result, endState);
     return result;
