@@ -42,7 +42,7 @@ export function controllerSection(r: Json, file = 'controller-results.json'): st
     ...(c.stoppedEarly ? [`Stopped early (\`bench/finish-partial.ts\`): ${c.stoppedEarly}.`] : []),
     'Medians; a fresh kube-apiserver + etcd per run, Go and ours alternating. The machine was shared with other work during the runs:',
     'the 1-minute load average (last column) is the machine\'s, not the benchmark\'s alone.',
-    ...(r.priority ? [`The whole bench ran at niceness ${r.priority.bench} (\`--nice=${r.priority.requested}\`; niceness per run of controller / kube-apiserver / etcd: ${[...new Set(runs.map((x) => `${x.priority?.controller ?? '?'} / ${x.priority?.apiserver ?? '?'} / ${x.priority?.etcd ?? '?'}`))].join(', ')}), the same for Go and ours: other work at the default priority gets ~1/9 of the CPU share of each of its threads.`] : []),
+    ...(r.priority ? [`The whole bench ran at niceness ${r.priority.bench} (\`--nice=${r.priority.requested}\`, in a session of its own${r.priority.autogroup ? `, scheduling group \`${r.priority.autogroup}\`` : ''}; niceness per run of controller / kube-apiserver / etcd: ${[...new Set(runs.map((x) => `${x.priority?.controller ?? '?'} / ${x.priority?.apiserver ?? '?'} / ${x.priority?.etcd ?? '?'}`))].join(', ')}), the same for Go and ours, so that the other work on the machine (at the default priority) distorts the time less.`] : []),
     '',
     '| Foos (runs each) | Go s | ours s | ours/Go | Go peak RSS MiB | ours peak RSS MiB | ours/Go | KiB per Foo Go / ours | Go CPU s | ours CPU s | kube-apiserver CPU s Go / ours | requests/Foo Go / ours | steady-state writes Go / ours | end states diffed: objects × run pairs, differing | load avg |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
