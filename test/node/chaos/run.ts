@@ -203,12 +203,25 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const ctx: FaultContext = { k, clusterDir: o.clusterDir, namespace: ns, db, sdb, dbPods, writerIps, log };
   const roundSize = o.kinds.length;
   let stoppedAtDeadline = false;
+  /** Why the database was not back before a fault (it was after the previous one, then lost it again). */
+  let notBackBefore: string | undefined;
   for (const f of schedule) {
     if (o.deadline && f.index % roundSize === 0 && f.index > 0) {
       const perRound = (Date.now() - (records[0]?.injectedAt ?? Date.now())) / (f.index / roundSize);
       if (Date.now() + perRound * 1.1 > o.deadline) { stoppedAtDeadline = true; log(`chaos: stopping after ${f.index / roundSize} rounds: another (${(perRound / 1000).toFixed(0)} s each) would end after the deadline`); break; }
     }
-    const before = (await until(bound, async () => (await recovered()).primary)) as string;
+    // Back after the previous fault, but it may have lost it since: the run ends with its report then.
+    let lastMissing = '';
+    const before = await until(bound, async () => {
+      const r = await recovered().catch((err) => ({ missing: (err as Error).message, primary: undefined }));
+      lastMissing = r.missing ?? '';
+      return r.primary;
+    }).catch(() => undefined);
+    if (!before) {
+      notBackBefore = `before fault ${f.index + 1} (${f.kind}) the database was not back within ${bound} s, after fault ${f.index} had recovered: ${lastMissing}`;
+      log(`chaos: ${notBackBefore}; ending the run`);
+      break;
+    }
     await sleep(1000); // writes before the fault, so the outage has a start
     log(`chaos: fault ${f.index + 1}/${schedule.length} ${f.kind} (primary ${before})`);
     const injected = await injectFault(ctx, f.kind, f.jitter, before);
@@ -290,7 +303,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     }
   }
   const verdicts: string[] = [];
-  if (faults.length !== schedule.length && !(stoppedAtDeadline && faults.length % roundSize === 0)) verdicts.push(`only ${faults.length} of ${schedule.length} faults ran (the last did not recover)`);
+  if (notBackBefore) verdicts.push(notBackBefore);
+  if (faults.length !== schedule.length && !(stoppedAtDeadline && faults.length % roundSize === 0)) verdicts.push(`only ${faults.length} of ${schedule.length} faults ran`);
   for (const f of faults.filter((x) => !x.withinBound)) verdicts.push(`fault ${f.index} (${f.kind}) not recovered within its bound (${f.boundSeconds.toFixed(1)} s): ${f.unrecovered ?? `${f.recoverySeconds} s`}`);
   if (o.synchronous && lost.length) verdicts.push(`${lost.length} acknowledged writes lost with synchronous: true (first ids ${lost.slice(0, 10).map((a) => a.id).join(', ')})`);
   const dups = duplicateAcks(acks);
