@@ -1,7 +1,7 @@
 // Differential corpus of custom resources: valid instances of every real-world CRD version plus single mutations
 // aimed at every rule kind, each created (server-side dry run, strict field validation) on the real kube-apiserver of
 // each oracle version and checked by our imitation (validateCustomResource for that version); verdicts and error
-// field paths compared. Writes bench/latest/cr-differential.json (or --out).
+// field paths and messages (type, path, value, detail) compared word for word. Writes bench/latest/cr-differential.json (or --out).
 //   npm run differential -- --seed 1 --per-crd 3 [--versions 1.28,1.32,1.36] [--out file]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     try {
       const r = await runDifferential(plane, version, crds, { seed, perCrd });
       results.push(r);
-      console.log(`v${version}: ${r.agree}/${r.cases} agree (${r.disagreements.length} disagreements; messages word for word in ${r.sameMessages} refused cases) over ${r.crdsInstalled}/${r.crds} CRDs, ${r.crdVersions} versions, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      console.log(`v${version}: ${r.agree}/${r.cases} agree with every message word for word (${r.agreePaths} with the same verdict and error paths; ${r.disagreements.length} disagreements) over ${r.crdsInstalled}/${r.crds} CRDs, ${r.crdVersions} versions, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     } finally {
       await plane.stop();
     }

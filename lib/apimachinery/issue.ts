@@ -11,6 +11,12 @@ export interface Issue {
   readonly value?: unknown;
   /** Warnings do not fail synth. @default 'error' */
   readonly severity?: 'error' | 'warning';
+  /**
+   * Our explanation, shown after the message in parentheses: the message itself is the apiserver's own wording,
+   * word for word, so that a user can compare it with what the cluster says.
+   * @default - none
+   */
+  readonly hint?: string;
 }
 
 /** `path: message (got <value>)`, the one format every synth-time check uses. */
@@ -20,7 +26,8 @@ export function formatIssue(issue: Issue): string {
   const distinctive = typeof issue.value === 'string' || (typeof issue.value === 'object' && issue.value !== null);
   const quoted = shown !== undefined && (issue.message.startsWith(`Invalid value: ${shown}`) || (distinctive && shown.length >= 3 && issue.message.includes(shown)));
   const got = shown === undefined || quoted ? '' : ` (got ${shown})`;
-  return `${issue.path}: ${issue.message}${got}`;
+  const hint = issue.hint ? ` (${issue.hint})` : '';
+  return `${issue.path}: ${issue.message}${hint}${got}`;
 }
 
 /** Only the errors of a list of issues. @internal */

@@ -63,8 +63,30 @@ export const APISERVER_CHANGES = {
    * before, any known string format on any type made kube-openapi's type check report the format (`must be of type byte`).
    */
   formatsOnlyOnTheirType: 36,
-  /** CRD CEL failures read `<field>: Invalid value: <message>` (before: `<field>: Invalid value: "object": <message>`). */
-  celMessageWithoutType: 36,
+  /**
+   * A failed CRD CEL rule shows the value itself, omitted for objects and lists (`spec: Invalid value: <message>`,
+   * `spec.name: Invalid value: "a.b": <message>`); before, the schema type (`Invalid value: "object": <message>`).
+   * apiextensions-apiserver v0.35.0 ("Omit values from validation rule error expressions"); measured on 1.32 and 1.36.
+   */
+  celMessageWithoutType: 35,
+  /**
+   * Field error wording of k8s.io/apimachinery v0.32.0: `Too long: may not be more than N bytes` for a schema's
+   * maxLength (before: `may not be longer than N`) and for annotations (before: `must have at most N bytes`).
+   */
+  tooLongInBytes: 32,
+  /**
+   * apiextensions-apiserver v0.34.0 ("Remove redundant detail messages in field.Required"): an embedded resource
+   * without apiVersion or kind reads `Required value` (before: `Required value: must not be empty`).
+   */
+  embeddedRequiredWithoutDetail: 34,
+  /** apimachinery v0.34.0: singular counts (`may not be more than 1 byte`, `must have at most 1 item`). */
+  singularCounts: 34,
+  /**
+   * apimachinery v0.35.0 (label checks moved to `api/validate/content`): label keys and values, annotation keys and
+   * finalizers say `must be no more than 63 bytes` (before: `characters`) and `a valid label key` (before: `a qualified
+   * name`).
+   */
+  labelChecksInBytes: 35,
   /**
    * An unsupported (enum) value blocks CEL rules like a wrong type does (rules are skipped, with a fieldless note):
    * enums bound the rules' cost estimates since kubernetes/kubernetes#119511. Measured: 1.28 still evaluates the
@@ -135,7 +157,8 @@ export const APISERVER_CHANGES = {
   policyParamsDeclaredUnresolved: 36,
   /**
    * Field errors print a bad value that is neither a string nor a number as JSON (apimachinery's field/errors.go,
-   * 1.34: `["Deny","Warn"]`); before, as Go's `%#v` (`[]admissionregistration.ValidationAction{"Deny", "Warn"}`).
+   * 1.34, kubernetes/kubernetes#132314: `["Deny","Warn"]`, `{"k":1}`, `null`); before, as Go's `%#v`
+   * (`[]admissionregistration.ValidationAction{"Deny", "Warn"}`, `map[string]interface {}{"k":1}`, `"null"`).
    */
   fieldValuesAsJson: 34,
   /**

@@ -4,6 +4,8 @@
  * and values (CRD names, example resources, the CEL `format` library).
  */
 
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from './kubernetes-versions';
+
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_LABEL_PART = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_PART}$`);
@@ -20,18 +22,23 @@ const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lo
   + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const NAME_PART_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
   + "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const QUALIFIED_NAME_MSG = "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
   + "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') "
   + "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
 const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end "
   + "with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
-function check(value: string, max: number, re: RegExp, message: string): string[] {
+function check(value: string, max: number, re: RegExp, message: string, unit = 'characters'): string[] {
   const errs: string[] = [];
-  // Go's len(): bytes of UTF-8, not characters
-  if (byteLength(value) > max) errs.push(`must be no more than ${max} characters`);
+  // Go's len(): bytes of UTF-8, not characters (whatever the message says)
+  if (byteLength(value) > max) errs.push(`must be no more than ${max} ${unit}`);
   if (!re.test(value)) errs.push(message);
   return errs;
+}
+
+/** The unit of the label checks' length messages: `bytes` from 1.35 (apimachinery's api/validate/content). */
+function labelUnit(version: KubernetesVersion): string {
+  return since(version, 'labelChecksInBytes') ? 'bytes' : 'characters';
 }
 
 /** @internal */
@@ -55,25 +62,30 @@ export function isDns1123Subdomain(value: string): string[] {
   return check(value, 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG);
 }
 
-/** IsQualifiedName: label and annotation keys, finalizers (`[prefix/]name`). @internal */
-export function isQualifiedName(value: string): string[] {
+/**
+ * IsQualifiedName: label and annotation keys, finalizers (`[prefix/]name`), in the wording of `version`
+ * (from 1.35 apimachinery's content.IsLabelKey: lengths in bytes, `a valid label key`).
+ *
+ * @internal
+ */
+export function isQualifiedName(value: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string[] {
   const parts = value.split('/');
-  if (parts.length > 2) return [QUALIFIED_NAME_MSG];
+  if (parts.length > 2) return [`${since(version, 'labelChecksInBytes') ? 'a valid label key' : 'a qualified name'} ${QUALIFIED_NAME_MSG}`];
   const name = parts[parts.length - 1];
   const errs: string[] = [];
   if (parts.length === 2) {
     if (!parts[0]) errs.push('prefix part must be non-empty');
-    else errs.push(...isDns1123Subdomain(parts[0]).map(e => `prefix part ${e}`));
+    else errs.push(...check(parts[0], 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG, labelUnit(version)).map(e => `prefix part ${e}`));
   }
   if (!name) errs.push('name part must be non-empty');
-  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
+  else if (byteLength(name) > 63) errs.push(`name part must be no more than 63 ${labelUnit(version)}`);
   if (name && !QUALIFIED_NAME_PART.test(name)) errs.push(NAME_PART_MSG);
   return errs;
 }
 
-/** IsValidLabelValue. @internal */
-export function isValidLabelValue(value: string): string[] {
-  return check(value, 63, LABEL_VALUE, LABEL_VALUE_MSG);
+/** IsValidLabelValue, in the wording of `version` (lengths in bytes from 1.35). @internal */
+export function isValidLabelValue(value: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string[] {
+  return check(value, 63, LABEL_VALUE, LABEL_VALUE_MSG, labelUnit(version));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { CrdVersionSpec, ResourceScope } from '../crd-manifest';
 import { Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
-import { checkObjectMeta } from './object-meta';
+import { embeddedDecodeError } from './embedded-decode';
+import { CANNOT_BE_HANDLED, cannotBeHandled, checkObjectMeta, UNDECODABLE_HINT } from './object-meta';
 import { checkScaleReplicas } from './scale-replicas';
 import { validateValue, ValueValidation } from './value-validator';
 
@@ -39,8 +40,15 @@ export function validateCustomResource(def: CustomResourceDefinitionVersion, obj
   const statusSubresource = def.version.subresources?.status !== undefined;
   const stored = (o: Record<string, unknown>) => (statusSubresource ? withoutStatus(o) : o);
   const metadata = (object.metadata ?? {}) as Record<string, unknown>;
-  const issues: Issue[] = [...checkObjectMeta(metadata, def.scope, def.kind)];
+  const issues: Issue[] = [...checkObjectMeta(metadata, def.scope, def.kind, undefined, { kubernetesVersion, resourceVersion: def.version.name })];
   const schema = def.version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  // an object the apiserver cannot decode is refused with that one error, before any validation
+  if (issues.some(i => i.message.includes(CANNOT_BE_HANDLED))) return { issues, value: object };
+  const undecodable = embeddedDecodeError(schema, object, '', kubernetesVersion);
+  if (undecodable) {
+    const path = undecodable.slice(0, undecodable.indexOf(': '));
+    return { issues: [...issues, { path, message: cannotBeHandled(def.kind, def.version.name, undecodable), hint: UNDECODABLE_HINT }], value: object };
+  }
   const validated = validateValue(schema, stored(object), {
     oldValue: options.oldObject && stored(options.oldObject),
     kubernetesVersion,

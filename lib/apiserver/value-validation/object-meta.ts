@@ -1,6 +1,17 @@
 import { ResourceScope } from '../crd-manifest';
 import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 import { Issue } from '../../apimachinery/issue';
+import { fieldValue } from '../../apimachinery/field-value';
+import { tooLongBytes } from '../../apimachinery/field-error-details';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+
+/** Where an ObjectMeta is checked: the Kubernetes version imitated, and the resource's version (for decode errors). */
+export interface ObjectMetaContext {
+  /** @default '1.32' */
+  readonly kubernetesVersion?: KubernetesVersion;
+  /** The apiVersion's version (`v1`), named by a decode error. @default - none */
+  readonly resourceVersion?: string;
+}
 
 const OBJECT_META_FIELDS = new Set([
   'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
@@ -14,17 +25,24 @@ const OBJECT_META_FIELDS = new Set([
  *
  * @internal
  */
-export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope | string, kind: string, embeddedAt?: string): Issue[] {
+export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope | string, kind: string, embeddedAt?: string, context: ObjectMetaContext = {}): Issue[] {
+  const version = context.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const invalid = (path: string, value: unknown, messages: readonly string[]): Issue[] => messages.map(m => ({ path, message: `Invalid value: ${fieldValue(value, version)}: ${m}`, value }));
   const issues: Issue[] = [];
   const at = embeddedAt ? `${embeddedAt}.metadata` : 'metadata';
   for (const k of Object.keys(meta)) {
-    if (!OBJECT_META_FIELDS.has(k)) issues.push({ path: `${at}.${k}`, message: `unknown field "${at}.${k}" (the apiserver would drop it)`, value: meta[k] });
+    if (!OBJECT_META_FIELDS.has(k)) issues.push({ path: `${at}.${k}`, message: `unknown field "${at}.${k}"`, hint: DROPPED, value: meta[k] });
   }
   const undecodable = decodeErrors(meta);
   // the apiserver cannot decode such metadata: it refuses the object with that one error, before validating anything;
   // in an embedded resource, the error is the metadata's (GetObjectMeta's)
-  if (undecodable.length && embeddedAt) return [...issues, { path: at, message: `Invalid value: ${JSON.stringify(meta)}: ${undecodable[0].message}`, value: meta }];
-  if (undecodable.length) return [...issues, ...undecodable];
+  if (undecodable.length && embeddedAt) {
+    return [...issues, { path: at, message: `Invalid value: ${fieldValue(meta, version)}: ${undecodable[0].message}`, hint: UNDECODABLE_HINT, value: meta }];
+  }
+  if (undecodable.length) {
+    // the whole object is refused: `<Kind> in version "<v>" cannot be handled as a <Kind>: json: cannot unmarshal …`
+    return [...issues, ...undecodable.map(i => ({ ...i, message: cannotBeHandled(kind, context.resourceVersion, i.message), hint: UNDECODABLE_HINT }))];
+  }
   const name = meta.name;
   const generateName = meta.generateName;
   if (!embeddedAt && (name === undefined || name === '') && (generateName === undefined || generateName === '')) {
@@ -50,22 +68,26 @@ export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope 
     issues.push(...invalid(`${at}.namespace`, namespace, isDns1123Label(namespace)));
   }
   for (const [k, v] of Object.entries(meta.labels ?? {})) {
-    issues.push(...invalid(`${at}.labels`, k, isQualifiedName(k)));
-    if (typeof v === 'string') issues.push(...invalid(`${at}.labels`, v, isValidLabelValue(v)));
+    issues.push(...invalid(`${at}.labels`, k, isQualifiedName(k, version)));
+    if (typeof v === 'string') issues.push(...invalid(`${at}.labels`, v, isValidLabelValue(v, version)));
   }
   for (const f of Array.isArray(meta.finalizers) ? meta.finalizers : []) {
-    if (typeof f === 'string') issues.push(...invalid(`${at}.finalizers`, f, isQualifiedName(f)));
+    if (typeof f === 'string') issues.push(...invalid(`${at}.finalizers`, f, isQualifiedName(f, version)));
   }
   let annotationBytes = 0;
   for (const [k, v] of Object.entries(meta.annotations ?? {})) {
-    issues.push(...invalid(`${at}.annotations`, k, isQualifiedName(k)));
+    issues.push(...invalid(`${at}.annotations`, k, isQualifiedName(k, version)));
     annotationBytes += Buffer.byteLength(k) + Buffer.byteLength(String(v));
   }
   if (annotationBytes > 262144) {
-    issues.push({ path: `${at}.annotations`, message: 'Too long: must have at most 262144 bytes', value: annotationBytes });
+    issues.push({ path: `${at}.annotations`, message: tooLongBytes(262144, version), value: annotationBytes });
   }
   return issues;
 }
+
+const DROPPED = 'the apiserver would drop it';
+/** @internal */
+export const UNDECODABLE_HINT = 'the apiserver cannot decode the object';
 
 /**
  * The message a decode of ObjectMeta fails with (Go's encoding/json).
@@ -80,7 +102,7 @@ const STRING_MAPS = ['labels', 'annotations'];
 /** Fields of another JSON type than ObjectMeta's Go types: encoding/json's first error (strings and string maps). */
 function decodeErrors(meta: Record<string, unknown>): Issue[] {
   const wrong = (path: string, goField: string, v: unknown, goType: string): Issue[] => [{
-    path, value: v, message: `${UNDECODABLE} ${jsonTypeName(v)} into Go struct field ObjectMeta.${goField} of type ${goType} (the apiserver cannot decode the object)`,
+    path, value: v, message: `${UNDECODABLE} ${jsonTypeName(v)} into Go struct field ObjectMeta.${goField} of type ${goType}`,
   }];
   for (const k of STRING_FIELDS) if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') return wrong(`metadata.${k}`, k, meta[k], 'string');
   for (const k of STRING_MAPS) {
@@ -96,6 +118,29 @@ function decodeErrors(meta: Record<string, unknown>): Issue[] {
   }
   return [];
 }
+
+/**
+ * Why metadata does not decode as ObjectMeta (Go's encoding/json), or undefined.
+ *
+ * @internal
+ */
+export function objectMetaDecodeError(meta: unknown): string | undefined {
+  if (meta === null || meta === undefined) return undefined;
+  if (typeof meta !== 'object' || Array.isArray(meta)) return `${UNDECODABLE} ${jsonTypeName(meta)} into Go value of type v1.ObjectMeta`;
+  return decodeErrors(meta as Record<string, unknown>)[0]?.message;
+}
+
+/**
+ * The apiserver's message for an object it cannot decode: `<Kind> in version "<v>" cannot be handled as a <Kind>: …`.
+ *
+ * @internal
+ */
+export function cannotBeHandled(kind: string, resourceVersion: string | undefined, error: string): string {
+  return `${kind} in version ${JSON.stringify(resourceVersion ?? '')}${CANNOT_BE_HANDLED}${kind}: ${error}`;
+}
+
+/** What every decode error's message has. @internal */
+export const CANNOT_BE_HANDLED = ' cannot be handled as a ';
 
 function jsonTypeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -114,7 +159,3 @@ function isPathSegmentPrefix(name: string): string[] {
   return ['/', '%'].filter(c => name.includes(c)).map(c => `may not contain '${c}'`);
 }
 
-/** One `Invalid value` issue per apimachinery message. */
-function invalid(path: string, value: unknown, messages: readonly string[]): Issue[] {
-  return messages.map(m => ({ path, message: `Invalid value: ${JSON.stringify(value)}: ${m}`, value }));
-}

@@ -1,5 +1,6 @@
 import { ScaleSubresourceSpec } from '../crd-manifest';
 import { Issue } from '../../apimachinery/issue';
+import { goNumber } from '../../apimachinery/field-value';
 
 /**
  * The scale subresource's checks on create (apiextensions' customResourceStrategy.validateScaleSpec/Status):
@@ -44,7 +45,7 @@ function replicasError(path: string, value: unknown): { shown: string; detail: s
 
 /** unstructured's `%v accessor error: %v is of the type %T, expected %s`. */
 function accessorError(path: string, value: unknown, expected: string): string {
-  return `.${path.replace(/^\./, '')} accessor error: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)} is of the type ${goTypeOf(value)}, expected ${expected}`;
+  return `.${path.replace(/^\./, '')} accessor error: ${goValue(value)} is of the type ${goTypeOf(value)}, expected ${expected}`;
 }
 
 function goTypeOf(v: unknown): string {
@@ -73,9 +74,11 @@ function at(object: unknown, path: string): { value?: unknown; notAMap?: string 
   return { value: node };
 }
 
-/** Go's %v of a decoded JSON value (roughly: lists as `[a b]`). */
+/** Go's %v of a decoded JSON value: lists as `[a b]`, maps as `map[k:v]` (keys sorted), nil as `<nil>`, floats as %g. */
 function goValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (typeof v === 'object' && v !== null) return `map[${Object.entries(v).map(([k, x]) => `${k}:${goValue(x)}`).join(' ')}]`;
+  if (v === null) return '<nil>';
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'object') return `map[${Object.keys(v).sort().map(k => `${k}:${goValue((v as Record<string, unknown>)[k])}`).join(' ')}]`;
   return String(v);
 }

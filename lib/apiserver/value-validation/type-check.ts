@@ -1,6 +1,7 @@
 import { KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { isKnownFormat } from '../schema/formats';
 import { JSONSchemaProps } from '../schema/json-schema-props';
+import { isInt64 } from '../../apimachinery/field-value';
 
 /**
  * kube-openapi's type validator (`validate/type.go`) as the apiextensions apiserver runs it, quirks included:
@@ -38,22 +39,25 @@ export function checkValueType(v: unknown, s: JSONSchemaProps, at: string, versi
 }
 
 /**
- * 1.36's range check of numeric formats, reported without a field path (`<nil>`), as the apiserver does.
+ * 1.36's range check of numeric formats (kube-openapi's IsValueValidAgainstRange), reported without a field path
+ * (`<nil>`), as the apiserver does: of the value (`Checked value must be of type integer with format int32 in spec.x`),
+ * and of a bound (`prefix` `Minimum boundary`, `Maximum boundary`, `MultipleOf`). An integer field's default format
+ * is int64: a fraction, or a float64 beyond int64, does not fit.
  */
-export function numericFormatError(v: unknown, s: JSONSchemaProps, at: string, version: KubernetesVersion): string | undefined {
+export function numericFormatError(v: unknown, s: JSONSchemaProps, at: string, version: KubernetesVersion, prefix = 'Checked'): string | undefined {
   if (typeof v !== 'number' || !since(version, 'numericFormatRanges')) return undefined;
+  if (s.type !== 'integer' && s.type !== 'number') return undefined;
   const format = keptFormat(s, version);
-  // an integer field without a format is checked as integer's default format: no fraction
-  if (format === '' && s.type === 'integer' && !Number.isInteger(v)) return `Invalid value: "": Checked value must be of type integer (default format) in ${at}`;
-  const fits = RANGES[format];
-  if (!fits || fits(v)) return undefined;
-  return `Invalid value: "": Checked value must be of type ${s.type} with format ${format} in ${at}`;
+  const fits = RANGES[format] ?? (s.type === 'integer' ? RANGES.int64 : () => true);
+  if (fits(v)) return undefined;
+  return `Invalid value: "": ${prefix} value must be of type ${s.type} ${format ? `with format ${format}` : '(default format)'} in ${at}`;
 }
 
 const MAX_FLOAT32 = 3.4028234663852886e38;
 const RANGES: Record<string, (v: number) => boolean> = {
   int32: v => Number.isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 31 - 1,
-  int64: v => Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63,
+  // what strconv.ParseInt reads of the number: an int64, or a float64 written without fraction within int64
+  int64: v => isInt64(v),
   float: v => Math.abs(v) <= MAX_FLOAT32,
 };
 

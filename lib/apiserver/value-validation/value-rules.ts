@@ -4,6 +4,8 @@ import { joinFieldPath, resolveFieldPath } from '../cel/field-path';
 import { checkExpression } from '../cel/type-checker';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { Issue } from '../../apimachinery/issue';
+import { fieldValue } from '../../apimachinery/field-value';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 
 const USES_OLD_SELF = /\boldSelf\b/;
 
@@ -11,13 +13,18 @@ const USES_OLD_SELF = /\boldSelf\b/;
  * Evaluates the `x-kubernetes-validations` rules of one schema node against its value, the way
  * the apiserver's CEL validator reports them:
  * - a failing rule yields its `messageExpression` result, else its `message`, else `failed rule: <rule>`;
- * - the cause follows `reason` (`Invalid value: "object": …`, `Forbidden: …`, `Required value: …`, `Duplicate value: …`);
+ * - the cause follows `reason` (`Invalid value: "object": …`, `Forbidden: …`, `Required value: …`, `Duplicate value: …`),
+ *   with the schema type as the value up to 1.34, and from 1.35 the value itself (omitted for objects and lists);
+ * - an evaluation error reads as cel-go's (`no such key: x evaluating rule: …`), with the schema type as the value;
  * - the path is the node's path plus the rule's `fieldPath`;
  * - transition rules (reading `oldSelf`) run only when an old value is given (an update).
  */
-export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string): Issue[] {
+export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
   const issues: Issue[] = [];
-  const typeText = schema.type ?? ''; // the apiserver shows the schema type as the value
+  const typeText = schema.type ?? ''; // the apiserver shows the schema type as the value (of evaluation errors always)
+  // a failed rule's value: the schema type, or from 1.35 the value itself, omitted for objects and lists
+  const shownValue = !since(version, 'celMessageWithoutType') ? `"${typeText}"`
+    : typeText === 'object' || typeText === 'array' ? undefined : fieldValue(value, version);
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
     const transition = USES_OLD_SELF.test(rule.rule);
     const optionalOldSelf = transition && rule.optionalOldSelf === true;
@@ -39,7 +46,7 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
         // cel-go reports a runtime type mismatch (int-or-string, dyn) as 'no such overload'
         const detail = /no (such|matching) overload/.test(result.error)
           ? `'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText}`
-          : `${result.error} evaluating rule: ${ruleText}`;
+          : `${celGoError(result.error)} evaluating rule: ${ruleText}`;
         issues.push({ path, message: `Invalid value: "${typeText}": ${detail}`, value });
       }
       continue;
@@ -56,17 +63,23 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
       const text = msg.ok && typeof msg.value === 'string' ? msg.value.trim() : '';
       if (text !== '' && !/\n/.test(text)) detail = text;
     }
-    issues.push({ path: at, message: causeFor(rule.reason, typeText, detail), value });
+    issues.push({ path: at, message: causeFor(rule.reason, shownValue, detail), value });
   }
   return issues;
 }
 
 /** `fieldErrorForReason`: the field error type follows the rule's reason (Duplicate carries no detail). */
-function causeFor(reason: string | undefined, typeText: string, detail: string): string {
+function causeFor(reason: string | undefined, shown: string | undefined, detail: string): string {
+  const withValue = (type: string) => (shown === undefined ? type : `${type}: ${shown}`);
   switch (reason) {
     case 'FieldValueForbidden': return `Forbidden: ${detail}`;
     case 'FieldValueRequired': return `Required value: ${detail}`;
-    case 'FieldValueDuplicate': return `Duplicate value: "${typeText}"`;
-    default: return `Invalid value: "${typeText}": ${detail}`;
+    case 'FieldValueDuplicate': return withValue('Duplicate value');
+    default: return `${withValue('Invalid value')}: ${detail}`;
   }
+}
+
+/** An evaluation error in cel-go's words where the local CEL library words it otherwise. */
+function celGoError(error: string): string {
+  return error.replace(/^field not found: /, 'no such key: ');
 }

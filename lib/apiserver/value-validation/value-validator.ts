@@ -8,6 +8,8 @@ import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apim
 import { checkValueType, numericFormatError } from './type-check';
 import { evaluateRules } from './value-rules';
 import { checkEmbeddedResource } from './embedded-resource';
+import { fieldValue, goFloat, goQuote, goJson, isInt64 } from '../../apimachinery/field-value';
+import { tooLongMaxLength, tooMany } from '../../apimachinery/field-error-details';
 
 /** Options of `validateValue`. */
 export interface ValidateValueOptions {
@@ -89,7 +91,8 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, options: 
       issues: [...schemaIssues, {
         path: options.path || '<root>',
         severity: 'warning',
-        message: RULES_SKIPPED,
+        // field.Invalid(nil, nil, …): a fieldless cause whose value is nil
+        message: `Invalid value: ${fieldValue(null, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION)}: ${RULES_SKIPPED}`,
       }],
       value: defaulted,
     };
@@ -97,7 +100,7 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, options: 
   return { issues: walk(true), value: defaulted };
 }
 
-/** The apiserver's note when it skips CEL rules because of blocking schema errors. */
+/** The apiserver's note when it skips CEL rules because of blocking schema errors (the detail of a fieldless cause). */
 export const RULES_SKIPPED = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
 /** Errors after which the apiserver skips CEL rules: wrong type, required, unsupported value, too long, too many. */
@@ -133,6 +136,9 @@ interface NodeContext {
 
 const ROOT_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 
+/** Why an unknown field is an error of ours: with strict field validation the apiserver refuses it, else drops it. */
+const DROPPED = 'the apiserver would drop it';
+
 class ValueWalker {
   constructor(private readonly issues: Issue[], private readonly withRules: boolean, private readonly version: KubernetesVersion) {}
 
@@ -152,24 +158,26 @@ class ValueWalker {
     if (v === null) {
       if (s.nullable === true) {
         // kube-openapi still checks enum on null: a nullable enum must list null to accept it
-        if (s.enum && !s.enum.includes(null)) this.add(at, `Unsupported value: null: supported values: ${s.enum.map(show).join(', ')}`, null, this.enumBlocks());
+        if (s.enum && !s.enum.includes(null)) this.add(at, this.unsupported(null, s.enum), null, this.enumBlocks());
         return true;
       }
       if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null, true);
+      // kube-openapi runs the type and the common (enum) validators on null
+      this.checkEnum(null, s, at);
       return !s.type;
     }
     const typed = this.checkType(v, s, at);
     if (typed === false) {
       this.strictUnknownFields(v, s, path, ctx);
-      // kube-openapi runs its other validators that apply to any kind after a failed type check: the branches; and
-      // from 1.36 (numeric formats) a number with a fraction in an integer field still gets the numeric checks
+      // kube-openapi's schema validator runs every validator that applies to the value's kind after a failed type
+      // check too: the branches, enum (any kind), the numeric checks on a number, the string checks on a string
       this.checkBranches(v, s, path, ctx);
-      if (typeof v === 'number' && s.type === 'integer' && since(this.version, 'numericFormatRanges')) this.checkNumber(v, s, at);
+      this.checkEnum(v, s, at);
+      if (typeof v === 'number') this.checkNumber(v, s, at);
+      if (typeof v === 'string') this.checkString(v, s, at, false);
       return false;
     }
-    if (s.enum && !s.enum.some(e => deepEqual(e, v))) {
-      this.add(at, `Unsupported value: ${show(v)}: supported values: ${s.enum.map(show).join(', ')}`, v, this.enumBlocks());
-    }
+    this.checkEnum(v, s, at);
     // a string or list of another type passed kube-openapi's type check only by its format: a string still gets
     // the string checks (the format's included), a list nothing else
     if (typed === 'quirk') {
@@ -182,7 +190,7 @@ class ValueWalker {
     else if (typeof v === 'object') this.checkObject(v as Record<string, unknown>, s, path, ctx);
     this.checkBranches(v, s, path, ctx);
     if (this.withRules && !ctx.valueOnly && s['x-kubernetes-validations']) {
-      this.issues.push(...evaluateRules(s, v, ctx.old, at));
+      this.issues.push(...evaluateRules(s, v, ctx.old, at, this.version));
     }
     return true;
   }
@@ -208,41 +216,66 @@ class ValueWalker {
   private strictUnknownFields(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     if (ctx.valueOnly || !isPlainObject(v) || s['x-kubernetes-preserve-unknown-fields'] === true) return;
     for (const [k, child] of Object.entries(v)) {
-      if (child !== undefined) this.add(join(path, k), `unknown field "${join(path, k)}" (the apiserver would drop it)`, child);
+      if (child !== undefined) this.add(join(path, k), `unknown field "${join(path, k)}"`, child, false, DROPPED);
     }
   }
 
+  /** Enum (kube-openapi's common validator, for a value of any kind). */
+  private checkEnum(v: unknown, s: JSONSchemaProps, at: string): void {
+    if (s.enum && !s.enum.some(e => deepEqual(e, v))) this.add(at, this.unsupported(v, s.enum), v, this.enumBlocks());
+  }
+
+  /** field.NotSupported: the supported values quoted, strings as they are and the others as JSON (apiextensions). */
+  private unsupported(v: unknown, values: readonly unknown[]): string {
+    return `Unsupported value: ${fieldValue(v, this.version)}: supported values: ${values.map(e => goQuote(typeof e === 'string' ? e : goJson(e))).join(', ')}`;
+  }
+
+  /**
+   * kube-openapi's numeric checks: an int64 (a JSON integer that fits) against the bound truncated to an int64 and
+   * printed as one; a float64 against the bound as a float64, printed with Go's %v (`4.294967295e+09`). From 1.36 a
+   * bound out of the field's numeric format (`minimum: 1.5` on an integer) is an error of its own, and the value is
+   * then compared (and shown) as a float64.
+   */
   private checkNumber(v: number, s: JSONSchemaProps, at: string): void {
-    if (s.minimum !== undefined) {
-      if (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum) {
-        this.invalid(at, v, `${at} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${s.minimum}`);
-      }
+    const check = (bound: number, prefix: string, fails: (x: number, b: number) => boolean, detail: (b: string) => string) => {
+      const outOfRange = numericFormatError(bound, s, at, this.version, prefix);
+      if (outOfRange) this.add('<nil>', outOfRange, '');
+      const native = isInt64(v) && !outOfRange;
+      const b = native ? Math.trunc(bound) : bound;
+      if (fails(v, b)) this.add(at, `Invalid value: ${native ? String(v) : goFloat(v)}: ${at} in body should ${detail(native ? String(b) : goFloat(b))}`, v);
+    };
+    if (s.multipleOf !== undefined && s.multipleOf > 0) {
+      check(s.multipleOf, 'MultipleOf', (x, b) => b !== 0 && Math.abs(x / b - Math.round(x / b)) > 1e-9, b => `be a multiple of ${b}`);
     }
     if (s.maximum !== undefined) {
-      if (s.exclusiveMaximum ? v >= s.maximum : v > s.maximum) {
-        this.invalid(at, v, `${at} in body should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${s.maximum}`);
-      }
+      check(s.maximum, 'Maximum boundary', (x, b) => (s.exclusiveMaximum ? x >= b : x > b), b => `be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${b}`);
     }
-    if (s.multipleOf !== undefined && s.multipleOf > 0) {
-      const q = v / s.multipleOf;
-      if (Math.abs(q - Math.round(q)) > 1e-9) this.invalid(at, v, `${at} in body should be a multiple of ${s.multipleOf}`);
+    if (s.minimum !== undefined) {
+      check(s.minimum, 'Minimum boundary', (x, b) => (s.exclusiveMinimum ? x <= b : x < b), b => `be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${b}`);
     }
   }
 
-  private checkString(v: string, s: JSONSchemaProps, at: string): void {
+  /**
+   * kube-openapi's string validator reports the first of maxLength, minLength and pattern that fails (lengths in
+   * runes); its format validator runs apart (only where the type check passed).
+   */
+  private checkString(v: string, s: JSONSchemaProps, at: string, withFormat = true): void {
     const length = [...v].length;
-    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, `Too long: may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}`, v, true);
-    if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
+    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, tooLongMaxLength(s.maxLength, this.version), v, true);
+    else if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
     // a pattern that does not compile is the CRD's error (reported there); kube-openapi then checks nothing
-    if (s.pattern !== undefined && goRegexpError(s.pattern) === undefined && !goRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
+    else if (s.pattern !== undefined && goRegexpError(s.pattern) === undefined && !goRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
     // kube-openapi reports a format as a type (InvalidTypeCode): it blocks CEL rules like a wrong type
-    if (s.format && !checkFormat(s.format, v, this.version)) this.add(at, `Invalid value: ${show(v)}: ${at} in body must be of type ${s.format}: ${show(v)}`, v, true);
+    if (withFormat && s.format && !checkFormat(s.format, v, this.version)) {
+      this.add(at, `Invalid value: ${fieldValue(v, this.version)}: ${at} in body must be of type ${s.format}: ${goQuote(v)}`, v, true);
+    }
   }
 
   private checkArray(v: unknown[], s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     const at = path || '<root>';
-    if (s.maxItems !== undefined && v.length > s.maxItems) this.add(at, `Too many: ${v.length}: must have at most ${s.maxItems} items`, v.length, true);
-    if (s.minItems !== undefined && v.length < s.minItems) this.invalid(at, v, `${at} in body should have at least ${s.minItems} items`);
+    if (s.maxItems !== undefined && v.length > s.maxItems) this.add(at, tooMany(v.length, s.maxItems, this.version), v.length, true);
+    // kube-openapi's TooFewItems carries the list's size as the value
+    if (s.minItems !== undefined && v.length < s.minItems) this.invalid(at, v.length, `${at} in body should have at least ${s.minItems} items`);
     if (!ctx.valueOnly) this.checkListType(v, s, path);
     if (!s.items) return;
     const listType = s['x-kubernetes-list-type'];
@@ -255,21 +288,27 @@ class ValueWalker {
     });
   }
 
-  /** `x-kubernetes-list-type: set` items are unique; `map` items are unique by their map keys. */
+  /** `x-kubernetes-list-type: set` items are unique; `map` items are objects, unique by their map keys. */
   private checkListType(v: unknown[], s: JSONSchemaProps, path: string): void {
     const listType = s['x-kubernetes-list-type'];
     // like apiextensions' listtype validation, each repeated value is reported once, at its second occurrence
     const secondOccurrence = (ids: unknown[], i: number) => ids.filter((o, j) => j < i && deepEqual(o, ids[i])).length === 1;
     if (listType === 'set') {
       v.forEach((item, i) => {
-        if (secondOccurrence(v, i)) this.add(`${path}[${i}]`, `Duplicate value: ${show(item)}`, item);
+        if (secondOccurrence(v, i)) this.add(`${path}[${i}]`, `Duplicate value: ${fieldValue(item, this.version)}`, item);
       });
     } else if (listType === 'map') {
+      // validateListMap: the first item that is neither an object nor null is the only error
+      const notObject = v.findIndex(item => item !== null && !isPlainObject(item));
+      if (notObject >= 0) {
+        this.invalid(`${path}[${notObject}]`, v[notObject], 'must be an object for an array of list-type map');
+        return;
+      }
       const keys = s['x-kubernetes-list-map-keys'] ?? [];
       const keyOf = (item: unknown) => Object.fromEntries(keys.map(k => [k, field(item, k) ?? s.items?.properties?.[k]?.default]));
       const ids = v.map(keyOf);
       v.forEach((_item, i) => {
-        if (secondOccurrence(ids, i)) this.add(`${path}[${i}]`, `Duplicate value: ${show(ids[i])}`, ids[i]);
+        if (v[i] !== null && secondOccurrence(ids, i)) this.add(`${path}[${i}]`, `Duplicate value: ${fieldValue(ids[i], this.version)}`, ids[i]);
       });
     }
   }
@@ -277,14 +316,17 @@ class ValueWalker {
   private checkObject(v: Record<string, unknown>, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     const at = path || '<root>';
     const count = Object.keys(v).length;
-    if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, `Too many: ${count}: must have at most ${s.maxProperties} items`, count, true);
+    if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, tooMany(count, s.maxProperties, this.version), count, true);
     if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, count, `${at} in body should have at least ${s.minProperties} properties`);
     for (const r of s.required ?? []) {
       if (v[r] === undefined && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
         this.add(childPath(path, r), 'Required value', undefined, true);
       }
     }
-    if (ctx.embedded && !ctx.root && !ctx.valueOnly) this.issues.push(...checkEmbeddedResource(v, path));
+    if (ctx.embedded && !ctx.root && !ctx.valueOnly) {
+      // a required apiVersion or kind blocks CEL rules like any required value
+      for (const i of checkEmbeddedResource(v, path, this.version)) this.add(i.path, i.message, i.value, i.message.startsWith('Required value'), i.hint);
+    }
     const ap = s.additionalProperties;
     const preserve = s['x-kubernetes-preserve-unknown-fields'] === true || ap === true;
     const old = isPlainObject(ctx.old) ? ctx.old : undefined;
@@ -303,7 +345,7 @@ class ValueWalker {
         const embedded = prop['x-kubernetes-embedded-resource'] === true;
         this.check(child, prop, p, { root: false, embedded, old: old?.[k], valueOnly: ctx.valueOnly });
       } else if (!preserve && !ctx.valueOnly && (s.properties || s.type === 'object')) {
-        this.add(p, `unknown field "${p}" (the apiserver would drop it)`, child);
+        this.add(p, `unknown field "${p}"`, child, false, DROPPED);
       }
     }
   }
@@ -311,7 +353,7 @@ class ValueWalker {
   /** Only `metadata.name` and `metadata.generateName` may be constrained by a CRD schema. */
   private checkRootMetadata(meta: unknown, s: JSONSchemaProps | undefined, path: string): void {
     if (!isPlainObject(meta)) {
-      if (meta !== undefined) this.invalid(path, jsonType(meta), `${path} in body must be of type object: "${jsonType(meta)}"`);
+      if (meta !== undefined) this.add(path, `Invalid value: "${jsonType(meta)}": ${path} in body must be of type object: "${jsonType(meta)}"`, meta);
       return;
     }
     for (const k of ['name', 'generateName']) {
@@ -355,11 +397,11 @@ class ValueWalker {
   }
 
   private invalid(path: string, value: unknown, detail: string): void {
-    this.add(path, `Invalid value: ${show(value)}: ${detail}`, value);
+    this.add(path, `Invalid value: ${fieldValue(value, this.version)}: ${detail}`, value);
   }
 
-  private add(path: string, message: string, value: unknown, blocking = false): void {
-    const issue: Issue = { path, message, value };
+  private add(path: string, message: string, value: unknown, blocking = false, hint?: string): void {
+    const issue: Issue = hint ? { path, message, value, hint } : { path, message, value };
     if (blocking) blockingIssues.add(issue);
     this.issues.push(issue);
   }
@@ -397,11 +439,5 @@ function field(o: unknown, k: string): unknown {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A value as the apiserver prints it in a cause: strings quoted, numbers bare, objects as JSON. */
-function show(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 

@@ -1,14 +1,15 @@
 import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
 import { validateCustomResource } from '../../../lib/apiserver/value-validation/custom-resource';
-import { UNDECODABLE } from '../../../lib/apiserver/value-validation/object-meta';
+import { CANNOT_BE_HANDLED } from '../../../lib/apiserver/value-validation/object-meta';
 import { RULES_SKIPPED } from '../../../lib/apiserver/value-validation/value-validator';
 import { ControlPlane } from '../../envtest';
 import { casesFor, CorpusCase, CorpusCrd, CorpusOptions, servedVersions } from './corpus';
 
-/** One side's verdict on a custom resource: refused or not, and the field paths of the errors. */
+/** One side's verdict on a custom resource: refused or not, the field paths of the errors, and the errors (`path: message`). */
 export interface Verdict {
   readonly refused: boolean;
   readonly paths: readonly string[];
+  /** Every error as `path: message`, sorted (the apiserver's causes; for a strict decoding error, one per unknown field). */
   readonly messages: readonly string[];
 }
 
@@ -35,10 +36,11 @@ export interface DifferentialResult {
   readonly installSeconds: number;
   readonly casesSeconds: number;
   readonly cases: number;
+  /** Cases where the verdict and every error message, word for word (type, path, value, detail), are the apiserver's. */
   readonly agree: number;
-  /** Refused cases where every cause's message is also ours, word for word (informational: not asserted). */
-  readonly sameMessages: number;
-  /** Cases per kind: total, how many the apiserver refused, how many agree. */
+  /** Cases where the verdict and the error paths agree (the messages may differ). */
+  readonly agreePaths: number;
+  /** Cases per kind: total, how many the apiserver refused, how many agree (messages included). */
   readonly byKind: Record<string, { cases: number; refused: number; agree: number }>;
   readonly disagreements: readonly Disagreement[];
 }
@@ -62,15 +64,13 @@ export async function runDifferential(plane: ControlPlane, kubernetesVersion: Ku
   const byKind: DifferentialResult['byKind'] = {};
   const disagreements: Disagreement[] = [];
   let agree = 0;
-  let sameMessages = 0;
+  let agreePaths = 0;
   await pool(cases, 6, async (c) => {
-    const apiserver = await apiserverVerdict(plane, c);
-    const ours = ourVerdict(c, kubernetesVersion);
-    const same = apiserver.refused === ours.refused && apiserver.paths.join('\n') === ours.paths.join('\n');
+    const { apiserver, ours, samePaths, same } = await compareCase(plane, kubernetesVersion, c);
     const k = (byKind[c.kind] ??= { cases: 0, refused: 0, agree: 0 });
     k.cases++;
     if (apiserver.refused) k.refused++;
-    if (same && apiserver.refused && apiserver.messages.every(m => ours.messages.includes(m))) sameMessages++;
+    if (samePaths) agreePaths++;
     if (same) {
       k.agree++;
       agree++;
@@ -84,8 +84,25 @@ export async function runDifferential(plane: ControlPlane, kubernetesVersion: Ku
     crdsRefused: refusedCrds.sort((a, b) => a.file.localeCompare(b.file)),
     crdVersions: installed.reduce((n, crd) => n + servedVersions(crd).length, 0),
     installSeconds, casesSeconds: (Date.now() - t0) / 1000 - installSeconds,
-    cases: cases.length, agree, sameMessages, byKind: Object.fromEntries(Object.entries(byKind).sort()), disagreements,
+    cases: cases.length, agree, agreePaths, byKind: Object.fromEntries(Object.entries(byKind).sort()), disagreements,
   };
+}
+
+/** One case on the apiserver (dry run) and by validateCustomResource for its version: both verdicts, and whether they agree. */
+export async function compareCase(plane: ControlPlane, kubernetesVersion: KubernetesVersion, c: CorpusCase) {
+  const apiserver = withOurGeneratedName(c, await apiserverVerdict(plane, c));
+  const ours = ourVerdict(c, kubernetesVersion);
+  const samePaths = apiserver.refused === ours.refused && apiserver.paths.join('\n') === ours.paths.join('\n');
+  return { apiserver, ours, samePaths, same: samePaths && apiserver.messages.join('\n') === ours.messages.join('\n') };
+}
+
+/** Installs CRDs and waits until each is Established. */
+export async function installCrds(plane: ControlPlane, crds: readonly CorpusCrd[]): Promise<void> {
+  for (const crd of crds) {
+    const r = await plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, { timeoutMs: 180_000 });
+    if (r.code !== 201 && r.code !== 409) throw new Error(`${crd.file}: ${r.code} ${JSON.stringify(r.body?.message)}`);
+    await established(plane, crd.manifest.metadata.name);
+  }
 }
 
 /** The apiserver's verdict on a dry-run create with strict field validation (unknown fields are errors, as ours). */
@@ -98,11 +115,11 @@ async function apiserverVerdict(plane: ControlPlane, c: CorpusCase): Promise<Ver
   if (r.code === 400 && /strict decoding error/.test(r.body?.message ?? '')) {
     // "strict decoding error: unknown field "spec.x", unknown field "metadata.y""
     const paths = [...String(r.body.message).matchAll(/unknown field "([^"]+)"/g)].map(m => m[1]);
-    return { refused: true, paths: sorted(paths), messages: [r.body.message] };
+    return { refused: true, paths: sorted(paths), messages: sorted(paths.map(p => `${p}: unknown field "${p}"`)) };
   }
   if (r.code !== 422 && r.code !== 400) throw new Error(`${c.id}: unexpected reply ${r.code}: ${JSON.stringify(r.body).slice(0, 500)}`);
-  if (causes.length === 0) return { refused: true, paths: ['<decode>'], messages: [`${r.code}: ${r.body?.message}`] };
-  return { refused: true, paths: sorted(causes.map(x => x.field ?? '')), messages: causes.map(x => `${x.field}: ${x.message}`) };
+  if (causes.length === 0) return { refused: true, paths: ['<decode>'], messages: [`<decode>: ${r.body?.message}`] };
+  return { refused: true, paths: sorted(causes.map(x => x.field ?? '')), messages: sorted(causes.map(x => `${x.field ?? ''}: ${x.message}`)) };
 }
 
 function ourVerdict(c: CorpusCase, kubernetesVersion: KubernetesVersion): Verdict {
@@ -113,14 +130,28 @@ function ourVerdict(c: CorpusCase, kubernetesVersion: KubernetesVersion): Verdic
   const unknown = errors.filter(i => /^unknown field /.test(i.message));
   // strict decoding reports unknown fields alone, before any validation; the note that rules were skipped is the
   // apiserver's fieldless cause (our warning, as it refuses nothing by itself)
-  const skipped = issues.filter(i => i.message === RULES_SKIPPED).map(i => ({ ...i, path: '<nil>' }));
-  const undecodable = errors.filter(i => i.message.startsWith(UNDECODABLE)).map(i => ({ ...i, path: '<decode>' }));
+  const skipped = issues.filter(i => i.message.endsWith(RULES_SKIPPED)).map(i => ({ ...i, path: '<nil>' }));
+  const undecodable = errors.filter(i => i.message.includes(CANNOT_BE_HANDLED)).map(i => ({ ...i, path: '<decode>' }));
   const shown = undecodable.length ? undecodable : unknown.length ? unknown : [...errors, ...skipped];
-  return { refused: errors.length > 0, paths: sorted(shown.map(i => i.path)), messages: shown.map(i => `${i.path}: ${i.message}`) };
+  return { refused: errors.length > 0, paths: sorted(shown.map(i => i.path)), messages: sorted(shown.map(i => `${i.path}: ${i.message}`)) };
 }
 
-function sorted(paths: readonly string[]): string[] {
-  return [...new Set(paths)].sort();
+/**
+ * The one thing no imitation can predict: the 5 random characters the apiserver appends to a `generateName` (from
+ * `bcdfghjklmnpqrstvwxz2456789`). Where the object has only a generateName, the apiserver's generated name in its
+ * messages is replaced by the one validateCustomResource validates (the prefix cut to 58 characters + `x2b4z`).
+ */
+function withOurGeneratedName(c: CorpusCase, verdict: Verdict): Verdict {
+  const meta = (c.object.metadata ?? {}) as Record<string, unknown>;
+  if ((meta.name !== undefined && meta.name !== '') || typeof meta.generateName !== 'string' || meta.generateName === '') return verdict;
+  const prefix = meta.generateName.slice(0, 58);
+  const generated = new RegExp(`"${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[bcdfghjklmnpqrstvwxz2456789]{5}"`, 'g');
+  return { ...verdict, messages: sorted(verdict.messages.map(m => m.replace(generated, `"${prefix}x2b4z"`))) };
+}
+
+/** Sorted, each once (the apiserver reports a repeated error once, as ours). */
+function sorted(items: readonly string[]): string[] {
+  return [...new Set(items)].sort();
 }
 
 async function established(plane: ControlPlane, name: string): Promise<void> {
