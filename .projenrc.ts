@@ -184,8 +184,12 @@ project.addTask('vendor-openapi', {
   exec: 'tsx tools/vendor-openapi/main.ts',
 });
 project.addTask('vendor-openapi-versions', {
-  description: 'Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields 1.28 and 1.36 lack against the vendored 1.32 schemas) from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36',
+  description: 'Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields each version lacks against the vendored 1.32 schemas): 1.28 and 1.36 from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36, the versions between from upstream\'s OpenAPI at their release tag (UPSTREAM_OPENAPI_DIR for local copies)',
   exec: 'tsx tools/vendor-openapi/version-fields.ts',
+});
+project.addTask('vendor-gated-fields', {
+  description: 'Rewrite lib/apiserver/admission-policy/gated-fields-by-version.ts: what the real 1.28, 1.32 and 1.36 apiservers do with fields behind feature gates (kept, dropped, refused, unknown)',
+  exec: 'tsx tools/vendor-openapi/gated-fields.ts',
 });
 project.addTask('chaos', {
   description: 'SampleDB under faults on the real node (issue 23, long form): every fault kind --per-kind times (20) with synchronous: true, then an asynchronous run for the RPO; JSON reports in bench/latest/chaos-*.json',

@@ -1,10 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
-import { fieldsUnknownTo } from '../apiserver/admission-policy/builtin-fields';
+import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
 import { servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
 import { isEmittedWhereServed } from './conditional-objects';
 import { targetVersions } from './target-versions';
+import { Warnings } from './warnings';
 
 /** An object emitted only where the cluster serves its API: from `requires` on. @internal */
 export interface ConditionalObject {
@@ -38,7 +39,7 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
     if (!(c instanceof ApiObject)) continue;
     const failing = versions.filter(v => !servedBy(c.apiVersion, c.kind, v));
     if (failing.length === 0) {
-      if (c.kind !== 'CustomResourceDefinition') problems.push(...unknownFields(c, versions)); // a CRD's fields: checkCrdForVersions
+      if (c.kind !== 'CustomResourceDefinition') problems.push(...unknownFields(c, versions), ...gatedFields(c, versions)); // a CRD's fields: checkCrdForVersions
       continue;
     }
     const from = servedFrom(c.apiVersion, c.kind, versions);
@@ -58,15 +59,40 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
 }
 
 /**
- * Fields of a built-in object that a version of the range does not know (measured for 1.28 and 1.36 against 1.32's
- * schemas; the versions between are not measured), one problem per field with the versions.
+ * Fields of a built-in object that a version of the range does not know (1.28 and 1.36 read from their apiservers,
+ * 1.29 to 1.35 from upstream's OpenAPI at their release tag, all against 1.32's schemas), one problem per field with
+ * the versions.
  */
 function unknownFields(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
   const byField = new Map<string, KubernetesVersion[]>();
-  const measured = versions.filter(v => v === '1.28' || v === '1.36');
+  const measured = versions.filter(v => v !== '1.32');
   if (measured.length === 0) return [];
   const json = c.toJson();
   for (const v of measured) for (const field of fieldsUnknownTo(json, v)) byField.set(field, [...(byField.get(field) ?? []), v]);
   return [...byField].map(([field, failing]) => `[${c.node.path}] ${c.apiVersion} ${c.kind} ${field}: fails on Kubernetes ${failing.join(', ')}: `
     + 'a field its API does not have (kubectl apply and server-side apply refuse unknown fields; Kubernetes 1.32 has it)');
+}
+
+/**
+ * Fields of a built-in object that a version of the range knows but drops on create while a feature gate is off by
+ * default there: the object is accepted and the field silently lost. Measured on 1.28, 1.32 and 1.36 (errors); a
+ * version between them whose measured neighbour drops the field may drop it too (a warning: not measured).
+ */
+function gatedFields(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
+  const json = c.toJson();
+  const problems: string[] = [];
+  for (const g of gatedFieldsSet(json)) {
+    const known = versions.filter(v => !fieldsUnknownTo(json, v).some(f => g.path === f || g.path.startsWith(`${f}.`) || g.path.startsWith(`${f}[`)));
+    const dropped = known.filter(v => gatedFieldVerdict(g.field, v) === 'dropped');
+    const maybe = known.filter(v => gatedFieldVerdict(g.field, v) === 'maybe-dropped');
+    if (dropped.length > 0) {
+      problems.push(`[${c.node.path}] ${c.apiVersion} ${c.kind} ${g.path}: dropped on Kubernetes ${dropped.join(', ')}: the apiserver accepts the object and `
+        + `silently drops the field while the ${g.gate} feature gate is off (its default there; measured)`);
+    }
+    if (maybe.length > 0) {
+      Warnings.of(c).add(`${g.path}: may be dropped on Kubernetes ${maybe.join(', ')} (not measured: a neighbouring measured version drops it `
+        + `while the ${g.gate} feature gate is off by default)`);
+    }
+  }
+  return problems;
 }

@@ -43,6 +43,14 @@ describe('fields a Kubernetes version does not know', () => {
     expect(fieldsUnknownTo(o.object, '1.36')).toStrictEqual([]);
   });
 
+  test('the versions between (no apiserver here) follow upstream\'s OpenAPI at their release tag', () => {
+    const [apparmor, traffic, sleep] = OBJECTS.map(o => o.object);
+    // appArmorProfile is a field from 1.30, trafficDistribution from 1.30 (alpha), the sleep hook from 1.29
+    expect(['1.29', '1.30', '1.31'].map(v => fieldsUnknownTo(apparmor, v))).toStrictEqual([['spec.template.spec.securityContext.appArmorProfile'], [], []]);
+    expect(['1.29', '1.30', '1.31'].map(v => fieldsUnknownTo(traffic, v))).toStrictEqual([['spec.trafficDistribution'], [], []]);
+    expect(['1.29', '1.30', '1.31', '1.33', '1.34', '1.35'].map(v => fieldsUnknownTo(sleep, v))).toStrictEqual([[], [], [], [], [], []]);
+  });
+
   test('synth targeting 1.28 fails naming the construct, the field and the version; targeting 1.30 and newer passes', () => {
     const synth = (min?: string) => {
       const app = new OperatorApp({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'fields-')), report: false, policy: false, ...(min ? { kubernetesVersions: { min } } : {}) });
@@ -54,7 +62,7 @@ describe('fields a Kubernetes version does not know', () => {
         return (e as Error).message;
       }
     };
-    expect(synth()).toContain('[chart/svc] v1 Service spec.trafficDistribution: fails on Kubernetes 1.28: a field its API does not have');
+    expect(synth()).toContain('[chart/svc] v1 Service spec.trafficDistribution: fails on Kubernetes 1.28, 1.29: a field its API does not have');
     expect(synth('1.30')).toBe('');
   });
 });
