@@ -46,7 +46,7 @@ export function chaosRun(r: Json, file: string): string {
     if (!m?.serviceRoutedAtS) continue;
     lines.push('', `${kind}, seconds after the primary's pod was deleted (p50 / max): kube-apiserver stopped at ${s1(m.apiserverStoppedAtS?.p50)} / ${s1(m.apiserverStoppedAtS?.max)}, `
       + `answered \`/readyz\` again at ${s1(m.apiserverReadyAtS?.p50)} / ${s1(m.apiserverReadyAtS?.max)}, and through the \`kubernetes\` Service (10.96.0.1:443, what the operator's pods use) at `
-      + `${s1(m.serviceRoutedAtS.p50)} / ${s1(m.serviceRoutedAtS.max)}: a stopping apiserver removes its endpoint from that Service, and kube-proxy routes to the new one only once its own watches, backed off during the outage, see it again.`);
+      + `${s1(m.serviceRoutedAtS.p50)} / ${s1(m.serviceRoutedAtS.max)}: a stopping apiserver removes its endpoint from that Service, kube-proxy then replaces the Service's DNAT rule by a REJECT (connections refused), and puts it back only once its own watches, backed off during the outage, see the endpoint again. The bound of this fault counts from then.`);
   }
   if (!r.synchronous) {
     const rows = failovers.map((f) => f.lostRows as number);
