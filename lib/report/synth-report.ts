@@ -4,6 +4,7 @@ import { IConstruct } from 'constructs';
 import * as yaml from 'yaml';
 import { Warnings } from '../synth-metadata/warnings';
 import { checkServedApis } from '../synth-metadata/served-apis-check';
+import { minimumVersions } from '../synth-metadata/minimum-versions';
 import { targetVersions } from '../synth-metadata/target-versions';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { CrdEvolution } from '../evolution/evolution-guard';
@@ -50,6 +51,12 @@ export interface SynthReport {
    * @default - none
    */
   readonly conditional?: ReadonlyArray<{ readonly object: string; readonly requires: string }>;
+  /**
+   * What each object needs beyond the oldest supported Kubernetes version (its API version, fields, CEL), by the
+   * synth check of each supported version: the oldest version it installs on and why the one before does not.
+   * @default - none (every object installs on every supported version)
+   */
+  readonly needs?: ReadonlyArray<{ readonly object: string; readonly requires: string; readonly why: string }>;
 }
 
 /** Options of `collectSynthReport`. */
@@ -90,8 +97,12 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
   });
   const kubernetesVersions = targetVersions(root);
   const conditional = checkServedApis(root, true).conditional.map(o => ({ object: `${o.apiVersion} ${o.kind} ${o.name}`, requires: o.requires }));
+  // (objects emitted only where served are listed as conditional already)
+  const needs = kubernetesVersions ? minimumVersions(root).filter(n => !conditional.some(c => c.object === n.object))
+    .map(n => ({ object: n.object, requires: n.requires, why: n.why })) : [];
   return {
     ...(conditional.length > 0 ? { conditional } : {}),
+    ...(needs.length > 0 ? { needs } : {}),
     outdir: options.shownAs ?? path.basename(outdir), files, kinds, crds, evolution: options.evolution ?? [], warnings: Warnings.collect(root),
     ...(kubernetesVersions ? { kubernetesVersions } : {}),
   };
@@ -118,8 +129,9 @@ export function renderSynthReport(report: SynthReport): string {
   const lines: string[] = [`Synth report: ${report.outdir}/`, ''];
   const versions = report.kubernetesVersions ?? [];
   if (versions.length > 0) {
-    lines.push(`Kubernetes versions: ${versions[0]} to ${versions[versions.length - 1]} (every CRD and every object's API version checked against each; docs/API.md lists each feature's minimum)`);
+    lines.push(`Kubernetes versions: ${versions[0]} to ${versions[versions.length - 1]} (every CRD, object, field and policy checked against each; docs/API.md lists each feature's minimum)`);
     for (const c of report.conditional ?? []) lines.push(`  conditional: ${c.object} needs ${c.requires} or newer: in its own file, applied only where served (APPLY.md)`);
+    for (const n of report.needs ?? []) lines.push(`  needs ${n.requires}+: ${n.object} (${n.why.length > 160 ? `${n.why.slice(0, 157)}...` : n.why})`);
     lines.push('');
   }
   const objects = report.files.reduce((n, f) => n + (f.objects ?? 0), 0);

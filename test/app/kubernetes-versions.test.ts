@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
-import { OperatorApp, OutputLayout, ValidatingAdmissionPolicy } from '../../lib';
+import { collectSynthReport, OperatorApp, OutputLayout, renderSynthReport, ValidatingAdmissionPolicy } from '../../lib';
 import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { CrdManifest } from '../../lib/apiserver/crd-manifest';
 import { checkCrdForVersions } from '../../lib/apiserver/crd-validation/version-support';
@@ -221,5 +221,31 @@ describe('a ValidatingAdmissionPolicy checked against each version of the range 
   test('a policy every version accepts passes; versions outside the range are not consulted', () => {
     expect(synth({ min: '1.32', max: '1.32' }, "object.?spec.?replicas.orValue(1) <= 5").error).toBe('');
     expect(synth({ min: '1.30', max: '1.36' }, 'object.spec.replicas <= 5').error).toBe('');
+  });
+});
+
+describe('the synth report says what each object needs', () => {
+  test('the oldest version each object installs on, where newer than 1.28, and why the version before fails', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-needs-'));
+    // a range every object passes: the report still says how far back each would go
+    const app = new OperatorApp({ outdir: path.join(dir, 'dist'), report: false, policy: false, descriptionCheck: false, layout: OutputLayout.APPLY_ORDER, kubernetesVersions: { min: '1.31' } });
+    const chart = new Chart(app, 'chart');
+    new ApiObject(chart, 'plain', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain', namespace: 'default' } });
+    new ApiObject(chart, 'svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'default' }, spec: { ports: [{ port: 80 }], trafficDistribution: 'PreferClose' } });
+    CustomResourceDefinition.fromManifest(chart, 'crd', manifest('selectable', FEATURES.selectable));
+    new ValidatingAdmissionPolicy(chart, 'p', {
+      name: 'p', onUnservedVersions: 'skip', validations: [{ expression: 'object.spec.replicas <= 5' }],
+      matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] },
+    });
+    app.synth();
+    const report = collectSynthReport(app, path.join(dir, 'dist'));
+    expect(report.needs?.map(n => `${n.requires} ${n.object}`)).toStrictEqual([
+      '1.30 v1 Service svc',
+      '1.31 apiextensions.k8s.io/v1 CustomResourceDefinition selectables.versions.example.com',
+      '1.30 admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy p',
+    ]);
+    expect(report.needs?.[0].why).toBe('1.29: spec.trafficDistribution: not a field of its API there');
+    expect(renderSynthReport(report)).toContain('  needs 1.31+: apiextensions.k8s.io/v1 CustomResourceDefinition selectables.versions.example.com (1.30: spec.versions[0].selectableFields: Forbidden: fails on Kubernetes 1.30: selectableFields needs 1.31 or newer');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
