@@ -44,23 +44,34 @@ export function comm(pid: number): string | undefined {
   try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { return undefined; }
 }
 
-/** Any live PID of the pod (its sandbox's pause process included), whose network namespace is the pod's. */
+/**
+ * A live PID of the pod whose network namespace is the pod's: its sandbox's `pause` process when there is one
+ * (it lives as long as the pod), else any process of it. Not the first PID found: that can be a probe's
+ * `pg_isready`, gone before nsenter opens its namespace (seen on the node: a whole long run lost to it).
+ */
 export function podNetnsPid(podUid: string): number {
   const root = podCgroup(podUid);
+  const pids: number[] = [];
   for (const d of readdirSync(root, { withFileTypes: true })) {
     if (!d.isDirectory()) continue;
     const procs = join(root, d.name, 'cgroup.procs');
     if (!existsSync(procs)) continue;
-    const pid = readFileSync(procs, 'utf8').split('\n').filter(Boolean).map(Number)[0];
-    if (pid) return pid;
+    pids.push(...readFileSync(procs, 'utf8').split('\n').filter(Boolean).map(Number));
   }
-  throw new Error(`pod ${podUid} has no running process`);
+  const live = pids.filter((pid) => existsSync(`/proc/${pid}/ns/net`));
+  const pid = live.find((x) => comm(x) === 'pause') ?? live[0];
+  if (!pid) throw new Error(`pod ${podUid} has no running process`);
+  return pid;
 }
 
-/** iptables inside the pod's network namespace (nsenter from the host). */
+/** iptables inside the pod's network namespace (nsenter from the host); a process gone meanwhile is replaced by another. */
 export function podIptables(podUid: string, args: string[], allowFail = false): boolean {
-  const pid = podNetnsPid(podUid);
-  const r = spawnSync('nsenter', [`--net=/proc/${pid}/ns/net`, 'iptables', '-w', ...args], { encoding: 'utf8' });
+  let r = { status: 1 as number | null, stderr: '' };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const pid = podNetnsPid(podUid);
+    r = spawnSync('nsenter', [`--net=/proc/${pid}/ns/net`, 'iptables', '-w', ...args], { encoding: 'utf8' });
+    if (r.status === 0 || !/cannot open \/proc\//.test(r.stderr)) break;
+  }
   if (r.status !== 0 && !allowFail) throw new Error(`iptables ${args.join(' ')} in pod ${podUid}: ${r.stderr}`);
   return r.status === 0;
 }

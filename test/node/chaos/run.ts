@@ -224,7 +224,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     }
     await sleep(1000); // writes before the fault, so the outage has a start
     log(`chaos: fault ${f.index + 1}/${schedule.length} ${f.kind} (primary ${before})`);
-    const injected = await injectFault(ctx, f.kind, f.jitter, before);
+    let injected: InjectedFault;
+    try {
+      injected = await injectFault(ctx, f.kind, f.jitter, before);
+    } catch (err) {
+      // The harness could not inject it (not a finding about the database): end the run with its report.
+      notBackBefore = `fault ${f.index + 1} (${f.kind}) could not be injected: ${(err as Error).message.split('\n')[0]}`;
+      log(`chaos: ${notBackBefore}; ending the run`);
+      break;
+    }
     let failoverAt: number | undefined;
     let last = '';
     let primaryAfter = before;
