@@ -51,10 +51,10 @@ export interface ApplyOptions<T extends KubeObject = KubeObject> {
   readonly createWhenAbsent?: boolean;
 }
 
-/** Result of {@link applyOwned}. */
-export interface ApplyResult {
-  /** The object after the apply, or the live object when nothing was written. */
-  readonly object: KubeObject;
+/** Result of {@link applyOwned}; `T` is the object type of the options' `resource`. */
+export interface ApplyResult<T extends KubeObject = KubeObject> {
+  /** The object after the apply (the apiserver's answer), or the live object when nothing was written. */
+  readonly object: T;
   /** True if a request was sent. */
   readonly changed: boolean;
 }
@@ -76,16 +76,17 @@ function withHash(desired: KubeObject): KubeObject {
  * Applies `desired` with server-side apply unless the live object already matches. With a typed
  * `options.resource`, `desired` must be of its object type (a misspelt field does not compile).
  */
-export async function applyOwned<T extends KubeObject = KubeObject>(client: KubeClient, desired: NoInfer<T>, options: ApplyOptions<T>): Promise<ApplyResult> {
+export async function applyOwned<T extends KubeObject = KubeObject>(client: KubeClient, desired: NoInfer<T>, options: ApplyOptions<T>): Promise<ApplyResult<T>> {
   const meta = desired.metadata ?? {};
   if (!desired.apiVersion || !desired.kind || !meta.name) {
     throw new Error(`desired object needs apiVersion, kind and metadata.name, got ${desired.kind}/${meta.name}`);
   }
-  if (options.live && isApplied(desired, options.live)) return { object: options.live, changed: false };
+  // The live object and the apiserver's answers are objects of the kind `resource` names (typed by it).
+  if (options.live && isApplied(desired, options.live)) return { object: options.live as T, changed: false };
   const body = withHash(desired);
   if (options.createWhenAbsent && !options.live) {
     try {
-      return { object: await client.create(body, { fieldManager: options.fieldManager }), changed: true };
+      return { object: await client.create(body, { fieldManager: options.fieldManager }) as T, changed: true };
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
@@ -97,5 +98,5 @@ export async function applyOwned<T extends KubeObject = KubeObject>(client: Kube
     { type: 'apply', body },
     { fieldManager: options.fieldManager, force: options.force ?? true },
   );
-  return { object, changed: true };
+  return { object: object as T, changed: true };
 }

@@ -102,7 +102,7 @@ export class FooReconciler implements Reconciler {
       fieldManager: this.fieldManager, live: deployment, resource: DEPLOYMENT, createWhenAbsent: true,
     });
     // After a write, the server's answer (the store may not show it yet): the same object the watch brings.
-    const current = applied.changed ? applied.object as Deployment : deployment;
+    const current = applied.changed ? applied.object : deployment;
 
     if (current?.status?.observedGeneration !== undefined) {
       const available = current.status.availableReplicas ?? 0;
