@@ -211,3 +211,36 @@ const COST_CHANGES: readonly ApiserverChange[] = ['presenceTestFree', 'enumBound
 export function costModelOf(version: KubernetesVersion): string {
   return COST_CHANGES.filter(c => since(version, c)).join(',');
 }
+
+/**
+ * The changes of `APISERVER_CHANGES` that the checks of a custom resource read (lib/apiserver/value-validation,
+ * schema, and the name and field-error helpers; test/structure/custom-resource-changes.test.ts keeps the list
+ * complete). Those that change a verdict come first; the others change only the wording of an issue found anyway.
+ */
+const CUSTOM_RESOURCE_VERDICT_CHANGES: readonly ApiserverChange[] = ['macWithoutSeparators', 'strictBracketedHosts', 'numericFormatRanges', 'formatsOnlyOnTheirType'];
+/** Changes that decide nothing for a resource without issues: wording, and whether rules run after an error. */
+const CUSTOM_RESOURCE_OTHER_CHANGES: readonly ApiserverChange[] = [
+  'enumErrorsBlockRules', 'celMessageWithoutType', 'tooLongInBytes', 'singularCounts', 'fieldValuesAsJson', 'labelChecksInBytes', 'embeddedRequiredWithoutDetail',
+];
+
+/** @internal */
+export const CUSTOM_RESOURCE_CHANGES: readonly ApiserverChange[] = [...CUSTOM_RESOURCE_VERDICT_CHANGES, ...CUSTOM_RESOURCE_OTHER_CHANGES];
+
+/**
+ * A name of how `version` checks a custom resource: versions with the same name give the same issues, word for word.
+ *
+ * @internal
+ */
+export function customResourceModelOf(version: KubernetesVersion): string {
+  return CUSTOM_RESOURCE_CHANGES.filter(c => since(version, c)).join(',');
+}
+
+/**
+ * A name of what `version` finds in a custom resource: versions with the same name find no issue in the same
+ * resources (they may word the issues they find otherwise).
+ *
+ * @internal
+ */
+export function customResourceVerdictModelOf(version: KubernetesVersion): string {
+  return CUSTOM_RESOURCE_VERDICT_CHANGES.filter(c => since(version, c)).join(',');
+}

@@ -6,6 +6,9 @@ import { writtenNullWarnings } from './written-nulls';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
 import { validateCustomResource } from '../apiserver/value-validation/custom-resource';
+import { reachesNewerChecks } from '../apiserver/value-validation/newer-checks';
+import { customResourceModelOf, customResourceVerdictModelOf, DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../apimachinery/kubernetes-versions';
+import { perVersion, targetVersions } from '../synth-metadata/target-versions';
 import { findDefinitions } from './_find-definition';
 import { checkQuantityFields } from './quantity-fields';
 
@@ -182,10 +185,11 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
   }
 
   /**
-   * Every problem the apiserver would report for this resource, as issues with field paths.
-   * Subclasses may extend it (call `super.checkResource()`) to add kind-specific checks.
+   * Every problem the apiserver of `kubernetesVersion` would report for this resource, as issues with field paths,
+   * in that version's wording. Subclasses may extend it (call `super.checkResource(kubernetesVersion)`) to add
+   * kind-specific checks.
    */
-  protected checkResource(): Issue[] {
+  protected checkResource(kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
     let crd: ICustomResourceDefinition;
     try {
       crd = this.definition;
@@ -229,9 +233,9 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     const def = { scope: crd.scope, kind: this.kind, version: { ...version, schema: { openAPIV3Schema: schema } } };
     const previousObject = this.previousObject(object);
     if (previousObject) {
-      for (const i of validateCustomResource(def, previousObject).issues) issues.push({ ...i, path: `previous.${i.path}` });
+      for (const i of validateCustomResource(def, previousObject, { kubernetesVersion }).issues) issues.push({ ...i, path: `previous.${i.path}` });
     }
-    const validated = validateCustomResource(def, { ...object, metadata }, { oldObject: previousObject });
+    const validated = validateCustomResource(def, { ...object, metadata }, { oldObject: previousObject, kubernetesVersion });
     issues.push(...validated.issues);
     issues.push(...checkQuantityFields(schema, validated.value));
     // what the user wrote, before cdk8s drops its null fields
@@ -240,16 +244,38 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     return issues;
   }
 
+  /**
+   * The resource checked against every version of the app's range: an issue every version reports as it is; one that
+   * only some versions report, or word otherwise, in their wording and naming them (`on Kubernetes 1.28, 1.29: …`).
+   * Versions that check alike are checked once; a resource without issues on one version of each verdict model is
+   * without issues on all of them (the other changes only word the issues found).
+   */
   private validateResource(): string[] {
     if (!this.apiVersion || !this.kind) return []; // reported when constructed
-    let issues: Issue[];
+    const versions = targetVersions(this) ?? [DEFAULT_KUBERNETES_VERSION];
+    const byModel = new Map<string, Issue[]>();
+    const issuesOn = (v: KubernetesVersion): Issue[] => {
+      const model = customResourceModelOf(v);
+      let issues = byModel.get(model);
+      if (!issues) byModel.set(model, issues = this.checkResource(v));
+      return issues;
+    };
     try {
-      issues = this.checkResource();
+      // one version of each verdict model; the others only where the resource reaches what they check otherwise
+      const [first, ...others] = [...new Map(versions.map(v => [customResourceVerdictModelOf(v), v])).values()];
+      if (issuesOn(first).length === 0 && (others.length === 0 || !this.reachesNewerChecks() || others.every(v => issuesOn(v).length === 0))) return [];
+      for (const w of perVersion(versions, v => warningsOf(issuesOn(v)).map(formatIssue))) Warnings.of(this).add(w);
+      return perVersion(versions, v => errorsOf(issuesOn(v)).map(formatIssue));
     } catch (e) {
       return [(e as Error).message]; // no definition to check against
     }
-    for (const w of warningsOf(issues)) Warnings.of(this).add(formatIssue(w));
-    return errorsOf(issues).map(formatIssue);
+  }
+
+  /** Whether the resource (or its previous object) reaches a check whose verdict changed between versions. */
+  private reachesNewerChecks(): boolean {
+    const schema = this.definition.schemaFor(this.version);
+    const object = { ...this.toJson(), metadata: { ...this.props.metadata, ...(this.toJson().metadata ?? {}) } };
+    return reachesNewerChecks(schema, object) || (this.props.previous !== undefined && reachesNewerChecks(schema, this.props.previous));
   }
 
   /** The old object for transition rules: `previous` over the resource's own apiVersion, kind and metadata. */
