@@ -126,7 +126,8 @@ export class DeferredWrites implements KubeClient {
 
   /** Resolves once every write made so far reached its cache (or timed out); never rejects. */
   async settled(): Promise<void> {
-    while (this.waits.length) await Promise.all(this.waits.splice(0));
+    // Each wait removes itself once settled; writes made meanwhile are waited for too.
+    while (this.waits.length) await Promise.all([...this.waits]);
   }
 
   list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
