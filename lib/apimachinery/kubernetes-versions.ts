@@ -115,25 +115,6 @@ export const APISERVER_CHANGES = {
   /** CRD rules' `optionalOldSelf` (beta and on by default in 1.30, GA 1.31). */
   optionalOldSelf: 30,
   /**
-   * cel-go v0.17 (Kubernetes 1.29; 1.28 has v0.16.1): an undeclared method call is typed as an error, so nothing around
-   * it is reported again (v0.16 leaves it untyped: `x.reverse() != ''` adds `found no matching overload for '_!=_'
-   * applied to '(<nil>, string)'`), and `unexpected failed resolution` loses its `[internal]` prefix. Measured on 1.28
-   * and 1.32; the version from k8s.io/apiserver's go.mod.
-   */
-  celGoErrorTypedCalls: 29,
-  /**
-   * CEL's AST validators of regex, duration and timestamp literals (base.go: introduced 1.29, so in new expressions
-   * from 1.30): `invalid matches argument` at compile. Before, a bad literal fails building the program:
-   * `Internal error: program instantiation failed: error parsing regexp: …` (measured on 1.28).
-   */
-  celLiteralValidators: 30,
-  /**
-   * A reserved word selects its escaped field (`object.metadata.namespace`): the DeclTypeProvider's
-   * `SetRecognizeKeywordAsFieldName` for compatibility version 1.31 and newer (environment.go), so from 1.32; 1.28's
-   * type checking warns `undefined field 'namespace'` (measured).
-   */
-  celKeywordFieldNames: 32,
-  /**
    * An admission expression of the wrong result type: `must evaluate to bool but got int` (plugin/cel/compile.go
    * from 1.32; before, `must evaluate to bool`, measured on 1.28).
    */

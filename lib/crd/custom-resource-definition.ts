@@ -11,6 +11,7 @@ import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
 import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
 import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
 import { targetVersions } from '../synth-metadata/target-versions';
+import { KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
 import { loadKubectlYaml } from './kubectl-yaml';
@@ -440,9 +441,11 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     // (an imported manifest went through YAML or JSON, which carry no builder problems: no walk)
     const issues: Issue[] = this.raw ? [] : (this.declaredManifest().spec.versions ?? [])
       .flatMap((v, i) => schemaProblems(v.schema?.openAPIV3Schema, `spec.versions[${i}].schema.openAPIV3Schema`));
-    issues.push(...validateCrdManifest(manifest));
-    // what the versions the app targets lack (selectableFields on 1.28, quantity() in rules on 1.28, …)
+    // in an app with a Kubernetes range, the manifest is checked as the newest version checks it, and what each
+    // version of the range lacks compared with it (selectableFields on 1.28, quantity() in rules on 1.28, semver() on
+    // 1.32, …) is reported with the versions named; outside such an app, as the default version checks it
     const versions = targetVersions(this);
+    issues.push(...validateCrdManifest(manifest, versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : undefined));
     if (versions) issues.push(...checkCrdForVersions(manifest, versions));
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });

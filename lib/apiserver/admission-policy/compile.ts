@@ -1,8 +1,8 @@
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { AstExpr } from '../cel/ast';
 import { CelType, DYN, typeName } from '../cel/cel-types';
 import { CheckedExpression, checkExpression } from '../cel/type-checker';
-import { AUTHZ_FUNCTIONS, hasOptionalSyntax, policyDeclarations, PolicyVariables, withheldIn } from './policy-environment';
+import { AUTHZ_FUNCTIONS, policyDeclarations, PolicyVariables, withheldIn } from './policy-environment';
 
 /** One admission expression compiled like the apiserver does (`CompileCELExpression`), before any result-type check. */
 export interface CompiledExpression {
@@ -21,16 +21,9 @@ export interface CompiledExpression {
 export function compileAdmissionExpression(source: string, vars: PolicyVariables, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): CompiledExpression {
   const limit = recursionLimitError(source);
   if (limit) return { checked: { type: DYN, errors: [limit], unsupported: [], usesOldSelf: false }, errorText: limit, type: DYN };
-  const optional = hasOptionalSyntax(version) ? undefined : optionalSyntaxErrors(source);
-  if (optional) return { checked: { type: DYN, errors: optional, unsupported: [], usesOldSelf: false }, errorText: optional.map(e => withSnippet(e, source)).join('\n'), type: DYN };
-  const checked = checkExpression(source, policyDeclarations(vars), {
-    functions: AUTHZ_FUNCTIONS, withheld: withheldIn(version), strict: true,
-    before: {
-      oldCelGo: !since(version, 'celGoErrorTypedCalls'),
-      noLiteralValidators: !since(version, 'celLiteralValidators'),
-      noKeywordFieldNames: !since(version, 'celKeywordFieldNames'),
-    },
-  });
+  // the CEL environment of `version` (celEnvironment: libraries, optional syntax, the checker's cel-go behaviour), with
+  // the authorizer library of admission expressions
+  const checked = checkExpression(source, policyDeclarations(vars), { functions: AUTHZ_FUNCTIONS, withheld: withheldIn(version), strict: true, version });
   // cel-go's parser (ANTLR) words its errors differently from the local one: both are marked `Syntax error:`
   const depth = checked.ast ? callDepth(checked.ast.root) : 0;
   if (depth > MAX_RECURSION_DEPTH) {
@@ -40,30 +33,6 @@ export function compileAdmissionExpression(source: string, vars: PolicyVariables
   const errors = checked.ast ? checked.errors : checked.errors.map(e => e.replace(/^(ERROR: <input>:\d+:\d+: )/, '$1Syntax error: '));
   const errorText = errors.length > 0 ? errors.map(e => withSnippet(e, source)).join('\n') : undefined;
   return { checked, errorText, type: checked.type, programError: errorText ? undefined : checked.literalError };
-}
-
-/**
- * Versions without optional types (before 1.29) refuse `.?` and `[?` in the parser: one error at each, nothing
- * checked after. Undefined when the expression has neither.
- */
-function optionalSyntaxErrors(source: string): string[] | undefined {
-  const errors: string[] = [];
-  let quote: string | undefined;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if ((c === '.' || c === '[') && source[i + 1] === '?') {
-      const line = source.slice(0, i).split('\n').length;
-      const column = i - source.lastIndexOf('\n', i - 1);
-      errors.push(`ERROR: <input>:${line}:${column}: unsupported syntax '${c}?'`);
-    }
-  }
-  return errors.length > 0 ? errors : undefined;
 }
 
 const MAX_RECURSION_DEPTH = 250;

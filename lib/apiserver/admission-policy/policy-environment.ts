@@ -59,58 +59,16 @@ export const AUTHZ_FUNCTIONS: readonly FunctionDecl[] = [
 ];
 
 /**
- * Names of the local CEL library outside the environment of new admission expressions of a Kubernetes version, each
- * group with the first version that has it: `IntroducedVersion` in k8s.io/apiserver's pkg/cel/environment/base.go
- * plus one, since a version compiles new expressions at its compatibility version (its predecessor). A call is an
- * undeclared reference there, and so here. `until` groups are in no supported version (Kubernetes' base environment
- * never adds cel-go's math and encoders extensions, cel.bind or the strings extension's reverse through 1.36).
- * Measured at create on 1.28 (quantity, optional syntax, format), 1.32 (two-variable comprehensions, semver, lists)
- * and 1.36 (all three compile; math, base64, cel.bind and strings' reverse do not). ip()/cidr() are introduced in
- * 1.30 by base.go, yet 1.28.15 compiles them (measured): they are not withheld.
+ * Names the admission environment of a Kubernetes version lacks beyond the CEL libraries of `celEnvironment` (which
+ * the type checker reads for CRD rules and admission expressions alike): the authorizer's selector methods
+ * (library.AuthzSelectors, introduced 1.31 behind AuthorizeWithSelectors, beta and on in 1.32).
  */
-const LIBRARY_SINCE: ReadonlyArray<{ readonly from: number; readonly names: readonly string[] }> = [
-  // cel.OptionalTypes and library.Quantity (introduced 1.28); the `.?`/`[?` syntax is refused by the parser
-  { from: 29, names: ['optional.of', 'optional.none', 'optional.ofNonZeroValue', 'hasValue', 'value', 'orValue',
-    'quantity', 'isQuantity', 'isInteger', 'asInteger', 'asApproximateFloat', 'add', 'sub', 'compareTo', 'isGreaterThan', 'isLessThan'] },
-  // ext.Strings v2 (format, strings.quote) and ext.Sets (introduced 1.29)
-  { from: 30, names: ['format', 'strings.quote', 'sets.contains', 'sets.equivalent', 'sets.intersects'] },
-  // library.Format (1.31) and library.AuthzSelectors (1.31, behind AuthorizeWithSelectors: beta, on, in 1.32)
-  { from: 32, names: [...['dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix',
-    'dns1123SubdomainPrefix', 'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime', 'named'].map(f => `format.${f}`),
-  'validate', 'fieldSelector', 'labelSelector'] },
-  // ext.TwoVarComprehensions (1.32): the macros' two-variable forms are refused by `twoVariableComprehensions`
-  { from: 33, names: ['transformList', 'transformMap', 'transformMapEntry'] },
-  // library.SemverLib (1.33)
-  { from: 34, names: ['semver', 'isSemver', 'major', 'minor', 'patch'] },
-  // ext.Lists v3 (1.34)
-  { from: 35, names: ['lists.range', 'slice', 'flatten', 'distinct', 'sort', 'sortBy', 'reverse', 'first', 'last'] },
-  // never in Kubernetes' base environment so far
-  { from: 99, names: ['cel.bind', 'base64.encode', 'base64.decode', 'strings.reverse',
-    ...['greatest', 'least', 'ceil', 'floor', 'round', 'abs', 'sign', 'isNaN', 'isInf', 'isFinite', 'bitAnd', 'bitOr', 'bitXor',
-      'bitNot', 'bitShiftLeft', 'bitShiftRight', 'trunc', 'sqrt'].map(f => `math.${f}`)] },
-];
-
-const withheldByVersion = new Map<KubernetesVersion, ReadonlySet<string>>();
-
-/** The names of `LIBRARY_SINCE` that new admission expressions of `version` cannot use. */
 export function withheldIn(version: KubernetesVersion): ReadonlySet<string> {
-  let names = withheldByVersion.get(version);
-  if (!names) {
-    names = new Set(LIBRARY_SINCE.filter(g => minorOf(version) < g.from).flatMap(g => g.names));
-    withheldByVersion.set(version, names);
-  }
-  return names;
+  return minorOf(version) < 32 ? AUTHZ_SELECTORS : NONE;
 }
 
-/** Whether new admission expressions of `version` parse `x.?f` and `x[?k]` (cel.OptionalTypes, 1.29). */
-export function hasOptionalSyntax(version: KubernetesVersion): boolean {
-  return !withheldIn(version).has('optional.of');
-}
-
-/** Whether new admission expressions of `version` have two-variable comprehensions (`m.all(k, v, …)`, 1.33). */
-export function hasTwoVariableComprehensions(version: KubernetesVersion): boolean {
-  return !withheldIn(version).has('transformList');
-}
+const AUTHZ_SELECTORS: ReadonlySet<string> = new Set(['fieldSelector', 'labelSelector']);
+const NONE: ReadonlySet<string> = new Set();
 
 /** Which optional variables an expression sees (`OptionalVariableDeclarations`). */
 export interface PolicyVariables {

@@ -8,6 +8,7 @@ import { resolveFieldPath } from './field-path';
 import { SchemaNode, walkSchema } from './schema-walk';
 import { typeIdentity } from './type-identity';
 import { CheckedExpression, checkExpression } from './type-checker';
+import { celEnvironment, CelLibrary } from './environment';
 
 /** Per-expression limit of the apiserver's static cost estimate (`StaticEstimatedCostLimit`). */
 export const RULE_COST_LIMIT = 10_000_000n;
@@ -25,7 +26,8 @@ const NEWLINES = /[\n\r]/;
  * be correlated) typed from the schema, must evaluate to bool, and must stay within the cost
  * budget once multiplied by how often it can run (enclosing lists and maps). Rules calling
  * Kubernetes functions the local CEL library lacks get a warning instead of passing silently.
- * `version`: whose cost estimate and sizes apply (they differ between Kubernetes versions, see `APISERVER_CHANGES`).
+ * `version`: whose CEL environment (`CEL_LIBRARIES`), cost estimate and sizes apply (they differ between Kubernetes
+ * versions, see `APISERVER_CHANGES`).
  */
 export function checkCelRules(schema: JSONSchemaProps, basePath: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
   const issues: Issue[] = [];
@@ -71,19 +73,20 @@ export function expressionCost(checked: CheckedExpression, node: SchemaNode, sel
  * type walks all of it, which for the rules of a large schema (a 2.7 MB CRD) cost as much as checking them.
  */
 const checkedRules = new Map<string, CheckedRule[]>();
-interface CheckedRule { readonly self: CelType; readonly optionalOldSelf: boolean; readonly checked: CheckedExpression }
+interface CheckedRule { readonly self: CelType; readonly optionalOldSelf: boolean; readonly env: string; readonly checked: CheckedExpression }
 let checkedRulesCount = 0;
 const staticCosts = new WeakMap<CheckedExpression, { readonly self: CelType; readonly version: KubernetesVersion; readonly cost: bigint }>();
 const CHECKED_RULES_LIMIT = 10_000;
 
-function checkedRule(source: string, self: CelType, optionalOldSelf: boolean): CheckedExpression {
+function checkedRule(source: string, self: CelType, optionalOldSelf: boolean, version: KubernetesVersion): CheckedExpression {
+  const env = celEnvironment(version).key;
   const sameText = checkedRules.get(source);
-  const known = sameText?.find(e => e.optionalOldSelf === optionalOldSelf && sameType(e.self, self));
+  const known = sameText?.find(e => e.optionalOldSelf === optionalOldSelf && e.env === env && sameType(e.self, self));
   if (known) return known.checked;
-  const checked = checkExpression(source, { self, oldSelf: optionalOldSelf ? opaque('Optional') : self });
+  const checked = checkExpression(source, { self, oldSelf: optionalOldSelf ? opaque('Optional') : self }, { version });
   if (checkedRulesCount >= CHECKED_RULES_LIMIT) { checkedRules.clear(); checkedRulesCount = 0; }
   const entries = checkedRules.get(source) ?? [];
-  entries.push({ self, optionalOldSelf, checked });
+  entries.push({ self, optionalOldSelf, env, checked });
   checkedRules.set(source, entries);
   checkedRulesCount++;
   return checked;
@@ -149,9 +152,12 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     }
   }
 
-  const checked = checkedRule(rule.rule, self, rule.optionalOldSelf === true);
+  const checked = checkedRule(rule.rule, self, rule.optionalOldSelf === true, version);
   for (const error of checked.errors) {
-    issues.push({ path: `${path}.rule`, message: `Invalid value: compilation failed: ${error}`, value: rule.rule });
+    issues.push(withMissing({ path: `${path}.rule`, message: `Invalid value: compilation failed: ${error}`, value: rule.rule }, checked));
+  }
+  if (checked.errors.length === 0 && checked.literalError) {
+    issues.push(withMissing({ path: `${path}.rule`, message: `Invalid value: program instantiation failed: ${checked.literalError}`, value: rule.rule }, checked));
   }
   if (checked.errors.length === 0 && !['bool', 'dyn'].includes(checked.type.kind)) {
     issues.push({ path: `${path}.rule`, message: `Invalid value: cel expression must evaluate to a bool, got ${typeName(checked.type)}`, value: rule.rule });
@@ -179,9 +185,9 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     if (rule.messageExpression.trim() === '') {
       issues.push({ path: `${path}.messageExpression`, message: 'Required value: messageExpression must be non-empty if specified' });
     } else {
-      const msg = checkExpression(rule.messageExpression, vars);
+      const msg = checkExpression(rule.messageExpression, vars, { version });
       for (const error of msg.errors) {
-        issues.push({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression compilation failed: ${error}`, value: rule.messageExpression });
+        issues.push(withMissing({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression compilation failed: ${error}`, value: rule.messageExpression }, msg));
       }
       const isString = ['string', 'dyn'].includes(msg.type.kind);
       if (msg.errors.length === 0 && !isString) {
@@ -201,6 +207,21 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     }
   }
   return issues;
+}
+
+const missingLibraries = new WeakMap<Issue, readonly CelLibrary[]>();
+
+function withMissing(issue: Issue, checked: CheckedExpression): Issue {
+  if (checked.missing && checked.missing.length > 0) missingLibraries.set(issue, checked.missing);
+  return issue;
+}
+
+/**
+ * The libraries of `CEL_LIBRARIES` whose absence from the checked version's environment made a compile error of
+ * `checkCelRules` (empty for other issues).
+ */
+export function missingCelLibraries(issue: Issue): readonly CelLibrary[] {
+  return missingLibraries.get(issue) ?? [];
 }
 
 /** The apiserver's wording (`getCostErrorMessage`), with Go's `%f` / `%.1f` rounding. */

@@ -40,6 +40,8 @@ const ACCUMULATOR_NAMES = new Set(['__result__', '@result']);
 class Coster implements SizeSource {
   private readonly exprPath = new Map<bigint, readonly string[]>();
   private readonly iterRanges = new Map<string, bigint[]>();
+  /** The schema paths of two-variable comprehensions' variables (an element or a map value: `@items`, `@values`). */
+  private readonly boundPaths = new Map<string, Array<readonly string[] | undefined>>();
   private readonly computedSizes = new Map<bigint, Range>();
 
   /** `roots`: the declared variables by name, for environments with more than `self` (admission policies' `object`, `request` ...). */
@@ -101,8 +103,12 @@ class Coster implements SizeSource {
   }
 
   private costIdent(e: AstExpr, name: string): Range {
+    const bound = this.boundPaths.get(name);
     const stack = this.iterRanges.get(name);
-    if (stack && stack.length > 0) {
+    if (bound && bound.length > 0) {
+      const path = bound[bound.length - 1];
+      if (path) this.exprPath.set(e.id, path);
+    } else if (stack && stack.length > 0) {
       const iterRange = stack[stack.length - 1];
       const kind = this.ast.types.get(iterRange)?.kind;
       if (kind === 'list') this.exprPath.set(e.id, [...(this.exprPath.get(iterRange) ?? []), '@items']);
@@ -133,6 +139,8 @@ class Coster implements SizeSource {
       // `a.?b.c` is cel-go's plain select `.c` on an optional value: the operand's cost, nothing for the selection
       return this.cost(member);
     }
+    const twoVariable = this.ast.overloads.get(e.id)?.[0]?.startsWith('@twoVariable:');
+    if (twoVariable && member) return this.costTwoVariable(e, fn, member, args);
     const argNodes: CostNode[] = [];
     const argCosts: Range[] = [];
     for (const arg of args) {
@@ -173,6 +181,28 @@ class Coster implements SizeSource {
     // the result (of map, filter) is as large as the range; before cel-go v0.17 its size was unknown
     if (since(this.version, 'comprehensionResultSized')) this.computedSizes.set(e.id, rangeCount);
     return add(total, multiply(rangeCount, add(stepCost, loopCost)));
+  }
+
+  /**
+   * A two-variable comprehension (`l.all(i, v, p)`, `m.transformMap(k, v, e)`…) as cel-go costs the comprehension its
+   * macro builds: the range, then per element the loop condition (1) and step (the predicate or expression, and the
+   * accumulating operation: 1); a transform's result is as large as its range. Over a list the second variable is an
+   * element, over a map the first is a key and the second a value (their sizes come from the schema).
+   */
+  private costTwoVariable(e: AstExpr, fn: string, target: AstExpr, args: readonly AstExpr[]): Range {
+    let total = this.cost(target);
+    const targetNode = this.node(target);
+    const base = this.exprPath.get(target.id);
+    const names = args.slice(0, 2).map(a => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : ''));
+    const isMap = targetNode.type.kind === 'map';
+    const paths: Array<readonly string[] | undefined> = base ? (isMap ? [[...base, '@keys'], [...base, '@values']] : [undefined, [...base, '@items']]) : [undefined, undefined];
+    names.forEach((n, i) => this.boundPaths.set(n, [...(this.boundPaths.get(n) ?? []), paths[i]]));
+    const bodyCost = sum(args.slice(2).map(a => this.cost(a)));
+    names.forEach(n => this.boundPaths.get(n)!.pop());
+    const rangeCount = this.sizeEstimate(targetNode);
+    if (fn.startsWith('transform')) this.computedSizes.set(e.id, rangeCount);
+    total = add(total, multiply(rangeCount, add(bodyCost, range(2n))));
+    return total;
   }
 
   /** cel-go's `coster.sizeEstimate`: known size, else the schema's bound, else 1 for fixed-size scalars, else unbounded. */

@@ -1,5 +1,5 @@
 import { goRegExp, goRegexpError, GoRegexp } from '../schema/go-regexp';
-import { celFunc, CelInput, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
+import { celFunc, CelInput, isCelUint, celUint, isCelError, run, celList, celMap, CelMap, celMethod, CelScalar, isCelList, isCelMap, listType, CelFunc, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { CONVERSION_FUNCTIONS } from './conversion-library';
 import { GoUrl } from './go-url';
@@ -56,6 +56,8 @@ const cidr = (c: Cidr): CelMap => wrap('CIDR', c, c.toString());
 /** The order of isSorted/min/max: numbers by value, strings by code point as Go's strings.Compare. */
 function compareValues(a: CelValue, b: CelValue): number {
   if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
+  const [m, n] = [numeric(a), numeric(b)];
+  if (m !== undefined && n !== undefined) return m < n ? -1 : m > n ? 1 : 0;
   const x = typeof a === 'bigint' || typeof a === 'number' ? a : String(a);
   const y = typeof b === 'bigint' || typeof b === 'number' ? b : String(b);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -84,11 +86,21 @@ function listFuncs(): CelFunc[] {
     celMethod('sum', LIST, [], DYN, function () {
       const xs = listValues(this);
       if (xs.length === 0) return 0n;
-      // the `+` of the element type, int64 overflow an error as cel-go's
+      // the `+` of the element type (traits.Adder), overflow an error worded as cel-go's
       return xs.reduce((a, b) => {
-        if (typeof a !== 'bigint' || typeof b !== 'bigint') return ((a as number) + (b as number)) as never;
-        const c = a + b;
-        if (c > 2n ** 63n - 1n || c < -(2n ** 63n)) throw new Error('integer overflow');
+        if (typeof a === 'bigint' && typeof b === 'bigint') {
+          const c = a + b;
+          if (c > 2n ** 63n - 1n || c < -(2n ** 63n)) throw new Error('integer overflow');
+          return c as never;
+        }
+        if (isCelUint(a) && isCelUint(b)) {
+          const c = a.value + b.value;
+          if (c > 2n ** 64n - 1n) throw new Error('unsigned integer overflow');
+          return celUint(c) as never;
+        }
+        if (typeof a === 'number' && typeof b === 'number') return (a + b) as never;
+        const c = run('a + b', { a: a as CelInput, b: b as CelInput });
+        if (isCelError(c)) throw new Error(c.message);
         return c as never;
       });
     }),
@@ -110,11 +122,78 @@ function listFuncs(): CelFunc[] {
       for (let i = xs.length - 1; i >= 0; i--) if (sameValue(xs[i], x)) return BigInt(i);
       return -1n;
     }),
+    ...listsExtension(),
     celFunc('sets.contains', [LIST, LIST], BOOL, (a, b) => [...b].every(x => [...a].some(y => sameValue(x, y)))),
     celFunc('sets.equivalent', [LIST, LIST], BOOL, (a, b) =>
       [...b].every(x => [...a].some(y => sameValue(x, y))) && [...a].every(x => [...b].some(y => sameValue(x, y)))),
     celFunc('sets.intersects', [LIST, LIST], BOOL, (a, b) => [...a].some(x => [...b].some(y => sameValue(x, y)))),
   ];
+}
+
+/**
+ * cel-go's lists extension v3 (`ext.Lists(ext.ListsVersion(3))`, Kubernetes 1.35+) and the optional library's list
+ * helpers (`first`, `last`, `optional.unwrap`): errors worded as cel-go's.
+ */
+function listsExtension(): CelFunc[] {
+  const flatten = (xs: CelValue[], depth: number): CelValue[] => xs.flatMap(x => (isCelList(x) && depth > 0 ? flatten([...x], depth - 1) : [x]));
+  return [
+    celFunc('lists.range', [INT], LIST, n => celList(Array.from({ length: n > 0n ? Number(n) : 0 }, (_x, i) => BigInt(i)))),
+    celMethod('slice', LIST, [INT, INT], LIST, function (start, end) {
+      const xs = listValues(this);
+      if (start < 0n || end < 0n) throw new Error(`cannot slice(${start}, ${end}), negative indexes not supported`);
+      if (start > end) throw new Error(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
+      if (end > BigInt(xs.length)) throw new Error(`cannot slice(${start}, ${end}), list is length ${xs.length}`);
+      return celList(xs.slice(Number(start), Number(end)));
+    }),
+    celMethod('flatten', LIST, [], LIST, function () { return celList(flatten(listValues(this), 1)); }),
+    celMethod('flatten', LIST, [INT], LIST, function (depth) {
+      if (depth < 0n) throw new Error('level must be non-negative');
+      return celList(flatten(listValues(this), Number(depth > 1000n ? 1000n : depth)));
+    }),
+    celMethod('distinct', LIST, [], LIST, function () {
+      const out: CelValue[] = [];
+      for (const x of listValues(this)) if (!out.some(y => celEquals(x, y))) out.push(x);
+      return celList(out);
+    }),
+    celMethod('reverse', LIST, [], LIST, function () { return celList(listValues(this).reverse()); }),
+    celMethod('sort', LIST, [], LIST, function () { return celList(sortedByKeys(listValues(this), listValues(this))); }),
+    celFunc('@sortByAssociatedKeys', [LIST, LIST], LIST, (xs, keys) => celList(sortedByKeys([...xs], [...keys]))),
+    celMethod('first', LIST, [], DYN, function () {
+      const xs = listValues(this);
+      return optionalValue(xs.length > 0 ? xs[0] as CelInput : undefined);
+    }),
+    celMethod('last', LIST, [], DYN, function () {
+      const xs = listValues(this);
+      return optionalValue(xs.length > 0 ? xs[xs.length - 1] as CelInput : undefined);
+    }),
+    celFunc('optional.unwrap', [LIST], LIST, xs => celList([...xs].flatMap(x => {
+      const v = unwrap(x, OptionalValue, 'optional').value;
+      return v === undefined ? [] : [v];
+    }))),
+  ];
+}
+
+/** A stable sort of `xs` by `keys` (cel-go's sort and @sortByAssociatedKeys): keys of one orderable type. */
+function sortedByKeys(xs: CelValue[], keys: CelValue[]): CelValue[] {
+  const kinds = new Set(keys.map(k => (typeof k === 'bigint' ? 'int' : typeof k === 'object' && k !== null ? (k as object).constructor.name : typeof k)));
+  if (kinds.size > 1) throw new Error('list elements must have the same type');
+  const order = keys.map((_k, i) => i).sort((a, b) => compareValues(keys[a], keys[b]) || a - b);
+  return order.map(i => xs[i]);
+}
+
+/** CEL equality for distinct(): numbers across int, uint and double by value, the rest as `sameValue`. */
+function celEquals(a: CelValue, b: CelValue): boolean {
+  const x = numeric(a);
+  const y = numeric(b);
+  if (x !== undefined && y !== undefined) return typeof x === typeof y ? x === y : Number(x) === Number(y) && (typeof x === 'number' ? Number.isInteger(x) : Number.isInteger(y));
+  return sameValue(a, b);
+}
+
+/** An int or uint as a bigint, a double as a number; undefined for other values. */
+function numeric(v: CelValue): bigint | number | undefined {
+  if (typeof v === 'bigint' || typeof v === 'number') return v;
+  if (isCelUint(v)) return v.value;
+  return undefined;
 }
 
 function regexFuncs(): CelFunc[] {
@@ -228,6 +307,14 @@ function formatFuncs(): CelFunc[] {
       if (!isCelMap(on)) throw new Error('no such overload');
       return on.has(field) ? some(on.get(field)!) : none();
     })),
+    celFunc('__optList__', [LIST, LIST], LIST, (elements, indices) => {
+      const optional = new Set([...indices].map(Number));
+      return celList([...elements].flatMap((x, k) => {
+        if (!optional.has(k)) return [x];
+        const v = opt(x).value;
+        return v === undefined ? [] : [v];
+      }));
+    }),
     celMethod('__optIndex__', DYN, [DYN], DYN, function (key) {
       const on = optionalTarget(this);
       if (on === undefined) return none();

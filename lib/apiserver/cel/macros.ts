@@ -34,6 +34,8 @@ export function expandMacros(root: Node, options: { twoVariable: boolean }): voi
     if (fn === 'bind' && target?.exprKind.case === 'identExpr' && target.exprKind.value.name === 'cel'
       && args.length === 3 && args[0].exprKind.case === 'identExpr') {
       e.exprKind = b.bind(args[0].exprKind.value.name, args[1], args[2]).exprKind;
+    } else if (options.twoVariable && fn === 'sortBy' && target && args.length === 2 && args[0].exprKind.case === 'identExpr') {
+      e.exprKind = b.sortBy(target, args[0].exprKind.value.name, args[1]).exprKind;
     } else if (options.twoVariable && isTwoVariableCall(fn, target, args)) {
       e.exprKind = b.twoVariable(fn, target, args[0].exprKind.value.name, args[1].exprKind.value.name, args.slice(2)).exprKind;
     }
@@ -49,6 +51,16 @@ class Builder {
 
   public bind(variable: string, init: Node, body: Node): Node {
     return this.comprehension({ iterVar: '#unused', iterRange: this.list([]), accuVar: variable, accuInit: init, loopCondition: this.bool(false), loopStep: this.ident(variable), result: body });
+  }
+
+  /** The lists extension's `l.sortBy(x, key)`: `@sortByAssociatedKeys(l, l.map(x, key))`, the list bound once. */
+  public sortBy(target: Node, variable: string, key: Node): Node {
+    const list = '@sortTarget';
+    const keys = this.comprehension({
+      iterVar: variable, iterRange: this.ident(list), accuVar: ACCU, accuInit: this.list([]), loopCondition: this.bool(true),
+      loopStep: this.call('_+_', [this.ident(ACCU), this.list([key])]), result: this.ident(ACCU),
+    });
+    return this.bind(list, target, this.call('@sortByAssociatedKeys', [this.ident(list), keys]));
   }
 
   public twoVariable(fn: string, target: Node, k: string, v: string, rest: Node[]): Node {

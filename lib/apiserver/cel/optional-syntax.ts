@@ -3,6 +3,8 @@
  * checker and runtime understand before parsing:
  * - `x.?field` → `x.__optSelect__('field')` (an optional: none when the field is absent);
  * - `x[?key]`  → `x.__optIndex__(key)`;
+ * - `[?a, b]` (a list literal with optional elements) → `__optList__([a, b], [0])`: the elements and the indices of the
+ *   optional ones, whose value is included only when present;
  * - a plain `.field` that follows one of these in the same chain → `.__optChainSelect__('field')`,
  *   since selecting on an optional propagates the optional (a plain selection for cel-go, which the cost
  *   estimator charges as such).
@@ -33,6 +35,19 @@ export function rewriteOptionalSyntax(source: string): string {
       }
       i += select[0].length;
       continue;
+    }
+    if (source[i] === '[' && !/[\w\])}]\s*$/.test(out)) {
+      // a list literal: rewritten only when an element is optional
+      const end = matchingBracket(source, i);
+      const elements = splitTopLevel(source.slice(i + 1, end));
+      const optional = elements.map((el, k) => (/^\s*\?/.test(el) ? k : -1)).filter(k => k >= 0);
+      if (optional.length > 0) {
+        const inner = elements.map(el => rewriteOptionalSyntax(el.replace(/^(\s*)\?/, '$1')));
+        out += `__optList__([${inner.join(',')}], [${optional.join(', ')}])`;
+        i = end + 1;
+        chainIsOptional = false;
+        continue;
+      }
     }
     if (source.startsWith('[?', i)) {
       const end = matchingBracket(source, i);
@@ -67,6 +82,29 @@ function stringLiteralAt(s: string, i: number): number {
     j++;
   }
   return s.length;
+}
+
+/** The top-level comma-separated parts of a list literal's content (nested brackets and strings kept whole). */
+function splitTopLevel(s: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let j = 0; j < s.length;) {
+    const literal = stringLiteralAt(s, j);
+    if (literal > j) {
+      j = literal;
+      continue;
+    }
+    if ('([{'.includes(s[j])) depth++;
+    else if (')]}'.includes(s[j])) depth--;
+    else if (s[j] === ',' && depth === 0) {
+      parts.push(s.slice(start, j));
+      start = j + 1;
+    }
+    j++;
+  }
+  if (s.slice(start).trim() !== '' || parts.length > 0) parts.push(s.slice(start));
+  return parts;
 }
 
 /** The index of the `]` closing the `[` at `open`, skipping nested brackets and strings. */

@@ -3,8 +3,10 @@ import { rewriteOptionalSyntax } from './optional-syntax';
 import {
   BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, mapOf, opaque, optionalOf, STRING, TIMESTAMP, typeName,
 } from './cel-types';
-import { FUNCTION_DECLS, FunctionDecl, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
+import { FUNCTION_DECLS, FunctionDecl, NOT_OFFERED, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
+import { CelEnvironment, celEnvironment, CelLibrary } from './environment';
 import { isTwoVariableCall } from './macros';
+import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { overloadIds } from './overload-ids';
 import { goRegexpError } from '../schema/go-regexp';
 
@@ -21,10 +23,15 @@ export interface CheckedExpression {
   readonly unsupported: readonly string[];
   /** Whether the expression reads `oldSelf`. */
   readonly usesOldSelf: boolean;
+  /** Libraries of `CEL_LIBRARIES` the expression uses and the version's environment lacks (each makes an error). */
+  readonly missing?: readonly CelLibrary[];
+  /**
+   * Where the version lacks cel-go's literal validators: Go's error for the first bad `duration()`, `timestamp()` or
+   * `matches()` literal, which fails building the program after a clean compile (`program instantiation failed: …`).
+   */
+  readonly literalError?: string;
   /** The checked AST (types and overloads of every node), for the cost estimate; absent when parsing failed. */
   readonly ast?: CheckedAst;
-  /** With `before.noLiteralValidators`: Go's error for the first bad literal, which fails building the program. */
-  readonly literalError?: string;
 }
 
 /** A parsed expression with the type of every node and the overload ids of every call, as cel-go's checked AST. */
@@ -41,16 +48,26 @@ export interface CheckedAst {
  * checked AST, from which `estimateCost` computes the apiserver's static cost estimate.
  */
 export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>, options: CheckOptions = {}): CheckedExpression {
+  const env = celEnvironment(options.version);
   const rewritten = rewriteOptionalSyntax(source);
   const ast = parsed(rewritten);
   if ('error' in ast) {
     return { type: DYN, errors: [`ERROR: <input>:${ast.error}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
   }
-  const checker = new TypeChecker(rewritten, ast.positions, variables, options.functions ? declsByName(options.functions) : undefined, options.withheld, options.strict === true, options.before ?? {});
+  // without the optional library, cel-go's parser refuses the optional syntax (`.?` at its `.`, an index's `[?` at its
+  // `[`, a list element's `?` at the `?`): the only error reported
+  const optionalSyntax = env.has('optionalTypes') ? [] : optionalSyntaxAt(source);
+  if (optionalSyntax.length > 0) {
+    return {
+      type: DYN, errors: optionalSyntax.map(o => `ERROR: <input>:${location(source, o.at)}: unsupported syntax '${o.syntax}'`), unsupported: [],
+      usesOldSelf: /\boldSelf\b/.test(source), missing: ['optionalTypes'], ast: { root: ast.root, types: new Map(), overloads: new Map(), globalNames: new Map() },
+    };
+  }
+  const checker = new TypeChecker(rewritten, ast.positions, variables, options.functions ? declsByName(options.functions) : undefined, options.withheld, options.strict === true, env);
   const t = checker.visit(ast.root, new Map());
   return {
     type: t, errors: [...checker.errors].sort((a, b) => a.at - b.at).map(err => err.text), unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
-    literalError: checker.literalError,
+    missing: [...checker.missing], literalError: checker.literalError,
     ast: { root: ast.root, types: checker.types, overloads: checker.overloads, globalNames: checker.globalNames },
   };
 }
@@ -72,14 +89,24 @@ export interface CheckOptions {
    * `__namespace__`, the DeclTypeProvider's `recognizeKeywordAsFieldName`).
    */
   readonly strict?: boolean;
-  /**
-   * How older apiservers compile admission expressions (each a change of `APISERVER_CHANGES`; absent: as 1.32):
-   * `oldCelGo`: cel-go before v0.17 (Kubernetes 1.28) leaves an undeclared method call untyped (printed `<nil>` in
-   * the errors of the calls around it) and prefixes `[internal]` to failed resolutions; `noLiteralValidators`: bad
-   * regex/duration/timestamp literals are no compile error but make building the program fail (`literalError`);
-   * `noKeywordFieldNames`: a reserved word does not select its escaped field.
-   */
-  readonly before?: { readonly oldCelGo?: boolean; readonly noLiteralValidators?: boolean; readonly noKeywordFieldNames?: boolean };
+  /** The Kubernetes version whose CEL environment (`CEL_LIBRARIES`) compiles the expression. @default '1.32' */
+  readonly version?: KubernetesVersion;
+}
+
+/**
+ * Where the optional syntax (`x.?f`, `x[?k]`, `[?e]`) appears outside string literals: cel-go's parser without the
+ * optional library reports each (`.?` at its `.`, an index's `[?` at its `[`, a list element's `?` at the `?`).
+ */
+function optionalSyntaxAt(source: string): Array<{ at: number; syntax: string }> {
+  if (!source.includes('.?') && !source.includes('[?')) return [];
+  const code = source.replace(/(['"])(?:\\.|(?!\1)[^\\])*\1/g, m => ' '.repeat(m.length));
+  const found: Array<{ at: number; syntax: string }> = [];
+  for (const m of code.matchAll(/\.\s*\?|\[\s*\?/g)) {
+    if (m[0].startsWith('.')) found.push({ at: m.index!, syntax: '.?' });
+    else if (/[\w\])}]\s*$/.test(code.slice(0, m.index!))) found.push({ at: m.index!, syntax: '[?' });
+    else found.push({ at: m.index! + m[0].length - 1, syntax: '?' });
+  }
+  return found;
 }
 
 /**
@@ -106,19 +133,24 @@ function parsed(source: string): ReturnType<typeof parseRule> | { error: string 
 type Scope = ReadonlyMap<string, CelType>;
 
 const NUMERIC = new Set(['int', 'uint', 'double']);
-/** The iteration variable of the comprehension `cel.bind` expands to (macros.ts). */
-const BIND_ITER_VAR = '#unused';
-
-/** The type of an undeclared method call to cel-go before v0.17: assignable to nothing, printed `<nil>`. */
-const UNTYPED: CelType = opaque('Untyped');
-
+/** The type of a call of an undeclared member function before cel-go v0.17 (`CEL_CHECKER_CHANGES.undeclaredMembersTyped`). */
+const NIL_TYPE: CelType = opaque('Untyped');
 /** cel-go's error type (an undeclared identifier), dyn to every check; cel-go before v0.17 prints it `!error!`. */
 const ERROR_TYPE: CelType = { kind: 'dyn' };
+const BINARY_OPERATORS: Readonly<Record<string, string>> = {
+  '_<_': '<', '_<=_': '<=', '_>_': '>', '_>=_': '>=', '_==_': '==', '_!=_': '!=', '_+_': '+', '_-_': '-', '_*_': '*', '_/_': '/', '_%_': '%',
+  '@in': 'in', '_&&_': '&&', '_||_': '||',
+};
+/** The iteration variable of the comprehension `cel.bind` expands to (macros.ts). */
+const BIND_ITER_VAR = '#unused';
 
 class TypeChecker {
   /** Errors with their offset in the source: cel-go reports them sorted by location. */
   public readonly errors: Array<{ readonly at: number; readonly text: string }> = [];
   public readonly unsupported = new Set<string>();
+  public readonly missing = new Set<CelLibrary>();
+  /** The first bad literal's Go error, where the version does not validate literals at compile (`literalError`). */
+  public literalError?: string;
   public readonly types = new Map<bigint, CelType>();
   public readonly overloads = new Map<bigint, readonly string[]>();
   public readonly globalNames = new Map<bigint, string>();
@@ -133,11 +165,36 @@ class TypeChecker {
     private readonly extraDecls?: ReadonlyMap<string, FunctionDecl[]>,
     private readonly withheld?: ReadonlySet<string>,
     private readonly strict = false,
-    private readonly before: NonNullable<CheckOptions['before']> = {},
+    private readonly env: CelEnvironment = celEnvironment(),
   ) {}
 
-  /** The first bad literal's Go error, when literals are not validated at compile (`before.noLiteralValidators`). */
-  public literalError?: string;
+  /** The type of an undeclared function's call: an error type (dyn here), or for a member call on 1.28, none (`<nil>`). */
+  private undeclaredResult(target: CelType | undefined): CelType {
+    return target && !this.env.checks('undeclaredMembersTyped') ? NIL_TYPE : DYN;
+  }
+
+  private exemptNested(e: AstExpr): void {
+    this.exemptLiterals.add(e.id);
+    const k = e.exprKind;
+    if (k.case === 'listExpr') k.value.elements.forEach(x => this.exemptNested(x));
+    if (k.case === 'structExpr') k.value.entries.forEach(en => { if (en.value) this.exemptNested(en.value); });
+  }
+
+  /** Whether the environment declares `name` at all (an overload of an offered library, or of the extra declarations). */
+  private declared(name: string): boolean {
+    if (NOT_OFFERED.has(name) || this.withheld?.has(name)) return false;
+    return (DECLS_BY_NAME.get(name) ?? []).some(d => this.offers(d)) || (this.extraDecls?.has(name) ?? false) || UNSUPPORTED_FUNCTIONS.has(name);
+  }
+
+  private offers(d: FunctionDecl): boolean {
+    return d.library === undefined || this.env.has(d.library);
+  }
+
+  /** The library a name would come from in a newer environment, recorded as missing. */
+  private noteMissing(name: string): void {
+    const lib = (DECLS_BY_NAME.get(name) ?? []).find(d => d.library !== undefined && !this.env.has(d.library))?.library;
+    if (lib) this.missing.add(lib);
+  }
 
   public visit(e: AstExpr, scope: Scope): CelType {
     const t = this.typeOf(e, scope);
@@ -154,14 +211,14 @@ class TypeChecker {
       case 'callExpr': return this.call(e, k.value.function, k.value.target, k.value.args, scope);
       case 'listExpr': {
         const items = k.value.elements.map(x => this.visit(x, scope));
-        if (this.strict && !this.exemptLiterals.has(e.id)) this.homogeneous(k.value.elements, items);
+        if (!this.exemptLiterals.has(e.id)) this.homogeneous(k.value.elements, items);
         const elem = items.reduce<CelType | undefined>((acc, x) => (acc ? joinTypes(acc, x) : x), undefined) ?? DYN;
         return { kind: 'list', elem };
       }
       case 'structExpr': {
         const values = k.value.entries.map(en => (en.value ? this.visit(en.value, scope) : DYN));
         const keys = k.value.entries.map(en => (en.keyKind.case === 'mapKey' ? this.visit(en.keyKind.value as AstExpr, scope) : STRING));
-        if (this.strict && !k.value.messageName && !this.exemptLiterals.has(e.id)) {
+        if (!k.value.messageName && !this.exemptLiterals.has(e.id)) {
           this.homogeneous(k.value.entries.map(en => en.keyKind.value as AstExpr), keys);
           this.homogeneous(k.value.entries.map(en => en.value!), values);
         }
@@ -184,7 +241,7 @@ class TypeChecker {
       this.error(e, "undeclared reference to 'oldSelf' (in container ''): oldSelf cannot be used on the uncorrelatable portion of the schema");
     } else {
       this.error(e, `undeclared reference to '${name}' (in container '')`);
-      if (this.before.oldCelGo) return ERROR_TYPE;
+      if (!this.env.checks('errorTypeUnnamed')) return ERROR_TYPE;
     }
     return DYN;
   }
@@ -203,7 +260,7 @@ class TypeChecker {
     switch (o.kind) {
       case 'object':
         if (field in o.fields) t = o.fields[field];
-        else if (this.strict && !this.before.noKeywordFieldNames && `__${field}__` in o.fields && CEL_RESERVED_FIELD_NAMES.has(field)) t = o.fields[`__${field}__`];
+        else if (this.strict && this.env.checks('keywordFieldNames') && `__${field}__` in o.fields && CEL_RESERVED_FIELD_NAMES.has(field)) t = o.fields[`__${field}__`];
         else this.error(e, `undefined field '${field}'`);
         break;
       case 'map':
@@ -214,7 +271,7 @@ class TypeChecker {
       case 'opaque':
         // library object types (the authorizer's) have no fields the type provider can resolve
         if (this.strict && o.name.startsWith('authorization.')) {
-          this.error(e, `${this.before.oldCelGo ? '[internal] ' : ''}unexpected failed resolution of '${typeName(o)}'`);
+          this.error(e, `${this.env.checks('resolutionErrorsUnprefixed') ? '' : '[internal] '}unexpected failed resolution of '${typeName(o)}'`);
           break;
         }
         this.error(e, `type '${typeName(o)}' does not support field selection`);
@@ -231,8 +288,8 @@ class TypeChecker {
   private comprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
     if (v.iterVar2) this.unsupported.add('two-variable comprehensions');
     // cel.bind is cel-go's bindings extension, which the Kubernetes 1.32 CRD environment does not include
-    if (v.iterVar === BIND_ITER_VAR && this.withheld?.has('cel.bind')) return this.unexpandedBind(e, v, scope);
-    if (v.iterVar === BIND_ITER_VAR) this.error(e, "undeclared reference to 'cel' (in container ''): cel.bind is not available to CRD validation rules");
+    // cel.bind is cel-go's bindings extension, which no supported version offers (NOT_OFFERED)
+    if (v.iterVar === BIND_ITER_VAR) return this.unexpandedBind(e, v, scope);
     const range = this.visit(v.iterRange!, scope);
     let iter: CelType = DYN;
     switch (range.kind) {
@@ -263,13 +320,20 @@ class TypeChecker {
     // namespaced global functions (`strings.quote(x)`, `sets.contains(a, b)`) parse as method calls
     // (like cel-go, only when such a function exists: `v.size()` with an undeclared `v` is a reference error on `v`)
     const ns = target ? qualifiedName(target) : undefined;
-    if (ns && !this.isDeclared(ns.split('.')[0], scope) && !this.withheld?.has(`${ns}.${name}`) && (isKnownName(`${ns}.${name}`) || UNSUPPORTED_FUNCTIONS.has(`${ns}.${name}`))) {
+    if (ns && !this.isDeclared(ns.split('.')[0], scope) && this.declared(`${ns}.${name}`)) {
       this.globalNames.set(e.id, `${ns}.${name}`);
       return this.call(e, `${ns}.${name}`, undefined, args, scope);
     }
+    if (ns && !this.isDeclared(ns.split('.')[0], scope)) this.noteMissing(`${ns}.${name}`);
     if (target && isTwoVariableCall(name, target, args)) return this.twoVariable(e, name, target, args, scope);
+    if (!target && name === '__optList__' && args.length === 2 && args[0].exprKind.case === 'listExpr') return this.optionalList(e, args[0], args[1], scope);
+    if (target && name === 'sortBy' && args.length === 2 && args[0].exprKind.case === 'identExpr' && this.env.has('lists')) {
+      return this.sortBy(e, target, args[0].exprKind.value.name, args[1], scope);
+    }
+    if (target && name === 'sortBy' && args.length === 2) this.missing.add('lists');
     const tgt = target ? this.visit(target, scope) : undefined;
-    if (name === 'format') for (const a of args) this.exemptLiterals.add(a.id);
+    // format()'s arguments are exempt from the homogeneous-literal check, nested literals too (measured: `[[1, 'a']]` passes)
+    if (name === 'format') for (const a of args) this.exemptNested(a);
     const types = args.map(a => this.visit(a, scope));
     this.overloads.set(e.id, overloadIds(name, tgt, types));
     if (tgt && (name === '__optSelect__' || name === '__optChainSelect__' || name === '__optIndex__') && args.length === 1) {
@@ -279,11 +343,17 @@ class TypeChecker {
       if (name === 'value' && args.length === 0) return tgt.of;
       if (name === 'orValue' && args.length === 1) return joinTypes(tgt.of, types[0]);
     }
-    if (this.withheld?.has(name)) {
+    if (!this.declared(name) && (NOT_OFFERED.has(name) || this.withheld?.has(name) || DECLS_BY_NAME.has(name))) {
+      this.noteMissing(name);
       this.error(e, `undeclared reference to '${name}' (in container '')`);
-      return tgt && this.before.oldCelGo ? UNTYPED : DYN;
+      return this.undeclaredResult(tgt);
     }
-    if (this.strict) this.validateLiteral(name, tgt, args);
+    // an untyped (`<nil>`) operand, which an older checker gives undeclared member calls: no overload accepts it
+    if ([tgt, ...types].some(t => t === NIL_TYPE)) {
+      this.noOverload(e, name, tgt, types);
+      return DYN;
+    }
+    this.validateLiteral(name, tgt, args);
     const operator = this.operator(e, name, types);
     if (operator) return operator;
     if (name === 'size' && (tgt ? types.length === 0 : types.length === 1)) {
@@ -292,8 +362,15 @@ class TypeChecker {
       return INT;
     }
     if (name === 'type' && !tgt && types.length === 1) return { kind: 'type', of: types[0] };
+    // string() of an IP or CIDR came with a later IP library
+    if (name === 'string' && !tgt && types.length === 1 && types[0].kind === 'opaque' && ['IP', 'CIDR'].includes(types[0].name) && !this.env.has('ipCidrStrings')) {
+      this.missing.add('ipCidrStrings');
+      this.noOverload(e, name, tgt, types);
+      return DYN;
+    }
 
-    const candidates = [...(DECLS_BY_NAME.get(name) ?? []), ...(this.extraDecls?.get(name) ?? [])].filter(d => (d.target !== undefined) === (tgt !== undefined));
+    const offered = [...(DECLS_BY_NAME.get(name) ?? []), ...(this.extraDecls?.get(name) ?? [])].filter(d => this.offers(d));
+    const candidates = offered.filter(d => (d.target !== undefined) === (tgt !== undefined));
     if (candidates.length === 0) {
       if (UNSUPPORTED_FUNCTIONS.has(name) || (tgt?.kind === 'dyn' && (isKnownName(name) || this.extraDecls?.has(name)))) {
         if (UNSUPPORTED_FUNCTIONS.has(name)) this.unsupported.add(name);
@@ -302,14 +379,16 @@ class TypeChecker {
       if (isKnownName(name) || this.extraDecls?.has(name)) this.noOverload(e, name, tgt, types);
       else {
         this.error(e, `undeclared reference to '${name}' (in container '')`);
-        if (tgt && this.before.oldCelGo) return UNTYPED;
+        return this.undeclaredResult(tgt);
       }
       return DYN;
     }
     for (const d of candidates) {
       const result = matchOverload(d, tgt, types);
-      if (result) return result;
+      if (result) return d.library === 'lists' || d.library === 'optionalTypesV2' ? listResult(name, tgt, types, result) : result;
     }
+    // an overload only a newer version has (a list's reverse() where the strings' is asked for: no)
+    if ((DECLS_BY_NAME.get(name) ?? []).some(d => !this.offers(d) && matchOverload(d, tgt, types))) this.noteMissing(name);
     if (UNSUPPORTED_FUNCTIONS.has(name)) {
       this.unsupported.add(name);
       return DYN;
@@ -325,10 +404,74 @@ class TypeChecker {
    * the apiserver, test/apiserver/cel/two-variable.test.ts).
    */
   private twoVariable(e: AstExpr, name: string, target: AstExpr, args: readonly AstExpr[], scope: Scope): CelType {
-    this.visit(target, scope);
+    if (this.env.has('twoVariableComprehensions')) return this.typedTwoVariable(e, name, target, args, scope);
+    this.missing.add('twoVariableComprehensions');
+    const on = this.visit(target, scope);
     for (const a of args) this.visit(a, scope);
     this.error(e, `undeclared reference to '${name}' (in container '')`);
-    return DYN;
+    return this.undeclaredResult(on);
+  }
+
+  /**
+   * cel-go's `ext.TwoVarComprehensions` (1.33+): over a list the variables are the index (int) and the element, over a
+   * map the key and the value; `all`/`exists`/`existsOne` give bool, `transformList` a list of the expression's type,
+   * `transformMap` a map from the range's keys, `transformMapEntry` the map its expression builds.
+   */
+  private typedTwoVariable(e: AstExpr, name: string, target: AstExpr, args: readonly AstExpr[], scope: Scope): CelType {
+    const range = this.visit(target, scope);
+    let first: CelType = DYN;
+    let second: CelType = DYN;
+    if (range.kind === 'list') [first, second] = [INT, range.elem];
+    else if (range.kind === 'map') [first, second] = [range.key, range.value];
+    else if (range.kind !== 'dyn') this.error(e, `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+    const names = args.slice(0, 2).map(a => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : ''));
+    const inner: Scope = new Map([...scope, [names[0], first], [names[1], second]]);
+    for (const a of args.slice(0, 2)) this.types.set(a.id, a === args[0] ? first : second);
+    const rest = args.slice(2).map(a => this.visit(a, inner));
+    const expr = rest[rest.length - 1];
+    if (rest.length === 2 && rest[0].kind !== 'bool' && rest[0].kind !== 'dyn') this.noOverload(args[2], '_?_:_', undefined, [rest[0]]);
+    this.overloads.set(e.id, [`@twoVariable:${name}`]);
+    switch (name) {
+      case 'transformList': return listOf(expr);
+      case 'transformMap': return mapOf(first, expr);
+      case 'transformMapEntry':
+        if (expr.kind !== 'map' && expr.kind !== 'dyn') this.error(args[args.length - 1], `found no matching overload for 'transformMapEntry' applied to '${typeName(expr)}'`);
+        return expr.kind === 'map' ? expr : mapOf(DYN, DYN);
+      default:
+        if (expr.kind !== 'bool' && expr.kind !== 'dyn') this.noOverload(args[args.length - 1], name === 'all' ? '_&&_' : '_||_', undefined, [BOOL, expr]);
+        return BOOL;
+    }
+  }
+
+  /** A list literal with optional elements (`[?a, b]`, rewritten `__optList__([a, b], [0])`): the optional ones unwrapped. */
+  private optionalList(e: AstExpr, list: AstExpr, indices: AstExpr, scope: Scope): CelType {
+    const flagged = new Set(indices.exprKind.case === 'listExpr'
+      ? indices.exprKind.value.elements.map(x => (x.exprKind.case === 'constExpr' ? Number(x.exprKind.value.constantKind.value) : -1)) : []);
+    const elements = list.exprKind.case === 'listExpr' ? list.exprKind.value.elements : [];
+    const types = elements.map((x, k) => {
+      const t = this.visit(x, scope);
+      if (!flagged.has(k)) return t;
+      if (t.kind === 'opaque' && t.name === 'Optional') return t.of ?? DYN;
+      if (t.kind !== 'dyn') this.error(x, `expected type 'optional_type(${typeName(t)})' but found '${typeName(t)}'`);
+      return DYN;
+    });
+    this.homogeneous(elements, types);
+    const elem = types.reduce<CelType | undefined>((acc, x) => (acc ? joinTypes(acc, x) : x), undefined) ?? DYN;
+    this.overloads.set(e.id, ['__optList__']);
+    return listOf(elem);
+  }
+
+  /** The lists extension's `sortBy(x, key)` macro: `x` bound to each element, keys of one orderable type; the list's type. */
+  private sortBy(e: AstExpr, target: AstExpr, variable: string, key: AstExpr, scope: Scope): CelType {
+    const range = this.visit(target, scope);
+    const elem = range.kind === 'list' ? range.elem : DYN;
+    if (range.kind !== 'list' && range.kind !== 'dyn') this.noOverload(e, 'sortBy', range, []);
+    const keyType = this.visit(key, new Map([...scope, [variable, elem]]));
+    if (!['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration', 'dyn'].includes(keyType.kind)) {
+      this.noOverload(e, '@sortByAssociatedKeys', undefined, [range, listOf(keyType)]);
+    }
+    this.overloads.set(e.id, ['@sortBy']);
+    return range.kind === 'list' ? range : listOf(DYN);
   }
 
   /** `x.?f` / `x[?k]` (rewritten to `__optSelect__` / `__optIndex__`): an optional of the field, entry or element. */
@@ -364,7 +507,7 @@ class TypeChecker {
       case '_==_': case '_!=_':
         return bool(comparable(a[0], a[1]) && (!this.strict || nullComparable(a[0], a[1])));
       case '_<_': case '_<=_': case '_>_': case '_>=_':
-        return bool(ordered(a[0], a[1]));
+        return bool(this.crossNumeric(a[0], a[1]) && ordered(a[0], a[1]));
       case '@in':
         if (a[1].kind === 'list') return bool(comparable(a[0], a[1].elem));
         if (a[1].kind === 'map') return bool(comparable(a[0], a[1].key));
@@ -382,6 +525,13 @@ class TypeChecker {
         return this.arithmetic(e, name, a[0], a[1]);
     }
     return undefined;
+  }
+
+  /** int, uint and double compare with each other only where the version has cross-type numeric comparisons. */
+  private crossNumeric(a: CelType, b: CelType): boolean {
+    if (this.env.has('crossTypeNumericComparisons') || !NUMERIC.has(a.kind) || !NUMERIC.has(b.kind) || a.kind === b.kind) return true;
+    this.missing.add('crossTypeNumericComparisons');
+    return false;
   }
 
   private index(e: AstExpr, on: CelType, key: CelType): CelType {
@@ -430,8 +580,13 @@ class TypeChecker {
     const regexpError = name === 'matches' ? goRegexpError(value) : undefined;
     const bad = name === 'matches' ? regexpError !== undefined : name === 'duration' ? !isGoDuration(value) : !isRfc3339(value);
     if (!bad) return;
-    if (!this.before.noLiteralValidators) this.error(arg, `invalid ${name} argument`);
-    else this.literalError ??= regexpError ?? `type conversion error from 'string' to '${name === 'duration' ? 'google.protobuf.Duration' : 'google.protobuf.Timestamp'}'`;
+    if (this.env.has('literalValidators')) {
+      this.error(arg, `invalid ${name} argument`);
+      return;
+    }
+    // before the validators, the literal failed when the program was planned (constant folding), after compiling
+    this.missing.add('literalValidators');
+    this.literalError ??= regexpError ?? `type conversion error from 'string' to 'google.protobuf.${name === 'duration' ? 'Duration' : 'Timestamp'}'`;
   }
 
   /**
@@ -463,35 +618,37 @@ class TypeChecker {
 
   /** How cel-go prints a type in its checker errors (`FormatCELType`: null is `null`). */
   private shownType(t: CelType): string {
-    if (t === ERROR_TYPE) return '!error!';
+    if (t === NIL_TYPE) return '<nil>';
+    if (t === ERROR_TYPE && !this.env.checks('errorTypeUnnamed')) return '!error!';
+    // cel-go names durations and timestamps by their CEL names in these messages (measured: `'(duration)'` on 1.28, 1.32, 1.36)
+    if (t.kind === 'duration' || t.kind === 'timestamp') return t.kind;
+    if (!this.env.checks('kubernetesTypeNames') && t.kind === 'opaque' && (t.name === 'IP' || t.name === 'CIDR')) return t.name === 'IP' ? 'net.IP' : 'net.CIDR()';
     return this.strict && t.kind === 'null' ? 'null' : typeName(t);
   }
 
   private noOverload(e: AstExpr, name: string, target: CelType | undefined, args: CelType[]): void {
-    const shown = `${target ? `${this.shownType(target)}.` : ''}(${args.map(a => this.shownType(a)).join(', ')})`;
+    const shown = `${target && target !== NIL_TYPE ? `${this.shownType(target)}.` : target ? '<nil>.' : ''}(${args.map(a => this.shownType(a)).join(', ')})`;
     this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
   }
 
   private error(e: AstExpr, message: string): void {
     let at = this.positions[e.id.toString()];
-    // cel-go before v0.17 places an infix operator's errors at the operator itself
-    const operator = this.before.oldCelGo && e.exprKind.case === 'callExpr' ? INFIX_OPERATORS[e.exprKind.value.function] : undefined;
-    if (operator && e.exprKind.case === 'callExpr' && e.exprKind.value.args.length === 2) {
-      const right = leftmostOffset(e.exprKind.value.args[1], this.positions);
-      const found = right === undefined ? -1 : this.source.lastIndexOf(operator, right - 1);
-      if (found >= 0) {
-        this.errors.push({ at: found, text: `ERROR: <input>:${location(this.source, found)}: ${message}` });
-        return;
-      }
-    }
     // cel-go places a function call at its opening parenthesis (`self.foo(` is 1:9), the parser here at the
     // function name or the dot before it
     if (at !== undefined && e.exprKind.case === 'callExpr' && /^[A-Za-z][\w.]*$/.test(e.exprKind.value.function)) {
       const open = this.source.indexOf('(', at);
       if (open >= 0) at = open;
     }
+    // a binary operator sits at its symbol in cel-go (the parser here places it after the left operand, or for `&&`
+    // and `||` at the start): the last one before the right operand
+    const symbol = e.exprKind.case === 'callExpr' ? BINARY_OPERATORS[e.exprKind.value.function] : undefined;
+    if (symbol && e.exprKind.case === 'callExpr' && e.exprKind.value.args.length === 2) {
+      const right = leftmostOffset(e.exprKind.value.args[1], this.positions);
+      const found = right !== undefined ? this.source.lastIndexOf(symbol, right - 1) : -1;
+      if (found >= 0) at = found;
+    }
     // a conditional sits at its `?` in cel-go: the last one before the first branch
-    if (this.strict && e.exprKind.case === 'callExpr' && e.exprKind.value.function === '_?_:_') {
+    if (e.exprKind.case === 'callExpr' && e.exprKind.value.function === '_?_:_') {
       const branch = this.positions[e.exprKind.value.args[1]?.id.toString() ?? ''];
       if (branch !== undefined && this.source.lastIndexOf('?', branch) >= 0) at = this.source.lastIndexOf('?', branch);
     }
@@ -502,6 +659,37 @@ class TypeChecker {
     }
     this.errors.push({ at: at ?? 0, text: `ERROR: <input>:${location(this.source, at)}: ${message}` });
   }
+}
+
+/** The source offset of the leftmost token of `e` (the start of the expression, before any parenthesis). */
+function leftmostOffset(e: AstExpr, positions: Record<string, number>): number | undefined {
+  const k = e.exprKind;
+  if (k.case === 'callExpr') {
+    const first = k.value.target ?? (BINARY_OPERATORS[k.value.function] || k.value.function === '_[_]' ? k.value.args[0] : undefined);
+    if (first) return leftmostOffset(first, positions);
+  }
+  if (k.case === 'selectExpr' && k.value.operand) return leftmostOffset(k.value.operand, positions);
+  return positions[e.id.toString()];
+}
+
+/**
+ * The result types of the lists extension and the newer optional helpers (declared with the element type `T`):
+ * `slice`/`distinct`/`reverse`/`sort` keep the list's type, `flatten` removes one level of nesting (`flatten(n)`: up to
+ * n levels), `first`/`last` give an optional element, `optional.unwrap` the values of a list of optionals.
+ */
+function listResult(name: string, target: CelType | undefined, args: readonly CelType[], elem: CelType): CelType {
+  switch (name) {
+    case 'slice': case 'distinct': case 'reverse': case 'sort': return target?.kind === 'list' ? target : listOf(elem);
+    case 'flatten': return listOf(args.length === 0 && elem.kind === 'list' ? elem.elem : DYN);
+    case 'first': case 'last': return optionalOf(elem);
+    case 'optional.unwrap': {
+      const list = args[0];
+      const inner = list?.kind === 'list' && list.elem.kind === 'opaque' && list.elem.name === 'Optional' ? list.elem.of ?? DYN : DYN;
+      return listOf(inner);
+    }
+    case 'lists.range': return listOf(INT);
+  }
+  return elem;
 }
 
 function isEmptyList(e: AstExpr): boolean {
@@ -547,23 +735,6 @@ function nullComparable(a: CelType, b: CelType): boolean {
   return true;
 }
 
-/** The source text of infix operators (where cel-go before v0.17 reports their errors). */
-const INFIX_OPERATORS: Readonly<Record<string, string>> = {
-  '_==_': '==', '_!=_': '!=', '_<_': '<', '_<=_': '<=', '_>_': '>', '_>=_': '>=', '_&&_': '&&', '_||_': '||',
-  '_+_': '+', '_-_': '-', '_*_': '*', '_/_': '/', '_%_': '%', '@in': 'in',
-};
-
-/** The source offset of the leftmost token of `e` (the start of the expression, before any parenthesis). */
-function leftmostOffset(e: AstExpr, positions: Record<string, number>): number | undefined {
-  const k = e.exprKind;
-  if (k.case === 'callExpr') {
-    const first = k.value.target ?? (INFIX_OPERATORS[k.value.function] || k.value.function === '_[_]' ? k.value.args[0] : undefined);
-    if (first) return leftmostOffset(first, positions);
-  }
-  if (k.case === 'selectExpr' && k.value.operand) return leftmostOffset(k.value.operand, positions);
-  return positions[e.id.toString()];
-}
-
 const CEL_RESERVED_FIELD_NAMES = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for',
   'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
@@ -583,7 +754,7 @@ function isRfc3339(s: string): boolean {
 
 function comparable(a: CelType, b: CelType): boolean {
   if (a.kind === 'null' || b.kind === 'null') return true;
-  if (NUMERIC.has(a.kind) && NUMERIC.has(b.kind)) return true; // heterogeneous numeric equality
+  // no heterogeneous numeric equality at compile time: `_==_(A, A)` (measured: `2 == 2u` fails on 1.28, 1.32 and 1.36)
   if (a.kind === 'type' || b.kind === 'type') return a.kind === b.kind || a.kind === 'dyn' || b.kind === 'dyn';
   return isAssignable(a, b) || isAssignable(b, a);
 }

@@ -1,7 +1,8 @@
-import { costModelOf, DEFAULT_KUBERNETES_VERSION, firstVersionWith, KubernetesVersion, minorOf, since } from '../../apimachinery/kubernetes-versions';
+import { costModelOf, DEFAULT_KUBERNETES_VERSION, firstVersionWith, KUBERNETES_VERSIONS, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { child, index, isObject } from '../../apimachinery/field';
 import { errorsOf, Issue } from '../../apimachinery/issue';
-import { checkCelRules } from '../cel/check-rules';
+import { checkCelRules, missingCelLibraries } from '../cel/check-rules';
+import { CEL_LIBRARIES, celEnvironment, CelLibrary, firstVersionWithCel } from '../cel/environment';
 import { CrdManifest } from '../crd-manifest';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { checkListAndMapTypes } from './list-map-types';
@@ -13,12 +14,8 @@ import { checkStructuralSchema } from './structural-schema';
  * an older version's CEL cost budget (1.28 estimates higher: see the cost changes of `APISERVER_CHANGES`). Each
  * finding is an error naming the versions of `versions` it fails on and the first version that has the feature.
  *
- * The CEL environment for new expressions of Kubernetes 1.N is the one of 1.(N-1) (compatibility version): a library
- * introduced in 1.N is accepted in new rules from 1.(N+1). Measured on the real apiservers (1.28 refuses
- * `quantity()`, `sets.*`, `format.*`, optional syntax, `strings.quote`, but accepts `ip()`/`cidr()`; 1.32 accepts them but refuses two-variable
- * comprehensions, `semver` and the `lists` extension, which 1.36 accepts). Where between 1.29 and 1.35 a library
- * arrives follows upstream's `staging/src/k8s.io/apiserver/pkg/cel/environment/base.go` as far as known here; those
- * versions have no real apiserver in the suites.
+ * The CEL environments are `celEnvironment`'s (lib/apiserver/cel/environment.ts): the one type checker compiles each
+ * rule with each environment of the range.
  *
  * @internal
  */
@@ -41,7 +38,8 @@ export function checkCrdForVersions(manifest: CrdManifest, versions: readonly Ku
     const schema = version.schema?.openAPIV3Schema;
     if (isObject(schema)) {
       const schemaPath = child(base, 'schema', 'openAPIV3Schema');
-      walkRules(schema as JSONSchemaProps, schemaPath, issues, versions);
+      walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, versions);
+      issues.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions));
       issues.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions));
     }
   });
@@ -81,7 +79,7 @@ function isCostIssue(issue: Issue): boolean {
   return /estimated (rule|messageExpression) cost|rule cost total/.test(issue.message);
 }
 
-function walkRules(s: JSONSchemaProps, path: string, issues: Issue[], versions: readonly KubernetesVersion[]): void {
+function walkOptionalOldSelf(s: JSONSchemaProps, path: string, issues: Issue[], versions: readonly KubernetesVersion[]): void {
   const rules = s['x-kubernetes-validations'];
   if (Array.isArray(rules)) {
     rules.forEach((rule, i) => {
@@ -96,56 +94,61 @@ function walkRules(s: JSONSchemaProps, path: string, issues: Issue[], versions: 
           });
         }
       }
-      for (const expression of [rule.rule, rule.messageExpression]) {
-        if (typeof expression !== 'string') continue;
-        for (const use of celFeaturesOf(expression)) {
-          const failing = versions.filter(v => minorOf(v) < use.from);
-          if (failing.length === 0) continue;
-          const field = expression === rule.rule ? 'rule' : 'messageExpression';
-          issues.push({
-            path: `${at}.${field}`,
-            message: `Invalid value: ${JSON.stringify(expression)}: compilation fails on Kubernetes ${failing.join(', ')}: ${use.error} `
-              + `(${use.feature} is in the CEL environment of new CRD rules from 1.${use.from})`,
-            value: expression,
-          });
-        }
-      }
     });
   }
-  for (const [key, sub] of Object.entries(s.properties ?? {})) if (isObject(sub)) walkRules(sub, `${path}.properties[${key}]`, issues, versions);
-  if (isObject(s.items)) walkRules(s.items as JSONSchemaProps, `${path}.items`, issues, versions);
-  if (isObject(s.additionalProperties)) walkRules(s.additionalProperties as JSONSchemaProps, `${path}.additionalProperties`, issues, versions);
+  for (const [key, sub] of Object.entries(s.properties ?? {})) if (isObject(sub)) walkOptionalOldSelf(sub, `${path}.properties[${key}]`, issues, versions);
+  if (isObject(s.items)) walkOptionalOldSelf(s.items as JSONSchemaProps, `${path}.items`, issues, versions);
+  if (isObject(s.additionalProperties)) walkOptionalOldSelf(s.additionalProperties as JSONSchemaProps, `${path}.additionalProperties`, issues, versions);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    (s[key] ?? []).forEach((sub, i) => isObject(sub) && walkRules(sub, `${path}.${key}[${i}]`, issues, versions));
+    (s[key] ?? []).forEach((sub, i) => isObject(sub) && walkOptionalOldSelf(sub, `${path}.${key}[${i}]`, issues, versions));
   }
-  if (isObject(s.not)) walkRules(s.not as JSONSchemaProps, `${path}.not`, issues, versions);
+  if (isObject(s.not)) walkOptionalOldSelf(s.not as JSONSchemaProps, `${path}.not`, issues, versions);
 }
 
-/** A CEL library or syntax, the first version whose new CRD rules accept it, and how the older ones refuse it. */
-interface CelFeature {
-  readonly feature: string;
-  readonly pattern: RegExp;
-  readonly from: number;
-  readonly error: string;
-}
-
-const undeclared = (name: string) => `undeclared reference to '${name}' (in container '')`;
-const noOverload = (name: string) => `found no matching overload for '${name}'`;
-
-/** Introduced versions from base.go (a library introduced in 1.N is usable in new rules from 1.(N+1)). */
-const CEL_FEATURES: readonly CelFeature[] = [
-  { feature: 'the quantity library (quantity(), isQuantity())', pattern: /(?<![\w.])(quantity|isQuantity)\s*\(/, from: 29, error: undeclared('quantity') },
-  { feature: 'optional syntax and values (x.?f, x[?k], optional.*)', pattern: /\.\?|\[\?|(?<![\w.])optional\.(of|none|ofNonZeroValue)\s*\(/, from: 29, error: 'unsupported syntax \'?\'' },
-  { feature: 'the sets extension (sets.contains, sets.equivalent, sets.intersects)', pattern: /(?<![\w.])sets\.(contains|equivalent|intersects)\s*\(/, from: 30, error: undeclared('sets') },
-  { feature: 'the strings extension v2 (strings.quote, format)', pattern: /(?<![\w.])strings\.quote\s*\(|\.format\s*\(\s*\[/, from: 30, error: undeclared('strings.quote') },
-  { feature: 'the format library (format.*)', pattern: /(?<![\w.])format\.[a-zA-Z0-9]+\s*\(/, from: 32, error: undeclared('format') },
-  { feature: 'two-variable comprehensions (all(i, v, …), transformList, transformMap)', pattern: /\.(all|exists|existsOne|exists_one)\s*\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(transformList|transformMap|transformMapEntry)\s*\(/, from: 34, error: noOverload('all') },
-  { feature: 'the semver library (semver(), isSemver())', pattern: /(?<![\w.])(semver|isSemver)\s*\(/, from: 34, error: undeclared('semver') },
-  { feature: 'the lists extension (lists.range, slice, flatten, distinct, sort, sortBy, first, last)', pattern: /(?<![\w.])lists\.range\s*\(|\.(slice|flatten|distinct|sort|sortBy|first|last)\s*\(/, from: 35, error: undeclared('lists.range') },
-];
-
-/** The features an expression uses, read from its text with string literals blanked out. */
-function celFeaturesOf(expression: string): CelFeature[] {
-  const code = expression.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, '""');
-  return CEL_FEATURES.filter(f => f.pattern.test(code));
+/**
+ * The CEL environment of each version (`celEnvironment`): the rules are compiled once per environment of the range
+ * by the one type checker, and each expression with compile errors the newest version does not make is reported with
+ * the versions that make them, the errors in cel-go's wording (the newest failing version's), and the libraries the
+ * versions lack (`CEL_LIBRARIES`). Only for schemas whose rules the
+ * apiserver checks at all (no structural errors).
+ */
+function celEnvironmentsFor(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[]): Issue[] {
+  const newest = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
+  const others = versions.filter(v => celEnvironment(v).key !== celEnvironment(newest).key);
+  if (others.length === 0) return [];
+  if (errorsOf([...checkStructuralSchema(schema, schemaPath), ...checkListAndMapTypes(schema, schemaPath)]).length > 0) return [];
+  const key = (i: Issue) => `${i.path}\n${i.message}`;
+  const byNewest = new Set(errorsOf(checkCelRules(schema, schemaPath, newest)).map(key));
+  const groups = new Map<string, KubernetesVersion[]>();
+  for (const v of others) groups.set(celEnvironment(v).key, [...(groups.get(celEnvironment(v).key) ?? []), v]);
+  // per expression: the versions it fails on, their errors and what they lack
+  const found = new Map<string, { path: string; value: unknown; errors: string[]; missing: Set<CelLibrary>; versions: KubernetesVersion[] }>();
+  for (const members of groups.values()) {
+    const byPath = new Map<string, { value: unknown; errors: string[]; missing: Set<CelLibrary> }>();
+    for (const issue of errorsOf(checkCelRules(schema, schemaPath, members[0]))) {
+      if (byNewest.has(key(issue)) || !/compilation failed: /.test(issue.message)) continue;
+      const entry = byPath.get(issue.path) ?? { value: issue.value, errors: [], missing: new Set<CelLibrary>() };
+      entry.errors.push(issue.message.replace(/^Invalid value: (messageExpression )?compilation failed: /, ''));
+      missingCelLibraries(issue).forEach(l => entry.missing.add(l));
+      byPath.set(issue.path, entry);
+    }
+    // one issue per expression, with every version it fails on and the errors of the newest of them (the versions'
+    // groups come oldest first)
+    for (const [path, entry] of byPath) {
+      const known = found.get(path) ?? { path, ...entry, versions: [] };
+      known.versions.push(...members);
+      known.errors = entry.errors;
+      entry.missing.forEach(l => known.missing.add(l));
+      found.set(path, known);
+    }
+  }
+  return [...found.values()].map(f => {
+    const needs = [...f.missing].map(l => `${CEL_LIBRARIES[l].what} is in the CEL environment of new expressions from ${firstVersionWithCel(l)}`);
+    return {
+      path: f.path,
+      message: `Invalid value: ${JSON.stringify(f.value)}: compilation fails on Kubernetes ${f.versions.join(', ')}: ${f.errors.join('; ')}`
+        + (needs.length > 0 ? ` (${needs.join('; ')})` : ''),
+      value: f.value,
+    };
+  });
 }

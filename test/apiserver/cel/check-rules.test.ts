@@ -234,17 +234,35 @@ describe('checkCelRules: Kubernetes libraries', () => {
     "isURL('https://example.com') && url('https://example.com').getHost() == 'example.com'",
     "isIP('10.0.0.1') && ip('10.0.0.1').family() == 4 && cidr('10.0.0.0/8').containsIP(ip('10.1.1.1'))",
     "sets.contains([1, 2], [1]) && strings.quote(self.version) != ''",
-    "isSemver(self.version, true) && semver(self.version, true).isGreaterThan(semver('1.0.0')) && semver('1.2.3').major() == 1",
     "!format.dns1123Label().validate(self.version).hasValue() && format.named('uuid').hasValue()",
     "optional.of(self.replicas).orValue(0) >= 0 && optional.none().hasValue() == false",
   ])('type-checks supported function: %s', rule => {
     expect(check([{ rule }])).toStrictEqual([]);
   });
 
-  test('warns (does not fail) for functions the local library lacks', () => {
-    const issues = check([{ rule: 'math.greatest([self.replicas, 1]) < 10' }]);
+  test('semver: refused by 1.32 (its environment lacks the library), accepted by 1.34 and newer', () => {
+    const rule = "isSemver(self.version, true) && semver(self.version, true).isGreaterThan(semver('1.0.0')) && semver('1.2.3').major() == 1";
+    const schema = specWithRules([{ rule }]);
+    expect(errorsOf(checkCelRules(schema, 'root')).map(i => i.message)[0]).toBe("Invalid value: compilation failed: ERROR: <input>:1:9: undeclared reference to 'isSemver' (in container '')");
+    expect(checkCelRules(schema, 'root', '1.34')).toStrictEqual([]);
+    expect(checkCelRules(schema, 'root', '1.36')).toStrictEqual([]);
+  });
+
+  test('cel-go extensions no version offers (math, encoders) are compile errors, as every apiserver reports them', () => {
+    // (1.28's older checker adds a third error: the call of the undeclared `greatest` has no type, which `<` refuses)
+    for (const version of ['1.32', '1.36'] as const) {
+      const issues = checkCelRules(specWithRules([{ rule: 'math.greatest([self.replicas, 1]) < 10' }]), 'root', version);
+      expect(errorsOf(issues).map(i => i.message)).toStrictEqual([
+        "Invalid value: compilation failed: ERROR: <input>:1:1: undeclared reference to 'math' (in container '')",
+        "Invalid value: compilation failed: ERROR: <input>:1:14: undeclared reference to 'greatest' (in container '')",
+      ]);
+    }
+  });
+
+  test('warns (does not fail) for optional helpers the local library lacks', () => {
+    const issues = check([{ rule: 'optional.of(self.replicas).or(optional.none()).hasValue()' }]);
     expect(errorsOf(issues)).toStrictEqual([]);
-    expect(warningsOf(issues).map(i => i.message)).toStrictEqual(['not checked locally: function math.greatest is not supported by the local CEL library']);
+    expect(warningsOf(issues).map(i => i.message)).toStrictEqual(['not checked locally: function or is not supported by the local CEL library']);
   });
 
   test('checks optional field selection and indexing', () => {
