@@ -1,6 +1,8 @@
 import { evaluateExpression } from '../../lib/apiserver/cel/evaluate';
 import { JSONSchemaProps } from '../../lib/apiserver/schema/json-schema-props';
-import { describeRealApiServer } from '../envtest';
+import { errorsOf } from '../../lib/apimachinery/issue';
+import { checkCelRules } from '../../lib/apiserver/cel/check-rules';
+import { describeEachApiServerVersion, OracleVersion } from '../envtest';
 import { seededRandom } from '../support/seeded-random';
 import { stringMutations } from '../support/string-mutations';
 
@@ -115,6 +117,34 @@ const FORMAT_VALUES = ['a', 'abc', 'a-b', '-a', 'a-', 'a.b', 'a..b', '.a', 'a.',
 
 const STRINGS = ['', 'a', 'abc', 'a,b,c', ',', 'a,,b', ' a ', '\ta\t', 'ABC', 'aBc', 'é', 'É', 'ß', 'İ', 'K', 'ſ', '😀', 'a😀b', '😀😀', '\u00a0a\u00a0',
   '\u2028a', '\u3000a\u3000', '\u0085a', '\ufeffa', '\u200ba', 'abcabc', 'aaa', '\uffff', '\ue000', '日本語', 'a"b', "a'b", 'a\\b', '%', '%d', '\u0000', '\u007f'];
+
+const FORMAT_STRINGS = ['%s', '%d', '%f', '%.2f', '%.0f', '%.10f', '%e', '%.3e', '%x', '%X', '%o', '%b', '%%', '%', 'abc', '%s %s', '%z', '%5d', '%-5d',
+  '%.f', '%.-1f', '%+d', '%#x', '%1$s', 'x%sy', '%sd', '%%s', '%.1s', '%S', '%D', '%F', '%E', '%.100f', '%.3x', '%d%%', '%x%X', '%c', '%v', '%q', '%t'];
+
+const TIME_ZONES = ['America/New_York', 'Europe/London', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC', 'Etc/GMT+5', 'Etc/GMT-14',
+  'America/Sao_Paulo', 'Asia/Kathmandu', 'Africa/Casablanca', 'Europe/Dublin', 'America/St_Johns', 'Pacific/Kiritimati', 'Pacific/Apia',
+  '+05:30', '-08:00', '05:30', '+14:00', '-00:30', '+5:30', '+05', '+0530', 'Z', '', 'Local', 'utc', 'GMT', 'EST', 'US/Eastern', 'Europe/Kyiv',
+  'Europe/Kiev', 'America/Nuuk', 'Asia/Calcutta', 'Mars/Base', 'america/new_york', 'America/New York', '../etc/passwd'];
+
+const ZONED_TIMESTAMPS = ['2024-03-10T06:59:59Z', '2024-03-10T07:00:00Z', '2024-11-03T05:59:59Z', '2024-11-03T06:00:00Z', '2024-03-31T00:59:59Z',
+  '2024-03-31T01:00:00Z', '2024-10-27T00:59:59Z', '2024-10-27T01:00:00Z', '2024-04-06T15:00:00Z', '2024-04-06T14:30:00Z', '2023-12-31T23:59:59.999Z',
+  '2024-01-01T00:00:00Z', '2024-02-29T12:00:00Z', '1969-12-31T23:59:59Z', '1970-01-01T00:00:00Z', '2011-12-29T10:00:00Z', '2011-12-30T10:00:00Z',
+  '1900-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2038-01-19T03:14:08Z', '2100-03-01T00:00:00Z', '1582-10-15T00:00:00Z',
+  '2024-06-30T23:30:00Z', '2024-09-21T13:45:00Z', '1996-01-01T00:00:00.5Z', '2024-12-31T23:59:59.123456789Z'];
+
+const EDGE_TIMESTAMPS = ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000000001Z', '0001-01-01T00:00:01Z', '9999-12-31T23:59:59Z',
+  '9999-12-31T23:59:59.999999999Z', '9999-12-31T23:59:58Z', '1970-01-01T00:00:00Z', '1677-09-21T00:12:43.145224192Z', '1677-09-21T00:12:43.145224191Z',
+  '2262-04-11T23:47:16.854775807Z', '2262-04-11T23:47:16.854775808Z', '1000-01-01T00:00:00Z', '5000-06-15T12:00:00Z', '0002-01-01T00:00:00Z',
+  '9998-12-31T23:59:59Z', '1969-12-31T23:59:59.999999999Z'];
+
+const EDGE_DURATIONS = ['0s', '1ns', '-1ns', '1s', '-1s', '2562047h47m16.854775807s', '-2562047h47m16.854775808s', '2562047h', '-2562047h', '2562048h',
+  '1000000h', '-1000000h', '87600h', '-87600h', '9223372036854775807ns', '-9223372036854775808ns', '9223372036s', '-9223372036s', '315537897599s',
+  '-315537897599s', '315537897600s', '24h'];
+
+const UINT_SEEDS = ['0', '1', '2', '9223372036854775807', '9223372036854775808', '9223372036854775809', '18446744073709551615', '18446744073709551614',
+  '18446744073709551616', '9223372036854775806', '4294967295', '4294967296', '10000000000000000000', '9999999999999999999', '12345678901234567890', '5'];
+
+const UINT_PARTNERS = ['0', '1', '2', '9223372036854775807', '9223372036854775808', '18446744073709551615', '18446744073709551614', '9223372036854775809', '100'];
 
 const numericAlphabet = NUMBER_CHARS;
 const FAMILIES: Family[] = [
@@ -233,6 +263,63 @@ const FAMILIES: Family[] = [
       "string(format.named(self.v).hasValue())",
     ],
   },
+  {
+    // the strings extension's format() (cel-go's, at the version Kubernetes vendors): the format string varies, the
+    // arguments are fixed per probe (a list literal: exempt from the homogeneous-literal check, as cel-go exempts it)
+    name: "string format()", input: { type: 'string', maxLength: 60 },
+    values: generate(FORMAT_STRINGS, ['%', 's', 'd', 'f', 'e', 'x', 'X', 'o', 'b', '.', '1', '0', '9', ' ', 'a', '-', '+', '#'], 17),
+    probes: [
+      'self.v.format([42])', 'self.v.format([-7])', 'self.v.format([3.14159])', 'self.v.format([-0.000123456])', "self.v.format(['héllo'])",
+      'self.v.format([true])', 'self.v.format([255u])', "self.v.format([b'ab'])", "self.v.format([[1, 'a', 2.5]])", "self.v.format([{'k': 1.5}])",
+      "self.v.format([duration('1h2m3.5s')])", "self.v.format([timestamp('2024-01-02T03:04:05.5Z')])", 'self.v.format([null])',
+      "self.v.format([double('NaN')])", "self.v.format([double('-Inf')])", 'self.v.format([9223372036854775807])', 'self.v.format([1e21])',
+      "self.v.format([0.1, 'x'])", 'self.v.format([])', 'self.v.format([1.0])',
+    ],
+  },
+  {
+    // the time-zone getters: Go's time.LoadLocation (IANA names from the tz database, fixed offsets `±HH:MM`)
+    name: 'timestamp getters in time zones', input: { type: 'string', maxLength: 60 }, partners: TIME_ZONES,
+    values: generate(ZONED_TIMESTAMPS, ['0', '1', '2', '3', '5', '9'], 18),
+    probes: ['getFullYear', 'getMonth', 'getDate', 'getDayOfMonth', 'getDayOfWeek', 'getDayOfYear', 'getHours', 'getMinutes', 'getSeconds', 'getMilliseconds']
+      .map(g => `string(timestamp(self.v).${g}(self.w))`),
+  },
+  {
+    // timestamps live in years 1 to 9999, durations in ±2^63 ns: arithmetic beyond them is an error
+    name: 'timestamp and duration overflow', input: { type: 'string', maxLength: 60 }, partners: EDGE_DURATIONS,
+    values: generate(EDGE_TIMESTAMPS, ['0', '1', '9', '-', ':'], 19).filter(v => !/^\s|\s$/.test(v)),
+    probes: [
+      'string(timestamp(self.v) + duration(self.w))', 'string(timestamp(self.v) - duration(self.w))', 'string(duration(self.w) + timestamp(self.v))',
+      "string(timestamp(self.v) - timestamp('0001-01-01T00:00:00Z'))", "string(timestamp('9999-12-31T23:59:59.999999999Z') - timestamp(self.v))",
+      'string(duration(self.w) + duration(self.w))', 'string(duration(self.w) - duration(self.w) - duration(self.w))', "string(duration('0s') - duration(self.w))",
+      "string(duration(self.w) - duration('-1ns'))", 'string(int(timestamp(self.v)))', "string(timestamp(int(timestamp(self.v)) + 1))",
+    ],
+  },
+  {
+    // the lists library's sum() (and min/max/isSorted) over uint, int and double lists: the element type's `+`, overflow an error
+    name: 'sum() of uint and int lists', input: { type: 'string', maxLength: 60 }, partners: UINT_PARTNERS,
+    values: generate(UINT_SEEDS, ['0', '1', '5', '9'], 20).filter(v => /^[0-9]+$/.test(v)),
+    probes: [
+      'string([uint(self.v), uint(self.w)].sum())', 'string([uint(self.v), 1u, uint(self.w)].sum())', 'string([uint(self.v)].sum())',
+      'string([uint(self.v), uint(self.w)].min())', 'string([uint(self.v), uint(self.w)].max())', 'string([uint(self.v), uint(self.w)].isSorted())',
+      'string([int(self.v), int(self.w)].sum())', 'string([int(self.v), -int(self.w)].sum())', 'string([double(self.v), double(self.w)].sum())',
+      'string([uint(self.v), uint(self.w)].indexOf(uint(self.w)))',
+    ],
+  },
+  {
+    // what only 1.36 (of the three) offers: the lists extension, two-variable comprehensions, semver, first/last
+    name: '1.36 lists, comprehensions and semver', input: { type: 'string', maxLength: 40 }, partners: ['0', '1', '2', '3', '-1', 'a', '1.2.3', 'v2'],
+    values: generate(['a,b,c', 'c,b,a', 'a', '', 'a,a', ',', 'b,a,c,a', '3,1,2', '10,9,8', '1.2.3', 'v1.2', '1.2.3-rc.1', '1.2.3+b', '01.2.3', '1.2', 'x,x,y'],
+      ['a', 'b', ',', '1', '2', '.', '-', 'v', '+', 'r', 'c'], 21, 400).filter(v => v.length <= 40),
+    probes: [
+      "self.v.split(',').reverse().join(',')", "self.v.split(',').distinct().join(',')", "self.v.split(',').sort().join(',')",
+      "self.v.split(',').sortBy(x, x.size()).join(',')", "self.v.split(',').slice(0, int(self.w)).join(',')", "string(lists.range(size(self.v)).size())",
+      "[self.v.split(','), [self.w]].flatten().join(',')", "self.v.split(',').first().orValue('none')", "self.v.split(',').last().orValue('none')",
+      "string(self.v.split(',').all(i, x, x != self.w || i > 0))", "string(self.v.split(',').existsOne(i, x, x == self.w))",
+      "self.v.split(',').transformList(i, x, x + string(i)).join(',')", "string(self.v.split(',').transformMap(i, x, x).size())",
+      "string(isSemver(self.v))", "string(semver(self.v, true).minor())", "string(semver(self.v).compareTo(semver('1.2.3')))",
+      "string(semver(self.v, true).major())",
+    ],
+  },
 ];
 
 /** Numbers JSON can carry (finite; -0 travels as 0): the double seeds, powers of two and ten around the int64 and %g edges, random magnitudes. */
@@ -287,14 +374,15 @@ const GROUP = 'cellib.oracle.example.com';
 const kindOf = (f: Family) => `Probe${FAMILIES.indexOf(f)}`;
 const pluralOf = (f: Family) => `probes${FAMILIES.indexOf(f)}`;
 
-function crd(f: Family): object {
+function crd(f: Family, keep: (c: (typeof cases)[number]) => boolean = () => true): object | undefined {
   const properties: Record<string, object> = {};
-  for (const c of cases.filter(x => x.family === f)) {
+  for (const c of cases.filter(x => x.family === f && keep(x))) {
     properties[c.field] = {
       type: 'array', maxItems: MAX_ITEMS,
       items: { ...itemSchema(c.family), 'x-kubernetes-validations': [{ rule: `(${c.probe}) == self.want`, messageExpression: c.probe }] },
     };
   }
+  if (Object.keys(properties).length === 0) return undefined;
   return {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${pluralOf(f)}.${GROUP}` },
     spec: {
@@ -304,10 +392,96 @@ function crd(f: Family): object {
   };
 }
 
-describeRealApiServer('CEL library functions against kube-apiserver', plane => {
+/** cel-go's first error in a message (`ERROR: <input>:1:9: undeclared reference to …`), a cost refusal, or the message. */
+function headline(message: string): string {
+  const error = /ERROR: <input>:[^\n]*/.exec(message);
+  if (error) return error[0];
+  if (/estimated rule cost|cost total/.test(message)) return 'over the cost budget';
+  return /program instantiation failed: [^\n]*/.exec(message)?.[0] ?? message;
+}
+
+/** What compiling the family's CRD says of each probe field (and of the schema, `@schema`): `accepted` or the first error. */
+type CompileVerdicts = Record<string, string>;
+
+function crdSchema(f: Family): JSONSchemaProps {
+  return (crd(f) as { spec: { versions: Array<{ schema: { openAPIV3Schema: JSONSchemaProps } }> } }).spec.versions[0].schema.openAPIV3Schema;
+}
+
+function compileVerdicts(f: Family, found: ReadonlyArray<{ path: string; message: string }>): CompileVerdicts {
+  const out: CompileVerdicts = { '@schema': 'accepted', ...Object.fromEntries(cases.filter(c => c.family === f).map(c => [c.field, 'accepted'])) };
+  for (const { path, message } of found) {
+    const field = /properties\[(f\d+p\d+)\]/.exec(path)?.[1] ?? (path === SCHEMA_PATH ? '@schema' : undefined);
+    if (!field) throw new Error(`an error outside the probes: ${path}: ${message}`);
+    if (out[field] === 'accepted') out[field] = headline(message);
+  }
+  return out;
+}
+
+const SCHEMA_PATH = 'spec.validation.openAPIV3Schema';
+
+/**
+ * Disagreements measured and not fixed yet, per version: probe → why. Their tests run as `test.failing`, so closing one
+ * fails the suite until its entry goes (they are reported as missing, not hidden).
+ */
+const FORMAT_GAP = "cel-go's format() of doubles (%s, %f, %e), lists, maps, durations and timestamps: not ported (@bufbuild/cel's formatting)";
+const ZONE_GAP = "zone data: 'EST' and dates before 1900 differ between ICU (EST a link to America/Panama, LMT offsets) and the apiserver's Go zoneinfo";
+const URL_GAP = "url() on 1.36 (Go 1.25's net/url) is not versioned: APISERVER_CHANGES.strictBracketedHosts covers the uri format only";
+const KNOWN_GAPS: Record<OracleVersion, Record<string, string>> = {
+  '1.28': {
+    ...Object.fromEntries(['string(isIP(self.v))', 'string(ip(self.v).family())', 'string(ip.isCanonical(self.v))', 'string(ip(self.v).isUnspecified())',
+      'string(ip(self.v).isLoopback())', 'string(ip(self.v).isLinkLocalMulticast())', 'string(ip(self.v).isLinkLocalUnicast())',
+      'string(ip(self.v).isGlobalUnicast())', 'string(ip(self.v) == ip(self.w))', 'string(isCIDR(self.v))', 'string(cidr(self.v).prefixLength())',
+      'string(cidr(self.v).containsIP(self.w))', 'string(cidr(self.v).containsIP(ip(self.w)))', 'string(cidr(self.v).containsCIDR(cidr(self.v).masked()))',
+      'string(cidr(self.v) == cidr(self.v).masked())',
+    ].map(p => [p, "1.28 estimates == of IP and CIDR values over the budget (cel-go v0.16's cost of opaque equality, not modelled): the family's CRD is refused"])),
+    ...Object.fromEntries(['string(self.v.indexOf(self.w))', 'string(self.v.indexOf(self.w, 1))', 'string(self.v.lastIndexOf(self.w, 2))']
+      .map(p => [p, "1.28's strings extension v0 (indexOf/lastIndexOf offsets): not modelled"])),
+    ...zoneGaps(),
+  },
+  '1.32': { ...formatGaps(), ...zoneGaps() },
+  '1.36': {
+    ...formatGaps(), ...zoneGaps(),
+    ...Object.fromEntries(['string(isURL(self.v))', 'url(self.v).getScheme()', 'url(self.v).getHost()', 'url(self.v).getHostname()', 'url(self.v).getPort()',
+      'url(self.v).getEscapedPath()', 'string(url(self.v).getQuery().size())', "string('a' in url(self.v).getQuery())"].map(p => [p, URL_GAP])),
+    'string(self.v.lastIndexOf(self.w))': "1.36's strings extension (cel-go v0.26) lastIndexOf: not modelled",
+    "format.qualifiedName().validate(self.v).orValue(['valid'])[0]": "the format library's messages in 1.35+ wording (bytes): not versioned",
+    "format.labelValue().validate(self.v).orValue(['valid'])[0]": "the format library's messages in 1.35+ wording (bytes): not versioned",
+  },
+};
+
+/** Families whose compile verdicts differ on a version (`KNOWN_GAPS`' reason). */
+const KNOWN_COMPILE_GAPS: Record<OracleVersion, Record<string, string>> = {
+  '1.28': { 'ip()': KNOWN_GAPS['1.28']['string(isIP(self.v))'], 'cidr()': KNOWN_GAPS['1.28']['string(isIP(self.v))'] },
+  '1.32': {},
+  '1.36': {},
+};
+
+function formatGaps(): Record<string, string> {
+  return Object.fromEntries(['self.v.format([3.14159])', 'self.v.format([-0.000123456])', "self.v.format([[1, 'a', 2.5]])", "self.v.format([{'k': 1.5}])",
+    "self.v.format([duration('1h2m3.5s')])", "self.v.format([timestamp('2024-01-02T03:04:05.5Z')])", "self.v.format([double('NaN')])",
+    "self.v.format([double('-Inf')])", 'self.v.format([1e21])', "self.v.format([0.1, 'x'])", 'self.v.format([1.0])'].map(p => [p, FORMAT_GAP]));
+}
+
+function zoneGaps(): Record<string, string> {
+  return Object.fromEntries(['getHours', 'getMinutes', 'getSeconds'].map(g => [`string(timestamp(self.v).${g}(self.w))`, ZONE_GAP]));
+}
+
+describeEachApiServerVersion('CEL library functions against kube-apiserver', (plane, version) => {
+  /** Per family: the apiserver's and our compile verdicts for this version. */
+  const compiled = new Map<Family, { ours: CompileVerdicts; theirs: CompileVerdicts }>();
+
   beforeAll(async () => {
-    await plane().installCrds(FAMILIES.map(crd));
-  }, 60_000);
+    for (const f of FAMILIES) {
+      const ours = compileVerdicts(f, errorsOf(checkCelRules(crdSchema(f), SCHEMA_PATH, version)));
+      const r = await plane().request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', crd(f));
+      if (r.code !== 201 && r.code !== 422) throw new Error(`unexpected reply ${r.code}: ${JSON.stringify(r.body)}`);
+      const theirs = compileVerdicts(f, (r.body?.details?.causes ?? []).map((c: { field?: string; message?: string }) => ({ path: c.field ?? '', message: String(c.message) })));
+      compiled.set(f, { ours, theirs });
+    }
+    // each family's CRD with the probes this version compiles (all of them where the schema's cost total is refused: none)
+    const installable = FAMILIES.filter(f => compiled.get(f)!.theirs['@schema'] === 'accepted');
+    await plane().installCrds(installable.map(f => crd(f, c => compiled.get(f)!.theirs[c.field] === 'accepted')).filter(x => x !== undefined) as object[]);
+  }, 120_000);
 
   test('every family gets at least 100 values, and every probe gives at least two different outcomes on them', () => {
     for (const f of FAMILIES) expect({ family: f.name, values: f.values.length >= MIN_VALUES }).toStrictEqual({ family: f.name, values: true });
@@ -321,7 +495,25 @@ describeRealApiServer('CEL library functions against kube-apiserver', plane => {
     }
   });
 
-  test.each(cases.map(c => [`${c.family.name} ${c.probe}`, c] as const))('%s: the apiserver computes the same', async (_name, c) => {
+  const compileTest = (f: Family) => {
+    const { ours: mine, theirs } = compiled.get(f)!;
+    expect(mine).toStrictEqual(theirs);
+  };
+  const compileGaps = KNOWN_COMPILE_GAPS[version];
+  test.each(FAMILIES.filter(f => !compileGaps[f.name]).map(f => [f.name, f] as const))(
+    '%s: every probe compiles on this version exactly where ours does, with the same first error', (_name, f) => compileTest(f));
+  const failingCompile = FAMILIES.filter(f => compileGaps[f.name]);
+  if (failingCompile.length > 0) {
+    test.failing.each(failingCompile.map(f => [f.name, compileGaps[f.name], f] as const))('%s: compile verdicts (known gap: %s)', (_name, _why, f) => compileTest(f));
+  }
+
+  const valueTest = async (c: (typeof cases)[number]) => {
+    const verdict = compiled.get(c.family)!;
+    if (verdict.theirs[c.field] !== 'accepted' || verdict.theirs['@schema'] !== 'accepted') {
+      // refused at compile time on this version: ours must refuse it too (the compile test shows the errors)
+      expect({ probe: c.probe, ours: verdict.ours[c.field] !== 'accepted' || verdict.ours['@schema'] !== 'accepted' }).toStrictEqual({ probe: c.probe, ours: true });
+      return;
+    }
     const outcomes = c.items.map(item => ours(c.probe, c.family, item));
     const r = await plane().request('POST', `/apis/${GROUP}/v1/namespaces/default/${pluralOf(c.family)}?dryRun=All`, {
       apiVersion: `${GROUP}/v1`, kind: kindOf(c.family), metadata: { name: 'x' },
@@ -333,7 +525,7 @@ describeRealApiServer('CEL library functions against kube-apiserver', plane => {
     for (const cause of r.body?.details?.causes ?? []) {
       const m = at.exec(cause.field ?? '');
       if (!m) throw new Error(`a cause outside the values: ${JSON.stringify(cause)}`);
-      const message = String(cause.message).replace(/^Invalid value: "object": /, '');
+      const message = String(cause.message).replace(/^Invalid value: "object": /, '').replace(/^Invalid value: /, '');
       theirs[Number(m[1])] = message.endsWith(` evaluating rule: (${c.probe}) == self.want`) || message.includes('no such overload')
         ? { error: message }
         : { value: message.includes('failed rule: ') ? '<a value the message cannot carry>' : message };
@@ -344,5 +536,11 @@ describeRealApiServer('CEL library functions against kube-apiserver', plane => {
       return same ? [] : [{ ...item, ours: a, apiserver: b }];
     });
     expect(differences).toStrictEqual([]);
-  }, 30_000);
+  };
+  const gaps = KNOWN_GAPS[version];
+  test.each(cases.filter(c => !gaps[c.probe]).map(c => [`${c.family.name} ${c.probe}`, c] as const))('%s: the apiserver computes the same', (_name, c) => valueTest(c), 30_000);
+  const failing = cases.filter(c => gaps[c.probe]);
+  if (failing.length > 0) {
+    test.failing.each(failing.map(c => [`${c.family.name} ${c.probe}`, gaps[c.probe], c] as const))('%s (known gap: %s)', (_name, _why, c) => valueTest(c), 30_000);
+  }
 });

@@ -228,6 +228,12 @@ class Coster implements SizeSource {
       const size = (n: CostNode) => n.computedSize ?? this.estimateSize(n) ?? UNKNOWN_SIZE;
       return { cost: add(add(multiplyByCostFactor(multiply(size(args[0]), size(args[1])), sets), ONE), argSum()) };
     }
+    // the lists extension's range(n): as long as n, unknown unless a literal (cel-go's estimator for ListsVersion 3)
+    if (overload === 'lists.range' && args.length === 1) {
+      const literal = args[0].expr?.exprKind.case === 'constExpr' ? args[0].expr.exprKind.value.constantKind.value : undefined;
+      const n = typeof literal === 'bigint' && literal >= 0n ? literal : MAX_UINT64;
+      return { cost: add(range(n), argSum()), resultSize: range(n) };
+    }
     const library = kubernetesCallCost(this, fn, overload, target, args);
     if (library) return { cost: add(library.cost, argSum()), resultSize: library.resultSize };
     const traversal = (n: CostNode) => multiplyByCostFactor(this.sizeEstimate(n), STRING_TRAVERSAL_COST_FACTOR);

@@ -8,6 +8,7 @@ import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from '../../apimachinery/quantity';
 import { NAMED_FORMATS } from './named-formats';
 import { Semver } from './semver';
+import { TIMESTAMP_ARITHMETIC, TIME_ZONE_FUNCTIONS } from './time-zones';
 
 const { BOOL, BYTES, DOUBLE, DYN, INT, STRING } = CelScalar;
 const LIST = listType(DYN);
@@ -69,6 +70,7 @@ function listValues(v: unknown): CelValue[] {
 }
 
 function sameValue(a: CelValue, b: CelValue): boolean {
+  if (isCelUint(a) && isCelUint(b)) return a.value === b.value;
   if (isCelMap(a) && isCelMap(b)) return JSON.stringify([...a.entries()], bigintJson) === JSON.stringify([...b.entries()], bigintJson);
   if (isCelList(a) && isCelList(b)) return JSON.stringify([...a], bigintJson) === JSON.stringify([...b], bigintJson);
   return a === b;
@@ -421,6 +423,8 @@ export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
   ...CONVERSION_FUNCTIONS,
   ...strings,
   ...STRINGS_FUNCTIONS,
+  ...TIME_ZONE_FUNCTIONS,
+  ...TIMESTAMP_ARITHMETIC,
   ...listFuncs(),
   ...regexFuncs(),
   ...quantityFuncs(),

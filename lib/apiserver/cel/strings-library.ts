@@ -1,4 +1,5 @@
-import { celFunc, CelFunc, celList, celMethod, CelScalar, listType } from '@bufbuild/cel';
+import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, listType } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
 
 const { BOOL, INT, STRING } = CelScalar;
 
@@ -39,11 +40,34 @@ export const STRINGS_FUNCTIONS: readonly CelFunc[] = [
   celMethod('split', STRING, [STRING], listType(STRING), function (sep) { return celList(goSplitN(this, sep, -1)); }),
   celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, n) { return celList(goSplitN(this, sep, clampInt(n))); }),
   celFunc('strings.quote', [STRING], STRING, s => quote(s)),
+  // cel-go formats with the arguments its clauses use: unused ones are no error at runtime (measured on 1.32 and 1.36)
+  celMethod('format', STRING, [listType(CelScalar.DYN)], STRING, function (args) {
+    const used = formatClauses(this);
+    const list = [...args];
+    return bufFormat.call(this, used < list.length ? celList(list.slice(0, used)) : args);
+  }),
   celFunc('_<_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) < 0),
   celFunc('_<=_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) <= 0),
   celFunc('_>_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) > 0),
   celFunc('_>=_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) >= 0),
 ];
+
+/** `@bufbuild/cel`'s format(), kept for the clauses themselves. */
+const bufFormat = (strings as unknown as Array<{ _name: string; _impl: (this: string, args: CelList) => string }>).find(f => f._name === 'format')!._impl;
+
+/** How many arguments a format string's clauses take (`%%` none, `%.3f` one). */
+function formatClauses(format: string): number {
+  let count = 0;
+  for (let i = 0; i < format.length; i++) {
+    if (format[i] !== '%') continue;
+    if (format[i + 1] === '%') {
+      i++;
+      continue;
+    }
+    count++;
+  }
+  return count;
+}
 
 const outOfRange = (i: bigint | number) => new Error(`index out of range: ${i}`);
 
