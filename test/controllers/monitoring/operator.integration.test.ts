@@ -134,7 +134,12 @@ describeRealApiServer('monitoring operator', (plane) => {
     expect(binding.message).toContain('spec.jobLabel');
     expect(binding.message).toContain('spec.endpoints[0].params');
     expect(await config()).not.toContain('with-joblabel');
-    expect((await req('GET', cr(promNs, 'prometheuses', 'main'))).status.conditions.find((c: any) => c.type === 'Reconciled')).toMatchObject({ status: 'True', reason: 'SomeRejected' });
+    // the binding and the Prometheus' condition are two status writes of one reconcile: the second may land later
+    const reconciled = await until('Reconciled: SomeRejected', async () => {
+      const c = (await req('GET', cr(promNs, 'prometheuses', 'main'))).status?.conditions?.find((x: any) => x.type === 'Reconciled');
+      return c?.reason === 'SomeRejected' ? c : undefined;
+    });
+    expect(reconciled).toMatchObject({ status: 'True', reason: 'SomeRejected' });
 
     await req('POST', cr(promNs, 'prometheuses'), { apiVersion: API, kind: 'Prometheus', metadata: { name: 'admin' }, spec: { enableAdminAPI: true, serviceMonitorSelector: {} } });
     const cond = await until('Reconciled=False', async () => (await req('GET', cr(promNs, 'prometheuses', 'admin'))).status?.conditions?.find((c: any) => c.type === 'Reconciled'));
