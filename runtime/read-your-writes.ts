@@ -38,15 +38,12 @@ export interface ReadYourWritesOptions {
   readonly logger?: Logger;
 }
 
-/** See module docs. */
-export class ReadYourWritesClient implements KubeClient {
-  private readonly timeoutMs: number;
-  private readonly logger: Logger;
-
-  constructor(private readonly client: KubeClient, private readonly options: ReadYourWritesOptions) {
-    this.timeoutMs = options.timeoutMs ?? 5000;
-    this.logger = options.logger ?? silentLogger;
-  }
+/**
+ * A client that passes everything through and hands each written object to `afterWrite` before the write
+ * resolves: what the two clients below do differently is only what happens after a write.
+ */
+abstract class WriteFollowingClient implements KubeClient {
+  constructor(protected readonly client: KubeClient) {}
 
   list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
     return this.client.list(ref, options);
@@ -61,23 +58,38 @@ export class ReadYourWritesClient implements KubeClient {
   }
 
   async create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.settled(kindOf(obj), await this.client.create(obj, options));
+    return this.afterWrite(kindOf(obj), await this.client.create(obj, options));
   }
 
   async replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.settled(kindOf(obj), await this.client.replace(obj, options));
+    return this.afterWrite(kindOf(obj), await this.client.replace(obj, options));
   }
 
   async replaceStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.settled(kindOf(obj), await this.client.replaceStatus(obj, options));
+    return this.afterWrite(kindOf(obj), await this.client.replaceStatus(obj, options));
   }
 
   async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject> {
-    return this.settled(ref, await this.client.patch(ref, name, namespace, patch, options));
+    return this.afterWrite(ref, await this.client.patch(ref, name, namespace, patch, options));
   }
 
   delete(ref: ResourceRef, name: string, namespace?: string, options?: DeleteOptions): Promise<void> {
     return this.client.delete(ref, name, namespace, options);
+  }
+
+  /** What the write resolves with, once this client is done with it. */
+  protected abstract afterWrite(resource: ResourceRef, written: KubeObject): Promise<KubeObject> | KubeObject;
+}
+
+/** See module docs. */
+export class ReadYourWritesClient extends WriteFollowingClient {
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+
+  constructor(client: KubeClient, private readonly options: ReadYourWritesOptions) {
+    super(client);
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.logger = options.logger ?? silentLogger;
   }
 
   /** A view for one reconcile: writes return once the apiserver answered; see {@link DeferredWrites}. */
@@ -85,7 +97,7 @@ export class ReadYourWritesClient implements KubeClient {
     return new DeferredWrites(this.client, this);
   }
 
-  private async settled(resource: ResourceRef, written: KubeObject): Promise<KubeObject> {
+  protected async afterWrite(resource: ResourceRef, written: KubeObject): Promise<KubeObject> {
     await this.reached(resource, written);
     return written;
   }
@@ -114,10 +126,12 @@ export class ReadYourWritesClient implements KubeClient {
  * server's object as soon as the apiserver answered, and is remembered until the cache shows it.
  * `settled()` resolves once all of them did. Reads, watches and deletes pass straight through.
  */
-export class DeferredWrites implements KubeClient {
+export class DeferredWrites extends WriteFollowingClient {
   private readonly waits: Array<Promise<void>> = [];
 
-  constructor(private readonly client: KubeClient, private readonly ryw: ReadYourWritesClient) {}
+  constructor(client: KubeClient, private readonly ryw: ReadYourWritesClient) {
+    super(client);
+  }
 
   /** Writes whose object the cache does not show yet (0 once settled). */
   get pending(): number {
@@ -130,39 +144,7 @@ export class DeferredWrites implements KubeClient {
     while (this.waits.length) await Promise.all([...this.waits]);
   }
 
-  list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
-    return this.client.list(ref, options);
-  }
-
-  watch(ref: ResourceRef, options: WatchOptions): Promise<WatchStream> {
-    return this.client.watch(ref, options);
-  }
-
-  get(ref: ResourceRef, name: string, namespace?: string): Promise<KubeObject> {
-    return this.client.get(ref, name, namespace);
-  }
-
-  async create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.track(kindOf(obj), await this.client.create(obj, options));
-  }
-
-  async replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.track(kindOf(obj), await this.client.replace(obj, options));
-  }
-
-  async replaceStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.track(kindOf(obj), await this.client.replaceStatus(obj, options));
-  }
-
-  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject> {
-    return this.track(ref, await this.client.patch(ref, name, namespace, patch, options));
-  }
-
-  delete(ref: ResourceRef, name: string, namespace?: string, options?: DeleteOptions): Promise<void> {
-    return this.client.delete(ref, name, namespace, options);
-  }
-
-  private track(resource: ResourceRef, written: KubeObject): KubeObject {
+  protected afterWrite(resource: ResourceRef, written: KubeObject): KubeObject {
     const wait = this.ryw.reached(resource, written);
     if (wait) {
       const entry: Promise<void> = wait.then(() => {
