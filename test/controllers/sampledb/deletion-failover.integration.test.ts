@@ -84,7 +84,8 @@ describeRealApiServer('SampleDB deleted mid-failover', (plane) => {
 
     // While the snapshot waits, the failover completes: the target promoted and labelled, the Service has a pod to lead to.
     await until(`${target} promoted and labelled primary`, async () => pg.promoted.includes(target) && (await role(target)) === 'primary', T);
-    expect((await db())?.status?.currentPrimary).toBe(target);
+    // the pod's label and the SampleDB's status are two writes of the failover: the status may land a moment later
+    await until(`status.currentPrimary ${target}`, async () => (await db())?.status?.currentPrimary === target, T);
 
     released.add('del-final-snapshot');
     await until('SampleDB gone', async () => !(await db()), T);

@@ -129,7 +129,7 @@ describeRealApiServer('SampleDB controller', (plane) => {
     // Sized so that the restart lands while the databases are converging, and asserted: one was Running before
     // the apiserver went down (counted before), not all by the time it was back (counted right after: no more
     // than that were Running when it went down).
-    const N = 10;
+    const N = 30;
     const names = Array.from({ length: N }, (_, i) => `mid-${i}`);
     for (const name of names) {
       await env.finishJob(`${name}-init`);
