@@ -25,7 +25,7 @@ import { Manager, ManagerOptions } from './manager';
 import { CertificateSource, staticCertificate } from './webhook/certificate-source';
 import { SecretCertificateSource } from './webhook/secret-certificate-source';
 import { SelfManagedCertificates } from './webhook/self-managed-certificates';
-import { webhookSettingsFromEnv } from './webhook/webhook-settings';
+import { IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS, webhookSettingsFromEnv } from './webhook/webhook-settings';
 
 /** Parsed command line of a controller binary. */
 export interface ManagerFlags {
@@ -128,6 +128,7 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
     leaderElection: flags.leaderElect ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace } : undefined,
     ...(extra.webhookServer ? {} : { webhookServer: webhooks && {
       bindAddress: flags.webhookBindAddress,
+      shutdownDelayMs: IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS,
       certificates: webhooks.certificates === 'files' ? certificateFiles(webhooks.certDir!) : (client) => (source = new SecretCertificateSource({
         client, namespace: webhooks.namespace, secretName: webhooks.secretName, reloadIntervalMs: webhooks.reloadIntervalMs,
         requireInjected: webhooks.certificates === 'self-managed', logger: logger.child({ component: 'webhook-certificates' }),

@@ -19,7 +19,7 @@ import { Manager } from '../manager';
 import { parseApiVersion, ResourceRef } from '../resource';
 import { SecretCertificateSource } from '../webhook/secret-certificate-source';
 import { SelfManagedCertificates } from '../webhook/self-managed-certificates';
-import { webhookSettingsFromEnv } from '../webhook/webhook-settings';
+import { IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS, webhookSettingsFromEnv } from '../webhook/webhook-settings';
 import { conversionHandler } from './conversion-review';
 import { KindConversion } from './define-conversion';
 import { MigrationClient, storageMigrationRunnable } from './storage-migrator';
@@ -136,7 +136,7 @@ export function conversionBinary(conversions: readonly ServedConversion[]): {
         logger: logger.child({ component: 'webhook-certificates' }),
       });
       wiring = { env, certificates };
-      return { webhookServer: { certificates, bindAddress: env.bindAddress } };
+      return { webhookServer: { certificates, bindAddress: env.bindAddress, shutdownDelayMs: IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS } };
     },
     setup(manager) {
       if (wiring) setupConversion(manager, { ...wiring.env, conversions, certificates: wiring.certificates });
