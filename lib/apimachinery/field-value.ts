@@ -95,7 +95,7 @@ export function goSharpV(v: unknown, nested = false): string {
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(x => goSharpV(x, true)).join(', ')}}`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => compareGoStrings(a, b));
+  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => compareCodePoints(a, b));
   return `map[string]interface {}{${entries.map(([k, x]) => `${goQuote(k)}:${goSharpV(x, true)}`).join(', ')}}`;
 }
 
@@ -111,7 +111,7 @@ export function goJson(v: unknown): string {
   if (typeof v === 'number') return isInt64(v) ? String(v) : goJsonFloat(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(x => goJson(x)).join(',')}]`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => compareGoStrings(a, b));
+  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => compareCodePoints(a, b));
   return `{${entries.map(([k, x]) => `${goJsonString(k)}:${goJson(x)}`).join(',')}}`;
 }
 
@@ -124,8 +124,8 @@ function goJsonFloat(v: number): string {
   return JSON.stringify(v);
 }
 
-/** Go compares strings by bytes (UTF-8), which is code point order; JavaScript's < compares UTF-16 units. */
-function compareGoStrings(a: string, b: string): number {
+/** Go's string order: UTF-8 bytes, i.e. code points (JavaScript's `<` compares UTF-16 units: U+FFFF > U+1F600 there). @internal */
+export function compareCodePoints(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

@@ -3,7 +3,8 @@ import { celFunc, CelInput, isCelUint, celUint, isCelError, run, celList, celMap
 import { strings } from '@bufbuild/cel/ext';
 import { CONVERSION_FUNCTIONS } from './conversion-library';
 import { GoUrl } from './go-url';
-import { compareCodePoints, STRINGS_FUNCTIONS } from './strings-library';
+import { compareCodePoints } from '../../apimachinery/field-value';
+import { STRINGS_FUNCTIONS } from './strings-library';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from '../../apimachinery/quantity';
 import { NAMED_FORMATS } from './named-formats';

@@ -1,5 +1,6 @@
 import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { compareCodePoints } from '../../apimachinery/field-value';
 
 const { BOOL, INT, STRING } = CelScalar;
 
@@ -137,13 +138,3 @@ function quote(s: string): string {
   return `"${[...s].map(c => QUOTED[c] ?? c).join('')}"`;
 }
 
-/** Go's string order: UTF-8 bytes, i.e. code points (JavaScript's `<` compares UTF-16 units: U+FFFF > U+1F600 there). */
-export function compareCodePoints(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
