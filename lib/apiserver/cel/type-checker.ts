@@ -287,7 +287,6 @@ class TypeChecker {
 
   private comprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
     if (v.iterVar2) this.unsupported.add('two-variable comprehensions');
-    // cel.bind is cel-go's bindings extension, which the Kubernetes 1.32 CRD environment does not include
     // cel.bind is cel-go's bindings extension, which no supported version offers (NOT_OFFERED)
     if (v.iterVar === BIND_ITER_VAR) return this.unexpandedBind(e, v, scope);
     const range = this.visit(v.iterRange!, scope);
