@@ -120,6 +120,22 @@ const CASES: Record<string, { spec?: Record<string, unknown>; metadata?: Record<
   'annotations over 256 KiB': { metadata: { annotations: { big: 'x'.repeat(262144) } } },
 };
 
+/** A cluster-scoped kind: the apiserver clears the namespace of its objects instead of refusing it. */
+const CLUSTER_CRD: CorpusCrd = {
+  file: 'wording-cluster',
+  manifest: {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `clusterwordings.${GROUP}` },
+    spec: {
+      group: GROUP,
+      scope: 'Cluster',
+      names: { plural: 'clusterwordings', singular: 'clusterwording', kind: 'ClusterWording', listKind: 'ClusterWordingList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object' } } } } }],
+    },
+  } as unknown as CrdManifest,
+};
+
 function caseOf(id: string, c: { spec?: Record<string, unknown>; metadata?: Record<string, unknown> }): CorpusCase {
   return {
     id, crd: CRD, version: 'v1', kind: 'valid', note: id, at: '',
@@ -129,12 +145,22 @@ function caseOf(id: string, c: { spec?: Record<string, unknown>; metadata?: Reco
 
 describeEachApiServerVersion('error messages on custom resources, word for word', (plane, version) => {
   beforeAll(async () => {
-    await installCrds(plane(), [CRD]);
+    await installCrds(plane(), [CRD, CLUSTER_CRD]);
   }, 240_000);
 
   test.each(Object.entries(CASES))('%s', async (id, c) => {
     const { apiserver, ours } = await compareCase(plane(), version, caseOf(id, c));
     expect(apiserver.refused).toBe(true);
+    expect(ours).toStrictEqual(apiserver);
+  }, 120_000);
+
+  test.each(['prod', 'Not_A_Label!'])('a cluster-scoped object with metadata.namespace %p is accepted (the apiserver clears it)', async (namespace) => {
+    const c: CorpusCase = {
+      id: 'cluster-scoped namespace', crd: CLUSTER_CRD, version: 'v1', kind: 'valid', note: '', at: '',
+      object: { apiVersion: `${GROUP}/v1`, kind: 'ClusterWording', metadata: { name: 'w', namespace }, spec: {} },
+    };
+    const { apiserver, ours } = await compareCase(plane(), version, c);
+    expect(apiserver.refused).toBe(false);
     expect(ours).toStrictEqual(apiserver);
   }, 120_000);
 

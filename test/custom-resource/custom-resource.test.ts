@@ -83,10 +83,12 @@ describe('CustomResource', () => {
     expect(errors).toMatch(/\[test\/Db\] metadata\.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters/);
   });
 
-  test('fails a namespace on a cluster-scoped kind, accepts it on a namespaced one', () => {
+  // the apiserver clears a cluster-scoped object's namespace, whatever its value (message-wording.test.ts measures it)
+  test('warns of a namespace on a cluster-scoped kind (the apiserver drops it), accepts it on a namespaced one', () => {
     const cluster = setup(m => { m.spec.scope = 'Cluster'; });
-    new CustomResource(cluster.chart, 'Db', { crd: cluster.crd, metadata: { name: 'db', namespace: 'prod' } });
-    expect(validationErrors(cluster.app)).toMatch(/\[test\/Db\] metadata\.namespace: Forbidden: not allowed on this type: SampleDB is cluster-scoped/);
+    const db = new CustomResource(cluster.chart, 'Db', { crd: cluster.crd, metadata: { name: 'db', namespace: 'Not_A_Label' } });
+    expect(validationErrors(cluster.app)).toBe('');
+    expect(Warnings.collect(db).join('\n')).toMatch(/metadata\.namespace: ignored: SampleDB is cluster-scoped, so the apiserver stores it without a namespace/);
 
     const namespaced = setup();
     new CustomResource(namespaced.chart, 'Db', { crd: namespaced.crd, metadata: { name: 'db', namespace: 'prod' } });
