@@ -74,10 +74,7 @@ export const CONVERSION_FUNCTIONS: readonly CelFunc[] = [
     if (ns === undefined) throw conversionError('string', 'google.protobuf.Duration');
     return durationMessage(ns) as never;
   }),
-  celFunc('string', [DURATION], STRING, (v: unknown) => {
-    const ns = nanosOf(v);
-    return `${goFormatFloatF(Number(ns / NANOS) + Number(ns % NANOS) / 1e9)}s`;
-  }),
+  celFunc('string', [DURATION], STRING, (v: unknown) => durationString(v)),
   celFunc('int', [DURATION], INT, (v: unknown) => nanosOf(v)),
   celMethod('getHours', DURATION, [], INT, function (this: unknown) {
     const ns = nanosOf(this);
@@ -102,12 +99,27 @@ export const CONVERSION_FUNCTIONS: readonly CelFunc[] = [
     if (seconds < MIN_UNIX_SECONDS || seconds > MAX_UNIX_SECONDS) throw new Error('timestamp overflow');
     return timestampMessage({ seconds, nanos: 0, offset: 0 }) as never;
   }),
-  celFunc('string', [TIMESTAMP], STRING, (v: unknown) => {
-    const t = v as WrappedMessage;
-    return goFormatRfc3339Nano({ seconds: t.message.seconds, nanos: t.message.nanos, offset: offsets.get(t.message) ?? 0 });
-  }),
+  celFunc('string', [TIMESTAMP], STRING, (v: unknown) => timestampString(v)),
   ...utcAccessors(),
 ];
+
+/** cel-go's `string()` of a duration: `strconv.FormatFloat(d.Seconds(), 'f', -1, 64)` and `s`. */
+export function durationString(v: unknown): string {
+  const ns = nanosOf(v);
+  return `${goFormatFloatF(Number(ns / NANOS) + Number(ns % NANOS) / 1e9)}s`;
+}
+
+/** cel-go's `string()` of a timestamp: RFC 3339 with nanoseconds, in the offset it was written with. */
+export function timestampString(v: unknown): string {
+  const t = v as WrappedMessage;
+  return goFormatRfc3339Nano({ seconds: t.message.seconds, nanos: t.message.nanos, offset: offsets.get(t.message) ?? 0 });
+}
+
+/** Whether `v` is a duration or a timestamp value (the protobuf message behind it). */
+export function wellKnownKind(v: unknown): 'duration' | 'timestamp' | undefined {
+  const name = (v as { message?: { $typeName?: string } } | null)?.message?.$typeName;
+  return name === 'google.protobuf.Duration' ? 'duration' : name === 'google.protobuf.Timestamp' ? 'timestamp' : undefined;
+}
 
 /** The timestamp accessors without a time zone argument, in UTC (Go's date arithmetic, proleptic Gregorian). */
 function utcAccessors(): CelFunc[] {

@@ -3,14 +3,28 @@ import { JSONSchemaProps } from '../schema/json-schema-props';
 import { escapePropertyName, isIntOrString } from './cel-types';
 import { parseRule } from './ast';
 import { rewriteOptionalSyntax } from './optional-syntax';
-import { KUBERNETES_FUNCTIONS, optionalValue } from './kubernetes-library';
+import { kubernetesFunctions, optionalValue } from './kubernetes-library';
+import { CelRuntime, celRuntimeKey } from './cel-runtime';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 
-let sharedEnv: CelEnv | undefined;
+const envs = new Map<string, CelEnv>();
 const programs = new Map<string, ReturnType<typeof plan>>();
 
-function env(): CelEnv {
-  sharedEnv ??= celEnv({ funcs: [...KUBERNETES_FUNCTIONS] });
-  return sharedEnv;
+/**
+ * How the CEL libraries of `version` evaluate (the changes of `APISERVER_CHANGES` they read: listed in
+ * CUSTOM_RESOURCE_CHANGES, as the rules they run decide custom resources).
+ */
+export function celRuntimeOf(version: KubernetesVersion): CelRuntime {
+  return { spacedScientific: !since(version, 'scientificWithoutSpaces') };
+}
+
+function env(key: string, runtime: CelRuntime): CelEnv {
+  let e = envs.get(key);
+  if (!e) {
+    e = celEnv({ funcs: kubernetesFunctions(runtime) });
+    envs.set(key, e);
+  }
+  return e;
 }
 
 /** The outcome of evaluating one expression: its value, or the evaluation error's message. */
@@ -18,20 +32,23 @@ export type EvalOutcome = { readonly ok: true; readonly value: CelValue } | { re
 
 /**
  * Evaluates a CEL expression with `self` (and `oldSelf` when given) bound to JSON values converted
- * the way the apiserver exposes them to rules (see `toCelValue`). Programs are cached by source.
+ * the way the apiserver exposes them to rules (see `toCelValue`), with the CEL libraries of `options.version`
+ * (default: DEFAULT_KUBERNETES_VERSION). Programs are cached by source and runtime.
  */
 export function evaluateExpression(
   source: string,
   schema: JSONSchemaProps,
   self: unknown,
   oldSelf?: unknown,
-  options: { readonly optionalOldSelf?: boolean } = {},
+  options: { readonly optionalOldSelf?: boolean; readonly version?: KubernetesVersion } = {},
 ): EvalOutcome {
-  let program = programs.get(source);
+  const runtime = celRuntimeOf(options.version ?? DEFAULT_KUBERNETES_VERSION);
+  const key = celRuntimeKey(runtime);
+  let program = programs.get(`${key}\n${source}`);
   try {
     if (!program) {
-      program = plan(env(), parseRule(rewriteOptionalSyntax(source), { twoVariable: true }).parsed);
-      programs.set(source, program);
+      program = plan(env(key, runtime), parseRule(rewriteOptionalSyntax(source), { twoVariable: true }).parsed);
+      programs.set(`${key}\n${source}`, program);
     }
     const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };
     if (options.optionalOldSelf) {

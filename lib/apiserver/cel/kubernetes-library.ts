@@ -4,7 +4,8 @@ import { strings } from '@bufbuild/cel/ext';
 import { CONVERSION_FUNCTIONS } from './conversion-library';
 import { GoUrl } from './go-url';
 import { compareCodePoints } from '../../apimachinery/field-value';
-import { STRINGS_FUNCTIONS } from './strings-library';
+import { stringsFunctions } from './strings-library';
+import { CelRuntime } from './cel-runtime';
 import { Cidr, IpAddress } from './ip-address';
 import { Quantity } from '../../apimachinery/quantity';
 import { NAMED_FORMATS } from './named-formats';
@@ -420,19 +421,21 @@ function comprehensionHelpers(): CelFunc[] {
  * The functions rules can call at evaluation time beyond `@bufbuild/cel`'s standard library:
  * cel-go's conversions where the two differ, its strings extension, the base64 encoders, optional values and the Kubernetes lists, sets, regex, quantity, semver, format, URL, IP and CIDR libraries.
  */
-export const KUBERNETES_FUNCTIONS: readonly CelFunc[] = [
-  ...CONVERSION_FUNCTIONS,
-  ...strings,
-  ...STRINGS_FUNCTIONS,
-  ...TIME_ZONE_FUNCTIONS,
-  ...TIMESTAMP_ARITHMETIC,
-  ...listFuncs(),
-  ...regexFuncs(),
-  ...quantityFuncs(),
-  ...urlFuncs(),
-  ...ipFuncs(),
-  ...encoderFuncs(),
-  ...semverFuncs(),
-  ...formatFuncs(),
-  ...comprehensionHelpers(),
-];
+export function kubernetesFunctions(runtime: CelRuntime): CelFunc[] {
+  return [
+    ...CONVERSION_FUNCTIONS,
+    ...strings,
+    ...stringsFunctions(runtime),
+    ...TIME_ZONE_FUNCTIONS,
+    ...TIMESTAMP_ARITHMETIC,
+    ...listFuncs(),
+    ...regexFuncs(),
+    ...quantityFuncs(),
+    ...urlFuncs(),
+    ...ipFuncs(),
+    ...encoderFuncs(),
+    ...semverFuncs(),
+    ...formatFuncs(),
+    ...comprehensionHelpers(),
+  ];
+}

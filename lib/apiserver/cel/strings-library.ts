@@ -1,73 +1,55 @@
-import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, listType } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import { celFunc, CelFunc, celList, celMethod, CelScalar, listType } from '@bufbuild/cel';
 import { compareCodePoints } from '../../apimachinery/field-value';
+import { CelRuntime } from './cel-runtime';
+import { celFormat } from './string-format';
 
 const { BOOL, INT, STRING } = CelScalar;
 
 /**
  * cel-go's strings extension (version 2, as Kubernetes 1.29+ has it) where `@bufbuild/cel`'s differs: positions count
  * code points (runes), not UTF-16 units; `replace` and `split` are Go's `strings.Replace`/`SplitN` (a negative count
- * means all, an empty separator splits between runes); `strings.quote` escapes only what cel-go escapes; and strings
- * order by code point, as Go compares their UTF-8 bytes. Same overload ids, so these replace `@bufbuild/cel`'s.
+ * means all, an empty separator splits between runes); `strings.quote` escapes only what cel-go escapes; `format()`
+ * is cel-go's (string-format.ts); and strings order by code point, as Go compares their UTF-8 bytes. Same overload
+ * ids, so these replace `@bufbuild/cel`'s.
  */
-export const STRINGS_FUNCTIONS: readonly CelFunc[] = [
-  celMethod('charAt', STRING, [INT], STRING, function (index) {
-    const runes = [...this];
-    const i = Number(index);
-    if (i < 0 || i > runes.length) throw outOfRange(index);
-    return i === runes.length ? '' : runes[i];
-  }),
-  celMethod('indexOf', STRING, [STRING], INT, function (sub) { return indexOf(this, sub, 0n); }),
-  celMethod('indexOf', STRING, [STRING, INT], INT, function (sub, offset) { return indexOf(this, sub, offset); }),
-  celMethod('lastIndexOf', STRING, [STRING], INT, function (sub) {
-    const n = [...this].length;
-    return sub === '' ? BigInt(n) : lastIndexOf(this, sub, BigInt(n - 1));
-  }),
-  celMethod('lastIndexOf', STRING, [STRING, INT], INT, function (sub, offset) { return lastIndexOf(this, sub, offset); }),
-  celMethod('substring', STRING, [INT], STRING, function (start) {
-    const runes = [...this];
-    if (start < 0n || start > BigInt(runes.length)) throw outOfRange(start);
-    return runes.slice(Number(start)).join('');
-  }),
-  celMethod('substring', STRING, [INT, INT], STRING, function (start, end) {
-    const runes = [...this];
-    if (start > end) throw new Error(`invalid substring range. start: ${start}, end: ${end}`);
-    if (start < 0n || start > BigInt(runes.length)) throw outOfRange(start);
-    if (end < 0n || end > BigInt(runes.length)) throw outOfRange(end);
-    return runes.slice(Number(start), Number(end)).join('');
-  }),
-  celMethod('replace', STRING, [STRING, STRING], STRING, function (old, replacement) { return goReplace(this, old, replacement, -1); }),
-  celMethod('replace', STRING, [STRING, STRING, INT], STRING, function (old, replacement, n) { return goReplace(this, old, replacement, clampInt(n)); }),
-  celMethod('split', STRING, [STRING], listType(STRING), function (sep) { return celList(goSplitN(this, sep, -1)); }),
-  celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, n) { return celList(goSplitN(this, sep, clampInt(n))); }),
-  celFunc('strings.quote', [STRING], STRING, s => quote(s)),
-  // cel-go formats with the arguments its clauses use: unused ones are no error at runtime (measured on 1.32 and 1.36)
-  celMethod('format', STRING, [listType(CelScalar.DYN)], STRING, function (args) {
-    const used = formatClauses(this);
-    const list = [...args];
-    return bufFormat.call(this, used < list.length ? celList(list.slice(0, used)) : args);
-  }),
-  celFunc('_<_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) < 0),
-  celFunc('_<=_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) <= 0),
-  celFunc('_>_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) > 0),
-  celFunc('_>=_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) >= 0),
-];
-
-/** `@bufbuild/cel`'s format(), kept for the clauses themselves. */
-const bufFormat = (strings as unknown as Array<{ _name: string; _impl: (this: string, args: CelList) => string }>).find(f => f._name === 'format')!._impl;
-
-/** How many arguments a format string's clauses take (`%%` none, `%.3f` one). */
-function formatClauses(format: string): number {
-  let count = 0;
-  for (let i = 0; i < format.length; i++) {
-    if (format[i] !== '%') continue;
-    if (format[i + 1] === '%') {
-      i++;
-      continue;
-    }
-    count++;
-  }
-  return count;
+export function stringsFunctions(runtime: CelRuntime): CelFunc[] {
+  return [
+    celMethod('charAt', STRING, [INT], STRING, function (index) {
+      const runes = [...this];
+      const i = Number(index);
+      if (i < 0 || i > runes.length) throw outOfRange(index);
+      return i === runes.length ? '' : runes[i];
+    }),
+    celMethod('indexOf', STRING, [STRING], INT, function (sub) { return indexOf(this, sub, 0n); }),
+    celMethod('indexOf', STRING, [STRING, INT], INT, function (sub, offset) { return indexOf(this, sub, offset); }),
+    celMethod('lastIndexOf', STRING, [STRING], INT, function (sub) {
+      const n = [...this].length;
+      return sub === '' ? BigInt(n) : lastIndexOf(this, sub, BigInt(n - 1));
+    }),
+    celMethod('lastIndexOf', STRING, [STRING, INT], INT, function (sub, offset) { return lastIndexOf(this, sub, offset); }),
+    celMethod('substring', STRING, [INT], STRING, function (start) {
+      const runes = [...this];
+      if (start < 0n || start > BigInt(runes.length)) throw outOfRange(start);
+      return runes.slice(Number(start)).join('');
+    }),
+    celMethod('substring', STRING, [INT, INT], STRING, function (start, end) {
+      const runes = [...this];
+      if (start > end) throw new Error(`invalid substring range. start: ${start}, end: ${end}`);
+      if (start < 0n || start > BigInt(runes.length)) throw outOfRange(start);
+      if (end < 0n || end > BigInt(runes.length)) throw outOfRange(end);
+      return runes.slice(Number(start), Number(end)).join('');
+    }),
+    celMethod('replace', STRING, [STRING, STRING], STRING, function (old, replacement) { return goReplace(this, old, replacement, -1); }),
+    celMethod('replace', STRING, [STRING, STRING, INT], STRING, function (old, replacement, n) { return goReplace(this, old, replacement, clampInt(n)); }),
+    celMethod('split', STRING, [STRING], listType(STRING), function (sep) { return celList(goSplitN(this, sep, -1)); }),
+    celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, n) { return celList(goSplitN(this, sep, clampInt(n))); }),
+    celFunc('strings.quote', [STRING], STRING, s => quote(s)),
+    celMethod('format', STRING, [listType(CelScalar.DYN)], STRING, function (args) { return celFormat(this, [...args], runtime); }),
+    celFunc('_<_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) < 0),
+    celFunc('_<=_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) <= 0),
+    celFunc('_>_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) > 0),
+    celFunc('_>=_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) >= 0),
+  ];
 }
 
 const outOfRange = (i: bigint | number) => new Error(`index out of range: ${i}`);

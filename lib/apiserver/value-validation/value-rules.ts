@@ -30,7 +30,7 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
     const optionalOldSelf = transition && rule.optionalOldSelf === true;
     // transition rules run only on updates, except with optionalOldSelf (then oldSelf is optional.none() on create)
     if (transition && !optionalOldSelf && (oldValue === undefined || oldValue === null)) continue;
-    const evalOptions = { optionalOldSelf };
+    const evalOptions = { optionalOldSelf, version };
     const result = evaluateExpression(rule.rule, schema, value, transition ? oldValue : undefined, evalOptions);
     let at = path;
     if (rule.fieldPath) {

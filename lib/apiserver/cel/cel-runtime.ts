@@ -1,0 +1,16 @@
+/**
+ * How the CEL libraries of one Kubernetes version evaluate, where versions differ: what the functions of
+ * kubernetes-library.ts are built with. `evaluate.ts` reads each from `APISERVER_CHANGES` for the version.
+ */
+export interface CelRuntime {
+  /**
+   * The strings extension's `%e` (golang.org/x/text's message printer) writes narrow no-break spaces around the `×` of
+   * `1.000000 × 10⁰⁰`: x/text before v0.23.0.
+   */
+  readonly spacedScientific: boolean;
+}
+
+/** A name shared by runtimes that evaluate alike (a cache key). */
+export function celRuntimeKey(runtime: CelRuntime): string {
+  return JSON.stringify(runtime);
+}
