@@ -112,6 +112,14 @@ export const APISERVER_CHANGES = {
    * (measured: `self.l.map(x, x + 'a').filter(y, y != '')` over 20 items is over budget at any count on 1.28).
    */
   comprehensionResultSized: 29,
+  /**
+   * CEL cost: `==` of the Kubernetes libraries' own types (IP, CIDR, quantity, format, URL) has the library's estimate
+   * (kubernetes/kubernetes#126359, July 2024: 1 for IP, CIDR and quantity); before, cel-go's default for values of
+   * unknown size, unbounded (measured: `ip(self.v) == ip(self.w)` and `cidr(self.v) == cidr(self.v).masked()` are over
+   * the budget on 1.28.15, cost 1 on 1.32). Placed at 1.31, the first release with it; 1.29 and 1.30 have no apiserver
+   * in the suites.
+   */
+  libraryTypeEqualityCost: 31,
   /** CRD rules' `optionalOldSelf` (beta and on by default in 1.30, GA 1.31). */
   optionalOldSelf: 30,
   /**
@@ -189,7 +197,7 @@ export function firstVersionWith(change: ApiserverChange): KubernetesVersion {
 }
 
 /** The changes of `APISERVER_CHANGES` that change CEL cost estimates. */
-const COST_CHANGES: readonly ApiserverChange[] = ['presenceTestFree', 'enumBoundsStringSize', 'comprehensionResultSized'];
+const COST_CHANGES: readonly ApiserverChange[] = ['presenceTestFree', 'enumBoundsStringSize', 'comprehensionResultSized', 'libraryTypeEqualityCost'];
 
 /**
  * A name of the CEL cost model of `version`: versions with the same name estimate every rule alike.

@@ -427,12 +427,6 @@ const ZONE_GAP = "zone data: 'EST' and dates before 1900 differ between ICU (EST
 const URL_GAP = "url() on 1.36 (Go 1.25's net/url) is not versioned: APISERVER_CHANGES.strictBracketedHosts covers the uri format only";
 const KNOWN_GAPS: Record<OracleVersion, Record<string, string>> = {
   '1.28': {
-    ...Object.fromEntries(['string(isIP(self.v))', 'string(ip(self.v).family())', 'string(ip.isCanonical(self.v))', 'string(ip(self.v).isUnspecified())',
-      'string(ip(self.v).isLoopback())', 'string(ip(self.v).isLinkLocalMulticast())', 'string(ip(self.v).isLinkLocalUnicast())',
-      'string(ip(self.v).isGlobalUnicast())', 'string(ip(self.v) == ip(self.w))', 'string(isCIDR(self.v))', 'string(cidr(self.v).prefixLength())',
-      'string(cidr(self.v).containsIP(self.w))', 'string(cidr(self.v).containsIP(ip(self.w)))', 'string(cidr(self.v).containsCIDR(cidr(self.v).masked()))',
-      'string(cidr(self.v) == cidr(self.v).masked())',
-    ].map(p => [p, "1.28 estimates == of IP and CIDR values over the budget (cel-go v0.16's cost of opaque equality, not modelled): the family's CRD is refused"])),
     ...Object.fromEntries(['string(self.v.indexOf(self.w))', 'string(self.v.indexOf(self.w, 1))', 'string(self.v.lastIndexOf(self.w, 2))']
       .map(p => [p, "1.28's strings extension v0 (indexOf/lastIndexOf offsets): not modelled"])),
     ...zoneGaps(),
@@ -450,7 +444,7 @@ const KNOWN_GAPS: Record<OracleVersion, Record<string, string>> = {
 
 /** Families whose compile verdicts differ on a version (`KNOWN_GAPS`' reason). */
 const KNOWN_COMPILE_GAPS: Record<OracleVersion, Record<string, string>> = {
-  '1.28': { 'ip()': KNOWN_GAPS['1.28']['string(isIP(self.v))'], 'cidr()': KNOWN_GAPS['1.28']['string(isIP(self.v))'] },
+  '1.28': {},
   '1.32': {},
   '1.36': {},
 };

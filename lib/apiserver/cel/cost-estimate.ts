@@ -234,7 +234,7 @@ class Coster implements SizeSource {
       const n = typeof literal === 'bigint' && literal >= 0n ? literal : MAX_UINT64;
       return { cost: add(range(n), argSum()), resultSize: range(n) };
     }
-    const library = kubernetesCallCost(this, fn, overload, target, args);
+    const library = kubernetesCallCost(this, fn, overload, target, args, { libraryTypeEquality: since(this.version, 'libraryTypeEqualityCost') });
     if (library) return { cost: add(library.cost, argSum()), resultSize: library.resultSize };
     const traversal = (n: CostNode) => multiplyByCostFactor(this.sizeEstimate(n), STRING_TRAVERSAL_COST_FACTOR);
     switch (overload) {

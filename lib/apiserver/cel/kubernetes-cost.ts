@@ -16,11 +16,13 @@ const MAX_NAME_FORMAT_REGEX_SIZE = 128;
 /**
  * The Kubernetes CEL libraries' static costs: a port of `CostEstimator.EstimateCallCost` of
  * k8s.io/apiserver v0.32 `pkg/cel/library/cost.go`. Undefined where that returns nil (cel-go's own
- * estimate applies). `target` is the receiver of a member call; cel-go always passes a non-nil pointer,
+ * estimate applies; `options.libraryTypeEquality`: whether the version has the `==` estimate of the library's types).
+ * `target` is the receiver of a member call; cel-go always passes a non-nil pointer,
  * so the Go code's `target != nil` tests are always true and are left out.
  */
 export function kubernetesCallCost(
   sizes: SizeSource, fn: string, overload: string, target: CostNode | undefined, args: readonly CostNode[],
+  options: { readonly libraryTypeEquality: boolean } = { libraryTypeEquality: true },
 ): { cost: Range; resultSize?: Range } | undefined {
   const sizeEstimate = (n: CostNode): Range => n.computedSize ?? sizes.estimateSize(n) ?? UNKNOWN_SIZE;
   const traversal = (size: Range, times = 1): Range => multiplyByCostFactor(size, times * STRING_TRAVERSAL_COST_FACTOR);
@@ -129,7 +131,8 @@ export function kubernetesCallCost(
     case 'getScheme': case 'getHostname': case 'getHost': case 'getPort': case 'getEscapedPath': case 'getQuery':
       return { cost: ONE };
     case '_==_':
-      if (args.length === 2) return libraryTypeEquality(args[0], args[1]);
+      // not before 1.31 (APISERVER_CHANGES.libraryTypeEqualityCost): cel-go's estimate applies
+      if (args.length === 2 && options.libraryTypeEquality) return libraryTypeEquality(args[0], args[1]);
       return undefined;
   }
   return undefined;
