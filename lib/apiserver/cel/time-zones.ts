@@ -23,7 +23,8 @@ export const TIMESTAMP_ARITHMETIC: readonly CelFunc[] = [
  * cel-go's timestamp getters with a time zone (`timestamp.getHours('America/New_York')`): the zone is resolved as
  * cel-go's `timeZone` does, a text with a colon as a fixed offset `hours:minutes` (each read by Go's `strconv.Atoi`,
  * so `+5:30` and `05:30` too), anything else through Go's `time.LoadLocation` (`''` and `UTC` are UTC, names are
- * case-sensitive tz database names; an IANA zone's rules come from the Intl API here, the tz database there).
+ * case-sensitive tz database names; an IANA zone's rules come from the Intl API here, the tz database there, but for
+ * the legacy zones `EST`, `EST5EDT`…, see `LEGACY_ZONES`).
  * Fields as Go's `time.Time` in that zone; `getMonth`, `getDayOfYear` and `getDayOfMonth` count from 0.
  */
 export const TIME_ZONE_FUNCTIONS: readonly CelFunc[] = ([
@@ -104,8 +105,41 @@ function formatter(name: string): Intl.DateTimeFormat | undefined {
   return zones.get(name);
 }
 
-/** The offset east of UTC (seconds) of IANA zone `name` at `instant` (ms), from the wall clock Intl shows there. */
+/**
+ * The tz database's legacy zones as the apiserver reads them (Debian's tzdata, which the apiserver's images and hosts
+ * carry, keeps their pre-2024b definitions): `EST`, `MST`, `HST` fixed offsets, and `EST5EDT`… the standard offset with
+ * the US daylight-saving rules. ICU (Node's Intl) makes them links to America/Panama, America/New_York and so on, whose
+ * local mean time and city rules differ before 1967 (measured: `timestamp('1582-10-15T00:00:00Z').getHours('EST')`
+ * is 19 on 1.28.15, 1.32.13 and 1.36.3, America/Panama's LMT gives 18). From 1967 the four rule zones' cities follow
+ * the US rules, so Intl answers for them there.
+ */
+const LEGACY_ZONES: Record<string, { readonly standard: number; readonly usRulesAs?: string }> = {
+  EST: { standard: -5 * 3600 }, MST: { standard: -7 * 3600 }, HST: { standard: -10 * 3600 },
+  EST5EDT: { standard: -5 * 3600, usRulesAs: 'America/New_York' }, CST6CDT: { standard: -6 * 3600, usRulesAs: 'America/Chicago' },
+  MST7MDT: { standard: -7 * 3600, usRulesAs: 'America/Denver' }, PST8PDT: { standard: -8 * 3600, usRulesAs: 'America/Los_Angeles' },
+};
+
+/** The US rules' daylight-saving periods before 1967 (tzdata's `Rule US`), each from and to 2:00 local time. */
+const US_DST_BEFORE_1967: ReadonlyArray<readonly [from: readonly [number, number, number], to: readonly [number, number, number]]> = [
+  [[1918, 3, 31], [1918, 10, 27]], [[1919, 3, 30], [1919, 10, 26]], [[1942, 2, 9], [1945, 9, 30]],
+];
+
+function legacyZoneOffset(zone: { readonly standard: number; readonly usRulesAs?: string }, instant: number): number {
+  if (!zone.usRulesAs) return zone.standard;
+  if (instant >= Date.UTC(1967, 0, 1)) return intlZoneOffset(zone.usRulesAs, instant);
+  const daylight = US_DST_BEFORE_1967.some(([[y1, m1, d1], [y2, m2, d2]]) =>
+    instant >= Date.UTC(y1, m1 - 1, d1, 2) - zone.standard * 1000 && instant < Date.UTC(y2, m2 - 1, d2, 2) - (zone.standard + 3600) * 1000);
+  return zone.standard + (daylight ? 3600 : 0);
+}
+
+/** The offset east of UTC (seconds) of tz database zone `name` at `instant` (ms). */
 function zoneOffset(name: string, instant: number): number {
+  const legacy = LEGACY_ZONES[name];
+  return legacy ? legacyZoneOffset(legacy, instant) : intlZoneOffset(name, instant);
+}
+
+/** The offset east of UTC (seconds) of IANA zone `name` at `instant` (ms), from the wall clock Intl shows there. */
+function intlZoneOffset(name: string, instant: number): number {
   const parts = Object.fromEntries(formatter(name)!.formatToParts(new Date(instant)).map(p => [p.type, p.value]));
   let year = Number(parts.year);
   if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
