@@ -8,6 +8,11 @@ export interface CelRuntime {
    * `1.000000 × 10⁰⁰`: x/text before v0.23.0.
    */
   readonly spacedScientific: boolean;
+  /**
+   * `url()` and `isURL()` parse hosts as Go 1.25's net/url: a bracketed host must be an IPv6 address, the port starts
+   * at the first colon.
+   */
+  readonly strictUrlHosts: boolean;
 }
 
 /** A name shared by runtimes that evaluate alike (a cache key). */

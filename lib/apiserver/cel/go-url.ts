@@ -8,16 +8,19 @@ import { goRequestUriError } from '../schema/go-request-uri';
  * @internal
  */
 export class GoUrl {
-  /** `url(s)`: throws the library's conversion error where `ParseRequestURI` or `Parse` refuses `s`. */
-  public static parse(text: string): GoUrl {
-    const error = goRequestUriError(text) ?? parseError(text);
+  /**
+   * `url(s)`: throws the library's conversion error where `ParseRequestURI` or `Parse` refuses `s` (`strict`: Go
+   * 1.25's host checks, APISERVER_CHANGES.strictBracketedHosts).
+   */
+  public static parse(text: string, strict = false): GoUrl {
+    const error = goRequestUriError(text, strict) ?? parseError(text);
     if (error !== undefined) throw new Error(`URL parse error during conversion from string: parse ${JSON.stringify(text)}: ${error}`);
     return parse(text);
   }
 
   /** `isURL(s)`: `ParseRequestURI` alone. */
-  public static isValid(text: string): boolean {
-    return goRequestUriError(text) === undefined;
+  public static isValid(text: string, strict = false): boolean {
+    return goRequestUriError(text, strict) === undefined;
   }
 
   constructor(

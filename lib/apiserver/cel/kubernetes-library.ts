@@ -332,14 +332,14 @@ function formatFuncs(): CelFunc[] {
   ];
 }
 
-function urlFuncs(): CelFunc[] {
+function urlFuncs(runtime: CelRuntime): CelFunc[] {
   const u = (v: unknown): GoUrl => unwrap(v, GoUrl, 'URL');
   return [
     celFunc('url', [STRING], DYN, s => {
-      const parsed = GoUrl.parse(s);
+      const parsed = GoUrl.parse(s, runtime.strictUrlHosts);
       return wrap('URL', parsed, parsed.canonical());
     }),
-    celFunc('isURL', [STRING], BOOL, s => GoUrl.isValid(s)),
+    celFunc('isURL', [STRING], BOOL, s => GoUrl.isValid(s, runtime.strictUrlHosts)),
     celMethod('getScheme', DYN, [], STRING, function () { return u(this).scheme; }),
     celMethod('getHost', DYN, [], STRING, function () { return u(this).host; }),
     celMethod('getHostname', DYN, [], STRING, function () { return u(this).hostname(); }),
@@ -431,7 +431,7 @@ export function kubernetesFunctions(runtime: CelRuntime): CelFunc[] {
     ...listFuncs(),
     ...regexFuncs(),
     ...quantityFuncs(),
-    ...urlFuncs(),
+    ...urlFuncs(runtime),
     ...ipFuncs(),
     ...encoderFuncs(),
     ...semverFuncs(),

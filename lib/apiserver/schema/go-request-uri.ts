@@ -70,7 +70,8 @@ function parseHostError(host: string, strictBrackets: boolean): string | undefin
       if (error) return error;
     }
   } else {
-    const colon = host.lastIndexOf(':');
+    // Go 1.25's net/url (with the strict brackets): the port starts at the first colon, so `x:1:2` is refused
+    const colon = strictBrackets ? host.indexOf(':') : host.lastIndexOf(':');
     if (colon >= 0 && !validOptionalPort(host.slice(colon))) return `invalid port ${JSON.stringify(host.slice(colon))} after host`;
   }
   return unescapeError(host, 'host');
