@@ -173,6 +173,18 @@ export const APISERVER_CHANGES = {
    * apiserver in the suites).
    */
   scientificWithoutSpaces: 33,
+  /**
+   * CEL's `indexOf(s, offset)` and `lastIndexOf(s, offset)` of the strings extension: an offset at or past the string's
+   * end finds nothing (-1); before, `index out of range` (cel-go v0.22.0, which 1.32 vendors; measured: 1.28 errors,
+   * 1.32 and 1.36 give -1; 1.29 to 1.31 vendor cel-go v0.17 to v0.21).
+   */
+  stringOffsetPastEndNotFound: 32,
+  /**
+   * CEL's `lastIndexOf(s)` on a string shorter (in bytes) than `s` is -1; before, `''.lastIndexOf('a')` is `index out
+   * of range: -1` (cel-go v0.25.1; measured: 1.32 errors, 1.36 gives -1). Placed at 1.34, the first release vendoring
+   * cel-go v0.26 (1.33 to 1.35 have no apiserver in the suites).
+   */
+  lastIndexOfShorterNotFound: 34,
 } as const;
 
 /**
@@ -219,6 +231,7 @@ export function costModelOf(version: KubernetesVersion): string {
  */
 const CUSTOM_RESOURCE_VERDICT_CHANGES: readonly ApiserverChange[] = [
   'macWithoutSeparators', 'strictBracketedHosts', 'numericFormatRanges', 'formatsOnlyOnTheirType', 'scientificWithoutSpaces',
+  'stringOffsetPastEndNotFound', 'lastIndexOfShorterNotFound',
 ];
 /** Changes that decide nothing for a resource without issues: wording, and whether rules run after an error. */
 const CUSTOM_RESOURCE_OTHER_CHANGES: readonly ApiserverChange[] = [

@@ -15,7 +15,13 @@ const programs = new Map<string, ReturnType<typeof plan>>();
  * CUSTOM_RESOURCE_CHANGES, as the rules they run decide custom resources).
  */
 export function celRuntimeOf(version: KubernetesVersion): CelRuntime {
-  return { spacedScientific: !since(version, 'scientificWithoutSpaces'), strictUrlHosts: since(version, 'strictBracketedHosts') };
+  return {
+    version,
+    spacedScientific: !since(version, 'scientificWithoutSpaces'),
+    strictUrlHosts: since(version, 'strictBracketedHosts'),
+    offsetPastEndNotFound: since(version, 'stringOffsetPastEndNotFound'),
+    lastIndexOfShorterNotFound: since(version, 'lastIndexOfShorterNotFound'),
+  };
 }
 
 function env(key: string, runtime: CelRuntime): CelEnv {

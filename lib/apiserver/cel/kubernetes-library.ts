@@ -280,7 +280,7 @@ function optionalTarget(v: unknown): unknown {
   return value;
 }
 
-function formatFuncs(): CelFunc[] {
+function formatFuncs(runtime: CelRuntime): CelFunc[] {
   const none = () => optionalValue(undefined);
   const some = (v: CelValue) => optionalValue(v);
   const opt = (v: unknown): OptionalValue => unwrap(v, OptionalValue, 'optional');
@@ -291,7 +291,7 @@ function formatFuncs(): CelFunc[] {
     ...Object.keys(NAMED_FORMATS).map(name => celFunc(`format.${name}`, [], DYN, () => format(name))),
     celFunc('format.named', [STRING], DYN, name => (name in NAMED_FORMATS ? some(format(name)) : none())),
     celMethod('validate', DYN, [STRING], DYN, function (value) {
-      const errors = NAMED_FORMATS[unwrap(this, NamedFormat, 'format').name](value);
+      const errors = NAMED_FORMATS[unwrap(this, NamedFormat, 'format').name](value, runtime.version);
       return errors.length ? some(celList(errors)) : none();
     }),
     celFunc('optional.of', [DYN], DYN, v => some(v)),
@@ -435,7 +435,7 @@ export function kubernetesFunctions(runtime: CelRuntime): CelFunc[] {
     ...ipFuncs(),
     ...encoderFuncs(),
     ...semverFuncs(),
-    ...formatFuncs(),
+    ...formatFuncs(runtime),
     ...comprehensionHelpers(),
   ];
 }

@@ -1,4 +1,5 @@
 import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { checkFormat } from '../schema/formats';
 
 /**
@@ -13,18 +14,20 @@ function maskTrailingDash(name: string): string {
 
 /**
  * The named string formats of the Kubernetes CEL `format` library (`format.dns1123Label()`,
- * `format.named('uuid')`…). Each returns the apiserver's error strings (empty when valid).
+ * `format.named('uuid')`…). Each returns the apiserver's error strings of `version` (empty when valid): the library
+ * calls apimachinery's checks, whose wording changed in 1.35 (`must be no more than 63 bytes`, `a valid label key`;
+ * measured on 1.36), and the uri format's.
  */
-export const NAMED_FORMATS: Readonly<Record<string, (value: string) => string[]>> = {
-  dns1123Label: isDns1123Label,
-  dns1123Subdomain: isDns1123Subdomain,
-  dns1035Label: isDns1035Label,
-  qualifiedName: isQualifiedName,
+export const NAMED_FORMATS: Readonly<Record<string, (value: string, version: KubernetesVersion) => string[]>> = {
+  dns1123Label: v => isDns1123Label(v),
+  dns1123Subdomain: v => isDns1123Subdomain(v),
+  dns1035Label: v => isDns1035Label(v),
+  qualifiedName: (v, version) => isQualifiedName(v, version),
   dns1123LabelPrefix: v => isDns1123Label(maskTrailingDash(v)),
   dns1123SubdomainPrefix: v => isDns1123Subdomain(maskTrailingDash(v)),
   dns1035LabelPrefix: v => isDns1035Label(maskTrailingDash(v)),
-  labelValue: isValidLabelValue,
-  uri: v => (checkFormat('uri', v) ? [] : ['invalid URI']),
+  labelValue: (v, version) => isValidLabelValue(v, version),
+  uri: (v, version) => (checkFormat('uri', v, version) ? [] : ['invalid URI']),
   uuid: v => (checkFormat('uuid', v) ? [] : ['does not match the UUID format']),
   byte: v => (checkFormat('byte', v) ? [] : ['invalid base64']),
   date: v => (checkFormat('date', v) ? [] : ['invalid date']),

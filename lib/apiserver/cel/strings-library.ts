@@ -20,13 +20,15 @@ export function stringsFunctions(runtime: CelRuntime): CelFunc[] {
       if (i < 0 || i > runes.length) throw outOfRange(index);
       return i === runes.length ? '' : runes[i];
     }),
-    celMethod('indexOf', STRING, [STRING], INT, function (sub) { return indexOf(this, sub, 0n); }),
-    celMethod('indexOf', STRING, [STRING, INT], INT, function (sub, offset) { return indexOf(this, sub, offset); }),
+    celMethod('indexOf', STRING, [STRING], INT, function (sub) { return indexOf(this, sub, 0n, runtime); }),
+    celMethod('indexOf', STRING, [STRING, INT], INT, function (sub, offset) { return indexOf(this, sub, offset, runtime); }),
     celMethod('lastIndexOf', STRING, [STRING], INT, function (sub) {
       const n = [...this].length;
-      return sub === '' ? BigInt(n) : lastIndexOf(this, sub, BigInt(n - 1));
+      if (sub === '') return BigInt(n);
+      if (runtime.lastIndexOfShorterNotFound && Buffer.byteLength(this) < Buffer.byteLength(sub)) return -1n;
+      return lastIndexOf(this, sub, BigInt(n - 1), runtime);
     }),
-    celMethod('lastIndexOf', STRING, [STRING, INT], INT, function (sub, offset) { return lastIndexOf(this, sub, offset); }),
+    celMethod('lastIndexOf', STRING, [STRING, INT], INT, function (sub, offset) { return lastIndexOf(this, sub, offset, runtime); }),
     celMethod('substring', STRING, [INT], STRING, function (start) {
       const runes = [...this];
       if (start < 0n || start > BigInt(runes.length)) throw outOfRange(start);
@@ -59,24 +61,31 @@ function clampInt(n: bigint): number {
   return Number(n > 2n ** 53n ? 2n ** 53n : n < -(2n ** 53n) ? -(2n ** 53n) : n);
 }
 
-function indexOf(str: string, sub: string, offset: bigint): bigint {
+/** cel-go's `indexOfOffset`: an offset at or past the end is -1, or out of range before cel-go v0.22 (1.28). */
+function indexOf(str: string, sub: string, offset: bigint, runtime: CelRuntime): bigint {
   if (sub === '') return offset;
   if (offset < 0n) throw outOfRange(offset);
   const runes = [...str];
   const subRunes = [...sub];
-  if (offset >= BigInt(runes.length)) return -1n;
+  if (offset >= BigInt(runes.length)) {
+    if (!runtime.offsetPastEndNotFound) throw outOfRange(offset);
+    return -1n;
+  }
   for (let i = Number(offset); i < runes.length - (subRunes.length - 1); i++) {
     if (subRunes.every((r, j) => runes[i + j] === r)) return BigInt(i);
   }
   return -1n;
 }
 
-function lastIndexOf(str: string, sub: string, offset: bigint): bigint {
+function lastIndexOf(str: string, sub: string, offset: bigint, runtime: CelRuntime): bigint {
   if (sub === '') return offset;
   if (offset < 0n) throw outOfRange(offset);
   const runes = [...str];
   const subRunes = [...sub];
-  if (offset >= BigInt(runes.length)) return -1n;
+  if (offset >= BigInt(runes.length)) {
+    if (!runtime.offsetPastEndNotFound) throw outOfRange(offset);
+    return -1n;
+  }
   let off = Number(offset);
   if (off > runes.length - subRunes.length) off = runes.length - subRunes.length;
   for (let i = off; i >= 0; i--) {
