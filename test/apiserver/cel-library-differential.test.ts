@@ -278,6 +278,11 @@ const FAMILIES: Family[] = [
       "self.v.format([duration('1h2m3.5s')])", "self.v.format([timestamp('2024-01-02T03:04:05.5Z')])", 'self.v.format([null])',
       "self.v.format([double('NaN')])", "self.v.format([double('-Inf')])", 'self.v.format([9223372036854775807])', 'self.v.format([1e21])',
       "self.v.format([0.1, 'x'])", 'self.v.format([])', 'self.v.format([1.0])',
+      // x/text's grouping and rounding (half to even on the exact value, carries), the strings %f/%e take, -0
+      'self.v.format([1234567.891])', 'self.v.format([2.5])', 'self.v.format([9.9999999])', 'self.v.format([5e-324])', "self.v.format(['NaN'])",
+      'self.v.format([-0.0])',
+      // lists and maps as CEL literals: every element kind, keys sorted as formatted
+      "self.v.format([[double('NaN'), -0.0, b'ab', null, duration('1s'), [1u], {1: true}, 'q\"']])", "self.v.format([{'b': 1, 'a': 2.5, 'A': 'x', 'c': [true]}])",
     ],
   },
   {
