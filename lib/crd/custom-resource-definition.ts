@@ -8,10 +8,11 @@ import { Warnings } from '../synth-metadata/warnings';
 import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
 import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
-import { validateCrdManifest, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
+import { validateCrdManifestWith, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
 import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
 import { targetVersions } from '../synth-metadata/target-versions';
-import { KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
+import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
 import { loadKubectlYaml } from './kubectl-yaml';
@@ -445,8 +446,9 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     // version of the range lacks compared with it (selectableFields on 1.28, quantity() in rules on 1.28, semver() on
     // 1.32, …) is reported with the versions named; outside such an app, as the default version checks it
     const versions = targetVersions(this);
-    issues.push(...validateCrdManifest(manifest, versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : undefined));
-    if (versions) issues.push(...checkCrdForVersions(manifest, versions));
+    const memo = new SchemaCheckMemo(); // both check the schemas and compile the newest version's rules: once
+    issues.push(...validateCrdManifestWith(manifest, versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : DEFAULT_KUBERNETES_VERSION, memo));
+    if (versions) issues.push(...checkCrdForVersions(manifest, versions, memo));
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
     }

@@ -274,7 +274,8 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
   /** Whether the resource (or its previous object) reaches a check whose verdict changed between versions. */
   private reachesNewerChecks(): boolean {
     const schema = this.definition.schemaFor(this.version);
-    const object = { ...this.toJson(), metadata: { ...this.props.metadata, ...(this.toJson().metadata ?? {}) } };
+    const json = this.toJson(); // cdk8s resolves the whole object on each call
+    const object = { ...json, metadata: { ...this.props.metadata, ...(json.metadata ?? {}) } };
     return reachesNewerChecks(schema, object) || (this.props.previous !== undefined && reachesNewerChecks(schema, this.props.previous));
   }
 

@@ -2,6 +2,7 @@ import * as yaml from 'yaml';
 import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
 import { ValidationRule } from '../apiserver/schema/json-schema-props';
 import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
 import { KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
 import { cell, code, codeCell, table } from './_markdown';
 import { FieldDoc, flattenSchema } from './_schema-fields';
@@ -67,10 +68,11 @@ export function renderCrdReference(manifest: CrdManifest, options: CrdReferenceO
  */
 function installsOn(manifest: CrdManifest): string {
   const newest = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
+  const memo = new SchemaCheckMemo(); // each version's rules compiled once over the loop
   for (let i = 0; i < KUBERNETES_VERSIONS.length; i++) {
-    if (checkCrdForVersions(manifest, KUBERNETES_VERSIONS.slice(i)).length > 0) continue;
+    if (checkCrdForVersions(manifest, KUBERNETES_VERSIONS.slice(i), memo).length > 0) continue;
     if (i === 0) return `${KUBERNETES_VERSIONS[0]} to ${newest} (every supported version)`;
-    const why = checkCrdForVersions(manifest, [KUBERNETES_VERSIONS[i - 1]])[0];
+    const why = checkCrdForVersions(manifest, [KUBERNETES_VERSIONS[i - 1]], memo)[0];
     return `${KUBERNETES_VERSIONS[i]} to ${newest} (${KUBERNETES_VERSIONS[i - 1]}: ${cell(`${why.path}: ${why.message}`.slice(0, 200))})`;
   }
   return `none of ${KUBERNETES_VERSIONS[0]} to ${newest}`;

@@ -5,6 +5,7 @@ import { servedBy, servedRange } from '../apimachinery/served-apis';
 import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
 import { CrdManifest } from '../apiserver/crd-manifest';
 import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
 
 /** An object that needs a newer Kubernetes version than the oldest supported one, and why the version before fails. */
 export interface ObjectNeeds {
@@ -29,10 +30,11 @@ export function minimumVersions(app: IConstruct): ObjectNeeds[] {
   for (const c of app.node.findAll()) {
     if (!(c instanceof ApiObject)) continue;
     const json = c.toJson();
+    const memo = new SchemaCheckMemo(); // a CRD's schemas checked, and the newest version's rules compiled, once for every version asked
     const failure = (v: KubernetesVersion): string | undefined => {
       if (!servedBy(c.apiVersion, c.kind, v)) return `${c.apiVersion} ${c.kind} is not served (${servedRange(c.apiVersion, c.kind)})`;
       if (c.kind === 'CustomResourceDefinition') {
-        const issue = checkCrdForVersions(json as CrdManifest, [v])[0];
+        const issue = checkCrdForVersions(json as CrdManifest, [v], memo)[0];
         return issue ? `${issue.path}: ${issue.message}` : undefined;
       }
       const unknown = fieldsUnknownTo(json, v)[0];

@@ -39,10 +39,28 @@ function data(): Vendored {
  * @internal
  */
 export function builtinRawSchemas(gvk: GroupVersionKind): { readonly name?: string; readonly schemas: Vendored['schemas'] } {
-  const schemas = data().schemas;
-  const name = Object.keys(schemas).find(n => (schemas[n]['x-kubernetes-group-version-kind'] ?? [])
-    .some(g => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind));
-  return { name, schemas };
+  return { name: schemaNameOf(gvk), schemas: data().schemas };
+}
+
+let schemaNames: Map<string, string> | undefined;
+
+/**
+ * The name of the component schema declaring `gvk`, from an index of the vendored schemas built once: synth asks
+ * for every object and every version of the range (a custom resource's kind is in none), and a scan of the
+ * vendored schemas per question was a tenth of a large app's synth.
+ */
+function schemaNameOf(gvk: GroupVersionKind): string | undefined {
+  if (!schemaNames) {
+    schemaNames = new Map();
+    const schemas = data().schemas;
+    for (const name of Object.keys(schemas)) {
+      for (const g of schemas[name]['x-kubernetes-group-version-kind'] ?? []) {
+        const key = gvkString(g);
+        if (!schemaNames.has(key)) schemaNames.set(key, name); // the first declaring schema, as the scan found it
+      }
+    }
+  }
+  return schemaNames.get(gvkString(gvk));
 }
 
 /** The apiserver version the vendored schemas come from (`v1.32.13`). */
@@ -79,10 +97,8 @@ export function builtinSchema(gvk: GroupVersionKind): JSONSchemaProps | undefine
   const key = gvkString(gvk);
   let hit = resolvedSchemas.get(key);
   if (hit === undefined) {
-    const schemas = data().schemas;
-    const name = Object.keys(schemas).find(n => (schemas[n]['x-kubernetes-group-version-kind'] ?? [])
-      .some(g => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind));
-    hit = name ? populateRefs(schemas[name], new Set([name])) : null;
+    const name = schemaNameOf(gvk);
+    hit = name ? populateRefs(data().schemas[name], new Set([name])) : null;
     resolvedSchemas.set(key, hit);
   }
   return hit ?? undefined;

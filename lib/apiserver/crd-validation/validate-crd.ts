@@ -1,4 +1,3 @@
-import { checkCelRules } from '../cel/check-rules';
 import { CrdManifest } from '../crd-manifest';
 import { JSONSchemaProps } from '../schema/json-schema-props';
 import { child, index, isObject } from '../../apimachinery/field';
@@ -7,10 +6,9 @@ import { checkCrdNames } from './crd-names';
 import { checkCrdSize } from './crd-size';
 import { checkCrdVersions } from './crd-versions';
 import { errorsOf, Issue } from '../../apimachinery/issue';
-import { checkListAndMapTypes } from './list-map-types';
 import { checkPrinterColumns } from './printer-columns';
 import { checkSelectableFields } from './selectable-fields';
-import { checkStructuralSchema } from './structural-schema';
+import { SchemaCheckMemo } from './schema-check-memo';
 import { checkSubresources } from './subresources';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 
@@ -23,6 +21,16 @@ import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachiner
  * `checkCrdForVersions`' concern.
  */
 export function validateCrdManifest(manifest: CrdManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+  return validateCrdManifestWith(manifest, version, new SchemaCheckMemo());
+}
+
+/**
+ * `validateCrdManifest` with the memo given to `checkCrdForVersions` for the same manifest, so that the checks both
+ * need run once.
+ *
+ * @internal
+ */
+export function validateCrdManifestWith(manifest: CrdManifest, version: KubernetesVersion, memo: SchemaCheckMemo): Issue[] {
   const crd = withApiserverDefaults(manifest);
   const issues: Issue[] = [];
   if (crd.apiVersion !== 'apiextensions.k8s.io/v1') {
@@ -34,26 +42,25 @@ export function validateCrdManifest(manifest: CrdManifest, version: KubernetesVe
   issues.push(...checkCrdNames(crd));
   issues.push(...checkCrdVersions(crd));
   const versions: any[] = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
-  versions.forEach((v, i) => issues.push(...checkVersionSchema(v, index('spec.versions', i), version)));
+  versions.forEach((v, i) => issues.push(...checkVersionSchema(v, index('spec.versions', i), version, memo)));
   issues.push(...checkCrdSize(manifest));
   return issues;
 }
 
 /** Schema-level checks of one version (`basePath` is e.g. `spec.versions[0]`). */
-export function checkVersionSchema(version: any, basePath: string, kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+function checkVersionSchema(version: any, basePath: string, kubernetesVersion: KubernetesVersion, memo: SchemaCheckMemo): Issue[] {
   if (!isObject(version)) return [];
   const schema: JSONSchemaProps | undefined = isObject(version.schema) && isObject(version.schema.openAPIV3Schema)
     ? version.schema.openAPIV3Schema : undefined;
   const issues: Issue[] = [];
   if (schema) {
     const schemaPath = child(basePath, 'schema', 'openAPIV3Schema');
-    issues.push(...checkStructuralSchema(schema, schemaPath));
-    issues.push(...checkListAndMapTypes(schema, schemaPath));
+    issues.push(...memo.structuralIssues(schema, schemaPath));
     // Like the apiserver: defaults and CEL rules are only checked against a valid structural schema,
     // otherwise their messages would be noise caused by the schema errors.
     if (errorsOf(issues).length === 0) {
       issues.push(...checkDefaults(schema, schemaPath));
-      issues.push(...checkCelRules(schema, schemaPath, kubernetesVersion));
+      issues.push(...memo.celRuleIssues(schema, schemaPath, kubernetesVersion));
     }
   }
   issues.push(...checkSubresources(version.subresources, schema, basePath));

@@ -1,12 +1,11 @@
 import { costModelOf, DEFAULT_KUBERNETES_VERSION, firstVersionWith, KUBERNETES_VERSIONS, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { child, index, isObject } from '../../apimachinery/field';
 import { errorsOf, Issue } from '../../apimachinery/issue';
-import { checkCelRules, missingCelLibraries } from '../cel/check-rules';
+import { missingCelLibraries } from '../cel/check-rules';
 import { CEL_LIBRARIES, celEnvironment, CelLibrary, firstVersionWithCel } from '../cel/environment';
 import { CrdManifest } from '../crd-manifest';
 import { JSONSchemaProps } from '../schema/json-schema-props';
-import { checkListAndMapTypes } from './list-map-types';
-import { checkStructuralSchema } from './structural-schema';
+import { SchemaCheckMemo } from './schema-check-memo';
 
 /**
  * What a CRD needs of the Kubernetes versions it targets: fields older apiservers do not know (`selectableFields`,
@@ -15,11 +14,12 @@ import { checkStructuralSchema } from './structural-schema';
  * finding is an error naming the versions of `versions` it fails on and the first version that has the feature.
  *
  * The CEL environments are `celEnvironment`'s (lib/apiserver/cel/environment.ts): the one type checker compiles each
- * rule with each environment of the range.
+ * rule with each environment of the range. `memo`: one for the manifest shared by the calls of one caller (and
+ * `validateCrdManifest`'s), so that each schema is checked and each version's rules compiled once.
  *
  * @internal
  */
-export function checkCrdForVersions(manifest: CrdManifest, versions: readonly KubernetesVersion[]): Issue[] {
+export function checkCrdForVersions(manifest: CrdManifest, versions: readonly KubernetesVersion[], memo = new SchemaCheckMemo()): Issue[] {
   const issues: Issue[] = [];
   const crdVersions: any[] = Array.isArray(manifest.spec?.versions) ? manifest.spec.versions : [];
   crdVersions.forEach((version, i) => {
@@ -38,9 +38,11 @@ export function checkCrdForVersions(manifest: CrdManifest, versions: readonly Ku
     const schema = version.schema?.openAPIV3Schema;
     if (isObject(schema)) {
       const schemaPath = child(base, 'schema', 'openAPIV3Schema');
-      walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, versions);
-      issues.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions));
-      issues.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions));
+      // the walk only finds what a version before optionalOldSelf refuses: none in the range, no walk
+      const withoutOptionalOldSelf = versions.filter(v => !since(v, 'optionalOldSelf'));
+      if (withoutOptionalOldSelf.length > 0) walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, withoutOptionalOldSelf);
+      issues.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions, memo));
+      issues.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions, memo));
     }
   });
   return issues;
@@ -52,17 +54,17 @@ export function checkCrdForVersions(manifest: CrdManifest, versions: readonly Ku
  * not make is reported with the versions that make it, in their wording. Only for schemas whose rules the apiserver
  * checks at all (no structural errors: `validateCrdManifest` reports those).
  */
-function costsForVersions(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[]): Issue[] {
+function costsForVersions(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[], memo: SchemaCheckMemo): Issue[] {
   const others = versions.filter(v => costModelOf(v) !== costModelOf(DEFAULT_KUBERNETES_VERSION));
   if (others.length === 0) return [];
-  if (errorsOf([...checkStructuralSchema(schema, schemaPath), ...checkListAndMapTypes(schema, schemaPath)]).length > 0) return [];
+  if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
   const key = (i: Issue) => `${i.path}\n${i.message}`;
-  const byDefault = new Set(errorsOf(checkCelRules(schema, schemaPath)).map(key));
+  const byDefault = new Set(errorsOf(memo.celRuleIssues(schema, schemaPath, DEFAULT_KUBERNETES_VERSION)).map(key));
   const found = new Map<string, { issue: Issue; versions: KubernetesVersion[] }>();
   const models = new Map<string, KubernetesVersion[]>();
   for (const v of others) models.set(costModelOf(v), [...(models.get(costModelOf(v)) ?? []), v]);
   for (const members of models.values()) {
-    for (const issue of errorsOf(checkCelRules(schema, schemaPath, members[0]))) {
+    for (const issue of errorsOf(memo.celRuleIssues(schema, schemaPath, members[0]))) {
       if (byDefault.has(key(issue)) || !isCostIssue(issue)) continue;
       const entry = found.get(key(issue)) ?? { issue, versions: [] };
       entry.versions.push(...members);
@@ -79,30 +81,28 @@ function isCostIssue(issue: Issue): boolean {
   return /estimated (rule|messageExpression) cost|rule cost total/.test(issue.message);
 }
 
-function walkOptionalOldSelf(s: JSONSchemaProps, path: string, issues: Issue[], versions: readonly KubernetesVersion[]): void {
+/** Each `optionalOldSelf: true` in the schema, refused by `failing` (the versions of the range before the field). */
+function walkOptionalOldSelf(s: JSONSchemaProps, path: string, issues: Issue[], failing: readonly KubernetesVersion[]): void {
   const rules = s['x-kubernetes-validations'];
   if (Array.isArray(rules)) {
     rules.forEach((rule, i) => {
       if (!isObject(rule)) return;
       const at = `${path}.x-kubernetes-validations[${i}]`;
       if (rule.optionalOldSelf === true) {
-        const failing = versions.filter(v => !since(v, 'optionalOldSelf'));
-        if (failing.length > 0) {
-          issues.push({
-            path: `${at}.optionalOldSelf`,
-            message: `Forbidden: fails on Kubernetes ${failing.join(', ')}: optionalOldSelf needs ${firstVersionWith('optionalOldSelf')} or newer (an unknown field before)`,
-          });
-        }
+        issues.push({
+          path: `${at}.optionalOldSelf`,
+          message: `Forbidden: fails on Kubernetes ${failing.join(', ')}: optionalOldSelf needs ${firstVersionWith('optionalOldSelf')} or newer (an unknown field before)`,
+        });
       }
     });
   }
-  for (const [key, sub] of Object.entries(s.properties ?? {})) if (isObject(sub)) walkOptionalOldSelf(sub, `${path}.properties[${key}]`, issues, versions);
-  if (isObject(s.items)) walkOptionalOldSelf(s.items as JSONSchemaProps, `${path}.items`, issues, versions);
-  if (isObject(s.additionalProperties)) walkOptionalOldSelf(s.additionalProperties as JSONSchemaProps, `${path}.additionalProperties`, issues, versions);
+  for (const [key, sub] of Object.entries(s.properties ?? {})) if (isObject(sub)) walkOptionalOldSelf(sub, `${path}.properties[${key}]`, issues, failing);
+  if (isObject(s.items)) walkOptionalOldSelf(s.items as JSONSchemaProps, `${path}.items`, issues, failing);
+  if (isObject(s.additionalProperties)) walkOptionalOldSelf(s.additionalProperties as JSONSchemaProps, `${path}.additionalProperties`, issues, failing);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    (s[key] ?? []).forEach((sub, i) => isObject(sub) && walkOptionalOldSelf(sub, `${path}.${key}[${i}]`, issues, versions));
+    (s[key] ?? []).forEach((sub, i) => isObject(sub) && walkOptionalOldSelf(sub, `${path}.${key}[${i}]`, issues, failing));
   }
-  if (isObject(s.not)) walkOptionalOldSelf(s.not as JSONSchemaProps, `${path}.not`, issues, versions);
+  if (isObject(s.not)) walkOptionalOldSelf(s.not as JSONSchemaProps, `${path}.not`, issues, failing);
 }
 
 /**
@@ -112,20 +112,20 @@ function walkOptionalOldSelf(s: JSONSchemaProps, path: string, issues: Issue[], 
  * versions lack (`CEL_LIBRARIES`). Only for schemas whose rules the
  * apiserver checks at all (no structural errors).
  */
-function celEnvironmentsFor(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[]): Issue[] {
+function celEnvironmentsFor(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[], memo: SchemaCheckMemo): Issue[] {
   const newest = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
   const others = versions.filter(v => celEnvironment(v).key !== celEnvironment(newest).key);
   if (others.length === 0) return [];
-  if (errorsOf([...checkStructuralSchema(schema, schemaPath), ...checkListAndMapTypes(schema, schemaPath)]).length > 0) return [];
+  if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
   const key = (i: Issue) => `${i.path}\n${i.message}`;
-  const byNewest = new Set(errorsOf(checkCelRules(schema, schemaPath, newest)).map(key));
+  const byNewest = new Set(errorsOf(memo.celRuleIssues(schema, schemaPath, newest)).map(key));
   const groups = new Map<string, KubernetesVersion[]>();
   for (const v of others) groups.set(celEnvironment(v).key, [...(groups.get(celEnvironment(v).key) ?? []), v]);
   // per expression: the versions it fails on, their errors and what they lack
   const found = new Map<string, { path: string; value: unknown; errors: string[]; missing: Set<CelLibrary>; versions: KubernetesVersion[] }>();
   for (const members of groups.values()) {
     const byPath = new Map<string, { value: unknown; errors: string[]; missing: Set<CelLibrary> }>();
-    for (const issue of errorsOf(checkCelRules(schema, schemaPath, members[0]))) {
+    for (const issue of errorsOf(memo.celRuleIssues(schema, schemaPath, members[0]))) {
       if (byNewest.has(key(issue)) || !/compilation failed: /.test(issue.message)) continue;
       const entry = byPath.get(issue.path) ?? { value: issue.value, errors: [], missing: new Set<CelLibrary>() };
       entry.errors.push(issue.message.replace(/^Invalid value: (messageExpression )?compilation failed: /, ''));

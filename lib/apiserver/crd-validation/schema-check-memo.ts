@@ -1,0 +1,39 @@
+import { Issue } from '../../apimachinery/issue';
+import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { checkCelRules } from '../cel/check-rules';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { checkListAndMapTypes } from './list-map-types';
+import { checkStructuralSchema } from './structural-schema';
+
+/**
+ * The schema checks that the checks of one CRD repeat, each computed once per schema (and Kubernetes version) while
+ * the memo lives: `validateCrdManifest` and `checkCrdForVersions` both need the structural and list/map checks and
+ * the rules compiled for the newest version, and the report's minimum version asks `checkCrdForVersions` once per
+ * version of the range (each compiling the newest version's rules again). A caller makes one memo for one manifest
+ * and drops it when done, so a schema changed afterwards is checked anew. The arrays returned are shared: read them,
+ * never change them.
+ *
+ * @internal
+ */
+export class SchemaCheckMemo {
+  private readonly structural = new Map<JSONSchemaProps, Map<string, readonly Issue[]>>();
+  private readonly rules = new Map<JSONSchemaProps, Map<string, readonly Issue[]>>();
+
+  /** `checkStructuralSchema` then `checkListAndMapTypes`. */
+  public structuralIssues(schema: JSONSchemaProps, schemaPath: string): readonly Issue[] {
+    return remember(this.structural, schema, schemaPath, () => [...checkStructuralSchema(schema, schemaPath), ...checkListAndMapTypes(schema, schemaPath)]);
+  }
+
+  /** `checkCelRules` for `version`. */
+  public celRuleIssues(schema: JSONSchemaProps, schemaPath: string, version: KubernetesVersion): readonly Issue[] {
+    return remember(this.rules, schema, `${version}\n${schemaPath}`, () => checkCelRules(schema, schemaPath, version));
+  }
+}
+
+function remember(cache: Map<JSONSchemaProps, Map<string, readonly Issue[]>>, schema: JSONSchemaProps, key: string, compute: () => Issue[]): readonly Issue[] {
+  let bySchema = cache.get(schema);
+  if (!bySchema) cache.set(schema, bySchema = new Map());
+  let issues = bySchema.get(key);
+  if (!issues) bySchema.set(key, issues = compute());
+  return issues;
+}
