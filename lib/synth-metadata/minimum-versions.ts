@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { KUBERNETES_VERSIONS, KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import { servedBy, servedRange } from '../apimachinery/served-apis';
-import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
+import { fieldsUnknownTo, GatedField, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
 import { CrdManifest } from '../apiserver/crd-manifest';
 import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
 import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
@@ -31,6 +31,7 @@ export function minimumVersions(app: IConstruct): ObjectNeeds[] {
     if (!(c instanceof ApiObject)) continue;
     const json = c.toJson();
     const memo = new SchemaCheckMemo(); // a CRD's schemas checked, and the newest version's rules compiled, once for every version asked
+    let gated: GatedField[] | undefined; // the object's gated fields, the same for every version asked
     const failure = (v: KubernetesVersion): string | undefined => {
       if (!servedBy(c.apiVersion, c.kind, v)) return `${c.apiVersion} ${c.kind} is not served (${servedRange(c.apiVersion, c.kind)})`;
       if (c.kind === 'CustomResourceDefinition') {
@@ -39,7 +40,7 @@ export function minimumVersions(app: IConstruct): ObjectNeeds[] {
       }
       const unknown = fieldsUnknownTo(json, v)[0];
       if (unknown) return `${unknown}: not a field of its API there`;
-      const dropped = gatedFieldsSet(json).find(g => gatedFieldVerdict(g.field, v) === 'dropped');
+      const dropped = (gated ??= gatedFieldsSet(json)).find(g => gatedFieldVerdict(g.field, v) === 'dropped');
       return dropped ? `${dropped.path}: dropped while the ${dropped.gate} feature gate is off (its default there)` : undefined;
     };
     let oldest: number = KUBERNETES_VERSIONS.length;

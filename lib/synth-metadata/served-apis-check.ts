@@ -39,7 +39,7 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
     if (!(c instanceof ApiObject)) continue;
     const failing = versions.filter(v => !servedBy(c.apiVersion, c.kind, v));
     if (failing.length === 0) {
-      if (c.kind !== 'CustomResourceDefinition') problems.push(...unknownFields(c, versions), ...gatedFields(c, versions)); // a CRD's fields: checkCrdForVersions
+      if (c.kind !== 'CustomResourceDefinition') problems.push(...builtinFieldProblems(c, versions)); // a CRD's fields: checkCrdForVersions
       continue;
     }
     const from = servedFrom(c.apiVersion, c.kind, versions);
@@ -59,16 +59,23 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
 }
 
 /**
+ * The unknown and gated fields of a built-in object: it is serialized once, and its fields looked up once per
+ * version of the range for both.
+ */
+function builtinFieldProblems(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
+  const json = c.toJson();
+  const unknown = new Map(versions.map(v => [v, fieldsUnknownTo(json, v)]));
+  return [...unknownFields(c, unknown), ...gatedFields(c, json, versions, unknown)];
+}
+
+/**
  * Fields of a built-in object that a version of the range does not know (1.28 and 1.36 read from their apiservers,
  * 1.29 to 1.35 from upstream's OpenAPI at their release tag, all against 1.32's schemas), one problem per field with
  * the versions.
  */
-function unknownFields(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
+function unknownFields(c: ApiObject, unknown: ReadonlyMap<KubernetesVersion, readonly string[]>): string[] {
   const byField = new Map<string, KubernetesVersion[]>();
-  const measured = versions.filter(v => v !== '1.32');
-  if (measured.length === 0) return [];
-  const json = c.toJson();
-  for (const v of measured) for (const field of fieldsUnknownTo(json, v)) byField.set(field, [...(byField.get(field) ?? []), v]);
+  for (const [v, fields] of unknown) for (const field of fields) byField.set(field, [...(byField.get(field) ?? []), v]);
   return [...byField].map(([field, failing]) => `[${c.node.path}] ${c.apiVersion} ${c.kind} ${field}: fails on Kubernetes ${failing.join(', ')}: `
     + 'a field its API does not have (kubectl apply and server-side apply refuse unknown fields; Kubernetes 1.32 has it)');
 }
@@ -78,11 +85,10 @@ function unknownFields(c: ApiObject, versions: readonly KubernetesVersion[]): st
  * default there: the object is accepted and the field silently lost. Measured on 1.28, 1.32 and 1.36 (errors); a
  * version between them whose measured neighbour drops the field may drop it too (a warning: not measured).
  */
-function gatedFields(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
-  const json = c.toJson();
+function gatedFields(c: ApiObject, json: any, versions: readonly KubernetesVersion[], unknown: ReadonlyMap<KubernetesVersion, readonly string[]>): string[] {
   const problems: string[] = [];
   for (const g of gatedFieldsSet(json)) {
-    const known = versions.filter(v => !fieldsUnknownTo(json, v).some(f => g.path === f || g.path.startsWith(`${f}.`) || g.path.startsWith(`${f}[`)));
+    const known = versions.filter(v => !unknown.get(v)!.some(f => g.path === f || g.path.startsWith(`${f}.`) || g.path.startsWith(`${f}[`)));
     const dropped = known.filter(v => gatedFieldVerdict(g.field, v) === 'dropped');
     const maybe = known.filter(v => gatedFieldVerdict(g.field, v) === 'maybe-dropped');
     if (dropped.length > 0) {
