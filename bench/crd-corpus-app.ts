@@ -1,7 +1,9 @@
 // Child process of the CRD corpus benchmark: imports every CRD file given on the command line through
 // CustomResourceDefinition.fromFile, one OperatorApp per project (the corpus holds two channels of Gateway API, whose
 // CRDs cannot share a cluster, nor an app), a chart per CRD, then synthesizes each app (every check runs, YAML
-// is written to the output folder). Prints one JSON line with the phase timings in seconds.
+// is written to the output folder). Each app targets Kubernetes from the version CRD_CORPUS_MINIMUM_VERSIONS (JSON,
+// project → version; crd-corpus-bench.ts) gives its project to 1.36: its CRDs checked against each version of that range.
+// Prints one JSON line with the phase timings in seconds.
 import * as fs from 'fs';
 import * as path from 'path';
 import { Chart } from 'cdk8s';
@@ -14,6 +16,7 @@ const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9
 const cpuSeconds = (since: NodeJS.CpuUsage) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1e6; };
 /** Corpus files are named `<project>__<plural>.<group>.yaml`. */
 const projectOf = (file: string) => path.basename(file).split('__')[0];
+const minimumVersions: Record<string, string> = JSON.parse(process.env.CRD_CORPUS_MINIMUM_VERSIONS ?? '{}');
 
 const start = process.hrtime.bigint();
 const cpuStart = process.cpuUsage();
@@ -21,7 +24,7 @@ const apps = new Map<string, OperatorApp>();
 files.forEach((file, i) => {
   const project = projectOf(file);
   let app = apps.get(project);
-  if (!app) apps.set(project, app = new OperatorApp({ outdir: path.join(outdir, project), report: false }));
+  if (!app) apps.set(project, app = new OperatorApp({ outdir: path.join(outdir, project), report: false, kubernetesVersions: { min: minimumVersions[project] } }));
   CustomResourceDefinition.fromFile(new Chart(app, `crd${i}`), 'crd', file);
 });
 const imported = seconds(start);

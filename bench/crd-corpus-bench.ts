@@ -11,6 +11,12 @@ import * as esbuild from 'esbuild';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { KUBERNETES_VERSIONS, KubernetesVersion } from '../lib/apimachinery/kubernetes-versions';
+import { errorsOf } from '../lib/apimachinery/issue';
+import { CrdManifest } from '../lib/apiserver/crd-manifest';
+import { SchemaCheckMemo } from '../lib/apiserver/crd-validation/schema-check-memo';
+import { checkCrdForVersions } from '../lib/apiserver/crd-validation/version-support';
+import { loadKubectlYaml } from '../lib/crd/kubectl-yaml';
 
 const ROOT = path.join(__dirname, '..');
 const CORPORA = [path.join(ROOT, '../shared/corpus/realworld'), path.join(ROOT, 'test/fixtures/realworld-crds')];
@@ -43,6 +49,12 @@ export interface CorpusTiming {
 
 export interface CrdCorpusResult {
   readonly corpus: string;
+  /**
+   * The Kubernetes range each project's app targets (`kubernetesVersions.min`; max 1.36): the oldest from which every
+   * CRD of the project installs by synth's per-version checks (cert-manager's selectableFields need 1.31, Argo
+   * Workflows' rule costs 1.29, …), so that every check runs for as many versions as the CRDs allow.
+   */
+  readonly minimumVersions: Record<string, KubernetesVersion>;
   readonly whole: CorpusTiming;
   readonly largest: CorpusTiming & { readonly file: string };
   /** Each of LARGE_FILES alone (not part of `whole`). */
@@ -61,20 +73,44 @@ export function runCrdCorpusBench(runs: number): CrdCorpusResult {
       entryPoints: [path.join(__dirname, 'crd-corpus-app.ts')], bundle: true, platform: 'node', format: 'cjs',
       target: `node${process.versions.node.split('.')[0]}`, outfile: app, logLevel: 'warning',
     });
-    const whole = medianOf(runs, () => timeCorpus(app, work, files));
-    const one = medianOf(runs, () => timeCorpus(app, work, [largest]));
-    const largeFiles = LARGE_FILES.map(f => ({ ...medianOf(runs, () => timeCorpus(app, work, [f])), file: path.basename(f) }));
-    return { corpus: path.relative(ROOT, dir), whole, largest: { ...one, file: path.basename(largest) }, largeFiles };
+    // before any timing: the range each project's app targets
+    const minimumVersions = projectMinimumVersions([...files, ...LARGE_FILES]);
+    const env = { ...process.env, CRD_CORPUS_MINIMUM_VERSIONS: JSON.stringify(minimumVersions) };
+    const whole = medianOf(runs, () => timeCorpus(app, work, files, env));
+    const one = medianOf(runs, () => timeCorpus(app, work, [largest], env));
+    const largeFiles = LARGE_FILES.map(f => ({ ...medianOf(runs, () => timeCorpus(app, work, [f], env)), file: path.basename(f) }));
+    return { corpus: path.relative(ROOT, dir), minimumVersions, whole, largest: { ...one, file: path.basename(largest) }, largeFiles };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-function timeCorpus(app: string, work: string, files: readonly string[]): CorpusTiming {
+/** Corpus files are named `<project>__<plural>.<group>.yaml` (crd-corpus-app.ts makes one app per project). */
+const projectOf = (file: string) => path.basename(file).split('__')[0];
+
+/**
+ * Per project, the oldest supported Kubernetes version from which synth's checks of every version up to the newest
+ * accept each of its CRDs (the versions a user of those CRDs can target: OperatorApp's default range, 1.28 to 1.36,
+ * refuses e.g. selectableFields on 1.28 to 1.30).
+ */
+function projectMinimumVersions(files: readonly string[]): Record<string, KubernetesVersion> {
+  const out: Record<string, KubernetesVersion> = {};
+  for (const file of files) {
+    const memo = new SchemaCheckMemo();
+    const crds = loadKubectlYaml(fs.readFileSync(file, 'utf8')) as CrdManifest[];
+    const from = KUBERNETES_VERSIONS.findIndex((_, i) => crds.every(crd => errorsOf(checkCrdForVersions(crd, KUBERNETES_VERSIONS.slice(i), memo)).length === 0));
+    if (from < 0) throw new Error(`${file}: refused by synth's checks of ${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}`);
+    const project = projectOf(file);
+    if (out[project] === undefined || KUBERNETES_VERSIONS.indexOf(out[project]) < from) out[project] = KUBERNETES_VERSIONS[from];
+  }
+  return out;
+}
+
+function timeCorpus(app: string, work: string, files: readonly string[], env: NodeJS.ProcessEnv): CorpusTiming {
   const out = fs.mkdtempSync(path.join(work, 'out-'));
   try {
     const started = process.hrtime.bigint();
-    const run = spawnSync('/usr/bin/time', ['-f', 'BENCH_TIME %U %S', process.execPath, app, out, ...files], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const run = spawnSync('/usr/bin/time', ['-f', 'BENCH_TIME %U %S', process.execPath, app, out, ...files], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 24 });
     const processSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const time = /BENCH_TIME ([\d.]+) ([\d.]+)/.exec(run.stderr ?? '');
     if (run.status !== 0 || !time) throw new Error(`crd-corpus-app failed (${run.status}):\n${run.stderr}`);

@@ -31,6 +31,12 @@ function machine(r: Json): string {
   return `${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}`;
 }
 
+/** The bench's priority as run.ts recorded it (results from before it did: nothing said). */
+function priorityNote(r: Json): string {
+  if (!r.priority) return '';
+  return ` The whole bench ran at niceness ${r.priority.bench} (\`--nice=${r.priority.requested}\`, in a session of its own${r.priority.autogroup ? `, scheduling group \`${String(r.priority.autogroup).replace(/^\/autogroup-\d+ /, '')}\`` : ''}), every process it timed too, so that the other work on the machine (at the default priority) distorts the time less.`;
+}
+
 export function controllerSection(r: Json, file = 'controller-results.json'): string {
   const c = r.controller;
   const runs = c.runs as Json[];
@@ -69,7 +75,7 @@ export function synthSection(r: Json): string {
     r.synth[0].runs === undefined
       // results from before at least 10 runs were enforced and the load was recorded per size
       ? `**Synth** (\`bench/latest/synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=synth --runs=${r.runs}\`, medians of ${r.runs}; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end):`
-      : `**Synth** (\`bench/latest/synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=synth${r.runs === 3 ? '' : ` --runs=${r.runs}`}\`: each size ${runsOf(r.synth[0])} whole processes of each, alternating, medians; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end):`,
+      : `**Synth** (\`bench/latest/synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=synth${r.runs === 3 ? '' : ` --runs=${r.runs}`}\`: each size ${runsOf(r.synth[0])} whole processes of each, alternating, medians; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end; ${machine(r)}).${priorityNote(r)}`,
     '',
     '| CRDs / example resources | ours s | plain ApiObjects s | ours / plain | ours peak RSS MiB | plain MiB | load avg |',
     '|---|---|---|---|---|---|---|',
@@ -91,7 +97,7 @@ export function cliSynthSection(r: Json): string {
   const c = r.cliSynth;
   const row = (label: string, s: Json) => `| ${label} | ${n2(s.median.wallSeconds)} (${n2(Math.min(...s.runs.map((x: Json) => x.wallSeconds)))}–${n2(Math.max(...s.runs.map((x: Json) => x.wallSeconds)))}) | ${n2(s.median.cpuSeconds)} | ${n2(s.median.userSeconds)} | ${int(s.median.peakRssMiB)} |`;
   return [
-    `**\`npx cdk8s synth\` as whole processes** (\`bench/latest/cli-synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=cli-synth --runs=${c.cdk8sSynth.runs.length}\`): from a clean shell environment (PATH and HOME only), alternating with a plain cdk8s app writing the same ${int(c.objects)} objects as \`ApiObject\`s through the same CLI; medians of ${c.cdk8sSynth.runs.length} (min–max), /usr/bin/time; load average ${n1(c.loadavg.min)}–${n1(c.loadavg.max)}.`,
+    `**\`npx cdk8s synth\` as whole processes** (\`bench/latest/cli-synth-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=cli-synth --runs=${c.cdk8sSynth.runs.length}\`): from a clean shell environment (PATH and HOME only), alternating with a plain cdk8s app writing the same ${int(c.objects)} objects as \`ApiObject\`s through the same CLI; medians of ${c.cdk8sSynth.runs.length} (min–max), /usr/bin/time; load average ${n1(c.loadavg.min)}–${n1(c.loadavg.max)}.${priorityNote(r)}`,
     '',
     '| command | wall s | CPU s (user + system) | user s | peak RSS MiB |',
     '|---|---|---|---|---|',
@@ -108,7 +114,7 @@ export function corpusSection(r: Json): string {
   const c = r.crdCorpus;
   const row = (label: string, t: Json) => `| ${label} | ${n2(t.megabytes)} | ${n2(t.importSeconds)} | ${n2(t.validateSeconds)} | ${n2(t.synthSeconds)} | ${n2(t.processSeconds)} | ${n2(t.processCpuSeconds)} | **${n1(t.endToEndMegabytesPerSecond)}** / ${n1(t.endToEndCpuMegabytesPerSecond)} | ${n1(t.validationMegabytesPerSecond)} / ${n1(t.validationCpuMegabytesPerSecond)} |`;
   return [
-    `**CRD corpus** (\`bench/latest/crd-corpus-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=crd-corpus --runs=${r.runs}\`, medians of ${r.runs}, each run a fresh process; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end). End to end counts the whole process, from its start to its exit:`,
+    `**CRD corpus** (\`bench/latest/crd-corpus-results.json\`, ${utc(r.date)}, \`npm run bench -- --only=crd-corpus --runs=${r.runs}\`, medians of ${r.runs}, each run a fresh process; load average ${n1(r.loadavg.start[0])} at the start, ${n1(r.loadavg.end[0])} at the end).${priorityNote(r)} End to end counts the whole process, from its start to its exit:`,
     '',
     '| set | MB | import s | checks s | synth s | process s | process CPU s | end to end MB/s wall / CPU | validation (import + checks) MB/s wall / CPU |',
     '|---|---|---|---|---|---|---|---|---|',
