@@ -121,7 +121,16 @@ export function corpusSection(r: Json): string {
     row(`whole corpus (${int(c.whole.files)} files)`, c.whole),
     row(`${c.largest.file} (the corpus's largest)`, c.largest),
     ...(c.largeFiles as Json[]).map((f) => row(f.file, f)),
+    ...(c.minimumVersions ? ['', rangesNote(c.minimumVersions)] : []),
   ].join('\n');
+}
+
+/** Which Kubernetes range each project's app of the corpus targeted (crd-corpus-bench.ts `projectMinimumVersions`). */
+function rangesNote(mins: Record<string, string>): string {
+  const projects = Object.keys(mins).sort();
+  const oldest = [...new Set(Object.values(mins))].sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]))[0];
+  const others = projects.filter((p) => mins[p] !== oldest).map((p) => `${p} ${mins[p]}`);
+  return `One \`OperatorApp\` per project, each checking its CRDs against every version from the oldest that synth's checks accept for all of them to 1.36: ${oldest} for ${projects.length - others.length} of ${projects.length} projects${others.length ? `; ${others.join(', ')}` : ''} (\`crdCorpus.minimumVersions\`).`;
 }
 
 /** The README's generated section, from whatever results bench/latest/ holds. */

@@ -14,7 +14,7 @@
 //   temporary file and renames it, so concurrent runs never load a half-written bundle.
 //
 // - The bundle is compiled with a V8 code cache (written after the first run of each bundle, beside it):
-//   without it V8 parses and compiles the 2.6 MB bundle and its functions on every run (what it saves:
+//   without it V8 parses and compiles the whole bundle and its functions on every run (what it saves:
 //   bench/cli-synth-bench.ts, figures in bench/latest/cli-synth-results.json). The cache file is named after the bundle's size and mtime, so a
 //   rebuilt bundle never meets a stale cache; V8
 //   itself rejects a cache made by another Node/V8 version or flags, and then the run writes a new one.
