@@ -1,4 +1,5 @@
 import { celFunc, CelFunc, CelInput, celMethod, CelScalar, isCelError, objectType, run } from '@bufbuild/cel';
+import { TZ_HISTORY } from './tz-history';
 
 const { INT, STRING } = CelScalar;
 /** The timestamp type (`@bufbuild/cel` does not export it): the message type of a timestamp value. */
@@ -24,7 +25,9 @@ export const TIMESTAMP_ARITHMETIC: readonly CelFunc[] = [
  * cel-go's `timeZone` does, a text with a colon as a fixed offset `hours:minutes` (each read by Go's `strconv.Atoi`,
  * so `+5:30` and `05:30` too), anything else through Go's `time.LoadLocation` (`''` and `UTC` are UTC, names are
  * case-sensitive tz database names; an IANA zone's rules come from the Intl API here, the tz database there, but for
- * the legacy zones `EST`, `EST5EDT`…, see `LEGACY_ZONES`).
+ * the legacy zones `EST`, `EST5EDT`…, see `LEGACY_ZONES`, and the zones whose history ICU merged into others'
+ * (Europe/Amsterdam into Brussels, Atlantic/Reykjavik into Abidjan…; the apiserver's tzdata, Debian's, is built with
+ * backzone and keeps their own), see tz-history.ts).
  * Fields as Go's `time.Time` in that zone; `getMonth`, `getDayOfYear` and `getDayOfMonth` count from 0.
  */
 export const TIME_ZONE_FUNCTIONS: readonly CelFunc[] = ([
@@ -132,10 +135,21 @@ function legacyZoneOffset(zone: { readonly standard: number; readonly usRulesAs?
   return zone.standard + (daylight ? 3600 : 0);
 }
 
-/** The offset east of UTC (seconds) of tz database zone `name` at `instant` (ms). */
+/**
+ * The offset east of UTC (seconds) of tz database zone `name` at `instant` (ms): the legacy zones as modelled above,
+ * the zones whose history the apiserver's tzdata and ICU disagree on from Debian's data (TZ_HISTORY), else Intl.
+ */
 function zoneOffset(name: string, instant: number): number {
   const legacy = LEGACY_ZONES[name];
-  return legacy ? legacyZoneOffset(legacy, instant) : intlZoneOffset(name, instant);
+  if (legacy) return legacyZoneOffset(legacy, instant);
+  const history = TZ_HISTORY[name];
+  const seconds = Math.floor(instant / 1000);
+  if (history && seconds < history[0]) {
+    let offset = history[1];
+    for (let i = 2; i < history.length && history[i] <= seconds; i += 2) offset = history[i + 1];
+    return offset;
+  }
+  return intlZoneOffset(name, instant);
 }
 
 /** The offset east of UTC (seconds) of IANA zone `name` at `instant` (ms), from the wall clock Intl shows there. */
