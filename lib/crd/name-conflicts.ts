@@ -35,7 +35,7 @@ export function nameConflicts(crd: ICustomResourceDefinition): string[] {
 /**
  * The app's CRDs in tree order. Every CRD's check asks for them during one synth: the list is kept
  * until the synchronous synth ends (a microtask clears it), so an app walks its tree once, not once
- * per CRD (200 CRDs with 2,000 resources: 1.9 s of a 9 s synth). A CRD missing from the list was
+ * per CRD (which costs the whole tree once per CRD). A CRD missing from the list was
  * added since: the list is rebuilt.
  */
 function crdsOfApp(crd: ICustomResourceDefinition): ICustomResourceDefinition[] {

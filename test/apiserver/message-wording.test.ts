@@ -53,20 +53,26 @@ const SPEC = {
   },
 };
 
-const CRD: CorpusCrd = {
-  file: 'wording',
-  manifest: {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `wordings.${GROUP}` },
-    spec: {
-      group: GROUP,
-      scope: 'Namespaced',
-      names: { plural: 'wordings', singular: 'wording', kind: 'Wording', listKind: 'WordingList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: SPEC } } } }],
-    },
-  } as unknown as CrdManifest,
-};
+/** A one-version CRD of the group whose spec is `spec`. */
+function wordingCrd(scope: 'Namespaced' | 'Cluster', kind: string, spec: Record<string, unknown>): CorpusCrd {
+  const singular = kind.toLowerCase();
+  return {
+    file: singular,
+    manifest: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${singular}s.${GROUP}` },
+      spec: {
+        group: GROUP,
+        scope,
+        names: { plural: `${singular}s`, singular, kind, listKind: `${kind}List` },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }],
+      },
+    } as unknown as CrdManifest,
+  };
+}
+
+const CRD = wordingCrd('Namespaced', 'Wording', SPEC);
 
 /** Each case: a spec (or metadata) that one check refuses, named by what it aims at. */
 const CASES: Record<string, { spec?: Record<string, unknown>; metadata?: Record<string, unknown> }> = {
@@ -121,20 +127,7 @@ const CASES: Record<string, { spec?: Record<string, unknown>; metadata?: Record<
 };
 
 /** A cluster-scoped kind: the apiserver clears the namespace of its objects instead of refusing it. */
-const CLUSTER_CRD: CorpusCrd = {
-  file: 'wording-cluster',
-  manifest: {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `clusterwordings.${GROUP}` },
-    spec: {
-      group: GROUP,
-      scope: 'Cluster',
-      names: { plural: 'clusterwordings', singular: 'clusterwording', kind: 'ClusterWording', listKind: 'ClusterWordingList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object' } } } } }],
-    },
-  } as unknown as CrdManifest,
-};
+const CLUSTER_CRD = wordingCrd('Cluster', 'ClusterWording', { type: 'object' });
 
 function caseOf(id: string, c: { spec?: Record<string, unknown>; metadata?: Record<string, unknown> }): CorpusCase {
   return {
