@@ -35,8 +35,7 @@ export function nameConflicts(crd: ICustomResourceDefinition): string[] {
 /**
  * The app's CRDs in tree order. Every CRD's check asks for them during one synth: the list is kept
  * until the synchronous synth ends (a microtask clears it), so an app walks its tree once, not once
- * per CRD (which costs the whole tree once per CRD). A CRD missing from the list was
- * added since: the list is rebuilt.
+ * per CRD. A CRD missing from the list was added since: the list is rebuilt.
  */
 function crdsOfApp(crd: ICustomResourceDefinition): ICustomResourceDefinition[] {
   const root = crd.node.root;
