@@ -27,15 +27,19 @@ export default async function upgrade(h: NodeHarness): Promise<void> {
   const run = step.bind(h);
   /** name → restoreFrom written at v1 before the upgrade (undefined: none). */
   const written = new Map<string, string | undefined>();
-  const operatorMetrics = () => {
-    const pod = json('get', 'pods', '-n', OPERATOR_NS, '-l', 'app.kubernetes.io/name=sampledb-operator').items.find((p: any) => p.status?.phase === 'Running');
-    assert(pod, 'no running operator pod');
-    return kubectl('get', '--raw', `/api/v1/namespaces/${OPERATOR_NS}/pods/${pod.metadata.name}:8080/proxy/metrics`);
+  // The operator runs two replicas: the Service spreads /convert requests over both, and only the leader migrates
+  // storage. So each metric is read from every running pod: counters summed, the migration's gauge as its maximum.
+  const operatorMetrics = (): string[] => {
+    const pods = json('get', 'pods', '-n', OPERATOR_NS, '-l', 'app.kubernetes.io/name=sampledb-operator').items.filter((p: any) => p.status?.phase === 'Running');
+    assert(pods.length > 0, 'no running operator pod');
+    return pods.map((pod: any) => kubectl('get', '--raw', `/api/v1/namespaces/${OPERATOR_NS}/pods/${pod.metadata.name}:8080/proxy/metrics`));
   };
-  const metric = (text: string, name: string, labels: string) => {
+  const samples = (texts: string[], name: string, labels: string): number[] => texts.flatMap((text) => {
     const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && labels.split(',').every((kv) => l.includes(kv)));
-    return line === undefined ? undefined : Number(line.split(' ').pop());
-  };
+    return line === undefined ? [] : [Number(line.split(' ').pop())];
+  });
+  const total = (texts: string[], name: string, labels: string) => samples(texts, name, labels).reduce((a, b) => a + b, 0);
+  const highest = (texts: string[], name: string, labels: string) => Math.max(...samples(texts, name, labels));
   const readAll = (): string => {
     for (const [name, restoreFrom] of written) {
       const v1 = json('get', V1, name, '-n', NS);
@@ -88,7 +92,7 @@ export default async function upgrade(h: NodeHarness): Promise<void> {
     const secret = json('get', 'secret', 'sampledb-operator-webhook-certs', '-n', OPERATOR_NS);
     assert(Buffer.from(caBundle, 'base64').toString() === Buffer.from(secret.data['ca-bundle.crt'], 'base64').toString(), 'the CRD caBundle is not the bundle in the operator\'s Secret');
     json('get', V1, 'old-0', '-n', NS); // a v1 read of a v1-stored object goes through v2... and back: one conversion at least
-    const served = await until('the operator counts /convert requests', () => metric(operatorMetrics(), 'controller_runtime_webhook_requests_total', 'webhook="/convert",code="200"') || undefined, 60, 1000);
+    const served = await until('the operator counts /convert requests', () => total(operatorMetrics(), 'controller_runtime_webhook_requests_total', 'webhook="/convert",code="200"') || undefined, 60, 1000);
     return `caBundle from Secret ${OPERATOR_NS}/sampledb-operator-webhook-certs; controller_runtime_webhook_requests_total{webhook="/convert",code="200"} ${served}`;
   });
 
@@ -119,9 +123,9 @@ export default async function upgrade(h: NodeHarness): Promise<void> {
     const condition = crd.status.conditions.find((c: any) => c.type === 'StorageVersionMigrated');
     assert(condition?.status === 'True', `StorageVersionMigrated ${JSON.stringify(condition)}`);
     const metrics = operatorMetrics();
-    const complete = metric(metrics, 'storage_version_migration_complete', `crd="${CRD}"`);
+    const complete = highest(metrics, 'storage_version_migration_complete', `crd="${CRD}"`);
     assert(complete === 1, `storage_version_migration_complete ${complete}`);
-    const rewritten = metric(metrics, 'storage_version_migration_objects_total', `crd="${CRD}",result="rewritten"`);
+    const rewritten = total(metrics, 'storage_version_migration_objects_total', `crd="${CRD}",result="rewritten"`);
     return `storedVersions ["v2"]; condition: ${condition.message}; storage_version_migration_objects_total{result="rewritten"} ${rewritten}`;
   });
 
