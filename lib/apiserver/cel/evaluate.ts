@@ -24,6 +24,18 @@ export function celRuntimeOf(version: KubernetesVersion): CelRuntime {
   };
 }
 
+const runtimes = new Map<KubernetesVersion, { readonly runtime: CelRuntime; readonly key: string }>();
+
+/** The runtime of `version` and its cache key, computed once per version (evaluation is on synth's hot path). */
+function runtimeFor(version: KubernetesVersion): { readonly runtime: CelRuntime; readonly key: string } {
+  let r = runtimes.get(version);
+  if (!r) {
+    const runtime = celRuntimeOf(version);
+    runtimes.set(version, r = { runtime, key: celRuntimeKey(runtime) });
+  }
+  return r;
+}
+
 function env(key: string, runtime: CelRuntime): CelEnv {
   let e = envs.get(key);
   if (!e) {
@@ -48,8 +60,7 @@ export function evaluateExpression(
   oldSelf?: unknown,
   options: { readonly optionalOldSelf?: boolean; readonly version?: KubernetesVersion } = {},
 ): EvalOutcome {
-  const runtime = celRuntimeOf(options.version ?? DEFAULT_KUBERNETES_VERSION);
-  const key = celRuntimeKey(runtime);
+  const { runtime, key } = runtimeFor(options.version ?? DEFAULT_KUBERNETES_VERSION);
   let program = programs.get(`${key}\n${source}`);
   try {
     if (!program) {
