@@ -18,6 +18,14 @@ class SummaryReporter {
       }
     }
     process.stderr.write(`real apiserver: ${real.passed} passed, ${real.failed} failed, ${real.skipped} skipped (${real.suites.size} files)\n`);
+    if (real.skipped) {
+      // One line instead of one per suite: how to get the binaries (CI sets ENVTEST_REQUIRED, so there they fail instead).
+      process.stderr.write(
+        `real apiserver: ${real.skipped} tests skipped without Kubernetes binaries: set KUBEBUILDER_ASSETS to a folder with ` +
+          'kube-apiserver and etcd (`setup-envtest use -p path`, or `../shared/k8s/install.sh` beside the clone; ' +
+          'KUBEBUILDER_ASSETS_1_28 / _1_36 for the other versions)\n',
+      );
+    }
   }
 }
 module.exports = SummaryReporter;

@@ -6,10 +6,10 @@ import { Warnings } from '../../lib/synth-metadata/warnings';
 import { ResourceScope } from '../../lib/apiserver/crd-manifest';
 import { CustomResourceDefinition, findCustomResourceDefinitions } from '../../lib/crd/custom-resource-definition';
 import { Schema } from '../../lib/schema/schema';
+import { SAMPLE_CONTROLLER_FIXTURES } from '../fixtures/recorded/paths';
 
 const VENDORED = path.join(__dirname, '..', '..', 'vendor', 'crds');
-/** shared/ sits beside the repository, here and in CI. */
-const SAMPLE_CONTROLLER = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'sample-controller', 'crd.yaml');
+const SAMPLE_CONTROLLER = path.join(SAMPLE_CONTROLLER_FIXTURES, 'crd.yaml');
 
 function sampleDbProps() {
   return {

@@ -5,10 +5,11 @@ import { Warnings } from '../../lib/synth-metadata/warnings';
 import { CustomResource, TypedCustomResourceProps } from '../../lib/custom-resource/custom-resource';
 import { FakeCrd } from './_fake-crd';
 import { validationErrors } from '../support/synth-errors';
+import { KUBE_APISERVER_FIXTURES, SAMPLE_CONTROLLER_FIXTURES } from '../fixtures/recorded/paths';
 
 // the shared fixtures live beside the repository
-const SAMPLE_DB_CRD = path.join(__dirname, '../../../shared/fixtures/kube-apiserver/crd.yaml');
-const FOO_CRD = path.join(__dirname, '../../../shared/fixtures/sample-controller/crd.yaml');
+const SAMPLE_DB_CRD = path.join(KUBE_APISERVER_FIXTURES, 'crd.yaml');
+const FOO_CRD = path.join(SAMPLE_CONTROLLER_FIXTURES, 'crd.yaml');
 
 function setup(patch?: (m: any) => void) {
   const app = Testing.app();

@@ -27,7 +27,7 @@ export function describeRealApiServer(name: string, fn: (plane: () => ControlPla
   const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
   const missing = 'missing' in lookup ? lookup.missing : undefined;
   if (missing && !process.env.ENVTEST_REQUIRED) {
-    console.log(`real-apiserver suite "${name}" skipped: ${missing}`);
+    // test/summary-reporter.js says once, at the end, how to get the binaries
     describe.skip(title, () => fn(() => {
       throw new Error(missing);
     }));
@@ -88,7 +88,6 @@ export function describeEachApiServerVersion(
     const assets = version === '1.32' && process.env.KUBEBUILDER_ASSETS ? { dir: process.env.KUBEBUILDER_ASSETS } : assetsFor(version);
     if ('missing' in assets) {
       if (!process.env.ENVTEST_REQUIRED) {
-        console.log(`real-apiserver suite "${name}" on ${version} skipped: ${assets.missing}`);
         describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => fn(() => { throw new Error(assets.missing); }, version));
         continue;
       }

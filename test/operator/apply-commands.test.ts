@@ -6,10 +6,11 @@ import { ApiObject, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CustomResourceDefinition, Operator, OperatorApp, OutputLayout } from '../../lib';
 import { describeRealApiServer } from '../envtest';
+import { SAMPLE_CONTROLLER_FIXTURES } from '../fixtures/recorded/paths';
 
 // Runs the exact commands APPLY.md documents, with a real kubectl, against a real kube-apiserver (RBAC,
 // Pod Security admission: any warning fails). What the operator's identity may do: envtest-rbac.test.ts.
-const FIXTURES = path.join(__dirname, '../../../shared/fixtures/sample-controller'); // beside the repository
+const FIXTURES = SAMPLE_CONTROLLER_FIXTURES;
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 if (!hasKubectl || !fs.existsSync(FIXTURES)) throw new Error(`apply-commands needs kubectl on PATH and ${FIXTURES}`);
 

@@ -6,11 +6,12 @@ import { ApiObject, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CustomResourceDefinition, Operator, OperatorApp, OperatorProps, OutputLayout } from '../../lib';
 import { describeRealApiServer } from '../envtest';
+import { SAMPLE_CONTROLLER_FIXTURES } from '../fixtures/recorded/paths';
 
 // The "done when" check on a real kube-apiserver (test/envtest). It applies the output with the exact commands of APPLY.md into a cluster whose operator
 // namespace enforces Pod Security "restricted" (any warning fails the test), then asks the
 // apiserver's RBAC authorizer, as the operator's ServiceAccount, what it may do.
-const FIXTURES = path.join(__dirname, '../../../shared/fixtures/sample-controller'); // beside the repository
+const FIXTURES = SAMPLE_CONTROLLER_FIXTURES;
 
 const CONTRACT = { owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true };
 

@@ -5,11 +5,12 @@ import { parse } from 'yaml';
 import { requireEsm } from '../../runtime/client-node';
 import { describeRealApiServer } from '../envtest';
 import { until } from '../runtime/support';
+import { KUBE_APISERVER_FIXTURES } from '../fixtures/recorded/paths';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const k8s = requireEsm<typeof import('@kubernetes/client-node')>(() => require('@kubernetes/client-node'), '@kubernetes/client-node');
-/** The SampleDB CRD the recorded kube-apiserver fixtures use (shared/ sits beside the repository). */
-const sampleDbCrd = () => parse(readFileSync(join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'kube-apiserver', 'crd.yaml'), 'utf8'));
+/** The SampleDB CRD the recorded kube-apiserver fixtures use. */
+const sampleDbCrd = () => parse(readFileSync(join(KUBE_APISERVER_FIXTURES, 'crd.yaml'), 'utf8'));
 const waitFor = (cond: () => boolean) => until('condition', cond, 15_000);
 
 describeRealApiServer('@kubernetes/client-node 1.4', (plane) => {

@@ -4,11 +4,12 @@ import { parseAllDocuments } from 'yaml';
 import { checkCelRules } from '../../../lib/apiserver/cel/check-rules';
 import { checkDefaults } from '../../../lib/apiserver/crd-validation/check-defaults';
 import { errorsOf } from '../../../lib/apimachinery/issue';
+import { KUBE_APISERVER_FIXTURES, SAMPLE_CONTROLLER_FIXTURES } from '../../fixtures/recorded/paths';
 
 /** CRDs a real apiserver accepted: our CEL and default checks must not reject them. */
 const ACCEPTED = [
-  path.join(__dirname, '../../../../shared/fixtures/kube-apiserver/crd.yaml'),
-  path.join(__dirname, '../../../../shared/fixtures/sample-controller/crd.yaml'),
+  path.join(KUBE_APISERVER_FIXTURES, 'crd.yaml'),
+  path.join(SAMPLE_CONTROLLER_FIXTURES, 'crd.yaml'),
   ...fs.readdirSync(path.join(__dirname, '../../../vendor/crds')).filter(f => f.endsWith('.yaml')).map(f => path.join(__dirname, '../../../vendor/crds', f)),
 ];
 

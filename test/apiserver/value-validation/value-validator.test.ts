@@ -5,8 +5,9 @@ import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props
 import { errorsOf } from '../../../lib/apimachinery/issue';
 import { applyDefaults } from '../../../lib/apiserver/value-validation/value-defaults';
 import { validateValue } from '../../../lib/apiserver/value-validation/value-validator';
+import { KUBE_APISERVER_FIXTURES } from '../../fixtures/recorded/paths';
 
-const FIXTURES = path.join(__dirname, '../../../../shared/fixtures/kube-apiserver'); // beside the repository
+const FIXTURES = KUBE_APISERVER_FIXTURES;
 const fixture = (name: string) => JSON.parse(fs.readFileSync(`${FIXTURES}/${name}.json`, 'utf8'));
 const sampleDbSchema: JSONSchemaProps = parse(fs.readFileSync(`${FIXTURES}/crd.yaml`, 'utf8')).spec.versions[0].schema.openAPIV3Schema;
 
