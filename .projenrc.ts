@@ -87,6 +87,9 @@ const project = new typescript.TypeScriptProject({
       testTimeout: 60_000,
       collectCoverage: false,
       reporters: [new javascript.JestReporter('<rootDir>/test/summary-reporter.js')],
+      // control planes shared by suites that opt in (test/envtest/shared-planes.ts): stopped at the end of the run
+      globalSetup: '<rootDir>/test/envtest/global-setup.ts',
+      globalTeardown: '<rootDir>/test/envtest/global-teardown.ts',
     },
   },
   tsconfig: {

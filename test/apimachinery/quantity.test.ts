@@ -49,7 +49,7 @@ describeRealApiServer('quantities on kube-apiserver', plane => {
     const verdicts = CANDIDATES.map((v, i) => ({ value: v, apiserver: refused.has(i) ? 'refused' : 'accepted', ours: Quantity.isValid(v) ? 'accepted' : 'refused' }));
     expect(verdicts.filter(v => v.apiserver !== v.ours)).toStrictEqual([]);
   }, 30_000);
-});
+}, { shared: true });
 
 describe('Quantity values', () => {
   test.each([
@@ -153,4 +153,4 @@ describeEachApiServerVersion('quantity rounding and caps', (plane, version) => {
     expect(verdicts.filter(v => v.ours === 'equal').length).toBeGreaterThan(5);
     expect(verdicts.filter(v => v.ours === 'different').length).toBeGreaterThan(2);
   }, 30_000);
-});
+}, { shared: true });

@@ -39,7 +39,7 @@ describeEachApiServerVersion('served API versions', (plane, version) => {
     const shared = new Set(SHARED_BY_ALL);
     expect([...served].filter(k => !shared.has(k) && !(k in SERVED_API_RANGES)).sort()).toStrictEqual([]);
   });
-});
+}, { shared: true });
 
 /**
  * API versions 1.28.15, 1.32.13 and 1.36.3 all serve by default, from their discovery (the union of each one's list

@@ -251,4 +251,4 @@ describeEachApiServerVersion('CEL cost estimate against kube-apiserver', (plane,
     expect(expected.length).toBeGreaterThan(0);
     expect(await theirs(plane(), crd)).toStrictEqual(expected);
   }, 60_000);
-});
+}, { shared: true });

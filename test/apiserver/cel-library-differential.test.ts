@@ -535,4 +535,4 @@ describeEachApiServerVersion('CEL library functions against kube-apiserver', (pl
   if (failing.length > 0) {
     test.failing.each(failing.map(c => [`${c.family.name} ${c.probe}`, gapOf(c), c] as const))('%s (known gap: %s)', (_name, _why, c) => valueTest(c), 30_000);
   }
-});
+}, { shared: true });

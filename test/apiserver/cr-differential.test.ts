@@ -43,4 +43,4 @@ describeIfCorpus('custom resources of the real-world CRDs: generated differentia
     expect(result.disagreements).toStrictEqual([]);
     expect(result.agree).toBe(result.cases);
   });
-});
+}, { shared: true });

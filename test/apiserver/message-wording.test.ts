@@ -162,4 +162,4 @@ describeEachApiServerVersion('error messages on custom resources, word for word'
     expect(ours).toStrictEqual(apiserver);
     expect(apiserver.refused).toBe(since(version, 'numericFormatRanges'));
   }, 120_000);
-});
+}, { shared: true });

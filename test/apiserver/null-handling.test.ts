@@ -62,4 +62,4 @@ describeRealApiServer('null in custom resources', plane => {
     expect(errorsOf(ours.issues).length > 0 ? 'refused' : 'accepted').toBe(r.code === 201 ? 'accepted' : 'refused');
     if (r.code === 201) expect((ours.value as any).spec).toStrictEqual(r.body.spec);
   }, 30_000);
-});
+}, { shared: true });

@@ -105,4 +105,4 @@ describeEachApiServerVersion('schema pattern with Go regexp semantics', (plane, 
     }));
     expect(verdicts.filter(v => v.apiserver !== v.ours)).toStrictEqual([]);
   }, 30_000);
-});
+}, { shared: true });

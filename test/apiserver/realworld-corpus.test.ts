@@ -72,7 +72,7 @@ describeEachApiServerVersion('real-world CRDs on kube-apiserver', (plane, versio
       expect(theirs).toContain(issue.message.replace(/^Forbidden: fails on Kubernetes [0-9., ]+, whose CEL cost estimate is higher: /, ''));
     }
   }, 60_000);
-});
+}, { shared: true });
 
 /** The real-world CRDs each version refuses, by our check: the figures README states. */
 describe('real-world CRDs refused per Kubernetes version, by our check', () => {

@@ -105,7 +105,7 @@ describeEachApiServerVersion('string formats of custom resources', (plane, versi
     const verdicts = values.map((v, i) => ({ value: v, apiserver: refused.has(i) ? 'refused' : 'accepted', ours: checkFormat(format, v, version) ? 'accepted' : 'refused' }));
     expect(verdicts.filter(v => v.apiserver !== v.ours)).toStrictEqual([]);
   }, 30_000);
-});
+}, { shared: true });
 
 /**
  * kube-openapi's type check with formats, quirks included: every JSON type in fields whose schema has a format
@@ -149,4 +149,4 @@ describeEachApiServerVersion('type check of formatted fields', (plane, version) 
     }
     expect(differences).toStrictEqual([]);
   }, 60_000);
-});
+}, { shared: true });

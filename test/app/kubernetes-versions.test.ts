@@ -123,7 +123,7 @@ describeEachApiServerVersion('CRD features by Kubernetes version', (plane, versi
     expect({ feature, apiserver: r.code === 201 || r.code === 200 ? 'accepted' : 'refused', message: r.code >= 300 ? r.body?.message : undefined })
       .toStrictEqual({ feature, apiserver: ours, message: ours === 'refused' ? expect.any(String) : undefined });
   }, 60_000);
-});
+}, { shared: true });
 
 describe('API versions a version of the range does not serve', () => {
   const DEPLOYMENTS = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['deployments'] }] };

@@ -134,4 +134,4 @@ describeRealApiServer('fromFile and kubectl agree on YAML 1.1 scalars', plane =>
   function applyDryRun(file: string) {
     return kubectl(kubeconfig, ['apply', '--dry-run=server', '-o', 'json', '-f', file]);
   }
-});
+}, { shared: true });

@@ -9,6 +9,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
+import { acquireSharedPlane, releaseSharedPlane } from './shared-planes';
 
 export { ControlPlane } from '../../runtime/envtest';
 export type { ControlPlaneOptions, Identity } from '../../runtime/envtest';
@@ -22,7 +23,20 @@ export { TestNamespace } from './namespace';
 export const REAL_APISERVER_TAG = '[real-apiserver]';
 
 /** Registers `${name} [real-apiserver]`; `fn` gets a getter of the running control plane, valid inside tests and hooks. */
-export function describeRealApiServer(name: string, fn: (plane: () => ControlPlane) => void, opts: ControlPlaneOptions = {}): void {
+/**
+ * Options of a real-apiserver suite: the control plane's, and whether it may share one (see shared-planes.ts).
+ */
+export interface RealApiServerOptions extends ControlPlaneOptions {
+  /**
+   * Run on a control plane shared with other suites of the same configuration, reset to its freshly started state
+   * between suites (CRDs, cluster-scoped objects and namespaces created by a suite are deleted). For suites that only
+   * create objects and read verdicts; not for suites that restart, compact, fault or measure the plane. @default false
+   */
+  readonly shared?: boolean;
+}
+
+export function describeRealApiServer(name: string, fn: (plane: () => ControlPlane) => void, suiteOpts: RealApiServerOptions = {}): void {
+  const { shared, ...opts } = suiteOpts;
   const title = `${name} ${REAL_APISERVER_TAG}`;
   const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
   const missing = 'missing' in lookup ? lookup.missing : undefined;
@@ -37,10 +51,11 @@ export function describeRealApiServer(name: string, fn: (plane: () => ControlPla
     let plane: ControlPlane | undefined;
     beforeAll(async () => {
       if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
-      plane = await ControlPlane.start(opts);
+      plane = shared ? await acquireSharedPlane(opts) : await ControlPlane.start(opts);
     }, 120_000);
     afterAll(async () => {
-      await plane?.stop();
+      if (shared && plane) await releaseSharedPlane(plane);
+      else await plane?.stop();
     }, 60_000);
     fn(() => {
       if (!plane) throw new Error('describeRealApiServer: the control plane is not running (use the getter inside tests and hooks)');
@@ -81,7 +96,7 @@ export function assetsFor(version: OracleVersion): { dir: string } | { missing: 
  */
 export function describeEachApiServerVersion(
   name: string, fn: (plane: () => ControlPlane, version: OracleVersion) => void,
-  opts: ControlPlaneOptions | ((version: OracleVersion) => ControlPlaneOptions) = {},
+  opts: RealApiServerOptions | ((version: OracleVersion) => RealApiServerOptions) = {},
 ): void {
   const only = process.env.ENVTEST_VERSIONS?.split(',').map(v => v.trim());
   for (const version of ORACLE_VERSIONS.filter(v => !only || only.includes(v))) {

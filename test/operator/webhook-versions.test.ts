@@ -82,4 +82,4 @@ describeEachApiServerVersion('webhook configurations on kube-apiserver', (plane,
       expect(got.body.webhooks.map((w: any) => w.objectSelector)).toStrictEqual(object.webhooks.map((w: any) => w.objectSelector ?? {}));
     }
   });
-});
+}, { shared: true });

@@ -81,4 +81,4 @@ describeEachApiServerVersion('fields a Kubernetes version does not know, on its 
     expect({ version, apiserver: r.code < 300 ? 'accepted' : 'refused', message: r.code < 300 ? undefined : r.body?.message })
       .toStrictEqual({ version, apiserver: ours, message: ours === 'refused' ? expect.stringContaining('field not declared in schema') : undefined });
   });
-});
+}, { shared: true });

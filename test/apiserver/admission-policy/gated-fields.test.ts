@@ -64,4 +64,4 @@ describeEachApiServerVersion('gated fields on kube-apiserver', (plane, version) 
     // where the field is unknown, our OpenAPI data says so too
     expect(fieldsUnknownTo(p.object, version).length > 0).toBe(measured === 'unknown');
   });
-});
+}, { shared: true });

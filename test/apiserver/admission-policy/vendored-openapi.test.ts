@@ -19,4 +19,4 @@ describeRealApiServer('vendored built-in OpenAPI', (plane) => {
     expect(Object.keys(live.schemas).length).toBeGreaterThan(400);
     expect(readFileSync(VENDORED_OPENAPI, 'utf8') === renderVendored(live)).toBe(true);
   }, 60_000);
-});
+}, { shared: true });

@@ -164,5 +164,5 @@ describeEachApiServerVersion('the CEL environment of each version, construct by 
     }
   });
 }, version => (version === '1.28'
-  ? { apiServerFlags: ['--runtime-config=admissionregistration.k8s.io/v1beta1=true', '--feature-gates=ValidatingAdmissionPolicy=true'] }
-  : {}));
+  ? { shared: true, apiServerFlags: ['--runtime-config=admissionregistration.k8s.io/v1beta1=true', '--feature-gates=ValidatingAdmissionPolicy=true'] }
+  : { shared: true }));

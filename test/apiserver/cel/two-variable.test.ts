@@ -54,4 +54,4 @@ describeRealApiServer('two-variable comprehensions on kube-apiserver 1.32', plan
     expect(ourErrors).toStrictEqual(compilerErrors(reply.body.message));
     expect(ourErrors.length).toBeGreaterThan(0);
   });
-});
+}, { shared: true });

@@ -374,4 +374,4 @@ describeRealApiServer('the same CRDs on kube-apiserver', plane => {
   test.each([...WARNINGS.map(([name, mutate]) => [name, mutate] as [string, (m: any) => void]), ...ACCEPTED])('accepted: %s', async (_name, mutate) => {
     expect(await verdict(mutate)).toBe('accepted');
   });
-});
+}, { shared: true });

@@ -54,7 +54,7 @@ describeRealApiServer('printer-column JSONPaths on kube-apiserver', plane => {
     const apiserver = columns.includes('After') ? 'parsed' : 'refused';
     expect({ jsonPath, verdict: printerColumnJsonPathError(jsonPath) === undefined ? 'parsed' : 'refused' }).toStrictEqual({ jsonPath, verdict: apiserver });
   }, 30_000);
-});
+}, { shared: true });
 
 /** The column names of a list as a server-side Table (what kubectl get prints). */
 function tableColumns(plane: ControlPlane, path: string): Promise<string[]> {

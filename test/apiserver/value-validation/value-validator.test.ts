@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as path from 'path';
 import { parse } from 'yaml';
 import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 import { errorsOf } from '../../../lib/apimachinery/issue';

@@ -1,0 +1,19 @@
+/**
+ * jest globalTeardown: stops the shared control planes (shared-planes.ts) still running, by their folder (every
+ * etcd and kube-apiserver of a plane has it on its command line), and removes their folders.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export default function globalTeardown(): void {
+  const dir = process.env.ENVTEST_SHARED_PLANES_DIR;
+  if (!dir || !existsSync(dir)) return;
+  for (const file of readdirSync(dir)) {
+    const planeDir = readFileSync(join(dir, file), 'utf8').trim();
+    if (!planeDir) continue;
+    spawnSync('pkill', ['-KILL', '-f', planeDir]);
+    rmSync(planeDir, { recursive: true, force: true });
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
