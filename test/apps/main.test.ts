@@ -32,6 +32,10 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('kubectl wait --for condition=established');
   expect(kinds('6-requires-1.30.yaml')).toEqual(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('then kubectl apply -f dist/6-requires-1.30.yaml; fi');
+  // docs/operators.md shows these commands as they are
+  const commands = (markdown: string) => /^```sh\n([\s\S]*?)^```$/m.exec(markdown)![1];
+  const guide = fs.readFileSync(path.join(ROOT, 'docs', 'operators.md'), 'utf8');
+  expect(commands(guide.split('## Applying what synth wrote')[1])).toBe(commands(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')));
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
 });
 

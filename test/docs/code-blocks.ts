@@ -194,15 +194,18 @@ export const KNOWN_TOOLS: Readonly<Record<string, readonly string[] | undefined>
   echo: undefined,
   true: undefined,
   cat: undefined,
+  grep: undefined,
 };
 
+const SHELL_KEYWORDS = ['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}'];
 const NPM_BUILTINS = ['ci', 'install', 'i', 'init', 'pack', 'publish', 'test', 'run', 'exec', 'ls'];
 const CDK8S_COMMANDS = ['synth', 'import', 'init', '--version'];
 
 /** What is wrong with one simple command, or undefined. */
 export function checkCommand(words: readonly string[], ctx: CommandContext): string | undefined {
   let w = [...words];
-  while (w.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0])) w = w.slice(1); // VAR=value before the command
+  // shell keywords around the command (`if …; then …; fi`), and VAR=value before it
+  while (w.length && (SHELL_KEYWORDS.includes(w[0]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0]))) w = w.slice(1);
   if (!w.length) return undefined;
   const [cmd, ...args] = w;
   const fileInRepo = (f: string) => f.startsWith('../') || f.startsWith('/') || f.startsWith('~') || !ctx.inRepository
