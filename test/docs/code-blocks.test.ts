@@ -1,9 +1,9 @@
 /**
- * Every code block of the README and of docs/ (every file, every depth: blocks added later are checked too) is
- * compiled, parsed or checked as its info string says (test/docs/code-blocks.ts has the conventions, and the
- * `fragment` marker for a block that cannot stand alone), and every relative link of those files resolves,
- * anchors included. The README's example also runs (test/readme.test.ts); the tutorial's commands run against a real
- * kube-apiserver (test/consumer/tutorial.test.ts).
+ * Every code block of the README, of docs/ (every file, every depth: blocks added later are checked too) and of the
+ * runtime's READMEs is compiled, parsed or checked as its info string says (test/docs/code-blocks.ts has the
+ * conventions, and the `fragment` marker for a block that cannot stand alone), and every relative link of those
+ * files resolves, anchors included. The README's example also runs (test/readme.test.ts); the tutorial's commands
+ * run against a real kube-apiserver (test/consumer/tutorial.test.ts).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -37,8 +37,8 @@ function commandContext(file: string): CommandContext {
 }
 
 describe('the code blocks of the README and docs/', () => {
-  test('the files and blocks are found (the README, the index and the guides)', () => {
-    expect(FILES).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/tutorial.md', 'docs/API.md']));
+  test('the files and blocks are found (the README, the index and the guides, the runtime\'s READMEs)', () => {
+    expect(FILES).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/tutorial.md', 'docs/API.md', 'runtime/README.md', 'runtime/envtest/README.md']));
     expect(of('ts', false).length).toBeGreaterThanOrEqual(10);
     expect(of('sh', false).length).toBeGreaterThanOrEqual(15);
     expect(of('ts', true).length).toBeGreaterThanOrEqual(5);
@@ -61,7 +61,8 @@ describe('the code blocks of the README and docs/', () => {
     const names = blocks.map((b, i) => path.join(ROOT, '.docs-blocks', `${b.file.replace(/[/.]/g, '_')}_${b.line}_${i}.ts`));
     const sources = new Map(names.map((n, i) => [n, `${blocks[i].code}\nexport {};\n`]));
     const options: ts.CompilerOptions = {
-      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10,
+      // ES modules, so that a block may `await` at its top level
+      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, moduleResolution: ts.ModuleResolutionKind.Bundler,
       lib: ['lib.es2022.d.ts'], types: ['node'], strict: true, noEmit: true, skipLibCheck: true, esModuleInterop: true,
       baseUrl: ROOT,
       paths: {

@@ -1,8 +1,9 @@
 /**
- * The code blocks and links of the shipped markdown (the README and docs/), as test/docs/code-blocks.test.ts checks
- * them. A block's info string says what it is:
+ * The code blocks and links of the shipped markdown (the README, docs/, the runtime's READMEs), as
+ * code-blocks.test.ts checks them. A block's info string says what it is:
  *
- *   ts             a module: compiled against the package's entry points ('cdk8s-operator', '…/runtime', '…/envtest')
+ *   ts             a module (ES, so top-level `await` is fine): compiled against the package's entry points
+ *                  ('cdk8s-operator', 'cdk8s-operator/runtime', 'cdk8s-operator/envtest')
  *   sh             parsed by `bash -n`; the project's own commands in it must exist (npm scripts, projen tasks, CLI
  *                  commands and flags, files run with `npx tsx` or `bash`, node suites), other tools be known ones
  *   yaml, json     parsed
@@ -54,13 +55,14 @@ export function codeBlocks(file: string, markdown: string): CodeBlock[] {
   return blocks;
 }
 
-/** The markdown files that ship in the package and that the README links into: README.md and docs/ (every depth). */
+/** The markdown files that ship in the package and that the README links into: README.md, docs/ (every depth) and
+ *  the runtime's READMEs. */
 export function shippedMarkdown(root: string): string[] {
   const walk = (dir: string): string[] => fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
     const rel = `${dir}/${e.name}`;
     return e.isDirectory() ? walk(rel) : e.name.endsWith('.md') ? [rel] : [];
   });
-  return ['README.md', ...walk('docs').sort()];
+  return ['README.md', ...walk('docs').sort(), 'runtime/README.md', 'runtime/envtest/README.md'];
 }
 
 /** GitHub's anchor of a heading: lower case, formatting and punctuation dropped, spaces as hyphens. */
