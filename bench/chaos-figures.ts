@@ -1,7 +1,7 @@
-// The README's chaos figures (SampleDB under faults, issue 23), generated from the committed reports of the
+// The chaos figures of docs/chaos.md (SampleDB under faults, issue 23), generated from the committed reports of the
 // chaos long form and the staged partition-heal case in bench/latest/ (chaos-sync.json, chaos-async.json,
-// chaos-partition-heal*.json): bench/readme-figures.ts writes them between the chaos markers of README.md, and
-// test/bench/readme-figures.test.ts fails when the README differs.
+// chaos-partition-heal*.json): bench/readme-figures.ts writes them between the chaos markers of docs/chaos.md, and
+// test/bench/readme-figures.test.ts fails when that page differs.
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -67,7 +67,7 @@ export function partitionHeal(r: Json, file: string): string {
     + `${r.twoWritableRounds} rounds with two writable instances; ${r.passed ? '**passed**' : `**FAILED**: ${r.verdicts.join('; ')}`}.`;
 }
 
-/** The README's chaos section, from whatever chaos reports `dir` holds. */
+/** The chaos section of docs/chaos.md, from whatever chaos reports `dir` holds. */
 export function chaosFigures(dir: string): string {
   const read = (f: string) => (fs.existsSync(path.join(dir, f)) ? JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) : undefined);
   const parts: string[] = [];
@@ -82,7 +82,7 @@ export function chaosFigures(dir: string): string {
   return [CHAOS_BEGIN, ...parts, CHAOS_END].join('\n\n');
 }
 
-/** The chaos section as the README has it now (markers included), or undefined. */
+/** The chaos section as a page has it now (markers included), or undefined. */
 export function currentChaosSection(readme: string): string | undefined {
   const begin = readme.indexOf(CHAOS_BEGIN);
   const end = readme.indexOf(CHAOS_END);

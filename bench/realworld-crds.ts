@@ -1,7 +1,7 @@
 // The real-world CRD corpus (../shared's and the vendored test/fixtures/realworld-crds) on each oracle apiserver: every CRD server-side applied (dry run, as dist/APPLY.md applies
 // CRDs) on kube-apiserver 1.28, 1.32 and 1.36, and checked by synth's CRD checks targeting that version; the CRDs
 // each refuses, why, and whether ours refuses the same. Writes bench/latest/realworld-crds.json (or --out), the source
-// of the README's and docs/API.md's "1.28 refuses N" figures (test/bench/realworld-crds.test.ts).
+// of docs/crds.md's and docs/API.md's "1.28 refuses N" figures (test/bench/realworld-crds.test.ts).
 //   npx tsx bench/realworld-crds.ts [--versions 1.28,1.32,1.36] [--out file]
 import * as fs from 'node:fs';
 import * as os from 'node:os';

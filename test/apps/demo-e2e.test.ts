@@ -88,7 +88,7 @@ describeEachApiServerVersion('demo apps under their charts\' identities', (plane
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the README apply commands succeed without warnings, and the Foo controller converges with its chart\'s identity', async () => {
+  test('the apply commands of dist/APPLY.md (docs/operators.md shows them) succeed without warnings, and the Foo controller converges with its chart\'s identity', async () => {
     const guide = fs.readFileSync(path.join(dir, 'dist', 'APPLY.md'), 'utf8');
     const lines = /```sh\n([\s\S]*?)```/.exec(guide)![1].trim().split('\n');
     expect(lines).toContain('kubectl rollout status --timeout=300s -n sampledb-operator-system deployment/sampledb-operator');

@@ -32,14 +32,22 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('kubectl wait --for condition=established');
   expect(kinds('6-requires-1.30.yaml')).toEqual(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain('then kubectl apply -f dist/6-requires-1.30.yaml; fi');
+  // docs/operators.md shows these commands as they are
+  const commands = (markdown: string) => /^```sh\n([\s\S]*?)^```$/m.exec(markdown)![1];
+  const guide = fs.readFileSync(path.join(ROOT, 'docs', 'operators.md'), 'utf8');
+  expect(commands(guide.split('## Applying what synth wrote')[1])).toBe(commands(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')));
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
 });
 
-test("the README's synth command keeps the last good dist/ (it runs the app directly: the cdk8s CLI empties dist/ before the app runs)", () => {
+test("the README's commands are the ones users' CI pipelines run: `npm ci && npx cdk8s synth` (cdk8s.yaml runs apps/main.ts) and `npm test`", () => {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const quickStart = readme.split('## Quick start')[1].split('```')[1];
-  expect(quickStart).toMatch(/npx projen synth:apps/);
-  expect(quickStart).not.toMatch(/cdk8s synth/);
+  const commands = readme.split('## This repository')[1].split('```')[1];
+  expect(commands).toMatch(/^npm ci && npx cdk8s synth /m);
+  expect(commands).toMatch(/^npm test /m);
+  expect(yaml.parse(fs.readFileSync(path.join(ROOT, 'cdk8s.yaml'), 'utf8')).app).toBe('node tools/run-app/run-app.cjs apps/main.ts');
+  // docs/repository.md's way to keep the last good dist/ on a failed synth: the app run directly, not through the
+  // cdk8s CLI (which empties dist/ before the app runs)
+  expect(fs.readFileSync(path.join(ROOT, 'docs', 'repository.md'), 'utf8')).toContain('a failed `npx projen synth:apps` keeps the last\ngood one');
   const tasks = JSON.parse(fs.readFileSync(path.join(ROOT, '.projen/tasks.json'), 'utf8')).tasks;
   expect(tasks['synth:apps'].steps).toEqual([{ exec: 'tsx apps/main.ts' }]);
 });

@@ -143,7 +143,7 @@ describe('the npm package', () => {
     expect(files.sort()).toStrictEqual(expectedPackageFiles());
     // the docs ship, and every relative link in a shipped doc resolves to a file inside the tarball
     const shippedDocs = files.filter((f) => f.endsWith('.md'));
-    expect(shippedDocs).toEqual(expect.arrayContaining(['README.md', 'docs/tutorial.md', 'docs/runtime-guide.md', 'runtime/README.md', 'runtime/envtest/README.md']));
+    expect(shippedDocs).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/tutorial.md', 'docs/runtime-guide.md', 'docs/benchmarks.md', 'docs/chaos.md', 'runtime/README.md', 'runtime/envtest/README.md']));
     const links = shippedDocs.flatMap((doc) => relativeLinks(doc, fs.readFileSync(path.join(ROOT, doc), 'utf8')).map((target) => ({ doc, target })));
     expect(links.length).toBeGreaterThanOrEqual(8);
     expect(links.filter(({ target }) => !files.includes(target))).toStrictEqual([]);
