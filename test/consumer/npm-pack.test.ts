@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
 import { moduleUses, packageOf } from './module-uses';
+import { npmPack } from '../support/npm-pack';
 
 const ROOT = path.join(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -136,7 +137,7 @@ describe('the npm package', () => {
     expect(docExamples.length).toBeGreaterThanOrEqual(4);
     fs.mkdirSync(path.join(ROOT, 'build', 'stray'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'build', 'stray', 'left-over.js'), '// from an earlier build\n');
-    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], ROOT))[0];
+    const packed = npmPack(tmp);
     const files: string[] = packed.files.map((f: { path: string }) => f.path);
     // exactly the compiled lib/, runtime/ and cli/ (not empty, no stale or stray file, no sources)
     expect(files.length).toBeGreaterThan(100);

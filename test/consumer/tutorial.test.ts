@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { TESTED_TOOLCHAIN } from '../../cli/scaffold/templates';
 import { describeRealApiServer } from '../envtest';
+import { npmPack } from '../support/npm-pack';
 
 const ROOT = path.join(__dirname, '..', '..');
 const TUTORIAL = path.join(ROOT, 'docs', 'tutorial.md');
@@ -58,9 +59,7 @@ describeRealApiServer('docs/tutorial.md, every command', (plane) => {
 
   test('npm init → scaffold → types → build → test (envtest from the tarball) → bundle → synth → apply → `cdk8s-operator run`: the controller reconciles a v1 and a v1alpha1 Website in two namespaces as its chart\'s ServiceAccount (audit log)', () => {
     // GIVEN the package packed as published, and a kubeconfig of an empty cluster
-    const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8' });
-    expect(packed.status).toBe(0);
-    const tarball = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
+    const tarball = path.join(tmp, npmPack(tmp).filename);
     const kubeconfig = path.join(tmp, 'kubeconfig');
     plane().writeKubeconfig(kubeconfig);
 

@@ -7,11 +7,11 @@
  * Own API group (`product.example.com`), own namespaces (`product-a`, `gadget-operator-system`); everything it
  * created is deleted at the end, so the suites after it find the cluster as before.
  */
-import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { BASE_IMAGE, NodeHarness, ROOT, assert, until } from '../harness';
+import { BASE_IMAGE, NodeHarness, assert, until } from '../harness';
+import { npmPack } from '../../support/npm-pack';
 
 const GROUP = 'product.example.com';
 const NS = 'product-a';
@@ -32,9 +32,9 @@ export default async function product(h: NodeHarness): Promise<void> {
   let tarball = '';
   try {
     await step('npm pack: the package as published', () => {
-      const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'] }));
-      tarball = join(tmp, packed[0].filename);
-      return `${packed[0].filename} (${packed[0].entryCount} files)`;
+      const packed = npmPack(tmp, env);
+      tarball = join(tmp, packed.filename);
+      return `${packed.filename} (${packed.entryCount} files)`;
     });
     await step('npm init, install the tarball, scaffold (Gadget, watching product-a), npm install (the pinned TypeScript)', () => {
       run('npm', ['init', '-y']);
