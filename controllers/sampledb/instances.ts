@@ -10,6 +10,7 @@
 import { Client } from 'pg';
 import { Stored } from '../../runtime';
 import { Credentials } from './credentials';
+import { isParameterName } from './tuning';
 import { LABEL_ROLE, Pod } from './types';
 
 /** One instance's PostgreSQL state. */
@@ -30,6 +31,16 @@ export interface PgState {
   readonly checkpointTimeline?: number;
   /** The primary's `synchronous_standby_names`. */
   readonly synchronousStandbyNames: string;
+  /** Settings changed in the configuration files that only a restart applies (`pg_settings.pending_restart`). */
+  readonly pendingRestart?: readonly string[];
+}
+
+/** What {@link InstanceClient.applyParameters} did. */
+export interface ParametersApplied {
+  /** Settings written (ALTER SYSTEM SET) or removed (RESET) on this instance; a reload followed when any. */
+  readonly changed: readonly string[];
+  /** Why a setting was refused (e.g. PostgreSQL's "invalid value for parameter"), when one was. */
+  readonly error?: string;
 }
 
 /** One database pod as the reconcile sees it. */
@@ -53,6 +64,11 @@ export interface InstanceClient {
   promote(ip: string, credentials: Credentials): Promise<void>;
   /** Creates the replication user when missing and sets `synchronous_standby_names` (no-op when equal). */
   configurePrimary(ip: string, credentials: Credentials, synchronousStandbyNames: string): Promise<void>;
+  /**
+   * Makes the instance's `postgresql.auto.conf` hold exactly `parameters` (plus the settings in `keep`, which other
+   * steps own), with ALTER SYSTEM, then reloads when anything changed. No write when it already does.
+   */
+  applyParameters(ip: string, credentials: Credentials, parameters: Readonly<Record<string, string>>, keep: readonly string[]): Promise<ParametersApplied>;
 }
 
 /** `16/B374D848` → bigint byte position. */
@@ -69,7 +85,8 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     then coalesce((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()))
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
-  current_setting('synchronous_standby_names') as sync`;
+  current_setting('synchronous_standby_names') as sync,
+  array(select name from pg_settings where pending_restart order by name) as pending_restart`;
 
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
@@ -101,6 +118,7 @@ export class PgInstanceClient implements InstanceClient {
           timeline: row.timeline === null ? undefined : Number(row.timeline),
           checkpointTimeline: row.checkpoint_timeline === null ? undefined : Number(row.checkpoint_timeline),
           synchronousStandbyNames: row.sync ?? '',
+          pendingRestart: row.pending_restart ?? [],
         };
       });
     } catch {
@@ -117,6 +135,34 @@ export class PgInstanceClient implements InstanceClient {
       const { rows } = await client.query('select pg_is_in_recovery() as recovery');
       if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
       if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) await client.query('checkpoint');
+    });
+  }
+
+  async applyParameters(ip: string, c: Credentials, parameters: Readonly<Record<string, string>>, keep: readonly string[]): Promise<ParametersApplied> {
+    return this.withClient(ip, c, async (client) => {
+      // What ALTER SYSTEM wrote before (the file's literal values; a standby has its own file, cloned from the primary's).
+      // Rows of settings waiting for a restart carry error 'setting could not be applied': they count as written.
+      const { rows } = await client.query("select name, setting from pg_file_settings where sourcefile like '%/postgresql.auto.conf'");
+      const written = new Map<string, string>(rows.map((r: { name: string; setting: string }) => [r.name, r.setting]));
+      const changed: string[] = [];
+      let error: string | undefined;
+      const run = async (name: string, sql: string, params: string[]) => {
+        try {
+          const { rows: built } = await client.query(sql, params);
+          await client.query(built[0].sql);
+          changed.push(name);
+        } catch (err) {
+          error ??= `${name}: ${(err as Error).message}`;
+        }
+      };
+      for (const [name, value] of Object.entries(parameters)) {
+        if (isParameterName(name) && written.get(name) !== value) await run(name, "select format('ALTER SYSTEM SET %s = %L', $1::text, $2::text) as sql", [name, value]);
+      }
+      for (const name of written.keys()) {
+        if (!(name in parameters) && !keep.includes(name) && isParameterName(name)) await run(name, "select format('ALTER SYSTEM RESET %s', $1::text) as sql", [name]);
+      }
+      if (changed.length) await client.query('select pg_reload_conf()');
+      return { changed, ...(error ? { error } : {}) };
     });
   }
 

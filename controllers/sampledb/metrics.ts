@@ -11,6 +11,8 @@ export class SampleDbMetrics {
   readonly backupFailed: prom.Gauge<'namespace' | 'name'>;
   readonly lastBackupTimestamp: prom.Gauge<'namespace' | 'name'>;
   readonly degraded: prom.Gauge<'namespace' | 'name'>;
+  readonly restartPending: prom.Gauge<'namespace' | 'name'>;
+  readonly autopilotActions: prom.Counter<'namespace' | 'name' | 'action'>;
 
   constructor(registry: prom.Registry) {
     const g = (name: string, help: string) => new prom.Gauge({ name, help, labelNames: ['namespace', 'name'], registers: [registry] });
@@ -19,20 +21,34 @@ export class SampleDbMetrics {
     this.backupFailed = g('sampledb_backup_failed', '1 if the most recent finished backup Job of the SampleDB failed');
     this.lastBackupTimestamp = g('sampledb_backup_last_success_timestamp_seconds', 'Completion time of the most recent successful backup');
     this.degraded = g('sampledb_degraded', '1 if the SampleDB has condition Degraded=True');
+    this.restartPending = g('sampledb_parameters_restart_pending', 'Instances of the SampleDB whose PostgreSQL needs a restart to run the applied settings');
+    this.autopilotActions = new prom.Counter({
+      name: 'sampledb_autopilot_actions_total',
+      help: 'Automatic actions the operator took on the SampleDB, by action (ParametersApplied, InstanceRestarted, RestartSwitchover, ...)',
+      labelNames: ['namespace', 'name', 'action'],
+      registers: [registry],
+    });
   }
 
   /** Records one database. */
-  set(namespace: string, name: string, v: { desired: number; ready: number; backupFailed: boolean; lastBackup?: string; degraded: boolean }): void {
+  set(namespace: string, name: string, v: { desired: number; ready: number; backupFailed: boolean; lastBackup?: string; degraded: boolean; restartPending?: number }): void {
     const l = { namespace, name };
     this.desiredReplicas.set(l, v.desired);
     this.readyReplicas.set(l, v.ready);
     this.backupFailed.set(l, v.backupFailed ? 1 : 0);
     this.degraded.set(l, v.degraded ? 1 : 0);
+    this.restartPending.set(l, v.restartPending ?? 0);
     if (v.lastBackup) this.lastBackupTimestamp.set(l, Date.parse(v.lastBackup) / 1000);
+  }
+
+  /** Counts one automatic action. */
+  action(namespace: string, name: string, action: string): void {
+    this.autopilotActions.inc({ namespace, name, action });
   }
 
   /** Forgets a deleted database. */
   forget(namespace: string, name: string): void {
-    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded]) g.remove({ namespace, name });
+    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded, this.restartPending]) g.remove({ namespace, name });
+    for (const action of ['ParametersApplied', 'InstanceRestarted', 'RestartSwitchover']) this.autopilotActions.remove({ namespace, name, action });
   }
 }

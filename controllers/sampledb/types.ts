@@ -159,4 +159,7 @@ export const Reasons = {
   SwitchoverCompleted: 'SwitchoverCompleted',
   NoFailoverCandidate: 'NoFailoverCandidate',
   RestoreSourceMissing: 'RestoreSourceMissing',
+  ParametersApplied: 'ParametersApplied',
+  ParametersRefused: 'ParametersRefused',
+  InstanceRestarted: 'InstanceRestarted',
 } as const;

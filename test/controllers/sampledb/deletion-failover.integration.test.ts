@@ -39,6 +39,8 @@ class StandInPostgres implements InstanceClient {
   }
 
   async configurePrimary(): Promise<void> { /* nothing to configure */ }
+
+  async applyParameters(): Promise<{ changed: string[] }> { return { changed: [] }; }
 }
 
 describeRealApiServer('SampleDB deleted mid-failover', (plane) => {
