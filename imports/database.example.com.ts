@@ -219,6 +219,27 @@ export interface SampleDBSpec {
    */
   volumeRetention?: 'Delete' | 'Retain';
   /**
+   * Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.
+   */
+  storageAutoGrow?: {
+    /**
+     * Percent of the claim's capacity in use that triggers a growth.
+     *
+     * @default 75
+     */
+    trigger?: number;
+    /**
+     * Percent of the current capacity added by each growth.
+     *
+     * @default 50
+     */
+    step?: number;
+    /**
+     * The largest size a data volume may grow to (a Kubernetes quantity).
+     */
+    limit: string;
+  };
+  /**
    * CPU and memory of the database container. Auto-tuning (postgresql.autoTune) derives the memory and connection settings from limits.memory, else requests.memory. A change rolls the pods (the StatefulSet replaces them from the highest ordinal down). Absent: requests cpu 100m and memory 256Mi, limit memory 1Gi, and nothing derived (PostgreSQL's own defaults, as before this field existed).
    */
   resources?: {
@@ -373,6 +394,19 @@ export interface SampleDBStatus {
      */
     lagBytes?: number;
   }[];
+  /**
+   * Use of the data volumes, as PostgreSQL reports it (databases and WAL), against the smallest data claim.
+   */
+  storage?: {
+    /**
+     * Capacity of the smallest data volume claim.
+     */
+    capacity?: string;
+    /**
+     * Percent of it the database uses (whole percent).
+     */
+    usedPercent?: number;
+  };
   /**
    * The PostgreSQL settings the operator applies, and the instances still running older ones.
    */

@@ -84,6 +84,15 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             enum: ['Delete', 'Retain'],
             default: 'Delete',
           }),
+          storageAutoGrow: Schema.object({
+            description: 'Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.',
+            properties: {
+              trigger: Schema.integer({ description: 'Percent of the claim\'s capacity in use that triggers a growth.', minimum: 10, maximum: 99, default: 75, format: 'int32' }),
+              step: Schema.integer({ description: 'Percent of the current capacity added by each growth.', minimum: 5, maximum: 1000, default: 50, format: 'int32' }),
+              limit: Schema.string({ description: 'The largest size a data volume may grow to (a Kubernetes quantity).', pattern: QUANTITY_PATTERN, maxLength: 32 }),
+            },
+            required: ['limit'],
+          }),
           resources: Schema.object({
             description: 'CPU and memory of the database container. Auto-tuning (postgresql.autoTune) derives the memory and connection settings from limits.memory, else requests.memory. A change rolls the pods (the StatefulSet replaces them from the highest ordinal down). Absent: requests cpu 100m and memory 256Mi, limit memory 1Gi, and nothing derived (PostgreSQL\'s own defaults, as before this field existed).',
             properties: {
@@ -159,6 +168,13 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             }),
             { description: 'Each database pod: its role, readiness, timeline and replication lag.', listType: 'map', listMapKeys: ['name'], maxItems: 16 },
           ),
+          storage: Schema.object({
+            description: 'Use of the data volumes, as PostgreSQL reports it (databases and WAL), against the smallest data claim.',
+            properties: {
+              capacity: Schema.string({ description: 'Capacity of the smallest data volume claim.' }),
+              usedPercent: Schema.integer({ description: 'Percent of it the database uses (whole percent).', format: 'int32' }),
+            },
+          }),
           postgresql: Schema.object({
             description: 'The PostgreSQL settings the operator applies, and the instances still running older ones.',
             properties: {

@@ -33,6 +33,8 @@ export interface PgState {
   readonly synchronousStandbyNames: string;
   /** Settings changed in the configuration files that only a restart applies (`pg_settings.pending_restart`). */
   readonly pendingRestart?: readonly string[];
+  /** Bytes of the data volume the instance uses, as PostgreSQL reports them: its databases and its WAL. */
+  readonly usedBytes?: number;
 }
 
 /** What {@link InstanceClient.applyParameters} did. */
@@ -86,7 +88,8 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
   current_setting('synchronous_standby_names') as sync,
-  array(select name from pg_settings where pending_restart order by name) as pending_restart`;
+  array(select name from pg_settings where pending_restart order by name) as pending_restart,
+  ((select sum(pg_database_size(oid)) from pg_database) + (select coalesce(sum(size), 0) from pg_ls_waldir()))::bigint::text as used_bytes`;
 
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
@@ -119,6 +122,7 @@ export class PgInstanceClient implements InstanceClient {
           checkpointTimeline: row.checkpoint_timeline === null ? undefined : Number(row.checkpoint_timeline),
           synchronousStandbyNames: row.sync ?? '',
           pendingRestart: row.pending_restart ?? [],
+          usedBytes: row.used_bytes === null ? undefined : Number(row.used_bytes),
         };
       });
     } catch {

@@ -12,6 +12,8 @@ export class SampleDbMetrics {
   readonly lastBackupTimestamp: prom.Gauge<'namespace' | 'name'>;
   readonly degraded: prom.Gauge<'namespace' | 'name'>;
   readonly restartPending: prom.Gauge<'namespace' | 'name'>;
+  readonly volumeUsedBytes: prom.Gauge<'namespace' | 'name'>;
+  readonly volumeCapacityBytes: prom.Gauge<'namespace' | 'name'>;
   readonly autopilotActions: prom.Counter<'namespace' | 'name' | 'action'>;
 
   constructor(registry: prom.Registry) {
@@ -22,6 +24,8 @@ export class SampleDbMetrics {
     this.lastBackupTimestamp = g('sampledb_backup_last_success_timestamp_seconds', 'Completion time of the most recent successful backup');
     this.degraded = g('sampledb_degraded', '1 if the SampleDB has condition Degraded=True');
     this.restartPending = g('sampledb_parameters_restart_pending', 'Instances of the SampleDB whose PostgreSQL needs a restart to run the applied settings');
+    this.volumeUsedBytes = g('sampledb_volume_used_bytes', 'Bytes of the data volume the database uses (its databases and WAL, as PostgreSQL reports them; the largest over the instances)');
+    this.volumeCapacityBytes = g('sampledb_volume_capacity_bytes', 'Capacity of the smallest data volume claim of the SampleDB');
     this.autopilotActions = new prom.Counter({
       name: 'sampledb_autopilot_actions_total',
       help: 'Automatic actions the operator took on the SampleDB, by action (ParametersApplied, InstanceRestarted, RestartSwitchover, ...)',
@@ -41,6 +45,12 @@ export class SampleDbMetrics {
     if (v.lastBackup) this.lastBackupTimestamp.set(l, Date.parse(v.lastBackup) / 1000);
   }
 
+  /** Records the data volumes' use (storage auto-grow). */
+  volume(namespace: string, name: string, used: number, capacity: number): void {
+    this.volumeUsedBytes.set({ namespace, name }, used);
+    this.volumeCapacityBytes.set({ namespace, name }, capacity);
+  }
+
   /** Counts one automatic action. */
   action(namespace: string, name: string, action: string): void {
     this.autopilotActions.inc({ namespace, name, action });
@@ -48,7 +58,7 @@ export class SampleDbMetrics {
 
   /** Forgets a deleted database. */
   forget(namespace: string, name: string): void {
-    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded, this.restartPending]) g.remove({ namespace, name });
-    for (const action of ['ParametersApplied', 'InstanceRestarted', 'RestartSwitchover']) this.autopilotActions.remove({ namespace, name, action });
+    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded, this.restartPending, this.volumeUsedBytes, this.volumeCapacityBytes]) g.remove({ namespace, name });
+    for (const action of ['ParametersApplied', 'InstanceRestarted', 'RestartSwitchover', 'VolumeGrown']) this.autopilotActions.remove({ namespace, name, action });
   }
 }

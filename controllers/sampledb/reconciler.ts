@@ -24,7 +24,7 @@ import {
 import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
 import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials, secretData } from './credentials';
-import { runDeletion } from './deletion';
+import { dataPvcs, runDeletion } from './deletion';
 import { PostgresImages } from './images';
 import { initJob } from './init-job';
 import { SampleDbMetrics } from './metrics';
@@ -36,9 +36,10 @@ import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replic
 import { clientService, headlessService, primaryService, replicaService } from './services';
 import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
 import { computeStatus, Observation, Problem, Progress, TuningObservation } from './status';
-import { desiredParameters, OPERATOR_WRITTEN_PARAMETERS, tuningMemory } from './tuning';
+import { desiredParameters, OPERATOR_WRITTEN_PARAMETERS, quantityBytes, tuningMemory } from './tuning';
+import { DEFAULT_TRIGGER_PERCENT, GrowthPlan, planGrowth, toMi } from './autogrow';
 import {
-  ANNOTATION_UPGRADE_RESTORE, CRONJOB, Database, databaseOf, FINALIZER, Job, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, Pod, POD, Reasons,
+  ANNOTATION_UPGRADE_RESTORE, CRONJOB, Database, databaseOf, FINALIZER, Job, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, Pod, POD, PVC, Reasons,
   SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET, StatefulSet,
 } from './types';
 import { planVersion } from './upgrade';
@@ -87,6 +88,7 @@ interface Findings {
   problems: Problem[];
   replication?: ReplicationStatus;
   tuning?: TuningObservation;
+  storage?: GrowthPlan;
   requeueAfterMs?: number;
 }
 
@@ -272,6 +274,7 @@ export class SampleDbReconciler implements Reconciler {
         if (reason === Reasons.InstanceRestarted || (reason === Reasons.SwitchoverStarted && note.includes('pending restart'))) this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, reason === Reasons.InstanceRestarted ? Reasons.InstanceRestarted : 'RestartSwitchover');
       },
     }, new Date(), wanted);
+    await this.ensureStorage(a, f, instances);
     f.replication = result.status;
     // The restart-pending list after this reconcile's restarts: a deleted pod restarts with the applied settings.
     if (f.tuning) f.tuning.restartPending = f.tuning.restartPending.filter((n) => !result.restarted?.includes(n));
@@ -280,6 +283,30 @@ export class SampleDbReconciler implements Reconciler {
     f.requeueAfterMs = result.requeueAfterMs;
   }
 
+
+  /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use. */
+  private async ensureStorage(a: Actions, f: Findings, instances: readonly Instance[]): Promise<void> {
+    const db = a.db;
+    const claims = dataPvcs(this.deps.stores.pvcs, db.metadata.namespace, db.metadata.name)
+      .filter((p) => !p.metadata.deletionTimestamp)
+      .map((p) => {
+        const spec = (p as { spec?: { resources?: { requests?: Record<string, string> } } }).spec;
+        const status = (p as { status?: { capacity?: Record<string, string> } }).status;
+        return { name: p.metadata.name, requested: quantityBytes(spec?.resources?.requests?.storage) ?? 0, capacity: quantityBytes(status?.capacity?.storage) ?? 0 };
+      });
+    const used = Math.max(0, ...instances.map((i) => i.pg?.usedBytes ?? 0));
+    const plan = used > 0 ? planGrowth(db, claims, used) : undefined;
+    if (!plan) return;
+    f.storage = plan;
+    this.deps.metrics?.volume(db.metadata.namespace, db.metadata.name, used, plan.capacity);
+    for (const g of plan.grow) {
+      await a.mergePatch(PVC, g.name, { spec: { resources: { requests: { storage: g.to } } } });
+    }
+    if (plan.grow.length) {
+      a.event('Normal', Reasons.VolumeGrown, `growing data volume claim(s) ${plan.grow.map((g) => g.name).join(', ')} to ${plan.grow[0].to}: the database uses ${plan.usedPercent}% of ${toMi(plan.capacity)} (trigger ${db.spec.storageAutoGrow?.trigger ?? DEFAULT_TRIGGER_PERCENT}%)`, 'Storage');
+      this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.VolumeGrown);
+    }
+  }
 
   /**
    * `spec.postgresql` (derived settings, then the user's) written with ALTER SYSTEM on every instance that answers,
@@ -498,6 +525,7 @@ export class SampleDbReconciler implements Reconciler {
       problems: f.problems,
       replication: f.replication ?? replicationStatusOf(db.status),
       tuning: f.tuning,
+      storage: f.storage && { ...f.storage, limit: db.spec.storageAutoGrow?.limit ?? '' },
     };
     return computeStatus(db, observation);
   }

@@ -6,6 +6,7 @@
  * counters that change on their own), so steady state writes nothing. Never carries credentials.
  */
 import { Condition, ConditionInput, setCondition } from '../../runtime';
+import { GrowthPlan, toMi } from './autogrow';
 import { BackupObservation } from './backups';
 import { ReplicationStatus } from './replication';
 import { withReplicationStatus } from './replication-status';
@@ -59,6 +60,8 @@ export interface Observation {
   readonly replication?: ReplicationStatus;
   /** Settings, when the instances were reached. @default - the status keeps what it said */
   readonly tuning?: TuningObservation;
+  /** Storage auto-grow, when configured and measured. @default - the status keeps what it said */
+  readonly storage?: GrowthPlan & { readonly limit: string };
 }
 
 /** The desired status (conditions keep their lastTransitionTime when their status is unchanged). */
@@ -101,6 +104,15 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
         : { type: 'ParametersApplied', status: 'True', reason: 'Applied', message: count ? `${count} setting(s) applied on every instance${t.tunedForMemory ? `, derived from ${t.tunedForMemory} of memory` : ''}` : 'no settings beyond PostgreSQL\'s defaults' });
   }
 
+  const g = o.storage;
+  if (g) {
+    set(g.limitReached
+      ? { type: 'StorageAutoGrow', status: 'False', reason: 'LimitReached', message: `the data volumes are at the limit ${g.limit} and the database uses ${g.usedPercent}% of them: raise storageAutoGrow.limit or free space` }
+      : g.grow.length || g.resizing
+        ? { type: 'StorageAutoGrow', status: 'True', reason: 'Growing', message: `growing the data volumes beyond ${toMi(g.capacity)}` }
+        : { type: 'StorageAutoGrow', status: 'True', reason: 'WithinLimit', message: `the data volumes may grow up to ${g.limit}` });
+  }
+
   // The newest successful backup ever seen, not only among the Jobs that still exist: Jobs are pruned (retention,
   // or garbage-collected with their CronJob when the schedule is removed) while their dumps stay on the backup
   // volume, and the validating webhook admits a restoreFrom that names this backup.
@@ -115,6 +127,7 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
     ...(lastBackup ? { lastBackup } : {}),
     ...(o.restoredFrom ? { restoredFrom: o.restoredFrom } : {}),
     ...postgresqlStatus(db, t),
+    ...(g ? { storage: { capacity: toMi(g.capacity), usedPercent: g.usedPercent } } : db.status?.storage ? { storage: db.status.storage } : {}),
     conditions,
   };
   return withReplicationStatus(status, o.replication ?? {});

@@ -162,4 +162,5 @@ export const Reasons = {
   ParametersApplied: 'ParametersApplied',
   ParametersRefused: 'ParametersRefused',
   InstanceRestarted: 'InstanceRestarted',
+  VolumeGrown: 'VolumeGrown',
 } as const;

@@ -164,8 +164,82 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
     return `re-tuned in ${took.toFixed(0)}s (shared_buffers 102MB → 153MB, work_mem stays 8MB: an override); ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s`;
   });
 
-  await step('the database is deleted (cleanup)', async () => {
-    kubectl('delete', 'sampledb', DB, '-n', NS, '--wait=false');
-    await until('gone', () => !h.exists('sampledb', DB, '-n', NS), 240, 2000);
+  // Deleted without waiting for its final snapshot: the next steps need the CPU more than this database.
+  kubectl('delete', 'sampledb', DB, '-n', NS, '--wait=false');
+
+  await storageAutoGrow(h);
+}
+
+const GROW_DB = 'grow-db';
+
+/**
+ * Storage auto-grow: a 256Mi data volume (trigger 75 %, step 50 %, limit 512Mi) filled by a writer through <db>-rw:
+ * the claim grows to 384Mi, then to the 512Mi limit, then StorageAutoGrow is False LimitReached; no write fails.
+ */
+async function storageAutoGrow(h: NodeHarness): Promise<void> {
+  const json = h.json.bind(h);
+  const step = h.step.bind(h);
+  const sdb = () => json('get', 'sampledb', GROW_DB, '-n', NS);
+  const condition = (type: string) => (sdb().status?.conditions ?? []).find((c: { type: string }) => c.type === type);
+  const claim = () => json('get', 'pvc', `data-${GROW_DB}-0`, '-n', NS);
+  let client: Client | undefined;
+  const connect = async () => {
+    const secret = json('get', 'secret', `${GROW_DB}-credentials`, '-n', NS);
+    const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
+    const c = new Client({ host: json('get', 'service', `${GROW_DB}-rw`, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database'), port: 5432, connectionTimeoutMillis: 5000, query_timeout: 60000 });
+    c.on('error', () => undefined);
+    await c.connect();
+    return c;
+  };
+  let batches = 0;
+  const failed: string[] = [];
+  /** Writes ~8 MB rows (incompressible md5 text) in one statement; every failure is recorded. */
+  const fill = async (times: number) => {
+    for (let n = 0; n < times; n++) {
+      try {
+        client ??= await connect();
+        await client.query("insert into fill (v) select (select string_agg(md5(random()::text || g::text || s::text), '') from generate_series(1, 32) s) from generate_series(1, 256 * 32) g");
+        batches++;
+      } catch (err) {
+        failed.push((err as Error).message);
+        await client?.end().catch(() => undefined);
+        client = undefined;
+      }
+    }
+  };
+  const sizeOf = (c: any) => `${c.spec.resources.requests.storage} requested / ${c.status?.capacity?.storage} capacity`;
+
+  await step('storage auto-grow: filling a 256Mi volume past 75 % grows the claim to 384Mi, then to the 512Mi limit (LimitReached); no write fails', async () => {
+    h.apply({
+      apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: GROW_DB, namespace: NS },
+      spec: { version: '16.4', replicas: 1, storage: '256Mi', storageAutoGrow: { trigger: 75, step: 50, limit: '512Mi' } },
+    });
+    await until('running', () => sdb().status?.phase === 'Running' && sdb().status?.currentPrimary, 240, 1000);
+    await until('table fill', async () => { client ??= await connect(); await client.query('create table if not exists fill (id bigserial primary key, v text)'); return true; }, 60, 1000);
+    const start = sizeOf(claim());
+    const seen: string[] = [];
+    const grownTo = async (size: string) => {
+      for (let i = 0; i < 60 && claim().status?.capacity?.storage !== size; i++) {
+        await fill(1);
+        const s = sdb().status?.storage;
+        if (s) seen.push(`${s.usedPercent}%/${s.capacity}`);
+        await sleep(1000);
+      }
+      await until(`capacity ${size}`, () => claim().status?.capacity?.storage === size, 60, 1000);
+    };
+    await grownTo('384Mi');
+    const first = sizeOf(claim());
+    await grownTo('512Mi');
+    const second = sizeOf(claim());
+    for (let i = 0; i < 60 && condition('StorageAutoGrow')?.reason !== 'LimitReached'; i++) { await fill(1); await sleep(1000); }
+    const c = await until('StorageAutoGrow False LimitReached', () => condition('StorageAutoGrow')?.reason === 'LimitReached' && condition('StorageAutoGrow'), 60, 1000);
+    await client?.end().catch(() => undefined);
+    assert(failed.length === 0, `writes failed: ${failed.join(' | ')}`);
+    assert(claim().spec.resources.requests.storage === '512Mi', 'the claim never grows past the limit');
+    const grown = json('get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${GROW_DB},reason=VolumeGrown`).items.map((e: { message: string }) => e.message);
+    assert(grown.length >= 2, `VolumeGrown events: ${JSON.stringify(grown)}`);
+    return `claim ${start} → ${first} → ${second}; ${batches} batches of ~8 MB written, 0 failed; use seen ${seen.filter((x, i, a) => a.indexOf(x) === i).slice(-6).join(' ')}; ${c.reason}: ${c.message}; events: ${grown.join(' | ')}`;
   });
+
+  h.kubectl('delete', 'sampledb', GROW_DB, '-n', NS, '--wait=false');
 }
