@@ -219,6 +219,39 @@ export interface SampleDBSpec {
    */
   volumeRetention?: 'Delete' | 'Retain';
   /**
+   * What the operator watches for, and acts on: replication lag, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart's PrometheusRule.
+   */
+  anomalies?: {
+    /**
+     * A standby further behind the primary (WAL bytes not replayed) leaves the <db>-ro Service until it catches up, and is never promoted by a failover (Patroni's maximum_lag_on_failover; Spilo sets 32 MiB). 0: no bound.
+     *
+     * @default 33554432
+     */
+    maxLagBytes?: number;
+    /**
+     * Sessions idle in a transaction for longer are terminated by the operator (pg_terminate_backend), each an event. Absent: never terminated, only reported.
+     */
+    idleInTransactionSeconds?: number;
+    /**
+     * A transaction open for longer is reported (condition LongTransaction, alert).
+     *
+     * @default 300
+     */
+    longTransactionSeconds?: number;
+    /**
+     * Transaction ID age (age(datfrozenxid)) reported as a wraparound risk (condition XidAgeHigh, alert); wraparound is at 2^31.
+     *
+     * @default 1000000000
+     */
+    xidAgeThreshold?: number;
+    /**
+     * Connections in use on the primary, in percent of max_connections, reported as saturation (condition ConnectionsSaturated, alert).
+     *
+     * @default 80
+     */
+    connectionSaturationPercent?: number;
+  };
+  /**
    * Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.
    */
   storageAutoGrow?: {

@@ -84,6 +84,16 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             enum: ['Delete', 'Retain'],
             default: 'Delete',
           }),
+          anomalies: Schema.object({
+            description: 'What the operator watches for, and acts on: replication lag, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart\'s PrometheusRule.',
+            properties: {
+              maxLagBytes: Schema.integer({ description: 'A standby further behind the primary (WAL bytes not replayed) leaves the <db>-ro Service until it catches up, and is never promoted by a failover (Patroni\'s maximum_lag_on_failover; Spilo sets 32 MiB). 0: no bound.', minimum: 0, default: 33554432, format: 'int64' }),
+              idleInTransactionSeconds: Schema.integer({ description: 'Sessions idle in a transaction for longer are terminated by the operator (pg_terminate_backend), each an event. Absent: never terminated, only reported.', minimum: 1, maximum: 86400, format: 'int32' }),
+              longTransactionSeconds: Schema.integer({ description: 'A transaction open for longer is reported (condition LongTransaction, alert).', minimum: 1, default: 300, format: 'int32' }),
+              xidAgeThreshold: Schema.integer({ description: 'Transaction ID age (age(datfrozenxid)) reported as a wraparound risk (condition XidAgeHigh, alert); wraparound is at 2^31.', minimum: 1000, maximum: 2000000000, default: 1000000000, format: 'int64' }),
+              connectionSaturationPercent: Schema.integer({ description: 'Connections in use on the primary, in percent of max_connections, reported as saturation (condition ConnectionsSaturated, alert).', minimum: 1, maximum: 100, default: 80, format: 'int32' }),
+            },
+          }),
           storageAutoGrow: Schema.object({
             description: 'Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.',
             properties: {

@@ -10,6 +10,7 @@
 import { Client } from 'pg';
 import { Stored } from '../../runtime';
 import { Credentials } from './credentials';
+import { Activity } from './anomalies';
 import { isParameterName } from './tuning';
 import { LABEL_ROLE, Pod } from './types';
 
@@ -71,6 +72,11 @@ export interface InstanceClient {
    * steps own), with ALTER SYSTEM, then reloads when anything changed. No write when it already does.
    */
   applyParameters(ip: string, credentials: Credentials, parameters: Readonly<Record<string, string>>, keep: readonly string[]): Promise<ParametersApplied>;
+  /**
+   * Sessions, connections and transaction ID age on the primary (anomalies.ts). Client sessions idle in a transaction
+   * for more than `idleSeconds` are listed, and terminated when `terminate`.
+   */
+  activity(ip: string, credentials: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity>;
 }
 
 /** `16/B374D848` → bigint byte position. */
@@ -167,6 +173,25 @@ export class PgInstanceClient implements InstanceClient {
       }
       if (changed.length) await client.query('select pg_reload_conf()');
       return { changed, ...(error ? { error } : {}) };
+    });
+  }
+
+  async activity(ip: string, c: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity> {
+    return this.withClient(ip, c, async (client) => {
+      const clients = "backend_type = 'client backend' and pid <> pg_backend_pid() and application_name <> 'sampledb-operator'";
+      const { rows: [row] } = await client.query(`select
+        coalesce((select max(extract(epoch from now() - xact_start)) from pg_stat_activity where ${clients} and xact_start is not null), 0)::float8 as longest,
+        (select count(*) from pg_stat_activity where backend_type = 'client backend')::int as connections,
+        current_setting('max_connections')::int as max_connections,
+        (select max(age(datfrozenxid)) from pg_database)::bigint::text as xid_age`);
+      const { rows: idle } = await client.query(`select pid, usename as user, application_name as application, extract(epoch from now() - state_change)::float8 as seconds
+        from pg_stat_activity where ${clients} and state like 'idle in transaction%' and now() - state_change > make_interval(secs => $1)`, [idleSeconds]);
+      if (terminate) for (const r of idle) await client.query('select pg_terminate_backend($1)', [r.pid]);
+      return {
+        longestTransactionSeconds: Number(row.longest), connections: row.connections, maxConnections: row.max_connections, xidAge: Number(row.xid_age),
+        idleInTransaction: idle.map((r: { pid: number; user: string; application: string; seconds: number }) => ({ pid: r.pid, user: r.user, application: r.application, seconds: Math.round(r.seconds) })),
+        terminated: terminate && idle.length > 0,
+      };
     });
   }
 

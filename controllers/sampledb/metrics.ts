@@ -3,6 +3,8 @@
  * what the chart's PrometheusRule alerts on.
  */
 import * as prom from 'prom-client';
+import { Activity, SIGNALS } from './anomalies';
+import { MAX_INSTANCES } from './instance-script';
 
 /** Gauges labelled `{namespace, name}`. */
 export class SampleDbMetrics {
@@ -15,6 +17,12 @@ export class SampleDbMetrics {
   readonly volumeUsedBytes: prom.Gauge<'namespace' | 'name'>;
   readonly volumeCapacityBytes: prom.Gauge<'namespace' | 'name'>;
   readonly autopilotActions: prom.Counter<'namespace' | 'name' | 'action'>;
+  readonly anomaly: prom.Gauge<'namespace' | 'name' | 'signal'>;
+  readonly replicationLagBytes: prom.Gauge<'namespace' | 'name' | 'instance'>;
+  readonly longestTransactionSeconds: prom.Gauge<'namespace' | 'name'>;
+  readonly connections: prom.Gauge<'namespace' | 'name'>;
+  readonly maxConnections: prom.Gauge<'namespace' | 'name'>;
+  readonly xidAge: prom.Gauge<'namespace' | 'name'>;
 
   constructor(registry: prom.Registry) {
     const g = (name: string, help: string) => new prom.Gauge({ name, help, labelNames: ['namespace', 'name'], registers: [registry] });
@@ -26,6 +34,12 @@ export class SampleDbMetrics {
     this.restartPending = g('sampledb_parameters_restart_pending', 'Instances of the SampleDB whose PostgreSQL needs a restart to run the applied settings');
     this.volumeUsedBytes = g('sampledb_volume_used_bytes', 'Bytes of the data volume the database uses (its databases and WAL, as PostgreSQL reports them; the largest over the instances)');
     this.volumeCapacityBytes = g('sampledb_volume_capacity_bytes', 'Capacity of the smallest data volume claim of the SampleDB');
+    this.anomaly = new prom.Gauge({ name: 'sampledb_anomaly', help: '1 while the signal is anomalous (the condition of the same signal is True; spec.anomalies)', labelNames: ['namespace', 'name', 'signal'], registers: [registry] });
+    this.replicationLagBytes = new prom.Gauge({ name: 'sampledb_replication_lag_bytes', help: 'WAL bytes the primary has that the standby has not replayed', labelNames: ['namespace', 'name', 'instance'], registers: [registry] });
+    this.longestTransactionSeconds = g('sampledb_longest_transaction_seconds', 'Age of the oldest open client transaction on the primary');
+    this.connections = g('sampledb_connections', 'Client connections on the primary');
+    this.maxConnections = g('sampledb_max_connections', 'max_connections of the primary');
+    this.xidAge = g('sampledb_xid_age', 'Largest transaction ID age (age(datfrozenxid)) over the databases; wraparound at 2^31');
     this.autopilotActions = new prom.Counter({
       name: 'sampledb_autopilot_actions_total',
       help: 'Automatic actions the operator took on the SampleDB, by action (ParametersApplied, InstanceRestarted, RestartSwitchover, ...)',
@@ -51,14 +65,28 @@ export class SampleDbMetrics {
     this.volumeCapacityBytes.set({ namespace, name }, capacity);
   }
 
-  /** Counts one automatic action. */
-  action(namespace: string, name: string, action: string): void {
-    this.autopilotActions.inc({ namespace, name, action });
+  /** Counts automatic actions. */
+  action(namespace: string, name: string, action: string, count = 1): void {
+    this.autopilotActions.inc({ namespace, name, action }, count);
+  }
+
+  /** Records the anomaly signals and the measurements behind them. */
+  anomalies(namespace: string, name: string, signals: readonly { signal: string; active: boolean }[], lags: readonly { name: string; lagBytes?: number }[], activity: Activity | undefined): void {
+    const l = { namespace, name };
+    for (const s of signals) this.anomaly.set({ ...l, signal: s.signal }, s.active ? 1 : 0);
+    for (const i of lags) this.replicationLagBytes.set({ ...l, instance: i.name }, i.lagBytes ?? 0);
+    if (!activity) return;
+    this.longestTransactionSeconds.set(l, activity.longestTransactionSeconds);
+    this.connections.set(l, activity.connections);
+    this.maxConnections.set(l, activity.maxConnections);
+    this.xidAge.set(l, activity.xidAge);
   }
 
   /** Forgets a deleted database. */
   forget(namespace: string, name: string): void {
-    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded, this.restartPending, this.volumeUsedBytes, this.volumeCapacityBytes]) g.remove({ namespace, name });
-    for (const action of ['ParametersApplied', 'InstanceRestarted', 'RestartSwitchover', 'VolumeGrown']) this.autopilotActions.remove({ namespace, name, action });
+    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded, this.restartPending, this.volumeUsedBytes, this.volumeCapacityBytes, this.longestTransactionSeconds, this.connections, this.maxConnections, this.xidAge]) g.remove({ namespace, name });
+    for (const signal of SIGNALS) this.anomaly.remove({ namespace, name, signal });
+    for (let i = 0; i < MAX_INSTANCES; i++) this.replicationLagBytes.remove({ namespace, name, instance: `${name}-${i}` });
+    for (const action of ['ParametersApplied', 'InstanceRestarted', 'RestartSwitchover', 'VolumeGrown', 'SessionsTerminated']) this.autopilotActions.remove({ namespace, name, action });
   }
 }

@@ -35,7 +35,8 @@ import { autoRestart, reconcileReplication, ReplicationStatus } from './replicat
 import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
 import { clientService, headlessService, primaryService, replicaService } from './services';
 import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
-import { computeStatus, Observation, Problem, Progress, TuningObservation } from './status';
+import { Activity, anomalySettings, evaluateAnomalies } from './anomalies';
+import { AnomalyObservation, computeStatus, Observation, Problem, Progress, TuningObservation } from './status';
 import { desiredParameters, OPERATOR_WRITTEN_PARAMETERS, quantityBytes, tuningMemory } from './tuning';
 import { DEFAULT_TRIGGER_PERCENT, GrowthPlan, planGrowth, toMi } from './autogrow';
 import {
@@ -89,6 +90,7 @@ interface Findings {
   replication?: ReplicationStatus;
   tuning?: TuningObservation;
   storage?: GrowthPlan;
+  anomalies?: AnomalyObservation;
   requeueAfterMs?: number;
 }
 
@@ -275,6 +277,7 @@ export class SampleDbReconciler implements Reconciler {
       },
     }, new Date(), wanted);
     await this.ensureStorage(a, f, instances);
+    f.anomalies = await this.observeAnomalies(a, instances, result.status, credentials);
     f.replication = result.status;
     // The restart-pending list after this reconcile's restarts: a deleted pod restarts with the applied settings.
     if (f.tuning) f.tuning.restartPending = f.tuning.restartPending.filter((n) => !result.restarted?.includes(n));
@@ -283,6 +286,28 @@ export class SampleDbReconciler implements Reconciler {
     f.requeueAfterMs = result.requeueAfterMs;
   }
 
+
+  /** The anomaly signals (anomalies.ts); idle-in-transaction sessions terminated past the configured timeout. */
+  private async observeAnomalies(a: Actions, instances: readonly Instance[], replication: ReplicationStatus, credentials: Credentials | undefined): Promise<AnomalyObservation> {
+    const db = a.db;
+    const settings = anomalySettings(db);
+    const primary = instances.find((i) => i.name === replication.currentPrimary && i.pg && !i.pg.recovery && i.ip && !i.terminating);
+    let activity: Activity | undefined;
+    if (primary?.ip && credentials) {
+      const terminate = settings.idleInTransactionSeconds !== undefined;
+      if (terminate) this.deps.assertLeader?.(`SQL on instance ${primary.name}`);
+      activity = await this.instances.activity(primary.ip, credentials, settings.idleInTransactionSeconds ?? settings.longTransactionSeconds, terminate).catch(() => undefined);
+      if (activity?.terminated) {
+        const who = activity.idleInTransaction.map((s) => `pid ${s.pid} (user ${s.user}${s.application ? `, ${s.application}` : ''}, idle ${s.seconds}s)`).join('; ');
+        a.event('Warning', Reasons.SessionsTerminated, `terminated ${activity.idleInTransaction.length} session(s) idle in a transaction for more than ${settings.idleInTransactionSeconds}s on ${primary.name}: ${who}`, 'Anomaly');
+        this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.SessionsTerminated, activity.idleInTransaction.length);
+      }
+    }
+    const lags = (replication.instances ?? []).filter((i) => i.role === 'standby');
+    const signals = evaluateAnomalies(db, lags, activity);
+    this.deps.metrics?.anomalies(db.metadata.namespace, db.metadata.name, signals, lags, activity);
+    return { signals };
+  }
 
   /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use. */
   private async ensureStorage(a: Actions, f: Findings, instances: readonly Instance[]): Promise<void> {
@@ -526,6 +551,7 @@ export class SampleDbReconciler implements Reconciler {
       replication: f.replication ?? replicationStatusOf(db.status),
       tuning: f.tuning,
       storage: f.storage && { ...f.storage, limit: db.spec.storageAutoGrow?.limit ?? '' },
+      anomalies: f.anomalies,
     };
     return computeStatus(db, observation);
   }

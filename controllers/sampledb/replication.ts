@@ -29,6 +29,7 @@
  * had not received (the lag in `status.instances`).
  */
 import { Stored } from '../../runtime';
+import { anomalySettings, lagging } from './anomalies';
 import { Instance, PgState } from './instances';
 import { Database, Pod, Reasons, SampleDBStatus } from './types';
 
@@ -175,6 +176,12 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
       if (!target) {
         return done({ problem: { reason: Reasons.NoFailoverCandidate, message: `primary ${current} unavailable and no standby answers` }, requeueAfterMs: 2000 });
       }
+      // Patroni's maximum_lag_on_failover: the lag last seen while the primary answered. Promoted, a standby that far
+      // behind would silently drop that many bytes of acknowledged history.
+      const lastLag = status.instances?.find((x) => x.name === target.name)?.lagBytes;
+      if (lagging(db, lastLag)) {
+        return done({ problem: { reason: Reasons.NoFailoverCandidate, message: `primary ${current} unavailable; the most advanced standby ${target.name} was ${lastLag} bytes behind it when last seen (bound spec.anomalies.maxLagBytes ${anomalySettings(db).maxLagBytes}): not promoted` }, requeueAfterMs: 2000 });
+      }
       Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
       await ops.persist(state);
       ops.event('Warning', Reasons.FailoverStarted, `primary ${current} unavailable for ${Math.round(waited / 1000)}s: promoting ${target.name} (the most advanced standby)`);
@@ -190,12 +197,20 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
     // Checked on every reconcile: standbys cannot clone before the replication user exists.
     await ops.configurePrimary(primaryNow, synchronousStandbyNames(db, want));
   }
+  const lagOf = new Map(instanceStatuses(instances, state.currentPrimary).map((x) => [x.name, x.lagBytes]));
   for (const i of instances) {
     if (i.name === state.currentPrimary || !i.pod || i.terminating) continue;
+    const behind = i.pg?.recovery && lagging(db, lagOf.get(i.name));
     if (i.pg && !i.pg.recovery) {
       if (i.labelRole) await ops.setRole(i, undefined);
       await ops.deletePod(i);
       ops.event('Warning', Reasons.InstanceFenced, `${i.name} ran as a second primary; deleted its pod so it rejoins ${state.currentPrimary} as a standby`);
+    } else if (behind) {
+      // Out of <db>-ro until it catches up: readers would see data older than the bound.
+      if (i.labelRole) {
+        await ops.setRole(i, undefined);
+        ops.event('Warning', Reasons.StandbyLagging, `${i.name} is ${lagOf.get(i.name)} bytes behind the primary (bound ${anomalySettings(db).maxLagBytes}): removed from ${db.metadata.name}-ro until it catches up`);
+      }
     } else if (i.pg?.recovery && i.labelRole !== 'replica') {
       await ops.setRole(i, 'replica');
     } else if (i.labelRole === 'primary') {

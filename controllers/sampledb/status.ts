@@ -6,6 +6,7 @@
  * counters that change on their own), so steady state writes nothing. Never carries credentials.
  */
 import { Condition, ConditionInput, setCondition } from '../../runtime';
+import { evaluateAnomalies } from './anomalies';
 import { GrowthPlan, toMi } from './autogrow';
 import { BackupObservation } from './backups';
 import { ReplicationStatus } from './replication';
@@ -40,6 +41,11 @@ export interface TuningObservation {
   readonly error?: string;
 }
 
+/** The anomaly signals of one reconcile (anomalies.ts). */
+export interface AnomalyObservation {
+  readonly signals: ReturnType<typeof evaluateAnomalies>;
+}
+
 /** What a reconcile observed and decided. */
 export interface Observation {
   readonly statefulSetExists: boolean;
@@ -62,6 +68,8 @@ export interface Observation {
   readonly tuning?: TuningObservation;
   /** Storage auto-grow, when configured and measured. @default - the status keeps what it said */
   readonly storage?: GrowthPlan & { readonly limit: string };
+  /** Anomaly signals, when the instances were reached. @default - the conditions stay as they were */
+  readonly anomalies?: AnomalyObservation;
 }
 
 /** The desired status (conditions keep their lastTransitionTime when their status is unchanged). */
@@ -103,6 +111,8 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
         }
         : { type: 'ParametersApplied', status: 'True', reason: 'Applied', message: count ? `${count} setting(s) applied on every instance${t.tunedForMemory ? `, derived from ${t.tunedForMemory} of memory` : ''}` : 'no settings beyond PostgreSQL\'s defaults' });
   }
+
+  for (const a of o.anomalies?.signals ?? []) set(a.condition);
 
   const g = o.storage;
   if (g) {

@@ -163,4 +163,6 @@ export const Reasons = {
   ParametersRefused: 'ParametersRefused',
   InstanceRestarted: 'InstanceRestarted',
   VolumeGrown: 'VolumeGrown',
+  StandbyLagging: 'StandbyLagging',
+  SessionsTerminated: 'SessionsTerminated',
 } as const;

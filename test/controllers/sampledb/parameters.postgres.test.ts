@@ -74,6 +74,7 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     for (const p of servers) if (p.pid) { try { process.kill(p.pid, 'SIGINT'); } catch { /* gone */ } }
     spawnSync('sleep', ['2']);
     for (const p of servers) if (p.pid) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } }
+    for (const p of servers) { p.stderr?.destroy(); p.unref(); }
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -107,5 +108,27 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     expect(r.error).toMatch(/work_mem: invalid value for parameter "work_mem"/);
     expect(r.changed).toEqual(['maintenance_work_mem']);
     expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe('ANY 1 (*)');
+  }, 60_000);
+
+  test('anomalies: a session idle in a transaction is listed with the open transaction\'s age, and terminated only when asked', async () => {
+    const client = new PgInstanceClient(3000, PRIMARY_PORT);
+    const idle = new Client({ host: '127.0.0.1', port: PRIMARY_PORT, user: 'postgres', database: 'postgres', application_name: 'forgotten-tx' });
+    idle.on('error', () => undefined);
+    await idle.connect();
+    await idle.query('begin');
+    await idle.query('select 1');
+    await new Promise((r) => setTimeout(r, 2500));
+    const seen = await client.activity('127.0.0.1', credentials, 1, false);
+    expect(seen.idleInTransaction).toEqual([expect.objectContaining({ user: 'postgres', application: 'forgotten-tx' })]);
+    expect(seen).toMatchObject({ terminated: false, maxConnections: 100 });
+    expect(seen.longestTransactionSeconds).toBeGreaterThan(2);
+    expect(seen.connections).toBeGreaterThanOrEqual(2);
+    expect(seen.xidAge).toBeGreaterThan(0);
+    expect((await client.activity('127.0.0.1', credentials, 3600, true)).idleInTransaction).toEqual([]); // not idle that long: kept
+    const done = await client.activity('127.0.0.1', credentials, 1, true);
+    expect(done).toMatchObject({ terminated: true, idleInTransaction: [expect.objectContaining({ application: 'forgotten-tx' })] });
+    await expect(idle.query('select 1')).rejects.toThrow();
+    expect((await client.activity('127.0.0.1', credentials, 1, false)).idleInTransaction).toEqual([]);
+    await idle.end().catch(() => undefined);
   }, 60_000);
 });
