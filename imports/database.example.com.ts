@@ -219,6 +219,114 @@ export interface SampleDBSpec {
    */
   volumeRetention?: 'Delete' | 'Retain';
   /**
+   * What the operator watches for, and acts on: replication lag, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart's PrometheusRule.
+   */
+  anomalies?: {
+    /**
+     * A standby further behind the primary (WAL bytes not replayed) leaves the <db>-ro Service until it catches up, and is never promoted by a failover (Patroni's maximum_lag_on_failover; Spilo sets 32 MiB). 0: no bound.
+     *
+     * @default 33554432
+     */
+    maxLagBytes?: number;
+    /**
+     * Sessions idle in a transaction for longer are terminated by the operator (pg_terminate_backend), each an event. Absent: never terminated, only reported.
+     */
+    idleInTransactionSeconds?: number;
+    /**
+     * A transaction open for longer is reported (condition LongTransaction, alert).
+     *
+     * @default 300
+     */
+    longTransactionSeconds?: number;
+    /**
+     * Transaction ID age (age(datfrozenxid)) reported as a wraparound risk (condition XidAgeHigh, alert); wraparound is at 2^31.
+     *
+     * @default 1000000000
+     */
+    xidAgeThreshold?: number;
+    /**
+     * Connections in use on the primary, in percent of max_connections, reported as saturation (condition ConnectionsSaturated, alert).
+     *
+     * @default 80
+     */
+    connectionSaturationPercent?: number;
+  };
+  /**
+   * Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.
+   */
+  storageAutoGrow?: {
+    /**
+     * Percent of the claim's capacity in use that triggers a growth.
+     *
+     * @default 75
+     */
+    trigger?: number;
+    /**
+     * Percent of the current capacity added by each growth.
+     *
+     * @default 50
+     */
+    step?: number;
+    /**
+     * The largest size a data volume may grow to (a Kubernetes quantity).
+     */
+    limit: string;
+  };
+  /**
+   * CPU and memory of the database container. Auto-tuning (postgresql.autoTune) derives the memory and connection settings from limits.memory, else requests.memory. A change rolls the pods (the StatefulSet replaces them from the highest ordinal down). Absent: requests cpu 100m and memory 256Mi, limit memory 1Gi, and nothing derived (PostgreSQL's own defaults, as before this field existed).
+   */
+  resources?: {
+    /**
+     * Requested CPU and memory (scheduling).
+     */
+    requests?: {
+      /**
+       * CPU, e.g. 500m or 2.
+       */
+      cpu?: string;
+      /**
+       * Memory, e.g. 512Mi or 2Gi.
+       */
+      memory?: string;
+    };
+    /**
+     * CPU and memory limits (memory: the container is killed beyond it).
+     */
+    limits?: {
+      /**
+       * CPU, e.g. 500m or 2.
+       */
+      cpu?: string;
+      /**
+       * Memory, e.g. 512Mi or 2Gi.
+       */
+      memory?: string;
+    };
+  };
+  /**
+   * PostgreSQL settings: derived from resources by the operator (autoTune), and your overrides (parameters). Reloadable settings are applied with a reload; settings that need a restart with a rolling restart (standbys first, then a switchover), unless autoRestart is false.
+   */
+  postgresql?: {
+    /**
+     * PostgreSQL settings (name → value, as in postgresql.conf), applied to every instance with ALTER SYSTEM; they override the derived ones. The operator owns 26 settings (replication, failover, listening) and refuses them here.
+     */
+    parameters?: {
+      [k: string]: string | undefined;
+    };
+    /**
+     * Derive shared_buffers, effective_cache_size, work_mem, maintenance_work_mem, max_connections, wal_buffers, min_wal_size and max_wal_size from resources and the data volume (docs/sampledb-autopilot.md). Off: only parameters are applied.
+     *
+     * @default true
+     */
+    autoTune?: boolean;
+    /**
+     * Restart instances whose settings need a restart (standbys one at a time, then a switchover so the old primary restarts as a standby). Off: status.postgresql.restartPending lists them and condition ParametersApplied says so; nothing restarts.
+     *
+     * @default true
+     */
+    autoRestart?: boolean;
+  };
+  /**
    * A backup to restore into this database once it is initialized: one of any SampleDB in this namespace, including a deleted one whose backup volume (<sampleDB>-backups) remains.
    */
   restoreFrom?: {
@@ -319,6 +427,38 @@ export interface SampleDBStatus {
      */
     lagBytes?: number;
   }[];
+  /**
+   * Use of the data volumes, as PostgreSQL reports it (databases and WAL), against the smallest data claim.
+   */
+  storage?: {
+    /**
+     * Capacity of the smallest data volume claim.
+     */
+    capacity?: string;
+    /**
+     * Percent of it the database uses (whole percent).
+     */
+    usedPercent?: number;
+  };
+  /**
+   * The PostgreSQL settings the operator applies, and the instances still running older ones.
+   */
+  postgresql?: {
+    /**
+     * Every setting the operator applies (derived, then spec.postgresql.parameters), as written with ALTER SYSTEM.
+     */
+    parameters?: {
+      [k: string]: string | undefined;
+    };
+    /**
+     * The memory the derived settings were computed from (absent: nothing derived).
+     */
+    tunedForMemory?: string;
+    /**
+     * Instances whose PostgreSQL needs a restart to run the applied settings (pg_settings.pending_restart).
+     */
+    restartPending?: string[];
+  };
   /**
    * The .metadata.generation this status describes.
    */

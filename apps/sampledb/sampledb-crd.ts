@@ -1,10 +1,13 @@
 import { Construct } from 'constructs';
 import { conditionsSchema, CrdVersionProps, CustomResourceDefinition, Schema } from '../../lib';
+import { OPERATOR_OWNED_PARAMETERS } from '../../controllers/sampledb/tuning';
 
 /** Matches a version like `16`, `16.4` or `16.4.1`; the major version picks the postgres image. */
 const VERSION_PATTERN = '^[0-9]+(\\.[0-9]+){0,2}$';
 /** A quantity like `1Gi` (binary or decimal suffix). */
 const QUANTITY_PATTERN = '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$';
+/** A CPU quantity like `500m` or `2`. */
+const CPU_PATTERN = '^[0-9]+(\\.[0-9]+)?m?$';
 /** A DNS label: backup names are the names of the Jobs that wrote them. */
 const BACKUP_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 /** Five cron fields (minute hour day-of-month month day-of-week) or a @-macro. */
@@ -81,6 +84,50 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             enum: ['Delete', 'Retain'],
             default: 'Delete',
           }),
+          anomalies: Schema.object({
+            description: 'What the operator watches for, and acts on: replication lag, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart\'s PrometheusRule.',
+            properties: {
+              maxLagBytes: Schema.integer({ description: 'A standby further behind the primary (WAL bytes not replayed) leaves the <db>-ro Service until it catches up, and is never promoted by a failover (Patroni\'s maximum_lag_on_failover; Spilo sets 32 MiB). 0: no bound.', minimum: 0, default: 33554432, format: 'int64' }),
+              idleInTransactionSeconds: Schema.integer({ description: 'Sessions idle in a transaction for longer are terminated by the operator (pg_terminate_backend), each an event. Absent: never terminated, only reported.', minimum: 1, maximum: 86400, format: 'int32' }),
+              longTransactionSeconds: Schema.integer({ description: 'A transaction open for longer is reported (condition LongTransaction, alert).', minimum: 1, default: 300, format: 'int32' }),
+              xidAgeThreshold: Schema.integer({ description: 'Transaction ID age (age(datfrozenxid)) reported as a wraparound risk (condition XidAgeHigh, alert); wraparound is at 2^31.', minimum: 1000, maximum: 2000000000, default: 1000000000, format: 'int64' }),
+              connectionSaturationPercent: Schema.integer({ description: 'Connections in use on the primary, in percent of max_connections, reported as saturation (condition ConnectionsSaturated, alert).', minimum: 1, maximum: 100, default: 80, format: 'int32' }),
+            },
+          }),
+          storageAutoGrow: Schema.object({
+            description: 'Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.',
+            properties: {
+              trigger: Schema.integer({ description: 'Percent of the claim\'s capacity in use that triggers a growth.', minimum: 10, maximum: 99, default: 75, format: 'int32' }),
+              step: Schema.integer({ description: 'Percent of the current capacity added by each growth.', minimum: 5, maximum: 1000, default: 50, format: 'int32' }),
+              limit: Schema.string({ description: 'The largest size a data volume may grow to (a Kubernetes quantity).', pattern: QUANTITY_PATTERN, maxLength: 32 }),
+            },
+            required: ['limit'],
+          }),
+          resources: Schema.object({
+            description: 'CPU and memory of the database container. Auto-tuning (postgresql.autoTune) derives the memory and connection settings from limits.memory, else requests.memory. A change rolls the pods (the StatefulSet replaces them from the highest ordinal down). Absent: requests cpu 100m and memory 256Mi, limit memory 1Gi, and nothing derived (PostgreSQL\'s own defaults, as before this field existed).',
+            properties: {
+              requests: resourceList('Requested CPU and memory (scheduling).'),
+              limits: resourceList('CPU and memory limits (memory: the container is killed beyond it).'),
+            },
+          }),
+          postgresql: Schema.object({
+            description: 'PostgreSQL settings: derived from resources by the operator (autoTune), and your overrides (parameters). Reloadable settings are applied with a reload; settings that need a restart with a rolling restart (standbys first, then a switchover), unless autoRestart is false.',
+            properties: {
+              parameters: Schema.map(Schema.string({ maxLength: 1024 }), {
+                description: `PostgreSQL settings (name → value, as in postgresql.conf), applied to every instance with ALTER SYSTEM; they override the derived ones. The operator owns ${OPERATOR_OWNED_PARAMETERS.length} settings (replication, failover, listening) and refuses them here.`,
+                maxProperties: 64,
+                validations: [
+                  { rule: "self.all(k, k.matches('^[a-z_][a-z0-9_]*([.][a-z_][a-z0-9_]*)?$'))", message: 'parameter names are lowercase PostgreSQL setting names (e.g. work_mem, pg_stat_statements.max)' },
+                  {
+                    rule: `self.all(k, !(k in [${OPERATOR_OWNED_PARAMETERS.map((p) => `'${p}'`).join(', ')}]))`,
+                    message: `parameters the operator owns cannot be set: ${OPERATOR_OWNED_PARAMETERS.join(', ')}`,
+                  },
+                ],
+              }),
+              autoTune: Schema.boolean({ description: 'Derive shared_buffers, effective_cache_size, work_mem, maintenance_work_mem, max_connections, wal_buffers, min_wal_size and max_wal_size from resources and the data volume (docs/sampledb-autopilot.md). Off: only parameters are applied.', default: true }),
+              autoRestart: Schema.boolean({ description: 'Restart instances whose settings need a restart (standbys one at a time, then a switchover so the old primary restarts as a standby). Off: status.postgresql.restartPending lists them and condition ParametersApplied says so; nothing restarts.', default: true }),
+            },
+          }),
           restoreFrom: Schema.object({
             description: 'A backup to restore into this database once it is initialized: one of any SampleDB in this namespace, including a deleted one whose backup volume (<sampleDB>-backups) remains.',
             properties: {
@@ -131,6 +178,21 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             }),
             { description: 'Each database pod: its role, readiness, timeline and replication lag.', listType: 'map', listMapKeys: ['name'], maxItems: 16 },
           ),
+          storage: Schema.object({
+            description: 'Use of the data volumes, as PostgreSQL reports it (databases and WAL), against the smallest data claim.',
+            properties: {
+              capacity: Schema.string({ description: 'Capacity of the smallest data volume claim.' }),
+              usedPercent: Schema.integer({ description: 'Percent of it the database uses (whole percent).', format: 'int32' }),
+            },
+          }),
+          postgresql: Schema.object({
+            description: 'The PostgreSQL settings the operator applies, and the instances still running older ones.',
+            properties: {
+              parameters: Schema.map(Schema.string(), { description: 'Every setting the operator applies (derived, then spec.postgresql.parameters), as written with ALTER SYSTEM.' }),
+              tunedForMemory: Schema.string({ description: 'The memory the derived settings were computed from (absent: nothing derived).' }),
+              restartPending: Schema.array(Schema.string(), { description: 'Instances whose PostgreSQL needs a restart to run the applied settings (pg_settings.pending_restart).', maxItems: 16 }),
+            },
+          }),
           observedGeneration: Schema.integer({ description: 'The .metadata.generation this status describes.', format: 'int64' }),
           conditions: conditionsSchema(),
         },
@@ -148,6 +210,16 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
         scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
       },
     }],
+  });
+}
+
+function resourceList(description: string) {
+  return Schema.object({
+    description,
+    properties: {
+      cpu: Schema.string({ description: 'CPU, e.g. 500m or 2.', pattern: CPU_PATTERN, maxLength: 16 }),
+      memory: Schema.string({ description: 'Memory, e.g. 512Mi or 2Gi.', pattern: QUANTITY_PATTERN, maxLength: 32 }),
+    },
   });
 }
 

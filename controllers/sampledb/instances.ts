@@ -10,6 +10,8 @@
 import { Client } from 'pg';
 import { Stored } from '../../runtime';
 import { Credentials } from './credentials';
+import { Activity } from './anomalies';
+import { isParameterName } from './tuning';
 import { LABEL_ROLE, Pod } from './types';
 
 /** One instance's PostgreSQL state. */
@@ -30,6 +32,18 @@ export interface PgState {
   readonly checkpointTimeline?: number;
   /** The primary's `synchronous_standby_names`. */
   readonly synchronousStandbyNames: string;
+  /** Settings changed in the configuration files that only a restart applies (`pg_settings.pending_restart`). */
+  readonly pendingRestart?: readonly string[];
+  /** Bytes of the data volume the instance uses, as PostgreSQL reports them: its databases and its WAL. */
+  readonly usedBytes?: number;
+}
+
+/** What {@link InstanceClient.applyParameters} did. */
+export interface ParametersApplied {
+  /** Settings written (ALTER SYSTEM SET) or removed (RESET) on this instance; a reload followed when any. */
+  readonly changed: readonly string[];
+  /** Why a setting was refused (e.g. PostgreSQL's "invalid value for parameter"), when one was. */
+  readonly error?: string;
 }
 
 /** One database pod as the reconcile sees it. */
@@ -53,6 +67,16 @@ export interface InstanceClient {
   promote(ip: string, credentials: Credentials): Promise<void>;
   /** Creates the replication user when missing and sets `synchronous_standby_names` (no-op when equal). */
   configurePrimary(ip: string, credentials: Credentials, synchronousStandbyNames: string): Promise<void>;
+  /**
+   * Makes the instance's `postgresql.auto.conf` hold exactly `parameters` (plus the settings in `keep`, which other
+   * steps own), with ALTER SYSTEM, then reloads when anything changed. No write when it already does.
+   */
+  applyParameters(ip: string, credentials: Credentials, parameters: Readonly<Record<string, string>>, keep: readonly string[]): Promise<ParametersApplied>;
+  /**
+   * Sessions, connections and transaction ID age on the primary (anomalies.ts). Client sessions idle in a transaction
+   * for more than `idleSeconds` are listed, and terminated when `terminate`.
+   */
+  activity(ip: string, credentials: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity>;
 }
 
 /** `16/B374D848` → bigint byte position. */
@@ -69,7 +93,9 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     then coalesce((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()))
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
-  current_setting('synchronous_standby_names') as sync`;
+  current_setting('synchronous_standby_names') as sync,
+  array(select name from pg_settings where pending_restart order by name) as pending_restart,
+  ((select sum(pg_database_size(oid)) from pg_database) + (select coalesce(sum(size), 0) from pg_ls_waldir()))::bigint::text as used_bytes`;
 
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
@@ -101,6 +127,8 @@ export class PgInstanceClient implements InstanceClient {
           timeline: row.timeline === null ? undefined : Number(row.timeline),
           checkpointTimeline: row.checkpoint_timeline === null ? undefined : Number(row.checkpoint_timeline),
           synchronousStandbyNames: row.sync ?? '',
+          pendingRestart: row.pending_restart ?? [],
+          usedBytes: row.used_bytes === null ? undefined : Number(row.used_bytes),
         };
       });
     } catch {
@@ -117,6 +145,53 @@ export class PgInstanceClient implements InstanceClient {
       const { rows } = await client.query('select pg_is_in_recovery() as recovery');
       if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
       if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) await client.query('checkpoint');
+    });
+  }
+
+  async applyParameters(ip: string, c: Credentials, parameters: Readonly<Record<string, string>>, keep: readonly string[]): Promise<ParametersApplied> {
+    return this.withClient(ip, c, async (client) => {
+      // What ALTER SYSTEM wrote before (the file's literal values; a standby has its own file, cloned from the primary's).
+      // Rows of settings waiting for a restart carry error 'setting could not be applied': they count as written.
+      const { rows } = await client.query("select name, setting from pg_file_settings where sourcefile like '%/postgresql.auto.conf'");
+      const written = new Map<string, string>(rows.map((r: { name: string; setting: string }) => [r.name, r.setting]));
+      const changed: string[] = [];
+      let error: string | undefined;
+      const run = async (name: string, sql: string, params: string[]) => {
+        try {
+          const { rows: built } = await client.query(sql, params);
+          await client.query(built[0].sql);
+          changed.push(name);
+        } catch (err) {
+          error ??= `${name}: ${(err as Error).message}`;
+        }
+      };
+      for (const [name, value] of Object.entries(parameters)) {
+        if (isParameterName(name) && written.get(name) !== value) await run(name, "select format('ALTER SYSTEM SET %s = %L', $1::text, $2::text) as sql", [name, value]);
+      }
+      for (const name of written.keys()) {
+        if (!(name in parameters) && !keep.includes(name) && isParameterName(name)) await run(name, "select format('ALTER SYSTEM RESET %s', $1::text) as sql", [name]);
+      }
+      if (changed.length) await client.query('select pg_reload_conf()');
+      return { changed, ...(error ? { error } : {}) };
+    });
+  }
+
+  async activity(ip: string, c: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity> {
+    return this.withClient(ip, c, async (client) => {
+      const clients = "backend_type = 'client backend' and pid <> pg_backend_pid() and application_name <> 'sampledb-operator'";
+      const { rows: [row] } = await client.query(`select
+        coalesce((select max(extract(epoch from now() - xact_start)) from pg_stat_activity where ${clients} and xact_start is not null), 0)::float8 as longest,
+        (select count(*) from pg_stat_activity where backend_type = 'client backend')::int as connections,
+        current_setting('max_connections')::int as max_connections,
+        (select max(age(datfrozenxid)) from pg_database)::bigint::text as xid_age`);
+      const { rows: idle } = await client.query(`select pid, usename as user, application_name as application, extract(epoch from now() - state_change)::float8 as seconds
+        from pg_stat_activity where ${clients} and state like 'idle in transaction%' and now() - state_change > make_interval(secs => $1)`, [idleSeconds]);
+      if (terminate) for (const r of idle) await client.query('select pg_terminate_backend($1)', [r.pid]);
+      return {
+        longestTransactionSeconds: Number(row.longest), connections: row.connections, maxConnections: row.max_connections, xidAge: Number(row.xid_age),
+        idleInTransaction: idle.map((r: { pid: number; user: string; application: string; seconds: number }) => ({ pid: r.pid, user: r.user, application: r.application, seconds: Math.round(r.seconds) })),
+        terminated: terminate && idle.length > 0,
+      };
     });
   }
 

@@ -24,20 +24,23 @@ import {
 import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
 import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials, secretData } from './credentials';
-import { runDeletion } from './deletion';
+import { dataPvcs, runDeletion } from './deletion';
 import { PostgresImages } from './images';
 import { initJob } from './init-job';
 import { SampleDbMetrics } from './metrics';
 import { jobFinishedAt, jobState } from './pods';
 import { LABEL_RESTORE_FROM, RestoreSource, restoreJob, restoreJobName, restoreSourceOf } from './restore';
 import { Instance, InstanceClient, observeInstances, PgInstanceClient } from './instances';
-import { reconcileReplication, ReplicationStatus } from './replication';
+import { autoRestart, reconcileReplication, ReplicationStatus } from './replication';
 import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
 import { clientService, headlessService, primaryService, replicaService } from './services';
 import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
-import { computeStatus, Observation, Problem, Progress } from './status';
+import { Activity, anomalySettings, evaluateAnomalies } from './anomalies';
+import { AnomalyObservation, computeStatus, Observation, Problem, Progress, TuningObservation } from './status';
+import { desiredParameters, OPERATOR_WRITTEN_PARAMETERS, quantityBytes, tuningMemory } from './tuning';
+import { DEFAULT_TRIGGER_PERCENT, GrowthPlan, planGrowth, toMi } from './autogrow';
 import {
-  ANNOTATION_UPGRADE_RESTORE, CRONJOB, Database, databaseOf, FINALIZER, Job, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, Pod, POD, Reasons,
+  ANNOTATION_UPGRADE_RESTORE, CRONJOB, Database, databaseOf, FINALIZER, Job, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, Pod, POD, PVC, Reasons,
   SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET, StatefulSet,
 } from './types';
 import { planVersion } from './upgrade';
@@ -85,6 +88,9 @@ interface Findings {
   progress: Progress[];
   problems: Problem[];
   replication?: ReplicationStatus;
+  tuning?: TuningObservation;
+  storage?: GrowthPlan;
+  anomalies?: AnomalyObservation;
   requeueAfterMs?: number;
 }
 
@@ -245,6 +251,8 @@ export class SampleDbReconciler implements Reconciler {
     const pods = c.pods.list(db.metadata.namespace).filter((p) => p.metadata.labels?.[LABEL_INSTANCE] === name && p.metadata.labels?.[LABEL_NAME] === 'sampledb' && p.metadata.labels?.[LABEL_COMPONENT] === 'database');
     const instances = await observeInstances(name, pods, podsToKeep(db, wanted), this.instances, credentials);
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
+    f.tuning = await this.ensureParameters(a, instances, credentials);
+    if (f.tuning.changed.length) f.requeueAfterMs = 2000; // pending_restart shows once the reload is processed
     const live = replicationStatusOf(db.status);
     // PostgreSQL is reached on the pod's IP with the credentials; without either there is nothing to send.
     // A reconcile in flight when the lease is lost must not promote or reconfigure anything afterwards.
@@ -263,14 +271,105 @@ export class SampleDbReconciler implements Reconciler {
         const fresh = this.latest(db);
         await this.writeStatus(fresh, withReplicationStatus(fresh.status ?? {}, state));
       },
-      event: (type, reason, note) => a.event(type, reason, note, 'Replication'),
+      event: (type, reason, note) => {
+        a.event(type, reason, note, 'Replication');
+        if (reason === Reasons.InstanceRestarted || (reason === Reasons.SwitchoverStarted && note.includes('pending restart'))) this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, reason === Reasons.InstanceRestarted ? Reasons.InstanceRestarted : 'RestartSwitchover');
+      },
     }, new Date(), wanted);
+    await this.ensureStorage(a, f, instances);
+    f.anomalies = await this.observeAnomalies(a, instances, result.status, credentials);
     f.replication = result.status;
+    // The restart-pending list after this reconcile's restarts: a deleted pod restarts with the applied settings.
+    if (f.tuning) f.tuning.restartPending = f.tuning.restartPending.filter((n) => !result.restarted?.includes(n));
     if (result.progress) f.progress.push(result.progress);
     if (result.problem) f.problems.push(result.problem);
     f.requeueAfterMs = result.requeueAfterMs;
   }
 
+
+  /** The anomaly signals (anomalies.ts); idle-in-transaction sessions terminated past the configured timeout. */
+  private async observeAnomalies(a: Actions, instances: readonly Instance[], replication: ReplicationStatus, credentials: Credentials | undefined): Promise<AnomalyObservation> {
+    const db = a.db;
+    const settings = anomalySettings(db);
+    const primary = instances.find((i) => i.name === replication.currentPrimary && i.pg && !i.pg.recovery && i.ip && !i.terminating);
+    let activity: Activity | undefined;
+    if (primary?.ip && credentials) {
+      const terminate = settings.idleInTransactionSeconds !== undefined;
+      if (terminate) this.deps.assertLeader?.(`SQL on instance ${primary.name}`);
+      activity = await this.instances.activity(primary.ip, credentials, settings.idleInTransactionSeconds ?? settings.longTransactionSeconds, terminate).catch(() => undefined);
+      if (activity?.terminated) {
+        const who = activity.idleInTransaction.map((s) => `pid ${s.pid} (user ${s.user}${s.application ? `, ${s.application}` : ''}, idle ${s.seconds}s)`).join('; ');
+        a.event('Warning', Reasons.SessionsTerminated, `terminated ${activity.idleInTransaction.length} session(s) idle in a transaction for more than ${settings.idleInTransactionSeconds}s on ${primary.name}: ${who}`, 'Anomaly');
+        this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.SessionsTerminated, activity.idleInTransaction.length);
+      }
+    }
+    const lags = (replication.instances ?? []).filter((i) => i.role === 'standby');
+    const signals = evaluateAnomalies(db, lags, activity);
+    this.deps.metrics?.anomalies(db.metadata.namespace, db.metadata.name, signals, lags, activity);
+    return { signals };
+  }
+
+  /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use. */
+  private async ensureStorage(a: Actions, f: Findings, instances: readonly Instance[]): Promise<void> {
+    const db = a.db;
+    const claims = dataPvcs(this.deps.stores.pvcs, db.metadata.namespace, db.metadata.name)
+      .filter((p) => !p.metadata.deletionTimestamp)
+      .map((p) => {
+        const spec = (p as { spec?: { resources?: { requests?: Record<string, string> } } }).spec;
+        const status = (p as { status?: { capacity?: Record<string, string> } }).status;
+        return { name: p.metadata.name, requested: quantityBytes(spec?.resources?.requests?.storage) ?? 0, capacity: quantityBytes(status?.capacity?.storage) ?? 0 };
+      });
+    const used = Math.max(0, ...instances.map((i) => i.pg?.usedBytes ?? 0));
+    const plan = used > 0 ? planGrowth(db, claims, used) : undefined;
+    if (!plan) return;
+    f.storage = plan;
+    this.deps.metrics?.volume(db.metadata.namespace, db.metadata.name, used, plan.capacity);
+    for (const g of plan.grow) {
+      await a.mergePatch(PVC, g.name, { spec: { resources: { requests: { storage: g.to } } } });
+    }
+    if (plan.grow.length) {
+      a.event('Normal', Reasons.VolumeGrown, `growing data volume claim(s) ${plan.grow.map((g) => g.name).join(', ')} to ${plan.grow[0].to}: the database uses ${plan.usedPercent}% of ${toMi(plan.capacity)} (trigger ${db.spec.storageAutoGrow?.trigger ?? DEFAULT_TRIGGER_PERCENT}%)`, 'Storage');
+      this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.VolumeGrown);
+    }
+  }
+
+  /**
+   * `spec.postgresql` (derived settings, then the user's) written with ALTER SYSTEM on every instance that answers,
+   * and a reload where anything changed (tuning.ts; no write when every instance already has them). The PostgreSQL
+   * of a terminating pod is left alone: it restarts from its volume, and the next reconcile reaches it.
+   */
+  private async ensureParameters(a: Actions, instances: readonly Instance[], credentials: Credentials | undefined): Promise<TuningObservation> {
+    const db = a.db;
+    const parameters = desiredParameters(db);
+    const changedOn: string[] = [];
+    const changed = new Set<string>();
+    let error: string | undefined;
+    for (const i of instances) {
+      if (!i.pg || !i.ip || i.terminating || !credentials) continue;
+      this.deps.assertLeader?.(`SQL on instance ${i.name}`);
+      const r = await this.instances.applyParameters(i.ip, credentials, parameters, OPERATOR_WRITTEN_PARAMETERS).catch((err) => ({ changed: [], error: (err as Error).message }));
+      if (r.changed.length) {
+        changedOn.push(i.name);
+        r.changed.forEach((n) => changed.add(n));
+      }
+      if (r.error) error ??= `${i.name}: ${r.error}`;
+    }
+    if (changedOn.length) {
+      a.event('Normal', Reasons.ParametersApplied, `applied ${[...changed].sort().join(', ')} on ${changedOn.join(', ')} (ALTER SYSTEM and a reload)`, 'Tune');
+      this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.ParametersApplied);
+    }
+    if (error) a.event('Warning', Reasons.ParametersRefused, `PostgreSQL refused a setting of spec.postgresql: ${error}`, 'Tune');
+    const memory = tuningMemory(db);
+    return {
+      parameters,
+      ...(memory !== undefined ? { tunedForMemory: db.spec.resources?.limits?.memory ?? db.spec.resources?.requests?.memory } : {}),
+      restartPending: instances.filter((i) => !i.terminating && (i.pg?.pendingRestart?.length ?? 0) > 0).map((i) => i.name),
+      pendingSettings: [...new Set(instances.flatMap((i) => (i.terminating ? [] : i.pg?.pendingRestart ?? [])))].sort(),
+      autoRestart: autoRestart(db),
+      changed: [...changed].sort(),
+      ...(error ? { error } : {}),
+    };
+  }
 
   /**
    * The credentials Secret, read by name without a cache: the operator has no list/watch on
@@ -410,6 +509,7 @@ export class SampleDbReconciler implements Reconciler {
       backupFailed: latest ? !latest.succeeded : false,
       lastBackup: status.lastBackup?.completionTime,
       degraded: f.problems.length > 0,
+      restartPending: f.tuning?.restartPending.length ?? fresh.status?.postgresql?.restartPending?.length ?? 0,
     });
     await this.writeStatus(fresh, status);
   }
@@ -449,6 +549,9 @@ export class SampleDbReconciler implements Reconciler {
       progress: f.progress,
       problems: f.problems,
       replication: f.replication ?? replicationStatusOf(db.status),
+      tuning: f.tuning,
+      storage: f.storage && { ...f.storage, limit: db.spec.storageAutoGrow?.limit ?? '' },
+      anomalies: f.anomalies,
     };
     return computeStatus(db, observation);
   }

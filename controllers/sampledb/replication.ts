@@ -29,6 +29,7 @@
  * had not received (the lag in `status.instances`).
  */
 import { Stored } from '../../runtime';
+import { anomalySettings, lagging } from './anomalies';
 import { Instance, PgState } from './instances';
 import { Database, Pod, Reasons, SampleDBStatus } from './types';
 
@@ -62,6 +63,8 @@ export interface ReplicationResult {
   readonly requeueAfterMs?: number;
   /** Pods the StatefulSet must keep (spec.replicas, or more until the primary moved below it). */
   readonly statefulSetReplicas: number;
+  /** Instances whose pods this reconcile deleted to restart them for pending settings. */
+  readonly restarted?: readonly string[];
 }
 
 /** Default `spec.failoverDelaySeconds`. */
@@ -149,11 +152,14 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
       ops.event('Normal', Reasons.PrimaryLabelled, `${primary.name} is the primary`);
     } else if (healthyPrimary(primary)) {
       delete state.primaryUnavailableSince;
-      const target = switchoverTarget(db, instances, primary, want);
+      const requested = switchoverTarget(db, instances, primary, want);
+      const target = requested ?? (autoRestart(db) ? restartSwitchoverTarget(instances, primary, want) : undefined);
       if (target) {
         Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
         await ops.persist(state);
-        ops.event('Normal', Reasons.SwitchoverStarted, `switching the primary over from ${primary.name} to ${target.name}`);
+        ops.event('Normal', Reasons.SwitchoverStarted, requested
+          ? `switching the primary over from ${primary.name} to ${target.name}`
+          : `switching the primary over from ${primary.name} to ${target.name} so that ${primary.name} restarts as a standby (pending restart: ${primary.pg?.pendingRestart?.join(', ')})`);
       }
     } else {
       const since = state.primaryUnavailableSince ? new Date(state.primaryUnavailableSince) : now;
@@ -170,6 +176,12 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
       if (!target) {
         return done({ problem: { reason: Reasons.NoFailoverCandidate, message: `primary ${current} unavailable and no standby answers` }, requeueAfterMs: 2000 });
       }
+      // Patroni's maximum_lag_on_failover: the lag last seen while the primary answered. Promoted, a standby that far
+      // behind would silently drop that many bytes of acknowledged history.
+      const lastLag = status.instances?.find((x) => x.name === target.name)?.lagBytes;
+      if (lagging(db, lastLag)) {
+        return done({ problem: { reason: Reasons.NoFailoverCandidate, message: `primary ${current} unavailable; the most advanced standby ${target.name} was ${lastLag} bytes behind it when last seen (bound spec.anomalies.maxLagBytes ${anomalySettings(db).maxLagBytes}): not promoted` }, requeueAfterMs: 2000 });
+      }
       Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
       await ops.persist(state);
       ops.event('Warning', Reasons.FailoverStarted, `primary ${current} unavailable for ${Math.round(waited / 1000)}s: promoting ${target.name} (the most advanced standby)`);
@@ -185,19 +197,72 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
     // Checked on every reconcile: standbys cannot clone before the replication user exists.
     await ops.configurePrimary(primaryNow, synchronousStandbyNames(db, want));
   }
+  const lagOf = new Map(instanceStatuses(instances, state.currentPrimary).map((x) => [x.name, x.lagBytes]));
   for (const i of instances) {
     if (i.name === state.currentPrimary || !i.pod || i.terminating) continue;
+    const behind = i.pg?.recovery && lagging(db, lagOf.get(i.name));
     if (i.pg && !i.pg.recovery) {
       if (i.labelRole) await ops.setRole(i, undefined);
       await ops.deletePod(i);
       ops.event('Warning', Reasons.InstanceFenced, `${i.name} ran as a second primary; deleted its pod so it rejoins ${state.currentPrimary} as a standby`);
+    } else if (behind) {
+      // Out of <db>-ro until it catches up: readers would see data older than the bound.
+      if (i.labelRole) {
+        await ops.setRole(i, undefined);
+        ops.event('Warning', Reasons.StandbyLagging, `${i.name} is ${lagOf.get(i.name)} bytes behind the primary (bound ${anomalySettings(db).maxLagBytes}): removed from ${db.metadata.name}-ro until it catches up`);
+      }
     } else if (i.pg?.recovery && i.labelRole !== 'replica') {
       await ops.setRole(i, 'replica');
     } else if (i.labelRole === 'primary') {
       await ops.setRole(i, undefined);
     }
   }
+  const restart = autoRestart(db) && primaryNow && healthyPrimary(primaryNow) ? instanceToRestart(instances, primaryNow, want) : undefined;
+  if (restart) {
+    await ops.deletePod(restart);
+    const role = restart.name === primaryNow?.name ? 'the primary (no standby to switch over to)' : 'standby';
+    ops.event('Normal', Reasons.InstanceRestarted, `restarted ${role} ${restart.name} to apply settings that need a restart: ${restart.pg?.pendingRestart?.join(', ')}`);
+    return done({ progress: { reason: 'RollingRestart', message: `restarting ${restart.name} for ${restart.pg?.pendingRestart?.join(', ')}` }, requeueAfterMs: 2000, restarted: [restart.name] });
+  }
   return done();
+}
+
+/** `spec.postgresql.autoRestart` (default on). */
+export function autoRestart(db: Database): boolean {
+  return db.spec.postgresql?.autoRestart !== false;
+}
+
+const pending = (i: Instance) => (i.pg?.pendingRestart?.length ?? 0) > 0;
+
+/** Every instance to run has a ready pod whose PostgreSQL answers (a rolling restart goes one instance at a time). */
+function allSettled(instances: readonly Instance[], want: number): boolean {
+  const wanted = instances.filter((i) => i.ordinal < want);
+  return wanted.length === want && wanted.every((i) => i.pod && !i.terminating && i.ready && i.pg) && instances.every((i) => !i.terminating);
+}
+
+/**
+ * The next instance of a rolling restart for settings that need one (`pending_restart`): standbys first, the highest
+ * ordinal first, one at a time (every instance ready before the next); the primary only when no standby runs (a
+ * database of one instance restarts in place). A primary with standbys restarts through a switchover instead
+ * ({@link restartSwitchoverTarget}).
+ */
+export function instanceToRestart(instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+  if (!allSettled(instances, want)) return undefined;
+  const standby = instances.filter((i) => i.name !== primary.name && i.pg?.recovery && pending(i)).sort((a, b) => b.ordinal - a.ordinal)[0];
+  if (standby) return standby;
+  const standbys = instances.filter((i) => i.name !== primary.name && i.pod);
+  return pending(primary) && standbys.length === 0 ? primary : undefined;
+}
+
+/**
+ * When only the primary still needs a restart: the standby to switch over to (the most advanced ready one that
+ * follows the primary and runs the new settings), so the old primary restarts as a standby (the switchover stops it
+ * first: it ships all its WAL) and writes pause only for the switchover.
+ */
+export function restartSwitchoverTarget(instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+  if (!pending(primary) || !allSettled(instances, want)) return undefined;
+  if (instances.some((i) => i.name !== primary.name && pending(i))) return undefined;
+  return bestStandby(instances, (i) => i.ordinal < want && i.ready && i.pg?.timeline === primary.pg?.timeline);
 }
 
 /**

@@ -8,6 +8,7 @@
 import { controllerReference, KubeObject } from '../../runtime';
 import { instanceCommand, postgresArgs } from './instance-script';
 import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
+import { containerResources } from './tuning';
 import { ANNOTATION_UPGRADE_RESTORE, ANNOTATION_VERSION, Database, Desired, FINALIZER, labels, names, selectorLabels, StatefulSet } from './types';
 import { dataDirFor } from './versions';
 
@@ -86,7 +87,7 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
             // A standby's first start clones the primary before PostgreSQL answers: up to 10 minutes.
             startupProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 300, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
             livenessProbe: { exec: { command: READY_PROBE }, periodSeconds: 10, failureThreshold: 6, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
-            resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+            resources: containerResources(db),
             securityContext: containerSecurityContext(),
             volumeMounts: [
               { name: 'data', mountPath: '/var/lib/postgresql/data' },

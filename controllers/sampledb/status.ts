@@ -6,6 +6,8 @@
  * counters that change on their own), so steady state writes nothing. Never carries credentials.
  */
 import { Condition, ConditionInput, setCondition } from '../../runtime';
+import { evaluateAnomalies } from './anomalies';
+import { GrowthPlan, toMi } from './autogrow';
 import { BackupObservation } from './backups';
 import { ReplicationStatus } from './replication';
 import { withReplicationStatus } from './replication-status';
@@ -21,6 +23,27 @@ export interface Problem {
 export interface Progress {
   readonly reason: string;
   readonly message: string;
+}
+
+/** Settings applied to the instances (tuning.ts) and the instances that still need a restart for them. */
+export interface TuningObservation {
+  readonly parameters: Readonly<Record<string, string>>;
+  /** The memory quantity the derived settings come from. @default - nothing derived */
+  readonly tunedForMemory?: string;
+  /** Instances with `pending_restart` settings. */
+  restartPending: string[];
+  /** The settings pending a restart, over all instances. */
+  readonly pendingSettings: readonly string[];
+  readonly autoRestart: boolean;
+  /** Settings written in this reconcile. */
+  readonly changed: readonly string[];
+  /** A setting PostgreSQL refused. @default - none */
+  readonly error?: string;
+}
+
+/** The anomaly signals of one reconcile (anomalies.ts). */
+export interface AnomalyObservation {
+  readonly signals: ReturnType<typeof evaluateAnomalies>;
 }
 
 /** What a reconcile observed and decided. */
@@ -41,6 +64,12 @@ export interface Observation {
   readonly problems: readonly Problem[];
   /** Primary, failover in flight, instances. @default - none */
   readonly replication?: ReplicationStatus;
+  /** Settings, when the instances were reached. @default - the status keeps what it said */
+  readonly tuning?: TuningObservation;
+  /** Storage auto-grow, when configured and measured. @default - the status keeps what it said */
+  readonly storage?: GrowthPlan & { readonly limit: string };
+  /** Anomaly signals, when the instances were reached. @default - the conditions stay as they were */
+  readonly anomalies?: AnomalyObservation;
 }
 
 /** The desired status (conditions keep their lastTransitionTime when their status is unchanged). */
@@ -70,6 +99,30 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
       ? { type: 'BackupSucceeded', status: 'True', reason: 'BackupSucceeded', message: `${latest.type} backup ${latest.name} succeeded` }
       : { type: 'BackupSucceeded', status: 'False', reason: 'BackupFailed', message: `${latest.type} backup ${latest.name} failed` });
 
+  const t = o.tuning;
+  if (t) {
+    const count = Object.keys(t.parameters).length;
+    set(t.error
+      ? { type: 'ParametersApplied', status: 'False', reason: 'InvalidParameter', message: `PostgreSQL refused a setting: ${t.error}` }
+      : t.restartPending.length
+        ? {
+          type: 'ParametersApplied', status: 'False', reason: t.autoRestart ? 'RestartInProgress' : 'RestartPending',
+          message: `${t.restartPending.join(', ')} need a restart for ${t.pendingSettings.join(', ')}${t.autoRestart ? ': rolling restart (standbys first, then a switchover)' : ' (spec.postgresql.autoRestart is false: restart them yourself)'}`,
+        }
+        : { type: 'ParametersApplied', status: 'True', reason: 'Applied', message: count ? `${count} setting(s) applied on every instance${t.tunedForMemory ? `, derived from ${t.tunedForMemory} of memory` : ''}` : 'no settings beyond PostgreSQL\'s defaults' });
+  }
+
+  for (const a of o.anomalies?.signals ?? []) set(a.condition);
+
+  const g = o.storage;
+  if (g) {
+    set(g.limitReached
+      ? { type: 'StorageAutoGrow', status: 'False', reason: 'LimitReached', message: `the data volumes are at the limit ${g.limit} and the database uses ${g.usedPercent}% of them: raise storageAutoGrow.limit or free space` }
+      : g.grow.length || g.resizing
+        ? { type: 'StorageAutoGrow', status: 'True', reason: 'Growing', message: `growing the data volumes beyond ${toMi(g.capacity)}` }
+        : { type: 'StorageAutoGrow', status: 'True', reason: 'WithinLimit', message: `the data volumes may grow up to ${g.limit}` });
+  }
+
   // The newest successful backup ever seen, not only among the Jobs that still exist: Jobs are pruned (retention,
   // or garbage-collected with their CronJob when the schedule is removed) while their dumps stay on the backup
   // volume, and the validating webhook admits a restoreFrom that names this backup.
@@ -83,12 +136,26 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
     ...(o.runningVersion ? { currentVersion: o.runningVersion } : {}),
     ...(lastBackup ? { lastBackup } : {}),
     ...(o.restoredFrom ? { restoredFrom: o.restoredFrom } : {}),
+    ...postgresqlStatus(db, t),
+    ...(g ? { storage: { capacity: toMi(g.capacity), usedPercent: g.usedPercent } } : db.status?.storage ? { storage: db.status.storage } : {}),
     conditions,
   };
   return withReplicationStatus(status, o.replication ?? {});
 }
 
 type BackupRecord = NonNullable<SampleDBStatus['lastBackup']>;
+
+/** `status.postgresql`: from this reconcile's observation, else as it was. */
+function postgresqlStatus(db: Database, t: TuningObservation | undefined): Pick<SampleDBStatus, 'postgresql'> {
+  if (!t) return db.status?.postgresql ? { postgresql: db.status.postgresql } : {};
+  return {
+    postgresql: {
+      parameters: { ...t.parameters },
+      ...(t.tunedForMemory ? { tunedForMemory: t.tunedForMemory } : {}),
+      ...(t.restartPending.length ? { restartPending: [...t.restartPending] } : {}),
+    },
+  };
+}
 
 function newerBackup(observed: BackupRecord | undefined, recorded: BackupRecord | undefined): BackupRecord | undefined {
   if (!observed || !recorded) return observed ?? recorded;

@@ -159,4 +159,10 @@ export const Reasons = {
   SwitchoverCompleted: 'SwitchoverCompleted',
   NoFailoverCandidate: 'NoFailoverCandidate',
   RestoreSourceMissing: 'RestoreSourceMissing',
+  ParametersApplied: 'ParametersApplied',
+  ParametersRefused: 'ParametersRefused',
+  InstanceRestarted: 'InstanceRestarted',
+  VolumeGrown: 'VolumeGrown',
+  StandbyLagging: 'StandbyLagging',
+  SessionsTerminated: 'SessionsTerminated',
 } as const;

@@ -150,10 +150,19 @@ describe('SampleDB app', () => {
     ['a version that is not a version', { version: 'latest' }, /spec\.version.*should match/],
     ['backupRetention without a schedule', { version: '16', backupRetention: 3 }, /spec\.backupRetention.*backupRetention needs a backupSchedule/],
     ['no version', { replicas: 1 }, /spec\.version.*Required value/],
+    ['a parameter the operator owns', { version: '16', postgresql: { parameters: { work_mem: '8MB', synchronous_standby_names: '' } } }, /spec\.postgresql\.parameters.*parameters the operator owns cannot be set: listen_addresses/],
+    ['a parameter name that is not a setting name', { version: '16', postgresql: { parameters: { 'Work-Mem': '8MB' } } }, /spec\.postgresql\.parameters.*parameter names are lowercase PostgreSQL setting names/],
+    ['a CPU that is not a quantity', { version: '16', resources: { limits: { cpu: 'two' } } }, /spec\.resources\.limits\.cpu.*should match/],
   ])('fails synth for %s', (_name, spec, message) => {
     const chart = chartWithCrd();
     new SampleDB(chart, 'bad', { metadata: { name: 'bad' }, spec });
     expect(() => Testing.synth(chart)).toThrow(message);
+  });
+
+  test('resources and parameters within the rules synthesize (custom settings, a request below its limit)', () => {
+    const chart = chartWithCrd();
+    new SampleDB(chart, 'tuned', { metadata: { name: 'tuned' }, spec: { version: '16', resources: { requests: { cpu: '500m', memory: '512Mi' }, limits: { memory: '1Gi' } }, postgresql: { parameters: { 'work_mem': '8MB', 'pg_stat_statements.max': '1000' }, autoRestart: false } } });
+    expect(() => Testing.synth(chart)).not.toThrow();
   });
 
   test('fails synth for a major version downgrade (transition rule with previous)', () => {

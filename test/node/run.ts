@@ -25,6 +25,8 @@ type Suite = (h: NodeHarness) => Promise<void>;
 const SUITES: { readonly name: string; readonly load: () => Promise<{ default: Suite }> }[] = [
   { name: 'upgrade', load: () => import('./suites/upgrade') },
   { name: 'sampledb', load: () => import('./suites/sampledb') },
+  // SampleDB's automatic actions (docs/sampledb-autopilot.md) under a write load
+  { name: 'autopilot', load: () => import('./suites/autopilot') },
   { name: 'policy', load: () => import('./suites/policy') },
   { name: 'monitoring', load: () => import('./suites/monitoring') },
   { name: 'admission', load: () => import('./suites/admission') },

@@ -39,6 +39,10 @@ class StandInPostgres implements InstanceClient {
   }
 
   async configurePrimary(): Promise<void> { /* nothing to configure */ }
+
+  async applyParameters(): Promise<{ changed: string[] }> { return { changed: [] }; }
+
+  async activity(): Promise<never> { throw new Error('no sessions in this stand-in'); }
 }
 
 describeRealApiServer('SampleDB deleted mid-failover', (plane) => {

@@ -198,3 +198,56 @@ describe('replication (planner, no cluster)', () => {
     expect(later.status.targetPrimary).toBe('db-1');
   });
 });
+
+describe('rolling restart for settings that need one (pending_restart)', () => {
+  const pendingPg = (pg: PgState, names = ['shared_buffers']): PgState => ({ ...pg, timeline: 1, pendingRestart: names });
+  const p = (lsn: string) => ({ ...primaryPg(lsn), timeline: 1 });
+  const s = (lsn: string) => ({ ...standbyPg(lsn), timeline: 1 });
+
+  test('standbys first, the highest ordinal first, one at a time: nothing else is restarted in the same reconcile', async () => {
+    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }), instance(2, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(r.log.filter((l) => l.startsWith('delete') || l.startsWith('event'))).toEqual(['delete db-2', 'event InstanceRestarted']);
+    expect(res.restarted).toEqual(['db-2']);
+    expect(res.progress?.reason).toBe('RollingRestart');
+  });
+
+  test('while a restarted standby is not ready yet, nothing more restarts', async () => {
+    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }), instance(2, { ready: false, pg: s('0/3000000') })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(r.log.filter((l) => l.startsWith('delete'))).toEqual([]);
+    expect(res.restarted).toBeUndefined();
+  });
+
+  test('then the primary: a switchover to the most advanced standby, which stops the old primary first (it restarts as a standby)', async () => {
+    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: s('0/2FFFF00') }), instance(2, { labelRole: 'replica', pg: s('0/3000000') })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 3, synchronous: true }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(res.status.targetPrimary).toBe('db-2');
+    // the switchover's fencing step deletes the old primary's pod with its own grace period (a clean shutdown)
+    expect(r.log).toContain('delete db-0');
+    expect(r.log).not.toContain('promote db-2'); // not before the old primary stopped
+  });
+
+  test('a single instance restarts in place; with autoRestart: false nothing restarts', async () => {
+    const alone = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) })];
+    const r = recorder(alone);
+    const res = await reconcileReplication(db({ replicas: 1 }), alone, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(res.restarted).toEqual(['db-0']);
+    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) })];
+    const off = recorder(insts);
+    const none = await reconcileReplication(db({ replicas: 2, postgresql: { autoRestart: false } }), insts, { currentPrimary: 'db-0' }, off.ops, T0);
+    expect(off.log.filter((l) => l.startsWith('delete') || l.startsWith('persist'))).toEqual([]);
+    expect(none.status.targetPrimary).toBeUndefined();
+  });
+
+  test('no switchover to a standby that still needs a restart itself, nor to one on another timeline', async () => {
+    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: { ...s('0/3000000'), timeline: 2 } })];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(res.status.targetPrimary).toBeUndefined();
+    expect(r.log.filter((l) => l.startsWith('delete'))).toEqual([]);
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * `spec.postgresql` applied by the operator's instance client on a real PostgreSQL (the host's): a primary and a hot
+ * standby cloned from it, as the instance script runs them (settings of the command line, `standby.signal`). ALTER
+ * SYSTEM works on the standby too (each instance has its own postgresql.auto.conf), reloadable settings take effect
+ * at the reload, restart-only ones are reported as `pending_restart` until the instance restarts, a second apply
+ * writes nothing, a setting no longer wanted is reset, the settings other steps own are kept, and a value PostgreSQL
+ * refuses is reported without stopping the others.
+ *
+ * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
+ */
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { Client } from 'pg';
+import { Credentials } from '../../../controllers/sampledb/credentials';
+import { PgInstanceClient } from '../../../controllers/sampledb/instances';
+import { OPERATOR_WRITTEN_PARAMETERS } from '../../../controllers/sampledb/tuning';
+
+const PG_LIB = '/usr/lib/postgresql';
+const pgBin = existsSync(PG_LIB) ? readdirSync(PG_LIB).sort().map((v) => join(PG_LIB, v, 'bin')).reverse().find((b) => existsSync(join(b, 'postgres'))) : undefined;
+const runnable = process.getuid?.() === 0 && !!pgBin && spawnSync('id', ['postgres']).status === 0;
+if (!runnable) process.stderr.write('parameters.postgres.test.ts: skipped (needs root, a PostgreSQL under /usr/lib/postgresql and a postgres user)\n');
+const describeReal = runnable ? describe : describe.skip;
+
+const PRIMARY_PORT = 5441;
+const STANDBY_PORT = 5442;
+const credentials: Credentials = { username: 'postgres', password: 'unused', replicationUsername: 'postgres', replicationPassword: 'unused' };
+
+describeReal('SampleDB settings on a real PostgreSQL primary and standby [real PostgreSQL]', () => {
+  let dir: string;
+  const servers: ChildProcess[] = [];
+  let serverLog = '';
+
+  const asPostgres = (cmd: string, args: string[]) => {
+    const r = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, cmd), ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${cmd}: ${r.stderr}`);
+  };
+  const start = (data: string, port: number, extra: string[] = []) => {
+    const p = spawn('runuser', ['-u', 'postgres', '--', join(pgBin!, 'postgres'), '-D', data, '-c', `log_directory=${dir}`, '-c', 'logging_collector=off', '-c', 'listen_addresses=127.0.0.1', '-c', `port=${port}`, '-c', `unix_socket_directories=${dir}`, '-c', 'hot_standby_feedback=on', ...extra], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    p.stderr!.on('data', (b: Buffer) => { serverLog += b.toString(); });
+    servers.push(p);
+  };
+  async function query(port: number, sql: string): Promise<Record<string, unknown>[]> {
+    const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    await c.connect();
+    try { return (await c.query(sql)).rows; } finally { await c.end(); }
+  }
+  async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
+    const deadline = Date.now() + 30_000;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      try { const v = await fn(); if (v !== undefined) return v; } catch (err) { last = err; }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`timed out waiting for ${what}: ${String(last)}\n${serverLog}`);
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sampledb-params-'));
+    chmodSync(dir, 0o777);
+    const primary = join(dir, 'primary');
+    const standby = join(dir, 'standby');
+    asPostgres('initdb', ['-D', primary, '--auth=trust', '-U', 'postgres']);
+    start(primary, PRIMARY_PORT);
+    await until(async () => (await query(PRIMARY_PORT, 'select 1 as one'))[0], 'the primary');
+    asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(PRIMARY_PORT), '-U', 'postgres', '-D', standby, '-X', 'stream', '-c', 'fast']);
+    spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(standby, 'standby.signal')]);
+    start(standby, STANDBY_PORT, ['-c', `primary_conninfo=host=127.0.0.1 port=${PRIMARY_PORT} user=postgres`]);
+    await until(async () => ((await query(STANDBY_PORT, 'select pg_is_in_recovery() as r'))[0].r === true ? true : undefined), 'the standby');
+  }, 60_000);
+
+  afterAll(() => {
+    for (const p of servers) if (p.pid) { try { process.kill(p.pid, 'SIGINT'); } catch { /* gone */ } }
+    spawnSync('sleep', ['2']);
+    for (const p of servers) if (p.pid) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } }
+    for (const p of servers) { p.stderr?.destroy(); p.unref(); }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('reloadable settings apply at once, restart-only ones are pending_restart, on the primary and on the standby; a second apply writes nothing', async () => {
+    const client = new PgInstanceClient(3000, PRIMARY_PORT);
+    const onStandby = new PgInstanceClient(3000, STANDBY_PORT);
+    const wanted = { shared_buffers: '64MB', work_mem: '8MB', effective_cache_size: '768MB' };
+    // The primary's synchronous_standby_names is written by another step; parameter application keeps it.
+    await client.configurePrimary('127.0.0.1', credentials, 'ANY 1 (*)');
+    expect((await client.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).changed.slice().sort()).toEqual(['effective_cache_size', 'shared_buffers', 'work_mem']);
+    expect((await onStandby.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).changed.slice().sort()).toEqual(['effective_cache_size', 'shared_buffers', 'work_mem']);
+    for (const port of [PRIMARY_PORT, STANDBY_PORT]) {
+      const state = await until(async () => {
+        const s = await new PgInstanceClient(3000, port).state('127.0.0.1', credentials);
+        return s?.pendingRestart?.length ? s : undefined;
+      }, `pending_restart on ${port}`);
+      expect(state.pendingRestart).toEqual(['shared_buffers']);
+      expect((await query(port, "select current_setting('work_mem') as w"))[0].w).toBe('8MB');
+      expect((await query(port, "select current_setting('shared_buffers') as b"))[0].b).toBe('128MB'); // until a restart
+    }
+    expect(await client.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).toEqual({ changed: [] });
+    expect(await onStandby.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).toEqual({ changed: [] });
+    expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe('ANY 1 (*)');
+  }, 60_000);
+
+  test('a setting no longer wanted is reset (shared_buffers no longer pending), and a refused value is reported while the others apply', async () => {
+    const client = new PgInstanceClient(3000, PRIMARY_PORT);
+    expect((await client.applyParameters('127.0.0.1', credentials, { work_mem: '8MB' }, OPERATOR_WRITTEN_PARAMETERS)).changed.slice().sort()).toEqual(['effective_cache_size', 'shared_buffers']);
+    await until(async () => ((await client.state('127.0.0.1', credentials))?.pendingRestart?.length === 0 ? true : undefined), 'no pending restart');
+    const r = await client.applyParameters('127.0.0.1', credentials, { work_mem: 'a lot', maintenance_work_mem: '32MB' }, OPERATOR_WRITTEN_PARAMETERS);
+    expect(r.error).toMatch(/work_mem: invalid value for parameter "work_mem"/);
+    expect(r.changed).toEqual(['maintenance_work_mem']);
+    expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe('ANY 1 (*)');
+  }, 60_000);
+
+  test('anomalies: a session idle in a transaction is listed with the open transaction\'s age, and terminated only when asked', async () => {
+    const client = new PgInstanceClient(3000, PRIMARY_PORT);
+    const idle = new Client({ host: '127.0.0.1', port: PRIMARY_PORT, user: 'postgres', database: 'postgres', application_name: 'forgotten-tx' });
+    idle.on('error', () => undefined);
+    await idle.connect();
+    await idle.query('begin');
+    await idle.query('select 1');
+    await new Promise((r) => setTimeout(r, 2500));
+    const seen = await client.activity('127.0.0.1', credentials, 1, false);
+    expect(seen.idleInTransaction).toEqual([expect.objectContaining({ user: 'postgres', application: 'forgotten-tx' })]);
+    expect(seen).toMatchObject({ terminated: false, maxConnections: 100 });
+    expect(seen.longestTransactionSeconds).toBeGreaterThan(2);
+    expect(seen.connections).toBeGreaterThanOrEqual(2);
+    expect(seen.xidAge).toBeGreaterThan(0);
+    expect((await client.activity('127.0.0.1', credentials, 3600, true)).idleInTransaction).toEqual([]); // not idle that long: kept
+    const done = await client.activity('127.0.0.1', credentials, 1, true);
+    expect(done).toMatchObject({ terminated: true, idleInTransaction: [expect.objectContaining({ application: 'forgotten-tx' })] });
+    await expect(idle.query('select 1')).rejects.toThrow();
+    expect((await client.activity('127.0.0.1', credentials, 1, false)).idleInTransaction).toEqual([]);
+    await idle.end().catch(() => undefined);
+  }, 60_000);
+});
