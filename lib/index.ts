@@ -26,15 +26,20 @@ export {
 // Example (and real) custom resources, checked against their CRD.
 export { CustomResource, CustomResourceProps, CustomResourcePrevious, TypedCustomResourceProps } from './custom-resource/custom-resource';
 
-// Admission policies (ValidatingAdmissionPolicy, Kubernetes 1.30+), checked at synth as kube-apiserver 1.32 checks them.
+// Admission policies (ValidatingAdmissionPolicy, Kubernetes 1.30+; MutatingAdmissionPolicy, 1.36+), checked at synth as
+// each version of the app's range checks them at create.
 export {
   ValidatingAdmissionPolicy, ValidatingAdmissionPolicyProps, AcknowledgedPolicyWarning,
   ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingProps, ValidatingAdmissionPolicyBindingOptions,
+  MutatingAdmissionPolicy, MutatingAdmissionPolicyProps,
+  MutatingAdmissionPolicyBinding, MutatingAdmissionPolicyBindingProps, MutatingAdmissionPolicyBindingOptions,
 } from './admission-policy';
 export {
   MatchResourcesSpec, NamedRuleWithOperationsSpec, LabelSelectorSpec, LabelSelectorRequirementSpec, ValidationSpec,
   AuditAnnotationSpec, MatchConditionSpec, VariableSpec, ParamKindSpec, ParamRefSpec,
   ValidatingAdmissionPolicyManifest, ValidatingAdmissionPolicyBindingManifest,
+  MutatingAdmissionPolicyManifest, MutatingAdmissionPolicyBindingManifest, MutatingAdmissionPolicySpec, MutatingAdmissionPolicyBindingSpec, MutationSpec,
+  validateMutatingPolicyManifest, validateMutatingBindingManifest,
   validatePolicyManifest, validateBindingManifest, typeCheckPolicy, clusterResolver, ExpressionWarning, KindResolver, PolicyTypeCheck,
   GroupVersionKind,
 } from './apiserver/admission-policy';

@@ -1,2 +1,4 @@
 export { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyProps, AcknowledgedPolicyWarning } from './validating-admission-policy';
 export { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingProps, ValidatingAdmissionPolicyBindingOptions } from './validating-admission-policy-binding';
+export { MutatingAdmissionPolicy, MutatingAdmissionPolicyProps } from './mutating-admission-policy';
+export { MutatingAdmissionPolicyBinding, MutatingAdmissionPolicyBindingProps, MutatingAdmissionPolicyBindingOptions } from './mutating-admission-policy-binding';

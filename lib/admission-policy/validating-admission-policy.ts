@@ -1,16 +1,15 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { Construct, IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import { formatIssue } from '../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import {
   AuditAnnotationSpec, clusterResolver, MatchConditionSpec, MatchResourcesSpec, ParamKindSpec,   ValidatingAdmissionPolicyManifest, ValidationSpec, validatePolicyManifest, VariableSpec,
 } from '../apiserver/admission-policy';
 import { typeCheckPolicyDetails } from '../apiserver/admission-policy/type-check-policy';
-import { CrdManifest } from '../apiserver/crd-manifest';
-import { CustomResourceDefinition } from '../crd/custom-resource-definition';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { emitWhereServed } from '../synth-metadata/conditional-objects';
 import { Warnings } from '../synth-metadata/warnings';
+import { appCrds, isCrd } from './_app-crds';
 import { ourPolicyChecks } from './_policy-checks';
 import { perVersion } from '../synth-metadata/target-versions';
 import { policyVersions } from './_policy-versions';
@@ -154,15 +153,6 @@ export class ValidatingAdmissionPolicy extends Construct {
     for (const issue of ourPolicyChecks(manifest, checks.get(ours)!)) Warnings.of(this).add(formatIssue(issue));
     return [];
   }
-}
-
-function isCrd(x: unknown): x is ICustomResourceDefinition {
-  return typeof x === 'object' && x !== null && typeof (x as ICustomResourceDefinition).toManifest === 'function';
-}
-
-/** The CRDs of the app the construct is in: their schemas type `object` for the kinds they define. */
-function appCrds(scope: IConstruct): CrdManifest[] {
-  return scope.node.root.node.findAll().filter(CustomResourceDefinition.isCustomResourceDefinition).map(c => c.toManifest());
 }
 
 /** The apiserver's known false warnings, explained so that a correct policy does not look broken. */

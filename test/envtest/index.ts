@@ -116,6 +116,23 @@ export function describeEachApiServerVersion(
   }
 }
 
+/** `describeRealApiServer` on one oracle version's control plane (`name [v1.36] [real-apiserver]`): an API only it serves. */
+export function describeApiServerVersion(name: string, version: OracleVersion, fn: (plane: () => ControlPlane) => void, opts: ControlPlaneOptions = {}): void {
+  const assets = assetsFor(version);
+  if ('missing' in assets) {
+    if (!process.env.ENVTEST_REQUIRED) {
+      console.log(`real-apiserver suite "${name}" on ${version} skipped: ${assets.missing}`);
+      describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => fn(() => { throw new Error(assets.missing); }));
+      return;
+    }
+    describe(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => {
+      test('the control plane of this version is there', () => { throw new Error(assets.missing); });
+    });
+    return;
+  }
+  describeRealApiServer(`${name} [v${version}]`, fn, { ...opts, assetsDir: assets.dir });
+}
+
 export interface KubectlResult {
   readonly code: number;
   readonly stdout: string;

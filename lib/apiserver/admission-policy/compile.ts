@@ -2,6 +2,7 @@ import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachiner
 import { AstExpr } from '../cel/ast';
 import { CelType, DYN, typeName } from '../cel/cel-types';
 import { CheckedExpression, checkExpression } from '../cel/type-checker';
+import { MUTATION_FUNCTIONS } from './mutation-types';
 import { AUTHZ_FUNCTIONS, policyDeclarations, PolicyVariables, withheldIn } from './policy-environment';
 
 /** One admission expression compiled like the apiserver does (`CompileCELExpression`), before any result-type check. */
@@ -23,7 +24,8 @@ export function compileAdmissionExpression(source: string, vars: PolicyVariables
   if (limit) return { checked: { type: DYN, errors: [limit], unsupported: [], usesOldSelf: false }, errorText: limit, type: DYN };
   // the CEL environment of `version` (celEnvironment: libraries, optional syntax, the checker's cel-go behaviour), with
   // the authorizer library of admission expressions
-  const checked = checkExpression(source, policyDeclarations(vars), { functions: AUTHZ_FUNCTIONS, withheld: withheldIn(version), strict: true, version });
+  const functions = vars.structs ? [...AUTHZ_FUNCTIONS, ...MUTATION_FUNCTIONS] : AUTHZ_FUNCTIONS;
+  const checked = checkExpression(source, policyDeclarations(vars), { functions, withheld: withheldIn(version), strict: true, version, structs: vars.structs });
   // cel-go's parser (ANTLR) words its errors differently from the local one: both are marked `Syntax error:`
   const depth = checked.ast ? callDepth(checked.ast.root) : 0;
   if (depth > MAX_RECURSION_DEPTH) {

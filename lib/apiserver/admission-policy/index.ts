@@ -6,3 +6,6 @@ export { typeCheckPolicy, clusterResolver, ExpressionWarning, KindResolver, Poli
 export { builtinApiVersion, builtinKindFor, builtinSchema, GroupVersionKind, gvkString } from './builtin-openapi';
 export { compileAdmissionExpression, CompiledExpression } from './compile';
 export { PolicyVariables } from './policy-environment';
+export * from './mutating-policy-manifest';
+export { validateMutatingPolicyManifest, validateMutatingBindingManifest } from './validate-mutating-policy';
+export { typeCheckMutations } from './type-check-mutations';

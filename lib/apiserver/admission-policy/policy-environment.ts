@@ -1,5 +1,6 @@
 import { BOOL, CelType, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP } from '../cel/cel-types';
 import { FunctionDecl } from '../cel/declarations';
+import type { StructDecl } from '../cel/type-checker';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 
 /**
@@ -82,6 +83,8 @@ export interface PolicyVariables {
   readonly requestResource: boolean;
   /** `variables`: declared when the policy has variables (composition), with the fields compiled so far. */
   readonly variables?: CelType;
+  /** A mutating policy's message types (`Object…`, `JSONPatch`) and `jsonpatch.escapeKey` (`mutationStructs`). */
+  readonly structs?: (messageName: string) => StructDecl | undefined;
 }
 
 /** The declarations of one compile. */

@@ -141,11 +141,13 @@ const MAX_AUDIT_VALUE_EXPRESSION_LENGTH = 5 * 1024;
 const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
   'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
-function isCelIdentifier(name: string): boolean {
+/** @internal shared with the mutating policy's checks */
+export function isCelIdentifier(name: string): boolean {
   return /^[_a-zA-Z][_a-zA-Z0-9]*$/.test(name) && !CEL_RESERVED.has(name);
 }
 
-function expressionIssues(path: string, source: string, vars: Parameters<typeof compileAdmissionExpression>[1], want: readonly string[], version: KubernetesVersion): Issue[] {
+/** @internal shared with the mutating policy's checks */
+export function expressionIssues(path: string, source: string, vars: Parameters<typeof compileAdmissionExpression>[1], want: readonly string[], version: KubernetesVersion): Issue[] {
   const c = compileAdmissionExpression(source, vars, version);
   if (c.errorText) return [invalid(path, source, `compilation failed: ${c.errorText}`)];
   if (!want.includes(c.type.kind)) return [invalid(path, source, `must evaluate to ${want[0]}${butGot(c.type, version)}`)];
@@ -159,11 +161,13 @@ function butGot(t: CelType, version: KubernetesVersion): string {
 }
 
 /** A compiled expression whose program cannot be built (a bad literal where literals are not validated at compile). */
-function programFailed(path: string, error: string): Issue {
+/** @internal shared with the mutating policy's checks */
+export function programFailed(path: string, error: string): Issue {
   return { path, message: `Internal error: program instantiation failed: ${error}` };
 }
 
-function matchConditions(conditions: readonly { name: string; expression: string }[], hasParams: boolean, path: string, version: KubernetesVersion): Issue[] {
+/** @internal shared with the mutating policy's checks */
+export function matchConditions(conditions: readonly { name: string; expression: string }[], hasParams: boolean, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   if (conditions.length > 64) issues.push({ path, message: `Too many: ${conditions.length}: must have at most 64 items` });
   const names = new Set<string>();
@@ -183,7 +187,8 @@ function matchConditions(conditions: readonly { name: string; expression: string
   return issues;
 }
 
-function paramKind(p: ParamKindSpec, path: string): Issue[] {
+/** @internal shared with the mutating policy's checks */
+export function paramKind(p: ParamKindSpec, path: string): Issue[] {
   const issues: Issue[] = [];
   if (!p.apiVersion) {
     issues.push(required(`${path}.apiVersion`));
@@ -212,7 +217,8 @@ function paramKind(p: ParamKindSpec, path: string): Issue[] {
   return issues;
 }
 
-function paramRef(p: ParamRefSpec, path: string): Issue[] {
+/** @internal shared with the mutating policy's checks */
+export function paramRef(p: ParamRefSpec, path: string): Issue[] {
   const issues: Issue[] = [];
   if (p.name) {
     for (const e of pathSegmentName(p.name)) issues.push(invalid(`${path}.name`, p.name, e));
@@ -228,7 +234,8 @@ function paramRef(p: ParamRefSpec, path: string): Issue[] {
   return issues;
 }
 
-function matchResources(m: MatchResourcesSpec, path: string, version: KubernetesVersion): Issue[] {
+/** @internal shared with the mutating policy's checks */
+export function matchResources(m: MatchResourcesSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   const policy = m.matchPolicy ?? 'Equivalent';
   if (!['Equivalent', 'Exact'].includes(policy)) issues.push(notSupported(`${path}.matchPolicy`, policy, ['Equivalent', 'Exact']));
@@ -271,14 +278,47 @@ function rule(r: NamedRuleWithOperationsSpec, path: string, version: KubernetesV
   versions.forEach((v, i) => {
     if (v === '') issues.push(required(`${path}.apiVersions[${i}]`));
   });
-  const resources = r.resources ?? [];
-  if (resources.length === 0) issues.push(required(`${path}.resources`));
-  resources.forEach((res, i) => {
-    if (res === '') issues.push(required(`${path}.resources[${i}]`));
-  });
+  issues.push(...resourcesRule(r.resources ?? [], `${path}.resources`, version));
   if (r.scope !== undefined && !['*', 'Cluster', 'Namespaced'].includes(r.scope)) {
     issues.push(notSupported(`${path}.scope`, r.scope, ['*', 'Cluster', 'Namespaced']));
   }
+  return issues;
+}
+
+/**
+ * `validateResources` (subresources allowed): `x/*` and `*\/x` exclude the resources they cover that come after them,
+ * `*\/*` stands alone, and `*` excludes resources without a subresource. Upstream tracks the last of those only: the
+ * flag is overwritten by each resource without a slash (measured: `['deployments', '*']` is accepted, `['*',
+ * 'deployments']` refused, on 1.28, 1.32 and 1.36).
+ */
+function resourcesRule(resources: readonly string[], path: string, version: KubernetesVersion): Issue[] {
+  const issues: Issue[] = [];
+  if (resources.length === 0) issues.push(required(path));
+  const wildcardSubresourcesOf = new Set<string>();
+  const wildcardResourcesOf = new Set<string>();
+  let doubleWildcard = false;
+  let singleWildcard = false;
+  let resourceWithoutSubresource = false;
+  resources.forEach((res, i) => {
+    if (res === '') {
+      issues.push(required(`${path}[${i}]`));
+      return;
+    }
+    if (res === '*/*') doubleWildcard = true;
+    if (res === '*') singleWildcard = true;
+    const slash = res.indexOf('/');
+    if (slash < 0) {
+      resourceWithoutSubresource = res !== '*';
+      return;
+    }
+    const [resource, sub] = [res.slice(0, slash), res.slice(slash + 1)];
+    if (wildcardSubresourcesOf.has(resource)) issues.push(invalid(`${path}[${i}]`, res, `if '${resource}/*' is present, must not specify ${res}`));
+    if (wildcardResourcesOf.has(sub)) issues.push(invalid(`${path}[${i}]`, res, `if '*/${sub}' is present, must not specify ${res}`));
+    if (sub === '*') wildcardSubresourcesOf.add(resource);
+    if (resource === '*') wildcardResourcesOf.add(sub);
+  });
+  if (resources.length > 1 && doubleWildcard) issues.push(invalid(path, shownList(resources, version), 'if \'*/*\' is present, must not specify other resources'));
+  if (singleWildcard && resourceWithoutSubresource) issues.push(invalid(path, shownList(resources, version), 'if \'*\' is present, must not specify other resources without subresources'));
   return issues;
 }
 
@@ -306,7 +346,8 @@ function labelSelector(s: LabelSelectorSpec, path: string): Issue[] {
   return issues;
 }
 
-function objectMetaName(name: string | undefined): Issue[] {
+/** @internal shared with the mutating policy's checks */
+export function objectMetaName(name: string | undefined): Issue[] {
   if (!name) return [required('metadata.name', 'name or generateName is required')];
   return isDns1123Subdomain(name).map(e => invalid('metadata.name', name, e));
 }
@@ -318,11 +359,11 @@ function pathSegmentName(name: string): string[] {
   return bad.map(c => `may not contain '${c}'`);
 }
 
-const required = (path: string, detail?: string): Issue => ({ path, message: detail ? `Required value: ${detail}` : 'Required value' });
-const invalid = (path: string, value: unknown, detail: string): Issue =>
+export const required = (path: string, detail?: string): Issue => ({ path, message: detail ? `Required value: ${detail}` : 'Required value' });
+export const invalid = (path: string, value: unknown, detail: string): Issue =>
   ({ path, message: `Invalid value: ${goValue(value)}: ${detail}`, value: typeof value === 'object' && value !== null && 'shown' in value ? (value as ShownValue).value : value });
-const duplicate = (path: string, value: string): Issue => ({ path, message: `Duplicate value: ${goValue(value)}` });
-const notSupported = (path: string, value: string, supported: readonly string[]): Issue =>
+export const duplicate = (path: string, value: string): Issue => ({ path, message: `Duplicate value: ${goValue(value)}` });
+export const notSupported = (path: string, value: string, supported: readonly string[]): Issue =>
   ({ path, message: `Unsupported value: ${goValue(value)}: supported values: ${supported.map(s => JSON.stringify(s)).join(', ')}`, value });
 
 /** A list as a field error prints it: JSON from 1.34 (`fieldValuesAsJson`), Go's `%#v` before (`[]string{"a", "b"}`). */

@@ -57,7 +57,7 @@ export function typeName(t: CelType): string {
     case 'list': return `list(${typeName(t.elem)})`;
     case 'map': return `map(${typeName(t.key)}, ${typeName(t.value)})`;
     case 'object': return t.name;
-    case 'opaque': return t.name === 'Untyped' ? '<nil>' : `kubernetes.${t.name}`;
+    case 'opaque': return t.name === 'Untyped' ? '<nil>' : t.name === 'Optional' ? `optional_type(${typeName(t.of ?? { kind: 'dyn' })})` : `kubernetes.${t.name}`;
     case 'type': return t.of ? `type(${typeName(t.of)})` : 'type';
     case 'null': return 'null_type';
     case 'timestamp': return 'google.protobuf.Timestamp';
@@ -239,7 +239,11 @@ export function isAssignable(param: CelType, value: CelType): boolean {
       return isAssignable(param.key, v.key) && isAssignable(param.value, v.value);
     }
     case 'object': return true; // schema objects are structurally typed for our purposes
-    case 'opaque': return param.name === (value as { name: string }).name;
+    case 'opaque': {
+      const v = value as { name: string; of?: CelType };
+      // optionals of different value types do not mix (`optional_type(int)` is not `optional_type(bool)`)
+      return param.name === v.name && (!param.of || !v.of || isAssignable(param.of, v.of));
+    }
     default: return true;
   }
 }

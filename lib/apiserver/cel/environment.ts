@@ -60,6 +60,19 @@ export const CEL_CHECKER_CHANGES = {
   keywordFieldNames: 32,
   /** IP and CIDR values are shown as `kubernetes.IP`/`kubernetes.CIDR` in errors; before, `net.IP`/`net.CIDR()` (measured on 1.28). */
   kubernetesTypeNames: 29,
+  /**
+   * A `\u`/`\U` escape of a surrogate code point in a string literal is refused by the parser (`invalid unicode code
+   * point`, beyond U+10FFFF too); before, a surrogate was kept (as U+FFFD) and a code point beyond Unicode refused as
+   * `unable to unescape string`. Measured: 1.28 and 1.32 the old way, 1.36 the new; the cel-go of 1.33 to 1.35 is not
+   * measured, so it counts from the first version measured with it.
+   */
+  surrogateEscapesRefused: 36,
+  /**
+   * Homogeneous list and map literals are checked by cel-go's AST validator (every element of the first one's exact
+   * type); cel-go v0.16 (1.28) joined the element types instead, so a dyn element mixes with an int (measured on 1.28:
+   * `[object.metadata.name, 2]` passes, `[1.5, 2]` fails). Counted from cel-go v0.17 (1.29).
+   */
+  homogeneousLiteralsValidated: 29,
 } as const;
 
 /** A library, syntax or checker option of `CEL_LIBRARIES`. */

@@ -1,5 +1,5 @@
 import { AstExpr, location, parseRule } from './ast';
-import { rewriteOptionalSyntax } from './optional-syntax';
+import { OPTIONAL_FIELD_PREFIX, rewriteOptionalSyntaxMapped } from './optional-syntax';
 import {
   BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, mapOf, opaque, optionalOf, STRING, TIMESTAMP, typeName,
 } from './cel-types';
@@ -8,6 +8,7 @@ import { CelEnvironment, celEnvironment, CelLibrary } from './environment';
 import { isTwoVariableCall } from './macros';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { overloadIds } from './overload-ids';
+import { FORMAT_CLAUSE_KINDS, validateFormatStatically } from './string-format';
 import { goRegexpError } from '../schema/go-regexp';
 
 // the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
@@ -49,10 +50,25 @@ export interface CheckedAst {
  */
 export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>, options: CheckOptions = {}): CheckedExpression {
   const env = celEnvironment(options.version);
-  const rewritten = rewriteOptionalSyntax(source);
+  const { text: rewritten, toSource } = rewriteOptionalSyntaxMapped(source);
   const ast = parsed(rewritten);
   if ('error' in ast) {
     return { type: DYN, errors: [`ERROR: <input>:${ast.error}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
+  }
+  // literals cel-go's parser refuses (integers out of range; surrogate escapes on newer cel-go): the only errors reported
+  const literalErrors = [
+    ...ast.literalErrors,
+    ...ast.badCodePoints.flatMap(b => {
+      if (b.literal === 'bytes') return [{ at: b.at, message: 'unable to unescape string' }];
+      if (env.checks('surrogateEscapesRefused')) return [{ at: b.at, message: 'invalid unicode code point' }];
+      return b.problem === 'surrogate' ? [] : [{ at: b.at, message: 'unable to unescape string' }];
+    }),
+  ].sort((a, b) => a.at - b.at);
+  if (literalErrors.length > 0) {
+    return {
+      type: DYN, errors: literalErrors.map(l => `ERROR: <input>:${location(source, toSource(l.at))}: ${l.message}`), unsupported: [],
+      usesOldSelf: /\boldSelf\b/.test(source), ast: { root: ast.root, types: new Map(), overloads: new Map(), globalNames: new Map() },
+    };
   }
   // without the optional library, cel-go's parser refuses the optional syntax (`.?` at its `.`, an index's `[?` at its
   // `[`, a list element's `?` at the `?`): the only error reported
@@ -64,6 +80,8 @@ export function checkExpression(source: string, variables: Readonly<Record<strin
     };
   }
   const checker = new TypeChecker(rewritten, ast.positions, variables, options.functions ? declsByName(options.functions) : undefined, options.withheld, options.strict === true, env);
+  checker.structs = options.structs;
+  checker.shownAt = at => (at === undefined ? '1:1' : location(source, toSource(at)));
   const t = checker.visit(ast.root, new Map());
   return {
     type: t, errors: [...checker.errors].sort((a, b) => a.at - b.at).map(err => err.text), unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
@@ -91,6 +109,24 @@ export interface CheckOptions {
   readonly strict?: boolean;
   /** The Kubernetes version whose CEL environment (`CEL_LIBRARIES`) compiles the expression. @default '1.32' */
   readonly version?: KubernetesVersion;
+  /**
+   * Message types the expression may construct (`Object.spec{replicas: 3}`, `JSONPatch{op: 'add', …}`: a mutating
+   * admission policy's environment): the declaration of a message name, or undefined for an undeclared one.
+   */
+  readonly structs?: (messageName: string) => StructDecl | undefined;
+}
+
+/** A message type an expression may construct. */
+export interface StructDecl {
+  /** The constructed value's type (an object type named after the message). */
+  readonly type: Extract<CelType, { kind: 'object' }>;
+  /** Whether fields the type does not declare are accepted (as dyn). */
+  readonly open: boolean;
+  /**
+   * How an undeclared field is reported: cel-go's `undefined field 'f'`, or (a declared message type of the apiserver,
+   * JSONPatch) `expected type of field 'f' is '' but provided type is 'string'`.
+   */
+  readonly undeclaredField: 'undefined' | 'untyped';
 }
 
 /**
@@ -144,6 +180,17 @@ const BINARY_OPERATORS: Readonly<Record<string, string>> = {
 /** The iteration variable of the comprehension `cel.bind` expands to (macros.ts). */
 const BIND_ITER_VAR = '#unused';
 
+/** cel-go's arithmetic overloads as (left, right, result) kinds; a list's result is the list operand's type. */
+const NUMERIC_OVERLOADS: ReadonlyArray<readonly [string, string, string]> = [['int', 'int', 'int'], ['uint', 'uint', 'uint'], ['double', 'double', 'double']];
+const ARITHMETIC_OVERLOADS: Readonly<Record<string, ReadonlyArray<readonly [string, string, string]>>> = {
+  '_+_': [...NUMERIC_OVERLOADS, ['string', 'string', 'string'], ['bytes', 'bytes', 'bytes'], ['list', 'list', 'list'],
+    ['timestamp', 'duration', 'timestamp'], ['duration', 'timestamp', 'timestamp'], ['duration', 'duration', 'duration']],
+  '_-_': [...NUMERIC_OVERLOADS, ['timestamp', 'timestamp', 'duration'], ['timestamp', 'duration', 'timestamp'], ['duration', 'duration', 'duration']],
+  '_*_': NUMERIC_OVERLOADS,
+  '_/_': NUMERIC_OVERLOADS,
+  '_%_': [['int', 'int', 'int'], ['uint', 'uint', 'uint']],
+};
+
 class TypeChecker {
   /** Errors with their offset in the source: cel-go reports them sorted by location. */
   public readonly errors: Array<{ readonly at: number; readonly text: string }> = [];
@@ -155,6 +202,9 @@ class TypeChecker {
   public readonly overloads = new Map<bigint, readonly string[]>();
   public readonly globalNames = new Map<bigint, string>();
   public usesOldSelf = false;
+  public structs?: (messageName: string) => StructDecl | undefined;
+  /** `line:column` in the source as written of an offset in the (rewritten) text checked. */
+  public shownAt: (offset: number | undefined) => string = offset => location(this.source, offset);
   /** Literals passed straight to `format()`, exempt from the homogeneous-literal check (as the strings extension asks). */
   private readonly exemptLiterals = new Set<bigint>();
 
@@ -216,6 +266,8 @@ class TypeChecker {
         return { kind: 'list', elem };
       }
       case 'structExpr': {
+        const decl = k.value.messageName ? this.structs?.(k.value.messageName) : undefined;
+        if (decl) return this.construct(decl, k.value.entries, scope);
         const values = k.value.entries.map(en => (en.value ? this.visit(en.value, scope) : DYN));
         const keys = k.value.entries.map(en => (en.keyKind.case === 'mapKey' ? this.visit(en.keyKind.value as AstExpr, scope) : STRING));
         if (!k.value.messageName && !this.exemptLiterals.has(e.id)) {
@@ -230,6 +282,30 @@ class TypeChecker {
       case 'comprehensionExpr': return this.comprehension(e, k.value, scope);
       default: return DYN;
     }
+  }
+
+  /** `Msg{f: v, …}`: each field's value checked against the field's type, reported at the field's `:` as cel-go does. */
+  private construct(decl: StructDecl, entries: Extract<AstExpr['exprKind'], { case: 'structExpr' }>['value']['entries'], scope: Scope): CelType {
+    for (const entry of entries) {
+      const given = entry.value ? this.visit(entry.value, scope) : DYN;
+      const written = String(entry.keyKind.value);
+      const optional = (entry as { optionalEntry?: boolean }).optionalEntry || written.startsWith(OPTIONAL_FIELD_PREFIX);
+      const field = written.startsWith(OPTIONAL_FIELD_PREFIX) ? written.slice(OPTIONAL_FIELD_PREFIX.length) : written;
+      const declared = decl.type.fields[field];
+      const at = this.source.indexOf(':', this.positions[String((entry as { id?: bigint }).id)] ?? 0);
+      const report = (message: string) => this.errors.push({ at, text: `ERROR: <input>:${this.shownAt(at)}: ${message}` });
+      if (!declared) {
+        if (decl.open) continue;
+        if (decl.undeclaredField === 'untyped') report(`expected type of field '${field}' is '' but provided type is '${this.shownType(given)}'`);
+        else report(`undefined field '${field}'`);
+        continue;
+      }
+      const value = optional && given.kind === 'opaque' && given.name === 'Optional' ? given.of ?? DYN : given;
+      // a constructed message (`Object.spec.template{…}`) fills a field of the kind's own type
+      const fits = declared.kind === 'object' && value.kind === 'object' ? declared.name === value.name || value.name.startsWith('Object') : isAssignable(declared, value);
+      if (!fits) report(`expected type of field '${field}' is '${this.shownType(declared)}' but provided type is '${this.shownType(value)}'`);
+    }
+    return decl.type;
   }
 
   private ident(e: AstExpr, name: string, scope: Scope): CelType {
@@ -331,16 +407,22 @@ class TypeChecker {
     }
     if (target && name === 'sortBy' && args.length === 2) this.missing.add('lists');
     const tgt = target ? this.visit(target, scope) : undefined;
-    // format()'s arguments are exempt from the homogeneous-literal check, nested literals too (measured: `[[1, 'a']]` passes)
-    if (name === 'format') for (const a of args) this.exemptNested(a);
+    // format()'s arguments are exempt from the homogeneous-literal check, nested literals too (measured: `[[1, 'a']]` passes),
+    // where the strings extension declares format() (1.28's checker checks them: `expected type 'double' but found 'int'`)
+    if (name === 'format' && this.env.has('stringsV2')) for (const a of args) this.exemptNested(a);
     const types = args.map(a => this.visit(a, scope));
     this.overloads.set(e.id, overloadIds(name, tgt, types));
+    if (name === 'format' && target && tgt?.kind === 'string' && this.env.has('stringsV2')) this.validateFormat(e, target, args);
     if (tgt && (name === '__optSelect__' || name === '__optChainSelect__' || name === '__optIndex__') && args.length === 1) {
       return this.optionalAccess(e, name, tgt, args[0], types[0]);
     }
     if (tgt?.kind === 'opaque' && tgt.name === 'Optional' && tgt.of && args.length <= 1) {
       if (name === 'value' && args.length === 0) return tgt.of;
-      if (name === 'orValue' && args.length === 1) return joinTypes(tgt.of, types[0]);
+      if (name === 'orValue' && args.length === 1) {
+        if (tgt.of.kind === 'dyn') return DYN;
+        if (!isAssignable(tgt.of, types[0])) this.noOverload(e, name, tgt, types);
+        return joinTypes(tgt.of, types[0]);
+      }
     }
     if (!this.declared(name) && (NOT_OFFERED.has(name) || this.withheld?.has(name) || DECLS_BY_NAME.has(name))) {
       this.noteMissing(name);
@@ -353,6 +435,11 @@ class TypeChecker {
       return DYN;
     }
     this.validateLiteral(name, tgt, args);
+    // an empty list literal's element type is free in cel-go: it takes the other branch's (`c ? [] : [JSONPatch{…}]`)
+    if (name === '_?_:_' && types.length === 3) {
+      if (isEmptyList(args[1]) && types[2].kind === 'list') types[1] = types[2];
+      else if (isEmptyList(args[2]) && types[1].kind === 'list') types[2] = types[1];
+    }
     const operator = this.operator(e, name, types);
     if (operator) return operator;
     if (name === 'size' && (tgt ? types.length === 0 : types.length === 1)) {
@@ -384,6 +471,7 @@ class TypeChecker {
     }
     for (const d of candidates) {
       const result = matchOverload(d, tgt, types);
+      if (result && name === 'optional.of') return optionalOf(types[0]);
       if (result) return d.library === 'lists' || d.library === 'optionalTypesV2' ? listResult(name, tgt, types, result) : result;
     }
     // an overload only a newer version has (a list's reverse() where the strings' is asked for: no)
@@ -551,7 +639,8 @@ class TypeChecker {
   }
 
   private arithmetic(e: AstExpr, name: string, l: CelType, r: CelType): CelType {
-    if (l.kind === 'dyn' || r.kind === 'dyn') return l.kind === 'dyn' ? (r.kind === 'dyn' ? DYN : r) : l;
+    if (l.kind === 'dyn' && r.kind === 'dyn') return DYN;
+    if (l.kind === 'dyn' || r.kind === 'dyn') return this.dynArithmetic(e, name, l, r);
     const same = l.kind === r.kind;
     if (same && NUMERIC.has(l.kind) && !(name === '_%_' && l.kind === 'double')) return l;
     if (name === '_+_') {
@@ -567,6 +656,55 @@ class TypeChecker {
     }
     this.noOverload(e, name, undefined, [l, r]);
     return DYN;
+  }
+
+  /**
+   * One dyn operand: every overload the other operand's type fits is a candidate, and cel-go's result is their result
+   * type when they agree, else dyn (`dyn - duration` is a timestamp or a duration: dyn; `dyn + int` is an int).
+   */
+  private dynArithmetic(e: AstExpr, name: string, l: CelType, r: CelType): CelType {
+    const known = l.kind === 'dyn' ? r : l;
+    const results = (ARITHMETIC_OVERLOADS[name] ?? [])
+      .filter(([a, b]) => (l.kind === 'dyn' || a === l.kind) && (r.kind === 'dyn' || b === r.kind))
+      .map(([, , result]) => result);
+    if (results.length === 0) {
+      this.noOverload(e, name, undefined, [l, r]);
+      return DYN;
+    }
+    if (results.some(x => x !== results[0])) return DYN;
+    return results[0] === known.kind ? known : { kind: results[0] } as CelType;
+  }
+
+  /** The strings extension's compile-time check of a literal format string with a list literal of arguments. */
+  private validateFormat(e: AstExpr, target: AstExpr, args: readonly AstExpr[]): void {
+    const format = target.exprKind.case === 'constExpr' && target.exprKind.value.constantKind.case === 'stringValue' ? String(target.exprKind.value.constantKind.value) : undefined;
+    const list = args.length === 1 && args[0].exprKind.case === 'listExpr' ? args[0].exprKind.value.elements : undefined;
+    if (format === undefined || !list) return;
+    const typeOf = (x: AstExpr): CelType => this.types.get(x.id) ?? DYN;
+    const fits = (x: AstExpr, kinds: readonly string[]) => typeOf(x).kind === 'dyn' || kinds.includes(typeOf(x).kind);
+    const badForString = (x: AstExpr): AstExpr | undefined => {
+      if (!fits(x, FORMAT_CLAUSE_KINDS.s.kinds)) return x;
+      const k = x.exprKind;
+      if (k.case === 'listExpr') {
+        for (const el of k.value.elements) {
+          const bad = badForString(el);
+          if (bad) return bad;
+        }
+      }
+      if (k.case === 'structExpr' && k.value.messageName === '') {
+        for (const entry of k.value.entries) {
+          const bad = (entry.keyKind.case === 'mapKey' ? badForString(entry.keyKind.value as AstExpr) : undefined) ?? (entry.value ? badForString(entry.value) : undefined);
+          if (bad) return bad;
+        }
+      }
+      return undefined;
+    };
+    const problem = validateFormatStatically(format, list.length, (verb, index) => {
+      const arg = list[index];
+      const bad = verb === 's' ? badForString(arg) : fits(arg, FORMAT_CLAUSE_KINDS[verb].kinds) ? undefined : arg;
+      return bad ? { message: FORMAT_CLAUSE_KINDS[verb].error.replace('%s', formatTypeName(typeOf(bad))), at: bad } : undefined;
+    });
+    if (problem) this.error((problem.at as AstExpr | undefined) ?? e, problem.message);
   }
 
   /** cel-go's `ValidateRegexLiterals`, `ValidateDurationLiterals` and `ValidateTimestampLiterals`: at the literal. */
@@ -609,6 +747,20 @@ class TypeChecker {
   /** cel-go's `ValidateHomogeneousAggregateLiterals`: every element (key, value) of a literal has the first one's type. */
   private homogeneous(exprs: readonly AstExpr[], types: readonly CelType[]): void {
     if (types.length === 0) return;
+    if (!this.env.checks('homogeneousLiteralsValidated')) {
+      // cel-go v0.16's checker option: each element joins the type so far when either is assignable to the other
+      let joined = types[0];
+      types.forEach((t, i) => {
+        if (i === 0) return;
+        const sameObject = joined.kind !== 'object' || t.kind !== 'object' || joined.name === t.name;
+        if (sameObject && isAssignable(joined, t)) joined = joined.kind === 'dyn' || t.kind === 'dyn' ? DYN : joined;
+        else {
+          this.error(exprs[i], `expected type '${this.shownType(joined)}' but found '${this.shownType(t)}'`);
+          joined = DYN;
+        }
+      });
+      return;
+    }
     const first = types[0];
     types.forEach((t, i) => {
       if (i > 0 && !equivalentTypes(first, t)) this.error(exprs[i], `expected type '${this.shownType(first)}' but found '${this.shownType(t)}'`);
@@ -656,7 +808,7 @@ class TypeChecker {
       const open = this.source.indexOf('(', at);
       if (open >= 0) at = open;
     }
-    this.errors.push({ at: at ?? 0, text: `ERROR: <input>:${location(this.source, at)}: ${message}` });
+    this.errors.push({ at: at ?? 0, text: `ERROR: <input>:${this.shownAt(at)}: ${message}` });
   }
 }
 
@@ -689,6 +841,13 @@ function listResult(name: string, target: CelType | undefined, args: readonly Ce
     case 'lists.range': return listOf(INT);
   }
   return elem;
+}
+
+/** cel-go's `Type.TypeName()`: a parameterized type by its bare name (`list`, `map`, `optional_type`). */
+function formatTypeName(t: CelType): string {
+  if (t.kind === 'list' || t.kind === 'map') return t.kind;
+  if (t.kind === 'opaque' && t.name === 'Optional') return 'optional_type';
+  return typeName(t);
 }
 
 function isEmptyList(e: AstExpr): boolean {
@@ -753,6 +912,9 @@ function isRfc3339(s: string): boolean {
 
 function comparable(a: CelType, b: CelType): boolean {
   if (a.kind === 'null' || b.kind === 'null') return true;
+  // `_==_(A, A)`: two object types bind A only when they are the same type (`Deployment.spec.template` is not
+  // `Deployment.spec.selector`; measured on 1.28, 1.32 and 1.36)
+  if (a.kind === 'object' && b.kind === 'object') return a.name === b.name;
   // no heterogeneous numeric equality at compile time: `_==_(A, A)` (measured: `2 == 2u` fails on 1.28, 1.32 and 1.36)
   if (a.kind === 'type' || b.kind === 'type') return a.kind === b.kind || a.kind === 'dyn' || b.kind === 'dyn';
   return isAssignable(a, b) || isAssignable(b, a);

@@ -1,6 +1,6 @@
 import { clusterResolver, typeCheckPolicy, validateBindingManifest, validatePolicyManifest, ValidatingAdmissionPolicyBindingManifest } from '../../../lib/apiserver/admission-policy';
 import { describeEachApiServerVersion, OracleVersion } from '../../envtest';
-import { BINDINGS, CORPUS, CorpusPolicy, corpusManifest, expectedOn, GADGET_CRD, policyApiVersionOn, WIDGET_CRD } from './corpus';
+import { BINDINGS, CORPUS, CorpusPolicy, corpusManifest, expectedOn, GADGET_CRD, normalise, policyApiVersionOn, WIDGET_CRD } from './corpus';
 
 /**
  * Every corpus policy on kube-apiserver v1.28.15 (admissionregistration.k8s.io/v1beta1, behind the
@@ -9,14 +9,10 @@ import { BINDINGS, CORPUS, CorpusPolicy, corpusManifest, expectedOn, GADGET_CRD,
  * must be what `validatePolicyManifest` reports, and for an accepted policy the `status.typeChecking.expressionWarnings`
  * the controller writes must be what `typeCheckPolicy` computes. Messages are compared whole except for two things
  * the local checker cannot reproduce: the per-process number the server appends to type names
- * (`Deployment950894724.spec`), and the wording of syntax errors (ANTLR's), which both sides mark `Syntax error:`.
+ * (`Deployment950894724.spec`), and the wording of syntax errors (ANTLR's), which both sides mark `Syntax error:`
+ * (ANTLR recovers and may report several in a row where the local parser stops at the first: a run counts as one).
  */
 
-export function normalise(message: string): string {
-  return message
-    .replace(/\b([A-Z][a-zA-Z]*[a-z])\d+\b/g, '$1')
-    .replace(/ERROR: <input>:-?\d+:\d+: Syntax error: [^\n]*(\n \| [^\n]*)*/g, 'ERROR: Syntax error');
-}
 
 /** 1.28 serves admission policies only as v1beta1 behind a feature gate (off by default): both turned on. */
 const GATED_ON_1_28 = {

@@ -1,5 +1,6 @@
 import { CrdManifest } from '../../../lib/apiserver/crd-manifest';
 import type { OracleVersion } from '../../envtest';
+import { CHECKER_CLASSES } from './corpus-checker-classes';
 import { ValidatingAdmissionPolicyBindingManifest, ValidatingAdmissionPolicyManifest, ValidatingAdmissionPolicySpec } from '../../../lib/apiserver/admission-policy';
 
 /**
@@ -191,11 +192,24 @@ export const CORPUS: readonly CorpusPolicy[] = [
   { name: 'star-and-groups', about: "'*' beside other API groups and versions", expect: 'refused', spec: on({ resourceRules: [{ apiGroups: ['*', 'apps'], apiVersions: ['v1', '*'], operations: ['CREATE'], resources: ['deployments'] }] }, 'true') },
   { name: 'constraint-bad-selector', about: 'a bad object selector in matchConstraints', expect: 'refused', spec: on({ ...DEPLOYMENTS, objectSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] } }, 'true') },
   { name: 'many-errors', about: 'all errors in one answer', expect: 'refused', spec: { matchConstraints: DEPLOYMENTS, validations: [{ expression: 'object.x +' }, { expression: 'nope == 1', reason: 'Bad' }], failurePolicy: 'Sometimes' } },
+  ...CHECKER_CLASSES,
 ];
 
 /** The API version of admission policies a version serves (1.28: v1beta1, behind the ValidatingAdmissionPolicy gate). */
 export function policyApiVersionOn(version: OracleVersion): ValidatingAdmissionPolicyManifest['apiVersion'] {
   return version === '1.28' ? 'admissionregistration.k8s.io/v1beta1' : 'admissionregistration.k8s.io/v1';
+}
+
+/**
+ * A server message as the local checks can reproduce it: without the per-process number the server appends to type
+ * names (`Deployment950894724.spec`), and with syntax errors (ANTLR's wording) reduced to `Syntax error` (ANTLR
+ * recovers and may report several in a row where the local parser stops at the first: a run counts as one).
+ */
+export function normalise(message: string): string {
+  return message
+    .replace(/\b([A-Z][a-zA-Z]*[a-z])\d+\b/g, '$1')
+    .replace(/ERROR: <input>:-?\d+:\d+: Syntax error: [^\n]*(\n \| [^\n]*)*/g, 'ERROR: Syntax error')
+    .replace(/ERROR: Syntax error(\nERROR: Syntax error)+/g, 'ERROR: Syntax error');
 }
 
 /** The verdict of `version`'s apiserver on `p`. */
