@@ -84,6 +84,8 @@ export class Watcher {
   private readonly id: string;
   private resourceVersion: string | undefined;
   private listed = false;
+  /** A consumer asked for a re-list (relistNow): made before the next watch, whatever ended the last one. */
+  private relistWanted = false;
 
   constructor(private readonly options: WatcherOptions, private readonly handler: (event: WatcherEvent) => void) {
     this.id = resourceId(options.resource);
@@ -122,6 +124,13 @@ export class Watcher {
     clearTimeout(timer);
   }
 
+  /** Ends the current watch and lists again (its `Relisted` event diffs against what the consumer holds). */
+  relistNow(): void {
+    if (this.stopped) return;
+    this.relistWanted = true;
+    this.stream?.abort();
+  }
+
   private emit(event: WatcherEvent): void {
     try {
       this.handler(event);
@@ -151,7 +160,10 @@ export class Watcher {
     while (!this.stopped) {
       let reason: 'timeout' | 'watchdog' | 'gone' | 'short' = 'timeout';
       try {
-        if (this.resourceVersion === undefined) await this.relist();
+        if (this.resourceVersion === undefined || this.relistWanted) {
+          this.relistWanted = false;
+          await this.relist();
+        }
         if (this.stopped) break;
         reason = await this.watchOnce();
       } catch (err) {
@@ -244,14 +256,14 @@ export class Watcher {
         }
       }
     } catch (err) {
-      if (!silent && !this.stopped) throw err;
+      if (!silent && !this.stopped && !this.relistWanted) throw err;
     } finally {
       if (timer) clearTimeout(timer);
       stream.abort();
       this.stream = undefined;
     }
     if (silent) return 'watchdog';
-    if (received === 0 && Date.now() - started < 1000) return 'short';
+    if (received === 0 && Date.now() - started < 1000 && !this.relistWanted) return 'short';
     return 'timeout';
   }
 }
