@@ -76,7 +76,7 @@ export class Informer {
     this.logger = logger;
     this.transform = options.transform === false ? undefined : (options.transform ?? stripForCache);
     for (const [name, fn] of Object.entries(options.indexers ?? {})) this.cache.addIndexer(name, fn);
-    this.watcher = new Watcher({ ...options, client, resource, logger, metrics }, (e) => this.apply(e));
+    this.watcher = new Watcher({ ...options, keep: options.admit, client, resource, logger, metrics }, (e) => this.apply(e));
   }
 
   /** True after the first complete list reached the cache. */

@@ -58,6 +58,12 @@ export interface WatcherOptions {
    */
   readonly metadataOnly?: boolean;
   /**
+   * Keeps only the objects of a shard's share in a list (`ListOptions.keep`); the list is then paged (a consistent
+   * read) rather than one response from the watch cache, so a member never holds the whole kind at once.
+   * @default - every object, first list from the watch cache
+   */
+  readonly keep?: (obj: KubeObject) => boolean;
+  /**
    * Silence (no event, no bookmark) after which the stream counts as dead.
    * @default - the watch's server-side timeout + 30 s
    */
@@ -144,10 +150,11 @@ export class Watcher {
     const list = await this.options.client.list(this.options.resource, {
       namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector,
       metadataOnly: this.options.metadataOnly,
+      keep: this.options.keep,
       // The first list from the apiserver's watch cache (one response, no etcd read), as client-go's
       // reflector: it can be slightly behind, and the watch from its resourceVersion catches up. A relist
       // after 410 Gone reads consistently: the cache must not take us back behind what we have seen.
-      resourceVersion: this.listed ? undefined : '0',
+      resourceVersion: this.listed || this.options.keep ? undefined : '0',
     });
     if (this.stopped) return;
     this.resourceVersion = list.resourceVersion;

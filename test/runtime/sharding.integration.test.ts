@@ -77,7 +77,7 @@ describeRealApiServer('sharded controllers', (plane) => {
     for (let i = 0; i < N; i++) await admin.patch(CONFIGMAP, `cm-${i}`, ns, { type: 'merge', body: { data: { v: String(version) } } });
     return until(`all ${N} ConfigMaps marked for v${version}`, async () => {
       const items = (await admin.list(CONFIGMAP, { namespace: ns })).items.filter((o) => o.metadata?.name?.startsWith('cm-'));
-      const done = items.filter((o) => o.metadata?.annotations?.seen === `${version}/${o.metadata.name}`);
+      const done = items.filter((o) => o.metadata?.annotations?.seen === `${version}/${o.metadata?.name}`);
       return done.length === N ? new Map(done.map((o) => [o.metadata!.name!, o.metadata!.annotations!.by])) : undefined;
     }, timeoutMs, 200);
   }
