@@ -264,6 +264,7 @@ export class Manager implements ControllerHost {
     if (options.contract) {
       const needs: ContractNeed[] = (this.watchNamespaces ?? []).map((namespace) => ({ use: 'namespace' as const, namespace }));
       if (options.leaderElection) needs.push({ use: 'leaderElection' });
+      if (options.sharding) needs.push({ use: 'sharding' });
       assertContractGrants('manager', options.contract, needs);
     }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
