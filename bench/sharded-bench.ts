@@ -10,7 +10,6 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { bundleFooController } from './controller-bench';
 import { createFoos, FooWorld } from './foo-world';
 import { PlainKube } from './plain-kube';
 import { procStats, ProcStats } from './proc-stats';
@@ -105,7 +104,9 @@ async function main(): Promise<void> {
   const timeoutSeconds = Number(option('timeout-seconds') ?? '1800');
   const out = option('out') ?? path.join(ROOT, 'bench/latest/sharded-results.json');
   const bundle = path.join(os.tmpdir(), `foo-controller-sharded-${process.pid}.js`);
-  await bundleFooController(bundle);
+  // The same options as controllers/foo's `npm run bundle`, from the entry whose contract allows sharding.
+  const esbuild = await import('esbuild');
+  await esbuild.build({ entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, sourcemap: true, outfile: bundle, logLevel: 'error' });
   const runs: ShardedRun[] = fs.existsSync(out) && argv.includes('--append') ? JSON.parse(fs.readFileSync(out, 'utf8')).runs : [];
   for (const n of sizes) {
     for (const m of memberCounts) {
