@@ -85,6 +85,16 @@ async function main(): Promise<void> {
       await exited;
     };
 
+    // Right after a fault: every Foo the member wrote in the 10 s before it (its share then, from the audit log so
+    // far) gets a new spec.replicas, so the takeover shows as the first write of another member to one of them.
+    let version = 0;
+    const probe = async (member: string, at: number) => {
+      const names = new Set(readWrites(auditLog).filter((w) => w.user === member && w.at < at && w.at >= at - 10_000).map((w) => w.object.split('/')[1]));
+      version++;
+      for (const name of names) {
+        await kube.request('PATCH', `${FOOS}/${name}`, { spec: { replicas: 1 + (version % 3) } }, 'application/merge-patch+json').catch(() => undefined);
+      }
+    };
     // Three members, one of them behind a fault proxy (for the partition).
     const [m0, m1, m2] = [await start(), await start(), await start(true)];
     const planned = Math.round(3000 * scale);
@@ -111,14 +121,17 @@ async function main(): Promise<void> {
     await sleep(phase);
     await terminate(m0, 'SIGKILL');
     const faults: Fault[] = [{ kind: 'kill -9', member: m0.name, at: events[events.length - 1].at }];
+    await probe(m0.name, faults[0].at);
     await sleep(phase + 10_000);
     const m3 = await start();
     await sleep(phase);
     await terminate(m1, 'SIGTERM');
     faults.push({ kind: 'remove (SIGTERM)', member: m1.name, at: events[events.length - 1].at });
+    await probe(m1.name, faults[1].at);
     await sleep(phase);
     note(`partition ${m2.name}`);
     faults.push({ kind: 'partition', member: m2.name, at: events[events.length - 1].at });
+    await probe(m2.name, faults[2].at);
     m2.proxy!.failNext({ count: 1_000_000 }, 503);
     m2.proxy!.dropWatches();
     await sleep(Math.max(phase, 25_000)); // past the 15 s Lease: its share must be taken over
@@ -130,6 +143,7 @@ async function main(): Promise<void> {
     await sleep(phase / 2);
     await terminate(m3, 'SIGTERM');
     faults.push({ kind: 'roll (old member stopped)', member: m3.name, at: events[events.length - 1].at });
+    await probe(m3.name, faults[3].at);
     await sleep(phase / 2);
     loading = false;
     await Promise.all([creates, updates]);
@@ -216,11 +230,13 @@ function analyse(writes: readonly AuditedWrite[], events: ReadonlyArray<{ at: nu
     doubleOwnedObjects += doubled;
     periods.push({ after: p === 0 ? 'start' : events[p - 1].what, writes: inPeriod.length, objects: byObject.size, writtenByTwoMembersInTurn: handedOver, doubleOwned: doubled });
   }
-  // Per fault: the objects the member wrote last before it, and when another member first wrote one of them (the
-  // load updates a random Foo every 100 ms, so that write follows the takeover closely); undefined = none was.
+  // Per fault: the objects the member wrote last shortly before it (the driver changed each of them right after the
+  // fault), and when another member first wrote one of them: the takeover; undefined = none was.
   const takeovers = faults.map((f) => {
+    // Owned at the fault: written by the member in the 10 s before it (well after the previous ring change settled;
+    // an earlier last write may predate a handover that already moved the object).
     const lastWriter = new Map<string, string>();
-    for (const w of writes) if (w.at < f.at) lastWriter.set(w.object, w.user);
+    for (const w of writes) if (w.at < f.at && w.at >= f.at - 10_000) lastWriter.set(w.object, w.user);
     const orphaned = new Set([...lastWriter].filter(([, u]) => u === f.member).map(([o]) => o));
     const takenOver = writes.find((w) => w.at > f.at && orphaned.has(w.object) && w.user !== f.member);
     const rewrittenBySameMember = writes.some((w) => w.at > f.at && orphaned.has(w.object) && w.user === f.member);
