@@ -45,7 +45,7 @@ export {
 } from './apiserver/admission-policy';
 
 // The operator and its parts.
-export { Operator, OperatorProps } from './operator/operator';
+export { Operator, OperatorProps, OperatorShardingOptions } from './operator/operator';
 export { ControllerContract, KindReference, KindSelector, NetworkPeer, ResolvedKind } from './operator/controller-contract';
 export { ContractOf, NetworkPeerOf, WebhookOf, LabelSelectorOf, WebhookOperation } from './apimachinery/controller-contract';
 export { OperatorWebhooks, OperatorWebhooksProps, OperatorWebhookOptions, WebhookCertificates, WebhookWiring } from './operator/operator-webhooks';

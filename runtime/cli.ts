@@ -36,6 +36,10 @@ export interface ManagerFlags {
   readonly concurrency: number;
   /** `--webhook-bind-address` (default `:9443`): where the webhook server listens when the binary serves webhooks. */
   readonly webhookBindAddress: string;
+  /** `--sharding-ring=<name>`: run as a member of this shard ring (sharding.ts). @default - not sharded */
+  readonly shardingRing?: string;
+  /** `--sharding-key=uid|namespace`. @default 'uid' */
+  readonly shardingKey: 'uid' | 'namespace';
   /** From `WATCH_NAMESPACE` (`team-a,team-b`). @default - unset */
   readonly namespaces?: readonly string[];
 }
@@ -43,7 +47,7 @@ export interface ManagerFlags {
 /** Parallel reconciles when `--concurrency` is not given. */
 export const DEFAULT_CONCURRENCY = 8;
 
-const KNOWN = new Set(['leader-elect', 'leader-election-namespace', 'metrics-bind-address', 'health-probe-bind-address', 'concurrency', 'webhook-bind-address']);
+const KNOWN = new Set(['leader-elect', 'leader-election-namespace', 'metrics-bind-address', 'health-probe-bind-address', 'concurrency', 'webhook-bind-address', 'sharding-ring', 'sharding-key']);
 
 /** Parses flags (`--name=value`, `--name value`, boolean `--leader-elect`) and env. Throws on unknown flags. */
 export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ManagerFlags {
@@ -60,7 +64,11 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency must be a positive integer, got '${values.get('concurrency')}'`);
   const leaderElect = values.get('leader-elect') ?? 'false';
   if (!['true', 'false'].includes(leaderElect)) throw new Error(`--leader-elect must be true or false, got '${leaderElect}'`);
+  const shardingKey = values.get('sharding-key') ?? 'uid';
+  if (shardingKey !== 'uid' && shardingKey !== 'namespace') throw new Error(`--sharding-key must be uid or namespace, got '${shardingKey}'`);
   return {
+    shardingRing: values.get('sharding-ring'),
+    shardingKey,
     leaderElect: leaderElect === 'true',
     leaderElectionNamespace: values.get('leader-election-namespace'),
     metricsBindAddress: values.get('metrics-bind-address') ?? ':8080',
@@ -126,6 +134,7 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
     concurrency: flags.concurrency,
     healthProbeBindAddress: flags.healthProbeBindAddress,
     leaderElection: flags.leaderElect ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace } : undefined,
+    sharding: flags.shardingRing ? { ring: flags.shardingRing, key: flags.shardingKey, namespace: flags.leaderElectionNamespace } : undefined,
     ...(extra.webhookServer ? {} : { webhookServer: webhooks && {
       bindAddress: flags.webhookBindAddress,
       shutdownDelayMs: IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS,

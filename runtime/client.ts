@@ -66,6 +66,11 @@ export interface ListOptions {
    * @default false
    */
   readonly metadataOnly?: boolean;
+  /**
+   * Keeps only the items it accepts, page by page (a shard's share: the others never accumulate in memory).
+   * @default - every item
+   */
+  readonly keep?: (obj: KubeObject) => boolean;
 }
 
 /** Accept headers of metadata-only lists and watches (JSON as PartialObjectMetadata, JSON as the fallback). */
@@ -242,7 +247,7 @@ export class RestClient implements KubeClient {
           for (const item of page.items ?? []) {
             item.apiVersion = ref.apiVersion;
             item.kind = ref.kind;
-            items.push(item);
+            if (!options.keep || options.keep(item)) items.push(item);
           }
           if (!resourceVersion) resourceVersion = page.metadata?.resourceVersion ?? '';
           cont = page.metadata?.continue || undefined;

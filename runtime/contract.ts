@@ -79,7 +79,7 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
 /** A use of the API that a contract must grant. */
 export type ContractNeed =
   | { readonly use: 'for' | 'owns' | 'watches'; readonly resource: ResourceRef }
-  | { readonly use: 'events' | 'leaderElection' }
+  | { readonly use: 'events' | 'leaderElection' | 'sharding' }
   | { readonly use: 'conversion'; readonly resource: ResourceRef }
   | { readonly use: 'namespace'; readonly namespace: string }
   | { readonly use: 'webhook'; readonly type: 'validating' | 'defaulting'; readonly resource: ResourceRef };
@@ -127,6 +127,9 @@ export function contractViolations(contract: ControllerContract, needs: readonly
       }
       case 'events':
         if (!contract.events) out.push('an event recorder needs create, patch on events.events.k8s.io: set contract.events');
+        break;
+      case 'sharding':
+        if (!contract.sharding) out.push('sharding needs get, list, watch, create, update, delete on leases.coordination.k8s.io in the operator\'s namespace: set contract.sharding');
         break;
       case 'leaderElection':
         if (!contract.leaderElection) out.push('leader election needs get, create, update on leases.coordination.k8s.io: set contract.leaderElection');

@@ -89,6 +89,18 @@ export interface ControllerHost {
   addController(controller: Controller): void;
   /** A client for one reconcile's writes (see {@link ReconcileContext}). @default - none: reconciles get no context */
   deferredWrites?(): DeferredWrites;
+  /** Sharding (sharding.ts): which requests of the primary kind this replica reconciles. @default - all */
+  shardGate?(primary: ResourceRef): ShardGate | undefined;
+}
+
+/** What a sharded controller asks its host (see `Manager.shardGate`). */
+export interface ShardGate {
+  /** The shard key of a request (undefined: the object is not in this member's cache). */
+  shardKeyOf(request: Request): string | undefined;
+  /** Does this member reconcile objects of this shard key now? */
+  owns(shardKey: string): boolean;
+  /** Runs a reconcile in the scope of its shard key (its writes are refused once the key moves away). */
+  run<T>(shardKey: string, fn: () => T): T;
 }
 
 /** Maps an object of a watched kind to reconcile requests. */
@@ -122,6 +134,8 @@ export interface ControllerOptions {
   readonly backoffMaxMs?: number;
   /** Gives each reconcile a client whose writes park the key (see module docs). @default - no context */
   readonly deferredWrites?: () => DeferredWrites;
+  /** Sharded: reconcile only the keys this member owns (skipped otherwise), each in its shard's scope. @default - every key */
+  readonly shard?: ShardGate;
 }
 
 function isPanic(err: unknown): boolean {
@@ -227,6 +241,16 @@ export class Controller {
     return finished;
   }
 
+  /**
+   * Enqueues every cached object of the primary kind (sharding: this member's share grew). Keys already
+   * reconciled converge with no write (level-triggered).
+   */
+  requeueAll(): void {
+    if (!this.started) return;
+    const primary = this.sources[0];
+    for (const obj of primary?.informer.cache.list() ?? []) this.workQueue.add(objectKey(obj));
+  }
+
   private async work(queue: WorkQueue): Promise<void> {
     for (;;) {
       const key = await queue.get();
@@ -237,12 +261,22 @@ export class Controller {
 
   private async reconcileKey(queue: WorkQueue, key: string): Promise<void> {
     const labels = { controller: this.name };
+    const request = parseObjectKey(key);
+    const shard = this.options.shard;
+    const shardKey = shard?.shardKeyOf(request);
+    if (shard && (shardKey === undefined || !shard.owns(shardKey))) {
+      // Another member's (or not ours yet: the key is enqueued again when this member's share grows).
+      queue.forget(key);
+      queue.done(key);
+      return;
+    }
     this.metrics.activeWorkers.inc(labels);
     const started = Date.now();
     const writes = this.options.deferredWrites?.();
     let outcome: Outcome;
     try {
-      const res = (await this.reconciler.reconcile(parseObjectKey(key), writes && { client: writes })) ?? {};
+      const run = () => this.reconciler.reconcile(request, writes && { client: writes });
+      const res = (await (shard ? shard.run(shardKey!, run) : run())) ?? {};
       outcome = { res };
     } catch (err) {
       outcome = { err };
@@ -366,7 +400,8 @@ export class ControllerBuilder {
       assertContractGrants(`controller '${this.options.name}'`, this.host.contract, needs);
     }
     const deferredWrites = this.host.deferredWrites ? () => this.host.deferredWrites!() : undefined;
-    const controller = new Controller({ deferredWrites, ...this.extra, name: this.options.name, concurrency: this.concurrency ?? this.host.defaultConcurrency ?? 1 }, reconciler, this.host.metrics, this.host.logger);
+    const shard = this.host.shardGate?.(primary.resource);
+    const controller = new Controller({ deferredWrites, shard, ...this.extra, name: this.options.name, concurrency: this.concurrency ?? this.host.defaultConcurrency ?? 1 }, reconciler, this.host.metrics, this.host.logger);
     const self: MapFunc = (o) => [{ namespace: o.metadata?.namespace, name: o.metadata!.name! }];
     controller.watch(this.host.getInformer(primary.resource, primary.options.cache), self, primary.options.predicates);
     for (const { resource, options } of this.owned) {

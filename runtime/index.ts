@@ -4,9 +4,11 @@
 
 // Wiring: manager, controllers, the contract
 export { leaderElectionNamespace, Manager } from './manager';
-export type { ManagerLeaderElectionOptions, ManagerOptions } from './manager';
+export type { ManagerLeaderElectionOptions, ManagerOptions, ManagerShardingOptions } from './manager';
+export { rendezvousOwner, SHARD_RING_LABEL, SHARD_VIEW_ANNOTATION, shardKeyOf } from './sharding';
+export type { ShardKey } from './sharding';
 export { Controller, ControllerBuilder } from './controller';
-export type { ControllerOptions, MapFunc, ReconcileContext, Reconciler, Request, Result, SourceOptions } from './controller';
+export type { ControllerOptions, ShardGate, MapFunc, ReconcileContext, Reconciler, Request, Result, SourceOptions } from './controller';
 export { ContractViolationError, defineContract } from './contract';
 export type { ControllerContract, NetworkPeer } from './contract';
 export type { SharedInformer } from './namespaced-informers';

@@ -44,6 +44,14 @@ export interface InformerOptions extends Omit<WatcherOptions, 'client' | 'resour
    * @default stripForCache (no managedFields, no kubectl last-applied-configuration annotation)
    */
   readonly transform?: CacheTransform | false;
+  /**
+   * Keeps only the objects it admits (a shard's share, sharding.ts); the others are dropped as the watch delivers
+   * them. After the predicate changed, {@link Informer.refilter} evicts what it no longer admits and re-lists.
+   * @default - every object
+   */
+  readonly admit?: (obj: KubeObject) => boolean;
+  /** Called with the number of objects a re-list after {@link Informer.refilter} added. */
+  readonly onAdmitted?: (count: number) => void;
 }
 
 /** Watcher + cache + handlers. */
@@ -56,6 +64,7 @@ export class Informer {
   private resyncTimer: NodeJS.Timeout | undefined;
   private readonly logger: Logger;
   private readonly transform: CacheTransform | undefined;
+  private refiltering = false;
 
   constructor(
     client: KubeClient,
@@ -67,7 +76,7 @@ export class Informer {
     this.logger = logger;
     this.transform = options.transform === false ? undefined : (options.transform ?? stripForCache);
     for (const [name, fn] of Object.entries(options.indexers ?? {})) this.cache.addIndexer(name, fn);
-    this.watcher = new Watcher({ ...options, client, resource, logger, metrics }, (e) => this.apply(e));
+    this.watcher = new Watcher({ ...options, keep: options.admit, client, resource, logger, metrics }, (e) => this.apply(e));
   }
 
   /** True after the first complete list reached the cache. */
@@ -96,6 +105,26 @@ export class Informer {
     await this.watcher.stop();
   }
 
+  /**
+   * After the `admit` predicate changed: evicts the cached objects it no longer admits, without delete events
+   * (they still exist; another shard holds them now), and re-lists to receive those it now admits (as adds).
+   * Returns the number evicted.
+   */
+  refilter(): number {
+    const admit = this.options.admit;
+    if (!admit) return 0;
+    let evicted = 0;
+    for (const obj of this.cache.list()) {
+      if (!admit(obj)) {
+        this.cache.delete(obj);
+        evicted++;
+      }
+    }
+    this.refiltering = true;
+    this.watcher.relistNow();
+    return evicted;
+  }
+
   /** Resolves `true` once synced, `false` after `timeoutMs` (default 2 min). */
   waitForSync(timeoutMs = 120_000): Promise<boolean> {
     if (this.synced) return Promise.resolve(true);
@@ -119,7 +148,12 @@ export class Informer {
   private apply(event: WatcherEvent): void {
     switch (event.type) {
       case 'Relisted': {
-        const diff = this.cache.replace(this.transform ? event.objects.map(this.transform) : event.objects);
+        const admitted = this.options.admit ? event.objects.filter(this.options.admit) : event.objects;
+        const diff = this.cache.replace(this.transform ? admitted.map(this.transform) : admitted);
+        if (this.refiltering) {
+          this.refiltering = false;
+          this.options.onAdmitted?.(diff.added.length);
+        }
         for (const obj of diff.added) this.dispatch((h) => h.onAdd?.(obj));
         for (const { oldObject, newObject } of diff.updated) this.dispatch((h) => h.onUpdate?.(oldObject, newObject));
         for (const obj of diff.deleted) this.dispatch((h) => h.onDelete?.(obj));
@@ -130,6 +164,11 @@ export class Informer {
         break;
       }
       case 'Applied': {
+        if (this.options.admit && !this.options.admit(event.object)) {
+          // Not (or no longer) this shard's: dropped, and evicted silently when cached (it still exists).
+          if (this.cache.get(objectKey(event.object))) this.cache.delete(event.object);
+          break;
+        }
         const object = this.transform ? this.transform(event.object) : event.object;
         const old = this.cache.upsert(object);
         const now = this.cache.get(objectKey(object))!;
@@ -138,6 +177,7 @@ export class Informer {
         break;
       }
       case 'Deleted': {
+        if (this.options.admit && !this.cache.get(objectKey(event.object))) break;
         const object = this.transform ? this.transform(event.object) : event.object;
         this.cache.delete(object);
         // The DELETED event carries the final state (e.g. deletionTimestamp), as client-go passes it on.

@@ -60,10 +60,12 @@ import { ConnectionConfig, loadDefaultConnection } from './kubeconfig';
 import { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 import { defaultIdentity, LeaderElector } from './leader-election';
 import { createLogger, Logger } from './log';
+import { ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { RuntimeMetrics } from './metrics';
 import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
-import { KubeObject, ResourceRef, resourceId } from './resource';
+import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
+import type { ShardGate } from './controller';
 import { Store, storeOf, TypedResourceRef } from './store';
 import { webhookPath } from '../lib/apimachinery/webhook-path';
 import type { CertificateSource } from './webhook/certificate-source';
@@ -98,6 +100,31 @@ export interface ManagerLeaderElectionOptions {
   readonly exitOnLoss?: boolean;
 }
 
+/** Sharding settings of a {@link Manager} (sharding.ts): every replica runs the same ones. */
+export interface ManagerShardingOptions {
+  /** The ring's name, a DNS label (the member Leases are `<ring>-<member>`), e.g. the controller's name. */
+  readonly ring: string;
+  /** What objects are assigned by: their UID (owned objects: their owner's) or their namespace. @default 'uid' */
+  readonly key?: ShardKey;
+  /**
+   * Namespace of the member Leases: the operator's own namespace.
+   * @default - as the leader election's (`POD_NAMESPACE`, else the in-cluster ServiceAccount's namespace)
+   */
+  readonly namespace?: string;
+  /**
+   * Kinds every member caches whole (a configuration kind, Namespaces): every other informer of the manager keeps
+   * only this member's share.
+   * @default - none
+   */
+  readonly unshardedKinds?: readonly ResourceRef[];
+  /** @default 15000 */
+  readonly leaseDurationMs?: number;
+  /** @default 10000 */
+  readonly renewDeadlineMs?: number;
+  /** @default 2000 */
+  readonly retryPeriodMs?: number;
+}
+
 /** Options of {@link Manager}. */
 export interface ManagerOptions {
   /** A ready client (tests); otherwise one is built from `kubeConfig`. */
@@ -123,8 +150,16 @@ export interface ManagerOptions {
    * @default - unchecked
    */
   readonly contract?: ControllerContract;
-  /** Leader election; omitted = disabled. */
+  /**
+   * Leader election; omitted = disabled. With `sharding`, only the leader runnables (storage migration,
+   * certificate rotation) wait for the lease: the controllers run on every member, each on its share.
+   */
   readonly leaderElection?: ManagerLeaderElectionOptions;
+  /**
+   * Shard the controllers across the replicas (sharding.ts): each member reconciles and caches only its share.
+   * @default - not sharded: every replica that runs controllers reconciles every object
+   */
+  readonly sharding?: ManagerShardingOptions;
   /**
    * Parallel reconciles of each controller that does not set its own (`withConcurrency`): controller-runtime's
    * manager-wide `Controller.MaxConcurrentReconciles`. The binaries pass `--concurrency` here.
@@ -194,6 +229,11 @@ export class Manager implements ControllerHost {
   private readonly electionClient: KubeClient;
   private leaseNamespace: string | undefined;
   private leaderResolve!: () => void;
+  /** The shard ring (sharding option), created at start. */
+  private ring: ShardRing | undefined;
+  /** The shard key of the reconcile running (sharding): its writes pass only while this member owns it. */
+  private readonly reconciling = new AsyncLocalStorage<string>();
+  private readonly unsharded = new Set<string>();
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
   public readonly elected: Promise<void>;
 
@@ -224,6 +264,7 @@ export class Manager implements ControllerHost {
     if (options.contract) {
       const needs: ContractNeed[] = (this.watchNamespaces ?? []).map((namespace) => ({ use: 'namespace' as const, namespace }));
       if (options.leaderElection) needs.push({ use: 'leaderElection' });
+      if (options.sharding) needs.push({ use: 'sharding' });
       assertContractGrants('manager', options.contract, needs);
     }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
@@ -247,6 +288,7 @@ export class Manager implements ControllerHost {
     this.elected = new Promise((resolve) => { this.leaderResolve = resolve; });
     this.identity = options.leaderElection?.identity ?? defaultIdentity();
     this.probes.addHealthCheck('ping', () => true);
+    for (const kind of options.sharding?.unshardedKinds ?? []) this.unsharded.add(resourceId(kind));
     if (options.webhookServer) {
       const { certificates } = options.webhookServer;
       const server = new WebhookServer({
@@ -282,6 +324,12 @@ export class Manager implements ControllerHost {
 
   /** Leading, and the caller belongs to the current term (or to none: code outside the controllers). */
   private mayAct(): boolean {
+    if (this.ring) {
+      // A reconcile writes only for an object of this member's share, and only while it holds its Lease.
+      const shardKey = this.reconciling.getStore();
+      if (shardKey !== undefined) return this.ring.owns(shardKey);
+      if (!this.options.leaderElection) return this.ring.active;
+    }
     if (!this.acting) return false;
     const term = this.terms.getStore();
     return term === undefined || term === this.term;
@@ -316,8 +364,9 @@ export class Manager implements ControllerHost {
     }
     if (!informer) {
       this.cacheOptions.set(id, cache ?? {});
+      const shard = this.shardFilter(resource);
       const inNamespace = (namespace: string | undefined) =>
-        new Informer(this.client, resource, { ...this.options.informer, ...cache, namespace }, this.logger.child({ component: 'informer' }), this.metrics);
+        new Informer(this.client, resource, { ...this.options.informer, ...cache, ...shard, namespace }, this.logger.child({ component: 'informer' }), this.metrics);
       const namespaces = this.watchNamespaces;
       informer = namespaces && namespaces.length > 1
         ? new NamespacedInformers(resource, new Map(namespaces.map((ns) => [ns, inNamespace(ns)])))
@@ -326,6 +375,43 @@ export class Manager implements ControllerHost {
       if (this.started) informer.start();
     }
     return informer;
+  }
+
+  /** The cache filter of a sharded kind's informers: keep this member's share (sharding.ts). */
+  private shardFilter(resource: ResourceRef): Pick<InformerOptions, 'admit' | 'onAdmitted'> {
+    const sharding = this.options.sharding;
+    if (!sharding || this.unsharded.has(resourceId(resource))) return {};
+    const key = sharding.key ?? 'uid';
+    return {
+      admit: (obj) => this.ring?.holds(shardKeyOf(obj, key)) ?? false,
+      onAdmitted: (n) => this.metrics.shardHandovers.inc({ ring: sharding.ring, direction: 'in' }, n),
+    };
+  }
+
+  /**
+   * What a sharded controller needs (controller.ts): the shard key of a request of its primary kind (undefined
+   * when the object is not in this member's cache: not its share, or deleted), whether this member owns it now,
+   * and the scope its reconcile runs in (its writes are checked against the key).
+   */
+  shardGate(primary: ResourceRef): ShardGate | undefined {
+    const sharding = this.options.sharding;
+    if (!sharding) return undefined;
+    const key = sharding.key ?? 'uid';
+    const cache = () => this.getInformer(primary).cache;
+    return {
+      shardKeyOf: (request) => {
+        if (key === 'namespace') return request.namespace ?? '';
+        const obj = cache().get(objectKey(request));
+        return obj ? shardKeyOf(obj, key) : undefined;
+      },
+      owns: (shardKey) => this.ring?.owns(shardKey) ?? false,
+      run: (shardKey, fn) => this.reconciling.run(shardKey, fn),
+    };
+  }
+
+  /** The shard ring's member name and the members it acts with (sharding), for tests and status. */
+  get shard(): { readonly member: string; readonly members: readonly string[] } | undefined {
+    return this.ring && { member: this.ring.member, members: this.ring.members };
   }
 
   /** The typed, read-only store of a kind (its shared informer's cache; `cache` as in {@link getInformer}). */
@@ -414,10 +500,61 @@ export class Manager implements ControllerHost {
     await this.metricsServer.start(this.options.metricsBindAddress ?? '0');
     await this.probes.start(this.options.healthProbeBindAddress ?? '0');
     await this.webhookServer?.start();
+    if (this.options.sharding) {
+      await this.startSharded(leaseNamespace);
+      return;
+    }
     for (const informer of this.informers.values()) informer.start();
     if (!this.options.leaderElection) {
       this.acting = true;
       await this.startControllers();
+      return;
+    }
+    this.leaseNamespace = leaseNamespace;
+    this.campaign();
+  }
+
+  /**
+   * Sharded: joins the ring, then starts the informers (filtered to the share) and every controller; the leader
+   * runnables wait for the lease when leader election is on.
+   */
+  private async startSharded(leaseNamespace: string | undefined): Promise<void> {
+    const sharding = this.options.sharding!;
+    const ringNamespace = sharding.namespace ?? leaseNamespace ?? leaderElectionNamespace();
+    const ring = new ShardRing({
+      client: this.electionClient,
+      ring: sharding.ring,
+      namespace: ringNamespace,
+      identity: this.identity,
+      key: sharding.key ?? 'uid',
+      leaseDurationMs: sharding.leaseDurationMs,
+      renewDeadlineMs: sharding.renewDeadlineMs,
+      retryPeriodMs: sharding.retryPeriodMs,
+      logger: this.logger.child({ component: 'sharding' }),
+      metrics: this.metrics,
+      onHoldingChanged: () => {
+        for (const [id, informer] of this.informers) {
+          if (this.unsharded.has(id) || !(informer instanceof Informer)) continue;
+          const evicted = informer.refilter();
+          if (evicted) this.metrics.shardHandovers.inc({ ring: sharding.ring, direction: 'out' }, evicted);
+        }
+      },
+      onOwnershipGrew: () => { for (const c of this.controllers) c.requeueAll(); },
+    });
+    this.ring = ring;
+    this.metrics.addCollector(() => {
+      for (const [id, informer] of this.informers) {
+        if (!this.unsharded.has(id)) this.metrics.shardOwnedObjects.set({ ring: sharding.ring, resource: id }, informer.cache.size);
+      }
+    });
+    await ring.start();
+    for (const informer of this.informers.values()) informer.start();
+    this.acting = !this.options.leaderElection;
+    this.controllersRunning = true;
+    await Promise.all(this.controllers.map((c) => this.startController(c)));
+    if (!this.options.leaderElection) {
+      this.leaderResolve();
+      for (const r of this.leaderRunnables) r.start();
       return;
     }
     this.leaseNamespace = leaseNamespace;
@@ -476,7 +613,7 @@ export class Manager implements ControllerHost {
       const runnables = this.runnablesStopped.then(() => {
         if (this.term === term && this.controllersRunning) for (const r of this.leaderRunnables) r.start();
       });
-      await Promise.all([runnables, ...this.controllers.map((c) => this.startController(c))]);
+      await Promise.all([runnables, ...(this.ring ? [] : this.controllers.map((c) => this.startController(c)))]);
     });
   }
 
@@ -502,8 +639,9 @@ export class Manager implements ControllerHost {
     // Queues shut down at once (no new work); reconciles in flight are not waited for: their term is over,
     // so they cannot write any more (mayAct), and one hanging on an unreachable apiserver or database would
     // otherwise hold the campaign for the whole grace period.
-    this.controllersRunning = false;
-    const inFlight = Promise.all(this.controllers.map((c) => c.stop(this.options.gracefulShutdownTimeoutMs ?? 30_000)));
+    // Sharded: the controllers keep running on this member's share; only the leader runnables stop.
+    if (!this.ring) this.controllersRunning = false;
+    const inFlight = Promise.all((this.ring ? [] : this.controllers).map((c) => c.stop(this.options.gracefulShutdownTimeoutMs ?? 30_000)));
     this.runnablesStopped = Promise.all(this.leaderRunnables.map((r) => r.stop()));
     this.logger.error('leader lease lost, controllers stopped taking work; campaigning again');
     this.options.onLeadershipLost?.();
@@ -522,6 +660,7 @@ export class Manager implements ControllerHost {
     await this.webhookServer?.stop();
     await this.stopControllers();
     this.acting = false;
+    await this.ring?.stop();
     await this.elector?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
     await this.metricsServer.stop();

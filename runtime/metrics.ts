@@ -50,6 +50,10 @@ export class RuntimeMetrics {
   public readonly webhookInFlight: prom.Gauge<'webhook'>;
   public readonly webhookPanics: prom.Counter<'webhook'>;
 
+  public readonly shardMembers: prom.Gauge<'ring'>;
+  public readonly shardOwnedObjects: prom.Gauge<'ring' | 'resource'>;
+  public readonly shardHandovers: prom.Counter<'ring' | 'direction'>;
+  public readonly shardViewChanges: prom.Counter<'ring'>;
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
   public readonly watchRestarts: prom.Counter<'resource' | 'reason'>;
 
@@ -97,6 +101,10 @@ export class RuntimeMetrics {
     this.webhookInFlight = new prom.Gauge({ name: 'controller_runtime_webhook_requests_in_flight', help: 'Current number of admission requests being served.', labelNames: ['webhook'], registers: reg });
     this.webhookPanics = new prom.Counter({ name: 'controller_runtime_webhook_panics_total', help: 'Total number of webhook panics (handlers that threw)', labelNames: ['webhook'], registers: reg });
 
+    this.shardMembers = new prom.Gauge({ name: 'controller_runtime_shard_members', help: 'Members of the shard ring in the view this member acts on', labelNames: ['ring'], registers: reg });
+    this.shardOwnedObjects = new prom.Gauge({ name: 'controller_runtime_shard_owned_objects', help: 'Objects of a sharded kind this member caches (its share)', labelNames: ['ring', 'resource'], registers: reg });
+    this.shardHandovers = new prom.Counter({ name: 'controller_runtime_shard_handovers_total', help: 'Objects that moved to (in) or away from (out) this member on ring changes', labelNames: ['ring', 'direction'], registers: reg });
+    this.shardViewChanges = new prom.Counter({ name: 'controller_runtime_shard_view_changes_total', help: 'Ring membership changes this member acknowledged', labelNames: ['ring'], registers: reg });
     this.watchErrors = new prom.Counter({ name: 'runtime_watch_errors_total', help: 'Watch/list failures per resource (the watcher keeps retrying)', labelNames: ['resource', 'reason'], registers: reg });
     this.watchRestarts = new prom.Counter({ name: 'runtime_watch_restarts_total', help: 'Watch restarts per resource and reason (timeout, watchdog, gone, error)', labelNames: ['resource', 'reason'], registers: reg });
   }

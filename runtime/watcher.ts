@@ -58,6 +58,12 @@ export interface WatcherOptions {
    */
   readonly metadataOnly?: boolean;
   /**
+   * Keeps only the objects of a shard's share in a list (`ListOptions.keep`); the list is then paged (a consistent
+   * read) rather than one response from the watch cache, so a member never holds the whole kind at once.
+   * @default - every object, first list from the watch cache
+   */
+  readonly keep?: (obj: KubeObject) => boolean;
+  /**
    * Silence (no event, no bookmark) after which the stream counts as dead.
    * @default - the watch's server-side timeout + 30 s
    */
@@ -84,6 +90,8 @@ export class Watcher {
   private readonly id: string;
   private resourceVersion: string | undefined;
   private listed = false;
+  /** A consumer asked for a re-list (relistNow): made before the next watch, whatever ended the last one. */
+  private relistWanted = false;
 
   constructor(private readonly options: WatcherOptions, private readonly handler: (event: WatcherEvent) => void) {
     this.id = resourceId(options.resource);
@@ -122,6 +130,13 @@ export class Watcher {
     clearTimeout(timer);
   }
 
+  /** Ends the current watch and lists again (its `Relisted` event diffs against what the consumer holds). */
+  relistNow(): void {
+    if (this.stopped) return;
+    this.relistWanted = true;
+    this.stream?.abort();
+  }
+
   private emit(event: WatcherEvent): void {
     try {
       this.handler(event);
@@ -135,10 +150,11 @@ export class Watcher {
     const list = await this.options.client.list(this.options.resource, {
       namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector,
       metadataOnly: this.options.metadataOnly,
+      keep: this.options.keep,
       // The first list from the apiserver's watch cache (one response, no etcd read), as client-go's
       // reflector: it can be slightly behind, and the watch from its resourceVersion catches up. A relist
       // after 410 Gone reads consistently: the cache must not take us back behind what we have seen.
-      resourceVersion: this.listed ? undefined : '0',
+      resourceVersion: this.listed || this.options.keep ? undefined : '0',
     });
     if (this.stopped) return;
     this.resourceVersion = list.resourceVersion;
@@ -151,7 +167,10 @@ export class Watcher {
     while (!this.stopped) {
       let reason: 'timeout' | 'watchdog' | 'gone' | 'short' = 'timeout';
       try {
-        if (this.resourceVersion === undefined) await this.relist();
+        if (this.resourceVersion === undefined || this.relistWanted) {
+          this.relistWanted = false;
+          await this.relist();
+        }
         if (this.stopped) break;
         reason = await this.watchOnce();
       } catch (err) {
@@ -244,14 +263,14 @@ export class Watcher {
         }
       }
     } catch (err) {
-      if (!silent && !this.stopped) throw err;
+      if (!silent && !this.stopped && !this.relistWanted) throw err;
     } finally {
       if (timer) clearTimeout(timer);
       stream.abort();
       this.stream = undefined;
     }
     if (silent) return 'watchdog';
-    if (received === 0 && Date.now() - started < 1000) return 'short';
+    if (received === 0 && Date.now() - started < 1000 && !this.relistWanted) return 'short';
     return 'timeout';
   }
 }

@@ -120,6 +120,14 @@ export interface ContractOf<K> {
   /** The controller takes a `coordination.k8s.io` Lease before reconciling (required when replicas > 1). @default false */
   readonly leaderElection?: boolean;
   /**
+   * The controller runs as a shard ring (runtime `Manager({ sharding })`, docs/sharding.md): each replica holds a
+   * member Lease in the operator's namespace and watches the ring's Leases: `get`, `list`, `watch`, `create`,
+   * `update`, `delete` on leases there. Assignment is computed by every member from the Leases: no label writes on
+   * the sharded kinds.
+   * @default false
+   */
+  readonly sharding?: boolean;
+  /**
    * Custom kinds with several versions that the operator converts and migrates: its webhook serves their
    * CRD's conversion (the chart sets `spec.conversion` to the operator's webhook Service, the operator
    * injects the CA bundle), and the leader rewrites every stored object to the storage version and trims

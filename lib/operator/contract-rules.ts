@@ -136,6 +136,10 @@ export function rulesForContract(contract: ControllerContract, options: Contract
     rbacRule('coordination.k8s.io', 'leases', ['get', 'create', 'update'], 'leader election lease'),
     rbacRule('', 'events', ['create', 'patch'], 'leader election events'),
   ] : [];
+  if (contract.sharding) {
+    leaderElectionRules.push(rbacRule('coordination.k8s.io', 'leases', ['create', 'delete', 'get', 'list', 'update', 'watch'],
+      'shard ring: each replica holds its member Lease, watches the ring\'s Leases and deletes those of members gone for good'));
+  }
 
   return { rules: mergeRules(rules), leaderElectionRules: mergeRules(leaderElectionRules), primaryKinds, clusterRules: mergeRules(clusterRules), conversionKinds };
 }

@@ -21,6 +21,12 @@ export interface OperatorDeploymentProps {
    */
   readonly leaderElection?: boolean;
   /**
+   * Run as members of a shard ring: `--sharding-ring`, `--sharding-key` (runtime sharding.ts). Every replica
+   * reconciles its share, so replicas > 1 need no leader election.
+   * @default - not sharded
+   */
+  readonly sharding?: { readonly ring: string; readonly key: 'uid' | 'namespace' };
+  /**
    * Namespaces the controller watches, passed as `WATCH_NAMESPACE` (comma-separated; empty = all).
    * @default - cluster-wide
    */
@@ -88,7 +94,7 @@ export class OperatorDeployment extends Construct {
     if (imageProblem) Problems.of(this).add(`image: ${imageProblem}`);
     const replicas = props.replicas ?? 1;
     if (!Number.isInteger(replicas) || replicas < 1) Problems.of(this).add(`replicas: must be an integer >= 1, got ${replicas}`);
-    if (replicas > 1 && !props.leaderElection) {
+    if (replicas > 1 && !props.leaderElection && !props.sharding) {
       Problems.of(this).add(`replicas: ${replicas} replicas need leader election (contract.leaderElection: true), or two controllers reconcile at once`);
     }
     this.healthPort = Problems.of(this).recordErrors(() => checkPort('healthPort', props.healthPort ?? 8081), 8081);
@@ -132,6 +138,7 @@ export class OperatorDeployment extends Construct {
         `--health-probe-bind-address=:${this.healthPort}`,
         `--metrics-bind-address=:${this.metricsPort}`,
         ...(props.leaderElection ? ['--leader-elect'] : []),
+        ...(props.sharding ? [`--sharding-ring=${props.sharding.ring}`, `--sharding-key=${props.sharding.key}`] : []),
         ...(props.args ?? []),
       ],
       envVariables: env,

@@ -155,7 +155,8 @@ export class OperatorRbac extends Construct {
 
     if (this.contractRules.leaderElectionRules.length > 0) {
       grants.push(this.role('LeaderElection', `${props.name}-leader-election`, props.namespace,
-        'leader election', this.contractRules.leaderElectionRules, false, []));
+        props.contract.sharding ? (props.contract.leaderElection ? 'leader election and shard ring membership' : 'shard ring membership') : 'leader election',
+        this.contractRules.leaderElectionRules, false, []));
     }
     this._grants.push(...grants);
   }

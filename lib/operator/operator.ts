@@ -123,6 +123,22 @@ export interface OperatorProps {
    * @default - self-managed certificates, port 9443
    */
   readonly webhooks?: OperatorWebhookOptions;
+  /**
+   * Run the controller sharded (docs/sharding.md): `replicas` members of one shard ring, each reconciling and
+   * caching only its share of the objects, assigned by rendezvous hashing of `key` (the object's UID, its owner's for
+   * owned objects; or its namespace). Needs `contract.sharding` (the member Leases). Replaces `replicas`; a
+   * PodDisruptionBudget lets one member down at a time; the RBAC report says how the work is split.
+   * @default - not sharded
+   */
+  readonly sharding?: OperatorShardingOptions;
+}
+
+/** How an {@link Operator}'s controller is sharded. */
+export interface OperatorShardingOptions {
+  /** Members of the ring (Deployment replicas), at least 1. */
+  readonly replicas: number;
+  /** What objects are assigned by. @default 'uid' */
+  readonly key?: 'uid' | 'namespace';
 }
 
 const OPERATOR_MARKER = Symbol.for('cdk8s-operator.Operator');
@@ -175,6 +191,14 @@ export class Operator extends Construct {
     this.namespace = props.namespace ?? `${this.name}-system`;
     // replicas without leader election are reported once, by the Controller (OperatorDeployment)
     const leaderElection = props.contract.leaderElection ?? false;
+    const sharding = props.sharding;
+    if (sharding) {
+      if (!Number.isInteger(sharding.replicas) || sharding.replicas < 1) Problems.of(this).add(`sharding.replicas: must be an integer >= 1, got ${sharding.replicas}`);
+      if (sharding.key !== undefined && sharding.key !== 'uid' && sharding.key !== 'namespace') Problems.of(this).add(`sharding.key: must be 'uid' or 'namespace', got '${sharding.key}'`);
+      if (!props.contract.sharding) Problems.of(this).add('sharding: the controller needs its member Leases: set contract.sharding: true');
+      if (props.replicas !== undefined) Problems.of(this).add(`replicas: a sharded operator runs sharding.replicas members, got replicas: ${props.replicas} as well; remove it`);
+    }
+    const replicas = sharding ? sharding.replicas : props.replicas;
     const watchNamespaces = props.watchNamespaces ?? props.contract.watchNamespaces;
     if (props.watchNamespaces && props.contract.watchNamespaces
       && JSON.stringify(props.watchNamespaces) !== JSON.stringify(props.contract.watchNamespaces)) {
@@ -211,7 +235,7 @@ export class Operator extends Construct {
         contract: props.contract,
         crds: props.crds ?? [],
         watchNamespaces,
-        replicas: props.replicas ?? 1,
+        replicas: replicas ?? 1,
         serviceName: `${this.name}-webhook`,
         secretName: `${this.name}-webhook-certs`,
       });
@@ -225,8 +249,9 @@ export class Operator extends Construct {
       namespace: this.namespace,
       image: props.image,
       serviceAccount: this.rbac.serviceAccount,
-      replicas: props.replicas,
+      replicas,
       leaderElection,
+      sharding: sharding && { ring: this.name, key: sharding.key ?? 'uid' },
       watchNamespaces,
       resources: props.resources,
       env: webhookWiring ? { ...webhookWiring.env, ...props.env } : props.env,
@@ -268,6 +293,7 @@ export class Operator extends Construct {
       watchNamespaces: this.rbac.watchNamespaces,
       grants: this.rbac.grants,
       podEgress: this.networkPolicy ? contractEgress.egress : undefined,
+      sharding: sharding && { ring: this.name, replicas: sharding.replicas, key: sharding.key ?? 'uid' },
     }));
   }
 

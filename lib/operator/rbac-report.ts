@@ -10,6 +10,8 @@ export interface RbacReportInput {
   readonly grants: readonly RbacGrant[];
   /** Egress to pods from the contract's `connectsTo`; undefined when the operator has no NetworkPolicy. */
   readonly podEgress?: readonly PodEgress[];
+  /** How the work is split when the controller is sharded. */
+  readonly sharding?: { readonly ring: string; readonly replicas: number; readonly key: 'uid' | 'namespace' };
 }
 
 /**
@@ -41,6 +43,16 @@ export function renderRbacReport(input: RbacReportInput): string {
       lines.push(`| ${r.apiGroup || '(core)'} | ${r.resource} | ${r.resourceNames?.join(', ') ?? 'all'} | ${r.verbs.join(', ')} | ${r.reasons.join('; ')} |`);
     }
     lines.push('');
+  }
+  if (input.sharding) {
+    const { ring, replicas, key } = input.sharding;
+    lines.push('## Sharding: how the work is split', '');
+    lines.push(`${replicas} replicas form the shard ring \`${ring}\`: each holds a member Lease \`${ring}-<member>\` in \`${input.serviceAccount.namespace}\` `
+      + `and reconciles, and caches, only the objects rendezvous hashing of ${key === 'uid' ? 'their UID (an owned object: its controller owner\'s UID)' : 'their namespace'} `
+      + `assigns to it: about 1/${replicas} of them${key === 'namespace' ? ' (of the namespaces: one busy namespace stays on one member)' : ''}. `
+      + 'A member joining or leaving moves only its share; an object moves only after its old owner acknowledged the new ring. '
+      + 'No label or annotation is written on the sharded kinds (the assignment is computed by every member from the Leases). '
+      + 'A PodDisruptionBudget lets one member down at a time.', '');
   }
   if (input.podEgress) {
     lines.push('## Network egress (NetworkPolicy)', '');

@@ -1,0 +1,260 @@
+// `npx tsx bench/sharded-chaos.ts [--short] [--out=bench/latest/sharded-chaos.json]`: the sharded Foo controller
+// (member processes of its bundle, each with its own ServiceAccount, so the apiserver's audit log names the member of
+// every write) under a steady load of Foo creates and updates on a real kube-apiserver, through the faults a ring
+// meets: kill -9 of a member, a member added, a member removed (SIGTERM), a member partitioned from the apiserver
+// (every request failing at a fault proxy, then healed), a roll (a new member, then an old one stopped). After the
+// load every Foo must converge to the upstream end state. From the audit log: how long after the kill the dead
+// member's objects were written again by another member, and per period between faults the objects written by two
+// members in an interleaved order (A, B, A: two owners at once) — which must be 0.
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as yaml from 'yaml';
+import { ControlPlane, Identity } from '../runtime/envtest';
+import { FaultProxy } from '../test/envtest/fault-proxy';
+import { FooWorld } from './foo-world';
+import { PlainKube } from './plain-kube';
+import { imageRuntime } from './side-by-side';
+
+const ROOT = path.join(__dirname, '..');
+const argv = process.argv.slice(2);
+const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const SHORT = argv.includes('--short');
+const FOOS = '/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos';
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+  userGroups: ["system:serviceaccounts:default"]
+  verbs: ["create", "update", "patch", "delete"]
+- level: None
+`;
+
+interface Member { readonly name: string; readonly child: ChildProcess; readonly proxy?: FaultProxy }
+interface Fault { readonly kind: string; readonly member: string; readonly at: number }
+interface AuditedWrite { readonly user: string; readonly object: string; readonly at: number; readonly code: number }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (x: number) => Math.round(x * 100) / 100;
+
+async function main(): Promise<void> {
+  const scale = SHORT ? 0.5 : 1;
+  const out = option('out') ?? path.join(ROOT, SHORT ? '.tmp/sharded-chaos-short.json' : 'bench/latest/sharded-chaos.json');
+  const dir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'sharded-chaos-'));
+  const auditLog = path.join(dir, 'audit.log');
+  fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
+  const bundle = path.join(dir, 'foo.js');
+  const esbuild = await import('esbuild');
+  await esbuild.build({ entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, outfile: bundle, logLevel: 'error' });
+  const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
+  const plane = await ControlPlane.start({ crds: [crd], startTimeoutMs: 120_000, apiServerFlags: [`--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`, '--audit-log-maxsize=0'] });
+  const kube = new PlainKube({ url: plane.url, token: plane.admin.token, ca: plane.ca });
+  const members: Member[] = [];
+  const events: Array<{ at: number; what: string }> = [];
+  const loadStart = os.loadavg().map(round);
+  let total = 0;
+  const note = (what: string) => { events.push({ at: Date.now(), what }); console.log(new Date().toISOString(), what); };
+  try {
+    const image = imageRuntime();
+    let nextMember = 0;
+    const start = async (viaProxy = false): Promise<Member> => {
+      const name = `member-${nextMember++}`;
+      const identity: Identity = await plane.serviceAccount('default', name, 7200);
+      await plane.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+        metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'ServiceAccount', namespace: 'default', name }],
+      });
+      const proxy = viaProxy ? await FaultProxy.start(plane) : undefined;
+      const kubeconfig = path.join(dir, `${name}.kubeconfig`);
+      if (proxy) proxy.writeKubeconfig(kubeconfig, identity); else plane.writeKubeconfig(kubeconfig, identity);
+      const env: NodeJS.ProcessEnv = { ...process.env, ...image.env, KUBECONFIG: kubeconfig, LOG_LEVEL: 'error' };
+      delete env.WATCH_NAMESPACE;
+      delete env.NODE_OPTIONS;
+      const child = spawn(process.execPath, [...image.nodeFlags, bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', '--sharding-ring=foo', '--leader-election-namespace=default'], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+      const m = { name: `system:serviceaccount:default:${name}`, child, proxy };
+      members.push(m);
+      note(`start ${name}${viaProxy ? ' (through a fault proxy)' : ''}`);
+      return m;
+    };
+    const terminate = async (m: Member, signal: NodeJS.Signals) => {
+      note(`${signal} ${m.name}`);
+      const exited = new Promise((r) => m.child.once('exit', r));
+      m.child.kill(signal);
+      await exited;
+    };
+
+    // Right after a fault: every Foo the member wrote in the 10 s before it (its share then, from the audit log so
+    // far) gets a new spec.replicas, so the takeover shows as the first write of another member to one of them.
+    let version = 0;
+    const probe = async (member: string, at: number) => {
+      const names = new Set(readWrites(auditLog).filter((w) => w.user === member && w.at < at && w.at >= at - 10_000).map((w) => w.object.split('/')[1]));
+      version++;
+      for (const name of names) {
+        await kube.request('PATCH', `${FOOS}/${name}`, { spec: { replicas: 1 + (version % 3) } }, 'application/merge-patch+json').catch(() => undefined);
+      }
+    };
+    // Three members, one of them behind a fault proxy (for the partition).
+    const [m0, m1, m2] = [await start(), await start(), await start(true)];
+    const planned = Math.round(3000 * scale);
+    const world = new FooWorld(kube, planned);
+    await world.start();
+    // The load: a Foo created every 50 ms, a random Foo's replicas changed every 100 ms, while the faults happen.
+    let loading = true;
+    const creates = (async () => {
+      while (loading && total < planned) {
+        const i = total++;
+        await kube.request('POST', FOOS, { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
+        await sleep(50 / scale);
+      }
+    })();
+    const updates = (async () => {
+      while (loading) {
+        await sleep(100);
+        if (total < 10) continue;
+        const i = Math.floor(Math.random() * (total - 1));
+        await kube.request('PATCH', `${FOOS}/foo-${i}`, { spec: { replicas: 1 + Math.floor(Math.random() * 3) } }, 'application/merge-patch+json').catch(() => undefined);
+      }
+    })();
+    const phase = Math.round(25_000 * scale);
+    await sleep(phase);
+    await terminate(m0, 'SIGKILL');
+    const faults: Fault[] = [{ kind: 'kill -9', member: m0.name, at: events[events.length - 1].at }];
+    await probe(m0.name, faults[0].at);
+    await sleep(phase + 10_000);
+    const m3 = await start();
+    await sleep(phase);
+    await terminate(m1, 'SIGTERM');
+    faults.push({ kind: 'remove (SIGTERM)', member: m1.name, at: events[events.length - 1].at });
+    await probe(m1.name, faults[1].at);
+    await sleep(phase);
+    note(`partition ${m2.name}`);
+    faults.push({ kind: 'partition', member: m2.name, at: events[events.length - 1].at });
+    await probe(m2.name, faults[2].at);
+    m2.proxy!.failNext({ count: 1_000_000 }, 503);
+    m2.proxy!.dropWatches();
+    await sleep(Math.max(phase, 25_000)); // past the 15 s Lease: its share must be taken over
+    m2.proxy!.clear();
+    note(`heal ${m2.name}`);
+    await sleep(phase);
+    // A roll: a new member first, then an old one leaves (maxSurge 1, maxUnavailable 0).
+    await start();
+    await sleep(phase / 2);
+    await terminate(m3, 'SIGTERM');
+    faults.push({ kind: 'roll (old member stopped)', member: m3.name, at: events[events.length - 1].at });
+    await probe(m3.name, faults[3].at);
+    await sleep(phase / 2);
+    loading = false;
+    await Promise.all([creates, updates]);
+    note(`load stopped: ${total} Foos`);
+    // The world counts `planned`; Foos not created are absent: converge on what exists.
+    const deadline = Date.now() + 600_000;
+    while (world.convergedCount < total && Date.now() < deadline) await sleep(500);
+    const converged = world.convergedCount >= total;
+    const convergedAt = Date.now();
+    note(`converged: ${world.convergedCount}/${total}`);
+    await world.stop();
+
+    const writes = readWrites(auditLog);
+    const report = analyse(writes, events, faults);
+    const result = {
+      command: `npx tsx bench/sharded-chaos.ts ${argv.join(' ')}`.trim(),
+      machine: { cpus: os.cpus().length, node: process.version },
+      leaseDurationSeconds: 15,
+      foos: total,
+      convergedFoos: world.convergedCount,
+      converged,
+      convergeAfterLoadSeconds: round((convergedAt - events.find((e) => e.what.startsWith('load stopped'))!.at) / 1000),
+      events: events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
+      ...report,
+      loadavg: { start: loadStart, end: os.loadavg().map(round) },
+    };
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+    console.log(JSON.stringify({ ...result, events: undefined, periods: undefined }, null, 2));
+    if (!converged || report.doubleOwnedObjects > 0) process.exitCode = 1;
+  } finally {
+    for (const m of members) if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+    for (const m of members) await m.proxy?.close();
+    kube.close();
+    await plane.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function readWrites(auditLog: string): AuditedWrite[] {
+  const files = fs.readdirSync(path.dirname(auditLog)).filter((f) => f.startsWith('audit') && f.endsWith('.log')).sort().map((f) => path.join(path.dirname(auditLog), f));
+  const writes: AuditedWrite[] = [];
+  for (const file of files) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line);
+      const ref = e.objectRef ?? {};
+      if (ref.resource !== 'foos' && ref.resource !== 'deployments') continue;
+      if (!ref.name) continue;
+      const code = e.responseStatus?.code ?? 0;
+      if (code >= 300) continue;
+      writes.push({ user: e.user?.username, object: `${ref.resource}/${ref.name}`, at: Date.parse(e.requestReceivedTimestamp), code });
+    }
+  }
+  return writes.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Periods between consecutive faults; per period and object the members that wrote it in order. A, B (a handover)
+ * is allowed; A, B, A means two members owned the object in one period: double-owned.
+ */
+function analyse(writes: readonly AuditedWrite[], events: ReadonlyArray<{ at: number; what: string }>, faults: readonly Fault[]) {
+  const bounds = [0, ...events.map((e) => e.at), Infinity];
+  const periods = [];
+  let doubleOwnedObjects = 0;
+  const examples: string[] = [];
+  for (let p = 0; p < bounds.length - 1; p++) {
+    const inPeriod = writes.filter((w) => w.at >= bounds[p] && w.at < bounds[p + 1]);
+    const byObject = new Map<string, string[]>();
+    for (const w of inPeriod) {
+      const seq = byObject.get(w.object) ?? [];
+      if (seq[seq.length - 1] !== w.user) seq.push(w.user);
+      byObject.set(w.object, seq);
+    }
+    let handedOver = 0;
+    let doubled = 0;
+    for (const [object, seq] of byObject) {
+      if (seq.length > 1) handedOver++;
+      if (new Set(seq).size < seq.length) {
+        doubled++;
+        if (examples.length < 10) examples.push(`${object}: ${seq.join(' → ')}`);
+      }
+    }
+    doubleOwnedObjects += doubled;
+    periods.push({ after: p === 0 ? 'start' : events[p - 1].what, writes: inPeriod.length, objects: byObject.size, writtenByTwoMembersInTurn: handedOver, doubleOwned: doubled });
+  }
+  // Per fault: the objects the member wrote last shortly before it (the driver changed each of them right after the
+  // fault), and when another member first wrote one of them: the takeover; undefined = none was.
+  const takeovers = faults.map((f) => {
+    // Owned at the fault: written by the member in the 10 s before it (well after the previous ring change settled;
+    // an earlier last write may predate a handover that already moved the object).
+    const lastWriter = new Map<string, string>();
+    for (const w of writes) if (w.at < f.at && w.at >= f.at - 10_000) lastWriter.set(w.object, w.user);
+    const orphaned = new Set([...lastWriter].filter(([, u]) => u === f.member).map(([o]) => o));
+    const takenOver = writes.find((w) => w.at > f.at && orphaned.has(w.object) && w.user !== f.member);
+    const rewrittenBySameMember = writes.some((w) => w.at > f.at && orphaned.has(w.object) && w.user === f.member);
+    return { fault: f.kind, member: f.member, objects: orphaned.size, takeoverSeconds: takenOver ? round((takenOver.at - f.at) / 1000) : undefined, memberWroteThemAgain: rewrittenBySameMember };
+  });
+  return {
+    writes: writes.length,
+    writesByMember: Object.fromEntries([...new Set(writes.map((w) => w.user))].map((u) => [u, writes.filter((w) => w.user === u).length])),
+    takeovers,
+    doubleOwnedObjects,
+    doubleOwnedExamples: examples,
+    periods,
+  };
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,370 @@
+/**
+ * Sharding: the replicas of a controller form a ring and each reconciles, and caches, only its share of
+ * the objects (controller-runtime has none; timebertt/kubernetes-controller-sharding is the model).
+ *
+ * Expected flow:
+ * ```ts
+ * const manager = new Manager({ sharding: { ring: 'foo', key: 'uid' } });   // every replica the same
+ * new ControllerBuilder(manager, { name: 'foo' }).for(FOO).owns(DEPLOYMENT).complete(reconciler);
+ * await manager.start();
+ * ```
+ * 1. Membership: each member holds its own `coordination.k8s.io/v1` Lease `<ring>-<member>` in the operator's
+ *    namespace, labelled `sharding.cdk8s-operator.io/ring=<ring>`, renewed every retry period as a leader lease
+ *    is; every member watches the ring's Leases. A Lease not renewed for its duration (on the observer's own
+ *    clock, no clock-skew dependence) is a dead member; a member stopping cleanly deletes its Lease.
+ * 2. Assignment: rendezvous (highest random weight) hashing of the shard key over the live members — the
+ *    object's UID, or its namespace (`key`); an object with a controller owner uses its owner's UID, so owned
+ *    objects follow their owner. Every member computes the same assignment from the same Leases: no sharder,
+ *    no label writes (0 extra requests per object). A member joining or leaving moves only the share it takes
+ *    or leaves: rendezvous hashing keeps every other object where it was.
+ * 3. Handover (the "view" barrier): a member that sees the live set change to a new view V stops reconciling
+ *    every object it would not own under V (writes of reconciles in flight for them are refused from that
+ *    moment, as the leader guard refuses them) and then acknowledges V in its Lease
+ *    (`sharding.cdk8s-operator.io/view`). It starts reconciling its share under V only once every member of
+ *    V acknowledged V. Until then it reconciles only the objects it owns both under the view it acts on and
+ *    under every view it acknowledged since.
+ * 4. Caches: each member's informers keep only the objects of its share (under the view it acts on and the
+ *    latest one), filtered when the watch delivers them; a view change evicts the objects that left (without
+ *    delete events) and re-lists to pick up those that arrive, which are then reconciled.
+ *
+ * Guarantees:
+ * - No object is reconciled by two members at once: two members act on the same view or one of them
+ *   acknowledged the other's view (and so reconciles a subset of its share under it); a member that cannot
+ *   renew its Lease within the renew deadline stops writing before the Lease can expire for the others.
+ * - A dead member's share is taken over within its Lease duration plus the barrier (one renew round).
+ * - Metrics: `controller_runtime_shard_members{ring}`, `controller_runtime_shard_owned_objects{ring,resource}`,
+ *   `controller_runtime_shard_handovers_total{ring,direction}` (objects that came in / went out),
+ *   `controller_runtime_shard_view_changes_total{ring}`; the queue depth is `workqueue_depth` of each member.
+ *
+ * Caveats:
+ * - Every member still receives the whole watch stream of a sharded kind (and drops what is not its share):
+ *   memory scales down with members, the apiserver's fan-out and each member's JSON decoding do not. The
+ *   apiserver's own shard selector (Kubernetes 1.36 alpha, `ShardedListAndWatch`) would remove that; see
+ *   docs/sharding.md for what was measured.
+ * - A reconciler may assume it is the only one acting on its object and the objects that object owns; it may
+ *   not assume its cache holds objects of other shards (a reconcile that lists the whole kind to decide is not
+ *   safe to shard).
+ * - In `uid` mode, a reconcile of a key no longer in the cache (a deleted object) is skipped: clean up with
+ *   finalizers (the object stays until the owner's reconcile removed them).
+ */
+import { createHash } from 'crypto';
+import { sleep } from './backoff';
+import { KubeClient } from './client';
+import { isAlreadyExists, isConflict, isNotFound } from './errors';
+import { Informer } from './informer';
+import { Logger, silentLogger } from './log';
+import { RuntimeMetrics } from './metrics';
+import { KubeObject } from './resource';
+import { microTime } from './status';
+
+/** What objects are assigned by. */
+export type ShardKey = 'uid' | 'namespace';
+
+/** The label naming a member Lease's ring. */
+export const SHARD_RING_LABEL = 'sharding.cdk8s-operator.io/ring';
+/** The annotation of a member Lease acknowledging a view (the hash of the member set it drained to). */
+export const SHARD_VIEW_ANNOTATION = 'sharding.cdk8s-operator.io/view';
+
+const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' } as const;
+
+/** Options of {@link ShardRing}. */
+export interface ShardRingOptions {
+  readonly client: KubeClient;
+  /** The ring's name (a DNS label): the Leases are `<ring>-<member>`. */
+  readonly ring: string;
+  /** The operator's namespace, where the Leases live. */
+  readonly namespace: string;
+  /** This member's identity (any string; hashed into the Lease name). */
+  readonly identity: string;
+  readonly key: ShardKey;
+  /** @default 15000 */
+  readonly leaseDurationMs?: number;
+  /** @default 10000 */
+  readonly renewDeadlineMs?: number;
+  /** @default 2000 */
+  readonly retryPeriodMs?: number;
+  /** Called when the set of objects this member may reconcile grew (the controllers re-enqueue their caches). */
+  readonly onOwnershipGrew?: () => void;
+  /** Called when the set of objects the caches keep changed (the informers evict and re-list). */
+  readonly onHoldingChanged?: () => void;
+  readonly logger?: Logger;
+  readonly metrics?: RuntimeMetrics;
+}
+
+/** A view: the sorted member names of the ring, and its hash. */
+interface View {
+  readonly members: readonly string[];
+  readonly hash: string;
+}
+
+function viewOf(members: Iterable<string>): View {
+  const sorted = [...new Set(members)].sort();
+  return { members: sorted, hash: createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 16) };
+}
+
+/** FNV-1a (32 bit) of a string, finished with murmur3's avalanche step. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * The member owning `key` among `members` by rendezvous hashing: the one with the highest hash of
+ * (member, key). Removing a member moves only its keys; adding one moves to it only the keys it wins.
+ */
+export function rendezvousOwner(key: string, members: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = -1;
+  for (const m of members) {
+    const score = hash32(`${m}\u0000${key}`);
+    if (score > bestScore || (score === bestScore && best !== undefined && m < best)) {
+      best = m;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** The shard key of an object: its controller owner's UID (owned objects follow their owner), else its own UID; or its namespace. */
+export function shardKeyOf(obj: KubeObject, key: ShardKey): string {
+  if (key === 'namespace') return obj.metadata?.namespace ?? '';
+  const owner = obj.metadata?.ownerReferences?.find((r) => r.controller);
+  return owner?.uid ?? obj.metadata?.uid ?? '';
+}
+
+/** The Lease name of a member: `<ring>-<10 hex digits of its identity's hash>`. */
+export function memberLeaseName(ring: string, identity: string): string {
+  return `${ring}-${createHash('sha256').update(identity).digest('hex').slice(0, 10)}`;
+}
+
+interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+}
+
+/** See module docs. */
+export class ShardRing {
+  /** This member's name in the ring (its Lease's name). */
+  public readonly member: string;
+  private readonly leases: Informer;
+  /** When each Lease (by name) was last seen to change, on our clock; and its resourceVersion then. */
+  private readonly seen = new Map<string, { rv: string; at: number }>();
+  /** The view acted on (undefined: none yet, this member reconciles nothing). */
+  private acting: View | undefined;
+  /** The latest live view this member acknowledged, and every one acknowledged since `acting`. */
+  private target: View | undefined;
+  private pending: View[] = [];
+  /** Holds its Lease (renewed within the deadline). */
+  private holding = false;
+  private leaving = false;
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private readonly logger: Logger;
+  private readonly metrics: RuntimeMetrics;
+  private lastRenew = 0;
+
+  constructor(private readonly options: ShardRingOptions) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.ring) || options.ring.length > 50) {
+      throw new Error(`sharding.ring: must be a DNS label of at most 50 characters, got '${options.ring}'`);
+    }
+    if ((options.renewDeadlineMs ?? 10_000) >= (options.leaseDurationMs ?? 15_000)) {
+      throw new Error(`sharding: renewDeadlineMs must be less than leaseDurationMs, got ${options.renewDeadlineMs} >= ${options.leaseDurationMs}`);
+    }
+    this.member = memberLeaseName(options.ring, options.identity);
+    this.logger = (options.logger ?? silentLogger).child({ ring: options.ring, member: this.member });
+    this.metrics = options.metrics ?? new RuntimeMetrics();
+    this.leases = new Informer(options.client, LEASE, {
+      namespace: options.namespace, labelSelector: `${SHARD_RING_LABEL}=${options.ring}`, resyncPeriodMs: 0,
+    }, this.logger);
+    this.leases.addEventHandler({ onAdd: () => this.evaluate(), onUpdate: () => this.evaluate(), onDelete: () => this.evaluate() });
+  }
+
+  get ring(): string {
+    return this.options.ring;
+  }
+
+  get key(): ShardKey {
+    return this.options.key;
+  }
+
+  /** The members of the view acted on. */
+  get members(): readonly string[] {
+    return this.acting?.members ?? [];
+  }
+
+  /** True while this member holds its Lease and acts on a view. */
+  get active(): boolean {
+    return this.holding && !this.leaving && this.acting !== undefined;
+  }
+
+  /** May this member reconcile (and write for) the object with this shard key now? */
+  owns(shardKey: string): boolean {
+    if (!this.active) return false;
+    if (rendezvousOwner(shardKey, this.acting!.members) !== this.member) return false;
+    return this.pending.every((v) => rendezvousOwner(shardKey, v.members) === this.member);
+  }
+
+  /** Should the caches keep the object with this shard key (its share under the view acted on or the latest)? */
+  holds(shardKey: string): boolean {
+    if (this.leaving) return false;
+    const views = [this.acting, this.target].filter((v): v is View => v !== undefined);
+    return views.some((v) => rendezvousOwner(shardKey, v.members) === this.member);
+  }
+
+  /** Joins the ring: creates its Lease, starts watching the others. Resolves once the first view is acted on. */
+  async start(timeoutMs = 120_000): Promise<void> {
+    if (this.loop) return;
+    this.leases.start();
+    this.loop = this.run();
+    const deadline = Date.now() + timeoutMs;
+    while (!this.active) {
+      if (Date.now() > deadline) throw new Error(`sharding: ring '${this.ring}' did not form within ${timeoutMs} ms (members must acknowledge the view in their Leases)`);
+      await sleep(50);
+    }
+  }
+
+  /**
+   * Leaves the ring: from now on it owns nothing (the caller waits for in-flight reconciles), then deletes its
+   * Lease so the others take its share over at once.
+   */
+  async stop(): Promise<void> {
+    this.leaving = true;
+    this.stopped = true;
+    this.abort.abort();
+    await this.loop;
+    try {
+      await this.options.client.delete(LEASE, this.member, this.options.namespace);
+    } catch (err) {
+      if (!isNotFound(err)) this.logger.warn('could not delete the member Lease', { error: err });
+    }
+    await this.leases.stop();
+    this.logger.info('left the ring');
+  }
+
+  private get durationMs(): number {
+    return this.options.leaseDurationMs ?? 15_000;
+  }
+
+  private async run(): Promise<void> {
+    const retry = this.options.retryPeriodMs ?? 2000;
+    const deadline = this.options.renewDeadlineMs ?? 10_000;
+    while (!this.stopped) {
+      if (await withTimeout(this.renew(), Math.max(1000, deadline / 2), false)) {
+        this.lastRenew = Date.now();
+        if (!this.holding) {
+          this.holding = true;
+          this.logger.info('joined the ring');
+        }
+      } else if (this.holding && Date.now() - this.lastRenew >= deadline) {
+        // As the leader elector: from the deadline, before the Lease can expire for anyone else, nothing is written.
+        this.holding = false;
+        this.acting = undefined;
+        this.pending = [];
+        this.target = undefined;
+        this.logger.error('could not renew the member Lease within the renew deadline: owns nothing until it rejoins', { renewDeadlineMs: deadline });
+        this.options.onHoldingChanged?.();
+      }
+      this.evaluate();
+      await sleep(retry * (1 + Math.random() * 0.1), this.abort.signal);
+    }
+  }
+
+  /** Creates or renews this member's Lease, acknowledging the latest view. */
+  private async renew(): Promise<boolean> {
+    const { client, namespace } = this.options;
+    const now = microTime(new Date());
+    const spec: LeaseSpec = { holderIdentity: this.options.identity, leaseDurationSeconds: Math.ceil(this.durationMs / 1000), renewTime: now };
+    const annotations = this.target ? { [SHARD_VIEW_ANNOTATION]: this.target.hash } : undefined;
+    try {
+      const current = this.leases.cache.get(`${namespace}/${this.member}`) ?? await getOrUndefined(client, this.member, namespace);
+      if (!current) {
+        await client.create({
+          apiVersion: LEASE.apiVersion, kind: LEASE.kind,
+          metadata: { name: this.member, namespace, labels: { [SHARD_RING_LABEL]: this.ring }, annotations },
+          spec: { ...spec, acquireTime: now },
+        });
+        return true;
+      }
+      await client.replace({
+        ...current,
+        metadata: { ...current.metadata, annotations: { ...current.metadata?.annotations, ...annotations } },
+        spec: { ...(current.spec as LeaseSpec), ...spec },
+      });
+      return true;
+    } catch (err) {
+      if (!isConflict(err) && !isAlreadyExists(err)) this.logger.warn('member Lease request failed', { error: err });
+      return false;
+    }
+  }
+
+  /** Recomputes the live view, acknowledges a new one, and advances to it once every member acknowledged it. */
+  private evaluate(): void {
+    if (!this.holding || this.leaving) return;
+    const now = Date.now();
+    const live: string[] = [];
+    const acks = new Map<string, string | undefined>();
+    const names = new Set<string>();
+    for (const lease of this.leases.cache.list()) {
+      const name = lease.metadata!.name!;
+      names.add(name);
+      const rv = lease.metadata?.resourceVersion ?? '';
+      const seen = this.seen.get(name);
+      if (!seen || seen.rv !== rv) this.seen.set(name, { rv, at: now });
+      const at = this.seen.get(name)!.at;
+      const spec = (lease.spec ?? {}) as LeaseSpec;
+      const duration = (spec.leaseDurationSeconds ?? 15) * 1000;
+      if (name === this.member || (spec.holderIdentity && now - at < duration)) {
+        live.push(name);
+        acks.set(name, lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION]);
+      }
+    }
+    for (const name of this.seen.keys()) if (!names.has(name)) this.seen.delete(name);
+    if (!live.includes(this.member)) return; // our own Lease is not in the cache yet
+    const view = viewOf(live);
+    if (view.hash !== this.target?.hash) {
+      // Stop reconciling what we would not own under the new view before saying so (owns() reads pending).
+      this.target = view;
+      this.pending.push(view);
+      this.metrics.shardViewChanges.inc({ ring: this.ring });
+      this.logger.info('ring changed, acknowledging', { members: view.members.length, view: view.hash });
+      this.options.onHoldingChanged?.();
+      void this.renew(); // acknowledge at once rather than at the next renewal
+      return;
+    }
+    this.metrics.shardMembers.set({ ring: this.ring }, view.members.length);
+    if (this.acting?.hash === view.hash) return;
+    if (!view.members.every((m) => acks.get(m) === view.hash)) return;
+    const before = this.acting;
+    this.acting = view;
+    this.pending = [];
+    this.logger.info('acting on the ring view', { members: view.members.length, view: view.hash, previous: before?.hash });
+    this.options.onHoldingChanged?.();
+    this.options.onOwnershipGrew?.();
+  }
+}
+
+async function getOrUndefined(client: KubeClient, name: string, namespace: string): Promise<KubeObject | undefined> {
+  try {
+    return await client.get(LEASE, name, namespace);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<T>((resolve) => { timer = setTimeout(() => resolve(fallback), ms); })]).finally(() => clearTimeout(timer));
+}
