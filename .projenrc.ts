@@ -204,6 +204,8 @@ project.addTask('differential', {
   exec: 'tsx bench/cr-differential.ts',
   receiveArgs: true,
 });
+project.addTask('bench:sharded', { description: 'The Foo controller sharded across 0 (unsharded), 1, 2 and 4 member processes on a real kube-apiserver (issue 33): converge time, per-member peak RSS and CPU, audited requests per Foo; JSON in bench/latest/sharded-results.json', exec: 'tsx bench/sharded-bench.ts', receiveArgs: true });
+project.addTask('chaos:sharded', { description: 'The sharded Foo controller under load through kill -9, add, remove, partition and roll (issue 33, long form); JSON in bench/latest/sharded-chaos.json', exec: 'tsx bench/sharded-chaos.ts', receiveArgs: true });
 project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
 
 project.synth();
