@@ -98,7 +98,9 @@ export function describeEachApiServerVersion(
       continue;
     }
     const own = typeof opts === 'function' ? opts(version) : opts;
-    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { ...own, assetsDir: assets.dir });
+    // differential suites compare the apiserver's own verdicts (schemas, CEL, admission): no controller changes them,
+    // so they start no kube-controller-manager unless they ask (48 control planes in CI)
+    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { controllerManager: false, ...own, assetsDir: assets.dir });
   }
 }
 
