@@ -39,7 +39,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
       A local control plane without Docker: etcd, kube-apiserver (RBAC, the default admission chain) and
       kube-controller-manager from the envtest binaries (--assets, else KUBEBUILDER_ASSETS). Writes an admin
       kubeconfig, applies --apply's objects in dist/APPLY.md's order, runs until Ctrl-C (then removes its data).
-      --controllers: cluster (default: role aggregation, garbage collector, namespace lifecycle), all (also
+      --controllers: cluster (default: role aggregation, garbage collector, namespace lifecycle, quota), all (also
       Deployments, Jobs, ServiceAccounts …), none, or controller names. No node: pods never run.`,
   scaffold: `scaffold [dir] --kind <Kind> --group <group> [--namespaces a,b] [--package-spec <npm spec>]
       A new operator project: CRD, example, contract, controller, chart, tests, README, npm scripts

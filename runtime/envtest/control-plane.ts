@@ -25,7 +25,8 @@ export interface ControlPlaneOptions {
   readonly assetsDir?: string;
   /**
    * Which kube-controller-manager controllers run: by default {@link CLUSTER_CONTROLLERS} (ClusterRole aggregation,
-   * so the built-in `admin`/`edit`/`view` roles have their rules; the garbage collector; namespace deletion); `true`
+   * so the built-in `admin`/`edit`/`view` roles have their rules; the garbage collector; namespace deletion; quota
+   * usage); `true`
    * for {@link DEFAULT_CONTROLLERS} (those, plus Deployment, ReplicaSet, StatefulSet, Job, CronJob, ServiceAccount
    * ...); a list for exactly those controllers; `false` for no kube-controller-manager at all (a bare apiserver, as
    * controller-runtime's envtest: RBAC tests may then pass that a cluster refuses).

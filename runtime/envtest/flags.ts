@@ -69,10 +69,12 @@ export function apiServerArgs(l: ControlPlaneLayout, extra: readonly string[] = 
  *   grant RBAC permissions not currently held");
  * - `garbage-collector-controller` deletes dependents (owner references, background and foreground deletion) and
  *   removes the `foregroundDeletion` finalizer;
- * - `namespace-controller` empties and removes a deleted namespace (without it a namespace stays Terminating).
+ * - `namespace-controller` empties and removes a deleted namespace (without it a namespace stays Terminating);
+ * - `resourcequota-controller` computes ResourceQuota usage (without it, the apiserver's ResourceQuota admission
+ *   refuses every pod of a namespace with a quota: "status unknown for quota").
  */
 export const CLUSTER_CONTROLLERS: readonly string[] = [
-  'clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller',
+  'clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller', 'resourcequota-controller',
 ];
 
 /** `controllerManager: true`: {@link CLUSTER_CONTROLLERS}, the workload controllers and the ServiceAccount ones. */

@@ -49,7 +49,7 @@ const missing = 'missing' in lookup ? lookup.missing : undefined;
       const dist = synth(tmp);
       const running = clusterCommand({ kubeconfig, signal: abort.signal }, (l) => lines.push(l));
       await until('the kubeconfig printed', () => lines.some((l) => l.includes(`export KUBECONFIG=${kubeconfig}`)), 90_000, 100);
-      expect(lines[0]).toMatch(/^control plane up in [\d.]+ s at https:\/\/127\.0\.0\.1:\d+\n {2}kube-controller-manager controllers: clusterrole-aggregation-controller, garbage-collector-controller, namespace-controller\n/);
+      expect(lines[0]).toMatch(/^control plane up in [\d.]+ s at https:\/\/127\.0\.0\.1:\d+\n {2}kube-controller-manager controllers: clusterrole-aggregation-controller, garbage-collector-controller, namespace-controller, resourcequota-controller\n/);
       // kubectl as a user runs it (dist/APPLY.md): the CRDs until Established, then everything
       expect((await kubectl(kubeconfig, ['apply', '-f', path.join(dist, '1-crds.yaml')])).code).toBe(0);
       expect((await kubectl(kubeconfig, ['wait', '--for=condition=Established', 'crd/gizmos.local.example.com', '--timeout=60s'])).code).toBe(0);

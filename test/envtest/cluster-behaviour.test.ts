@@ -35,7 +35,7 @@ const gadgetCrd = {
 
 describeRealApiServer('envtest by default: role aggregation, garbage collection, namespace lifecycle', (plane) => {
   test('the default runs exactly the cluster controllers', () => {
-    expect(plane().controllers).toEqual(['clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller']);
+    expect(plane().controllers).toEqual(['clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller', 'resourcequota-controller']);
     expect(plane().controllers).toEqual(CLUSTER_CONTROLLERS);
   });
 
