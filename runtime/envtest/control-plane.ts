@@ -56,8 +56,6 @@ export interface Identity {
 }
 
 const ADMIN_USER = 'envtest-admin';
-/** What the garbage collector logs once it watches every resource it discovered (1.28 to 1.36). */
-const GC_SYNCED = /all resource monitors have synced/i;
 
 function controllersOf(opts: ControlPlaneOptions): readonly string[] {
   const c = opts.controllerManager;
@@ -72,20 +70,24 @@ export class ControlPlane {
     const wantsKcm = controllersOf(opts).length > 0;
     if (wantsKcm && !lookup.binaries.kubeControllerManager) throw new Error(`envtest: kube-controller-manager not found beside ${lookup.binaries.kubeApiServer}`);
     const base = opts.baseDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
-    const layout: ControlPlaneLayout = {
-      dir: mkdtempSync(join(base, 'envtest-')),
-      etcdPort: await freePort(),
-      etcdPeerPort: await freePort(),
-      apiServerPort: await freePort(),
-    };
-    const plane = new ControlPlane(lookup.binaries, layout, opts);
-    try {
-      await plane.boot();
-    } catch (e) {
-      await plane.stop();
-      throw e;
+    // a port the OS gave as free may be taken by another process before etcd or the apiserver binds it: start again
+    // on new ports (as controller-runtime's envtest does), a few times
+    for (let attempt = 1; ; attempt++) {
+      const layout: ControlPlaneLayout = {
+        dir: mkdtempSync(join(base, 'envtest-')),
+        etcdPort: await freePort(),
+        etcdPeerPort: await freePort(),
+        apiServerPort: await freePort(),
+      };
+      const plane = new ControlPlane(lookup.binaries, layout, opts);
+      try {
+        await plane.boot();
+        return plane;
+      } catch (e) {
+        await plane.stop();
+        if (attempt >= 3 || !/address already in use/.test((e as Error).message)) throw e;
+      }
     }
-    return plane;
   }
 
   /** https://127.0.0.1:<port> */
@@ -152,8 +154,6 @@ export class ControlPlane {
     const kcm = new ManagedProcess('kube-controller-manager', this.binaries.kubeControllerManager!,
       controllerManagerArgs(l, controllers, this.opts.controllerManagerFlags));
     this.controllerManager = kcm;
-    const gcSynced = controllers.includes('garbage-collector-controller') ? kcm.waitForLine(GC_SYNCED, this.timeoutMs) : undefined;
-    gcSynced?.catch(() => undefined); // awaited below, after the other waits
     const alive = () => {
       if (!kcm.running) throw new Error(`envtest: kube-controller-manager exited:\n${kcm.log}`);
     };
@@ -166,7 +166,8 @@ export class ControlPlane {
       alive();
       return this.clusterRolesAggregated();
     }, this.timeoutMs, controllers.includes('clusterrole-aggregation-controller'));
-    await gcSynced;
+    // the garbage collector is not waited for: it discovers the API now and lists every object, so whatever is
+    // deleted before its caches sync is collected once they have
   }
 
   /** Whether every ClusterRole with an aggregationRule holds the rules of every ClusterRole it selects. */
@@ -185,8 +186,8 @@ export class ControlPlane {
   /**
    * Stops and starts kube-controller-manager. The garbage collector discovers the API when it starts and then only
    * every 30 seconds: until then it neither deletes the dependents of a kind installed since nor finishes that
-   * kind's foreground deletions. {@link installCrds} and {@link applyObjects} restart it when they install CRDs;
-   * this resolves once the new garbage collector has synced every resource.
+   * kind's foreground deletions. {@link installCrds} and {@link applyObjects} restart it when they install CRDs, once
+   * the apiserver's discovery serves them.
    */
   async restartControllerManager(): Promise<void> {
     if (!this.controllerManager) throw new Error('envtest: kube-controller-manager does not run (controllerManager: false)');
@@ -195,8 +196,18 @@ export class ControlPlane {
   }
 
   /** After CRDs were installed: the garbage collector must know them, as it would within 30 s on a cluster. */
-  private async rediscover(): Promise<void> {
-    if (this.controllerManager && this.controllers.includes('garbage-collector-controller')) await this.restartControllerManager();
+  private async rediscover(crds: readonly object[]): Promise<void> {
+    if (!this.controllerManager || !this.controllers.includes('garbage-collector-controller')) return;
+    // the garbage collector reads discovery when it starts: wait until discovery serves every new resource
+    for (const crd of crds as Array<{ spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served?: boolean }> } }>) {
+      for (const v of crd.spec.versions.filter((x) => x.served !== false)) {
+        await this.waitFor(`discovery to serve ${crd.spec.names.plural}.${crd.spec.group}/${v.name}`, async () => {
+          const r = await this.request('GET', `/apis/${crd.spec.group}/${v.name}`);
+          return r.code === 200 && (r.body.resources ?? []).some((res: { name: string }) => res.name === crd.spec.names.plural);
+        }, this.timeoutMs);
+      }
+    }
+    await this.restartControllerManager();
   }
 
   private async startApiServer(): Promise<void> {
@@ -251,7 +262,7 @@ export class ControlPlane {
    */
   async installCrds(crds: readonly object[]): Promise<void> {
     await installCrds(this.target(this.admin), crds, this.timeoutMs);
-    await this.rediscover();
+    await this.rediscover(crds);
   }
 
   /**
@@ -271,7 +282,7 @@ export class ControlPlane {
    * among the objects, the garbage collector rediscovers the API before the custom resources are applied.
    */
   async applyObjects(objects: readonly object[]): Promise<void> {
-    await applyObjects(this.target(this.admin), objects as Manifest[], this.timeoutMs, () => this.rediscover());
+    await applyObjects(this.target(this.admin), objects as Manifest[], this.timeoutMs, (crds) => this.rediscover(crds));
   }
 
   /**

@@ -57,7 +57,7 @@ async function discoverKinds(target: HttpTarget, apiVersions: readonly string[])
  * served by the apiserver) is reported at once, before any write. `afterCrds` runs once the objects' CRDs are
  * Established, before their custom resources are applied.
  */
-export async function applyObjects(target: HttpTarget, objects: readonly Manifest[], timeoutMs = 30_000, afterCrds?: () => Promise<void>): Promise<void> {
+export async function applyObjects(target: HttpTarget, objects: readonly Manifest[], timeoutMs = 30_000, afterCrds?: (crds: readonly object[]) => Promise<void>): Promise<void> {
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition') as Array<Manifest & { spec: { group: string; names: { kind: string; plural: string }; scope: string } }>;
   const custom = new Map(crds.map((c) => [`${c.spec.group}/${c.spec.names.kind}`, { plural: c.spec.names.plural, namespaced: c.spec.scope === 'Namespaced' }]));
   const problems: string[] = [];
@@ -85,7 +85,7 @@ export async function applyObjects(target: HttpTarget, objects: readonly Manifes
   await applyStage(0);
   if (crds.length) {
     await installCrds(target, crds, timeoutMs);
-    await afterCrds?.();
+    await afterCrds?.(crds);
   }
   for (const stage of [2, 3, 4]) await applyStage(stage);
 }

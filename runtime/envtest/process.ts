@@ -15,27 +15,12 @@ process.once('exit', () => {
 export class ManagedProcess {
   private readonly child: ChildProcess;
   private output = '';
-  /** Every line written so far is tested against these; a match resolves its promise. */
-  private readonly awaited: Array<{ pattern: RegExp; resolve: () => void }> = [];
-  private partialLine = '';
   private readonly exited: Promise<void>;
 
   constructor(readonly name: string, bin: string, args: readonly string[]) {
     this.child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (b: Buffer) => {
-      const text = b.toString();
-      this.output = (this.output + text).slice(-LOG_TAIL_CHARS);
-      if (this.awaited.length === 0) return;
-      const lines = (this.partialLine + text).split('\n');
-      this.partialLine = lines.pop()!.slice(-LOG_TAIL_CHARS);
-      for (const line of lines) {
-        for (const w of [...this.awaited]) {
-          if (w.pattern.test(line)) {
-            this.awaited.splice(this.awaited.indexOf(w), 1);
-            w.resolve();
-          }
-        }
-      }
+      this.output = (this.output + b.toString()).slice(-LOG_TAIL_CHARS);
     };
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
@@ -67,26 +52,6 @@ export class ManagedProcess {
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`envtest: ${this.name} not ready at ${target.url}${path} after ${timeoutMs} ms:\n${this.log}`);
-  }
-
-  /**
-   * Resolves when the process writes a line matching `pattern` from now on; fails early (with the output) when it
-   * exits, or after `timeoutMs`.
-   */
-  waitForLine(pattern: RegExp, timeoutMs: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const settle = (error?: Error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
-      };
-      const timer = setTimeout(() => settle(new Error(`envtest: ${this.name} wrote no line matching ${pattern} within ${timeoutMs} ms:\n${this.log}`)), timeoutMs);
-      this.awaited.push({ pattern, resolve: () => settle() });
-      void this.exited.then(() => settle(new Error(`envtest: ${this.name} exited (${this.child.exitCode ?? this.child.signalCode}) before writing ${pattern}:\n${this.log}`)));
-    });
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`. */

@@ -17,6 +17,10 @@ async function bindAdminAsDelegate(plane: ControlPlane, ns: string): Promise<{ c
     metadata: { name: 'binder' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'binder' },
     subjects: [{ kind: 'ServiceAccount', name: 'delegate', namespace: ns }],
   });
+  // the authorizer's cache sees the new binding within moments (seconds on a loaded machine)
+  await until('the delegate may create rolebindings', async () => (await plane.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+    spec: { resourceAttributes: { group: 'rbac.authorization.k8s.io', resource: 'rolebindings', verb: 'create', namespace: ns } },
+  }, { identity: id })).body.status.allowed === true, 20_000, 100);
   const r = await plane.request('POST', `${RBAC}/namespaces/${ns}/rolebindings`, {
     metadata: { name: 'owners-admin' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' },
     subjects: [{ kind: 'User', name: 'alice', apiGroup: 'rbac.authorization.k8s.io' }],
@@ -34,7 +38,7 @@ const gadgetCrd = {
 };
 
 describeRealApiServer('envtest by default: role aggregation, garbage collection, namespace lifecycle', (plane) => {
-  test('the default runs exactly the cluster controllers', () => {
+  test('the default (ControlPlane.start() without controllerManager) runs exactly the cluster controllers', () => {
     expect(plane().controllers).toEqual(['clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller', 'resourcequota-controller']);
     expect(plane().controllers).toEqual(CLUSTER_CONTROLLERS);
   });
@@ -89,7 +93,7 @@ describeRealApiServer('envtest by default: role aggregation, garbage collection,
     await expect(plane().applyObjects([{ apiVersion: 'example.com/v1', kind: 'Nothing', metadata: { name: 'x' } }]))
       .rejects.toThrow('example.com/v1 Nothing x: unknown kind (neither built in, nor a CRD among the objects, nor served by the apiserver)');
   }, 60_000);
-});
+}, { controllerManager: undefined }); // the library's default: CLUSTER_CONTROLLERS
 
 describeRealApiServer('envtest with controllerManager: false (a bare apiserver)', (plane) => {
   test('admin is empty, so binding it needs nothing: the false green the default avoids', async () => {

@@ -21,8 +21,15 @@ export { TestNamespace } from './namespace';
 /** The describe-name tag of suites that run on a real kube-apiserver (counted by the summary reporter). */
 export const REAL_APISERVER_TAG = '[real-apiserver]';
 
-/** Registers `${name} [real-apiserver]`; `fn` gets a getter of the running control plane, valid inside tests and hooks. */
-export function describeRealApiServer(name: string, fn: (plane: () => ControlPlane) => void, opts: ControlPlaneOptions = {}): void {
+/**
+ * Registers `${name} [real-apiserver]`; `fn` gets a getter of the running control plane, valid inside tests and hooks.
+ * CI time: this repository's suites start kube-controller-manager only where they ask (`controllerManager: true`, a
+ * list, or `controllerManager: undefined` for the library's default, CLUSTER_CONTROLLERS: role aggregation, garbage
+ * collector, namespace lifecycle, quota); without the key, a bare apiserver. Users of `ControlPlane.start()` get
+ * the controllers by default.
+ */
+export function describeRealApiServer(name: string, fn: (plane: () => ControlPlane) => void, options: ControlPlaneOptions = {}): void {
+  const opts: ControlPlaneOptions = { controllerManager: false, ...options };
   const title = `${name} ${REAL_APISERVER_TAG}`;
   const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
   const missing = 'missing' in lookup ? lookup.missing : undefined;
@@ -98,9 +105,7 @@ export function describeEachApiServerVersion(
       continue;
     }
     const own = typeof opts === 'function' ? opts(version) : opts;
-    // differential suites compare the apiserver's own verdicts (schemas, CEL, admission): no controller changes them,
-    // so they start no kube-controller-manager unless they ask (48 control planes in CI)
-    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { controllerManager: false, ...own, assetsDir: assets.dir });
+    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { ...own, assetsDir: assets.dir });
   }
 }
 
