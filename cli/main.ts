@@ -4,6 +4,7 @@
  * Errors go to stderr with exit code 1 (usage errors 2).
  */
 import { bundleCommand } from './bundle-command';
+import { clusterCommand } from './cluster-command';
 import { imageCommand } from './image-command';
 import { runCommand } from './run-command';
 import { scaffoldCommand } from './scaffold-command';
@@ -34,6 +35,12 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
       Runs the controller on this machine as its chart's ServiceAccount: mints a short-lived token (TokenRequest)
       with your kubeconfig, runs the bundle with a kubeconfig of that token, POD_NAMESPACE (the Lease's namespace),
       WATCH_NAMESPACE and the args of the chart's Deployment; prints the identity (SelfSubjectReview) first.`,
+  cluster: `cluster [--kubeconfig .cdk8s-operator/kubeconfig] [--controllers cluster|all|none|<a,b>] [--apply dist]... [--assets <dir>]
+      A local control plane without Docker: etcd, kube-apiserver (RBAC, the default admission chain) and
+      kube-controller-manager from the envtest binaries (--assets, else KUBEBUILDER_ASSETS). Writes an admin
+      kubeconfig, applies --apply's objects in dist/APPLY.md's order, runs until Ctrl-C (then removes its data).
+      --controllers: cluster (default: role aggregation, garbage collector, namespace lifecycle, quota), all (also
+      Deployments, Jobs, ServiceAccounts …), none, or controller names. No node: pods never run.`,
   scaffold: `scaffold [dir] --kind <Kind> --group <group> [--namespaces a,b] [--package-spec <npm spec>]
       A new operator project: CRD, example, contract, controller, chart, tests, README, npm scripts
       (types, build, test, synth, bundle, image, run).`,
@@ -71,7 +78,7 @@ export function parseArgs(argv: readonly string[], known: readonly string[], fla
   return { positional, options, rest: [] };
 }
 
-const REPEATABLE = ['node-option'];
+const REPEATABLE = ['node-option', 'apply'];
 
 /** A wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -116,6 +123,13 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       return runCommand({
         chart: str(args, 'chart'), bundle: str(args, 'bundle'), serviceAccount: str(args, 'service-account'),
         durationSeconds: duration === undefined ? undefined : Number(duration), kubeconfigOut: str(args, 'kubeconfig-out'), extraArgs: args.rest,
+      }, log);
+    }
+    case 'cluster': {
+      const args = parseArgs(rest, ['kubeconfig', 'controllers', 'apply', 'assets']);
+      if (args.positional.length) throw new UsageError(`cluster takes no positional arguments, got '${args.positional.join(' ')}'`);
+      return clusterCommand({
+        kubeconfig: str(args, 'kubeconfig'), controllers: str(args, 'controllers'), apply: str(args, 'apply')?.split('\0'), assetsDir: str(args, 'assets'),
       }, log);
     }
     case 'scaffold': {

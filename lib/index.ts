@@ -47,7 +47,7 @@ export {
 // The operator and its parts.
 export { Operator, OperatorProps, OperatorShardingOptions } from './operator/operator';
 export { ControllerContract, KindReference, KindSelector, NetworkPeer, ResolvedKind } from './operator/controller-contract';
-export { ContractOf, NetworkPeerOf, WebhookOf, LabelSelectorOf, WebhookOperation } from './apimachinery/controller-contract';
+export { BoundRole, ContractOf, NetworkPeerOf, WebhookOf, LabelSelectorOf, WebhookOperation } from './apimachinery/controller-contract';
 export { OperatorWebhooks, OperatorWebhooksProps, OperatorWebhookOptions, WebhookCertificates, WebhookWiring } from './operator/operator-webhooks';
 export { ContractRules, RbacRule } from './operator/contract-rules';
 export { KindInfo } from './apimachinery/kinds';

@@ -31,7 +31,7 @@
  * Caveats: kinds are compared by API group and kind (not version), as RBAC does.
  */
 import {
-  CLAUSE_VERBS, ContractOf, KIND_CLAUSES, NetworkPeerOf, networkPeerProblems, webhookProblems,
+  boundRoleProblems, CLAUSE_VERBS, ContractOf, KIND_CLAUSES, NetworkPeerOf, networkPeerProblems, webhookProblems,
 } from '../lib/apimachinery/controller-contract';
 import { groupKind, parseApiVersion, ResourceRef, WELL_KNOWN_PLURALS } from './resource';
 
@@ -72,6 +72,7 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
   const owned = new Set((contract.owns ?? []).map(groupKind));
   problems.push(...networkPeerProblems(contract, (k) => owned.has(groupKind(k)), (k) => `${k.apiVersion} ${k.kind}`));
   problems.push(...webhookProblems(contract, groupKind));
+  problems.push(...boundRoleProblems(contract.binds));
   if (problems.length) throw new Error(`invalid controller contract:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return contract;
 }

@@ -11,7 +11,8 @@
  *   .complete(reconciler);
  * ```
  * `for` enqueues the object's own key, `owns` the owner named by the first `controller: true`
- * ownerReference of the `for` GroupKind (for the old and the new object), `watches` whatever the
+ * ownerReference of the `for` GroupKind (for the old and the new object), `ownsByLabel` the owner its
+ * `setLabelOwner` label names (children the garbage collector must not delete), `watches` whatever the
  * map function returns. Workers start only after every informer synced (timeout 2 min).
  *
  * Guarantees:
@@ -41,6 +42,7 @@ import { TerminalError, TimeoutError } from './errors';
 import { Logger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { SharedInformer } from './namespaced-informers';
+import { getLabelOwner } from './label-owner';
 import { getControllerOf } from './owner-references';
 import { EventKind, Predicate } from './predicates';
 import type { DeferredWrites } from './read-your-writes';
@@ -344,6 +346,7 @@ type Outcome = { readonly res: Result } | { readonly err: unknown };
 export class ControllerBuilder {
   private forSource: { resource: ResourceRef; options: SourceOptions } | undefined;
   private readonly owned: Array<{ resource: ResourceRef; options: SourceOptions }> = [];
+  private readonly labelOwned: Array<{ resource: ResourceRef; options: SourceOptions }> = [];
   private readonly watched: Array<{ resource: ResourceRef; map: MapFunc; options: SourceOptions }> = [];
   private concurrency: number | undefined;
   private extra: Partial<ControllerOptions> = {};
@@ -362,6 +365,15 @@ export class ControllerBuilder {
   /** An owned kind: its events enqueue its controller owner of the primary kind. */
   owns(resource: ResourceRef, options: SourceOptions = {}): this {
     this.owned.push({ resource, options });
+    return this;
+  }
+
+  /**
+   * A kind owned by label (`setLabelOwner`, no ownerReference: the garbage collector never deletes it): its events
+   * enqueue the owner of the primary kind its label and annotation name. Needs the kind in `contract.owns`, as `owns`.
+   */
+  ownsByLabel(resource: ResourceRef, options: SourceOptions = {}): this {
+    this.labelOwned.push({ resource, options });
     return this;
   }
 
@@ -394,7 +406,7 @@ export class ControllerBuilder {
     if (this.host.contract) {
       const needs: ContractNeed[] = [
         { use: 'for', resource: primary.resource },
-        ...this.owned.map(({ resource }) => ({ use: 'owns' as const, resource })),
+        ...[...this.owned, ...this.labelOwned].map(({ resource }) => ({ use: 'owns' as const, resource })),
         ...this.watched.map(({ resource }) => ({ use: 'watches' as const, resource })),
       ];
       assertContractGrants(`controller '${this.options.name}'`, this.host.contract, needs);
@@ -408,6 +420,13 @@ export class ControllerBuilder {
       const toOwner: MapFunc = (o) => {
         const ref = getControllerOf(o, primary.resource);
         return ref ? [{ namespace: o.metadata?.namespace, name: ref.name }] : [];
+      };
+      controller.watch(this.host.getInformer(resource, options.cache), toOwner, options.predicates);
+    }
+    for (const { resource, options } of this.labelOwned) {
+      const toOwner: MapFunc = (o) => {
+        const ref = getLabelOwner(o, primary.resource);
+        return ref ? [{ namespace: ref.namespace, name: ref.name }] : [];
       };
       controller.watch(this.host.getInformer(resource, options.cache), toOwner, options.predicates);
     }

@@ -49,6 +49,8 @@ export type { Condition, ConditionInput, UpdateStatusOptions } from './status';
 export { addFinalizer, finalizer, removeFinalizer } from './finalizer';
 export type { FinalizerHandlers } from './finalizer';
 export { controllerReference, getControllerOf, isControlledBy, setControllerReference } from './owner-references';
+export { getLabelOwner, labelOwnerSelector, OWNER_ANNOTATION, OWNER_UID_LABEL, setLabelOwner } from './label-owner';
+export type { LabelOwnerRef } from './label-owner';
 export { EventRecorder } from './events';
 export type { EventInput, EventRecorderOptions, EventType } from './events';
 

@@ -84,6 +84,21 @@ export interface WebhookOf<K> {
   readonly readsNamespace?: boolean;
 }
 
+/**
+ * A role the controller refers to in the RoleBindings or ClusterRoleBindings it writes. The apiserver refuses a
+ * binding to a role whose every permission the writer does not hold (403 "attempting to grant RBAC permissions not
+ * currently held"), unless the writer has `bind` on that role: this grants `bind` on it by name, and nothing broader.
+ */
+export interface BoundRole {
+  /**
+   * `ClusterRole` (bound by a RoleBinding in a namespace or by a ClusterRoleBinding), or `Role` (a Role in the
+   * namespace of the RoleBinding, in each watched namespace).
+   */
+  readonly kind: 'ClusterRole' | 'Role';
+  /** The role's name, e.g. the built-in `admin`, `edit` or `view`. */
+  readonly name: string;
+}
+
 /** What a controller does against the API and on the network, with kinds named by `K`. */
 export interface ContractOf<K> {
   /** Kinds the controller lists and watches (its informers): `get`, `list`, `watch`. */
@@ -115,6 +130,14 @@ export interface ContractOf<K> {
    * @default false
    */
   readonly finalizers?: boolean;
+  /**
+   * The roles the controller binds (the `roleRef` of the RoleBindings and ClusterRoleBindings it writes, which it
+   * also needs in `owns`, `ownsByName` or `writes`): `bind` on each, by name (`resourceNames`), in the watch scope.
+   * Without it, binding a role needs every permission the role grants; `[]` says the controller binds only roles
+   * whose permissions it holds (synth warns when the contract writes bindings and this is omitted).
+   * @default - not declared
+   */
+  readonly binds?: readonly BoundRole[];
   /** The controller emits Events (`events.k8s.io` and core): `create`, `patch`. @default false */
   readonly events?: boolean;
   /** The controller takes a `coordination.k8s.io` Lease before reconciling (required when replicas > 1). @default false */
@@ -168,6 +191,30 @@ export const CLAUSE_VERBS = {
   reads: ['get', 'list'],
   writes: ['create', 'update', 'patch'],
 } as const;
+
+/** The RBAC resource a bound role is, `clusterroles` or `roles`. */
+export function boundRoleResource(role: BoundRole): 'clusterroles' | 'roles' {
+  return role.kind === 'Role' ? 'roles' : 'clusterroles';
+}
+
+/** What is wrong with the `binds` clause, each naming its field and bad value (empty when nothing is). */
+export function boundRoleProblems(binds: readonly BoundRole[] | undefined): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  (binds ?? []).forEach((b, i) => {
+    const field = `contract.binds[${i}]`;
+    if (b.kind !== 'ClusterRole' && b.kind !== 'Role') out.push(`${field}.kind: must be 'ClusterRole' or 'Role', got ${JSON.stringify(b.kind)}`);
+    // role names are path segments: anything but '/' and '%', not '.' or '..' (rbac's ValidateRBACName)
+    if (typeof b.name !== 'string' || b.name === '' || b.name === '.' || b.name === '..' || /[/%]/.test(b.name)) {
+      out.push(`${field}.name: must be a role's name (no '/', '%'), got ${JSON.stringify(b.name)}`);
+    }
+    if (b.name === '*') out.push(`${field}.name: must name one role, got '*'`);
+    const key = `${b.kind}/${b.name}`;
+    if (seen.has(key)) out.push(`${field}: duplicate ${b.kind} '${b.name}'`);
+    seen.add(key);
+  });
+  return out;
+}
 
 /** A TCP port number 1-65535. */
 export function isPort(p: unknown): p is number {

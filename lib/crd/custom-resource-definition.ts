@@ -5,7 +5,7 @@ import { Problems } from '../synth-metadata/problems';
 import { formatCrdIssues } from './shared-version-issues';
 import { schemaProblems } from '../schema/schema-problems';
 import { Warnings } from '../synth-metadata/warnings';
-import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
+import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 import { stripDescriptions } from '../schema/strip-descriptions';
 import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
 import { validateCrdManifestWith, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
@@ -82,6 +82,16 @@ export interface CrdVersionProps {
   readonly spec?: JSONSchemaProps;
   /** Schema of `.status`, wrapped like `spec`. @default - no status field */
   readonly status?: JSONSchemaProps;
+  /**
+   * Whole-object CEL rules (`x-kubernetes-validations` on the root schema): `self` is the object, so a rule may relate
+   * `self.metadata.name` (and `generateName`, the only metadata fields the apiserver lets a CRD's rules see) to
+   * `self.spec`, or `self.spec` to `self.status`. Checked at synth like every other rule (compiled for each Kubernetes
+   * version of the app, and evaluated against the chart's custom resources). Only with `spec`/`status`: with a
+   * complete `schema`, put them in its root `x-kubernetes-validations`.
+   * @example [{ rule: "self.metadata.name.startsWith(self.spec.prefix + '-')", message: 'the name must start with spec.prefix' }]
+   * @default - none
+   */
+  readonly validations?: readonly ValidationRule[];
   /** Extra `kubectl get` columns. @default - none */
   readonly printerColumns?: readonly PrinterColumn[];
   /** Subresources. @default - status when the schema declares `status` */
@@ -302,6 +312,9 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     if (version.schema && (version.spec || version.status)) {
       Problems.of(this).add(`versions: ${JSON.stringify(version.name)} must give either 'schema' or 'spec'/'status', got both`);
     }
+    if (version.schema && version.validations?.length) {
+      Problems.of(this).add(`versions: ${JSON.stringify(version.name)}.validations: only with 'spec'/'status'; with a complete 'schema', put whole-object rules in its root x-kubernetes-validations`);
+    }
     this.versions.push(version);
     this.declaredCache = this.strippedCache = undefined;
   }
@@ -466,7 +479,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
 }
 
 function renderVersion(v: CrdVersionProps, onlyVersion: boolean, description?: string): CrdVersionSpec {
-  const schema = v.schema ?? wrapSchema(v.spec, v.status, description);
+  const schema = v.schema ?? wrapSchema(v.spec, v.status, description, v.validations);
   const statusEnabled = v.subresources?.status ?? schema.properties?.status !== undefined;
   const subresources = statusEnabled || v.subresources?.scale
     ? {
@@ -508,7 +521,7 @@ function renderConversion(w: CrdConversionWebhook): NonNullable<CrdManifest['spe
 const API_VERSION_DESCRIPTION = 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
 const KIND_DESCRIPTION = 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
-function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps, description?: string): JSONSchemaProps {
+function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps, description?: string, validations?: readonly ValidationRule[]): JSONSchemaProps {
   const properties: Record<string, JSONSchemaProps> = {
     apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
     kind: { type: 'string', description: KIND_DESCRIPTION },
@@ -516,7 +529,12 @@ function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps, descriptio
   };
   if (spec) properties.spec = spec;
   if (status) properties.status = status;
-  return { ...(description ? { description } : {}), type: 'object', properties };
+  // metadata stays `{ type: object }`: the apiserver refuses any other property under it, and gives the rules
+  // name and generateName itself
+  return {
+    ...(description ? { description } : {}), type: 'object', properties,
+    ...(validations?.length ? { 'x-kubernetes-validations': [...validations] } : {}),
+  };
 }
 
 /** Every CustomResourceDefinition in a construct tree. @internal */

@@ -1,4 +1,4 @@
-import { CLAUSE_VERBS } from '../apimachinery/controller-contract';
+import { boundRoleProblems, boundRoleResource, CLAUSE_VERBS } from '../apimachinery/controller-contract';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
 
@@ -104,6 +104,14 @@ export function rulesForContract(contract: ControllerContract, options: Contract
       rules.push(rbacRule(k.group, `${k.plural}/finalizers`, ['update'],
         `sets blockOwnerDeletion on owner references to ${k.kind} in owned objects`));
     }
+  }
+  const bindProblems = boundRoleProblems(contract.binds);
+  if (bindProblems.length) throw new Error(bindProblems.join('; '));
+  for (const b of contract.binds ?? []) {
+    // `bind` by name lets the controller refer to exactly this role in the bindings it writes (the apiserver's
+    // escalation check then passes without the controller holding the role's permissions), and to no other
+    rules.push({ ...rbacRule('rbac.authorization.k8s.io', boundRoleResource(b), ['bind'],
+      `binds ${b.kind} ${b.name} (roleRef of the bindings it writes; contract.binds)`), resourceNames: [b.name] });
   }
   if (contract.events) {
     rules.push(rbacRule('events.k8s.io', 'events', ['create', 'patch'], 'emits events (events.k8s.io/v1)'));

@@ -123,6 +123,8 @@ export class OperatorRbac extends Construct {
       () => rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces: this.watchNamespaces }),
       { rules: [], leaderElectionRules: [], primaryKinds: [], clusterRules: [], conversionKinds: [] });
 
+    warnBindingsWithoutBinds(this, props.contract);
+
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: props.name, namespace: props.namespace },
       automountToken: true, // cdk8s-plus turns it off; a controller talks to the apiserver
@@ -225,6 +227,24 @@ export class OperatorRbac extends Construct {
     const binding = new kplus.RoleBinding(this, `${id}RoleBinding`, { metadata: { name, namespace }, role });
     binding.addSubjects(this.serviceAccount);
     return { kind: 'Role', name, namespace, purpose, rules, beyondContract: beyond, acceptedRisks: risks };
+  }
+}
+
+/**
+ * A contract that writes RoleBindings or ClusterRoleBindings without `binds`: every binding then needs the writer to
+ * hold all the permissions of the role it refers to, which a least-privilege operator does not (the built-in `admin`
+ * alone grants most of the API): the apiserver answers 403 at run time. `binds: []` says it binds only roles it holds.
+ */
+function warnBindingsWithoutBinds(scope: Construct, contract: ControllerContract): void {
+  if (contract.binds !== undefined) return;
+  for (const clause of ['owns', 'ownsByName', 'writes'] as const) {
+    (contract[clause] ?? []).forEach((sel, i) => {
+      const kind = 'kind' in sel && 'apiVersion' in sel && (sel.apiVersion as string).startsWith('rbac.authorization.k8s.io/') ? sel.kind : undefined;
+      if (kind !== 'RoleBinding' && kind !== 'ClusterRoleBinding') return;
+      Warnings.of(scope).add(`contract.${clause}[${i}]: the operator writes ${kind}s but contract.binds names no role: binding a role needs every `
+        + 'permission the role grants, else the apiserver answers 403 "attempting to grant RBAC permissions not currently held"; name the roles '
+        + 'it binds in contract.binds (grants bind on each, by name), or set binds: [] if it binds only roles whose permissions it holds');
+    });
   }
 }
 

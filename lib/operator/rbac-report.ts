@@ -32,6 +32,18 @@ export function renderRbacReport(input: RbacReportInput): string {
     'Every rule below is derived from the controller contract unless marked **beyond the contract**.',
     '',
   ];
+  const binds = input.grants.flatMap(g => g.rules.filter(r => r.verbs.includes('bind')).map(r => ({ g, r })));
+  if (binds.length > 0) {
+    lines.push('**Roles it binds** (`contract.binds`): the apiserver lets a RoleBinding or ClusterRoleBinding refer only to a role '
+      + 'whose every permission the writer holds, or on which it has `bind`. The operator has `bind` on exactly these roles, by name, '
+      + 'and holds none of their permissions: it can give them to others (the subjects of the bindings it writes), not use them, '
+      + 'and cannot bind any other role it does not hold (403 "attempting to grant RBAC permissions not currently held").', '');
+    for (const { g, r } of binds) {
+      const where = g.kind === 'Role' ? `Role \`${g.namespace}/${g.name}\`` : `ClusterRole \`${g.name}\``;
+      for (const n of r.resourceNames ?? []) lines.push(`- ${r.resource === 'roles' ? 'Role' : 'ClusterRole'} \`${n}\` (granted by ${where})`);
+    }
+    lines.push('');
+  }
   for (const g of input.grants) {
     const where = g.kind === 'Role' ? `Role \`${g.namespace}/${g.name}\`` : `ClusterRole \`${g.name}\``;
     const binding = g.kind === 'Role' ? 'RoleBinding' : 'ClusterRoleBinding';
@@ -73,7 +85,8 @@ export function renderRbacReport(input: RbacReportInput): string {
     for (const r of g.rules) {
       const res = r.apiGroup ? `${r.resource.split('/')[0]}.${r.apiGroup}` : r.resource.split('/')[0];
       const sub = r.resource.includes('/') ? ` --subresource=${r.resource.split('/')[1]}` : '';
-      for (const v of r.verbs) lines.push(`kubectl auth can-i ${v} ${res}${sub}${ns} --as=${sa}   # yes`);
+      const named = r.resourceNames?.length ? r.resourceNames.map(n => `${res}/${n}`) : [res];
+      for (const v of r.verbs) for (const target of named) lines.push(`kubectl auth can-i ${v} ${target}${sub}${ns} --as=${sa}   # yes`);
     }
   }
   lines.push(`kubectl auth can-i list secrets -A --as=${sa}   # no, unless a rule above grants it`);

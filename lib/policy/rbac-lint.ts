@@ -29,9 +29,20 @@ export function isRbacRoleKind(kind: string | undefined): boolean {
 }
 
 /**
+ * `bind` on named roles only (`contract.binds`): the controller may refer to exactly these roles in the bindings it
+ * writes, which is what the apiserver's escalation check asks of it, and nothing broader. Not a risk to accept.
+ */
+function bindsNamedRolesOnly(r: PolicyRuleManifest): boolean {
+  return (r.verbs ?? []).every(v => v === 'bind') && (r.resourceNames ?? []).length > 0 && !(r.resourceNames ?? []).includes('*')
+    && (r.apiGroups ?? []).length > 0 && (r.apiGroups ?? []).every(g => g === 'rbac.authorization.k8s.io')
+    && (r.resources ?? []).length > 0 && (r.resources ?? []).every(x => x === 'roles' || x === 'clusterroles');
+}
+
+/**
  * RBAC lint over manifests: wildcards, escalate/bind/impersonate and list/watch on Secrets are
- * errors (warnings when accepted through `ACCEPTED_RISKS_ANNOTATION`); a resource granted by two
- * rules of one role is a warning. Objects other than Role/ClusterRole are ignored.
+ * errors, unless accepted through `ACCEPTED_RISKS_ANNOTATION`: an accepted risk is silent, an acceptance that no rule
+ * of the role needs any more is a warning (stale). `bind` on roles by name (`contract.binds`) is no risk. A resource
+ * granted by two rules of one role is a warning. Objects other than Role/ClusterRole are ignored.
  */
 export function lintRbac(manifests: readonly unknown[]): Issue[] {
   const issues: Issue[] = [];
@@ -39,21 +50,21 @@ export function lintRbac(manifests: readonly unknown[]): Issue[] {
     const m = raw as Manifest;
     if (!isRbacRoleKind(m?.kind)) continue;
     const accepted = acceptedRisks(m);
+    const needed = new Set<string>();
     const where = manifestRef(m);
     const seen = new Map<string, number>();
     (m.rules ?? []).forEach((r, i) => {
       const at = `${where}: rules[${i}]`;
-      const flag = (risk: RbacRisk, field: string, message: string, value: unknown) => issues.push({
-        path: `${at}.${field}`,
-        message: accepted.has(risk) ? `${message} (accepted risk '${risk}')` : `${message}; accept it explicitly as risk '${risk}' if intended`,
-        value,
-        severity: accepted.has(risk) ? 'warning' : 'error',
-      });
+      const flag = (risk: RbacRisk, field: string, message: string, value: unknown) => {
+        needed.add(risk);
+        if (accepted.has(risk)) return;
+        issues.push({ path: `${at}.${field}`, message: `${message}; accept it explicitly as risk '${risk}' if intended`, value, severity: 'error' });
+      };
       for (const field of ['apiGroups', 'resources', 'verbs', 'nonResourceURLs'] as const) {
         if ((r[field] ?? []).includes('*')) flag(RbacRisk.WILDCARD, field, 'wildcard grants every current and future value', r[field]);
       }
       const escalating = (r.verbs ?? []).filter(v => ESCALATION_VERBS.includes(v));
-      if (escalating.length > 0) {
+      if (escalating.length > 0 && !bindsNamedRolesOnly(r)) {
         flag(RbacRisk.PRIVILEGE_ESCALATION, 'verbs', `${escalating.join(', ')} bypass RBAC privilege-escalation checks`, r.verbs);
       }
       const onCoreGroup = (r.apiGroups ?? []).some(g => g === '' || g === '*');
@@ -81,6 +92,14 @@ export function lintRbac(manifests: readonly unknown[]): Issue[] {
         }
       }
     });
+    for (const risk of [...accepted].filter(a => !needed.has(a)).sort()) {
+      issues.push({
+        path: `${where}: metadata.annotations.${ACCEPTED_RISKS_ANNOTATION}`,
+        message: `accepted risk '${risk}' matches no rule of this role (stale? remove it from acceptRisks)`,
+        value: risk,
+        severity: 'warning',
+      });
+    }
   }
   return issues;
 }

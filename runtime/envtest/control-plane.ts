@@ -1,8 +1,10 @@
 /**
  * A real control plane for tests, in the spirit of controller-runtime's envtest: etcd (data on tmpfs when
  * the machine has /dev/shm), kube-apiserver configured like a cluster's (RBAC, its own CA and ServiceAccount
- * signing key, the default admission chain) and, on request, kube-controller-manager for garbage collection and
- * the workload controllers. One control plane is meant to be shared by a test file; namespaces isolate tests.
+ * signing key, the default admission chain) and kube-controller-manager with the controllers that change what RBAC,
+ * garbage collection and namespaces do (role aggregation, the garbage collector, namespace lifecycle; unlike
+ * controller-runtime's envtest, which runs no controller at all), or more on request. One control plane is meant
+ * to be shared by a test file; namespaces isolate tests.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ControlPlaneBinaries, findControlPlaneBinaries } from './assets';
 import { applyObjects, Manifest, operatorServiceAccount } from './objects';
 import { installCrds, readCrds } from './crds';
-import { ControlPlaneLayout, DEFAULT_CONTROLLERS, apiServerArgs, controllerManagerArgs, etcdArgs, files } from './flags';
+import { CLUSTER_CONTROLLERS, ControlPlaneLayout, DEFAULT_CONTROLLERS, apiServerArgs, controllerManagerArgs, etcdArgs, files } from './flags';
 import { HttpReply, HttpTarget, RequestOptions, request } from './http';
 import { ClusterAccess, kubeConfigFor, writeKubeconfig } from './kubeconfig';
 import { ManagedProcess, freePort, supportsFlag } from './process';
@@ -22,8 +24,13 @@ export interface ControlPlaneOptions {
   /** Folder with kube-apiserver (and kube-controller-manager, etcd). @default process.env.KUBEBUILDER_ASSETS */
   readonly assetsDir?: string;
   /**
-   * Run kube-controller-manager: `true` for {@link DEFAULT_CONTROLLERS} (GC, namespace, Deployment, ReplicaSet,
-   * StatefulSet, Job, CronJob, ServiceAccount ...), or the controller names to run. @default false
+   * Which kube-controller-manager controllers run: by default {@link CLUSTER_CONTROLLERS} (ClusterRole aggregation,
+   * so the built-in `admin`/`edit`/`view` roles have their rules; the garbage collector; namespace deletion; quota
+   * usage); `true`
+   * for {@link DEFAULT_CONTROLLERS} (those, plus Deployment, ReplicaSet, StatefulSet, Job, CronJob, ServiceAccount
+   * ...); a list for exactly those controllers; `false` for no kube-controller-manager at all (a bare apiserver, as
+   * controller-runtime's envtest: RBAC tests may then pass that a cluster refuses).
+   * @default CLUSTER_CONTROLLERS
    */
   readonly controllerManager?: boolean | readonly string[];
   /** CRD manifests to install before start() resolves (waits for Established). */
@@ -50,28 +57,37 @@ export interface Identity {
 
 const ADMIN_USER = 'envtest-admin';
 
+function controllersOf(opts: ControlPlaneOptions): readonly string[] {
+  const c = opts.controllerManager;
+  return c === undefined ? CLUSTER_CONTROLLERS : c === true ? DEFAULT_CONTROLLERS : c === false ? [] : c;
+}
+
 export class ControlPlane {
   /** Starts etcd, kube-apiserver and (optionally) kube-controller-manager; throws when a binary is missing. */
   static async start(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
     const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
     if ('missing' in lookup) throw new Error(`envtest: ${lookup.missing}`);
-    const wantsKcm = !!opts.controllerManager;
+    const wantsKcm = controllersOf(opts).length > 0;
     if (wantsKcm && !lookup.binaries.kubeControllerManager) throw new Error(`envtest: kube-controller-manager not found beside ${lookup.binaries.kubeApiServer}`);
     const base = opts.baseDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
-    const layout: ControlPlaneLayout = {
-      dir: mkdtempSync(join(base, 'envtest-')),
-      etcdPort: await freePort(),
-      etcdPeerPort: await freePort(),
-      apiServerPort: await freePort(),
-    };
-    const plane = new ControlPlane(lookup.binaries, layout, opts);
-    try {
-      await plane.boot();
-    } catch (e) {
-      await plane.stop();
-      throw e;
+    // a port the OS gave as free may be taken by another process before etcd or the apiserver binds it: start again
+    // on new ports (as controller-runtime's envtest does), a few times
+    for (let attempt = 1; ; attempt++) {
+      const layout: ControlPlaneLayout = {
+        dir: mkdtempSync(join(base, 'envtest-')),
+        etcdPort: await freePort(),
+        etcdPeerPort: await freePort(),
+        apiServerPort: await freePort(),
+      };
+      const plane = new ControlPlane(lookup.binaries, layout, opts);
+      try {
+        await plane.boot();
+        return plane;
+      } catch (e) {
+        await plane.stop();
+        if (attempt >= 3 || !/address already in use/.test((e as Error).message)) throw e;
+      }
     }
-    return plane;
   }
 
   /** https://127.0.0.1:<port> */
@@ -107,33 +123,91 @@ export class ControlPlane {
     return !!this.controllerManager;
   }
 
+  /** The kube-controller-manager controllers that run (empty without kube-controller-manager). */
+  get controllers(): readonly string[] {
+    return controllersOf(this.opts);
+  }
+
   private async boot(): Promise<void> {
     const l = this.layout;
+    mkdirSync(files.certDir(l), { recursive: true });
+    // token,user,uid,"groups"
+    writeFileSync(files.tokens(l), `${this.admin.token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, { mode: 0o600 });
+    this.etcd = new ManagedProcess('etcd', this.binaries.etcd, etcdArgs(l, supportsFlag(this.binaries.etcd, 'unsafe-no-fsync')));
+    // the ServiceAccount signing key is made while etcd starts
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(files.serviceAccountKey(l), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
     writeFileSync(files.serviceAccountPub(l), publicKey.export({ type: 'spki', format: 'pem' }));
-    // token,user,uid,"groups"
-    writeFileSync(files.tokens(l), `${this.admin.token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, { mode: 0o600 });
-    mkdirSync(files.certDir(l), { recursive: true });
-
-    this.etcd = new ManagedProcess('etcd', this.binaries.etcd, etcdArgs(l, supportsFlag(this.binaries.etcd, 'unsafe-no-fsync')));
     await this.etcd.waitHealthy({ url: `http://127.0.0.1:${l.etcdPort}` }, '/health', this.timeoutMs);
     await this.startApiServer();
 
-    if (this.opts.controllerManager) {
-      writeKubeconfig(files.controllerManagerKubeconfig(l), this.access(this.admin));
-      const controllers = this.opts.controllerManager === true ? DEFAULT_CONTROLLERS : this.opts.controllerManager;
-      this.controllerManager = new ManagedProcess('kube-controller-manager', this.binaries.kubeControllerManager!,
-        controllerManagerArgs(l, controllers, this.opts.controllerManagerFlags));
-      // no health endpoint (--secure-port=0): ready once it has created the default namespace's ServiceAccount
-      await this.waitFor('kube-controller-manager to create serviceaccount default/default', async () => {
-        if (!this.controllerManager!.running) throw new Error(`envtest: kube-controller-manager exited:\n${this.controllerManager!.log}`);
-        return (await this.request('GET', '/api/v1/namespaces/default/serviceaccounts/default')).code === 200;
-      }, this.timeoutMs, controllers.includes('serviceaccount-controller'));
-    }
-
+    // CRDs first: the garbage collector discovers the APIs when it starts (then only every 30 s)
     const crds = [...(this.opts.crds ?? []), ...readCrds(this.opts.crdPaths ?? [])];
-    if (crds.length) await this.installCrds(crds);
+    if (crds.length) await installCrds(this.target(this.admin), crds, this.timeoutMs);
+    if (this.controllers.length) await this.startControllerManager();
+  }
+
+  private async startControllerManager(): Promise<void> {
+    const l = this.layout;
+    const controllers = this.controllers;
+    writeKubeconfig(files.controllerManagerKubeconfig(l), this.access(this.admin));
+    const kcm = new ManagedProcess('kube-controller-manager', this.binaries.kubeControllerManager!,
+      controllerManagerArgs(l, controllers, this.opts.controllerManagerFlags));
+    this.controllerManager = kcm;
+    const alive = () => {
+      if (!kcm.running) throw new Error(`envtest: kube-controller-manager exited:\n${kcm.log}`);
+    };
+    // no health endpoint (--secure-port=0): ready once each controller that changes what a test sees has done its part
+    await this.waitFor('kube-controller-manager to create serviceaccount default/default', async () => {
+      alive();
+      return (await this.request('GET', '/api/v1/namespaces/default/serviceaccounts/default')).code === 200;
+    }, this.timeoutMs, controllers.includes('serviceaccount-controller'));
+    await this.waitFor('kube-controller-manager to aggregate the ClusterRoles (admin, edit, view …)', async () => {
+      alive();
+      return this.clusterRolesAggregated();
+    }, this.timeoutMs, controllers.includes('clusterrole-aggregation-controller'));
+    // the garbage collector is not waited for: it discovers the API now and lists every object, so whatever is
+    // deleted before its caches sync is collected once they have
+  }
+
+  /** Whether every ClusterRole with an aggregationRule holds the rules of every ClusterRole it selects. */
+  private async clusterRolesAggregated(): Promise<boolean> {
+    const list = await this.request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles');
+    if (list.code !== 200) return false;
+    const roles: Array<{ metadata: { labels?: Record<string, string> }; rules?: object[]; aggregationRule?: { clusterRoleSelectors?: Array<{ matchLabels?: Record<string, string> }> } }> = list.body.items;
+    return roles.filter((r) => r.aggregationRule).every((aggregate) => {
+      const held = new Set((aggregate.rules ?? []).map((rule) => JSON.stringify(rule)));
+      const selected = roles.filter((r) => r !== aggregate && (aggregate.aggregationRule!.clusterRoleSelectors ?? []).some((sel) =>
+        Object.entries(sel.matchLabels ?? {}).every(([k, v]) => r.metadata.labels?.[k] === v)));
+      return selected.every((r) => (r.rules ?? []).every((rule) => held.has(JSON.stringify(rule))));
+    });
+  }
+
+  /**
+   * Stops and starts kube-controller-manager. The garbage collector discovers the API when it starts and then only
+   * every 30 seconds: until then it neither deletes the dependents of a kind installed since nor finishes that
+   * kind's foreground deletions. {@link installCrds} and {@link applyObjects} restart it when they install CRDs, once
+   * the apiserver's discovery serves them.
+   */
+  async restartControllerManager(): Promise<void> {
+    if (!this.controllerManager) throw new Error('envtest: kube-controller-manager does not run (controllerManager: false)');
+    await this.controllerManager.stop(2000);
+    await this.startControllerManager();
+  }
+
+  /** After CRDs were installed: the garbage collector must know them, as it would within 30 s on a cluster. */
+  private async rediscover(crds: readonly object[]): Promise<void> {
+    if (!this.controllerManager || !this.controllers.includes('garbage-collector-controller')) return;
+    // the garbage collector reads discovery when it starts: wait until discovery serves every new resource
+    for (const crd of crds as Array<{ spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served?: boolean }> } }>) {
+      for (const v of crd.spec.versions.filter((x) => x.served !== false)) {
+        await this.waitFor(`discovery to serve ${crd.spec.names.plural}.${crd.spec.group}/${v.name}`, async () => {
+          const r = await this.request('GET', `/apis/${crd.spec.group}/${v.name}`);
+          return r.code === 200 && (r.body.resources ?? []).some((res: { name: string }) => res.name === crd.spec.names.plural);
+        }, this.timeoutMs);
+      }
+    }
+    await this.restartControllerManager();
   }
 
   private async startApiServer(): Promise<void> {
@@ -182,9 +256,13 @@ export class ControlPlane {
     return { url: this.url, ca: this.caPem, token: identity.token };
   }
 
-  /** Installs CRD manifests and waits until each is Established. */
+  /**
+   * Installs CRD manifests and waits until each is Established (and, when it runs, until the garbage collector
+   * has discovered them: see {@link restartControllerManager}).
+   */
   async installCrds(crds: readonly object[]): Promise<void> {
     await installCrds(this.target(this.admin), crds, this.timeoutMs);
+    await this.rediscover(crds);
   }
 
   /**
@@ -199,10 +277,12 @@ export class ControlPlane {
   /**
    * Applies a chart's objects (`Testing.synth(chart)`, or `readManifests(['dist'])`) as admin, in the order a
    * fresh cluster needs (dist/APPLY.md's): Namespaces, CRDs until Established, cluster-scoped, namespaced,
-   * custom resources. Server-side apply: applying again changes nothing.
+   * custom resources. Server-side apply: applying again changes nothing. Every kind the apiserver serves can be
+   * applied (those of neither the built-in table nor the objects' CRDs are looked up in its discovery). When CRDs are
+   * among the objects, the garbage collector rediscovers the API before the custom resources are applied.
    */
   async applyObjects(objects: readonly object[]): Promise<void> {
-    await applyObjects(this.target(this.admin), objects as Manifest[], this.timeoutMs);
+    await applyObjects(this.target(this.admin), objects as Manifest[], this.timeoutMs, (crds) => this.rediscover(crds));
   }
 
   /**

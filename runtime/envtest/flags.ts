@@ -61,9 +61,25 @@ export function apiServerArgs(l: ControlPlaneLayout, extra: readonly string[] = 
   ];
 }
 
-/** The controllers a test cluster usually needs: GC, the workload controllers and the ServiceAccount ones. */
+/**
+ * The kube-controller-manager controllers without which a control plane answers differently from every cluster
+ * where it matters to an operator's tests, run unless `controllerManager: false`:
+ * - `clusterrole-aggregation-controller` fills the built-in `admin`, `edit` and `view` ClusterRoles (empty without
+ *   it: binding them then needs no permission, and a test passes that every cluster refuses with 403 "attempting to
+ *   grant RBAC permissions not currently held");
+ * - `garbage-collector-controller` deletes dependents (owner references, background and foreground deletion) and
+ *   removes the `foregroundDeletion` finalizer;
+ * - `namespace-controller` empties and removes a deleted namespace (without it a namespace stays Terminating);
+ * - `resourcequota-controller` computes ResourceQuota usage (without it, the apiserver's ResourceQuota admission
+ *   refuses every pod of a namespace with a quota: "status unknown for quota").
+ */
+export const CLUSTER_CONTROLLERS: readonly string[] = [
+  'clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller', 'resourcequota-controller',
+];
+
+/** `controllerManager: true`: {@link CLUSTER_CONTROLLERS}, the workload controllers and the ServiceAccount ones. */
 export const DEFAULT_CONTROLLERS: readonly string[] = [
-  'garbage-collector-controller', 'namespace-controller',
+  ...CLUSTER_CONTROLLERS,
   'deployment-controller', 'replicaset-controller', 'statefulset-controller', 'job-controller', 'cronjob-controller',
   'disruption-controller', 'ttl-after-finished-controller',
   'serviceaccount-controller', 'serviceaccount-token-controller', 'root-ca-certificate-publisher-controller',

@@ -6,7 +6,7 @@ export { ControlPlane } from './control-plane';
 export type { ControlPlaneOptions, Identity } from './control-plane';
 export { findControlPlaneBinaries } from './assets';
 export type { BinaryLookup, ControlPlaneBinaries } from './assets';
-export { DEFAULT_CONTROLLERS } from './flags';
+export { CLUSTER_CONTROLLERS, DEFAULT_CONTROLLERS } from './flags';
 export { readCrds } from './crds';
 export { readManifests } from './objects';
 export type { Manifest } from './objects';

@@ -39,18 +39,37 @@ export function readManifests(paths: readonly string[]): Manifest[] {
 
 interface Placed { readonly object: Manifest; readonly stage: number; readonly path: string }
 
-/** See module docs. Every object that cannot be placed (unknown kind) is reported at once, before any write. */
-export async function applyObjects(target: HttpTarget, objects: readonly Manifest[], timeoutMs = 30_000): Promise<void> {
+/** Plural and scope of a kind the apiserver serves, from its discovery (one request per group version). */
+async function discoverKinds(target: HttpTarget, apiVersions: readonly string[]): Promise<Map<string, { plural: string; namespaced: boolean }>> {
+  const found = new Map<string, { plural: string; namespaced: boolean }>();
+  for (const apiVersion of new Set(apiVersions)) {
+    const r = await request(target, 'GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
+    if (r.code !== 200) continue;
+    for (const res of r.body.resources as Array<{ name: string; kind: string; namespaced: boolean }>) {
+      if (!res.name.includes('/')) found.set(`${apiVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
+    }
+  }
+  return found;
+}
+
+/**
+ * See module docs. Every object that cannot be placed (a kind neither built in, nor a CRD among the objects, nor
+ * served by the apiserver) is reported at once, before any write. `afterCrds` runs once the objects' CRDs are
+ * Established, before their custom resources are applied.
+ */
+export async function applyObjects(target: HttpTarget, objects: readonly Manifest[], timeoutMs = 30_000, afterCrds?: (crds: readonly object[]) => Promise<void>): Promise<void> {
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition') as Array<Manifest & { spec: { group: string; names: { kind: string; plural: string }; scope: string } }>;
   const custom = new Map(crds.map((c) => [`${c.spec.group}/${c.spec.names.kind}`, { plural: c.spec.names.plural, namespaced: c.spec.scope === 'Namespaced' }]));
   const problems: string[] = [];
   const placed: Placed[] = [];
+  const unlisted = objects.filter((o) => o.kind !== 'CustomResourceDefinition' && !custom.has(`${parseApiVersion(o.apiVersion).group}/${o.kind}`) && !builtinKindInfo(o.apiVersion, o.kind));
+  const served = unlisted.length ? await discoverKinds(target, unlisted.map((o) => o.apiVersion)) : new Map();
   for (const object of objects) {
     if (object.kind === 'CustomResourceDefinition') continue;
     const { group, version } = parseApiVersion(object.apiVersion);
     const cr = custom.get(`${group}/${object.kind}`);
-    const info = cr ?? builtinKindInfo(object.apiVersion, object.kind);
-    if (!info) { problems.push(`${object.apiVersion} ${object.kind} ${object.metadata?.name}: unknown kind (neither built in nor a CRD among the objects)`); continue; }
+    const info = cr ?? builtinKindInfo(object.apiVersion, object.kind) ?? served.get(`${object.apiVersion}/${object.kind}`);
+    if (!info) { problems.push(`${object.apiVersion} ${object.kind} ${object.metadata?.name}: unknown kind (neither built in, nor a CRD among the objects, nor served by the apiserver)`); continue; }
     const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const ns = info.namespaced ? `/namespaces/${object.metadata.namespace ?? 'default'}` : '';
     const stage = object.kind === 'Namespace' && !group ? 0 : cr ? 4 : info.namespaced ? 3 : 2;
@@ -64,7 +83,10 @@ export async function applyObjects(target: HttpTarget, objects: readonly Manifes
     }
   };
   await applyStage(0);
-  if (crds.length) await installCrds(target, crds, timeoutMs);
+  if (crds.length) {
+    await installCrds(target, crds, timeoutMs);
+    await afterCrds?.(crds);
+  }
   for (const stage of [2, 3, 4]) await applyStage(stage);
 }
 

@@ -76,8 +76,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Whether a binary's --help mentions a flag (controller-runtime's processState.CheckFlag). */
+const helpTexts = new Map<string, string>();
+
+/**
+ * Whether a binary's --help mentions a flag (controller-runtime's processState.CheckFlag). The help text is read
+ * once per binary and process (a test file starting several control planes asks again each time).
+ */
 export function supportsFlag(bin: string, flag: string): boolean {
-  const r = spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 10_000 });
-  return `${r.stdout ?? ''}${r.stderr ?? ''}`.includes(`--${flag}`);
+  let help = helpTexts.get(bin);
+  if (help === undefined) {
+    const r = spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 10_000 });
+    help = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    helpTexts.set(bin, help);
+  }
+  return help.includes(`--${flag}`);
 }

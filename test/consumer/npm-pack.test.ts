@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
+import { findControlPlaneBinaries } from '../../runtime/envtest';
+import { REAL_APISERVER_TAG } from '../envtest';
 import { moduleUses, packageOf } from './module-uses';
 import { npmPack } from '../support/npm-pack';
 
@@ -110,6 +112,8 @@ jest.setTimeout(180_000);
 
 describe('the npm package', () => {
   let tmp: string;
+  /** The fresh project the tarball was installed into (by the install test, which the Tenant test builds on). */
+  let installedProject: string | undefined;
   beforeAll(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'consumer-')); });
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -172,6 +176,7 @@ describe('the npm package', () => {
     docExamples.forEach((code, i) => fs.writeFileSync(path.join(project, `api-example-${i}.ts`), code));
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
     run(path.join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], project);
+    installedProject = project;
     // what installing the tarball installs: exactly the packages its JavaScript requires (no test-only package), peers apart
     const installed = path.join(project, 'node_modules', pkg.name);
     const installedPkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
@@ -218,5 +223,49 @@ describe('the npm package', () => {
     const clusterRole = load('2-cluster-resources.yaml').find(o => o.kind === 'ClusterRole');
     expect(clusterRole.rules).toContainEqual({ apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
     expect(fs.readFileSync(path.join(dist, 'docs', 'backups.backup.example.com.md'), 'utf8')).toContain('| `.spec.keep` | `integer` |  | `3` | value ≥ 1 | Backups to keep. |');
+  });
+  const binaries = findControlPlaneBinaries(process.env);
+  const missing = 'missing' in binaries ? binaries.missing : undefined;
+  (missing && !process.env.ENVTEST_REQUIRED ? describe.skip : describe)(`a cluster-scoped, role-granting Tenant operator from the tarball ${REAL_APISERVER_TAG}`, () => {
+    test('built from the installed package alone, run under its ServiceAccount with role aggregation and GC, a tenant deleted with --cascade=foreground while a pod runs', () => {
+      if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
+      if (!installedProject) throw new Error('the install test above did not leave an installed project');
+      // GIVEN the Tenant operator's sources (test/consumer/tenant-operator), written against the public entry points only
+      const sources = path.join(__dirname, 'tenant-operator');
+      const dir = path.join(installedProject, 'tenant');
+      fs.mkdirSync(dir, { recursive: true });
+      for (const f of fs.readdirSync(sources).filter((n) => n.endsWith('.mts'))) fs.copyFileSync(path.join(sources, f), path.join(dir, f.replace(/\.mts$/, '.ts')));
+      fs.writeFileSync(path.join(installedProject, 'tsconfig.tenant.json'), JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out-tenant', types: ['node'], lib: ['ES2022'], skipLibCheck: true },
+        files: ['tenant/e2e.ts'],
+      }));
+      run(path.join(installedProject, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.tenant.json'], installedProject);
+      // WHEN it runs: synth, ControlPlane.start() (defaults), applyObjects(dist), the manager as operatorIdentity, the scenario
+      const e2e = spawnSync(process.execPath, ['out-tenant/e2e.js'], { cwd: installedProject, encoding: 'utf8', timeout: 150_000, env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' } });
+      if (e2e.status !== 0) throw new Error(`the Tenant scenario failed (${e2e.status}):\n${e2e.stderr}`);
+      const out = JSON.parse(e2e.stdout);
+      const ns = 'tenant-acme';
+      // THEN the control plane behaved like a cluster, and the operator did its job with exactly its chart's RBAC
+      expect(out.controllers).toEqual(expect.arrayContaining(['clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller']));
+      expect(out.identity).toBe('system:serviceaccount:tenant-operator-system:tenant-operator');
+      expect(out.badName).toEqual([422, expect.stringContaining('a tenant name must be a DNS label of at most 56 characters')]);
+      expect(out.ready).toEqual({ finalizers: ['tenancy.example.com/namespace-empty'], status: { phase: 'Ready', message: `namespace ${ns}` } });
+      expect([out.namespaceOwnerReferences, out.namespaceOwnerLabel]).toEqual([null, true]);
+      expect(out.quota).toEqual({ hard: { pods: '5' } });
+      // bound under its ServiceAccount: contract.binds gave it bind on admin, and admin is aggregated (alice gets real rights)
+      expect(out.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
+      expect(out.aliceMayCreateDeployments).toBe(true);
+      expect(out.networkPolicy).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+      expect(out.podCreated).toBe(201);
+      // deleted with --cascade=foreground while the pod runs: held, namespace and its contents untouched
+      expect(out.deletingFinalizers).toEqual(['tenancy.example.com/namespace-empty', 'foregroundDeletion']);
+      expect(out.whileHeld).toEqual({
+        namespaceDeleting: false, podPhase: 'Running', rolebinding: 200,
+        tenantFinalizers: ['tenancy.example.com/namespace-empty'],
+        tenantStatus: { phase: 'Terminating', message: `waiting for 1 pod(s) in ${ns}` },
+      });
+      // and once the pod ended, the tenant and its namespace went
+      expect(out.finished).toBe(true);
+    }, 200_000);
   });
 });

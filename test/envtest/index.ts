@@ -22,7 +22,6 @@ export { TestNamespace } from './namespace';
 /** The describe-name tag of suites that run on a real kube-apiserver (counted by the summary reporter). */
 export const REAL_APISERVER_TAG = '[real-apiserver]';
 
-/** Registers `${name} [real-apiserver]`; `fn` gets a getter of the running control plane, valid inside tests and hooks. */
 /**
  * Options of a real-apiserver suite: the control plane's, and whether it may share one (see shared-planes.ts).
  */
@@ -35,8 +34,16 @@ export interface RealApiServerOptions extends ControlPlaneOptions {
   readonly shared?: boolean;
 }
 
+/**
+ * Registers `${name} [real-apiserver]`; `fn` gets a getter of the running control plane, valid inside tests and hooks.
+ * CI time: this repository's suites start kube-controller-manager only where they ask (`controllerManager: true`, a
+ * list, or `controllerManager: undefined` for the library's default, CLUSTER_CONTROLLERS: role aggregation, garbage
+ * collector, namespace lifecycle, quota); without the key, a bare apiserver. Users of `ControlPlane.start()` get
+ * the controllers by default.
+ */
 export function describeRealApiServer(name: string, fn: (plane: () => ControlPlane) => void, suiteOpts: RealApiServerOptions = {}): void {
-  const { shared, ...opts } = suiteOpts;
+  const { shared, ...options } = suiteOpts;
+  const opts: ControlPlaneOptions = { controllerManager: false, ...options };
   const title = `${name} ${REAL_APISERVER_TAG}`;
   const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
   const missing = 'missing' in lookup ? lookup.missing : undefined;

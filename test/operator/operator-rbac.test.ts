@@ -5,6 +5,7 @@ import { Chart, Testing } from 'cdk8s';
 import { lintRbac, OperatorApp, OperatorRbac, RbacRisk, Warnings } from '../../lib';
 import { ACCEPTED_RISKS_ANNOTATION } from '../../lib/operator/rbac-risk';
 import { FakeCrd } from './crd-double';
+import { renderRbacReport } from '../../lib/operator/rbac-report';
 
 /** A chart with a Foo CRD; with `policy`, in an OperatorApp whose synth-time policy checks every object. */
 function setup(policy = false) {
@@ -98,7 +99,7 @@ describe('OperatorRbac', () => {
     expect(() => Testing.synth(chart)).toThrow(/policy: \[test\/rbac\/AdditionalClusterRole\/Resource\] ClusterRole foo-op-additional: rules\[0\]\.resources: wildcard grants every current and future value.*accept it explicitly as risk 'wildcard'/);
   });
 
-  test('a wildcard with the risk accepted synthesizes, annotated, with a warning', () => {
+  test('a wildcard with the risk accepted synthesizes, annotated, and the risk is not warned about again', () => {
     const { chart, foo } = setup(true);
     new OperatorRbac(chart, 'rbac', {
       name: 'foo-op', namespace: 'foo-system', crds: [foo], contract: { watches: [foo] },
@@ -106,7 +107,7 @@ describe('OperatorRbac', () => {
     });
     const role = byKind(Testing.synth(chart), 'ClusterRole').find(r => r.metadata.name === 'foo-op-additional');
     expect(role.metadata.annotations).toStrictEqual({ [ACCEPTED_RISKS_ANNOTATION]: 'wildcard' });
-    expect(Warnings.collect(chart).some(w => /accepted risk 'wildcard'/.test(w))).toBe(true);
+    expect(Warnings.collect(chart).some(w => /wildcard/.test(w))).toBe(false);
   });
 
   test('a contract that watches Secrets needs SECRETS_READ accepted', () => {
@@ -189,5 +190,60 @@ describe('OperatorRbac', () => {
       expect(() => Testing.synth(chart))
         .toThrow(/\[test\/rbac\] name: must be a DNS label, got 'Foo_Op'/);
     });
+  });
+});
+
+describe('contract.binds: the roles an operator binds', () => {
+  const RBAC_GROUP = 'rbac.authorization.k8s.io';
+  const ROLE_BINDING = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' };
+
+  test('yields bind on each role by name, nothing broader, in the watch scope; the report explains it; no risk to accept', () => {
+    const { chart, foo } = setup(true);
+    const rbac = new OperatorRbac(chart, 'rbac', {
+      name: 'op', namespace: 'ns', crds: [foo],
+      contract: { watches: [foo], owns: [ROLE_BINDING], binds: [{ kind: 'ClusterRole', name: 'admin' }, { kind: 'ClusterRole', name: 'view' }, { kind: 'Role', name: 'tenant-reader' }] },
+    });
+    const out = Testing.synth(chart);
+    const [role] = byKind(out, 'ClusterRole');
+    expect(role.rules.filter((r: any) => r.verbs.includes('bind'))).toStrictEqual([
+      { apiGroups: [RBAC_GROUP], resources: ['clusterroles'], resourceNames: ['admin'], verbs: ['bind'] },
+      { apiGroups: [RBAC_GROUP], resources: ['clusterroles'], resourceNames: ['view'], verbs: ['bind'] },
+      { apiGroups: [RBAC_GROUP], resources: ['roles'], resourceNames: ['tenant-reader'], verbs: ['bind'] },
+    ]);
+    expect(Warnings.collect(chart).filter(w => /bind|risk/.test(w))).toStrictEqual([]);
+    const report = renderRbacReport({ operatorName: 'op', serviceAccount: { name: 'op', namespace: 'ns' }, grants: rbac.grants });
+    expect(report).toContain('**Roles it binds** (`contract.binds`)');
+    expect(report).toContain('- ClusterRole `admin` (granted by ClusterRole `op-manager`)');
+    expect(report).toContain('- Role `tenant-reader` (granted by ClusterRole `op-manager`)');
+    expect(report).toContain('| rbac.authorization.k8s.io | clusterroles | admin | bind | binds ClusterRole admin (roleRef of the bindings it writes; contract.binds) |');
+    expect(report).toContain('kubectl auth can-i bind clusterroles.rbac.authorization.k8s.io/admin -A --as=system:serviceaccount:ns:op   # yes');
+  });
+
+  test('namespaced watch scope: bind by name in the Role of each watched namespace', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', { name: 'op', namespace: 'ns', crds: [foo], watchNamespaces: ['a', 'b'], contract: { watches: [foo], owns: [ROLE_BINDING], binds: [{ kind: 'ClusterRole', name: 'edit' }] } });
+    const roles = byKind(Testing.synth(chart), 'Role');
+    expect(roles.map((r: any) => [r.metadata.namespace, r.rules.filter((x: any) => x.verbs.includes('bind'))])).toStrictEqual(['a', 'b'].map(ns =>
+      [ns, [{ apiGroups: [RBAC_GROUP], resources: ['clusterroles'], resourceNames: ['edit'], verbs: ['bind'] }]]));
+  });
+
+  test('synth warns when the contract writes bindings without binds; binds: [] says it binds only roles it holds', () => {
+    const warned = setup();
+    new OperatorRbac(warned.chart, 'rbac', { name: 'op', namespace: 'ns', crds: [warned.foo], contract: { watches: [warned.foo], owns: [ROLE_BINDING], writes: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding' }] } });
+    Testing.synth(warned.chart);
+    expect(Warnings.collect(warned.chart).filter(w => /contract\.binds/.test(w))).toStrictEqual([
+      expect.stringContaining('contract.owns[0]: the operator writes RoleBindings but contract.binds names no role'),
+      expect.stringContaining('contract.writes[0]: the operator writes ClusterRoleBindings but contract.binds names no role'),
+    ]);
+    const quiet = setup();
+    new OperatorRbac(quiet.chart, 'rbac', { name: 'op', namespace: 'ns', crds: [quiet.foo], contract: { watches: [quiet.foo], owns: [ROLE_BINDING], binds: [] } });
+    Testing.synth(quiet.chart);
+    expect(Warnings.collect(quiet.chart).filter(w => /contract\.binds/.test(w))).toStrictEqual([]);
+  });
+
+  test('a bad binds clause is refused naming the field and value', () => {
+    const { chart, foo } = setup();
+    new OperatorRbac(chart, 'rbac', { name: 'op', namespace: 'ns', crds: [foo], contract: { watches: [foo], binds: [{ kind: 'Group' as any, name: 'admin' }, { kind: 'ClusterRole', name: '*' }, { kind: 'ClusterRole', name: 'a/b' }] } });
+    expect(() => Testing.synth(chart)).toThrow(/contract\.binds\[0\]\.kind: must be 'ClusterRole' or 'Role', got "Group"; contract\.binds\[1\]\.name: must name one role, got '\*'; contract\.binds\[2\]\.name: must be a role's name \(no '\/', '%'\), got "a\/b"/);
   });
 });

@@ -30,9 +30,24 @@ describe('lintRbac', () => {
     expect(lintRbac([role([{ apiGroups: ['example.com'], resources: ['secrets'], verbs: ['list'] }])])).toStrictEqual([]);
   });
 
-  test('accepted risks become warnings, others stay errors', () => {
+  test('accepted risks are silent, others stay errors; an acceptance no rule needs is reported as stale', () => {
     const issues = lintRbac([role([{ apiGroups: [''], resources: ['*'], verbs: ['list'] }], { [ACCEPTED_RISKS_ANNOTATION]: 'wildcard' })]);
-    expect(issues.map(i => [i.severity, /secrets/.test(i.message)])).toStrictEqual([['warning', false], ['error', true]]);
+    expect(issues.map(i => [i.severity, /secrets/.test(i.message)])).toStrictEqual([['error', true]]);
+    const stale = lintRbac([role([{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }], { [ACCEPTED_RISKS_ANNOTATION]: 'privilege-escalation,wildcard' })]);
+    expect(stale).toStrictEqual(['privilege-escalation', 'wildcard'].map(risk => ({
+      path: `ClusterRole r: metadata.annotations.${ACCEPTED_RISKS_ANNOTATION}`,
+      message: `accepted risk '${risk}' matches no rule of this role (stale? remove it from acceptRisks)`,
+      value: risk, severity: 'warning',
+    })));
+  });
+
+  test('bind on roles by name (contract.binds) is no risk; bind on every role, or with other verbs, is', () => {
+    const byName = { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['admin'] };
+    expect(lintRbac([role([byName])])).toStrictEqual([]);
+    expect(lintRbac([role([{ ...byName, resources: ['roles'], resourceNames: ['tenant-reader'] }])])).toStrictEqual([]);
+    for (const broader of [{ ...byName, resourceNames: undefined }, { ...byName, resourceNames: ['*'] }, { ...byName, verbs: ['bind', 'escalate'] }, { ...byName, resources: ['clusterroles', 'pods'] }]) {
+      expect(lintRbac([role([broader])]).map(i => [i.severity, i.message])).toStrictEqual([['error', expect.stringContaining('bypass RBAC privilege-escalation checks')]]);
+    }
   });
 
   test('duplicate rules are reported', () => {
