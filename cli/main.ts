@@ -34,9 +34,21 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
       Runs the controller on this machine as its chart's ServiceAccount: mints a short-lived token (TokenRequest)
       with your kubeconfig, runs the bundle with a kubeconfig of that token, POD_NAMESPACE (the Lease's namespace),
       WATCH_NAMESPACE and the args of the chart's Deployment; prints the identity (SelfSubjectReview) first.`,
-  scaffold: `scaffold [dir] --kind <Kind> --group <group> [--namespaces a,b] [--package-spec <npm spec>]
+  scaffold: `scaffold [dir] --kind <Kind> --group <group> [--scope Namespaced|Cluster] [--versions v1]
+        [--namespaces a,b] [--package-spec <npm spec>]
       A new operator project: CRD, example, contract, controller, chart, tests, README, npm scripts
-      (types, build, test, synth, bundle, image, run).`,
+      (types, build, test, synth, bundle, image, local, start). Never overwrites a file.
+      dir: the project folder (default .); its package.json gets the scripts and dependencies.
+      --kind: the custom resource's kind, PascalCase (Website).
+      --group: its API group, a DNS name with a dot (example.com).
+      --scope: Namespaced (default), or Cluster for a kind with no namespace (a Tenant, a Team): its ConfigMaps
+        then go to the operator's own namespace.
+      --versions: the kind's versions, oldest first, the last stored (default v1: one version to start with;
+        v1alpha1,v1 serves both with one schema).
+      --namespaces: watch only these namespaces (one Role and informer each; the chart's WATCH_NAMESPACE);
+        default cluster-wide. Not with --scope Cluster.
+      --package-spec: what package.json depends on for cdk8s-operator when it is not a dependency yet
+        (default ^<this version>), e.g. file:../cdk8s-operator-1.0.0.tgz or a git URL, to try an unreleased build.`,
 };
 
 const USAGE = `Usage: cdk8s-operator <command> [--help]
@@ -119,7 +131,7 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       }, log);
     }
     case 'scaffold': {
-      const args = parseArgs(rest, ['kind', 'group', 'namespaces', 'package-spec']);
+      const args = parseArgs(rest, ['kind', 'group', 'namespaces', 'package-spec', 'scope', 'versions']);
       if (args.positional.length > 1) throw new UsageError('scaffold takes at most one directory');
       const kind = str(args, 'kind');
       const group = str(args, 'group');
@@ -127,7 +139,8 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       return scaffoldCommand({
         dir: args.positional[0] ?? '.', kind, group,
         namespaces: str(args, 'namespaces')?.split(',').filter(Boolean),
-        packageSpec: str(args, 'package-spec'),
+        packageSpec: str(args, 'package-spec'), scope: str(args, 'scope'),
+        versions: str(args, 'versions')?.split(',').filter(Boolean),
       }, log);
     }
     case undefined:
