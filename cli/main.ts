@@ -18,17 +18,27 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   bundle: `bundle <main.ts> [--output bundle/controller.js] [--no-minify]
       The controller in one file for Node 20 (esbuild), with a source map. Keep it out of dist/,
       which synth owns (and clears).`,
-  image: `image [--bundle bundle/controller.js] [--base <base.tar>] [--tag <image>] [--chart dist] [--out images/<name>.tar]
-        [--base-name <ref>] [--source <url>] [--revision <sha>] [--node-option <flag>] [--dockerfile <path>]
+  image: `image [--bundle bundle/controller.js] [--base <base.tar|image>] [--tag <image>] [--push] [--chart dist]
+        [--out images/<name>.tar] [--base-name <ref>] [--source <url>] [--revision <sha>] [--node-option <flag>]
+        [--dockerfile <path>] [--insecure-registry <host:port>]
       The controller's container image without Docker or any daemon: the bundle as one layer on a distroless
-      Node base, one tarball that is both a docker-archive and an OCI image layout. Reproducible (the same
-      inputs give the same digest; layer times are SOURCE_DATE_EPOCH, else 0).
-      --base (or BASE_IMAGE_TAR): the base as a tarball (docker-archive or OCI layout), e.g.
-        skopeo copy docker://gcr.io/distroless/nodejs20-debian12:nonroot docker-archive:base.tar
-        (or docker save / crane pull). --base-name records its reference (default ${'gcr.io/distroless/nodejs20-debian12:nonroot'}).
+      Node base, one tarball that is both a docker-archive and an OCI image layout, and with --push in the
+      registry its tag names. Reproducible (the same inputs give the same digest; layer times are
+      SOURCE_DATE_EPOCH, else 0).
+      --base (or BASE_IMAGE_TAR): the base as a tarball (docker-archive or OCI layout), or an image reference
+        pulled from its registry; default --base-name (${'gcr.io/distroless/nodejs20-debian12:nonroot'}) pulled.
+      --base-name: the base's reference, pulled when no --base is given, recorded in the annotations.
       --tag: default the image the chart's operator Deployment runs (in --chart, default dist/): one place.
+      --push: push to the tag's registry (registry v2 API, as ko and Jib do); credentials from the docker config
+        ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths, credHelpers, credsStore). Loopback registries
+        are plain HTTP; --insecure-registry <host:port> (repeatable) makes another one plain HTTP.
+      --out: the tarball (default images/<repository name>.tar).
+      --source, --revision: the org.opencontainers.image.source/revision labels; default package.json's repository
+        and the HEAD of the project's own git repository (none when the project is not a repository's top level).
+      --node-option: a Node flag before the bundle in the entrypoint (repeatable).
+      --dockerfile: build that Dockerfile's recipe (FROM/COPY/USER/ENV/ENTRYPOINT, no RUN) instead of the bundle's.
       The user, ports and entrypoint follow the chart (non-root, \`node /app/<bundle>\`, the chart's args appended).
-      Load: ctr -n k8s.io images import <tar> | docker load -i <tar>. Push: skopeo copy docker-archive:<tar> docker://<tag>.`,
+      Load: ctr -n k8s.io images import <tar> | docker load -i <tar>.`,
   run: `run [--chart dist] [--bundle bundle/controller.js] [--service-account <ns>/<name>] [--duration 3600]
         [--kubeconfig-out <file>] [-- <controller flags>...]
       Runs the controller on this machine as its chart's ServiceAccount: mints a short-lived token (TokenRequest)
@@ -83,7 +93,7 @@ export function parseArgs(argv: readonly string[], known: readonly string[], fla
   return { positional, options, rest: [] };
 }
 
-const REPEATABLE = ['node-option'];
+const REPEATABLE = ['node-option', 'insecure-registry'];
 
 /** A wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -113,12 +123,13 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       return bundleCommand({ entry: args.positional[0], output: str(args, 'output'), minify: !args.options.has('no-minify') }, log);
     }
     case 'image': {
-      const args = parseArgs(rest, ['bundle', 'base', 'base-name', 'tag', 'chart', 'out', 'source', 'revision', 'node-option', 'dockerfile']);
+      const args = parseArgs(rest, ['bundle', 'base', 'base-name', 'tag', 'chart', 'out', 'source', 'revision', 'node-option', 'dockerfile', 'insecure-registry'], ['push']);
       if (args.positional.length) throw new UsageError(`image takes no positional arguments, got '${args.positional.join(' ')}'`);
       return imageCommand({
         bundle: str(args, 'bundle'), base: str(args, 'base'), baseName: str(args, 'base-name'), tag: str(args, 'tag'),
         chart: str(args, 'chart'), out: str(args, 'out'), source: str(args, 'source'), revision: str(args, 'revision'),
         nodeOptions: str(args, 'node-option')?.split('\0'), dockerfile: str(args, 'dockerfile'),
+        push: args.options.has('push'), insecureRegistries: str(args, 'insecure-registry')?.split('\0'),
       }, log);
     }
     case 'run': {
