@@ -4,6 +4,7 @@
  * Errors go to stderr with exit code 1 (usage errors 2).
  */
 import { bundleCommand } from './bundle-command';
+import { helmTemplateCommand } from './helm-template-command';
 import { imageCommand } from './image-command';
 import { runCommand } from './run-command';
 import { scaffoldCommand } from './scaffold-command';
@@ -44,6 +45,14 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
       Runs the controller on this machine as its chart's ServiceAccount: mints a short-lived token (TokenRequest)
       with your kubeconfig, runs the bundle with a kubeconfig of that token, POD_NAMESPACE (the Lease's namespace),
       WATCH_NAMESPACE and the args of the chart's Deployment; prints the identity (SelfSubjectReview) first.`,
+  'helm-template': `helm-template <chart dir> [--namespace default] [--release-name release] [--values <file>]... [--set a.b=v]...
+        [--include-crds] [--lint]
+      helm template / helm lint for the chart synth writes with layout: OutputLayout.HELM, without a helm binary:
+      values.yaml, then each --values file, then each --set (list={a,b}), checked against values.schema.json as Helm
+      checks them; every template rendered and parsed. Prints the objects, or with --lint only the verdict; exit 1
+      with every problem listed.
+      --namespace: .Release.Namespace (the operator's namespace); --release-name: .Release.Name.
+      --include-crds: print crds/ first (helm template --include-crds).`,
   scaffold: `scaffold [dir] --kind <Kind> --group <group> [--scope Namespaced|Cluster] [--versions v1]
         [--namespaces a,b] [--package-spec <npm spec>]
       A new operator project: CRD, example, contract, controller, chart, tests, README, npm scripts
@@ -93,7 +102,7 @@ export function parseArgs(argv: readonly string[], known: readonly string[], fla
   return { positional, options, rest: [] };
 }
 
-const REPEATABLE = ['node-option', 'insecure-registry'];
+const REPEATABLE = ['node-option', 'insecure-registry', 'values', 'set'];
 
 /** A wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -139,6 +148,15 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       return runCommand({
         chart: str(args, 'chart'), bundle: str(args, 'bundle'), serviceAccount: str(args, 'service-account'),
         durationSeconds: duration === undefined ? undefined : Number(duration), kubeconfigOut: str(args, 'kubeconfig-out'), extraArgs: args.rest,
+      }, log);
+    }
+    case 'helm-template': {
+      const args = parseArgs(rest, ['namespace', 'release-name', 'values', 'set'], ['lint', 'include-crds']);
+      if (args.positional.length !== 1) throw new UsageError('helm-template takes exactly one chart folder');
+      return helmTemplateCommand({
+        chart: args.positional[0], namespace: str(args, 'namespace'), releaseName: str(args, 'release-name'),
+        valuesFiles: str(args, 'values')?.split('\0'), set: str(args, 'set')?.split('\0'),
+        lint: args.options.has('lint'), includeCrds: args.options.has('include-crds'),
       }, log);
     }
     case 'scaffold': {
