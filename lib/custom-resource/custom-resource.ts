@@ -237,7 +237,9 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     }
     const validated = validateCustomResource(def, { ...object, metadata }, { oldObject: previousObject, kubernetesVersion });
     issues.push(...validated.issues);
-    issues.push(...checkQuantityFields(schema, validated.value));
+    // a value the apiserver already refuses (a pattern, a type) is one problem: not reported again as no quantity
+    const refused = new Set(validated.issues.filter(i => i.severity !== 'warning').map(i => i.path));
+    issues.push(...checkQuantityFields(schema, validated.value).filter(q => !refused.has(q.path)));
     // what the user wrote, before cdk8s drops its null fields
     const written = { ...this.extraFields(this.props), spec: this.props.spec, ...(statusSubresource ? {} : { status: this.props.status }) };
     issues.push(...writtenNullWarnings(schema, written, ''));
