@@ -96,3 +96,31 @@ describe('printer columns', () => {
     expect(columns(true)).toStrictEqual([]);
   });
 });
+
+describe('a rule on an object', () => {
+  test('names the object by its path, not by a whole-object `(got {…})`; a rule on a scalar still shows the value', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'c');
+    const crd = new CustomResourceDefinition(chart, 'Tenant', {
+      group: 'x.example.com', kind: 'Tenant',
+      versions: [{
+        name: 'v1',
+        spec: Schema.object({
+          description: 'A tenant.',
+          properties: {
+            minPods: Schema.integer({ description: 'Min.' }),
+            maxPods: Schema.integer({ description: 'Max.' }),
+            prefix: Schema.string({ description: 'Prefix.', validations: [{ rule: 'self.startsWith("t-")', message: 'must start with t-' }] }),
+          },
+          validations: [{ rule: 'self.minPods <= self.maxPods', message: 'minPods must not exceed maxPods' }],
+        }),
+      }],
+    });
+    new CustomResource(chart, 'example', { crd, metadata: { name: 'example', namespace: 'default' }, spec: { minPods: 5, maxPods: 1, prefix: 'x-' } });
+    let message = '';
+    try { app.synthYaml(); } catch (e) { message = (e as Error).message; }
+    expect(message).toMatch(/^\s*\[c\/example\] spec: Invalid value: "object": minPods must not exceed maxPods$/m);
+    expect(message).not.toContain('(got {');
+    expect(message).toMatch(/spec\.prefix: Invalid value: "string": must start with t-( \(got "x-"\))?/);
+  });
+});
