@@ -186,6 +186,10 @@ project.addTask('vendor-openapi', {
   description: 'Rewrite lib/apiserver/admission-policy/builtin-openapi.json (built-in kinds\' OpenAPI v3 schemas and resources) from the kube-apiserver in KUBEBUILDER_ASSETS',
   exec: 'tsx tools/vendor-openapi/main.ts',
 });
+project.addTask('builtin-types', {
+  description: 'Rewrite runtime/builtins.ts (a typed reference and object type for every built-in kind) from lib/apiserver/admission-policy/builtin-openapi.json; test/runtime/builtins-generated.test.ts fails when it is stale',
+  exec: 'tsx tools/builtin-types/main.ts',
+});
 project.addTask('vendor-openapi-versions', {
   description: 'Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields each version lacks against the vendored 1.32 schemas): 1.28 and 1.36 from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36, the versions between from upstream\'s OpenAPI at their release tag (UPSTREAM_OPENAPI_DIR for local copies)',
   exec: 'tsx tools/vendor-openapi/version-fields.ts',

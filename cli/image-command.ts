@@ -9,8 +9,13 @@
  *   so the tag lives in one place: the chart.
  * - Config: the chart's non-root user (default 65532:65532), `WORKDIR /app`, the entrypoint the chart's
  *   container args are appended to (`node /app/<bundle>`), the chart's container ports.
- * - OCI annotations (also config labels): source, revision, version, title, created, base name (no base digest:
- *   a base saved as a tarball has no registry manifest digest to name).
+ * - Base: a tarball (docker-archive or OCI layout), or an image reference pulled from its registry (the
+ *   default: the distroless Node base, or the Dockerfile's FROM), with the docker config's credentials.
+ * - Push: `--push` sends the image to the registry its tag names (registry v2 API, gzipped layers, an OCI
+ *   manifest; blobs the registry has are skipped), as ko and Jib do.
+ * - OCI annotations (also config labels): source, revision, version, title, created, base name and, for a
+ *   pulled base, its digest. The revision comes from the project's own git repository (the current folder is
+ *   its top level), never from a repository that merely encloses the project; none outside one.
  * - Reproducible: layer times are `SOURCE_DATE_EPOCH` (else 0), entries sorted, JSON keys ordered, so the
  *   same bundle, base and options give the same digest.
  * - `--dockerfile <path>` builds a Dockerfile recipe instead (FROM/COPY/USER/ENV/ENTRYPOINT…, no RUN):
@@ -22,6 +27,8 @@ import * as path from 'path';
 import * as yaml from 'yaml';
 import { buildImage } from './image/build-image';
 import { ImageRecipe, parseDockerfile } from './image/dockerfile';
+import { Image, imageOf, registryBlobs } from './image/image-archive';
+import { parseImageReference, RegistryClient } from './image/registry';
 
 /** The base the images are built for: distroless Node 20, non-root. */
 export const DEFAULT_BASE_NAME = 'gcr.io/distroless/nodejs20-debian12:nonroot';
@@ -34,8 +41,15 @@ export interface ImageCommandOptions {
   readonly bundle?: string;
   /** Build this Dockerfile's recipe (its folder is the context) instead of the bundle's. @default - the bundle */
   readonly dockerfile?: string;
-  /** Base image tarball (docker-archive or OCI layout). @default - env BASE_IMAGE_TAR */
+  /**
+   * Base image: a tarball (docker-archive or OCI layout), or an image reference pulled from its registry.
+   * @default - env BASE_IMAGE_TAR, else `baseName` pulled from its registry
+   */
   readonly base?: string;
+  /** Push the image to the registry its tag names. @default false */
+  readonly push?: boolean;
+  /** Registries reached over plain HTTP besides loopback ones (`host:port`). @default [] */
+  readonly insecureRegistries?: readonly string[];
   /** The base's reference, recorded in the annotations. @default DEFAULT_BASE_NAME */
   readonly baseName?: string;
   /** @default - the image of the chart's operator Deployment in `chart` */
@@ -46,7 +60,7 @@ export interface ImageCommandOptions {
   readonly out?: string;
   /** `org.opencontainers.image.source`. @default - package.json `repository` */
   readonly source?: string;
-  /** `org.opencontainers.image.revision`. @default - `git rev-parse HEAD` when in a git checkout */
+  /** `org.opencontainers.image.revision`. @default - `git rev-parse HEAD` when the current folder is a git repository's top level */
   readonly revision?: string;
   /** Node options before the bundle in the entrypoint, e.g. `--max-semi-space-size=2`. @default - none */
   readonly nodeOptions?: readonly string[];
@@ -66,10 +80,17 @@ interface ChartContainer {
 export async function imageCommand(options: ImageCommandOptions, log: (line: string) => void): Promise<number> {
   const env = options.env ?? process.env;
   const problems: string[] = [];
-  const base = options.base ?? env.BASE_IMAGE_TAR;
-  if (!base) {
-    problems.push('--base: give the base image as a tarball (or set BASE_IMAGE_TAR): `skopeo copy docker://gcr.io/distroless/nodejs20-debian12:nonroot docker-archive:base.tar`, `docker save -o base.tar <image>`, or `crane pull <image> base.tar`');
-  } else if (!fs.existsSync(base)) problems.push(`--base: ${base} does not exist`);
+  const baseArg = options.base ?? env.BASE_IMAGE_TAR;
+  // a base that exists as a file, or is named like a tarball, is one; anything else is an image reference
+  const baseIsFile = baseArg !== undefined && (fs.existsSync(baseArg) || /\.(tar|tgz|tar\.gz)$/.test(baseArg) || baseArg.includes(path.sep) && !baseArg.includes(':'));
+  if (baseIsFile && !fs.existsSync(baseArg!)) problems.push(`--base: ${baseArg} does not exist`);
+  let baseRef: string | undefined;
+  if (!baseIsFile) {
+    baseRef = baseArg ?? options.baseName;
+    if (baseRef) {
+      try { parseImageReference(baseRef); } catch (e) { problems.push(`--base: ${(e as Error).message}`); }
+    }
+  }
   const bundle = options.bundle ?? 'bundle/controller.js';
   if (!options.dockerfile && !fs.existsSync(bundle)) problems.push(`--bundle: ${bundle} does not exist; build it first (\`npx cdk8s-operator bundle src/main.ts\`)`);
   if (options.dockerfile && !fs.existsSync(options.dockerfile)) problems.push(`--dockerfile: ${options.dockerfile} does not exist`);
@@ -90,16 +111,28 @@ export async function imageCommand(options: ImageCommandOptions, log: (line: str
   const out = options.out ?? path.join('images', `${repository.split('/').pop()}.tar`);
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
   const dockerfileRecipe = options.dockerfile ? parseDockerfile(fs.readFileSync(options.dockerfile, 'utf8'), options.dockerfile) : undefined;
-  const baseName = options.baseName ?? dockerfileRecipe?.from ?? DEFAULT_BASE_NAME;
+  const baseName = baseRef ?? options.baseName ?? dockerfileRecipe?.from ?? DEFAULT_BASE_NAME;
+  const registry = new RegistryClient({ insecure: options.insecureRegistries, env });
+  let base: string | Image = baseArg!;
+  let baseDigest: string | undefined;
+  if (!baseIsFile) {
+    const pulled = await registry.pull(parseImageReference(baseName)).catch((e: Error) => {
+      throw new Error(`image:\n  - --base: pulling ${baseName}: ${e.message}\n    (or give the base as a tarball: \`skopeo copy docker://${baseName} docker-archive:base.tar\`, then --base base.tar)`);
+    });
+    base = imageOf(pulled.config, pulled.layers);
+    baseDigest = pulled.digest;
+    log(`pulled ${baseName} ${pulled.digest} (${pulled.layers.length} layers)`);
+  }
   const pkg = readPackageJson();
   const source = options.source ?? repositoryUrl(pkg);
-  const revision = options.revision ?? gitRevision();
+  const revision = options.revision ?? gitRevision(process.cwd());
   const created = new Date(Number(env.SOURCE_DATE_EPOCH ?? 0) * 1000).toISOString();
   const annotations: Record<string, string> = {
     'org.opencontainers.image.created': created,
     'org.opencontainers.image.title': repository.split('/').pop()!,
     'org.opencontainers.image.ref.name': tag,
     'org.opencontainers.image.base.name': baseName,
+    ...(baseDigest ? { 'org.opencontainers.image.base.digest': baseDigest } : {}),
     ...(version ? { 'org.opencontainers.image.version': version } : {}),
     ...(source ? { 'org.opencontainers.image.source': source } : {}),
     ...(revision ? { 'org.opencontainers.image.revision': revision } : {}),
@@ -134,9 +167,17 @@ export async function imageCommand(options: ImageCommandOptions, log: (line: str
     }
   }
   const started = Date.now();
-  const built = await buildImage({ context, recipe, baseImage: base!, tags: [tag], out, annotations });
+  const built = await buildImage({ context, recipe, baseImage: base, tags: [tag], out, annotations });
   log(`${tag} ${built.digest} (image id ${built.id}) → ${out} (${(fs.statSync(out).size / 1024 / 1024).toFixed(1)} MiB, ${Date.now() - started} ms)`);
-  log(`load it: \`ctr -n k8s.io images import ${out}\` or \`docker load -i ${out}\`; push it: \`skopeo copy docker-archive:${out} docker://${tag}\` or \`crane push ${out} ${tag}\``);
+  if (!options.push) {
+    log(`load it: \`ctr -n k8s.io images import ${out}\` or \`docker load -i ${out}\`; push it: --push, \`skopeo copy docker-archive:${out} docker://${tag}\` or \`crane push ${out} ${tag}\``);
+    return 0;
+  }
+  const pushStarted = Date.now();
+  const { blobs, manifest } = registryBlobs(built.image, annotations);
+  const pushed = await registry.push(parseImageReference(tag), blobs, manifest);
+  // the tarball's manifest lists plain layers, the pushed one gzipped layers: a different digest, the one to deploy
+  log(`pushed ${tag}@${pushed.digest} (${pushed.uploaded} blobs uploaded, ${pushed.skipped} already there, ${Date.now() - pushStarted} ms)`);
   return 0;
 }
 
@@ -181,9 +222,15 @@ function repositoryUrl(pkg: ReturnType<typeof readPackageJson>): string | undefi
   return url?.replace(/^git\+/, '').replace(/\.git$/, '');
 }
 
-function gitRevision(): string | undefined {
+/**
+ * HEAD of the git repository whose top level is `dir` (the project), else undefined: a project inside another
+ * repository (a monorepo's folder, a tmp dir under a home in git) is not labelled with that repository's commit.
+ */
+export function gitRevision(dir: string): string | undefined {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    if (fs.realpathSync(git('rev-parse', '--show-toplevel')) !== fs.realpathSync(dir)) return undefined;
+    return git('rev-parse', 'HEAD') || undefined;
   } catch {
     return undefined;
   }

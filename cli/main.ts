@@ -5,6 +5,7 @@
  */
 import { bundleCommand } from './bundle-command';
 import { clusterCommand } from './cluster-command';
+import { helmTemplateCommand } from './helm-template-command';
 import { imageCommand } from './image-command';
 import { runCommand } from './run-command';
 import { scaffoldCommand } from './scaffold-command';
@@ -19,17 +20,27 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   bundle: `bundle <main.ts> [--output bundle/controller.js] [--no-minify]
       The controller in one file for Node 20 (esbuild), with a source map. Keep it out of dist/,
       which synth owns (and clears).`,
-  image: `image [--bundle bundle/controller.js] [--base <base.tar>] [--tag <image>] [--chart dist] [--out images/<name>.tar]
-        [--base-name <ref>] [--source <url>] [--revision <sha>] [--node-option <flag>] [--dockerfile <path>]
+  image: `image [--bundle bundle/controller.js] [--base <base.tar|image>] [--tag <image>] [--push] [--chart dist]
+        [--out images/<name>.tar] [--base-name <ref>] [--source <url>] [--revision <sha>] [--node-option <flag>]
+        [--dockerfile <path>] [--insecure-registry <host:port>]
       The controller's container image without Docker or any daemon: the bundle as one layer on a distroless
-      Node base, one tarball that is both a docker-archive and an OCI image layout. Reproducible (the same
-      inputs give the same digest; layer times are SOURCE_DATE_EPOCH, else 0).
-      --base (or BASE_IMAGE_TAR): the base as a tarball (docker-archive or OCI layout), e.g.
-        skopeo copy docker://gcr.io/distroless/nodejs20-debian12:nonroot docker-archive:base.tar
-        (or docker save / crane pull). --base-name records its reference (default ${'gcr.io/distroless/nodejs20-debian12:nonroot'}).
+      Node base, one tarball that is both a docker-archive and an OCI image layout, and with --push in the
+      registry its tag names. Reproducible (the same inputs give the same digest; layer times are
+      SOURCE_DATE_EPOCH, else 0).
+      --base (or BASE_IMAGE_TAR): the base as a tarball (docker-archive or OCI layout), or an image reference
+        pulled from its registry; default --base-name (${'gcr.io/distroless/nodejs20-debian12:nonroot'}) pulled.
+      --base-name: the base's reference, pulled when no --base is given, recorded in the annotations.
       --tag: default the image the chart's operator Deployment runs (in --chart, default dist/): one place.
+      --push: push to the tag's registry (registry v2 API, as ko and Jib do); credentials from the docker config
+        ($DOCKER_CONFIG/config.json or ~/.docker/config.json: auths, credHelpers, credsStore). Loopback registries
+        are plain HTTP; --insecure-registry <host:port> (repeatable) makes another one plain HTTP.
+      --out: the tarball (default images/<repository name>.tar).
+      --source, --revision: the org.opencontainers.image.source/revision labels; default package.json's repository
+        and the HEAD of the project's own git repository (none when the project is not a repository's top level).
+      --node-option: a Node flag before the bundle in the entrypoint (repeatable).
+      --dockerfile: build that Dockerfile's recipe (FROM/COPY/USER/ENV/ENTRYPOINT, no RUN) instead of the bundle's.
       The user, ports and entrypoint follow the chart (non-root, \`node /app/<bundle>\`, the chart's args appended).
-      Load: ctr -n k8s.io images import <tar> | docker load -i <tar>. Push: skopeo copy docker-archive:<tar> docker://<tag>.`,
+      Load: ctr -n k8s.io images import <tar> | docker load -i <tar>.`,
   run: `run [--chart dist] [--bundle bundle/controller.js] [--service-account <ns>/<name>] [--duration 3600]
         [--kubeconfig-out <file>] [-- <controller flags>...]
       Runs the controller on this machine as its chart's ServiceAccount: mints a short-lived token (TokenRequest)
@@ -41,9 +52,29 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
       kubeconfig, applies --apply's objects in dist/APPLY.md's order, runs until Ctrl-C (then removes its data).
       --controllers: cluster (default: role aggregation, garbage collector, namespace lifecycle, quota), all (also
       Deployments, Jobs, ServiceAccounts …), none, or controller names. No node: pods never run.`,
-  scaffold: `scaffold [dir] --kind <Kind> --group <group> [--namespaces a,b] [--package-spec <npm spec>]
+  'helm-template': `helm-template <chart dir> [--namespace default] [--release-name release] [--values <file>]... [--set a.b=v]...
+        [--include-crds] [--lint]
+      helm template / helm lint for the chart synth writes with layout: OutputLayout.HELM, without a helm binary:
+      values.yaml, then each --values file, then each --set (list={a,b}), checked against values.schema.json as Helm
+      checks them; every template rendered and parsed. Prints the objects, or with --lint only the verdict; exit 1
+      with every problem listed.
+      --namespace: .Release.Namespace (the operator's namespace); --release-name: .Release.Name.
+      --include-crds: print crds/ first (helm template --include-crds).`,
+  scaffold: `scaffold [dir] --kind <Kind> --group <group> [--scope Namespaced|Cluster] [--versions v1]
+        [--namespaces a,b] [--package-spec <npm spec>]
       A new operator project: CRD, example, contract, controller, chart, tests, README, npm scripts
-      (types, build, test, synth, bundle, image, run).`,
+      (types, build, test, synth, bundle, image, local, start). Never overwrites a file.
+      dir: the project folder (default .); its package.json gets the scripts and dependencies.
+      --kind: the custom resource's kind, PascalCase (Website).
+      --group: its API group, a DNS name with a dot (example.com).
+      --scope: Namespaced (default), or Cluster for a kind with no namespace (a Tenant, a Team): its ConfigMaps
+        then go to the operator's own namespace.
+      --versions: the kind's versions, oldest first, the last stored (default v1: one version to start with;
+        v1alpha1,v1 serves both with one schema).
+      --namespaces: watch only these namespaces (one Role and informer each; the chart's WATCH_NAMESPACE);
+        default cluster-wide. Not with --scope Cluster.
+      --package-spec: what package.json depends on for cdk8s-operator when it is not a dependency yet
+        (default ^<this version>), e.g. file:../cdk8s-operator-1.0.0.tgz or a git URL, to try an unreleased build.`,
 };
 
 const USAGE = `Usage: cdk8s-operator <command> [--help]
@@ -78,7 +109,7 @@ export function parseArgs(argv: readonly string[], known: readonly string[], fla
   return { positional, options, rest: [] };
 }
 
-const REPEATABLE = ['node-option', 'apply'];
+const REPEATABLE = ['node-option', 'apply', 'insecure-registry', 'values', 'set'];
 
 /** A wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -108,12 +139,13 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       return bundleCommand({ entry: args.positional[0], output: str(args, 'output'), minify: !args.options.has('no-minify') }, log);
     }
     case 'image': {
-      const args = parseArgs(rest, ['bundle', 'base', 'base-name', 'tag', 'chart', 'out', 'source', 'revision', 'node-option', 'dockerfile']);
+      const args = parseArgs(rest, ['bundle', 'base', 'base-name', 'tag', 'chart', 'out', 'source', 'revision', 'node-option', 'dockerfile', 'insecure-registry'], ['push']);
       if (args.positional.length) throw new UsageError(`image takes no positional arguments, got '${args.positional.join(' ')}'`);
       return imageCommand({
         bundle: str(args, 'bundle'), base: str(args, 'base'), baseName: str(args, 'base-name'), tag: str(args, 'tag'),
         chart: str(args, 'chart'), out: str(args, 'out'), source: str(args, 'source'), revision: str(args, 'revision'),
         nodeOptions: str(args, 'node-option')?.split('\0'), dockerfile: str(args, 'dockerfile'),
+        push: args.options.has('push'), insecureRegistries: str(args, 'insecure-registry')?.split('\0'),
       }, log);
     }
     case 'run': {
@@ -132,8 +164,17 @@ export async function main(argv: readonly string[], log: (line: string) => void 
         kubeconfig: str(args, 'kubeconfig'), controllers: str(args, 'controllers'), apply: str(args, 'apply')?.split('\0'), assetsDir: str(args, 'assets'),
       }, log);
     }
+    case 'helm-template': {
+      const args = parseArgs(rest, ['namespace', 'release-name', 'values', 'set'], ['lint', 'include-crds']);
+      if (args.positional.length !== 1) throw new UsageError('helm-template takes exactly one chart folder');
+      return helmTemplateCommand({
+        chart: args.positional[0], namespace: str(args, 'namespace'), releaseName: str(args, 'release-name'),
+        valuesFiles: str(args, 'values')?.split('\0'), set: str(args, 'set')?.split('\0'),
+        lint: args.options.has('lint'), includeCrds: args.options.has('include-crds'),
+      }, log);
+    }
     case 'scaffold': {
-      const args = parseArgs(rest, ['kind', 'group', 'namespaces', 'package-spec']);
+      const args = parseArgs(rest, ['kind', 'group', 'namespaces', 'package-spec', 'scope', 'versions']);
       if (args.positional.length > 1) throw new UsageError('scaffold takes at most one directory');
       const kind = str(args, 'kind');
       const group = str(args, 'group');
@@ -141,7 +182,8 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       return scaffoldCommand({
         dir: args.positional[0] ?? '.', kind, group,
         namespaces: str(args, 'namespaces')?.split(',').filter(Boolean),
-        packageSpec: str(args, 'package-spec'),
+        packageSpec: str(args, 'package-spec'), scope: str(args, 'scope'),
+        versions: str(args, 'versions')?.split(',').filter(Boolean),
       }, log);
     }
     case undefined:

@@ -1,5 +1,5 @@
 /**
- * `cdk8s-operator scaffold [dir] --kind Website --group example.com [--namespaces team-a,team-b]`:
+ * `cdk8s-operator scaffold [dir] --kind Website --group example.com [--scope Cluster] [--versions v1] [--namespaces team-a,team-b]`:
  * a new operator project that generates its types, builds, tests, synthesizes and runs as it is.
  * Adds npm scripts and dependencies to the folder's package.json (`npm init -y` first, or one is
  * created); never overwrites an existing file.
@@ -18,6 +18,10 @@ export interface ScaffoldCommandOptions {
   readonly group: string;
   /** @default - cluster-wide */
   readonly namespaces?: readonly string[];
+  /** `Namespaced` or `Cluster`. @default 'Namespaced' */
+  readonly scope?: string;
+  /** Versions of the kind, oldest first; the last is stored. @default ['v1'] */
+  readonly versions?: readonly string[];
   /**
    * npm spec of cdk8s-operator for package.json when it is not a dependency yet.
    * @default `^<this package's version>`
@@ -36,10 +40,23 @@ export async function scaffoldCommand(options: ScaffoldCommandOptions, log: (lin
   (options.namespaces ?? []).forEach((ns, i) => {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) problems.push(`--namespaces[${i}]: must be a DNS label, got '${ns}'`);
   });
+  const scope = options.scope ?? 'Namespaced';
+  if (scope !== 'Namespaced' && scope !== 'Cluster') problems.push(`--scope: must be Namespaced or Cluster, got '${scope}'`);
+  const cluster = scope === 'Cluster';
+  if (cluster && options.namespaces?.length) {
+    problems.push(`--namespaces: a cluster-scoped kind is in no namespace, so the operator cannot watch it in ${options.namespaces.join(', ')}; drop --namespaces (its ConfigMaps go to the operator's namespace) or use --scope Namespaced`);
+  }
+  const versions = options.versions ?? ['v1'];
+  if (!versions.length) problems.push('--versions: give at least one version, e.g. v1');
+  versions.forEach((v, i) => {
+    if (!/^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/.test(v)) problems.push(`--versions[${i}]: must be a Kubernetes version name (v1, v1beta1, v2alpha1), got '${v}'`);
+  });
+  if (new Set(versions).size !== versions.length) problems.push(`--versions: lists a version twice (${versions.join(',')})`);
   const lower = options.kind.toLowerCase();
   const files = scaffoldFiles({
     kind: options.kind, group: options.group, plural: pluralOf(options.kind), lower, operator: `${lower}-operator`,
     namespaces: options.namespaces?.length ? options.namespaces : undefined,
+    cluster, versions,
   });
   const existing = Object.keys(files).filter((f) => fs.existsSync(path.join(options.dir, f)));
   if (existing.length) problems.push(`would overwrite ${existing.join(', ')}`);

@@ -14,8 +14,8 @@ export interface BuildImageOptions {
   readonly context: string;
   /** @default - the context's `Dockerfile` */
   readonly recipe?: ImageRecipe;
-  /** A docker-archive or OCI-layout tarball of the recipe's `FROM` image (or of a replacement base). */
-  readonly baseImage: string;
+  /** A docker-archive or OCI-layout tarball of the recipe's `FROM` image (or of a replacement base), or the image pulled from a registry. */
+  readonly baseImage: string | Image;
   /** Names the image is tagged with. */
   readonly tags: readonly string[];
   /** Where to write the tarball. */
@@ -32,13 +32,15 @@ export interface BuiltImage {
   readonly digest: string;
   readonly from: string;
   readonly config: ImageConfig;
+  /** The image built (what a registry push sends). */
+  readonly image: Image;
 }
 
 /** Builds the recipe (by default `options.context`'s Dockerfile) into `options.out`. */
 export async function buildImage(options: BuildImageOptions): Promise<BuiltImage> {
   const dockerfile = join(options.context, 'Dockerfile');
   const recipe = options.recipe ?? parseDockerfile(readFileSync(dockerfile, 'utf8'), dockerfile);
-  const base = await readDockerArchive(options.baseImage);
+  const base = typeof options.baseImage === 'string' ? await readDockerArchive(options.baseImage) : options.baseImage;
   const layers = [...base.layers];
   for (const copy of recipe.copies) {
     const files = copy.sources.flatMap(src => filesOf(join(options.context, src), copy.sources.length > 1 || copy.dest.endsWith('/') ? `${copy.dest.replace(/\/?$/, '/')}` : copy.dest));
@@ -57,5 +59,5 @@ export async function buildImage(options: BuildImageOptions): Promise<BuiltImage
   if (Object.keys(labels).length) config.Labels = { ...(base.config.Labels ?? {}), ...labels };
   const image: Image = { ...base, layers, config };
   const written = await writeImage(image, options.tags, options.out, options.annotations);
-  return { ...written, from: recipe.from, config };
+  return { ...written, from: recipe.from, config, image };
 }

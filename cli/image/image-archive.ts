@@ -15,7 +15,7 @@ import { createHash } from 'crypto';
 import { createReadStream, createWriteStream, readdirSync, readFileSync, renameSync, statSync } from 'fs';
 import { join, posix, relative } from 'path';
 import { pipeline } from 'stream/promises';
-import { gunzipSync } from 'zlib';
+import { gunzipSync, gzipSync } from 'zlib';
 import * as tar from 'tar-stream';
 
 /** The image configuration (`config` of the image JSON). */
@@ -91,8 +91,13 @@ export async function readDockerArchive(file: string): Promise<Image> {
   } else {
     throw new Error(`${file}: neither a docker-archive (no manifest.json) nor an OCI image layout (no index.json); save the base image with \`skopeo copy docker://<base> docker-archive:<file>\`, \`docker save\` or \`crane pull\``);
   }
+  return imageOf(configBlob, layers);
+}
+
+/** An image from its config blob and its layers as stored (gzip or plain tar; the new image holds plain tars). */
+export function imageOf(configBlob: Buffer, layers: readonly Buffer[]): Image {
   const image = JSON.parse(configBlob.toString());
-  // gzip magic: registries and OCI layouts keep layers compressed; the new image holds plain tars
+  // gzip magic: registries and OCI layouts keep layers compressed
   const plain = (layer: Buffer) => (layer[0] === 0x1f && layer[1] === 0x8b ? gunzipSync(layer) : layer);
   return { layers: layers.map(plain), config: image.config ?? {}, architecture: image.architecture ?? 'amd64', os: image.os ?? 'linux' };
 }
@@ -158,10 +163,10 @@ export async function writeImageArchive(image: Image, tags: readonly string[], o
   return (await writeImage(image, tags, out, annotations)).id;
 }
 
-/** {@link writeImageArchive}, returning the manifest digest too. */
-export async function writeImage(image: Image, tags: readonly string[], out: string, annotations?: Readonly<Record<string, string>>): Promise<WrittenImage> {
+/** The image config blob (the same for the tarball and a registry push: diff_ids are of the plain layers). */
+function configBlobOf(image: Image): Buffer {
   const diffIds = image.layers.map(l => `sha256:${sha256(l)}`);
-  const configJson = Buffer.from(JSON.stringify({
+  return Buffer.from(JSON.stringify({
     architecture: image.architecture,
     os: image.os,
     created: EPOCH.toISOString(),
@@ -169,6 +174,39 @@ export async function writeImage(image: Image, tags: readonly string[], out: str
     rootfs: { type: 'layers', diff_ids: diffIds },
     history: diffIds.map(() => ({ created: EPOCH.toISOString(), created_by: 'cdk8s-operator image' })),
   }));
+}
+
+/** A blob of a registry push. */
+export interface PushBlob {
+  readonly mediaType: string;
+  readonly digest: string;
+  readonly data: Buffer;
+}
+
+/**
+ * What a registry push of `image` sends: the layers gzipped (as ko and Jib push them; gzip without a file name or
+ * time, so the same layer gives the same bytes), the config, and an OCI manifest with `annotations`.
+ */
+export function registryBlobs(image: Image, annotations?: Readonly<Record<string, string>>): { blobs: PushBlob[]; manifest: PushBlob } {
+  const config = configBlobOf(image);
+  const layers = image.layers.map(l => gzipSync(l, { level: 6 }));
+  const blobs: PushBlob[] = [
+    ...layers.map(data => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${sha256(data)}`, data })),
+    { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${sha256(config)}`, data: config },
+  ];
+  const manifest = Buffer.from(JSON.stringify({
+    schemaVersion: 2,
+    mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    config: { mediaType: blobs[blobs.length - 1].mediaType, digest: blobs[blobs.length - 1].digest, size: config.length },
+    layers: blobs.slice(0, -1).map(b => ({ mediaType: b.mediaType, digest: b.digest, size: b.data.length })),
+    ...(annotations && Object.keys(annotations).length ? { annotations: sortedObject(annotations) } : {}),
+  }));
+  return { blobs, manifest: { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: `sha256:${sha256(manifest)}`, data: manifest } };
+}
+
+/** {@link writeImageArchive}, returning the manifest digest too. */
+export async function writeImage(image: Image, tags: readonly string[], out: string, annotations?: Readonly<Record<string, string>>): Promise<WrittenImage> {
+  const configJson = configBlobOf(image);
   const configDigest = sha256(configJson);
   const layerNames = image.layers.map(l => `blobs/sha256/${sha256(l)}`);
   const ociManifest = Buffer.from(JSON.stringify({

@@ -17,18 +17,29 @@ export interface ScaffoldNames {
   readonly operator: string;
   /** Watched namespaces, or undefined for cluster-wide. */
   readonly namespaces?: readonly string[];
+  /** Whether the kind is cluster-scoped (its ConfigMaps then live in the operator's namespace). @default false */
+  readonly cluster?: boolean;
+  /** Versions, oldest first; the last is stored. @default ['v1'] */
+  readonly versions?: readonly string[];
 }
 
 /** path → content */
 export function scaffoldFiles(n: ScaffoldNames): Record<string, string> {
   const exampleNamespace = n.namespaces?.[0] ?? 'default';
+  const versions = n.versions ?? ['v1'];
+  const stored = versions[versions.length - 1];
+  const cluster = n.cluster ?? false;
+  const versionsComment = versions.length > 1
+    ? `// One schema for every version: ${versions.slice(0, -1).join(', ')} still served, ${stored} stored (conversion "None" only\n// rewrites apiVersion, so the schemas must agree).`
+    : `// One version to start with; add a new one (and a conversion) when the schema must change incompatibly.`;
+  // where each object's ConfigMap goes: beside a namespaced object, in the operator's own namespace for a cluster-scoped one
+  const cmNamespace = cluster ? 'this.deps.namespace' : `${n.lower}.metadata.namespace`;
   const watchNamespaces = n.namespaces ? `\n  // One informer and one Role per namespace; the chart sets WATCH_NAMESPACE from the same list.\n  watchNamespaces: ${JSON.stringify(n.namespaces).replace(/"/g, "'").replace(/,/g, ', ')},` : '';
   return {
     'src/crds.ts': `import { Construct } from 'constructs';
-import { CustomResourceDefinition, Schema } from 'cdk8s-operator';
+import { CustomResourceDefinition, ${cluster ? 'ResourceScope, ' : ''}Schema } from 'cdk8s-operator';
 
-// One schema for both versions: v1alpha1 is still served, v1 is stored (conversion "None" only
-// rewrites apiVersion, so the schemas must agree).
+${versionsComment}
 const spec = () => Schema.object({
   description: 'Desired state of a ${n.kind}.',
   properties: {
@@ -44,15 +55,14 @@ const status = () => Schema.object({
   },
 });
 
-/** The ${n.kind} CRD: \`${n.group}\`, versions v1alpha1 (served) and v1 (served, stored). */
+/** The ${n.kind} CRD: \`${n.group}\`, ${cluster ? 'cluster-scoped, ' : ''}${versions.length > 1 ? `versions ${versions.join(', ')} (${stored} stored)` : `version ${stored}`}. */
 export function ${n.lower}Crd(scope: Construct): CustomResourceDefinition {
   return new CustomResourceDefinition(scope, '${n.kind}Crd', {
     group: '${n.group}',
-    kind: '${n.kind}',
-    description: 'A ${n.kind}: the operator publishes its message in a ConfigMap.',
+    kind: '${n.kind}',${cluster ? '\n    scope: ResourceScope.CLUSTER,' : ''}
+    description: 'A ${n.kind}: the operator publishes its message in a ConfigMap${cluster ? ' in its own namespace' : ''}.',
     versions: [
-      { name: 'v1alpha1', storage: false, spec: spec(), status: status(), subresources: { status: true } },
-      { name: 'v1', storage: true, spec: spec(), status: status(), subresources: { status: true } },
+${versions.map((v) => `      { name: '${v}', storage: ${v === stored}, spec: spec(), status: status(), subresources: { status: true } },`).join('\n')}
     ],
   });
 }
@@ -81,7 +91,7 @@ export interface ${n.kind} extends KubeObject {
   status?: ${n.kind}Status;
 }
 
-export const ${n.kind.toUpperCase()} = resourceRef<${n.kind}>({ apiVersion: '${n.group}/v1', kind: '${n.kind}', plural: '${n.plural}' });
+export const ${n.kind.toUpperCase()} = resourceRef<${n.kind}>({ apiVersion: '${n.group}/${stored}', kind: '${n.kind}', plural: '${n.plural}' });
 
 export const CONTRACT = defineContract({
   watches: [${n.kind.toUpperCase()}],
@@ -91,7 +101,7 @@ export const CONTRACT = defineContract({
 });
 `,
     'src/reconciler.ts': `/**
- * The business logic: each ${n.kind} gets a ConfigMap \`<name>-content\` holding its message, and its
+ * The business logic: each ${n.kind} gets a ConfigMap \`<name>-content\`${cluster ? ' in the operator\'s namespace' : ''} holding its message, and its
  * status names that ConfigMap. Level-triggered and idempotent: in steady state it writes nothing.
  */
 import { applyOwned, controllerReference, KubeClient, Logger, Reconciler, Request, silentLogger, Store, updateStatus } from 'cdk8s-operator/runtime';
@@ -102,7 +112,9 @@ export interface ${n.kind}ReconcilerDeps {
   readonly client: KubeClient;
   readonly ${n.plural}: Store<${n.kind}>;
   readonly configMaps: Store<ConfigMap>;
-  readonly fieldManager: string;
+  readonly fieldManager: string;${cluster ? `
+  /** Where the ConfigMaps go (a ${n.kind} is cluster-scoped): the operator's own namespace. */
+  readonly namespace: string;` : ''}
   /** Each step at debug level (\`LOG_LEVEL=debug\`). @default - silent */
   readonly logger?: Logger;
 }
@@ -115,19 +127,19 @@ export class ${n.kind}Reconciler implements Reconciler {
   }
 
   async reconcile(request: Request): Promise<void> {
-    const log = this.log.child({ ${n.lower}: \`\${request.namespace}/\${request.name}\` });
+    const log = this.log.child({ ${n.lower}: ${cluster ? 'request.name' : '\`\${request.namespace}/\${request.name}\`'} });
     const ${n.lower} = this.deps.${n.plural}.get(request);
     if (!${n.lower} || ${n.lower}.metadata.deletionTimestamp) {
       log.debug('gone or being deleted: nothing to do (its ConfigMap goes with it, by ownerReference)');
       return;
     }
     const name = \`\${${n.lower}.metadata.name}-content\`;
-    const live = this.deps.configMaps.get({ namespace: ${n.lower}.metadata.namespace, name });
+    const live = this.deps.configMaps.get({ namespace: ${cmNamespace}, name });
     // typed by CONFIGMAP: the desired object is checked against the Kubernetes API's ConfigMap type
     const applied = await applyOwned(this.deps.client, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name, namespace: ${n.lower}.metadata.namespace, ownerReferences: [controllerReference(${n.lower})] },
+      metadata: { name, namespace: ${cmNamespace}, ownerReferences: [controllerReference(${n.lower})] },
       data: { message: ${n.lower}.spec.message },
     }, { fieldManager: this.deps.fieldManager, live, resource: CONFIGMAP });
     log.debug(applied.changed ? 'applied the ConfigMap' : 'ConfigMap up to date, not written', { configMap: name });
@@ -145,8 +157,8 @@ import { ${n.kind}Reconciler } from './reconciler';
  * Wires the reconciler: for(${n.kind}), owns(ConfigMap) — what CONTRACT grants. Workers: the binary's
  * \`--concurrency\` (the manager's default for every controller that sets none).
  */
-export function setup${n.kind}Controller(manager: Manager): Controller {
-  const reconciler = new ${n.kind}Reconciler({
+export function setup${n.kind}Controller(manager: Manager${cluster ? ', options: { readonly namespace: string }' : ''}): Controller {
+  const reconciler = new ${n.kind}Reconciler({${cluster ? '\n    namespace: options.namespace,' : ''}
     client: manager.readYourWritesClient,
     ${n.plural}: manager.getStore(${n.kind.toUpperCase()}),
     configMaps: manager.getStore(CONFIGMAP),
@@ -162,9 +174,9 @@ export function setup${n.kind}Controller(manager: Manager): Controller {
     'src/main.ts': `/**
  * The controller binary (\`npm run bundle\` → bundle/controller.js, outside dist/, which synth owns).
  * Flags: --leader-elect, --leader-election-namespace, --metrics-bind-address, --health-probe-bind-address,
- * --concurrency; env WATCH_NAMESPACE, POD_NAMESPACE (the Lease's namespace), LOG_LEVEL.
+ * --concurrency; env WATCH_NAMESPACE, POD_NAMESPACE (the Lease's namespace${cluster ? ', and where the ConfigMaps go' : ''}), LOG_LEVEL.
  */
-import { runControllerBinary } from 'cdk8s-operator/runtime';
+import { ${cluster ? 'leaderElectionNamespace, ' : ''}runControllerBinary } from 'cdk8s-operator/runtime';
 import { CONTRACT } from './contract';
 import { setup${n.kind}Controller } from './controller';
 
@@ -172,7 +184,7 @@ runControllerBinary({
   name: '${n.lower}',
   leaseName: '${n.operator}-leader',
   contract: CONTRACT,
-  setup: (manager) => { setup${n.kind}Controller(manager); },
+  setup: (manager) => { setup${n.kind}Controller(manager${cluster ? ', { namespace: leaderElectionNamespace() }' : ''}); },
 });
 `,
     'src/chart.ts': `import { Chart, ChartProps } from 'cdk8s';
@@ -198,7 +210,7 @@ export class ${n.kind}OperatorChart extends Chart {
       contract: CONTRACT,
     });
     // Checked against the CRD at synth.
-    new ${n.kind}(this, 'example', { metadata: { name: 'example', namespace: '${exampleNamespace}' }, spec: { message: 'Hello from ${n.operator}' } });
+    new ${n.kind}(this, 'example', { metadata: { name: 'example'${cluster ? '' : `, namespace: '${exampleNamespace}'`} }, spec: { message: 'Hello from ${n.operator}' } });
   }
 }
 `,
@@ -232,7 +244,7 @@ test('an invalid example ${n.kind} fails synth, naming the field', () => {
   assert.throws(() => {
     const chart = new ${n.kind}OperatorChart(Testing.app(), 'bad');
     const { ${n.kind} } = require('../imports/${n.group}');
-    new ${n.kind}(chart, 'empty', { metadata: { name: 'empty', namespace: 'default' }, spec: { message: '' } });
+    new ${n.kind}(chart, 'empty', { metadata: { name: 'empty'${cluster ? '' : ", namespace: 'default'"} }, spec: { message: '' } });
     Testing.synth(chart);
   }, /message/);
 });
@@ -274,21 +286,24 @@ test('the reconciler on a real kube-apiserver, as the chart\\'s ServiceAccount: 
     await plane.applyObjects(objects);
     const operator = await plane.operatorIdentity(objects);
     manager = new Manager({ kubeConfig: plane.kubeConfig(operator), contract: CONTRACT, logger: createLogger({ level: 'warn' }) });
-    setup${n.kind}Controller(manager);
+    setup${n.kind}Controller(manager${cluster ? ', { namespace: operator.namespace! }' : ''});
     const ${n.plural} = manager.getStore(${n.kind.toUpperCase()});
     const configMaps = manager.getStore(CONFIGMAP);
     await manager.start();
 
     // the example of the chart is reconciled, and one created by a user (an admin) too
-    const namespace = '${exampleNamespace}';
-    assert.equal(await eventually('the example\\'s status', () => ${n.plural}.get({ namespace, name: 'example' })?.status?.configMap), 'example-content');
+${cluster ? `    // ${n.kind}s are cluster-scoped; their ConfigMaps live in the operator's namespace
+    const namespace = operator.namespace!;
+    const at = (name: string) => ({ name });` : `    const namespace = '${exampleNamespace}';
+    const at = (name: string) => ({ namespace, name });`}
+    assert.equal(await eventually('the example\\'s status', () => ${n.plural}.get(at('example'))?.status?.configMap), 'example-content');
     const admin = RestClient.fromKubeConfig(plane.kubeConfig());
-    await admin.create({ apiVersion: '${n.group}/v1', kind: '${n.kind}', metadata: { name: 'hello', namespace }, spec: { message: 'Hello, world' } });
-    const reconciled = await eventually('status.configMap', () => ${n.plural}.get({ namespace, name: 'hello' })?.status?.configMap);
+    await admin.create({ apiVersion: '${n.group}/${stored}', kind: '${n.kind}', metadata: { name: 'hello'${cluster ? '' : ', namespace'} }, spec: { message: 'Hello, world' } });
+    const reconciled = await eventually('status.configMap', () => ${n.plural}.get(at('hello'))?.status?.configMap);
     assert.equal(reconciled, 'hello-content');
     assert.equal(configMaps.get({ namespace, name: 'hello-content' })?.data?.message, 'Hello, world');
 
-    await admin.patch(${n.kind.toUpperCase()}, 'hello', namespace, { type: 'merge', body: { spec: { message: 'changed' } } });
+    await admin.patch(${n.kind.toUpperCase()}, 'hello', ${cluster ? 'undefined' : 'namespace'}, { type: 'merge', body: { spec: { message: 'changed' } } });
     await eventually('the changed message', () => configMaps.get({ namespace, name: 'hello-content' })?.data?.message === 'changed' || undefined);
   } finally {
     await manager?.stop();
@@ -309,7 +324,7 @@ An operator for \`${n.kind}\` (\`${n.group}\`), built with [cdk8s-operator](http
 
 | file | what |
 |---|---|
-| \`src/crds.ts\` | the CRD (versions v1alpha1 and v1), built with the schema builder |
+| \`src/crds.ts\` | the CRD (${cluster ? 'cluster-scoped, ' : ''}${versions.length > 1 ? `versions ${versions.join(', ')}` : `version ${stored}`}), built with the schema builder |
 | \`imports/${n.group}.ts\` | generated types (\`npm run types\`; never edit) |
 | \`src/contract.ts\` | what the controller reads and writes — the controller and the chart both use it |
 | \`src/reconciler.ts\` | the business logic |

@@ -14,12 +14,18 @@
  *   against the schema on install and upgrade; synth validates the default values against it (ajv), so a chart never
  *   ships defaults its own schema refuses.
  *
+ * - The operator's namespace is the release's (`{{ .Release.Namespace }}`: `helm install -n <ns> --create-namespace`),
+ *   in every template: the objects in it, RoleBinding subjects, Service DNS names. The chart does not create it.
+ * - Example custom resources are behind `examples.enabled` (default false): `helm install` does not create a real
+ *   custom resource unless asked.
+ * - `templates/NOTES.txt`: what was installed and how to check it, printed by `helm install`.
  * - The operator's NetworkPolicy follows the values too: its egress to the `connectsTo` pods names the
  *   `watchNamespaces` value's namespaces, and `networkPolicy.extraEgress` adds egress rules (an object store for
  *   backups, a proxy).
  *
- * Caveats: one operator per Helm chart. A cluster-wide operator (no watch namespaces) has a ClusterRole: its
- * `watchNamespaces` value must stay empty (the schema says so).
+ * Caveats: one operator per Helm chart. A cluster-wide operator (no watch namespaces) has a ClusterRole: it has no
+ * `watchNamespaces` value (the schema refuses one, as it refuses every value the contract cannot apply). CRDs in
+ * `crds/` are not templated by Helm: a conversion webhook's Service namespace stays the synthesized one.
  *
  * @see https://helm.sh/docs/chart_best_practices/custom_resource_definitions/
  * @see https://helm.sh/docs/topics/charts/#schema-files
@@ -46,8 +52,11 @@ export interface HelmChartOptions {
 export interface HelmValues {
   image: { repository: string; tag: string };
   replicas: number;
-  watchNamespaces: string[];
+  /** Only for an operator that watches given namespaces. */
+  watchNamespaces?: string[];
   resources: Record<string, unknown>;
+  /** Only when the app has example custom resources. */
+  examples?: { enabled: boolean };
   /** Only when the operator has its NetworkPolicy. */
   networkPolicy?: { extraEgress: unknown[] };
 }
@@ -58,6 +67,7 @@ const PLACEHOLDER = {
   watchNamespace: '__HELM_VALUES_WATCH_NAMESPACE__',
   resources: '__HELM_VALUES_RESOURCES__',
   namespace: '__HELM_RANGE_NAMESPACE__',
+  releaseNamespace: '__HELM_RELEASE_NAMESPACE__',
   extraEgress: '__HELM_VALUES_EXTRA_EGRESS__',
   /** `to:` of an egress rule whose peers are the watched namespaces' pods; followed by the rule's index. */
   watchedPeers: '__HELM_WATCHED_PEERS_',
@@ -80,17 +90,21 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
   const watchEnv = (container.env ?? []).find((e: any) => e.name === 'WATCH_NAMESPACE');
   const watchNamespaces: string[] = String(watchEnv?.value ?? '').split(',').filter(Boolean);
   const leaderElection = (container.args ?? []).includes('--leader-elect');
+  const operatorNamespace: string = deployment.metadata.namespace;
+  const crdKinds = new Set(manifests.filter(m => m?.kind === 'CustomResourceDefinition').map(m => `${m.spec.group}/${m.spec.names.kind}`));
+  const isExample = (m: any) => crdKinds.has(`${String(m?.apiVersion ?? '').split('/')[0]}/${m?.kind}`);
   const values: HelmValues = {
     image: { repository, tag },
     replicas: deployment.spec.replicas ?? 1,
-    watchNamespaces,
+    ...(watchNamespaces.length ? { watchNamespaces } : {}),
     resources: container.resources ?? {},
+    ...(manifests.some(isExample) ? { examples: { enabled: false } } : {}),
   };
 
   // the Deployment reads its settings from the values
   container.image = PLACEHOLDER.image;
   deployment.spec.replicas = PLACEHOLDER.replicas;
-  if (watchEnv) watchEnv.value = PLACEHOLDER.watchNamespace;
+  if (watchEnv && watchNamespaces.length) watchEnv.value = PLACEHOLDER.watchNamespace;
   container.resources = PLACEHOLDER.resources;
 
   // one Role and RoleBinding (and Namespace, when the chart creates them) per watched namespace, from the values
@@ -99,7 +113,7 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
     || (m.kind === 'Namespace' && watchNamespaces.includes(m.metadata?.name)));
   const ranged = new Map<string, any>();
   for (const m of manifests.filter(perNamespace)) {
-    const copy = structuredClone(m);
+    const copy = inReleaseNamespace(m, operatorNamespace);
     if (copy.kind === 'Namespace') copy.metadata.name = PLACEHOLDER.namespace; else copy.metadata.namespace = PLACEHOLDER.namespace;
     const key = JSON.stringify(copy);
     if (!ranged.has(key)) ranged.set(key, copy);
@@ -125,10 +139,12 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
     policy.spec.egress = [...(policy.spec.egress ?? []), PLACEHOLDER.extraEgress];
   }
 
-  const rest = manifests.filter(m => m !== operators[0] && !perNamespace(m) && !policyOf(m)).concat(policy ? [deployment, policy] : [deployment]);
+  // the release's namespace is the operator's: Helm (--create-namespace) makes it, the chart does not
+  const ownNamespace = (m: any) => m?.kind === 'Namespace' && m.metadata?.name === operatorNamespace;
+  const rest = manifests.filter(m => m !== operators[0] && !perNamespace(m) && !policyOf(m) && !ownNamespace(m)).concat(policy ? [deployment, policy] : [deployment]);
   const crds = rest.filter(m => m?.kind === 'CustomResourceDefinition');
-  const templates = rest.filter(m => m?.kind !== 'CustomResourceDefinition');
-  const schema = valuesSchema(values, { clusterWide: watchNamespaces.length === 0, leaderElection, networkPolicy: policy !== undefined });
+  const templates = rest.filter(m => m?.kind !== 'CustomResourceDefinition').map(m => inReleaseNamespace(m, operatorNamespace));
+  const schema = valuesSchema(values, { clusterWide: watchNamespaces.length === 0, leaderElection, networkPolicy: policy !== undefined, examples: values.examples !== undefined });
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
   const validate = ajv.compile(schema);
   if (!validate(values)) {
@@ -143,13 +159,21 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
   // the stages of the apply-order layout, without 1-crds.yaml: CRDs only tell custom resources from the rest
   const texts = new Map<string, string>();
   for (const file of layoutForApply([...crds, ...templates])) {
-    if (file.stage.file !== '1-crds.yaml') texts.set(file.stage.file, templateText(Yaml.stringify(...file.objects), peersByRule));
+    if (file.stage.file === '1-crds.yaml') continue;
+    const text = templateText(Yaml.stringify(...file.objects), peersByRule);
+    // examples (custom resources of the chart's own CRDs) only when asked for
+    const examples = file.objects.every(isExample);
+    texts.set(file.stage.file, examples ? `{{- if .Values.examples.enabled }}\n${text}{{- end }}\n` : text);
+  }
+  if (templates.some(isExample) && !templates.filter(isExample).every(e => layoutForApply([e])[0].stage.file === '4-custom-resources.yaml')) {
+    problems.push('an example custom resource is outside 4-custom-resources.yaml; it cannot be put behind examples.enabled');
   }
   for (const r of ranged.values()) {
     const file = r.kind === 'Namespace' ? '0-namespaces.yaml' : '3-namespaced-resources.yaml';
     texts.set(file, `${texts.get(file) ?? ''}{{- range $ns := .Values.watchNamespaces }}\n---\n${templateText(Yaml.stringify(r), peersByRule)}{{- end }}\n`);
   }
   for (const [file, text] of [...texts].sort()) fs.writeFileSync(path.join(outdir, 'templates', file), text);
+  fs.writeFileSync(path.join(outdir, 'templates', 'NOTES.txt'), notes(name, crds, values));
 
   const chart = {
     apiVersion: 'v2',
@@ -192,11 +216,52 @@ function templateText(yaml: string, peersByRule: ReadonlyMap<string, unknown> = 
     .replace(new RegExp(`^(\\s*)replicas: ${PLACEHOLDER.replicas}$`, 'gm'), '$1replicas: {{ .Values.replicas }}')
     .replace(new RegExp(PLACEHOLDER.watchNamespace, 'g'), '{{ join "," .Values.watchNamespaces | quote }}')
     .replace(new RegExp(`^(\\s*)resources: ${PLACEHOLDER.resources}$`, 'gm'), (_m, indent: string) => `${indent}resources: {{- toYaml .Values.resources | nindent ${indent.length + 2} }}`)
-    .replace(new RegExp(PLACEHOLDER.namespace, 'g'), '{{ $ns }}');
+    .replace(new RegExp(PLACEHOLDER.namespace, 'g'), '{{ $ns }}')
+    .replace(new RegExp(PLACEHOLDER.releaseNamespace, 'g'), '{{ .Release.Namespace }}');
+}
+
+/**
+ * A copy of `m` with the operator's namespace as the release's: every string equal to it (metadata.namespace,
+ * subjects, a Service reference) and every DNS name under it (`<service>.<namespace>.svc`).
+ */
+function inReleaseNamespace(m: unknown, namespace: string): any {
+  const within = new RegExp(`\\.${namespace.replace(/[.-]/g, '\\$&')}(?=\\.svc\\b)`, 'g');
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v === namespace ? PLACEHOLDER.releaseNamespace : v.replace(within, `.${PLACEHOLDER.releaseNamespace}`);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(m);
+}
+
+/** templates/NOTES.txt: printed by `helm install`/`upgrade` (rendered, in the subset cli/helm/render-template.ts covers). */
+function notes(name: string, crds: readonly any[], values: HelmValues): string {
+  const kinds = crds.map(c => `  kubectl get ${c.spec.names.plural}.${c.spec.group} ${c.spec.scope === 'Cluster' ? '' : '-A'}`.trimEnd());
+  return [
+    `{{ .Chart.Name }} is installed in {{ .Release.Namespace }} (release {{ .Release.Name }}).`,
+    '',
+    `The operator: kubectl -n {{ .Release.Namespace }} rollout status deployment/${name}`,
+    `Its logs:     kubectl -n {{ .Release.Namespace }} logs deployment/${name}`,
+    '',
+    values.watchNamespaces
+      ? 'It watches the namespaces {{ join ", " .Values.watchNamespaces }} (a Role in each).'
+      : 'It watches every namespace (a ClusterRole).',
+    '',
+    'Its custom resources:',
+    ...kinds,
+    ...(values.examples ? [
+      '{{- if .Values.examples.enabled }}',
+      'The example custom resources were created (examples.enabled).',
+      '{{- end }}',
+      'Example custom resources are not installed unless --set examples.enabled=true.',
+    ] : []),
+    '',
+  ].join('\n');
 }
 
 /** values.schema.json (JSON Schema draft 7, as Helm reads it). */
-function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderElection: boolean; networkPolicy: boolean }): object {
+function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderElection: boolean; networkPolicy: boolean; examples: boolean }): object {
   const quantity = { type: ['string', 'number'], pattern: '^[0-9.]+([eE][-+]?[0-9]+|[mkMGTPE]i?|[KMGTPE]i)?$' };
   const resourceList = { type: 'object', additionalProperties: false, properties: { 'cpu': quantity, 'memory': quantity, 'ephemeral-storage': quantity } };
   const labelSelector = {
@@ -236,7 +301,7 @@ function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderE
     title: 'Values of the operator chart',
     type: 'object',
     additionalProperties: false,
-    required: ['image', 'replicas', 'watchNamespaces', 'resources'],
+    required: ['image', 'replicas', 'resources', ...(scope.clusterWide ? [] : ['watchNamespaces'])],
     properties: {
       image: {
         description: 'The controller image (built with `npx cdk8s-operator image`).',
@@ -252,13 +317,21 @@ function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderE
         description: scope.leaderElection ? 'Controller replicas; one leads (leader election).' : 'Without leader election only one replica may run.',
         type: 'integer', minimum: 1, ...(scope.leaderElection ? {} : { maximum: 1 }),
       },
-      watchNamespaces: scope.clusterWide
-        ? { description: 'A cluster-wide operator (a ClusterRole): re-synthesize with watchNamespaces to scope it.', type: 'array', maxItems: 0 }
-        : {
+      // a cluster-wide operator (a ClusterRole) offers no watchNamespaces: additionalProperties refuses one
+      ...(scope.clusterWide ? {} : {
+        watchNamespaces: {
           description: 'Namespaces the operator watches: a Role and RoleBinding in each, and WATCH_NAMESPACE.',
           type: 'array', minItems: 1, uniqueItems: true,
           items: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 63 },
         },
+      }),
+      ...(scope.examples ? {
+        examples: {
+          description: 'The app\'s example custom resources: created only when enabled (a real custom resource is reconciled).',
+          type: 'object', additionalProperties: false, required: ['enabled'],
+          properties: { enabled: { type: 'boolean' } },
+        },
+      } : {}),
       resources: {
         description: 'The controller container\'s resources.',
         type: 'object', additionalProperties: false,

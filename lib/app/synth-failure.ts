@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+
 const CDK8S_HEADER = 'Validation failed with the following errors:\n  ';
 
 /**
@@ -12,9 +14,39 @@ export function synthFailure(error: unknown, outdir: string): Error {
   const problems = [...new Set(error.message.slice(CDK8S_HEADER.length).split('\n  ').map(atConstructPath))];
   const message = `synth found ${problems.length} problem${problems.length === 1 ? '' : 's'} `
     + `(nothing was written; ${outdir} keeps the last good output):\n  ${problems.join('\n  ')}`;
-  const failure = new Error(message);
-  failure.stack = `Error: ${message}`;
+  const failure = new SynthError(message);
+  if (!process.env[SYNTH_STACK_ENV]) failure.stack = `SynthError: ${message}`;
+  exitCleanlyIfUncaught();
   return failure;
+}
+
+/** The error of a failed synth (its message is the whole report). @internal */
+export class SynthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SynthError';
+  }
+}
+
+/** Set to show the stack of a failed synth, as Node prints any uncaught error. */
+export const SYNTH_STACK_ENV = 'CDK8S_OPERATOR_STACK';
+
+/**
+ * When the app does not catch the {@link SynthError} (the usual `app.synth()` at the end of a program), the process
+ * prints its report and exits with code 1: no source line with a caret, no `Node.js v20…` footer. Anything else that
+ * reaches the top is left to Node, as before. With CDK8S_OPERATOR_STACK=1 Node prints it as any other error.
+ */
+function exitCleanlyIfUncaught(): void {
+  if (process.env[SYNTH_STACK_ENV] || process.hasUncaughtExceptionCaptureCallback()) return;
+  process.setUncaughtExceptionCaptureCallback((err) => {
+    process.setUncaughtExceptionCaptureCallback(null);
+    if (!(err instanceof SynthError)) {
+      process.nextTick(() => { throw err; }); // Node's own handling, now that this capture is gone
+      return;
+    }
+    fs.writeSync(2, `${err.message}\n`);
+    process.exit(1);
+  });
 }
 
 /**

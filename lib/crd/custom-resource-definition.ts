@@ -462,6 +462,16 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     const memo = new SchemaCheckMemo(); // both check the schemas and compile the newest version's rules: once
     issues.push(...validateCrdManifestWith(manifest, versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : DEFAULT_KUBERNETES_VERSION, memo));
     if (versions) issues.push(...checkCrdForVersions(manifest, versions, memo));
+    (manifest.spec?.versions ?? []).forEach((v, i) => (v.additionalPrinterColumns ?? []).forEach((c, j) => {
+      // the apiserver's table convertor keeps the first result of a column's JSONPath (tableconvertor.go: results[0][0])
+      if (/\[\*\]|\.\.|\[[^\]]*[,:][^\]]*\]/.test(c.jsonPath)) {
+        issues.push({
+          path: `spec.versions[${i}].additionalPrinterColumns[${j}].jsonPath`, severity: 'warning', value: c.jsonPath,
+          message: `column ${JSON.stringify(c.name)} selects several values, and kubectl get shows only the first (the apiserver's table keeps one); `
+            + 'show one value instead (an index, a filter such as [?(@.type=="Ready")], or a count the controller writes to status)',
+        });
+      }
+    }));
     for (const selector of unmatched) {
       issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
     }

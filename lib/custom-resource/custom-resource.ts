@@ -4,11 +4,11 @@ import { Warnings } from '../synth-metadata/warnings';
 import { Problems } from '../synth-metadata/problems';
 import { writtenNullWarnings } from './written-nulls';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
-import { errorsOf, formatIssue, Issue, warningsOf } from '../apimachinery/issue';
+import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
 import { validateCustomResource } from '../apiserver/value-validation/custom-resource';
 import { reachesNewerChecks } from '../apiserver/value-validation/newer-checks';
 import { customResourceModelOf, customResourceVerdictModelOf, DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../apimachinery/kubernetes-versions';
-import { perVersion, targetVersions } from '../synth-metadata/target-versions';
+import { perVersionIssues, targetVersions } from '../synth-metadata/target-versions';
 import { findDefinitions } from './_find-definition';
 import { checkQuantityFields } from './quantity-fields';
 
@@ -237,7 +237,9 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     }
     const validated = validateCustomResource(def, { ...object, metadata }, { oldObject: previousObject, kubernetesVersion });
     issues.push(...validated.issues);
-    issues.push(...checkQuantityFields(schema, validated.value));
+    // a value the apiserver already refuses (a pattern, a type) is one problem: not reported again as no quantity
+    const refused = new Set(validated.issues.filter(i => i.severity !== 'warning').map(i => i.path));
+    issues.push(...checkQuantityFields(schema, validated.value).filter(q => !refused.has(q.path)));
     // what the user wrote, before cdk8s drops its null fields
     const written = { ...this.extraFields(this.props), spec: this.props.spec, ...(statusSubresource ? {} : { status: this.props.status }) };
     issues.push(...writtenNullWarnings(schema, written, ''));
@@ -264,8 +266,8 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
       // one version of each verdict model; the others only where the resource reaches what they check otherwise
       const [first, ...others] = [...new Map(versions.map(v => [customResourceVerdictModelOf(v), v])).values()];
       if (issuesOn(first).length === 0 && (others.length === 0 || !this.reachesNewerChecks() || others.every(v => issuesOn(v).length === 0))) return [];
-      for (const w of perVersion(versions, v => warningsOf(issuesOn(v)).map(formatIssue))) Warnings.of(this).add(w);
-      return perVersion(versions, v => errorsOf(issuesOn(v)).map(formatIssue));
+      for (const w of perVersionIssues(versions, v => warningsOf(issuesOn(v)))) Warnings.of(this).add(w);
+      return perVersionIssues(versions, v => errorsOf(issuesOn(v)));
     } catch (e) {
       return [(e as Error).message]; // no definition to check against
     }

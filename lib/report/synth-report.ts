@@ -6,6 +6,7 @@ import { Warnings } from '../synth-metadata/warnings';
 import { checkServedApis } from '../synth-metadata/served-apis-check';
 import { minimumVersions } from '../synth-metadata/minimum-versions';
 import { targetVersions } from '../synth-metadata/target-versions';
+import { KUBERNETES_VERSIONS, KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { CrdEvolution } from '../evolution/evolution-guard';
 import { lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../apiserver/crd-validation/crd-size';
@@ -89,7 +90,8 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
       const key = `${o.apiVersion} ${o.kind}`;
       kinds[key] = (kinds[key] ?? 0) + 1;
     }
-    files.push({ name, bytes, objects: objects.length });
+    // Chart.yaml, values.yaml and other YAML that holds no Kubernetes object show no count
+    files.push({ name, bytes, ...(objects.length ? { objects: objects.length } : {}) });
   }
   const crds = findCustomResourceDefinitions(root).map(crd => {
     const manifest = crd.toManifest();
@@ -98,7 +100,9 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
   const kubernetesVersions = targetVersions(root);
   const conditional = checkServedApis(root, true).conditional.map(o => ({ object: `${o.apiVersion} ${o.kind} ${o.name}`, requires: o.requires }));
   // (objects emitted only where served are listed as conditional already)
-  const needs = kubernetesVersions ? minimumVersions(root).filter(n => !conditional.some(c => c.object === n.object))
+  // a minimum at or below the range's start is no news: every version the app targets has it
+  const above = (v: string) => kubernetesVersions !== undefined && KUBERNETES_VERSIONS.indexOf(v as KubernetesVersion) > KUBERNETES_VERSIONS.indexOf(kubernetesVersions[0]);
+  const needs = kubernetesVersions ? minimumVersions(root).filter(n => above(n.requires) && !conditional.some(c => c.object === n.object))
     .map(n => ({ object: n.object, requires: n.requires, why: n.why })) : [];
   return {
     ...(conditional.length > 0 ? { conditional } : {}),
@@ -109,8 +113,8 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
 }
 
 /**
- * apiVersion and kind of each document of a YAML stream, read from the top-level lines only: a full
- * parse of a large output (10 MiB for 100 CRDs) would double the synth time.
+ * apiVersion and kind of each Kubernetes object of a YAML stream (documents with both), read from the top-level lines
+ * only: a full parse of a large output (10 MiB for 100 CRDs) would double the synth time.
  *
  * @internal
  */
@@ -121,7 +125,8 @@ export function topLevelKinds(text: string): Array<{ apiVersion: unknown; kind: 
   };
   return text.split(/^---[ \t]*$/m)
     .filter(doc => /^[A-Za-z]/m.test(doc))
-    .map(doc => ({ apiVersion: scalar(doc, 'apiVersion'), kind: scalar(doc, 'kind') }));
+    .map(doc => ({ apiVersion: scalar(doc, 'apiVersion'), kind: scalar(doc, 'kind') }))
+    .filter(o => typeof o.apiVersion === 'string' && typeof o.kind === 'string');
 }
 
 /** The report as plain text, one section per concern. */

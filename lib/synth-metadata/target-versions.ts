@@ -1,4 +1,5 @@
 import { IConstruct } from 'constructs';
+import { formatIssue, Issue } from '../apimachinery/issue';
 import {
   KubernetesVersion, parseKubernetesVersion, SUPPORTED_KUBERNETES_RANGE, versionsBetween,
 } from '../apimachinery/kubernetes-versions';
@@ -64,4 +65,43 @@ export function perVersion(versions: readonly KubernetesVersion[], messages: (v:
   const seen = new Map<string, KubernetesVersion[]>();
   for (const v of versions) for (const m of messages(v)) seen.set(m, [...(seen.get(m) ?? []), v]);
   return [...seen].map(([m, on]) => (on.length === versions.length ? m : `on Kubernetes ${on.join(', ')}: ${m}`));
+}
+
+/**
+ * {@link perVersion} for issues, with one problem counted once: where versions word the same mistake otherwise (the
+ * same field and kind of error, e.g. `Too long` worded `may not be longer than 3` up to 1.31 and `may not be more than
+ * 3 bytes` from 1.32), one line in the newest version's words names the older wordings after it, instead of one line
+ * per wording.
+ *
+ * @internal
+ */
+export function perVersionIssues(versions: readonly KubernetesVersion[], issues: (v: KubernetesVersion) => readonly Issue[]): string[] {
+  // field and the error's kind (the message up to its first colon: `Too long`, `Unsupported value`, `Invalid value`)
+  const keyOf = (i: Issue) => `${i.path}\u0000${i.message.split(':')[0]}`;
+  const byKey = new Map<string, Map<KubernetesVersion, string[]>>();
+  for (const v of versions) {
+    for (const i of issues(v)) {
+      const key = keyOf(i);
+      const on = byKey.get(key) ?? byKey.set(key, new Map()).get(key)!;
+      on.set(v, [...(on.get(v) ?? []), formatIssue(i)]);
+    }
+  }
+  const out: string[] = [];
+  for (const on of byKey.values()) {
+    // two messages of one kind for one field on one version are two problems: as they are
+    if ([...on.values()].some(ms => ms.length > 1)) {
+      out.push(...perVersion(versions, v => on.get(v) ?? []));
+      continue;
+    }
+    const wordings = new Map<string, KubernetesVersion[]>();
+    for (const [v, [m]] of on) wordings.set(m, [...(wordings.get(m) ?? []), v]);
+    const reporting = [...on.keys()];
+    const prefix = reporting.length === versions.length ? '' : `on Kubernetes ${reporting.join(', ')}: `;
+    const [newest, ...older] = [...wordings].reverse();
+    const got = / \(got [^()]*\)$/.exec(newest[0])?.[0];
+    const path = newest[0].slice(0, newest[0].indexOf(': ') + 2);
+    const others = older.reverse().map(([m, vs]) => `on Kubernetes ${vs.join(', ')} worded: ${(got && m.endsWith(got) ? m.slice(0, -got.length) : m).slice(path.length)}`);
+    out.push(`${prefix}${newest[0]}${others.length ? ` (${others.join('; ')})` : ''}`);
+  }
+  return out;
 }

@@ -6,7 +6,7 @@ import { Chart } from 'cdk8s';
 import * as yaml from 'yaml';
 import { CustomResource, CustomResourceDefinition, Operator, OperatorApp, OutputLayout, Schema } from '../../lib';
 import { describeRealApiServer } from '../envtest';
-import { helmInstallOrder, renderObjects } from '../support/helm-template';
+import { helmInstallOrder, renderObjects, renderTemplate } from '../support/helm-template';
 
 const GROUP = 'helm.example.com';
 
@@ -36,7 +36,7 @@ function synth(dir: string, operator: { watchNamespaces?: string[]; leaderElecti
 }
 
 const read = (dir: string, f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
-const templatesOf = (dir: string) => fs.readdirSync(path.join(dir, 'templates')).sort().map((f) => read(dir, `templates/${f}`));
+const templatesOf = (dir: string) => fs.readdirSync(path.join(dir, 'templates')).filter((f) => f.endsWith('.yaml')).sort().map((f) => read(dir, `templates/${f}`));
 
 describe('OutputLayout.HELM', () => {
   let tmp: string;
@@ -47,7 +47,7 @@ describe('OutputLayout.HELM', () => {
     const dir = synth(tmp);
     expect(fs.readdirSync(path.join(dir, 'crds'))).toStrictEqual([`widgets.${GROUP}.yaml`]);
     expect(yaml.parse(read(dir, `crds/widgets.${GROUP}.yaml`)).kind).toBe('CustomResourceDefinition');
-    expect(fs.readdirSync(path.join(dir, 'templates')).sort()).toStrictEqual(['0-namespaces.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml']);
+    expect(fs.readdirSync(path.join(dir, 'templates')).sort()).toStrictEqual(['0-namespaces.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml', 'NOTES.txt']);
     expect(templatesOf(dir).join('\n')).not.toMatch(/kind: CustomResourceDefinition/);
     expect(yaml.parse(read(dir, 'Chart.yaml'))).toMatchObject({ apiVersion: 'v2', name: 'widget-operator', version: '1.4.0', appVersion: '2.3.4', type: 'application' });
     const values = yaml.parse(read(dir, 'values.yaml'));
@@ -56,6 +56,7 @@ describe('OutputLayout.HELM', () => {
       replicas: 2,
       watchNamespaces: ['helm-a', 'helm-b'],
       resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '10m', memory: '64Mi' } },
+      examples: { enabled: false },
       networkPolicy: { extraEgress: [] },
     });
     const namespaced = read(dir, 'templates/3-namespaced-resources.yaml');
@@ -65,7 +66,7 @@ describe('OutputLayout.HELM', () => {
     expect(namespaced).toMatch(/resources: \{\{- toYaml \.Values\.resources \| nindent \d+ \}\}/);
     expect(namespaced).toContain('{{- range $ns := .Values.watchNamespaces }}');
     // the default values render to exactly what the apply-order layout would hold for the operator
-    const rendered = renderObjects(templatesOf(dir), values);
+    const rendered = renderObjects(templatesOf(dir), values, { namespace: 'widget-operator-system' });
     const deployment = rendered.find((o) => o.kind === 'Deployment');
     expect(deployment.spec.template.spec.containers[0]).toMatchObject({ image: 'ghcr.io/acme/widget-operator:2.3.4', resources: values.resources });
     expect(rendered.filter((o) => o.kind === 'Role' && o.metadata.name === 'widget-operator-manager').map((o) => o.metadata.namespace)).toStrictEqual(['helm-a', 'helm-b']);
@@ -123,15 +124,48 @@ describe('OutputLayout.HELM', () => {
     expect(fs.existsSync(path.join(tmp, 'chart'))).toBe(false);
   });
 
-  test('a cluster-wide operator: watchNamespaces must stay empty (its RBAC is a ClusterRole); one replica without leader election', () => {
+  test('a cluster-wide operator offers no watchNamespaces value (its RBAC is a ClusterRole) and refuses one; one replica without leader election', () => {
     const dir = synth(tmp, {});
     const schema = JSON.parse(read(dir, 'values.schema.json'));
     const validate = new Ajv({ allowUnionTypes: true }).compile(schema);
     const values = yaml.parse(read(dir, 'values.yaml'));
-    expect(values.watchNamespaces).toStrictEqual([]);
+    expect(Object.keys(values)).not.toContain('watchNamespaces');
     expect(validate(values)).toBe(true);
     expect(validate({ ...values, watchNamespaces: ['a'] })).toBe(false);
+    expect(validate.errors).toMatchObject([{ keyword: 'additionalProperties', params: { additionalProperty: 'watchNamespaces' } }]);
     expect(validate({ ...values, replicas: 2 })).toBe(false);
+    const rendered = renderObjects(templatesOf(dir), values, { namespace: 'ops' });
+    expect(rendered.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'WATCH_NAMESPACE').value).toBe('');
+    expect(renderTemplate(read(dir, 'templates/NOTES.txt'), values, { namespace: 'ops', releaseName: 'w', chartName: 'widget-operator' })).toContain('It watches every namespace (a ClusterRole).');
+  });
+
+  test('the operator\'s namespace is the release\'s: no template names it, the chart does not create it, subjects and objects follow -n', () => {
+    const dir = synth(tmp);
+    expect(templatesOf(dir).join('\n')).not.toContain('widget-operator-system');
+    const values = yaml.parse(read(dir, 'values.yaml'));
+    const rendered = renderObjects(templatesOf(dir), values, { namespace: 'platform-ops' });
+    expect(rendered.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name)).toStrictEqual(['helm-a', 'helm-b']);
+    expect(rendered.find((o) => o.kind === 'Deployment').metadata.namespace).toBe('platform-ops');
+    expect(rendered.find((o) => o.kind === 'ServiceAccount').metadata.namespace).toBe('platform-ops');
+    const subjects = rendered.filter((o) => /Binding$/.test(o.kind)).flatMap((b) => b.subjects ?? []);
+    expect(subjects.length).toBeGreaterThan(0);
+    expect([...new Set(subjects.map((x: { namespace: string }) => x.namespace))]).toStrictEqual(['platform-ops']);
+  });
+
+  test('example custom resources are not installed unless examples.enabled; NOTES.txt says how to check the release', () => {
+    const dir = synth(tmp);
+    const values = yaml.parse(read(dir, 'values.yaml'));
+    expect(values.examples).toStrictEqual({ enabled: false });
+    expect(renderObjects(templatesOf(dir), values, { namespace: 'ops' }).filter((o) => o.kind === 'Widget')).toStrictEqual([]);
+    const widgets = renderObjects(templatesOf(dir), { ...values, examples: { enabled: true } }, { namespace: 'ops' }).filter((o) => o.kind === 'Widget');
+    expect(widgets.map((w) => `${w.metadata.namespace}/${w.metadata.name}`)).toStrictEqual(['helm-a/example']);
+    const notes = renderTemplate(read(dir, 'templates/NOTES.txt'), values, { namespace: 'ops', releaseName: 'w', chartName: 'widget-operator' });
+    expect(notes).toContain('widget-operator is installed in ops (release w).');
+    expect(notes).toContain('kubectl -n ops rollout status deployment/widget-operator');
+    expect(notes).toContain('It watches the namespaces helm-a, helm-b (a Role in each).');
+    expect(notes).toContain(`kubectl get widgets.${GROUP} -A`);
+    expect(notes).toContain('Example custom resources are not installed unless --set examples.enabled=true.');
+    expect(renderTemplate(read(dir, 'templates/NOTES.txt'), { ...values, examples: { enabled: true } }, {})).toContain('The example custom resources were created (examples.enabled).');
   });
 });
 
@@ -143,8 +177,10 @@ describeRealApiServer('OutputLayout.HELM on a real kube-apiserver', (plane) => {
       const crds = fs.readdirSync(path.join(dir, 'crds')).map((f) => yaml.parse(read(dir, `crds/${f}`)));
       await plane().installCrds(crds);
       const extraEgress = [{ to: [{ ipBlock: { cidr: '10.20.0.0/16' } }], ports: [{ protocol: 'TCP', port: 9000 }] }];
-      const values = { ...yaml.parse(read(dir, 'values.yaml')), watchNamespaces: ['helm-a'], replicas: 3, image: { repository: 'registry.local/widget', tag: '9.9.9' }, networkPolicy: { extraEgress } };
-      const objects = helmInstallOrder(renderObjects(templatesOf(dir), values));
+      const values = { ...yaml.parse(read(dir, 'values.yaml')), watchNamespaces: ['helm-a'], replicas: 3, image: { repository: 'registry.local/widget', tag: '9.9.9' }, networkPolicy: { extraEgress }, examples: { enabled: true } };
+      // helm install -n widget-operator-system --create-namespace
+      await plane().createNamespace('widget-operator-system');
+      const objects = helmInstallOrder(renderObjects(templatesOf(dir), values, { namespace: 'widget-operator-system' }));
       expect(objects[0].kind).toBe('Namespace');
       expect(objects[objects.length - 1].kind).toBe('Widget');
       // one object at a time, in that order (the CRDs are given along so the Widget's plural is known)

@@ -7,7 +7,7 @@ import { SCAFFOLD_SCRIPTS, TESTED_TOOLCHAIN } from '../../cli/scaffold/templates
 const ROOT = join(__dirname, '..', '..');
 
 describe('the CLI', () => {
-  test.each(['types', 'bundle', 'image', 'run', 'scaffold'])('`%s --help` prints its usage and exits 0 (no command needs its arguments for that)', async (command) => {
+  test.each(['types', 'bundle', 'image', 'run', 'scaffold', 'helm-template'])('`%s --help` prints its usage and exits 0 (no command needs its arguments for that)', async (command) => {
     const lines: string[] = [];
     expect(await main([command, '--help'], (l) => lines.push(l))).toBe(0);
     expect(lines.join('\n')).toMatch(new RegExp(`^Usage: cdk8s-operator ${command}`));
@@ -16,7 +16,7 @@ describe('the CLI', () => {
 
   test('every command of the CLI has a usage (a new command cannot skip --help)', async () => {
     const source = readFileSync(join(ROOT, 'cli', 'main.ts'), 'utf8');
-    const cases = [...source.matchAll(/^    case '([a-z]+)': \{/gm)].map((m) => m[1]).sort();
+    const cases = [...source.matchAll(/^    case '([a-z-]+)': \{/gm)].map((m) => m[1]).sort();
     expect(cases.length).toBeGreaterThanOrEqual(5);
     expect(Object.keys(COMMAND_USAGE).sort()).toStrictEqual(cases);
   });

@@ -145,9 +145,9 @@ describe('cdk8s-operator image', () => {
     expect(image.layers).toHaveLength(2);
   });
 
-  test('every problem in one report: no base (with how to get one), no bundle, no chart to take the tag from', async () => {
+  test('every problem in one report: a base tarball that does not exist, no bundle, no chart to take the tag from', async () => {
     rmSync('bundle', { recursive: true });
     rmSync('dist', { recursive: true });
-    await expect(main(['image'], log, )).rejects.toThrow(/image:\n  - --base: give the base image as a tarball \(or set BASE_IMAGE_TAR\): `skopeo copy docker:\/\/gcr\.io\/distroless\/nodejs20-debian12:nonroot docker-archive:base\.tar`.*\n  - --bundle: bundle\/controller\.js does not exist; build it first \(`npx cdk8s-operator bundle src\/main\.ts`\)\n  - --tag: not given, and dist\/ does not exist: run synth first, or give the tag$/);
+    await expect(main(['image', '--base', 'missing-base.tar'], log, )).rejects.toThrow(/image:\n  - --base: missing-base\.tar does not exist\n  - --bundle: bundle\/controller\.js does not exist; build it first \(`npx cdk8s-operator bundle src\/main\.ts`\)\n  - --tag: not given, and dist\/ does not exist: run synth first, or give the tag$/);
   });
 });

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Chart } from 'cdk8s';
 import { Testing } from 'cdk8s';
-import { CrdBaselines, CustomResourceDefinition, OperatorApp, OperatorAppProps, renderSynthReport, Schema, Warnings } from '../../lib';
+import { CrdBaselines, CustomResourceDefinition, Operator, OperatorApp, OperatorAppProps, OutputLayout, renderSynthReport, Schema, Warnings } from '../../lib';
 import { reportEnabled } from '../../lib/report/synth-report';
 
 const described = (d: string) => ({ description: d });
@@ -54,6 +54,16 @@ describe('synth report', () => {
     expect(printed).toMatch(/ {2}widgets\.toys\.example\.com {2}\d+ bytes, 0\.\d% of the annotation budget, 0\.\d% of 1\.5 MiB — ok/);
     expect(printed).toContain('CRD sizes (client-side apply annotation budget 262144 bytes; etcd limit 1572864 bytes = 1.5 MiB)');
     expect(printed).toContain('Warnings (1):\n  warning: [toys] check me\n');
+  });
+
+  test('the Helm layout: Chart.yaml and values.yaml are no objects (no \'undefined undefined 1\', no \'v2 undefined\')', () => {
+    const printed = synthPrinting(path.join(dir, 'chart'), { layout: OutputLayout.HELM }, (_app, chart) => {
+      new Operator(chart, 'toy-operator', { crds: [], image: 'ghcr.io/acme/toy-operator:1.0.0', contract: { watches: [{ apiVersion: 'v1', kind: 'ConfigMap' }] } });
+    });
+    expect(printed).not.toMatch(/undefined/);
+    expect(printed).toMatch(/^ {2}Chart\.yaml +\d+ B$/m);
+    expect(printed).toMatch(/^ {2}values\.yaml +\d+ B$/m);
+    expect(printed).toContain('  v1 ConfigMap ');
   });
 
   test('prints the API evolution, acknowledged breaking changes with their reason', () => {

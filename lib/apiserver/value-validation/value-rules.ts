@@ -47,13 +47,13 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
         const detail = /no (such|matching) overload/.test(result.error)
           ? `'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText}`
           : `${celGoError(result.error)} evaluating rule: ${ruleText}`;
-        issues.push({ path, message: `Invalid value: "${typeText}": ${detail}`, value });
+        issues.push({ path, message: `Invalid value: "${typeText}": ${detail}`, value: scalarOnly(value) });
       }
       continue;
     }
     if (result.value === true) continue;
     if (typeof result.value !== 'boolean') {
-      issues.push({ path, message: `Invalid value: "${typeText}": rule did not evaluate to a bool: ${rule.rule}`, value });
+      issues.push({ path, message: `Invalid value: "${typeText}": rule did not evaluate to a bool: ${rule.rule}`, value: scalarOnly(value) });
       continue;
     }
     let detail = rule.message && rule.message.trim() !== '' ? rule.message.trim() : `failed rule: ${rule.rule.trim()}`;
@@ -63,7 +63,7 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
       const text = msg.ok && typeof msg.value === 'string' ? msg.value.trim() : '';
       if (text !== '' && !/\n/.test(text)) detail = text;
     }
-    issues.push({ path: at, message: causeFor(rule.reason, shownValue, detail), value });
+    issues.push({ path: at, message: causeFor(rule.reason, shownValue, detail), value: scalarOnly(value) });
   }
   return issues;
 }
@@ -82,4 +82,12 @@ function causeFor(reason: string | undefined, shown: string | undefined, detail:
 /** An evaluation error in cel-go's words where the local CEL library words it otherwise. */
 function celGoError(error: string): string {
   return error.replace(/^field not found: /, 'no such key: ');
+}
+
+/**
+ * The value a rule's issue shows: a scalar as it is; an object or list (a rule on `spec` or on the whole object) is
+ * named by the issue's path, which leads the line, not dumped as `(got {…})`.
+ */
+function scalarOnly(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? undefined : value;
 }

@@ -2,7 +2,8 @@
  * From `npm init` to a controller running in the cluster, on the real node, with only the packed tarball and what
  * the docs say (docs/tutorial.md, the scaffolded README and the project's dist/APPLY.md): scaffold, types, build,
  * bundle, synth, the image built by `cdk8s-operator image` without Docker (on the harness's distroless Node base
- * tarball), `cluster.sh import` (ctr), the commands of APPLY.md, and a custom resource reconciled by the pod.
+ * tarball), `cluster.sh import` (ctr), the same image pushed with `image --push` to the node's registry and run from
+ * there, the commands of APPLY.md, and a custom resource reconciled by the pod.
  *
  * Own API group (`product.example.com`), own namespaces (`product-a`, `gadget-operator-system`); everything it
  * created is deleted at the end, so the suites after it find the cluster as before.
@@ -17,6 +18,8 @@ const GROUP = 'product.example.com';
 const NS = 'product-a';
 const OPERATOR_NS = 'gadget-operator-system';
 const IMAGE = 'ghcr.io/example/gadget-operator:0.1.0';
+/** The node's registry (cluster.sh up starts it: Debian's docker-registry, plain HTTP). */
+const REGISTRY = `localhost:${process.env.REGISTRY_PORT ?? 5000}`;
 
 export default async function product(h: NodeHarness): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'product-e2e-'));
@@ -55,6 +58,34 @@ export default async function product(h: NodeHarness): Promise<void> {
       digest = m[1];
       h.cluster('import', join(project, 'images', 'gadget-operator.tar'));
       return `${IMAGE} ${digest}`;
+    });
+    await step('image --push to the node\'s registry (localhost:5000): skopeo reads back the digest; containerd pulls it from there and runs it', async () => {
+      const pushedTag = `${REGISTRY}/gadget-operator:0.1.0`;
+      const out = run('npx', ['cdk8s-operator', 'image', '--bundle', 'bundle/controller.js', '--tag', pushedTag, '--push', '--out', 'images/pushed.tar']);
+      const m = new RegExp(`^pushed ${pushedTag.replace(/[.:/]/g, '\\$&')}@(sha256:[0-9a-f]{64}) `, 'm').exec(out);
+      assert(m, `image --push printed the pushed digest: ${out}`);
+      const inspected = JSON.parse(h.sh('skopeo', ['inspect', '--tls-verify=false', `docker://${pushedTag}`]));
+      assert(inspected.Digest === m[1], `skopeo reads back ${m[1]} (got ${inspected.Digest})`);
+      // a pod of the pushed image by digest, pulled by the node's containerd (Always: never the imported copy)
+      h.apply({
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pulled-from-registry', namespace: 'default' },
+        spec: {
+          restartPolicy: 'Never',
+          securityContext: { runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+          containers: [{
+            name: 'node', image: `${REGISTRY}/gadget-operator@${m[1]}`, imagePullPolicy: 'Always',
+            command: ['/nodejs/bin/node', '-e', 'console.log("ran " + require("fs").statSync("/app/controller.js").size + " bytes of bundle")'],
+            securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+          }],
+        },
+      });
+      await until('the pod from the registry Succeeded', () => h.json('get', 'pod', 'pulled-from-registry', '-n', 'default').status?.phase === 'Succeeded', 120, 1000);
+      const logs = h.sh('kubectl', ['logs', 'pulled-from-registry', '-n', 'default']).trim();
+      assert(/^ran \d+ bytes of bundle$/.test(logs), `the pod ran the bundle's image: ${logs}`);
+      const imageID = h.json('get', 'pod', 'pulled-from-registry', '-n', 'default').status.containerStatuses[0].imageID as string;
+      assert(imageID.endsWith(m[1]), `containerd ran the pushed digest (${imageID})`);
+      h.sh('kubectl', ['delete', 'pod', 'pulled-from-registry', '-n', 'default', '--wait=true', '--timeout=60s']);
+      return `${pushedTag}@${m[1]}; ${logs}`;
     });
     await step('apply exactly as the project\'s dist/APPLY.md says (0 warnings); the operator pod runs the image', async () => {
       const apply = /```sh\n([\s\S]*?)```/.exec(readFileSync(join(project, 'dist', 'APPLY.md'), 'utf8'))![1].trim().split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
