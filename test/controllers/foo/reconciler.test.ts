@@ -118,12 +118,12 @@ describe('FooReconciler under a controller (a per-reconcile client whose writes 
 
 describe('foo controller flags', () => {
   test('defaults', () => {
-    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', webhookBindAddress: ':9443', concurrency: 8, namespaces: undefined });
+    expect(parseFlags([], {})).toEqual({ leaderElect: false, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', webhookBindAddress: ':9443', concurrency: 8, namespaces: undefined, shardingRing: undefined, shardingKey: 'uid' });
   });
 
   test('flags and WATCH_NAMESPACE', () => {
     expect(parseFlags(['--leader-elect', '--metrics-bind-address=:9090', '--health-probe-bind-address', '0', '--concurrency=4'], { WATCH_NAMESPACE: 'team-a' }))
-      .toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':9090', healthProbeBindAddress: '0', webhookBindAddress: ':9443', concurrency: 4, namespaces: ['team-a'] });
+      .toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':9090', healthProbeBindAddress: '0', webhookBindAddress: ':9443', concurrency: 4, namespaces: ['team-a'], shardingRing: undefined, shardingKey: 'uid' });
     expect(parseFlags([], { WATCH_NAMESPACE: 'team-a,team-b' }).namespaces).toEqual(['team-a', 'team-b']);
     expect(() => parseFlags([], { WATCH_NAMESPACE: 'team-a,Team_B' })).toThrow("WATCH_NAMESPACE: 'Team_B' is not a namespace name (a DNS label), in 'team-a,Team_B'");
     expect(parseFlags(['--leader-elect=false'], {}).leaderElect).toBe(false);

@@ -219,7 +219,7 @@ describe('binary flags', () => {
   test('the chart Deployment args parse', () => {
     const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
     const args = manifests.find((m) => m.kind === 'Deployment').spec.template.spec.containers[0].args;
-    expect(parseFlags(args, {})).toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', webhookBindAddress: ':9443', concurrency: 8, namespaces: undefined });
+    expect(parseFlags(args, {})).toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', webhookBindAddress: ':9443', concurrency: 8, namespaces: undefined, shardingRing: undefined, shardingKey: 'uid' });
   });
   test('unknown flags and bad values are refused', () => {
     expect(() => parseFlags(['--verbose'])).toThrow(/unknown flag '--verbose'/);
