@@ -162,7 +162,7 @@ export class PgInstanceClient implements InstanceClient {
           await client.query(built[0].sql);
           changed.push(name);
         } catch (err) {
-          error ??= `${name}: ${(err as Error).message}`;
+          error ??= `${name}: ${err instanceof Error ? err.message : String(err)}`;
         }
       };
       for (const [name, value] of Object.entries(parameters)) {

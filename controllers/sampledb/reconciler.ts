@@ -315,9 +315,13 @@ export class SampleDbReconciler implements Reconciler {
     const claims = dataPvcs(this.deps.stores.pvcs, db.metadata.namespace, db.metadata.name)
       .filter((p) => !p.metadata.deletionTimestamp)
       .map((p) => {
-        const spec = (p as { spec?: { resources?: { requests?: Record<string, string> } } }).spec;
-        const status = (p as { status?: { capacity?: Record<string, string> } }).status;
-        return { name: p.metadata.name, requested: quantityBytes(spec?.resources?.requests?.storage) ?? 0, capacity: quantityBytes(status?.capacity?.storage) ?? 0 };
+        const requested = fieldAt(p, 'spec', 'resources', 'requests', 'storage');
+        const capacity = fieldAt(p, 'status', 'capacity', 'storage');
+        return {
+          name: p.metadata.name,
+          requested: quantityBytes(typeof requested === 'string' ? requested : undefined) ?? 0,
+          capacity: quantityBytes(typeof capacity === 'string' ? capacity : undefined) ?? 0,
+        };
       });
     const used = Math.max(0, ...instances.map((i) => i.pg?.usedBytes ?? 0));
     const plan = used > 0 ? planGrowth(db, claims, used) : undefined;
@@ -347,7 +351,7 @@ export class SampleDbReconciler implements Reconciler {
     for (const i of instances) {
       if (!i.pg || !i.ip || i.terminating || !credentials) continue;
       this.deps.assertLeader?.(`SQL on instance ${i.name}`);
-      const r = await this.instances.applyParameters(i.ip, credentials, parameters, OPERATOR_WRITTEN_PARAMETERS).catch((err) => ({ changed: [], error: (err as Error).message }));
+      const r = await this.instances.applyParameters(i.ip, credentials, parameters, OPERATOR_WRITTEN_PARAMETERS).catch((err: unknown) => ({ changed: [], error: err instanceof Error ? err.message : String(err) }));
       if (r.changed.length) {
         changedOn.push(i.name);
         r.changed.forEach((n) => changed.add(n));
@@ -582,4 +586,9 @@ export class SampleDbReconciler implements Reconciler {
     const nd = cond(next, 'Degraded');
     if (nd?.status === 'True' && (od?.status !== 'True' || od.reason !== nd.reason)) a.event('Warning', nd.reason, nd.message);
   }
+}
+
+/** The value at a path of an object read from the cache, whatever its shape (undefined where the path breaks off). */
+function fieldAt(value: unknown, ...path: string[]): unknown {
+  return path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? Reflect.get(v, key) : undefined), value);
 }

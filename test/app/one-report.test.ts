@@ -57,7 +57,7 @@ describe('one synth reports every problem', () => {
     expect(new Set(problems).size).toBe(problems.length);
     expect(problems.filter(p => /storage version/.test(p))).toHaveLength(1);
     expect(problems.filter(p => /Rbac/.test(p))).toEqual([]);
-    expect(error.stack).toBe(`Error: ${error.message}`);
+    expect(error.stack).toBe(`${error.name}: ${error.message}`);
     expect(error.message).not.toMatch(/^\s+at /m);
   });
 
