@@ -64,7 +64,9 @@ describe('WorkQueue', () => {
     await Promise.all(workers);
     expect(overlaps).toBe(0);
     expect(runs).toBeGreaterThanOrEqual(3);
-    expect(runs).toBeLessThanOrEqual(15); // at most one run per key per burst
+    // at most one run per key per burst, plus one for a key still processing when its last burst came (re-queued as
+    // dirty): 150 adds coalesce to at most 18 runs however the workers are scheduled (16 seen at load average 45)
+    expect(runs).toBeLessThanOrEqual(3 * (5 + 1));
   });
 
   test('per-item exponential backoff 5 ms doubling to the 1000 s cap, reset by forget', () => {
