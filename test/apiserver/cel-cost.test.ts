@@ -11,6 +11,7 @@ import { Issue } from '../../lib/apimachinery/issue';
 import { validateCrdManifest } from '../../lib/apiserver/crd-validation/validate-crd';
 import { checkCrdForVersions } from '../../lib/apiserver/crd-validation/version-support';
 import { ControlPlane, describeEachApiServerVersion, OracleVersion } from '../envtest';
+import { REALWORLD_CRDS } from '../support/differential/corpus';
 
 /**
  * The CEL cost estimate against the real apiserver. Each probe puts one rule on a schema node S and S under a
@@ -70,8 +71,7 @@ const ZERO_COST: Probe[] = ['true', 'false || true', 'true ? true : false', 'tru
 
 /** One probe per distinct (rule, schema node) of the real-world corpus, rules other than root rules. */
 function corpusProbes(): Probe[] {
-  const dirs = [path.join(__dirname, '../../../shared/corpus/realworld'), path.join(__dirname, '../fixtures/realworld-crds')];
-  const dir = dirs.find(d => fs.existsSync(d))!;
+  const dir = REALWORLD_CRDS;
   const seen = new Set<string>();
   const probes: Probe[] = [];
   for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.yaml')).sort()) {

@@ -5,6 +5,7 @@ import RandExp from 'randexp';
 import { validateValue } from '../../lib/apiserver/value-validation/value-validator';
 import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 import { describeEachApiServerVersion } from '../envtest';
+import { REALWORLD_CRDS } from '../support/differential/corpus';
 import { seededRandom } from '../support/seeded-random';
 import { apiserverRefuses, EDGE_CHARACTERS, installOracleCrd, OracleCase } from '../support/value-oracle';
 
@@ -14,9 +15,6 @@ import { apiserverRefuses, EDGE_CHARACTERS, installOracleCrd, OracleCase } from 
  * Unicode classes, case folding), each with at least 100 strings: strings that match (drawn from the pattern), and
  * single mutations of them with the characters where the two dialects part ways, at the start, middle and end.
  */
-/** ../shared from a checkout in /work/*, ../../shared from a worktree in /work/wt/*. */
-const CORPUS = ['../../../shared', '../../../../shared'].map(p => path.join(__dirname, p, 'corpus', 'realworld')).find(p => fs.existsSync(p));
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'realworld-crds');
 
 /** Constructs the corpus may not use but users write, each where JavaScript's reading differs from Go's. */
 const CONSTRUCTS = [
@@ -26,7 +24,7 @@ const CONSTRUCTS = [
 ];
 
 function corpusPatterns(): string[] {
-  const dir = CORPUS ?? FIXTURES;
+  const dir = REALWORLD_CRDS;
   const found = new Set<string>();
   const walk = (n: unknown): void => {
     if (Array.isArray(n)) return n.forEach(walk);

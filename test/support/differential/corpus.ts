@@ -8,6 +8,10 @@ import { Generator } from './valid-instance';
 
 /** ../shared from a checkout in /work/*, ../../shared from a worktree in /work/wt/*. */
 export const REALWORLD_CORPUS = ['../../../../shared', '../../../../../shared'].map(p => path.join(__dirname, p, 'corpus', 'realworld')).find(p => fs.existsSync(p));
+/** The part of the corpus kept in the repository (test/fixtures/realworld-crds/README.md says which files and why). */
+export const REALWORLD_SUBSET = path.join(__dirname, '..', '..', 'fixtures', 'realworld-crds');
+/** The whole corpus where it sits beside the clone, else the subset: suites that sample it run either way. */
+export const REALWORLD_CRDS = REALWORLD_CORPUS ?? REALWORLD_SUBSET;
 
 /** One real-world CRD, renamed when another file defines the same name (Gateway API standard and experimental). */
 export interface CorpusCrd {
