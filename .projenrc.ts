@@ -4,7 +4,8 @@ import { UpdateSnapshot } from 'projen/lib/javascript';
 // projen owns the project files; edit this file and run `npx projen` (works offline after `npm ci`).
 const project = new typescript.TypeScriptProject({
   name: 'cdk8s-operator',
-  description: 'Kubernetes operators as cdk8s constructs: CRDs, least-privilege RBAC, a hardened Deployment, checked example resources.',
+  description:
+    'Kubernetes operators as cdk8s constructs: CRDs, least-privilege RBAC, a hardened Deployment, checked example resources.',
   license: 'Apache-2.0',
   copyrightOwner: 'cdk8s-operator authors',
   authorName: 'cdk8s-operator authors',
@@ -28,8 +29,23 @@ const project = new typescript.TypeScriptProject({
   buildWorkflow: false,
   depsUpgrade: false,
   pullRequestTemplate: false,
-  eslint: false,
-  prettier: false,
+  // Lint and format are part of the build (the test task runs them after jest, as projen's TypeScript projects do):
+  // typescript-eslint with projen's rules plus import order, and Prettier as the one formatter.
+  eslint: true,
+  eslintOptions: {
+    dirs: ['lib', 'runtime', 'cli'],
+    devdirs: ['test', 'apps', 'controllers', 'bench', 'tools', 'projenrc'],
+    fileExtensions: ['.ts'],
+    // one type-aware program per tsconfig that includes the file (tsconfig.dev.json covers every linted folder)
+    tsconfigPath: './tsconfig.dev.json',
+    prettier: true,
+    // `npm test` checks; `npx projen format` fixes
+    commandOptions: { fix: false },
+  },
+  prettier: true,
+  prettierOptions: {
+    settings: { printWidth: 120, singleQuote: true, trailingComma: javascript.TrailingComma.ALL },
+  },
   vscode: false,
   typescriptVersion: '~5.9.3',
   deps: [
@@ -106,7 +122,17 @@ const project = new typescript.TypeScriptProject({
     },
   },
   tsconfigDev: {
-    include: ['lib/**/*.ts', 'test/**/*.ts', 'apps/**/*.ts', 'imports/**/*.ts', 'runtime/**/*.ts', 'controllers/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts', '.projenrc.ts'],
+    include: [
+      'lib/**/*.ts',
+      'test/**/*.ts',
+      'apps/**/*.ts',
+      'imports/**/*.ts',
+      'runtime/**/*.ts',
+      'controllers/**/*.ts',
+      'bench/**/*.ts',
+      'tools/**/*.ts',
+      '.projenrc.ts',
+    ],
     exclude: ['node_modules', 'build', 'pkg', 'dist', 'controllers/*/dist'],
     compilerOptions: {
       target: 'ES2022',
@@ -130,23 +156,43 @@ const entryPoints: Record<string, string> = {
   './envtest': 'build/runtime/envtest/index',
 };
 project.package.addField('exports', {
-  ...Object.fromEntries(Object.entries(entryPoints).map(([subpath, file]) => [subpath, { types: `./${file}.d.ts`, default: `./${file}.js` }])),
+  ...Object.fromEntries(
+    Object.entries(entryPoints).map(([subpath, file]) => [
+      subpath,
+      { types: `./${file}.d.ts`, default: `./${file}.js` },
+    ]),
+  ),
   './package.json': './package.json',
 });
 project.package.addField('typesVersions', {
-  '*': Object.fromEntries(Object.entries(entryPoints).filter(([subpath]) => subpath !== '.').map(([subpath, file]) => [subpath.slice(2), [`${file}.d.ts`]])),
+  '*': Object.fromEntries(
+    Object.entries(entryPoints)
+      .filter(([subpath]) => subpath !== '.')
+      .map(([subpath, file]) => [subpath.slice(2), [`${file}.d.ts`]]),
+  ),
 });
 // The tarball is an allow-list: compiled lib/, runtime/ and cli/, and the documentation its README links to
 // (README, LICENSE and package.json are always added by npm). A test resolves every link of a shipped doc inside it.
 project.package.addField('files', [
-  'build/lib/', 'build/runtime/', 'build/cli/', '!build/**/*.tsbuildinfo',
-  'docs/*.md', 'runtime/README.md', 'runtime/envtest/README.md', 'CHANGELOG.md',
+  'build/lib/',
+  'build/runtime/',
+  'build/cli/',
+  '!build/**/*.tsbuildinfo',
+  'docs/*.md',
+  'runtime/README.md',
+  'runtime/envtest/README.md',
+  'CHANGELOG.md',
 ]);
 // `npx cdk8s-operator types|bundle|scaffold`
 project.package.addBin({ 'cdk8s-operator': 'build/cli/main.js' });
 // `npm pack` / `npm publish` always build from a clean build/, so no stale or stray file can ship.
-const COPY_VENDORED_OPENAPI = 'cp lib/apiserver/admission-policy/builtin-openapi.json build/lib/apiserver/admission-policy/';
-project.addTask('prepack', { description: 'Clean build of the package contents (run by npm pack/publish)', exec: 'rm -rf build && tsc -p tsconfig.json' })
+const COPY_VENDORED_OPENAPI =
+  'cp lib/apiserver/admission-policy/builtin-openapi.json build/lib/apiserver/admission-policy/';
+project
+  .addTask('prepack', {
+    description: 'Clean build of the package contents (run by npm pack/publish)',
+    exec: 'rm -rf build && tsc -p tsconfig.json',
+  })
   .exec(COPY_VENDORED_OPENAPI);
 // the policy type checker reads the vendored built-in OpenAPI at run time: it ships beside the compiled module
 project.compileTask.exec(COPY_VENDORED_OPENAPI);
@@ -158,58 +204,116 @@ project.testTask.env('NODE_OPTIONS', '--experimental-vm-modules --no-warnings=Ex
 // Tests synthesize many apps: keep the synth report out of the test log.
 project.testTask.env('CDK8S_OPERATOR_QUIET', '1');
 
+// Prettier formats, ESLint lints: Prettier runs on its own (prettier --check in the test task) rather than as an ESLint
+// rule, which made linting about ten times slower (eslint-plugin-prettier formats every file again on each pass).
+project.eslint!.addRules({ 'prettier/prettier': 'off' });
+// One type-aware program for every linted folder: the project service would look for a tsconfig.json beside each file,
+// and the root one covers lib/ only.
+const eslintrc = project.tryFindObjectFile('.eslintrc.json')!;
+eslintrc.addDeletionOverride('parserOptions.projectService');
+eslintrc.addOverride('parserOptions.project', './tsconfig.dev.json');
+// Generated sources: their generators' output is what the freshness tests compare against, so neither tool rewrites them.
+const GENERATED_SOURCES = [
+  'lib/apiserver/admission-policy/builtin-fields-by-version.ts',
+  'lib/apiserver/admission-policy/gated-fields-by-version.ts',
+  'lib/apiserver/cel/tz-history.ts',
+  'runtime/builtins.ts',
+];
+for (const file of GENERATED_SOURCES) {
+  project.prettier!.addIgnorePattern(file);
+  project.eslint!.addIgnorePattern(file);
+}
+const PRETTIER_GLOBS = ['lib', 'runtime', 'cli', 'test', 'apps', 'controllers', 'bench', 'tools', '.projenrc.ts'].map(
+  (d) => (d.endsWith('.ts') ? d : `'${d}/**/*.ts'`),
+);
+project.testTask.exec(`prettier --check --log-level warn ${PRETTIER_GLOBS.join(' ')}`);
+// `npx projen format`: what a contributor runs before committing (the test task only checks)
+project.addTask('format', {
+  description: 'Formats and fixes every TypeScript source (Prettier, then ESLint --fix)',
+  steps: [
+    { exec: `prettier --write --log-level warn ${PRETTIER_GLOBS.join(' ')}` },
+    { spawn: 'eslint', args: ['--fix'] },
+  ],
+});
+
 // The app entry (also what `npx cdk8s synth` runs, see cdk8s.yaml). Run directly, not through the cdk8s CLI:
 // the CLI empties dist/ before the app runs, while OperatorApp keeps the last good dist/ when synth fails.
-project.addTask('synth:apps', { description: 'Synthesize every app in apps/ into dist/ (a failed synth keeps the last good dist/)', exec: 'tsx apps/main.ts' });
+project.addTask('synth:apps', {
+  description: 'Synthesize every app in apps/ into dist/ (a failed synth keeps the last good dist/)',
+  exec: 'tsx apps/main.ts',
+});
 // Third-party CRDs the library types against (prometheus-operator's monitoring kinds), vendored in vendor/crds/.
 const vendoredImports = {
   servicemonitor: 'vendor/crds/monitoring.coreos.com_servicemonitors.yaml',
   prometheusrule: 'vendor/crds/monitoring.coreos.com_prometheusrules.yaml',
 };
 const importTask = project.addTask('import', {
-  description: 'Regenerate imports/: types for the apps\' CRDs (json-schema-to-typescript) and the vendored CRDs (cdk8s import)',
+  description:
+    "Regenerate imports/: types for the apps' CRDs (json-schema-to-typescript) and the vendored CRDs (cdk8s import)",
   exec: 'tsx apps/generate-imports.ts',
 });
 for (const [prefix, file] of Object.entries(vendoredImports)) {
   importTask.exec(`cdk8s import --no-check-upgrade --no-save ${prefix}:=${file} -o imports`);
 }
 project.addTask('crd-baselines', {
-  description: 'Rewrite crd-baselines/ (the released CRDs OperatorApp\'s evolution check compares against) from the apps\' CRDs',
+  description:
+    "Rewrite crd-baselines/ (the released CRDs OperatorApp's evolution check compares against) from the apps' CRDs",
   exec: 'tsx apps/write-crd-baselines.ts',
 });
 project.addTask('images', {
-  description: 'Build every controller image (bundle + Dockerfile recipe, with `cdk8s-operator image --dockerfile`) into images/<name>-controller.tar without Docker; --base <docker-archive.tar> (or BASE_IMAGE_TAR) is the FROM image',
+  description:
+    'Build every controller image (bundle + Dockerfile recipe, with `cdk8s-operator image --dockerfile`) into images/<name>-controller.tar without Docker; --base <docker-archive.tar> (or BASE_IMAGE_TAR) is the FROM image',
   exec: 'tsx tools/image/main.ts',
   receiveArgs: true,
 });
 project.addTask('vendor-openapi', {
-  description: 'Rewrite lib/apiserver/admission-policy/builtin-openapi.json (built-in kinds\' OpenAPI v3 schemas and resources) from the kube-apiserver in KUBEBUILDER_ASSETS',
+  description:
+    "Rewrite lib/apiserver/admission-policy/builtin-openapi.json (built-in kinds' OpenAPI v3 schemas and resources) from the kube-apiserver in KUBEBUILDER_ASSETS",
   exec: 'tsx tools/vendor-openapi/main.ts',
 });
 project.addTask('builtin-types', {
-  description: 'Rewrite runtime/builtins.ts (a typed reference and object type for every built-in kind) from lib/apiserver/admission-policy/builtin-openapi.json; test/runtime/builtins-generated.test.ts fails when it is stale',
+  description:
+    'Rewrite runtime/builtins.ts (a typed reference and object type for every built-in kind) from lib/apiserver/admission-policy/builtin-openapi.json; test/runtime/builtins-generated.test.ts fails when it is stale',
   exec: 'tsx tools/builtin-types/main.ts',
 });
 project.addTask('vendor-openapi-versions', {
-  description: 'Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields each version lacks against the vendored 1.32 schemas): 1.28 and 1.36 from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36, the versions between from upstream\'s OpenAPI at their release tag (UPSTREAM_OPENAPI_DIR for local copies)',
+  description:
+    "Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields each version lacks against the vendored 1.32 schemas): 1.28 and 1.36 from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36, the versions between from upstream's OpenAPI at their release tag (UPSTREAM_OPENAPI_DIR for local copies)",
   exec: 'tsx tools/vendor-openapi/version-fields.ts',
 });
 project.addTask('vendor-gated-fields', {
-  description: 'Rewrite lib/apiserver/admission-policy/gated-fields-by-version.ts: what the real 1.28, 1.32 and 1.36 apiservers do with fields behind feature gates (kept, dropped, refused, unknown)',
+  description:
+    'Rewrite lib/apiserver/admission-policy/gated-fields-by-version.ts: what the real 1.28, 1.32 and 1.36 apiservers do with fields behind feature gates (kept, dropped, refused, unknown)',
   exec: 'tsx tools/vendor-openapi/gated-fields.ts',
 });
 project.addTask('chaos', {
-  description: 'SampleDB under faults on the real node (issue 23, long form): every fault kind --per-kind times (20) with synchronous: true, then an asynchronous run for the RPO; JSON reports in bench/latest/chaos-*.json',
+  description:
+    'SampleDB under faults on the real node (issue 23, long form): every fault kind --per-kind times (20) with synchronous: true, then an asynchronous run for the RPO; JSON reports in bench/latest/chaos-*.json',
   exec: 'tsx test/node/chaos/main.ts',
   receiveArgs: true,
 });
 project.addTask('differential', {
-  description: 'Generated differential corpus of custom resources over the real-world CRDs on kube-apiserver 1.28, 1.32 and 1.36 (--seed N --per-crd K [--versions 1.28,1.32,1.36]); JSON in bench/latest/cr-differential.json',
+  description:
+    'Generated differential corpus of custom resources over the real-world CRDs on kube-apiserver 1.28, 1.32 and 1.36 (--seed N --per-crd K [--versions 1.28,1.32,1.36]); JSON in bench/latest/cr-differential.json',
   exec: 'tsx bench/cr-differential.ts',
   receiveArgs: true,
 });
-project.addTask('bench:sharded', { description: 'The Foo controller sharded across 0 (unsharded), 1, 2 and 4 member processes on a real kube-apiserver (issue 33): converge time, per-member peak RSS and CPU, audited requests per Foo; JSON in bench/latest/sharded-results.json', exec: 'tsx bench/sharded-bench.ts', receiveArgs: true });
-project.addTask('chaos:sharded', { description: 'The sharded Foo controller under load through kill -9, add, remove, partition and roll (issue 33, long form); JSON in bench/latest/sharded-chaos.json', exec: 'tsx bench/sharded-chaos.ts', receiveArgs: true });
-project.addTask('bench', { description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes', exec: 'tsx bench/run.ts', receiveArgs: true });
+project.addTask('bench:sharded', {
+  description:
+    'The Foo controller sharded across 0 (unsharded), 1, 2 and 4 member processes on a real kube-apiserver (issue 33): converge time, per-member peak RSS and CPU, audited requests per Foo; JSON in bench/latest/sharded-results.json',
+  exec: 'tsx bench/sharded-bench.ts',
+  receiveArgs: true,
+});
+project.addTask('chaos:sharded', {
+  description:
+    'The sharded Foo controller under load through kill -9, add, remove, partition and roll (issue 33, long form); JSON in bench/latest/sharded-chaos.json',
+  exec: 'tsx bench/sharded-chaos.ts',
+  receiveArgs: true,
+});
+project.addTask('bench', {
+  description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes',
+  exec: 'tsx bench/run.ts',
+  receiveArgs: true,
+});
 
 project.synth();

@@ -6,14 +6,14 @@ import { defineCrds } from './crds';
 
 export async function generateAppImports() {
   const chart = new Chart(new App(), 'imports');
-  const manifests = defineCrds(chart).map(crd => crd.toManifest());
+  const manifests = defineCrds(chart).map((crd) => crd.toManifest());
   return generateTypes(manifests, { libraryImport: '../lib', generatedBy: 'npx projen import' });
 }
 
 export const IMPORTS_DIR = path.join(__dirname, '..', 'imports');
 
 if (require.main === module) {
-  void generateAppImports().then(files => {
+  void generateAppImports().then((files) => {
     if (process.argv.includes('--check')) {
       const stale = staleImports(IMPORTS_DIR, files);
       if (stale.length) {
@@ -23,6 +23,6 @@ if (require.main === module) {
       return;
     }
     writeImports(IMPORTS_DIR, files);
-    console.log(files.map(f => `imports/${f.path}`).join('\n'));
+    console.log(files.map((f) => `imports/${f.path}`).join('\n'));
   });
 }

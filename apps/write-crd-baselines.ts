@@ -13,9 +13,18 @@ const chart = new Chart(Testing.app(), 'baselines');
 const storedVersions: Record<string, string[]> = {};
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
-  const value = args[i] === '--stored-versions' ? args[++i] : args[i].startsWith('--stored-versions=') ? args[i].slice('--stored-versions='.length) : undefined;
+  const value =
+    args[i] === '--stored-versions'
+      ? args[++i]
+      : args[i].startsWith('--stored-versions=')
+        ? args[i].slice('--stored-versions='.length)
+        : undefined;
   const m = value === undefined ? null : /^([a-z0-9.-]+)=([a-z0-9]+(,[a-z0-9]+)*)$/.exec(value);
-  if (!m) throw new Error(`usage: write-crd-baselines [--stored-versions <crd>=<version>[,<version>...]]..., got '${args[i]}'`);
+  if (!m) {
+    throw new Error(
+      `usage: write-crd-baselines [--stored-versions <crd>=<version>[,<version>...]]..., got '${args[i]}'`,
+    );
+  }
   storedVersions[m[1]] = m[2].split(',');
 }
 for (const file of new CrdBaselines(dir).write(defineCrds(chart), { storedVersions })) {

@@ -18,17 +18,35 @@ export interface BenchTarget {
   /** Marks new Deployments available (when no kubelet does) and returns how many Foos show it. */
   step(n: number): Promise<number>;
   /** Every request the apiserver saw, when the target can tell. */
-  readonly requests?: ReadonlyArray<{ verb: string; resource: string; subresource?: string; namespace?: string; name?: string; code: number }>;
+  readonly requests?: ReadonlyArray<{
+    verb: string;
+    resource: string;
+    subresource?: string;
+    namespace?: string;
+    name?: string;
+    code: number;
+  }>;
   close(): Promise<void>;
 }
 
 function foo(i: number, namespace: string): KubeObject {
-  return { apiVersion: FOO.apiVersion, kind: FOO.kind, metadata: { name: `foo-${i}`, namespace }, spec: { deploymentName: `foo-${i}`, replicas: 1 } };
+  return {
+    apiVersion: FOO.apiVersion,
+    kind: FOO.kind,
+    metadata: { name: `foo-${i}`, namespace },
+    spec: { deploymentName: `foo-${i}`, replicas: 1 },
+  };
 }
 
 function availableStatus(d: KubeObject) {
   const replicas = (d.spec as any)?.replicas ?? 1;
-  return { observedGeneration: d.metadata?.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas };
+  return {
+    observedGeneration: d.metadata?.generation,
+    replicas,
+    readyReplicas: replicas,
+    availableReplicas: replicas,
+    updatedReplicas: replicas,
+  };
 }
 
 /** The cluster of `KUBECONFIG`; Foos go into a fresh namespace that is deleted afterwards. */
@@ -43,18 +61,27 @@ export async function clusterTarget(options: { simulateAvailability: boolean }):
     namespace,
     async createFoos(count) {
       const queue = Array.from({ length: count }, (_, i) => i);
-      await Promise.all(Array.from({ length: 32 }, async () => {
-        for (let i = queue.shift(); i !== undefined; i = queue.shift()) await client.create(foo(i, namespace));
-      }));
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          for (let i = queue.shift(); i !== undefined; i = queue.shift()) await client.create(foo(i, namespace));
+        }),
+      );
     },
     async step() {
       if (options.simulateAvailability) {
         for (const d of (await client.list(DEPLOYMENT, { namespace })).items) {
           if ((d.status as any)?.availableReplicas) continue;
-          await client.patch(DEPLOYMENT, d.metadata!.name!, namespace, { type: 'merge', body: { status: availableStatus(d) } }, { subresource: 'status' });
+          await client.patch(
+            DEPLOYMENT,
+            d.metadata!.name!,
+            namespace,
+            { type: 'merge', body: { status: availableStatus(d) } },
+            { subresource: 'status' },
+          );
         }
       }
-      return (await client.list(FOO, { namespace })).items.filter(f => (f.status as any)?.availableReplicas === 1).length;
+      return (await client.list(FOO, { namespace })).items.filter((f) => (f.status as any)?.availableReplicas === 1)
+        .length;
     },
     async close() {
       await client.delete(NAMESPACE, namespace);

@@ -48,7 +48,11 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** One whole-process run under /usr/bin/time (wall, user, system, max RSS of the process tree). */
 function timed(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): ProcessRun {
   const loadavg = Math.round(os.loadavg()[0] * 100) / 100;
-  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH_TIME %e %U %S %M', command, ...args], { cwd, env, encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', 'BENCH_TIME %e %U %S %M', command, ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+  });
   const m = /BENCH_TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '');
   if (r.status !== 0 || !m) throw new Error(`${command} ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
   const [wall, user, sys, kb] = m.slice(1).map(Number);
@@ -56,11 +60,19 @@ function timed(command: string, args: readonly string[], cwd: string, env: NodeJ
 }
 
 function series(command: string, runs: ProcessRun[]): Series {
-  const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : round((s[s.length / 2 - 1] + s[s.length / 2]) / 2); };
+  const med = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
+  };
   return {
     command,
     runs,
-    median: { wallSeconds: med(runs.map((r) => r.wallSeconds)), cpuSeconds: med(runs.map((r) => r.cpuSeconds)), userSeconds: med(runs.map((r) => r.userSeconds)), peakRssMiB: med(runs.map((r) => r.peakRssMiB)) },
+    median: {
+      wallSeconds: med(runs.map((r) => r.wallSeconds)),
+      cpuSeconds: med(runs.map((r) => r.cpuSeconds)),
+      userSeconds: med(runs.map((r) => r.userSeconds)),
+      peakRssMiB: med(runs.map((r) => r.peakRssMiB)),
+    },
   };
 }
 
@@ -68,14 +80,17 @@ function series(command: string, runs: ProcessRun[]): Series {
 function writePlainApp(objects: readonly object[]): string {
   const dir = fs.mkdtempSync(path.join(ROOT, 'node_modules', '.cache', 'plain-app-'));
   fs.writeFileSync(path.join(dir, 'objects.json'), JSON.stringify(objects));
-  fs.writeFileSync(path.join(dir, 'app.js'), [
-    "const { App, Chart, ApiObject } = require('cdk8s');",
-    "const objects = require('./objects.json');",
-    'const app = new App();',
-    "const chart = new Chart(app, 'plain');",
-    'objects.forEach((o, i) => new ApiObject(chart, `o${i}`, o));',
-    'app.synth();',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'app.js'),
+    [
+      "const { App, Chart, ApiObject } = require('cdk8s');",
+      "const objects = require('./objects.json');",
+      'const app = new App();',
+      "const chart = new Chart(app, 'plain');",
+      'objects.forEach((o, i) => new ApiObject(chart, `o${i}`, o));',
+      'app.synth();',
+    ].join('\n'),
+  );
   fs.writeFileSync(path.join(dir, 'cdk8s.yaml'), 'language: typescript\napp: node app.js\noutput: dist\n');
   return dir;
 }
@@ -87,10 +102,22 @@ export function runCliSynthBench(runs: number): CliSynthResult {
   const quiet = { CDK8S_OPERATOR_QUIET: '1' };
   try {
     // What the demo apps write: the plain app writes the same objects.
-    const first = spawnSync(npx, ['cdk8s', 'synth', '--output', path.join(out, 'ours')], { cwd: ROOT, env: cleanEnv(quiet), encoding: 'utf8' });
+    const first = spawnSync(npx, ['cdk8s', 'synth', '--output', path.join(out, 'ours')], {
+      cwd: ROOT,
+      env: cleanEnv(quiet),
+      encoding: 'utf8',
+    });
     if (first.status !== 0) throw new Error(`npx cdk8s synth failed:\n${first.stderr}`);
-    const objects = fs.readdirSync(path.join(out, 'ours')).filter((f) => f.endsWith('.yaml')).sort()
-      .flatMap((f) => yaml.parseAllDocuments(fs.readFileSync(path.join(out, 'ours', f), 'utf8')).map((d) => d.toJS()).filter(Boolean));
+    const objects = fs
+      .readdirSync(path.join(out, 'ours'))
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()
+      .flatMap((f) =>
+        yaml
+          .parseAllDocuments(fs.readFileSync(path.join(out, 'ours', f), 'utf8'))
+          .map((d) => d.toJS())
+          .filter(Boolean),
+      );
     const plain = writePlainApp(objects);
     try {
       spawnSync(npx, ['cdk8s', 'synth'], { cwd: plain, env: cleanEnv(), encoding: 'utf8' }); // warm-up, as the first above
@@ -106,10 +133,14 @@ export function runCliSynthBench(runs: number): CliSynthResult {
       const cached: ProcessRun[] = [];
       const uncached: ProcessRun[] = [];
       const app = ['tools/run-app/run-app.cjs', 'apps/main.ts'];
-      const appEnv = (cache: boolean) => cleanEnv({ ...quiet, CDK8S_OUTDIR: path.join(out, 'app'), ...(cache ? {} : { RUN_APP_CODE_CACHE: '0' }) });
+      const appEnv = (cache: boolean) =>
+        cleanEnv({ ...quiet, CDK8S_OUTDIR: path.join(out, 'app'), ...(cache ? {} : { RUN_APP_CODE_CACHE: '0' }) });
       timed(process.execPath, app, ROOT, appEnv(true)); // writes the cache if the bundle changed
       for (let i = 0; i < runs; i++) {
-        const pair = [() => cached.push(timed(process.execPath, app, ROOT, appEnv(true))), () => uncached.push(timed(process.execPath, app, ROOT, appEnv(false)))];
+        const pair = [
+          () => cached.push(timed(process.execPath, app, ROOT, appEnv(true))),
+          () => uncached.push(timed(process.execPath, app, ROOT, appEnv(false))),
+        ];
         for (const run of i % 2 ? pair.reverse() : pair) run();
       }
       const ratios = ours.map((o, i) => o.wallSeconds / base[i].wallSeconds).sort((a, b) => a - b);
@@ -118,7 +149,11 @@ export function runCliSynthBench(runs: number): CliSynthResult {
         objects: objects.length,
         cdk8sSynth: series('npx cdk8s synth (demo apps, cdk8s.yaml)', ours),
         plainSynth: series('npx cdk8s synth (plain cdk8s app, the same objects as ApiObjects)', base),
-        wallRatioMedian: round(ratios.length % 2 ? ratios[(ratios.length - 1) / 2] : (ratios[ratios.length / 2 - 1] + ratios[ratios.length / 2]) / 2),
+        wallRatioMedian: round(
+          ratios.length % 2
+            ? ratios[(ratios.length - 1) / 2]
+            : (ratios[ratios.length / 2 - 1] + ratios[ratios.length / 2]) / 2,
+        ),
         appWithCodeCache: series('node tools/run-app/run-app.cjs apps/main.ts', cached),
         appWithoutCodeCache: series('RUN_APP_CODE_CACHE=0 node tools/run-app/run-app.cjs apps/main.ts', uncached),
         loadavg: { min: Math.min(...all), max: Math.max(...all) },

@@ -35,7 +35,17 @@ export interface ControllerResult {
 export async function bundleFooController(outfile: string): Promise<void> {
   const esbuild = await import('esbuild');
   // The same options as controllers/foo's `npm run bundle`.
-  await esbuild.build({ entryPoints: [path.join(ROOT, 'controllers/foo/main.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, sourcemap: true, outfile, logLevel: 'error' });
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'controllers/foo/main.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    sourcemap: true,
+    outfile,
+    logLevel: 'error',
+  });
 }
 
 export interface ControllerBenchOptions {
@@ -48,7 +58,11 @@ export interface ControllerBenchOptions {
   readonly cpuProfileDir?: string;
 }
 
-export async function runControllerBench(target: BenchTarget, n: number, opts: ControllerBenchOptions): Promise<ControllerResult> {
+export async function runControllerBench(
+  target: BenchTarget,
+  n: number,
+  opts: ControllerBenchOptions,
+): Promise<ControllerResult> {
   const metricsPort = 18080 + Math.floor(Math.random() * 1000);
   const metrics = () => scrape(metricsPort);
   let controller: ChildProcess | undefined;
@@ -57,32 +71,50 @@ export async function runControllerBench(target: BenchTarget, n: number, opts: C
       ...(opts.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.heapSnapshotDir}`] : []),
       ...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
     ];
-    controller = spawn(process.execPath, [...profiling, opts.bundle, `--metrics-bind-address=127.0.0.1:${metricsPort}`, '--health-probe-bind-address=0', '--concurrency=2'], {
-      env: { ...process.env, KUBECONFIG: target.kubeconfig, WATCH_NAMESPACE: target.namespace, LOG_LEVEL: 'error' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    controller = spawn(
+      process.execPath,
+      [
+        ...profiling,
+        opts.bundle,
+        `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+        '--health-probe-bind-address=0',
+        '--concurrency=2',
+      ],
+      {
+        env: { ...process.env, KUBECONFIG: target.kubeconfig, WATCH_NAMESPACE: target.namespace, LOG_LEVEL: 'error' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     await target.createFoos(n);
     const start = Date.now();
     const deadline = start + opts.timeoutSeconds * 1000;
     for (let done = 0; done < n; done = await target.step(n)) {
       if (Date.now() > deadline) throw new Error(`only ${done}/${n} Foos converged before the timeout`);
-      await new Promise(r => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 100));
     }
     const convergeSeconds = (Date.now() - start) / 1000;
     // Events are recorded after the status write that marks convergence: let that tail settle first.
     const atConvergence = await settled(metrics);
     const logged = target.requests?.length;
 
-    await new Promise(r => setTimeout(r, opts.steadySeconds * 1000));
+    await new Promise((r) => setTimeout(r, opts.steadySeconds * 1000));
     const afterWindow = await metrics();
     const steadyStateWrites = writesOf(afterWindow.requests) - writesOf(atConvergence.requests);
 
     const mem = memoryOf(controller.pid!);
     if (opts.heapSnapshotDir) await heapSnapshot(controller, opts.heapSnapshotDir);
-    const perFoo = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).sort().map(([k, v]) => [k, round(v / n)]));
-    const byResource = target.requests && logged !== undefined ? countByResource(target.requests.slice(0, logged)) : undefined;
-    const eventWrites = byResource && sumWhere(byResource, k => k.endsWith(' events') && WRITE_VERBS.has(k.split(' ')[0]));
-    const objectWrites = byResource && sumWhere(byResource, k => !k.endsWith(' events') && WRITE_VERBS.has(k.split(' ')[0]));
+    const perFoo = (counts: Record<string, number>) =>
+      Object.fromEntries(
+        Object.entries(counts)
+          .sort()
+          .map(([k, v]) => [k, round(v / n)]),
+      );
+    const byResource =
+      target.requests && logged !== undefined ? countByResource(target.requests.slice(0, logged)) : undefined;
+    const eventWrites =
+      byResource && sumWhere(byResource, (k) => k.endsWith(' events') && WRITE_VERBS.has(k.split(' ')[0]));
+    const objectWrites =
+      byResource && sumWhere(byResource, (k) => !k.endsWith(' events') && WRITE_VERBS.has(k.split(' ')[0]));
     return {
       target: target.label,
       foos: n,
@@ -99,9 +131,9 @@ export async function runControllerBench(target: BenchTarget, n: number, opts: C
     };
   } finally {
     if (controller && controller.exitCode === null) {
-      const exited = new Promise(resolve => controller!.once('exit', resolve));
+      const exited = new Promise((resolve) => controller!.once('exit', resolve));
       controller.kill('SIGTERM');
-      await Promise.race([exited, new Promise(r => setTimeout(r, 35_000))]);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 35_000))]);
     }
     await target.close();
   }
@@ -125,14 +157,18 @@ async function scrape(port: number): Promise<Scrape> {
 }
 
 function writesOf(byMethod: Record<string, number>): number {
-  return sumWhere(byMethod, m => WRITE_METHODS.has(m));
+  return sumWhere(byMethod, (m) => WRITE_METHODS.has(m));
 }
 
 function sumWhere(counts: Record<string, number>, keep: (key: string) => boolean): number {
-  return Object.entries(counts).filter(([k]) => keep(k)).reduce((sum, [, v]) => sum + v, 0);
+  return Object.entries(counts)
+    .filter(([k]) => keep(k))
+    .reduce((sum, [, v]) => sum + v, 0);
 }
 
-function countByResource(requests: ReadonlyArray<{ verb: string; resource: string; subresource?: string }>): Record<string, number> {
+function countByResource(
+  requests: ReadonlyArray<{ verb: string; resource: string; subresource?: string }>,
+): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const r of requests) {
     const key = `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
@@ -145,7 +181,7 @@ function countByResource(requests: ReadonlyArray<{ verb: string; resource: strin
 async function settled(metrics: () => Promise<Scrape>): Promise<Scrape> {
   const total = (s: Scrape) => sumWhere(s.requests, () => true);
   for (let previous = await metrics(); ;) {
-    await new Promise(r => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, 2000));
     const now = await metrics();
     if (total(now) === total(previous)) return now;
     previous = now;
@@ -156,12 +192,12 @@ async function heapSnapshot(child: ChildProcess, dir: string): Promise<void> {
   const before = new Set(fs.readdirSync(dir));
   child.kill('SIGUSR2');
   for (let i = 0; i < 120; i++) {
-    await new Promise(r => setTimeout(r, 500));
-    const written = fs.readdirSync(dir).filter(f => !before.has(f) && f.endsWith('.heapsnapshot'));
+    await new Promise((r) => setTimeout(r, 500));
+    const written = fs.readdirSync(dir).filter((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
     // The file is complete once its size stops changing.
     if (written.length && fs.statSync(path.join(dir, written[0])).size > 0) {
       const size = fs.statSync(path.join(dir, written[0])).size;
-      await new Promise(r => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 1000));
       if (fs.statSync(path.join(dir, written[0])).size === size) return;
     }
   }

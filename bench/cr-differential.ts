@@ -12,7 +12,7 @@ import { DifferentialResult, runDifferential } from '../test/support/differentia
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  const eq = process.argv.find(a => a.startsWith(`--${name}=`));
+  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
   return eq ? eq.split('=')[1] : i >= 0 ? process.argv[i + 1] : fallback;
 }
 
@@ -22,18 +22,23 @@ async function main(): Promise<void> {
   const versions = arg('versions', ORACLE_VERSIONS.join(',')).split(',') as OracleVersion[];
   const out = arg('out', path.join(__dirname, 'latest', 'cr-differential.json'));
   const only = arg('only', '');
-  const crds = loadCorpusCrds().filter(c => !only || c.file.includes(only));
+  const crds = loadCorpusCrds().filter((c) => !only || c.file.includes(only));
   const results: DifferentialResult[] = [];
   const started = Date.now();
   for (const version of versions) {
-    const assets = version === '1.32' && process.env.KUBEBUILDER_ASSETS ? { dir: process.env.KUBEBUILDER_ASSETS } : assetsFor(version);
+    const assets =
+      version === '1.32' && process.env.KUBEBUILDER_ASSETS
+        ? { dir: process.env.KUBEBUILDER_ASSETS }
+        : assetsFor(version);
     if ('missing' in assets) throw new Error(assets.missing);
     const t0 = Date.now();
     const plane = await ControlPlane.start({ assetsDir: assets.dir });
     try {
       const r = await runDifferential(plane, version, crds, { seed, perCrd });
       results.push(r);
-      console.log(`v${version}: ${r.agree}/${r.cases} agree with every message word for word (${r.agreePaths} with the same verdict and error paths; ${r.disagreements.length} disagreements) over ${r.crdsInstalled}/${r.crds} CRDs, ${r.crdVersions} versions, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      console.log(
+        `v${version}: ${r.agree}/${r.cases} agree with every message word for word (${r.agreePaths} with the same verdict and error paths; ${r.disagreements.length} disagreements) over ${r.crdsInstalled}/${r.crds} CRDs, ${r.crdVersions} versions, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
     } finally {
       await plane.stop();
     }

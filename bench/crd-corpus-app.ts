@@ -13,7 +13,10 @@ import { CustomResourceDefinition } from '../lib/crd/custom-resource-definition'
 const [outdir, ...files] = process.argv.slice(2);
 const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
 /** CPU seconds of this process (user + system) since `since`: robust when other work shares the machine. */
-const cpuSeconds = (since: NodeJS.CpuUsage) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1e6; };
+const cpuSeconds = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e6;
+};
 /** Corpus files are named `<project>__<plural>.<group>.yaml`. */
 const projectOf = (file: string) => path.basename(file).split('__')[0];
 const minimumVersions: Record<string, string> = JSON.parse(process.env.CRD_CORPUS_MINIMUM_VERSIONS ?? '{}');
@@ -24,7 +27,16 @@ const apps = new Map<string, OperatorApp>();
 files.forEach((file, i) => {
   const project = projectOf(file);
   let app = apps.get(project);
-  if (!app) apps.set(project, app = new OperatorApp({ outdir: path.join(outdir, project), report: false, kubernetesVersions: { min: minimumVersions[project] } }));
+  if (!app) {
+    apps.set(
+      project,
+      (app = new OperatorApp({
+        outdir: path.join(outdir, project),
+        report: false,
+        kubernetesVersions: { min: minimumVersions[project] },
+      })),
+    );
+  }
   CustomResourceDefinition.fromFile(new Chart(app, `crd${i}`), 'crd', file);
 });
 const imported = seconds(start);
@@ -41,7 +53,15 @@ const synthStart = process.hrtime.bigint();
 for (const app of apps.values()) app.synth(); // validates again (cached per manifest) and writes the YAML
 const synthesized = seconds(synthStart);
 const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
-console.log(JSON.stringify({
-  files: files.length, bytes, importSeconds: imported, validateSeconds: validated, synthSeconds: synthesized, totalSeconds: seconds(start),
-  validationCpuSeconds: validatedCpu, totalCpuSeconds: cpuSeconds(cpuStart),
-}));
+console.log(
+  JSON.stringify({
+    files: files.length,
+    bytes,
+    importSeconds: imported,
+    validateSeconds: validated,
+    synthSeconds: synthesized,
+    totalSeconds: seconds(start),
+    validationCpuSeconds: validatedCpu,
+    totalCpuSeconds: cpuSeconds(cpuStart),
+  }),
+);

@@ -7,12 +7,12 @@
 // this project runs its cdk8s apps (tools/run-app) and as consumers run the compiled package: not through tsx, whose
 // transform wraps every function created at run time in a naming helper (keepNames) that the shipped code lacks.
 import { spawnSync } from 'child_process';
-import * as esbuild from 'esbuild';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { KUBERNETES_VERSIONS, KubernetesVersion } from '../lib/apimachinery/kubernetes-versions';
+import * as esbuild from 'esbuild';
 import { errorsOf } from '../lib/apimachinery/issue';
+import { KUBERNETES_VERSIONS, KubernetesVersion } from '../lib/apimachinery/kubernetes-versions';
 import { CrdManifest } from '../lib/apiserver/crd-manifest';
 import { SchemaCheckMemo } from '../lib/apiserver/crd-validation/schema-check-memo';
 import { checkCrdForVersions } from '../lib/apiserver/crd-validation/version-support';
@@ -21,7 +21,9 @@ import { loadKubectlYaml } from '../lib/crd/kubectl-yaml';
 const ROOT = path.join(__dirname, '..');
 const CORPORA = [path.join(ROOT, '../shared/corpus/realworld'), path.join(ROOT, 'test/fixtures/realworld-crds')];
 /** Real CRDs beyond the corpus's sizes, vendored (test/fixtures/realworld-crds/SOURCES.tsv says where from), timed alone. */
-const LARGE_FILES = [path.join(ROOT, 'test/fixtures/realworld-crds/argo-workflows__workflowtemplates.argoproj.io.yaml')];
+const LARGE_FILES = [
+  path.join(ROOT, 'test/fixtures/realworld-crds/argo-workflows__workflowtemplates.argoproj.io.yaml'),
+];
 
 export interface CorpusTiming {
   readonly files: number;
@@ -62,24 +64,42 @@ export interface CrdCorpusResult {
 }
 
 export function runCrdCorpusBench(runs: number): CrdCorpusResult {
-  const dir = CORPORA.find(d => fs.existsSync(d))!;
-  const files = fs.readdirSync(dir).filter(f => f.endsWith('.yaml')).sort().map(f => path.join(dir, f));
+  const dir = CORPORA.find((d) => fs.existsSync(d))!;
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => path.join(dir, f));
   const largest = files.reduce((a, b) => (fs.statSync(b).size > fs.statSync(a).size ? b : a));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-corpus-bench-'));
   try {
     const app = path.join(work, 'crd-corpus-app.cjs');
     // tools/run-app's options
     esbuild.buildSync({
-      entryPoints: [path.join(__dirname, 'crd-corpus-app.ts')], bundle: true, platform: 'node', format: 'cjs',
-      target: `node${process.versions.node.split('.')[0]}`, outfile: app, logLevel: 'warning',
+      entryPoints: [path.join(__dirname, 'crd-corpus-app.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: `node${process.versions.node.split('.')[0]}`,
+      outfile: app,
+      logLevel: 'warning',
     });
     // before any timing: the range each project's app targets
     const minimumVersions = projectMinimumVersions([...files, ...LARGE_FILES]);
     const env = { ...process.env, CRD_CORPUS_MINIMUM_VERSIONS: JSON.stringify(minimumVersions) };
     const whole = medianOf(runs, () => timeCorpus(app, work, files, env));
     const one = medianOf(runs, () => timeCorpus(app, work, [largest], env));
-    const largeFiles = LARGE_FILES.map(f => ({ ...medianOf(runs, () => timeCorpus(app, work, [f], env)), file: path.basename(f) }));
-    return { corpus: path.relative(ROOT, dir), minimumVersions, whole, largest: { ...one, file: path.basename(largest) }, largeFiles };
+    const largeFiles = LARGE_FILES.map((f) => ({
+      ...medianOf(runs, () => timeCorpus(app, work, [f], env)),
+      file: path.basename(f),
+    }));
+    return {
+      corpus: path.relative(ROOT, dir),
+      minimumVersions,
+      whole,
+      largest: { ...one, file: path.basename(largest) },
+      largeFiles,
+    };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -98,10 +118,16 @@ function projectMinimumVersions(files: readonly string[]): Record<string, Kubern
   for (const file of files) {
     const memo = new SchemaCheckMemo();
     const crds = loadKubectlYaml(fs.readFileSync(file, 'utf8')) as CrdManifest[];
-    const from = KUBERNETES_VERSIONS.findIndex((_, i) => crds.every(crd => errorsOf(checkCrdForVersions(crd, KUBERNETES_VERSIONS.slice(i), memo)).length === 0));
-    if (from < 0) throw new Error(`${file}: refused by synth's checks of ${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}`);
+    const from = KUBERNETES_VERSIONS.findIndex((_, i) =>
+      crds.every((crd) => errorsOf(checkCrdForVersions(crd, KUBERNETES_VERSIONS.slice(i), memo)).length === 0),
+    );
+    if (from < 0) {
+      throw new Error(`${file}: refused by synth's checks of ${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}`);
+    }
     const project = projectOf(file);
-    if (out[project] === undefined || KUBERNETES_VERSIONS.indexOf(out[project]) < from) out[project] = KUBERNETES_VERSIONS[from];
+    if (out[project] === undefined || KUBERNETES_VERSIONS.indexOf(out[project]) < from) {
+      out[project] = KUBERNETES_VERSIONS[from];
+    }
   }
   return out;
 }
@@ -110,7 +136,12 @@ function timeCorpus(app: string, work: string, files: readonly string[], env: No
   const out = fs.mkdtempSync(path.join(work, 'out-'));
   try {
     const started = process.hrtime.bigint();
-    const run = spawnSync('/usr/bin/time', ['-f', 'BENCH_TIME %U %S', process.execPath, app, out, ...files], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const run = spawnSync('/usr/bin/time', ['-f', 'BENCH_TIME %U %S', process.execPath, app, out, ...files], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
     const processSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const time = /BENCH_TIME ([\d.]+) ([\d.]+)/.exec(run.stderr ?? '');
     if (run.status !== 0 || !time) throw new Error(`crd-corpus-app failed (${run.status}):\n${run.stderr}`);
@@ -118,9 +149,14 @@ function timeCorpus(app: string, work: string, files: readonly string[], env: No
     const r = JSON.parse(run.stdout.trim().split('\n').pop()!);
     const megabytes = r.bytes / 1e6;
     return {
-      files: r.files, megabytes: round(megabytes), importSeconds: round(r.importSeconds), validateSeconds: round(r.validateSeconds),
-      synthSeconds: round(r.synthSeconds), totalSeconds: round(r.totalSeconds),
-      processSeconds: round(processSeconds), processCpuSeconds: round(processCpuSeconds),
+      files: r.files,
+      megabytes: round(megabytes),
+      importSeconds: round(r.importSeconds),
+      validateSeconds: round(r.validateSeconds),
+      synthSeconds: round(r.synthSeconds),
+      totalSeconds: round(r.totalSeconds),
+      processSeconds: round(processSeconds),
+      processCpuSeconds: round(processCpuSeconds),
       validationMegabytesPerSecond: round(megabytes / (r.importSeconds + r.validateSeconds)),
       endToEndMegabytesPerSecond: round(megabytes / processSeconds),
       validationCpuMegabytesPerSecond: round(megabytes / r.validationCpuSeconds),

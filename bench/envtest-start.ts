@@ -49,9 +49,17 @@ async function main() {
     before: before ? (arg('before-label') ?? before) : undefined,
     runs,
     load1: { min: Math.min(...loads), max: Math.max(...loads) },
-    startMs: Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, { median: Math.round(median(xs)), min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) }])),
+    startMs: Object.fromEntries(
+      Object.entries(times).map(([k, xs]) => [
+        k,
+        { median: Math.round(median(xs)), min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) },
+      ]),
+    ),
   };
   console.log(JSON.stringify(result, null, 2));
   if (out) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

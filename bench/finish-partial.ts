@@ -13,10 +13,14 @@ import { ControllerRun, IdleRun, IMPLEMENTATIONS, summarize, summarizeIdle } fro
 const [dir, command] = process.argv.slice(2);
 if (!dir || !command) throw new Error('usage: finish-partial.ts <results dir> <the command that ran the series>');
 const runs: ControllerRun[] = JSON.parse(fs.readFileSync(path.join(dir, 'runs.partial.json'), 'utf8'));
-const idleText = fs.existsSync(path.join(dir, 'idle.partial.json')) ? fs.readFileSync(path.join(dir, 'idle.partial.json'), 'utf8').trim() : '';
+const idleText = fs.existsSync(path.join(dir, 'idle.partial.json'))
+  ? fs.readFileSync(path.join(dir, 'idle.partial.json'), 'utf8').trim()
+  : '';
 const idle: IdleRun[] = idleText ? JSON.parse(`[${idleText.replace(/\}\n\{/g, '},{')}]`) : [];
 const fixedCost = summarizeIdle(idle);
-const partialSummary = fs.existsSync(path.join(dir, 'summary.partial.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'summary.partial.json'), 'utf8')).summary : undefined;
+const partialSummary = fs.existsSync(path.join(dir, 'summary.partial.json'))
+  ? JSON.parse(fs.readFileSync(path.join(dir, 'summary.partial.json'), 'utf8')).summary
+  : undefined;
 // Sizes where both controllers finished as many runs count (with those runs); a size with an unpaired run is left out.
 const complete = [...new Set(runs.map((r) => r.foos))].filter((n) => {
   const go = runs.filter((r) => r.foos === n && r.implementation === 'go').length;
@@ -24,11 +28,19 @@ const complete = [...new Set(runs.map((r) => r.foos))].filter((n) => {
   return go > 0 && go === ours;
 });
 const kept = runs.filter((r) => complete.includes(r.foos));
-const summary = summarize(kept, fixedCost).map((s) => partialSummary?.find((p: { foos: number }) => p.foos === s.foos) ?? s);
+const summary = summarize(kept, fixedCost).map(
+  (s) => partialSummary?.find((p: { foos: number }) => p.foos === s.foos) ?? s,
+);
 const stat = fs.statSync(path.join(dir, 'runs.partial.json'));
 const results = {
   date: stat.mtime.toISOString(),
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, kernel: os.release() },
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    kernel: os.release(),
+  },
   loadavg: { start: kept[0]?.loadavg.start ?? [], end: kept[kept.length - 1]?.loadavg.end ?? [] },
   controller: {
     mode: 'side-by-side',
@@ -37,7 +49,9 @@ const results = {
     stoppedEarly: `the series was stopped before it finished (the machine's time ran out); sizes where Go and ours finished as many runs are kept with those runs (${complete.join(', ')} Foos; the runs column says how many), a run cut short is dropped`,
     steadyStateWindowSeconds: Math.max(0, ...kept.map((r) => r.steadyState.windowSeconds)),
     steadyStateRuns: 1,
-    runsPerSize: Object.fromEntries(complete.map((n) => [n, kept.filter((r) => r.foos === n && r.implementation === 'go').length])),
+    runsPerSize: Object.fromEntries(
+      complete.map((n) => [n, kept.filter((r) => r.foos === n && r.implementation === 'go').length]),
+    ),
     fixedCost,
     idleRuns: idle,
     summary,

@@ -3,9 +3,9 @@
  * contract plus `sharding` (the member Leases). The bench's entry only: the Foo chart's contract stays without it
  * (least privilege: that chart does not shard).
  */
-import { runControllerBinary } from '../runtime';
 import { FOO_CONTRACT } from '../controllers/foo/contract';
 import { setupFooController } from '../controllers/foo/controller';
+import { runControllerBinary } from '../runtime';
 
 runControllerBinary({
   name: 'foo',

@@ -17,28 +17,51 @@ type Loose = { readonly metadata?: any; readonly spec?: any; readonly status?: a
 const DRIVER_PARALLELISM = 16;
 
 function foo(i: number): Obj {
-  return { apiVersion: FOO.apiVersion, kind: FOO.kind, metadata: { name: `foo-${i}`, namespace: NAMESPACE }, spec: { deploymentName: `foo-${i}`, replicas: 1 } };
+  return {
+    apiVersion: FOO.apiVersion,
+    kind: FOO.kind,
+    metadata: { name: `foo-${i}`, namespace: NAMESPACE },
+    spec: { deploymentName: `foo-${i}`, replicas: 1 },
+  };
 }
 
 /** Runs `task` over `items` with at most `parallel` in flight. */
-export async function inParallel<T>(items: readonly T[], parallel: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function inParallel<T>(
+  items: readonly T[],
+  parallel: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, async () => {
-    while (next < items.length) await task(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
 }
 
 export async function createFoos(kube: PlainKube, n: number): Promise<void> {
-  await inParallel(Array.from({ length: n }, (_, i) => i), DRIVER_PARALLELISM, async (i) => { await kube.request('POST', FOOS, foo(i)); });
+  await inParallel(
+    Array.from({ length: n }, (_, i) => i),
+    DRIVER_PARALLELISM,
+    async (i) => {
+      await kube.request('POST', FOOS, foo(i));
+    },
+  );
 }
 
 /** Why a Foo is not converged, or undefined when it is (the upstream end state). */
 export function notConverged(f: Loose, d: Loose | undefined): string | undefined {
   const spec = f.spec as { deploymentName?: string; replicas?: number } | undefined;
   if (!d) return 'no Deployment';
-  const owner = (d.metadata?.ownerReferences as Array<{ controller?: boolean; uid?: string; kind?: string }> | undefined)?.find((r) => r.controller);
-  if (owner?.uid !== f.metadata?.uid || owner?.kind !== FOO.kind) return 'Deployment has no controller ownerReference to its Foo';
-  if ((d.spec as { replicas?: number } | undefined)?.replicas !== (spec?.replicas ?? 1)) return `Deployment replicas ${(d.spec as any)?.replicas} != ${spec?.replicas}`;
+  const owner = (
+    d.metadata?.ownerReferences as Array<{ controller?: boolean; uid?: string; kind?: string }> | undefined
+  )?.find((r) => r.controller);
+  if (owner?.uid !== f.metadata?.uid || owner?.kind !== FOO.kind) {
+    return 'Deployment has no controller ownerReference to its Foo';
+  }
+  if ((d.spec as { replicas?: number } | undefined)?.replicas !== (spec?.replicas ?? 1)) {
+    return `Deployment replicas ${(d.spec as any)?.replicas} != ${spec?.replicas}`;
+  }
   const available = (d.status as { availableReplicas?: number } | undefined)?.availableReplicas;
   if (available !== (spec?.replicas ?? 1)) return 'Deployment not yet available';
   const reported = (f.status as { availableReplicas?: number } | undefined)?.availableReplicas;
@@ -58,7 +81,10 @@ export class FooWorld {
   private allConverged: number | undefined;
   private onDone: (() => void) | undefined;
 
-  constructor(private readonly kube: PlainKube, private readonly n: number) {
+  constructor(
+    private readonly kube: PlainKube,
+    private readonly n: number,
+  ) {
     this.foos = new PlainMirror(kube, FOOS, (o) => this.check(o.metadata.name));
     this.deployments = new PlainMirror(kube, DEPLOYMENTS, (d) => this.deploymentChanged(d));
   }
@@ -70,8 +96,14 @@ export class FooWorld {
   /** Resolves with the time (ms since epoch) when every Foo had converged; rejects at the deadline. */
   waitConverged(deadlineMs: number): Promise<{ convergedAtMs: number; deploymentsAtMs?: number }> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${this.converged.size}/${this.n} Foos converged before the timeout`)), Math.max(0, deadlineMs - Date.now()));
-      this.onDone = () => { clearTimeout(timer); resolve({ convergedAtMs: this.allConverged!, deploymentsAtMs: this.deploymentsComplete }); };
+      const timer = setTimeout(
+        () => reject(new Error(`only ${this.converged.size}/${this.n} Foos converged before the timeout`)),
+        Math.max(0, deadlineMs - Date.now()),
+      );
+      this.onDone = () => {
+        clearTimeout(timer);
+        resolve({ convergedAtMs: this.allConverged!, deploymentsAtMs: this.deploymentsComplete });
+      };
       if (this.allConverged !== undefined) this.onDone();
     });
   }
@@ -91,7 +123,9 @@ export class FooWorld {
     const byName = new Map(deployments.items.map((d) => [d.metadata.name, d]));
     const problems: string[] = [];
     if (foos.items.length !== this.n) problems.push(`${foos.items.length} Foos, expected ${this.n}`);
-    if (deployments.items.length !== this.n) problems.push(`${deployments.items.length} Deployments, expected ${this.n}`);
+    if (deployments.items.length !== this.n) {
+      problems.push(`${deployments.items.length} Deployments, expected ${this.n}`);
+    }
     for (const f of foos.items) {
       const why = notConverged(f, byName.get(f.spec?.deploymentName ?? ''));
       if (why) problems.push(`${f.metadata.name}: ${why}`);
@@ -122,7 +156,9 @@ export class FooWorld {
   }
 
   private deploymentChanged(d: Obj): void {
-    if (this.deploymentsComplete === undefined && this.deployments.items.size >= this.n) this.deploymentsComplete = Date.now();
+    if (this.deploymentsComplete === undefined && this.deployments.items.size >= this.n) {
+      this.deploymentsComplete = Date.now();
+    }
     const owner = d.metadata.ownerReferences?.find((r) => r.controller);
     if (owner) this.check(owner.name);
     const replicas = d.spec?.replicas ?? 1;
@@ -151,9 +187,20 @@ export class FooWorld {
     const d = this.deployments.items.get(name);
     if (!d) return;
     const replicas = d.spec?.replicas ?? 1;
-    const status = { observedGeneration: d.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas };
+    const status = {
+      observedGeneration: d.metadata.generation,
+      replicas,
+      readyReplicas: replicas,
+      availableReplicas: replicas,
+      updatedReplicas: replicas,
+    };
     try {
-      await this.kube.request('PATCH', `${DEPLOYMENTS}/${encodeURIComponent(name)}/status`, { status }, 'application/merge-patch+json');
+      await this.kube.request(
+        'PATCH',
+        `${DEPLOYMENTS}/${encodeURIComponent(name)}/status`,
+        { status },
+        'application/merge-patch+json',
+      );
     } catch (err) {
       // Deleted meanwhile, or a conflict: the next watch event of this Deployment tries again.
       process.stderr.write(`bench driver: marking ${name} available failed: ${String(err)}\n`);
@@ -173,14 +220,22 @@ export function normalizedEndState(foos: readonly Loose[], deployments: readonly
   const out = new Map<string, string>();
   for (const f of foos) out.set(`Foo/${f.metadata?.name}`, sortedJson({ spec: f.spec, status: f.status }));
   for (const d of deployments) {
-    const annotations = Object.fromEntries(Object.entries(d.metadata?.annotations ?? {}).filter(([k]) => !IGNORED_ANNOTATIONS.has(k)));
-    out.set(`Deployment/${d.metadata?.name}`, sortedJson({
-      labels: d.metadata?.labels,
-      annotations,
-      ownerReferences: ((d.metadata?.ownerReferences ?? []) as Array<{ uid?: string }>).map(({ uid, ...ref }) => ({ ...ref, owner: owners.get(uid) })),
-      spec: d.spec,
-      availableReplicas: (d.status as { availableReplicas?: number } | undefined)?.availableReplicas ?? 0,
-    }));
+    const annotations = Object.fromEntries(
+      Object.entries(d.metadata?.annotations ?? {}).filter(([k]) => !IGNORED_ANNOTATIONS.has(k)),
+    );
+    out.set(
+      `Deployment/${d.metadata?.name}`,
+      sortedJson({
+        labels: d.metadata?.labels,
+        annotations,
+        ownerReferences: ((d.metadata?.ownerReferences ?? []) as Array<{ uid?: string }>).map(({ uid, ...ref }) => ({
+          ...ref,
+          owner: owners.get(uid),
+        })),
+        spec: d.spec,
+        availableReplicas: (d.status as { availableReplicas?: number } | undefined)?.availableReplicas ?? 0,
+      }),
+    );
   }
   return out;
 }

@@ -26,14 +26,26 @@ export interface Obj {
     readonly generation?: number;
     readonly labels?: Record<string, string>;
     readonly annotations?: Record<string, string>;
-    readonly ownerReferences?: ReadonlyArray<{ readonly apiVersion: string; readonly kind: string; readonly name: string; readonly uid: string; readonly controller?: boolean; readonly blockOwnerDeletion?: boolean }>;
+    readonly ownerReferences?: ReadonlyArray<{
+      readonly apiVersion: string;
+      readonly kind: string;
+      readonly name: string;
+      readonly uid: string;
+      readonly controller?: boolean;
+      readonly blockOwnerDeletion?: boolean;
+    }>;
   };
   readonly spec?: any;
   readonly status?: any;
 }
 
 export class HttpError extends Error {
-  constructor(readonly status: number, method: string, path: string, body: string) {
+  constructor(
+    readonly status: number,
+    method: string,
+    path: string,
+    body: string,
+  ) {
     super(`${method} ${path}: HTTP ${status}: ${body.slice(0, 300)}`);
   }
 }
@@ -56,19 +68,32 @@ export class PlainKube {
   request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<any> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const req = https.request({
-        hostname: this.base.hostname, port: this.base.port, path, method, agent: this.agent,
-        headers: { Authorization: `Bearer ${this.target.token}`, Accept: 'application/json', ...(payload === undefined ? {} : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) resolve(text ? JSON.parse(text) : {});
-          else reject(new HttpError(res.statusCode ?? 0, method, path, text));
-        });
-        res.on('error', reject);
-      });
+      const req = https.request(
+        {
+          hostname: this.base.hostname,
+          port: this.base.port,
+          path,
+          method,
+          agent: this.agent,
+          headers: {
+            Authorization: `Bearer ${this.target.token}`,
+            Accept: 'application/json',
+            ...(payload === undefined
+              ? {}
+              : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) resolve(text ? JSON.parse(text) : {});
+            else reject(new HttpError(res.statusCode ?? 0, method, path, text));
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -80,7 +105,10 @@ export class PlainKube {
     let resourceVersion = '';
     let cont = '';
     do {
-      const page = await this.request('GET', `${collection}?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+      const page = await this.request(
+        'GET',
+        `${collection}?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+      );
       items.push(...page.items);
       resourceVersion ||= page.metadata.resourceVersion;
       cont = page.metadata.continue ?? '';
@@ -93,44 +121,76 @@ export class PlainKube {
    * resourceVersion only). `onEnd` is called when the server ends the stream (with the last
    * resourceVersion seen) or the connection fails; `stop()` ends it without calling `onEnd`.
    */
-  watch(collection: string, resourceVersion: string, onEvent: (type: string, obj: Obj) => void, onEnd: (resourceVersion: string, err?: Error) => void): { stop(): void } {
+  watch(
+    collection: string,
+    resourceVersion: string,
+    onEvent: (type: string, obj: Obj) => void,
+    onEnd: (resourceVersion: string, err?: Error) => void,
+  ): { stop(): void } {
     let stopped = false;
     let last = resourceVersion;
     const path = `${collection}?watch=1&allowWatchBookmarks=true&timeoutSeconds=3600&resourceVersion=${encodeURIComponent(resourceVersion)}`;
-    const req = https.request({ hostname: this.base.hostname, port: this.base.port, path, method: 'GET', agent: this.agent, headers: { Authorization: `Bearer ${this.target.token}`, Accept: 'application/json' } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        if (!stopped) onEnd(last, new HttpError(res.statusCode ?? 0, 'GET', path, ''));
-        return;
-      }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let start = 0;
-        let i: number;
-        while ((i = buffer.indexOf('\n', start)) >= 0) {
-          const line = buffer.slice(start, i);
-          start = i + 1;
-          if (!line.trim()) continue;
-          const event = JSON.parse(line) as { type: string; object: Obj };
-          if (event.type === 'ERROR') {
-            stopped = true;
-            req.destroy();
-            onEnd(last, new Error(`watch ${collection}: ${JSON.stringify(event.object)}`));
-            return;
-          }
-          last = event.object.metadata.resourceVersion ?? last;
-          if (event.type !== 'BOOKMARK') onEvent(event.type, event.object);
+    const req = https.request(
+      {
+        hostname: this.base.hostname,
+        port: this.base.port,
+        path,
+        method: 'GET',
+        agent: this.agent,
+        headers: { Authorization: `Bearer ${this.target.token}`, Accept: 'application/json' },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          if (!stopped) onEnd(last, new HttpError(res.statusCode ?? 0, 'GET', path, ''));
+          return;
         }
-        buffer = buffer.slice(start);
-      });
-      res.on('end', () => { if (!stopped) onEnd(last); });
-      res.on('error', (err) => { if (!stopped) { stopped = true; onEnd(last, err); } });
+        res.setEncoding('utf8');
+        let buffer = '';
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let start = 0;
+          let i: number;
+          while ((i = buffer.indexOf('\n', start)) >= 0) {
+            const line = buffer.slice(start, i);
+            start = i + 1;
+            if (!line.trim()) continue;
+            const event = JSON.parse(line) as { type: string; object: Obj };
+            if (event.type === 'ERROR') {
+              stopped = true;
+              req.destroy();
+              onEnd(last, new Error(`watch ${collection}: ${JSON.stringify(event.object)}`));
+              return;
+            }
+            last = event.object.metadata.resourceVersion ?? last;
+            if (event.type !== 'BOOKMARK') onEvent(event.type, event.object);
+          }
+          buffer = buffer.slice(start);
+        });
+        res.on('end', () => {
+          if (!stopped) onEnd(last);
+        });
+        res.on('error', (err) => {
+          if (!stopped) {
+            stopped = true;
+            onEnd(last, err);
+          }
+        });
+      },
+    );
+    req.on('error', (err) => {
+      if (!stopped) {
+        stopped = true;
+        onEnd(last, err);
+      }
     });
-    req.on('error', (err) => { if (!stopped) { stopped = true; onEnd(last, err); } });
     req.end();
-    return { stop: () => { stopped = true; req.destroy(); } };
+    return {
+      stop: () => {
+        stopped = true;
+        req.destroy();
+      },
+    };
   }
 }
 
@@ -144,7 +204,11 @@ export class PlainMirror {
   private watching: { stop(): void } | undefined;
   private stopped = false;
 
-  constructor(private readonly kube: PlainKube, private readonly collection: string, private readonly onChange: (obj: Obj) => void) {}
+  constructor(
+    private readonly kube: PlainKube,
+    private readonly collection: string,
+    private readonly onChange: (obj: Obj) => void,
+  ) {}
 
   async start(): Promise<void> {
     const { items, resourceVersion } = await this.kube.list(this.collection);
@@ -160,23 +224,31 @@ export class PlainMirror {
 
   private watchFrom(resourceVersion: string): void {
     if (this.stopped) return;
-    this.watching = this.kube.watch(this.collection, resourceVersion, (type, obj) => {
-      if (type === 'DELETED') this.items.delete(obj.metadata.name);
-      else this.items.set(obj.metadata.name, obj);
-      this.onChange(obj);
-    }, (last, err) => {
-      if (this.stopped) return;
-      if (!err) return this.watchFrom(last);
-      // Gone (410) or a failed connection: list afresh after a short pause, then watch again.
-      setTimeout(() => {
-        this.kube.list(this.collection).then(({ items, resourceVersion }) => {
-          this.items.clear();
-          for (const o of items) this.items.set(o.metadata.name, o);
-          for (const o of items) this.onChange(o);
-          this.watchFrom(resourceVersion);
-        }, () => this.watchFrom(last));
-      }, 200);
-    });
+    this.watching = this.kube.watch(
+      this.collection,
+      resourceVersion,
+      (type, obj) => {
+        if (type === 'DELETED') this.items.delete(obj.metadata.name);
+        else this.items.set(obj.metadata.name, obj);
+        this.onChange(obj);
+      },
+      (last, err) => {
+        if (this.stopped) return;
+        if (!err) return this.watchFrom(last);
+        // Gone (410) or a failed connection: list afresh after a short pause, then watch again.
+        setTimeout(() => {
+          this.kube.list(this.collection).then(
+            ({ items, resourceVersion }) => {
+              this.items.clear();
+              for (const o of items) this.items.set(o.metadata.name, o);
+              for (const o of items) this.onChange(o);
+              this.watchFrom(resourceVersion);
+            },
+            () => this.watchFrom(last),
+          );
+        }, 200);
+      },
+    );
   }
 }
 
@@ -187,6 +259,12 @@ export function sortedJson(value: unknown): string {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
   return value;
 }

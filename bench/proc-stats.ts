@@ -30,7 +30,11 @@ export function procStats(pid: number): ProcStats {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssMiB: round(kb('VmRSS') / 1024), peakRssMiB: round(kb('VmHWM') / 1024), cpuSeconds: round(ticks / clockTicks()) };
+  return {
+    rssMiB: round(kb('VmRSS') / 1024),
+    peakRssMiB: round(kb('VmHWM') / 1024),
+    cpuSeconds: round(ticks / clockTicks()),
+  };
 }
 
 function round(x: number): number {

@@ -53,7 +53,9 @@ export async function startBenchControlPlane(crds: object[]): Promise<BenchContr
   const close = async () => {
     await plane?.stop();
     // BENCH_KEEP_AUDIT=<folder>: keep each run's audit log there (a request timeline, for finding where time goes).
-    if (process.env.BENCH_KEEP_AUDIT && fs.existsSync(auditLog)) fs.copyFileSync(auditLog, path.join(process.env.BENCH_KEEP_AUDIT, `${path.basename(dir)}.log`));
+    if (process.env.BENCH_KEEP_AUDIT && fs.existsSync(auditLog)) {
+      fs.copyFileSync(auditLog, path.join(process.env.BENCH_KEEP_AUDIT, `${path.basename(dir)}.log`));
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -61,7 +63,11 @@ export async function startBenchControlPlane(crds: object[]): Promise<BenchContr
       crds,
       startTimeoutMs: 120_000,
       baseDir: BASE_DIR,
-      apiServerFlags: [`--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`, '--audit-log-maxsize=0'],
+      apiServerFlags: [
+        `--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`,
+        `--audit-log-path=${auditLog}`,
+        '--audit-log-maxsize=0',
+      ],
     });
     const identity = await plane.serviceAccount(CONTROLLER_SA.namespace, CONTROLLER_SA.name, 7200);
     const bound = await plane.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
@@ -69,7 +75,9 @@ export async function startBenchControlPlane(crds: object[]): Promise<BenchContr
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
       subjects: [{ kind: 'ServiceAccount', namespace: CONTROLLER_SA.namespace, name: CONTROLLER_SA.name }],
     });
-    if (bound.code !== 201) throw new Error(`bench: binding ${CONTROLLER_USER} failed (${bound.code}): ${JSON.stringify(bound.body)}`);
+    if (bound.code !== 201) {
+      throw new Error(`bench: binding ${CONTROLLER_USER} failed (${bound.code}): ${JSON.stringify(bound.body)}`);
+    }
     const controllerKubeconfig = path.join(dir, 'controller.kubeconfig');
     plane.writeKubeconfig(controllerKubeconfig, identity);
     return { plane, controllerKubeconfig, auditLog, close };
@@ -89,7 +97,11 @@ export function auditLogFiles(auditLog: string): string[] {
   const ext = path.extname(auditLog);
   const base = path.basename(auditLog, ext);
   const rotated = fs.existsSync(dir)
-    ? fs.readdirSync(dir).filter((f) => f.startsWith(`${base}-`) && f.endsWith(ext)).sort().map((f) => path.join(dir, f))
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.startsWith(`${base}-`) && f.endsWith(ext))
+        .sort()
+        .map((f) => path.join(dir, f))
     : [];
   return [...rotated, ...(fs.existsSync(auditLog) ? [auditLog] : [])];
 }
@@ -98,19 +110,21 @@ export function auditLogFiles(auditLog: string): string[] {
 export function readAudit(auditLog: string): AuditedRequest[] {
   const seen = new Set<string>();
   const out: AuditedRequest[] = [];
-  for (const file of auditLogFiles(auditLog)) for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line);
-    if (e.user?.username !== CONTROLLER_USER || seen.has(e.auditID)) continue;
-    seen.add(e.auditID);
-    const ref = e.objectRef ?? {};
-    out.push({
-      verb: e.verb,
-      resource: ref.subresource ? `${ref.resource}/${ref.subresource}` : (ref.resource ?? e.requestURI),
-      code: e.responseStatus?.code ?? 0,
-      receivedMs: Date.parse(e.requestReceivedTimestamp),
-      latencyMs: (Date.parse(e.stageTimestamp) - Date.parse(e.requestReceivedTimestamp)) || 0,
-    });
+  for (const file of auditLogFiles(auditLog)) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line);
+      if (e.user?.username !== CONTROLLER_USER || seen.has(e.auditID)) continue;
+      seen.add(e.auditID);
+      const ref = e.objectRef ?? {};
+      out.push({
+        verb: e.verb,
+        resource: ref.subresource ? `${ref.resource}/${ref.subresource}` : (ref.resource ?? e.requestURI),
+        code: e.responseStatus?.code ?? 0,
+        receivedMs: Date.parse(e.requestReceivedTimestamp),
+        latencyMs: Date.parse(e.stageTimestamp) - Date.parse(e.requestReceivedTimestamp) || 0,
+      });
+    }
   }
   return out;
 }
@@ -136,7 +150,9 @@ export function meanLatency(requests: readonly AuditedRequest[]): Record<string,
     s.count++;
     sums.set(key, s);
   }
-  return Object.fromEntries([...sums].sort(([a], [b]) => a.localeCompare(b)).map(([k, s]) => [k, Math.round((s.total / s.count) * 10) / 10]));
+  return Object.fromEntries(
+    [...sums].sort(([a], [b]) => a.localeCompare(b)).map(([k, s]) => [k, Math.round((s.total / s.count) * 10) / 10]),
+  );
 }
 
 export const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);

@@ -15,7 +15,7 @@ import { assetsFor, ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test
 import { REALWORLD_CORPUS } from '../test/support/differential/corpus';
 
 function arg(name: string, fallback: string): string {
-  const eq = process.argv.find(a => a.startsWith(`--${name}=`));
+  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
   const i = process.argv.indexOf(`--${name}`);
   return eq ? eq.split('=')[1] : i >= 0 ? process.argv[i + 1] : fallback;
 }
@@ -35,12 +35,15 @@ async function main(): Promise<void> {
   // as test/apiserver/realworld-corpus.test.ts: ../shared's corpus and the vendored files (larger ones among them)
   const byName = new Map<string, string>();
   for (const dir of [REALWORLD_CORPUS, path.join(__dirname, '../test/fixtures/realworld-crds')]) {
-    for (const f of fs.readdirSync(dir).filter(n => n.endsWith('.yaml'))) byName.set(f, path.join(dir, f));
+    for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml'))) byName.set(f, path.join(dir, f));
   }
   const files = [...byName.keys()].sort();
   const results = [];
   for (const version of versions) {
-    const assets = version === '1.32' && process.env.KUBEBUILDER_ASSETS ? { dir: process.env.KUBEBUILDER_ASSETS } : assetsFor(version);
+    const assets =
+      version === '1.32' && process.env.KUBEBUILDER_ASSETS
+        ? { dir: process.env.KUBEBUILDER_ASSETS }
+        : assetsFor(version);
     if ('missing' in assets) throw new Error(assets.missing);
     const plane = await ControlPlane.start({ assetsDir: assets.dir });
     const refused: { file: string; cause: string; message: string; oursRefuses: boolean }[] = [];
@@ -50,19 +53,34 @@ async function main(): Promise<void> {
         const text = fs.readFileSync(byName.get(file)!, 'utf8');
         const manifest = yaml.parse(text) as CrdManifest;
         const ours = errorsOf([...validateCrdManifest(manifest), ...checkCrdForVersions(manifest, [version])]);
-        const r = await plane.request('PATCH', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${manifest.metadata.name}?fieldManager=corpus&dryRun=All&fieldValidation=Strict`,
-          text, { contentType: 'application/apply-patch+yaml', timeoutMs: 180_000 });
+        const r = await plane.request(
+          'PATCH',
+          `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${manifest.metadata.name}?fieldManager=corpus&dryRun=All&fieldValidation=Strict`,
+          text,
+          { contentType: 'application/apply-patch+yaml', timeoutMs: 180_000 },
+        );
         const theirs = r.code >= 300 ? String(r.body?.message) : undefined;
-        if ((theirs !== undefined) === (ours.length > 0)) agree++;
-        if (theirs !== undefined) refused.push({ file, cause: cause(theirs), message: theirs.slice(0, 400), oursRefuses: ours.length > 0 });
+        if ((theirs !== undefined) === ours.length > 0) agree++;
+        if (theirs !== undefined) {
+          refused.push({ file, cause: cause(theirs), message: theirs.slice(0, 400), oursRefuses: ours.length > 0 });
+        }
       }
     } finally {
       await plane.stop();
     }
     const byCause: Record<string, number> = {};
     for (const x of refused) byCause[x.cause] = (byCause[x.cause] ?? 0) + 1;
-    console.log(`v${version}: ${refused.length}/${files.length} refused (${JSON.stringify(byCause)}); our verdict equal on ${agree}/${files.length}`);
-    results.push({ kubernetesVersion: version, files: files.length, refused: refused.length, byCause, agree, refusedFiles: refused });
+    console.log(
+      `v${version}: ${refused.length}/${files.length} refused (${JSON.stringify(byCause)}); our verdict equal on ${agree}/${files.length}`,
+    );
+    results.push({
+      kubernetesVersion: version,
+      files: files.length,
+      refused: refused.length,
+      byCause,
+      agree,
+      refusedFiles: refused,
+    });
   }
   const report = {
     date: new Date().toISOString(),

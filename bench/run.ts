@@ -16,16 +16,27 @@
 // cost, subtracted for the per-Foo bytes; default --runs), --timeout-seconds=S (per run until convergence;
 // default 900). BENCH_KEEP_AUDIT=<folder> keeps each controller run's audit log (the apiserver's timeline of
 // its requests) in that folder. --nice=N: the niceness of the whole bench (default -10, see NICE below; 0 for none).
-import * as fs from 'fs';
 import { spawnSync } from 'child_process';
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { clusterTarget } from './bench-targets';
-import { bundleFooController, ControllerResult, runControllerBench } from './controller-bench';
-import { ControllerRun, FixedCost, IdleRun, Implementation, IMPLEMENTATIONS, runIdleSeries, runSideBySide, SizeSummary, summarize, summarizeIdle } from './side-by-side';
-import { Panel, renderSvg } from './svg-chart';
 import { CliSynthResult, runCliSynthBench } from './cli-synth-bench';
+import { bundleFooController, ControllerResult, runControllerBench } from './controller-bench';
 import { CrdCorpusResult, runCrdCorpusBench } from './crd-corpus-bench';
+import {
+  ControllerRun,
+  FixedCost,
+  IdleRun,
+  Implementation,
+  IMPLEMENTATIONS,
+  runIdleSeries,
+  runSideBySide,
+  SizeSummary,
+  summarize,
+  summarizeIdle,
+} from './side-by-side';
+import { Panel, renderSvg } from './svg-chart';
 import { DemoAppsResult, runDemoAppsBench, runSynthBench, SynthResult } from './synth-bench';
 
 const argv = process.argv.slice(2);
@@ -35,11 +46,23 @@ const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.s
 const quick = flag('quick');
 const only = option('only');
 const runs = Number(option('runs') ?? (quick ? 1 : 3));
-const SYNTH_SIZES: Array<[number, number]> = quick ? [[10, 100], [40, 400]] : [[10, 100], [50, 500], [100, 1000], [200, 2000]];
+const SYNTH_SIZES: Array<[number, number]> = quick
+  ? [
+      [10, 100],
+      [40, 400],
+    ]
+  : [
+      [10, 100],
+      [50, 500],
+      [100, 1000],
+      [200, 2000],
+    ];
 const FOO_COUNTS = option('sizes')?.split(',').map(Number) ?? (quick ? [200] : [1000, 5000, 10000]);
 const steadySeconds = Number(option('steady-seconds') ?? (quick ? 15 : 120));
 const implementations = (option('impl')?.split(',') ?? ['go', 'ours']) as Implementation[];
-const runsPerSize = new Map((option('runs-per-size')?.split(',') ?? []).map((pair) => pair.split(':').map(Number) as [number, number]));
+const runsPerSize = new Map(
+  (option('runs-per-size')?.split(',') ?? []).map((pair) => pair.split(':').map(Number) as [number, number]),
+);
 const steadyRuns = option('steady-runs') === undefined ? undefined : Number(option('steady-runs'));
 const oursArgs = option('ours-args')?.split(' ').filter(Boolean);
 const oursNodeFlags = option('ours-node-flags')?.split(' ').filter(Boolean);
@@ -91,9 +114,22 @@ function atBenchPriority(): boolean {
     return true;
   }
   if (NICE === 0 && os.getPriority() === 0) return true;
-  const r = spawnSync('setsid', ['--wait', 'nice', '-n', String(NICE - os.getPriority()), process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit', env: { ...process.env, BENCH_RENICED: '1' },
-  });
+  const r = spawnSync(
+    'setsid',
+    [
+      '--wait',
+      'nice',
+      '-n',
+      String(NICE - os.getPriority()),
+      process.execPath,
+      ...process.execArgv,
+      ...process.argv.slice(1),
+    ],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_RENICED: '1' },
+    },
+  );
   process.exitCode = r.status ?? 1;
   return false;
 }
@@ -113,7 +149,9 @@ async function main() {
   if (!atBenchPriority()) return;
   // What the bench actually runs at (an unprivileged user cannot lower it: nice warns and runs at 0).
   const priority = benchPriority();
-  if (priority.bench !== NICE) console.error(`bench: running at niceness ${priority.bench}, not ${NICE} (nice needs root to lower it)`);
+  if (priority.bench !== NICE) {
+    console.error(`bench: running at niceness ${priority.bench}, not ${NICE} (nice needs root to lower it)`);
+  }
   const loadavgStart = os.loadavg();
   const dir = path.join(__dirname, 'results', new Date().toISOString().replace(/[:.]/g, '-'));
   fs.mkdirSync(dir, { recursive: true });
@@ -123,7 +161,9 @@ async function main() {
   let cliSynth: CliSynthResult | undefined;
   if (only === undefined || only === 'cli-synth') {
     cliSynth = runCliSynthBench(Math.max(runs, 10));
-    console.error(`npx cdk8s synth: ${cliSynth.cdk8sSynth.median.wallSeconds}s vs plain cdk8s app ${cliSynth.plainSynth.median.wallSeconds}s (ratio ${cliSynth.wallRatioMedian}); app CPU with/without code cache ${cliSynth.appWithCodeCache.median.cpuSeconds}/${cliSynth.appWithoutCodeCache.median.cpuSeconds} s; load ${cliSynth.loadavg.min}-${cliSynth.loadavg.max}`);
+    console.error(
+      `npx cdk8s synth: ${cliSynth.cdk8sSynth.median.wallSeconds}s vs plain cdk8s app ${cliSynth.plainSynth.median.wallSeconds}s (ratio ${cliSynth.wallRatioMedian}); app CPU with/without code cache ${cliSynth.appWithCodeCache.median.cpuSeconds}/${cliSynth.appWithoutCodeCache.median.cpuSeconds} s; load ${cliSynth.loadavg.min}-${cliSynth.loadavg.max}`,
+    );
   }
   if (only !== 'controller' && only !== 'crd-corpus' && only !== 'cli-synth') {
     // Whole processes, at least 10 of each, alternating (noise on a shared machine).
@@ -131,14 +171,18 @@ async function main() {
     for (const [n, m] of SYNTH_SIZES) {
       const r = runSynthBench(n, m, synthRuns);
       synth.push(r);
-      console.error(`synth N=${n} M=${m}: ours ${r.ours.wallSeconds}s / baseline ${r.baseline.wallSeconds}s = ${r.wallRatio}x (load ${r.loadavg.min}-${r.loadavg.max})`);
+      console.error(
+        `synth N=${n} M=${m}: ours ${r.ours.wallSeconds}s / baseline ${r.baseline.wallSeconds}s = ${r.wallRatio}x (load ${r.loadavg.min}-${r.loadavg.max})`,
+      );
     }
     demoApps = runDemoAppsBench(synthRuns);
   }
   let crdCorpus: CrdCorpusResult | undefined;
   if (only === undefined || only === 'crd-corpus') {
     crdCorpus = runCrdCorpusBench(runs);
-    console.error(`CRD corpus: ${crdCorpus.whole.megabytes} MB: validation ${crdCorpus.whole.validationMegabytesPerSecond} MB/s, end to end ${crdCorpus.whole.endToEndMegabytesPerSecond} MB/s`);
+    console.error(
+      `CRD corpus: ${crdCorpus.whole.megabytes} MB: validation ${crdCorpus.whole.validationMegabytesPerSecond} MB/s, end to end ${crdCorpus.whole.endToEndMegabytesPerSecond} MB/s`,
+    );
   }
 
   let controller: SideBySideResults | ControllerResult[] | undefined;
@@ -151,25 +195,46 @@ async function main() {
     } else if (assets && fs.existsSync(path.join(assets, 'kube-apiserver'))) {
       const partial: ControllerRun[] = [];
       const sideBySide = {
-        bundle, goBinary: path.join(assets, 'sample-controller'), steadySeconds, steadyRuns, timeoutSeconds,
-        profileDir: dir, cpuProfile: flag('cpu-profile'), heapSnapshot: flag('heap-snapshot'), implementations, oursArgs, oursNodeFlags,
+        bundle,
+        goBinary: path.join(assets, 'sample-controller'),
+        steadySeconds,
+        steadyRuns,
+        timeoutSeconds,
+        profileDir: dir,
+        cpuProfile: flag('cpu-profile'),
+        heapSnapshot: flag('heap-snapshot'),
+        implementations,
+        oursArgs,
+        oursNodeFlags,
       };
       const idle = await runIdleSeries(idleRuns, sideBySide, (r) => {
         fs.writeFileSync(path.join(dir, 'idle.partial.json'), JSON.stringify(r, null, 2) + '\n', { flag: 'a' });
-        console.error(`controller ${r.implementation} idle run ${r.run}: watching after ${r.watchingSeconds}s, RSS ${r.atIdle.rssMiB} MiB (peak ${r.atIdle.peakRssMiB}), loadavg ${r.loadavg.end[0]}`);
+        console.error(
+          `controller ${r.implementation} idle run ${r.run}: watching after ${r.watchingSeconds}s, RSS ${r.atIdle.rssMiB} MiB (peak ${r.atIdle.peakRssMiB}), loadavg ${r.loadavg.end[0]}`,
+        );
       });
       const fixedCost = summarizeIdle(idle);
-      const all = await runSideBySide(FOO_COUNTS, (n) => runsPerSize.get(n) ?? runs, sideBySide, (r) => {
-        // Written after every run, so a benchmark stopped early still leaves its figures.
-        partial.push(r);
-        fs.writeFileSync(path.join(dir, 'runs.partial.json'), JSON.stringify(partial, null, 2) + '\n');
-        // The summary so far (end-state diffs included, which need the in-memory end states): a series stopped
-        // early still leaves medians and diffs of the sizes it finished.
-        fs.writeFileSync(path.join(dir, 'summary.partial.json'), JSON.stringify({ fixedCost, idleRuns: idle, summary: summarize(partial, fixedCost) }, null, 2) + '\n');
-        console.error(`controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, `
-        + `${r.atConvergence.cpuSeconds} CPU s (apiserver ${r.apiserverCpuSeconds}, etcd ${r.etcdCpuSeconds}, driver ${r.driverCpuSeconds}), first write at ${r.firstWriteSeconds}s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, `
-        + `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.start[0]}-${r.loadavg.end[0]}, niceness ${JSON.stringify(r.priority)}`);
-      });
+      const all = await runSideBySide(
+        FOO_COUNTS,
+        (n) => runsPerSize.get(n) ?? runs,
+        sideBySide,
+        (r) => {
+          // Written after every run, so a benchmark stopped early still leaves its figures.
+          partial.push(r);
+          fs.writeFileSync(path.join(dir, 'runs.partial.json'), JSON.stringify(partial, null, 2) + '\n');
+          // The summary so far (end-state diffs included, which need the in-memory end states): a series stopped
+          // early still leaves medians and diffs of the sizes it finished.
+          fs.writeFileSync(
+            path.join(dir, 'summary.partial.json'),
+            JSON.stringify({ fixedCost, idleRuns: idle, summary: summarize(partial, fixedCost) }, null, 2) + '\n',
+          );
+          console.error(
+            `controller ${r.implementation} N=${r.foos} run ${r.run}: converged in ${r.convergeSeconds}s, peak RSS ${r.atEnd.peakRssMiB} MiB, ` +
+              `${r.atConvergence.cpuSeconds} CPU s (apiserver ${r.apiserverCpuSeconds}, etcd ${r.etcdCpuSeconds}, driver ${r.driverCpuSeconds}), first write at ${r.firstWriteSeconds}s, ${r.requestsPerFoo} requests/Foo, steady state ${r.steadyState.writes} writes ${r.steadyState.watches} watches, ` +
+              `end state ${r.endStateProblems.length ? 'WRONG: ' + r.endStateProblems[0] : 'ok'}, loadavg ${r.loadavg.start[0]}-${r.loadavg.end[0]}, niceness ${JSON.stringify(r.priority)}`,
+          );
+        },
+      );
       controller = {
         mode: 'side-by-side',
         implementations: Object.fromEntries(implementations.map((i) => [i, IMPLEMENTATIONS[i]])),
@@ -185,25 +250,61 @@ async function main() {
         runs: all,
       };
     } else {
-      console.error('controller benchmark skipped: set KUBEBUILDER_ASSETS (real kube-apiserver and sample-controller) or KUBECONFIG');
+      console.error(
+        'controller benchmark skipped: set KUBEBUILDER_ASSETS (real kube-apiserver and sample-controller) or KUBECONFIG',
+      );
     }
   }
 
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, kernel: os.release() };
-  const results = { date: new Date().toISOString(), machine, priority, loadavg: { start: loadavgStart, end: os.loadavg() }, quick, runs, synth, demoApps, cliSynth, crdCorpus, controller };
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    kernel: os.release(),
+  };
+  const results = {
+    date: new Date().toISOString(),
+    machine,
+    priority,
+    loadavg: { start: loadavgStart, end: os.loadavg() },
+    quick,
+    runs,
+    synth,
+    demoApps,
+    cliSynth,
+    crdCorpus,
+    controller,
+  };
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   fs.writeFileSync(path.join(dir, 'chart.svg'), renderSvg([...synthPanels(synth), ...controllerPanels(controller)]));
 
   if (synth.length) {
     console.log('\nSynth (median of %d; wall time includes process start)', synth[0].runs);
-    console.table(synth.map((s) => ({ CRDs: s.crds, examples: s.examples, 'ours s': s.ours.wallSeconds, 'baseline s': s.baseline.wallSeconds, 'time ratio': s.wallRatio, 'ours MiB': s.ours.peakRssMiB, 'baseline MiB': s.baseline.peakRssMiB, 'RSS ratio': s.rssRatio })));
+    console.table(
+      synth.map((s) => ({
+        CRDs: s.crds,
+        examples: s.examples,
+        'ours s': s.ours.wallSeconds,
+        'baseline s': s.baseline.wallSeconds,
+        'time ratio': s.wallRatio,
+        'ours MiB': s.ours.peakRssMiB,
+        'baseline MiB': s.baseline.peakRssMiB,
+        'RSS ratio': s.rssRatio,
+      })),
+    );
   }
   if (crdCorpus) {
     console.log(`\nReal-world CRDs through fromFile + synth with every check (${crdCorpus.corpus}, median of ${runs})`);
-    console.table([{ set: 'whole corpus', ...crdCorpus.whole }, ...[crdCorpus.largest, ...crdCorpus.largeFiles].map(f => ({ set: f.file, ...f }))]);
+    console.table([
+      { set: 'whole corpus', ...crdCorpus.whole },
+      ...[crdCorpus.largest, ...crdCorpus.largeFiles].map((f) => ({ set: f.file, ...f })),
+    ]);
   }
   if (demoApps) {
-    console.log(`\nDemo apps (apps/main.ts: SampleDB + Foo), median of ${synth[0]?.runs ?? runs}: where the time of \`npx cdk8s synth\` goes`);
+    console.log(
+      `\nDemo apps (apps/main.ts: SampleDB + Foo), median of ${synth[0]?.runs ?? runs}: where the time of \`npx cdk8s synth\` goes`,
+    );
     console.table([
       { step: 'npx cdk8s synth (as a user runs it)', ...demoApps.cli },
       { step: 'npx cdk8s --version (npx + CLI, no app)', ...demoApps.cliStartup },
@@ -214,19 +315,44 @@ async function main() {
   }
   if (controller && !Array.isArray(controller)) {
     console.log(`\nFoo controllers side by side (median of ${JSON.stringify(controller.runsPerSize)} runs; ours/Go)`);
-    console.table(controller.summary.map((s) => ({
-      Foos: s.foos, 'Go s': s.go.convergeSeconds, 'ours s': s.ours.convergeSeconds, 'time ratio': s.ratios.convergeSeconds,
-      'Go MiB': s.go.peakRssMiB, 'ours MiB': s.ours.peakRssMiB, 'RSS ratio': s.ratios.peakRssMiB,
-      'Go CPU s': s.go.cpuSeconds, 'ours CPU s': s.ours.cpuSeconds, 'apiserver CPU s Go/ours': `${s.go.apiserverCpuSeconds}/${s.ours.apiserverCpuSeconds}`,
-      'first write s Go/ours': `${s.go.firstWriteSeconds}/${s.ours.firstWriteSeconds}`, 'Go req/Foo': s.go.requestsPerFoo, 'ours req/Foo': s.ours.requestsPerFoo,
-      'steady writes Go/ours': `${s.go.steadyStateWrites}/${s.ours.steadyStateWrites}`, 'end states equal': s.endStatesEqual,
-      'objects diffed': `${s.endStateDiff.objects} x ${s.endStateDiff.pairs}, ${s.endStateDiff.differingObjects} differ`,
-      'KiB/Foo Go/ours': s.perFooKiB ? `${s.perFooKiB.go}/${s.perFooKiB.ours}` : '',
-    })));
-    console.log(`fixed cost (no Foo, peak RSS MiB): Go ${controller.fixedCost.go?.peakRssMiB}, ours ${controller.fixedCost.ours?.peakRssMiB}`);
-    for (const s of controller.summary) for (const e of s.endStateDiff.examples) console.log(`end state differs at ${s.foos}: ${e}`);
+    console.table(
+      controller.summary.map((s) => ({
+        Foos: s.foos,
+        'Go s': s.go.convergeSeconds,
+        'ours s': s.ours.convergeSeconds,
+        'time ratio': s.ratios.convergeSeconds,
+        'Go MiB': s.go.peakRssMiB,
+        'ours MiB': s.ours.peakRssMiB,
+        'RSS ratio': s.ratios.peakRssMiB,
+        'Go CPU s': s.go.cpuSeconds,
+        'ours CPU s': s.ours.cpuSeconds,
+        'apiserver CPU s Go/ours': `${s.go.apiserverCpuSeconds}/${s.ours.apiserverCpuSeconds}`,
+        'first write s Go/ours': `${s.go.firstWriteSeconds}/${s.ours.firstWriteSeconds}`,
+        'Go req/Foo': s.go.requestsPerFoo,
+        'ours req/Foo': s.ours.requestsPerFoo,
+        'steady writes Go/ours': `${s.go.steadyStateWrites}/${s.ours.steadyStateWrites}`,
+        'end states equal': s.endStatesEqual,
+        'objects diffed': `${s.endStateDiff.objects} x ${s.endStateDiff.pairs}, ${s.endStateDiff.differingObjects} differ`,
+        'KiB/Foo Go/ours': s.perFooKiB ? `${s.perFooKiB.go}/${s.perFooKiB.ours}` : '',
+      })),
+    );
+    console.log(
+      `fixed cost (no Foo, peak RSS MiB): Go ${controller.fixedCost.go?.peakRssMiB}, ours ${controller.fixedCost.ours?.peakRssMiB}`,
+    );
+    for (const s of controller.summary) {
+      for (const e of s.endStateDiff.examples) console.log(`end state differs at ${s.foos}: ${e}`);
+    }
   } else if (controller) {
-    console.table(controller.map((c) => ({ Foos: c.foos, 'converge s': c.convergeSeconds, 'writes/Foo': c.writesPerFoo, 'steady writes': c.steadyStateWrites, 'peak RSS MiB': c.controllerPeakRssMiB, 'requests/Foo': JSON.stringify(c.requestsPerFoo) })));
+    console.table(
+      controller.map((c) => ({
+        Foos: c.foos,
+        'converge s': c.convergeSeconds,
+        'writes/Foo': c.writesPerFoo,
+        'steady writes': c.steadyStateWrites,
+        'peak RSS MiB': c.controllerPeakRssMiB,
+        'requests/Foo': JSON.stringify(c.requestsPerFoo),
+      })),
+    );
   }
   console.log(`\nresults: ${path.relative(process.cwd(), dir)}/results.json and chart.svg`);
 }
@@ -236,9 +362,16 @@ async function onCluster(bundle: string, dir: string): Promise<ControllerResult[
   const out: ControllerResult[] = [];
   for (const n of FOO_COUNTS) {
     const target = await clusterTarget({ simulateAvailability: !flag('no-simulate-availability') });
-    const r = await runControllerBench(target, n, { bundle, steadySeconds, timeoutSeconds: 900, heapSnapshotDir: flag('heap-snapshot') ? dir : undefined });
+    const r = await runControllerBench(target, n, {
+      bundle,
+      steadySeconds,
+      timeoutSeconds: 900,
+      heapSnapshotDir: flag('heap-snapshot') ? dir : undefined,
+    });
     out.push(r);
-    console.error(`controller N=${n}: converged in ${r.convergeSeconds}s, ${r.writesPerFoo} writes/Foo, ${r.steadyStateWrites} steady-state writes`);
+    console.error(
+      `controller N=${n}: converged in ${r.convergeSeconds}s, ${r.writesPerFoo} writes/Foo, ${r.steadyStateWrites} steady-state writes`,
+    );
   }
   return out;
 }
@@ -246,31 +379,70 @@ async function onCluster(bundle: string, dir: string): Promise<ControllerResult[
 function synthPanels(synth: readonly SynthResult[]): Panel[] {
   if (!synth.length) return [];
   return [
-    { title: 'Synth wall time (process start included)', xLabel: 'example CRs (CRDs = examples / 10)', yLabel: 'seconds', series: [
-      { name: 'cdk8s-operator (validated)', points: synth.map((s) => [s.examples, s.ours.wallSeconds] as const) },
-      { name: 'plain ApiObject baseline', points: synth.map((s) => [s.examples, s.baseline.wallSeconds] as const) },
-    ] },
-    { title: 'Synth peak RSS', xLabel: 'example CRs', yLabel: 'MiB', series: [
-      { name: 'cdk8s-operator', points: synth.map((s) => [s.examples, s.ours.peakRssMiB] as const) },
-      { name: 'baseline', points: synth.map((s) => [s.examples, s.baseline.peakRssMiB] as const) },
-    ] },
+    {
+      title: 'Synth wall time (process start included)',
+      xLabel: 'example CRs (CRDs = examples / 10)',
+      yLabel: 'seconds',
+      series: [
+        { name: 'cdk8s-operator (validated)', points: synth.map((s) => [s.examples, s.ours.wallSeconds] as const) },
+        { name: 'plain ApiObject baseline', points: synth.map((s) => [s.examples, s.baseline.wallSeconds] as const) },
+      ],
+    },
+    {
+      title: 'Synth peak RSS',
+      xLabel: 'example CRs',
+      yLabel: 'MiB',
+      series: [
+        { name: 'cdk8s-operator', points: synth.map((s) => [s.examples, s.ours.peakRssMiB] as const) },
+        { name: 'baseline', points: synth.map((s) => [s.examples, s.baseline.peakRssMiB] as const) },
+      ],
+    },
   ];
 }
 
 function controllerPanels(controller: SideBySideResults | ControllerResult[] | undefined): Panel[] {
   if (!controller) return [];
   if (Array.isArray(controller)) {
-    return [{ title: 'Foo convergence time', xLabel: 'Foos', yLabel: 'seconds', series: [{ name: 'Foo controller', points: controller.map((c) => [c.foos, c.convergeSeconds] as const) }] }];
+    return [
+      {
+        title: 'Foo convergence time',
+        xLabel: 'Foos',
+        yLabel: 'seconds',
+        series: [{ name: 'Foo controller', points: controller.map((c) => [c.foos, c.convergeSeconds] as const) }],
+      },
+    ];
   }
-  const series = (pick: (s: SizeSummary['go']) => number) => (['go', 'ours'] as const)
-    .filter((impl) => controller.summary.some((s) => Number.isFinite(pick(s[impl]))))
-    .map((impl) => ({ name: impl === 'go' ? 'Go sample-controller' : 'ours (TypeScript)', points: controller.summary.map((s) => [s.foos, pick(s[impl])] as const) }));
+  const series = (pick: (s: SizeSummary['go']) => number) =>
+    (['go', 'ours'] as const)
+      .filter((impl) => controller.summary.some((s) => Number.isFinite(pick(s[impl]))))
+      .map((impl) => ({
+        name: impl === 'go' ? 'Go sample-controller' : 'ours (TypeScript)',
+        points: controller.summary.map((s) => [s.foos, pick(s[impl])] as const),
+      }));
   return [
-    { title: 'Foo convergence time (median)', xLabel: 'Foos', yLabel: 'seconds', series: series((m) => m.convergeSeconds) },
+    {
+      title: 'Foo convergence time (median)',
+      xLabel: 'Foos',
+      yLabel: 'seconds',
+      series: series((m) => m.convergeSeconds),
+    },
     { title: 'Controller peak RSS (median)', xLabel: 'Foos', yLabel: 'MiB', series: series((m) => m.peakRssMiB) },
-    { title: 'Controller CPU until converged (median)', xLabel: 'Foos', yLabel: 'CPU seconds', series: series((m) => m.cpuSeconds) },
-    { title: 'API requests per Foo (apiserver audit)', xLabel: 'Foos', yLabel: 'requests', series: series((m) => m.requestsPerFoo) },
+    {
+      title: 'Controller CPU until converged (median)',
+      xLabel: 'Foos',
+      yLabel: 'CPU seconds',
+      series: series((m) => m.cpuSeconds),
+    },
+    {
+      title: 'API requests per Foo (apiserver audit)',
+      xLabel: 'Foos',
+      yLabel: 'requests',
+      series: series((m) => m.requestsPerFoo),
+    },
   ];
 }
 
-void main().catch((e) => { console.error(e); process.exit(1); });
+void main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

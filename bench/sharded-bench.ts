@@ -55,10 +55,21 @@ async function runSharded(bundle: string, n: number, members: number, timeoutSec
     // members = 0: the unsharded controller (one process, no ring), the baseline.
     for (let i = 0; i < Math.max(1, members); i++) {
       const sharding = members > 0 ? ['--sharding-ring=foo', '--leader-election-namespace=default'] : [];
-      const args = [...image.nodeFlags, bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...sharding];
+      const args = [
+        ...image.nodeFlags,
+        bundle,
+        '--metrics-bind-address=0',
+        '--health-probe-bind-address=0',
+        ...sharding,
+      ];
       children.push(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     }
-    const exited = children.map((c, i) => new Promise<never>((_, reject) => c.once('exit', (code, signal) => reject(new Error(`member ${i} exited (${code ?? signal})`)))));
+    const exited = children.map(
+      (c, i) =>
+        new Promise<never>((_, reject) =>
+          c.once('exit', (code, signal) => reject(new Error(`member ${i} exited (${code ?? signal})`))),
+        ),
+    );
     const { convergedAtMs } = await Promise.race([world.waitConverged(started + timeoutSeconds * 1000), ...exited]);
     const perMember = children.map((c) => procStats(c.pid!));
     const endStateProblems = await world.verify();
@@ -106,14 +117,49 @@ async function main(): Promise<void> {
   const bundle = path.join(os.tmpdir(), `foo-controller-sharded-${process.pid}.js`);
   // The same options as controllers/foo's `npm run bundle`, from the entry whose contract allows sharding.
   const esbuild = await import('esbuild');
-  await esbuild.build({ entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, sourcemap: true, outfile: bundle, logLevel: 'error' });
-  const runs: ShardedRun[] = fs.existsSync(out) && argv.includes('--append') ? JSON.parse(fs.readFileSync(out, 'utf8')).runs : [];
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    sourcemap: true,
+    outfile: bundle,
+    logLevel: 'error',
+  });
+  const runs: ShardedRun[] =
+    fs.existsSync(out) && argv.includes('--append') ? JSON.parse(fs.readFileSync(out, 'utf8')).runs : [];
   for (const n of sizes) {
     for (const m of memberCounts) {
       const run = await runSharded(bundle, n, m, timeoutSeconds);
       runs.push(run);
-      console.log(JSON.stringify({ foos: n, members: m, convergeSeconds: run.convergeSeconds, maxPeakRssMiB: run.maxPeakRssMiB, perMemberPeak: run.perMember.map((p) => p.peakRssMiB), perMemberCpu: run.perMember.map((p) => p.cpuSeconds), requestsPerFoo: run.requestsPerFoo, writesPerFoo: run.writesPerFoo, problems: run.endStateProblems.length, loadavg: run.loadavg }));
-      fs.writeFileSync(out, JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version }, command: `npx tsx bench/sharded-bench.ts ${argv.join(' ')}`, runs }, null, 2) + '\n');
+      console.log(
+        JSON.stringify({
+          foos: n,
+          members: m,
+          convergeSeconds: run.convergeSeconds,
+          maxPeakRssMiB: run.maxPeakRssMiB,
+          perMemberPeak: run.perMember.map((p) => p.peakRssMiB),
+          perMemberCpu: run.perMember.map((p) => p.cpuSeconds),
+          requestsPerFoo: run.requestsPerFoo,
+          writesPerFoo: run.writesPerFoo,
+          problems: run.endStateProblems.length,
+          loadavg: run.loadavg,
+        }),
+      );
+      fs.writeFileSync(
+        out,
+        JSON.stringify(
+          {
+            machine: { cpus: os.cpus().length, node: process.version },
+            command: `npx tsx bench/sharded-bench.ts ${argv.join(' ')}`,
+            runs,
+          },
+          null,
+          2,
+        ) + '\n',
+      );
     }
   }
 }

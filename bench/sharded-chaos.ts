@@ -11,11 +11,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { ControlPlane, Identity } from '../runtime/envtest';
-import { FaultProxy } from '../test/envtest/fault-proxy';
 import { FooWorld } from './foo-world';
 import { PlainKube } from './plain-kube';
 import { imageRuntime } from './side-by-side';
+import { ControlPlane, Identity } from '../runtime/envtest';
+import { FaultProxy } from '../test/envtest/fault-proxy';
 
 const ROOT = path.join(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -32,30 +32,64 @@ rules:
 - level: None
 `;
 
-interface Member { readonly name: string; readonly child: ChildProcess; readonly proxy?: FaultProxy }
-interface Fault { readonly kind: string; readonly member: string; readonly at: number }
-interface AuditedWrite { readonly user: string; readonly object: string; readonly at: number; readonly code: number }
+interface Member {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly proxy?: FaultProxy;
+}
+interface Fault {
+  readonly kind: string;
+  readonly member: string;
+  readonly at: number;
+}
+interface AuditedWrite {
+  readonly user: string;
+  readonly object: string;
+  readonly at: number;
+  readonly code: number;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (x: number) => Math.round(x * 100) / 100;
 
 async function main(): Promise<void> {
   const scale = SHORT ? 0.5 : 1;
-  const out = option('out') ?? path.join(ROOT, SHORT ? '.tmp/sharded-chaos-short.json' : 'bench/latest/sharded-chaos.json');
+  const out =
+    option('out') ?? path.join(ROOT, SHORT ? '.tmp/sharded-chaos-short.json' : 'bench/latest/sharded-chaos.json');
   const dir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'sharded-chaos-'));
   const auditLog = path.join(dir, 'audit.log');
   fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
   const bundle = path.join(dir, 'foo.js');
   const esbuild = await import('esbuild');
-  await esbuild.build({ entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')], bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, outfile: bundle, logLevel: 'error' });
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    outfile: bundle,
+    logLevel: 'error',
+  });
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
-  const plane = await ControlPlane.start({ crds: [crd], startTimeoutMs: 120_000, apiServerFlags: [`--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`, '--audit-log-maxsize=0'] });
+  const plane = await ControlPlane.start({
+    crds: [crd],
+    startTimeoutMs: 120_000,
+    apiServerFlags: [
+      `--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`,
+      `--audit-log-path=${auditLog}`,
+      '--audit-log-maxsize=0',
+    ],
+  });
   const kube = new PlainKube({ url: plane.url, token: plane.admin.token, ca: plane.ca });
   const members: Member[] = [];
   const events: Array<{ at: number; what: string }> = [];
   const loadStart = os.loadavg().map(round);
   let total = 0;
-  const note = (what: string) => { events.push({ at: Date.now(), what }); console.log(new Date().toISOString(), what); };
+  const note = (what: string) => {
+    events.push({ at: Date.now(), what });
+    console.log(new Date().toISOString(), what);
+  };
   try {
     const image = imageRuntime();
     let nextMember = 0;
@@ -63,16 +97,29 @@ async function main(): Promise<void> {
       const name = `member-${nextMember++}`;
       const identity: Identity = await plane.serviceAccount('default', name, 7200);
       await plane.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-        metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
         subjects: [{ kind: 'ServiceAccount', namespace: 'default', name }],
       });
       const proxy = viaProxy ? await FaultProxy.start(plane) : undefined;
       const kubeconfig = path.join(dir, `${name}.kubeconfig`);
-      if (proxy) proxy.writeKubeconfig(kubeconfig, identity); else plane.writeKubeconfig(kubeconfig, identity);
+      if (proxy) proxy.writeKubeconfig(kubeconfig, identity);
+      else plane.writeKubeconfig(kubeconfig, identity);
       const env: NodeJS.ProcessEnv = { ...process.env, ...image.env, KUBECONFIG: kubeconfig, LOG_LEVEL: 'error' };
       delete env.WATCH_NAMESPACE;
       delete env.NODE_OPTIONS;
-      const child = spawn(process.execPath, [...image.nodeFlags, bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', '--sharding-ring=foo', '--leader-election-namespace=default'], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+      const child = spawn(
+        process.execPath,
+        [
+          ...image.nodeFlags,
+          bundle,
+          '--metrics-bind-address=0',
+          '--health-probe-bind-address=0',
+          '--sharding-ring=foo',
+          '--leader-election-namespace=default',
+        ],
+        { env, stdio: ['ignore', 'ignore', 'ignore'] },
+      );
       const m = { name: `system:serviceaccount:default:${name}`, child, proxy };
       members.push(m);
       note(`start ${name}${viaProxy ? ' (through a fault proxy)' : ''}`);
@@ -89,10 +136,21 @@ async function main(): Promise<void> {
     // far) gets a new spec.replicas, so the takeover shows as the first write of another member to one of them.
     let version = 0;
     const probe = async (member: string, at: number) => {
-      const names = new Set(readWrites(auditLog).filter((w) => w.user === member && w.at < at && w.at >= at - 10_000).map((w) => w.object.split('/')[1]));
+      const names = new Set(
+        readWrites(auditLog)
+          .filter((w) => w.user === member && w.at < at && w.at >= at - 10_000)
+          .map((w) => w.object.split('/')[1]),
+      );
       version++;
       for (const name of names) {
-        await kube.request('PATCH', `${FOOS}/${name}`, { spec: { replicas: 1 + (version % 3) } }, 'application/merge-patch+json').catch(() => undefined);
+        await kube
+          .request(
+            'PATCH',
+            `${FOOS}/${name}`,
+            { spec: { replicas: 1 + (version % 3) } },
+            'application/merge-patch+json',
+          )
+          .catch(() => undefined);
       }
     };
     // Three members, one of them behind a fault proxy (for the partition).
@@ -105,7 +163,12 @@ async function main(): Promise<void> {
     const creates = (async () => {
       while (loading && total < planned) {
         const i = total++;
-        await kube.request('POST', FOOS, { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { name: `foo-${i}` }, spec: { deploymentName: `foo-${i}`, replicas: 1 } });
+        await kube.request('POST', FOOS, {
+          apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+          kind: 'Foo',
+          metadata: { name: `foo-${i}` },
+          spec: { deploymentName: `foo-${i}`, replicas: 1 },
+        });
         await sleep(50 / scale);
       }
     })();
@@ -114,7 +177,14 @@ async function main(): Promise<void> {
         await sleep(100);
         if (total < 10) continue;
         const i = Math.floor(Math.random() * (total - 1));
-        await kube.request('PATCH', `${FOOS}/foo-${i}`, { spec: { replicas: 1 + Math.floor(Math.random() * 3) } }, 'application/merge-patch+json').catch(() => undefined);
+        await kube
+          .request(
+            'PATCH',
+            `${FOOS}/foo-${i}`,
+            { spec: { replicas: 1 + Math.floor(Math.random() * 3) } },
+            'application/merge-patch+json',
+          )
+          .catch(() => undefined);
       }
     })();
     const phase = Math.round(25_000 * scale);
@@ -184,7 +254,11 @@ async function main(): Promise<void> {
 }
 
 function readWrites(auditLog: string): AuditedWrite[] {
-  const files = fs.readdirSync(path.dirname(auditLog)).filter((f) => f.startsWith('audit') && f.endsWith('.log')).sort().map((f) => path.join(path.dirname(auditLog), f));
+  const files = fs
+    .readdirSync(path.dirname(auditLog))
+    .filter((f) => f.startsWith('audit') && f.endsWith('.log'))
+    .sort()
+    .map((f) => path.join(path.dirname(auditLog), f));
   const writes: AuditedWrite[] = [];
   for (const file of files) {
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
@@ -195,7 +269,12 @@ function readWrites(auditLog: string): AuditedWrite[] {
       if (!ref.name) continue;
       const code = e.responseStatus?.code ?? 0;
       if (code >= 300) continue;
-      writes.push({ user: e.user?.username, object: `${ref.resource}/${ref.name}`, at: Date.parse(e.requestReceivedTimestamp), code });
+      writes.push({
+        user: e.user?.username,
+        object: `${ref.resource}/${ref.name}`,
+        at: Date.parse(e.requestReceivedTimestamp),
+        code,
+      });
     }
   }
   return writes.sort((a, b) => a.at - b.at);
@@ -205,7 +284,11 @@ function readWrites(auditLog: string): AuditedWrite[] {
  * Periods between consecutive faults; per period and object the members that wrote it in order. A, B (a handover)
  * is allowed; A, B, A means two members owned the object in one period: double-owned.
  */
-function analyse(writes: readonly AuditedWrite[], events: ReadonlyArray<{ at: number; what: string }>, faults: readonly Fault[]) {
+function analyse(
+  writes: readonly AuditedWrite[],
+  events: ReadonlyArray<{ at: number; what: string }>,
+  faults: readonly Fault[],
+) {
   const bounds = [0, ...events.map((e) => e.at), Infinity];
   const periods = [];
   let doubleOwnedObjects = 0;
@@ -228,7 +311,13 @@ function analyse(writes: readonly AuditedWrite[], events: ReadonlyArray<{ at: nu
       }
     }
     doubleOwnedObjects += doubled;
-    periods.push({ after: p === 0 ? 'start' : events[p - 1].what, writes: inPeriod.length, objects: byObject.size, writtenByTwoMembersInTurn: handedOver, doubleOwned: doubled });
+    periods.push({
+      after: p === 0 ? 'start' : events[p - 1].what,
+      writes: inPeriod.length,
+      objects: byObject.size,
+      writtenByTwoMembersInTurn: handedOver,
+      doubleOwned: doubled,
+    });
   }
   // Per fault: the objects the member wrote last shortly before it (the driver changed each of them right after the
   // fault), and when another member first wrote one of them: the takeover; undefined = none was.
@@ -240,11 +329,19 @@ function analyse(writes: readonly AuditedWrite[], events: ReadonlyArray<{ at: nu
     const orphaned = new Set([...lastWriter].filter(([, u]) => u === f.member).map(([o]) => o));
     const takenOver = writes.find((w) => w.at > f.at && orphaned.has(w.object) && w.user !== f.member);
     const rewrittenBySameMember = writes.some((w) => w.at > f.at && orphaned.has(w.object) && w.user === f.member);
-    return { fault: f.kind, member: f.member, objects: orphaned.size, takeoverSeconds: takenOver ? round((takenOver.at - f.at) / 1000) : undefined, memberWroteThemAgain: rewrittenBySameMember };
+    return {
+      fault: f.kind,
+      member: f.member,
+      objects: orphaned.size,
+      takeoverSeconds: takenOver ? round((takenOver.at - f.at) / 1000) : undefined,
+      memberWroteThemAgain: rewrittenBySameMember,
+    };
   });
   return {
     writes: writes.length,
-    writesByMember: Object.fromEntries([...new Set(writes.map((w) => w.user))].map((u) => [u, writes.filter((w) => w.user === u).length])),
+    writesByMember: Object.fromEntries(
+      [...new Set(writes.map((w) => w.user))].map((u) => [u, writes.filter((w) => w.user === u).length]),
+    ),
     takeovers,
     doubleOwnedObjects,
     doubleOwnedExamples: examples,

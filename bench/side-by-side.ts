@@ -9,11 +9,18 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { parseDockerfile } from '../cli/image/dockerfile';
 import { createFoos, endStateDifferences, FooWorld } from './foo-world';
 import { PlainKube } from './plain-kube';
 import { findProcess, procStats, ProcStats } from './proc-stats';
-import { AuditedRequest, countRequests, meanLatency, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
+import {
+  AuditedRequest,
+  countRequests,
+  meanLatency,
+  readAudit,
+  startBenchControlPlane,
+  WRITE_VERBS,
+} from './real-control-plane';
+import { parseDockerfile } from '../cli/image/dockerfile';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -21,7 +28,7 @@ export type Implementation = 'go' | 'ours';
 
 export const IMPLEMENTATIONS: Record<Implementation, string> = {
   go: 'kubernetes/sample-controller v1.32 (client-go, 2 workers, SAMPLE_QPS=1)',
-  ours: 'controllers/foo (cdk8s-operator runtime, esbuild bundle on Node, run with its Dockerfile\'s Node flags and ENV)',
+  ours: "controllers/foo (cdk8s-operator runtime, esbuild bundle on Node, run with its Dockerfile's Node flags and ENV)",
 };
 
 export interface SideBySideOptions {
@@ -91,10 +98,20 @@ export interface ControllerRun {
   };
   readonly loadavg: { readonly start: readonly number[]; readonly end: readonly number[] };
   /** The niceness of the bench (driver), the controller, kube-apiserver and etcd during the run. */
-  readonly priority?: { readonly bench: number; readonly controller?: number; readonly apiserver?: number; readonly etcd?: number };
+  readonly priority?: {
+    readonly bench: number;
+    readonly controller?: number;
+    readonly apiserver?: number;
+    readonly etcd?: number;
+  };
 }
 
-export async function runController(impl: Implementation, n: number, run: number, opts: SideBySideOptions): Promise<ControllerRun> {
+export async function runController(
+  impl: Implementation,
+  n: number,
+  run: number,
+  opts: SideBySideOptions,
+): Promise<ControllerRun> {
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const loadStart = os.loadavg().map(round);
   const plane = await startBenchControlPlane([crd]);
@@ -117,12 +134,30 @@ export async function runController(impl: Implementation, n: number, run: number
     const started = Date.now();
     controller = spawnController(impl, plane.controllerKubeconfig, opts);
     const stderr = tail(controller);
-    const exited = new Promise<never>((_, reject) => controller!.once('exit', (code, signal) => reject(new Error(`${impl} controller exited (${code ?? signal}):\n${stderr()}`))));
-    const { convergedAtMs, deploymentsAtMs } = await Promise.race([world.waitConverged(started + opts.timeoutSeconds * 1000), exited]);
+    const exited = new Promise<never>((_, reject) =>
+      controller!.once('exit', (code, signal) =>
+        reject(new Error(`${impl} controller exited (${code ?? signal}):\n${stderr()}`)),
+      ),
+    );
+    const { convergedAtMs, deploymentsAtMs } = await Promise.race([
+      world.waitConverged(started + opts.timeoutSeconds * 1000),
+      exited,
+    ]);
     const atConvergence = procStats(controller.pid!);
     // The niceness each measured process ran at (inherited from the bench: run.ts --nice).
-    const niceOf = (pid: number | undefined) => { try { return pid === undefined ? undefined : os.getPriority(pid); } catch { return undefined; } };
-    const priority = { bench: os.getPriority(), controller: niceOf(controller.pid), apiserver: niceOf(apiserver), etcd: niceOf(etcd) };
+    const niceOf = (pid: number | undefined) => {
+      try {
+        return pid === undefined ? undefined : os.getPriority(pid);
+      } catch {
+        return undefined;
+      }
+    };
+    const priority = {
+      bench: os.getPriority(),
+      controller: niceOf(controller.pid),
+      apiserver: niceOf(apiserver),
+      etcd: niceOf(etcd),
+    };
     const apiserverCpuSeconds = round(apiserverCpu() - apiserverCpuAtStart);
     const etcdCpuSeconds = round(etcdCpu() - etcdCpuAtStart);
     const driverCpu = process.cpuUsage(driverCpuAtStart);
@@ -151,7 +186,10 @@ export async function runController(impl: Implementation, n: number, run: number
       deploymentsSeconds: deploymentsAtMs === undefined ? undefined : round((deploymentsAtMs - started) / 1000),
       lastDeploymentWriteSeconds: lastDeploymentWrite(untilConverged, started),
       firstRequestSeconds: firstAfter(untilConverged, started),
-      firstWriteSeconds: firstAfter(untilConverged.filter((r) => WRITE_VERBS.has(r.verb)), started),
+      firstWriteSeconds: firstAfter(
+        untilConverged.filter((r) => WRITE_VERBS.has(r.verb)),
+        started,
+      ),
       endStateProblems: endStateProblems.slice(0, 20),
       endStateObjects: endState.size,
       atConvergence,
@@ -207,14 +245,27 @@ export async function runIdle(impl: Implementation, run: number, opts: SideBySid
     const started = Date.now();
     controller = spawnController(impl, plane.controllerKubeconfig, opts);
     const deadline = started + opts.timeoutSeconds * 1000;
-    const watching = () => new Set(readAudit(plane.auditLog).filter((r) => r.verb === 'watch').map((r) => r.resource));
+    const watching = () =>
+      new Set(
+        readAudit(plane.auditLog)
+          .filter((r) => r.verb === 'watch')
+          .map((r) => r.resource),
+      );
     while (!(watching().has('foos') && watching().has('deployments'))) {
-      if (Date.now() > deadline || controller.exitCode !== null) throw new Error(`${impl} controller did not open its watches`);
+      if (Date.now() > deadline || controller.exitCode !== null) {
+        throw new Error(`${impl} controller did not open its watches`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     const watchingSeconds = round((Date.now() - started) / 1000);
     await new Promise((r) => setTimeout(r, 5000));
-    return { implementation: impl, run, watchingSeconds, atIdle: procStats(controller.pid!), loadavg: { start: loadStart, end: os.loadavg().map(round) } };
+    return {
+      implementation: impl,
+      run,
+      watchingSeconds,
+      atIdle: procStats(controller.pid!),
+      loadavg: { start: loadStart, end: os.loadavg().map(round) },
+    };
   } finally {
     if (controller) await stop(controller);
     await plane.close();
@@ -229,7 +280,9 @@ function etcdOf(apiserver: number): number | undefined {
 }
 
 function lastDeploymentWrite(requests: readonly AuditedRequest[], started: number): number | undefined {
-  const times = requests.filter((r) => r.resource === 'deployments' && WRITE_VERBS.has(r.verb)).map((r) => r.receivedMs);
+  const times = requests
+    .filter((r) => r.resource === 'deployments' && WRITE_VERBS.has(r.verb))
+    .map((r) => r.receivedMs);
   return times.length ? round((Math.max(...times) - started) / 1000) : undefined;
 }
 
@@ -240,10 +293,15 @@ function firstAfter(requests: readonly AuditedRequest[], started: number): numbe
 function spawnController(impl: Implementation, kubeconfig: string, opts: SideBySideOptions): ChildProcess {
   if (impl === 'go') {
     // SAMPLE_QPS lifts client-go's client-side throttle (5 QPS) in this build of sample-controller.
-    return spawn(opts.goBinary, ['--kubeconfig', kubeconfig], { env: { ...process.env, SAMPLE_QPS: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    return spawn(opts.goBinary, ['--kubeconfig', kubeconfig], {
+      env: { ...process.env, SAMPLE_QPS: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   }
   const profiling = [
-    ...(opts.heapSnapshot && opts.profileDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.profileDir}`] : []),
+    ...(opts.heapSnapshot && opts.profileDir
+      ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.profileDir}`]
+      : []),
     ...(opts.cpuProfile && opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : []),
   ];
   // Run as the controller's image runs it: the same Node flags and environment.
@@ -252,24 +310,40 @@ function spawnController(impl: Implementation, kubeconfig: string, opts: SideByS
   delete env.WATCH_NAMESPACE;
   delete env.NODE_OPTIONS;
   // Servers off: several benchmarks may share the machine, and sample-controller serves none either.
-  const args = [...(opts.oursNodeFlags ?? image.nodeFlags), ...profiling, opts.bundle, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.oursArgs ?? [])];
+  const args = [
+    ...(opts.oursNodeFlags ?? image.nodeFlags),
+    ...profiling,
+    opts.bundle,
+    '--metrics-bind-address=0',
+    '--health-probe-bind-address=0',
+    ...(opts.oursArgs ?? []),
+  ];
   return spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 /** Node flags (between `node` and the script) and ENV of controllers/foo/Dockerfile: how the image runs the bundle. */
-export function imageRuntime(): { readonly nodeFlags: readonly string[]; readonly env: Readonly<Record<string, string>> } {
+export function imageRuntime(): {
+  readonly nodeFlags: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+} {
   const file = path.join(ROOT, 'controllers/foo/Dockerfile');
   const recipe = parseDockerfile(fs.readFileSync(file, 'utf8'), file);
   const command = [...(recipe.entrypoint ?? []), ...(recipe.cmd ?? [])];
   const script = command.findIndex((a, i) => i > 0 && !a.startsWith('-'));
-  if (!/node$/.test(command[0] ?? '') || script < 0) throw new Error(`${file}: expected an ENTRYPOINT of the form [".../node", flags..., "main.js"], got ${JSON.stringify(command)}`);
+  if (!/node$/.test(command[0] ?? '') || script < 0) {
+    throw new Error(
+      `${file}: expected an ENTRYPOINT of the form [".../node", flags..., "main.js"], got ${JSON.stringify(command)}`,
+    );
+  }
   return { nodeFlags: command.slice(1, script), env: recipe.env };
 }
 
 /** Keeps the last 10 kB of the child's stderr (for the error message if it dies). */
 function tail(child: ChildProcess): () => string {
   let text = '';
-  child.stderr?.on('data', (b: Buffer) => { text = (text + b.toString()).slice(-10_000); });
+  child.stderr?.on('data', (b: Buffer) => {
+    text = (text + b.toString()).slice(-10_000);
+  });
   return () => text;
 }
 
@@ -318,7 +392,12 @@ export interface SizeSummary {
   readonly go: Medians;
   readonly ours: Medians;
   /** ours / go of the medians. */
-  readonly ratios: { readonly convergeSeconds: number; readonly peakRssMiB: number; readonly cpuSeconds: number; readonly requestsPerFoo: number };
+  readonly ratios: {
+    readonly convergeSeconds: number;
+    readonly peakRssMiB: number;
+    readonly cpuSeconds: number;
+    readonly requestsPerFoo: number;
+  };
   /**
    * Every run reached the upstream end state (the convergence predicate, object by object), and every
    * run of ours has the same end state as Go's first run, object by object (normalized as the parity test does).
@@ -348,7 +427,13 @@ export function summarizeIdle(idle: readonly IdleRun[]): Partial<Record<Implemen
   const out: Partial<Record<Implementation, FixedCost>> = {};
   for (const impl of ['go', 'ours'] as const) {
     const runs = idle.filter((r) => r.implementation === impl);
-    if (runs.length) out[impl] = { runs: runs.length, peakRssMiB: median(runs.map((r) => r.atIdle.peakRssMiB)), rssMiB: median(runs.map((r) => r.atIdle.rssMiB)) };
+    if (runs.length) {
+      out[impl] = {
+        runs: runs.length,
+        peakRssMiB: median(runs.map((r) => r.atIdle.peakRssMiB)),
+        rssMiB: median(runs.map((r) => r.atIdle.rssMiB)),
+      };
+    }
   }
   return out;
 }
@@ -393,7 +478,10 @@ function endStateDiff(runs: readonly ControllerRun[]): SizeSummary['endStateDiff
   return { objects: reference.size, pairs, differingObjects: differing, examples };
 }
 
-export function summarize(runs: readonly ControllerRun[], fixed: Partial<Record<Implementation, FixedCost>> = {}): SizeSummary[] {
+export function summarize(
+  runs: readonly ControllerRun[],
+  fixed: Partial<Record<Implementation, FixedCost>> = {},
+): SizeSummary[] {
   const sizes = [...new Set(runs.map((r) => r.foos))];
   return sizes.map((foos) => {
     const of = (impl: Implementation) => medians(runs.filter((r) => r.foos === foos && r.implementation === impl));
@@ -412,7 +500,10 @@ export function summarize(runs: readonly ControllerRun[], fixed: Partial<Record<
         cpuSeconds: ratio(ours.cpuSeconds, go.cpuSeconds),
         requestsPerFoo: ratio(ours.requestsPerFoo, go.requestsPerFoo),
       },
-      endStatesEqual: runs.filter((r) => r.foos === foos).every((r) => r.endStateProblems.length === 0) && diff.pairs > 0 && diff.differingObjects === 0,
+      endStatesEqual:
+        runs.filter((r) => r.foos === foos).every((r) => r.endStateProblems.length === 0) &&
+        diff.pairs > 0 &&
+        diff.differingObjects === 0,
       endStateDiff: diff,
       perFooKiB: fixed.go && fixed.ours ? { go: perFoo(go, fixed.go), ours: perFoo(ours, fixed.ours) } : undefined,
     };
@@ -448,7 +539,11 @@ function medians(runs: readonly ControllerRun[]): Medians {
 }
 
 /** Runs every N, `runs(N)` times each, Go and ours alternating (who goes first alternates too). */
-export async function runIdleSeries(count: number, opts: SideBySideOptions, onRun: (r: IdleRun) => void): Promise<IdleRun[]> {
+export async function runIdleSeries(
+  count: number,
+  opts: SideBySideOptions,
+  onRun: (r: IdleRun) => void,
+): Promise<IdleRun[]> {
   const out: IdleRun[] = [];
   for (let run = 1; run <= count; run++) {
     const order: Implementation[] = run % 2 ? ['go', 'ours'] : ['ours', 'go'];
@@ -461,7 +556,12 @@ export async function runIdleSeries(count: number, opts: SideBySideOptions, onRu
   return out;
 }
 
-export async function runSideBySide(sizes: readonly number[], runs: (n: number) => number, opts: SideBySideOptions, onRun: (r: ControllerRun) => void): Promise<ControllerRun[]> {
+export async function runSideBySide(
+  sizes: readonly number[],
+  runs: (n: number) => number,
+  opts: SideBySideOptions,
+  onRun: (r: ControllerRun) => void,
+): Promise<ControllerRun[]> {
   const out: ControllerRun[] = [];
   for (const n of sizes) {
     for (let run = 1; run <= runs(n); run++) {

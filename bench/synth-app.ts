@@ -11,23 +11,32 @@ const [mode, nText, mText, outdir] = process.argv.slice(2);
 const n = Number(nText);
 const m = Number(mText);
 
-const VENDORED = ['monitoring.coreos.com_servicemonitors.yaml', 'monitoring.coreos.com_prometheusrules.yaml', 'cert-manager.io_certificates.yaml', 'monitoring.coreos.com_prometheuses.yaml']
-  .map(f => yaml.parse(fs.readFileSync(path.join(__dirname, '..', 'vendor', 'crds', f), 'utf8')) as CrdManifest);
+const VENDORED = [
+  'monitoring.coreos.com_servicemonitors.yaml',
+  'monitoring.coreos.com_prometheusrules.yaml',
+  'cert-manager.io_certificates.yaml',
+  'monitoring.coreos.com_prometheuses.yaml',
+].map((f) => yaml.parse(fs.readFileSync(path.join(__dirname, '..', 'vendor', 'crds', f), 'utf8')) as CrdManifest);
 
 /** The i-th CRD: a real-world schema renamed into its own group, or every 2nd one a generated schema. */
 function crdManifest(i: number): CrdManifest {
   const group = `g${i}.bench.example.com`;
   if (i % 2 === 0) {
     const base = VENDORED[(i / 2) % VENDORED.length];
-    return { ...base, metadata: { ...base.metadata, name: `${base.spec.names.plural}.${group}` }, spec: { ...base.spec, group } };
+    return {
+      ...base,
+      metadata: { ...base.metadata, name: `${base.spec.names.plural}.${group}` },
+      spec: { ...base.spec, group },
+    };
   }
   return generatedCrd(group, `Widget${i}`);
 }
 
 function generatedCrd(group: string, kind: string): CrdManifest {
-  const leaf = (j: number) => (j % 3 === 0
-    ? { type: 'integer', minimum: 0, maximum: 1000, description: `Count ${j}.` }
-    : { type: 'string', maxLength: 63, pattern: '^[a-z0-9-]*$', description: `Name ${j}.` });
+  const leaf = (j: number) =>
+    j % 3 === 0
+      ? { type: 'integer', minimum: 0, maximum: 1000, description: `Count ${j}.` }
+      : { type: 'string', maxLength: 63, pattern: '^[a-z0-9-]*$', description: `Name ${j}.` };
   const section = (k: number) => ({
     type: 'object',
     description: `Section ${k}.`,
@@ -43,31 +52,43 @@ function generatedCrd(group: string, kind: string): CrdManifest {
       group,
       scope: 'Namespaced',
       names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      versions: [{
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              apiVersion: { type: 'string' },
-              kind: { type: 'string' },
-              metadata: { type: 'object' },
-              spec: { type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`section${k}`, section(k)])) },
-              status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                spec: {
+                  type: 'object',
+                  properties: Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`section${k}`, section(k)])),
+                },
+                status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+              },
             },
           },
         },
-      }],
+      ],
     },
   } as CrdManifest;
 }
 
 function example(i: number) {
-  const spec = Object.fromEntries(Array.from({ length: 5 }, (_, k) => [`section${k}`, { field0: i % 1000, field1: `name-${i}` }]));
-  return { apiVersion: 'examples.bench.example.com/v1', kind: 'Example', metadata: { name: `example-${i}`, namespace: 'default' }, spec };
+  const spec = Object.fromEntries(
+    Array.from({ length: 5 }, (_, k) => [`section${k}`, { field0: i % 1000, field1: `name-${i}` }]),
+  );
+  return {
+    apiVersion: 'examples.bench.example.com/v1',
+    kind: 'Example',
+    metadata: { name: `example-${i}`, namespace: 'default' },
+    spec,
+  };
 }
 
 const exampleCrd = generatedCrd('examples.bench.example.com', 'Example');

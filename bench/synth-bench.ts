@@ -38,7 +38,11 @@ export function timeCommand(command: string, args: readonly string[], env: NodeJ
   const reporter = `--require ${path.join(__dirname, '_report-rss.cjs')}`;
   const nodeOptions = [process.env.NODE_OPTIONS, reporter].filter(Boolean).join(' ');
   const start = process.hrtime.bigint();
-  const run = spawnSync(command, args, { cwd: ROOT, env: { ...process.env, ...env, NODE_OPTIONS: nodeOptions }, encoding: 'utf8' });
+  const run = spawnSync(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NODE_OPTIONS: nodeOptions },
+    encoding: 'utf8',
+  });
   const wallSeconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${run.status}):\n${run.stderr}`);
   const kb = Math.max(...[...run.stderr.matchAll(/BENCH_MAX_RSS_KB=(\d+)/g)].map((m) => Number(m[1])));
@@ -63,12 +67,20 @@ export function runDemoAppsBench(runs: number): DemoAppsResult {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'apps-bench-'));
   const env = { CDK8S_OUTDIR: path.join(out, 'dist'), CDK8S_OPERATOR_QUIET: '1' };
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-  const series: Record<keyof DemoAppsResult, TimedRun[]> = { cli: [], cliStartup: [], bundledApp: [], tsxApp: [], nodeStartup: [] };
+  const series: Record<keyof DemoAppsResult, TimedRun[]> = {
+    cli: [],
+    cliStartup: [],
+    bundledApp: [],
+    tsxApp: [],
+    nodeStartup: [],
+  };
   try {
     // The first run (re)builds the bundle if an input changed: not timed.
     timeNode(['tools/run-app/run-app.cjs', 'apps/main.ts'], env);
     for (let i = 0; i < runs; i++) {
-      series.cli.push(timeCommand(npx, ['cdk8s', 'synth', '--output', path.join(out, 'cli')], { CDK8S_OPERATOR_QUIET: '1' }));
+      series.cli.push(
+        timeCommand(npx, ['cdk8s', 'synth', '--output', path.join(out, 'cli')], { CDK8S_OPERATOR_QUIET: '1' }),
+      );
       series.cliStartup.push(timeCommand(npx, ['cdk8s', '--version']));
       series.bundledApp.push(timeNode(['tools/run-app/run-app.cjs', 'apps/main.ts'], env));
       series.tsxApp.push(timeNode(['--import', 'tsx', 'apps/main.ts'], env));
@@ -77,7 +89,13 @@ export function runDemoAppsBench(runs: number): DemoAppsResult {
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
-  return { cli: median(series.cli), cliStartup: median(series.cliStartup), bundledApp: median(series.bundledApp), tsxApp: median(series.tsxApp), nodeStartup: median(series.nodeStartup) };
+  return {
+    cli: median(series.cli),
+    cliStartup: median(series.cliStartup),
+    bundledApp: median(series.bundledApp),
+    tsxApp: median(series.tsxApp),
+    nodeStartup: median(series.nodeStartup),
+  };
 }
 
 export function runSynthBench(crds: number, examples: number, runs: number): SynthResult {
@@ -88,8 +106,28 @@ export function runSynthBench(crds: number, examples: number, runs: number): Syn
   try {
     for (let i = 0; i < runs; i++) {
       loads.push(os.loadavg()[0]);
-      ours.push(timeNode(['--import', 'tsx', 'bench/synth-app.ts', 'ours', String(crds), String(examples), path.join(out, 'ours')]));
-      baseline.push(timeNode(['--import', 'tsx', 'bench/synth-app.ts', 'baseline', String(crds), String(examples), path.join(out, 'baseline')]));
+      ours.push(
+        timeNode([
+          '--import',
+          'tsx',
+          'bench/synth-app.ts',
+          'ours',
+          String(crds),
+          String(examples),
+          path.join(out, 'ours'),
+        ]),
+      );
+      baseline.push(
+        timeNode([
+          '--import',
+          'tsx',
+          'bench/synth-app.ts',
+          'baseline',
+          String(crds),
+          String(examples),
+          path.join(out, 'baseline'),
+        ]),
+      );
     }
     loads.push(os.loadavg()[0]);
   } finally {
@@ -98,14 +136,20 @@ export function runSynthBench(crds: number, examples: number, runs: number): Syn
   const o = median(ours);
   const b = median(baseline);
   return {
-    crds, examples, ours: o, baseline: b, wallRatio: round(o.wallSeconds / b.wallSeconds), rssRatio: round(o.peakRssMiB / b.peakRssMiB),
-    runs, loadavg: { min: round(Math.min(...loads)), max: round(Math.max(...loads)) },
+    crds,
+    examples,
+    ours: o,
+    baseline: b,
+    wallRatio: round(o.wallSeconds / b.wallSeconds),
+    rssRatio: round(o.peakRssMiB / b.peakRssMiB),
+    runs,
+    loadavg: { min: round(Math.min(...loads)), max: round(Math.max(...loads)) },
   };
 }
 
 export function median(runs: readonly TimedRun[]): TimedRun {
   const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { wallSeconds: mid(runs.map(r => r.wallSeconds)), peakRssMiB: mid(runs.map(r => r.peakRssMiB)) };
+  return { wallSeconds: mid(runs.map((r) => r.wallSeconds)), peakRssMiB: mid(runs.map((r) => r.peakRssMiB)) };
 }
 
 function round(x: number): number {

@@ -28,13 +28,21 @@ export interface ClusterCommandOptions {
 /** The `controllerManager` option of a `--controllers` value. */
 export function controllersOption(value: string | undefined): ControlPlaneOptions['controllerManager'] {
   switch (value ?? 'cluster') {
-    case 'cluster': return undefined;
-    case 'all': return true;
-    case 'none': return false;
+    case 'cluster':
+      return undefined;
+    case 'all':
+      return true;
+    case 'none':
+      return false;
     default: {
-      const names = value!.split(',').map((n) => n.trim()).filter(Boolean);
+      const names = value!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
       const bad = names.filter((n) => !/^[a-z][a-z-]*$/.test(n));
-      if (names.length === 0 || bad.length) throw new Error(`--controllers: must be cluster, all, none or controller names (a,b), got '${value}'`);
+      if (names.length === 0 || bad.length) {
+        throw new Error(`--controllers: must be cluster, all, none or controller names (a,b), got '${value}'`);
+      }
       return names;
     }
   }
@@ -53,16 +61,18 @@ export async function clusterCommand(options: ClusterCommandOptions, log: (line:
     plane.writeKubeconfig(kubeconfig);
     if (objects.length) await plane.applyObjects(objects);
     const controllers = plane.controllers.length ? plane.controllers.join(', ') : 'none (no kube-controller-manager)';
-    log([
-      `control plane up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${plane.url}`,
-      `  kube-controller-manager controllers: ${controllers}`,
-      ...(objects.length ? [`  applied ${objects.length} objects from ${options.apply!.join(', ')}`] : []),
-      '  no node: pods are accepted but never run',
-      `kubeconfig (admin, system:masters): ${kubeconfig}`,
-      `  export KUBECONFIG=${kubeconfig}`,
-      '  kubectl apply -f dist/   # then: npx cdk8s-operator run (the controller as its chart\'s ServiceAccount)',
-      'Ctrl-C stops it and removes its data.',
-    ].join('\n'));
+    log(
+      [
+        `control plane up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${plane.url}`,
+        `  kube-controller-manager controllers: ${controllers}`,
+        ...(objects.length ? [`  applied ${objects.length} objects from ${options.apply!.join(', ')}`] : []),
+        '  no node: pods are accepted but never run',
+        `kubeconfig (admin, system:masters): ${kubeconfig}`,
+        `  export KUBECONFIG=${kubeconfig}`,
+        "  kubectl apply -f dist/   # then: npx cdk8s-operator run (the controller as its chart's ServiceAccount)",
+        'Ctrl-C stops it and removes its data.',
+      ].join('\n'),
+    );
     await stopped(options.signal);
   } finally {
     await plane.stop();
@@ -72,7 +82,11 @@ export async function clusterCommand(options: ClusterCommandOptions, log: (line:
 }
 
 function stopped(signal?: AbortSignal): Promise<void> {
-  if (signal) return signal.aborted ? Promise.resolve() : new Promise((r) => signal.addEventListener('abort', () => r(), { once: true }));
+  if (signal) {
+    return signal.aborted
+      ? Promise.resolve()
+      : new Promise((r) => signal.addEventListener('abort', () => r(), { once: true }));
+  }
   return new Promise((r) => {
     const done = () => {
       process.off('SIGINT', done);

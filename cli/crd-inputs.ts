@@ -13,7 +13,9 @@ import { isCustomResourceDefinitionLike } from '../lib/crd/icustom-resource-defi
 
 /** The CRD manifests in each input file, in order. Throws naming the file and what is wrong. */
 export function loadCrdManifests(files: readonly string[]): CrdManifest[] {
-  if (files.length === 0) throw new Error('types: name at least one input (a CRD YAML/JSON file, or a .ts/.js module exporting defineCrds)');
+  if (files.length === 0) {
+    throw new Error('types: name at least one input (a CRD YAML/JSON file, or a .ts/.js module exporting defineCrds)');
+  }
   return files.flatMap((file) => {
     if (!fs.existsSync(file)) throw new Error(`types: ${file}: no such file`);
     return /\.(ya?ml|json)$/.test(file) ? manifestsInFile(file) : manifestsFromModule(file);
@@ -24,7 +26,9 @@ function manifestsInFile(file: string): CrdManifest[] {
   const docs = yaml.parseAllDocuments(fs.readFileSync(file, 'utf8'));
   const errors = docs.flatMap((d) => d.errors.map((e) => e.message));
   if (errors.length) throw new Error(`types: ${file}: not valid YAML: ${errors.join('; ')}`);
-  const crds = docs.map((d) => d.toJS()).filter((o) => o?.kind === 'CustomResourceDefinition' && o?.apiVersion === 'apiextensions.k8s.io/v1');
+  const crds = docs
+    .map((d) => d.toJS())
+    .filter((o) => o?.kind === 'CustomResourceDefinition' && o?.apiVersion === 'apiextensions.k8s.io/v1');
   if (crds.length === 0) throw new Error(`types: ${file}: holds no apiextensions.k8s.io/v1 CustomResourceDefinition`);
   return crds as CrdManifest[];
 }
@@ -33,7 +37,9 @@ function manifestsFromModule(file: string): CrdManifest[] {
   const exports = loadModule(path.resolve(file));
   const defineCrds = exports.defineCrds;
   if (typeof defineCrds !== 'function') {
-    throw new Error(`types: ${file}: must export a function defineCrds(scope) returning the CustomResourceDefinition constructs, exports are [${Object.keys(exports).join(', ')}]`);
+    throw new Error(
+      `types: ${file}: must export a function defineCrds(scope) returning the CustomResourceDefinition constructs, exports are [${Object.keys(exports).join(', ')}]`,
+    );
   }
   // The module's own cdk8s, so its constructs and this scope come from one copy of the library.
   const cdk8s = createRequire(path.resolve(file))('cdk8s') as typeof import('cdk8s');
@@ -41,7 +47,11 @@ function manifestsFromModule(file: string): CrdManifest[] {
   const defined = (defineCrds as (scope: unknown) => unknown)(chart);
   const list = Array.isArray(defined) ? defined : [defined];
   return list.map((crd, i) => {
-    if (!isCustomResourceDefinitionLike(crd)) throw new Error(`types: ${file}: defineCrds() returned something that is not a CustomResourceDefinition at [${i}]`);
+    if (!isCustomResourceDefinitionLike(crd)) {
+      throw new Error(
+        `types: ${file}: defineCrds() returned something that is not a CustomResourceDefinition at [${i}]`,
+      );
+    }
     return crd.toManifest();
   });
 }
@@ -54,14 +64,26 @@ function manifestsFromModule(file: string): CrdManifest[] {
 function loadModule(absolute: string): Record<string, unknown> {
   // esbuild is loaded only for this command (and `bundle`): synth never pays for it.
   const esbuild = require('esbuild') as typeof import('esbuild');
-  const compiled = path.join(path.dirname(absolute), `.${path.basename(absolute)}.${process.pid}-${Date.now()}.cdk8s-operator-types.cjs`);
+  const compiled = path.join(
+    path.dirname(absolute),
+    `.${path.basename(absolute)}.${process.pid}-${Date.now()}.cdk8s-operator-types.cjs`,
+  );
   try {
     esbuild.buildSync({
-      entryPoints: [absolute], outfile: compiled, bundle: true, platform: 'node', target: 'node20', format: 'cjs',
-      packages: 'external', sourcemap: 'inline', logLevel: 'silent',
+      entryPoints: [absolute],
+      outfile: compiled,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      packages: 'external',
+      sourcemap: 'inline',
+      logLevel: 'silent',
     });
   } catch (e) {
-    throw new Error(`types: ${absolute}: does not compile: ${(e as Error).message.replace(/^Build failed with \d+ errors?:\n/, '')}`);
+    throw new Error(
+      `types: ${absolute}: does not compile: ${(e as Error).message.replace(/^Build failed with \d+ errors?:\n/, '')}`,
+    );
   }
   try {
     return createRequire(absolute)(compiled) as Record<string, unknown>;

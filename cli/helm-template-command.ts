@@ -36,24 +36,38 @@ export function helmTemplateCommand(options: HelmTemplateOptions, log: (line: st
   const problems: string[] = [];
   const dir = options.chart;
   const file = (f: string) => path.join(dir, f);
-  if (!fs.existsSync(file('Chart.yaml'))) throw new Error(`helm-template: ${dir} has no Chart.yaml (synth with layout: OutputLayout.HELM writes one)`);
+  if (!fs.existsSync(file('Chart.yaml'))) {
+    throw new Error(`helm-template: ${dir} has no Chart.yaml (synth with layout: OutputLayout.HELM writes one)`);
+  }
   const chart = yaml.parse(fs.readFileSync(file('Chart.yaml'), 'utf8')) ?? {};
   for (const key of ['apiVersion', 'name', 'version']) if (!chart[key]) problems.push(`Chart.yaml: ${key} is missing`);
-  if (chart.apiVersion && chart.apiVersion !== 'v2') problems.push(`Chart.yaml: apiVersion must be v2, got ${chart.apiVersion}`);
+  if (chart.apiVersion && chart.apiVersion !== 'v2') {
+    problems.push(`Chart.yaml: apiVersion must be v2, got ${chart.apiVersion}`);
+  }
 
-  let values: Values = fs.existsSync(file('values.yaml')) ? yaml.parse(fs.readFileSync(file('values.yaml'), 'utf8')) ?? {} : {};
+  let values: Values = fs.existsSync(file('values.yaml'))
+    ? (yaml.parse(fs.readFileSync(file('values.yaml'), 'utf8')) ?? {})
+    : {};
   for (const f of options.valuesFiles ?? []) values = merge(values, yaml.parse(fs.readFileSync(f, 'utf8')) ?? {});
   for (const setting of options.set ?? []) {
     const eq = setting.indexOf('=');
-    if (eq <= 0) { problems.push(`--set ${setting}: expected path=value`); continue; }
+    if (eq <= 0) {
+      problems.push(`--set ${setting}: expected path=value`);
+      continue;
+    }
     values = merge(values, nested(setting.slice(0, eq).split('.'), parseSetValue(setting.slice(eq + 1))));
   }
   if (fs.existsSync(file('values.schema.json'))) {
-    const validate = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false }).compile(JSON.parse(fs.readFileSync(file('values.schema.json'), 'utf8')));
+    const validate = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false }).compile(
+      JSON.parse(fs.readFileSync(file('values.schema.json'), 'utf8')),
+    );
     if (!validate(values)) {
       for (const e of validate.errors ?? []) {
         const at = e.instancePath.replace(/\//g, '.') || '(root)';
-        const extra = e.params && 'additionalProperty' in e.params ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
+        const extra =
+          e.params && 'additionalProperty' in e.params
+            ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'`
+            : '';
         problems.push(`values${at === '(root)' ? '' : at}: ${e.message}${extra}`);
       }
     }
@@ -61,11 +75,20 @@ export function helmTemplateCommand(options: HelmTemplateOptions, log: (line: st
 
   const out: string[] = [];
   if (options.includeCrds && fs.existsSync(file('crds'))) {
-    for (const f of fs.readdirSync(file('crds')).sort()) out.push(`---\n# Source: ${chart.name}/crds/${f}\n${fs.readFileSync(path.join(file('crds'), f), 'utf8')}`);
+    for (const f of fs.readdirSync(file('crds')).sort()) {
+      out.push(`---\n# Source: ${chart.name}/crds/${f}\n${fs.readFileSync(path.join(file('crds'), f), 'utf8')}`);
+    }
   }
   if (!problems.length) {
-    const context = { namespace: options.namespace ?? 'default', releaseName: options.releaseName ?? 'release', chartName: chart.name };
-    for (const f of fs.readdirSync(file('templates')).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+    const context = {
+      namespace: options.namespace ?? 'default',
+      releaseName: options.releaseName ?? 'release',
+      chartName: chart.name,
+    };
+    for (const f of fs
+      .readdirSync(file('templates'))
+      .filter((n) => /\.ya?ml$/.test(n))
+      .sort()) {
       let text: string;
       try {
         text = renderTemplate(fs.readFileSync(path.join(file('templates'), f), 'utf8'), values, context);
@@ -74,7 +97,10 @@ export function helmTemplateCommand(options: HelmTemplateOptions, log: (line: st
         continue;
       }
       yaml.parseAllDocuments(text).forEach((doc, i) => {
-        if (doc.errors.length) { problems.push(`templates/${f} (document ${i + 1}): rendered YAML does not parse: ${doc.errors[0].message}`); return; }
+        if (doc.errors.length) {
+          problems.push(`templates/${f} (document ${i + 1}): rendered YAML does not parse: ${doc.errors[0].message}`);
+          return;
+        }
         const o = doc.toJS();
         if (o === null || o === undefined) return;
         const missing = ['apiVersion', 'kind'].filter((k) => !o[k]).concat(o.metadata?.name ? [] : ['metadata.name']);
@@ -84,11 +110,17 @@ export function helmTemplateCommand(options: HelmTemplateOptions, log: (line: st
     }
     const notes = file('templates/NOTES.txt');
     if (fs.existsSync(notes)) {
-      try { renderTemplate(fs.readFileSync(notes, 'utf8'), values, context); } catch (e) { problems.push(`templates/NOTES.txt: ${(e as Error).message}`); }
+      try {
+        renderTemplate(fs.readFileSync(notes, 'utf8'), values, context);
+      } catch (e) {
+        problems.push(`templates/NOTES.txt: ${(e as Error).message}`);
+      }
     }
   }
   if (problems.length) {
-    log(`Error: ${dir}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    log(
+      `Error: ${dir}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     return 1;
   }
   if (options.lint) log(`==> Linting ${dir}\n1 chart(s) linted, 0 chart(s) failed`);

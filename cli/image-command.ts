@@ -82,18 +82,30 @@ export async function imageCommand(options: ImageCommandOptions, log: (line: str
   const problems: string[] = [];
   const baseArg = options.base ?? env.BASE_IMAGE_TAR;
   // a base that exists as a file, or is named like a tarball, is one; anything else is an image reference
-  const baseIsFile = baseArg !== undefined && (fs.existsSync(baseArg) || /\.(tar|tgz|tar\.gz)$/.test(baseArg) || baseArg.includes(path.sep) && !baseArg.includes(':'));
+  const baseIsFile =
+    baseArg !== undefined &&
+    (fs.existsSync(baseArg) ||
+      /\.(tar|tgz|tar\.gz)$/.test(baseArg) ||
+      (baseArg.includes(path.sep) && !baseArg.includes(':')));
   if (baseIsFile && !fs.existsSync(baseArg!)) problems.push(`--base: ${baseArg} does not exist`);
   let baseRef: string | undefined;
   if (!baseIsFile) {
     baseRef = baseArg ?? options.baseName;
     if (baseRef) {
-      try { parseImageReference(baseRef); } catch (e) { problems.push(`--base: ${(e as Error).message}`); }
+      try {
+        parseImageReference(baseRef);
+      } catch (e) {
+        problems.push(`--base: ${(e as Error).message}`);
+      }
     }
   }
   const bundle = options.bundle ?? 'bundle/controller.js';
-  if (!options.dockerfile && !fs.existsSync(bundle)) problems.push(`--bundle: ${bundle} does not exist; build it first (\`npx cdk8s-operator bundle src/main.ts\`)`);
-  if (options.dockerfile && !fs.existsSync(options.dockerfile)) problems.push(`--dockerfile: ${options.dockerfile} does not exist`);
+  if (!options.dockerfile && !fs.existsSync(bundle)) {
+    problems.push(`--bundle: ${bundle} does not exist; build it first (\`npx cdk8s-operator bundle src/main.ts\`)`);
+  }
+  if (options.dockerfile && !fs.existsSync(options.dockerfile)) {
+    problems.push(`--dockerfile: ${options.dockerfile} does not exist`);
+  }
   let container: ChartContainer | undefined;
   if (!options.tag) {
     const chart = options.chart ?? 'dist';
@@ -110,14 +122,18 @@ export async function imageCommand(options: ImageCommandOptions, log: (line: str
   const version = /:([^/:@]+)$/.exec(tag.replace(/@.*$/, ''))?.[1];
   const out = options.out ?? path.join('images', `${repository.split('/').pop()}.tar`);
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
-  const dockerfileRecipe = options.dockerfile ? parseDockerfile(fs.readFileSync(options.dockerfile, 'utf8'), options.dockerfile) : undefined;
+  const dockerfileRecipe = options.dockerfile
+    ? parseDockerfile(fs.readFileSync(options.dockerfile, 'utf8'), options.dockerfile)
+    : undefined;
   const baseName = baseRef ?? options.baseName ?? dockerfileRecipe?.from ?? DEFAULT_BASE_NAME;
   const registry = new RegistryClient({ insecure: options.insecureRegistries, env });
   let base: string | Image = baseArg!;
   let baseDigest: string | undefined;
   if (!baseIsFile) {
     const pulled = await registry.pull(parseImageReference(baseName)).catch((e: Error) => {
-      throw new Error(`image:\n  - --base: pulling ${baseName}: ${e.message}\n    (or give the base as a tarball: \`skopeo copy docker://${baseName} docker-archive:base.tar\`, then --base base.tar)`);
+      throw new Error(
+        `image:\n  - --base: pulling ${baseName}: ${e.message}\n    (or give the base as a tarball: \`skopeo copy docker://${baseName} docker-archive:base.tar\`, then --base base.tar)`,
+      );
     });
     base = imageOf(pulled.config, pulled.layers);
     baseDigest = pulled.digest;
@@ -148,7 +164,9 @@ export async function imageCommand(options: ImageCommandOptions, log: (line: str
     const file = path.basename(bundle);
     const user = container?.user ?? 65532;
     const group = container?.group ?? user;
-    if (user === 0) throw new Error(`image: the chart runs the operator as root (runAsUser 0); the image runs as a non-root user`);
+    if (user === 0) {
+      throw new Error(`image: the chart runs the operator as root (runAsUser 0); the image runs as a non-root user`);
+    }
     recipe = {
       from: baseName,
       workdir: '/app',
@@ -163,21 +181,29 @@ export async function imageCommand(options: ImageCommandOptions, log: (line: str
       stopSignal: 'SIGTERM',
     };
     if (container?.command?.length) {
-      throw new Error(`image: the chart's operator container sets a command (${JSON.stringify(container.command)}); the image's entrypoint is \`node /app/${file}\` and the chart should set args only`);
+      throw new Error(
+        `image: the chart's operator container sets a command (${JSON.stringify(container.command)}); the image's entrypoint is \`node /app/${file}\` and the chart should set args only`,
+      );
     }
   }
   const started = Date.now();
   const built = await buildImage({ context, recipe, baseImage: base, tags: [tag], out, annotations });
-  log(`${tag} ${built.digest} (image id ${built.id}) → ${out} (${(fs.statSync(out).size / 1024 / 1024).toFixed(1)} MiB, ${Date.now() - started} ms)`);
+  log(
+    `${tag} ${built.digest} (image id ${built.id}) → ${out} (${(fs.statSync(out).size / 1024 / 1024).toFixed(1)} MiB, ${Date.now() - started} ms)`,
+  );
   if (!options.push) {
-    log(`load it: \`ctr -n k8s.io images import ${out}\` or \`docker load -i ${out}\`; push it: --push, \`skopeo copy docker-archive:${out} docker://${tag}\` or \`crane push ${out} ${tag}\``);
+    log(
+      `load it: \`ctr -n k8s.io images import ${out}\` or \`docker load -i ${out}\`; push it: --push, \`skopeo copy docker-archive:${out} docker://${tag}\` or \`crane push ${out} ${tag}\``,
+    );
     return 0;
   }
   const pushStarted = Date.now();
   const { blobs, manifest } = registryBlobs(built.image, annotations);
   const pushed = await registry.push(parseImageReference(tag), blobs, manifest);
   // the tarball's manifest lists plain layers, the pushed one gzipped layers: a different digest, the one to deploy
-  log(`pushed ${tag}@${pushed.digest} (${pushed.uploaded} blobs uploaded, ${pushed.skipped} already there, ${Date.now() - pushStarted} ms)`);
+  log(
+    `pushed ${tag}@${pushed.digest} (${pushed.uploaded} blobs uploaded, ${pushed.skipped} already there, ${Date.now() - pushStarted} ms)`,
+  );
   return 0;
 }
 
@@ -185,8 +211,13 @@ export async function imageCommand(options: ImageCommandOptions, log: (line: str
 function chartContainer(dir: string): ChartContainer {
   if (!fs.existsSync(dir)) throw new Error(`${dir}/ does not exist: run synth first, or give the tag`);
   const found: ChartContainer[] = [];
-  for (const file of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-    for (const doc of yaml.parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8')).map((d) => d.toJS()) as any[]) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()) {
+    for (const doc of yaml
+      .parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8'))
+      .map((d) => d.toJS()) as any[]) {
       if (doc?.kind !== 'Deployment') continue;
       const pod = doc.spec?.template?.spec ?? {};
       for (const c of pod.containers ?? []) {
@@ -203,7 +234,11 @@ function chartContainer(dir: string): ChartContainer {
   }
   const images = [...new Set(found.map((c) => c.image))];
   if (images.length !== 1) {
-    throw new Error(images.length ? `${dir}/ runs ${images.length} operator images (${images.join(', ')}): give --tag` : `${dir}/ has no operator Deployment (a container named 'manager'): give --tag`);
+    throw new Error(
+      images.length
+        ? `${dir}/ runs ${images.length} operator images (${images.join(', ')}): give --tag`
+        : `${dir}/ has no operator Deployment (a container named 'manager'): give --tag`,
+    );
   }
   return found[0];
 }
@@ -227,7 +262,8 @@ function repositoryUrl(pkg: ReturnType<typeof readPackageJson>): string | undefi
  * repository (a monorepo's folder, a tmp dir under a home in git) is not labelled with that repository's commit.
  */
 export function gitRevision(dir: string): string | undefined {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     if (fs.realpathSync(git('rev-parse', '--show-toplevel')) !== fs.realpathSync(dir)) return undefined;
     return git('rev-parse', 'HEAD') || undefined;

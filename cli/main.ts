@@ -79,7 +79,9 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
 
 const USAGE = `Usage: cdk8s-operator <command> [--help]
 
-${Object.values(COMMAND_USAGE).map((u) => `  ${u}`).join('\n')}
+${Object.values(COMMAND_USAGE)
+  .map((u) => `  ${u}`)
+  .join('\n')}
 `;
 
 /** Parsed `--name value` / `--name=value` / `--flag` options and positional arguments. */
@@ -91,15 +93,25 @@ export interface ParsedArgs {
 }
 
 /** Parses arguments; `flags` are the options without a value. Throws on an unknown option. */
-export function parseArgs(argv: readonly string[], known: readonly string[], flags: readonly string[] = []): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  known: readonly string[],
+  flags: readonly string[] = [],
+): ParsedArgs {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') return { positional, options, rest: argv.slice(i + 1) };
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) { positional.push(argv[i]); continue; }
+    if (!m) {
+      positional.push(argv[i]);
+      continue;
+    }
     if (![...known, ...flags].includes(m[1])) throw new UsageError(`unknown option '--${m[1]}'`);
-    if (flags.includes(m[1])) { options.set(m[1], true); continue; }
+    if (flags.includes(m[1])) {
+      options.set(m[1], true);
+      continue;
+    }
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new UsageError(`option --${m[1]} needs a value`);
     const previous = options.get(m[1]);
@@ -120,7 +132,10 @@ function str(args: ParsedArgs, name: string): string | undefined {
 }
 
 /** Runs the CLI; resolves with the exit code. */
-export async function main(argv: readonly string[], log: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  log: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+): Promise<number> {
   const [command, ...rest] = argv;
   const dashDash = rest.indexOf('--');
   const own = dashDash < 0 ? rest : rest.slice(0, dashDash);
@@ -131,47 +146,111 @@ export async function main(argv: readonly string[], log: (line: string) => void 
   switch (command) {
     case 'types': {
       const args = parseArgs(rest, ['output', 'library'], ['check']);
-      return typesCommand({ inputs: args.positional, output: str(args, 'output'), library: str(args, 'library'), check: args.options.has('check') }, log);
+      return typesCommand(
+        {
+          inputs: args.positional,
+          output: str(args, 'output'),
+          library: str(args, 'library'),
+          check: args.options.has('check'),
+        },
+        log,
+      );
     }
     case 'bundle': {
       const args = parseArgs(rest, ['output'], ['no-minify']);
       if (args.positional.length !== 1) throw new UsageError('bundle takes exactly one entry file');
-      return bundleCommand({ entry: args.positional[0], output: str(args, 'output'), minify: !args.options.has('no-minify') }, log);
+      return bundleCommand(
+        { entry: args.positional[0], output: str(args, 'output'), minify: !args.options.has('no-minify') },
+        log,
+      );
     }
     case 'image': {
-      const args = parseArgs(rest, ['bundle', 'base', 'base-name', 'tag', 'chart', 'out', 'source', 'revision', 'node-option', 'dockerfile', 'insecure-registry'], ['push']);
-      if (args.positional.length) throw new UsageError(`image takes no positional arguments, got '${args.positional.join(' ')}'`);
-      return imageCommand({
-        bundle: str(args, 'bundle'), base: str(args, 'base'), baseName: str(args, 'base-name'), tag: str(args, 'tag'),
-        chart: str(args, 'chart'), out: str(args, 'out'), source: str(args, 'source'), revision: str(args, 'revision'),
-        nodeOptions: str(args, 'node-option')?.split('\0'), dockerfile: str(args, 'dockerfile'),
-        push: args.options.has('push'), insecureRegistries: str(args, 'insecure-registry')?.split('\0'),
-      }, log);
+      const args = parseArgs(
+        rest,
+        [
+          'bundle',
+          'base',
+          'base-name',
+          'tag',
+          'chart',
+          'out',
+          'source',
+          'revision',
+          'node-option',
+          'dockerfile',
+          'insecure-registry',
+        ],
+        ['push'],
+      );
+      if (args.positional.length) {
+        throw new UsageError(`image takes no positional arguments, got '${args.positional.join(' ')}'`);
+      }
+      return imageCommand(
+        {
+          bundle: str(args, 'bundle'),
+          base: str(args, 'base'),
+          baseName: str(args, 'base-name'),
+          tag: str(args, 'tag'),
+          chart: str(args, 'chart'),
+          out: str(args, 'out'),
+          source: str(args, 'source'),
+          revision: str(args, 'revision'),
+          nodeOptions: str(args, 'node-option')?.split('\0'),
+          dockerfile: str(args, 'dockerfile'),
+          push: args.options.has('push'),
+          insecureRegistries: str(args, 'insecure-registry')?.split('\0'),
+        },
+        log,
+      );
     }
     case 'run': {
       const args = parseArgs(rest, ['chart', 'bundle', 'service-account', 'duration', 'kubeconfig-out']);
-      if (args.positional.length) throw new UsageError(`run takes controller flags after '--', got '${args.positional.join(' ')}'`);
+      if (args.positional.length) {
+        throw new UsageError(`run takes controller flags after '--', got '${args.positional.join(' ')}'`);
+      }
       const duration = str(args, 'duration');
-      return runCommand({
-        chart: str(args, 'chart'), bundle: str(args, 'bundle'), serviceAccount: str(args, 'service-account'),
-        durationSeconds: duration === undefined ? undefined : Number(duration), kubeconfigOut: str(args, 'kubeconfig-out'), extraArgs: args.rest,
-      }, log);
+      return runCommand(
+        {
+          chart: str(args, 'chart'),
+          bundle: str(args, 'bundle'),
+          serviceAccount: str(args, 'service-account'),
+          durationSeconds: duration === undefined ? undefined : Number(duration),
+          kubeconfigOut: str(args, 'kubeconfig-out'),
+          extraArgs: args.rest,
+        },
+        log,
+      );
     }
     case 'cluster': {
       const args = parseArgs(rest, ['kubeconfig', 'controllers', 'apply', 'assets']);
-      if (args.positional.length) throw new UsageError(`cluster takes no positional arguments, got '${args.positional.join(' ')}'`);
-      return clusterCommand({
-        kubeconfig: str(args, 'kubeconfig'), controllers: str(args, 'controllers'), apply: str(args, 'apply')?.split('\0'), assetsDir: str(args, 'assets'),
-      }, log);
+      if (args.positional.length) {
+        throw new UsageError(`cluster takes no positional arguments, got '${args.positional.join(' ')}'`);
+      }
+      return clusterCommand(
+        {
+          kubeconfig: str(args, 'kubeconfig'),
+          controllers: str(args, 'controllers'),
+          apply: str(args, 'apply')?.split('\0'),
+          assetsDir: str(args, 'assets'),
+        },
+        log,
+      );
     }
     case 'helm-template': {
       const args = parseArgs(rest, ['namespace', 'release-name', 'values', 'set'], ['lint', 'include-crds']);
       if (args.positional.length !== 1) throw new UsageError('helm-template takes exactly one chart folder');
-      return helmTemplateCommand({
-        chart: args.positional[0], namespace: str(args, 'namespace'), releaseName: str(args, 'release-name'),
-        valuesFiles: str(args, 'values')?.split('\0'), set: str(args, 'set')?.split('\0'),
-        lint: args.options.has('lint'), includeCrds: args.options.has('include-crds'),
-      }, log);
+      return helmTemplateCommand(
+        {
+          chart: args.positional[0],
+          namespace: str(args, 'namespace'),
+          releaseName: str(args, 'release-name'),
+          valuesFiles: str(args, 'values')?.split('\0'),
+          set: str(args, 'set')?.split('\0'),
+          lint: args.options.has('lint'),
+          includeCrds: args.options.has('include-crds'),
+        },
+        log,
+      );
     }
     case 'scaffold': {
       const args = parseArgs(rest, ['kind', 'group', 'namespaces', 'package-spec', 'scope', 'versions']);
@@ -179,12 +258,18 @@ export async function main(argv: readonly string[], log: (line: string) => void 
       const kind = str(args, 'kind');
       const group = str(args, 'group');
       if (!kind || !group) throw new UsageError('scaffold needs --kind and --group');
-      return scaffoldCommand({
-        dir: args.positional[0] ?? '.', kind, group,
-        namespaces: str(args, 'namespaces')?.split(',').filter(Boolean),
-        packageSpec: str(args, 'package-spec'), scope: str(args, 'scope'),
-        versions: str(args, 'versions')?.split(',').filter(Boolean),
-      }, log);
+      return scaffoldCommand(
+        {
+          dir: args.positional[0] ?? '.',
+          kind,
+          group,
+          namespaces: str(args, 'namespaces')?.split(',').filter(Boolean),
+          packageSpec: str(args, 'package-spec'),
+          scope: str(args, 'scope'),
+          versions: str(args, 'versions')?.split(',').filter(Boolean),
+        },
+        log,
+      );
     }
     case undefined:
     case 'help':
@@ -198,8 +283,13 @@ export async function main(argv: readonly string[], log: (line: string) => void 
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err: Error) => {
-    process.stderr.write(`cdk8s-operator: ${err.message}\n${err instanceof UsageError ? `\n${USAGE}` : ''}`);
-    process.exitCode = err instanceof UsageError ? 2 : 1;
-  });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: Error) => {
+      process.stderr.write(`cdk8s-operator: ${err.message}\n${err instanceof UsageError ? `\n${USAGE}` : ''}`);
+      process.exitCode = err instanceof UsageError ? 2 : 1;
+    },
+  );
 }

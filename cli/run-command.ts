@@ -53,8 +53,13 @@ export interface ChartOperator {
 export function chartOperator(dir: string): ChartOperator {
   if (!fs.existsSync(dir)) throw new Error(`${dir}/ does not exist: run synth first`);
   const found: ChartOperator[] = [];
-  for (const file of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-    for (const doc of yaml.parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8')).map((d) => d.toJS()) as any[]) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()) {
+    for (const doc of yaml
+      .parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8'))
+      .map((d) => d.toJS()) as any[]) {
       if (doc?.kind !== 'Deployment') continue;
       const pod = doc.spec?.template?.spec ?? {};
       const manager = (pod.containers ?? []).find((c: { name: string }) => c.name === 'manager');
@@ -67,7 +72,11 @@ export function chartOperator(dir: string): ChartOperator {
       });
     }
   }
-  if (found.length !== 1) throw new Error(`${dir}/ has ${found.length} operator Deployments (a container named 'manager'); give --service-account <namespace>/<name>`);
+  if (found.length !== 1) {
+    throw new Error(
+      `${dir}/ has ${found.length} operator Deployments (a container named 'manager'); give --service-account <namespace>/<name>`,
+    );
+  }
   return found[0];
 }
 
@@ -75,28 +84,47 @@ export function chartOperator(dir: string): ChartOperator {
 export async function runCommand(options: RunCommandOptions, log: (line: string) => void): Promise<number> {
   const env = options.env ?? process.env;
   const bundle = options.bundle ?? 'bundle/controller.js';
-  if (!fs.existsSync(bundle)) throw new Error(`run: ${bundle} does not exist; build it with \`npx cdk8s-operator bundle src/main.ts\``);
+  if (!fs.existsSync(bundle)) {
+    throw new Error(`run: ${bundle} does not exist; build it with \`npx cdk8s-operator bundle src/main.ts\``);
+  }
   let operator: ChartOperator;
   if (options.serviceAccount) {
     const m = /^([a-z0-9][-a-z0-9]*)\/([a-z0-9][-a-z0-9.]*)$/.exec(options.serviceAccount);
     if (!m) throw new Error(`run: --service-account must be <namespace>/<name>, got '${options.serviceAccount}'`);
     const fromChart = fs.existsSync(options.chart ?? 'dist') ? tryChart(options.chart ?? 'dist') : {};
-    operator = { args: fromChart.args ?? [], watchNamespace: fromChart.watchNamespace, namespace: m[1], serviceAccount: m[2] };
+    operator = {
+      args: fromChart.args ?? [],
+      watchNamespace: fromChart.watchNamespace,
+      namespace: m[1],
+      serviceAccount: m[2],
+    };
   } else {
     operator = chartOperator(options.chart ?? 'dist');
   }
   const durationSeconds = options.durationSeconds ?? 3600;
-  if (!Number.isInteger(durationSeconds) || durationSeconds < 600) throw new Error(`run: --duration must be at least 600 seconds (the apiserver's minimum), got ${durationSeconds}`);
+  if (!Number.isInteger(durationSeconds) || durationSeconds < 600) {
+    throw new Error(`run: --duration must be at least 600 seconds (the apiserver's minimum), got ${durationSeconds}`);
+  }
 
   const kc = adminKubeConfig(env);
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('run: the current kubeconfig has no cluster');
   const mint = async (): Promise<string> => {
-    const response = await apiRequest(kc, 'POST', `/api/v1/namespaces/${operator.namespace}/serviceaccounts/${operator.serviceAccount}/token`,
-      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: durationSeconds } });
+    const response = await apiRequest(
+      kc,
+      'POST',
+      `/api/v1/namespaces/${operator.namespace}/serviceaccounts/${operator.serviceAccount}/token`,
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: durationSeconds } },
+    );
     if (response.code !== 201) {
-      throw new Error(`run: TokenRequest for ServiceAccount ${operator.namespace}/${operator.serviceAccount} failed (${response.code}): ${response.body?.message ?? ''}`
-        + (response.code === 404 ? ' — apply the chart first (dist/APPLY.md)' : response.code === 403 ? ' — your kubeconfig needs create on serviceaccounts/token in that namespace' : ''));
+      throw new Error(
+        `run: TokenRequest for ServiceAccount ${operator.namespace}/${operator.serviceAccount} failed (${response.code}): ${response.body?.message ?? ''}` +
+          (response.code === 404
+            ? ' — apply the chart first (dist/APPLY.md)'
+            : response.code === 403
+              ? ' — your kubeconfig needs create on serviceaccounts/token in that namespace'
+              : ''),
+      );
     }
     return response.body.status.token;
   };
@@ -106,8 +134,20 @@ export async function runCommand(options: RunCommandOptions, log: (line: string)
   const kubeconfig = options.kubeconfigOut ?? path.join(tmp!, 'kubeconfig');
   const tokenFile = path.resolve(`${kubeconfig}.token`);
   const minted = {
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'operator', preferences: {},
-    clusters: [{ name: 'cluster', cluster: { server: cluster.server, ...(ca ? { 'certificate-authority-data': ca } : {}), ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}) } }],
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'operator',
+    preferences: {},
+    clusters: [
+      {
+        name: 'cluster',
+        cluster: {
+          server: cluster.server,
+          ...(ca ? { 'certificate-authority-data': ca } : {}),
+          ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
+        },
+      },
+    ],
     users: [{ name: 'operator', user: { 'token-file': tokenFile } }],
     contexts: [{ name: 'operator', context: { cluster: 'cluster', user: 'operator', namespace: operator.namespace } }],
   };
@@ -122,15 +162,26 @@ export async function runCommand(options: RunCommandOptions, log: (line: string)
   let refresh: NodeJS.Timeout | undefined;
   const scheduleRefresh = (inMs: number) => {
     refresh = setTimeout(() => {
-      mint().then((t) => { writeToken(t); log(`token of ${operator.namespace}/${operator.serviceAccount} refreshed`); scheduleRefresh(refreshAfterMs); },
-        (err) => { log(`${(err as Error).message}; retrying in 30 s`); scheduleRefresh(Math.min(30_000, refreshAfterMs)); });
+      mint().then(
+        (t) => {
+          writeToken(t);
+          log(`token of ${operator.namespace}/${operator.serviceAccount} refreshed`);
+          scheduleRefresh(refreshAfterMs);
+        },
+        (err) => {
+          log(`${(err as Error).message}; retrying in 30 s`);
+          scheduleRefresh(Math.min(30_000, refreshAfterMs));
+        },
+      );
     }, inMs);
     refresh.unref();
   };
   scheduleRefresh(refreshAfterMs);
   try {
     const who = await selfSubjectReview(kubeconfig);
-    log(`running ${bundle} as ${who} (token valid ${durationSeconds} s; namespace ${operator.namespace}; WATCH_NAMESPACE=${env.WATCH_NAMESPACE ?? operator.watchNamespace ?? ''})`);
+    log(
+      `running ${bundle} as ${who} (token valid ${durationSeconds} s; namespace ${operator.namespace}; WATCH_NAMESPACE=${env.WATCH_NAMESPACE ?? operator.watchNamespace ?? ''})`,
+    );
     const child = spawn(process.execPath, [bundle, ...operator.args, ...(options.extraArgs ?? [])], {
       stdio: 'inherit',
       env: {
@@ -143,7 +194,9 @@ export async function runCommand(options: RunCommandOptions, log: (line: string)
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     process.on('SIGTERM', forward);
     process.on('SIGINT', forward);
-    const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1))));
+    const code = await new Promise<number>((resolve) =>
+      child.on('exit', (c, signal) => resolve(c ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1))),
+    );
     process.off('SIGTERM', forward);
     process.off('SIGINT', forward);
     return code;
@@ -173,16 +226,29 @@ function tryChart(dir: string): Partial<ChartOperator> {
 export async function selfSubjectReview(kubeconfigFile: string): Promise<string> {
   const kc = new (loadClientNode().KubeConfig)();
   kc.loadFromFile(kubeconfigFile);
-  const res = await apiRequest(kc, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
-  if (res.code !== 201) throw new Error(`run: SelfSubjectReview with the minted token failed (${res.code}): ${res.body?.message ?? ''}`);
+  const res = await apiRequest(kc, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+  });
+  if (res.code !== 201) {
+    throw new Error(`run: SelfSubjectReview with the minted token failed (${res.code}): ${res.body?.message ?? ''}`);
+  }
   return res.body.status.userInfo.username;
 }
 
 /** One JSON request with a kubeconfig's server, TLS and credentials. */
-async function apiRequest(kc: import('@kubernetes/client-node').KubeConfig, method: string, apiPath: string, body?: unknown): Promise<{ code: number; body: any }> {
+async function apiRequest(
+  kc: import('@kubernetes/client-node').KubeConfig,
+  method: string,
+  apiPath: string,
+  body?: unknown,
+): Promise<{ code: number; body: any }> {
   const cluster = kc.getCurrentCluster()!;
   const url = new URL(apiPath, cluster.server);
-  const opts: https.RequestOptions = { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json' } };
+  const opts: https.RequestOptions = {
+    method,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+  };
   await kc.applyToHTTPSOptions(opts);
   return new Promise((resolve, reject) => {
     const req = https.request(url, opts, (res) => {
@@ -191,7 +257,11 @@ async function apiRequest(kc: import('@kubernetes/client-node').KubeConfig, meth
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString();
         let parsed: any;
-        try { parsed = JSON.parse(text); } catch { parsed = { message: text }; }
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = { message: text };
+        }
         resolve({ code: res.statusCode ?? 0, body: parsed });
       });
     });

@@ -6,8 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { pluralOf } from '../lib/crd/plural';
 import { SCAFFOLD_SCRIPTS, scaffoldFiles, TESTED_TOOLCHAIN } from './scaffold/templates';
+import { pluralOf } from '../lib/crd/plural';
 
 /** Options of {@link scaffoldCommand}. */
 export interface ScaffoldCommandOptions {
@@ -35,38 +35,65 @@ const NPM_INIT_TEST = 'echo "Error: no test specified" && exit 1';
 /** Runs the command; returns the process exit code. */
 export async function scaffoldCommand(options: ScaffoldCommandOptions, log: (line: string) => void): Promise<number> {
   const problems: string[] = [];
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(options.kind)) problems.push(`--kind: must be PascalCase (e.g. Website), got '${options.kind}'`);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(options.group)) problems.push(`--group: must be a DNS subdomain with a dot (e.g. example.com), got '${options.group}'`);
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(options.kind)) {
+    problems.push(`--kind: must be PascalCase (e.g. Website), got '${options.kind}'`);
+  }
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(options.group)) {
+    problems.push(`--group: must be a DNS subdomain with a dot (e.g. example.com), got '${options.group}'`);
+  }
   (options.namespaces ?? []).forEach((ns, i) => {
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) problems.push(`--namespaces[${i}]: must be a DNS label, got '${ns}'`);
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) {
+      problems.push(`--namespaces[${i}]: must be a DNS label, got '${ns}'`);
+    }
   });
   const scope = options.scope ?? 'Namespaced';
-  if (scope !== 'Namespaced' && scope !== 'Cluster') problems.push(`--scope: must be Namespaced or Cluster, got '${scope}'`);
+  if (scope !== 'Namespaced' && scope !== 'Cluster') {
+    problems.push(`--scope: must be Namespaced or Cluster, got '${scope}'`);
+  }
   const cluster = scope === 'Cluster';
   if (cluster && options.namespaces?.length) {
-    problems.push(`--namespaces: a cluster-scoped kind is in no namespace, so the operator cannot watch it in ${options.namespaces.join(', ')}; drop --namespaces (its ConfigMaps go to the operator's namespace) or use --scope Namespaced`);
+    problems.push(
+      `--namespaces: a cluster-scoped kind is in no namespace, so the operator cannot watch it in ${options.namespaces.join(', ')}; drop --namespaces (its ConfigMaps go to the operator's namespace) or use --scope Namespaced`,
+    );
   }
   const versions = options.versions ?? ['v1'];
   if (!versions.length) problems.push('--versions: give at least one version, e.g. v1');
   versions.forEach((v, i) => {
-    if (!/^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/.test(v)) problems.push(`--versions[${i}]: must be a Kubernetes version name (v1, v1beta1, v2alpha1), got '${v}'`);
+    if (!/^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/.test(v)) {
+      problems.push(`--versions[${i}]: must be a Kubernetes version name (v1, v1beta1, v2alpha1), got '${v}'`);
+    }
   });
-  if (new Set(versions).size !== versions.length) problems.push(`--versions: lists a version twice (${versions.join(',')})`);
+  if (new Set(versions).size !== versions.length) {
+    problems.push(`--versions: lists a version twice (${versions.join(',')})`);
+  }
   const lower = options.kind.toLowerCase();
   const files = scaffoldFiles({
-    kind: options.kind, group: options.group, plural: pluralOf(options.kind), lower, operator: `${lower}-operator`,
+    kind: options.kind,
+    group: options.group,
+    plural: pluralOf(options.kind),
+    lower,
+    operator: `${lower}-operator`,
     namespaces: options.namespaces?.length ? options.namespaces : undefined,
-    cluster, versions,
+    cluster,
+    versions,
   });
   const existing = Object.keys(files).filter((f) => fs.existsSync(path.join(options.dir, f)));
   if (existing.length) problems.push(`would overwrite ${existing.join(', ')}`);
 
   const pkgFile = path.join(options.dir, 'package.json');
-  const pkg = fs.existsSync(pkgFile) ? JSON.parse(fs.readFileSync(pkgFile, 'utf8')) : { name: path.basename(path.resolve(options.dir)), version: '0.1.0', private: true };
+  const pkg = fs.existsSync(pkgFile)
+    ? JSON.parse(fs.readFileSync(pkgFile, 'utf8'))
+    : { name: path.basename(path.resolve(options.dir)), version: '0.1.0', private: true };
   const scripts: Record<string, string> = { ...(pkg.scripts ?? {}) };
   for (const [name, command] of Object.entries(SCAFFOLD_SCRIPTS)) {
-    if (scripts[name] !== undefined && scripts[name] !== command && !(name === 'test' && scripts[name] === NPM_INIT_TEST)) {
-      problems.push(`package.json: script '${name}' exists ('${scripts[name]}'); remove it or run scaffold in an empty project`);
+    if (
+      scripts[name] !== undefined &&
+      scripts[name] !== command &&
+      !(name === 'test' && scripts[name] === NPM_INIT_TEST)
+    ) {
+      problems.push(
+        `package.json: script '${name}' exists ('${scripts[name]}'); remove it or run scaffold in an empty project`,
+      );
     }
     scripts[name] = command;
   }
@@ -82,13 +109,18 @@ export async function scaffoldCommand(options: ScaffoldCommandOptions, log: (lin
   devDeps.typescript ??= TESTED_TOOLCHAIN.typescript;
   devDeps['@types/node'] ??= TESTED_TOOLCHAIN['@types/node'];
   fs.mkdirSync(options.dir, { recursive: true });
-  fs.writeFileSync(pkgFile, JSON.stringify({ ...pkg, scripts, dependencies: deps, devDependencies: devDeps }, null, 2) + '\n');
+  fs.writeFileSync(
+    pkgFile,
+    JSON.stringify({ ...pkg, scripts, dependencies: deps, devDependencies: devDeps }, null, 2) + '\n',
+  );
   for (const [file, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(options.dir, file)), { recursive: true });
     fs.writeFileSync(path.join(options.dir, file), content);
     log(`created ${file}`);
   }
-  log('updated package.json (scripts, dependencies); next: npm install && npm run types && npm run build && npm test && npm run bundle && npm run synth');
+  log(
+    'updated package.json (scripts, dependencies); next: npm install && npm run types && npm run build && npm test && npm run bundle && npm run synth',
+  );
   return 0;
 }
 

@@ -22,7 +22,10 @@ export interface TypesCommandOptions {
 /** Runs the command; returns the process exit code. */
 export async function typesCommand(options: TypesCommandOptions, log: (line: string) => void): Promise<number> {
   const output = options.output ?? 'imports';
-  const files = await generateTypes(loadCrdManifests(options.inputs), { libraryImport: options.library, generatedBy: 'npx cdk8s-operator types' });
+  const files = await generateTypes(loadCrdManifests(options.inputs), {
+    libraryImport: options.library,
+    generatedBy: 'npx cdk8s-operator types',
+  });
   if (options.check) {
     const stale = staleImports(output, files);
     if (stale.length) {

@@ -11,44 +11,117 @@ export { OutputFiles } from './synth-metadata/output-files';
 export type { KubernetesVersionRange } from './synth-metadata/target-versions';
 
 // Schemas and CustomResourceDefinitions.
-export { Schema, SchemaOptions, StringSchemaOptions, NumberSchemaOptions, ObjectSchemaOptions, ArraySchemaOptions, MapSchemaOptions } from './schema/schema';
+export {
+  Schema,
+  SchemaOptions,
+  StringSchemaOptions,
+  NumberSchemaOptions,
+  ObjectSchemaOptions,
+  ArraySchemaOptions,
+  MapSchemaOptions,
+} from './schema/schema';
 export { conditionsSchema } from './schema/conditions';
 export { JSONSchemaProps, ValidationRule } from './apiserver';
 export {
-  CustomResourceDefinition, CustomResourceDefinitionProps, CrdVersionProps, CrdConversionWebhook, PrinterColumn, CrdSubresources, ScaleSubresource, CrdImportOptions,
+  CustomResourceDefinition,
+  CustomResourceDefinitionProps,
+  CrdVersionProps,
+  CrdConversionWebhook,
+  PrinterColumn,
+  CrdSubresources,
+  ScaleSubresource,
+  CrdImportOptions,
   AcknowledgedWarning,
 } from './crd/custom-resource-definition';
 export { ICustomResourceDefinition } from './crd/icustom-resource-definition';
 export {
-  ResourceScope, CrdManifest, CrdSpec, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, SubresourcesSpec, ScaleSubresourceSpec,
+  ResourceScope,
+  CrdManifest,
+  CrdSpec,
+  CrdNamesSpec,
+  CrdVersionSpec,
+  PrinterColumnSpec,
+  SubresourcesSpec,
+  ScaleSubresourceSpec,
 } from './apiserver';
 
 // Example (and real) custom resources, checked against their CRD.
-export { CustomResource, CustomResourceProps, CustomResourcePrevious, TypedCustomResourceProps } from './custom-resource/custom-resource';
+export {
+  CustomResource,
+  CustomResourceProps,
+  CustomResourcePrevious,
+  TypedCustomResourceProps,
+} from './custom-resource/custom-resource';
 
 // Admission policies (ValidatingAdmissionPolicy, Kubernetes 1.30+; MutatingAdmissionPolicy, 1.36+), checked at synth as
 // each version of the app's range checks them at create.
 export {
-  ValidatingAdmissionPolicy, ValidatingAdmissionPolicyProps, AcknowledgedPolicyWarning,
-  ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingProps, ValidatingAdmissionPolicyBindingOptions,
-  MutatingAdmissionPolicy, MutatingAdmissionPolicyProps,
-  MutatingAdmissionPolicyBinding, MutatingAdmissionPolicyBindingProps, MutatingAdmissionPolicyBindingOptions,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyProps,
+  AcknowledgedPolicyWarning,
+  ValidatingAdmissionPolicyBinding,
+  ValidatingAdmissionPolicyBindingProps,
+  ValidatingAdmissionPolicyBindingOptions,
+  MutatingAdmissionPolicy,
+  MutatingAdmissionPolicyProps,
+  MutatingAdmissionPolicyBinding,
+  MutatingAdmissionPolicyBindingProps,
+  MutatingAdmissionPolicyBindingOptions,
 } from './admission-policy';
 export {
-  MatchResourcesSpec, NamedRuleWithOperationsSpec, LabelSelectorSpec, LabelSelectorRequirementSpec, ValidationSpec,
-  AuditAnnotationSpec, MatchConditionSpec, VariableSpec, ParamKindSpec, ParamRefSpec,
-  ValidatingAdmissionPolicyManifest, ValidatingAdmissionPolicyBindingManifest,
-  MutatingAdmissionPolicyManifest, MutatingAdmissionPolicyBindingManifest, MutatingAdmissionPolicySpec, MutatingAdmissionPolicyBindingSpec, MutationSpec,
-  validateMutatingPolicyManifest, validateMutatingBindingManifest,
-  validatePolicyManifest, validateBindingManifest, typeCheckPolicy, clusterResolver, ExpressionWarning, KindResolver, PolicyTypeCheck,
+  MatchResourcesSpec,
+  NamedRuleWithOperationsSpec,
+  LabelSelectorSpec,
+  LabelSelectorRequirementSpec,
+  ValidationSpec,
+  AuditAnnotationSpec,
+  MatchConditionSpec,
+  VariableSpec,
+  ParamKindSpec,
+  ParamRefSpec,
+  ValidatingAdmissionPolicyManifest,
+  ValidatingAdmissionPolicyBindingManifest,
+  MutatingAdmissionPolicyManifest,
+  MutatingAdmissionPolicyBindingManifest,
+  MutatingAdmissionPolicySpec,
+  MutatingAdmissionPolicyBindingSpec,
+  MutationSpec,
+  validateMutatingPolicyManifest,
+  validateMutatingBindingManifest,
+  validatePolicyManifest,
+  validateBindingManifest,
+  typeCheckPolicy,
+  clusterResolver,
+  ExpressionWarning,
+  KindResolver,
+  PolicyTypeCheck,
   GroupVersionKind,
 } from './apiserver/admission-policy';
 
 // The operator and its parts.
 export { Operator, OperatorProps, OperatorShardingOptions } from './operator/operator';
-export { ControllerContract, KindReference, KindSelector, NetworkPeer, ResolvedKind } from './operator/controller-contract';
-export { BoundRole, ContractOf, NetworkPeerOf, WebhookOf, LabelSelectorOf, WebhookOperation } from './apimachinery/controller-contract';
-export { OperatorWebhooks, OperatorWebhooksProps, OperatorWebhookOptions, WebhookCertificates, WebhookWiring } from './operator/operator-webhooks';
+export {
+  ControllerContract,
+  KindReference,
+  KindSelector,
+  NetworkPeer,
+  ResolvedKind,
+} from './operator/controller-contract';
+export {
+  BoundRole,
+  ContractOf,
+  NetworkPeerOf,
+  WebhookOf,
+  LabelSelectorOf,
+  WebhookOperation,
+} from './apimachinery/controller-contract';
+export {
+  OperatorWebhooks,
+  OperatorWebhooksProps,
+  OperatorWebhookOptions,
+  WebhookCertificates,
+  WebhookWiring,
+} from './operator/operator-webhooks';
 export { ContractRules, RbacRule } from './operator/contract-rules';
 export { KindInfo } from './apimachinery/kinds';
 export { OperatorRbac, OperatorRbacProps, AdditionalRbacRule, RbacGrant } from './operator/operator-rbac';
@@ -56,7 +129,12 @@ export { RbacRisk } from './operator/rbac-risk';
 export { OperatorDeployment, OperatorDeploymentProps } from './operator/operator-deployment';
 export { OperatorNetworkPolicy, OperatorNetworkPolicyProps } from './operator/operator-network-policy';
 export { OperatorWebhook, OperatorWebhookProps } from './operator/operator-webhook';
-export { OperatorMonitoring, OperatorMonitoringProps, OperatorMonitoringOptions, PrometheusAlertRule } from './operator/operator-monitoring';
+export {
+  OperatorMonitoring,
+  OperatorMonitoringProps,
+  OperatorMonitoringOptions,
+  PrometheusAlertRule,
+} from './operator/operator-monitoring';
 
 // App features: policy, safe evolution, API docs, synth report.
 export { PolicyOptions, ManifestCheck } from './policy/policy-checks';
@@ -69,7 +147,14 @@ export { compareCrdManifests } from './evolution/compare-crds';
 export { ApiDocs, DocPage } from './docs/api-docs';
 export { renderCrdReference, CrdReferenceOptions } from './docs/crd-reference';
 export { renderOperatorDiagram, OperatorDiagramInput } from './docs/operator-diagram';
-export { collectSynthReport, renderSynthReport, SynthReport, SynthReportOptions, ReportFile, ReportCrdSize } from './report/synth-report';
+export {
+  collectSynthReport,
+  renderSynthReport,
+  SynthReport,
+  SynthReportOptions,
+  ReportFile,
+  ReportCrdSize,
+} from './report/synth-report';
 
 // Typed imports and the apiserver's checks on their own.
 export { generateTypes, GenerateTypesOptions, GeneratedFile } from './codegen/generate-types';

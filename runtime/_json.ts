@@ -59,8 +59,11 @@ export function createMergePatch(from: unknown, to: unknown): unknown {
   for (const key of Object.keys(from)) if (!(key in to) || to[key] === undefined) patch[key] = null;
   for (const [key, value] of Object.entries(to)) {
     if (value === undefined) continue;
-    if (!(key in from)) patch[key] = value;
-    else if (!deepEqual(from[key], value)) patch[key] = isObject(from[key]) && isObject(value) ? createMergePatch(from[key], value) : value;
+    if (!(key in from)) {
+      patch[key] = value;
+    } else if (!deepEqual(from[key], value)) {
+      patch[key] = isObject(from[key]) && isObject(value) ? createMergePatch(from[key], value) : value;
+    }
   }
   return patch;
 }

@@ -69,14 +69,21 @@ export function isApplied(desired: KubeObject, live: KubeObject | undefined): bo
 function withHash(desired: KubeObject): KubeObject {
   const hash = hashJson(desired);
   const meta = desired.metadata ?? {};
-  return { ...desired, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [APPLIED_HASH_ANNOTATION]: hash } } };
+  return {
+    ...desired,
+    metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [APPLIED_HASH_ANNOTATION]: hash } },
+  };
 }
 
 /**
  * Applies `desired` with server-side apply unless the live object already matches. With a typed
  * `options.resource`, `desired` must be of its object type (a misspelt field does not compile).
  */
-export async function applyOwned<T extends KubeObject = KubeObject>(client: KubeClient, desired: NoInfer<T>, options: ApplyOptions<T>): Promise<ApplyResult<T>> {
+export async function applyOwned<T extends KubeObject = KubeObject>(
+  client: KubeClient,
+  desired: NoInfer<T>,
+  options: ApplyOptions<T>,
+): Promise<ApplyResult<T>> {
   const meta = desired.metadata ?? {};
   if (!desired.apiVersion || !desired.kind || !meta.name) {
     throw new Error(`desired object needs apiVersion, kind and metadata.name, got ${desired.kind}/${meta.name}`);
@@ -86,7 +93,7 @@ export async function applyOwned<T extends KubeObject = KubeObject>(client: Kube
   const body = withHash(desired);
   if (options.createWhenAbsent && !options.live) {
     try {
-      return { object: await client.create(body, { fieldManager: options.fieldManager }) as T, changed: true };
+      return { object: (await client.create(body, { fieldManager: options.fieldManager })) as T, changed: true };
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }

@@ -22,7 +22,10 @@ export class Backoff {
   private attempt = 0;
   private lastFailure = 0;
 
-  constructor(private readonly options: BackoffOptions = {}, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly options: BackoffOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Delay before the next attempt after a failure. */
   next(): number {

@@ -62,7 +62,9 @@ export function keepFields(mask: { readonly [key: string]: FieldMask }): CacheTr
 
 function project(value: unknown, mask: FieldMask): unknown {
   if (mask === true || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(mask)) return Array.isArray(value) ? value.map((v) => project(v, (mask as readonly [FieldMask])[0])) : value;
+  if (Array.isArray(mask)) {
+    return Array.isArray(value) ? value.map((v) => project(v, (mask as readonly [FieldMask])[0])) : value;
+  }
   if (Array.isArray(value)) return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(mask)) {

@@ -90,7 +90,7 @@ export class ObjectCache {
   /** A mutable deep copy of the object with this key. */
   getCopy(key: string): KubeObject | undefined {
     const obj = this.items.get(key);
-    return obj ? structuredClone(obj) as KubeObject : undefined;
+    return obj ? (structuredClone(obj) as KubeObject) : undefined;
   }
 
   /** All objects (frozen). */
@@ -161,13 +161,20 @@ export class ObjectCache {
    * consistency timeout is 5 s).
    */
   waitForResourceVersion(key: string, resourceVersion: string, timeoutMs = 5000): Promise<boolean> {
-    if (resourceVersionReached(this.items.get(key)?.metadata?.resourceVersion, resourceVersion)) return Promise.resolve(true);
+    if (resourceVersionReached(this.items.get(key)?.metadata?.resourceVersion, resourceVersion)) {
+      return Promise.resolve(true);
+    }
     return new Promise((resolve) => {
       let set = this.waiters.get(key);
-      if (!set) this.waiters.set(key, set = new Set());
+      if (!set) this.waiters.set(key, (set = new Set()));
       const waiter: Waiter = {
         rv: resourceVersion,
-        resolve: (ok) => { clearTimeout(timer); set!.delete(waiter); if (!set!.size) this.waiters.delete(key); resolve(ok); },
+        resolve: (ok) => {
+          clearTimeout(timer);
+          set!.delete(waiter);
+          if (!set!.size) this.waiters.delete(key);
+          resolve(ok);
+        },
       };
       const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
       set.add(waiter);
@@ -188,7 +195,7 @@ export class ObjectCache {
     const index = this.indices.get(name)!;
     for (const value of fn(obj)) {
       let keys = index.get(value);
-      if (!keys) index.set(value, keys = new Set());
+      if (!keys) index.set(value, (keys = new Set()));
       keys.add(key);
     }
   }

@@ -47,7 +47,16 @@ export interface ManagerFlags {
 /** Parallel reconciles when `--concurrency` is not given. */
 export const DEFAULT_CONCURRENCY = 8;
 
-const KNOWN = new Set(['leader-elect', 'leader-election-namespace', 'metrics-bind-address', 'health-probe-bind-address', 'concurrency', 'webhook-bind-address', 'sharding-ring', 'sharding-key']);
+const KNOWN = new Set([
+  'leader-elect',
+  'leader-election-namespace',
+  'metrics-bind-address',
+  'health-probe-bind-address',
+  'concurrency',
+  'webhook-bind-address',
+  'sharding-ring',
+  'sharding-key',
+]);
 
 /** Parses flags (`--name=value`, `--name value`, boolean `--leader-elect`) and env. Throws on unknown flags. */
 export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ManagerFlags {
@@ -61,11 +70,17 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
     values.set(m[1], value);
   }
   const concurrency = Number(values.get('concurrency') ?? String(DEFAULT_CONCURRENCY));
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency must be a positive integer, got '${values.get('concurrency')}'`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error(`--concurrency must be a positive integer, got '${values.get('concurrency')}'`);
+  }
   const leaderElect = values.get('leader-elect') ?? 'false';
-  if (!['true', 'false'].includes(leaderElect)) throw new Error(`--leader-elect must be true or false, got '${leaderElect}'`);
+  if (!['true', 'false'].includes(leaderElect)) {
+    throw new Error(`--leader-elect must be true or false, got '${leaderElect}'`);
+  }
   const shardingKey = values.get('sharding-key') ?? 'uid';
-  if (shardingKey !== 'uid' && shardingKey !== 'namespace') throw new Error(`--sharding-key must be uid or namespace, got '${shardingKey}'`);
+  if (shardingKey !== 'uid' && shardingKey !== 'namespace') {
+    throw new Error(`--sharding-key must be uid or namespace, got '${shardingKey}'`);
+  }
   return {
     shardingRing: values.get('sharding-ring'),
     shardingKey,
@@ -81,9 +96,14 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
 
 /** `WATCH_NAMESPACE` as a list: comma-separated, blanks ignored; unset or empty = undefined (all namespaces). */
 export function parseWatchNamespace(value: string | undefined): readonly string[] | undefined {
-  const namespaces = (value ?? '').split(',').map((ns) => ns.trim()).filter(Boolean);
+  const namespaces = (value ?? '')
+    .split(',')
+    .map((ns) => ns.trim())
+    .filter(Boolean);
   namespaces.forEach((ns) => {
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) throw new Error(`WATCH_NAMESPACE: '${ns}' is not a namespace name (a DNS label), in '${value}'`);
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) {
+      throw new Error(`WATCH_NAMESPACE: '${ns}' is not a namespace name (a DNS label), in '${value}'`);
+    }
   });
   return namespaces.length ? namespaces : undefined;
 }
@@ -115,7 +135,10 @@ export interface ControllerBinary {
 }
 
 /** Parses the command line, builds and starts the manager; resolves once running. */
-export async function startControllerBinary(binary: ControllerBinary, argv: readonly string[] = process.argv.slice(2)): Promise<Manager> {
+export async function startControllerBinary(
+  binary: ControllerBinary,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<Manager> {
   const flags = parseManagerFlags(argv);
   const logger = createLogger({ fields: { controller: binary.name } });
   // A binary may bring its own webhook server (conversionBinary): it then also rotates the certificates for the
@@ -123,7 +146,11 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
   const extra = binary.managerOptions?.(logger) ?? {};
   const wantsWebhooks = !extra.webhookServer && (binary.webhookServer ?? (binary.contract?.webhooks?.length ?? 0) > 0);
   const webhooks = wantsWebhooks ? webhookSettingsFromEnv() : undefined;
-  if (wantsWebhooks && !webhooks) logger.warn('webhooks are declared but not served: WEBHOOK_CERT_SECRET is not set (the chart sets it; outside a cluster run them with envtest)');
+  if (wantsWebhooks && !webhooks) {
+    logger.warn(
+      'webhooks are declared but not served: WEBHOOK_CERT_SECRET is not set (the chart sets it; outside a cluster run them with envtest)',
+    );
+  }
   let source: SecretCertificateSource | undefined;
   const manager = new Manager({
     namespaces: flags.namespaces,
@@ -133,16 +160,32 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
     // every controller that sets no concurrency of its own runs --concurrency workers
     concurrency: flags.concurrency,
     healthProbeBindAddress: flags.healthProbeBindAddress,
-    leaderElection: flags.leaderElect ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace } : undefined,
-    sharding: flags.shardingRing ? { ring: flags.shardingRing, key: flags.shardingKey, namespace: flags.leaderElectionNamespace } : undefined,
-    ...(extra.webhookServer ? {} : { webhookServer: webhooks && {
-      bindAddress: flags.webhookBindAddress,
-      shutdownDelayMs: IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS,
-      certificates: webhooks.certificates === 'files' ? certificateFiles(webhooks.certDir!) : (client) => (source = new SecretCertificateSource({
-        client, namespace: webhooks.namespace, secretName: webhooks.secretName, reloadIntervalMs: webhooks.reloadIntervalMs,
-        requireInjected: webhooks.certificates === 'self-managed', logger: logger.child({ component: 'webhook-certificates' }),
-      })),
-    } }),
+    leaderElection: flags.leaderElect
+      ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace }
+      : undefined,
+    sharding: flags.shardingRing
+      ? { ring: flags.shardingRing, key: flags.shardingKey, namespace: flags.leaderElectionNamespace }
+      : undefined,
+    ...(extra.webhookServer
+      ? {}
+      : {
+          webhookServer: webhooks && {
+            bindAddress: flags.webhookBindAddress,
+            shutdownDelayMs: IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS,
+            certificates:
+              webhooks.certificates === 'files'
+                ? certificateFiles(webhooks.certDir!)
+                : (client) =>
+                    (source = new SecretCertificateSource({
+                      client,
+                      namespace: webhooks.namespace,
+                      secretName: webhooks.secretName,
+                      reloadIntervalMs: webhooks.reloadIntervalMs,
+                      requireInjected: webhooks.certificates === 'self-managed',
+                      logger: logger.child({ component: 'webhook-certificates' }),
+                    })),
+          },
+        }),
     ...extra,
   });
   binary.setup(manager, flags);
@@ -171,13 +214,23 @@ export async function startControllerBinary(binary: ControllerBinary, argv: read
 
 /** A fixed certificate from `<dir>/tls.crt` and `<dir>/tls.key` (WEBHOOK_CERTIFICATES=files). */
 function certificateFiles(dir: string): CertificateSource {
-  return staticCertificate({ cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8') });
+  return staticCertificate({
+    cert: readFileSync(join(dir, 'tls.crt'), 'utf8'),
+    key: readFileSync(join(dir, 'tls.key'), 'utf8'),
+  });
 }
 
 /** Runs a binary as the process's main module: a failed start is logged as JSON and exits 1. */
 export function runControllerBinary(binary: ControllerBinary): void {
   startControllerBinary(binary).catch((err) => {
-    process.stderr.write(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: `${binary.name} controller failed`, error: String(err) }) + '\n');
+    process.stderr.write(
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        level: 'error',
+        msg: `${binary.name} controller failed`,
+        error: String(err),
+      }) + '\n',
+    );
     process.exit(1);
   });
 }

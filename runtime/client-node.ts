@@ -25,7 +25,10 @@ let cached: KubeConfigModule | undefined;
 export function loadClientNode(): KubeConfigModule {
   // A literal require, so that esbuild bundles exactly this module.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return cached ??= requireEsm<KubeConfigModule>(() => require('@kubernetes/client-node/dist/config.js'), CONFIG_MODULE);
+  return (cached ??= requireEsm<KubeConfigModule>(
+    () => require('@kubernetes/client-node/dist/config.js'),
+    CONFIG_MODULE,
+  ));
 }
 
 /**
@@ -38,7 +41,9 @@ export function requireEsm<T>(load: () => unknown, id: string): T {
   } catch (err) {
     // Jest's sandbox throws a SyntaxError from another realm, so compare names, not classes.
     if ((err as Error).name !== 'SyntaxError' && (err as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw err;
-    const nodeModule = (process as unknown as { getBuiltinModule(id: string): typeof import('module') }).getBuiltinModule('module');
+    const nodeModule = (
+      process as unknown as { getBuiltinModule(id: string): typeof import('module') }
+    ).getBuiltinModule('module');
     return nodeModule.createRequire(__filename)(id) as T;
   }
 }

@@ -26,10 +26,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { sleep } from './backoff';
 import { ApiError, isConflict, KubeStatus } from './errors';
+import type { ConnectionConfig } from './kubeconfig';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { KubeObject, parseApiVersion, ResourceRef, WELL_KNOWN_PLURALS } from './resource';
-import type { ConnectionConfig } from './kubeconfig';
 import { KubeConfigTransport, Transport, TransportRequest } from './transport';
 
 /** A JSON-Patch (RFC 6902) operation. */
@@ -151,7 +151,13 @@ export interface KubeClient {
   replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
   /** PUT to the `/status` subresource. */
   replaceStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
-  patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject>;
+  patch(
+    ref: ResourceRef,
+    name: string,
+    namespace: string | undefined,
+    patch: Patch,
+    options?: PatchOptions,
+  ): Promise<KubeObject>;
   delete(ref: ResourceRef, name: string, namespace?: string, options?: DeleteOptions): Promise<void>;
 }
 
@@ -187,9 +193,12 @@ const CONTENT_TYPES: Record<Patch['type'], string> = {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 const NETWORK_CODES = new Set([...NOT_SENT_CODES, 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
 
-
 function refOf(obj: KubeObject): ResourceRef {
-  if (!obj.apiVersion || !obj.kind) throw new Error(`object ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''} must have apiVersion and kind`);
+  if (!obj.apiVersion || !obj.kind) {
+    throw new Error(
+      `object ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''} must have apiVersion and kind`,
+    );
+  }
   return { apiVersion: obj.apiVersion, kind: obj.kind };
 }
 
@@ -203,7 +212,10 @@ function query(params: Record<string, string | number | boolean | undefined>): s
 /** Kubernetes REST client over a {@link Transport}, with retries and metrics. */
 export class RestClient implements KubeClient {
   /** A client for a client-node KubeConfig (or the runtime's light one, see kubeconfig.ts). */
-  static fromKubeConfig(kubeConfig: KubeConfig | ConnectionConfig, options: Omit<RestClientOptions, 'transport'> = {}): RestClient {
+  static fromKubeConfig(
+    kubeConfig: KubeConfig | ConnectionConfig,
+    options: Omit<RestClientOptions, 'transport'> = {},
+  ): RestClient {
     return new RestClient({ ...options, transport: new KubeConfigTransport(kubeConfig) });
   }
 
@@ -236,12 +248,20 @@ export class RestClient implements KubeClient {
       let cont: string | undefined;
       try {
         do {
-          const page = await this.send({
+          const page = (await this.send({
             method: 'GET',
             // The apiserver refuses a resourceVersion together with a continue token: only the first page has it.
-            path: base + query({ limit, continue: cont, resourceVersion: cont ? undefined : options.resourceVersion, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector }),
+            path:
+              base +
+              query({
+                limit,
+                continue: cont,
+                resourceVersion: cont ? undefined : options.resourceVersion,
+                labelSelector: options.labelSelector,
+                fieldSelector: options.fieldSelector,
+              }),
             headers: options.metadataOnly ? { Accept: METADATA_ONLY_LIST } : undefined,
-          }) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
+          })) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
           // List items carry no apiVersion/kind (metadata-only ones carry PartialObjectMetadata's): set the
           // kind's on the parsed object itself, not on a copy (a second object per item until the copy is garbage).
           for (const item of page.items ?? []) {
@@ -267,12 +287,19 @@ export class RestClient implements KubeClient {
    */
   async listPage(ref: ResourceRef, options: ListOptions & { readonly continue?: string } = {}): Promise<ListPage> {
     const base = await this.collectionPath(ref, options.namespace);
-    const page = await this.send({
+    const page = (await this.send({
       method: 'GET',
-      path: base + query({ limit: options.limit ?? this.options.pageSize ?? 500, continue: options.continue, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector }),
-    }) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
+      path:
+        base +
+        query({
+          limit: options.limit ?? this.options.pageSize ?? 500,
+          continue: options.continue,
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+        }),
+    })) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
     return {
-      items: (page.items ?? []).map(item => ({ apiVersion: ref.apiVersion, kind: ref.kind, ...item })),
+      items: (page.items ?? []).map((item) => ({ apiVersion: ref.apiVersion, kind: ref.kind, ...item })),
       resourceVersion: page.metadata?.resourceVersion ?? '',
       continue: page.metadata?.continue || undefined,
     };
@@ -280,18 +307,24 @@ export class RestClient implements KubeClient {
 
   async watch(ref: ResourceRef, options: WatchOptions): Promise<WatchStream> {
     const base = await this.collectionPath(ref, options.namespace);
-    const path = base + query({
-      watch: 1,
-      resourceVersion: options.resourceVersion,
-      allowWatchBookmarks: options.allowWatchBookmarks ?? true,
-      timeoutSeconds: options.timeoutSeconds,
-      labelSelector: options.labelSelector,
-      fieldSelector: options.fieldSelector,
-    });
+    const path =
+      base +
+      query({
+        watch: 1,
+        resourceVersion: options.resourceVersion,
+        allowWatchBookmarks: options.allowWatchBookmarks ?? true,
+        timeoutSeconds: options.timeoutSeconds,
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+      });
     const started = Date.now();
     let stream;
     try {
-      stream = await this.transport.stream({ method: 'GET', path, headers: { Accept: options.metadataOnly ? METADATA_ONLY_WATCH : 'application/json' } });
+      stream = await this.transport.stream({
+        method: 'GET',
+        path,
+        headers: { Accept: options.metadataOnly ? METADATA_ONLY_WATCH : 'application/json' },
+      });
     } catch (err) {
       this.observe('GET', '<error>', started);
       throw err;
@@ -310,7 +343,10 @@ export class RestClient implements KubeClient {
         try {
           parsed = JSON.parse(line) as WatchEvent;
         } catch {
-          throw new ApiError(500, 'GET', path, { reason: 'InvalidWatchEvent', message: `undecodable watch line: ${line.slice(0, 200)}` });
+          throw new ApiError(500, 'GET', path, {
+            reason: 'InvalidWatchEvent',
+            message: `undecodable watch line: ${line.slice(0, 200)}`,
+          });
         }
         yield parsed;
       }
@@ -324,7 +360,10 @@ export class RestClient implements KubeClient {
 
   async create(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const path = (await this.collectionPath(refOf(obj), obj.metadata?.namespace)) + this.writeQuery(options);
-    return this.send({ method: 'POST', path, body: JSON.stringify(obj), headers: { 'Content-Type': 'application/json' } }, { idempotent: !!obj.metadata?.name }) as Promise<KubeObject>;
+    return this.send(
+      { method: 'POST', path, body: JSON.stringify(obj), headers: { 'Content-Type': 'application/json' } },
+      { idempotent: !!obj.metadata?.name },
+    ) as Promise<KubeObject>;
   }
 
   async replace(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
@@ -335,11 +374,19 @@ export class RestClient implements KubeClient {
     return this.put(obj, 'status', options);
   }
 
-  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options: PatchOptions = {}): Promise<KubeObject> {
+  async patch(
+    ref: ResourceRef,
+    name: string,
+    namespace: string | undefined,
+    patch: Patch,
+    options: PatchOptions = {},
+  ): Promise<KubeObject> {
     let path = await this.objectPath(ref, namespace, name);
     if (options.subresource) path += `/${options.subresource}`;
     const isApply = patch.type === 'apply';
-    if (isApply && !options.fieldManager) throw new Error(`server-side apply of ${namespace ?? ''}/${name} needs a fieldManager`);
+    if (isApply && !options.fieldManager) {
+      throw new Error(`server-side apply of ${namespace ?? ''}/${name} needs a fieldManager`);
+    }
     path += query({
       fieldManager: options.fieldManager,
       force: isApply ? (options.force ?? true) : undefined,
@@ -356,8 +403,17 @@ export class RestClient implements KubeClient {
 
   async delete(ref: ResourceRef, name: string, namespace?: string, options: DeleteOptions = {}): Promise<void> {
     const path = await this.objectPath(ref, namespace, name);
-    const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy, preconditions: options.preconditions, gracePeriodSeconds: options.gracePeriodSeconds });
-    await this.send({ method: 'DELETE', path, body, headers: { 'Content-Type': 'application/json' } }, { idempotent: true });
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      propagationPolicy: options.propagationPolicy,
+      preconditions: options.preconditions,
+      gracePeriodSeconds: options.gracePeriodSeconds,
+    });
+    await this.send(
+      { method: 'DELETE', path, body, headers: { 'Content-Type': 'application/json' } },
+      { idempotent: true },
+    );
   }
 
   /** The URL path of a collection (`/apis/apps/v1/namespaces/ns/deployments`). */
@@ -383,7 +439,10 @@ export class RestClient implements KubeClient {
     let path = await this.objectPath(refOf(obj), obj.metadata?.namespace, name);
     if (subresource) path += `/${subresource}`;
     path += this.writeQuery(options);
-    return this.send({ method: 'PUT', path, body: JSON.stringify(obj), headers: { 'Content-Type': 'application/json' } }, { idempotent: true }) as Promise<KubeObject>;
+    return this.send(
+      { method: 'PUT', path, body: JSON.stringify(obj), headers: { 'Content-Type': 'application/json' } },
+      { idempotent: true },
+    ) as Promise<KubeObject>;
   }
 
   private async pluralOf(ref: ResourceRef): Promise<string> {
@@ -408,7 +467,10 @@ export class RestClient implements KubeClient {
 
   private async discover(apiVersion: string): Promise<Map<string, string>> {
     const { group, version } = parseApiVersion(apiVersion);
-    const list = await this.send({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}` }) as { resources?: Array<{ name: string; kind: string }> };
+    const list = (await this.send({
+      method: 'GET',
+      path: group ? `/apis/${group}/${version}` : `/api/${version}`,
+    })) as { resources?: Array<{ name: string; kind: string }> };
     const table = new Map<string, string>();
     for (const r of list.resources ?? []) if (!r.name.includes('/')) table.set(r.kind, r.name);
     return table;
@@ -420,7 +482,13 @@ export class RestClient implements KubeClient {
     this.metrics.restRequestDuration.observe({ verb: method, host }, (Date.now() - startedMs) / 1000);
   }
 
-  private toApiError(method: string, path: string, status: number, body: string, retryAfter: string | undefined): ApiError {
+  private toApiError(
+    method: string,
+    path: string,
+    status: number,
+    body: string,
+    retryAfter: string | undefined,
+  ): ApiError {
     let decoded: KubeStatus | undefined;
     try {
       decoded = JSON.parse(body) as KubeStatus;
@@ -432,7 +500,10 @@ export class RestClient implements KubeClient {
   }
 
   /** Sends one request with the retry policy described in the module docs. */
-  private async send(req: TransportRequest, policy: { idempotent?: boolean; retryConflict?: boolean } = {}): Promise<unknown> {
+  private async send(
+    req: TransportRequest,
+    policy: { idempotent?: boolean; retryConflict?: boolean } = {},
+  ): Promise<unknown> {
     const idempotent = req.method === 'GET' || policy.idempotent === true;
     const maxRetries = this.options.maxRetries ?? 5;
     const maxThrottle = this.options.maxThrottleRetries ?? 10;
@@ -447,13 +518,18 @@ export class RestClient implements KubeClient {
       let delayMs: number | undefined;
       let res;
       try {
-        res = await this.transport.request({ ...req, timeoutMs: req.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000 });
+        res = await this.transport.request({
+          ...req,
+          timeoutMs: req.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000,
+        });
       } catch (err) {
         // Network failure: no HTTP status.
         this.observe(req.method, '<error>', started);
         const code = (err as { code?: string }).code ?? '';
         const message = (err as Error).message ?? '';
-        const retryable = NOT_SENT_CODES.has(code) || (idempotent && (NETWORK_CODES.has(code) || /timeout|socket hang up/.test(message)));
+        const retryable =
+          NOT_SENT_CODES.has(code) ||
+          (idempotent && (NETWORK_CODES.has(code) || /timeout|socket hang up/.test(message)));
         if (!retryable || retries >= maxRetries) throw err;
         delayMs = backoff();
         retries++;
@@ -463,7 +539,8 @@ export class RestClient implements KubeClient {
         this.observe(req.method, String(res.status), started);
         if (res.status >= 200 && res.status < 300) return res.body ? JSON.parse(res.body) : {};
         const err = this.toApiError(req.method, req.path, res.status, res.body, res.headers['retry-after']);
-        const retryAfterMs = err.retryAfterSeconds !== undefined ? Math.min(cap, err.retryAfterSeconds * 1000) : undefined;
+        const retryAfterMs =
+          err.retryAfterSeconds !== undefined ? Math.min(cap, err.retryAfterSeconds * 1000) : undefined;
         if (err.code === 429 && throttles < maxThrottle) {
           throttles++;
           delayMs = retryAfterMs ?? backoff();
@@ -479,7 +556,12 @@ export class RestClient implements KubeClient {
         failure = err;
       }
       if (this.closing.signal.aborted) throw failure!;
-      this.logger.debug('retrying request', { method: req.method, path: req.path, delayMs: Math.round(delayMs!), error: failure! });
+      this.logger.debug('retrying request', {
+        method: req.method,
+        path: req.path,
+        delayMs: Math.round(delayMs!),
+        error: failure!,
+      });
       await sleep(delayMs!, this.closing.signal);
       if (this.closing.signal.aborted) throw failure!;
     }

@@ -30,10 +30,16 @@
  *
  * Caveats: kinds are compared by API group and kind (not version), as RBAC does.
  */
-import {
-  boundRoleProblems, CLAUSE_VERBS, ContractOf, KIND_CLAUSES, NetworkPeerOf, networkPeerProblems, webhookProblems,
-} from '../lib/apimachinery/controller-contract';
 import { groupKind, parseApiVersion, ResourceRef, WELL_KNOWN_PLURALS } from './resource';
+import {
+  boundRoleProblems,
+  CLAUSE_VERBS,
+  ContractOf,
+  KIND_CLAUSES,
+  NetworkPeerOf,
+  networkPeerProblems,
+  webhookProblems,
+} from '../lib/apimachinery/controller-contract';
 
 /**
  * What a controller does against the API and on the network, kinds named by {@link ResourceRef}
@@ -63,14 +69,24 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
   }
   const namespaces = contract.watchNamespaces;
   if (namespaces) {
-    if (namespaces.length === 0) problems.push('contract.watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+    if (namespaces.length === 0) {
+      problems.push('contract.watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+    }
     namespaces.forEach((ns, i) => {
-      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) problems.push(`contract.watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
+      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) {
+        problems.push(`contract.watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
+      }
       if (namespaces.indexOf(ns) !== i) problems.push(`contract.watchNamespaces[${i}]: duplicate namespace '${ns}'`);
     });
   }
   const owned = new Set((contract.owns ?? []).map(groupKind));
-  problems.push(...networkPeerProblems(contract, (k) => owned.has(groupKind(k)), (k) => `${k.apiVersion} ${k.kind}`));
+  problems.push(
+    ...networkPeerProblems(
+      contract,
+      (k) => owned.has(groupKind(k)),
+      (k) => `${k.apiVersion} ${k.kind}`,
+    ),
+  );
   problems.push(...webhookProblems(contract, groupKind));
   problems.push(...boundRoleProblems(contract.binds));
   if (problems.length) throw new Error(`invalid controller contract:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -87,7 +103,10 @@ export type ContractNeed =
 
 /** Thrown for wiring that the contract does not grant. */
 export class ContractViolationError extends Error {
-  constructor(public readonly controller: string, public readonly violations: readonly string[]) {
+  constructor(
+    public readonly controller: string,
+    public readonly violations: readonly string[],
+  ) {
     super(`${controller}: wiring not granted by its contract:\n${violations.map((v) => `  - ${v}`).join('\n')}`);
     this.name = 'ContractViolationError';
   }
@@ -123,32 +142,54 @@ export function contractViolations(contract: ControllerContract, needs: readonly
         const missing = wanted.filter((v) => !granted.has(v));
         if (missing.length === 0) break;
         const clause = need.use === 'owns' ? 'contract.owns' : 'contract.watches (or contract.owns)';
-        out.push(`${need.use}(${need.resource.apiVersion} ${need.resource.kind}) needs ${missing.join(', ')} on ${resourceName(need.resource)}: declare it in ${clause}`);
+        out.push(
+          `${need.use}(${need.resource.apiVersion} ${need.resource.kind}) needs ${missing.join(', ')} on ${resourceName(need.resource)}: declare it in ${clause}`,
+        );
         break;
       }
       case 'events':
-        if (!contract.events) out.push('an event recorder needs create, patch on events.events.k8s.io: set contract.events');
+        if (!contract.events) {
+          out.push('an event recorder needs create, patch on events.events.k8s.io: set contract.events');
+        }
         break;
       case 'sharding':
-        if (!contract.sharding) out.push('sharding needs get, list, watch, create, update, delete on leases.coordination.k8s.io in the operator\'s namespace: set contract.sharding');
+        if (!contract.sharding) {
+          out.push(
+            "sharding needs get, list, watch, create, update, delete on leases.coordination.k8s.io in the operator's namespace: set contract.sharding",
+          );
+        }
         break;
       case 'leaderElection':
-        if (!contract.leaderElection) out.push('leader election needs get, create, update on leases.coordination.k8s.io: set contract.leaderElection');
+        if (!contract.leaderElection) {
+          out.push(
+            'leader election needs get, create, update on leases.coordination.k8s.io: set contract.leaderElection',
+          );
+        }
         break;
       case 'conversion':
         if (!(contract.conversion ?? []).some((r) => groupKind(r) === groupKind(need.resource))) {
-          out.push(`converting and migrating ${need.resource.apiVersion} ${need.resource.kind} needs its CRD (get, patch, /status update) and list, update `
-            + `on ${resourceName(need.resource)} in every namespace: declare it in contract.conversion`);
+          out.push(
+            `converting and migrating ${need.resource.apiVersion} ${need.resource.kind} needs its CRD (get, patch, /status update) and list, update ` +
+              `on ${resourceName(need.resource)} in every namespace: declare it in contract.conversion`,
+          );
         }
         break;
       case 'webhook': {
-        const declared = (contract.webhooks ?? []).some((w) => w.type === need.type && groupKind(w.for) === groupKind(need.resource));
-        if (!declared) out.push(`a ${need.type} webhook for ${need.resource.apiVersion} ${need.resource.kind} needs it declared in contract.webhooks ({ type: '${need.type}', for: ... }): the chart emits its configuration from there`);
+        const declared = (contract.webhooks ?? []).some(
+          (w) => w.type === need.type && groupKind(w.for) === groupKind(need.resource),
+        );
+        if (!declared) {
+          out.push(
+            `a ${need.type} webhook for ${need.resource.apiVersion} ${need.resource.kind} needs it declared in contract.webhooks ({ type: '${need.type}', for: ... }): the chart emits its configuration from there`,
+          );
+        }
         break;
       }
       case 'namespace':
         if (contract.watchNamespaces && !contract.watchNamespaces.includes(need.namespace)) {
-          out.push(`watching namespace '${need.namespace}' needs it in contract.watchNamespaces (grants ${contract.watchNamespaces.join(', ')})`);
+          out.push(
+            `watching namespace '${need.namespace}' needs it in contract.watchNamespaces (grants ${contract.watchNamespaces.join(', ')})`,
+          );
         }
         break;
     }
@@ -157,7 +198,11 @@ export function contractViolations(contract: ControllerContract, needs: readonly
 }
 
 /** Throws {@link ContractViolationError} unless the contract grants every need. */
-export function assertContractGrants(controller: string, contract: ControllerContract, needs: readonly ContractNeed[]): void {
+export function assertContractGrants(
+  controller: string,
+  contract: ControllerContract,
+  needs: readonly ContractNeed[],
+): void {
   const violations = contractViolations(contract, needs);
   if (violations.length) throw new ContractViolationError(controller, violations);
 }

@@ -37,17 +37,17 @@
  * read current state from the cache.
  */
 import type { CacheOptions } from './cache-transform';
+import type { KubeClient } from './client';
 import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
 import { TerminalError, TimeoutError } from './errors';
+import { getLabelOwner } from './label-owner';
 import { Logger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { SharedInformer } from './namespaced-informers';
-import { getLabelOwner } from './label-owner';
 import { getControllerOf } from './owner-references';
 import { EventKind, Predicate } from './predicates';
 import type { DeferredWrites } from './read-your-writes';
 import { KubeObject, ObjectKeyRef, objectKey, parseObjectKey, ResourceRef } from './resource';
-import type { KubeClient } from './client';
 import { WorkQueue } from './workqueue';
 
 /** The object to reconcile. */
@@ -141,7 +141,9 @@ export interface ControllerOptions {
 }
 
 function isPanic(err: unknown): boolean {
-  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || !(err instanceof Error);
+  return (
+    err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || !(err instanceof Error)
+  );
 }
 
 /** A running controller; build with {@link ControllerBuilder}. */
@@ -176,7 +178,12 @@ export class Controller {
   }
 
   private newQueue(): WorkQueue {
-    return new WorkQueue({ name: this.options.name, metrics: this.metrics, baseDelayMs: this.options.backoffBaseMs, maxDelayMs: this.options.backoffMaxMs });
+    return new WorkQueue({
+      name: this.options.name,
+      metrics: this.metrics,
+      baseDelayMs: this.options.backoffBaseMs,
+      maxDelayMs: this.options.backoffMaxMs,
+    });
   }
 
   /** Adds an event source (before start). */
@@ -200,18 +207,22 @@ export class Controller {
         if (!source.predicates.every((p) => p(kind, oldObj, newObj))) return;
         for (const obj of objs) for (const req of source.map(obj)) queue.add(objectKey(req));
       };
-      this.removers.push(source.informer.addEventHandler({
-        onAdd: (o) => enqueue('create', o, o, [o]),
-        onUpdate: (o, n) => enqueue('update', o, n, [o, n]),
-        onDelete: (o) => enqueue('delete', o, o, [o]),
-      }));
+      this.removers.push(
+        source.informer.addEventHandler({
+          onAdd: (o) => enqueue('create', o, o, [o]),
+          onUpdate: (o, n) => enqueue('update', o, n, [o, n]),
+          onDelete: (o) => enqueue('delete', o, o, [o]),
+        }),
+      );
       source.informer.start();
     }
     const timeout = this.options.cacheSyncTimeoutMs ?? 120_000;
     const synced = await Promise.all(this.sources.map((s) => s.informer.waitForSync(timeout)));
     if (synced.includes(false)) {
       const missing = this.sources.filter((s) => !s.informer.hasSynced).map((s) => s.informer.resource.kind);
-      throw new TimeoutError(`controller '${this.name}': caches of ${missing.join(', ')} did not sync within ${timeout} ms`);
+      throw new TimeoutError(
+        `controller '${this.name}': caches of ${missing.join(', ')} did not sync within ${timeout} ms`,
+      );
     }
     const n = this.concurrency;
     this.metrics.maxConcurrentReconciles.set({ controller: this.name }, n);
@@ -236,10 +247,17 @@ export class Controller {
     const inFlight = Promise.all(workers).then(() => Promise.all([...this.parked]));
     const finished = await Promise.race([
       inFlight.then(() => true),
-      new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); }),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
     ]);
     clearTimeout(timer);
-    if (!finished) this.logger.warn('in-flight reconciles did not finish before the shutdown timeout', { timeoutMs, keys: this.queue.processingKeys });
+    if (!finished) {
+      this.logger.warn('in-flight reconciles did not finish before the shutdown timeout', {
+        timeoutMs,
+        keys: this.queue.processingKeys,
+      });
+    }
     return finished;
   }
 
@@ -325,9 +343,17 @@ export class Controller {
         } else {
           if (isPanic(err)) {
             this.metrics.reconcilePanics.inc(labels);
-            this.logger.error('reconcile panicked (programming error)', { key, error: err, stack: (err as Error)?.stack });
+            this.logger.error('reconcile panicked (programming error)', {
+              key,
+              error: err,
+              stack: (err as Error)?.stack,
+            });
           } else {
-            this.logger.warn('reconcile failed, retrying with backoff', { key, error: err, requeues: queue.numRequeues(key) });
+            this.logger.warn('reconcile failed, retrying with backoff', {
+              key,
+              error: err,
+              requeues: queue.numRequeues(key),
+            });
           }
           queue.addRateLimited(key);
         }
@@ -351,8 +377,13 @@ export class ControllerBuilder {
   private concurrency: number | undefined;
   private extra: Partial<ControllerOptions> = {};
 
-  constructor(private readonly host: ControllerHost, private readonly options: { readonly name: string }) {
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.name)) throw new Error(`controller name must be a DNS label, got '${options.name}'`);
+  constructor(
+    private readonly host: ControllerHost,
+    private readonly options: { readonly name: string },
+  ) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.name)) {
+      throw new Error(`controller name must be a DNS label, got '${options.name}'`);
+    }
   }
 
   /** The primary kind: its events enqueue the object itself. */
@@ -413,7 +444,18 @@ export class ControllerBuilder {
     }
     const deferredWrites = this.host.deferredWrites ? () => this.host.deferredWrites!() : undefined;
     const shard = this.host.shardGate?.(primary.resource);
-    const controller = new Controller({ deferredWrites, shard, ...this.extra, name: this.options.name, concurrency: this.concurrency ?? this.host.defaultConcurrency ?? 1 }, reconciler, this.host.metrics, this.host.logger);
+    const controller = new Controller(
+      {
+        deferredWrites,
+        shard,
+        ...this.extra,
+        name: this.options.name,
+        concurrency: this.concurrency ?? this.host.defaultConcurrency ?? 1,
+      },
+      reconciler,
+      this.host.metrics,
+      this.host.logger,
+    );
     const self: MapFunc = (o) => [{ namespace: o.metadata?.namespace, name: o.metadata!.name! }];
     controller.watch(this.host.getInformer(primary.resource, primary.options.cache), self, primary.options.predicates);
     for (const { resource, options } of this.owned) {
@@ -430,7 +472,9 @@ export class ControllerBuilder {
       };
       controller.watch(this.host.getInformer(resource, options.cache), toOwner, options.predicates);
     }
-    for (const { resource, map, options } of this.watched) controller.watch(this.host.getInformer(resource, options.cache), map, options.predicates);
+    for (const { resource, map, options } of this.watched) {
+      controller.watch(this.host.getInformer(resource, options.cache), map, options.predicates);
+    }
     this.host.addController(controller);
     return controller;
   }

@@ -57,7 +57,10 @@ export class ApiError extends Error {
 
 /** Thrown by a reconciler when retrying cannot help (bad spec, permanent misconfiguration). Not requeued. */
 export class TerminalError extends Error {
-  constructor(message: string, public readonly cause?: unknown) {
+  constructor(
+    message: string,
+    public readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'TerminalError';
   }
@@ -84,9 +87,13 @@ function codeOf(err: unknown): number | undefined {
 }
 
 /** 404 NotFound. */
-export function isNotFound(err: unknown): boolean { return codeOf(err) === 404; }
+export function isNotFound(err: unknown): boolean {
+  return codeOf(err) === 404;
+}
 /** 403: RBAC (or an admission plugin) refused the request. */
-export function isForbidden(err: unknown): boolean { return codeOf(err) === 403; }
+export function isForbidden(err: unknown): boolean {
+  return codeOf(err) === 403;
+}
 /** 409 Conflict on a stale resourceVersion (not AlreadyExists). */
 export function isConflict(err: unknown): boolean {
   return codeOf(err) === 409 && (err as ApiError).reason !== 'AlreadyExists';
@@ -96,11 +103,17 @@ export function isAlreadyExists(err: unknown): boolean {
   return codeOf(err) === 409 && (err as ApiError).reason === 'AlreadyExists';
 }
 /** 410 Gone / Expired: the resourceVersion is too old, re-list. */
-export function isGone(err: unknown): boolean { return codeOf(err) === 410; }
+export function isGone(err: unknown): boolean {
+  return codeOf(err) === 410;
+}
 /** 422 Invalid. */
-export function isInvalid(err: unknown): boolean { return codeOf(err) === 422; }
+export function isInvalid(err: unknown): boolean {
+  return codeOf(err) === 422;
+}
 /** 429 TooManyRequests. */
-export function isTooManyRequests(err: unknown): boolean { return codeOf(err) === 429; }
+export function isTooManyRequests(err: unknown): boolean {
+  return codeOf(err) === 429;
+}
 
 /**
  * Converts client-node's `ApiException {code, body, headers}` (thrown by its generated APIs and
@@ -112,10 +125,20 @@ export function fromApiException(err: unknown, method = 'UNKNOWN', path = ''): u
   if (typeof e.code !== 'number' || !('body' in e)) return err;
   let status: KubeStatus | undefined;
   if (typeof e.body === 'string') {
-    try { status = JSON.parse(e.body) as KubeStatus; } catch { status = { message: e.body }; }
+    try {
+      status = JSON.parse(e.body) as KubeStatus;
+    } catch {
+      status = { message: e.body };
+    }
   } else if (e.body && typeof e.body === 'object') {
     status = e.body as KubeStatus;
   }
   const retryAfter = e.headers?.['retry-after'] ?? e.headers?.['Retry-After'];
-  return new ApiError(e.code, method, path, status, retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined);
+  return new ApiError(
+    e.code,
+    method,
+    path,
+    status,
+    retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
+  );
 }

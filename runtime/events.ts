@@ -169,11 +169,22 @@ export class EventRecorder {
         reason: input.reason,
         note,
         type: input.type,
-        regarding: { apiVersion: regarding.apiVersion, kind: regarding.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, resourceVersion: meta.resourceVersion },
+        regarding: {
+          apiVersion: regarding.apiVersion,
+          kind: regarding.kind,
+          namespace: meta.namespace,
+          name: meta.name,
+          uid: meta.uid,
+          resourceVersion: meta.resourceVersion,
+        },
       });
     } catch (err) {
       if (registered) this.series.delete(seriesKey);
-      this.logger.warn('could not record event', { reason: input.reason, object: `${meta.namespace ?? ''}/${meta.name}`, error: err });
+      this.logger.warn('could not record event', {
+        reason: input.reason,
+        object: `${meta.namespace ?? ''}/${meta.name}`,
+        error: err,
+      });
     }
   }
 }

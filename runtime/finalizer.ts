@@ -36,38 +36,80 @@ export interface FinalizerHandlers<R, T extends KubeObject = KubeObject> {
 }
 
 /** Where to send the patch: the given resource, else the object's own apiVersion and kind; its name and namespace. */
-function target(obj: KubeObject, resource: ResourceRef | undefined): { ref: ResourceRef; name: string; namespace?: string } {
+function target(
+  obj: KubeObject,
+  resource: ResourceRef | undefined,
+): { ref: ResourceRef; name: string; namespace?: string } {
   const name = obj.metadata?.name;
   const ref = resource ?? (obj.apiVersion && obj.kind ? { apiVersion: obj.apiVersion, kind: obj.kind } : undefined);
-  if (!name || !ref) throw new Error(`finalizer: the object needs metadata.name and apiVersion/kind (or pass its resource), got ${JSON.stringify({ apiVersion: obj.apiVersion, kind: obj.kind, name })}`);
+  if (!name || !ref) {
+    throw new Error(
+      `finalizer: the object needs metadata.name and apiVersion/kind (or pass its resource), got ${JSON.stringify({ apiVersion: obj.apiVersion, kind: obj.kind, name })}`,
+    );
+  }
   return { ref, name, namespace: obj.metadata?.namespace };
 }
 
 // The apiserver answers a patch with the patched object of the same kind: the object's type carries over.
-async function patched<T extends KubeObject>(client: KubeClient, obj: T, resource: ResourceRef | undefined, ops: JsonPatchOperation[]): Promise<T> {
+async function patched<T extends KubeObject>(
+  client: KubeClient,
+  obj: T,
+  resource: ResourceRef | undefined,
+  ops: JsonPatchOperation[],
+): Promise<T> {
   const { ref, name, namespace } = target(obj, resource);
-  return await client.patch(ref, name, namespace, { type: 'json', ops }) as T;
+  return (await client.patch(ref, name, namespace, { type: 'json', ops })) as T;
 }
 
 /** Adds `name` to `metadata.finalizers` (no request if present). Returns the current object. */
-export async function addFinalizer<T extends KubeObject>(client: KubeClient, obj: T, name: string, resource?: ResourceRef): Promise<T> {
+export async function addFinalizer<T extends KubeObject>(
+  client: KubeClient,
+  obj: T,
+  name: string,
+  resource?: ResourceRef,
+): Promise<T> {
   const current = obj.metadata?.finalizers ?? [];
   if (current.includes(name)) return obj;
-  return patched(client, obj, resource, current.length
-    ? [{ op: 'test', path: '/metadata/finalizers', value: current }, { op: 'add', path: '/metadata/finalizers/-', value: name }]
-    : [{ op: 'test', path: '/metadata/resourceVersion', value: obj.metadata?.resourceVersion }, { op: 'add', path: '/metadata/finalizers', value: [name] }]);
+  return patched(
+    client,
+    obj,
+    resource,
+    current.length
+      ? [
+          { op: 'test', path: '/metadata/finalizers', value: current },
+          { op: 'add', path: '/metadata/finalizers/-', value: name },
+        ]
+      : [
+          { op: 'test', path: '/metadata/resourceVersion', value: obj.metadata?.resourceVersion },
+          { op: 'add', path: '/metadata/finalizers', value: [name] },
+        ],
+  );
 }
 
 /** Removes `name` from `metadata.finalizers` (no request if absent). Returns the current object. */
-export async function removeFinalizer<T extends KubeObject>(client: KubeClient, obj: T, name: string, resource?: ResourceRef): Promise<T> {
+export async function removeFinalizer<T extends KubeObject>(
+  client: KubeClient,
+  obj: T,
+  name: string,
+  resource?: ResourceRef,
+): Promise<T> {
   const index = (obj.metadata?.finalizers ?? []).indexOf(name);
   if (index < 0) return obj;
   const path = `/metadata/finalizers/${index}`;
-  return patched(client, obj, resource, [{ op: 'test', path, value: name }, { op: 'remove', path }]);
+  return patched(client, obj, resource, [
+    { op: 'test', path, value: name },
+    { op: 'remove', path },
+  ]);
 }
 
 /** Runs `apply` or `cleanup` with the finalizer protocol described in the module docs. */
-export async function finalizer<R, T extends KubeObject>(client: KubeClient, name: string, obj: T, handlers: FinalizerHandlers<R, T>, resource?: ResourceRef): Promise<R | undefined> {
+export async function finalizer<R, T extends KubeObject>(
+  client: KubeClient,
+  name: string,
+  obj: T,
+  handlers: FinalizerHandlers<R, T>,
+  resource?: ResourceRef,
+): Promise<R | undefined> {
   const has = (obj.metadata?.finalizers ?? []).includes(name);
   if (obj.metadata?.deletionTimestamp) {
     if (!has) return undefined;

@@ -20,7 +20,9 @@ export function parseBindAddress(address: string): { host: string; port: number 
   const i = address.lastIndexOf(':');
   const host = i >= 0 ? address.slice(0, i) : '';
   const port = Number(i >= 0 ? address.slice(i + 1) : address);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`bind address must be [host]:port, got '${address}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`bind address must be [host]:port, got '${address}'`);
+  }
   return { host: host || '0.0.0.0', port };
 }
 

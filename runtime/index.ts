@@ -8,13 +8,28 @@ export type { ManagerLeaderElectionOptions, ManagerOptions, ManagerShardingOptio
 export { rendezvousOwner, SHARD_RING_LABEL, SHARD_VIEW_ANNOTATION, shardKeyOf } from './sharding';
 export type { ShardKey } from './sharding';
 export { Controller, ControllerBuilder } from './controller';
-export type { ControllerOptions, ShardGate, MapFunc, ReconcileContext, Reconciler, Request, Result, SourceOptions } from './controller';
+export type {
+  ControllerOptions,
+  ShardGate,
+  MapFunc,
+  ReconcileContext,
+  Reconciler,
+  Request,
+  Result,
+  SourceOptions,
+} from './controller';
 export { ContractViolationError, defineContract } from './contract';
 export type { ControllerContract, NetworkPeer } from './contract';
 export type { SharedInformer } from './namespaced-informers';
 export type { EventHandler, InformerOptions } from './informer';
 export type { HealthCheck } from './health';
-export { DEFAULT_CONCURRENCY, parseManagerFlags, parseWatchNamespace, runControllerBinary, startControllerBinary } from './cli';
+export {
+  DEFAULT_CONCURRENCY,
+  parseManagerFlags,
+  parseWatchNamespace,
+  runControllerBinary,
+  startControllerBinary,
+} from './cli';
 export type { ControllerBinary, ManagerFlags } from './cli';
 export { LeaderElectionForbiddenError } from './leader-election';
 export { LeaderGuardedClient, NotLeaderError } from './leader-guard';
@@ -32,8 +47,19 @@ export { ReadYourWritesClient } from './read-your-writes';
 export type { ReadYourWritesOptions } from './read-your-writes';
 export { RestClient, retryOnConflict } from './client';
 export type {
-  DeleteOptions, JsonPatchOperation, KubeClient, ListOptions, ListResult, Patch, PatchOptions, RestClientOptions,
-  WatchEvent, WatchEventType, WatchOptions, WatchStream, WriteOptions,
+  DeleteOptions,
+  JsonPatchOperation,
+  KubeClient,
+  ListOptions,
+  ListResult,
+  Patch,
+  PatchOptions,
+  RestClientOptions,
+  WatchEvent,
+  WatchEventType,
+  WatchOptions,
+  WatchStream,
+  WriteOptions,
 } from './client';
 export { loadDefaultKubeConfig } from './client-node';
 export { applyOwned } from './apply';
@@ -52,8 +78,18 @@ export type { ReconcileErrorOptions, RecordedReconcileError } from './reconcile-
 
 // Errors
 export {
-  AlreadyOwnedError, ApiError, fromApiException, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests,
-  TerminalError, TimeoutError,
+  AlreadyOwnedError,
+  ApiError,
+  fromApiException,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTooManyRequests,
+  TerminalError,
+  TimeoutError,
 } from './errors';
 export type { KubeStatus } from './errors';
 
@@ -68,9 +104,20 @@ export { allowed, denied } from './webhook/validating';
 export type { AdmissionVerdict, ValidatingHandler } from './webhook/validating';
 export type { DefaultingHandler } from './webhook/defaulting';
 export { ADMISSION_REVIEW_API_VERSION } from './webhook/admission-review';
-export type { AdmissionOperation, AdmissionRequest, AdmissionResponse, AdmissionReview, AdmissionUserInfo } from './webhook/admission-review';
+export type {
+  AdmissionOperation,
+  AdmissionRequest,
+  AdmissionResponse,
+  AdmissionReview,
+  AdmissionUserInfo,
+} from './webhook/admission-review';
 export { CONVERSION_PATH, CONVERSION_REVIEW_API_VERSION } from './webhook/conversion-review';
-export type { ConversionHandler, ConversionRequest, ConversionResponse, ConversionReview } from './webhook/conversion-review';
+export type {
+  ConversionHandler,
+  ConversionRequest,
+  ConversionResponse,
+  ConversionReview,
+} from './webhook/conversion-review';
 export { staticCertificate } from './webhook/certificate-source';
 export type { CertificateSource, ServingCertificate } from './webhook/certificate-source';
 export { createCertificateAuthority, createServingCertificate } from './webhook/certificates';
@@ -85,8 +132,33 @@ export { webhookPath } from '../lib/apimachinery/webhook-path';
 export type { WebhookType } from '../lib/apimachinery/webhook-path';
 
 // CRD conversion (hub and spokes) and storage version migration (runtime/conversion/)
-export { ConversionError, conversionBinary, conversionHandler, convertObjects, crdNameOf, defineConversion, handleConversionReview, MIGRATED_CONDITION, MIGRATION_ANNOTATION, setupConversion, StorageVersionMigrator, storageMigrationRunnable, webhookEnvironment } from './conversion';
-export type { ConversionProps, KindConversion, MigrationClient, MigrationResult, ServedConversion, SetupConversionOptions, SpokeConversion, StorageMigrationRunnableOptions, StorageVersionMigratorOptions, WebhookEnvironment } from './conversion';
+export {
+  ConversionError,
+  conversionBinary,
+  conversionHandler,
+  convertObjects,
+  crdNameOf,
+  defineConversion,
+  handleConversionReview,
+  MIGRATED_CONDITION,
+  MIGRATION_ANNOTATION,
+  setupConversion,
+  StorageVersionMigrator,
+  storageMigrationRunnable,
+  webhookEnvironment,
+} from './conversion';
+export type {
+  ConversionProps,
+  KindConversion,
+  MigrationClient,
+  MigrationResult,
+  ServedConversion,
+  SetupConversionOptions,
+  SpokeConversion,
+  StorageMigrationRunnableOptions,
+  StorageVersionMigratorOptions,
+  WebhookEnvironment,
+} from './conversion';
 export type { LeaderRunnable } from './manager';
 export type { ListPage } from './client';
 

@@ -76,7 +76,9 @@ export class Informer {
     this.logger = logger;
     this.transform = options.transform === false ? undefined : (options.transform ?? stripForCache);
     for (const [name, fn] of Object.entries(options.indexers ?? {})) this.cache.addIndexer(name, fn);
-    this.watcher = new Watcher({ ...options, keep: options.admit, client, resource, logger, metrics }, (e) => this.apply(e));
+    this.watcher = new Watcher({ ...options, keep: options.admit, client, resource, logger, metrics }, (e) =>
+      this.apply(e),
+    );
   }
 
   /** True after the first complete list reached the cache. */
@@ -129,7 +131,11 @@ export class Informer {
   waitForSync(timeoutMs = 120_000): Promise<boolean> {
     if (this.synced) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const done = (ok: boolean) => { clearTimeout(timer); this.syncWaiters.delete(onSync); resolve(ok); };
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.syncWaiters.delete(onSync);
+        resolve(ok);
+      };
       const onSync = () => done(true);
       const timer = setTimeout(() => done(false), timeoutMs);
       this.syncWaiters.add(onSync);

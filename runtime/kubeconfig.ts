@@ -82,7 +82,11 @@ export class LightKubeConfig implements ConnectionConfig {
     const host = env.KUBERNETES_SERVICE_HOST ?? '';
     const port = env.KUBERNETES_SERVICE_PORT ?? '';
     const scheme = ['80', '8080', '8001'].includes(port) ? 'http' : 'https';
-    return new LightKubeConfig({ server: `${scheme}://${net.isIPv6(host) ? `[${host}]` : host}:${port}`, caFile: path.join(dir, 'ca.crt'), tokenFile });
+    return new LightKubeConfig({
+      server: `${scheme}://${net.isIPv6(host) ? `[${host}]` : host}:${port}`,
+      caFile: path.join(dir, 'ca.crt'),
+      tokenFile,
+    });
   }
 
   private token: { readonly value: string; readonly readAt: number } | undefined;
@@ -101,7 +105,9 @@ export class LightKubeConfig implements ConnectionConfig {
   async applyToHTTPSOptions(options: https.RequestOptions): Promise<void> {
     const s = this.spec;
     // client-node's rule, kept: no credentials in clear text unless TLS checks were switched off on purpose.
-    if (s.server.startsWith('http:') && !s.skipTLSVerify) throw new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false');
+    if (s.server.startsWith('http:') && !s.skipTLSVerify) {
+      throw new Error('HTTP protocol is not allowed when skipTLSVerify is not set or false');
+    }
     if (s.skipTLSVerify) options.rejectUnauthorized = false;
     if (s.tlsServerName) options.servername = s.tlsServerName;
     const ca = fileOrData(s.caFile, s.caData);
@@ -117,7 +123,9 @@ export class LightKubeConfig implements ConnectionConfig {
 
   private fileToken(file: string): string {
     const now = Date.now();
-    if (!this.token || now - this.token.readAt > TOKEN_FILE_REFRESH_MS) this.token = { value: fs.readFileSync(file, 'utf8'), readAt: now };
+    if (!this.token || now - this.token.readAt > TOKEN_FILE_REFRESH_MS) {
+      this.token = { value: fs.readFileSync(file, 'utf8'), readAt: now };
+    }
     return this.token.value;
   }
 }
@@ -154,14 +162,34 @@ function fileOrData(file: string | undefined, data: string | undefined): Buffer 
 
 interface KubeconfigFile {
   readonly 'current-context'?: string;
-  readonly contexts?: ReadonlyArray<{ readonly name?: string; readonly context?: { readonly cluster?: string; readonly user?: string } }>;
+  readonly contexts?: ReadonlyArray<{
+    readonly name?: string;
+    readonly context?: { readonly cluster?: string; readonly user?: string };
+  }>;
   readonly clusters?: ReadonlyArray<{ readonly name?: string; readonly cluster?: Record<string, unknown> }>;
   readonly users?: ReadonlyArray<{ readonly name?: string; readonly user?: Record<string, unknown> }>;
 }
 
 /** Keys of a cluster and a user this module implements (others, e.g. `exec`, `proxy-url`, `as`: client-node). */
-const CLUSTER_KEYS = new Set(['server', 'certificate-authority', 'certificate-authority-data', 'insecure-skip-tls-verify', 'tls-server-name', 'extensions']);
-const USER_KEYS = new Set(['token', 'token-file', 'client-certificate', 'client-certificate-data', 'client-key', 'client-key-data', 'username', 'password', 'extensions']);
+const CLUSTER_KEYS = new Set([
+  'server',
+  'certificate-authority',
+  'certificate-authority-data',
+  'insecure-skip-tls-verify',
+  'tls-server-name',
+  'extensions',
+]);
+const USER_KEYS = new Set([
+  'token',
+  'token-file',
+  'client-certificate',
+  'client-certificate-data',
+  'client-key',
+  'client-key-data',
+  'username',
+  'password',
+  'extensions',
+]);
 
 function specOf(doc: KubeconfigFile, dir: string): LightKubeConfigSpec | undefined {
   const contextName = doc['current-context'];
@@ -170,9 +198,14 @@ function specOf(doc: KubeconfigFile, dir: string): LightKubeConfigSpec | undefin
   const user = doc.users?.find((u) => u.name === context?.user)?.user ?? {};
   // Anything unusual (no such context, a plugin, a proxy): client-node decides, errors included.
   if (!context || !cluster || typeof cluster.server !== 'string') return undefined;
-  if (Object.keys(cluster).some((k) => !CLUSTER_KEYS.has(k)) || Object.keys(user).some((k) => !USER_KEYS.has(k))) return undefined;
+  if (Object.keys(cluster).some((k) => !CLUSTER_KEYS.has(k)) || Object.keys(user).some((k) => !USER_KEYS.has(k))) {
+    return undefined;
+  }
   const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-  const abs = (v: unknown) => { const p = str(v); return p && path.resolve(dir, p); };
+  const abs = (v: unknown) => {
+    const p = str(v);
+    return p && path.resolve(dir, p);
+  };
   return {
     server: cluster.server.replace(/\/$/, ''),
     caFile: abs(cluster['certificate-authority']),

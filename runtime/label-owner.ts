@@ -41,9 +41,17 @@ export interface LabelOwnerRef {
 function refOf(owner: KubeObject): LabelOwnerRef {
   const meta = owner.metadata ?? {};
   if (!owner.apiVersion || !owner.kind || !meta.name || !meta.uid) {
-    throw new Error(`owner must have apiVersion, kind, metadata.name and metadata.uid, got ${owner.kind}/${meta.name} uid=${meta.uid}`);
+    throw new Error(
+      `owner must have apiVersion, kind, metadata.name and metadata.uid, got ${owner.kind}/${meta.name} uid=${meta.uid}`,
+    );
   }
-  return { apiVersion: owner.apiVersion, kind: owner.kind, ...(meta.namespace ? { namespace: meta.namespace } : {}), name: meta.name, uid: meta.uid };
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    ...(meta.namespace ? { namespace: meta.namespace } : {}),
+    name: meta.name,
+    uid: meta.uid,
+  };
 }
 
 /** The owner a child is labelled for, when its label and annotation agree (optionally only of the given kind). */
@@ -57,7 +65,14 @@ export function getLabelOwner(obj: KubeObject, ownerType?: ResourceRef): LabelOw
   } catch {
     return undefined;
   }
-  if (ref?.uid !== uid || typeof ref.name !== 'string' || typeof ref.kind !== 'string' || typeof ref.apiVersion !== 'string') return undefined;
+  if (
+    ref?.uid !== uid ||
+    typeof ref.name !== 'string' ||
+    typeof ref.kind !== 'string' ||
+    typeof ref.apiVersion !== 'string'
+  ) {
+    return undefined;
+  }
   if (ownerType && groupKind(ref) !== groupKind(ownerType)) return undefined;
   return ref;
 }
@@ -71,7 +86,9 @@ export function setLabelOwner<T extends KubeObject>(owner: KubeObject, obj: T): 
   const existing = obj.metadata?.labels?.[OWNER_UID_LABEL];
   if (existing && existing !== ref.uid) {
     const other = getLabelOwner(obj);
-    throw new AlreadyOwnedError(`${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name} is already owned (by label) by ${other ? `${other.kind} ${other.name}` : `uid ${existing}`}`);
+    throw new AlreadyOwnedError(
+      `${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name} is already owned (by label) by ${other ? `${other.kind} ${other.name}` : `uid ${existing}`}`,
+    );
   }
   return {
     ...obj,

@@ -38,11 +38,16 @@ export function labelSelectorMatches(selector: LabelSelector | null | undefined,
 function requirementMatches(req: LabelSelectorRequirement, labels: Labels): boolean {
   const present = Object.prototype.hasOwnProperty.call(labels, req.key);
   switch (req.operator) {
-    case 'In': return present && (req.values ?? []).includes(labels[req.key]);
-    case 'NotIn': return !present || !(req.values ?? []).includes(labels[req.key]);
-    case 'Exists': return present;
-    case 'DoesNotExist': return !present;
-    default: return false; // unknown operators select nothing (the apiserver refuses them on built-in kinds)
+    case 'In':
+      return present && (req.values ?? []).includes(labels[req.key]);
+    case 'NotIn':
+      return !present || !(req.values ?? []).includes(labels[req.key]);
+    case 'Exists':
+      return present;
+    case 'DoesNotExist':
+      return !present;
+    default:
+      return false; // unknown operators select nothing (the apiserver refuses them on built-in kinds)
   }
 }
 
@@ -55,7 +60,9 @@ export function labelSelectorProblems(selector: LabelSelector | null | undefined
     if (req.operator === 'In' || req.operator === 'NotIn') {
       if (n === 0) out.push(`${at}.values: must be non-empty when operator is ${req.operator}`);
     } else if (req.operator === 'Exists' || req.operator === 'DoesNotExist') {
-      if (n > 0) out.push(`${at}.values: must be empty when operator is ${req.operator}, got ${JSON.stringify(req.values)}`);
+      if (n > 0) {
+        out.push(`${at}.values: must be empty when operator is ${req.operator}, got ${JSON.stringify(req.values)}`);
+      }
     } else {
       out.push(`${at}.operator: must be In, NotIn, Exists or DoesNotExist, got '${req.operator}'`);
     }

@@ -73,11 +73,17 @@ interface LeaseSpec {
 
 /** The Lease cannot be read or written with this identity: retrying cannot help. */
 export class LeaderElectionForbiddenError extends Error {
-  constructor(readonly namespace: string, readonly leaseName: string, cause: unknown) {
-    super(`leader election: the apiserver forbids this identity the Lease ${namespace}/${leaseName} (${String((cause as Error)?.message ?? cause).slice(0, 300)}). `
-      + 'The chart grants Leases in the operator\'s own namespace only: start the controller with '
-      + '--leader-election-namespace=<the operator\'s namespace> (or POD_NAMESPACE=<it>; in the cluster the chart sets it, '
-      + 'and `npx cdk8s-operator run` sets it out of cluster)');
+  constructor(
+    readonly namespace: string,
+    readonly leaseName: string,
+    cause: unknown,
+  ) {
+    super(
+      `leader election: the apiserver forbids this identity the Lease ${namespace}/${leaseName} (${String((cause as Error)?.message ?? cause).slice(0, 300)}). ` +
+        "The chart grants Leases in the operator's own namespace only: start the controller with " +
+        "--leader-election-namespace=<the operator's namespace> (or POD_NAMESPACE=<it>; in the cluster the chart sets it, " +
+        'and `npx cdk8s-operator run` sets it out of cluster)',
+    );
     this.name = 'LeaderElectionForbiddenError';
   }
 }
@@ -102,9 +108,14 @@ export class LeaderElector {
 
   constructor(private readonly options: LeaderElectionOptions) {
     this.identity = options.identity ?? defaultIdentity();
-    this.logger = (options.logger ?? silentLogger).child({ lease: `${options.namespace}/${options.leaseName}`, identity: this.identity });
+    this.logger = (options.logger ?? silentLogger).child({
+      lease: `${options.namespace}/${options.leaseName}`,
+      identity: this.identity,
+    });
     if ((options.renewDeadlineMs ?? 10_000) >= (options.leaseDurationMs ?? 15_000)) {
-      throw new Error(`renewDeadlineMs must be less than leaseDurationMs, got ${options.renewDeadlineMs} >= ${options.leaseDurationMs}`);
+      throw new Error(
+        `renewDeadlineMs must be less than leaseDurationMs, got ${options.renewDeadlineMs} >= ${options.leaseDurationMs}`,
+      );
     }
   }
 
@@ -162,7 +173,9 @@ export class LeaderElector {
         lastRenew = Date.now();
       } else if (Date.now() - lastRenew >= deadline) {
         this.setLeading(false);
-        this.logger.error('failed to renew leader lease within the renew deadline, leadership lost', { renewDeadlineMs: deadline });
+        this.logger.error('failed to renew leader lease within the renew deadline, leadership lost', {
+          renewDeadlineMs: deadline,
+        });
         this.options.onStoppedLeading();
         return;
       }
@@ -191,7 +204,12 @@ export class LeaderElector {
         lease = await client.get(LEASE, leaseName, namespace);
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await client.create({ apiVersion: LEASE.apiVersion, kind: LEASE.kind, metadata: { name: leaseName, namespace }, spec: this.leaseSpec(undefined, now) });
+        await client.create({
+          apiVersion: LEASE.apiVersion,
+          kind: LEASE.kind,
+          metadata: { name: leaseName, namespace },
+          spec: this.leaseSpec(undefined, now),
+        });
         this.observedAt = Date.now();
         this.observedHolder = this.identity;
         return true;
@@ -224,7 +242,10 @@ export class LeaderElector {
       const spec = (lease.spec ?? {}) as LeaseSpec;
       if (spec.holderIdentity !== this.identity) return;
       const now = microTime();
-      await client.replace({ ...lease, spec: { ...spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } });
+      await client.replace({
+        ...lease,
+        spec: { ...spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
+      });
       this.logger.info('released leader lease');
     } catch (err) {
       this.logger.warn('could not release leader lease', { error: err });
@@ -235,5 +256,10 @@ export class LeaderElector {
 /** `promise`, or `fallback` when it has not settled within `ms` (the promise keeps running). */
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<T>((resolve) => { timer = setTimeout(() => resolve(fallback), ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -12,20 +12,35 @@
  * - The check is made when the request is issued: a write already sent when the lease is lost completes
  *   (it was sent while leading, at least `leaseDuration - renewDeadline` before anyone else could lead).
  */
-import { DeleteOptions, KubeClient, ListOptions, ListResult, Patch, PatchOptions, WatchOptions, WatchStream, WriteOptions } from './client';
+import {
+  DeleteOptions,
+  KubeClient,
+  ListOptions,
+  ListResult,
+  Patch,
+  PatchOptions,
+  WatchOptions,
+  WatchStream,
+  WriteOptions,
+} from './client';
 import { KubeObject, ResourceRef } from './resource';
 
 /** A write (or another action) was refused: this process does not hold the leader lease. */
 export class NotLeaderError extends Error {
   constructor(what: string) {
-    super(`not the leader: ${what} refused (the leader lease was lost; the controllers are stopping and campaign again)`);
+    super(
+      `not the leader: ${what} refused (the leader lease was lost; the controllers are stopping and campaign again)`,
+    );
     this.name = 'NotLeaderError';
   }
 }
 
 /** See module docs. */
 export class LeaderGuardedClient implements KubeClient {
-  constructor(private readonly client: KubeClient, private readonly mayAct: () => boolean) {}
+  constructor(
+    private readonly client: KubeClient,
+    private readonly mayAct: () => boolean,
+  ) {}
 
   list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
     return this.client.list(ref, options);
@@ -54,7 +69,13 @@ export class LeaderGuardedClient implements KubeClient {
     return this.client.replaceStatus(obj, options);
   }
 
-  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject> {
+  async patch(
+    ref: ResourceRef,
+    name: string,
+    namespace: string | undefined,
+    patch: Patch,
+    options?: PatchOptions,
+  ): Promise<KubeObject> {
     this.check('patch', ref.kind, name);
     return this.client.patch(ref, name, namespace, patch, options);
   }

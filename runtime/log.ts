@@ -82,10 +82,18 @@ class JsonLogger implements Logger {
     private readonly fields: LogFields,
   ) {}
 
-  debug(msg: string, fields?: LogFields): void { this.write('debug', msg, fields); }
-  info(msg: string, fields?: LogFields): void { this.write('info', msg, fields); }
-  warn(msg: string, fields?: LogFields): void { this.write('warn', msg, fields); }
-  error(msg: string, fields?: LogFields): void { this.write('error', msg, fields); }
+  debug(msg: string, fields?: LogFields): void {
+    this.write('debug', msg, fields);
+  }
+  info(msg: string, fields?: LogFields): void {
+    this.write('info', msg, fields);
+  }
+  warn(msg: string, fields?: LogFields): void {
+    this.write('warn', msg, fields);
+  }
+  error(msg: string, fields?: LogFields): void {
+    this.write('error', msg, fields);
+  }
 
   child(fields: LogFields): Logger {
     return new JsonLogger(this.min, this.sink, { ...this.fields, ...fields });

@@ -49,29 +49,29 @@
 import { AsyncLocalStorage } from 'async_hooks';
 import { existsSync, readFileSync } from 'fs';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { CacheOptions } from './cache-transform';
 import { KubeClient, RestClient, RestClientOptions } from './client';
 import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
 import { Controller, ControllerHost } from './controller';
+import type { ShardGate } from './controller';
 import { EventRecorder } from './events';
 import { HealthCheck, MetricsServer, ProbeServer } from './health';
-import { CacheOptions } from './cache-transform';
 import { Informer, InformerOptions } from './informer';
 import { ConnectionConfig, loadDefaultConnection } from './kubeconfig';
-import { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 import { defaultIdentity, LeaderElector } from './leader-election';
+import { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 import { createLogger, Logger } from './log';
-import { ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { RuntimeMetrics } from './metrics';
-import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
+import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
-import type { ShardGate } from './controller';
+import { ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { Store, storeOf, TypedResourceRef } from './store';
-import { webhookPath } from '../lib/apimachinery/webhook-path';
 import type { CertificateSource } from './webhook/certificate-source';
 import type { DefaultingHandler } from './webhook/defaulting';
-import type { ValidatingHandler } from './webhook/validating';
 import { WebhookServer, WebhookServerOptions } from './webhook/server';
+import type { ValidatingHandler } from './webhook/validating';
+import { webhookPath } from '../lib/apimachinery/webhook-path';
 
 /** Leader election settings of a {@link Manager}. */
 export interface ManagerLeaderElectionOptions {
@@ -258,26 +258,44 @@ export class Manager implements ControllerHost {
       throw new Error(`concurrency: must be a positive integer, got ${options.concurrency}`);
     }
     this.defaultConcurrency = options.concurrency ?? 1;
-    const namespaces = options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : options.contract?.watchNamespaces);
-    if (namespaces?.length === 0) throw new Error('namespaces: must name at least one namespace (omit it for all namespaces), got []');
+    const namespaces =
+      options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : options.contract?.watchNamespaces);
+    if (namespaces?.length === 0) {
+      throw new Error('namespaces: must name at least one namespace (omit it for all namespaces), got []');
+    }
     this.watchNamespaces = namespaces === undefined ? undefined : [...new Set(namespaces)];
     if (options.contract) {
-      const needs: ContractNeed[] = (this.watchNamespaces ?? []).map((namespace) => ({ use: 'namespace' as const, namespace }));
+      const needs: ContractNeed[] = (this.watchNamespaces ?? []).map((namespace) => ({
+        use: 'namespace' as const,
+        namespace,
+      }));
       if (options.leaderElection) needs.push({ use: 'leaderElection' });
       if (options.sharding) needs.push({ use: 'sharding' });
       assertContractGrants('manager', options.contract, needs);
     }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
     this.logger = options.logger ?? createLogger();
-    const kubeConfig = options.client ? undefined : options.kubeConfig ?? loadDefaultConnection();
-    this.client = options.client ?? RestClient.fromKubeConfig(kubeConfig!, { ...options.clientOptions, metrics: this.metrics, logger: this.logger.child({ component: 'client' }) });
+    const kubeConfig = options.client ? undefined : (options.kubeConfig ?? loadDefaultConnection());
+    this.client =
+      options.client ??
+      RestClient.fromKubeConfig(kubeConfig!, {
+        ...options.clientOptions,
+        metrics: this.metrics,
+        logger: this.logger.child({ component: 'client' }),
+      });
     const renewDeadlineMs = options.leaderElection?.renewDeadlineMs ?? 10_000;
-    this.electionClient = options.client ?? (options.leaderElection
-      ? RestClient.fromKubeConfig(kubeConfig!, {
-        ...options.clientOptions, requestTimeoutMs: Math.max(1000, renewDeadlineMs / 2), maxRetries: 0, maxThrottleRetries: 0,
-        metrics: this.metrics, logger: this.logger.child({ component: 'leader-election-client' }),
-      })
-      : this.client);
+    this.electionClient =
+      options.client ??
+      (options.leaderElection
+        ? RestClient.fromKubeConfig(kubeConfig!, {
+            ...options.clientOptions,
+            requestTimeoutMs: Math.max(1000, renewDeadlineMs / 2),
+            maxRetries: 0,
+            maxThrottleRetries: 0,
+            metrics: this.metrics,
+            logger: this.logger.child({ component: 'leader-election-client' }),
+          })
+        : this.client);
     // Writes of reconcilers are refused once the lease is lost, in-flight reconciles (of any earlier term) included.
     this.readYourWrites = new ReadYourWritesClient(new LeaderGuardedClient(this.client, () => this.mayAct()), {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
@@ -285,7 +303,9 @@ export class Manager implements ControllerHost {
     });
     this.readYourWritesClient = this.readYourWrites;
     this.metricsServer = new MetricsServer(this.metrics);
-    this.elected = new Promise((resolve) => { this.leaderResolve = resolve; });
+    this.elected = new Promise((resolve) => {
+      this.leaderResolve = resolve;
+    });
     this.identity = options.leaderElection?.identity ?? defaultIdentity();
     this.probes.addHealthCheck('ping', () => true);
     for (const kind of options.sharding?.unshardedKinds ?? []) this.unsharded.add(resourceId(kind));
@@ -359,18 +379,31 @@ export class Manager implements ControllerHost {
     const id = resourceId(resource);
     let informer = this.informers.get(id);
     const existing = this.cacheOptions.get(id);
-    if (informer && cache && (cache.transform !== existing?.transform || !!cache.metadataOnly !== !!existing?.metadataOnly)) {
-      throw new Error(`the informer of ${id} already exists with other cache options: pass the same transform and metadataOnly wherever the kind is watched (or read), or only at the first use`);
+    if (
+      informer &&
+      cache &&
+      (cache.transform !== existing?.transform || !!cache.metadataOnly !== !!existing?.metadataOnly)
+    ) {
+      throw new Error(
+        `the informer of ${id} already exists with other cache options: pass the same transform and metadataOnly wherever the kind is watched (or read), or only at the first use`,
+      );
     }
     if (!informer) {
       this.cacheOptions.set(id, cache ?? {});
       const shard = this.shardFilter(resource);
       const inNamespace = (namespace: string | undefined) =>
-        new Informer(this.client, resource, { ...this.options.informer, ...cache, ...shard, namespace }, this.logger.child({ component: 'informer' }), this.metrics);
+        new Informer(
+          this.client,
+          resource,
+          { ...this.options.informer, ...cache, ...shard, namespace },
+          this.logger.child({ component: 'informer' }),
+          this.metrics,
+        );
       const namespaces = this.watchNamespaces;
-      informer = namespaces && namespaces.length > 1
-        ? new NamespacedInformers(resource, new Map(namespaces.map((ns) => [ns, inNamespace(ns)])))
-        : inNamespace(namespaces?.[0]);
+      informer =
+        namespaces && namespaces.length > 1
+          ? new NamespacedInformers(resource, new Map(namespaces.map((ns) => [ns, inNamespace(ns)])))
+          : inNamespace(namespaces?.[0]);
       this.informers.set(id, informer);
       if (this.started) informer.start();
     }
@@ -426,7 +459,9 @@ export class Manager implements ControllerHost {
   }
 
   addController(controller: Controller): void {
-    if (this.controllers.some((c) => c.name === controller.name)) throw new Error(`controller name '${controller.name}' is already used`);
+    if (this.controllers.some((c) => c.name === controller.name)) {
+      throw new Error(`controller name '${controller.name}' is already used`);
+    }
     this.controllers.push(controller);
     if (this.controllersRunning) void this.terms.run(this.term, () => this.startController(controller));
   }
@@ -442,7 +477,9 @@ export class Manager implements ControllerHost {
 
   /** An events.k8s.io recorder reporting as `reportingController`. Throws if the contract has no `events`. */
   eventRecorder(reportingController: string): EventRecorder {
-    if (this.contract) assertContractGrants(`event recorder '${reportingController}'`, this.contract, [{ use: 'events' }]);
+    if (this.contract) {
+      assertContractGrants(`event recorder '${reportingController}'`, this.contract, [{ use: 'events' }]);
+    }
     return new EventRecorder({
       client: this.client,
       reportingController,
@@ -456,18 +493,34 @@ export class Manager implements ControllerHost {
    * points). Throws `ContractViolationError` unless the contract declares it in `webhooks`, and when
    * the manager has no `webhookServer`.
    */
-  validatingWebhook<T extends KubeObject>(resource: TypedResourceRef<T> | ResourceRef, handler: ValidatingHandler<T>): void {
-    this.webhookServerFor('validating', resource).validating<T>(webhookPath('validating', resource.apiVersion, resource.kind), handler);
+  validatingWebhook<T extends KubeObject>(
+    resource: TypedResourceRef<T> | ResourceRef,
+    handler: ValidatingHandler<T>,
+  ): void {
+    this.webhookServerFor('validating', resource).validating<T>(
+      webhookPath('validating', resource.apiVersion, resource.kind),
+      handler,
+    );
   }
 
   /** Serves the defaulting (mutating) webhook of a kind at its `webhookPath`; as {@link validatingWebhook}. */
-  defaultingWebhook<T extends KubeObject>(resource: TypedResourceRef<T> | ResourceRef, handler: DefaultingHandler<T>): void {
-    this.webhookServerFor('defaulting', resource).defaulting<T>(webhookPath('defaulting', resource.apiVersion, resource.kind), handler);
+  defaultingWebhook<T extends KubeObject>(
+    resource: TypedResourceRef<T> | ResourceRef,
+    handler: DefaultingHandler<T>,
+  ): void {
+    this.webhookServerFor('defaulting', resource).defaulting<T>(
+      webhookPath('defaulting', resource.apiVersion, resource.kind),
+      handler,
+    );
   }
 
   private webhookServerFor(type: 'validating' | 'defaulting', resource: ResourceRef): WebhookServer {
     if (this.contract) assertContractGrants(`${type} webhook`, this.contract, [{ use: 'webhook', type, resource }]);
-    if (!this.webhookServer) throw new Error(`a ${type} webhook for ${resource.kind} needs the manager's webhookServer option (runControllerBinary sets it when the contract declares webhooks)`);
+    if (!this.webhookServer) {
+      throw new Error(
+        `a ${type} webhook for ${resource.kind} needs the manager's webhookServer option (runControllerBinary sets it when the contract declares webhooks)`,
+      );
+    }
     return this.webhookServer;
   }
 
@@ -488,14 +541,18 @@ export class Manager implements ControllerHost {
   async start(): Promise<void> {
     if (this.started) return;
     // Only a manager that serves webhooks must serve all of them (reconciler tests run managers without a server).
-    const unserved = (this.webhookServer ? this.contract?.webhooks ?? [] : [])
+    const unserved = (this.webhookServer ? (this.contract?.webhooks ?? []) : [])
       .map((w) => webhookPath(w.type, w.for.apiVersion, w.for.kind))
       .filter((path) => !this.webhookServer?.paths.has(path));
     if (unserved.length) {
-      throw new Error(`the contract declares webhooks without a handler (the apiserver would call them and fail): ${unserved.join(', ')}; register them with manager.validatingWebhook / defaultingWebhook before start()`);
+      throw new Error(
+        `the contract declares webhooks without a handler (the apiserver would call them and fail): ${unserved.join(', ')}; register them with manager.validatingWebhook / defaultingWebhook before start()`,
+      );
     }
     // Before anything listens or connects: a missing Lease namespace is a start-up error.
-    const leaseNamespace = this.options.leaderElection ? this.options.leaderElection.namespace ?? leaderElectionNamespace() : undefined;
+    const leaseNamespace = this.options.leaderElection
+      ? (this.options.leaderElection.namespace ?? leaderElectionNamespace())
+      : undefined;
     this.started = true;
     await this.metricsServer.start(this.options.metricsBindAddress ?? '0');
     await this.probes.start(this.options.healthProbeBindAddress ?? '0');
@@ -539,12 +596,16 @@ export class Manager implements ControllerHost {
           if (evicted) this.metrics.shardHandovers.inc({ ring: sharding.ring, direction: 'out' }, evicted);
         }
       },
-      onOwnershipGrew: () => { for (const c of this.controllers) c.requeueAll(); },
+      onOwnershipGrew: () => {
+        for (const c of this.controllers) c.requeueAll();
+      },
     });
     this.ring = ring;
     this.metrics.addCollector(() => {
       for (const [id, informer] of this.informers) {
-        if (!this.unsharded.has(id)) this.metrics.shardOwnedObjects.set({ ring: sharding.ring, resource: id }, informer.cache.size);
+        if (!this.unsharded.has(id)) {
+          this.metrics.shardOwnedObjects.set({ ring: sharding.ring, resource: id }, informer.cache.size);
+        }
       }
     });
     await ring.start();
@@ -580,7 +641,10 @@ export class Manager implements ControllerHost {
         void this.startControllers().catch((err) => this.fatal(err));
       },
       // Synchronously, before anything else runs: from here on nothing is written.
-      onStoppedLeading: () => { this.acting = false; void this.onLost(); },
+      onStoppedLeading: () => {
+        this.acting = false;
+        void this.onLost();
+      },
     });
     this.elector = elector;
     elector.start().catch((err) => this.fatal(err));
@@ -596,11 +660,20 @@ export class Manager implements ControllerHost {
   installSignalHandlers(exit: (code: number) => void = (code) => process.exit(code)): () => void {
     const handler = (signal: NodeJS.Signals) => {
       this.logger.info('signal received, shutting down', { signal });
-      this.stop().then(() => exit(0), (err) => { this.logger.error('shutdown failed', { error: err }); exit(1); });
+      this.stop().then(
+        () => exit(0),
+        (err) => {
+          this.logger.error('shutdown failed', { error: err });
+          exit(1);
+        },
+      );
     };
     process.once('SIGTERM', handler);
     process.once('SIGINT', handler);
-    return () => { process.off('SIGTERM', handler); process.off('SIGINT', handler); };
+    return () => {
+      process.off('SIGTERM', handler);
+      process.off('SIGINT', handler);
+    };
   }
 
   private async startControllers(): Promise<void> {
@@ -641,7 +714,9 @@ export class Manager implements ControllerHost {
     // otherwise hold the campaign for the whole grace period.
     // Sharded: the controllers keep running on this member's share; only the leader runnables stop.
     if (!this.ring) this.controllersRunning = false;
-    const inFlight = Promise.all((this.ring ? [] : this.controllers).map((c) => c.stop(this.options.gracefulShutdownTimeoutMs ?? 30_000)));
+    const inFlight = Promise.all(
+      (this.ring ? [] : this.controllers).map((c) => c.stop(this.options.gracefulShutdownTimeoutMs ?? 30_000)),
+    );
     this.runnablesStopped = Promise.all(this.leaderRunnables.map((r) => r.stop()));
     this.logger.error('leader lease lost, controllers stopped taking work; campaigning again');
     this.options.onLeadershipLost?.();
@@ -679,9 +754,14 @@ const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceac
  * namespace. Out of cluster there is no right guess (`default` is where the chart grants nothing), so
  * the start fails naming the options, as controller-runtime's does.
  */
-export function leaderElectionNamespace(env: NodeJS.ProcessEnv = process.env, file = SERVICE_ACCOUNT_NAMESPACE_FILE): string {
+export function leaderElectionNamespace(
+  env: NodeJS.ProcessEnv = process.env,
+  file = SERVICE_ACCOUNT_NAMESPACE_FILE,
+): string {
   if (env.POD_NAMESPACE) return env.POD_NAMESPACE;
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  throw new Error('leader election: no namespace for the Lease; out of cluster, set --leader-election-namespace=<the operator\'s namespace> '
-    + '(or POD_NAMESPACE; `npx cdk8s-operator run` runs the controller with its chart\'s ServiceAccount and namespace)');
+  throw new Error(
+    "leader election: no namespace for the Lease; out of cluster, set --leader-election-namespace=<the operator's namespace> " +
+      "(or POD_NAMESPACE; `npx cdk8s-operator run` runs the controller with its chart's ServiceAccount and namespace)",
+  );
 }

@@ -12,8 +12,10 @@
 import * as prom from 'prom-client';
 
 /** Histogram buckets used by controller-runtime for reconcile time (seconds). */
-const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
-  1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60];
+const RECONCILE_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75,
+  2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
 /** workqueue buckets: 1 ns .. 10^9 ns as in client-go (ExponentialBuckets(10e-9, 10, 12)). */
 const QUEUE_BUCKETS = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
 const REST_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
@@ -70,43 +72,186 @@ export class RuntimeMetrics {
   constructor(registry: prom.Registry = new prom.Registry()) {
     this.registry = registry;
     const reg = [registry];
-    const collect = () => { for (const c of this.collectors) c(); };
+    const collect = () => {
+      for (const c of this.collectors) c();
+    };
 
-    this.reconcileTotal = new prom.Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: reg });
-    this.reconcileErrors = new prom.Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: reg });
-    this.terminalReconcileErrors = new prom.Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers: reg });
-    this.reconcilePanics = new prom.Counter({ name: 'controller_runtime_reconcile_panics_total', help: 'Total number of reconciliation panics (programming errors) per controller', labelNames: ['controller'], registers: reg });
-    this.reconcileTime = new prom.Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'], buckets: RECONCILE_BUCKETS, registers: reg });
-    this.maxConcurrentReconciles = new prom.Gauge({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'], registers: reg });
-    this.activeWorkers = new prom.Gauge({ name: 'controller_runtime_active_workers', help: 'Number of currently used workers per controller', labelNames: ['controller'], registers: reg });
+    this.reconcileTotal = new prom.Counter({
+      name: 'controller_runtime_reconcile_total',
+      help: 'Total number of reconciliations per controller',
+      labelNames: ['controller', 'result'],
+      registers: reg,
+    });
+    this.reconcileErrors = new prom.Counter({
+      name: 'controller_runtime_reconcile_errors_total',
+      help: 'Total number of reconciliation errors per controller',
+      labelNames: ['controller'],
+      registers: reg,
+    });
+    this.terminalReconcileErrors = new prom.Counter({
+      name: 'controller_runtime_terminal_reconcile_errors_total',
+      help: 'Total number of terminal reconciliation errors per controller',
+      labelNames: ['controller'],
+      registers: reg,
+    });
+    this.reconcilePanics = new prom.Counter({
+      name: 'controller_runtime_reconcile_panics_total',
+      help: 'Total number of reconciliation panics (programming errors) per controller',
+      labelNames: ['controller'],
+      registers: reg,
+    });
+    this.reconcileTime = new prom.Histogram({
+      name: 'controller_runtime_reconcile_time_seconds',
+      help: 'Length of time per reconciliation per controller',
+      labelNames: ['controller'],
+      buckets: RECONCILE_BUCKETS,
+      registers: reg,
+    });
+    this.maxConcurrentReconciles = new prom.Gauge({
+      name: 'controller_runtime_max_concurrent_reconciles',
+      help: 'Maximum number of concurrent reconciles per controller',
+      labelNames: ['controller'],
+      registers: reg,
+    });
+    this.activeWorkers = new prom.Gauge({
+      name: 'controller_runtime_active_workers',
+      help: 'Number of currently used workers per controller',
+      labelNames: ['controller'],
+      registers: reg,
+    });
 
-    this.queueDepth = new prom.Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name', 'controller'], registers: reg });
-    this.queueAdds = new prom.Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name', 'controller'], registers: reg });
-    this.queueDuration = new prom.Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name', 'controller'], buckets: QUEUE_BUCKETS, registers: reg });
-    this.workDuration = new prom.Histogram({ name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes', labelNames: ['name', 'controller'], buckets: QUEUE_BUCKETS, registers: reg });
-    this.unfinishedWork = new prom.Gauge({ name: 'workqueue_unfinished_work_seconds', help: 'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration', labelNames: ['name', 'controller'], registers: reg, collect });
+    this.queueDepth = new prom.Gauge({
+      name: 'workqueue_depth',
+      help: 'Current depth of workqueue',
+      labelNames: ['name', 'controller'],
+      registers: reg,
+    });
+    this.queueAdds = new prom.Counter({
+      name: 'workqueue_adds_total',
+      help: 'Total number of adds handled by workqueue',
+      labelNames: ['name', 'controller'],
+      registers: reg,
+    });
+    this.queueDuration = new prom.Histogram({
+      name: 'workqueue_queue_duration_seconds',
+      help: 'How long in seconds an item stays in workqueue before being requested',
+      labelNames: ['name', 'controller'],
+      buckets: QUEUE_BUCKETS,
+      registers: reg,
+    });
+    this.workDuration = new prom.Histogram({
+      name: 'workqueue_work_duration_seconds',
+      help: 'How long in seconds processing an item from workqueue takes',
+      labelNames: ['name', 'controller'],
+      buckets: QUEUE_BUCKETS,
+      registers: reg,
+    });
+    this.unfinishedWork = new prom.Gauge({
+      name: 'workqueue_unfinished_work_seconds',
+      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration",
+      labelNames: ['name', 'controller'],
+      registers: reg,
+      collect,
+    });
     // No collect of its own: unfinishedWork's collect (registered just before) sets both gauges from one
     // clock reading, so a scrape never shows the longest processor running longer than all unfinished work.
-    this.longestRunningProcessor = new prom.Gauge({ name: 'workqueue_longest_running_processor_seconds', help: 'How many seconds has the longest running processor for workqueue been running', labelNames: ['name', 'controller'], registers: reg });
-    this.queueRetries = new prom.Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name', 'controller'], registers: reg });
+    this.longestRunningProcessor = new prom.Gauge({
+      name: 'workqueue_longest_running_processor_seconds',
+      help: 'How many seconds has the longest running processor for workqueue been running',
+      labelNames: ['name', 'controller'],
+      registers: reg,
+    });
+    this.queueRetries = new prom.Counter({
+      name: 'workqueue_retries_total',
+      help: 'Total number of retries handled by workqueue',
+      labelNames: ['name', 'controller'],
+      registers: reg,
+    });
 
-    this.restRequests = new prom.Counter({ name: 'rest_client_requests_total', help: 'Number of HTTP requests, partitioned by status code, method, and host', labelNames: ['code', 'method', 'host'], registers: reg });
-    this.restRequestDuration = new prom.Histogram({ name: 'rest_client_request_duration_seconds', help: 'Request latency in seconds, broken down by verb and host', labelNames: ['verb', 'host'], buckets: REST_BUCKETS, registers: reg });
+    this.restRequests = new prom.Counter({
+      name: 'rest_client_requests_total',
+      help: 'Number of HTTP requests, partitioned by status code, method, and host',
+      labelNames: ['code', 'method', 'host'],
+      registers: reg,
+    });
+    this.restRequestDuration = new prom.Histogram({
+      name: 'rest_client_request_duration_seconds',
+      help: 'Request latency in seconds, broken down by verb and host',
+      labelNames: ['verb', 'host'],
+      buckets: REST_BUCKETS,
+      registers: reg,
+    });
 
-    this.leaderElectionMasterStatus = new prom.Gauge({ name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master', labelNames: ['name'], registers: reg });
+    this.leaderElectionMasterStatus = new prom.Gauge({
+      name: 'leader_election_master_status',
+      help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master',
+      labelNames: ['name'],
+      registers: reg,
+    });
 
     // controller-runtime pkg/webhook/internal/metrics: `webhook` is the path, `code` the HTTP status code.
-    this.webhookRequests = new prom.Counter({ name: 'controller_runtime_webhook_requests_total', help: 'Total number of admission requests by HTTP status code.', labelNames: ['webhook', 'code'], registers: reg });
-    this.webhookLatency = new prom.Histogram({ name: 'controller_runtime_webhook_latency_seconds', help: 'Histogram of the latency of processing admission requests', labelNames: ['webhook'], buckets: WEBHOOK_BUCKETS, registers: reg });
-    this.webhookInFlight = new prom.Gauge({ name: 'controller_runtime_webhook_requests_in_flight', help: 'Current number of admission requests being served.', labelNames: ['webhook'], registers: reg });
-    this.webhookPanics = new prom.Counter({ name: 'controller_runtime_webhook_panics_total', help: 'Total number of webhook panics (handlers that threw)', labelNames: ['webhook'], registers: reg });
+    this.webhookRequests = new prom.Counter({
+      name: 'controller_runtime_webhook_requests_total',
+      help: 'Total number of admission requests by HTTP status code.',
+      labelNames: ['webhook', 'code'],
+      registers: reg,
+    });
+    this.webhookLatency = new prom.Histogram({
+      name: 'controller_runtime_webhook_latency_seconds',
+      help: 'Histogram of the latency of processing admission requests',
+      labelNames: ['webhook'],
+      buckets: WEBHOOK_BUCKETS,
+      registers: reg,
+    });
+    this.webhookInFlight = new prom.Gauge({
+      name: 'controller_runtime_webhook_requests_in_flight',
+      help: 'Current number of admission requests being served.',
+      labelNames: ['webhook'],
+      registers: reg,
+    });
+    this.webhookPanics = new prom.Counter({
+      name: 'controller_runtime_webhook_panics_total',
+      help: 'Total number of webhook panics (handlers that threw)',
+      labelNames: ['webhook'],
+      registers: reg,
+    });
 
-    this.shardMembers = new prom.Gauge({ name: 'controller_runtime_shard_members', help: 'Members of the shard ring in the view this member acts on', labelNames: ['ring'], registers: reg });
-    this.shardOwnedObjects = new prom.Gauge({ name: 'controller_runtime_shard_owned_objects', help: 'Objects of a sharded kind this member caches (its share)', labelNames: ['ring', 'resource'], registers: reg });
-    this.shardHandovers = new prom.Counter({ name: 'controller_runtime_shard_handovers_total', help: 'Objects that moved to (in) or away from (out) this member on ring changes', labelNames: ['ring', 'direction'], registers: reg });
-    this.shardViewChanges = new prom.Counter({ name: 'controller_runtime_shard_view_changes_total', help: 'Ring membership changes this member acknowledged', labelNames: ['ring'], registers: reg });
-    this.watchErrors = new prom.Counter({ name: 'runtime_watch_errors_total', help: 'Watch/list failures per resource (the watcher keeps retrying)', labelNames: ['resource', 'reason'], registers: reg });
-    this.watchRestarts = new prom.Counter({ name: 'runtime_watch_restarts_total', help: 'Watch restarts per resource and reason (timeout, watchdog, gone, error)', labelNames: ['resource', 'reason'], registers: reg });
+    this.shardMembers = new prom.Gauge({
+      name: 'controller_runtime_shard_members',
+      help: 'Members of the shard ring in the view this member acts on',
+      labelNames: ['ring'],
+      registers: reg,
+    });
+    this.shardOwnedObjects = new prom.Gauge({
+      name: 'controller_runtime_shard_owned_objects',
+      help: 'Objects of a sharded kind this member caches (its share)',
+      labelNames: ['ring', 'resource'],
+      registers: reg,
+    });
+    this.shardHandovers = new prom.Counter({
+      name: 'controller_runtime_shard_handovers_total',
+      help: 'Objects that moved to (in) or away from (out) this member on ring changes',
+      labelNames: ['ring', 'direction'],
+      registers: reg,
+    });
+    this.shardViewChanges = new prom.Counter({
+      name: 'controller_runtime_shard_view_changes_total',
+      help: 'Ring membership changes this member acknowledged',
+      labelNames: ['ring'],
+      registers: reg,
+    });
+    this.watchErrors = new prom.Counter({
+      name: 'runtime_watch_errors_total',
+      help: 'Watch/list failures per resource (the watcher keeps retrying)',
+      labelNames: ['resource', 'reason'],
+      registers: reg,
+    });
+    this.watchRestarts = new prom.Counter({
+      name: 'runtime_watch_restarts_total',
+      help: 'Watch restarts per resource and reason (timeout, watchdog, gone, error)',
+      labelNames: ['resource', 'reason'],
+      registers: reg,
+    });
   }
 
   /** Registers a function run before each scrape; returns an unregister function. */

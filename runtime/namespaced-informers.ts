@@ -87,7 +87,9 @@ export class NamespacedInformers implements SharedInformer {
 
   addEventHandler(handler: EventHandler): () => void {
     const removers = [...this.informers.values()].map((i) => i.addEventHandler(handler));
-    return () => { for (const remove of removers) remove(); };
+    return () => {
+      for (const remove of removers) remove();
+    };
   }
 
   start(): void {

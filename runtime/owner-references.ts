@@ -12,13 +12,25 @@ import { groupKind, KubeObject, OwnerReference } from './resource';
 export function controllerReference(owner: KubeObject): OwnerReference {
   const meta = owner.metadata ?? {};
   if (!owner.apiVersion || !owner.kind || !meta.name || !meta.uid) {
-    throw new Error(`owner must have apiVersion, kind, metadata.name and metadata.uid, got ${owner.kind}/${meta.name} uid=${meta.uid}`);
+    throw new Error(
+      `owner must have apiVersion, kind, metadata.name and metadata.uid, got ${owner.kind}/${meta.name} uid=${meta.uid}`,
+    );
   }
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: meta.name, uid: meta.uid, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: meta.name,
+    uid: meta.uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** The first `controller: true` ownerReference, optionally only of the given group/kind. */
-export function getControllerOf(obj: KubeObject, ownerType?: { apiVersion: string; kind: string }): OwnerReference | undefined {
+export function getControllerOf(
+  obj: KubeObject,
+  ownerType?: { apiVersion: string; kind: string },
+): OwnerReference | undefined {
   const want = ownerType ? groupKind(ownerType) : undefined;
   return (obj.metadata?.ownerReferences ?? []).find((r) => r.controller === true && (!want || groupKind(r) === want));
 }
@@ -37,7 +49,9 @@ export function setControllerReference<T extends KubeObject>(owner: KubeObject, 
   const ref = controllerReference(owner);
   const existing = getControllerOf(obj);
   if (existing && existing.uid !== ref.uid) {
-    throw new AlreadyOwnedError(`${obj.kind} ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name} is already controlled by ${existing.kind} ${existing.name}`);
+    throw new AlreadyOwnedError(
+      `${obj.kind} ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name} is already controlled by ${existing.kind} ${existing.name}`,
+    );
   }
   const others = (obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ref.uid);
   return { ...obj, metadata: { ...obj.metadata, ownerReferences: [...others, ref] } };

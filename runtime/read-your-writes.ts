@@ -23,7 +23,17 @@
  * event re-triggers the reconcile anyway). Within one reconcile, a deferred write is not yet in the
  * cache when the call returns: read the object the write returned, not the store.
  */
-import { DeleteOptions, KubeClient, ListOptions, ListResult, Patch, PatchOptions, WatchOptions, WatchStream, WriteOptions } from './client';
+import {
+  DeleteOptions,
+  KubeClient,
+  ListOptions,
+  ListResult,
+  Patch,
+  PatchOptions,
+  WatchOptions,
+  WatchStream,
+  WriteOptions,
+} from './client';
 import { Logger, silentLogger } from './log';
 import { KubeObject, objectKey, ResourceRef } from './resource';
 import { CacheReader } from './store';
@@ -69,7 +79,13 @@ abstract class WriteFollowingClient implements KubeClient {
     return this.afterWrite(kindOf(obj), await this.client.replaceStatus(obj, options));
   }
 
-  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject> {
+  async patch(
+    ref: ResourceRef,
+    name: string,
+    namespace: string | undefined,
+    patch: Patch,
+    options?: PatchOptions,
+  ): Promise<KubeObject> {
     return this.afterWrite(ref, await this.client.patch(ref, name, namespace, patch, options));
   }
 
@@ -86,7 +102,10 @@ export class ReadYourWritesClient extends WriteFollowingClient {
   private readonly timeoutMs: number;
   private readonly logger: Logger;
 
-  constructor(client: KubeClient, private readonly options: ReadYourWritesOptions) {
+  constructor(
+    client: KubeClient,
+    private readonly options: ReadYourWritesOptions,
+  ) {
     super(client);
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.logger = options.logger ?? silentLogger;
@@ -116,7 +135,14 @@ export class ReadYourWritesClient extends WriteFollowingClient {
     const deleted = written.metadata?.deletionTimestamp && !written.metadata.finalizers?.length;
     if (deleted && !cache.get(key)) return undefined;
     return cache.waitForResourceVersion(key, rv, this.timeoutMs).then((ok) => {
-      if (!ok) this.logger.warn('own write did not reach the cache in time', { kind: resource.kind, key, resourceVersion: rv, timeoutMs: this.timeoutMs });
+      if (!ok) {
+        this.logger.warn('own write did not reach the cache in time', {
+          kind: resource.kind,
+          key,
+          resourceVersion: rv,
+          timeoutMs: this.timeoutMs,
+        });
+      }
     });
   }
 }
@@ -129,7 +155,10 @@ export class ReadYourWritesClient extends WriteFollowingClient {
 export class DeferredWrites extends WriteFollowingClient {
   private readonly waits: Array<Promise<void>> = [];
 
-  constructor(client: KubeClient, private readonly ryw: ReadYourWritesClient) {
+  constructor(
+    client: KubeClient,
+    private readonly ryw: ReadYourWritesClient,
+  ) {
     super(client);
   }
 

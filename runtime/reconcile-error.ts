@@ -19,9 +19,9 @@
  * nothing after the first failure. A status write that itself fails (no `status` permission, the object is gone)
  * is returned as `statusError`, never thrown: recording an error must not hide it.
  */
+import { KubeClient } from './client';
 import { ApiError, TerminalError } from './errors';
 import { EventRecorder } from './events';
-import { KubeClient } from './client';
 import { KubeObject, ResourceRef } from './resource';
 import { Condition, findCondition, setCondition, updateStatus } from './status';
 
@@ -85,20 +85,37 @@ function camelReason(reason: string | undefined): string | undefined {
  * Event, both only when the condition changes.
  */
 export async function recordReconcileError(
-  client: KubeClient, recorder: EventRecorder | undefined, live: KubeObject, err: unknown, options: ReconcileErrorOptions = {},
+  client: KubeClient,
+  recorder: EventRecorder | undefined,
+  live: KubeObject,
+  err: unknown,
+  options: ReconcileErrorOptions = {},
 ): Promise<RecordedReconcileError> {
   const { reason, message } = reconcileErrorReason(err);
   const type = options.conditionType ?? 'Ready';
   const status = (live.status ?? {}) as { conditions?: Condition[] };
   const observedGeneration = live.metadata?.generation;
   const existing = findCondition(status.conditions, type);
-  const changed = !existing || existing.status !== 'False' || existing.reason !== reason || existing.message !== message
-    || existing.observedGeneration !== observedGeneration;
+  const changed =
+    !existing ||
+    existing.status !== 'False' ||
+    existing.reason !== reason ||
+    existing.message !== message ||
+    existing.observedGeneration !== observedGeneration;
   if (!changed) return { reason, message, changed };
-  const conditions = setCondition(status.conditions, { type, status: 'False', reason, message, ...(observedGeneration !== undefined ? { observedGeneration } : {}) });
+  const conditions = setCondition(status.conditions, {
+    type,
+    status: 'False',
+    reason,
+    message,
+    ...(observedGeneration !== undefined ? { observedGeneration } : {}),
+  });
   let statusError: unknown;
   try {
-    await updateStatus(client, live, { ...status, conditions } as never, { resource: options.resource, fieldManager: options.fieldManager });
+    await updateStatus(client, live, { ...status, conditions } as never, {
+      resource: options.resource,
+      fieldManager: options.fieldManager,
+    });
   } catch (e) {
     statusError = e;
   }

@@ -75,7 +75,8 @@ export function groupKind(ref: { apiVersion?: string; kind?: string }): string {
 
 /** The `namespace/name` (or `name` for cluster-scoped) key of an object or reference. */
 export function objectKey(obj: KubeObject | ObjectKeyRef): string {
-  const meta: { namespace?: string; name?: string } = 'metadata' in obj && obj.metadata ? obj.metadata : (obj as ObjectKeyRef);
+  const meta: { namespace?: string; name?: string } =
+    'metadata' in obj && obj.metadata ? obj.metadata : (obj as ObjectKeyRef);
   return meta.namespace ? `${meta.namespace}/${meta.name}` : `${meta.name}`;
 }
 
@@ -101,10 +102,14 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
  * (lib/apimachinery's kinds table, the one the construct library derives RBAC from).
  */
 export const WELL_KNOWN_PLURALS: Readonly<Record<string, string>> = Object.fromEntries(
-  knownKinds().map(k => [apiVersionKindKey(k), k.plural]));
+  knownKinds().map((k) => [apiVersionKindKey(k), k.plural]),
+);
 
 /** Plural and scope of a built-in kind (`apps/v1`, `Deployment`), from the same table; undefined for other kinds. */
-export function builtinKindInfo(apiVersion: string, kind: string): { readonly plural: string; readonly namespaced: boolean } | undefined {
+export function builtinKindInfo(
+  apiVersion: string,
+  kind: string,
+): { readonly plural: string; readonly namespaced: boolean } | undefined {
   const { group } = splitApiVersion(apiVersion);
-  return knownKinds().find(k => k.group === group && k.kind === kind);
+  return knownKinds().find((k) => k.group === group && k.kind === kind);
 }

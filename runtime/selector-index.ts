@@ -28,14 +28,14 @@
  * Caveats: the index reflects the informer's cache, which may lag the apiserver; reconcilers stay
  * level-based (they recompute everything they select from the caches), so a late mapping only delays.
  */
-import { LabelSelector, labelSelectorMatches, Labels } from './label-selector';
 import { EventHandler } from './informer';
+import { LabelSelector, labelSelectorMatches, Labels } from './label-selector';
 import { SharedInformer } from './namespaced-informers';
 import { KubeObject, ObjectKeyRef, objectKey, parseObjectKey } from './resource';
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
   let set = map.get(key);
-  if (!set) map.set(key, set = new Set());
+  if (!set) map.set(key, (set = new Set()));
   set.add(id);
 }
 
@@ -131,7 +131,10 @@ export class SelectorIndex {
   private readonly filed = new Map<string, readonly string[]>();
   private readonly remove: () => void;
 
-  constructor(informer: SharedInformer, private readonly options: SelectorIndexOptions) {
+  constructor(
+    informer: SharedInformer,
+    private readonly options: SelectorIndexOptions,
+  ) {
     const handler: EventHandler = {
       onAdd: (obj) => this.file(obj),
       onUpdate: (_old, obj) => this.file(obj),
@@ -174,7 +177,7 @@ export class SelectorIndex {
     for (const slot of this.filed.get(key) ?? []) if (!(slot in selectors)) this.slots.get(slot)?.delete(key);
     for (const [slot, selector] of Object.entries(selectors)) {
       let index = this.slots.get(slot);
-      if (!index) this.slots.set(slot, index = new LabelSelectorIndex());
+      if (!index) this.slots.set(slot, (index = new LabelSelectorIndex()));
       index.set(key, selector);
     }
     this.filed.set(key, Object.keys(selectors));

@@ -180,15 +180,28 @@ export class ShardRing {
       throw new Error(`sharding.ring: must be a DNS label of at most 50 characters, got '${options.ring}'`);
     }
     if ((options.renewDeadlineMs ?? 10_000) >= (options.leaseDurationMs ?? 15_000)) {
-      throw new Error(`sharding: renewDeadlineMs must be less than leaseDurationMs, got ${options.renewDeadlineMs} >= ${options.leaseDurationMs}`);
+      throw new Error(
+        `sharding: renewDeadlineMs must be less than leaseDurationMs, got ${options.renewDeadlineMs} >= ${options.leaseDurationMs}`,
+      );
     }
     this.member = memberLeaseName(options.ring, options.identity);
     this.logger = (options.logger ?? silentLogger).child({ ring: options.ring, member: this.member });
     this.metrics = options.metrics ?? new RuntimeMetrics();
-    this.leases = new Informer(options.client, LEASE, {
-      namespace: options.namespace, labelSelector: `${SHARD_RING_LABEL}=${options.ring}`, resyncPeriodMs: 0,
-    }, this.logger);
-    this.leases.addEventHandler({ onAdd: () => this.evaluate(), onUpdate: () => this.evaluate(), onDelete: () => this.evaluate() });
+    this.leases = new Informer(
+      options.client,
+      LEASE,
+      {
+        namespace: options.namespace,
+        labelSelector: `${SHARD_RING_LABEL}=${options.ring}`,
+        resyncPeriodMs: 0,
+      },
+      this.logger,
+    );
+    this.leases.addEventHandler({
+      onAdd: () => this.evaluate(),
+      onUpdate: () => this.evaluate(),
+      onDelete: () => this.evaluate(),
+    });
   }
 
   get ring(): string {
@@ -230,7 +243,11 @@ export class ShardRing {
     this.loop = this.run();
     const deadline = Date.now() + timeoutMs;
     while (!this.active) {
-      if (Date.now() > deadline) throw new Error(`sharding: ring '${this.ring}' did not form within ${timeoutMs} ms (members must acknowledge the view in their Leases)`);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `sharding: ring '${this.ring}' did not form within ${timeoutMs} ms (members must acknowledge the view in their Leases)`,
+        );
+      }
       await sleep(50);
     }
   }
@@ -273,7 +290,9 @@ export class ShardRing {
         this.acting = undefined;
         this.pending = [];
         this.target = undefined;
-        this.logger.error('could not renew the member Lease within the renew deadline: owns nothing until it rejoins', { renewDeadlineMs: deadline });
+        this.logger.error('could not renew the member Lease within the renew deadline: owns nothing until it rejoins', {
+          renewDeadlineMs: deadline,
+        });
         this.options.onHoldingChanged?.();
       }
       this.evaluate();
@@ -285,13 +304,19 @@ export class ShardRing {
   private async renew(): Promise<boolean> {
     const { client, namespace } = this.options;
     const now = microTime(new Date());
-    const spec: LeaseSpec = { holderIdentity: this.options.identity, leaseDurationSeconds: Math.ceil(this.durationMs / 1000), renewTime: now };
+    const spec: LeaseSpec = {
+      holderIdentity: this.options.identity,
+      leaseDurationSeconds: Math.ceil(this.durationMs / 1000),
+      renewTime: now,
+    };
     const annotations = this.target ? { [SHARD_VIEW_ANNOTATION]: this.target.hash } : undefined;
     try {
-      const current = this.leases.cache.get(`${namespace}/${this.member}`) ?? await getOrUndefined(client, this.member, namespace);
+      const current =
+        this.leases.cache.get(`${namespace}/${this.member}`) ?? (await getOrUndefined(client, this.member, namespace));
       if (!current) {
         await client.create({
-          apiVersion: LEASE.apiVersion, kind: LEASE.kind,
+          apiVersion: LEASE.apiVersion,
+          kind: LEASE.kind,
           metadata: { name: this.member, namespace, labels: { [SHARD_RING_LABEL]: this.ring }, annotations },
           spec: { ...spec, acquireTime: now },
         });
@@ -349,7 +374,11 @@ export class ShardRing {
     const before = this.acting;
     this.acting = view;
     this.pending = [];
-    this.logger.info('acting on the ring view', { members: view.members.length, view: view.hash, previous: before?.hash });
+    this.logger.info('acting on the ring view', {
+      members: view.members.length,
+      view: view.hash,
+      previous: before?.hash,
+    });
     this.options.onHoldingChanged?.();
     this.options.onOwnershipGrew?.();
   }
@@ -366,5 +395,10 @@ async function getOrUndefined(client: KubeClient, name: string, namespace: strin
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<T>((resolve) => { timer = setTimeout(() => resolve(fallback), ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

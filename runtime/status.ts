@@ -57,15 +57,24 @@ export function isConditionTrue(conditions: readonly Condition[] | undefined, ty
  * Returns a new list with `input` set. `lastTransitionTime` is kept when the status did not change,
  * otherwise `input.lastTransitionTime ?? now`. The order of other conditions is kept.
  */
-export function setCondition(conditions: readonly Condition[] | undefined, input: ConditionInput, now: Date = new Date()): Condition[] {
-  if (!/^[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/.test(input.type)) throw new Error(`condition type must be CamelCase, got '${input.type}'`);
-  if (!['True', 'False', 'Unknown'].includes(input.status)) throw new Error(`condition status must be True, False or Unknown, got '${input.status}'`);
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  input: ConditionInput,
+  now: Date = new Date(),
+): Condition[] {
+  if (!/^[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/.test(input.type)) {
+    throw new Error(`condition type must be CamelCase, got '${input.type}'`);
+  }
+  if (!['True', 'False', 'Unknown'].includes(input.status)) {
+    throw new Error(`condition status must be True, False or Unknown, got '${input.status}'`);
+  }
   const list = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === input.type);
   const existing = i >= 0 ? list[i] : undefined;
-  const lastTransitionTime = existing && existing.status === input.status
-    ? existing.lastTransitionTime
-    : input.lastTransitionTime ?? metaTime(now);
+  const lastTransitionTime =
+    existing && existing.status === input.status
+      ? existing.lastTransitionTime
+      : (input.lastTransitionTime ?? metaTime(now));
   const next: Condition = {
     type: input.type,
     status: input.status,
@@ -97,7 +106,9 @@ export interface UpdateStatusOptions {
  * any record for an object whose type declares none: what {@link updateStatus} accepts for it.
  */
 export type StatusOf<T extends KubeObject> = T extends { status?: infer S }
-  ? (unknown extends S ? Record<string, unknown> : NonNullable<S>)
+  ? unknown extends S
+    ? Record<string, unknown>
+    : NonNullable<S>
   : Record<string, unknown>;
 
 /**
@@ -105,17 +116,26 @@ export type StatusOf<T extends KubeObject> = T extends { status?: infer S }
  * Typed by `live`: a field the kind's status type lacks, or of the wrong type, does not compile.
  * Returns the updated object, or `undefined` when nothing was written.
  */
-export async function updateStatus<T extends KubeObject>(client: KubeClient, live: T, status: StatusOf<T>, options: UpdateStatusOptions = {}): Promise<T | undefined> {
+export async function updateStatus<T extends KubeObject>(
+  client: KubeClient,
+  live: T,
+  status: StatusOf<T>,
+  options: UpdateStatusOptions = {},
+): Promise<T | undefined> {
   const current = (live.status ?? {}) as Record<string, unknown>;
   if (deepEqual(current, status)) return undefined;
   const meta = live.metadata ?? {};
-  if (!live.apiVersion || !live.kind || !meta.name) throw new Error(`cannot update status of an object without apiVersion, kind and name (${meta.namespace ?? ''}/${meta.name ?? ''})`);
+  if (!live.apiVersion || !live.kind || !meta.name) {
+    throw new Error(
+      `cannot update status of an object without apiVersion, kind and name (${meta.namespace ?? ''}/${meta.name ?? ''})`,
+    );
+  }
   // The apiserver answers with the object it stored: the same kind as `live`.
-  return await client.patch(
+  return (await client.patch(
     options.resource ?? { apiVersion: live.apiVersion, kind: live.kind },
     meta.name,
     meta.namespace,
     { type: 'merge', body: { status: createMergePatch(current, status) } },
     { subresource: 'status', fieldManager: options.fieldManager },
-  ) as T;
+  )) as T;
 }

@@ -73,10 +73,14 @@ function readBody(res: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.once('end', () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    res.once('end', () =>
+      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
     res.once('error', reject);
     // A connection lost mid-body closes the response without `end` (as `for await` saw it: ECONNRESET).
-    res.once('close', () => { if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })); });
+    res.once('close', () => {
+      if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
   });
 }
 
@@ -137,7 +141,10 @@ export class KubeConfigTransport implements Transport {
       status: res.message.statusCode ?? 0,
       headers: flattenHeaders(res.message.headers),
       lines: readLines(res.message),
-      abort: () => { res.request.destroy(); res.message.destroy(); },
+      abort: () => {
+        res.request.destroy();
+        res.message.destroy();
+      },
     };
   }
 
@@ -164,11 +171,17 @@ export class KubeConfigTransport implements Transport {
       // connection and puts the PEM text into the agent's key of every request).
       this.agent = isHttps
         ? new https.Agent({
-          keepAlive: true,
-          secureContext: tls.createSecureContext({ ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase }),
-          rejectUnauthorized: opts.rejectUnauthorized,
-          servername: opts.servername,
-        })
+            keepAlive: true,
+            secureContext: tls.createSecureContext({
+              ca: opts.ca,
+              cert: opts.cert,
+              key: opts.key,
+              pfx: opts.pfx,
+              passphrase: opts.passphrase,
+            }),
+            rejectUnauthorized: opts.rejectUnauthorized,
+            servername: opts.servername,
+          })
         : new http.Agent({ keepAlive: true });
     }
     const basePath = this.server.pathname.replace(/\/$/, '');
@@ -177,17 +190,22 @@ export class KubeConfigTransport implements Transport {
     if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
     const lib = isHttps ? https : http;
     return new Promise((resolve, reject) => {
-      const request = lib.request({
-        protocol: this.server.protocol,
-        hostname: this.server.hostname,
-        port: this.server.port || (isHttps ? 443 : 80),
-        path: basePath + req.path,
-        method: req.method,
-        headers,
-        agent: this.agent,
-        timeout: req.timeoutMs,
-      }, (message) => resolve({ request, message }));
-      request.on('timeout', () => request.destroy(new Error(`${req.method} ${req.path}: client timeout after ${req.timeoutMs} ms`)));
+      const request = lib.request(
+        {
+          protocol: this.server.protocol,
+          hostname: this.server.hostname,
+          port: this.server.port || (isHttps ? 443 : 80),
+          path: basePath + req.path,
+          method: req.method,
+          headers,
+          agent: this.agent,
+          timeout: req.timeoutMs,
+        },
+        (message) => resolve({ request, message }),
+      );
+      request.on('timeout', () =>
+        request.destroy(new Error(`${req.method} ${req.path}: client timeout after ${req.timeoutMs} ms`)),
+      );
       request.on('error', reject);
       // end(body), not write(body) + end(): Node then sends headers and body in one write (one TLS record, one syscall).
       request.end(req.body);

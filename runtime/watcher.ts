@@ -93,7 +93,10 @@ export class Watcher {
   /** A consumer asked for a re-list (relistNow): made before the next watch, whatever ended the last one. */
   private relistWanted = false;
 
-  constructor(private readonly options: WatcherOptions, private readonly handler: (event: WatcherEvent) => void) {
+  constructor(
+    private readonly options: WatcherOptions,
+    private readonly handler: (event: WatcherEvent) => void,
+  ) {
     this.id = resourceId(options.resource);
     this.logger = (options.logger ?? silentLogger).child({ resource: this.id, namespace: options.namespace });
     this.metrics = options.metrics ?? new RuntimeMetrics();
@@ -126,7 +129,12 @@ export class Watcher {
     this.abort.abort();
     this.stream?.abort();
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.loop, new Promise((resolve) => { timer = setTimeout(resolve, graceMs); })]);
+    await Promise.race([
+      this.loop,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
     clearTimeout(timer);
   }
 
@@ -148,7 +156,9 @@ export class Watcher {
 
   private async relist(): Promise<void> {
     const list = await this.options.client.list(this.options.resource, {
-      namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector,
+      namespace: this.options.namespace,
+      labelSelector: this.options.labelSelector,
+      fieldSelector: this.options.fieldSelector,
       metadataOnly: this.options.metadataOnly,
       keep: this.options.keep,
       // The first list from the apiserver's watch cache (one response, no etcd read), as client-go's
@@ -195,7 +205,9 @@ export class Watcher {
         // A stream that closes at once without events would otherwise spin.
         await sleep(this.backoff.next(), this.abort.signal);
       } else if (reason === 'watchdog') {
-        this.logger.warn('watch silent past its server-side timeout, restarting', { watchdogMs: this.options.watchdogMs });
+        this.logger.warn('watch silent past its server-side timeout, restarting', {
+          watchdogMs: this.options.watchdogMs,
+        });
       }
     }
   }
@@ -223,14 +235,20 @@ export class Watcher {
       timeoutSeconds,
     });
     this.stream = stream;
-    if (this.stopped) { stream.abort(); return 'timeout'; }
+    if (this.stopped) {
+      stream.abort();
+      return 'timeout';
+    }
     const started = Date.now();
     const watchdogMs = this.options.watchdogMs ?? timeoutSeconds * 1000 + WATCHDOG_GRACE_MS;
     let silent = false;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => {
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => { silent = true; stream.abort(); }, watchdogMs);
+      timer = setTimeout(() => {
+        silent = true;
+        stream.abort();
+      }, watchdogMs);
     };
     arm();
     let received = 0;

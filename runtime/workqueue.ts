@@ -85,7 +85,10 @@ export class WorkQueue {
     const pending = this.delayed.get(key);
     if (pending && pending.at <= at) return;
     if (pending) clearTimeout(pending.timer);
-    const timer = setTimeout(() => { this.delayed.delete(key); this.add(key); }, delayMs);
+    const timer = setTimeout(() => {
+      this.delayed.delete(key);
+      this.add(key);
+    }, delayMs);
     this.delayed.set(key, { at, timer });
   }
 

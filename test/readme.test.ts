@@ -7,30 +7,53 @@ const ROOT = path.join(__dirname, '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const FIVE_MINUTES = README.split('## Five minutes')[1].split('\n## ')[0];
 /** The five-minute example, importing the package's sources. */
-const EXAMPLE = /^```ts\n([\s\S]*?)^```$/m.exec(FIVE_MINUTES)![1].replace("from 'cdk8s-operator'", `from '${path.join(ROOT, 'lib')}'`);
+const EXAMPLE = /^```ts\n([\s\S]*?)^```$/m
+  .exec(FIVE_MINUTES)![1]
+  .replace("from 'cdk8s-operator'", `from '${path.join(ROOT, 'lib')}'`);
 
 // Outside the repository (nothing written into it); 'cdk8s' and 'constructs' resolve from its node_modules.
-const tsx = (file: string, outdir: string) => spawnSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [file], {
-  cwd: path.dirname(file), encoding: 'utf8',
-  env: { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules'), CDK8S_OUTDIR: outdir, CDK8S_OPERATOR_QUIET: '1' },
-});
+const tsx = (file: string, outdir: string) =>
+  spawnSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [file], {
+    cwd: path.dirname(file),
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      NODE_PATH: path.join(ROOT, 'node_modules'),
+      CDK8S_OUTDIR: outdir,
+      CDK8S_OPERATOR_QUIET: '1',
+    },
+  });
 
 describe("the README's five-minute example", () => {
   let dir: string;
-  beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-')); });
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-'));
+  });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   // (It also compiles with the other docs' blocks, in test/docs/code-blocks.test.ts.)
   test('type-checks with the strictest settings, synthesizes without a warning, and the apply commands shown are the ones its dist/APPLY.md gives', () => {
     const file = path.join(dir, 'main.ts');
     fs.writeFileSync(file, EXAMPLE);
-    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        noEmit: true, strict: true, noUnusedLocals: true, esModuleInterop: true, skipLibCheck: true, target: 'ES2022', module: 'commonjs',
-        types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')], baseUrl: ROOT, paths: { '*': ['node_modules/*'] },
-      },
-      files: ['main.ts'],
-    }));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          noUnusedLocals: true,
+          esModuleInterop: true,
+          skipLibCheck: true,
+          target: 'ES2022',
+          module: 'commonjs',
+          types: ['node'],
+          typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+          baseUrl: ROOT,
+          paths: { '*': ['node_modules/*'] },
+        },
+        files: ['main.ts'],
+      }),
+    );
     const tsc = ['-p', path.join(dir, 'tsconfig.json')];
     try {
       execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), tsc, { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
@@ -41,7 +64,11 @@ describe("the README's five-minute example", () => {
     const run = tsx(file, out);
     // no error, and no warning either (every schema field has a description)
     expect({ status: run.status, stderr: run.stderr }).toStrictEqual({ status: 0, stderr: '' });
-    const all = fs.readdirSync(out).filter(f => f.endsWith('.yaml')).map(f => fs.readFileSync(path.join(out, f), 'utf8')).join('\n');
+    const all = fs
+      .readdirSync(out)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => fs.readFileSync(path.join(out, f), 'utf8'))
+      .join('\n');
     expect(all).toContain('name: backups.ops.example.com');
     expect(all).toContain('kind: Backup\n');
     expect(all).toMatch(/kind: Role\n/);
@@ -52,7 +79,10 @@ describe("the README's five-minute example", () => {
   });
 
   test('a misspelt field or `keep: 500` in its example resource fails synth naming the construct and the field, and writes nothing', () => {
-    const bad = EXAMPLE.replace("spec: { schedule: '0 2 * * *' }", "spec: { schedule: '0 2 * * *', keep: 500, shedule: 'x' }");
+    const bad = EXAMPLE.replace(
+      "spec: { schedule: '0 2 * * *' }",
+      "spec: { schedule: '0 2 * * *', keep: 500, shedule: 'x' }",
+    );
     expect(bad).not.toBe(EXAMPLE);
     const file = path.join(dir, 'bad.ts');
     fs.writeFileSync(file, bad);

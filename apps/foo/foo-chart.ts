@@ -1,10 +1,10 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
-import { FOO_CONTRACT } from '../../controllers/foo/contract';
-import { Foo } from '../../imports/samplecontroller.k8s.io';
-import { controllerImage } from '../../controllers/images';
-import { Operator } from '../../lib';
 import { fooCrd } from './foo-crd';
+import { FOO_CONTRACT } from '../../controllers/foo/contract';
+import { controllerImage } from '../../controllers/images';
+import { Foo } from '../../imports/samplecontroller.k8s.io';
+import { Operator } from '../../lib';
 
 /** Props of `FooChart`. */
 export interface FooChartProps extends ChartProps {

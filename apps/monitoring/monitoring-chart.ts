@@ -1,13 +1,15 @@
 import { ApiObject, Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MONITORING_CONTRACT } from '../../controllers/monitoring/contract';
+import { monitoringCrds } from './monitoring-crds';
 import { controllerImage } from '../../controllers/images';
+import { MONITORING_CONTRACT } from '../../controllers/monitoring/contract';
 import { CustomResource, Operator } from '../../lib';
 import { RESTRICTED_NAMESPACE_LABELS } from '../../lib/operator/operator';
-import { monitoringCrds } from './monitoring-crds';
 
 /** The label the demo's Prometheus selects: on ServiceMonitors, PrometheusRules and their namespaces. */
-export const DEMO_MONITORING_LABELS: Readonly<Record<string, string>> = { 'monitoring.cdk8s-operator.io/prometheus': 'demo' };
+export const DEMO_MONITORING_LABELS: Readonly<Record<string, string>> = {
+  'monitoring.cdk8s-operator.io/prometheus': 'demo',
+};
 
 /** Props of `MonitoringChart`. */
 export interface MonitoringChartProps extends ChartProps {
@@ -57,21 +59,26 @@ export class MonitoringChart extends Chart {
     });
 
     new ApiObject(this, 'Namespace', {
-      apiVersion: 'v1', kind: 'Namespace',
+      apiVersion: 'v1',
+      kind: 'Namespace',
       metadata: { name: namespace, labels: { ...select, ...RESTRICTED_NAMESPACE_LABELS } },
     });
 
     // Prometheus' service discovery reads Services, Endpoints and Pods of the namespaces it scrapes.
     const account = new ApiObject(this, 'PrometheusServiceAccount', {
-      apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'prometheus', namespace },
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'prometheus', namespace },
     });
     new ApiObject(this, 'PrometheusClusterRole', {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole',
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
       metadata: { name: `prometheus-${namespace}` },
       rules: [{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }],
     });
     new ApiObject(this, 'PrometheusClusterRoleBinding', {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
       metadata: { name: `prometheus-${namespace}` },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `prometheus-${namespace}` },
       subjects: [{ kind: 'ServiceAccount', name: account.name, namespace }],
@@ -98,7 +105,8 @@ export class MonitoringChart extends Chart {
 
     const receiverUrl = `http://alert-receiver.${namespace}.svc.cluster.local:${RECEIVER_PORT}/alerts`;
     new ApiObject(this, 'AlertmanagerConfig', {
-      apiVersion: 'v1', kind: 'Secret',
+      apiVersion: 'v1',
+      kind: 'Secret',
       metadata: { name: 'alertmanager-main', namespace },
       type: 'Opaque',
       stringData: {
@@ -126,7 +134,8 @@ export class MonitoringChart extends Chart {
 
     const receiverLabels = { 'app.kubernetes.io/name': 'alert-receiver', 'app.kubernetes.io/part-of': 'monitoring' };
     new ApiObject(this, 'ReceiverDeployment', {
-      apiVersion: 'apps/v1', kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
       metadata: { name: 'alert-receiver', namespace, labels: receiverLabels },
       spec: {
         replicas: 1,
@@ -136,22 +145,29 @@ export class MonitoringChart extends Chart {
           spec: {
             automountServiceAccountToken: false,
             securityContext: { runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } },
-            containers: [{
-              name: 'receiver',
-              image,
-              imagePullPolicy: 'IfNotPresent',
-              command: ['/nodejs/bin/node', '/app/receiver.js', `--port=${RECEIVER_PORT}`],
-              ports: [{ name: 'http', containerPort: RECEIVER_PORT }],
-              readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 5 },
-              resources: { requests: { cpu: '5m', memory: '32Mi' }, limits: { cpu: '100m', memory: '64Mi' } },
-              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-            }],
+            containers: [
+              {
+                name: 'receiver',
+                image,
+                imagePullPolicy: 'IfNotPresent',
+                command: ['/nodejs/bin/node', '/app/receiver.js', `--port=${RECEIVER_PORT}`],
+                ports: [{ name: 'http', containerPort: RECEIVER_PORT }],
+                readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 5 },
+                resources: { requests: { cpu: '5m', memory: '32Mi' }, limits: { cpu: '100m', memory: '64Mi' } },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  readOnlyRootFilesystem: true,
+                  capabilities: { drop: ['ALL'] },
+                },
+              },
+            ],
           },
         },
       },
     });
     new ApiObject(this, 'ReceiverService', {
-      apiVersion: 'v1', kind: 'Service',
+      apiVersion: 'v1',
+      kind: 'Service',
       metadata: { name: 'alert-receiver', namespace, labels: receiverLabels },
       spec: { selector: receiverLabels, ports: [{ name: 'http', port: RECEIVER_PORT, targetPort: 'http' }] },
     });

@@ -17,7 +17,14 @@ export interface MonitoringCrds {
 export function monitoringCrds(scope: Construct): MonitoringCrds {
   const file = (plural: string) => path.join(MONITORING_CRD_DIR, `monitoring.coreos.com_${plural}.yaml`);
   // dist/APPLY.md applies CRDs server-side, which has no last-applied-configuration annotation to outgrow.
-  const serverSide = { acknowledgedWarnings: [{ path: 'metadata.annotations', reason: 'applied with kubectl apply --server-side (dist/APPLY.md); upstream ships it this size' }] };
+  const serverSide = {
+    acknowledgedWarnings: [
+      {
+        path: 'metadata.annotations',
+        reason: 'applied with kubectl apply --server-side (dist/APPLY.md); upstream ships it this size',
+      },
+    ],
+  };
   return {
     prometheus: CustomResourceDefinition.fromFile(scope, 'PrometheusDefinition', file('prometheuses'), serverSide),
     alertmanager: CustomResourceDefinition.fromFile(scope, 'AlertmanagerDefinition', file('alertmanagers'), serverSide),

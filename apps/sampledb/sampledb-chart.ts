@@ -1,13 +1,13 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
+import { sampleDbCrd } from './sampledb-crd';
+import { DEFAULT_SWITCHOVER_GROUP, switchoverPolicy } from './switchover-policy';
+import { controllerImage } from '../../controllers/images';
 import { SAMPLEDB_CONTRACT } from '../../controllers/sampledb/contract';
 import { ImageOverrideError, PostgresImageOverrides, postgresImageEnv } from '../../controllers/sampledb/images';
 import { SampleDB } from '../../imports/database.example.com';
-import { controllerImage } from '../../controllers/images';
 import { Operator, PrometheusAlertRule } from '../../lib';
 import { Problems } from '../../lib/synth-metadata/problems';
-import { sampleDbCrd } from './sampledb-crd';
-import { DEFAULT_SWITCHOVER_GROUP, switchoverPolicy } from './switchover-policy';
 
 /** Props of `SampleDbChart`. */
 export interface SampleDbChartProps extends ChartProps {
@@ -66,13 +66,40 @@ export const SAMPLEDB_ALERTS: readonly PrometheusAlertRule[] = [
   },
   // Anomalies (controllers/sampledb/anomalies.ts): the operator judges each against the SampleDB's spec.anomalies and
   // exports the verdict as sampledb_anomaly{signal}, so a database's own thresholds apply, not one rule-wide number.
-  ...([
-    ['SampleDBReplicationLag', 'ReplicationLag', '1m', 'a standby of SampleDB {{ $labels.namespace }}/{{ $labels.name }} is further behind than spec.anomalies.maxLagBytes (out of -ro, never promoted)'],
-    ['SampleDBIdleInTransaction', 'IdleInTransaction', '1m', 'SampleDB {{ $labels.namespace }}/{{ $labels.name }} has sessions idle in a transaction (no timeout configured to terminate them)'],
-    ['SampleDBLongTransaction', 'LongTransaction', '1m', 'SampleDB {{ $labels.namespace }}/{{ $labels.name }} has a transaction open longer than spec.anomalies.longTransactionSeconds'],
-    ['SampleDBXidAgeHigh', 'XidAge', '1m', 'SampleDB {{ $labels.namespace }}/{{ $labels.name }}: transaction ID age above spec.anomalies.xidAgeThreshold (wraparound risk)'],
-    ['SampleDBConnectionsSaturated', 'ConnectionSaturation', '1m', 'SampleDB {{ $labels.namespace }}/{{ $labels.name }} uses spec.anomalies.connectionSaturationPercent of max_connections or more'],
-  ] as const).map(([alert, signal, forDuration, summary]): PrometheusAlertRule => ({
+  ...(
+    [
+      [
+        'SampleDBReplicationLag',
+        'ReplicationLag',
+        '1m',
+        'a standby of SampleDB {{ $labels.namespace }}/{{ $labels.name }} is further behind than spec.anomalies.maxLagBytes (out of -ro, never promoted)',
+      ],
+      [
+        'SampleDBIdleInTransaction',
+        'IdleInTransaction',
+        '1m',
+        'SampleDB {{ $labels.namespace }}/{{ $labels.name }} has sessions idle in a transaction (no timeout configured to terminate them)',
+      ],
+      [
+        'SampleDBLongTransaction',
+        'LongTransaction',
+        '1m',
+        'SampleDB {{ $labels.namespace }}/{{ $labels.name }} has a transaction open longer than spec.anomalies.longTransactionSeconds',
+      ],
+      [
+        'SampleDBXidAgeHigh',
+        'XidAge',
+        '1m',
+        'SampleDB {{ $labels.namespace }}/{{ $labels.name }}: transaction ID age above spec.anomalies.xidAgeThreshold (wraparound risk)',
+      ],
+      [
+        'SampleDBConnectionsSaturated',
+        'ConnectionSaturation',
+        '1m',
+        'SampleDB {{ $labels.namespace }}/{{ $labels.name }} uses spec.anomalies.connectionSaturationPercent of max_connections or more',
+      ],
+    ] as const
+  ).map(([alert, signal, forDuration, summary]): PrometheusAlertRule => ({
     alert,
     expr: `max by (namespace, name) (sampledb_anomaly{signal="${signal}"}) == 1`,
     for: forDuration,
@@ -84,7 +111,10 @@ export const SAMPLEDB_ALERTS: readonly PrometheusAlertRule[] = [
     expr: 'max by (namespace, name) (sampledb_volume_used_bytes) / max by (namespace, name) (sampledb_volume_capacity_bytes) > 0.9',
     for: '5m',
     labels: { severity: 'warning' },
-    annotations: { summary: 'SampleDB {{ $labels.namespace }}/{{ $labels.name }} uses more than 90% of its data volume (storageAutoGrow at its limit, or not configured)' },
+    annotations: {
+      summary:
+        'SampleDB {{ $labels.namespace }}/{{ $labels.name }} uses more than 90% of its data volume (storageAutoGrow at its limit, or not configured)',
+    },
   },
   {
     alert: 'SampleDBDegraded',

@@ -12,22 +12,34 @@ export const DEFAULT_SWITCHOVER_GROUP = 'sampledb-admins';
  * and 1.29 whoever may edit a SampleDB may request a switchover.
  * Clearing `spec.primary` asks for nothing and stays open to everyone who may edit the SampleDB.
  */
-export function switchoverPolicy(scope: Construct, crd: ICustomResourceDefinition, group: string): ValidatingAdmissionPolicy {
+export function switchoverPolicy(
+  scope: Construct,
+  crd: ICustomResourceDefinition,
+  group: string,
+): ValidatingAdmissionPolicy {
   const policy = new ValidatingAdmissionPolicy(scope, 'switchover-policy', {
     name: 'sampledb-switchover',
     onUnservedVersions: 'skip',
     // the storage version only: requests in the other versions (v1 has no spec.primary) are converted to it first
     // (matchPolicy Equivalent), so the expressions see one schema
-    matchConstraints: { resourceRules: ValidatingAdmissionPolicy.rulesFor(crd, ['CREATE', 'UPDATE'], [crd.storageVersion]), matchPolicy: 'Equivalent' },
-    variables: [{
-      name: 'requestsSwitchover',
-      expression: "has(object.spec.primary) && (request.operation == 'CREATE' || !has(oldObject.spec.primary) || object.spec.primary != oldObject.spec.primary)",
-    }],
-    validations: [{
-      expression: `!variables.requestsSwitchover || ${JSON.stringify(group)} in request.userInfo.groups`,
-      messageExpression: `'only members of group ${group} may request a switchover (spec.primary), not ' + request.userInfo.username`,
-      reason: 'Forbidden',
-    }],
+    matchConstraints: {
+      resourceRules: ValidatingAdmissionPolicy.rulesFor(crd, ['CREATE', 'UPDATE'], [crd.storageVersion]),
+      matchPolicy: 'Equivalent',
+    },
+    variables: [
+      {
+        name: 'requestsSwitchover',
+        expression:
+          "has(object.spec.primary) && (request.operation == 'CREATE' || !has(oldObject.spec.primary) || object.spec.primary != oldObject.spec.primary)",
+      },
+    ],
+    validations: [
+      {
+        expression: `!variables.requestsSwitchover || ${JSON.stringify(group)} in request.userInfo.groups`,
+        messageExpression: `'only members of group ${group} may request a switchover (spec.primary), not ' + request.userInfo.username`,
+        reason: 'Forbidden',
+      },
+    ],
   });
   policy.bind('switchover-binding', { validationActions: ['Deny'] });
   return policy;

@@ -35,7 +35,10 @@ function lookup(path: string, scope: Scope): unknown {
   if (path === '.Chart.Name') return scope.context.chartName ?? 'chart';
   const m = /^\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(path);
   if (!m) throw new Error(`helm-template: unsupported reference ${path}`);
-  return m[1].split('.').filter(Boolean).reduce((v: any, k) => v?.[k], scope.values);
+  return m[1]
+    .split('.')
+    .filter(Boolean)
+    .reduce((v: any, k) => v?.[k], scope.values);
 }
 
 function evaluate(expr: string, scope: Scope): string {
@@ -57,9 +60,18 @@ function evaluate(expr: string, scope: Scope): string {
     throw new Error(`helm-template: unsupported action {{ ${expr} }}`);
   }
   for (const stage of stages.slice(1)) {
-    if (stage === 'quote') value = JSON.stringify(String(value));
-    else if ((m = /^nindent (\d+)$/.exec(stage))) value = '\n' + String(value).split('\n').map((l) => ' '.repeat(Number(m![1])) + l).join('\n');
-    else throw new Error(`helm-template: unsupported function ${stage}`);
+    if (stage === 'quote') {
+      value = JSON.stringify(String(value));
+    } else if ((m = /^nindent (\d+)$/.exec(stage))) {
+      value =
+        '\n' +
+        String(value)
+          .split('\n')
+          .map((l) => ' '.repeat(Number(m![1])) + l)
+          .join('\n');
+    } else {
+      throw new Error(`helm-template: unsupported function ${stage}`);
+    }
   }
   return String(value);
 }
@@ -86,7 +98,10 @@ export function renderTemplate(text: string, values: Values, context: RenderCont
     let out = '';
     for (let i = from; i < parts.length; i++) {
       const p = parts[i];
-      if (p.text !== undefined) { out += p.text; continue; }
+      if (p.text !== undefined) {
+        out += p.text;
+        continue;
+      }
       const action = p.action!;
       if (action === 'end') return { out, end: i };
       const cond = /^if (\S+)$/.exec(action);
@@ -94,7 +109,13 @@ export function renderTemplate(text: string, values: Values, context: RenderCont
         const body = render(i + 1, vars);
         const v = lookup(cond[1], { values, vars, context });
         // Go templates: false, 0, nil, and empty strings, lists and maps are false
-        if (v && !(Array.isArray(v) && v.length === 0) && !(typeof v === 'object' && Object.keys(v as object).length === 0)) out += body.out;
+        if (
+          v &&
+          !(Array.isArray(v) && v.length === 0) &&
+          !(typeof v === 'object' && Object.keys(v as object).length === 0)
+        ) {
+          out += body.out;
+        }
         i = body.end;
         continue;
       }
@@ -120,8 +141,16 @@ export function renderTemplate(text: string, values: Values, context: RenderCont
 
 /** Every object of the rendered templates (YAML documents). */
 export function renderObjects(templates: readonly string[], values: Values, context: RenderContext = {}): any[] {
-  return templates.flatMap((t) => yaml.parseAllDocuments(renderTemplate(t, values, context)).map((d) => {
-    if (d.errors.length) throw new Error(`helm-template: rendered YAML does not parse: ${d.errors[0].message}\n${renderTemplate(t, values, context)}`);
-    return d.toJS();
-  })).filter((o) => o && typeof o === 'object');
+  return templates
+    .flatMap((t) =>
+      yaml.parseAllDocuments(renderTemplate(t, values, context)).map((d) => {
+        if (d.errors.length) {
+          throw new Error(
+            `helm-template: rendered YAML does not parse: ${d.errors[0].message}\n${renderTemplate(t, values, context)}`,
+          );
+        }
+        return d.toJS();
+      }),
+    )
+    .filter((o) => o && typeof o === 'object');
 }

@@ -43,18 +43,31 @@ export async function buildImage(options: BuildImageOptions): Promise<BuiltImage
   const base = typeof options.baseImage === 'string' ? await readDockerArchive(options.baseImage) : options.baseImage;
   const layers = [...base.layers];
   for (const copy of recipe.copies) {
-    const files = copy.sources.flatMap(src => filesOf(join(options.context, src), copy.sources.length > 1 || copy.dest.endsWith('/') ? `${copy.dest.replace(/\/?$/, '/')}` : copy.dest));
+    const files = copy.sources.flatMap((src) =>
+      filesOf(
+        join(options.context, src),
+        copy.sources.length > 1 || copy.dest.endsWith('/') ? `${copy.dest.replace(/\/?$/, '/')}` : copy.dest,
+      ),
+    );
     layers.push(await layerOf(files, copy.uid, copy.gid));
   }
-  const env = new Map((base.config.Env ?? []).map(e => [e.split('=')[0], e] as const));
+  const env = new Map((base.config.Env ?? []).map((e) => [e.split('=')[0], e] as const));
   for (const [k, v] of Object.entries(recipe.env)) env.set(k, `${k}=${v}`);
   const config: ImageConfig = { ...base.config, Env: [...env.values()] };
   if (recipe.user !== undefined) config.User = recipe.user;
   if (recipe.workdir !== undefined) config.WorkingDir = recipe.workdir;
-  if (recipe.entrypoint !== undefined) { config.Entrypoint = [...recipe.entrypoint]; delete config.Cmd; }
+  if (recipe.entrypoint !== undefined) {
+    config.Entrypoint = [...recipe.entrypoint];
+    delete config.Cmd;
+  }
   if (recipe.cmd !== undefined) config.Cmd = [...recipe.cmd];
   if (recipe.stopSignal !== undefined) config.StopSignal = recipe.stopSignal;
-  if (recipe.exposedPorts.length) config.ExposedPorts = { ...(base.config.ExposedPorts ?? {}), ...Object.fromEntries(recipe.exposedPorts.map(p => [p, {}])) };
+  if (recipe.exposedPorts.length) {
+    config.ExposedPorts = {
+      ...(base.config.ExposedPorts ?? {}),
+      ...Object.fromEntries(recipe.exposedPorts.map((p) => [p, {}])),
+    };
+  }
   const labels = { ...recipe.labels, ...(options.annotations ?? {}) };
   if (Object.keys(labels).length) config.Labels = { ...(base.config.Labels ?? {}), ...labels };
   const image: Image = { ...base, layers, config };

@@ -32,7 +32,10 @@ export interface ImageRecipe {
 
 /** A Dockerfile this builder cannot build, with every problem found. */
 export class DockerfileError extends Error {
-  constructor(readonly file: string, readonly problems: readonly string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
     super(`${file}: ${problems.join('; ')}`);
   }
 }
@@ -71,27 +74,50 @@ export function parseDockerfile(text: string, file = 'Dockerfile'): ImageRecipe 
         while (words[0]?.startsWith('--')) {
           const flag = words.shift()!;
           const chown = /^--chown=(\d+)(?::(\d+))?$/.exec(flag);
-          if (chown) { uid = Number(chown[1]); gid = Number(chown[2] ?? chown[1]); } else problems.push(`${at}: COPY flag '${flag}' is not supported (only --chown=uid:gid)`);
+          if (chown) {
+            uid = Number(chown[1]);
+            gid = Number(chown[2] ?? chown[1]);
+          } else {
+            problems.push(`${at}: COPY flag '${flag}' is not supported (only --chown=uid:gid)`);
+          }
         }
-        if (words.length < 2) { problems.push(`${at}: COPY needs a source and a destination, got '${args}'`); break; }
+        if (words.length < 2) {
+          problems.push(`${at}: COPY needs a source and a destination, got '${args}'`);
+          break;
+        }
         const dest = words.pop()!;
         copies.push({ sources: words, dest: dest.startsWith('/') ? dest : `${workdir ?? ''}/${dest}`, uid, gid });
         break;
       }
-      case 'USER': user = args; break;
-      case 'ENV': Object.assign(env, keyValues(args, at, problems)); break;
-      case 'LABEL': Object.assign(labels, keyValues(args, at, problems)); break;
+      case 'USER':
+        user = args;
+        break;
+      case 'ENV':
+        Object.assign(env, keyValues(args, at, problems));
+        break;
+      case 'LABEL':
+        Object.assign(labels, keyValues(args, at, problems));
+        break;
       case 'EXPOSE':
         for (const p of args.split(/\s+/)) {
           if (/^\d+(\/(tcp|udp))?$/.test(p)) exposedPorts.push(p.includes('/') ? p : `${p}/tcp`);
           else problems.push(`${at}: EXPOSE '${p}' is not a port`);
         }
         break;
-      case 'ENTRYPOINT': entrypoint = jsonArray(args, at, problems); cmd = undefined; break;
-      case 'CMD': cmd = jsonArray(args, at, problems); break;
-      case 'STOPSIGNAL': stopSignal = args; break;
+      case 'ENTRYPOINT':
+        entrypoint = jsonArray(args, at, problems);
+        cmd = undefined;
+        break;
+      case 'CMD':
+        cmd = jsonArray(args, at, problems);
+        break;
+      case 'STOPSIGNAL':
+        stopSignal = args;
+        break;
       default:
-        problems.push(`${at}: ${keyword} is not supported (this builder needs no container runtime: FROM, WORKDIR, COPY, USER, ENV, LABEL, EXPOSE, ENTRYPOINT, CMD, STOPSIGNAL only)`);
+        problems.push(
+          `${at}: ${keyword} is not supported (this builder needs no container runtime: FROM, WORKDIR, COPY, USER, ENV, LABEL, EXPOSE, ENTRYPOINT, CMD, STOPSIGNAL only)`,
+        );
     }
   }
   if (!from) problems.push('no FROM');
@@ -110,7 +136,10 @@ function logicalLines(text: string): { line: number; text: string }[] {
     const continues = trimmed.endsWith('\\');
     const part = continues ? trimmed.slice(0, -1) : trimmed;
     current = current ? { line: current.line, text: `${current.text} ${part}` } : { line: i + 1, text: part };
-    if (!continues) { out.push(current); current = undefined; }
+    if (!continues) {
+      out.push(current);
+      current = undefined;
+    }
   });
   if (current) out.push(current);
   return out;
@@ -131,15 +160,19 @@ function keyValues(args: string, at: string, problems: string[]): Record<string,
     out[m[1]] = m[2].startsWith('"') ? JSON.parse(m[2]) : m[2];
     consumed += m[0];
   }
-  if (consumed.replace(/\s/g, '').length !== args.replace(/\s/g, '').length) problems.push(`${at}: cannot read key=value pairs from '${args}'`);
+  if (consumed.replace(/\s/g, '').length !== args.replace(/\s/g, '').length) {
+    problems.push(`${at}: cannot read key=value pairs from '${args}'`);
+  }
   return out;
 }
 
 function jsonArray(args: string, at: string, problems: string[]): string[] | undefined {
   try {
     const v = JSON.parse(args);
-    if (Array.isArray(v) && v.every(x => typeof x === 'string')) return v;
-  } catch { /* reported below */ }
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
+  } catch {
+    /* reported below */
+  }
   problems.push(`${at}: only the JSON (exec) form is supported, e.g. ["node", "main.js"], got '${args}'`);
   return undefined;
 }

@@ -60,7 +60,10 @@ export async function readDockerArchive(file: string): Promise<Image> {
   extract.on('entry', (header, stream, next) => {
     const chunks: Buffer[] = [];
     stream.on('data', (c: unknown) => chunks.push(c as Buffer));
-    stream.on('end', () => { if (header.type === 'file') entries.set(posix.normalize(header.name), Buffer.concat(chunks)); next(); });
+    stream.on('end', () => {
+      if (header.type === 'file') entries.set(posix.normalize(header.name), Buffer.concat(chunks));
+      next();
+    });
     stream.resume();
   });
   await pipeline(createReadStream(file), extract);
@@ -80,16 +83,26 @@ export async function readDockerArchive(file: string): Promise<Image> {
     const blob = (digest: string) => need(`blobs/${digest.replace(':', '/')}`);
     let descriptor = (JSON.parse(entries.get('index.json')!.toString()) as OciIndex).manifests[0];
     // An index of indexes (a multi-platform base): its linux/amd64 entry, else its first.
-    while (descriptor?.mediaType?.endsWith('image.index.v1+json') || descriptor?.mediaType?.endsWith('manifest.list.v2+json')) {
+    while (
+      descriptor?.mediaType?.endsWith('image.index.v1+json') ||
+      descriptor?.mediaType?.endsWith('manifest.list.v2+json')
+    ) {
       const nested = JSON.parse(blob(descriptor.digest).toString()) as OciIndex;
-      descriptor = nested.manifests.find(m => m.platform?.os === 'linux' && m.platform?.architecture === 'amd64') ?? nested.manifests[0];
+      descriptor =
+        nested.manifests.find((m) => m.platform?.os === 'linux' && m.platform?.architecture === 'amd64') ??
+        nested.manifests[0];
     }
     if (!descriptor) throw new Error(`${file}: index.json lists no image`);
-    const ociManifest = JSON.parse(blob(descriptor.digest).toString()) as { config: { digest: string }; layers: { digest: string }[] };
+    const ociManifest = JSON.parse(blob(descriptor.digest).toString()) as {
+      config: { digest: string };
+      layers: { digest: string }[];
+    };
     configBlob = blob(ociManifest.config.digest);
-    layers = ociManifest.layers.map(l => blob(l.digest));
+    layers = ociManifest.layers.map((l) => blob(l.digest));
   } else {
-    throw new Error(`${file}: neither a docker-archive (no manifest.json) nor an OCI image layout (no index.json); save the base image with \`skopeo copy docker://<base> docker-archive:<file>\`, \`docker save\` or \`crane pull\``);
+    throw new Error(
+      `${file}: neither a docker-archive (no manifest.json) nor an OCI image layout (no index.json); save the base image with \`skopeo copy docker://<base> docker-archive:<file>\`, \`docker save\` or \`crane pull\``,
+    );
   }
   return imageOf(configBlob, layers);
 }
@@ -99,7 +112,12 @@ export function imageOf(configBlob: Buffer, layers: readonly Buffer[]): Image {
   const image = JSON.parse(configBlob.toString());
   // gzip magic: registries and OCI layouts keep layers compressed
   const plain = (layer: Buffer) => (layer[0] === 0x1f && layer[1] === 0x8b ? gunzipSync(layer) : layer);
-  return { layers: layers.map(plain), config: image.config ?? {}, architecture: image.architecture ?? 'amd64', os: image.os ?? 'linux' };
+  return {
+    layers: layers.map(plain),
+    config: image.config ?? {},
+    architecture: image.architecture ?? 'amd64',
+    os: image.os ?? 'linux',
+  };
 }
 
 interface OciIndex {
@@ -117,7 +135,10 @@ export async function layerOf(files: readonly LayerFile[], uid = 0, gid = 0): Pr
   const common = { mtime: EPOCH, uid, gid, uname: '', gname: '' };
   for (const d of [...dirs].sort()) pack.entry({ ...common, name: `${d}/`, type: 'directory', mode: 0o755 });
   for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
-    pack.entry({ ...common, name: f.path.replace(/^\/+/, ''), type: 'file', mode: f.mode, size: f.content.length }, f.content);
+    pack.entry(
+      { ...common, name: f.path.replace(/^\/+/, ''), type: 'file', mode: f.mode, size: f.content.length },
+      f.content,
+    );
   }
   pack.finalize();
   const chunks: Buffer[] = [];
@@ -136,8 +157,15 @@ export function filesOf(source: string, dest: string): LayerFile[] {
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push({ path: posix.join(dest, relative(source, p).split(/[\\/]/).join('/')), content: readFileSync(p), mode: statSync(p).mode & 0o777 });
+      if (statSync(p).isDirectory()) {
+        walk(p);
+      } else {
+        out.push({
+          path: posix.join(dest, relative(source, p).split(/[\\/]/).join('/')),
+          content: readFileSync(p),
+          mode: statSync(p).mode & 0o777,
+        });
+      }
     }
   };
   walk(source);
@@ -159,21 +187,28 @@ export interface WrittenImage {
  * `annotations` go on the OCI manifest (`org.opencontainers.image.*`); the config's `Labels` are what
  * `docker inspect` shows.
  */
-export async function writeImageArchive(image: Image, tags: readonly string[], out: string, annotations?: Readonly<Record<string, string>>): Promise<string> {
+export async function writeImageArchive(
+  image: Image,
+  tags: readonly string[],
+  out: string,
+  annotations?: Readonly<Record<string, string>>,
+): Promise<string> {
   return (await writeImage(image, tags, out, annotations)).id;
 }
 
 /** The image config blob (the same for the tarball and a registry push: diff_ids are of the plain layers). */
 function configBlobOf(image: Image): Buffer {
-  const diffIds = image.layers.map(l => `sha256:${sha256(l)}`);
-  return Buffer.from(JSON.stringify({
-    architecture: image.architecture,
-    os: image.os,
-    created: EPOCH.toISOString(),
-    config: image.config,
-    rootfs: { type: 'layers', diff_ids: diffIds },
-    history: diffIds.map(() => ({ created: EPOCH.toISOString(), created_by: 'cdk8s-operator image' })),
-  }));
+  const diffIds = image.layers.map((l) => `sha256:${sha256(l)}`);
+  return Buffer.from(
+    JSON.stringify({
+      architecture: image.architecture,
+      os: image.os,
+      created: EPOCH.toISOString(),
+      config: image.config,
+      rootfs: { type: 'layers', diff_ids: diffIds },
+      history: diffIds.map(() => ({ created: EPOCH.toISOString(), created_by: 'cdk8s-operator image' })),
+    }),
+  );
 }
 
 /** A blob of a registry push. */
@@ -187,51 +222,98 @@ export interface PushBlob {
  * What a registry push of `image` sends: the layers gzipped (as ko and Jib push them; gzip without a file name or
  * time, so the same layer gives the same bytes), the config, and an OCI manifest with `annotations`.
  */
-export function registryBlobs(image: Image, annotations?: Readonly<Record<string, string>>): { blobs: PushBlob[]; manifest: PushBlob } {
+export function registryBlobs(
+  image: Image,
+  annotations?: Readonly<Record<string, string>>,
+): { blobs: PushBlob[]; manifest: PushBlob } {
   const config = configBlobOf(image);
-  const layers = image.layers.map(l => gzipSync(l, { level: 6 }));
+  const layers = image.layers.map((l) => gzipSync(l, { level: 6 }));
   const blobs: PushBlob[] = [
-    ...layers.map(data => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${sha256(data)}`, data })),
+    ...layers.map((data) => ({
+      mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip',
+      digest: `sha256:${sha256(data)}`,
+      data,
+    })),
     { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${sha256(config)}`, data: config },
   ];
-  const manifest = Buffer.from(JSON.stringify({
-    schemaVersion: 2,
-    mediaType: 'application/vnd.oci.image.manifest.v1+json',
-    config: { mediaType: blobs[blobs.length - 1].mediaType, digest: blobs[blobs.length - 1].digest, size: config.length },
-    layers: blobs.slice(0, -1).map(b => ({ mediaType: b.mediaType, digest: b.digest, size: b.data.length })),
-    ...(annotations && Object.keys(annotations).length ? { annotations: sortedObject(annotations) } : {}),
-  }));
-  return { blobs, manifest: { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: `sha256:${sha256(manifest)}`, data: manifest } };
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: {
+        mediaType: blobs[blobs.length - 1].mediaType,
+        digest: blobs[blobs.length - 1].digest,
+        size: config.length,
+      },
+      layers: blobs.slice(0, -1).map((b) => ({ mediaType: b.mediaType, digest: b.digest, size: b.data.length })),
+      ...(annotations && Object.keys(annotations).length ? { annotations: sortedObject(annotations) } : {}),
+    }),
+  );
+  return {
+    blobs,
+    manifest: {
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      digest: `sha256:${sha256(manifest)}`,
+      data: manifest,
+    },
+  };
 }
 
 /** {@link writeImageArchive}, returning the manifest digest too. */
-export async function writeImage(image: Image, tags: readonly string[], out: string, annotations?: Readonly<Record<string, string>>): Promise<WrittenImage> {
+export async function writeImage(
+  image: Image,
+  tags: readonly string[],
+  out: string,
+  annotations?: Readonly<Record<string, string>>,
+): Promise<WrittenImage> {
   const configJson = configBlobOf(image);
   const configDigest = sha256(configJson);
-  const layerNames = image.layers.map(l => `blobs/sha256/${sha256(l)}`);
-  const ociManifest = Buffer.from(JSON.stringify({
-    schemaVersion: 2,
-    mediaType: 'application/vnd.oci.image.manifest.v1+json',
-    config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${configDigest}`, size: configJson.length },
-    layers: image.layers.map(l => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: `sha256:${sha256(l)}`, size: l.length })),
-    ...(annotations && Object.keys(annotations).length ? { annotations: sortedObject(annotations) } : {}),
-  }));
-  const index = Buffer.from(JSON.stringify({
-    schemaVersion: 2,
-    mediaType: 'application/vnd.oci.image.index.v1+json',
-    manifests: tags.map(t => ({
-      mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: `sha256:${sha256(ociManifest)}`, size: ociManifest.length,
-      annotations: { 'io.containerd.image.name': t, 'org.opencontainers.image.ref.name': t.split(':').pop() },
-    })),
-  }));
-  const dockerManifest = Buffer.from(JSON.stringify([{ Config: `blobs/sha256/${configDigest}`, RepoTags: [...tags], Layers: layerNames }]));
+  const layerNames = image.layers.map((l) => `blobs/sha256/${sha256(l)}`);
+  const ociManifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: {
+        mediaType: 'application/vnd.oci.image.config.v1+json',
+        digest: `sha256:${configDigest}`,
+        size: configJson.length,
+      },
+      layers: image.layers.map((l) => ({
+        mediaType: 'application/vnd.oci.image.layer.v1.tar',
+        digest: `sha256:${sha256(l)}`,
+        size: l.length,
+      })),
+      ...(annotations && Object.keys(annotations).length ? { annotations: sortedObject(annotations) } : {}),
+    }),
+  );
+  const index = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.index.v1+json',
+      manifests: tags.map((t) => ({
+        mediaType: 'application/vnd.oci.image.manifest.v1+json',
+        digest: `sha256:${sha256(ociManifest)}`,
+        size: ociManifest.length,
+        annotations: { 'io.containerd.image.name': t, 'org.opencontainers.image.ref.name': t.split(':').pop() },
+      })),
+    }),
+  );
+  const dockerManifest = Buffer.from(
+    JSON.stringify([{ Config: `blobs/sha256/${configDigest}`, RepoTags: [...tags], Layers: layerNames }]),
+  );
 
   const pack = tar.pack();
-  const add = (name: string, content: Buffer) => pack.entry({ name, size: content.length, mode: 0o644, mtime: EPOCH }, content);
+  const add = (name: string, content: Buffer) =>
+    pack.entry({ name, size: content.length, mode: 0o644, mtime: EPOCH }, content);
   pack.entry({ name: 'blobs/', type: 'directory', mode: 0o755, mtime: EPOCH });
   pack.entry({ name: 'blobs/sha256/', type: 'directory', mode: 0o755, mtime: EPOCH });
   const written = new Set<string>();
-  image.layers.forEach((l, i) => { if (!written.has(layerNames[i])) { written.add(layerNames[i]); add(layerNames[i], l); } });
+  image.layers.forEach((l, i) => {
+    if (!written.has(layerNames[i])) {
+      written.add(layerNames[i]);
+      add(layerNames[i], l);
+    }
+  });
   add(`blobs/sha256/${configDigest}`, configJson);
   add(`blobs/sha256/${sha256(ociManifest)}`, ociManifest);
   add('oci-layout', Buffer.from(JSON.stringify({ imageLayoutVersion: '1.0.0' })));
@@ -245,5 +327,9 @@ export async function writeImage(image: Image, tags: readonly string[], out: str
 
 /** Keys sorted, so the same annotations always serialize to the same bytes. */
 function sortedObject(o: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.keys(o).sort().map(k => [k, o[k]]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }

@@ -40,8 +40,15 @@ export interface ImageReference {
 
 /** Parses `host[:port]/path[:tag|@digest]` (tag `latest` when none). */
 export function parseImageReference(ref: string): ImageReference {
-  const m = /^(?:([^/]+)\/)?([a-z0-9]+(?:[._-][a-z0-9]+|__)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@(sha256:[a-f0-9]{64}))?$/.exec(ref);
-  if (!m) throw new Error(`'${ref}' is not an image reference (host[:port]/repository[:tag|@sha256:…], lower-case repository)`);
+  const m =
+    /^(?:([^/]+)\/)?([a-z0-9]+(?:[._-][a-z0-9]+|__)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@(sha256:[a-f0-9]{64}))?$/.exec(
+      ref,
+    );
+  if (!m) {
+    throw new Error(
+      `'${ref}' is not an image reference (host[:port]/repository[:tag|@sha256:…], lower-case repository)`,
+    );
+  }
   let host: string | undefined = m[1];
   let path = m[2];
   const [, , , tag, digest] = m;
@@ -67,7 +74,11 @@ export interface Blob {
 export interface PulledImage {
   /** The digest of the manifest (of the platform's manifest when the reference names an index). */
   readonly digest: string;
-  readonly manifest: { mediaType?: string; config: { digest: string }; layers: { mediaType: string; digest: string; size: number }[] };
+  readonly manifest: {
+    mediaType?: string;
+    config: { digest: string };
+    layers: { mediaType: string; digest: string; size: number }[];
+  };
   readonly config: Buffer;
   /** Layers as stored (gzip or plain tar), in order. */
   readonly layers: readonly Buffer[];
@@ -107,13 +118,20 @@ export class RegistryClient {
     let json = JSON.parse(body.toString());
     if (mediaType === MEDIA_TYPES.ociIndex || mediaType === MEDIA_TYPES.dockerList || json.manifests) {
       const { os, architecture } = this.options.platform ?? { os: 'linux', architecture: 'amd64' };
-      const entry = (json.manifests as { digest: string; platform?: { os?: string; architecture?: string } }[])
-        .find((d) => d.platform?.os === os && d.platform?.architecture === architecture);
-      if (!entry) throw new Error(`${describe(ref)}: the index has no ${os}/${architecture} image (it has ${json.manifests.map((d: any) => `${d.platform?.os}/${d.platform?.architecture}`).join(', ')})`);
+      const entry = (json.manifests as { digest: string; platform?: { os?: string; architecture?: string } }[]).find(
+        (d) => d.platform?.os === os && d.platform?.architecture === architecture,
+      );
+      if (!entry) {
+        throw new Error(
+          `${describe(ref)}: the index has no ${os}/${architecture} image (it has ${json.manifests.map((d: any) => `${d.platform?.os}/${d.platform?.architecture}`).join(', ')})`,
+        );
+      }
       ({ body, digest, mediaType } = await this.getManifest(ref, entry.digest, accept));
       json = JSON.parse(body.toString());
     }
-    if (!json.config || !Array.isArray(json.layers)) throw new Error(`${describe(ref)}: ${mediaType} is not an image manifest (Docker schema 1 is not supported)`);
+    if (!json.config || !Array.isArray(json.layers)) {
+      throw new Error(`${describe(ref)}: ${mediaType} is not an image manifest (Docker schema 1 is not supported)`);
+    }
     const config = await this.getBlob(ref, json.config.digest);
     const layers: Buffer[] = [];
     for (const layer of json.layers) layers.push(await this.getBlob(ref, layer.digest));
@@ -121,33 +139,52 @@ export class RegistryClient {
   }
 
   /** Pushes blobs (skipping those the repository has) and then the manifest under `ref.reference`; returns its digest. */
-  async push(ref: ImageReference, blobs: readonly Blob[], manifest: Blob): Promise<{ digest: string; uploaded: number; skipped: number }> {
+  async push(
+    ref: ImageReference,
+    blobs: readonly Blob[],
+    manifest: Blob,
+  ): Promise<{ digest: string; uploaded: number; skipped: number }> {
     let uploaded = 0;
     let skipped = 0;
     for (const blob of blobs) {
       const head = await this.request(ref, 'push', 'HEAD', `/blobs/${blob.digest}`);
-      if (head.status === 200) { skipped++; continue; }
+      if (head.status === 200) {
+        skipped++;
+        continue;
+      }
       const start = await this.request(ref, 'push', 'POST', '/blobs/uploads/');
       if (start.status !== 202) throw await failure(ref, `POST /v2/${ref.repository}/blobs/uploads/`, start);
       const location = new URL(start.headers.get('location') ?? '', this.base(ref.registry));
       location.searchParams.set('digest', blob.digest);
-      const put = await this.request(ref, 'push', 'PUT', location.toString(), blob.data, { 'content-type': 'application/octet-stream' });
+      const put = await this.request(ref, 'push', 'PUT', location.toString(), blob.data, {
+        'content-type': 'application/octet-stream',
+      });
       if (put.status !== 201) throw await failure(ref, `PUT blob ${blob.digest}`, put);
       uploaded++;
     }
-    const put = await this.request(ref, 'push', 'PUT', `/manifests/${ref.reference}`, manifest.data, { 'content-type': manifest.mediaType });
+    const put = await this.request(ref, 'push', 'PUT', `/manifests/${ref.reference}`, manifest.data, {
+      'content-type': manifest.mediaType,
+    });
     if (put.status !== 201) throw await failure(ref, `PUT /v2/${ref.repository}/manifests/${ref.reference}`, put);
     const digest = put.headers.get('docker-content-digest') ?? manifest.digest;
-    if (digest !== manifest.digest) throw new Error(`${describe(ref)}: the registry stored the manifest as ${digest}, not ${manifest.digest}`);
+    if (digest !== manifest.digest) {
+      throw new Error(`${describe(ref)}: the registry stored the manifest as ${digest}, not ${manifest.digest}`);
+    }
     return { digest, uploaded, skipped };
   }
 
-  private async getManifest(ref: ImageReference, reference: string, accept: string): Promise<{ body: Buffer; digest: string; mediaType: string }> {
+  private async getManifest(
+    ref: ImageReference,
+    reference: string,
+    accept: string,
+  ): Promise<{ body: Buffer; digest: string; mediaType: string }> {
     const res = await this.request(ref, 'pull', 'GET', `/manifests/${reference}`, undefined, { accept });
     if (res.status !== 200) throw await failure(ref, `GET /v2/${ref.repository}/manifests/${reference}`, res);
     const body = Buffer.from(await res.arrayBuffer());
     const digest = sha256(body);
-    if (reference.startsWith('sha256:') && digest !== reference) throw new Error(`${describe(ref)}: manifest ${reference} has digest ${digest}`);
+    if (reference.startsWith('sha256:') && digest !== reference) {
+      throw new Error(`${describe(ref)}: manifest ${reference} has digest ${digest}`);
+    }
     return { body, digest, mediaType: (res.headers.get('content-type') ?? '').split(';')[0] };
   }
 
@@ -166,11 +203,25 @@ export class RegistryClient {
   }
 
   /** A request under `/v2/<repository>` (or to an absolute URL), authenticated as the registry asks. */
-  private async request(ref: ImageReference, action: 'pull' | 'push', method: string, path: string, body?: Buffer, headers: Record<string, string> = {}): Promise<Response> {
+  private async request(
+    ref: ImageReference,
+    action: 'pull' | 'push',
+    method: string,
+    path: string,
+    body?: Buffer,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const url = /^https?:/.test(path) ? path : `${this.base(ref.registry)}/v2/${ref.repository}${path}`;
     const scope = `repository:${ref.repository}:${action === 'push' ? 'pull,push' : 'pull'}`;
-    const send = (authorization?: string) => fetch(url, { method, body, headers: { ...headers, ...(authorization ? { authorization } : {}) }, redirect: 'follow' })
-      .catch((e: Error & { cause?: Error }) => { throw new Error(`${describe(ref)}: ${method} ${url}: ${e.cause?.message ?? e.message}`); });
+    const send = (authorization?: string) =>
+      fetch(url, {
+        method,
+        body,
+        headers: { ...headers, ...(authorization ? { authorization } : {}) },
+        redirect: 'follow',
+      }).catch((e: Error & { cause?: Error }) => {
+        throw new Error(`${describe(ref)}: ${method} ${url}: ${e.cause?.message ?? e.message}`);
+      });
     const cached = this.tokens.get(`${ref.registry} ${scope}`);
     let res = await send(cached);
     if (res.status !== 401) return res;
@@ -183,23 +234,40 @@ export class RegistryClient {
     } else if (/^bearer/i.test(challenge)) {
       authorization = `Bearer ${await this.token(ref, challenge, scope, creds)}`;
     } else {
-      throw new Error(`${describe(ref)}: ${method} ${url}: 401 with an authentication scheme this client does not know ('${challenge}')`);
+      throw new Error(
+        `${describe(ref)}: ${method} ${url}: 401 with an authentication scheme this client does not know ('${challenge}')`,
+      );
     }
     this.tokens.set(`${ref.registry} ${scope}`, authorization);
     res = await send(authorization);
-    if (res.status === 401) throw await failure(ref, `${method} ${url} (with ${creds ? `the credentials of ${this.configFile()}` : 'an anonymous token'})`, res);
+    if (res.status === 401) {
+      throw await failure(
+        ref,
+        `${method} ${url} (with ${creds ? `the credentials of ${this.configFile()}` : 'an anonymous token'})`,
+        res,
+      );
+    }
     return res;
   }
 
-  private async token(ref: ImageReference, challenge: string, scope: string, creds: Credentials | undefined): Promise<string> {
+  private async token(
+    ref: ImageReference,
+    challenge: string,
+    scope: string,
+    creds: Credentials | undefined,
+  ): Promise<string> {
     const params = Object.fromEntries([...challenge.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
     if (!params.realm) throw new Error(`${describe(ref)}: a Bearer challenge without a realm ('${challenge}')`);
     const url = new URL(params.realm);
     if (params.service) url.searchParams.set('service', params.service);
     url.searchParams.set('scope', scope);
-    const res = await fetch(url, { headers: creds ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` } : {} });
+    const res = await fetch(url, {
+      headers: creds
+        ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` }
+        : {},
+    });
     if (res.status !== 200) throw await failure(ref, `token from ${url.origin}${url.pathname}`, res);
-    const json = await res.json() as { token?: string; access_token?: string };
+    const json = (await res.json()) as { token?: string; access_token?: string };
     const token = json.token ?? json.access_token;
     if (!token) throw new Error(`${describe(ref)}: the token service ${url.origin} answered without a token`);
     return token;
@@ -213,14 +281,21 @@ export class RegistryClient {
   private credentials(registry: string): Credentials | undefined {
     const file = this.configFile();
     if (!existsSync(file)) return undefined;
-    let config: { auths?: Record<string, { auth?: string; username?: string; password?: string }>; credHelpers?: Record<string, string>; credsStore?: string };
+    let config: {
+      auths?: Record<string, { auth?: string; username?: string; password?: string }>;
+      credHelpers?: Record<string, string>;
+      credsStore?: string;
+    };
     try {
       config = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
       throw new Error(`${file}: not JSON (${(e as Error).message})`);
     }
     // Docker Hub's credentials are stored under its v1 URL
-    const keys = registry === 'registry-1.docker.io' ? ['https://index.docker.io/v1/', 'index.docker.io', 'docker.io'] : [registry, `https://${registry}`, `http://${registry}`];
+    const keys =
+      registry === 'registry-1.docker.io'
+        ? ['https://index.docker.io/v1/', 'index.docker.io', 'docker.io']
+        : [registry, `https://${registry}`, `http://${registry}`];
     const helper = keys.map((k) => config.credHelpers?.[k]).find(Boolean) ?? config.credsStore;
     for (const key of keys) {
       const entry = config.auths?.[key];
@@ -234,7 +309,9 @@ export class RegistryClient {
     }
     if (helper) {
       const out = spawnSync(`docker-credential-${helper}`, ['get'], { input: keys[0], encoding: 'utf8' });
-      if (out.error) throw new Error(`${file}: credential helper docker-credential-${helper} for ${registry}: ${out.error.message}`);
+      if (out.error) {
+        throw new Error(`${file}: credential helper docker-credential-${helper} for ${registry}: ${out.error.message}`);
+      }
       if (out.status === 0) {
         const reply = JSON.parse(out.stdout) as { Username: string; Secret: string };
         return { username: reply.Username, password: reply.Secret };
@@ -249,8 +326,10 @@ function describe(ref: ImageReference): string {
 }
 
 function noCredentials(ref: ImageReference, file: string): Error {
-  return new Error(`${describe(ref)}: the registry asks for credentials and ${file} has none for ${ref.registry} `
-    + `(log in with \`docker login ${ref.registry}\`, \`skopeo login ${ref.registry}\` or \`crane auth login ${ref.registry}\`, or set DOCKER_CONFIG)`);
+  return new Error(
+    `${describe(ref)}: the registry asks for credentials and ${file} has none for ${ref.registry} ` +
+      `(log in with \`docker login ${ref.registry}\`, \`skopeo login ${ref.registry}\` or \`crane auth login ${ref.registry}\`, or set DOCKER_CONFIG)`,
+  );
 }
 
 async function failure(ref: ImageReference, what: string, res: Response): Promise<Error> {
@@ -259,6 +338,8 @@ async function failure(ref: ImageReference, what: string, res: Response): Promis
   try {
     const errors = (JSON.parse(text) as { errors?: { code: string; message: string }[] }).errors;
     if (errors?.length) detail = errors.map((e) => `${e.code}: ${e.message}`).join('; ');
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return new Error(`${describe(ref)}: ${what}: HTTP ${res.status}${detail ? ` (${detail})` : ''}`);
 }

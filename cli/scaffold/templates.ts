@@ -29,12 +29,15 @@ export function scaffoldFiles(n: ScaffoldNames): Record<string, string> {
   const versions = n.versions ?? ['v1'];
   const stored = versions[versions.length - 1];
   const cluster = n.cluster ?? false;
-  const versionsComment = versions.length > 1
-    ? `// One schema for every version: ${versions.slice(0, -1).join(', ')} still served, ${stored} stored (conversion "None" only\n// rewrites apiVersion, so the schemas must agree).`
-    : `// One version to start with; add a new one (and a conversion) when the schema must change incompatibly.`;
+  const versionsComment =
+    versions.length > 1
+      ? `// One schema for every version: ${versions.slice(0, -1).join(', ')} still served, ${stored} stored (conversion "None" only\n// rewrites apiVersion, so the schemas must agree).`
+      : `// One version to start with; add a new one (and a conversion) when the schema must change incompatibly.`;
   // where each object's ConfigMap goes: beside a namespaced object, in the operator's own namespace for a cluster-scoped one
   const cmNamespace = cluster ? 'this.deps.namespace' : `${n.lower}.metadata.namespace`;
-  const watchNamespaces = n.namespaces ? `\n  // One informer and one Role per namespace; the chart sets WATCH_NAMESPACE from the same list.\n  watchNamespaces: ${JSON.stringify(n.namespaces).replace(/"/g, "'").replace(/,/g, ', ')},` : '';
+  const watchNamespaces = n.namespaces
+    ? `\n  // One informer and one Role per namespace; the chart sets WATCH_NAMESPACE from the same list.\n  watchNamespaces: ${JSON.stringify(n.namespaces).replace(/"/g, "'").replace(/,/g, ', ')},`
+    : '';
   return {
     'src/crds.ts': `import { Construct } from 'constructs';
 import { CustomResourceDefinition, ${cluster ? 'ResourceScope, ' : ''}Schema } from 'cdk8s-operator';
@@ -101,7 +104,7 @@ export const CONTRACT = defineContract({
 });
 `,
     'src/reconciler.ts': `/**
- * The business logic: each ${n.kind} gets a ConfigMap \`<name>-content\`${cluster ? ' in the operator\'s namespace' : ''} holding its message, and its
+ * The business logic: each ${n.kind} gets a ConfigMap \`<name>-content\`${cluster ? " in the operator's namespace" : ''} holding its message, and its
  * status names that ConfigMap. Level-triggered and idempotent: in steady state it writes nothing.
  */
 import { applyOwned, controllerReference, KubeClient, Logger, Reconciler, Request, silentLogger, Store, updateStatus } from 'cdk8s-operator/runtime';
@@ -112,9 +115,13 @@ export interface ${n.kind}ReconcilerDeps {
   readonly client: KubeClient;
   readonly ${n.plural}: Store<${n.kind}>;
   readonly configMaps: Store<ConfigMap>;
-  readonly fieldManager: string;${cluster ? `
+  readonly fieldManager: string;${
+    cluster
+      ? `
   /** Where the ConfigMaps go (a ${n.kind} is cluster-scoped): the operator's own namespace. */
-  readonly namespace: string;` : ''}
+  readonly namespace: string;`
+      : ''
+  }
   /** Each step at debug level (\`LOG_LEVEL=debug\`). @default - silent */
   readonly logger?: Logger;
 }
@@ -230,7 +237,9 @@ import { ${n.kind}OperatorChart } from '../src/chart';
 test('the chart grants exactly what the controller contract declares', () => {
   const out = Testing.synth(new ${n.kind}OperatorChart(Testing.app(), 'test'));
   const roles = out.filter((o) => o.kind === '${n.namespaces ? 'Role' : 'ClusterRole'}' && o.metadata.name === '${n.operator}-manager');
-  assert.deepEqual(roles.map((r) => r.metadata.namespace), ${JSON.stringify(n.namespaces ?? [undefined]).replace(/"/g, "'").replace(/null/g, 'undefined')});
+  assert.deepEqual(roles.map((r) => r.metadata.namespace), ${JSON.stringify(n.namespaces ?? [undefined])
+    .replace(/"/g, "'")
+    .replace(/null/g, 'undefined')});
   for (const role of roles) {
     assert.deepEqual(role.rules.find((r: { resources: string[] }) => r.resources.includes('configmaps')).verbs,
       ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']);
@@ -292,10 +301,14 @@ test('the reconciler on a real kube-apiserver, as the chart\\'s ServiceAccount: 
     await manager.start();
 
     // the example of the chart is reconciled, and one created by a user (an admin) too
-${cluster ? `    // ${n.kind}s are cluster-scoped; their ConfigMaps live in the operator's namespace
+${
+  cluster
+    ? `    // ${n.kind}s are cluster-scoped; their ConfigMaps live in the operator's namespace
     const namespace = operator.namespace!;
-    const at = (name: string) => ({ name });` : `    const namespace = '${exampleNamespace}';
-    const at = (name: string) => ({ namespace, name });`}
+    const at = (name: string) => ({ name });`
+    : `    const namespace = '${exampleNamespace}';
+    const at = (name: string) => ({ namespace, name });`
+}
     assert.equal(await eventually('the example\\'s status', () => ${n.plural}.get(at('example'))?.status?.configMap), 'example-content');
     const admin = RestClient.fromKubeConfig(plane.kubeConfig());
     await admin.create({ apiVersion: '${n.group}/${stored}', kind: '${n.kind}', metadata: { name: 'hello'${cluster ? '' : ', namespace'} }, spec: { message: 'Hello, world' } });
@@ -311,13 +324,26 @@ ${cluster ? `    // ${n.kind}s are cluster-scoped; their ConfigMaps live in the 
   }
 });
 `,
-    'tsconfig.json': JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', module: 'commonjs', lib: ['ES2022'], types: ['node'], strict: true, esModuleInterop: true,
-        skipLibCheck: true, outDir: 'out', rootDir: '.', declaration: false,
-      },
-      include: ['src/**/*.ts', 'test/**/*.ts', 'imports/**/*.ts'],
-    }, null, 2) + '\n',
+    'tsconfig.json':
+      JSON.stringify(
+        {
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'commonjs',
+            lib: ['ES2022'],
+            types: ['node'],
+            strict: true,
+            esModuleInterop: true,
+            skipLibCheck: true,
+            outDir: 'out',
+            rootDir: '.',
+            declaration: false,
+          },
+          include: ['src/**/*.ts', 'test/**/*.ts', 'imports/**/*.ts'],
+        },
+        null,
+        2,
+      ) + '\n',
     'README.md': `# ${n.operator}
 
 An operator for \`${n.kind}\` (\`${n.group}\`), built with [cdk8s-operator](https://www.npmjs.com/package/cdk8s-operator).
@@ -373,6 +399,6 @@ export const SCAFFOLD_SCRIPTS: Record<string, string> = {
  * a test keeps them equal): a scaffolded project pins them exactly.
  */
 export const TESTED_TOOLCHAIN: Readonly<Record<'typescript' | '@types/node', string>> = {
-  'typescript': '5.9.3',
+  typescript: '5.9.3',
   '@types/node': '20.19.43',
 };

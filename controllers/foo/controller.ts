@@ -2,9 +2,9 @@
  * Wires the Foo reconciler into a manager: `for(Foo)`, `owns(Deployment)` — exactly what
  * `FOO_CONTRACT` grants (a manager built with the contract refuses anything else).
  */
-import { CacheOptions, Controller, ControllerBuilder, DEFAULT_CONCURRENCY, keepFields, Manager } from '../../runtime';
 import { FooReconciler } from './reconciler';
 import { DEPLOYMENT, FOO } from './types';
+import { CacheOptions, Controller, ControllerBuilder, DEFAULT_CONCURRENCY, keepFields, Manager } from '../../runtime';
 
 /**
  * What the controller's cache keeps of each Deployment: what the reconciler reads (owner, the applied
@@ -14,7 +14,11 @@ import { DEPLOYMENT, FOO } from './types';
  */
 export const DEPLOYMENT_CACHE: CacheOptions = {
   transform: keepFields({
-    spec: { replicas: true, selector: true, template: { metadata: { labels: true }, spec: { containers: [{ name: true, image: true }] } } },
+    spec: {
+      replicas: true,
+      selector: true,
+      template: { metadata: { labels: true }, spec: { containers: [{ name: true, image: true }] } },
+    },
     status: { observedGeneration: true, availableReplicas: true },
   }),
 };

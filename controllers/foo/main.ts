@@ -6,9 +6,15 @@
  *
  * Flags and environment are the runtime's shared ones (runtime/cli.ts).
  */
-import { ControllerBinary, Manager, parseManagerFlags, runControllerBinary, startControllerBinary } from '../../runtime';
 import { FOO_CONTRACT } from './contract';
 import { setupFooController } from './controller';
+import {
+  ControllerBinary,
+  Manager,
+  parseManagerFlags,
+  runControllerBinary,
+  startControllerBinary,
+} from '../../runtime';
 
 export const FOO_BINARY: ControllerBinary = {
   name: 'foo',

@@ -20,11 +20,23 @@
  * - The `Synced` event is recorded when the reconcile created or updated the Deployment (at most one per
  *   Foo while it converges), not on every sync; no status rewrite on resync: steady state makes zero writes.
  */
-import {
-  applyOwned, controllerReference, EventInput, getControllerOf, KubeClient, KubeObject, objectKey,
-  ReconcileContext, Reconciler, Request, Result, Store, TerminalError, updateStatus,
-} from '../../runtime';
 import { Deployment, DEPLOYMENT, Foo, FOO } from './types';
+import {
+  applyOwned,
+  controllerReference,
+  EventInput,
+  getControllerOf,
+  KubeClient,
+  KubeObject,
+  objectKey,
+  ReconcileContext,
+  Reconciler,
+  Request,
+  Result,
+  Store,
+  TerminalError,
+  updateStatus,
+} from '../../runtime';
 
 /** Event reasons and messages of upstream. */
 export const SUCCESS_SYNCED = 'Synced';
@@ -94,12 +106,20 @@ export class FooReconciler implements Reconciler {
     const deployment = this.deps.deployments.get(deploymentRef);
     if (deployment && getControllerOf(deployment)?.uid !== foo.metadata.uid) {
       const message = messageResourceExists(name);
-      await this.deps.recorder?.event(foo, { type: 'Warning', reason: ERR_RESOURCE_EXISTS, action: 'Reconcile', note: message });
+      await this.deps.recorder?.event(foo, {
+        type: 'Warning',
+        reason: ERR_RESOURCE_EXISTS,
+        action: 'Reconcile',
+        note: message,
+      });
       throw new Error(`${objectKey(request)}: ${message}`);
     }
 
     const applied = await applyOwned(client, newDeployment(foo), {
-      fieldManager: this.fieldManager, live: deployment, resource: DEPLOYMENT, createWhenAbsent: true,
+      fieldManager: this.fieldManager,
+      live: deployment,
+      resource: DEPLOYMENT,
+      createWhenAbsent: true,
     });
     // After a write, the server's answer (the store may not show it yet): the same object the watch brings.
     const current = applied.changed ? applied.object : deployment;
@@ -107,11 +127,23 @@ export class FooReconciler implements Reconciler {
     if (current?.status?.observedGeneration !== undefined) {
       const available = current.status.availableReplicas ?? 0;
       if (foo.status?.availableReplicas !== available) {
-        await updateStatus(client, foo, { ...(foo.status ?? {}), availableReplicas: available }, { fieldManager: this.fieldManager, resource: FOO });
+        await updateStatus(
+          client,
+          foo,
+          { ...(foo.status ?? {}), availableReplicas: available },
+          { fieldManager: this.fieldManager, resource: FOO },
+        );
       }
     }
 
     // Not awaited, as client-go's recorder: the event is a side note, the next Foo need not wait for it.
-    if (applied.changed) void this.deps.recorder?.event(foo, { type: 'Normal', reason: SUCCESS_SYNCED, action: 'Reconcile', note: MESSAGE_RESOURCE_SYNCED });
+    if (applied.changed) {
+      void this.deps.recorder?.event(foo, {
+        type: 'Normal',
+        reason: SUCCESS_SYNCED,
+        action: 'Reconcile',
+        note: MESSAGE_RESOURCE_SYNCED,
+      });
+    }
   }
 }

@@ -9,9 +9,9 @@
  * this operator's image) that watches the mounted files and POSTs `/-/reload` when the kubelet has
  * written new content; a configuration change never changes the pod template, so pods are not restarted.
  */
-import { controllerReference, KubeObject } from '../../runtime';
 import { DiscoveryMode } from './promcfg';
 import { Alertmanager, InNamespace, MANAGED_BY, names, PATHS, Prometheus, ResourceRequirements } from './types';
+import { controllerReference, KubeObject } from '../../runtime';
 
 /** Default images (what ../shared/k8s/node/build-images.sh builds from Debian's packages). */
 export const DEFAULT_PROMETHEUS_IMAGE = 'quay.io/prometheus/prometheus';
@@ -31,16 +31,29 @@ export interface ChildOptions {
 
 function restricted(uid: number): Record<string, unknown> {
   return {
-    allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: uid,
-    capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' },
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    runAsNonRoot: true,
+    runAsUser: uid,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
   };
 }
 
-function meta(owner: KubeObject & { metadata: { name: string; namespace: string } }, name: string, labels: Record<string, string>): Record<string, unknown> {
+function meta(
+  owner: KubeObject & { metadata: { name: string; namespace: string } },
+  name: string,
+  labels: Record<string, string>,
+): Record<string, unknown> {
   return { name, namespace: owner.metadata.namespace, labels, ownerReferences: [controllerReference(owner)] };
 }
 
-function reloader(options: ChildOptions, dirs: readonly string[], reloadUrl: string, mounts: readonly Record<string, unknown>[]): Record<string, unknown> {
+function reloader(
+  options: ChildOptions,
+  dirs: readonly string[],
+  reloadUrl: string,
+  mounts: readonly Record<string, unknown>[],
+): Record<string, unknown> {
   return {
     name: 'config-reloader',
     image: options.reloaderImage,
@@ -54,23 +67,41 @@ function reloader(options: ChildOptions, dirs: readonly string[], reloadUrl: str
 }
 
 function resources(r: ResourceRequirements | undefined): Record<string, unknown> {
-  return r ? { resources: { ...(r.requests ? { requests: { ...r.requests } } : {}), ...(r.limits ? { limits: { ...r.limits } } : {}) } } : {};
+  return r
+    ? {
+        resources: {
+          ...(r.requests ? { requests: { ...r.requests } } : {}),
+          ...(r.limits ? { limits: { ...r.limits } } : {}),
+        },
+      }
+    : {};
 }
 
 /** Labels of a Prometheus object's pods (upstream's names). */
 export function prometheusLabels(name: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': 'prometheus', 'app.kubernetes.io/instance': name, prometheus: name, ...MANAGED_BY };
+  return {
+    'app.kubernetes.io/name': 'prometheus',
+    'app.kubernetes.io/instance': name,
+    prometheus: name,
+    ...MANAGED_BY,
+  };
 }
 
 /** Labels of an Alertmanager object's pods. */
 export function alertmanagerLabels(name: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': 'alertmanager', 'app.kubernetes.io/instance': name, alertmanager: name, ...MANAGED_BY };
+  return {
+    'app.kubernetes.io/name': 'alertmanager',
+    'app.kubernetes.io/instance': name,
+    alertmanager: name,
+    ...MANAGED_BY,
+  };
 }
 
 /** The configuration Secret. */
 export function prometheusConfigSecret(p: InNamespace<Prometheus>, config: string): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'Secret',
+    apiVersion: 'v1',
+    kind: 'Secret',
     metadata: meta(p, names.prometheusConfigSecret(p.metadata.name), prometheusLabels(p.metadata.name)),
     type: 'Opaque',
     data: { [PATHS.configFile]: Buffer.from(config).toString('base64') },
@@ -80,7 +111,8 @@ export function prometheusConfigSecret(p: InNamespace<Prometheus>, config: strin
 /** The rule files ConfigMap. */
 export function prometheusRulesConfigMap(p: InNamespace<Prometheus>, files: Record<string, string>): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'ConfigMap',
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
     metadata: meta(p, names.prometheusRulesConfigMap(p.metadata.name), prometheusLabels(p.metadata.name)),
     data: files,
   };
@@ -89,7 +121,8 @@ export function prometheusRulesConfigMap(p: InNamespace<Prometheus>, files: Reco
 /** The targets ConfigMap of file discovery (discovery.ts), re-read by Prometheus itself: not watched by the reloader. */
 export function prometheusTargetsConfigMap(p: InNamespace<Prometheus>, files: Record<string, string>): KubeObject {
   return {
-    apiVersion: 'v1', kind: 'ConfigMap',
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
     metadata: meta(p, names.prometheusTargetsConfigMap(p.metadata.name), prometheusLabels(p.metadata.name)),
     data: files,
   };
@@ -99,7 +132,8 @@ export function prometheusTargetsConfigMap(p: InNamespace<Prometheus>, files: Re
 export function prometheusService(p: InNamespace<Prometheus>): KubeObject {
   const labels = prometheusLabels(p.metadata.name);
   return {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: meta(p, names.prometheusService(p.metadata.name), labels),
     spec: { selector: labels, ports: [{ name: 'web', port: PROMETHEUS_PORT, targetPort: 'web', protocol: 'TCP' }] },
   };
@@ -117,7 +151,8 @@ export function prometheusStatefulSet(p: InNamespace<Prometheus>, options: Child
   const image = p.spec.image ?? `${DEFAULT_PROMETHEUS_IMAGE}:${p.spec.version ?? DEFAULT_PROMETHEUS_VERSION}`;
   const fileDiscovery = options.discovery === 'file';
   return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet',
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
     metadata: meta(p, names.prometheusStatefulSet(name), labels),
     spec: {
       replicas: p.spec.replicas ?? 1,
@@ -128,7 +163,12 @@ export function prometheusStatefulSet(p: InNamespace<Prometheus>, options: Child
         metadata: { labels },
         spec: {
           ...(p.spec.serviceAccountName ? { serviceAccountName: p.spec.serviceAccountName } : {}),
-          securityContext: { runAsNonRoot: true, runAsUser: 65534, fsGroup: 65534, seccompProfile: { type: 'RuntimeDefault' } },
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: 65534,
+            fsGroup: 65534,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           containers: [
             {
               name: 'prometheus',
@@ -151,12 +191,19 @@ export function prometheusStatefulSet(p: InNamespace<Prometheus>, options: Child
               ...resources(p.spec.resources),
               securityContext: restricted(65534),
             },
-            reloader(options, mounts.map((m) => m.mountPath), `http://127.0.0.1:${PROMETHEUS_PORT}/-/reload`, mounts),
+            reloader(
+              options,
+              mounts.map((m) => m.mountPath),
+              `http://127.0.0.1:${PROMETHEUS_PORT}/-/reload`,
+              mounts,
+            ),
           ],
           volumes: [
             { name: 'config', secret: { secretName: names.prometheusConfigSecret(name) } },
             { name: 'rules', configMap: { name: names.prometheusRulesConfigMap(name) } },
-            ...(fileDiscovery ? [{ name: 'targets', configMap: { name: names.prometheusTargetsConfigMap(name) } }] : []),
+            ...(fileDiscovery
+              ? [{ name: 'targets', configMap: { name: names.prometheusTargetsConfigMap(name) } }]
+              : []),
             { name: 'data', emptyDir: {} },
           ],
         },
@@ -169,7 +216,8 @@ export function prometheusStatefulSet(p: InNamespace<Prometheus>, options: Child
 export function alertmanagerService(am: InNamespace<Alertmanager>): KubeObject {
   const labels = alertmanagerLabels(am.metadata.name);
   return {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: meta(am, names.alertmanagerService(am.metadata.name), labels),
     spec: { selector: labels, ports: [{ name: 'web', port: ALERTMANAGER_PORT, targetPort: 'web', protocol: 'TCP' }] },
   };
@@ -183,7 +231,8 @@ export function alertmanagerStatefulSet(am: InNamespace<Alertmanager>, options: 
   const mounts = [{ name: 'config', mountPath: configDir }];
   const image = am.spec.image ?? `${DEFAULT_ALERTMANAGER_IMAGE}:${am.spec.version ?? DEFAULT_ALERTMANAGER_VERSION}`;
   return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet',
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
     metadata: meta(am, names.alertmanagerStatefulSet(name), labels),
     spec: {
       replicas: am.spec.replicas ?? 1,
@@ -193,7 +242,12 @@ export function alertmanagerStatefulSet(am: InNamespace<Alertmanager>, options: 
       template: {
         metadata: { labels },
         spec: {
-          securityContext: { runAsNonRoot: true, runAsUser: 65534, fsGroup: 65534, seccompProfile: { type: 'RuntimeDefault' } },
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: 65534,
+            fsGroup: 65534,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           containers: [
             {
               name: 'alertmanager',
@@ -205,12 +259,19 @@ export function alertmanagerStatefulSet(am: InNamespace<Alertmanager>, options: 
                 '--web.route-prefix=/',
                 // One replica needs no gossip; more find each other through the Service's pod DNS names.
                 ...((am.spec.replicas ?? 1) > 1
-                  ? Array.from({ length: am.spec.replicas ?? 1 }, (_, i) => `--cluster.peer=${names.alertmanagerStatefulSet(name)}-${i}.${names.alertmanagerService(name)}:9094`)
+                  ? Array.from(
+                      { length: am.spec.replicas ?? 1 },
+                      (_, i) =>
+                        `--cluster.peer=${names.alertmanagerStatefulSet(name)}-${i}.${names.alertmanagerService(name)}:9094`,
+                    )
                   : ['--cluster.listen-address=']),
               ],
               ports: [{ name: 'web', containerPort: ALERTMANAGER_PORT, protocol: 'TCP' }],
               readinessProbe: { httpGet: { path: '/-/ready', port: 'web' }, periodSeconds: 5, failureThreshold: 3 },
-              volumeMounts: [...mounts.map((m) => ({ ...m, readOnly: true })), { name: 'data', mountPath: '/alertmanager' }],
+              volumeMounts: [
+                ...mounts.map((m) => ({ ...m, readOnly: true })),
+                { name: 'data', mountPath: '/alertmanager' },
+              ],
               ...resources(am.spec.resources),
               securityContext: restricted(65534),
             },

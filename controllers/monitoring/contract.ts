@@ -4,8 +4,19 @@
  * Cluster-wide: a Prometheus selects ServiceMonitors and PrometheusRules in any namespace, by the
  * namespaces' labels.
  */
+import {
+  ALERTMANAGER,
+  CONFIGMAP,
+  ENDPOINTS,
+  NAMESPACE,
+  PROMETHEUS,
+  PROMETHEUSRULE,
+  SECRET,
+  SERVICE,
+  SERVICEMONITOR,
+  STATEFULSET,
+} from './types';
 import { defineContract } from '../../runtime';
-import { ALERTMANAGER, CONFIGMAP, ENDPOINTS, NAMESPACE, PROMETHEUS, PROMETHEUSRULE, SECRET, SERVICE, SERVICEMONITOR, STATEFULSET } from './types';
 
 export const MONITORING_CONTRACT = defineContract({
   // Endpoints: the targets of file discovery (discovery.ts).

@@ -3,12 +3,22 @@
  * `prometheus` (for Prometheus; owns StatefulSet, ConfigMap, Service; watches ServiceMonitor, PrometheusRule,
  * Service and Namespace through the selector index of selection.ts) and `alertmanager`.
  */
-import { Controller, ControllerBuilder, DEFAULT_CONCURRENCY, Manager } from '../../runtime';
 import { AlertmanagerReconciler } from './alertmanager-reconciler';
 import { DiscoveryMode } from './promcfg';
 import { PrometheusReconciler } from './prometheus-reconciler';
 import { PrometheusMapping, Selection } from './selection';
-import { ALERTMANAGER, CONFIGMAP, ENDPOINTS, NAMESPACE, PROMETHEUS, PROMETHEUSRULE, SERVICE, SERVICEMONITOR, STATEFULSET } from './types';
+import {
+  ALERTMANAGER,
+  CONFIGMAP,
+  ENDPOINTS,
+  NAMESPACE,
+  PROMETHEUS,
+  PROMETHEUSRULE,
+  SERVICE,
+  SERVICEMONITOR,
+  STATEFULSET,
+} from './types';
+import { Controller, ControllerBuilder, DEFAULT_CONCURRENCY, Manager } from '../../runtime';
 
 /** Options of {@link setupMonitoringControllers}. */
 export interface MonitoringControllerOptions {
@@ -32,10 +42,23 @@ export interface MonitoringControllers {
 }
 
 /** Registers both controllers with `manager`. */
-export function setupMonitoringControllers(manager: Manager, options: MonitoringControllerOptions): MonitoringControllers {
+export function setupMonitoringControllers(
+  manager: Manager,
+  options: MonitoringControllerOptions,
+): MonitoringControllers {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const selection = new Selection(manager.getStore(NAMESPACE), manager.getStore(SERVICEMONITOR), manager.getStore(PROMETHEUSRULE), manager.getStore(SERVICE), manager.getStore(ENDPOINTS));
-  const mapping = new PrometheusMapping(manager.getInformer(PROMETHEUS), manager.getInformer(SERVICEMONITOR), selection);
+  const selection = new Selection(
+    manager.getStore(NAMESPACE),
+    manager.getStore(SERVICEMONITOR),
+    manager.getStore(PROMETHEUSRULE),
+    manager.getStore(SERVICE),
+    manager.getStore(ENDPOINTS),
+  );
+  const mapping = new PrometheusMapping(
+    manager.getInformer(PROMETHEUS),
+    manager.getInformer(SERVICEMONITOR),
+    selection,
+  );
   const prometheus = new ControllerBuilder(manager, { name: 'prometheus' })
     .for(PROMETHEUS)
     .owns(STATEFULSET)
@@ -47,30 +70,34 @@ export function setupMonitoringControllers(manager: Manager, options: Monitoring
     .watches(SERVICE, mapping.fromService)
     .watches(ENDPOINTS, mapping.fromEndpoints)
     .withConcurrency(concurrency)
-    .complete(new PrometheusReconciler({
-      client: manager.readYourWritesClient,
-      prometheuses: manager.getStore(PROMETHEUS),
-      statefulSets: manager.getStore(STATEFULSET),
-      configMaps: manager.getStore(CONFIGMAP),
-      services: manager.getStore(SERVICE),
-      serviceMonitors: manager.getStore(SERVICEMONITOR),
-      rules: manager.getStore(PROMETHEUSRULE),
-      selection,
-      discoverySource: selection,
-      discovery: options.discovery,
-      reloaderImage: options.reloaderImage,
-    }));
+    .complete(
+      new PrometheusReconciler({
+        client: manager.readYourWritesClient,
+        prometheuses: manager.getStore(PROMETHEUS),
+        statefulSets: manager.getStore(STATEFULSET),
+        configMaps: manager.getStore(CONFIGMAP),
+        services: manager.getStore(SERVICE),
+        serviceMonitors: manager.getStore(SERVICEMONITOR),
+        rules: manager.getStore(PROMETHEUSRULE),
+        selection,
+        discoverySource: selection,
+        discovery: options.discovery,
+        reloaderImage: options.reloaderImage,
+      }),
+    );
   const alertmanager = new ControllerBuilder(manager, { name: 'alertmanager' })
     .for(ALERTMANAGER)
     .owns(STATEFULSET)
     .owns(SERVICE)
     .withConcurrency(concurrency)
-    .complete(new AlertmanagerReconciler({
-      client: manager.readYourWritesClient,
-      alertmanagers: manager.getStore(ALERTMANAGER),
-      statefulSets: manager.getStore(STATEFULSET),
-      services: manager.getStore(SERVICE),
-      reloaderImage: options.reloaderImage,
-    }));
+    .complete(
+      new AlertmanagerReconciler({
+        client: manager.readYourWritesClient,
+        alertmanagers: manager.getStore(ALERTMANAGER),
+        statefulSets: manager.getStore(STATEFULSET),
+        services: manager.getStore(SERVICE),
+        reloaderImage: options.reloaderImage,
+      }),
+    );
   return { prometheus, alertmanager, mapping };
 }

@@ -21,9 +21,9 @@
  * The target groups go into the ConfigMap `prometheus-<name>-targets`, which Prometheus' file discovery
  * re-reads by itself when the kubelet updates it (no reload).
  */
-import { labelSelectorMatches, Store } from '../../runtime';
 import { sanitizeLabelName } from './labels';
 import { AlertmanagerEndpoints, Endpoint, Endpoints, InNamespace, Service, ServiceMonitor } from './types';
+import { labelSelectorMatches, Store } from '../../runtime';
 
 /** A `file_sd_configs` target group. */
 export interface TargetGroup {
@@ -49,16 +49,29 @@ function serviceLabels(svc: Service): Record<string, string> {
 }
 
 /** Target groups of every Endpoints object in `namespaces` whose Service `keep` accepts (one group per address and port). */
-export function endpointsTargets(source: DiscoverySource, namespaces: readonly string[], keep: (svc: Service) => boolean): TargetGroup[] {
+export function endpointsTargets(
+  source: DiscoverySource,
+  namespaces: readonly string[],
+  keep: (svc: Service) => boolean,
+): TargetGroup[] {
   const groups: TargetGroup[] = [];
   for (const ns of [...namespaces].sort()) {
-    const eps = [...source.endpoints.list(ns)].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+    const eps = [...source.endpoints.list(ns)].sort((a, b) =>
+      (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+    );
     for (const ep of eps) {
       const svc = source.services.get({ namespace: ns, name: ep.metadata?.name ?? '' });
       if (!svc || !keep(svc)) continue;
-      const common = { __meta_kubernetes_namespace: ns, __meta_kubernetes_endpoints_name: ep.metadata?.name ?? '', ...serviceLabels(svc) };
+      const common = {
+        __meta_kubernetes_namespace: ns,
+        __meta_kubernetes_endpoints_name: ep.metadata?.name ?? '',
+        ...serviceLabels(svc),
+      };
       for (const subset of ep.subsets ?? []) {
-        const addresses = [...(subset.addresses ?? []).map((a) => ({ a, ready: 'true' })), ...(subset.notReadyAddresses ?? []).map((a) => ({ a, ready: 'false' }))];
+        const addresses = [
+          ...(subset.addresses ?? []).map((a) => ({ a, ready: 'true' })),
+          ...(subset.notReadyAddresses ?? []).map((a) => ({ a, ready: 'false' })),
+        ];
         for (const port of subset.ports ?? []) {
           for (const { a, ready } of addresses) {
             const labels: Record<string, string> = {
@@ -92,14 +105,22 @@ export function monitoredNamespaces(sm: InNamespace<ServiceMonitor>): string[] {
 }
 
 /** Targets of one ServiceMonitor endpoint: the Services its selector picks (the relabelings filter ports). */
-export function serviceMonitorTargets(source: DiscoverySource, sm: InNamespace<ServiceMonitor>, _ep: Endpoint): TargetGroup[] {
+export function serviceMonitorTargets(
+  source: DiscoverySource,
+  sm: InNamespace<ServiceMonitor>,
+  _ep: Endpoint,
+): TargetGroup[] {
   const listed = monitoredNamespaces(sm);
   const namespaces = listed.length > 0 ? listed : source.namespaceNames();
   return endpointsTargets(source, namespaces, (svc) => labelSelectorMatches(sm.spec.selector, svc.metadata?.labels));
 }
 
 /** Targets of one `alerting.alertmanagers` entry: the named Service's endpoints. */
-export function alertmanagerTargets(source: DiscoverySource, am: AlertmanagerEndpoints, defaultNamespace: string): TargetGroup[] {
+export function alertmanagerTargets(
+  source: DiscoverySource,
+  am: AlertmanagerEndpoints,
+  defaultNamespace: string,
+): TargetGroup[] {
   return endpointsTargets(source, [am.namespace ?? defaultNamespace], (svc) => svc.metadata?.name === am.name);
 }
 

@@ -8,10 +8,10 @@
  * `MONITORING_DISCOVERY`: `kubernetes` (default, upstream's `kubernetes_sd_configs`) or `file` (the operator's
  * own discovery, for Prometheus builds without Kubernetes discovery such as Debian's; see discovery.ts).
  */
-import { ControllerBinary, Manager, runControllerBinary, startControllerBinary } from '../../runtime';
 import { MONITORING_CONTRACT } from './contract';
 import { setupMonitoringControllers } from './controller';
 import { DiscoveryMode } from './promcfg';
+import { ControllerBinary, Manager, runControllerBinary, startControllerBinary } from '../../runtime';
 
 /** The sidecar image when MONITORING_RELOADER_IMAGE is not set (controllers/images.ts' name of this image). */
 export const DEFAULT_RELOADER_IMAGE = 'ghcr.io/cdk8s-operator/monitoring-controller:0.1.0';

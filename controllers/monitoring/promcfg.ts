@@ -19,9 +19,24 @@
  * not rewritten, and Prometheus not reloaded, when nothing changed).
  */
 import { stringify } from 'yaml';
-import { alertmanagerTargets, DiscoverySource, monitoredNamespaces, serviceMonitorTargets, targetsFileName } from './discovery';
+import {
+  alertmanagerTargets,
+  DiscoverySource,
+  monitoredNamespaces,
+  serviceMonitorTargets,
+  targetsFileName,
+} from './discovery';
 import { sanitizeLabelName } from './labels';
-import { AlertmanagerEndpoints, Endpoint, InNamespace, names, PATHS, Prometheus, RelabelConfig, ServiceMonitor } from './types';
+import {
+  AlertmanagerEndpoints,
+  Endpoint,
+  InNamespace,
+  names,
+  PATHS,
+  Prometheus,
+  RelabelConfig,
+  ServiceMonitor,
+} from './types';
 
 type Yaml = Record<string, unknown>;
 
@@ -60,14 +75,28 @@ export function relabelConfigs(configs: readonly RelabelConfig[] | undefined): Y
 }
 
 function serviceLabelSources(key: string): string[] {
-  return [`__meta_kubernetes_service_label_${sanitizeLabelName(key)}`, `__meta_kubernetes_service_labelpresent_${sanitizeLabelName(key)}`];
+  return [
+    `__meta_kubernetes_service_label_${sanitizeLabelName(key)}`,
+    `__meta_kubernetes_service_labelpresent_${sanitizeLabelName(key)}`,
+  ];
 }
 
 function discoveryOf(jobName: string, namespaces: readonly string[], options: ConfigOptions): Yaml {
   if ((options.discovery ?? 'kubernetes') === 'file') {
-    return { file_sd_configs: [{ files: [`${options.targetsDir ?? PATHS.targetsDir}/${targetsFileName(jobName)}`], refresh_interval: options.refreshInterval ?? '10s' }] };
+    return {
+      file_sd_configs: [
+        {
+          files: [`${options.targetsDir ?? PATHS.targetsDir}/${targetsFileName(jobName)}`],
+          refresh_interval: options.refreshInterval ?? '10s',
+        },
+      ],
+    };
   }
-  return { kubernetes_sd_configs: [{ role: 'endpoints', ...(namespaces.length ? { namespaces: { names: [...namespaces] } } : {}) }] };
+  return {
+    kubernetes_sd_configs: [
+      { role: 'endpoints', ...(namespaces.length ? { namespaces: { names: [...namespaces] } } : {}) },
+    ],
+  };
 }
 
 /** The job name of endpoint `i` of a ServiceMonitor (upstream's). */
@@ -81,7 +110,12 @@ export function alertmanagerJobName(i: number): string {
 }
 
 /** The scrape job of endpoint `i` of a ServiceMonitor (upstream `generateServiceMonitorConfig`). */
-export function serviceMonitorJob(sm: InNamespace<ServiceMonitor>, ep: Endpoint, i: number, options: ConfigOptions = {}): Yaml {
+export function serviceMonitorJob(
+  sm: InNamespace<ServiceMonitor>,
+  ep: Endpoint,
+  i: number,
+  options: ConfigOptions = {},
+): Yaml {
   const jobName = serviceMonitorJobName(sm, i);
   const job: Yaml = { job_name: jobName, honor_labels: ep.honorLabels ?? false };
   Object.assign(job, discoveryOf(jobName, monitoredNamespaces(sm), options));
@@ -93,18 +127,40 @@ export function serviceMonitorJob(sm: InNamespace<ServiceMonitor>, ep: Endpoint,
   const relabelings: Yaml[] = [{ source_labels: ['job'], target_label: '__tmp_prometheus_job_name' }];
   const selector = sm.spec.selector;
   for (const key of Object.keys(selector.matchLabels ?? {}).sort()) {
-    relabelings.push({ action: 'keep', source_labels: serviceLabelSources(key), regex: `(${(selector.matchLabels ?? {})[key]});true` });
+    relabelings.push({
+      action: 'keep',
+      source_labels: serviceLabelSources(key),
+      regex: `(${(selector.matchLabels ?? {})[key]});true`,
+    });
   }
   for (const req of selector.matchExpressions ?? []) {
     const values = (req.values ?? []).join('|');
     switch (req.operator) {
-      case 'In': relabelings.push({ action: 'keep', source_labels: serviceLabelSources(req.key), regex: `(${values});true` }); break;
-      case 'NotIn': relabelings.push({ action: 'drop', source_labels: serviceLabelSources(req.key), regex: `(${values});true` }); break;
-      case 'Exists': relabelings.push({ action: 'keep', source_labels: [`__meta_kubernetes_service_labelpresent_${sanitizeLabelName(req.key)}`], regex: 'true' }); break;
-      case 'DoesNotExist': relabelings.push({ action: 'drop', source_labels: [`__meta_kubernetes_service_labelpresent_${sanitizeLabelName(req.key)}`], regex: 'true' }); break;
+      case 'In':
+        relabelings.push({ action: 'keep', source_labels: serviceLabelSources(req.key), regex: `(${values});true` });
+        break;
+      case 'NotIn':
+        relabelings.push({ action: 'drop', source_labels: serviceLabelSources(req.key), regex: `(${values});true` });
+        break;
+      case 'Exists':
+        relabelings.push({
+          action: 'keep',
+          source_labels: [`__meta_kubernetes_service_labelpresent_${sanitizeLabelName(req.key)}`],
+          regex: 'true',
+        });
+        break;
+      case 'DoesNotExist':
+        relabelings.push({
+          action: 'drop',
+          source_labels: [`__meta_kubernetes_service_labelpresent_${sanitizeLabelName(req.key)}`],
+          regex: 'true',
+        });
+        break;
     }
   }
-  if (ep.port) relabelings.push({ action: 'keep', source_labels: ['__meta_kubernetes_endpoint_port_name'], regex: ep.port });
+  if (ep.port) {
+    relabelings.push({ action: 'keep', source_labels: ['__meta_kubernetes_endpoint_port_name'], regex: ep.port });
+  }
   const target = ['__meta_kubernetes_endpoint_address_target_kind', '__meta_kubernetes_endpoint_address_target_name'];
   relabelings.push(
     { source_labels: target, separator: ';', regex: 'Node;(.*)', replacement: '${1}', target_label: 'node' },
@@ -126,7 +182,12 @@ export function serviceMonitorJob(sm: InNamespace<ServiceMonitor>, ep: Endpoint,
 }
 
 /** One `alerting.alertmanagers` entry (upstream `generateAlertmanagerConfig`). */
-export function alertmanagerEndpoints(am: AlertmanagerEndpoints, i: number, defaultNamespace: string, options: ConfigOptions = {}): Yaml {
+export function alertmanagerEndpoints(
+  am: AlertmanagerEndpoints,
+  i: number,
+  defaultNamespace: string,
+  options: ConfigOptions = {},
+): Yaml {
   const out: Yaml = {};
   if (am.scheme) out.scheme = am.scheme;
   if (am.pathPrefix) out.path_prefix = am.pathPrefix;
@@ -134,14 +195,25 @@ export function alertmanagerEndpoints(am: AlertmanagerEndpoints, i: number, defa
   Object.assign(out, discoveryOf(alertmanagerJobName(i), [am.namespace ?? defaultNamespace], options));
   if (am.apiVersion) out.api_version = am.apiVersion.toLowerCase();
   const relabelings: Yaml[] = [{ action: 'keep', source_labels: ['__meta_kubernetes_service_name'], regex: am.name }];
-  if (typeof am.port === 'string') relabelings.push({ action: 'keep', source_labels: ['__meta_kubernetes_endpoint_port_name'], regex: am.port });
-  else relabelings.push({ action: 'keep', source_labels: ['__meta_kubernetes_pod_container_port_number'], regex: String(am.port) });
+  if (typeof am.port === 'string') {
+    relabelings.push({ action: 'keep', source_labels: ['__meta_kubernetes_endpoint_port_name'], regex: am.port });
+  } else {
+    relabelings.push({
+      action: 'keep',
+      source_labels: ['__meta_kubernetes_pod_container_port_number'],
+      regex: String(am.port),
+    });
+  }
   out.relabel_configs = relabelings;
   return out;
 }
 
 /** The configuration as a YAML document. */
-export function generateConfig(prometheus: InNamespace<Prometheus>, serviceMonitors: readonly InNamespace<ServiceMonitor>[], options: ConfigOptions = {}): string {
+export function generateConfig(
+  prometheus: InNamespace<Prometheus>,
+  serviceMonitors: readonly InNamespace<ServiceMonitor>[],
+  options: ConfigOptions = {},
+): string {
   const spec = prometheus.spec;
   const { namespace, name } = prometheus.metadata;
   const config: Yaml = {
@@ -151,25 +223,39 @@ export function generateConfig(prometheus: InNamespace<Prometheus>, serviceMonit
       external_labels: { prometheus: `${namespace}/${name}`, ...(spec.externalLabels ?? {}) },
     },
     rule_files: [`${PATHS.rulesDir}/${names.prometheusRulesConfigMap(name)}/*.yaml`],
-    scrape_configs: sortByKey(serviceMonitors).flatMap((sm) => (sm.spec.endpoints ?? []).map((ep, i) => serviceMonitorJob(sm, ep, i, options))),
+    scrape_configs: sortByKey(serviceMonitors).flatMap((sm) =>
+      (sm.spec.endpoints ?? []).map((ep, i) => serviceMonitorJob(sm, ep, i, options)),
+    ),
   };
   const alertmanagers = spec.alerting?.alertmanagers ?? [];
-  if (alertmanagers.length > 0) config.alerting = { alertmanagers: alertmanagers.map((am, i) => alertmanagerEndpoints(am, i, namespace, options)) };
+  if (alertmanagers.length > 0) {
+    config.alerting = { alertmanagers: alertmanagers.map((am, i) => alertmanagerEndpoints(am, i, namespace, options)) };
+  }
   return stringify(config, { lineWidth: 0 });
 }
 
 function sortByKey<T extends { metadata: { namespace: string; name: string } }>(objs: readonly T[]): T[] {
-  return [...objs].sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`));
+  return [...objs].sort((a, b) =>
+    `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`),
+  );
 }
 
 /** The file discovery targets of every job, by file name (the targets ConfigMap's data). */
-export function generateTargets(prometheus: InNamespace<Prometheus>, serviceMonitors: readonly InNamespace<ServiceMonitor>[], source: DiscoverySource): Record<string, string> {
+export function generateTargets(
+  prometheus: InNamespace<Prometheus>,
+  serviceMonitors: readonly InNamespace<ServiceMonitor>[],
+  source: DiscoverySource,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const sm of sortByKey(serviceMonitors)) {
-    (sm.spec.endpoints ?? []).forEach((ep, i) => { out[targetsFileName(serviceMonitorJobName(sm, i))] = JSON.stringify(serviceMonitorTargets(source, sm, ep)); });
+    (sm.spec.endpoints ?? []).forEach((ep, i) => {
+      out[targetsFileName(serviceMonitorJobName(sm, i))] = JSON.stringify(serviceMonitorTargets(source, sm, ep));
+    });
   }
   (prometheus.spec.alerting?.alertmanagers ?? []).forEach((am, i) => {
-    out[targetsFileName(alertmanagerJobName(i))] = JSON.stringify(alertmanagerTargets(source, am, prometheus.metadata.namespace));
+    out[targetsFileName(alertmanagerJobName(i))] = JSON.stringify(
+      alertmanagerTargets(source, am, prometheus.metadata.namespace),
+    );
   });
   return out;
 }

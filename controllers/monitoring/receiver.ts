@@ -17,7 +17,11 @@ export interface Notification {
   readonly receivedAt: string;
   readonly receiver?: string;
   readonly status?: string;
-  readonly alerts?: readonly { status?: string; labels?: Record<string, string>; annotations?: Record<string, string> }[];
+  readonly alerts?: readonly {
+    status?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  }[];
 }
 
 /** Starts the receiver; resolves once listening. */
@@ -28,10 +32,13 @@ export function startReceiver(port: number, keep = 100): Promise<Server> {
     if (req.method === 'GET' && req.url === '/healthz') {
       res.writeHead(200).end('ok');
     } else if (req.method === 'GET' && req.url === '/metrics') {
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(
-        '# HELP alert_receiver_notifications_total Alertmanager notifications received.\n'
-        + '# TYPE alert_receiver_notifications_total counter\n'
-        + `alert_receiver_notifications_total ${total}\n`);
+      res
+        .writeHead(200, { 'content-type': 'text/plain; version=0.0.4' })
+        .end(
+          '# HELP alert_receiver_notifications_total Alertmanager notifications received.\n' +
+            '# TYPE alert_receiver_notifications_total counter\n' +
+            `alert_receiver_notifications_total ${total}\n`,
+        );
     } else if (req.method === 'GET' && req.url === '/alerts') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(received));
     } else if (req.method === 'POST' && req.url === '/alerts') {
@@ -45,7 +52,9 @@ export function startReceiver(port: number, keep = 100): Promise<Server> {
           received.push(note);
           total++;
           if (received.length > keep) received.shift();
-          process.stdout.write(JSON.stringify({ ts: note.receivedAt, level: 'info', msg: 'notification', notification: note }) + '\n');
+          process.stdout.write(
+            JSON.stringify({ ts: note.receivedAt, level: 'info', msg: 'notification', notification: note }) + '\n',
+          );
           res.writeHead(200).end('ok');
         } catch (err) {
           res.writeHead(400).end(`bad payload: ${String(err)}`);
@@ -61,6 +70,10 @@ export function startReceiver(port: number, keep = 100): Promise<Server> {
 if (require.main === module) {
   const { values } = parseArgs({ options: { port: { type: 'string' } } });
   const port = Number(values.port ?? '8080');
-  void startReceiver(port).then(() => process.stdout.write(JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: 'listening', port }) + '\n'));
+  void startReceiver(port).then(() =>
+    process.stdout.write(
+      JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: 'listening', port }) + '\n',
+    ),
+  );
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => process.exit(0));
 }

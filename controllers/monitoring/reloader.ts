@@ -24,7 +24,9 @@ export function hashDirectories(dirs: readonly string[]): string {
   for (const dir of [...dirs].sort()) {
     let entries: string[];
     try {
-      entries = readdirSync(dir).filter((e) => !e.startsWith('.')).sort();
+      entries = readdirSync(dir)
+        .filter((e) => !e.startsWith('.'))
+        .sort();
     } catch {
       entries = [];
     }
@@ -83,7 +85,13 @@ export function run(dirs: readonly string[], reloadUrl: string, intervalMs: numb
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { 'watch-dir': { type: 'string', multiple: true }, 'reload-url': { type: 'string' }, 'interval': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      'watch-dir': { type: 'string', multiple: true },
+      'reload-url': { type: 'string' },
+      interval: { type: 'string' },
+    },
+  });
   const dirs = values['watch-dir'] ?? [];
   const url = values['reload-url'];
   const interval = Number(values.interval ?? '2000');
@@ -93,5 +101,10 @@ if (require.main === module) {
   }
   log('watching', { dirs, reloadUrl: url, intervalMs: interval });
   const timer = run(dirs, url, interval);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => { clearInterval(timer); process.exit(0); });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      clearInterval(timer);
+      process.exit(0);
+    });
+  }
 }

@@ -37,6 +37,8 @@ export function ruleFile(rule: InNamespace<PrometheusRule>): string {
 /** Every rule file by name. */
 export function ruleFiles(rules: readonly InNamespace<PrometheusRule>[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const rule of [...rules].sort((a, b) => ruleFileName(a).localeCompare(ruleFileName(b)))) out[ruleFileName(rule)] = ruleFile(rule);
+  for (const rule of [...rules].sort((a, b) => ruleFileName(a).localeCompare(ruleFileName(b)))) {
+    out[ruleFileName(rule)] = ruleFile(rule);
+  }
   return out;
 }

@@ -8,9 +8,28 @@
  * namespace, `{}` every namespace. A namespace is matched by its labels (every namespace carries
  * `kubernetes.io/metadata.name`, which is how "own namespace" is expressed as a selector).
  */
-import { KubeObject, LabelSelector, labelSelectorMatches, Labels, ObjectKeyRef, objectKey, SelectorIndex, SharedInformer, Store } from '../../runtime';
 import { DiscoverySource } from './discovery';
-import { Endpoints, InNamespace, inNamespace, Namespace, Prometheus, PrometheusRule, Service, ServiceMonitor } from './types';
+import {
+  Endpoints,
+  InNamespace,
+  inNamespace,
+  Namespace,
+  Prometheus,
+  PrometheusRule,
+  Service,
+  ServiceMonitor,
+} from './types';
+import {
+  KubeObject,
+  LabelSelector,
+  labelSelectorMatches,
+  Labels,
+  ObjectKeyRef,
+  objectKey,
+  SelectorIndex,
+  SharedInformer,
+  Store,
+} from '../../runtime';
 
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 
@@ -20,7 +39,9 @@ export function namespaceNamed(name: string): LabelSelector {
 }
 
 /** The slots of a Prometheus object's selectors in the index. */
-export function prometheusSelectors(p: KubeObject & { spec?: Prometheus['spec'] }): Record<string, LabelSelector | null | undefined> {
+export function prometheusSelectors(
+  p: KubeObject & { spec?: Prometheus['spec'] },
+): Record<string, LabelSelector | null | undefined> {
   const own = namespaceNamed(p.metadata?.namespace ?? '');
   return {
     serviceMonitors: p.spec?.serviceMonitorSelector,
@@ -31,10 +52,14 @@ export function prometheusSelectors(p: KubeObject & { spec?: Prometheus['spec'] 
 }
 
 /** The Services a ServiceMonitor's discovery covers, as selectors: its `selector` and its namespaces. */
-export function serviceMonitorSelectors(sm: KubeObject & { spec?: ServiceMonitor['spec'] }): Record<string, LabelSelector | null | undefined> {
+export function serviceMonitorSelectors(
+  sm: KubeObject & { spec?: ServiceMonitor['spec'] },
+): Record<string, LabelSelector | null | undefined> {
   const ns = sm.spec?.namespaceSelector;
-  const namespaces: LabelSelector = ns?.any ? {}
-    : ns?.matchNames?.length ? { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [...ns.matchNames] }] }
+  const namespaces: LabelSelector = ns?.any
+    ? {}
+    : ns?.matchNames?.length
+      ? { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [...ns.matchNames] }] }
       : namespaceNamed(sm.metadata?.namespace ?? '');
   return { services: sm.spec?.selector, serviceNamespaces: namespaces };
 }
@@ -51,7 +76,10 @@ export class Selection implements DiscoverySource {
 
   /** Every namespace in the cache. */
   namespaceNames(): string[] {
-    return this.namespaces.list().map((ns) => ns.metadata.name).sort();
+    return this.namespaces
+      .list()
+      .map((ns) => ns.metadata.name)
+      .sort();
   }
 
   /** The labels of a namespace (from the cache; just its name label while the cache has not seen it). */
@@ -79,11 +107,20 @@ export class Selection implements DiscoverySource {
   /** The Services a ServiceMonitor selects now. */
   servicesOf(sm: InNamespace<ServiceMonitor>): number {
     const s = serviceMonitorSelectors(sm);
-    return this.services.list().filter((svc) => labelSelectorMatches(s.services, svc.metadata.labels)
-      && labelSelectorMatches(s.serviceNamespaces, { [NAME_LABEL]: svc.metadata.namespace ?? '' })).length;
+    return this.services
+      .list()
+      .filter(
+        (svc) =>
+          labelSelectorMatches(s.services, svc.metadata.labels) &&
+          labelSelectorMatches(s.serviceNamespaces, { [NAME_LABEL]: svc.metadata.namespace ?? '' }),
+      ).length;
   }
 
-  private select<T extends KubeObject>(store: Store<T>, selector: LabelSelector | null | undefined, namespaceSelector: LabelSelector | null | undefined): InNamespace<T>[] {
+  private select<T extends KubeObject>(
+    store: Store<T>,
+    selector: LabelSelector | null | undefined,
+    namespaceSelector: LabelSelector | null | undefined,
+  ): InNamespace<T>[] {
     if (!selector) return [];
     // A matchLabels pair narrows the candidates through the cache's label index.
     const pair = Object.entries(selector.matchLabels ?? {})[0];
@@ -91,7 +128,13 @@ export class Selection implements DiscoverySource {
     const out: InNamespace<T>[] = [];
     for (const obj of candidates) {
       const o = inNamespace(obj);
-      if (o && labelSelectorMatches(selector, o.metadata.labels) && labelSelectorMatches(namespaceSelector, this.namespaceLabels(o.metadata.namespace))) out.push(o);
+      if (
+        o &&
+        labelSelectorMatches(selector, o.metadata.labels) &&
+        labelSelectorMatches(namespaceSelector, this.namespaceLabels(o.metadata.namespace))
+      ) {
+        out.push(o);
+      }
     }
     return out.sort((a, b) => objectKey(a).localeCompare(objectKey(b)));
   }
@@ -104,27 +147,36 @@ export class PrometheusMapping {
   /** ServiceMonitors by the Services they select. */
   readonly monitors: SelectorIndex;
 
-  constructor(prometheusInformer: SharedInformer, serviceMonitorInformer: SharedInformer, private readonly selection: Selection) {
+  constructor(
+    prometheusInformer: SharedInformer,
+    serviceMonitorInformer: SharedInformer,
+    private readonly selection: Selection,
+  ) {
     this.prometheuses = new SelectorIndex(prometheusInformer, { selectors: prometheusSelectors });
     this.monitors = new SelectorIndex(serviceMonitorInformer, { selectors: serviceMonitorSelectors });
   }
 
   /** A ServiceMonitor → the Prometheus objects selecting it (by its labels and its namespace's). */
-  fromServiceMonitor = (sm: KubeObject): ObjectKeyRef[] => this.prometheuses.matchingAll({
-    serviceMonitors: sm.metadata?.labels ?? {},
-    serviceMonitorNamespaces: this.selection.namespaceLabels(sm.metadata?.namespace ?? ''),
-  });
+  fromServiceMonitor = (sm: KubeObject): ObjectKeyRef[] =>
+    this.prometheuses.matchingAll({
+      serviceMonitors: sm.metadata?.labels ?? {},
+      serviceMonitorNamespaces: this.selection.namespaceLabels(sm.metadata?.namespace ?? ''),
+    });
 
   /** A PrometheusRule → the Prometheus objects selecting it. */
-  fromRule = (rule: KubeObject): ObjectKeyRef[] => this.prometheuses.matchingAll({
-    rules: rule.metadata?.labels ?? {},
-    ruleNamespaces: this.selection.namespaceLabels(rule.metadata?.namespace ?? ''),
-  });
+  fromRule = (rule: KubeObject): ObjectKeyRef[] =>
+    this.prometheuses.matchingAll({
+      rules: rule.metadata?.labels ?? {},
+      ruleNamespaces: this.selection.namespaceLabels(rule.metadata?.namespace ?? ''),
+    });
 
   /** A Namespace → the Prometheus objects whose namespace selectors match its labels (old and new labels both come here). */
   fromNamespace = (ns: KubeObject): ObjectKeyRef[] => {
     const labels = ns.metadata?.labels ?? { [NAME_LABEL]: ns.metadata?.name ?? '' };
-    return unique([...this.prometheuses.matching('serviceMonitorNamespaces', labels), ...this.prometheuses.matching('ruleNamespaces', labels)]);
+    return unique([
+      ...this.prometheuses.matching('serviceMonitorNamespaces', labels),
+      ...this.prometheuses.matching('ruleNamespaces', labels),
+    ]);
   };
 
   /** Endpoints → their Service (same name) → as {@link fromService}: file discovery's targets come from them. */
@@ -139,10 +191,12 @@ export class PrometheusMapping {
       services: svc.metadata?.labels ?? {},
       serviceNamespaces: { [NAME_LABEL]: svc.metadata?.namespace ?? '' },
     });
-    return unique(monitors.flatMap((ref) => {
-      const sm = this.selection.serviceMonitorOf(ref);
-      return sm ? this.fromServiceMonitor(sm) : [];
-    }));
+    return unique(
+      monitors.flatMap((ref) => {
+        const sm = this.selection.serviceMonitorOf(ref);
+        return sm ? this.fromServiceMonitor(sm) : [];
+      }),
+    );
   };
 }
 

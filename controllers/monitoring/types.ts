@@ -43,7 +43,14 @@ export interface WorkloadBinding {
   resource: string;
   name: string;
   namespace: string;
-  conditions?: { type: string; status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string; observedGeneration?: number; lastTransitionTime: string }[];
+  conditions?: {
+    type: string;
+    status: 'True' | 'False' | 'Unknown';
+    reason?: string;
+    message?: string;
+    observedGeneration?: number;
+    lastTransitionTime: string;
+  }[];
 }
 
 /** Status of ServiceMonitors and PrometheusRules (upstream's `ConfigResourceStatus`). */
@@ -159,14 +166,25 @@ export interface Namespace extends KubeObject {
 
 export interface StatefulSet extends KubeObject {
   spec?: { replicas?: number };
-  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number; observedGeneration?: number };
+  status?: {
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    updatedReplicas?: number;
+    observedGeneration?: number;
+  };
 }
 
 /** A v1 Endpoints object (the fields file discovery reads). */
 export interface Endpoints extends KubeObject {
   subsets?: {
     addresses?: { ip: string; hostname?: string; nodeName?: string; targetRef?: { kind?: string; name?: string } }[];
-    notReadyAddresses?: { ip: string; hostname?: string; nodeName?: string; targetRef?: { kind?: string; name?: string } }[];
+    notReadyAddresses?: {
+      ip: string;
+      hostname?: string;
+      nodeName?: string;
+      targetRef?: { kind?: string; name?: string };
+    }[];
     ports?: { name?: string; port: number; protocol?: string }[];
   }[];
 }
@@ -175,19 +193,41 @@ export interface Service extends KubeObject {
   spec?: { ports?: { name?: string; port?: number }[] };
 }
 
-export const PROMETHEUS = resourceRef<Prometheus>({ apiVersion: API_VERSION, kind: 'Prometheus', plural: 'prometheuses' });
-export const ALERTMANAGER = resourceRef<Alertmanager>({ apiVersion: API_VERSION, kind: 'Alertmanager', plural: 'alertmanagers' });
-export const SERVICEMONITOR = resourceRef<ServiceMonitor>({ apiVersion: API_VERSION, kind: 'ServiceMonitor', plural: 'servicemonitors' });
-export const PROMETHEUSRULE = resourceRef<PrometheusRule>({ apiVersion: API_VERSION, kind: 'PrometheusRule', plural: 'prometheusrules' });
+export const PROMETHEUS = resourceRef<Prometheus>({
+  apiVersion: API_VERSION,
+  kind: 'Prometheus',
+  plural: 'prometheuses',
+});
+export const ALERTMANAGER = resourceRef<Alertmanager>({
+  apiVersion: API_VERSION,
+  kind: 'Alertmanager',
+  plural: 'alertmanagers',
+});
+export const SERVICEMONITOR = resourceRef<ServiceMonitor>({
+  apiVersion: API_VERSION,
+  kind: 'ServiceMonitor',
+  plural: 'servicemonitors',
+});
+export const PROMETHEUSRULE = resourceRef<PrometheusRule>({
+  apiVersion: API_VERSION,
+  kind: 'PrometheusRule',
+  plural: 'prometheusrules',
+});
 export const NAMESPACE = resourceRef<Namespace>({ apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces' });
 export const SERVICE = resourceRef<Service>({ apiVersion: 'v1', kind: 'Service', plural: 'services' });
-export const STATEFULSET = resourceRef<StatefulSet>({ apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets' });
+export const STATEFULSET = resourceRef<StatefulSet>({
+  apiVersion: 'apps/v1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+});
 export const ENDPOINTS = resourceRef<Endpoints>({ apiVersion: 'v1', kind: 'Endpoints', plural: 'endpoints' });
 export const CONFIGMAP = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' });
 export const SECRET = resourceRef<KubeObject>({ apiVersion: 'v1', kind: 'Secret', plural: 'secrets' });
 
 /** A stored object of a namespaced kind, with its namespace. */
-export type InNamespace<T extends KubeObject> = Stored<T> & { readonly metadata: StoredMeta & { readonly namespace: string } };
+export type InNamespace<T extends KubeObject> = Stored<T> & {
+  readonly metadata: StoredMeta & { readonly namespace: string };
+};
 
 /** The object with its namespace, or undefined for an object without one. */
 export function inNamespace<T extends KubeObject>(obj: Stored<T>): InNamespace<T> | undefined {

@@ -3,8 +3,8 @@
  * of the StatefulSet it runs, an `Available` condition from them and a `Reconciled` condition saying whether
  * (and why not) the spec was turned into children. One function so both kinds report the same way.
  */
-import { setCondition } from '../../runtime';
 import type { StatefulSet, WorkloadStatus } from './types';
+import { setCondition } from '../../runtime';
 
 /** What the reconcile of the object concluded (the `Reconciled` condition). */
 export interface ReconciledCondition {
@@ -14,8 +14,13 @@ export interface ReconciledCondition {
 }
 
 /** The new status of an object with `desired` replicas run by `statefulSet` (absent: not created yet). */
-export function workloadStatus(previous: WorkloadStatus | undefined, statefulSet: StatefulSet | undefined, desired: number,
-  reconciled: ReconciledCondition, generation: number | undefined): WorkloadStatus {
+export function workloadStatus(
+  previous: WorkloadStatus | undefined,
+  statefulSet: StatefulSet | undefined,
+  desired: number,
+  reconciled: ReconciledCondition,
+  generation: number | undefined,
+): WorkloadStatus {
   const available = statefulSet?.status?.availableReplicas ?? statefulSet?.status?.readyReplicas ?? 0;
   let conditions = setCondition(previous?.conditions, {
     type: 'Available',

@@ -5,11 +5,21 @@
  * the next reconcile is never stale. Records which writes happened, so lifecycle events are
  * emitted only for real changes.
  */
-import {
-  addFinalizer, applyOwned, EventInput, isAlreadyExists, isControlledBy, isNotFound, KubeClient, KubeObject,
-  removeFinalizer, ResourceRef, Store, Stored,
-} from '../../runtime';
 import { Database, Desired } from './types';
+import {
+  addFinalizer,
+  applyOwned,
+  EventInput,
+  isAlreadyExists,
+  isControlledBy,
+  isNotFound,
+  KubeClient,
+  KubeObject,
+  removeFinalizer,
+  ResourceRef,
+  Store,
+  Stored,
+} from '../../runtime';
 
 /** Something that records events (the runtime's EventRecorder). */
 export interface EventSink {
@@ -18,7 +28,10 @@ export interface EventSink {
 
 /** An object of the database's name exists but another owner controls it. */
 export class ResourceExistsError extends Error {
-  constructor(readonly kind: string, readonly objectName: string) {
+  constructor(
+    readonly kind: string,
+    readonly objectName: string,
+  ) {
     super(`${kind} ${objectName} already exists and is not controlled by this SampleDB`);
   }
 }
@@ -36,7 +49,10 @@ export class Actions {
   /** Number of writes made so far. */
   writes = 0;
 
-  constructor(private readonly deps: ActionDeps, readonly db: Database) {}
+  constructor(
+    private readonly deps: ActionDeps,
+    readonly db: Database,
+  ) {}
 
   /** The stored object `name` in the database's namespace. */
   cached<T extends KubeObject>(store: Store<T>, name: string): Stored<T> | undefined {
@@ -45,14 +61,20 @@ export class Actions {
 
   /** Throws {@link ResourceExistsError} if `live` exists and this database does not control it. */
   assertControlled(live: KubeObject | undefined): void {
-    if (live && !isControlledBy(live, this.db)) throw new ResourceExistsError(live.kind ?? 'object', live.metadata?.name ?? '');
+    if (live && !isControlledBy(live, this.db)) {
+      throw new ResourceExistsError(live.kind ?? 'object', live.metadata?.name ?? '');
+    }
   }
 
   /** Server-side applies an owned object unless the stored one matches. True if written. */
   async apply<T extends KubeObject>(store: Store<T>, desired: Desired, resource: ResourceRef): Promise<boolean> {
     const live = this.cached(store, desired.metadata.name);
     this.assertControlled(live);
-    const result = await applyOwned(this.deps.client, desired, { fieldManager: this.deps.fieldManager, live, resource });
+    const result = await applyOwned(this.deps.client, desired, {
+      fieldManager: this.deps.fieldManager,
+      live,
+      resource,
+    });
     if (!result.changed) return false;
     this.writes++;
     return true;
@@ -80,7 +102,11 @@ export class Actions {
   /** Deletes an object (background propagation). True if a delete was sent and found the object. */
   async delete(resource: ResourceRef, name: string, uid?: string, gracePeriodSeconds?: number): Promise<boolean> {
     try {
-      await this.deps.client.delete(resource, name, this.db.metadata.namespace, { propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}), ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
+      await this.deps.client.delete(resource, name, this.db.metadata.namespace, {
+        propagationPolicy: 'Background',
+        ...(uid ? { preconditions: { uid } } : {}),
+        ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
+      });
       this.writes++;
       return true;
     } catch (err) {
@@ -92,7 +118,13 @@ export class Actions {
   /** JSON-merge-patches an object (no request for an empty patch). True if written. */
   async mergePatch(resource: ResourceRef, name: string, body: object): Promise<boolean> {
     if (Object.keys(body).length === 0) return false;
-    await this.deps.client.patch(resource, name, this.db.metadata.namespace, { type: 'merge', body }, { fieldManager: this.deps.fieldManager });
+    await this.deps.client.patch(
+      resource,
+      name,
+      this.db.metadata.namespace,
+      { type: 'merge', body },
+      { fieldManager: this.deps.fieldManager },
+    );
     this.writes++;
     return true;
   }

@@ -57,7 +57,10 @@ export function planGrowth(db: Database, claims: readonly DataClaim[], used: num
   const over = usedPercent >= (spec.trigger ?? DEFAULT_TRIGGER_PERCENT);
   let target = largestRequest;
   if (over && !resizing && capacity < limit) {
-    target = Math.max(largestRequest, Math.min(limit, Math.ceil(capacity * (1 + (spec.step ?? DEFAULT_STEP_PERCENT) / 100))));
+    target = Math.max(
+      largestRequest,
+      Math.min(limit, Math.ceil(capacity * (1 + (spec.step ?? DEFAULT_STEP_PERCENT) / 100))),
+    );
   }
   const to = toMi(target);
   const grow = claims.filter((c) => c.requested < (quantityBytes(to) ?? target)).map((c) => ({ name: c.name, to }));

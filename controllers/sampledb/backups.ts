@@ -9,21 +9,30 @@
  * The backup volume has no ownerReference on purpose: it outlives the SampleDB so the final
  * snapshot can be restored into a new one.
  */
-import { controllerReference, Stored } from '../../runtime';
 import { jobFinishedAt, jobFor, jobPodTemplate, jobState, withWaitForPrimary } from './pods';
 import { storageClassOf } from './statefulset';
 import { BackupRecord, BackupType, Database, Desired, Job, LABEL_BACKUP_TYPE, labels, names } from './types';
+import { controllerReference, Stored } from '../../runtime';
 
 const DUMP = 'f="/backups/${BACKUP_NAME}.dump"\npg_dump -Fc -f "$f.partial"\nmv "$f.partial" "$f"\necho "wrote $f"';
-const PRUNE = 'ls -1t /backups/"${CRONJOB_NAME}"-*.dump 2>/dev/null | tail -n +"$((RETENTION + 1))" | while read -r old; do rm -f -- "$old"; echo "pruned $old"; done';
+const PRUNE =
+  'ls -1t /backups/"${CRONJOB_NAME}"-*.dump 2>/dev/null | tail -n +"$((RETENTION + 1))" | while read -r old; do rm -f -- "$old"; echo "pruned $old"; done';
 
 /** The backup volume (created once, never owned). */
 export function backupPvc(db: Database): Desired {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
-    metadata: { name: names.backupPvc(db.metadata.name), namespace: db.metadata.namespace, labels: labels(db, 'backups') },
-    spec: { accessModes: ['ReadWriteOnce'], ...storageClassOf(db), resources: { requests: { storage: db.spec.backupStorage ?? '2Gi' } } },
+    metadata: {
+      name: names.backupPvc(db.metadata.name),
+      namespace: db.metadata.namespace,
+      labels: labels(db, 'backups'),
+    },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      ...storageClassOf(db),
+      resources: { requests: { storage: db.spec.backupStorage ?? '2Gi' } },
+    },
   };
 }
 
@@ -56,7 +65,12 @@ export function backupCronJob(db: Database, image: string): Desired | undefined 
   return {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
-    metadata: { name, namespace: db.metadata.namespace, labels: labels(db, 'backup'), ownerReferences: [controllerReference(db)] },
+    metadata: {
+      name,
+      namespace: db.metadata.namespace,
+      labels: labels(db, 'backup'),
+      ownerReferences: [controllerReference(db)],
+    },
     spec: {
       schedule: db.spec.backupSchedule,
       concurrencyPolicy: 'Forbid',
@@ -66,7 +80,15 @@ export function backupCronJob(db: Database, image: string): Desired | undefined 
         metadata: { labels: jobLabels },
         spec: {
           backoffLimit: 2,
-          template: jobPodTemplate(db, { name, component: 'backup', image, script, env, backupVolume: true, extraLabels: { [LABEL_BACKUP_TYPE]: 'Scheduled' } }),
+          template: jobPodTemplate(db, {
+            name,
+            component: 'backup',
+            image,
+            script,
+            env,
+            backupVolume: true,
+            extraLabels: { [LABEL_BACKUP_TYPE]: 'Scheduled' },
+          }),
         },
       },
     },

@@ -3,9 +3,9 @@
  * it (the manager refuses anything beyond it) and the chart (apps/sampledb) derives RBAC and
  * NetworkPolicy egress from it.
  */
-import { defineContract } from '../../runtime';
 import { POSTGRES_PORT } from './pods';
 import { CRONJOB, JOB, LABEL_COMPONENT, LABEL_NAME, POD, PVC, SAMPLEDB, SECRET, SERVICE, STATEFULSET } from './types';
+import { defineContract } from '../../runtime';
 
 export const SAMPLEDB_CONTRACT = defineContract({
   watches: [SAMPLEDB],
@@ -20,7 +20,13 @@ export const SAMPLEDB_CONTRACT = defineContract({
   // Serves the CRD's v1 ↔ v2 conversion and migrates stored v1 objects to v2 (controllers/sampledb/conversion.ts).
   conversion: [SAMPLEDB],
   // The controller asks each PostgreSQL instance for its role and WAL position, and promotes standbys.
-  connectsTo: [{ podsOf: STATEFULSET, podLabels: { [LABEL_NAME]: 'sampledb', [LABEL_COMPONENT]: 'database' }, ports: [POSTGRES_PORT] }],
+  connectsTo: [
+    {
+      podsOf: STATEFULSET,
+      podLabels: { [LABEL_NAME]: 'sampledb', [LABEL_COMPONENT]: 'database' },
+      ports: [POSTGRES_PORT],
+    },
+  ],
   // Admission checks CEL cannot make (controllers/sampledb/webhooks.ts): restoreFrom must name a source that
   // exists; storage and its class default from the namespace's annotations.
   webhooks: [

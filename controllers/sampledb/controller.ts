@@ -4,13 +4,13 @@
  * on Secrets), and `watches` Jobs and PVCs by the instance label (the CronJob's Jobs
  * are owned by the CronJob, data PVCs by nobody or the StatefulSet, the backup volume by nobody).
  */
-import { Controller, ControllerBuilder, KubeObject, Manager, Request } from '../../runtime';
 import { PostgresImages } from './images';
 import { InstanceClient } from './instances';
 import { SampleDbMetrics } from './metrics';
 import { SampleDbReconciler } from './reconciler';
-import { defaultSampleDb, validateSampleDb } from './webhooks';
 import { CRONJOB, JOB, LABEL_INSTANCE, LABEL_NAME, POD, PVC, SAMPLEDB, SERVICE, STATEFULSET } from './types';
+import { defaultSampleDb, validateSampleDb } from './webhooks';
+import { Controller, ControllerBuilder, KubeObject, Manager, Request } from '../../runtime';
 
 /** Options of {@link setupSampleDbController}. */
 export interface SampleDbControllerOptions {
@@ -35,7 +35,10 @@ export function byInstanceLabel(obj: KubeObject): Request[] {
 }
 
 /** Registers the SampleDB controller with `manager`. */
-export function setupSampleDbController(manager: Manager, options: SampleDbControllerOptions = {}): { controller: Controller; reconciler: SampleDbReconciler; metrics: SampleDbMetrics } {
+export function setupSampleDbController(
+  manager: Manager,
+  options: SampleDbControllerOptions = {},
+): { controller: Controller; reconciler: SampleDbReconciler; metrics: SampleDbMetrics } {
   const name = options.name ?? 'sampledb';
   const metrics = new SampleDbMetrics(manager.metrics.registry);
   const reconciler = new SampleDbReconciler({
@@ -71,7 +74,12 @@ export function setupSampleDbController(manager: Manager, options: SampleDbContr
     .complete(reconciler);
   // The admission webhooks, served when the manager has a webhook server (the binary run by the chart has one).
   if (manager.webhookServer) {
-    const deps = { sampledbs: manager.getStore(SAMPLEDB), jobs: manager.getStore(JOB), pvcs: manager.getStore(PVC), client: manager.client };
+    const deps = {
+      sampledbs: manager.getStore(SAMPLEDB),
+      jobs: manager.getStore(JOB),
+      pvcs: manager.getStore(PVC),
+      client: manager.client,
+    };
     manager.validatingWebhook(SAMPLEDB, validateSampleDb(deps));
     manager.defaultingWebhook(SAMPLEDB, defaultSampleDb(deps));
   }

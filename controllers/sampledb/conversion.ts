@@ -8,13 +8,35 @@
  * the runtime in the annotation `database.example.com/conversion-data`, so a v1 round trip loses nothing.
  * Fields are picked by name: a field v2 gains later is never copied into v1 by accident.
  */
-import type { SampleDBV1Object, SampleDBV1Spec, SampleDBV2Object, SampleDBV2Spec } from '../../imports/database.example.com';
+import type {
+  SampleDBV1Object,
+  SampleDBV1Spec,
+  SampleDBV2Object,
+  SampleDBV2Spec,
+} from '../../imports/database.example.com';
 import { defineConversion } from '../../runtime';
 
 /** The optional spec fields v1 and v2 share unchanged (and `version`, required in both). */
-const SHARED_SPEC = ['replicas', 'backupSchedule', 'backupRetention', 'storage', 'backupStorage', 'volumeRetention'] as const;
+const SHARED_SPEC = [
+  'replicas',
+  'backupSchedule',
+  'backupRetention',
+  'storage',
+  'backupStorage',
+  'volumeRetention',
+] as const;
 /** The status fields v1 and v2 share unchanged. */
-const SHARED_STATUS = ['replicas', 'readyReplicas', 'labelSelector', 'phase', 'currentVersion', 'lastBackup', 'restoredFrom', 'observedGeneration', 'conditions'] as const;
+const SHARED_STATUS = [
+  'replicas',
+  'readyReplicas',
+  'labelSelector',
+  'phase',
+  'currentVersion',
+  'lastBackup',
+  'restoredFrom',
+  'observedGeneration',
+  'conditions',
+] as const;
 
 function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};

@@ -7,11 +7,17 @@
  * never server-side applied). A Secret with a missing key gets only that key added.
  */
 import { randomBytes } from 'crypto';
-import { controllerReference, KubeObject } from '../../runtime';
 import { Database, Desired, labels, names, Secret } from './types';
+import { controllerReference, KubeObject } from '../../runtime';
 
 /** The keys the pods and Jobs read. */
-export const CREDENTIAL_KEYS = ['username', 'password', 'database', 'replicationUsername', 'replicationPassword'] as const;
+export const CREDENTIAL_KEYS = [
+  'username',
+  'password',
+  'database',
+  'replicationUsername',
+  'replicationPassword',
+] as const;
 
 /** A 32-character random password (192 bits). */
 export function generatePassword(): string {
@@ -29,11 +35,16 @@ function b64(s: string): string {
 export function secretData(secret: KubeObject | undefined): Record<string, string> {
   const data = secret?.data;
   if (!data || typeof data !== 'object') return {};
-  return Object.fromEntries(Object.entries(data).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(data).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** Values of the keys that are missing from `existing` (all of them for a new Secret). */
-export function missingCredentialData(existing: KubeObject | undefined, password: () => string = generatePassword): Record<string, string> {
+export function missingCredentialData(
+  existing: KubeObject | undefined,
+  password: () => string = generatePassword,
+): Record<string, string> {
   const data = secretData(existing);
   const wanted: Record<string, () => string> = {
     username: () => 'sampledb',
@@ -76,7 +87,12 @@ export interface Credentials {
 export function readCredentials(secret: KubeObject | undefined): Credentials | undefined {
   const data = secretData(secret);
   const get = (k: string) => (data[k] ? Buffer.from(data[k], 'base64').toString('utf8') : undefined);
-  const [username, password, replicationUsername, replicationPassword] = ['username', 'password', 'replicationUsername', 'replicationPassword'].map(get);
+  const [username, password, replicationUsername, replicationPassword] = [
+    'username',
+    'password',
+    'replicationUsername',
+    'replicationPassword',
+  ].map(get);
   if (!username || !password || !replicationUsername || !replicationPassword) return undefined;
   return { username, password, replicationUsername, replicationPassword };
 }

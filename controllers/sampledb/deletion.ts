@@ -24,14 +24,25 @@
  * Secret and Jobs at once, so the snapshot cannot run; use the default background deletion.
  * Caveat: idempotent steps; a crash between them repeats deletes that then find nothing.
  */
-import { KubeObject, Store, Stored } from '../../runtime';
 import { Actions } from './actions';
 import { backupJob } from './backups';
 import { PostgresImages } from './images';
 import { jobState } from './pods';
 import { runningVersion } from './statefulset';
 import { Problem, Progress } from './status';
-import { Database, FINALIZER, Job, LABEL_INSTANCE, LABEL_ROLE, names, PVC, Reasons, STATEFULSET, StatefulSet } from './types';
+import {
+  Database,
+  FINALIZER,
+  Job,
+  LABEL_INSTANCE,
+  LABEL_ROLE,
+  names,
+  PVC,
+  Reasons,
+  STATEFULSET,
+  StatefulSet,
+} from './types';
+import { KubeObject, Store, Stored } from '../../runtime';
 
 /** Stores the deletion reads. */
 export interface DeletionStores {
@@ -51,7 +62,8 @@ export interface DeletionResult {
 
 /** Data PVCs of a database in the cache. */
 export function dataPvcs(pvcs: Store<KubeObject>, namespace: string, db: string): Stored<KubeObject>[] {
-  return pvcs.byIndex('label', `${LABEL_INSTANCE}=${db}`)
+  return pvcs
+    .byIndex('label', `${LABEL_INSTANCE}=${db}`)
     .filter((p) => p.metadata.namespace === namespace && p.metadata.name.startsWith(names.dataPvcPrefix(db)));
 }
 
@@ -65,7 +77,8 @@ export function neverInitialized(db: Database, c: Pick<DeletionStores, 'jobs' | 
   const namespace = db.metadata.namespace;
   if (db.status?.currentPrimary) return false;
   if (jobState(c.jobs.get({ namespace, name: names.initJob(name) })) === 'Succeeded') return false;
-  return !c.pods.byIndex('label', `${LABEL_INSTANCE}=${name}`)
+  return !c.pods
+    .byIndex('label', `${LABEL_INSTANCE}=${name}`)
     .some((p) => p.metadata.namespace === namespace && p.metadata.labels?.[LABEL_ROLE] === 'primary');
 }
 
@@ -77,7 +90,8 @@ export async function runDeletion(a: Actions, c: DeletionStores, images: Postgre
   const snapshotName = names.finalSnapshotJob(name);
   const snapshot = a.cached(c.jobs, snapshotName);
   const state = jobState(snapshot);
-  const sts = a.cached(c.statefulsets, names.statefulSet(name)) ?? await a.getLive(STATEFULSET, names.statefulSet(name));
+  const sts =
+    a.cached(c.statefulsets, names.statefulSet(name)) ?? (await a.getLive(STATEFULSET, names.statefulSet(name)));
   const empty = state !== 'Succeeded' && !!sts && neverInitialized(db, c);
 
   if (state !== 'Succeeded' && sts && !empty) {
@@ -89,31 +103,57 @@ export async function runDeletion(a: Actions, c: DeletionStores, images: Postgre
       }
     }
     if (state === 'Failed') {
-      return { done: false, problem: { reason: Reasons.FinalSnapshotFailed, message: `final snapshot Job ${snapshotName} failed; delete it to retry` } };
+      return {
+        done: false,
+        problem: {
+          reason: Reasons.FinalSnapshotFailed,
+          message: `final snapshot Job ${snapshotName} failed; delete it to retry`,
+        },
+      };
     }
-    return { done: false, progress: { reason: 'FinalSnapshotRunning', message: `waiting for final snapshot Job ${snapshotName}` } };
+    return {
+      done: false,
+      progress: { reason: 'FinalSnapshotRunning', message: `waiting for final snapshot Job ${snapshotName}` },
+    };
   }
   if (sts) {
     a.assertControlled(sts);
     await a.removeFinalizer(sts, STATEFULSET, FINALIZER);
     const stsName = names.statefulSet(name);
-    if (!sts.metadata?.deletionTimestamp && await a.delete(STATEFULSET, stsName, sts.metadata?.uid)) {
-      a.event('Normal', Reasons.StatefulSetDeleted, empty
-        ? `deleted StatefulSet ${stsName} without a final snapshot: the database never initialized (no instance ever answered as the primary), so it holds no data`
-        : `deleted StatefulSet ${stsName} after final snapshot ${snapshotName}`, 'Delete');
+    if (!sts.metadata?.deletionTimestamp && (await a.delete(STATEFULSET, stsName, sts.metadata?.uid))) {
+      a.event(
+        'Normal',
+        Reasons.StatefulSetDeleted,
+        empty
+          ? `deleted StatefulSet ${stsName} without a final snapshot: the database never initialized (no instance ever answered as the primary), so it holds no data`
+          : `deleted StatefulSet ${stsName} after final snapshot ${snapshotName}`,
+        'Delete',
+      );
     }
   }
 
   const pvcs = dataPvcs(c.pvcs, namespace, name).filter((p) => !p.metadata.deletionTimestamp);
   if (state !== 'Succeeded' && !empty) {
     // No StatefulSet, so no snapshot could be taken: volumes left from an earlier StatefulSet stay.
-    if (pvcs.length) a.event('Warning', Reasons.VolumesRetained, `kept ${pvcs.length} data volume(s): no StatefulSet to take a final snapshot from`, 'Delete');
+    if (pvcs.length) {
+      a.event(
+        'Warning',
+        Reasons.VolumesRetained,
+        `kept ${pvcs.length} data volume(s): no StatefulSet to take a final snapshot from`,
+        'Delete',
+      );
+    }
   } else if ((db.spec.volumeRetention ?? 'Delete') === 'Delete') {
     let deleted = 0;
     for (const pvc of pvcs) if (await a.delete(PVC, pvc.metadata.name, pvc.metadata.uid)) deleted++;
     if (deleted) a.event('Normal', Reasons.VolumesDeleted, `deleted ${deleted} data volume(s)`, 'Delete');
   } else if (pvcs.length) {
-    a.event('Normal', Reasons.VolumesRetained, `kept ${pvcs.length} data volume(s) (volumeRetention: Retain)`, 'Delete');
+    a.event(
+      'Normal',
+      Reasons.VolumesRetained,
+      `kept ${pvcs.length} data volume(s) (volumeRetention: Retain)`,
+      'Delete',
+    );
   }
   return { done: true };
 }

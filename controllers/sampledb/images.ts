@@ -67,10 +67,15 @@ export class PostgresImages {
     const problems: string[] = [];
     const repository = env[ENV_POSTGRES_REPOSITORY]?.trim() || undefined;
     const byMajor: Record<number, string> = {};
-    for (const entry of (env[ENV_POSTGRES_IMAGES] ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of (env[ENV_POSTGRES_IMAGES] ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const m = /^(\d+)=(.+)$/.exec(entry);
       if (!m) {
-        problems.push(`${ENV_POSTGRES_IMAGES}: '${entry}' must look like <major>=<image>, e.g. 16=mirror.example.com/postgres:16.4`);
+        problems.push(
+          `${ENV_POSTGRES_IMAGES}: '${entry}' must look like <major>=<image>, e.g. 16=mirror.example.com/postgres:16.4`,
+        );
         continue;
       }
       byMajor[Number(m[1])] = m[2].trim();
@@ -92,13 +97,25 @@ export class PostgresImages {
   constructor(overrides: PostgresImageOverrides = {}) {
     const problems: string[] = [];
     this.repository = overrides.repository ?? 'postgres';
-    if (!isRepository(this.repository)) problems.push(`postgres repository '${this.repository}' must be an image name without tag or digest, e.g. mirror.example.com/library/postgres`);
+    if (!isRepository(this.repository)) {
+      problems.push(
+        `postgres repository '${this.repository}' must be an image name without tag or digest, e.g. mirror.example.com/library/postgres`,
+      );
+    }
     const byMajor: Record<number, string> = {};
     for (const [key, image] of Object.entries(overrides.byMajor ?? {})) {
       const major = Number(key);
-      if (!POSTGRES_IMAGES[major]) problems.push(`postgres image for major ${key}: the operator supports only majors ${Object.keys(POSTGRES_IMAGES).join(', ')}`);
-      else if (!tagOf(image)) problems.push(`postgres image for major ${key}: '${image}' must be pinned to a tag other than latest (repository:tag), e.g. mirror.example.com/postgres:${POSTGRES_IMAGES[major].split(':')[1]}`);
-      else byMajor[major] = image;
+      if (!POSTGRES_IMAGES[major]) {
+        problems.push(
+          `postgres image for major ${key}: the operator supports only majors ${Object.keys(POSTGRES_IMAGES).join(', ')}`,
+        );
+      } else if (!tagOf(image)) {
+        problems.push(
+          `postgres image for major ${key}: '${image}' must be pinned to a tag other than latest (repository:tag), e.g. mirror.example.com/postgres:${POSTGRES_IMAGES[major].split(':')[1]}`,
+        );
+      } else {
+        byMajor[major] = image;
+      }
     }
     if (problems.length) throw new ImageOverrideError(problems.join('\n'));
     this.byMajor = byMajor;
@@ -109,7 +126,9 @@ export class PostgresImages {
     const major = majorOf(version);
     const pinned = POSTGRES_IMAGES[major];
     if (!pinned) {
-      throw new UnsupportedVersionError(`PostgreSQL major version ${major} is not supported (supported: ${Object.keys(POSTGRES_IMAGES).join(', ')})`);
+      throw new UnsupportedVersionError(
+        `PostgreSQL major version ${major} is not supported (supported: ${Object.keys(POSTGRES_IMAGES).join(', ')})`,
+      );
     }
     const override = this.byMajor[major];
     if (!version.includes('.')) return override ?? `${this.repository}:${tagOf(pinned)}`;
@@ -130,5 +149,8 @@ function repositoryOf(image: string): string {
 
 /** An image name without tag or digest (a `host:port/` prefix allowed). */
 function isRepository(name: string): boolean {
-  return /^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-]{1,2}[a-z0-9]+)*)*$/.test(name) && !name.slice(name.lastIndexOf('/') + 1).includes(':');
+  return (
+    /^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-]{1,2}[a-z0-9]+)*)*$/.test(name) &&
+    !name.slice(name.lastIndexOf('/') + 1).includes(':')
+  );
 }

@@ -8,11 +8,11 @@
  * call: no connection stays open between reconciles.
  */
 import { Client } from 'pg';
-import { Stored } from '../../runtime';
-import { Credentials } from './credentials';
 import { Activity } from './anomalies';
+import { Credentials } from './credentials';
 import { isParameterName } from './tuning';
 import { LABEL_ROLE, Pod } from './types';
+import { Stored } from '../../runtime';
 
 /** One instance's PostgreSQL state. */
 export interface PgState {
@@ -71,7 +71,12 @@ export interface InstanceClient {
    * Makes the instance's `postgresql.auto.conf` hold exactly `parameters` (plus the settings in `keep`, which other
    * steps own), with ALTER SYSTEM, then reloads when anything changed. No write when it already does.
    */
-  applyParameters(ip: string, credentials: Credentials, parameters: Readonly<Record<string, string>>, keep: readonly string[]): Promise<ParametersApplied>;
+  applyParameters(
+    ip: string,
+    credentials: Credentials,
+    parameters: Readonly<Record<string, string>>,
+    keep: readonly string[],
+  ): Promise<ParametersApplied>;
   /**
    * Sessions, connections and transaction ID age on the primary (anomalies.ts). Client sessions idle in a transaction
    * for more than `idleSeconds` are listed, and terminated when `terminate`.
@@ -99,15 +104,26 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
 
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
-  constructor(private readonly timeoutMs = 3000, private readonly port = 5432) {}
+  constructor(
+    private readonly timeoutMs = 3000,
+    private readonly port = 5432,
+  ) {}
 
   private async withClient<T>(ip: string, c: Credentials, fn: (client: Client) => Promise<T>): Promise<T> {
     const client = new Client({
-      host: ip, port: this.port, user: c.username, password: c.password, database: 'postgres',
-      connectionTimeoutMillis: this.timeoutMs, statement_timeout: this.timeoutMs * 10, query_timeout: this.timeoutMs * 10,
+      host: ip,
+      port: this.port,
+      user: c.username,
+      password: c.password,
+      database: 'postgres',
+      connectionTimeoutMillis: this.timeoutMs,
+      statement_timeout: this.timeoutMs * 10,
+      query_timeout: this.timeoutMs * 10,
       application_name: 'sampledb-operator',
     });
-    client.on('error', () => { /* a dropped connection fails the pending query; nothing else to do */ });
+    client.on('error', () => {
+      /* a dropped connection fails the pending query; nothing else to do */
+    });
     await client.connect();
     try {
       return await fn(client);
@@ -144,15 +160,24 @@ export class PgInstanceClient implements InstanceClient {
     await this.withClient(ip, c, async (client) => {
       const { rows } = await client.query('select pg_is_in_recovery() as recovery');
       if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
-      if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) await client.query('checkpoint');
+      if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) {
+        await client.query('checkpoint');
+      }
     });
   }
 
-  async applyParameters(ip: string, c: Credentials, parameters: Readonly<Record<string, string>>, keep: readonly string[]): Promise<ParametersApplied> {
+  async applyParameters(
+    ip: string,
+    c: Credentials,
+    parameters: Readonly<Record<string, string>>,
+    keep: readonly string[],
+  ): Promise<ParametersApplied> {
     return this.withClient(ip, c, async (client) => {
       // What ALTER SYSTEM wrote before (the file's literal values; a standby has its own file, cloned from the primary's).
       // Rows of settings waiting for a restart carry error 'setting could not be applied': they count as written.
-      const { rows } = await client.query("select name, setting from pg_file_settings where sourcefile like '%/postgresql.auto.conf'");
+      const { rows } = await client.query(
+        "select name, setting from pg_file_settings where sourcefile like '%/postgresql.auto.conf'",
+      );
       const written = new Map<string, string>(rows.map((r: { name: string; setting: string }) => [r.name, r.setting]));
       const changed: string[] = [];
       let error: string | undefined;
@@ -166,10 +191,14 @@ export class PgInstanceClient implements InstanceClient {
         }
       };
       for (const [name, value] of Object.entries(parameters)) {
-        if (isParameterName(name) && written.get(name) !== value) await run(name, "select format('ALTER SYSTEM SET %s = %L', $1::text, $2::text) as sql", [name, value]);
+        if (isParameterName(name) && written.get(name) !== value) {
+          await run(name, "select format('ALTER SYSTEM SET %s = %L', $1::text, $2::text) as sql", [name, value]);
+        }
       }
       for (const name of written.keys()) {
-        if (!(name in parameters) && !keep.includes(name) && isParameterName(name)) await run(name, "select format('ALTER SYSTEM RESET %s', $1::text) as sql", [name]);
+        if (!(name in parameters) && !keep.includes(name) && isParameterName(name)) {
+          await run(name, "select format('ALTER SYSTEM RESET %s', $1::text) as sql", [name]);
+        }
       }
       if (changed.length) await client.query('select pg_reload_conf()');
       return { changed, ...(error ? { error } : {}) };
@@ -178,18 +207,32 @@ export class PgInstanceClient implements InstanceClient {
 
   async activity(ip: string, c: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity> {
     return this.withClient(ip, c, async (client) => {
-      const clients = "backend_type = 'client backend' and pid <> pg_backend_pid() and application_name <> 'sampledb-operator'";
-      const { rows: [row] } = await client.query(`select
+      const clients =
+        "backend_type = 'client backend' and pid <> pg_backend_pid() and application_name <> 'sampledb-operator'";
+      const {
+        rows: [row],
+      } = await client.query(`select
         coalesce((select max(extract(epoch from now() - xact_start)) from pg_stat_activity where ${clients} and xact_start is not null), 0)::float8 as longest,
         (select count(*) from pg_stat_activity where backend_type = 'client backend')::int as connections,
         current_setting('max_connections')::int as max_connections,
         (select max(age(datfrozenxid)) from pg_database)::bigint::text as xid_age`);
-      const { rows: idle } = await client.query(`select pid, usename as user, application_name as application, extract(epoch from now() - state_change)::float8 as seconds
-        from pg_stat_activity where ${clients} and state like 'idle in transaction%' and now() - state_change > make_interval(secs => $1)`, [idleSeconds]);
+      const { rows: idle } = await client.query(
+        `select pid, usename as user, application_name as application, extract(epoch from now() - state_change)::float8 as seconds
+        from pg_stat_activity where ${clients} and state like 'idle in transaction%' and now() - state_change > make_interval(secs => $1)`,
+        [idleSeconds],
+      );
       if (terminate) for (const r of idle) await client.query('select pg_terminate_backend($1)', [r.pid]);
       return {
-        longestTransactionSeconds: Number(row.longest), connections: row.connections, maxConnections: row.max_connections, xidAge: Number(row.xid_age),
-        idleInTransaction: idle.map((r: { pid: number; user: string; application: string; seconds: number }) => ({ pid: r.pid, user: r.user, application: r.application, seconds: Math.round(r.seconds) })),
+        longestTransactionSeconds: Number(row.longest),
+        connections: row.connections,
+        maxConnections: row.max_connections,
+        xidAge: Number(row.xid_age),
+        idleInTransaction: idle.map((r: { pid: number; user: string; application: string; seconds: number }) => ({
+          pid: r.pid,
+          user: r.user,
+          application: r.application,
+          seconds: Math.round(r.seconds),
+        })),
         terminated: terminate && idle.length > 0,
       };
     });
@@ -199,12 +242,18 @@ export class PgInstanceClient implements InstanceClient {
     await this.withClient(ip, c, async (client) => {
       const role = await client.query('select 1 from pg_roles where rolname = $1', [c.replicationUsername]);
       if (role.rowCount === 0) {
-        const { rows } = await client.query("select format('CREATE ROLE %I WITH REPLICATION LOGIN PASSWORD %L', $1::text, $2::text) as sql", [c.replicationUsername, c.replicationPassword]);
+        const { rows } = await client.query(
+          "select format('CREATE ROLE %I WITH REPLICATION LOGIN PASSWORD %L', $1::text, $2::text) as sql",
+          [c.replicationUsername, c.replicationPassword],
+        );
         await client.query(rows[0].sql);
       }
       const current = (await client.query("select current_setting('synchronous_standby_names') as v")).rows[0].v;
       if (current !== synchronousStandbyNames) {
-        const { rows } = await client.query("select format('ALTER SYSTEM SET synchronous_standby_names = %L', $1::text) as sql", [synchronousStandbyNames]);
+        const { rows } = await client.query(
+          "select format('ALTER SYSTEM SET synchronous_standby_names = %L', $1::text) as sql",
+          [synchronousStandbyNames],
+        );
         await client.query(rows[0].sql);
         await client.query('select pg_reload_conf()');
       }
@@ -220,7 +269,11 @@ export function podReady(pod: Pod | undefined): boolean {
 
 /** Instances 0..count-1 (and any pod beyond, still terminating), probed in parallel. */
 export async function observeInstances(
-  dbName: string, pods: readonly Stored<Pod>[], count: number, client: InstanceClient, credentials: Credentials | undefined,
+  dbName: string,
+  pods: readonly Stored<Pod>[],
+  count: number,
+  client: InstanceClient,
+  credentials: Credentials | undefined,
 ): Promise<Instance[]> {
   const byName = new Map(pods.map((p) => [p.metadata.name, p]));
   const ordinals = new Set<number>();
@@ -229,21 +282,25 @@ export async function observeInstances(
     const m = new RegExp(`^${dbName}-(\\d+)$`).exec(p.metadata.name);
     if (m) ordinals.add(Number(m[1]));
   }
-  return Promise.all([...ordinals].sort((a, b) => a - b).map(async (ordinal) => {
-    const name = `${dbName}-${ordinal}`;
-    const pod = byName.get(name);
-    const ip = pod?.status?.podIP;
-    const running = !!pod && !pod.metadata.deletionTimestamp;
-    return {
-      name,
-      ordinal,
-      pod,
-      ready: podReady(pod),
-      terminating: !!pod?.metadata.deletionTimestamp,
-      createdAt: pod?.metadata.creationTimestamp,
-      ip,
-      labelRole: pod?.metadata.labels?.[LABEL_ROLE],
-      pg: running && ip && credentials ? await client.state(ip, credentials) : undefined,
-    };
-  }));
+  return Promise.all(
+    [...ordinals]
+      .sort((a, b) => a - b)
+      .map(async (ordinal) => {
+        const name = `${dbName}-${ordinal}`;
+        const pod = byName.get(name);
+        const ip = pod?.status?.podIP;
+        const running = !!pod && !pod.metadata.deletionTimestamp;
+        return {
+          name,
+          ordinal,
+          pod,
+          ready: podReady(pod),
+          terminating: !!pod?.metadata.deletionTimestamp,
+          createdAt: pod?.metadata.creationTimestamp,
+          ip,
+          labelRole: pod?.metadata.labels?.[LABEL_ROLE],
+          pg: running && ip && credentials ? await client.state(ip, credentials) : undefined,
+        };
+      }),
+  );
 }

@@ -7,11 +7,18 @@
  * Flags and environment are the runtime's shared ones (runtime/cli.ts). Logs never carry
  * credentials: the controller logs keys and reasons, never object contents.
  */
-import { ControllerBinary, conversionBinary, Manager, parseManagerFlags, runControllerBinary, startControllerBinary } from '../../runtime';
 import { SAMPLEDB_CONTRACT } from './contract';
 import { setupSampleDbController } from './controller';
 import { SAMPLEDB_CONVERSION } from './conversion';
 import { SAMPLEDB } from './types';
+import {
+  ControllerBinary,
+  conversionBinary,
+  Manager,
+  parseManagerFlags,
+  runControllerBinary,
+  startControllerBinary,
+} from '../../runtime';
 
 /** v1 (0.1.0) ↔ v2 through the operator's webhook; the leader migrates v1-stored objects to v2. */
 const CONVERSION = conversionBinary([{ conversion: SAMPLEDB_CONVERSION, resource: SAMPLEDB }]);

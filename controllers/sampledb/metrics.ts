@@ -25,21 +25,50 @@ export class SampleDbMetrics {
   readonly xidAge: prom.Gauge<'namespace' | 'name'>;
 
   constructor(registry: prom.Registry) {
-    const g = (name: string, help: string) => new prom.Gauge({ name, help, labelNames: ['namespace', 'name'], registers: [registry] });
+    const g = (name: string, help: string) =>
+      new prom.Gauge({ name, help, labelNames: ['namespace', 'name'], registers: [registry] });
     this.desiredReplicas = g('sampledb_replicas_desired', 'spec.replicas of the SampleDB');
     this.readyReplicas = g('sampledb_replicas_ready', 'Ready pods of the SampleDB StatefulSet');
     this.backupFailed = g('sampledb_backup_failed', '1 if the most recent finished backup Job of the SampleDB failed');
-    this.lastBackupTimestamp = g('sampledb_backup_last_success_timestamp_seconds', 'Completion time of the most recent successful backup');
+    this.lastBackupTimestamp = g(
+      'sampledb_backup_last_success_timestamp_seconds',
+      'Completion time of the most recent successful backup',
+    );
     this.degraded = g('sampledb_degraded', '1 if the SampleDB has condition Degraded=True');
-    this.restartPending = g('sampledb_parameters_restart_pending', 'Instances of the SampleDB whose PostgreSQL needs a restart to run the applied settings');
-    this.volumeUsedBytes = g('sampledb_volume_used_bytes', 'Bytes of the data volume the database uses (its databases and WAL, as PostgreSQL reports them; the largest over the instances)');
-    this.volumeCapacityBytes = g('sampledb_volume_capacity_bytes', 'Capacity of the smallest data volume claim of the SampleDB');
-    this.anomaly = new prom.Gauge({ name: 'sampledb_anomaly', help: '1 while the signal is anomalous (the condition of the same signal is True; spec.anomalies)', labelNames: ['namespace', 'name', 'signal'], registers: [registry] });
-    this.replicationLagBytes = new prom.Gauge({ name: 'sampledb_replication_lag_bytes', help: 'WAL bytes the primary has that the standby has not replayed', labelNames: ['namespace', 'name', 'instance'], registers: [registry] });
-    this.longestTransactionSeconds = g('sampledb_longest_transaction_seconds', 'Age of the oldest open client transaction on the primary');
+    this.restartPending = g(
+      'sampledb_parameters_restart_pending',
+      'Instances of the SampleDB whose PostgreSQL needs a restart to run the applied settings',
+    );
+    this.volumeUsedBytes = g(
+      'sampledb_volume_used_bytes',
+      'Bytes of the data volume the database uses (its databases and WAL, as PostgreSQL reports them; the largest over the instances)',
+    );
+    this.volumeCapacityBytes = g(
+      'sampledb_volume_capacity_bytes',
+      'Capacity of the smallest data volume claim of the SampleDB',
+    );
+    this.anomaly = new prom.Gauge({
+      name: 'sampledb_anomaly',
+      help: '1 while the signal is anomalous (the condition of the same signal is True; spec.anomalies)',
+      labelNames: ['namespace', 'name', 'signal'],
+      registers: [registry],
+    });
+    this.replicationLagBytes = new prom.Gauge({
+      name: 'sampledb_replication_lag_bytes',
+      help: 'WAL bytes the primary has that the standby has not replayed',
+      labelNames: ['namespace', 'name', 'instance'],
+      registers: [registry],
+    });
+    this.longestTransactionSeconds = g(
+      'sampledb_longest_transaction_seconds',
+      'Age of the oldest open client transaction on the primary',
+    );
     this.connections = g('sampledb_connections', 'Client connections on the primary');
     this.maxConnections = g('sampledb_max_connections', 'max_connections of the primary');
-    this.xidAge = g('sampledb_xid_age', 'Largest transaction ID age (age(datfrozenxid)) over the databases; wraparound at 2^31');
+    this.xidAge = g(
+      'sampledb_xid_age',
+      'Largest transaction ID age (age(datfrozenxid)) over the databases; wraparound at 2^31',
+    );
     this.autopilotActions = new prom.Counter({
       name: 'sampledb_autopilot_actions_total',
       help: 'Automatic actions the operator took on the SampleDB, by action (ParametersApplied, InstanceRestarted, RestartSwitchover, ...)',
@@ -49,7 +78,18 @@ export class SampleDbMetrics {
   }
 
   /** Records one database. */
-  set(namespace: string, name: string, v: { desired: number; ready: number; backupFailed: boolean; lastBackup?: string; degraded: boolean; restartPending?: number }): void {
+  set(
+    namespace: string,
+    name: string,
+    v: {
+      desired: number;
+      ready: number;
+      backupFailed: boolean;
+      lastBackup?: string;
+      degraded: boolean;
+      restartPending?: number;
+    },
+  ): void {
     const l = { namespace, name };
     this.desiredReplicas.set(l, v.desired);
     this.readyReplicas.set(l, v.ready);
@@ -71,7 +111,13 @@ export class SampleDbMetrics {
   }
 
   /** Records the anomaly signals and the measurements behind them. */
-  anomalies(namespace: string, name: string, signals: readonly { signal: string; active: boolean }[], lags: readonly { name: string; lagBytes?: number }[], activity: Activity | undefined): void {
+  anomalies(
+    namespace: string,
+    name: string,
+    signals: readonly { signal: string; active: boolean }[],
+    lags: readonly { name: string; lagBytes?: number }[],
+    activity: Activity | undefined,
+  ): void {
     const l = { namespace, name };
     for (const s of signals) this.anomaly.set({ ...l, signal: s.signal }, s.active ? 1 : 0);
     for (const i of lags) this.replicationLagBytes.set({ ...l, instance: i.name }, i.lagBytes ?? 0);
@@ -84,9 +130,34 @@ export class SampleDbMetrics {
 
   /** Forgets a deleted database. */
   forget(namespace: string, name: string): void {
-    for (const g of [this.desiredReplicas, this.readyReplicas, this.backupFailed, this.lastBackupTimestamp, this.degraded, this.restartPending, this.volumeUsedBytes, this.volumeCapacityBytes, this.longestTransactionSeconds, this.connections, this.maxConnections, this.xidAge]) g.remove({ namespace, name });
+    for (const g of [
+      this.desiredReplicas,
+      this.readyReplicas,
+      this.backupFailed,
+      this.lastBackupTimestamp,
+      this.degraded,
+      this.restartPending,
+      this.volumeUsedBytes,
+      this.volumeCapacityBytes,
+      this.longestTransactionSeconds,
+      this.connections,
+      this.maxConnections,
+      this.xidAge,
+    ]) {
+      g.remove({ namespace, name });
+    }
     for (const signal of SIGNALS) this.anomaly.remove({ namespace, name, signal });
-    for (let i = 0; i < MAX_INSTANCES; i++) this.replicationLagBytes.remove({ namespace, name, instance: `${name}-${i}` });
-    for (const action of ['ParametersApplied', 'InstanceRestarted', 'RestartSwitchover', 'VolumeGrown', 'SessionsTerminated']) this.autopilotActions.remove({ namespace, name, action });
+    for (let i = 0; i < MAX_INSTANCES; i++) {
+      this.replicationLagBytes.remove({ namespace, name, instance: `${name}-${i}` });
+    }
+    for (const action of [
+      'ParametersApplied',
+      'InstanceRestarted',
+      'RestartSwitchover',
+      'VolumeGrown',
+      'SessionsTerminated',
+    ]) {
+      this.autopilotActions.remove({ namespace, name, action });
+    }
   }
 }

@@ -2,8 +2,8 @@
  * Pod pieces shared by the StatefulSet and the Jobs: Pod Security "restricted" contexts for the
  * official image's `postgres` user (uid 999), credentials from the Secret, and the Job shape.
  */
-import { controllerReference } from '../../runtime';
 import { Database, Desired, Job, labels, names } from './types';
+import { controllerReference } from '../../runtime';
 
 /** uid/gid of `postgres` in the official image. */
 export const POSTGRES_UID = 999;
@@ -11,12 +11,23 @@ export const POSTGRES_PORT = 5432;
 
 /** Pod-level security context (restricted). */
 export function podSecurityContext(): Record<string, unknown> {
-  return { runAsNonRoot: true, runAsUser: POSTGRES_UID, runAsGroup: POSTGRES_UID, fsGroup: POSTGRES_UID, seccompProfile: { type: 'RuntimeDefault' } };
+  return {
+    runAsNonRoot: true,
+    runAsUser: POSTGRES_UID,
+    runAsGroup: POSTGRES_UID,
+    fsGroup: POSTGRES_UID,
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
 }
 
 /** Container-level security context (restricted, read-only root filesystem). */
 export function containerSecurityContext(): Record<string, unknown> {
-  return { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } };
+  return {
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    runAsNonRoot: true,
+    capabilities: { drop: ['ALL'] },
+  };
 }
 
 function secretEnv(db: Database, name: string, key: string): Record<string, unknown> {
@@ -26,8 +37,11 @@ function secretEnv(db: Database, name: string, key: string): Record<string, unkn
 /** Server-side credentials (the official image's POSTGRES_* variables, and the replication user). */
 export function serverCredentialEnv(db: Database): Record<string, unknown>[] {
   return [
-    secretEnv(db, 'POSTGRES_USER', 'username'), secretEnv(db, 'POSTGRES_PASSWORD', 'password'), secretEnv(db, 'POSTGRES_DB', 'database'),
-    secretEnv(db, 'REPLICATION_USER', 'replicationUsername'), secretEnv(db, 'REPLICATION_PASSWORD', 'replicationPassword'),
+    secretEnv(db, 'POSTGRES_USER', 'username'),
+    secretEnv(db, 'POSTGRES_PASSWORD', 'password'),
+    secretEnv(db, 'POSTGRES_DB', 'database'),
+    secretEnv(db, 'REPLICATION_USER', 'replicationUsername'),
+    secretEnv(db, 'REPLICATION_PASSWORD', 'replicationPassword'),
   ];
 }
 
@@ -71,22 +85,26 @@ export function jobPodTemplate(db: Database, o: JobSpecOptions): Record<string, 
     const other = typeof o.backupVolume === 'string' && o.backupVolume !== names.backupPvc(db.metadata.name);
     const claimName = typeof o.backupVolume === 'string' ? o.backupVolume : names.backupPvc(db.metadata.name);
     volumes.push({ name: 'backups', persistentVolumeClaim: other ? { claimName, readOnly: true } : { claimName } });
-    mounts.push(other ? { name: 'backups', mountPath: '/backups', readOnly: true } : { name: 'backups', mountPath: '/backups' });
+    mounts.push(
+      other ? { name: 'backups', mountPath: '/backups', readOnly: true } : { name: 'backups', mountPath: '/backups' },
+    );
   }
   return {
     metadata: { labels: labels(db, o.component, o.extraLabels) },
     spec: {
       restartPolicy: 'Never',
       securityContext: podSecurityContext(),
-      containers: [{
-        name: o.component,
-        image: o.image,
-        command: ['/bin/sh', '-c', o.script],
-        env: [...clientEnv(db), ...(o.env ?? [])],
-        securityContext: containerSecurityContext(),
-        resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '256Mi' } },
-        volumeMounts: mounts,
-      }],
+      containers: [
+        {
+          name: o.component,
+          image: o.image,
+          command: ['/bin/sh', '-c', o.script],
+          env: [...clientEnv(db), ...(o.env ?? [])],
+          securityContext: containerSecurityContext(),
+          resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '256Mi' } },
+          volumeMounts: mounts,
+        },
+      ],
       volumes,
     },
   };
@@ -125,12 +143,16 @@ export function jobState(job: Job | undefined): JobState {
 export function jobFinishedAt(job: Job): string | undefined {
   const status = job.status ?? {};
   if (status.completionTime) return status.completionTime;
-  return (status.conditions ?? []).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.lastTransitionTime;
+  return (status.conditions ?? []).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')
+    ?.lastTransitionTime;
 }
 
 /** A DNS-label-safe Job name: truncated with a stable hash suffix when too long. */
 export function jobName(...parts: string[]): string {
-  const raw = parts.join('-').toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  const raw = parts
+    .join('-')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-');
   if (raw.length <= 63) return raw;
   let h = 0;
   for (const ch of raw) h = (h * 31 + ch.charCodeAt(0)) >>> 0;

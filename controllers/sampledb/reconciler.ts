@@ -18,33 +18,51 @@
  * that this SampleDB does not control is never touched (`ResourceExists`, Degraded, retried).
  * Credentials never appear in status, events or logs.
  */
-import {
-  KubeClient, KubeObject, Reconciler, Request, Result, Store, Stored, updateStatus,
-} from '../../runtime';
 import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
+import { Activity, anomalySettings, evaluateAnomalies } from './anomalies';
+import { DEFAULT_TRIGGER_PERCENT, GrowthPlan, planGrowth, toMi } from './autogrow';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
 import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials, secretData } from './credentials';
 import { dataPvcs, runDeletion } from './deletion';
 import { PostgresImages } from './images';
 import { initJob } from './init-job';
+import { Instance, InstanceClient, observeInstances, PgInstanceClient } from './instances';
 import { SampleDbMetrics } from './metrics';
 import { jobFinishedAt, jobState } from './pods';
-import { LABEL_RESTORE_FROM, RestoreSource, restoreJob, restoreJobName, restoreSourceOf } from './restore';
-import { Instance, InstanceClient, observeInstances, PgInstanceClient } from './instances';
 import { autoRestart, reconcileReplication, ReplicationStatus } from './replication';
 import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
+import { LABEL_RESTORE_FROM, RestoreSource, restoreJob, restoreJobName, restoreSourceOf } from './restore';
 import { clientService, headlessService, primaryService, replicaService } from './services';
 import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
-import { Activity, anomalySettings, evaluateAnomalies } from './anomalies';
 import { AnomalyObservation, computeStatus, Observation, Problem, Progress, TuningObservation } from './status';
 import { desiredParameters, OPERATOR_WRITTEN_PARAMETERS, quantityBytes, tuningMemory } from './tuning';
-import { DEFAULT_TRIGGER_PERCENT, GrowthPlan, planGrowth, toMi } from './autogrow';
 import {
-  ANNOTATION_UPGRADE_RESTORE, CRONJOB, Database, databaseOf, FINALIZER, Job, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_NAME, LABEL_ROLE, names, Pod, POD, PVC, Reasons,
-  SAMPLEDB, SampleDB, SampleDBStatus, SECRET, SERVICE, STATEFULSET, StatefulSet,
+  ANNOTATION_UPGRADE_RESTORE,
+  CRONJOB,
+  Database,
+  databaseOf,
+  FINALIZER,
+  Job,
+  LABEL_COMPONENT,
+  LABEL_INSTANCE,
+  LABEL_NAME,
+  LABEL_ROLE,
+  names,
+  Pod,
+  POD,
+  PVC,
+  Reasons,
+  SAMPLEDB,
+  SampleDB,
+  SampleDBStatus,
+  SECRET,
+  SERVICE,
+  STATEFULSET,
+  StatefulSet,
 } from './types';
 import { planVersion } from './upgrade';
 import { UnsupportedVersionError } from './versions';
+import { KubeClient, KubeObject, Reconciler, Request, Result, Store, Stored, updateStatus } from '../../runtime';
 
 /** Typed, read-only stores of the informers the reconciler reads. */
 export interface SampleDbStores {
@@ -102,8 +120,12 @@ export const MAX_NAME_LENGTH = 40;
  * up to 15 characters), or undefined.
  */
 export function checkName(name: string): string | undefined {
-  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) return `name '${name}' must start with a letter and contain only lowercase letters, digits and '-' (it names Services)`;
-  if (name.length > MAX_NAME_LENGTH) return `name '${name}' is longer than ${MAX_NAME_LENGTH} characters (derived object names would exceed Kubernetes limits)`;
+  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+    return `name '${name}' must start with a letter and contain only lowercase letters, digits and '-' (it names Services)`;
+  }
+  if (name.length > MAX_NAME_LENGTH) {
+    return `name '${name}' is longer than ${MAX_NAME_LENGTH} characters (derived object names would exceed Kubernetes limits)`;
+  }
   return undefined;
 }
 
@@ -139,7 +161,20 @@ export class SampleDbReconciler implements Reconciler {
     } catch (err) {
       if (err instanceof ResourceExistsError) {
         a.event('Warning', Reasons.ResourceExists, err.message);
-        await this.writeStatus(db, this.observe(db, { initialized: false, upgrading: false, restoring: false, progress: [], problems: [{ reason: Reasons.ResourceExists, message: err.message }] }, false));
+        await this.writeStatus(
+          db,
+          this.observe(
+            db,
+            {
+              initialized: false,
+              upgrading: false,
+              restoring: false,
+              progress: [],
+              problems: [{ reason: Reasons.ResourceExists, message: err.message }],
+            },
+            false,
+          ),
+        );
       }
       throw err;
     }
@@ -171,7 +206,11 @@ export class SampleDbReconciler implements Reconciler {
       if (await a.apply(c.services, svc, SERVICE)) servicesChanged = true;
     }
     if (servicesChanged) {
-      a.event('Normal', Reasons.ServicesApplied, `applied Services ${[names.headlessService(name), names.clientService(name), names.primaryService(name), names.replicaService(name)].join(', ')}`);
+      a.event(
+        'Normal',
+        Reasons.ServicesApplied,
+        `applied Services ${[names.headlessService(name), names.clientService(name), names.primaryService(name), names.replicaService(name)].join(', ')}`,
+      );
     }
     await this.ensureBackupVolume(a);
 
@@ -181,57 +220,116 @@ export class SampleDbReconciler implements Reconciler {
     if (before?.metadata?.deletionTimestamp) {
       // Deleted by hand: let it go (its volumes are retained) and recreate it once it is gone.
       await a.removeFinalizer(before, STATEFULSET, FINALIZER);
-      a.event('Warning', Reasons.StatefulSetUpdated, `StatefulSet ${name} is being deleted outside the SampleDB lifecycle; it will be recreated on its volumes`);
+      a.event(
+        'Warning',
+        Reasons.StatefulSetUpdated,
+        `StatefulSet ${name} is being deleted outside the SampleDB lifecycle; it will be recreated on its volumes`,
+      );
       findings.statefulSet = before;
       await this.finish(a, findings);
       return;
     }
     const plan = planVersion(db, before, runningVersion(before), (job) => jobState(a.cached(c.jobs, job)));
     if (plan.preUpgradeBackup && jobState(a.cached(c.jobs, plan.preUpgradeBackup.name)) === 'Missing') {
-      if (await a.create(c.jobs, backupJob(db, plan.preUpgradeBackup.name, 'PreUpgrade', this.images.imageFor(plan.preUpgradeBackup.version)))) {
-        a.event('Normal', Reasons.PreUpgradeBackupStarted, `created pre-upgrade backup Job ${plan.preUpgradeBackup.name} (${plan.from} → ${db.spec.version})`, 'Upgrade');
+      if (
+        await a.create(
+          c.jobs,
+          backupJob(db, plan.preUpgradeBackup.name, 'PreUpgrade', this.images.imageFor(plan.preUpgradeBackup.version)),
+        )
+      ) {
+        a.event(
+          'Normal',
+          Reasons.PreUpgradeBackupStarted,
+          `created pre-upgrade backup Job ${plan.preUpgradeBackup.name} (${plan.from} → ${db.spec.version})`,
+          'Upgrade',
+        );
       }
     }
     if (plan.state === 'DowngradeRefused') {
-      findings.problems.push({ reason: Reasons.DowngradeRefused, message: `refusing to downgrade from ${plan.from} to ${db.spec.version}; still running ${plan.from}` });
+      findings.problems.push({
+        reason: Reasons.DowngradeRefused,
+        message: `refusing to downgrade from ${plan.from} to ${db.spec.version}; still running ${plan.from}`,
+      });
     } else if (plan.state === 'BackupFailed') {
-      findings.problems.push({ reason: Reasons.PreUpgradeBackupFailed, message: `pre-upgrade backup Job ${plan.preUpgradeBackup?.name} failed; still running ${plan.from} (delete the Job to retry)` });
+      findings.problems.push({
+        reason: Reasons.PreUpgradeBackupFailed,
+        message: `pre-upgrade backup Job ${plan.preUpgradeBackup?.name} failed; still running ${plan.from} (delete the Job to retry)`,
+      });
     } else if (plan.state === 'BackingUp') {
-      findings.progress.push({ reason: 'PreUpgradeBackupRunning', message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup?.name} before upgrading ${plan.from} → ${db.spec.version}` });
+      findings.progress.push({
+        reason: 'PreUpgradeBackupRunning',
+        message: `waiting for pre-upgrade backup Job ${plan.preUpgradeBackup?.name} before upgrading ${plan.from} → ${db.spec.version}`,
+      });
     } else if (plan.state === 'Shrinking') {
-      findings.progress.push({ reason: 'UpgradeShrinking', message: `major upgrade ${plan.from} → ${db.spec.version}: running the primary alone on ${names.pod(name, 0)} before it moves to a new data directory; standbys re-clone afterwards` });
+      findings.progress.push({
+        reason: 'UpgradeShrinking',
+        message: `major upgrade ${plan.from} → ${db.spec.version}: running the primary alone on ${names.pod(name, 0)} before it moves to a new data directory; standbys re-clone afterwards`,
+      });
     }
     // Instances to run now: spec.replicas, or the primary alone while a major upgrade is in flight.
     const wanted = plan.instances ?? db.spec.replicas ?? 1;
     const image = this.images.imageFor(plan.statefulSetVersion);
     const replicas = podsToKeep(db, wanted);
-    const desired = desiredStatefulSet(db, { version: plan.statefulSetVersion, image, upgradeRestoreFrom: plan.upgradeRestoreFrom, replicas });
+    const desired = desiredStatefulSet(db, {
+      version: plan.statefulSetVersion,
+      image,
+      upgradeRestoreFrom: plan.upgradeRestoreFrom,
+      replicas,
+    });
     if (await a.apply(c.statefulsets, desired, STATEFULSET)) {
       const want = replicas;
-      if (!before) a.event('Normal', Reasons.StatefulSetCreated, `created StatefulSet ${name} running ${plan.statefulSetVersion} with ${want} replica(s)`, 'Create');
-      else if (runningVersion(before) !== plan.statefulSetVersion) a.event('Normal', Reasons.UpgradeStarted, `rolling StatefulSet ${name} from ${runningVersion(before)} to ${plan.statefulSetVersion}`, 'Upgrade');
-      else if (before.spec?.replicas !== want) a.event('Normal', Reasons.Scaled, `scaled StatefulSet ${name} to ${want} replica(s)`, 'Scale');
-      else a.event('Normal', Reasons.StatefulSetUpdated, `applied StatefulSet ${name} (reverted drift or applied a spec change)`);
+      if (!before) {
+        a.event(
+          'Normal',
+          Reasons.StatefulSetCreated,
+          `created StatefulSet ${name} running ${plan.statefulSetVersion} with ${want} replica(s)`,
+          'Create',
+        );
+      } else if (runningVersion(before) !== plan.statefulSetVersion) {
+        a.event(
+          'Normal',
+          Reasons.UpgradeStarted,
+          `rolling StatefulSet ${name} from ${runningVersion(before)} to ${plan.statefulSetVersion}`,
+          'Upgrade',
+        );
+      } else if (before.spec?.replicas !== want) {
+        a.event('Normal', Reasons.Scaled, `scaled StatefulSet ${name} to ${want} replica(s)`, 'Scale');
+      } else {
+        a.event(
+          'Normal',
+          Reasons.StatefulSetUpdated,
+          `applied StatefulSet ${name} (reverted drift or applied a spec change)`,
+        );
+      }
     }
     const sts = a.cached(c.statefulsets, names.statefulSet(name));
     findings.statefulSet = sts;
     const counts = statefulSetCounts(sts);
     const want = db.spec.replicas ?? 1;
     if (plan.state === 'BackingUp' || plan.state === 'Shrinking' || plan.state === 'Rolling') findings.upgrading = true;
-    if (sts && !counts.settled) findings.progress.push({ reason: 'RollingUpdate', message: `StatefulSet ${name} is rolling out` });
-    else if (counts.ready < want || counts.replicas !== want) findings.progress.push({ reason: 'WaitingForReplicas', message: `${counts.ready}/${want} replicas ready` });
+    if (sts && !counts.settled) {
+      findings.progress.push({ reason: 'RollingUpdate', message: `StatefulSet ${name} is rolling out` });
+    } else if (counts.ready < want || counts.replicas !== want) {
+      findings.progress.push({ reason: 'WaitingForReplicas', message: `${counts.ready}/${want} replicas ready` });
+    }
 
     // Init Job, once the StatefulSet exists.
     if (sts) {
       const init = a.cached(c.jobs, names.initJob(name));
       a.assertControlled(init);
-      if (!init && await a.create(c.jobs, initJob(db, image))) {
+      if (!init && (await a.create(c.jobs, initJob(db, image)))) {
         a.event('Normal', Reasons.InitJobCreated, `created init Job ${names.initJob(name)}`, 'Create');
       }
       const initState = jobState(a.cached(c.jobs, names.initJob(name)));
       findings.initialized = initState === 'Succeeded';
-      if (initState === 'Failed') findings.problems.push({ reason: Reasons.InitFailed, message: `init Job ${names.initJob(name)} failed (delete it to retry)` });
-      else if (!findings.initialized) findings.progress.unshift({ reason: 'Initializing', message: `waiting for init Job ${names.initJob(name)}` });
+      if (initState === 'Failed') {
+        findings.problems.push({
+          reason: Reasons.InitFailed,
+          message: `init Job ${names.initJob(name)} failed (delete it to retry)`,
+        });
+      } else if (!findings.initialized) {
+        findings.progress.unshift({ reason: 'Initializing', message: `waiting for init Job ${names.initJob(name)}` });
+      }
     }
 
     if (sts) await this.ensureReplication(a, findings, credentials, wanted);
@@ -244,11 +342,23 @@ export class SampleDbReconciler implements Reconciler {
   }
 
   /** Roles, failover and switchover (replication.ts) over the database's pods. */
-  private async ensureReplication(a: Actions, f: Findings, credentials: Credentials | undefined, wanted: number): Promise<void> {
+  private async ensureReplication(
+    a: Actions,
+    f: Findings,
+    credentials: Credentials | undefined,
+    wanted: number,
+  ): Promise<void> {
     const c = this.deps.stores;
     const db = a.db;
     const name = db.metadata.name;
-    const pods = c.pods.list(db.metadata.namespace).filter((p) => p.metadata.labels?.[LABEL_INSTANCE] === name && p.metadata.labels?.[LABEL_NAME] === 'sampledb' && p.metadata.labels?.[LABEL_COMPONENT] === 'database');
+    const pods = c.pods
+      .list(db.metadata.namespace)
+      .filter(
+        (p) =>
+          p.metadata.labels?.[LABEL_INSTANCE] === name &&
+          p.metadata.labels?.[LABEL_NAME] === 'sampledb' &&
+          p.metadata.labels?.[LABEL_COMPONENT] === 'database',
+      );
     const instances = await observeInstances(name, pods, podsToKeep(db, wanted), this.instances, credentials);
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
     f.tuning = await this.ensureParameters(a, instances, credentials);
@@ -260,22 +370,41 @@ export class SampleDbReconciler implements Reconciler {
       this.deps.assertLeader?.(`SQL on instance ${i.name}`);
       if (i.ip && credentials) await fn(i.ip, credentials);
     };
-    const result = await reconcileReplication(db, instances, live, {
-      setRole: async (i, role) => {
-        await a.mergePatch(POD, i.name, { metadata: { labels: { [LABEL_ROLE]: role ?? null } } });
+    const result = await reconcileReplication(
+      db,
+      instances,
+      live,
+      {
+        setRole: async (i, role) => {
+          await a.mergePatch(POD, i.name, { metadata: { labels: { [LABEL_ROLE]: role ?? null } } });
+        },
+        deletePod: async (i, gracePeriodSeconds) => {
+          await a.delete(POD, i.name, i.pod?.metadata.uid, gracePeriodSeconds);
+        },
+        promote: (i) => onInstance(i, (ip, cr) => this.instances.promote(ip, cr)),
+        configurePrimary: (i, sync) =>
+          onInstance(i, (ip, cr) => this.instances.configurePrimary(ip, cr, sync)).catch(() => undefined),
+        persist: async (state) => {
+          const fresh = this.latest(db);
+          await this.writeStatus(fresh, withReplicationStatus(fresh.status ?? {}, state));
+        },
+        event: (type, reason, note) => {
+          a.event(type, reason, note, 'Replication');
+          if (
+            reason === Reasons.InstanceRestarted ||
+            (reason === Reasons.SwitchoverStarted && note.includes('pending restart'))
+          ) {
+            this.deps.metrics?.action(
+              db.metadata.namespace,
+              db.metadata.name,
+              reason === Reasons.InstanceRestarted ? Reasons.InstanceRestarted : 'RestartSwitchover',
+            );
+          }
+        },
       },
-      deletePod: async (i, gracePeriodSeconds) => { await a.delete(POD, i.name, i.pod?.metadata.uid, gracePeriodSeconds); },
-      promote: (i) => onInstance(i, (ip, cr) => this.instances.promote(ip, cr)),
-      configurePrimary: (i, sync) => onInstance(i, (ip, cr) => this.instances.configurePrimary(ip, cr, sync)).catch(() => undefined),
-      persist: async (state) => {
-        const fresh = this.latest(db);
-        await this.writeStatus(fresh, withReplicationStatus(fresh.status ?? {}, state));
-      },
-      event: (type, reason, note) => {
-        a.event(type, reason, note, 'Replication');
-        if (reason === Reasons.InstanceRestarted || (reason === Reasons.SwitchoverStarted && note.includes('pending restart'))) this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, reason === Reasons.InstanceRestarted ? Reasons.InstanceRestarted : 'RestartSwitchover');
-      },
-    }, new Date(), wanted);
+      new Date(),
+      wanted,
+    );
     await this.ensureStorage(a, f, instances);
     f.anomalies = await this.observeAnomalies(a, instances, result.status, credentials);
     f.replication = result.status;
@@ -286,21 +415,46 @@ export class SampleDbReconciler implements Reconciler {
     f.requeueAfterMs = result.requeueAfterMs;
   }
 
-
   /** The anomaly signals (anomalies.ts); idle-in-transaction sessions terminated past the configured timeout. */
-  private async observeAnomalies(a: Actions, instances: readonly Instance[], replication: ReplicationStatus, credentials: Credentials | undefined): Promise<AnomalyObservation> {
+  private async observeAnomalies(
+    a: Actions,
+    instances: readonly Instance[],
+    replication: ReplicationStatus,
+    credentials: Credentials | undefined,
+  ): Promise<AnomalyObservation> {
     const db = a.db;
     const settings = anomalySettings(db);
-    const primary = instances.find((i) => i.name === replication.currentPrimary && i.pg && !i.pg.recovery && i.ip && !i.terminating);
+    const primary = instances.find(
+      (i) => i.name === replication.currentPrimary && i.pg && !i.pg.recovery && i.ip && !i.terminating,
+    );
     let activity: Activity | undefined;
     if (primary?.ip && credentials) {
       const terminate = settings.idleInTransactionSeconds !== undefined;
       if (terminate) this.deps.assertLeader?.(`SQL on instance ${primary.name}`);
-      activity = await this.instances.activity(primary.ip, credentials, settings.idleInTransactionSeconds ?? settings.longTransactionSeconds, terminate).catch(() => undefined);
+      activity = await this.instances
+        .activity(
+          primary.ip,
+          credentials,
+          settings.idleInTransactionSeconds ?? settings.longTransactionSeconds,
+          terminate,
+        )
+        .catch(() => undefined);
       if (activity?.terminated) {
-        const who = activity.idleInTransaction.map((s) => `pid ${s.pid} (user ${s.user}${s.application ? `, ${s.application}` : ''}, idle ${s.seconds}s)`).join('; ');
-        a.event('Warning', Reasons.SessionsTerminated, `terminated ${activity.idleInTransaction.length} session(s) idle in a transaction for more than ${settings.idleInTransactionSeconds}s on ${primary.name}: ${who}`, 'Anomaly');
-        this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.SessionsTerminated, activity.idleInTransaction.length);
+        const who = activity.idleInTransaction
+          .map((s) => `pid ${s.pid} (user ${s.user}${s.application ? `, ${s.application}` : ''}, idle ${s.seconds}s)`)
+          .join('; ');
+        a.event(
+          'Warning',
+          Reasons.SessionsTerminated,
+          `terminated ${activity.idleInTransaction.length} session(s) idle in a transaction for more than ${settings.idleInTransactionSeconds}s on ${primary.name}: ${who}`,
+          'Anomaly',
+        );
+        this.deps.metrics?.action(
+          db.metadata.namespace,
+          db.metadata.name,
+          Reasons.SessionsTerminated,
+          activity.idleInTransaction.length,
+        );
       }
     }
     const lags = (replication.instances ?? []).filter((i) => i.role === 'standby');
@@ -332,7 +486,12 @@ export class SampleDbReconciler implements Reconciler {
       await a.mergePatch(PVC, g.name, { spec: { resources: { requests: { storage: g.to } } } });
     }
     if (plan.grow.length) {
-      a.event('Normal', Reasons.VolumeGrown, `growing data volume claim(s) ${plan.grow.map((g) => g.name).join(', ')} to ${plan.grow[0].to}: the database uses ${plan.usedPercent}% of ${toMi(plan.capacity)} (trigger ${db.spec.storageAutoGrow?.trigger ?? DEFAULT_TRIGGER_PERCENT}%)`, 'Storage');
+      a.event(
+        'Normal',
+        Reasons.VolumeGrown,
+        `growing data volume claim(s) ${plan.grow.map((g) => g.name).join(', ')} to ${plan.grow[0].to}: the database uses ${plan.usedPercent}% of ${toMi(plan.capacity)} (trigger ${db.spec.storageAutoGrow?.trigger ?? DEFAULT_TRIGGER_PERCENT}%)`,
+        'Storage',
+      );
       this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.VolumeGrown);
     }
   }
@@ -342,7 +501,11 @@ export class SampleDbReconciler implements Reconciler {
    * and a reload where anything changed (tuning.ts; no write when every instance already has them). The PostgreSQL
    * of a terminating pod is left alone: it restarts from its volume, and the next reconcile reaches it.
    */
-  private async ensureParameters(a: Actions, instances: readonly Instance[], credentials: Credentials | undefined): Promise<TuningObservation> {
+  private async ensureParameters(
+    a: Actions,
+    instances: readonly Instance[],
+    credentials: Credentials | undefined,
+  ): Promise<TuningObservation> {
     const db = a.db;
     const parameters = desiredParameters(db);
     const changedOn: string[] = [];
@@ -351,7 +514,9 @@ export class SampleDbReconciler implements Reconciler {
     for (const i of instances) {
       if (!i.pg || !i.ip || i.terminating || !credentials) continue;
       this.deps.assertLeader?.(`SQL on instance ${i.name}`);
-      const r = await this.instances.applyParameters(i.ip, credentials, parameters, OPERATOR_WRITTEN_PARAMETERS).catch((err: unknown) => ({ changed: [], error: err instanceof Error ? err.message : String(err) }));
+      const r = await this.instances
+        .applyParameters(i.ip, credentials, parameters, OPERATOR_WRITTEN_PARAMETERS)
+        .catch((err: unknown) => ({ changed: [], error: err instanceof Error ? err.message : String(err) }));
       if (r.changed.length) {
         changedOn.push(i.name);
         r.changed.forEach((n) => changed.add(n));
@@ -359,16 +524,34 @@ export class SampleDbReconciler implements Reconciler {
       if (r.error) error ??= `${i.name}: ${r.error}`;
     }
     if (changedOn.length) {
-      a.event('Normal', Reasons.ParametersApplied, `applied ${[...changed].sort().join(', ')} on ${changedOn.join(', ')} (ALTER SYSTEM and a reload)`, 'Tune');
+      a.event(
+        'Normal',
+        Reasons.ParametersApplied,
+        `applied ${[...changed].sort().join(', ')} on ${changedOn.join(', ')} (ALTER SYSTEM and a reload)`,
+        'Tune',
+      );
       this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, Reasons.ParametersApplied);
     }
-    if (error) a.event('Warning', Reasons.ParametersRefused, `PostgreSQL refused a setting of spec.postgresql: ${error}`, 'Tune');
+    if (error) {
+      a.event(
+        'Warning',
+        Reasons.ParametersRefused,
+        `PostgreSQL refused a setting of spec.postgresql: ${error}`,
+        'Tune',
+      );
+    }
     const memory = tuningMemory(db);
     return {
       parameters,
-      ...(memory !== undefined ? { tunedForMemory: db.spec.resources?.limits?.memory ?? db.spec.resources?.requests?.memory } : {}),
-      restartPending: instances.filter((i) => !i.terminating && (i.pg?.pendingRestart?.length ?? 0) > 0).map((i) => i.name),
-      pendingSettings: [...new Set(instances.flatMap((i) => (i.terminating ? [] : i.pg?.pendingRestart ?? [])))].sort(),
+      ...(memory !== undefined
+        ? { tunedForMemory: db.spec.resources?.limits?.memory ?? db.spec.resources?.requests?.memory }
+        : {}),
+      restartPending: instances
+        .filter((i) => !i.terminating && (i.pg?.pendingRestart?.length ?? 0) > 0)
+        .map((i) => i.name),
+      pendingSettings: [
+        ...new Set(instances.flatMap((i) => (i.terminating ? [] : (i.pg?.pendingRestart ?? [])))),
+      ].sort(),
       autoRestart: autoRestart(db),
       changed: [...changed].sort(),
       ...(error ? { error } : {}),
@@ -385,12 +568,18 @@ export class SampleDbReconciler implements Reconciler {
     a.assertControlled(secret);
     if (!secret) {
       const created = newCredentialsSecret(a.db);
-      if (await a.create(undefined, created)) a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
+      if (await a.create(undefined, created)) {
+        a.event('Normal', Reasons.CredentialsCreated, `created Secret ${name} with generated credentials`, 'Create');
+      }
       return created;
     }
     const missing = missingCredentialData(secret);
-    if (Object.keys(missing).length && await a.mergePatch(SECRET, name, { data: missing })) {
-      a.event('Warning', Reasons.CredentialsCreated, `Secret ${name} lacked key(s) ${Object.keys(missing).sort().join(', ')}; generated them`);
+    if (Object.keys(missing).length && (await a.mergePatch(SECRET, name, { data: missing }))) {
+      a.event(
+        'Warning',
+        Reasons.CredentialsCreated,
+        `Secret ${name} lacked key(s) ${Object.keys(missing).sort().join(', ')}; generated them`,
+      );
       return { ...secret, data: { ...secretData(secret), ...missing } };
     }
     return secret;
@@ -402,10 +591,14 @@ export class SampleDbReconciler implements Reconciler {
     const live = a.cached(c.pvcs, name);
     if (live) {
       // Not owned (it outlives the SampleDB), so identify it by its instance label.
-      if (live.metadata?.labels?.[LABEL_INSTANCE] !== a.db.metadata.name) throw new ResourceExistsError('PersistentVolumeClaim', name);
+      if (live.metadata?.labels?.[LABEL_INSTANCE] !== a.db.metadata.name) {
+        throw new ResourceExistsError('PersistentVolumeClaim', name);
+      }
       return;
     }
-    if (await a.create(c.pvcs, backupPvc(a.db), false)) a.event('Normal', Reasons.BackupVolumeCreated, `created backup volume ${name}`, 'Create');
+    if (await a.create(c.pvcs, backupPvc(a.db), false)) {
+      a.event('Normal', Reasons.BackupVolumeCreated, `created backup volume ${name}`, 'Create');
+    }
   }
 
   private async ensureBackupSchedule(a: Actions, image: string): Promise<void> {
@@ -413,12 +606,21 @@ export class SampleDbReconciler implements Reconciler {
     const name = names.backupCronJob(a.db.metadata.name);
     const desired = backupCronJob(a.db, image);
     if (desired) {
-      if (await a.apply(c.cronjobs, desired, CRONJOB)) a.event('Normal', Reasons.BackupScheduleApplied, `backups of ${a.db.metadata.name} on schedule "${a.db.spec.backupSchedule}" by CronJob ${name}`, 'Backup');
+      if (await a.apply(c.cronjobs, desired, CRONJOB)) {
+        a.event(
+          'Normal',
+          Reasons.BackupScheduleApplied,
+          `backups of ${a.db.metadata.name} on schedule "${a.db.spec.backupSchedule}" by CronJob ${name}`,
+          'Backup',
+        );
+      }
       return;
     }
     const live = a.cached(c.cronjobs, name);
     a.assertControlled(live);
-    if (live && await a.delete(CRONJOB, name, live.metadata.uid)) a.event('Normal', Reasons.BackupScheduleRemoved, `deleted CronJob ${name}: no backupSchedule`, 'Backup');
+    if (live && (await a.delete(CRONJOB, name, live.metadata.uid))) {
+      a.event('Normal', Reasons.BackupScheduleRemoved, `deleted CronJob ${name}: no backupSchedule`, 'Backup');
+    }
   }
 
   /**
@@ -427,7 +629,13 @@ export class SampleDbReconciler implements Reconciler {
    * exist is reported at once; a backup file that does not exist fails its Job's only attempt,
    * whose message becomes the condition.
    */
-  private async ensureRestores(a: Actions, f: Findings, sts: KubeObject | undefined, counts: ReturnType<typeof statefulSetCounts>, image: string): Promise<void> {
+  private async ensureRestores(
+    a: Actions,
+    f: Findings,
+    sts: KubeObject | undefined,
+    counts: ReturnType<typeof statefulSetCounts>,
+    image: string,
+  ): Promise<void> {
     const c = this.deps.stores;
     const own = a.db.metadata.name;
     const upgradeBackup = sts?.metadata?.annotations?.[ANNOTATION_UPGRADE_RESTORE];
@@ -445,18 +653,36 @@ export class SampleDbReconciler implements Reconciler {
       else f.restoring = true;
       const volume = names.backupPvc(source.sampleDB);
       if (state === 'Missing' && !a.cached(c.pvcs, volume)) {
-        f.problems.push({ reason: Reasons.RestoreSourceMissing, message: `cannot restore backup ${source.backup}: SampleDB ${source.sampleDB} has no backup volume ${volume} in namespace ${a.db.metadata.namespace}` });
+        f.problems.push({
+          reason: Reasons.RestoreSourceMissing,
+          message: `cannot restore backup ${source.backup}: SampleDB ${source.sampleDB} has no backup volume ${volume} in namespace ${a.db.metadata.namespace}`,
+        });
         continue;
       }
       if (state === 'Failed') {
         const why = this.terminationMessage(a.db, jobName);
-        f.problems.push({ reason: why ? Reasons.RestoreSourceMissing : Reasons.RestoreFailed, message: why ? `cannot restore: ${why}` : `restore Job ${jobName} of backup ${source.backup} failed (delete it to retry)` });
+        f.problems.push({
+          reason: why ? Reasons.RestoreSourceMissing : Reasons.RestoreFailed,
+          message: why
+            ? `cannot restore: ${why}`
+            : `restore Job ${jobName} of backup ${source.backup} failed (delete it to retry)`,
+        });
         continue;
       }
       const ready = f.initialized && counts.settled && counts.ready >= 1;
-      f.progress.push({ reason: 'Restoring', message: ready ? `restoring backup ${source.backup} of ${source.sampleDB} (Job ${jobName})` : `waiting for the primary before restoring backup ${source.backup}` });
-      if (state === 'Missing' && ready && await a.create(c.jobs, restoreJob(a.db, source, image))) {
-        a.event('Normal', Reasons.RestoreStarted, `created restore Job ${jobName} for backup ${source.backup} of ${source.sampleDB}`, 'Restore');
+      f.progress.push({
+        reason: 'Restoring',
+        message: ready
+          ? `restoring backup ${source.backup} of ${source.sampleDB} (Job ${jobName})`
+          : `waiting for the primary before restoring backup ${source.backup}`,
+      });
+      if (state === 'Missing' && ready && (await a.create(c.jobs, restoreJob(a.db, source, image)))) {
+        a.event(
+          'Normal',
+          Reasons.RestoreStarted,
+          `created restore Job ${jobName} for backup ${source.backup} of ${source.sampleDB}`,
+          'Restore',
+        );
       }
     }
   }
@@ -525,17 +751,26 @@ export class SampleDbReconciler implements Reconciler {
   }
 
   private jobsOf(db: Database): Stored<Job>[] {
-    return this.deps.stores.jobs.byIndex('label', `${LABEL_INSTANCE}=${db.metadata.name}`).filter((j) => j.metadata.namespace === db.metadata.namespace);
+    return this.deps.stores.jobs
+      .byIndex('label', `${LABEL_INSTANCE}=${db.metadata.name}`)
+      .filter((j) => j.metadata.namespace === db.metadata.namespace);
   }
 
   private observe(db: Database, f: Findings, deleting: boolean): SampleDBStatus {
-    const sts = f.statefulSet ?? this.deps.stores.statefulsets.get({ namespace: db.metadata.namespace, name: names.statefulSet(db.metadata.name) });
+    const sts =
+      f.statefulSet ??
+      this.deps.stores.statefulsets.get({
+        namespace: db.metadata.namespace,
+        name: names.statefulSet(db.metadata.name),
+      });
     const counts = statefulSetCounts(sts);
     const jobs = this.jobsOf(db);
-    const restores = jobs.flatMap((j) => {
-      const backup = j.metadata.labels?.[LABEL_RESTORE_FROM];
-      return backup && jobState(j) === 'Succeeded' ? [{ backup, at: jobFinishedAt(j) ?? '' }] : [];
-    }).sort((x, y) => x.at.localeCompare(y.at));
+    const restores = jobs
+      .flatMap((j) => {
+        const backup = j.metadata.labels?.[LABEL_RESTORE_FROM];
+        return backup && jobState(j) === 'Succeeded' ? [{ backup, at: jobFinishedAt(j) ?? '' }] : [];
+      })
+      .sort((x, y) => x.at.localeCompare(y.at));
     // The version counts as current once the StatefulSet controller rolled it out.
     const running = runningVersion(sts);
     const current = counts.settled ? running : (db.status?.currentVersion ?? running);
@@ -562,18 +797,30 @@ export class SampleDbReconciler implements Reconciler {
 
   /** Writes the status (no request when unchanged); returns once the store shows it (read-your-writes client). */
   private async writeStatus(db: Database, status: SampleDBStatus): Promise<void> {
-    await updateStatus(this.deps.client, db, { ...status }, { fieldManager: this.actionDeps.fieldManager, resource: SAMPLEDB });
+    await updateStatus(
+      this.deps.client,
+      db,
+      { ...status },
+      { fieldManager: this.actionDeps.fieldManager, resource: SAMPLEDB },
+    );
   }
 
   /** Events for steps observed through other controllers' status (Jobs finishing, rollouts). */
   private transitionEvents(a: Actions, old: SampleDBStatus, next: SampleDBStatus): void {
     const cond = (s: SampleDBStatus, t: string) => s.conditions?.find((x) => x.type === t);
-    if (old.phase === 'Creating' && next.phase !== 'Creating' && next.phase !== 'Failed') a.event('Normal', Reasons.Initialized, 'database initialized');
+    if (old.phase === 'Creating' && next.phase !== 'Creating' && next.phase !== 'Failed') {
+      a.event('Normal', Reasons.Initialized, 'database initialized');
+    }
     const ob = cond(old, 'BackupSucceeded');
     const nb = cond(next, 'BackupSucceeded');
     if (nb && nb.status !== 'Unknown' && (ob?.status !== nb.status || ob?.message !== nb.message)) {
       if (nb.status === 'True') {
-        a.event('Normal', next.lastBackup?.type === 'FinalSnapshot' ? Reasons.FinalSnapshotSucceeded : Reasons.BackupSucceeded, nb.message, 'Backup');
+        a.event(
+          'Normal',
+          next.lastBackup?.type === 'FinalSnapshot' ? Reasons.FinalSnapshotSucceeded : Reasons.BackupSucceeded,
+          nb.message,
+          'Backup',
+        );
       } else {
         a.event('Warning', Reasons.BackupFailed, nb.message, 'Backup');
       }
@@ -581,14 +828,21 @@ export class SampleDbReconciler implements Reconciler {
     if (old.currentVersion && next.currentVersion && old.currentVersion !== next.currentVersion) {
       a.event('Normal', Reasons.Upgraded, `now running ${next.currentVersion} (was ${old.currentVersion})`, 'Upgrade');
     }
-    if (next.restoredFrom && next.restoredFrom !== old.restoredFrom) a.event('Normal', Reasons.Restored, `restored backup ${next.restoredFrom}`, 'Restore');
+    if (next.restoredFrom && next.restoredFrom !== old.restoredFrom) {
+      a.event('Normal', Reasons.Restored, `restored backup ${next.restoredFrom}`, 'Restore');
+    }
     const od = cond(old, 'Degraded');
     const nd = cond(next, 'Degraded');
-    if (nd?.status === 'True' && (od?.status !== 'True' || od.reason !== nd.reason)) a.event('Warning', nd.reason, nd.message);
+    if (nd?.status === 'True' && (od?.status !== 'True' || od.reason !== nd.reason)) {
+      a.event('Warning', nd.reason, nd.message);
+    }
   }
 }
 
 /** The value at a path of an object read from the cache, whatever its shape (undefined where the path breaks off). */
 function fieldAt(value: unknown, ...path: string[]): unknown {
-  return path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? Reflect.get(v, key) : undefined), value);
+  return path.reduce<unknown>(
+    (v, key) => (typeof v === 'object' && v !== null ? Reflect.get(v, key) : undefined),
+    value,
+  );
 }

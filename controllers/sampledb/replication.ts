@@ -28,13 +28,16 @@
  * promoted). Without it, replication is asynchronous: a failover loses the commits the standbys
  * had not received (the lag in `status.instances`).
  */
-import { Stored } from '../../runtime';
 import { anomalySettings, lagging } from './anomalies';
 import { Instance, PgState } from './instances';
 import { Database, Pod, Reasons, SampleDBStatus } from './types';
+import { Stored } from '../../runtime';
 
 /** Replication fields of the status (as the CRD declares them). */
-export type ReplicationStatus = Pick<SampleDBStatus, 'currentPrimary' | 'targetPrimary' | 'targetPrimarySince' | 'primaryUnavailableSince' | 'instances'>;
+export type ReplicationStatus = Pick<
+  SampleDBStatus,
+  'currentPrimary' | 'targetPrimary' | 'targetPrimarySince' | 'primaryUnavailableSince' | 'instances'
+>;
 
 /** One instance in `status.instances` (`lagBytes`: WAL the primary has that this standby has not replayed). */
 export type InstanceStatus = NonNullable<SampleDBStatus['instances']>[number];
@@ -82,8 +85,10 @@ export const FAILOVER_FENCE_GRACE_SECONDS = 5;
 /** An instance whose pod runs and whose PostgreSQL answered. */
 type Answering = Instance & { readonly pod: Stored<Pod>; readonly pg: PgState };
 
-const healthyPrimary = (i: Instance | undefined): i is Answering => !!i && !!i.pod && !i.terminating && i.ready && !!i.pg && !i.pg.recovery;
-const healthyStandby = (i: Instance | undefined): i is Answering => !!i && !!i.pod && !i.terminating && !!i.pg && i.pg.recovery;
+const healthyPrimary = (i: Instance | undefined): i is Answering =>
+  !!i && !!i.pod && !i.terminating && i.ready && !!i.pg && !i.pg.recovery;
+const healthyStandby = (i: Instance | undefined): i is Answering =>
+  !!i && !!i.pod && !i.terminating && !!i.pg && i.pg.recovery;
 
 /**
  * The standby to promote: newest timeline, then highest WAL position, then lowest ordinal; only among
@@ -91,26 +96,34 @@ const healthyStandby = (i: Instance | undefined): i is Answering => !!i && !!i.p
  * catching up, or diverged from it): its WAL position on the old timeline says nothing about the
  * newer one's writes, and promoted it would fork the history.
  */
-export function bestStandby(instances: readonly Instance[], allowed: (i: Instance) => boolean = () => true): Instance | undefined {
+export function bestStandby(
+  instances: readonly Instance[],
+  allowed: (i: Instance) => boolean = () => true,
+): Instance | undefined {
   const tl = (i: Answering) => i.pg.timeline ?? 0;
-  return instances.filter((i): i is Answering => healthyStandby(i) && allowed(i))
-    .sort((a, b) => (tl(a) !== tl(b) ? tl(b) - tl(a) : a.pg.lsn === b.pg.lsn ? a.ordinal - b.ordinal : a.pg.lsn > b.pg.lsn ? -1 : 1))[0];
+  return instances
+    .filter((i): i is Answering => healthyStandby(i) && allowed(i))
+    .sort((a, b) =>
+      tl(a) !== tl(b) ? tl(b) - tl(a) : a.pg.lsn === b.pg.lsn ? a.ordinal - b.ordinal : a.pg.lsn > b.pg.lsn ? -1 : 1,
+    )[0];
 }
 
 /** `status.instances` from what was observed. */
 export function instanceStatuses(instances: readonly Instance[], primary: string | undefined): InstanceStatus[] {
   const primaryPg = instances.find((i) => i.name === primary && i.pg && !i.pg.recovery)?.pg;
-  return instances.filter((i) => i.pod).map((i) => {
-    const pg = i.pg;
-    const role = !pg ? 'unknown' : pg.recovery ? 'standby' : 'primary';
-    const out: InstanceStatus = { name: i.name, role, ready: i.ready };
-    if (pg?.timeline !== undefined) out.timeline = pg.timeline;
-    if (pg?.recovery && primaryPg) {
-      const replay = pg.replayLsn ?? pg.lsn;
-      out.lagBytes = Number(primaryPg.lsn > replay ? primaryPg.lsn - replay : 0n);
-    }
-    return out;
-  });
+  return instances
+    .filter((i) => i.pod)
+    .map((i) => {
+      const pg = i.pg;
+      const role = !pg ? 'unknown' : pg.recovery ? 'standby' : 'primary';
+      const out: InstanceStatus = { name: i.name, role, ready: i.ready };
+      if (pg?.timeline !== undefined) out.timeline = pg.timeline;
+      if (pg?.recovery && primaryPg) {
+        const replay = pg.replayLsn ?? pg.lsn;
+        out.lagBytes = Number(primaryPg.lsn > replay ? primaryPg.lsn - replay : 0n);
+      }
+      return out;
+    });
 }
 
 /**
@@ -126,7 +139,14 @@ export function synchronousStandbyNames(db: Database, wanted: number = db.spec.r
  * See module docs. `status` is the live status; `now` the clock; `wanted` the instances to run
  * (`spec.replicas`, or 1 while a major upgrade runs the primary alone on pod 0).
  */
-export async function reconcileReplication(db: Database, instances: readonly Instance[], status: ReplicationStatus, ops: ReplicationOps, now: Date = new Date(), wanted: number = db.spec.replicas ?? 1): Promise<ReplicationResult> {
+export async function reconcileReplication(
+  db: Database,
+  instances: readonly Instance[],
+  status: ReplicationStatus,
+  ops: ReplicationOps,
+  now: Date = new Date(),
+  wanted: number = db.spec.replicas ?? 1,
+): Promise<ReplicationResult> {
   const name = db.metadata.name;
   const want = wanted;
   const byName = (n: string | undefined) => instances.find((i) => i.name === n);
@@ -145,7 +165,11 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
   if (!state.targetPrimary) {
     if (!current) {
       // A new database: pod 0 initializes itself; it becomes the primary once it answers as one.
-      if (!healthyPrimary(primary)) return done({ progress: { reason: 'WaitingForPrimary', message: `waiting for ${name}-0 to initialize as the primary` } });
+      if (!healthyPrimary(primary)) {
+        return done({
+          progress: { reason: 'WaitingForPrimary', message: `waiting for ${name}-0 to initialize as the primary` },
+        });
+      }
       await ops.setRole(primary, 'primary');
       labelledPrimary = true;
       state.currentPrimary = primary.name;
@@ -157,9 +181,13 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
       if (target) {
         Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
         await ops.persist(state);
-        ops.event('Normal', Reasons.SwitchoverStarted, requested
-          ? `switching the primary over from ${primary.name} to ${target.name}`
-          : `switching the primary over from ${primary.name} to ${target.name} so that ${primary.name} restarts as a standby (pending restart: ${primary.pg?.pendingRestart?.join(', ')})`);
+        ops.event(
+          'Normal',
+          Reasons.SwitchoverStarted,
+          requested
+            ? `switching the primary over from ${primary.name} to ${target.name}`
+            : `switching the primary over from ${primary.name} to ${target.name} so that ${primary.name} restarts as a standby (pending restart: ${primary.pg?.pendingRestart?.join(', ')})`,
+        );
       }
     } else {
       const since = state.primaryUnavailableSince ? new Date(state.primaryUnavailableSince) : now;
@@ -170,21 +198,43 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
       const delayMs = (db.spec.failoverDelaySeconds ?? DEFAULT_FAILOVER_DELAY_SECONDS) * 1000;
       const waited = now.getTime() - since.getTime();
       if (waited < delayMs) {
-        return done({ progress: { reason: 'PrimaryUnavailable', message: `primary ${current} unavailable; failover after ${delayMs / 1000}s` }, requeueAfterMs: delayMs - waited + 100 });
+        return done({
+          progress: {
+            reason: 'PrimaryUnavailable',
+            message: `primary ${current} unavailable; failover after ${delayMs / 1000}s`,
+          },
+          requeueAfterMs: delayMs - waited + 100,
+        });
       }
       const target = bestStandby(instances);
       if (!target) {
-        return done({ problem: { reason: Reasons.NoFailoverCandidate, message: `primary ${current} unavailable and no standby answers` }, requeueAfterMs: 2000 });
+        return done({
+          problem: {
+            reason: Reasons.NoFailoverCandidate,
+            message: `primary ${current} unavailable and no standby answers`,
+          },
+          requeueAfterMs: 2000,
+        });
       }
       // Patroni's maximum_lag_on_failover: the lag last seen while the primary answered. Promoted, a standby that far
       // behind would silently drop that many bytes of acknowledged history.
       const lastLag = status.instances?.find((x) => x.name === target.name)?.lagBytes;
       if (lagging(db, lastLag)) {
-        return done({ problem: { reason: Reasons.NoFailoverCandidate, message: `primary ${current} unavailable; the most advanced standby ${target.name} was ${lastLag} bytes behind it when last seen (bound spec.anomalies.maxLagBytes ${anomalySettings(db).maxLagBytes}): not promoted` }, requeueAfterMs: 2000 });
+        return done({
+          problem: {
+            reason: Reasons.NoFailoverCandidate,
+            message: `primary ${current} unavailable; the most advanced standby ${target.name} was ${lastLag} bytes behind it when last seen (bound spec.anomalies.maxLagBytes ${anomalySettings(db).maxLagBytes}): not promoted`,
+          },
+          requeueAfterMs: 2000,
+        });
       }
       Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
       await ops.persist(state);
-      ops.event('Warning', Reasons.FailoverStarted, `primary ${current} unavailable for ${Math.round(waited / 1000)}s: promoting ${target.name} (the most advanced standby)`);
+      ops.event(
+        'Warning',
+        Reasons.FailoverStarted,
+        `primary ${current} unavailable for ${Math.round(waited / 1000)}s: promoting ${target.name} (the most advanced standby)`,
+      );
     }
   }
 
@@ -204,12 +254,20 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
     if (i.pg && !i.pg.recovery) {
       if (i.labelRole) await ops.setRole(i, undefined);
       await ops.deletePod(i);
-      ops.event('Warning', Reasons.InstanceFenced, `${i.name} ran as a second primary; deleted its pod so it rejoins ${state.currentPrimary} as a standby`);
+      ops.event(
+        'Warning',
+        Reasons.InstanceFenced,
+        `${i.name} ran as a second primary; deleted its pod so it rejoins ${state.currentPrimary} as a standby`,
+      );
     } else if (behind) {
       // Out of <db>-ro until it catches up: readers would see data older than the bound.
       if (i.labelRole) {
         await ops.setRole(i, undefined);
-        ops.event('Warning', Reasons.StandbyLagging, `${i.name} is ${lagOf.get(i.name)} bytes behind the primary (bound ${anomalySettings(db).maxLagBytes}): removed from ${db.metadata.name}-ro until it catches up`);
+        ops.event(
+          'Warning',
+          Reasons.StandbyLagging,
+          `${i.name} is ${lagOf.get(i.name)} bytes behind the primary (bound ${anomalySettings(db).maxLagBytes}): removed from ${db.metadata.name}-ro until it catches up`,
+        );
       }
     } else if (i.pg?.recovery && i.labelRole !== 'replica') {
       await ops.setRole(i, 'replica');
@@ -217,12 +275,26 @@ export async function reconcileReplication(db: Database, instances: readonly Ins
       await ops.setRole(i, undefined);
     }
   }
-  const restart = autoRestart(db) && primaryNow && healthyPrimary(primaryNow) ? instanceToRestart(instances, primaryNow, want) : undefined;
+  const restart =
+    autoRestart(db) && primaryNow && healthyPrimary(primaryNow)
+      ? instanceToRestart(instances, primaryNow, want)
+      : undefined;
   if (restart) {
     await ops.deletePod(restart);
     const role = restart.name === primaryNow?.name ? 'the primary (no standby to switch over to)' : 'standby';
-    ops.event('Normal', Reasons.InstanceRestarted, `restarted ${role} ${restart.name} to apply settings that need a restart: ${restart.pg?.pendingRestart?.join(', ')}`);
-    return done({ progress: { reason: 'RollingRestart', message: `restarting ${restart.name} for ${restart.pg?.pendingRestart?.join(', ')}` }, requeueAfterMs: 2000, restarted: [restart.name] });
+    ops.event(
+      'Normal',
+      Reasons.InstanceRestarted,
+      `restarted ${role} ${restart.name} to apply settings that need a restart: ${restart.pg?.pendingRestart?.join(', ')}`,
+    );
+    return done({
+      progress: {
+        reason: 'RollingRestart',
+        message: `restarting ${restart.name} for ${restart.pg?.pendingRestart?.join(', ')}`,
+      },
+      requeueAfterMs: 2000,
+      restarted: [restart.name],
+    });
   }
   return done();
 }
@@ -237,7 +309,11 @@ const pending = (i: Instance) => (i.pg?.pendingRestart?.length ?? 0) > 0;
 /** Every instance to run has a ready pod whose PostgreSQL answers (a rolling restart goes one instance at a time). */
 function allSettled(instances: readonly Instance[], want: number): boolean {
   const wanted = instances.filter((i) => i.ordinal < want);
-  return wanted.length === want && wanted.every((i) => i.pod && !i.terminating && i.ready && i.pg) && instances.every((i) => !i.terminating);
+  return (
+    wanted.length === want &&
+    wanted.every((i) => i.pod && !i.terminating && i.ready && i.pg) &&
+    instances.every((i) => !i.terminating)
+  );
 }
 
 /**
@@ -246,9 +322,15 @@ function allSettled(instances: readonly Instance[], want: number): boolean {
  * database of one instance restarts in place). A primary with standbys restarts through a switchover instead
  * ({@link restartSwitchoverTarget}).
  */
-export function instanceToRestart(instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+export function instanceToRestart(
+  instances: readonly Instance[],
+  primary: Instance,
+  want: number,
+): Instance | undefined {
   if (!allSettled(instances, want)) return undefined;
-  const standby = instances.filter((i) => i.name !== primary.name && i.pg?.recovery && pending(i)).sort((a, b) => b.ordinal - a.ordinal)[0];
+  const standby = instances
+    .filter((i) => i.name !== primary.name && i.pg?.recovery && pending(i))
+    .sort((a, b) => b.ordinal - a.ordinal)[0];
   if (standby) return standby;
   const standbys = instances.filter((i) => i.name !== primary.name && i.pod);
   return pending(primary) && standbys.length === 0 ? primary : undefined;
@@ -259,7 +341,11 @@ export function instanceToRestart(instances: readonly Instance[], primary: Insta
  * follows the primary and runs the new settings), so the old primary restarts as a standby (the switchover stops it
  * first: it ships all its WAL) and writes pause only for the switchover.
  */
-export function restartSwitchoverTarget(instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+export function restartSwitchoverTarget(
+  instances: readonly Instance[],
+  primary: Instance,
+  want: number,
+): Instance | undefined {
   if (!pending(primary) || !allSettled(instances, want)) return undefined;
   if (instances.some((i) => i.name !== primary.name && pending(i))) return undefined;
   return bestStandby(instances, (i) => i.ordinal < want && i.ready && i.pg?.timeline === primary.pg?.timeline);
@@ -272,30 +358,57 @@ export function restartSwitchoverTarget(instances: readonly Instance[], primary:
  * timeline the old primary cannot follow (seen on the real node: the old primary then crash-loops with
  * "requested timeline … does not contain minimum recovery point"). It qualifies on a later poll.
  */
-function switchoverTarget(db: Database, instances: readonly Instance[], primary: Instance, want: number): Instance | undefined {
+function switchoverTarget(
+  db: Database,
+  instances: readonly Instance[],
+  primary: Instance,
+  want: number,
+): Instance | undefined {
   const follows = (i: Instance) => i.ready && i.pg?.timeline === primary.pg?.timeline;
   const preferred = instances.find((i) => i.name === db.spec.primary);
-  if (preferred && preferred.name !== primary.name && preferred.ordinal < want && healthyStandby(preferred) && follows(preferred)) return preferred;
+  if (
+    preferred &&
+    preferred.name !== primary.name &&
+    preferred.ordinal < want &&
+    healthyStandby(preferred) &&
+    follows(preferred)
+  ) {
+    return preferred;
+  }
   if (primary.ordinal >= want) return bestStandby(instances, (i) => i.ordinal < want && follows(i));
   return undefined;
 }
 
 /** Steps a–e of the module docs; each returns early while it waits. */
-async function moveRole(instances: readonly Instance[], state: ReplicationStatus, ops: ReplicationOps, now: Date): Promise<Partial<ReplicationResult>> {
+async function moveRole(
+  instances: readonly Instance[],
+  state: ReplicationStatus,
+  ops: ReplicationOps,
+  now: Date,
+): Promise<Partial<ReplicationResult>> {
   const target = instances.find((i) => i.name === state.targetPrimary);
   const old = instances.find((i) => i.name === state.currentPrimary && i.name !== state.targetPrimary);
   const kind = old && !state.primaryUnavailableSince ? 'Switchover' : 'Failover';
-  const progress = (message: string) => ({ progress: { reason: kind === 'Switchover' ? 'SwitchingOver' : 'FailingOver', message }, requeueAfterMs: 1000 });
+  const progress = (message: string) => ({
+    progress: { reason: kind === 'Switchover' ? 'SwitchingOver' : 'FailingOver', message },
+    requeueAfterMs: 1000,
+  });
   if (!target?.pod || target.terminating || (!target.pg && target.labelRole !== 'primary')) {
     // The target vanished before it was promoted: give up this target; the next reconcile picks again.
-    ops.event('Warning', kind === 'Switchover' ? Reasons.SwitchoverStarted : Reasons.FailoverStarted, `target ${state.targetPrimary} is gone; choosing again`);
+    ops.event(
+      'Warning',
+      kind === 'Switchover' ? Reasons.SwitchoverStarted : Reasons.FailoverStarted,
+      `target ${state.targetPrimary} is gone; choosing again`,
+    );
     delete state.targetPrimary;
     delete state.targetPrimarySince;
     await ops.persist(state);
     return { requeueAfterMs: 500 };
   }
   // a. Never two pods labelled primary: unlabel everyone else first.
-  for (const i of instances) if (i.name !== target.name && i.labelRole === 'primary' && i.pod) await ops.setRole(i, undefined);
+  for (const i of instances) {
+    if (i.name !== target.name && i.labelRole === 'primary' && i.pod) await ops.setRole(i, undefined);
+  }
   // b. Fence the old primary: the pod that served as primary (created before it became unavailable,
   //    or before the switchover started) must be gone. A replacement pod is not fenced here: if it
   //    starts as a primary it carries no label, and the steady state fences it.
@@ -303,7 +416,11 @@ async function moveRole(instances: readonly Instance[], state: ReplicationStatus
   if (old?.pod && (old.createdAt ?? '') <= since) {
     if (!old.terminating) {
       await ops.deletePod(old, kind === 'Failover' ? FAILOVER_FENCE_GRACE_SECONDS : undefined);
-      ops.event('Normal', Reasons.InstanceFenced, `deleted pod ${old.name} (the old primary) so it cannot accept writes; it rejoins as a standby`);
+      ops.event(
+        'Normal',
+        Reasons.InstanceFenced,
+        `deleted pod ${old.name} (the old primary) so it cannot accept writes; it rejoins as a standby`,
+      );
     }
     return progress(`waiting for the old primary ${old.name} to stop before promoting ${target.name}`);
   }
@@ -314,9 +431,15 @@ async function moveRole(instances: readonly Instance[], state: ReplicationStatus
   if (target.pg?.recovery && others.length) {
     for (const i of others.filter((x) => !x.terminating)) {
       await ops.deletePod(i, kind === 'Failover' ? FAILOVER_FENCE_GRACE_SECONDS : undefined);
-      ops.event('Warning', Reasons.InstanceFenced, `deleted pod ${i.name}: it runs as a primary while ${target.name} is being promoted; it rejoins as a standby`);
+      ops.event(
+        'Warning',
+        Reasons.InstanceFenced,
+        `deleted pod ${i.name}: it runs as a primary while ${target.name} is being promoted; it rejoins as a standby`,
+      );
     }
-    return progress(`waiting for ${others.map((i) => i.name).join(', ')} (running as a primary) to stop before promoting ${target.name}`);
+    return progress(
+      `waiting for ${others.map((i) => i.name).join(', ')} (running as a primary) to stop before promoting ${target.name}`,
+    );
   }
   // c. Promote.
   if (target.pg?.recovery) {
@@ -326,7 +449,12 @@ async function moveRole(instances: readonly Instance[], state: ReplicationStatus
   }
   // Until its control file names the new timeline, a former primary rewinding from the target would be
   // told "no rewind required" and diverge: checkpoint it (promote is idempotent) before -rw leads to it.
-  if (target.pg && target.pg.timeline !== undefined && target.pg.checkpointTimeline !== undefined && target.pg.checkpointTimeline !== target.pg.timeline) {
+  if (
+    target.pg &&
+    target.pg.timeline !== undefined &&
+    target.pg.checkpointTimeline !== undefined &&
+    target.pg.checkpointTimeline !== target.pg.timeline
+  ) {
     await ops.promote(target);
     return progress(`promoted ${target.name}; waiting for its first checkpoint on timeline ${target.pg.timeline}`);
   }
@@ -339,7 +467,10 @@ async function moveRole(instances: readonly Instance[], state: ReplicationStatus
   delete state.targetPrimarySince;
   delete state.primaryUnavailableSince;
   await ops.persist(state);
-  ops.event('Normal', kind === 'Switchover' ? Reasons.SwitchoverCompleted : Reasons.FailoverCompleted,
-    `${target.name} is the primary (was ${from}); ${kind.toLowerCase()} took ${(tookMs / 1000).toFixed(1)}s`);
+  ops.event(
+    'Normal',
+    kind === 'Switchover' ? Reasons.SwitchoverCompleted : Reasons.FailoverCompleted,
+    `${target.name} is the primary (was ${from}); ${kind.toLowerCase()} took ${(tookMs / 1000).toFixed(1)}s`,
+  );
   return {};
 }

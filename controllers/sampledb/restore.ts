@@ -25,7 +25,8 @@ export function restoreSourceOf(db: Database): RestoreSource | undefined {
 export const LABEL_RESTORE_FROM = 'database.example.com/restore-from';
 
 // A missing file ends the Job at once (backoffLimit 0) with its reason as the termination message.
-const RESTORE = 'f="/backups/${RESTORE_FROM}.dump"\ntest -f "$f" || { echo "backup ${RESTORE_FROM} not found in volume ${SOURCE_VOLUME}" | tee /dev/termination-log; exit 2; }\npg_restore --clean --if-exists --no-owner -d "$PGDATABASE" "$f"\necho "restored $f"';
+const RESTORE =
+  'f="/backups/${RESTORE_FROM}.dump"\ntest -f "$f" || { echo "backup ${RESTORE_FROM} not found in volume ${SOURCE_VOLUME}" | tee /dev/termination-log; exit 2; }\npg_restore --clean --if-exists --no-owner -d "$PGDATABASE" "$f"\necho "restored $f"';
 
 /** The name of the Job restoring `backup`. */
 export function restoreJobName(db: Database, backup: string): string {
@@ -39,7 +40,10 @@ export function restoreJob(db: Database, source: RestoreSource, image: string): 
     component: 'restore',
     image,
     script: withWaitForPrimary(RESTORE),
-    env: [{ name: 'RESTORE_FROM', value: source.backup }, { name: 'SOURCE_VOLUME', value: names.backupPvc(source.sampleDB) }],
+    env: [
+      { name: 'RESTORE_FROM', value: source.backup },
+      { name: 'SOURCE_VOLUME', value: names.backupPvc(source.sampleDB) },
+    ],
     backupVolume: names.backupPvc(source.sampleDB),
     extraLabels: { [LABEL_RESTORE_FROM]: source.backup },
     backoffLimit: 0,

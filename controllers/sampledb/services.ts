@@ -3,9 +3,9 @@
  * not-ready pods), `<db>-rw` (the primary, by the role label the operator maintains), `<db>-ro`
  * (ready standbys) and `<db>` (clients of earlier versions: the primary, like `<db>-rw`).
  */
-import { controllerReference } from '../../runtime';
 import { POSTGRES_PORT } from './pods';
 import { Database, Desired, LABEL_ROLE, labels, names, selectorLabels } from './types';
+import { controllerReference } from '../../runtime';
 
 const PORTS = [{ name: 'postgresql', port: POSTGRES_PORT, targetPort: 'postgresql', protocol: 'TCP' }];
 
@@ -14,7 +14,12 @@ export function headlessService(db: Database): Desired {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: names.headlessService(db.metadata.name), namespace: db.metadata.namespace, labels: labels(db, 'database'), ownerReferences: [controllerReference(db)] },
+    metadata: {
+      name: names.headlessService(db.metadata.name),
+      namespace: db.metadata.namespace,
+      labels: labels(db, 'database'),
+      ownerReferences: [controllerReference(db)],
+    },
     spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: selectorLabels(db), ports: PORTS },
   };
 }
@@ -23,7 +28,12 @@ function roleService(db: Database, name: string, role: 'primary' | 'replica'): D
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name, namespace: db.metadata.namespace, labels: labels(db, 'database'), ownerReferences: [controllerReference(db)] },
+    metadata: {
+      name,
+      namespace: db.metadata.namespace,
+      labels: labels(db, 'database'),
+      ownerReferences: [controllerReference(db)],
+    },
     spec: { type: 'ClusterIP', selector: { ...selectorLabels(db), [LABEL_ROLE]: role }, ports: PORTS },
   };
 }

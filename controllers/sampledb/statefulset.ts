@@ -5,12 +5,22 @@
  * The StatefulSet carries the version it runs ({@link ANNOTATION_VERSION}); the upgrade plan decides
  * which version that is (see upgrade.ts) — never the reconciler from `spec.version` directly.
  */
-import { controllerReference, KubeObject } from '../../runtime';
 import { instanceCommand, postgresArgs } from './instance-script';
 import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
 import { containerResources } from './tuning';
-import { ANNOTATION_UPGRADE_RESTORE, ANNOTATION_VERSION, Database, Desired, FINALIZER, labels, names, selectorLabels, StatefulSet } from './types';
+import {
+  ANNOTATION_UPGRADE_RESTORE,
+  ANNOTATION_VERSION,
+  Database,
+  Desired,
+  FINALIZER,
+  labels,
+  names,
+  selectorLabels,
+  StatefulSet,
+} from './types';
 import { dataDirFor } from './versions';
+import { controllerReference, KubeObject } from '../../runtime';
 
 /** Options of {@link desiredStatefulSet}. */
 export interface StatefulSetOptions {
@@ -68,40 +78,66 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
         metadata: { labels: labels(db, 'database') },
         spec: {
           securityContext: podSecurityContext(),
-          containers: [{
-            name: 'postgres',
-            image: o.image,
-            ports: [{ name: 'postgresql', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
-            command: instanceCommand(),
-            args: postgresArgs(db),
-            env: [
-              ...serverCredentialEnv(db),
-              { name: 'PGDATA', value: dataDirFor(o.version) },
-              { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-              { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
-              { name: 'PRIMARY_SERVICE', value: names.primaryService(name) },
-              { name: 'STATEFULSET', value: names.statefulSet(name) },
-              { name: 'HEADLESS_SERVICE', value: names.headlessService(name) },
-            ],
-            readinessProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 2, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
-            // A standby's first start clones the primary before PostgreSQL answers: up to 10 minutes.
-            startupProbe: { exec: { command: READY_PROBE }, periodSeconds: 2, failureThreshold: 300, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
-            livenessProbe: { exec: { command: READY_PROBE }, periodSeconds: 10, failureThreshold: 6, timeoutSeconds: PROBE_TIMEOUT_SECONDS },
-            resources: containerResources(db),
-            securityContext: containerSecurityContext(),
-            volumeMounts: [
-              { name: 'data', mountPath: '/var/lib/postgresql/data' },
-              { name: 'run', mountPath: '/var/run/postgresql' },
-              { name: 'tmp', mountPath: '/tmp' },
-            ],
-          }],
-          volumes: [{ name: 'run', emptyDir: {} }, { name: 'tmp', emptyDir: {} }],
+          containers: [
+            {
+              name: 'postgres',
+              image: o.image,
+              ports: [{ name: 'postgresql', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
+              command: instanceCommand(),
+              args: postgresArgs(db),
+              env: [
+                ...serverCredentialEnv(db),
+                { name: 'PGDATA', value: dataDirFor(o.version) },
+                { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+                { name: 'PRIMARY_SERVICE', value: names.primaryService(name) },
+                { name: 'STATEFULSET', value: names.statefulSet(name) },
+                { name: 'HEADLESS_SERVICE', value: names.headlessService(name) },
+              ],
+              readinessProbe: {
+                exec: { command: READY_PROBE },
+                periodSeconds: 2,
+                failureThreshold: 2,
+                timeoutSeconds: PROBE_TIMEOUT_SECONDS,
+              },
+              // A standby's first start clones the primary before PostgreSQL answers: up to 10 minutes.
+              startupProbe: {
+                exec: { command: READY_PROBE },
+                periodSeconds: 2,
+                failureThreshold: 300,
+                timeoutSeconds: PROBE_TIMEOUT_SECONDS,
+              },
+              livenessProbe: {
+                exec: { command: READY_PROBE },
+                periodSeconds: 10,
+                failureThreshold: 6,
+                timeoutSeconds: PROBE_TIMEOUT_SECONDS,
+              },
+              resources: containerResources(db),
+              securityContext: containerSecurityContext(),
+              volumeMounts: [
+                { name: 'data', mountPath: '/var/lib/postgresql/data' },
+                { name: 'run', mountPath: '/var/run/postgresql' },
+                { name: 'tmp', mountPath: '/tmp' },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'run', emptyDir: {} },
+            { name: 'tmp', emptyDir: {} },
+          ],
         },
       },
-      volumeClaimTemplates: [{
-        metadata: { name: 'data' },
-        spec: { accessModes: ['ReadWriteOnce'], ...storageClassOf(db), resources: { requests: { storage: db.spec.storage ?? '1Gi' } } },
-      }],
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: {
+            accessModes: ['ReadWriteOnce'],
+            ...storageClassOf(db),
+            resources: { requests: { storage: db.spec.storage ?? '1Gi' } },
+          },
+        },
+      ],
     },
   };
 }

@@ -5,13 +5,13 @@
  * Deterministic: the same observation gives the same status (messages carry no timestamps or
  * counters that change on their own), so steady state writes nothing. Never carries credentials.
  */
-import { Condition, ConditionInput, setCondition } from '../../runtime';
 import { evaluateAnomalies } from './anomalies';
 import { GrowthPlan, toMi } from './autogrow';
 import { BackupObservation } from './backups';
 import { ReplicationStatus } from './replication';
 import { withReplicationStatus } from './replication-status';
 import { Database, labelSelectorString, SampleDBStatus } from './types';
+import { Condition, ConditionInput, setCondition } from '../../runtime';
 
 /** A problem that makes the database Degraded. */
 export interface Problem {
@@ -78,49 +78,123 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
   const want = db.spec.replicas ?? 1;
   let conditions: Condition[] | undefined = db.status?.conditions;
   const set = (c: Omit<ConditionInput, 'observedGeneration'>) => {
-    conditions = setCondition(conditions, { ...c, ...(generation !== undefined ? { observedGeneration: generation } : {}) }, now);
+    conditions = setCondition(
+      conditions,
+      { ...c, ...(generation !== undefined ? { observedGeneration: generation } : {}) },
+      now,
+    );
   };
 
-  const ready = !o.deleting && o.initialized && o.readyReplicas >= want && o.runningVersion === db.spec.version && o.problems.length === 0;
-  set(ready
-    ? { type: 'Ready', status: 'True', reason: 'AllReplicasReady', message: `${o.readyReplicas}/${want} replicas ready` }
-    : { type: 'Ready', status: 'False', reason: readyReason(o, want), message: `${o.readyReplicas}/${want} replicas ready` });
+  const ready =
+    !o.deleting &&
+    o.initialized &&
+    o.readyReplicas >= want &&
+    o.runningVersion === db.spec.version &&
+    o.problems.length === 0;
+  set(
+    ready
+      ? {
+          type: 'Ready',
+          status: 'True',
+          reason: 'AllReplicasReady',
+          message: `${o.readyReplicas}/${want} replicas ready`,
+        }
+      : {
+          type: 'Ready',
+          status: 'False',
+          reason: readyReason(o, want),
+          message: `${o.readyReplicas}/${want} replicas ready`,
+        },
+  );
 
   const p = o.progress[0];
-  set(p ? { type: 'Progressing', status: 'True', reason: p.reason, message: p.message } : { type: 'Progressing', status: 'False', reason: 'Stable', message: 'nothing in progress' });
+  set(
+    p
+      ? { type: 'Progressing', status: 'True', reason: p.reason, message: p.message }
+      : { type: 'Progressing', status: 'False', reason: 'Stable', message: 'nothing in progress' },
+  );
 
   const d = o.problems[0];
-  set(d ? { type: 'Degraded', status: 'True', reason: d.reason, message: d.message } : { type: 'Degraded', status: 'False', reason: 'AsExpected', message: 'no problems' });
+  set(
+    d
+      ? { type: 'Degraded', status: 'True', reason: d.reason, message: d.message }
+      : { type: 'Degraded', status: 'False', reason: 'AsExpected', message: 'no problems' },
+  );
 
   const latest = o.backups.latest;
-  set(!latest
-    ? { type: 'BackupSucceeded', status: 'Unknown', reason: 'NoBackupYet', message: 'no backup has finished yet' }
-    : latest.succeeded
-      ? { type: 'BackupSucceeded', status: 'True', reason: 'BackupSucceeded', message: `${latest.type} backup ${latest.name} succeeded` }
-      : { type: 'BackupSucceeded', status: 'False', reason: 'BackupFailed', message: `${latest.type} backup ${latest.name} failed` });
+  set(
+    !latest
+      ? { type: 'BackupSucceeded', status: 'Unknown', reason: 'NoBackupYet', message: 'no backup has finished yet' }
+      : latest.succeeded
+        ? {
+            type: 'BackupSucceeded',
+            status: 'True',
+            reason: 'BackupSucceeded',
+            message: `${latest.type} backup ${latest.name} succeeded`,
+          }
+        : {
+            type: 'BackupSucceeded',
+            status: 'False',
+            reason: 'BackupFailed',
+            message: `${latest.type} backup ${latest.name} failed`,
+          },
+  );
 
   const t = o.tuning;
   if (t) {
     const count = Object.keys(t.parameters).length;
-    set(t.error
-      ? { type: 'ParametersApplied', status: 'False', reason: 'InvalidParameter', message: `PostgreSQL refused a setting: ${t.error}` }
-      : t.restartPending.length
+    set(
+      t.error
         ? {
-          type: 'ParametersApplied', status: 'False', reason: t.autoRestart ? 'RestartInProgress' : 'RestartPending',
-          message: `${t.restartPending.join(', ')} need a restart for ${t.pendingSettings.join(', ')}${t.autoRestart ? ': rolling restart (standbys first, then a switchover)' : ' (spec.postgresql.autoRestart is false: restart them yourself)'}`,
-        }
-        : { type: 'ParametersApplied', status: 'True', reason: 'Applied', message: count ? `${count} setting(s) applied on every instance${t.tunedForMemory ? `, derived from ${t.tunedForMemory} of memory` : ''}` : 'no settings beyond PostgreSQL\'s defaults' });
+            type: 'ParametersApplied',
+            status: 'False',
+            reason: 'InvalidParameter',
+            message: `PostgreSQL refused a setting: ${t.error}`,
+          }
+        : t.restartPending.length
+          ? {
+              type: 'ParametersApplied',
+              status: 'False',
+              reason: t.autoRestart ? 'RestartInProgress' : 'RestartPending',
+              message: `${t.restartPending.join(', ')} need a restart for ${t.pendingSettings.join(', ')}${t.autoRestart ? ': rolling restart (standbys first, then a switchover)' : ' (spec.postgresql.autoRestart is false: restart them yourself)'}`,
+            }
+          : {
+              type: 'ParametersApplied',
+              status: 'True',
+              reason: 'Applied',
+              message: count
+                ? `${count} setting(s) applied on every instance${t.tunedForMemory ? `, derived from ${t.tunedForMemory} of memory` : ''}`
+                : "no settings beyond PostgreSQL's defaults",
+            },
+    );
   }
 
   for (const a of o.anomalies?.signals ?? []) set(a.condition);
 
   const g = o.storage;
   if (g) {
-    set(g.limitReached
-      ? { type: 'StorageAutoGrow', status: 'False', reason: 'LimitReached', message: `the data volumes are at the limit ${g.limit} and the database uses ${g.usedPercent}% of them: raise storageAutoGrow.limit or free space` }
-      : g.grow.length || g.resizing
-        ? { type: 'StorageAutoGrow', status: 'True', reason: 'Growing', message: `growing the data volumes beyond ${toMi(g.capacity)}` }
-        : { type: 'StorageAutoGrow', status: 'True', reason: 'WithinLimit', message: `the data volumes may grow up to ${g.limit}` });
+    set(
+      g.limitReached
+        ? {
+            type: 'StorageAutoGrow',
+            status: 'False',
+            reason: 'LimitReached',
+            message: `the data volumes are at the limit ${g.limit} and the database uses ${g.usedPercent}% of them: raise storageAutoGrow.limit or free space`,
+          }
+        : g.grow.length || g.resizing
+          ? {
+              type: 'StorageAutoGrow',
+              status: 'True',
+              reason: 'Growing',
+              message: `growing the data volumes beyond ${toMi(g.capacity)}`,
+            }
+          : {
+              type: 'StorageAutoGrow',
+              status: 'True',
+              reason: 'WithinLimit',
+              message: `the data volumes may grow up to ${g.limit}`,
+            },
+    );
   }
 
   // The newest successful backup ever seen, not only among the Jobs that still exist: Jobs are pruned (retention,
@@ -137,7 +211,11 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
     ...(lastBackup ? { lastBackup } : {}),
     ...(o.restoredFrom ? { restoredFrom: o.restoredFrom } : {}),
     ...postgresqlStatus(db, t),
-    ...(g ? { storage: { capacity: toMi(g.capacity), usedPercent: g.usedPercent } } : db.status?.storage ? { storage: db.status.storage } : {}),
+    ...(g
+      ? { storage: { capacity: toMi(g.capacity), usedPercent: g.usedPercent } }
+      : db.status?.storage
+        ? { storage: db.status.storage }
+        : {}),
     conditions,
   };
   return withReplicationStatus(status, o.replication ?? {});

@@ -25,12 +25,33 @@ import { Database } from './types';
 /** Settings the operator owns (instance-script.ts and replication): `spec.postgresql.parameters` may not set them. */
 export const OPERATOR_OWNED_PARAMETERS: readonly string[] = [
   // the instance script's command line and files
-  'listen_addresses', 'port', 'hba_file', 'ident_file', 'config_file', 'data_directory', 'external_pid_file',
-  'unix_socket_directories', 'wal_log_hints', 'wal_keep_size', 'hot_standby', 'hot_standby_feedback',
-  'wal_receiver_timeout', 'wal_retrieve_retry_interval', 'primary_conninfo', 'primary_slot_name',
+  'listen_addresses',
+  'port',
+  'hba_file',
+  'ident_file',
+  'config_file',
+  'data_directory',
+  'external_pid_file',
+  'unix_socket_directories',
+  'wal_log_hints',
+  'wal_keep_size',
+  'hot_standby',
+  'hot_standby_feedback',
+  'wal_receiver_timeout',
+  'wal_retrieve_retry_interval',
+  'primary_conninfo',
+  'primary_slot_name',
   // replication and failover
-  'wal_level', 'synchronous_standby_names', 'restore_command', 'recovery_target', 'recovery_target_lsn',
-  'recovery_target_name', 'recovery_target_time', 'recovery_target_xid', 'recovery_target_timeline', 'recovery_target_action',
+  'wal_level',
+  'synchronous_standby_names',
+  'restore_command',
+  'recovery_target',
+  'recovery_target_lsn',
+  'recovery_target_name',
+  'recovery_target_time',
+  'recovery_target_xid',
+  'recovery_target_timeline',
+  'recovery_target_action',
 ];
 
 /** Settings other steps write with ALTER SYSTEM (replication.ts): parameter application leaves them alone. */
@@ -43,8 +64,19 @@ export const RESTART_PARAMETERS: readonly string[] = ['shared_buffers', 'max_con
 export const DEFAULT_RESOURCES = { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } } as const;
 
 const UNITS: Record<string, number> = {
-  '': 1, 'k': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12, 'P': 1e15, 'E': 1e18,
-  'Ki': 2 ** 10, 'Mi': 2 ** 20, 'Gi': 2 ** 30, 'Ti': 2 ** 40, 'Pi': 2 ** 50, 'Ei': 2 ** 60,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
 };
 
 /** Bytes of a Kubernetes quantity as the CRD admits it (`1Gi`, `512M`, `1.5Gi`); undefined otherwise. */
@@ -54,7 +86,10 @@ export function quantityBytes(q: string | undefined): number | undefined {
 }
 
 /** The container resources of the database pods. */
-export function containerResources(db: Database): { requests?: Record<string, string>; limits?: Record<string, string> } {
+export function containerResources(db: Database): {
+  requests?: Record<string, string>;
+  limits?: Record<string, string>;
+} {
   const r = db.spec.resources;
   if (!r) return { requests: { ...DEFAULT_RESOURCES.requests }, limits: { ...DEFAULT_RESOURCES.limits } };
   return { ...(r.requests ? { requests: { ...r.requests } } : {}), ...(r.limits ? { limits: { ...r.limits } } : {}) };
@@ -98,7 +133,8 @@ export function derivedParameters(memory: number, volume: number): Record<string
 /** What the operator applies to every instance: derived settings, overridden by `spec.postgresql.parameters`. */
 export function desiredParameters(db: Database): Record<string, string> {
   const memory = tuningMemory(db);
-  const derived = memory === undefined ? {} : derivedParameters(memory, quantityBytes(db.spec.storage ?? '1Gi') ?? 2 ** 30);
+  const derived =
+    memory === undefined ? {} : derivedParameters(memory, quantityBytes(db.spec.storage ?? '1Gi') ?? 2 ** 30);
   const user: Record<string, string> = {};
   for (const [k, v] of Object.entries(db.spec.postgresql?.parameters ?? {})) {
     if (v !== undefined && isParameterName(k) && !OPERATOR_OWNED_PARAMETERS.includes(k)) user[k] = v;

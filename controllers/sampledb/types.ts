@@ -47,10 +47,20 @@ export type { Job, Pod, Secret } from '../../runtime';
 /** The parts of an apps/v1 StatefulSet the controller reads (tests build partial ones). */
 export interface StatefulSet extends KubeObject {
   spec?: { replicas?: number };
-  status?: { replicas?: number; readyReplicas?: number; observedGeneration?: number; currentRevision?: string; updateRevision?: string };
+  status?: {
+    replicas?: number;
+    readyReplicas?: number;
+    observedGeneration?: number;
+    currentRevision?: string;
+    updateRevision?: string;
+  };
 }
 
-export const SAMPLEDB = resourceRef<SampleDB>({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', plural: 'sampledbs' });
+export const SAMPLEDB = resourceRef<SampleDB>({
+  apiVersion: 'database.example.com/v2',
+  kind: 'SampleDB',
+  plural: 'sampledbs',
+});
 export { CRONJOB, JOB, PERSISTENTVOLUMECLAIM as PVC, POD, SECRET, SERVICE } from '../../runtime';
 export const STATEFULSET = resourceRef<StatefulSet>({ apiVersion: 'apps/v1', kind: 'StatefulSet' });
 
@@ -94,7 +104,9 @@ export function labels(db: Database, component: string, extra: Record<string, st
 
 /** `status.labelSelector` (string form, for the scale subresource). */
 export function labelSelectorString(db: Database): string {
-  return Object.entries(selectorLabels(db)).map(([k, v]) => `${k}=${v}`).join(',');
+  return Object.entries(selectorLabels(db))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
 }
 
 /** Object names of one database. */

@@ -55,13 +55,24 @@ export function preUpgradeBackupName(db: Database, from: string, to: string): st
  * `jobState` the state of a Job of the database by name (the pre-upgrade backup
  * {@link preUpgradeBackupName} names, the restore of a major upgrade).
  */
-export function planVersion(db: Database, sts: StatefulSet | undefined, live: string | undefined, jobState: (name: string) => JobState): VersionPlan {
+export function planVersion(
+  db: Database,
+  sts: StatefulSet | undefined,
+  live: string | undefined,
+  jobState: (name: string) => JobState,
+): VersionPlan {
   const wanted = db.spec.version;
   const keepRestore = sts?.metadata?.annotations?.[ANNOTATION_UPGRADE_RESTORE];
   if (!live || live === wanted) {
     // After a major upgrade's rollout: the primary alone until the pre-upgrade backup is restored.
     const restorePending = !!keepRestore && jobState(restoreJobName(db, keepRestore)) !== 'Succeeded';
-    return { state: 'None', statefulSetVersion: wanted, upgradeRestoreFrom: keepRestore, from: live, ...(restorePending ? { instances: 1 } : {}) };
+    return {
+      state: 'None',
+      statefulSetVersion: wanted,
+      upgradeRestoreFrom: keepRestore,
+      from: live,
+      ...(restorePending ? { instances: 1 } : {}),
+    };
   }
   const keep = { statefulSetVersion: live, upgradeRestoreFrom: keepRestore, from: live };
   if (majorOf(wanted) < majorOf(live)) return { ...keep, state: 'DowngradeRefused' };
@@ -74,7 +85,9 @@ export function planVersion(db: Database, sts: StatefulSet | undefined, live: st
   switch (jobState(name)) {
     case 'Succeeded': {
       const major = majorOf(wanted) !== majorOf(live);
-      if (major && !primaryAloneOnPodZero(db, sts)) return { ...keep, state: 'Shrinking', preUpgradeBackup, instances: 1 };
+      if (major && !primaryAloneOnPodZero(db, sts)) {
+        return { ...keep, state: 'Shrinking', preUpgradeBackup, instances: 1 };
+      }
       return {
         state: 'Rolling',
         statefulSetVersion: wanted,
@@ -99,5 +112,7 @@ function primaryAloneOnPodZero(db: Database, sts: StatefulSet | undefined): bool
   const counts = statefulSetCounts(sts);
   const specReplicas = sts?.spec?.replicas;
   const podZero = names.pod(db.metadata.name, 0);
-  return specReplicas === 1 && counts.settled && counts.replicas === 1 && (db.status?.currentPrimary ?? podZero) === podZero;
+  return (
+    specReplicas === 1 && counts.settled && counts.replicas === 1 && (db.status?.currentPrimary ?? podZero) === podZero
+  );
 }

@@ -8,7 +8,9 @@ export class UnsupportedVersionError extends Error {}
 
 /** The major version of `16.4` → 16. Throws on a malformed version. */
 export function majorOf(version: string): number {
-  if (!/^[0-9]+(\.[0-9]+){0,2}$/.test(version)) throw new UnsupportedVersionError(`version must look like '16' or '16.4', got '${version}'`);
+  if (!/^[0-9]+(\.[0-9]+){0,2}$/.test(version)) {
+    throw new UnsupportedVersionError(`version must look like '16' or '16.4', got '${version}'`);
+  }
   return Number(version.split('.')[0]);
 }
 

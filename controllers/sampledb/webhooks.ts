@@ -14,9 +14,9 @@
  * Handlers read the operator's informer caches (SampleDBs, Jobs, PVCs) and the Namespace by name; they
  * write nothing (the webhooks are `sideEffects: None`).
  */
-import { AdmissionRequest, AdmissionVerdict, allowed, denied, KubeClient, KubeObject, Store } from '../../runtime';
 import { observeBackups } from './backups';
 import { Job, LABEL_BACKUP_TYPE, LABEL_INSTANCE, names, SampleDB } from './types';
+import { AdmissionRequest, AdmissionVerdict, allowed, denied, KubeClient, KubeObject, Store } from '../../runtime';
 
 /** Namespace annotation: the default data volume size of SampleDBs created in it. */
 export const ANNOTATION_DEFAULT_STORAGE = 'database.example.com/default-storage';
@@ -48,39 +48,60 @@ export function validateSampleDb(deps: SampleDbWebhookDeps): (req: AdmissionRequ
     const self = req.object?.metadata?.name ?? '';
     const sourceName = from.sampleDB ?? self;
     const field = from.sampleDB ? 'spec.restoreFrom.sampleDB' : 'spec.restoreFrom';
-    const source = sourceName === self && req.operation === 'CREATE' ? undefined : deps.sampledbs.get({ namespace, name: sourceName });
+    const source =
+      sourceName === self && req.operation === 'CREATE'
+        ? undefined
+        : deps.sampledbs.get({ namespace, name: sourceName });
     const volume = deps.pvcs.get({ namespace, name: names.backupPvc(sourceName) });
     if (!source) {
-      if (volume) return allowed([`${field}: SampleDB '${sourceName}' is deleted; its backup volume ${names.backupPvc(sourceName)} remains, so backup '${from.backup}' is looked up there when the restore runs`]);
-      return denied(`${field}: SampleDB '${sourceName}' does not exist in namespace '${namespace}', and no backup volume ${names.backupPvc(sourceName)} of a deleted one remains`);
+      if (volume) {
+        return allowed([
+          `${field}: SampleDB '${sourceName}' is deleted; its backup volume ${names.backupPvc(sourceName)} remains, so backup '${from.backup}' is looked up there when the restore runs`,
+        ]);
+      }
+      return denied(
+        `${field}: SampleDB '${sourceName}' does not exist in namespace '${namespace}', and no backup volume ${names.backupPvc(sourceName)} of a deleted one remains`,
+      );
     }
-    const jobs = deps.jobs.list(namespace).filter((j) => j.metadata.labels?.[LABEL_INSTANCE] === sourceName && j.metadata.labels?.[LABEL_BACKUP_TYPE]);
+    const jobs = deps.jobs
+      .list(namespace)
+      .filter((j) => j.metadata.labels?.[LABEL_INSTANCE] === sourceName && j.metadata.labels?.[LABEL_BACKUP_TYPE]);
     const known = new Set(jobs.filter((j) => j.status?.succeeded).map((j) => j.metadata.name));
     const last = observeBackups(jobs).lastSuccess?.name ?? source.status?.lastBackup?.name;
     if (last) known.add(last);
     if (known.has(from.backup)) return allowed();
     const list = known.size ? `its backups: ${[...known].sort().join(', ')}` : 'it has made no backup yet';
     if (source.spec.backupSchedule) {
-      return allowed([`spec.restoreFrom.backup: '${from.backup}' is not among the recent backups of SampleDB '${sourceName}' (${list}); an older scheduled backup may still be on its volume`]);
+      return allowed([
+        `spec.restoreFrom.backup: '${from.backup}' is not among the recent backups of SampleDB '${sourceName}' (${list}); an older scheduled backup may still be on its volume`,
+      ]);
     }
     return denied(`spec.restoreFrom.backup: SampleDB '${sourceName}' has no backup '${from.backup}' (${list})`);
   };
 }
 
 /** The defaulting handler (see module docs). */
-export function defaultSampleDb(deps: Pick<SampleDbWebhookDeps, 'client'>): (db: SampleDB, req: AdmissionRequest<SampleDB>) => Promise<SampleDB | AdmissionVerdict> {
+export function defaultSampleDb(
+  deps: Pick<SampleDbWebhookDeps, 'client'>,
+): (db: SampleDB, req: AdmissionRequest<SampleDB>) => Promise<SampleDB | AdmissionVerdict> {
   return async (db, req) => {
     const namespace = req.namespace ?? db.metadata?.namespace;
     if (db.spec.storage && db.spec.storageClassName) return db;
-    const annotations = namespace ? (await deps.client.get(NAMESPACE, namespace)).metadata?.annotations ?? {} : {};
+    const annotations = namespace ? ((await deps.client.get(NAMESPACE, namespace)).metadata?.annotations ?? {}) : {};
     const size = annotations[ANNOTATION_DEFAULT_STORAGE];
     // The CRD's own patterns, so a bad annotation is reported as the annotation, not as the SampleDB's field.
     if (!db.spec.storage && size && !/^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.test(size)) {
-      return denied(`namespace ${namespace} annotation ${ANNOTATION_DEFAULT_STORAGE}: must be a quantity like 10Gi, got '${size}' (spec.storage was to be defaulted from it)`, { code: 400, reason: 'BadRequest' });
+      return denied(
+        `namespace ${namespace} annotation ${ANNOTATION_DEFAULT_STORAGE}: must be a quantity like 10Gi, got '${size}' (spec.storage was to be defaulted from it)`,
+        { code: 400, reason: 'BadRequest' },
+      );
     }
     const storageClass = annotations[ANNOTATION_DEFAULT_STORAGE_CLASS];
     if (!db.spec.storageClassName && storageClass && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(storageClass)) {
-      return denied(`namespace ${namespace} annotation ${ANNOTATION_DEFAULT_STORAGE_CLASS}: must be a StorageClass name, got '${storageClass}'`, { code: 400, reason: 'BadRequest' });
+      return denied(
+        `namespace ${namespace} annotation ${ANNOTATION_DEFAULT_STORAGE_CLASS}: must be a StorageClass name, got '${storageClass}'`,
+        { code: 400, reason: 'BadRequest' },
+      );
     }
     db.spec.storage ??= size || DEFAULT_STORAGE;
     if (!db.spec.storageClassName && storageClass) db.spec.storageClassName = storageClass;

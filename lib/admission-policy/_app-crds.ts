@@ -10,5 +10,8 @@ export function isCrd(x: unknown): x is ICustomResourceDefinition {
 
 /** The CRDs of the app the construct is in: their schemas type `object` for the kinds they define. @internal */
 export function appCrds(scope: IConstruct): CrdManifest[] {
-  return scope.node.root.node.findAll().filter(CustomResourceDefinition.isCustomResourceDefinition).map(c => c.toManifest());
+  return scope.node.root.node
+    .findAll()
+    .filter(CustomResourceDefinition.isCustomResourceDefinition)
+    .map((c) => c.toManifest());
 }

@@ -13,24 +13,43 @@ export function ourPolicyChecks(policy: ValidatingAdmissionPolicyManifest, check
   const issues: Issue[] = [];
   const spec = policy.spec;
   if (check.kinds.length === 0) {
-    issues.push({ path: 'spec.matchConstraints.resourceRules', severity: 'warning', message: 'not type-checked (ours): no rule names a kind the apiserver can resolve (wildcards, subresources and unknown resources are skipped), so status.typeChecking will say nothing' });
+    issues.push({
+      path: 'spec.matchConstraints.resourceRules',
+      severity: 'warning',
+      message:
+        'not type-checked (ours): no rule names a kind the apiserver can resolve (wildcards, subresources and unknown resources are skipped), so status.typeChecking will say nothing',
+    });
   }
   if (!check.paramsResolved) {
-    issues.push({ path: 'spec.paramKind', severity: 'warning', message: 'not type-checked (ours): the paramKind has no known schema, so the apiserver\'s type checker reports every use of `params` as undeclared' });
+    issues.push({
+      path: 'spec.paramKind',
+      severity: 'warning',
+      message:
+        "not type-checked (ours): the paramKind has no known schema, so the apiserver's type checker reports every use of `params` as undeclared",
+    });
   }
   const typed = (path: string, expression: string, stateless = false) => {
     for (const { gvk, vars } of check.perKind) {
       // match conditions are compiled without variables
-      const errorText = compileAdmissionExpression(expression, stateless ? { ...vars, variables: undefined } : vars).errorText;
+      const errorText = compileAdmissionExpression(
+        expression,
+        stateless ? { ...vars, variables: undefined } : vars,
+      ).errorText;
       if (errorText) {
-        issues.push({ path, severity: 'warning', message: `against ${gvk.group || 'core'}/${gvk.version} ${gvk.kind} (ours; the apiserver never reports this field after create): ${errorText}` });
+        issues.push({
+          path,
+          severity: 'warning',
+          message: `against ${gvk.group || 'core'}/${gvk.version} ${gvk.kind} (ours; the apiserver never reports this field after create): ${errorText}`,
+        });
         return;
       }
     }
   };
   (spec.matchConditions ?? []).forEach((m, i) => typed(`spec.matchConditions[${i}].expression`, m.expression, true));
   (spec.variables ?? []).forEach((v, i) => typed(`spec.variables[${i}].expression`, v.expression));
-  (spec.auditAnnotations ?? []).forEach((a, i) => typed(`spec.auditAnnotations[${i}].valueExpression`, a.valueExpression));
+  (spec.auditAnnotations ?? []).forEach((a, i) =>
+    typed(`spec.auditAnnotations[${i}].valueExpression`, a.valueExpression),
+  );
   issues.push(...policyCostIssues(policy, check));
   return issues;
 }
@@ -47,10 +66,10 @@ export const RUNTIME_COST_BUDGET = 10_000_000n;
 export function policyCostIssues(policy: ValidatingAdmissionPolicyManifest, check: PolicyTypeCheckDetails): Issue[] {
   const spec = policy.spec;
   const expressions = [
-    ...(spec.variables ?? []).map(v => v.expression),
-    ...(spec.matchConditions ?? []).map(m => m.expression),
-    ...(spec.validations ?? []).flatMap(v => [v.expression, ...(v.messageExpression ? [v.messageExpression] : [])]),
-    ...(spec.auditAnnotations ?? []).map(a => a.valueExpression),
+    ...(spec.variables ?? []).map((v) => v.expression),
+    ...(spec.matchConditions ?? []).map((m) => m.expression),
+    ...(spec.validations ?? []).flatMap((v) => [v.expression, ...(v.messageExpression ? [v.messageExpression] : [])]),
+    ...(spec.auditAnnotations ?? []).map((a) => a.valueExpression),
   ];
   const issues: Issue[] = [];
   for (const { gvk, vars } of check.perKind) {
@@ -62,7 +81,8 @@ export function policyCostIssues(policy: ValidatingAdmissionPolicyManifest, chec
     }
     if (total > RUNTIME_COST_BUDGET) {
       issues.push({
-        path: 'spec', severity: 'warning',
+        path: 'spec',
+        severity: 'warning',
         message: `estimated cost of one evaluation against ${gvk.group || 'core'}/${gvk.version} ${gvk.kind} is ${total}, over the apiserver's runtime budget of ${RUNTIME_COST_BUDGET} (ours: the apiserver sets no cost limit at create; at admission an evaluation over budget fails and the failurePolicy applies): bound the lists and strings the expressions iterate (maxItems, maxLength) or iterate less`,
       });
       break;

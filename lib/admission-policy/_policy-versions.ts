@@ -1,5 +1,9 @@
 import { IConstruct } from 'constructs';
-import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion } from '../apimachinery/kubernetes-versions';
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  KUBERNETES_VERSIONS,
+  KubernetesVersion,
+} from '../apimachinery/kubernetes-versions';
 import { servedBy } from '../apimachinery/served-apis';
 import { targetVersions } from '../synth-metadata/target-versions';
 
@@ -9,9 +13,14 @@ import { targetVersions } from '../synth-metadata/target-versions';
  *
  * @internal
  */
-export function policyVersions(scope: IConstruct, manifest: { readonly apiVersion: string; readonly kind: string }): KubernetesVersion[] {
-  const served = (targetVersions(scope) ?? []).filter(v => servedBy(manifest.apiVersion, manifest.kind, v));
+export function policyVersions(
+  scope: IConstruct,
+  manifest: { readonly apiVersion: string; readonly kind: string },
+): KubernetesVersion[] {
+  const served = (targetVersions(scope) ?? []).filter((v) => servedBy(manifest.apiVersion, manifest.kind, v));
   if (served.length > 0) return served;
   if (servedBy(manifest.apiVersion, manifest.kind, DEFAULT_KUBERNETES_VERSION)) return [DEFAULT_KUBERNETES_VERSION];
-  return [KUBERNETES_VERSIONS.find(v => servedBy(manifest.apiVersion, manifest.kind, v)) ?? DEFAULT_KUBERNETES_VERSION];
+  return [
+    KUBERNETES_VERSIONS.find((v) => servedBy(manifest.apiVersion, manifest.kind, v)) ?? DEFAULT_KUBERNETES_VERSION,
+  ];
 }

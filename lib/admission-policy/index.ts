@@ -1,4 +1,16 @@
-export { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyProps, AcknowledgedPolicyWarning } from './validating-admission-policy';
-export { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingProps, ValidatingAdmissionPolicyBindingOptions } from './validating-admission-policy-binding';
+export {
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyProps,
+  AcknowledgedPolicyWarning,
+} from './validating-admission-policy';
+export {
+  ValidatingAdmissionPolicyBinding,
+  ValidatingAdmissionPolicyBindingProps,
+  ValidatingAdmissionPolicyBindingOptions,
+} from './validating-admission-policy-binding';
 export { MutatingAdmissionPolicy, MutatingAdmissionPolicyProps } from './mutating-admission-policy';
-export { MutatingAdmissionPolicyBinding, MutatingAdmissionPolicyBindingProps, MutatingAdmissionPolicyBindingOptions } from './mutating-admission-policy-binding';
+export {
+  MutatingAdmissionPolicyBinding,
+  MutatingAdmissionPolicyBindingProps,
+  MutatingAdmissionPolicyBindingOptions,
+} from './mutating-admission-policy-binding';

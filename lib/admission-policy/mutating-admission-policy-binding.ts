@@ -1,10 +1,15 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
+import { policyVersions } from './_policy-versions';
 import { formatIssue } from '../apimachinery/issue';
-import { MatchResourcesSpec, MutatingAdmissionPolicyBindingManifest, ParamRefSpec, validateMutatingBindingManifest } from '../apiserver/admission-policy';
+import {
+  MatchResourcesSpec,
+  MutatingAdmissionPolicyBindingManifest,
+  ParamRefSpec,
+  validateMutatingBindingManifest,
+} from '../apiserver/admission-policy';
 import { perVersion } from '../synth-metadata/target-versions';
 import { Warnings } from '../synth-metadata/warnings';
-import { policyVersions } from './_policy-versions';
 
 /** What a binding adds to its policy. */
 export interface MutatingAdmissionPolicyBindingOptions {
@@ -46,10 +51,14 @@ export class MutatingAdmissionPolicyBinding extends Construct {
       validate: () => {
         const p = this.props.policy;
         if (typeof p !== 'string' && p.hasParams && !this.props.paramRef) {
-          Warnings.of(this).add(`spec.paramRef: policy ${JSON.stringify(p.name)} declares a paramKind but this binding gives no paramRef: \`params\` is null in its expressions`);
+          Warnings.of(this).add(
+            `spec.paramRef: policy ${JSON.stringify(p.name)} declares a paramKind but this binding gives no paramRef: \`params\` is null in its expressions`,
+          );
         }
         const manifest = this.toManifest();
-        return perVersion(policyVersions(this, manifest), v => validateMutatingBindingManifest(manifest, v).map(i => formatIssue(i)));
+        return perVersion(policyVersions(this, manifest), (v) =>
+          validateMutatingBindingManifest(manifest, v).map((i) => formatIssue(i)),
+        );
       },
     });
   }

@@ -1,18 +1,28 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
+import { appCrds, isCrd } from './_app-crds';
+import { policyVersions } from './_policy-versions';
+import {
+  MutatingAdmissionPolicyBinding,
+  MutatingAdmissionPolicyBindingOptions,
+} from './mutating-admission-policy-binding';
 import { formatIssue } from '../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION } from '../apimachinery/kubernetes-versions';
 import {
-  clusterResolver, MatchConditionSpec, MatchResourcesSpec, MutatingAdmissionPolicyManifest, MutationSpec, ParamKindSpec,
-  typeCheckMutations, validateMutatingPolicyManifest, VariableSpec,
+  clusterResolver,
+  MatchConditionSpec,
+  MatchResourcesSpec,
+  MutatingAdmissionPolicyManifest,
+  MutationSpec,
+  ParamKindSpec,
+  typeCheckMutations,
+  validateMutatingPolicyManifest,
+  VariableSpec,
 } from '../apiserver/admission-policy';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { emitWhereServed } from '../synth-metadata/conditional-objects';
 import { perVersion } from '../synth-metadata/target-versions';
 import { Warnings } from '../synth-metadata/warnings';
-import { appCrds, isCrd } from './_app-crds';
-import { policyVersions } from './_policy-versions';
-import { MutatingAdmissionPolicyBinding, MutatingAdmissionPolicyBindingOptions } from './mutating-admission-policy-binding';
 
 export interface MutatingAdmissionPolicyProps {
   /** The policy's name (cluster-scoped, a DNS subdomain). */
@@ -106,9 +116,10 @@ export class MutatingAdmissionPolicy extends Construct {
 
   public toManifest(): MutatingAdmissionPolicyManifest {
     const p = this.props;
-    const paramKind = p.paramKind && isCrd(p.paramKind)
-      ? { apiVersion: p.paramKind.apiVersionFor(), kind: p.paramKind.names.kind }
-      : p.paramKind as ParamKindSpec | undefined;
+    const paramKind =
+      p.paramKind && isCrd(p.paramKind)
+        ? { apiVersion: p.paramKind.apiVersionFor(), kind: p.paramKind.names.kind }
+        : (p.paramKind as ParamKindSpec | undefined);
     return {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'MutatingAdmissionPolicy',
@@ -117,9 +128,9 @@ export class MutatingAdmissionPolicy extends Construct {
         failurePolicy: p.failurePolicy ?? 'Fail',
         ...(paramKind ? { paramKind: { ...paramKind } } : {}),
         matchConstraints: p.matchConstraints,
-        ...(p.matchConditions ? { matchConditions: p.matchConditions.map(m => ({ ...m })) } : {}),
-        ...(p.variables ? { variables: p.variables.map(v => ({ ...v })) } : {}),
-        mutations: p.mutations.map(m => ({ ...m })),
+        ...(p.matchConditions ? { matchConditions: p.matchConditions.map((m) => ({ ...m })) } : {}),
+        ...(p.variables ? { variables: p.variables.map((v) => ({ ...v })) } : {}),
+        mutations: p.mutations.map((m) => ({ ...m })),
         reinvocationPolicy: p.reinvocationPolicy ?? 'Never',
       },
     };
@@ -132,10 +143,14 @@ export class MutatingAdmissionPolicy extends Construct {
   private validatePolicy(): string[] {
     const manifest = this.toManifest();
     const versions = policyVersions(this, manifest);
-    const refused = perVersion(versions, v => validateMutatingPolicyManifest(manifest, v).map(i => formatIssue(i)));
+    const refused = perVersion(versions, (v) => validateMutatingPolicyManifest(manifest, v).map((i) => formatIssue(i)));
     if (refused.length > 0) return refused;
-    const version = versions.includes(DEFAULT_KUBERNETES_VERSION) ? DEFAULT_KUBERNETES_VERSION : versions[versions.length - 1];
-    for (const issue of typeCheckMutations(manifest, clusterResolver(appCrds(this)), version)) Warnings.of(this).add(formatIssue(issue));
+    const version = versions.includes(DEFAULT_KUBERNETES_VERSION)
+      ? DEFAULT_KUBERNETES_VERSION
+      : versions[versions.length - 1];
+    for (const issue of typeCheckMutations(manifest, clusterResolver(appCrds(this)), version)) {
+      Warnings.of(this).add(formatIssue(issue));
+    }
     return [];
   }
 }

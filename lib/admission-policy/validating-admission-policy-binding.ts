@@ -1,9 +1,14 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { formatIssue } from '../apimachinery/issue';
-import { MatchResourcesSpec, ParamRefSpec, ValidatingAdmissionPolicyBindingManifest, validateBindingManifest } from '../apiserver/admission-policy';
-import { perVersion } from '../synth-metadata/target-versions';
 import { policyVersions } from './_policy-versions';
+import { formatIssue } from '../apimachinery/issue';
+import {
+  MatchResourcesSpec,
+  ParamRefSpec,
+  ValidatingAdmissionPolicyBindingManifest,
+  validateBindingManifest,
+} from '../apiserver/admission-policy';
+import { perVersion } from '../synth-metadata/target-versions';
 import { Warnings } from '../synth-metadata/warnings';
 
 /** What a binding adds to its policy. */
@@ -49,13 +54,19 @@ export class ValidatingAdmissionPolicyBinding extends Construct {
       validate: () => {
         const p = this.props.policy;
         if (typeof p !== 'string' && p.hasParams && !this.props.paramRef) {
-          Warnings.of(this).add(`spec.paramRef: policy ${JSON.stringify(p.name)} declares a paramKind but this binding gives no paramRef: every admission it matches fails as a misconfigured policy (its failurePolicy applies)`);
+          Warnings.of(this).add(
+            `spec.paramRef: policy ${JSON.stringify(p.name)} declares a paramKind but this binding gives no paramRef: every admission it matches fails as a misconfigured policy (its failurePolicy applies)`,
+          );
         }
         if (typeof p !== 'string' && !p.hasParams && this.props.paramRef) {
-          Warnings.of(this).add(`spec.paramRef: policy ${JSON.stringify(p.name)} declares no paramKind: the paramRef is ignored`);
+          Warnings.of(this).add(
+            `spec.paramRef: policy ${JSON.stringify(p.name)} declares no paramKind: the paramRef is ignored`,
+          );
         }
         const manifest = this.toManifest();
-        return perVersion(policyVersions(this, manifest), v => validateBindingManifest(manifest, v).map(i => formatIssue(i)));
+        return perVersion(policyVersions(this, manifest), (v) =>
+          validateBindingManifest(manifest, v).map((i) => formatIssue(i)),
+        );
       },
     });
   }

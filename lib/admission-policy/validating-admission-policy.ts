@@ -1,19 +1,30 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
+import { appCrds, isCrd } from './_app-crds';
+import { ourPolicyChecks } from './_policy-checks';
+import { policyVersions } from './_policy-versions';
+import {
+  ValidatingAdmissionPolicyBinding,
+  ValidatingAdmissionPolicyBindingOptions,
+} from './validating-admission-policy-binding';
 import { formatIssue } from '../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import {
-  AuditAnnotationSpec, clusterResolver, MatchConditionSpec, MatchResourcesSpec, ParamKindSpec,   ValidatingAdmissionPolicyManifest, ValidationSpec, validatePolicyManifest, VariableSpec,
+  AuditAnnotationSpec,
+  clusterResolver,
+  MatchConditionSpec,
+  MatchResourcesSpec,
+  ParamKindSpec,
+  ValidatingAdmissionPolicyManifest,
+  ValidationSpec,
+  validatePolicyManifest,
+  VariableSpec,
 } from '../apiserver/admission-policy';
 import { typeCheckPolicyDetails } from '../apiserver/admission-policy/type-check-policy';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { emitWhereServed } from '../synth-metadata/conditional-objects';
-import { Warnings } from '../synth-metadata/warnings';
-import { appCrds, isCrd } from './_app-crds';
-import { ourPolicyChecks } from './_policy-checks';
 import { perVersion } from '../synth-metadata/target-versions';
-import { policyVersions } from './_policy-versions';
-import { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingOptions } from './validating-admission-policy-binding';
+import { Warnings } from '../synth-metadata/warnings';
 
 /** A type-checking warning the author has read and accepts, with the reason. */
 export interface AcknowledgedPolicyWarning {
@@ -75,9 +86,20 @@ export class ValidatingAdmissionPolicy extends Construct {
    * name one (e.g. `[crd.storageVersion]`): with `matchPolicy: Equivalent` (the default) requests in the other
    * versions are converted to it before the policy sees them, and its expressions are checked against one schema.
    */
-  public static rulesFor(crd: ICustomResourceDefinition, operations: readonly ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[], versions?: readonly string[]): MatchResourcesSpec['resourceRules'] {
-    versions ??= (crd.toManifest().spec.versions ?? []).filter(v => v.served !== false).map(v => v.name);
-    return [{ apiGroups: [crd.group], apiVersions: [...versions], operations: [...operations], resources: [crd.names.plural!] }];
+  public static rulesFor(
+    crd: ICustomResourceDefinition,
+    operations: readonly ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[],
+    versions?: readonly string[],
+  ): MatchResourcesSpec['resourceRules'] {
+    versions ??= (crd.toManifest().spec.versions ?? []).filter((v) => v.served !== false).map((v) => v.name);
+    return [
+      {
+        apiGroups: [crd.group],
+        apiVersions: [...versions],
+        operations: [...operations],
+        resources: [crd.names.plural!],
+      },
+    ];
   }
 
   public readonly name: string;
@@ -111,9 +133,10 @@ export class ValidatingAdmissionPolicy extends Construct {
 
   public toManifest(): ValidatingAdmissionPolicyManifest {
     const p = this.props;
-    const paramKind = p.paramKind && isCrd(p.paramKind)
-      ? { apiVersion: p.paramKind.apiVersionFor(), kind: p.paramKind.names.kind }
-      : p.paramKind as ParamKindSpec | undefined;
+    const paramKind =
+      p.paramKind && isCrd(p.paramKind)
+        ? { apiVersion: p.paramKind.apiVersionFor(), kind: p.paramKind.names.kind }
+        : (p.paramKind as ParamKindSpec | undefined);
     return {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicy',
@@ -122,10 +145,10 @@ export class ValidatingAdmissionPolicy extends Construct {
         failurePolicy: p.failurePolicy ?? 'Fail',
         ...(paramKind ? { paramKind: { ...paramKind } } : {}),
         matchConstraints: p.matchConstraints,
-        ...(p.matchConditions ? { matchConditions: p.matchConditions.map(m => ({ ...m })) } : {}),
-        ...(p.variables ? { variables: p.variables.map(v => ({ ...v })) } : {}),
-        ...(p.validations ? { validations: p.validations.map(v => ({ ...v })) } : {}),
-        ...(p.auditAnnotations ? { auditAnnotations: p.auditAnnotations.map(a => ({ ...a })) } : {}),
+        ...(p.matchConditions ? { matchConditions: p.matchConditions.map((m) => ({ ...m })) } : {}),
+        ...(p.variables ? { variables: p.variables.map((v) => ({ ...v })) } : {}),
+        ...(p.validations ? { validations: p.validations.map((v) => ({ ...v })) } : {}),
+        ...(p.auditAnnotations ? { auditAnnotations: p.auditAnnotations.map((a) => ({ ...a })) } : {}),
       },
     };
   }
@@ -138,18 +161,30 @@ export class ValidatingAdmissionPolicy extends Construct {
   private validatePolicy(): string[] {
     const manifest = this.toManifest();
     const versions = policyVersions(this, manifest);
-    const refused = perVersion(versions, v => validatePolicyManifest(manifest, v).map(i => formatIssue(i)));
+    const refused = perVersion(versions, (v) => validatePolicyManifest(manifest, v).map((i) => formatIssue(i)));
     if (refused.length > 0) return refused;
     const resolver = clusterResolver(appCrds(this));
-    const checks = new Map(versions.map(v => [v, typeCheckPolicyDetails(manifest, resolver, v)]));
+    const checks = new Map(versions.map((v) => [v, typeCheckPolicyDetails(manifest, resolver, v)]));
     const acknowledged = this.props.acknowledgedWarnings ?? [];
-    const warned = (v: KubernetesVersion) => checks.get(v)!.warnings.filter(w => !acknowledged.some(a => a.fieldRef === w.fieldRef))
-      .map(w => `${w.fieldRef}: the apiserver will report in status.typeChecking: ${w.warning.trim()}${explain(w.warning)}`);
+    const warned = (v: KubernetesVersion) =>
+      checks
+        .get(v)!
+        .warnings.filter((w) => !acknowledged.some((a) => a.fieldRef === w.fieldRef))
+        .map(
+          (w) =>
+            `${w.fieldRef}: the apiserver will report in status.typeChecking: ${w.warning.trim()}${explain(w.warning)}`,
+        );
     for (const w of perVersion(versions, warned)) Warnings.of(this).add(w);
     for (const a of acknowledged) {
-      if (![...checks.values()].some(c => c.warnings.some(w => w.fieldRef === a.fieldRef))) Warnings.of(this).add(`acknowledgedWarnings: ${JSON.stringify(a.fieldRef)} matches no warning (stale? the reason was: ${a.reason})`);
+      if (![...checks.values()].some((c) => c.warnings.some((w) => w.fieldRef === a.fieldRef))) {
+        Warnings.of(this).add(
+          `acknowledgedWarnings: ${JSON.stringify(a.fieldRef)} matches no warning (stale? the reason was: ${a.reason})`,
+        );
+      }
     }
-    const ours = versions.includes(DEFAULT_KUBERNETES_VERSION) ? DEFAULT_KUBERNETES_VERSION : versions[versions.length - 1];
+    const ours = versions.includes(DEFAULT_KUBERNETES_VERSION)
+      ? DEFAULT_KUBERNETES_VERSION
+      : versions[versions.length - 1];
     for (const issue of ourPolicyChecks(manifest, checks.get(ours)!)) Warnings.of(this).add(formatIssue(issue));
     return [];
   }
@@ -165,4 +200,3 @@ function explain(warning: string): string {
   }
   return '';
 }
-

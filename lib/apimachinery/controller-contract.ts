@@ -203,7 +203,9 @@ export function boundRoleProblems(binds: readonly BoundRole[] | undefined): stri
   const seen = new Set<string>();
   (binds ?? []).forEach((b, i) => {
     const field = `contract.binds[${i}]`;
-    if (b.kind !== 'ClusterRole' && b.kind !== 'Role') out.push(`${field}.kind: must be 'ClusterRole' or 'Role', got ${JSON.stringify(b.kind)}`);
+    if (b.kind !== 'ClusterRole' && b.kind !== 'Role') {
+      out.push(`${field}.kind: must be 'ClusterRole' or 'Role', got ${JSON.stringify(b.kind)}`);
+    }
     // role names are path segments: anything but '/' and '%', not '.' or '..' (rbac's ValidateRBACName)
     if (typeof b.name !== 'string' || b.name === '' || b.name === '.' || b.name === '..' || /[/%]/.test(b.name)) {
       out.push(`${field}.name: must be a role's name (no '/', '%'), got ${JSON.stringify(b.name)}`);
@@ -226,13 +228,23 @@ export function isPort(p: unknown): p is number {
  * nothing is). `isOwned(k)` says whether kind `k` is among the contract's `owns`; `describe(k)`
  * names it in a message.
  */
-export function networkPeerProblems<K>(contract: ContractOf<K>, isOwned: (k: K) => boolean, describe: (k: K) => string): string[] {
+export function networkPeerProblems<K>(
+  contract: ContractOf<K>,
+  isOwned: (k: K) => boolean,
+  describe: (k: K) => string,
+): string[] {
   const out: string[] = [];
   (contract.connectsTo ?? []).forEach((peer, i) => {
     const field = `contract.connectsTo[${i}]`;
-    if (!isOwned(peer.podsOf)) out.push(`${field}.podsOf: '${describe(peer.podsOf)}' must be a kind in contract.owns (a controller connects only to pods it manages)`);
+    if (!isOwned(peer.podsOf)) {
+      out.push(
+        `${field}.podsOf: '${describe(peer.podsOf)}' must be a kind in contract.owns (a controller connects only to pods it manages)`,
+      );
+    }
     const labels = Object.entries(peer.podLabels ?? {});
-    if (labels.length === 0) out.push(`${field}.podLabels: must name at least one label (an empty selector would allow every pod), got {}`);
+    if (labels.length === 0) {
+      out.push(`${field}.podLabels: must name at least one label (an empty selector would allow every pod), got {}`);
+    }
     for (const [k, v] of labels) {
       if (typeof v !== 'string') out.push(`${field}.podLabels.${k}: must be a string, got ${JSON.stringify(v)}`);
     }
@@ -253,24 +265,44 @@ export function webhookProblems<K>(contract: ContractOf<K>, id: (k: K) => string
   const seen = new Set<string>();
   (contract.webhooks ?? []).forEach((w, i) => {
     const field = `contract.webhooks[${i}]`;
-    if (w.type !== 'validating' && w.type !== 'defaulting') out.push(`${field}.type: must be 'validating' or 'defaulting', got ${JSON.stringify(w.type)}`);
+    if (w.type !== 'validating' && w.type !== 'defaulting') {
+      out.push(`${field}.type: must be 'validating' or 'defaulting', got ${JSON.stringify(w.type)}`);
+    }
     const key = `${w.type} ${id(w.for)}`;
-    if (seen.has(key)) out.push(`${field}: a second ${w.type} webhook for '${id(w.for)}' (one handler per kind and type)`);
+    if (seen.has(key)) {
+      out.push(`${field}: a second ${w.type} webhook for '${id(w.for)}' (one handler per kind and type)`);
+    }
     seen.add(key);
-    if (w.operations !== undefined && w.operations.length === 0) out.push(`${field}.operations: must name at least one operation, got []`);
+    if (w.operations !== undefined && w.operations.length === 0) {
+      out.push(`${field}.operations: must name at least one operation, got []`);
+    }
     (w.operations ?? []).forEach((op, j) => {
-      if (!['CREATE', 'UPDATE', 'DELETE', 'CONNECT'].includes(op)) out.push(`${field}.operations[${j}]: must be CREATE, UPDATE, DELETE or CONNECT, got ${JSON.stringify(op)}`);
+      if (!['CREATE', 'UPDATE', 'DELETE', 'CONNECT'].includes(op)) {
+        out.push(`${field}.operations[${j}]: must be CREATE, UPDATE, DELETE or CONNECT, got ${JSON.stringify(op)}`);
+      }
     });
-    if (w.failurePolicy !== undefined && w.failurePolicy !== 'Fail' && w.failurePolicy !== 'Ignore') out.push(`${field}.failurePolicy: must be 'Fail' or 'Ignore', got ${JSON.stringify(w.failurePolicy)}`);
+    if (w.failurePolicy !== undefined && w.failurePolicy !== 'Fail' && w.failurePolicy !== 'Ignore') {
+      out.push(`${field}.failurePolicy: must be 'Fail' or 'Ignore', got ${JSON.stringify(w.failurePolicy)}`);
+    }
     const t = w.timeoutSeconds;
-    if (t !== undefined && (!Number.isInteger(t) || t < 1 || t > 30)) out.push(`${field}.timeoutSeconds: must be an integer from 1 to 30 (the apiserver's limit), got ${JSON.stringify(t)}`);
+    if (t !== undefined && (!Number.isInteger(t) || t < 1 || t > 30)) {
+      out.push(
+        `${field}.timeoutSeconds: must be an integer from 1 to 30 (the apiserver's limit), got ${JSON.stringify(t)}`,
+      );
+    }
     const names = new Set<string>();
     (w.matchConditions ?? []).forEach((c, j) => {
-      if (!/^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(c.name ?? '') || c.name.length > 63) out.push(`${field}.matchConditions[${j}].name: must be a qualified name (63 characters at most), got ${JSON.stringify(c.name)}`);
+      if (!/^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(c.name ?? '') || c.name.length > 63) {
+        out.push(
+          `${field}.matchConditions[${j}].name: must be a qualified name (63 characters at most), got ${JSON.stringify(c.name)}`,
+        );
+      }
       if (names.has(c.name)) out.push(`${field}.matchConditions[${j}].name: duplicate '${c.name}'`);
       names.add(c.name);
     });
-    if ((w.matchConditions?.length ?? 0) > 64) out.push(`${field}.matchConditions: at most 64 conditions, got ${w.matchConditions!.length}`);
+    if ((w.matchConditions?.length ?? 0) > 64) {
+      out.push(`${field}.matchConditions: at most 64 conditions, got ${w.matchConditions!.length}`);
+    }
   });
   return out;
 }

@@ -13,7 +13,9 @@ import { KubernetesVersion, since } from './kubernetes-versions';
  * @internal
  */
 export function tooLongMaxLength(max: number, version: KubernetesVersion): string {
-  return since(version, 'tooLongInBytes') ? `Too long: ${mayNotBeMoreThan(max, version)}` : `Too long: may not be longer than ${max}`;
+  return since(version, 'tooLongInBytes')
+    ? `Too long: ${mayNotBeMoreThan(max, version)}`
+    : `Too long: may not be longer than ${max}`;
 }
 
 /**
@@ -23,7 +25,9 @@ export function tooLongMaxLength(max: number, version: KubernetesVersion): strin
  * @internal
  */
 export function tooLongBytes(max: number, version: KubernetesVersion): string {
-  return since(version, 'tooLongInBytes') ? `Too long: ${mayNotBeMoreThan(max, version)}` : `Too long: must have at most ${max} bytes`;
+  return since(version, 'tooLongInBytes')
+    ? `Too long: ${mayNotBeMoreThan(max, version)}`
+    : `Too long: must have at most ${max} bytes`;
 }
 
 /** `Too many: 3: must have at most 2 items` (`1 item` from 1.34). @internal */

@@ -12,10 +12,14 @@ import { KubernetesVersion, since } from './kubernetes-versions';
 export function fieldValue(value: unknown, version: KubernetesVersion): string {
   if (value === null || value === undefined) return since(version, 'fieldValuesAsJson') ? 'null' : '"null"';
   switch (typeof value) {
-    case 'string': return goQuote(value);
-    case 'number': return goNumber(value);
-    case 'boolean': return String(value);
-    default: return since(version, 'fieldValuesAsJson') ? goJson(value) : goSharpV(value);
+    case 'string':
+      return goQuote(value);
+    case 'number':
+      return goNumber(value);
+    case 'boolean':
+      return String(value);
+    default:
+      return since(version, 'fieldValuesAsJson') ? goJson(value) : goSharpV(value);
   }
 }
 
@@ -60,18 +64,35 @@ export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (SHORT_ESCAPES[ch]) out += SHORT_ESCAPES[ch];
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\uFFFD'; // a lone surrogate: Go's JSON decoder made U+FFFD of it
-    else if (isGoPrint(ch)) out += ch;
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
-    else if (cp < 0x10000) out += `\\u${hex(cp, 4)}`;
-    else out += `\\U${hex(cp, 8)}`;
+    if (ch === '"' || ch === '\\') {
+      out += `\\${ch}`;
+    } else if (SHORT_ESCAPES[ch]) {
+      out += SHORT_ESCAPES[ch];
+    } else if (cp >= 0xd800 && cp <= 0xdfff) {
+      out += '\uFFFD';
+    } // a lone surrogate: Go's JSON decoder made U+FFFD of it
+    else if (isGoPrint(ch)) {
+      out += ch;
+    } else if (cp < 0x20 || cp === 0x7f) {
+      out += `\\x${hex(cp, 2)}`;
+    } else if (cp < 0x10000) {
+      out += `\\u${hex(cp, 4)}`;
+    } else {
+      out += `\\U${hex(cp, 8)}`;
+    }
   }
   return `${out}"`;
 }
 
-const SHORT_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
+const SHORT_ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
 
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
@@ -94,8 +115,10 @@ export function goSharpV(v: unknown, nested = false): string {
   if (typeof v === 'string') return goQuote(v);
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[]interface {}{${v.map(x => goSharpV(x, true)).join(', ')}}`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => compareCodePoints(a, b));
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharpV(x, true)).join(', ')}}`;
+  const entries = Object.entries(v as Record<string, unknown>)
+    .filter(([, x]) => x !== undefined)
+    .sort(([a], [b]) => compareCodePoints(a, b));
   return `map[string]interface {}{${entries.map(([k, x]) => `${goQuote(k)}:${goSharpV(x, true)}`).join(', ')}}`;
 }
 
@@ -110,13 +133,15 @@ export function goJson(v: unknown): string {
   if (typeof v === 'string') return goJsonString(v);
   if (typeof v === 'number') return isInt64(v) ? String(v) : goJsonFloat(v);
   if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map(x => goJson(x)).join(',')}]`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => compareCodePoints(a, b));
+  if (Array.isArray(v)) return `[${v.map((x) => goJson(x)).join(',')}]`;
+  const entries = Object.entries(v as Record<string, unknown>)
+    .filter(([, x]) => x !== undefined)
+    .sort(([a], [b]) => compareCodePoints(a, b));
   return `{${entries.map(([k, x]) => `${goJsonString(k)}:${goJson(x)}`).join(',')}}`;
 }
 
 function goJsonString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, c => `\\u${hex(c.charCodeAt(0), 4)}`);
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
 }
 
 /** encoding/json's float64: 'f' format, or 'e' below 1e-6 and from 1e21 (`1e-07` cleaned to `1e-7`), as JavaScript does. */

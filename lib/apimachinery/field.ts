@@ -38,7 +38,11 @@ export function forbidden(path: string, detail: string): Issue {
 
 /** @internal */
 export function notSupported(path: string, value: unknown, supported: readonly string[]): Issue {
-  return { path, message: `Unsupported value: supported values: ${supported.map(s => JSON.stringify(s)).join(', ')}`, value };
+  return {
+    path,
+    message: `Unsupported value: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+    value,
+  };
 }
 
 /** @internal */

@@ -24,7 +24,10 @@ export function formatIssue(issue: Issue): string {
   // the value once: messages that already quote it (e.g. a detail built from it) get no `(got …)`
   const shown = issue.value === undefined ? undefined : preview(issue.value);
   const distinctive = typeof issue.value === 'string' || (typeof issue.value === 'object' && issue.value !== null);
-  const quoted = shown !== undefined && (issue.message.startsWith(`Invalid value: ${shown}`) || (distinctive && shown.length >= 3 && issue.message.includes(shown)));
+  const quoted =
+    shown !== undefined &&
+    (issue.message.startsWith(`Invalid value: ${shown}`) ||
+      (distinctive && shown.length >= 3 && issue.message.includes(shown)));
   const got = shown === undefined || quoted ? '' : ` (got ${shown})`;
   const hint = issue.hint ? ` (${issue.hint})` : '';
   return `${issue.path}: ${issue.message}${hint}${got}`;
@@ -32,12 +35,12 @@ export function formatIssue(issue: Issue): string {
 
 /** Only the errors of a list of issues. @internal */
 export function errorsOf(issues: readonly Issue[]): Issue[] {
-  return issues.filter(i => (i.severity ?? 'error') === 'error');
+  return issues.filter((i) => (i.severity ?? 'error') === 'error');
 }
 
 /** Only the warnings of a list of issues. @internal */
 export function warningsOf(issues: readonly Issue[]): Issue[] {
-  return issues.filter(i => i.severity === 'warning');
+  return issues.filter((i) => i.severity === 'warning');
 }
 
 function preview(value: unknown): string {

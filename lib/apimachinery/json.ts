@@ -19,8 +19,11 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObject(a)) {
     if (!isObject(b)) return false;
-    const keys = Object.keys(a).filter(k => a[k] !== undefined);
-    return keys.length === Object.keys(b).filter(k => b[k] !== undefined).length && keys.every(k => deepEqual(a[k], b[k]));
+    const keys = Object.keys(a).filter((k) => a[k] !== undefined);
+    return (
+      keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length &&
+      keys.every((k) => deepEqual(a[k], b[k]))
+    );
   }
   return false;
 }

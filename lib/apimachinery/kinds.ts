@@ -67,7 +67,9 @@ const ROWS: Row[] = [
  */
 export function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /** `splitApiVersion` for values a user wrote: throws unless it is `<version>` or `<group>/<version>`. @internal */

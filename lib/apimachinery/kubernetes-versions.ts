@@ -15,7 +15,10 @@ export type KubernetesVersion = (typeof KUBERNETES_VERSIONS)[number];
 export const DEFAULT_KUBERNETES_VERSION: KubernetesVersion = '1.32';
 
 /** The range the project supports, and the default target of an app. */
-export const SUPPORTED_KUBERNETES_RANGE = { min: '1.28', max: '1.36' } as const satisfies { min: KubernetesVersion; max: KubernetesVersion };
+export const SUPPORTED_KUBERNETES_RANGE = { min: '1.28', max: '1.36' } as const satisfies {
+  min: KubernetesVersion;
+  max: KubernetesVersion;
+};
 
 /**
  * The minor number (`1.32` → 32).
@@ -34,7 +37,9 @@ export function minorOf(version: KubernetesVersion): number {
 export function parseKubernetesVersion(text: string): KubernetesVersion | undefined {
   const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(text.trim());
   const version = m ? `1.${Number(m[1])}` : undefined;
-  return (KUBERNETES_VERSIONS as readonly string[]).includes(version ?? '') ? (version as KubernetesVersion) : undefined;
+  return (KUBERNETES_VERSIONS as readonly string[]).includes(version ?? '')
+    ? (version as KubernetesVersion)
+    : undefined;
 }
 
 /**
@@ -43,7 +48,7 @@ export function parseKubernetesVersion(text: string): KubernetesVersion | undefi
  * @internal
  */
 export function versionsBetween(min: KubernetesVersion, max: KubernetesVersion): KubernetesVersion[] {
-  return KUBERNETES_VERSIONS.filter(v => minorOf(v) >= minorOf(min) && minorOf(v) <= minorOf(max));
+  return KUBERNETES_VERSIONS.filter((v) => minorOf(v) >= minorOf(min) && minorOf(v) <= minorOf(max));
 }
 
 /**
@@ -213,7 +218,12 @@ export function firstVersionWith(change: ApiserverChange): KubernetesVersion {
 }
 
 /** The changes of `APISERVER_CHANGES` that change CEL cost estimates. */
-const COST_CHANGES: readonly ApiserverChange[] = ['presenceTestFree', 'enumBoundsStringSize', 'comprehensionResultSized', 'libraryTypeEqualityCost'];
+const COST_CHANGES: readonly ApiserverChange[] = [
+  'presenceTestFree',
+  'enumBoundsStringSize',
+  'comprehensionResultSized',
+  'libraryTypeEqualityCost',
+];
 
 /**
  * A name of the CEL cost model of `version`: versions with the same name estimate every rule alike.
@@ -221,7 +231,7 @@ const COST_CHANGES: readonly ApiserverChange[] = ['presenceTestFree', 'enumBound
  * @internal
  */
 export function costModelOf(version: KubernetesVersion): string {
-  return COST_CHANGES.filter(c => since(version, c)).join(',');
+  return COST_CHANGES.filter((c) => since(version, c)).join(',');
 }
 
 /**
@@ -230,16 +240,30 @@ export function costModelOf(version: KubernetesVersion): string {
  * complete). Those that change a verdict come first; the others change only the wording of an issue found anyway.
  */
 const CUSTOM_RESOURCE_VERDICT_CHANGES: readonly ApiserverChange[] = [
-  'macWithoutSeparators', 'strictBracketedHosts', 'numericFormatRanges', 'formatsOnlyOnTheirType', 'scientificWithoutSpaces',
-  'stringOffsetPastEndNotFound', 'lastIndexOfShorterNotFound',
+  'macWithoutSeparators',
+  'strictBracketedHosts',
+  'numericFormatRanges',
+  'formatsOnlyOnTheirType',
+  'scientificWithoutSpaces',
+  'stringOffsetPastEndNotFound',
+  'lastIndexOfShorterNotFound',
 ];
 /** Changes that decide nothing for a resource without issues: wording, and whether rules run after an error. */
 const CUSTOM_RESOURCE_OTHER_CHANGES: readonly ApiserverChange[] = [
-  'enumErrorsBlockRules', 'celMessageWithoutType', 'tooLongInBytes', 'singularCounts', 'fieldValuesAsJson', 'labelChecksInBytes', 'embeddedRequiredWithoutDetail',
+  'enumErrorsBlockRules',
+  'celMessageWithoutType',
+  'tooLongInBytes',
+  'singularCounts',
+  'fieldValuesAsJson',
+  'labelChecksInBytes',
+  'embeddedRequiredWithoutDetail',
 ];
 
 /** @internal */
-export const CUSTOM_RESOURCE_CHANGES: readonly ApiserverChange[] = [...CUSTOM_RESOURCE_VERDICT_CHANGES, ...CUSTOM_RESOURCE_OTHER_CHANGES];
+export const CUSTOM_RESOURCE_CHANGES: readonly ApiserverChange[] = [
+  ...CUSTOM_RESOURCE_VERDICT_CHANGES,
+  ...CUSTOM_RESOURCE_OTHER_CHANGES,
+];
 
 /**
  * A name of how `version` checks a custom resource: versions with the same name give the same issues, word for word.
@@ -247,7 +271,7 @@ export const CUSTOM_RESOURCE_CHANGES: readonly ApiserverChange[] = [...CUSTOM_RE
  * @internal
  */
 export function customResourceModelOf(version: KubernetesVersion): string {
-  return CUSTOM_RESOURCE_CHANGES.filter(c => since(version, c)).join(',');
+  return CUSTOM_RESOURCE_CHANGES.filter((c) => since(version, c)).join(',');
 }
 
 /**
@@ -257,5 +281,5 @@ export function customResourceModelOf(version: KubernetesVersion): string {
  * @internal
  */
 export function customResourceVerdictModelOf(version: KubernetesVersion): string {
-  return CUSTOM_RESOURCE_VERDICT_CHANGES.filter(c => since(version, c)).join(',');
+  return CUSTOM_RESOURCE_VERDICT_CHANGES.filter((c) => since(version, c)).join(',');
 }

@@ -13,20 +13,26 @@ const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_LABEL_PART}(\\.${DNS1123_LABEL_
 const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-const DNS1035_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, "
-  + "and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
-  + "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
-  + "with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-  + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const NAME_PART_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
-  + "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-  + "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') "
-  + "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
-const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-  + "with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const DNS1035_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, " +
+  "and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const DNS1123_LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an " +
+  "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const DNS1123_SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end " +
+  "with an alphanumeric character (e.g. 'example.com', regex used for validation is " +
+  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const NAME_PART_MSG =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric " +
+  "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const QUALIFIED_NAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an " +
+  "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') " +
+  "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end " +
+  "with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 function check(value: string, max: number, re: RegExp, message: string, unit = 'characters'): string[] {
   const errs: string[] = [];
@@ -50,7 +56,7 @@ export function isDns1035Label(value: string): string[] {
 export function isDns1123Label(value: string): string[] {
   const errs = check(value, 63, DNS1123_LABEL, DNS1123_LABEL_MSG);
   // a valid subdomain that is no label: apimachinery says why (the length was checked already, so it is the dots)
-  return errs.map(e => (e === DNS1123_LABEL_MSG && DNS1123_SUBDOMAIN.test(value) ? 'must not contain dots' : e));
+  return errs.map((e) => (e === DNS1123_LABEL_MSG && DNS1123_SUBDOMAIN.test(value) ? 'must not contain dots' : e));
 }
 
 function byteLength(value: string): number {
@@ -70,12 +76,21 @@ export function isDns1123Subdomain(value: string): string[] {
  */
 export function isQualifiedName(value: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string[] {
   const parts = value.split('/');
-  if (parts.length > 2) return [`${since(version, 'labelChecksInBytes') ? 'a valid label key' : 'a qualified name'} ${QUALIFIED_NAME_MSG}`];
+  if (parts.length > 2) {
+    return [`${since(version, 'labelChecksInBytes') ? 'a valid label key' : 'a qualified name'} ${QUALIFIED_NAME_MSG}`];
+  }
   const name = parts[parts.length - 1];
   const errs: string[] = [];
   if (parts.length === 2) {
-    if (!parts[0]) errs.push('prefix part must be non-empty');
-    else errs.push(...check(parts[0], 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG, labelUnit(version)).map(e => `prefix part ${e}`));
+    if (!parts[0]) {
+      errs.push('prefix part must be non-empty');
+    } else {
+      errs.push(
+        ...check(parts[0], 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG, labelUnit(version)).map(
+          (e) => `prefix part ${e}`,
+        ),
+      );
+    }
   }
   if (!name) errs.push('name part must be non-empty');
   else if (byteLength(name) > 63) errs.push(`name part must be no more than 63 ${labelUnit(version)}`);

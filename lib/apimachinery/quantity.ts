@@ -106,7 +106,14 @@ export class Quantity {
       exponent = a.scale;
     } else {
       const widen = a.goScale - a.infScale;
-      base = widen > 400 ? (a.unscaled === 0n ? 0 : a.unscaled > 0n ? Infinity : -Infinity) : Number(a.unscaled * 10n ** BigInt(widen));
+      base =
+        widen > 400
+          ? a.unscaled === 0n
+            ? 0
+            : a.unscaled > 0n
+              ? Infinity
+              : -Infinity
+          : Number(a.unscaled * 10n ** BigInt(widen));
       exponent = -a.goScale;
     }
     return exponent === 0 ? base : base * goPow10(exponent);
@@ -124,7 +131,11 @@ export class Quantity {
   /** `Quantity.Sub`: `add` of the negated operand (int64 negation wraps, as Go's does). */
   public sub(o: Quantity): Quantity {
     if (this.amount.kind === 'int64' && o.amount.kind === 'int64') {
-      const diff = addInt64(this.amount, { kind: 'int64', value: BigInt.asIntN(64, -o.amount.value), scale: o.amount.scale });
+      const diff = addInt64(this.amount, {
+        kind: 'int64',
+        value: BigInt.asIntN(64, -o.amount.value),
+        scale: o.amount.scale,
+      });
       if (diff) return new Quantity(diff);
     }
     const y = toDec(o.amount);
@@ -144,7 +155,7 @@ export class Quantity {
   public canonical(): string {
     const { unscaled, exponent } = this.exact;
     if (unscaled === 0n) return '0';
-    return `${unscaled < 0n ? '-' : '+'}${CANONICAL_PRIMES.map(p => residue(unscaled, exponent, p).toString(36)).join(':')}`;
+    return `${unscaled < 0n ? '-' : '+'}${CANONICAL_PRIMES.map((p) => residue(unscaled, exponent, p).toString(36)).join(':')}`;
   }
 }
 
@@ -263,8 +274,8 @@ function int32(n: number): number {
 }
 
 const POW10 = Array.from({ length: 32 }, (_, i) => Number(`1e${i}`));
-const POW10_POS32 = [1e0, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288];
-const POW10_NEG32 = [1e-0, 1e-32, 1e-64, 1e-96, 1e-128, 1e-160, 1e-192, 1e-224, 1e-256, 1e-288, 1e-320];
+const POW10_POS32 = [1, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288];
+const POW10_NEG32 = [1, 1e-32, 1e-64, 1e-96, 1e-128, 1e-160, 1e-192, 1e-224, 1e-256, 1e-288, 1e-320];
 
 /** Go's `math.Pow10`, table by table (its products and quotients round differently from `10 ** n`). */
 function goPow10(n: number): number {
@@ -283,9 +294,9 @@ interface QuantityParts {
 
 const FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const SUFFIX_WRONG = "unable to parse quantity's suffix";
-const NUMERIC_WRONG = 'unable to parse quantity\'s numeric portion';
+const NUMERIC_WRONG = "unable to parse quantity's numeric portion";
 const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-const DECIMAL_SUFFIXES: Record<string, number> = { 'n': -9, 'u': -6, 'm': -3, '': 0, 'k': 3, 'M': 6, 'G': 9, 'T': 12, 'P': 15, 'E': 18 };
+const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
 /**
  * `parseQuantityString` and the checks of `ParseQuantity` around it, as apimachinery v0.32 has them: a sign,
@@ -301,9 +312,11 @@ function parseQuantityText(text: string): QuantityParts | string {
   const [, sign, zeros, digits, denom = '', letters, exponentDigits] = m;
   const suffixText = `${letters}${exponentDigits}`;
   let suffix: QuantityParts['suffix'];
-  if (suffixText in DECIMAL_SUFFIXES) suffix = { kind: 'decimal', exponent: DECIMAL_SUFFIXES[suffixText] };
-  else if (suffixText in BINARY_SUFFIXES) suffix = { kind: 'binary', exponent: BINARY_SUFFIXES[suffixText] };
-  else if (/^[eE][-+]?[0-9]+$/.test(suffixText) && isInt64(suffixText.slice(1))) {
+  if (suffixText in DECIMAL_SUFFIXES) {
+    suffix = { kind: 'decimal', exponent: DECIMAL_SUFFIXES[suffixText] };
+  } else if (suffixText in BINARY_SUFFIXES) {
+    suffix = { kind: 'binary', exponent: BINARY_SUFFIXES[suffixText] };
+  } else if (/^[eE][-+]?[0-9]+$/.test(suffixText) && isInt64(suffixText.slice(1))) {
     // Go keeps the exponent as an int32: larger ones wrap around
     suffix = { kind: 'decimal', exponent: Number(BigInt.asIntN(32, BigInt(suffixText.slice(1)))) };
   } else {
@@ -326,7 +339,7 @@ function takesFastPath(num: string, denom: string, suffix: QuantityParts['suffix
     scale = suffix.exponent;
     precision = 18 - (num.length + denom.length);
   } else if (denom.length === 0) {
-    precision = 15 - num.length - Math.trunc(Math.fround(suffix.exponent * 3 / 10)) - 1;
+    precision = 15 - num.length - Math.trunc(Math.fround((suffix.exponent * 3) / 10)) - 1;
   } else {
     precision = -1;
   }

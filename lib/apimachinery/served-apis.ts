@@ -70,8 +70,12 @@ export function servedRange(apiVersion: string, kind: string): string | undefine
  *
  * @internal
  */
-export function servedFrom(apiVersion: string, kind: string, versions: readonly KubernetesVersion[]): KubernetesVersion | undefined {
-  const first = versions.findIndex(v => servedBy(apiVersion, kind, v));
+export function servedFrom(
+  apiVersion: string,
+  kind: string,
+  versions: readonly KubernetesVersion[],
+): KubernetesVersion | undefined {
+  const first = versions.findIndex((v) => servedBy(apiVersion, kind, v));
   if (first <= 0) return undefined;
-  return versions.slice(first).every(v => servedBy(apiVersion, kind, v)) ? versions[first] : undefined;
+  return versions.slice(first).every((v) => servedBy(apiVersion, kind, v)) ? versions[first] : undefined;
 }

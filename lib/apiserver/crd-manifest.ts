@@ -66,7 +66,12 @@ export interface CrdSpec {
 export interface CrdManifest {
   readonly apiVersion: 'apiextensions.k8s.io/v1' | string;
   readonly kind: 'CustomResourceDefinition' | string;
-  readonly metadata: { readonly name: string; readonly annotations?: Record<string, string>; readonly labels?: Record<string, string>; readonly [k: string]: unknown };
+  readonly metadata: {
+    readonly name: string;
+    readonly annotations?: Record<string, string>;
+    readonly labels?: Record<string, string>;
+    readonly [k: string]: unknown;
+  };
   readonly spec: CrdSpec;
   readonly status?: { readonly storedVersions?: readonly string[]; readonly [k: string]: unknown };
 }

@@ -4,7 +4,14 @@
 
 export { JSONSchemaProps, ValidationRule } from './schema/json-schema-props';
 export {
-  ResourceScope, CrdManifest, CrdSpec, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, SubresourcesSpec, ScaleSubresourceSpec,
+  ResourceScope,
+  CrdManifest,
+  CrdSpec,
+  CrdNamesSpec,
+  CrdVersionSpec,
+  PrinterColumnSpec,
+  SubresourcesSpec,
+  ScaleSubresourceSpec,
 } from './crd-manifest';
 export { validateCrdManifest } from './crd-validation/validate-crd';
 export { validateValue, ValidateValueOptions, ValueValidation } from './value-validation/value-validator';

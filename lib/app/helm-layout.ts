@@ -76,9 +76,14 @@ const PLACEHOLDER = {
 /** Writes the Helm chart of `manifests` into `outdir`; throws with every problem found. @internal */
 export function writeHelmLayout(outdir: string, manifests: readonly any[], options: HelmChartOptions = {}): HelmValues {
   const problems: string[] = [];
-  const operators = manifests.filter(m => m?.kind === 'Deployment' && (m.spec?.template?.spec?.containers ?? []).some((c: any) => c.name === 'manager'));
+  const operators = manifests.filter(
+    (m) =>
+      m?.kind === 'Deployment' && (m.spec?.template?.spec?.containers ?? []).some((c: any) => c.name === 'manager'),
+  );
   if (operators.length !== 1) {
-    throw new Error(`helm layout: a Helm chart holds one operator (a Deployment with a 'manager' container), found ${operators.length}${operators.length ? `: ${operators.map(o => o.metadata.name).join(', ')}` : ''}`);
+    throw new Error(
+      `helm layout: a Helm chart holds one operator (a Deployment with a 'manager' container), found ${operators.length}${operators.length ? `: ${operators.map((o) => o.metadata.name).join(', ')}` : ''}`,
+    );
   }
   const deployment = structuredClone(operators[0]);
   const name: string = deployment.metadata.name;
@@ -88,10 +93,14 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
   const slash = image.lastIndexOf('/');
   const [repository, tag] = image.includes('@') || at < slash ? [image, ''] : [image.slice(0, at), image.slice(at + 1)];
   const watchEnv = (container.env ?? []).find((e: any) => e.name === 'WATCH_NAMESPACE');
-  const watchNamespaces: string[] = String(watchEnv?.value ?? '').split(',').filter(Boolean);
+  const watchNamespaces: string[] = String(watchEnv?.value ?? '')
+    .split(',')
+    .filter(Boolean);
   const leaderElection = (container.args ?? []).includes('--leader-elect');
   const operatorNamespace: string = deployment.metadata.namespace;
-  const crdKinds = new Set(manifests.filter(m => m?.kind === 'CustomResourceDefinition').map(m => `${m.spec.group}/${m.spec.names.kind}`));
+  const crdKinds = new Set(
+    manifests.filter((m) => m?.kind === 'CustomResourceDefinition').map((m) => `${m.spec.group}/${m.spec.names.kind}`),
+  );
   const isExample = (m: any) => crdKinds.has(`${String(m?.apiVersion ?? '').split('/')[0]}/${m?.kind}`);
   const values: HelmValues = {
     image: { repository, tag },
@@ -108,24 +117,33 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
   container.resources = PLACEHOLDER.resources;
 
   // one Role and RoleBinding (and Namespace, when the chart creates them) per watched namespace, from the values
-  const perNamespace = (m: any) => watchNamespaces.length > 0 && (
-    ((m.kind === 'Role' || m.kind === 'RoleBinding') && m.metadata?.name === `${name}-manager` && watchNamespaces.includes(m.metadata.namespace))
-    || (m.kind === 'Namespace' && watchNamespaces.includes(m.metadata?.name)));
+  const perNamespace = (m: any) =>
+    watchNamespaces.length > 0 &&
+    (((m.kind === 'Role' || m.kind === 'RoleBinding') &&
+      m.metadata?.name === `${name}-manager` &&
+      watchNamespaces.includes(m.metadata.namespace)) ||
+      (m.kind === 'Namespace' && watchNamespaces.includes(m.metadata?.name)));
   const ranged = new Map<string, any>();
   for (const m of manifests.filter(perNamespace)) {
     const copy = inReleaseNamespace(m, operatorNamespace);
-    if (copy.kind === 'Namespace') copy.metadata.name = PLACEHOLDER.namespace; else copy.metadata.namespace = PLACEHOLDER.namespace;
+    if (copy.kind === 'Namespace') copy.metadata.name = PLACEHOLDER.namespace;
+    else copy.metadata.namespace = PLACEHOLDER.namespace;
     const key = JSON.stringify(copy);
     if (!ranged.has(key)) ranged.set(key, copy);
   }
-  const rangedKinds = new Set([...ranged.values()].map(r => r.kind));
+  const rangedKinds = new Set([...ranged.values()].map((r) => r.kind));
   for (const kind of ['Role', 'RoleBinding']) {
-    const count = [...ranged.values()].filter(r => r.kind === kind).length;
-    if (watchNamespaces.length && count !== 1) problems.push(`the ${kind}s '${name}-manager' differ between the watched namespaces; they cannot come from one template`);
+    const count = [...ranged.values()].filter((r) => r.kind === kind).length;
+    if (watchNamespaces.length && count !== 1) {
+      problems.push(
+        `the ${kind}s '${name}-manager' differ between the watched namespaces; they cannot come from one template`,
+      );
+    }
   }
 
   // the operator's NetworkPolicy: egress to the watched namespaces' pods follows the values, and extraEgress is added
-  const policyOf = (m: any) => m?.kind === 'NetworkPolicy' && m.metadata?.name === name && m.metadata?.namespace === deployment.metadata.namespace;
+  const policyOf = (m: any) =>
+    m?.kind === 'NetworkPolicy' && m.metadata?.name === name && m.metadata?.namespace === deployment.metadata.namespace;
   const policy = structuredClone(manifests.find(policyOf));
   const peersByRule = new Map<string, unknown>();
   if (policy) {
@@ -141,17 +159,30 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
 
   // the release's namespace is the operator's: Helm (--create-namespace) makes it, the chart does not
   const ownNamespace = (m: any) => m?.kind === 'Namespace' && m.metadata?.name === operatorNamespace;
-  const rest = manifests.filter(m => m !== operators[0] && !perNamespace(m) && !policyOf(m) && !ownNamespace(m)).concat(policy ? [deployment, policy] : [deployment]);
-  const crds = rest.filter(m => m?.kind === 'CustomResourceDefinition');
-  const templates = rest.filter(m => m?.kind !== 'CustomResourceDefinition').map(m => inReleaseNamespace(m, operatorNamespace));
-  const schema = valuesSchema(values, { clusterWide: watchNamespaces.length === 0, leaderElection, networkPolicy: policy !== undefined, examples: values.examples !== undefined });
+  const rest = manifests
+    .filter((m) => m !== operators[0] && !perNamespace(m) && !policyOf(m) && !ownNamespace(m))
+    .concat(policy ? [deployment, policy] : [deployment]);
+  const crds = rest.filter((m) => m?.kind === 'CustomResourceDefinition');
+  const templates = rest
+    .filter((m) => m?.kind !== 'CustomResourceDefinition')
+    .map((m) => inReleaseNamespace(m, operatorNamespace));
+  const schema = valuesSchema(values, {
+    clusterWide: watchNamespaces.length === 0,
+    leaderElection,
+    networkPolicy: policy !== undefined,
+    examples: values.examples !== undefined,
+  });
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
   const validate = ajv.compile(schema);
   if (!validate(values)) {
-    for (const e of validate.errors ?? []) problems.push(`values.yaml${e.instancePath.replace(/\//g, '.')}: ${e.message} (got ${JSON.stringify(valueAt(values, e.instancePath))})`);
+    for (const e of validate.errors ?? []) {
+      problems.push(
+        `values.yaml${e.instancePath.replace(/\//g, '.')}: ${e.message} (got ${JSON.stringify(valueAt(values, e.instancePath))})`,
+      );
+    }
   }
   if (watchNamespaces.length && rangedKinds.size === 0) problems.push('no Role per watched namespace found');
-  if (problems.length) throw new Error(`helm layout:\n${problems.map(p => `  - ${p}`).join('\n')}`);
+  if (problems.length) throw new Error(`helm layout:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 
   fs.mkdirSync(path.join(outdir, 'crds'), { recursive: true });
   fs.mkdirSync(path.join(outdir, 'templates'), { recursive: true });
@@ -165,12 +196,20 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
     const examples = file.objects.every(isExample);
     texts.set(file.stage.file, examples ? `{{- if .Values.examples.enabled }}\n${text}{{- end }}\n` : text);
   }
-  if (templates.some(isExample) && !templates.filter(isExample).every(e => layoutForApply([e])[0].stage.file === '4-custom-resources.yaml')) {
-    problems.push('an example custom resource is outside 4-custom-resources.yaml; it cannot be put behind examples.enabled');
+  if (
+    templates.some(isExample) &&
+    !templates.filter(isExample).every((e) => layoutForApply([e])[0].stage.file === '4-custom-resources.yaml')
+  ) {
+    problems.push(
+      'an example custom resource is outside 4-custom-resources.yaml; it cannot be put behind examples.enabled',
+    );
   }
   for (const r of ranged.values()) {
     const file = r.kind === 'Namespace' ? '0-namespaces.yaml' : '3-namespaced-resources.yaml';
-    texts.set(file, `${texts.get(file) ?? ''}{{- range $ns := .Values.watchNamespaces }}\n---\n${templateText(Yaml.stringify(r), peersByRule)}{{- end }}\n`);
+    texts.set(
+      file,
+      `${texts.get(file) ?? ''}{{- range $ns := .Values.watchNamespaces }}\n---\n${templateText(Yaml.stringify(r), peersByRule)}{{- end }}\n`,
+    );
   }
   for (const [file, text] of [...texts].sort()) fs.writeFileSync(path.join(outdir, 'templates', file), text);
   fs.writeFileSync(path.join(outdir, 'templates', 'NOTES.txt'), notes(name, crds, values));
@@ -178,7 +217,8 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
   const chart = {
     apiVersion: 'v2',
     name: options.name ?? name,
-    description: options.description ?? `${name}: its CustomResourceDefinitions (crds/) and the operator that manages them`,
+    description:
+      options.description ?? `${name}: its CustomResourceDefinitions (crds/) and the operator that manages them`,
     type: 'application',
     version: options.version ?? '0.1.0',
     appVersion: options.appVersion ?? (tag || '0.1.0'),
@@ -196,28 +236,52 @@ export function writeHelmLayout(outdir: string, manifests: readonly any[], optio
 function watchedNamespacesPeer(to: readonly any[], watchNamespaces: readonly string[]): unknown {
   if (watchNamespaces.length === 0 || to.length !== watchNamespaces.length) return undefined;
   const NAME = 'kubernetes.io/metadata.name';
-  const named = to.map(p => Object.keys(p).sort().join() === 'namespaceSelector,podSelector' && Object.keys(p.namespaceSelector).join() === 'matchLabels'
-    && Object.keys(p.namespaceSelector.matchLabels).join() === NAME ? p.namespaceSelector.matchLabels[NAME] : undefined);
+  const named = to.map((p) =>
+    Object.keys(p).sort().join() === 'namespaceSelector,podSelector' &&
+    Object.keys(p.namespaceSelector).join() === 'matchLabels' &&
+    Object.keys(p.namespaceSelector.matchLabels).join() === NAME
+      ? p.namespaceSelector.matchLabels[NAME]
+      : undefined,
+  );
   if ([...named].sort().join() !== [...watchNamespaces].sort().join()) return undefined;
-  if (new Set(to.map(p => JSON.stringify(p.podSelector))).size !== 1) return undefined;
+  if (new Set(to.map((p) => JSON.stringify(p.podSelector))).size !== 1) return undefined;
   return { namespaceSelector: { matchLabels: { [NAME]: PLACEHOLDER.namespace } }, podSelector: to[0].podSelector };
 }
 
 /** The manifest YAML with the placeholders turned into Helm template expressions. */
 function templateText(yaml: string, peersByRule: ReadonlyMap<string, unknown> = new Map()): string {
-  const indented = (text: string, indent: string) => text.trimEnd().split('\n').map(l => indent + l).join('\n');
-  return yaml
-    // one peer per watched namespace, from the values
-    .replace(new RegExp(`^(\\s*)(- )?to: (${PLACEHOLDER.watchedPeers}\\d+)$`, 'gm'), (_m, indent: string, dash: string | undefined, key: string) =>
-      `${indent}${dash ?? ''}to:\n{{- range $ns := .Values.watchNamespaces }}\n${indented(Yaml.stringify([peersByRule.get(key)]), `${indent}${dash ? '    ' : '  '}`)}\n{{- end }}`)
-    .replace(new RegExp(`^(\\s*)- ${PLACEHOLDER.extraEgress}$`, 'gm'), (_m, indent: string) =>
-      `{{- range $rule := .Values.networkPolicy.extraEgress }}\n${indent}- {{- toYaml $rule | nindent ${indent.length + 2} }}\n{{- end }}`)
-    .replace(new RegExp(PLACEHOLDER.image, 'g'), '{{ printf "%s:%s" .Values.image.repository .Values.image.tag | quote }}')
-    .replace(new RegExp(`^(\\s*)replicas: ${PLACEHOLDER.replicas}$`, 'gm'), '$1replicas: {{ .Values.replicas }}')
-    .replace(new RegExp(PLACEHOLDER.watchNamespace, 'g'), '{{ join "," .Values.watchNamespaces | quote }}')
-    .replace(new RegExp(`^(\\s*)resources: ${PLACEHOLDER.resources}$`, 'gm'), (_m, indent: string) => `${indent}resources: {{- toYaml .Values.resources | nindent ${indent.length + 2} }}`)
-    .replace(new RegExp(PLACEHOLDER.namespace, 'g'), '{{ $ns }}')
-    .replace(new RegExp(PLACEHOLDER.releaseNamespace, 'g'), '{{ .Release.Namespace }}');
+  const indented = (text: string, indent: string) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => indent + l)
+      .join('\n');
+  return (
+    yaml
+      // one peer per watched namespace, from the values
+      .replace(
+        new RegExp(`^(\\s*)(- )?to: (${PLACEHOLDER.watchedPeers}\\d+)$`, 'gm'),
+        (_m, indent: string, dash: string | undefined, key: string) =>
+          `${indent}${dash ?? ''}to:\n{{- range $ns := .Values.watchNamespaces }}\n${indented(Yaml.stringify([peersByRule.get(key)]), `${indent}${dash ? '    ' : '  '}`)}\n{{- end }}`,
+      )
+      .replace(
+        new RegExp(`^(\\s*)- ${PLACEHOLDER.extraEgress}$`, 'gm'),
+        (_m, indent: string) =>
+          `{{- range $rule := .Values.networkPolicy.extraEgress }}\n${indent}- {{- toYaml $rule | nindent ${indent.length + 2} }}\n{{- end }}`,
+      )
+      .replace(
+        new RegExp(PLACEHOLDER.image, 'g'),
+        '{{ printf "%s:%s" .Values.image.repository .Values.image.tag | quote }}',
+      )
+      .replace(new RegExp(`^(\\s*)replicas: ${PLACEHOLDER.replicas}$`, 'gm'), '$1replicas: {{ .Values.replicas }}')
+      .replace(new RegExp(PLACEHOLDER.watchNamespace, 'g'), '{{ join "," .Values.watchNamespaces | quote }}')
+      .replace(
+        new RegExp(`^(\\s*)resources: ${PLACEHOLDER.resources}$`, 'gm'),
+        (_m, indent: string) => `${indent}resources: {{- toYaml .Values.resources | nindent ${indent.length + 2} }}`,
+      )
+      .replace(new RegExp(PLACEHOLDER.namespace, 'g'), '{{ $ns }}')
+      .replace(new RegExp(PLACEHOLDER.releaseNamespace, 'g'), '{{ .Release.Namespace }}')
+  );
 }
 
 /**
@@ -227,7 +291,9 @@ function templateText(yaml: string, peersByRule: ReadonlyMap<string, unknown> = 
 function inReleaseNamespace(m: unknown, namespace: string): any {
   const within = new RegExp(`\\.${namespace.replace(/[.-]/g, '\\$&')}(?=\\.svc\\b)`, 'g');
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return v === namespace ? PLACEHOLDER.releaseNamespace : v.replace(within, `.${PLACEHOLDER.releaseNamespace}`);
+    if (typeof v === 'string') {
+      return v === namespace ? PLACEHOLDER.releaseNamespace : v.replace(within, `.${PLACEHOLDER.releaseNamespace}`);
+    }
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
@@ -237,7 +303,9 @@ function inReleaseNamespace(m: unknown, namespace: string): any {
 
 /** templates/NOTES.txt: printed by `helm install`/`upgrade` (rendered, in the subset cli/helm/render-template.ts covers). */
 function notes(name: string, crds: readonly any[], values: HelmValues): string {
-  const kinds = crds.map(c => `  kubectl get ${c.spec.names.plural}.${c.spec.group} ${c.spec.scope === 'Cluster' ? '' : '-A'}`.trimEnd());
+  const kinds = crds.map((c) =>
+    `  kubectl get ${c.spec.names.plural}.${c.spec.group} ${c.spec.scope === 'Cluster' ? '' : '-A'}`.trimEnd(),
+  );
   return [
     `{{ .Chart.Name }} is installed in {{ .Release.Namespace }} (release {{ .Release.Name }}).`,
     '',
@@ -250,38 +318,58 @@ function notes(name: string, crds: readonly any[], values: HelmValues): string {
     '',
     'Its custom resources:',
     ...kinds,
-    ...(values.examples ? [
-      '{{- if .Values.examples.enabled }}',
-      'The example custom resources were created (examples.enabled).',
-      '{{- end }}',
-      'Example custom resources are not installed unless --set examples.enabled=true.',
-    ] : []),
+    ...(values.examples
+      ? [
+          '{{- if .Values.examples.enabled }}',
+          'The example custom resources were created (examples.enabled).',
+          '{{- end }}',
+          'Example custom resources are not installed unless --set examples.enabled=true.',
+        ]
+      : []),
     '',
   ].join('\n');
 }
 
 /** values.schema.json (JSON Schema draft 7, as Helm reads it). */
-function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderElection: boolean; networkPolicy: boolean; examples: boolean }): object {
+function valuesSchema(
+  values: HelmValues,
+  scope: { clusterWide: boolean; leaderElection: boolean; networkPolicy: boolean; examples: boolean },
+): object {
   const quantity = { type: ['string', 'number'], pattern: '^[0-9.]+([eE][-+]?[0-9]+|[mkMGTPE]i?|[KMGTPE]i)?$' };
-  const resourceList = { type: 'object', additionalProperties: false, properties: { 'cpu': quantity, 'memory': quantity, 'ephemeral-storage': quantity } };
+  const resourceList = {
+    type: 'object',
+    additionalProperties: false,
+    properties: { cpu: quantity, memory: quantity, 'ephemeral-storage': quantity },
+  };
   const labelSelector = {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     properties: {
       matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
       matchExpressions: {
         type: 'array',
         items: {
-          type: 'object', additionalProperties: false, required: ['key', 'operator'],
-          properties: { key: { type: 'string' }, operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }, values: { type: 'array', items: { type: 'string' } } },
+          type: 'object',
+          additionalProperties: false,
+          required: ['key', 'operator'],
+          properties: {
+            key: { type: 'string' },
+            operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+            values: { type: 'array', items: { type: 'string' } },
+          },
         },
       },
     },
   };
   const networkPolicyPeer = {
-    type: 'object', additionalProperties: false, minProperties: 1,
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
     properties: {
       ipBlock: {
-        type: 'object', additionalProperties: false, required: ['cidr'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['cidr'],
         properties: { cidr: { type: 'string', minLength: 1 }, except: { type: 'array', items: { type: 'string' } } },
       },
       namespaceSelector: labelSelector,
@@ -289,7 +377,8 @@ function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderE
     },
   };
   const networkPolicyPort = {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     properties: {
       protocol: { enum: ['TCP', 'UDP', 'SCTP'] },
       port: { type: ['integer', 'string'], minimum: 1, maximum: 65535, minLength: 1 },
@@ -310,52 +399,78 @@ function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderE
         required: ['repository', 'tag'],
         properties: {
           repository: { type: 'string', minLength: 1 },
-          tag: { description: 'Pinned: not `latest`.', type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$', not: { const: 'latest' } },
+          tag: {
+            description: 'Pinned: not `latest`.',
+            type: 'string',
+            pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$',
+            not: { const: 'latest' },
+          },
         },
       },
       replicas: {
-        description: scope.leaderElection ? 'Controller replicas; one leads (leader election).' : 'Without leader election only one replica may run.',
-        type: 'integer', minimum: 1, ...(scope.leaderElection ? {} : { maximum: 1 }),
+        description: scope.leaderElection
+          ? 'Controller replicas; one leads (leader election).'
+          : 'Without leader election only one replica may run.',
+        type: 'integer',
+        minimum: 1,
+        ...(scope.leaderElection ? {} : { maximum: 1 }),
       },
       // a cluster-wide operator (a ClusterRole) offers no watchNamespaces: additionalProperties refuses one
-      ...(scope.clusterWide ? {} : {
-        watchNamespaces: {
-          description: 'Namespaces the operator watches: a Role and RoleBinding in each, and WATCH_NAMESPACE.',
-          type: 'array', minItems: 1, uniqueItems: true,
-          items: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 63 },
-        },
-      }),
-      ...(scope.examples ? {
-        examples: {
-          description: 'The app\'s example custom resources: created only when enabled (a real custom resource is reconciled).',
-          type: 'object', additionalProperties: false, required: ['enabled'],
-          properties: { enabled: { type: 'boolean' } },
-        },
-      } : {}),
+      ...(scope.clusterWide
+        ? {}
+        : {
+            watchNamespaces: {
+              description: 'Namespaces the operator watches: a Role and RoleBinding in each, and WATCH_NAMESPACE.',
+              type: 'array',
+              minItems: 1,
+              uniqueItems: true,
+              items: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 63 },
+            },
+          }),
+      ...(scope.examples
+        ? {
+            examples: {
+              description:
+                "The app's example custom resources: created only when enabled (a real custom resource is reconciled).",
+              type: 'object',
+              additionalProperties: false,
+              required: ['enabled'],
+              properties: { enabled: { type: 'boolean' } },
+            },
+          }
+        : {}),
       resources: {
-        description: 'The controller container\'s resources.',
-        type: 'object', additionalProperties: false,
+        description: "The controller container's resources.",
+        type: 'object',
+        additionalProperties: false,
         properties: { requests: resourceList, limits: resourceList },
       },
-      ...(scope.networkPolicy ? {
-        networkPolicy: {
-          description: 'The operator\'s NetworkPolicy (default deny; the apiserver, DNS and the pods it manages allowed).',
-          type: 'object', additionalProperties: false, required: ['extraEgress'],
-          properties: {
-            extraEgress: {
-              description: 'More egress rules (NetworkPolicyEgressRule), e.g. an object store for backups or a proxy.',
-              type: 'array',
-              items: {
-                type: 'object', additionalProperties: false,
-                properties: {
-                  to: { type: 'array', items: networkPolicyPeer },
-                  ports: { type: 'array', items: networkPolicyPort },
+      ...(scope.networkPolicy
+        ? {
+            networkPolicy: {
+              description:
+                "The operator's NetworkPolicy (default deny; the apiserver, DNS and the pods it manages allowed).",
+              type: 'object',
+              additionalProperties: false,
+              required: ['extraEgress'],
+              properties: {
+                extraEgress: {
+                  description:
+                    'More egress rules (NetworkPolicyEgressRule), e.g. an object store for backups or a proxy.',
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    properties: {
+                      to: { type: 'array', items: networkPolicyPeer },
+                      ports: { type: 'array', items: networkPolicyPort },
+                    },
+                  },
                 },
               },
             },
-          },
-        },
-      } : {}),
+          }
+        : {}),
     },
     // defaults documented where editors show them
     default: values,
@@ -363,5 +478,8 @@ function valuesSchema(values: HelmValues, scope: { clusterWide: boolean; leaderE
 }
 
 function valueAt(values: unknown, pointer: string): unknown {
-  return pointer.split('/').filter(Boolean).reduce((v: any, k) => v?.[k], values);
+  return pointer
+    .split('/')
+    .filter(Boolean)
+    .reduce((v: any, k) => v?.[k], values);
 }

@@ -25,7 +25,7 @@ export function stringifyManifest(doc: unknown): string {
  */
 export function withFastManifestYaml<T>(synth: () => T): T {
   const original = Yaml.stringify;
-  Yaml.stringify = (...docs: any[]) => docs.map(d => (d === undefined ? '\n' : stringifyManifest(d))).join('---\n');
+  Yaml.stringify = (...docs: any[]) => docs.map((d) => (d === undefined ? '\n' : stringifyManifest(d))).join('---\n');
   try {
     return synth();
   } finally {
@@ -47,8 +47,8 @@ const SCHEMA = new YAML.Document(null, OPTIONS).schema as unknown as {
   compat?: Array<{ default?: boolean; tag: string; test?: RegExp }> | null;
 };
 const NON_STRING_TESTS: RegExp[] = [...SCHEMA.tags, ...(SCHEMA.compat ?? [])]
-  .filter(t => t.default && t.tag !== 'tag:yaml.org,2002:str' && t.test)
-  .map(t => t.test!);
+  .filter((t) => t.default && t.tag !== 'tag:yaml.org,2002:str' && t.test)
+  .map((t) => t.test!);
 
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
 const NOT_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
@@ -57,8 +57,10 @@ const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
 function write(v: unknown, indent: string, isKey: boolean): string {
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
-    case 'string': return isKey ? key(v, indent) : str(v, indent);
-    case 'boolean': return v ? 'true' : 'false';
+    case 'string':
+      return isKey ? key(v, indent) : str(v, indent);
+    case 'boolean':
+      return v ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(v) || Object.is(v, -0)) throw new Unsupported();
       return Number.isInteger(v) ? v.toString(10) : JSON.stringify(v);
@@ -90,7 +92,9 @@ function map(m: Record<string, unknown>, indent: string): string {
     if (ks.length > 1024) throw new Unsupported();
     let line: string;
     if (isCollection(value)) {
-      line = isEmptyCollection(value) ? `${ks}: ${Array.isArray(value) ? '[]' : '{}'}` : `${ks}:\n${inner}${write(value, inner, false)}`;
+      line = isEmptyCollection(value)
+        ? `${ks}: ${Array.isArray(value) ? '[]' : '{}'}`
+        : `${ks}:\n${inner}${write(value, inner, false)}`;
     } else {
       const vs = write(value, inner, false);
       line = vs === '' || vs[0] === '\n' ? `${ks}:${vs}` : `${ks}: ${vs}`;

@@ -1,19 +1,19 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
+import { HelmChartOptions, writeHelmLayout } from './helm-layout';
+import { withFastManifestYaml } from './manifest-yaml';
+import { OutputLayout, writeApplyOrderLayout } from './output-layout';
+import { synthFailure } from './synth-failure';
 import { ApiDocs } from '../docs/api-docs';
 import { warnAboutMissingDescriptions } from '../docs/missing-descriptions';
 import { CrdEvolution, EvolutionGuard, EvolutionOptions } from '../evolution/evolution-guard';
 import { PolicyOptions, runPolicyChecks } from '../policy/policy-checks';
 import { collectSynthReport, renderSynthReport, reportEnabled } from '../report/synth-report';
-import { withFastManifestYaml } from './manifest-yaml';
-import { HelmChartOptions, writeHelmLayout } from './helm-layout';
-import { OutputLayout, writeApplyOrderLayout } from './output-layout';
-import { checkServedApis, objectKey } from '../synth-metadata/served-apis-check';
-import { synthFailure } from './synth-failure';
 import { OutputFiles } from '../synth-metadata/output-files';
-import { Warnings } from '../synth-metadata/warnings';
+import { checkServedApis, objectKey } from '../synth-metadata/served-apis-check';
 import { declareTargetVersions, KubernetesVersionRange } from '../synth-metadata/target-versions';
+import { Warnings } from '../synth-metadata/warnings';
 
 /** Props of `OperatorApp`. */
 export interface OperatorAppProps extends AppProps {
@@ -110,7 +110,9 @@ export class OperatorApp extends App {
     };
     // cdk8s validates the whole app once per chart it writes: during one synth the app does not change, so the
     // app-wide checks (which serialize every object) run once, not once per chart
-    this.node.addValidation({ validate: () => (this.synthChecks ? (this.synthChecks.result ??= appChecks()) : appChecks()) });
+    this.node.addValidation({
+      validate: () => (this.synthChecks ? (this.synthChecks.result ??= appChecks()) : appChecks()),
+    });
   }
 
   /** What the `evolution` option found at the last synth: every CRD against its baseline (empty without the option). */
@@ -143,8 +145,13 @@ export class OperatorApp extends App {
     fs.renameSync(this.outdir, this.finalOutdir);
     if (this.report) {
       const relative = path.relative(process.cwd(), this.finalOutdir);
-      const shown = relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? this.finalOutdir : relative;
-      process.stderr.write(renderSynthReport(collectSynthReport(this, this.finalOutdir, { shownAs: shown, evolution: this.evolutionGuard?.evolution })));
+      const shown =
+        relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? this.finalOutdir : relative;
+      process.stderr.write(
+        renderSynthReport(
+          collectSynthReport(this, this.finalOutdir, { shownAs: shown, evolution: this.evolutionGuard?.evolution }),
+        ),
+      );
     } else {
       for (const w of Warnings.collect(this)) process.stderr.write(`warning: ${w}\n`);
     }
@@ -152,12 +159,25 @@ export class OperatorApp extends App {
 
   private writeLayoutAndExtras(): void {
     if (this.layout === OutputLayout.APPLY_ORDER) {
-      for (const f of fs.readdirSync(this.outdir)) fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
-      const conditional = new Map(checkServedApis(this, true).conditional.map(o => [objectKey({ apiVersion: o.apiVersion, kind: o.kind, metadata: o }), o.requires]));
+      for (const f of fs.readdirSync(this.outdir)) {
+        fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
+      }
+      const conditional = new Map(
+        checkServedApis(this, true).conditional.map((o) => [
+          objectKey({ apiVersion: o.apiVersion, kind: o.kind, metadata: o }),
+          o.requires,
+        ]),
+      );
       writeApplyOrderLayout(this.outdir, this.charts, path.basename(this.finalOutdir), conditional);
     } else if (this.layout === OutputLayout.HELM) {
-      for (const f of fs.readdirSync(this.outdir)) fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
-      writeHelmLayout(this.outdir, this.charts.flatMap(c => Object.values(c.toJson())), this.helm);
+      for (const f of fs.readdirSync(this.outdir)) {
+        fs.rmSync(path.join(this.outdir, f), { recursive: true, force: true });
+      }
+      writeHelmLayout(
+        this.outdir,
+        this.charts.flatMap((c) => Object.values(c.toJson())),
+        this.helm,
+      );
     }
     for (const f of OutputFiles.collect(this)) fs.writeFileSync(path.join(this.outdir, f.fileName), f.produce());
     if (this.docs) ApiDocs.write(this, path.join(this.outdir, 'docs'));

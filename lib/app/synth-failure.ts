@@ -12,8 +12,9 @@ const CDK8S_HEADER = 'Validation failed with the following errors:\n  ';
 export function synthFailure(error: unknown, outdir: string): Error {
   if (!(error instanceof Error) || !error.message.startsWith(CDK8S_HEADER)) return error as Error;
   const problems = [...new Set(error.message.slice(CDK8S_HEADER.length).split('\n  ').map(atConstructPath))];
-  const message = `synth found ${problems.length} problem${problems.length === 1 ? '' : 's'} `
-    + `(nothing was written; ${outdir} keeps the last good output):\n  ${problems.join('\n  ')}`;
+  const message =
+    `synth found ${problems.length} problem${problems.length === 1 ? '' : 's'} ` +
+    `(nothing was written; ${outdir} keeps the last good output):\n  ${problems.join('\n  ')}`;
   const failure = new SynthError(message);
   if (!process.env[SYNTH_STACK_ENV]) failure.stack = `SynthError: ${message}`;
   exitCleanlyIfUncaught();
@@ -41,7 +42,9 @@ function exitCleanlyIfUncaught(): void {
   process.setUncaughtExceptionCaptureCallback((err) => {
     process.setUncaughtExceptionCaptureCallback(null);
     if (!(err instanceof SynthError)) {
-      process.nextTick(() => { throw err; }); // Node's own handling, now that this capture is gone
+      process.nextTick(() => {
+        throw err;
+      }); // Node's own handling, now that this capture is gone
       return;
     }
     fs.writeSync(2, `${err.message}\n`);

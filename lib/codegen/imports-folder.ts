@@ -11,9 +11,9 @@ export function writeImports(dir: string, files: readonly GeneratedFile[]): void
 /** The generated files whose content on disk is missing or differs: empty when `dir` is fresh. */
 export function staleImports(dir: string, files: readonly GeneratedFile[]): string[] {
   return files
-    .filter(f => {
+    .filter((f) => {
       const file = path.join(dir, f.path);
       return !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== f.content;
     })
-    .map(f => f.path);
+    .map((f) => f.path);
 }

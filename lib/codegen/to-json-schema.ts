@@ -53,11 +53,14 @@ function objectSchema(schema: JSONSchemaProps): JSONSchema4 {
   }
   const out: JSONSchema4 = { type: 'object' };
   if (names.length > 0) {
-    out.properties = Object.fromEntries(names.map(n => [n, toJsonSchema(props[n])]));
+    out.properties = Object.fromEntries(names.map((n) => [n, toJsonSchema(props[n])]));
     if (schema.required?.length) out.required = [...schema.required];
   }
-  if (typeof schema.additionalProperties === 'object') out.additionalProperties = toJsonSchema(schema.additionalProperties);
-  else out.additionalProperties = preserve || schema.additionalProperties === true;
+  if (typeof schema.additionalProperties === 'object') {
+    out.additionalProperties = toJsonSchema(schema.additionalProperties);
+  } else {
+    out.additionalProperties = preserve || schema.additionalProperties === true;
+  }
   return out;
 }
 

@@ -1,24 +1,24 @@
 import * as fs from 'fs';
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { Problems } from '../synth-metadata/problems';
-import { formatCrdIssues } from './shared-version-issues';
-import { schemaProblems } from '../schema/schema-problems';
-import { Warnings } from '../synth-metadata/warnings';
-import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
-import { stripDescriptions } from '../schema/strip-descriptions';
-import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
-import { validateCrdManifestWith, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
-import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
-import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
-import { targetVersions } from '../synth-metadata/target-versions';
-import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
-import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition } from './icustom-resource-definition';
 import { loadKubectlYaml } from './kubectl-yaml';
 import { ManifestApiObject } from './manifest-api-object';
 import { nameConflicts } from './name-conflicts';
 import { pluralOf, singularOf } from './plural';
+import { formatCrdIssues } from './shared-version-issues';
+import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
+import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
+import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
+import { validateCrdManifestWith, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
+import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
+import { schemaProblems } from '../schema/schema-problems';
+import { stripDescriptions } from '../schema/strip-descriptions';
+import { Problems } from '../synth-metadata/problems';
+import { targetVersions } from '../synth-metadata/target-versions';
+import { Warnings } from '../synth-metadata/warnings';
 
 /** One `additionalPrinterColumns` entry: a column of `kubectl get`. */
 export interface PrinterColumn {
@@ -207,7 +207,12 @@ const RAW_MANIFEST = Symbol('raw-manifest');
  */
 export class CustomResourceDefinition extends Construct implements ICustomResourceDefinition {
   /** Imports an existing CRD manifest; it is emitted unchanged (unless `stripDescriptions`) and validated. */
-  public static fromManifest(scope: Construct, id: string, manifest: CrdManifest, options: CrdImportOptions = {}): CustomResourceDefinition {
+  public static fromManifest(
+    scope: Construct,
+    id: string,
+    manifest: CrdManifest,
+    options: CrdImportOptions = {},
+  ): CustomResourceDefinition {
     if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
       throw new Error(`'manifest' must be a CustomResourceDefinition object, got ${JSON.stringify(manifest)}`);
     }
@@ -216,15 +221,22 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   }
 
   /** Imports a CRD from a YAML (or JSON) file holding exactly one document. */
-  public static fromFile(scope: Construct, id: string, file: string, options: CrdImportOptions = {}): CustomResourceDefinition {
+  public static fromFile(
+    scope: Construct,
+    id: string,
+    file: string,
+    options: CrdImportOptions = {},
+  ): CustomResourceDefinition {
     let docs: unknown[];
     try {
       // as kubectl reads it (YAML 1.1: `yes` is true, `0777` is 511), so the manifest checked is the one applied
-      docs = loadKubectlYaml(fs.readFileSync(file, 'utf8')).filter(d => d !== null && d !== undefined);
+      docs = loadKubectlYaml(fs.readFileSync(file, 'utf8')).filter((d) => d !== null && d !== undefined);
     } catch (e) {
       throw new Error(`'${file}' is not valid YAML: ${(e as Error).message}`);
     }
-    if (docs.length !== 1) throw new Error(`'${file}' must hold exactly one CustomResourceDefinition document, got ${docs.length}`);
+    if (docs.length !== 1) {
+      throw new Error(`'${file}' must hold exactly one CustomResourceDefinition document, got ${docs.length}`);
+    }
     const manifest = docs[0];
     if (typeof manifest !== 'object' || Array.isArray(manifest)) {
       throw new Error(`'${file}' must hold a CustomResourceDefinition object, got ${JSON.stringify(manifest)}`);
@@ -234,7 +246,12 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   }
 
   /** The raw path, for a manifest object nobody else will change. */
-  private static importOwned(scope: Construct, id: string, manifest: CrdManifest, options: CrdImportOptions): CustomResourceDefinition {
+  private static importOwned(
+    scope: Construct,
+    id: string,
+    manifest: CrdManifest,
+    options: CrdImportOptions,
+  ): CustomResourceDefinition {
     const names: any = (manifest.spec as any)?.names ?? {};
     const props: CustomResourceDefinitionProps & { [RAW_MANIFEST]: CrdManifest } = {
       group: (manifest.spec as any)?.group ?? '',
@@ -281,7 +298,8 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
       this.group = props.group;
       this.scope = props.scope ?? ResourceScope.NAMESPACED;
       // an empty or odd kind is reported by the manifest's validation (spec.names.kind), like the apiserver does
-      const derive = (name: (kind: string) => string) => (props.kind ? Problems.of(this).recordErrors(() => name(props.kind), '') : '');
+      const derive = (name: (kind: string) => string) =>
+        props.kind ? Problems.of(this).recordErrors(() => name(props.kind), '') : '';
       this.names = {
         kind: props.kind,
         plural: props.plural ?? derive(pluralOf),
@@ -306,14 +324,20 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   /** Adds a version (rendered lazily, validated at synth). */
   public addVersion(version: CrdVersionProps): void {
     if (this.raw) {
-      Problems.of(this).add(`addVersion(${JSON.stringify(version.name)}): an imported CRD is emitted as given; edit the manifest instead`);
+      Problems.of(this).add(
+        `addVersion(${JSON.stringify(version.name)}): an imported CRD is emitted as given; edit the manifest instead`,
+      );
       return;
     }
     if (version.schema && (version.spec || version.status)) {
-      Problems.of(this).add(`versions: ${JSON.stringify(version.name)} must give either 'schema' or 'spec'/'status', got both`);
+      Problems.of(this).add(
+        `versions: ${JSON.stringify(version.name)} must give either 'schema' or 'spec'/'status', got both`,
+      );
     }
     if (version.schema && version.validations?.length) {
-      Problems.of(this).add(`versions: ${JSON.stringify(version.name)}.validations: only with 'spec'/'status'; with a complete 'schema', put whole-object rules in its root x-kubernetes-validations`);
+      Problems.of(this).add(
+        `versions: ${JSON.stringify(version.name)}.validations: only with 'spec'/'status'; with a complete 'schema', put whole-object rules in its root x-kubernetes-validations`,
+      );
     }
     this.versions.push(version);
     this.declaredCache = this.strippedCache = undefined;
@@ -325,13 +349,17 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
    */
   public setConversionWebhook(webhook: CrdConversionWebhook): void {
     if (this.raw) {
-      Problems.of(this).add('setConversionWebhook: an imported CRD is emitted as given; edit its spec.conversion instead');
+      Problems.of(this).add(
+        'setConversionWebhook: an imported CRD is emitted as given; edit its spec.conversion instead',
+      );
       return;
     }
     const current = this.conversionWebhook;
     if (current && JSON.stringify(renderConversion(current)) !== JSON.stringify(renderConversion(webhook))) {
-      Problems.of(this).add(`conversion: already converted by service ${current.service.namespace}/${current.service.name}, `
-        + `cannot also use ${webhook.service.namespace}/${webhook.service.name}`);
+      Problems.of(this).add(
+        `conversion: already converted by service ${current.service.namespace}/${current.service.name}, ` +
+          `cannot also use ${webhook.service.namespace}/${webhook.service.name}`,
+      );
       return;
     }
     this.conversionWebhook = webhook;
@@ -347,7 +375,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     // A definition without exactly one storage version is reported by its own validation at synth (on
     // this construct, once); readers such as the operator's RBAC get the first candidate meanwhile.
     const versions = this.toManifest().spec.versions ?? [];
-    return (versions.find(v => v.storage) ?? versions[0])?.name ?? '';
+    return (versions.find((v) => v.storage) ?? versions[0])?.name ?? '';
   }
 
   public apiVersionFor(version?: string): string {
@@ -357,7 +385,9 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   /** The schema of a version as declared (descriptions kept even when `stripDescriptions` drops them from the manifest). */
   public schemaFor(version?: string): JSONSchemaProps {
     const schema = this.versionSpec(version, false).schema?.openAPIV3Schema;
-    if (!schema) throw new Error(`version ${JSON.stringify(version ?? this.storageVersion)} of ${this.node.path} has no schema`);
+    if (!schema) {
+      throw new Error(`version ${JSON.stringify(version ?? this.storageVersion)} of ${this.node.path} has no schema`);
+    }
     return schema;
   }
 
@@ -368,21 +398,23 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   private versionSpec(version: string | undefined, stripped = true): CrdVersionSpec {
     const manifest = stripped ? this.toManifest() : this.declaredManifest();
     const name = version ?? this.storageVersion;
-    const found = (manifest.spec.versions ?? []).find(v => v.name === name);
+    const found = (manifest.spec.versions ?? []).find((v) => v.name === name);
     if (!found) {
-      throw new Error(`unknown version ${JSON.stringify(name)} of ${this.node.path}, known: ${(manifest.spec.versions ?? []).map(v => v.name).join(', ')}`);
+      throw new Error(
+        `unknown version ${JSON.stringify(name)} of ${this.node.path}, known: ${(manifest.spec.versions ?? []).map((v) => v.name).join(', ')}`,
+      );
     }
     return found;
   }
 
   /** The manifest after description stripping; computed once per set of versions (example resources ask often). */
   private stripped(): { manifest: CrdManifest; unmatched: string[] } {
-    return this.strippedCache ??= deepFreeze(this.applyStripping(this.declaredManifest()));
+    return (this.strippedCache ??= deepFreeze(this.applyStripping(this.declaredManifest())));
   }
 
   /** The manifest before description stripping (frozen: callers share it). */
   private declaredManifest(): CrdManifest {
-    return this.declaredCache ??= deepFreeze(this.renderDeclared());
+    return (this.declaredCache ??= deepFreeze(this.renderDeclared()));
   }
 
   private renderDeclared(): CrdManifest {
@@ -400,7 +432,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
         group: this.group,
         names: this.names,
         scope: this.scope,
-        versions: this.versions.map(v => renderVersion(v, onlyVersion, this.props.description)),
+        versions: this.versions.map((v) => renderVersion(v, onlyVersion, this.props.description)),
         ...(this.conversionWebhook ? { conversion: renderConversion(this.conversionWebhook) } : {}),
       },
     };
@@ -409,7 +441,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   private applyStripping(manifest: CrdManifest): { manifest: CrdManifest; unmatched: string[] } {
     const selectors = this.props.stripDescriptions ?? [];
     const unmatched: string[] = [];
-    const versions = [...(manifest.spec?.versions ?? [])].map(v => ({ ...v }));
+    const versions = [...(manifest.spec?.versions ?? [])].map((v) => ({ ...v }));
     for (const selector of selectors) {
       let matched = false;
       versions.forEach((v, i) => {
@@ -442,7 +474,9 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
   /** Imported manifests are emitted exactly (see ManifestApiObject). */
   private emitRaw(id: string): ApiObject {
     return new ManifestApiObject(this, 'Resource', this.toManifest() as unknown as Record<string, unknown>, {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: id,
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      name: id,
     });
   }
 
@@ -453,34 +487,61 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     const { manifest, unmatched } = stripped;
     // what the Schema builders found in their arguments, read from the declared nodes (stripping copies them)
     // (an imported manifest went through YAML or JSON, which carry no builder problems: no walk)
-    const issues: Issue[] = this.raw ? [] : (this.declaredManifest().spec.versions ?? [])
-      .flatMap((v, i) => schemaProblems(v.schema?.openAPIV3Schema, `spec.versions[${i}].schema.openAPIV3Schema`));
+    const issues: Issue[] = this.raw
+      ? []
+      : (this.declaredManifest().spec.versions ?? []).flatMap((v, i) =>
+          schemaProblems(v.schema?.openAPIV3Schema, `spec.versions[${i}].schema.openAPIV3Schema`),
+        );
     // in an app with a Kubernetes range, the manifest is checked as the newest version checks it, and what each
     // version of the range lacks compared with it (selectableFields on 1.28, quantity() in rules on 1.28, semver() on
     // 1.32, …) is reported with the versions named; outside such an app, as the default version checks it
     const versions = targetVersions(this);
     const memo = new SchemaCheckMemo(); // both check the schemas and compile the newest version's rules: once
-    issues.push(...validateCrdManifestWith(manifest, versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : DEFAULT_KUBERNETES_VERSION, memo));
+    issues.push(
+      ...validateCrdManifestWith(
+        manifest,
+        versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : DEFAULT_KUBERNETES_VERSION,
+        memo,
+      ),
+    );
     if (versions) issues.push(...checkCrdForVersions(manifest, versions, memo));
-    (manifest.spec?.versions ?? []).forEach((v, i) => (v.additionalPrinterColumns ?? []).forEach((c, j) => {
-      // the apiserver's table convertor keeps the first result of a column's JSONPath (tableconvertor.go: results[0][0])
-      if (/\[\*\]|\.\.|\[[^\]]*[,:][^\]]*\]/.test(c.jsonPath)) {
-        issues.push({
-          path: `spec.versions[${i}].additionalPrinterColumns[${j}].jsonPath`, severity: 'warning', value: c.jsonPath,
-          message: `column ${JSON.stringify(c.name)} selects several values, and kubectl get shows only the first (the apiserver's table keeps one); `
-            + 'show one value instead (an index, a filter such as [?(@.type=="Ready")], or a count the controller writes to status)',
-        });
-      }
-    }));
+    (manifest.spec?.versions ?? []).forEach((v, i) =>
+      (v.additionalPrinterColumns ?? []).forEach((c, j) => {
+        // the apiserver's table convertor keeps the first result of a column's JSONPath (tableconvertor.go: results[0][0])
+        if (/\[\*\]|\.\.|\[[^\]]*[,:][^\]]*\]/.test(c.jsonPath)) {
+          issues.push({
+            path: `spec.versions[${i}].additionalPrinterColumns[${j}].jsonPath`,
+            severity: 'warning',
+            value: c.jsonPath,
+            message:
+              `column ${JSON.stringify(c.name)} selects several values, and kubectl get shows only the first (the apiserver's table keeps one); ` +
+              'show one value instead (an index, a filter such as [?(@.type=="Ready")], or a count the controller writes to status)',
+          });
+        }
+      }),
+    );
     for (const selector of unmatched) {
-      issues.push({ path: 'stripDescriptions', message: 'Invalid value: names no schema node in any version', value: selector });
+      issues.push({
+        path: 'stripDescriptions',
+        message: 'Invalid value: names no schema node in any version',
+        value: selector,
+      });
     }
     const acknowledged = this.props.acknowledgedWarnings ?? [];
     const warnings = warningsOf(issues);
-    const versionNames = (manifest.spec?.versions ?? []).map(v => v.name);
-    for (const w of formatCrdIssues(warnings.filter(w => !acknowledged.some(a => a.path === w.path)), versionNames)) Warnings.of(this).add(w);
+    const versionNames = (manifest.spec?.versions ?? []).map((v) => v.name);
+    for (const w of formatCrdIssues(
+      warnings.filter((w) => !acknowledged.some((a) => a.path === w.path)),
+      versionNames,
+    )) {
+      Warnings.of(this).add(w);
+    }
     for (const a of acknowledged) {
-      if (!warnings.some(w => w.path === a.path)) Warnings.of(this).add(`acknowledgedWarnings: ${JSON.stringify(a.path)} matches no warning (stale? the reason was: ${a.reason})`);
+      if (!warnings.some((w) => w.path === a.path)) {
+        Warnings.of(this).add(
+          `acknowledgedWarnings: ${JSON.stringify(a.path)} matches no warning (stale? the reason was: ${a.reason})`,
+        );
+      }
     }
     const errors = formatCrdIssues(errorsOf(issues), versionNames);
     this.validated = { of: stripped, errors };
@@ -491,13 +552,14 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
 function renderVersion(v: CrdVersionProps, onlyVersion: boolean, description?: string): CrdVersionSpec {
   const schema = v.schema ?? wrapSchema(v.spec, v.status, description, v.validations);
   const statusEnabled = v.subresources?.status ?? schema.properties?.status !== undefined;
-  const subresources = statusEnabled || v.subresources?.scale
-    ? {
-      ...(statusEnabled ? { status: {} } : {}),
-      ...(v.subresources?.scale ? { scale: { ...v.subresources.scale } } : {}),
-    }
-    : undefined;
-  const columns: PrinterColumnSpec[] | undefined = v.printerColumns?.map(c => ({ ...c }));
+  const subresources =
+    statusEnabled || v.subresources?.scale
+      ? {
+          ...(statusEnabled ? { status: {} } : {}),
+          ...(v.subresources?.scale ? { scale: { ...v.subresources.scale } } : {}),
+        }
+      : undefined;
+  const columns: PrinterColumnSpec[] | undefined = v.printerColumns?.map((c) => ({ ...c }));
   const out: Record<string, unknown> = {
     name: v.name,
     served: v.served ?? true,
@@ -507,7 +569,10 @@ function renderVersion(v: CrdVersionProps, onlyVersion: boolean, description?: s
     schema: { openAPIV3Schema: schema },
     subresources,
     additionalPrinterColumns: columns && columns.length > 0 ? columns : undefined,
-    selectableFields: v.selectableFields && v.selectableFields.length > 0 ? v.selectableFields.map(jsonPath => ({ jsonPath })) : undefined,
+    selectableFields:
+      v.selectableFields && v.selectableFields.length > 0
+        ? v.selectableFields.map((jsonPath) => ({ jsonPath }))
+        : undefined,
   };
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out as unknown as CrdVersionSpec;
@@ -518,7 +583,12 @@ function renderConversion(w: CrdConversionWebhook): NonNullable<CrdManifest['spe
     strategy: 'Webhook',
     webhook: {
       clientConfig: {
-        service: { namespace: w.service.namespace, name: w.service.name, path: w.service.path ?? '/convert', port: w.service.port ?? 443 },
+        service: {
+          namespace: w.service.namespace,
+          name: w.service.name,
+          path: w.service.path ?? '/convert',
+          port: w.service.port ?? 443,
+        },
         ...(w.caBundle ? { caBundle: w.caBundle } : {}),
       },
       conversionReviewVersions: [...(w.conversionReviewVersions ?? ['v1'])],
@@ -528,10 +598,17 @@ function renderConversion(w: CrdConversionWebhook): NonNullable<CrdManifest['spe
 
 /** The root object schema around `spec` and `status`, as controller-gen writes it. */
 // The texts Kubernetes' own types (and controller-gen) give the common fields, for `kubectl explain`.
-const API_VERSION_DESCRIPTION = 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
-const KIND_DESCRIPTION = 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
+const API_VERSION_DESCRIPTION =
+  'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
+const KIND_DESCRIPTION =
+  'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
-function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps, description?: string, validations?: readonly ValidationRule[]): JSONSchemaProps {
+function wrapSchema(
+  spec?: JSONSchemaProps,
+  status?: JSONSchemaProps,
+  description?: string,
+  validations?: readonly ValidationRule[],
+): JSONSchemaProps {
   const properties: Record<string, JSONSchemaProps> = {
     apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
     kind: { type: 'string', description: KIND_DESCRIPTION },
@@ -542,7 +619,9 @@ function wrapSchema(spec?: JSONSchemaProps, status?: JSONSchemaProps, descriptio
   // metadata stays `{ type: object }`: the apiserver refuses any other property under it, and gives the rules
   // name and generateName itself
   return {
-    ...(description ? { description } : {}), type: 'object', properties,
+    ...(description ? { description } : {}),
+    type: 'object',
+    properties,
     ...(validations?.length ? { 'x-kubernetes-validations': [...validations] } : {}),
   };
 }

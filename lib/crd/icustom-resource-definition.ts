@@ -30,10 +30,15 @@ export interface ICustomResourceDefinition extends IConstruct {
  */
 export function isCustomResourceDefinitionLike(c: unknown): c is ICustomResourceDefinition {
   const x = c as Partial<ICustomResourceDefinition> | undefined;
-  return typeof x === 'object' && x !== null
-    && typeof x.group === 'string'
-    && typeof x.names === 'object' && x.names !== null && typeof x.names.kind === 'string'
-    && typeof x.toManifest === 'function'
-    && typeof x.schemaFor === 'function'
-    && typeof x.apiVersionFor === 'function';
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof x.group === 'string' &&
+    typeof x.names === 'object' &&
+    x.names !== null &&
+    typeof x.names.kind === 'string' &&
+    typeof x.toManifest === 'function' &&
+    typeof x.schemaFor === 'function' &&
+    typeof x.apiVersionFor === 'function'
+  );
 }

@@ -54,14 +54,22 @@ const GO_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 function startsLikeNumber(data: string): boolean {
   // a character code, not a regular expression: this runs on every plain scalar of the file
   const c = data.charCodeAt(0);
-  return (c >= 0x30 && c <= 0x39) || c === 0x2d /* - */ || c === 0x2b /* + */ || c === 0x2e /* . */;
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d /* - */ || c === 0x2b /* + */ || c === 0x2e; /* . */
 }
 /** `.inf`, `.nan` and friends (all of which start like a number): a Set, so `toString` or `constructor` are not among them. */
 const NON_FINITE = new Set([
-  '.nan', '.NaN', '.NAN',
-  '.inf', '.Inf', '.INF',
-  '+.inf', '+.Inf', '+.INF',
-  '-.inf', '-.Inf', '-.INF',
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '+.Inf',
+  '+.INF',
+  '-.inf',
+  '-.Inf',
+  '-.INF',
 ]);
 
 const int = new yaml.Type('tag:yaml.org,2002:int', {
@@ -80,7 +88,9 @@ const float = new yaml.Type('tag:yaml.org,2002:float', {
   },
   construct: (data: string) => {
     if (NON_FINITE.has(data)) {
-      throw new Error(`${data} is not a number JSON can carry: kubectl fails on it ("json: unsupported value"); quote it for a string`);
+      throw new Error(
+        `${data} is not a number JSON can carry: kubectl fails on it ("json: unsupported value"); quote it for a string`,
+      );
     }
     return withoutNegativeZero(Number(data.startsWith('.') ? data : data.replace(/_/g, '')));
   },

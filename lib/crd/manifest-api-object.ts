@@ -13,7 +13,12 @@ export class ManifestApiObject extends ApiObject {
   private readonly manifest: Readonly<Record<string, unknown>>;
   private patchedByUser = false;
 
-  constructor(scope: Construct, id: string, manifest: Readonly<Record<string, unknown>>, defaults: { apiVersion: string; kind: string; name: string }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    manifest: Readonly<Record<string, unknown>>,
+    defaults: { apiVersion: string; kind: string; name: string },
+  ) {
     const metadata = manifest.metadata as { name?: string } | undefined;
     super(scope, id, {
       apiVersion: (manifest.apiVersion as string | undefined) ?? defaults.apiVersion,

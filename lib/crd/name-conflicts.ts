@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
-import { CrdNamesSpec } from '../apiserver/crd-manifest';
 import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from './icustom-resource-definition';
+import { CrdNamesSpec } from '../apiserver/crd-manifest';
 
 /**
  * Names of `crd` that an earlier CRD of the same app already uses in the same group, as the apiserver's
@@ -13,16 +13,19 @@ import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from './icu
  */
 export function nameConflicts(crd: ICustomResourceDefinition): string[] {
   const all = crdsOfApp(crd);
-  const earlier = all.slice(0, all.indexOf(crd)).filter(other => other.group === crd.group);
+  const earlier = all.slice(0, all.indexOf(crd)).filter((other) => other.group === crd.group);
   const problems: string[] = [];
   const check = (field: string, name: string | undefined, usedBy: (names: CrdNamesSpec) => string[]) => {
     if (!name) return;
-    const owner = earlier.find(other => usedBy(other.names).includes(name));
+    const owner = earlier.find((other) => usedBy(other.names).includes(name));
     if (!owner) return;
-    const replaces = field === 'plural' && owner.names.plural === name
-      ? `both are ${name}.${crd.group}, so applying this one replaces the other`
-      : 'the apiserver would not accept the names (NamesAccepted=False)';
-    problems.push(`spec.names.${field}: Invalid value: ${JSON.stringify(name)}: is already in use in group ${crd.group} by [${(owner as IConstruct).node.path}]; ${replaces}`);
+    const replaces =
+      field === 'plural' && owner.names.plural === name
+        ? `both are ${name}.${crd.group}, so applying this one replaces the other`
+        : 'the apiserver would not accept the names (NamesAccepted=False)';
+    problems.push(
+      `spec.names.${field}: Invalid value: ${JSON.stringify(name)}: is already in use in group ${crd.group} by [${(owner as IConstruct).node.path}]; ${replaces}`,
+    );
   };
   check('plural', crd.names.plural, resourceNames);
   check('singular', crd.names.singular, resourceNames);
@@ -51,9 +54,9 @@ function crdsOfApp(crd: ICustomResourceDefinition): ICustomResourceDefinition[] 
 const CRDS_OF_ROOT = new WeakMap<IConstruct, ICustomResourceDefinition[]>();
 
 function resourceNames(names: CrdNamesSpec): string[] {
-  return [names.plural, names.singular, ...(names.shortNames ?? [])].filter(n => !!n);
+  return [names.plural, names.singular, ...(names.shortNames ?? [])].filter((n) => !!n);
 }
 
 function kindNames(names: CrdNamesSpec): string[] {
-  return [names.kind, names.listKind].filter(n => !!n);
+  return [names.kind, names.listKind].filter((n) => !!n);
 }

@@ -9,7 +9,9 @@ import * as pluralize from 'pluralize';
  */
 export function pluralOf(kind: string): string {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind)) {
-    throw new Error(`'kind' must be alphanumeric and start with a letter to derive a plural, got ${JSON.stringify(kind)}`);
+    throw new Error(
+      `'kind' must be alphanumeric and start with a letter to derive a plural, got ${JSON.stringify(kind)}`,
+    );
   }
   const words = kind.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? [kind];
   const last = words[words.length - 1];

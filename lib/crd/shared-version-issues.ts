@@ -14,15 +14,21 @@ export function formatCrdIssues(issues: readonly Issue[], versionNames: readonly
   const lines: Array<string | { key: string }> = [];
   for (const issue of issues) {
     const m = VERSION_PATH.exec(issue.path);
-    if (!m) { lines.push(formatIssue(issue)); continue; }
+    if (!m) {
+      lines.push(formatIssue(issue));
+      continue;
+    }
     const key = JSON.stringify([m[2], issue.message, issue.value, issue.severity ?? 'error']);
     const version = versionNames[Number(m[1])] ?? `#${m[1]}`;
     const group = groups.get(key);
-    if (group) { group.versions.push(version); continue; }
+    if (group) {
+      group.versions.push(version);
+      continue;
+    }
     groups.set(key, { first: issue, versions: [version] });
     lines.push({ key });
   }
-  return lines.map(line => {
+  return lines.map((line) => {
     if (typeof line === 'string') return line;
     const { first, versions } = groups.get(line.key)!;
     const formatted = formatIssue(first);

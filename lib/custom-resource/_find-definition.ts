@@ -3,7 +3,8 @@ import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../cr
 
 /** Every definition of `group`/`kind` in the construct tree of `scope`. @internal */
 export function findDefinitions(scope: IConstruct, group: string, kind: string): ICustomResourceDefinition[] {
-  return scope.node.root.node.findAll()
+  return scope.node.root.node
+    .findAll()
     .filter(isCustomResourceDefinitionLike)
-    .filter(d => d.group === group && d.names.kind === kind);
+    .filter((d) => d.group === group && d.names.kind === kind);
 }

@@ -1,16 +1,21 @@
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { Warnings } from '../synth-metadata/warnings';
-import { Problems } from '../synth-metadata/problems';
-import { writtenNullWarnings } from './written-nulls';
-import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
-import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
-import { validateCustomResource } from '../apiserver/value-validation/custom-resource';
-import { reachesNewerChecks } from '../apiserver/value-validation/newer-checks';
-import { customResourceModelOf, customResourceVerdictModelOf, DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../apimachinery/kubernetes-versions';
-import { perVersionIssues, targetVersions } from '../synth-metadata/target-versions';
 import { findDefinitions } from './_find-definition';
 import { checkQuantityFields } from './quantity-fields';
+import { writtenNullWarnings } from './written-nulls';
+import { errorsOf, Issue, warningsOf } from '../apimachinery/issue';
+import {
+  customResourceModelOf,
+  customResourceVerdictModelOf,
+  DEFAULT_KUBERNETES_VERSION,
+  KubernetesVersion,
+} from '../apimachinery/kubernetes-versions';
+import { validateCustomResource } from '../apiserver/value-validation/custom-resource';
+import { reachesNewerChecks } from '../apiserver/value-validation/newer-checks';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
+import { Problems } from '../synth-metadata/problems';
+import { perVersionIssues, targetVersions } from '../synth-metadata/target-versions';
+import { Warnings } from '../synth-metadata/warnings';
 
 /**
  * The state of a resource before an update, for checking transition rules (`oldSelf`).
@@ -127,15 +132,22 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     this.props = props;
     const problems = Problems.of(this);
     if (!props.crd && (!props.apiVersion || !props.kind)) {
-      problems.add(`'apiVersion' and 'kind' are required when 'crd' is not given, got apiVersion ${JSON.stringify(props.apiVersion)} and kind ${JSON.stringify(props.kind)}`);
+      problems.add(
+        `'apiVersion' and 'kind' are required when 'crd' is not given, got apiVersion ${JSON.stringify(props.apiVersion)} and kind ${JSON.stringify(props.kind)}`,
+      );
     }
     if (props.apiVersion !== undefined && !/^[^/]+\/[^/]+$/.test(props.apiVersion)) {
-      problems.add(`'apiVersion' must be '<group>/<version>' for a custom resource, got ${JSON.stringify(props.apiVersion)}`);
+      problems.add(
+        `'apiVersion' must be '<group>/<version>' for a custom resource, got ${JSON.stringify(props.apiVersion)}`,
+      );
     }
     if (props.apiVersion && props.version && props.apiVersion.split('/')[1] !== props.version) {
-      problems.add(`'version' ${JSON.stringify(props.version)} does not match 'apiVersion' ${JSON.stringify(props.apiVersion)}`);
+      problems.add(
+        `'version' ${JSON.stringify(props.version)} does not match 'apiVersion' ${JSON.stringify(props.apiVersion)}`,
+      );
     }
-    this.apiVersion = props.apiVersion ?? problems.recordErrors(() => props.crd?.apiVersionFor(props.version) ?? '', '');
+    this.apiVersion =
+      props.apiVersion ?? problems.recordErrors(() => props.crd?.apiVersionFor(props.version) ?? '', '');
     this.kind = props.kind ?? props.crd?.names.kind ?? '';
     this.spec = props.spec;
     this.status = props.status;
@@ -169,12 +181,16 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     if (this.props.crd) return this.props.crd;
     const found = findDefinitions(this, this.group, this.kind);
     if (found.length === 0) {
-      throw new Error(`no CustomResourceDefinition for kind ${this.kind} in group ${this.group} found in the app: `
-        + "add one (new CustomResourceDefinition(...) or CustomResourceDefinition.fromFile(...)) or pass 'crd'");
+      throw new Error(
+        `no CustomResourceDefinition for kind ${this.kind} in group ${this.group} found in the app: ` +
+          "add one (new CustomResourceDefinition(...) or CustomResourceDefinition.fromFile(...)) or pass 'crd'",
+      );
     }
     if (found.length > 1) {
-      throw new Error(`${found.length} CustomResourceDefinitions for kind ${this.kind} in group ${this.group} found in the app `
-        + `(${found.map(d => (d as IConstruct).node.path).join(', ')}): pass 'crd'`);
+      throw new Error(
+        `${found.length} CustomResourceDefinitions for kind ${this.kind} in group ${this.group} found in the app ` +
+          `(${found.map((d) => (d as IConstruct).node.path).join(', ')}): pass 'crd'`,
+      );
     }
     return found[0];
   }
@@ -198,23 +214,35 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     }
     const issues: Issue[] = [];
     if (this.group !== crd.group) {
-      issues.push({ path: 'apiVersion', message: `group must be ${JSON.stringify(crd.group)} (the CRD's group)`, value: this.apiVersion });
+      issues.push({
+        path: 'apiVersion',
+        message: `group must be ${JSON.stringify(crd.group)} (the CRD's group)`,
+        value: this.apiVersion,
+      });
     }
     if (this.kind !== crd.names.kind) {
-      issues.push({ path: 'kind', message: `must be ${JSON.stringify(crd.names.kind)} (the CRD's kind)`, value: this.kind });
+      issues.push({
+        path: 'kind',
+        message: `must be ${JSON.stringify(crd.names.kind)} (the CRD's kind)`,
+        value: this.kind,
+      });
     }
     const versions = crd.toManifest().spec.versions ?? [];
-    const version = versions.find(v => v.name === this.version);
+    const version = versions.find((v) => v.name === this.version);
     if (!version) {
       issues.push({
         path: 'apiVersion',
-        message: `no matches for kind "${this.kind}" in version "${this.apiVersion}": the CRD has versions ${versions.map(v => v.name).join(', ')}`,
+        message: `no matches for kind "${this.kind}" in version "${this.apiVersion}": the CRD has versions ${versions.map((v) => v.name).join(', ')}`,
         value: this.apiVersion,
       });
       return issues;
     }
     if (!version.served) {
-      issues.push({ path: 'apiVersion', message: `version ${JSON.stringify(this.version)} is not served by the CRD`, value: this.apiVersion });
+      issues.push({
+        path: 'apiVersion',
+        message: `version ${JSON.stringify(this.version)} is not served by the CRD`,
+        value: this.apiVersion,
+      });
     }
     const object = this.toJson();
     // the given metadata too: cdk8s silently drops fields it does not know (a typo like `lables`)
@@ -226,22 +254,33 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
       issues.push({
         path: 'status',
         severity: 'warning',
-        message: 'the apiserver drops status on create because the CRD enables the status subresource (so it is not validated either)',
+        message:
+          'the apiserver drops status on create because the CRD enables the status subresource (so it is not validated either)',
       });
     }
     const schema = crd.schemaFor(this.version);
     const def = { scope: crd.scope, kind: this.kind, version: { ...version, schema: { openAPIV3Schema: schema } } };
     const previousObject = this.previousObject(object);
     if (previousObject) {
-      for (const i of validateCustomResource(def, previousObject, { kubernetesVersion }).issues) issues.push({ ...i, path: `previous.${i.path}` });
+      for (const i of validateCustomResource(def, previousObject, { kubernetesVersion }).issues) {
+        issues.push({ ...i, path: `previous.${i.path}` });
+      }
     }
-    const validated = validateCustomResource(def, { ...object, metadata }, { oldObject: previousObject, kubernetesVersion });
+    const validated = validateCustomResource(
+      def,
+      { ...object, metadata },
+      { oldObject: previousObject, kubernetesVersion },
+    );
     issues.push(...validated.issues);
     // a value the apiserver already refuses (a pattern, a type) is one problem: not reported again as no quantity
-    const refused = new Set(validated.issues.filter(i => i.severity !== 'warning').map(i => i.path));
-    issues.push(...checkQuantityFields(schema, validated.value).filter(q => !refused.has(q.path)));
+    const refused = new Set(validated.issues.filter((i) => i.severity !== 'warning').map((i) => i.path));
+    issues.push(...checkQuantityFields(schema, validated.value).filter((q) => !refused.has(q.path)));
     // what the user wrote, before cdk8s drops its null fields
-    const written = { ...this.extraFields(this.props), spec: this.props.spec, ...(statusSubresource ? {} : { status: this.props.status }) };
+    const written = {
+      ...this.extraFields(this.props),
+      spec: this.props.spec,
+      ...(statusSubresource ? {} : { status: this.props.status }),
+    };
     issues.push(...writtenNullWarnings(schema, written, ''));
     return issues;
   }
@@ -259,15 +298,20 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     const issuesOn = (v: KubernetesVersion): Issue[] => {
       const model = customResourceModelOf(v);
       let issues = byModel.get(model);
-      if (!issues) byModel.set(model, issues = this.checkResource(v));
+      if (!issues) byModel.set(model, (issues = this.checkResource(v)));
       return issues;
     };
     try {
       // one version of each verdict model; the others only where the resource reaches what they check otherwise
-      const [first, ...others] = [...new Map(versions.map(v => [customResourceVerdictModelOf(v), v])).values()];
-      if (issuesOn(first).length === 0 && (others.length === 0 || !this.reachesNewerChecks() || others.every(v => issuesOn(v).length === 0))) return [];
-      for (const w of perVersionIssues(versions, v => warningsOf(issuesOn(v)))) Warnings.of(this).add(w);
-      return perVersionIssues(versions, v => errorsOf(issuesOn(v)));
+      const [first, ...others] = [...new Map(versions.map((v) => [customResourceVerdictModelOf(v), v])).values()];
+      if (
+        issuesOn(first).length === 0 &&
+        (others.length === 0 || !this.reachesNewerChecks() || others.every((v) => issuesOn(v).length === 0))
+      ) {
+        return [];
+      }
+      for (const w of perVersionIssues(versions, (v) => warningsOf(issuesOn(v)))) Warnings.of(this).add(w);
+      return perVersionIssues(versions, (v) => errorsOf(issuesOn(v)));
     } catch (e) {
       return [(e as Error).message]; // no definition to check against
     }
@@ -278,7 +322,10 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     const schema = this.definition.schemaFor(this.version);
     const json = this.toJson(); // cdk8s resolves the whole object on each call
     const object = { ...json, metadata: { ...this.props.metadata, ...(json.metadata ?? {}) } };
-    return reachesNewerChecks(schema, object) || (this.props.previous !== undefined && reachesNewerChecks(schema, this.props.previous));
+    return (
+      reachesNewerChecks(schema, object) ||
+      (this.props.previous !== undefined && reachesNewerChecks(schema, this.props.previous))
+    );
   }
 
   /** The old object for transition rules: `previous` over the resource's own apiVersion, kind and metadata. */
@@ -297,4 +344,3 @@ export class CustomResource<Spec = unknown, Status = unknown> extends Construct 
     return Object.fromEntries(Object.entries(props).filter(([k, v]) => !NAMED_PROPS.has(k) && v !== undefined));
   }
 }
-

@@ -1,6 +1,6 @@
 import { child, index, key } from '../apimachinery/field';
-import { Quantity } from '../apimachinery/quantity';
 import { Issue } from '../apimachinery/issue';
+import { Quantity } from '../apimachinery/quantity';
 import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 
 /**
@@ -23,8 +23,9 @@ function walk(schema: JSONSchemaProps | undefined, value: unknown, path: string,
     issues.push({
       path: path || '<root>',
       value,
-      message: 'Invalid value: must be a Kubernetes quantity such as 500m, 1Gi or 2.5e3 '
-        + '(the apiserver does not check format "quantity" and would store it; the controller\'s resource.ParseQuantity would not parse it)',
+      message:
+        'Invalid value: must be a Kubernetes quantity such as 500m, 1Gi or 2.5e3 ' +
+        '(the apiserver does not check format "quantity" and would store it; the controller\'s resource.ParseQuantity would not parse it)',
     });
     return;
   }

@@ -20,7 +20,12 @@ function walk(s: JSONSchemaProps | undefined, v: unknown, path: string, issues: 
     v.forEach((item, i) => {
       const at = `${path}[${i}]`;
       if (item === null && items && items.nullable !== true && items.default !== undefined) {
-        issues.push({ path: at, severity: 'warning', value: null, message: `null is stored as the items' default ${JSON.stringify(items.default)} (the items are not nullable)` });
+        issues.push({
+          path: at,
+          severity: 'warning',
+          value: null,
+          message: `null is stored as the items' default ${JSON.stringify(items.default)} (the items are not nullable)`,
+        });
       } else {
         walk(items, item, at, issues);
       }
@@ -37,6 +42,11 @@ function walk(s: JSONSchemaProps | undefined, v: unknown, path: string, issues: 
     }
     const stored = prop?.default !== undefined ? `the default ${JSON.stringify(prop.default)}` : 'nothing';
     const nullable = prop?.nullable === true ? ' although the field is nullable' : '';
-    issues.push({ path: at, severity: 'warning', value: null, message: `null is not written (cdk8s drops null fields), so the apiserver stores ${stored} here${nullable}` });
+    issues.push({
+      path: at,
+      severity: 'warning',
+      value: null,
+      message: `null is not written (cdk8s drops null fields), so the apiserver stores ${stored} here${nullable}`,
+    });
   }
 }

@@ -5,7 +5,7 @@ export function cell(text: string): string {
 
 /** Inline code that survives backticks in the value (uses a longer fence when needed). @internal */
 export function code(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map(m => m.length));
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
@@ -18,5 +18,9 @@ export function codeCell(text: string): string {
 
 /** A Markdown table; every cell already escaped. @internal */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map(r => `| ${r.join(' | ')} |`)];
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
 }

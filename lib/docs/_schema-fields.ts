@@ -36,13 +36,25 @@ export function flattenSchema(root: JSONSchemaProps): FieldDoc[] {
 
 function walk(path: string, node: JSONSchemaProps, required: boolean, out: FieldDoc[]): void {
   out.push(fieldDoc(path, node, required));
-  for (const [name, child] of Object.entries(node.properties ?? {})) walk(`${path}.${name}`, child, (node.required ?? []).includes(name), out);
+  for (const [name, child] of Object.entries(node.properties ?? {})) {
+    walk(`${path}.${name}`, child, (node.required ?? []).includes(name), out);
+  }
   const element = node.items ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
   // Element schemas get their own row only when they hold something to say beyond their type.
-  if (element && (element.properties || element.description || element['x-kubernetes-validations'] || constraints(element).length > 0)) {
+  if (
+    element &&
+    (element.properties ||
+      element.description ||
+      element['x-kubernetes-validations'] ||
+      constraints(element).length > 0)
+  ) {
     if (element.properties) {
-      for (const [name, child] of Object.entries(element.properties)) walk(`${path}[*].${name}`, child, (element.required ?? []).includes(name), out);
-      if ((element['x-kubernetes-validations'] ?? []).length > 0 || constraints(element).length > 0) out.push(fieldDoc(`${path}[*]`, element, false));
+      for (const [name, child] of Object.entries(element.properties)) {
+        walk(`${path}[*].${name}`, child, (element.required ?? []).includes(name), out);
+      }
+      if ((element['x-kubernetes-validations'] ?? []).length > 0 || constraints(element).length > 0) {
+        out.push(fieldDoc(`${path}[*]`, element, false));
+      }
     } else {
       walk(`${path}[*]`, element, false, out);
     }
@@ -63,7 +75,7 @@ function fieldDoc(path: string, node: JSONSchemaProps, required: boolean): Field
 }
 
 function isPlainStandardField(node: JSONSchemaProps): boolean {
-  return Object.keys(node).every(k => k === 'type' || k === 'description');
+  return Object.keys(node).every((k) => k === 'type' || k === 'description');
 }
 
 /** `string`, `integer (int32)`, `[]string`, `[]object`, `map[string]string`, `int-or-string`, `object (any fields)`. @internal */
@@ -74,7 +86,9 @@ export function typeOf(node: JSONSchemaProps): string {
   if (node.type === 'array') return `[]${node.items ? typeOf(node.items) : 'any'}`;
   if (node.type === 'object' || (node.type === undefined && node.properties)) {
     if (typeof node.additionalProperties === 'object') return `map[string]${typeOf(node.additionalProperties)}`;
-    if (node['x-kubernetes-preserve-unknown-fields']) return node.properties ? 'object (unknown fields kept)' : 'object (any fields)';
+    if (node['x-kubernetes-preserve-unknown-fields']) {
+      return node.properties ? 'object (unknown fields kept)' : 'object (any fields)';
+    }
     return 'object';
   }
   if (node.type === undefined) return node['x-kubernetes-preserve-unknown-fields'] ? 'any' : 'untyped';
@@ -84,7 +98,13 @@ export function typeOf(node: JSONSchemaProps): string {
 /** The constraints of a node in words, except `enum` and CEL rules (listed apart). @internal */
 export function constraints(node: JSONSchemaProps): string[] {
   const out: string[] = [];
-  const range = (lo: number | undefined, loEx: boolean | undefined, hi: number | undefined, hiEx: boolean | undefined, what: string) => {
+  const range = (
+    lo: number | undefined,
+    loEx: boolean | undefined,
+    hi: number | undefined,
+    hiEx: boolean | undefined,
+    what: string,
+  ) => {
     if (lo !== undefined && hi !== undefined) out.push(`${lo} ${loEx ? '<' : '≤'} ${what} ${hiEx ? '<' : '≤'} ${hi}`);
     else if (lo !== undefined) out.push(`${what} ${loEx ? '>' : '≥'} ${lo}`);
     else if (hi !== undefined) out.push(`${what} ${hiEx ? '<' : '≤'} ${hi}`);
@@ -98,8 +118,11 @@ export function constraints(node: JSONSchemaProps): string[] {
   if (node.uniqueItems) out.push('unique items');
   if (node.nullable) out.push('nullable');
   const listType = node['x-kubernetes-list-type'];
-  if (listType === 'map') out.push(`list map keyed by ${(node['x-kubernetes-list-map-keys'] ?? []).map(k => `\`${k}\``).join(', ')}`);
-  else if (listType === 'set') out.push('set (unique items, merged on apply)');
+  if (listType === 'map') {
+    out.push(`list map keyed by ${(node['x-kubernetes-list-map-keys'] ?? []).map((k) => `\`${k}\``).join(', ')}`);
+  } else if (listType === 'set') {
+    out.push('set (unique items, merged on apply)');
+  }
   if (node['x-kubernetes-map-type'] === 'atomic') out.push('atomic (replaced as a whole on apply)');
   if (node['x-kubernetes-preserve-unknown-fields'] && node.properties) out.push('unknown fields kept');
   for (const key of ['allOf', 'anyOf', 'oneOf', 'not'] as const) {

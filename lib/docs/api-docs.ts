@@ -2,11 +2,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { renderCrdReference } from './crd-reference';
+import { OperatorDiagramInput, renderOperatorPage } from './operator-diagram';
 import { CrdManifest } from '../apiserver/crd-manifest';
 import { CustomResourceDefinition, findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { Operator } from '../operator/operator';
-import { renderCrdReference } from './crd-reference';
-import { OperatorDiagramInput, renderOperatorPage } from './operator-diagram';
 
 /** One generated documentation page. */
 export interface DocPage {
@@ -26,30 +26,43 @@ export class ApiDocs {
   public static pages(root: IConstruct): DocPage[] {
     const crds = findCustomResourceDefinitions(root);
     const objects = root.node.findAll().filter(ApiObject.isApiObject);
-    const crdPages = crds.map(crd => {
+    const crdPages = crds.map((crd) => {
       const manifest = documentedManifest(crd);
-      const examples = objects.filter(o => o.apiVersion.startsWith(`${crd.group}/`) && o.kind === crd.names.kind).map(o => o.toJson());
+      const examples = objects
+        .filter((o) => o.apiVersion.startsWith(`${crd.group}/`) && o.kind === crd.names.kind)
+        .map((o) => o.toJson());
       return {
         file: `${manifest.metadata.name}.md`,
         title: `${manifest.spec.names.kind} (${manifest.spec.group})`,
         content: renderCrdReference(manifest, { examples }),
       };
     });
-    const links = Object.fromEntries(crdPages.map(p => [p.file.replace(/\.md$/, ''), p.file]));
-    const operatorPages = root.node.findAll().filter(Operator.isOperator).map(op => ({
-      file: `${op.name}.md`,
-      title: `Operator ${op.name}`,
-      content: renderOperatorPage(operatorInput(op), links),
-    }));
+    const links = Object.fromEntries(crdPages.map((p) => [p.file.replace(/\.md$/, ''), p.file]));
+    const operatorPages = root.node
+      .findAll()
+      .filter(Operator.isOperator)
+      .map((op) => ({
+        file: `${op.name}.md`,
+        title: `Operator ${op.name}`,
+        content: renderOperatorPage(operatorInput(op), links),
+      }));
     const pages = [...crdPages, ...operatorPages];
     const files = new Set<string>();
     for (const p of pages) {
-      if (files.has(p.file)) throw new Error(`docs: two pages would be written to '${p.file}' (an operator named like a CRD?)`);
+      if (files.has(p.file)) {
+        throw new Error(`docs: two pages would be written to '${p.file}' (an operator named like a CRD?)`);
+      }
       files.add(p.file);
     }
     if (pages.length === 0) return [];
-    const index = ['# API reference', '', 'Generated at synth from the same schema as the manifests.', '',
-      ...pages.map(p => `- [${p.title}](${p.file})`), ''].join('\n');
+    const index = [
+      '# API reference',
+      '',
+      'Generated at synth from the same schema as the manifests.',
+      '',
+      ...pages.map((p) => `- [${p.title}](${p.file})`),
+      '',
+    ].join('\n');
     return [...pages, { file: 'README.md', title: 'API reference', content: index }];
   }
 
@@ -58,7 +71,7 @@ export class ApiDocs {
     const pages = ApiDocs.pages(root);
     if (pages.length === 0) return [];
     fs.mkdirSync(dir, { recursive: true });
-    return pages.map(p => {
+    return pages.map((p) => {
       const file = path.join(dir, p.file);
       fs.writeFileSync(file, p.content);
       return file;
@@ -73,7 +86,10 @@ export function documentedManifest(crd: CustomResourceDefinition): CrdManifest {
     ...manifest,
     spec: {
       ...manifest.spec,
-      versions: (manifest.spec.versions ?? []).map(v => ({ ...v, schema: { ...v.schema, openAPIV3Schema: crd.schemaFor(v.name) } })),
+      versions: (manifest.spec.versions ?? []).map((v) => ({
+        ...v,
+        schema: { ...v.schema, openAPIV3Schema: crd.schemaFor(v.name) },
+      })),
     },
   };
 }
@@ -84,7 +100,7 @@ export function operatorInput(op: Operator): OperatorDiagramInput {
     name: op.name,
     namespace: op.namespace,
     watchNamespaces: op.rbac.watchNamespaces,
-    crds: op.rbac.contractRules.primaryKinds.map(k => ({ kind: k.kind, group: k.group, plural: k.plural })),
+    crds: op.rbac.contractRules.primaryKinds.map((k) => ({ kind: k.kind, group: k.group, plural: k.plural })),
     grants: op.rbac.grants,
   };
 }

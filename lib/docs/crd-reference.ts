@@ -1,11 +1,11 @@
 import * as yaml from 'yaml';
-import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
-import { ValidationRule } from '../apiserver/schema/json-schema-props';
-import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
-import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
-import { KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
 import { cell, code, codeCell, table } from './_markdown';
 import { FieldDoc, flattenSchema } from './_schema-fields';
+import { KUBERNETES_VERSIONS } from '../apimachinery/kubernetes-versions';
+import { CrdManifest, CrdVersionSpec } from '../apiserver/crd-manifest';
+import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
+import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { ValidationRule } from '../apiserver/schema/json-schema-props';
 
 /** Options of `renderCrdReference`. */
 export interface CrdReferenceOptions {
@@ -28,35 +28,59 @@ export interface CrdReferenceOptions {
 export function renderCrdReference(manifest: CrdManifest, options: CrdReferenceOptions = {}): string {
   const { group, names, scope } = manifest.spec;
   const versions = manifest.spec.versions ?? [];
-  const storage = versions.find(v => v.storage)?.name;
+  const storage = versions.find((v) => v.storage)?.name;
   const lines: string[] = [
     `# ${names.kind}`,
     '',
     `${code(`${group}/${storage ?? versions[0]?.name ?? '?'}`)} · ${scope} · CRD ${code(manifest.metadata.name)}`,
     '',
   ];
-  const rootDescription = versions.map(v => v.schema?.openAPIV3Schema?.description).find(d => d);
+  const rootDescription = versions.map((v) => v.schema?.openAPIV3Schema?.description).find((d) => d);
   if (rootDescription) lines.push(rootDescription, '');
-  lines.push(...table(['', ''], [
-    ['Group', codeCell(group)],
-    ['Kind', `${codeCell(names.kind)} (list: ${codeCell(names.listKind)})`],
-    ['Plural / singular', `${codeCell(names.plural)} / ${codeCell(names.singular)}`],
-    ['Short names', names.shortNames?.length ? names.shortNames.map(codeCell).join(', ') : '—'],
-    ['Categories', names.categories?.length ? names.categories.map(codeCell).join(', ') : '—'],
-    ['Scope', scope === 'Cluster' ? 'Cluster (no namespace)' : 'Namespaced'],
-    ['Conversion', manifest.spec.conversion?.strategy ?? 'None'],
-    ['Kubernetes', installsOn(manifest)],
-  ]), '');
+  lines.push(
+    ...table(
+      ['', ''],
+      [
+        ['Group', codeCell(group)],
+        ['Kind', `${codeCell(names.kind)} (list: ${codeCell(names.listKind)})`],
+        ['Plural / singular', `${codeCell(names.plural)} / ${codeCell(names.singular)}`],
+        ['Short names', names.shortNames?.length ? names.shortNames.map(codeCell).join(', ') : '—'],
+        ['Categories', names.categories?.length ? names.categories.map(codeCell).join(', ') : '—'],
+        ['Scope', scope === 'Cluster' ? 'Cluster (no namespace)' : 'Namespaced'],
+        ['Conversion', manifest.spec.conversion?.strategy ?? 'None'],
+        ['Kubernetes', installsOn(manifest)],
+      ],
+    ),
+    '',
+  );
 
-  lines.push('## Versions', '', ...table(['Version', 'Served', 'Storage', 'Deprecated'], versions.map(v => [
-    codeCell(v.name), yesNo(v.served), yesNo(v.storage),
-    v.deprecated ? `yes${v.deprecationWarning ? `: ${cell(v.deprecationWarning)}` : ''}` : 'no',
-  ])), '');
-  lines.push('Read it on a cluster with', '', '```sh',
-    `kubectl explain ${names.plural}.spec --api-version=${group}/${storage ?? versions[0]?.name} --recursive`, '```', '');
+  lines.push(
+    '## Versions',
+    '',
+    ...table(
+      ['Version', 'Served', 'Storage', 'Deprecated'],
+      versions.map((v) => [
+        codeCell(v.name),
+        yesNo(v.served),
+        yesNo(v.storage),
+        v.deprecated ? `yes${v.deprecationWarning ? `: ${cell(v.deprecationWarning)}` : ''}` : 'no',
+      ]),
+    ),
+    '',
+  );
+  lines.push(
+    'Read it on a cluster with',
+    '',
+    '```sh',
+    `kubectl explain ${names.plural}.spec --api-version=${group}/${storage ?? versions[0]?.name} --recursive`,
+    '```',
+    '',
+  );
 
   for (const v of versions) {
-    const examples = (options.examples ?? []).filter((e: any) => e?.apiVersion === `${group}/${v.name}` && e?.kind === names.kind);
+    const examples = (options.examples ?? []).filter(
+      (e: any) => e?.apiVersion === `${group}/${v.name}` && e?.kind === names.kind,
+    );
     lines.push(...renderVersion(group, v, examples));
   }
   return lines.join('\n');
@@ -84,22 +108,44 @@ function renderVersion(group: string, v: CrdVersionSpec, examples: readonly unkn
 
   const sub = v.subresources ?? {};
   const subs: string[] = [];
-  if (sub.status) subs.push('- `/status`: `status` is written through the status subresource only; updates of the main resource ignore it.');
+  if (sub.status) {
+    subs.push(
+      '- `/status`: `status` is written through the status subresource only; updates of the main resource ignore it.',
+    );
+  }
   if (sub.scale) {
-    subs.push(`- \`/scale\`: replicas from ${code(sub.scale.specReplicasPath)}, observed ${code(sub.scale.statusReplicasPath)}`
-      + `${sub.scale.labelSelectorPath ? `, selector ${code(sub.scale.labelSelectorPath)}` : ''} (\`kubectl scale\`, HorizontalPodAutoscaler).`);
+    subs.push(
+      `- \`/scale\`: replicas from ${code(sub.scale.specReplicasPath)}, observed ${code(sub.scale.statusReplicasPath)}` +
+        `${sub.scale.labelSelectorPath ? `, selector ${code(sub.scale.labelSelectorPath)}` : ''} (\`kubectl scale\`, HorizontalPodAutoscaler).`,
+    );
   }
   lines.push('### Subresources', '', ...(subs.length > 0 ? subs : ['None.']), '');
 
   const columns = v.additionalPrinterColumns ?? [];
   if (columns.length > 0) {
-    lines.push('### Printer columns (`kubectl get`)', '', ...table(['Column', 'Type', 'JSONPath', 'Shown', 'Description'], columns.map(c => [
-      cell(c.name), `${c.type}${c.format ? ` (${c.format})` : ''}`, codeCell(c.jsonPath),
-      (c.priority ?? 0) === 0 ? 'always' : '`-o wide`', cell(c.description ?? ''),
-    ])), '');
+    lines.push(
+      '### Printer columns (`kubectl get`)',
+      '',
+      ...table(
+        ['Column', 'Type', 'JSONPath', 'Shown', 'Description'],
+        columns.map((c) => [
+          cell(c.name),
+          `${c.type}${c.format ? ` (${c.format})` : ''}`,
+          codeCell(c.jsonPath),
+          (c.priority ?? 0) === 0 ? 'always' : '`-o wide`',
+          cell(c.description ?? ''),
+        ]),
+      ),
+      '',
+    );
   }
   if ((v.selectableFields ?? []).length > 0) {
-    lines.push('### Selectable fields', '', `Usable in \`kubectl get --field-selector\`: ${v.selectableFields!.map(f => code(f.jsonPath)).join(', ')}.`, '');
+    lines.push(
+      '### Selectable fields',
+      '',
+      `Usable in \`kubectl get --field-selector\`: ${v.selectableFields!.map((f) => code(f.jsonPath)).join(', ')}.`,
+      '',
+    );
   }
 
   if (examples.length > 0) {
@@ -110,22 +156,42 @@ function renderVersion(group: string, v: CrdVersionSpec, examples: readonly unkn
   const schema = v.schema?.openAPIV3Schema;
   if (!schema) return [...lines, 'No schema.', ''];
   const fields = flattenSchema(schema);
-  lines.push('### Fields', '', ...table(['Field', 'Type', 'Required', 'Default', 'Validation', 'Description'],
-    fields.filter(f => f.path !== '.').map(fieldRow)), '');
+  lines.push(
+    '### Fields',
+    '',
+    ...table(
+      ['Field', 'Type', 'Required', 'Default', 'Validation', 'Description'],
+      fields.filter((f) => f.path !== '.').map(fieldRow),
+    ),
+    '',
+  );
 
-  const rules = fields.flatMap(f => f.rules.map(r => ({ path: f.path, rule: r })));
+  const rules = fields.flatMap((f) => f.rules.map((r) => ({ path: f.path, rule: r })));
   if (rules.length > 0) {
-    lines.push('### Validation rules (CEL)', '', 'Checked by the apiserver; transition rules (using `oldSelf`) only on update.', '',
-      ...table(['Field', 'Rule', 'Message', 'Checked on', 'Reported at'], rules.map(({ path, rule }) => [
-        codeCell(path), codeCell(rule.rule), messageOf(rule), /\boldSelf\b/.test(rule.rule) ? 'update' : 'create, update', reportedAt(path, rule),
-      ])), '');
+    lines.push(
+      '### Validation rules (CEL)',
+      '',
+      'Checked by the apiserver; transition rules (using `oldSelf`) only on update.',
+      '',
+      ...table(
+        ['Field', 'Rule', 'Message', 'Checked on', 'Reported at'],
+        rules.map(({ path, rule }) => [
+          codeCell(path),
+          codeCell(rule.rule),
+          messageOf(rule),
+          /\boldSelf\b/.test(rule.rule) ? 'update' : 'create, update',
+          reportedAt(path, rule),
+        ]),
+      ),
+      '',
+    );
   }
   return lines;
 }
 
 function fieldRow(f: FieldDoc): string[] {
   const validation = [...f.validation.map(cell)];
-  if (f.enum) validation.unshift(`one of ${f.enum.map(e => codeCell(JSON.stringify(e))).join(', ')}`);
+  if (f.enum) validation.unshift(`one of ${f.enum.map((e) => codeCell(JSON.stringify(e))).join(', ')}`);
   if (f.rules.length > 0) validation.push(`${f.rules.length} CEL rule${f.rules.length > 1 ? 's' : ''} (below)`);
   return [
     codeCell(f.path),

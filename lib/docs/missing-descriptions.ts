@@ -1,8 +1,8 @@
 import { IConstruct } from 'constructs';
-import { Warnings } from '../synth-metadata/warnings';
-import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
-import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
 import { flattenSchema } from './_schema-fields';
+import { JSONSchemaProps } from '../apiserver/schema/json-schema-props';
+import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
+import { Warnings } from '../synth-metadata/warnings';
 
 /**
  * Field paths of a schema whose node has no `description` — `kubectl explain` shows an empty
@@ -13,8 +13,8 @@ import { flattenSchema } from './_schema-fields';
  */
 export function fieldsWithoutDescription(schema: JSONSchemaProps): string[] {
   return flattenSchema(schema)
-    .filter(f => f.path !== '.' && !f.path.endsWith('[*]') && !f.description?.trim())
-    .map(f => f.path);
+    .filter((f) => f.path !== '.' && !f.path.endsWith('[*]') && !f.description?.trim())
+    .map((f) => f.path);
 }
 
 /**
@@ -24,12 +24,14 @@ export function fieldsWithoutDescription(schema: JSONSchemaProps): string[] {
  * @internal
  */
 export function warnAboutMissingDescriptions(root: IConstruct): void {
-  for (const crd of findCustomResourceDefinitions(root).filter(c => !c.imported)) {
+  for (const crd of findCustomResourceDefinitions(root).filter((c) => !c.imported)) {
     for (const v of crd.toManifest().spec.versions ?? []) {
       const missing = fieldsWithoutDescription(crd.schemaFor(v.name));
       if (missing.length === 0) continue;
-      Warnings.of(crd).add(`docs: ${v.name}: ${missing.length} schema field${missing.length > 1 ? 's have' : ' has'} no description `
-        + `(kubectl explain and the API reference show nothing for ${missing.length > 1 ? 'them' : 'it'}): ${missing.join(', ')}`);
+      Warnings.of(crd).add(
+        `docs: ${v.name}: ${missing.length} schema field${missing.length > 1 ? 's have' : ' has'} no description ` +
+          `(kubectl explain and the API reference show nothing for ${missing.length > 1 ? 'them' : 'it'}): ${missing.join(', ')}`,
+      );
     }
   }
 }

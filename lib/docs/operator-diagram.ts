@@ -1,6 +1,6 @@
+import { cell, code, codeCell, table } from './_markdown';
 import { RbacRule } from '../operator/contract-rules';
 import { RbacGrant } from '../operator/operator-rbac';
-import { cell, code, codeCell, table } from './_markdown';
 
 /** What the operator page shows; `Operator` provides all of it. */
 export interface OperatorDiagramInput {
@@ -26,7 +26,13 @@ const RELATIONS: readonly { readonly pattern: RegExp; readonly label: string; re
   { pattern: /^adds and removes finalizers on (\S+)$/, label: 'finalizers', towardController: false },
 ];
 
-interface KindNode { readonly id: string; readonly kind: string; readonly group: string; readonly resource: string; readonly custom: boolean }
+interface KindNode {
+  readonly id: string;
+  readonly kind: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly custom: boolean;
+}
 
 /**
  * A Mermaid flowchart of one operator: the CRDs it reconciles → its controller → the kinds it owns,
@@ -35,8 +41,8 @@ interface KindNode { readonly id: string; readonly kind: string; readonly group:
 export function renderOperatorDiagram(input: OperatorDiagramInput): string {
   const kinds = new Map<string, KindNode>();
   const edges = new Map<string, { from: string; to: string; label: string; dashed: boolean }>();
-  const customKeys = new Set(input.crds.map(c => `${c.group}/${c.plural}`));
-  for (const g of input.grants.filter(x => !x.beyondContract)) {
+  const customKeys = new Set(input.crds.map((c) => `${c.group}/${c.plural}`));
+  for (const g of input.grants.filter((x) => !x.beyondContract)) {
     for (const r of g.rules) {
       const resource = r.resource.split('/')[0];
       for (const reason of r.reasons) {
@@ -44,7 +50,15 @@ export function renderOperatorDiagram(input: OperatorDiagramInput): string {
           const m = rel.pattern.exec(reason);
           if (!m) continue;
           const key = `${r.apiGroup}/${resource}`;
-          if (!kinds.has(key)) kinds.set(key, { id: `k${kinds.size}`, kind: m[1], group: r.apiGroup, resource, custom: customKeys.has(key) });
+          if (!kinds.has(key)) {
+            kinds.set(key, {
+              id: `k${kinds.size}`,
+              kind: m[1],
+              group: r.apiGroup,
+              resource,
+              custom: customKeys.has(key),
+            });
+          }
           const node = kinds.get(key)!;
           const [from, to] = rel.towardController ? [node.id, 'ctrl'] : ['ctrl', node.id];
           edges.set(`${from}|${to}|${rel.label}`, { from, to, label: rel.label, dashed: rel.label === 'reads' });
@@ -60,14 +74,19 @@ export function renderOperatorDiagram(input: OperatorDiagramInput): string {
   lines.push(`    ctrl["Deployment ${esc(input.name)}<br/>ServiceAccount ${esc(input.name)}<br/>${esc(scope)}"]`);
   lines.push('  end');
   for (const k of kinds.values()) {
-    const label = `${esc(k.kind)}<br/>${esc(k.custom ? `${k.resource}.${k.group}` : (k.group || 'core'))}`;
+    const label = `${esc(k.kind)}<br/>${esc(k.custom ? `${k.resource}.${k.group}` : k.group || 'core')}`;
     lines.push(k.custom ? `  ${k.id}[("${label}")]` : `  ${k.id}["${label}"]`);
   }
   for (const e of edges.values()) lines.push(`  ${e.from} ${e.dashed ? '-.->' : '-->'}|${esc(e.label)}| ${e.to}`);
   input.grants.forEach((g, i) => {
     const where = g.kind === 'Role' ? `Role ${g.namespace}/${g.name}` : `ClusterRole ${g.name}`;
-    const rules = g.rules.map(r => `${r.apiGroup || 'core'}/${r.resource}${r.resourceNames?.length ? `[${r.resourceNames.join(',')}]` : ''}: ${r.verbs.join(',')}`);
-    lines.push(`  rbac${i}{{"${esc(where)}${g.beyondContract ? ' (beyond the contract)' : ''}<br/>${rules.map(esc).join('<br/>')}"}}`);
+    const rules = g.rules.map(
+      (r) =>
+        `${r.apiGroup || 'core'}/${r.resource}${r.resourceNames?.length ? `[${r.resourceNames.join(',')}]` : ''}: ${r.verbs.join(',')}`,
+    );
+    lines.push(
+      `  rbac${i}{{"${esc(where)}${g.beyondContract ? ' (beyond the contract)' : ''}<br/>${rules.map(esc).join('<br/>')}"}}`,
+    );
     lines.push(`  rbac${i} -. grants .-> ctrl`);
   });
   for (const k of kinds.values()) if (k.custom) lines.push(`  style ${k.id} fill:#e8f0fe,stroke:#1a73e8`);
@@ -75,7 +94,10 @@ export function renderOperatorDiagram(input: OperatorDiagramInput): string {
 }
 
 /** The operator page: the diagram, then the RBAC it holds as a table. @internal */
-export function renderOperatorPage(input: OperatorDiagramInput, crdPages: Readonly<Record<string, string>> = {}): string {
+export function renderOperatorPage(
+  input: OperatorDiagramInput,
+  crdPages: Readonly<Record<string, string>> = {},
+): string {
   const lines = [
     `# Operator ${input.name}`,
     '',
@@ -83,19 +105,32 @@ export function renderOperatorPage(input: OperatorDiagramInput, crdPages: Readon
     '',
   ];
   if (input.crds.length > 0) {
-    lines.push('Reconciles:', '', ...input.crds.map(c => {
-      const name = `${c.plural}.${c.group}`;
-      return crdPages[name] ? `- [${c.kind}](${crdPages[name]}) (${code(name)})` : `- ${c.kind} (${code(name)})`;
-    }), '');
+    lines.push(
+      'Reconciles:',
+      '',
+      ...input.crds.map((c) => {
+        const name = `${c.plural}.${c.group}`;
+        return crdPages[name] ? `- [${c.kind}](${crdPages[name]}) (${code(name)})` : `- ${c.kind} (${code(name)})`;
+      }),
+      '',
+    );
   }
   lines.push('```mermaid', renderOperatorDiagram(input), '```', '', '## RBAC', '');
   for (const g of input.grants) {
     const where = g.kind === 'Role' ? `Role ${code(`${g.namespace}/${g.name}`)}` : `ClusterRole ${code(g.name)}`;
     lines.push(`### ${where} — ${g.purpose}${g.beyondContract ? ' (**beyond the contract**)' : ''}`, '');
-    lines.push(...table(['API group', 'Resource', 'Verbs', 'Why'], g.rules.map((r: RbacRule) => [
-      r.apiGroup ? codeCell(r.apiGroup) : '(core)', codeCell(r.resource + (r.resourceNames?.length ? ` [${r.resourceNames.join(', ')}]` : '')),
-      r.verbs.join(', '), cell(r.reasons.join('; ')),
-    ])), '');
+    lines.push(
+      ...table(
+        ['API group', 'Resource', 'Verbs', 'Why'],
+        g.rules.map((r: RbacRule) => [
+          r.apiGroup ? codeCell(r.apiGroup) : '(core)',
+          codeCell(r.resource + (r.resourceNames?.length ? ` [${r.resourceNames.join(', ')}]` : '')),
+          r.verbs.join(', '),
+          cell(r.reasons.join('; ')),
+        ]),
+      ),
+      '',
+    );
   }
   return lines.join('\n');
 }

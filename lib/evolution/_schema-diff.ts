@@ -1,5 +1,5 @@
-import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 import { CrdChange, crdChange, CrdChangeKind as K } from './crd-change';
+import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 
 /**
  * Differences between two versions of one openAPIV3Schema, walked together from the root.
@@ -19,7 +19,10 @@ export function diffSchemas(base: JSONSchemaProps, next: JSONSchemaProps, versio
     return out; // nothing below compares meaningfully once the type changed
   }
   if (!!base['x-kubernetes-embedded-resource'] !== !!next['x-kubernetes-embedded-resource']) {
-    add(K.TYPE_CHANGED, `x-kubernetes-embedded-resource ${!!base['x-kubernetes-embedded-resource']} → ${!!next['x-kubernetes-embedded-resource']}`);
+    add(
+      K.TYPE_CHANGED,
+      `x-kubernetes-embedded-resource ${!!base['x-kubernetes-embedded-resource']} → ${!!next['x-kubernetes-embedded-resource']}`,
+    );
   }
 
   diffBounds(base, next, add);
@@ -36,7 +39,9 @@ export function diffSchemas(base: JSONSchemaProps, next: JSONSchemaProps, versio
   for (const name of Object.keys(baseProps)) {
     const child = `${path}.${name}`;
     if (!(name in nextProps)) {
-      const kept = next['x-kubernetes-preserve-unknown-fields'] ? ' (kept as an unknown field, no longer validated)' : ' (pruned from every request)';
+      const kept = next['x-kubernetes-preserve-unknown-fields']
+        ? ' (kept as an unknown field, no longer validated)'
+        : ' (pruned from every request)';
       add(K.FIELD_REMOVED, `field removed${kept}`, child);
       continue;
     }
@@ -50,9 +55,17 @@ export function diffSchemas(base: JSONSchemaProps, next: JSONSchemaProps, versio
   for (const name of nextRequired) {
     if (baseRequired.has(name)) continue;
     if (nextProps[name]?.default !== undefined) {
-      add(K.REQUIRED_ADDED_WITH_DEFAULT, `now required, defaulted to ${show(nextProps[name].default)}`, `${path}.${name}`);
+      add(
+        K.REQUIRED_ADDED_WITH_DEFAULT,
+        `now required, defaulted to ${show(nextProps[name].default)}`,
+        `${path}.${name}`,
+      );
     } else {
-      add(K.REQUIRED_ADDED, 'now required, without a default: existing manifests that omit it are rejected', `${path}.${name}`);
+      add(
+        K.REQUIRED_ADDED,
+        'now required, without a default: existing manifests that omit it are rejected',
+        `${path}.${name}`,
+      );
     }
   }
   for (const name of baseRequired) {
@@ -67,7 +80,10 @@ export function diffSchemas(base: JSONSchemaProps, next: JSONSchemaProps, versio
     out.push(...diffSchemas(baseAdditional, nextAdditional, version, `${path}[*]`));
   } else if (JSON.stringify(baseAdditional) !== JSON.stringify(nextAdditional)) {
     const looser = nextAdditional === undefined || nextAdditional === true;
-    add(looser ? K.VALIDATION_LOOSENED : K.VALIDATION_TIGHTENED, `additionalProperties ${show(baseAdditional)} → ${show(nextAdditional)}`);
+    add(
+      looser ? K.VALIDATION_LOOSENED : K.VALIDATION_TIGHTENED,
+      `additionalProperties ${show(baseAdditional)} → ${show(nextAdditional)}`,
+    );
   }
   if (base['x-kubernetes-preserve-unknown-fields'] && !next['x-kubernetes-preserve-unknown-fields']) {
     add(K.VALIDATION_TIGHTENED, 'x-kubernetes-preserve-unknown-fields removed: unknown fields are now pruned');
@@ -96,10 +112,14 @@ type Add = (kind: K, message: string, where?: string) => void;
 
 // [key, which direction tightens]: 'up' means a larger value is stricter.
 const BOUNDS: readonly [keyof JSONSchemaProps & string, 'up' | 'down'][] = [
-  ['minimum', 'up'], ['maximum', 'down'],
-  ['minLength', 'up'], ['maxLength', 'down'],
-  ['minItems', 'up'], ['maxItems', 'down'],
-  ['minProperties', 'up'], ['maxProperties', 'down'],
+  ['minimum', 'up'],
+  ['maximum', 'down'],
+  ['minLength', 'up'],
+  ['maxLength', 'down'],
+  ['minItems', 'up'],
+  ['maxItems', 'down'],
+  ['minProperties', 'up'],
+  ['maxProperties', 'down'],
 ];
 
 function diffBounds(base: JSONSchemaProps, next: JSONSchemaProps, add: Add): void {
@@ -116,11 +136,17 @@ function diffBounds(base: JSONSchemaProps, next: JSONSchemaProps, add: Add): voi
     if (b !== n) add(n ? K.VALIDATION_TIGHTENED : K.VALIDATION_LOOSENED, `${key} ${b} → ${n}`);
   }
   if (!!base.nullable !== !!next.nullable) {
-    add(next.nullable ? K.VALIDATION_LOOSENED : K.VALIDATION_TIGHTENED, `nullable ${!!base.nullable} → ${!!next.nullable}`);
+    add(
+      next.nullable ? K.VALIDATION_LOOSENED : K.VALIDATION_TIGHTENED,
+      `nullable ${!!base.nullable} → ${!!next.nullable}`,
+    );
   }
   for (const key of ['pattern', 'format', 'multipleOf'] as const) {
     if (base[key] === next[key]) continue;
-    add(next[key] === undefined ? K.VALIDATION_LOOSENED : K.VALIDATION_TIGHTENED, `${key} ${show(base[key])} → ${show(next[key])}`);
+    add(
+      next[key] === undefined ? K.VALIDATION_LOOSENED : K.VALIDATION_TIGHTENED,
+      `${key} ${show(base[key])} → ${show(next[key])}`,
+    );
   }
 }
 
@@ -128,19 +154,21 @@ function diffEnum(base: JSONSchemaProps, next: JSONSchemaProps, add: Add): void 
   if (JSON.stringify(base.enum) === JSON.stringify(next.enum)) return;
   if (next.enum === undefined) return add(K.VALIDATION_LOOSENED, 'enum removed: any value allowed');
   if (base.enum === undefined) return add(K.VALIDATION_TIGHTENED, `enum added: only ${show(next.enum)}`);
-  const nextValues = new Set(next.enum.map(v => JSON.stringify(v)));
-  const baseValues = new Set(base.enum.map(v => JSON.stringify(v)));
-  const removed = base.enum.filter(v => !nextValues.has(JSON.stringify(v)));
-  const added = next.enum.filter(v => !baseValues.has(JSON.stringify(v)));
+  const nextValues = new Set(next.enum.map((v) => JSON.stringify(v)));
+  const baseValues = new Set(base.enum.map((v) => JSON.stringify(v)));
+  const removed = base.enum.filter((v) => !nextValues.has(JSON.stringify(v)));
+  const added = next.enum.filter((v) => !baseValues.has(JSON.stringify(v)));
   if (removed.length > 0) add(K.VALIDATION_TIGHTENED, `enum values removed: ${show(removed)}`);
   if (added.length > 0) add(K.VALIDATION_LOOSENED, `enum values added: ${show(added)}`);
 }
 
 function diffRules(base: readonly ValidationRule[], next: readonly ValidationRule[], add: Add): void {
-  const baseRules = new Map(base.map(r => [r.rule.trim(), r]));
-  const nextRules = new Map(next.map(r => [r.rule.trim(), r]));
+  const baseRules = new Map(base.map((r) => [r.rule.trim(), r]));
+  const nextRules = new Map(next.map((r) => [r.rule.trim(), r]));
   for (const [rule, r] of nextRules) {
-    if (!baseRules.has(rule)) add(K.RULE_ADDED, `CEL rule added: ${JSON.stringify(rule)}${r.message ? ` (${JSON.stringify(r.message)})` : ''}`);
+    if (!baseRules.has(rule)) {
+      add(K.RULE_ADDED, `CEL rule added: ${JSON.stringify(rule)}${r.message ? ` (${JSON.stringify(r.message)})` : ''}`);
+    }
   }
   for (const [rule] of baseRules) {
     if (!nextRules.has(rule)) add(K.RULE_REMOVED, `CEL rule removed: ${JSON.stringify(rule)}`);

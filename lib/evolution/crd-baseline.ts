@@ -33,12 +33,14 @@ export class CrdBaselines {
     if (!fs.existsSync(file)) return undefined;
     let docs: any[];
     try {
-      docs = loadKubectlYaml(fs.readFileSync(file, 'utf8')).filter(d => d != null);
+      docs = loadKubectlYaml(fs.readFileSync(file, 'utf8')).filter((d) => d != null);
     } catch (e) {
       throw new Error(`baseline '${file}' is not valid YAML: ${(e as Error).message}`);
     }
     if (docs.length !== 1 || docs[0].kind !== 'CustomResourceDefinition') {
-      throw new Error(`baseline '${file}' must hold exactly one CustomResourceDefinition document, got ${docs.map(d => d.kind).join(', ') || 'none'}`);
+      throw new Error(
+        `baseline '${file}' must hold exactly one CustomResourceDefinition document, got ${docs.map((d) => d.kind).join(', ') || 'none'}`,
+      );
     }
     if (docs[0].metadata?.name !== name) {
       throw new Error(`baseline '${file}' holds CRD '${docs[0].metadata?.name}', expected '${name}'`);
@@ -55,19 +57,32 @@ export class CrdBaselines {
    * reports the `StorageVersionMigrated` condition): only then may a later release stop serving or remove the
    * other versions. A CRD without a record keeps the one of its previous baseline, if any.
    */
-  public write(crds: readonly ICustomResourceDefinition[], options: { readonly storedVersions?: Readonly<Record<string, readonly string[]>> } = {}): string[] {
+  public write(
+    crds: readonly ICustomResourceDefinition[],
+    options: { readonly storedVersions?: Readonly<Record<string, readonly string[]>> } = {},
+  ): string[] {
     fs.mkdirSync(this.dir, { recursive: true });
-    return crds.map(crd => {
+    return crds.map((crd) => {
       const manifest = crd.toManifest();
       const name = manifest.metadata.name;
       const file = this.fileOf(name);
       const stored = options.storedVersions?.[name] ?? this.read(name)?.status?.storedVersions;
-      const versions = manifest.spec.versions.map(v => v.name);
-      const unknown = (stored ?? []).filter(v => !versions.includes(v));
-      if (unknown.length) throw new Error(`baseline of ${name}: storedVersions ${JSON.stringify(unknown)} not in spec.versions (${versions.join(', ')})`);
-      const header = '# Released CRD schema: the baseline the evolution check (OperatorApp option `evolution`) compares the CRD with. Rewrite only when releasing (npx projen crd-baselines).\n'
-        + (stored ? '# status.storedVersions: what the storage migration left on every cluster, recorded when it finished everywhere.\n' : '');
-      fs.writeFileSync(file, header + Yaml.stringify(stored ? { ...manifest, status: { storedVersions: [...stored] } } : manifest));
+      const versions = manifest.spec.versions.map((v) => v.name);
+      const unknown = (stored ?? []).filter((v) => !versions.includes(v));
+      if (unknown.length) {
+        throw new Error(
+          `baseline of ${name}: storedVersions ${JSON.stringify(unknown)} not in spec.versions (${versions.join(', ')})`,
+        );
+      }
+      const header =
+        '# Released CRD schema: the baseline the evolution check (OperatorApp option `evolution`) compares the CRD with. Rewrite only when releasing (npx projen crd-baselines).\n' +
+        (stored
+          ? '# status.storedVersions: what the storage migration left on every cluster, recorded when it finished everywhere.\n'
+          : '');
+      fs.writeFileSync(
+        file,
+        header + Yaml.stringify(stored ? { ...manifest, status: { storedVersions: [...stored] } } : manifest),
+      );
       return file;
     });
   }

@@ -111,7 +111,14 @@ export interface CrdChange {
 /** Builds a change with its `id` and `breaking` filled in. @internal */
 export function crdChange(kind: CrdChangeKind, path: string, message: string, version?: string): CrdChange {
   const id = version === undefined ? `${kind} ${path}` : `${kind} ${version}:${path}`;
-  return { kind, breaking: BREAKING_CHANGE_KINDS.has(kind), ...(version === undefined ? {} : { version }), path, message, id };
+  return {
+    kind,
+    breaking: BREAKING_CHANGE_KINDS.has(kind),
+    ...(version === undefined ? {} : { version }),
+    path,
+    message,
+    id,
+  };
 }
 
 /** `id: message` for printing. @internal */

@@ -1,9 +1,9 @@
 import { IConstruct } from 'constructs';
-import { Warnings } from '../synth-metadata/warnings';
-import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { compareCrdManifests } from './compare-crds';
 import { CrdBaselines } from './crd-baseline';
 import { CrdChange, CrdChangeKind, formatCrdChange } from './crd-change';
+import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
+import { Warnings } from '../synth-metadata/warnings';
 
 /** A breaking change made on purpose, accepted with a reason. */
 export interface AcknowledgedChange {
@@ -78,9 +78,15 @@ export class EvolutionGuard {
     this.acks = options.acknowledge ?? [];
     const problems: string[] = [];
     this.acks.forEach((a, i) => {
-      if (!a.reason?.trim()) problems.push(`evolution.acknowledge[${i}].reason: must say why the change is safe, got ${JSON.stringify(a.reason)}`);
+      if (!a.reason?.trim()) {
+        problems.push(
+          `evolution.acknowledge[${i}].reason: must say why the change is safe, got ${JSON.stringify(a.reason)}`,
+        );
+      }
       if (typeof a.change === 'string' ? !a.change.trim() : !(a.change instanceof RegExp)) {
-        problems.push(`evolution.acknowledge[${i}].change: must be a change id or a RegExp, got ${JSON.stringify(a.change)}`);
+        problems.push(
+          `evolution.acknowledge[${i}].change: must be a change id or a RegExp, got ${JSON.stringify(a.change)}`,
+        );
       }
     });
     this.optionProblems = problems;
@@ -103,24 +109,46 @@ export class EvolutionGuard {
       const at = `evolution: [${crd.node.path}] ${name}`;
       const baseline = baselines.read(name);
       if (!baseline) {
-        this.results.set(crd.node.path, { crd: name, constructPath: crd.node.path, baselineFile: baselines.fileOf(name), hasBaseline: false, changes: [] });
-        if (this.options.requireBaseline) errors.push(`${at}: no baseline at ${baselines.fileOf(name)}; write it with CrdBaselines.write() when releasing`);
+        this.results.set(crd.node.path, {
+          crd: name,
+          constructPath: crd.node.path,
+          baselineFile: baselines.fileOf(name),
+          hasBaseline: false,
+          changes: [],
+        });
+        if (this.options.requireBaseline) {
+          errors.push(
+            `${at}: no baseline at ${baselines.fileOf(name)}; write it with CrdBaselines.write() when releasing`,
+          );
+        }
         continue;
       }
-      const changes: JudgedCrdChange[] = compareCrdManifests(baseline, current).map(change => {
-        const i = change.breaking ? acks.findIndex(a => matches(a, name, change)) : -1;
+      const changes: JudgedCrdChange[] = compareCrdManifests(baseline, current).map((change) => {
+        const i = change.breaking ? acks.findIndex((a) => matches(a, name, change)) : -1;
         if (i < 0) return change;
         used.add(i);
         return { ...change, acknowledged: acks[i].reason };
       });
-      this.results.set(crd.node.path, { crd: name, constructPath: crd.node.path, baselineFile: baselines.fileOf(name), hasBaseline: true, changes });
-      for (const c of changes.filter(x => x.breaking && !x.acknowledged)) {
-        errors.push(`${at}: ${formatCrdChange(c)} (against ${baselines.fileOf(name)})${newVersionHint(c)}; if intended, acknowledge it: `
-          + `{ change: '${c.id}', reason: '…' }`);
+      this.results.set(crd.node.path, {
+        crd: name,
+        constructPath: crd.node.path,
+        baselineFile: baselines.fileOf(name),
+        hasBaseline: true,
+        changes,
+      });
+      for (const c of changes.filter((x) => x.breaking && !x.acknowledged)) {
+        errors.push(
+          `${at}: ${formatCrdChange(c)} (against ${baselines.fileOf(name)})${newVersionHint(c)}; if intended, acknowledge it: ` +
+            `{ change: '${c.id}', reason: '…' }`,
+        );
       }
     }
     acks.forEach((a, i) => {
-      if (!used.has(i)) Warnings.of(root).add(`evolution: acknowledge[${i}] (${String(a.change)}) matches no breaking change; remove it`);
+      if (!used.has(i)) {
+        Warnings.of(root).add(
+          `evolution: acknowledge[${i}] (${String(a.change)}) matches no breaking change; remove it`,
+        );
+      }
     });
     return errors;
   }
@@ -128,15 +156,21 @@ export class EvolutionGuard {
 
 /** Schema changes that break a served version's clients: they belong in a new version. */
 const SCHEMA_BREAKING = new Set<CrdChangeKind>([
-  CrdChangeKind.FIELD_REMOVED, CrdChangeKind.TYPE_CHANGED, CrdChangeKind.REQUIRED_ADDED,
-  CrdChangeKind.VALIDATION_TIGHTENED, CrdChangeKind.RULE_ADDED, CrdChangeKind.MERGE_STRATEGY_CHANGED,
+  CrdChangeKind.FIELD_REMOVED,
+  CrdChangeKind.TYPE_CHANGED,
+  CrdChangeKind.REQUIRED_ADDED,
+  CrdChangeKind.VALIDATION_TIGHTENED,
+  CrdChangeKind.RULE_ADDED,
+  CrdChangeKind.MERGE_STRATEGY_CHANGED,
 ]);
 
 function newVersionHint(c: CrdChange): string {
   if (!c.version || !SCHEMA_BREAKING.has(c.kind)) return '';
-  return `. ${c.version} is served: its clients and stored manifests still use the released schema. Keep ${c.version} as released and `
-    + `make the change in a new version (e.g. ${nextVersion(c.version)}) with a conversion between them (defineConversion in the runtime, `
-    + 'served by the operator\'s webhook: contract.conversion), as its storage version; the operator then migrates stored objects';
+  return (
+    `. ${c.version} is served: its clients and stored manifests still use the released schema. Keep ${c.version} as released and ` +
+    `make the change in a new version (e.g. ${nextVersion(c.version)}) with a conversion between them (defineConversion in the runtime, ` +
+    "served by the operator's webhook: contract.conversion), as its storage version; the operator then migrates stored objects"
+  );
 }
 
 /** `v1` → `v2`, `v1beta1` → `v1beta2`. */

@@ -1,8 +1,8 @@
+import { ControllerContract, KindSelector } from './controller-contract';
+import { PodEgress } from './operator-network-policy';
 import { networkPeerProblems } from '../apimachinery/controller-contract';
 import { parseApiVersion } from '../apimachinery/kinds';
 import { isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
-import { ControllerContract, KindSelector } from './controller-contract';
-import { PodEgress } from './operator-network-policy';
 
 /** The NetworkPolicy egress a contract asks for, or what is wrong with it. @internal */
 export interface ContractEgress {
@@ -17,11 +17,14 @@ export interface ContractEgress {
  *
  * @internal
  */
-export function egressForContract(contract: ControllerContract, watchNamespaces: readonly string[] | undefined): ContractEgress {
+export function egressForContract(
+  contract: ControllerContract,
+  watchNamespaces: readonly string[] | undefined,
+): ContractEgress {
   const owned = new Set((contract.owns ?? []).map(groupKindOf));
-  const problems = networkPeerProblems(contract, k => owned.has(groupKindOf(k)), describeKind);
+  const problems = networkPeerProblems(contract, (k) => owned.has(groupKindOf(k)), describeKind);
   if (problems.length) return { egress: [], problems };
-  const egress = (contract.connectsTo ?? []).map(peer => ({
+  const egress = (contract.connectsTo ?? []).map((peer) => ({
     labels: { ...peer.podLabels },
     ports: peer.ports,
     namespaces: watchNamespaces,

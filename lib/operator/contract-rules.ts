@@ -1,6 +1,6 @@
+import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
 import { boundRoleProblems, boundRoleResource, CLAUSE_VERBS } from '../apimachinery/controller-contract';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
-import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
 
 /** One RBAC rule on one resource, with the reasons it exists. */
 export interface RbacRule {
@@ -61,8 +61,10 @@ export function rulesForContract(contract: ControllerContract, options: Contract
       }
       seen.set(key, i);
       if (namespaced && !kind.namespaced) {
-        throw new Error(`${field}: kind '${key}' is cluster-scoped, but the watch scope is namespaced `
-          + `(watchNamespaces: ${JSON.stringify(options.watchNamespaces)}); a Role cannot grant it — watch cluster-wide instead`);
+        throw new Error(
+          `${field}: kind '${key}' is cluster-scoped, but the watch scope is namespaced ` +
+            `(watchNamespaces: ${JSON.stringify(options.watchNamespaces)}); a Role cannot grant it — watch cluster-wide instead`,
+        );
       }
       return kind;
     });
@@ -77,15 +79,19 @@ export function rulesForContract(contract: ControllerContract, options: Contract
 
   for (const k of watches) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.watches, `watches ${k.kind}`));
   for (const k of owns) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.owns, `owns ${k.kind}`));
-  for (const k of ownsByName) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.ownsByName, `owns ${k.kind} by name (no list/watch)`));
+  for (const k of ownsByName) {
+    rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.ownsByName, `owns ${k.kind} by name (no list/watch)`));
+  }
   for (const k of reads) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.reads, `reads ${k.kind}`));
   for (const k of writes) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.writes, `writes ${k.kind}`));
 
-  const primaryKinds = watches.filter(k => k.custom);
+  const primaryKinds = watches.filter((k) => k.custom);
   if ((contract.status || contract.finalizers) && primaryKinds.length === 0) {
     const flag = contract.status ? 'status' : 'finalizers';
-    throw new Error(`contract.${flag}: needs a custom resource in contract.watches (one of the operator's CRDs), `
-      + `got ${JSON.stringify(watches.map(k => k.kind))}`);
+    throw new Error(
+      `contract.${flag}: needs a custom resource in contract.watches (one of the operator's CRDs), ` +
+        `got ${JSON.stringify(watches.map((k) => k.kind))}`,
+    );
   }
   for (const k of primaryKinds) {
     if (contract.status) {
@@ -101,8 +107,14 @@ export function rulesForContract(contract: ControllerContract, options: Contract
     // (OwnerReferencesPermissionEnforcement). Owners are the reconciled kinds.
     const owners = primaryKinds.length > 0 ? primaryKinds : watches;
     for (const k of owners) {
-      rules.push(rbacRule(k.group, `${k.plural}/finalizers`, ['update'],
-        `sets blockOwnerDeletion on owner references to ${k.kind} in owned objects`));
+      rules.push(
+        rbacRule(
+          k.group,
+          `${k.plural}/finalizers`,
+          ['update'],
+          `sets blockOwnerDeletion on owner references to ${k.kind} in owned objects`,
+        ),
+      );
     }
   }
   const bindProblems = boundRoleProblems(contract.binds);
@@ -110,8 +122,15 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   for (const b of contract.binds ?? []) {
     // `bind` by name lets the controller refer to exactly this role in the bindings it writes (the apiserver's
     // escalation check then passes without the controller holding the role's permissions), and to no other
-    rules.push({ ...rbacRule('rbac.authorization.k8s.io', boundRoleResource(b), ['bind'],
-      `binds ${b.kind} ${b.name} (roleRef of the bindings it writes; contract.binds)`), resourceNames: [b.name] });
+    rules.push({
+      ...rbacRule(
+        'rbac.authorization.k8s.io',
+        boundRoleResource(b),
+        ['bind'],
+        `binds ${b.kind} ${b.name} (roleRef of the bindings it writes; contract.binds)`,
+      ),
+      resourceNames: [b.name],
+    });
   }
   if (contract.events) {
     rules.push(rbacRule('events.k8s.io', 'events', ['create', 'patch'], 'emits events (events.k8s.io/v1)'));
@@ -125,7 +144,11 @@ export function rulesForContract(contract: ControllerContract, options: Contract
     const field = `contract.conversion[${i}]`;
     const kind = resolveKind(sel, options.crds, field);
     const key = `${kind.group}/${kind.kind}`;
-    if (!kind.custom) throw new Error(`${field}: '${key}' is not defined by one of the operator's CRDs (pass it in crds); only custom kinds are converted`);
+    if (!kind.custom) {
+      throw new Error(
+        `${field}: '${key}' is not defined by one of the operator's CRDs (pass it in crds); only custom kinds are converted`,
+      );
+    }
     if (conversionSeen.has(key)) throw new Error(`${field}: duplicate kind '${key}'`);
     conversionSeen.add(key);
     return kind;
@@ -133,23 +156,58 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   const clusterRules: RbacRule[] = [];
   for (const k of conversionKinds) {
     const crd = `${k.plural}.${k.group}`;
-    clusterRules.push(rbacRule(k.group, k.plural, ['list', 'update'], `storage version migration of ${k.kind}: rewrites every stored object, in every namespace`));
-    clusterRules.push({ ...rbacRule('apiextensions.k8s.io', 'customresourcedefinitions', ['get', 'patch'],
-      `conversion of ${k.kind}: reads its CRD, injects the webhook's CA bundle, records migration progress`), resourceNames: [crd] });
-    clusterRules.push({ ...rbacRule('apiextensions.k8s.io', 'customresourcedefinitions/status', ['update'],
-      `storage version migration of ${k.kind}: trims status.storedVersions, reports the StorageVersionMigrated condition`), resourceNames: [crd] });
+    clusterRules.push(
+      rbacRule(
+        k.group,
+        k.plural,
+        ['list', 'update'],
+        `storage version migration of ${k.kind}: rewrites every stored object, in every namespace`,
+      ),
+    );
+    clusterRules.push({
+      ...rbacRule(
+        'apiextensions.k8s.io',
+        'customresourcedefinitions',
+        ['get', 'patch'],
+        `conversion of ${k.kind}: reads its CRD, injects the webhook's CA bundle, records migration progress`,
+      ),
+      resourceNames: [crd],
+    });
+    clusterRules.push({
+      ...rbacRule(
+        'apiextensions.k8s.io',
+        'customresourcedefinitions/status',
+        ['update'],
+        `storage version migration of ${k.kind}: trims status.storedVersions, reports the StorageVersionMigrated condition`,
+      ),
+      resourceNames: [crd],
+    });
   }
 
-  const leaderElectionRules = contract.leaderElection ? [
-    rbacRule('coordination.k8s.io', 'leases', ['get', 'create', 'update'], 'leader election lease'),
-    rbacRule('', 'events', ['create', 'patch'], 'leader election events'),
-  ] : [];
+  const leaderElectionRules = contract.leaderElection
+    ? [
+        rbacRule('coordination.k8s.io', 'leases', ['get', 'create', 'update'], 'leader election lease'),
+        rbacRule('', 'events', ['create', 'patch'], 'leader election events'),
+      ]
+    : [];
   if (contract.sharding) {
-    leaderElectionRules.push(rbacRule('coordination.k8s.io', 'leases', ['create', 'delete', 'get', 'list', 'update', 'watch'],
-      'shard ring: each replica holds its member Lease, watches the ring\'s Leases and deletes those of members gone for good'));
+    leaderElectionRules.push(
+      rbacRule(
+        'coordination.k8s.io',
+        'leases',
+        ['create', 'delete', 'get', 'list', 'update', 'watch'],
+        "shard ring: each replica holds its member Lease, watches the ring's Leases and deletes those of members gone for good",
+      ),
+    );
   }
 
-  return { rules: mergeRules(rules), leaderElectionRules: mergeRules(leaderElectionRules), primaryKinds, clusterRules: mergeRules(clusterRules), conversionKinds };
+  return {
+    rules: mergeRules(rules),
+    leaderElectionRules: mergeRules(leaderElectionRules),
+    primaryKinds,
+    clusterRules: mergeRules(clusterRules),
+    conversionKinds,
+  };
 }
 
 /** One rule on one resource. @internal */
@@ -183,6 +241,9 @@ export function mergeRules(rules: readonly RbacRule[]): RbacRule[] {
 
 /** Unique verbs in the usual order (get, list, watch, create, update, patch, delete, …). @internal */
 export function sortVerbs(verbs: readonly string[]): string[] {
-  const rank = (v: string) => { const i = VERB_ORDER.indexOf(v); return i < 0 ? VERB_ORDER.length : i; };
+  const rank = (v: string) => {
+    const i = VERB_ORDER.indexOf(v);
+    return i < 0 ? VERB_ORDER.length : i;
+  };
   return [...new Set(verbs)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }

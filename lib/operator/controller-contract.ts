@@ -1,7 +1,7 @@
-import { ResourceScope } from '../apiserver/crd-manifest';
-import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 import { ContractOf, NetworkPeerOf } from '../apimachinery/controller-contract';
 import { KindInfo, knownKind, parseApiVersion } from '../apimachinery/kinds';
+import { ResourceScope } from '../apiserver/crd-manifest';
+import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 
 /**
  * A kind named by `apiVersion` + `kind`, e.g. `{ apiVersion: 'apps/v1', kind: 'Deployment' }`.
@@ -67,10 +67,14 @@ export function kindOfCrd(crd: ICustomResourceDefinition): ResolvedKind {
  *
  * @internal
  */
-export function resolveKind(selector: KindSelector, crds: readonly ICustomResourceDefinition[], field: string): ResolvedKind {
+export function resolveKind(
+  selector: KindSelector,
+  crds: readonly ICustomResourceDefinition[],
+  field: string,
+): ResolvedKind {
   if (isCustomResourceDefinitionLike(selector)) return kindOfCrd(selector);
   const { group, version } = parseApiVersionAt(selector.apiVersion, field);
-  const fromCrd = crds.find(c => c.group === group && c.names.kind === selector.kind);
+  const fromCrd = crds.find((c) => c.group === group && c.names.kind === selector.kind);
   if (fromCrd) return kindOfCrd(fromCrd);
   const builtIn = knownKind(group, selector.kind);
   if (builtIn) return { ...builtIn, custom: false };
@@ -78,10 +82,19 @@ export function resolveKind(selector: KindSelector, crds: readonly ICustomResour
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(selector.plural)) {
       throw new Error(`${field}.plural: must be a lowercase resource name, got '${selector.plural}'`);
     }
-    return { group, version, kind: selector.kind, plural: selector.plural, namespaced: selector.namespaced, custom: false };
+    return {
+      group,
+      version,
+      kind: selector.kind,
+      plural: selector.plural,
+      namespaced: selector.namespaced,
+      custom: false,
+    };
   }
-  throw new Error(`${field}: no known plural for kind '${selector.kind}' in '${selector.apiVersion}'; `
-    + 'pass its CustomResourceDefinition in `crds`, or give `plural` and `namespaced`');
+  throw new Error(
+    `${field}: no known plural for kind '${selector.kind}' in '${selector.apiVersion}'; ` +
+      'pass its CustomResourceDefinition in `crds`, or give `plural` and `namespaced`',
+  );
 }
 
 function parseApiVersionAt(apiVersion: string, field: string) {

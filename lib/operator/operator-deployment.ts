@@ -55,7 +55,11 @@ export interface OperatorDeploymentProps {
  * @internal
  */
 export function controllerSelectorLabels(name: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': name, 'app.kubernetes.io/component': 'controller' };
+  return {
+    'app.kubernetes.io/name': name,
+    'app.kubernetes.io/instance': name,
+    'app.kubernetes.io/component': 'controller',
+  };
 }
 
 /** Labels on the controller's objects and pods: the selector labels and who manages them. @internal */
@@ -93,17 +97,25 @@ export class OperatorDeployment extends Construct {
     const imageProblem = imagePinningProblem(props.image);
     if (imageProblem) Problems.of(this).add(`image: ${imageProblem}`);
     const replicas = props.replicas ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1) Problems.of(this).add(`replicas: must be an integer >= 1, got ${replicas}`);
+    if (!Number.isInteger(replicas) || replicas < 1) {
+      Problems.of(this).add(`replicas: must be an integer >= 1, got ${replicas}`);
+    }
     if (replicas > 1 && !props.leaderElection && !props.sharding) {
-      Problems.of(this).add(`replicas: ${replicas} replicas need leader election (contract.leaderElection: true), or two controllers reconcile at once`);
+      Problems.of(this).add(
+        `replicas: ${replicas} replicas need leader election (contract.leaderElection: true), or two controllers reconcile at once`,
+      );
     }
     this.healthPort = Problems.of(this).recordErrors(() => checkPort('healthPort', props.healthPort ?? 8081), 8081);
     const metricsPort = Problems.of(this).recordErrors(() => checkPort('metricsPort', props.metricsPort ?? 8080), 8080);
-    if (metricsPort === this.healthPort) Problems.of(this).add(`metricsPort: must differ from healthPort, got ${metricsPort}`);
+    if (metricsPort === this.healthPort) {
+      Problems.of(this).add(`metricsPort: must differ from healthPort, got ${metricsPort}`);
+    }
     // with the problem recorded, construction goes on with distinct ports (cdk8s-plus rejects a repeated one)
     this.metricsPort = metricsPort === this.healthPort ? metricsPort + 1 : metricsPort;
     const user = props.runAsUser ?? 65532;
-    if (!Number.isInteger(user) || user <= 0) Problems.of(this).add(`runAsUser: must be a non-root user id (> 0), got ${user}`);
+    if (!Number.isInteger(user) || user <= 0) {
+      Problems.of(this).add(`runAsUser: must be a non-root user id (> 0), got ${user}`);
+    }
 
     const labels = controllerLabels(props.name);
     this.deployment = new kplus.Deployment(this, 'Deployment', {
@@ -146,9 +158,21 @@ export class OperatorDeployment extends Construct {
         { number: this.healthPort, name: 'health' },
         { number: this.metricsPort, name: 'metrics' },
       ],
-      liveness: kplus.Probe.fromHttpGet('/healthz', { port: this.healthPort, initialDelaySeconds: Duration.seconds(15), periodSeconds: Duration.seconds(20) }),
-      readiness: kplus.Probe.fromHttpGet('/readyz', { port: this.healthPort, initialDelaySeconds: Duration.seconds(5), periodSeconds: Duration.seconds(10) }),
-      startup: kplus.Probe.fromHttpGet('/healthz', { port: this.healthPort, failureThreshold: 30, periodSeconds: Duration.seconds(2) }),
+      liveness: kplus.Probe.fromHttpGet('/healthz', {
+        port: this.healthPort,
+        initialDelaySeconds: Duration.seconds(15),
+        periodSeconds: Duration.seconds(20),
+      }),
+      readiness: kplus.Probe.fromHttpGet('/readyz', {
+        port: this.healthPort,
+        initialDelaySeconds: Duration.seconds(5),
+        periodSeconds: Duration.seconds(10),
+      }),
+      startup: kplus.Probe.fromHttpGet('/healthz', {
+        port: this.healthPort,
+        failureThreshold: 30,
+        periodSeconds: Duration.seconds(2),
+      }),
       resources: props.resources ?? {
         cpu: { request: kplus.Cpu.millis(10), limit: kplus.Cpu.millis(500) },
         memory: { request: Size.mebibytes(64), limit: Size.mebibytes(128) },
@@ -163,11 +187,14 @@ export class OperatorDeployment extends Construct {
         capabilities: { drop: [kplus.Capability.ALL] },
         seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
       },
-      volumeMounts: [{ path: '/tmp', volume: kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(64) }) }],
+      volumeMounts: [
+        { path: '/tmp', volume: kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(64) }) },
+      ],
     });
     // cdk8s-plus has no pod-level seccompProfile; set it too so any container added later is covered.
     ApiObject.of(this.deployment).addJsonPatch(
-      JsonPatch.add('/spec/template/spec/securityContext/seccompProfile', { type: 'RuntimeDefault' }));
+      JsonPatch.add('/spec/template/spec/securityContext/seccompProfile', { type: 'RuntimeDefault' }),
+    );
 
     this.metricsService = new kplus.Service(this, 'MetricsService', {
       metadata: { name: `${props.name}-metrics`, namespace: props.namespace, labels },
@@ -179,7 +206,10 @@ export class OperatorDeployment extends Construct {
       this.deployment.scheduling.spread({ topology: kplus.Topology.HOSTNAME, weight: 100 });
       this.podDisruptionBudget = new kplus.k8s.KubePodDisruptionBudget(this, 'PodDisruptionBudget', {
         metadata: { name: props.name, namespace: props.namespace, labels },
-        spec: { maxUnavailable: kplus.k8s.IntOrString.fromNumber(1), selector: { matchLabels: this.deployment.matchLabels } },
+        spec: {
+          maxUnavailable: kplus.k8s.IntOrString.fromNumber(1),
+          selector: { matchLabels: this.deployment.matchLabels },
+        },
       });
     }
   }

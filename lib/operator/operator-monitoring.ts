@@ -1,8 +1,8 @@
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Problems } from '../synth-metadata/problems';
 import { pascalCase } from '../apimachinery/names';
+import { Problems } from '../synth-metadata/problems';
 
 /**
  * One Prometheus alerting rule (the subset of prometheus-operator's `PrometheusRule` rule we write;
@@ -84,29 +84,31 @@ export class OperatorMonitoring extends Construct {
 
     const job = `job="${service}",namespace="${props.namespace}"`;
     const alerts: PrometheusAlertRule[] = [
-      ...(props.defaultAlerts ?? true ? [
-        {
-          alert: `${pascalCase(props.name)}Down`,
-          expr: `absent(up{${job}} == 1)`,
-          for: '5m',
-          labels: { severity: 'critical' },
-          annotations: { summary: `${props.name} controller is not being scraped or is down` },
-        },
-        {
-          alert: `${pascalCase(props.name)}ReconcileErrors`,
-          expr: `sum(rate(controller_runtime_reconcile_errors_total{${job}}[5m])) > 0`,
-          for: '15m',
-          labels: { severity: 'warning' },
-          annotations: { summary: `${props.name} reconciles keep failing` },
-        },
-        {
-          alert: `${pascalCase(props.name)}WorkQueueBacklog`,
-          expr: `max(workqueue_depth{${job}}) > 100`,
-          for: '15m',
-          labels: { severity: 'warning' },
-          annotations: { summary: `${props.name} work queue is backing up` },
-        },
-      ] : []),
+      ...((props.defaultAlerts ?? true)
+        ? [
+            {
+              alert: `${pascalCase(props.name)}Down`,
+              expr: `absent(up{${job}} == 1)`,
+              for: '5m',
+              labels: { severity: 'critical' },
+              annotations: { summary: `${props.name} controller is not being scraped or is down` },
+            },
+            {
+              alert: `${pascalCase(props.name)}ReconcileErrors`,
+              expr: `sum(rate(controller_runtime_reconcile_errors_total{${job}}[5m])) > 0`,
+              for: '15m',
+              labels: { severity: 'warning' },
+              annotations: { summary: `${props.name} reconciles keep failing` },
+            },
+            {
+              alert: `${pascalCase(props.name)}WorkQueueBacklog`,
+              expr: `max(workqueue_depth{${job}}) > 100`,
+              for: '15m',
+              labels: { severity: 'warning' },
+              annotations: { summary: `${props.name} work queue is backing up` },
+            },
+          ]
+        : []),
       ...(props.alerts ?? []),
     ];
     const names = new Set<string>();
@@ -124,4 +126,3 @@ export class OperatorMonitoring extends Construct {
     }
   }
 }
-

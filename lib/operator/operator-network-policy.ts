@@ -84,10 +84,18 @@ export class OperatorNetworkPolicy extends Construct {
     const allNamespaces = kplus.Namespaces.all(this, 'AllNamespaces');
     const allPods = kplus.Pods.all(this, 'AllPods', { namespaces: allNamespaces });
     // Kubelet probes come from node addresses; scrapers from pods in any namespace.
-    this.policy.addIngressRule(anywhere, [kplus.NetworkPolicyPort.tcp(props.healthPort), kplus.NetworkPolicyPort.tcp(props.metricsPort)]);
-    this.policy.addIngressRule(allPods, [kplus.NetworkPolicyPort.tcp(props.healthPort), kplus.NetworkPolicyPort.tcp(props.metricsPort)]);
+    this.policy.addIngressRule(anywhere, [
+      kplus.NetworkPolicyPort.tcp(props.healthPort),
+      kplus.NetworkPolicyPort.tcp(props.metricsPort),
+    ]);
+    this.policy.addIngressRule(allPods, [
+      kplus.NetworkPolicyPort.tcp(props.healthPort),
+      kplus.NetworkPolicyPort.tcp(props.metricsPort),
+    ]);
 
-    const apiPorts = checkPorts(this, 'apiServerPorts', props.apiServerPorts ?? DEFAULT_API_SERVER_PORTS).map(p => kplus.NetworkPolicyPort.tcp(p));
+    const apiPorts = checkPorts(this, 'apiServerPorts', props.apiServerPorts ?? DEFAULT_API_SERVER_PORTS).map((p) =>
+      kplus.NetworkPolicyPort.tcp(p),
+    );
     (props.apiServerCidrs ?? ['0.0.0.0/0']).forEach((cidr, i) => {
       if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr)) {
         Problems.of(this).add(`apiServerCidrs[${i}]: must be an IPv4 CIDR, got '${cidr}'`);
@@ -95,16 +103,22 @@ export class OperatorNetworkPolicy extends Construct {
       }
       const apiServer = kplus.NetworkPolicyIpBlock.ipv4(this, `ApiServer${i}`, cidr);
       this.policy.addEgressRule(apiServer, apiPorts);
-      if (props.webhookPort !== undefined) this.policy.addIngressRule(apiServer, [kplus.NetworkPolicyPort.tcp(props.webhookPort)]);
+      if (props.webhookPort !== undefined) {
+        this.policy.addIngressRule(apiServer, [kplus.NetworkPolicyPort.tcp(props.webhookPort)]);
+      }
     });
     const dns = kplus.Pods.select(this, 'ClusterDns', {
       labels: props.dnsPodLabels ?? { 'k8s-app': 'kube-dns' },
-      namespaces: kplus.Namespaces.select(this, 'KubeSystem', { labels: { 'kubernetes.io/metadata.name': 'kube-system' } }),
+      namespaces: kplus.Namespaces.select(this, 'KubeSystem', {
+        labels: { 'kubernetes.io/metadata.name': 'kube-system' },
+      }),
     });
     this.policy.addEgressRule(dns, [kplus.NetworkPolicyPort.udp(53), kplus.NetworkPolicyPort.tcp(53)]);
     (props.egressToPods ?? []).forEach((to, i) => {
-      const ports = checkPorts(this, `egressToPods[${i}].ports`, to.ports).map(p => kplus.NetworkPolicyPort.tcp(p));
-      const namespaces = to.namespaces ? kplus.Namespaces.select(this, `EgressNamespaces${i}`, { names: [...to.namespaces] }) : allNamespaces;
+      const ports = checkPorts(this, `egressToPods[${i}].ports`, to.ports).map((p) => kplus.NetworkPolicyPort.tcp(p));
+      const namespaces = to.namespaces
+        ? kplus.Namespaces.select(this, `EgressNamespaces${i}`, { names: [...to.namespaces] })
+        : allNamespaces;
       const pods = kplus.Pods.select(this, `EgressPods${i}`, { labels: to.labels, namespaces });
       this.policy.addEgressRule(pods, ports);
     });

@@ -1,14 +1,14 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Warnings } from '../synth-metadata/warnings';
-import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
-import { ACCEPTED_RISKS_ANNOTATION, RbacRisk } from './rbac-risk';
 import { ContractRules, mergeRules, RbacRule, rulesForContract, sortVerbs } from './contract-rules';
 import { ControllerContract } from './controller-contract';
+import { ACCEPTED_RISKS_ANNOTATION, RbacRisk } from './rbac-risk';
 import { knownKinds } from '../apimachinery/kinds';
-import { Problems } from '../synth-metadata/problems';
 import { isDns1123Label } from '../apimachinery/names';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
+import { Problems } from '../synth-metadata/problems';
+import { Warnings } from '../synth-metadata/warnings';
 
 /**
  * A permission beyond the declared contract (the escape hatch). Synth reports every one as a
@@ -111,17 +111,22 @@ export class OperatorRbac extends Construct {
     if (!isName(props.namespace)) Problems.of(this).add(`namespace: must be a DNS label, got '${props.namespace}'`);
     const watchNamespaces = props.watchNamespaces === undefined ? undefined : [...props.watchNamespaces];
     if (watchNamespaces) {
-      if (watchNamespaces.length === 0) Problems.of(this).add('watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+      if (watchNamespaces.length === 0) {
+        Problems.of(this).add('watchNamespaces: must name at least one namespace (omit it for cluster-wide), got []');
+      }
       watchNamespaces.forEach((ns, i) => {
         if (!isName(ns)) Problems.of(this).add(`watchNamespaces[${i}]: must be a DNS label, got '${ns}'`);
-        if (watchNamespaces.indexOf(ns) !== i) Problems.of(this).add(`watchNamespaces[${i}]: duplicate namespace '${ns}'`);
+        if (watchNamespaces.indexOf(ns) !== i) {
+          Problems.of(this).add(`watchNamespaces[${i}]: duplicate namespace '${ns}'`);
+        }
       });
     }
     this.namespace = props.namespace;
     this.watchNamespaces = watchNamespaces && [...new Set(watchNamespaces)];
     this.contractRules = Problems.of(this).recordErrors(
       () => rulesForContract(props.contract, { crds: props.crds ?? [], watchNamespaces: this.watchNamespaces }),
-      { rules: [], leaderElectionRules: [], primaryKinds: [], clusterRules: [], conversionKinds: [] });
+      { rules: [], leaderElectionRules: [], primaryKinds: [], clusterRules: [], conversionKinds: [] },
+    );
 
     warnBindingsWithoutBinds(this, props.contract);
 
@@ -132,33 +137,98 @@ export class OperatorRbac extends Construct {
 
     const grants: RbacGrant[] = [];
     const acceptContract = [...(props.acceptRisks ?? [])];
-    grants.push(...this.grantInScope('Manager', `${props.name}-manager`, 'contract', this.contractRules.rules, false, acceptContract));
+    grants.push(
+      ...this.grantInScope(
+        'Manager',
+        `${props.name}-manager`,
+        'contract',
+        this.contractRules.rules,
+        false,
+        acceptContract,
+      ),
+    );
 
     const additional = props.additionalRules ?? [];
     if (additional.length > 0) {
-      const extraRules = Problems.of(this).recordErrors(() => mergeRules(additional.flatMap((r, i) => {
-        const expanded = expandAdditional(r, i, this.watchNamespaces);
-        rejectDuplicateOfContract(expanded, this.contractRules.rules, `additionalRules[${i}]`);
-        return expanded;
-      })), []);
-      const extraRisks = [...new Set(additional.flatMap(r => r.acceptRisks ?? []))];
-      grants.push(...this.grantInScope('Additional', `${props.name}-additional`, 'escape hatch (additionalRules)', extraRules, true, extraRisks));
-      additional.forEach((r, i) => Warnings.of(this).add(
-        `additionalRules[${i}] grants beyond the contract: ${sortVerbs(r.verbs).join(',')} on ${r.apiGroups.map(g => g || 'core').join(',')}/${r.resources.join(',')} — ${r.reason}`));
+      const extraRules = Problems.of(this).recordErrors(
+        () =>
+          mergeRules(
+            additional.flatMap((r, i) => {
+              const expanded = expandAdditional(r, i, this.watchNamespaces);
+              rejectDuplicateOfContract(expanded, this.contractRules.rules, `additionalRules[${i}]`);
+              return expanded;
+            }),
+          ),
+        [],
+      );
+      const extraRisks = [...new Set(additional.flatMap((r) => r.acceptRisks ?? []))];
+      grants.push(
+        ...this.grantInScope(
+          'Additional',
+          `${props.name}-additional`,
+          'escape hatch (additionalRules)',
+          extraRules,
+          true,
+          extraRisks,
+        ),
+      );
+      additional.forEach((r, i) =>
+        Warnings.of(this).add(
+          `additionalRules[${i}] grants beyond the contract: ${sortVerbs(r.verbs).join(',')} on ${r.apiGroups.map((g) => g || 'core').join(',')}/${r.resources.join(',')} — ${r.reason}`,
+        ),
+      );
     }
 
     if (props.webhookSecretName) {
-      grants.push(this.role('Webhook', `${props.name}-webhook`, props.namespace, 'webhook certificates (its own Secret, by name)', [{
-        apiGroup: '', resource: 'secrets', verbs: ['get', 'update'], resourceNames: [props.webhookSecretName],
-        reasons: ['webhook serving certificate and CA: every replica reads it, the leader rotates it (created empty by the chart)'],
-      }], false, []));
+      grants.push(
+        this.role(
+          'Webhook',
+          `${props.name}-webhook`,
+          props.namespace,
+          'webhook certificates (its own Secret, by name)',
+          [
+            {
+              apiGroup: '',
+              resource: 'secrets',
+              verbs: ['get', 'update'],
+              resourceNames: [props.webhookSecretName],
+              reasons: [
+                'webhook serving certificate and CA: every replica reads it, the leader rotates it (created empty by the chart)',
+              ],
+            },
+          ],
+          false,
+          [],
+        ),
+      );
     }
-    if (this.contractRules.clusterRules.length > 0) grants.push(this.clusterRole('Conversion', `${props.name}-conversion`, 'conversion and storage version migration (cluster-wide)', this.contractRules.clusterRules));
+    if (this.contractRules.clusterRules.length > 0) {
+      grants.push(
+        this.clusterRole(
+          'Conversion',
+          `${props.name}-conversion`,
+          'conversion and storage version migration (cluster-wide)',
+          this.contractRules.clusterRules,
+        ),
+      );
+    }
 
     if (this.contractRules.leaderElectionRules.length > 0) {
-      grants.push(this.role('LeaderElection', `${props.name}-leader-election`, props.namespace,
-        props.contract.sharding ? (props.contract.leaderElection ? 'leader election and shard ring membership' : 'shard ring membership') : 'leader election',
-        this.contractRules.leaderElectionRules, false, []));
+      grants.push(
+        this.role(
+          'LeaderElection',
+          `${props.name}-leader-election`,
+          props.namespace,
+          props.contract.sharding
+            ? props.contract.leaderElection
+              ? 'leader election and shard ring membership'
+              : 'shard ring membership'
+            : 'leader election',
+          this.contractRules.leaderElectionRules,
+          false,
+          [],
+        ),
+      );
     }
     this._grants.push(...grants);
   }
@@ -168,26 +238,46 @@ export class OperatorRbac extends Construct {
    * of the operator's own webhook configurations to inject the CA bundle (self-managed only), and `get` of the
    * watched Namespaces when a handler reads them. Nothing cluster-wide on Secrets, no `create`.
    */
-  grantWebhooks(configurations: readonly { readonly kind: string; readonly name: string }[], selfManaged: boolean, readsNamespaces: boolean): void {
+  grantWebhooks(
+    configurations: readonly { readonly kind: string; readonly name: string }[],
+    selfManaged: boolean,
+    readsNamespaces: boolean,
+  ): void {
     if (readsNamespaces) {
       // Namespaces are cluster-scoped: a ClusterRole, limited by name to the watched namespaces when there are some.
       const names = this.watchNamespaces ?? [undefined];
-      const rules: RbacRule[] = names.map(n => ({
-        apiGroup: '', resource: 'namespaces', verbs: ['get'], ...(n ? { resourceNames: [n] } : {}),
-        reasons: ['webhooks: a handler reads the request\'s Namespace (contract.webhooks[].readsNamespace)'],
+      const rules: RbacRule[] = names.map((n) => ({
+        apiGroup: '',
+        resource: 'namespaces',
+        verbs: ['get'],
+        ...(n ? { resourceNames: [n] } : {}),
+        reasons: ["webhooks: a handler reads the request's Namespace (contract.webhooks[].readsNamespace)"],
       }));
       const nsRole = `${this.serviceAccount.name}-webhook-namespaces`;
       const role = new kplus.ClusterRole(this, 'WebhookNamespacesClusterRole', { metadata: { name: nsRole } });
       for (const r of rules) role.allow([...r.verbs], endpoint(r));
-      const binding = new kplus.ClusterRoleBinding(this, 'WebhookNamespacesClusterRoleBinding', { metadata: { name: nsRole }, role });
+      const binding = new kplus.ClusterRoleBinding(this, 'WebhookNamespacesClusterRoleBinding', {
+        metadata: { name: nsRole },
+        role,
+      });
       binding.addSubjects(this.serviceAccount);
       dropEmptyResourceNames(role, rules);
-      this._grants.push({ kind: 'ClusterRole', name: nsRole, purpose: 'webhooks reading namespaces', rules, beyondContract: false, acceptedRisks: [] });
+      this._grants.push({
+        kind: 'ClusterRole',
+        name: nsRole,
+        purpose: 'webhooks reading namespaces',
+        rules,
+        beyondContract: false,
+        acceptedRisks: [],
+      });
     }
     if (!selfManaged || configurations.length === 0) return;
-    const rules: RbacRule[] = configurations.map(c => ({
+    const rules: RbacRule[] = configurations.map((c) => ({
       apiGroup: 'admissionregistration.k8s.io',
-      resource: c.kind === 'ValidatingWebhookConfiguration' ? 'validatingwebhookconfigurations' : 'mutatingwebhookconfigurations',
+      resource:
+        c.kind === 'ValidatingWebhookConfiguration'
+          ? 'validatingwebhookconfigurations'
+          : 'mutatingwebhookconfigurations',
       verbs: ['get', 'patch'],
       resourceNames: [c.name],
       reasons: ['webhook certificates: the leader injects its CA bundle into its own webhook configuration'],
@@ -195,16 +285,35 @@ export class OperatorRbac extends Construct {
     const name = `${this.serviceAccount.name}-webhook-ca-injection`;
     const role = new kplus.ClusterRole(this, 'WebhookCaInjectionClusterRole', { metadata: { name } });
     for (const r of rules) role.allow([...r.verbs], endpoint(r));
-    const binding = new kplus.ClusterRoleBinding(this, 'WebhookCaInjectionClusterRoleBinding', { metadata: { name }, role });
+    const binding = new kplus.ClusterRoleBinding(this, 'WebhookCaInjectionClusterRoleBinding', {
+      metadata: { name },
+      role,
+    });
     binding.addSubjects(this.serviceAccount);
-    this._grants.push({ kind: 'ClusterRole', name, purpose: 'webhook CA bundle injection', rules, beyondContract: false, acceptedRisks: [] });
+    this._grants.push({
+      kind: 'ClusterRole',
+      name,
+      purpose: 'webhook CA bundle injection',
+      rules,
+      beyondContract: false,
+      acceptedRisks: [],
+    });
   }
 
-  private grantInScope(id: string, name: string, purpose: string, rules: readonly RbacRule[], beyond: boolean, risks: RbacRisk[]): RbacGrant[] {
+  private grantInScope(
+    id: string,
+    name: string,
+    purpose: string,
+    rules: readonly RbacRule[],
+    beyond: boolean,
+    risks: RbacRisk[],
+  ): RbacGrant[] {
     if (this.watchNamespaces) {
-      return this.watchNamespaces.map(ns => this.role(`${id}-${ns}`, name, ns, purpose, rules, beyond, risks));
+      return this.watchNamespaces.map((ns) => this.role(`${id}-${ns}`, name, ns, purpose, rules, beyond, risks));
     }
-    const role = new kplus.ClusterRole(this, `${id}ClusterRole`, { metadata: { name, annotations: riskAnnotation(risks) } });
+    const role = new kplus.ClusterRole(this, `${id}ClusterRole`, {
+      metadata: { name, annotations: riskAnnotation(risks) },
+    });
     for (const r of rules) role.allow([...r.verbs], endpoint(r));
     const binding = new kplus.ClusterRoleBinding(this, `${id}ClusterRoleBinding`, { metadata: { name }, role });
     binding.addSubjects(this.serviceAccount);
@@ -221,8 +330,18 @@ export class OperatorRbac extends Construct {
     return { kind: 'ClusterRole', name, purpose, rules, beyondContract: false, acceptedRisks: [] };
   }
 
-  private role(id: string, name: string, namespace: string, purpose: string, rules: readonly RbacRule[], beyond: boolean, risks: RbacRisk[]): RbacGrant {
-    const role = new kplus.Role(this, `${id}Role`, { metadata: { name, namespace, annotations: riskAnnotation(risks) } });
+  private role(
+    id: string,
+    name: string,
+    namespace: string,
+    purpose: string,
+    rules: readonly RbacRule[],
+    beyond: boolean,
+    risks: RbacRisk[],
+  ): RbacGrant {
+    const role = new kplus.Role(this, `${id}Role`, {
+      metadata: { name, namespace, annotations: riskAnnotation(risks) },
+    });
     for (const r of rules) role.allow([...r.verbs], endpoint(r));
     const binding = new kplus.RoleBinding(this, `${id}RoleBinding`, { metadata: { name, namespace }, role });
     binding.addSubjects(this.serviceAccount);
@@ -239,11 +358,16 @@ function warnBindingsWithoutBinds(scope: Construct, contract: ControllerContract
   if (contract.binds !== undefined) return;
   for (const clause of ['owns', 'ownsByName', 'writes'] as const) {
     (contract[clause] ?? []).forEach((sel, i) => {
-      const kind = 'kind' in sel && 'apiVersion' in sel && (sel.apiVersion as string).startsWith('rbac.authorization.k8s.io/') ? sel.kind : undefined;
+      const kind =
+        'kind' in sel && 'apiVersion' in sel && (sel.apiVersion as string).startsWith('rbac.authorization.k8s.io/')
+          ? sel.kind
+          : undefined;
       if (kind !== 'RoleBinding' && kind !== 'ClusterRoleBinding') return;
-      Warnings.of(scope).add(`contract.${clause}[${i}]: the operator writes ${kind}s but contract.binds names no role: binding a role needs every `
-        + 'permission the role grants, else the apiserver answers 403 "attempting to grant RBAC permissions not currently held"; name the roles '
-        + 'it binds in contract.binds (grants bind on each, by name), or set binds: [] if it binds only roles whose permissions it holds');
+      Warnings.of(scope).add(
+        `contract.${clause}[${i}]: the operator writes ${kind}s but contract.binds names no role: binding a role needs every ` +
+          'permission the role grants, else the apiserver answers 403 "attempting to grant RBAC permissions not currently held"; name the roles ' +
+          'it binds in contract.binds (grants bind on each, by name), or set binds: [] if it binds only roles whose permissions it holds',
+      );
     });
   }
 }
@@ -251,9 +375,13 @@ function warnBindingsWithoutBinds(scope: Construct, contract: ControllerContract
 /** An additional rule the contract already grants in full is a mistake (a duplicate rule). */
 function rejectDuplicateOfContract(extra: readonly RbacRule[], contract: readonly RbacRule[], field: string) {
   for (const r of extra) {
-    const same = contract.find(c => c.apiGroup === r.apiGroup && c.resource === r.resource && !c.resourceNames?.length);
-    if (same && r.verbs.every(v => same.verbs.includes(v))) {
-      throw new Error(`${field}: duplicates a contract rule: ${r.apiGroup || 'core'}/${r.resource} already has ${same.verbs.join(',')} (${same.reasons.join('; ')}); remove it`);
+    const same = contract.find(
+      (c) => c.apiGroup === r.apiGroup && c.resource === r.resource && !c.resourceNames?.length,
+    );
+    if (same && r.verbs.every((v) => same.verbs.includes(v))) {
+      throw new Error(
+        `${field}: duplicates a contract rule: ${r.apiGroup || 'core'}/${r.resource} already has ${same.verbs.join(',')} (${same.reasons.join('; ')}); remove it`,
+      );
     }
   }
 }
@@ -264,12 +392,22 @@ function riskAnnotation(risks: readonly RbacRisk[]): Record<string, string> | un
 
 /** An RBAC target for cdk8s-plus (works for both Role and ClusterRole). */
 function endpoint(r: RbacRule): kplus.IApiResource & kplus.IApiEndpoint {
-  if ((r.resourceNames?.length ?? 0) > 1) throw new Error(`internal: expected at most one resourceName per rule, got ${JSON.stringify(r.resourceNames)}`);
-  const resource: kplus.IApiResource = { apiGroup: r.apiGroup, resourceType: r.resource, resourceName: r.resourceNames?.[0] };
+  if ((r.resourceNames?.length ?? 0) > 1) {
+    throw new Error(`internal: expected at most one resourceName per rule, got ${JSON.stringify(r.resourceNames)}`);
+  }
+  const resource: kplus.IApiResource = {
+    apiGroup: r.apiGroup,
+    resourceType: r.resource,
+    resourceName: r.resourceNames?.[0],
+  };
   return { ...resource, asApiResource: () => resource, asNonApiResource: () => undefined };
 }
 
-function expandAdditional(r: AdditionalRbacRule, i: number, watchNamespaces: readonly string[] | undefined): RbacRule[] {
+function expandAdditional(
+  r: AdditionalRbacRule,
+  i: number,
+  watchNamespaces: readonly string[] | undefined,
+): RbacRule[] {
   const field = `additionalRules[${i}]`;
   if (!r.reason?.trim()) throw new Error(`${field}.reason: must say why the controller needs it, got '${r.reason}'`);
   for (const f of ['apiGroups', 'resources', 'verbs'] as const) {
@@ -279,21 +417,27 @@ function expandAdditional(r: AdditionalRbacRule, i: number, watchNamespaces: rea
     // A Role cannot grant cluster-scoped resources: the rule would be silently useless.
     for (const g of r.apiGroups) {
       r.resources.forEach((res, j) => {
-        const known = knownKinds().find(k => k.group === g && k.plural === res.split('/')[0]);
+        const known = knownKinds().find((k) => k.group === g && k.plural === res.split('/')[0]);
         if (known && !known.namespaced) {
-          throw new Error(`${field}.resources[${j}]: '${res}' is cluster-scoped, but the watch scope is namespaced; a Role cannot grant it`);
+          throw new Error(
+            `${field}.resources[${j}]: '${res}' is cluster-scoped, but the watch scope is namespaced; a Role cannot grant it`,
+          );
         }
       });
     }
   }
   const names = r.resourceNames?.length ? r.resourceNames : [undefined];
-  return r.apiGroups.flatMap(g => r.resources.flatMap(res => names.map(n => ({
-    apiGroup: g,
-    resource: res,
-    verbs: [...r.verbs],
-    resourceNames: n === undefined ? undefined : [n],
-    reasons: [r.reason],
-  }))));
+  return r.apiGroups.flatMap((g) =>
+    r.resources.flatMap((res) =>
+      names.map((n) => ({
+        apiGroup: g,
+        resource: res,
+        verbs: [...r.verbs],
+        resourceNames: n === undefined ? undefined : [n],
+        reasons: [r.reason],
+      })),
+    ),
+  );
 }
 
 // cdk8s-plus writes `resourceNames: []` on ClusterRole rules; drop it (escape hatch) so the output reads like a Role's.

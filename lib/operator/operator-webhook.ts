@@ -1,5 +1,5 @@
-import * as kplus from 'cdk8s-plus-28';
 import { ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { controllerLabels } from './operator-deployment';
 

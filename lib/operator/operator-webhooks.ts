@@ -1,13 +1,13 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { LabelSelectorOf, WebhookOf, webhookProblems } from '../apimachinery/controller-contract';
-import { webhookPath } from '../apimachinery/webhook-path';
-import { DEFAULT_KUBERNETES_VERSION } from '../apimachinery/kubernetes-versions';
-import { Problems } from '../synth-metadata/problems';
-import { targetVersions } from '../synth-metadata/target-versions';
-import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
 import { matchConditionProblems } from './webhook-match-conditions';
+import { LabelSelectorOf, WebhookOf, webhookProblems } from '../apimachinery/controller-contract';
+import { DEFAULT_KUBERNETES_VERSION } from '../apimachinery/kubernetes-versions';
+import { webhookPath } from '../apimachinery/webhook-path';
+import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
+import { Problems } from '../synth-metadata/problems';
+import { targetVersions } from '../synth-metadata/target-versions';
 
 /** Who issues the webhook serving certificate. */
 export type WebhookCertificates = 'self-managed' | 'cert-manager';
@@ -46,7 +46,10 @@ export interface OperatorWebhooksProps extends OperatorWebhookOptions {
 
 /** Everything the webhooks' objects are named after, for RBAC and the Deployment. */
 export interface WebhookWiring {
-  readonly configurations: readonly { readonly kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration'; readonly name: string }[];
+  readonly configurations: readonly {
+    readonly kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
+    readonly name: string;
+  }[];
   readonly env: Readonly<Record<string, string>>;
 }
 
@@ -80,48 +83,74 @@ export class OperatorWebhooks extends Construct {
     const problems = Problems.of(this);
     const webhooks = props.contract.webhooks ?? [];
     const port = props.port ?? 9443;
-    if (!Number.isInteger(port) || port < 1024 || port > 65535) problems.add(`webhooks.port: must be an unprivileged port (1024-65535), got ${port}`);
+    if (!Number.isInteger(port) || port < 1024 || port > 65535) {
+      problems.add(`webhooks.port: must be an unprivileged port (1024-65535), got ${port}`);
+    }
     const certificates = props.certificates ?? 'self-managed';
-    if (certificates !== 'self-managed' && certificates !== 'cert-manager') problems.add(`webhooks.certificates: must be 'self-managed' or 'cert-manager', got '${certificates}'`);
+    if (certificates !== 'self-managed' && certificates !== 'cert-manager') {
+      problems.add(`webhooks.certificates: must be 'self-managed' or 'cert-manager', got '${certificates}'`);
+    }
     const { serviceName, secretName } = props;
     // matchConditions compile in the CEL environment of each version of the app's range
     const versions = targetVersions(this) ?? [DEFAULT_KUBERNETES_VERSION];
 
-    const resolved = webhooks.map((w, i) => problems.recordErrors(() => resolveKind(w.for, props.crds, `contract.webhooks[${i}].for`), undefined));
+    const resolved = webhooks.map((w, i) =>
+      problems.recordErrors(() => resolveKind(w.for, props.crds, `contract.webhooks[${i}].for`), undefined),
+    );
     webhookProblems(props.contract, (k: KindSelector) => {
-      const r = resolved[webhooks.findIndex(w => w.for === k)];
+      const r = resolved[webhooks.findIndex((w) => w.for === k)];
       return r ? `${r.group}/${r.kind}` : JSON.stringify(k);
-    }).forEach(p => problems.add(p));
+    }).forEach((p) => problems.add(p));
     if (props.watchNamespaces?.includes(props.namespace)) {
-      problems.add(`watchNamespaces: includes the operator's own namespace '${props.namespace}' while it serves webhooks: without excluding it `
-        + 'the webhooks would intercept the operator\'s own pods and leases and could block its recovery, and with it excluded the kinds '
-        + `they admit would go unchecked there; run the operator in a namespace of its own (namespace: '${props.name}-system')`);
+      problems.add(
+        `watchNamespaces: includes the operator's own namespace '${props.namespace}' while it serves webhooks: without excluding it ` +
+          "the webhooks would intercept the operator's own pods and leases and could block its recovery, and with it excluded the kinds " +
+          `they admit would go unchecked there; run the operator in a namespace of its own (namespace: '${props.name}-system')`,
+      );
     }
     webhooks.forEach((w, i) => {
       const field = `contract.webhooks[${i}]`;
       if ((w.failurePolicy ?? 'Fail') === 'Fail' && props.replicas < 2) {
-        problems.add(`${field}.failurePolicy: 'Fail' with replicas: ${props.replicas} has no PodDisruptionBudget to keep a webhook pod up: every `
-          + `node drain or rollout fails the ${resolved[i]?.kind ?? 'kind'} writes it intercepts; set replicas: 2 (a PodDisruptionBudget comes with them) or failurePolicy: 'Ignore'`);
+        problems.add(
+          `${field}.failurePolicy: 'Fail' with replicas: ${props.replicas} has no PodDisruptionBudget to keep a webhook pod up: every ` +
+            `node drain or rollout fails the ${resolved[i]?.kind ?? 'kind'} writes it intercepts; set replicas: 2 (a PodDisruptionBudget comes with them) or failurePolicy: 'Ignore'`,
+        );
       }
-      matchConditionProblems(w.matchConditions ?? [], `${field}.matchConditions`, versions).forEach(p => problems.add(p));
+      matchConditionProblems(w.matchConditions ?? [], `${field}.matchConditions`, versions).forEach((p) =>
+        problems.add(p),
+      );
     });
 
-    const annotations = certificates === 'cert-manager' ? { 'cert-manager.io/inject-ca-from': `${props.namespace}/${secretName}` } : undefined;
+    const annotations =
+      certificates === 'cert-manager'
+        ? { 'cert-manager.io/inject-ca-from': `${props.namespace}/${secretName}` }
+        : undefined;
     const entry = (w: WebhookOf<KindSelector>, kind: ResolvedKind) => ({
       name: `${w.type === 'validating' ? 'validate' : 'default'}.${kind.plural}.${kind.group || 'core'}`,
       // No caBundle: the operator (or cert-manager's cainjector) owns it.
-      clientConfig: { service: { name: serviceName, namespace: props.namespace, path: webhookPath(w.type, apiVersionOf(w.for, kind), kind.kind), port: 443 } },
-      rules: [{
-        apiGroups: [kind.group],
-        apiVersions: [versionOf(w.for, kind)],
-        operations: [...(w.operations ?? ['CREATE', 'UPDATE'])],
-        resources: [kind.plural],
-        scope: kind.namespaced ? 'Namespaced' : 'Cluster',
-      }],
+      clientConfig: {
+        service: {
+          name: serviceName,
+          namespace: props.namespace,
+          path: webhookPath(w.type, apiVersionOf(w.for, kind), kind.kind),
+          port: 443,
+        },
+      },
+      rules: [
+        {
+          apiGroups: [kind.group],
+          apiVersions: [versionOf(w.for, kind)],
+          operations: [...(w.operations ?? ['CREATE', 'UPDATE'])],
+          resources: [kind.plural],
+          scope: kind.namespaced ? 'Namespaced' : 'Cluster',
+        },
+      ],
       matchPolicy: 'Equivalent',
       namespaceSelector: excludingSystem(props.namespace, w.namespaceSelector, props.watchNamespaces),
       ...(w.objectSelector ? { objectSelector: selector(w.objectSelector) } : {}),
-      ...(w.matchConditions?.length ? { matchConditions: w.matchConditions.map(c => ({ name: c.name, expression: c.expression })) } : {}),
+      ...(w.matchConditions?.length
+        ? { matchConditions: w.matchConditions.map((c) => ({ name: c.name, expression: c.expression })) }
+        : {}),
       sideEffects: 'None',
       admissionReviewVersions: ['v1'],
       failurePolicy: w.failurePolicy ?? 'Fail',
@@ -132,12 +161,17 @@ export class OperatorWebhooks extends Construct {
     const emit = (type: 'validating' | 'defaulting') => {
       const entries = webhooks.flatMap((w, i) => (w.type === type && resolved[i] ? [entry(w, resolved[i]!)] : []));
       if (entries.length === 0) return undefined;
-      const kind = type === 'validating' ? 'ValidatingWebhookConfiguration' as const : 'MutatingWebhookConfiguration' as const;
+      const kind =
+        type === 'validating' ? ('ValidatingWebhookConfiguration' as const) : ('MutatingWebhookConfiguration' as const);
       configurations.push({ kind, name: props.name });
       return new ApiObject(this, kind, {
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind,
-        metadata: { name: props.name, labels: { 'app.kubernetes.io/name': props.name }, ...(annotations ? { annotations } : {}) },
+        metadata: {
+          name: props.name,
+          labels: { 'app.kubernetes.io/name': props.name },
+          ...(annotations ? { annotations } : {}),
+        },
         webhooks: entries,
       } as any);
     };
@@ -147,7 +181,7 @@ export class OperatorWebhooks extends Construct {
     // WEBHOOK_SERVICE, WEBHOOK_CERT_SECRET and the port come with the shared `OperatorWebhook` (Service, empty Secret).
     const env: Record<string, string> = { WEBHOOK_CERTIFICATES: certificates };
     if (certificates === 'self-managed') {
-      env.WEBHOOK_CA_INJECT = configurations.map(c => `${c.kind}/${c.name}`).join(',');
+      env.WEBHOOK_CA_INJECT = configurations.map((c) => `${c.kind}/${c.name}`).join(',');
       if (props.caValidity) env.WEBHOOK_CA_VALIDITY = props.caValidity;
       if (props.certificateValidity) env.WEBHOOK_CERT_VALIDITY = props.certificateValidity;
     } else {
@@ -158,13 +192,22 @@ export class OperatorWebhooks extends Construct {
 
   private certManagerObjects(props: OperatorWebhooksProps, serviceName: string, secretName: string): void {
     const ns = props.namespace;
-    const cm = (id: string, kind: string, name: string, spec: object) => new ApiObject(this, id, { apiVersion: 'cert-manager.io/v1', kind, metadata: { name, namespace: ns }, spec } as any);
+    const cm = (id: string, kind: string, name: string, spec: object) =>
+      new ApiObject(this, id, {
+        apiVersion: 'cert-manager.io/v1',
+        kind,
+        metadata: { name, namespace: ns },
+        spec,
+      } as any);
     // A CA of its own (self-signed) that issues the serving certificate: cainjector injects the CA,
     // so a renewed serving certificate needs no new caBundle.
     cm('SelfSignedIssuer', 'Issuer', `${props.name}-selfsigned`, { selfSigned: {} });
     cm('CaCertificate', 'Certificate', `${props.name}-webhook-ca`, {
-      isCA: true, commonName: `${props.name}-webhook-ca`, secretName: `${props.name}-webhook-ca`,
-      privateKey: { algorithm: 'ECDSA', size: 256 }, issuerRef: { kind: 'Issuer', name: `${props.name}-selfsigned` },
+      isCA: true,
+      commonName: `${props.name}-webhook-ca`,
+      secretName: `${props.name}-webhook-ca`,
+      privateKey: { algorithm: 'ECDSA', size: 256 },
+      issuerRef: { kind: 'Issuer', name: `${props.name}-selfsigned` },
     });
     cm('CaIssuer', 'Issuer', `${props.name}-webhook-ca`, { ca: { secretName: `${props.name}-webhook-ca` } });
     cm('ServingCertificate', 'Certificate', secretName, {
@@ -190,7 +233,9 @@ function versionOf(k: KindSelector, kind: ResolvedKind): string {
 function selector(s: LabelSelectorOf): object {
   return {
     ...(s.matchLabels ? { matchLabels: { ...s.matchLabels } } : {}),
-    ...(s.matchExpressions?.length ? { matchExpressions: s.matchExpressions.map(e => ({ ...e, ...(e.values ? { values: [...e.values] } : {}) })) } : {}),
+    ...(s.matchExpressions?.length
+      ? { matchExpressions: s.matchExpressions.map((e) => ({ ...e, ...(e.values ? { values: [...e.values] } : {}) })) }
+      : {}),
   };
 }
 
@@ -198,11 +243,21 @@ function selector(s: LabelSelectorOf): object {
  * The user's namespace selector ANDed with "not the operator's namespace, not kube-system" and, for an operator
  * watching some namespaces, "one of those" (its handlers' caches hold nothing of the other namespaces).
  */
-function excludingSystem(namespace: string, user: LabelSelectorOf | undefined, watchNamespaces: readonly string[] | undefined): object {
+function excludingSystem(
+  namespace: string,
+  user: LabelSelectorOf | undefined,
+  watchNamespaces: readonly string[] | undefined,
+): object {
   const base = selector(user ?? {}) as { matchLabels?: object; matchExpressions?: object[] };
-  const watched = watchNamespaces?.length ? [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: [...watchNamespaces] }] : [];
+  const watched = watchNamespaces?.length
+    ? [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: [...watchNamespaces] }]
+    : [];
   return {
     ...base,
-    matchExpressions: [...(base.matchExpressions ?? []), ...watched, { key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: [...new Set([namespace, ...SYSTEM_NAMESPACES])] }],
+    matchExpressions: [
+      ...(base.matchExpressions ?? []),
+      ...watched,
+      { key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: [...new Set([namespace, ...SYSTEM_NAMESPACES])] },
+    ],
   };
 }

@@ -1,20 +1,19 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { OutputFiles } from '../synth-metadata/output-files';
-import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
-import { RbacRisk } from './rbac-risk';
-import { ControllerContract } from './controller-contract';
-import { Problems } from '../synth-metadata/problems';
+import { egressForContract } from './contract-egress';
+import { ControllerContract, resolveKind } from './controller-contract';
 import { OperatorDeployment } from './operator-deployment';
-import { OperatorWebhookOptions, OperatorWebhooks } from './operator-webhooks';
 import { OperatorMonitoring, OperatorMonitoringOptions } from './operator-monitoring';
 import { OperatorNetworkPolicy } from './operator-network-policy';
-import { egressForContract } from './contract-egress';
 import { AdditionalRbacRule, OperatorRbac } from './operator-rbac';
-import { renderRbacReport } from './rbac-report';
 import { OperatorWebhook } from './operator-webhook';
+import { OperatorWebhookOptions, OperatorWebhooks } from './operator-webhooks';
+import { renderRbacReport } from './rbac-report';
+import { RbacRisk } from './rbac-risk';
 import { CustomResourceDefinition } from '../crd/custom-resource-definition';
-import { resolveKind } from './controller-contract';
+import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
+import { OutputFiles } from '../synth-metadata/output-files';
+import { Problems } from '../synth-metadata/problems';
 
 /** Labels that make a namespace enforce Pod Security "restricted". @internal */
 export const RESTRICTED_NAMESPACE_LABELS: Record<string, string> = {
@@ -193,21 +192,41 @@ export class Operator extends Construct {
     const leaderElection = props.contract.leaderElection ?? false;
     const sharding = props.sharding;
     if (sharding) {
-      if (!Number.isInteger(sharding.replicas) || sharding.replicas < 1) Problems.of(this).add(`sharding.replicas: must be an integer >= 1, got ${sharding.replicas}`);
-      if (sharding.key !== undefined && sharding.key !== 'uid' && sharding.key !== 'namespace') Problems.of(this).add(`sharding.key: must be 'uid' or 'namespace', got '${sharding.key}'`);
-      if (!props.contract.sharding) Problems.of(this).add('sharding: the controller needs its member Leases: set contract.sharding: true');
-      if (props.replicas !== undefined) Problems.of(this).add(`replicas: a sharded operator runs sharding.replicas members, got replicas: ${props.replicas} as well; remove it`);
+      if (!Number.isInteger(sharding.replicas) || sharding.replicas < 1) {
+        Problems.of(this).add(`sharding.replicas: must be an integer >= 1, got ${sharding.replicas}`);
+      }
+      if (sharding.key !== undefined && sharding.key !== 'uid' && sharding.key !== 'namespace') {
+        Problems.of(this).add(`sharding.key: must be 'uid' or 'namespace', got '${sharding.key}'`);
+      }
+      if (!props.contract.sharding) {
+        Problems.of(this).add('sharding: the controller needs its member Leases: set contract.sharding: true');
+      }
+      if (props.replicas !== undefined) {
+        Problems.of(this).add(
+          `replicas: a sharded operator runs sharding.replicas members, got replicas: ${props.replicas} as well; remove it`,
+        );
+      }
     }
     const replicas = sharding ? sharding.replicas : props.replicas;
     const watchNamespaces = props.watchNamespaces ?? props.contract.watchNamespaces;
-    if (props.watchNamespaces && props.contract.watchNamespaces
-      && JSON.stringify(props.watchNamespaces) !== JSON.stringify(props.contract.watchNamespaces)) {
-      Problems.of(this).add(`watchNamespaces: ${JSON.stringify(props.watchNamespaces)} differs from contract.watchNamespaces `
-        + `${JSON.stringify(props.contract.watchNamespaces)}; set one of them`);
+    if (
+      props.watchNamespaces &&
+      props.contract.watchNamespaces &&
+      JSON.stringify(props.watchNamespaces) !== JSON.stringify(props.contract.watchNamespaces)
+    ) {
+      Problems.of(this).add(
+        `watchNamespaces: ${JSON.stringify(props.watchNamespaces)} differs from contract.watchNamespaces ` +
+          `${JSON.stringify(props.contract.watchNamespaces)}; set one of them`,
+      );
     }
 
     if (props.createNamespace ?? true) {
-      new kplus.Namespace(this, 'Namespace', { metadata: { name: this.namespace, labels: { ...(props.namespaceLabels ?? {}), ...RESTRICTED_NAMESPACE_LABELS } } });
+      new kplus.Namespace(this, 'Namespace', {
+        metadata: {
+          name: this.namespace,
+          labels: { ...(props.namespaceLabels ?? {}), ...RESTRICTED_NAMESPACE_LABELS },
+        },
+      });
     }
     // One webhook server per operator: conversion (contract.conversion) and admission (contract.webhooks) share its
     // Service, port, certificate Secret and certificate rotation.
@@ -223,7 +242,7 @@ export class Operator extends Construct {
       acceptRisks: props.acceptRisks,
     });
     if ((props.createWatchNamespaces ?? true) && watchNamespaces) {
-      for (const ns of watchNamespaces.filter(n => n !== this.namespace && !BUILT_IN_NAMESPACES.includes(n))) {
+      for (const ns of watchNamespaces.filter((n) => n !== this.namespace && !BUILT_IN_NAMESPACES.includes(n))) {
         new kplus.Namespace(this, `WatchNamespace-${ns}`, { metadata: { name: ns } });
       }
     }
@@ -240,8 +259,11 @@ export class Operator extends Construct {
         secretName: `${this.name}-webhook-certs`,
       });
       const wiring = this.webhooks.wiring;
-      this.rbac.grantWebhooks(wiring.configurations, (props.webhooks?.certificates ?? 'self-managed') === 'self-managed',
-        (props.contract.webhooks ?? []).some(w => w.readsNamespace));
+      this.rbac.grantWebhooks(
+        wiring.configurations,
+        (props.webhooks?.certificates ?? 'self-managed') === 'self-managed',
+        (props.contract.webhooks ?? []).some((w) => w.readsNamespace),
+      );
     }
     const webhookWiring = this.webhooks?.wiring;
     this.controller = new OperatorDeployment(this, 'Controller', {
@@ -260,11 +282,17 @@ export class Operator extends Construct {
       metricsPort: props.metricsPort,
     });
     if (servesWebhooks) {
-      this.webhook = new OperatorWebhook(this, 'Webhook', { name: this.name, namespace: this.namespace, pods: this.controller.pods, container: this.controller.container, port: props.webhooks?.port });
+      this.webhook = new OperatorWebhook(this, 'Webhook', {
+        name: this.name,
+        namespace: this.namespace,
+        pods: this.controller.pods,
+        container: this.controller.container,
+        port: props.webhooks?.port,
+      });
       if ((props.contract.conversion ?? []).length > 0) this.convertThroughWebhook(props);
     }
     const contractEgress = egressForContract(props.contract, watchNamespaces);
-    contractEgress.problems.forEach(p => Problems.of(this).add(p));
+    contractEgress.problems.forEach((p) => Problems.of(this).add(p));
     if (props.networkPolicy ?? true) {
       this.networkPolicy = new OperatorNetworkPolicy(this, 'NetworkPolicy', {
         name: this.name,
@@ -287,14 +315,16 @@ export class Operator extends Construct {
       });
     }
 
-    OutputFiles.of(this).add(`${this.name}.rbac-report.md`, () => renderRbacReport({
-      operatorName: this.name,
-      serviceAccount: { name: this.rbac.serviceAccount.name, namespace: this.namespace },
-      watchNamespaces: this.rbac.watchNamespaces,
-      grants: this.rbac.grants,
-      podEgress: this.networkPolicy ? contractEgress.egress : undefined,
-      sharding: sharding && { ring: this.name, replicas: sharding.replicas, key: sharding.key ?? 'uid' },
-    }));
+    OutputFiles.of(this).add(`${this.name}.rbac-report.md`, () =>
+      renderRbacReport({
+        operatorName: this.name,
+        serviceAccount: { name: this.rbac.serviceAccount.name, namespace: this.namespace },
+        watchNamespaces: this.rbac.watchNamespaces,
+        grants: this.rbac.grants,
+        podEgress: this.networkPolicy ? contractEgress.egress : undefined,
+        sharding: sharding && { ring: this.name, replicas: sharding.replicas, key: sharding.key ?? 'uid' },
+      }),
+    );
   }
 
   /** Points the CRD of each kind in `contract.conversion` at this operator's webhook (the operator injects the CA bundle). */
@@ -303,12 +333,16 @@ export class Operator extends Construct {
       const field = `contract.conversion[${i}]`;
       const kind = Problems.of(this).recordErrors(() => resolveKind(selector, props.crds ?? [], field), undefined);
       if (!kind) return;
-      const crd = (props.crds ?? []).find(c => c.group === kind.group && c.names.kind === kind.kind);
+      const crd = (props.crds ?? []).find((c) => c.group === kind.group && c.names.kind === kind.kind);
       if (!crd || !CustomResourceDefinition.isCustomResourceDefinition(crd) || crd.imported) {
-        Problems.of(this).add(`${field}: ${kind.kind}.${kind.group} must be a CustomResourceDefinition built by this app (in crds), so its spec.conversion can point at the operator's webhook`);
+        Problems.of(this).add(
+          `${field}: ${kind.kind}.${kind.group} must be a CustomResourceDefinition built by this app (in crds), so its spec.conversion can point at the operator's webhook`,
+        );
         return;
       }
-      crd.setConversionWebhook({ service: { name: this.webhook!.serviceName, namespace: this.namespace, port: 443, path: '/convert' } });
+      crd.setConversionWebhook({
+        service: { name: this.webhook!.serviceName, namespace: this.namespace, port: 443, path: '/convert' },
+      });
     });
   }
 }

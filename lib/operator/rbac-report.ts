@@ -27,20 +27,25 @@ export function renderRbacReport(input: RbacReportInput): string {
     `# RBAC report: ${input.operatorName}`,
     '',
     `Identity: ServiceAccount \`${input.serviceAccount.namespace}/${input.serviceAccount.name}\` (\`${sa}\`), token mounted.`,
-    `Watch scope: ${input.watchNamespaces ? `namespaces ${input.watchNamespaces.map(n => `\`${n}\``).join(', ')} (a Role + RoleBinding in each)` : 'cluster-wide (ClusterRole + ClusterRoleBinding)'}.`,
+    `Watch scope: ${input.watchNamespaces ? `namespaces ${input.watchNamespaces.map((n) => `\`${n}\``).join(', ')} (a Role + RoleBinding in each)` : 'cluster-wide (ClusterRole + ClusterRoleBinding)'}.`,
     '',
     'Every rule below is derived from the controller contract unless marked **beyond the contract**.',
     '',
   ];
-  const binds = input.grants.flatMap(g => g.rules.filter(r => r.verbs.includes('bind')).map(r => ({ g, r })));
+  const binds = input.grants.flatMap((g) => g.rules.filter((r) => r.verbs.includes('bind')).map((r) => ({ g, r })));
   if (binds.length > 0) {
-    lines.push('**Roles it binds** (`contract.binds`): the apiserver lets a RoleBinding or ClusterRoleBinding refer only to a role '
-      + 'whose every permission the writer holds, or on which it has `bind`. The operator has `bind` on exactly these roles, by name, '
-      + 'and holds none of their permissions: it can give them to others (the subjects of the bindings it writes), not use them, '
-      + 'and cannot bind any other role it does not hold (403 "attempting to grant RBAC permissions not currently held").', '');
+    lines.push(
+      '**Roles it binds** (`contract.binds`): the apiserver lets a RoleBinding or ClusterRoleBinding refer only to a role ' +
+        'whose every permission the writer holds, or on which it has `bind`. The operator has `bind` on exactly these roles, by name, ' +
+        'and holds none of their permissions: it can give them to others (the subjects of the bindings it writes), not use them, ' +
+        'and cannot bind any other role it does not hold (403 "attempting to grant RBAC permissions not currently held").',
+      '',
+    );
     for (const { g, r } of binds) {
       const where = g.kind === 'Role' ? `Role \`${g.namespace}/${g.name}\`` : `ClusterRole \`${g.name}\``;
-      for (const n of r.resourceNames ?? []) lines.push(`- ${r.resource === 'roles' ? 'Role' : 'ClusterRole'} \`${n}\` (granted by ${where})`);
+      for (const n of r.resourceNames ?? []) {
+        lines.push(`- ${r.resource === 'roles' ? 'Role' : 'ClusterRole'} \`${n}\` (granted by ${where})`);
+      }
     }
     lines.push('');
   }
@@ -52,29 +57,42 @@ export function renderRbacReport(input: RbacReportInput): string {
     if (g.acceptedRisks.length > 0) lines.push(`Accepted risks: ${g.acceptedRisks.join(', ')}.`);
     lines.push('', '| API group | resource | names | verbs | why |', '|---|---|---|---|---|');
     for (const r of g.rules) {
-      lines.push(`| ${r.apiGroup || '(core)'} | ${r.resource} | ${r.resourceNames?.join(', ') ?? 'all'} | ${r.verbs.join(', ')} | ${r.reasons.join('; ')} |`);
+      lines.push(
+        `| ${r.apiGroup || '(core)'} | ${r.resource} | ${r.resourceNames?.join(', ') ?? 'all'} | ${r.verbs.join(', ')} | ${r.reasons.join('; ')} |`,
+      );
     }
     lines.push('');
   }
   if (input.sharding) {
     const { ring, replicas, key } = input.sharding;
     lines.push('## Sharding: how the work is split', '');
-    lines.push(`${replicas} replicas form the shard ring \`${ring}\`: each holds a member Lease \`${ring}-<member>\` in \`${input.serviceAccount.namespace}\` `
-      + `and reconciles, and caches, only the objects rendezvous hashing of ${key === 'uid' ? 'their UID (an owned object: its controller owner\'s UID)' : 'their namespace'} `
-      + `assigns to it: about 1/${replicas} of them${key === 'namespace' ? ' (of the namespaces: one busy namespace stays on one member)' : ''}. `
-      + 'A member joining or leaving moves only its share; an object moves only after its old owner acknowledged the new ring. '
-      + 'No label or annotation is written on the sharded kinds (the assignment is computed by every member from the Leases). '
-      + 'A PodDisruptionBudget lets one member down at a time.', '');
+    lines.push(
+      `${replicas} replicas form the shard ring \`${ring}\`: each holds a member Lease \`${ring}-<member>\` in \`${input.serviceAccount.namespace}\` ` +
+        `and reconciles, and caches, only the objects rendezvous hashing of ${key === 'uid' ? "their UID (an owned object: its controller owner's UID)" : 'their namespace'} ` +
+        `assigns to it: about 1/${replicas} of them${key === 'namespace' ? ' (of the namespaces: one busy namespace stays on one member)' : ''}. ` +
+        'A member joining or leaving moves only its share; an object moves only after its old owner acknowledged the new ring. ' +
+        'No label or annotation is written on the sharded kinds (the assignment is computed by every member from the Leases). ' +
+        'A PodDisruptionBudget lets one member down at a time.',
+      '',
+    );
   }
   if (input.podEgress) {
     lines.push('## Network egress (NetworkPolicy)', '');
-    lines.push('Besides the apiserver and cluster DNS, the controller may open connections only to these pods (`contract.connectsTo`):', '');
-    if (input.podEgress.length === 0) lines.push('none.');
-    else {
+    lines.push(
+      'Besides the apiserver and cluster DNS, the controller may open connections only to these pods (`contract.connectsTo`):',
+      '',
+    );
+    if (input.podEgress.length === 0) {
+      lines.push('none.');
+    } else {
       lines.push('| pods labelled | TCP ports | namespaces |', '|---|---|---|');
       for (const e of input.podEgress) {
-        const labels = Object.entries(e.labels).map(([k, v]) => `\`${k}=${v}\``).join(', ');
-        lines.push(`| ${labels} | ${e.ports.join(', ')} | ${e.namespaces ? e.namespaces.map(n => `\`${n}\``).join(', ') : 'all'} |`);
+        const labels = Object.entries(e.labels)
+          .map(([k, v]) => `\`${k}=${v}\``)
+          .join(', ');
+        lines.push(
+          `| ${labels} | ${e.ports.join(', ')} | ${e.namespaces ? e.namespaces.map((n) => `\`${n}\``).join(', ') : 'all'} |`,
+        );
       }
     }
     lines.push('');
@@ -85,8 +103,10 @@ export function renderRbacReport(input: RbacReportInput): string {
     for (const r of g.rules) {
       const res = r.apiGroup ? `${r.resource.split('/')[0]}.${r.apiGroup}` : r.resource.split('/')[0];
       const sub = r.resource.includes('/') ? ` --subresource=${r.resource.split('/')[1]}` : '';
-      const named = r.resourceNames?.length ? r.resourceNames.map(n => `${res}/${n}`) : [res];
-      for (const v of r.verbs) for (const target of named) lines.push(`kubectl auth can-i ${v} ${target}${sub}${ns} --as=${sa}   # yes`);
+      const named = r.resourceNames?.length ? r.resourceNames.map((n) => `${res}/${n}`) : [res];
+      for (const v of r.verbs) {
+        for (const target of named) lines.push(`kubectl auth can-i ${v} ${target}${sub}${ns} --as=${sa}   # yes`);
+      }
     }
   }
   lines.push(`kubectl auth can-i list secrets -A --as=${sa}   # no, unless a rule above grants it`);

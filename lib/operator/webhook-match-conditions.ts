@@ -11,7 +11,8 @@ import { perVersion } from '../synth-metadata/target-versions';
  * reference there): a problem of only some versions names them.
  */
 export function matchConditionProblems(
-  conditions: readonly { readonly name: string; readonly expression: string }[], field: string,
+  conditions: readonly { readonly name: string; readonly expression: string }[],
+  field: string,
   versions: readonly KubernetesVersion[] = [DEFAULT_KUBERNETES_VERSION],
 ): string[] {
   const out: string[] = [];
@@ -20,13 +21,31 @@ export function matchConditionProblems(
       out.push(`${field}[${i}].expression: must be a CEL expression, got ${JSON.stringify(c.expression)}`);
       return;
     }
-    out.push(...perVersion(versions, version => {
-      const compiled = compileAdmissionExpression(c.expression, { object: DYN, authorizer: true, requestResource: true }, version);
-      if (compiled.errorText) return [`${field}[${i}].expression: does not compile: ${compiled.checked.errors.join('; ')}, got '${c.expression}'`];
-      if (compiled.type.kind !== 'bool' && compiled.type.kind !== 'dyn') return [`${field}[${i}].expression: must evaluate to bool, got type ${compiled.type.kind} in '${c.expression}'`];
-      if (compiled.programError) return [`${field}[${i}].expression: the apiserver cannot build its program: ${compiled.programError}, got '${c.expression}'`];
-      return [];
-    }));
+    out.push(
+      ...perVersion(versions, (version) => {
+        const compiled = compileAdmissionExpression(
+          c.expression,
+          { object: DYN, authorizer: true, requestResource: true },
+          version,
+        );
+        if (compiled.errorText) {
+          return [
+            `${field}[${i}].expression: does not compile: ${compiled.checked.errors.join('; ')}, got '${c.expression}'`,
+          ];
+        }
+        if (compiled.type.kind !== 'bool' && compiled.type.kind !== 'dyn') {
+          return [
+            `${field}[${i}].expression: must evaluate to bool, got type ${compiled.type.kind} in '${c.expression}'`,
+          ];
+        }
+        if (compiled.programError) {
+          return [
+            `${field}[${i}].expression: the apiserver cannot build its program: ${compiled.programError}, got '${c.expression}'`,
+          ];
+        }
+        return [];
+      }),
+    );
   });
   return out;
 }

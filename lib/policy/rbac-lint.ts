@@ -5,7 +5,11 @@ const ESCALATION_VERBS = ['escalate', 'bind', 'impersonate'];
 
 interface Manifest {
   readonly kind?: string;
-  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly annotations?: Record<string, string> };
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly annotations?: Record<string, string>;
+  };
   readonly rules?: readonly PolicyRuleManifest[];
 }
 
@@ -33,9 +37,15 @@ export function isRbacRoleKind(kind: string | undefined): boolean {
  * writes, which is what the apiserver's escalation check asks of it, and nothing broader. Not a risk to accept.
  */
 function bindsNamedRolesOnly(r: PolicyRuleManifest): boolean {
-  return (r.verbs ?? []).every(v => v === 'bind') && (r.resourceNames ?? []).length > 0 && !(r.resourceNames ?? []).includes('*')
-    && (r.apiGroups ?? []).length > 0 && (r.apiGroups ?? []).every(g => g === 'rbac.authorization.k8s.io')
-    && (r.resources ?? []).length > 0 && (r.resources ?? []).every(x => x === 'roles' || x === 'clusterroles');
+  return (
+    (r.verbs ?? []).every((v) => v === 'bind') &&
+    (r.resourceNames ?? []).length > 0 &&
+    !(r.resourceNames ?? []).includes('*') &&
+    (r.apiGroups ?? []).length > 0 &&
+    (r.apiGroups ?? []).every((g) => g === 'rbac.authorization.k8s.io') &&
+    (r.resources ?? []).length > 0 &&
+    (r.resources ?? []).every((x) => x === 'roles' || x === 'clusterroles')
+  );
 }
 
 /**
@@ -58,20 +68,32 @@ export function lintRbac(manifests: readonly unknown[]): Issue[] {
       const flag = (risk: RbacRisk, field: string, message: string, value: unknown) => {
         needed.add(risk);
         if (accepted.has(risk)) return;
-        issues.push({ path: `${at}.${field}`, message: `${message}; accept it explicitly as risk '${risk}' if intended`, value, severity: 'error' });
+        issues.push({
+          path: `${at}.${field}`,
+          message: `${message}; accept it explicitly as risk '${risk}' if intended`,
+          value,
+          severity: 'error',
+        });
       };
       for (const field of ['apiGroups', 'resources', 'verbs', 'nonResourceURLs'] as const) {
-        if ((r[field] ?? []).includes('*')) flag(RbacRisk.WILDCARD, field, 'wildcard grants every current and future value', r[field]);
+        if ((r[field] ?? []).includes('*')) {
+          flag(RbacRisk.WILDCARD, field, 'wildcard grants every current and future value', r[field]);
+        }
       }
-      const escalating = (r.verbs ?? []).filter(v => ESCALATION_VERBS.includes(v));
+      const escalating = (r.verbs ?? []).filter((v) => ESCALATION_VERBS.includes(v));
       if (escalating.length > 0 && !bindsNamedRolesOnly(r)) {
-        flag(RbacRisk.PRIVILEGE_ESCALATION, 'verbs', `${escalating.join(', ')} bypass RBAC privilege-escalation checks`, r.verbs);
+        flag(
+          RbacRisk.PRIVILEGE_ESCALATION,
+          'verbs',
+          `${escalating.join(', ')} bypass RBAC privilege-escalation checks`,
+          r.verbs,
+        );
       }
-      const onCoreGroup = (r.apiGroups ?? []).some(g => g === '' || g === '*');
-      const onSecrets = (r.resources ?? []).some(x => x === 'secrets' || x === '*');
-      const reading = (r.verbs ?? []).some(v => v === 'list' || v === 'watch' || v === '*');
+      const onCoreGroup = (r.apiGroups ?? []).some((g) => g === '' || g === '*');
+      const onSecrets = (r.resources ?? []).some((x) => x === 'secrets' || x === '*');
+      const reading = (r.verbs ?? []).some((v) => v === 'list' || v === 'watch' || v === '*');
       if (onCoreGroup && onSecrets && reading) {
-        flag(RbacRisk.SECRETS_READ, 'verbs', 'list/watch on secrets reveals every secret\'s contents', r.verbs);
+        flag(RbacRisk.SECRETS_READ, 'verbs', "list/watch on secrets reveals every secret's contents", r.verbs);
       }
       for (const group of r.apiGroups ?? []) {
         for (const resource of r.resources ?? []) {
@@ -92,7 +114,7 @@ export function lintRbac(manifests: readonly unknown[]): Issue[] {
         }
       }
     });
-    for (const risk of [...accepted].filter(a => !needed.has(a)).sort()) {
+    for (const risk of [...accepted].filter((a) => !needed.has(a)).sort()) {
       issues.push({
         path: `${where}: metadata.annotations.${ACCEPTED_RISKS_ANNOTATION}`,
         message: `accepted risk '${risk}' matches no rule of this role (stale? remove it from acceptRisks)`,
@@ -106,5 +128,10 @@ export function lintRbac(manifests: readonly unknown[]): Issue[] {
 
 function acceptedRisks(m: Manifest): Set<string> {
   const raw = m.metadata?.annotations?.[ACCEPTED_RISKS_ANNOTATION] ?? '';
-  return new Set(raw.split(',').map(s => s.trim()).filter(Boolean));
+  return new Set(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }

@@ -2,14 +2,19 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { IConstruct } from 'constructs';
 import * as yaml from 'yaml';
-import { Warnings } from '../synth-metadata/warnings';
-import { checkServedApis } from '../synth-metadata/served-apis-check';
-import { minimumVersions } from '../synth-metadata/minimum-versions';
-import { targetVersions } from '../synth-metadata/target-versions';
 import { KUBERNETES_VERSIONS, KubernetesVersion } from '../apimachinery/kubernetes-versions';
+import {
+  lastAppliedAnnotationBytes,
+  manifestBytes,
+  MAX_ANNOTATION_BYTES,
+  MAX_CRD_BYTES,
+} from '../apiserver/crd-validation/crd-size';
 import { findCustomResourceDefinitions } from '../crd/custom-resource-definition';
 import { CrdEvolution } from '../evolution/evolution-guard';
-import { lastAppliedAnnotationBytes, manifestBytes, MAX_ANNOTATION_BYTES, MAX_CRD_BYTES } from '../apiserver/crd-validation/crd-size';
+import { minimumVersions } from '../synth-metadata/minimum-versions';
+import { checkServedApis } from '../synth-metadata/served-apis-check';
+import { targetVersions } from '../synth-metadata/target-versions';
+import { Warnings } from '../synth-metadata/warnings';
 
 /** One file written by synth. */
 export interface ReportFile {
@@ -84,7 +89,10 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
   for (const name of listFiles(outdir)) {
     const full = path.join(outdir, name);
     const bytes = fs.statSync(full).size;
-    if (!/\.ya?ml$/.test(name)) { files.push({ name, bytes }); continue; }
+    if (!/\.ya?ml$/.test(name)) {
+      files.push({ name, bytes });
+      continue;
+    }
     const objects = topLevelKinds(fs.readFileSync(full, 'utf8'));
     for (const o of objects) {
       const key = `${o.apiVersion} ${o.kind}`;
@@ -93,21 +101,38 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
     // Chart.yaml, values.yaml and other YAML that holds no Kubernetes object show no count
     files.push({ name, bytes, ...(objects.length ? { objects: objects.length } : {}) });
   }
-  const crds = findCustomResourceDefinitions(root).map(crd => {
+  const crds = findCustomResourceDefinitions(root).map((crd) => {
     const manifest = crd.toManifest();
-    return { name: manifest.metadata.name, bytes: manifestBytes(manifest), annotationBytes: lastAppliedAnnotationBytes(manifest) };
+    return {
+      name: manifest.metadata.name,
+      bytes: manifestBytes(manifest),
+      annotationBytes: lastAppliedAnnotationBytes(manifest),
+    };
   });
   const kubernetesVersions = targetVersions(root);
-  const conditional = checkServedApis(root, true).conditional.map(o => ({ object: `${o.apiVersion} ${o.kind} ${o.name}`, requires: o.requires }));
+  const conditional = checkServedApis(root, true).conditional.map((o) => ({
+    object: `${o.apiVersion} ${o.kind} ${o.name}`,
+    requires: o.requires,
+  }));
   // (objects emitted only where served are listed as conditional already)
   // a minimum at or below the range's start is no news: every version the app targets has it
-  const above = (v: string) => kubernetesVersions !== undefined && KUBERNETES_VERSIONS.indexOf(v as KubernetesVersion) > KUBERNETES_VERSIONS.indexOf(kubernetesVersions[0]);
-  const needs = kubernetesVersions ? minimumVersions(root).filter(n => above(n.requires) && !conditional.some(c => c.object === n.object))
-    .map(n => ({ object: n.object, requires: n.requires, why: n.why })) : [];
+  const above = (v: string) =>
+    kubernetesVersions !== undefined &&
+    KUBERNETES_VERSIONS.indexOf(v as KubernetesVersion) > KUBERNETES_VERSIONS.indexOf(kubernetesVersions[0]);
+  const needs = kubernetesVersions
+    ? minimumVersions(root)
+        .filter((n) => above(n.requires) && !conditional.some((c) => c.object === n.object))
+        .map((n) => ({ object: n.object, requires: n.requires, why: n.why }))
+    : [];
   return {
     ...(conditional.length > 0 ? { conditional } : {}),
     ...(needs.length > 0 ? { needs } : {}),
-    outdir: options.shownAs ?? path.basename(outdir), files, kinds, crds, evolution: options.evolution ?? [], warnings: Warnings.collect(root),
+    outdir: options.shownAs ?? path.basename(outdir),
+    files,
+    kinds,
+    crds,
+    evolution: options.evolution ?? [],
+    warnings: Warnings.collect(root),
     ...(kubernetesVersions ? { kubernetesVersions } : {}),
   };
 }
@@ -123,10 +148,11 @@ export function topLevelKinds(text: string): Array<{ apiVersion: unknown; kind: 
     const m = new RegExp(`^${key}:[ \\t]*(.*)$`, 'm').exec(doc);
     return m ? yaml.parse(m[1]) : undefined;
   };
-  return text.split(/^---[ \t]*$/m)
-    .filter(doc => /^[A-Za-z]/m.test(doc))
-    .map(doc => ({ apiVersion: scalar(doc, 'apiVersion'), kind: scalar(doc, 'kind') }))
-    .filter(o => typeof o.apiVersion === 'string' && typeof o.kind === 'string');
+  return text
+    .split(/^---[ \t]*$/m)
+    .filter((doc) => /^[A-Za-z]/m.test(doc))
+    .map((doc) => ({ apiVersion: scalar(doc, 'apiVersion'), kind: scalar(doc, 'kind') }))
+    .filter((o) => typeof o.apiVersion === 'string' && typeof o.kind === 'string');
 }
 
 /** The report as plain text, one section per concern. */
@@ -134,16 +160,26 @@ export function renderSynthReport(report: SynthReport): string {
   const lines: string[] = [`Synth report: ${report.outdir}/`, ''];
   const versions = report.kubernetesVersions ?? [];
   if (versions.length > 0) {
-    lines.push(`Kubernetes versions: ${versions[0]} to ${versions[versions.length - 1]} (every CRD, object, field and policy checked against each; docs/API.md lists each feature's minimum)`);
-    for (const c of report.conditional ?? []) lines.push(`  conditional: ${c.object} needs ${c.requires} or newer: in its own file, applied only where served (APPLY.md)`);
-    for (const n of report.needs ?? []) lines.push(`  needs ${n.requires}+: ${n.object} (${n.why.length > 160 ? `${n.why.slice(0, 157)}...` : n.why})`);
+    lines.push(
+      `Kubernetes versions: ${versions[0]} to ${versions[versions.length - 1]} (every CRD, object, field and policy checked against each; docs/API.md lists each feature's minimum)`,
+    );
+    for (const c of report.conditional ?? []) {
+      lines.push(
+        `  conditional: ${c.object} needs ${c.requires} or newer: in its own file, applied only where served (APPLY.md)`,
+      );
+    }
+    for (const n of report.needs ?? []) {
+      lines.push(`  needs ${n.requires}+: ${n.object} (${n.why.length > 160 ? `${n.why.slice(0, 157)}...` : n.why})`);
+    }
     lines.push('');
   }
   const objects = report.files.reduce((n, f) => n + (f.objects ?? 0), 0);
   lines.push(`Files (${report.files.length}, ${objects} objects):`);
-  const width = Math.max(0, ...report.files.map(f => f.name.length));
+  const width = Math.max(0, ...report.files.map((f) => f.name.length));
   for (const f of report.files) {
-    lines.push(`  ${f.name.padEnd(width)}  ${humanBytes(f.bytes).padStart(9)}${f.objects === undefined ? '' : `  ${f.objects} object${f.objects === 1 ? '' : 's'}`}`);
+    lines.push(
+      `  ${f.name.padEnd(width)}  ${humanBytes(f.bytes).padStart(9)}${f.objects === undefined ? '' : `  ${f.objects} object${f.objects === 1 ? '' : 's'}`}`,
+    );
   }
 
   const kinds = Object.entries(report.kinds).sort(([a], [b]) => a.localeCompare(b));
@@ -154,21 +190,34 @@ export function renderSynthReport(report: SynthReport): string {
   }
 
   if (report.crds.length > 0) {
-    lines.push('', `CRD sizes (client-side apply annotation budget ${MAX_ANNOTATION_BYTES} bytes; etcd limit ${MAX_CRD_BYTES} bytes = 1.5 MiB):`);
-    const cw = Math.max(...report.crds.map(c => c.name.length));
+    lines.push(
+      '',
+      `CRD sizes (client-side apply annotation budget ${MAX_ANNOTATION_BYTES} bytes; etcd limit ${MAX_CRD_BYTES} bytes = 1.5 MiB):`,
+    );
+    const cw = Math.max(...report.crds.map((c) => c.name.length));
     for (const c of report.crds) {
-      lines.push(`  ${c.name.padEnd(cw)}  ${c.bytes} bytes, ${percent(c.annotationBytes, MAX_ANNOTATION_BYTES)} of the annotation budget, `
-        + `${percent(c.bytes, MAX_CRD_BYTES)} of 1.5 MiB — ${sizeVerdict(c)}`);
+      lines.push(
+        `  ${c.name.padEnd(cw)}  ${c.bytes} bytes, ${percent(c.annotationBytes, MAX_ANNOTATION_BYTES)} of the annotation budget, ` +
+          `${percent(c.bytes, MAX_CRD_BYTES)} of 1.5 MiB — ${sizeVerdict(c)}`,
+      );
     }
   }
 
   if (report.evolution.length > 0) {
     lines.push('', 'API evolution (against the committed baselines):');
     for (const e of report.evolution) {
-      if (!e.hasBaseline) { lines.push(`  ${e.crd}: new, no baseline yet (${e.baselineFile})`); continue; }
-      if (e.changes.length === 0) { lines.push(`  ${e.crd}: unchanged`); continue; }
-      const breaking = e.changes.filter(c => c.breaking).length;
-      lines.push(`  ${e.crd}: ${e.changes.length} change${e.changes.length === 1 ? '' : 's'}${breaking ? `, ${breaking} breaking (acknowledged)` : ''}`);
+      if (!e.hasBaseline) {
+        lines.push(`  ${e.crd}: new, no baseline yet (${e.baselineFile})`);
+        continue;
+      }
+      if (e.changes.length === 0) {
+        lines.push(`  ${e.crd}: unchanged`);
+        continue;
+      }
+      const breaking = e.changes.filter((c) => c.breaking).length;
+      lines.push(
+        `  ${e.crd}: ${e.changes.length} change${e.changes.length === 1 ? '' : 's'}${breaking ? `, ${breaking} breaking (acknowledged)` : ''}`,
+      );
       for (const c of e.changes) {
         const mark = c.breaking ? 'BREAKING ' : '';
         lines.push(`    ${mark}${c.id}: ${c.message}${c.acknowledged ? ` — acknowledged: ${c.acknowledged}` : ''}`);
@@ -182,7 +231,10 @@ export function renderSynthReport(report: SynthReport): string {
 }
 
 /** Whether the report is printed: on unless turned off by the option or `CDK8S_OPERATOR_QUIET=1`. @internal */
-export function reportEnabled(option: boolean | undefined, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+export function reportEnabled(
+  option: boolean | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
   if (option !== undefined) return option;
   const quiet = (env.CDK8S_OPERATOR_QUIET ?? '').toLowerCase();
   return !(quiet === '1' || quiet === 'true' || quiet === 'yes');

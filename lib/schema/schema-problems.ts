@@ -24,11 +24,19 @@ export function schemaProblems(schema: JSONSchemaProps | undefined, path: string
   const issues: Issue[] = [];
   const walk = (node: JSONSchemaProps | undefined, at: string) => {
     if (typeof node !== 'object' || node === null) return;
-    for (const message of ((node as any)[SCHEMA_PROBLEMS] as string[] | undefined) ?? []) issues.push({ path: at, message });
-    for (const [name, property] of Object.entries(node.properties ?? {})) walk(property, key(child(at, 'properties'), name));
+    for (const message of ((node as any)[SCHEMA_PROBLEMS] as string[] | undefined) ?? []) {
+      issues.push({ path: at, message });
+    }
+    for (const [name, property] of Object.entries(node.properties ?? {})) {
+      walk(property, key(child(at, 'properties'), name));
+    }
     if (!Array.isArray(node.items)) walk(node.items, child(at, 'items'));
-    if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, child(at, 'additionalProperties'));
-    for (const junctor of ['allOf', 'anyOf', 'oneOf'] as const) (node[junctor] ?? []).forEach((n, i) => walk(n, `${child(at, junctor)}[${i}]`));
+    if (typeof node.additionalProperties === 'object') {
+      walk(node.additionalProperties, child(at, 'additionalProperties'));
+    }
+    for (const junctor of ['allOf', 'anyOf', 'oneOf'] as const) {
+      (node[junctor] ?? []).forEach((n, i) => walk(n, `${child(at, junctor)}[${i}]`));
+    }
     walk(node.not, child(at, 'not'));
   };
   walk(schema, path);

@@ -1,6 +1,6 @@
+import { withSchemaProblems } from './schema-problems';
 import { goRegexpError } from '../apiserver/schema/go-regexp';
 import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
-import { withSchemaProblems } from './schema-problems';
 
 /** Options every schema node accepts. */
 export interface SchemaOptions {
@@ -121,12 +121,24 @@ export class Schema {
     checkOrder(problems, 'minLength', options.minLength, 'maxLength', options.maxLength);
     checkEnum(problems, options.enum);
     const patternError = options.pattern === undefined ? undefined : goRegexpError(options.pattern);
-    if (patternError) problems.push(`'pattern' must be a valid RE2 regular expression, got ${JSON.stringify(options.pattern)}: ${patternError}`);
-    return node('string', options, {
-      // a pattern reported here is left out, so the CRD checks do not report it a second time
-      enum: options.enum, pattern: patternError ? undefined : options.pattern, format: options.format,
-      minLength: options.minLength, maxLength: options.maxLength,
-    }, problems);
+    if (patternError) {
+      problems.push(
+        `'pattern' must be a valid RE2 regular expression, got ${JSON.stringify(options.pattern)}: ${patternError}`,
+      );
+    }
+    return node(
+      'string',
+      options,
+      {
+        // a pattern reported here is left out, so the CRD checks do not report it a second time
+        enum: options.enum,
+        pattern: patternError ? undefined : options.pattern,
+        format: options.format,
+        minLength: options.minLength,
+        maxLength: options.maxLength,
+      },
+      problems,
+    );
   }
 
   /** An integer (`format: int32|int64` to bound it). */
@@ -158,13 +170,19 @@ export class Schema {
     if (options.required && new Set(options.required).size !== options.required.length) {
       problems.push(`'required' must not repeat a field, got ${JSON.stringify(options.required)}`);
     }
-    return node('object', options, {
-      properties: options.properties,
-      required: options.required && options.required.length > 0 ? options.required : undefined,
-      minProperties: options.minProperties, maxProperties: options.maxProperties,
-      'x-kubernetes-map-type': options.mapType,
-      'x-kubernetes-preserve-unknown-fields': options.preserveUnknownFields ? true : undefined,
-    }, problems);
+    return node(
+      'object',
+      options,
+      {
+        properties: options.properties,
+        required: options.required && options.required.length > 0 ? options.required : undefined,
+        minProperties: options.minProperties,
+        maxProperties: options.maxProperties,
+        'x-kubernetes-map-type': options.mapType,
+        'x-kubernetes-preserve-unknown-fields': options.preserveUnknownFields ? true : undefined,
+      },
+      problems,
+    );
   }
 
   /** A list of `items`. */
@@ -175,21 +193,34 @@ export class Schema {
     checkOrder(problems, 'minItems', options.minItems, 'maxItems', options.maxItems);
     const keys = options.listMapKeys;
     const listType = options.listType ?? (keys ? 'map' : undefined);
-    if (keys && listType !== 'map') problems.push(`'listMapKeys' needs listType 'map', got ${JSON.stringify(listType)}`);
+    if (keys && listType !== 'map') {
+      problems.push(`'listMapKeys' needs listType 'map', got ${JSON.stringify(listType)}`);
+    }
     if (listType === 'map') {
-      if (!keys || keys.length === 0) problems.push(`listType 'map' needs non-empty 'listMapKeys', got ${JSON.stringify(keys ?? [])}`);
+      if (!keys || keys.length === 0) {
+        problems.push(`listType 'map' needs non-empty 'listMapKeys', got ${JSON.stringify(keys ?? [])}`);
+      }
       for (const k of keys ?? []) {
         const key = items.properties?.[k];
-        if (!key) problems.push(`'listMapKeys' must name properties of the items, got ${JSON.stringify(k)}`);
-        else if (!items.required?.includes(k) && key.default === undefined) {
+        if (!key) {
+          problems.push(`'listMapKeys' must name properties of the items, got ${JSON.stringify(k)}`);
+        } else if (!items.required?.includes(k) && key.default === undefined) {
           problems.push(`'listMapKeys' entries must be required or defaulted in the items, got ${JSON.stringify(k)}`);
         }
       }
     }
-    return node('array', options, {
-      items, minItems: options.minItems, maxItems: options.maxItems,
-      'x-kubernetes-list-type': listType, 'x-kubernetes-list-map-keys': keys,
-    }, problems);
+    return node(
+      'array',
+      options,
+      {
+        items,
+        minItems: options.minItems,
+        maxItems: options.maxItems,
+        'x-kubernetes-list-type': listType,
+        'x-kubernetes-list-map-keys': keys,
+      },
+      problems,
+    );
   }
 
   /** A map from string keys to `values` (`additionalProperties`), e.g. labels. */
@@ -198,20 +229,31 @@ export class Schema {
     checkCount(problems, 'minProperties', options.minProperties);
     checkCount(problems, 'maxProperties', options.maxProperties);
     checkOrder(problems, 'minProperties', options.minProperties, 'maxProperties', options.maxProperties);
-    return node('object', options, {
-      additionalProperties: values,
-      minProperties: options.minProperties, maxProperties: options.maxProperties,
-      'x-kubernetes-map-type': options.mapType,
-    }, problems);
+    return node(
+      'object',
+      options,
+      {
+        additionalProperties: values,
+        minProperties: options.minProperties,
+        maxProperties: options.maxProperties,
+        'x-kubernetes-map-type': options.mapType,
+      },
+      problems,
+    );
   }
 
   /** An integer or a string, like a port (`8080` or `http`) or a percentage (`25%`). */
   public static intOrString(options: SchemaOptions & { readonly pattern?: string } = {}): JSONSchemaProps {
-    return node(undefined, options, {
-      'anyOf': [{ type: 'integer' }, { type: 'string' }],
-      'pattern': options.pattern,
-      'x-kubernetes-int-or-string': true,
-    }, []);
+    return node(
+      undefined,
+      options,
+      {
+        anyOf: [{ type: 'integer' }, { type: 'string' }],
+        pattern: options.pattern,
+        'x-kubernetes-int-or-string': true,
+      },
+      [],
+    );
   }
 
   /** Any JSON object, kept as is (`x-kubernetes-preserve-unknown-fields`): use sparingly, nothing is validated. */
@@ -225,7 +267,10 @@ export class Schema {
    */
   public static embeddedResource(options: ObjectSchemaOptions = {}): JSONSchemaProps {
     const preserve = options.preserveUnknownFields ?? !options.properties;
-    return { ...Schema.object({ ...options, preserveUnknownFields: preserve }), 'x-kubernetes-embedded-resource': true };
+    return {
+      ...Schema.object({ ...options, preserveUnknownFields: preserve }),
+      'x-kubernetes-embedded-resource': true,
+    };
   }
 
   private constructor() {}
@@ -237,26 +282,49 @@ function numeric(type: 'integer' | 'number', options: NumberSchemaOptions): JSON
   if (options.multipleOf !== undefined && !(options.multipleOf > 0)) {
     problems.push(`'multipleOf' must be greater than 0, got ${options.multipleOf}`);
   }
-  if (options.exclusiveMinimum && options.minimum === undefined) problems.push("'exclusiveMinimum' needs 'minimum', got none");
-  if (options.exclusiveMaximum && options.maximum === undefined) problems.push("'exclusiveMaximum' needs 'maximum', got none");
+  if (options.exclusiveMinimum && options.minimum === undefined) {
+    problems.push("'exclusiveMinimum' needs 'minimum', got none");
+  }
+  if (options.exclusiveMaximum && options.maximum === undefined) {
+    problems.push("'exclusiveMaximum' needs 'maximum', got none");
+  }
   if (type === 'integer') {
-    for (const [name, value] of [['minimum', options.minimum], ['maximum', options.maximum]] as const) {
-      if (value !== undefined && !Number.isInteger(value)) problems.push(`'${name}' of an integer must be an integer, got ${value}`);
+    for (const [name, value] of [
+      ['minimum', options.minimum],
+      ['maximum', options.maximum],
+    ] as const) {
+      if (value !== undefined && !Number.isInteger(value)) {
+        problems.push(`'${name}' of an integer must be an integer, got ${value}`);
+      }
     }
   }
   checkEnum(problems, options.enum);
-  return node(type, options, {
-    minimum: options.minimum, maximum: options.maximum,
-    exclusiveMinimum: options.exclusiveMinimum || undefined, exclusiveMaximum: options.exclusiveMaximum || undefined,
-    multipleOf: options.multipleOf, enum: options.enum, format: options.format,
-  }, problems);
+  return node(
+    type,
+    options,
+    {
+      minimum: options.minimum,
+      maximum: options.maximum,
+      exclusiveMinimum: options.exclusiveMinimum || undefined,
+      exclusiveMaximum: options.exclusiveMaximum || undefined,
+      multipleOf: options.multipleOf,
+      enum: options.enum,
+      format: options.format,
+    },
+    problems,
+  );
 }
 
 /**
  * Assembles a node: common options first, then the type's own keys; undefined keys are dropped. The builder's
  * problems ride along invisibly (`withSchemaProblems`).
  */
-function node(type: string | undefined, options: SchemaOptions, own: Record<string, unknown>, problems: readonly string[]): JSONSchemaProps {
+function node(
+  type: string | undefined,
+  options: SchemaOptions,
+  own: Record<string, unknown>,
+  problems: readonly string[],
+): JSONSchemaProps {
   const out: Record<string, unknown> = {
     type,
     description: options.description,
@@ -277,7 +345,13 @@ function checkCount(problems: string[], name: string, value: number | undefined)
   }
 }
 
-function checkOrder(problems: string[], minName: string, min: number | undefined, maxName: string, max: number | undefined): void {
+function checkOrder(
+  problems: string[],
+  minName: string,
+  min: number | undefined,
+  maxName: string,
+  max: number | undefined,
+): void {
   if (min !== undefined && max !== undefined && min > max) {
     problems.push(`'${minName}' must not exceed '${maxName}', got ${minName}=${min} > ${maxName}=${max}`);
   }
@@ -286,6 +360,6 @@ function checkOrder(problems: string[], minName: string, min: number | undefined
 function checkEnum(problems: string[], values: readonly unknown[] | undefined): void {
   if (values === undefined) return;
   if (values.length === 0) problems.push("'enum' must list at least one value, got []");
-  const seen = new Set(values.map(v => JSON.stringify(v)));
+  const seen = new Set(values.map((v) => JSON.stringify(v)));
   if (seen.size !== values.length) problems.push(`'enum' must not repeat a value, got ${JSON.stringify(values)}`);
 }

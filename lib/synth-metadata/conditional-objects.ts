@@ -19,5 +19,5 @@ export function emitWhereServed(scope: IConstruct): void {
  * @internal
  */
 export function isEmittedWhereServed(c: IConstruct): boolean {
-  return c.node.scopes.some(s => s.node.metadata.some(m => m.type === KEY));
+  return c.node.scopes.some((s) => s.node.metadata.some((m) => m.type === KEY));
 }

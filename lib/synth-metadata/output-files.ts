@@ -18,7 +18,9 @@ export class OutputFiles {
       for (const m of c.node.metadata) {
         if (m.type !== OUTPUT_FILE_KEY) continue;
         const prev = found.get(m.data.fileName);
-        if (prev) throw new Error(`output file '${m.data.fileName}' is claimed by both [${prev.path}] and [${c.node.path}]`);
+        if (prev) {
+          throw new Error(`output file '${m.data.fileName}' is claimed by both [${prev.path}] and [${c.node.path}]`);
+        }
         found.set(m.data.fileName, { ...m.data, path: c.node.path });
       }
     }
@@ -30,7 +32,9 @@ export class OutputFiles {
   /** Registers `fileName` (a plain name, no folders), rendered lazily at synth. */
   public add(fileName: string, produce: () => string): void {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fileName) || /\.ya?ml$/.test(fileName)) {
-      throw new Error(`fileName: must be a plain file name that is not YAML (kubectl would apply it), got '${fileName}'`);
+      throw new Error(
+        `fileName: must be a plain file name that is not YAML (kubectl would apply it), got '${fileName}'`,
+      );
     }
     this.scope.node.addMetadata(OUTPUT_FILE_KEY, { fileName, produce });
   }

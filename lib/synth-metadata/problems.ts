@@ -37,6 +37,6 @@ export class Problems {
   }
 
   private messages(): string[] {
-    return this.scope.node.metadata.filter(m => m.type === PROBLEM_KEY).map(m => m.data as string);
+    return this.scope.node.metadata.filter((m) => m.type === PROBLEM_KEY).map((m) => m.data as string);
   }
 }

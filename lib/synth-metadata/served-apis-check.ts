@@ -1,11 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
-import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
-import { servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
 import { isEmittedWhereServed } from './conditional-objects';
 import { targetVersions } from './target-versions';
 import { Warnings } from './warnings';
+import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
+import { servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
+import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
 
 /** An object emitted only where the cluster serves its API: from `requires` on. @internal */
 export interface ConditionalObject {
@@ -18,7 +18,11 @@ export interface ConditionalObject {
 }
 
 /** `apiVersion/kind/namespace/name`: how an emitted manifest is matched with its construct. @internal */
-export function objectKey(o: { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } }): string {
+export function objectKey(o: {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown; namespace?: unknown };
+}): string {
   return `${o.apiVersion}/${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }
 
@@ -30,14 +34,17 @@ export function objectKey(o: { apiVersion?: unknown; kind?: unknown; metadata?: 
  *
  * @internal
  */
-export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): { problems: string[]; conditional: ConditionalObject[] } {
+export function checkServedApis(
+  app: IConstruct,
+  conditionalAllowed: boolean,
+): { problems: string[]; conditional: ConditionalObject[] } {
   const versions = targetVersions(app);
   const problems: string[] = [];
   const conditional: ConditionalObject[] = [];
   if (!versions) return { problems, conditional };
   for (const c of app.node.findAll()) {
     if (!(c instanceof ApiObject)) continue;
-    const failing = versions.filter(v => !servedBy(c.apiVersion, c.kind, v));
+    const failing = versions.filter((v) => !servedBy(c.apiVersion, c.kind, v));
     if (failing.length === 0) {
       if (c.kind !== 'CustomResourceDefinition') problems.push(...builtinFieldProblems(c, versions)); // a CRD's fields: checkCrdForVersions
       continue;
@@ -45,15 +52,26 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
     const from = servedFrom(c.apiVersion, c.kind, versions);
     if (from && isEmittedWhereServed(c)) {
       if (!conditionalAllowed) {
-        problems.push(`[${c.node.path}] ${c.apiVersion} ${c.kind} needs Kubernetes ${from} or newer and is to be emitted only where served, `
-          + 'which needs layout: OutputLayout.APPLY_ORDER (its own file, applied where the cluster serves it)');
+        problems.push(
+          `[${c.node.path}] ${c.apiVersion} ${c.kind} needs Kubernetes ${from} or newer and is to be emitted only where served, ` +
+            'which needs layout: OutputLayout.APPLY_ORDER (its own file, applied where the cluster serves it)',
+        );
         continue;
       }
-      conditional.push({ apiVersion: c.apiVersion, kind: c.kind, name: c.name, namespace: c.metadata.namespace, path: c.node.path, requires: from });
+      conditional.push({
+        apiVersion: c.apiVersion,
+        kind: c.kind,
+        name: c.name,
+        namespace: c.metadata.namespace,
+        path: c.node.path,
+        requires: from,
+      });
       continue;
     }
-    problems.push(`[${c.node.path}] ${c.apiVersion} ${c.kind} fails on Kubernetes ${failing.join(', ')}: not served there (${servedRange(c.apiVersion, c.kind)}); `
-      + `target newer versions (OperatorApp kubernetesVersions${from ? `: { min: '${from}' }` : ''})${from ? ', or emit it only where served if the construct allows it' : ''}`);
+    problems.push(
+      `[${c.node.path}] ${c.apiVersion} ${c.kind} fails on Kubernetes ${failing.join(', ')}: not served there (${servedRange(c.apiVersion, c.kind)}); ` +
+        `target newer versions (OperatorApp kubernetesVersions${from ? `: { min: '${from}' }` : ''})${from ? ', or emit it only where served if the construct allows it' : ''}`,
+    );
   }
   return { problems, conditional };
 }
@@ -64,7 +82,7 @@ export function checkServedApis(app: IConstruct, conditionalAllowed: boolean): {
  */
 function builtinFieldProblems(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
   const json = c.toJson();
-  const unknown = new Map(versions.map(v => [v, fieldsUnknownTo(json, v)]));
+  const unknown = new Map(versions.map((v) => [v, fieldsUnknownTo(json, v)]));
   return [...unknownFields(c, unknown), ...gatedFields(c, json, versions, unknown)];
 }
 
@@ -76,8 +94,11 @@ function builtinFieldProblems(c: ApiObject, versions: readonly KubernetesVersion
 function unknownFields(c: ApiObject, unknown: ReadonlyMap<KubernetesVersion, readonly string[]>): string[] {
   const byField = new Map<string, KubernetesVersion[]>();
   for (const [v, fields] of unknown) for (const field of fields) byField.set(field, [...(byField.get(field) ?? []), v]);
-  return [...byField].map(([field, failing]) => `[${c.node.path}] ${c.apiVersion} ${c.kind} ${field}: fails on Kubernetes ${failing.join(', ')}: `
-    + 'a field its API does not have (kubectl apply and server-side apply refuse unknown fields; Kubernetes 1.32 has it)');
+  return [...byField].map(
+    ([field, failing]) =>
+      `[${c.node.path}] ${c.apiVersion} ${c.kind} ${field}: fails on Kubernetes ${failing.join(', ')}: ` +
+      'a field its API does not have (kubectl apply and server-side apply refuse unknown fields; Kubernetes 1.32 has it)',
+  );
 }
 
 /**
@@ -85,19 +106,30 @@ function unknownFields(c: ApiObject, unknown: ReadonlyMap<KubernetesVersion, rea
  * default there: the object is accepted and the field silently lost. Measured on 1.28, 1.32 and 1.36 (errors); a
  * version between them whose measured neighbour drops the field may drop it too (a warning: not measured).
  */
-function gatedFields(c: ApiObject, json: any, versions: readonly KubernetesVersion[], unknown: ReadonlyMap<KubernetesVersion, readonly string[]>): string[] {
+function gatedFields(
+  c: ApiObject,
+  json: any,
+  versions: readonly KubernetesVersion[],
+  unknown: ReadonlyMap<KubernetesVersion, readonly string[]>,
+): string[] {
   const problems: string[] = [];
   for (const g of gatedFieldsSet(json)) {
-    const known = versions.filter(v => !unknown.get(v)!.some(f => g.path === f || g.path.startsWith(`${f}.`) || g.path.startsWith(`${f}[`)));
-    const dropped = known.filter(v => gatedFieldVerdict(g.field, v) === 'dropped');
-    const maybe = known.filter(v => gatedFieldVerdict(g.field, v) === 'maybe-dropped');
+    const known = versions.filter(
+      (v) => !unknown.get(v)!.some((f) => g.path === f || g.path.startsWith(`${f}.`) || g.path.startsWith(`${f}[`)),
+    );
+    const dropped = known.filter((v) => gatedFieldVerdict(g.field, v) === 'dropped');
+    const maybe = known.filter((v) => gatedFieldVerdict(g.field, v) === 'maybe-dropped');
     if (dropped.length > 0) {
-      problems.push(`[${c.node.path}] ${c.apiVersion} ${c.kind} ${g.path}: dropped on Kubernetes ${dropped.join(', ')}: the apiserver accepts the object and `
-        + `silently drops the field while the ${g.gate} feature gate is off (its default there; measured)`);
+      problems.push(
+        `[${c.node.path}] ${c.apiVersion} ${c.kind} ${g.path}: dropped on Kubernetes ${dropped.join(', ')}: the apiserver accepts the object and ` +
+          `silently drops the field while the ${g.gate} feature gate is off (its default there; measured)`,
+      );
     }
     if (maybe.length > 0) {
-      Warnings.of(c).add(`${g.path}: may be dropped on Kubernetes ${maybe.join(', ')} (not measured: a neighbouring measured version drops it `
-        + `while the ${g.gate} feature gate is off by default)`);
+      Warnings.of(c).add(
+        `${g.path}: may be dropped on Kubernetes ${maybe.join(', ')} (not measured: a neighbouring measured version drops it ` +
+          `while the ${g.gate} feature gate is off by default)`,
+      );
     }
   }
   return problems;

@@ -1,7 +1,10 @@
 import { IConstruct } from 'constructs';
 import { formatIssue, Issue } from '../apimachinery/issue';
 import {
-  KubernetesVersion, parseKubernetesVersion, SUPPORTED_KUBERNETES_RANGE, versionsBetween,
+  KubernetesVersion,
+  parseKubernetesVersion,
+  SUPPORTED_KUBERNETES_RANGE,
+  versionsBetween,
 } from '../apimachinery/kubernetes-versions';
 
 /** The Kubernetes versions an app supports: every minor version from `min` to `max`. */
@@ -42,8 +45,10 @@ export function declareTargetVersions(app: IConstruct, range: KubernetesVersionR
     const text = range[field] ?? SUPPORTED_KUBERNETES_RANGE[field];
     const version = parseKubernetesVersion(text);
     if (!version) {
-      problems.push(`kubernetesVersions.${field}: ${JSON.stringify(text)} is not a supported Kubernetes version `
-        + `(${SUPPORTED_KUBERNETES_RANGE.min} to ${SUPPORTED_KUBERNETES_RANGE.max})`);
+      problems.push(
+        `kubernetesVersions.${field}: ${JSON.stringify(text)} is not a supported Kubernetes version ` +
+          `(${SUPPORTED_KUBERNETES_RANGE.min} to ${SUPPORTED_KUBERNETES_RANGE.max})`,
+      );
       return SUPPORTED_KUBERNETES_RANGE[field];
     }
     return version;
@@ -61,7 +66,10 @@ export function declareTargetVersions(app: IConstruct, range: KubernetesVersionR
  *
  * @internal
  */
-export function perVersion(versions: readonly KubernetesVersion[], messages: (v: KubernetesVersion) => string[]): string[] {
+export function perVersion(
+  versions: readonly KubernetesVersion[],
+  messages: (v: KubernetesVersion) => string[],
+): string[] {
   const seen = new Map<string, KubernetesVersion[]>();
   for (const v of versions) for (const m of messages(v)) seen.set(m, [...(seen.get(m) ?? []), v]);
   return [...seen].map(([m, on]) => (on.length === versions.length ? m : `on Kubernetes ${on.join(', ')}: ${m}`));
@@ -75,7 +83,10 @@ export function perVersion(versions: readonly KubernetesVersion[], messages: (v:
  *
  * @internal
  */
-export function perVersionIssues(versions: readonly KubernetesVersion[], issues: (v: KubernetesVersion) => readonly Issue[]): string[] {
+export function perVersionIssues(
+  versions: readonly KubernetesVersion[],
+  issues: (v: KubernetesVersion) => readonly Issue[],
+): string[] {
   // field and the error's kind (the message up to its first colon: `Too long`, `Unsupported value`, `Invalid value`)
   const keyOf = (i: Issue) => `${i.path}\u0000${i.message.split(':')[0]}`;
   const byKey = new Map<string, Map<KubernetesVersion, string[]>>();
@@ -89,8 +100,8 @@ export function perVersionIssues(versions: readonly KubernetesVersion[], issues:
   const out: string[] = [];
   for (const on of byKey.values()) {
     // two messages of one kind for one field on one version are two problems: as they are
-    if ([...on.values()].some(ms => ms.length > 1)) {
-      out.push(...perVersion(versions, v => on.get(v) ?? []));
+    if ([...on.values()].some((ms) => ms.length > 1)) {
+      out.push(...perVersion(versions, (v) => on.get(v) ?? []));
       continue;
     }
     const wordings = new Map<string, KubernetesVersion[]>();
@@ -100,7 +111,12 @@ export function perVersionIssues(versions: readonly KubernetesVersion[], issues:
     const [newest, ...older] = [...wordings].reverse();
     const got = / \(got [^()]*\)$/.exec(newest[0])?.[0];
     const path = newest[0].slice(0, newest[0].indexOf(': ') + 2);
-    const others = older.reverse().map(([m, vs]) => `on Kubernetes ${vs.join(', ')} worded: ${(got && m.endsWith(got) ? m.slice(0, -got.length) : m).slice(path.length)}`);
+    const others = older
+      .reverse()
+      .map(
+        ([m, vs]) =>
+          `on Kubernetes ${vs.join(', ')} worded: ${(got && m.endsWith(got) ? m.slice(0, -got.length) : m).slice(path.length)}`,
+      );
     out.push(`${prefix}${newest[0]}${others.length ? ` (${others.join('; ')})` : ''}`);
   }
   return out;

@@ -27,7 +27,7 @@ export class Warnings {
 
   /** Adds a warning once (repeated identical warnings are dropped). */
   public add(message: string): void {
-    const exists = this.scope.node.metadata.some(m => m.type === WARNING_KEY && m.data === message);
+    const exists = this.scope.node.metadata.some((m) => m.type === WARNING_KEY && m.data === message);
     if (!exists) this.scope.node.addMetadata(WARNING_KEY, message);
   }
 }

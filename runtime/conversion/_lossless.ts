@@ -39,7 +39,11 @@ export function lostFields(original: Record<string, unknown>, roundTripped: Reco
         walk(av, bv, [...path, key], false);
         continue;
       }
-      out.push({ path: [...path, key], ...(bv === undefined ? {} : { rt: bv }), ...(av === undefined ? {} : { value: av }) });
+      out.push({
+        path: [...path, key],
+        ...(bv === undefined ? {} : { rt: bv }),
+        ...(av === undefined ? {} : { value: av }),
+      });
     }
   };
   walk(original, roundTripped, [], true);
@@ -63,7 +67,12 @@ export function restoreLostFields(hub: Record<string, unknown>, lost: readonly L
 export function parseLostFields(text: string): LostField[] {
   const parsed: unknown = JSON.parse(text);
   const list = isObject(parsed) ? parsed.lost : undefined;
-  if (!Array.isArray(list) || !list.every(f => isObject(f) && Array.isArray(f.path) && f.path.length > 0 && f.path.every(k => typeof k === 'string'))) {
+  if (
+    !Array.isArray(list) ||
+    !list.every(
+      (f) => isObject(f) && Array.isArray(f.path) && f.path.length > 0 && f.path.every((k) => typeof k === 'string'),
+    )
+  ) {
     throw new Error('expected {"lost":[{"path":[...],"rt":...,"value":...}]}');
   }
   return list as LostField[];

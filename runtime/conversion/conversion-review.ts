@@ -15,8 +15,8 @@
  */
 import { isObject } from '../../lib/apimachinery/json';
 import { KubeObject, parseApiVersion } from '../resource';
-import { ConversionHandler, ConversionRequest, ConversionReview } from '../webhook/conversion-review';
 import { ConversionError, KindConversion } from './define-conversion';
+import { ConversionHandler, ConversionRequest, ConversionReview } from '../webhook/conversion-review';
 
 /**
  * The request's objects at its `desiredAPIVersion`, in order; throws a {@link ConversionError} naming the
@@ -26,9 +26,11 @@ export function convertObjects(conversions: readonly KindConversion[], request: 
   const group = parseApiVersion(request.desiredAPIVersion).group;
   return request.objects.map((obj, i) => {
     if (!isObject(obj)) throw new ConversionError(`request.objects[${i}]: not an object`);
-    const conversion = conversions.find(c => c.group === group && c.kind === obj.kind);
+    const conversion = conversions.find((c) => c.group === group && c.kind === obj.kind);
     if (!conversion) {
-      throw new ConversionError(`request.objects[${i}]: this webhook converts ${conversions.map(c => `${c.kind}.${c.group}`).join(', ') || 'nothing'}, not ${String(obj.kind)}.${group}`);
+      throw new ConversionError(
+        `request.objects[${i}]: this webhook converts ${conversions.map((c) => `${c.kind}.${c.group}`).join(', ') || 'nothing'}, not ${String(obj.kind)}.${group}`,
+      );
     }
     return conversion.convert(obj, request.desiredAPIVersion);
   });
@@ -36,7 +38,11 @@ export function convertObjects(conversions: readonly KindConversion[], request: 
 
 /** The handler to register on the runtime's webhook server: `manager.webhookServer.conversion(conversionHandler([...]))`. */
 export function conversionHandler(conversions: readonly KindConversion[]): ConversionHandler {
-  return (request) => ({ uid: request.uid, convertedObjects: convertObjects(conversions, request), result: { status: 'Success' } });
+  return (request) => ({
+    uid: request.uid,
+    convertedObjects: convertObjects(conversions, request),
+    result: { status: 'Success' },
+  });
 }
 
 /** Answers one whole review (the envelope included), for tests and for servers other than the runtime's. */
@@ -44,18 +50,28 @@ export function handleConversionReview(conversions: readonly KindConversion[], r
   const request = isObject(review) ? review.request : undefined;
   const uid = isObject(request) && typeof request.uid === 'string' ? request.uid : '';
   const fail = (message: string): ConversionReview => ({
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
     response: { uid, convertedObjects: [], result: { status: 'Failure', message } },
   });
   if (!isObject(review) || review.apiVersion !== 'apiextensions.k8s.io/v1' || review.kind !== 'ConversionReview') {
-    return fail(`expected an apiextensions.k8s.io/v1 ConversionReview, got apiVersion ${JSON.stringify(isObject(review) ? review.apiVersion : undefined)}, kind ${JSON.stringify(isObject(review) ? review.kind : undefined)}`);
+    return fail(
+      `expected an apiextensions.k8s.io/v1 ConversionReview, got apiVersion ${JSON.stringify(isObject(review) ? review.apiVersion : undefined)}, kind ${JSON.stringify(isObject(review) ? review.kind : undefined)}`,
+    );
   }
   if (!isObject(request) || !uid) return fail('request.uid: must be set');
-  if (typeof request.desiredAPIVersion !== 'string' || !Array.isArray(request.objects)) return fail('request.desiredAPIVersion and request.objects: must be set');
+  if (typeof request.desiredAPIVersion !== 'string' || !Array.isArray(request.objects)) {
+    return fail('request.desiredAPIVersion and request.objects: must be set');
+  }
   try {
     return {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview',
-      response: { uid, convertedObjects: convertObjects(conversions, request as unknown as ConversionRequest), result: { status: 'Success' } },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      response: {
+        uid,
+        convertedObjects: convertObjects(conversions, request as unknown as ConversionRequest),
+        result: { status: 'Success' },
+      },
     };
   } catch (e) {
     return fail((e as Error).message);

@@ -82,16 +82,30 @@ export function defineConversion<Hub extends KubeObject, Spokes extends { [versi
   props: ConversionProps<Hub, Spokes>,
 ): KindConversion {
   const problems: string[] = [];
-  if (!props.group || !props.group.includes('.')) problems.push(`group: must be an API group with a dot, got ${JSON.stringify(props.group)}`);
+  if (!props.group || !props.group.includes('.')) {
+    problems.push(`group: must be an API group with a dot, got ${JSON.stringify(props.group)}`);
+  }
   if (!props.kind) problems.push(`kind: must be set, got ${JSON.stringify(props.kind)}`);
   if (!props.hub) problems.push(`hub: must name a version, got ${JSON.stringify(props.hub)}`);
   const spokes = props.spokes as Record<string, SpokeConversion<KubeObject, KubeObject>>;
   if (props.hub in spokes) problems.push(`spokes.${props.hub}: the hub converts to nothing, remove it from spokes`);
   for (const [version, c] of Object.entries(spokes)) {
-    if (typeof c?.toHub !== 'function' || typeof c?.fromHub !== 'function') problems.push(`spokes.${version}: needs toHub and fromHub functions`);
+    if (typeof c?.toHub !== 'function' || typeof c?.fromHub !== 'function') {
+      problems.push(`spokes.${version}: needs toHub and fromHub functions`);
+    }
   }
-  if (problems.length) throw new Error(`invalid conversion of ${props.kind}.${props.group}:\n${problems.map(p => `  - ${p}`).join('\n')}`);
-  return new HubAndSpokes(props.group, props.kind, props.hub, spokes, props.annotation ?? `${props.group}/conversion-data`);
+  if (problems.length) {
+    throw new Error(
+      `invalid conversion of ${props.kind}.${props.group}:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+  return new HubAndSpokes(
+    props.group,
+    props.kind,
+    props.hub,
+    spokes,
+    props.annotation ?? `${props.group}/conversion-data`,
+  );
 }
 
 class HubAndSpokes implements KindConversion {
@@ -111,7 +125,9 @@ class HubAndSpokes implements KindConversion {
     const name = `${this.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? '(no name)'}`;
     const from = this.versionOf(obj.apiVersion, `${name}: apiVersion`);
     const to = this.versionOf(apiVersion, `${name}: desired apiVersion`);
-    if (obj.kind !== this.kind) throw new ConversionError(`${name}: kind ${JSON.stringify(obj.kind)} is not ${this.kind}`);
+    if (obj.kind !== this.kind) {
+      throw new ConversionError(`${name}: kind ${JSON.stringify(obj.kind)} is not ${this.kind}`);
+    }
     if (from === to) return obj;
     const hub = from === this.hub ? obj : this.toHub(obj, from, name);
     return to === this.hub ? hub : this.fromHub(hub, to, name);
@@ -120,7 +136,9 @@ class HubAndSpokes implements KindConversion {
   private versionOf(apiVersion: string | undefined, what: string): string {
     const { group, version } = parseApiVersion(apiVersion ?? '');
     if (group !== this.group || !this.versions.includes(version)) {
-      throw new ConversionError(`${what} ${JSON.stringify(apiVersion)} is not one of ${this.versions.map(v => `${this.group}/${v}`).join(', ')}`);
+      throw new ConversionError(
+        `${what} ${JSON.stringify(apiVersion)} is not one of ${this.versions.map((v) => `${this.group}/${v}`).join(', ')}`,
+      );
     }
     return version;
   }
@@ -133,7 +151,9 @@ class HubAndSpokes implements KindConversion {
     try {
       lost = saved === undefined ? [] : parseLostFields(saved);
     } catch (e) {
-      throw new ConversionError(`${name}: annotation ${this.annotation} is not what a conversion wrote: ${(e as Error).message}`);
+      throw new ConversionError(
+        `${name}: annotation ${this.annotation} is not what a conversion wrote: ${(e as Error).message}`,
+      );
     }
     const hub = this.call(() => this.spokes[version].toHub(structuredClone(input)), `${version} → ${this.hub}`, name);
     const out = finish(input, hub, `${this.group}/${this.hub}`);
@@ -143,14 +163,21 @@ class HubAndSpokes implements KindConversion {
 
   private fromHub(hub: KubeObject, version: string, name: string): KubeObject {
     const conversion = this.spokes[version];
-    const spoke = finish(hub, this.call(() => conversion.fromHub(structuredClone(hub)), `${this.hub} → ${version}`, name), `${this.group}/${version}`);
+    const spoke = finish(
+      hub,
+      this.call(() => conversion.fromHub(structuredClone(hub)), `${this.hub} → ${version}`, name),
+      `${this.group}/${version}`,
+    );
     // a hub object never holds the annotation; one copied there by a client is stale
     if (spoke.metadata?.annotations?.[this.annotation] !== undefined) removeAnnotation(spoke.metadata, this.annotation);
     const back = this.call(() => conversion.toHub(structuredClone(spoke)), `${version} → ${this.hub}`, name);
     const lost = lostFields(hub as Record<string, unknown>, back as Record<string, unknown>);
     if (lost.length === 0) return spoke;
     const metadata: ObjectMeta = spoke.metadata ?? {};
-    spoke.metadata = { ...metadata, annotations: { ...metadata.annotations, [this.annotation]: formatLostFields(lost) } };
+    spoke.metadata = {
+      ...metadata,
+      annotations: { ...metadata.annotations, [this.annotation]: formatLostFields(lost) },
+    };
     return spoke;
   }
 
@@ -161,7 +188,9 @@ class HubAndSpokes implements KindConversion {
     } catch (e) {
       throw new ConversionError(`${name}: conversion ${direction} failed: ${(e as Error)?.message ?? String(e)}`);
     }
-    if (!isObject(out)) throw new ConversionError(`${name}: conversion ${direction} returned ${JSON.stringify(out)}, not an object`);
+    if (!isObject(out)) {
+      throw new ConversionError(`${name}: conversion ${direction} returned ${JSON.stringify(out)}, not an object`);
+    }
     return out as KubeObject;
   }
 }

@@ -2,7 +2,18 @@
 export { ConversionError, defineConversion } from './define-conversion';
 export type { ConversionProps, KindConversion, SpokeConversion } from './define-conversion';
 export { conversionHandler, convertObjects, handleConversionReview } from './conversion-review';
-export { CRD_RESOURCE, MIGRATED_CONDITION, MIGRATION_ANNOTATION, StorageVersionMigrator, storageMigrationRunnable } from './storage-migrator';
-export type { MigrationClient, MigrationResult, StorageMigrationRunnableOptions, StorageVersionMigratorOptions } from './storage-migrator';
+export {
+  CRD_RESOURCE,
+  MIGRATED_CONDITION,
+  MIGRATION_ANNOTATION,
+  StorageVersionMigrator,
+  storageMigrationRunnable,
+} from './storage-migrator';
+export type {
+  MigrationClient,
+  MigrationResult,
+  StorageMigrationRunnableOptions,
+  StorageVersionMigratorOptions,
+} from './storage-migrator';
 export { conversionBinary, crdNameOf, setupConversion, webhookEnvironment } from './setup';
 export type { ServedConversion, SetupConversionOptions, WebhookEnvironment } from './setup';

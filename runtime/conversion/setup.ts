@@ -11,18 +11,18 @@
  * are stored at another version needs this very webhook.
  */
 import { KubeClient, RestClient } from '../client';
+import { assertContractGrants } from '../contract';
 import { loadDefaultConnection } from '../kubeconfig';
 import { Logger } from '../log';
 import type { ManagerOptions } from '../manager';
-import { assertContractGrants } from '../contract';
 import { Manager } from '../manager';
 import { parseApiVersion, ResourceRef } from '../resource';
-import { SecretCertificateSource } from '../webhook/secret-certificate-source';
-import { SelfManagedCertificates } from '../webhook/self-managed-certificates';
-import { IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS, webhookSettingsFromEnv } from '../webhook/webhook-settings';
 import { conversionHandler } from './conversion-review';
 import { KindConversion } from './define-conversion';
 import { MigrationClient, storageMigrationRunnable } from './storage-migrator';
+import { SecretCertificateSource } from '../webhook/secret-certificate-source';
+import { SelfManagedCertificates } from '../webhook/self-managed-certificates';
+import { IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS, webhookSettingsFromEnv } from '../webhook/webhook-settings';
 
 /** One converted kind: its conversions and the kind at the hub version (with its plural), as the controller reads it. */
 export interface ServedConversion {
@@ -45,8 +45,17 @@ export interface WebhookEnvironment {
 /** Reads {@link WebhookEnvironment}; throws naming every missing variable. */
 export function webhookEnvironment(env: NodeJS.ProcessEnv): WebhookEnvironment {
   const missing = ['POD_NAMESPACE', 'WEBHOOK_SERVICE', 'WEBHOOK_CERT_SECRET'].filter((k) => !env[k]);
-  if (missing.length) throw new Error(`conversion webhook: environment ${missing.join(', ')} not set (the chart's Operator sets them for contract.conversion)`);
-  return { namespace: env.POD_NAMESPACE!, serviceName: env.WEBHOOK_SERVICE!, secretName: env.WEBHOOK_CERT_SECRET!, bindAddress: env.WEBHOOK_BIND_ADDRESS || ':9443' };
+  if (missing.length) {
+    throw new Error(
+      `conversion webhook: environment ${missing.join(', ')} not set (the chart's Operator sets them for contract.conversion)`,
+    );
+  }
+  return {
+    namespace: env.POD_NAMESPACE!,
+    serviceName: env.WEBHOOK_SERVICE!,
+    secretName: env.WEBHOOK_CERT_SECRET!,
+    bindAddress: env.WEBHOOK_BIND_ADDRESS || ':9443',
+  };
 }
 
 /** Options of {@link setupConversion}. */
@@ -71,7 +80,11 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
   const server = manager.webhookServer;
   if (!server) throw new Error('setupConversion: the manager has no webhook server (ManagerOptions.webhookServer)');
   if (manager.contract) {
-    assertContractGrants('conversion', manager.contract, options.conversions.map((c) => ({ use: 'conversion' as const, resource: c.resource })));
+    assertContractGrants(
+      'conversion',
+      manager.contract,
+      options.conversions.map((c) => ({ use: 'conversion' as const, resource: c.resource })),
+    );
   }
   server.conversion(conversionHandler(options.conversions.map((c) => c.conversion)));
   const { namespace, serviceName } = options;
@@ -82,9 +95,17 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
     client: manager.client,
     namespace,
     secretName: options.secretName,
-    dnsNames: [serviceName, `${serviceName}.${namespace}`, `${serviceName}.${namespace}.svc`, `${serviceName}.${namespace}.svc.cluster.local`],
+    dnsNames: [
+      serviceName,
+      `${serviceName}.${namespace}`,
+      `${serviceName}.${namespace}.svc`,
+      `${serviceName}.${namespace}.svc.cluster.local`,
+    ],
     ipAddresses: options.ipAddresses,
-    targets: [...options.conversions.map((c) => ({ kind: 'CustomResourceDefinition' as const, name: crdNameOf(c) })), ...(admission?.certificates === 'self-managed' ? admission.inject : [])],
+    targets: [
+      ...options.conversions.map((c) => ({ kind: 'CustomResourceDefinition' as const, name: crdNameOf(c) })),
+      ...(admission?.certificates === 'self-managed' ? admission.inject : []),
+    ],
     caValidityMs: admission?.caValidityMs,
     servingValidityMs: admission?.servingValidityMs,
     checkIntervalMs: admission?.checkIntervalMs,
@@ -92,21 +113,31 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
     onSecretWritten: () => options.certificates.reload(),
     logger: manager.logger.child({ component: 'webhook-certificates' }),
   });
-  manager.addLeaderRunnable({ name: 'webhook-certificates', start: () => { void certificates.start(); }, stop: () => certificates.stop() });
+  manager.addLeaderRunnable({
+    name: 'webhook-certificates',
+    start: () => {
+      void certificates.start();
+    },
+    stop: () => certificates.stop(),
+  });
   for (const c of options.conversions) {
-    manager.addLeaderRunnable(storageMigrationRunnable({
-      client: migrationClient(manager.client),
-      crdName: crdNameOf(c),
-      resource: c.resource,
-      registry: manager.metrics.registry,
-      logger: manager.logger.child({ component: 'storage-migration' }),
-      intervalMs: options.migrationIntervalMs,
-    }));
+    manager.addLeaderRunnable(
+      storageMigrationRunnable({
+        client: migrationClient(manager.client),
+        crdName: crdNameOf(c),
+        resource: c.resource,
+        registry: manager.metrics.registry,
+        logger: manager.logger.child({ component: 'storage-migration' }),
+        intervalMs: options.migrationIntervalMs,
+      }),
+    );
   }
 }
 
 function migrationClient(client: KubeClient): MigrationClient {
-  if (!(client instanceof RestClient)) throw new Error('storage version migration needs the manager\'s RestClient (paged lists)');
+  if (!(client instanceof RestClient)) {
+    throw new Error("storage version migration needs the manager's RestClient (paged lists)");
+  }
   return client;
 }
 
@@ -131,12 +162,21 @@ export function conversionBinary(conversions: readonly ServedConversion[]): {
       }
       const admission = webhookSettingsFromEnv(process.env);
       const certificates = new SecretCertificateSource({
-        client: RestClient.fromKubeConfig(loadDefaultConnection()), namespace: env.namespace, secretName: env.secretName,
-        reloadIntervalMs: admission?.reloadIntervalMs, requireInjected: true,
+        client: RestClient.fromKubeConfig(loadDefaultConnection()),
+        namespace: env.namespace,
+        secretName: env.secretName,
+        reloadIntervalMs: admission?.reloadIntervalMs,
+        requireInjected: true,
         logger: logger.child({ component: 'webhook-certificates' }),
       });
       wiring = { env, certificates };
-      return { webhookServer: { certificates, bindAddress: env.bindAddress, shutdownDelayMs: IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS } };
+      return {
+        webhookServer: {
+          certificates,
+          bindAddress: env.bindAddress,
+          shutdownDelayMs: IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS,
+        },
+      };
     },
     setup(manager) {
       if (wiring) setupConversion(manager, { ...wiring.env, conversions, certificates: wiring.certificates });

@@ -48,7 +48,11 @@ import { KubeObject, parseApiVersion, ResourceRef } from '../resource';
 import { Condition, setCondition } from '../status';
 
 /** The CustomResourceDefinition kind, as the client addresses it. */
-export const CRD_RESOURCE: ResourceRef = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions' };
+export const CRD_RESOURCE: ResourceRef = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+};
 
 /** Annotation on the CRD holding the state of a pass in progress (JSON: storageVersion, continue, rewritten). */
 export const MIGRATION_ANNOTATION = 'cdk8s-operator.io/storage-migration';
@@ -62,7 +66,13 @@ export interface MigrationClient {
   get(ref: ResourceRef, name: string, namespace?: string): Promise<KubeObject>;
   replace(obj: KubeObject, options?: { readonly fieldManager?: string }): Promise<KubeObject>;
   replaceStatus(obj: KubeObject, options?: { readonly fieldManager?: string }): Promise<KubeObject>;
-  patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options?: PatchOptions): Promise<KubeObject>;
+  patch(
+    ref: ResourceRef,
+    name: string,
+    namespace: string | undefined,
+    patch: Patch,
+    options?: PatchOptions,
+  ): Promise<KubeObject>;
 }
 
 /** Options of {@link StorageVersionMigrator}. */
@@ -117,21 +127,30 @@ class MigrationMetrics {
 
   constructor(registry: prom.Registry) {
     const existing = <T>(name: string) => registry.getSingleMetric(name) as T | undefined;
-    this.objects = existing('storage_version_migration_objects_total') ?? new prom.Counter({
-      name: 'storage_version_migration_objects_total',
-      help: 'Custom resources handled by the storage version migration, by result (rewritten, conflict, gone, failed).',
-      labelNames: ['crd', 'result'], registers: [registry],
-    });
-    this.storedVersions = existing('storage_version_migration_stored_versions') ?? new prom.Gauge({
-      name: 'storage_version_migration_stored_versions',
-      help: "Number of versions in the CRD's status.storedVersions (1 once migrated).",
-      labelNames: ['crd'], registers: [registry],
-    });
-    this.complete = existing('storage_version_migration_complete') ?? new prom.Gauge({
-      name: 'storage_version_migration_complete',
-      help: "1 when the CRD's status.storedVersions is only its storage version, else 0.",
-      labelNames: ['crd'], registers: [registry],
-    });
+    this.objects =
+      existing('storage_version_migration_objects_total') ??
+      new prom.Counter({
+        name: 'storage_version_migration_objects_total',
+        help: 'Custom resources handled by the storage version migration, by result (rewritten, conflict, gone, failed).',
+        labelNames: ['crd', 'result'],
+        registers: [registry],
+      });
+    this.storedVersions =
+      existing('storage_version_migration_stored_versions') ??
+      new prom.Gauge({
+        name: 'storage_version_migration_stored_versions',
+        help: "Number of versions in the CRD's status.storedVersions (1 once migrated).",
+        labelNames: ['crd'],
+        registers: [registry],
+      });
+    this.complete =
+      existing('storage_version_migration_complete') ??
+      new prom.Gauge({
+        name: 'storage_version_migration_complete',
+        help: "1 when the CRD's status.storedVersions is only its storage version, else 0.",
+        labelNames: ['crd'],
+        registers: [registry],
+      });
   }
 }
 
@@ -157,8 +176,8 @@ export class StorageVersionMigrator {
   /** One pass: nothing when storedVersions is only the storage version, else rewrite every object and trim. */
   async runOnce(signal?: AbortSignal): Promise<MigrationResult> {
     const { client, crdName } = this.options;
-    let crd = await client.get(CRD_RESOURCE, crdName) as Crd;
-    const storageVersion = crd.spec.versions.find(v => v.storage)?.name;
+    let crd = (await client.get(CRD_RESOURCE, crdName)) as Crd;
+    const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
     if (!storageVersion) throw new Error(`CRD ${crdName} has no storage version`);
     const before = [...(crd.status?.storedVersions ?? [])];
     this.metrics.storedVersions.set({ crd: crdName }, before.length);
@@ -175,9 +194,18 @@ export class StorageVersionMigrator {
     let rewritten = resume?.rewritten ?? 0;
     let failed = 0;
     let firstError: string | undefined;
-    const old = before.filter(v => v !== storageVersion).join(', ');
-    this.logger.info('storage version migration started', { crd: crdName, storageVersion, storedVersions: before, resumed: !!resume });
-    crd = await this.report(crd, { status: 'False', reason: 'Migrating', message: `rewriting every object stored as ${old} as ${storageVersion}: ${rewritten} so far` });
+    const old = before.filter((v) => v !== storageVersion).join(', ');
+    this.logger.info('storage version migration started', {
+      crd: crdName,
+      storageVersion,
+      storedVersions: before,
+      resumed: !!resume,
+    });
+    crd = await this.report(crd, {
+      status: 'False',
+      reason: 'Migrating',
+      message: `rewriting every object stored as ${old} as ${storageVersion}: ${rewritten} so far`,
+    });
 
     const ref = this.options.resource;
     if (parseApiVersion(ref.apiVersion).group !== (crd.spec as { group?: string }).group) {
@@ -210,11 +238,21 @@ export class StorageVersionMigrator {
       }
       cont = page.continue;
       crd = await this.saveProgress(crd, cont ? { storageVersion, continue: cont, rewritten } : undefined);
-      if (cont) crd = await this.report(crd, { status: 'False', reason: 'Migrating', message: `rewriting every object stored as ${old} as ${storageVersion}: ${rewritten} so far` });
+      if (cont) {
+        crd = await this.report(crd, {
+          status: 'False',
+          reason: 'Migrating',
+          message: `rewriting every object stored as ${old} as ${storageVersion}: ${rewritten} so far`,
+        });
+      }
     } while (cont);
 
     if (failed > 0) {
-      await this.report(crd, { status: 'False', reason: 'Failed', message: `${failed} object(s) could not be rewritten as ${storageVersion} (first: ${firstError}); retrying later` });
+      await this.report(crd, {
+        status: 'False',
+        reason: 'Failed',
+        message: `${failed} object(s) could not be rewritten as ${storageVersion} (first: ${firstError}); retrying later`,
+      });
       this.logger.error('storage version migration incomplete', { crd: crdName, failed, firstError });
       return { ...base, resumed: !!resume, state: 'Failed', rewritten, failed };
     }
@@ -226,7 +264,9 @@ export class StorageVersionMigrator {
   }
 
   /** The no-op update of one object. */
-  private async rewrite(item: KubeObject): Promise<{ kind: 'rewritten' | 'conflict' | 'gone' } | { kind: 'failed'; error: string }> {
+  private async rewrite(
+    item: KubeObject,
+  ): Promise<{ kind: 'rewritten' | 'conflict' | 'gone' } | { kind: 'failed'; error: string }> {
     const wait = this.lastWrite + this.writeIntervalMs - Date.now();
     if (wait > 0) await sleep(wait);
     this.lastWrite = Date.now();
@@ -244,15 +284,24 @@ export class StorageVersionMigrator {
   private async trim(storageVersion: string, rewritten: number): Promise<void> {
     const { client, crdName } = this.options;
     for (let attempt = 0; ; attempt++) {
-      const crd = await client.get(CRD_RESOURCE, crdName) as Crd;
-      const now = crd.spec.versions.find(v => v.storage)?.name;
-      if (now !== storageVersion) throw new Error(`CRD ${crdName}: storage version changed from ${storageVersion} to ${now} during the migration; the next pass migrates to ${now}`);
+      const crd = (await client.get(CRD_RESOURCE, crdName)) as Crd;
+      const now = crd.spec.versions.find((v) => v.storage)?.name;
+      if (now !== storageVersion) {
+        throw new Error(
+          `CRD ${crdName}: storage version changed from ${storageVersion} to ${now} during the migration; the next pass migrates to ${now}`,
+        );
+      }
       const conditions = setCondition(crd.status?.conditions, {
-        type: MIGRATED_CONDITION, status: 'True', reason: 'Migrated',
+        type: MIGRATED_CONDITION,
+        status: 'True',
+        reason: 'Migrated',
         message: `every object is stored as ${storageVersion} (${rewritten} rewritten); status.storedVersions is [${storageVersion}]`,
       });
       try {
-        await client.replaceStatus({ ...crd, status: { ...crd.status, storedVersions: [storageVersion], conditions } }, { fieldManager: this.fieldManager });
+        await client.replaceStatus(
+          { ...crd, status: { ...crd.status, storedVersions: [storageVersion], conditions } },
+          { fieldManager: this.fieldManager },
+        );
         return;
       } catch (err) {
         if (!isConflict(err) || attempt >= 5) throw err;
@@ -260,16 +309,29 @@ export class StorageVersionMigrator {
     }
   }
 
-  private async report(crd: Crd, condition: { status: 'True' | 'False'; reason: string; message: string }): Promise<Crd> {
-    const current = crd.status?.conditions?.find(c => c.type === MIGRATED_CONDITION);
-    if (current && current.status === condition.status && current.reason === condition.reason && current.message === condition.message) return crd;
+  private async report(
+    crd: Crd,
+    condition: { status: 'True' | 'False'; reason: string; message: string },
+  ): Promise<Crd> {
+    const current = crd.status?.conditions?.find((c) => c.type === MIGRATED_CONDITION);
+    if (
+      current &&
+      current.status === condition.status &&
+      current.reason === condition.reason &&
+      current.message === condition.message
+    ) {
+      return crd;
+    }
     const conditions = setCondition(crd.status?.conditions, { type: MIGRATED_CONDITION, ...condition });
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.options.client.replaceStatus({ ...crd, status: { ...crd.status, conditions } }, { fieldManager: this.fieldManager }) as Crd;
+        return (await this.options.client.replaceStatus(
+          { ...crd, status: { ...crd.status, conditions } },
+          { fieldManager: this.fieldManager },
+        )) as Crd;
       } catch (err) {
         if (!isConflict(err) || attempt >= 5) throw err;
-        crd = await this.options.client.get(CRD_RESOURCE, this.options.crdName) as Crd;
+        crd = (await this.options.client.get(CRD_RESOURCE, this.options.crdName)) as Crd;
       }
     }
   }
@@ -278,8 +340,13 @@ export class StorageVersionMigrator {
     const current = crd.metadata?.annotations?.[MIGRATION_ANNOTATION];
     const next = progress ? JSON.stringify(progress) : undefined;
     if (current === next) return crd;
-    const patch: Patch = { type: 'merge', body: { metadata: { annotations: { [MIGRATION_ANNOTATION]: next ?? null } } } };
-    return await this.options.client.patch(CRD_RESOURCE, this.options.crdName, undefined, patch, { fieldManager: this.fieldManager }) as Crd;
+    const patch: Patch = {
+      type: 'merge',
+      body: { metadata: { annotations: { [MIGRATION_ANNOTATION]: next ?? null } } },
+    };
+    return (await this.options.client.patch(CRD_RESOURCE, this.options.crdName, undefined, patch, {
+      fieldManager: this.fieldManager,
+    })) as Crd;
   }
 }
 
@@ -302,7 +369,12 @@ export interface StorageMigrationRunnableOptions extends StorageVersionMigratorO
 }
 
 /** The migrator as a leader-only runnable: a pass at start, then every `intervalMs`, a failed one retried. */
-export function storageMigrationRunnable(options: StorageMigrationRunnableOptions): { name: string; migrator: StorageVersionMigrator; start(): void; stop(): Promise<void> } {
+export function storageMigrationRunnable(options: StorageMigrationRunnableOptions): {
+  name: string;
+  migrator: StorageVersionMigrator;
+  start(): void;
+  stop(): Promise<void>;
+} {
   const migrator = new StorageVersionMigrator(options);
   const logger = options.logger ?? silentLogger;
   let abort: AbortController | undefined;
@@ -312,7 +384,7 @@ export function storageMigrationRunnable(options: StorageMigrationRunnableOption
     migrator,
     start() {
       if (running) return;
-      const ctl = abort = new AbortController();
+      const ctl = (abort = new AbortController());
       running = (async () => {
         while (!ctl.signal.aborted) {
           let delay = options.intervalMs ?? 300_000;

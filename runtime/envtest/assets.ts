@@ -28,10 +28,14 @@ function isExecutable(path: string): boolean {
 /** Looks the binaries up in `env.KUBEBUILDER_ASSETS` (etcd there or on `env.PATH`). */
 export function findControlPlaneBinaries(env: NodeJS.ProcessEnv = process.env): BinaryLookup {
   const dir = env.KUBEBUILDER_ASSETS;
-  if (!dir) return { missing: 'KUBEBUILDER_ASSETS is not set (the folder with kube-apiserver, as setup-envtest prints it)' };
+  if (!dir) {
+    return { missing: 'KUBEBUILDER_ASSETS is not set (the folder with kube-apiserver, as setup-envtest prints it)' };
+  }
   const kubeApiServer = join(dir, 'kube-apiserver');
   if (!isExecutable(kubeApiServer)) return { missing: `kube-apiserver not found in KUBEBUILDER_ASSETS (${dir})` };
-  const etcd = [dir, ...(env.PATH ?? '').split(delimiter).filter(Boolean)].map((p) => join(p, 'etcd')).find(isExecutable);
+  const etcd = [dir, ...(env.PATH ?? '').split(delimiter).filter(Boolean)]
+    .map((p) => join(p, 'etcd'))
+    .find(isExecutable);
   if (!etcd) return { missing: `etcd not found in KUBEBUILDER_ASSETS (${dir}) or on PATH` };
   const kcm = join(dir, 'kube-controller-manager');
   return { binaries: { kubeApiServer, etcd, ...(isExecutable(kcm) ? { kubeControllerManager: kcm } : {}) } };

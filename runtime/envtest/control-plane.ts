@@ -12,11 +12,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ControlPlaneBinaries, findControlPlaneBinaries } from './assets';
-import { applyObjects, Manifest, operatorServiceAccount } from './objects';
 import { installCrds, readCrds } from './crds';
-import { CLUSTER_CONTROLLERS, ControlPlaneLayout, DEFAULT_CONTROLLERS, apiServerArgs, controllerManagerArgs, etcdArgs, files } from './flags';
+import {
+  CLUSTER_CONTROLLERS,
+  ControlPlaneLayout,
+  DEFAULT_CONTROLLERS,
+  apiServerArgs,
+  controllerManagerArgs,
+  etcdArgs,
+  files,
+} from './flags';
 import { HttpReply, HttpTarget, RequestOptions, request } from './http';
 import { ClusterAccess, kubeConfigFor, writeKubeconfig } from './kubeconfig';
+import { applyObjects, Manifest, operatorServiceAccount } from './objects';
 import { ManagedProcess, freePort, supportsFlag } from './process';
 import { InstalledWebhooks, WebhookInstallOptions, installWebhooks } from './webhooks';
 
@@ -65,10 +73,14 @@ function controllersOf(opts: ControlPlaneOptions): readonly string[] {
 export class ControlPlane {
   /** Starts etcd, kube-apiserver and (optionally) kube-controller-manager; throws when a binary is missing. */
   static async start(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
-    const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
+    const lookup = findControlPlaneBinaries(
+      opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env,
+    );
     if ('missing' in lookup) throw new Error(`envtest: ${lookup.missing}`);
     const wantsKcm = controllersOf(opts).length > 0;
-    if (wantsKcm && !lookup.binaries.kubeControllerManager) throw new Error(`envtest: kube-controller-manager not found beside ${lookup.binaries.kubeApiServer}`);
+    if (wantsKcm && !lookup.binaries.kubeControllerManager) {
+      throw new Error(`envtest: kube-controller-manager not found beside ${lookup.binaries.kubeApiServer}`);
+    }
     const base = opts.baseDir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
     // a port the OS gave as free may be taken by another process before etcd or the apiserver binds it: start again
     // on new ports (as controller-runtime's envtest does), a few times
@@ -101,7 +113,11 @@ export class ControlPlane {
   private caPem?: string;
   private namespaceCounter = 0;
 
-  private constructor(private readonly binaries: ControlPlaneBinaries, private readonly layout: ControlPlaneLayout, private readonly opts: ControlPlaneOptions) {
+  private constructor(
+    private readonly binaries: ControlPlaneBinaries,
+    private readonly layout: ControlPlaneLayout,
+    private readonly opts: ControlPlaneOptions,
+  ) {
     this.url = `https://127.0.0.1:${layout.apiServerPort}`;
     this.admin = { user: ADMIN_USER, token: randomBytes(24).toString('hex') };
     this.timeoutMs = opts.startTimeoutMs ?? 60_000;
@@ -132,8 +148,14 @@ export class ControlPlane {
     const l = this.layout;
     mkdirSync(files.certDir(l), { recursive: true });
     // token,user,uid,"groups"
-    writeFileSync(files.tokens(l), `${this.admin.token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, { mode: 0o600 });
-    this.etcd = new ManagedProcess('etcd', this.binaries.etcd, etcdArgs(l, supportsFlag(this.binaries.etcd, 'unsafe-no-fsync')));
+    writeFileSync(files.tokens(l), `${this.admin.token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, {
+      mode: 0o600,
+    });
+    this.etcd = new ManagedProcess(
+      'etcd',
+      this.binaries.etcd,
+      etcdArgs(l, supportsFlag(this.binaries.etcd, 'unsafe-no-fsync')),
+    );
     // the ServiceAccount signing key is made while etcd starts
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(files.serviceAccountKey(l), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
@@ -151,21 +173,34 @@ export class ControlPlane {
     const l = this.layout;
     const controllers = this.controllers;
     writeKubeconfig(files.controllerManagerKubeconfig(l), this.access(this.admin));
-    const kcm = new ManagedProcess('kube-controller-manager', this.binaries.kubeControllerManager!,
-      controllerManagerArgs(l, controllers, this.opts.controllerManagerFlags));
+    const kcm = new ManagedProcess(
+      'kube-controller-manager',
+      this.binaries.kubeControllerManager!,
+      controllerManagerArgs(l, controllers, this.opts.controllerManagerFlags),
+    );
     this.controllerManager = kcm;
     const alive = () => {
       if (!kcm.running) throw new Error(`envtest: kube-controller-manager exited:\n${kcm.log}`);
     };
     // no health endpoint (--secure-port=0): ready once each controller that changes what a test sees has done its part
-    await this.waitFor('kube-controller-manager to create serviceaccount default/default', async () => {
-      alive();
-      return (await this.request('GET', '/api/v1/namespaces/default/serviceaccounts/default')).code === 200;
-    }, this.timeoutMs, controllers.includes('serviceaccount-controller'));
-    await this.waitFor('kube-controller-manager to aggregate the ClusterRoles (admin, edit, view …)', async () => {
-      alive();
-      return this.clusterRolesAggregated();
-    }, this.timeoutMs, controllers.includes('clusterrole-aggregation-controller'));
+    await this.waitFor(
+      'kube-controller-manager to create serviceaccount default/default',
+      async () => {
+        alive();
+        return (await this.request('GET', '/api/v1/namespaces/default/serviceaccounts/default')).code === 200;
+      },
+      this.timeoutMs,
+      controllers.includes('serviceaccount-controller'),
+    );
+    await this.waitFor(
+      'kube-controller-manager to aggregate the ClusterRoles (admin, edit, view …)',
+      async () => {
+        alive();
+        return this.clusterRolesAggregated();
+      },
+      this.timeoutMs,
+      controllers.includes('clusterrole-aggregation-controller'),
+    );
     // the garbage collector is not waited for: it discovers the API now and lists every object, so whatever is
     // deleted before its caches sync is collected once they have
   }
@@ -174,13 +209,24 @@ export class ControlPlane {
   private async clusterRolesAggregated(): Promise<boolean> {
     const list = await this.request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles');
     if (list.code !== 200) return false;
-    const roles: Array<{ metadata: { labels?: Record<string, string> }; rules?: object[]; aggregationRule?: { clusterRoleSelectors?: Array<{ matchLabels?: Record<string, string> }> } }> = list.body.items;
-    return roles.filter((r) => r.aggregationRule).every((aggregate) => {
-      const held = new Set((aggregate.rules ?? []).map((rule) => JSON.stringify(rule)));
-      const selected = roles.filter((r) => r !== aggregate && (aggregate.aggregationRule!.clusterRoleSelectors ?? []).some((sel) =>
-        Object.entries(sel.matchLabels ?? {}).every(([k, v]) => r.metadata.labels?.[k] === v)));
-      return selected.every((r) => (r.rules ?? []).every((rule) => held.has(JSON.stringify(rule))));
-    });
+    const roles: Array<{
+      metadata: { labels?: Record<string, string> };
+      rules?: object[];
+      aggregationRule?: { clusterRoleSelectors?: Array<{ matchLabels?: Record<string, string> }> };
+    }> = list.body.items;
+    return roles
+      .filter((r) => r.aggregationRule)
+      .every((aggregate) => {
+        const held = new Set((aggregate.rules ?? []).map((rule) => JSON.stringify(rule)));
+        const selected = roles.filter(
+          (r) =>
+            r !== aggregate &&
+            (aggregate.aggregationRule!.clusterRoleSelectors ?? []).some((sel) =>
+              Object.entries(sel.matchLabels ?? {}).every(([k, v]) => r.metadata.labels?.[k] === v),
+            ),
+        );
+        return selected.every((r) => (r.rules ?? []).every((rule) => held.has(JSON.stringify(rule))));
+      });
   }
 
   /**
@@ -190,7 +236,9 @@ export class ControlPlane {
    * the apiserver's discovery serves them.
    */
   async restartControllerManager(): Promise<void> {
-    if (!this.controllerManager) throw new Error('envtest: kube-controller-manager does not run (controllerManager: false)');
+    if (!this.controllerManager) {
+      throw new Error('envtest: kube-controller-manager does not run (controllerManager: false)');
+    }
     await this.controllerManager.stop(2000);
     await this.startControllerManager();
   }
@@ -199,12 +247,21 @@ export class ControlPlane {
   private async rediscover(crds: readonly object[]): Promise<void> {
     if (!this.controllerManager || !this.controllers.includes('garbage-collector-controller')) return;
     // the garbage collector reads discovery when it starts: wait until discovery serves every new resource
-    for (const crd of crds as Array<{ spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served?: boolean }> } }>) {
+    for (const crd of crds as Array<{
+      spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served?: boolean }> };
+    }>) {
       for (const v of crd.spec.versions.filter((x) => x.served !== false)) {
-        await this.waitFor(`discovery to serve ${crd.spec.names.plural}.${crd.spec.group}/${v.name}`, async () => {
-          const r = await this.request('GET', `/apis/${crd.spec.group}/${v.name}`);
-          return r.code === 200 && (r.body.resources ?? []).some((res: { name: string }) => res.name === crd.spec.names.plural);
-        }, this.timeoutMs);
+        await this.waitFor(
+          `discovery to serve ${crd.spec.names.plural}.${crd.spec.group}/${v.name}`,
+          async () => {
+            const r = await this.request('GET', `/apis/${crd.spec.group}/${v.name}`);
+            return (
+              r.code === 200 &&
+              (r.body.resources ?? []).some((res: { name: string }) => res.name === crd.spec.names.plural)
+            );
+          },
+          this.timeoutMs,
+        );
       }
     }
     await this.restartControllerManager();
@@ -212,18 +269,36 @@ export class ControlPlane {
 
   private async startApiServer(): Promise<void> {
     const l = this.layout;
-    this.apiServer = new ManagedProcess('kube-apiserver', this.binaries.kubeApiServer, apiServerArgs(l, this.opts.apiServerFlags));
-    await this.waitFor('kube-apiserver to write its serving certificate', () => {
-      if (!this.apiServer!.running) throw new Error(`envtest: kube-apiserver exited before becoming ready:\n${this.apiServer!.log}`);
-      // written without a rename: wait for the whole file (serving certificate, then its CA)
-      return existsSync(files.servingCert(l)) && (readFileSync(files.servingCert(l), 'utf8').match(/-----END CERTIFICATE-----/g) ?? []).length >= 2;
-    }, this.timeoutMs);
+    this.apiServer = new ManagedProcess(
+      'kube-apiserver',
+      this.binaries.kubeApiServer,
+      apiServerArgs(l, this.opts.apiServerFlags),
+    );
+    await this.waitFor(
+      'kube-apiserver to write its serving certificate',
+      () => {
+        if (!this.apiServer!.running) {
+          throw new Error(`envtest: kube-apiserver exited before becoming ready:\n${this.apiServer!.log}`);
+        }
+        // written without a rename: wait for the whole file (serving certificate, then its CA)
+        return (
+          existsSync(files.servingCert(l)) &&
+          (readFileSync(files.servingCert(l), 'utf8').match(/-----END CERTIFICATE-----/g) ?? []).length >= 2
+        );
+      },
+      this.timeoutMs,
+    );
     // apiserver.crt holds the serving certificate followed by the CA that signed it
     this.caPem = readFileSync(files.servingCert(l), 'utf8');
     await this.apiServer.waitHealthy(this.target(this.admin), '/readyz', this.timeoutMs);
   }
 
-  private async waitFor(what: string, ready: () => boolean | Promise<boolean>, timeoutMs: number, required = true): Promise<void> {
+  private async waitFor(
+    what: string,
+    ready: () => boolean | Promise<boolean>,
+    timeoutMs: number,
+    required = true,
+  ): Promise<void> {
     if (!required) return;
     const deadline = Date.now() + timeoutMs;
     while (!(await ready())) {
@@ -248,7 +323,12 @@ export class ControlPlane {
   }
 
   /** A raw JSON request as an identity (the admin's by default). */
-  request(method: string, path: string, body?: unknown, opts: RequestOptions & { identity?: Identity } = {}): Promise<HttpReply> {
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: RequestOptions & { identity?: Identity } = {},
+  ): Promise<HttpReply> {
     return request(this.target(opts.identity ?? this.admin), method, path, body, opts);
   }
 
@@ -300,11 +380,25 @@ export class ControlPlane {
    * kube-controller-manager nothing else creates it).
    */
   async createNamespace(name: string, labels: Record<string, string> = {}): Promise<string> {
-    const ns = name.endsWith('-') ? `${name}${process.pid.toString(36)}${(++this.namespaceCounter).toString(36)}` : name;
-    const created = await this.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } });
-    if (created.code !== 201) throw new Error(`envtest: creating namespace ${ns} failed (${created.code}): ${created.body?.message}`);
-    const sa = await this.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
-    if (sa.code !== 201 && sa.code !== 409) throw new Error(`envtest: creating serviceaccount ${ns}/default failed (${sa.code}): ${sa.body?.message}`);
+    const ns = name.endsWith('-')
+      ? `${name}${process.pid.toString(36)}${(++this.namespaceCounter).toString(36)}`
+      : name;
+    const created = await this.request('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns, labels },
+    });
+    if (created.code !== 201) {
+      throw new Error(`envtest: creating namespace ${ns} failed (${created.code}): ${created.body?.message}`);
+    }
+    const sa = await this.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'default' },
+    });
+    if (sa.code !== 201 && sa.code !== 409) {
+      throw new Error(`envtest: creating serviceaccount ${ns}/default failed (${sa.code}): ${sa.body?.message}`);
+    }
     return ns;
   }
 
@@ -315,9 +409,19 @@ export class ControlPlane {
   async serviceAccount(namespace: string, name: string, expirationSeconds = 24 * 3600): Promise<Identity> {
     const base = `/api/v1/namespaces/${namespace}/serviceaccounts`;
     const sa = await this.request('POST', base, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
-    if (sa.code !== 201 && sa.code !== 409) throw new Error(`envtest: creating serviceaccount ${namespace}/${name} failed (${sa.code}): ${sa.body?.message}`);
-    const tr = await this.request('POST', `${base}/${name}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds } });
-    if (tr.code !== 201) throw new Error(`envtest: token for serviceaccount ${namespace}/${name} failed (${tr.code}): ${tr.body?.message}`);
+    if (sa.code !== 201 && sa.code !== 409) {
+      throw new Error(`envtest: creating serviceaccount ${namespace}/${name} failed (${sa.code}): ${sa.body?.message}`);
+    }
+    const tr = await this.request('POST', `${base}/${name}/token`, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds },
+    });
+    if (tr.code !== 201) {
+      throw new Error(
+        `envtest: token for serviceaccount ${namespace}/${name} failed (${tr.code}): ${tr.body?.message}`,
+      );
+    }
     return { user: `system:serviceaccount:${namespace}:${name}`, token: tr.body.status.token, namespace };
   }
 
@@ -340,15 +444,21 @@ export class ControlPlane {
     const etcd = { url: `http://127.0.0.1:${this.layout.etcdPort}` };
     const range = await request(etcd, 'POST', '/v3/kv/range', { key: Buffer.from('/').toString('base64') });
     const revision = Number(range.body?.header?.revision);
-    if (!revision) throw new Error(`envtest: could not read etcd's revision (${range.code}): ${JSON.stringify(range.body)}`);
+    if (!revision) {
+      throw new Error(`envtest: could not read etcd's revision (${range.code}): ${JSON.stringify(range.body)}`);
+    }
     const compacted = await request(etcd, 'POST', '/v3/kv/compaction', { revision, physical: true });
-    if (compacted.code !== 200) throw new Error(`envtest: etcd compaction failed (${compacted.code}): ${JSON.stringify(compacted.body)}`);
+    if (compacted.code !== 200) {
+      throw new Error(`envtest: etcd compaction failed (${compacted.code}): ${JSON.stringify(compacted.body)}`);
+    }
     return revision;
   }
 
   /** Output of a component (for diagnosing a failed test). */
   logs(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager'): string {
-    const p = { 'etcd': this.etcd, 'kube-apiserver': this.apiServer, 'kube-controller-manager': this.controllerManager }[component];
+    const p = { etcd: this.etcd, 'kube-apiserver': this.apiServer, 'kube-controller-manager': this.controllerManager }[
+      component
+    ];
     return p?.log ?? '';
   }
 

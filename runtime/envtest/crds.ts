@@ -14,7 +14,10 @@ export function readCrds(paths: readonly string[]): object[] {
   const out: object[] = [];
   for (const p of paths) {
     const list = statSync(p).isDirectory()
-      ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(p, f))
+      ? readdirSync(p)
+          .filter((f) => /\.(ya?ml|json)$/.test(f))
+          .sort()
+          .map((f) => join(p, f))
       : [p];
     for (const file of list) {
       for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
@@ -34,8 +37,14 @@ export function readCrds(paths: readonly string[]): object[] {
 export async function installCrds(target: HttpTarget, crds: readonly object[], timeoutMs = 30_000): Promise<void> {
   for (const crd of crds as Array<{ metadata?: { name?: string } }>) {
     const name = crd.metadata?.name;
-    const r = await request(target, 'PATCH', `${CRDS}/${name}?fieldManager=envtest&force=true`, crd, { contentType: 'application/apply-patch+yaml' });
-    if (r.code >= 300) throw new Error(`envtest: installing CRD ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
+    const r = await request(target, 'PATCH', `${CRDS}/${name}?fieldManager=envtest&force=true`, crd, {
+      contentType: 'application/apply-patch+yaml',
+    });
+    if (r.code >= 300) {
+      throw new Error(
+        `envtest: installing CRD ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`,
+      );
+    }
   }
   await waitEstablished(target, crds, timeoutMs);
 }
@@ -48,7 +57,11 @@ export async function waitEstablished(target: HttpTarget, crds: readonly object[
       const got = await request(target, 'GET', `${CRDS}/${crd.metadata.name}`);
       const conditions: Array<{ type: string; status: string }> = got.body?.status?.conditions ?? [];
       if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      if (Date.now() > deadline) throw new Error(`envtest: CRD ${crd.metadata.name} not Established after ${timeoutMs} ms: ${JSON.stringify(conditions)}`);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `envtest: CRD ${crd.metadata.name} not Established after ${timeoutMs} ms: ${JSON.stringify(conditions)}`,
+        );
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -74,20 +74,35 @@ export function apiServerArgs(l: ControlPlaneLayout, extra: readonly string[] = 
  *   refuses every pod of a namespace with a quota: "status unknown for quota").
  */
 export const CLUSTER_CONTROLLERS: readonly string[] = [
-  'clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller', 'resourcequota-controller',
+  'clusterrole-aggregation-controller',
+  'garbage-collector-controller',
+  'namespace-controller',
+  'resourcequota-controller',
 ];
 
 /** `controllerManager: true`: {@link CLUSTER_CONTROLLERS}, the workload controllers and the ServiceAccount ones. */
 export const DEFAULT_CONTROLLERS: readonly string[] = [
   ...CLUSTER_CONTROLLERS,
-  'deployment-controller', 'replicaset-controller', 'statefulset-controller', 'job-controller', 'cronjob-controller',
-  'disruption-controller', 'ttl-after-finished-controller',
-  'serviceaccount-controller', 'serviceaccount-token-controller', 'root-ca-certificate-publisher-controller',
+  'deployment-controller',
+  'replicaset-controller',
+  'statefulset-controller',
+  'job-controller',
+  'cronjob-controller',
+  'disruption-controller',
+  'ttl-after-finished-controller',
+  'serviceaccount-controller',
+  'serviceaccount-token-controller',
+  'root-ca-certificate-publisher-controller',
   // the StorageObjectInUseProtection admission plugin puts finalizers on PVCs and PVs that only these remove
-  'persistentvolumeclaim-protection-controller', 'persistentvolume-protection-controller',
+  'persistentvolumeclaim-protection-controller',
+  'persistentvolume-protection-controller',
 ];
 
-export function controllerManagerArgs(l: ControlPlaneLayout, controllers: readonly string[], extra: readonly string[] = []): string[] {
+export function controllerManagerArgs(
+  l: ControlPlaneLayout,
+  controllers: readonly string[],
+  extra: readonly string[] = [],
+): string[] {
   return [
     `--kubeconfig=${files.controllerManagerKubeconfig(l)}`,
     `--controllers=${controllers.join(',')}`,

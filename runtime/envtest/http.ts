@@ -26,12 +26,20 @@ export interface RequestOptions {
 }
 
 /** One request; the body is sent as JSON unless it is a string. */
-export function request(target: HttpTarget, method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<HttpReply> {
+export function request(
+  target: HttpTarget,
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
     const u = new URL(path, target.url);
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const headers: Record<string, string | number | string[]> = { Accept: 'application/json' };
-    for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name] = typeof value === 'string' ? value : [...value];
+    for (const [name, value] of Object.entries(opts.headers ?? {})) {
+      headers[name] = typeof value === 'string' ? value : [...value];
+    }
     if (target.token) headers.Authorization = `Bearer ${target.token}`;
     if (payload !== undefined) {
       headers['Content-Type'] = opts.contentType ?? 'application/json';

@@ -16,11 +16,16 @@ export interface ClusterAccess {
 
 export function kubeconfigDocument(a: ClusterAccess): object {
   return {
-    'apiVersion': 'v1',
-    'kind': 'Config',
-    'clusters': [{ name: 'envtest', cluster: { 'server': a.server, 'certificate-authority-data': Buffer.from(a.ca).toString('base64') } }],
-    'users': [{ name: a.user, user: { token: a.token } }],
-    'contexts': [{ name: 'envtest', context: { cluster: 'envtest', user: a.user, namespace: a.namespace ?? 'default' } }],
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      {
+        name: 'envtest',
+        cluster: { server: a.server, 'certificate-authority-data': Buffer.from(a.ca).toString('base64') },
+      },
+    ],
+    users: [{ name: a.user, user: { token: a.token } }],
+    contexts: [{ name: 'envtest', context: { cluster: 'envtest', user: a.user, namespace: a.namespace ?? 'default' } }],
     'current-context': 'envtest',
   };
 }

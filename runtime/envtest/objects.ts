@@ -25,7 +25,12 @@ export interface Manifest {
 export function readManifests(paths: readonly string[]): Manifest[] {
   const out: Manifest[] = [];
   for (const p of paths) {
-    const files = statSync(p).isDirectory() ? readdirSync(p).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(p, f)) : [p];
+    const files = statSync(p).isDirectory()
+      ? readdirSync(p)
+          .filter((f) => /\.ya?ml$/.test(f))
+          .sort()
+          .map((f) => join(p, f))
+      : [p];
     for (const file of files) {
       for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
         if (doc.errors.length) throw new Error(`envtest: ${file}: ${doc.errors[0].message}`);
@@ -37,16 +42,25 @@ export function readManifests(paths: readonly string[]): Manifest[] {
   return out;
 }
 
-interface Placed { readonly object: Manifest; readonly stage: number; readonly path: string }
+interface Placed {
+  readonly object: Manifest;
+  readonly stage: number;
+  readonly path: string;
+}
 
 /** Plural and scope of a kind the apiserver serves, from its discovery (one request per group version). */
-async function discoverKinds(target: HttpTarget, apiVersions: readonly string[]): Promise<Map<string, { plural: string; namespaced: boolean }>> {
+async function discoverKinds(
+  target: HttpTarget,
+  apiVersions: readonly string[],
+): Promise<Map<string, { plural: string; namespaced: boolean }>> {
   const found = new Map<string, { plural: string; namespaced: boolean }>();
   for (const apiVersion of new Set(apiVersions)) {
     const r = await request(target, 'GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
     if (r.code !== 200) continue;
     for (const res of r.body.resources as Array<{ name: string; kind: string; namespaced: boolean }>) {
-      if (!res.name.includes('/')) found.set(`${apiVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
+      if (!res.name.includes('/')) {
+        found.set(`${apiVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
+      }
     }
   }
   return found;
@@ -57,19 +71,47 @@ async function discoverKinds(target: HttpTarget, apiVersions: readonly string[])
  * served by the apiserver) is reported at once, before any write. `afterCrds` runs once the objects' CRDs are
  * Established, before their custom resources are applied.
  */
-export async function applyObjects(target: HttpTarget, objects: readonly Manifest[], timeoutMs = 30_000, afterCrds?: (crds: readonly object[]) => Promise<void>): Promise<void> {
-  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition') as Array<Manifest & { spec: { group: string; names: { kind: string; plural: string }; scope: string } }>;
-  const custom = new Map(crds.map((c) => [`${c.spec.group}/${c.spec.names.kind}`, { plural: c.spec.names.plural, namespaced: c.spec.scope === 'Namespaced' }]));
+export async function applyObjects(
+  target: HttpTarget,
+  objects: readonly Manifest[],
+  timeoutMs = 30_000,
+  afterCrds?: (crds: readonly object[]) => Promise<void>,
+): Promise<void> {
+  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition') as Array<
+    Manifest & { spec: { group: string; names: { kind: string; plural: string }; scope: string } }
+  >;
+  const custom = new Map(
+    crds.map((c) => [
+      `${c.spec.group}/${c.spec.names.kind}`,
+      { plural: c.spec.names.plural, namespaced: c.spec.scope === 'Namespaced' },
+    ]),
+  );
   const problems: string[] = [];
   const placed: Placed[] = [];
-  const unlisted = objects.filter((o) => o.kind !== 'CustomResourceDefinition' && !custom.has(`${parseApiVersion(o.apiVersion).group}/${o.kind}`) && !builtinKindInfo(o.apiVersion, o.kind));
-  const served = unlisted.length ? await discoverKinds(target, unlisted.map((o) => o.apiVersion)) : new Map();
+  const unlisted = objects.filter(
+    (o) =>
+      o.kind !== 'CustomResourceDefinition' &&
+      !custom.has(`${parseApiVersion(o.apiVersion).group}/${o.kind}`) &&
+      !builtinKindInfo(o.apiVersion, o.kind),
+  );
+  const served = unlisted.length
+    ? await discoverKinds(
+        target,
+        unlisted.map((o) => o.apiVersion),
+      )
+    : new Map();
   for (const object of objects) {
     if (object.kind === 'CustomResourceDefinition') continue;
     const { group, version } = parseApiVersion(object.apiVersion);
     const cr = custom.get(`${group}/${object.kind}`);
-    const info = cr ?? builtinKindInfo(object.apiVersion, object.kind) ?? served.get(`${object.apiVersion}/${object.kind}`);
-    if (!info) { problems.push(`${object.apiVersion} ${object.kind} ${object.metadata?.name}: unknown kind (neither built in, nor a CRD among the objects, nor served by the apiserver)`); continue; }
+    const info =
+      cr ?? builtinKindInfo(object.apiVersion, object.kind) ?? served.get(`${object.apiVersion}/${object.kind}`);
+    if (!info) {
+      problems.push(
+        `${object.apiVersion} ${object.kind} ${object.metadata?.name}: unknown kind (neither built in, nor a CRD among the objects, nor served by the apiserver)`,
+      );
+      continue;
+    }
     const prefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const ns = info.namespaced ? `/namespaces/${object.metadata.namespace ?? 'default'}` : '';
     const stage = object.kind === 'Namespace' && !group ? 0 : cr ? 4 : info.namespaced ? 3 : 2;
@@ -78,8 +120,14 @@ export async function applyObjects(target: HttpTarget, objects: readonly Manifes
   if (problems.length) throw new Error(`envtest: cannot apply:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   const applyStage = async (stage: number) => {
     for (const p of placed.filter((x) => x.stage === stage)) {
-      const r = await request(target, 'PATCH', `${p.path}?fieldManager=envtest&force=true`, p.object, { contentType: 'application/apply-patch+yaml' });
-      if (r.code >= 300) throw new Error(`envtest: applying ${p.object.kind} ${p.object.metadata.namespace ? `${p.object.metadata.namespace}/` : ''}${p.object.metadata.name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
+      const r = await request(target, 'PATCH', `${p.path}?fieldManager=envtest&force=true`, p.object, {
+        contentType: 'application/apply-patch+yaml',
+      });
+      if (r.code >= 300) {
+        throw new Error(
+          `envtest: applying ${p.object.kind} ${p.object.metadata.namespace ? `${p.object.metadata.namespace}/` : ''}${p.object.metadata.name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`,
+        );
+      }
     }
   };
   await applyStage(0);
@@ -96,9 +144,15 @@ export async function applyObjects(target: HttpTarget, objects: readonly Manifes
  */
 export function operatorServiceAccount(objects: readonly Manifest[]): { namespace: string; name: string } {
   const deployments = objects.filter((o) => o.kind === 'Deployment') as any[];
-  const operators = deployments.filter((d) => (d.spec?.template?.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager'));
+  const operators = deployments.filter((d) =>
+    (d.spec?.template?.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager'),
+  );
   const candidates = operators.length ? operators : deployments;
-  if (candidates.length !== 1) throw new Error(`envtest: expected one operator Deployment (a container named 'manager') among the objects, found ${candidates.length}`);
+  if (candidates.length !== 1) {
+    throw new Error(
+      `envtest: expected one operator Deployment (a container named 'manager') among the objects, found ${candidates.length}`,
+    );
+  }
   const d = candidates[0];
   return { namespace: d.metadata.namespace ?? 'default', name: d.spec.template.spec.serviceAccountName ?? 'default' };
 }

@@ -17,7 +17,11 @@ export class ManagedProcess {
   private output = '';
   private readonly exited: Promise<void>;
 
-  constructor(readonly name: string, bin: string, args: readonly string[]) {
+  constructor(
+    readonly name: string,
+    bin: string,
+    args: readonly string[],
+  ) {
     this.child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (b: Buffer) => {
       this.output = (this.output + b.toString()).slice(-LOG_TAIL_CHARS);
@@ -25,10 +29,12 @@ export class ManagedProcess {
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
     running.add(this.child);
-    this.exited = new Promise((resolve) => this.child.once('exit', () => {
-      running.delete(this.child);
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', () => {
+        running.delete(this.child);
+        resolve();
+      }),
+    );
     // a failed spawn (ENOENT) also emits 'exit'; keep the error for the report
     this.child.once('error', (e) => keep(Buffer.from(String(e))));
   }
@@ -46,8 +52,15 @@ export class ManagedProcess {
   async waitHealthy(target: HttpTarget, path: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!this.running) throw new Error(`envtest: ${this.name} exited (${this.child.exitCode ?? this.child.signalCode}) before becoming ready:\n${this.log}`);
-      const code = await request(target, 'GET', path, undefined, { timeoutMs: 2000 }).then((r) => r.code, () => 0);
+      if (!this.running) {
+        throw new Error(
+          `envtest: ${this.name} exited (${this.child.exitCode ?? this.child.signalCode}) before becoming ready:\n${this.log}`,
+        );
+      }
+      const code = await request(target, 'GET', path, undefined, { timeoutMs: 2000 }).then(
+        (r) => r.code,
+        () => 0,
+      );
       if (code === 200) return;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -24,10 +24,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { createCertificateAuthority, createServingCertificate } from '../webhook/certificates';
 import { waitEstablished } from './crds';
 import { HttpTarget, request } from './http';
 import { freePort } from './process';
+import { createCertificateAuthority, createServingCertificate } from '../webhook/certificates';
 
 /** What to install: configurations given or read from YAML files/folders (e.g. `dist/`). */
 export interface WebhookInstallOptions {
@@ -57,18 +57,38 @@ const WEBHOOK_KINDS: Record<string, string> = {
   MutatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
 };
 
-interface ClientConfig { url?: string; service?: { path?: string; port?: number }; caBundle?: string }
-interface Manifest { kind?: string; metadata?: { name?: string }; webhooks?: { clientConfig?: ClientConfig }[]; spec?: any }
+interface ClientConfig {
+  url?: string;
+  service?: { path?: string; port?: number };
+  caBundle?: string;
+}
+interface Manifest {
+  kind?: string;
+  metadata?: { name?: string };
+  webhooks?: { clientConfig?: ClientConfig }[];
+  spec?: any;
+}
 
 function readManifests(paths: readonly string[]): Manifest[] {
   const out: Manifest[] = [];
   for (const p of paths) {
-    const list = statSync(p).isDirectory() ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(p, f)) : [p];
+    const list = statSync(p).isDirectory()
+      ? readdirSync(p)
+          .filter((f) => /\.(ya?ml|json)$/.test(f))
+          .sort()
+          .map((f) => join(p, f))
+      : [p];
     for (const file of list) {
       for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
         if (doc.errors.length) throw new Error(`envtest: ${file}: ${doc.errors[0].message}`);
         const obj = doc.toJS() as Manifest | null;
-        if (obj && (obj.kind! in WEBHOOK_KINDS || (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.strategy === 'Webhook'))) out.push(obj);
+        if (
+          obj &&
+          (obj.kind! in WEBHOOK_KINDS ||
+            (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.strategy === 'Webhook'))
+        ) {
+          out.push(obj);
+        }
       }
     }
   }
@@ -84,32 +104,66 @@ function pointAt(config: ClientConfig | undefined, port: number, caBundle: strin
 }
 
 /** Installs webhook configurations pointing at a local server. @internal (use `ControlPlane.installWebhooks`) */
-export async function installWebhooks(target: HttpTarget, options: WebhookInstallOptions, timeoutMs: number): Promise<InstalledWebhooks> {
-  const port = options.port ?? await freePort();
+export async function installWebhooks(
+  target: HttpTarget,
+  options: WebhookInstallOptions,
+  timeoutMs: number,
+): Promise<InstalledWebhooks> {
+  const port = options.port ?? (await freePort());
   const ca = createCertificateAuthority({ validityMs: 24 * 3_600_000, commonName: 'envtest-webhook-ca' });
-  const certificate = createServingCertificate(ca, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validityMs: 24 * 3_600_000 });
+  const certificate = createServingCertificate(ca, {
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1'],
+    validityMs: 24 * 3_600_000,
+  });
   const caBundle = Buffer.from(ca.cert).toString('base64');
-  const manifests = [...(options.configurations ?? []) as Manifest[], ...readManifests(options.paths ?? [])];
+  const manifests = [...((options.configurations ?? []) as Manifest[]), ...readManifests(options.paths ?? [])];
   const installed: string[] = [];
   const crds: object[] = [];
   for (const m of manifests) {
     const name = m.metadata?.name;
     if (m.kind === 'CustomResourceDefinition') {
       const webhook = m.spec.conversion.webhook ?? {};
-      crds.push({ ...m, spec: { ...m.spec, conversion: { ...m.spec.conversion, webhook: { ...webhook, clientConfig: pointAt(webhook.clientConfig, port, caBundle) } } } });
+      crds.push({
+        ...m,
+        spec: {
+          ...m.spec,
+          conversion: {
+            ...m.spec.conversion,
+            webhook: { ...webhook, clientConfig: pointAt(webhook.clientConfig, port, caBundle) },
+          },
+        },
+      });
       installed.push(`CustomResourceDefinition/${name}`);
       continue;
     }
     const base = WEBHOOK_KINDS[m.kind ?? ''];
-    if (!base) throw new Error(`envtest: installWebhooks takes webhook configurations and conversion CRDs, got kind '${m.kind}' (${name})`);
-    const body = { ...m, webhooks: (m.webhooks ?? []).map((w) => ({ ...w, clientConfig: pointAt(w.clientConfig, port, caBundle) })) };
+    if (!base) {
+      throw new Error(
+        `envtest: installWebhooks takes webhook configurations and conversion CRDs, got kind '${m.kind}' (${name})`,
+      );
+    }
+    const body = {
+      ...m,
+      webhooks: (m.webhooks ?? []).map((w) => ({ ...w, clientConfig: pointAt(w.clientConfig, port, caBundle) })),
+    };
     // Create, or replace an existing one whole: an apply would merge the new url into the old service clientConfig.
     let r = await request(target, 'POST', base, body);
     if (r.code === 409) {
       const live = await request(target, 'GET', `${base}/${name}`);
-      r = await request(target, 'PUT', `${base}/${name}`, { ...body, metadata: { ...(body as { metadata?: object }).metadata, resourceVersion: live.body?.metadata?.resourceVersion } });
+      r = await request(target, 'PUT', `${base}/${name}`, {
+        ...body,
+        metadata: {
+          ...(body as { metadata?: object }).metadata,
+          resourceVersion: live.body?.metadata?.resourceVersion,
+        },
+      });
     }
-    if (r.code >= 300) throw new Error(`envtest: installing ${m.kind} ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
+    if (r.code >= 300) {
+      throw new Error(
+        `envtest: installing ${m.kind} ${name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`,
+      );
+    }
     installed.push(`${m.kind}/${name}`);
   }
   for (const crd of crds as { metadata: { name: string } }[]) {
@@ -118,9 +172,16 @@ export async function installWebhooks(target: HttpTarget, options: WebhookInstal
     let r = await request(target, 'POST', base, crd);
     if (r.code === 409) {
       const live = await request(target, 'GET', `${base}/${crd.metadata.name}`);
-      r = await request(target, 'PUT', `${base}/${crd.metadata.name}`, { ...crd, metadata: { ...crd.metadata, resourceVersion: live.body?.metadata?.resourceVersion } });
+      r = await request(target, 'PUT', `${base}/${crd.metadata.name}`, {
+        ...crd,
+        metadata: { ...crd.metadata, resourceVersion: live.body?.metadata?.resourceVersion },
+      });
     }
-    if (r.code >= 300) throw new Error(`envtest: installing CRD ${crd.metadata.name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`);
+    if (r.code >= 300) {
+      throw new Error(
+        `envtest: installing CRD ${crd.metadata.name} failed (${r.code}): ${r.body?.message ?? JSON.stringify(r.body)}`,
+      );
+    }
   }
   if (crds.length) await waitEstablished(target, crds, timeoutMs);
   return { bindAddress: `127.0.0.1:${port}`, port, certificate, caPem: ca.cert, installed };

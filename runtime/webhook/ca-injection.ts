@@ -34,23 +34,48 @@ export interface CaBundleTarget {
 }
 
 const REFS: Record<CaBundleTarget['kind'], ResourceRef> = {
-  ValidatingWebhookConfiguration: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations' },
-  MutatingWebhookConfiguration: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations' },
-  CustomResourceDefinition: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions' },
+  ValidatingWebhookConfiguration: {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+  },
+  MutatingWebhookConfiguration: {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    plural: 'mutatingwebhookconfigurations',
+  },
+  CustomResourceDefinition: {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+  },
 };
 
 /** The JSON patch that sets `caBundle` (base64) everywhere in `object` it differs; empty when nothing does. */
-export function caBundlePatch(kind: CaBundleTarget['kind'], object: KubeObject, caBundle: string): JsonPatchOperation[] {
+export function caBundlePatch(
+  kind: CaBundleTarget['kind'],
+  object: KubeObject,
+  caBundle: string,
+): JsonPatchOperation[] {
   if (kind === 'CustomResourceDefinition') {
-    const conversion = (object.spec as { conversion?: { strategy?: string; webhook?: { clientConfig?: { caBundle?: string } } } } | undefined)?.conversion;
+    const conversion = (
+      object.spec as
+        { conversion?: { strategy?: string; webhook?: { clientConfig?: { caBundle?: string } } } } | undefined
+    )?.conversion;
     if (conversion?.strategy !== 'Webhook' || !conversion.webhook?.clientConfig) return [];
-    return conversion.webhook.clientConfig.caBundle === caBundle ? [] : [{ op: 'add', path: '/spec/conversion/webhook/clientConfig/caBundle', value: caBundle }];
+    return conversion.webhook.clientConfig.caBundle === caBundle
+      ? []
+      : [{ op: 'add', path: '/spec/conversion/webhook/clientConfig/caBundle', value: caBundle }];
   }
   const webhooks = (object.webhooks ?? []) as { name: string; clientConfig?: { caBundle?: string } }[];
-  return webhooks.flatMap((w, i) => w.clientConfig?.caBundle === caBundle ? [] : [
-    { op: 'test' as const, path: `/webhooks/${i}/name`, value: w.name },
-    { op: 'add' as const, path: `/webhooks/${i}/clientConfig/caBundle`, value: caBundle },
-  ]);
+  return webhooks.flatMap((w, i) =>
+    w.clientConfig?.caBundle === caBundle
+      ? []
+      : [
+          { op: 'test' as const, path: `/webhooks/${i}/name`, value: w.name },
+          { op: 'add' as const, path: `/webhooks/${i}/clientConfig/caBundle`, value: caBundle },
+        ],
+  );
 }
 
 /**

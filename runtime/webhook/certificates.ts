@@ -82,7 +82,13 @@ export function createCertificateAuthority(options: CertificateAuthorityOptions)
   cert.validity.notAfter = new Date(now.getTime() + options.validityMs);
   // UTF8String, as Kubernetes' own self-signed CAs (`<name>@<unix time>`): forge's default PrintableString
   // cannot hold '@', and Go's x509 (the apiserver) refuses such a certificate.
-  const subject = [{ name: 'commonName', value: `${options.commonName ?? 'cdk8s-operator-webhook-ca'}@${Math.floor(now.getTime() / 1000)}`, valueTagClass: forge().asn1.Type.UTF8 as any }];
+  const subject = [
+    {
+      name: 'commonName',
+      value: `${options.commonName ?? 'cdk8s-operator-webhook-ca'}@${Math.floor(now.getTime() / 1000)}`,
+      valueTagClass: forge().asn1.Type.UTF8 as any,
+    },
+  ];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([
@@ -98,7 +104,9 @@ export function createCertificateAuthority(options: CertificateAuthorityOptions)
 export function createServingCertificate(ca: KeyPair, options: ServingCertificateOptions): ServingCertificate {
   const names = [...(options.dnsNames ?? [])];
   const ips = [...(options.ipAddresses ?? [])];
-  if (names.length + ips.length === 0) throw new Error('a serving certificate needs at least one DNS name or IP address');
+  if (names.length + ips.length === 0) {
+    throw new Error('a serving certificate needs at least one DNS name or IP address');
+  }
   const now = options.now ?? new Date();
   const caCert = forge().pki.certificateFromPem(ca.cert);
   const caKey = forge().pki.privateKeyFromPem(ca.key);
@@ -115,7 +123,10 @@ export function createServingCertificate(ca: KeyPair, options: ServingCertificat
     { name: 'basicConstraints', cA: false, critical: true },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2, value })), ...ips.map((ip) => ({ type: 7, ip }))] },
+    {
+      name: 'subjectAltName',
+      altNames: [...names.map((value) => ({ type: 2, value })), ...ips.map((ip) => ({ type: 7, ip }))],
+    },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKey, forge().md.sha256.create());
@@ -124,7 +135,9 @@ export function createServingCertificate(ca: KeyPair, options: ServingCertificat
 
 /** Every certificate in a PEM bundle, parsed by Node (order kept; junk between blocks ignored). */
 export function parseCertificates(pem: string): X509Certificate[] {
-  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((block) => new X509Certificate(block));
+  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map(
+    (block) => new X509Certificate(block),
+  );
 }
 
 /** Expiry of the first certificate of a PEM (undefined when there is none or it does not parse). */

@@ -25,17 +25,26 @@ import type { AdmissionRequest, AdmissionResponse } from './admission-review';
 import { AdmissionVerdict, verdictResponse } from './validating';
 
 /** A defaulting handler: mutate or replace `object` (a deep copy) and return it, or deny. */
-export type DefaultingHandler<T extends KubeObject = KubeObject> =
-  (object: T, request: AdmissionRequest<T>) => T | void | AdmissionVerdict | Promise<T | void | AdmissionVerdict>;
+export type DefaultingHandler<T extends KubeObject = KubeObject> = (
+  object: T,
+  request: AdmissionRequest<T>,
+) => T | void | AdmissionVerdict | Promise<T | void | AdmissionVerdict>;
 
 function isVerdict(x: unknown): x is AdmissionVerdict {
-  return typeof x === 'object' && x !== null && typeof (x as AdmissionVerdict).allowed === 'boolean' && !('metadata' in x);
+  return (
+    typeof x === 'object' && x !== null && typeof (x as AdmissionVerdict).allowed === 'boolean' && !('metadata' in x)
+  );
 }
 
 /** Runs a defaulting handler and builds the patched response. @internal */
-export async function runDefaulting<T extends KubeObject>(handler: DefaultingHandler<T>, request: AdmissionRequest<T>): Promise<AdmissionResponse> {
+export async function runDefaulting<T extends KubeObject>(
+  handler: DefaultingHandler<T>,
+  request: AdmissionRequest<T>,
+): Promise<AdmissionResponse> {
   const original = request.object;
-  if (!original || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) return { uid: request.uid, allowed: true };
+  if (!original || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) {
+    return { uid: request.uid, allowed: true };
+  }
   // JSON round trip: a private deep copy without `undefined`s, so the diff sees exactly what the apiserver sent.
   const copy = JSON.parse(JSON.stringify(original)) as T;
   const result = await handler(copy, request);
@@ -46,9 +55,20 @@ export async function runDefaulting<T extends KubeObject>(handler: DefaultingHan
   return patchResponse(request.uid, original, (result ?? copy) as T);
 }
 
-function patchResponse(uid: string, original: KubeObject, changed: KubeObject, warnings?: readonly string[]): AdmissionResponse {
+function patchResponse(
+  uid: string,
+  original: KubeObject,
+  changed: KubeObject,
+  warnings?: readonly string[],
+): AdmissionResponse {
   const operations = createPatch(original, JSON.parse(JSON.stringify(changed)));
   const extra = warnings?.length ? { warnings: [...warnings] } : {};
   if (operations.length === 0) return { uid, allowed: true, ...extra };
-  return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(operations)).toString('base64'), ...extra };
+  return {
+    uid,
+    allowed: true,
+    patchType: 'JSONPatch',
+    patch: Buffer.from(JSON.stringify(operations)).toString('base64'),
+    ...extra,
+  };
 }

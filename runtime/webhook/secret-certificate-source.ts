@@ -45,7 +45,10 @@ export interface SecretCertificateSourceOptions {
 export function servingPairOf(secret: KubeObject | undefined): ServingCertificate | undefined {
   const data = (secret?.data ?? {}) as Record<string, string>;
   if (!data['tls.crt'] || !data['tls.key']) return undefined;
-  return { cert: Buffer.from(data['tls.crt'], 'base64').toString('utf8'), key: Buffer.from(data['tls.key'], 'base64').toString('utf8') };
+  return {
+    cert: Buffer.from(data['tls.crt'], 'base64').toString('utf8'),
+    key: Buffer.from(data['tls.key'], 'base64').toString('utf8'),
+  };
 }
 
 /** See module docs. */
@@ -73,7 +76,11 @@ export class SecretCertificateSource implements CertificateSource {
   async start(): Promise<void> {
     await this.reload();
     const tick = () => {
-      this.timer = setTimeout(() => { void this.reload().finally(() => { if (this.timer) tick(); }); }, this.options.reloadIntervalMs ?? 10_000);
+      this.timer = setTimeout(() => {
+        void this.reload().finally(() => {
+          if (this.timer) tick();
+        });
+      }, this.options.reloadIntervalMs ?? 10_000);
       this.timer.unref?.();
     };
     tick();
@@ -91,9 +98,11 @@ export class SecretCertificateSource implements CertificateSource {
     try {
       const secret = await client.get(SECRET_REF, secretName, namespace);
       const pair = servingPairOf(secret);
-      if (!pair) reason = `Secret ${namespace}/${secretName} has no tls.crt/tls.key yet`;
-      else if (this.options.requireInjected && !secret.metadata?.annotations?.[INJECTED_ANNOTATION]) reason = `the CA bundle of Secret ${namespace}/${secretName} is not injected yet`;
-      else if (pair.cert !== this.pair?.cert || pair.key !== this.pair?.key) {
+      if (!pair) {
+        reason = `Secret ${namespace}/${secretName} has no tls.crt/tls.key yet`;
+      } else if (this.options.requireInjected && !secret.metadata?.annotations?.[INJECTED_ANNOTATION]) {
+        reason = `the CA bundle of Secret ${namespace}/${secretName} is not injected yet`;
+      } else if (pair.cert !== this.pair?.cert || pair.key !== this.pair?.key) {
         this.pair = pair;
         for (const l of this.listeners) l(pair);
       }

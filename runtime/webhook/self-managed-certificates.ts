@@ -105,7 +105,9 @@ export class SelfManagedCertificates {
   private nextDueInMs = Infinity;
 
   constructor(private readonly options: SelfManagedCertificatesOptions) {
-    if (options.dnsNames.length + (options.ipAddresses?.length ?? 0) === 0) throw new Error('SelfManagedCertificates: dnsNames must name the webhook Service');
+    if (options.dnsNames.length + (options.ipAddresses?.length ?? 0) === 0) {
+      throw new Error('SelfManagedCertificates: dnsNames must name the webhook Service');
+    }
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
   }
@@ -121,7 +123,14 @@ export class SelfManagedCertificates {
       // A round that waits for CA propagation, or a certificate due before the next interval, brings the next
       // round forward: with the interval alone a short-lived serving certificate could expire while waiting.
       const interval = Math.min(this.options.checkIntervalMs ?? 60_000, Math.max(this.nextDueInMs, 1_000));
-      this.timer = setTimeout(() => { void this.runOnce().finally(() => { if (this.timer) tick(); }); }, this.lastError ? Math.min(interval, 5_000) : interval);
+      this.timer = setTimeout(
+        () => {
+          void this.runOnce().finally(() => {
+            if (this.timer) tick();
+          });
+        },
+        this.lastError ? Math.min(interval, 5_000) : interval,
+      );
       this.timer.unref?.();
     };
     tick();
@@ -146,7 +155,8 @@ export class SelfManagedCertificates {
         this.lastError = (err as Error).message;
         if (isConflict(err)) this.logger.info('webhook certificate Secret changed meanwhile, next round retries');
         else this.logger.error('webhook certificate round failed', { error: err });
-      });
+      },
+    );
     this.running = round;
     await round;
   }
@@ -160,7 +170,12 @@ export class SelfManagedCertificates {
     try {
       secret = await client.get(SECRET_REF, secretName, namespace);
     } catch (err) {
-      throw Object.assign(new Error(`webhook certificate Secret ${namespace}/${secretName}: ${(err as Error).message} (the chart creates it empty; this operator may only get and update it)`), { cause: err, code: (err as { code?: number }).code });
+      throw Object.assign(
+        new Error(
+          `webhook certificate Secret ${namespace}/${secretName}: ${(err as Error).message} (the chart creates it empty; this operator may only get and update it)`,
+        ),
+        { cause: err, code: (err as { code?: number }).code },
+      );
     }
     const state = this.read(secret);
     let newCa = false;
@@ -170,7 +185,11 @@ export class SelfManagedCertificates {
     const caCert = state.ca ? parseCertificates(state.ca.cert)[0] : undefined;
     const forced = secret.metadata?.annotations?.[ROTATE_ANNOTATION] !== undefined;
     if (!caCert || forced || due(caCert.validFrom, caCert.validTo, now, fraction)) {
-      const ca = createCertificateAuthority({ validityMs: this.options.caValidityMs ?? 365 * DAY, now: new Date(now), commonName: `${secretName}.${namespace}` });
+      const ca = createCertificateAuthority({
+        validityMs: this.options.caValidityMs ?? 365 * DAY,
+        now: new Date(now),
+        commonName: `${secretName}.${namespace}`,
+      });
       const fresh = !state.serving;
       state.ca = ca;
       state.bundle = fresh ? ca.cert : stillValid(state.bundle, now) + ca.cert;
@@ -184,7 +203,9 @@ export class SelfManagedCertificates {
       if (!pruned.includes(state.ca!.cert.trim())) state.bundle = pruned + state.ca!.cert;
       else state.bundle = pruned;
     }
-    if (newCa || state.bundle !== this.read(secret).bundle || newServing) secret = await this.write(secret, state, undefined, forced);
+    if (newCa || state.bundle !== this.read(secret).bundle || newServing) {
+      secret = await this.write(secret, state, undefined, forced);
+    }
 
     // 2. Inject the bundle.
     const injected: string[] = [];
@@ -203,7 +224,8 @@ export class SelfManagedCertificates {
     let waiting: string | undefined;
     const served = state.serving ? parseCertificates(state.serving.cert)[0] : undefined;
     const signer = parseCertificates(state.ca!.cert)[0];
-    const wrongNames = served && !sameNames(served.subjectAltName ?? '', this.options.dnsNames, this.options.ipAddresses ?? []);
+    const wrongNames =
+      served && !sameNames(served.subjectAltName ?? '', this.options.dnsNames, this.options.ipAddresses ?? []);
     const oldCa = served && !(served.checkIssued(signer) && served.verify(signer.publicKey));
     if (!newServing && (!served || wrongNames || oldCa || due(served.validFrom, served.validTo, now, fraction))) {
       const trustedFor = now - injectedAt;
@@ -218,11 +240,14 @@ export class SelfManagedCertificates {
       }
     }
     const servedNow = parseCertificates(state.serving!.cert)[0];
-    const nextDueInMs = Math.max(0, Math.min(
-      dueAt(servedNow.validFrom, servedNow.validTo, fraction) - now,
-      dueAt(signer.validFrom, signer.validTo, fraction) - now,
-      waiting ? (this.options.caPropagationMs ?? 30_000) - (now - injectedAt) : Infinity,
-    ));
+    const nextDueInMs = Math.max(
+      0,
+      Math.min(
+        dueAt(servedNow.validFrom, servedNow.validTo, fraction) - now,
+        dueAt(signer.validFrom, signer.validTo, fraction) - now,
+        waiting ? (this.options.caPropagationMs ?? 30_000) - (now - injectedAt) : Infinity,
+      ),
+    );
     return { newCa, newServing, injected, ...(waiting ? { waiting } : {}), nextDueInMs };
   }
 
@@ -248,7 +273,12 @@ export class SelfManagedCertificates {
     };
   }
 
-  private async write(secret: KubeObject, state: State, injectedAnnotation: string | undefined, rotated = false): Promise<KubeObject> {
+  private async write(
+    secret: KubeObject,
+    state: State,
+    injectedAnnotation: string | undefined,
+    rotated = false,
+  ): Promise<KubeObject> {
     const annotations = { ...(secret.metadata?.annotations ?? {}) };
     if (rotated) delete annotations[ROTATE_ANNOTATION];
     if (injectedAnnotation) annotations[INJECTED_ANNOTATION] = injectedAnnotation;
@@ -256,7 +286,11 @@ export class SelfManagedCertificates {
     if (state.ca) Object.assign(data, { 'ca.crt': b64(state.ca.cert), 'ca.key': b64(state.ca.key) });
     data['ca-bundle.crt'] = b64(state.bundle);
     if (state.serving) Object.assign(data, { 'tls.crt': b64(state.serving.cert), 'tls.key': b64(state.serving.key) });
-    const written = await this.options.client.replace({ ...secret, metadata: { ...secret.metadata, annotations }, data });
+    const written = await this.options.client.replace({
+      ...secret,
+      metadata: { ...secret.metadata, annotations },
+      data,
+    });
     await this.options.onSecretWritten?.();
     return written;
   }
@@ -282,11 +316,17 @@ function stillValid(bundle: string, now: number): string {
   } catch {
     return '';
   }
-  return certs.filter((c) => new Date(c.validTo).getTime() > now).map((c) => c.toString().trim() + '\n').join('');
+  return certs
+    .filter((c) => new Date(c.validTo).getTime() > now)
+    .map((c) => c.toString().trim() + '\n')
+    .join('');
 }
 
 function sameNames(subjectAltName: string, dnsNames: readonly string[], ips: readonly string[]): boolean {
-  const have = subjectAltName.split(',').map((s) => s.trim()).sort();
+  const have = subjectAltName
+    .split(',')
+    .map((s) => s.trim())
+    .sort();
   const want = [...dnsNames.map((d) => `DNS:${d}`), ...ips.map((ip) => `IP Address:${ip}`)].sort();
   return JSON.stringify(have) === JSON.stringify(want);
 }

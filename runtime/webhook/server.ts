@@ -34,8 +34,8 @@
  * await server.start();
  * ```
  */
-import * as https from 'https';
 import type * as http from 'http';
+import * as https from 'https';
 import { AddressInfo } from 'net';
 import { parseBindAddress } from '../health';
 import { Logger, silentLogger } from '../log';
@@ -43,7 +43,13 @@ import { RuntimeMetrics } from '../metrics';
 import type { KubeObject } from '../resource';
 import { ADMISSION_REVIEW_API_VERSION, AdmissionRequest, AdmissionResponse, AdmissionReview } from './admission-review';
 import { CertificateSource, ServingCertificate } from './certificate-source';
-import { CONVERSION_PATH, CONVERSION_REVIEW_API_VERSION, ConversionHandler, ConversionRequest, ConversionReview } from './conversion-review';
+import {
+  CONVERSION_PATH,
+  CONVERSION_REVIEW_API_VERSION,
+  ConversionHandler,
+  ConversionRequest,
+  ConversionReview,
+} from './conversion-review';
 import { DefaultingHandler, runDefaulting } from './defaulting';
 import { ValidatingHandler, verdictResponse } from './validating';
 
@@ -142,8 +148,14 @@ export class WebhookServer {
   async start(): Promise<void> {
     if (this.server) return;
     const bind = parseBindAddress(this.options.bindAddress ?? ':9443');
-    if (!bind) throw new Error(`webhook server: bind address '${this.options.bindAddress}' disables it; omit the webhook server instead`);
-    const server = https.createServer({ minVersion: 'TLSv1.2' }, (req, res) => { void this.serve(req, res); });
+    if (!bind) {
+      throw new Error(
+        `webhook server: bind address '${this.options.bindAddress}' disables it; omit the webhook server instead`,
+      );
+    }
+    const server = https.createServer({ minVersion: 'TLSv1.2' }, (req, res) => {
+      void this.serve(req, res);
+    });
     // The apiserver's webhook client (Go net/http via client-go's transport defaults) keeps idle connections
     // for 90 s and does not retry a POST on a connection the server just closed. Node closes idle keep-alive
     // connections after 5 s, so a review sent at that moment failed ("server closed idle connection",
@@ -156,7 +168,10 @@ export class WebhookServer {
     if (first) this.install(server, first);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(bind.port, bind.host, () => { server.off('error', reject); resolve(); });
+      server.listen(bind.port, bind.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     server.on('tlsClientError', (err) => this.logger.debug('TLS handshake failed', { error: err }));
     this.server = server;
@@ -205,12 +220,18 @@ export class WebhookServer {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     if (this.inFlight > 0) {
-      const drained = new Promise<void>((resolve) => { this.drained = resolve; });
+      const drained = new Promise<void>((resolve) => {
+        this.drained = resolve;
+      });
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.options.drainTimeoutMs ?? 30_000); });
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.drainTimeoutMs ?? 30_000);
+      });
       await Promise.race([drained, timeout]);
       clearTimeout(timer);
-      if (this.inFlight > 0) this.logger.warn('webhook server stopped with reviews still in flight', { inFlight: this.inFlight });
+      if (this.inFlight > 0) {
+        this.logger.warn('webhook server stopped with reviews still in flight', { inFlight: this.inFlight });
+      }
     }
     server.closeAllConnections();
     await closed;
@@ -234,11 +255,20 @@ export class WebhookServer {
     if (this.stopping) res.setHeader('Connection', 'close');
     let code = 200;
     try {
-      if (req.method !== 'POST') throw Object.assign(new BadReview(`method ${req.method} not allowed: reviews are POSTed`), { status: 405 });
+      if (req.method !== 'POST') {
+        throw Object.assign(new BadReview(`method ${req.method} not allowed: reviews are POSTed`), { status: 405 });
+      }
       const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
-      if (contentType !== 'application/json') throw Object.assign(new BadReview(`content type '${contentType}' not supported: expected application/json`), { status: 415 });
+      if (contentType !== 'application/json') {
+        throw Object.assign(new BadReview(`content type '${contentType}' not supported: expected application/json`), {
+          status: 415,
+        });
+      }
       const body = await this.readBody(req);
-      const reply = route.type === 'conversion' ? await this.convert(route.handler, body, path) : await this.admit(route, body, path);
+      const reply =
+        route.type === 'conversion'
+          ? await this.convert(route.handler, body, path)
+          : await this.admit(route, body, path);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(reply));
     } catch (err) {
       code = (err as { status?: number }).status ?? (err instanceof BadReview ? 400 : 500);
@@ -279,27 +309,44 @@ export class WebhookServer {
 
   private async admit(route: Route, body: unknown, path: string): Promise<AdmissionReview> {
     const review = body as AdmissionReview;
-    if (review?.apiVersion !== ADMISSION_REVIEW_API_VERSION || review.kind !== 'AdmissionReview' || typeof review.request?.uid !== 'string') {
-      throw new BadReview(`expected an ${ADMISSION_REVIEW_API_VERSION} AdmissionReview with a request, got apiVersion '${review?.apiVersion}' kind '${review?.kind}' (set admissionReviewVersions: ['v1'])`);
+    if (
+      review?.apiVersion !== ADMISSION_REVIEW_API_VERSION ||
+      review.kind !== 'AdmissionReview' ||
+      typeof review.request?.uid !== 'string'
+    ) {
+      throw new BadReview(
+        `expected an ${ADMISSION_REVIEW_API_VERSION} AdmissionReview with a request, got apiVersion '${review?.apiVersion}' kind '${review?.kind}' (set admissionReviewVersions: ['v1'])`,
+      );
     }
     const request = review.request as AdmissionRequest;
     let response: AdmissionResponse;
     try {
-      response = route.type === 'validating'
-        ? verdictResponse(request.uid, await route.handler(request))
-        : await runDefaulting(route.handler as DefaultingHandler, request);
+      response =
+        route.type === 'validating'
+          ? verdictResponse(request.uid, await route.handler(request))
+          : await runDefaulting(route.handler as DefaultingHandler, request);
     } catch (err) {
       this.metrics.webhookPanics.inc({ webhook: path });
       this.logger.error('webhook handler failed, denying', { webhook: path, uid: request.uid, error: err });
-      response = verdictResponse(request.uid, { allowed: false, code: 500, message: `internal error in webhook handler: ${(err as Error).message ?? String(err)}` });
+      response = verdictResponse(request.uid, {
+        allowed: false,
+        code: 500,
+        message: `internal error in webhook handler: ${(err as Error).message ?? String(err)}`,
+      });
     }
     return { apiVersion: ADMISSION_REVIEW_API_VERSION, kind: 'AdmissionReview', response };
   }
 
   private async convert(handler: ConversionHandler, body: unknown, path: string): Promise<ConversionReview> {
     const review = body as ConversionReview;
-    if (review?.apiVersion !== CONVERSION_REVIEW_API_VERSION || review.kind !== 'ConversionReview' || typeof review.request?.uid !== 'string') {
-      throw new BadReview(`expected an ${CONVERSION_REVIEW_API_VERSION} ConversionReview with a request, got apiVersion '${review?.apiVersion}' kind '${review?.kind}' (set conversionReviewVersions: ['v1'])`);
+    if (
+      review?.apiVersion !== CONVERSION_REVIEW_API_VERSION ||
+      review.kind !== 'ConversionReview' ||
+      typeof review.request?.uid !== 'string'
+    ) {
+      throw new BadReview(
+        `expected an ${CONVERSION_REVIEW_API_VERSION} ConversionReview with a request, got apiVersion '${review?.apiVersion}' kind '${review?.kind}' (set conversionReviewVersions: ['v1'])`,
+      );
     }
     const request = review.request as ConversionRequest;
     try {
@@ -315,9 +362,12 @@ export class WebhookServer {
       return {
         apiVersion: CONVERSION_REVIEW_API_VERSION,
         kind: 'ConversionReview',
-        response: { uid: request.uid, convertedObjects: [], result: { status: 'Failure', message: `conversion failed: ${(err as Error).message ?? String(err)}` } },
+        response: {
+          uid: request.uid,
+          convertedObjects: [],
+          result: { status: 'Failure', message: `conversion failed: ${(err as Error).message ?? String(err)}` },
+        },
       };
     }
   }
 }
-

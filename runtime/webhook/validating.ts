@@ -34,8 +34,9 @@ export interface AdmissionVerdict {
 }
 
 /** A validating handler for objects of type `T`. */
-export type ValidatingHandler<T extends KubeObject = KubeObject> =
-  (request: AdmissionRequest<T>) => AdmissionVerdict | Promise<AdmissionVerdict>;
+export type ValidatingHandler<T extends KubeObject = KubeObject> = (
+  request: AdmissionRequest<T>,
+) => AdmissionVerdict | Promise<AdmissionVerdict>;
 
 /** Admits the request, optionally with warnings. */
 export function allowed(warnings?: readonly string[]): AdmissionVerdict {
@@ -52,13 +53,24 @@ export function verdictResponse(uid: string, verdict: AdmissionVerdict): Admissi
   const warnings = verdict.warnings?.length ? { warnings: [...verdict.warnings] } : {};
   const audit = verdict.auditAnnotations ? { auditAnnotations: verdict.auditAnnotations } : {};
   if (verdict.allowed) {
-    return { uid, allowed: true, ...(verdict.message ? { status: { code: verdict.code ?? 200, message: verdict.message } } : {}), ...warnings, ...audit };
+    return {
+      uid,
+      allowed: true,
+      ...(verdict.message ? { status: { code: verdict.code ?? 200, message: verdict.message } } : {}),
+      ...warnings,
+      ...audit,
+    };
   }
   const code = verdict.code ?? 403;
   return {
     uid,
     allowed: false,
-    status: { status: 'Failure', code, reason: verdict.reason ?? (code === 403 ? 'Forbidden' : code === 400 ? 'BadRequest' : 'InternalError'), message: verdict.message ?? 'denied' },
+    status: {
+      status: 'Failure',
+      code,
+      reason: verdict.reason ?? (code === 403 ? 'Forbidden' : code === 400 ? 'BadRequest' : 'InternalError'),
+      message: verdict.message ?? 'denied',
+    },
     ...warnings,
     ...audit,
   };

@@ -47,7 +47,9 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 
 /** A Go-style duration (`1h30m`, `90s`, `500ms`) in milliseconds; throws naming `name` when malformed. */
 export function parseDuration(name: string, value: string): number {
   const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (!value || parts.map((p) => p[0]).join('') !== value) throw new Error(`${name}: must be a duration like 90s, 30m or 8760h, got '${value}'`);
+  if (!value || parts.map((p) => p[0]).join('') !== value) {
+    throw new Error(`${name}: must be a duration like 90s, 30m or 8760h, got '${value}'`);
+  }
   const ms = parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]], 0);
   if (ms <= 0) throw new Error(`${name}: must be positive, got '${value}'`);
   return ms;
@@ -59,9 +61,19 @@ const KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration',
 export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookSettings | undefined {
   const problems: string[] = [];
   if (env.WEBHOOK_CERT_DIR) {
-    if ((env.WEBHOOK_CERTIFICATES ?? 'files') !== 'files') problems.push(`WEBHOOK_CERT_DIR: only with WEBHOOK_CERTIFICATES=files, got '${env.WEBHOOK_CERTIFICATES}'`);
+    if ((env.WEBHOOK_CERTIFICATES ?? 'files') !== 'files') {
+      problems.push(`WEBHOOK_CERT_DIR: only with WEBHOOK_CERTIFICATES=files, got '${env.WEBHOOK_CERTIFICATES}'`);
+    }
     if (problems.length) throw new Error(`webhook environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    return { certificates: 'files', certDir: env.WEBHOOK_CERT_DIR, namespace: '', secretName: '', serviceName: '', dnsNames: [], inject: [] };
+    return {
+      certificates: 'files',
+      certDir: env.WEBHOOK_CERT_DIR,
+      namespace: '',
+      secretName: '',
+      serviceName: '',
+      dnsNames: [],
+      inject: [],
+    };
   }
   const secretName = env.WEBHOOK_CERT_SECRET;
   if (!secretName) return undefined;
@@ -70,12 +82,22 @@ export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): We
   const serviceName = env.WEBHOOK_SERVICE ?? env.WEBHOOK_SERVICE_NAME ?? '';
   if (!serviceName) problems.push('WEBHOOK_SERVICE: must name the webhook Service');
   const certificates = env.WEBHOOK_CERTIFICATES ?? 'self-managed';
-  if (certificates !== 'self-managed' && certificates !== 'cert-manager') problems.push(`WEBHOOK_CERTIFICATES: must be self-managed or cert-manager, got '${certificates}'`);
+  if (certificates !== 'self-managed' && certificates !== 'cert-manager') {
+    problems.push(`WEBHOOK_CERTIFICATES: must be self-managed or cert-manager, got '${certificates}'`);
+  }
   const inject: CaBundleTarget[] = [];
-  for (const item of (env.WEBHOOK_CA_INJECT ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (env.WEBHOOK_CA_INJECT ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [kind, name, extra] = item.split('/');
-    if (!KINDS.includes(kind) || !name || extra !== undefined) problems.push(`WEBHOOK_CA_INJECT: each item must be Kind/name with Kind one of ${KINDS.join(', ')}, got '${item}'`);
-    else inject.push({ kind: kind as CaBundleTarget['kind'], name });
+    if (!KINDS.includes(kind) || !name || extra !== undefined) {
+      problems.push(
+        `WEBHOOK_CA_INJECT: each item must be Kind/name with Kind one of ${KINDS.join(', ')}, got '${item}'`,
+      );
+    } else {
+      inject.push({ kind: kind as CaBundleTarget['kind'], name });
+    }
   }
   const duration = (name: string): number | undefined => {
     const v = env[name];
@@ -92,7 +114,12 @@ export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): We
     namespace,
     secretName,
     serviceName,
-    dnsNames: [serviceName, `${serviceName}.${namespace}`, `${serviceName}.${namespace}.svc`, `${serviceName}.${namespace}.svc.cluster.local`],
+    dnsNames: [
+      serviceName,
+      `${serviceName}.${namespace}`,
+      `${serviceName}.${namespace}.svc`,
+      `${serviceName}.${namespace}.svc.cluster.local`,
+    ],
     inject,
     caValidityMs: duration('WEBHOOK_CA_VALIDITY'),
     servingValidityMs: duration('WEBHOOK_CERT_VALIDITY'),

@@ -10,36 +10,44 @@ import { describeEachApiServerVersion } from '../envtest';
  */
 const apiVersionOf = (group: string, version: string) => (group === '' ? version : `${group}/${version}`);
 
-describeEachApiServerVersion('served API versions', (plane, version) => {
-  let served: Set<string>;
-  beforeAll(async () => {
-    served = new Set();
-    const lists = [(await plane().request('GET', '/api/v1')).body];
-    for (const g of (await plane().request('GET', '/apis')).body.groups) {
-      for (const gv of g.versions) lists.push((await plane().request('GET', `/apis/${gv.groupVersion}`)).body);
-    }
-    for (const list of lists) for (const r of list.resources) if (!r.name.includes('/')) served.add(`${list.groupVersion}/${r.kind}`);
-  }, 60_000);
+describeEachApiServerVersion(
+  'served API versions',
+  (plane, version) => {
+    let served: Set<string>;
+    beforeAll(async () => {
+      served = new Set();
+      const lists = [(await plane().request('GET', '/api/v1')).body];
+      for (const g of (await plane().request('GET', '/apis')).body.groups) {
+        for (const gv of g.versions) lists.push((await plane().request('GET', `/apis/${gv.groupVersion}`)).body);
+      }
+      for (const list of lists) {
+        for (const r of list.resources) if (!r.name.includes('/')) served.add(`${list.groupVersion}/${r.kind}`);
+      }
+    }, 60_000);
 
-  test('every API version the table names: served exactly where the table says', () => {
-    const keys = Object.keys(SERVED_API_RANGES);
-    const ours = keys.filter(k => servedBy(k.slice(0, k.lastIndexOf('/')), k.slice(k.lastIndexOf('/') + 1), version));
-    expect(keys.filter(k => served.has(k)).sort()).toStrictEqual(ours.sort());
-  });
+    test('every API version the table names: served exactly where the table says', () => {
+      const keys = Object.keys(SERVED_API_RANGES);
+      const ours = keys.filter((k) =>
+        servedBy(k.slice(0, k.lastIndexOf('/')), k.slice(k.lastIndexOf('/') + 1), version),
+      );
+      expect(keys.filter((k) => served.has(k)).sort()).toStrictEqual(ours.sort());
+    });
 
-  test('every built-in kind the project knows is served', () => {
-    const kinds = knownKinds().map(k => `${apiVersionOf(k.group, k.version)}/${k.kind}`);
-    expect(kinds.length).toBeGreaterThan(30);
-    expect(kinds.filter(k => !served.has(k))).toStrictEqual([]);
-  });
+    test('every built-in kind the project knows is served', () => {
+      const kinds = knownKinds().map((k) => `${apiVersionOf(k.group, k.version)}/${k.kind}`);
+      expect(kinds.length).toBeGreaterThan(30);
+      expect(kinds.filter((k) => !served.has(k))).toStrictEqual([]);
+    });
 
-  test('the table names every API version that this version serves and another supported version does not', () => {
-    // the union over 1.28, 1.32 and 1.36 of what one serves and another does not is in the table: here, what this
-    // one serves beyond the API versions all three share; those are recorded below from the three apiservers
-    const shared = new Set(SHARED_BY_ALL);
-    expect([...served].filter(k => !shared.has(k) && !(k in SERVED_API_RANGES)).sort()).toStrictEqual([]);
-  });
-}, { shared: true });
+    test('the table names every API version that this version serves and another supported version does not', () => {
+      // the union over 1.28, 1.32 and 1.36 of what one serves and another does not is in the table: here, what this
+      // one serves beyond the API versions all three share; those are recorded below from the three apiservers
+      const shared = new Set(SHARED_BY_ALL);
+      expect([...served].filter((k) => !shared.has(k) && !(k in SERVED_API_RANGES)).sort()).toStrictEqual([]);
+    });
+  },
+  { shared: true },
+);
 
 /**
  * API versions 1.28.15, 1.32.13 and 1.36.3 all serve by default, from their discovery (the union of each one's list

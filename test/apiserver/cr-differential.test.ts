@@ -15,16 +15,20 @@ import { DifferentialResult, runDifferential } from '../support/differential/run
 const SEED = 1;
 const PER_CRD = 1;
 // Its own control plane per version: deleting 254 CRDs and their 2,715 resources costs more than a fresh start.
-const describeIfCorpus = REALWORLD_CORPUS ? describeEachApiServerVersion : (name: string) => describe.skip(`${name} (no ../shared/corpus/realworld)`, () => test.todo('corpus'));
+const describeIfCorpus = REALWORLD_CORPUS
+  ? describeEachApiServerVersion
+  : (name: string) => describe.skip(`${name} (no ../shared/corpus/realworld)`, () => test.todo('corpus'));
 
 describeIfCorpus('custom resources of the real-world CRDs: generated differential corpus', (plane, version) => {
   let result: DifferentialResult;
   beforeAll(async () => {
     result = await runDifferential(plane(), version, loadCorpusCrds(), { seed: SEED, perCrd: PER_CRD });
     const refused = Object.values(result.byKind).reduce((n, k) => n + k.refused, 0);
-    console.log(`v${version}: ${result.agree}/${result.cases} custom resources agree, messages word for word (${result.agreePaths} on verdict and paths; ${refused} refused by the apiserver) over `
-      + `${result.crdsInstalled}/${result.crds} CRDs (${result.crdVersions} versions; ${result.crdsRefused.length} refused by this version), `
-      + `install ${result.installSeconds.toFixed(0)} s, cases ${result.casesSeconds.toFixed(0)} s`);
+    console.log(
+      `v${version}: ${result.agree}/${result.cases} custom resources agree, messages word for word (${result.agreePaths} on verdict and paths; ${refused} refused by the apiserver) over ` +
+        `${result.crdsInstalled}/${result.crds} CRDs (${result.crdVersions} versions; ${result.crdsRefused.length} refused by this version), ` +
+        `install ${result.installSeconds.toFixed(0)} s, cases ${result.casesSeconds.toFixed(0)} s`,
+    );
   }, 600_000);
 
   test('every CRD this version accepts is covered, every rule kind is aimed at, both verdicts occur', () => {
@@ -32,15 +36,19 @@ describeIfCorpus('custom resources of the real-world CRDs: generated differentia
     expect(result.crdsInstalled + result.crdsRefused.length).toBe(result.crds);
     expect(result.crdsInstalled).toBeGreaterThan(170);
     // no real-world CRD uses multipleOf (the corpus is checked for it below): every other kind is aimed at
-    const expected = ['valid', ...RULE_KINDS.filter(k => k !== 'multipleOf')];
-    expect(['valid', ...RULE_KINDS].filter(kind => (result.byKind[kind]?.cases ?? 0) > 0)).toStrictEqual(expected);
-    expect(loadCorpusCrds().filter(c => JSON.stringify(c.manifest).includes('"multipleOf"')).map(c => c.file)).toStrictEqual([]);
+    const expected = ['valid', ...RULE_KINDS.filter((k) => k !== 'multipleOf')];
+    expect(['valid', ...RULE_KINDS].filter((kind) => (result.byKind[kind]?.cases ?? 0) > 0)).toStrictEqual(expected);
+    expect(
+      loadCorpusCrds()
+        .filter((c) => JSON.stringify(c.manifest).includes('"multipleOf"'))
+        .map((c) => c.file),
+    ).toStrictEqual([]);
     const refused = Object.values(result.byKind).reduce((n, k) => n + k.refused, 0);
     expect(refused).toBeGreaterThan(result.cases / 4);
     expect(refused).toBeLessThan(result.cases);
   });
 
-  test('every verdict and every error message, word for word, equals the apiserver\'s', () => {
+  test("every verdict and every error message, word for word, equals the apiserver's", () => {
     expect(result.disagreements).toStrictEqual([]);
     expect(result.agree).toBe(result.cases);
   });

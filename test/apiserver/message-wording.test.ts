@@ -14,7 +14,9 @@ import { compareCase, installCrds } from '../support/differential/run';
  */
 const GROUP = 'wording.example.com';
 
-const rule = (r: string, extra: Record<string, unknown> = {}) => ({ 'x-kubernetes-validations': [{ rule: r, ...extra }] });
+const rule = (r: string, extra: Record<string, unknown> = {}) => ({
+  'x-kubernetes-validations': [{ rule: r, ...extra }],
+});
 
 const SPEC = {
   type: 'object',
@@ -29,25 +31,43 @@ const SPEC = {
     es: { type: 'string', enum: ['a', 'b'] },
     nen: { type: 'string', nullable: true, enum: ['a'] },
     enl: { type: 'array', items: { type: 'string', enum: ['a'] } },
-    emb: { 'type': 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    emb: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
     i1: { type: 'integer', minimum: 1, maximum: 4294967295 },
     ifrac: { type: 'integer', minimum: 1.5 },
     n: { type: 'number', minimum: 0.5, exclusiveMaximum: true, maximum: 1000000 },
-    set: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { 'type': 'object', 'x-kubernetes-map-type': 'atomic', 'x-kubernetes-preserve-unknown-fields': true } },
-    sset: { 'type': 'array', 'x-kubernetes-list-type': 'set', 'items': { type: 'string' } },
+    set: {
+      type: 'array',
+      'x-kubernetes-list-type': 'set',
+      items: { type: 'object', 'x-kubernetes-map-type': 'atomic', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+    sset: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
     map: {
-      'type': 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'port'],
-      'items': { type: 'object', required: ['name', 'port'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name', 'port'],
+      items: {
+        type: 'object',
+        required: ['name', 'port'],
+        properties: { name: { type: 'string' }, port: { type: 'integer' } },
+      },
     },
     cs: { type: 'string', ...rule('self.size() < 3', { message: 'short strings only' }) },
     ci: { type: 'integer', ...rule('self < 10') },
     cb: { type: 'boolean', ...rule('self') },
     cn: { type: 'number', ...rule('self < 1.5') },
-    co: { type: 'object', properties: { a: { type: 'string' } }, ...rule('self.a == "x"', { messageExpression: '"a is " + self.a' }) },
+    co: {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      ...rule('self.a == "x"', { messageExpression: '"a is " + self.a' }),
+    },
     cl: { type: 'array', items: { type: 'string' }, ...rule('self.size() < 2', { reason: 'FieldValueDuplicate' }) },
     cdup: { type: 'string', ...rule('self != "dup"', { reason: 'FieldValueDuplicate' }) },
     cfb: { type: 'string', ...rule('self != "no"', { reason: 'FieldValueForbidden', message: 'no is forbidden' }) },
-    creq: { type: 'object', properties: { b: { type: 'string' } }, ...rule('has(self.b)', { reason: 'FieldValueRequired', message: 'b is required' }) },
+    creq: {
+      type: 'object',
+      properties: { b: { type: 'string' } },
+      ...rule('has(self.b)', { reason: 'FieldValueRequired', message: 'b is required' }),
+    },
     ckey: { type: 'object', properties: { k: { type: 'string' } }, ...rule('self.k == "x"') },
     cpath: { type: 'object', properties: { p: { type: 'string' } }, ...rule('self.p != "bad"', { fieldPath: '.p' }) },
   },
@@ -66,7 +86,14 @@ function wordingCrd(scope: 'Namespaced' | 'Cluster', kind: string, spec: Record<
         group: GROUP,
         scope,
         names: { plural: `${singular}s`, singular, kind, listKind: `${kind}List` },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec } } },
+          },
+        ],
       },
     } as unknown as CrdManifest,
   };
@@ -102,9 +129,23 @@ const CASES: Record<string, { spec?: Record<string, unknown>; metadata?: Record<
   'an integer against a fractional minimum (truncated to 1)': { spec: { ifrac: 0 } },
   'number below a fractional minimum': { spec: { n: 0.25 } },
   'number at an exclusive maximum of 1e6': { spec: { n: 1000000 } },
-  'set of objects, repeated': { spec: { set: [{ b: 'x', a: 1 }, { a: 1, b: 'x' }] } },
+  'set of objects, repeated': {
+    spec: {
+      set: [
+        { b: 'x', a: 1 },
+        { a: 1, b: 'x' },
+      ],
+    },
+  },
   'set of strings, repeated': { spec: { sset: ['a', 'b', 'a'] } },
-  'map list, repeated keys': { spec: { map: [{ port: 80, name: 'a' }, { name: 'a', port: 80 }] } },
+  'map list, repeated keys': {
+    spec: {
+      map: [
+        { port: 80, name: 'a' },
+        { name: 'a', port: 80 },
+      ],
+    },
+  },
   'map list, an item no object': { spec: { map: [{ name: 'a', port: 1 }, 1, [2]] } },
   'CEL message on a string': { spec: { cs: 'abcd' } },
   'CEL rule on an integer': { spec: { ci: 12 } },
@@ -131,35 +172,61 @@ const CLUSTER_CRD = wordingCrd('Cluster', 'ClusterWording', { type: 'object' });
 
 function caseOf(id: string, c: { spec?: Record<string, unknown>; metadata?: Record<string, unknown> }): CorpusCase {
   return {
-    id, crd: CRD, version: 'v1', kind: 'valid', note: id, at: '',
+    id,
+    crd: CRD,
+    version: 'v1',
+    kind: 'valid',
+    note: id,
+    at: '',
     object: { apiVersion: `${GROUP}/v1`, kind: 'Wording', metadata: { name: 'w', ...c.metadata }, spec: c.spec ?? {} },
   };
 }
 
-describeEachApiServerVersion('error messages on custom resources, word for word', (plane, version) => {
-  beforeAll(async () => {
-    await installCrds(plane(), [CRD, CLUSTER_CRD]);
-  }, 240_000);
+describeEachApiServerVersion(
+  'error messages on custom resources, word for word',
+  (plane, version) => {
+    beforeAll(async () => {
+      await installCrds(plane(), [CRD, CLUSTER_CRD]);
+    }, 240_000);
 
-  test.each(Object.entries(CASES))('%s', async (id, c) => {
-    const { apiserver, ours } = await compareCase(plane(), version, caseOf(id, c));
-    expect(apiserver.refused).toBe(true);
-    expect(ours).toStrictEqual(apiserver);
-  }, 120_000);
+    test.each(Object.entries(CASES))(
+      '%s',
+      async (id, c) => {
+        const { apiserver, ours } = await compareCase(plane(), version, caseOf(id, c));
+        expect(apiserver.refused).toBe(true);
+        expect(ours).toStrictEqual(apiserver);
+      },
+      120_000,
+    );
 
-  test.each(['prod', 'Not_A_Label!'])('a cluster-scoped object with metadata.namespace %p is accepted (the apiserver clears it)', async (namespace) => {
-    const c: CorpusCase = {
-      id: 'cluster-scoped namespace', crd: CLUSTER_CRD, version: 'v1', kind: 'valid', note: '', at: '',
-      object: { apiVersion: `${GROUP}/v1`, kind: 'ClusterWording', metadata: { name: 'w', namespace }, spec: {} },
-    };
-    const { apiserver, ours } = await compareCase(plane(), version, c);
-    expect(apiserver.refused).toBe(false);
-    expect(ours).toStrictEqual(apiserver);
-  }, 120_000);
+    test.each(['prod', 'Not_A_Label!'])(
+      'a cluster-scoped object with metadata.namespace %p is accepted (the apiserver clears it)',
+      async (namespace) => {
+        const c: CorpusCase = {
+          id: 'cluster-scoped namespace',
+          crd: CLUSTER_CRD,
+          version: 'v1',
+          kind: 'valid',
+          note: '',
+          at: '',
+          object: { apiVersion: `${GROUP}/v1`, kind: 'ClusterWording', metadata: { name: 'w', namespace }, spec: {} },
+        };
+        const { apiserver, ours } = await compareCase(plane(), version, c);
+        expect(apiserver.refused).toBe(false);
+        expect(ours).toStrictEqual(apiserver);
+      },
+      120_000,
+    );
 
-  test('an integer at a fractional minimum\'s truncation: accepted up to 1.35 (int64(minimum) compares), refused from 1.36 (the bound is no int64)', async () => {
-    const { apiserver, ours } = await compareCase(plane(), version, caseOf('truncation', { spec: { ifrac: 1, n: 0.5, s5: 'ab', i1: 4294967295 } }));
-    expect(ours).toStrictEqual(apiserver);
-    expect(apiserver.refused).toBe(since(version, 'numericFormatRanges'));
-  }, 120_000);
-}, { shared: true });
+    test("an integer at a fractional minimum's truncation: accepted up to 1.35 (int64(minimum) compares), refused from 1.36 (the bound is no int64)", async () => {
+      const { apiserver, ours } = await compareCase(
+        plane(),
+        version,
+        caseOf('truncation', { spec: { ifrac: 1, n: 0.5, s5: 'ab', i1: 4294967295 } }),
+      );
+      expect(ours).toStrictEqual(apiserver);
+      expect(apiserver.refused).toBe(since(version, 'numericFormatRanges'));
+    }, 120_000);
+  },
+  { shared: true },
+);

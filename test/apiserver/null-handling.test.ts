@@ -1,6 +1,6 @@
-import { validateValue } from '../../lib/apiserver/value-validation/value-validator';
-import { JSONSchemaProps } from '../../lib/apiserver/schema/json-schema-props';
 import { errorsOf } from '../../lib/apimachinery/issue';
+import { JSONSchemaProps } from '../../lib/apiserver/schema/json-schema-props';
+import { validateValue } from '../../lib/apiserver/value-validation/value-validator';
 import { describeRealApiServer } from '../envtest';
 
 /**
@@ -22,7 +22,11 @@ const SPEC: JSONSchemaProps = {
     plainItems: { type: 'array', items: { type: 'string' } },
     map: { type: 'object', additionalProperties: { type: 'string', default: 'v' } },
     plainMap: { type: 'object', additionalProperties: { type: 'string' } },
-    nested: { type: 'object', default: {}, properties: { inner: { type: 'string', default: 'i' }, other: { type: 'integer' } } },
+    nested: {
+      type: 'object',
+      default: {},
+      properties: { inner: { type: 'string', default: 'i' }, other: { type: 'integer' } },
+    },
     nullableObject: { type: 'object', nullable: true, properties: { a: { type: 'string', default: 'a' } } },
   },
 };
@@ -44,22 +48,52 @@ const CASES: Array<[string, Record<string, unknown>]> = [
   ['absent fields: defaults only', {}],
 ];
 
-describeRealApiServer('null in custom resources', plane => {
-  beforeAll(async () => {
-    await plane().installCrds([{
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'nulls.null.example.com' },
-      spec: {
-        group: 'null.example.com', scope: 'Namespaced', names: { kind: 'Null', plural: 'nulls' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: SPEC } } } }],
-      },
-    }]);
-  }, 60_000);
+describeRealApiServer(
+  'null in custom resources',
+  (plane) => {
+    beforeAll(async () => {
+      await plane().installCrds([
+        {
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: 'nulls.null.example.com' },
+          spec: {
+            group: 'null.example.com',
+            scope: 'Namespaced',
+            names: { kind: 'Null', plural: 'nulls' },
+            versions: [
+              {
+                name: 'v1',
+                served: true,
+                storage: true,
+                schema: { openAPIV3Schema: { type: 'object', properties: { spec: SPEC } } },
+              },
+            ],
+          },
+        },
+      ]);
+    }, 60_000);
 
-  test.each(CASES)('%s', async (_name, spec) => {
-    const object = { apiVersion: 'null.example.com/v1', kind: 'Null', metadata: { name: 'x', namespace: 'default' }, spec };
-    const r = await plane().request('POST', '/apis/null.example.com/v1/namespaces/default/nulls?dryRun=All', object);
-    const ours = validateValue({ type: 'object', properties: { spec: SPEC } }, object);
-    expect(errorsOf(ours.issues).length > 0 ? 'refused' : 'accepted').toBe(r.code === 201 ? 'accepted' : 'refused');
-    if (r.code === 201) expect((ours.value as any).spec).toStrictEqual(r.body.spec);
-  }, 30_000);
-}, { shared: true });
+    test.each(CASES)(
+      '%s',
+      async (_name, spec) => {
+        const object = {
+          apiVersion: 'null.example.com/v1',
+          kind: 'Null',
+          metadata: { name: 'x', namespace: 'default' },
+          spec,
+        };
+        const r = await plane().request(
+          'POST',
+          '/apis/null.example.com/v1/namespaces/default/nulls?dryRun=All',
+          object,
+        );
+        const ours = validateValue({ type: 'object', properties: { spec: SPEC } }, object);
+        expect(errorsOf(ours.issues).length > 0 ? 'refused' : 'accepted').toBe(r.code === 201 ? 'accepted' : 'refused');
+        if (r.code === 201) expect((ours.value as any).spec).toStrictEqual(r.body.spec);
+      },
+      30_000,
+    );
+  },
+  { shared: true },
+);

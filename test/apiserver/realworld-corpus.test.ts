@@ -23,7 +23,7 @@ function corpus(): string[] {
   const byName = new Map<string, string>();
   for (const dir of [SHARED, VENDORED]) {
     if (!fs.existsSync(dir)) continue;
-    for (const f of fs.readdirSync(dir).filter(n => n.endsWith('.yaml'))) byName.set(f, path.join(dir, f));
+    for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml'))) byName.set(f, path.join(dir, f));
   }
   return [...byName.values()].sort();
 }
@@ -36,12 +36,15 @@ describe('real-world CRDs through CustomResourceDefinition.fromFile', () => {
     if (fs.existsSync(SHARED)) expect(FILES.length).toBeGreaterThanOrEqual(201);
   });
 
-  test.each(FILES.map(f => [path.basename(f), f]))('%s: no error, emitted unchanged', (_name, file) => {
+  test.each(FILES.map((f) => [path.basename(f), f]))('%s: no error, emitted unchanged', (_name, file) => {
     const chart = new Chart(new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-')) }), 'corpus');
     const crd = CustomResourceDefinition.fromFile(chart, 'crd', file);
     expect(crd.node.validate()).toStrictEqual([]);
     // parsed by another YAML library than fromFile's
-    const written = yaml.parseAllDocuments(fs.readFileSync(file, 'utf8')).map(d => d.toJS()).filter(d => d != null);
+    const written = yaml
+      .parseAllDocuments(fs.readFileSync(file, 'utf8'))
+      .map((d) => d.toJS())
+      .filter((d) => d != null);
     expect(Testing.synth(chart)).toStrictEqual(written);
   });
 });
@@ -57,30 +60,57 @@ function ourErrors(manifest: CrdManifest, version: OracleVersion): Issue[] {
  * format library, and its higher CEL cost estimate); our check targeting 1.28 must refuse exactly those, and its
  * message must be the apiserver's, and 1.32 and 1.36 must accept all.
  */
-describeEachApiServerVersion('real-world CRDs on kube-apiserver', (plane, version) => {
-  test.each(FILES.map(f => [path.basename(f), f]))('%s: the apiserver\'s verdict is ours for this version', async (_name, file) => {
-    const text = fs.readFileSync(file, 'utf8');
-    const manifest = yaml.parse(text) as CrdManifest;
-    const ours = ourErrors(manifest, version);
-    const r = await plane().request('PATCH', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${manifest.metadata.name}?fieldManager=corpus&dryRun=All&fieldValidation=Strict`,
-      text, { contentType: 'application/apply-patch+yaml' });
-    const theirs: string | undefined = r.code >= 300 ? String(r.body?.message) : undefined;
-    expect({ apiserver: theirs === undefined ? 'accepted' : 'refused', ours: ours.length === 0 ? 'accepted' : 'refused' })
-      .toStrictEqual({ apiserver: ours.length === 0 ? 'accepted' : 'refused', ours: theirs === undefined ? 'accepted' : 'refused' });
-    // where both refuse a CEL cost: the same figures (the factor has six decimals, so a cost off by one shows)
-    for (const issue of ours.filter(i => /cost/.test(i.message))) {
-      expect(theirs).toContain(issue.message.replace(/^Forbidden: fails on Kubernetes [0-9., ]+, whose CEL cost estimate is higher: /, ''));
-    }
-  }, 60_000);
-}, { shared: true });
+describeEachApiServerVersion(
+  'real-world CRDs on kube-apiserver',
+  (plane, version) => {
+    test.each(FILES.map((f) => [path.basename(f), f]))(
+      "%s: the apiserver's verdict is ours for this version",
+      async (_name, file) => {
+        const text = fs.readFileSync(file, 'utf8');
+        const manifest = yaml.parse(text) as CrdManifest;
+        const ours = ourErrors(manifest, version);
+        const r = await plane().request(
+          'PATCH',
+          `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${manifest.metadata.name}?fieldManager=corpus&dryRun=All&fieldValidation=Strict`,
+          text,
+          { contentType: 'application/apply-patch+yaml' },
+        );
+        const theirs: string | undefined = r.code >= 300 ? String(r.body?.message) : undefined;
+        expect({
+          apiserver: theirs === undefined ? 'accepted' : 'refused',
+          ours: ours.length === 0 ? 'accepted' : 'refused',
+        }).toStrictEqual({
+          apiserver: ours.length === 0 ? 'accepted' : 'refused',
+          ours: theirs === undefined ? 'accepted' : 'refused',
+        });
+        // where both refuse a CEL cost: the same figures (the factor has six decimals, so a cost off by one shows)
+        for (const issue of ours.filter((i) => /cost/.test(i.message))) {
+          expect(theirs).toContain(
+            issue.message.replace(/^Forbidden: fails on Kubernetes [0-9., ]+, whose CEL cost estimate is higher: /, ''),
+          );
+        }
+      },
+      60_000,
+    );
+  },
+  { shared: true },
+);
 
 /** The real-world CRDs each version refuses, by our check: the figures README states. */
 describe('real-world CRDs refused per Kubernetes version, by our check', () => {
   test('1.28 refuses 10, 1.32 and 1.36 none', () => {
-    const refused = (version: OracleVersion) => FILES.filter(f => ourErrors(yaml.parse(fs.readFileSync(f, 'utf8')), version).length > 0).map(f => path.basename(f));
+    const refused = (version: OracleVersion) =>
+      FILES.filter((f) => ourErrors(yaml.parse(fs.readFileSync(f, 'utf8')), version).length > 0).map((f) =>
+        path.basename(f),
+      );
     expect(refused('1.32')).toStrictEqual([]);
     expect(refused('1.36')).toStrictEqual([]);
     if (fs.existsSync(SHARED)) expect(refused('1.28')).toHaveLength(10);
-    expect(refused('1.28')).toEqual(expect.arrayContaining(['argo-workflows__workflowtemplates.argoproj.io.yaml', 'external-secrets__pushsecrets.external-secrets.io.yaml']));
+    expect(refused('1.28')).toEqual(
+      expect.arrayContaining([
+        'argo-workflows__workflowtemplates.argoproj.io.yaml',
+        'external-secrets__pushsecrets.external-secrets.io.yaml',
+      ]),
+    );
   });
 });

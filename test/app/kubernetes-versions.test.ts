@@ -3,9 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import { collectSynthReport, OperatorApp, OutputLayout, renderSynthReport, ValidatingAdmissionPolicy } from '../../lib';
-import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { CrdManifest } from '../../lib/apiserver/crd-manifest';
 import { checkCrdForVersions } from '../../lib/apiserver/crd-validation/version-support';
+import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { describeEachApiServerVersion } from '../envtest';
 
 /**
@@ -13,40 +13,70 @@ import { describeEachApiServerVersion } from '../envtest';
  * path, the field and the versions named; narrowing the range lets it pass. The per-version table is checked on the
  * real apiservers of 1.28, 1.32 and 1.36: each CRD is accepted exactly where our check says the version has it.
  */
-function manifest(name: string, extra: { rule?: string; optionalOldSelf?: boolean; selectableFields?: boolean; itemRule?: string } = {}): CrdManifest {
-  const rule = extra.rule ? [{ rule: extra.rule, ...(extra.optionalOldSelf ? { optionalOldSelf: true } : {}) }] : undefined;
+function manifest(
+  name: string,
+  extra: { rule?: string; optionalOldSelf?: boolean; selectableFields?: boolean; itemRule?: string } = {},
+): CrdManifest {
+  const rule = extra.rule
+    ? [{ rule: extra.rule, ...(extra.optionalOldSelf ? { optionalOldSelf: true } : {}) }]
+    : undefined;
   return {
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${name}s.versions.example.com` },
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${name}s.versions.example.com` },
     spec: {
-      group: 'versions.example.com', scope: 'Namespaced', names: { kind: name[0].toUpperCase() + name.slice(1), plural: `${name}s` },
-      versions: [{
-        name: 'v1', served: true, storage: true,
-        ...(extra.selectableFields ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                'type': 'object',
-                'properties': {
-                  size: { type: 'string', maxLength: 20 },
-                  items: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 } },
-                  // an unbounded list: a rule on its items counts 1,048,576 times (3 MiB over the smallest item, `{}`)
-                  ...(extra.itemRule ? { rewrite: { type: 'array', items: { 'type': 'object', 'properties': { regexp: { type: 'string' }, transform: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: extra.itemRule }] } } } : {}),
+      group: 'versions.example.com',
+      scope: 'Namespaced',
+      names: { kind: name[0].toUpperCase() + name.slice(1), plural: `${name}s` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          ...(extra.selectableFields ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    size: { type: 'string', maxLength: 20 },
+                    items: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 } },
+                    // an unbounded list: a rule on its items counts 1,048,576 times (3 MiB over the smallest item, `{}`)
+                    ...(extra.itemRule
+                      ? {
+                          rewrite: {
+                            type: 'array',
+                            items: {
+                              type: 'object',
+                              properties: { regexp: { type: 'string' }, transform: { type: 'string' } },
+                              'x-kubernetes-validations': [{ rule: extra.itemRule }],
+                            },
+                          },
+                        }
+                      : {}),
+                  },
+                  ...(rule ? { 'x-kubernetes-validations': rule } : {}),
                 },
-                ...(rule ? { 'x-kubernetes-validations': rule } : {}),
               },
             },
           },
         },
-      }],
+      ],
     },
   } as unknown as CrdManifest;
 }
 
 function synthErrors(range: { min?: string; max?: string } | undefined, crd: CrdManifest): string {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-'));
-  const app = new OperatorApp({ outdir: path.join(outdir, 'dist'), report: false, policy: false, descriptionCheck: false, ...(range ? { kubernetesVersions: range } : {}) });
+  const app = new OperatorApp({
+    outdir: path.join(outdir, 'dist'),
+    report: false,
+    policy: false,
+    descriptionCheck: false,
+    ...(range ? { kubernetesVersions: range } : {}),
+  });
   CustomResourceDefinition.fromManifest(new Chart(app, 'chart'), 'crd', crd);
   try {
     app.synth();
@@ -61,21 +91,21 @@ function synthErrors(range: { min?: string; max?: string } | undefined, crd: Crd
 const FEATURES: Record<string, Parameters<typeof manifest>[1]> = {
   quantity: { rule: "!has(self.size) || quantity(self.size).isGreaterThan(quantity('0'))" },
   optional: { rule: "self.?size.orValue('') != 'x'" },
-  sets: { rule: "!has(self.items) || sets.contains(self.items, self.items)" },
+  sets: { rule: '!has(self.items) || sets.contains(self.items, self.items)' },
   quote: { rule: "!has(self.size) || strings.quote(self.size) != ''" },
-  ip: { rule: "!has(self.size) || !isIP(self.size) || ip(self.size).family() > 0" },
-  format: { rule: "!has(self.size) || !format.dns1123Label().validate(self.size).hasValue()" },
+  ip: { rule: '!has(self.size) || !isIP(self.size) || ip(self.size).family() > 0' },
+  format: { rule: '!has(self.size) || !format.dns1123Label().validate(self.size).hasValue()' },
   twovariable: { rule: "!has(self.items) || self.items.all(i, v, i >= 0 && v != '')" },
-  semver: { rule: "!has(self.size) || !isSemver(self.size) || semver(self.size).major() >= 0" },
-  lists: { rule: "!has(self.items) || lists.range(2).size() == 2" },
-  oldself: { rule: "!oldSelf.hasValue() || oldSelf.value() == self", optionalOldSelf: true },
+  semver: { rule: '!has(self.size) || !isSemver(self.size) || semver(self.size).major() >= 0' },
+  lists: { rule: '!has(self.items) || lists.range(2).size() == 2' },
+  oldself: { rule: '!oldSelf.hasValue() || oldSelf.value() == self', optionalOldSelf: true },
   selectable: { selectableFields: true },
   // 4 presence tests: 1.28 charges each (cost 10 × 1,048,576 items > 10,000,000), 1.29 and newer do not (6 × …)
   cost: { itemRule: '(has(self.regexp) && !has(self.transform)) || (!has(self.regexp) && has(self.transform))' },
-  plain: { rule: "!has(self.size) || self.size.size() > 0" },
+  plain: { rule: '!has(self.size) || self.size.size() > 0' },
 };
 
-describe('the app\'s Kubernetes versions', () => {
+describe("the app's Kubernetes versions", () => {
   test('selectableFields targeted at 1.28 fails synth naming the versions, the construct and the field', () => {
     const message = synthErrors(undefined, manifest('selectable', FEATURES.selectable));
     expect(message).toContain('chart/crd');
@@ -85,15 +115,21 @@ describe('the app\'s Kubernetes versions', () => {
   });
 
   test('a rule with a 1.30+ CEL function (format.*, sets.*) targeted at 1.28 fails synth naming the versions', () => {
-    expect(synthErrors(undefined, manifest('format', FEATURES.format))).toContain('compilation fails on Kubernetes 1.28, 1.29, 1.30, 1.31:');
-    expect(synthErrors({ min: '1.29' }, manifest('sets', FEATURES.sets))).toContain('compilation fails on Kubernetes 1.29:');
+    expect(synthErrors(undefined, manifest('format', FEATURES.format))).toContain(
+      'compilation fails on Kubernetes 1.28, 1.29, 1.30, 1.31:',
+    );
+    expect(synthErrors({ min: '1.29' }, manifest('sets', FEATURES.sets))).toContain(
+      'compilation fails on Kubernetes 1.29:',
+    );
   });
 
-  test('a rule over 1.28\'s CEL cost budget (not over 1.29\'s) fails synth targeting 1.28 with 1.28\'s figure', () => {
+  test("a rule over 1.28's CEL cost budget (not over 1.29's) fails synth targeting 1.28 with 1.28's figure", () => {
     const message = synthErrors(undefined, manifest('cost', FEATURES.cost));
     expect(message).toContain('chart/crd');
     expect(message).toContain('properties[rewrite].items.x-kubernetes-validations[0].rule');
-    expect(message).toContain('fails on Kubernetes 1.28, whose CEL cost estimate is higher: estimated rule cost exceeds budget by factor of 1.048576x');
+    expect(message).toContain(
+      'fails on Kubernetes 1.28, whose CEL cost estimate is higher: estimated rule cost exceeds budget by factor of 1.048576x',
+    );
     expect(synthErrors({ min: '1.29' }, manifest('cost', FEATURES.cost))).toBe('');
   });
 
@@ -104,40 +140,78 @@ describe('the app\'s Kubernetes versions', () => {
   });
 
   test('a range outside the supported versions is an error', () => {
-    expect(synthErrors({ min: '1.27' }, manifest('plain', FEATURES.plain))).toContain('kubernetesVersions.min: "1.27" is not a supported Kubernetes version (1.28 to 1.36)');
-    expect(synthErrors({ min: '1.33', max: '1.30' }, manifest('plain', FEATURES.plain))).toContain('kubernetesVersions: min 1.33 is newer than max 1.30');
+    expect(synthErrors({ min: '1.27' }, manifest('plain', FEATURES.plain))).toContain(
+      'kubernetesVersions.min: "1.27" is not a supported Kubernetes version (1.28 to 1.36)',
+    );
+    expect(synthErrors({ min: '1.33', max: '1.30' }, manifest('plain', FEATURES.plain))).toContain(
+      'kubernetesVersions: min 1.33 is newer than max 1.30',
+    );
   });
 
   test('string literals do not count as calls', () => {
-    expect(checkCrdForVersions(manifest('literal', { rule: "self.size != 'quantity(1)'" }), ['1.28'])).toStrictEqual([]);
+    expect(checkCrdForVersions(manifest('literal', { rule: "self.size != 'quantity(1)'" }), ['1.28'])).toStrictEqual(
+      [],
+    );
   });
 });
 
-describeEachApiServerVersion('CRD features by Kubernetes version', (plane, version) => {
-  test.each(Object.keys(FEATURES))('%s: the apiserver accepts the CRD exactly where our check says this version has it', async feature => {
-    const crd = manifest(feature, FEATURES[feature]);
-    const ours = checkCrdForVersions(crd, [version]).length === 0 ? 'accepted' : 'refused';
-    // server-side apply, as APPLY.md applies CRDs: an older apiserver refuses fields it does not know
-    const r = await plane().request('PATCH', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}?fieldManager=test&dryRun=All&fieldValidation=Strict`,
-      crd, { contentType: 'application/apply-patch+yaml' });
-    expect({ feature, apiserver: r.code === 201 || r.code === 200 ? 'accepted' : 'refused', message: r.code >= 300 ? r.body?.message : undefined })
-      .toStrictEqual({ feature, apiserver: ours, message: ours === 'refused' ? expect.any(String) : undefined });
-  }, 60_000);
-}, { shared: true });
+describeEachApiServerVersion(
+  'CRD features by Kubernetes version',
+  (plane, version) => {
+    test.each(Object.keys(FEATURES))(
+      '%s: the apiserver accepts the CRD exactly where our check says this version has it',
+      async (feature) => {
+        const crd = manifest(feature, FEATURES[feature]);
+        const ours = checkCrdForVersions(crd, [version]).length === 0 ? 'accepted' : 'refused';
+        // server-side apply, as APPLY.md applies CRDs: an older apiserver refuses fields it does not know
+        const r = await plane().request(
+          'PATCH',
+          `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}?fieldManager=test&dryRun=All&fieldValidation=Strict`,
+          crd,
+          { contentType: 'application/apply-patch+yaml' },
+        );
+        expect({
+          feature,
+          apiserver: r.code === 201 || r.code === 200 ? 'accepted' : 'refused',
+          message: r.code >= 300 ? r.body?.message : undefined,
+        }).toStrictEqual({ feature, apiserver: ours, message: ours === 'refused' ? expect.any(String) : undefined });
+      },
+      60_000,
+    );
+  },
+  { shared: true },
+);
 
 describe('API versions a version of the range does not serve', () => {
-  const DEPLOYMENTS = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['deployments'] }] };
+  const DEPLOYMENTS = {
+    resourceRules: [
+      { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['deployments'] },
+    ],
+  };
 
-  function synthPolicyApp(range: { min?: string } | undefined, props: { skip?: boolean; layout?: OutputLayout } = {}): { error: string; dir: string } {
+  function synthPolicyApp(
+    range: { min?: string } | undefined,
+    props: { skip?: boolean; layout?: OutputLayout } = {},
+  ): { error: string; dir: string } {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-vap-'));
     const app = new OperatorApp({
-      outdir: path.join(dir, 'dist'), report: false, policy: false, descriptionCheck: false, layout: props.layout ?? OutputLayout.APPLY_ORDER,
+      outdir: path.join(dir, 'dist'),
+      report: false,
+      policy: false,
+      descriptionCheck: false,
+      layout: props.layout ?? OutputLayout.APPLY_ORDER,
       ...(range ? { kubernetesVersions: range } : {}),
     });
     const chart = new Chart(app, 'chart');
-    new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain', namespace: 'default' } });
+    new ApiObject(chart, 'cm', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'plain', namespace: 'default' },
+    });
     const policy = new ValidatingAdmissionPolicy(chart, 'replicas', {
-      name: 'replicas', matchConstraints: DEPLOYMENTS, validations: [{ expression: 'object.spec.replicas <= 5' }],
+      name: 'replicas',
+      matchConstraints: DEPLOYMENTS,
+      validations: [{ expression: 'object.spec.replicas <= 5' }],
       ...(props.skip ? { onUnservedVersions: 'skip' as const } : {}),
     });
     policy.bind('binding');
@@ -151,8 +225,12 @@ describe('API versions a version of the range does not serve', () => {
 
   test('a ValidatingAdmissionPolicy (v1: 1.30+) targeted at 1.28 fails synth naming the construct and the versions', () => {
     const { error } = synthPolicyApp(undefined);
-    expect(error).toContain('[chart/replicas/Resource] admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy fails on Kubernetes 1.28, 1.29: not served there (served from Kubernetes 1.30)');
-    expect(error).toContain('[chart/replicas/binding/Resource] admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding fails on Kubernetes 1.28, 1.29');
+    expect(error).toContain(
+      '[chart/replicas/Resource] admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy fails on Kubernetes 1.28, 1.29: not served there (served from Kubernetes 1.30)',
+    );
+    expect(error).toContain(
+      '[chart/replicas/binding/Resource] admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding fails on Kubernetes 1.28, 1.29',
+    );
     expect(error).toContain("kubernetesVersions: { min: '1.30' }");
     expect(synthPolicyApp({ min: '1.30' }).error).toBe('');
   });
@@ -161,33 +239,62 @@ describe('API versions a version of the range does not serve', () => {
     const { error, dir } = synthPolicyApp(undefined, { skip: true });
     expect(error).toBe('');
     // the ConfigMap where it was; nothing left in 2-cluster-resources.yaml
-    expect(fs.readdirSync(dir).filter(f => f.endsWith('.yaml')).sort()).toStrictEqual(['3-namespaced-resources.yaml', '6-requires-1.30.yaml']);
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort(),
+    ).toStrictEqual(['3-namespaced-resources.yaml', '6-requires-1.30.yaml']);
     const conditional = fs.readFileSync(path.join(dir, '6-requires-1.30.yaml'), 'utf8');
     expect(conditional).toContain('kind: ValidatingAdmissionPolicy\n');
     expect(conditional).toContain('kind: ValidatingAdmissionPolicyBinding\n');
     const guide = fs.readFileSync(path.join(dir, 'APPLY.md'), 'utf8');
-    expect(guide).toContain("if kubectl get --raw /apis/admissionregistration.k8s.io/v1 | grep '\"kind\":\"ValidatingAdmissionPolicy\"' >/dev/null && "
-      + "kubectl get --raw /apis/admissionregistration.k8s.io/v1 | grep '\"kind\":\"ValidatingAdmissionPolicyBinding\"' >/dev/null; then kubectl apply -f dist/6-requires-1.30.yaml; fi");
+    expect(guide).toContain(
+      'if kubectl get --raw /apis/admissionregistration.k8s.io/v1 | grep \'"kind":"ValidatingAdmissionPolicy"\' >/dev/null && ' +
+        'kubectl get --raw /apis/admissionregistration.k8s.io/v1 | grep \'"kind":"ValidatingAdmissionPolicyBinding"\' >/dev/null; then kubectl apply -f dist/6-requires-1.30.yaml; fi',
+    );
     expect(guide).toContain('`6-requires-1.30.yaml` needs Kubernetes 1.30 or newer');
     // a range every version of which serves it: no conditional file
     const { dir: newer } = synthPolicyApp({ min: '1.30' }, { skip: true });
     expect(fs.existsSync(path.join(newer, '6-requires-1.30.yaml'))).toBe(false);
-    expect(fs.readFileSync(path.join(newer, '2-cluster-resources.yaml'), 'utf8')).toContain('kind: ValidatingAdmissionPolicy\n');
+    expect(fs.readFileSync(path.join(newer, '2-cluster-resources.yaml'), 'utf8')).toContain(
+      'kind: ValidatingAdmissionPolicy\n',
+    );
   });
 
   test("'skip' needs the apply-order layout (a file of its own)", () => {
-    expect(synthPolicyApp(undefined, { skip: true, layout: OutputLayout.PER_CHART }).error).toContain('needs layout: OutputLayout.APPLY_ORDER');
+    expect(synthPolicyApp(undefined, { skip: true, layout: OutputLayout.PER_CHART }).error).toContain(
+      'needs layout: OutputLayout.APPLY_ORDER',
+    );
   });
 });
 
 describe('a ValidatingAdmissionPolicy checked against each version of the range that serves it', () => {
-  const DEPLOYMENTS = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['deployments'] }] };
+  const DEPLOYMENTS = {
+    resourceRules: [
+      { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['deployments'] },
+    ],
+  };
 
-  function synth(range: { min?: string; max?: string }, expression: string, binding: { validationActions?: ('Deny' | 'Warn' | 'Audit')[] } = {}): { error: string } {
+  function synth(
+    range: { min?: string; max?: string },
+    expression: string,
+    binding: { validationActions?: ('Deny' | 'Warn' | 'Audit')[] } = {},
+  ): { error: string } {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-vap-range-'));
-    const app = new OperatorApp({ outdir: path.join(dir, 'dist'), report: false, policy: false, descriptionCheck: false, kubernetesVersions: range });
+    const app = new OperatorApp({
+      outdir: path.join(dir, 'dist'),
+      report: false,
+      policy: false,
+      descriptionCheck: false,
+      kubernetesVersions: range,
+    });
     const chart = new Chart(app, 'chart');
-    const policy = new ValidatingAdmissionPolicy(chart, 'p', { name: 'p', matchConstraints: DEPLOYMENTS, validations: [{ expression }] });
+    const policy = new ValidatingAdmissionPolicy(chart, 'p', {
+      name: 'p',
+      matchConstraints: DEPLOYMENTS,
+      validations: [{ expression }],
+    });
     policy.bind('b', binding);
     try {
       app.synth();
@@ -199,11 +306,13 @@ describe('a ValidatingAdmissionPolicy checked against each version of the range 
     }
   }
 
-  test('a CEL library newer than the range\'s oldest served version fails synth for the versions without it', () => {
+  test("a CEL library newer than the range's oldest served version fails synth for the versions without it", () => {
     // the format library is in new admission expressions from 1.32 (introduced 1.31)
     const expression = '!format.dns1123Label().validate(object.metadata.name).hasValue()';
     const { error } = synth({ min: '1.30' }, expression);
-    expect(error).toContain("on Kubernetes 1.30, 1.31: spec.validations[0].expression: Invalid value: \"!format.dns1123Label().validate(object.metadata.name).hasValue()\": compilation failed: ERROR: <input>:1:2: undeclared reference to 'format' (in container '')");
+    expect(error).toContain(
+      "on Kubernetes 1.30, 1.31: spec.validations[0].expression: Invalid value: \"!format.dns1123Label().validate(object.metadata.name).hasValue()\": compilation failed: ERROR: <input>:1:2: undeclared reference to 'format' (in container '')",
+    );
     expect(error).not.toContain('1.32');
     expect(synth({ min: '1.32' }, expression).error).toBe('');
   });
@@ -211,32 +320,62 @@ describe('a ValidatingAdmissionPolicy checked against each version of the range 
   test('the same refusal on every version is reported once, in the wording of each where it differs', () => {
     const { error } = synth({ min: '1.30' }, 'object.spec.replicas', { validationActions: ['Deny', 'Warn'] });
     // the result type is named from 1.32 on
-    expect(error).toContain('on Kubernetes 1.30, 1.31: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool');
-    expect(error).toContain('on Kubernetes 1.32, 1.33, 1.34, 1.35, 1.36: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool but got dyn');
+    expect(error).toContain(
+      'on Kubernetes 1.30, 1.31: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool',
+    );
+    expect(error).toContain(
+      'on Kubernetes 1.32, 1.33, 1.34, 1.35, 1.36: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool but got dyn',
+    );
     // the binding's bad value as Go printed it before 1.34, as JSON after
-    expect(error).toContain('on Kubernetes 1.30, 1.31, 1.32, 1.33: spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn');
-    expect(error).toContain('on Kubernetes 1.34, 1.35, 1.36: spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn');
+    expect(error).toContain(
+      'on Kubernetes 1.30, 1.31, 1.32, 1.33: spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn',
+    );
+    expect(error).toContain(
+      'on Kubernetes 1.34, 1.35, 1.36: spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn',
+    );
   });
 
   test('a policy every version accepts passes; versions outside the range are not consulted', () => {
-    expect(synth({ min: '1.32', max: '1.32' }, "object.?spec.?replicas.orValue(1) <= 5").error).toBe('');
+    expect(synth({ min: '1.32', max: '1.32' }, 'object.?spec.?replicas.orValue(1) <= 5').error).toBe('');
     expect(synth({ min: '1.30', max: '1.36' }, 'object.spec.replicas <= 5').error).toBe('');
   });
 });
 
 describe('the synth report says what each object needs', () => {
-  test('no minimum-version note for a version at or below the start of the app\'s range', () => {
+  test("no minimum-version note for a version at or below the start of the app's range", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'versions-needs-'));
     // a range starting at 1.31 that every object passes: a minimum at or below its start is no news ('needs 1.30+' or
     // 'needs 1.31+' would be true of every version the app targets), so the report lists none
-    const app = new OperatorApp({ outdir: path.join(dir, 'dist'), report: false, policy: false, descriptionCheck: false, layout: OutputLayout.APPLY_ORDER, kubernetesVersions: { min: '1.31' } });
+    const app = new OperatorApp({
+      outdir: path.join(dir, 'dist'),
+      report: false,
+      policy: false,
+      descriptionCheck: false,
+      layout: OutputLayout.APPLY_ORDER,
+      kubernetesVersions: { min: '1.31' },
+    });
     const chart = new Chart(app, 'chart');
-    new ApiObject(chart, 'plain', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain', namespace: 'default' } });
-    new ApiObject(chart, 'svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'default' }, spec: { ports: [{ port: 80 }], trafficDistribution: 'PreferClose' } });
+    new ApiObject(chart, 'plain', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'plain', namespace: 'default' },
+    });
+    new ApiObject(chart, 'svc', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'svc', namespace: 'default' },
+      spec: { ports: [{ port: 80 }], trafficDistribution: 'PreferClose' },
+    });
     CustomResourceDefinition.fromManifest(chart, 'crd', manifest('selectable', FEATURES.selectable));
     new ValidatingAdmissionPolicy(chart, 'p', {
-      name: 'p', onUnservedVersions: 'skip', validations: [{ expression: 'object.spec.replicas <= 5' }],
-      matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] },
+      name: 'p',
+      onUnservedVersions: 'skip',
+      validations: [{ expression: 'object.spec.replicas <= 5' }],
+      matchConstraints: {
+        resourceRules: [
+          { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] },
+        ],
+      },
     });
     app.synth();
     const report = collectSynthReport(app, path.join(dir, 'dist'));

@@ -4,20 +4,77 @@ import * as path from 'path';
 import { App, Chart, Yaml } from 'cdk8s';
 import { stringifyManifest, withFastManifestYaml } from '../../lib/app/manifest-yaml';
 import { OperatorApp } from '../../lib/app/operator-app';
-import { loadKubectlYaml } from '../../lib/crd/kubectl-yaml';
 import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
+import { loadKubectlYaml } from '../../lib/crd/kubectl-yaml';
 
-const CORPORA = [path.join(__dirname, '../../../shared/corpus/realworld'), path.join(__dirname, '../fixtures/realworld-crds')];
+const CORPORA = [
+  path.join(__dirname, '../../../shared/corpus/realworld'),
+  path.join(__dirname, '../fixtures/realworld-crds'),
+];
 
 function corpus(): string[] {
-  return CORPORA.filter(d => fs.existsSync(d)).flatMap(d => fs.readdirSync(d).filter(f => f.endsWith('.yaml')).map(f => path.join(d, f)));
+  return CORPORA.filter((d) => fs.existsSync(d)).flatMap((d) =>
+    fs
+      .readdirSync(d)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => path.join(d, f)),
+  );
 }
 
 /** A deterministic generator of awkward strings: quotes, indicators, line breaks, YAML 1.1 look-alikes, unicode. */
 function* awkwardStrings(count: number): Generator<string> {
-  const parts = ['a', 'B', '1', '0', ' ', '\n', '\t', ':', '#', '-', '?', "'", '"', '\\', '{', '}', '[', ']', ',', '&', '*', '!', '|', '>',
-    '%', '@', '`', '.', 'é', '\u2028', '~', 'y', 'n', 'on', 'yes', 'Null', '0x', '0o', '1e3', '12:30', '2001-12-14', '---', '...', '+', '_',
-    '\r', '\x07', '\u00a0', '\u{1F600}', '\ud800'];
+  const parts = [
+    'a',
+    'B',
+    '1',
+    '0',
+    ' ',
+    '\n',
+    '\t',
+    ':',
+    '#',
+    '-',
+    '?',
+    "'",
+    '"',
+    '\\',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    '&',
+    '*',
+    '!',
+    '|',
+    '>',
+    '%',
+    '@',
+    '`',
+    '.',
+    'é',
+    '\u2028',
+    '~',
+    'y',
+    'n',
+    'on',
+    'yes',
+    'Null',
+    '0x',
+    '0o',
+    '1e3',
+    '12:30',
+    '2001-12-14',
+    '---',
+    '...',
+    '+',
+    '_',
+    '\r',
+    '\x07',
+    '\u00a0',
+    '\u{1F600}',
+    '\ud800',
+  ];
   let seed = 7;
   const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   for (let n = 0; n < count; n++) {
@@ -28,7 +85,7 @@ function* awkwardStrings(count: number): Generator<string> {
 }
 
 describe('stringifyManifest writes what cdk8s writes', () => {
-  test.each(corpus().map(f => [path.basename(f), f]))('%s', (_name, file) => {
+  test.each(corpus().map((f) => [path.basename(f), f]))('%s', (_name, file) => {
     const [manifest] = loadKubectlYaml(fs.readFileSync(file, 'utf8'));
     expect(stringifyManifest(manifest)).toBe(Yaml.stringify(manifest));
   });
@@ -44,7 +101,30 @@ describe('stringifyManifest writes what cdk8s writes', () => {
 
   test('strings starting with any character (the writer skips the YAML 1.1 type tests by the first one)', () => {
     const mismatches: string[] = [];
-    const tails = ['', 'es', 'ES', 'o', 'n', 'ff', 'ull', 'rue', 'alse', '1', '0', '.5', 'e3', 'x1F', 'b1', ':30', '<', 'nf', 'inf', '.inf', 'nan', 'a b'];
+    const tails = [
+      '',
+      'es',
+      'ES',
+      'o',
+      'n',
+      'ff',
+      'ull',
+      'rue',
+      'alse',
+      '1',
+      '0',
+      '.5',
+      'e3',
+      'x1F',
+      'b1',
+      ':30',
+      '<',
+      'nf',
+      'inf',
+      '.inf',
+      'nan',
+      'a b',
+    ];
     for (let c = 0; c < 0x250; c++) {
       for (const tail of tails) {
         const s = String.fromCodePoint(c) + tail;
@@ -58,9 +138,17 @@ describe('stringifyManifest writes what cdk8s writes', () => {
 
   test('numbers, booleans, nulls, empty and nested collections, scalar documents', () => {
     const docs: unknown[] = [
-      { a: [0, -1, 1.5, -2.25e-7, 1e21, 123456789012, Number.MAX_SAFE_INTEGER, -0, NaN, Infinity], b: [true, false, null, undefined] },
+      {
+        a: [0, -1, 1.5, -2.25e-7, 1e21, 123456789012, Number.MAX_SAFE_INTEGER, -0, NaN, Infinity],
+        b: [true, false, null, undefined],
+      },
       { e: [], f: {}, g: [[], {}, [[]], [{}], [[1, [2]]]], h: { i: { j: {} } } },
-      [], {}, [{ a: 1 }, [{ b: 2 }]], 'scalar', 42, null,
+      [],
+      {},
+      [{ a: 1 }, [{ b: 2 }]],
+      'scalar',
+      42,
+      null,
     ];
     for (const doc of docs) expect(stringifyManifest(doc)).toBe(Yaml.stringify(doc));
   });
@@ -72,14 +160,21 @@ describe('withFastManifestYaml', () => {
     const synth = (fast: boolean) => {
       const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-yaml-'));
       const app = new App({ outdir });
-      for (const file of corpus().slice(0, 5)) CustomResourceDefinition.fromFile(new Chart(app, path.basename(file, '.yaml')), 'crd', file);
-      if (fast) withFastManifestYaml(() => app.synth()); else app.synth();
+      for (const file of corpus().slice(0, 5)) {
+        CustomResourceDefinition.fromFile(new Chart(app, path.basename(file, '.yaml')), 'crd', file);
+      }
+      if (fast) withFastManifestYaml(() => app.synth());
+      else app.synth();
       const files = fs.readdirSync(outdir).sort();
-      return Object.fromEntries(files.map(f => [f, fs.readFileSync(path.join(outdir, f), 'utf8')]));
+      return Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(outdir, f), 'utf8')]));
     };
     expect(synth(true)).toStrictEqual(synth(false));
     expect(Yaml.stringify).toBe(original);
-    expect(() => withFastManifestYaml(() => { throw new Error('boom'); })).toThrow('boom');
+    expect(() =>
+      withFastManifestYaml(() => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(Yaml.stringify).toBe(original);
   });
 
@@ -87,9 +182,14 @@ describe('withFastManifestYaml', () => {
     const seen: unknown[] = [];
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-yaml-app-'));
     const app = new OperatorApp({ outdir, report: false });
-    new Chart(app, 'c').node.addValidation({ validate: () => { seen.push(Yaml.stringify); return []; } });
+    new Chart(app, 'c').node.addValidation({
+      validate: () => {
+        seen.push(Yaml.stringify);
+        return [];
+      },
+    });
     app.synth();
     expect(seen.length).toBeGreaterThan(0);
-    expect(seen.filter(writer => writer === Yaml.stringify)).toStrictEqual([]);
+    expect(seen.filter((writer) => writer === Yaml.stringify)).toStrictEqual([]);
   });
 });

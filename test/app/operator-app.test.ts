@@ -14,7 +14,9 @@ class Failing extends Construct {
 
 describe('OperatorApp', () => {
   let dir: string;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opapp-')); });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opapp-'));
+  });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('writes manifests into the output folder', () => {

@@ -21,21 +21,29 @@ app.synth();
 
 describe('a failed synth run as a program', () => {
   let dir: string;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(ROOT, '.synth-fail-')); fs.writeFileSync(path.join(dir, 'app.ts'), APP); });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const run = (env: Record<string, string> = {}) => spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, 'app.ts'), path.join(dir, 'dist')], {
-    cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env },
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(ROOT, '.synth-fail-'));
+    fs.writeFileSync(path.join(dir, 'app.ts'), APP);
   });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const run = (env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, 'app.ts'), path.join(dir, 'dist')], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
+    });
 
   test('prints the report only and exits 1: no source line, no caret, no Node.js footer, no stack', () => {
     const r = run();
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe([
-      'synth found 1 problem (nothing was written; dist keeps the last good output):',
-      '  [tenants/example] spec.owners: Invalid value: "string": spec.owners in body must be of type array: "string" (got "alice")',
-      '',
-    ].join('\n'));
+    expect(r.stderr).toBe(
+      [
+        'synth found 1 problem (nothing was written; dist keeps the last good output):',
+        '  [tenants/example] spec.owners: Invalid value: "string": spec.owners in body must be of type array: "string" (got "alice")',
+        '',
+      ].join('\n'),
+    );
     expect(fs.existsSync(path.join(dir, 'dist'))).toBe(false);
   });
 
@@ -53,15 +61,32 @@ describe('each problem once', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'c');
     const crd = new CustomResourceDefinition(chart, 'Tenant', {
-      group: 'x.example.com', kind: 'Tenant',
-      versions: [{ name: 'v1', spec: Schema.object({ description: 'A tenant.', properties: {
-        cpu: Schema.string({ description: 'CPU.', format: 'quantity', pattern: '^[0-9]+m?$' }),
-        memory: Schema.string({ description: 'Memory.', format: 'quantity' }),
-      } }) }],
+      group: 'x.example.com',
+      kind: 'Tenant',
+      versions: [
+        {
+          name: 'v1',
+          spec: Schema.object({
+            description: 'A tenant.',
+            properties: {
+              cpu: Schema.string({ description: 'CPU.', format: 'quantity', pattern: '^[0-9]+m?$' }),
+              memory: Schema.string({ description: 'Memory.', format: 'quantity' }),
+            },
+          }),
+        },
+      ],
     });
-    new CustomResource(chart, 'example', { crd, metadata: { name: 'example', namespace: 'default' }, spec: { cpu: '7q', memory: '1zz' } });
+    new CustomResource(chart, 'example', {
+      crd,
+      metadata: { name: 'example', namespace: 'default' },
+      spec: { cpu: '7q', memory: '1zz' },
+    });
     let message = '';
-    try { app.synthYaml(); } catch (e) { message = (e as Error).message; }
+    try {
+      app.synthYaml();
+    } catch (e) {
+      message = (e as Error).message;
+    }
     expect(message.split('\n').filter((l) => l.includes('] spec.cpu:'))).toHaveLength(1);
     expect(message).toContain('spec.cpu: Invalid value: "7q": spec.cpu in body should match \'^[0-9]+m?$\'');
     expect(message).toContain('spec.memory: Invalid value: must be a Kubernetes quantity');
@@ -71,18 +96,36 @@ describe('each problem once', () => {
 describe('printer columns', () => {
   test('a column whose JSONPath selects several values ([*]) is a warning: kubectl shows only the first; acknowledgeable', () => {
     const columns = (acknowledged: boolean) => {
-      const app = new OperatorApp({ outdir: fs.mkdtempSync(path.join(require('os').tmpdir(), 'cols-')), report: false });
+      const app = new OperatorApp({
+        outdir: fs.mkdtempSync(path.join(require('os').tmpdir(), 'cols-')),
+        report: false,
+      });
       const chart = new Chart(app, 'c');
       new CustomResourceDefinition(chart, 'Tenant', {
-        group: 'x.example.com', kind: 'Tenant',
-        ...(acknowledged ? { acknowledgedWarnings: [{ path: 'spec.versions[0].additionalPrinterColumns[0].jsonPath', reason: 'the first owner is enough' }] } : {}),
-        versions: [{
-          name: 'v1', spec: Schema.object({ description: 'A tenant.', properties: { owners: Schema.array(Schema.string({ description: 'An owner.' }), { description: 'Owners.' }) } }),
-          printerColumns: [
-            { name: 'Owners', type: 'string', jsonPath: '.spec.owners[*]' },
-            { name: 'First', type: 'string', jsonPath: '.spec.owners[0]' },
-          ],
-        }],
+        group: 'x.example.com',
+        kind: 'Tenant',
+        ...(acknowledged
+          ? {
+              acknowledgedWarnings: [
+                { path: 'spec.versions[0].additionalPrinterColumns[0].jsonPath', reason: 'the first owner is enough' },
+              ],
+            }
+          : {}),
+        versions: [
+          {
+            name: 'v1',
+            spec: Schema.object({
+              description: 'A tenant.',
+              properties: {
+                owners: Schema.array(Schema.string({ description: 'An owner.' }), { description: 'Owners.' }),
+              },
+            }),
+            printerColumns: [
+              { name: 'Owners', type: 'string', jsonPath: '.spec.owners[*]' },
+              { name: 'First', type: 'string', jsonPath: '.spec.owners[0]' },
+            ],
+          },
+        ],
       });
       app.synth();
       const warnings = Warnings.collect(app).filter((w) => /printer|column/i.test(w));
@@ -102,23 +145,37 @@ describe('a rule on an object', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'c');
     const crd = new CustomResourceDefinition(chart, 'Tenant', {
-      group: 'x.example.com', kind: 'Tenant',
-      versions: [{
-        name: 'v1',
-        spec: Schema.object({
-          description: 'A tenant.',
-          properties: {
-            minPods: Schema.integer({ description: 'Min.' }),
-            maxPods: Schema.integer({ description: 'Max.' }),
-            prefix: Schema.string({ description: 'Prefix.', validations: [{ rule: 'self.startsWith("t-")', message: 'must start with t-' }] }),
-          },
-          validations: [{ rule: 'self.minPods <= self.maxPods', message: 'minPods must not exceed maxPods' }],
-        }),
-      }],
+      group: 'x.example.com',
+      kind: 'Tenant',
+      versions: [
+        {
+          name: 'v1',
+          spec: Schema.object({
+            description: 'A tenant.',
+            properties: {
+              minPods: Schema.integer({ description: 'Min.' }),
+              maxPods: Schema.integer({ description: 'Max.' }),
+              prefix: Schema.string({
+                description: 'Prefix.',
+                validations: [{ rule: 'self.startsWith("t-")', message: 'must start with t-' }],
+              }),
+            },
+            validations: [{ rule: 'self.minPods <= self.maxPods', message: 'minPods must not exceed maxPods' }],
+          }),
+        },
+      ],
     });
-    new CustomResource(chart, 'example', { crd, metadata: { name: 'example', namespace: 'default' }, spec: { minPods: 5, maxPods: 1, prefix: 'x-' } });
+    new CustomResource(chart, 'example', {
+      crd,
+      metadata: { name: 'example', namespace: 'default' },
+      spec: { minPods: 5, maxPods: 1, prefix: 'x-' },
+    });
     let message = '';
-    try { app.synthYaml(); } catch (e) { message = (e as Error).message; }
+    try {
+      app.synthYaml();
+    } catch (e) {
+      message = (e as Error).message;
+    }
     expect(message).toMatch(/^\s*\[c\/example\] spec: Invalid value: "object": minPods must not exceed maxPods$/m);
     expect(message).not.toContain('(got {');
     expect(message).toMatch(/spec\.prefix: Invalid value: "string": must start with t-( \(got "x-"\))?/);

@@ -5,8 +5,13 @@ import { CONTROLLER_USER, countRequests, readAudit } from '../../bench/real-cont
 
 function entry(auditID: string, verb: string, resource: string, username = CONTROLLER_USER): string {
   return JSON.stringify({
-    auditID, verb, user: { username }, objectRef: { resource }, responseStatus: { code: 200 },
-    requestReceivedTimestamp: '2026-11-22T17:00:00.000Z', stageTimestamp: '2026-11-22T17:00:00.010Z',
+    auditID,
+    verb,
+    user: { username },
+    objectRef: { resource },
+    responseStatus: { code: 200 },
+    requestReceivedTimestamp: '2026-11-22T17:00:00.000Z',
+    stageTimestamp: '2026-11-22T17:00:00.010Z',
   });
 }
 
@@ -15,10 +20,20 @@ describe('bench audit log', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-'));
     try {
       const log = path.join(dir, 'audit.log');
-      fs.writeFileSync(path.join(dir, 'audit-2026-11-22T17-00-01.000.log'), [entry('a', 'create', 'deployments'), entry('b', 'patch', 'foos')].join('\n') + '\n');
+      fs.writeFileSync(
+        path.join(dir, 'audit-2026-11-22T17-00-01.000.log'),
+        [entry('a', 'create', 'deployments'), entry('b', 'patch', 'foos')].join('\n') + '\n',
+      );
       fs.writeFileSync(path.join(dir, 'audit-2026-11-22T17-00-02.000.log'), entry('c', 'create', 'deployments') + '\n');
       fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), 'not an audit log');
-      fs.writeFileSync(log, [entry('c', 'create', 'deployments'), entry('d', 'get', 'foos', 'someone-else'), entry('e', 'update', 'foos')].join('\n') + '\n');
+      fs.writeFileSync(
+        log,
+        [
+          entry('c', 'create', 'deployments'),
+          entry('d', 'get', 'foos', 'someone-else'),
+          entry('e', 'update', 'foos'),
+        ].join('\n') + '\n',
+      );
       const requests = readAudit(log);
       expect(requests.map((r) => r.verb)).toEqual(['create', 'patch', 'create', 'update']);
       expect(countRequests(requests)).toEqual({ 'create deployments': 2, 'patch foos': 1, 'update foos': 1 });

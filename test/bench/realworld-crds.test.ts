@@ -20,7 +20,11 @@ test('each version refuses what bench/latest/realworld-crds.json says, and ours 
 
 test('docs/crds.md and docs/API.md state those figures', () => {
   const r = on('1.28');
-  expect(text('docs/crds.md')).toContain(`(1.28 refuses ${r.refused}, and synth targeting 1.28 refuses exactly those: \`bench/latest/realworld-crds.json\`)`);
-  expect(text('docs/API.md')).toContain(`1.28 refuses ${r.refused} (${r.byCause.selectableFields} \`selectableFields\`, ${r.byCause['format.*']} \`format.*\`, `
-    + `${r.byCause['CEL cost estimate']} the CEL cost estimate), 1.32 and 1.36 none`);
+  expect(text('docs/crds.md')).toContain(
+    `(1.28 refuses ${r.refused}, and synth targeting 1.28 refuses exactly those: \`bench/latest/realworld-crds.json\`)`,
+  );
+  expect(text('docs/API.md')).toContain(
+    `1.28 refuses ${r.refused} (${r.byCause.selectableFields} \`selectableFields\`, ${r.byCause['format.*']} \`format.*\`, ` +
+      `${r.byCause['CEL cost estimate']} the CEL cost estimate), 1.32 and 1.36 none`,
+  );
 });

@@ -12,7 +12,10 @@ async function entriesOf(tarball: Buffer): Promise<Map<string, { mode?: number; 
   extract.on('entry', (h, stream, next) => {
     const chunks: Buffer[] = [];
     stream.on('data', (c: unknown) => chunks.push(c as Buffer));
-    stream.on('end', () => { out.set(h.name, { mode: h.mode, uid: h.uid, content: Buffer.concat(chunks) }); next(); });
+    stream.on('end', () => {
+      out.set(h.name, { mode: h.mode, uid: h.uid, content: Buffer.concat(chunks) });
+      next();
+    });
   });
   extract.end(tarball);
   await new Promise<void>((resolve) => extract.on('finish', () => resolve()));
@@ -21,10 +24,12 @@ async function entriesOf(tarball: Buffer): Promise<Map<string, { mode?: number; 
 
 describe('image builder (cli/image: the Dockerfile recipes of `cdk8s-operator image --dockerfile`)', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'image-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'image-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('parses the controllers\' Dockerfile recipe', () => {
+  test("parses the controllers' Dockerfile recipe", () => {
     const recipe = parseDockerfile(readFileSync(join(__dirname, '../../controllers/sampledb/Dockerfile'), 'utf8'));
     expect(recipe).toMatchObject({
       from: 'gcr.io/distroless/nodejs20-debian12:nonroot',
@@ -41,14 +46,29 @@ describe('image builder (cli/image: the Dockerfile recipes of `cdk8s-operator im
     const bad = 'FROM node:20\nRUN npm ci\nCOPY onlyone\nENTRYPOINT node main.js\n';
     expect(() => parseDockerfile(bad, 'x/Dockerfile')).toThrow(DockerfileError);
     expect(() => parseDockerfile(bad, 'x/Dockerfile')).toThrow(
-      /x\/Dockerfile: line 2: RUN is not supported.*; line 3: COPY needs a source and a destination, got 'onlyone'; line 4: only the JSON \(exec\) form is supported/);
+      /x\/Dockerfile: line 2: RUN is not supported.*; line 3: COPY needs a source and a destination, got 'onlyone'; line 4: only the JSON \(exec\) form is supported/,
+    );
   });
 
-  test('builds base layers + the copied files + the recipe\'s config into a docker-archive with an OCI index, deterministically', async () => {
+  test("builds base layers + the copied files + the recipe's config into a docker-archive with an OCI index, deterministically", async () => {
     // A base image like the harness's distroless one: a file, user, env and an entrypoint.
     const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
     const base = join(dir, 'base.tar');
-    await writeImageArchive({ layers: [baseLayer], config: { Env: ['PATH=/usr/bin', 'NODE_ENV=development'], User: '65532', Entrypoint: ['/nodejs/bin/node'], Cmd: ['x'] }, architecture: 'amd64', os: 'linux' }, ['base:1'], base);
+    await writeImageArchive(
+      {
+        layers: [baseLayer],
+        config: {
+          Env: ['PATH=/usr/bin', 'NODE_ENV=development'],
+          User: '65532',
+          Entrypoint: ['/nodejs/bin/node'],
+          Cmd: ['x'],
+        },
+        architecture: 'amd64',
+        os: 'linux',
+      },
+      ['base:1'],
+      base,
+    );
     const context = join(dir, 'ctx');
     mkdirSync(join(context, 'dist'), { recursive: true });
     writeFileSync(join(context, 'dist/main.js'), 'console.log("hi")');
@@ -57,7 +77,12 @@ describe('image builder (cli/image: the Dockerfile recipes of `cdk8s-operator im
 
     const out = join(dir, 'out.tar');
     const built = await buildImage({ context, baseImage: base, tags: ['example.com/op:1.0.0'], out });
-    const again = await buildImage({ context, baseImage: base, tags: ['example.com/op:1.0.0'], out: join(dir, 'again.tar') });
+    const again = await buildImage({
+      context,
+      baseImage: base,
+      tags: ['example.com/op:1.0.0'],
+      out: join(dir, 'again.tar'),
+    });
     expect(again.id).toBe(built.id);
 
     const image = await readDockerArchive(out);
@@ -76,10 +101,14 @@ describe('image builder (cli/image: the Dockerfile recipes of `cdk8s-operator im
 
     const archive = await entriesOf(readFileSync(out));
     const manifest = JSON.parse(archive.get('manifest.json')!.content.toString());
-    expect(manifest).toStrictEqual([{ Config: `blobs/sha256/${built.id.slice(7)}`, RepoTags: ['example.com/op:1.0.0'], Layers: expect.any(Array) }]);
+    expect(manifest).toStrictEqual([
+      { Config: `blobs/sha256/${built.id.slice(7)}`, RepoTags: ['example.com/op:1.0.0'], Layers: expect.any(Array) },
+    ]);
     const index = JSON.parse(archive.get('index.json')!.content.toString());
     expect(index.manifests[0].annotations['io.containerd.image.name']).toBe('example.com/op:1.0.0');
-    const ociManifest = JSON.parse(archive.get(`blobs/sha256/${index.manifests[0].digest.slice(7)}`)!.content.toString());
+    const ociManifest = JSON.parse(
+      archive.get(`blobs/sha256/${index.manifests[0].digest.slice(7)}`)!.content.toString(),
+    );
     expect(ociManifest.config.digest).toBe(built.id);
   });
 
@@ -91,6 +120,8 @@ describe('image builder (cli/image: the Dockerfile recipes of `cdk8s-operator im
     const chunks: Buffer[] = [];
     for await (const c of pack) chunks.push(c as Buffer);
     writeFileSync(notAnImage, Buffer.concat(chunks));
-    await expect(readDockerArchive(notAnImage)).rejects.toThrow(/x\.tar: neither a docker-archive \(no manifest\.json\) nor an OCI image layout \(no index\.json\); save the base image with `skopeo copy/);
+    await expect(readDockerArchive(notAnImage)).rejects.toThrow(
+      /x\.tar: neither a docker-archive \(no manifest\.json\) nor an OCI image layout \(no index\.json\); save the base image with `skopeo copy/,
+    );
   });
 });

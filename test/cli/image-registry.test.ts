@@ -10,9 +10,9 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { gunzipSync } from 'zlib';
 import * as tar from 'tar-stream';
-import { gitRevision } from '../../cli/image-command';
 import { layerOf, writeImageArchive } from '../../cli/image/image-archive';
 import { parseImageReference } from '../../cli/image/registry';
+import { gitRevision } from '../../cli/image-command';
 import { main } from '../../cli/main';
 import { LocalRegistry, registryBinaries } from '../support/registry';
 
@@ -24,119 +24,210 @@ const describeRegistry = missing ? describe.skip : describe;
 async function tarEntries(layer: Buffer): Promise<string[]> {
   const names: string[] = [];
   const extract = tar.extract();
-  extract.on('entry', (h, stream, next) => { names.push(h.name); stream.on('end', next); stream.resume(); });
+  extract.on('entry', (h, stream, next) => {
+    names.push(h.name);
+    stream.on('end', next);
+    stream.resume();
+  });
   extract.end(layer);
   await new Promise<void>((resolve) => extract.on('finish', () => resolve()));
   return names;
 }
 
-describeRegistry('image: base pulled from and result pushed to a real registry (docker-registry), read back by skopeo', () => {
-  const USER = 'ci-bot';
-  const PASSWORD = 's3cret pass';
-  let registry: LocalRegistry;
-  let dir: string;
-  const cwd = process.cwd();
-  const savedDockerConfig = process.env.DOCKER_CONFIG;
-  const lines: string[] = [];
-  const log = (l: string) => lines.push(l);
+describeRegistry(
+  'image: base pulled from and result pushed to a real registry (docker-registry), read back by skopeo',
+  () => {
+    const USER = 'ci-bot';
+    const PASSWORD = 's3cret pass';
+    let registry: LocalRegistry;
+    let dir: string;
+    const cwd = process.cwd();
+    const savedDockerConfig = process.env.DOCKER_CONFIG;
+    const lines: string[] = [];
+    const log = (l: string) => lines.push(l);
 
-  beforeAll(async () => { registry = await LocalRegistry.start({ user: USER, password: PASSWORD }); }, 30_000);
-  afterAll(async () => { await registry?.stop(); });
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'image-registry-'));
-    process.chdir(dir);
-    lines.length = 0;
-    // the docker config a `docker login` / `skopeo login` writes: auths[host].auth = base64(user:password)
-    mkdirSync(join(dir, 'docker'));
-    writeFileSync(join(dir, 'docker', 'config.json'), JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${USER}:${PASSWORD}`).toString('base64') } } }));
-    process.env.DOCKER_CONFIG = join(dir, 'docker');
-    // a distroless-like base, pushed by skopeo (Docker schema 2, gzipped layers) so that our pull reads what another tool wrote
-    const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
-    await writeImageArchive({ layers: [baseLayer], config: { Env: ['PATH=/usr/bin'], User: '65532' }, architecture: 'amd64', os: 'linux' }, ['base:1'], join(dir, 'base.tar'));
-    execFileSync('skopeo', ['copy', '--dest-tls-verify=false', '--dest-creds', `${USER}:${PASSWORD}`, `docker-archive:${join(dir, 'base.tar')}`, `docker://${registry.host}/distroless/nodejs20:nonroot`], { stdio: 'pipe' });
-    mkdirSync('bundle');
-    writeFileSync('bundle/controller.js', 'console.log("controller")');
-    writeFileSync('package.json', JSON.stringify({ name: 'widget-operator', repository: 'https://github.com/acme/widget-operator' }));
-  });
-  afterEach(() => {
-    process.chdir(cwd);
-    if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG; else process.env.DOCKER_CONFIG = savedDockerConfig;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  test('--base <registry image> --push: skopeo reads back the digest we print, our config (labels, base digest) and the bundle layer', async () => {
-    const tag = `${registry.host}/acme/widget-operator:1.2.3`;
-    const base = `${registry.host}/distroless/nodejs20:nonroot`;
-    expect(await main(['image', '--base', base, '--tag', tag, '--revision', 'abc123', '--push'], log)).toBe(0);
-    const baseDigest = JSON.parse(registry.skopeo('inspect', `docker://${base}`)).Digest;
-    expect(lines[0]).toBe(`pulled ${base} ${baseDigest} (1 layers)`);
-    const pushedLine = lines.find((l) => l.startsWith('pushed '))!;
-    expect(pushedLine).toMatch(new RegExp(`^pushed ${tag.replace(/[.:/]/g, '\\$&')}@(sha256:[a-f0-9]{64}) \\(3 blobs uploaded, 0 already there, \\d+ ms\\)$`));
-    const digest = /@(sha256:[a-f0-9]{64})/.exec(pushedLine)![1];
-
-    // skopeo: the manifest under the tag is the one we pushed, an OCI manifest with two gzipped layers
-    const inspect = JSON.parse(registry.skopeo('inspect', `docker://${tag}`));
-    expect(inspect.Digest).toBe(digest);
-    const raw = JSON.parse(registry.skopeo('inspect', '--raw', `docker://${tag}`));
-    expect(raw.mediaType).toBe('application/vnd.oci.image.manifest.v1+json');
-    expect(raw.layers.map((l: { mediaType: string }) => l.mediaType)).toStrictEqual(Array(2).fill('application/vnd.oci.image.layer.v1.tar+gzip'));
-    expect(raw.annotations['org.opencontainers.image.base.digest']).toBe(baseDigest);
-    const config = JSON.parse(registry.skopeo('inspect', '--config', `docker://${tag}`));
-    expect(config.config).toMatchObject({ User: '65532:65532', Entrypoint: ['/nodejs/bin/node', '/app/controller.js'] });
-    expect(config.config.Labels).toMatchObject({
-      'org.opencontainers.image.revision': 'abc123',
-      'org.opencontainers.image.source': 'https://github.com/acme/widget-operator',
-      'org.opencontainers.image.base.name': base,
-      'org.opencontainers.image.base.digest': baseDigest,
+    beforeAll(async () => {
+      registry = await LocalRegistry.start({ user: USER, password: PASSWORD });
+    }, 30_000);
+    afterAll(async () => {
+      await registry?.stop();
     });
 
-    // skopeo copies it out (checking every blob's digest); the last layer holds the bundle
-    registry.skopeo('copy', `docker://${tag}`, `oci:${join(dir, 'copy')}:x`);
-    const blobs = join(dir, 'copy', 'blobs', 'sha256');
-    const layer = gunzipSync(readFileSync(join(blobs, raw.layers[1].digest.slice(7))));
-    expect(await tarEntries(layer)).toStrictEqual(['app/', 'app/controller.js']);
-    expect(readdirSync(blobs).length).toBe(4); // manifest, config, two layers
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'image-registry-'));
+      process.chdir(dir);
+      lines.length = 0;
+      // the docker config a `docker login` / `skopeo login` writes: auths[host].auth = base64(user:password)
+      mkdirSync(join(dir, 'docker'));
+      writeFileSync(
+        join(dir, 'docker', 'config.json'),
+        JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${USER}:${PASSWORD}`).toString('base64') } } }),
+      );
+      process.env.DOCKER_CONFIG = join(dir, 'docker');
+      // a distroless-like base, pushed by skopeo (Docker schema 2, gzipped layers) so that our pull reads what another tool wrote
+      const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
+      await writeImageArchive(
+        { layers: [baseLayer], config: { Env: ['PATH=/usr/bin'], User: '65532' }, architecture: 'amd64', os: 'linux' },
+        ['base:1'],
+        join(dir, 'base.tar'),
+      );
+      execFileSync(
+        'skopeo',
+        [
+          'copy',
+          '--dest-tls-verify=false',
+          '--dest-creds',
+          `${USER}:${PASSWORD}`,
+          `docker-archive:${join(dir, 'base.tar')}`,
+          `docker://${registry.host}/distroless/nodejs20:nonroot`,
+        ],
+        { stdio: 'pipe' },
+      );
+      mkdirSync('bundle');
+      writeFileSync('bundle/controller.js', 'console.log("controller")');
+      writeFileSync(
+        'package.json',
+        JSON.stringify({ name: 'widget-operator', repository: 'https://github.com/acme/widget-operator' }),
+      );
+    });
+    afterEach(() => {
+      process.chdir(cwd);
+      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
+      else process.env.DOCKER_CONFIG = savedDockerConfig;
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-    // the same image again: every blob is skipped, the digest is the same
-    lines.length = 0;
-    expect(await main(['image', '--base', base, '--tag', tag, '--revision', 'abc123', '--push'], log)).toBe(0);
-    expect(lines.find((l) => l.startsWith('pushed '))).toMatch(new RegExp(`@${digest} \\(0 blobs uploaded, 3 already there, `));
-  }, 60_000);
+    test('--base <registry image> --push: skopeo reads back the digest we print, our config (labels, base digest) and the bundle layer', async () => {
+      const tag = `${registry.host}/acme/widget-operator:1.2.3`;
+      const base = `${registry.host}/distroless/nodejs20:nonroot`;
+      expect(await main(['image', '--base', base, '--tag', tag, '--revision', 'abc123', '--push'], log)).toBe(0);
+      const baseDigest = JSON.parse(registry.skopeo('inspect', `docker://${base}`)).Digest;
+      expect(lines[0]).toBe(`pulled ${base} ${baseDigest} (1 layers)`);
+      const pushedLine = lines.find((l) => l.startsWith('pushed '))!;
+      expect(pushedLine).toMatch(
+        new RegExp(
+          `^pushed ${tag.replace(/[.:/]/g, '\\$&')}@(sha256:[a-f0-9]{64}) \\(3 blobs uploaded, 0 already there, \\d+ ms\\)$`,
+        ),
+      );
+      const digest = /@(sha256:[a-f0-9]{64})/.exec(pushedLine)![1];
 
-  test('the base defaults to --base-name, pulled; a pull without credentials says where they are looked up and how to log in', async () => {
-    const tag = `${registry.host}/acme/widget-operator:2`;
-    expect(await main(['image', '--base-name', `${registry.host}/distroless/nodejs20:nonroot`, '--tag', tag, '--revision', 'r', '--out', 'w.tar'], log)).toBe(0);
-    expect(lines[0]).toMatch(/^pulled .*distroless\/nodejs20:nonroot sha256:/);
-    process.env.DOCKER_CONFIG = join(dir, 'nowhere');
-    await expect(main(['image', '--base', `${registry.host}/distroless/nodejs20:nonroot`, '--tag', tag], log)).rejects.toThrow(
-      `image:\n  - --base: pulling ${registry.host}/distroless/nodejs20:nonroot: ${registry.host}/distroless/nodejs20:nonroot: the registry asks for credentials and ${join(dir, 'nowhere', 'config.json')} has none for ${registry.host} (log in with \`docker login ${registry.host}\``);
-    // wrong credentials: the registry's own answer, naming the config file used
-    mkdirSync(join(dir, 'wrong'));
-    writeFileSync(join(dir, 'wrong', 'config.json'), JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${USER}:nope`).toString('base64') } } }));
-    process.env.DOCKER_CONFIG = join(dir, 'wrong');
-    await expect(main(['image', '--base', `${registry.host}/distroless/nodejs20:nonroot`, '--tag', tag], log)).rejects.toThrow(/with the credentials of .*wrong\/config\.json\): HTTP 401 \(UNAUTHORIZED: authentication required/);
-  }, 60_000);
-});
+      // skopeo: the manifest under the tag is the one we pushed, an OCI manifest with two gzipped layers
+      const inspect = JSON.parse(registry.skopeo('inspect', `docker://${tag}`));
+      expect(inspect.Digest).toBe(digest);
+      const raw = JSON.parse(registry.skopeo('inspect', '--raw', `docker://${tag}`));
+      expect(raw.mediaType).toBe('application/vnd.oci.image.manifest.v1+json');
+      expect(raw.layers.map((l: { mediaType: string }) => l.mediaType)).toStrictEqual(
+        Array(2).fill('application/vnd.oci.image.layer.v1.tar+gzip'),
+      );
+      expect(raw.annotations['org.opencontainers.image.base.digest']).toBe(baseDigest);
+      const config = JSON.parse(registry.skopeo('inspect', '--config', `docker://${tag}`));
+      expect(config.config).toMatchObject({
+        User: '65532:65532',
+        Entrypoint: ['/nodejs/bin/node', '/app/controller.js'],
+      });
+      expect(config.config.Labels).toMatchObject({
+        'org.opencontainers.image.revision': 'abc123',
+        'org.opencontainers.image.source': 'https://github.com/acme/widget-operator',
+        'org.opencontainers.image.base.name': base,
+        'org.opencontainers.image.base.digest': baseDigest,
+      });
+
+      // skopeo copies it out (checking every blob's digest); the last layer holds the bundle
+      registry.skopeo('copy', `docker://${tag}`, `oci:${join(dir, 'copy')}:x`);
+      const blobs = join(dir, 'copy', 'blobs', 'sha256');
+      const layer = gunzipSync(readFileSync(join(blobs, raw.layers[1].digest.slice(7))));
+      expect(await tarEntries(layer)).toStrictEqual(['app/', 'app/controller.js']);
+      expect(readdirSync(blobs).length).toBe(4); // manifest, config, two layers
+
+      // the same image again: every blob is skipped, the digest is the same
+      lines.length = 0;
+      expect(await main(['image', '--base', base, '--tag', tag, '--revision', 'abc123', '--push'], log)).toBe(0);
+      expect(lines.find((l) => l.startsWith('pushed '))).toMatch(
+        new RegExp(`@${digest} \\(0 blobs uploaded, 3 already there, `),
+      );
+    }, 60_000);
+
+    test('the base defaults to --base-name, pulled; a pull without credentials says where they are looked up and how to log in', async () => {
+      const tag = `${registry.host}/acme/widget-operator:2`;
+      expect(
+        await main(
+          [
+            'image',
+            '--base-name',
+            `${registry.host}/distroless/nodejs20:nonroot`,
+            '--tag',
+            tag,
+            '--revision',
+            'r',
+            '--out',
+            'w.tar',
+          ],
+          log,
+        ),
+      ).toBe(0);
+      expect(lines[0]).toMatch(/^pulled .*distroless\/nodejs20:nonroot sha256:/);
+      process.env.DOCKER_CONFIG = join(dir, 'nowhere');
+      await expect(
+        main(['image', '--base', `${registry.host}/distroless/nodejs20:nonroot`, '--tag', tag], log),
+      ).rejects.toThrow(
+        `image:\n  - --base: pulling ${registry.host}/distroless/nodejs20:nonroot: ${registry.host}/distroless/nodejs20:nonroot: the registry asks for credentials and ${join(dir, 'nowhere', 'config.json')} has none for ${registry.host} (log in with \`docker login ${registry.host}\``,
+      );
+      // wrong credentials: the registry's own answer, naming the config file used
+      mkdirSync(join(dir, 'wrong'));
+      writeFileSync(
+        join(dir, 'wrong', 'config.json'),
+        JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${USER}:nope`).toString('base64') } } }),
+      );
+      process.env.DOCKER_CONFIG = join(dir, 'wrong');
+      await expect(
+        main(['image', '--base', `${registry.host}/distroless/nodejs20:nonroot`, '--tag', tag], log),
+      ).rejects.toThrow(
+        /with the credentials of .*wrong\/config\.json\): HTTP 401 \(UNAUTHORIZED: authentication required/,
+      );
+    }, 60_000);
+  },
+);
 
 describe('image references', () => {
   test('Docker Hub names, hosts with ports, tags and digests', () => {
     const digest = `sha256:${'a'.repeat(64)}`;
-    expect(parseImageReference('nginx')).toStrictEqual({ registry: 'registry-1.docker.io', repository: 'library/nginx', reference: 'latest' });
-    expect(parseImageReference('acme/app:1')).toStrictEqual({ registry: 'registry-1.docker.io', repository: 'acme/app', reference: '1' });
-    expect(parseImageReference('localhost:5000/my-operator:1.0.0')).toStrictEqual({ registry: 'localhost:5000', repository: 'my-operator', reference: '1.0.0' });
-    expect(parseImageReference(`gcr.io/distroless/nodejs20-debian12@${digest}`)).toStrictEqual({ registry: 'gcr.io', repository: 'distroless/nodejs20-debian12', reference: digest });
+    expect(parseImageReference('nginx')).toStrictEqual({
+      registry: 'registry-1.docker.io',
+      repository: 'library/nginx',
+      reference: 'latest',
+    });
+    expect(parseImageReference('acme/app:1')).toStrictEqual({
+      registry: 'registry-1.docker.io',
+      repository: 'acme/app',
+      reference: '1',
+    });
+    expect(parseImageReference('localhost:5000/my-operator:1.0.0')).toStrictEqual({
+      registry: 'localhost:5000',
+      repository: 'my-operator',
+      reference: '1.0.0',
+    });
+    expect(parseImageReference(`gcr.io/distroless/nodejs20-debian12@${digest}`)).toStrictEqual({
+      registry: 'gcr.io',
+      repository: 'distroless/nodejs20-debian12',
+      reference: digest,
+    });
     expect(() => parseImageReference('Foo/Bar')).toThrow("'Foo/Bar' is not an image reference");
   });
 });
 
-describe('image labels come from the project\'s own git repository only', () => {
+describe("image labels come from the project's own git repository only", () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'image-git-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'image-git-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+      cwd,
+      encoding: 'utf8',
+    }).trim();
 
-  test('a project inside another repository gets no revision; a repository\'s top level gets its HEAD; no repository, none', () => {
+  test("a project inside another repository gets no revision; a repository's top level gets its HEAD; no repository, none", () => {
     git(dir, 'init', '-q');
     git(dir, 'commit', '-q', '--allow-empty', '-m', 'enclosing');
     const project = join(dir, 'operator');
@@ -147,6 +238,10 @@ describe('image labels come from the project\'s own git repository only', () => 
     expect(gitRevision(project)).toBe(git(project, 'rev-parse', 'HEAD'));
     expect(gitRevision(project)).not.toBe(git(dir, 'rev-parse', 'HEAD'));
     const outside = mkdtempSync(join(tmpdir(), 'image-nogit-'));
-    try { expect(gitRevision(outside)).toBeUndefined(); } finally { rmSync(outside, { recursive: true, force: true }); }
+    try {
+      expect(gitRevision(outside)).toBeUndefined();
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

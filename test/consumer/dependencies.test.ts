@@ -12,11 +12,12 @@ const ROOT = path.join(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 function shippedSources(): string[] {
-  const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return walk(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
-  });
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) return walk(p);
+      return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+    });
   return ['lib', 'runtime', 'cli'].flatMap((d) => walk(path.join(ROOT, d)));
 }
 
@@ -32,22 +33,32 @@ describe('package.json dependencies', () => {
   const deps = new Set(Object.keys(pkg.dependencies ?? {}));
 
   test('the scanner sees value, type-only, require and dynamic imports, and nothing inside strings', () => {
-    const uses = moduleUses('x.ts', [
-      "import a from 'alpha';",
-      "import type { B } from '@scope/beta/sub';",
-      "export { c } from 'gamma';",
-      "const d = require('delta/dist/x.js');",
-      "type E = import('epsilon').E;",
-      "const s = `import z from 'not-an-import';`;",
-      "import * as fs from 'node:fs';",
-    ].join('\n'));
+    const uses = moduleUses(
+      'x.ts',
+      [
+        "import a from 'alpha';",
+        "import type { B } from '@scope/beta/sub';",
+        "export { c } from 'gamma';",
+        "const d = require('delta/dist/x.js');",
+        "type E = import('epsilon').E;",
+        "const s = `import z from 'not-an-import';`;",
+        "import * as fs from 'node:fs';",
+      ].join('\n'),
+    );
     expect(uses.map((u) => [packageOf(u.specifier), u.typeOnly])).toStrictEqual([
-      ['alpha', false], ['@scope/beta', true], ['gamma', false], ['delta', false], ['epsilon', true], [undefined, false],
+      ['alpha', false],
+      ['@scope/beta', true],
+      ['gamma', false],
+      ['delta', false],
+      ['epsilon', true],
+      [undefined, false],
     ]);
   });
 
   test('every package the shipped code loads at run time is a dependency or a peer', () => {
-    const missing = uses.filter((u) => !u.typeOnly).map((u) => ({ ...u, pkg: packageOf(u.specifier) }))
+    const missing = uses
+      .filter((u) => !u.typeOnly)
+      .map((u) => ({ ...u, pkg: packageOf(u.specifier) }))
       .filter((u) => u.pkg && !deps.has(u.pkg) && !peers.has(u.pkg) && u.pkg !== pkg.name)
       .map((u) => `${path.relative(ROOT, u.file)}: ${u.specifier}`);
     expect(missing).toStrictEqual([]);
@@ -56,8 +67,16 @@ describe('package.json dependencies', () => {
   test('types the shipped declarations reference come with a dependency', () => {
     // A type-only import must resolve for a consumer's tsc: from a dependency, a peer, or what a dependency installs.
     const installed = new Set([...deps, ...peers, ...[...deps].flatMap(dependenciesOf)]);
-    const unresolved = uses.filter((u) => u.typeOnly).map((u) => ({ ...u, pkg: packageOf(u.specifier) }))
-      .filter((u) => u.pkg && u.pkg !== pkg.name && !installed.has(u.pkg) && !installed.has(`@types/${u.pkg.replace(/^@([^/]+)\//, '$1__')}`))
+    const unresolved = uses
+      .filter((u) => u.typeOnly)
+      .map((u) => ({ ...u, pkg: packageOf(u.specifier) }))
+      .filter(
+        (u) =>
+          u.pkg &&
+          u.pkg !== pkg.name &&
+          !installed.has(u.pkg) &&
+          !installed.has(`@types/${u.pkg.replace(/^@([^/]+)\//, '$1__')}`),
+      )
       .map((u) => `${path.relative(ROOT, u.file)}: ${u.specifier}`);
     expect(unresolved).toStrictEqual([]);
   });

@@ -82,8 +82,9 @@ function expectedPackageFiles(): string[] {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(rel);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')) {
+      if (entry.isDirectory()) {
+        walk(rel);
+      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')) {
         emitted.push(`build/${rel.replace(/\.ts$/, '.js')}`, `build/${rel.replace(/\.ts$/, '.d.ts')}`);
       } else if (dir.startsWith('lib') && entry.name.endsWith('.json')) {
         emitted.push(`build/${rel}`); // data read at run time (the vendored built-in OpenAPI)
@@ -93,19 +94,39 @@ function expectedPackageFiles(): string[] {
   walk('lib');
   walk('runtime');
   walk('cli');
-  const docs = fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
-  return [...emitted, ...docs, 'runtime/README.md', 'runtime/envtest/README.md', 'CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'].sort();
+  const docs = fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
+  return [
+    ...emitted,
+    ...docs,
+    'runtime/README.md',
+    'runtime/envtest/README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+    'README.md',
+    'package.json',
+  ].sort();
 }
 
 /** Relative link targets of a markdown file (`[text](target)` outside code; anchors and URLs left out), resolved against it. */
 export function relativeLinks(file: string, markdown: string): string[] {
-  const targets = [...markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '').matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
-  return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#'))
+  const targets = [
+    ...markdown
+      .replace(/^```[\s\S]*?^```$/gm, '')
+      .replace(/`[^`\n]*`/g, '')
+      .matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g),
+  ].map((m) => m[1]);
+  return targets
+    .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#'))
     .map((t) => path.posix.normalize(path.posix.join(path.posix.dirname(file), t.split('#')[0])));
 }
 
 /** The `ts` code blocks of docs/API.md, each a standalone module. */
-const docExamples = [...fs.readFileSync(path.join(ROOT, 'docs', 'API.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(m => m[1]);
+const docExamples = [
+  ...fs.readFileSync(path.join(ROOT, 'docs', 'API.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm),
+].map((m) => m[1]);
 
 // Builds, packs and installs for real: slow, so it gets its own timeout.
 jest.setTimeout(180_000);
@@ -114,7 +135,9 @@ describe('the npm package', () => {
   let tmp: string;
   /** The fresh project the tarball was installed into (by the install test, which the Tenant test builds on). */
   let installedProject: string | undefined;
-  beforeAll(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'consumer-')); });
+  beforeAll(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'consumer-'));
+  });
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   test('the construct library never imports the runtime or its dependencies', () => {
@@ -122,10 +145,15 @@ describe('the npm package', () => {
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
         const file = path.join(dir, entry.name);
-        if (entry.isDirectory()) { walk(file); continue; }
+        if (entry.isDirectory()) {
+          walk(file);
+          continue;
+        }
         if (!entry.name.endsWith('.ts')) continue;
         for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:from|require\(|import\()\s*['"]([^'"]+)['"]/g)) {
-          if (/^(@kubernetes\/client-node|prom-client)(\/|$)/.test(m[1]) || /(^|\/)runtime(\/|$)/.test(m[1])) offenders.push(`${path.relative(ROOT, file)}: ${m[1]}`);
+          if (/^(@kubernetes\/client-node|prom-client)(\/|$)/.test(m[1]) || /(^|\/)runtime(\/|$)/.test(m[1])) {
+            offenders.push(`${path.relative(ROOT, file)}: ${m[1]}`);
+          }
         }
       }
     };
@@ -148,28 +176,65 @@ describe('the npm package', () => {
     expect(files.sort()).toStrictEqual(expectedPackageFiles());
     // the docs ship, and every relative link in a shipped doc resolves to a file inside the tarball
     const shippedDocs = files.filter((f) => f.endsWith('.md'));
-    expect(shippedDocs).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/tutorial.md', 'docs/runtime-guide.md', 'docs/benchmarks.md', 'docs/chaos.md', 'runtime/README.md', 'runtime/envtest/README.md']));
-    const links = shippedDocs.flatMap((doc) => relativeLinks(doc, fs.readFileSync(path.join(ROOT, doc), 'utf8')).map((target) => ({ doc, target })));
+    expect(shippedDocs).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'docs/README.md',
+        'docs/tutorial.md',
+        'docs/runtime-guide.md',
+        'docs/benchmarks.md',
+        'docs/chaos.md',
+        'runtime/README.md',
+        'runtime/envtest/README.md',
+      ]),
+    );
+    const links = shippedDocs.flatMap((doc) =>
+      relativeLinks(doc, fs.readFileSync(path.join(ROOT, doc), 'utf8')).map((target) => ({ doc, target })),
+    );
     expect(links.length).toBeGreaterThanOrEqual(8);
     expect(links.filter(({ target }) => !files.includes(target))).toStrictEqual([]);
 
     // WHEN a fresh project depends on the tarball and compiles a chart with tsc
     const project = path.join(tmp, 'project');
     fs.mkdirSync(project);
-    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({
-      name: 'consumer', version: '1.0.0', private: true,
-      dependencies: {
-        [pkg.name]: `file:${path.join(tmp, packed.filename)}`,
-        'cdk8s': pkg.dependencies.cdk8s,
-        'constructs': pkg.dependencies.constructs,
-        'typescript': pkg.devDependencies.typescript,
-        '@types/node': pkg.devDependencies['@types/node'],
-      },
-    }, null, 2));
-    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out', types: ['node'], lib: ['ES2022'], skipLibCheck: true },
-      files: ['main.ts', 'controller.ts', ...docExamples.map((_, i) => `api-example-${i}.ts`)],
-    }, null, 2));
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'consumer',
+          version: '1.0.0',
+          private: true,
+          dependencies: {
+            [pkg.name]: `file:${path.join(tmp, packed.filename)}`,
+            cdk8s: pkg.dependencies.cdk8s,
+            constructs: pkg.dependencies.constructs,
+            typescript: pkg.devDependencies.typescript,
+            '@types/node': pkg.devDependencies['@types/node'],
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    fs.writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'CommonJS',
+            strict: true,
+            outDir: 'out',
+            types: ['node'],
+            lib: ['ES2022'],
+            skipLibCheck: true,
+          },
+          files: ['main.ts', 'controller.ts', ...docExamples.map((_, i) => `api-example-${i}.ts`)],
+        },
+        null,
+        2,
+      ),
+    );
     fs.writeFileSync(path.join(project, 'main.ts'), CONSUMER_CHART);
     fs.writeFileSync(path.join(project, 'controller.ts'), CONSUMER_CONTROLLER);
     // The examples of docs/API.md compile too (type-checked against the package, not run).
@@ -180,28 +245,60 @@ describe('the npm package', () => {
     // what installing the tarball installs: exactly the packages its JavaScript requires (no test-only package), peers apart
     const installed = path.join(project, 'node_modules', pkg.name);
     const installedPkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
-    const jsFiles = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true })
-      .flatMap((e) => (e.isDirectory() ? jsFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
-    const required = new Set(jsFiles(path.join(installed, 'build')).flatMap((f) => moduleUses(f)).map((u) => packageOf(u.specifier))
-      .filter((p): p is string => !!p && p !== pkg.name && !(p in (installedPkg.peerDependencies ?? {}))));
+    const jsFiles = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) =>
+          e.isDirectory() ? jsFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : [],
+        );
+    const required = new Set(
+      jsFiles(path.join(installed, 'build'))
+        .flatMap((f) => moduleUses(f))
+        .map((u) => packageOf(u.specifier))
+        .filter((p): p is string => !!p && p !== pkg.name && !(p in (installedPkg.peerDependencies ?? {}))),
+    );
     expect(Object.keys(installedPkg.dependencies).sort()).toStrictEqual([...required].sort());
     // the installed CLI: every command answers --help with its usage and exit code 0
     for (const command of ['types', 'bundle', 'image', 'run', 'scaffold']) {
-      const help = spawnSync(path.join(project, 'node_modules', '.bin', 'cdk8s-operator'), [command, '--help'], { cwd: project, encoding: 'utf8' });
-      expect({ command, status: help.status, usage: help.stdout.startsWith(`Usage: cdk8s-operator ${command}`) }).toStrictEqual({ command, status: 0, usage: true });
+      const help = spawnSync(path.join(project, 'node_modules', '.bin', 'cdk8s-operator'), [command, '--help'], {
+        cwd: project,
+        encoding: 'utf8',
+      });
+      expect({
+        command,
+        status: help.status,
+        usage: help.stdout.startsWith(`Usage: cdk8s-operator ${command}`),
+      }).toStrictEqual({ command, status: 0, usage: true });
     }
     // the runtime loads from the installed package, and the construct library alone does not pull it in
-    const probe = spawnSync(process.execPath, ['-e', `
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `
       const lib = require('${pkg.name}');
       const loaded = Object.keys(require.cache).filter(f => /client-node|prom-client|[\\\\/]build[\\\\/]runtime[\\\\/]/.test(f));
       const runtime = require('${pkg.name}/runtime');
       const { setup } = require('./out/controller.js');
       const envtest = require('${pkg.name}/envtest');
       console.log(JSON.stringify({ lib: typeof lib.Operator, loaded, runtime: [typeof runtime.Manager, typeof runtime.ControllerBuilder], setup: typeof setup, envtest: typeof envtest.ControlPlane.start }));
-    `], { cwd: project, encoding: 'utf8' });
+    `,
+      ],
+      { cwd: project, encoding: 'utf8' },
+    );
     expect(probe.stderr).toBe('');
-    expect(JSON.parse(probe.stdout)).toStrictEqual({ lib: 'function', loaded: [], runtime: ['function', 'function'], setup: 'function', envtest: 'function' });
-    const synth = spawnSync(process.execPath, ['out/main.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, CDK8S_OPERATOR_QUIET: '' } });
+    expect(JSON.parse(probe.stdout)).toStrictEqual({
+      lib: 'function',
+      loaded: [],
+      runtime: ['function', 'function'],
+      setup: 'function',
+      envtest: 'function',
+    });
+    const synth = spawnSync(process.execPath, ['out/main.js'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, CDK8S_OPERATOR_QUIET: '' },
+    });
 
     // THEN the synth report is printed, and the manifests, apply guide and docs are written from the installed package
     expect({ status: synth.status, stdout: synth.stdout }).toStrictEqual({ status: 0, stdout: '' });
@@ -210,62 +307,119 @@ describe('the npm package', () => {
     expect(synth.stderr).toContain('Warnings: none');
     const dist = path.join(project, 'dist');
     expect(fs.readdirSync(dist).sort()).toStrictEqual([
-      '0-namespaces.yaml', '1-crds.yaml', '2-cluster-resources.yaml', '3-namespaced-resources.yaml', '4-custom-resources.yaml',
-      'APPLY.md', 'backup-operator.rbac-report.md', 'docs',
+      '0-namespaces.yaml',
+      '1-crds.yaml',
+      '2-cluster-resources.yaml',
+      '3-namespaced-resources.yaml',
+      '4-custom-resources.yaml',
+      'APPLY.md',
+      'backup-operator.rbac-report.md',
+      'docs',
     ]);
-    const load = (f: string) => yaml.parseAllDocuments(fs.readFileSync(path.join(dist, f), 'utf8')).map(d => d.toJS());
+    const load = (f: string) =>
+      yaml.parseAllDocuments(fs.readFileSync(path.join(dist, f), 'utf8')).map((d) => d.toJS());
     const [crd] = load('1-crds.yaml');
     expect(crd.metadata.name).toBe('backups.backup.example.com');
     expect(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.required).toStrictEqual(['schedule']);
-    expect(load('4-custom-resources.yaml')).toStrictEqual([{
-      apiVersion: 'backup.example.com/v1', kind: 'Backup', metadata: { name: 'nightly', namespace: 'default' }, spec: { schedule: '0 2 * * *' },
-    }]);
-    const clusterRole = load('2-cluster-resources.yaml').find(o => o.kind === 'ClusterRole');
-    expect(clusterRole.rules).toContainEqual({ apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
-    expect(fs.readFileSync(path.join(dist, 'docs', 'backups.backup.example.com.md'), 'utf8')).toContain('| `.spec.keep` | `integer` |  | `3` | value ≥ 1 | Backups to keep. |');
+    expect(load('4-custom-resources.yaml')).toStrictEqual([
+      {
+        apiVersion: 'backup.example.com/v1',
+        kind: 'Backup',
+        metadata: { name: 'nightly', namespace: 'default' },
+        spec: { schedule: '0 2 * * *' },
+      },
+    ]);
+    const clusterRole = load('2-cluster-resources.yaml').find((o) => o.kind === 'ClusterRole');
+    expect(clusterRole.rules).toContainEqual({
+      apiGroups: ['batch'],
+      resources: ['cronjobs'],
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+    });
+    expect(fs.readFileSync(path.join(dist, 'docs', 'backups.backup.example.com.md'), 'utf8')).toContain(
+      '| `.spec.keep` | `integer` |  | `3` | value ≥ 1 | Backups to keep. |',
+    );
   });
   const binaries = findControlPlaneBinaries(process.env);
   const missing = 'missing' in binaries ? binaries.missing : undefined;
-  (missing && !process.env.ENVTEST_REQUIRED ? describe.skip : describe)(`a cluster-scoped, role-granting Tenant operator from the tarball ${REAL_APISERVER_TAG}`, () => {
-    test('built from the installed package alone, run under its ServiceAccount with role aggregation and GC, a tenant deleted with --cascade=foreground while a pod runs', () => {
-      if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
-      if (!installedProject) throw new Error('the install test above did not leave an installed project');
-      // GIVEN the Tenant operator's sources (test/consumer/tenant-operator), written against the public entry points only
-      const sources = path.join(__dirname, 'tenant-operator');
-      const dir = path.join(installedProject, 'tenant');
-      fs.mkdirSync(dir, { recursive: true });
-      for (const f of fs.readdirSync(sources).filter((n) => n.endsWith('.mts'))) fs.copyFileSync(path.join(sources, f), path.join(dir, f.replace(/\.mts$/, '.ts')));
-      fs.writeFileSync(path.join(installedProject, 'tsconfig.tenant.json'), JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'CommonJS', strict: true, outDir: 'out-tenant', types: ['node'], lib: ['ES2022'], skipLibCheck: true },
-        files: ['tenant/e2e.ts'],
-      }));
-      run(path.join(installedProject, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.tenant.json'], installedProject);
-      // WHEN it runs: synth, ControlPlane.start() (defaults), applyObjects(dist), the manager as operatorIdentity, the scenario
-      const e2e = spawnSync(process.execPath, ['out-tenant/e2e.js'], { cwd: installedProject, encoding: 'utf8', timeout: 150_000, env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' } });
-      if (e2e.status !== 0) throw new Error(`the Tenant scenario failed (${e2e.status}):\n${e2e.stderr}`);
-      const out = JSON.parse(e2e.stdout);
-      const ns = 'tenant-acme';
-      // THEN the control plane behaved like a cluster, and the operator did its job with exactly its chart's RBAC
-      expect(out.controllers).toEqual(expect.arrayContaining(['clusterrole-aggregation-controller', 'garbage-collector-controller', 'namespace-controller']));
-      expect(out.identity).toBe('system:serviceaccount:tenant-operator-system:tenant-operator');
-      expect(out.badName).toEqual([422, expect.stringContaining('a tenant name must be a DNS label of at most 56 characters')]);
-      expect(out.ready).toEqual({ finalizers: ['tenancy.example.com/namespace-empty'], status: { phase: 'Ready', message: `namespace ${ns}` } });
-      expect([out.namespaceOwnerReferences, out.namespaceOwnerLabel]).toEqual([null, true]);
-      expect(out.quota).toEqual({ hard: { pods: '5' } });
-      // bound under its ServiceAccount: contract.binds gave it bind on admin, and admin is aggregated (alice gets real rights)
-      expect(out.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
-      expect(out.aliceMayCreateDeployments).toBe(true);
-      expect(out.networkPolicy).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
-      expect(out.podCreated).toBe(201);
-      // deleted with --cascade=foreground while the pod runs: held, namespace and its contents untouched
-      expect(out.deletingFinalizers).toEqual(['tenancy.example.com/namespace-empty', 'foregroundDeletion']);
-      expect(out.whileHeld).toEqual({
-        namespaceDeleting: false, podPhase: 'Running', rolebinding: 200,
-        tenantFinalizers: ['tenancy.example.com/namespace-empty'],
-        tenantStatus: { phase: 'Terminating', message: `waiting for 1 pod(s) in ${ns}` },
-      });
-      // and once the pod ended, the tenant and its namespace went
-      expect(out.finished).toBe(true);
-    }, 200_000);
-  });
+  (missing && !process.env.ENVTEST_REQUIRED ? describe.skip : describe)(
+    `a cluster-scoped, role-granting Tenant operator from the tarball ${REAL_APISERVER_TAG}`,
+    () => {
+      test('built from the installed package alone, run under its ServiceAccount with role aggregation and GC, a tenant deleted with --cascade=foreground while a pod runs', () => {
+        if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
+        if (!installedProject) throw new Error('the install test above did not leave an installed project');
+        // GIVEN the Tenant operator's sources (test/consumer/tenant-operator), written against the public entry points only
+        const sources = path.join(__dirname, 'tenant-operator');
+        const dir = path.join(installedProject, 'tenant');
+        fs.mkdirSync(dir, { recursive: true });
+        for (const f of fs.readdirSync(sources).filter((n) => n.endsWith('.mts'))) {
+          fs.copyFileSync(path.join(sources, f), path.join(dir, f.replace(/\.mts$/, '.ts')));
+        }
+        fs.writeFileSync(
+          path.join(installedProject, 'tsconfig.tenant.json'),
+          JSON.stringify({
+            compilerOptions: {
+              target: 'ES2022',
+              module: 'CommonJS',
+              strict: true,
+              outDir: 'out-tenant',
+              types: ['node'],
+              lib: ['ES2022'],
+              skipLibCheck: true,
+            },
+            files: ['tenant/e2e.ts'],
+          }),
+        );
+        run(
+          path.join(installedProject, 'node_modules', '.bin', 'tsc'),
+          ['-p', 'tsconfig.tenant.json'],
+          installedProject,
+        );
+        // WHEN it runs: synth, ControlPlane.start() (defaults), applyObjects(dist), the manager as operatorIdentity, the scenario
+        const e2e = spawnSync(process.execPath, ['out-tenant/e2e.js'], {
+          cwd: installedProject,
+          encoding: 'utf8',
+          timeout: 150_000,
+          env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' },
+        });
+        if (e2e.status !== 0) throw new Error(`the Tenant scenario failed (${e2e.status}):\n${e2e.stderr}`);
+        const out = JSON.parse(e2e.stdout);
+        const ns = 'tenant-acme';
+        // THEN the control plane behaved like a cluster, and the operator did its job with exactly its chart's RBAC
+        expect(out.controllers).toEqual(
+          expect.arrayContaining([
+            'clusterrole-aggregation-controller',
+            'garbage-collector-controller',
+            'namespace-controller',
+          ]),
+        );
+        expect(out.identity).toBe('system:serviceaccount:tenant-operator-system:tenant-operator');
+        expect(out.badName).toEqual([
+          422,
+          expect.stringContaining('a tenant name must be a DNS label of at most 56 characters'),
+        ]);
+        expect(out.ready).toEqual({
+          finalizers: ['tenancy.example.com/namespace-empty'],
+          status: { phase: 'Ready', message: `namespace ${ns}` },
+        });
+        expect([out.namespaceOwnerReferences, out.namespaceOwnerLabel]).toEqual([null, true]);
+        expect(out.quota).toEqual({ hard: { pods: '5' } });
+        // bound under its ServiceAccount: contract.binds gave it bind on admin, and admin is aggregated (alice gets real rights)
+        expect(out.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
+        expect(out.aliceMayCreateDeployments).toBe(true);
+        expect(out.networkPolicy).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+        expect(out.podCreated).toBe(201);
+        // deleted with --cascade=foreground while the pod runs: held, namespace and its contents untouched
+        expect(out.deletingFinalizers).toEqual(['tenancy.example.com/namespace-empty', 'foregroundDeletion']);
+        expect(out.whileHeld).toEqual({
+          namespaceDeleting: false,
+          podPhase: 'Running',
+          rolebinding: 200,
+          tenantFinalizers: ['tenancy.example.com/namespace-empty'],
+          tenantStatus: { phase: 'Terminating', message: `waiting for 1 pod(s) in ${ns}` },
+        });
+        // and once the pod ended, the tenant and its namespace went
+        expect(out.finished).toBe(true);
+      }, 200_000);
+    },
+  );
 });

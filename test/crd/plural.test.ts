@@ -29,7 +29,9 @@ describe('pluralOf', () => {
   });
 
   test('fails at once for a kind that is not a name', () => {
-    expect(() => pluralOf('my-kind')).toThrow(/'kind' must be alphanumeric and start with a letter to derive a plural, got "my-kind"/);
+    expect(() => pluralOf('my-kind')).toThrow(
+      /'kind' must be alphanumeric and start with a letter to derive a plural, got "my-kind"/,
+    );
   });
 
   test('singular is the lowercase kind', () => {

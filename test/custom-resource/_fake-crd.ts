@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import { Construct } from 'constructs';
 import { parse } from 'yaml';
 import { CrdManifest, CrdNamesSpec, ResourceScope } from '../../lib/apiserver/crd-manifest';
-import { ICustomResourceDefinition } from '../../lib/crd/icustom-resource-definition';
 import { JSONSchemaProps } from '../../lib/apiserver/schema/json-schema-props';
+import { ICustomResourceDefinition } from '../../lib/crd/icustom-resource-definition';
 
 /** A minimal ICustomResourceDefinition test double built from a raw manifest. */
 export class FakeCrd extends Construct implements ICustomResourceDefinition {
@@ -17,7 +17,11 @@ export class FakeCrd extends Construct implements ICustomResourceDefinition {
   public readonly names: CrdNamesSpec;
   public readonly scope: ResourceScope;
 
-  constructor(scope: Construct, id: string, private readonly manifest: CrdManifest) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly manifest: CrdManifest,
+  ) {
     super(scope, id);
     this.group = manifest.spec.group;
     const n = manifest.spec.names;
@@ -26,7 +30,7 @@ export class FakeCrd extends Construct implements ICustomResourceDefinition {
   }
 
   public get storageVersion(): string {
-    return this.manifest.spec.versions.find(v => v.storage)!.name;
+    return this.manifest.spec.versions.find((v) => v.storage)!.name;
   }
 
   public toManifest(): CrdManifest {
@@ -38,6 +42,7 @@ export class FakeCrd extends Construct implements ICustomResourceDefinition {
   }
 
   public schemaFor(version?: string): JSONSchemaProps {
-    return this.manifest.spec.versions.find(v => v.name === (version ?? this.storageVersion))!.schema!.openAPIV3Schema!;
+    return this.manifest.spec.versions.find((v) => v.name === (version ?? this.storageVersion))!.schema!
+      .openAPIV3Schema!;
   }
 }

@@ -4,35 +4,50 @@ import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definiti
 import { CustomResource } from '../../lib/custom-resource/custom-resource';
 import { validationErrors } from '../support/synth-errors';
 
-
 /** A built CustomResourceDefinition with defaults, a set list, int-or-string and CEL rules. */
 function databaseCrd(chart: Chart, scope = ResourceScope.NAMESPACED): CustomResourceDefinition {
   return new CustomResourceDefinition(chart, 'Crd', {
     group: 'database.example.com',
     kind: 'Database',
     scope,
-    versions: [{
-      name: 'v1alpha1',
-      served: true,
-      storage: true,
-      subresources: { status: true },
-      spec: {
-        'type': 'object',
-        'required': ['engine'],
-        'x-kubernetes-validations': [
-          { rule: "self.engine != 'sqlite' || self.replicas == 1", message: 'sqlite cannot be replicated', fieldPath: '.replicas' },
-          { rule: 'self.engine == oldSelf.engine', message: 'engine is immutable' },
-        ],
-        'properties': {
-          engine: { type: 'string', enum: ['postgres', 'mysql', 'sqlite'] },
-          replicas: { type: 'integer', minimum: 1, maximum: 9, default: 1 },
-          storage: { type: 'string', default: '1Gi', maxLength: 16, 'x-kubernetes-validations': [{ rule: 'isQuantity(self)', message: 'must be a quantity' }] },
-          port: { 'x-kubernetes-int-or-string': true },
-          users: { 'type': 'array', 'maxItems': 16, 'x-kubernetes-list-type': 'set', 'items': { type: 'string', maxLength: 63 } },
+    versions: [
+      {
+        name: 'v1alpha1',
+        served: true,
+        storage: true,
+        subresources: { status: true },
+        spec: {
+          type: 'object',
+          required: ['engine'],
+          'x-kubernetes-validations': [
+            {
+              rule: "self.engine != 'sqlite' || self.replicas == 1",
+              message: 'sqlite cannot be replicated',
+              fieldPath: '.replicas',
+            },
+            { rule: 'self.engine == oldSelf.engine', message: 'engine is immutable' },
+          ],
+          properties: {
+            engine: { type: 'string', enum: ['postgres', 'mysql', 'sqlite'] },
+            replicas: { type: 'integer', minimum: 1, maximum: 9, default: 1 },
+            storage: {
+              type: 'string',
+              default: '1Gi',
+              maxLength: 16,
+              'x-kubernetes-validations': [{ rule: 'isQuantity(self)', message: 'must be a quantity' }],
+            },
+            port: { 'x-kubernetes-int-or-string': true },
+            users: {
+              type: 'array',
+              maxItems: 16,
+              'x-kubernetes-list-type': 'set',
+              items: { type: 'string', maxLength: 63 },
+            },
+          },
         },
+        status: { type: 'object', properties: { ready: { type: 'boolean' } } },
       },
-      status: { type: 'object', properties: { ready: { type: 'boolean' } } },
-    }],
+    ],
   });
 }
 
@@ -78,31 +93,43 @@ describe('CustomResource with the CustomResourceDefinition construct', () => {
     new CustomResourceDefinition(chart, 'Crd', {
       group: 'database.example.com',
       kind: 'Volume',
-      versions: [{
-        name: 'v1',
-        spec: {
-          type: 'object',
-          properties: {
-            size: { type: 'string', format: 'quantity' },
-            limits: { type: 'object', additionalProperties: { 'x-kubernetes-int-or-string': true, 'format': 'quantity' } },
-            steps: { type: 'array', items: { type: 'string', format: 'quantity' } },
+      versions: [
+        {
+          name: 'v1',
+          spec: {
+            type: 'object',
+            properties: {
+              size: { type: 'string', format: 'quantity' },
+              limits: {
+                type: 'object',
+                additionalProperties: { 'x-kubernetes-int-or-string': true, format: 'quantity' },
+              },
+              steps: { type: 'array', items: { type: 'string', format: 'quantity' } },
+            },
           },
         },
-      }],
+      ],
     });
     new CustomResource(chart, 'Good', {
-      apiVersion: 'database.example.com/v1', kind: 'Volume', metadata: { name: 'good' },
-      spec: { size: '1.5Gi', limits: { 'cpu': '500m', 'example.com/gpu': 2 }, steps: ['1e3', '2k'] },
+      apiVersion: 'database.example.com/v1',
+      kind: 'Volume',
+      metadata: { name: 'good' },
+      spec: { size: '1.5Gi', limits: { cpu: '500m', 'example.com/gpu': 2 }, steps: ['1e3', '2k'] },
     });
     expect(validationErrors(app)).toBe('');
     new CustomResource(chart, 'Bad', {
-      apiVersion: 'database.example.com/v1', kind: 'Volume', metadata: { name: 'bad' },
-      spec: { size: '1Gib', limits: { 'cpu': '500m', 'example.com/gpu': 'two' }, steps: ['1e3', '1 k'] },
+      apiVersion: 'database.example.com/v1',
+      kind: 'Volume',
+      metadata: { name: 'bad' },
+      spec: { size: '1Gib', limits: { cpu: '500m', 'example.com/gpu': 'two' }, steps: ['1e3', '1 k'] },
     });
-    const errors = validationErrors(app).split('\n').filter(l => l.includes('Kubernetes quantity'));
-    const hint = 'must be a Kubernetes quantity such as 500m, 1Gi or 2.5e3 (the apiserver does not check format "quantity" and would store it; '
-      + 'the controller\'s resource.ParseQuantity would not parse it)';
-    expect(errors.map(l => l.trim())).toStrictEqual([
+    const errors = validationErrors(app)
+      .split('\n')
+      .filter((l) => l.includes('Kubernetes quantity'));
+    const hint =
+      'must be a Kubernetes quantity such as 500m, 1Gi or 2.5e3 (the apiserver does not check format "quantity" and would store it; ' +
+      "the controller's resource.ParseQuantity would not parse it)";
+    expect(errors.map((l) => l.trim())).toStrictEqual([
       `[test/Bad] spec.limits[example.com/gpu]: Invalid value: ${hint} (got "two")`,
       `[test/Bad] spec.size: Invalid value: ${hint} (got "1Gib")`,
       `[test/Bad] spec.steps[1]: Invalid value: ${hint} (got "1 k")`,
@@ -130,17 +157,21 @@ describe('CustomResource with the CustomResourceDefinition construct', () => {
     new CustomResourceDefinition(chart, 'Crd', {
       group: 'database.example.com',
       kind: 'Database',
-      versions: [{
-        name: 'v1',
-        served: true,
-        storage: true,
-        spec: {
-          'type': 'object',
-          'x-kubernetes-validations': [{ rule: 'self.replicaz > 0' }],
-          'properties': { replicas: { type: 'integer' } },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          spec: {
+            type: 'object',
+            'x-kubernetes-validations': [{ rule: 'self.replicaz > 0' }],
+            properties: { replicas: { type: 'integer' } },
+          },
         },
-      }],
+      ],
     });
-    expect(validationErrors(app)).toMatch(/\[test\/Crd\] .*x-kubernetes-validations\[0\]\.rule: Invalid value: compilation failed: ERROR: <input>:1:\d+: undefined field 'replicaz'/);
+    expect(validationErrors(app)).toMatch(
+      /\[test\/Crd\] .*x-kubernetes-validations\[0\]\.rule: Invalid value: compilation failed: ERROR: <input>:1:\d+: undefined field 'replicaz'/,
+    );
   });
 });

@@ -1,11 +1,11 @@
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Warnings } from '../../lib/synth-metadata/warnings';
-import { CustomResource, TypedCustomResourceProps } from '../../lib/custom-resource/custom-resource';
 import { FakeCrd } from './_fake-crd';
-import { validationErrors } from '../support/synth-errors';
+import { CustomResource, TypedCustomResourceProps } from '../../lib/custom-resource/custom-resource';
+import { Warnings } from '../../lib/synth-metadata/warnings';
 import { KUBE_APISERVER_FIXTURES, SAMPLE_CONTROLLER_FIXTURES } from '../fixtures/recorded/paths';
+import { validationErrors } from '../support/synth-errors';
 
 // the shared fixtures live beside the repository
 const SAMPLE_DB_CRD = path.join(KUBE_APISERVER_FIXTURES, 'crd.yaml');
@@ -18,8 +18,10 @@ function setup(patch?: (m: any) => void) {
   return { app, chart, crd };
 }
 
-
-interface SampleDbSpec { readonly replicas?: number; readonly version?: string }
+interface SampleDbSpec {
+  readonly replicas?: number;
+  readonly version?: string;
+}
 
 /** What `imports/db.example.com.ts` would contain: a typed subclass with a fixed GVK. */
 class SampleDb extends CustomResource<SampleDbSpec> {
@@ -49,7 +51,9 @@ describe('CustomResource', () => {
     const { app, chart, crd } = setup();
     new CustomResource(chart, 'Db', { crd, metadata: { name: 'bad' }, spec: { replicas: 0, version: '16' } });
     const errors = validationErrors(app);
-    expect(errors).toContain('[test/Db] spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1');
+    expect(errors).toContain(
+      '[test/Db] spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1',
+    );
   });
 
   test('fails a CEL rule with its message', () => {
@@ -73,23 +77,37 @@ describe('CustomResource', () => {
   test('fails a name that is not a DNS-1123 subdomain', () => {
     const { app, chart, crd } = setup();
     new CustomResource(chart, 'Db', { crd, metadata: { name: 'Bad_Name' } });
-    expect(validationErrors(app)).toMatch(/\[test\/Db\] metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
+    expect(validationErrors(app)).toMatch(
+      /\[test\/Db\] metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+    );
   });
 
   test('fails unknown metadata fields and malformed labels', () => {
     const { app, chart, crd } = setup();
-    new CustomResource(chart, 'Db', { crd, metadata: { name: 'db', labels: { 'bad key!': 'x' }, ...({ lables: {} } as object) } });
+    new CustomResource(chart, 'Db', {
+      crd,
+      metadata: { name: 'db', labels: { 'bad key!': 'x' }, ...({ lables: {} } as object) },
+    });
     const errors = validationErrors(app);
     expect(errors).toMatch(/\[test\/Db\] metadata\.lables: unknown field "metadata\.lables"/);
-    expect(errors).toMatch(/\[test\/Db\] metadata\.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters/);
+    expect(errors).toMatch(
+      /\[test\/Db\] metadata\.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters/,
+    );
   });
 
   // the apiserver clears a cluster-scoped object's namespace, whatever its value (message-wording.test.ts measures it)
   test('warns of a namespace on a cluster-scoped kind (the apiserver drops it), accepts it on a namespaced one', () => {
-    const cluster = setup(m => { m.spec.scope = 'Cluster'; });
-    const db = new CustomResource(cluster.chart, 'Db', { crd: cluster.crd, metadata: { name: 'db', namespace: 'Not_A_Label' } });
+    const cluster = setup((m) => {
+      m.spec.scope = 'Cluster';
+    });
+    const db = new CustomResource(cluster.chart, 'Db', {
+      crd: cluster.crd,
+      metadata: { name: 'db', namespace: 'Not_A_Label' },
+    });
     expect(validationErrors(cluster.app)).toBe('');
-    expect(Warnings.collect(db).join('\n')).toMatch(/metadata\.namespace: ignored: SampleDB is cluster-scoped, so the apiserver stores it without a namespace/);
+    expect(Warnings.collect(db).join('\n')).toMatch(
+      /metadata\.namespace: ignored: SampleDB is cluster-scoped, so the apiserver stores it without a namespace/,
+    );
 
     const namespaced = setup();
     new CustomResource(namespaced.chart, 'Db', { crd: namespaced.crd, metadata: { name: 'db', namespace: 'prod' } });
@@ -97,32 +115,55 @@ describe('CustomResource', () => {
   });
 
   test('fails a version the CRD does not serve, and one it does not have', () => {
-    const notServed = setup(m => { m.spec.versions[0].served = false; });
+    const notServed = setup((m) => {
+      m.spec.versions[0].served = false;
+    });
     new CustomResource(notServed.chart, 'Db', { crd: notServed.crd, metadata: { name: 'db' } });
     expect(validationErrors(notServed.app)).toMatch(/\[test\/Db\] apiVersion: version "v1" is not served by the CRD/);
 
     const unknown = setup();
-    new CustomResource(unknown.chart, 'Db', { apiVersion: 'db.example.com/v2', kind: 'SampleDB', metadata: { name: 'db' } });
+    new CustomResource(unknown.chart, 'Db', {
+      apiVersion: 'db.example.com/v2',
+      kind: 'SampleDB',
+      metadata: { name: 'db' },
+    });
     expect(validationErrors(unknown.app)).toMatch(/no matches for kind "SampleDB" in version "db.example.com\/v2"/);
   });
 
   test('checks a transition rule on the declared before/after pair', () => {
     const immutable = (m: any) => {
-      m.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations']
-        .push({ rule: 'self.version == oldSelf.version', message: 'version is immutable' });
+      m.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'].push({
+        rule: 'self.version == oldSelf.version',
+        message: 'version is immutable',
+      });
     };
     const changed = setup(immutable);
-    new CustomResource(changed.chart, 'Db', { crd: changed.crd, metadata: { name: 'db' }, spec: { version: '17' }, previous: { spec: { version: '16' } } });
+    new CustomResource(changed.chart, 'Db', {
+      crd: changed.crd,
+      metadata: { name: 'db' },
+      spec: { version: '17' },
+      previous: { spec: { version: '16' } },
+    });
     expect(validationErrors(changed.app)).toMatch(/\[test\/Db\] spec: Invalid value: "object": version is immutable/);
 
     const same = setup(immutable);
-    new CustomResource(same.chart, 'Db', { crd: same.crd, metadata: { name: 'db' }, spec: { version: '16' }, previous: { spec: { version: '16' } } });
+    new CustomResource(same.chart, 'Db', {
+      crd: same.crd,
+      metadata: { name: 'db' },
+      spec: { version: '16' },
+      previous: { spec: { version: '16' } },
+    });
     expect(validationErrors(same.app)).toBe('');
   });
 
   test('also checks the previous object on its own', () => {
     const { app, chart, crd } = setup();
-    new CustomResource(chart, 'Db', { crd, metadata: { name: 'db' }, spec: { replicas: 1 }, previous: { spec: { replicas: 0 } } });
+    new CustomResource(chart, 'Db', {
+      crd,
+      metadata: { name: 'db' },
+      spec: { replicas: 1 },
+      previous: { spec: { replicas: 0 } },
+    });
     expect(validationErrors(app)).toMatch(/\[test\/Db\] previous\.spec\.replicas: Invalid value: 0/);
   });
 
@@ -141,12 +182,21 @@ describe('CustomResource', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'test');
     new SampleDb(chart, 'Db', { metadata: { name: 'db' } });
-    expect(validationErrors(app)).toMatch(/\[test\/Db\] apiVersion: no CustomResourceDefinition for kind SampleDB in group db.example.com found in the app/);
+    expect(validationErrors(app)).toMatch(
+      /\[test\/Db\] apiVersion: no CustomResourceDefinition for kind SampleDB in group db.example.com found in the app/,
+    );
   });
 
   test('fails synth without a crd, apiVersion or kind', () => {
-    expect(() => Testing.synth(new CustomResource(Testing.chart(), 'Db', { metadata: { name: 'db' } }).node.scope as Chart)).toThrow(/'apiVersion' and 'kind' are required when 'crd' is not given/);
-    expect(() => Testing.synth(new CustomResource(Testing.chart(), 'Db', { apiVersion: 'v1', kind: 'X', metadata: { name: 'db' } }).node.scope as Chart)).toThrow(/'apiVersion' must be '<group>\/<version>'/);
+    expect(() =>
+      Testing.synth(new CustomResource(Testing.chart(), 'Db', { metadata: { name: 'db' } }).node.scope as Chart),
+    ).toThrow(/'apiVersion' and 'kind' are required when 'crd' is not given/);
+    expect(() =>
+      Testing.synth(
+        new CustomResource(Testing.chart(), 'Db', { apiVersion: 'v1', kind: 'X', metadata: { name: 'db' } }).node
+          .scope as Chart,
+      ),
+    ).toThrow(/'apiVersion' must be '<group>\/<version>'/);
   });
 
   test('with the status subresource, status is dropped (warned, not validated) as by the apiserver', () => {
@@ -157,9 +207,13 @@ describe('CustomResource', () => {
   });
 
   test('without the status subresource, status is validated like the rest', () => {
-    const { app, chart, crd } = setup(m => { delete m.spec.versions[0].subresources; });
+    const { app, chart, crd } = setup((m) => {
+      delete m.spec.versions[0].subresources;
+    });
     new CustomResource(chart, 'Db', { crd, metadata: { name: 'db' }, status: { replicas: 'one' } });
-    expect(validationErrors(app)).toMatch(/\[test\/Db\] status\.replicas: Invalid value: "string": status\.replicas in body must be of type integer/);
+    expect(validationErrors(app)).toMatch(
+      /\[test\/Db\] status\.replicas: Invalid value: "string": status\.replicas in body must be of type integer/,
+    );
   });
 
   test('accepts the upstream sample-controller example', () => {

@@ -11,14 +11,15 @@ const describeIfCorpus = REALWORLD_CORPUS ? describe : describe.skip;
 
 describeIfCorpus('reachesNewerChecks on the generated corpus', () => {
   test('where it says no, 1.35 and 1.36 agree on whether the resource has issues', () => {
-    const cases = loadCorpusCrds().flatMap(crd => casesFor(crd, { seed: 3, perCrd: 1 }));
+    const cases = loadCorpusCrds().flatMap((crd) => casesFor(crd, { seed: 3, perCrd: 1 }));
     let skipped = 0;
     let differing = 0;
     const wrong: string[] = [];
     for (const c of cases) {
-      const version = c.crd.manifest.spec.versions.find(v => v.name === c.version)!;
+      const version = c.crd.manifest.spec.versions.find((v) => v.name === c.version)!;
       const def = { scope: c.crd.manifest.spec.scope, kind: c.crd.manifest.spec.names.kind, version };
-      const clean = (v: '1.35' | '1.36') => validateCustomResource(def, c.object, { kubernetesVersion: v }).issues.length === 0;
+      const clean = (v: '1.35' | '1.36') =>
+        validateCustomResource(def, c.object, { kubernetesVersion: v }).issues.length === 0;
       const same = clean('1.35') === clean('1.36');
       if (reachesNewerChecks(version.schema?.openAPIV3Schema, c.object)) {
         if (!same) differing++;

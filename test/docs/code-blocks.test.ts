@@ -10,21 +10,34 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import * as yaml from 'yaml';
+import {
+  anchors,
+  checkCommand,
+  CodeBlock,
+  codeBlocks,
+  CommandContext,
+  LANGUAGES,
+  links,
+  shellCommands,
+  shippedMarkdown,
+} from './code-blocks';
 import { COMMAND_USAGE } from '../../cli/main';
 import { SCAFFOLD_SCRIPTS } from '../../cli/scaffold/templates';
-import { anchors, checkCommand, CodeBlock, codeBlocks, CommandContext, LANGUAGES, links, shellCommands, shippedMarkdown } from './code-blocks';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FILES = shippedMarkdown(ROOT);
 const BLOCKS = FILES.flatMap((f) => codeBlocks(f, fs.readFileSync(path.join(ROOT, f), 'utf8')));
 const where = (b: CodeBlock) => `${b.file}:${b.line}`;
-const of = (language: string, fragment: boolean) => BLOCKS.filter((b) => b.language === language && b.fragment === fragment);
+const of = (language: string, fragment: boolean) =>
+  BLOCKS.filter((b) => b.language === language && b.fragment === fragment);
 
 /** The commands of docs/tutorial.md run in the project it scaffolds, not in this repository. */
 function commandContext(file: string): CommandContext {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const tasks = JSON.parse(fs.readFileSync(path.join(ROOT, '.projen', 'tasks.json'), 'utf8')).tasks;
-  const suites = [...fs.readFileSync(path.join(ROOT, 'test', 'node', 'run.ts'), 'utf8').matchAll(/\{ name: '([\w-]+)', load:/g)].map((m) => m[1]);
+  const suites = [
+    ...fs.readFileSync(path.join(ROOT, 'test', 'node', 'run.ts'), 'utf8').matchAll(/\{ name: '([\w-]+)', load:/g),
+  ].map((m) => m[1]);
   const user = file === 'docs/tutorial.md';
   return {
     root: ROOT,
@@ -37,33 +50,68 @@ function commandContext(file: string): CommandContext {
 }
 
 describe('the code blocks of the README and docs/', () => {
-  test('the files and blocks are found (the README, the index and the guides, the runtime\'s READMEs)', () => {
-    expect(FILES).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/tutorial.md', 'docs/API.md', 'runtime/README.md', 'runtime/envtest/README.md']));
+  test("the files and blocks are found (the README, the index and the guides, the runtime's READMEs)", () => {
+    expect(FILES).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'docs/README.md',
+        'docs/tutorial.md',
+        'docs/API.md',
+        'runtime/README.md',
+        'runtime/envtest/README.md',
+      ]),
+    );
     expect(of('ts', false).length).toBeGreaterThanOrEqual(10);
     expect(of('sh', false).length).toBeGreaterThanOrEqual(15);
     expect(of('ts', true).length).toBeGreaterThanOrEqual(5);
   });
 
-  test('every block names its language, one of ' + LANGUAGES.join(', ') + ' (with `fragment` only where it means something)', () => {
-    const bad = BLOCKS.filter((b) => !(LANGUAGES as readonly string[]).includes(b.language)
-      || (b.fragment && !['ts', 'sh', 'yaml', 'json'].includes(b.language))
-      || b.info.split(/\s+/).slice(1).some((a) => a !== 'fragment'));
-    expect(bad.map((b) => `${where(b)}: \`\`\`${b.info}`)).toStrictEqual([]);
-  });
+  test(
+    'every block names its language, one of ' +
+      LANGUAGES.join(', ') +
+      ' (with `fragment` only where it means something)',
+    () => {
+      const bad = BLOCKS.filter(
+        (b) =>
+          !(LANGUAGES as readonly string[]).includes(b.language) ||
+          (b.fragment && !['ts', 'sh', 'yaml', 'json'].includes(b.language)) ||
+          b.info
+            .split(/\s+/)
+            .slice(1)
+            .some((a) => a !== 'fragment'),
+      );
+      expect(bad.map((b) => `${where(b)}: \`\`\`${b.info}`)).toStrictEqual([]);
+    },
+  );
 
-  test('every `ts` block compiles as a module against the package\'s entry points (strict)', () => {
+  test("every `ts` block compiles as a module against the package's entry points (strict)", () => {
     // The blocks as in-memory modules inside the repository (so 'cdk8s' and 'constructs' resolve from its
     // node_modules), the package's entry points mapped to their sources, as a project depending on it sees them.
     // A wrong block rides along, so the check is seen failing in the same program.
-    const wrong: CodeBlock = { file: 'wrong', line: 1, info: 'ts', language: 'ts', fragment: false,
-      code: "import { Operator } from 'cdk8s-operator';\nOperator.noSuchMember();\n" };
+    const wrong: CodeBlock = {
+      file: 'wrong',
+      line: 1,
+      info: 'ts',
+      language: 'ts',
+      fragment: false,
+      code: "import { Operator } from 'cdk8s-operator';\nOperator.noSuchMember();\n",
+    };
     const blocks = [...of('ts', false), wrong];
-    const names = blocks.map((b, i) => path.join(ROOT, '.docs-blocks', `${b.file.replace(/[/.]/g, '_')}_${b.line}_${i}.ts`));
+    const names = blocks.map((b, i) =>
+      path.join(ROOT, '.docs-blocks', `${b.file.replace(/[/.]/g, '_')}_${b.line}_${i}.ts`),
+    );
     const sources = new Map(names.map((n, i) => [n, `${blocks[i].code}\nexport {};\n`]));
     const options: ts.CompilerOptions = {
       // ES modules, so that a block may `await` at its top level
-      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts'], types: ['node'], strict: true, noEmit: true, skipLibCheck: true, esModuleInterop: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ES2022,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts'],
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      esModuleInterop: true,
       baseUrl: ROOT,
       paths: {
         'cdk8s-operator': ['lib/index.ts'],
@@ -73,26 +121,37 @@ describe('the code blocks of the README and docs/', () => {
     };
     const host = ts.createCompilerHost(options);
     const { getSourceFile, fileExists, readFile } = host;
-    host.getSourceFile = (f, v, ...rest) => (sources.has(f) ? ts.createSourceFile(f, sources.get(f)!, v) : getSourceFile.call(host, f, v, ...rest));
+    host.getSourceFile = (f, v, ...rest) =>
+      sources.has(f) ? ts.createSourceFile(f, sources.get(f)!, v) : getSourceFile.call(host, f, v, ...rest);
     host.fileExists = (f) => sources.has(f) || fileExists.call(host, f);
     host.readFile = (f) => sources.get(f) ?? readFile.call(host, f);
     const program = ts.createProgram(names, options, host);
-    const errors = names.flatMap((n, i) => ts.getPreEmitDiagnostics(program, program.getSourceFile(n)).map((d) => {
-      const { line } = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: -1 };
-      return `${blocks[i].file}:${blocks[i].line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-    }));
-    expect(errors).toStrictEqual([expect.stringMatching(/^wrong:3: Property 'noSuchMember' does not exist on type 'typeof Operator'/)]);
+    const errors = names.flatMap((n, i) =>
+      ts.getPreEmitDiagnostics(program, program.getSourceFile(n)).map((d) => {
+        const { line } = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: -1 };
+        return `${blocks[i].file}:${blocks[i].line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      }),
+    );
+    expect(errors).toStrictEqual([
+      expect.stringMatching(/^wrong:3: Property 'noSuchMember' does not exist on type 'typeof Operator'/),
+    ]);
   }, 300_000);
 
   test('every `ts fragment` parses, as statements or as the members of an object literal', () => {
     const syntaxErrors = (code: string) => {
       const file = ts.createSourceFile('fragment.ts', code, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-      return (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      return (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) =>
+        ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+      );
     };
-    const bad = of('ts', true).map((b) => {
-      const asStatements = syntaxErrors(b.code);
-      return asStatements.length && syntaxErrors(`({\n${b.code}\n});`).length ? `${where(b)}: ${asStatements.join('; ')}` : undefined;
-    }).filter(Boolean);
+    const bad = of('ts', true)
+      .map((b) => {
+        const asStatements = syntaxErrors(b.code);
+        return asStatements.length && syntaxErrors(`({\n${b.code}\n});`).length
+          ? `${where(b)}: ${asStatements.join('; ')}`
+          : undefined;
+      })
+      .filter(Boolean);
     expect(bad).toStrictEqual([]);
     // and the check can fail
     expect(syntaxErrors('const x = ;')).not.toStrictEqual([]);
@@ -142,15 +201,22 @@ describe('the command checks can fail', () => {
   });
 
   test('commands are split on operators, inside $(…) too; quotes, comments, heredocs and assignments are handled', () => {
-    expect(shellCommands([
-      'export A=$(setup-envtest use -p path 1.32.x)   # a comment; npm run nothing',
-      "B=1 npm ci && npx cdk8s synth || kubectl get 'pods; x' -o jsonpath='{.a}' &",
-      "kubectl apply -f - <<'YAML'",
-      'kind: Not a command',
-      'YAML',
-    ].join('\n'))).toStrictEqual([
-      ['setup-envtest', 'use', '-p', 'path', '1.32.x'], ['export', 'A=$(…)'],
-      ['B=1', 'npm', 'ci'], ['npx', 'cdk8s', 'synth'], ['kubectl', 'get', 'pods; x', '-o', 'jsonpath={.a}'],
+    expect(
+      shellCommands(
+        [
+          'export A=$(setup-envtest use -p path 1.32.x)   # a comment; npm run nothing',
+          "B=1 npm ci && npx cdk8s synth || kubectl get 'pods; x' -o jsonpath='{.a}' &",
+          "kubectl apply -f - <<'YAML'",
+          'kind: Not a command',
+          'YAML',
+        ].join('\n'),
+      ),
+    ).toStrictEqual([
+      ['setup-envtest', 'use', '-p', 'path', '1.32.x'],
+      ['export', 'A=$(…)'],
+      ['B=1', 'npm', 'ci'],
+      ['npx', 'cdk8s', 'synth'],
+      ['kubectl', 'get', 'pods; x', '-o', 'jsonpath={.a}'],
       ['kubectl', 'apply', '-f', '-'],
     ]);
   });
@@ -163,7 +229,11 @@ describe('the links of the README and docs/', () => {
     expect(all.length).toBeGreaterThanOrEqual(40);
     const bad = all.filter((l) => {
       if (!fs.existsSync(path.join(ROOT, l.path))) return true;
-      return l.anchor !== undefined && l.path.endsWith('.md') && !anchors(fs.readFileSync(path.join(ROOT, l.path), 'utf8')).has(l.anchor);
+      return (
+        l.anchor !== undefined &&
+        l.path.endsWith('.md') &&
+        !anchors(fs.readFileSync(path.join(ROOT, l.path), 'utf8')).has(l.anchor)
+      );
     });
     expect(bad.map((l) => `${l.file}: ${l.target}`)).toStrictEqual([]);
   });
@@ -173,7 +243,18 @@ describe('the links of the README and docs/', () => {
     const index = linked('docs/README.md');
     expect(FILES.filter((f) => f.startsWith('docs/') && f !== 'docs/README.md' && !index.has(f))).toStrictEqual([]);
     const readme = linked('README.md');
-    const guides = ['tutorial', 'crds', 'operators', 'admission', 'api-evolution', 'runtime-guide', 'testing', 'reference-operators', 'benchmarks', 'chaos'];
+    const guides = [
+      'tutorial',
+      'crds',
+      'operators',
+      'admission',
+      'api-evolution',
+      'runtime-guide',
+      'testing',
+      'reference-operators',
+      'benchmarks',
+      'chaos',
+    ];
     expect(['docs/README.md', ...guides.map((g) => `docs/${g}.md`)].filter((f) => !readme.has(f))).toStrictEqual([]);
   });
 

@@ -49,7 +49,14 @@ export function codeBlocks(file: string, markdown: string): CodeBlock[] {
     }
     const info = rawInfo.trim();
     const [language = '', ...attributes] = info.split(/\s+/).filter(Boolean);
-    blocks.push({ file, line: i + 1, info, language, fragment: attributes.includes('fragment'), code: body.join('\n') + '\n' });
+    blocks.push({
+      file,
+      line: i + 1,
+      info,
+      language,
+      fragment: attributes.includes('fragment'),
+      code: body.join('\n') + '\n',
+    });
     i = j;
   }
   return blocks;
@@ -58,16 +65,19 @@ export function codeBlocks(file: string, markdown: string): CodeBlock[] {
 /** The markdown files that ship in the package and that the README links into: README.md, docs/ (every depth) and
  *  the runtime's READMEs. */
 export function shippedMarkdown(root: string): string[] {
-  const walk = (dir: string): string[] => fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = `${dir}/${e.name}`;
-    return e.isDirectory() ? walk(rel) : e.name.endsWith('.md') ? [rel] : [];
-  });
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = `${dir}/${e.name}`;
+      return e.isDirectory() ? walk(rel) : e.name.endsWith('.md') ? [rel] : [];
+    });
   return ['README.md', ...walk('docs').sort(), 'runtime/README.md', 'runtime/envtest/README.md'];
 }
 
 /** GitHub's anchor of a heading: lower case, formatting and punctuation dropped, spaces as hyphens. */
 export function slug(heading: string): string {
-  return heading.trim().toLowerCase()
+  return heading
+    .trim()
+    .toLowerCase()
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .replace(/ /g, '-');
@@ -98,11 +108,17 @@ export interface Link {
 /** Relative links (`[text](target)` outside code; URLs left out), resolved against the linking file. */
 export function links(file: string, markdown: string): Link[] {
   const prose = markdown.replace(/^ *(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ *\1\s*$/gm, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1])
+  return [...prose.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1])
     .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t))
     .map((target) => {
       const [p, anchor] = target.split('#');
-      return { file, target, path: p ? path.posix.normalize(path.posix.join(path.posix.dirname(file), p)) : file, anchor };
+      return {
+        file,
+        target,
+        path: p ? path.posix.normalize(path.posix.join(path.posix.dirname(file), p)) : file,
+        anchor,
+      };
     });
 }
 
@@ -128,37 +144,58 @@ export function shellCommands(code: string): string[][] {
     let words: string[] = [];
     let word = '';
     let inWord = false;
-    const endWord = () => { if (inWord) words.push(word); word = ''; inWord = false; };
-    const endCommand = () => { endWord(); if (words.length) commands.push(words); words = []; };
+    const endWord = () => {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    };
+    const endCommand = () => {
+      endWord();
+      if (words.length) commands.push(words);
+      words = [];
+    };
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
       if (c === "'" || c === '"') {
         const end = text.indexOf(c, i + 1);
         const quoted = text.slice(i + 1, end < 0 ? undefined : end);
         if (c === '"') for (const m of quoted.matchAll(/\$\(([^()]*)\)/g)) split(m[1]);
-        word += quoted; inWord = true; i = end < 0 ? text.length : end;
+        word += quoted;
+        inWord = true;
+        i = end < 0 ? text.length : end;
       } else if (c === '$' && text[i + 1] === '(') {
         const end = text.indexOf(')', i);
         split(text.slice(i + 2, end));
-        word += '$(…)'; inWord = true; i = end;
+        word += '$(…)';
+        inWord = true;
+        i = end;
       } else if (c === '#' && !inWord) {
         const nl = text.indexOf('\n', i);
         i = nl < 0 ? text.length : nl - 1;
       } else if (c === '\n' || c === ';' || c === '|' || c === '&') {
-        if (c === '&' && text[i - 1] === '>') { word += c; continue; } // 2>&1
-        if (c === '&' && text[i + 1] === '>') { word += c; continue; }
+        if (c === '&' && text[i - 1] === '>') {
+          word += c;
+          continue;
+        } // 2>&1
+        if (c === '&' && text[i + 1] === '>') {
+          word += c;
+          continue;
+        }
         endCommand();
       } else if (/\s/.test(c)) {
         endWord();
       } else {
-        word += c; inWord = true;
+        word += c;
+        inWord = true;
       }
     }
     endCommand();
   };
   split(lines.join('\n'));
   // redirections (`> file`, `2>&1`) are not words of the command
-  return commands.map((w) => w.filter((x, i) => !/^\d*[<>]/.test(x) && !/^\d*[<>]+$/.test(w[i - 1] ?? ''))).filter((w) => w.length);
+  return commands
+    .map((w) => w.filter((x, i) => !/^\d*[<>]/.test(x) && !/^\d*[<>]+$/.test(w[i - 1] ?? '')))
+    .filter((w) => w.length);
 }
 
 /** What a shell block's commands may name, in the context of one markdown file. */
@@ -178,7 +215,24 @@ export interface CommandContext {
 
 /** Tools outside the project the docs may use, and (where listed) the subcommands of theirs they use. */
 export const KNOWN_TOOLS: Readonly<Record<string, readonly string[] | undefined>> = {
-  kubectl: ['apply', 'wait', 'get', 'describe', 'edit', 'scale', 'delete', 'patch', 'rollout', 'auth', 'create', 'logs', 'events', 'explain', 'label', 'annotate'],
+  kubectl: [
+    'apply',
+    'wait',
+    'get',
+    'describe',
+    'edit',
+    'scale',
+    'delete',
+    'patch',
+    'rollout',
+    'auth',
+    'create',
+    'logs',
+    'events',
+    'explain',
+    'label',
+    'annotate',
+  ],
   skopeo: ['copy', 'inspect'],
   ctr: undefined,
   docker: ['load', 'save', 'push'],
@@ -210,19 +264,29 @@ export function checkCommand(words: readonly string[], ctx: CommandContext): str
   while (w.length && (SHELL_KEYWORDS.includes(w[0]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0]))) w = w.slice(1);
   if (!w.length) return undefined;
   const [cmd, ...args] = w;
-  const fileInRepo = (f: string) => f.startsWith('../') || f.startsWith('/') || f.startsWith('~') || !ctx.inRepository
-    || fs.existsSync(path.join(ctx.root, f));
+  const fileInRepo = (f: string) =>
+    f.startsWith('../') ||
+    f.startsWith('/') ||
+    f.startsWith('~') ||
+    !ctx.inRepository ||
+    fs.existsSync(path.join(ctx.root, f));
   if (cmd === 'npm') {
     const [sub, name] = args;
     if (!NPM_BUILTINS.includes(sub)) return `npm ${sub}: not an npm command the docs use (${NPM_BUILTINS.join(', ')})`;
     if (sub === 'test' && !ctx.npmScripts.has('test')) return 'npm test: the project has no test script';
-    if (sub === 'run' && !ctx.npmScripts.has(name)) return `npm run ${name}: no such script (have: ${[...ctx.npmScripts].join(', ')})`;
+    if (sub === 'run' && !ctx.npmScripts.has(name)) {
+      return `npm run ${name}: no such script (have: ${[...ctx.npmScripts].join(', ')})`;
+    }
     return undefined;
   }
   if (cmd === 'npx') {
     const [tool, sub, ...rest] = args;
-    if (tool === 'projen') return sub === undefined || ctx.projenTasks.has(sub) ? undefined : `npx projen ${sub}: no such task`;
-    if (tool === 'cdk8s') return CDK8S_COMMANDS.includes(sub) ? undefined : `npx cdk8s ${sub}: not a cdk8s command the docs use`;
+    if (tool === 'projen') {
+      return sub === undefined || ctx.projenTasks.has(sub) ? undefined : `npx projen ${sub}: no such task`;
+    }
+    if (tool === 'cdk8s') {
+      return CDK8S_COMMANDS.includes(sub) ? undefined : `npx cdk8s ${sub}: not a cdk8s command the docs use`;
+    }
     if (tool === 'tsx') {
       if (!fileInRepo(sub)) return `npx tsx ${sub}: no such file`;
       if (sub === 'test/node/run.ts') {
@@ -241,10 +305,16 @@ export function checkCommand(words: readonly string[], ctx: CommandContext): str
     }
     return `npx ${tool}: not a tool the project provides (projen, cdk8s, tsx, cdk8s-operator)`;
   }
-  if (cmd === 'bash' || cmd === 'sh') return args[0] === undefined || fileInRepo(args[0]) ? undefined : `${cmd} ${args[0]}: no such file`;
+  if (cmd === 'bash' || cmd === 'sh') {
+    return args[0] === undefined || fileInRepo(args[0]) ? undefined : `${cmd} ${args[0]}: no such file`;
+  }
   if (cmd.includes('/')) return fileInRepo(cmd) ? undefined : `${cmd}: no such file`;
-  if (!(cmd in KNOWN_TOOLS)) return `${cmd}: not a known tool (add it to KNOWN_TOOLS in test/docs/code-blocks.ts if the docs should use it)`;
+  if (!(cmd in KNOWN_TOOLS)) {
+    return `${cmd}: not a known tool (add it to KNOWN_TOOLS in test/docs/code-blocks.ts if the docs should use it)`;
+  }
   const subcommands = KNOWN_TOOLS[cmd];
-  if (subcommands && args.length && !subcommands.includes(args[0])) return `${cmd} ${args[0]}: not a ${cmd} command the docs use (${subcommands.join(', ')})`;
+  if (subcommands && args.length && !subcommands.includes(args[0])) {
+    return `${cmd} ${args[0]}: not a ${cmd} command the docs use (${subcommands.join(', ')})`;
+  }
   return undefined;
 }

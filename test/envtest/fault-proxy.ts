@@ -5,13 +5,13 @@
  * apiserver would say: everything else is the real apiserver's answer. It logs each request (verb, resource,
  * the code the client got) so a test can count a controller's writes.
  */
+import { writeFileSync } from 'node:fs';
 import { IncomingMessage, Server, ServerResponse, createServer, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ControlPlane, Identity } from '../../runtime/envtest';
 import { loadClientNode } from '../../runtime/client-node';
+import type { ControlPlane, Identity } from '../../runtime/envtest';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -36,7 +36,13 @@ export interface FaultMatch {
   readonly count?: number;
 }
 
-interface Rule { readonly match: FaultMatch; remaining: number; readonly code?: number; readonly retryAfterSeconds?: number; readonly delayMs?: number }
+interface Rule {
+  readonly match: FaultMatch;
+  remaining: number;
+  readonly code?: number;
+  readonly retryAfterSeconds?: number;
+  readonly delayMs?: number;
+}
 
 /** Verb and resource of a Kubernetes API path, as the apiserver's RequestInfoFactory derives them. */
 export function requestInfo(method: string, url: string): Omit<ProxiedRequest, 'code' | 'injected'> {
@@ -60,10 +66,20 @@ export function requestInfo(method: string, url: string): Omit<ProxiedRequest, '
 }
 
 function matches(m: FaultMatch, r: Omit<ProxiedRequest, 'code' | 'injected'>): boolean {
-  return (!m.verb || m.verb === r.verb) && (!m.resource || m.resource === r.resource) && (m.subresource === undefined || m.subresource === (r.subresource ?? ''));
+  return (
+    (!m.verb || m.verb === r.verb) &&
+    (!m.resource || m.resource === r.resource) &&
+    (m.subresource === undefined || m.subresource === (r.subresource ?? ''))
+  );
 }
 
-const REASONS: Record<number, string> = { 409: 'Conflict', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+const REASONS: Record<number, string> = {
+  409: 'Conflict',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
 
 export class FaultProxy {
   static async start(plane: ControlPlane): Promise<FaultProxy> {
@@ -75,7 +91,12 @@ export class FaultProxy {
   /** Every request that went through, in order. */
   readonly requests: ProxiedRequest[] = [];
   private readonly rules: Rule[] = [];
-  private readonly watches = new Set<{ req: IncomingMessage; res: ServerResponse; upstream: IncomingMessage; stalledUntil: number }>();
+  private readonly watches = new Set<{
+    req: IncomingMessage;
+    res: ServerResponse;
+    upstream: IncomingMessage;
+    stalledUntil: number;
+  }>();
   private readonly sockets = new Set<Socket>();
   private readonly server: Server;
 
@@ -107,11 +128,18 @@ export class FaultProxy {
 
   private kubeconfigDocument(identity: Identity): object {
     return {
-      'apiVersion': 'v1', 'kind': 'Config', 'current-context': 'proxy',
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'proxy',
       // plain HTTP on loopback: client-node allows it only with insecure-skip-tls-verify; the proxy verifies the apiserver
-      'clusters': [{ name: 'proxy', cluster: { 'server': this.url, 'insecure-skip-tls-verify': true } }],
-      'users': [{ name: identity.user, user: { token: identity.token } }],
-      'contexts': [{ name: 'proxy', context: { cluster: 'proxy', user: identity.user, namespace: identity.namespace ?? 'default' } }],
+      clusters: [{ name: 'proxy', cluster: { server: this.url, 'insecure-skip-tls-verify': true } }],
+      users: [{ name: identity.user, user: { token: identity.token } }],
+      contexts: [
+        {
+          name: 'proxy',
+          context: { cluster: 'proxy', user: identity.user, namespace: identity.namespace ?? 'default' },
+        },
+      ],
     };
   }
 
@@ -172,10 +200,18 @@ export class FaultProxy {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (rule.retryAfterSeconds !== undefined) headers['Retry-After'] = String(rule.retryAfterSeconds);
       res.writeHead(rule.code, headers);
-      res.end(JSON.stringify({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: rule.code, reason: REASONS[rule.code] ?? 'InternalError',
-        message: `injected by the test's fault proxy: ${rule.code}`, ...(rule.retryAfterSeconds !== undefined ? { details: { retryAfterSeconds: rule.retryAfterSeconds } } : {}),
-      }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          code: rule.code,
+          reason: REASONS[rule.code] ?? 'InternalError',
+          message: `injected by the test's fault proxy: ${rule.code}`,
+          ...(rule.retryAfterSeconds !== undefined ? { details: { retryAfterSeconds: rule.retryAfterSeconds } } : {}),
+        }),
+      );
       return;
     }
     this.forward(req, res, entry);
@@ -226,7 +262,16 @@ export class FaultProxy {
     upstreamReq.on('error', () => {
       entry.code = 502;
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 502, reason: 'ServiceUnavailable', message: 'apiserver unreachable' }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: 502,
+          reason: 'ServiceUnavailable',
+          message: 'apiserver unreachable',
+        }),
+      );
     });
     req.pipe(upstreamReq);
   }

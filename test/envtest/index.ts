@@ -8,8 +8,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
 import { acquireSharedPlane, releaseSharedPlane } from './shared-planes';
+import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
 
 export { ControlPlane } from '../../runtime/envtest';
 export type { ControlPlaneOptions, Identity } from '../../runtime/envtest';
@@ -41,17 +41,25 @@ export interface RealApiServerOptions extends ControlPlaneOptions {
  * collector, namespace lifecycle, quota); without the key, a bare apiserver. Users of `ControlPlane.start()` get
  * the controllers by default.
  */
-export function describeRealApiServer(name: string, fn: (plane: () => ControlPlane) => void, suiteOpts: RealApiServerOptions = {}): void {
+export function describeRealApiServer(
+  name: string,
+  fn: (plane: () => ControlPlane) => void,
+  suiteOpts: RealApiServerOptions = {},
+): void {
   const { shared, ...options } = suiteOpts;
   const opts: ControlPlaneOptions = { controllerManager: false, ...options };
   const title = `${name} ${REAL_APISERVER_TAG}`;
-  const lookup = findControlPlaneBinaries(opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env);
+  const lookup = findControlPlaneBinaries(
+    opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env,
+  );
   const missing = 'missing' in lookup ? lookup.missing : undefined;
   if (missing && !process.env.ENVTEST_REQUIRED) {
     // test/summary-reporter.js says once, at the end, how to get the binaries
-    describe.skip(title, () => fn(() => {
-      throw new Error(missing);
-    }));
+    describe.skip(title, () =>
+      fn(() => {
+        throw new Error(missing);
+      }),
+    );
     return;
   }
   describe(title, () => {
@@ -65,7 +73,11 @@ export function describeRealApiServer(name: string, fn: (plane: () => ControlPla
       else await plane?.stop();
     }, 60_000);
     fn(() => {
-      if (!plane) throw new Error('describeRealApiServer: the control plane is not running (use the getter inside tests and hooks)');
+      if (!plane) {
+        throw new Error(
+          'describeRealApiServer: the control plane is not running (use the getter inside tests and hooks)',
+        );
+      }
       return plane;
     });
   });
@@ -82,10 +94,18 @@ export type OracleVersion = (typeof ORACLE_VERSIONS)[number];
 export function assetsFor(version: OracleVersion): { dir: string } | { missing: string } {
   const env = process.env[`KUBEBUILDER_ASSETS_${version.replace('.', '_')}`];
   if (env) return { dir: env };
-  const script = [join(__dirname, '../../../shared/k8s/install.sh'), join(__dirname, '../../../../shared/k8s/install.sh')].find(p => existsSync(p));
+  const script = [
+    join(__dirname, '../../../shared/k8s/install.sh'),
+    join(__dirname, '../../../../shared/k8s/install.sh'),
+  ].find((p) => existsSync(p));
   if (script) {
     try {
-      const out = execFileSync('bash', [script, '--version', version], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n');
+      const out = execFileSync('bash', [script, '--version', version], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+        .trim()
+        .split('\n');
       return { dir: out[out.length - 1] };
     } catch (e) {
       return { missing: `install.sh --version ${version} failed: ${(e as Error).message}` };
@@ -102,38 +122,57 @@ export function assetsFor(version: OracleVersion): { dir: string } | { missing: 
  * Versions listed in `ENVTEST_VERSIONS` (comma-separated, e.g. `1.32`) only, when it is set.
  */
 export function describeEachApiServerVersion(
-  name: string, fn: (plane: () => ControlPlane, version: OracleVersion) => void,
+  name: string,
+  fn: (plane: () => ControlPlane, version: OracleVersion) => void,
   opts: RealApiServerOptions | ((version: OracleVersion) => RealApiServerOptions) = {},
 ): void {
-  const only = process.env.ENVTEST_VERSIONS?.split(',').map(v => v.trim());
-  for (const version of ORACLE_VERSIONS.filter(v => !only || only.includes(v))) {
-    const assets = version === '1.32' && process.env.KUBEBUILDER_ASSETS ? { dir: process.env.KUBEBUILDER_ASSETS } : assetsFor(version);
+  const only = process.env.ENVTEST_VERSIONS?.split(',').map((v) => v.trim());
+  for (const version of ORACLE_VERSIONS.filter((v) => !only || only.includes(v))) {
+    const assets =
+      version === '1.32' && process.env.KUBEBUILDER_ASSETS
+        ? { dir: process.env.KUBEBUILDER_ASSETS }
+        : assetsFor(version);
     if ('missing' in assets) {
       if (!process.env.ENVTEST_REQUIRED) {
-        describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => fn(() => { throw new Error(assets.missing); }, version));
+        describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () =>
+          fn(() => {
+            throw new Error(assets.missing);
+          }, version));
         continue;
       }
       describe(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => {
-        test('the control plane of this version is there', () => { throw new Error(assets.missing); });
+        test('the control plane of this version is there', () => {
+          throw new Error(assets.missing);
+        });
       });
       continue;
     }
     const own = typeof opts === 'function' ? opts(version) : opts;
-    describeRealApiServer(`${name} [v${version}]`, plane => fn(plane, version), { ...own, assetsDir: assets.dir });
+    describeRealApiServer(`${name} [v${version}]`, (plane) => fn(plane, version), { ...own, assetsDir: assets.dir });
   }
 }
 
 /** `describeRealApiServer` on one oracle version's control plane (`name [v1.36] [real-apiserver]`): an API only it serves. */
-export function describeApiServerVersion(name: string, version: OracleVersion, fn: (plane: () => ControlPlane) => void, opts: ControlPlaneOptions = {}): void {
+export function describeApiServerVersion(
+  name: string,
+  version: OracleVersion,
+  fn: (plane: () => ControlPlane) => void,
+  opts: ControlPlaneOptions = {},
+): void {
   const assets = assetsFor(version);
   if ('missing' in assets) {
     if (!process.env.ENVTEST_REQUIRED) {
       console.log(`real-apiserver suite "${name}" on ${version} skipped: ${assets.missing}`);
-      describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => fn(() => { throw new Error(assets.missing); }));
+      describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () =>
+        fn(() => {
+          throw new Error(assets.missing);
+        }));
       return;
     }
     describe(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () => {
-      test('the control plane of this version is there', () => { throw new Error(assets.missing); });
+      test('the control plane of this version is there', () => {
+        throw new Error(assets.missing);
+      });
     });
     return;
   }
@@ -147,8 +186,27 @@ export interface KubectlResult {
 }
 
 /** Runs kubectl (from PATH, as users run it) with a kubeconfig; never throws on a non-zero exit. */
-export function kubectl(kubeconfig: string, args: readonly string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<KubectlResult> {
-  return new Promise((resolve) => execFile('kubectl', [...args], {
-    cwd: opts.cwd, encoding: 'utf8', timeout: opts.timeoutMs ?? 120_000, env: { ...process.env, KUBECONFIG: kubeconfig },
-  }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr: err && !stderr ? String(err) : stderr })));
+export function kubectl(
+  kubeconfig: string,
+  args: readonly string[],
+  opts: { cwd?: string; timeoutMs?: number } = {},
+): Promise<KubectlResult> {
+  return new Promise((resolve) =>
+    execFile(
+      'kubectl',
+      [...args],
+      {
+        cwd: opts.cwd,
+        encoding: 'utf8',
+        timeout: opts.timeoutMs ?? 120_000,
+        env: { ...process.env, KUBECONFIG: kubeconfig },
+      },
+      (err, stdout, stderr) =>
+        resolve({
+          code: err ? (typeof err.code === 'number' ? err.code : 1) : 0,
+          stdout,
+          stderr: err && !stderr ? String(err) : stderr,
+        }),
+    ),
+  );
 }

@@ -2,23 +2,38 @@
  * One test's namespace on a shared control plane: plain reads and writes as the admin (what a user or
  * another controller would do), and a stand-in kubelet whose pods run when `outcome` says so.
  */
-import { ControlPlane } from '../../runtime/envtest';
 import { PodOutcome, StandInKubelet } from './stand-in-kubelet';
+import { ControlPlane } from '../../runtime/envtest';
 
 /** Plural resource names of the kinds tests touch (the apiserver's own discovery has them; no guessing). */
 const PLURALS: Record<string, string> = {
-  'v1/Secret': 'secrets', 'v1/Service': 'services', 'v1/ConfigMap': 'configmaps', 'v1/Pod': 'pods',
-  'v1/PersistentVolumeClaim': 'persistentvolumeclaims', 'v1/ServiceAccount': 'serviceaccounts', 'v1/Event': 'events',
-  'apps/v1/Deployment': 'deployments', 'apps/v1/ReplicaSet': 'replicasets', 'apps/v1/StatefulSet': 'statefulsets',
-  'batch/v1/Job': 'jobs', 'batch/v1/CronJob': 'cronjobs', 'events.k8s.io/v1/Event': 'events',
+  'v1/Secret': 'secrets',
+  'v1/Service': 'services',
+  'v1/ConfigMap': 'configmaps',
+  'v1/Pod': 'pods',
+  'v1/PersistentVolumeClaim': 'persistentvolumeclaims',
+  'v1/ServiceAccount': 'serviceaccounts',
+  'v1/Event': 'events',
+  'apps/v1/Deployment': 'deployments',
+  'apps/v1/ReplicaSet': 'replicasets',
+  'apps/v1/StatefulSet': 'statefulsets',
+  'batch/v1/Job': 'jobs',
+  'batch/v1/CronJob': 'cronjobs',
+  'events.k8s.io/v1/Event': 'events',
   'coordination.k8s.io/v1/Lease': 'leases',
-  'samplecontroller.k8s.io/v1alpha1/Foo': 'foos', 'database.example.com/v1/SampleDB': 'sampledbs', 'database.example.com/v2/SampleDB': 'sampledbs',
+  'samplecontroller.k8s.io/v1alpha1/Foo': 'foos',
+  'database.example.com/v1/SampleDB': 'sampledbs',
+  'database.example.com/v2/SampleDB': 'sampledbs',
 };
 
 export class TestNamespace {
   readonly kubelet: StandInKubelet;
 
-  constructor(readonly plane: ControlPlane, readonly ns: string, outcome: (pod: any) => PodOutcome) {
+  constructor(
+    readonly plane: ControlPlane,
+    readonly ns: string,
+    outcome: (pod: any) => PodOutcome,
+  ) {
     this.kubelet = new StandInKubelet(plane, { namespace: ns, outcome }).start();
   }
 
@@ -50,19 +65,35 @@ export class TestNamespace {
     if (!body.metadata.resourceVersion) {
       const created = await this.plane.request('POST', this.path(obj.apiVersion, obj.kind), body);
       if (created.code === 201) return created.body;
-      if (created.code !== 409) throw new Error(`create ${obj.kind} ${obj.metadata.name}: ${created.code} ${created.body?.message}`);
-      body.metadata.resourceVersion = (await this.get(obj.apiVersion, obj.kind, obj.metadata.name)).metadata.resourceVersion;
+      if (created.code !== 409) {
+        throw new Error(`create ${obj.kind} ${obj.metadata.name}: ${created.code} ${created.body?.message}`);
+      }
+      body.metadata.resourceVersion = (
+        await this.get(obj.apiVersion, obj.kind, obj.metadata.name)
+      ).metadata.resourceVersion;
     }
     const r = await this.plane.request('PUT', this.path(obj.apiVersion, obj.kind, obj.metadata.name), body);
     if (r.code !== 200) throw new Error(`replace ${obj.kind} ${obj.metadata.name}: ${r.code} ${r.body?.message}`);
     return r.body;
   }
 
-  mergePatch(apiVersion: string, kind: string, name: string, patch: object, subresource = ''): Promise<{ code: number; body: any }> {
-    return this.plane.request('PATCH', `${this.path(apiVersion, kind, name)}${subresource ? `/${subresource}` : ''}`, patch, { contentType: 'application/merge-patch+json' });
+  mergePatch(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    patch: object,
+    subresource = '',
+  ): Promise<{ code: number; body: any }> {
+    return this.plane.request(
+      'PATCH',
+      `${this.path(apiVersion, kind, name)}${subresource ? `/${subresource}` : ''}`,
+      patch,
+      { contentType: 'application/merge-patch+json' },
+    );
   }
 
   async remove(apiVersion: string, kind: string, name: string): Promise<number> {
-    return (await this.plane.request('DELETE', this.path(apiVersion, kind, name), { propagationPolicy: 'Background' })).code;
+    return (await this.plane.request('DELETE', this.path(apiVersion, kind, name), { propagationPolicy: 'Background' }))
+      .code;
   }
 }

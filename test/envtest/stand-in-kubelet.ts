@@ -30,8 +30,20 @@ function kubeletStatus(pod: any, outcome: Exclude<PodOutcome, 'Pending'>, now: s
   const running = outcome === 'Running';
   const containerState = running
     ? { running: { startedAt: now } }
-    : { terminated: { exitCode: outcome === 'Succeeded' ? 0 : 1, reason: outcome === 'Succeeded' ? 'Completed' : 'Error', startedAt: now, finishedAt: now } };
-  const cond = (type: string, status: boolean) => ({ type, status: status ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: now });
+    : {
+        terminated: {
+          exitCode: outcome === 'Succeeded' ? 0 : 1,
+          reason: outcome === 'Succeeded' ? 'Completed' : 'Error',
+          startedAt: now,
+          finishedAt: now,
+        },
+      };
+  const cond = (type: string, status: boolean) => ({
+    type,
+    status: status ? 'True' : 'False',
+    lastProbeTime: null,
+    lastTransitionTime: now,
+  });
   return {
     phase: outcome,
     hostIP: '10.0.0.10',
@@ -39,12 +51,21 @@ function kubeletStatus(pod: any, outcome: Exclude<PodOutcome, 'Pending'>, now: s
     podIPs: [{ ip: podIP }],
     startTime: now,
     conditions: [
-      cond('PodReadyToStartContainers', running), cond('Initialized', true), cond('Ready', running),
-      cond('ContainersReady', running), cond('PodScheduled', true),
+      cond('PodReadyToStartContainers', running),
+      cond('Initialized', true),
+      cond('Ready', running),
+      cond('ContainersReady', running),
+      cond('PodScheduled', true),
     ],
     containerStatuses: (pod.spec.containers ?? []).map((c: any) => ({
-      name: c.name, image: c.image, imageID: '', containerID: `containerd://${pod.metadata.uid}-${c.name}`,
-      ready: running, started: running, restartCount: 0, state: containerState,
+      name: c.name,
+      image: c.image,
+      imageID: '',
+      containerID: `containerd://${pod.metadata.uid}-${c.name}`,
+      ready: running,
+      started: running,
+      restartCount: 0,
+      state: containerState,
     })),
   };
 }
@@ -57,7 +78,10 @@ export class StandInKubelet {
   /** Status writes made (pod names). */
   readonly handled: string[] = [];
 
-  constructor(private readonly plane: ControlPlane, private readonly opts: StandInKubeletOptions) {}
+  constructor(
+    private readonly plane: ControlPlane,
+    private readonly opts: StandInKubeletOptions,
+  ) {}
 
   start(): this {
     const tick = async () => {
@@ -89,8 +113,19 @@ export class StandInKubelet {
       const key = pod.metadata.uid;
       if (pod.metadata.deletionTimestamp) {
         const after = this.opts.confirmDeletionsAfterMs;
-        if (after !== undefined && Date.now() - Date.parse(pod.metadata.deletionTimestamp) + (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000 >= after) {
-          await this.plane.request('DELETE', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid: key } });
+        if (
+          after !== undefined &&
+          Date.now() -
+            Date.parse(pod.metadata.deletionTimestamp) +
+            (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000 >=
+            after
+        ) {
+          await this.plane.request('DELETE', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`, {
+            kind: 'DeleteOptions',
+            apiVersion: 'v1',
+            gracePeriodSeconds: 0,
+            preconditions: { uid: key },
+          });
         }
         continue;
       }
@@ -98,7 +133,10 @@ export class StandInKubelet {
       const outcome = (this.opts.outcome ?? defaultOutcome)(pod);
       if (outcome === 'Pending') continue;
       const now = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-      const r = await this.plane.request('PUT', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, { ...pod, status: kubeletStatus(pod, outcome, now, this.nextAddress()) });
+      const r = await this.plane.request('PUT', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`, {
+        ...pod,
+        status: kubeletStatus(pod, outcome, now, this.nextAddress()),
+      });
       if (r.code === 200) {
         this.done.add(key);
         this.handled.push(pod.metadata.name);

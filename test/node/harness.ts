@@ -15,7 +15,9 @@ import { loadAll } from 'js-yaml';
 
 export const ROOT = resolve(__dirname, '../..');
 export const HARNESS = resolve(ROOT, '../shared/k8s/node');
-export const IMAGES = process.env.K8S_NODE_STATE ? join(process.env.K8S_NODE_STATE, 'images') : join(homedir(), '.cache/k8s-node/images');
+export const IMAGES = process.env.K8S_NODE_STATE
+  ? join(process.env.K8S_NODE_STATE, 'images')
+  : join(homedir(), '.cache/k8s-node/images');
 /** The distroless-like Node 20 base image tarball that build-images.sh writes. */
 export const BASE_IMAGE = join(IMAGES, 'distroless-node20.tar');
 
@@ -42,15 +44,26 @@ export function assert(condition: unknown, message: string): asserts condition {
 }
 
 /** Polls `fn` until it returns a truthy value (thrown errors count as "not yet"; the last one is reported on timeout). */
-export async function until<T>(what: string, fn: () => T | undefined | false | null | Promise<T | undefined | false | null>, timeoutS = 180, everyMs = 500): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  timeoutS = 180,
+  everyMs = 500,
+): Promise<T> {
   const end = Date.now() + timeoutS * 1000;
   let last: unknown;
   for (;;) {
     try {
       const v = await fn();
       if (v) return v;
-    } catch (err) { last = err; }
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutS}s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) {
+      throw new Error(
+        `timed out after ${timeoutS}s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+      );
+    }
     await sleep(everyMs);
   }
 }
@@ -74,8 +87,16 @@ export class NodeHarness {
   }
 
   sh(cmd: string, args: string[], options: ShOptions = {}): string {
-    const r = spawnSync(cmd, args, { env: options.env ?? this.env, cwd: options.cwd, input: options.input, encoding: 'utf8', maxBuffer: 256 << 20 });
-    if ((r.status !== 0 || r.error) && !options.allowFail) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.error?.message}): ${r.stderr}${r.stdout}`);
+    const r = spawnSync(cmd, args, {
+      env: options.env ?? this.env,
+      cwd: options.cwd,
+      input: options.input,
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+    });
+    if ((r.status !== 0 || r.error) && !options.allowFail) {
+      throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.error?.message}): ${r.stderr}${r.stdout}`);
+    }
     return `${r.stdout ?? ''}${r.stderr ?? ''}`;
   }
 
@@ -102,7 +123,9 @@ export class NodeHarness {
 
   /** ../shared/k8s/node/cluster.sh with this cluster's folder (`up` resumes stopped components, `status`, `import`). */
   cluster(command: 'up' | 'down' | 'status' | 'import', ...args: string[]): string {
-    return this.sh(join(HARNESS, 'cluster.sh'), [command, this.dir, ...args], { env: { ...process.env, PSS_RESTRICTED: '1' } });
+    return this.sh(join(HARNESS, 'cluster.sh'), [command, this.dir, ...args], {
+      env: { ...process.env, PSS_RESTRICTED: '1' },
+    });
   }
 
   /** Records one assertion of the current suite; a thrown error fails the step, not the run. */
@@ -133,19 +156,37 @@ export class NodeHarness {
 
   private async applyDist(): Promise<string> {
     execFileSync('npx', ['tsx', 'tools/image/main.ts', '--base', BASE_IMAGE], { cwd: ROOT, stdio: 'inherit' });
-    const tars = readdirSync(join(ROOT, 'images')).filter((f) => f.endsWith('.tar')).map((f) => join(ROOT, 'images', f));
+    const tars = readdirSync(join(ROOT, 'images'))
+      .filter((f) => f.endsWith('.tar'))
+      .map((f) => join(ROOT, 'images', f));
     this.cluster('import', ...tars);
-    execFileSync('npx', ['cdk8s', 'synth'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' } });
-    const apply = /```sh\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'dist/APPLY.md'), 'utf8'))![1].trim().split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+    execFileSync('npx', ['cdk8s', 'synth'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+      env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' },
+    });
+    const apply = /```sh\n([\s\S]*?)```/
+      .exec(readFileSync(join(ROOT, 'dist/APPLY.md'), 'utf8'))![1]
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() && !l.trim().startsWith('#'));
     let output = '';
     for (const line of apply) output += this.sh('sh', ['-c', line], { cwd: ROOT });
     const warnings = output.split('\n').filter((l) => /warning/i.test(l));
     assert(warnings.length === 0, `apply printed warnings: ${warnings.join(' | ')}`);
-    const deployments = distObjects().filter((o) => o.kind === 'Deployment').map((o) => `${o.metadata.namespace ?? 'default'}/${o.metadata.name}`);
-    await until(`every Deployment of dist/ Available (${deployments.join(', ')})`, () => deployments.every((d) => {
-      const [ns, name] = d.split('/');
-      return (this.json('get', 'deployment', name, '-n', ns).status?.availableReplicas ?? 0) >= 1;
-    }), 180, 1000);
+    const deployments = distObjects()
+      .filter((o) => o.kind === 'Deployment')
+      .map((o) => `${o.metadata.namespace ?? 'default'}/${o.metadata.name}`);
+    await until(
+      `every Deployment of dist/ Available (${deployments.join(', ')})`,
+      () =>
+        deployments.every((d) => {
+          const [ns, name] = d.split('/');
+          return (this.json('get', 'deployment', name, '-n', ns).status?.availableReplicas ?? 0) >= 1;
+        }),
+      180,
+      1000,
+    );
     return `${tars.length} images imported; ${apply.length} commands of dist/APPLY.md, 0 warnings; Available: ${deployments.join(', ')}`;
   }
 
@@ -155,15 +196,28 @@ export class NodeHarness {
    */
   collectArtifacts(dir: string): void {
     mkdirSync(dir, { recursive: true });
-    const save = (name: string, args: string[]) => writeFileSync(join(dir, name), this.sh('kubectl', args, { allowFail: true }));
+    const save = (name: string, args: string[]) =>
+      writeFileSync(join(dir, name), this.sh('kubectl', args, { allowFail: true }));
     save('events.txt', ['get', 'events', '-A', '--sort-by=.lastTimestamp']);
     save('objects.yaml', ['get', 'all,sampledbs,leases,configmaps', '-A', '-o', 'yaml']);
     const pods = this.json<{ items: { metadata: { namespace: string; name: string } }[] }>('get', 'pods', '-A').items;
-    for (const { metadata: { namespace, name } } of pods) {
+    for (const {
+      metadata: { namespace, name },
+    } of pods) {
       save(`pod-${namespace}-${name}.log`, ['logs', '-n', namespace, name, '--all-containers', '--timestamps']);
-      save(`pod-${namespace}-${name}.previous.log`, ['logs', '-n', namespace, name, '--all-containers', '--timestamps', '--previous']);
+      save(`pod-${namespace}-${name}.previous.log`, [
+        'logs',
+        '-n',
+        namespace,
+        name,
+        '--all-containers',
+        '--timestamps',
+        '--previous',
+      ]);
     }
-    for (const f of readdirSync(this.dir).filter((n) => n.endsWith('.log'))) writeFileSync(join(dir, `cluster-${f}`), readFileSync(join(this.dir, f)));
+    for (const f of readdirSync(this.dir).filter((n) => n.endsWith('.log'))) {
+      writeFileSync(join(dir, `cluster-${f}`), readFileSync(join(this.dir, f)));
+    }
     process.stdout.write(`artifacts of the failed run: ${dir}\n`);
   }
 
@@ -176,13 +230,18 @@ export class NodeHarness {
   }
 }
 
-interface ManifestObject { kind: string; metadata: { name: string; namespace?: string } }
+interface ManifestObject {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}
 
 /** Every object of the synthesized `dist/*.yaml`. */
 export function distObjects(): ManifestObject[] {
   const dist = join(ROOT, 'dist');
   if (!existsSync(dist)) return [];
-  return readdirSync(dist).filter((f) => f.endsWith('.yaml')).sort()
+  return readdirSync(dist)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
     .flatMap((f) => loadAll(readFileSync(join(dist, f), 'utf8')) as (ManifestObject | null)[])
     .filter((o): o is ManifestObject => !!o && typeof o === 'object' && 'kind' in o);
 }

@@ -39,7 +39,9 @@ const SUITES: { readonly name: string; readonly load: () => Promise<{ default: S
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
-  if (unknown.length) throw new Error(`unknown suite(s) ${unknown.join(', ')}; have: ${SUITES.map((s) => s.name).join(', ')}`);
+  if (unknown.length) {
+    throw new Error(`unknown suite(s) ${unknown.join(', ')}; have: ${SUITES.map((s) => s.name).join(', ')}`);
+  }
   const suites = SUITES.filter((s) => !wanted.length || wanted.includes(s.name));
   if (!existsSync(join(HARNESS, 'cluster.sh'))) throw new Error(`the node harness is missing (${HARNESS})`);
 
@@ -48,9 +50,14 @@ async function main(): Promise<void> {
   const dir = reuse ?? mkdtempSync(join(tmpdir(), 'node-e2e-'));
   const h = new NodeHarness(dir);
   h.sh(join(HARNESS, 'build-images.sh'), [], { env: process.env });
-  const up = spawnSync(join(HARNESS, 'cluster.sh'), ['up', dir], { env: { ...process.env, PSS_RESTRICTED: '1' }, encoding: 'utf8' });
+  const up = spawnSync(join(HARNESS, 'cluster.sh'), ['up', dir], {
+    env: { ...process.env, PSS_RESTRICTED: '1' },
+    encoding: 'utf8',
+  });
   if (up.status !== 0) throw new Error(`cluster.sh up failed: ${up.stderr}`);
-  process.stdout.write(`cluster ${dir} up (Pod Security restricted by default) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  process.stdout.write(
+    `cluster ${dir} up (Pod Security restricted by default) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
   try {
     for (const suite of suites) {
       const suiteStarted = Date.now();
@@ -59,22 +66,33 @@ async function main(): Promise<void> {
         await (await suite.load()).default(h);
       } catch (err) {
         // A suite that throws outside its steps is one failed step; the suites after it still run.
-        await h.step('the suite ran to its end', () => { throw err; });
+        await h.step('the suite ran to its end', () => {
+          throw err;
+        });
       }
-      process.stdout.write(`${suite.name} e2e on the real node: ${h.passed(suite.name)} passed, ${h.failed(suite.name)} failed (${((Date.now() - suiteStarted) / 1000).toFixed(0)} s)\n`);
+      process.stdout.write(
+        `${suite.name} e2e on the real node: ${h.passed(suite.name)} passed, ${h.failed(suite.name)} failed (${((Date.now() - suiteStarted) / 1000).toFixed(0)} s)\n`,
+      );
     }
   } finally {
     if (h.failed()) {
       try {
-        h.collectArtifacts(process.env.NODE_E2E_ARTIFACTS ?? join(tmpdir(), `node-e2e-artifacts-${new Date().toISOString().replace(/[:.]/g, '-')}`));
-      } catch (err) { process.stdout.write(`artifacts not collected: ${(err as Error).message}\n`); }
+        h.collectArtifacts(
+          process.env.NODE_E2E_ARTIFACTS ??
+            join(tmpdir(), `node-e2e-artifacts-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+        );
+      } catch (err) {
+        process.stdout.write(`artifacts not collected: ${(err as Error).message}\n`);
+      }
     }
     if (!reuse) {
       spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  process.stdout.write(`node e2e: ${h.passed()} passed, ${h.failed()} failed (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  process.stdout.write(
+    `node e2e: ${h.passed()} passed, ${h.failed()} failed (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+  );
   if (h.failed() || !h.passed()) process.exitCode = 1;
 }
 

@@ -24,10 +24,21 @@ function synthOperatorApp(root: string, watchNamespaces?: string[]): string {
     image: 'ghcr.io/acme/foo:0.1.0',
     replicas: 2,
     watchNamespaces,
-    contract: { watches: [crd], owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true },
+    contract: {
+      watches: [crd],
+      owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+      status: true,
+      finalizers: true,
+      events: true,
+      leaderElection: true,
+    },
   });
   const example = YAML.parse(fs.readFileSync(path.join(FIXTURES, 'example-foo.yaml'), 'utf8'));
-  new ApiObject(new Chart(app, 'examples', { namespace: watchNamespaces?.[0] ?? 'foo-operator-system' }), 'example', example);
+  new ApiObject(
+    new Chart(app, 'examples', { namespace: watchNamespaces?.[0] ?? 'foo-operator-system' }),
+    'example',
+    example,
+  );
   app.synth();
   return path.join(root, 'dist');
 }
@@ -44,9 +55,13 @@ function documentedCommands(dist: string): string[] {
 function kubectl(line: string, cwd: string, kubeconfig: string): Promise<{ status: number; stderr: string }> {
   const args = line.split(' ');
   expect(args[0]).toBe('kubectl');
-  return new Promise(resolve => {
-    execFile('kubectl', args.slice(1), { cwd, encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: 90_000 },
-      (err, _stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr }));
+  return new Promise((resolve) => {
+    execFile(
+      'kubectl',
+      args.slice(1),
+      { cwd, encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: 90_000 },
+      (err, _stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr }),
+    );
   });
 }
 
@@ -66,15 +81,25 @@ describeRealApiServer('the documented apply commands (kubectl)', (plane) => {
 
   test('a single apply of CRDs and custom resources together fails (why the steps exist)', async () => {
     const dist = synthOperatorApp(root);
-    const r = await kubectl(`kubectl apply -f ${path.join(dist, '1-crds.yaml')} -f ${path.join(dist, '4-custom-resources.yaml')}`, root, kubeconfig);
+    const r = await kubectl(
+      `kubectl apply -f ${path.join(dist, '1-crds.yaml')} -f ${path.join(dist, '4-custom-resources.yaml')}`,
+      root,
+      kubeconfig,
+    );
     expect(r.status).not.toBe(0);
     // Which error depends on timing: kubectl's discovery either does not know the kind yet, or already lists it
     // while the apiserver does not serve it yet (the CRD is not Established): both seen on this apiserver.
-    expect(r.stderr).toMatch(new RegExp([
-      'no matches for kind "Foo" in version "samplecontroller\\.k8s\\.io/v1alpha1"[\\s\\S]*ensure CRDs are installed first',
-      'NotFound.*the server could not find the requested resource \\(post foos\\.samplecontroller\\.k8s\\.io\\)',
-    ].join('|')));
-    expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo')).not.toBe(200);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        [
+          'no matches for kind "Foo" in version "samplecontroller\\.k8s\\.io/v1alpha1"[\\s\\S]*ensure CRDs are installed first',
+          'NotFound.*the server could not find the requested resource \\(post foos\\.samplecontroller\\.k8s\\.io\\)',
+        ].join('|'),
+      ),
+    );
+    expect(
+      await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo'),
+    ).not.toBe(200);
   });
 
   test('succeed on a cluster without them, without warnings, and again when re-run', async () => {
@@ -89,10 +114,17 @@ describeRealApiServer('the documented apply commands (kubectl)', (plane) => {
     for (const round of [1, 2]) {
       for (const line of commands) {
         const r = await kubectl(line, root, kubeconfig);
-        expect({ round, line, status: r.status, stderr: r.stderr }).toStrictEqual({ round, line, status: 0, stderr: '' });
+        expect({ round, line, status: r.status, stderr: r.stderr }).toStrictEqual({
+          round,
+          line,
+          status: 0,
+          stderr: '',
+        });
       }
     }
-    expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo')).toBe(200);
+    expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/foo-operator-system/foos/example-foo')).toBe(
+      200,
+    );
     expect(await get('/apis/apps/v1/namespaces/foo-operator-system/deployments/foo-operator')).toBe(200);
     expect(await get('/apis/rbac.authorization.k8s.io/v1/clusterroles/foo-operator-manager')).toBe(200);
   });
@@ -108,4 +140,3 @@ describeRealApiServer('the documented apply commands (kubectl)', (plane) => {
     expect(await get('/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-a/foos/example-foo')).toBe(200);
   });
 });
-

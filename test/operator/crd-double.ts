@@ -23,7 +23,12 @@ export class FakeCrd extends Construct implements ICustomResourceDefinition {
   constructor(scope: Construct, id: string, opts: FakeCrdOptions) {
     super(scope, id);
     this.group = opts.group;
-    this.names = { kind: opts.kind, plural: opts.plural, singular: opts.kind.toLowerCase(), listKind: `${opts.kind}List` };
+    this.names = {
+      kind: opts.kind,
+      plural: opts.plural,
+      singular: opts.kind.toLowerCase(),
+      listKind: `${opts.kind}List`,
+    };
     this.scope = opts.scope ?? ResourceScope.NAMESPACED;
     this.storageVersion = opts.version ?? 'v1alpha1';
   }
@@ -37,11 +42,15 @@ export class FakeCrd extends Construct implements ICustomResourceDefinition {
         group: this.group,
         names: this.names,
         scope: this.scope,
-        versions: [{
-          name: this.storageVersion, served: true, storage: true,
-          schema: { openAPIV3Schema: this.schemaFor() },
-          subresources: { status: {} },
-        }],
+        versions: [
+          {
+            name: this.storageVersion,
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: this.schemaFor() },
+            subresources: { status: {} },
+          },
+        ],
       },
     };
   }
@@ -51,6 +60,12 @@ export class FakeCrd extends Construct implements ICustomResourceDefinition {
   }
 
   public schemaFor(): JSONSchemaProps {
-    return { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } as JSONSchemaProps;
+    return {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    } as JSONSchemaProps;
   }
 }

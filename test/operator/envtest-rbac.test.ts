@@ -13,21 +13,52 @@ import { SAMPLE_CONTROLLER_FIXTURES } from '../fixtures/recorded/paths';
 // apiserver's RBAC authorizer, as the operator's ServiceAccount, what it may do.
 const FIXTURES = SAMPLE_CONTROLLER_FIXTURES;
 
-const CONTRACT = { owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, finalizers: true, events: true, leaderElection: true };
+const CONTRACT = {
+  owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+  status: true,
+  finalizers: true,
+  events: true,
+  leaderElection: true,
+};
 
-function run(cmd: string, args: string[], opts: { cwd?: string; kubeconfig?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise(resolve => execFile(cmd, args, {
-    cwd: opts.cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...(opts.kubeconfig ? { KUBECONFIG: opts.kubeconfig } : {}) },
-  }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; kubeconfig?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(
+      cmd,
+      args,
+      {
+        cwd: opts.cwd,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, ...(opts.kubeconfig ? { KUBECONFIG: opts.kubeconfig } : {}) },
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    ),
+  );
 }
 
 function synth(dir: string, operator: Partial<OperatorProps> & { name: string }): string {
   const app = new OperatorApp({ outdir: path.join(dir, 'dist'), layout: OutputLayout.APPLY_ORDER });
   const chart = new Chart(app, operator.name);
   const crd = CustomResourceDefinition.fromFile(chart, 'crd', path.join(FIXTURES, 'crd.yaml'));
-  new Operator(chart, operator.name, { crds: [crd], image: 'ghcr.io/acme/foo:0.1.0', replicas: 2, contract: { watches: [crd], ...CONTRACT }, ...operator });
+  new Operator(chart, operator.name, {
+    crds: [crd],
+    image: 'ghcr.io/acme/foo:0.1.0',
+    replicas: 2,
+    contract: { watches: [crd], ...CONTRACT },
+    ...operator,
+  });
   const example = YAML.parse(fs.readFileSync(path.join(FIXTURES, 'example-foo.yaml'), 'utf8'));
-  new ApiObject(new Chart(app, 'examples', { namespace: operator.watchNamespaces?.[0] ?? `${operator.name}-system` }), 'example', example);
+  new ApiObject(
+    new Chart(app, 'examples', { namespace: operator.watchNamespaces?.[0] ?? `${operator.name}-system` }),
+    'example',
+    example,
+  );
   app.synth();
   return path.join(dir, 'dist');
 }
@@ -67,19 +98,36 @@ describeRealApiServer('Operator RBAC on the apiserver', (plane) => {
     await applyAsDocumented(root, env.kubeconfig);
     const sa = 'system:serviceaccount:foo-operator-system:foo-operator';
     const yes = [
-      'get foos.samplecontroller.k8s.io -n team-a', 'list foos.samplecontroller.k8s.io -n team-a', 'watch foos.samplecontroller.k8s.io -n team-a',
-      'update foos.samplecontroller.k8s.io --subresource=status -n team-a', 'patch foos.samplecontroller.k8s.io --subresource=status -n team-a',
-      'update foos.samplecontroller.k8s.io --subresource=finalizers -n team-a', 'update foos.samplecontroller.k8s.io -n team-a',
-      'create deployments.apps -n team-a', 'delete deployments.apps -n team-a', 'watch deployments.apps -n team-a',
-      'create events.events.k8s.io -n team-a', 'create events -n team-a',
-      'get leases.coordination.k8s.io -n foo-operator-system', 'create leases.coordination.k8s.io -n foo-operator-system',
+      'get foos.samplecontroller.k8s.io -n team-a',
+      'list foos.samplecontroller.k8s.io -n team-a',
+      'watch foos.samplecontroller.k8s.io -n team-a',
+      'update foos.samplecontroller.k8s.io --subresource=status -n team-a',
+      'patch foos.samplecontroller.k8s.io --subresource=status -n team-a',
+      'update foos.samplecontroller.k8s.io --subresource=finalizers -n team-a',
+      'update foos.samplecontroller.k8s.io -n team-a',
+      'create deployments.apps -n team-a',
+      'delete deployments.apps -n team-a',
+      'watch deployments.apps -n team-a',
+      'create events.events.k8s.io -n team-a',
+      'create events -n team-a',
+      'get leases.coordination.k8s.io -n foo-operator-system',
+      'create leases.coordination.k8s.io -n foo-operator-system',
       'update leases.coordination.k8s.io -n foo-operator-system',
     ];
     const no = [
-      'list secrets -n team-a', 'list secrets -n foo-operator-system', 'delete customresourcedefinitions.apiextensions.k8s.io',
-      'get foos.samplecontroller.k8s.io -n default', 'create deployments.apps -n default', 'list foos.samplecontroller.k8s.io -A',
-      'delete foos.samplecontroller.k8s.io -n team-a', 'create foos.samplecontroller.k8s.io -n team-a', 'delete leases.coordination.k8s.io -n foo-operator-system',
-      'list namespaces', 'create pods -n team-a', 'escalate clusterroles.rbac.authorization.k8s.io', 'impersonate serviceaccounts -n team-a',
+      'list secrets -n team-a',
+      'list secrets -n foo-operator-system',
+      'delete customresourcedefinitions.apiextensions.k8s.io',
+      'get foos.samplecontroller.k8s.io -n default',
+      'create deployments.apps -n default',
+      'list foos.samplecontroller.k8s.io -A',
+      'delete foos.samplecontroller.k8s.io -n team-a',
+      'create foos.samplecontroller.k8s.io -n team-a',
+      'delete leases.coordination.k8s.io -n foo-operator-system',
+      'list namespaces',
+      'create pods -n team-a',
+      'escalate clusterroles.rbac.authorization.k8s.io',
+      'impersonate serviceaccounts -n team-a',
     ];
     for (const q of yes) expect([q, await canI(env.kubeconfig, sa, q)]).toStrictEqual([q, 'yes']);
     for (const q of no) expect([q, await canI(env.kubeconfig, sa, q)]).toStrictEqual([q, 'no']);
@@ -94,7 +142,19 @@ describeRealApiServer('Operator RBAC on the apiserver', (plane) => {
     expect(await canI(env.kubeconfig, sa, 'list foos.samplecontroller.k8s.io -A')).toBe('yes');
     expect(await canI(env.kubeconfig, sa, 'list secrets -A')).toBe('no');
     expect(await canI(env.kubeconfig, sa, 'delete customresourcedefinitions.apiextensions.k8s.io')).toBe('no');
-    const roles = await run('kubectl', ['get', 'clusterrole/bar-operator-manager', 'role/bar-operator-leader-election', '-n', 'bar-operator-system', '-o', 'json'], { kubeconfig: env.kubeconfig });
+    const roles = await run(
+      'kubectl',
+      [
+        'get',
+        'clusterrole/bar-operator-manager',
+        'role/bar-operator-leader-election',
+        '-n',
+        'bar-operator-system',
+        '-o',
+        'json',
+      ],
+      { kubeconfig: env.kubeconfig },
+    );
     expect(roles.code).toBe(0);
     expect(roles.stdout).not.toContain('"*"');
   });

@@ -7,15 +7,28 @@ import * as path from 'path';
 // types from the vendored CRDs (offline); the test fails when imports/ is stale.
 const ROOT = path.join(__dirname, '..', '..');
 const MONITORING_IMPORTS = [
-  { module: 'servicemonitor', crd: 'vendor/crds/monitoring.coreos.com_servicemonitors.yaml', file: 'servicemonitor-monitoring.coreos.com.ts' },
-  { module: 'prometheusrule', crd: 'vendor/crds/monitoring.coreos.com_prometheusrules.yaml', file: 'prometheusrule-monitoring.coreos.com.ts' },
+  {
+    module: 'servicemonitor',
+    crd: 'vendor/crds/monitoring.coreos.com_servicemonitors.yaml',
+    file: 'servicemonitor-monitoring.coreos.com.ts',
+  },
+  {
+    module: 'prometheusrule',
+    crd: 'vendor/crds/monitoring.coreos.com_prometheusrules.yaml',
+    file: 'prometheusrule-monitoring.coreos.com.ts',
+  },
 ];
 
 function cdk8sImport(spec: string, outdir: string): Promise<void> {
   const cli = path.join(ROOT, 'node_modules', '.bin', 'cdk8s');
-  return new Promise((resolve, reject) => execFile(cli,
-    ['import', spec, '-o', outdir, '-l', 'typescript', '--no-save', '--no-check-upgrade'],
-    { cwd: ROOT, timeout: 60_000 }, err => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) =>
+    execFile(
+      cli,
+      ['import', spec, '-o', outdir, '-l', 'typescript', '--no-save', '--no-check-upgrade'],
+      { cwd: ROOT, timeout: 60_000 },
+      (err) => (err ? reject(err) : resolve()),
+    ),
+  );
 }
 
 describe('imports/ for prometheus-operator', () => {

@@ -22,7 +22,7 @@ describeRealApiServer('NetworkPolicy derived from the contract, on the apiserver
 
   test('egress to the SampleDB database pods on 5432 in each watched namespace, and nowhere else', async () => {
     const chart = new SampleDbChart(Testing.app(), 'sampledb', { watchNamespaces: ['team-a', 'team-b'] });
-    const synthesized = Testing.synth(chart).find(o => o.kind === 'NetworkPolicy');
+    const synthesized = Testing.synth(chart).find((o) => o.kind === 'NetworkPolicy');
     const file = path.join(dir, 'policy.yaml');
     fs.writeFileSync(file, YAML.stringify(synthesized));
 
@@ -35,14 +35,18 @@ describeRealApiServer('NetworkPolicy derived from the contract, on the apiserver
 
     expect(stored.spec).toStrictEqual(synthesized.spec);
     const peer = SAMPLEDB_CONTRACT.connectsTo[0];
-    const toDatabases = stored.spec.egress.filter((r: { ports: { port: number }[] }) => r.ports.some(p => p.port === 5432));
-    expect(toDatabases).toStrictEqual([{
-      ports: [{ port: 5432, protocol: 'TCP' }],
-      to: ['team-a', 'team-b'].map(n => ({
-        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': n } },
-        podSelector: { matchLabels: peer.podLabels },
-      })),
-    }]);
+    const toDatabases = stored.spec.egress.filter((r: { ports: { port: number }[] }) =>
+      r.ports.some((p) => p.port === 5432),
+    );
+    expect(toDatabases).toStrictEqual([
+      {
+        ports: [{ port: 5432, protocol: 'TCP' }],
+        to: ['team-a', 'team-b'].map((n) => ({
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': n } },
+          podSelector: { matchLabels: peer.podLabels },
+        })),
+      },
+    ]);
     // the rest of egress: the apiserver endpoints and cluster DNS only
     expect(stored.spec.egress).toHaveLength(3);
     expect(stored.spec.policyTypes.sort()).toStrictEqual(['Egress', 'Ingress']);

@@ -23,7 +23,10 @@ function synth(opts: OperatorMonitoringOptions = {}) {
   });
   new OperatorMonitoring(chart, 'mon', { name: 'op', namespace: 'op-system', metricsService: service, ...opts });
   const out = Testing.synth(chart);
-  return { serviceMonitor: out.find(o => o.kind === 'ServiceMonitor'), prometheusRule: out.find(o => o.kind === 'PrometheusRule') };
+  return {
+    serviceMonitor: out.find((o) => o.kind === 'ServiceMonitor'),
+    prometheusRule: out.find((o) => o.kind === 'PrometheusRule'),
+  };
 }
 
 describe('OperatorMonitoring', () => {
@@ -40,7 +43,9 @@ describe('OperatorMonitoring', () => {
     expect(validate(serviceMonitor) ? [] : validate.errors).toStrictEqual([]);
     expect(serviceMonitor.metadata.labels).toStrictEqual({ release: 'prom' });
     expect(serviceMonitor.spec.selector).toStrictEqual({ matchLabels: { 'app.kubernetes.io/name': 'op' } });
-    expect(serviceMonitor.spec.endpoints).toStrictEqual([{ port: 'metrics', path: '/metrics', interval: '15s', scheme: 'http', honorLabels: true }]);
+    expect(serviceMonitor.spec.endpoints).toStrictEqual([
+      { port: 'metrics', path: '/metrics', interval: '15s', scheme: 'http', honorLabels: true },
+    ]);
   });
 
   test('the PrometheusRule validates against the vendored CRD schema and alerts on controller-runtime metrics', () => {
@@ -49,7 +54,9 @@ describe('OperatorMonitoring', () => {
     expect(validate(prometheusRule) ? [] : validate.errors).toStrictEqual([]);
     const rules = prometheusRule.spec.groups[0].rules;
     expect(rules.map((r: any) => r.alert)).toStrictEqual(['OpDown', 'OpReconcileErrors', 'OpWorkQueueBacklog']);
-    expect(rules[1].expr).toBe('sum(rate(controller_runtime_reconcile_errors_total{job="op-metrics",namespace="op-system"}[5m])) > 0');
+    expect(rules[1].expr).toBe(
+      'sum(rate(controller_runtime_reconcile_errors_total{job="op-metrics",namespace="op-system"}[5m])) > 0',
+    );
   });
 
   test('renders what the generated imports/ types render for the same spec', () => {
@@ -58,7 +65,15 @@ describe('OperatorMonitoring', () => {
     new ServiceMonitor(chart, 'sm', {
       metadata: { name: 'op', namespace: 'op-system', labels: {} },
       spec: {
-        endpoints: [{ port: 'metrics', path: '/metrics', interval: '30s', scheme: ServiceMonitorSpecEndpointsScheme.HTTP, honorLabels: true }],
+        endpoints: [
+          {
+            port: 'metrics',
+            path: '/metrics',
+            interval: '30s',
+            scheme: ServiceMonitorSpecEndpointsScheme.HTTP,
+            honorLabels: true,
+          },
+        ],
         namespaceSelector: { matchNames: ['op-system'] },
         selector: { matchLabels: { 'app.kubernetes.io/name': 'op' } },
       },
@@ -66,10 +81,15 @@ describe('OperatorMonitoring', () => {
     new PrometheusRule(chart, 'pr', {
       metadata: { name: 'op', namespace: 'op-system', labels: {} },
       spec: {
-        groups: [{
-          name: 'op.rules',
-          rules: prometheusRule.spec.groups[0].rules.map((r: any) => ({ ...r, expr: PrometheusRuleSpecGroupsRulesExpr.fromString(r.expr) })),
-        }],
+        groups: [
+          {
+            name: 'op.rules',
+            rules: prometheusRule.spec.groups[0].rules.map((r: any) => ({
+              ...r,
+              expr: PrometheusRuleSpecGroupsRulesExpr.fromString(r.expr),
+            })),
+          },
+        ],
       },
     });
     const [typedSm, typedPr] = Testing.synth(chart);
@@ -82,7 +102,11 @@ describe('OperatorMonitoring', () => {
   });
 
   test('fails for a bad interval or a duplicate alert name', () => {
-    expect(() => synth({ interval: '30 seconds' })).toThrow(/\[test\/mon\] interval: must be a Prometheus duration like '30s', got '30 seconds'/);
-    expect(() => synth({ alerts: [{ alert: 'OpDown', expr: 'up == 0' }] })).toThrow(/\[test\/mon\] alerts\[3\]\.alert: duplicate alert name 'OpDown'/);
+    expect(() => synth({ interval: '30 seconds' })).toThrow(
+      /\[test\/mon\] interval: must be a Prometheus duration like '30s', got '30 seconds'/,
+    );
+    expect(() => synth({ alerts: [{ alert: 'OpDown', expr: 'up == 0' }] })).toThrow(
+      /\[test\/mon\] alerts\[3\]\.alert: duplicate alert name 'OpDown'/,
+    );
   });
 });

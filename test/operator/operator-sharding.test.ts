@@ -3,15 +3,21 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
-import { Operator, OperatorApp, OutputLayout } from '../../lib';
 import { FakeCrd } from './crd-double';
+import { Operator, OperatorApp, OutputLayout } from '../../lib';
 
 const CONTRACT = { owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, events: true, sharding: true };
 
 function sharded(extra: Record<string, unknown> = {}, contract: Record<string, unknown> = CONTRACT) {
   const chart = new Chart(Testing.app(), 'test');
   const foo = new FakeCrd(chart, 'foo', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
-  new Operator(chart, 'foo-operator', { crds: [foo], image: 'ghcr.io/acme/foo:0.1.0', contract: { watches: [foo], ...contract }, sharding: { replicas: 4, key: 'namespace' }, ...extra });
+  new Operator(chart, 'foo-operator', {
+    crds: [foo],
+    image: 'ghcr.io/acme/foo:0.1.0',
+    contract: { watches: [foo], ...contract },
+    sharding: { replicas: 4, key: 'namespace' },
+    ...extra,
+  });
   return chart;
 }
 
@@ -20,7 +26,9 @@ describe('Operator sharding', () => {
     const out = Testing.synth(sharded());
     const deployment = out.find((o) => o.kind === 'Deployment');
     expect(deployment.spec.replicas).toBe(4);
-    expect(deployment.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--sharding-ring=foo-operator', '--sharding-key=namespace']));
+    expect(deployment.spec.template.spec.containers[0].args).toEqual(
+      expect.arrayContaining(['--sharding-ring=foo-operator', '--sharding-key=namespace']),
+    );
     expect(deployment.spec.template.spec.containers[0].args).not.toContain('--leader-elect');
     const pdb = out.find((o) => o.kind === 'PodDisruptionBudget');
     expect(pdb.spec.maxUnavailable).toBe(1);
@@ -29,8 +37,14 @@ describe('Operator sharding', () => {
   test('RBAC: member Leases in the operator namespace only; no write beyond the contract on the sharded kinds', () => {
     const out = Testing.synth(sharded());
     const roles = out.filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole');
-    const leaseRules = roles.flatMap((r) => (r.rules ?? []).filter((rule: any) => rule.resources.includes('leases')).map((rule: any) => ({ kind: r.kind, ns: r.metadata.namespace, verbs: rule.verbs })));
-    expect(leaseRules).toEqual([{ kind: 'Role', ns: 'foo-operator-system', verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] }]);
+    const leaseRules = roles.flatMap((r) =>
+      (r.rules ?? [])
+        .filter((rule: any) => rule.resources.includes('leases'))
+        .map((rule: any) => ({ kind: r.kind, ns: r.metadata.namespace, verbs: rule.verbs })),
+    );
+    expect(leaseRules).toEqual([
+      { kind: 'Role', ns: 'foo-operator-system', verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
+    ]);
     const fooRules = roles.flatMap((r) => (r.rules ?? []).filter((rule: any) => rule.resources.includes('foos')));
     expect(fooRules.flatMap((r: any) => r.verbs).sort()).toEqual(['get', 'list', 'watch']);
   });
@@ -40,19 +54,34 @@ describe('Operator sharding', () => {
     const app = new OperatorApp({ outdir, layout: OutputLayout.APPLY_ORDER });
     const chart = new Chart(app, 'foo');
     const foo = new FakeCrd(chart, 'crd', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
-    new Operator(chart, 'foo-operator', { crds: [foo], image: 'ghcr.io/acme/foo:0.1.0', contract: { watches: [foo], ...CONTRACT }, sharding: { replicas: 3 } });
+    new Operator(chart, 'foo-operator', {
+      crds: [foo],
+      image: 'ghcr.io/acme/foo:0.1.0',
+      contract: { watches: [foo], ...CONTRACT },
+      sharding: { replicas: 3 },
+    });
     app.synth();
     const report = fs.readFileSync(path.join(outdir, 'foo-operator.rbac-report.md'), 'utf8');
     expect(report).toContain('## Sharding: how the work is split');
     expect(report).toContain('3 replicas form the shard ring `foo-operator`');
-    expect(report).toContain('their UID (an owned object: its controller owner\'s UID)');
-    expect(report).toContain('| coordination.k8s.io | leases | all | get, list, watch, create, update, delete | shard ring:');
+    expect(report).toContain("their UID (an owned object: its controller owner's UID)");
+    expect(report).toContain(
+      '| coordination.k8s.io | leases | all | get, list, watch, create, update, delete | shard ring:',
+    );
   });
 
   test('bad settings fail synth naming the field and value', () => {
-    expect(() => Testing.synth(sharded({ sharding: { replicas: 0 } }))).toThrow(/\[test\/foo-operator\] sharding\.replicas: must be an integer >= 1, got 0/);
-    expect(() => Testing.synth(sharded({}, { ...CONTRACT, sharding: false }))).toThrow(/sharding: the controller needs its member Leases: set contract\.sharding: true/);
-    expect(() => Testing.synth(sharded({ replicas: 2 }))).toThrow(/replicas: a sharded operator runs sharding\.replicas members, got replicas: 2 as well/);
-    expect(() => Testing.synth(sharded({ sharding: { replicas: 2, key: 'name' } }))).toThrow(/sharding\.key: must be 'uid' or 'namespace', got 'name'/);
+    expect(() => Testing.synth(sharded({ sharding: { replicas: 0 } }))).toThrow(
+      /\[test\/foo-operator\] sharding\.replicas: must be an integer >= 1, got 0/,
+    );
+    expect(() => Testing.synth(sharded({}, { ...CONTRACT, sharding: false }))).toThrow(
+      /sharding: the controller needs its member Leases: set contract\.sharding: true/,
+    );
+    expect(() => Testing.synth(sharded({ replicas: 2 }))).toThrow(
+      /replicas: a sharded operator runs sharding\.replicas members, got replicas: 2 as well/,
+    );
+    expect(() => Testing.synth(sharded({ sharding: { replicas: 2, key: 'name' } }))).toThrow(
+      /sharding\.key: must be 'uid' or 'namespace', got 'name'/,
+    );
   });
 });

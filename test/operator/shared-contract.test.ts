@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
+import { FakeCrd } from './crd-double';
 import { ControllerContract, Operator, OperatorApp } from '../../lib';
 import { defineContract, resourceRef } from '../../runtime';
-import { FakeCrd } from './crd-double';
 
 // The chart derives everything from the contract object the controller is wired from
 // (`defineContract` of the runtime): RBAC per watched namespace, WATCH_NAMESPACE, the NetworkPolicy.
@@ -26,42 +26,60 @@ function synth(extra: Record<string, unknown> = {}, contract: ControllerContract
   return Testing.synth(chart);
 }
 
-describe('Operator from a contract declared in the controller\'s code', () => {
+describe("Operator from a contract declared in the controller's code", () => {
   test('contract.watchNamespaces drives the Roles, WATCH_NAMESPACE and no ClusterRole', () => {
     const out = synth();
-    const roles = out.filter(o => o.kind === 'Role');
-    expect(roles.map(o => o.metadata.namespace)).toStrictEqual(['team-a', 'team-b']);
-    expect(roles[0].rules).toContainEqual({ apiGroups: ['example.com'], resources: ['widgets/status'], verbs: ['get', 'update', 'patch'] });
-    expect(roles[0].rules).toContainEqual({ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
-    expect(out.map(o => o.kind)).not.toContain('ClusterRole');
-    const env = out.find(o => o.kind === 'Deployment').spec.template.spec.containers[0].env;
+    const roles = out.filter((o) => o.kind === 'Role');
+    expect(roles.map((o) => o.metadata.namespace)).toStrictEqual(['team-a', 'team-b']);
+    expect(roles[0].rules).toContainEqual({
+      apiGroups: ['example.com'],
+      resources: ['widgets/status'],
+      verbs: ['get', 'update', 'patch'],
+    });
+    expect(roles[0].rules).toContainEqual({
+      apiGroups: ['apps'],
+      resources: ['deployments'],
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+    });
+    expect(out.map((o) => o.kind)).not.toContain('ClusterRole');
+    const env = out.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].env;
     expect(env.find((e: { name: string }) => e.name === 'WATCH_NAMESPACE').value).toBe('team-a,team-b');
-    expect(out.map(o => o.kind)).toContain('NetworkPolicy');
+    expect(out.map((o) => o.kind)).toContain('NetworkPolicy');
   });
 
   test('watchNamespaces in both places must agree', () => {
     expect(() => synth({ watchNamespaces: ['team-a', 'team-b'] })).not.toThrow();
     expect(() => synth({ watchNamespaces: ['team-c'] })).toThrow(
-      '[test/widget-operator] watchNamespaces: ["team-c"] differs from contract.watchNamespaces ["team-a","team-b"]; set one of them');
+      '[test/widget-operator] watchNamespaces: ["team-c"] differs from contract.watchNamespaces ["team-a","team-b"]; set one of them',
+    );
   });
 
   test('contract.connectsTo becomes NetworkPolicy egress to those pods and ports, in the watched namespaces only', () => {
-    const policy = synth().find(o => o.kind === 'NetworkPolicy');
-    const toPods = policy.spec.egress.filter((r: { to: { podSelector?: unknown }[] }) => r.to.some(p => p.podSelector && JSON.stringify(p.podSelector).includes('widget-db')));
-    expect(toPods).toStrictEqual([{
-      to: ['team-a', 'team-b'].map(ns => ({
-        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
-        podSelector: { matchLabels: { app: 'widget-db' } },
-      })),
-      ports: [{ port: 5432, protocol: 'TCP' }, { port: 8008, protocol: 'TCP' }],
-    }]);
+    const policy = synth().find((o) => o.kind === 'NetworkPolicy');
+    const toPods = policy.spec.egress.filter((r: { to: { podSelector?: unknown }[] }) =>
+      r.to.some((p) => p.podSelector && JSON.stringify(p.podSelector).includes('widget-db')),
+    );
+    expect(toPods).toStrictEqual([
+      {
+        to: ['team-a', 'team-b'].map((ns) => ({
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
+          podSelector: { matchLabels: { app: 'widget-db' } },
+        })),
+        ports: [
+          { port: 5432, protocol: 'TCP' },
+          { port: 8008, protocol: 'TCP' },
+        ],
+      },
+    ]);
     // a cluster-wide contract reaches those pods in every namespace
     const { watchNamespaces: _scope, ...clusterWide } = CONTRACT;
-    const wide = synth({}, clusterWide).find(o => o.kind === 'NetworkPolicy');
-    expect(wide.spec.egress.map((r: { to: unknown[] }) => r.to)).toContainEqual([{ namespaceSelector: {}, podSelector: { matchLabels: { app: 'widget-db' } } }]);
+    const wide = synth({}, clusterWide).find((o) => o.kind === 'NetworkPolicy');
+    expect(wide.spec.egress.map((r: { to: unknown[] }) => r.to)).toContainEqual([
+      { namespaceSelector: {}, podSelector: { matchLabels: { app: 'widget-db' } } },
+    ]);
     // without connectsTo: only the apiserver and DNS
     const { connectsTo: _peers, ...noPeers } = CONTRACT;
-    expect(synth({}, noPeers).find(o => o.kind === 'NetworkPolicy').spec.egress).toHaveLength(2);
+    expect(synth({}, noPeers).find((o) => o.kind === 'NetworkPolicy').spec.egress).toHaveLength(2);
   });
 
   test('the RBAC report lists the egress the contract asks for', () => {
@@ -90,6 +108,8 @@ describe('Operator from a contract declared in the controller\'s code', () => {
         { podsOf: STATEFULSET, podLabels: { app: 'db' }, ports: [] },
       ],
     };
-    expect(() => synth({}, contract)).toThrow(/connectsTo\[0\]\.podsOf: 'apps\/v1 DaemonSet' must be a kind in contract\.owns[\s\S]*connectsTo\[0\]\.podLabels: must name at least one label[\s\S]*connectsTo\[0\]\.ports\[0\]: must be a port number 1-65535, got 0[\s\S]*connectsTo\[1\]\.ports: must name at least one port, got \[\]/);
+    expect(() => synth({}, contract)).toThrow(
+      /connectsTo\[0\]\.podsOf: 'apps\/v1 DaemonSet' must be a kind in contract\.owns[\s\S]*connectsTo\[0\]\.podLabels: must name at least one label[\s\S]*connectsTo\[0\]\.ports\[0\]: must be a port number 1-65535, got 0[\s\S]*connectsTo\[1\]\.ports: must name at least one port, got \[\]/,
+    );
   });
 });

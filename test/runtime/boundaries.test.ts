@@ -27,7 +27,23 @@ describe('runtime boundaries', () => {
   });
 
   test('index exports the main building blocks', () => {
-    for (const name of ['Manager', 'ControllerBuilder', 'RestClient', 'ReadYourWritesClient', 'EventRecorder', 'applyOwned', 'updateStatus', 'setCondition', 'finalizer', 'controllerReference', 'TerminalError', 'RuntimeMetrics', 'createLogger', 'defineContract', 'resourceRef']) {
+    for (const name of [
+      'Manager',
+      'ControllerBuilder',
+      'RestClient',
+      'ReadYourWritesClient',
+      'EventRecorder',
+      'applyOwned',
+      'updateStatus',
+      'setCondition',
+      'finalizer',
+      'controllerReference',
+      'TerminalError',
+      'RuntimeMetrics',
+      'createLogger',
+      'defineContract',
+      'resourceRef',
+    ]) {
       expect((runtime as Record<string, unknown>)[name]).toBeDefined();
     }
   });
@@ -35,8 +51,16 @@ describe('runtime boundaries', () => {
   test('client-node loads in jest and its ApiException converts to ApiError', () => {
     expect(typeof loadClientNode().KubeConfig).toBe('function');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const k8s = requireEsm<typeof import('@kubernetes/client-node')>(() => require('@kubernetes/client-node'), '@kubernetes/client-node');
-    const ex = new k8s.ApiException(409, 'conflict', JSON.stringify({ kind: 'Status', reason: 'Conflict', code: 409, message: 'the object has been modified' }), { 'retry-after': '2' });
+    const k8s = requireEsm<typeof import('@kubernetes/client-node')>(
+      () => require('@kubernetes/client-node'),
+      '@kubernetes/client-node',
+    );
+    const ex = new k8s.ApiException(
+      409,
+      'conflict',
+      JSON.stringify({ kind: 'Status', reason: 'Conflict', code: 409, message: 'the object has been modified' }),
+      { 'retry-after': '2' },
+    );
     const err = fromApiException(ex, 'PUT', '/apis/x');
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 409, reason: 'Conflict', retryAfterSeconds: 2 });

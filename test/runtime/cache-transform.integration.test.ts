@@ -2,13 +2,13 @@
  * What informer caches keep, on a real kube-apiserver: the default transform, projections, metadata-only
  * informers, and the manager's one set of cache options per kind.
  */
-import { RestClient } from '../../runtime/client';
 import { keepFields, LAST_APPLIED_ANNOTATION, stripForCache } from '../../runtime/cache-transform';
+import { RestClient } from '../../runtime/client';
 import { Informer } from '../../runtime/informer';
+import { silentLogger } from '../../runtime/log';
 import { Manager } from '../../runtime/manager';
 import { KubeObject } from '../../runtime/resource';
 import { describeRealApiServer } from '../envtest';
-import { silentLogger } from '../../runtime/log';
 import { FAST_INFORMER, until } from './support';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
@@ -30,9 +30,24 @@ describeRealApiServer('Informer cache transforms', (plane) => {
 
   /** A ConfigMap as `kubectl apply` writes it: with its last-applied-configuration annotation, and managedFields. */
   async function applied(name: string, data: Record<string, string>): Promise<KubeObject> {
-    const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { app: 'x' } }, data };
-    const body = { ...desired, metadata: { ...desired.metadata, annotations: { [LAST_APPLIED_ANNOTATION]: JSON.stringify(desired), keep: 'me' } } };
-    const r = await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps?fieldManager=kubectl-client-side-apply`, body);
+    const desired = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: ns, labels: { app: 'x' } },
+      data,
+    };
+    const body = {
+      ...desired,
+      metadata: {
+        ...desired.metadata,
+        annotations: { [LAST_APPLIED_ANNOTATION]: JSON.stringify(desired), keep: 'me' },
+      },
+    };
+    const r = await plane().request(
+      'POST',
+      `/api/v1/namespaces/${ns}/configmaps?fieldManager=kubectl-client-side-apply`,
+      body,
+    );
     expect(r.code).toBe(201);
     return r.body;
   }
@@ -45,7 +60,7 @@ describeRealApiServer('Informer cache transforms', (plane) => {
     return i;
   }
 
-  test('by default the cache keeps neither managedFields nor kubectl\'s last-applied-configuration, from the list and from the watch', async () => {
+  test("by default the cache keeps neither managedFields nor kubectl's last-applied-configuration, from the list and from the watch", async () => {
     const listed = await applied('listed', { a: '1' });
     expect(listed.metadata?.managedFields).toBeDefined();
     const inf = await informer({});
@@ -66,13 +81,16 @@ describeRealApiServer('Informer cache transforms', (plane) => {
     await applied('projected', { a: '1', b: '2' });
     const projected = await informer({ transform: keepFields({ data: { a: true } }) });
     expect(projected.cache.get(`${ns}/projected`)).toStrictEqual({
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: expect.objectContaining({ name: 'projected', annotations: { keep: 'me' } }), data: { a: '1' },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: expect.objectContaining({ name: 'projected', annotations: { keep: 'me' } }),
+      data: { a: '1' },
     });
     const raw = await informer({ transform: false });
     expect(raw.cache.get(`${ns}/projected`)?.metadata?.annotations?.[LAST_APPLIED_ANNOTATION]).toBeDefined();
   });
 
-  test('a metadata-only informer caches PartialObjectMetadata under the kind\'s apiVersion and kind, from the list and the watch', async () => {
+  test("a metadata-only informer caches PartialObjectMetadata under the kind's apiVersion and kind, from the list and the watch", async () => {
     await applied('meta-listed', { big: 'x'.repeat(10_000) });
     const inf = await informer({ metadataOnly: true });
     await applied('meta-watched', { big: 'y'.repeat(10_000) });
@@ -93,7 +111,9 @@ describeRealApiServer('Manager cache options', (plane) => {
     const store = manager.getStore(CM, projection);
     expect(manager.getStore(CM)).toBeDefined();
     expect(manager.getStore(CM, projection)).toBeDefined();
-    expect(() => manager.getStore(CM, { transform: stripForCache })).toThrow(/the informer of v1\/ConfigMap already exists with other cache options/);
+    expect(() => manager.getStore(CM, { transform: stripForCache })).toThrow(
+      /the informer of v1\/ConfigMap already exists with other cache options/,
+    );
     expect(() => manager.getInformer(CM, { ...projection, metadataOnly: true })).toThrow(/other cache options/);
     expect(store).toBeDefined();
   });

@@ -8,14 +8,24 @@ function obj(ns: string, name: string, rv: string, extra: Partial<KubeObject['me
 describe('ObjectCache', () => {
   test('indexes by namespace, owner uid and label, and re-indexes on update', () => {
     const cache = new ObjectCache();
-    cache.upsert(obj('a', 'x', '1', { labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'v1', kind: 'Foo', name: 'o', uid: 'u1', controller: true }] }));
+    cache.upsert(
+      obj('a', 'x', '1', {
+        labels: { app: 'web' },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Foo', name: 'o', uid: 'u1', controller: true }],
+      }),
+    );
     cache.upsert(obj('b', 'y', '2', { labels: { app: 'db' } }));
     expect(cache.byIndex('namespace', 'a').map((o) => o.metadata!.name)).toEqual(['x']);
     expect(cache.byIndex('ownerUid', 'u1').map((o) => o.metadata!.name)).toEqual(['x']);
     expect(cache.byIndex('label', 'app=db').map((o) => o.metadata!.name)).toEqual(['y']);
     cache.upsert(obj('a', 'x', '3', { labels: { app: 'db' } }));
     expect(cache.byIndex('ownerUid', 'u1')).toEqual([]);
-    expect(cache.byIndex('label', 'app=db').map((o) => o.metadata!.name).sort()).toEqual(['x', 'y']);
+    expect(
+      cache
+        .byIndex('label', 'app=db')
+        .map((o) => o.metadata!.name)
+        .sort(),
+    ).toEqual(['x', 'y']);
     cache.delete('a/x');
     expect(cache.byIndex('label', 'app=db').map((o) => o.metadata!.name)).toEqual(['y']);
     expect(() => cache.byIndex('nope', 'x')).toThrow(/unknown indexer 'nope'/);
@@ -33,7 +43,9 @@ describe('ObjectCache', () => {
     const cache = new ObjectCache();
     cache.upsert(obj('a', 'x', '1', { labels: { a: '1' } }));
     const frozen = cache.get('a/x')!;
-    expect(() => { frozen.metadata!.labels!.a = '2'; }).toThrow(TypeError);
+    expect(() => {
+      frozen.metadata!.labels!.a = '2';
+    }).toThrow(TypeError);
     const copy = cache.getCopy('a/x')!;
     copy.metadata!.labels!.a = '2';
     expect(cache.get('a/x')!.metadata!.labels!.a).toBe('1');
@@ -46,7 +58,9 @@ describe('ObjectCache', () => {
     cache.upsert(obj('a', 'gone', '1'));
     const diff = cache.replace([obj('a', 'keep', '1'), obj('a', 'change', '2'), obj('a', 'new', '3')]);
     expect(diff.added.map((o) => o.metadata!.name)).toEqual(['new']);
-    expect(diff.updated.map((u) => [u.oldObject.metadata!.resourceVersion, u.newObject.metadata!.resourceVersion])).toEqual([['1', '2']]);
+    expect(
+      diff.updated.map((u) => [u.oldObject.metadata!.resourceVersion, u.newObject.metadata!.resourceVersion]),
+    ).toEqual([['1', '2']]);
     expect(diff.deleted.map((o) => o.metadata!.name)).toEqual(['gone']);
     expect(cache.keys().sort()).toEqual(['a/change', 'a/keep', 'a/new']);
   });

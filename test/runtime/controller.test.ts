@@ -1,10 +1,10 @@
-import { Controller, ReconcileContext, Request } from '../../runtime/controller';
-import { ReadYourWritesClient } from '../../runtime/read-your-writes';
-import { CacheReader } from '../../runtime/store';
 import { MemoryClient } from './memory-client';
+import { Controller, ReconcileContext, Request } from '../../runtime/controller';
 import { TerminalError } from '../../runtime/errors';
 import { silentLogger } from '../../runtime/log';
 import { RuntimeMetrics } from '../../runtime/metrics';
+import { ReadYourWritesClient } from '../../runtime/read-your-writes';
+import { CacheReader } from '../../runtime/store';
 
 function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
@@ -27,14 +27,19 @@ function makeController(reconcile: (r: Request) => Promise<any>, concurrency = 1
 describe('Controller', () => {
   test('retries thrown errors with backoff until success, counting results', async () => {
     let calls = 0;
-    const { c, metrics } = makeController(async () => { calls++; if (calls < 3) throw new Error('transient'); });
+    const { c, metrics } = makeController(async () => {
+      calls++;
+      if (calls < 3) throw new Error('transient');
+    });
     await c.start();
     c.queue.add('ns/a');
     await until(() => calls === 3);
     await sleep(20);
     expect(calls).toBe(3);
     expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'error' })).toBe(2);
-    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(1);
+    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(
+      1,
+    );
     expect(await metrics.value('controller_runtime_reconcile_errors_total', { controller: 'test' })).toBe(2);
     expect(await metrics.value('workqueue_retries_total', { name: 'test' })).toBe(2);
     expect(await metrics.value('controller_runtime_reconcile_time_seconds', { controller: 'test' })).toBe(3);
@@ -45,7 +50,10 @@ describe('Controller', () => {
 
   test('terminal errors are counted and not retried', async () => {
     let calls = 0;
-    const { c, metrics } = makeController(async () => { calls++; throw new TerminalError('bad spec'); });
+    const { c, metrics } = makeController(async () => {
+      calls++;
+      throw new TerminalError('bad spec');
+    });
     await c.start();
     c.queue.add('ns/a');
     await until(() => calls === 1);
@@ -119,7 +127,11 @@ describe('Controller', () => {
   test('stop waits for in-flight reconciles and takes no new work', async () => {
     let finished = 0;
     let started = 0;
-    const { c } = makeController(async () => { started++; await sleep(50); finished++; });
+    const { c } = makeController(async () => {
+      started++;
+      await sleep(50);
+      finished++;
+    });
     await c.start();
     c.queue.add('ns/a');
     await until(() => started === 1);
@@ -131,7 +143,9 @@ describe('Controller', () => {
   });
 
   test('stop gives up after the grace period', async () => {
-    const { c } = makeController(async () => { await sleep(500); });
+    const { c } = makeController(async () => {
+      await sleep(500);
+    });
     await c.start();
     c.queue.add('ns/a');
     await sleep(5);
@@ -139,18 +153,24 @@ describe('Controller', () => {
   });
 });
 
-describe('Controller: a reconcile\'s writes park its key, not its worker', () => {
+describe("Controller: a reconcile's writes park its key, not its worker", () => {
   /** A cache that shows a written resourceVersion only when the test says so (the watch, held back). */
   function heldBackCache() {
     const shown = new Map<string, string>();
     const waiters: Array<{ key: string; rv: string; resolve: (ok: boolean) => void }> = [];
     const cache = {
-      waitForResourceVersion: (key: string, rv: string) => (shown.get(key) === rv ? Promise.resolve(true) : new Promise<boolean>((resolve) => waiters.push({ key, rv, resolve }))),
+      waitForResourceVersion: (key: string, rv: string) =>
+        shown.get(key) === rv
+          ? Promise.resolve(true)
+          : new Promise<boolean>((resolve) => waiters.push({ key, rv, resolve })),
       get: (key: string) => (shown.has(key) ? { metadata: { resourceVersion: shown.get(key) } } : undefined),
     };
     const show = (key: string, rv: string) => {
       shown.set(key, rv);
-      for (const w of waiters.splice(0)) if (w.key === key && w.rv === rv) w.resolve(true); else waiters.push(w);
+      for (const w of waiters.splice(0)) {
+        if (w.key === key && w.rv === rv) w.resolve(true);
+        else waiters.push(w);
+      }
     };
     return { cache: cache as unknown as CacheReader, show, waiting: () => waiters.length };
   }
@@ -160,11 +180,21 @@ describe('Controller: a reconcile\'s writes park its key, not its worker', () =>
     const held = heldBackCache();
     const ryw = new ReadYourWritesClient(client, { cacheOf: () => held.cache, timeoutMs: 60_000 });
     const metrics = new RuntimeMetrics();
-    const c = new Controller({ name: 'test', concurrency, backoffBaseMs: 1, deferredWrites: () => ryw.deferred() }, { reconcile }, metrics, silentLogger);
+    const c = new Controller(
+      { name: 'test', concurrency, backoffBaseMs: 1, deferredWrites: () => ryw.deferred() },
+      { reconcile },
+      metrics,
+      silentLogger,
+    );
     return { c, client, held, metrics };
   }
 
-  const cm = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data });
+  const cm = (name: string, data: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'ns' },
+    data,
+  });
 
   test('with one worker, another key is reconciled while the first waits for its write to reach the cache', async () => {
     const order: string[] = [];
@@ -198,12 +228,16 @@ describe('Controller: a reconcile\'s writes park its key, not its worker', () =>
     c.queue.add('ns/a'); // e.g. the event of another object while the write travels
     await sleep(30);
     expect(runs).toBe(1);
-    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(0);
+    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(
+      0,
+    );
     held.show('ns/x', rv);
     await until(() => runs === 2);
     await sleep(20);
     expect(runs).toBe(2);
-    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(2);
+    expect(await metrics.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(
+      2,
+    );
     expect(await metrics.value('controller_runtime_active_workers', { controller: 'test' })).toBe(0);
     expect(await c.stop(1000)).toBe(true);
   });
@@ -231,7 +265,10 @@ describe('Controller: a reconcile\'s writes park its key, not its worker', () =>
 
   test('a reconcile that wrote nothing releases its key at once', async () => {
     let runs = 0;
-    const { c, client } = setup(async (_r, ctx) => { runs++; await ctx!.client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'ns' }); });
+    const { c, client } = setup(async (_r, ctx) => {
+      runs++;
+      await ctx!.client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'ns' });
+    });
     await c.start();
     c.queue.add('ns/a');
     await until(() => runs === 1);

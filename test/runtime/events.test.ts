@@ -1,5 +1,5 @@
-import { EVENT_WRITERS, EventRecorder, MAX_QUEUED_EVENTS, SpamFilter } from '../../runtime/events';
 import { MemoryClient } from './memory-client';
+import { EVENT_WRITERS, EventRecorder, MAX_QUEUED_EVENTS, SpamFilter } from '../../runtime/events';
 
 const MIN = 60_000;
 
@@ -27,13 +27,27 @@ describe('SpamFilter', () => {
 });
 
 describe('EventRecorder', () => {
-  const foo = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', metadata: { namespace: 'ns', name: 'example', uid: 'u1', resourceVersion: '5' } };
+  const foo = {
+    apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+    kind: 'Foo',
+    metadata: { namespace: 'ns', name: 'example', uid: 'u1', resourceVersion: '5' },
+  };
 
   test('creates an events.k8s.io/v1 Event, then aggregates repeats into a series', async () => {
     const client = new MemoryClient();
     let now = Date.parse('2026-01-01T00:00:00Z');
-    const rec = new EventRecorder({ client, reportingController: 'samplecontroller.k8s.io/foo', reportingInstance: 'pod-1', now: () => now });
-    const input = { type: 'Warning' as const, reason: 'ErrResourceExists', action: 'Reconcile', note: 'Resource "x" already exists and is not managed by Foo' };
+    const rec = new EventRecorder({
+      client,
+      reportingController: 'samplecontroller.k8s.io/foo',
+      reportingInstance: 'pod-1',
+      now: () => now,
+    });
+    const input = {
+      type: 'Warning' as const,
+      reason: 'ErrResourceExists',
+      action: 'Reconcile',
+      note: 'Resource "x" already exists and is not managed by Foo',
+    };
     await rec.event(foo, input);
     now += 1000;
     await rec.event(foo, input);
@@ -42,11 +56,22 @@ describe('EventRecorder', () => {
     const writes = client.writes();
     expect(writes.map((w) => w.verb)).toEqual(['create', 'patch', 'patch']);
     expect(writes[0].body).toMatchObject({
-      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { namespace: 'ns' },
-      eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'samplecontroller.k8s.io/foo', reportingInstance: 'pod-1',
-      type: 'Warning', reason: 'ErrResourceExists', action: 'Reconcile', regarding: { kind: 'Foo', name: 'example', namespace: 'ns', uid: 'u1' },
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { namespace: 'ns' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'samplecontroller.k8s.io/foo',
+      reportingInstance: 'pod-1',
+      type: 'Warning',
+      reason: 'ErrResourceExists',
+      action: 'Reconcile',
+      regarding: { kind: 'Foo', name: 'example', namespace: 'ns', uid: 'u1' },
     });
-    expect(writes[2]).toMatchObject({ patchType: 'merge', key: writes[0].key, body: { series: { count: 3, lastObservedTime: '2026-01-01T00:00:02.000000Z' } } });
+    expect(writes[2]).toMatchObject({
+      patchType: 'merge',
+      key: writes[0].key,
+      body: { series: { count: 3, lastObservedTime: '2026-01-01T00:00:02.000000Z' } },
+    });
     // a different note is a different series
     await rec.event(foo, { ...input, note: 'other' });
     expect(client.writes().map((w) => w.verb)).toEqual(['create', 'patch', 'patch', 'create']);
@@ -54,9 +79,15 @@ describe('EventRecorder', () => {
 
   test('drops events over the spam limit and never throws on write errors', async () => {
     const client = new MemoryClient();
-    client.create = async () => { throw new Error('boom'); };
+    client.create = async () => {
+      throw new Error('boom');
+    };
     const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i', burst: 2, now: () => 0 });
-    for (let i = 0; i < 5; i++) await expect(rec.event(foo, { type: 'Normal', reason: 'R', action: 'A', note: `n${i}` })).resolves.toBeUndefined();
+    for (let i = 0; i < 5; i++) {
+      await expect(
+        rec.event(foo, { type: 'Normal', reason: 'R', action: 'A', note: `n${i}` }),
+      ).resolves.toBeUndefined();
+    }
     expect(rec.dropped).toBe(3);
   });
 
@@ -72,8 +103,13 @@ describe('EventRecorder', () => {
       return create(obj);
     };
     const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i' });
-    const objects = Array.from({ length: EVENT_WRITERS + MAX_QUEUED_EVENTS + 5 }, (_, i) => ({ ...foo, metadata: { ...foo.metadata, name: `foo-${i}`, uid: `u-${i}` } }));
-    await Promise.all(objects.map((o) => rec.event(o, { type: 'Normal', reason: 'Synced', action: 'Reconcile', note: 'ok' })));
+    const objects = Array.from({ length: EVENT_WRITERS + MAX_QUEUED_EVENTS + 5 }, (_, i) => ({
+      ...foo,
+      metadata: { ...foo.metadata, name: `foo-${i}`, uid: `u-${i}` },
+    }));
+    await Promise.all(
+      objects.map((o) => rec.event(o, { type: 'Normal', reason: 'Synced', action: 'Reconcile', note: 'ok' })),
+    );
     expect(maxInFlight).toBe(EVENT_WRITERS);
     // the first EVENT_WRITERS are written at once, MAX_QUEUED_EVENTS wait behind them, the rest are dropped
     expect(rec.dropped).toBe(5);

@@ -12,12 +12,17 @@ const T = 15_000;
 /** Runs `task(i)` for i in [0, n) with at most `parallel` in flight. */
 async function inParallel(n: number, parallel: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < n) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
 }
 
-interface Recorded { type: 'add' | 'update' | 'delete'; name: string }
+interface Recorded {
+  type: 'add' | 'update' | 'delete';
+  name: string;
+}
 
 describeRealApiServer('Informer', (plane) => {
   let proxy: FaultProxy;
@@ -27,10 +32,17 @@ describeRealApiServer('Informer', (plane) => {
   let metrics: RuntimeMetrics;
   let events: Recorded[];
 
-  const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data });
+  const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns },
+    data,
+  });
   /** A write by someone else (the admin, straight to the apiserver). */
-  const put = async (name: string) => expect((await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, cm(name))).code).toBe(201);
-  const remove = async (name: string) => expect((await plane().request('DELETE', `/api/v1/namespaces/${ns}/configmaps/${name}`)).code).toBe(200);
+  const put = async (name: string) =>
+    expect((await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, cm(name))).code).toBe(201);
+  const remove = async (name: string) =>
+    expect((await plane().request('DELETE', `/api/v1/namespaces/${ns}/configmaps/${name}`)).code).toBe(200);
 
   beforeEach(async () => {
     proxy = await FaultProxy.start(plane());
@@ -78,7 +90,9 @@ describeRealApiServer('Informer', (plane) => {
     const all = await paged.list(CM, { namespace: ns });
     paged.close();
     expect(all.items.map((i) => i.metadata!.name).sort()).toEqual(['live', 'pre-0', 'pre-1', 'pre-2']);
-    expect(proxy.requests.filter((r) => r.verb === 'list' && /continue=/.test(r.path)).length).toBeGreaterThanOrEqual(1);
+    expect(proxy.requests.filter((r) => r.verb === 'list' && /continue=/.test(r.path)).length).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   test('410 Gone (history compacted, apiserver restarted) → re-list with deletes for vanished objects', async () => {
@@ -110,7 +124,8 @@ describeRealApiServer('Informer', (plane) => {
     await put('after-drop');
     await until('event after drop', () => inf.cache.get(`${ns}/after-drop`), T);
     expect(proxy.requests.filter((r) => r.verb === 'list')).toHaveLength(1);
-    const reconnects = (await metrics.value('runtime_watch_restarts_total')) + (await metrics.value('runtime_watch_errors_total'));
+    const reconnects =
+      (await metrics.value('runtime_watch_restarts_total')) + (await metrics.value('runtime_watch_errors_total'));
     expect(reconnects).toBeGreaterThanOrEqual(1);
   });
 
@@ -120,7 +135,11 @@ describeRealApiServer('Informer', (plane) => {
     const stalledAt = Date.now();
     proxy.stallWatches(10_000);
     await put('during-stall');
-    await until('watchdog restart', async () => (await metrics.value('runtime_watch_restarts_total', { reason: 'watchdog' })) >= 1, T);
+    await until(
+      'watchdog restart',
+      async () => (await metrics.value('runtime_watch_restarts_total', { reason: 'watchdog' })) >= 1,
+      T,
+    );
     // delivered by what the watchdog started, long before the stalled stream would have let it through
     await until('event despite the stall', () => inf.cache.get(`${ns}/during-stall`), T);
     expect(Date.now() - stalledAt).toBeLessThan(10_000);
@@ -138,7 +157,9 @@ describeRealApiServer('Informer', (plane) => {
     // etcd before its answer was lost then gets 409.
     const writer = inParallel(M, 2, async (i) => {
       for (;;) {
-        const reply = await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, cm(`stream-${i}`)).catch(() => undefined);
+        const reply = await plane()
+          .request('POST', `/api/v1/namespaces/${ns}/configmaps`, cm(`stream-${i}`))
+          .catch(() => undefined);
         await sleep(20);
         if (reply?.code === 201 || reply?.code === 409) return void written++;
       }
@@ -148,17 +169,29 @@ describeRealApiServer('Informer', (plane) => {
     const arrivedBefore = arrived();
     await plane().restartApiServer({ downMs: 400 });
     const arrivedAfter = arrived();
-    expect({ arrivedBefore, arrivedAfter, midStream: arrivedBefore > 0 && arrivedAfter < M })
-      .toStrictEqual({ arrivedBefore, arrivedAfter, midStream: true });
+    expect({ arrivedBefore, arrivedAfter, midStream: arrivedBefore > 0 && arrivedAfter < M }).toStrictEqual({
+      arrivedBefore,
+      arrivedAfter,
+      midStream: true,
+    });
     await writer;
     expect(written).toBe(M);
     await until(`all ${M} arrived`, () => arrived() === M, 30_000);
-    const listed = (await plane().request('GET', `/api/v1/namespaces/${ns}/configmaps`)).body.items.map((o: KubeObject) => `${ns}/${o.metadata!.name}`);
+    const listed = (await plane().request('GET', `/api/v1/namespaces/${ns}/configmaps`)).body.items.map(
+      (o: KubeObject) => `${ns}/${o.metadata!.name}`,
+    );
     expect(inf.cache.keys().sort()).toEqual(listed.sort());
     const streamed = events.filter((e) => e.name.startsWith('stream-'));
     expect(streamed.filter((e) => e.type === 'delete')).toEqual([]);
-    expect(streamed.filter((e) => e.type === 'add').map((e) => e.name).sort()).toEqual(Array.from({ length: M }, (_, i) => `stream-${i}`).sort());
-    expect(await metrics.value('runtime_watch_errors_total') + await metrics.value('runtime_watch_restarts_total')).toBeGreaterThanOrEqual(1);
+    expect(
+      streamed
+        .filter((e) => e.type === 'add')
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(Array.from({ length: M }, (_, i) => `stream-${i}`).sort());
+    expect(
+      (await metrics.value('runtime_watch_errors_total')) + (await metrics.value('runtime_watch_restarts_total')),
+    ).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   test('keeps retrying through 5xx on list and never stops silently', async () => {

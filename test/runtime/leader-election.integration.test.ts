@@ -24,9 +24,15 @@ describeRealApiServer('LeaderElector Lease record', (plane) => {
 
   function elector(identity: string): LeaderElector {
     const e = new LeaderElector({
-      client, leaseName: 'transitions', namespace: namespace, identity,
-      leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 100,
-      onStartedLeading: () => undefined, onStoppedLeading: () => undefined,
+      client,
+      leaseName: 'transitions',
+      namespace: namespace,
+      identity,
+      leaseDurationMs: 2000,
+      renewDeadlineMs: 1500,
+      retryPeriodMs: 100,
+      onStartedLeading: () => undefined,
+      onStoppedLeading: () => undefined,
     });
     electors.push(e);
     void e.start();
@@ -52,6 +58,5 @@ describeRealApiServer('LeaderElector Lease record', (plane) => {
     const taken = await lease();
     expect(taken).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
     expect(taken.acquireTime).not.toBe(created.acquireTime);
-
   }, 60_000);
 });

@@ -6,10 +6,19 @@ describe('JSON logger', () => {
     const lines: string[] = [];
     const log = createLogger({ level: 'info', sink: (l) => lines.push(l), fields: { app: 'foo' } });
     log.debug('hidden');
-    log.child({ controller: 'foo', key: 'ns/a' }).warn('reconcile failed', { error: new ApiError(409, 'PUT', '/x', { reason: 'Conflict' }) });
+    log
+      .child({ controller: 'foo', key: 'ns/a' })
+      .warn('reconcile failed', { error: new ApiError(409, 'PUT', '/x', { reason: 'Conflict' }) });
     expect(lines).toHaveLength(1);
     const parsed = JSON.parse(lines[0]);
-    expect(parsed).toMatchObject({ level: 'warn', msg: 'reconcile failed', app: 'foo', controller: 'foo', key: 'ns/a', error: { name: 'ApiError', code: 409 } });
+    expect(parsed).toMatchObject({
+      level: 'warn',
+      msg: 'reconcile failed',
+      app: 'foo',
+      controller: 'foo',
+      key: 'ns/a',
+      error: { name: 'ApiError', code: 409 },
+    });
     expect(parsed.error.message).toMatch(/PUT \/x: 409 Conflict/);
     expect(Date.parse(parsed.ts)).not.toBeNaN();
   });

@@ -1,17 +1,21 @@
 import * as http from 'http';
-import { describeRealApiServer, FaultProxy } from '../envtest';
-import { ControllerBuilder } from '../../runtime/controller';
-import { generationChanged } from '../../runtime/predicates';
-import { Manager } from '../../runtime/manager';
 import { FAST_INFORMER, sleep, testLogger, until } from './support';
+import { ControllerBuilder } from '../../runtime/controller';
+import { Manager } from '../../runtime/manager';
+import { generationChanged } from '../../runtime/predicates';
+import { describeRealApiServer, FaultProxy } from '../envtest';
 
 function get(address: string, path: string): Promise<{ status: number; body: string; type?: string }> {
   return new Promise((resolve, reject) => {
-    http.get(`http://${address}${path}`, (res) => {
-      let body = '';
-      res.on('data', (c) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: res.headers['content-type'] }));
-    }).on('error', reject);
+    http
+      .get(`http://${address}${path}`, (res) => {
+        let body = '';
+        res.on('data', (c) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: res.headers['content-type'] }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -24,11 +28,14 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
     const plural = { ConfigMap: 'configmaps', Secret: 'secrets', Service: 'services' }[obj.kind as string]!;
     const base = `/api/v1/namespaces/${ns}/${plural}`;
     const body = { ...obj, metadata: { ...obj.metadata, namespace: ns } };
-    const r = body.metadata.resourceVersion ? await plane().request('PUT', `${base}/${obj.metadata.name}`, body) : await plane().request('POST', base, body);
+    const r = body.metadata.resourceVersion
+      ? await plane().request('PUT', `${base}/${obj.metadata.name}`, body)
+      : await plane().request('POST', base, body);
     if (r.code >= 300) throw new Error(`${obj.kind} ${obj.metadata.name}: ${r.code} ${r.body?.message}`);
     return r.body;
   };
-  const getCm = async (name: string) => (await plane().request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`)).body;
+  const getCm = async (name: string) =>
+    (await plane().request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`)).body;
 
   beforeEach(async () => {
     proxy = await FaultProxy.start(plane());
@@ -44,12 +51,20 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
     await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'existing' } });
     proxy.failNext({ verb: 'list', resource: 'configmaps', count: 1_000_000 }, 503);
     manager = new Manager({
-      kubeConfig: proxy.kubeConfig(), namespace: ns, logger: testLogger(), informer: FAST_INFORMER,
+      kubeConfig: proxy.kubeConfig(),
+      namespace: ns,
+      logger: testLogger(),
+      informer: FAST_INFORMER,
       clientOptions: { retryBaseMs: 5, maxRetries: 1 },
-      healthProbeBindAddress: '127.0.0.1:0', metricsBindAddress: '127.0.0.1:0',
+      healthProbeBindAddress: '127.0.0.1:0',
+      metricsBindAddress: '127.0.0.1:0',
     });
     let reconciled = 0;
-    new ControllerBuilder(manager, { name: 'cm' }).for({ apiVersion: 'v1', kind: 'ConfigMap' }).complete({ reconcile: async () => { reconciled++; } });
+    new ControllerBuilder(manager, { name: 'cm' }).for({ apiVersion: 'v1', kind: 'ConfigMap' }).complete({
+      reconcile: async () => {
+        reconciled++;
+      },
+    });
     const starting = manager.start();
     await until('probe server', () => manager.healthProbeAddress);
     expect((await get(manager.healthProbeAddress!, '/healthz')).status).toBe(200);
@@ -61,7 +76,9 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
     proxy.clear();
     await starting;
     expect((await get(manager.healthProbeAddress!, '/readyz')).status).toBe(200);
-    expect((await get(manager.healthProbeAddress!, '/readyz/informers-synced?verbose')).body).toMatch(/\[\+\]informers-synced ok/);
+    expect((await get(manager.healthProbeAddress!, '/readyz/informers-synced?verbose')).body).toMatch(
+      /\[\+\]informers-synced ok/,
+    );
     expect((await get(manager.healthProbeAddress!, '/readyz/nope')).status).toBe(404);
 
     await until('reconciled existing configmaps', () => reconciled > 0);
@@ -78,14 +95,32 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
     const owner = (name: string) => put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
     const a = await owner('owner-a');
     const b = await owner('owner-b');
-    const ref = (o: any) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name, uid: o.metadata.uid, controller: true, blockOwnerDeletion: true });
-    manager = new Manager({ kubeConfig: plane().kubeConfig(), namespace: ns, logger: testLogger(), informer: FAST_INFORMER });
+    const ref = (o: any) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name: o.metadata.name,
+      uid: o.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    });
+    manager = new Manager({
+      kubeConfig: plane().kubeConfig(),
+      namespace: ns,
+      logger: testLogger(),
+      informer: FAST_INFORMER,
+    });
     const seen: string[] = [];
     new ControllerBuilder(manager, { name: 'mapping' })
       .for({ apiVersion: 'v1', kind: 'ConfigMap' }, { predicates: [generationChanged] })
       .owns({ apiVersion: 'v1', kind: 'Secret' })
-      .watches({ apiVersion: 'v1', kind: 'Service' }, (svc) => [{ namespace: svc.metadata!.namespace, name: String(svc.metadata!.labels?.configmap) }])
-      .complete({ reconcile: async (r) => { seen.push(r.name); } });
+      .watches({ apiVersion: 'v1', kind: 'Service' }, (svc) => [
+        { namespace: svc.metadata!.namespace, name: String(svc.metadata!.labels?.configmap) },
+      ])
+      .complete({
+        reconcile: async (r) => {
+          seen.push(r.name);
+        },
+      });
     await manager.start();
     await until('initial reconciles', () => seen.includes('owner-a') && seen.includes('owner-b'));
     await sleep(100);
@@ -98,7 +133,12 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
     await until('old and new owner', () => seen.includes('owner-a') && seen.includes('owner-b'));
     seen.length = 0;
 
-    await put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', labels: { configmap: 'owner-b' } }, spec: { ports: [{ port: 80 }] } });
+    await put({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'svc', labels: { configmap: 'owner-b' } },
+      spec: { ports: [{ port: 80 }] },
+    });
     await until('mapped by watches()', () => seen.includes('owner-b'));
     seen.length = 0;
 
@@ -113,11 +153,21 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
 
   test('graceful shutdown waits for the in-flight reconcile and then takes no more work', async () => {
     await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow' } });
-    manager = new Manager({ kubeConfig: plane().kubeConfig(), namespace: ns, logger: testLogger(), informer: FAST_INFORMER, gracefulShutdownTimeoutMs: 5000 });
+    manager = new Manager({
+      kubeConfig: plane().kubeConfig(),
+      namespace: ns,
+      logger: testLogger(),
+      informer: FAST_INFORMER,
+      gracefulShutdownTimeoutMs: 5000,
+    });
     let started = 0;
     let finished = 0;
     new ControllerBuilder(manager, { name: 'slow' }).for({ apiVersion: 'v1', kind: 'ConfigMap' }).complete({
-      reconcile: async () => { started++; await new Promise((r) => setTimeout(r, 300)); finished++; },
+      reconcile: async () => {
+        started++;
+        await new Promise((r) => setTimeout(r, 300));
+        finished++;
+      },
     });
     await manager.start();
     await until('reconcile started', () => started === 1);

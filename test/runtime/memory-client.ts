@@ -4,8 +4,8 @@
  * Watches are not supported (suites that need them run on the real apiserver: test/envtest).
  */
 import { applyPatch } from 'fast-json-patch';
-import { ApiError } from '../../runtime/errors';
 import { KubeClient, ListResult, Patch, PatchOptions, WatchStream } from '../../runtime/client';
+import { ApiError } from '../../runtime/errors';
 import { KubeObject, objectKey, ResourceRef } from '../../runtime/resource';
 
 export interface RecordedCall {
@@ -33,7 +33,15 @@ export class MemoryClient implements KubeClient {
   private rv = 100;
 
   seed(obj: KubeObject): KubeObject {
-    const stored = structuredClone({ ...obj, metadata: { uid: `uid-${obj.metadata?.name}`, generation: 1, ...obj.metadata, resourceVersion: String(++this.rv) } });
+    const stored = structuredClone({
+      ...obj,
+      metadata: {
+        uid: `uid-${obj.metadata?.name}`,
+        generation: 1,
+        ...obj.metadata,
+        resourceVersion: String(++this.rv),
+      },
+    });
     this.objects.set(this.id(obj.kind!, objectKey(obj)), stored);
     return structuredClone(stored);
   }
@@ -51,12 +59,21 @@ export class MemoryClient implements KubeClient {
   }
 
   private notFound(kind: string, key: string): ApiError {
-    return new ApiError(404, 'GET', `${kind}/${key}`, { reason: 'NotFound', code: 404, message: `${kind} "${key}" not found` });
+    return new ApiError(404, 'GET', `${kind}/${key}`, {
+      reason: 'NotFound',
+      code: 404,
+      message: `${kind} "${key}" not found`,
+    });
   }
 
   async list(ref: ResourceRef): Promise<ListResult> {
     this.calls.push({ verb: 'list', kind: ref.kind, key: '' });
-    return { items: [...this.objects.entries()].filter(([k]) => k.startsWith(`${ref.kind}:`)).map(([, o]) => structuredClone(o)), resourceVersion: String(this.rv) };
+    return {
+      items: [...this.objects.entries()]
+        .filter(([k]) => k.startsWith(`${ref.kind}:`))
+        .map(([, o]) => structuredClone(o)),
+      resourceVersion: String(this.rv),
+    };
   }
 
   async watch(): Promise<WatchStream> {
@@ -74,7 +91,9 @@ export class MemoryClient implements KubeClient {
   async create(obj: KubeObject): Promise<KubeObject> {
     const key = objectKey(obj);
     this.calls.push({ verb: 'create', kind: obj.kind!, key, body: obj });
-    if (this.objects.has(this.id(obj.kind!, key))) throw new ApiError(409, 'POST', key, { reason: 'AlreadyExists', code: 409 });
+    if (this.objects.has(this.id(obj.kind!, key))) {
+      throw new ApiError(409, 'POST', key, { reason: 'AlreadyExists', code: 409 });
+    }
     return this.seed(obj);
   }
 
@@ -91,20 +110,37 @@ export class MemoryClient implements KubeClient {
     this.calls.push({ verb: 'update', kind: obj.kind!, key, subresource, body: obj });
     const current = this.objects.get(this.id(obj.kind!, key));
     if (!current) throw this.notFound(obj.kind!, key);
-    if (obj.metadata?.resourceVersion !== current.metadata?.resourceVersion) throw new ApiError(409, 'PUT', key, { reason: 'Conflict', code: 409 });
+    if (obj.metadata?.resourceVersion !== current.metadata?.resourceVersion) {
+      throw new ApiError(409, 'PUT', key, { reason: 'Conflict', code: 409 });
+    }
     const next = subresource === 'status' ? { ...current, status: obj.status } : { ...obj, status: current.status };
     return this.seed(next);
   }
 
-  async patch(ref: ResourceRef, name: string, namespace: string | undefined, patch: Patch, options: PatchOptions = {}): Promise<KubeObject> {
+  async patch(
+    ref: ResourceRef,
+    name: string,
+    namespace: string | undefined,
+    patch: Patch,
+    options: PatchOptions = {},
+  ): Promise<KubeObject> {
     const key = objectKey({ namespace, name });
-    this.calls.push({ verb: 'patch', kind: ref.kind, key, patchType: patch.type, subresource: options.subresource, body: patch.type === 'json' ? patch.ops : patch.body });
+    this.calls.push({
+      verb: 'patch',
+      kind: ref.kind,
+      key,
+      patchType: patch.type,
+      subresource: options.subresource,
+      body: patch.type === 'json' ? patch.ops : patch.body,
+    });
     const current = this.objects.get(this.id(ref.kind, key));
     if (patch.type === 'apply') return this.seed(current ? merge(current, patch.body) : patch.body);
     if (!current) throw this.notFound(ref.kind, key);
     if (patch.type === 'merge') return this.seed(merge(current, patch.body));
     try {
-      return this.seed(applyPatch(structuredClone(current), structuredClone(patch.ops) as any, true, false).newDocument);
+      return this.seed(
+        applyPatch(structuredClone(current), structuredClone(patch.ops) as any, true, false).newDocument,
+      );
     } catch (err) {
       throw new ApiError(422, 'PATCH', key, { reason: 'Invalid', code: 422, message: String((err as Error).message) });
     }

@@ -1,8 +1,19 @@
-import { and, annotationsChanged, generationChanged, labelsChanged, or, resourceVersionChanged } from '../../runtime/predicates';
+import {
+  and,
+  annotationsChanged,
+  generationChanged,
+  labelsChanged,
+  or,
+  resourceVersionChanged,
+} from '../../runtime/predicates';
 import { KubeObject } from '../../runtime/resource';
 
-const o = (generation: number, labels: Record<string, string> = {}, annotations: Record<string, string> = {}, rv = '1'): KubeObject =>
-  ({ metadata: { name: 'x', generation, labels, annotations, resourceVersion: rv } });
+const o = (
+  generation: number,
+  labels: Record<string, string> = {},
+  annotations: Record<string, string> = {},
+  rv = '1',
+): KubeObject => ({ metadata: { name: 'x', generation, labels, annotations, resourceVersion: rv } });
 
 describe('predicates', () => {
   test('generationChanged passes spec edits, creates and deletes, not status-only updates', () => {

@@ -8,10 +8,21 @@ const RUNTIME = path.join(__dirname, '..', '..', 'runtime');
 function exportedNames(): string[] {
   const index = path.join(RUNTIME, 'index.ts');
   // Only the runtime's own modules matter for the export list: no default lib, no @types.
-  const program = ts.createProgram([index], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, noLib: true, types: [], noResolve: false, skipLibCheck: true, noEmit: true });
+  const program = ts.createProgram([index], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    noLib: true,
+    types: [],
+    noResolve: false,
+    skipLibCheck: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const module = checker.getSymbolAtLocation(program.getSourceFile(index)!)!;
-  return checker.getExportsOfModule(module).map((s) => s.name).sort();
+  return checker
+    .getExportsOfModule(module)
+    .map((s) => s.name)
+    .sort();
 }
 
 /** The backticked names of the README's "Public API" table. */
@@ -25,21 +36,33 @@ function documentedNames(): string[] {
 
 describe('cdk8s-operator/runtime public API', () => {
   let exported: string[];
-  beforeAll(() => { exported = exportedNames(); });
+  beforeAll(() => {
+    exported = exportedNames();
+  });
 
   test('exports exactly what runtime/README.md documents (add a name to both, or neither)', () => {
     const documented = documentedNames();
     expect(exported.length).toBeGreaterThan(50);
-    expect({ undocumented: exported.filter((n) => !documented.includes(n)), notExported: documented.filter((n) => !exported.includes(n)) })
-      .toStrictEqual({ undocumented: [], notExported: [] });
+    expect({
+      undocumented: exported.filter((n) => !documented.includes(n)),
+      notExported: documented.filter((n) => !exported.includes(n)),
+    }).toStrictEqual({ undocumented: [], notExported: [] });
     expect(new Set(documented).size).toBe(documented.length);
   });
 
   test('every export carries a doc comment (what an editor shows a newcomer)', () => {
-    const program = ts.createProgram([path.join(RUNTIME, 'index.ts')], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, noLib: true, types: [], skipLibCheck: true, noEmit: true });
+    const program = ts.createProgram([path.join(RUNTIME, 'index.ts')], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      noLib: true,
+      types: [],
+      skipLibCheck: true,
+      noEmit: true,
+    });
     const checker = program.getTypeChecker();
     const module = checker.getSymbolAtLocation(program.getSourceFile(path.join(RUNTIME, 'index.ts'))!)!;
-    const undocumented = checker.getExportsOfModule(module)
+    const undocumented = checker
+      .getExportsOfModule(module)
       .map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s))
       .filter((s) => ts.displayPartsToString(s.getDocumentationComment(checker)).trim() === '')
       .map((s) => s.name);
@@ -47,7 +70,18 @@ describe('cdk8s-operator/runtime public API', () => {
   });
 
   test('internals stay internal', () => {
-    for (const internal of ['Watcher', 'Informer', 'ObjectCache', 'WorkQueue', 'LeaderElector', 'ProbeServer', 'KubeConfigTransport', 'NamespacedInformers', 'assertContractGrants', 'requireEsm']) {
+    for (const internal of [
+      'Watcher',
+      'Informer',
+      'ObjectCache',
+      'WorkQueue',
+      'LeaderElector',
+      'ProbeServer',
+      'KubeConfigTransport',
+      'NamespacedInformers',
+      'assertContractGrants',
+      'requireEsm',
+    ]) {
       expect(exported).not.toContain(internal);
     }
   });

@@ -17,7 +17,12 @@ const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const N = 60;
 const LEASE_MS = 3000;
 
-interface Write { member: string; key: string; start: number; end: number }
+interface Write {
+  member: string;
+  key: string;
+  start: number;
+  end: number;
+}
 
 describeRealApiServer('sharded controllers', (plane) => {
   let admin: RestClient;
@@ -31,7 +36,14 @@ describeRealApiServer('sharded controllers', (plane) => {
   beforeAll(async () => {
     admin = RestClient.fromKubeConfig(plane().kubeConfig());
     await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    for (let i = 0; i < N; i++) await admin.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: ns }, data: { v: '0' } });
+    for (let i = 0; i < N; i++) {
+      await admin.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${i}`, namespace: ns },
+        data: { v: '0' },
+      });
+    }
   }, 60_000);
   afterAll(async () => {
     for (const m of managers.values()) await m.stop();
@@ -42,30 +54,52 @@ describeRealApiServer('sharded controllers', (plane) => {
   /** A member: marks each ConfigMap with the version it saw and its own name (field manager = member). */
   async function member(name: string, via?: FaultProxy): Promise<Manager> {
     const manager = new Manager({
-      kubeConfig: via ? via.kubeConfig() : plane().kubeConfig(), namespace: ns, logger: testLogger(), informer: FAST_INFORMER,
+      kubeConfig: via ? via.kubeConfig() : plane().kubeConfig(),
+      namespace: ns,
+      logger: testLogger(),
+      informer: FAST_INFORMER,
       gracefulShutdownTimeoutMs: 5000,
       leaderElection: undefined,
-      sharding: { ring: 'cms', key: 'uid', namespace: ns, leaseDurationMs: LEASE_MS, renewDeadlineMs: 2000, retryPeriodMs: 300 },
-    });
-    const store = manager.getInformer(CONFIGMAP).cache;
-    new ControllerBuilder(manager, { name: 'marker' }).for(CONFIGMAP).withConcurrency(4).complete({
-      reconcile: async ({ namespace, name }, ctx) => {
-        const memberName = manager.shard!.member;
-        const cm = store.get(`${namespace}/${name}`);
-        if (!cm) return;
-        const v = (cm.data as Record<string, string>).v;
-        if (cm.metadata?.annotations?.seen === `${v}/${name}` && cm.metadata.annotations.by === name) return;
-        const start = Date.now();
-        await sleep(15); // a reconcile that takes a while widens any overlap the audit should catch
-        try {
-          await ctx!.client.patch(CONFIGMAP, name!, namespace, { type: 'merge', body: { metadata: { annotations: { seen: `${v}/${name}`, by: memberName } } } }, { fieldManager: memberName });
-          writes.push({ member: memberName, key: `${namespace}/${name}`, start, end: Date.now() });
-        } catch (err) {
-          if (err instanceof NotLeaderError) refused.push({ member: memberName, key: `${namespace}/${name}`, at: Date.now() });
-          else if (!isNotFound(err)) throw err;
-        }
+      sharding: {
+        ring: 'cms',
+        key: 'uid',
+        namespace: ns,
+        leaseDurationMs: LEASE_MS,
+        renewDeadlineMs: 2000,
+        retryPeriodMs: 300,
       },
     });
+    const store = manager.getInformer(CONFIGMAP).cache;
+    new ControllerBuilder(manager, { name: 'marker' })
+      .for(CONFIGMAP)
+      .withConcurrency(4)
+      .complete({
+        reconcile: async ({ namespace, name }, ctx) => {
+          const memberName = manager.shard!.member;
+          const cm = store.get(`${namespace}/${name}`);
+          if (!cm) return;
+          const v = (cm.data as Record<string, string>).v;
+          if (cm.metadata?.annotations?.seen === `${v}/${name}` && cm.metadata.annotations.by === name) return;
+          const start = Date.now();
+          await sleep(15); // a reconcile that takes a while widens any overlap the audit should catch
+          try {
+            await ctx!.client.patch(
+              CONFIGMAP,
+              name!,
+              namespace,
+              { type: 'merge', body: { metadata: { annotations: { seen: `${v}/${name}`, by: memberName } } } },
+              { fieldManager: memberName },
+            );
+            writes.push({ member: memberName, key: `${namespace}/${name}`, start, end: Date.now() });
+          } catch (err) {
+            if (err instanceof NotLeaderError) {
+              refused.push({ member: memberName, key: `${namespace}/${name}`, at: Date.now() });
+            } else if (!isNotFound(err)) {
+              throw err;
+            }
+          }
+        },
+      });
     await manager.start();
     managers.set(name, manager);
     return manager;
@@ -74,12 +108,23 @@ describeRealApiServer('sharded controllers', (plane) => {
   /** Touches every ConfigMap (a new data.v) and waits until each was marked for it; returns who marked which. */
   async function touchAndConverge(timeoutMs = 30_000): Promise<Map<string, string>> {
     version++;
-    for (let i = 0; i < N; i++) await admin.patch(CONFIGMAP, `cm-${i}`, ns, { type: 'merge', body: { data: { v: String(version) } } });
-    return until(`all ${N} ConfigMaps marked for v${version}`, async () => {
-      const items = (await admin.list(CONFIGMAP, { namespace: ns })).items.filter((o) => o.metadata?.name?.startsWith('cm-'));
-      const done = items.filter((o) => o.metadata?.annotations?.seen === `${version}/${o.metadata?.name}`);
-      return done.length === N ? new Map(done.map((o) => [o.metadata!.name!, o.metadata!.annotations!.by])) : undefined;
-    }, timeoutMs, 200);
+    for (let i = 0; i < N; i++) {
+      await admin.patch(CONFIGMAP, `cm-${i}`, ns, { type: 'merge', body: { data: { v: String(version) } } });
+    }
+    return until(
+      `all ${N} ConfigMaps marked for v${version}`,
+      async () => {
+        const items = (await admin.list(CONFIGMAP, { namespace: ns })).items.filter((o) =>
+          o.metadata?.name?.startsWith('cm-'),
+        );
+        const done = items.filter((o) => o.metadata?.annotations?.seen === `${version}/${o.metadata?.name}`);
+        return done.length === N
+          ? new Map(done.map((o) => [o.metadata!.name!, o.metadata!.annotations!.by]))
+          : undefined;
+      },
+      timeoutMs,
+      200,
+    );
   }
 
   function overlaps(): Write[][] {
@@ -87,23 +132,38 @@ describeRealApiServer('sharded controllers', (plane) => {
     for (const w of writes) byKey.set(w.key, [...(byKey.get(w.key) ?? []), w]);
     const found: Write[][] = [];
     for (const list of byKey.values()) {
-      for (const a of list) for (const b of list) if (a.member < b.member && a.start < b.end && b.start < a.end) found.push([a, b]);
+      for (const a of list) {
+        for (const b of list) if (a.member < b.member && a.start < b.end && b.start < a.end) found.push([a, b]);
+      }
     }
     return found;
   }
 
   const uids = new Map<string, string>();
-  const expectedOwners = (members: string[]) => new Map([...uids].map(([name, uid]) => [name, rendezvousOwner(uid, members)!]));
+  const expectedOwners = (members: string[]) =>
+    new Map([...uids].map(([name, uid]) => [name, rendezvousOwner(uid, members)!]));
 
   test('two members split the objects; each caches only its share; every object converges', async () => {
-    for (const o of (await admin.list(CONFIGMAP, { namespace: ns })).items) uids.set(o.metadata!.name!, o.metadata!.uid!);
+    for (const o of (await admin.list(CONFIGMAP, { namespace: ns })).items) {
+      uids.set(o.metadata!.name!, o.metadata!.uid!);
+    }
     const a = await member('a');
     const b = await member('b');
-    await until('both members act on a 2-member view', () => a.shard!.members.length === 2 && b.shard!.members.length === 2, 20_000);
+    await until(
+      'both members act on a 2-member view',
+      () => a.shard!.members.length === 2 && b.shard!.members.length === 2,
+      20_000,
+    );
     const owners = await touchAndConverge();
     const expected = expectedOwners([a.shard!.member, b.shard!.member]);
     for (const [name, by] of owners) expect(by).toBe(expected.get(name));
-    const sizes = [a, b].map((m) => m.getInformer(CONFIGMAP).cache.list().filter((o) => o.metadata?.name?.startsWith('cm-')).length);
+    const sizes = [a, b].map(
+      (m) =>
+        m
+          .getInformer(CONFIGMAP)
+          .cache.list()
+          .filter((o) => o.metadata?.name?.startsWith('cm-')).length,
+    );
     expect(sizes[0] + sizes[1]).toBe(N);
     expect(Math.min(...sizes)).toBeGreaterThan(N / 6);
     expect(await a.metrics.value('controller_runtime_shard_members', { ring: 'cms' })).toBe(2);
@@ -115,7 +175,11 @@ describeRealApiServer('sharded controllers', (plane) => {
     const proxy = await FaultProxy.start(plane());
     proxies.push(proxy);
     const c = await member('c', proxy);
-    await until('three members act on a 3-member view', () => [a, b, c].every((m) => m.shard!.members.length === 3), 20_000);
+    await until(
+      'three members act on a 3-member view',
+      () => [a, b, c].every((m) => m.shard!.members.length === 3),
+      20_000,
+    );
     const owners = await touchAndConverge();
     let moved = 0;
     for (const [name, by] of owners) {
@@ -160,7 +224,9 @@ describeRealApiServer('sharded controllers', (plane) => {
     // within the Lease duration plus the barrier.
     expect(writes.filter((w) => w.member === cut && w.end > cutAt + 2000)).toEqual([]);
     expect(takeover).toBeLessThan(LEASE_MS + 3000);
-    console.log(`sharding: clean leave handover and partition takeover measured; partition takeover ${takeover} ms (Lease ${LEASE_MS} ms)`);
+    console.log(
+      `sharding: clean leave handover and partition takeover measured; partition takeover ${takeover} ms (Lease ${LEASE_MS} ms)`,
+    );
     expect(overlaps()).toEqual([]);
     proxy.clear();
   }, 90_000);
@@ -168,6 +234,8 @@ describeRealApiServer('sharded controllers', (plane) => {
   test('every write of the run was made by the owner alone: 0 keys written by two members at once', () => {
     expect(writes.length).toBeGreaterThan(4 * N);
     expect(overlaps()).toEqual([]);
-    console.log(`sharding audit: ${writes.length} writes, ${new Set(writes.map((w) => w.member)).size} members, ${refused.length} refused by the guard, 0 overlaps`);
+    console.log(
+      `sharding audit: ${writes.length} writes, ${new Set(writes.map((w) => w.member)).size} members, ${refused.length} refused by the guard, 0 overlaps`,
+    );
   });
 });

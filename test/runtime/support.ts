@@ -9,7 +9,12 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `cond` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function until<T>(what: string, cond: () => T | Promise<T>, timeoutMs = 10_000, stepMs = 20): Promise<NonNullable<T>> {
+export async function until<T>(
+  what: string,
+  cond: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  stepMs = 20,
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await cond();

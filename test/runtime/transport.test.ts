@@ -15,7 +15,11 @@ async function recordingServer(): Promise<{ url: string; seen: string[]; close()
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -37,7 +41,11 @@ describe('KubeConfigTransport credentials', () => {
     const spy = jest.spyOn(kc, 'applyToHTTPSOptions');
     const transport = new KubeConfigTransport(kc);
     try {
-      for (let i = 0; i < 3; i++) expect((await transport.request({ method: 'GET', path: '/api', headers: { Accept: 'application/json' } })).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        expect(
+          (await transport.request({ method: 'GET', path: '/api', headers: { Accept: 'application/json' } })).status,
+        ).toBe(200);
+      }
       expect(server.seen).toEqual(['Bearer static-token', 'Bearer static-token', 'Bearer static-token']);
       expect(spy).toHaveBeenCalledTimes(1);
     } finally {
@@ -48,7 +56,9 @@ describe('KubeConfigTransport credentials', () => {
 
   test('credentials that can change (an exec plugin) are asked for again once a second', async () => {
     const server = await recordingServer();
-    const kc = kubeConfig(server.url, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'never-run' } });
+    const kc = kubeConfig(server.url, {
+      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'never-run' },
+    });
     let issued = 0;
     // Stands in for the plugin: each call hands out a fresh token, as a rotating credential would.
     jest.spyOn(kc, 'applyToHTTPSOptions').mockImplementation(async (opts) => {
@@ -65,7 +75,14 @@ describe('KubeConfigTransport credentials', () => {
       await transport.request({ method: 'GET', path: '/api' });
       now += 1;
       await transport.request({ method: 'GET', path: '/api' });
-      expect(server.seen).toEqual(['Bearer rotated-1', 'Bearer rotated-1', 'Bearer rotated-1', 'Bearer rotated-2', 'Bearer rotated-2', 'Bearer rotated-3']);
+      expect(server.seen).toEqual([
+        'Bearer rotated-1',
+        'Bearer rotated-1',
+        'Bearer rotated-1',
+        'Bearer rotated-2',
+        'Bearer rotated-2',
+        'Bearer rotated-3',
+      ]);
     } finally {
       jest.restoreAllMocks();
       transport.close();
@@ -79,10 +96,18 @@ describe('KubeConfigTransport bodies', () => {
   async function chunkingServer(): Promise<{ url: string; close(): Promise<void> }> {
     const server = http.createServer((req, res) => {
       let received = '';
-      req.on('data', (c: Buffer) => { received += c.toString(); });
+      req.on('data', (c: Buffer) => {
+        received += c.toString();
+      });
       req.on('end', () => {
-        const body = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ name: `item-${i}`, note: 'ü'.repeat(10) })) });
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'X-Received': encodeURIComponent(received) });
+        const body = JSON.stringify({
+          items: Array.from({ length: 2000 }, (_, i) => ({ name: `item-${i}`, note: 'ü'.repeat(10) })),
+        });
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(body)),
+          'X-Received': encodeURIComponent(received),
+        });
         const bytes = Buffer.from(body);
         if (req.url === '/cut') {
           res.write(bytes.subarray(0, 1000));
@@ -97,7 +122,11 @@ describe('KubeConfigTransport bodies', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+      close: () =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   }
 

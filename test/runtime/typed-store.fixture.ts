@@ -9,9 +9,12 @@ import { KubeClient, Manager, Stored, updateStatus } from '../../runtime';
 export function typedRead(manager: Manager): Array<number | string | undefined> {
   const foos = manager.getStore(FOO);
   const foo: Stored<Foo> | undefined = foos.get({ namespace: 'default', name: 'example' });
-  const replicas: number | undefined = foo?.spec?.replicas;   // FooSpec, generated from the CRD
-  const uid: string | undefined = foo?.metadata.uid;            // Stored: name, uid, resourceVersion always set
-  const available = manager.getStore(DEPLOYMENT).list('default').map((d: Stored<Deployment>) => d.status?.availableReplicas);
+  const replicas: number | undefined = foo?.spec?.replicas; // FooSpec, generated from the CRD
+  const uid: string | undefined = foo?.metadata.uid; // Stored: name, uid, resourceVersion always set
+  const available = manager
+    .getStore(DEPLOYMENT)
+    .list('default')
+    .map((d: Stored<Deployment>) => d.status?.availableReplicas);
   // @ts-expect-error a field the CRD does not have: FooSpec has `replicas`, not `replica`
   const typo = foo?.spec?.replica;
   // @ts-expect-error a field of the wrong type: deploymentName is a string

@@ -8,16 +8,25 @@ const ROOT = path.join(__dirname, '..', '..');
 
 /** Compiles the fixture (optionally rewritten) with the repository's compiler options; returns its diagnostics. */
 function diagnostics(rewrite: (source: string) => string = (s) => s): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.dev.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, 'tsconfig.dev.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.dev.json did not parse');
   const host = ts.createCompilerHost(config.options);
   const original = host.getSourceFile;
-  host.getSourceFile = (file, language, ...rest) => path.resolve(file) === FIXTURE
-    ? ts.createSourceFile(file, rewrite(fs.readFileSync(FIXTURE, 'utf8')), language)
-    : original.call(host, file, language, ...rest);
+  host.getSourceFile = (file, language, ...rest) =>
+    path.resolve(file) === FIXTURE
+      ? ts.createSourceFile(file, rewrite(fs.readFileSync(FIXTURE, 'utf8')), language)
+      : original.call(host, file, language, ...rest);
   const program = ts.createProgram([FIXTURE], { ...config.options, noEmit: true, noUnusedLocals: false }, host);
-  return ts.getPreEmitDiagnostics(program, program.getSourceFile(FIXTURE))
-    .map((d) => `${ts.getLineAndCharacterOfPosition(d.file!, d.start!).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  return ts
+    .getPreEmitDiagnostics(program, program.getSourceFile(FIXTURE))
+    .map(
+      (d) =>
+        `${ts.getLineAndCharacterOfPosition(d.file!, d.start!).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
 }
 
 jest.setTimeout(120_000);

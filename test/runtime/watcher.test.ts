@@ -1,9 +1,9 @@
+import { until } from './support';
 import { KubeClient, ListOptions, ListResult, WatchEvent, WatchOptions, WatchStream } from '../../runtime/client';
 import { ApiError } from '../../runtime/errors';
 import { RuntimeMetrics } from '../../runtime/metrics';
 import { KubeObject } from '../../runtime/resource';
 import { Watcher, WatcherEvent } from '../../runtime/watcher';
-import { until } from './support';
 
 type Step = { list: ListResult } | { watch: WatchEvent[] | ApiError; hold?: boolean };
 
@@ -25,21 +25,52 @@ class ScriptedClient {
     if (!step || !('watch' in step)) {
       // end of script: a stream that stays open until aborted
       let abort!: () => void;
-      const closed = new Promise<void>((r) => { abort = r; });
-      return { events: (async function* () { await closed; })(), abort };
+      const closed = new Promise<void>((r) => {
+        abort = r;
+      });
+      return {
+        events: (async function* () {
+          await closed;
+        })(),
+        abort,
+      };
     }
     if (step.watch instanceof ApiError) throw step.watch;
     const events = step.watch;
-    return { events: (async function* () { yield* events; })(), abort: () => undefined };
+    return {
+      events: (async function* () {
+        yield* events;
+      })(),
+      abort: () => undefined,
+    };
   }
 }
 
-const obj = (name: string, rv: string, extra: object = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: rv, managedFields: [{ manager: 'x' }] }, ...extra });
-const status410 = { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } as unknown as KubeObject;
+const obj = (name: string, rv: string, extra: object = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: 'ns', name, resourceVersion: rv, managedFields: [{ manager: 'x' }] },
+  ...extra,
+});
+const status410 = {
+  kind: 'Status',
+  code: 410,
+  reason: 'Expired',
+  message: 'too old resource version',
+} as unknown as KubeObject;
 
 function startWatcher(client: ScriptedClient, metrics = new RuntimeMetrics()) {
   const seen: WatcherEvent[] = [];
-  const w = new Watcher({ client: client as unknown as KubeClient, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, metrics, backoff: { initialMs: 5, maxMs: 20 }, timeoutSecondsRange: [300, 600] }, (e) => seen.push(e));
+  const w = new Watcher(
+    {
+      client: client as unknown as KubeClient,
+      resource: { apiVersion: 'v1', kind: 'ConfigMap' },
+      metrics,
+      backoff: { initialMs: 5, maxMs: 20 },
+      timeoutSecondsRange: [300, 600],
+    },
+    (e) => seen.push(e),
+  );
   w.start();
   return { w, seen, metrics };
 }
@@ -48,7 +79,13 @@ describe('Watcher', () => {
   test('watches from the list resourceVersion, follows bookmarks, strips managedFields', async () => {
     const client = new ScriptedClient([
       { list: { items: [obj('a', '4')], resourceVersion: '5' } },
-      { watch: [{ type: 'ADDED', object: obj('b', '6') }, { type: 'BOOKMARK', object: { metadata: { resourceVersion: '9' } } }, { type: 'DELETED', object: obj('a', '10') }] },
+      {
+        watch: [
+          { type: 'ADDED', object: obj('b', '6') },
+          { type: 'BOOKMARK', object: { metadata: { resourceVersion: '9' } } },
+          { type: 'DELETED', object: obj('a', '10') },
+        ],
+      },
     ]);
     const { w, seen } = startWatcher(client);
     await until('second watch', () => client.calls.length >= 3);
@@ -64,12 +101,21 @@ describe('Watcher', () => {
     const metrics = new RuntimeMetrics();
     const client = new ScriptedClient([
       { list: { items: [], resourceVersion: '5' } },
-      { watch: [{ type: 'BOOKMARK', object: { metadata: { resourceVersion: '7' } } }, { type: 'ERROR', object: status410 }] },
+      {
+        watch: [
+          { type: 'BOOKMARK', object: { metadata: { resourceVersion: '7' } } },
+          { type: 'ERROR', object: status410 },
+        ],
+      },
       { list: { items: [obj('x', '20')], resourceVersion: '20' } },
       { watch: new ApiError(410, 'GET', '/api/v1/configmaps', { reason: 'Expired', code: 410 }) },
       { list: { items: [], resourceVersion: '30' } },
       { watch: new ApiError(500, 'GET', '/api/v1/configmaps', { reason: 'InternalError', code: 500 }) },
-      { watch: [{ type: 'ERROR', object: { kind: 'Status', code: 500, reason: 'InternalError' } as unknown as KubeObject }] },
+      {
+        watch: [
+          { type: 'ERROR', object: { kind: 'Status', code: 500, reason: 'InternalError' } as unknown as KubeObject },
+        ],
+      },
     ]);
     const { w, seen } = startWatcher(client, metrics);
     await until('final watch', () => client.calls.length >= 8);
@@ -85,10 +131,21 @@ describe('Watcher', () => {
     const metrics = new RuntimeMetrics();
     const client = new ScriptedClient([
       { list: { items: [obj('a', '1')], resourceVersion: '1' } },
-      { watch: [{ type: 'ADDED', object: obj('b', '2') }, { type: 'ADDED', object: obj('c', '3') }] },
+      {
+        watch: [
+          { type: 'ADDED', object: obj('b', '2') },
+          { type: 'ADDED', object: obj('c', '3') },
+        ],
+      },
     ]);
     let calls = 0;
-    const w = new Watcher({ client: client as unknown as KubeClient, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, metrics }, () => { calls++; throw new Error('handler bug'); });
+    const w = new Watcher(
+      { client: client as unknown as KubeClient, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, metrics },
+      () => {
+        calls++;
+        throw new Error('handler bug');
+      },
+    );
     w.start();
     await until('events delivered', () => calls === 3);
     await w.stop();
@@ -101,7 +158,15 @@ describe('Watcher', () => {
       const metrics = new RuntimeMetrics();
       // After the list, the script ends: the watch stays open and silent (a quiet resource, or a half-open connection).
       const client = new ScriptedClient([{ list: { items: [], resourceVersion: '5' } }]);
-      const w = new Watcher({ client: client as unknown as KubeClient, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, metrics, timeoutSecondsRange: [300, 300] }, () => undefined);
+      const w = new Watcher(
+        {
+          client: client as unknown as KubeClient,
+          resource: { apiVersion: 'v1', kind: 'ConfigMap' },
+          metrics,
+          timeoutSecondsRange: [300, 300],
+        },
+        () => undefined,
+      );
       w.start();
       await jest.advanceTimersByTimeAsync(0);
       expect(client.calls).toEqual(['list@0', 'watch@5']);

@@ -9,7 +9,10 @@ describe('WorkQueue', () => {
   test('coalesces adds of a waiting key', async () => {
     const metrics = new RuntimeMetrics();
     const q = new WorkQueue({ name: 'q', metrics });
-    q.add('a'); q.add('a'); q.add('b'); q.add('a');
+    q.add('a');
+    q.add('a');
+    q.add('b');
+    q.add('a');
     expect(q.length).toBe(2);
     expect(await q.get()).toBe('a');
     expect(await q.get()).toBe('b');
@@ -22,10 +25,14 @@ describe('WorkQueue', () => {
     q.add('a');
     const first = await q.get();
     expect(first).toBe('a');
-    q.add('a'); q.add('a'); q.add('a');
+    q.add('a');
+    q.add('a');
+    q.add('a');
     expect(q.length).toBe(0); // dirty, but not handed out while processing
     let second: string | undefined;
-    const pending = q.get().then((k) => { second = k; });
+    const pending = q.get().then((k) => {
+      second = k;
+    });
     await sleep(5);
     expect(second).toBeUndefined();
     q.done('a');
@@ -73,7 +80,9 @@ describe('WorkQueue', () => {
     const q = new WorkQueue({ name: 'q' });
     expect([0, 1, 2, 3].map((n) => q.backoffFor(n))).toEqual([5, 10, 20, 40]);
     expect(q.backoffFor(30)).toBe(1_000_000);
-    q.addRateLimited('a'); q.addRateLimited('a'); q.addRateLimited('b');
+    q.addRateLimited('a');
+    q.addRateLimited('a');
+    q.addRateLimited('b');
     expect(q.numRequeues('a')).toBe(2);
     expect(q.numRequeues('b')).toBe(1);
     q.forget('a');
@@ -133,15 +142,25 @@ describe('WorkQueue', () => {
     const k = (await q.get())!;
     await sleep(5);
     const text = await metrics.expose();
-    const unfinished = Number(/workqueue_unfinished_work_seconds\{name="foo",controller="foo"\} ([\d.e-]+)/.exec(text)![1]);
-    const longest = Number(/workqueue_longest_running_processor_seconds\{name="foo",controller="foo"\} ([\d.e-]+)/.exec(text)![1]);
+    const unfinished = Number(
+      /workqueue_unfinished_work_seconds\{name="foo",controller="foo"\} ([\d.e-]+)/.exec(text)![1],
+    );
+    const longest = Number(
+      /workqueue_longest_running_processor_seconds\{name="foo",controller="foo"\} ([\d.e-]+)/.exec(text)![1],
+    );
     expect(unfinished).toBeGreaterThan(0);
     expect(longest).toBeGreaterThan(0);
     expect(longest).toBeLessThanOrEqual(unfinished);
     q.done(k);
     q.addRateLimited(k);
     const after = await metrics.expose();
-    for (const name of ['workqueue_depth', 'workqueue_adds_total', 'workqueue_queue_duration_seconds_count', 'workqueue_work_duration_seconds_count', 'workqueue_retries_total']) {
+    for (const name of [
+      'workqueue_depth',
+      'workqueue_adds_total',
+      'workqueue_queue_duration_seconds_count',
+      'workqueue_work_duration_seconds_count',
+      'workqueue_retries_total',
+    ]) {
       expect(after).toMatch(new RegExp(`^${name}\\{name="foo"`, 'm'));
     }
     expect(await metrics.value('workqueue_work_duration_seconds', { name: 'foo' })).toBe(1);

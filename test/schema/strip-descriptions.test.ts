@@ -35,7 +35,10 @@ describe('stripDescriptions', () => {
     const out: any = stripDescriptions(schema, 'spec.properties.template');
     expect(out.description).toBe('root');
     expect(out.properties.spec.description).toBe('spec');
-    expect(out.properties.spec.properties.template).toStrictEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(out.properties.spec.properties.template).toStrictEqual({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+    });
     expect(schema.properties.spec.properties.template.description).toBe('template'); // input untouched
   });
 

@@ -19,8 +19,16 @@ describe('construct identity works across copies of the library (Symbol.for mark
     kind: 'Backup',
     versions: [{ name: 'v1', spec: other.Schema.object({ description: 'Spec.', properties: {} }) }],
   });
-  const cr = new other.CustomResource(chart, 'Cr', { crd, metadata: { name: 'nightly', namespace: 'default' }, spec: {} });
-  const operator = new other.Operator(chart, 'op', { crds: [crd], image: 'ghcr.io/acme/op:1.0.0', contract: { watches: [crd] } });
+  const cr = new other.CustomResource(chart, 'Cr', {
+    crd,
+    metadata: { name: 'nightly', namespace: 'default' },
+    spec: {},
+  });
+  const operator = new other.Operator(chart, 'op', {
+    crds: [crd],
+    image: 'ghcr.io/acme/op:1.0.0',
+    contract: { watches: [crd] },
+  });
 
   test('the copies really are distinct classes', () => {
     expect(other.CustomResourceDefinition).not.toBe(lib.CustomResourceDefinition);

@@ -15,7 +15,11 @@ export function importGraph(root: string): ImportEdge[] {
   for (const file of tsFiles(root)) {
     const src = readFileSync(file, 'utf8');
     for (const m of src.matchAll(/^(import type\b|import|export)\b[^;]*?\bfrom\s+'(\.[^']*)'/gms)) {
-      edges.push({ from: moduleId(root, file), to: moduleId(root, resolveModule(resolve(dirname(file), m[2]))), typeOnly: m[1] === 'import type' });
+      edges.push({
+        from: moduleId(root, file),
+        to: moduleId(root, resolveModule(resolve(dirname(file), m[2]))),
+        typeOnly: m[1] === 'import type',
+      });
     }
   }
   return edges;
@@ -24,25 +28,40 @@ export function importGraph(root: string): ImportEdge[] {
 /** The package names (not relative paths) a file imports. */
 export function packageImports(file: string): string[] {
   const src = readFileSync(file, 'utf8');
-  return [...src.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^.'][^']*)'/gms)].map(m => m[1]);
+  return [...src.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^.'][^']*)'/gms)].map((m) => m[1]);
 }
 
 /** The cycles of a graph: every strongly connected component with more than one member (Tarjan). */
 export function cycles(edges: readonly { from: string; to: string }[]): string[][] {
   const next = new Map<string, string[]>();
   for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], onStack = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    onStack = new Set<string>();
   const found: string[][] = [];
   let counter = 0;
   const visit = (v: string): void => {
-    index.set(v, counter); low.set(v, counter++); stack.push(v); onStack.add(v);
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
     for (const w of next.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
     }
     if (low.get(v) === index.get(v)) {
       const scc: string[] = [];
       let w: string;
-      do { w = stack.pop()!; onStack.delete(w); scc.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
       if (scc.length > 1 || (next.get(v) ?? []).includes(v)) found.push(scc.sort());
     }
   };
@@ -51,7 +70,7 @@ export function cycles(edges: readonly { from: string; to: string }[]): string[]
 }
 
 export function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap(name => {
+  return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) return tsFiles(p);
     return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [p] : [];
@@ -60,7 +79,11 @@ export function tsFiles(dir: string): string[] {
 
 function resolveModule(p: string): string {
   for (const candidate of [`${p}.ts`, join(p, 'index.ts')]) {
-    try { if (statSync(candidate).isFile()) return candidate; } catch { /* try the next form */ }
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      /* try the next form */
+    }
   }
   return p;
 }

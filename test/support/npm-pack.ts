@@ -20,7 +20,10 @@ export interface PackedPackage {
 export function npmPack(destination: string, env: NodeJS.ProcessEnv = process.env): PackedPackage {
   const lock = path.join(tmpdir(), `cdk8s-operator-pack-${ROOT.replace(/[^A-Za-z0-9]+/g, '-')}.lock`);
   const packed = spawnSync('flock', [lock, 'npm', 'pack', '--json', '--pack-destination', destination], {
-    cwd: ROOT, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024,
+    cwd: ROOT,
+    encoding: 'utf8',
+    env,
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (packed.status !== 0) throw new Error(`npm pack failed (${packed.status ?? packed.signal}):\n${packed.stderr}`);
   return JSON.parse(packed.stdout)[0];

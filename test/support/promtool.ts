@@ -19,9 +19,12 @@ export function promtool(): string {
   found = onPath();
   if (found) return found;
   const root = process.getuid?.() === 0;
-  const apt = (...args: string[]) => execFileSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
-    stdio: 'pipe', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 600_000,
-  });
+  const apt = (...args: string[]) =>
+    execFileSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
+      stdio: 'pipe',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      timeout: 600_000,
+    });
   try {
     apt('install', '-y', '--no-install-recommends', 'prometheus');
   } catch {
@@ -29,11 +32,13 @@ export function promtool(): string {
       apt('update');
       apt('install', '-y', '--no-install-recommends', 'prometheus');
     } catch (err) {
-      throw new Error(`promtool is not on PATH and 'apt-get install prometheus' failed (install Debian's prometheus package): ${String(err)}`);
+      throw new Error(
+        `promtool is not on PATH and 'apt-get install prometheus' failed (install Debian's prometheus package): ${String(err)}`,
+      );
     }
   }
   found = onPath();
-  if (!found) throw new Error('promtool is still not on PATH after installing Debian\'s prometheus package');
+  if (!found) throw new Error("promtool is still not on PATH after installing Debian's prometheus package");
   return found;
 }
 

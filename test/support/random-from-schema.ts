@@ -1,11 +1,41 @@
-import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 import { JSONSchemaProps } from '../../lib';
+import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 
-
-const STRINGS = ['abc', 'a-b', 'nightly-1', 'db-2', 'example', '16', '16.4', '17', '15.2.1', '1', '0 2 * * *', '*/5 * * * *', '@daily', '1Gi', '500Mi', '2', 'Ready', 'Synced', 'True', 'a.b', 'A', 'abc123', 'x', 'my-db-0', 'my-db-1', 'Hello, world', ''];
+const STRINGS = [
+  'abc',
+  'a-b',
+  'nightly-1',
+  'db-2',
+  'example',
+  '16',
+  '16.4',
+  '17',
+  '15.2.1',
+  '1',
+  '0 2 * * *',
+  '*/5 * * * *',
+  '@daily',
+  '1Gi',
+  '500Mi',
+  '2',
+  'Ready',
+  'Synced',
+  'True',
+  'a.b',
+  'A',
+  'abc123',
+  'x',
+  'my-db-0',
+  'my-db-1',
+  'Hello, world',
+  '',
+];
 const FORMATTED: Record<string, () => unknown> = {
-  'date-time': () => '2026-01-02T03:04:05Z', 'date': () => '2026-01-02', 'byte': () => 'aGVsbG8=',
-  'int32': () => 1, 'int64': () => 1,
+  'date-time': () => '2026-01-02T03:04:05Z',
+  date: () => '2026-01-02',
+  byte: () => 'aGVsbG8=',
+  int32: () => 1,
+  int64: () => 1,
 };
 
 /**
@@ -21,7 +51,9 @@ export function randomFromSchema(schema: JSONSchemaProps, rand: () => number, de
     case 'object': {
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
         const out: Record<string, unknown> = {};
-        for (let i = 0; i < Math.floor(rand() * 3); i++) out[`k${i}`] = randomFromSchema(schema.additionalProperties, rand, depth + 1);
+        for (let i = 0; i < Math.floor(rand() * 3); i++) {
+          out[`k${i}`] = randomFromSchema(schema.additionalProperties, rand, depth + 1);
+        }
         return out;
       }
       const out: Record<string, unknown> = {};
@@ -36,12 +68,14 @@ export function randomFromSchema(schema: JSONSchemaProps, rand: () => number, de
     case 'array': {
       if (!schema.items) return [];
       const n = Math.min(Math.floor(rand() * 4), schema.maxItems ?? 3);
-      const items = Array.from({ length: n }, () => randomFromSchema(schema.items!, rand, depth + 1)).filter(v => v !== undefined);
+      const items = Array.from({ length: n }, () => randomFromSchema(schema.items!, rand, depth + 1)).filter(
+        (v) => v !== undefined,
+      );
       const keys = schema['x-kubernetes-list-map-keys'] ?? [];
       if (keys.length === 0 && schema['x-kubernetes-list-type'] !== 'set') return items;
       const seen = new Set<string>();
       return items.filter((item) => {
-        const id = JSON.stringify(keys.length ? keys.map(k => (item as Record<string, unknown>)[k]) : item);
+        const id = JSON.stringify(keys.length ? keys.map((k) => (item as Record<string, unknown>)[k]) : item);
         if (seen.has(id)) return false;
         seen.add(id);
         return true;
@@ -57,8 +91,12 @@ export function randomFromSchema(schema: JSONSchemaProps, rand: () => number, de
       return rand() < 0.5;
     case 'string': {
       if (schema.format && FORMATTED[schema.format]) return FORMATTED[schema.format]();
-      const fits = STRINGS.filter(s => (!schema.pattern || goRegExp(schema.pattern).test(s))
-        && s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity));
+      const fits = STRINGS.filter(
+        (s) =>
+          (!schema.pattern || goRegExp(schema.pattern).test(s)) &&
+          s.length >= (schema.minLength ?? 0) &&
+          s.length <= (schema.maxLength ?? Infinity),
+      );
       return fits.length ? pick(fits) : undefined;
     }
     default:

@@ -13,7 +13,9 @@ import { join } from 'path';
 /** The binaries a registry test needs, or what is missing. */
 export function registryBinaries(): { missing?: string } {
   const missing = ['docker-registry', 'skopeo'].filter((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0);
-  return missing.length ? { missing: `${missing.join(' and ')} not on PATH (apt-get install docker-registry skopeo)` } : {};
+  return missing.length
+    ? { missing: `${missing.join(' and ')} not on PATH (apt-get install docker-registry skopeo)` }
+    : {};
 }
 
 async function freePort(): Promise<number> {
@@ -36,11 +38,23 @@ export class LocalRegistry {
     let authConfig = '';
     if (auth) {
       // bcrypt (cost 4: each request is checked against it) through libxcrypt (Debian's crypt(3)), which the registry's htpasswd reader accepts
-      const hash = execFileSync('python3', ['-W', 'ignore', '-c', 'import crypt,sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16)))', auth.password], { encoding: 'utf8' }).trim();
+      const hash = execFileSync(
+        'python3',
+        [
+          '-W',
+          'ignore',
+          '-c',
+          'import crypt,sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16)))',
+          auth.password,
+        ],
+        { encoding: 'utf8' },
+      ).trim();
       writeFileSync(join(dir, 'htpasswd'), `${auth.user}:${hash}\n`);
       authConfig = `auth:\n  htpasswd:\n    realm: test-registry\n    path: ${join(dir, 'htpasswd')}\n`;
     }
-    writeFileSync(join(dir, 'config.yml'), `version: 0.1
+    writeFileSync(
+      join(dir, 'config.yml'),
+      `version: 0.1
 log:
   level: warn
 storage:
@@ -50,13 +64,19 @@ storage:
     enabled: true
 http:
   addr: 127.0.0.1:${port}
-${authConfig}`);
+${authConfig}`,
+    );
     const proc = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+    proc.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     const registry = new LocalRegistry(proc, dir, `127.0.0.1:${port}`, auth);
     for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 100))) {
-      const status = await fetch(`http://127.0.0.1:${port}/v2/`).then((r) => r.status, () => 0);
+      const status = await fetch(`http://127.0.0.1:${port}/v2/`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200 || status === 401) return registry;
       if (proc.exitCode !== null || Date.now() > deadline) {
         await registry.stop();
@@ -65,13 +85,25 @@ ${authConfig}`);
     }
   }
 
-  private constructor(private readonly proc: ChildProcess, private readonly dir: string, readonly host: string, readonly auth?: { user: string; password: string }) {}
+  private constructor(
+    private readonly proc: ChildProcess,
+    private readonly dir: string,
+    readonly host: string,
+    readonly auth?: { user: string; password: string },
+  ) {}
 
   /** `skopeo <args>` with this registry's credentials and plain HTTP; stdout. */
   skopeo(command: 'inspect' | 'copy', ...args: string[]): string {
     const tls = command === 'copy' ? ['--src-tls-verify=false', '--dest-tls-verify=false'] : ['--tls-verify=false'];
-    const creds = this.auth ? (command === 'copy' ? ['--src-creds', `${this.auth.user}:${this.auth.password}`] : ['--creds', `${this.auth.user}:${this.auth.password}`]) : [];
-    const r = spawnSync('skopeo', [command, ...tls, ...creds, ...args], { encoding: 'utf8', env: { ...process.env, REGISTRY_AUTH_FILE: join(this.dir, 'no-auth.json') } });
+    const creds = this.auth
+      ? command === 'copy'
+        ? ['--src-creds', `${this.auth.user}:${this.auth.password}`]
+        : ['--creds', `${this.auth.user}:${this.auth.password}`]
+      : [];
+    const r = spawnSync('skopeo', [command, ...tls, ...creds, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, REGISTRY_AUTH_FILE: join(this.dir, 'no-auth.json') },
+    });
     if (r.status !== 0) throw new Error(`skopeo ${command} ${args.join(' ')}: ${r.stderr}`);
     return r.stdout;
   }

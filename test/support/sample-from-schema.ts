@@ -1,12 +1,39 @@
-import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 import { JSONSchemaProps } from '../../lib';
+import { goRegExp } from '../../lib/apiserver/schema/go-regexp';
 
 /** Candidate strings tried against a `pattern` (a fuzzer needs no regex inversion for the patterns CRDs use). */
-const STRING_CANDIDATES = ['abc', 'a-b', 'example', '16.4', '1', '0 2 * * *', '1Gi', 'Ready', 'True', 'a.b', 'A', 'abc123', '10s', 'https://example.com', '192.168.0.1', 'x'];
+const STRING_CANDIDATES = [
+  'abc',
+  'a-b',
+  'example',
+  '16.4',
+  '1',
+  '0 2 * * *',
+  '1Gi',
+  'Ready',
+  'True',
+  'a.b',
+  'A',
+  'abc123',
+  '10s',
+  'https://example.com',
+  '192.168.0.1',
+  'x',
+];
 const FORMATTED: Record<string, unknown> = {
-  'date-time': '2026-01-02T03:04:05Z', 'date': '2026-01-02', 'byte': 'aGVsbG8=', 'int32': 1, 'int64': 1,
-  'uri': 'https://example.com/x', 'email': 'a@example.com', 'hostname': 'example.com', 'ipv4': '10.0.0.1',
-  'ipv6': '::1', 'uuid': '123e4567-e89b-12d3-a456-426614174000', 'duration': '10s', 'password': 'secret',
+  'date-time': '2026-01-02T03:04:05Z',
+  date: '2026-01-02',
+  byte: 'aGVsbG8=',
+  int32: 1,
+  int64: 1,
+  uri: 'https://example.com/x',
+  email: 'a@example.com',
+  hostname: 'example.com',
+  ipv4: '10.0.0.1',
+  ipv6: '::1',
+  uuid: '123e4567-e89b-12d3-a456-426614174000',
+  duration: '10s',
+  password: 'secret',
 };
 
 /**
@@ -37,7 +64,7 @@ export function sampleFromSchema(schema: JSONSchemaProps, seed = 0): unknown {
     case 'array': {
       if (!schema.items) return [];
       const keys = schema['x-kubernetes-list-map-keys'] ?? [];
-      const items = [0, 1].map(i => sampleFromSchema(schema.items!, seed + i)).filter(v => v !== undefined);
+      const items = [0, 1].map((i) => sampleFromSchema(schema.items!, seed + i)).filter((v) => v !== undefined);
       const unique = schema['x-kubernetes-list-type'] === 'set' || keys.length > 0 ? items.slice(0, 1) : items;
       return unique.slice(0, schema.maxItems ?? unique.length);
     }
@@ -51,8 +78,10 @@ export function sampleFromSchema(schema: JSONSchemaProps, seed = 0): unknown {
       return true;
     case 'string': {
       if (schema.format && FORMATTED[schema.format] !== undefined) return FORMATTED[schema.format];
-      const fits = (s: string) => (!schema.pattern || goRegExp(schema.pattern).test(s))
-        && s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity);
+      const fits = (s: string) =>
+        (!schema.pattern || goRegExp(schema.pattern).test(s)) &&
+        s.length >= (schema.minLength ?? 0) &&
+        s.length <= (schema.maxLength ?? Infinity);
       return STRING_CANDIDATES.find(fits);
     }
     default:
@@ -64,7 +93,10 @@ export function sampleFromSchema(schema: JSONSchemaProps, seed = 0): unknown {
 export function fieldPaths(value: unknown, prefix = ''): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => fieldPaths(v, `${prefix}[${i}]`));
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) => [`${prefix ? `${prefix}.` : ''}${k}`, ...fieldPaths(v, `${prefix ? `${prefix}.` : ''}${k}`)]);
+    return Object.entries(value).flatMap(([k, v]) => [
+      `${prefix ? `${prefix}.` : ''}${k}`,
+      ...fieldPaths(v, `${prefix ? `${prefix}.` : ''}${k}`),
+    ]);
   }
   return [];
 }

@@ -22,10 +22,14 @@ export function specCrd(options: SpecCrdOptions): CrdManifest {
       group: options.group,
       scope: 'Namespaced',
       names: { kind: options.kind, plural: options.plural },
-      versions: [{
-        name: 'v1', served: true, storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: options.spec } } },
-      }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: options.spec } } },
+        },
+      ],
     },
   };
   return manifest as unknown as CrdManifest;

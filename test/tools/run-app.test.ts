@@ -13,21 +13,30 @@ function run(entry: string, env: NodeJS.ProcessEnv = {}) {
 function bundleOf(entry: string): string {
   const dir = path.join(ROOT, 'node_modules', '.cache', 'cdk8s-operator-run-app');
   // the bundle whose recorded inputs hold the entry
-  const inputs = fs.readdirSync(dir).find((f) => f.endsWith('.cjs.inputs.json') && entry in JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+  const inputs = fs
+    .readdirSync(dir)
+    .find((f) => f.endsWith('.cjs.inputs.json') && entry in JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
   if (!inputs) throw new Error(`no bundle of ${entry}`);
   return path.join(dir, inputs.replace(/\.inputs\.json$/, ''));
 }
 
 describe('tools/run-app (what cdk8s.yaml runs)', () => {
   let dir: string;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-app-')); });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-app-'));
+  });
   afterEach(() => {
     // this test's bundles (keyed by their temporary entry paths) would otherwise pile up in the cache
     const cache = path.join(ROOT, 'node_modules', '.cache', 'cdk8s-operator-run-app');
     for (const f of fs.existsSync(cache) ? fs.readdirSync(cache) : []) {
-      if (f.endsWith('.cjs.inputs.json') && Object.keys(JSON.parse(fs.readFileSync(path.join(cache, f), 'utf8'))).some((k) => k.startsWith(dir))) {
+      if (
+        f.endsWith('.cjs.inputs.json') &&
+        Object.keys(JSON.parse(fs.readFileSync(path.join(cache, f), 'utf8'))).some((k) => k.startsWith(dir))
+      ) {
         const bundle = f.replace(/\.inputs\.json$/, '');
-        for (const file of fs.readdirSync(cache).filter((g) => g === bundle || g.startsWith(`${bundle}.`))) fs.rmSync(path.join(cache, file), { force: true });
+        for (const file of fs.readdirSync(cache).filter((g) => g === bundle || g.startsWith(`${bundle}.`))) {
+          fs.rmSync(path.join(cache, file), { force: true });
+        }
       }
     }
     fs.rmSync(dir, { recursive: true, force: true });
@@ -36,8 +45,15 @@ describe('tools/run-app (what cdk8s.yaml runs)', () => {
   test('runs the app from a bundle, each source with its own __dirname, and rebuilds when a source changed', () => {
     fs.mkdirSync(path.join(dir, 'lib'));
     const entry = path.join(dir, 'app.ts');
-    fs.writeFileSync(entry, "import { message } from './lib/message';\nconst here: string = __dirname;\nconsole.log(message(), here);\n");
-    const write = (text: string) => fs.writeFileSync(path.join(dir, 'lib', 'message.ts'), `export function message(): string { return '${text} ' + __dirname; }\n`);
+    fs.writeFileSync(
+      entry,
+      "import { message } from './lib/message';\nconst here: string = __dirname;\nconsole.log(message(), here);\n",
+    );
+    const write = (text: string) =>
+      fs.writeFileSync(
+        path.join(dir, 'lib', 'message.ts'),
+        `export function message(): string { return '${text} ' + __dirname; }\n`,
+      );
     write('v1');
     const first = run(entry);
     expect(first.stderr).toBe('');
@@ -54,8 +70,11 @@ describe('tools/run-app (what cdk8s.yaml runs)', () => {
   test('compiles from a V8 code cache of this exact bundle; a rebuilt bundle or a corrupt cache is never used', () => {
     const entry = path.join(dir, 'app.ts');
     const write = (text: string) => fs.writeFileSync(entry, `console.log(${JSON.stringify(text)});\n`);
-    const cachesOf = (bundle: string) => fs.readdirSync(path.dirname(bundle))
-      .filter((f) => f.startsWith(`${path.basename(bundle)}.`) && f.endsWith('.v8cache')).map((f) => path.join(path.dirname(bundle), f));
+    const cachesOf = (bundle: string) =>
+      fs
+        .readdirSync(path.dirname(bundle))
+        .filter((f) => f.startsWith(`${path.basename(bundle)}.`) && f.endsWith('.v8cache'))
+        .map((f) => path.join(path.dirname(bundle), f));
     write('v1');
     expect(run(entry).stdout).toBe('v1\n');
     const bundle = bundleOf(entry);
@@ -93,19 +112,35 @@ describe('tools/run-app (what cdk8s.yaml runs)', () => {
   });
 
   test('cdk8s.yaml runs the demo apps through it, with the same output as tsx', () => {
-    expect(fs.readFileSync(path.join(ROOT, 'cdk8s.yaml'), 'utf8')).toMatch(/^app: node tools\/run-app\/run-app\.cjs apps\/main\.ts$/m);
+    expect(fs.readFileSync(path.join(ROOT, 'cdk8s.yaml'), 'utf8')).toMatch(
+      /^app: node tools\/run-app\/run-app\.cjs apps\/main\.ts$/m,
+    );
     const synth = (name: string, command: string[]) => {
       const out = path.join(dir, name, 'dist');
-      execFileSync(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, CDK8S_OUTDIR: out, CDK8S_OPERATOR_QUIET: '1' }, stdio: 'pipe' });
+      execFileSync(command[0], command.slice(1), {
+        cwd: ROOT,
+        env: { ...process.env, CDK8S_OUTDIR: out, CDK8S_OPERATOR_QUIET: '1' },
+        stdio: 'pipe',
+      });
       return out;
     };
     const viaTsx = synth('tsx', [path.join(ROOT, 'node_modules', '.bin', 'tsx'), 'apps/main.ts']);
     const viaRunner = synth('runner', [process.execPath, RUNNER, 'apps/main.ts']);
-    const files = (root: string): string[] => fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(root, f)).isFile()).sort();
+    const files = (root: string): string[] =>
+      fs
+        .readdirSync(root, { recursive: true, encoding: 'utf8' })
+        .filter((f) => fs.statSync(path.join(root, f)).isFile())
+        .sort();
     expect(files(viaRunner)).toEqual(files(viaTsx));
     for (const f of files(viaTsx)) {
       // APPLY.md names the output folder, which differs here by design
-      const read = (root: string) => fs.readFileSync(path.join(root, f), 'utf8').split(root).join('<out>').split(path.basename(path.dirname(root))).join('<name>');
+      const read = (root: string) =>
+        fs
+          .readFileSync(path.join(root, f), 'utf8')
+          .split(root)
+          .join('<out>')
+          .split(path.basename(path.dirname(root)))
+          .join('<name>');
       expect({ f, text: read(viaRunner) }).toEqual({ f, text: read(viaTsx) });
     }
   }, 120_000);

@@ -15,35 +15,51 @@ import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync, readdirSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseArgs } from 'util';
-import { controllerImage, CONTROLLER_IMAGE_REGISTRY } from '../../controllers/images';
 import { imageCommand } from '../../cli/image-command';
+import { controllerImage, CONTROLLER_IMAGE_REGISTRY } from '../../controllers/images';
 
 const ROOT = resolve(__dirname, '../..');
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { base: { type: 'string' }, registry: { type: 'string' }, out: { type: 'string' }, 'no-bundle': { type: 'boolean' } },
+    options: {
+      base: { type: 'string' },
+      registry: { type: 'string' },
+      out: { type: 'string' },
+      'no-bundle': { type: 'boolean' },
+    },
     allowPositionals: true,
   });
   const base = values.base ?? process.env.BASE_IMAGE_TAR;
-  if (!base) throw new Error('--base: give the base image as a docker-archive tarball (docker save, or ../shared/k8s/node/build-images.sh → ~/.cache/k8s-node/images/distroless-node20.tar), or set BASE_IMAGE_TAR');
+  if (!base) {
+    throw new Error(
+      '--base: give the base image as a docker-archive tarball (docker save, or ../shared/k8s/node/build-images.sh → ~/.cache/k8s-node/images/distroless-node20.tar), or set BASE_IMAGE_TAR',
+    );
+  }
   if (!existsSync(base)) throw new Error(`--base: ${base} does not exist`);
   const out = resolve(values.out ?? join(ROOT, 'images'));
   mkdirSync(out, { recursive: true });
-  const all = readdirSync(join(ROOT, 'controllers')).filter(n => existsSync(join(ROOT, 'controllers', n, 'Dockerfile'))).sort();
-  const unknown = positionals.filter(p => !all.includes(p));
-  if (unknown.length) throw new Error(`no controller with a Dockerfile named ${unknown.join(', ')} (have: ${all.join(', ')})`);
+  const all = readdirSync(join(ROOT, 'controllers'))
+    .filter((n) => existsSync(join(ROOT, 'controllers', n, 'Dockerfile')))
+    .sort();
+  const unknown = positionals.filter((p) => !all.includes(p));
+  if (unknown.length) {
+    throw new Error(`no controller with a Dockerfile named ${unknown.join(', ')} (have: ${all.join(', ')})`);
+  }
   for (const name of positionals.length ? positionals : all) {
     const context = join(ROOT, 'controllers', name);
     // The controller's own bundle script (esbuild), so the image holds exactly what `npm run bundle` makes.
     if (!values['no-bundle']) execFileSync('npm', ['run', '--silent', 'bundle'], { cwd: context, stdio: 'inherit' });
-    await imageCommand({
-      dockerfile: join(context, 'Dockerfile'),
-      base,
-      tag: controllerImage(name, values.registry ?? CONTROLLER_IMAGE_REGISTRY),
-      out: join(out, `${name}-controller.tar`),
-      source: 'https://github.com/cdk8s-operator/cdk8s-operator',
-    }, (line) => process.stdout.write(`${line}\n`));
+    await imageCommand(
+      {
+        dockerfile: join(context, 'Dockerfile'),
+        base,
+        tag: controllerImage(name, values.registry ?? CONTROLLER_IMAGE_REGISTRY),
+        out: join(out, `${name}-controller.tar`),
+        source: 'https://github.com/cdk8s-operator/cdk8s-operator',
+      },
+      (line) => process.stdout.write(`${line}\n`),
+    );
   }
 }
 

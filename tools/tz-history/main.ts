@@ -17,7 +17,12 @@ const OUT = path.join(__dirname, '../../lib/apiserver/cel/tz-history.ts');
 /** Zones time-zones.ts models itself (LEGACY_ZONES). */
 const MODELLED = new Set(['EST', 'MST', 'HST', 'EST5EDT', 'CST6CDT', 'MST7MDT', 'PST8PDT']);
 
-interface Zone { readonly times: number[]; readonly offsets: number[]; readonly first: number; readonly footerHasRules: boolean }
+interface Zone {
+  readonly times: number[];
+  readonly offsets: number[];
+  readonly first: number;
+  readonly footerHasRules: boolean;
+}
 
 /** After the last timestamp CEL has (9999-12-31T23:59:59Z). */
 const END_OF_TIME = 253402300800;
@@ -35,16 +40,31 @@ function readTzif(file: string): Zone | undefined {
   o += timecnt * 8;
   const index = Array.from({ length: timecnt }, (_, i) => d[o + i]);
   o += timecnt;
-  const types = Array.from({ length: typecnt }, (_, i) => ({ offset: d.readInt32BE(o + i * 6), dst: d[o + i * 6 + 4] === 1 }));
+  const types = Array.from({ length: typecnt }, (_, i) => ({
+    offset: d.readInt32BE(o + i * 6),
+    dst: d[o + i * 6 + 4] === 1,
+  }));
   // Go's lookupFirstZone: the first type if no transition uses it, else the standard type before a first DST one, else the first standard type
   let first = 0;
   if (index.includes(0)) {
     first = -1;
-    if (index.length > 0 && types[index[0]].dst) for (let z = index[0] - 1; z >= 0 && first < 0; z--) if (!types[z].dst) first = z;
-    if (first < 0) first = Math.max(0, types.findIndex(t => !t.dst));
+    if (index.length > 0 && types[index[0]].dst) {
+      for (let z = index[0] - 1; z >= 0 && first < 0; z--) if (!types[z].dst) first = z;
+    }
+    if (first < 0) {
+      first = Math.max(
+        0,
+        types.findIndex((t) => !t.dst),
+      );
+    }
   }
   const footer = d.toString('latin1').split('\n').slice(-2)[0];
-  return { times, offsets: index.map(i => types[i].offset), first: types[first].offset, footerHasRules: footer.includes(',') };
+  return {
+    times,
+    offsets: index.map((i) => types[i].offset),
+    first: types[first].offset,
+    footerHasRules: footer.includes(','),
+  };
 }
 
 function goOffset(z: Zone, t: number): number {
@@ -57,16 +77,27 @@ const formats = new Map<string, Intl.DateTimeFormat | undefined>();
 function intlOffset(name: string, t: number): number | undefined {
   if (!formats.has(name)) {
     try {
-      formats.set(name, new Intl.DateTimeFormat('en-US', {
-        timeZone: name, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-      }));
+      formats.set(
+        name,
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: name,
+          hourCycle: 'h23',
+          era: 'short',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          second: 'numeric',
+        }),
+      );
     } catch {
       formats.set(name, undefined);
     }
   }
   const f = formats.get(name);
   if (!f) return undefined;
-  const parts = Object.fromEntries(f.formatToParts(new Date(t * 1000)).map(p => [p.type, p.value]));
+  const parts = Object.fromEntries(f.formatToParts(new Date(t * 1000)).map((p) => [p.type, p.value]));
   let year = Number(parts.year);
   if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
   const wall = new Date(0);
@@ -81,7 +112,9 @@ const walk = (dir: string) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) {
       if (e.name !== 'posix' && e.name !== 'right') walk(p);
-    } else if (/^[A-Z]/.test(e.name)) names.push(path.relative(ROOT, p));
+    } else if (/^[A-Z]/.test(e.name)) {
+      names.push(path.relative(ROOT, p));
+    }
   }
 };
 walk(ROOT);
@@ -95,14 +128,16 @@ for (const name of names) {
   if (MODELLED.has(name)) continue;
   const zone = readTzif(path.join(ROOT, name));
   if (!zone || intlOffset(name, 0) === undefined) continue;
-  const points = [-62135596800, ...zone.times.flatMap(t => [t - 1, t]), ...months];
-  const differing = points.filter(t => intlOffset(name, t) !== goOffset(zone, t));
+  const points = [-62135596800, ...zone.times.flatMap((t) => [t - 1, t]), ...months];
+  const differing = points.filter((t) => intlOffset(name, t) !== goOffset(zone, t));
   if (differing.length === 0) continue;
   const last = Math.max(...differing);
   // differing after the file's last transition: Debian's data throughout, if its footer (after 2037) is a fixed offset
-  let until = zone.times.find(t => t > last);
+  let until = zone.times.find((t) => t > last);
   if (until === undefined) {
-    if (zone.footerHasRules) throw new Error(`${name}: differs from ICU after its last transition, which has daylight-saving rules`);
+    if (zone.footerHasRules) {
+      throw new Error(`${name}: differs from ICU after its last transition, which has daylight-saving rules`);
+    }
     until = END_OF_TIME;
   }
   const pairs = zone.times.flatMap((t, i) => (t < until ? [t, zone.offsets[i]] : []));
@@ -111,7 +146,9 @@ for (const name of names) {
 
 const tzdata = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'tzdata'], { encoding: 'utf8' });
 const lines = Object.entries(history).map(([name, data]) => `  '${name}': [${data.join(', ')}],`);
-fs.writeFileSync(OUT, `/**
+fs.writeFileSync(
+  OUT,
+  `/**
  * Generated by tools/tz-history/main.ts from Debian's tzdata ${tzdata} (/usr/share/zoneinfo): do not edit.
  *
  * The zones whose offsets the apiserver (Go's time package on Debian's tzdata) and ICU (Node's Intl) disagree on, each
@@ -121,5 +158,6 @@ fs.writeFileSync(OUT, `/**
 export const TZ_HISTORY: Readonly<Record<string, readonly number[]>> = {
 ${lines.join('\n')}
 };
-`);
+`,
+);
 console.log(`${Object.keys(history).length} zones written to ${OUT}`);

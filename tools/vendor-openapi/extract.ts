@@ -8,7 +8,11 @@ export interface VendoredOpenApi {
   /** `gitVersion` of the server the schemas were read from. */
   readonly serverVersion: string;
   /** Resources of each group-version (`apps/v1`, `v1` for the core group): plural → kind and scope. */
-  readonly groupVersions: { readonly [groupVersion: string]: { readonly [resource: string]: { readonly kind: string; readonly namespaced: boolean } } };
+  readonly groupVersions: {
+    readonly [groupVersion: string]: {
+      readonly [resource: string]: { readonly kind: string; readonly namespaced: boolean };
+    };
+  };
   /** Component schemas by name (`io.k8s.api.apps.v1.Deployment`), merged over every group-version document. */
   readonly schemas: { readonly [name: string]: unknown };
 }
@@ -19,7 +23,9 @@ export type GetJson = (path: string) => Promise<any>;
 export async function extractOpenApi(get: GetJson): Promise<VendoredOpenApi> {
   const version = await get('/version');
   const index = await get('/openapi/v3');
-  const docs = Object.keys(index.paths).filter(p => /^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(p)).sort();
+  const docs = Object.keys(index.paths)
+    .filter((p) => /^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(p))
+    .sort();
   const groupVersions: Record<string, Record<string, { kind: string; namespaced: boolean }>> = {};
   const schemas: Record<string, unknown> = {};
   for (const doc of docs) {
@@ -69,7 +75,9 @@ export function renderVendored(v: VendoredOpenApi): string {
     `"serverVersion": ${JSON.stringify(v.serverVersion)},`,
     `"groupVersions": ${JSON.stringify(v.groupVersions)},`,
     '"schemas": {',
-    Object.entries(v.schemas).map(([name, s]) => `${JSON.stringify(name)}: ${JSON.stringify(s)}`).join(',\n'),
+    Object.entries(v.schemas)
+      .map(([name, s]) => `${JSON.stringify(name)}: ${JSON.stringify(s)}`)
+      .join(',\n'),
     '}',
     '}',
   ];

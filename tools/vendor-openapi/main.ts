@@ -5,21 +5,23 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ControlPlane } from '../../runtime/envtest';
 import { extractOpenApi, renderVendored } from './extract';
+import { ControlPlane } from '../../runtime/envtest';
 
 export const VENDORED_OPENAPI = join(__dirname, '../../lib/apiserver/admission-policy/builtin-openapi.json');
 
 async function main(): Promise<void> {
   const plane = await ControlPlane.start();
   try {
-    const vendored = await extractOpenApi(async path => {
+    const vendored = await extractOpenApi(async (path) => {
       const reply = await plane.request('GET', path);
       if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
       return reply.body;
     });
     writeFileSync(VENDORED_OPENAPI, renderVendored(vendored));
-    console.log(`${VENDORED_OPENAPI}: ${vendored.serverVersion}, ${Object.keys(vendored.groupVersions).length} group-versions, ${Object.keys(vendored.schemas).length} schemas`);
+    console.log(
+      `${VENDORED_OPENAPI}: ${vendored.serverVersion}, ${Object.keys(vendored.groupVersions).length} group-versions, ${Object.keys(vendored.schemas).length} schemas`,
+    );
   } finally {
     await plane.stop();
   }

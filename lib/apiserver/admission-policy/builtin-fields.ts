@@ -16,17 +16,21 @@ export function fieldsUnknownTo(object: any, version: string): string[] {
   const missing = BUILTIN_FIELDS_MISSING[version]?.missing;
   if (!missing) return [];
   const found: string[] = [];
-  walkBuiltin(object, (schema, key, path) => {
-    if (missing[schema]?.includes('*')) {
-      found.push(path);
-      return 'stop';
-    }
-    if (key !== undefined && missing[schema]?.includes(key)) {
-      found.push(path);
-      return 'stop';
-    }
-    return 'descend';
-  }, name => missing[name]?.includes('*') === true);
+  walkBuiltin(
+    object,
+    (schema, key, path) => {
+      if (missing[schema]?.includes('*')) {
+        found.push(path);
+        return 'stop';
+      }
+      if (key !== undefined && missing[schema]?.includes(key)) {
+        found.push(path);
+        return 'stop';
+      }
+      return 'descend';
+    },
+    (name) => missing[name]?.includes('*') === true,
+  );
   return found;
 }
 
@@ -62,14 +66,20 @@ export function gatedFieldsSet(object: any): GatedField[] {
  *
  * @internal
  */
-export function gatedFieldVerdict(field: string, version: string): 'kept' | 'dropped' | 'refused' | 'unknown' | 'maybe-dropped' {
+export function gatedFieldVerdict(
+  field: string,
+  version: string,
+): 'kept' | 'dropped' | 'refused' | 'unknown' | 'maybe-dropped' {
   const measured = GATED_FIELD_VERDICTS[version]?.verdicts[field];
   if (measured) return measured;
   const minor = Number(version.split('.')[1]);
-  const neighbours = Object.keys(GATED_FIELD_VERDICTS).map(v => Number(v.split('.')[1])).sort((a, b) => a - b);
-  const below = neighbours.filter(m => m < minor).pop();
-  const above = neighbours.find(m => m > minor);
-  const drops = (m: number | undefined) => m !== undefined && GATED_FIELD_VERDICTS[`1.${m}`].verdicts[field] === 'dropped';
+  const neighbours = Object.keys(GATED_FIELD_VERDICTS)
+    .map((v) => Number(v.split('.')[1]))
+    .sort((a, b) => a - b);
+  const below = neighbours.filter((m) => m < minor).pop();
+  const above = neighbours.find((m) => m > minor);
+  const drops = (m: number | undefined) =>
+    m !== undefined && GATED_FIELD_VERDICTS[`1.${m}`].verdicts[field] === 'dropped';
   return drops(below) || drops(above) ? 'maybe-dropped' : 'kept';
 }
 
@@ -77,7 +87,11 @@ export function gatedFieldVerdict(field: string, version: string): 'kept' | 'dro
  * Walks the values of a built-in object along its vendored 1.32 schema: `visit` sees each set property with the
  * schema holding it (and each referenced schema `name` once with `key` undefined); 'stop' skips what is below.
  */
-function walkBuiltin(object: any, visit: (schema: string, key: string | undefined, path: string) => 'stop' | 'descend', skipKind?: (name: string) => boolean): void {
+function walkBuiltin(
+  object: any,
+  visit: (schema: string, key: string | undefined, path: string) => 'stop' | 'descend',
+  skipKind?: (name: string) => boolean,
+): void {
   if (typeof object?.apiVersion !== 'string' || typeof object?.kind !== 'string') return;
   const [group, v] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
   const { name, schemas } = builtinRawSchemas({ group, version: v, kind: object.kind });
@@ -101,8 +115,11 @@ function walkBuiltin(object: any, visit: (schema: string, key: string | undefine
     for (const [key, sub] of Object.entries(value)) {
       const at = path ? `${path}.${key}` : key;
       if (schema?._name && visit(schema._name, key, at) === 'stop') continue;
-      if (schema?.properties?.[key]) walk(sub, schema.properties[key], at);
-      else if (schema?.additionalProperties && typeof schema.additionalProperties === 'object') walk(sub, schema.additionalProperties, at);
+      if (schema?.properties?.[key]) {
+        walk(sub, schema.properties[key], at);
+      } else if (schema?.additionalProperties && typeof schema.additionalProperties === 'object') {
+        walk(sub, schema.additionalProperties, at);
+      }
     }
   };
   walk(object, { $ref: `#/components/schemas/${name}` }, '');

@@ -9,7 +9,9 @@ import { JSONSchemaProps } from '../schema/json-schema-props';
  */
 interface Vendored {
   readonly serverVersion: string;
-  readonly groupVersions: { readonly [gv: string]: { readonly [resource: string]: { readonly kind: string; readonly namespaced: boolean } } };
+  readonly groupVersions: {
+    readonly [gv: string]: { readonly [resource: string]: { readonly kind: string; readonly namespaced: boolean } };
+  };
   readonly schemas: { readonly [name: string]: OpenApiSchema };
 }
 
@@ -22,7 +24,11 @@ interface OpenApiSchema {
   readonly properties?: { readonly [name: string]: OpenApiSchema };
   readonly additionalProperties?: OpenApiSchema | boolean;
   readonly items?: OpenApiSchema;
-  readonly 'x-kubernetes-group-version-kind'?: ReadonlyArray<{ readonly group: string; readonly version: string; readonly kind: string }>;
+  readonly 'x-kubernetes-group-version-kind'?: ReadonlyArray<{
+    readonly group: string;
+    readonly version: string;
+    readonly kind: string;
+  }>;
   readonly [key: string]: unknown;
 }
 
@@ -30,7 +36,7 @@ let vendored: Vendored | undefined;
 const VENDORED_FILE = 'builtin-openapi.json';
 
 function data(): Vendored {
-  return vendored ??= JSON.parse(readFileSync(join(__dirname, VENDORED_FILE), 'utf8')) as Vendored;
+  return (vendored ??= JSON.parse(readFileSync(join(__dirname, VENDORED_FILE), 'utf8')) as Vendored);
 }
 
 /**
@@ -38,7 +44,10 @@ function data(): Vendored {
  *
  * @internal
  */
-export function builtinRawSchemas(gvk: GroupVersionKind): { readonly name?: string; readonly schemas: Vendored['schemas'] } {
+export function builtinRawSchemas(gvk: GroupVersionKind): {
+  readonly name?: string;
+  readonly schemas: Vendored['schemas'];
+} {
   return { name: schemaNameOf(gvk), schemas: data().schemas };
 }
 
@@ -81,7 +90,11 @@ export function gvkString(gvk: GroupVersionKind): string {
 }
 
 /** The kind a built-in resource holds (the RESTMapper's `KindsFor`), or undefined when the server has no such resource. */
-export function builtinKindFor(group: string, version: string, resource: string): { kind: string; namespaced: boolean } | undefined {
+export function builtinKindFor(
+  group: string,
+  version: string,
+  resource: string,
+): { kind: string; namespaced: boolean } | undefined {
   return data().groupVersions[group === '' ? version : `${group}/${version}`]?.[resource];
 }
 
@@ -142,7 +155,9 @@ function populateRefs(schema: OpenApiSchema, visited: Set<string>): JSONSchemaPr
   if (s.properties) {
     out.properties = Object.fromEntries(Object.entries(s.properties).map(([n, p]) => [n, populateRefs(p, visited)]));
   }
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') out.additionalProperties = populateRefs(s.additionalProperties, visited);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+    out.additionalProperties = populateRefs(s.additionalProperties, visited);
+  }
   if (s.items) out.items = populateRefs(s.items, visited);
   return out as JSONSchemaProps;
 }

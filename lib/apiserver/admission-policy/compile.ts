@@ -1,9 +1,9 @@
+import { MUTATION_FUNCTIONS } from './mutation-types';
+import { AUTHZ_FUNCTIONS, policyDeclarations, PolicyVariables, withheldIn } from './policy-environment';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { AstExpr } from '../cel/ast';
 import { CelType, DYN, typeName } from '../cel/cel-types';
 import { CheckedExpression, checkExpression } from '../cel/type-checker';
-import { MUTATION_FUNCTIONS } from './mutation-types';
-import { AUTHZ_FUNCTIONS, policyDeclarations, PolicyVariables, withheldIn } from './policy-environment';
 
 /** One admission expression compiled like the apiserver does (`CompileCELExpression`), before any result-type check. */
 export interface CompiledExpression {
@@ -19,21 +19,39 @@ export interface CompiledExpression {
   readonly programError?: string;
 }
 
-export function compileAdmissionExpression(source: string, vars: PolicyVariables, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): CompiledExpression {
+export function compileAdmissionExpression(
+  source: string,
+  vars: PolicyVariables,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): CompiledExpression {
   const limit = recursionLimitError(source);
-  if (limit) return { checked: { type: DYN, errors: [limit], unsupported: [], usesOldSelf: false }, errorText: limit, type: DYN };
+  if (limit) {
+    return {
+      checked: { type: DYN, errors: [limit], unsupported: [], usesOldSelf: false },
+      errorText: limit,
+      type: DYN,
+    };
+  }
   // the CEL environment of `version` (celEnvironment: libraries, optional syntax, the checker's cel-go behaviour), with
   // the authorizer library of admission expressions
   const functions = vars.structs ? [...AUTHZ_FUNCTIONS, ...MUTATION_FUNCTIONS] : AUTHZ_FUNCTIONS;
-  const checked = checkExpression(source, policyDeclarations(vars), { functions, withheld: withheldIn(version), strict: true, version, structs: vars.structs });
+  const checked = checkExpression(source, policyDeclarations(vars), {
+    functions,
+    withheld: withheldIn(version),
+    strict: true,
+    version,
+    structs: vars.structs,
+  });
   // cel-go's parser (ANTLR) words its errors differently from the local one: both are marked `Syntax error:`
   const depth = checked.ast ? callDepth(checked.ast.root) : 0;
   if (depth > MAX_RECURSION_DEPTH) {
     const error = 'ERROR: <input>:-1:0: max recursion depth exceeded';
     return { checked, errorText: error, type: DYN };
   }
-  const errors = checked.ast ? checked.errors : checked.errors.map(e => e.replace(/^(ERROR: <input>:\d+:\d+: )/, '$1Syntax error: '));
-  const errorText = errors.length > 0 ? errors.map(e => withSnippet(e, source)).join('\n') : undefined;
+  const errors = checked.ast
+    ? checked.errors
+    : checked.errors.map((e) => e.replace(/^(ERROR: <input>:\d+:\d+: )/, '$1Syntax error: '));
+  const errorText = errors.length > 0 ? errors.map((e) => withSnippet(e, source)).join('\n') : undefined;
   return { checked, errorText, type: checked.type, programError: errorText ? undefined : checked.literalError };
 }
 
@@ -58,7 +76,9 @@ function recursionLimitError(source: string): string | undefined {
     else if (c === '(' || c === '[' || c === '{') max = Math.max(max, ++depth);
     else if (c === ')' || c === ']' || c === '}') depth--;
   }
-  return max + 1 > MAX_RECURSION_DEPTH ? `ERROR: <input>:-1:0: expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}` : undefined;
+  return max + 1 > MAX_RECURSION_DEPTH
+    ? `ERROR: <input>:-1:0: expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}`
+    : undefined;
 }
 
 /**
@@ -69,13 +89,20 @@ function callDepth(e: AstExpr): number {
   const k = e.exprKind;
   switch (k.case) {
     case 'callExpr': {
-      const inner = Math.max(0, ...[k.value.target, ...k.value.args].map(x => (x ? callDepth(x) : 0)));
+      const inner = Math.max(0, ...[k.value.target, ...k.value.args].map((x) => (x ? callDepth(x) : 0)));
       return k.value.function === '_&&_' || k.value.function === '_||_' ? inner : inner + 1;
     }
-    case 'selectExpr': return k.value.operand ? callDepth(k.value.operand) : 0;
-    case 'listExpr': return Math.max(0, ...k.value.elements.map(callDepth));
-    case 'comprehensionExpr': return Math.max(0, ...[k.value.iterRange, k.value.accuInit, k.value.loopStep, k.value.result].map(x => (x ? callDepth(x) : 0)));
-    default: return 0;
+    case 'selectExpr':
+      return k.value.operand ? callDepth(k.value.operand) : 0;
+    case 'listExpr':
+      return Math.max(0, ...k.value.elements.map(callDepth));
+    case 'comprehensionExpr':
+      return Math.max(
+        0,
+        ...[k.value.iterRange, k.value.accuInit, k.value.loopStep, k.value.result].map((x) => (x ? callDepth(x) : 0)),
+      );
+    default:
+      return 0;
   }
 }
 

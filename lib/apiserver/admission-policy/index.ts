@@ -2,7 +2,13 @@
 // the checks at create, and the type checking that fills `status.typeChecking`.
 export * from './policy-manifest';
 export { validatePolicyManifest, validateBindingManifest } from './validate-policy';
-export { typeCheckPolicy, clusterResolver, ExpressionWarning, KindResolver, PolicyTypeCheck } from './type-check-policy';
+export {
+  typeCheckPolicy,
+  clusterResolver,
+  ExpressionWarning,
+  KindResolver,
+  PolicyTypeCheck,
+} from './type-check-policy';
 export { builtinApiVersion, builtinKindFor, builtinSchema, GroupVersionKind, gvkString } from './builtin-openapi';
 export { compileAdmissionExpression, CompiledExpression } from './compile';
 export { PolicyVariables } from './policy-environment';

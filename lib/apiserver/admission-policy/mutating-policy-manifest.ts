@@ -29,7 +29,11 @@ export interface MutatingAdmissionPolicySpec {
 export interface MutatingAdmissionPolicyManifest {
   readonly apiVersion: 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
   readonly kind: 'MutatingAdmissionPolicy';
-  readonly metadata: { readonly name?: string; readonly labels?: { readonly [k: string]: string }; readonly annotations?: { readonly [k: string]: string } };
+  readonly metadata: {
+    readonly name?: string;
+    readonly labels?: { readonly [k: string]: string };
+    readonly annotations?: { readonly [k: string]: string };
+  };
   readonly spec: MutatingAdmissionPolicySpec;
 }
 
@@ -42,6 +46,10 @@ export interface MutatingAdmissionPolicyBindingSpec {
 export interface MutatingAdmissionPolicyBindingManifest {
   readonly apiVersion: 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
   readonly kind: 'MutatingAdmissionPolicyBinding';
-  readonly metadata: { readonly name?: string; readonly labels?: { readonly [k: string]: string }; readonly annotations?: { readonly [k: string]: string } };
+  readonly metadata: {
+    readonly name?: string;
+    readonly labels?: { readonly [k: string]: string };
+    readonly annotations?: { readonly [k: string]: string };
+  };
   readonly spec: MutatingAdmissionPolicyBindingSpec;
 }

@@ -12,17 +12,21 @@ type ObjectType = Extract<CelType, { kind: 'object' }>;
  * Given the matched kind's type (`object` of the type checker), the `Object…` types are that kind's.
  */
 export function mutationStructs(object?: CelType): (messageName: string) => StructDecl | undefined {
-  return name => {
+  return (name) => {
     if (name === 'JSONPatch') return { type: JSON_PATCH, open: false, undeclaredField: 'untyped' };
     if (name !== 'Object' && !name.startsWith('Object.')) return undefined;
-    if (!object || object.kind !== 'object') return { type: { kind: 'object', name, fields: {} }, open: true, undeclaredField: 'undefined' };
+    if (!object || object.kind !== 'object') {
+      return { type: { kind: 'object', name, fields: {} }, open: true, undeclaredField: 'undefined' };
+    }
     let t: CelType | undefined = object;
     for (const field of name.split('.').slice(1)) {
       t = t?.kind === 'object' ? t.fields[field] : undefined;
       t = elementOf(t);
     }
     t = elementOf(t);
-    if (!t || t.kind !== 'object') return { type: { kind: 'object', name, fields: {} }, open: true, undeclaredField: 'undefined' };
+    if (!t || t.kind !== 'object') {
+      return { type: { kind: 'object', name, fields: {} }, open: true, undeclaredField: 'undefined' };
+    }
     return { type: { ...t, name } as ObjectType, open: false, undeclaredField: 'undefined' };
   };
 }
@@ -34,7 +38,13 @@ function elementOf(t: CelType | undefined): CelType | undefined {
   return t;
 }
 
-export const JSON_PATCH: ObjectType = { kind: 'object', name: 'JSONPatch', fields: { op: STRING, path: STRING, from: STRING, value: DYN } };
+export const JSON_PATCH: ObjectType = {
+  kind: 'object',
+  name: 'JSONPatch',
+  fields: { op: STRING, path: STRING, from: STRING, value: DYN },
+};
 
 /** `jsonpatch.escapeKey(k)`: a key escaped for a JSON pointer (`~` → `~0`, `/` → `~1`). */
-export const MUTATION_FUNCTIONS: readonly FunctionDecl[] = [{ name: 'jsonpatch.escapeKey', args: [STRING], result: STRING }];
+export const MUTATION_FUNCTIONS: readonly FunctionDecl[] = [
+  { name: 'jsonpatch.escapeKey', args: [STRING], result: STRING },
+];

@@ -1,7 +1,7 @@
+import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 import { BOOL, CelType, DYN, INT, listOf, mapOf, opaque, STRING, TIMESTAMP } from '../cel/cel-types';
 import { FunctionDecl } from '../cel/declarations';
 import type { StructDecl } from '../cel/type-checker';
-import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 
 /**
  * The CEL environment of a ValidatingAdmissionPolicy's expressions, as kube-apiserver 1.32 declares it
@@ -13,27 +13,55 @@ const obj = (name: string, fields: Record<string, CelType>): CelType => ({ kind:
 const GVK = obj('kubernetes.GroupVersionKind', { group: STRING, version: STRING, kind: STRING });
 const GVR = obj('kubernetes.GroupVersionResource', { group: STRING, version: STRING, resource: STRING });
 const USER_INFO = obj('kubernetes.UserInfo', {
-  username: STRING, uid: STRING, groups: listOf(STRING), extra: mapOf(STRING, listOf(STRING)),
+  username: STRING,
+  uid: STRING,
+  groups: listOf(STRING),
+  extra: mapOf(STRING, listOf(STRING)),
 });
 
 /** `request`: the AdmissionRequest without uid, object and oldObject (those are variables of their own). */
 export const REQUEST_TYPE: CelType = obj('kubernetes.AdmissionRequest', {
-  kind: GVK, resource: GVR, subResource: STRING, requestKind: GVK, requestResource: GVR, requestSubResource: STRING,
-  name: STRING, namespace: STRING, operation: STRING, userInfo: USER_INFO, dryRun: BOOL, options: DYN,
+  kind: GVK,
+  resource: GVR,
+  subResource: STRING,
+  requestKind: GVK,
+  requestResource: GVR,
+  requestSubResource: STRING,
+  name: STRING,
+  namespace: STRING,
+  operation: STRING,
+  userInfo: USER_INFO,
+  dryRun: BOOL,
+  options: DYN,
 });
 
 /** `namespaceObject`: a hand-made subset of Namespace (no managedFields, ownerReferences ...). */
 export const NAMESPACE_TYPE: CelType = obj('kubernetes.Namespace', {
   metadata: obj('kubernetes.NamespaceMetadata', {
-    name: STRING, generateName: STRING, namespace: STRING, labels: mapOf(STRING, STRING), annotations: mapOf(STRING, STRING),
-    UID: STRING, creationTimestamp: TIMESTAMP, deletionGracePeriodSeconds: INT, deletionTimestamp: TIMESTAMP,
-    generation: INT, resourceVersion: STRING, finalizers: listOf(STRING),
+    name: STRING,
+    generateName: STRING,
+    namespace: STRING,
+    labels: mapOf(STRING, STRING),
+    annotations: mapOf(STRING, STRING),
+    UID: STRING,
+    creationTimestamp: TIMESTAMP,
+    deletionGracePeriodSeconds: INT,
+    deletionTimestamp: TIMESTAMP,
+    generation: INT,
+    resourceVersion: STRING,
+    finalizers: listOf(STRING),
   }),
   spec: obj('kubernetes.NamespaceSpec', { finalizers: listOf(STRING) }),
   status: obj('kubernetes.NamespaceStatus', {
-    conditions: listOf(obj('kubernetes.NamespaceCondition', {
-      status: STRING, type: STRING, lastTransitionTime: TIMESTAMP, message: STRING, reason: STRING,
-    })),
+    conditions: listOf(
+      obj('kubernetes.NamespaceCondition', {
+        status: STRING,
+        type: STRING,
+        lastTransitionTime: TIMESTAMP,
+        message: STRING,
+        reason: STRING,
+      }),
+    ),
     phase: STRING,
   }),
 });
@@ -44,7 +72,12 @@ const GROUP_CHECK = opaque('authorization.GroupCheck');
 export const RESOURCE_CHECK_TYPE = opaque('authorization.ResourceCheck');
 const DECISION = opaque('authorization.Decision');
 
-const method = (target: CelType, name: string, args: CelType[], result: CelType): FunctionDecl => ({ name, target, args, result });
+const method = (target: CelType, name: string, args: CelType[], result: CelType): FunctionDecl => ({
+  name,
+  target,
+  args,
+  result,
+});
 
 /** The authz library (`library.Authz`, and `AuthzSelectors` of 1.31+, enabled in 1.32). */
 export const AUTHZ_FUNCTIONS: readonly FunctionDecl[] = [
@@ -52,11 +85,15 @@ export const AUTHZ_FUNCTIONS: readonly FunctionDecl[] = [
   method(AUTHORIZER_TYPE, 'group', [STRING], GROUP_CHECK),
   method(AUTHORIZER_TYPE, 'serviceAccount', [STRING, STRING], AUTHORIZER_TYPE),
   method(GROUP_CHECK, 'resource', [STRING], RESOURCE_CHECK_TYPE),
-  ...['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'].map(m => method(RESOURCE_CHECK_TYPE, m, [STRING], RESOURCE_CHECK_TYPE)),
+  ...['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'].map((m) =>
+    method(RESOURCE_CHECK_TYPE, m, [STRING], RESOURCE_CHECK_TYPE),
+  ),
   method(PATH_CHECK, 'check', [STRING], DECISION),
   method(RESOURCE_CHECK_TYPE, 'check', [STRING], DECISION),
-  method(DECISION, 'allowed', [], BOOL), method(DECISION, 'errored', [], BOOL),
-  method(DECISION, 'reason', [], STRING), method(DECISION, 'error', [], STRING),
+  method(DECISION, 'allowed', [], BOOL),
+  method(DECISION, 'errored', [], BOOL),
+  method(DECISION, 'reason', [], STRING),
+  method(DECISION, 'error', [], STRING),
 ];
 
 /**
@@ -90,7 +127,10 @@ export interface PolicyVariables {
 /** The declarations of one compile. */
 export function policyDeclarations(v: PolicyVariables): Record<string, CelType> {
   const decls: Record<string, CelType> = {
-    object: v.object, oldObject: v.object, request: REQUEST_TYPE, namespaceObject: NAMESPACE_TYPE,
+    object: v.object,
+    oldObject: v.object,
+    request: REQUEST_TYPE,
+    namespaceObject: NAMESPACE_TYPE,
   };
   if (v.params) decls.params = v.params;
   if (v.authorizer) decls.authorizer = AUTHORIZER_TYPE;
@@ -107,9 +147,15 @@ export function policyDeclarations(v: PolicyVariables): Record<string, CelType> 
 export function variableType(t: CelType | undefined): CelType {
   if (!t) return DYN;
   switch (t.kind) {
-    case 'list': return listOf(variableType(t.elem));
-    case 'map': return mapOf(variableType(t.key), variableType(t.value));
-    case 'object': case 'opaque': case 'type': return DYN;
-    default: return { kind: t.kind };
+    case 'list':
+      return listOf(variableType(t.elem));
+    case 'map':
+      return mapOf(variableType(t.key), variableType(t.value));
+    case 'object':
+    case 'opaque':
+    case 'type':
+      return DYN;
+    default:
+      return { kind: t.kind };
   }
 }

@@ -72,7 +72,11 @@ export interface ValidatingAdmissionPolicyManifest {
   /** v1 from 1.30; v1beta1 (same fields) in 1.28 and 1.29 behind the ValidatingAdmissionPolicy feature gate. */
   readonly apiVersion: 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
   readonly kind: 'ValidatingAdmissionPolicy';
-  readonly metadata: { readonly name?: string; readonly labels?: { readonly [k: string]: string }; readonly annotations?: { readonly [k: string]: string } };
+  readonly metadata: {
+    readonly name?: string;
+    readonly labels?: { readonly [k: string]: string };
+    readonly annotations?: { readonly [k: string]: string };
+  };
   readonly spec: ValidatingAdmissionPolicySpec;
 }
 
@@ -94,6 +98,10 @@ export interface ValidatingAdmissionPolicyBindingManifest {
   /** v1 from 1.30; v1beta1 (same fields) in 1.28 and 1.29 behind the ValidatingAdmissionPolicy feature gate. */
   readonly apiVersion: 'admissionregistration.k8s.io/v1' | 'admissionregistration.k8s.io/v1beta1';
   readonly kind: 'ValidatingAdmissionPolicyBinding';
-  readonly metadata: { readonly name?: string; readonly labels?: { readonly [k: string]: string }; readonly annotations?: { readonly [k: string]: string } };
+  readonly metadata: {
+    readonly name?: string;
+    readonly labels?: { readonly [k: string]: string };
+    readonly annotations?: { readonly [k: string]: string };
+  };
   readonly spec: ValidatingAdmissionPolicyBindingSpec;
 }

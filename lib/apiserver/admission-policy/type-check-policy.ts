@@ -1,11 +1,11 @@
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
-import { CrdManifest } from '../crd-manifest';
 import { CelType, DYN, schemaCelType } from '../cel/cel-types';
-import { JSONSchemaProps } from '../schema/json-schema-props';
+import { CrdManifest } from '../crd-manifest';
 import { builtinComponent, builtinKindFor, builtinSchema, GroupVersionKind, gvkString } from './builtin-openapi';
 import { compileAdmissionExpression, CompiledExpression } from './compile';
 import { PolicyVariables, variableType } from './policy-environment';
 import { ValidatingAdmissionPolicyManifest } from './policy-manifest';
+import { JSONSchemaProps } from '../schema/json-schema-props';
 
 /** One entry of a policy's `status.typeChecking.expressionWarnings`. */
 export interface ExpressionWarning {
@@ -36,7 +36,11 @@ export interface PolicyTypeCheckDetails extends PolicyTypeCheck {
   /** The declarations each matched kind's expressions were compiled with (variables typed per kind). */
   readonly perKind: ReadonlyArray<{ readonly gvk: GroupVersionKind; readonly vars: PolicyVariables }>;
   /** Compile results of every checked expression, per kind. */
-  readonly compiled: ReadonlyArray<{ readonly fieldRef: string; readonly gvk: GroupVersionKind; readonly result: CompiledExpression }>;
+  readonly compiled: ReadonlyArray<{
+    readonly fieldRef: string;
+    readonly gvk: GroupVersionKind;
+    readonly result: CompiledExpression;
+  }>;
 }
 
 const MAX_TYPES_TO_CHECK = 10;
@@ -49,25 +53,38 @@ const MAX_TYPES_TO_CHECK = 10;
  * found), `authorizer`, and `variables` typed from the variables compiled the same way. Errors elsewhere
  * (matchConditions, auditAnnotations, variables) are never reported, and the result type is not checked.
  */
-export function typeCheckPolicy(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): PolicyTypeCheck {
+export function typeCheckPolicy(
+  policy: ValidatingAdmissionPolicyManifest,
+  resolver: KindResolver,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): PolicyTypeCheck {
   const { warnings, kinds, paramsResolved } = typeCheckPolicyDetails(policy, resolver, version);
   return { warnings, kinds, paramsResolved };
 }
 
 /** `typeCheckPolicy` with the per-kind declarations and compile results. @internal */
-export function typeCheckPolicyDetails(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): PolicyTypeCheckDetails {
+export function typeCheckPolicyDetails(
+  policy: ValidatingAdmissionPolicyManifest,
+  resolver: KindResolver,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): PolicyTypeCheckDetails {
   const spec = policy.spec ?? {};
   // before 1.29 the controller's RESTMapper is not refreshed for it: kinds of custom resources are unknown to it
-  const known = (gvk: GroupVersionKind) => since(version, 'policyTypeCheckRefreshesKinds') || builtinSchema(gvk) !== undefined;
-  const kinds = typesToCheck(policy, resolver).filter(known).flatMap(gvk => {
-    const schema = resolver.schemaFor(gvk);
-    return schema ? [{ gvk, type: namedType(schemaCelType(schema, true), gvk.kind) }] : [];
-  });
+  const known = (gvk: GroupVersionKind) =>
+    since(version, 'policyTypeCheckRefreshesKinds') || builtinSchema(gvk) !== undefined;
+  const kinds = typesToCheck(policy, resolver)
+    .filter(known)
+    .flatMap((gvk) => {
+      const schema = resolver.schemaFor(gvk);
+      return schema ? [{ gvk, type: namedType(schemaCelType(schema, true), gvk.kind) }] : [];
+    });
   const paramGvk = spec.paramKind ? parseGvk(spec.paramKind.apiVersion ?? '', spec.paramKind.kind ?? '') : undefined;
   const paramSchema = paramGvk ? resolver.schemaFor(paramGvk) : undefined;
-  const resolvedParams = paramSchema && paramGvk ? namedType(schemaCelType(paramSchema, true), paramGvk.kind) : undefined;
+  const resolvedParams =
+    paramSchema && paramGvk ? namedType(schemaCelType(paramSchema, true), paramGvk.kind) : undefined;
   // 1.36 declares params (dyn) for any paramKind; before, only when its schema is found
-  const params = resolvedParams ?? (spec.paramKind && since(version, 'policyParamsDeclaredUnresolved') ? DYN : undefined);
+  const params =
+    resolvedParams ?? (spec.paramKind && since(version, 'policyParamsDeclaredUnresolved') ? DYN : undefined);
   // the policy's variables are declared from 1.30 (composition in the type checker)
   const withVariables = since(version, 'policyTypeCheckVariables');
 
@@ -77,11 +94,23 @@ export function typeCheckPolicyDetails(policy: ValidatingAdmissionPolicyManifest
     const fields: Record<string, CelType> = {};
     for (const v of spec.variables ?? []) {
       if (!withVariables) break;
-      const vars: PolicyVariables = { object: type, params, authorizer: true, requestResource: false, variables: variablesOf(fields) };
+      const vars: PolicyVariables = {
+        object: type,
+        params,
+        authorizer: true,
+        requestResource: false,
+        variables: variablesOf(fields),
+      };
       const c = compileAdmissionExpression(v.expression ?? '', vars, version);
       fields[v.name] = variableType(c.errorText ? undefined : c.type);
     }
-    const vars: PolicyVariables = { object: type, params, authorizer: true, requestResource: false, variables: withVariables ? variablesOf(fields) : undefined };
+    const vars: PolicyVariables = {
+      object: type,
+      params,
+      authorizer: true,
+      requestResource: false,
+      variables: withVariables ? variablesOf(fields) : undefined,
+    };
     return { gvk, vars };
   });
   const check = (fieldRef: string, expression: string) => {
@@ -97,7 +126,13 @@ export function typeCheckPolicyDetails(policy: ValidatingAdmissionPolicyManifest
     check(`spec.validations[${i}].expression`, v.expression ?? '');
     if (v.messageExpression) check(`spec.validations[${i}].messageExpression`, v.messageExpression);
   });
-  return { warnings, kinds: kinds.map(k => k.gvk), paramsResolved: !spec.paramKind || resolvedParams !== undefined, compiled, perKind };
+  return {
+    warnings,
+    kinds: kinds.map((k) => k.gvk),
+    paramsResolved: !spec.paramKind || resolvedParams !== undefined,
+    compiled,
+    perKind,
+  };
 }
 
 function variablesOf(fields: Record<string, CelType>): CelType {
@@ -113,13 +148,14 @@ function parseGvk(apiVersion: string, kind: string): GroupVersionKind | undefine
 /** `typesToCheck`: the kinds of the policy's resource rules, sorted by group, version and kind, at most 10. */
 function typesToCheck(policy: ValidatingAdmissionPolicyManifest, resolver: KindResolver): GroupVersionKind[] {
   const found = new Map<string, GroupVersionKind>();
-  const sorted = () => [...found.values()].sort((a, b) => cmp(a.group, b.group) || cmp(a.version, b.version) || cmp(a.kind, b.kind));
+  const sorted = () =>
+    [...found.values()].sort((a, b) => cmp(a.group, b.group) || cmp(a.version, b.version) || cmp(a.kind, b.kind));
   for (const rule of policy.spec?.matchConstraints?.resourceRules ?? []) {
     const groups = rule.apiGroups ?? [];
     const versions = rule.apiVersions ?? [];
-    if (groups.length === 0 || groups.some(g => g.includes('*'))) continue;
-    if (versions.length === 0 || versions.some(v => v.includes('*'))) continue;
-    const resources = (rule.resources ?? []).filter(r => !/[*/]/.test(r));
+    if (groups.length === 0 || groups.some((g) => g.includes('*'))) continue;
+    if (versions.length === 0 || versions.some((v) => v.includes('*'))) continue;
+    const resources = (rule.resources ?? []).filter((r) => !/[*/]/.test(r));
     if (resources.length === 0) continue;
     let count = 0;
     for (const group of [...groups].sort(cmp)) {
@@ -154,9 +190,12 @@ function namedType(t: CelType, name: string): CelType {
       for (const [f, ft] of Object.entries(t.fields)) fields[f] = namedType(ft, `${objectName}.${f}`);
       return { ...t, name: objectName, fields };
     }
-    case 'list': return { ...t, elem: namedType(t.elem, `${name}.@idx`) };
-    case 'map': return { ...t, value: namedType(t.value, `${name}.@elem`) };
-    default: return t;
+    case 'list':
+      return { ...t, elem: namedType(t.elem, `${name}.@idx`) };
+    case 'map':
+      return { ...t, value: namedType(t.value, `${name}.@elem`) };
+    default:
+      return t;
   }
 }
 
@@ -164,18 +203,18 @@ function namedType(t: CelType, name: string): CelType {
 export function clusterResolver(crds: readonly CrdManifest[] = []): KindResolver {
   return {
     kindsFor(group, version, resource) {
-      const crd = crds.find(c => c.spec?.group === group && c.spec?.names?.plural === resource);
+      const crd = crds.find((c) => c.spec?.group === group && c.spec?.names?.plural === resource);
       if (crd) {
-        const v = (crd.spec.versions ?? []).find(x => x.name === version);
+        const v = (crd.spec.versions ?? []).find((x) => x.name === version);
         return v && v.served !== false ? [{ group, version, kind: crd.spec.names.kind }] : [];
       }
       const builtin = builtinKindFor(group, version, resource);
       return builtin ? [{ group, version, kind: builtin.kind }] : [];
     },
     schemaFor(gvk) {
-      const crd = crds.find(c => c.spec?.group === gvk.group && c.spec?.names?.kind === gvk.kind);
+      const crd = crds.find((c) => c.spec?.group === gvk.group && c.spec?.names?.kind === gvk.kind);
       if (crd) {
-        const v = (crd.spec.versions ?? []).find(x => x.name === gvk.version);
+        const v = (crd.spec.versions ?? []).find((x) => x.name === gvk.version);
         const schema = v?.schema?.openAPIV3Schema;
         return v && v.served !== false && schema ? publishedCrdSchema(schema) : undefined;
       }
@@ -189,7 +228,11 @@ function publishedCrdSchema(schema: JSONSchemaProps): JSONSchemaProps {
   const objectMeta = builtinComponent('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta') ?? { type: 'object' };
   return {
     ...schema,
-    properties: { ...schema.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: objectMeta },
+    properties: {
+      ...schema.properties,
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: objectMeta,
+    },
   };
 }
-

@@ -1,15 +1,28 @@
-import { Issue } from '../../apimachinery/issue';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
-import { isDns1123Subdomain } from '../../apimachinery/names';
-import { CelType, DYN } from '../cel/cel-types';
 import { compileAdmissionExpression, resultTypeName } from './compile';
-import { MutatingAdmissionPolicyBindingManifest, MutatingAdmissionPolicyManifest, MutationSpec } from './mutating-policy-manifest';
+import {
+  MutatingAdmissionPolicyBindingManifest,
+  MutatingAdmissionPolicyManifest,
+  MutationSpec,
+} from './mutating-policy-manifest';
 import { mutationStructs } from './mutation-types';
 import { PolicyVariables, variableType } from './policy-environment';
 import { MatchResourcesSpec } from './policy-manifest';
 import {
-  invalid, isCelIdentifier, matchConditions, matchResources, notSupported, objectMetaName, paramKind, paramRef, programFailed, required,
+  invalid,
+  isCelIdentifier,
+  matchConditions,
+  matchResources,
+  notSupported,
+  objectMetaName,
+  paramKind,
+  paramRef,
+  programFailed,
+  required,
 } from './validate-policy';
+import { Issue } from '../../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { isDns1123Subdomain } from '../../apimachinery/names';
+import { CelType, DYN } from '../cel/cel-types';
 
 /**
  * What kube-apiserver 1.36 refuses when a MutatingAdmissionPolicy is created (`ValidateMutatingAdmissionPolicy`, after
@@ -19,26 +32,37 @@ import {
  * server does not know the matched kinds: `Object.spec{replicaz: 'x'}` is accepted), `JSONPatch` is typed. An apply
  * configuration must evaluate to `Object`, a JSON patch to `list(JSONPatch)` (an empty `[]` is `list(dyn)`: refused).
  */
-export function validateMutatingPolicyManifest(policy: MutatingAdmissionPolicyManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+export function validateMutatingPolicyManifest(
+  policy: MutatingAdmissionPolicyManifest,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
   const issues: Issue[] = [];
   const spec = policy.spec ?? {};
   issues.push(...objectMetaName(policy.metadata?.name));
   const failurePolicy = spec.failurePolicy ?? 'Fail';
-  if (!['Fail', 'Ignore'].includes(failurePolicy)) issues.push(notSupported('spec.failurePolicy', failurePolicy, ['Fail', 'Ignore']));
+  if (!['Fail', 'Ignore'].includes(failurePolicy)) {
+    issues.push(notSupported('spec.failurePolicy', failurePolicy, ['Fail', 'Ignore']));
+  }
   const hasParams = spec.paramKind !== undefined;
   if (spec.paramKind) issues.push(...paramKind(spec.paramKind, 'spec.paramKind'));
   if (!spec.matchConstraints) {
     issues.push(required('spec.matchConstraints'));
   } else {
     issues.push(...mutatingMatchResources(spec.matchConstraints, 'spec.matchConstraints', version));
-    if ((spec.matchConstraints.resourceRules ?? []).length === 0) issues.push(required('spec.matchConstraints.resourceRules'));
+    if ((spec.matchConstraints.resourceRules ?? []).length === 0) {
+      issues.push(required('spec.matchConstraints.resourceRules'));
+    }
   }
   issues.push(...matchConditions(spec.matchConditions ?? [], hasParams, 'spec.matchConditions', version));
 
   const composed = (spec.variables ?? []).length > 0;
   const variableFields: Record<string, CelType> = {};
   const vars = (): PolicyVariables => ({
-    object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, structs: mutationStructs(),
+    object: DYN,
+    params: hasParams ? DYN : undefined,
+    authorizer: true,
+    requestResource: true,
+    structs: mutationStructs(),
     variables: composed ? { kind: 'object', name: 'kubernetes.variables', fields: { ...variableFields } } : undefined,
   });
   (spec.variables ?? []).forEach((v, i) => {
@@ -59,13 +83,19 @@ export function validateMutatingPolicyManifest(policy: MutatingAdmissionPolicyMa
   const mutations = spec.mutations ?? [];
   if (mutations.length === 0) issues.push(required('spec.mutations', 'mutations must contain at least one item'));
   mutations.forEach((m, i) => issues.push(...mutation(m, `spec.mutations[${i}]`, vars(), version)));
-  if (spec.reinvocationPolicy === undefined || spec.reinvocationPolicy === '') issues.push(required('spec.reinvocationPolicy'));
-  else if (!REINVOCATION_POLICIES.includes(spec.reinvocationPolicy)) issues.push(notSupported('spec.reinvocationPolicy', spec.reinvocationPolicy, REINVOCATION_POLICIES));
+  if (spec.reinvocationPolicy === undefined || spec.reinvocationPolicy === '') {
+    issues.push(required('spec.reinvocationPolicy'));
+  } else if (!REINVOCATION_POLICIES.includes(spec.reinvocationPolicy)) {
+    issues.push(notSupported('spec.reinvocationPolicy', spec.reinvocationPolicy, REINVOCATION_POLICIES));
+  }
   return issues;
 }
 
 /** What kube-apiserver 1.36 refuses when a MutatingAdmissionPolicyBinding is created. */
-export function validateMutatingBindingManifest(binding: MutatingAdmissionPolicyBindingManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+export function validateMutatingBindingManifest(
+  binding: MutatingAdmissionPolicyBindingManifest,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
   const issues: Issue[] = [];
   const spec = binding.spec ?? {};
   issues.push(...objectMetaName(binding.metadata?.name));
@@ -97,7 +127,9 @@ function mutation(m: MutationSpec, path: string, vars: PolicyVariables, version:
   if (!m.patchType) return [required(`${path}.patchType`)];
   if (!PATCH_TYPES.includes(m.patchType)) return [notSupported(`${path}.patchType`, m.patchType, PATCH_TYPES)];
   const applyConfiguration = m.patchType === 'ApplyConfiguration';
-  const [field, other] = applyConfiguration ? ['applyConfiguration', 'jsonPatch'] as const : ['jsonPatch', 'applyConfiguration'] as const;
+  const [field, other] = applyConfiguration
+    ? (['applyConfiguration', 'jsonPatch'] as const)
+    : (['jsonPatch', 'applyConfiguration'] as const);
   const given = m[field];
   if (!given) {
     issues.push(required(`${path}.${field}`, `must be specified when patchType is ${m.patchType}`));
@@ -106,16 +138,33 @@ function mutation(m: MutationSpec, path: string, vars: PolicyVariables, version:
   } else {
     const at = `${path}.${field}.expression`;
     const c = compileAdmissionExpression(given.expression, vars, version);
-    if (c.errorText) issues.push(invalid(at, given.expression, `compilation failed: ${c.errorText}`));
-    else if (applyConfiguration ? !isNamedObject(c.type, 'Object') : !(c.type.kind === 'list' && isNamedObject(c.type.elem, 'JSONPatch'))) {
-      issues.push(invalid(at, given.expression, `must evaluate to ${applyConfiguration ? 'Object' : 'list(JSONPatch)'} but got ${resultTypeName(c.type)}`));
-    } else if (c.programError) issues.push(programFailed(at, c.programError));
+    if (c.errorText) {
+      issues.push(invalid(at, given.expression, `compilation failed: ${c.errorText}`));
+    } else if (
+      applyConfiguration
+        ? !isNamedObject(c.type, 'Object')
+        : !(c.type.kind === 'list' && isNamedObject(c.type.elem, 'JSONPatch'))
+    ) {
+      issues.push(
+        invalid(
+          at,
+          given.expression,
+          `must evaluate to ${applyConfiguration ? 'Object' : 'list(JSONPatch)'} but got ${resultTypeName(c.type)}`,
+        ),
+      );
+    } else if (c.programError) {
+      issues.push(programFailed(at, c.programError));
+    }
   }
-  if (m[other]) issues.push({ path: `${path}.${other}`, message: `Invalid value: "{${other}}": must not be specified when patchType is ${m.patchType}` });
+  if (m[other]) {
+    issues.push({
+      path: `${path}.${other}`,
+      message: `Invalid value: "{${other}}": must not be specified when patchType is ${m.patchType}`,
+    });
+  }
   return issues;
 }
 
 function isNamedObject(t: CelType, name: string): boolean {
   return t.kind === 'object' && t.name === name;
 }
-

@@ -1,13 +1,18 @@
+import { compileAdmissionExpression, resultTypeName } from './compile';
+import { variableType } from './policy-environment';
+import {
+  LabelSelectorSpec,
+  MatchResourcesSpec,
+  NamedRuleWithOperationsSpec,
+  ParamKindSpec,
+  ParamRefSpec,
+  ValidatingAdmissionPolicyBindingManifest,
+  ValidatingAdmissionPolicyManifest,
+} from './policy-manifest';
 import { Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { isDns1035Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
 import { CelType, DYN } from '../cel/cel-types';
-import { compileAdmissionExpression, resultTypeName } from './compile';
-import { variableType } from './policy-environment';
-import {
-  LabelSelectorSpec, MatchResourcesSpec, NamedRuleWithOperationsSpec, ParamKindSpec, ParamRefSpec,
-  ValidatingAdmissionPolicyBindingManifest, ValidatingAdmissionPolicyManifest,
-} from './policy-manifest';
 
 /**
  * What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicy is created (`ValidateValidatingAdmissionPolicy`,
@@ -16,35 +21,64 @@ import {
  * `authorizer` (not in messageExpression), and `variables` when the policy declares variables. The server sets no
  * cost limit at create: cost is not checked here (see `typeCheckPolicy`).
  */
-export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+export function validatePolicyManifest(
+  policy: ValidatingAdmissionPolicyManifest,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
   const issues: Issue[] = [];
   const spec = policy.spec ?? {};
   issues.push(...objectMetaName(policy.metadata?.name));
   const failurePolicy = spec.failurePolicy ?? 'Fail';
-  if (!['Fail', 'Ignore'].includes(failurePolicy)) issues.push(notSupported('spec.failurePolicy', failurePolicy, ['Fail', 'Ignore']));
+  if (!['Fail', 'Ignore'].includes(failurePolicy)) {
+    issues.push(notSupported('spec.failurePolicy', failurePolicy, ['Fail', 'Ignore']));
+  }
   const hasParams = spec.paramKind !== undefined;
   if (spec.paramKind) issues.push(...paramKind(spec.paramKind, 'spec.paramKind'));
   if (!spec.matchConstraints) {
     issues.push(required('spec.matchConstraints'));
   } else {
     issues.push(...matchResources(spec.matchConstraints, 'spec.matchConstraints', version));
-    if ((spec.matchConstraints.resourceRules ?? []).length === 0) issues.push(required('spec.matchConstraints.resourceRules'));
+    if ((spec.matchConstraints.resourceRules ?? []).length === 0) {
+      issues.push(required('spec.matchConstraints.resourceRules'));
+    }
   }
   issues.push(...matchConditions(spec.matchConditions ?? [], hasParams, 'spec.matchConditions', version));
 
   // composition: `variables` exists when the policy has variables, each compiled in order and seen by the later ones
   const composed = (spec.variables ?? []).length > 0;
   const variableFields: Record<string, CelType> = {};
-  const variablesType = (): CelType | undefined => (composed ? { kind: 'object', name: 'kubernetes.variables', fields: { ...variableFields } } : undefined);
+  const variablesType = (): CelType | undefined =>
+    composed ? { kind: 'object', name: 'kubernetes.variables', fields: { ...variableFields } } : undefined;
   (spec.variables ?? []).forEach((v, i) => {
     const at = `spec.variables[${i}]`;
-    if (!v.name || v.name.trim() === '') issues.push(required(`${at}.name`, 'name is not specified'));
-    else if (!isCelIdentifier(v.name)) issues.push(invalid(`${at}.name`, v.name, since(version, 'celIdentifierWording') ? 'must be a valid CEL identifier' : 'name is not a valid CEL identifier'));
+    if (!v.name || v.name.trim() === '') {
+      issues.push(required(`${at}.name`, 'name is not specified'));
+    } else if (!isCelIdentifier(v.name)) {
+      issues.push(
+        invalid(
+          `${at}.name`,
+          v.name,
+          since(version, 'celIdentifierWording')
+            ? 'must be a valid CEL identifier'
+            : 'name is not a valid CEL identifier',
+        ),
+      );
+    }
     if (!v.expression || v.expression.trim() === '') {
       issues.push(required(`${at}.expression`, 'expression is not specified'));
       variableFields[v.name] = DYN;
     } else {
-      const c = compileAdmissionExpression(v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, version);
+      const c = compileAdmissionExpression(
+        v.expression,
+        {
+          object: DYN,
+          params: hasParams ? DYN : undefined,
+          authorizer: true,
+          requestResource: true,
+          variables: variablesType(),
+        },
+        version,
+      );
       if (c.errorText) issues.push(invalid(`${at}.expression`, v.expression, `compilation failed: ${c.errorText}`));
       else if (c.programError) issues.push(programFailed(`${at}.expression`, c.programError));
       variableFields[v.name] = variableType(c.errorText ? undefined : c.type);
@@ -63,26 +97,62 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
     if ((v.expression ?? '').trim() === '') {
       issues.push(required(`${at}.expression`, 'expression is not specified'));
     } else {
-      issues.push(...expressionIssues(`${at}.expression`, v.expression, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, ['bool'], version));
+      issues.push(
+        ...expressionIssues(
+          `${at}.expression`,
+          v.expression,
+          {
+            object: DYN,
+            params: hasParams ? DYN : undefined,
+            authorizer: true,
+            requestResource: true,
+            variables: variablesType(),
+          },
+          ['bool'],
+          version,
+        ),
+      );
     }
     const msgExpr = v.messageExpression ?? '';
     if (msgExpr.length > 0 && msgExpr.trim() === '') {
       issues.push(invalid(`${at}.messageExpression`, msgExpr, 'must be non-empty if specified'));
     } else if (msgExpr.trim() !== '') {
-      issues.push(...expressionIssues(`${at}.messageExpression`, msgExpr, { object: DYN, params: hasParams ? DYN : undefined, authorizer: false, requestResource: false, variables: variablesType() }, ['string'], version));
+      issues.push(
+        ...expressionIssues(
+          `${at}.messageExpression`,
+          msgExpr,
+          {
+            object: DYN,
+            params: hasParams ? DYN : undefined,
+            authorizer: false,
+            requestResource: false,
+            variables: variablesType(),
+          },
+          ['string'],
+          version,
+        ),
+      );
     }
     const message = v.message ?? '';
-    if (message.length > 0 && message.trim() === '') issues.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
-    else if (/[\n\r]/.test(message.trim())) issues.push(invalid(`${at}.message`, message, 'message must not contain line breaks'));
-    if (v.reason !== undefined && !REASONS.includes(v.reason)) issues.push(notSupported(`${at}.reason`, v.reason, REASONS));
+    if (message.length > 0 && message.trim() === '') {
+      issues.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
+    } else if (/[\n\r]/.test(message.trim())) {
+      issues.push(invalid(`${at}.message`, message, 'message must not contain line breaks'));
+    }
+    if (v.reason !== undefined && !REASONS.includes(v.reason)) {
+      issues.push(notSupported(`${at}.reason`, v.reason, REASONS));
+    }
   });
   if (audits.length > MAX_AUDIT_ANNOTATIONS) {
     // the value as Go's %#v prints the slice
     // the internal type's Go field names, without json tags
     const shown = since(version, 'fieldValuesAsJson')
-      ? JSON.stringify(audits.map(a => ({ Key: a.key, ValueExpression: a.valueExpression })))
-      : `[]admissionregistration.AuditAnnotation{${audits.map(a => `admissionregistration.AuditAnnotation{Key:${JSON.stringify(a.key)}, ValueExpression:${JSON.stringify(a.valueExpression)}}`).join(', ')}}`;
-    issues.push({ path: 'spec.auditAnnotations', message: `Invalid value: ${shown}: must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
+      ? JSON.stringify(audits.map((a) => ({ Key: a.key, ValueExpression: a.valueExpression })))
+      : `[]admissionregistration.AuditAnnotation{${audits.map((a) => `admissionregistration.AuditAnnotation{Key:${JSON.stringify(a.key)}, ValueExpression:${JSON.stringify(a.valueExpression)}}`).join(', ')}}`;
+    issues.push({
+      path: 'spec.auditAnnotations',
+      message: `Invalid value: ${shown}: must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations`,
+    });
   }
   const keys = new Set<string>();
   audits.forEach((a, i) => {
@@ -94,14 +164,37 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
       issues.push(invalid(`${at}.key`, a.key, 'requires metadata.name be non-empty'));
     }
     const trimmed = (a.valueExpression ?? '').trim();
-    if (trimmed === '') issues.push(required(`${at}.valueExpression`, 'valueExpression is not specified'));
-    else if (Buffer.byteLength(trimmed) > MAX_AUDIT_VALUE_EXPRESSION_LENGTH) issues.push(required(`${at}.valueExpression`, `must not exceed ${MAX_AUDIT_VALUE_EXPRESSION_LENGTH} bytes in length`));
-    else {
-      const c = compileAdmissionExpression(trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true, variables: variablesType() }, version);
-      if (c.errorText) issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `compilation failed: ${c.errorText}`));
-      else if (!['string', 'null'].includes(c.type.kind)) {
-        issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `must evaluate to one of [string null_type]${butGot(c.type, version)}`));
-      } else if (c.programError) issues.push(programFailed(`${at}.valueExpression`, c.programError));
+    if (trimmed === '') {
+      issues.push(required(`${at}.valueExpression`, 'valueExpression is not specified'));
+    } else if (Buffer.byteLength(trimmed) > MAX_AUDIT_VALUE_EXPRESSION_LENGTH) {
+      issues.push(
+        required(`${at}.valueExpression`, `must not exceed ${MAX_AUDIT_VALUE_EXPRESSION_LENGTH} bytes in length`),
+      );
+    } else {
+      const c = compileAdmissionExpression(
+        trimmed,
+        {
+          object: DYN,
+          params: hasParams ? DYN : undefined,
+          authorizer: true,
+          requestResource: true,
+          variables: variablesType(),
+        },
+        version,
+      );
+      if (c.errorText) {
+        issues.push(invalid(`${at}.valueExpression`, a.valueExpression, `compilation failed: ${c.errorText}`));
+      } else if (!['string', 'null'].includes(c.type.kind)) {
+        issues.push(
+          invalid(
+            `${at}.valueExpression`,
+            a.valueExpression,
+            `must evaluate to one of [string null_type]${butGot(c.type, version)}`,
+          ),
+        );
+      } else if (c.programError) {
+        issues.push(programFailed(`${at}.valueExpression`, c.programError));
+      }
     }
     if (keys.has(a.key)) issues.push(duplicate(`${at}.key`, a.key));
     keys.add(a.key);
@@ -110,7 +203,10 @@ export function validatePolicyManifest(policy: ValidatingAdmissionPolicyManifest
 }
 
 /** What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicyBinding is created. */
-export function validateBindingManifest(binding: ValidatingAdmissionPolicyBindingManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+export function validateBindingManifest(
+  binding: ValidatingAdmissionPolicyBindingManifest,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
   const issues: Issue[] = [];
   const spec = binding.spec ?? {};
   issues.push(...objectMetaName(binding.metadata?.name));
@@ -118,7 +214,15 @@ export function validateBindingManifest(binding: ValidatingAdmissionPolicyBindin
   else for (const e of isDns1123Subdomain(spec.policyName)) issues.push(invalid('spec.policyName', spec.policyName, e));
   if (spec.paramRef) issues.push(...paramRef(spec.paramRef, 'spec.paramRef'));
   // 1.28 names the field `matchResouces` and its object selector `labelSelector` (measured)
-  if (spec.matchResources) issues.push(...matchResources(spec.matchResources, since(version, 'policyMatchResourcesPaths') ? 'spec.matchResources' : 'spec.matchResouces', version));
+  if (spec.matchResources) {
+    issues.push(
+      ...matchResources(
+        spec.matchResources,
+        since(version, 'policyMatchResourcesPaths') ? 'spec.matchResources' : 'spec.matchResouces',
+        version,
+      ),
+    );
+  }
   const actions = spec.validationActions ?? [];
   const seen = new Set<string>();
   actions.forEach((a, i) => {
@@ -127,7 +231,10 @@ export function validateBindingManifest(binding: ValidatingAdmissionPolicyBindin
     seen.add(a);
   });
   if (seen.has('Deny') && seen.has('Warn')) {
-    issues.push({ path: 'spec.validationActions', message: `Invalid value: ${shownList(actions, version, 'admissionregistration.ValidationAction').shown}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)` });
+    issues.push({
+      path: 'spec.validationActions',
+      message: `Invalid value: ${shownList(actions, version, 'admissionregistration.ValidationAction').shown}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)`,
+    });
   }
   if (seen.size === 0) issues.push(required('spec.validationActions', 'at least one validation action is required'));
   return issues;
@@ -138,8 +245,29 @@ const ACTIONS = ['Audit', 'Deny', 'Warn'];
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_VALUE_EXPRESSION_LENGTH = 5 * 1024;
-const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
-  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+const CEL_RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
 
 /** @internal shared with the mutating policy's checks */
 export function isCelIdentifier(name: string): boolean {
@@ -147,10 +275,18 @@ export function isCelIdentifier(name: string): boolean {
 }
 
 /** @internal shared with the mutating policy's checks */
-export function expressionIssues(path: string, source: string, vars: Parameters<typeof compileAdmissionExpression>[1], want: readonly string[], version: KubernetesVersion): Issue[] {
+export function expressionIssues(
+  path: string,
+  source: string,
+  vars: Parameters<typeof compileAdmissionExpression>[1],
+  want: readonly string[],
+  version: KubernetesVersion,
+): Issue[] {
   const c = compileAdmissionExpression(source, vars, version);
   if (c.errorText) return [invalid(path, source, `compilation failed: ${c.errorText}`)];
-  if (!want.includes(c.type.kind)) return [invalid(path, source, `must evaluate to ${want[0]}${butGot(c.type, version)}`)];
+  if (!want.includes(c.type.kind)) {
+    return [invalid(path, source, `must evaluate to ${want[0]}${butGot(c.type, version)}`)];
+  }
   if (c.programError) return [programFailed(path, c.programError)];
   return [];
 }
@@ -167,16 +303,35 @@ export function programFailed(path: string, error: string): Issue {
 }
 
 /** @internal shared with the mutating policy's checks */
-export function matchConditions(conditions: readonly { name: string; expression: string }[], hasParams: boolean, path: string, version: KubernetesVersion): Issue[] {
+export function matchConditions(
+  conditions: readonly { name: string; expression: string }[],
+  hasParams: boolean,
+  path: string,
+  version: KubernetesVersion,
+): Issue[] {
   const issues: Issue[] = [];
-  if (conditions.length > 64) issues.push({ path, message: `Too many: ${conditions.length}: must have at most 64 items` });
+  if (conditions.length > 64) {
+    issues.push({ path, message: `Too many: ${conditions.length}: must have at most 64 items` });
+  }
   const names = new Set<string>();
   conditions.forEach((m, i) => {
     const at = `${path}[${i}]`;
     const trimmed = (m.expression ?? '').trim();
-    if (trimmed === '') issues.push(required(`${at}.expression`));
+    if (trimmed === '') {
+      issues.push(required(`${at}.expression`));
+    }
     // a stateless compiler: no `variables` in match conditions
-    else issues.push(...expressionIssues(`${at}.expression`, trimmed, { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true }, ['bool'], version));
+    else {
+      issues.push(
+        ...expressionIssues(
+          `${at}.expression`,
+          trimmed,
+          { object: DYN, params: hasParams ? DYN : undefined, authorizer: true, requestResource: true },
+          ['bool'],
+          version,
+        ),
+      );
+    }
     if (!m.name) issues.push(required(`${at}.name`));
     else for (const e of isQualifiedName(m.name)) issues.push(invalid(`${at}.name`, m.name, e));
     if (m.name) {
@@ -202,17 +357,23 @@ export function paramKind(p: ParamKindSpec, path: string): Issue[] {
         const errs = isDns1123Subdomain(group);
         if (errs.length > 0) issues.push(invalid(`${path}.apiVersion`, group, errs.join(',')));
       }
-      if (!version) issues.push(invalid(`${path}.apiVersion`, p.apiVersion, 'version must be specified'));
-      else {
+      if (!version) {
+        issues.push(invalid(`${path}.apiVersion`, p.apiVersion, 'version must be specified'));
+      } else {
         const errs = isDns1035Label(version);
         if (errs.length > 0) issues.push(invalid(`${path}.apiVersion`, version, errs.join(',')));
       }
     }
   }
-  if (!p.kind) issues.push(required(`${path}.kind`));
-  else {
+  if (!p.kind) {
+    issues.push(required(`${path}.kind`));
+  } else {
     const errs = isDns1035Label(p.kind.toLowerCase());
-    if (errs.length > 0) issues.push(invalid(`${path}.kind`, p.kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+    if (errs.length > 0) {
+      issues.push(
+        invalid(`${path}.kind`, p.kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`),
+      );
+    }
   }
   return issues;
 }
@@ -222,15 +383,22 @@ export function paramRef(p: ParamRefSpec, path: string): Issue[] {
   const issues: Issue[] = [];
   if (p.name) {
     for (const e of pathSegmentName(p.name)) issues.push(invalid(`${path}.name`, p.name, e));
-    if (p.selector) issues.push({ path: `${path}.name`, message: 'Forbidden: name and selector are mutually exclusive' });
+    if (p.selector) {
+      issues.push({ path: `${path}.name`, message: 'Forbidden: name and selector are mutually exclusive' });
+    }
   }
   if (p.selector) {
     issues.push(...labelSelector(p.selector, `${path}.selector`));
-    if (p.name) issues.push({ path: `${path}.selector`, message: 'Forbidden: name and selector are mutually exclusive' });
+    if (p.name) {
+      issues.push({ path: `${path}.selector`, message: 'Forbidden: name and selector are mutually exclusive' });
+    }
   }
   if (!p.name && !p.selector) issues.push(required(path, 'one of name or selector must be specified'));
-  if (!p.parameterNotFoundAction) issues.push(required(`${path}.parameterNotFoundAction`));
-  else if (!['Deny', 'Allow'].includes(p.parameterNotFoundAction)) issues.push(notSupported(`${path}.parameterNotFoundAction`, p.parameterNotFoundAction, ['Deny', 'Allow']));
+  if (!p.parameterNotFoundAction) {
+    issues.push(required(`${path}.parameterNotFoundAction`));
+  } else if (!['Deny', 'Allow'].includes(p.parameterNotFoundAction)) {
+    issues.push(notSupported(`${path}.parameterNotFoundAction`, p.parameterNotFoundAction, ['Deny', 'Allow']));
+  }
   return issues;
 }
 
@@ -238,11 +406,20 @@ export function paramRef(p: ParamRefSpec, path: string): Issue[] {
 export function matchResources(m: MatchResourcesSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   const policy = m.matchPolicy ?? 'Equivalent';
-  if (!['Equivalent', 'Exact'].includes(policy)) issues.push(notSupported(`${path}.matchPolicy`, policy, ['Equivalent', 'Exact']));
+  if (!['Equivalent', 'Exact'].includes(policy)) {
+    issues.push(notSupported(`${path}.matchPolicy`, policy, ['Equivalent', 'Exact']));
+  }
   issues.push(...labelSelector(m.namespaceSelector ?? {}, `${path}.namespaceSelector`));
-  issues.push(...labelSelector(m.objectSelector ?? {}, `${path}.${since(version, 'policyMatchResourcesPaths') ? 'objectSelector' : 'labelSelector'}`));
+  issues.push(
+    ...labelSelector(
+      m.objectSelector ?? {},
+      `${path}.${since(version, 'policyMatchResourcesPaths') ? 'objectSelector' : 'labelSelector'}`,
+    ),
+  );
   (m.resourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.resourceRules[${i}]`, version)));
-  (m.excludeResourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.excludeResourceRules[${i}]`, version)));
+  (m.excludeResourceRules ?? []).forEach((r, i) =>
+    issues.push(...namedRule(r, `${path}.excludeResourceRules[${i}]`, version)),
+  );
   return issues;
 }
 
@@ -257,7 +434,13 @@ function namedRule(r: NamedRuleWithOperationsSpec, path: string, version: Kubern
   const operations = r.operations ?? [];
   if (operations.length === 0) issues.push(required(`${path}.operations`));
   if (operations.length > 1 && operations.includes('*')) {
-    issues.push(invalid(`${path}.operations`, shownList(operations, version, 'admissionregistration.OperationType'), 'if \'*\' is present, must not specify other operations'));
+    issues.push(
+      invalid(
+        `${path}.operations`,
+        shownList(operations, version, 'admissionregistration.OperationType'),
+        "if '*' is present, must not specify other operations",
+      ),
+    );
   }
   operations.forEach((o, i) => {
     if (!OPERATIONS.includes(o)) issues.push(notSupported(`${path}.operations[${i}]`, o, OPERATIONS));
@@ -271,10 +454,22 @@ function rule(r: NamedRuleWithOperationsSpec, path: string, version: KubernetesV
   const issues: Issue[] = [];
   const groups = r.apiGroups ?? [];
   if (groups.length === 0) issues.push(required(`${path}.apiGroups`));
-  if (groups.length > 1 && groups.includes('*')) issues.push(invalid(`${path}.apiGroups`, shownList(groups, version), 'if \'*\' is present, must not specify other API groups'));
+  if (groups.length > 1 && groups.includes('*')) {
+    issues.push(
+      invalid(`${path}.apiGroups`, shownList(groups, version), "if '*' is present, must not specify other API groups"),
+    );
+  }
   const versions = r.apiVersions ?? [];
   if (versions.length === 0) issues.push(required(`${path}.apiVersions`));
-  if (versions.length > 1 && versions.includes('*')) issues.push(invalid(`${path}.apiVersions`, shownList(versions, version), 'if \'*\' is present, must not specify other API versions'));
+  if (versions.length > 1 && versions.includes('*')) {
+    issues.push(
+      invalid(
+        `${path}.apiVersions`,
+        shownList(versions, version),
+        "if '*' is present, must not specify other API versions",
+      ),
+    );
+  }
   versions.forEach((v, i) => {
     if (v === '') issues.push(required(`${path}.apiVersions[${i}]`));
   });
@@ -312,13 +507,27 @@ function resourcesRule(resources: readonly string[], path: string, version: Kube
       return;
     }
     const [resource, sub] = [res.slice(0, slash), res.slice(slash + 1)];
-    if (wildcardSubresourcesOf.has(resource)) issues.push(invalid(`${path}[${i}]`, res, `if '${resource}/*' is present, must not specify ${res}`));
-    if (wildcardResourcesOf.has(sub)) issues.push(invalid(`${path}[${i}]`, res, `if '*/${sub}' is present, must not specify ${res}`));
+    if (wildcardSubresourcesOf.has(resource)) {
+      issues.push(invalid(`${path}[${i}]`, res, `if '${resource}/*' is present, must not specify ${res}`));
+    }
+    if (wildcardResourcesOf.has(sub)) {
+      issues.push(invalid(`${path}[${i}]`, res, `if '*/${sub}' is present, must not specify ${res}`));
+    }
     if (sub === '*') wildcardSubresourcesOf.add(resource);
     if (resource === '*') wildcardResourcesOf.add(sub);
   });
-  if (resources.length > 1 && doubleWildcard) issues.push(invalid(path, shownList(resources, version), 'if \'*/*\' is present, must not specify other resources'));
-  if (singleWildcard && resourceWithoutSubresource) issues.push(invalid(path, shownList(resources, version), 'if \'*\' is present, must not specify other resources without subresources'));
+  if (resources.length > 1 && doubleWildcard) {
+    issues.push(invalid(path, shownList(resources, version), "if '*/*' is present, must not specify other resources"));
+  }
+  if (singleWildcard && resourceWithoutSubresource) {
+    issues.push(
+      invalid(
+        path,
+        shownList(resources, version),
+        "if '*' is present, must not specify other resources without subresources",
+      ),
+    );
+  }
   return issues;
 }
 
@@ -329,9 +538,16 @@ function labelSelector(s: LabelSelectorSpec, path: string): Issue[] {
     const at = `${path}.matchExpressions[${i}]`;
     const values = e.values ?? [];
     if (e.operator === 'In' || e.operator === 'NotIn') {
-      if (values.length === 0) issues.push(required(`${at}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
+      if (values.length === 0) {
+        issues.push(required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+      }
     } else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') {
-      if (values.length > 0) issues.push({ path: `${at}.values`, message: 'Forbidden: may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' });
+      if (values.length > 0) {
+        issues.push({
+          path: `${at}.values`,
+          message: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        });
+      }
     } else {
       issues.push(invalid(`${at}.operator`, e.operator, 'not a valid selector operator'));
     }
@@ -340,7 +556,13 @@ function labelSelector(s: LabelSelectorSpec, path: string): Issue[] {
   for (const [k, v] of Object.entries(s.matchLabels ?? {})) {
     for (const err of isQualifiedName(k)) issues.push(invalid(`${path}.matchLabels`, k, err));
     if (v.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) {
-      issues.push(invalid(`${path}.matchLabels`, v, 'a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyValue\',  or \'my_value\',  or \'12345\', regex used for validation is \'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?\')'));
+      issues.push(
+        invalid(
+          `${path}.matchLabels`,
+          v,
+          "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        ),
+      );
     }
   }
   return issues;
@@ -349,22 +571,34 @@ function labelSelector(s: LabelSelectorSpec, path: string): Issue[] {
 /** @internal shared with the mutating policy's checks */
 export function objectMetaName(name: string | undefined): Issue[] {
   if (!name) return [required('metadata.name', 'name or generateName is required')];
-  return isDns1123Subdomain(name).map(e => invalid('metadata.name', name, e));
+  return isDns1123Subdomain(name).map((e) => invalid('metadata.name', name, e));
 }
 
 /** `path.ValidatePathSegmentName`. */
 function pathSegmentName(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
-  const bad = ['/', '%'].filter(c => name.includes(c));
-  return bad.map(c => `may not contain '${c}'`);
+  const bad = ['/', '%'].filter((c) => name.includes(c));
+  return bad.map((c) => `may not contain '${c}'`);
 }
 
-export const required = (path: string, detail?: string): Issue => ({ path, message: detail ? `Required value: ${detail}` : 'Required value' });
-export const invalid = (path: string, value: unknown, detail: string): Issue =>
-  ({ path, message: `Invalid value: ${goValue(value)}: ${detail}`, value: typeof value === 'object' && value !== null && 'shown' in value ? (value as ShownValue).value : value });
-export const duplicate = (path: string, value: string): Issue => ({ path, message: `Duplicate value: ${goValue(value)}` });
-export const notSupported = (path: string, value: string, supported: readonly string[]): Issue =>
-  ({ path, message: `Unsupported value: ${goValue(value)}: supported values: ${supported.map(s => JSON.stringify(s)).join(', ')}`, value });
+export const required = (path: string, detail?: string): Issue => ({
+  path,
+  message: detail ? `Required value: ${detail}` : 'Required value',
+});
+export const invalid = (path: string, value: unknown, detail: string): Issue => ({
+  path,
+  message: `Invalid value: ${goValue(value)}: ${detail}`,
+  value: typeof value === 'object' && value !== null && 'shown' in value ? (value as ShownValue).value : value,
+});
+export const duplicate = (path: string, value: string): Issue => ({
+  path,
+  message: `Duplicate value: ${goValue(value)}`,
+});
+export const notSupported = (path: string, value: string, supported: readonly string[]): Issue => ({
+  path,
+  message: `Unsupported value: ${goValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+  value,
+});
 
 /** A list as a field error prints it: JSON from 1.34 (`fieldValuesAsJson`), Go's `%#v` before (`[]string{"a", "b"}`). */
 function shownList(v: readonly unknown[], version: KubernetesVersion, type = 'string'): ShownValue {
@@ -386,6 +620,5 @@ function goValue(v: unknown): string {
 
 /** Go's `%#v`-free rendering of a string slice in field errors: `[]string{"a", "b"}`. */
 function goSlice(v: readonly unknown[], type = 'string'): string {
-  return `[]${type}{${v.map(x => JSON.stringify(x)).join(', ')}}`;
+  return `[]${type}{${v.map((x) => JSON.stringify(x)).join(', ')}}`;
 }
-

@@ -7,32 +7,44 @@ export type ParsedRule = ReturnType<typeof parse>;
 export interface AstExpr {
   readonly id: bigint;
   readonly exprKind:
-  | { readonly case: 'constExpr'; readonly value: { readonly constantKind: { readonly case: string | undefined; readonly value?: unknown } } }
-  | { readonly case: 'identExpr'; readonly value: { readonly name: string } }
-  | { readonly case: 'selectExpr'; readonly value: { readonly operand?: AstExpr; readonly field: string; readonly testOnly: boolean } }
-  | { readonly case: 'callExpr'; readonly value: { readonly target?: AstExpr; readonly function: string; readonly args: readonly AstExpr[] } }
-  | { readonly case: 'listExpr'; readonly value: { readonly elements: readonly AstExpr[] } }
-  | {
-    readonly case: 'structExpr';
-    readonly value: {
-      readonly messageName: string;
-      readonly entries: readonly { readonly keyKind: { readonly case: string | undefined; readonly value?: unknown }; readonly value?: AstExpr }[];
-    };
-  }
-  | {
-    readonly case: 'comprehensionExpr';
-    readonly value: {
-      readonly iterVar: string;
-      readonly iterVar2?: string;
-      readonly iterRange?: AstExpr;
-      readonly accuVar: string;
-      readonly accuInit?: AstExpr;
-      readonly loopCondition?: AstExpr;
-      readonly loopStep?: AstExpr;
-      readonly result?: AstExpr;
-    };
-  }
-  | { readonly case: undefined; readonly value?: undefined };
+    | {
+        readonly case: 'constExpr';
+        readonly value: { readonly constantKind: { readonly case: string | undefined; readonly value?: unknown } };
+      }
+    | { readonly case: 'identExpr'; readonly value: { readonly name: string } }
+    | {
+        readonly case: 'selectExpr';
+        readonly value: { readonly operand?: AstExpr; readonly field: string; readonly testOnly: boolean };
+      }
+    | {
+        readonly case: 'callExpr';
+        readonly value: { readonly target?: AstExpr; readonly function: string; readonly args: readonly AstExpr[] };
+      }
+    | { readonly case: 'listExpr'; readonly value: { readonly elements: readonly AstExpr[] } }
+    | {
+        readonly case: 'structExpr';
+        readonly value: {
+          readonly messageName: string;
+          readonly entries: readonly {
+            readonly keyKind: { readonly case: string | undefined; readonly value?: unknown };
+            readonly value?: AstExpr;
+          }[];
+        };
+      }
+    | {
+        readonly case: 'comprehensionExpr';
+        readonly value: {
+          readonly iterVar: string;
+          readonly iterVar2?: string;
+          readonly iterRange?: AstExpr;
+          readonly accuVar: string;
+          readonly accuInit?: AstExpr;
+          readonly loopCondition?: AstExpr;
+          readonly loopStep?: AstExpr;
+          readonly result?: AstExpr;
+        };
+      }
+    | { readonly case: undefined; readonly value?: undefined };
 }
 
 /**
@@ -46,7 +58,11 @@ export interface AstExpr {
  */
 export function parseRule(source: string, options: { twoVariable?: boolean } = {}): ParsedSource {
   const scanned = scanLiterals(source);
-  if (scanned.badEscape) throw new Error(`<input>:${location(source, scanned.badEscape.at)}: token recognition error at: '${scanned.badEscape.text}'`);
+  if (scanned.badEscape) {
+    throw new Error(
+      `<input>:${location(source, scanned.badEscape.at)}: token recognition error at: '${scanned.badEscape.text}'`,
+    );
+  }
   let parsed: ParsedRule;
   try {
     parsed = parse(scanned.text);
@@ -62,7 +78,13 @@ export function parseRule(source: string, options: { twoVariable?: boolean } = {
   const positions: Record<string, number> = {};
   for (const [id, pos] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = Number(pos);
   const root = parsed.expr as unknown as AstExpr;
-  return { parsed, root, positions, badCodePoints: scanned.badCodePoints, literalErrors: outOfRangeLiterals(root, positions) };
+  return {
+    parsed,
+    root,
+    positions,
+    badCodePoints: scanned.badCodePoints,
+    literalErrors: outOfRangeLiterals(root, positions),
+  };
 }
 
 export interface ParsedSource {
@@ -92,7 +114,11 @@ const ESCAPES = new Set(['a', 'b', 'f', 'n', 'r', 't', 'v', '\\', "'", '"', '`',
  * start to the bad escape. Escapes of surrogates or of code points beyond U+10FFFF are replaced by U+FFFD (same
  * length, positions kept) and reported.
  */
-function scanLiterals(source: string): { text: string; badCodePoints: BadCodePoint[]; badEscape?: { at: number; text: string } } {
+function scanLiterals(source: string): {
+  text: string;
+  badCodePoints: BadCodePoint[];
+  badEscape?: { at: number; text: string };
+} {
   if (!source.includes('\\')) return { text: source, badCodePoints: [] };
   let text = source;
   const badCodePoints: BadCodePoint[] = [];
@@ -120,19 +146,31 @@ function scanLiterals(source: string): { text: string; badCodePoints: BadCodePoi
       }
       const e = source[j + 1];
       let width = 2;
-      if (e === 'x' || e === 'X') width = /^[0-9a-fA-F]{2}$/.test(source.slice(j + 2, j + 4)) ? 4 : 0;
-      else if (e === 'u' || e === 'U') {
+      if (e === 'x' || e === 'X') {
+        width = /^[0-9a-fA-F]{2}$/.test(source.slice(j + 2, j + 4)) ? 4 : 0;
+      } else if (e === 'u' || e === 'U') {
         const n = e === 'u' ? 4 : 8;
         const hex = source.slice(j + 2, j + 2 + n);
         width = new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex) ? 2 + n : 0;
         const code = width ? parseInt(hex, 16) : 0;
-        const problem = !width ? undefined : code >= 0xd800 && code <= 0xdfff ? 'surrogate' : code > 0x10ffff ? 'beyondUnicode' : undefined;
+        const problem = !width
+          ? undefined
+          : code >= 0xd800 && code <= 0xdfff
+            ? 'surrogate'
+            : code > 0x10ffff
+              ? 'beyondUnicode'
+              : undefined;
         if (problem) {
-          if (!badCodePoints.some(b => b.at === start)) badCodePoints.push({ at: start, literal: bytes ? 'bytes' : 'string', problem });
+          if (!badCodePoints.some((b) => b.at === start)) {
+            badCodePoints.push({ at: start, literal: bytes ? 'bytes' : 'string', problem });
+          }
           text = `${text.slice(0, j)}${e === 'u' ? '\\uFFFD' : '\\U0000FFFD'}${text.slice(j + width)}`;
         }
-      } else if (/[0-3]/.test(e ?? '')) width = /^[0-7]{2}$/.test(source.slice(j + 2, j + 4)) ? 4 : 0;
-      else if (!ESCAPES.has(e)) width = 0;
+      } else if (/[0-3]/.test(e ?? '')) {
+        width = /^[0-7]{2}$/.test(source.slice(j + 2, j + 4)) ? 4 : 0;
+      } else if (!ESCAPES.has(e)) {
+        width = 0;
+      }
       if (width === 0) return { text, badCodePoints, badEscape: { at: start, text: source.slice(start, j + 2) } };
       j += width;
     }
@@ -157,16 +195,22 @@ function outOfRangeLiterals(root: AstExpr, positions: Record<string, number>): A
         if (kind === 'int64Value' && (BigInt(value as bigint) < INT64_MIN || BigInt(value as bigint) > INT64_MAX)) {
           found.push({ at: positions[e.id.toString()] ?? 0, message: 'invalid int literal' });
         }
-        if (kind === 'uint64Value' && BigInt(value as bigint) > UINT64_MAX) found.push({ at: positions[e.id.toString()] ?? 0, message: 'invalid uint literal' });
-        if (kind === 'doubleValue' && !Number.isFinite(value as number)) found.push({ at: positions[e.id.toString()] ?? 0, message: 'invalid double literal' });
+        if (kind === 'uint64Value' && BigInt(value as bigint) > UINT64_MAX) {
+          found.push({ at: positions[e.id.toString()] ?? 0, message: 'invalid uint literal' });
+        }
+        if (kind === 'doubleValue' && !Number.isFinite(value as number)) {
+          found.push({ at: positions[e.id.toString()] ?? 0, message: 'invalid double literal' });
+        }
         return;
       }
-      case 'selectExpr': return visit(k.value.operand);
+      case 'selectExpr':
+        return visit(k.value.operand);
       case 'callExpr':
         visit(k.value.target);
         k.value.args.forEach(visit);
         return;
-      case 'listExpr': return k.value.elements.forEach(visit);
+      case 'listExpr':
+        return k.value.elements.forEach(visit);
       case 'structExpr':
         for (const entry of k.value.entries) {
           if (entry.keyKind.case === 'mapKey') visit(entry.keyKind.value as AstExpr);

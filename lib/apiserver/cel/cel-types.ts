@@ -12,24 +12,48 @@ import { JSONSchemaProps } from '../schema/json-schema-props';
 export type CelType =
   | { readonly kind: ScalarKind; readonly maxSize?: number; readonly minSize?: number }
   | { readonly kind: 'list'; readonly elem: CelType; readonly maxSize?: number; readonly minSize?: number }
-  | { readonly kind: 'map'; readonly key: CelType; readonly value: CelType; readonly maxSize?: number; readonly minSize?: number }
   | {
-    readonly kind: 'object';
-    readonly name: string;
-    /** Fields by their CEL (escaped) name. */
-    readonly fields: { readonly [celName: string]: CelType };
-    readonly maxSize?: number;
-    readonly minSize?: number;
-  }
+      readonly kind: 'map';
+      readonly key: CelType;
+      readonly value: CelType;
+      readonly maxSize?: number;
+      readonly minSize?: number;
+    }
+  | {
+      readonly kind: 'object';
+      readonly name: string;
+      /** Fields by their CEL (escaped) name. */
+      readonly fields: { readonly [celName: string]: CelType };
+      readonly maxSize?: number;
+      readonly minSize?: number;
+    }
   /** Opaque library types: Quantity, URL, IP, CIDR, Semver, Format, and optional values. */
-  | { readonly kind: 'opaque'; readonly name: OpaqueName; readonly maxSize?: number; readonly minSize?: number; /** Optional's value type. */ readonly of?: CelType }
+  | {
+      readonly kind: 'opaque';
+      readonly name: OpaqueName;
+      readonly maxSize?: number;
+      readonly minSize?: number;
+      /** Optional's value type. */ readonly of?: CelType;
+    }
   /** `type(x)` values, e.g. `int` in `type(self) == int`. */
   | { readonly kind: 'type'; readonly of?: CelType; readonly maxSize?: number; readonly minSize?: number };
 
-export type ScalarKind = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'dyn' | 'timestamp' | 'duration';
-export type OpaqueName = 'Quantity' | 'URL' | 'IP' | 'CIDR' | 'Semver' | 'Format' | 'Optional'
+export type ScalarKind =
+  'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'dyn' | 'timestamp' | 'duration';
+export type OpaqueName =
+  | 'Quantity'
+  | 'URL'
+  | 'IP'
+  | 'CIDR'
+  | 'Semver'
+  | 'Format'
+  | 'Optional'
   // the authorizer library of admission expressions (`kubernetes.authorization.Authorizer` ...)
-  | 'authorization.Authorizer' | 'authorization.PathCheck' | 'authorization.GroupCheck' | 'authorization.ResourceCheck' | 'authorization.Decision'
+  | 'authorization.Authorizer'
+  | 'authorization.PathCheck'
+  | 'authorization.GroupCheck'
+  | 'authorization.ResourceCheck'
+  | 'authorization.Decision'
   // no type at all: cel-go before v0.17 leaves an undeclared method call untyped (printed `<nil>`)
   | 'Untyped';
 
@@ -47,30 +71,67 @@ export const NULL: CelType = { kind: 'null' };
 export const TIMESTAMP: CelType = { kind: 'timestamp' };
 export const DURATION: CelType = { kind: 'duration' };
 export const listOf = (elem: CelType, maxSize?: number): CelType => ({ kind: 'list', elem, maxSize });
-export const mapOf = (key: CelType, value: CelType, maxSize?: number): CelType => ({ kind: 'map', key, value, maxSize });
+export const mapOf = (key: CelType, value: CelType, maxSize?: number): CelType => ({
+  kind: 'map',
+  key,
+  value,
+  maxSize,
+});
 export const opaque = (name: OpaqueName): CelType => ({ kind: 'opaque', name });
 export const optionalOf = (of: CelType): CelType => ({ kind: 'opaque', name: 'Optional', of });
 
 /** `list(string)`, `map(string, int)`, `object`…: the names cel-go prints in its errors. */
 export function typeName(t: CelType): string {
   switch (t.kind) {
-    case 'list': return `list(${typeName(t.elem)})`;
-    case 'map': return `map(${typeName(t.key)}, ${typeName(t.value)})`;
-    case 'object': return t.name;
-    case 'opaque': return t.name === 'Untyped' ? '<nil>' : t.name === 'Optional' ? `optional_type(${typeName(t.of ?? { kind: 'dyn' })})` : `kubernetes.${t.name}`;
-    case 'type': return t.of ? `type(${typeName(t.of)})` : 'type';
-    case 'null': return 'null_type';
-    case 'timestamp': return 'google.protobuf.Timestamp';
-    case 'duration': return 'google.protobuf.Duration';
-    default: return t.kind;
+    case 'list':
+      return `list(${typeName(t.elem)})`;
+    case 'map':
+      return `map(${typeName(t.key)}, ${typeName(t.value)})`;
+    case 'object':
+      return t.name;
+    case 'opaque':
+      return t.name === 'Untyped'
+        ? '<nil>'
+        : t.name === 'Optional'
+          ? `optional_type(${typeName(t.of ?? { kind: 'dyn' })})`
+          : `kubernetes.${t.name}`;
+    case 'type':
+      return t.of ? `type(${typeName(t.of)})` : 'type';
+    case 'null':
+      return 'null_type';
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'duration':
+      return 'google.protobuf.Duration';
+    default:
+      return t.kind;
   }
 }
 
 const LETTERS_AND_DIGITS = /^[a-zA-Z][a-zA-Z0-9]*$/;
 
 const CEL_RESERVED = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
-  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 /**
@@ -104,7 +165,11 @@ export const isIntOrString = (s: JSONSchemaProps): boolean => s['x-kubernetes-in
  * `MinSerializedSize`: the numbers the cost estimator and the rule cardinality are computed from.
  * Results are cached per schema object (schemas are not mutated once checked).
  */
-export function schemaCelType(s: JSONSchemaProps, isResourceRoot = false, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): CelType {
+export function schemaCelType(
+  s: JSONSchemaProps,
+  isResourceRoot = false,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): CelType {
   return declType(s, isResourceRoot, since(version, 'enumBoundsStringSize')) ?? DYN;
 }
 
@@ -117,7 +182,7 @@ const declTypeCache = new WeakMap<object, Partial<Record<CacheKey, CelType | nul
  */
 export function declType(s: JSONSchemaProps, isResourceRoot = false, enumBounds = true): CelType | undefined {
   let cached = declTypeCache.get(s);
-  if (!cached) declTypeCache.set(s, cached = {});
+  if (!cached) declTypeCache.set(s, (cached = {}));
   const key: CacheKey = `${isResourceRoot ? 'root' : 'plain'}${enumBounds ? '' : '-unbounded-enums'}`;
   const hit = cached[key];
   if (hit !== undefined) return hit ?? undefined;
@@ -153,9 +218,18 @@ function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean, enumBounds
       if (ap && typeof ap === 'object') {
         const value = declType(ap, ap['x-kubernetes-embedded-resource'] === true, enumBounds);
         if (!value) return undefined;
-        const maxSize = s.maxProperties !== undefined ? zeroIfNegative(s.maxProperties) : estimateMaxAdditionalProperties(value.minSize ?? 0);
+        const maxSize =
+          s.maxProperties !== undefined
+            ? zeroIfNegative(s.maxProperties)
+            : estimateMaxAdditionalProperties(value.minSize ?? 0);
         // the key is apiservercel.StringType, whose MaxElements is 0
-        return { kind: 'map', key: { kind: 'string', minSize: MIN_STRING_SIZE, maxSize: 0 }, value, maxSize, minSize: 2 };
+        return {
+          kind: 'map',
+          key: { kind: 'string', minSize: MIN_STRING_SIZE, maxSize: 0 },
+          value,
+          maxSize,
+          minSize: 2,
+        };
       }
       const fields: Record<string, CelType> = {};
       const required = new Set(s.required ?? []);
@@ -172,20 +246,34 @@ function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean, enumBounds
     }
     case 'string': {
       switch (s.format) {
-        case 'byte': return { kind: 'bytes', minSize: MIN_STRING_SIZE, maxSize: s.maxLength !== undefined ? zeroIfNegative(s.maxLength) : UNBOUNDED_STRING };
-        case 'duration': return { kind: 'duration', minSize: MIN_DURATION_SIZE_JSON, maxSize: MAX_DURATION_SIZE_JSON };
-        case 'date': return { kind: 'timestamp', minSize: JSON_DATE_SIZE, maxSize: JSON_DATE_SIZE };
-        case 'date-time': return { kind: 'timestamp', minSize: MIN_DATETIME_SIZE_JSON, maxSize: MAX_DATETIME_SIZE_JSON };
+        case 'byte':
+          return {
+            kind: 'bytes',
+            minSize: MIN_STRING_SIZE,
+            maxSize: s.maxLength !== undefined ? zeroIfNegative(s.maxLength) : UNBOUNDED_STRING,
+          };
+        case 'duration':
+          return { kind: 'duration', minSize: MIN_DURATION_SIZE_JSON, maxSize: MAX_DURATION_SIZE_JSON };
+        case 'date':
+          return { kind: 'timestamp', minSize: JSON_DATE_SIZE, maxSize: JSON_DATE_SIZE };
+        case 'date-time':
+          return { kind: 'timestamp', minSize: MIN_DATETIME_SIZE_JSON, maxSize: MAX_DATETIME_SIZE_JSON };
       }
       let maxSize = UNBOUNDED_STRING;
       // maxLength counts code points, a code point takes up to 4 bytes
-      if (s.maxLength !== undefined) maxSize = zeroIfNegative(s.maxLength) * 4;
-      else if (enumBounds && s.enum && s.enum.length > 0) maxSize = Math.max(0, ...s.enum.map(e => (typeof e === 'string' ? Buffer.byteLength(e) : 0)));
+      if (s.maxLength !== undefined) {
+        maxSize = zeroIfNegative(s.maxLength) * 4;
+      } else if (enumBounds && s.enum && s.enum.length > 0) {
+        maxSize = Math.max(0, ...s.enum.map((e) => (typeof e === 'string' ? Buffer.byteLength(e) : 0)));
+      }
       return { kind: 'string', minSize: MIN_STRING_SIZE, maxSize };
     }
-    case 'boolean': return { kind: 'bool', minSize: MIN_BOOL_SIZE, maxSize: 0 };
-    case 'number': return { kind: 'double', minSize: MIN_NUMBER_SIZE, maxSize: 0 };
-    case 'integer': return { kind: 'int', minSize: MIN_NUMBER_SIZE, maxSize: 0 };
+    case 'boolean':
+      return { kind: 'bool', minSize: MIN_BOOL_SIZE, maxSize: 0 };
+    case 'number':
+      return { kind: 'double', minSize: MIN_NUMBER_SIZE, maxSize: 0 };
+    case 'integer':
+      return { kind: 'int', minSize: MIN_NUMBER_SIZE, maxSize: 0 };
   }
   return undefined;
 }
@@ -202,8 +290,15 @@ function zeroIfNegative(n: number): number {
 function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
   const p = s.properties;
   const meta = p?.metadata;
-  if (p && p.kind?.type === 'string' && p.apiVersion?.type === 'string' && meta?.type === 'object' && meta.properties
-    && meta.properties.name?.type === 'string' && meta.properties.generateName?.type === 'string') {
+  if (
+    p &&
+    p.kind?.type === 'string' &&
+    p.apiVersion?.type === 'string' &&
+    meta?.type === 'object' &&
+    meta.properties &&
+    meta.properties.name?.type === 'string' &&
+    meta.properties.generateName?.type === 'string'
+  ) {
     return s;
   }
   const stringType: JSONSchemaProps = { type: 'string' };
@@ -233,18 +328,21 @@ export function isAssignable(param: CelType, value: CelType): boolean {
   if (param.kind === 'dyn' || value.kind === 'dyn') return true;
   if (param.kind !== value.kind) return false;
   switch (param.kind) {
-    case 'list': return isAssignable(param.elem, (value as { elem: CelType }).elem);
+    case 'list':
+      return isAssignable(param.elem, (value as { elem: CelType }).elem);
     case 'map': {
       const v = value as { key: CelType; value: CelType };
       return isAssignable(param.key, v.key) && isAssignable(param.value, v.value);
     }
-    case 'object': return true; // schema objects are structurally typed for our purposes
+    case 'object':
+      return true; // schema objects are structurally typed for our purposes
     case 'opaque': {
       const v = value as { name: string; of?: CelType };
       // optionals of different value types do not mix (`optional_type(int)` is not `optional_type(bool)`)
       return param.name === v.name && (!param.of || !v.of || isAssignable(param.of, v.of));
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 

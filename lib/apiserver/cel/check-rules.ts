@@ -1,14 +1,14 @@
-import { JSONSchemaProps, ValidationRule } from '../schema/json-schema-props';
-import { Issue } from '../../apimachinery/issue';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { CelType, MAX_REQUEST_SIZE_BYTES, opaque, schemaCelType, typeName } from './cel-types';
 import { estimateCost } from './cost-estimate';
 import { MAX_UINT64, multiplyWithOverflowGuard } from './cost-units';
+import { celEnvironment, CelLibrary } from './environment';
 import { resolveFieldPath } from './field-path';
 import { SchemaNode, walkSchema } from './schema-walk';
-import { typeIdentity } from './type-identity';
 import { CheckedExpression, checkExpression } from './type-checker';
-import { celEnvironment, CelLibrary } from './environment';
+import { typeIdentity } from './type-identity';
+import { Issue } from '../../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { JSONSchemaProps, ValidationRule } from '../schema/json-schema-props';
 
 /** Per-expression limit of the apiserver's static cost estimate (`StaticEstimatedCostLimit`). */
 export const RULE_COST_LIMIT = 10_000_000n;
@@ -29,26 +29,49 @@ const NEWLINES = /[\n\r]/;
  * `version`: whose CEL environment (`CEL_LIBRARIES`), cost estimate and sizes apply (they differ between Kubernetes
  * versions, see `APISERVER_CHANGES`).
  */
-export function checkCelRules(schema: JSONSchemaProps, basePath: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+export function checkCelRules(
+  schema: JSONSchemaProps,
+  basePath: string,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
   const issues: Issue[] = [];
   const total = new TotalCost();
-  walkSchema(schema, basePath, node => {
-    const rules = node.schema['x-kubernetes-validations'];
-    if (!rules) return;
-    if (!Array.isArray(rules)) {
-      issues.push({ path: `${node.path}.x-kubernetes-validations`, message: 'must be a list of validation rules', value: rules });
-      return;
-    }
-    const self = schemaCelType(node.schema, node.isRoot || node.schema['x-kubernetes-embedded-resource'] === true, version);
-    rules.forEach((rule: ValidationRule, i: number) => {
-      issues.push(...checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self, total, version));
-    });
-  }, s => s['x-kubernetes-validations'] !== undefined);
+  walkSchema(
+    schema,
+    basePath,
+    (node) => {
+      const rules = node.schema['x-kubernetes-validations'];
+      if (!rules) return;
+      if (!Array.isArray(rules)) {
+        issues.push({
+          path: `${node.path}.x-kubernetes-validations`,
+          message: 'must be a list of validation rules',
+          value: rules,
+        });
+        return;
+      }
+      const self = schemaCelType(
+        node.schema,
+        node.isRoot || node.schema['x-kubernetes-embedded-resource'] === true,
+        version,
+      );
+      rules.forEach((rule: ValidationRule, i: number) => {
+        issues.push(...checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self, total, version));
+      });
+    },
+    (s) => s['x-kubernetes-validations'] !== undefined,
+  );
   if (total.total > SCHEMA_COST_LIMIT) {
     for (const expensive of total.mostExpensive) {
-      issues.push({ path: expensive.path, message: 'Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema' });
+      issues.push({
+        path: expensive.path,
+        message: 'Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema',
+      });
     }
-    issues.push({ path: basePath, message: `Forbidden: ${costMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, SCHEMA_COST_LIMIT)}` });
+    issues.push({
+      path: basePath,
+      message: `Forbidden: ${costMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, SCHEMA_COST_LIMIT)}`,
+    });
   }
   return issues;
 }
@@ -58,7 +81,12 @@ export function checkCelRules(schema: JSONSchemaProps, basePath: string, version
  * the product of the enclosing bounds, or when one is missing, as many times as the smallest serialization of
  * `self` fits in a request (`getExpressionCost`, `maxCardinality`).
  */
-export function expressionCost(checked: CheckedExpression, node: SchemaNode, self: CelType, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): bigint {
+export function expressionCost(
+  checked: CheckedExpression,
+  node: SchemaNode,
+  self: CelType,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): bigint {
   if (!checked.ast || checked.errors.length > 0) return 0n;
   const cost = staticCost(checked, self, version);
   const cardinality = node.maxCardinality ?? BigInt(Math.floor(MAX_REQUEST_SIZE_BYTES / ((self.minSize ?? 0) + 1)));
@@ -73,18 +101,34 @@ export function expressionCost(checked: CheckedExpression, node: SchemaNode, sel
  * type walks all of it, which for the rules of a large schema (a 2.7 MB CRD) cost as much as checking them.
  */
 const checkedRules = new Map<string, CheckedRule[]>();
-interface CheckedRule { readonly self: CelType; readonly optionalOldSelf: boolean; readonly env: string; readonly checked: CheckedExpression }
+interface CheckedRule {
+  readonly self: CelType;
+  readonly optionalOldSelf: boolean;
+  readonly env: string;
+  readonly checked: CheckedExpression;
+}
 let checkedRulesCount = 0;
-const staticCosts = new WeakMap<CheckedExpression, { readonly self: CelType; readonly version: KubernetesVersion; readonly cost: bigint }>();
+const staticCosts = new WeakMap<
+  CheckedExpression,
+  { readonly self: CelType; readonly version: KubernetesVersion; readonly cost: bigint }
+>();
 const CHECKED_RULES_LIMIT = 10_000;
 
-function checkedRule(source: string, self: CelType, optionalOldSelf: boolean, version: KubernetesVersion): CheckedExpression {
+function checkedRule(
+  source: string,
+  self: CelType,
+  optionalOldSelf: boolean,
+  version: KubernetesVersion,
+): CheckedExpression {
   const env = celEnvironment(version).key;
   const sameText = checkedRules.get(source);
-  const known = sameText?.find(e => e.optionalOldSelf === optionalOldSelf && e.env === env && sameType(e.self, self));
+  const known = sameText?.find((e) => e.optionalOldSelf === optionalOldSelf && e.env === env && sameType(e.self, self));
   if (known) return known.checked;
   const checked = checkExpression(source, { self, oldSelf: optionalOldSelf ? opaque('Optional') : self }, { version });
-  if (checkedRulesCount >= CHECKED_RULES_LIMIT) { checkedRules.clear(); checkedRulesCount = 0; }
+  if (checkedRulesCount >= CHECKED_RULES_LIMIT) {
+    checkedRules.clear();
+    checkedRulesCount = 0;
+  }
   const entries = checkedRules.get(source) ?? [];
   entries.push({ self, optionalOldSelf, env, checked });
   checkedRules.set(source, entries);
@@ -119,7 +163,14 @@ class TotalCost {
   }
 }
 
-function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: CelType, total: TotalCost, version: KubernetesVersion): Issue[] {
+function checkRule(
+  rule: ValidationRule,
+  path: string,
+  node: SchemaNode,
+  self: CelType,
+  total: TotalCost,
+  version: KubernetesVersion,
+): Issue[] {
   const issues: Issue[] = [];
   // with optionalOldSelf, oldSelf is optional (none on create)
   const vars = { self, oldSelf: rule.optionalOldSelf === true ? opaque('Optional') : self };
@@ -132,35 +183,82 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     issues.push({ path: at('rule'), message: 'Required value: rule is not specified' });
     return issues;
   } else if (message.length > 0 && trimmedMsg === '') {
-    issues.push({ path: at('message'), message: 'Invalid value: message must be non-empty if specified', value: message });
+    issues.push({
+      path: at('message'),
+      message: 'Invalid value: message must be non-empty if specified',
+      value: message,
+    });
   } else if (NEWLINES.test(trimmedMsg)) {
-    issues.push({ path: at('message'), message: 'Invalid value: message must not contain line breaks', value: message });
+    issues.push({
+      path: at('message'),
+      message: 'Invalid value: message must not contain line breaks',
+      value: message,
+    });
   } else if (NEWLINES.test(trimmedRule) && trimmedMsg === '') {
-    issues.push({ path: at('message'), message: 'Required value: message must be specified if rule contains line breaks' });
+    issues.push({
+      path: at('message'),
+      message: 'Required value: message must be specified if rule contains line breaks',
+    });
   }
   if (rule.reason !== undefined && !REASONS.includes(rule.reason)) {
-    issues.push({ path: at('reason'), message: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: "${REASONS.join('", "')}"`, value: rule.reason });
+    issues.push({
+      path: at('reason'),
+      message: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: "${REASONS.join('", "')}"`,
+      value: rule.reason,
+    });
   }
   if (rule.fieldPath !== undefined && rule.fieldPath.length > 0) {
     if (rule.fieldPath.trim() === '') {
-      issues.push({ path: at('fieldPath'), message: 'Invalid value: fieldPath must be non-empty if specified', value: rule.fieldPath });
+      issues.push({
+        path: at('fieldPath'),
+        message: 'Invalid value: fieldPath must be non-empty if specified',
+        value: rule.fieldPath,
+      });
     } else if (NEWLINES.test(rule.fieldPath)) {
-      issues.push({ path: at('fieldPath'), message: 'Invalid value: fieldPath must not contain line breaks', value: rule.fieldPath });
+      issues.push({
+        path: at('fieldPath'),
+        message: 'Invalid value: fieldPath must not contain line breaks',
+        value: rule.fieldPath,
+      });
     } else {
       const problem = resolveFieldPath(node.schema, rule.fieldPath).error;
-      if (problem) issues.push({ path: at('fieldPath'), message: `Invalid value: fieldPath must be a valid path: ${problem}`, value: rule.fieldPath });
+      if (problem) {
+        issues.push({
+          path: at('fieldPath'),
+          message: `Invalid value: fieldPath must be a valid path: ${problem}`,
+          value: rule.fieldPath,
+        });
+      }
     }
   }
 
   const checked = checkedRule(rule.rule, self, rule.optionalOldSelf === true, version);
   for (const error of checked.errors) {
-    issues.push(withMissing({ path: `${path}.rule`, message: `Invalid value: compilation failed: ${error}`, value: rule.rule }, checked));
+    issues.push(
+      withMissing(
+        { path: `${path}.rule`, message: `Invalid value: compilation failed: ${error}`, value: rule.rule },
+        checked,
+      ),
+    );
   }
   if (checked.errors.length === 0 && checked.literalError) {
-    issues.push(withMissing({ path: `${path}.rule`, message: `Invalid value: program instantiation failed: ${checked.literalError}`, value: rule.rule }, checked));
+    issues.push(
+      withMissing(
+        {
+          path: `${path}.rule`,
+          message: `Invalid value: program instantiation failed: ${checked.literalError}`,
+          value: rule.rule,
+        },
+        checked,
+      ),
+    );
   }
   if (checked.errors.length === 0 && !['bool', 'dyn'].includes(checked.type.kind)) {
-    issues.push({ path: `${path}.rule`, message: `Invalid value: cel expression must evaluate to a bool, got ${typeName(checked.type)}`, value: rule.rule });
+    issues.push({
+      path: `${path}.rule`,
+      message: `Invalid value: cel expression must evaluate to a bool, got ${typeName(checked.type)}`,
+      value: rule.rule,
+    });
   }
   if (checked.usesOldSelf && node.uncorrelatablePath !== undefined) {
     issues.push({
@@ -170,37 +268,73 @@ function checkRule(rule: ValidationRule, path: string, node: SchemaNode, self: C
     });
   }
   if (rule.optionalOldSelf === true && !checked.usesOldSelf) {
-    issues.push({ path: `${path}.optionalOldSelf`, message: 'Invalid value: may not be set if oldSelf is not used in rule', value: true });
+    issues.push({
+      path: `${path}.optionalOldSelf`,
+      message: 'Invalid value: may not be set if oldSelf is not used in rule',
+      value: true,
+    });
   }
   for (const fn of checked.unsupported) {
-    issues.push({ path: `${path}.rule`, severity: 'warning', message: `not checked locally: function ${fn} is not supported by the local CEL library`, value: rule.rule });
+    issues.push({
+      path: `${path}.rule`,
+      severity: 'warning',
+      message: `not checked locally: function ${fn} is not supported by the local CEL library`,
+      value: rule.rule,
+    });
   }
 
   const ruleCost = expressionCost(checked, node, self, version);
   if (ruleCost > RULE_COST_LIMIT) {
-    issues.push({ path: `${path}.rule`, message: `Forbidden: ${costMessage('estimated rule cost', ruleCost, RULE_COST_LIMIT)}`, value: rule.rule });
+    issues.push({
+      path: `${path}.rule`,
+      message: `Forbidden: ${costMessage('estimated rule cost', ruleCost, RULE_COST_LIMIT)}`,
+      value: rule.rule,
+    });
   }
   total.observe(`${path}.rule`, ruleCost);
   if (rule.messageExpression !== undefined) {
     if (rule.messageExpression.trim() === '') {
-      issues.push({ path: `${path}.messageExpression`, message: 'Required value: messageExpression must be non-empty if specified' });
+      issues.push({
+        path: `${path}.messageExpression`,
+        message: 'Required value: messageExpression must be non-empty if specified',
+      });
     } else {
       const msg = checkExpression(rule.messageExpression, vars, { version });
       for (const error of msg.errors) {
-        issues.push(withMissing({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression compilation failed: ${error}`, value: rule.messageExpression }, msg));
+        issues.push(
+          withMissing(
+            {
+              path: `${path}.messageExpression`,
+              message: `Invalid value: messageExpression compilation failed: ${error}`,
+              value: rule.messageExpression,
+            },
+            msg,
+          ),
+        );
       }
       const isString = ['string', 'dyn'].includes(msg.type.kind);
       if (msg.errors.length === 0 && !isString) {
-        issues.push({ path: `${path}.messageExpression`, message: `Invalid value: messageExpression must evaluate to a string, got ${typeName(msg.type)}`, value: rule.messageExpression });
+        issues.push({
+          path: `${path}.messageExpression`,
+          message: `Invalid value: messageExpression must evaluate to a string, got ${typeName(msg.type)}`,
+          value: rule.messageExpression,
+        });
       }
       for (const fn of msg.unsupported) {
-        issues.push({ path: `${path}.messageExpression`, severity: 'warning', message: `not checked locally: function ${fn} is not supported by the local CEL library` });
+        issues.push({
+          path: `${path}.messageExpression`,
+          severity: 'warning',
+          message: `not checked locally: function ${fn} is not supported by the local CEL library`,
+        });
       }
       if (msg.errors.length === 0 && isString) {
         // unlike the rule's, the apiserver does not multiply this cost by the cardinality
         const msgCost = estimateCost(msg.ast!, self, undefined, version).max;
         if (msgCost > RULE_COST_LIMIT) {
-          issues.push({ path: `${path}.messageExpression`, message: `Forbidden: ${costMessage('estimated messageExpression cost', msgCost, RULE_COST_LIMIT)}` });
+          issues.push({
+            path: `${path}.messageExpression`,
+            message: `Forbidden: ${costMessage('estimated messageExpression cost', msgCost, RULE_COST_LIMIT)}`,
+          });
         }
         total.observe(`${path}.messageExpression`, msgCost);
       }

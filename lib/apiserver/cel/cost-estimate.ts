@@ -1,8 +1,24 @@
 import { AstExpr } from './ast';
 import { CelType, DYN } from './cel-types';
 import {
-  add, CONST_COST, LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST, MAX_UINT64, multiply, multiplyByCostFactor, ONE, Range, range,
-  REGEX_STRING_LENGTH_COST_FACTOR, SELECT_AND_IDENT_COST, STRING_TRAVERSAL_COST_FACTOR, STRUCT_CREATE_BASE_COST, sum, union, UNKNOWN_SIZE, ZERO,
+  add,
+  CONST_COST,
+  LIST_CREATE_BASE_COST,
+  MAP_CREATE_BASE_COST,
+  MAX_UINT64,
+  multiply,
+  multiplyByCostFactor,
+  ONE,
+  Range,
+  range,
+  REGEX_STRING_LENGTH_COST_FACTOR,
+  SELECT_AND_IDENT_COST,
+  STRING_TRAVERSAL_COST_FACTOR,
+  STRUCT_CREATE_BASE_COST,
+  sum,
+  union,
+  UNKNOWN_SIZE,
+  ZERO,
 } from './cost-units';
 import { kubernetesCallCost, SizeSource } from './kubernetes-cost';
 import { CheckedAst } from './type-checker';
@@ -30,7 +46,12 @@ export interface CostNode {
  * a `dyn` value is free, comparing two integers read from the schema costs 0, and a comprehension's
  * variable over a list literal is sized like `self`.
  */
-export function estimateCost(ast: CheckedAst, root: CelType, roots?: Readonly<Record<string, CelType>>, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Range {
+export function estimateCost(
+  ast: CheckedAst,
+  root: CelType,
+  roots?: Readonly<Record<string, CelType>>,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Range {
   return new Coster(ast, root, roots, version).cost(ast.root);
 }
 
@@ -49,7 +70,9 @@ class Coster implements SizeSource {
   private readonly presenceTestCost: Range;
 
   constructor(
-    private readonly ast: CheckedAst, private readonly root: CelType, private readonly roots: Readonly<Record<string, CelType>> | undefined,
+    private readonly ast: CheckedAst,
+    private readonly root: CelType,
+    private readonly roots: Readonly<Record<string, CelType>> | undefined,
     private readonly version: KubernetesVersion,
   ) {
     this.presenceTestCost = since(version, 'presenceTestFree') ? ZERO : range(SELECT_AND_IDENT_COST);
@@ -59,11 +82,16 @@ class Coster implements SizeSource {
     if (!e) return ZERO;
     const k = e.exprKind;
     switch (k.case) {
-      case 'constExpr': return range(CONST_COST);
-      case 'identExpr': return this.costIdent(e, k.value.name);
-      case 'selectExpr': return this.costSelect(e, k.value.operand!, k.value.field, k.value.testOnly);
-      case 'callExpr': return this.costCall(e, k.value.function, k.value.target, k.value.args);
-      case 'listExpr': return add(sum(k.value.elements.map(x => this.cost(x))), range(LIST_CREATE_BASE_COST));
+      case 'constExpr':
+        return range(CONST_COST);
+      case 'identExpr':
+        return this.costIdent(e, k.value.name);
+      case 'selectExpr':
+        return this.costSelect(e, k.value.operand!, k.value.field, k.value.testOnly);
+      case 'callExpr':
+        return this.costCall(e, k.value.function, k.value.target, k.value.args);
+      case 'listExpr':
+        return add(sum(k.value.elements.map((x) => this.cost(x))), range(LIST_CREATE_BASE_COST));
       case 'structExpr': {
         let total = ZERO;
         for (const entry of k.value.entries) {
@@ -72,8 +100,10 @@ class Coster implements SizeSource {
         }
         return add(total, range(k.value.messageName ? STRUCT_CREATE_BASE_COST : MAP_CREATE_BASE_COST));
       }
-      case 'comprehensionExpr': return this.costComprehension(e, k.value);
-      default: return ZERO;
+      case 'comprehensionExpr':
+        return this.costComprehension(e, k.value);
+      default:
+        return ZERO;
     }
   }
 
@@ -84,7 +114,8 @@ class Coster implements SizeSource {
     for (const name of node.path.slice(1)) {
       if (!current) return undefined;
       switch (name) {
-        case '@items': case '@values':
+        case '@items':
+        case '@values':
           current = current.kind === 'list' ? current.elem : current.kind === 'map' ? current.value : undefined;
           break;
         case '@keys':
@@ -161,14 +192,21 @@ class Coster implements SizeSource {
       const call = this.functionCost(name, overload, targetNode, argNodes, argCosts);
       fnCost = union(fnCost, call.cost);
       if (call.resultSize) resultSize = resultSize ? union(resultSize, call.resultSize) : call.resultSize;
-      if (overload === 'index_list' && args.length > 0) this.exprPath.set(e.id, [...(this.exprPath.get(args[0].id) ?? []), '@items']);
-      if (overload === 'index_map' && args.length > 0) this.exprPath.set(e.id, [...(this.exprPath.get(args[0].id) ?? []), '@values']);
+      if (overload === 'index_list' && args.length > 0) {
+        this.exprPath.set(e.id, [...(this.exprPath.get(args[0].id) ?? []), '@items']);
+      }
+      if (overload === 'index_map' && args.length > 0) {
+        this.exprPath.set(e.id, [...(this.exprPath.get(args[0].id) ?? []), '@values']);
+      }
     }
     if (resultSize) this.computedSizes.set(e.id, resultSize);
     return add(total, fnCost);
   }
 
-  private costComprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value']): Range {
+  private costComprehension(
+    e: AstExpr,
+    v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'],
+  ): Range {
     let total = add(this.cost(v.iterRange), this.cost(v.accuInit));
     const stack = this.iterRanges.get(v.iterVar) ?? [];
     this.iterRanges.set(v.iterVar, stack);
@@ -193,12 +231,19 @@ class Coster implements SizeSource {
     let total = this.cost(target);
     const targetNode = this.node(target);
     const base = this.exprPath.get(target.id);
-    const names = args.slice(0, 2).map(a => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : ''));
+    const names = args.slice(0, 2).map((a) => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : ''));
     const isMap = targetNode.type.kind === 'map';
-    const paths: Array<readonly string[] | undefined> = base ? (isMap ? [[...base, '@keys'], [...base, '@values']] : [undefined, [...base, '@items']]) : [undefined, undefined];
+    const paths: Array<readonly string[] | undefined> = base
+      ? isMap
+        ? [
+            [...base, '@keys'],
+            [...base, '@values'],
+          ]
+        : [undefined, [...base, '@items']]
+      : [undefined, undefined];
     names.forEach((n, i) => this.boundPaths.set(n, [...(this.boundPaths.get(n) ?? []), paths[i]]));
-    const bodyCost = sum(args.slice(2).map(a => this.cost(a)));
-    names.forEach(n => this.boundPaths.get(n)!.pop());
+    const bodyCost = sum(args.slice(2).map((a) => this.cost(a)));
+    names.forEach((n) => this.boundPaths.get(n)!.pop());
     const rangeCount = this.sizeEstimate(targetNode);
     if (fn.startsWith('transform')) this.computedSizes.set(e.id, rangeCount);
     total = add(total, multiply(rangeCount, add(bodyCost, range(2n))));
@@ -221,7 +266,13 @@ class Coster implements SizeSource {
     return { path, type: this.typeOf(e), expr: e, computedSize: this.computedSizes.get(e.id) ?? literalSize(e) };
   }
 
-  private functionCost(fn: string, overload: string, target: CostNode | undefined, args: CostNode[], argCosts: Range[]): { cost: Range; resultSize?: Range } {
+  private functionCost(
+    fn: string,
+    overload: string,
+    target: CostNode | undefined,
+    args: CostNode[],
+    argCosts: Range[],
+  ): { cost: Range; resultSize?: Range } {
     const argSum = () => sum(argCosts);
     const sets = SETS_FACTORS[overload];
     if (sets !== undefined && args.length === 2) {
@@ -230,11 +281,14 @@ class Coster implements SizeSource {
     }
     // the lists extension's range(n): as long as n, unknown unless a literal (cel-go's estimator for ListsVersion 3)
     if (overload === 'lists.range' && args.length === 1) {
-      const literal = args[0].expr?.exprKind.case === 'constExpr' ? args[0].expr.exprKind.value.constantKind.value : undefined;
+      const literal =
+        args[0].expr?.exprKind.case === 'constExpr' ? args[0].expr.exprKind.value.constantKind.value : undefined;
       const n = typeof literal === 'bigint' && literal >= 0n ? literal : MAX_UINT64;
       return { cost: add(range(n), argSum()), resultSize: range(n) };
     }
-    const library = kubernetesCallCost(this, fn, overload, target, args, { libraryTypeEquality: since(this.version, 'libraryTypeEqualityCost') });
+    const library = kubernetesCallCost(this, fn, overload, target, args, {
+      libraryTypeEquality: since(this.version, 'libraryTypeEqualityCost'),
+    });
     if (library) return { cost: add(library.cost, argSum()), resultSize: library.resultSize };
     const traversal = (n: CostNode) => multiplyByCostFactor(this.sizeEstimate(n), STRING_TRAVERSAL_COST_FACTOR);
     switch (overload) {
@@ -257,10 +311,14 @@ class Coster implements SizeSource {
       case 'strings_quote':
         if (args.length === 1) {
           const size = this.sizeEstimate(args[0]);
-          return { cost: add(traversal(args[0]), argSum()), resultSize: range(size.min + 2n, mulU64(size.max, 2n) + 2n) };
+          return {
+            cost: add(traversal(args[0]), argSum()),
+            resultSize: range(size.min + 2n, mulU64(size.max, 2n) + 2n),
+          };
         }
         break;
-      case 'starts_with_string': case 'ends_with_string':
+      case 'starts_with_string':
+      case 'ends_with_string':
         if (args.length === 1) return { cost: add(traversal(args[0]), argSum()) };
         break;
       case 'in_list':
@@ -277,9 +335,12 @@ class Coster implements SizeSource {
         }
         break;
       case 'contains_string':
-        if (target && args.length === 1) return { cost: add(multiply(traversal(target), traversal(args[0])), argSum()) };
+        if (target && args.length === 1) {
+          return { cost: add(multiply(traversal(target), traversal(args[0])), argSum()) };
+        }
         break;
-      case 'logical_or': case 'logical_and': {
+      case 'logical_or':
+      case 'logical_and': {
         // short-circuit: at least the left operand
         const [lhs, rhs] = argCosts;
         return { cost: range(lhs.min, add(lhs, rhs).max) };
@@ -288,7 +349,9 @@ class Coster implements SizeSource {
         const size = union(this.sizeEstimate(args[1]), this.sizeEstimate(args[2]));
         return { cost: add(argCosts[0], union(argCosts[1], argCosts[2])), resultSize: size };
       }
-      case 'add_string': case 'add_bytes': case 'add_list':
+      case 'add_string':
+      case 'add_bytes':
+      case 'add_list':
         if (args.length === 2) {
           const resultSize = add(this.sizeEstimate(args[0]), this.sizeEstimate(args[1]));
           if (overload === 'add_list') return { cost: add(ONE, argSum()), resultSize }; // O(1), sized for later use
@@ -311,13 +374,23 @@ class Coster implements SizeSource {
 
 /** Overloads whose cost is the size of the smaller operand (string and bytes ordering, and equality). */
 const SIZE_COMPARED = new Set([
-  'less_string', 'greater_string', 'less_equals_string', 'greater_equals_string',
-  'less_bytes', 'greater_bytes', 'less_equals_bytes', 'greater_equals_bytes', 'equals', 'not_equals',
+  'less_string',
+  'greater_string',
+  'less_equals_string',
+  'greater_equals_string',
+  'less_bytes',
+  'greater_bytes',
+  'less_equals_bytes',
+  'greater_equals_bytes',
+  'equals',
+  'not_equals',
 ]);
 
 /** cel-go ext/sets.go: `estimateSetsCost(factor)`, registered as overload estimators (checked before the library's). */
 const SETS_FACTORS: Readonly<Record<string, number>> = {
-  list_sets_contains_list: 1, list_sets_intersects_list: 1, list_sets_equivalent_list: 2,
+  list_sets_contains_list: 1,
+  list_sets_intersects_list: 1,
+  list_sets_equivalent_list: 2,
 };
 
 function mulU64(x: bigint, y: bigint): bigint {
@@ -331,14 +404,25 @@ function literalSize(e: AstExpr): Range | undefined {
     case 'constExpr': {
       const c = k.value.constantKind;
       switch (c.case) {
-        case 'stringValue': return range(BigInt([...(c.value as string)].length));
-        case 'bytesValue': return range(BigInt((c.value as Uint8Array).length));
-        case 'boolValue': case 'doubleValue': case 'int64Value': case 'uint64Value': case 'nullValue': return ONE;
-        default: return undefined;
+        case 'stringValue':
+          return range(BigInt([...(c.value as string)].length));
+        case 'bytesValue':
+          return range(BigInt((c.value as Uint8Array).length));
+        case 'boolValue':
+        case 'doubleValue':
+        case 'int64Value':
+        case 'uint64Value':
+        case 'nullValue':
+          return ONE;
+        default:
+          return undefined;
       }
     }
-    case 'listExpr': return range(BigInt(k.value.elements.length));
-    case 'structExpr': return k.value.messageName ? undefined : range(BigInt(k.value.entries.length));
-    default: return undefined;
+    case 'listExpr':
+      return range(BigInt(k.value.elements.length));
+    case 'structExpr':
+      return k.value.messageName ? undefined : range(BigInt(k.value.entries.length));
+    default:
+      return undefined;
   }
 }

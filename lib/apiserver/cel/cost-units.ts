@@ -44,7 +44,8 @@ function mulFactor(x: bigint, factor: number): bigint {
 
 export const add = (a: Range, b: Range): Range => range(addU64(a.min, b.min), addU64(a.max, b.max));
 export const multiply = (a: Range, b: Range): Range => range(mulU64(a.min, b.min), mulU64(a.max, b.max));
-export const multiplyByCostFactor = (a: Range, factor: number): Range => range(mulFactor(a.min, factor), mulFactor(a.max, factor));
+export const multiplyByCostFactor = (a: Range, factor: number): Range =>
+  range(mulFactor(a.min, factor), mulFactor(a.max, factor));
 export const union = (a: Range, b: Range): Range => range(b.min < a.min ? b.min : a.min, b.max > a.max ? b.max : a.max);
 export const sum = (xs: readonly Range[]): Range => xs.reduce(add, ZERO);
 

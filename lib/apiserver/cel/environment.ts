@@ -1,4 +1,9 @@
-import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  KUBERNETES_VERSIONS,
+  KubernetesVersion,
+  minorOf,
+} from '../../apimachinery/kubernetes-versions';
 
 /**
  * The CEL environment each Kubernetes version compiles new expressions with, as data: which libraries, functions and
@@ -18,23 +23,32 @@ import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, min
 export const CEL_LIBRARIES = {
   ipCidr: { since: 28, what: 'the IP and CIDR libraries (ip(), cidr(), isIP(), isCIDR())' },
   quantity: { since: 29, what: 'the quantity library (quantity(), isQuantity())' },
-  optionalTypes: { since: 29, what: 'optional values and syntax (x.?f, x[?k], optional.of(), optional.none(), hasValue(), orValue())' },
+  optionalTypes: {
+    since: 29,
+    what: 'optional values and syntax (x.?f, x[?k], optional.of(), optional.none(), hasValue(), orValue())',
+  },
   crossTypeNumericComparisons: { since: 29, what: 'comparisons across int, uint and double (1 < 1.5)' },
   /** cel-go's ValidateDurationLiterals/TimestampLiterals/RegexLiterals: before, a bad literal failed at program instantiation. */
   literalValidators: { since: 30, what: 'compile-time checks of duration(), timestamp() and matches() literals' },
   sets: { since: 30, what: 'the sets extension (sets.contains(), sets.equivalent(), sets.intersects())' },
   stringsV2: { since: 30, what: 'the strings extension v2 (format(), strings.quote())' },
   format: { since: 32, what: 'the format library (format.named(), format.dns1123Label(), …)' },
-  twoVariableComprehensions: { since: 33, what: 'two-variable comprehensions (all(k, v, …), exists(k, v, …), existsOne, transformList, transformMap, transformMapEntry)' },
+  twoVariableComprehensions: {
+    since: 33,
+    what: 'two-variable comprehensions (all(k, v, …), exists(k, v, …), existsOne, transformList, transformMap, transformMapEntry)',
+  },
   semver: { since: 34, what: 'the semver library (semver(), isSemver())' },
-  lists: { since: 35, what: 'the lists extension (lists.range(), slice(), flatten(), distinct(), reverse(), sort(), sortBy())' },
+  lists: {
+    since: 35,
+    what: 'the lists extension (lists.range(), slice(), flatten(), distinct(), reverse(), sort(), sortBy())',
+  },
   /**
    * cel-go's optional library as 1.36 vendors it (`optional.unwrap()`, `first()`, `last()`): absent on 1.32, present
    * on 1.36; the cel-go of 1.33 to 1.35 is not measured, so it counts from the first version measured with it.
    */
   /** `string(ip)`, `string(cidr)`: absent on 1.28, present on 1.32 (not measured between: counted from 1.32). */
   ipCidrStrings: { since: 32, what: 'string() of IP and CIDR values' },
-  optionalTypesV2: { since: 36, what: 'optional.unwrap(), first() and last() of cel-go\'s newer optional library' },
+  optionalTypesV2: { since: 36, what: "optional.unwrap(), first() and last() of cel-go's newer optional library" },
 } as const;
 
 /**
@@ -99,11 +113,17 @@ export function celEnvironment(version: KubernetesVersion = DEFAULT_KUBERNETES_V
   if (!env) {
     const minor = minorOf(version);
     const libraries = Object.keys(CEL_LIBRARIES) as CelLibrary[];
-    const missing = libraries.filter(l => minor < CEL_LIBRARIES[l].since);
-    const offered = new Set(libraries.filter(l => !missing.includes(l)));
-    const changes = (Object.keys(CEL_CHECKER_CHANGES) as Array<keyof typeof CEL_CHECKER_CHANGES>).filter(c => minor >= CEL_CHECKER_CHANGES[c]);
+    const missing = libraries.filter((l) => minor < CEL_LIBRARIES[l].since);
+    const offered = new Set(libraries.filter((l) => !missing.includes(l)));
+    const changes = (Object.keys(CEL_CHECKER_CHANGES) as Array<keyof typeof CEL_CHECKER_CHANGES>).filter(
+      (c) => minor >= CEL_CHECKER_CHANGES[c],
+    );
     env = {
-      version, has: l => offered.has(l), missing, key: `${missing.join(',')}/${changes.join(',')}`, checks: c => changes.includes(c),
+      version,
+      has: (l) => offered.has(l),
+      missing,
+      key: `${missing.join(',')}/${changes.join(',')}`,
+      checks: (c) => changes.includes(c),
     };
     environments.set(version, env);
   }
@@ -112,7 +132,10 @@ export function celEnvironment(version: KubernetesVersion = DEFAULT_KUBERNETES_V
 
 /** The first version whose CEL environment has `library`. */
 export function firstVersionWithCel(library: CelLibrary): KubernetesVersion {
-  return KUBERNETES_VERSIONS.find(v => minorOf(v) >= CEL_LIBRARIES[library].since) ?? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
+  return (
+    KUBERNETES_VERSIONS.find((v) => minorOf(v) >= CEL_LIBRARIES[library].since) ??
+    KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]
+  );
 }
 
 /** The environment with every library: what the newest supported version offers. */

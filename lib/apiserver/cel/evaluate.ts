@@ -1,11 +1,11 @@
 import { celEnv, CelEnv, celError, CelInput, CelValue, isCelError, plan, run } from '@bufbuild/cel';
-import { JSONSchemaProps } from '../schema/json-schema-props';
-import { escapePropertyName, isIntOrString } from './cel-types';
 import { parseRule } from './ast';
-import { rewriteOptionalSyntax } from './optional-syntax';
-import { kubernetesFunctions, optionalValue } from './kubernetes-library';
 import { CelRuntime, celRuntimeKey } from './cel-runtime';
+import { escapePropertyName, isIntOrString } from './cel-types';
+import { kubernetesFunctions, optionalValue } from './kubernetes-library';
+import { rewriteOptionalSyntax } from './optional-syntax';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { JSONSchemaProps } from '../schema/json-schema-props';
 
 const envs = new Map<string, CelEnv>();
 const programs = new Map<string, ReturnType<typeof plan>>();
@@ -31,7 +31,7 @@ function runtimeFor(version: KubernetesVersion): { readonly runtime: CelRuntime;
   let r = runtimes.get(version);
   if (!r) {
     const runtime = celRuntimeOf(version);
-    runtimes.set(version, r = { runtime, key: celRuntimeKey(runtime) });
+    runtimes.set(version, (r = { runtime, key: celRuntimeKey(runtime) }));
   }
   return r;
 }
@@ -46,7 +46,8 @@ function env(key: string, runtime: CelRuntime): CelEnv {
 }
 
 /** The outcome of evaluating one expression: its value, or the evaluation error's message. */
-export type EvalOutcome = { readonly ok: true; readonly value: CelValue } | { readonly ok: false; readonly error: string };
+export type EvalOutcome =
+  { readonly ok: true; readonly value: CelValue } | { readonly ok: false; readonly error: string };
 
 /**
  * Evaluates a CEL expression with `self` (and `oldSelf` when given) bound to JSON values converted
@@ -70,7 +71,9 @@ export function evaluateExpression(
     const bindings: Record<string, CelInput> = { self: toCelValue(self, schema) };
     if (options.optionalOldSelf) {
       // `optionalOldSelf: true`: oldSelf is an optional, none on create
-      bindings.oldSelf = optionalValue(oldSelf === undefined || oldSelf === null ? undefined : toCelValue(oldSelf, schema));
+      bindings.oldSelf = optionalValue(
+        oldSelf === undefined || oldSelf === null ? undefined : toCelValue(oldSelf, schema),
+      );
     } else if (oldSelf !== undefined) {
       bindings.oldSelf = toCelValue(oldSelf, schema);
     }
@@ -89,16 +92,22 @@ export function evaluateExpression(
  */
 export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
   if (value === null || value === undefined) return null;
-  if (schema && isIntOrString(schema)) return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : (value as CelInput);
-  if (Array.isArray(value)) return value.map(v => toCelValue(v, schema?.items));
+  if (schema && isIntOrString(schema)) {
+    return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : (value as CelInput);
+  }
+  if (Array.isArray(value)) return value.map((v) => toCelValue(v, schema?.items));
   switch (typeof value) {
-    case 'boolean': return value;
+    case 'boolean':
+      return value;
     case 'number':
       if (schema?.type === 'integer' || (schema?.type !== 'number' && Number.isInteger(value))) return BigInt(value);
       return value;
-    case 'string': return stringValue(value, schema);
-    case 'object': return objectValue(value as Record<string, unknown>, schema);
-    default: return null;
+    case 'string':
+      return stringValue(value, schema);
+    case 'object':
+      return objectValue(value as Record<string, unknown>, schema);
+    default:
+      return null;
   }
 }
 
@@ -108,7 +117,11 @@ function stringValue(value: string, schema: JSONSchemaProps | undefined): CelInp
       // the apiserver decodes with go-openapi's strfmt.Base64, the URL alphabet: a value the standard alphabet's format
       // check accepted is an error for rules once it holds '+' or '/' (reading it fails the rule)
       const bad = value.search(/[+/]/);
-      if (bad >= 0) return celError(`Invalid byte formatted string ${value}: illegal base64 data at input byte ${bad}`) as unknown as CelInput;
+      if (bad >= 0) {
+        return celError(
+          `Invalid byte formatted string ${value}: illegal base64 data at input byte ${bad}`,
+        ) as unknown as CelInput;
+      }
       return new Uint8Array(Buffer.from(value, 'base64'));
     }
     case 'date':

@@ -13,7 +13,10 @@ export interface FieldPathStep {
  * `['name']` steps (no list indexes), each naming a declared property, or any key of a map.
  * Errors use its wording ("does not refer to a valid field", "expected single quoted string but got 0").
  */
-export function resolveFieldPath(schema: JSONSchemaProps, fieldPath: string): { steps: FieldPathStep[]; error?: string } {
+export function resolveFieldPath(
+  schema: JSONSchemaProps,
+  fieldPath: string,
+): { steps: FieldPathStep[]; error?: string } {
   const steps: FieldPathStep[] = [];
   let node: JSONSchemaProps | undefined = schema;
   let rest = fieldPath;

@@ -43,7 +43,14 @@ export function goParseFloat(s: string): number | undefined {
   const hex = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?[0-9][0-9_]*)$/.exec(s);
   if (hex) {
     if (!/[0-9a-fA-F]/.test(`${hex[2]}${hex[3] ?? ''}`) || !underscoreOk(s)) return undefined;
-    return finite(hexFloat(hex[1] === '-', `${hex[2]}${hex[3] ?? ''}`.replace(/_/g, ''), (hex[3] ?? '').replace(/_/g, '').length, exponentOf(hex[4])));
+    return finite(
+      hexFloat(
+        hex[1] === '-',
+        `${hex[2]}${hex[3] ?? ''}`.replace(/_/g, ''),
+        (hex[3] ?? '').replace(/_/g, '').length,
+        exponentOf(hex[4]),
+      ),
+    );
   }
   const dec = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9][0-9_]*)?$/.exec(s);
   if (!dec || !/[0-9]/.test(s.replace(/[eE].*$/, '')) || !underscoreOk(s)) return undefined;
@@ -112,8 +119,16 @@ function hexFloat(negative: boolean, digits: string, fractionDigits: number, exp
   }
   // m fits 54 bits: scaling by powers of two is exact until the range ends (then Infinity)
   let x = Number(m);
-  while (e > 0) { const step = Math.min(e, 1000); x *= 2 ** step; e -= step; }
-  while (e < 0) { const step = Math.min(-e, 1000); x /= 2 ** step; e += step; }
+  while (e > 0) {
+    const step = Math.min(e, 1000);
+    x *= 2 ** step;
+    e -= step;
+  }
+  while (e < 0) {
+    const step = Math.min(-e, 1000);
+    x /= 2 ** step;
+    e += step;
+  }
   return negative ? -x : x;
 }
 
@@ -170,7 +185,10 @@ export const MAX_UNIX_SECONDS = 253402300799n;
  * fraction after `.` or `,` (digits past nanoseconds ignored), then `Z` or `±hh:mm` (hours up to 24, minutes up to 60).
  */
 export function goParseRfc3339(s: string): GoTime | undefined {
-  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?(Z|([+-])([0-9]{2}):([0-9]{2}))$/.exec(s);
+  const m =
+    /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?(Z|([+-])([0-9]{2}):([0-9]{2}))$/.exec(
+      s,
+    );
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
@@ -202,6 +220,9 @@ export function goFormatRfc3339Nano(t: GoTime): string {
   const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
   const fraction = t.nanos ? `.${String(t.nanos).padStart(9, '0').replace(/0+$/, '')}` : '';
   const o = Math.abs(t.offset);
-  const zone = t.offset === 0 ? 'Z' : `${t.offset < 0 ? '-' : '+'}${pad(Math.floor(o / 3600))}:${pad(Math.floor((o % 3600) / 60))}`;
+  const zone =
+    t.offset === 0
+      ? 'Z'
+      : `${t.offset < 0 ? '-' : '+'}${pad(Math.floor(o / 3600))}:${pad(Math.floor((o % 3600) / 60))}`;
   return `${date}T${time}${fraction}${zone}`;
 }

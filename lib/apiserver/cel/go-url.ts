@@ -14,7 +14,9 @@ export class GoUrl {
    */
   public static parse(text: string, strict = false): GoUrl {
     const error = goRequestUriError(text, strict) ?? parseError(text);
-    if (error !== undefined) throw new Error(`URL parse error during conversion from string: parse ${JSON.stringify(text)}: ${error}`);
+    if (error !== undefined) {
+      throw new Error(`URL parse error during conversion from string: parse ${JSON.stringify(text)}: ${error}`);
+    }
     return parse(text);
   }
 
@@ -48,7 +50,9 @@ export class GoUrl {
 
   /** `URL.EscapedPath()`: the path as written when that is a valid encoding of it, else Go's escaping of it. */
   public escapedPath(): string {
-    if (this.rawPath !== '' && validEncodedPath(this.rawPath) && unescape(this.rawPath, 'path') === this.path) return this.rawPath;
+    if (this.rawPath !== '' && validEncodedPath(this.rawPath) && unescape(this.rawPath, 'path') === this.path) {
+      return this.rawPath;
+    }
     if (this.path === '*') return '*';
     return escape(this.path, 'path');
   }
@@ -70,7 +74,15 @@ export class GoUrl {
 
   /** A text equal for URLs whose Go `String()` is equal (what the library's `==` compares). */
   public canonical(): string {
-    return JSON.stringify([this.scheme, this.opaque, this.userinfo ?? null, this.host, this.escapedPath(), this.forceQuery || this.rawQuery !== '' ? this.rawQuery : null, this.fragment]);
+    return JSON.stringify([
+      this.scheme,
+      this.opaque,
+      this.userinfo ?? null,
+      this.host,
+      this.escapedPath(),
+      this.forceQuery || this.rawQuery !== '' ? this.rawQuery : null,
+      this.fragment,
+    ]);
   }
 }
 
@@ -86,7 +98,8 @@ function parseError(text: string): string | undefined {
 /** `url.Parse` of a text `ParseRequestURI` accepted. */
 function parse(text: string): GoUrl {
   const hash = text.indexOf('#');
-  const [raw, fragment] = hash < 0 ? [text, ''] : [text.slice(0, hash), unescape(text.slice(hash + 1), 'fragment') ?? ''];
+  const [raw, fragment] =
+    hash < 0 ? [text, ''] : [text.slice(0, hash), unescape(text.slice(hash + 1), 'fragment') ?? ''];
   if (raw === '*') return new GoUrl('', '', '', '*', '', '', false, fragment, undefined);
   const colon = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(raw);
   const scheme = colon ? colon[0].slice(0, -1).toLowerCase() : '';
@@ -100,7 +113,9 @@ function parse(text: string): GoUrl {
     rawQuery = rest.slice(rest.indexOf('?') + 1);
     rest = rest.slice(0, rest.indexOf('?'));
   }
-  if (!rest.startsWith('/') && scheme !== '') return new GoUrl(scheme, rest, '', '', '', rawQuery, forceQuery, fragment, undefined);
+  if (!rest.startsWith('/') && scheme !== '') {
+    return new GoUrl(scheme, rest, '', '', '', rawQuery, forceQuery, fragment, undefined);
+  }
   let host = '';
   let userinfo: string | undefined;
   if ((scheme !== '' || !rest.startsWith('///')) && rest.startsWith('//')) {

@@ -5,8 +5,13 @@ export class IpAddress {
   /** Parses an IPv4 or IPv6 address; rejects IPv4 with leading zeros and IPv4-mapped IPv6 like the apiserver. */
   public static parse(text: string): IpAddress {
     if (isIPv4(text)) {
-      if (text.split('.').some(p => p.length > 1 && p.startsWith('0'))) throw new Error(`IP address '${text}' has leading zeros`);
-      return new IpAddress(4, text.split('.').reduce((acc, p) => (acc << 8n) | BigInt(p), 0n));
+      if (text.split('.').some((p) => p.length > 1 && p.startsWith('0'))) {
+        throw new Error(`IP address '${text}' has leading zeros`);
+      }
+      return new IpAddress(
+        4,
+        text.split('.').reduce((acc, p) => (acc << 8n) | BigInt(p), 0n),
+      );
     }
     if (isIPv6(text) && !text.includes('%')) {
       const value = ipv6ToBigInt(text);
@@ -26,7 +31,10 @@ export class IpAddress {
     }
   }
 
-  constructor(public readonly family: 4 | 6, public readonly value: bigint) {}
+  constructor(
+    public readonly family: 4 | 6,
+    public readonly value: bigint,
+  ) {}
 
   public get bits(): number {
     return this.family === 4 ? 32 : 128;
@@ -55,7 +63,7 @@ export class IpAddress {
   }
 
   public toString(): string {
-    if (this.family === 4) return [24n, 16n, 8n, 0n].map(s => ((this.value >> s) & 255n).toString()).join('.');
+    if (this.family === 4) return [24n, 16n, 8n, 0n].map((s) => ((this.value >> s) & 255n).toString()).join('.');
     const groups = Array.from({ length: 8 }, (_, i) => ((this.value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
     // RFC 5952: compress the longest run (>= 2) of zero groups
     let best = -1;
@@ -77,7 +85,9 @@ export class Cidr {
   public static parse(text: string): Cidr {
     const slash = text.lastIndexOf('/');
     const len = slash < 0 ? '' : text.slice(slash + 1);
-    if (slash < 0 || !/^(0|[1-9][0-9]*)$/.test(len)) throw new Error(`network address parse error during conversion from string: '${text}'`);
+    if (slash < 0 || !/^(0|[1-9][0-9]*)$/.test(len)) {
+      throw new Error(`network address parse error during conversion from string: '${text}'`);
+    }
     const ip = IpAddress.parse(text.slice(0, slash));
     const prefix = Number(len);
     if (prefix > ip.bits) throw new Error(`network address parse error during conversion from string: '${text}'`);
@@ -93,7 +103,10 @@ export class Cidr {
     }
   }
 
-  constructor(public readonly ip: IpAddress, public readonly prefixLength: number) {}
+  constructor(
+    public readonly ip: IpAddress,
+    public readonly prefixLength: number,
+  ) {}
 
   public masked(): Cidr {
     const hostBits = BigInt(this.ip.bits - this.prefixLength);

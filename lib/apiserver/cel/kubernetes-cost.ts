@@ -1,7 +1,17 @@
 import { CelType } from './cel-types';
 import type { CostNode } from './cost-estimate';
 import {
-  add, MAX_UINT64, multiply, multiplyByCostFactor, ONE, Range, range, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, UNKNOWN_SIZE, ZERO,
+  add,
+  MAX_UINT64,
+  multiply,
+  multiplyByCostFactor,
+  ONE,
+  Range,
+  range,
+  REGEX_STRING_LENGTH_COST_FACTOR,
+  STRING_TRAVERSAL_COST_FACTOR,
+  UNKNOWN_SIZE,
+  ZERO,
 } from './cost-units';
 
 /** Where the library estimator gets sizes the expression does not know (the apiextensions size estimator). */
@@ -21,7 +31,11 @@ const MAX_NAME_FORMAT_REGEX_SIZE = 128;
  * so the Go code's `target != nil` tests are always true and are left out.
  */
 export function kubernetesCallCost(
-  sizes: SizeSource, fn: string, overload: string, target: CostNode | undefined, args: readonly CostNode[],
+  sizes: SizeSource,
+  fn: string,
+  overload: string,
+  target: CostNode | undefined,
+  args: readonly CostNode[],
   options: { readonly libraryTypeEquality: boolean } = { libraryTypeEquality: true },
 ): { cost: Range; resultSize?: Range } | undefined {
   const sizeEstimate = (n: CostNode): Range => n.computedSize ?? sizes.estimateSize(n) ?? UNKNOWN_SIZE;
@@ -30,35 +44,57 @@ export function kubernetesCallCost(
     case 'check':
       // an authorization check has a fixed cost, which allows two of them per expression
       return { cost: range(350000n) };
-    case 'serviceAccount': case 'path': case 'group': case 'resource': case 'subresource': case 'namespace': case 'name':
-    case 'allowed': case 'reason': case 'error': case 'errored':
+    case 'serviceAccount':
+    case 'path':
+    case 'group':
+    case 'resource':
+    case 'subresource':
+    case 'namespace':
+    case 'name':
+    case 'allowed':
+    case 'reason':
+    case 'error':
+    case 'errored':
       return { cost: ONE };
-    case 'isSorted': case 'sum': case 'max': case 'min': case 'indexOf': case 'lastIndexOf': {
+    case 'isSorted':
+    case 'sum':
+    case 'max':
+    case 'min':
+    case 'indexOf':
+    case 'lastIndexOf': {
       if (!target) return undefined;
       const element = listElementNode(target);
       if (element) {
         // 1 per element compared, plus the traversal of string and bytes elements
         let elementCost = ONE;
-        if (element.type.kind === 'string' || element.type.kind === 'bytes') elementCost = add(elementCost, traversal(sizeEstimate(element)));
+        if (element.type.kind === 'string' || element.type.kind === 'bytes') {
+          elementCost = add(elementCost, traversal(sizeEstimate(element)));
+        }
         return { cost: multiply(sizeEstimate(target), elementCost) };
       }
       // a string target (indexOf, lastIndexOf)
       return { cost: traversal(sizeEstimate(target)) };
     }
-    case 'url': case 'jsonpatch.escapeKey':
+    case 'url':
+    case 'jsonpatch.escapeKey':
       if (args.length === 1) {
         const size = sizeEstimate(args[0]);
         return { cost: traversal(size), resultSize: size };
       }
       return undefined;
-    case 'lowerAscii': case 'upperAscii': case 'substring': case 'trim':
+    case 'lowerAscii':
+    case 'upperAscii':
+    case 'substring':
+    case 'trim':
       if (target) {
         const size = sizeEstimate(target);
         return { cost: traversal(size), resultSize: size };
       }
       return undefined;
     case 'replace':
-      if (target && args.length >= 2) return replaceCost(sizeEstimate(target), sizeEstimate(args[0]), sizeEstimate(args[1]), traversal);
+      if (target && args.length >= 2) {
+        return replaceCost(sizeEstimate(target), sizeEstimate(args[0]), sizeEstimate(args[1]), traversal);
+      }
       return undefined;
     case 'split':
       if (target) {
@@ -79,13 +115,17 @@ export function kubernetesCallCost(
         const element = listElementNode(target);
         if (element) size = multiply(listSize, sizeEstimate(element));
         if (args.length > 0) {
-          const separators = range(listSize.min > 0n ? listSize.min - 1n : 0n, listSize.max > 0n ? listSize.max - 1n : 0n);
+          const separators = range(
+            listSize.min > 0n ? listSize.min - 1n : 0n,
+            listSize.max > 0n ? listSize.max - 1n : 0n,
+          );
           size = add(size, multiply(sizeEstimate(args[0]), separators));
         }
         return { cost: traversal(size), resultSize: size };
       }
       return undefined;
-    case 'find': case 'findAll':
+    case 'find':
+    case 'findAll':
       if (target && args.length >= 1) {
         const size = sizeEstimate(target);
         // one more than the string length so that an empty string with an expensive regex is not free;
@@ -95,7 +135,9 @@ export function kubernetesCallCost(
         return { cost: multiply(strCost, regexCost), resultSize: range(0n, size.max) };
       }
       return undefined;
-    case 'cidr': case 'isIP': case 'isCIDR':
+    case 'cidr':
+    case 'isIP':
+    case 'isCIDR':
       return { cost: traversal(sizeEstimate(args[0])) };
     case 'ip':
       if (args.length >= 1) {
@@ -108,27 +150,54 @@ export function kubernetesCallCost(
       // parse, then compare with the original
       if (args.length >= 1) return { cost: traversal(sizeEstimate(args[0]), 2) };
       return undefined;
-    case 'masked': case 'prefixLength': case 'family': case 'isUnspecified': case 'isLoopback':
-    case 'isLinkLocalMulticast': case 'isLinkLocalUnicast': case 'isGlobalUnicast':
+    case 'masked':
+    case 'prefixLength':
+    case 'family':
+    case 'isUnspecified':
+    case 'isLoopback':
+    case 'isLinkLocalMulticast':
+    case 'isLinkLocalUnicast':
+    case 'isGlobalUnicast':
       return { cost: ONE };
-    case 'containsIP': case 'containsCIDR':
+    case 'containsIP':
+    case 'containsCIDR':
       if (target && args.length >= 1) {
         // comparing two IPv4 or IPv6 byte lists
         const ipSize = range(4n, 16n);
         let cost = traversal(add(ipSize, ipSize));
         if (fn === 'containsCIDR') cost = add(add(cost, traversal(ipSize)), ONE); // masking and the prefix bits
-        if (overload === 'cidr_contains_ip_string' || overload === 'cidr_contains_cidr_string') cost = add(cost, traversal(sizeEstimate(args[0])));
+        if (overload === 'cidr_contains_ip_string' || overload === 'cidr_contains_cidr_string') {
+          cost = add(cost, traversal(sizeEstimate(args[0])));
+        }
         return { cost };
       }
       return undefined;
-    case 'quantity': case 'isQuantity':
+    case 'quantity':
+    case 'isQuantity':
       return { cost: traversal(sizeEstimate(args[0])) };
     case 'validate':
-      return { cost: multiplyByCostFactor(traversal(sizeEstimate(args[0])), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR) };
+      return {
+        cost: multiplyByCostFactor(
+          traversal(sizeEstimate(args[0])),
+          MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR,
+        ),
+      };
     case 'format.named':
-    case 'sign': case 'asInteger': case 'isInteger': case 'asApproximateFloat': case 'isGreaterThan': case 'isLessThan':
-    case 'compareTo': case 'add': case 'sub':
-    case 'getScheme': case 'getHostname': case 'getHost': case 'getPort': case 'getEscapedPath': case 'getQuery':
+    case 'sign':
+    case 'asInteger':
+    case 'isInteger':
+    case 'asApproximateFloat':
+    case 'isGreaterThan':
+    case 'isLessThan':
+    case 'compareTo':
+    case 'add':
+    case 'sub':
+    case 'getScheme':
+    case 'getHostname':
+    case 'getHost':
+    case 'getPort':
+    case 'getEscapedPath':
+    case 'getQuery':
       return { cost: ONE };
     case '_==_':
       // not before 1.31 (APISERVER_CHANGES.libraryTypeEqualityCost): cel-go's estimate applies
@@ -144,7 +213,10 @@ function libraryTypeEquality(lhs: CostNode, rhs: CostNode): { cost: Range } | un
   const r = rhs.type;
   if (l.kind !== 'opaque' || r.kind !== 'opaque' || l.name !== r.name) return undefined;
   switch (l.name) {
-    case 'IP': case 'CIDR': case 'Quantity': case 'Semver':
+    case 'IP':
+    case 'CIDR':
+    case 'Quantity':
+    case 'Semver':
       return { cost: ONE };
     case 'Format':
       return { cost: multiplyByCostFactor(range(1n, MAX_FORMAT_SIZE), STRING_TRAVERSAL_COST_FACTOR) };
@@ -157,7 +229,12 @@ function libraryTypeEquality(lhs: CostNode, rhs: CostNode): { cost: Range } | un
   return undefined;
 }
 
-function replaceCost(size: Range, toReplace: Range, replaceWith: Range, traversal: (s: Range, times?: number) => Range): { cost: Range; resultSize: Range } {
+function replaceCost(
+  size: Range,
+  toReplace: Range,
+  replaceWith: Range,
+  traversal: (s: Range, times?: number) => Range,
+): { cost: Range; resultSize: Range } {
   let countMax: bigint;
   let countMin: bigint;
   let retainedMax = 0n;
@@ -198,9 +275,13 @@ function listElementNode(list: CostNode): CostNode | undefined {
 /** cel-go `Type.Parameters()`: list(E) → [E], map(K, V) → [K, V], optional(T) → [T]. */
 export function typeParameters(t: CelType): CelType[] {
   switch (t.kind) {
-    case 'list': return [t.elem];
-    case 'map': return [t.key, t.value];
-    case 'opaque': return t.of ? [t.of] : [];
-    default: return [];
+    case 'list':
+      return [t.elem];
+    case 'map':
+      return [t.key, t.value];
+    case 'opaque':
+      return t.of ? [t.of] : [];
+    default:
+      return [];
   }
 }

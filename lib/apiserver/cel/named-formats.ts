@@ -1,5 +1,11 @@
-import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import {
+  isDns1035Label,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+} from '../../apimachinery/names';
 import { checkFormat } from '../schema/formats';
 
 /**
@@ -19,17 +25,17 @@ function maskTrailingDash(name: string): string {
  * measured on 1.36), and the uri format's.
  */
 export const NAMED_FORMATS: Readonly<Record<string, (value: string, version: KubernetesVersion) => string[]>> = {
-  dns1123Label: v => isDns1123Label(v),
-  dns1123Subdomain: v => isDns1123Subdomain(v),
-  dns1035Label: v => isDns1035Label(v),
+  dns1123Label: (v) => isDns1123Label(v),
+  dns1123Subdomain: (v) => isDns1123Subdomain(v),
+  dns1035Label: (v) => isDns1035Label(v),
   qualifiedName: (v, version) => isQualifiedName(v, version),
-  dns1123LabelPrefix: v => isDns1123Label(maskTrailingDash(v)),
-  dns1123SubdomainPrefix: v => isDns1123Subdomain(maskTrailingDash(v)),
-  dns1035LabelPrefix: v => isDns1035Label(maskTrailingDash(v)),
+  dns1123LabelPrefix: (v) => isDns1123Label(maskTrailingDash(v)),
+  dns1123SubdomainPrefix: (v) => isDns1123Subdomain(maskTrailingDash(v)),
+  dns1035LabelPrefix: (v) => isDns1035Label(maskTrailingDash(v)),
   labelValue: (v, version) => isValidLabelValue(v, version),
   uri: (v, version) => (checkFormat('uri', v, version) ? [] : ['invalid URI']),
-  uuid: v => (checkFormat('uuid', v) ? [] : ['does not match the UUID format']),
-  byte: v => (checkFormat('byte', v) ? [] : ['invalid base64']),
-  date: v => (checkFormat('date', v) ? [] : ['invalid date']),
-  datetime: v => (checkFormat('date-time', v) ? [] : ['invalid datetime']),
+  uuid: (v) => (checkFormat('uuid', v) ? [] : ['does not match the UUID format']),
+  byte: (v) => (checkFormat('byte', v) ? [] : ['invalid base64']),
+  date: (v) => (checkFormat('date', v) ? [] : ['invalid date']),
+  datetime: (v) => (checkFormat('date-time', v) ? [] : ['invalid datetime']),
 };

@@ -17,7 +17,9 @@ export function rewriteOptionalSyntax(source: string): string {
 
 /** The rewritten text and where each of its offsets comes from in `source` (a rewritten call: the syntax it replaces). */
 export function rewriteOptionalSyntaxMapped(source: string): { text: string; toSource: (offset: number) => number } {
-  if (!source.includes('.?') && !source.includes('[?') && !OPTIONAL_FIELD.test(source)) return { text: source, toSource: o => o };
+  if (!source.includes('.?') && !source.includes('[?') && !OPTIONAL_FIELD.test(source)) {
+    return { text: source, toSource: (o) => o };
+  }
   // [offset in the output, offset in the source, whether the output copies the source from there on]
   const anchors: Array<[number, number, boolean]> = [];
   const mark = (copied: boolean) => anchors.push([out.length, i, copied]);
@@ -58,7 +60,7 @@ export function rewriteOptionalSyntaxMapped(source: string): { text: string; toS
       // a list literal: rewritten only when an element is optional
       const end = matchingBracket(source, i);
       const elements = splitTopLevel(source.slice(i + 1, end));
-      const optional = elements.map((el, k) => (/^\s*\?/.test(el) ? k : -1)).filter(k => k >= 0);
+      const optional = elements.map((el, k) => (/^\s*\?/.test(el) ? k : -1)).filter((k) => k >= 0);
       if (optional.length > 0) {
         mark(false);
         out += '__optList__([';
@@ -88,7 +90,8 @@ export function rewriteOptionalSyntaxMapped(source: string): { text: string; toS
       chainIsOptional = true;
       continue;
     }
-    const field = source[i] === '?' && /[{,]\s*$/.test(out) ? /^\?\s*([_a-zA-Z][_a-zA-Z0-9]*)(?=\s*:)/.exec(source.slice(i)) : null;
+    const field =
+      source[i] === '?' && /[{,]\s*$/.test(out) ? /^\?\s*([_a-zA-Z][_a-zA-Z0-9]*)(?=\s*:)/.exec(source.slice(i)) : null;
     if (field) {
       mark(false);
       out += `${OPTIONAL_FIELD_PREFIX}${field[1]}`;
@@ -150,9 +153,11 @@ function splitTopLevel(s: string): string[] {
       j = literal;
       continue;
     }
-    if ('([{'.includes(s[j])) depth++;
-    else if (')]}'.includes(s[j])) depth--;
-    else if (s[j] === ',' && depth === 0) {
+    if ('([{'.includes(s[j])) {
+      depth++;
+    } else if (')]}'.includes(s[j])) {
+      depth--;
+    } else if (s[j] === ',' && depth === 0) {
       parts.push(s.slice(start, j));
       start = j + 1;
     }

@@ -1,5 +1,5 @@
-import { JSONSchemaProps } from '../schema/json-schema-props';
 import { multiplyWithOverflowGuard } from './cost-units';
+import { JSONSchemaProps } from '../schema/json-schema-props';
 
 /** One schema node reached by `walkSchema`, with what rules at that node depend on. */
 export interface SchemaNode {
@@ -25,27 +25,52 @@ export interface SchemaNode {
  * Visits every node (that `wants` selects) of a structural schema (properties, additionalProperties, items; not the
  * allOf/anyOf/oneOf/not value-validation branches, which carry no rules).
  */
-export function walkSchema(root: JSONSchemaProps, basePath: string, visit: (node: SchemaNode) => void, wants: (schema: JSONSchemaProps) => boolean = () => true): void {
-  const go = (schema: JSONSchemaProps, path: Path, isRoot: boolean, uncorrelated: Path | undefined, maxCardinality: bigint | undefined): void => {
+export function walkSchema(
+  root: JSONSchemaProps,
+  basePath: string,
+  visit: (node: SchemaNode) => void,
+  wants: (schema: JSONSchemaProps) => boolean = () => true,
+): void {
+  const go = (
+    schema: JSONSchemaProps,
+    path: Path,
+    isRoot: boolean,
+    uncorrelated: Path | undefined,
+    maxCardinality: bigint | undefined,
+  ): void => {
     // only the nodes a visitor wants (e.g. those with rules) are materialized, their paths joined when read:
     // most nodes of a large schema are just passed through
     if (wants(schema)) {
       visit({
-        schema, isRoot, maxCardinality,
-        get path() { return joinPath(path); },
-        get uncorrelatablePath() { return uncorrelated && joinPath(uncorrelated); },
+        schema,
+        isRoot,
+        maxCardinality,
+        get path() {
+          return joinPath(path);
+        },
+        get uncorrelatablePath() {
+          return uncorrelated && joinPath(uncorrelated);
+        },
       });
     }
     const bound = maxElements(schema);
-    const childCardinality = maxCardinality === undefined || bound === undefined ? undefined
-      : bound === 1n ? maxCardinality : multiplyWithOverflowGuard(maxCardinality, bound);
+    const childCardinality =
+      maxCardinality === undefined || bound === undefined
+        ? undefined
+        : bound === 1n
+          ? maxCardinality
+          : multiplyWithOverflowGuard(maxCardinality, bound);
     // the properties of an atomic map are replaced as a whole: no pairing below it
     const propsLost = uncorrelated ?? (schema['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
     if (schema.properties) {
-      for (const name of Object.keys(schema.properties)) go(schema.properties[name], { parent: path, property: name }, false, propsLost, childCardinality);
+      for (const name of Object.keys(schema.properties)) {
+        go(schema.properties[name], { parent: path, property: name }, false, propsLost, childCardinality);
+      }
     }
     const ap = schema.additionalProperties;
-    if (ap && typeof ap === 'object') go(ap, { parent: path, segment: '.additionalProperties' }, false, uncorrelated, childCardinality);
+    if (ap && typeof ap === 'object') {
+      go(ap, { parent: path, segment: '.additionalProperties' }, false, uncorrelated, childCardinality);
+    }
     if (schema.items) {
       const isMapList = schema['x-kubernetes-list-type'] === 'map';
       const lost = uncorrelated ?? (isMapList ? undefined : path);
@@ -74,7 +99,9 @@ function joinPath(p: Path): string {
 function maxElements(schema: JSONSchemaProps): bigint | undefined {
   switch (schema.type) {
     case 'object':
-      if (schema.additionalProperties !== undefined) return schema.maxProperties !== undefined ? nonNegative(schema.maxProperties) : undefined;
+      if (schema.additionalProperties !== undefined) {
+        return schema.maxProperties !== undefined ? nonNegative(schema.maxProperties) : undefined;
+      }
       return 1n;
     case 'array':
       return schema.maxItems !== undefined ? nonNegative(schema.maxItems) : undefined;

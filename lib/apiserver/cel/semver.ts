@@ -14,7 +14,10 @@ export class Semver {
       const m = /^([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?(.*)$/.exec(t);
       if (m) t = `${BigInt(m[1])}.${BigInt(m[2] ?? '0')}.${BigInt(m[3] ?? '0')}${m[4]}`;
     }
-    const m = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(t);
+    const m =
+      /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(
+        t,
+      );
     if (!m) throw new Error(`could not parse '${text}' as a semantic version`);
     return new Semver(BigInt(m[1]), BigInt(m[2]), BigInt(m[3]), m[4] ? m[4].split('.') : []);
   }
@@ -36,11 +39,17 @@ export class Semver {
   ) {}
 
   public compareTo(o: Semver): bigint {
-    for (const [a, b] of [[this.major, o.major], [this.minor, o.minor], [this.patch, o.patch]]) {
+    for (const [a, b] of [
+      [this.major, o.major],
+      [this.minor, o.minor],
+      [this.patch, o.patch],
+    ]) {
       if (a !== b) return a < b ? -1n : 1n;
     }
     // a version without pre-release has higher precedence
-    if (this.pre.length === 0 || o.pre.length === 0) return this.pre.length === o.pre.length ? 0n : this.pre.length === 0 ? 1n : -1n;
+    if (this.pre.length === 0 || o.pre.length === 0) {
+      return this.pre.length === o.pre.length ? 0n : this.pre.length === 0 ? 1n : -1n;
+    }
     for (let i = 0; i < Math.max(this.pre.length, o.pre.length); i++) {
       const a = this.pre[i];
       const b = o.pre[i];

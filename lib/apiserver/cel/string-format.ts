@@ -1,8 +1,8 @@
 import { isCelList, isCelMap, isCelType, isCelUint } from '@bufbuild/cel';
-import { compareCodePoints, goQuote } from '../../apimachinery/field-value';
-import { durationString, timestampString, wellKnownKind } from './conversion-library';
 import { CelRuntime } from './cel-runtime';
+import { durationString, timestampString, wellKnownKind } from './conversion-library';
 import { goFormatFloatG } from './go-conversions';
+import { compareCodePoints, goQuote } from '../../apimachinery/field-value';
 
 /**
  * cel-go's `<string>.format(<list>)` of the strings extension versions 1 to 3 (`ext/formatting.go`'s
@@ -42,20 +42,28 @@ export function celFormat(format: string, args: readonly unknown[], runtime: Cel
 const DEFAULT_PRECISION = 6;
 
 /** The clause starting at `start` (after the `%`): where it ends and how it formats its argument. */
-function parseClause(format: string, start: number, runtime: CelRuntime): { end: number; apply: (arg: unknown) => string } {
+function parseClause(
+  format: string,
+  start: number,
+  runtime: CelRuntime,
+): { end: number; apply: (arg: unknown) => string } {
   let i = start;
   let precision: number | undefined;
   if (format[i] === '.') {
     i++;
     let digits = '';
     for (;;) {
-      if (i >= format.length) throw clauseError('error while parsing precision: could not find end of precision specifier');
+      if (i >= format.length) {
+        throw clauseError('error while parsing precision: could not find end of precision specifier');
+      }
       if (!/[0-9]/.test(format[i])) break;
       digits += format[i++];
     }
     // strconv.Atoi: an empty or out-of-range number is an error
     if (digits === '' || BigInt(digits) > 2n ** 63n - 1n) {
-      throw clauseError(`error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "${digits}": ${digits === '' ? 'invalid syntax' : 'value out of range'}`);
+      throw clauseError(
+        `error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "${digits}": ${digits === '' ? 'invalid syntax' : 'value out of range'}`,
+      );
     }
     precision = Number(digits);
   }
@@ -72,28 +80,54 @@ function parseClause(format: string, start: number, runtime: CelRuntime): { end:
     },
   });
   switch (verb) {
-    case 's': return formatting(formatString);
-    case 'd': return formatting(formatDecimal);
-    case 'f': return formatting(arg => fixed(arg, precision ?? DEFAULT_PRECISION));
-    case 'e': return formatting(arg => scientific(arg, precision ?? DEFAULT_PRECISION, runtime.spacedScientific));
-    case 'b': return formatting(binary);
-    case 'x': return formatting(arg => hex(arg, false));
-    case 'X': return formatting(arg => hex(arg, true));
-    case 'o': return formatting(octal);
-    default: throw clauseError(`unrecognized formatting clause "${verb}"`);
+    case 's':
+      return formatting(formatString);
+    case 'd':
+      return formatting(formatDecimal);
+    case 'f':
+      return formatting((arg) => fixed(arg, precision ?? DEFAULT_PRECISION));
+    case 'e':
+      return formatting((arg) => scientific(arg, precision ?? DEFAULT_PRECISION, runtime.spacedScientific));
+    case 'b':
+      return formatting(binary);
+    case 'x':
+      return formatting((arg) => hex(arg, false));
+    case 'X':
+      return formatting((arg) => hex(arg, true));
+    case 'o':
+      return formatting(octal);
+    default:
+      throw clauseError(`unrecognized formatting clause "${verb}"`);
   }
 }
 
 const clauseError = (why: string) => new Error(`could not parse formatting clause: ${why}`);
 
-type Kind = 'int' | 'uint' | 'double' | 'string' | 'bool' | 'bytes' | 'null' | 'timestamp' | 'duration' | 'list' | 'map' | 'type' | 'other';
+type Kind =
+  | 'int'
+  | 'uint'
+  | 'double'
+  | 'string'
+  | 'bool'
+  | 'bytes'
+  | 'null'
+  | 'timestamp'
+  | 'duration'
+  | 'list'
+  | 'map'
+  | 'type'
+  | 'other';
 
 function kindOf(v: unknown): Kind {
   switch (typeof v) {
-    case 'bigint': return 'int';
-    case 'number': return 'double';
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
   }
   if (v === null) return 'null';
   if (v instanceof Uint8Array) return 'bytes';
@@ -106,8 +140,19 @@ function kindOf(v: unknown): Kind {
 
 /** cel-go's type names in its errors. */
 const TYPE_NAMES: Record<Kind, string> = {
-  int: 'int', uint: 'uint', double: 'double', string: 'string', bool: 'bool', bytes: 'bytes', null: 'null_type',
-  timestamp: 'google.protobuf.Timestamp', duration: 'google.protobuf.Duration', list: 'list', map: 'map', type: 'type', other: 'object',
+  int: 'int',
+  uint: 'uint',
+  double: 'double',
+  string: 'string',
+  bool: 'bool',
+  bytes: 'bytes',
+  null: 'null_type',
+  timestamp: 'google.protobuf.Timestamp',
+  duration: 'google.protobuf.Duration',
+  list: 'list',
+  map: 'map',
+  type: 'type',
+  other: 'object',
 };
 
 const uintValue = (v: unknown) => (v as { value: bigint }).value;
@@ -116,13 +161,20 @@ const uintValue = (v: unknown) => (v as { value: bigint }).value;
 function formatString(v: unknown): string {
   const kind = kindOf(v);
   switch (kind) {
-    case 'list': return formatList(v as Iterable<unknown>);
-    case 'map': return formatMap(v as Iterable<[unknown, unknown]>);
-    case 'int': return String(v);
-    case 'uint': return String(uintValue(v));
-    case 'double': return goFormatFloatG(v as number);
-    case 'bool': return v ? 'true' : 'false';
-    case 'string': return v as string;
+    case 'list':
+      return formatList(v as Iterable<unknown>);
+    case 'map':
+      return formatMap(v as Iterable<[unknown, unknown]>);
+    case 'int':
+      return String(v);
+    case 'uint':
+      return String(uintValue(v));
+    case 'double':
+      return goFormatFloatG(v as number);
+    case 'bool':
+      return v ? 'true' : 'false';
+    case 'string':
+      return v as string;
     case 'bytes': {
       try {
         return new TextDecoder('utf-8', { fatal: true }).decode(v as Uint8Array);
@@ -130,11 +182,18 @@ function formatString(v: unknown): string {
         throw new Error('could not convert argument "invalid UTF-8 in bytes, cannot convert to string" to string');
       }
     }
-    case 'timestamp': return timestampString(v);
-    case 'duration': return durationString(v);
-    case 'type': return (v as { name: string }).name;
-    case 'null': return 'null';
-    default: throw new Error(`string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${TYPE_NAMES[kind]}`);
+    case 'timestamp':
+      return timestampString(v);
+    case 'duration':
+      return durationString(v);
+    case 'type':
+      return (v as { name: string }).name;
+    case 'null':
+      return 'null';
+    default:
+      throw new Error(
+        `string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${TYPE_NAMES[kind]}`,
+      );
   }
 }
 
@@ -150,20 +209,32 @@ function formatDecimal(v: unknown): string {
 function formatElement(v: unknown): string {
   const kind = kindOf(v);
   switch (kind) {
-    case 'int': case 'uint': return formatDecimal(v);
-    case 'string': return goQuote(v as string);
-    case 'bytes': return `b${goQuote(formatString(v))}`;
-    case 'bool': case 'null': case 'type': return formatString(v);
-    case 'timestamp': return `timestamp(${goQuote(timestampString(v))})`;
-    case 'duration': return `duration(${goQuote(durationString(v))})`;
-    case 'list': return formatList(v as Iterable<unknown>);
-    case 'map': return formatMap(v as Iterable<[unknown, unknown]>);
+    case 'int':
+    case 'uint':
+      return formatDecimal(v);
+    case 'string':
+      return goQuote(v as string);
+    case 'bytes':
+      return `b${goQuote(formatString(v))}`;
+    case 'bool':
+    case 'null':
+    case 'type':
+      return formatString(v);
+    case 'timestamp':
+      return `timestamp(${goQuote(timestampString(v))})`;
+    case 'duration':
+      return `duration(${goQuote(durationString(v))})`;
+    case 'list':
+      return formatList(v as Iterable<unknown>);
+    case 'map':
+      return formatMap(v as Iterable<[unknown, unknown]>);
     case 'double': {
       const x = v as number;
       const text = goSprintfF(x, DEFAULT_PRECISION);
       return Number.isFinite(x) ? text : goQuote(text);
     }
-    default: throw new Error(`no formatting function for ${TYPE_NAMES[kind]}`);
+    default:
+      throw new Error(`no formatting function for ${TYPE_NAMES[kind]}`);
   }
 }
 
@@ -183,7 +254,7 @@ function formatMap(map: Iterable<[unknown, unknown]>): string {
     return { key, value: formatElement(v) };
   });
   entries.sort((a, b) => compareCodePoints(a.key, b.key));
-  return `{${entries.map(e => `${e.key}:${e.value}`).join(', ')}}`;
+  return `{${entries.map((e) => `${e.key}:${e.value}`).join(', ')}}`;
 }
 
 /** The double a `%f`/`%e` clause formats: doubles, and the strings `NaN`, `Infinity`, `-Infinity`. */
@@ -233,14 +304,16 @@ function scientific(v: unknown, precision: number, spaced: boolean): string {
   const x = floatArgument(v, 'scientific');
   const width = precision;
   let text: string;
-  if (Number.isNaN(x)) text = 'NaN';
-  else if (!Number.isFinite(x)) text = `${x < 0 ? '-' : ''}∞`;
-  else {
+  if (Number.isNaN(x)) {
+    text = 'NaN';
+  } else if (!Number.isFinite(x)) {
+    text = `${x < 0 ? '-' : ''}∞`;
+  } else {
     const d = roundedToSignificant(Math.abs(x), 7);
     const digits = d.digits.length === 0 ? '0' : d.digits;
     const exp = (d.digits.length === 0 ? 1 : d.exp) - 1;
     const mantissa = `${digits[0]}.${digits.slice(1).padEnd(6, '0')}`;
-    const power = [...String(Math.abs(exp)).padStart(2, '0')].map(c => SUPERSCRIPT_DIGITS[Number(c)]).join('');
+    const power = [...String(Math.abs(exp)).padStart(2, '0')].map((c) => SUPERSCRIPT_DIGITS[Number(c)]).join('');
     const times = spaced ? '\u202f×\u202f' : '×';
     text = `${x < 0 ? '-' : ''}${mantissa}${times}10${exp < 0 ? '\u207b' : ''}${power}`;
   }
@@ -248,7 +321,18 @@ function scientific(v: unknown, precision: number, spaced: boolean): string {
   return width > runes ? ' '.repeat(width - runes) + text : text;
 }
 
-const SUPERSCRIPT_DIGITS = ['\u2070', '\u00b9', '\u00b2', '\u00b3', '\u2074', '\u2075', '\u2076', '\u2077', '\u2078', '\u2079'];
+const SUPERSCRIPT_DIGITS = [
+  '\u2070',
+  '\u00b9',
+  '\u00b2',
+  '\u00b3',
+  '\u2074',
+  '\u2075',
+  '\u2076',
+  '\u2077',
+  '\u2078',
+  '\u2079',
+];
 
 /** `%b`: ints, uints and bools. */
 function binary(v: unknown): string {
@@ -263,11 +347,17 @@ function binary(v: unknown): string {
 function hex(v: unknown, upper: boolean): string {
   const kind = kindOf(v);
   let text: string;
-  if (kind === 'int') text = (v as bigint).toString(16);
-  else if (kind === 'uint') text = uintValue(v).toString(16);
-  else if (kind === 'string') text = Buffer.from(v as string, 'utf8').toString('hex');
-  else if (kind === 'bytes') text = Buffer.from(v as Uint8Array).toString('hex');
-  else throw new Error(`only integers, byte buffers, and strings can be formatted as hex, was given ${TYPE_NAMES[kind]}`);
+  if (kind === 'int') {
+    text = (v as bigint).toString(16);
+  } else if (kind === 'uint') {
+    text = uintValue(v).toString(16);
+  } else if (kind === 'string') {
+    text = Buffer.from(v as string, 'utf8').toString('hex');
+  } else if (kind === 'bytes') {
+    text = Buffer.from(v as Uint8Array).toString('hex');
+  } else {
+    throw new Error(`only integers, byte buffers, and strings can be formatted as hex, was given ${TYPE_NAMES[kind]}`);
+  }
   return upper ? text.toUpperCase() : text;
 }
 
@@ -291,7 +381,10 @@ function goSprintfF(x: number, precision: number): string {
 }
 
 /** Digits without leading or trailing zeros and the exponent `e` of the value `0.digits × 10^e` (x/text's Decimal). */
-interface Decimal { readonly digits: string; readonly exp: number }
+interface Decimal {
+  readonly digits: string;
+  readonly exp: number;
+}
 
 /** A finite, non-negative double exactly as `integer / 10^scale`. */
 function exactDecimal(x: number): { integer: bigint; scale: number } {
@@ -347,20 +440,32 @@ function shortest(x: number): Decimal {
 }
 
 /** What a static format check asks of the argument a clause formats: `undefined` when it fits, else why and where. */
-export type FormatArgumentCheck = (verb: string, index: number) => { readonly message: string; readonly at: unknown } | undefined;
+export type FormatArgumentCheck = (
+  verb: string,
+  index: number,
+) => { readonly message: string; readonly at: unknown } | undefined;
 
 /** The types each clause accepts at compile time (cel-go's `stringFormatChecker`; dyn always fits). */
-export const FORMAT_CLAUSE_KINDS: Readonly<Record<string, { readonly kinds: readonly string[]; readonly error: string }>> = {
+export const FORMAT_CLAUSE_KINDS: Readonly<
+  Record<string, { readonly kinds: readonly string[]; readonly error: string }>
+> = {
   d: { kinds: ['int', 'uint'], error: 'decimal clause can only be used on integers, was given %s' },
   f: { kinds: ['double', 'string'], error: 'fixed-point clause can only be used on doubles, was given %s' },
   e: { kinds: ['double', 'string'], error: 'scientific clause can only be used on doubles, was given %s' },
   b: { kinds: ['int', 'uint', 'bool'], error: 'only integers and bools can be formatted as binary, was given %s' },
-  x: { kinds: ['int', 'uint', 'string', 'bytes'], error: 'only integers, byte buffers, and strings can be formatted as hex, was given %s' },
-  X: { kinds: ['int', 'uint', 'string', 'bytes'], error: 'only integers, byte buffers, and strings can be formatted as hex, was given %s' },
+  x: {
+    kinds: ['int', 'uint', 'string', 'bytes'],
+    error: 'only integers, byte buffers, and strings can be formatted as hex, was given %s',
+  },
+  X: {
+    kinds: ['int', 'uint', 'string', 'bytes'],
+    error: 'only integers, byte buffers, and strings can be formatted as hex, was given %s',
+  },
   o: { kinds: ['int', 'uint'], error: 'octal clause can only be used on integers, was given %s' },
   s: {
     kinds: ['list', 'map', 'int', 'uint', 'double', 'bool', 'string', 'timestamp', 'bytes', 'duration', 'type', 'null'],
-    error: 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given %s',
+    error:
+      'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given %s',
   },
 };
 
@@ -370,7 +475,11 @@ export const FORMAT_CLAUSE_KINDS: Readonly<Record<string, { readonly kinds: read
  * argument checked by `check`; the first problem stops it. `at` is undefined for problems placed at the call (an
  * unknown clause, a missing argument, too many arguments), else what `check` returned.
  */
-export function validateFormatStatically(format: string, argCount: number, check: FormatArgumentCheck): { message: string; at?: unknown } | undefined {
+export function validateFormatStatically(
+  format: string,
+  argCount: number,
+  check: FormatArgumentCheck,
+): { message: string; at?: unknown } | undefined {
   let requested = 0;
   for (let i = 0; i < format.length;) {
     if (format[i] !== '%') {
@@ -389,20 +498,31 @@ export function validateFormatStatically(format: string, argCount: number, check
       j++;
       let digits = '';
       for (;;) {
-        if (j >= format.length) return { message: 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier' };
+        if (j >= format.length) {
+          return {
+            message:
+              'could not parse formatting clause: error while parsing precision: could not find end of precision specifier',
+          };
+        }
         if (!/[0-9]/.test(format[j])) break;
         digits += format[j++];
       }
       if (digits === '' || BigInt(digits) > 2n ** 63n - 1n) {
-        return { message: `could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "${digits}": ${digits === '' ? 'invalid syntax' : 'value out of range'}` };
+        return {
+          message: `could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "${digits}": ${digits === '' ? 'invalid syntax' : 'value out of range'}`,
+        };
       }
     }
     const verb = format[j];
-    if (!FORMAT_CLAUSE_KINDS[verb]) return { message: `could not parse formatting clause: unrecognized formatting clause "${verb}"` };
+    if (!FORMAT_CLAUSE_KINDS[verb]) {
+      return { message: `could not parse formatting clause: unrecognized formatting clause "${verb}"` };
+    }
     const bad = check(verb, index);
     if (bad) return { message: `error during formatting: ${bad.message}`, at: bad.at };
     i = j + 1;
   }
-  if (argCount > requested) return { message: `too many arguments supplied to string.format (expected ${requested}, got ${argCount})` };
+  if (argCount > requested) {
+    return { message: `too many arguments supplied to string.format (expected ${requested}, got ${argCount})` };
+  }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { celFunc, CelFunc, celList, celMethod, CelScalar, listType } from '@bufbuild/cel';
-import { compareCodePoints } from '../../apimachinery/field-value';
 import { CelRuntime } from './cel-runtime';
 import { celFormat } from './string-format';
+import { compareCodePoints } from '../../apimachinery/field-value';
 
 const { BOOL, INT, STRING } = CelScalar;
 
@@ -20,15 +20,21 @@ export function stringsFunctions(runtime: CelRuntime): CelFunc[] {
       if (i < 0 || i > runes.length) throw outOfRange(index);
       return i === runes.length ? '' : runes[i];
     }),
-    celMethod('indexOf', STRING, [STRING], INT, function (sub) { return indexOf(this, sub, 0n, runtime); }),
-    celMethod('indexOf', STRING, [STRING, INT], INT, function (sub, offset) { return indexOf(this, sub, offset, runtime); }),
+    celMethod('indexOf', STRING, [STRING], INT, function (sub) {
+      return indexOf(this, sub, 0n, runtime);
+    }),
+    celMethod('indexOf', STRING, [STRING, INT], INT, function (sub, offset) {
+      return indexOf(this, sub, offset, runtime);
+    }),
     celMethod('lastIndexOf', STRING, [STRING], INT, function (sub) {
       const n = [...this].length;
       if (sub === '') return BigInt(n);
       if (runtime.lastIndexOfShorterNotFound && Buffer.byteLength(this) < Buffer.byteLength(sub)) return -1n;
       return lastIndexOf(this, sub, BigInt(n - 1), runtime);
     }),
-    celMethod('lastIndexOf', STRING, [STRING, INT], INT, function (sub, offset) { return lastIndexOf(this, sub, offset, runtime); }),
+    celMethod('lastIndexOf', STRING, [STRING, INT], INT, function (sub, offset) {
+      return lastIndexOf(this, sub, offset, runtime);
+    }),
     celMethod('substring', STRING, [INT], STRING, function (start) {
       const runes = [...this];
       if (start < 0n || start > BigInt(runes.length)) throw outOfRange(start);
@@ -41,12 +47,22 @@ export function stringsFunctions(runtime: CelRuntime): CelFunc[] {
       if (end < 0n || end > BigInt(runes.length)) throw outOfRange(end);
       return runes.slice(Number(start), Number(end)).join('');
     }),
-    celMethod('replace', STRING, [STRING, STRING], STRING, function (old, replacement) { return goReplace(this, old, replacement, -1); }),
-    celMethod('replace', STRING, [STRING, STRING, INT], STRING, function (old, replacement, n) { return goReplace(this, old, replacement, clampInt(n)); }),
-    celMethod('split', STRING, [STRING], listType(STRING), function (sep) { return celList(goSplitN(this, sep, -1)); }),
-    celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, n) { return celList(goSplitN(this, sep, clampInt(n))); }),
-    celFunc('strings.quote', [STRING], STRING, s => quote(s)),
-    celMethod('format', STRING, [listType(CelScalar.DYN)], STRING, function (args) { return celFormat(this, [...args], runtime); }),
+    celMethod('replace', STRING, [STRING, STRING], STRING, function (old, replacement) {
+      return goReplace(this, old, replacement, -1);
+    }),
+    celMethod('replace', STRING, [STRING, STRING, INT], STRING, function (old, replacement, n) {
+      return goReplace(this, old, replacement, clampInt(n));
+    }),
+    celMethod('split', STRING, [STRING], listType(STRING), function (sep) {
+      return celList(goSplitN(this, sep, -1));
+    }),
+    celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, n) {
+      return celList(goSplitN(this, sep, clampInt(n)));
+    }),
+    celFunc('strings.quote', [STRING], STRING, (s) => quote(s)),
+    celMethod('format', STRING, [listType(CelScalar.DYN)], STRING, function (args) {
+      return celFormat(this, [...args], runtime);
+    }),
     celFunc('_<_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) < 0),
     celFunc('_<=_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) <= 0),
     celFunc('_>_', [STRING, STRING], BOOL, (a, b) => compareCodePoints(a, b) > 0),
@@ -122,10 +138,19 @@ function goSplitN(s: string, sep: string, n: number): string[] {
   return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
 }
 
-const QUOTED: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
+const QUOTED: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '\\': '\\\\',
+  '"': '\\"',
+};
 
 /** cel-go's `strings.quote`: those nine escaped, everything else (NUL, other controls, non-ASCII) as is. */
 function quote(s: string): string {
-  return `"${[...s].map(c => QUOTED[c] ?? c).join('')}"`;
+  return `"${[...s].map((c) => QUOTED[c] ?? c).join('')}"`;
 }
-

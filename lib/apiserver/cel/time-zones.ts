@@ -30,18 +30,43 @@ export const TIMESTAMP_ARITHMETIC: readonly CelFunc[] = [
  * backzone and keeps their own), see tz-history.ts).
  * Fields as Go's `time.Time` in that zone; `getMonth`, `getDayOfYear` and `getDayOfMonth` count from 0.
  */
-export const TIME_ZONE_FUNCTIONS: readonly CelFunc[] = ([
-  ['getFullYear', t => t.year], ['getMonth', t => t.month - 1], ['getDate', t => t.day], ['getDayOfMonth', t => t.day - 1],
-  ['getDayOfWeek', t => t.weekday], ['getDayOfYear', t => t.yearDay - 1], ['getHours', t => t.hour], ['getMinutes', t => t.minute],
-  ['getSeconds', t => t.second], ['getMilliseconds', t => Math.floor(t.nanos / 1e6)],
-] as Array<[string, (t: ZonedTime) => number]>).flatMap(([name, field]) => [
-  celMethod(name, TIMESTAMP, [], INT, function () { return BigInt(field(zoned(this, 0))); }),
-  celMethod(name, TIMESTAMP, [STRING], INT, function (tz: string) { return BigInt(field(zoned(this, offsetSeconds(tz, this)))); }),
+export const TIME_ZONE_FUNCTIONS: readonly CelFunc[] = (
+  [
+    ['getFullYear', (t) => t.year],
+    ['getMonth', (t) => t.month - 1],
+    ['getDate', (t) => t.day],
+    ['getDayOfMonth', (t) => t.day - 1],
+    ['getDayOfWeek', (t) => t.weekday],
+    ['getDayOfYear', (t) => t.yearDay - 1],
+    ['getHours', (t) => t.hour],
+    ['getMinutes', (t) => t.minute],
+    ['getSeconds', (t) => t.second],
+    ['getMilliseconds', (t) => Math.floor(t.nanos / 1e6)],
+  ] as Array<[string, (t: ZonedTime) => number]>
+).flatMap(([name, field]) => [
+  celMethod(name, TIMESTAMP, [], INT, function () {
+    return BigInt(field(zoned(this, 0)));
+  }),
+  celMethod(name, TIMESTAMP, [STRING], INT, function (tz: string) {
+    return BigInt(field(zoned(this, offsetSeconds(tz, this))));
+  }),
 ]);
 
-interface ZonedTime { year: number; month: number; day: number; weekday: number; yearDay: number; hour: number; minute: number; second: number; nanos: number }
+interface ZonedTime {
+  year: number;
+  month: number;
+  day: number;
+  weekday: number;
+  yearDay: number;
+  hour: number;
+  minute: number;
+  second: number;
+  nanos: number;
+}
 
-interface TimestampValue { readonly message: { readonly seconds: bigint; readonly nanos: number } }
+interface TimestampValue {
+  readonly message: { readonly seconds: bigint; readonly nanos: number };
+}
 
 function zoned(ts: unknown, offset: number): ZonedTime {
   const { seconds, nanos } = (ts as TimestampValue).message;
@@ -49,9 +74,15 @@ function zoned(ts: unknown, offset: number): ZonedTime {
   const startOfYear = new Date(0);
   startOfYear.setUTCFullYear(local.getUTCFullYear(), 0, 1);
   return {
-    year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate(), weekday: local.getUTCDay(),
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    weekday: local.getUTCDay(),
     yearDay: Math.floor((local.getTime() - startOfYear.getTime()) / 86_400_000) + 1,
-    hour: local.getUTCHours(), minute: local.getUTCMinutes(), second: local.getUTCSeconds(), nanos,
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+    nanos,
   };
 }
 
@@ -94,7 +125,15 @@ function formatter(name: string): Intl.DateTimeFormat | undefined {
     try {
       const zone = name === 'Local' ? 'UTC' : name;
       f = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+        timeZone: zone,
+        hourCycle: 'h23',
+        era: 'short',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
       });
       const resolved = f.resolvedOptions().timeZone;
       // Intl accepts any case (`utc`, `america/new_york`); the tz database's file names do not
@@ -117,21 +156,41 @@ function formatter(name: string): Intl.DateTimeFormat | undefined {
  * the US rules, so Intl answers for them there.
  */
 const LEGACY_ZONES: Record<string, { readonly standard: number; readonly usRulesAs?: string }> = {
-  EST: { standard: -5 * 3600 }, MST: { standard: -7 * 3600 }, HST: { standard: -10 * 3600 },
-  EST5EDT: { standard: -5 * 3600, usRulesAs: 'America/New_York' }, CST6CDT: { standard: -6 * 3600, usRulesAs: 'America/Chicago' },
-  MST7MDT: { standard: -7 * 3600, usRulesAs: 'America/Denver' }, PST8PDT: { standard: -8 * 3600, usRulesAs: 'America/Los_Angeles' },
+  EST: { standard: -5 * 3600 },
+  MST: { standard: -7 * 3600 },
+  HST: { standard: -10 * 3600 },
+  EST5EDT: { standard: -5 * 3600, usRulesAs: 'America/New_York' },
+  CST6CDT: { standard: -6 * 3600, usRulesAs: 'America/Chicago' },
+  MST7MDT: { standard: -7 * 3600, usRulesAs: 'America/Denver' },
+  PST8PDT: { standard: -8 * 3600, usRulesAs: 'America/Los_Angeles' },
 };
 
 /** The US rules' daylight-saving periods before 1967 (tzdata's `Rule US`), each from and to 2:00 local time. */
-const US_DST_BEFORE_1967: ReadonlyArray<readonly [from: readonly [number, number, number], to: readonly [number, number, number]]> = [
-  [[1918, 3, 31], [1918, 10, 27]], [[1919, 3, 30], [1919, 10, 26]], [[1942, 2, 9], [1945, 9, 30]],
+const US_DST_BEFORE_1967: ReadonlyArray<
+  readonly [from: readonly [number, number, number], to: readonly [number, number, number]]
+> = [
+  [
+    [1918, 3, 31],
+    [1918, 10, 27],
+  ],
+  [
+    [1919, 3, 30],
+    [1919, 10, 26],
+  ],
+  [
+    [1942, 2, 9],
+    [1945, 9, 30],
+  ],
 ];
 
 function legacyZoneOffset(zone: { readonly standard: number; readonly usRulesAs?: string }, instant: number): number {
   if (!zone.usRulesAs) return zone.standard;
   if (instant >= Date.UTC(1967, 0, 1)) return intlZoneOffset(zone.usRulesAs, instant);
-  const daylight = US_DST_BEFORE_1967.some(([[y1, m1, d1], [y2, m2, d2]]) =>
-    instant >= Date.UTC(y1, m1 - 1, d1, 2) - zone.standard * 1000 && instant < Date.UTC(y2, m2 - 1, d2, 2) - (zone.standard + 3600) * 1000);
+  const daylight = US_DST_BEFORE_1967.some(
+    ([[y1, m1, d1], [y2, m2, d2]]) =>
+      instant >= Date.UTC(y1, m1 - 1, d1, 2) - zone.standard * 1000 &&
+      instant < Date.UTC(y2, m2 - 1, d2, 2) - (zone.standard + 3600) * 1000,
+  );
   return zone.standard + (daylight ? 3600 : 0);
 }
 
@@ -154,7 +213,11 @@ function zoneOffset(name: string, instant: number): number {
 
 /** The offset east of UTC (seconds) of IANA zone `name` at `instant` (ms), from the wall clock Intl shows there. */
 function intlZoneOffset(name: string, instant: number): number {
-  const parts = Object.fromEntries(formatter(name)!.formatToParts(new Date(instant)).map(p => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(name)!
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
   let year = Number(parts.year);
   if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
   const wall = new Date(0);

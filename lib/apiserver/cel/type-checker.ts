@@ -1,14 +1,27 @@
 import { AstExpr, location, parseRule } from './ast';
-import { OPTIONAL_FIELD_PREFIX, rewriteOptionalSyntaxMapped } from './optional-syntax';
 import {
-  BOOL, CelType, DURATION, DYN, INT, isAssignable, joinTypes, listOf, mapOf, opaque, optionalOf, STRING, TIMESTAMP, typeName,
+  BOOL,
+  CelType,
+  DURATION,
+  DYN,
+  INT,
+  isAssignable,
+  joinTypes,
+  listOf,
+  mapOf,
+  opaque,
+  optionalOf,
+  STRING,
+  TIMESTAMP,
+  typeName,
 } from './cel-types';
 import { FUNCTION_DECLS, FunctionDecl, NOT_OFFERED, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 import { CelEnvironment, celEnvironment, CelLibrary } from './environment';
 import { isTwoVariableCall } from './macros';
-import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { OPTIONAL_FIELD_PREFIX, rewriteOptionalSyntaxMapped } from './optional-syntax';
 import { overloadIds } from './overload-ids';
 import { FORMAT_CLAUSE_KINDS, validateFormatStatically } from './string-format';
+import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { goRegexpError } from '../schema/go-regexp';
 
 // the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
@@ -48,17 +61,26 @@ export interface CheckedAst {
  * Parses and type-checks a CEL expression against variable declarations. The result carries the
  * checked AST, from which `estimateCost` computes the apiserver's static cost estimate.
  */
-export function checkExpression(source: string, variables: Readonly<Record<string, CelType>>, options: CheckOptions = {}): CheckedExpression {
+export function checkExpression(
+  source: string,
+  variables: Readonly<Record<string, CelType>>,
+  options: CheckOptions = {},
+): CheckedExpression {
   const env = celEnvironment(options.version);
   const { text: rewritten, toSource } = rewriteOptionalSyntaxMapped(source);
   const ast = parsed(rewritten);
   if ('error' in ast) {
-    return { type: DYN, errors: [`ERROR: <input>:${ast.error}`], unsupported: [], usesOldSelf: /\boldSelf\b/.test(source) };
+    return {
+      type: DYN,
+      errors: [`ERROR: <input>:${ast.error}`],
+      unsupported: [],
+      usesOldSelf: /\boldSelf\b/.test(source),
+    };
   }
   // literals cel-go's parser refuses (integers out of range; surrogate escapes on newer cel-go): the only errors reported
   const literalErrors = [
     ...ast.literalErrors,
-    ...ast.badCodePoints.flatMap(b => {
+    ...ast.badCodePoints.flatMap((b) => {
       if (b.literal === 'bytes') return [{ at: b.at, message: 'unable to unescape string' }];
       if (env.checks('surrogateEscapesRefused')) return [{ at: b.at, message: 'invalid unicode code point' }];
       return b.problem === 'surrogate' ? [] : [{ at: b.at, message: 'unable to unescape string' }];
@@ -66,8 +88,11 @@ export function checkExpression(source: string, variables: Readonly<Record<strin
   ].sort((a, b) => a.at - b.at);
   if (literalErrors.length > 0) {
     return {
-      type: DYN, errors: literalErrors.map(l => `ERROR: <input>:${location(source, toSource(l.at))}: ${l.message}`), unsupported: [],
-      usesOldSelf: /\boldSelf\b/.test(source), ast: { root: ast.root, types: new Map(), overloads: new Map(), globalNames: new Map() },
+      type: DYN,
+      errors: literalErrors.map((l) => `ERROR: <input>:${location(source, toSource(l.at))}: ${l.message}`),
+      unsupported: [],
+      usesOldSelf: /\boldSelf\b/.test(source),
+      ast: { root: ast.root, types: new Map(), overloads: new Map(), globalNames: new Map() },
     };
   }
   // without the optional library, cel-go's parser refuses the optional syntax (`.?` at its `.`, an index's `[?` at its
@@ -75,17 +100,33 @@ export function checkExpression(source: string, variables: Readonly<Record<strin
   const optionalSyntax = env.has('optionalTypes') ? [] : optionalSyntaxAt(source);
   if (optionalSyntax.length > 0) {
     return {
-      type: DYN, errors: optionalSyntax.map(o => `ERROR: <input>:${location(source, o.at)}: unsupported syntax '${o.syntax}'`), unsupported: [],
-      usesOldSelf: /\boldSelf\b/.test(source), missing: ['optionalTypes'], ast: { root: ast.root, types: new Map(), overloads: new Map(), globalNames: new Map() },
+      type: DYN,
+      errors: optionalSyntax.map((o) => `ERROR: <input>:${location(source, o.at)}: unsupported syntax '${o.syntax}'`),
+      unsupported: [],
+      usesOldSelf: /\boldSelf\b/.test(source),
+      missing: ['optionalTypes'],
+      ast: { root: ast.root, types: new Map(), overloads: new Map(), globalNames: new Map() },
     };
   }
-  const checker = new TypeChecker(rewritten, ast.positions, variables, options.functions ? declsByName(options.functions) : undefined, options.withheld, options.strict === true, env);
+  const checker = new TypeChecker(
+    rewritten,
+    ast.positions,
+    variables,
+    options.functions ? declsByName(options.functions) : undefined,
+    options.withheld,
+    options.strict === true,
+    env,
+  );
   checker.structs = options.structs;
-  checker.shownAt = at => (at === undefined ? '1:1' : location(source, toSource(at)));
+  checker.shownAt = (at) => (at === undefined ? '1:1' : location(source, toSource(at)));
   const t = checker.visit(ast.root, new Map());
   return {
-    type: t, errors: [...checker.errors].sort((a, b) => a.at - b.at).map(err => err.text), unsupported: [...checker.unsupported], usesOldSelf: checker.usesOldSelf,
-    missing: [...checker.missing], literalError: checker.literalError,
+    type: t,
+    errors: [...checker.errors].sort((a, b) => a.at - b.at).map((err) => err.text),
+    unsupported: [...checker.unsupported],
+    usesOldSelf: checker.usesOldSelf,
+    missing: [...checker.missing],
+    literalError: checker.literalError,
     ast: { root: ast.root, types: checker.types, overloads: checker.overloads, globalNames: checker.globalNames },
   };
 }
@@ -135,7 +176,7 @@ export interface StructDecl {
  */
 function optionalSyntaxAt(source: string): Array<{ at: number; syntax: string }> {
   if (!source.includes('.?') && !source.includes('[?')) return [];
-  const code = source.replace(/(['"])(?:\\.|(?!\1)[^\\])*\1/g, m => ' '.repeat(m.length));
+  const code = source.replace(/(['"])(?:\\.|(?!\1)[^\\])*\1/g, (m) => ' '.repeat(m.length));
   const found: Array<{ at: number; syntax: string }> = [];
   for (const m of code.matchAll(/\.\s*\?|\[\s*\?/g)) {
     if (m[0].startsWith('.')) found.push({ at: m.index!, syntax: '.?' });
@@ -174,21 +215,52 @@ const NIL_TYPE: CelType = opaque('Untyped');
 /** cel-go's error type (an undeclared identifier), dyn to every check; cel-go before v0.17 prints it `!error!`. */
 const ERROR_TYPE: CelType = { kind: 'dyn' };
 const BINARY_OPERATORS: Readonly<Record<string, string>> = {
-  '_<_': '<', '_<=_': '<=', '_>_': '>', '_>=_': '>=', '_==_': '==', '_!=_': '!=', '_+_': '+', '_-_': '-', '_*_': '*', '_/_': '/', '_%_': '%',
-  '@in': 'in', '_&&_': '&&', '_||_': '||',
+  '_<_': '<',
+  '_<=_': '<=',
+  '_>_': '>',
+  '_>=_': '>=',
+  '_==_': '==',
+  '_!=_': '!=',
+  '_+_': '+',
+  '_-_': '-',
+  '_*_': '*',
+  '_/_': '/',
+  '_%_': '%',
+  '@in': 'in',
+  '_&&_': '&&',
+  '_||_': '||',
 };
 /** The iteration variable of the comprehension `cel.bind` expands to (macros.ts). */
 const BIND_ITER_VAR = '#unused';
 
 /** cel-go's arithmetic overloads as (left, right, result) kinds; a list's result is the list operand's type. */
-const NUMERIC_OVERLOADS: ReadonlyArray<readonly [string, string, string]> = [['int', 'int', 'int'], ['uint', 'uint', 'uint'], ['double', 'double', 'double']];
+const NUMERIC_OVERLOADS: ReadonlyArray<readonly [string, string, string]> = [
+  ['int', 'int', 'int'],
+  ['uint', 'uint', 'uint'],
+  ['double', 'double', 'double'],
+];
 const ARITHMETIC_OVERLOADS: Readonly<Record<string, ReadonlyArray<readonly [string, string, string]>>> = {
-  '_+_': [...NUMERIC_OVERLOADS, ['string', 'string', 'string'], ['bytes', 'bytes', 'bytes'], ['list', 'list', 'list'],
-    ['timestamp', 'duration', 'timestamp'], ['duration', 'timestamp', 'timestamp'], ['duration', 'duration', 'duration']],
-  '_-_': [...NUMERIC_OVERLOADS, ['timestamp', 'timestamp', 'duration'], ['timestamp', 'duration', 'timestamp'], ['duration', 'duration', 'duration']],
+  '_+_': [
+    ...NUMERIC_OVERLOADS,
+    ['string', 'string', 'string'],
+    ['bytes', 'bytes', 'bytes'],
+    ['list', 'list', 'list'],
+    ['timestamp', 'duration', 'timestamp'],
+    ['duration', 'timestamp', 'timestamp'],
+    ['duration', 'duration', 'duration'],
+  ],
+  '_-_': [
+    ...NUMERIC_OVERLOADS,
+    ['timestamp', 'timestamp', 'duration'],
+    ['timestamp', 'duration', 'timestamp'],
+    ['duration', 'duration', 'duration'],
+  ],
   '_*_': NUMERIC_OVERLOADS,
   '_/_': NUMERIC_OVERLOADS,
-  '_%_': [['int', 'int', 'int'], ['uint', 'uint', 'uint']],
+  '_%_': [
+    ['int', 'int', 'int'],
+    ['uint', 'uint', 'uint'],
+  ],
 };
 
 class TypeChecker {
@@ -204,7 +276,7 @@ class TypeChecker {
   public usesOldSelf = false;
   public structs?: (messageName: string) => StructDecl | undefined;
   /** `line:column` in the source as written of an offset in the (rewritten) text checked. */
-  public shownAt: (offset: number | undefined) => string = offset => location(this.source, offset);
+  public shownAt: (offset: number | undefined) => string = (offset) => location(this.source, offset);
   /** Literals passed straight to `format()`, exempt from the homogeneous-literal check (as the strings extension asks). */
   private readonly exemptLiterals = new Set<bigint>();
 
@@ -226,14 +298,22 @@ class TypeChecker {
   private exemptNested(e: AstExpr): void {
     this.exemptLiterals.add(e.id);
     const k = e.exprKind;
-    if (k.case === 'listExpr') k.value.elements.forEach(x => this.exemptNested(x));
-    if (k.case === 'structExpr') k.value.entries.forEach(en => { if (en.value) this.exemptNested(en.value); });
+    if (k.case === 'listExpr') k.value.elements.forEach((x) => this.exemptNested(x));
+    if (k.case === 'structExpr') {
+      k.value.entries.forEach((en) => {
+        if (en.value) this.exemptNested(en.value);
+      });
+    }
   }
 
   /** Whether the environment declares `name` at all (an overload of an offered library, or of the extra declarations). */
   private declared(name: string): boolean {
     if (NOT_OFFERED.has(name) || this.withheld?.has(name)) return false;
-    return (DECLS_BY_NAME.get(name) ?? []).some(d => this.offers(d)) || (this.extraDecls?.has(name) ?? false) || UNSUPPORTED_FUNCTIONS.has(name);
+    return (
+      (DECLS_BY_NAME.get(name) ?? []).some((d) => this.offers(d)) ||
+      (this.extraDecls?.has(name) ?? false) ||
+      UNSUPPORTED_FUNCTIONS.has(name)
+    );
   }
 
   private offers(d: FunctionDecl): boolean {
@@ -242,7 +322,9 @@ class TypeChecker {
 
   /** The library a name would come from in a newer environment, recorded as missing. */
   private noteMissing(name: string): void {
-    const lib = (DECLS_BY_NAME.get(name) ?? []).find(d => d.library !== undefined && !this.env.has(d.library))?.library;
+    const lib = (DECLS_BY_NAME.get(name) ?? []).find(
+      (d) => d.library !== undefined && !this.env.has(d.library),
+    )?.library;
     if (lib) this.missing.add(lib);
   }
 
@@ -255,12 +337,16 @@ class TypeChecker {
   private typeOf(e: AstExpr, scope: Scope): CelType {
     const k = e.exprKind;
     switch (k.case) {
-      case 'constExpr': return constType(k.value.constantKind.case);
-      case 'identExpr': return this.ident(e, k.value.name, scope);
-      case 'selectExpr': return this.select(e, k.value.operand!, k.value.field, k.value.testOnly, scope);
-      case 'callExpr': return this.call(e, k.value.function, k.value.target, k.value.args, scope);
+      case 'constExpr':
+        return constType(k.value.constantKind.case);
+      case 'identExpr':
+        return this.ident(e, k.value.name, scope);
+      case 'selectExpr':
+        return this.select(e, k.value.operand!, k.value.field, k.value.testOnly, scope);
+      case 'callExpr':
+        return this.call(e, k.value.function, k.value.target, k.value.args, scope);
       case 'listExpr': {
-        const items = k.value.elements.map(x => this.visit(x, scope));
+        const items = k.value.elements.map((x) => this.visit(x, scope));
         if (!this.exemptLiterals.has(e.id)) this.homogeneous(k.value.elements, items);
         const elem = items.reduce<CelType | undefined>((acc, x) => (acc ? joinTypes(acc, x) : x), undefined) ?? DYN;
         return { kind: 'list', elem };
@@ -268,42 +354,68 @@ class TypeChecker {
       case 'structExpr': {
         const decl = k.value.messageName ? this.structs?.(k.value.messageName) : undefined;
         if (decl) return this.construct(decl, k.value.entries, scope);
-        const values = k.value.entries.map(en => (en.value ? this.visit(en.value, scope) : DYN));
-        const keys = k.value.entries.map(en => (en.keyKind.case === 'mapKey' ? this.visit(en.keyKind.value as AstExpr, scope) : STRING));
+        const values = k.value.entries.map((en) => (en.value ? this.visit(en.value, scope) : DYN));
+        const keys = k.value.entries.map((en) =>
+          en.keyKind.case === 'mapKey' ? this.visit(en.keyKind.value as AstExpr, scope) : STRING,
+        );
         if (!k.value.messageName && !this.exemptLiterals.has(e.id)) {
-          this.homogeneous(k.value.entries.map(en => en.keyKind.value as AstExpr), keys);
-          this.homogeneous(k.value.entries.map(en => en.value!), values);
+          this.homogeneous(
+            k.value.entries.map((en) => en.keyKind.value as AstExpr),
+            keys,
+          );
+          this.homogeneous(
+            k.value.entries.map((en) => en.value!),
+            values,
+          );
         }
         if (k.value.messageName) this.error(e, `undeclared reference to '${k.value.messageName}' (in container '')`);
         const key = keys.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x) : x), undefined) ?? DYN;
         const value = values.reduce<CelType | undefined>((a, x) => (a ? joinTypes(a, x) : x), undefined) ?? DYN;
         return mapOf(key, value);
       }
-      case 'comprehensionExpr': return this.comprehension(e, k.value, scope);
-      default: return DYN;
+      case 'comprehensionExpr':
+        return this.comprehension(e, k.value, scope);
+      default:
+        return DYN;
     }
   }
 
   /** `Msg{f: v, …}`: each field's value checked against the field's type, reported at the field's `:` as cel-go does. */
-  private construct(decl: StructDecl, entries: Extract<AstExpr['exprKind'], { case: 'structExpr' }>['value']['entries'], scope: Scope): CelType {
+  private construct(
+    decl: StructDecl,
+    entries: Extract<AstExpr['exprKind'], { case: 'structExpr' }>['value']['entries'],
+    scope: Scope,
+  ): CelType {
     for (const entry of entries) {
       const given = entry.value ? this.visit(entry.value, scope) : DYN;
       const written = String(entry.keyKind.value);
-      const optional = (entry as { optionalEntry?: boolean }).optionalEntry || written.startsWith(OPTIONAL_FIELD_PREFIX);
+      const optional =
+        (entry as { optionalEntry?: boolean }).optionalEntry || written.startsWith(OPTIONAL_FIELD_PREFIX);
       const field = written.startsWith(OPTIONAL_FIELD_PREFIX) ? written.slice(OPTIONAL_FIELD_PREFIX.length) : written;
       const declared = decl.type.fields[field];
       const at = this.source.indexOf(':', this.positions[String((entry as { id?: bigint }).id)] ?? 0);
-      const report = (message: string) => this.errors.push({ at, text: `ERROR: <input>:${this.shownAt(at)}: ${message}` });
+      const report = (message: string) =>
+        this.errors.push({ at, text: `ERROR: <input>:${this.shownAt(at)}: ${message}` });
       if (!declared) {
         if (decl.open) continue;
-        if (decl.undeclaredField === 'untyped') report(`expected type of field '${field}' is '' but provided type is '${this.shownType(given)}'`);
-        else report(`undefined field '${field}'`);
+        if (decl.undeclaredField === 'untyped') {
+          report(`expected type of field '${field}' is '' but provided type is '${this.shownType(given)}'`);
+        } else {
+          report(`undefined field '${field}'`);
+        }
         continue;
       }
-      const value = optional && given.kind === 'opaque' && given.name === 'Optional' ? given.of ?? DYN : given;
+      const value = optional && given.kind === 'opaque' && given.name === 'Optional' ? (given.of ?? DYN) : given;
       // a constructed message (`Object.spec.template{…}`) fills a field of the kind's own type
-      const fits = declared.kind === 'object' && value.kind === 'object' ? declared.name === value.name || value.name.startsWith('Object') : isAssignable(declared, value);
-      if (!fits) report(`expected type of field '${field}' is '${this.shownType(declared)}' but provided type is '${this.shownType(value)}'`);
+      const fits =
+        declared.kind === 'object' && value.kind === 'object'
+          ? declared.name === value.name || value.name.startsWith('Object')
+          : isAssignable(declared, value);
+      if (!fits) {
+        report(
+          `expected type of field '${field}' is '${this.shownType(declared)}' but provided type is '${this.shownType(value)}'`,
+        );
+      }
     }
     return decl.type;
   }
@@ -314,7 +426,10 @@ class TypeChecker {
     if (name in this.variables) return this.variables[name];
     if (name in TYPE_IDENTIFIERS) return { kind: 'type', of: TYPE_IDENTIFIERS[name] };
     if (name === 'oldSelf') {
-      this.error(e, "undeclared reference to 'oldSelf' (in container ''): oldSelf cannot be used on the uncorrelatable portion of the schema");
+      this.error(
+        e,
+        "undeclared reference to 'oldSelf' (in container ''): oldSelf cannot be used on the uncorrelatable portion of the schema",
+      );
     } else {
       this.error(e, `undeclared reference to '${name}' (in container '')`);
       if (!this.env.checks('errorTypeUnnamed')) return ERROR_TYPE;
@@ -335,24 +450,38 @@ class TypeChecker {
     let t: CelType = DYN;
     switch (o.kind) {
       case 'object':
-        if (field in o.fields) t = o.fields[field];
-        else if (this.strict && this.env.checks('keywordFieldNames') && `__${field}__` in o.fields && CEL_RESERVED_FIELD_NAMES.has(field)) t = o.fields[`__${field}__`];
-        else this.error(e, `undefined field '${field}'`);
+        if (field in o.fields) {
+          t = o.fields[field];
+        } else if (
+          this.strict &&
+          this.env.checks('keywordFieldNames') &&
+          `__${field}__` in o.fields &&
+          CEL_RESERVED_FIELD_NAMES.has(field)
+        ) {
+          t = o.fields[`__${field}__`];
+        } else {
+          this.error(e, `undefined field '${field}'`);
+        }
         break;
       case 'map':
         if (!isAssignable(o.key, STRING)) this.error(e, `type '${typeName(o)}' does not support field selection`);
         t = o.value;
         break;
-      case 'dyn': break;
+      case 'dyn':
+        break;
       case 'opaque':
         // library object types (the authorizer's) have no fields the type provider can resolve
         if (this.strict && o.name.startsWith('authorization.')) {
-          this.error(e, `${this.env.checks('resolutionErrorsUnprefixed') ? '' : '[internal] '}unexpected failed resolution of '${typeName(o)}'`);
+          this.error(
+            e,
+            `${this.env.checks('resolutionErrorsUnprefixed') ? '' : '[internal] '}unexpected failed resolution of '${typeName(o)}'`,
+          );
           break;
         }
         this.error(e, `type '${typeName(o)}' does not support field selection`);
         break;
-      default: this.error(e, `type '${typeName(o)}' does not support field selection`);
+      default:
+        this.error(e, `type '${typeName(o)}' does not support field selection`);
     }
     return testOnly ? BOOL : t;
   }
@@ -361,18 +490,30 @@ class TypeChecker {
     return scope.has(name) || name in this.variables;
   }
 
-  private comprehension(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
+  private comprehension(
+    e: AstExpr,
+    v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'],
+    scope: Scope,
+  ): CelType {
     if (v.iterVar2) this.unsupported.add('two-variable comprehensions');
     // cel.bind is cel-go's bindings extension, which no supported version offers (NOT_OFFERED)
     if (v.iterVar === BIND_ITER_VAR) return this.unexpandedBind(e, v, scope);
     const range = this.visit(v.iterRange!, scope);
     let iter: CelType = DYN;
     switch (range.kind) {
-      case 'list': iter = range.elem; break;
-      case 'map': iter = range.key; break;
-      case 'dyn': break;
+      case 'list':
+        iter = range.elem;
+        break;
+      case 'map':
+        iter = range.key;
+        break;
+      case 'dyn':
+        break;
       default:
-        this.error(e, `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+        this.error(
+          e,
+          `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
+        );
     }
     const init = this.visit(v.accuInit!, scope);
     let accu = init;
@@ -401,8 +542,16 @@ class TypeChecker {
     }
     if (ns && !this.isDeclared(ns.split('.')[0], scope)) this.noteMissing(`${ns}.${name}`);
     if (target && isTwoVariableCall(name, target, args)) return this.twoVariable(e, name, target, args, scope);
-    if (!target && name === '__optList__' && args.length === 2 && args[0].exprKind.case === 'listExpr') return this.optionalList(e, args[0], args[1], scope);
-    if (target && name === 'sortBy' && args.length === 2 && args[0].exprKind.case === 'identExpr' && this.env.has('lists')) {
+    if (!target && name === '__optList__' && args.length === 2 && args[0].exprKind.case === 'listExpr') {
+      return this.optionalList(e, args[0], args[1], scope);
+    }
+    if (
+      target &&
+      name === 'sortBy' &&
+      args.length === 2 &&
+      args[0].exprKind.case === 'identExpr' &&
+      this.env.has('lists')
+    ) {
       return this.sortBy(e, target, args[0].exprKind.value.name, args[1], scope);
     }
     if (target && name === 'sortBy' && args.length === 2) this.missing.add('lists');
@@ -410,10 +559,16 @@ class TypeChecker {
     // format()'s arguments are exempt from the homogeneous-literal check, nested literals too (measured: `[[1, 'a']]` passes),
     // where the strings extension declares format() (1.28's checker checks them: `expected type 'double' but found 'int'`)
     if (name === 'format' && this.env.has('stringsV2')) for (const a of args) this.exemptNested(a);
-    const types = args.map(a => this.visit(a, scope));
+    const types = args.map((a) => this.visit(a, scope));
     this.overloads.set(e.id, overloadIds(name, tgt, types));
-    if (name === 'format' && target && tgt?.kind === 'string' && this.env.has('stringsV2')) this.validateFormat(e, target, args);
-    if (tgt && (name === '__optSelect__' || name === '__optChainSelect__' || name === '__optIndex__') && args.length === 1) {
+    if (name === 'format' && target && tgt?.kind === 'string' && this.env.has('stringsV2')) {
+      this.validateFormat(e, target, args);
+    }
+    if (
+      tgt &&
+      (name === '__optSelect__' || name === '__optChainSelect__' || name === '__optIndex__') &&
+      args.length === 1
+    ) {
       return this.optionalAccess(e, name, tgt, args[0], types[0]);
     }
     if (tgt?.kind === 'opaque' && tgt.name === 'Optional' && tgt.of && args.length <= 1) {
@@ -430,7 +585,7 @@ class TypeChecker {
       return this.undeclaredResult(tgt);
     }
     // an untyped (`<nil>`) operand, which an older checker gives undeclared member calls: no overload accepts it
-    if ([tgt, ...types].some(t => t === NIL_TYPE)) {
+    if ([tgt, ...types].some((t) => t === NIL_TYPE)) {
       this.noOverload(e, name, tgt, types);
       return DYN;
     }
@@ -449,21 +604,34 @@ class TypeChecker {
     }
     if (name === 'type' && !tgt && types.length === 1) return { kind: 'type', of: types[0] };
     // string() of an IP or CIDR came with a later IP library
-    if (name === 'string' && !tgt && types.length === 1 && types[0].kind === 'opaque' && ['IP', 'CIDR'].includes(types[0].name) && !this.env.has('ipCidrStrings')) {
+    if (
+      name === 'string' &&
+      !tgt &&
+      types.length === 1 &&
+      types[0].kind === 'opaque' &&
+      ['IP', 'CIDR'].includes(types[0].name) &&
+      !this.env.has('ipCidrStrings')
+    ) {
       this.missing.add('ipCidrStrings');
       this.noOverload(e, name, tgt, types);
       return DYN;
     }
 
-    const offered = [...(DECLS_BY_NAME.get(name) ?? []), ...(this.extraDecls?.get(name) ?? [])].filter(d => this.offers(d));
-    const candidates = offered.filter(d => (d.target !== undefined) === (tgt !== undefined));
+    const offered = [...(DECLS_BY_NAME.get(name) ?? []), ...(this.extraDecls?.get(name) ?? [])].filter((d) =>
+      this.offers(d),
+    );
+    const candidates = offered.filter((d) => (d.target !== undefined) === (tgt !== undefined));
     if (candidates.length === 0) {
-      if (UNSUPPORTED_FUNCTIONS.has(name) || (tgt?.kind === 'dyn' && (isKnownName(name) || this.extraDecls?.has(name)))) {
+      if (
+        UNSUPPORTED_FUNCTIONS.has(name) ||
+        (tgt?.kind === 'dyn' && (isKnownName(name) || this.extraDecls?.has(name)))
+      ) {
         if (UNSUPPORTED_FUNCTIONS.has(name)) this.unsupported.add(name);
         return DYN;
       }
-      if (isKnownName(name) || this.extraDecls?.has(name)) this.noOverload(e, name, tgt, types);
-      else {
+      if (isKnownName(name) || this.extraDecls?.has(name)) {
+        this.noOverload(e, name, tgt, types);
+      } else {
         this.error(e, `undeclared reference to '${name}' (in container '')`);
         return this.undeclaredResult(tgt);
       }
@@ -472,10 +640,14 @@ class TypeChecker {
     for (const d of candidates) {
       const result = matchOverload(d, tgt, types);
       if (result && name === 'optional.of') return optionalOf(types[0]);
-      if (result) return d.library === 'lists' || d.library === 'optionalTypesV2' ? listResult(name, tgt, types, result) : result;
+      if (result) {
+        return d.library === 'lists' || d.library === 'optionalTypesV2' ? listResult(name, tgt, types, result) : result;
+      }
     }
     // an overload only a newer version has (a list's reverse() where the strings' is asked for: no)
-    if ((DECLS_BY_NAME.get(name) ?? []).some(d => !this.offers(d) && matchOverload(d, tgt, types))) this.noteMissing(name);
+    if ((DECLS_BY_NAME.get(name) ?? []).some((d) => !this.offers(d) && matchOverload(d, tgt, types))) {
+      this.noteMissing(name);
+    }
     if (UNSUPPORTED_FUNCTIONS.has(name)) {
       this.unsupported.add(name);
       return DYN;
@@ -508,32 +680,55 @@ class TypeChecker {
     const range = this.visit(target, scope);
     let first: CelType = DYN;
     let second: CelType = DYN;
-    if (range.kind === 'list') [first, second] = [INT, range.elem];
-    else if (range.kind === 'map') [first, second] = [range.key, range.value];
-    else if (range.kind !== 'dyn') this.error(e, `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
-    const names = args.slice(0, 2).map(a => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : ''));
+    if (range.kind === 'list') {
+      [first, second] = [INT, range.elem];
+    } else if (range.kind === 'map') {
+      [first, second] = [range.key, range.value];
+    } else if (range.kind !== 'dyn') {
+      this.error(
+        e,
+        `expression of type '${typeName(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
+      );
+    }
+    const names = args.slice(0, 2).map((a) => (a.exprKind.case === 'identExpr' ? a.exprKind.value.name : ''));
     const inner: Scope = new Map([...scope, [names[0], first], [names[1], second]]);
     for (const a of args.slice(0, 2)) this.types.set(a.id, a === args[0] ? first : second);
-    const rest = args.slice(2).map(a => this.visit(a, inner));
+    const rest = args.slice(2).map((a) => this.visit(a, inner));
     const expr = rest[rest.length - 1];
-    if (rest.length === 2 && rest[0].kind !== 'bool' && rest[0].kind !== 'dyn') this.noOverload(args[2], '_?_:_', undefined, [rest[0]]);
+    if (rest.length === 2 && rest[0].kind !== 'bool' && rest[0].kind !== 'dyn') {
+      this.noOverload(args[2], '_?_:_', undefined, [rest[0]]);
+    }
     this.overloads.set(e.id, [`@twoVariable:${name}`]);
     switch (name) {
-      case 'transformList': return listOf(expr);
-      case 'transformMap': return mapOf(first, expr);
+      case 'transformList':
+        return listOf(expr);
+      case 'transformMap':
+        return mapOf(first, expr);
       case 'transformMapEntry':
-        if (expr.kind !== 'map' && expr.kind !== 'dyn') this.error(args[args.length - 1], `found no matching overload for 'transformMapEntry' applied to '${typeName(expr)}'`);
+        if (expr.kind !== 'map' && expr.kind !== 'dyn') {
+          this.error(
+            args[args.length - 1],
+            `found no matching overload for 'transformMapEntry' applied to '${typeName(expr)}'`,
+          );
+        }
         return expr.kind === 'map' ? expr : mapOf(DYN, DYN);
       default:
-        if (expr.kind !== 'bool' && expr.kind !== 'dyn') this.noOverload(args[args.length - 1], name === 'all' ? '_&&_' : '_||_', undefined, [BOOL, expr]);
+        if (expr.kind !== 'bool' && expr.kind !== 'dyn') {
+          this.noOverload(args[args.length - 1], name === 'all' ? '_&&_' : '_||_', undefined, [BOOL, expr]);
+        }
         return BOOL;
     }
   }
 
   /** A list literal with optional elements (`[?a, b]`, rewritten `__optList__([a, b], [0])`): the optional ones unwrapped. */
   private optionalList(e: AstExpr, list: AstExpr, indices: AstExpr, scope: Scope): CelType {
-    const flagged = new Set(indices.exprKind.case === 'listExpr'
-      ? indices.exprKind.value.elements.map(x => (x.exprKind.case === 'constExpr' ? Number(x.exprKind.value.constantKind.value) : -1)) : []);
+    const flagged = new Set(
+      indices.exprKind.case === 'listExpr'
+        ? indices.exprKind.value.elements.map((x) =>
+            x.exprKind.case === 'constExpr' ? Number(x.exprKind.value.constantKind.value) : -1,
+          )
+        : [],
+    );
     const elements = list.exprKind.case === 'listExpr' ? list.exprKind.value.elements : [];
     const types = elements.map((x, k) => {
       const t = this.visit(x, scope);
@@ -563,7 +758,7 @@ class TypeChecker {
 
   /** `x.?f` / `x[?k]` (rewritten to `__optSelect__` / `__optIndex__`): an optional of the field, entry or element. */
   private optionalAccess(e: AstExpr, name: string, on: CelType, arg: AstExpr, argType: CelType): CelType {
-    const inner = on.kind === 'opaque' && on.name === 'Optional' ? on.of ?? DYN : on;
+    const inner = on.kind === 'opaque' && on.name === 'Optional' ? (on.of ?? DYN) : on;
     if (name === '__optIndex__') {
       if (inner.kind === 'dyn') return optionalOf(DYN);
       return optionalOf(this.index(e, inner, argType));
@@ -573,8 +768,10 @@ class TypeChecker {
       case 'object':
         if (!(field in inner.fields)) this.error(e, `undefined field '${field}'`);
         return optionalOf(inner.fields[field] ?? DYN);
-      case 'map': return optionalOf(inner.value);
-      case 'dyn': return optionalOf(DYN);
+      case 'map':
+        return optionalOf(inner.value);
+      case 'dyn':
+        return optionalOf(DYN);
     }
     this.error(e, `type '${typeName(inner)}' does not support field selection`);
     return optionalOf(DYN);
@@ -587,13 +784,20 @@ class TypeChecker {
       return BOOL;
     };
     switch (name) {
-      case '_&&_': case '_||_':
-        return bool(a.every(x => x.kind === 'bool' || x.kind === 'dyn'));
-      case '!_': case '@not_strictly_false': case '__not_strictly_false__':
+      case '_&&_':
+      case '_||_':
+        return bool(a.every((x) => x.kind === 'bool' || x.kind === 'dyn'));
+      case '!_':
+      case '@not_strictly_false':
+      case '__not_strictly_false__':
         return bool(a[0].kind === 'bool' || a[0].kind === 'dyn');
-      case '_==_': case '_!=_':
+      case '_==_':
+      case '_!=_':
         return bool(comparable(a[0], a[1]) && (!this.strict || nullComparable(a[0], a[1])));
-      case '_<_': case '_<=_': case '_>_': case '_>=_':
+      case '_<_':
+      case '_<=_':
+      case '_>_':
+      case '_>=_':
         return bool(this.crossNumeric(a[0], a[1]) && ordered(a[0], a[1]));
       case '@in':
         if (a[1].kind === 'list') return bool(comparable(a[0], a[1].elem));
@@ -604,11 +808,16 @@ class TypeChecker {
         // cel-go unifies both branches (`_?_:_(bool, A, A)`): `cond ? 'x' : null` has no overload
         else if (this.strict && !unifiable(a[1], a[2])) this.noOverload(e, name, undefined, a);
         return joinTypes(a[1], a[2]);
-      case '_[_]': return this.index(e, a[0], a[1]);
+      case '_[_]':
+        return this.index(e, a[0], a[1]);
       case '-_':
         if (!['int', 'double', 'dyn'].includes(a[0].kind)) this.noOverload(e, name, undefined, a);
         return a[0];
-      case '_+_': case '_-_': case '_*_': case '_/_': case '_%_':
+      case '_+_':
+      case '_-_':
+      case '_*_':
+      case '_/_':
+      case '_%_':
         return this.arithmetic(e, name, a[0], a[1]);
     }
     return undefined;
@@ -616,7 +825,14 @@ class TypeChecker {
 
   /** int, uint and double compare with each other only where the version has cross-type numeric comparisons. */
   private crossNumeric(a: CelType, b: CelType): boolean {
-    if (this.env.has('crossTypeNumericComparisons') || !NUMERIC.has(a.kind) || !NUMERIC.has(b.kind) || a.kind === b.kind) return true;
+    if (
+      this.env.has('crossTypeNumericComparisons') ||
+      !NUMERIC.has(a.kind) ||
+      !NUMERIC.has(b.kind) ||
+      a.kind === b.kind
+    ) {
+      return true;
+    }
     this.missing.add('crossTypeNumericComparisons');
     return false;
   }
@@ -632,7 +848,8 @@ class TypeChecker {
       case 'object':
         if (key.kind !== 'string' && key.kind !== 'dyn') this.noOverload(e, '_[_]', undefined, [on, key]);
         return DYN;
-      case 'dyn': return DYN;
+      case 'dyn':
+        return DYN;
     }
     this.noOverload(e, '_[_]', undefined, [on, key]);
     return DYN;
@@ -646,7 +863,9 @@ class TypeChecker {
     if (name === '_+_') {
       if (same && (l.kind === 'string' || l.kind === 'bytes')) return { kind: l.kind };
       if (l.kind === 'list' && r.kind === 'list') return listOf(joinTypes(l.elem, r.elem));
-      if ((l.kind === 'timestamp' && r.kind === 'duration') || (l.kind === 'duration' && r.kind === 'timestamp')) return TIMESTAMP;
+      if ((l.kind === 'timestamp' && r.kind === 'duration') || (l.kind === 'duration' && r.kind === 'timestamp')) {
+        return TIMESTAMP;
+      }
       if (same && l.kind === 'duration') return DURATION;
     }
     if (name === '_-_') {
@@ -671,14 +890,18 @@ class TypeChecker {
       this.noOverload(e, name, undefined, [l, r]);
       return DYN;
     }
-    if (results.some(x => x !== results[0])) return DYN;
-    return results[0] === known.kind ? known : { kind: results[0] } as CelType;
+    if (results.some((x) => x !== results[0])) return DYN;
+    return results[0] === known.kind ? known : ({ kind: results[0] } as CelType);
   }
 
   /** The strings extension's compile-time check of a literal format string with a list literal of arguments. */
   private validateFormat(e: AstExpr, target: AstExpr, args: readonly AstExpr[]): void {
-    const format = target.exprKind.case === 'constExpr' && target.exprKind.value.constantKind.case === 'stringValue' ? String(target.exprKind.value.constantKind.value) : undefined;
-    const list = args.length === 1 && args[0].exprKind.case === 'listExpr' ? args[0].exprKind.value.elements : undefined;
+    const format =
+      target.exprKind.case === 'constExpr' && target.exprKind.value.constantKind.case === 'stringValue'
+        ? String(target.exprKind.value.constantKind.value)
+        : undefined;
+    const list =
+      args.length === 1 && args[0].exprKind.case === 'listExpr' ? args[0].exprKind.value.elements : undefined;
     if (format === undefined || !list) return;
     const typeOf = (x: AstExpr): CelType => this.types.get(x.id) ?? DYN;
     const fits = (x: AstExpr, kinds: readonly string[]) => typeOf(x).kind === 'dyn' || kinds.includes(typeOf(x).kind);
@@ -693,7 +916,9 @@ class TypeChecker {
       }
       if (k.case === 'structExpr' && k.value.messageName === '') {
         for (const entry of k.value.entries) {
-          const bad = (entry.keyKind.case === 'mapKey' ? badForString(entry.keyKind.value as AstExpr) : undefined) ?? (entry.value ? badForString(entry.value) : undefined);
+          const bad =
+            (entry.keyKind.case === 'mapKey' ? badForString(entry.keyKind.value as AstExpr) : undefined) ??
+            (entry.value ? badForString(entry.value) : undefined);
           if (bad) return bad;
         }
       }
@@ -702,7 +927,9 @@ class TypeChecker {
     const problem = validateFormatStatically(format, list.length, (verb, index) => {
       const arg = list[index];
       const bad = verb === 's' ? badForString(arg) : fits(arg, FORMAT_CLAUSE_KINDS[verb].kinds) ? undefined : arg;
-      return bad ? { message: FORMAT_CLAUSE_KINDS[verb].error.replace('%s', formatTypeName(typeOf(bad))), at: bad } : undefined;
+      return bad
+        ? { message: FORMAT_CLAUSE_KINDS[verb].error.replace('%s', formatTypeName(typeOf(bad))), at: bad }
+        : undefined;
     });
     if (problem) this.error((problem.at as AstExpr | undefined) ?? e, problem.message);
   }
@@ -710,12 +937,20 @@ class TypeChecker {
   /** cel-go's `ValidateRegexLiterals`, `ValidateDurationLiterals` and `ValidateTimestampLiterals`: at the literal. */
   private validateLiteral(name: string, target: CelType | undefined, args: readonly AstExpr[]): void {
     const literal = (a: AstExpr | undefined): string | undefined =>
-      (a?.exprKind.case === 'constExpr' && a.exprKind.value.constantKind.case === 'stringValue' ? String(a.exprKind.value.constantKind.value) : undefined);
-    const arg = name === 'matches' ? args[target ? 0 : 1] : (name === 'duration' || name === 'timestamp') && !target && args.length === 1 ? args[0] : undefined;
+      a?.exprKind.case === 'constExpr' && a.exprKind.value.constantKind.case === 'stringValue'
+        ? String(a.exprKind.value.constantKind.value)
+        : undefined;
+    const arg =
+      name === 'matches'
+        ? args[target ? 0 : 1]
+        : (name === 'duration' || name === 'timestamp') && !target && args.length === 1
+          ? args[0]
+          : undefined;
     const value = literal(arg);
     if (value === undefined || !arg) return;
     const regexpError = name === 'matches' ? goRegexpError(value) : undefined;
-    const bad = name === 'matches' ? regexpError !== undefined : name === 'duration' ? !isGoDuration(value) : !isRfc3339(value);
+    const bad =
+      name === 'matches' ? regexpError !== undefined : name === 'duration' ? !isGoDuration(value) : !isRfc3339(value);
     if (!bad) return;
     if (this.env.has('literalValidators')) {
       this.error(arg, `invalid ${name} argument`);
@@ -723,19 +958,29 @@ class TypeChecker {
     }
     // before the validators, the literal failed when the program was planned (constant folding), after compiling
     this.missing.add('literalValidators');
-    this.literalError ??= regexpError ?? `type conversion error from 'string' to 'google.protobuf.${name === 'duration' ? 'Duration' : 'Timestamp'}'`;
+    this.literalError ??=
+      regexpError ??
+      `type conversion error from 'string' to 'google.protobuf.${name === 'duration' ? 'Duration' : 'Timestamp'}'`;
   }
 
   /**
    * `cel.bind(x, init, body)` where the bindings extension is not offered: cel-go checks it as a call of an undeclared
    * `cel.bind` whose arguments are plain expressions (`x` an undeclared reference, in the body too).
    */
-  private unexpandedBind(e: AstExpr, v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'], scope: Scope): CelType {
+  private unexpandedBind(
+    e: AstExpr,
+    v: Extract<AstExpr['exprKind'], { case: 'comprehensionExpr' }>['value'],
+    scope: Scope,
+  ): CelType {
     const at = this.positions[e.id.toString()] ?? 0;
     const cel = this.source.lastIndexOf('cel', at);
     const open = this.source.indexOf('(', at);
     const variable = this.source.indexOf(v.accuVar, open);
-    const report = (offset: number, name: string) => this.errors.push({ at: offset, text: `ERROR: <input>:${location(this.source, offset)}: undeclared reference to '${name}' (in container '')` });
+    const report = (offset: number, name: string) =>
+      this.errors.push({
+        at: offset,
+        text: `ERROR: <input>:${location(this.source, offset)}: undeclared reference to '${name}' (in container '')`,
+      });
     if (cel >= 0) report(cel, 'cel');
     if (open >= 0) report(open, 'bind');
     if (variable >= 0 && !scope.has(v.accuVar)) report(variable, v.accuVar);
@@ -753,8 +998,9 @@ class TypeChecker {
       types.forEach((t, i) => {
         if (i === 0) return;
         const sameObject = joined.kind !== 'object' || t.kind !== 'object' || joined.name === t.name;
-        if (sameObject && isAssignable(joined, t)) joined = joined.kind === 'dyn' || t.kind === 'dyn' ? DYN : joined;
-        else {
+        if (sameObject && isAssignable(joined, t)) {
+          joined = joined.kind === 'dyn' || t.kind === 'dyn' ? DYN : joined;
+        } else {
           this.error(exprs[i], `expected type '${this.shownType(joined)}' but found '${this.shownType(t)}'`);
           joined = DYN;
         }
@@ -763,7 +1009,9 @@ class TypeChecker {
     }
     const first = types[0];
     types.forEach((t, i) => {
-      if (i > 0 && !equivalentTypes(first, t)) this.error(exprs[i], `expected type '${this.shownType(first)}' but found '${this.shownType(t)}'`);
+      if (i > 0 && !equivalentTypes(first, t)) {
+        this.error(exprs[i], `expected type '${this.shownType(first)}' but found '${this.shownType(t)}'`);
+      }
     });
   }
 
@@ -773,12 +1021,14 @@ class TypeChecker {
     if (t === ERROR_TYPE && !this.env.checks('errorTypeUnnamed')) return '!error!';
     // cel-go names durations and timestamps by their CEL names in these messages (measured: `'(duration)'` on 1.28, 1.32, 1.36)
     if (t.kind === 'duration' || t.kind === 'timestamp') return t.kind;
-    if (!this.env.checks('kubernetesTypeNames') && t.kind === 'opaque' && (t.name === 'IP' || t.name === 'CIDR')) return t.name === 'IP' ? 'net.IP' : 'net.CIDR()';
+    if (!this.env.checks('kubernetesTypeNames') && t.kind === 'opaque' && (t.name === 'IP' || t.name === 'CIDR')) {
+      return t.name === 'IP' ? 'net.IP' : 'net.CIDR()';
+    }
     return this.strict && t.kind === 'null' ? 'null' : typeName(t);
   }
 
   private noOverload(e: AstExpr, name: string, target: CelType | undefined, args: CelType[]): void {
-    const shown = `${target && target !== NIL_TYPE ? `${this.shownType(target)}.` : target ? '<nil>.' : ''}(${args.map(a => this.shownType(a)).join(', ')})`;
+    const shown = `${target && target !== NIL_TYPE ? `${this.shownType(target)}.` : target ? '<nil>.' : ''}(${args.map((a) => this.shownType(a)).join(', ')})`;
     this.error(e, `found no matching overload for '${name}' applied to '${shown}'`);
   }
 
@@ -804,7 +1054,13 @@ class TypeChecker {
       if (branch !== undefined && this.source.lastIndexOf('?', branch) >= 0) at = this.source.lastIndexOf('?', branch);
     }
     // the has() macro's selection sits at the macro call's parenthesis in cel-go
-    if (this.strict && at !== undefined && e.exprKind.case === 'selectExpr' && e.exprKind.value.testOnly && this.source.startsWith('has', at)) {
+    if (
+      this.strict &&
+      at !== undefined &&
+      e.exprKind.case === 'selectExpr' &&
+      e.exprKind.value.testOnly &&
+      this.source.startsWith('has', at)
+    ) {
       const open = this.source.indexOf('(', at);
       if (open >= 0) at = open;
     }
@@ -816,7 +1072,9 @@ class TypeChecker {
 function leftmostOffset(e: AstExpr, positions: Record<string, number>): number | undefined {
   const k = e.exprKind;
   if (k.case === 'callExpr') {
-    const first = k.value.target ?? (BINARY_OPERATORS[k.value.function] || k.value.function === '_[_]' ? k.value.args[0] : undefined);
+    const first =
+      k.value.target ??
+      (BINARY_OPERATORS[k.value.function] || k.value.function === '_[_]' ? k.value.args[0] : undefined);
     if (first) return leftmostOffset(first, positions);
   }
   if (k.case === 'selectExpr' && k.value.operand) return leftmostOffset(k.value.operand, positions);
@@ -830,15 +1088,26 @@ function leftmostOffset(e: AstExpr, positions: Record<string, number>): number |
  */
 function listResult(name: string, target: CelType | undefined, args: readonly CelType[], elem: CelType): CelType {
   switch (name) {
-    case 'slice': case 'distinct': case 'reverse': case 'sort': return target?.kind === 'list' ? target : listOf(elem);
-    case 'flatten': return listOf(args.length === 0 && elem.kind === 'list' ? elem.elem : DYN);
-    case 'first': case 'last': return optionalOf(elem);
+    case 'slice':
+    case 'distinct':
+    case 'reverse':
+    case 'sort':
+      return target?.kind === 'list' ? target : listOf(elem);
+    case 'flatten':
+      return listOf(args.length === 0 && elem.kind === 'list' ? elem.elem : DYN);
+    case 'first':
+    case 'last':
+      return optionalOf(elem);
     case 'optional.unwrap': {
       const list = args[0];
-      const inner = list?.kind === 'list' && list.elem.kind === 'opaque' && list.elem.name === 'Optional' ? list.elem.of ?? DYN : DYN;
+      const inner =
+        list?.kind === 'list' && list.elem.kind === 'opaque' && list.elem.name === 'Optional'
+          ? (list.elem.of ?? DYN)
+          : DYN;
       return listOf(inner);
     }
-    case 'lists.range': return listOf(INT);
+    case 'lists.range':
+      return listOf(INT);
   }
   return elem;
 }
@@ -856,14 +1125,22 @@ function isEmptyList(e: AstExpr): boolean {
 
 function constType(kind: string | undefined): CelType {
   switch (kind) {
-    case 'boolValue': return BOOL;
-    case 'int64Value': return INT;
-    case 'uint64Value': return { kind: 'uint' };
-    case 'doubleValue': return { kind: 'double' };
-    case 'stringValue': return STRING;
-    case 'bytesValue': return { kind: 'bytes' };
-    case 'nullValue': return { kind: 'null' };
-    default: return DYN;
+    case 'boolValue':
+      return BOOL;
+    case 'int64Value':
+      return INT;
+    case 'uint64Value':
+      return { kind: 'uint' };
+    case 'doubleValue':
+      return { kind: 'double' };
+    case 'stringValue':
+      return STRING;
+    case 'bytesValue':
+      return { kind: 'bytes' };
+    case 'nullValue':
+      return { kind: 'null' };
+    default:
+      return DYN;
   }
 }
 
@@ -871,10 +1148,15 @@ function constType(kind: string | undefined): CelType {
 function equivalentTypes(a: CelType, b: CelType): boolean {
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
-    case 'list': return equivalentTypes(a.elem, (b as typeof a).elem);
-    case 'map': return equivalentTypes(a.key, (b as typeof a).key) && equivalentTypes(a.value, (b as typeof a).value);
-    case 'object': case 'opaque': return a.name === (b as typeof a).name;
-    default: return true;
+    case 'list':
+      return equivalentTypes(a.elem, (b as typeof a).elem);
+    case 'map':
+      return equivalentTypes(a.key, (b as typeof a).key) && equivalentTypes(a.value, (b as typeof a).value);
+    case 'object':
+    case 'opaque':
+      return a.name === (b as typeof a).name;
+    default:
+      return true;
   }
 }
 
@@ -893,8 +1175,29 @@ function nullComparable(a: CelType, b: CelType): boolean {
   return true;
 }
 
-const CEL_RESERVED_FIELD_NAMES = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for',
-  'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+const CEL_RESERVED_FIELD_NAMES = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
 
 /** Go's `time.ParseDuration` syntax (cel-go's `duration()`). */
 function isGoDuration(s: string): boolean {
@@ -907,7 +1210,16 @@ function isRfc3339(s: string): boolean {
   if (!m) return false;
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
   const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && se <= 59 && (m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59));
+  return (
+    mo >= 1 &&
+    mo <= 12 &&
+    d >= 1 &&
+    d <= days &&
+    h <= 23 &&
+    mi <= 59 &&
+    se <= 59 &&
+    (m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59))
+  );
 }
 
 function comparable(a: CelType, b: CelType): boolean {
@@ -936,11 +1248,17 @@ function matchOverload(d: FunctionDecl, target: CelType | undefined, args: CelTy
     return undefined;
   }
   for (let i = 0; i < args.length; i++) {
-    const p = d.args[i] === 'T' ? elem : d.args[i] as CelType;
+    const p = d.args[i] === 'T' ? elem : (d.args[i] as CelType);
     if (!isAssignable(p, args[i])) return undefined;
   }
   if (d.target === 'list' && (d.name === 'sum' || d.name === 'min' || d.name === 'max' || d.name === 'isSorted')) {
-    const ok = ['int', 'uint', 'double', 'dyn', ...(d.name === 'sum' ? ['duration'] : ['string', 'bytes', 'bool', 'timestamp', 'duration'])];
+    const ok = [
+      'int',
+      'uint',
+      'double',
+      'dyn',
+      ...(d.name === 'sum' ? ['duration'] : ['string', 'bytes', 'bool', 'timestamp', 'duration']),
+    ];
     if (!ok.includes(elem.kind)) return undefined;
   }
   return d.result === 'T' ? elem : d.result;

@@ -28,7 +28,7 @@ export function typeIdentity(t: CelType): number {
   if (id === undefined) {
     // forgetting keys only loses sharing: numbers are never reused, so a number still names one content
     if (interned.size >= INTERNED_LIMIT) interned.clear();
-    interned.set(key, id = nextId++);
+    interned.set(key, (id = nextId++));
   }
   ids.set(t, id);
   return id;

@@ -1,7 +1,7 @@
-import { CrdManifest } from '../crd-manifest';
 import { child, index, invalid, isObject, key, notSupported, required } from '../../apimachinery/field';
-import { isDns1035Label, isDns1123Subdomain } from '../../apimachinery/names';
 import { Issue } from '../../apimachinery/issue';
+import { isDns1035Label, isDns1123Subdomain } from '../../apimachinery/names';
+import { CrdManifest } from '../crd-manifest';
 
 /** The annotation a CRD in a `*.k8s.io` or `*.kubernetes.io` group must carry. */
 export const API_APPROVAL_ANNOTATION = 'api-approved.kubernetes.io';
@@ -33,8 +33,11 @@ export function checkCrdNames(manifest: CrdManifest): Issue[] {
     issues.push(required('spec.group'));
   } else {
     const errs = isDns1123Subdomain(group);
-    if (errs.length > 0) issues.push(invalid('spec.group', group, errs.join(',')));
-    else if (group.split('.').length < 2) issues.push(invalid('spec.group', group, 'should be a domain with at least one dot'));
+    if (errs.length > 0) {
+      issues.push(invalid('spec.group', group, errs.join(',')));
+    } else if (group.split('.').length < 2) {
+      issues.push(invalid('spec.group', group, 'should be a domain with at least one dot'));
+    }
   }
 
   if (!spec.scope) issues.push(required('spec.scope'));
@@ -60,7 +63,11 @@ function checkNames(names: any, path: string): Issue[] {
     const value = names[field];
     if (!value) continue;
     const errs = isDns1035Label(String(value).toLowerCase());
-    if (errs.length > 0) issues.push(invalid(child(path, field), value, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+    if (errs.length > 0) {
+      issues.push(
+        invalid(child(path, field), value, `may have mixed case, but should otherwise match: ${errs.join(',')}`),
+      );
+    }
   }
   if (names.kind && names.kind === names.listKind) {
     issues.push(invalid(child(path, 'listKind'), names.listKind, 'kind and listKind may not be the same'));
@@ -77,7 +84,9 @@ function checkNames(names: any, path: string): Issue[] {
 
 /** Whether a group is reserved for the Kubernetes project. */
 export function isProtectedGroup(group: string): boolean {
-  return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
+  return (
+    group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io')
+  );
 }
 
 function checkApiApproval(group: string, annotations: Record<string, string> | undefined): Issue[] {
@@ -85,10 +94,21 @@ function checkApiApproval(group: string, annotations: Record<string, string> | u
   const path = key('metadata.annotations', API_APPROVAL_ANNOTATION);
   const value = annotations?.[API_APPROVAL_ANNOTATION];
   if (value === undefined) {
-    return [required(path, `protected groups must have approval annotation "${API_APPROVAL_ANNOTATION}", see https://github.com/kubernetes/enhancements/pull/1111`)];
+    return [
+      required(
+        path,
+        `protected groups must have approval annotation "${API_APPROVAL_ANNOTATION}", see https://github.com/kubernetes/enhancements/pull/1111`,
+      ),
+    ];
   }
   if (value.startsWith('unapproved') || isUrl(value)) return [];
-  return [invalid(path, value, `protected groups must have approval annotation "${API_APPROVAL_ANNOTATION}" with either a URL or a reason starting with "unapproved"`)];
+  return [
+    invalid(
+      path,
+      value,
+      `protected groups must have approval annotation "${API_APPROVAL_ANNOTATION}" with either a URL or a reason starting with "unapproved"`,
+    ),
+  ];
 }
 
 function isUrl(value: string): boolean {

@@ -1,6 +1,6 @@
-import { CrdManifest } from '../crd-manifest';
 import { tooLong, warning } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
+import { CrdManifest } from '../crd-manifest';
 
 /** etcd's default request limit (1.5 MiB): a bigger object fails with "etcdserver: request is too large". */
 export const MAX_CRD_BYTES = 1572864;
@@ -24,11 +24,14 @@ export function lastAppliedAnnotationBytes(manifest: CrdManifest, bytes = manife
   delete annotations[LAST_APPLIED_ANNOTATION];
   const metadata = { ...manifest.metadata, annotations };
   let total = 0;
-  for (const [k, v] of Object.entries(annotations)) total += Buffer.byteLength(k, 'utf8') + Buffer.byteLength(String(v), 'utf8');
+  for (const [k, v] of Object.entries(annotations)) {
+    total += Buffer.byteLength(k, 'utf8') + Buffer.byteLength(String(v), 'utf8');
+  }
   // the applied object differs from the manifest only in its metadata, which keeps its place among the keys
-  const appliedBytes = manifest.metadata === undefined
-    ? manifestBytes({ ...manifest, metadata })
-    : bytes - manifestBytes(manifest.metadata) + manifestBytes(metadata);
+  const appliedBytes =
+    manifest.metadata === undefined
+      ? manifestBytes({ ...manifest, metadata })
+      : bytes - manifestBytes(manifest.metadata) + manifestBytes(metadata);
   return total + Buffer.byteLength(LAST_APPLIED_ANNOTATION, 'utf8') + appliedBytes + 1;
 }
 
@@ -40,14 +43,26 @@ export function checkCrdSize(manifest: CrdManifest): Issue[] {
   const issues: Issue[] = [];
   const bytes = manifestBytes(manifest);
   if (bytes >= MAX_CRD_BYTES) {
-    issues.push(tooLong('spec', `the CustomResourceDefinition serializes to ${bytes} bytes, etcd rejects objects of ${MAX_CRD_BYTES} bytes (1.5 MiB) `
-      + 'or more ("etcdserver: request is too large"); shrink it with the stripDescriptions option or split the schema'));
+    issues.push(
+      tooLong(
+        'spec',
+        `the CustomResourceDefinition serializes to ${bytes} bytes, etcd rejects objects of ${MAX_CRD_BYTES} bytes (1.5 MiB) ` +
+          'or more ("etcdserver: request is too large"); shrink it with the stripDescriptions option or split the schema',
+      ),
+    );
   }
   const annotationBytes = lastAppliedAnnotationBytes(manifest, bytes);
   if (annotationBytes > MAX_ANNOTATION_BYTES) {
-    issues.push(warning(tooLong('metadata.annotations', `client-side "kubectl apply" would store ${annotationBytes} bytes of annotations `
-      + `(${LAST_APPLIED_ANNOTATION}), more than the ${MAX_ANNOTATION_BYTES} bytes allowed; apply it with "kubectl apply --server-side" `
-      + "or drop schema descriptions with the stripDescriptions option (e.g. stripDescriptions: ['*'])")));
+    issues.push(
+      warning(
+        tooLong(
+          'metadata.annotations',
+          `client-side "kubectl apply" would store ${annotationBytes} bytes of annotations ` +
+            `(${LAST_APPLIED_ANNOTATION}), more than the ${MAX_ANNOTATION_BYTES} bytes allowed; apply it with "kubectl apply --server-side" ` +
+            "or drop schema descriptions with the stripDescriptions option (e.g. stripDescriptions: ['*'])",
+        ),
+      ),
+    );
   }
   return issues;
 }

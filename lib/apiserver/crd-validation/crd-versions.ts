@@ -1,7 +1,7 @@
-import { CrdManifest } from '../crd-manifest';
 import { child, forbidden, index, invalid, isObject, notSupported, required, warning } from '../../apimachinery/field';
-import { isDns1035Label } from '../../apimachinery/names';
 import { Issue } from '../../apimachinery/issue';
+import { isDns1035Label } from '../../apimachinery/names';
+import { CrdManifest } from '../crd-manifest';
 
 /**
  * Version rules of a CRD: unique DNS-1035 names, exactly one storage version, at least one served
@@ -22,8 +22,9 @@ export function checkCrdVersions(manifest: CrdManifest): Issue[] {
     const name = typeof version?.name === 'string' ? version.name : '';
     if (seen.has(name)) unique = false;
     seen.add(name);
-    if (!name) issues.push(required(child(path, 'name')));
-    else {
+    if (!name) {
+      issues.push(required(child(path, 'name')));
+    } else {
       const errs = isDns1035Label(name);
       if (errs.length > 0) issues.push(invalid(child(path, 'name'), name, errs.join(',')));
     }
@@ -34,17 +35,29 @@ export function checkCrdVersions(manifest: CrdManifest): Issue[] {
   });
 
   if (!unique) issues.push(invalid('spec.versions', names(versions), 'must contain unique version names'));
-  const storage = versions.filter(v => v?.storage === true);
+  const storage = versions.filter((v) => v?.storage === true);
   if (storage.length !== 1) {
-    issues.push(invalid('spec.versions', storage.map(v => v.name), 'must have exactly one version marked as storage version'));
+    issues.push(
+      invalid(
+        'spec.versions',
+        storage.map((v) => v.name),
+        'must have exactly one version marked as storage version',
+      ),
+    );
   }
   // the apiserver accepts a CRD that serves no version (e.g. while retiring it): suspicious, not invalid
-  if (versions.length > 0 && !versions.some(v => v?.served === true)) {
+  if (versions.length > 0 && !versions.some((v) => v?.served === true)) {
     issues.push(warning(invalid('spec.versions', names(versions), 'no version is served, so the API serves nothing')));
   }
 
   if (spec.preserveUnknownFields === true) {
-    issues.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+    issues.push(
+      invalid(
+        'spec.preserveUnknownFields',
+        true,
+        'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+      ),
+    );
   }
   issues.push(...checkConversion(spec.conversion));
   // a manifest's status never reaches the apiserver's checks (it resets status on create and keeps its own on
@@ -52,13 +65,15 @@ export function checkCrdVersions(manifest: CrdManifest): Issue[] {
   // (a storedVersions that is not a list is still an error: the apiserver cannot decode the object)
   if (isObject(manifest.status) && manifest.status.storedVersions !== undefined) {
     const stored = manifest.status.storedVersions;
-    issues.push(...checkStoredVersions(stored as string[], versions).map(i => (Array.isArray(stored) ? warning(i) : i)));
+    issues.push(
+      ...checkStoredVersions(stored as string[], versions).map((i) => (Array.isArray(stored) ? warning(i) : i)),
+    );
   }
   return issues;
 }
 
 function names(versions: any[]): string[] {
-  return versions.map(v => v?.name);
+  return versions.map((v) => v?.name);
 }
 
 function checkDeprecationWarning(version: any, path: string): Issue[] {
@@ -71,7 +86,15 @@ function checkDeprecationWarning(version: any, path: string): Issue[] {
   if (text.length === 0) issues.push(invalid(path, warning, 'must not be an empty string'));
   // eslint-disable-next-line no-control-regex
   const control = text.search(/[\u0000-\u001f\u007f-\u009f]/);
-  if (control >= 0) issues.push(invalid(path, warning, `must only contain printable UTF-8 characters; control character found at index ${control}`));
+  if (control >= 0) {
+    issues.push(
+      invalid(
+        path,
+        warning,
+        `must only contain printable UTF-8 characters; control character found at index ${control}`,
+      ),
+    );
+  }
   return issues;
 }
 
@@ -90,10 +113,18 @@ function checkConversion(conversion: any): Issue[] {
     } else if ((webhook.clientConfig.url === undefined) === (webhook.clientConfig.service === undefined)) {
       issues.push(required(child(path, 'webhook', 'clientConfig'), 'exactly one of url or service is required'));
     }
-    const reviewVersions: unknown[] = isObject(webhook) && Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
-    if (reviewVersions.length === 0) issues.push(required(child(path, 'webhook', 'conversionReviewVersions')));
-    else if (!reviewVersions.some(v => v === 'v1' || v === 'v1beta1')) {
-      issues.push(invalid(child(path, 'webhook', 'conversionReviewVersions'), reviewVersions, 'must include at least one of v1, v1beta1'));
+    const reviewVersions: unknown[] =
+      isObject(webhook) && Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
+    if (reviewVersions.length === 0) {
+      issues.push(required(child(path, 'webhook', 'conversionReviewVersions')));
+    } else if (!reviewVersions.some((v) => v === 'v1' || v === 'v1beta1')) {
+      issues.push(
+        invalid(
+          child(path, 'webhook', 'conversionReviewVersions'),
+          reviewVersions,
+          'must include at least one of v1, v1beta1',
+        ),
+      );
     }
   } else if (webhook !== undefined) {
     issues.push(forbidden(child(path, 'webhook'), 'should not be set when strategy is not set to Webhook'));
@@ -108,12 +139,18 @@ function checkConversion(conversion: any): Issue[] {
 export function checkStoredVersions(storedVersions: readonly string[], versions: readonly any[]): Issue[] {
   const path = 'status.storedVersions';
   if (!Array.isArray(storedVersions)) return [invalid(path, storedVersions, 'must be a list of version names')];
-  const specNames = new Set(versions.map(v => v?.name));
+  const specNames = new Set(versions.map((v) => v?.name));
   const issues: Issue[] = [];
   storedVersions.forEach((stored, i) => {
     if (!specNames.has(stored)) {
-      issues.push(invalid(index(path, i), stored, `missing from spec.versions; ${stored} was previously a storage version, and must remain in spec.versions `
-        + `until a storage migration ensures no data remains persisted in ${stored} and removes ${stored} from status.storedVersions`));
+      issues.push(
+        invalid(
+          index(path, i),
+          stored,
+          `missing from spec.versions; ${stored} was previously a storage version, and must remain in spec.versions ` +
+            `until a storage migration ensures no data remains persisted in ${stored} and removes ${stored} from status.storedVersions`,
+        ),
+      );
     }
   });
   return issues;

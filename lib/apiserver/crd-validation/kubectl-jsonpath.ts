@@ -62,7 +62,10 @@ class TemplateScanner {
   }
 
   private next(): string {
-    if (this.pos >= this.input.length) { this.width = 0; return EOF; }
+    if (this.pos >= this.input.length) {
+      this.width = 0;
+      return EOF;
+    }
     const ch = String.fromCodePoint(this.input.codePointAt(this.pos)!);
     this.width = ch.length;
     this.pos += this.width;
@@ -98,17 +101,38 @@ class TemplateScanner {
         this.scanText();
         return;
       }
-      if (this.input.startsWith('[?(', this.pos)) { this.scanFilter(); this.lastWasRecursive = false; continue; }
-      if (this.input.startsWith('..', this.pos)) { this.scanRecursive(); continue; }
+      if (this.input.startsWith('[?(', this.pos)) {
+        this.scanFilter();
+        this.lastWasRecursive = false;
+        continue;
+      }
+      if (this.input.startsWith('..', this.pos)) {
+        this.scanRecursive();
+        continue;
+      }
       const r = this.next();
       if (r === EOF || r === '\r' || r === '\n') this.fail('unclosed action');
       // a space, `@` and `$` add no node: `.. ..` is still two recursive descents in a row
-      if (r === ' ' || r === '@' || r === '$') { this.consume(); continue; }
+      if (r === ' ' || r === '@' || r === '$') {
+        this.consume();
+        continue;
+      }
       this.lastWasRecursive = false;
-      if (r === '[') this.scanArray();
-      else if (r === '"' || r === "'") this.scanQuote(r);
-      else if (r === '.') this.scanField();
-      else if (r === '+' || r === '-' || DIGIT.test(r)) { this.backup(); this.scanNumber(); } else if (LETTER_OR_DIGIT.test(r)) { this.backup(); this.scanIdentifier(); } else this.fail(`unrecognized character in action: ${goRuneLiteral(r)}`);
+      if (r === '[') {
+        this.scanArray();
+      } else if (r === '"' || r === "'") {
+        this.scanQuote(r);
+      } else if (r === '.') {
+        this.scanField();
+      } else if (r === '+' || r === '-' || DIGIT.test(r)) {
+        this.backup();
+        this.scanNumber();
+      } else if (LETTER_OR_DIGIT.test(r)) {
+        this.backup();
+        this.scanIdentifier();
+      } else {
+        this.fail(`unrecognized character in action: ${goRuneLiteral(r)}`);
+      }
     }
   }
 
@@ -117,11 +141,16 @@ class TemplateScanner {
     this.pos += 2;
     this.consume();
     this.lastWasRecursive = true;
-    if (LETTER_OR_DIGIT.test(this.peek())) { this.scanField(); this.lastWasRecursive = false; }
+    if (LETTER_OR_DIGIT.test(this.peek())) {
+      this.scanField();
+      this.lastWasRecursive = false;
+    }
   }
 
   private scanIdentifier(): void {
-    while (!isTerminator(this.next())) { /* the identifier goes on */ }
+    while (!isTerminator(this.next())) {
+      /* the identifier goes on */
+    }
     this.backup();
     this.consume();
   }
@@ -131,7 +160,10 @@ class TemplateScanner {
     if (sign === '+' || sign === '-') this.next();
     for (;;) {
       const r = this.next();
-      if (r !== '.' && !DIGIT.test(r)) { this.backup(); break; }
+      if (r !== '.' && !DIGIT.test(r)) {
+        this.backup();
+        break;
+      }
     }
     const text = this.consume();
     if (!isGoInt(text) && !isGoFloat(text)) this.fail(`cannot parse number ${text}`);
@@ -151,7 +183,10 @@ class TemplateScanner {
       return;
     }
     const dictKey = DICT_KEY.exec(text);
-    if (dictKey) { this.subAction(`.${dictKey[1]}`); return; }
+    if (dictKey) {
+      this.subAction(`.${dictKey[1]}`);
+      return;
+    }
     const slice = SLICE.exec(text);
     if (!slice) this.fail(`invalid array index ${text}`);
     for (const [i, part] of slice.slice(1, 4).entries()) {
@@ -171,7 +206,11 @@ class TemplateScanner {
       const r = this.next();
       if (r === EOF || r === '\n') this.fail('unterminated filter');
       if (r === '"' || r === "'") {
-        if (!inQuote) { inQuote = true; quote = r; continue; }
+        if (!inQuote) {
+          inQuote = true;
+          quote = r;
+          continue;
+        }
         if (this.input[this.pos - 2] !== '\\' && r === quote) quoteClosed = true;
       } else if (r === ')' && inQuote === quoteClosed) {
         break;
@@ -180,7 +219,10 @@ class TemplateScanner {
     if (this.next() !== ']') this.fail('unclosed array expect ]');
     const text = this.consume().slice(0, -2);
     const comparison = FILTER_COMPARISON.exec(text);
-    if (!comparison) { this.subAction(text); return; }
+    if (!comparison) {
+      this.subAction(text);
+      return;
+    }
     this.subAction(comparison[1]);
     this.subAction(comparison[3]);
   }
@@ -199,8 +241,14 @@ class TemplateScanner {
     this.consume();
     for (;;) {
       const r = this.next();
-      if (r === '\\') { this.next(); continue; }
-      if (isTerminator(r)) { this.backup(); break; }
+      if (r === '\\') {
+        this.next();
+        continue;
+      }
+      if (isTerminator(r)) {
+        this.backup();
+        break;
+      }
     }
     this.consume();
   }
@@ -243,10 +291,16 @@ function isGoQuoted(text: string): boolean {
   for (let i = 0; i < body.length;) {
     const c = body[i];
     if (c === quote) return false;
-    if (c !== '\\') { i += 1; continue; }
+    if (c !== '\\') {
+      i += 1;
+      continue;
+    }
     const e = body[i + 1];
     if (e === undefined) return false;
-    if ('abfnrtv\\'.includes(e) || e === quote) { i += 2; continue; }
+    if ('abfnrtv\\'.includes(e) || e === quote) {
+      i += 2;
+      continue;
+    }
     if (e === other) return false;
     const hexDigits = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
     if (hexDigits > 0) {

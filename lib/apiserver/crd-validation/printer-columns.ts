@@ -1,9 +1,9 @@
-import { JSONSchemaProps } from '../schema/json-schema-props';
-import { resolveSchemaPath } from '../schema/schema-path';
-import { child, index, invalid, isObject, required } from '../../apimachinery/field';
-import { Issue } from '../../apimachinery/issue';
 import { printerColumnJsonPathError } from './kubectl-jsonpath';
 import { checkSimpleJsonPath } from './subresources';
+import { child, index, invalid, isObject, required } from '../../apimachinery/field';
+import { Issue } from '../../apimachinery/issue';
+import { JSONSchemaProps } from '../schema/json-schema-props';
+import { resolveSchemaPath } from '../schema/schema-path';
 
 /** Column types kubectl can print (`printerColumnDatatypes`). */
 export const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -24,22 +24,36 @@ export function checkPrinterColumns(columns: unknown, schema: JSONSchemaProps | 
   const issues: Issue[] = [];
   columns.forEach((column, i) => {
     const path = index(child(basePath, 'additionalPrinterColumns'), i);
-    if (!isObject(column)) { issues.push(invalid(path, column, 'must be an object')); return; }
+    if (!isObject(column)) {
+      issues.push(invalid(path, column, 'must be an object'));
+      return;
+    }
     if (!column.name) issues.push(required(child(path, 'name')));
-    if (!column.type) issues.push(required(child(path, 'type'), `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`));
-    else if (!PRINTER_COLUMN_TYPES.includes(column.type)) issues.push(invalid(child(path, 'type'), column.type, `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`));
+    if (!column.type) {
+      issues.push(required(child(path, 'type'), `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`));
+    } else if (!PRINTER_COLUMN_TYPES.includes(column.type)) {
+      issues.push(invalid(child(path, 'type'), column.type, `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`));
+    }
     if (column.format && !PRINTER_COLUMN_FORMATS.includes(column.format)) {
       issues.push(invalid(child(path, 'format'), column.format, `must be one of ${PRINTER_COLUMN_FORMATS.join(',')}`));
     }
     const jsonPathField = child(path, 'jsonPath');
-    if (!column.jsonPath) { issues.push(required(jsonPathField)); return; }
+    if (!column.jsonPath) {
+      issues.push(required(jsonPathField));
+      return;
+    }
     const syntax = checkSimpleJsonPath(String(column.jsonPath), jsonPathField);
-    if (syntax.length > 0) { issues.push(...syntax); return; }
+    if (syntax.length > 0) {
+      issues.push(...syntax);
+      return;
+    }
     const parseError = printerColumnJsonPathError(String(column.jsonPath));
     if (parseError) {
       // a warning, as every finding the apiserver accepts (errors are exactly what it refuses), though always a mistake
       issues.push({
-        path: jsonPathField, severity: 'warning', value: column.jsonPath,
+        path: jsonPathField,
+        severity: 'warning',
+        value: column.jsonPath,
         message: `kubectl's JSONPath parser refuses it (${parseError}): the apiserver accepts the CRD but drops this column and every later one from kubectl get`,
       });
       return;
@@ -48,7 +62,12 @@ export function checkPrinterColumns(columns: unknown, schema: JSONSchemaProps | 
     const found = resolveSchemaPath(schema, String(column.jsonPath));
     if (found.kind === 'missing') {
       // the apiserver accepts it and kubectl prints an empty column
-      issues.push({ path: jsonPathField, severity: 'warning', value: column.jsonPath, message: `names no field declared in the schema (no ${found.missing}): the column is always empty` });
+      issues.push({
+        path: jsonPathField,
+        severity: 'warning',
+        value: column.jsonPath,
+        message: `names no field declared in the schema (no ${found.missing}): the column is always empty`,
+      });
     }
   });
   return issues;

@@ -1,9 +1,9 @@
+import { checkListAndMapTypes } from './list-map-types';
+import { checkStructuralSchema } from './structural-schema';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { checkCelRules } from '../cel/check-rules';
 import { JSONSchemaProps } from '../schema/json-schema-props';
-import { checkListAndMapTypes } from './list-map-types';
-import { checkStructuralSchema } from './structural-schema';
 
 /**
  * The schema checks that the checks of one CRD repeat, each computed once per schema (and Kubernetes version) while
@@ -21,7 +21,10 @@ export class SchemaCheckMemo {
 
   /** `checkStructuralSchema` then `checkListAndMapTypes`. */
   public structuralIssues(schema: JSONSchemaProps, schemaPath: string): readonly Issue[] {
-    return remember(this.structural, schema, schemaPath, () => [...checkStructuralSchema(schema, schemaPath), ...checkListAndMapTypes(schema, schemaPath)]);
+    return remember(this.structural, schema, schemaPath, () => [
+      ...checkStructuralSchema(schema, schemaPath),
+      ...checkListAndMapTypes(schema, schemaPath),
+    ]);
   }
 
   /** `checkCelRules` for `version`. */
@@ -30,10 +33,15 @@ export class SchemaCheckMemo {
   }
 }
 
-function remember(cache: Map<JSONSchemaProps, Map<string, readonly Issue[]>>, schema: JSONSchemaProps, key: string, compute: () => Issue[]): readonly Issue[] {
+function remember(
+  cache: Map<JSONSchemaProps, Map<string, readonly Issue[]>>,
+  schema: JSONSchemaProps,
+  key: string,
+  compute: () => Issue[],
+): readonly Issue[] {
   let bySchema = cache.get(schema);
-  if (!bySchema) cache.set(schema, bySchema = new Map());
+  if (!bySchema) cache.set(schema, (bySchema = new Map()));
   let issues = bySchema.get(key);
-  if (!issues) bySchema.set(key, issues = compute());
+  if (!issues) bySchema.set(key, (issues = compute()));
   return issues;
 }

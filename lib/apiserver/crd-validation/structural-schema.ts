@@ -1,7 +1,7 @@
-import { JSONSchemaProps } from '../schema/json-schema-props';
 import { child, forbidden, index, invalid, isObject, key, notSupported, required } from '../../apimachinery/field';
-import { goRegexpError } from '../schema/go-regexp';
 import { Issue } from '../../apimachinery/issue';
+import { goRegexpError } from '../schema/go-regexp';
+import { JSONSchemaProps } from '../schema/json-schema-props';
 
 /**
  * Whether a CRD version's `openAPIV3Schema` is a structural schema the apiserver accepts:
@@ -15,7 +15,9 @@ import { Issue } from '../../apimachinery/issue';
 export function checkStructuralSchema(schema: JSONSchemaProps, basePath: string): Issue[] {
   if (!isObject(schema)) return [required(basePath, 'must be an object')];
   const issues: Issue[] = [];
-  if (schema.nullable === true) issues.push(forbidden(child(basePath, 'nullable'), 'nullable cannot be true at the root'));
+  if (schema.nullable === true) {
+    issues.push(forbidden(child(basePath, 'nullable'), 'nullable cannot be true at the root'));
+  }
   checkOpenApi(schema, basePath, true, false, issues);
   checkInvariants(schema, 'root', basePath, issues);
   return issues;
@@ -33,34 +35,57 @@ function checkOpenApi(s: any, path: string, isRoot: boolean, insideResourceMeta:
   if (typeof s.type === 'string' && s.type.length > 0 && !OPENAPI_TYPES.includes(s.type)) {
     issues.push(notSupported(child(path, 'type'), s.type, OPENAPI_TYPES));
   }
-  if (s.type === 'null') issues.push(forbidden(child(path, 'type'), 'type cannot be set to null, use nullable as an alternative'));
+  if (s.type === 'null') {
+    issues.push(forbidden(child(path, 'type'), 'type cannot be set to null, use nullable as an alternative'));
+  }
   if (s.id !== undefined && s.id !== '') issues.push(forbidden(child(path, 'id'), 'id is not supported'));
-  if (s.additionalItems !== undefined) issues.push(forbidden(child(path, 'additionalItems'), 'additionalItems is not supported'));
+  if (s.additionalItems !== undefined) {
+    issues.push(forbidden(child(path, 'additionalItems'), 'additionalItems is not supported'));
+  }
   if (isObject(s.patternProperties) && Object.keys(s.patternProperties).length > 0) {
     issues.push(forbidden(child(path, 'patternProperties'), 'patternProperties is not supported'));
   }
   if (isObject(s.definitions) && Object.keys(s.definitions).length > 0) {
     issues.push(forbidden(child(path, 'definitions'), 'definitions is not supported'));
   }
-  if (s.dependencies !== undefined) issues.push(forbidden(child(path, 'dependencies'), 'dependencies is not supported'));
+  if (s.dependencies !== undefined) {
+    issues.push(forbidden(child(path, 'dependencies'), 'dependencies is not supported'));
+  }
   if (s.$ref !== undefined) issues.push(forbidden(child(path, '$ref'), '$ref is not supported'));
-  if (Array.isArray(s.items)) issues.push(forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
+  if (Array.isArray(s.items)) {
+    issues.push(forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
+  }
   if (insideResourceMeta && s['x-kubernetes-embedded-resource'] === true) {
     issues.push(forbidden(child(path, 'x-kubernetes-embedded-resource'), 'must not be used inside of resource meta'));
   }
   if (s.uniqueItems === true) {
-    issues.push(forbidden(child(path, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+    issues.push(
+      forbidden(
+        child(path, 'uniqueItems'),
+        'uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
+      ),
+    );
   }
   const hasProperties = isObject(s.properties) && Object.keys(s.properties).length > 0;
   if (s.additionalProperties !== undefined && hasProperties && s.additionalProperties !== true) {
-    issues.push(forbidden(child(path, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
+    issues.push(
+      forbidden(child(path, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'),
+    );
   }
   if (s['x-kubernetes-preserve-unknown-fields'] !== undefined && s['x-kubernetes-preserve-unknown-fields'] !== true) {
-    issues.push(invalid(child(path, 'x-kubernetes-preserve-unknown-fields'), s['x-kubernetes-preserve-unknown-fields'], 'must be true or undefined'));
+    issues.push(
+      invalid(
+        child(path, 'x-kubernetes-preserve-unknown-fields'),
+        s['x-kubernetes-preserve-unknown-fields'],
+        'must be true or undefined',
+      ),
+    );
   }
   if (typeof s.pattern === 'string' && s.pattern.length > 0) {
     const err = goRegexpError(s.pattern);
-    if (err) issues.push(invalid(child(path, 'pattern'), s.pattern, `must be a valid regular expression, but isn't: ${err}`));
+    if (err) {
+      issues.push(invalid(child(path, 'pattern'), s.pattern, `must be a valid regular expression, but isn't: ${err}`));
+    }
   }
 
   if (isObject(s.additionalProperties)) {
@@ -77,7 +102,9 @@ function checkOpenApi(s: any, path: string, isRoot: boolean, insideResourceMeta:
   for (const junctor of JUNCTORS) {
     const subs = s[junctor];
     if (!Array.isArray(subs)) continue;
-    for (let i = 0; i < subs.length; i++) checkOpenApi(subs[i], `${path}.${junctor}[${i}]`, false, insideResourceMeta, issues);
+    for (let i = 0; i < subs.length; i++) {
+      checkOpenApi(subs[i], `${path}.${junctor}[${i}]`, false, insideResourceMeta, issues);
+    }
   }
   if (isObject(s.items)) checkOpenApi(s.items, `${path}.items`, false, insideResourceMeta, issues);
 }
@@ -95,23 +122,41 @@ function checkInvariants(s: any, level: Level, path: string, issues: Issue[]): v
   if (type === 'array' && s.items === undefined) issues.push(required(child(path, 'items'), 'must be specified'));
   if (isObject(s.items)) checkInvariants(s.items, 'item', `${path}.items`, issues);
   if (isObject(s.properties)) {
-    for (const name of Object.keys(s.properties)) checkInvariants(s.properties[name], 'field', `${path}.properties[${name}]`, issues);
+    for (const name of Object.keys(s.properties)) {
+      checkInvariants(s.properties[name], 'field', `${path}.properties[${name}]`, issues);
+    }
   }
   if (s.additionalProperties !== undefined) {
     if (level === 'root') issues.push(forbidden(child(path, 'additionalProperties'), 'must not be used at the root'));
-    if (isObject(s.additionalProperties)) checkInvariants(s.additionalProperties, 'field', `${path}.additionalProperties`, issues);
+    if (isObject(s.additionalProperties)) {
+      checkInvariants(s.additionalProperties, 'field', `${path}.additionalProperties`, issues);
+    }
   }
 
   if (intOrString && preserveUnknown) {
-    issues.push(invalid(child(path, 'x-kubernetes-preserve-unknown-fields'), true, 'must be false if x-kubernetes-int-or-string is true'));
+    issues.push(
+      invalid(
+        child(path, 'x-kubernetes-preserve-unknown-fields'),
+        true,
+        'must be false if x-kubernetes-int-or-string is true',
+      ),
+    );
   }
   if (intOrString && embedded) {
-    issues.push(invalid(child(path, 'x-kubernetes-embedded-resource'), true, 'must be false if x-kubernetes-int-or-string is true'));
+    issues.push(
+      invalid(
+        child(path, 'x-kubernetes-embedded-resource'),
+        true,
+        'must be false if x-kubernetes-int-or-string is true',
+      ),
+    );
   }
   if (intOrString && type) {
     // the apiserver accepts this: x-kubernetes-int-or-string wins and the value may still be an integer or a string
     issues.push({
-      path: child(path, 'type'), severity: 'warning', value: type,
+      path: child(path, 'type'),
+      severity: 'warning',
+      value: type,
       message: `ignored: x-kubernetes-int-or-string accepts both integers and strings whatever the type says (drop the type, or x-kubernetes-int-or-string if only ${type} values are meant)`,
     });
   }
@@ -121,29 +166,49 @@ function checkInvariants(s: any, level: Level, path: string, issues: Issue[]): v
   }
 
   if (embedded && type !== 'object') {
-    issues.push(type ? invalid(child(path, 'type'), type, 'must be object if x-kubernetes-embedded-resource is true')
-      : required(child(path, 'type'), 'must be object if x-kubernetes-embedded-resource is true'));
+    issues.push(
+      type
+        ? invalid(child(path, 'type'), type, 'must be object if x-kubernetes-embedded-resource is true')
+        : required(child(path, 'type'), 'must be object if x-kubernetes-embedded-resource is true'),
+    );
   } else if (!type && !intOrString && !preserveUnknown) {
-    const detail = { root: 'must not be empty at the root', item: 'must not be empty for specified array items', field: 'must not be empty for specified object fields' }[level];
+    const detail = {
+      root: 'must not be empty at the root',
+      item: 'must not be empty for specified array items',
+      field: 'must not be empty for specified object fields',
+    }[level];
     issues.push(required(child(path, 'type'), detail));
   }
   if (embedded && s.additionalProperties !== undefined) {
-    issues.push(forbidden(child(path, 'additionalProperties'), 'must not be used if x-kubernetes-embedded-resource is set'));
+    issues.push(
+      forbidden(child(path, 'additionalProperties'), 'must not be used if x-kubernetes-embedded-resource is set'),
+    );
   }
-  if (level === 'root' && type && type !== 'object') issues.push(invalid(child(path, 'type'), type, 'must be object at the root'));
+  if (level === 'root' && type && type !== 'object') {
+    issues.push(invalid(child(path, 'type'), type, 'must be object at the root'));
+  }
 
   const checkMetadata = level === 'root' || embedded;
   const props = isObject(s.properties) ? s.properties : EMPTY;
   if (checkMetadata) {
     for (const field of ['kind', 'apiVersion']) {
       if (props[field] !== undefined && props[field]?.type !== 'string') {
-        issues.push(invalid(child(key(child(path, 'properties'), field), 'type'), props[field]?.type, 'must be string'));
+        issues.push(
+          invalid(child(key(child(path, 'properties'), field), 'type'), props[field]?.type, 'must be string'),
+        );
       }
     }
   }
-  if (props.metadata !== undefined) issues.push(...checkMetadataNode(props.metadata, checkMetadata, level, key(child(path, 'properties'), 'metadata')));
+  if (props.metadata !== undefined) {
+    issues.push(...checkMetadataNode(props.metadata, checkMetadata, level, key(child(path, 'properties'), 'metadata')));
+  }
   if (embedded && !preserveUnknown && Object.keys(props).length === 0) {
-    issues.push(required(child(path, 'properties'), 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
+    issues.push(
+      required(
+        child(path, 'properties'),
+        'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+      ),
+    );
   }
 }
 
@@ -152,13 +217,22 @@ const EMPTY: Record<string, any> = Object.freeze({});
 /** Root metadata may only restrict `name` and `generateName`: the apiserver owns ObjectMeta. */
 function checkMetadataNode(metadata: any, checkMetadata: boolean, level: Level, path: string): Issue[] {
   const issues: Issue[] = [];
-  if (checkMetadata && metadata?.type !== 'object') issues.push(invalid(child(path, 'type'), metadata?.type, 'must be object'));
+  if (checkMetadata && metadata?.type !== 'object') {
+    issues.push(invalid(child(path, 'type'), metadata?.type, 'must be object'));
+  }
   if (level !== 'root' || !isObject(metadata)) return issues;
   const propertyNames = isObject(metadata.properties) ? Object.keys(metadata.properties) : [];
-  const onlyNames = propertyNames.every(n => n === 'name' || n === 'generateName');
-  const extra = Object.keys(metadata).filter(k => k !== 'type' && !(k === 'properties' && onlyNames) && k !== 'default' && metadata[k] !== false);
+  const onlyNames = propertyNames.every((n) => n === 'name' || n === 'generateName');
+  const extra = Object.keys(metadata).filter(
+    (k) => k !== 'type' && !(k === 'properties' && onlyNames) && k !== 'default' && metadata[k] !== false,
+  );
   if (extra.length > 0) {
-    issues.push(forbidden(path, `must not specify anything other than name and generateName, but metadata is implicitly specified (found ${extra.join(', ')})`));
+    issues.push(
+      forbidden(
+        path,
+        `must not specify anything other than name and generateName, but metadata is implicitly specified (found ${extra.join(', ')})`,
+      ),
+    );
   }
   return issues;
 }
@@ -195,18 +269,18 @@ function checkValueValidations(s: any, path: string, isRoot: boolean): Issue[] {
 }
 
 const NESTED_FORBIDDEN: ReadonlyArray<[string, (v: any) => boolean, string]> = [
-  ['type', v => typeof v === 'string' && v.length > 0, 'must be empty to be structural'],
-  ['default', v => v !== undefined && v !== null, 'must be undefined to be structural'],
-  ['title', v => typeof v === 'string' && v.length > 0, 'must be empty to be structural'],
-  ['description', v => typeof v === 'string' && v.length > 0, 'must be empty to be structural'],
-  ['nullable', v => v === true, 'must be false to be structural'],
-  ['x-kubernetes-preserve-unknown-fields', v => v === true, 'must be false to be structural'],
-  ['x-kubernetes-embedded-resource', v => v === true, 'must be false to be structural'],
-  ['x-kubernetes-int-or-string', v => v === true, 'must be false to be structural'],
-  ['x-kubernetes-list-map-keys', v => Array.isArray(v) && v.length > 0, 'must be empty to be structural'],
-  ['x-kubernetes-list-type', v => v !== undefined, 'must be undefined to be structural'],
-  ['x-kubernetes-map-type', v => v !== undefined, 'must be undefined to be structural'],
-  ['x-kubernetes-validations', v => Array.isArray(v) && v.length > 0, 'must be empty to be structural'],
+  ['type', (v) => typeof v === 'string' && v.length > 0, 'must be empty to be structural'],
+  ['default', (v) => v !== undefined && v !== null, 'must be undefined to be structural'],
+  ['title', (v) => typeof v === 'string' && v.length > 0, 'must be empty to be structural'],
+  ['description', (v) => typeof v === 'string' && v.length > 0, 'must be empty to be structural'],
+  ['nullable', (v) => v === true, 'must be false to be structural'],
+  ['x-kubernetes-preserve-unknown-fields', (v) => v === true, 'must be false to be structural'],
+  ['x-kubernetes-embedded-resource', (v) => v === true, 'must be false to be structural'],
+  ['x-kubernetes-int-or-string', (v) => v === true, 'must be false to be structural'],
+  ['x-kubernetes-list-map-keys', (v) => Array.isArray(v) && v.length > 0, 'must be empty to be structural'],
+  ['x-kubernetes-list-type', (v) => v !== undefined, 'must be undefined to be structural'],
+  ['x-kubernetes-map-type', (v) => v !== undefined, 'must be undefined to be structural'],
+  ['x-kubernetes-validations', (v) => Array.isArray(v) && v.length > 0, 'must be empty to be structural'],
 ];
 
 /** Content of `allOf`/`anyOf`/`oneOf`/`not`: value validations only (`validateNestedValueValidation`). */
@@ -215,17 +289,23 @@ function checkNested(v: any, path: string, skipAnyOf: boolean): Issue[] {
   const issues: Issue[] = [];
   for (const junctor of JUNCTORS) {
     if (!Array.isArray(v[junctor]) || (junctor === 'anyOf' && skipAnyOf)) continue;
-    v[junctor].forEach((n: unknown, i: number) => issues.push(...checkNested(n, index(child(path, junctor), i), false)));
+    v[junctor].forEach((n: unknown, i: number) =>
+      issues.push(...checkNested(n, index(child(path, junctor), i), false)),
+    );
   }
   if (v.not !== undefined) issues.push(...checkNested(v.not, child(path, 'not'), false));
   if (isObject(v.items)) issues.push(...checkNested(v.items, child(path, 'items'), false));
   if (isObject(v.properties)) {
-    for (const [name, prop] of Object.entries(v.properties)) issues.push(...checkNested(prop, key(child(path, 'properties'), name), false));
+    for (const [name, prop] of Object.entries(v.properties)) {
+      issues.push(...checkNested(prop, key(child(path, 'properties'), name), false));
+    }
   }
   for (const [field, isSet, detail] of NESTED_FORBIDDEN) {
     if (isSet(v[field])) issues.push(forbidden(child(path, field), detail));
   }
-  if (v.additionalProperties !== undefined) issues.push(forbidden(child(path, 'additionalProperties'), 'must be undefined to be structural'));
+  if (v.additionalProperties !== undefined) {
+    issues.push(forbidden(child(path, 'additionalProperties'), 'must be undefined to be structural'));
+  }
   if (isObject(v.properties) && v.properties.metadata !== undefined) {
     issues.push(forbidden(key(child(path, 'properties'), 'metadata'), 'must not be specified in a nested context'));
   }
@@ -238,8 +318,11 @@ function checkCompleteness(v: any, s: any, sPath: string, vPath: string): Issue[
   if (!isObject(s)) return [required(sPath, `because it is defined in ${vPath}`)];
   const issues: Issue[] = [];
   if (v.items !== undefined) {
-    if (!isObject(s.items)) issues.push(required(child(sPath, 'items'), `because it is defined in ${child(vPath, 'items')}`));
-    else issues.push(...checkCompleteness(v.items, s.items, child(sPath, 'items'), child(vPath, 'items')));
+    if (!isObject(s.items)) {
+      issues.push(required(child(sPath, 'items'), `because it is defined in ${child(vPath, 'items')}`));
+    } else {
+      issues.push(...checkCompleteness(v.items, s.items, child(sPath, 'items'), child(vPath, 'items')));
+    }
   }
   if (isObject(v.properties)) {
     const declared = isObject(s.properties) ? s.properties : {};
@@ -252,7 +335,9 @@ function checkCompleteness(v: any, s: any, sPath: string, vPath: string): Issue[
   }
   for (const junctor of JUNCTORS) {
     if (!Array.isArray(v[junctor])) continue;
-    v[junctor].forEach((n: unknown, i: number) => issues.push(...checkCompleteness(n, s, sPath, index(child(vPath, junctor), i))));
+    v[junctor].forEach((n: unknown, i: number) =>
+      issues.push(...checkCompleteness(n, s, sPath, index(child(vPath, junctor), i))),
+    );
   }
   if (v.not !== undefined) issues.push(...checkCompleteness(v.not, s, sPath, child(vPath, 'not')));
   return issues;

@@ -1,16 +1,16 @@
-import { CrdManifest } from '../crd-manifest';
-import { JSONSchemaProps } from '../schema/json-schema-props';
 import { child, index, isObject } from '../../apimachinery/field';
+import { CrdManifest } from '../crd-manifest';
 import { checkDefaults } from './check-defaults';
 import { checkCrdNames } from './crd-names';
 import { checkCrdSize } from './crd-size';
 import { checkCrdVersions } from './crd-versions';
-import { errorsOf, Issue } from '../../apimachinery/issue';
 import { checkPrinterColumns } from './printer-columns';
-import { checkSelectableFields } from './selectable-fields';
 import { SchemaCheckMemo } from './schema-check-memo';
+import { checkSelectableFields } from './selectable-fields';
 import { checkSubresources } from './subresources';
+import { errorsOf, Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { JSONSchemaProps } from '../schema/json-schema-props';
 
 /**
  * Every synth-time check of a CustomResourceDefinition manifest, in the apiserver's order of concern:
@@ -20,7 +20,10 @@ import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachiner
  * `version`: the Kubernetes version whose CEL cost estimate applies; what a version lacks (fields, CEL libraries) is
  * `checkCrdForVersions`' concern.
  */
-export function validateCrdManifest(manifest: CrdManifest, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+export function validateCrdManifest(
+  manifest: CrdManifest,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
   return validateCrdManifestWith(manifest, version, new SchemaCheckMemo());
 }
 
@@ -30,14 +33,26 @@ export function validateCrdManifest(manifest: CrdManifest, version: KubernetesVe
  *
  * @internal
  */
-export function validateCrdManifestWith(manifest: CrdManifest, version: KubernetesVersion, memo: SchemaCheckMemo): Issue[] {
+export function validateCrdManifestWith(
+  manifest: CrdManifest,
+  version: KubernetesVersion,
+  memo: SchemaCheckMemo,
+): Issue[] {
   const crd = withApiserverDefaults(manifest);
   const issues: Issue[] = [];
   if (crd.apiVersion !== 'apiextensions.k8s.io/v1') {
-    issues.push({ path: 'apiVersion', message: 'Unsupported value: supported values: "apiextensions.k8s.io/v1"', value: crd.apiVersion });
+    issues.push({
+      path: 'apiVersion',
+      message: 'Unsupported value: supported values: "apiextensions.k8s.io/v1"',
+      value: crd.apiVersion,
+    });
   }
   if (crd.kind !== 'CustomResourceDefinition') {
-    issues.push({ path: 'kind', message: 'Unsupported value: supported values: "CustomResourceDefinition"', value: crd.kind });
+    issues.push({
+      path: 'kind',
+      message: 'Unsupported value: supported values: "CustomResourceDefinition"',
+      value: crd.kind,
+    });
   }
   issues.push(...checkCrdNames(crd));
   issues.push(...checkCrdVersions(crd));
@@ -48,10 +63,15 @@ export function validateCrdManifestWith(manifest: CrdManifest, version: Kubernet
 }
 
 /** Schema-level checks of one version (`basePath` is e.g. `spec.versions[0]`). */
-function checkVersionSchema(version: any, basePath: string, kubernetesVersion: KubernetesVersion, memo: SchemaCheckMemo): Issue[] {
+function checkVersionSchema(
+  version: any,
+  basePath: string,
+  kubernetesVersion: KubernetesVersion,
+  memo: SchemaCheckMemo,
+): Issue[] {
   if (!isObject(version)) return [];
-  const schema: JSONSchemaProps | undefined = isObject(version.schema) && isObject(version.schema.openAPIV3Schema)
-    ? version.schema.openAPIV3Schema : undefined;
+  const schema: JSONSchemaProps | undefined =
+    isObject(version.schema) && isObject(version.schema.openAPIV3Schema) ? version.schema.openAPIV3Schema : undefined;
   const issues: Issue[] = [];
   if (schema) {
     const schemaPath = child(basePath, 'schema', 'openAPIV3Schema');

@@ -1,11 +1,18 @@
-import { costModelOf, DEFAULT_KUBERNETES_VERSION, firstVersionWith, KUBERNETES_VERSIONS, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { SchemaCheckMemo } from './schema-check-memo';
 import { child, index, isObject } from '../../apimachinery/field';
 import { errorsOf, Issue } from '../../apimachinery/issue';
+import {
+  costModelOf,
+  DEFAULT_KUBERNETES_VERSION,
+  firstVersionWith,
+  KUBERNETES_VERSIONS,
+  KubernetesVersion,
+  since,
+} from '../../apimachinery/kubernetes-versions';
 import { missingCelLibraries } from '../cel/check-rules';
 import { CEL_LIBRARIES, celEnvironment, CelLibrary, firstVersionWithCel } from '../cel/environment';
 import { CrdManifest } from '../crd-manifest';
 import { JSONSchemaProps } from '../schema/json-schema-props';
-import { SchemaCheckMemo } from './schema-check-memo';
 
 /**
  * What a CRD needs of the Kubernetes versions it targets: fields older apiservers do not know (`selectableFields`,
@@ -19,19 +26,24 @@ import { SchemaCheckMemo } from './schema-check-memo';
  *
  * @internal
  */
-export function checkCrdForVersions(manifest: CrdManifest, versions: readonly KubernetesVersion[], memo = new SchemaCheckMemo()): Issue[] {
+export function checkCrdForVersions(
+  manifest: CrdManifest,
+  versions: readonly KubernetesVersion[],
+  memo = new SchemaCheckMemo(),
+): Issue[] {
   const issues: Issue[] = [];
   const crdVersions: any[] = Array.isArray(manifest.spec?.versions) ? manifest.spec.versions : [];
   crdVersions.forEach((version, i) => {
     if (!isObject(version)) return;
     const base = index('spec.versions', i);
     if (Array.isArray(version.selectableFields) && version.selectableFields.length > 0) {
-      const failing = versions.filter(v => !since(v, 'selectableFields'));
+      const failing = versions.filter((v) => !since(v, 'selectableFields'));
       if (failing.length > 0) {
         issues.push({
           path: child(base, 'selectableFields'),
-          message: `Forbidden: fails on Kubernetes ${failing.join(', ')}: selectableFields needs ${firstVersionWith('selectableFields')} or newer `
-            + '(1.30 has it only behind the CustomResourceFieldSelectors feature gate; older apiservers refuse it in server-side apply: field not declared in schema)',
+          message:
+            `Forbidden: fails on Kubernetes ${failing.join(', ')}: selectableFields needs ${firstVersionWith('selectableFields')} or newer ` +
+            '(1.30 has it only behind the CustomResourceFieldSelectors feature gate; older apiservers refuse it in server-side apply: field not declared in schema)',
         });
       }
     }
@@ -39,8 +51,10 @@ export function checkCrdForVersions(manifest: CrdManifest, versions: readonly Ku
     if (isObject(schema)) {
       const schemaPath = child(base, 'schema', 'openAPIV3Schema');
       // the walk only finds what a version before optionalOldSelf refuses: none in the range, no walk
-      const withoutOptionalOldSelf = versions.filter(v => !since(v, 'optionalOldSelf'));
-      if (withoutOptionalOldSelf.length > 0) walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, withoutOptionalOldSelf);
+      const withoutOptionalOldSelf = versions.filter((v) => !since(v, 'optionalOldSelf'));
+      if (withoutOptionalOldSelf.length > 0) {
+        walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, withoutOptionalOldSelf);
+      }
       issues.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions, memo));
       issues.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions, memo));
     }
@@ -54,8 +68,13 @@ export function checkCrdForVersions(manifest: CrdManifest, versions: readonly Ku
  * not make is reported with the versions that make it, in their wording. Only for schemas whose rules the apiserver
  * checks at all (no structural errors: `validateCrdManifest` reports those).
  */
-function costsForVersions(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[], memo: SchemaCheckMemo): Issue[] {
-  const others = versions.filter(v => costModelOf(v) !== costModelOf(DEFAULT_KUBERNETES_VERSION));
+function costsForVersions(
+  schema: JSONSchemaProps,
+  schemaPath: string,
+  versions: readonly KubernetesVersion[],
+  memo: SchemaCheckMemo,
+): Issue[] {
+  const others = versions.filter((v) => costModelOf(v) !== costModelOf(DEFAULT_KUBERNETES_VERSION));
   if (others.length === 0) return [];
   if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
   const key = (i: Issue) => `${i.path}\n${i.message}`;
@@ -82,7 +101,12 @@ function isCostIssue(issue: Issue): boolean {
 }
 
 /** Each `optionalOldSelf: true` in the schema, refused by `failing` (the versions of the range before the field). */
-function walkOptionalOldSelf(s: JSONSchemaProps, path: string, issues: Issue[], failing: readonly KubernetesVersion[]): void {
+function walkOptionalOldSelf(
+  s: JSONSchemaProps,
+  path: string,
+  issues: Issue[],
+  failing: readonly KubernetesVersion[],
+): void {
   const rules = s['x-kubernetes-validations'];
   if (Array.isArray(rules)) {
     rules.forEach((rule, i) => {
@@ -96,11 +120,17 @@ function walkOptionalOldSelf(s: JSONSchemaProps, path: string, issues: Issue[], 
       }
     });
   }
-  for (const [key, sub] of Object.entries(s.properties ?? {})) if (isObject(sub)) walkOptionalOldSelf(sub, `${path}.properties[${key}]`, issues, failing);
+  for (const [key, sub] of Object.entries(s.properties ?? {})) {
+    if (isObject(sub)) walkOptionalOldSelf(sub, `${path}.properties[${key}]`, issues, failing);
+  }
   if (isObject(s.items)) walkOptionalOldSelf(s.items as JSONSchemaProps, `${path}.items`, issues, failing);
-  if (isObject(s.additionalProperties)) walkOptionalOldSelf(s.additionalProperties as JSONSchemaProps, `${path}.additionalProperties`, issues, failing);
+  if (isObject(s.additionalProperties)) {
+    walkOptionalOldSelf(s.additionalProperties as JSONSchemaProps, `${path}.additionalProperties`, issues, failing);
+  }
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    (s[key] ?? []).forEach((sub, i) => isObject(sub) && walkOptionalOldSelf(sub, `${path}.${key}[${i}]`, issues, failing));
+    (s[key] ?? []).forEach(
+      (sub, i) => isObject(sub) && walkOptionalOldSelf(sub, `${path}.${key}[${i}]`, issues, failing),
+    );
   }
   if (isObject(s.not)) walkOptionalOldSelf(s.not as JSONSchemaProps, `${path}.not`, issues, failing);
 }
@@ -112,9 +142,14 @@ function walkOptionalOldSelf(s: JSONSchemaProps, path: string, issues: Issue[], 
  * versions lack (`CEL_LIBRARIES`). Only for schemas whose rules the
  * apiserver checks at all (no structural errors).
  */
-function celEnvironmentsFor(schema: JSONSchemaProps, schemaPath: string, versions: readonly KubernetesVersion[], memo: SchemaCheckMemo): Issue[] {
+function celEnvironmentsFor(
+  schema: JSONSchemaProps,
+  schemaPath: string,
+  versions: readonly KubernetesVersion[],
+  memo: SchemaCheckMemo,
+): Issue[] {
   const newest = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
-  const others = versions.filter(v => celEnvironment(v).key !== celEnvironment(newest).key);
+  const others = versions.filter((v) => celEnvironment(v).key !== celEnvironment(newest).key);
   if (others.length === 0) return [];
   if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
   const key = (i: Issue) => `${i.path}\n${i.message}`;
@@ -122,14 +157,17 @@ function celEnvironmentsFor(schema: JSONSchemaProps, schemaPath: string, version
   const groups = new Map<string, KubernetesVersion[]>();
   for (const v of others) groups.set(celEnvironment(v).key, [...(groups.get(celEnvironment(v).key) ?? []), v]);
   // per expression: the versions it fails on, their errors and what they lack
-  const found = new Map<string, { path: string; value: unknown; errors: string[]; missing: Set<CelLibrary>; versions: KubernetesVersion[] }>();
+  const found = new Map<
+    string,
+    { path: string; value: unknown; errors: string[]; missing: Set<CelLibrary>; versions: KubernetesVersion[] }
+  >();
   for (const members of groups.values()) {
     const byPath = new Map<string, { value: unknown; errors: string[]; missing: Set<CelLibrary> }>();
     for (const issue of errorsOf(memo.celRuleIssues(schema, schemaPath, members[0]))) {
       if (byNewest.has(key(issue)) || !/compilation failed: /.test(issue.message)) continue;
       const entry = byPath.get(issue.path) ?? { value: issue.value, errors: [], missing: new Set<CelLibrary>() };
       entry.errors.push(issue.message.replace(/^Invalid value: (messageExpression )?compilation failed: /, ''));
-      missingCelLibraries(issue).forEach(l => entry.missing.add(l));
+      missingCelLibraries(issue).forEach((l) => entry.missing.add(l));
       byPath.set(issue.path, entry);
     }
     // one issue per expression, with every version it fails on and the errors of the newest of them (the versions'
@@ -138,16 +176,19 @@ function celEnvironmentsFor(schema: JSONSchemaProps, schemaPath: string, version
       const known = found.get(path) ?? { path, ...entry, versions: [] };
       known.versions.push(...members);
       known.errors = entry.errors;
-      entry.missing.forEach(l => known.missing.add(l));
+      entry.missing.forEach((l) => known.missing.add(l));
       found.set(path, known);
     }
   }
-  return [...found.values()].map(f => {
-    const needs = [...f.missing].map(l => `${CEL_LIBRARIES[l].what} is in the CEL environment of new expressions from ${firstVersionWithCel(l)}`);
+  return [...found.values()].map((f) => {
+    const needs = [...f.missing].map(
+      (l) => `${CEL_LIBRARIES[l].what} is in the CEL environment of new expressions from ${firstVersionWithCel(l)}`,
+    );
     return {
       path: f.path,
-      message: `Invalid value: ${JSON.stringify(f.value)}: compilation fails on Kubernetes ${f.versions.join(', ')}: ${f.errors.join('; ')}`
-        + (needs.length > 0 ? ` (${needs.join('; ')})` : ''),
+      message:
+        `Invalid value: ${JSON.stringify(f.value)}: compilation fails on Kubernetes ${f.versions.join(', ')}: ${f.errors.join('; ')}` +
+        (needs.length > 0 ? ` (${needs.join('; ')})` : ''),
       value: f.value,
     };
   });

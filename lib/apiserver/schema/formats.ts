@@ -1,9 +1,9 @@
 import { isIP } from 'net';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { goParseDuration } from './go-duration';
-import { goRegExp } from './go-regexp';
 import { isGoMailAddress } from './go-mail-address';
+import { goRegExp } from './go-regexp';
 import { goRequestUriError } from './go-request-uri';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 
 /**
  * String formats the apiserver checks on custom resources: the formats apiextensions keeps
@@ -12,7 +12,11 @@ import { goRequestUriError } from './go-request-uri';
  * functions behind them. Other formats (int32, password, …) are not checked, like the apiserver.
  * Each is checked value by value against the real apiserver (test/apiserver/value-formats.test.ts).
  */
-export function checkFormat(format: string, value: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): boolean {
+export function checkFormat(
+  format: string,
+  value: string,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): boolean {
   const check = FORMATS[format.replace(/-/g, '')];
   return check ? check(value, version) : true;
 }
@@ -27,12 +31,18 @@ const UUID3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12
 const UUID4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
 const UUID5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
 // strfmt.HostnamePattern, then at most 255 bytes and labels of at most 63 bytes
-const HOSTNAME = goRegExp('^([a-zA-Z0-9\\p{S}\\p{L}]((-?[a-zA-Z0-9\\p{S}\\p{L}]{0,62})?)|([a-zA-Z0-9\\p{S}\\p{L}](([a-zA-Z0-9\\-\\p{S}\\p{L}]{0,61}[a-zA-Z0-9\\p{S}\\p{L}])?)(\\.)){1,}([a-zA-Z\\p{L}]){2,63})$');
+const HOSTNAME = goRegExp(
+  '^([a-zA-Z0-9\\p{S}\\p{L}]((-?[a-zA-Z0-9\\p{S}\\p{L}]{0,62})?)|([a-zA-Z0-9\\p{S}\\p{L}](([a-zA-Z0-9\\-\\p{S}\\p{L}]{0,61}[a-zA-Z0-9\\p{S}\\p{L}])?)(\\.)){1,}([a-zA-Z\\p{L}]){2,63})$',
+);
 // strfmt.DateTimePattern on the lower-cased part after the first 't' (the `.` before the fraction is any character)
 const DATE_TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})([^\n][0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/u;
 
 function isHostname(value: string): boolean {
-  return HOSTNAME.test(value) && Buffer.byteLength(value) <= 255 && value.split('.').every(label => Buffer.byteLength(label) <= 63);
+  return (
+    HOSTNAME.test(value) &&
+    Buffer.byteLength(value) <= 255 &&
+    value.split('.').every((label) => Buffer.byteLength(label) <= 63)
+  );
 }
 
 /** Go `time.Parse("2006-01-02", s)`: four-digit year, two-digit month and day, a day the month has. */
@@ -53,9 +63,17 @@ function isDateTime(value: string): boolean {
   return !!m && m[1] <= '23' && m[2] <= '59' && m[3] <= '59';
 }
 
-
 /** strfmt units: each group's last spelling also matches as a prefix (`hours`, `days`, `minutes`). */
-const DURATION_UNITS = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week']];
+const DURATION_UNITS = [
+  ['ns', 'nano'],
+  ['us', 'µs', 'micro'],
+  ['ms', 'milli'],
+  ['s', 'sec'],
+  ['m', 'min'],
+  ['h', 'hr', 'hour'],
+  ['d', 'day'],
+  ['w', 'wk', 'week'],
+];
 
 /** `strfmt.ParseDuration`: Go's syntax, or else every `<digits> <unit>` found in the text (Go's `\d`, `\s`). */
 function isDuration(value: string): boolean {
@@ -64,7 +82,13 @@ function isDuration(value: string): boolean {
   for (const m of value.matchAll(/([0-9]+)[\t\n\f\r ]*([A-Za-zµ]+)/gu)) {
     if (BigInt(m[1]) > INT64_MAX) return false; // strconv.Atoi fails, whatever matched before
     const unit = m[2].toLowerCase();
-    if (DURATION_UNITS.some(variants => variants.some((v, i) => (i === variants.length - 1 && unit.startsWith(v)) || v === unit))) ok = true;
+    if (
+      DURATION_UNITS.some((variants) =>
+        variants.some((v, i) => (i === variants.length - 1 && unit.startsWith(v)) || v === unit),
+      )
+    ) {
+      ok = true;
+    }
   }
   return ok;
 }
@@ -89,8 +113,8 @@ function parseIpSloppy(value: string): 4 | 6 | undefined {
 
 function normalizeIPv4(value: string): string | undefined {
   const parts = value.split('.');
-  if (parts.length !== 4 || parts.some(p => !/^[0-9]+$/.test(p) || Number(p) > 255)) return undefined;
-  return parts.map(p => String(Number(p))).join('.');
+  if (parts.length !== 4 || parts.some((p) => !/^[0-9]+$/.test(p) || Number(p) > 255)) return undefined;
+  return parts.map((p) => String(Number(p))).join('.');
 }
 
 function isIPv4Sloppy(value: string): boolean {
@@ -116,7 +140,7 @@ function isMac(value: string, version: KubernetesVersion): boolean {
   if (/^[0-9a-fA-F]{2}(?:([:-])[0-9a-fA-F]{2})+$/.test(value)) {
     const sep = value[2];
     const octets = value.split(sep);
-    return octets.every(o => /^[0-9a-fA-F]{2}$/.test(o)) && [6, 8, 20].includes(octets.length);
+    return octets.every((o) => /^[0-9a-fA-F]{2}$/.test(o)) && [6, 8, 20].includes(octets.length);
   }
   if (/^[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4})+$/.test(value)) return [3, 4, 10].includes(value.split('.').length);
   return false;
@@ -153,7 +177,8 @@ function isIsbn13(value: string): boolean {
   return (10 - (sum % 10)) % 10 === Number(s[12]);
 }
 
-const CREDIT_CARD = /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$/;
+const CREDIT_CARD =
+  /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$/;
 
 /** govalidator.IsCreditCard: the digits (anything else dropped) match a card pattern and pass Luhn. */
 function isCreditCard(value: string): boolean {
@@ -177,7 +202,7 @@ const RGB_PART = '(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])';
 const RGB = goRegExp(`^rgb\\(\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*,\\s*${RGB_PART}\\s*\\)$`);
 
 const FORMATS: Record<string, (value: string, version: KubernetesVersion) => boolean> = {
-  bsonobjectid: v => /^[0-9a-fA-F]{24}$/.test(v),
+  bsonobjectid: (v) => /^[0-9a-fA-F]{24}$/.test(v),
   uri: (v, version) => goRequestUriError(v, since(version, 'strictBracketedHosts')) === undefined,
   email: isGoMailAddress,
   hostname: isHostname,
@@ -185,18 +210,18 @@ const FORMATS: Record<string, (value: string, version: KubernetesVersion) => boo
   ipv6: isIPv6,
   cidr: isCidr,
   mac: isMac,
-  uuid: v => UUID.test(v),
-  uuid3: v => UUID3.test(v),
-  uuid4: v => UUID4.test(v),
-  uuid5: v => UUID5.test(v),
-  isbn: v => isIsbn10(v) || isIsbn13(v),
+  uuid: (v) => UUID.test(v),
+  uuid3: (v) => UUID3.test(v),
+  uuid4: (v) => UUID4.test(v),
+  uuid5: (v) => UUID5.test(v),
+  isbn: (v) => isIsbn10(v) || isIsbn13(v),
   isbn10: isIsbn10,
   isbn13: isIsbn13,
   creditcard: isCreditCard,
-  ssn: v => v.length === 11 && /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(v),
-  hexcolor: v => /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(v),
-  rgbcolor: v => RGB.test(v),
-  byte: v => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(v),
+  ssn: (v) => v.length === 11 && /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(v),
+  hexcolor: (v) => /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(v),
+  rgbcolor: (v) => RGB.test(v),
+  byte: (v) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(v),
   password: () => true,
   date: isDate,
   duration: isDuration,

@@ -43,8 +43,9 @@ export function goParseDuration(text: string): bigint | undefined {
             overflow = true;
           } else {
             const y = f * 10n + BigInt(s.charCodeAt(j) - 48);
-            if (y > OVER) overflow = true;
-            else {
+            if (y > OVER) {
+              overflow = true;
+            } else {
               f = y;
               scale *= 10;
             }
@@ -81,7 +82,14 @@ export function goParseDuration(text: string): bigint | undefined {
 const OVER = 2n ** 63n;
 
 const UNITS: Record<string, bigint> = {
-  'ns': 1n, 'us': 1_000n, 'µs': 1_000n, 'μs': 1_000n, 'ms': 1_000_000n, 's': 1_000_000_000n, 'm': 60_000_000_000n, 'h': 3_600_000_000_000n,
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
 
 function isDigit(c: string): boolean {

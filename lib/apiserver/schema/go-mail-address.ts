@@ -187,7 +187,7 @@ class AddressParser {
     if (!this.consume('[')) fail('mail: missing "[" in domain-literal');
     const cps = [...this.s];
     let i = 0;
-    for (;; i++) {
+    for (; ; i++) {
       if (i >= cps.length) fail('mail: unclosed domain-literal');
       if (cps[i] === ']') break;
       if (!isDtext(cps[i])) fail('mail: bad character in domain-literal');
@@ -202,7 +202,7 @@ class AddressParser {
     if (!this.consume('(')) fail('mail: comment does not start with (');
     const { comment, ok } = this.consumeComment();
     if (!ok) fail('mail: misformatted parenthetical comment');
-    for (const word of comment.split(/[ \t]+/).filter(w => w !== '')) decodeEncodedWord(word);
+    for (const word of comment.split(/[ \t]+/).filter((w) => w !== '')) decodeEncodedWord(word);
   }
 
   public skipCFWS(): boolean {

@@ -62,10 +62,10 @@ function compileUncached(pattern: string): GoRegexp | Error {
     return new Error((e as Error).message);
   }
   return {
-    test: text => re.matcher(text).find(),
-    find: text => {
+    test: (text) => re.matcher(text).find(),
+    find: (text) => {
       const m = re.matcher(text);
-      return m.find() ? m.group() ?? '' : undefined;
+      return m.find() ? (m.group() ?? '') : undefined;
     },
     findAll: (text, n = -1) => {
       // Go's allMatches: an empty match right where the previous match ended is skipped, and the search

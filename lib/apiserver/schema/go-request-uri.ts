@@ -62,8 +62,12 @@ function parseHostError(host: string, strictBrackets: boolean): string | undefin
     if (!validOptionalPort(colonPort)) return `invalid port ${JSON.stringify(colonPort)} after host`;
     const zone = host.slice(0, end).indexOf('%25');
     if (zone >= 0) {
-      return unescapeError(host.slice(0, zone), 'host') ?? unescapeError(host.slice(zone, end), 'zone') ?? unescapeError(host.slice(end), 'host')
-        ?? (strictBrackets ? bracketedHostError(host.slice(1, zone)) : undefined);
+      return (
+        unescapeError(host.slice(0, zone), 'host') ??
+        unescapeError(host.slice(zone, end), 'zone') ??
+        unescapeError(host.slice(end), 'host') ??
+        (strictBrackets ? bracketedHostError(host.slice(1, zone)) : undefined)
+      );
     }
     if (strictBrackets) {
       const error = bracketedHostError(host.slice(1, end));
@@ -72,7 +76,9 @@ function parseHostError(host: string, strictBrackets: boolean): string | undefin
   } else {
     // Go 1.25's net/url (with the strict brackets): the port starts at the first colon, so `x:1:2` is refused
     const colon = strictBrackets ? host.indexOf(':') : host.lastIndexOf(':');
-    if (colon >= 0 && !validOptionalPort(host.slice(colon))) return `invalid port ${JSON.stringify(host.slice(colon))} after host`;
+    if (colon >= 0 && !validOptionalPort(host.slice(colon))) {
+      return `invalid port ${JSON.stringify(host.slice(colon))} after host`;
+    }
   }
   return unescapeError(host, 'host');
 }
@@ -85,13 +91,16 @@ function bracketedHostError(inner: string): string | undefined {
 function isIPv6Literal(s: string): boolean {
   if (!s.includes(':')) return false;
   // netip.ParseAddr: hex groups, one '::', an optional dotted IPv4 tail (no leading zeros)
-  const v4 = /^(.*:)((?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3})$/.exec(s);
+  const v4 =
+    /^(.*:)((?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3})$/.exec(
+      s,
+    );
   const head = v4 ? `${v4[1]}0:0` : s;
   const halves = head.split('::');
   if (halves.length > 2) return false;
   const groups = (h: string) => (h === '' ? [] : h.split(':'));
   const parts = halves.flatMap(groups);
-  if (!parts.every(g => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
+  if (!parts.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
   return halves.length === 2 ? parts.length <= 7 : parts.length === 8;
 }
 
@@ -106,18 +115,26 @@ function unescapeError(s: string, mode: EscapeMode): string | undefined {
   for (let i = 0; i < s.length;) {
     const c = s[i];
     if (c === '%') {
-      if (i + 2 >= s.length || !isHex(s[i + 1]) || !isHex(s[i + 2])) return `invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`;
+      if (i + 2 >= s.length || !isHex(s[i + 1]) || !isHex(s[i + 2])) {
+        return `invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`;
+      }
       const escaped = s.slice(i, i + 3);
-      if (mode === 'host' && parseInt(s[i + 1], 16) < 8 && escaped !== '%25') return `invalid URL escape ${JSON.stringify(escaped)}`;
+      if (mode === 'host' && parseInt(s[i + 1], 16) < 8 && escaped !== '%25') {
+        return `invalid URL escape ${JSON.stringify(escaped)}`;
+      }
       if (mode === 'zone') {
         const v = parseInt(s.slice(i + 1, i + 3), 16);
-        if (escaped !== '%25' && v !== 0x20 && shouldEscapeInHost(v)) return `invalid URL escape ${JSON.stringify(escaped)}`;
+        if (escaped !== '%25' && v !== 0x20 && shouldEscapeInHost(v)) {
+          return `invalid URL escape ${JSON.stringify(escaped)}`;
+        }
       }
       i += 3;
       continue;
     }
     const code = s.charCodeAt(i);
-    if ((mode === 'host' || mode === 'zone') && code < 0x80 && shouldEscapeInHost(code)) return `invalid character ${JSON.stringify(c)} in host name`;
+    if ((mode === 'host' || mode === 'zone') && code < 0x80 && shouldEscapeInHost(code)) {
+      return `invalid character ${JSON.stringify(c)} in host name`;
+    }
     i++;
   }
   return undefined;
@@ -131,5 +148,5 @@ function isHex(c: string | undefined): boolean {
 function shouldEscapeInHost(code: number): boolean {
   const c = String.fromCharCode(code);
   if (/[A-Za-z0-9]/.test(c)) return false;
-  return !"-_.~!$&'()*+,;=:[]<>\"".includes(c);
+  return !'-_.~!$&\'()*+,;=:[]<>"'.includes(c);
 }

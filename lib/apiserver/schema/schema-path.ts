@@ -85,16 +85,28 @@ export function parseJsonPath(input: string): Segment[] | undefined {
         if (path[i] === '\\' && i + 1 < path.length) i++;
         name += path[i++];
       }
-      if (name === '') { if (i >= path.length) break; else continue; }
+      if (name === '') {
+        if (i >= path.length) break;
+        else continue;
+      }
       segments.push({ name });
     } else if (c === '[') {
       const end = closingBracket(path, i);
       if (end < 0) return undefined;
       const inner = path.slice(i + 1, end).trim();
       const quoted = /^'(.*)'$|^"(.*)"$/.exec(inner);
-      if (quoted) segments.push({ name: quoted[1] ?? quoted[2] });
-      else if (inner === '*' || /^-?\d*(:-?\d*)?$/.test(inner) || /^\d+(,\d+)*$/.test(inner) || inner.startsWith('?(')) segments.push({ index: true });
-      else return undefined;
+      if (quoted) {
+        segments.push({ name: quoted[1] ?? quoted[2] });
+      } else if (
+        inner === '*' ||
+        /^-?\d*(:-?\d*)?$/.test(inner) ||
+        /^\d+(,\d+)*$/.test(inner) ||
+        inner.startsWith('?(')
+      ) {
+        segments.push({ index: true });
+      } else {
+        return undefined;
+      }
       i = end + 1;
     } else {
       return undefined;
@@ -109,7 +121,10 @@ function closingBracket(path: string, open: number): number {
   let quote: string | undefined;
   for (let i = open; i < path.length; i++) {
     const c = path[i];
-    if (quote) { if (c === quote) quote = undefined; continue; }
+    if (quote) {
+      if (c === quote) quote = undefined;
+      continue;
+    }
     if (c === '"' || c === "'") quote = c;
     else if (c === '[') depth++;
     else if (c === ']' && --depth === 0) return i;

@@ -1,10 +1,10 @@
-import { CrdVersionSpec, ResourceScope } from '../crd-manifest';
-import { Issue } from '../../apimachinery/issue';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { embeddedDecodeError } from './embedded-decode';
 import { CANNOT_BE_HANDLED, cannotBeHandled, checkObjectMeta, UNDECODABLE_HINT } from './object-meta';
 import { checkScaleReplicas } from './scale-replicas';
 import { validateValue, ValueValidation } from './value-validator';
+import { Issue } from '../../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { CrdVersionSpec, ResourceScope } from '../crd-manifest';
 
 /** What a custom resource is checked against: its CRD's scope and kind, and the version it is written in. */
 export interface CustomResourceDefinitionVersion {
@@ -35,31 +35,54 @@ export interface ValidateCustomResourceOptions {
  *
  * @internal
  */
-export function validateCustomResource(def: CustomResourceDefinitionVersion, object: Record<string, unknown>, options: ValidateCustomResourceOptions = {}): ValueValidation {
+export function validateCustomResource(
+  def: CustomResourceDefinitionVersion,
+  object: Record<string, unknown>,
+  options: ValidateCustomResourceOptions = {},
+): ValueValidation {
   const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const statusSubresource = def.version.subresources?.status !== undefined;
   const stored = (o: Record<string, unknown>) => (statusSubresource ? withoutStatus(o) : o);
   const metadata = (object.metadata ?? {}) as Record<string, unknown>;
-  const issues: Issue[] = [...checkObjectMeta(metadata, def.scope, def.kind, undefined, { kubernetesVersion, resourceVersion: def.version.name })];
-  const schema = def.version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const issues: Issue[] = [
+    ...checkObjectMeta(metadata, def.scope, def.kind, undefined, {
+      kubernetesVersion,
+      resourceVersion: def.version.name,
+    }),
+  ];
+  const schema = def.version.schema?.openAPIV3Schema ?? {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  };
   // an object the apiserver cannot decode is refused with that one error, before any validation
-  if (issues.some(i => i.message.includes(CANNOT_BE_HANDLED))) return { issues, value: object };
+  if (issues.some((i) => i.message.includes(CANNOT_BE_HANDLED))) return { issues, value: object };
   const undecodable = embeddedDecodeError(schema, object, '', kubernetesVersion);
   if (undecodable) {
     const path = undecodable.slice(0, undecodable.indexOf(': '));
-    return { issues: [...issues, { path, message: cannotBeHandled(def.kind, def.version.name, undecodable), hint: UNDECODABLE_HINT }], value: object };
+    return {
+      issues: [
+        ...issues,
+        { path, message: cannotBeHandled(def.kind, def.version.name, undecodable), hint: UNDECODABLE_HINT },
+      ],
+      value: object,
+    };
   }
   const validated = validateValue(schema, stored(object), {
     oldValue: options.oldObject && stored(options.oldObject),
     kubernetesVersion,
     // ObjectMeta's errors are in the list the apiserver looks at before running CEL rules
-    blockingErrorsBefore: issues.some(i => BLOCKING.test(i.message)),
+    blockingErrorsBefore: issues.some((i) => BLOCKING.test(i.message)),
   });
   issues.push(...validated.issues);
   if (statusSubresource && object.status !== undefined && schema.properties?.status) {
     // status is dropped after decoding: strict field validation still reports its unknown fields
-    const status = validateValue(schema.properties.status, object.status, { path: 'status', resourceRoot: false, evaluateRules: false, kubernetesVersion });
-    issues.push(...status.issues.filter(i => i.message.startsWith('unknown field ')));
+    const status = validateValue(schema.properties.status, object.status, {
+      path: 'status',
+      resourceRoot: false,
+      evaluateRules: false,
+      kubernetesVersion,
+    });
+    issues.push(...status.issues.filter((i) => i.message.startsWith('unknown field ')));
   }
   const scale = def.version.subresources?.scale;
   if (scale) issues.push(...checkScaleReplicas(scale, validated.value, statusSubresource));

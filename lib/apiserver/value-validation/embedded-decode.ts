@@ -1,7 +1,7 @@
+import { objectMetaDecodeError } from './object-meta';
 import { fieldValue } from '../../apimachinery/field-value';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { JSONSchemaProps } from '../schema/json-schema-props';
-import { objectMetaDecodeError } from './object-meta';
 
 /**
  * The decode-time check of embedded resources (apiextensions' objectmeta coercer, run while the apiserver decodes the
@@ -12,7 +12,12 @@ import { objectMetaDecodeError } from './object-meta';
  *
  * @internal
  */
-export function embeddedDecodeError(schema: JSONSchemaProps | undefined, value: unknown, path: string, version: KubernetesVersion): string | undefined {
+export function embeddedDecodeError(
+  schema: JSONSchemaProps | undefined,
+  value: unknown,
+  path: string,
+  version: KubernetesVersion,
+): string | undefined {
   if (!schema || value === null || typeof value !== 'object') return undefined;
   const child = (p: string, k: string) => (p ? `${p}.${k}` : k);
   if (Array.isArray(value)) {
@@ -26,7 +31,9 @@ export function embeddedDecodeError(schema: JSONSchemaProps | undefined, value: 
   for (const [k, v] of Object.entries(object)) {
     if (v === undefined) continue;
     if (schema['x-kubernetes-embedded-resource'] === true && path !== '') {
-      if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') return `${child(path, k)}: Invalid value: ${fieldValue(v, version)}: must be a string`;
+      if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') {
+        return `${child(path, k)}: Invalid value: ${fieldValue(v, version)}: must be a string`;
+      }
       if (k === 'metadata') {
         const error = objectMetaDecodeError(v);
         if (error) return `${child(path, k)}: Invalid value: ${fieldValue(v, version)}: ${error}`;
@@ -34,7 +41,8 @@ export function embeddedDecodeError(schema: JSONSchemaProps | undefined, value: 
     }
     const ap = schema.additionalProperties;
     const sub = schema.properties?.[k] ?? (ap && typeof ap === 'object' ? ap : undefined);
-    const found = sub && embeddedDecodeError(sub, v, schema.properties?.[k] ? child(path, k) : `${path}[${k}]`, version);
+    const found =
+      sub && embeddedDecodeError(sub, v, schema.properties?.[k] ? child(path, k) : `${path}[${k}]`, version);
     if (found) return found;
   }
   return undefined;

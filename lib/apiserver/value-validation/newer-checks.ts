@@ -15,13 +15,15 @@ export function reachesNewerChecks(s: JSONSchemaProps | undefined, v: unknown): 
   if (!s || v === undefined) return false;
   if (s.format !== undefined || s.allOf || s.anyOf || s.oneOf || s.not) return true;
   if (s.type === 'integer') {
-    if ([s.minimum, s.maximum, s.multipleOf].some(b => b !== undefined && !isInt64(b))) return true;
+    if ([s.minimum, s.maximum, s.multipleOf].some((b) => b !== undefined && !isInt64(b))) return true;
     if (typeof v === 'number' && !isInt64(v)) return true;
   }
-  if (Array.isArray(v)) return v.some(item => reachesNewerChecks(s.items, item));
+  if (Array.isArray(v)) return v.some((item) => reachesNewerChecks(s.items, item));
   if (v !== null && typeof v === 'object') {
     const ap = s.additionalProperties;
-    return Object.entries(v as Record<string, unknown>).some(([k, x]) => reachesNewerChecks(s.properties?.[k] ?? (ap && typeof ap === 'object' ? ap : undefined), x));
+    return Object.entries(v as Record<string, unknown>).some(([k, x]) =>
+      reachesNewerChecks(s.properties?.[k] ?? (ap && typeof ap === 'object' ? ap : undefined), x),
+    );
   }
   return false;
 }

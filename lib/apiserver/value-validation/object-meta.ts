@@ -1,9 +1,9 @@
-import { ResourceScope } from '../crd-manifest';
-import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
-import { Issue } from '../../apimachinery/issue';
-import { fieldValue } from '../../apimachinery/field-value';
 import { tooLongBytes } from '../../apimachinery/field-error-details';
+import { fieldValue } from '../../apimachinery/field-value';
+import { Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+import { ResourceScope } from '../crd-manifest';
 
 /** Where an ObjectMeta is checked: the Kubernetes version imitated, and the resource's version (for decode errors). */
 export interface ObjectMetaContext {
@@ -14,8 +14,21 @@ export interface ObjectMetaContext {
 }
 
 const OBJECT_META_FIELDS = new Set([
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
-  'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
 ]);
 
 /**
@@ -25,23 +38,47 @@ const OBJECT_META_FIELDS = new Set([
  *
  * @internal
  */
-export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope | string, kind: string, embeddedAt?: string, context: ObjectMetaContext = {}): Issue[] {
+export function checkObjectMeta(
+  meta: Record<string, any>,
+  scope: ResourceScope | string,
+  kind: string,
+  embeddedAt?: string,
+  context: ObjectMetaContext = {},
+): Issue[] {
   const version = context.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  const invalid = (path: string, value: unknown, messages: readonly string[]): Issue[] => messages.map(m => ({ path, message: `Invalid value: ${fieldValue(value, version)}: ${m}`, value }));
+  const invalid = (path: string, value: unknown, messages: readonly string[]): Issue[] =>
+    messages.map((m) => ({ path, message: `Invalid value: ${fieldValue(value, version)}: ${m}`, value }));
   const issues: Issue[] = [];
   const at = embeddedAt ? `${embeddedAt}.metadata` : 'metadata';
   for (const k of Object.keys(meta)) {
-    if (!OBJECT_META_FIELDS.has(k)) issues.push({ path: `${at}.${k}`, message: `unknown field "${at}.${k}"`, hint: DROPPED, value: meta[k] });
+    if (!OBJECT_META_FIELDS.has(k)) {
+      issues.push({ path: `${at}.${k}`, message: `unknown field "${at}.${k}"`, hint: DROPPED, value: meta[k] });
+    }
   }
   const undecodable = decodeErrors(meta);
   // the apiserver cannot decode such metadata: it refuses the object with that one error, before validating anything;
   // in an embedded resource, the error is the metadata's (GetObjectMeta's)
   if (undecodable.length && embeddedAt) {
-    return [...issues, { path: at, message: `Invalid value: ${fieldValue(meta, version)}: ${undecodable[0].message}`, hint: UNDECODABLE_HINT, value: meta }];
+    return [
+      ...issues,
+      {
+        path: at,
+        message: `Invalid value: ${fieldValue(meta, version)}: ${undecodable[0].message}`,
+        hint: UNDECODABLE_HINT,
+        value: meta,
+      },
+    ];
   }
   if (undecodable.length) {
     // the whole object is refused: `<Kind> in version "<v>" cannot be handled as a <Kind>: json: cannot unmarshal …`
-    return [...issues, ...undecodable.map(i => ({ ...i, message: cannotBeHandled(kind, context.resourceVersion, i.message), hint: UNDECODABLE_HINT }))];
+    return [
+      ...issues,
+      ...undecodable.map((i) => ({
+        ...i,
+        message: cannotBeHandled(kind, context.resourceVersion, i.message),
+        hint: UNDECODABLE_HINT,
+      })),
+    ];
   }
   const name = meta.name;
   const generateName = meta.generateName;
@@ -51,11 +88,16 @@ export function checkObjectMeta(meta: Record<string, any>, scope: ResourceScope 
   // the apiserver generates the name before validating (the prefix cut to 58 characters, 5 random ones added);
   // an embedded resource's name is only a path segment (not '.', '..', no '/' or '%')
   const nameCheck = embeddedAt ? isPathSegmentName : isDns1123Subdomain;
-  const stored = !embeddedAt && (name === undefined || name === '') && typeof generateName === 'string' && generateName !== '' ? `${generateName.slice(0, 58)}x2b4z` : name;
+  const stored =
+    !embeddedAt && (name === undefined || name === '') && typeof generateName === 'string' && generateName !== ''
+      ? `${generateName.slice(0, 58)}x2b4z`
+      : name;
   if (typeof stored === 'string' && stored !== '') issues.push(...invalid(`${at}.name`, stored, nameCheck(stored)));
   if (typeof generateName === 'string' && generateName !== '') {
     const prefix = embeddedAt ? generateName : generateName.replace(/-+$/, '') || 'a';
-    issues.push(...invalid(`${at}.generateName`, generateName, embeddedAt ? isPathSegmentPrefix(prefix) : nameCheck(prefix)));
+    issues.push(
+      ...invalid(`${at}.generateName`, generateName, embeddedAt ? isPathSegmentPrefix(prefix) : nameCheck(prefix)),
+    );
   }
   const namespace = meta.namespace;
   if (!embeddedAt && scope === ResourceScope.CLUSTER && namespace !== undefined && namespace !== '') {
@@ -104,20 +146,32 @@ const STRING_MAPS = ['labels', 'annotations'];
 
 /** Fields of another JSON type than ObjectMeta's Go types: encoding/json's first error (strings and string maps). */
 function decodeErrors(meta: Record<string, unknown>): Issue[] {
-  const wrong = (path: string, goField: string, v: unknown, goType: string): Issue[] => [{
-    path, value: v, message: `${UNDECODABLE} ${jsonTypeName(v)} into Go struct field ObjectMeta.${goField} of type ${goType}`,
-  }];
-  for (const k of STRING_FIELDS) if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') return wrong(`metadata.${k}`, k, meta[k], 'string');
+  const wrong = (path: string, goField: string, v: unknown, goType: string): Issue[] => [
+    {
+      path,
+      value: v,
+      message: `${UNDECODABLE} ${jsonTypeName(v)} into Go struct field ObjectMeta.${goField} of type ${goType}`,
+    },
+  ];
+  for (const k of STRING_FIELDS) {
+    if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') {
+      return wrong(`metadata.${k}`, k, meta[k], 'string');
+    }
+  }
   for (const k of STRING_MAPS) {
     const m = meta[k];
     if (m === undefined || m === null) continue;
     if (typeof m !== 'object' || Array.isArray(m)) return wrong(`metadata.${k}`, k, m, 'map[string]string');
-    for (const [key, v] of Object.entries(m)) if (v !== null && typeof v !== 'string') return wrong(`metadata.${k}[${key}]`, k, v, 'string');
+    for (const [key, v] of Object.entries(m)) {
+      if (v !== null && typeof v !== 'string') return wrong(`metadata.${k}[${key}]`, k, v, 'string');
+    }
   }
   const f = meta.finalizers;
   if (f !== undefined && f !== null) {
     if (!Array.isArray(f)) return wrong('metadata.finalizers', 'finalizers', f, '[]string');
-    for (const v of f) if (v !== null && typeof v !== 'string') return wrong('metadata.finalizers', 'finalizers', v, 'string');
+    for (const v of f) {
+      if (v !== null && typeof v !== 'string') return wrong('metadata.finalizers', 'finalizers', v, 'string');
+    }
   }
   return [];
 }
@@ -129,7 +183,9 @@ function decodeErrors(meta: Record<string, unknown>): Issue[] {
  */
 export function objectMetaDecodeError(meta: unknown): string | undefined {
   if (meta === null || meta === undefined) return undefined;
-  if (typeof meta !== 'object' || Array.isArray(meta)) return `${UNDECODABLE} ${jsonTypeName(meta)} into Go value of type v1.ObjectMeta`;
+  if (typeof meta !== 'object' || Array.isArray(meta)) {
+    return `${UNDECODABLE} ${jsonTypeName(meta)} into Go value of type v1.ObjectMeta`;
+  }
   return decodeErrors(meta as Record<string, unknown>)[0]?.message;
 }
 
@@ -159,6 +215,5 @@ function isPathSegmentName(name: string): string[] {
 
 /** apimachinery's path.IsValidPathSegmentPrefix. */
 function isPathSegmentPrefix(name: string): string[] {
-  return ['/', '%'].filter(c => name.includes(c)).map(c => `may not contain '${c}'`);
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
-

@@ -1,6 +1,6 @@
-import { ScaleSubresourceSpec } from '../crd-manifest';
-import { Issue } from '../../apimachinery/issue';
 import { goNumber } from '../../apimachinery/field-value';
+import { Issue } from '../../apimachinery/issue';
+import { ScaleSubresourceSpec } from '../crd-manifest';
 
 /**
  * The scale subresource's checks on create (apiextensions' customResourceStrategy.validateScaleSpec/Status):
@@ -25,19 +25,28 @@ export function checkScaleReplicas(scale: ScaleSubresourceSpec, object: unknown,
     if (error) issues.push({ path: p, message: `Invalid value: ${error.shown}: ${error.detail}`, value });
   }
   const selectorPath = scale.labelSelectorPath;
-  const selectorFound = selectorPath === undefined || (statusSubresource && /^\.?status\./.test(selectorPath)) ? undefined : at(object, selectorPath);
+  const selectorFound =
+    selectorPath === undefined || (statusSubresource && /^\.?status\./.test(selectorPath))
+      ? undefined
+      : at(object, selectorPath);
   const selector = selectorFound?.value;
   if (selectorPath && selectorFound?.notAMap) {
     issues.push({ path: selectorPath, message: `Invalid value: "": ${selectorFound.notAMap}`, value: selector });
   } else if (selectorPath && selector !== undefined && typeof selector !== 'string') {
-    issues.push({ path: selectorPath, message: `Invalid value: "": ${accessorError(selectorPath, selector, 'string')}`, value: selector });
+    issues.push({
+      path: selectorPath,
+      message: `Invalid value: "": ${accessorError(selectorPath, selector, 'string')}`,
+      value: selector,
+    });
   }
   return issues;
 }
 
 function replicasError(path: string, value: unknown): { shown: string; detail: string } | undefined {
   // unstructured.NestedInt64 fails on anything but an int64 (a JSON number with a fraction is a float64); 0 is shown
-  if (typeof value !== 'number' || !Number.isInteger(value)) return { shown: '0', detail: accessorError(path, value, 'int64') };
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return { shown: '0', detail: accessorError(path, value, 'int64') };
+  }
   if (value < 0) return { shown: String(value), detail: 'should be a non-negative integer' };
   if (value > 2147483647) return { shown: String(value), detail: 'should be less than or equal to 2147483647' };
   return undefined;
@@ -67,7 +76,10 @@ function at(object: unknown, path: string): { value?: unknown; notAMap?: string 
   for (let i = 0; i < steps.length; i++) {
     if (node === undefined || node === null) return {};
     if (typeof node !== 'object' || Array.isArray(node)) {
-      return { value: node, notAMap: `.${steps.slice(0, i + 1).join('.')} accessor error: ${goValue(node)} is of the type ${goTypeOf(node)}, expected map[string]interface{}` };
+      return {
+        value: node,
+        notAMap: `.${steps.slice(0, i + 1).join('.')} accessor error: ${goValue(node)} is of the type ${goTypeOf(node)}, expected map[string]interface{}`,
+      };
     }
     node = (node as Record<string, unknown>)[steps[i]];
   }
@@ -79,6 +91,11 @@ function goValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
   if (v === null) return '<nil>';
   if (typeof v === 'number') return goNumber(v);
-  if (typeof v === 'object') return `map[${Object.keys(v).sort().map(k => `${k}:${goValue((v as Record<string, unknown>)[k])}`).join(' ')}]`;
+  if (typeof v === 'object') {
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goValue((v as Record<string, unknown>)[k])}`)
+      .join(' ')}]`;
+  }
   return String(v);
 }

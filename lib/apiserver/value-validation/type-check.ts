@@ -1,7 +1,7 @@
+import { isInt64 } from '../../apimachinery/field-value';
 import { KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { isKnownFormat } from '../schema/formats';
 import { JSONSchemaProps } from '../schema/json-schema-props';
-import { isInt64 } from '../../apimachinery/field-value';
 
 /**
  * kube-openapi's type validator (`validate/type.go`) as the apiextensions apiserver runs it, quirks included:
@@ -29,12 +29,21 @@ export function checkValueType(v: unknown, s: JSONSchemaProps, at: string, versi
   const isIntFloat = schType === 'integer' && type === 'number';
   const sameType = type === schType || isFloatInt || isIntFloat;
   if (kind === 'other' && format !== '' && !(sameType || format === goFormat)) {
-    return { error: { message: `Invalid value: "${goFormat}": ${at} in body must be of type ${format}: "${goFormat}"`, value: v } };
+    return {
+      error: {
+        message: `Invalid value: "${goFormat}": ${at} in body must be of type ${format}: "${goFormat}"`,
+        value: v,
+      },
+    };
   }
   if (type !== 'number' && type !== 'integer' && format !== '' && kind !== 'other') {
     return sameType ? {} : { quirk: true };
   }
-  if (!sameType) return { error: { message: `Invalid value: "${schType}": ${at} in body must be of type ${type}: "${schType}"`, value: v } };
+  if (!sameType) {
+    return {
+      error: { message: `Invalid value: "${schType}": ${at} in body must be of type ${type}: "${schType}"`, value: v },
+    };
+  }
   return {};
 }
 
@@ -44,7 +53,13 @@ export function checkValueType(v: unknown, s: JSONSchemaProps, at: string, versi
  * and of a bound (`prefix` `Minimum boundary`, `Maximum boundary`, `MultipleOf`). An integer field's default format
  * is int64: a fraction, or a float64 beyond int64, does not fit.
  */
-export function numericFormatError(v: unknown, s: JSONSchemaProps, at: string, version: KubernetesVersion, prefix = 'Checked'): string | undefined {
+export function numericFormatError(
+  v: unknown,
+  s: JSONSchemaProps,
+  at: string,
+  version: KubernetesVersion,
+  prefix = 'Checked',
+): string | undefined {
   if (typeof v !== 'number' || !since(version, 'numericFormatRanges')) return undefined;
   if (s.type !== 'integer' && s.type !== 'number') return undefined;
   const format = keptFormat(s, version);
@@ -55,10 +70,10 @@ export function numericFormatError(v: unknown, s: JSONSchemaProps, at: string, v
 
 const MAX_FLOAT32 = 3.4028234663852886e38;
 const RANGES: Record<string, (v: number) => boolean> = {
-  int32: v => Number.isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 31 - 1,
+  int32: (v) => Number.isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 31 - 1,
   // what strconv.ParseInt reads of the number: an int64, or a float64 written without fraction within int64
-  int64: v => isInt64(v),
-  float: v => Math.abs(v) <= MAX_FLOAT32,
+  int64: (v) => isInt64(v),
+  float: (v) => Math.abs(v) <= MAX_FLOAT32,
 };
 
 const NUMERIC_FORMATS: Record<string, readonly string[]> = { integer: ['int32', 'int64'], number: ['float', 'double'] };
@@ -76,11 +91,15 @@ function keptFormat(s: JSONSchemaProps, version: KubernetesVersion): string {
 function goTypeOf(v: unknown): [string, string] {
   if (Array.isArray(v)) return ['array', ''];
   switch (typeof v) {
-    case 'string': return ['string', ''];
-    case 'boolean': return ['boolean', ''];
+    case 'string':
+      return ['string', ''];
+    case 'boolean':
+      return ['boolean', ''];
     // the decoder makes int64 of integers that fit, float64 of the rest
-    case 'number': return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? ['integer', 'int64'] : ['number', 'float64'];
-    default: return ['object', ''];
+    case 'number':
+      return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? ['integer', 'int64'] : ['number', 'float64'];
+    default:
+      return ['object', ''];
   }
 }
 

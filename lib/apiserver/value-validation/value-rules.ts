@@ -1,11 +1,11 @@
+import { fieldValue } from '../../apimachinery/field-value';
+import { Issue } from '../../apimachinery/issue';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { DYN } from '../cel/cel-types';
 import { evaluateExpression } from '../cel/evaluate';
 import { joinFieldPath, resolveFieldPath } from '../cel/field-path';
 import { checkExpression } from '../cel/type-checker';
 import { JSONSchemaProps } from '../schema/json-schema-props';
-import { Issue } from '../../apimachinery/issue';
-import { fieldValue } from '../../apimachinery/field-value';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 
 const USES_OLD_SELF = /\boldSelf\b/;
 
@@ -19,12 +19,21 @@ const USES_OLD_SELF = /\boldSelf\b/;
  * - the path is the node's path plus the rule's `fieldPath`;
  * - transition rules (reading `oldSelf`) run only when an old value is given (an update).
  */
-export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue: unknown, path: string, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Issue[] {
+export function evaluateRules(
+  schema: JSONSchemaProps,
+  value: unknown,
+  oldValue: unknown,
+  path: string,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
   const issues: Issue[] = [];
   const typeText = schema.type ?? ''; // the apiserver shows the schema type as the value (of evaluation errors always)
   // a failed rule's value: the schema type, or from 1.35 the value itself, omitted for objects and lists
-  const shownValue = !since(version, 'celMessageWithoutType') ? `"${typeText}"`
-    : typeText === 'object' || typeText === 'array' ? undefined : fieldValue(value, version);
+  const shownValue = !since(version, 'celMessageWithoutType')
+    ? `"${typeText}"`
+    : typeText === 'object' || typeText === 'array'
+      ? undefined
+      : fieldValue(value, version);
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
     const transition = USES_OLD_SELF.test(rule.rule);
     const optionalOldSelf = transition && rule.optionalOldSelf === true;
@@ -40,7 +49,11 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
     if (!result.ok) {
       const unsupported = checkExpression(rule.rule, { self: DYN, oldSelf: DYN }).unsupported;
       if (unsupported.length > 0) {
-        issues.push({ path, severity: 'warning', message: `rule not evaluated locally: ${unsupported.join(', ')} not supported by the local CEL library: ${rule.rule}` });
+        issues.push({
+          path,
+          severity: 'warning',
+          message: `rule not evaluated locally: ${unsupported.join(', ')} not supported by the local CEL library: ${rule.rule}`,
+        });
       } else {
         const ruleText = rule.message?.trim() || rule.rule.trim();
         // cel-go reports a runtime type mismatch (int-or-string, dyn) as 'no such overload'
@@ -53,13 +66,23 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
     }
     if (result.value === true) continue;
     if (typeof result.value !== 'boolean') {
-      issues.push({ path, message: `Invalid value: "${typeText}": rule did not evaluate to a bool: ${rule.rule}`, value: scalarOnly(value) });
+      issues.push({
+        path,
+        message: `Invalid value: "${typeText}": rule did not evaluate to a bool: ${rule.rule}`,
+        value: scalarOnly(value),
+      });
       continue;
     }
     let detail = rule.message && rule.message.trim() !== '' ? rule.message.trim() : `failed rule: ${rule.rule.trim()}`;
     if (rule.messageExpression) {
       // a failing, empty or multi-line messageExpression falls back to the message, like the apiserver
-      const msg = evaluateExpression(rule.messageExpression, schema, value, transition ? oldValue : undefined, evalOptions);
+      const msg = evaluateExpression(
+        rule.messageExpression,
+        schema,
+        value,
+        transition ? oldValue : undefined,
+        evalOptions,
+      );
       const text = msg.ok && typeof msg.value === 'string' ? msg.value.trim() : '';
       if (text !== '' && !/\n/.test(text)) detail = text;
     }
@@ -72,10 +95,14 @@ export function evaluateRules(schema: JSONSchemaProps, value: unknown, oldValue:
 function causeFor(reason: string | undefined, shown: string | undefined, detail: string): string {
   const withValue = (type: string) => (shown === undefined ? type : `${type}: ${shown}`);
   switch (reason) {
-    case 'FieldValueForbidden': return `Forbidden: ${detail}`;
-    case 'FieldValueRequired': return `Required value: ${detail}`;
-    case 'FieldValueDuplicate': return withValue('Duplicate value');
-    default: return `${withValue('Invalid value')}: ${detail}`;
+    case 'FieldValueForbidden':
+      return `Forbidden: ${detail}`;
+    case 'FieldValueRequired':
+      return `Required value: ${detail}`;
+    case 'FieldValueDuplicate':
+      return withValue('Duplicate value');
+    default:
+      return `${withValue('Invalid value')}: ${detail}`;
   }
 }
 

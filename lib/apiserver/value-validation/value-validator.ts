@@ -1,15 +1,15 @@
-import { goRegExp, goRegexpError } from '../schema/go-regexp';
-import { deepEqual } from '../../apimachinery/json';
-import { JSONSchemaProps } from '../schema/json-schema-props';
-import { Issue } from '../../apimachinery/issue';
-import { applyDefaults } from './value-defaults';
-import { checkFormat } from '../schema/formats';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
-import { checkValueType, numericFormatError } from './type-check';
-import { evaluateRules } from './value-rules';
 import { checkEmbeddedResource } from './embedded-resource';
-import { fieldValue, goFloat, goQuote, goJson, isInt64 } from '../../apimachinery/field-value';
+import { checkValueType, numericFormatError } from './type-check';
+import { applyDefaults } from './value-defaults';
+import { evaluateRules } from './value-rules';
 import { tooLongMaxLength, tooMany } from '../../apimachinery/field-error-details';
+import { fieldValue, goFloat, goQuote, goJson, isInt64 } from '../../apimachinery/field-value';
+import { Issue } from '../../apimachinery/issue';
+import { deepEqual } from '../../apimachinery/json';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { checkFormat } from '../schema/formats';
+import { goRegExp, goRegexpError } from '../schema/go-regexp';
+import { JSONSchemaProps } from '../schema/json-schema-props';
 
 /** Options of `validateValue`. */
 export interface ValidateValueOptions {
@@ -68,19 +68,29 @@ export interface ValueValidation {
  * Messages follow the apiserver's causes, e.g.
  * `spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1`.
  */
-export function validateValue(schema: JSONSchemaProps, value: unknown, options: ValidateValueOptions = {}): ValueValidation {
+export function validateValue(
+  schema: JSONSchemaProps,
+  value: unknown,
+  options: ValidateValueOptions = {},
+): ValueValidation {
   const doDefault = options.applyDefaults ?? true;
   const resourceRoot = options.resourceRoot ?? true;
   const defaulted = doDefault ? applyDefaults(schema, value) : value;
-  const oldDefaulted = options.oldValue !== undefined && doDefault ? applyDefaults(schema, options.oldValue) : options.oldValue;
+  const oldDefaulted =
+    options.oldValue !== undefined && doDefault ? applyDefaults(schema, options.oldValue) : options.oldValue;
   const walk = (withRules: boolean): Issue[] => {
     const issues: Issue[] = [];
-    new ValueWalker(issues, withRules, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION).check(defaulted, schema, options.path ?? '', {
-      root: resourceRoot,
-      embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
-      old: oldDefaulted,
-      valueOnly: false,
-    });
+    new ValueWalker(issues, withRules, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION).check(
+      defaulted,
+      schema,
+      options.path ?? '',
+      {
+        root: resourceRoot,
+        embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
+        old: oldDefaulted,
+        valueOnly: false,
+      },
+    );
     return issues;
   };
   const schemaIssues = walk(false);
@@ -88,12 +98,15 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, options: 
   // like the apiserver, CEL rules are not run on an object with blocking schema errors
   if (options.blockingErrorsBefore || schemaIssues.some(isBlocking)) {
     return {
-      issues: [...schemaIssues, {
-        path: options.path || '<root>',
-        severity: 'warning',
-        // field.Invalid(nil, nil, …): a fieldless cause whose value is nil
-        message: `Invalid value: ${fieldValue(null, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION)}: ${RULES_SKIPPED}`,
-      }],
+      issues: [
+        ...schemaIssues,
+        {
+          path: options.path || '<root>',
+          severity: 'warning',
+          // field.Invalid(nil, nil, …): a fieldless cause whose value is nil
+          message: `Invalid value: ${fieldValue(null, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION)}: ${RULES_SKIPPED}`,
+        },
+      ],
       value: defaulted,
     };
   }
@@ -101,7 +114,8 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, options: 
 }
 
 /** The apiserver's note when it skips CEL rules because of blocking schema errors (the detail of a fieldless cause). */
-export const RULES_SKIPPED = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+export const RULES_SKIPPED =
+  'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
 /** Errors after which the apiserver skips CEL rules: wrong type, required, unsupported value, too long, too many. */
 const blockingIssues = new WeakSet<Issue>();
@@ -115,8 +129,12 @@ const withRules = new WeakMap<JSONSchemaProps, boolean>();
 function hasRules(s: JSONSchemaProps): boolean {
   let known = withRules.get(s);
   if (known === undefined) {
-    const children = [...Object.values(s.properties ?? {}), ...(s.items ? [s.items] : []), ...(s.allOf ?? []),
-      ...(s.additionalProperties && typeof s.additionalProperties === 'object' ? [s.additionalProperties] : [])];
+    const children = [
+      ...Object.values(s.properties ?? {}),
+      ...(s.items ? [s.items] : []),
+      ...(s.allOf ?? []),
+      ...(s.additionalProperties && typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []),
+    ];
     known = (s['x-kubernetes-validations']?.length ?? 0) > 0 || children.some(hasRules);
     withRules.set(s, known);
   }
@@ -140,7 +158,11 @@ const ROOT_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 const DROPPED = 'the apiserver would drop it';
 
 class ValueWalker {
-  constructor(private readonly issues: Issue[], private readonly withRules: boolean, private readonly version: KubernetesVersion) {}
+  constructor(
+    private readonly issues: Issue[],
+    private readonly withRules: boolean,
+    private readonly version: KubernetesVersion,
+  ) {}
 
   /** Nodes checked without an issue in them (kube-openapi's MatchCount, roughly: it picks a failed branch by it). */
   public matches = 0;
@@ -161,7 +183,9 @@ class ValueWalker {
         if (s.enum && !s.enum.includes(null)) this.add(at, this.unsupported(null, s.enum), null, this.enumBlocks());
         return true;
       }
-      if (s.type || isIntOrString(s)) this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null, true);
+      if (s.type || isIntOrString(s)) {
+        this.add(at, `Invalid value: "null": ${at} in body must be of type ${expectedType(s)}: "null"`, null, true);
+      }
       // kube-openapi runs the type and the common (enum) validators on null
       this.checkEnum(null, s, at);
       return !s.type;
@@ -199,7 +223,14 @@ class ValueWalker {
     if (isIntOrString(s) || !s.type) {
       const actual = jsonType(v);
       const ok = isIntOrString(s) ? actual === 'integer' || actual === 'string' : true;
-      if (!ok) this.add(at, `Invalid value: "${actual}": ${at} in body must be of type ${expectedType(s)}: "${actual}"`, v, true);
+      if (!ok) {
+        this.add(
+          at,
+          `Invalid value: "${actual}": ${at} in body must be of type ${expectedType(s)}: "${actual}"`,
+          v,
+          true,
+        );
+      }
       return ok;
     }
     const verdict = checkValueType(v, s, at, this.version);
@@ -222,12 +253,12 @@ class ValueWalker {
 
   /** Enum (kube-openapi's common validator, for a value of any kind). */
   private checkEnum(v: unknown, s: JSONSchemaProps, at: string): void {
-    if (s.enum && !s.enum.some(e => deepEqual(e, v))) this.add(at, this.unsupported(v, s.enum), v, this.enumBlocks());
+    if (s.enum && !s.enum.some((e) => deepEqual(e, v))) this.add(at, this.unsupported(v, s.enum), v, this.enumBlocks());
   }
 
   /** field.NotSupported: the supported values quoted, strings as they are and the others as JSON (apiextensions). */
   private unsupported(v: unknown, values: readonly unknown[]): string {
-    return `Unsupported value: ${fieldValue(v, this.version)}: supported values: ${values.map(e => goQuote(typeof e === 'string' ? e : goJson(e))).join(', ')}`;
+    return `Unsupported value: ${fieldValue(v, this.version)}: supported values: ${values.map((e) => goQuote(typeof e === 'string' ? e : goJson(e))).join(', ')}`;
   }
 
   /**
@@ -237,21 +268,47 @@ class ValueWalker {
    * then compared (and shown) as a float64.
    */
   private checkNumber(v: number, s: JSONSchemaProps, at: string): void {
-    const check = (bound: number, prefix: string, fails: (x: number, b: number) => boolean, detail: (b: string) => string) => {
+    const check = (
+      bound: number,
+      prefix: string,
+      fails: (x: number, b: number) => boolean,
+      detail: (b: string) => string,
+    ) => {
       const outOfRange = numericFormatError(bound, s, at, this.version, prefix);
       if (outOfRange) this.add('<nil>', outOfRange, '');
       const native = isInt64(v) && !outOfRange;
       const b = native ? Math.trunc(bound) : bound;
-      if (fails(v, b)) this.add(at, `Invalid value: ${native ? String(v) : goFloat(v)}: ${at} in body should ${detail(native ? String(b) : goFloat(b))}`, v);
+      if (fails(v, b)) {
+        this.add(
+          at,
+          `Invalid value: ${native ? String(v) : goFloat(v)}: ${at} in body should ${detail(native ? String(b) : goFloat(b))}`,
+          v,
+        );
+      }
     };
     if (s.multipleOf !== undefined && s.multipleOf > 0) {
-      check(s.multipleOf, 'MultipleOf', (x, b) => b !== 0 && Math.abs(x / b - Math.round(x / b)) > 1e-9, b => `be a multiple of ${b}`);
+      check(
+        s.multipleOf,
+        'MultipleOf',
+        (x, b) => b !== 0 && Math.abs(x / b - Math.round(x / b)) > 1e-9,
+        (b) => `be a multiple of ${b}`,
+      );
     }
     if (s.maximum !== undefined) {
-      check(s.maximum, 'Maximum boundary', (x, b) => (s.exclusiveMaximum ? x >= b : x > b), b => `be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${b}`);
+      check(
+        s.maximum,
+        'Maximum boundary',
+        (x, b) => (s.exclusiveMaximum ? x >= b : x > b),
+        (b) => `be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${b}`,
+      );
     }
     if (s.minimum !== undefined) {
-      check(s.minimum, 'Minimum boundary', (x, b) => (s.exclusiveMinimum ? x <= b : x < b), b => `be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${b}`);
+      check(
+        s.minimum,
+        'Minimum boundary',
+        (x, b) => (s.exclusiveMinimum ? x <= b : x < b),
+        (b) => `be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${b}`,
+      );
     }
   }
 
@@ -261,21 +318,35 @@ class ValueWalker {
    */
   private checkString(v: string, s: JSONSchemaProps, at: string, withFormat = true): void {
     const length = [...v].length;
-    if (s.maxLength !== undefined && length > s.maxLength) this.add(at, tooLongMaxLength(s.maxLength, this.version), v, true);
-    else if (s.minLength !== undefined && length < s.minLength) this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
+    if (s.maxLength !== undefined && length > s.maxLength) {
+      this.add(at, tooLongMaxLength(s.maxLength, this.version), v, true);
+    } else if (s.minLength !== undefined && length < s.minLength) {
+      this.invalid(at, v, `${at} in body should be at least ${s.minLength} chars long`);
+    }
     // a pattern that does not compile is the CRD's error (reported there); kube-openapi then checks nothing
-    else if (s.pattern !== undefined && goRegexpError(s.pattern) === undefined && !goRegExp(s.pattern).test(v)) this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
+    else if (s.pattern !== undefined && goRegexpError(s.pattern) === undefined && !goRegExp(s.pattern).test(v)) {
+      this.invalid(at, v, `${at} in body should match '${s.pattern}'`);
+    }
     // kube-openapi reports a format as a type (InvalidTypeCode): it blocks CEL rules like a wrong type
     if (withFormat && s.format && !checkFormat(s.format, v, this.version)) {
-      this.add(at, `Invalid value: ${fieldValue(v, this.version)}: ${at} in body must be of type ${s.format}: ${goQuote(v)}`, v, true);
+      this.add(
+        at,
+        `Invalid value: ${fieldValue(v, this.version)}: ${at} in body must be of type ${s.format}: ${goQuote(v)}`,
+        v,
+        true,
+      );
     }
   }
 
   private checkArray(v: unknown[], s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     const at = path || '<root>';
-    if (s.maxItems !== undefined && v.length > s.maxItems) this.add(at, tooMany(v.length, s.maxItems, this.version), v.length, true);
+    if (s.maxItems !== undefined && v.length > s.maxItems) {
+      this.add(at, tooMany(v.length, s.maxItems, this.version), v.length, true);
+    }
     // kube-openapi's TooFewItems carries the list's size as the value
-    if (s.minItems !== undefined && v.length < s.minItems) this.invalid(at, v.length, `${at} in body should have at least ${s.minItems} items`);
+    if (s.minItems !== undefined && v.length < s.minItems) {
+      this.invalid(at, v.length, `${at} in body should have at least ${s.minItems} items`);
+    }
     if (!ctx.valueOnly) this.checkListType(v, s, path);
     if (!s.items) return;
     const listType = s['x-kubernetes-list-type'];
@@ -283,8 +354,16 @@ class ValueWalker {
     const oldList = Array.isArray(ctx.old) ? ctx.old : undefined;
     v.forEach((item, i) => {
       // only map-list items correlate with their old version (by key); other list items never do
-      const old = listType === 'map' && oldList ? oldList.find(o => keys.every(k => deepEqual(field(o, k), field(item, k)))) : undefined;
-      this.check(item, s.items!, `${path}[${i}]`, { root: false, embedded: s.items!['x-kubernetes-embedded-resource'] === true, old, valueOnly: ctx.valueOnly });
+      const old =
+        listType === 'map' && oldList
+          ? oldList.find((o) => keys.every((k) => deepEqual(field(o, k), field(item, k))))
+          : undefined;
+      this.check(item, s.items!, `${path}[${i}]`, {
+        root: false,
+        embedded: s.items!['x-kubernetes-embedded-resource'] === true,
+        old,
+        valueOnly: ctx.valueOnly,
+      });
     });
   }
 
@@ -292,23 +371,29 @@ class ValueWalker {
   private checkListType(v: unknown[], s: JSONSchemaProps, path: string): void {
     const listType = s['x-kubernetes-list-type'];
     // like apiextensions' listtype validation, each repeated value is reported once, at its second occurrence
-    const secondOccurrence = (ids: unknown[], i: number) => ids.filter((o, j) => j < i && deepEqual(o, ids[i])).length === 1;
+    const secondOccurrence = (ids: unknown[], i: number) =>
+      ids.filter((o, j) => j < i && deepEqual(o, ids[i])).length === 1;
     if (listType === 'set') {
       v.forEach((item, i) => {
-        if (secondOccurrence(v, i)) this.add(`${path}[${i}]`, `Duplicate value: ${fieldValue(item, this.version)}`, item);
+        if (secondOccurrence(v, i)) {
+          this.add(`${path}[${i}]`, `Duplicate value: ${fieldValue(item, this.version)}`, item);
+        }
       });
     } else if (listType === 'map') {
       // validateListMap: the first item that is neither an object nor null is the only error
-      const notObject = v.findIndex(item => item !== null && !isPlainObject(item));
+      const notObject = v.findIndex((item) => item !== null && !isPlainObject(item));
       if (notObject >= 0) {
         this.invalid(`${path}[${notObject}]`, v[notObject], 'must be an object for an array of list-type map');
         return;
       }
       const keys = s['x-kubernetes-list-map-keys'] ?? [];
-      const keyOf = (item: unknown) => Object.fromEntries(keys.map(k => [k, field(item, k) ?? s.items?.properties?.[k]?.default]));
+      const keyOf = (item: unknown) =>
+        Object.fromEntries(keys.map((k) => [k, field(item, k) ?? s.items?.properties?.[k]?.default]));
       const ids = v.map(keyOf);
       v.forEach((_item, i) => {
-        if (v[i] !== null && secondOccurrence(ids, i)) this.add(`${path}[${i}]`, `Duplicate value: ${fieldValue(ids[i], this.version)}`, ids[i]);
+        if (v[i] !== null && secondOccurrence(ids, i)) {
+          this.add(`${path}[${i}]`, `Duplicate value: ${fieldValue(ids[i], this.version)}`, ids[i]);
+        }
       });
     }
   }
@@ -316,8 +401,12 @@ class ValueWalker {
   private checkObject(v: Record<string, unknown>, s: JSONSchemaProps, path: string, ctx: NodeContext): void {
     const at = path || '<root>';
     const count = Object.keys(v).length;
-    if (s.maxProperties !== undefined && count > s.maxProperties) this.add(at, tooMany(count, s.maxProperties, this.version), count, true);
-    if (s.minProperties !== undefined && count < s.minProperties) this.invalid(at, count, `${at} in body should have at least ${s.minProperties} properties`);
+    if (s.maxProperties !== undefined && count > s.maxProperties) {
+      this.add(at, tooMany(count, s.maxProperties, this.version), count, true);
+    }
+    if (s.minProperties !== undefined && count < s.minProperties) {
+      this.invalid(at, count, `${at} in body should have at least ${s.minProperties} properties`);
+    }
     for (const r of s.required ?? []) {
       if (v[r] === undefined && !(ctx.root && (r === 'apiVersion' || r === 'kind' || r === 'metadata'))) {
         this.add(childPath(path, r), 'Required value', undefined, true);
@@ -325,7 +414,9 @@ class ValueWalker {
     }
     if (ctx.embedded && !ctx.root && !ctx.valueOnly) {
       // a required apiVersion or kind blocks CEL rules like any required value
-      for (const i of checkEmbeddedResource(v, path, this.version)) this.add(i.path, i.message, i.value, i.message.startsWith('Required value'), i.hint);
+      for (const i of checkEmbeddedResource(v, path, this.version)) {
+        this.add(i.path, i.message, i.value, i.message.startsWith('Required value'), i.hint);
+      }
     }
     const ap = s.additionalProperties;
     const preserve = s['x-kubernetes-preserve-unknown-fields'] === true || ap === true;
@@ -353,12 +444,20 @@ class ValueWalker {
   /** Only `metadata.name` and `metadata.generateName` may be constrained by a CRD schema. */
   private checkRootMetadata(meta: unknown, s: JSONSchemaProps | undefined, path: string): void {
     if (!isPlainObject(meta)) {
-      if (meta !== undefined) this.add(path, `Invalid value: "${jsonType(meta)}": ${path} in body must be of type object: "${jsonType(meta)}"`, meta);
+      if (meta !== undefined) {
+        this.add(
+          path,
+          `Invalid value: "${jsonType(meta)}": ${path} in body must be of type object: "${jsonType(meta)}"`,
+          meta,
+        );
+      }
       return;
     }
     for (const k of ['name', 'generateName']) {
       const sub = s?.properties?.[k];
-      if (sub && meta[k] !== undefined) this.check(meta[k], sub, join(path, k), { root: false, embedded: false, old: undefined, valueOnly: true });
+      if (sub && meta[k] !== undefined) {
+        this.check(meta[k], sub, join(path, k), { root: false, embedded: false, old: undefined, valueOnly: true });
+      }
     }
   }
 
@@ -370,23 +469,30 @@ class ValueWalker {
       walker.check(v, b, path, { ...ctx, valueOnly: true });
       return { issues: sink, matches: walker.matches };
     };
-    for (const b of s.allOf ?? []) new ValueWalker(this.issues, false, this.version).check(v, b, path, { ...ctx, valueOnly: true });
+    for (const b of s.allOf ?? []) {
+      new ValueWalker(this.issues, false, this.version).check(v, b, path, { ...ctx, valueOnly: true });
+    }
     // kube-openapi reports these as composite errors, which apiextensions turns into fieldless causes (`<nil>`)
     // naming the path in the message; when no branch is valid, it adds the errors of the branch that matched most
     // (the first of equals)
     const composite = (detail: string) => this.add('<nil>', `Invalid value: "": ${JSON.stringify(at)} ${detail}`, v);
-    const best = (results: { issues: Issue[]; matches: number }[]) => results.reduce((a, b) => (b.matches > a.matches ? b : a));
+    const best = (results: { issues: Issue[]; matches: number }[]) =>
+      results.reduce((a, b) => (b.matches > a.matches ? b : a));
     if (s.anyOf) {
       const results = s.anyOf.map(run);
-      if (!results.some(r => r.issues.length === 0)) {
+      if (!results.some((r) => r.issues.length === 0)) {
         composite('must validate at least one schema (anyOf)');
         this.issues.push(...best(results).issues);
       }
     }
     if (s.oneOf) {
       const results = s.oneOf.map(run);
-      const n = results.filter(r => r.issues.length === 0).length;
-      if (n !== 1) composite(`must validate one and only one schema (oneOf). ${n === 0 ? 'Found none valid' : `Found ${n} valid alternatives`}`);
+      const n = results.filter((r) => r.issues.length === 0).length;
+      if (n !== 1) {
+        composite(
+          `must validate one and only one schema (oneOf). ${n === 0 ? 'Found none valid' : `Found ${n} valid alternatives`}`,
+        );
+      }
       if (n === 0) this.issues.push(...best(results).issues);
     }
     if (s.not && run(s.not).issues.length === 0) composite('must not validate the schema (not)');
@@ -440,4 +546,3 @@ function field(o: unknown, k: string): unknown {
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-

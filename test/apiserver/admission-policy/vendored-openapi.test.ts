@@ -8,15 +8,19 @@ import { describeRealApiServer } from '../../envtest';
  * lib/apiserver/admission-policy/builtin-openapi.json must be exactly what `npx projen vendor-openapi` writes from
  * the kube-apiserver in KUBEBUILDER_ASSETS (v1.32.13). Regenerate it when this fails.
  */
-describeRealApiServer('vendored built-in OpenAPI', (plane) => {
-  test('equals what the live apiserver serves (npx projen vendor-openapi)', async () => {
-    const live = await extractOpenApi(async (path) => {
-      const reply = await plane().request('GET', path);
-      if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
-      return reply.body;
-    });
-    expect(live.serverVersion).toBe('v1.32.13');
-    expect(Object.keys(live.schemas).length).toBeGreaterThan(400);
-    expect(readFileSync(VENDORED_OPENAPI, 'utf8') === renderVendored(live)).toBe(true);
-  }, 60_000);
-}, { shared: true });
+describeRealApiServer(
+  'vendored built-in OpenAPI',
+  (plane) => {
+    test('equals what the live apiserver serves (npx projen vendor-openapi)', async () => {
+      const live = await extractOpenApi(async (path) => {
+        const reply = await plane().request('GET', path);
+        if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
+        return reply.body;
+      });
+      expect(live.serverVersion).toBe('v1.32.13');
+      expect(Object.keys(live.schemas).length).toBeGreaterThan(400);
+      expect(readFileSync(VENDORED_OPENAPI, 'utf8') === renderVendored(live)).toBe(true);
+    }, 60_000);
+  },
+  { shared: true },
+);

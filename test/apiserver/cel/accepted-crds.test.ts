@@ -1,20 +1,23 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
+import { errorsOf } from '../../../lib/apimachinery/issue';
 import { checkCelRules } from '../../../lib/apiserver/cel/check-rules';
 import { checkDefaults } from '../../../lib/apiserver/crd-validation/check-defaults';
-import { errorsOf } from '../../../lib/apimachinery/issue';
 import { KUBE_APISERVER_FIXTURES, SAMPLE_CONTROLLER_FIXTURES } from '../../fixtures/recorded/paths';
 
 /** CRDs a real apiserver accepted: our CEL and default checks must not reject them. */
 const ACCEPTED = [
   path.join(KUBE_APISERVER_FIXTURES, 'crd.yaml'),
   path.join(SAMPLE_CONTROLLER_FIXTURES, 'crd.yaml'),
-  ...fs.readdirSync(path.join(__dirname, '../../../vendor/crds')).filter(f => f.endsWith('.yaml')).map(f => path.join(__dirname, '../../../vendor/crds', f)),
+  ...fs
+    .readdirSync(path.join(__dirname, '../../../vendor/crds'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => path.join(__dirname, '../../../vendor/crds', f)),
 ];
 
 describe('checks accept CRDs the apiserver accepted', () => {
-  test.each(ACCEPTED)('%s', file => {
+  test.each(ACCEPTED)('%s', (file) => {
     for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
       const crd = doc.toJS();
       crd.spec.versions.forEach((v: any, i: number) => {

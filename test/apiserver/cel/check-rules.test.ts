@@ -1,6 +1,6 @@
+import { errorsOf, warningsOf } from '../../../lib/apimachinery/issue';
 import { checkCelRules } from '../../../lib/apiserver/cel/check-rules';
 import { JSONSchemaProps, ValidationRule } from '../../../lib/apiserver/schema/json-schema-props';
-import { errorsOf, warningsOf } from '../../../lib/apimachinery/issue';
 
 /** A SampleDB-like schema with the given rules on `spec`. */
 function specWithRules(rules: ValidationRule[], extraSpecProps: Record<string, JSONSchemaProps> = {}): JSONSchemaProps {
@@ -8,9 +8,9 @@ function specWithRules(rules: ValidationRule[], extraSpecProps: Record<string, J
     type: 'object',
     properties: {
       spec: {
-        'type': 'object',
+        type: 'object',
         'x-kubernetes-validations': rules,
-        'properties': {
+        properties: {
           replicas: { type: 'integer', minimum: 1 },
           version: { type: 'string', maxLength: 10 },
           memory: { type: 'string', maxLength: 20 },
@@ -39,7 +39,9 @@ describe('checkCelRules: compilation', () => {
   });
 
   test('fails a wrong operand type', () => {
-    expect(check([{ rule: 'self.version > 3' }])[0].message).toMatch(/no matching overload for '_>_' applied to '\(string, int\)'/);
+    expect(check([{ rule: 'self.version > 3' }])[0].message).toMatch(
+      /no matching overload for '_>_' applied to '\(string, int\)'/,
+    );
   });
 
   test('fails a rule that is not a bool', () => {
@@ -61,17 +63,24 @@ describe('checkCelRules: compilation', () => {
       labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } },
       port: { 'x-kubernetes-int-or-string': true },
     };
-    expect(check([
-      { rule: "self.tags.all(t, t.startsWith('a'))" },
-      { rule: "self.labels.all(k, self.labels[k].size() < 5)" },
-      { rule: "type(self.port) == int ? self.port > 0 : self.port.endsWith('%')" },
-    ], extra)).toStrictEqual([]);
-    expect(check([{ rule: 'self.tags.all(t, t > 1)' }], extra)[0].message).toMatch(/'_>_' applied to '\(string, int\)'/);
+    expect(
+      check(
+        [
+          { rule: "self.tags.all(t, t.startsWith('a'))" },
+          { rule: 'self.labels.all(k, self.labels[k].size() < 5)' },
+          { rule: "type(self.port) == int ? self.port > 0 : self.port.endsWith('%')" },
+        ],
+        extra,
+      ),
+    ).toStrictEqual([]);
+    expect(check([{ rule: 'self.tags.all(t, t > 1)' }], extra)[0].message).toMatch(
+      /'_>_' applied to '\(string, int\)'/,
+    );
   });
 
   test('does not expose unknown data, like the apiserver', () => {
     const extra: Record<string, JSONSchemaProps> = {
-      raw: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true, 'properties': { known: { type: 'integer' } } },
+      raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'integer' } } },
       untyped: { 'x-kubernetes-preserve-unknown-fields': true },
     };
     expect(check([{ rule: 'self.raw.known > 0' }], extra)).toStrictEqual([]);
@@ -80,15 +89,15 @@ describe('checkCelRules: compilation', () => {
   });
 
   test('escapes property names like the apiserver', () => {
-    const extra = { 'max-size': { type: 'integer' }, 'namespace': { type: 'string', maxLength: 5 } };
+    const extra = { 'max-size': { type: 'integer' }, namespace: { type: 'string', maxLength: 5 } };
     expect(check([{ rule: 'self.max__dash__size > 0 && self.__namespace__ != ""' }], extra)).toStrictEqual([]);
   });
 
   test('exposes apiVersion, kind and metadata.name at the resource root', () => {
     const schema: JSONSchemaProps = {
-      'type': 'object',
+      type: 'object',
       'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('db-') && self.kind == 'SampleDB'" }],
-      'properties': { spec: { type: 'object' } },
+      properties: { spec: { type: 'object' } },
     };
     expect(checkCelRules(schema, 'root')).toStrictEqual([]);
   });
@@ -96,64 +105,99 @@ describe('checkCelRules: compilation', () => {
 
 describe('checkCelRules: entry fields', () => {
   test('fails a missing rule', () => {
-    expect(check([{ rule: '' }])).toStrictEqual([{ path: `${RULE0}.rule`, message: 'Required value: rule is not specified' }]);
+    expect(check([{ rule: '' }])).toStrictEqual([
+      { path: `${RULE0}.rule`, message: 'Required value: rule is not specified' },
+    ]);
     expect(check([{ rule: '  \n ' }])[0].message).toBe('Required value: rule is not specified');
   });
 
   test('fails an unknown reason', () => {
     const issues = check([{ rule: 'true', reason: 'FieldValueWrong' }]);
     expect(issues[0]).toMatchObject({ path: `${RULE0}.reason`, value: 'FieldValueWrong' });
-    expect(issues[0].message).toBe('Unsupported value: "FieldValueWrong": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"');
+    expect(issues[0].message).toBe(
+      'Unsupported value: "FieldValueWrong": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
+    );
   });
 
   test('accepts every supported reason', () => {
     const reasons = ['FieldValueRequired', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueDuplicate'];
-    expect(check(reasons.map(reason => ({ rule: 'true', reason })))).toStrictEqual([]);
+    expect(check(reasons.map((reason) => ({ rule: 'true', reason })))).toStrictEqual([]);
   });
 
   test('fails a message with a line break', () => {
-    expect(check([{ rule: 'true', message: 'a\nb' }])[0]).toMatchObject({ path: `${RULE0}.message`, message: 'Invalid value: message must not contain line breaks' });
+    expect(check([{ rule: 'true', message: 'a\nb' }])[0]).toMatchObject({
+      path: `${RULE0}.message`,
+      message: 'Invalid value: message must not contain line breaks',
+    });
     // surrounding whitespace is trimmed first, as YAML block scalars add a trailing newline
     expect(check([{ rule: 'true', message: 'ok\n' }])).toStrictEqual([]);
-    expect(check([{ rule: 'true', message: ' ' }])[0].message).toBe('Invalid value: message must be non-empty if specified');
+    expect(check([{ rule: 'true', message: ' ' }])[0].message).toBe(
+      'Invalid value: message must be non-empty if specified',
+    );
     // kube-apiserver 1.32 sets no length limit on a message (invalid-crds.test.ts checks it there)
     expect(check([{ rule: 'true', message: 'x'.repeat(5000) }])).toStrictEqual([]);
   });
 
   test('fails a multi-line rule without a message, accepts it with one', () => {
-    expect(check([{ rule: 'self.replicas > 0 &&\nself.replicas < 9' }])[0].message).toBe('Required value: message must be specified if rule contains line breaks');
+    expect(check([{ rule: 'self.replicas > 0 &&\nself.replicas < 9' }])[0].message).toBe(
+      'Required value: message must be specified if rule contains line breaks',
+    );
     expect(check([{ rule: 'self.replicas > 0\n' }])).toStrictEqual([]);
     expect(check([{ rule: 'self.replicas > 0 &&\nself.replicas < 9', message: 'between 1 and 8' }])).toStrictEqual([]);
   });
 
   test('checks fieldPath syntax and existence', () => {
     expect(check([{ rule: 'true', fieldPath: '.replicas' }])).toStrictEqual([]);
-    expect(check([{ rule: 'true', fieldPath: ".labels['app.kubernetes.io/name']" }], { labels: { type: 'object', additionalProperties: { type: 'string' } } })).toStrictEqual([]);
-    expect(check([{ rule: 'true', fieldPath: ".version['x']" }])[0].message).toBe('Invalid value: fieldPath must be a valid path: does not refer to a valid field');
-    expect(check([{ rule: 'true', fieldPath: '.replicaz' }])[0].message).toBe('Invalid value: fieldPath must be a valid path: does not refer to a valid field');
+    expect(
+      check([{ rule: 'true', fieldPath: ".labels['app.kubernetes.io/name']" }], {
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+      }),
+    ).toStrictEqual([]);
+    expect(check([{ rule: 'true', fieldPath: ".version['x']" }])[0].message).toBe(
+      'Invalid value: fieldPath must be a valid path: does not refer to a valid field',
+    );
+    expect(check([{ rule: 'true', fieldPath: '.replicaz' }])[0].message).toBe(
+      'Invalid value: fieldPath must be a valid path: does not refer to a valid field',
+    );
     expect(check([{ rule: 'true', fieldPath: 'replicas' }])[0]).toMatchObject({
       path: `${RULE0}.fieldPath`,
       message: 'Invalid value: fieldPath must be a valid path: expected [ or . but got: replicas',
     });
-    expect(check([{ rule: 'true', fieldPath: '.tags[0]' }], { tags: { type: 'array', items: { type: 'string' } } })[0].message)
-      .toBe('Invalid value: fieldPath must be a valid path: expected single quoted string but got 0');
+    expect(
+      check([{ rule: 'true', fieldPath: '.tags[0]' }], { tags: { type: 'array', items: { type: 'string' } } })[0]
+        .message,
+    ).toBe('Invalid value: fieldPath must be a valid path: expected single quoted string but got 0');
   });
 
   test('fails a blank or multi-line fieldPath', () => {
-    expect(check([{ rule: 'true', fieldPath: ' ' }])[0].message).toBe('Invalid value: fieldPath must be non-empty if specified');
-    expect(check([{ rule: 'true', fieldPath: '.replicas\n' }])[0].message).toBe('Invalid value: fieldPath must not contain line breaks');
+    expect(check([{ rule: 'true', fieldPath: ' ' }])[0].message).toBe(
+      'Invalid value: fieldPath must be non-empty if specified',
+    );
+    expect(check([{ rule: 'true', fieldPath: '.replicas\n' }])[0].message).toBe(
+      'Invalid value: fieldPath must not contain line breaks',
+    );
   });
 
   test('compiles messageExpression and requires a string', () => {
-    expect(check([{ rule: 'true', messageExpression: ' ' }])[0].message).toBe('Required value: messageExpression must be non-empty if specified');
+    expect(check([{ rule: 'true', messageExpression: ' ' }])[0].message).toBe(
+      'Required value: messageExpression must be non-empty if specified',
+    );
     expect(check([{ rule: 'self.replicas < 8', messageExpression: "'got ' + self.version" }])).toStrictEqual([]);
-    expect(check([{ rule: 'true', messageExpression: 'self.replicas' }])[0].message).toMatch(/must evaluate to a string, got int/);
-    expect(check([{ rule: 'true', messageExpression: 'self.nope' }])[0].message).toMatch(/messageExpression compilation failed: .*undefined field 'nope'/);
+    expect(check([{ rule: 'true', messageExpression: 'self.replicas' }])[0].message).toMatch(
+      /must evaluate to a string, got int/,
+    );
+    expect(check([{ rule: 'true', messageExpression: 'self.nope' }])[0].message).toMatch(
+      /messageExpression compilation failed: .*undefined field 'nope'/,
+    );
   });
 
   test('types oldSelf as an optional with optionalOldSelf', () => {
-    expect(check([{ rule: '!oldSelf.hasValue() || self.replicas >= oldSelf.value().replicas', optionalOldSelf: true }])).toStrictEqual([]);
-    expect(check([{ rule: 'self.replicas >= oldSelf.replicas', optionalOldSelf: true }])[0].message).toMatch(/does not support field selection/);
+    expect(
+      check([{ rule: '!oldSelf.hasValue() || self.replicas >= oldSelf.value().replicas', optionalOldSelf: true }]),
+    ).toStrictEqual([]);
+    expect(check([{ rule: 'self.replicas >= oldSelf.replicas', optionalOldSelf: true }])[0].message).toMatch(
+      /does not support field selection/,
+    );
   });
 
   test('fails optionalOldSelf on a rule that does not use oldSelf', () => {
@@ -167,20 +211,20 @@ describe('checkCelRules: transition rules', () => {
       type: 'object',
       properties: {
         spec: {
-          'type': 'object',
+          type: 'object',
           'x-kubernetes-validations': [{ rule: 'self.version == oldSelf.version', message: 'immutable' }],
-          'properties': {
+          properties: {
             version: { type: 'string', maxLength: 10 },
             ports: {
-              'type': 'array',
-              'maxItems': 10,
+              type: 'array',
+              maxItems: 10,
               'x-kubernetes-list-type': 'map',
               'x-kubernetes-list-map-keys': ['name'],
-              'items': {
-                'type': 'object',
-                'required': ['name'],
+              items: {
+                type: 'object',
+                required: ['name'],
                 'x-kubernetes-validations': [{ rule: 'self.port == oldSelf.port' }],
-                'properties': { name: { type: 'string', maxLength: 10 }, port: { type: 'integer' } },
+                properties: { name: { type: 'string', maxLength: 10 }, port: { type: 'integer' } },
               },
             },
           },
@@ -197,14 +241,20 @@ describe('checkCelRules: transition rules', () => {
         items: {
           type: 'array',
           maxItems: 10,
-          items: { 'type': 'object', 'x-kubernetes-validations': [{ rule: 'self.a == oldSelf.a' }], 'properties': { a: { type: 'integer' } } },
+          items: {
+            type: 'object',
+            'x-kubernetes-validations': [{ rule: 'self.a == oldSelf.a' }],
+            properties: { a: { type: 'integer' } },
+          },
         },
       },
     };
     const issues = checkCelRules(schema, 'root');
     expect(issues).toHaveLength(1);
     expect(issues[0].path).toBe('root.properties[items].items.x-kubernetes-validations[0].rule');
-    expect(issues[0].message).toMatch(/^Invalid value: oldSelf cannot be used on the uncorrelatable portion of the schema within root\.properties\[items\] /);
+    expect(issues[0].message).toMatch(
+      /^Invalid value: oldSelf cannot be used on the uncorrelatable portion of the schema within root\.properties\[items\] /,
+    );
   });
 
   test('fails oldSelf below an atomic object, allows it below a granular map', () => {
@@ -212,13 +262,15 @@ describe('checkCelRules: transition rules', () => {
       type: 'object',
       properties: {
         cfg: {
-          'type': 'object',
+          type: 'object',
           'x-kubernetes-map-type': mapType,
-          'properties': { a: { 'type': 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf' }] } },
+          properties: { a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf' }] } },
         },
       },
     });
-    expect(checkCelRules(schema('atomic'), 'root')[0].message).toMatch(/uncorrelatable portion of the schema within root\.properties\[cfg\] /);
+    expect(checkCelRules(schema('atomic'), 'root')[0].message).toMatch(
+      /uncorrelatable portion of the schema within root\.properties\[cfg\] /,
+    );
     expect(checkCelRules(schema('granular'), 'root')).toStrictEqual([]);
   });
 });
@@ -226,24 +278,27 @@ describe('checkCelRules: transition rules', () => {
 describe('checkCelRules: Kubernetes libraries', () => {
   test.each([
     "quantity(self.memory).isLessThan(quantity('1Gi'))",
-    "isQuantity(self.memory) && quantity(self.memory).asInteger() > 0",
+    'isQuantity(self.memory) && quantity(self.memory).asInteger() > 0',
     "self.version.lowerAscii().split('.').size() <= 3",
     "self.version.find('[0-9]+') != '' && self.version.findAll('[0-9]').size() < 4",
-    "[1, 2, 3].isSorted() && [1, 2].sum() == 3 && [3, 4].min() == 3 && [1].max() == 1 && [1, 2].indexOf(2) == 1 && [1, 1].lastIndexOf(1) == 1",
+    '[1, 2, 3].isSorted() && [1, 2].sum() == 3 && [3, 4].min() == 3 && [1].max() == 1 && [1, 2].indexOf(2) == 1 && [1, 1].lastIndexOf(1) == 1',
     "self.version.replace('v', '').trim().substring(0, 1) != ''",
     "isURL('https://example.com') && url('https://example.com').getHost() == 'example.com'",
     "isIP('10.0.0.1') && ip('10.0.0.1').family() == 4 && cidr('10.0.0.0/8').containsIP(ip('10.1.1.1'))",
     "sets.contains([1, 2], [1]) && strings.quote(self.version) != ''",
     "!format.dns1123Label().validate(self.version).hasValue() && format.named('uuid').hasValue()",
-    "optional.of(self.replicas).orValue(0) >= 0 && optional.none().hasValue() == false",
-  ])('type-checks supported function: %s', rule => {
+    'optional.of(self.replicas).orValue(0) >= 0 && optional.none().hasValue() == false',
+  ])('type-checks supported function: %s', (rule) => {
     expect(check([{ rule }])).toStrictEqual([]);
   });
 
   test('semver: refused by 1.32 (its environment lacks the library), accepted by 1.34 and newer', () => {
-    const rule = "isSemver(self.version, true) && semver(self.version, true).isGreaterThan(semver('1.0.0')) && semver('1.2.3').major() == 1";
+    const rule =
+      "isSemver(self.version, true) && semver(self.version, true).isGreaterThan(semver('1.0.0')) && semver('1.2.3').major() == 1";
     const schema = specWithRules([{ rule }]);
-    expect(errorsOf(checkCelRules(schema, 'root')).map(i => i.message)[0]).toBe("Invalid value: compilation failed: ERROR: <input>:1:9: undeclared reference to 'isSemver' (in container '')");
+    expect(errorsOf(checkCelRules(schema, 'root')).map((i) => i.message)[0]).toBe(
+      "Invalid value: compilation failed: ERROR: <input>:1:9: undeclared reference to 'isSemver' (in container '')",
+    );
     expect(checkCelRules(schema, 'root', '1.34')).toStrictEqual([]);
     expect(checkCelRules(schema, 'root', '1.36')).toStrictEqual([]);
   });
@@ -251,8 +306,12 @@ describe('checkCelRules: Kubernetes libraries', () => {
   test('cel-go extensions no version offers (math, encoders) are compile errors, as every apiserver reports them', () => {
     // (1.28's older checker adds a third error: the call of the undeclared `greatest` has no type, which `<` refuses)
     for (const version of ['1.32', '1.36'] as const) {
-      const issues = checkCelRules(specWithRules([{ rule: 'math.greatest([self.replicas, 1]) < 10' }]), 'root', version);
-      expect(errorsOf(issues).map(i => i.message)).toStrictEqual([
+      const issues = checkCelRules(
+        specWithRules([{ rule: 'math.greatest([self.replicas, 1]) < 10' }]),
+        'root',
+        version,
+      );
+      expect(errorsOf(issues).map((i) => i.message)).toStrictEqual([
         "Invalid value: compilation failed: ERROR: <input>:1:1: undeclared reference to 'math' (in container '')",
         "Invalid value: compilation failed: ERROR: <input>:1:14: undeclared reference to 'greatest' (in container '')",
       ]);
@@ -262,23 +321,33 @@ describe('checkCelRules: Kubernetes libraries', () => {
   test('warns (does not fail) for optional helpers the local library lacks', () => {
     const issues = check([{ rule: 'optional.of(self.replicas).or(optional.none()).hasValue()' }]);
     expect(errorsOf(issues)).toStrictEqual([]);
-    expect(warningsOf(issues).map(i => i.message)).toStrictEqual(['not checked locally: function or is not supported by the local CEL library']);
+    expect(warningsOf(issues).map((i) => i.message)).toStrictEqual([
+      'not checked locally: function or is not supported by the local CEL library',
+    ]);
   });
 
   test('checks optional field selection and indexing', () => {
-    const extra = { labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } } };
-    expect(check([
-      { rule: 'self.?version.orValue("") != "x"' },
-      { rule: "self.?labels[?'app'].orValue('') != 'x' && self.?labels.app.hasValue()" },
-      { rule: "self.?version.value().startsWith('1')" },
-    ], extra)).toStrictEqual([]);
+    const extra = {
+      labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } },
+    };
+    expect(
+      check(
+        [
+          { rule: 'self.?version.orValue("") != "x"' },
+          { rule: "self.?labels[?'app'].orValue('') != 'x' && self.?labels.app.hasValue()" },
+          { rule: "self.?version.value().startsWith('1')" },
+        ],
+        extra,
+      ),
+    ).toStrictEqual([]);
     expect(check([{ rule: 'self.?versionz.hasValue()' }])[0].message).toMatch(/undefined field 'versionz'/);
     expect(check([{ rule: 'self.?version.value() > 1' }])[0].message).toMatch(/'_>_' applied to '\(string, int\)'/);
   });
 
   test('refuses cel.bind, which kube-apiserver 1.32 does not offer CRD rules', () => {
-    expect(check([{ rule: "cel.bind(v, self.version, v.startsWith('1') || v.size() > 3)" }])[0].message)
-      .toMatch(/compilation failed: .*undeclared reference to 'cel'/);
+    expect(check([{ rule: "cel.bind(v, self.version, v.startsWith('1') || v.size() > 3)" }])[0].message).toMatch(
+      /compilation failed: .*undeclared reference to 'cel'/,
+    );
   });
 
   test('refuses two-variable comprehensions, which kube-apiserver 1.32 does not offer CRD rules (two-variable.test.ts checks it there)', () => {
@@ -286,14 +355,21 @@ describe('checkCelRules: Kubernetes libraries', () => {
       labels: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 5 } },
       tags: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 5 } },
     };
-    for (const rule of ['self.labels.all(k, v, k.startsWith(v))', "self.tags.transformList(i, t, i < 2, t + '!').size() <= 2"]) {
-      expect(check([{ rule }], extra)[0].message).toMatch(/compilation failed: ERROR: <input>:1:\d+: undeclared reference to '(all|transformList)'/);
+    for (const rule of [
+      'self.labels.all(k, v, k.startsWith(v))',
+      "self.tags.transformList(i, t, i < 2, t + '!').size() <= 2",
+    ]) {
+      expect(check([{ rule }], extra)[0].message).toMatch(
+        /compilation failed: ERROR: <input>:1:\d+: undeclared reference to '(all|transformList)'/,
+      );
     }
     expect(check([{ rule: "self.labels.all(k, k != '')" }], extra)).toStrictEqual([]);
   });
 
   test('still fails a wrong call of a supported function', () => {
-    expect(check([{ rule: "sign(quantity(1)) == 1" }])[0].message).toMatch(/no matching overload for 'quantity' applied to '\(int\)'/);
+    expect(check([{ rule: 'sign(quantity(1)) == 1' }])[0].message).toMatch(
+      /no matching overload for 'quantity' applied to '\(int\)'/,
+    );
   });
 });
 
@@ -305,9 +381,16 @@ describe('checkCelRules: cost', () => {
     const issues = check([{ rule: "self.names.all(n, n.matches('^[a-z]+$'))" }], { names: unbounded });
     expect(issues).toHaveLength(3); // the rule, the rule again as one of the most expensive, and the schema total
     expect(issues[0].path).toBe(`${RULE0}.rule`);
-    expect(issues[0].message).toMatch(/^Forbidden: estimated rule cost exceeds budget by factor of more than 100x \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/);
-    expect(issues[1]).toStrictEqual({ path: `${RULE0}.rule`, message: 'Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema' });
-    expect(issues[2].message).toMatch(/^Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget/);
+    expect(issues[0].message).toMatch(
+      /^Forbidden: estimated rule cost exceeds budget by factor of more than 100x \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/,
+    );
+    expect(issues[1]).toStrictEqual({
+      path: `${RULE0}.rule`,
+      message: 'Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema',
+    });
+    expect(issues[2].message).toMatch(
+      /^Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget/,
+    );
   });
 
   test('passes the same rule once maxItems and maxLength bound it', () => {
@@ -319,9 +402,9 @@ describe('checkCelRules: cost', () => {
       type: 'array',
       ...(maxItems ? { maxItems } : {}),
       items: {
-        'type': 'object',
+        type: 'object',
         'x-kubernetes-validations': [{ rule: "self.name.contains('x')" }],
-        'properties': { name: { type: 'string', maxLength: 1000 } },
+        properties: { name: { type: 'string', maxLength: 1000 } },
       },
     });
     expect(errorsOf(check([], { entries: items() }))[0].message).toMatch(/estimated rule cost exceeds budget/);

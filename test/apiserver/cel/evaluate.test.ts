@@ -1,18 +1,18 @@
-import { evaluateExpression } from '../../../lib/apiserver/cel/evaluate';
 import { Quantity } from '../../../lib/apimachinery/quantity';
+import { evaluateExpression } from '../../../lib/apiserver/cel/evaluate';
 import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 
 const schema: JSONSchemaProps = {
   type: 'object',
   properties: {
-    'count': { type: 'integer' },
-    'ratio': { type: 'number' },
-    'port': { 'x-kubernetes-int-or-string': true },
+    count: { type: 'integer' },
+    ratio: { type: 'number' },
+    port: { 'x-kubernetes-int-or-string': true },
     'max-size': { type: 'string' },
-    'since': { type: 'string', format: 'date-time' },
-    'timeout': { type: 'string', format: 'duration' },
-    'blob': { type: 'string', format: 'byte' },
-    'tags': { type: 'array', items: { type: 'string' } },
+    since: { type: 'string', format: 'date-time' },
+    timeout: { type: 'string', format: 'duration' },
+    blob: { type: 'string', format: 'byte' },
+    tags: { type: 'array', items: { type: 'string' } },
   },
 };
 
@@ -43,11 +43,15 @@ describe('evaluateExpression: values as the apiserver exposes them', () => {
   });
 
   test('optional field selection and indexing', () => {
-    expect(value("self.?count.orValue(0) == 2", { count: 2 })).toBe(true);
-    expect(value("self.?count.orValue(7) == 7 && !self.?count.hasValue()", {})).toBe(true);
-    expect(value("self.?tags[?1].orValue('none') == 'b' && self.?tags[?5].orValue('none') == 'none'", { tags: ['a', 'b'] })).toBe(true);
+    expect(value('self.?count.orValue(0) == 2', { count: 2 })).toBe(true);
+    expect(value('self.?count.orValue(7) == 7 && !self.?count.hasValue()', {})).toBe(true);
+    expect(
+      value("self.?tags[?1].orValue('none') == 'b' && self.?tags[?5].orValue('none') == 'none'", { tags: ['a', 'b'] }),
+    ).toBe(true);
     expect(value("self.?tags[?0].orValue('none') == 'none'", {})).toBe(true);
-    expect(value("self.?since.hasValue() == false && self.?max__dash__size.value() == '1'", { 'max-size': '1' })).toBe(true);
+    expect(value("self.?since.hasValue() == false && self.?max__dash__size.value() == '1'", { 'max-size': '1' })).toBe(
+      true,
+    );
     // '.?' inside a string literal is left alone
     expect(value("'a.?b' == 'a.?b'")).toBe(true);
   });
@@ -58,10 +62,12 @@ describe('evaluateExpression: values as the apiserver exposes them', () => {
   });
 
   test('two-variable comprehensions', () => {
-    expect(value("self.tags.all(i, t, t.size() > i)", { tags: ['a', 'bb', 'ccc'] })).toBe(true);
+    expect(value('self.tags.all(i, t, t.size() > i)', { tags: ['a', 'bb', 'ccc'] })).toBe(true);
     expect(value("self.tags.exists(i, t, i == 1 && t == 'b')", { tags: ['a', 'b'] })).toBe(true);
     expect(value("self.tags.existsOne(i, t, t == 'a')", { tags: ['a', 'a'] })).toBe(false);
-    expect(value("self.tags.transformList(i, t, i > 0, t + string(i)) == ['b1', 'c2']", { tags: ['a', 'b', 'c'] })).toBe(true);
+    expect(
+      value("self.tags.transformList(i, t, i > 0, t + string(i)) == ['b1', 'c2']", { tags: ['a', 'b', 'c'] }),
+    ).toBe(true);
     expect(value("{'a': 1, 'b': 2}.transformMap(k, v, v * 10) == {'a': 10, 'b': 20}")).toBe(true);
     expect(value("{'a': 1, 'b': 2}.transformMap(k, v, v > 1, k) == {'b': 'b'}")).toBe(true);
     expect(value("{'a': 'x'}.transformMapEntry(k, v, {v: k}) == {'x': 'a'}")).toBe(true);
@@ -69,7 +75,10 @@ describe('evaluateExpression: values as the apiserver exposes them', () => {
   });
 
   test('oldSelf is bound when given', () => {
-    expect(evaluateExpression('self.count >= oldSelf.count', schema, { count: 2 }, { count: 3 })).toStrictEqual({ ok: true, value: false });
+    expect(evaluateExpression('self.count >= oldSelf.count', schema, { count: 2 }, { count: 3 })).toStrictEqual({
+      ok: true,
+      value: false,
+    });
   });
 });
 
@@ -95,7 +104,10 @@ describe('evaluateExpression: Kubernetes libraries', () => {
     ["'  x  '.trim() == 'x' && 'hello'.substring(1, 3) == 'el' && 'aaa'.replace('a', 'b', 2) == 'bba'", true],
     ["'hello'.indexOf('l') == 2 && 'hello'.lastIndexOf('l') == 3", true],
     ["url('https://example.com:8443/a/b?x=1&x=2').getHost() == 'example.com:8443'", true],
-    ["url('https://example.com:8443/a').getPort() == '8443' && url('https://example.com/a').getScheme() == 'https'", true],
+    [
+      "url('https://example.com:8443/a').getPort() == '8443' && url('https://example.com/a').getScheme() == 'https'",
+      true,
+    ],
     ["url('https://example.com/a?x=1&x=2').getQuery()['x'] == ['1', '2']", true],
     ["isURL('/relative/path') && !isURL('not a url')", true],
     ["isIP('10.0.0.1') && !isIP('10.0.0.01') && !isIP('300.0.0.1') && isIP('fe80::1')", true],
@@ -112,7 +124,10 @@ describe('evaluateExpression: Kubernetes libraries', () => {
     ["semver('1.0.0-alpha.2').compareTo(semver('1.0.0-alpha.10')) == -1 && semver('v2', true).major() == 2", true],
     ["quantity('2').isGreaterThan(quantity('1'))", true],
     // Go orders strings by their UTF-8 bytes (code points): U+1F600 sorts after U+FFFF, unlike JavaScript's UTF-16 order
-    ["['\\uffff', '\\U0001F600'].isSorted() && ['\\U0001F600', '\\uffff'].max() == '\\U0001F600' && '\\uffff' < '\\U0001F600'", true],
+    [
+      "['\\uffff', '\\U0001F600'].isSorted() && ['\\U0001F600', '\\uffff'].max() == '\\U0001F600' && '\\uffff' < '\\U0001F600'",
+      true,
+    ],
   ])('%s', (expr, expected) => {
     expect(value(expr)).toBe(expected);
   });

@@ -1,5 +1,5 @@
-import { evaluateExpression } from '../../../lib/apiserver/cel/evaluate';
 import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
+import { evaluateExpression } from '../../../lib/apiserver/cel/evaluate';
 
 /**
  * cel-go's `format()` (strings extension v2) at its edges, the outputs the real apiservers gave in
@@ -36,8 +36,12 @@ describe("format(): cel-go's clauses through golang.org/x/text's en_US printer",
   });
 
   test('a precision without digits and %d of a double are errors; unused arguments are not', () => {
-    expect(format('%.f', '1.0')).toStrictEqual({ error: expect.stringContaining('strconv.Atoi: parsing "": invalid syntax') });
-    expect(format('%d', "double('NaN')")).toStrictEqual({ error: expect.stringContaining('decimal clause can only be used on integers, was given double') });
+    expect(format('%.f', '1.0')).toStrictEqual({
+      error: expect.stringContaining('strconv.Atoi: parsing "": invalid syntax'),
+    });
+    expect(format('%d', "double('NaN')")).toStrictEqual({
+      error: expect.stringContaining('decimal clause can only be used on integers, was given double'),
+    });
     expect(format('abc', "0.1, 'x'")).toBe('abc');
   });
 });

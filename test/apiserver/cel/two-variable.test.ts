@@ -1,6 +1,6 @@
-import { validateCrdManifest } from '../../../lib/apiserver/crd-validation/validate-crd';
-import { CrdManifest } from '../../../lib/apiserver/crd-manifest';
 import { errorsOf } from '../../../lib/apimachinery/issue';
+import { CrdManifest } from '../../../lib/apiserver/crd-manifest';
+import { validateCrdManifest } from '../../../lib/apiserver/crd-validation/validate-crd';
 import { describeRealApiServer } from '../../envtest';
 import { specCrd } from '../../support/spec-crd';
 
@@ -25,7 +25,9 @@ const RULES: ReadonlyArray<readonly [string, string]> = [
 
 function crd(index: number, field: string, rule: string): CrdManifest {
   return specCrd({
-    group: 'cel.example.com', kind: `TwoVar${index}`, plural: `twovars${index}`,
+    group: 'cel.example.com',
+    kind: `TwoVar${index}`,
+    plural: `twovars${index}`,
     spec: {
       type: 'object',
       properties: {
@@ -39,19 +41,32 @@ function crd(index: number, field: string, rule: string): CrdManifest {
 
 /** The `ERROR: <input>:l:c: …` lines of a compilation failure (the source excerpts under each are left out). */
 function compilerErrors(message: string): string[] {
-  return message.split('\n').flatMap(line => line.match(/ERROR: <input>:\d+:\d+: .*/g) ?? []);
+  return message.split('\n').flatMap((line) => line.match(/ERROR: <input>:\d+:\d+: .*/g) ?? []);
 }
 
-describeRealApiServer('two-variable comprehensions on kube-apiserver 1.32', plane => {
-  test.each(RULES.map(([field, rule], i) => [rule, field, i] as const))('%s: refused, with the apiserver\'s compiler errors', async (rule, field, i) => {
-    const manifest = crd(i, field, rule);
-    const ours = errorsOf(validateCrdManifest(manifest));
-    const reply = await plane().request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', manifest);
-    expect(reply.code).toBe(422);
-    // one issue per compiler error, all on the rule
-    expect(new Set(ours.map(i => i.path))).toStrictEqual(new Set(['spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule']));
-    const ourErrors = ours.flatMap(i => compilerErrors(i.message));
-    expect(ourErrors).toStrictEqual(compilerErrors(reply.body.message));
-    expect(ourErrors.length).toBeGreaterThan(0);
-  });
-}, { shared: true });
+describeRealApiServer(
+  'two-variable comprehensions on kube-apiserver 1.32',
+  (plane) => {
+    test.each(RULES.map(([field, rule], i) => [rule, field, i] as const))(
+      "%s: refused, with the apiserver's compiler errors",
+      async (rule, field, i) => {
+        const manifest = crd(i, field, rule);
+        const ours = errorsOf(validateCrdManifest(manifest));
+        const reply = await plane().request(
+          'POST',
+          '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All',
+          manifest,
+        );
+        expect(reply.code).toBe(422);
+        // one issue per compiler error, all on the rule
+        expect(new Set(ours.map((i) => i.path))).toStrictEqual(
+          new Set(['spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule']),
+        );
+        const ourErrors = ours.flatMap((i) => compilerErrors(i.message));
+        expect(ourErrors).toStrictEqual(compilerErrors(reply.body.message));
+        expect(ourErrors.length).toBeGreaterThan(0);
+      },
+    );
+  },
+  { shared: true },
+);

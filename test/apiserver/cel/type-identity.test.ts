@@ -7,9 +7,9 @@ const spec = (): JSONSchemaProps => ({
   type: 'object',
   required: ['name'],
   properties: {
-    'name': { type: 'string', maxLength: 63 },
-    'ports': { type: 'array', maxItems: 8, items: { type: 'object', properties: { port: { type: 'integer' } } } },
-    'labels': { type: 'object', additionalProperties: { type: 'string' } },
+    name: { type: 'string', maxLength: 63 },
+    ports: { type: 'array', maxItems: 8, items: { type: 'object', properties: { port: { type: 'integer' } } } },
+    labels: { type: 'object', additionalProperties: { type: 'string' } },
     'x-y': { 'x-kubernetes-int-or-string': true },
   },
 });
@@ -21,13 +21,50 @@ describe('typeIdentity', () => {
   });
 
   test.each<[string, (s: any) => void]>([
-    ['a bound', s => { s.properties.name.maxLength = 64; }],
-    ['a nested bound', s => { s.properties.ports.maxItems = 9; }],
-    ['a nested type', s => { s.properties.ports.items.properties.port.type = 'number'; }],
-    ['a field name', s => { s.properties.labels2 = s.properties.labels; delete s.properties.labels; }],
-    ['field order', s => { const { name, ...rest } = s.properties; s.properties = { ...rest, name }; }],
-    ['a map value type', s => { s.properties.labels.additionalProperties = { type: 'integer' }; }],
-    ['required (the smallest serialization)', s => { s.required = []; }],
+    [
+      'a bound',
+      (s) => {
+        s.properties.name.maxLength = 64;
+      },
+    ],
+    [
+      'a nested bound',
+      (s) => {
+        s.properties.ports.maxItems = 9;
+      },
+    ],
+    [
+      'a nested type',
+      (s) => {
+        s.properties.ports.items.properties.port.type = 'number';
+      },
+    ],
+    [
+      'a field name',
+      (s) => {
+        s.properties.labels2 = s.properties.labels;
+        delete s.properties.labels;
+      },
+    ],
+    [
+      'field order',
+      (s) => {
+        const { name, ...rest } = s.properties;
+        s.properties = { ...rest, name };
+      },
+    ],
+    [
+      'a map value type',
+      (s) => {
+        s.properties.labels.additionalProperties = { type: 'integer' };
+      },
+    ],
+    [
+      'required (the smallest serialization)',
+      (s) => {
+        s.required = [];
+      },
+    ],
   ])('types that differ in %s get different numbers', (_what, change) => {
     const changed = spec();
     change(changed);
@@ -51,7 +88,7 @@ describe('checked rules are shared by type, not by text alone', () => {
       },
     };
     const issues = checkCelRules(schema, 's');
-    expect(issues.map(i => i.path)).toStrictEqual(['s.properties[b].x-kubernetes-validations[0].rule']);
+    expect(issues.map((i) => i.path)).toStrictEqual(['s.properties[b].x-kubernetes-validations[0].rule']);
     expect(issues[0].message).toMatch(/undefined field 'port'/);
   });
 });

@@ -21,49 +21,80 @@ const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'realworld-crds');
 const crd = (file: string) => yaml.parse(fs.readFileSync(file, 'utf8')) as CrdManifest;
 // CRDs with CEL rules (cost and environment differ by version), optionalOldSelf-free and with many versions
 const CRDS: Array<[string, CrdManifest]> = [
-  ...fs.readdirSync(VENDORED).filter(f => f.endsWith('.yaml')).map(f => [f, crd(path.join(VENDORED, f))] as [string, CrdManifest]),
-  ...fs.readdirSync(FIXTURES).filter(f => f.endsWith('.yaml')).slice(0, 6).map(f => [f, crd(path.join(FIXTURES, f))] as [string, CrdManifest]),
-  ['a CRD with rules only newer versions compile, optionalOldSelf and selectableFields', {
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' },
-      versions: [{
-        name: 'v1', served: true, storage: true, selectableFields: [{ jsonPath: '.spec.size' }],
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
+  ...fs
+    .readdirSync(VENDORED)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => [f, crd(path.join(VENDORED, f))] as [string, CrdManifest]),
+  ...fs
+    .readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.yaml'))
+    .slice(0, 6)
+    .map((f) => [f, crd(path.join(FIXTURES, f))] as [string, CrdManifest]),
+  [
+    'a CRD with rules only newer versions compile, optionalOldSelf and selectableFields',
+    {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Widget', plural: 'widgets' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            selectableFields: [{ jsonPath: '.spec.size' }],
+            schema: {
+              openAPIV3Schema: {
                 type: 'object',
-                properties: { size: { type: 'string', maxLength: 10 }, version: { type: 'string', maxLength: 20 }, items: { type: 'array', items: { type: 'string', maxLength: 5 } } },
-                'x-kubernetes-validations': [
-                  { rule: "quantity(self.size).isGreaterThan(quantity('1'))" },
-                  { rule: 'isSemver(self.version)' },
-                  { rule: 'self.items.all(i, i != "")' },
-                  { rule: 'self.size == oldSelf.size', optionalOldSelf: true },
-                ],
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      size: { type: 'string', maxLength: 10 },
+                      version: { type: 'string', maxLength: 20 },
+                      items: { type: 'array', items: { type: 'string', maxLength: 5 } },
+                    },
+                    'x-kubernetes-validations': [
+                      { rule: "quantity(self.size).isGreaterThan(quantity('1'))" },
+                      { rule: 'isSemver(self.version)' },
+                      { rule: 'self.items.all(i, i != "")' },
+                      { rule: 'self.size == oldSelf.size', optionalOldSelf: true },
+                    ],
+                  },
+                },
               },
             },
           },
-        },
-      }],
-    },
-  } as unknown as CrdManifest],
+        ],
+      },
+    } as unknown as CrdManifest,
+  ],
 ];
 
 describe('SchemaCheckMemo', () => {
-  test.each(CRDS)('%s: checked with one memo for every version set, each answer equals a fresh check', (_name, manifest) => {
-    const memo = new SchemaCheckMemo();
-    const sets = [KUBERNETES_VERSIONS, ...KUBERNETES_VERSIONS.map(v => [v]), KUBERNETES_VERSIONS.slice(2)];
-    // the same order as CustomResourceDefinition: the manifest's checks first, then the versions'
-    expect(validateCrdManifestWith(manifest, KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1], memo))
-      .toEqual(validateCrdManifest(manifest, KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]));
-    for (const versions of sets) expect(checkCrdForVersions(manifest, versions, memo)).toEqual(checkCrdForVersions(manifest, versions));
-  });
+  test.each(CRDS)(
+    '%s: checked with one memo for every version set, each answer equals a fresh check',
+    (_name, manifest) => {
+      const memo = new SchemaCheckMemo();
+      const sets = [KUBERNETES_VERSIONS, ...KUBERNETES_VERSIONS.map((v) => [v]), KUBERNETES_VERSIONS.slice(2)];
+      // the same order as CustomResourceDefinition: the manifest's checks first, then the versions'
+      expect(validateCrdManifestWith(manifest, KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1], memo)).toEqual(
+        validateCrdManifest(manifest, KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]),
+      );
+      for (const versions of sets) {
+        expect(checkCrdForVersions(manifest, versions, memo)).toEqual(checkCrdForVersions(manifest, versions));
+      }
+    },
+  );
 
   test('the synthetic CRD reaches what differs by version (the comparison above is not vacuous)', () => {
     const manifest = CRDS[CRDS.length - 1][1];
-    const messages = checkCrdForVersions(manifest, KUBERNETES_VERSIONS).map(i => `${i.path}: ${i.message}`).join('\n');
+    const messages = checkCrdForVersions(manifest, KUBERNETES_VERSIONS)
+      .map((i) => `${i.path}: ${i.message}`)
+      .join('\n');
     expect(messages).toMatch(/selectableFields: Forbidden: fails on Kubernetes 1\.28, 1\.29, 1\.30/);
     expect(messages).toMatch(/optionalOldSelf: Forbidden: fails on Kubernetes 1\.28, 1\.29:/);
     expect(messages).toMatch(/compilation fails on Kubernetes 1\.28/);
@@ -86,11 +117,16 @@ describe('SchemaCheckMemo', () => {
 describe('builtinRawSchemas', () => {
   test('the index finds, for every kind a vendored schema declares, the schema a scan of them finds first', () => {
     const { schemas } = builtinRawSchemas({ group: '', version: 'v1', kind: 'Pod' });
-    const declared = Object.values(schemas).flatMap(s => (s['x-kubernetes-group-version-kind'] ?? []) as Array<{ group: string; version: string; kind: string }>);
+    const declared = Object.values(schemas).flatMap(
+      (s) => (s['x-kubernetes-group-version-kind'] ?? []) as Array<{ group: string; version: string; kind: string }>,
+    );
     expect(declared.length).toBeGreaterThan(100);
     for (const gvk of declared) {
-      const scanned = Object.keys(schemas).find(n => ((schemas[n]['x-kubernetes-group-version-kind'] ?? []) as typeof declared)
-        .some(g => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind));
+      const scanned = Object.keys(schemas).find((n) =>
+        ((schemas[n]['x-kubernetes-group-version-kind'] ?? []) as typeof declared).some(
+          (g) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind,
+        ),
+      );
       expect(builtinRawSchemas(gvk).name).toBe(scanned);
     }
     expect(builtinRawSchemas({ group: '', version: 'v1', kind: 'Pod' }).name).toBe('io.k8s.api.core.v1.Pod');

@@ -14,7 +14,11 @@ const root: JSONSchemaProps = Schema.object({
         ports: Schema.array(Schema.object({ properties: { name: Schema.string(), port: Schema.integer() } })),
       },
     }),
-    status: Schema.object({ properties: { conditions: Schema.array(Schema.object({ properties: { type: Schema.string(), status: Schema.string() } })) } }),
+    status: Schema.object({
+      properties: {
+        conditions: Schema.array(Schema.object({ properties: { type: Schema.string(), status: Schema.string() } })),
+      },
+    }),
   },
 });
 
@@ -35,7 +39,10 @@ describe('resolveSchemaPath', () => {
     ['{.spec.replicas}', 'integer'],
   ])('finds %s', (path, type) => {
     const result = resolveSchemaPath(root, path);
-    if (path.startsWith('[')) { expect(result.kind).toBe('unsupported'); return; }
+    if (path.startsWith('[')) {
+      expect(result.kind).toBe('unsupported');
+      return;
+    }
     expect(result.kind).toBe('found');
     expect(result.kind === 'found' ? result.schema?.type : 'x').toBe(type);
   });

@@ -1,14 +1,15 @@
 import * as fs from 'fs';
 import { parse } from 'yaml';
-import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 import { errorsOf } from '../../../lib/apimachinery/issue';
+import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 import { applyDefaults } from '../../../lib/apiserver/value-validation/value-defaults';
 import { validateValue } from '../../../lib/apiserver/value-validation/value-validator';
 import { KUBE_APISERVER_FIXTURES } from '../../fixtures/recorded/paths';
 
 const FIXTURES = KUBE_APISERVER_FIXTURES;
 const fixture = (name: string) => JSON.parse(fs.readFileSync(`${FIXTURES}/${name}.json`, 'utf8'));
-const sampleDbSchema: JSONSchemaProps = parse(fs.readFileSync(`${FIXTURES}/crd.yaml`, 'utf8')).spec.versions[0].schema.openAPIV3Schema;
+const sampleDbSchema: JSONSchemaProps = parse(fs.readFileSync(`${FIXTURES}/crd.yaml`, 'utf8')).spec.versions[0].schema
+  .openAPIV3Schema;
 
 /** The causes of a recorded 422 as `field: message` lines. */
 const causes = (name: string): string[] =>
@@ -16,7 +17,7 @@ const causes = (name: string): string[] =>
 
 /** The errors (not warnings) as `path: message` lines. */
 const lines = (schema: JSONSchemaProps, value: unknown, options = {}) =>
-  errorsOf(validateValue(schema, value, options).issues).map(i => `${i.path}: ${i.message}`);
+  errorsOf(validateValue(schema, value, options).issues).map((i) => `${i.path}: ${i.message}`);
 
 describe('validateValue against the recorded apiserver responses', () => {
   test('accepts what the apiserver created (create-201)', () => {
@@ -45,7 +46,10 @@ describe('validateValue against the recorded apiserver responses', () => {
     const f = fixture('create-201');
     expect((validateValue(sampleDbSchema, f.request.body).value as any).spec).toStrictEqual(f.response.body.spec);
     // and a missing replicas gets its default of 1
-    expect((applyDefaults(sampleDbSchema, { spec: { version: '16' } }) as any).spec).toStrictEqual({ replicas: 1, version: '16' });
+    expect((applyDefaults(sampleDbSchema, { spec: { version: '16' } }) as any).spec).toStrictEqual({
+      replicas: 1,
+      version: '16',
+    });
   });
 });
 
@@ -58,7 +62,11 @@ describe('validateValue: defaults', () => {
         default: {},
         properties: {
           size: { type: 'string', default: 'small' },
-          nested: { type: 'object', default: { a: 1 }, properties: { a: { type: 'integer' }, b: { type: 'string', default: 'bee' } } },
+          nested: {
+            type: 'object',
+            default: { a: 1 },
+            properties: { a: { type: 'integer' }, b: { type: 'string', default: 'bee' } },
+          },
           nullableWithDefault: { type: 'string', nullable: true, default: 'x' },
           plainNull: { type: 'string' },
           list: { type: 'array', items: { type: 'object', properties: { p: { type: 'integer', default: 80 } } } },
@@ -104,23 +112,27 @@ describe('validateValue: schema keywords', () => {
           count: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: true, multipleOf: 2 },
           ratio: { type: 'number' },
           mode: { type: 'string', enum: ['fast', 'safe'] },
-          port: { 'x-kubernetes-int-or-string': true, 'anyOf': [{ type: 'integer' }, { type: 'string' }] },
+          port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
           note: { type: 'string', nullable: true },
-          tags: { 'type': 'array', 'maxItems': 3, 'x-kubernetes-list-type': 'set', 'items': { type: 'string' } },
+          tags: { type: 'array', maxItems: 3, 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
           ports: {
-            'type': 'array',
+            type: 'array',
             'x-kubernetes-list-type': 'map',
             'x-kubernetes-list-map-keys': ['name', 'protocol'],
-            'items': {
+            items: {
               type: 'object',
               required: ['name'],
-              properties: { name: { type: 'string' }, protocol: { type: 'string', default: 'TCP' }, port: { type: 'integer' } },
+              properties: {
+                name: { type: 'string' },
+                protocol: { type: 'string', default: 'TCP' },
+                port: { type: 'integer' },
+              },
             },
           },
           labels: { type: 'object', maxProperties: 2, additionalProperties: { type: 'string' } },
-          extra: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
           template: {
-            'type': 'object',
+            type: 'object',
             'x-kubernetes-embedded-resource': true,
             'x-kubernetes-preserve-unknown-fields': true,
           },
@@ -132,12 +144,23 @@ describe('validateValue: schema keywords', () => {
   const withSpec = (spec: object) => ({ spec: { ...ok.spec, ...spec } });
 
   test('accepts a valid value', () => {
-    expect(lines(schema, withSpec({
-      count: 4, ratio: 1, mode: 'fast', port: '50%', note: null, tags: ['a', 'b'], labels: { a: 'x' },
-      ports: [{ name: 'http' }, { name: 'http', protocol: 'UDP' }],
-      extra: { anything: { goes: [1] } },
-      template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} },
-    }))).toStrictEqual([]);
+    expect(
+      lines(
+        schema,
+        withSpec({
+          count: 4,
+          ratio: 1,
+          mode: 'fast',
+          port: '50%',
+          note: null,
+          tags: ['a', 'b'],
+          labels: { a: 'x' },
+          ports: [{ name: 'http' }, { name: 'http', protocol: 'UDP' }],
+          extra: { anything: { goes: [1] } },
+          template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} },
+        }),
+      ),
+    ).toStrictEqual([]);
   });
 
   test.each([
@@ -150,12 +173,18 @@ describe('validateValue: schema keywords', () => {
     [{ count: 'two' }, 'spec.count: Invalid value: "string": spec.count in body must be of type integer: "string"'],
     [{ count: 1.5 }, 'spec.count: Invalid value: "number": spec.count in body must be of type integer: "number"'],
     [{ mode: 'slow' }, 'spec.mode: Unsupported value: "slow": supported values: "fast", "safe"'],
-    [{ port: true }, 'spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"'],
+    [
+      { port: true },
+      'spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"',
+    ],
     [{ name: null }, 'spec.name: Required value'],
     [{ tags: ['a', 'b', 'a'] }, 'spec.tags[2]: Duplicate value: "a"'],
     [{ tags: ['a', 'b', 'c', 'd'] }, 'spec.tags: Too many: 4: must have at most 3 items'],
     // Go's %#v of the map-list keys up to 1.33 (JSON from 1.34: messages-by-version.test.ts)
-    [{ ports: [{ name: 'http' }, { name: 'http', protocol: 'TCP' }] }, 'spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http", "protocol":"TCP"}'],
+    [
+      { ports: [{ name: 'http' }, { name: 'http', protocol: 'TCP' }] },
+      'spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http", "protocol":"TCP"}',
+    ],
     [{ labels: { a: 'x', b: 'y', c: 'z' } }, 'spec.labels: Too many: 3: must have at most 2 items'],
     [{ template: { metadata: {} } }, 'spec.template.apiVersion: Required value: must not be empty'],
   ])('fails %j', (spec, expected) => {
@@ -163,15 +192,23 @@ describe('validateValue: schema keywords', () => {
   });
 
   test('reads RE2 pattern spellings (inline flags, named groups, \\z)', () => {
-    const re2: JSONSchemaProps = { type: 'object', properties: { a: { type: 'string', pattern: '(?i)^abc\\z' }, b: { type: 'string', pattern: '^(?P<n>[0-9]+)$' } } };
+    const re2: JSONSchemaProps = {
+      type: 'object',
+      properties: { a: { type: 'string', pattern: '(?i)^abc\\z' }, b: { type: 'string', pattern: '^(?P<n>[0-9]+)$' } },
+    };
     expect(lines(re2, { a: 'ABC', b: '12' }, { resourceRoot: false })).toStrictEqual([]);
     expect(lines(re2, { a: 'ABCD', b: 'x' }, { resourceRoot: false })).toHaveLength(2);
   });
 
   test('a nullable enum accepts null only when it lists null', () => {
-    const nullableEnum = (values: unknown[]): JSONSchemaProps => ({ type: 'object', properties: { m: { type: 'string', nullable: true, enum: values } } });
+    const nullableEnum = (values: unknown[]): JSONSchemaProps => ({
+      type: 'object',
+      properties: { m: { type: 'string', nullable: true, enum: values } },
+    });
     expect(lines(nullableEnum(['a', null]), { m: null }, { resourceRoot: false })).toStrictEqual([]);
-    expect(lines(nullableEnum(['a']), { m: null }, { resourceRoot: false })).toStrictEqual(['m: Unsupported value: "null": supported values: "a"']);
+    expect(lines(nullableEnum(['a']), { m: null }, { resourceRoot: false })).toStrictEqual([
+      'm: Unsupported value: "null": supported values: "a"',
+    ]);
   });
 
   test('fails a missing required field', () => {
@@ -179,12 +216,24 @@ describe('validateValue: schema keywords', () => {
   });
 
   test('fails a nested unknown field but not under preserve-unknown-fields or at the resource root', () => {
-    expect(lines(schema, { apiVersion: 'a/v1', kind: 'K', metadata: { name: 'x', labels: {} }, spec: { name: 'ab', extra: { x: 1 }, bogus: { deep: 1 } } }))
-      .toStrictEqual(['spec.bogus: unknown field "spec.bogus"']);
+    expect(
+      lines(schema, {
+        apiVersion: 'a/v1',
+        kind: 'K',
+        metadata: { name: 'x', labels: {} },
+        spec: { name: 'ab', extra: { x: 1 }, bogus: { deep: 1 } },
+      }),
+    ).toStrictEqual(['spec.bogus: unknown field "spec.bogus"']);
   });
 
   test('a value that is not a whole resource may not carry apiVersion', () => {
-    expect(lines({ type: 'object', properties: { a: { type: 'string' } } }, { apiVersion: 'v1' }, { resourceRoot: false })[0]).toMatch(/unknown field "apiVersion"/);
+    expect(
+      lines(
+        { type: 'object', properties: { a: { type: 'string' } } },
+        { apiVersion: 'v1' },
+        { resourceRoot: false },
+      )[0],
+    ).toMatch(/unknown field "apiVersion"/);
   });
 });
 
@@ -192,17 +241,29 @@ describe('validateValue: value-validation branches', () => {
   const schema: JSONSchemaProps = {
     type: 'object',
     properties: {
-      either: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }], properties: { a: { type: 'string' }, b: { type: 'string' } } },
-      exactly: { type: 'object', oneOf: [{ required: ['a'] }, { required: ['b'] }], properties: { a: { type: 'string' }, b: { type: 'string' } } },
+      either: {
+        type: 'object',
+        anyOf: [{ required: ['a'] }, { required: ['b'] }],
+        properties: { a: { type: 'string' }, b: { type: 'string' } },
+      },
+      exactly: {
+        type: 'object',
+        oneOf: [{ required: ['a'] }, { required: ['b'] }],
+        properties: { a: { type: 'string' }, b: { type: 'string' } },
+      },
       notEmpty: { type: 'string', not: { enum: [''] } },
       both: { type: 'integer', allOf: [{ minimum: 1 }, { maximum: 5 }] },
     },
   };
   test('accepts values matching the branches', () => {
-    expect(lines(schema, { either: { a: 'x' }, exactly: { b: 'y' }, notEmpty: 'z', both: 3 }, { resourceRoot: false })).toStrictEqual([]);
+    expect(
+      lines(schema, { either: { a: 'x' }, exactly: { b: 'y' }, notEmpty: 'z', both: 3 }, { resourceRoot: false }),
+    ).toStrictEqual([]);
   });
   test('fails values that do not', () => {
-    expect(lines(schema, { either: {}, exactly: { a: 'x', b: 'y' }, notEmpty: '', both: 9 }, { resourceRoot: false })).toStrictEqual([
+    expect(
+      lines(schema, { either: {}, exactly: { a: 'x', b: 'y' }, notEmpty: '', both: 9 }, { resourceRoot: false }),
+    ).toStrictEqual([
       // composite errors are fieldless causes on the apiserver (the path is in the message); a failed anyOf adds
       // the errors of the branch that matched most (measured in test/apiserver/cr-differential.test.ts)
       '<nil>: Invalid value: "": "either" must validate at least one schema (anyOf)',
@@ -215,7 +276,10 @@ describe('validateValue: value-validation branches', () => {
 });
 
 describe('validateValue: formats', () => {
-  const schemaFor = (format: string): JSONSchemaProps => ({ type: 'object', properties: { v: { type: 'string', format } } });
+  const schemaFor = (format: string): JSONSchemaProps => ({
+    type: 'object',
+    properties: { v: { type: 'string', format } },
+  });
   test.each([
     ['uuid', '123e4567-e89b-12d3-a456-426614174000', 'not-a-uuid'],
     ['uuid', '123e4567e89b12d3a456426614174000', '123e4567-e89b-12d3-a456'],
@@ -233,7 +297,9 @@ describe('validateValue: formats', () => {
     ['byte', 'aGVsbG8=', 'not base64!'],
   ])('%s accepts %j and rejects %j', (format, good, bad) => {
     expect(lines(schemaFor(format), { v: good }, { resourceRoot: false })).toStrictEqual([]);
-    expect(lines(schemaFor(format), { v: bad }, { resourceRoot: false })).toStrictEqual([`v: Invalid value: ${JSON.stringify(bad)}: v in body must be of type ${format}: ${JSON.stringify(bad)}`]);
+    expect(lines(schemaFor(format), { v: bad }, { resourceRoot: false })).toStrictEqual([
+      `v: Invalid value: ${JSON.stringify(bad)}: v in body must be of type ${format}: ${JSON.stringify(bad)}`,
+    ]);
   });
 
   test('does not check formats the apiserver ignores', () => {
@@ -247,21 +313,25 @@ describe('validateValue: CEL rules', () => {
     type: 'object',
     properties: {
       spec: {
-        'type': 'object',
+        type: 'object',
         'x-kubernetes-validations': [
-          { rule: 'self.min <= self.max', messageExpression: "'min ' + string(self.min) + ' exceeds max ' + string(self.max)", fieldPath: '.min' },
-          { rule: "!has(self.legacy)", reason: 'FieldValueForbidden', message: 'legacy is no longer supported' },
+          {
+            rule: 'self.min <= self.max',
+            messageExpression: "'min ' + string(self.min) + ' exceeds max ' + string(self.max)",
+            fieldPath: '.min',
+          },
+          { rule: '!has(self.legacy)', reason: 'FieldValueForbidden', message: 'legacy is no longer supported' },
           { rule: 'self.storage == oldSelf.storage', message: 'storage is immutable' },
           { rule: "quantity(self.storage).isLessThan(quantity('10Gi'))", message: 'storage must be below 10Gi' },
         ],
-        'properties': {
+        properties: {
           min: { type: 'integer', default: 0 },
           max: { type: 'integer', default: 10 },
           legacy: { type: 'boolean' },
           storage: { type: 'string', default: '1Gi' },
           items: {
             type: 'array',
-            items: { 'type': 'string', 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z]+$')" }] },
+            items: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z]+$')" }] },
           },
         },
       },
@@ -270,7 +340,9 @@ describe('validateValue: CEL rules', () => {
 
   test('evaluates rules on the defaulted value', () => {
     expect(lines(schema, { spec: {} })).toStrictEqual([]);
-    expect(lines(schema, { spec: { min: 11 } })).toStrictEqual(['spec.min: Invalid value: "object": min 11 exceeds max 10']);
+    expect(lines(schema, { spec: { min: 11 } })).toStrictEqual([
+      'spec.min: Invalid value: "object": min 11 exceeds max 10',
+    ]);
   });
 
   test('uses reason and message', () => {
@@ -278,7 +350,9 @@ describe('validateValue: CEL rules', () => {
   });
 
   test('uses the default message and list item paths', () => {
-    expect(lines(schema, { spec: { items: ['ok', 'NOT'] } })).toStrictEqual(['spec.items[1]: Invalid value: "string": failed rule: self.matches(\'^[a-z]+$\')']);
+    expect(lines(schema, { spec: { items: ['ok', 'NOT'] } })).toStrictEqual([
+      'spec.items[1]: Invalid value: "string": failed rule: self.matches(\'^[a-z]+$\')',
+    ]);
   });
 
   test('reports a rule failing on a map entry at the map key, and runtime errors with the rule', () => {
@@ -286,15 +360,22 @@ describe('validateValue: CEL rules', () => {
       type: 'object',
       properties: {
         labels: {
-          'type': 'object',
-          'additionalProperties': { type: 'string' },
-          'x-kubernetes-validations': [{ rule: "!has(self.tier) || self.tier != ''", fieldPath: ".tier", message: 'tier must not be empty' }],
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          'x-kubernetes-validations': [
+            { rule: "!has(self.tier) || self.tier != ''", fieldPath: '.tier', message: 'tier must not be empty' },
+          ],
         },
         port: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: 'self > 0' }] },
-        dup: { 'type': 'object', 'x-kubernetes-validations': [{ rule: 'false', reason: 'FieldValueDuplicate', message: 'dup' }] },
+        dup: {
+          type: 'object',
+          'x-kubernetes-validations': [{ rule: 'false', reason: 'FieldValueDuplicate', message: 'dup' }],
+        },
       },
     };
-    expect(lines(labels, { labels: { tier: '' } }, { resourceRoot: false })).toStrictEqual(['labels[tier]: Invalid value: "object": tier must not be empty']);
+    expect(lines(labels, { labels: { tier: '' } }, { resourceRoot: false })).toStrictEqual([
+      'labels[tier]: Invalid value: "object": tier must not be empty',
+    ]);
     expect(lines(labels, { port: 'http' }, { resourceRoot: false })).toStrictEqual([
       'port: Invalid value: "": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: self > 0',
     ]);
@@ -302,14 +383,21 @@ describe('validateValue: CEL rules', () => {
   });
 
   test('evaluates Kubernetes library functions', () => {
-    expect(lines(schema, { spec: { storage: '20Gi' } })).toStrictEqual(['spec: Invalid value: "object": storage must be below 10Gi']);
+    expect(lines(schema, { spec: { storage: '20Gi' } })).toStrictEqual([
+      'spec: Invalid value: "object": storage must be below 10Gi',
+    ]);
   });
 
   // the math extension is no longer an example: no apiserver offers it, so the checker refuses it (environment.ts)
   test('a rule using a function the local library lacks is a warning, not an error', () => {
     const withFormat: JSONSchemaProps = {
       type: 'object',
-      properties: { v: { 'type': 'integer', 'x-kubernetes-validations': [{ rule: 'optional.of(self).optMap(x, x + 1).value() < 10' }] } },
+      properties: {
+        v: {
+          type: 'integer',
+          'x-kubernetes-validations': [{ rule: 'optional.of(self).optMap(x, x + 1).value() < 10' }],
+        },
+      },
     };
     const issues = validateValue(withFormat, { v: 3 }, { resourceRoot: false }).issues;
     expect(issues).toHaveLength(1);
@@ -322,32 +410,57 @@ describe('validateValue: CEL rules', () => {
       type: 'object',
       properties: {
         v: {
-          'type': 'string',
-          'x-kubernetes-validations': [{ rule: "oldSelf.hasValue() ? self == oldSelf.value() : self != ''", optionalOldSelf: true, message: 'set once, then immutable' }],
+          type: 'string',
+          'x-kubernetes-validations': [
+            {
+              rule: "oldSelf.hasValue() ? self == oldSelf.value() : self != ''",
+              optionalOldSelf: true,
+              message: 'set once, then immutable',
+            },
+          ],
         },
       },
     };
-    expect(lines(optional, { v: '' }, { resourceRoot: false })).toStrictEqual(['v: Invalid value: "string": set once, then immutable']);
+    expect(lines(optional, { v: '' }, { resourceRoot: false })).toStrictEqual([
+      'v: Invalid value: "string": set once, then immutable',
+    ]);
     expect(lines(optional, { v: 'a' }, { resourceRoot: false })).toStrictEqual([]);
-    expect(lines(optional, { v: 'b' }, { resourceRoot: false, oldValue: { v: 'a' } })).toStrictEqual(['v: Invalid value: "string": set once, then immutable']);
+    expect(lines(optional, { v: 'b' }, { resourceRoot: false, oldValue: { v: 'a' } })).toStrictEqual([
+      'v: Invalid value: "string": set once, then immutable',
+    ]);
     expect(lines(optional, { v: 'a' }, { resourceRoot: false, oldValue: { v: 'a' } })).toStrictEqual([]);
   });
 
   test('evaluates the format library', () => {
     const named: JSONSchemaProps = {
       type: 'object',
-      properties: { v: { 'type': 'string', 'x-kubernetes-validations': [{ rule: '!format.dns1123Label().validate(self).hasValue()', messageExpression: "format.dns1123Label().validate(self).value().join(', ')" }] } },
+      properties: {
+        v: {
+          type: 'string',
+          'x-kubernetes-validations': [
+            {
+              rule: '!format.dns1123Label().validate(self).hasValue()',
+              messageExpression: "format.dns1123Label().validate(self).value().join(', ')",
+            },
+          ],
+        },
+      },
     };
     expect(lines(named, { v: 'ok-label' }, { resourceRoot: false })).toStrictEqual([]);
-    expect(lines(named, { v: 'Not_A_Label' }, { resourceRoot: false })[0]).toMatch(/^v: Invalid value: "string": a lowercase RFC 1123 label must consist of/);
+    expect(lines(named, { v: 'Not_A_Label' }, { resourceRoot: false })[0]).toMatch(
+      /^v: Invalid value: "string": a lowercase RFC 1123 label must consist of/,
+    );
   });
 
   test('skips rules when the object has blocking schema errors, like the apiserver', () => {
     const issues = validateValue(schema, { spec: { min: 'zero', legacy: true } }).issues;
-    expect(errorsOf(issues).map(i => i.message)).toStrictEqual(['Invalid value: "string": spec.min in body must be of type integer: "string"']);
+    expect(errorsOf(issues).map((i) => i.message)).toStrictEqual([
+      'Invalid value: "string": spec.min in body must be of type integer: "string"',
+    ]);
     expect(issues[issues.length - 1]).toMatchObject({
       severity: 'warning',
-      message: 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      message:
+        'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     });
     // a non-blocking error (a minimum) does not stop the rules
     expect(lines(schema, { spec: { legacy: true, items: ['NOT'] } }).length).toBe(2);
@@ -355,7 +468,9 @@ describe('validateValue: CEL rules', () => {
 
   test('runs transition rules only when an old value is given', () => {
     expect(lines(schema, { spec: { storage: '2Gi' } })).toStrictEqual([]);
-    expect(lines(schema, { spec: { storage: '2Gi' } }, { oldValue: { spec: { storage: '1Gi' } } })).toStrictEqual(['spec: Invalid value: "object": storage is immutable']);
+    expect(lines(schema, { spec: { storage: '2Gi' } }, { oldValue: { spec: { storage: '1Gi' } } })).toStrictEqual([
+      'spec: Invalid value: "object": storage is immutable',
+    ]);
     expect(lines(schema, { spec: { storage: '2Gi' } }, { oldValue: { spec: { storage: '2Gi' } } })).toStrictEqual([]);
   });
 });

@@ -9,14 +9,20 @@ import { FAST_INFORMER, testLogger } from '../../runtime/support';
 export const FOO_API = 'samplecontroller.k8s.io/v1alpha1';
 
 /** A manager running the Foo controller with test timings. */
-export async function startFooManager(kubeConfig: KubeConfig, options: Partial<ManagerOptions> = {}, start = true): Promise<Manager> {
+export async function startFooManager(
+  kubeConfig: KubeConfig,
+  options: Partial<ManagerOptions> = {},
+  start = true,
+): Promise<Manager> {
   const manager = new Manager({
     kubeConfig,
     logger: testLogger(),
     informer: FAST_INFORMER,
     clientOptions: { retryBaseMs: 20, retryMaxMs: 2000 },
     gracefulShutdownTimeoutMs: 2000,
-    onFatalError: (err) => { throw err; },
+    onFatalError: (err) => {
+      throw err;
+    },
     ...options,
   });
   setupFooController(manager, { concurrency: 2, backoffBaseMs: 20 });
@@ -30,11 +36,20 @@ export function foo(name: string, deploymentName = name, replicas = 1): Foo {
 
 /** A test's namespace whose Deployment pods run (and so become available) while `runPods` is set, except `held` ones. */
 export class FooNamespace extends TestNamespace {
-  static async create(plane: ControlPlane, runPods = true, held: (pod: any) => boolean = () => false): Promise<FooNamespace> {
+  static async create(
+    plane: ControlPlane,
+    runPods = true,
+    held: (pod: any) => boolean = () => false,
+  ): Promise<FooNamespace> {
     return new FooNamespace(plane, await plane.createNamespace('foo-'), runPods, held);
   }
 
-  private constructor(plane: ControlPlane, ns: string, public runPods: boolean, held: (pod: any) => boolean) {
+  private constructor(
+    plane: ControlPlane,
+    ns: string,
+    public runPods: boolean,
+    held: (pod: any) => boolean,
+  ) {
     super(plane, ns, (pod) => (this.runPods && !held(pod) ? 'Running' : 'Pending'));
   }
 
@@ -49,8 +64,12 @@ export class FooNamespace extends TestNamespace {
 
 /** Writes the controller sent through the proxy to Deployments and Foos of a namespace (with the code it got). */
 export function controllerWrites(proxy: FaultProxy, ns: string, filter: { resource?: string; name?: string } = {}) {
-  return proxy.requests.filter((r) => ['create', 'update', 'patch', 'delete'].includes(r.verb) && r.namespace === ns
-    && (r.resource === 'deployments' || r.resource === 'foos')
-    && (!filter.resource || r.resource === filter.resource)
-    && (!filter.name || r.name === filter.name || (r.verb === 'create' && !r.name)));
+  return proxy.requests.filter(
+    (r) =>
+      ['create', 'update', 'patch', 'delete'].includes(r.verb) &&
+      r.namespace === ns &&
+      (r.resource === 'deployments' || r.resource === 'foos') &&
+      (!filter.resource || r.resource === filter.resource) &&
+      (!filter.name || r.name === filter.name || (r.verb === 'create' && !r.name)),
+  );
 }

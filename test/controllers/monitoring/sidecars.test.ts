@@ -12,7 +12,9 @@ function http(method: string, url: string, body?: string): Promise<{ code: numbe
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
       let data = '';
-      res.on('data', (c) => { data += c; });
+      res.on('data', (c) => {
+        data += c;
+      });
       res.on('end', () => resolve({ code: res.statusCode ?? 0, body: data }));
     });
     req.on('error', reject);
@@ -29,10 +31,16 @@ describe('config-reloader', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reloader-'));
     reloads = 0;
     status = 200;
-    server = createServer((req, res) => { if (req.method === 'POST' && req.url === '/-/reload') reloads++; res.writeHead(status).end(); });
+    server = createServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/-/reload') reloads++;
+      res.writeHead(status).end();
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   });
-  afterEach(() => { server.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+  afterEach(() => {
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   /** Writes files as the kubelet does: a new timestamped directory, then `..data` and the file links swapped. */
   function project(files: Record<string, string>, n: number): void {
@@ -41,10 +49,12 @@ describe('config-reloader', () => {
     for (const [k, v] of Object.entries(files)) fs.writeFileSync(path.join(data, k), v);
     fs.rmSync(path.join(dir, '..data'), { force: true });
     fs.symlinkSync(path.basename(data), path.join(dir, '..data'));
-    for (const k of Object.keys(files)) if (!fs.existsSync(path.join(dir, k))) fs.symlinkSync(path.join('..data', k), path.join(dir, k));
+    for (const k of Object.keys(files)) {
+      if (!fs.existsSync(path.join(dir, k))) fs.symlinkSync(path.join('..data', k), path.join(dir, k));
+    }
   }
 
-  test('reloads once at start, once per content change seen through the kubelet\'s symlinks, never for the same content', async () => {
+  test("reloads once at start, once per content change seen through the kubelet's symlinks, never for the same content", async () => {
     project({ 'prometheus.yaml': 'a' }, 1);
     const h1 = hashDirectories([dir]);
     const timer = run([dir], `http://127.0.0.1:${(server.address() as AddressInfo).port}/-/reload`, 100);
@@ -81,15 +91,22 @@ describe('config-reloader', () => {
 });
 
 describe('alert receiver', () => {
-  test('keeps Alertmanager\'s notifications, serves them and counts them as a metric', async () => {
+  test("keeps Alertmanager's notifications, serves them and counts them as a metric", async () => {
     const server = await startReceiver(0);
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const payload = { version: '4', receiver: 'webhook', status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'SampledbOperatorDown' } }] };
+      const payload = {
+        version: '4',
+        receiver: 'webhook',
+        status: 'firing',
+        alerts: [{ status: 'firing', labels: { alertname: 'SampledbOperatorDown' } }],
+      };
       expect((await http('POST', `${base}/alerts`, JSON.stringify(payload))).code).toBe(200);
       expect((await http('POST', `${base}/alerts`, '{not json')).code).toBe(400);
       const got = JSON.parse((await http('GET', `${base}/alerts`)).body);
-      expect(got).toStrictEqual([expect.objectContaining({ receiver: 'webhook', status: 'firing', alerts: payload.alerts })]);
+      expect(got).toStrictEqual([
+        expect.objectContaining({ receiver: 'webhook', status: 'firing', alerts: payload.alerts }),
+      ]);
       expect((await http('GET', `${base}/metrics`)).body).toContain('alert_receiver_notifications_total 1\n');
       expect((await http('GET', `${base}/healthz`)).code).toBe(200);
     } finally {

@@ -14,12 +14,17 @@ import { seededRandom } from '../../support/seeded-random';
 
 const crd = sampleDbCrd(new Chart(new App(), 'test'));
 const GROUP = 'database.example.com';
-const VERSIONS = crd.toManifest().spec.versions.filter(v => v.served).map(v => v.name);
+const VERSIONS = crd
+  .toManifest()
+  .spec.versions.filter((v) => v.served)
+  .map((v) => v.name);
 const ANNOTATION = SAMPLEDB_CONVERSION.annotation;
 const PER_VERSION = 400;
 
 function errorsAt(version: string, obj: unknown): string[] {
-  return validateValue(crd.schemaFor(version), obj).issues.filter(i => i.severity !== 'warning').map(i => `${i.path}: ${i.message}`);
+  return validateValue(crd.schemaFor(version), obj)
+    .issues.filter((i) => i.severity !== 'warning')
+    .map((i) => `${i.path}: ${i.message}`);
 }
 
 /** Random schema-valid objects of `version`, defaulted as the apiserver stores them. */
@@ -29,7 +34,13 @@ function validObjects(version: string, seed: number): KubeObject[] {
   for (let i = 0; out.length < PER_VERSION && i < PER_VERSION * 20; i++) {
     const body = randomFromSchema(crd.schemaFor(version), rand) as Record<string, unknown>;
     const name = rand() < 0.5 ? `db-${i}` : 'nightly-1';
-    const metadata: Record<string, unknown> = { name, namespace: 'ns', uid: `uid-${i}`, resourceVersion: String(i + 1), generation: 1 };
+    const metadata: Record<string, unknown> = {
+      name,
+      namespace: 'ns',
+      uid: `uid-${i}`,
+      resourceVersion: String(i + 1),
+      generation: 1,
+    };
     if (rand() < 0.3) metadata.annotations = { 'example.com/owner': 'team-a' };
     if (rand() < 0.3) metadata.labels = { app: 'x' };
     const obj: Record<string, unknown> = { apiVersion: `${GROUP}/${version}`, kind: 'SampleDB', metadata, ...body };
@@ -37,7 +48,7 @@ function validObjects(version: string, seed: number): KubeObject[] {
     const spec = obj.spec as Record<string, any> | undefined;
     if (typeof spec?.restoreFrom === 'object' && rand() < 0.3) spec.restoreFrom.sampleDB = name;
     const validation = validateValue(crd.schemaFor(version), obj);
-    if (validation.issues.some(x => x.severity !== 'warning')) continue;
+    if (validation.issues.some((x) => x.severity !== 'warning')) continue;
     out.push(validation.value as KubeObject);
   }
   return out;
@@ -52,7 +63,7 @@ describe('SampleDB conversion, every served version pair, schemas as the oracle'
   });
 
   for (const [i, from] of VERSIONS.entries()) {
-    for (const to of VERSIONS.filter(v => v !== from)) {
+    for (const to of VERSIONS.filter((v) => v !== from)) {
       test(`${from} → ${to} → ${from}: valid at ${to}, identical back at ${from} (${PER_VERSION} generated objects)`, () => {
         const objects = validObjects(from, 1000 + i);
         expect(objects.length).toBe(PER_VERSION);
@@ -60,7 +71,10 @@ describe('SampleDB conversion, every served version pair, schemas as the oracle'
         let withRestore = 0;
         for (const obj of objects) {
           const converted = SAMPLEDB_CONVERSION.convert(obj, `${GROUP}/${to}`);
-          expect({ name: obj.metadata?.name, errors: errorsAt(to, converted) }).toEqual({ name: obj.metadata?.name, errors: [] });
+          expect({ name: obj.metadata?.name, errors: errorsAt(to, converted) }).toEqual({
+            name: obj.metadata?.name,
+            errors: [],
+          });
           expect(converted.apiVersion).toBe(`${GROUP}/${to}`);
           // the apiserver refuses a conversion that changes metadata other than labels and annotations
           const { labels: _l, annotations: _a, ...meta } = converted.metadata ?? {};
@@ -83,34 +97,66 @@ describe('SampleDB v1 ↔ v2', () => {
   const meta = { name: 'db', namespace: 'ns', uid: 'u', resourceVersion: '7' };
 
   test('a v1 string restoreFrom: X is the v2 { backup: X }, and back', () => {
-    const v1 = { apiVersion: 'database.example.com/v1' as const, kind: 'SampleDB' as const, metadata: meta, spec: { version: '16', restoreFrom: 'nightly-1' } };
+    const v1 = {
+      apiVersion: 'database.example.com/v1' as const,
+      kind: 'SampleDB' as const,
+      metadata: meta,
+      spec: { version: '16', restoreFrom: 'nightly-1' },
+    };
     const v2 = SAMPLEDB_CONVERSION.convert(v1, 'database.example.com/v2');
-    expect(v2).toEqual({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: meta, spec: { version: '16', restoreFrom: { backup: 'nightly-1' } } });
+    expect(v2).toEqual({
+      apiVersion: 'database.example.com/v2',
+      kind: 'SampleDB',
+      metadata: meta,
+      spec: { version: '16', restoreFrom: { backup: 'nightly-1' } },
+    });
     expect(SAMPLEDB_CONVERSION.convert(v2, 'database.example.com/v1')).toEqual(v1);
     expect(sampleDbV1ToV2(v1).spec?.restoreFrom).toEqual({ backup: 'nightly-1' });
   });
 
   test('restoring from another SampleDB is not expressible in v1: no restoreFrom there, kept in the annotation, restored at v2', () => {
-    const v2 = { apiVersion: 'database.example.com/v2' as const, kind: 'SampleDB' as const, metadata: meta, spec: { version: '16', synchronous: true, restoreFrom: { sampleDB: 'other', backup: 'b-1' } } };
+    const v2 = {
+      apiVersion: 'database.example.com/v2' as const,
+      kind: 'SampleDB' as const,
+      metadata: meta,
+      spec: { version: '16', synchronous: true, restoreFrom: { sampleDB: 'other', backup: 'b-1' } },
+    };
     expect(sampleDbV2ToV1(v2).spec).toEqual({ version: '16' });
     const v1 = SAMPLEDB_CONVERSION.convert(v2, 'database.example.com/v1');
     expect(v1.spec).toEqual({ version: '16' });
     expect(JSON.parse(v1.metadata!.annotations![ANNOTATION])).toEqual({
-      lost: [{ path: ['spec', 'restoreFrom'], value: { sampleDB: 'other', backup: 'b-1' } }, { path: ['spec', 'synchronous'], value: true }],
+      lost: [
+        { path: ['spec', 'restoreFrom'], value: { sampleDB: 'other', backup: 'b-1' } },
+        { path: ['spec', 'synchronous'], value: true },
+      ],
     });
     expect(SAMPLEDB_CONVERSION.convert(v1, 'database.example.com/v2')).toEqual(v2);
   });
 
   test('a v1 client that changes what v1 expresses wins; what v1 cannot express survives the edit', () => {
-    const v2 = { apiVersion: 'database.example.com/v2' as const, kind: 'SampleDB' as const, metadata: meta, spec: { version: '16', replicas: 3, failoverDelaySeconds: 5, restoreFrom: { sampleDB: 'db', backup: 'b-1' } } };
+    const v2 = {
+      apiVersion: 'database.example.com/v2' as const,
+      kind: 'SampleDB' as const,
+      metadata: meta,
+      spec: { version: '16', replicas: 3, failoverDelaySeconds: 5, restoreFrom: { sampleDB: 'db', backup: 'b-1' } },
+    };
     const v1 = SAMPLEDB_CONVERSION.convert(v2, 'database.example.com/v1') as any;
     expect(v1.spec.restoreFrom).toBe('b-1');
     v1.spec.replicas = 5;
     v1.spec.restoreFrom = 'b-2';
     const back = SAMPLEDB_CONVERSION.convert(v1, 'database.example.com/v2');
-    expect(back.spec).toEqual({ version: '16', replicas: 5, failoverDelaySeconds: 5, restoreFrom: { sampleDB: 'db', backup: 'b-2' } });
+    expect(back.spec).toEqual({
+      version: '16',
+      replicas: 5,
+      failoverDelaySeconds: 5,
+      restoreFrom: { sampleDB: 'db', backup: 'b-2' },
+    });
     expect(back.metadata?.annotations).toBeUndefined();
     delete v1.spec.restoreFrom; // removing restoreFrom at v1 removes it at v2 (not a half object with only sampleDB)
-    expect(SAMPLEDB_CONVERSION.convert(v1, 'database.example.com/v2').spec).toEqual({ version: '16', replicas: 5, failoverDelaySeconds: 5 });
+    expect(SAMPLEDB_CONVERSION.convert(v1, 'database.example.com/v2').spec).toEqual({
+      version: '16',
+      replicas: 5,
+      failoverDelaySeconds: 5,
+    });
   });
 });

@@ -7,11 +7,11 @@
  * On the real apiserver with kube-controller-manager; a stand-in kubelet runs the pods (each its own IP) and
  * confirms deletions; PostgreSQL is a stand-in InstanceClient that answers by pod.
  */
+import { API, sampleDbCrdManifest, startSampleDbManager, Started } from './harness';
 import { Credentials } from '../../../controllers/sampledb/credentials';
 import { InstanceClient, PgState } from '../../../controllers/sampledb/instances';
 import { describeRealApiServer, StandInKubelet } from '../../envtest';
 import { until } from '../../runtime/support';
-import { API, sampleDbCrdManifest, startSampleDbManager, Started } from './harness';
 
 const NS = 'default';
 const T = 30_000;
@@ -27,7 +27,14 @@ class StandInPostgres implements InstanceClient {
   async state(ip: string, _c: Credentials): Promise<PgState | undefined> {
     const pod = await this.podOf(ip);
     if (!pod || this.down.has(pod)) return undefined;
-    return { recovery: pod !== this.primary, lsn: 1000n, replayLsn: 1000n, timeline: this.timeline, checkpointTimeline: this.timeline, synchronousStandbyNames: '' };
+    return {
+      recovery: pod !== this.primary,
+      lsn: 1000n,
+      replayLsn: 1000n,
+      timeline: this.timeline,
+      checkpointTimeline: this.timeline,
+      synchronousStandbyNames: '',
+    };
   }
 
   async promote(ip: string): Promise<void> {
@@ -38,60 +45,105 @@ class StandInPostgres implements InstanceClient {
     this.promoted.push(pod);
   }
 
-  async configurePrimary(): Promise<void> { /* nothing to configure */ }
+  async configurePrimary(): Promise<void> {
+    /* nothing to configure */
+  }
 
-  async applyParameters(): Promise<{ changed: string[] }> { return { changed: [] }; }
+  async applyParameters(): Promise<{ changed: string[] }> {
+    return { changed: [] };
+  }
 
-  async activity(): Promise<never> { throw new Error('no sessions in this stand-in'); }
+  async activity(): Promise<never> {
+    throw new Error('no sessions in this stand-in');
+  }
 }
 
-describeRealApiServer('SampleDB deleted mid-failover', (plane) => {
-  let started: Started | undefined;
-  let kubelet: StandInKubelet | undefined;
-  const released = new Set<string>();
+describeRealApiServer(
+  'SampleDB deleted mid-failover',
+  (plane) => {
+    let started: Started | undefined;
+    let kubelet: StandInKubelet | undefined;
+    const released = new Set<string>();
 
-  beforeEach(() => {
-    kubelet = new StandInKubelet(plane(), {
-      namespace: NS,
-      confirmDeletionsAfterMs: 500,
-      outcome: (pod) => {
-        const job = pod.metadata.labels?.['batch.kubernetes.io/job-name'];
-        if (!job) return 'Running';
-        return released.has(job) ? 'Succeeded' : 'Pending';
-      },
-    }).start();
-  });
+    beforeEach(() => {
+      kubelet = new StandInKubelet(plane(), {
+        namespace: NS,
+        confirmDeletionsAfterMs: 500,
+        outcome: (pod) => {
+          const job = pod.metadata.labels?.['batch.kubernetes.io/job-name'];
+          if (!job) return 'Running';
+          return released.has(job) ? 'Succeeded' : 'Pending';
+        },
+      }).start();
+    });
 
-  afterEach(async () => {
-    kubelet?.stop();
-    await started?.manager.stop();
-    started = undefined;
-  });
+    afterEach(async () => {
+      kubelet?.stop();
+      await started?.manager.stop();
+      started = undefined;
+    });
 
-  test('the failover finishes (the target is labelled primary, <db>-rw leads to it) and the deletion completes after the snapshot', async () => {
-    const pods = async () => (await plane().request('GET', `/api/v1/namespaces/${NS}/pods`)).body.items as any[];
-    const pg = new StandInPostgres(async (ip) => (await pods()).find((p) => p.status?.podIP === ip && !p.metadata.deletionTimestamp)?.metadata.name);
-    started = await startSampleDbManager(plane(), {}, { instances: pg });
-    const client = started.manager.client;
-    const SAMPLEDB = { apiVersion: API, kind: 'SampleDB', plural: 'sampledbs' };
-    const db = async () => { try { return await client.get(SAMPLEDB, 'del', NS) as any; } catch { return undefined; } };
-    await client.create({ apiVersion: API, kind: 'SampleDB', metadata: { name: 'del', namespace: NS }, spec: { version: '16.4', replicas: 3, failoverDelaySeconds: 1 } });
-    released.add('del-init');
-    const role = async (name: string) => (await pods()).find((p) => p.metadata.name === name && !p.metadata.deletionTimestamp)?.metadata.labels?.['database.example.com/role'];
-    await until('running with del-0 labelled primary', async () => (await db())?.status?.currentPrimary === 'del-0' && (await role('del-0')) === 'primary', T);
+    test('the failover finishes (the target is labelled primary, <db>-rw leads to it) and the deletion completes after the snapshot', async () => {
+      const pods = async () => (await plane().request('GET', `/api/v1/namespaces/${NS}/pods`)).body.items as any[];
+      const pg = new StandInPostgres(
+        async (ip) =>
+          (await pods()).find((p) => p.status?.podIP === ip && !p.metadata.deletionTimestamp)?.metadata.name,
+      );
+      started = await startSampleDbManager(plane(), {}, { instances: pg });
+      const client = started.manager.client;
+      const SAMPLEDB = { apiVersion: API, kind: 'SampleDB', plural: 'sampledbs' };
+      const db = async () => {
+        try {
+          return (await client.get(SAMPLEDB, 'del', NS)) as any;
+        } catch {
+          return undefined;
+        }
+      };
+      await client.create({
+        apiVersion: API,
+        kind: 'SampleDB',
+        metadata: { name: 'del', namespace: NS },
+        spec: { version: '16.4', replicas: 3, failoverDelaySeconds: 1 },
+      });
+      released.add('del-init');
+      const role = async (name: string) =>
+        (await pods()).find((p) => p.metadata.name === name && !p.metadata.deletionTimestamp)?.metadata.labels?.[
+          'database.example.com/role'
+        ];
+      await until(
+        'running with del-0 labelled primary',
+        async () => (await db())?.status?.currentPrimary === 'del-0' && (await role('del-0')) === 'primary',
+        T,
+      );
 
-    // The primary stops answering; once a target is chosen, the database is deleted.
-    pg.down.add('del-0');
-    const target = await until('a failover target', async () => (await db())?.status?.targetPrimary as string | undefined, T);
-    await client.delete(SAMPLEDB, 'del', NS);
-    await until('deleting, final snapshot pending', async () => (await db())?.metadata?.deletionTimestamp && (await pods()).some((p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === 'del-final-snapshot'), T);
+      // The primary stops answering; once a target is chosen, the database is deleted.
+      pg.down.add('del-0');
+      const target = await until(
+        'a failover target',
+        async () => (await db())?.status?.targetPrimary as string | undefined,
+        T,
+      );
+      await client.delete(SAMPLEDB, 'del', NS);
+      await until(
+        'deleting, final snapshot pending',
+        async () =>
+          (await db())?.metadata?.deletionTimestamp &&
+          (await pods()).some((p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === 'del-final-snapshot'),
+        T,
+      );
 
-    // While the snapshot waits, the failover completes: the target promoted and labelled, the Service has a pod to lead to.
-    await until(`${target} promoted and labelled primary`, async () => pg.promoted.includes(target) && (await role(target)) === 'primary', T);
-    // the pod's label and the SampleDB's status are two writes of the failover: the status may land a moment later
-    await until(`status.currentPrimary ${target}`, async () => (await db())?.status?.currentPrimary === target, T);
+      // While the snapshot waits, the failover completes: the target promoted and labelled, the Service has a pod to lead to.
+      await until(
+        `${target} promoted and labelled primary`,
+        async () => pg.promoted.includes(target) && (await role(target)) === 'primary',
+        T,
+      );
+      // the pod's label and the SampleDB's status are two writes of the failover: the status may land a moment later
+      await until(`status.currentPrimary ${target}`, async () => (await db())?.status?.currentPrimary === target, T);
 
-    released.add('del-final-snapshot');
-    await until('SampleDB gone', async () => !(await db()), T);
-  }, 90_000);
-}, { crds: [sampleDbCrdManifest()], controllerManager: true });
+      released.add('del-final-snapshot');
+      await until('SampleDB gone', async () => !(await db()), T);
+    }, 90_000);
+  },
+  { crds: [sampleDbCrdManifest()], controllerManager: true },
+);

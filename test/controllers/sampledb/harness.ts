@@ -24,16 +24,28 @@ export interface Started {
 }
 
 /** A manager running the SampleDB controller with test timings, logging at debug into `logs`. */
-export async function startSampleDbManager(server: { kubeConfig(): KubeConfig }, options: Partial<ManagerOptions> = {}, controller: SampleDbControllerOptions = {}): Promise<Started> {
+export async function startSampleDbManager(
+  server: { kubeConfig(): KubeConfig },
+  options: Partial<ManagerOptions> = {},
+  controller: SampleDbControllerOptions = {},
+): Promise<Started> {
   const logs: string[] = [];
-  const logger: Logger = createLogger({ level: 'debug', sink: (line) => { logs.push(line); if (process.env.TEST_LOG) process.stderr.write(line + '\n'); } });
+  const logger: Logger = createLogger({
+    level: 'debug',
+    sink: (line) => {
+      logs.push(line);
+      if (process.env.TEST_LOG) process.stderr.write(line + '\n');
+    },
+  });
   const manager = new Manager({
     kubeConfig: server.kubeConfig(),
     logger,
     informer: FAST_INFORMER,
     clientOptions: { retryBaseMs: 20, retryMaxMs: 1000 },
     gracefulShutdownTimeoutMs: 2000,
-    onFatalError: (err) => { throw err; },
+    onFatalError: (err) => {
+      throw err;
+    },
     ...options,
   });
   const { metrics } = setupSampleDbController(manager, { concurrency: 2, backoffBaseMs: 50, ...controller });
@@ -48,7 +60,9 @@ export function sampleDb(name: string, spec: Record<string, unknown> = {}, names
 /** Writes (POST/PUT/PATCH/DELETE) the manager's client made, from its own `rest_client_requests_total`. */
 export async function writeCount(manager: Manager): Promise<number> {
   const metric = await manager.metrics.restRequests.get();
-  return metric.values.filter((v) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(v.labels.method))).reduce((n, v) => n + v.value, 0);
+  return metric.values
+    .filter((v) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(v.labels.method)))
+    .reduce((n, v) => n + v.value, 0);
 }
 
 /**

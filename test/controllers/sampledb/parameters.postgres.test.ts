@@ -18,14 +18,29 @@ import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { OPERATOR_WRITTEN_PARAMETERS } from '../../../controllers/sampledb/tuning';
 
 const PG_LIB = '/usr/lib/postgresql';
-const pgBin = existsSync(PG_LIB) ? readdirSync(PG_LIB).sort().map((v) => join(PG_LIB, v, 'bin')).reverse().find((b) => existsSync(join(b, 'postgres'))) : undefined;
+const pgBin = existsSync(PG_LIB)
+  ? readdirSync(PG_LIB)
+      .sort()
+      .map((v) => join(PG_LIB, v, 'bin'))
+      .reverse()
+      .find((b) => existsSync(join(b, 'postgres')))
+  : undefined;
 const runnable = process.getuid?.() === 0 && !!pgBin && spawnSync('id', ['postgres']).status === 0;
-if (!runnable) process.stderr.write('parameters.postgres.test.ts: skipped (needs root, a PostgreSQL under /usr/lib/postgresql and a postgres user)\n');
+if (!runnable) {
+  process.stderr.write(
+    'parameters.postgres.test.ts: skipped (needs root, a PostgreSQL under /usr/lib/postgresql and a postgres user)\n',
+  );
+}
 const describeReal = runnable ? describe : describe.skip;
 
 const PRIMARY_PORT = 5441;
 const STANDBY_PORT = 5442;
-const credentials: Credentials = { username: 'postgres', password: 'unused', replicationUsername: 'postgres', replicationPassword: 'unused' };
+const credentials: Credentials = {
+  username: 'postgres',
+  password: 'unused',
+  replicationUsername: 'postgres',
+  replicationPassword: 'unused',
+};
 
 describeReal('SampleDB settings on a real PostgreSQL primary and standby [real PostgreSQL]', () => {
   let dir: string;
@@ -37,20 +52,55 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     if (r.status !== 0) throw new Error(`${cmd}: ${r.stderr}`);
   };
   const start = (data: string, port: number, extra: string[] = []) => {
-    const p = spawn('runuser', ['-u', 'postgres', '--', join(pgBin!, 'postgres'), '-D', data, '-c', `log_directory=${dir}`, '-c', 'logging_collector=off', '-c', 'listen_addresses=127.0.0.1', '-c', `port=${port}`, '-c', `unix_socket_directories=${dir}`, '-c', 'hot_standby_feedback=on', ...extra], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-    p.stderr!.on('data', (b: Buffer) => { serverLog += b.toString(); });
+    const p = spawn(
+      'runuser',
+      [
+        '-u',
+        'postgres',
+        '--',
+        join(pgBin!, 'postgres'),
+        '-D',
+        data,
+        '-c',
+        `log_directory=${dir}`,
+        '-c',
+        'logging_collector=off',
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `port=${port}`,
+        '-c',
+        `unix_socket_directories=${dir}`,
+        '-c',
+        'hot_standby_feedback=on',
+        ...extra,
+      ],
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    p.stderr!.on('data', (b: Buffer) => {
+      serverLog += b.toString();
+    });
     servers.push(p);
   };
   async function query(port: number, sql: string): Promise<Record<string, unknown>[]> {
     const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await c.connect();
-    try { return (await c.query(sql)).rows; } finally { await c.end(); }
+    try {
+      return (await c.query(sql)).rows;
+    } finally {
+      await c.end();
+    }
   }
   async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
     const deadline = Date.now() + 30_000;
     let last: unknown;
     while (Date.now() < deadline) {
-      try { const v = await fn(); if (v !== undefined) return v; } catch (err) { last = err; }
+      try {
+        const v = await fn();
+        if (v !== undefined) return v;
+      } catch (err) {
+        last = err;
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
     throw new Error(`timed out waiting for ${what}: ${String(last)}\n${serverLog}`);
@@ -64,17 +114,52 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     asPostgres('initdb', ['-D', primary, '--auth=trust', '-U', 'postgres']);
     start(primary, PRIMARY_PORT);
     await until(async () => (await query(PRIMARY_PORT, 'select 1 as one'))[0], 'the primary');
-    asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(PRIMARY_PORT), '-U', 'postgres', '-D', standby, '-X', 'stream', '-c', 'fast']);
+    asPostgres('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(PRIMARY_PORT),
+      '-U',
+      'postgres',
+      '-D',
+      standby,
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+    ]);
     spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(standby, 'standby.signal')]);
     start(standby, STANDBY_PORT, ['-c', `primary_conninfo=host=127.0.0.1 port=${PRIMARY_PORT} user=postgres`]);
-    await until(async () => ((await query(STANDBY_PORT, 'select pg_is_in_recovery() as r'))[0].r === true ? true : undefined), 'the standby');
+    await until(
+      async () => ((await query(STANDBY_PORT, 'select pg_is_in_recovery() as r'))[0].r === true ? true : undefined),
+      'the standby',
+    );
   }, 60_000);
 
   afterAll(() => {
-    for (const p of servers) if (p.pid) { try { process.kill(p.pid, 'SIGINT'); } catch { /* gone */ } }
+    for (const p of servers) {
+      if (p.pid) {
+        try {
+          process.kill(p.pid, 'SIGINT');
+        } catch {
+          /* gone */
+        }
+      }
+    }
     spawnSync('sleep', ['2']);
-    for (const p of servers) if (p.pid) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } }
-    for (const p of servers) { p.stderr?.destroy(); p.unref(); }
+    for (const p of servers) {
+      if (p.pid) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+    }
+    for (const p of servers) {
+      p.stderr?.destroy();
+      p.unref();
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -84,8 +169,16 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     const wanted = { shared_buffers: '64MB', work_mem: '8MB', effective_cache_size: '768MB' };
     // The primary's synchronous_standby_names is written by another step; parameter application keeps it.
     await client.configurePrimary('127.0.0.1', credentials, 'ANY 1 (*)');
-    expect((await client.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).changed.slice().sort()).toEqual(['effective_cache_size', 'shared_buffers', 'work_mem']);
-    expect((await onStandby.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).changed.slice().sort()).toEqual(['effective_cache_size', 'shared_buffers', 'work_mem']);
+    expect(
+      (await client.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).changed
+        .slice()
+        .sort(),
+    ).toEqual(['effective_cache_size', 'shared_buffers', 'work_mem']);
+    expect(
+      (await onStandby.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).changed
+        .slice()
+        .sort(),
+    ).toEqual(['effective_cache_size', 'shared_buffers', 'work_mem']);
     for (const port of [PRIMARY_PORT, STANDBY_PORT]) {
       const state = await until(async () => {
         const s = await new PgInstanceClient(3000, port).state('127.0.0.1', credentials);
@@ -95,38 +188,69 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
       expect((await query(port, "select current_setting('work_mem') as w"))[0].w).toBe('8MB');
       expect((await query(port, "select current_setting('shared_buffers') as b"))[0].b).toBe('128MB'); // until a restart
     }
-    expect(await client.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).toEqual({ changed: [] });
-    expect(await onStandby.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).toEqual({ changed: [] });
-    expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe('ANY 1 (*)');
+    expect(await client.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).toEqual({
+      changed: [],
+    });
+    expect(await onStandby.applyParameters('127.0.0.1', credentials, wanted, OPERATOR_WRITTEN_PARAMETERS)).toEqual({
+      changed: [],
+    });
+    expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe(
+      'ANY 1 (*)',
+    );
   }, 60_000);
 
   test('a setting no longer wanted is reset (shared_buffers no longer pending), and a refused value is reported while the others apply', async () => {
     const client = new PgInstanceClient(3000, PRIMARY_PORT);
-    expect((await client.applyParameters('127.0.0.1', credentials, { work_mem: '8MB' }, OPERATOR_WRITTEN_PARAMETERS)).changed.slice().sort()).toEqual(['effective_cache_size', 'shared_buffers']);
-    await until(async () => ((await client.state('127.0.0.1', credentials))?.pendingRestart?.length === 0 ? true : undefined), 'no pending restart');
-    const r = await client.applyParameters('127.0.0.1', credentials, { work_mem: 'a lot', maintenance_work_mem: '32MB' }, OPERATOR_WRITTEN_PARAMETERS);
+    expect(
+      (await client.applyParameters('127.0.0.1', credentials, { work_mem: '8MB' }, OPERATOR_WRITTEN_PARAMETERS)).changed
+        .slice()
+        .sort(),
+    ).toEqual(['effective_cache_size', 'shared_buffers']);
+    await until(
+      async () => ((await client.state('127.0.0.1', credentials))?.pendingRestart?.length === 0 ? true : undefined),
+      'no pending restart',
+    );
+    const r = await client.applyParameters(
+      '127.0.0.1',
+      credentials,
+      { work_mem: 'a lot', maintenance_work_mem: '32MB' },
+      OPERATOR_WRITTEN_PARAMETERS,
+    );
     expect(r.error).toMatch(/work_mem: invalid value for parameter "work_mem"/);
     expect(r.changed).toEqual(['maintenance_work_mem']);
-    expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe('ANY 1 (*)');
+    expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe(
+      'ANY 1 (*)',
+    );
   }, 60_000);
 
-  test('anomalies: a session idle in a transaction is listed with the open transaction\'s age, and terminated only when asked', async () => {
+  test("anomalies: a session idle in a transaction is listed with the open transaction's age, and terminated only when asked", async () => {
     const client = new PgInstanceClient(3000, PRIMARY_PORT);
-    const idle = new Client({ host: '127.0.0.1', port: PRIMARY_PORT, user: 'postgres', database: 'postgres', application_name: 'forgotten-tx' });
+    const idle = new Client({
+      host: '127.0.0.1',
+      port: PRIMARY_PORT,
+      user: 'postgres',
+      database: 'postgres',
+      application_name: 'forgotten-tx',
+    });
     idle.on('error', () => undefined);
     await idle.connect();
     await idle.query('begin');
     await idle.query('select 1');
     await new Promise((r) => setTimeout(r, 2500));
     const seen = await client.activity('127.0.0.1', credentials, 1, false);
-    expect(seen.idleInTransaction).toEqual([expect.objectContaining({ user: 'postgres', application: 'forgotten-tx' })]);
+    expect(seen.idleInTransaction).toEqual([
+      expect.objectContaining({ user: 'postgres', application: 'forgotten-tx' }),
+    ]);
     expect(seen).toMatchObject({ terminated: false, maxConnections: 100 });
     expect(seen.longestTransactionSeconds).toBeGreaterThan(2);
     expect(seen.connections).toBeGreaterThanOrEqual(2);
     expect(seen.xidAge).toBeGreaterThan(0);
     expect((await client.activity('127.0.0.1', credentials, 3600, true)).idleInTransaction).toEqual([]); // not idle that long: kept
     const done = await client.activity('127.0.0.1', credentials, 1, true);
-    expect(done).toMatchObject({ terminated: true, idleInTransaction: [expect.objectContaining({ application: 'forgotten-tx' })] });
+    expect(done).toMatchObject({
+      terminated: true,
+      idleInTransaction: [expect.objectContaining({ application: 'forgotten-tx' })],
+    });
     await expect(idle.query('select 1')).rejects.toThrow();
     expect((await client.activity('127.0.0.1', credentials, 1, false)).idleInTransaction).toEqual([]);
     await idle.end().catch(() => undefined);

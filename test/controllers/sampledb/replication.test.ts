@@ -7,13 +7,37 @@ const T0 = new Date('2026-01-01T00:00:00Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
 
 function db(spec: Partial<SampleDB['spec']> = {}, status: ReplicationStatus = {}): Database {
-  return { apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-db', resourceVersion: '1' }, spec: { version: '16', replicas: 3, ...spec }, status };
+  return {
+    apiVersion: 'database.example.com/v2',
+    kind: 'SampleDB',
+    metadata: { name: 'db', namespace: 'ns', uid: 'u-db', resourceVersion: '1' },
+    spec: { version: '16', replicas: 3, ...spec },
+    status,
+  };
 }
 const primaryPg = (lsn: string): PgState => ({ recovery: false, lsn: parseLsn(lsn)!, synchronousStandbyNames: '' });
-const standbyPg = (lsn: string): PgState => ({ recovery: true, lsn: parseLsn(lsn)!, replayLsn: parseLsn(lsn), synchronousStandbyNames: '' });
+const standbyPg = (lsn: string): PgState => ({
+  recovery: true,
+  lsn: parseLsn(lsn)!,
+  replayLsn: parseLsn(lsn),
+  synchronousStandbyNames: '',
+});
 
 function instance(ordinal: number, o: Partial<Instance> = {}): Instance {
-  return { name: `db-${ordinal}`, ordinal, pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: `db-${ordinal}`, uid: `u${ordinal}`, resourceVersion: '1' } }, ready: true, terminating: false, createdAt: T0.toISOString(), ip: `10.0.0.${ordinal}`, ...o };
+  return {
+    name: `db-${ordinal}`,
+    ordinal,
+    pod: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `db-${ordinal}`, uid: `u${ordinal}`, resourceVersion: '1' },
+    },
+    ready: true,
+    terminating: false,
+    createdAt: T0.toISOString(),
+    ip: `10.0.0.${ordinal}`,
+    ...o,
+  };
 }
 
 /** Records every operation, applies label changes to the instances, and checks "never two primaries" after each. */
@@ -27,32 +51,65 @@ function recorder(instances: Instance[]) {
       log.push(`label ${i.name}=${role ?? '-'}`);
       expect([...labels.values()].filter((r) => r === 'primary').length).toBeLessThanOrEqual(1);
     },
-    deletePod: async (i, grace) => { log.push(`delete ${i.name}${grace === undefined ? '' : ` grace=${grace}s`}`); },
-    promote: async (i) => { log.push(`promote ${i.name}`); },
-    configurePrimary: async (i, sync) => { log.push(`configure ${i.name} sync='${sync}'`); },
-    persist: async (s) => { persisted.push({ ...s }); log.push(`persist target=${s.targetPrimary ?? '-'} primary=${s.currentPrimary ?? '-'}`); },
-    event: (_t, reason) => { log.push(`event ${reason}`); },
+    deletePod: async (i, grace) => {
+      log.push(`delete ${i.name}${grace === undefined ? '' : ` grace=${grace}s`}`);
+    },
+    promote: async (i) => {
+      log.push(`promote ${i.name}`);
+    },
+    configurePrimary: async (i, sync) => {
+      log.push(`configure ${i.name} sync='${sync}'`);
+    },
+    persist: async (s) => {
+      persisted.push({ ...s });
+      log.push(`persist target=${s.targetPrimary ?? '-'} primary=${s.currentPrimary ?? '-'}`);
+    },
+    event: (_t, reason) => {
+      log.push(`event ${reason}`);
+    },
   };
   return { ops, log, persisted, labels };
 }
 
 describe('replication (planner, no cluster)', () => {
   test('a new database: pod 0 becomes the primary once it answers as one, then standbys are labelled replica', async () => {
-    const insts = [instance(0, { pg: primaryPg('0/3000000') }), instance(1, { pg: standbyPg('0/3000000') }), instance(2, { ready: false })];
+    const insts = [
+      instance(0, { pg: primaryPg('0/3000000') }),
+      instance(1, { pg: standbyPg('0/3000000') }),
+      instance(2, { ready: false }),
+    ];
     const r = recorder(insts);
     const res = await reconcileReplication(db(), insts, {}, r.ops, T0);
     expect(res.status.currentPrimary).toBe('db-0');
-    expect(r.log).toEqual(['label db-0=primary', 'event PrimaryLabelled', 'configure db-0 sync=\'\'', 'label db-1=replica']);
-    expect(res.status.instances).toEqual([
-      { name: 'db-0', role: 'primary', ready: true, timeline: undefined, lagBytes: undefined }, { name: 'db-1', role: 'standby', ready: true, lagBytes: 0 }, { name: 'db-2', role: 'unknown', ready: false },
-    ].map((x) => Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined))));
+    expect(r.log).toEqual([
+      'label db-0=primary',
+      'event PrimaryLabelled',
+      "configure db-0 sync=''",
+      'label db-1=replica',
+    ]);
+    expect(res.status.instances).toEqual(
+      [
+        { name: 'db-0', role: 'primary', ready: true, timeline: undefined, lagBytes: undefined },
+        { name: 'db-1', role: 'standby', ready: true, lagBytes: 0 },
+        { name: 'db-2', role: 'unknown', ready: false },
+      ].map((x) => Object.fromEntries(Object.entries(x).filter(([, v]) => v !== undefined))),
+    );
   });
 
-  test('steady state: synchronous replication is configured on the primary; lag is the primary\'s position minus the standby\'s replay', async () => {
-    const insts = [instance(0, { labelRole: 'primary', pg: primaryPg('0/3000100') }), instance(1, { labelRole: 'replica', pg: standbyPg('0/3000000') })];
+  test("steady state: synchronous replication is configured on the primary; lag is the primary's position minus the standby's replay", async () => {
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: primaryPg('0/3000100') }),
+      instance(1, { labelRole: 'replica', pg: standbyPg('0/3000000') }),
+    ];
     const r = recorder(insts);
-    const res = await reconcileReplication(db({ replicas: 2, synchronous: true }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
-    expect(r.log).toEqual(['configure db-0 sync=\'ANY 1 (*)\'']);
+    const res = await reconcileReplication(
+      db({ replicas: 2, synchronous: true }),
+      insts,
+      { currentPrimary: 'db-0' },
+      r.ops,
+      T0,
+    );
+    expect(r.log).toEqual(["configure db-0 sync='ANY 1 (*)'"]);
     expect(res.status.instances!.find((i) => i.name === 'db-1')!.lagBytes).toBe(256);
   });
 
@@ -60,11 +117,14 @@ describe('replication (planner, no cluster)', () => {
     const insts = [instance(0, { labelRole: 'primary', pg: primaryPg('0/3000100') })];
     const r = recorder(insts);
     await reconcileReplication(db({ replicas: 3, synchronous: true }), insts, { currentPrimary: 'db-0' }, r.ops, T0, 1);
-    expect(r.log).toEqual(['configure db-0 sync=\'\'']);
+    expect(r.log).toEqual(["configure db-0 sync=''"]);
   });
 
   test('shrinking to one instance for a major upgrade switches a primary on db-1 over to db-0 first', async () => {
-    const insts = [instance(0, { labelRole: 'replica', pg: standbyPg('0/3000000') }), instance(1, { labelRole: 'primary', pg: primaryPg('0/3000000') })];
+    const insts = [
+      instance(0, { labelRole: 'replica', pg: standbyPg('0/3000000') }),
+      instance(1, { labelRole: 'primary', pg: primaryPg('0/3000000') }),
+    ];
     const r = recorder(insts);
     const res = await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-1' }, r.ops, T0, 1);
     expect(res.status.targetPrimary).toBe('db-0');
@@ -116,7 +176,13 @@ describe('replication (planner, no cluster)', () => {
     const diverged = instance(1, { labelRole: 'replica', pg: { ...standbyPg('0/9000000'), timeline: 1 } });
     const following = instance(2, { labelRole: 'replica', pg: { ...standbyPg('0/6000000'), timeline: 2 } });
     const r = recorder([old, diverged, following]);
-    const res = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [old, diverged, following], { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() }, r.ops, at(1));
+    const res = await reconcileReplication(
+      db({ failoverDelaySeconds: 0 }),
+      [old, diverged, following],
+      { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() },
+      r.ops,
+      at(1),
+    );
     expect(res.status.targetPrimary).toBe('db-2');
   });
 
@@ -124,57 +190,109 @@ describe('replication (planner, no cluster)', () => {
     const replacement = instance(0, { ready: false, createdAt: at(6).toISOString(), pg: undefined });
     const behind = instance(1, { labelRole: 'replica', pg: { ...standbyPg('0/5000000'), timeline: 1 } });
     const promoted = instance(2, { pg: { ...primaryPg('0/6000100'), timeline: 2, checkpointTimeline: 1 } });
-    const status: ReplicationStatus = { currentPrimary: 'db-0', targetPrimary: 'db-2', targetPrimarySince: at(5).toISOString(), primaryUnavailableSince: T0.toISOString() };
+    const status: ReplicationStatus = {
+      currentPrimary: 'db-0',
+      targetPrimary: 'db-2',
+      targetPrimarySince: at(5).toISOString(),
+      primaryUnavailableSince: T0.toISOString(),
+    };
     const r = recorder([replacement, behind, promoted]);
-    const waiting = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [replacement, behind, promoted], status, r.ops, at(7));
+    const waiting = await reconcileReplication(
+      db({ failoverDelaySeconds: 0 }),
+      [replacement, behind, promoted],
+      status,
+      r.ops,
+      at(7),
+    );
     expect(r.log).toEqual(['promote db-2']);
     expect(waiting.status.targetPrimary).toBe('db-2');
     expect(waiting.progress?.message).toContain('checkpoint on timeline 2');
 
     r.log.length = 0;
     const checkpointed = { ...promoted, pg: { ...promoted.pg!, checkpointTimeline: 2 } };
-    const done = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [replacement, behind, checkpointed], waiting.status, r.ops, at(8));
+    const done = await reconcileReplication(
+      db({ failoverDelaySeconds: 0 }),
+      [replacement, behind, checkpointed],
+      waiting.status,
+      r.ops,
+      at(8),
+    );
     expect(r.log).toEqual(['label db-2=primary', 'persist target=- primary=db-2', 'event FailoverCompleted']);
     expect(done.status.currentPrimary).toBe('db-2');
   });
 
-  test('no promotion while another instance runs as a primary: the old primary\'s replacement pod that started as one on its own is fenced first', async () => {
+  test("no promotion while another instance runs as a primary: the old primary's replacement pod that started as one on its own is fenced first", async () => {
     // The old pod is gone; its replacement (created after the failover began) found no primary behind -rw and started as one.
     const replacement = instance(0, { createdAt: at(6).toISOString(), pg: primaryPg('0/6000000') });
     const behind = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
     const target = instance(2, { labelRole: 'replica', pg: standbyPg('0/6000000') });
-    const status: ReplicationStatus = { currentPrimary: 'db-0', targetPrimary: 'db-2', targetPrimarySince: at(5).toISOString(), primaryUnavailableSince: T0.toISOString() };
+    const status: ReplicationStatus = {
+      currentPrimary: 'db-0',
+      targetPrimary: 'db-2',
+      targetPrimarySince: at(5).toISOString(),
+      primaryUnavailableSince: T0.toISOString(),
+    };
     const r = recorder([replacement, behind, target]);
-    const res = await reconcileReplication(db({ failoverDelaySeconds: 0 }), [replacement, behind, target], status, r.ops, at(7));
+    const res = await reconcileReplication(
+      db({ failoverDelaySeconds: 0 }),
+      [replacement, behind, target],
+      status,
+      r.ops,
+      at(7),
+    );
     expect(r.log).toEqual(['delete db-0 grace=5s', 'event InstanceFenced']);
     expect(res.progress?.message).toContain('db-0 (running as a primary)');
     // Once it rejoined as a standby (or is gone), the target is promoted.
     r.log.length = 0;
-    await reconcileReplication(db({ failoverDelaySeconds: 0 }), [{ ...replacement, pg: standbyPg('0/6000000') }, behind, target], res.status, r.ops, at(9));
+    await reconcileReplication(
+      db({ failoverDelaySeconds: 0 }),
+      [{ ...replacement, pg: standbyPg('0/6000000') }, behind, target],
+      res.status,
+      r.ops,
+      at(9),
+    );
     expect(r.log).toEqual(['promote db-2', 'event StandbyPromoted']);
   });
 
   test('a second instance running as primary (an old primary restarted on its own) is fenced', async () => {
-    const insts = [instance(0, { pg: primaryPg('0/100') }), instance(1, { labelRole: 'primary', pg: primaryPg('0/200') })];
+    const insts = [
+      instance(0, { pg: primaryPg('0/100') }),
+      instance(1, { labelRole: 'primary', pg: primaryPg('0/200') }),
+    ];
     const r = recorder(insts);
     await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-1' }, r.ops, T0);
-    expect(r.log).toEqual(['configure db-1 sync=\'\'', 'delete db-0', 'event InstanceFenced']);
+    expect(r.log).toEqual(["configure db-1 sync=''", 'delete db-0', 'event InstanceFenced']);
   });
 
   test('no standby answers: Degraded NoFailoverCandidate, no promotion', async () => {
     const insts = [instance(0, { ready: false }), instance(1, { ready: false })];
     const r = recorder(insts);
-    const res = await reconcileReplication(db({ replicas: 2, failoverDelaySeconds: 0 }), insts, { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() }, r.ops, at(1));
+    const res = await reconcileReplication(
+      db({ replicas: 2, failoverDelaySeconds: 0 }),
+      insts,
+      { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() },
+      r.ops,
+      at(1),
+    );
     expect(res.problem?.reason).toBe('NoFailoverCandidate');
     expect(r.log).toEqual([]);
   });
 
   test('switchover on request (spec.primary) and before a scale-down would remove the primary', async () => {
-    const insts = [instance(0, { labelRole: 'replica', pg: standbyPg('0/100') }), instance(1, { labelRole: 'replica', pg: standbyPg('0/100') }), instance(2, { labelRole: 'primary', pg: primaryPg('0/100') })];
+    const insts = [
+      instance(0, { labelRole: 'replica', pg: standbyPg('0/100') }),
+      instance(1, { labelRole: 'replica', pg: standbyPg('0/100') }),
+      instance(2, { labelRole: 'primary', pg: primaryPg('0/100') }),
+    ];
     const r = recorder(insts);
     const requested = await reconcileReplication(db({ primary: 'db-1' }), insts, { currentPrimary: 'db-2' }, r.ops, T0);
     expect(requested.status.targetPrimary).toBe('db-1');
-    expect(r.log.slice(0, 4)).toEqual(['persist target=db-1 primary=db-2', 'event SwitchoverStarted', 'label db-2=-', 'delete db-2']);
+    expect(r.log.slice(0, 4)).toEqual([
+      'persist target=db-1 primary=db-2',
+      'event SwitchoverStarted',
+      'label db-2=-',
+      'delete db-2',
+    ]);
 
     const r2 = recorder(insts);
     const shrinking = db({ replicas: 2 }, { currentPrimary: 'db-2' });
@@ -187,34 +305,64 @@ describe('replication (planner, no cluster)', () => {
 
   test('no switchover to a standby still on an older timeline (just rejoined): it qualifies once it follows the primary', async () => {
     const onTimeline = (pg: PgState, timeline: number): PgState => ({ ...pg, timeline });
-    const rejoining = [instance(0, { labelRole: 'primary', pg: onTimeline(primaryPg('0/5041190'), 3) }), instance(1, { labelRole: 'replica', pg: onTimeline(standbyPg('0/5034038'), 2) })];
+    const rejoining = [
+      instance(0, { labelRole: 'primary', pg: onTimeline(primaryPg('0/5041190'), 3) }),
+      instance(1, { labelRole: 'replica', pg: onTimeline(standbyPg('0/5034038'), 2) }),
+    ];
     const r = recorder(rejoining);
-    const early = await reconcileReplication(db({ primary: 'db-1', replicas: 2 }), rejoining, { currentPrimary: 'db-0' }, r.ops, T0);
+    const early = await reconcileReplication(
+      db({ primary: 'db-1', replicas: 2 }),
+      rejoining,
+      { currentPrimary: 'db-0' },
+      r.ops,
+      T0,
+    );
     expect(early.status.targetPrimary).toBeUndefined();
     expect(r.log.filter((l) => l.startsWith('delete') || l.startsWith('persist'))).toEqual([]);
 
     const following = [rejoining[0], instance(1, { labelRole: 'replica', pg: onTimeline(standbyPg('0/5041190'), 3) })];
-    const later = await reconcileReplication(db({ primary: 'db-1', replicas: 2 }), following, { currentPrimary: 'db-0' }, recorder(following).ops, T0);
+    const later = await reconcileReplication(
+      db({ primary: 'db-1', replicas: 2 }),
+      following,
+      { currentPrimary: 'db-0' },
+      recorder(following).ops,
+      T0,
+    );
     expect(later.status.targetPrimary).toBe('db-1');
   });
 });
 
 describe('rolling restart for settings that need one (pending_restart)', () => {
-  const pendingPg = (pg: PgState, names = ['shared_buffers']): PgState => ({ ...pg, timeline: 1, pendingRestart: names });
+  const pendingPg = (pg: PgState, names = ['shared_buffers']): PgState => ({
+    ...pg,
+    timeline: 1,
+    pendingRestart: names,
+  });
   const p = (lsn: string) => ({ ...primaryPg(lsn), timeline: 1 });
   const s = (lsn: string) => ({ ...standbyPg(lsn), timeline: 1 });
 
   test('standbys first, the highest ordinal first, one at a time: nothing else is restarted in the same reconcile', async () => {
-    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }), instance(2, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) })];
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }),
+      instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }),
+      instance(2, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }),
+    ];
     const r = recorder(insts);
     const res = await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
-    expect(r.log.filter((l) => l.startsWith('delete') || l.startsWith('event'))).toEqual(['delete db-2', 'event InstanceRestarted']);
+    expect(r.log.filter((l) => l.startsWith('delete') || l.startsWith('event'))).toEqual([
+      'delete db-2',
+      'event InstanceRestarted',
+    ]);
     expect(res.restarted).toEqual(['db-2']);
     expect(res.progress?.reason).toBe('RollingRestart');
   });
 
   test('while a restarted standby is not ready yet, nothing more restarts', async () => {
-    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }), instance(2, { ready: false, pg: s('0/3000000') })];
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }),
+      instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }),
+      instance(2, { ready: false, pg: s('0/3000000') }),
+    ];
     const r = recorder(insts);
     const res = await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
     expect(r.log.filter((l) => l.startsWith('delete'))).toEqual([]);
@@ -222,9 +370,19 @@ describe('rolling restart for settings that need one (pending_restart)', () => {
   });
 
   test('then the primary: a switchover to the most advanced standby, which stops the old primary first (it restarts as a standby)', async () => {
-    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: s('0/2FFFF00') }), instance(2, { labelRole: 'replica', pg: s('0/3000000') })];
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }),
+      instance(1, { labelRole: 'replica', pg: s('0/2FFFF00') }),
+      instance(2, { labelRole: 'replica', pg: s('0/3000000') }),
+    ];
     const r = recorder(insts);
-    const res = await reconcileReplication(db({ replicas: 3, synchronous: true }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    const res = await reconcileReplication(
+      db({ replicas: 3, synchronous: true }),
+      insts,
+      { currentPrimary: 'db-0' },
+      r.ops,
+      T0,
+    );
     expect(res.status.targetPrimary).toBe('db-2');
     // the switchover's fencing step deletes the old primary's pod with its own grace period (a clean shutdown)
     expect(r.log).toContain('delete db-0');
@@ -236,15 +394,27 @@ describe('rolling restart for settings that need one (pending_restart)', () => {
     const r = recorder(alone);
     const res = await reconcileReplication(db({ replicas: 1 }), alone, { currentPrimary: 'db-0' }, r.ops, T0);
     expect(res.restarted).toEqual(['db-0']);
-    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) })];
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }),
+      instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }),
+    ];
     const off = recorder(insts);
-    const none = await reconcileReplication(db({ replicas: 2, postgresql: { autoRestart: false } }), insts, { currentPrimary: 'db-0' }, off.ops, T0);
+    const none = await reconcileReplication(
+      db({ replicas: 2, postgresql: { autoRestart: false } }),
+      insts,
+      { currentPrimary: 'db-0' },
+      off.ops,
+      T0,
+    );
     expect(off.log.filter((l) => l.startsWith('delete') || l.startsWith('persist'))).toEqual([]);
     expect(none.status.targetPrimary).toBeUndefined();
   });
 
   test('no switchover to a standby that still needs a restart itself, nor to one on another timeline', async () => {
-    const insts = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }), instance(1, { labelRole: 'replica', pg: { ...s('0/3000000'), timeline: 2 } })];
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }),
+      instance(1, { labelRole: 'replica', pg: { ...s('0/3000000'), timeline: 2 } }),
+    ];
     const r = recorder(insts);
     const res = await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
     expect(res.status.targetPrimary).toBeUndefined();

@@ -1,25 +1,41 @@
 import { Testing } from 'cdk8s';
 import { SampleDbChart } from '../../../apps/sampledb/sampledb-chart';
-import { checkPodSecurityRestricted } from '../../../lib';
 import { backupCronJob, backupJob, observeBackups } from '../../../controllers/sampledb/backups';
-import { newCredentialsSecret, missingCredentialData } from '../../../controllers/sampledb/credentials';
 import { byInstanceLabel } from '../../../controllers/sampledb/controller';
+import { newCredentialsSecret, missingCredentialData } from '../../../controllers/sampledb/credentials';
+import {
+  ENV_POSTGRES_IMAGES,
+  ENV_POSTGRES_REPOSITORY,
+  ImageOverrideError,
+  POSTGRES_IMAGES,
+  PostgresImages,
+} from '../../../controllers/sampledb/images';
 import { initJob } from '../../../controllers/sampledb/init-job';
 import { parseFlags } from '../../../controllers/sampledb/main';
-import { checkName } from '../../../controllers/sampledb/reconciler';
 import { jobName, jobState } from '../../../controllers/sampledb/pods';
+import { checkName } from '../../../controllers/sampledb/reconciler';
 import { restoreJob } from '../../../controllers/sampledb/restore';
 import { desiredStatefulSet, statefulSetCounts } from '../../../controllers/sampledb/statefulset';
 import { Database, Job, SampleDB } from '../../../controllers/sampledb/types';
 import { planVersion } from '../../../controllers/sampledb/upgrade';
-import { ENV_POSTGRES_IMAGES, ENV_POSTGRES_REPOSITORY, ImageOverrideError, POSTGRES_IMAGES, PostgresImages } from '../../../controllers/sampledb/images';
 import { compareVersions, UnsupportedVersionError } from '../../../controllers/sampledb/versions';
+import { checkPodSecurityRestricted } from '../../../lib';
 
 function db(spec: Partial<SampleDB['spec']> = {}): Database {
-  return { apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns', uid: 'u-1', resourceVersion: '1', generation: 1 }, spec: { version: '16.4', ...spec } };
+  return {
+    apiVersion: 'database.example.com/v2',
+    kind: 'SampleDB',
+    metadata: { name: 'db', namespace: 'ns', uid: 'u-1', resourceVersion: '1', generation: 1 },
+    spec: { version: '16.4', ...spec },
+  };
 }
 
-const job = (name: string, labels: Record<string, string>, status: Job['status']) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'ns', uid: `u-${name}`, resourceVersion: '1', labels }, status });
+const job = (name: string, labels: Record<string, string>, status: Job['status']) => ({
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name, namespace: 'ns', uid: `u-${name}`, resourceVersion: '1', labels },
+  status,
+});
 
 describe('versions', () => {
   const imageFor = (version: string) => new PostgresImages().imageFor(version);
@@ -47,7 +63,7 @@ describe('image overrides (mirrored registries)', () => {
     expect(images.imageFor('16')).toBe('mirror.example.com:5000/library/postgres:16.4');
     expect(images.imageFor('15.3')).toBe('mirror.example.com:5000/library/postgres:15.3');
   });
-  test('an image per major serves the bare major; its repository serves that major\'s minors', () => {
+  test("an image per major serves the bare major; its repository serves that major's minors", () => {
     const images = PostgresImages.fromEnv({
       [ENV_POSTGRES_REPOSITORY]: 'mirror.example.com/postgres',
       [ENV_POSTGRES_IMAGES]: '16=registry.internal/db/pg16:16.4-hardened, 17=registry.internal/db/pg17:17.2',
@@ -61,58 +77,128 @@ describe('image overrides (mirrored registries)', () => {
     expect(PostgresImages.fromEnv({}).imageFor('16')).toBe('postgres:16.4');
   });
   test('every malformed value is named at start-up, all in one error', () => {
-    const env = { [ENV_POSTGRES_REPOSITORY]: 'Mirror/Postgres:16', [ENV_POSTGRES_IMAGES]: '16=mirror/pg,12=mirror/pg:12.1,17:mirror/pg:17,15=mirror/pg:latest' };
+    const env = {
+      [ENV_POSTGRES_REPOSITORY]: 'Mirror/Postgres:16',
+      [ENV_POSTGRES_IMAGES]: '16=mirror/pg,12=mirror/pg:12.1,17:mirror/pg:17,15=mirror/pg:latest',
+    };
     let error: Error | undefined;
-    try { PostgresImages.fromEnv(env); } catch (err) { error = err as Error; }
+    try {
+      PostgresImages.fromEnv(env);
+    } catch (err) {
+      error = err as Error;
+    }
     expect(error).toBeInstanceOf(ImageOverrideError);
     const lines = error!.message.split('\n');
     expect(lines).toHaveLength(5);
     expect(error!.message).toContain("SAMPLEDB_POSTGRES_IMAGES: '17:mirror/pg:17' must look like <major>=<image>");
-    expect(error!.message).toContain("postgres repository 'Mirror/Postgres:16' must be an image name without tag or digest");
-    expect(error!.message).toContain("postgres image for major 16: 'mirror/pg' must be pinned to a tag other than latest");
+    expect(error!.message).toContain(
+      "postgres repository 'Mirror/Postgres:16' must be an image name without tag or digest",
+    );
+    expect(error!.message).toContain(
+      "postgres image for major 16: 'mirror/pg' must be pinned to a tag other than latest",
+    );
     expect(error!.message).toContain("postgres image for major 15: 'mirror/pg:latest' must be pinned");
-    expect(error!.message).toContain('postgres image for major 12: the operator supports only majors 13, 14, 15, 16, 17');
+    expect(error!.message).toContain(
+      'postgres image for major 12: the operator supports only majors 13, 14, 15, 16, 17',
+    );
   });
 });
 
 describe('planVersion', () => {
   const sts = (version: string, restore?: string, replicas = 1) => ({
-    metadata: { generation: 1, annotations: { 'database.example.com/version': version, ...(restore ? { 'database.example.com/upgrade-restore-from': restore } : {}) } },
+    metadata: {
+      generation: 1,
+      annotations: {
+        'database.example.com/version': version,
+        ...(restore ? { 'database.example.com/upgrade-restore-from': restore } : {}),
+      },
+    },
     spec: { replicas },
     status: { replicas, readyReplicas: replicas, observedGeneration: 1 },
   });
   test('no StatefulSet yet or same version: run the spec version', () => {
-    expect(planVersion(db(), undefined, undefined, () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.4' });
-    expect(planVersion(db(), sts('16.4', 'x'), '16.4', () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.4', upgradeRestoreFrom: 'x' });
+    expect(planVersion(db(), undefined, undefined, () => 'Missing')).toMatchObject({
+      state: 'None',
+      statefulSetVersion: '16.4',
+    });
+    expect(planVersion(db(), sts('16.4', 'x'), '16.4', () => 'Missing')).toMatchObject({
+      state: 'None',
+      statefulSetVersion: '16.4',
+      upgradeRestoreFrom: 'x',
+    });
   });
   test('an upgrade keeps the running version until the pre-upgrade backup succeeded', () => {
     const d = db({ version: '17' });
-    expect(planVersion(d, sts('16.4'), '16.4', () => 'Missing')).toMatchObject({ state: 'BackingUp', statefulSetVersion: '16.4', preUpgradeBackup: { name: 'db-pre-upgrade-16-4-to-17', version: '16.4' } });
-    expect(planVersion(d, sts('16.4'), '16.4', () => 'Running')).toMatchObject({ state: 'BackingUp', statefulSetVersion: '16.4' });
-    expect(planVersion(d, sts('16.4'), '16.4', () => 'Failed')).toMatchObject({ state: 'BackupFailed', statefulSetVersion: '16.4' });
-    expect(planVersion(d, sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'Rolling', statefulSetVersion: '17', upgradeRestoreFrom: 'db-pre-upgrade-16-4-to-17' });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Missing')).toMatchObject({
+      state: 'BackingUp',
+      statefulSetVersion: '16.4',
+      preUpgradeBackup: { name: 'db-pre-upgrade-16-4-to-17', version: '16.4' },
+    });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Running')).toMatchObject({
+      state: 'BackingUp',
+      statefulSetVersion: '16.4',
+    });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Failed')).toMatchObject({
+      state: 'BackupFailed',
+      statefulSetVersion: '16.4',
+    });
+    expect(planVersion(d, sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({
+      state: 'Rolling',
+      statefulSetVersion: '17',
+      upgradeRestoreFrom: 'db-pre-upgrade-16-4-to-17',
+    });
   });
   test('a major upgrade with standbys: shrink to the primary on pod 0, roll it alone, standbys only after the restore', () => {
-    const d = (primary: string, replicas = 3) => ({ ...db({ version: '17', replicas }), status: { currentPrimary: primary } });
+    const d = (primary: string, replicas = 3) => ({
+      ...db({ version: '17', replicas }),
+      status: { currentPrimary: primary },
+    });
     const backup = 'db-pre-upgrade-16-4-to-17';
     const restore = 'db-restore-db-pre-upgrade-16-4-to-17';
     const jobs = (states: Record<string, 'Succeeded' | 'Running'>) => (name: string) => states[name] ?? 'Missing';
     // three pods: shrink first, the StatefulSet stays on 16.4
-    expect(planVersion(d('db-0'), sts('16.4', undefined, 3), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({ state: 'Shrinking', statefulSetVersion: '16.4', instances: 1 });
+    expect(planVersion(d('db-0'), sts('16.4', undefined, 3), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({
+      state: 'Shrinking',
+      statefulSetVersion: '16.4',
+      instances: 1,
+    });
     // one pod, but the primary is still db-1 (a switchover to db-0 comes first)
-    expect(planVersion(d('db-1'), sts('16.4', undefined, 1), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({ state: 'Shrinking', instances: 1 });
+    expect(planVersion(d('db-1'), sts('16.4', undefined, 1), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({
+      state: 'Shrinking',
+      instances: 1,
+    });
     // the primary alone on db-0: roll it to 17, still alone
-    expect(planVersion(d('db-0'), sts('16.4', undefined, 1), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({ state: 'Rolling', statefulSetVersion: '17', upgradeRestoreFrom: backup, instances: 1 });
+    expect(planVersion(d('db-0'), sts('16.4', undefined, 1), '16.4', jobs({ [backup]: 'Succeeded' }))).toMatchObject({
+      state: 'Rolling',
+      statefulSetVersion: '17',
+      upgradeRestoreFrom: backup,
+      instances: 1,
+    });
     // rolled: alone until the restore succeeded, then spec.replicas again
-    expect(planVersion(d('db-0'), sts('17', backup, 1), '17', jobs({ [backup]: 'Succeeded', [restore]: 'Running' }))).toMatchObject({ state: 'None', instances: 1 });
-    expect(planVersion(d('db-0'), sts('17', backup, 1), '17', jobs({ [backup]: 'Succeeded', [restore]: 'Succeeded' })).instances).toBeUndefined();
+    expect(
+      planVersion(d('db-0'), sts('17', backup, 1), '17', jobs({ [backup]: 'Succeeded', [restore]: 'Running' })),
+    ).toMatchObject({ state: 'None', instances: 1 });
+    expect(
+      planVersion(d('db-0'), sts('17', backup, 1), '17', jobs({ [backup]: 'Succeeded', [restore]: 'Succeeded' }))
+        .instances,
+    ).toBeUndefined();
   });
   test('a minor upgrade also backs up first but needs no restore', () => {
-    expect(planVersion(db({ version: '16.6' }), sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'Rolling', statefulSetVersion: '16.6', upgradeRestoreFrom: undefined });
+    expect(planVersion(db({ version: '16.6' }), sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({
+      state: 'Rolling',
+      statefulSetVersion: '16.6',
+      upgradeRestoreFrom: undefined,
+    });
   });
   test('a major downgrade is refused, a minor one allowed', () => {
-    expect(planVersion(db({ version: '15' }), sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({ state: 'DowngradeRefused', statefulSetVersion: '16.4' });
-    expect(planVersion(db({ version: '16.2' }), sts('16.4'), '16.4', () => 'Missing')).toMatchObject({ state: 'None', statefulSetVersion: '16.2' });
+    expect(planVersion(db({ version: '15' }), sts('16.4'), '16.4', () => 'Succeeded')).toMatchObject({
+      state: 'DowngradeRefused',
+      statefulSetVersion: '16.4',
+    });
+    expect(planVersion(db({ version: '16.2' }), sts('16.4'), '16.4', () => 'Missing')).toMatchObject({
+      state: 'None',
+      statefulSetVersion: '16.2',
+    });
   });
 });
 
@@ -120,8 +206,12 @@ describe('desired objects', () => {
   test('every pod template passes Pod Security "restricted"', () => {
     const d = db({ backupSchedule: '0 2 * * *', backupRetention: 3 });
     const manifests = [
-      desiredStatefulSet(d, { version: '16.4', image: 'postgres:16.4' }), initJob(d, 'postgres:16.4'), backupJob(d, 'db-final-snapshot', 'FinalSnapshot', 'postgres:16.4'),
-      restoreJob(d, { sampleDB: 'db', backup: 'b1' }, 'postgres:16.4'), restoreJob(d, { sampleDB: 'other', backup: 'b1' }, 'postgres:16.4'), backupCronJob(d, 'postgres:16.4')!,
+      desiredStatefulSet(d, { version: '16.4', image: 'postgres:16.4' }),
+      initJob(d, 'postgres:16.4'),
+      backupJob(d, 'db-final-snapshot', 'FinalSnapshot', 'postgres:16.4'),
+      restoreJob(d, { sampleDB: 'db', backup: 'b1' }, 'postgres:16.4'),
+      restoreJob(d, { sampleDB: 'other', backup: 'b1' }, 'postgres:16.4'),
+      backupCronJob(d, 'postgres:16.4')!,
     ];
     expect(checkPodSecurityRestricted(manifests)).toEqual([]);
     // the check can fail: a privileged container is reported
@@ -129,39 +219,65 @@ describe('desired objects', () => {
     bad.spec.template.spec.containers[0].securityContext = { privileged: true };
     expect(checkPodSecurityRestricted([bad]).length).toBeGreaterThan(0);
   });
-  test('the database pods\' exec probes may take 5 s (the kubelet\'s default 1 s made the liveness probe kill healthy PostgreSQL at a load average of 30: chaos suite)', () => {
-    const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec.containers[0];
+  test("the database pods' exec probes may take 5 s (the kubelet's default 1 s made the liveness probe kill healthy PostgreSQL at a load average of 30: chaos suite)", () => {
+    const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec
+      .containers[0];
     for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect(probe.timeoutSeconds).toBe(5);
   });
   test('a restore from another SampleDB mounts its backup volume read-only and runs once', () => {
     const job = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, 'postgres:16.4') as any;
     expect(job.spec.backoffLimit).toBe(0);
-    expect(job.spec.template.spec.volumes).toContainEqual({ name: 'backups', persistentVolumeClaim: { claimName: 'orders-backups', readOnly: true } });
-    expect(job.spec.template.spec.containers[0].env).toContainEqual({ name: 'RESTORE_FROM', value: 'orders-final-snapshot' });
+    expect(job.spec.template.spec.volumes).toContainEqual({
+      name: 'backups',
+      persistentVolumeClaim: { claimName: 'orders-backups', readOnly: true },
+    });
+    expect(job.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'RESTORE_FROM',
+      value: 'orders-final-snapshot',
+    });
   });
   test('the StatefulSet follows spec.replicas, storage and volumeRetention', () => {
-    const sts = desiredStatefulSet(db({ replicas: 3, storage: '5Gi', volumeRetention: 'Retain' }), { version: '16.4', image: 'postgres:16.4' }) as any;
+    const sts = desiredStatefulSet(db({ replicas: 3, storage: '5Gi', volumeRetention: 'Retain' }), {
+      version: '16.4',
+      image: 'postgres:16.4',
+    }) as any;
     expect(sts.spec.replicas).toBe(3);
     expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('5Gi');
     // always Retain: only the finalizer deletes volumes, after the snapshot
     expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: 'Retain', whenScaled: 'Retain' });
-    expect((desiredStatefulSet(db({ volumeRetention: 'Delete' }), { version: '16.4', image: 'postgres:16.4' }) as any).spec.persistentVolumeClaimRetentionPolicy.whenDeleted).toBe('Retain');
+    expect(
+      (desiredStatefulSet(db({ volumeRetention: 'Delete' }), { version: '16.4', image: 'postgres:16.4' }) as any).spec
+        .persistentVolumeClaimRetentionPolicy.whenDeleted,
+    ).toBe('Retain');
     expect(sts.metadata.finalizers).toEqual(['database.example.com/final-snapshot']);
   });
   test('no CronJob without a schedule; pruning only with a retention', () => {
     expect(backupCronJob(db(), 'postgres:16.4')).toBeUndefined();
     const noRetention = JSON.stringify(backupCronJob(db({ backupSchedule: '@daily' }), 'postgres:16.4'));
     expect(noRetention).not.toContain('RETENTION');
-    expect(JSON.stringify(backupCronJob(db({ backupSchedule: '@daily', backupRetention: 2 }), 'postgres:16.4'))).toContain('{"name":"RETENTION","value":"2"}');
+    expect(
+      JSON.stringify(backupCronJob(db({ backupSchedule: '@daily', backupRetention: 2 }), 'postgres:16.4')),
+    ).toContain('{"name":"RETENTION","value":"2"}');
   });
   test('credentials: user, replication user, a fresh random password each time, only missing keys refilled', () => {
     const a = newCredentialsSecret(db()) as any;
     const b = newCredentialsSecret(db()) as any;
-    expect(Object.keys(a.data).sort()).toEqual(['database', 'password', 'replicationPassword', 'replicationUsername', 'username']);
+    expect(Object.keys(a.data).sort()).toEqual([
+      'database',
+      'password',
+      'replicationPassword',
+      'replicationUsername',
+      'username',
+    ]);
     expect(a.data.replicationPassword).not.toBe(a.data.password);
     expect(a.data.password).not.toBe(b.data.password);
     expect(missingCredentialData(a)).toEqual({});
-    expect(Object.keys(missingCredentialData({ data: { username: 'eA==' } }))).toEqual(['password', 'database', 'replicationUsername', 'replicationPassword']);
+    expect(Object.keys(missingCredentialData({ data: { username: 'eA==' } }))).toEqual([
+      'password',
+      'database',
+      'replicationUsername',
+      'replicationPassword',
+    ]);
   });
   test('job names stay DNS labels', () => {
     const long = jobName('a'.repeat(40), 'restore', 'b'.repeat(40));
@@ -193,7 +309,11 @@ describe('observations', () => {
     const t = 'database.example.com/backup-type';
     const jobs = [
       job('s1', { [t]: 'Scheduled' }, { succeeded: 1, completionTime: '2026-01-01T02:00:00Z' }),
-      job('s2', { [t]: 'Scheduled' }, { conditions: [{ type: 'Failed', status: 'True', lastTransitionTime: '2026-01-02T02:00:00Z' }] }),
+      job(
+        's2',
+        { [t]: 'Scheduled' },
+        { conditions: [{ type: 'Failed', status: 'True', lastTransitionTime: '2026-01-02T02:00:00Z' }] },
+      ),
       job('s3', { [t]: 'Scheduled' }, {}),
       job('init', {}, { succeeded: 1, completionTime: '2026-01-05T00:00:00Z' }),
     ];
@@ -206,12 +326,31 @@ describe('observations', () => {
   test('a StatefulSet counts as settled only when its controller observed and rolled out the spec', () => {
     expect(statefulSetCounts(undefined).settled).toBe(false);
     expect(statefulSetCounts({ metadata: { generation: 2 }, status: { observedGeneration: 1 } }).settled).toBe(false);
-    expect(statefulSetCounts({ metadata: { generation: 2 }, status: { observedGeneration: 2, currentRevision: 'a', updateRevision: 'b' } }).settled).toBe(false);
-    expect(statefulSetCounts({ metadata: { generation: 2 }, status: { observedGeneration: 2, currentRevision: 'b', updateRevision: 'b', readyReplicas: 1 } })).toEqual({ replicas: 0, ready: 1, settled: true });
+    expect(
+      statefulSetCounts({
+        metadata: { generation: 2 },
+        status: { observedGeneration: 2, currentRevision: 'a', updateRevision: 'b' },
+      }).settled,
+    ).toBe(false);
+    expect(
+      statefulSetCounts({
+        metadata: { generation: 2 },
+        status: { observedGeneration: 2, currentRevision: 'b', updateRevision: 'b', readyReplicas: 1 },
+      }),
+    ).toEqual({ replicas: 0, ready: 1, settled: true });
   });
   test('Jobs and PVCs map to their database by the instance label', () => {
-    expect(byInstanceLabel({ metadata: { namespace: 'ns', labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'db' } } })).toEqual([{ namespace: 'ns', name: 'db' }]);
-    expect(byInstanceLabel({ metadata: { namespace: 'ns', labels: { 'app.kubernetes.io/instance': 'db' } } })).toEqual([]);
+    expect(
+      byInstanceLabel({
+        metadata: {
+          namespace: 'ns',
+          labels: { 'app.kubernetes.io/name': 'sampledb', 'app.kubernetes.io/instance': 'db' },
+        },
+      }),
+    ).toEqual([{ namespace: 'ns', name: 'db' }]);
+    expect(byInstanceLabel({ metadata: { namespace: 'ns', labels: { 'app.kubernetes.io/instance': 'db' } } })).toEqual(
+      [],
+    );
   });
 });
 
@@ -219,7 +358,17 @@ describe('binary flags', () => {
   test('the chart Deployment args parse', () => {
     const manifests = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb'));
     const args = manifests.find((m) => m.kind === 'Deployment').spec.template.spec.containers[0].args;
-    expect(parseFlags(args, {})).toEqual({ leaderElect: true, leaderElectionNamespace: undefined, metricsBindAddress: ':8080', healthProbeBindAddress: ':8081', webhookBindAddress: ':9443', concurrency: 8, namespaces: undefined, shardingRing: undefined, shardingKey: 'uid' });
+    expect(parseFlags(args, {})).toEqual({
+      leaderElect: true,
+      leaderElectionNamespace: undefined,
+      metricsBindAddress: ':8080',
+      healthProbeBindAddress: ':8081',
+      webhookBindAddress: ':9443',
+      concurrency: 8,
+      namespaces: undefined,
+      shardingRing: undefined,
+      shardingKey: 'uid',
+    });
   });
   test('unknown flags and bad values are refused', () => {
     expect(() => parseFlags(['--verbose'])).toThrow(/unknown flag '--verbose'/);

@@ -8,7 +8,12 @@ import { sampleDbCrd } from '../../../apps/sampledb/sampledb-crd';
 import { SAMPLEDB_CONVERSION } from '../../../controllers/sampledb/conversion';
 import { CrdBaselines } from '../../../lib';
 import { RestClient } from '../../../runtime/client';
-import { conversionHandler, MIGRATED_CONDITION, MIGRATION_ANNOTATION, StorageVersionMigrator } from '../../../runtime/conversion';
+import {
+  conversionHandler,
+  MIGRATED_CONDITION,
+  MIGRATION_ANNOTATION,
+  StorageVersionMigrator,
+} from '../../../runtime/conversion';
 import { KubeObject } from '../../../runtime/resource';
 import { staticCertificate } from '../../../runtime/webhook/certificate-source';
 import { WebhookServer } from '../../../runtime/webhook/server';
@@ -31,13 +36,17 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
   let client: RestClient;
   const written = new Map<string, string | undefined>(); // name → restoreFrom written at v1 before the upgrade
 
-  const path = (v: string, name = '') => `/apis/database.example.com/${v}/namespaces/${ns}/sampledbs${name ? `/${name}` : ''}`;
+  const path = (v: string, name = '') =>
+    `/apis/database.example.com/${v}/namespaces/${ns}/sampledbs${name ? `/${name}` : ''}`;
   const get = async (v: string, name: string) => plane().request('GET', path(v, name));
   const startServer = async () => {
-    server = new WebhookServer({ certificates: staticCertificate(certificate), bindAddress }).conversion(conversionHandler([SAMPLEDB_CONVERSION]));
+    server = new WebhookServer({ certificates: staticCertificate(certificate), bindAddress }).conversion(
+      conversionHandler([SAMPLEDB_CONVERSION]),
+    );
     await server.start();
   };
-  const crdNow = async () => (await plane().request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}`)).body;
+  const crdNow = async () =>
+    (await plane().request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}`)).body;
 
   beforeAll(async () => {
     const released = new CrdBaselines('crd-baselines').read(CRD)!;
@@ -46,7 +55,12 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
     for (let i = 0; i < 7; i++) {
       const name = `db-${i}`;
       const restoreFrom = i % 3 === 2 ? undefined : `nightly-${i}`;
-      const r = await plane().request('POST', path('v1'), { apiVersion: V1.apiVersion, kind: 'SampleDB', metadata: { name }, spec: { version: '16', ...(restoreFrom ? { restoreFrom } : {}) } });
+      const r = await plane().request('POST', path('v1'), {
+        apiVersion: V1.apiVersion,
+        kind: 'SampleDB',
+        metadata: { name },
+        spec: { version: '16', ...(restoreFrom ? { restoreFrom } : {}) },
+      });
       expect(r.code).toBe(201);
       written.set(name, restoreFrom);
     }
@@ -71,8 +85,17 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
 
   test('v1 is still served with the 0.1.0 schema, v2 is the storage version, both versions are stored until migrated', async () => {
     const crd = await crdNow();
-    expect(crd.spec.versions.map((v: any) => [v.name, v.served, v.storage, v.schema.openAPIV3Schema.properties.spec.properties.restoreFrom.type]))
-      .toEqual([['v1', true, false, 'string'], ['v2', true, true, 'object']]);
+    expect(
+      crd.spec.versions.map((v: any) => [
+        v.name,
+        v.served,
+        v.storage,
+        v.schema.openAPIV3Schema.properties.spec.properties.restoreFrom.type,
+      ]),
+    ).toEqual([
+      ['v1', true, false, 'string'],
+      ['v2', true, true, 'object'],
+    ]);
     expect(crd.spec.conversion.strategy).toBe('Webhook');
     expect(crd.status.storedVersions).toEqual(['v1', 'v2']);
   });
@@ -92,13 +115,23 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
   });
 
   test('v1 writes after the upgrade work; what v1 cannot express survives a v1 update', async () => {
-    const created = await plane().request('POST', path('v1'), { apiVersion: V1.apiVersion, kind: 'SampleDB', metadata: { name: 'late' }, spec: { version: '16', restoreFrom: 'b-late' } });
+    const created = await plane().request('POST', path('v1'), {
+      apiVersion: V1.apiVersion,
+      kind: 'SampleDB',
+      metadata: { name: 'late' },
+      spec: { version: '16', restoreFrom: 'b-late' },
+    });
     expect(created.code).toBe(201);
     expect(created.body.spec.restoreFrom).toBe('b-late');
     expect((await get('v2', 'late')).body.spec.restoreFrom).toEqual({ backup: 'b-late' });
     written.set('late', 'b-late');
 
-    const v2 = await plane().request('POST', path('v2'), { apiVersion: V2.apiVersion, kind: 'SampleDB', metadata: { name: 'other' }, spec: { version: '16', synchronous: true, restoreFrom: { sampleDB: 'db-0', backup: 'b-1' } } });
+    const v2 = await plane().request('POST', path('v2'), {
+      apiVersion: V2.apiVersion,
+      kind: 'SampleDB',
+      metadata: { name: 'other' },
+      spec: { version: '16', synchronous: true, restoreFrom: { sampleDB: 'db-0', backup: 'b-1' } },
+    });
     expect(v2.code).toBe(201);
     const asV1 = (await get('v1', 'other')).body;
     expect(asV1.spec.restoreFrom).toBeUndefined();
@@ -108,7 +141,11 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
     const put = await plane().request('PUT', path('v1', 'other'), asV1);
     expect(put.code).toBe(200);
     const back = (await get('v2', 'other')).body;
-    expect(back.spec).toMatchObject({ replicas: 2, synchronous: true, restoreFrom: { sampleDB: 'db-0', backup: 'b-1' } });
+    expect(back.spec).toMatchObject({
+      replicas: 2,
+      synchronous: true,
+      restoreFrom: { sampleDB: 'db-0', backup: 'b-1' },
+    });
     expect(back.metadata.annotations?.[SAMPLEDB_CONVERSION.annotation]).toBeUndefined();
   });
 
@@ -116,27 +153,51 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
     // interrupted after the first page (3 objects): the continue token is kept on the CRD
     const abort = new AbortController();
     let replaced = 0;
-    const interrupting = { ...clientMethods(client), replace: async (o: KubeObject, opts?: { fieldManager?: string }) => {
-      const r = await client.replace(o, opts);
-      if (++replaced === 3) abort.abort();
-      return r;
-    } };
-    await expect(new StorageVersionMigrator({ client: interrupting, crdName: CRD, resource: V2, pageSize: 3 }).runOnce(abort.signal)).rejects.toThrow('aborted');
+    const interrupting = {
+      ...clientMethods(client),
+      replace: async (o: KubeObject, opts?: { fieldManager?: string }) => {
+        const r = await client.replace(o, opts);
+        if (++replaced === 3) abort.abort();
+        return r;
+      },
+    };
+    await expect(
+      new StorageVersionMigrator({ client: interrupting, crdName: CRD, resource: V2, pageSize: 3 }).runOnce(
+        abort.signal,
+      ),
+    ).rejects.toThrow('aborted');
     const progress = JSON.parse((await crdNow()).metadata.annotations[MIGRATION_ANNOTATION]);
     expect(progress).toMatchObject({ storageVersion: 'v2', rewritten: 3 });
-    expect((await crdNow()).status.conditions.find((c: any) => c.type === MIGRATED_CONDITION)).toMatchObject({ status: 'False', reason: 'Migrating' });
+    expect((await crdNow()).status.conditions.find((c: any) => c.type === MIGRATED_CONDITION)).toMatchObject({
+      status: 'False',
+      reason: 'Migrating',
+    });
 
     const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2, pageSize: 3 });
     const result = await migrator.runOnce();
-    expect(result).toMatchObject({ state: 'Migrated', storageVersion: 'v2', storedVersionsBefore: ['v1', 'v2'], resumed: true, failed: 0, rewritten: written.size + 1 });
+    expect(result).toMatchObject({
+      state: 'Migrated',
+      storageVersion: 'v2',
+      storedVersionsBefore: ['v1', 'v2'],
+      resumed: true,
+      failed: 0,
+      rewritten: written.size + 1,
+    });
     const crd = await crdNow();
     expect(crd.status.storedVersions).toEqual(['v2']);
     expect(crd.metadata.annotations?.[MIGRATION_ANNOTATION]).toBeUndefined();
-    expect(crd.status.conditions.find((c: any) => c.type === MIGRATED_CONDITION)).toMatchObject({ status: 'True', reason: 'Migrated' });
+    expect(crd.status.conditions.find((c: any) => c.type === MIGRATED_CONDITION)).toMatchObject({
+      status: 'True',
+      reason: 'Migrated',
+    });
 
-    const before = (await plane().request('GET', path('v2'))).body.items.map((o: KubeObject) => o.metadata?.resourceVersion);
+    const before = (await plane().request('GET', path('v2'))).body.items.map(
+      (o: KubeObject) => o.metadata?.resourceVersion,
+    );
     expect(await migrator.runOnce()).toMatchObject({ state: 'UpToDate', rewritten: 0 });
-    const after = (await plane().request('GET', path('v2'))).body.items.map((o: KubeObject) => o.metadata?.resourceVersion);
+    const after = (await plane().request('GET', path('v2'))).body.items.map(
+      (o: KubeObject) => o.metadata?.resourceVersion,
+    );
     expect(after).toEqual(before);
     expect((await crdNow()).metadata.resourceVersion).toBe(crd.metadata.resourceVersion);
   });
@@ -149,7 +210,12 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
     const v1 = await get('v1', 'db-0');
     expect(v1.code).toBe(500);
     expect(v1.body.message).toMatch(/conversion webhook for database\.example\.com\/v2, Kind=SampleDB failed/);
-    const write = await plane().request('POST', path('v1'), { apiVersion: V1.apiVersion, kind: 'SampleDB', metadata: { name: 'during-outage' }, spec: { version: '16' } });
+    const write = await plane().request('POST', path('v1'), {
+      apiVersion: V1.apiVersion,
+      kind: 'SampleDB',
+      metadata: { name: 'during-outage' },
+      spec: { version: '16' },
+    });
     expect(write.code).toBe(500);
     await startServer();
     for (const [name, restoreFrom] of written) expect((await get('v1', name)).body.spec.restoreFrom).toBe(restoreFrom);
@@ -159,7 +225,9 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
     await plane().restartApiServer();
     for (const [name, restoreFrom] of written) {
       expect((await get('v1', name)).body.spec.restoreFrom).toBe(restoreFrom);
-      expect((await get('v2', name)).body.spec.restoreFrom).toEqual(restoreFrom === undefined ? undefined : { backup: restoreFrom });
+      expect((await get('v2', name)).body.spec.restoreFrom).toEqual(
+        restoreFrom === undefined ? undefined : { backup: restoreFrom },
+      );
     }
     expect((await crdNow()).status.storedVersions).toEqual(['v2']);
   });
@@ -167,7 +235,10 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
 
 function clientMethods(c: RestClient) {
   return {
-    listPage: c.listPage.bind(c), get: c.get.bind(c), replace: c.replace.bind(c),
-    replaceStatus: c.replaceStatus.bind(c), patch: c.patch.bind(c),
+    listPage: c.listPage.bind(c),
+    get: c.get.bind(c),
+    replace: c.replace.bind(c),
+    replaceStatus: c.replaceStatus.bind(c),
+    patch: c.patch.bind(c),
   };
 }

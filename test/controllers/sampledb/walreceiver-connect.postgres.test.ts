@@ -19,22 +19,42 @@ import { postgresArgs } from '../../../controllers/sampledb/instance-script';
 import { Database } from '../../../controllers/sampledb/types';
 
 const PG_LIB = '/usr/lib/postgresql';
-const pgBin = existsSync(PG_LIB) ? readdirSync(PG_LIB).sort().map((v) => join(PG_LIB, v, 'bin')).reverse().find((b) => existsSync(join(b, 'postgres'))) : undefined;
-const runnable = process.getuid?.() === 0 && !!pgBin
-  && spawnSync('unshare', ['-n', 'iptables', '-w', '-L'], { encoding: 'utf8' }).status === 0
-  && spawnSync('id', ['postgres']).status === 0;
-if (!runnable) process.stderr.write('walreceiver-connect.postgres.test.ts: skipped (needs root, unshare, iptables, a PostgreSQL under /usr/lib/postgresql and a postgres user)\n');
+const pgBin = existsSync(PG_LIB)
+  ? readdirSync(PG_LIB)
+      .sort()
+      .map((v) => join(PG_LIB, v, 'bin'))
+      .reverse()
+      .find((b) => existsSync(join(b, 'postgres')))
+  : undefined;
+const runnable =
+  process.getuid?.() === 0 &&
+  !!pgBin &&
+  spawnSync('unshare', ['-n', 'iptables', '-w', '-L'], { encoding: 'utf8' }).status === 0 &&
+  spawnSync('id', ['postgres']).status === 0;
+if (!runnable) {
+  process.stderr.write(
+    'walreceiver-connect.postgres.test.ts: skipped (needs root, unshare, iptables, a PostgreSQL under /usr/lib/postgresql and a postgres user)\n',
+  );
+}
 const describeReal = runnable ? describe : describe.skip;
 
 const DROPPED_PORT = 5999;
 
 /** The operator's primary_conninfo for `db`, pointed at 127.0.0.1:DROPPED_PORT, its kubelet variables filled in. */
 function conninfo(): string {
-  const db = { apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'db', namespace: 'ns' }, spec: { version: '16.4', replicas: 3 } } as unknown as Database;
+  const db = {
+    apiVersion: 'database.example.com/v2',
+    kind: 'SampleDB',
+    metadata: { name: 'db', namespace: 'ns' },
+    spec: { version: '16.4', replicas: 3 },
+  } as unknown as Database;
   const args = postgresArgs(db);
   const value = args[args.findIndex((a) => a.startsWith('primary_conninfo='))].slice('primary_conninfo='.length);
-  return value.replace(/host=\S+/, 'host=127.0.0.1').replace(/port=\d+/, `port=${DROPPED_PORT}`)
-    .replace('$(REPLICATION_USER)', 'replicator').replace('$(POD_NAME)', 'db-1');
+  return value
+    .replace(/host=\S+/, 'host=127.0.0.1')
+    .replace(/port=\d+/, `port=${DROPPED_PORT}`)
+    .replace('$(REPLICATION_USER)', 'replicator')
+    .replace('$(POD_NAME)', 'db-1');
 }
 
 describeReal('SampleDB standby: the WAL receiver against a black-holed primary [real PostgreSQL]', () => {
@@ -47,30 +67,73 @@ describeReal('SampleDB standby: the WAL receiver against a black-holed primary [
   });
 
   afterEach(() => {
-    if (pg?.pid) { try { process.kill(-pg.pid, 'SIGKILL'); } catch { /* gone */ } }
+    if (pg?.pid) {
+      try {
+        process.kill(-pg.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
   test('gives up a connection attempt within seconds (tcp_user_timeout), so a moved <db>-rw is followed at the next attempt', async () => {
     const data = join(dir, 'data');
-    const init = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'initdb'), '-D', data, '--auth=trust', '-U', 'postgres'], { encoding: 'utf8' });
+    const init = spawnSync(
+      'runuser',
+      ['-u', 'postgres', '--', join(pgBin!, 'initdb'), '-D', data, '--auth=trust', '-U', 'postgres'],
+      { encoding: 'utf8' },
+    );
     expect(init.status).toBe(0);
     spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(data, 'standby.signal')]);
     const info = conninfo();
     expect(info).toContain('host=127.0.0.1');
-    const settings = ['-c', 'listen_addresses=127.0.0.1', '-c', 'port=5433', '-c', `unix_socket_directories=${dir}`,
-      '-c', 'wal_retrieve_retry_interval=2s', '-c', 'wal_receiver_timeout=10s', '-c', `primary_conninfo=${info}`, '-c', 'log_line_prefix=%m '];
+    const settings = [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'port=5433',
+      '-c',
+      `unix_socket_directories=${dir}`,
+      '-c',
+      'wal_retrieve_retry_interval=2s',
+      '-c',
+      'wal_receiver_timeout=10s',
+      '-c',
+      `primary_conninfo=${info}`,
+      '-c',
+      'log_line_prefix=%m ',
+    ];
     const quoted = settings.map((s) => `'${s.replace(/'/g, "'\\''")}'`).join(' ');
     // Its own network namespace: loopback up, every packet to the primary's port dropped (a partition, not a refusal).
-    pg = spawn('unshare', ['-n', 'sh', '-c', `ip link set lo up && iptables -w -A INPUT -p tcp --dport ${DROPPED_PORT} -j DROP && exec runuser -u postgres -- ${join(pgBin!, 'postgres')} -D ${data} ${quoted}`], { detached: true });
+    pg = spawn(
+      'unshare',
+      [
+        '-n',
+        'sh',
+        '-c',
+        `ip link set lo up && iptables -w -A INPUT -p tcp --dport ${DROPPED_PORT} -j DROP && exec runuser -u postgres -- ${join(pgBin!, 'postgres')} -D ${data} ${quoted}`,
+      ],
+      { detached: true },
+    );
     const started = Date.now();
     let log = '';
-    pg.stderr!.on('data', (b: Buffer) => { log += b.toString(); });
-    pg.stdout!.on('data', (b: Buffer) => { log += b.toString(); });
+    pg.stderr!.on('data', (b: Buffer) => {
+      log += b.toString();
+    });
+    pg.stdout!.on('data', (b: Buffer) => {
+      log += b.toString();
+    });
     const failedAt = await new Promise<number | undefined>((resolve) => {
       const timer = setInterval(() => {
-        if (/could not connect to the primary server/.test(log)) { clearInterval(timer); resolve(Date.now()); }
-        if (Date.now() - started > 40_000) { clearInterval(timer); resolve(undefined); }
+        if (/could not connect to the primary server/.test(log)) {
+          clearInterval(timer);
+          resolve(Date.now());
+        }
+        if (Date.now() - started > 40_000) {
+          clearInterval(timer);
+          resolve(undefined);
+        }
       }, 200);
     });
     expect(log).toMatch(/ready to accept read-only connections|entering standby mode/);

@@ -4,7 +4,16 @@
  * timeline, a forked timeline history).
  */
 import { FencingViolation, fencingViolations, ProbeRound, secondPrimaryRounds } from './fencing';
-import { Ack, duplicateAcks, FaultWindow, lossPerFault, lostWrites, outagePerFault, parseWriterLog, percentile } from './history';
+import {
+  Ack,
+  duplicateAcks,
+  FaultWindow,
+  lossPerFault,
+  lostWrites,
+  outagePerFault,
+  parseWriterLog,
+  percentile,
+} from './history';
 import { FAULT_KINDS, faultSchedule } from './schedule';
 import { parseHistoryFile, TimelineHistory } from './timeline';
 
@@ -12,7 +21,8 @@ const ack = (id: number, at: number, writer = 1): Ack => ({ writer, id, at });
 
 describe('writer log', () => {
   test('acknowledgements and failures are read; other lines ignored', () => {
-    const log = 'writer 1 starting\nok 1000000001 1700000000000 10.244.0.7\nerr 1000000002 1700000000100\npsql: error: connection refused\nok 1000000003 1700000000200 10.244.0.9\n';
+    const log =
+      'writer 1 starting\nok 1000000001 1700000000000 10.244.0.7\nerr 1000000002 1700000000100\npsql: error: connection refused\nok 1000000003 1700000000200 10.244.0.9\n';
     const { acks, failures } = parseWriterLog(log, 1);
     expect(acks).toEqual([
       { writer: 1, id: 1000000001, at: 1700000000000, server: '10.244.0.7' },
@@ -22,7 +32,9 @@ describe('writer log', () => {
   });
 
   test('a malformed acknowledgement line is an error, not a silently dropped write', () => {
-    expect(() => parseWriterLog('ok 12x 1700000000000', 2)).toThrow(/writer 2: malformed acknowledgement line 'ok 12x 1700000000000'/);
+    expect(() => parseWriterLog('ok 12x 1700000000000', 2)).toThrow(
+      /writer 2: malformed acknowledgement line 'ok 12x 1700000000000'/,
+    );
   });
 
   test('duplicate acknowledgements are found', () => {
@@ -63,7 +75,13 @@ describe('lost writes', () => {
 
   test('losses after the last recovery are reported separately', () => {
     const loss = lossPerFault([ack(9, 70_000)], faults);
-    expect(loss[loss.length - 1]).toEqual({ index: -1, kind: 'after-last-fault', rows: 1, seconds: 0, acknowledgedAfterInjection: 0 });
+    expect(loss[loss.length - 1]).toEqual({
+      index: -1,
+      kind: 'after-last-fault',
+      rows: 1,
+      seconds: 0,
+      acknowledgedAfterInjection: 0,
+    });
   });
 });
 
@@ -79,7 +97,9 @@ describe('write outage', () => {
   test('a gap still open at recovery is closed by the next acknowledgement, or by the end', () => {
     const acks = [ack(1, 1000), ack(2, 9000)];
     expect(outagePerFault(acks, [{ index: 0, kind: 'k', injectedAt: 5000, recoveredAt: 6000 }], 12_000).get(0)).toBe(8);
-    expect(outagePerFault([ack(1, 1000)], [{ index: 0, kind: 'k', injectedAt: 5000, recoveredAt: 6000 }], 12_000).get(0)).toBe(11);
+    expect(
+      outagePerFault([ack(1, 1000)], [{ index: 0, kind: 'k', injectedAt: 5000, recoveredAt: 6000 }], 12_000).get(0),
+    ).toBe(11);
   });
 
   test('percentiles (nearest rank)', () => {
@@ -103,7 +123,9 @@ describe('fencing', () => {
   });
 
   test('two instances acknowledging writes in one round is a violation', () => {
-    const v = fencingViolations([round(1, { pod: 'db-0', acked: true, timeline: 1 }, { pod: 'db-1', acked: true, timeline: 2 })]);
+    const v = fencingViolations([
+      round(1, { pod: 'db-0', acked: true, timeline: 1 }, { pod: 'db-1', acked: true, timeline: 2 }),
+    ]);
     expect(kinds(v)).toEqual(['two-writable']);
     expect(v[0].detail).toContain('db-0 (timeline 1) and db-1 (timeline 2)');
   });
@@ -121,8 +143,16 @@ describe('fencing', () => {
   test('an old primary that answers but cannot commit (no synchronous standby) is not writable, but is a second primary', () => {
     const rounds = [
       round(1, { pod: 'db-1', acked: true, recovery: false, timeline: 2 }),
-      round(2, { pod: 'db-0', acked: false, recovery: false, timeline: 1 }, { pod: 'db-1', acked: true, recovery: false, timeline: 2 }),
-      round(3, { pod: 'db-0', acked: false, recovery: true }, { pod: 'db-1', acked: true, recovery: false, timeline: 2 }),
+      round(
+        2,
+        { pod: 'db-0', acked: false, recovery: false, timeline: 1 },
+        { pod: 'db-1', acked: true, recovery: false, timeline: 2 },
+      ),
+      round(
+        3,
+        { pod: 'db-0', acked: false, recovery: true },
+        { pod: 'db-1', acked: true, recovery: false, timeline: 2 },
+      ),
     ];
     expect(fencingViolations(rounds)).toEqual([]);
     expect(secondPrimaryRounds(rounds)).toEqual([{ at: 2, pods: ['db-0', 'db-1'] }]);
@@ -131,8 +161,11 @@ describe('fencing', () => {
 
 describe('timeline history', () => {
   test('history files parse; comments and blanks skipped; a malformed line throws', () => {
-    expect(parseHistoryFile('1\t0/3000158\tno recovery target specified\n\n2\t0/5000060\tno recovery target specified\n')).toEqual([
-      { parent: 1, switchLsn: '0/3000158' }, { parent: 2, switchLsn: '0/5000060' },
+    expect(
+      parseHistoryFile('1\t0/3000158\tno recovery target specified\n\n2\t0/5000060\tno recovery target specified\n'),
+    ).toEqual([
+      { parent: 1, switchLsn: '0/3000158' },
+      { parent: 2, switchLsn: '0/5000060' },
     ]);
     expect(() => parseHistoryFile('1 nonsense')).toThrow(/malformed/);
   });
@@ -150,7 +183,9 @@ describe('timeline history', () => {
     const h = new TimelineHistory();
     h.add(2, '1\t0/3000158\treason\n', 'db-1');
     h.add(2, '1\t0/3000200\treason\n', 'db-2');
-    expect(h.problems()).toEqual(['fork: timeline 1 was left for 2 at 0/3000158 (db-1:2.history) and for 2 at 0/3000200 (db-2:2.history)']);
+    expect(h.problems()).toEqual([
+      'fork: timeline 1 was left for 2 at 0/3000158 (db-1:2.history) and for 2 at 0/3000200 (db-2:2.history)',
+    ]);
   });
 
   test('the same timeline left for two different children is a fork', () => {
@@ -170,7 +205,11 @@ describe('schedule', () => {
     expect(a.map((f) => f.index)).toEqual([...Array(3 * FAULT_KINDS.length).keys()]);
     expect(a.every((f) => f.jitter >= 0 && f.jitter < 1)).toBe(true);
     // in rounds: every whole round holds each kind once, so a run stopped between rounds stays balanced
-    for (let r = 0; r < 3; r++) expect(new Set(a.slice(r * FAULT_KINDS.length, (r + 1) * FAULT_KINDS.length).map((f) => f.kind)).size).toBe(FAULT_KINDS.length);
+    for (let r = 0; r < 3; r++) {
+      expect(new Set(a.slice(r * FAULT_KINDS.length, (r + 1) * FAULT_KINDS.length).map((f) => f.kind)).size).toBe(
+        FAULT_KINDS.length,
+      );
+    }
     expect(a.slice(0, FAULT_KINDS.length).map((f) => f.kind)).not.toEqual([...FAULT_KINDS]);
   });
 });

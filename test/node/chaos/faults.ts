@@ -21,9 +21,9 @@
  *   provisioner) restarted; pods keep running.
  */
 import { Resolver } from 'dns/promises';
-import { FaultKind } from './schedule';
 import { comm, containerInit, healPod, partitioned, partitionPod, restartClusterProcess } from './host';
 import { kube, KubeAccess, readyz } from './kube';
+import { FaultKind } from './schedule';
 
 export interface FaultContext {
   readonly k: KubeAccess;
@@ -58,8 +58,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function pod(ctx: FaultContext, name: string): Promise<any> {
   return kube(ctx.k, 'GET', `/api/v1/namespaces/${ctx.namespace}/pods/${name}`);
 }
-async function deletePod(ctx: FaultContext, namespace: string, name: string, gracePeriodSeconds?: number): Promise<void> {
-  await kube(ctx.k, 'DELETE', `/api/v1/namespaces/${namespace}/pods/${name}`, gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds });
+async function deletePod(
+  ctx: FaultContext,
+  namespace: string,
+  name: string,
+  gracePeriodSeconds?: number,
+): Promise<void> {
+  await kube(
+    ctx.k,
+    'DELETE',
+    `/api/v1/namespaces/${namespace}/pods/${name}`,
+    gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds },
+  );
 }
 const containerId = (p: any, name: string): string => {
   const id = (p.status?.containerStatuses ?? []).find((c: any) => c.name === name)?.containerID;
@@ -76,14 +86,21 @@ async function failoverStarted(ctx: FaultContext, primary: string, timeoutS = 30
       if (s.currentPrimary && s.currentPrimary !== primary) return `failover already finished (${s.currentPrimary})`;
       if (s.targetPrimary) return `target ${s.targetPrimary} chosen`;
       if (s.primaryUnavailableSince) return 'primary unavailable recorded';
-    } catch { /* retry */ }
+    } catch {
+      /* retry */
+    }
     await sleep(200);
   }
   return `no failover seen within ${timeoutS} s`;
 }
 
 /** Injects one fault; `jitter` in [0, 1) varies its timing; `primary` is the current primary. */
-export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: number, primary: string): Promise<InjectedFault> {
+export async function injectFault(
+  ctx: FaultContext,
+  kind: FaultKind,
+  jitter: number,
+  primary: string,
+): Promise<InjectedFault> {
   const notes: string[] = [];
   switch (kind) {
     case 'primary-delete': {
@@ -94,14 +111,19 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
     case 'postmaster-kill': {
       const p = await pod(ctx, primary);
       const pid = containerInit(p.metadata.uid, containerId(p, 'postgres'));
-      if (!pid || comm(pid) !== 'postgres') throw new Error(`no postmaster found in ${primary}'s cgroup (pid ${pid}, ${pid ? comm(pid) : '-'})`);
+      if (!pid || comm(pid) !== 'postgres') {
+        throw new Error(`no postmaster found in ${primary}'s cgroup (pid ${pid}, ${pid ? comm(pid) : '-'})`);
+      }
       const injectedAt = Date.now();
       process.kill(pid, 'SIGKILL');
       notes.push(`SIGKILL to postmaster pid ${pid} (host)`);
       return { injectedAt, notes };
     }
     case 'standby-delete': {
-      const standbys = (await ctx.dbPods()).map((p) => p.metadata.name).filter((n) => n !== primary).sort();
+      const standbys = (await ctx.dbPods())
+        .map((p) => p.metadata.name)
+        .filter((n) => n !== primary)
+        .sort();
       const victim = standbys[Math.floor(jitter * standbys.length)];
       const injectedAt = Date.now();
       await deletePod(ctx, ctx.namespace, victim);
@@ -113,12 +135,20 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
       await deletePod(ctx, ctx.namespace, primary);
       const seen = await failoverStarted(ctx, primary);
       await sleep(Math.round(jitter * 2000));
-      const ops = (await kube(ctx.k, 'GET', `/api/v1/namespaces/${OPERATOR_NS}/pods?labelSelector=${encodeURIComponent(OPERATOR_SELECTOR)}`)).items as any[];
+      const ops = (
+        await kube(
+          ctx.k,
+          'GET',
+          `/api/v1/namespaces/${OPERATOR_NS}/pods?labelSelector=${encodeURIComponent(OPERATOR_SELECTOR)}`,
+        )
+      ).items as any[];
       for (const op of ops.filter((x) => !x.metadata.deletionTimestamp)) {
         const pid = containerInit(op.metadata.uid, containerId(op, (op.spec.containers[0] as any).name));
         if (pid) process.kill(pid, 'SIGKILL');
         await deletePod(ctx, OPERATOR_NS, op.metadata.name, 0);
-        notes.push(`operator ${op.metadata.name} SIGKILLed (pid ${pid ?? '-'}) and force-deleted ${((Date.now() - injectedAt) / 1000).toFixed(1)} s after the primary's pod was deleted (${seen})`);
+        notes.push(
+          `operator ${op.metadata.name} SIGKILLed (pid ${pid ?? '-'}) and force-deleted ${((Date.now() - injectedAt) / 1000).toFixed(1)} s after the primary's pod was deleted (${seen})`,
+        );
       }
       return { injectedAt, notes };
     }
@@ -127,8 +157,13 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
       const uid = p.metadata.uid as string;
       const injectedAt = Date.now();
       partitionPod(uid, {
-        keep: ctx.writerIps, podCidr: '10.244.0.0/24', nodeIp: '10.244.0.1',
-        apiserver: [{ ip: '10.244.0.1', port: 16443 }, { ip: '10.96.0.1', port: 443 }],
+        keep: ctx.writerIps,
+        podCidr: '10.244.0.0/24',
+        nodeIp: '10.244.0.1',
+        apiserver: [
+          { ip: '10.244.0.1', port: 16443 },
+          { ip: '10.96.0.1', port: 443 },
+        ],
       });
       notes.push(`partitioned ${primary} from the other pods and the apiserver (writers and node kept)`);
       // Heal once another instance is the primary, once the old pod is gone, or after 60 s. The fault is
@@ -141,16 +176,29 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
         while (Date.now() < end) {
           try {
             const s = (await ctx.sdb()).status ?? {};
-            if (s.currentPrimary && s.currentPrimary !== primary) { promotedAt = Date.now(); break; }
-          } catch { /* apiserver */ }
+            if (s.currentPrimary && s.currentPrimary !== primary) {
+              promotedAt = Date.now();
+              break;
+            }
+          } catch {
+            /* apiserver */
+          }
           await sleep(250);
         }
-        const stillRuns = (() => { try { return !!containerInit(uid, containerId(p, 'postgres')); } catch { return false; } })();
+        const stillRuns = (() => {
+          try {
+            return !!containerInit(uid, containerId(p, 'postgres'));
+          } catch {
+            return false;
+          }
+        })();
         const rules = partitioned(uid);
         if (rules) healPod(uid);
-        notes.push(promotedAt
-          ? `another instance promoted ${((promotedAt - injectedAt) / 1000).toFixed(1)} s after the partition; the old primary's postmaster was ${stillRuns ? 'still running' : 'already stopped (fenced: its pod deleted)'}; partition ${rules ? 'healed then' : 'gone with the old pod\'s network namespace'}`
-          : `no promotion within 60 s; partition ${rules ? 'healed' : 'already gone'}`);
+        notes.push(
+          promotedAt
+            ? `another instance promoted ${((promotedAt - injectedAt) / 1000).toFixed(1)} s after the partition; the old primary's postmaster was ${stillRuns ? 'still running' : 'already stopped (fenced: its pod deleted)'}; partition ${rules ? 'healed then' : "gone with the old pod's network namespace"}`
+            : `no promotion within 60 s; partition ${rules ? 'healed' : 'already gone'}`,
+        );
         healed = true;
       })();
       return { injectedAt, notes, cleanup: () => healer, settled: async () => healed };
@@ -163,22 +211,33 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
       const at = Date.now();
       const r = await restartClusterProcess(ctx.clusterDir, 'apiserver', 'apiserver.log');
       const s = (t: number) => Math.round((t - injectedAt) / 100) / 10;
-      notes.push(`kube-apiserver stopped ${s(at)} s after the primary's pod was deleted (${seen}), started again at ${s(Date.now())} s; pid ${r.oldPid} → ${r.newPid}`);
+      notes.push(
+        `kube-apiserver stopped ${s(at)} s after the primary's pod was deleted (${seen}), started again at ${s(Date.now())} s; pid ${r.oldPid} → ${r.newPid}`,
+      );
       const measured: Record<string, number> = { apiserverStoppedAtS: s(at) };
       let routed: number | undefined;
       const monitor = (async () => {
         let direct: number | undefined;
         const end = Date.now() + 300_000;
         while (routed === undefined && Date.now() < end) {
-          if (direct === undefined && await readyz(ctx.k)) direct = Date.now();
-          if (direct !== undefined && await readyz(ctx.k, 'https://10.96.0.1:443')) routed = Date.now();
+          if (direct === undefined && (await readyz(ctx.k))) direct = Date.now();
+          if (direct !== undefined && (await readyz(ctx.k, 'https://10.96.0.1:443'))) routed = Date.now();
           if (routed === undefined) await sleep(250);
         }
         if (direct !== undefined) measured.apiserverReadyAtS = s(direct);
         if (routed !== undefined) measured.serviceRoutedAtS = s(routed);
-        notes.push(`apiserver ready again at ${direct === undefined ? 'never' : `${s(direct)} s`}, reachable through the kubernetes Service at ${routed === undefined ? 'never (5 min)' : `${s(routed)} s`}`);
+        notes.push(
+          `apiserver ready again at ${direct === undefined ? 'never' : `${s(direct)} s`}, reachable through the kubernetes Service at ${routed === undefined ? 'never (5 min)' : `${s(routed)} s`}`,
+        );
       })();
-      return { injectedAt, notes, measured, settled: async () => routed !== undefined, boundStartsAtS: () => (routed === undefined ? undefined : s(routed)), cleanup: () => monitor };
+      return {
+        injectedAt,
+        notes,
+        measured,
+        settled: async () => routed !== undefined,
+        boundStartsAtS: () => (routed === undefined ? undefined : s(routed)),
+        cleanup: () => monitor,
+      };
     }
     case 'node-agent-restart': {
       const injectedAt = Date.now();
@@ -196,7 +255,9 @@ export async function injectFault(ctx: FaultContext, kind: FaultKind, jitter: nu
           const resolver = new Resolver({ timeout: 1000, tries: 1 });
           resolver.setServers(['10.244.0.1']);
           return (await resolver.resolve4(`${ctx.db}-rw.${ctx.namespace}.svc.cluster.local`)).length > 0;
-        } catch { return false; }
+        } catch {
+          return false;
+        }
       };
       return { injectedAt, notes, settled };
     }

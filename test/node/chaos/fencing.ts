@@ -42,13 +42,28 @@ export function fencingViolations(rounds: readonly ProbeRound[]): FencingViolati
   let newestPod = '';
   for (const r of [...rounds].sort((a, b) => a.at - b.at)) {
     const acked = r.probes.filter((p) => p.acked);
-    if (acked.length > 1) out.push({ at: r.at, kind: 'two-writable', detail: `${acked.map((p) => `${p.pod} (timeline ${p.timeline ?? '?'})`).join(' and ')} acknowledged writes in the same round` });
+    if (acked.length > 1) {
+      out.push({
+        at: r.at,
+        kind: 'two-writable',
+        detail: `${acked.map((p) => `${p.pod} (timeline ${p.timeline ?? '?'})`).join(' and ')} acknowledged writes in the same round`,
+      });
+    }
     for (const p of acked) {
       if (p.timeline !== undefined && p.timeline < newest) {
-        out.push({ at: r.at, kind: 'stale-timeline-write', detail: `${p.pod} acknowledged a write on timeline ${p.timeline} after ${newestPod} wrote on timeline ${newest}` });
+        out.push({
+          at: r.at,
+          kind: 'stale-timeline-write',
+          detail: `${p.pod} acknowledged a write on timeline ${p.timeline} after ${newestPod} wrote on timeline ${newest}`,
+        });
       }
     }
-    for (const p of acked) if (p.timeline !== undefined && p.timeline > newest) { newest = p.timeline; newestPod = p.pod; }
+    for (const p of acked) {
+      if (p.timeline !== undefined && p.timeline > newest) {
+        newest = p.timeline;
+        newestPod = p.pod;
+      }
+    }
   }
   return out;
 }
@@ -64,5 +79,7 @@ export function writable(round: ProbeRound): string[] {
  * write, but it is still a primary that was not fenced. Reported beside the violations.
  */
 export function secondPrimaryRounds(rounds: readonly ProbeRound[]): { at: number; pods: string[] }[] {
-  return rounds.map((r) => ({ at: r.at, pods: r.probes.filter((p) => p.recovery === false).map((p) => p.pod) })).filter((r) => r.pods.length > 1);
+  return rounds
+    .map((r) => ({ at: r.at, pods: r.probes.filter((p) => p.recovery === false).map((p) => p.pod) }))
+    .filter((r) => r.pods.length > 1);
 }

@@ -51,7 +51,9 @@ export function parseWriterLog(text: string, writer: number): { acks: Ack[]; fai
     if (f[0] === 'ok') {
       const id = Number(f[1]);
       const at = Number(f[2]);
-      if (!Number.isSafeInteger(id) || !Number.isSafeInteger(at)) throw new Error(`writer ${writer}: malformed acknowledgement line '${line}'`);
+      if (!Number.isSafeInteger(id) || !Number.isSafeInteger(at)) {
+        throw new Error(`writer ${writer}: malformed acknowledgement line '${line}'`);
+      }
       acks.push({ writer, id, at, ...(f[3] ? { server: f[3] } : {}) });
     } else if (f[0] === 'err' && f.length >= 3) {
       failures.push({ writer, id: Number(f[1]), at: Number(f[2]) });
@@ -97,8 +99,18 @@ export function lossPerFault(lost: readonly Ack[], faults: readonly FaultWindow[
     const key = f ? f.index : -1;
     buckets.set(key, [...(buckets.get(key) ?? []), a]);
   }
-  return ordered.map((f) => ({ f, rows: buckets.get(f.index) ?? [] }))
-    .concat(buckets.has(-1) ? [{ f: { index: -1, kind: 'after-last-fault', injectedAt: Infinity, recoveredAt: Infinity }, rows: buckets.get(-1)! }] : [])
+  return ordered
+    .map((f) => ({ f, rows: buckets.get(f.index) ?? [] }))
+    .concat(
+      buckets.has(-1)
+        ? [
+            {
+              f: { index: -1, kind: 'after-last-fault', injectedAt: Infinity, recoveredAt: Infinity },
+              rows: buckets.get(-1)!,
+            },
+          ]
+        : [],
+    )
     .map(({ f, rows }) => ({
       index: f.index,
       kind: f.kind,
@@ -113,19 +125,29 @@ export function lossPerFault(lost: readonly Ack[], faults: readonly FaultWindow[
  * (any writer) that overlaps [injectedAt, recoveredAt]. An interval still open at recovery is closed
  * by the next acknowledgement (or, with none, counted up to `end`).
  */
-export function outagePerFault(acks: readonly Ack[], faults: readonly FaultWindow[], end: number = Date.now()): Map<number, number> {
+export function outagePerFault(
+  acks: readonly Ack[],
+  faults: readonly FaultWindow[],
+  end: number = Date.now(),
+): Map<number, number> {
   const times = acks.map((a) => a.at).sort((a, b) => a - b);
   const out = new Map<number, number>();
   for (const f of faults) {
     let prev = f.injectedAt;
-    for (const t of times) { if (t <= f.injectedAt) prev = t; else break; }
+    for (const t of times) {
+      if (t <= f.injectedAt) prev = t;
+      else break;
+    }
     let worst = 0;
     let closed = false;
     for (const t of times) {
       if (t <= f.injectedAt) continue;
       worst = Math.max(worst, t - prev);
       prev = t;
-      if (t >= f.recoveredAt) { closed = true; break; }
+      if (t >= f.recoveredAt) {
+        closed = true;
+        break;
+      }
     }
     if (!closed) worst = Math.max(worst, end - prev);
     out.set(f.index, worst / 1000);

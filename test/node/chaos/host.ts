@@ -32,16 +32,25 @@ export function containerPids(podUid: string, containerId: string): number[] {
 export function containerInit(podUid: string, containerId: string): number | undefined {
   for (const pid of containerPids(podUid, containerId)) {
     try {
-      const ns = /^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1].trim().split(/\s+/);
+      const ns = /^NSpid:\s+(.*)$/m
+        .exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+        .trim()
+        .split(/\s+/);
       if (ns && ns[ns.length - 1] === '1') return pid;
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   return undefined;
 }
 
 /** The process name (`comm`) of a PID, or undefined once it exited. */
 export function comm(pid: number): string | undefined {
-  try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { return undefined; }
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -99,10 +108,15 @@ const CHAIN_OUT = 'CHAOS-PARTITION-OUT';
 export function partitionPod(podUid: string, s: PartitionSpec): void {
   const ipt = (...a: string[]) => podIptables(podUid, a);
   healPod(podUid);
-  ipt('-N', CHAIN_IN); ipt('-N', CHAIN_OUT);
-  for (const ip of [...s.keep, s.nodeIp]) { ipt('-A', CHAIN_IN, '-s', ip, '-j', 'RETURN'); }
+  ipt('-N', CHAIN_IN);
+  ipt('-N', CHAIN_OUT);
+  for (const ip of [...s.keep, s.nodeIp]) {
+    ipt('-A', CHAIN_IN, '-s', ip, '-j', 'RETURN');
+  }
   for (const a of s.apiserver) ipt('-A', CHAIN_OUT, '-d', a.ip, '-p', 'tcp', '--dport', String(a.port), '-j', 'DROP');
-  for (const ip of [...s.keep, s.nodeIp]) { ipt('-A', CHAIN_OUT, '-d', ip, '-j', 'RETURN'); }
+  for (const ip of [...s.keep, s.nodeIp]) {
+    ipt('-A', CHAIN_OUT, '-d', ip, '-j', 'RETURN');
+  }
   ipt('-A', CHAIN_IN, '-s', s.podCidr, '-j', 'DROP');
   ipt('-A', CHAIN_OUT, '-d', s.podCidr, '-j', 'DROP');
   ipt('-I', 'INPUT', '1', '-j', CHAIN_IN);
@@ -114,7 +128,10 @@ export function healPod(podUid: string): boolean {
   try {
     podIptables(podUid, ['-D', 'INPUT', '-j', CHAIN_IN], true);
     podIptables(podUid, ['-D', 'OUTPUT', '-j', CHAIN_OUT], true);
-    for (const c of [CHAIN_IN, CHAIN_OUT]) { podIptables(podUid, ['-F', c], true); podIptables(podUid, ['-X', c], true); }
+    for (const c of [CHAIN_IN, CHAIN_OUT]) {
+      podIptables(podUid, ['-F', c], true);
+      podIptables(podUid, ['-X', c], true);
+    }
     return true;
   } catch {
     return false;
@@ -123,11 +140,19 @@ export function healPod(podUid: string): boolean {
 
 /** Whether the pod's netns still carries partition rules. */
 export function partitioned(podUid: string): boolean {
-  try { return podIptables(podUid, ['-S', CHAIN_IN], true); } catch { return false; }
+  try {
+    return podIptables(podUid, ['-S', CHAIN_IN], true);
+  } catch {
+    return false;
+  }
 }
 
 const alive = (pid: number) => {
-  try { return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] !== 'Z'; } catch { return false; }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] !== 'Z';
+  } catch {
+    return false;
+  }
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -136,12 +161,24 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * agent, ...): same argv, environment and working directory; SIGTERM, SIGKILL after `graceMs`;
  * output appended to `<clusterDir>/<log>`; the new PID written back. Resolves with the downtime start.
  */
-export async function restartClusterProcess(clusterDir: string, name: string, log: string, graceMs = 20_000): Promise<{ oldPid: number; newPid: number }> {
+export async function restartClusterProcess(
+  clusterDir: string,
+  name: string,
+  log: string,
+  graceMs = 20_000,
+): Promise<{ oldPid: number; newPid: number }> {
   const pidFile = join(clusterDir, `${name}.pid`);
   const oldPid = Number(readFileSync(pidFile, 'utf8').trim());
   if (!alive(oldPid)) throw new Error(`${name} (pid ${oldPid}) is not running`);
-  const argv = readFileSync(`/proc/${oldPid}/cmdline`, 'utf8').split('\0').filter((x, i, a) => i < a.length - 1 || x);
-  const env = Object.fromEntries(readFileSync(`/proc/${oldPid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const argv = readFileSync(`/proc/${oldPid}/cmdline`, 'utf8')
+    .split('\0')
+    .filter((x, i, a) => i < a.length - 1 || x);
+  const env = Object.fromEntries(
+    readFileSync(`/proc/${oldPid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
   const cwd = readlinkSync(`/proc/${oldPid}/cwd`);
   process.kill(oldPid, 'SIGTERM');
   const deadline = Date.now() + graceMs;

@@ -21,29 +21,54 @@ export function kubeAccess(kubeconfigPath: string): KubeAccess {
     if (!m) throw new Error(`${kubeconfigPath}: no ${re.source}`);
     return m[1];
   };
-  return { server: pick(/server:\s*"?([^"\s}]+)"?/), token: pick(/token:\s*"?([^"\s}]+)"?/), ca: readFileSync(pick(/certificate-authority:\s*"?([^"\s}]+)"?/)) };
+  return {
+    server: pick(/server:\s*"?([^"\s}]+)"?/),
+    token: pick(/token:\s*"?([^"\s}]+)"?/),
+    ca: readFileSync(pick(/certificate-authority:\s*"?([^"\s}]+)"?/)),
+  };
 }
 
 /** One request; rejects on a non-2xx status (with the body) or after `timeoutMs`. */
-export function kube<T = any>(k: KubeAccess, method: string, path: string, body?: unknown, timeoutMs = 5000): Promise<T> {
+export function kube<T = any>(
+  k: KubeAccess,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 5000,
+): Promise<T> {
   const url = new URL(path, k.server);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise<T>((resolve, reject) => {
-    const req = request(url, {
-      method, ca: k.ca, timeout: timeoutMs,
-      headers: {
-        'authorization': `Bearer ${k.token}`, 'accept': 'application/json',
-        ...(payload ? { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+    const req = request(
+      url,
+      {
+        method,
+        ca: k.ca,
+        timeout: timeoutMs,
+        headers: {
+          authorization: `Bearer ${k.token}`,
+          accept: 'application/json',
+          ...(payload
+            ? {
+                'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
+                'content-length': Buffer.byteLength(payload),
+              }
+            : {}),
+        },
       },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-        else resolve(text ? JSON.parse(text) : undefined);
-      });
-    });
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          if ((res.statusCode ?? 0) >= 300) {
+            reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+          } else {
+            resolve(text ? JSON.parse(text) : undefined);
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out after ${timeoutMs} ms`)));
     req.on('error', reject);
     if (payload) req.write(payload);
@@ -58,11 +83,21 @@ export function kube<T = any>(k: KubeAccess, method: string, path: string, body?
  */
 export function readyz(k: KubeAccess, server = k.server, timeoutMs = 2000): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request(new URL('/readyz', server), { method: 'GET', ca: k.ca, servername: 'kubernetes', timeout: timeoutMs, headers: { authorization: `Bearer ${k.token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-      res.on('error', () => resolve(false));
-    });
+    const req = request(
+      new URL('/readyz', server),
+      {
+        method: 'GET',
+        ca: k.ca,
+        servername: 'kubernetes',
+        timeout: timeoutMs,
+        headers: { authorization: `Bearer ${k.token}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 200));
+        res.on('error', () => resolve(false));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolve(false));
     req.end();

@@ -28,7 +28,12 @@ function arg(name: string, fallback?: string): string | undefined {
 }
 
 /** The faults that make the operator fail over (the asynchronous run measures what they lose). */
-export const FAILOVER_KINDS: readonly FaultKind[] = ['primary-delete', 'postmaster-kill', 'partition', 'operator-kill-mid-failover'];
+export const FAILOVER_KINDS: readonly FaultKind[] = [
+  'primary-delete',
+  'postmaster-kill',
+  'partition',
+  'operator-kill-mid-failover',
+];
 
 export async function longForm(clusterDir: string): Promise<ChaosReport[]> {
   const seed = Number(arg('seed', String(Date.now() % 100000)));
@@ -43,21 +48,41 @@ export async function longForm(clusterDir: string): Promise<ChaosReport[]> {
   const reports: ChaosReport[] = [];
   const runs: { name: string; synchronous: boolean; perKind: number; kinds: readonly FaultKind[] }[] = [];
   if (perKind > 0) runs.push({ name: 'chaos-sync', synchronous: true, perKind, kinds });
-  if (asyncPerKind > 0) runs.push({ name: 'chaos-async', synchronous: false, perKind: asyncPerKind, kinds: FAILOVER_KINDS.filter((k) => kinds.includes(k)) });
+  if (asyncPerKind > 0) {
+    runs.push({
+      name: 'chaos-async',
+      synchronous: false,
+      perKind: asyncPerKind,
+      kinds: FAILOVER_KINDS.filter((k) => kinds.includes(k)),
+    });
+  }
   for (const r of runs) {
     const db = r.synchronous ? 'chaos-db' : 'chaos-async';
     process.stdout.write(`== ${r.name}: seed ${seed}, ${r.perKind} of each of ${r.kinds.join(', ')}\n`);
     try {
-      const deadline = minutes === undefined ? undefined : started + (minutes - (r.synchronous && asyncPerKind > 0 ? 6 : 0)) * 60_000;
-      const report = await runChaos({ clusterDir, seed, perKind: r.perKind, kinds: r.kinds, synchronous: r.synchronous, db, deadline });
+      const deadline =
+        minutes === undefined ? undefined : started + (minutes - (r.synchronous && asyncPerKind > 0 ? 6 : 0)) * 60_000;
+      const report = await runChaos({
+        clusterDir,
+        seed,
+        perKind: r.perKind,
+        kinds: r.kinds,
+        synchronous: r.synchronous,
+        db,
+        deadline,
+      });
       const command = `npm run chaos -- --seed ${seed} --per-kind ${perKind} --async-per-kind ${asyncPerKind}${arg('kinds') ? ` --kinds ${arg('kinds')}` : ''}${minutes ? ` --minutes ${minutes}` : ''}`;
       writeFileSync(join(out, `${r.name}.json`), `${JSON.stringify({ command, ...report }, null, 2)}\n`);
-      process.stdout.write(`${r.name}: ${report.passed ? 'PASSED' : 'FAILED'}; ${report.faults.length} faults, ${report.acknowledged} acknowledged writes, ${report.lost} lost, ${report.fencingViolations.length} fencing violations, timeline ${report.timeline.chain.join('→')}\n`);
+      process.stdout.write(
+        `${r.name}: ${report.passed ? 'PASSED' : 'FAILED'}; ${report.faults.length} faults, ${report.acknowledged} acknowledged writes, ${report.lost} lost, ${report.fencingViolations.length} fencing violations, timeline ${report.timeline.chain.join('→')}\n`,
+      );
       for (const v of report.verdicts) process.stdout.write(`  ${v}\n`);
       for (const [kind, s] of Object.entries(report.byKind)) process.stdout.write(`  ${kind}: ${JSON.stringify(s)}\n`);
       reports.push(report);
     } finally {
-      await deleteChaosDb(clusterDir, db).catch((err) => process.stdout.write(`cleanup of ${db}: ${(err as Error).message}\n`));
+      await deleteChaosDb(clusterDir, db).catch((err) =>
+        process.stdout.write(`cleanup of ${db}: ${(err as Error).message}\n`),
+      );
     }
   }
   return reports;
@@ -72,8 +97,19 @@ async function main(): Promise<void> {
       h.sh(join(HARNESS, 'build-images.sh'), [], { env: process.env });
       h.cluster('up');
     }
-    if (!h.exists('deployment', 'sampledb-operator', '-n', 'sampledb-operator-system')) process.stdout.write(`${await h.ensureDistApplied()}\n`);
-    h.sh('kubectl', ['delete', 'sampledb', '-n', 'default', 'my-db', 'scratch-db', '--ignore-not-found', '--wait=false']);
+    if (!h.exists('deployment', 'sampledb-operator', '-n', 'sampledb-operator-system')) {
+      process.stdout.write(`${await h.ensureDistApplied()}\n`);
+    }
+    h.sh('kubectl', [
+      'delete',
+      'sampledb',
+      '-n',
+      'default',
+      'my-db',
+      'scratch-db',
+      '--ignore-not-found',
+      '--wait=false',
+    ]);
     const reports = await longForm(dir);
     if (reports.some((r) => !r.passed) || !reports.length) process.exitCode = 1;
   } finally {
@@ -85,5 +121,8 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((err) => { process.stderr.write(`${(err as Error).stack}\n`); process.exitCode = 1; });
+  main().catch((err) => {
+    process.stderr.write(`${(err as Error).stack}\n`);
+    process.exitCode = 1;
+  });
 }

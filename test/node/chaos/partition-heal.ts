@@ -102,27 +102,39 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
   const until = <T>(s: number, what: string, fn: () => Promise<T | undefined | false>) => pollUntil(what, fn, s);
 
   const apply = spawnSync('kubectl', ['apply', '-f', '-'], {
-    env, encoding: 'utf8', input: JSON.stringify({
-      apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: db, namespace: ns },
+    env,
+    encoding: 'utf8',
+    input: JSON.stringify({
+      apiVersion: 'database.example.com/v2',
+      kind: 'SampleDB',
+      metadata: { name: db, namespace: ns },
       spec: { version: '16.4', replicas: 3, synchronous: o.synchronous, failoverDelaySeconds: 2 },
     }),
   });
   if (apply.status !== 0) throw new Error(`kubectl apply: ${apply.stderr}`);
   const ready = await until(300, `${db} ready`, async () => {
     const s = await sdb();
-    return s.readyReplicas === 3 && s.currentPrimary && !s.targetPrimary && (s.instances ?? []).filter((i: any) => i.ready && i.role !== 'unknown').length === 3 ? s : undefined;
+    return s.readyReplicas === 3 &&
+      s.currentPrimary &&
+      !s.targetPrimary &&
+      (s.instances ?? []).filter((i: any) => i.ready && i.role !== 'unknown').length === 3
+      ? s
+      : undefined;
   });
   const secret = await kube(k, 'GET', `/api/v1/namespaces/${ns}/secrets/${names.secret(db)}`);
   const dec = (key: string) => Buffer.from(secret.data[key], 'base64').toString();
   const cred: DbCredentials = { user: dec('username'), password: dec('password'), database: dec('database') };
-  const rwIp = (await kube(k, 'GET', `/api/v1/namespaces/${ns}/services/${names.primaryService(db)}`)).spec.clusterIP as string;
+  const rwIp = (await kube(k, 'GET', `/api/v1/namespaces/${ns}/services/${names.primaryService(db)}`)).spec
+    .clusterIP as string;
   await execUntil(rwIp, cred, SCHEMA_SQL);
   const old = ready.currentPrimary as string;
   const oldPod = (await dbPods()).find((p) => p.metadata.name === old);
   const oldUid = oldPod.metadata.uid as string;
   const oldIp = oldPod.status.podIP as string;
   const kubeletPid = Number(readFileSync(join(o.clusterDir, 'kubelet.pid'), 'utf8').trim());
-  log(`partition-heal: ${db} (synchronous: ${o.synchronous}) ready, primary ${old} (${oldIp}); pausing the kubelet (pid ${kubeletPid}) and partitioning ${old}`);
+  log(
+    `partition-heal: ${db} (synchronous: ${o.synchronous}) ready, primary ${old} (${oldIp}); pausing the kubelet (pid ${kubeletPid}) and partitioning ${old}`,
+  );
 
   // The old primary's IP, probed from the host (which the partition keeps) for the whole staging.
   const probes: OldPrimaryProbe[] = [];
@@ -131,7 +143,13 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     while (probing) {
       const at = Date.now();
       const p = await probePod(old, oldIp, cred, 2000);
-      probes.push({ at, acked: p.acked, answered: p.acked || p.recovery !== undefined, recovery: p.recovery, timeline: p.timeline });
+      probes.push({
+        at,
+        acked: p.acked,
+        answered: p.acked || p.recovery !== undefined,
+        recovery: p.recovery,
+        timeline: p.timeline,
+      });
       await sleep(Math.max(0, 500 - (Date.now() - at)));
     }
   })();
@@ -148,19 +166,29 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     try {
       const s = await sdb();
       if (!failoverStartedAt && (s.targetPrimary || s.primaryUnavailableSince)) failoverStartedAt = Date.now();
-      if (!promotedAt && s.currentPrimary && s.currentPrimary !== old) { promotedAt = Date.now(); newPrimary = s.currentPrimary; }
+      if (!promotedAt && s.currentPrimary && s.currentPrimary !== old) {
+        promotedAt = Date.now();
+        newPrimary = s.currentPrimary;
+      }
       if (!oldPodDeletedAt) {
         const p = (await dbPods()).find((x) => x.metadata.name === old);
         if (!p || p.metadata.uid !== oldUid || p.metadata.deletionTimestamp) oldPodDeletedAt = Date.now();
       }
-    } catch { /* apiserver busy: next time */ }
+    } catch {
+      /* apiserver busy: next time */
+    }
   };
   try {
     process.kill(kubeletPid, 'SIGSTOP');
     t0 = Date.now();
     partitionPod(oldUid, {
-      keep: [], podCidr: '10.244.0.0/24', nodeIp: '10.244.0.1',
-      apiserver: [{ ip: '10.244.0.1', port: 16443 }, { ip: '10.96.0.1', port: 443 }],
+      keep: [],
+      podCidr: '10.244.0.0/24',
+      nodeIp: '10.244.0.1',
+      apiserver: [
+        { ip: '10.244.0.1', port: 16443 },
+        { ip: '10.96.0.1', port: 443 },
+      ],
     });
     // Partitioned until the operator has fenced (deleted the old pod) and some seconds more, leaving ~8 s of
     // the pause for the old primary to run healed.
@@ -170,14 +198,20 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     }
     healPod(oldUid);
     healedAt = Date.now();
-    log(`partition-heal: healed ${rel(healedAt, t0)} s after the partition (old pod deleted at ${rel(oldPodDeletedAt, t0)} s, failover started at ${rel(failoverStartedAt, t0)} s, promotion ${promotedAt ? `at ${rel(promotedAt, t0)} s` : 'none yet'}); kubelet still paused`);
+    log(
+      `partition-heal: healed ${rel(healedAt, t0)} s after the partition (old pod deleted at ${rel(oldPodDeletedAt, t0)} s, failover started at ${rel(failoverStartedAt, t0)} s, promotion ${promotedAt ? `at ${rel(promotedAt, t0)} s` : 'none yet'}); kubelet still paused`,
+    );
     while (Date.now() - t0 < pauseS * 1000) {
       await watchStatus();
       await sleep(500);
     }
   } finally {
     healPod(oldUid);
-    try { process.kill(kubeletPid, 'SIGCONT'); } catch { /* gone */ }
+    try {
+      process.kill(kubeletPid, 'SIGCONT');
+    } catch {
+      /* gone */
+    }
     resumedAt = Date.now();
   }
   log(`partition-heal: kubelet resumed ${rel(resumedAt, t0)} s after the partition`);
@@ -191,7 +225,11 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     await watchStatus();
     try {
       const pods = await dbPods();
-      const round = await probeRound(pods.map((p) => ({ name: p.metadata.name, ip: p.status?.podIP })), cred, 3000);
+      const round = await probeRound(
+        pods.map((p) => ({ name: p.metadata.name, ip: p.status?.podIP })),
+        cred,
+        3000,
+      );
       if (round.probes.filter((p) => p.acked).length > 1) twoWritable++;
       const s = await sdb();
       const inst = (s.instances ?? []) as { name: string; role: string; ready: boolean; timeline?: number }[];
@@ -199,12 +237,23 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
       const again = inst.find((i) => i.name === old);
       if (again) oldRejoinedAs = { role: again.role, timeline: again.timeline, primaryTimeline: primary?.timeline };
       const writable = round.probes.filter((p) => p.acked).map((p) => p.pod);
-      if (!s.targetPrimary && s.currentPrimary !== old && s.readyReplicas === 3 && inst.length === 3 && inst.every((i) => i.ready)
-        && again?.role === 'standby' && again.timeline === primary?.timeline && writable.length === 1 && writable[0] === s.currentPrimary) {
+      if (
+        !s.targetPrimary &&
+        s.currentPrimary !== old &&
+        s.readyReplicas === 3 &&
+        inst.length === 3 &&
+        inst.every((i) => i.ready) &&
+        again?.role === 'standby' &&
+        again.timeline === primary?.timeline &&
+        writable.length === 1 &&
+        writable[0] === s.currentPrimary
+      ) {
         recoveredAt = Date.now();
         break;
       }
-    } catch { /* retry */ }
+    } catch {
+      /* retry */
+    }
     await sleep(1000);
   }
   await sleep(3000); // a few more probes of the old IP (a recreated pod may get it again: it would answer as a standby)
@@ -216,21 +265,49 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
   const afterPromotion = promotedAt ? probes.filter((p) => p.acked && p.at >= promotedAt!) : [];
   const lastAsPrimary = asPrimary.length ? asPrimary[asPrimary.length - 1].at : undefined;
   const afterHeal = asPrimary.filter((p) => p.at >= healedAt && p.at < resumedAt).length;
-  if (!oldPodDeletedAt) verdicts.push('the operator never deleted (fenced) the old primary\'s pod while it was partitioned');
-  if (!afterHeal) verdicts.push('the staging did not hold: the old primary did not answer as a primary between the heal and the kubelet\'s resume');
+  if (!oldPodDeletedAt) {
+    verdicts.push("the operator never deleted (fenced) the old primary's pod while it was partitioned");
+  }
+  if (!afterHeal) {
+    verdicts.push(
+      "the staging did not hold: the old primary did not answer as a primary between the heal and the kubelet's resume",
+    );
+  }
   if (!promotedAt) verdicts.push('no standby was promoted');
-  if (afterPromotion.length) verdicts.push(`the old primary acknowledged ${afterPromotion.length} writes after the promotion (first ${new Date(afterPromotion[0].at).toISOString()})`);
-  if (promotedAt && lastAsPrimary && lastAsPrimary >= promotedAt) verdicts.push(`the old primary still answered as a primary ${((lastAsPrimary - promotedAt) / 1000).toFixed(1)} s after the promotion`);
-  if (!recoveredAt) verdicts.push(`not recovered within 180 s after the resume (old instance: ${JSON.stringify(oldRejoinedAs)})`);
+  if (afterPromotion.length) {
+    verdicts.push(
+      `the old primary acknowledged ${afterPromotion.length} writes after the promotion (first ${new Date(afterPromotion[0].at).toISOString()})`,
+    );
+  }
+  if (promotedAt && lastAsPrimary && lastAsPrimary >= promotedAt) {
+    verdicts.push(
+      `the old primary still answered as a primary ${((lastAsPrimary - promotedAt) / 1000).toFixed(1)} s after the promotion`,
+    );
+  }
+  if (!recoveredAt) {
+    verdicts.push(`not recovered within 180 s after the resume (old instance: ${JSON.stringify(oldRejoinedAs)})`);
+  }
   if (twoWritable) verdicts.push(`${twoWritable} probe rounds with two writable instances`);
   const report: PartitionHealReport = {
-    synchronous: o.synchronous, oldPrimary: old, newPrimary,
-    kubeletPausedS: rel(resumedAt, t0)!, healedAtS: rel(healedAt, t0)!, kubeletResumedAtS: rel(resumedAt, t0)!,
-    oldPodDeletedAtS: rel(oldPodDeletedAt, t0), failoverStartedAtS: rel(failoverStartedAt, t0), promotedAtS: rel(promotedAt, t0),
-    oldLastAnsweredAsPrimaryAtS: rel(lastAsPrimary, t0), oldAnsweredAsPrimaryAfterHeal: afterHeal, oldProbes: probes.length,
-    oldAckedBeforePromotion: probes.filter((p) => p.acked && (!promotedAt || p.at < promotedAt)).length, oldAckedAfterPromotion: afterPromotion.length,
-    oldRejoinedAs, recoveredAtS: rel(recoveredAt, t0), twoWritableRounds: twoWritable,
-    passed: verdicts.length === 0, verdicts,
+    synchronous: o.synchronous,
+    oldPrimary: old,
+    newPrimary,
+    kubeletPausedS: rel(resumedAt, t0)!,
+    healedAtS: rel(healedAt, t0)!,
+    kubeletResumedAtS: rel(resumedAt, t0)!,
+    oldPodDeletedAtS: rel(oldPodDeletedAt, t0),
+    failoverStartedAtS: rel(failoverStartedAt, t0),
+    promotedAtS: rel(promotedAt, t0),
+    oldLastAnsweredAsPrimaryAtS: rel(lastAsPrimary, t0),
+    oldAnsweredAsPrimaryAfterHeal: afterHeal,
+    oldProbes: probes.length,
+    oldAckedBeforePromotion: probes.filter((p) => p.acked && (!promotedAt || p.at < promotedAt)).length,
+    oldAckedAfterPromotion: afterPromotion.length,
+    oldRejoinedAs,
+    recoveredAtS: rel(recoveredAt, t0),
+    twoWritableRounds: twoWritable,
+    passed: verdicts.length === 0,
+    verdicts,
   };
   log(`partition-heal: ${JSON.stringify(report)}`);
   return report;
@@ -241,14 +318,28 @@ export async function deletePartitionHealDb(clusterDir: string, db: string, name
   const env = { ...process.env, KUBECONFIG: join(clusterDir, 'kubeconfig') };
   spawnSync('kubectl', ['delete', 'sampledb', db, '-n', namespace, '--wait=false'], { env });
   const k = kubeAccess(join(clusterDir, 'kubeconfig'));
-  await pollUntil(`${db} deleted`, async () => {
-    try { await kube(k, 'GET', `/apis/database.example.com/v2/namespaces/${namespace}/sampledbs/${db}`); return undefined; } catch (err) { return /404/.test((err as Error).message) ? true : undefined; }
-  }, 300);
-  spawnSync('kubectl', ['delete', 'pvc', '-n', namespace, names.backupPvc(db), '--ignore-not-found', '--wait=false'], { env });
+  await pollUntil(
+    `${db} deleted`,
+    async () => {
+      try {
+        await kube(k, 'GET', `/apis/database.example.com/v2/namespaces/${namespace}/sampledbs/${db}`);
+        return undefined;
+      } catch (err) {
+        return /404/.test((err as Error).message) ? true : undefined;
+      }
+    },
+    300,
+  );
+  spawnSync('kubectl', ['delete', 'pvc', '-n', namespace, names.backupPvc(db), '--ignore-not-found', '--wait=false'], {
+    env,
+  });
 }
 
 async function main(): Promise<void> {
-  const arg = (n: string) => { const i = process.argv.indexOf(`--${n}`); return i >= 0 ? process.argv[i + 1] : undefined; };
+  const arg = (n: string) => {
+    const i = process.argv.indexOf(`--${n}`);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
   const dir = resolve(arg('cluster-dir') ?? process.env.NODE_CLUSTER_DIR ?? '');
   const synchronous = !process.argv.includes('--async');
   const db = synchronous ? 'chaos-heal' : 'chaos-heal-async';
@@ -258,8 +349,13 @@ async function main(): Promise<void> {
     const out = resolve(__dirname, '../../../bench/latest');
     mkdirSync(out, { recursive: true });
     const file = join(out, `chaos-partition-heal${synchronous ? '' : '-async'}.json`);
-    writeFileSync(file, `${JSON.stringify({ command: `npx tsx test/node/chaos/partition-heal.ts --cluster-dir DIR${synchronous ? '' : ' --async'}`, startedAt, ...report }, null, 2)}\n`);
-    process.stdout.write(`partition-heal (synchronous: ${synchronous}): ${report.passed ? 'PASSED' : 'FAILED'} ${report.verdicts.join('; ')} → ${file}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ command: `npx tsx test/node/chaos/partition-heal.ts --cluster-dir DIR${synchronous ? '' : ' --async'}`, startedAt, ...report }, null, 2)}\n`,
+    );
+    process.stdout.write(
+      `partition-heal (synchronous: ${synchronous}): ${report.passed ? 'PASSED' : 'FAILED'} ${report.verdicts.join('; ')} → ${file}\n`,
+    );
     if (!report.passed) process.exitCode = 1;
   } finally {
     await deletePartitionHealDb(dir, db).catch((err) => process.stdout.write(`cleanup: ${(err as Error).message}\n`));
@@ -267,5 +363,8 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((err) => { process.stderr.write(`${(err as Error).stack}\n`); process.exitCode = 1; });
+  main().catch((err) => {
+    process.stderr.write(`${(err as Error).stack}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -14,8 +14,7 @@ export const FAULT_KINDS = [
   'apiserver-restart-mid-failover',
   'node-agent-restart',
 ] as const;
-export type FaultKind = typeof FAULT_KINDS[number];
-
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** One scheduled fault: its kind and a random number for its own parameters (a delay, a hold time). */
 export interface ScheduledFault {
@@ -29,7 +28,11 @@ export interface ScheduledFault {
  * `perKind` rounds, each with every one of `kinds` once in an order shuffled (Fisher–Yates) by the
  * seeded generator: a run stopped after any whole round has the same number of faults of each kind.
  */
-export function faultSchedule(seed: number, perKind: number, kinds: readonly FaultKind[] = FAULT_KINDS): ScheduledFault[] {
+export function faultSchedule(
+  seed: number,
+  perKind: number,
+  kinds: readonly FaultKind[] = FAULT_KINDS,
+): ScheduledFault[] {
   const rnd = seededRandom(seed);
   const list: FaultKind[] = [];
   for (let round = 0; round < perKind; round++) {

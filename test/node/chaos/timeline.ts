@@ -21,7 +21,9 @@ export function parseHistoryFile(text: string): HistoryEntry[] {
     const t = line.trim();
     if (!t || t.startsWith('#')) continue;
     const [parent, switchLsn] = t.split(/\s+/);
-    if (!/^\d+$/.test(parent) || !/^[0-9A-F]+\/[0-9A-F]+$/i.test(switchLsn ?? '')) throw new Error(`malformed timeline history line '${line}'`);
+    if (!/^\d+$/.test(parent) || !/^[0-9A-F]+\/[0-9A-F]+$/i.test(switchLsn ?? '')) {
+      throw new Error(`malformed timeline history line '${line}'`);
+    }
     out.push({ parent: Number(parent), switchLsn: switchLsn.toUpperCase() });
   }
   return out;
@@ -47,9 +49,14 @@ export class TimelineHistory {
   private edge(parent: number, child: number, switchLsn: string, seenIn: string): void {
     if (child <= parent) this.conflicts.push(`${seenIn}: timeline ${child} follows timeline ${parent} (not newer)`);
     const known = this.edges.get(parent);
-    if (!known) { this.edges.set(parent, { child, switchLsn, seenIn }); return; }
+    if (!known) {
+      this.edges.set(parent, { child, switchLsn, seenIn });
+      return;
+    }
     if (known.child !== child || known.switchLsn !== switchLsn) {
-      this.conflicts.push(`fork: timeline ${parent} was left for ${known.child} at ${known.switchLsn} (${known.seenIn}) and for ${child} at ${switchLsn} (${seenIn})`);
+      this.conflicts.push(
+        `fork: timeline ${parent} was left for ${known.child} at ${known.switchLsn} (${known.seenIn}) and for ${child} at ${switchLsn} (${seenIn})`,
+      );
     }
   }
 
@@ -59,14 +66,19 @@ export class TimelineHistory {
     const children = new Set([...this.edges.values()].map((e) => e.child));
     let t = Math.min(...[...this.edges.keys()].filter((p) => !children.has(p)), ...this.edges.keys());
     const out = [t];
-    while (this.edges.has(t) && out.length <= this.edges.size + 1) { t = this.edges.get(t)!.child; out.push(t); }
+    while (this.edges.has(t) && out.length <= this.edges.size + 1) {
+      t = this.edges.get(t)!.child;
+      out.push(t);
+    }
     return out;
   }
 
   /** Conflicts, plus timelines known but not on the single chain (a branch). */
   problems(): string[] {
     const onChain = new Set(this.chain());
-    const off = [...this.edges.entries()].filter(([p, e]) => !onChain.has(p) || !onChain.has(e.child)).map(([p, e]) => `timeline ${p}→${e.child} (${e.seenIn}) is off the chain ${this.chain().join('→')}`);
+    const off = [...this.edges.entries()]
+      .filter(([p, e]) => !onChain.has(p) || !onChain.has(e.child))
+      .map(([p, e]) => `timeline ${p}→${e.child} (${e.seenIn}) is off the chain ${this.chain().join('→')}`);
     return [...this.conflicts, ...off];
   }
 }

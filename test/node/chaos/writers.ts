@@ -38,28 +38,44 @@ export function writerPod(db: string, namespace: string, writer: number, image: 
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `${db}-writer-${writer}`, namespace, labels: { 'app.kubernetes.io/name': 'chaos-writer', 'app.kubernetes.io/instance': db } },
+    metadata: {
+      name: `${db}-writer-${writer}`,
+      namespace,
+      labels: { 'app.kubernetes.io/name': 'chaos-writer', 'app.kubernetes.io/instance': db },
+    },
     spec: {
       restartPolicy: 'Never',
       terminationGracePeriodSeconds: 1,
-      securityContext: { runAsNonRoot: true, runAsUser: 999, runAsGroup: 999, seccompProfile: { type: 'RuntimeDefault' } },
-      containers: [{
-        name: 'writer',
-        image,
-        imagePullPolicy: 'IfNotPresent',
-        command: ['/bin/sh', '-c', SCRIPT],
-        env: [
-          { name: 'WRITER', value: String(writer) },
-          // The Service's ClusterIP from the kubelet's Service variables: every insert still goes through
-          // <db>-rw (kube-proxy), without a DNS lookup per connection (libpq asks A and AAAA each time).
-          { name: 'RW', value: `$(${names.primaryService(db).toUpperCase().replace(/-/g, '_')}_SERVICE_HOST)` },
-          { name: 'PGUSER', valueFrom: secret('username') },
-          { name: 'PGPASSWORD', valueFrom: secret('password') },
-          { name: 'PGDATABASE', valueFrom: secret('database') },
-        ],
-        resources: { requests: { cpu: '50m', memory: '32Mi' } },
-        securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } },
-      }],
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: 999,
+        runAsGroup: 999,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
+      containers: [
+        {
+          name: 'writer',
+          image,
+          imagePullPolicy: 'IfNotPresent',
+          command: ['/bin/sh', '-c', SCRIPT],
+          env: [
+            { name: 'WRITER', value: String(writer) },
+            // The Service's ClusterIP from the kubelet's Service variables: every insert still goes through
+            // <db>-rw (kube-proxy), without a DNS lookup per connection (libpq asks A and AAAA each time).
+            { name: 'RW', value: `$(${names.primaryService(db).toUpperCase().replace(/-/g, '_')}_SERVICE_HOST)` },
+            { name: 'PGUSER', valueFrom: secret('username') },
+            { name: 'PGPASSWORD', valueFrom: secret('password') },
+            { name: 'PGDATABASE', valueFrom: secret('database') },
+          ],
+          resources: { requests: { cpu: '50m', memory: '32Mi' } },
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            runAsNonRoot: true,
+            capabilities: { drop: ['ALL'] },
+          },
+        },
+      ],
     },
   };
 }

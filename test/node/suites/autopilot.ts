@@ -28,24 +28,63 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
   const condition = (type: string) => (sdb().status?.conditions ?? []).find((c: { type: string }) => c.type === type);
   const ready = (replicas: number) => {
     const s = sdb().status ?? {};
-    return s.phase === 'Running' && s.readyReplicas === replicas && s.currentPrimary && (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas ? s : undefined;
+    return s.phase === 'Running' &&
+      s.readyReplicas === replicas &&
+      s.currentPrimary &&
+      (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas
+      ? s
+      : undefined;
   };
   /** `SHOW <setting>` in every pod of the database (asked locally, standbys included). */
-  const shown = (setting: string, pods: number): string[] => [...Array(pods).keys()].map((i) => kubectl('exec', '-n', NS, `${DB}-${i}`, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', `show ${setting}`).trim());
-  const operatorMetrics = (): string[] => json('get', 'pods', '-n', OPERATOR_NS, '-l', 'app.kubernetes.io/name=sampledb-operator').items
-    .filter((p: any) => p.status?.phase === 'Running')
-    .map((pod: any) => kubectl('get', '--raw', `/api/v1/namespaces/${OPERATOR_NS}/pods/${pod.metadata.name}:8080/proxy/metrics`));
-  const actions = (action: string) => operatorMetrics().flatMap((t) => t.split('\n'))
-    .filter((l) => l.startsWith('sampledb_autopilot_actions_total{') && l.includes(`name="${DB}"`) && l.includes(`action="${action}"`))
-    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
-  const events = (reason: string) => json('get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${DB},reason=${reason}`).items as { message: string }[];
+  const shown = (setting: string, pods: number): string[] =>
+    [...Array(pods).keys()].map((i) =>
+      kubectl(
+        'exec',
+        '-n',
+        NS,
+        `${DB}-${i}`,
+        '--',
+        'psql',
+        '-U',
+        'sampledb',
+        '-d',
+        'sampledb',
+        '-Atqc',
+        `show ${setting}`,
+      ).trim(),
+    );
+  const operatorMetrics = (): string[] =>
+    json('get', 'pods', '-n', OPERATOR_NS, '-l', 'app.kubernetes.io/name=sampledb-operator')
+      .items.filter((p: any) => p.status?.phase === 'Running')
+      .map((pod: any) =>
+        kubectl('get', '--raw', `/api/v1/namespaces/${OPERATOR_NS}/pods/${pod.metadata.name}:8080/proxy/metrics`),
+      );
+  const actions = (action: string) =>
+    operatorMetrics()
+      .flatMap((t) => t.split('\n'))
+      .filter(
+        (l) =>
+          l.startsWith('sampledb_autopilot_actions_total{') &&
+          l.includes(`name="${DB}"`) &&
+          l.includes(`action="${action}"`),
+      )
+      .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  const events = (reason: string) =>
+    json('get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${DB},reason=${reason}`).items as {
+      message: string;
+    }[];
 
   let endpoint: { host: string; user: string; password: string; database: string } | undefined;
   const connect = async () => {
     if (!endpoint) {
       const secret = json('get', 'secret', `${DB}-credentials`, '-n', NS);
       const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
-      endpoint = { host: json('get', 'service', `${DB}-rw`, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database') };
+      endpoint = {
+        host: json('get', 'service', `${DB}-rw`, '-n', NS).spec.clusterIP,
+        user: dec('username'),
+        password: dec('password'),
+        database: dec('database'),
+      };
     }
     const c = new Client({ ...endpoint, port: 5432, connectionTimeoutMillis: 3000, query_timeout: 10000 });
     c.on('error', () => undefined);
@@ -54,7 +93,11 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
   };
   async function sql(query: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
     const c = await connect();
-    try { return (await c.query(query, params)).rows; } finally { await c.end().catch(() => undefined); }
+    try {
+      return (await c.query(query, params)).rows;
+    } finally {
+      await c.end().catch(() => undefined);
+    }
   }
 
   /** A writer inserting one row every 100 ms through <db>-rw (reconnecting after a failure), until stopped. */
@@ -86,83 +129,194 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
       await client?.end().catch(() => undefined);
     })();
     return {
-      acked, stop: async () => { stop = true; await done; },
-      get failures() { return failures; },
+      acked,
+      stop: async () => {
+        stop = true;
+        await done;
+      },
+      get failures() {
+        return failures;
+      },
       /** Longest time between two successful writes, minus the 100 ms pause (0 with no failure at all). */
-      get outageSeconds() { return Math.max(0, longestGapMs - 100) / 1000; },
+      get outageSeconds() {
+        return Math.max(0, longestGapMs - 100) / 1000;
+      },
     };
   }
   async function lostOf(acked: number[]): Promise<number[]> {
-    const rows = new Set((await until('the rows', () => sql('select id from t where id >= $1', [acked[0] ?? 0]), 60, 1000)).map((r) => Number(r.id)));
+    const rows = new Set(
+      (await until('the rows', () => sql('select id from t where id >= $1', [acked[0] ?? 0]), 60, 1000)).map((r) =>
+        Number(r.id),
+      ),
+    );
     return acked.filter((id) => !rows.has(id));
   }
 
   await step('dist/ applied: both operators running', async () => h.ensureDistApplied());
 
-  await step('a SampleDB with resources (limit 512Mi): every instance runs the derived settings; status.postgresql and ParametersApplied say so', async () => {
-    h.apply({
-      apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: DB, namespace: NS },
-      spec: { version: '16.4', replicas: 2, synchronous: true, failoverDelaySeconds: 5, resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } } },
-    });
-    await until('2 instances running', () => ready(2), 300, 1000);
-    const expected = { shared_buffers: '102MB', max_connections: '100', effective_cache_size: '384MB', work_mem: '1295kB' };
-    const status = await until('status.postgresql with the derived settings', () => {
-      const p = sdb().status?.postgresql;
-      return p?.tunedForMemory === '512Mi' && Object.entries(expected).every(([k, v]) => p.parameters?.[k] === v) ? p : undefined;
-    }, 60, 1000);
-    // shared_buffers needs a restart after the first start: the operator's rolling restart brings it.
-    const live = await until('the derived settings live on both instances', () => {
-      const got = Object.fromEntries(Object.keys(expected).map((k) => [k, shown(k, 2)]));
-      return Object.entries(expected).every(([k, v]) => got[k].every((x) => x === v)) ? got : undefined;
-    }, 240, 2000);
-    const c = await until('ParametersApplied True', () => condition('ParametersApplied')?.status === 'True' && condition('ParametersApplied'), 120, 1000);
-    return `${Object.keys(status.parameters).length} settings from ${status.tunedForMemory}; on ${DB}-0/1: ${Object.entries(live).map(([k, v]) => `${k}=${(v as string[]).join('/')}`).join(' ')}; ${c.reason}: ${c.message}`;
-  });
+  await step(
+    'a SampleDB with resources (limit 512Mi): every instance runs the derived settings; status.postgresql and ParametersApplied say so',
+    async () => {
+      h.apply({
+        apiVersion: 'database.example.com/v2',
+        kind: 'SampleDB',
+        metadata: { name: DB, namespace: NS },
+        spec: {
+          version: '16.4',
+          replicas: 2,
+          synchronous: true,
+          failoverDelaySeconds: 5,
+          resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } },
+        },
+      });
+      await until('2 instances running', () => ready(2), 300, 1000);
+      const expected = {
+        shared_buffers: '102MB',
+        max_connections: '100',
+        effective_cache_size: '384MB',
+        work_mem: '1295kB',
+      };
+      const status = await until(
+        'status.postgresql with the derived settings',
+        () => {
+          const p = sdb().status?.postgresql;
+          return p?.tunedForMemory === '512Mi' && Object.entries(expected).every(([k, v]) => p.parameters?.[k] === v)
+            ? p
+            : undefined;
+        },
+        60,
+        1000,
+      );
+      // shared_buffers needs a restart after the first start: the operator's rolling restart brings it.
+      const live = await until(
+        'the derived settings live on both instances',
+        () => {
+          const got = Object.fromEntries(Object.keys(expected).map((k) => [k, shown(k, 2)]));
+          return Object.entries(expected).every(([k, v]) => got[k].every((x) => x === v)) ? got : undefined;
+        },
+        240,
+        2000,
+      );
+      const c = await until(
+        'ParametersApplied True',
+        () => condition('ParametersApplied')?.status === 'True' && condition('ParametersApplied'),
+        120,
+        1000,
+      );
+      return `${Object.keys(status.parameters).length} settings from ${status.tunedForMemory}; on ${DB}-0/1: ${Object.entries(
+        live,
+      )
+        .map(([k, v]) => `${k}=${(v as string[]).join('/')}`)
+        .join(' ')}; ${c.reason}: ${c.message}`;
+    },
+  );
 
-  await step('a reloadable and a restart-only setting under a steady write load: reload, then the standby and a switchover; 0 acknowledged writes lost (synchronous), outage measured', async () => {
-    await until('table t', () => sql('create table if not exists t (id int primary key, at timestamptz default now())'), 60, 1000);
-    const before = sdb().status.currentPrimary;
-    const restartsBefore = actions('InstanceRestarted');
-    const w = writer(1_000_000);
-    await sleep(2000);
-    const started = Date.now();
-    kubectl('patch', 'sampledb', DB, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { postgresql: { parameters: { work_mem: '8MB', max_connections: '120' } } } }));
-    const reloadedAt = await until('work_mem live on both instances (a reload)', () => shown('work_mem', 2).every((v) => v === '8MB') && Date.now(), 60, 500);
-    await until('max_connections 120 on both instances (the rolling restart)', () => shown('max_connections', 2).every((v) => v === '120'), 300, 2000);
-    await until('ParametersApplied True, both ready', () => condition('ParametersApplied')?.status === 'True' && ready(2), 180, 1000);
-    const settled = Date.now();
-    await sleep(2000);
-    await w.stop();
-    const lost = await lostOf(w.acked);
-    assert(w.acked.length > 50, `the writer wrote (${w.acked.length} acknowledged)`);
-    assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
-    const after = sdb().status.currentPrimary;
-    assert(after !== before, `the primary switched over for its restart (${before} → ${after})`);
-    const restarted = events('InstanceRestarted');
-    assert(restarted.some((e) => /standby/.test(e.message)), `an InstanceRestarted event for the standby: ${JSON.stringify(restarted.map((e) => e.message))}`);
-    const switched = events('SwitchoverStarted').filter((e) => /pending restart/.test(e.message));
-    assert(switched.length > 0, 'a SwitchoverStarted event for the primary\'s restart');
-    const counted = actions('InstanceRestarted') - restartsBefore;
-    assert(counted >= 1 && actions('RestartSwitchover') >= 1, `sampledb_autopilot_actions_total counts the restarts (${counted}) and the switchover`);
-    return `work_mem live ${((reloadedAt - started) / 1000).toFixed(1)}s after the patch (reload, no restart); max_connections on both after ${((settled - started) / 1000).toFixed(0)}s; primary ${before} → ${after}; ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s; events: ${restarted[0]?.message} | ${switched[0].message}`;
-  });
+  await step(
+    'a reloadable and a restart-only setting under a steady write load: reload, then the standby and a switchover; 0 acknowledged writes lost (synchronous), outage measured',
+    async () => {
+      await until(
+        'table t',
+        () => sql('create table if not exists t (id int primary key, at timestamptz default now())'),
+        60,
+        1000,
+      );
+      const before = sdb().status.currentPrimary;
+      const restartsBefore = actions('InstanceRestarted');
+      const w = writer(1_000_000);
+      await sleep(2000);
+      const started = Date.now();
+      kubectl(
+        'patch',
+        'sampledb',
+        DB,
+        '-n',
+        NS,
+        '--type',
+        'merge',
+        '-p',
+        JSON.stringify({ spec: { postgresql: { parameters: { work_mem: '8MB', max_connections: '120' } } } }),
+      );
+      const reloadedAt = await until(
+        'work_mem live on both instances (a reload)',
+        () => shown('work_mem', 2).every((v) => v === '8MB') && Date.now(),
+        60,
+        500,
+      );
+      await until(
+        'max_connections 120 on both instances (the rolling restart)',
+        () => shown('max_connections', 2).every((v) => v === '120'),
+        300,
+        2000,
+      );
+      await until(
+        'ParametersApplied True, both ready',
+        () => condition('ParametersApplied')?.status === 'True' && ready(2),
+        180,
+        1000,
+      );
+      const settled = Date.now();
+      await sleep(2000);
+      await w.stop();
+      const lost = await lostOf(w.acked);
+      assert(w.acked.length > 50, `the writer wrote (${w.acked.length} acknowledged)`);
+      assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
+      const after = sdb().status.currentPrimary;
+      assert(after !== before, `the primary switched over for its restart (${before} → ${after})`);
+      const restarted = events('InstanceRestarted');
+      assert(
+        restarted.some((e) => /standby/.test(e.message)),
+        `an InstanceRestarted event for the standby: ${JSON.stringify(restarted.map((e) => e.message))}`,
+      );
+      const switched = events('SwitchoverStarted').filter((e) => /pending restart/.test(e.message));
+      assert(switched.length > 0, "a SwitchoverStarted event for the primary's restart");
+      const counted = actions('InstanceRestarted') - restartsBefore;
+      assert(
+        counted >= 1 && actions('RestartSwitchover') >= 1,
+        `sampledb_autopilot_actions_total counts the restarts (${counted}) and the switchover`,
+      );
+      return `work_mem live ${((reloadedAt - started) / 1000).toFixed(1)}s after the patch (reload, no restart); max_connections on both after ${((settled - started) / 1000).toFixed(0)}s; primary ${before} → ${after}; ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s; events: ${restarted[0]?.message} | ${switched[0].message}`;
+    },
+  );
 
-  await step('a resources change re-tunes: the pods roll with the new memory and the derived settings follow; 0 acknowledged writes lost', async () => {
-    const w = writer(2_000_000);
-    await sleep(2000);
-    const started = Date.now();
-    kubectl('patch', 'sampledb', DB, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { resources: { limits: { memory: '768Mi' } } } }));
-    await until('shared_buffers 153MB on both instances', () => shown('shared_buffers', 2).every((v) => v === '153MB'), 420, 2000);
-    await until('ParametersApplied True, both ready', () => condition('ParametersApplied')?.status === 'True' && ready(2), 180, 1000);
-    const took = (Date.now() - started) / 1000;
-    await sleep(2000);
-    await w.stop();
-    const lost = await lostOf(w.acked);
-    assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
-    const limits = json('get', 'statefulset', DB, '-n', NS).spec.template.spec.containers[0].resources.limits;
-    assert(limits.memory === '768Mi', `the pods run with the new limit: ${JSON.stringify(limits)}`);
-    return `re-tuned in ${took.toFixed(0)}s (shared_buffers 102MB → 153MB, work_mem stays 8MB: an override); ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s`;
-  });
+  await step(
+    'a resources change re-tunes: the pods roll with the new memory and the derived settings follow; 0 acknowledged writes lost',
+    async () => {
+      const w = writer(2_000_000);
+      await sleep(2000);
+      const started = Date.now();
+      kubectl(
+        'patch',
+        'sampledb',
+        DB,
+        '-n',
+        NS,
+        '--type',
+        'merge',
+        '-p',
+        JSON.stringify({ spec: { resources: { limits: { memory: '768Mi' } } } }),
+      );
+      await until(
+        'shared_buffers 153MB on both instances',
+        () => shown('shared_buffers', 2).every((v) => v === '153MB'),
+        420,
+        2000,
+      );
+      await until(
+        'ParametersApplied True, both ready',
+        () => condition('ParametersApplied')?.status === 'True' && ready(2),
+        180,
+        1000,
+      );
+      const took = (Date.now() - started) / 1000;
+      await sleep(2000);
+      await w.stop();
+      const lost = await lostOf(w.acked);
+      assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
+      const limits = json('get', 'statefulset', DB, '-n', NS).spec.template.spec.containers[0].resources.limits;
+      assert(limits.memory === '768Mi', `the pods run with the new limit: ${JSON.stringify(limits)}`);
+      return `re-tuned in ${took.toFixed(0)}s (shared_buffers 102MB → 153MB, work_mem stays 8MB: an override); ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s`;
+    },
+  );
 
   // Deleted without waiting for its final snapshot: the next steps need the CPU more than this database.
   kubectl('delete', 'sampledb', DB, '-n', NS, '--wait=false');
@@ -186,7 +340,15 @@ async function storageAutoGrow(h: NodeHarness): Promise<void> {
   const connect = async () => {
     const secret = json('get', 'secret', `${GROW_DB}-credentials`, '-n', NS);
     const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
-    const c = new Client({ host: json('get', 'service', `${GROW_DB}-rw`, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database'), port: 5432, connectionTimeoutMillis: 5000, query_timeout: 60000 });
+    const c = new Client({
+      host: json('get', 'service', `${GROW_DB}-rw`, '-n', NS).spec.clusterIP,
+      user: dec('username'),
+      password: dec('password'),
+      database: dec('database'),
+      port: 5432,
+      connectionTimeoutMillis: 5000,
+      query_timeout: 60000,
+    });
     c.on('error', () => undefined);
     await c.connect();
     return c;
@@ -198,7 +360,9 @@ async function storageAutoGrow(h: NodeHarness): Promise<void> {
     for (let n = 0; n < times; n++) {
       try {
         client ??= await connect();
-        await client.query("insert into fill (v) select (select string_agg(md5(random()::text || g::text || s::text), '') from generate_series(1, 32) s) from generate_series(1, 256 * 32) g");
+        await client.query(
+          "insert into fill (v) select (select string_agg(md5(random()::text || g::text || s::text), '') from generate_series(1, 32) s) from generate_series(1, 256 * 32) g",
+        );
         batches++;
       } catch (err) {
         failed.push((err as Error).message);
@@ -209,37 +373,74 @@ async function storageAutoGrow(h: NodeHarness): Promise<void> {
   };
   const sizeOf = (c: any) => `${c.spec.resources.requests.storage} requested / ${c.status?.capacity?.storage} capacity`;
 
-  await step('storage auto-grow: filling a 256Mi volume past 75 % grows the claim to 384Mi, then to the 512Mi limit (LimitReached); no write fails', async () => {
-    h.apply({
-      apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: GROW_DB, namespace: NS },
-      spec: { version: '16.4', replicas: 1, storage: '256Mi', storageAutoGrow: { trigger: 75, step: 50, limit: '512Mi' } },
-    });
-    await until('running', () => sdb().status?.phase === 'Running' && sdb().status?.currentPrimary, 240, 1000);
-    await until('table fill', async () => { client ??= await connect(); await client.query('create table if not exists fill (id bigserial primary key, v text)'); return true; }, 60, 1000);
-    const start = sizeOf(claim());
-    const seen: string[] = [];
-    const grownTo = async (size: string) => {
-      for (let i = 0; i < 60 && claim().status?.capacity?.storage !== size; i++) {
+  await step(
+    'storage auto-grow: filling a 256Mi volume past 75 % grows the claim to 384Mi, then to the 512Mi limit (LimitReached); no write fails',
+    async () => {
+      h.apply({
+        apiVersion: 'database.example.com/v2',
+        kind: 'SampleDB',
+        metadata: { name: GROW_DB, namespace: NS },
+        spec: {
+          version: '16.4',
+          replicas: 1,
+          storage: '256Mi',
+          storageAutoGrow: { trigger: 75, step: 50, limit: '512Mi' },
+        },
+      });
+      await until('running', () => sdb().status?.phase === 'Running' && sdb().status?.currentPrimary, 240, 1000);
+      await until(
+        'table fill',
+        async () => {
+          client ??= await connect();
+          await client.query('create table if not exists fill (id bigserial primary key, v text)');
+          return true;
+        },
+        60,
+        1000,
+      );
+      const start = sizeOf(claim());
+      const seen: string[] = [];
+      const grownTo = async (size: string) => {
+        for (let i = 0; i < 60 && claim().status?.capacity?.storage !== size; i++) {
+          await fill(1);
+          const s = sdb().status?.storage;
+          if (s) seen.push(`${s.usedPercent}%/${s.capacity}`);
+          await sleep(1000);
+        }
+        await until(`capacity ${size}`, () => claim().status?.capacity?.storage === size, 60, 1000);
+      };
+      await grownTo('384Mi');
+      const first = sizeOf(claim());
+      await grownTo('512Mi');
+      const second = sizeOf(claim());
+      for (let i = 0; i < 60 && condition('StorageAutoGrow')?.reason !== 'LimitReached'; i++) {
         await fill(1);
-        const s = sdb().status?.storage;
-        if (s) seen.push(`${s.usedPercent}%/${s.capacity}`);
         await sleep(1000);
       }
-      await until(`capacity ${size}`, () => claim().status?.capacity?.storage === size, 60, 1000);
-    };
-    await grownTo('384Mi');
-    const first = sizeOf(claim());
-    await grownTo('512Mi');
-    const second = sizeOf(claim());
-    for (let i = 0; i < 60 && condition('StorageAutoGrow')?.reason !== 'LimitReached'; i++) { await fill(1); await sleep(1000); }
-    const c = await until('StorageAutoGrow False LimitReached', () => condition('StorageAutoGrow')?.reason === 'LimitReached' && condition('StorageAutoGrow'), 60, 1000);
-    await client?.end().catch(() => undefined);
-    assert(failed.length === 0, `writes failed: ${failed.join(' | ')}`);
-    assert(claim().spec.resources.requests.storage === '512Mi', 'the claim never grows past the limit');
-    const grown = json('get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${GROW_DB},reason=VolumeGrown`).items.map((e: { message: string }) => e.message);
-    assert(grown.length >= 2, `VolumeGrown events: ${JSON.stringify(grown)}`);
-    return `claim ${start} → ${first} → ${second}; ${batches} batches of ~8 MB written, 0 failed; use seen ${seen.filter((x, i, a) => a.indexOf(x) === i).slice(-6).join(' ')}; ${c.reason}: ${c.message}; events: ${grown.join(' | ')}`;
-  });
+      const c = await until(
+        'StorageAutoGrow False LimitReached',
+        () => condition('StorageAutoGrow')?.reason === 'LimitReached' && condition('StorageAutoGrow'),
+        60,
+        1000,
+      );
+      await client?.end().catch(() => undefined);
+      assert(failed.length === 0, `writes failed: ${failed.join(' | ')}`);
+      assert(claim().spec.resources.requests.storage === '512Mi', 'the claim never grows past the limit');
+      const grown = json(
+        'get',
+        'events',
+        '-n',
+        NS,
+        '--field-selector',
+        `involvedObject.name=${GROW_DB},reason=VolumeGrown`,
+      ).items.map((e: { message: string }) => e.message);
+      assert(grown.length >= 2, `VolumeGrown events: ${JSON.stringify(grown)}`);
+      return `claim ${start} → ${first} → ${second}; ${batches} batches of ~8 MB written, 0 failed; use seen ${seen
+        .filter((x, i, a) => a.indexOf(x) === i)
+        .slice(-6)
+        .join(' ')}; ${c.reason}: ${c.message}; events: ${grown.join(' | ')}`;
+    },
+  );
 
   h.kubectl('delete', 'sampledb', GROW_DB, '-n', NS, '--wait=false');
 }

@@ -7,8 +7,8 @@
  * Then the partition-heal case of fencing, staged explicitly (chaos/partition-heal.ts).
  * The long form (20 of each kind, then an asynchronous run for the RPO) is `npm run chaos`.
  */
-import { ChaosReport, deleteChaosDb, runChaos } from '../chaos/run';
 import { deletePartitionHealDb, PartitionHealReport, stagePartitionHeal } from '../chaos/partition-heal';
+import { ChaosReport, deleteChaosDb, runChaos } from '../chaos/run';
 import { FAULT_KINDS } from '../chaos/schedule';
 import { assert, NodeHarness } from '../harness';
 
@@ -20,59 +20,107 @@ export default async function chaos(h: NodeHarness): Promise<void> {
   let report: ChaosReport | undefined;
   await h.step(`7 faults, one of each kind (seed ${SEED}): ${FAULT_KINDS.join(', ')}; synchronous: true`, async () => {
     try {
-      report = await runChaos({ clusterDir: h.dir, seed: SEED, perKind: 1, kinds: FAULT_KINDS, synchronous: true, db: 'chaos-db', log: (l) => process.stdout.write(`  ${l}\n`) });
+      report = await runChaos({
+        clusterDir: h.dir,
+        seed: SEED,
+        perKind: 1,
+        kinds: FAULT_KINDS,
+        synchronous: true,
+        db: 'chaos-db',
+        log: (l) => process.stdout.write(`  ${l}\n`),
+      });
     } finally {
       await deleteChaosDb(h.dir, 'chaos-db');
     }
     return `${report.faults.length} faults in ${report.durationSeconds} s; ${report.acknowledged} acknowledged writes, ${report.failedAttempts} failed attempts`;
   });
-  const r = () => { assert(report, 'the run produced a report'); return report; };
-  await h.step(`every fault recovered within its bound (writable primary behind -rw, every instance ready, one writable instance)`, () => {
-    const bad = r().faults.filter((f) => !f.withinBound);
-    assert(r().faults.length === FAULT_KINDS.length && !bad.length, `${r().faults.length} faults ran; not recovered: ${bad.map((f) => `${f.kind} (${f.unrecovered})`).join('; ')}`);
-    return r().faults.map((f) => `${f.kind} ${f.recoverySeconds.toFixed(1)} s (outage ${f.outageSeconds.toFixed(1)} s)`).join(', ');
-  });
+  const r = () => {
+    assert(report, 'the run produced a report');
+    return report;
+  };
+  await h.step(
+    `every fault recovered within its bound (writable primary behind -rw, every instance ready, one writable instance)`,
+    () => {
+      const bad = r().faults.filter((f) => !f.withinBound);
+      assert(
+        r().faults.length === FAULT_KINDS.length && !bad.length,
+        `${r().faults.length} faults ran; not recovered: ${bad.map((f) => `${f.kind} (${f.unrecovered})`).join('; ')}`,
+      );
+      return r()
+        .faults.map((f) => `${f.kind} ${f.recoverySeconds.toFixed(1)} s (outage ${f.outageSeconds.toFixed(1)} s)`)
+        .join(', ');
+    },
+  );
   await h.step('0 acknowledged writes lost (synchronous: true), no id acknowledged twice', () => {
     assert(r().acknowledged > 0, 'writes were acknowledged');
     assert(r().lost === 0, `${r().lost} acknowledged writes lost: ${r().lostIds.slice(0, 10).join(', ')}`);
     assert(r().duplicateAcks.length === 0, `duplicates ${r().duplicateAcks.join(', ')}`);
     return `${r().acknowledged} acknowledged, all present`;
   });
-  await h.step('never two writable instances; no write on a deposed primary\'s timeline (every pod probed directly, once a second)', () => {
-    assert(r().fencingViolations.length === 0, r().fencingViolations.map((v) => `${v.at} ${v.kind}: ${v.detail}`).join('; '));
-    return `${r().probeRounds} probe rounds`;
-  });
-  await h.step('partition: the primary cut off from standbys, operator and apiserver is replaced, and never acknowledges a write after the promotion', () => {
-    const p = r().faults.find((f) => f.kind === 'partition');
-    assert(p, 'a partition ran');
-    assert(p.primaryAfter !== p.primaryBefore, `a standby was promoted (primary ${p.primaryBefore} → ${p.primaryAfter})`);
-    return p.notes.join('; ');
-  });
+  await h.step(
+    "never two writable instances; no write on a deposed primary's timeline (every pod probed directly, once a second)",
+    () => {
+      assert(
+        r().fencingViolations.length === 0,
+        r()
+          .fencingViolations.map((v) => `${v.at} ${v.kind}: ${v.detail}`)
+          .join('; '),
+      );
+      return `${r().probeRounds} probe rounds`;
+    },
+  );
+  await h.step(
+    'partition: the primary cut off from standbys, operator and apiserver is replaced, and never acknowledges a write after the promotion',
+    () => {
+      const p = r().faults.find((f) => f.kind === 'partition');
+      assert(p, 'a partition ran');
+      assert(
+        p.primaryAfter !== p.primaryBefore,
+        `a standby was promoted (primary ${p.primaryBefore} → ${p.primaryAfter})`,
+      );
+      return p.notes.join('; ');
+    },
+  );
   await h.step('the timeline history is linear', () => {
     assert(r().timeline.problems.length === 0, r().timeline.problems.join('; '));
     return `timelines ${r().timeline.chain.join('→')}`;
   });
   // Fencing, staged explicitly (partition-heal.ts): the old primary still runs when the partition heals.
   let heal: PartitionHealReport | undefined;
-  await h.step('partition healed while the old primary still runs (its node paused with it): the operator fences it and promotes only once it stopped', async () => {
-    try {
-      heal = await stagePartitionHeal({ clusterDir: h.dir, synchronous: true, log: (l) => process.stdout.write(`  ${l}\n`) });
-    } finally {
-      await deletePartitionHealDb(h.dir, 'chaos-heal');
-    }
-    assert(heal.oldPodDeletedAtS !== undefined, 'the operator deleted the partitioned primary\'s pod');
-    assert(heal.oldAnsweredAsPrimaryAfterHeal > 0, 'the old primary ran, reachable, after the heal (the staging held)');
-    return `old primary ${heal.oldPrimary}: pod deleted at ${heal.oldPodDeletedAtS} s, healed at ${heal.healedAtS} s, answered as a primary ${heal.oldAnsweredAsPrimaryAfterHeal} times after the heal, kubelet resumed at ${heal.kubeletResumedAtS} s, ${heal.newPrimary} promoted at ${heal.promotedAtS} s`;
-  });
-  await h.step('partition-heal: the old primary never acknowledges a write after the promotion and comes back as a standby on the new timeline', () => {
-    assert(heal, 'the staging ran');
-    assert(heal.passed, heal.verdicts.join('; '));
-    return `${heal.oldProbes} probes of the old primary, ${heal.oldAckedAfterPromotion} writes acknowledged after the promotion (last answer as a primary at ${heal.oldLastAnsweredAsPrimaryAtS} s); rejoined as ${JSON.stringify(heal.oldRejoinedAs)} at ${heal.recoveredAtS} s; ${heal.twoWritableRounds} rounds with two writable`;
-  });
+  await h.step(
+    'partition healed while the old primary still runs (its node paused with it): the operator fences it and promotes only once it stopped',
+    async () => {
+      try {
+        heal = await stagePartitionHeal({
+          clusterDir: h.dir,
+          synchronous: true,
+          log: (l) => process.stdout.write(`  ${l}\n`),
+        });
+      } finally {
+        await deletePartitionHealDb(h.dir, 'chaos-heal');
+      }
+      assert(heal.oldPodDeletedAtS !== undefined, "the operator deleted the partitioned primary's pod");
+      assert(
+        heal.oldAnsweredAsPrimaryAfterHeal > 0,
+        'the old primary ran, reachable, after the heal (the staging held)',
+      );
+      return `old primary ${heal.oldPrimary}: pod deleted at ${heal.oldPodDeletedAtS} s, healed at ${heal.healedAtS} s, answered as a primary ${heal.oldAnsweredAsPrimaryAfterHeal} times after the heal, kubelet resumed at ${heal.kubeletResumedAtS} s, ${heal.newPrimary} promoted at ${heal.promotedAtS} s`;
+    },
+  );
+  await h.step(
+    'partition-heal: the old primary never acknowledges a write after the promotion and comes back as a standby on the new timeline',
+    () => {
+      assert(heal, 'the staging ran');
+      assert(heal.passed, heal.verdicts.join('; '));
+      return `${heal.oldProbes} probes of the old primary, ${heal.oldAckedAfterPromotion} writes acknowledged after the promotion (last answer as a primary at ${heal.oldLastAnsweredAsPrimaryAtS} s); rejoined as ${JSON.stringify(heal.oldRejoinedAs)} at ${heal.recoveredAtS} s; ${heal.twoWritableRounds} rounds with two writable`;
+    },
+  );
   await h.step('the cluster is whole again: every component running, node Ready', () => {
     const status = h.cluster('status');
     assert(!/stopped/.test(status), `cluster.sh status: ${status}`);
-    const ready = h.json('get', 'node').items.every((n: any) => n.status.conditions.some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    const ready = h
+      .json('get', 'node')
+      .items.every((n: any) => n.status.conditions.some((c: any) => c.type === 'Ready' && c.status === 'True'));
     assert(ready, 'the node is Ready');
     return status.trim().split('\n').join(', ');
   });

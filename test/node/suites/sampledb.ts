@@ -28,23 +28,50 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
   const sdb = (name: string) => json('get', 'sampledb', name, '-n', NS);
   const ready = (name: string, replicas: number) => {
     const s = sdb(name).status ?? {};
-    return s.phase === 'Running' && s.readyReplicas === replicas && s.currentPrimary && (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas ? s : undefined;
+    return s.phase === 'Running' &&
+      s.readyReplicas === replicas &&
+      s.currentPrimary &&
+      (s.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === replicas
+      ? s
+      : undefined;
   };
   function applySampleDb(name: string, spec: Record<string, unknown>): void {
-    sh('kubectl', ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name, namespace: NS }, spec }) });
+    sh('kubectl', ['apply', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'database.example.com/v2',
+        kind: 'SampleDB',
+        metadata: { name, namespace: NS },
+        spec,
+      }),
+    });
   }
 
   /** A SQL client on `<db>-rw` (or another Service), from the host through kube-proxy. */
   const endpoints = new Map<string, { host: string; user: string; password: string; database: string }>();
-  async function sql(db: string, service: string, query: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  async function sql(
+    db: string,
+    service: string,
+    query: string,
+    params: unknown[] = [],
+  ): Promise<Record<string, unknown>[]> {
     const key = `${db}/${service}`;
     if (!endpoints.has(key)) {
       const secret = json('get', 'secret', `${db}-credentials`, '-n', NS);
       const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
-      endpoints.set(key, { host: json('get', 'service', service, '-n', NS).spec.clusterIP, user: dec('username'), password: dec('password'), database: dec('database') });
+      endpoints.set(key, {
+        host: json('get', 'service', service, '-n', NS).spec.clusterIP,
+        user: dec('username'),
+        password: dec('password'),
+        database: dec('database'),
+      });
     }
     // Timeouts sized for a loaded machine (load average 15–40 on 2 cores): a slow answer is not a failure.
-    const client = new Client({ ...endpoints.get(key)!, port: 5432, connectionTimeoutMillis: 5000, query_timeout: 15000 });
+    const client = new Client({
+      ...endpoints.get(key)!,
+      port: 5432,
+      connectionTimeoutMillis: 5000,
+      query_timeout: 15000,
+    });
     client.on('error', () => undefined);
     await client.connect();
     try {
@@ -54,12 +81,35 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
     }
   }
   /** An idempotent statement, retried until it succeeds (a connection refused or timed out under load is not a verdict). */
-  function sqlUntil(db: string, service: string, query: string, params: unknown[] = [], timeoutS = 60): Promise<Record<string, unknown>[]> {
+  function sqlUntil(
+    db: string,
+    service: string,
+    query: string,
+    params: unknown[] = [],
+    timeoutS = 60,
+  ): Promise<Record<string, unknown>[]> {
     return until(`${query} on ${service}`, async () => sql(db, service, query, params), timeoutS, 1000);
   }
   /** Rows of table `t` in each pod of `db`, asked locally in the pod (standbys included). */
   function countsPerPod(db: string, pods: number): number[] {
-    return [...Array(pods).keys()].map((i) => Number(kubectl('exec', '-n', NS, `${db}-${i}`, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', 'select count(*) from t').trim()));
+    return [...Array(pods).keys()].map((i) =>
+      Number(
+        kubectl(
+          'exec',
+          '-n',
+          NS,
+          `${db}-${i}`,
+          '--',
+          'psql',
+          '-U',
+          'sampledb',
+          '-d',
+          'sampledb',
+          '-Atqc',
+          'select count(*) from t',
+        ).trim(),
+      ),
+    );
   }
 
   await step('dist/ applied exactly as dist/APPLY.md says: 0 warnings, both operators running', async () => {
@@ -68,101 +118,178 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
     return `${done}; my-db: primary ${sdb('my-db').status.currentPrimary}, 2 standbys`;
   });
 
-  await step('NetworkPolicy (this harness\'s bridge CNI does not enforce it): the applied policy admits what the operator uses here', async () => {
-    // Nothing on this node enforces NetworkPolicy (plain `bridge` CNI plugin, no policy agent), so no step can show
-    // a pod outside the policy being cut off. What is checked instead, on the live objects: the operator's policy
-    // selects the operator's pod and admits its real connections here, the apiserver endpoint behind the
-    // `kubernetes` Service (10.244.0.1:16443 on this harness, not 443/6443) and PostgreSQL on the database pods.
-    const ns = 'sampledb-operator-system';
-    const policy = json('get', 'networkpolicy', 'sampledb-operator', '-n', ns);
-    const operatorPod = json('get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=sampledb-operator').items[0];
-    const selects = (selector: { matchLabels?: Record<string, string> } | undefined, labels: Record<string, string> = {}) =>
-      Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
-    assert(selects(policy.spec.podSelector, operatorPod.metadata.labels), `the policy selects the operator pod ${operatorPod.metadata.name}`);
-    assert(policy.spec.policyTypes.includes('Egress') && policy.spec.policyTypes.includes('Ingress'), 'the policy restricts both directions');
-    const slice = json('get', 'endpointslices', '-n', 'default', '-l', 'kubernetes.io/service-name=kubernetes').items[0];
-    const apiPort: number = slice.ports[0].port;
-    const apiAddress: string = slice.endpoints[0].addresses[0];
-    const inCidr = (ip: string, cidr: string) => {
-      const [base, bits] = cidr.split('/');
-      const n = (a: string) => a.split('.').reduce((acc, o) => (acc * 256) + Number(o), 0);
-      const size = 2 ** (32 - Number(bits));
-      return Math.floor(n(ip) / size) === Math.floor(n(base) / size);
-    };
-    type Rule = { to?: { ipBlock?: { cidr: string; except?: string[] }; podSelector?: { matchLabels?: Record<string, string> }; namespaceSelector?: object }[]; ports?: { port?: number; protocol?: string }[] };
-    const egress: Rule[] = policy.spec.egress ?? [];
-    const allowsPort = (r: Rule, port: number) => (r.ports ?? []).some((p) => p.port === port && (p.protocol ?? 'TCP') === 'TCP');
-    const toApi = egress.find((r) => allowsPort(r, apiPort) && (r.to ?? []).some((t) => t.ipBlock && inCidr(apiAddress, t.ipBlock.cidr) && !(t.ipBlock.except ?? []).some((e) => inCidr(apiAddress, e))));
-    assert(toApi, `an egress rule admits the apiserver endpoint ${apiAddress}:${apiPort}: ${JSON.stringify(egress)}`);
-    const dbPod = json('get', 'pods', '-n', NS, '-l', 'app.kubernetes.io/instance=my-db,app.kubernetes.io/component=database').items[0];
-    const toDb = egress.find((r) => allowsPort(r, 5432) && (r.to ?? []).some((t) => t.podSelector && selects(t.podSelector, dbPod.metadata.labels)));
-    assert(toDb, `an egress rule admits PostgreSQL on ${dbPod.metadata.name}:5432`);
-    return `selects ${operatorPod.metadata.name}; egress to ${apiAddress}:${apiPort} (ports ${toApi.ports!.map((p) => p.port).join('/')}) and ${dbPod.metadata.name}:5432; ${egress.length} egress rules in all`;
-  });
+  await step(
+    "NetworkPolicy (this harness's bridge CNI does not enforce it): the applied policy admits what the operator uses here",
+    async () => {
+      // Nothing on this node enforces NetworkPolicy (plain `bridge` CNI plugin, no policy agent), so no step can show
+      // a pod outside the policy being cut off. What is checked instead, on the live objects: the operator's policy
+      // selects the operator's pod and admits its real connections here, the apiserver endpoint behind the
+      // `kubernetes` Service (10.244.0.1:16443 on this harness, not 443/6443) and PostgreSQL on the database pods.
+      const ns = 'sampledb-operator-system';
+      const policy = json('get', 'networkpolicy', 'sampledb-operator', '-n', ns);
+      const operatorPod = json('get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=sampledb-operator').items[0];
+      const selects = (
+        selector: { matchLabels?: Record<string, string> } | undefined,
+        labels: Record<string, string> = {},
+      ) => Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+      assert(
+        selects(policy.spec.podSelector, operatorPod.metadata.labels),
+        `the policy selects the operator pod ${operatorPod.metadata.name}`,
+      );
+      assert(
+        policy.spec.policyTypes.includes('Egress') && policy.spec.policyTypes.includes('Ingress'),
+        'the policy restricts both directions',
+      );
+      const slice = json('get', 'endpointslices', '-n', 'default', '-l', 'kubernetes.io/service-name=kubernetes')
+        .items[0];
+      const apiPort: number = slice.ports[0].port;
+      const apiAddress: string = slice.endpoints[0].addresses[0];
+      const inCidr = (ip: string, cidr: string) => {
+        const [base, bits] = cidr.split('/');
+        const n = (a: string) => a.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
+        const size = 2 ** (32 - Number(bits));
+        return Math.floor(n(ip) / size) === Math.floor(n(base) / size);
+      };
+      type Rule = {
+        to?: {
+          ipBlock?: { cidr: string; except?: string[] };
+          podSelector?: { matchLabels?: Record<string, string> };
+          namespaceSelector?: object;
+        }[];
+        ports?: { port?: number; protocol?: string }[];
+      };
+      const egress: Rule[] = policy.spec.egress ?? [];
+      const allowsPort = (r: Rule, port: number) =>
+        (r.ports ?? []).some((p) => p.port === port && (p.protocol ?? 'TCP') === 'TCP');
+      const toApi = egress.find(
+        (r) =>
+          allowsPort(r, apiPort) &&
+          (r.to ?? []).some(
+            (t) =>
+              t.ipBlock &&
+              inCidr(apiAddress, t.ipBlock.cidr) &&
+              !(t.ipBlock.except ?? []).some((e) => inCidr(apiAddress, e)),
+          ),
+      );
+      assert(toApi, `an egress rule admits the apiserver endpoint ${apiAddress}:${apiPort}: ${JSON.stringify(egress)}`);
+      const dbPod = json(
+        'get',
+        'pods',
+        '-n',
+        NS,
+        '-l',
+        'app.kubernetes.io/instance=my-db,app.kubernetes.io/component=database',
+      ).items[0];
+      const toDb = egress.find(
+        (r) =>
+          allowsPort(r, 5432) &&
+          (r.to ?? []).some((t) => t.podSelector && selects(t.podSelector, dbPod.metadata.labels)),
+      );
+      assert(toDb, `an egress rule admits PostgreSQL on ${dbPod.metadata.name}:5432`);
+      return `selects ${operatorPod.metadata.name}; egress to ${apiAddress}:${apiPort} (ports ${toApi.ports!.map((p) => p.port).join('/')}) and ${dbPod.metadata.name}:5432; ${egress.length} egress rules in all`;
+    },
+  );
 
   const db = 'e2e-db';
   await step('a new SampleDB with 1 replica, then scale 1→3: writes through -rw visible on every standby', async () => {
-    applySampleDb(db, { version: '16.4', replicas: 1, backupSchedule: '* * * * *', backupRetention: 2, failoverDelaySeconds: 2, synchronous: true });
+    applySampleDb(db, {
+      version: '16.4',
+      replicas: 1,
+      backupSchedule: '* * * * *',
+      backupRetention: 2,
+      failoverDelaySeconds: 2,
+      synchronous: true,
+    });
     await until('1 replica running', () => ready(db, 1), 240);
     kubectl('scale', 'sampledb', db, '-n', NS, '--replicas=3');
     await until('3 replicas running', () => ready(db, 3), 240);
     await sqlUntil(db, `${db}-rw`, 'create table if not exists t (id int primary key, at timestamptz default now())');
     await sqlUntil(db, `${db}-rw`, 'insert into t (id) select generate_series(1, 100) on conflict do nothing');
-    const counts = await until('rows on every pod', () => { const c = countsPerPod(db, 3); return c.every((n) => n === 100) && c; }, 30);
+    const counts = await until(
+      'rows on every pod',
+      () => {
+        const c = countsPerPod(db, 3);
+        return c.every((n) => n === 100) && c;
+      },
+      30,
+    );
     const ro = await sqlUntil(db, `${db}-ro`, 'select pg_is_in_recovery() as r, count(*) as n from t');
     assert(ro[0].r === true && Number(ro[0].n) === 100, `-ro reaches a standby with the rows: ${JSON.stringify(ro)}`);
-    const roles = sdb(db).status.instances.map((i: { name: string; role: string }) => `${i.name}=${i.role}`).join(' ');
+    const roles = sdb(db)
+      .status.instances.map((i: { name: string; role: string }) => `${i.name}=${i.role}`)
+      .join(' ');
     return `rows per pod ${counts.join('/')}; ${roles}`;
   });
 
   await step('scale 3→2 keeps the primary', async () => {
     const primary = sdb(db).status.currentPrimary;
     kubectl('scale', 'sampledb', db, '-n', NS, '--replicas=2');
-    await until('2 replicas', () => ready(db, 2) && json('get', 'pods', '-n', NS, '-l', `app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`).items.length === 2, 180);
+    await until(
+      '2 replicas',
+      () =>
+        ready(db, 2) &&
+        json('get', 'pods', '-n', NS, '-l', `app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`)
+          .items.length === 2,
+      180,
+    );
     const now = sdb(db).status.currentPrimary;
     assert(['e2e-db-0', 'e2e-db-1'].includes(now), `primary ${now} survives the scale-down`);
     return `primary before ${primary}, after ${now}`;
   });
 
-  await step('kill the primary pod: the most advanced standby is promoted, no acknowledged write lost (synchronous)', async () => {
-    const before = sdb(db).status;
-    const oldPrimary = before.currentPrimary;
-    const acked: number[] = [];
-    let next = 1000;
-    let stop = false;
-    let firstFailure = 0;
-    let recoveredAt = 0;
-    const writer = (async () => {
-      while (!stop) {
-        const id = next++;
-        try {
-          await sql(db, `${db}-rw`, 'insert into t (id) values ($1)', [id]);
-          acked.push(id);
-          if (firstFailure && !recoveredAt) recoveredAt = Date.now();
-        } catch {
-          if (!firstFailure) firstFailure = Date.now();
+  await step(
+    'kill the primary pod: the most advanced standby is promoted, no acknowledged write lost (synchronous)',
+    async () => {
+      const before = sdb(db).status;
+      const oldPrimary = before.currentPrimary;
+      const acked: number[] = [];
+      let next = 1000;
+      let stop = false;
+      let firstFailure = 0;
+      let recoveredAt = 0;
+      const writer = (async () => {
+        while (!stop) {
+          const id = next++;
+          try {
+            await sql(db, `${db}-rw`, 'insert into t (id) values ($1)', [id]);
+            acked.push(id);
+            if (firstFailure && !recoveredAt) recoveredAt = Date.now();
+          } catch {
+            if (!firstFailure) firstFailure = Date.now();
+          }
+          await sleep(100);
         }
-        await sleep(100);
-      }
-    })();
-    await sleep(1500);
-    const killedAt = Date.now();
-    kubectl('delete', 'pod', oldPrimary, '-n', NS, '--wait=false');
-    await until('a new primary', () => sdb(db).status.currentPrimary !== oldPrimary && sdb(db).status.currentPrimary, FAILOVER_BOUND_S, 200);
-    await until('writes through -rw again', () => recoveredAt > 0, FAILOVER_BOUND_S);
-    await sleep(1000);
-    stop = true;
-    await writer;
-    const newPrimary = sdb(db).status.currentPrimary;
-    const rows = new Set((await sqlUntil(db, `${db}-rw`, 'select id from t where id >= 1000')).map((r) => Number(r.id)));
-    const lost = acked.filter((id) => !rows.has(id));
-    assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
-    const downtime = (recoveredAt - killedAt) / 1000;
-    assert(downtime <= FAILOVER_BOUND_S, `writes resumed ${downtime}s after the kill (bound ${FAILOVER_BOUND_S}s)`);
-    await until('the old primary rejoined as a standby', () => ready(db, 2), 120);
-    const tl = sdb(db).status.instances.map((i: { name: string; role: string; timeline: number }) => `${i.name}=${i.role}@tl${i.timeline}`).join(' ');
-    return `${oldPrimary} → ${newPrimary}; writes failed for ${downtime.toFixed(1)}s after the kill (failoverDelaySeconds 2); ${acked.length} acknowledged writes, 0 lost; ${tl}`;
-  });
+      })();
+      await sleep(1500);
+      const killedAt = Date.now();
+      kubectl('delete', 'pod', oldPrimary, '-n', NS, '--wait=false');
+      await until(
+        'a new primary',
+        () => sdb(db).status.currentPrimary !== oldPrimary && sdb(db).status.currentPrimary,
+        FAILOVER_BOUND_S,
+        200,
+      );
+      await until('writes through -rw again', () => recoveredAt > 0, FAILOVER_BOUND_S);
+      await sleep(1000);
+      stop = true;
+      await writer;
+      const newPrimary = sdb(db).status.currentPrimary;
+      const rows = new Set(
+        (await sqlUntil(db, `${db}-rw`, 'select id from t where id >= 1000')).map((r) => Number(r.id)),
+      );
+      const lost = acked.filter((id) => !rows.has(id));
+      assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
+      const downtime = (recoveredAt - killedAt) / 1000;
+      assert(downtime <= FAILOVER_BOUND_S, `writes resumed ${downtime}s after the kill (bound ${FAILOVER_BOUND_S}s)`);
+      await until('the old primary rejoined as a standby', () => ready(db, 2), 120);
+      const tl = sdb(db)
+        .status.instances.map(
+          (i: { name: string; role: string; timeline: number }) => `${i.name}=${i.role}@tl${i.timeline}`,
+        )
+        .join(' ');
+      return `${oldPrimary} → ${newPrimary}; writes failed for ${downtime.toFixed(1)}s after the kill (failoverDelaySeconds 2); ${acked.length} acknowledged writes, 0 lost; ${tl}`;
+    },
+  );
 
   await step('kill the operator mid-failover: the new operator finishes it', async () => {
     // A 5 s failover delay leaves a window in which the failover has started but not finished.
@@ -176,16 +303,29 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       await until('2 replicas running', () => ready(db, 2), 120);
       const oldPrimary = sdb(db).status.currentPrimary;
       kubectl('delete', 'pod', oldPrimary, '-n', NS, '--wait=false');
-      const target = await until<string>('the failover committed (status.targetPrimary)', () => {
-        const s = sdb(db).status;
-        if (s.currentPrimary !== oldPrimary) return 'finished';
-        return s.targetPrimary;
-      }, 30, 50);
+      const target = await until<string>(
+        'the failover committed (status.targetPrimary)',
+        () => {
+          const s = sdb(db).status;
+          if (s.currentPrimary !== oldPrimary) return 'finished';
+          return s.targetPrimary;
+        },
+        30,
+        50,
+      );
       if (target === 'finished') {
         assert(attempt < 3, `the failover finished before the operator could be killed, ${attempt} times`);
         continue;
       }
-      kubectl('delete', 'pod', '-n', 'sampledb-operator-system', '-l', 'app.kubernetes.io/name=sampledb-operator', '--wait=false');
+      kubectl(
+        'delete',
+        'pod',
+        '-n',
+        'sampledb-operator-system',
+        '-l',
+        'app.kubernetes.io/name=sampledb-operator',
+        '--wait=false',
+      );
       const killedAt = Date.now();
       await until(`${target} the primary`, () => sdb(db).status.currentPrimary === target, 90, 200);
       const took = (Date.now() - killedAt) / 1000;
@@ -198,12 +338,31 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
   await step('switchover on request (spec.primary)', async () => {
     // After the failover steps the old primary is still rejoining: wait until status lists a ready standby, the only
     // kind the operator switches to (a standby still replaying or not yet Ready would spend this step's time bound).
-    const to: string = await until('a ready standby listed in status.instances', () =>
-      sdb(db).status.instances?.find((i: { role: string; ready?: boolean }) => i.role === 'standby' && i.ready === true)?.name, 120, 500);
+    const to: string = await until(
+      'a ready standby listed in status.instances',
+      () =>
+        sdb(db).status.instances?.find(
+          (i: { role: string; ready?: boolean }) => i.role === 'standby' && i.ready === true,
+        )?.name,
+      120,
+      500,
+    );
     const s = sdb(db).status;
     // only the group sampledb-admins may request a switchover (the chart's ValidatingAdmissionPolicy, suite 'policy')
-    kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { primary: to } }),
-      '--as=admin', '--as-group=system:masters', '--as-group=sampledb-admins');
+    kubectl(
+      'patch',
+      'sampledb',
+      db,
+      '-n',
+      NS,
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify({ spec: { primary: to } }),
+      '--as=admin',
+      '--as-group=system:masters',
+      '--as-group=sampledb-admins',
+    );
     await until(`primary ${to}`, () => sdb(db).status.currentPrimary === to && ready(db, 2), 60, 200);
     await sqlUntil(db, `${db}-rw`, 'insert into t (id) values (5000) on conflict do nothing');
     return `${s.currentPrimary} → ${to}`;
@@ -225,19 +384,44 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       return Date.parse(job.metadata.creationTimestamp) / 1000 > lastWriteSecond;
     };
     // Bound: the schedule fires within 60 s; the Job's pod then starts, waits for the primary and dumps.
-    const last = await until('status.lastBackup of a scheduled backup Job created after the last write', () => {
-      const b = sdb(db).status.lastBackup;
-      return b?.type === 'Scheduled' && createdAfterLastWrite(b.name) && b;
-    }, 240, 2000);
+    const last = await until(
+      'status.lastBackup of a scheduled backup Job created after the last write',
+      () => {
+        const b = sdb(db).status.lastBackup;
+        return b?.type === 'Scheduled' && createdAfterLastWrite(b.name) && b;
+      },
+      240,
+      2000,
+    );
     backup = last.name;
     // No more scheduled backups: retention (2) would prune this one while the restore below waits for its pods.
     // (backupRetention goes too: the CRD's CEL rule refuses a retention without a schedule.)
-    kubectl('patch', 'sampledb', db, '-n', NS, '--type', 'json', '-p', JSON.stringify([{ op: 'remove', path: '/spec/backupSchedule' }, { op: 'remove', path: '/spec/backupRetention' }]));
-    await until('the backup CronJob removed', () => !sh('kubectl', ['get', 'cronjob', `${db}-backup`, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() && true, 60, 1000);
+    kubectl(
+      'patch',
+      'sampledb',
+      db,
+      '-n',
+      NS,
+      '--type',
+      'json',
+      '-p',
+      JSON.stringify([
+        { op: 'remove', path: '/spec/backupSchedule' },
+        { op: 'remove', path: '/spec/backupRetention' },
+      ]),
+    );
+    await until(
+      'the backup CronJob removed',
+      () =>
+        !sh('kubectl', ['get', 'cronjob', `${db}-backup`, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() && true,
+      60,
+      1000,
+    );
     // What the suite used to take: the newest backup when the step began, possibly older than the last writes.
-    const stale = newestAtStart && newestAtStart.name !== backup
-      ? `; the newest backup when the step began, ${newestAtStart.name}, completed ${newestAtStart.completionTime ? `${lastWriteSecond - Date.parse(newestAtStart.completionTime) / 1000} s before the last write` : 'before it'}`
-      : '';
+    const stale =
+      newestAtStart && newestAtStart.name !== backup
+        ? `; the newest backup when the step began, ${newestAtStart.name}, completed ${newestAtStart.completionTime ? `${lastWriteSecond - Date.parse(newestAtStart.completionTime) / 1000} s before the last write` : 'before it'}`
+        : '';
     return `${backup} completed ${last.completionTime} (${rowsInBackup} rows written before its Job existed)${stale}; schedule removed`;
   });
 
@@ -253,44 +437,101 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
   await step('a restore source that does not exist is refused at once (the validating webhook)', async () => {
     // Since issue 20 the operator's validating webhook denies it at admission; before, it was a Degraded
     // RestoreSourceMissing condition on the stored object (the controller still sets it for a source deleted later).
-    const out = sh('kubectl', ['apply', '-f', '-'], { allowFail: true, input: JSON.stringify({ apiVersion: 'database.example.com/v2', kind: 'SampleDB', metadata: { name: 'e2e-missing', namespace: NS }, spec: { version: '16.4', replicas: 1, restoreFrom: { sampleDB: 'no-such-db', backup: 'nothing' } } }) });
-    assert(/denied the request: spec\.restoreFrom\.sampleDB: SampleDB 'no-such-db' does not exist/.test(out), `kubectl apply was denied by the webhook: ${out}`);
+    const out = sh('kubectl', ['apply', '-f', '-'], {
+      allowFail: true,
+      input: JSON.stringify({
+        apiVersion: 'database.example.com/v2',
+        kind: 'SampleDB',
+        metadata: { name: 'e2e-missing', namespace: NS },
+        spec: { version: '16.4', replicas: 1, restoreFrom: { sampleDB: 'no-such-db', backup: 'nothing' } },
+      }),
+    });
+    assert(
+      /denied the request: spec\.restoreFrom\.sampleDB: SampleDB 'no-such-db' does not exist/.test(out),
+      `kubectl apply was denied by the webhook: ${out}`,
+    );
     const stored = sh('kubectl', ['get', 'sampledb', 'e2e-missing', '-n', NS], { allowFail: true });
     assert(/NotFound/.test(stored), `nothing was stored: ${stored}`);
     return out.trim();
   });
 
-  await step('major upgrade 16.4 → 17 with a standby: pre-upgrade backup, the primary alone on a new data directory, the standby re-cloned (every harness postgres tag is PostgreSQL 15.18: the flow, not the binaries, changes)', async () => {
-    kubectl('scale', 'sampledb', copy, '-n', NS, '--replicas=2');
-    await until('a standby beside the primary', () => ready(copy, 2), 240, 1000);
-    const upgradeStarted = Date.now();
-    kubectl('patch', 'sampledb', copy, '-n', NS, '--type', 'merge', '-p', '{"spec":{"version":"17"}}');
-    // A standby cannot stream into a new major: the StatefulSet first shrinks to the primary alone.
-    await until('the primary alone', () => json('get', 'statefulset', copy, '-n', NS).spec.replicas === 1, 180, 500);
-    await until('running 17 with 2 replicas', () => sdb(copy).status?.currentVersion === '17' && ready(copy, 2), 420, 1000);
-    const took = (Date.now() - upgradeStarted) / 1000;
-    const backupJob = json('get', 'jobs', '-n', NS, '-l', `app.kubernetes.io/instance=${copy},database.example.com/backup-type=PreUpgrade`).items;
-    assert(backupJob.length === 1 && backupJob[0].status?.succeeded === 1, 'the pre-upgrade backup Job succeeded');
-    const restore = json('get', 'job', `${copy}-restore-${backupJob[0].metadata.name}`, '-n', NS);
-    assert(restore.status?.succeeded === 1, `the restore of ${backupJob[0].metadata.name} into the new major succeeded`);
-    const sts = json('get', 'statefulset', copy, '-n', NS);
-    const pgdata = sts.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'PGDATA').value;
-    assert(pgdata.endsWith('/pg17'), `a new data directory for 17: ${pgdata}`);
-    const counts = await until('every row on the primary and the re-cloned standby', () => { const c = countsPerPod(copy, 2); return c.every((n) => n === rowsInBackup) && c; }, 60);
-    const instances = sdb(copy).status.instances as { name: string; role: string; timeline?: number }[];
-    assert(instances.some((i) => i.name === `${copy}-0` && i.role === 'primary') && instances.some((i) => i.name === `${copy}-1` && i.role === 'standby'), `roles after the upgrade: ${JSON.stringify(instances)}`);
-    const version = String((await sqlUntil(copy, `${copy}-rw`, 'select version() as v'))[0].v);
-    return `${took.toFixed(0)} s; pre-upgrade backup ${backupJob[0].metadata.name} restored into ${pgdata}; rows per pod ${counts.join('/')}; ${instances.map((i) => `${i.name}=${i.role}@tl${i.timeline}`).join(' ')}; server says ${version.split(' on ')[0]}`;
-  });
+  await step(
+    'major upgrade 16.4 → 17 with a standby: pre-upgrade backup, the primary alone on a new data directory, the standby re-cloned (every harness postgres tag is PostgreSQL 15.18: the flow, not the binaries, changes)',
+    async () => {
+      kubectl('scale', 'sampledb', copy, '-n', NS, '--replicas=2');
+      await until('a standby beside the primary', () => ready(copy, 2), 240, 1000);
+      const upgradeStarted = Date.now();
+      kubectl('patch', 'sampledb', copy, '-n', NS, '--type', 'merge', '-p', '{"spec":{"version":"17"}}');
+      // A standby cannot stream into a new major: the StatefulSet first shrinks to the primary alone.
+      await until('the primary alone', () => json('get', 'statefulset', copy, '-n', NS).spec.replicas === 1, 180, 500);
+      await until(
+        'running 17 with 2 replicas',
+        () => sdb(copy).status?.currentVersion === '17' && ready(copy, 2),
+        420,
+        1000,
+      );
+      const took = (Date.now() - upgradeStarted) / 1000;
+      const backupJob = json(
+        'get',
+        'jobs',
+        '-n',
+        NS,
+        '-l',
+        `app.kubernetes.io/instance=${copy},database.example.com/backup-type=PreUpgrade`,
+      ).items;
+      assert(backupJob.length === 1 && backupJob[0].status?.succeeded === 1, 'the pre-upgrade backup Job succeeded');
+      const restore = json('get', 'job', `${copy}-restore-${backupJob[0].metadata.name}`, '-n', NS);
+      assert(
+        restore.status?.succeeded === 1,
+        `the restore of ${backupJob[0].metadata.name} into the new major succeeded`,
+      );
+      const sts = json('get', 'statefulset', copy, '-n', NS);
+      const pgdata = sts.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'PGDATA').value;
+      assert(pgdata.endsWith('/pg17'), `a new data directory for 17: ${pgdata}`);
+      const counts = await until(
+        'every row on the primary and the re-cloned standby',
+        () => {
+          const c = countsPerPod(copy, 2);
+          return c.every((n) => n === rowsInBackup) && c;
+        },
+        60,
+      );
+      const instances = sdb(copy).status.instances as { name: string; role: string; timeline?: number }[];
+      assert(
+        instances.some((i) => i.name === `${copy}-0` && i.role === 'primary') &&
+          instances.some((i) => i.name === `${copy}-1` && i.role === 'standby'),
+        `roles after the upgrade: ${JSON.stringify(instances)}`,
+      );
+      const version = String((await sqlUntil(copy, `${copy}-rw`, 'select version() as v'))[0].v);
+      return `${took.toFixed(0)} s; pre-upgrade backup ${backupJob[0].metadata.name} restored into ${pgdata}; rows per pod ${counts.join('/')}; ${instances.map((i) => `${i.name}=${i.role}@tl${i.timeline}`).join(' ')}; server says ${version.split(' on ')[0]}`;
+    },
+  );
 
   await step('delete with a final snapshot, then restore that snapshot into a new SampleDB', async () => {
     const rows = Number((await sqlUntil(db, `${db}-rw`, 'select count(*) as n from t'))[0].n);
     kubectl('delete', 'sampledb', db, '-n', NS, '--wait=false');
     endpoints.clear();
-    await until('the SampleDB gone', () => !sh('kubectl', ['get', 'sampledb', db, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() && true, 180, 1000);
-    assert(sh('kubectl', ['get', 'pvc', `${db}-backups`, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() !== '', 'the backup volume remains');
-    applySampleDb('e2e-reborn', { version: '16.4', replicas: 1, restoreFrom: { sampleDB: db, backup: `${db}-final-snapshot` } });
-    await until('restored', () => sdb('e2e-reborn').status?.restoredFrom === `${db}-final-snapshot` && ready('e2e-reborn', 1), 240, 1000);
+    await until(
+      'the SampleDB gone',
+      () => !sh('kubectl', ['get', 'sampledb', db, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() && true,
+      180,
+      1000,
+    );
+    assert(
+      sh('kubectl', ['get', 'pvc', `${db}-backups`, '-n', NS, '--ignore-not-found', '-o', 'name']).trim() !== '',
+      'the backup volume remains',
+    );
+    applySampleDb('e2e-reborn', {
+      version: '16.4',
+      replicas: 1,
+      restoreFrom: { sampleDB: db, backup: `${db}-final-snapshot` },
+    });
+    await until(
+      'restored',
+      () => sdb('e2e-reborn').status?.restoredFrom === `${db}-final-snapshot` && ready('e2e-reborn', 1),
+      240,
+      1000,
+    );
     const n = Number((await sqlUntil('e2e-reborn', 'e2e-reborn-rw', 'select count(*) as n from t'))[0].n);
     assert(n === rows, `rows in the snapshot: ${n}, before delete: ${rows}`);
     return `${rows} rows before delete, ${n} restored from the deleted database's final snapshot`;

@@ -1,40 +1,73 @@
-import { describeRealApiServer } from '../../envtest';
 import { RestClient } from '../../../runtime/client';
 import { createCertificateAuthority, parseCertificates } from '../../../runtime/webhook/certificates';
 import { SecretCertificateSource } from '../../../runtime/webhook/secret-certificate-source';
-import { INJECTED_ANNOTATION, ROTATE_ANNOTATION, SelfManagedCertificates } from '../../../runtime/webhook/self-managed-certificates';
+import {
+  INJECTED_ANNOTATION,
+  ROTATE_ANNOTATION,
+  SelfManagedCertificates,
+} from '../../../runtime/webhook/self-managed-certificates';
 import { WebhookServer } from '../../../runtime/webhook/server';
 import { allowed } from '../../../runtime/webhook/validating';
+import { describeRealApiServer } from '../../envtest';
 
 const SECRET = { apiVersion: 'v1', kind: 'Secret', plural: 'secrets' };
-const VWC = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations' };
+const VWC = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingWebhookConfiguration',
+  plural: 'validatingwebhookconfigurations',
+};
 
 describeRealApiServer('self-managed webhook certificates (CA bundle injection, rotation with overlap)', (plane) => {
   let client: RestClient;
-  beforeAll(() => { client = RestClient.fromKubeConfig(plane().kubeConfig()); });
+  beforeAll(() => {
+    client = RestClient.fromKubeConfig(plane().kubeConfig());
+  });
   afterAll(() => client?.close());
 
   async function setUp(prefix: string, port: number) {
     const ns = await plane().createNamespace(prefix);
-    await client.create({ apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 'op-webhook-cert', namespace: ns } });
     await client.create({
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: `${ns}-hooks` },
-      webhooks: [{
-        name: 'validate.configmaps.test.example.com',
-        clientConfig: { url: `https://127.0.0.1:${port}/validate` },     // no caBundle: the operator injects it
-        rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
-        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
-        sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy: 'Fail', timeoutSeconds: 5,
-      }],
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'Opaque',
+      metadata: { name: 'op-webhook-cert', namespace: ns },
+    });
+    await client.create({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: `${ns}-hooks` },
+      webhooks: [
+        {
+          name: 'validate.configmaps.test.example.com',
+          clientConfig: { url: `https://127.0.0.1:${port}/validate` }, // no caBundle: the operator injects it
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          failurePolicy: 'Fail',
+          timeoutSeconds: 5,
+        },
+      ],
     });
     return ns;
   }
 
   test('a fresh empty Secret gets a CA and serving certificate, the bundle is injected; a second round writes nothing', async () => {
     const ns = await setUp('certs-', 1);
-    const certs = new SelfManagedCertificates({ client, namespace: ns, secretName: 'op-webhook-cert', dnsNames: ['op-webhook.op-system.svc'], targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }] });
+    const certs = new SelfManagedCertificates({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      dnsNames: ['op-webhook.op-system.svc'],
+      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+    });
     const first = await certs.reconcile();
-    expect(first).toEqual({ newCa: true, newServing: true, injected: [`ValidatingWebhookConfiguration/${ns}-hooks`], nextDueInMs: expect.any(Number) });
+    expect(first).toEqual({
+      newCa: true,
+      newServing: true,
+      injected: [`ValidatingWebhookConfiguration/${ns}-hooks`],
+      nextDueInMs: expect.any(Number),
+    });
     // the serving certificate (90 days) is due first, with a third of its life left
     expect(first.nextDueInMs).toBeGreaterThan(59 * 86_400_000);
     expect(first.nextDueInMs).toBeLessThanOrEqual(60 * 86_400_000);
@@ -53,21 +86,37 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     // steady state: no write to the Secret or the configuration
     const again = await certs.reconcile();
     expect(again).toEqual({ newCa: false, newServing: false, injected: [], nextDueInMs: expect.any(Number) });
-    expect((await client.get(SECRET, 'op-webhook-cert', ns)).metadata!.resourceVersion).toBe(secret.metadata!.resourceVersion);
+    expect((await client.get(SECRET, 'op-webhook-cert', ns)).metadata!.resourceVersion).toBe(
+      secret.metadata!.resourceVersion,
+    );
     expect((await client.get(VWC, `${ns}-hooks`)).metadata!.resourceVersion).toBe(config.metadata!.resourceVersion);
 
     // a forced rotation (annotation): a new CA joins the bundle, the annotation is consumed, the serving
     // certificate of the old CA stays until the new bundle has propagated
-    await client.patch(SECRET, 'op-webhook-cert', ns, { type: 'merge', body: { metadata: { annotations: { [ROTATE_ANNOTATION]: 'now' } } } });
-    expect(await certs.reconcile()).toMatchObject({ newCa: true, newServing: false, injected: [`ValidatingWebhookConfiguration/${ns}-hooks`], waiting: expect.stringMatching(/^serving certificate of the new CA waits \d+ ms more/) });
+    await client.patch(SECRET, 'op-webhook-cert', ns, {
+      type: 'merge',
+      body: { metadata: { annotations: { [ROTATE_ANNOTATION]: 'now' } } },
+    });
+    expect(await certs.reconcile()).toMatchObject({
+      newCa: true,
+      newServing: false,
+      injected: [`ValidatingWebhookConfiguration/${ns}-hooks`],
+      waiting: expect.stringMatching(/^serving certificate of the new CA waits \d+ ms more/),
+    });
     const rotated = await client.get(SECRET, 'op-webhook-cert', ns);
     expect(rotated.metadata!.annotations![ROTATE_ANNOTATION]).toBeUndefined();
     const bundle = parseCertificates(Buffer.from((rotated.data as any)['ca-bundle.crt'], 'base64').toString());
-    expect(bundle.map((c) => c.subject)).toEqual([ca.subject, parseCertificates(Buffer.from((rotated.data as any)['ca.crt'], 'base64').toString())[0].subject]);
+    expect(bundle.map((c) => c.subject)).toEqual([
+      ca.subject,
+      parseCertificates(Buffer.from((rotated.data as any)['ca.crt'], 'base64').toString())[0].subject,
+    ]);
     expect((rotated.data as any)['tls.crt']).toBe(data['tls.crt']);
 
     // a caBundle wiped by someone else (a GitOps sync of a manifest) is put back on the next round
-    await client.patch(VWC, `${ns}-hooks`, undefined, { type: 'json', ops: [{ op: 'remove', path: '/webhooks/0/clientConfig/caBundle' }] });
+    await client.patch(VWC, `${ns}-hooks`, undefined, {
+      type: 'json',
+      ops: [{ op: 'remove', path: '/webhooks/0/clientConfig/caBundle' }],
+    });
     expect((await certs.reconcile()).injected).toEqual([`ValidatingWebhookConfiguration/${ns}-hooks`]);
   });
 
@@ -77,19 +126,30 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     // before the certificate expires, 6 s before the CA does) leave a loaded machine time for a round.
     const ns = await setUp('certs-due-', 1);
     const certs = new SelfManagedCertificates({
-      client, namespace: ns, secretName: 'op-webhook-cert', dnsNames: ['op-webhook.op-system.svc'],
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      dnsNames: ['op-webhook.op-system.svc'],
       targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
-      caValidityMs: 20_000, servingValidityMs: 12_000, caPropagationMs: 1_000, checkIntervalMs: 60_000,
+      caValidityMs: 20_000,
+      servingValidityMs: 12_000,
+      caPropagationMs: 1_000,
+      checkIntervalMs: 60_000,
     });
     await certs.start();
     const servings = new Set<string>();
     const lapses: string[] = [];
     try {
       for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
-        const tls = Buffer.from(((await client.get(SECRET, 'op-webhook-cert', ns)).data as any)['tls.crt'], 'base64').toString();
+        const tls = Buffer.from(
+          ((await client.get(SECRET, 'op-webhook-cert', ns)).data as any)['tls.crt'],
+          'base64',
+        ).toString();
         servings.add(tls);
         const validTo = new Date(parseCertificates(tls)[0].validTo).getTime();
-        if (validTo <= Date.now()) lapses.push(`${new Date().toISOString()}: served certificate expired at ${new Date(validTo).toISOString()}`);
+        if (validTo <= Date.now()) {
+          lapses.push(`${new Date().toISOString()}: served certificate expired at ${new Date(validTo).toISOString()}`);
+        }
       }
     } finally {
       await certs.stop();
@@ -99,27 +159,57 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
   }, 60_000);
 
   test('a missing Secret is an error naming it (the operator may not create Secrets)', async () => {
-    const certs = new SelfManagedCertificates({ client, namespace: 'default', secretName: 'nope', dnsNames: ['x.svc'] });
-    await expect(certs.reconcile()).rejects.toThrow(/webhook certificate Secret default\/nope: .*not found.*the chart creates it empty/);
+    const certs = new SelfManagedCertificates({
+      client,
+      namespace: 'default',
+      secretName: 'nope',
+      dnsNames: ['x.svc'],
+    });
+    await expect(certs.reconcile()).rejects.toThrow(
+      /webhook certificate Secret default\/nope: .*not found.*the chart creates it empty/,
+    );
   });
 
   test('forced rotation under continuous admission traffic: CA and serving certificate rotate several times, 0 requests fail', async () => {
-    const server = new WebhookServer({ certificates: { current: () => undefined, onChange: () => () => undefined }, bindAddress: '127.0.0.1:0' });
+    const server = new WebhookServer({
+      certificates: { current: () => undefined, onChange: () => () => undefined },
+      bindAddress: '127.0.0.1:0',
+    });
     await server.start();
     const port = server.port!;
     await server.stop();
     const ns = await setUp('rotation-', port);
-    const source = new SecretCertificateSource({ client, namespace: ns, secretName: 'op-webhook-cert', reloadIntervalMs: 300 });
-    const hooks = new WebhookServer({ certificates: source, bindAddress: `127.0.0.1:${port}` }).validating('/validate', () => allowed());
+    const source = new SecretCertificateSource({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      reloadIntervalMs: 300,
+    });
+    const hooks = new WebhookServer({ certificates: source, bindAddress: `127.0.0.1:${port}` }).validating(
+      '/validate',
+      () => allowed(),
+    );
     const certs = new SelfManagedCertificates({
-      client, namespace: ns, secretName: 'op-webhook-cert', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'],
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
       targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
-      caValidityMs: 24_000, servingValidityMs: 12_000, checkIntervalMs: 500, caPropagationMs: 2_000,
+      caValidityMs: 24_000,
+      servingValidityMs: 12_000,
+      checkIntervalMs: 500,
+      caPropagationMs: 2_000,
     });
     await certs.start();
     await hooks.start();
     // wait until admission works at all
-    const create = (name: string) => plane().request('POST', `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    const create = (name: string) =>
+      plane().request('POST', `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name },
+      });
     for (let i = 0; (await create('probe')).code !== 201; i++) {
       if (i > 100) throw new Error('webhook never answered');
       await new Promise((r) => setTimeout(r, 100));
@@ -135,51 +225,86 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
         const data = s.data as Record<string, string>;
         cas.add(data['ca.crt']);
         servings.add(data['tls.crt']);
-        maxBundle = Math.max(maxBundle, parseCertificates(Buffer.from(data['ca-bundle.crt'], 'base64').toString()).length);
+        maxBundle = Math.max(
+          maxBundle,
+          parseCertificates(Buffer.from(data['ca-bundle.crt'], 'base64').toString()).length,
+        );
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
     let ok = 0;
     const failures: string[] = [];
     const deadline = Date.now() + 40_000;
-    await Promise.all([0, 1, 2, 3].map(async (w) => {
-      for (let i = 0; Date.now() < deadline; i++) {
-        const r = await create(`cm-${w}-${i}`);
-        if (r.code === 201) ok++;
-        else failures.push(`${r.code}: ${r.body?.message}`);
-      }
-    }));
+    await Promise.all(
+      [0, 1, 2, 3].map(async (w) => {
+        for (let i = 0; Date.now() < deadline; i++) {
+          const r = await create(`cm-${w}-${i}`);
+          if (r.code === 201) ok++;
+          else failures.push(`${r.code}: ${r.body?.message}`);
+        }
+      }),
+    );
     stop = true;
     await sampler;
     await certs.stop();
     await hooks.stop();
-    console.log(`rotation under traffic (real apiserver, 40 s, 4 clients): ${ok + failures.length} admission requests, ${failures.length} failed; ${cas.size} CAs, ${servings.size} serving certificates, up to ${maxBundle} CAs in the bundle`);
+    console.log(
+      `rotation under traffic (real apiserver, 40 s, 4 clients): ${ok + failures.length} admission requests, ${failures.length} failed; ${cas.size} CAs, ${servings.size} serving certificates, up to ${maxBundle} CAs in the bundle`,
+    );
     expect(failures).toEqual([]);
     expect(ok).toBeGreaterThan(200);
     expect(cas.size).toBeGreaterThanOrEqual(2);
     expect(servings.size).toBeGreaterThanOrEqual(3);
     expect(maxBundle).toBe(2);
-    expect((await client.get(SECRET, 'op-webhook-cert', ns)).metadata!.annotations![INJECTED_ANNOTATION]).toMatch(/^[0-9a-f]{16}@/);
+    expect((await client.get(SECRET, 'op-webhook-cert', ns)).metadata!.annotations![INJECTED_ANNOTATION]).toMatch(
+      /^[0-9a-f]{16}@/,
+    );
   }, 90_000);
 
-  test('control: a caBundle that does not hold the serving certificate\'s CA fails requests (what the overlap prevents)', async () => {
-    const server = new WebhookServer({ certificates: { current: () => undefined, onChange: () => () => undefined }, bindAddress: '127.0.0.1:0' });
+  test("control: a caBundle that does not hold the serving certificate's CA fails requests (what the overlap prevents)", async () => {
+    const server = new WebhookServer({
+      certificates: { current: () => undefined, onChange: () => () => undefined },
+      bindAddress: '127.0.0.1:0',
+    });
     await server.start();
     const port = server.port!;
     await server.stop();
     const ns = await setUp('control-', port);
-    const source = new SecretCertificateSource({ client, namespace: ns, secretName: 'op-webhook-cert', reloadIntervalMs: 300 });
-    const hooks = new WebhookServer({ certificates: source, bindAddress: `127.0.0.1:${port}` }).validating('/validate', () => allowed());
-    const certs = new SelfManagedCertificates({ client, namespace: ns, secretName: 'op-webhook-cert', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }] });
+    const source = new SecretCertificateSource({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      reloadIntervalMs: 300,
+    });
+    const hooks = new WebhookServer({ certificates: source, bindAddress: `127.0.0.1:${port}` }).validating(
+      '/validate',
+      () => allowed(),
+    );
+    const certs = new SelfManagedCertificates({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+    });
     await certs.reconcile();
     await hooks.start();
-    const create = () => plane().request('POST', `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    const create = () =>
+      plane().request('POST', `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'x' },
+      });
     for (let i = 0; (await create()).code !== 201; i++) {
       if (i > 100) throw new Error('webhook never answered');
       await new Promise((r) => setTimeout(r, 100));
     }
     const foreign = Buffer.from(createCertificateAuthority({ validityMs: 3_600_000 }).cert).toString('base64');
-    await client.patch(VWC, `${ns}-hooks`, undefined, { type: 'json', ops: [{ op: 'replace', path: '/webhooks/0/clientConfig/caBundle', value: foreign }] });
+    await client.patch(VWC, `${ns}-hooks`, undefined, {
+      type: 'json',
+      ops: [{ op: 'replace', path: '/webhooks/0/clientConfig/caBundle', value: foreign }],
+    });
     let r = await create();
     for (let i = 0; r.code === 201 && i < 100; i++) {
       await new Promise((res) => setTimeout(res, 100));

@@ -7,7 +7,9 @@ import { applyAt, Mutation, mutationsOf, RULE_KINDS, RuleKind, Step, targetsOf }
 import { Generator } from './valid-instance';
 
 /** ../shared from a checkout in /work/*, ../../shared from a worktree in /work/wt/*. */
-export const REALWORLD_CORPUS = ['../../../../shared', '../../../../../shared'].map(p => path.join(__dirname, p, 'corpus', 'realworld')).find(p => fs.existsSync(p));
+export const REALWORLD_CORPUS = ['../../../../shared', '../../../../../shared']
+  .map((p) => path.join(__dirname, p, 'corpus', 'realworld'))
+  .find((p) => fs.existsSync(p));
 /** The part of the corpus kept in the repository (test/fixtures/realworld-crds/README.md says which files and why). */
 export const REALWORLD_SUBSET = path.join(__dirname, '..', '..', 'fixtures', 'realworld-crds');
 /** The whole corpus where it sits beside the clone, else the subset: suites that sample it run either way. */
@@ -40,7 +42,10 @@ export function loadCorpusCrds(dir = REALWORLD_CORPUS): CorpusCrd[] {
   if (!dir) throw new Error('the real-world CRD corpus (../shared/corpus/realworld) is not there');
   const seen = new Set<string>();
   const out: CorpusCrd[] = [];
-  for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.yaml')).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const m = yaml.load(fs.readFileSync(path.join(dir, file), 'utf8')) as any;
     let group: string = m.spec.group;
     for (let n = 1; seen.has(`${m.spec.names.plural}.${group}`); n++) group = `dup${n}.${m.spec.group}`;
@@ -65,7 +70,7 @@ export interface CorpusOptions {
 
 /** Served versions with a schema: what a user creates resources of. */
 export function servedVersions(crd: CorpusCrd): CrdVersionSpec[] {
-  return crd.manifest.spec.versions.filter(v => v.served && v.schema?.openAPIV3Schema);
+  return crd.manifest.spec.versions.filter((v) => v.served && v.schema?.openAPIV3Schema);
 }
 
 /** The corpus of one CRD: `perCrd` valid instances per served version, each with one mutation per applicable rule kind. */
@@ -78,9 +83,22 @@ export function casesFor(crd: CorpusCrd, options: CorpusOptions): CorpusCase[] {
     const g = new Generator(rand, { optional: 0.6 });
     for (let i = 0; i < options.perCrd; i++) {
       const body = g.value(schema, 0, true) as Record<string, unknown>;
-      const object = { apiVersion: `${group}/${version.name}`, kind: names.kind, metadata: { name: `c-${i}` }, ...body };
+      const object = {
+        apiVersion: `${group}/${version.name}`,
+        kind: names.kind,
+        metadata: { name: `c-${i}` },
+        ...body,
+      };
       const id = `${crd.file}@${version.name}#${i}`;
-      out.push({ id, crd, version: version.name, kind: 'valid', note: 'a valid instance (meant to be)', at: '', object });
+      out.push({
+        id,
+        crd,
+        version: version.name,
+        kind: 'valid',
+        note: 'a valid instance (meant to be)',
+        at: '',
+        object,
+      });
       const byKind = new Map<RuleKind, Mutation[]>();
       for (const t of targetsOf(schema, object)) {
         for (const m of mutationsOf(t, g)) byKind.set(m.kind, [...(byKind.get(m.kind) ?? []), m]);
@@ -92,7 +110,12 @@ export function casesFor(crd: CorpusCrd, options: CorpusOptions): CorpusCase[] {
         for (let k = 0; k < Math.min(options.perKind ?? 1, ms.length); k++) {
           const m = ms.splice(Math.floor(rand() * ms.length), 1)[0];
           out.push({
-            id: `${id}/${kind}${k ? k : ''}`, crd, version: version.name, kind, note: m.note, at: showPath(m.at),
+            id: `${id}/${kind}${k ? k : ''}`,
+            crd,
+            version: version.name,
+            kind,
+            note: m.note,
+            at: showPath(m.at),
             object: applyAt(object, m.at, m.value) as Record<string, unknown>,
           });
         }
@@ -104,13 +127,47 @@ export function casesFor(crd: CorpusCrd, options: CorpusOptions): CorpusCase[] {
 
 /** ObjectMeta as the apiserver checks it on every custom resource. */
 function metadataMutations(g: Generator): Mutation[] {
-  const m = (at: Step[], value: unknown, note: string): Mutation => ({ kind: 'metadata', at: ['metadata', ...at], value, note });
+  const m = (at: Step[], value: unknown, note: string): Mutation => ({
+    kind: 'metadata',
+    at: ['metadata', ...at],
+    value,
+    note,
+  });
   return [
     m(['name'], g.pick(['Upper', 'a_b', 'a'.repeat(254), '-a', 'a.b', 'a'.repeat(253), '']), 'metadata.name edge'),
-    m([], g.pick([{ generateName: 'gen-' }, { generateName: 'Bad_' }, {}]), 'generateName instead of a name, or neither'),
-    m(['labels'], g.pick([{ 'a/b': 'c' }, { 'bad key': 'v' }, { k: 'a'.repeat(64) }, { k: 'a'.repeat(63) }, { 'Example.com/x': 'y' }, { k: 5 }]), 'label key or value edge'),
-    m(['annotations'], g.pick([{ 'a/b': 'x'.repeat(10) }, { 'bad key': 'v' }, { big: 'x'.repeat(262144) }, { big: 'x'.repeat(262141) }, { k: true }]), 'annotation key or size edge'),
-    m(['finalizers'], g.pick([['example.com/f'], ['bad finalizer'], ['nofinalizerdomain'], ['a/b', 'a/b']]), 'finalizers edge'),
+    m(
+      [],
+      g.pick([{ generateName: 'gen-' }, { generateName: 'Bad_' }, {}]),
+      'generateName instead of a name, or neither',
+    ),
+    m(
+      ['labels'],
+      g.pick([
+        { 'a/b': 'c' },
+        { 'bad key': 'v' },
+        { k: 'a'.repeat(64) },
+        { k: 'a'.repeat(63) },
+        { 'Example.com/x': 'y' },
+        { k: 5 },
+      ]),
+      'label key or value edge',
+    ),
+    m(
+      ['annotations'],
+      g.pick([
+        { 'a/b': 'x'.repeat(10) },
+        { 'bad key': 'v' },
+        { big: 'x'.repeat(262144) },
+        { big: 'x'.repeat(262141) },
+        { k: true },
+      ]),
+      'annotation key or size edge',
+    ),
+    m(
+      ['finalizers'],
+      g.pick([['example.com/f'], ['bad finalizer'], ['nofinalizerdomain'], ['a/b', 'a/b']]),
+      'finalizers edge',
+    ),
     m(['unknownMetaField'], 1, 'a field ObjectMeta does not have'),
   ];
 }
@@ -121,14 +178,24 @@ function scaleMutations(version: CrdVersionSpec, g: Generator): Mutation[] {
   if (!scale) return [];
   const steps = (p: string) => p.replace(/^\./, '').split('.');
   return [
-    { kind: 'scale', at: steps(scale.specReplicasPath), value: g.pick([-1, 2147483648, 2147483647, 0, 1.5, '3']), note: `${scale.specReplicasPath} edge` },
-    { kind: 'scale', at: steps(scale.statusReplicasPath), value: g.pick([-1, 2147483648, 1.5]), note: `${scale.statusReplicasPath} edge` },
+    {
+      kind: 'scale',
+      at: steps(scale.specReplicasPath),
+      value: g.pick([-1, 2147483648, 2147483647, 0, 1.5, '3']),
+      note: `${scale.specReplicasPath} edge`,
+    },
+    {
+      kind: 'scale',
+      at: steps(scale.statusReplicasPath),
+      value: g.pick([-1, 2147483648, 1.5]),
+      note: `${scale.statusReplicasPath} edge`,
+    },
   ];
 }
 
 /** A copy without the `description` of any schema node (properties named `description` stay). */
 function withoutDescriptions(v: unknown, inProperties = false): unknown {
-  if (Array.isArray(v)) return v.map(x => withoutDescriptions(x));
+  if (Array.isArray(v)) return v.map((x) => withoutDescriptions(x));
   if (!v || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {

@@ -1,9 +1,9 @@
+import { casesFor, CorpusCase, CorpusCrd, CorpusOptions, servedVersions } from './corpus';
 import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
 import { validateCustomResource } from '../../../lib/apiserver/value-validation/custom-resource';
 import { CANNOT_BE_HANDLED } from '../../../lib/apiserver/value-validation/object-meta';
 import { RULES_SKIPPED } from '../../../lib/apiserver/value-validation/value-validator';
 import { ControlPlane } from '../../envtest';
-import { casesFor, CorpusCase, CorpusCrd, CorpusOptions, servedVersions } from './corpus';
 
 /** One side's verdict on a custom resource: refused or not, the field paths of the errors, and the errors (`path: message`). */
 export interface Verdict {
@@ -46,21 +46,29 @@ export interface DifferentialResult {
 }
 
 /** Runs the corpus on one control plane: installs every CRD, creates every case (dry run) and compares verdicts. */
-export async function runDifferential(plane: ControlPlane, kubernetesVersion: KubernetesVersion, crds: readonly CorpusCrd[], options: CorpusOptions): Promise<DifferentialResult> {
+export async function runDifferential(
+  plane: ControlPlane,
+  kubernetesVersion: KubernetesVersion,
+  crds: readonly CorpusCrd[],
+  options: CorpusOptions,
+): Promise<DifferentialResult> {
   const t0 = Date.now();
   const refusedCrds: { file: string; message: string }[] = [];
   const installed: CorpusCrd[] = [];
   await pool(crds, 2, async (crd) => {
     // large CRDs on a loaded machine take long: a generous timeout, and a retry that finds the CRD already there
-    const post = () => plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, { timeoutMs: 180_000 });
+    const post = () =>
+      plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, {
+        timeoutMs: 180_000,
+      });
     const r = await post().catch(() => post());
     if (r.code === 201 || r.code === 409) installed.push(crd);
     else refusedCrds.push({ file: crd.file, message: `${r.code}: ${String(r.body?.message).slice(0, 300)}` });
   });
-  await pool(installed, 8, crd => established(plane, crd.manifest.metadata.name));
+  await pool(installed, 8, (crd) => established(plane, crd.manifest.metadata.name));
   installed.sort((a, b) => a.file.localeCompare(b.file));
   const installSeconds = (Date.now() - t0) / 1000;
-  const cases = installed.flatMap(crd => casesFor(crd, options));
+  const cases = installed.flatMap((crd) => casesFor(crd, options));
   const byKind: DifferentialResult['byKind'] = {};
   const disagreements: Disagreement[] = [];
   let agree = 0;
@@ -75,16 +83,33 @@ export async function runDifferential(plane: ControlPlane, kubernetesVersion: Ku
       k.agree++;
       agree++;
     } else {
-      disagreements.push({ id: c.id, kind: c.kind, note: c.note, at: c.at, apiserver, ours, object: JSON.stringify(c.object).length < 4000 ? c.object : undefined });
+      disagreements.push({
+        id: c.id,
+        kind: c.kind,
+        note: c.note,
+        at: c.at,
+        apiserver,
+        ours,
+        object: JSON.stringify(c.object).length < 4000 ? c.object : undefined,
+      });
     }
   });
   disagreements.sort((a, b) => a.id.localeCompare(b.id));
   return {
-    kubernetesVersion, seed: options.seed, perCrd: options.perCrd, crds: crds.length, crdsInstalled: installed.length,
+    kubernetesVersion,
+    seed: options.seed,
+    perCrd: options.perCrd,
+    crds: crds.length,
+    crdsInstalled: installed.length,
     crdsRefused: refusedCrds.sort((a, b) => a.file.localeCompare(b.file)),
     crdVersions: installed.reduce((n, crd) => n + servedVersions(crd).length, 0),
-    installSeconds, casesSeconds: (Date.now() - t0) / 1000 - installSeconds,
-    cases: cases.length, agree, agreePaths, byKind: Object.fromEntries(Object.entries(byKind).sort()), disagreements,
+    installSeconds,
+    casesSeconds: (Date.now() - t0) / 1000 - installSeconds,
+    cases: cases.length,
+    agree,
+    agreePaths,
+    byKind: Object.fromEntries(Object.entries(byKind).sort()),
+    disagreements,
   };
 }
 
@@ -99,7 +124,9 @@ export async function compareCase(plane: ControlPlane, kubernetesVersion: Kubern
 /** Installs CRDs and waits until each is Established. */
 export async function installCrds(plane: ControlPlane, crds: readonly CorpusCrd[]): Promise<void> {
   for (const crd of crds) {
-    const r = await plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, { timeoutMs: 180_000 });
+    const r = await plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, {
+      timeoutMs: 180_000,
+    });
     if (r.code !== 201 && r.code !== 409) throw new Error(`${crd.file}: ${r.code} ${JSON.stringify(r.body?.message)}`);
     await established(plane, crd.manifest.metadata.name);
   }
@@ -109,31 +136,48 @@ export async function installCrds(plane: ControlPlane, crds: readonly CorpusCrd[
 async function apiserverVerdict(plane: ControlPlane, c: CorpusCase): Promise<Verdict> {
   const { group, names, scope } = c.crd.manifest.spec;
   const ns = scope === 'Namespaced' ? '/namespaces/default' : '';
-  const r = await plane.request('POST', `/apis/${group}/${c.version}${ns}/${names.plural}?dryRun=All&fieldValidation=Strict`, c.object, { timeoutMs: 120_000 });
+  const r = await plane.request(
+    'POST',
+    `/apis/${group}/${c.version}${ns}/${names.plural}?dryRun=All&fieldValidation=Strict`,
+    c.object,
+    { timeoutMs: 120_000 },
+  );
   if (r.code === 201) return { refused: false, paths: [], messages: [] };
   const causes: { field?: string; message?: string }[] = r.body?.details?.causes ?? [];
   if (r.code === 400 && /strict decoding error/.test(r.body?.message ?? '')) {
     // "strict decoding error: unknown field "spec.x", unknown field "metadata.y""
-    const paths = [...String(r.body.message).matchAll(/unknown field "([^"]+)"/g)].map(m => m[1]);
-    return { refused: true, paths: sorted(paths), messages: sorted(paths.map(p => `${p}: unknown field "${p}"`)) };
+    const paths = [...String(r.body.message).matchAll(/unknown field "([^"]+)"/g)].map((m) => m[1]);
+    return { refused: true, paths: sorted(paths), messages: sorted(paths.map((p) => `${p}: unknown field "${p}"`)) };
   }
-  if (r.code !== 422 && r.code !== 400) throw new Error(`${c.id}: unexpected reply ${r.code}: ${JSON.stringify(r.body).slice(0, 500)}`);
+  if (r.code !== 422 && r.code !== 400) {
+    throw new Error(`${c.id}: unexpected reply ${r.code}: ${JSON.stringify(r.body).slice(0, 500)}`);
+  }
   if (causes.length === 0) return { refused: true, paths: ['<decode>'], messages: [`<decode>: ${r.body?.message}`] };
-  return { refused: true, paths: sorted(causes.map(x => x.field ?? '')), messages: sorted(causes.map(x => `${x.field ?? ''}: ${x.message}`)) };
+  return {
+    refused: true,
+    paths: sorted(causes.map((x) => x.field ?? '')),
+    messages: sorted(causes.map((x) => `${x.field ?? ''}: ${x.message}`)),
+  };
 }
 
 function ourVerdict(c: CorpusCase, kubernetesVersion: KubernetesVersion): Verdict {
   const { scope, names } = c.crd.manifest.spec;
-  const version = c.crd.manifest.spec.versions.find(v => v.name === c.version)!;
+  const version = c.crd.manifest.spec.versions.find((v) => v.name === c.version)!;
   const issues = validateCustomResource({ scope, kind: names.kind, version }, c.object, { kubernetesVersion }).issues;
-  const errors = issues.filter(i => (i.severity ?? 'error') === 'error');
-  const unknown = errors.filter(i => /^unknown field /.test(i.message));
+  const errors = issues.filter((i) => (i.severity ?? 'error') === 'error');
+  const unknown = errors.filter((i) => /^unknown field /.test(i.message));
   // strict decoding reports unknown fields alone, before any validation; the note that rules were skipped is the
   // apiserver's fieldless cause (our warning, as it refuses nothing by itself)
-  const skipped = issues.filter(i => i.message.endsWith(RULES_SKIPPED)).map(i => ({ ...i, path: '<nil>' }));
-  const undecodable = errors.filter(i => i.message.includes(CANNOT_BE_HANDLED)).map(i => ({ ...i, path: '<decode>' }));
+  const skipped = issues.filter((i) => i.message.endsWith(RULES_SKIPPED)).map((i) => ({ ...i, path: '<nil>' }));
+  const undecodable = errors
+    .filter((i) => i.message.includes(CANNOT_BE_HANDLED))
+    .map((i) => ({ ...i, path: '<decode>' }));
   const shown = undecodable.length ? undecodable : unknown.length ? unknown : [...errors, ...skipped];
-  return { refused: errors.length > 0, paths: sorted(shown.map(i => i.path)), messages: sorted(shown.map(i => `${i.path}: ${i.message}`)) };
+  return {
+    refused: errors.length > 0,
+    paths: sorted(shown.map((i) => i.path)),
+    messages: sorted(shown.map((i) => `${i.path}: ${i.message}`)),
+  };
 }
 
 /**
@@ -143,10 +187,19 @@ function ourVerdict(c: CorpusCase, kubernetesVersion: KubernetesVersion): Verdic
  */
 function withOurGeneratedName(c: CorpusCase, verdict: Verdict): Verdict {
   const meta = (c.object.metadata ?? {}) as Record<string, unknown>;
-  if ((meta.name !== undefined && meta.name !== '') || typeof meta.generateName !== 'string' || meta.generateName === '') return verdict;
+  if (
+    (meta.name !== undefined && meta.name !== '') ||
+    typeof meta.generateName !== 'string' ||
+    meta.generateName === ''
+  ) {
+    return verdict;
+  }
   const prefix = meta.generateName.slice(0, 58);
-  const generated = new RegExp(`"${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[bcdfghjklmnpqrstvwxz2456789]{5}"`, 'g');
-  return { ...verdict, messages: sorted(verdict.messages.map(m => m.replace(generated, `"${prefix}x2b4z"`))) };
+  const generated = new RegExp(
+    `"${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[bcdfghjklmnpqrstvwxz2456789]{5}"`,
+    'g',
+  );
+  return { ...verdict, messages: sorted(verdict.messages.map((m) => m.replace(generated, `"${prefix}x2b4z"`))) };
 }
 
 /** Sorted, each once (the apiserver reports a repeated error once, as ours). */
@@ -158,7 +211,7 @@ async function established(plane: ControlPlane, name: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const r = await plane.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
     if ((r.body?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True')) return;
-    await new Promise(res => setTimeout(res, 100));
+    await new Promise((res) => setTimeout(res, 100));
   }
   throw new Error(`CRD ${name} not Established after 60 s`);
 }
@@ -166,7 +219,9 @@ async function established(plane: ControlPlane, name: string): Promise<void> {
 /** Runs `fn` over `items`, at most `n` at a time. */
 async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }

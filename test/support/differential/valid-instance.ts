@@ -1,19 +1,49 @@
 import RandExp from 'randexp';
-import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 import { goRegExp, goRegexpError } from '../../../lib/apiserver/schema/go-regexp';
+import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 
 /** A value the format accepts, per format the apiserver checks (others are free text). */
 export const VALID_FORMATTED: Readonly<Record<string, readonly string[]>> = {
-  'date-time': ['2026-01-02T03:04:05Z', '2026-11-25T06:30:00.123+01:00'], 'date': ['2026-01-02'], 'byte': ['aGVsbG8='],
-  'uri': ['https://example.com/x'], 'email': ['a@example.com'], 'hostname': ['example.com'], 'ipv4': ['10.0.0.1'],
-  'ipv6': ['::1'], 'cidr': ['10.0.0.0/8'], 'mac': ['01:23:45:67:89:ab'], 'uuid': ['123e4567-e89b-12d3-a456-426614174000'],
-  'uuid3': ['a987fbc9-4bed-3078-cf07-9141ba07c9f3'], 'uuid4': ['57b73598-8764-4ad0-a76a-679bb6640eb1'],
-  'uuid5': ['987fbc97-4bed-5078-af07-9141ba07c9f3'], 'duration': ['10s', '1h30m'], 'isbn': ['0321751043'],
-  'isbn10': ['0321751043'], 'isbn13': ['978-0321751041'], 'creditcard': ['4111111111111111'], 'ssn': ['123-45-6789'],
-  'hexcolor': ['#ff0000'], 'rgbcolor': ['rgb(0,0,0)'], 'password': ['secret'],
+  'date-time': ['2026-01-02T03:04:05Z', '2026-11-25T06:30:00.123+01:00'],
+  date: ['2026-01-02'],
+  byte: ['aGVsbG8='],
+  uri: ['https://example.com/x'],
+  email: ['a@example.com'],
+  hostname: ['example.com'],
+  ipv4: ['10.0.0.1'],
+  ipv6: ['::1'],
+  cidr: ['10.0.0.0/8'],
+  mac: ['01:23:45:67:89:ab'],
+  uuid: ['123e4567-e89b-12d3-a456-426614174000'],
+  uuid3: ['a987fbc9-4bed-3078-cf07-9141ba07c9f3'],
+  uuid4: ['57b73598-8764-4ad0-a76a-679bb6640eb1'],
+  uuid5: ['987fbc97-4bed-5078-af07-9141ba07c9f3'],
+  duration: ['10s', '1h30m'],
+  isbn: ['0321751043'],
+  isbn10: ['0321751043'],
+  isbn13: ['978-0321751041'],
+  creditcard: ['4111111111111111'],
+  ssn: ['123-45-6789'],
+  hexcolor: ['#ff0000'],
+  rgbcolor: ['rgb(0,0,0)'],
+  password: ['secret'],
 };
 
-const WORDS = ['abc', 'a-b', 'example', 'my-db-0', 'x', 'Ready', 'True', 'a.b', '1Gi', '16.4', 'abc123', 'nightly-1', '0 2 * * *'];
+const WORDS = [
+  'abc',
+  'a-b',
+  'example',
+  'my-db-0',
+  'x',
+  'Ready',
+  'True',
+  'a.b',
+  '1Gi',
+  '16.4',
+  'abc123',
+  'nightly-1',
+  '0 2 * * *',
+];
 
 /** Options: how deep optional fields still appear, and how likely. */
 export interface InstanceOptions {
@@ -27,12 +57,19 @@ export interface InstanceOptions {
  * agrees), bounds, lengths, item and property counts, set and map-list uniqueness, embedded resources.
  * CEL rules are not solved: the apiserver's verdict decides, this only aims at valid.
  */
-export function validInstance(schema: JSONSchemaProps, rand: () => number, options: InstanceOptions = { optional: 0.6 }): unknown {
+export function validInstance(
+  schema: JSONSchemaProps,
+  rand: () => number,
+  options: InstanceOptions = { optional: 0.6 },
+): unknown {
   return new Generator(rand, options).value(schema, 0, true);
 }
 
 export class Generator {
-  constructor(private readonly rand: () => number, private readonly options: InstanceOptions) {}
+  constructor(
+    private readonly rand: () => number,
+    private readonly options: InstanceOptions,
+  ) {}
 
   public pick<T>(xs: readonly T[]): T {
     return xs[Math.floor(this.rand() * xs.length)];
@@ -43,18 +80,26 @@ export class Generator {
   }
 
   public value(s: JSONSchemaProps, depth: number, root = false): unknown {
-    if (s.enum?.length) return this.pick(s.enum.filter(e => e !== null).length ? s.enum.filter(e => e !== null) : s.enum);
+    if (s.enum?.length) {
+      return this.pick(s.enum.filter((e) => e !== null).length ? s.enum.filter((e) => e !== null) : s.enum);
+    }
     if (s['x-kubernetes-int-or-string']) {
       if (s.pattern || this.rand() < 0.5) return this.string(s);
       return this.int(0, 10);
     }
     switch (s.type) {
-      case 'object': return this.object(s, depth, root);
-      case 'array': return this.array(s, depth);
-      case 'integer': return this.number(s, true);
-      case 'number': return this.number(s, false);
-      case 'boolean': return this.rand() < 0.5;
-      case 'string': return this.string(s);
+      case 'object':
+        return this.object(s, depth, root);
+      case 'array':
+        return this.array(s, depth);
+      case 'integer':
+        return this.number(s, true);
+      case 'number':
+        return this.number(s, false);
+      case 'boolean':
+        return this.rand() < 0.5;
+      case 'string':
+        return this.string(s);
       default:
         // no type: only preserve-unknown-fields nodes (and int-or-string) have none
         return s['x-kubernetes-preserve-unknown-fields'] ? this.pick([{ a: 1 }, 'free', 3, [1, 'x']]) : undefined;
@@ -75,7 +120,9 @@ export class Generator {
     const required = new Set(s.required ?? []);
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       if (root && (name === 'metadata' || name === 'apiVersion' || name === 'kind')) continue;
-      if (s['x-kubernetes-embedded-resource'] && (name === 'metadata' || name === 'apiVersion' || name === 'kind')) continue;
+      if (s['x-kubernetes-embedded-resource'] && (name === 'metadata' || name === 'apiVersion' || name === 'kind')) {
+        continue;
+      }
       if (!required.has(name) && (depth > 14 || this.rand() >= this.optionalChance(depth))) continue;
       const v = this.value(prop, depth + 1);
       if (v !== undefined) out[name] = v;
@@ -83,7 +130,12 @@ export class Generator {
     // at least minProperties: more of the declared ones
     for (const [name, prop] of Object.entries(s.properties ?? {})) {
       if (Object.keys(out).length >= (s.minProperties ?? 0)) break;
-      if (name in out || (s['x-kubernetes-embedded-resource'] && (name === 'metadata' || name === 'apiVersion' || name === 'kind'))) continue;
+      if (
+        name in out ||
+        (s['x-kubernetes-embedded-resource'] && (name === 'metadata' || name === 'apiVersion' || name === 'kind'))
+      ) {
+        continue;
+      }
       const v = this.value(prop, depth + 1);
       if (v !== undefined) out[name] = v;
     }
@@ -113,7 +165,11 @@ export class Generator {
       const item = this.value(s.items, depth + 1);
       if (item === undefined) continue;
       if (keys.length || set) {
-        const id = JSON.stringify(keys.length ? keys.map(k => (item as Record<string, unknown>)?.[k] ?? s.items?.properties?.[k]?.default) : item);
+        const id = JSON.stringify(
+          keys.length
+            ? keys.map((k) => (item as Record<string, unknown>)?.[k] ?? s.items?.properties?.[k]?.default)
+            : item,
+        );
         if (seen.has(id)) continue;
         seen.add(id);
       }
@@ -138,11 +194,15 @@ export class Generator {
   public string(s: JSONSchemaProps): string {
     const min = s.minLength ?? 0;
     const max = s.maxLength ?? Infinity;
-    const fits = (v: string) => [...v].length >= min && [...v].length <= max
-      && (!s.pattern || goRegexpError(s.pattern) !== undefined || goRegExp(s.pattern).test(v));
+    const fits = (v: string) =>
+      [...v].length >= min &&
+      [...v].length <= max &&
+      (!s.pattern || goRegexpError(s.pattern) !== undefined || goRegExp(s.pattern).test(v));
     const candidates: string[] = [];
     if (s.format && VALID_FORMATTED[s.format]) candidates.push(...VALID_FORMATTED[s.format]);
-    if (s.pattern && goRegexpError(s.pattern) === undefined) candidates.push(...this.drawn(s.pattern, Math.min(max, 40)));
+    if (s.pattern && goRegexpError(s.pattern) === undefined) {
+      candidates.push(...this.drawn(s.pattern, Math.min(max, 40)));
+    }
     if (!(s.format && VALID_FORMATTED[s.format])) candidates.push(...WORDS);
     const good = candidates.filter(fits);
     if (good.length) return this.pick(good);
@@ -152,7 +212,13 @@ export class Generator {
 
   private drawn(pattern: string, maxLength: number): string[] {
     try {
-      const gen = new RandExp(pattern.replace(/\(\?[imsU]+\)/g, '').replace(/\(\?[imsU]+:/g, '(?:').replace(/\\[Az]/g, '').replace(/\\p\{[A-Za-z]+\}|\\pL/g, 'a'));
+      const gen = new RandExp(
+        pattern
+          .replace(/\(\?[imsU]+\)/g, '')
+          .replace(/\(\?[imsU]+:/g, '(?:')
+          .replace(/\\[Az]/g, '')
+          .replace(/\\p\{[A-Za-z]+\}|\\pL/g, 'a'),
+      );
       gen.max = Math.max(1, Math.min(6, maxLength));
       gen.randInt = (a: number, b: number) => this.int(a, b);
       return Array.from({ length: 12 }, () => gen.gen());
