@@ -238,11 +238,11 @@ export class PlainMirror {
         // Gone (410) or a failed connection: list afresh after a short pause, then watch again.
         setTimeout(() => {
           this.kube.list(this.collection).then(
-            ({ items, resourceVersion }) => {
+            ({ items, resourceVersion: listedAt }) => {
               this.items.clear();
               for (const o of items) this.items.set(o.metadata.name, o);
               for (const o of items) this.onChange(o);
-              this.watchFrom(resourceVersion);
+              this.watchFrom(listedAt);
             },
             () => this.watchFrom(last),
           );

@@ -18,6 +18,7 @@ export interface BundleCommandOptions {
 export async function bundleCommand(options: BundleCommandOptions, log: (line: string) => void): Promise<number> {
   if (!fs.existsSync(options.entry)) throw new Error(`bundle: ${options.entry}: no such file`);
   const outfile = options.output ?? 'bundle/controller.js';
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for this command: synth never pays for it
   const esbuild = require('esbuild') as typeof import('esbuild');
   const result = await esbuild.build({
     entryPoints: [options.entry],

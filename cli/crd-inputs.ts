@@ -63,6 +63,7 @@ function manifestsFromModule(file: string): CrdManifest[] {
  */
 function loadModule(absolute: string): Record<string, unknown> {
   // esbuild is loaded only for this command (and `bundle`): synth never pays for it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see the line above
   const esbuild = require('esbuild') as typeof import('esbuild');
   const compiled = path.join(
     path.dirname(absolute),

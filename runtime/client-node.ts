@@ -24,8 +24,8 @@ let cached: KubeConfigModule | undefined;
 /** Returns client-node's KubeConfig module (loaded once). */
 export function loadClientNode(): KubeConfigModule {
   // A literal require, so that esbuild bundles exactly this module.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (cached ??= requireEsm<KubeConfigModule>(
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require, so that bundlers see the module
     () => require('@kubernetes/client-node/dist/config.js'),
     CONFIG_MODULE,
   ));

@@ -252,6 +252,9 @@ export class Manager implements ControllerHost {
   /** Parallel reconciles of a controller that sets none. */
   public readonly defaultConcurrency: number;
 
+  /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
+  public readonly identity: string;
+
   constructor(private readonly options: ManagerOptions = {}) {
     this.contract = options.contract;
     if (options.concurrency !== undefined && (!Number.isInteger(options.concurrency) || options.concurrency < 1)) {
@@ -325,9 +328,6 @@ export class Manager implements ControllerHost {
       if (pending.length) throw new Error(`not synced: ${pending.join(', ')}`);
     });
   }
-
-  /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
-  public readonly identity: string;
 
   /** True while this manager may act: it holds the lease (or runs without leader election). */
   get isLeader(): boolean {

@@ -24,6 +24,13 @@ const WEBHOOK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 /** All runtime metrics, registered in one registry. */
 export class RuntimeMetrics {
+  /** Runtime metrics plus the process and Node.js metrics (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, …). */
+  public static forProcess(): RuntimeMetrics {
+    const metrics = new RuntimeMetrics();
+    prom.collectDefaultMetrics({ register: metrics.registry });
+    return metrics;
+  }
+
   public readonly registry: prom.Registry;
 
   public readonly reconcileTotal: prom.Counter<'controller' | 'result'>;
@@ -61,13 +68,6 @@ export class RuntimeMetrics {
 
   /** Collectors run before each scrape (used by work queues for the "unfinished work" gauges). */
   private readonly collectors = new Set<() => void>();
-
-  /** Runtime metrics plus the process and Node.js metrics (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, …). */
-  public static forProcess(): RuntimeMetrics {
-    const metrics = new RuntimeMetrics();
-    prom.collectDefaultMetrics({ register: metrics.registry });
-    return metrics;
-  }
 
   constructor(registry: prom.Registry = new prom.Registry()) {
     this.registry = registry;

@@ -178,6 +178,7 @@ export class DeferredWrites extends WriteFollowingClient {
     if (wait) {
       const entry: Promise<void> = wait.then(() => {
         const i = this.waits.indexOf(entry);
+        // eslint-disable-next-line @typescript-eslint/no-floating-promises -- splice returns the removed entry, not a new promise
         if (i >= 0) this.waits.splice(i, 1);
       });
       this.waits.push(entry);

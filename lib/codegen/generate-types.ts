@@ -144,6 +144,7 @@ export class ${name} extends CustomResource<${generics}> {
 
 async function compileInterface(schema: JSONSchemaProps, typeName: string): Promise<string> {
   // Loaded on first use: json-schema-to-typescript pulls in prettier, which synth must not pay for.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see the line above
   const { compile } = require('json-schema-to-typescript') as typeof import('json-schema-to-typescript');
   const code = await compile({ ...toJsonSchema(schema), title: typeName }, typeName, {
     bannerComment: '',

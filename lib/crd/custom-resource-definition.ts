@@ -245,6 +245,11 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     return CustomResourceDefinition.importOwned(scope, id, manifest as CrdManifest, options);
   }
 
+  /** Whether `x` is a CustomResourceDefinition construct (works across copies of this library). */
+  public static isCustomResourceDefinition(x: unknown): x is CustomResourceDefinition {
+    return typeof x === 'object' && x !== null && (x as any)[CRD_MARKER] === true;
+  }
+
   /** The raw path, for a manifest object nobody else will change. */
   private static importOwned(
     scope: Construct,
@@ -261,11 +266,6 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
       [RAW_MANIFEST]: manifest,
     };
     return new CustomResourceDefinition(scope, id, props);
-  }
-
-  /** Whether `x` is a CustomResourceDefinition construct (works across copies of this library). */
-  public static isCustomResourceDefinition(x: unknown): x is CustomResourceDefinition {
-    return typeof x === 'object' && x !== null && (x as any)[CRD_MARKER] === true;
   }
 
   public readonly group: string;
@@ -531,7 +531,7 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     const warnings = warningsOf(issues);
     const versionNames = (manifest.spec?.versions ?? []).map((v) => v.name);
     for (const w of formatCrdIssues(
-      warnings.filter((w) => !acknowledged.some((a) => a.path === w.path)),
+      warnings.filter((unacked) => !acknowledged.some((a) => a.path === unacked.path)),
       versionNames,
     )) {
       Warnings.of(this).add(w);

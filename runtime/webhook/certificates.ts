@@ -115,8 +115,8 @@ export function createServingCertificate(ca: KeyPair, options: ServingCertificat
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
   cert.validity.notBefore = new Date(now.getTime() - skew(options.validityMs));
-  const notAfter = Math.min(now.getTime() + options.validityMs, caCert.validity.notAfter.getTime());
-  cert.validity.notAfter = new Date(notAfter);
+  const expiry = Math.min(now.getTime() + options.validityMs, caCert.validity.notAfter.getTime());
+  cert.validity.notAfter = new Date(expiry);
   cert.setSubject([{ name: 'commonName', value: names[0] ?? ips[0], valueTagClass: forge().asn1.Type.UTF8 as any }]);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([

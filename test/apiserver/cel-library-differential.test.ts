@@ -1563,7 +1563,7 @@ describeEachApiServerVersion(
 
     beforeAll(async () => {
       for (const f of FAMILIES) {
-        const ours = compileVerdicts(f, errorsOf(checkCelRules(crdSchema(f), SCHEMA_PATH, version)));
+        const ourVerdicts = compileVerdicts(f, errorsOf(checkCelRules(crdSchema(f), SCHEMA_PATH, version)));
         const r = await plane().request(
           'POST',
           '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All',
@@ -1577,7 +1577,7 @@ describeEachApiServerVersion(
             message: String(c.message),
           })),
         );
-        compiled.set(f, { ours, theirs });
+        compiled.set(f, { ours: ourVerdicts, theirs });
       }
       // each family's CRD with the probes this version compiles (all of them where the schema's cost total is refused: none)
       const installable = FAMILIES.filter((f) => compiled.get(f)!.theirs['@schema'] === 'accepted');

@@ -63,7 +63,7 @@ function corpusPatterns(): string[] {
   };
   for (const f of fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml'))
+    .filter((name) => name.endsWith('.yaml'))
     .sort()) {
     for (const doc of yaml.loadAll(fs.readFileSync(path.join(dir, f), 'utf8'))) walk(doc);
   }
@@ -175,7 +175,7 @@ describeEachApiServerVersion(
           value,
           apiserver: refused[i] ? 'refused' : 'accepted',
           ours: validateValue(schema, value, { resourceRoot: false, kubernetesVersion: version }).issues.some(
-            (i) => i.severity !== 'warning',
+            (issue) => issue.severity !== 'warning',
           )
             ? 'refused'
             : 'accepted',

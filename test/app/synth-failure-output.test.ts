@@ -1,5 +1,6 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { CustomResource, CustomResourceDefinition, OperatorApp, Schema, Warnings } from '../../lib';
@@ -97,7 +98,7 @@ describe('printer columns', () => {
   test('a column whose JSONPath selects several values ([*]) is a warning: kubectl shows only the first; acknowledgeable', () => {
     const columns = (acknowledged: boolean) => {
       const app = new OperatorApp({
-        outdir: fs.mkdtempSync(path.join(require('os').tmpdir(), 'cols-')),
+        outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'cols-')),
         report: false,
       });
       const chart = new Chart(app, 'c');

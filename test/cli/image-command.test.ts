@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -163,7 +164,7 @@ describe('cdk8s-operator image', () => {
   test('a base given as an OCI image layout with gzipped layers (skopeo oci-archive, crane) works as well', async () => {
     const layer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
     const gz = gzipSync(layer);
-    const sha = (b: Buffer) => require('crypto').createHash('sha256').update(b).digest('hex');
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     const configBlob = Buffer.from(
       JSON.stringify({
         architecture: 'amd64',

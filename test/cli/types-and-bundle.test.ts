@@ -1,5 +1,6 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
 import { main } from '../../cli/main';
@@ -217,7 +218,7 @@ console.log(JSON.stringify({ manager: typeof Manager, contract: contract.watches
     expect(lines[lines.length - 1]).toMatch(/controller\.js \(\d+\.\d MiB, \d+ modules\)$/);
     expect(fs.existsSync(`${out}.map`)).toBe(true);
     // copied away from any node_modules: everything it needs is inside
-    const alone = fs.mkdtempSync(path.join(require('os').tmpdir(), 'bundle-'));
+    const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
     fs.copyFileSync(out, path.join(alone, 'controller.js'));
     try {
       expect(

@@ -33,7 +33,7 @@ describe('package.json dependencies', () => {
   const deps = new Set(Object.keys(pkg.dependencies ?? {}));
 
   test('the scanner sees value, type-only, require and dynamic imports, and nothing inside strings', () => {
-    const uses = moduleUses(
+    const scanned = moduleUses(
       'x.ts',
       [
         "import a from 'alpha';",
@@ -45,7 +45,7 @@ describe('package.json dependencies', () => {
         "import * as fs from 'node:fs';",
       ].join('\n'),
     );
-    expect(uses.map((u) => [packageOf(u.specifier), u.typeOnly])).toStrictEqual([
+    expect(scanned.map((u) => [packageOf(u.specifier), u.typeOnly])).toStrictEqual([
       ['alpha', false],
       ['@scope/beta', true],
       ['gamma', false],

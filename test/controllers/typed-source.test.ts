@@ -60,10 +60,10 @@ describe('the reference controllers are written against the typed, published run
   });
 
   test('every controller: typed (no non-null assertions, no casts), and no copy of the read-your-writes wait', () => {
-    const files = all(path.join(ROOT, 'controllers'));
-    expect(files.flatMap(uncheckedTypes)).toStrictEqual([]);
+    const controllerFiles = all(path.join(ROOT, 'controllers'));
+    expect(controllerFiles.flatMap(uncheckedTypes)).toStrictEqual([]);
     // writes go through manager.readYourWritesClient; a controller never waits for its cache itself
-    const ownWaits = files
+    const ownWaits = controllerFiles
       .filter((f) => /waitForResourceVersion/.test(fs.readFileSync(f, 'utf8')))
       .map((f) => path.relative(ROOT, f));
     expect(ownWaits).toStrictEqual([]);

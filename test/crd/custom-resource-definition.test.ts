@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { Testing } from 'cdk8s';
 import * as yaml from 'yaml';
@@ -324,7 +325,7 @@ describe('CustomResourceDefinition (raw manifests)', () => {
   });
 
   test('fromFile rejects a file with several documents', () => {
-    const file = path.join(require('os').tmpdir(), `two-docs-${process.pid}.yaml`);
+    const file = path.join(os.tmpdir(), `two-docs-${process.pid}.yaml`);
     fs.writeFileSync(file, '---\na: 1\n---\nb: 2\n');
     expect(() => CustomResourceDefinition.fromFile(Testing.chart(), 'X', file)).toThrow(
       /exactly one CustomResourceDefinition document, got 2/,

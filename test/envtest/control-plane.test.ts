@@ -80,11 +80,13 @@ describe('control-plane binaries (KUBEBUILDER_ASSETS)', () => {
   });
 
   test('the publishable helper depends only on node built-ins, client-node, yaml and the runtime', () => {
-    const dir = join(__dirname, '../../runtime/envtest');
-    const imports = readdirSync(dir)
+    const envtestDir = join(__dirname, '../../runtime/envtest');
+    const imports = readdirSync(envtestDir)
       .filter((f) => f.endsWith('.ts'))
       .flatMap((f) =>
-        [...readFileSync(join(dir, f), 'utf8').matchAll(/(?:from|require\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]),
+        [...readFileSync(join(envtestDir, f), 'utf8').matchAll(/(?:from|require\()\s*['"]([^'"]+)['"]/g)].map(
+          (m) => m[1],
+        ),
       );
     const allowed = (m: string) =>
       m.startsWith('node:') ||

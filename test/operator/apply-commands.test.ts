@@ -69,7 +69,7 @@ function kubectl(line: string, cwd: string, kubeconfig: string): Promise<{ statu
 describeRealApiServer('the documented apply commands (kubectl)', (plane) => {
   let root: string;
   let kubeconfig: string;
-  const get = async (path: string) => (await plane().request('GET', path)).code;
+  const get = async (url: string) => (await plane().request('GET', url)).code;
   beforeEach(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'apply-'));
     kubeconfig = path.join(root, 'kubeconfig');

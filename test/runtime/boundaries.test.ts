@@ -50,8 +50,8 @@ describe('runtime boundaries', () => {
 
   test('client-node loads in jest and its ApiException converts to ApiError', () => {
     expect(typeof loadClientNode().KubeConfig).toBe('function');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const k8s = requireEsm<typeof import('@kubernetes/client-node')>(
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require, so that bundlers see the module
       () => require('@kubernetes/client-node'),
       '@kubernetes/client-node',
     );

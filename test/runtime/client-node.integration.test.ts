@@ -7,8 +7,8 @@ import { describeRealApiServer } from '../envtest';
 import { KUBE_APISERVER_FIXTURES } from '../fixtures/recorded/paths';
 import { until } from '../runtime/support';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const k8s = requireEsm<typeof import('@kubernetes/client-node')>(
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require, so that bundlers see the module
   () => require('@kubernetes/client-node'),
   '@kubernetes/client-node',
 );

@@ -74,26 +74,26 @@ describeRealApiServer('sharded controllers', (plane) => {
       .for(CONFIGMAP)
       .withConcurrency(4)
       .complete({
-        reconcile: async ({ namespace, name }, ctx) => {
+        reconcile: async ({ namespace, name: cmName }, ctx) => {
           const memberName = manager.shard!.member;
-          const cm = store.get(`${namespace}/${name}`);
+          const cm = store.get(`${namespace}/${cmName}`);
           if (!cm) return;
           const v = (cm.data as Record<string, string>).v;
-          if (cm.metadata?.annotations?.seen === `${v}/${name}` && cm.metadata.annotations.by === name) return;
+          if (cm.metadata?.annotations?.seen === `${v}/${cmName}` && cm.metadata.annotations.by === memberName) return;
           const start = Date.now();
           await sleep(15); // a reconcile that takes a while widens any overlap the audit should catch
           try {
             await ctx!.client.patch(
               CONFIGMAP,
-              name!,
+              cmName!,
               namespace,
-              { type: 'merge', body: { metadata: { annotations: { seen: `${v}/${name}`, by: memberName } } } },
+              { type: 'merge', body: { metadata: { annotations: { seen: `${v}/${cmName}`, by: memberName } } } },
               { fieldManager: memberName },
             );
-            writes.push({ member: memberName, key: `${namespace}/${name}`, start, end: Date.now() });
+            writes.push({ member: memberName, key: `${namespace}/${cmName}`, start, end: Date.now() });
           } catch (err) {
             if (err instanceof NotLeaderError) {
-              refused.push({ member: memberName, key: `${namespace}/${name}`, at: Date.now() });
+              refused.push({ member: memberName, key: `${namespace}/${cmName}`, at: Date.now() });
             } else if (!isNotFound(err)) {
               throw err;
             }

@@ -6,6 +6,7 @@ import * as lib from '../../lib';
 function secondCopy(): typeof lib & { cdk8s: typeof import('cdk8s') } {
   let copy: any;
   jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second, isolated copy of the modules is the point
     copy = { ...require('../../lib'), cdk8s: require('cdk8s') };
   });
   return copy;

@@ -66,7 +66,7 @@ function wrap(kind: keyof typeof OPAQUE_KEY, value: Opaque, canonical: string): 
   return m;
 }
 
-// eslint-disable-next-line @typescript-eslint/ban-types
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- any class (constructor) of the CEL runtime's values
 function unwrap<T>(v: unknown, cls: Function & { prototype: T }, what: string): T {
   const inner = typeof v === 'object' && v !== null ? opaqueValues.get(v) : undefined;
   if (!(inner instanceof cls)) throw new Error(`no such overload: expected a ${what}`);

@@ -275,8 +275,6 @@ class TypeChecker {
   public readonly globalNames = new Map<bigint, string>();
   public usesOldSelf = false;
   public structs?: (messageName: string) => StructDecl | undefined;
-  /** `line:column` in the source as written of an offset in the (rewritten) text checked. */
-  public shownAt: (offset: number | undefined) => string = (offset) => location(this.source, offset);
   /** Literals passed straight to `format()`, exempt from the homogeneous-literal check (as the strings extension asks). */
   private readonly exemptLiterals = new Set<bigint>();
 
@@ -294,6 +292,9 @@ class TypeChecker {
   private undeclaredResult(target: CelType | undefined): CelType {
     return target && !this.env.checks('undeclaredMembersTyped') ? NIL_TYPE : DYN;
   }
+
+  /** `line:column` in the source as written of an offset in the (rewritten) text checked. */
+  public shownAt: (offset: number | undefined) => string = (offset) => location(this.source, offset);
 
   private exemptNested(e: AstExpr): void {
     this.exemptLiterals.add(e.id);

@@ -77,20 +77,20 @@ function names(versions: any[]): string[] {
 }
 
 function checkDeprecationWarning(version: any, path: string): Issue[] {
-  const warning = version.deprecationWarning;
-  if (warning === undefined || warning === null) return [];
-  if (!version.deprecated) return [invalid(path, warning, 'can only be set for deprecated versions')];
+  const message = version.deprecationWarning;
+  if (message === undefined || message === null) return [];
+  if (!version.deprecated) return [invalid(path, message, 'can only be set for deprecated versions')];
   const issues: Issue[] = [];
-  const text = String(warning);
-  if (Buffer.byteLength(text, 'utf8') > 256) issues.push(invalid(path, warning, 'must be <= 256 characters long'));
-  if (text.length === 0) issues.push(invalid(path, warning, 'must not be an empty string'));
+  const text = String(message);
+  if (Buffer.byteLength(text, 'utf8') > 256) issues.push(invalid(path, message, 'must be <= 256 characters long'));
+  if (text.length === 0) issues.push(invalid(path, message, 'must not be an empty string'));
   // eslint-disable-next-line no-control-regex
   const control = text.search(/[\u0000-\u001f\u007f-\u009f]/);
   if (control >= 0) {
     issues.push(
       invalid(
         path,
-        warning,
+        message,
         `must only contain printable UTF-8 characters; control character found at index ${control}`,
       ),
     );

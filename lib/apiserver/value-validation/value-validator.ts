@@ -125,9 +125,9 @@ function isBlocking(i: Issue): boolean {
 }
 
 /** Whether a schema has CEL rules anywhere (the apiserver has no CEL validator, hence no note, otherwise). */
-const withRules = new WeakMap<JSONSchemaProps, boolean>();
+const hasRulesCache = new WeakMap<JSONSchemaProps, boolean>();
 function hasRules(s: JSONSchemaProps): boolean {
-  let known = withRules.get(s);
+  let known = hasRulesCache.get(s);
   if (known === undefined) {
     const children = [
       ...Object.values(s.properties ?? {}),
@@ -136,7 +136,7 @@ function hasRules(s: JSONSchemaProps): boolean {
       ...(s.additionalProperties && typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []),
     ];
     known = (s['x-kubernetes-validations']?.length ?? 0) > 0 || children.some(hasRules);
-    withRules.set(s, known);
+    hasRulesCache.set(s, known);
   }
   return known;
 }
@@ -158,14 +158,14 @@ const ROOT_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 const DROPPED = 'the apiserver would drop it';
 
 class ValueWalker {
+  /** Nodes checked without an issue in them (kube-openapi's MatchCount, roughly: it picks a failed branch by it). */
+  public matches = 0;
+
   constructor(
     private readonly issues: Issue[],
     private readonly withRules: boolean,
     private readonly version: KubernetesVersion,
   ) {}
-
-  /** Nodes checked without an issue in them (kube-openapi's MatchCount, roughly: it picks a failed branch by it). */
-  public matches = 0;
 
   /** Validates one node; returns false when its type is wrong (its rules and children are then skipped). */
   public check(v: unknown, s: JSONSchemaProps, path: string, ctx: NodeContext): boolean {

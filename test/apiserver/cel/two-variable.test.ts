@@ -59,10 +59,10 @@ describeRealApiServer(
         );
         expect(reply.code).toBe(422);
         // one issue per compiler error, all on the rule
-        expect(new Set(ours.map((i) => i.path))).toStrictEqual(
+        expect(new Set(ours.map((issue) => issue.path))).toStrictEqual(
           new Set(['spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule']),
         );
-        const ourErrors = ours.flatMap((i) => compilerErrors(i.message));
+        const ourErrors = ours.flatMap((issue) => compilerErrors(issue.message));
         expect(ourErrors).toStrictEqual(compilerErrors(reply.body.message));
         expect(ourErrors.length).toBeGreaterThan(0);
       },

@@ -225,13 +225,13 @@ describe('desired objects', () => {
     for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect(probe.timeoutSeconds).toBe(5);
   });
   test('a restore from another SampleDB mounts its backup volume read-only and runs once', () => {
-    const job = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, 'postgres:16.4') as any;
-    expect(job.spec.backoffLimit).toBe(0);
-    expect(job.spec.template.spec.volumes).toContainEqual({
+    const restore = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, 'postgres:16.4') as any;
+    expect(restore.spec.backoffLimit).toBe(0);
+    expect(restore.spec.template.spec.volumes).toContainEqual({
       name: 'backups',
       persistentVolumeClaim: { claimName: 'orders-backups', readOnly: true },
     });
-    expect(job.spec.template.spec.containers[0].env).toContainEqual({
+    expect(restore.spec.template.spec.containers[0].env).toContainEqual({
       name: 'RESTORE_FROM',
       value: 'orders-final-snapshot',
     });

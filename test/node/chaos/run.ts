@@ -374,7 +374,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       withinBound: !!recoveredAt && recoveredAt <= deadline(),
       ...(recoveredAt ? {} : { unrecovered: last }),
     };
-    for (const k of ['cleanup', 'settled', 'boundStartsAtS'] as const) delete (rec as { [key: string]: unknown })[k];
+    for (const internal of ['cleanup', 'settled', 'boundStartsAtS'] as const) {
+      delete (rec as { [key: string]: unknown })[internal];
+    }
     records.push(rec);
     log(
       `chaos:   ${rec.withinBound ? 'recovered' : 'NOT RECOVERED'} in ${rec.recoverySeconds.toFixed(1)} s${rec.failoverSeconds ? `, failover to ${primaryAfter} in ${rec.failoverSeconds.toFixed(1)} s` : ''}${rec.unrecovered ? ` (${rec.unrecovered})` : ''}${injected.notes.length ? `; ${injected.notes.join('; ')}` : ''}`,
