@@ -101,6 +101,9 @@ const project = new typescript.TypeScriptProject({
     jestConfig: {
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       testTimeout: 60_000,
+      // Two workers even on CI's two cores (jest's default there is one): the real-apiserver suites spend most of their
+      // time waiting on their control planes, and each worker shares its own planes across its files.
+      maxWorkers: 2,
       collectCoverage: false,
       reporters: [new javascript.JestReporter('<rootDir>/test/summary-reporter.js')],
       // control planes shared by suites that opt in (test/envtest/shared-planes.ts): stopped at the end of the run

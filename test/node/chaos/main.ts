@@ -1,8 +1,10 @@
 /**
  * The long form of the chaos suite (`npm run chaos`): a synchronous run with every fault kind
  * `--per-kind` times (default 20), then an asynchronous run for the RPO (`--async-per-kind`,
- * default 5, of the faults that fail over). Each run's report is written as JSON to `--out`
- * (default bench/latest/chaos-sync.json and chaos-async.json); the process fails when a run fails.
+ * default 5, of the faults that fail over), then the partition-heal staging (partition-heal.ts: the old primary
+ * still runs when the partition heals; `--no-partition-heal` skips it). Each run's report is written as JSON to
+ * `--out` (default bench/latest/chaos-sync.json, chaos-async.json and chaos-partition-heal.json); the process fails
+ * when a run fails.
  *
  *   npm run chaos -- [--cluster-dir DIR] [--seed N] [--per-kind N] [--async-per-kind N] [--kinds a,b] [--out DIR]
  *
@@ -17,6 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 import { HARNESS, NodeHarness } from '../harness';
+import { deletePartitionHealDb, stagePartitionHeal } from './partition-heal';
 import { ChaosReport, deleteChaosDb, runChaos } from './run';
 import { FAULT_KINDS, FaultKind } from './schedule';
 
@@ -88,6 +91,26 @@ export async function longForm(clusterDir: string): Promise<ChaosReport[]> {
   return reports;
 }
 
+/** The partition-heal staging once (synchronous), its report beside the runs'; true when it passed. */
+async function partitionHeal(clusterDir: string): Promise<boolean> {
+  const out = resolve(arg('out') ?? join(ROOT, 'bench/latest'));
+  const startedAt = new Date().toISOString();
+  try {
+    const report = await stagePartitionHeal({ clusterDir, synchronous: true });
+    const command = 'npm run chaos (partition-heal, after the runs)';
+    writeFileSync(
+      join(out, 'chaos-partition-heal.json'),
+      `${JSON.stringify({ command, startedAt, ...report }, null, 2)}\n`,
+    );
+    process.stdout.write(`partition-heal: ${report.passed ? 'PASSED' : 'FAILED'}; ${report.verdicts.join('; ')}\n`);
+    return report.passed;
+  } finally {
+    await deletePartitionHealDb(clusterDir, 'chaos-heal').catch((err) =>
+      process.stdout.write(`cleanup of chaos-heal: ${(err as Error).message}\n`),
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const reuse = arg('cluster-dir') ?? process.env.NODE_CLUSTER_DIR;
   const dir = reuse ? resolve(reuse) : mkdtempSync(join(tmpdir(), 'chaos-node-'));
@@ -112,6 +135,7 @@ async function main(): Promise<void> {
     ]);
     const reports = await longForm(dir);
     if (reports.some((r) => !r.passed) || !reports.length) process.exitCode = 1;
+    if (!process.argv.includes('--no-partition-heal') && !(await partitionHeal(dir))) process.exitCode = 1;
   } finally {
     if (!reuse) {
       spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });

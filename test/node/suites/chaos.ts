@@ -4,10 +4,10 @@
  * (7, a partition of the primary among them) in a seeded order. It restarts kube-apiserver, the
  * kubelet and the node-agent, so run.ts runs it last; it brings them back (same command lines, pid
  * files updated) and checks that every cluster component runs at the end.
- * Then the partition-heal case of fencing, staged explicitly (chaos/partition-heal.ts).
- * The long form (20 of each kind, then an asynchronous run for the RPO) is `npm run chaos`.
+ * The long form (20 of each kind, an asynchronous run for the RPO, then the partition-heal case of fencing staged
+ * explicitly, chaos/partition-heal.ts) is `npm run chaos`: partition-heal alone takes about four minutes, and its
+ * window (the kubelet may stay paused under the node-monitor grace period only) is too tight for CI's time budget.
  */
-import { deletePartitionHealDb, PartitionHealReport, stagePartitionHeal } from '../chaos/partition-heal';
 import { ChaosReport, deleteChaosDb, runChaos } from '../chaos/run';
 import { FAULT_KINDS } from '../chaos/schedule';
 import { assert, NodeHarness } from '../harness';
@@ -85,36 +85,6 @@ export default async function chaos(h: NodeHarness): Promise<void> {
     assert(r().timeline.problems.length === 0, r().timeline.problems.join('; '));
     return `timelines ${r().timeline.chain.join('→')}`;
   });
-  // Fencing, staged explicitly (partition-heal.ts): the old primary still runs when the partition heals.
-  let heal: PartitionHealReport | undefined;
-  await h.step(
-    'partition healed while the old primary still runs (its node paused with it): the operator fences it and promotes only once it stopped',
-    async () => {
-      try {
-        heal = await stagePartitionHeal({
-          clusterDir: h.dir,
-          synchronous: true,
-          log: (l) => process.stdout.write(`  ${l}\n`),
-        });
-      } finally {
-        await deletePartitionHealDb(h.dir, 'chaos-heal');
-      }
-      assert(heal.oldPodDeletedAtS !== undefined, "the operator deleted the partitioned primary's pod");
-      assert(
-        heal.oldAnsweredAsPrimaryAfterHeal > 0,
-        'the old primary ran, reachable, after the heal (the staging held)',
-      );
-      return `old primary ${heal.oldPrimary}: pod deleted at ${heal.oldPodDeletedAtS} s, healed at ${heal.healedAtS} s, answered as a primary ${heal.oldAnsweredAsPrimaryAfterHeal} times after the heal, kubelet resumed at ${heal.kubeletResumedAtS} s, ${heal.newPrimary} promoted at ${heal.promotedAtS} s`;
-    },
-  );
-  await h.step(
-    'partition-heal: the old primary never acknowledges a write after the promotion and comes back as a standby on the new timeline',
-    () => {
-      assert(heal, 'the staging ran');
-      assert(heal.passed, heal.verdicts.join('; '));
-      return `${heal.oldProbes} probes of the old primary, ${heal.oldAckedAfterPromotion} writes acknowledged after the promotion (last answer as a primary at ${heal.oldLastAnsweredAsPrimaryAtS} s); rejoined as ${JSON.stringify(heal.oldRejoinedAs)} at ${heal.recoveredAtS} s; ${heal.twoWritableRounds} rounds with two writable`;
-    },
-  );
   await h.step('the cluster is whole again: every component running, node Ready', () => {
     const status = h.cluster('status');
     assert(!/stopped/.test(status), `cluster.sh status: ${status}`);
