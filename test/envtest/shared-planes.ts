@@ -11,6 +11,10 @@
  * since no namespace controller may be running), and new objects in `default`. A plane that cannot be reset
  * within its budget is stopped and not reused: the next suite starts a fresh one.
  *
+ * Idle planes are capped (MAX_IDLE per jest process, ENVTEST_SHARED_PLANES_MAX_IDLE): each holds an apiserver and an
+ * etcd whose data lives in /dev/shm, and a run meets dozens of configurations; keeping every one alive exhausted the
+ * memory of a 2-core CI machine (43 planes, 11 GB of /dev/shm). The least recently used idle plane is stopped first.
+ *
  * The pool lives on a Node built-in module object, which jest shares between the test files of one process
  * (each file gets its own module registry). test/envtest/global-teardown.ts stops what is left at the end.
  */
@@ -23,7 +27,12 @@ interface PooledPlane {
   readonly plane: ControlPlane;
   readonly baseline: Baseline;
   inUse: boolean;
+  /** When it was last given back (ms since epoch): the oldest idle plane goes first when too many are idle. */
+  releasedAt: number;
 }
+
+/** Idle planes kept per jest process: about one per version of the commonest configuration. */
+const MAX_IDLE = Number(process.env.ENVTEST_SHARED_PLANES_MAX_IDLE ?? 4);
 
 type Pool = Map<string, PooledPlane[]>;
 
@@ -47,9 +56,10 @@ export async function acquireSharedPlane(opts: ControlPlaneOptions): Promise<Con
   pool().set(key, planes);
   let entry = planes.find((p) => !p.inUse);
   if (!entry) {
+    await stopIdleBeyond(MAX_IDLE - 1);
     const plane = await ControlPlane.start({ ...opts, crds: undefined, crdPaths: undefined });
     recordForTeardown(plane);
-    entry = { plane, baseline: await snapshot(plane), inUse: false };
+    entry = { plane, baseline: await snapshot(plane), inUse: false, releasedAt: 0 };
     planes.push(entry);
   }
   entry.inUse = true;
@@ -70,6 +80,8 @@ export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
     try {
       await resetToBaseline(plane, entry.baseline);
       entry.inUse = false;
+      entry.releasedAt = Date.now();
+      await stopIdleBeyond(MAX_IDLE);
     } catch (e) {
       console.warn(`shared control plane not reused (reset failed: ${(e as Error).message})`);
       planes.splice(planes.indexOf(entry), 1);
@@ -77,6 +89,18 @@ export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
       await plane.stop();
     }
     return;
+  }
+}
+
+/** Stops the least recently released idle planes until at most `keep` are idle. */
+async function stopIdleBeyond(keep: number): Promise<void> {
+  const idle = [...pool()].flatMap(([key, planes]) => planes.filter((p) => !p.inUse).map((entry) => ({ key, entry })));
+  idle.sort((a, b) => a.entry.releasedAt - b.entry.releasedAt);
+  for (const { key, entry } of idle.slice(0, Math.max(0, idle.length - keep))) {
+    const planes = pool().get(key)!;
+    planes.splice(planes.indexOf(entry), 1);
+    if (!planes.length) pool().delete(key);
+    await entry.plane.stop();
   }
 }
 
