@@ -24,6 +24,13 @@ const WEBHOOK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 /** All runtime metrics, registered in one registry. */
 export class RuntimeMetrics {
+  /** Runtime metrics plus the process and Node.js metrics (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, …). */
+  public static forProcess(): RuntimeMetrics {
+    const metrics = new RuntimeMetrics();
+    prom.collectDefaultMetrics({ register: metrics.registry });
+    return metrics;
+  }
+
   public readonly registry: prom.Registry;
 
   public readonly reconcileTotal: prom.Counter<'controller' | 'result'>;
@@ -56,18 +63,12 @@ export class RuntimeMetrics {
   public readonly shardOwnedObjects: prom.Gauge<'ring' | 'resource'>;
   public readonly shardHandovers: prom.Counter<'ring' | 'direction'>;
   public readonly shardViewChanges: prom.Counter<'ring'>;
+  public readonly shardLabelWrites: prom.Counter<'ring' | 'reason'>;
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
   public readonly watchRestarts: prom.Counter<'resource' | 'reason'>;
 
   /** Collectors run before each scrape (used by work queues for the "unfinished work" gauges). */
   private readonly collectors = new Set<() => void>();
-
-  /** Runtime metrics plus the process and Node.js metrics (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, …). */
-  public static forProcess(): RuntimeMetrics {
-    const metrics = new RuntimeMetrics();
-    prom.collectDefaultMetrics({ register: metrics.registry });
-    return metrics;
-  }
 
   constructor(registry: prom.Registry = new prom.Registry()) {
     this.registry = registry;
@@ -238,6 +239,12 @@ export class RuntimeMetrics {
       name: 'controller_runtime_shard_view_changes_total',
       help: 'Ring membership changes this member acknowledged',
       labelNames: ['ring'],
+      registers: reg,
+    });
+    this.shardLabelWrites = new prom.Counter({
+      name: 'controller_runtime_shard_label_writes_total',
+      help: 'Shard labels this member wrote: assign (an object without a live member) or move (to its new owner)',
+      labelNames: ['ring', 'reason'],
       registers: reg,
     });
     this.watchErrors = new prom.Counter({

@@ -103,6 +103,7 @@ function viewOf(members: Iterable<string>): View {
 }
 
 /** FNV-1a (32 bit) of a string, finished with murmur3's avalanche step. */
+/* eslint-disable no-bitwise -- a hash is bit arithmetic */
 function hash32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
@@ -116,6 +117,7 @@ function hash32(s: string): number {
   h ^= h >>> 16;
   return h >>> 0;
 }
+/* eslint-enable no-bitwise */
 
 /**
  * The member owning `key` among `members` by rendezvous hashing: the one with the highest hash of
@@ -227,6 +229,15 @@ export class ShardRing {
     if (!this.active) return false;
     if (rendezvousOwner(shardKey, this.acting!.members) !== this.member) return false;
     return this.pending.every((v) => rendezvousOwner(shardKey, v.members) === this.member);
+  }
+
+  /**
+   * The member the latest view this member acknowledged gives the shard key to (undefined before it holds its
+   * Lease): where a member sends an object it labelled for itself but no longer owns (shard-labels.ts).
+   */
+  latestOwner(shardKey: string): string | undefined {
+    if (!this.holding || this.leaving || !this.target) return undefined;
+    return rendezvousOwner(shardKey, this.target.members);
   }
 
   /** Should the caches keep the object with this shard key (its share under the view acted on or the latest)? */
