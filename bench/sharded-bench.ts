@@ -24,6 +24,8 @@ export interface ShardedRun {
   readonly foos: number;
   /** 0 = the unsharded controller (one process, no ring). */
   readonly members: number;
+  /** How members got their share (runtime `ManagerShardingOptions.assignment`; results without it: 'hash'). */
+  readonly assignment?: 'labels' | 'hash';
   readonly convergeSeconds: number;
   readonly endStateProblems: readonly string[];
   /** Each member at convergence (peak RSS = VmHWM, CPU = user + system seconds since its start). */
@@ -78,6 +80,7 @@ async function runSharded(bundle: string, n: number, members: number, timeoutSec
     return {
       foos: n,
       members,
+      ...(members > 0 ? { assignment: 'labels' as const } : {}),
       convergeSeconds: round((convergedAtMs - started) / 1000),
       endStateProblems: endStateProblems.slice(0, 20),
       perMember,
@@ -153,6 +156,8 @@ async function main(): Promise<void> {
         JSON.stringify(
           {
             machine: { cpus: os.cpus().length, node: process.version },
+            // The machine is shared: the bench and the members it starts run at this niceness (`nice -n 5 …`).
+            niceness: os.getPriority(),
             command: `npx tsx bench/sharded-bench.ts ${argv.join(' ')}`,
             runs,
           },

@@ -448,7 +448,9 @@ export class Manager implements ControllerHost {
    */
   private labelCreate(obj: KubeObject): KubeObject {
     if (!this.ring || !this.labelled || !obj.apiVersion || !obj.kind) return obj;
-    if (this.reconciling.getStore() === undefined || !this.isSharded({ apiVersion: obj.apiVersion, kind: obj.kind })) {
+    // Only kinds this member caches as shares (its informers select the label); Events and the like stay as given.
+    const ref = { apiVersion: obj.apiVersion, kind: obj.kind };
+    if (this.reconciling.getStore() === undefined || !this.informers.has(resourceId(ref)) || !this.isSharded(ref)) {
       return obj;
     }
     const labels = { ...obj.metadata?.labels, [shardLabel(this.ring.ring)]: this.ring.member };

@@ -148,7 +148,8 @@ export class ShardLabeller {
   }
 
   private assign(resource: ResourceRef, obj: KubeObject, members: readonly string[]): void {
-    if (this.assigner?.view !== members.join(',')) return;
+    // Only while this member acts on the view it assigns against (not after losing its Lease).
+    if (!this.options.ring.active || this.assigner?.view !== members.join(',')) return;
     const owner = rendezvousOwner(shardKeyOf(obj, this.options.key), members);
     if (owner && obj.metadata?.labels?.[this.label] !== owner) this.enqueue(resource, obj, owner, 'assign');
   }
