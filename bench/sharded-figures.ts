@@ -34,8 +34,9 @@ export function shardedResultFiles(latest = SHARDED_LATEST): string[] {
 }
 
 function who(run: Json): string {
-  if (run.members === 0) return 'unsharded';
-  return `${run.members} (${run.assignment ?? 'hash'})`;
+  const at = run.revision ? `, ${run.revision}` : '';
+  if (run.members === 0) return `unsharded${at}`;
+  return `${run.members} (${run.assignment ?? 'hash'}${at})`;
 }
 
 function fileSection(file: string, r: Json): string[] {
@@ -44,7 +45,7 @@ function fileSection(file: string, r: Json): string[] {
     `**${runs[0].foos.toLocaleString('en-US')} Foos** (\`bench/latest/${file}\`; \`${r.command}\`; ${r.machine.cpus} cores, Node ${r.machine.node}` +
       `${r.niceness !== undefined ? `, the bench and its members at niceness ${r.niceness}` : ''}):`,
     '',
-    '| members (assignment) | converged in s | peak RSS per member MiB | x unsharded | CPU s per member | requests per Foo | writes per Foo | problems | 1-min load average (start, end) |',
+    '| members (assignment, commit) | converged in s | peak RSS per member MiB | x unsharded | CPU s per member | requests per Foo | writes per Foo | problems | 1-min load average (start, end) |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   const base = runs.find((x) => x.members === 0);

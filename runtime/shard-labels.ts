@@ -124,12 +124,17 @@ export class ShardLabeller {
             namespace,
             labelSelector: selector,
             metadataOnly: true,
+            // No cache: each listed object is queued for its label page by page and none is kept, so a list of
+            // many unassigned objects never sits in memory whole (a paged, consistent list).
+            keep: (obj) => {
+              this.assign(resource, obj, members);
+              return false;
+            },
             logger: this.logger,
             metrics: this.metrics,
           },
           (event) => {
-            if (event.type === 'Relisted') for (const o of event.objects) this.assign(resource, o, members);
-            else if (event.type === 'Applied') this.assign(resource, event.object, members);
+            if (event.type === 'Applied') this.assign(resource, event.object, members);
           },
         );
         watchers.push(watcher);
@@ -157,8 +162,11 @@ export class ShardLabeller {
   private enqueue(resource: ResourceRef, obj: KubeObject, owner: string, reason: Reason): void {
     const id = `${resourceId(resource)}/${objectKey(obj)}`;
     const fresh = !this.queued.has(id);
-    // The latest request for an object wins (a newer resourceVersion, or another owner).
-    this.queued.set(id, () => this.write(resource, obj, owner, reason));
+    // Only what the write needs is held while it waits (not the object). The latest request for an object wins
+    // (a newer resourceVersion, or another owner).
+    const { name, namespace, resourceVersion } = obj.metadata ?? {};
+    const target = { metadata: { name, namespace, resourceVersion } };
+    this.queued.set(id, () => this.write(resource, target, owner, reason));
     if (fresh) this.order.push(id);
     this.pump();
   }
