@@ -114,7 +114,8 @@ async function stop(child: ChildProcess): Promise<void> {
 function revision(): string {
   const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   return (
-    git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain', '--', 'runtime', 'bench']) ? '+dirty' : '')
+    git(['rev-parse', '--short', 'HEAD']) +
+    (git(['status', '--porcelain', '--untracked-files=no', '--', 'runtime', 'bench']) ? '+dirty' : '')
   );
 }
 
