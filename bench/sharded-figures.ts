@@ -52,7 +52,12 @@ function fileSection(file: string, r: Json): string[] {
   for (const run of runs) {
     const peaks = run.perMember.map((m: Json) => m.peakRssMiB);
     const cpu = run.perMember.map((m: Json) => m.cpuSeconds);
-    const ratio = base ? n2(run.maxPeakRssMiB / base.maxPeakRssMiB) : 'n/a';
+    const ratios: number[] = base ? peaks.map((p: number) => p / base.maxPeakRssMiB) : [];
+    const ratio = !base
+      ? 'n/a'
+      : Math.min(...ratios) === Math.max(...ratios)
+        ? n2(ratios[0])
+        : `${n2(Math.min(...ratios))} to ${n2(Math.max(...ratios))}`;
     lines.push(
       `| ${who(run)} | ${n1(run.convergeSeconds)} | ${span(peaks)} | ${ratio} | ${span(cpu)} | ${n2(run.requestsPerFoo)} | ${n2(run.writesPerFoo)} | ${run.endStateProblems.length} | ${n1(run.loadavg.start[0])}, ${n1(run.loadavg.end[0])} |`,
     );
