@@ -5,7 +5,7 @@
 // state checked object by object, and the load average.
 //
 //   npx tsx bench/sharded-bench.ts --sizes=10000,50000 --members=0,1,2,4   (0 = unsharded, the baseline) [--timeout-seconds=1800] [--out=bench/latest/sharded-results.json]
-import { ChildProcess, spawn } from 'child_process';
+import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -24,6 +24,10 @@ export interface ShardedRun {
   readonly foos: number;
   /** 0 = the unsharded controller (one process, no ring). */
   readonly members: number;
+  /** How members got their share (runtime `ManagerShardingOptions.assignment`; results without it: 'hash'). */
+  readonly assignment?: 'labels' | 'hash';
+  /** The commit the members were built from (`git rev-parse --short HEAD`, `+dirty` with uncommitted changes). */
+  readonly revision?: string;
   readonly convergeSeconds: number;
   readonly endStateProblems: readonly string[];
   /** Each member at convergence (peak RSS = VmHWM, CPU = user + system seconds since its start). */
@@ -78,6 +82,8 @@ async function runSharded(bundle: string, n: number, members: number, timeoutSec
     return {
       foos: n,
       members,
+      ...(members > 0 ? { assignment: 'labels' as const } : {}),
+      revision: revision(),
       convergeSeconds: round((convergedAtMs - started) / 1000),
       endStateProblems: endStateProblems.slice(0, 20),
       perMember,
@@ -103,6 +109,14 @@ async function stop(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 35_000);
   await exited;
   clearTimeout(timer);
+}
+
+function revision(): string {
+  const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  return (
+    git(['rev-parse', '--short', 'HEAD']) +
+    (git(['status', '--porcelain', '--untracked-files=no', '--', 'runtime', 'bench']) ? '+dirty' : '')
+  );
 }
 
 function round(x: number): number {
@@ -153,6 +167,8 @@ async function main(): Promise<void> {
         JSON.stringify(
           {
             machine: { cpus: os.cpus().length, node: process.version },
+            // The machine is shared: the bench and the members it starts run at this niceness (`nice -n 5 …`).
+            niceness: os.getPriority(),
             command: `npx tsx bench/sharded-bench.ts ${argv.join(' ')}`,
             runs,
           },

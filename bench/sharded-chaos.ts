@@ -5,7 +5,8 @@
 // (every request failing at a fault proxy, then healed), a roll (a new member, then an old one stopped). After the
 // load every Foo must converge to the upstream end state. From the audit log: how long after the kill the dead
 // member's objects were written again by another member, and per period between faults the objects written by two
-// members in an interleaved order (A, B, A: two owners at once) — which must be 0.
+// members in an interleaved order (A, B, A: two owners at once) — which must be 0. Shard label writes (the
+// assignment written as a label, runtime shard-labels.ts) are counted apart: they are the ring's, not a reconcile's.
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -47,6 +48,8 @@ interface AuditedWrite {
   readonly object: string;
   readonly at: number;
   readonly code: number;
+  /** A shard label write (runtime shard-labels.ts: assignment or handover), not a reconcile's. */
+  readonly label: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
     const probe = async (member: string, at: number) => {
       const names = new Set(
         readWrites(auditLog)
-          .filter((w) => w.user === member && w.at < at && w.at >= at - 10_000)
+          .filter((w) => !w.label && w.user === member && w.at < at && w.at >= at - 10_000)
           .map((w) => w.object.split('/')[1]),
       );
       version++;
@@ -226,8 +229,12 @@ async function main(): Promise<void> {
     note(`converged: ${world.convergedCount}/${total}`);
     await world.stop();
 
-    const writes = readWrites(auditLog);
+    const audited = readWrites(auditLog);
+    // The ownership audit is of the reconciles' writes; shard label writes (an assignment by the first member, a
+    // handover by the old owner) are counted apart.
+    const writes = audited.filter((w) => !w.label);
     const report = analyse(writes, events, faults);
+    const labelWrites = audited.filter((w) => w.label);
     const result = {
       command: `npx tsx bench/sharded-chaos.ts ${argv.join(' ')}`.trim(),
       machine: { cpus: os.cpus().length, node: process.version },
@@ -238,6 +245,12 @@ async function main(): Promise<void> {
       convergeAfterLoadSeconds: round((convergedAt - events.find((e) => e.what.startsWith('load stopped'))!.at) / 1000),
       events: events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
       ...report,
+      shardLabelWrites: {
+        total: labelWrites.length,
+        byMember: Object.fromEntries(
+          [...new Set(labelWrites.map((w) => w.user))].map((u) => [u, labelWrites.filter((w) => w.user === u).length]),
+        ),
+      },
       loadavg: { start: loadStart, end: os.loadavg().map(round) },
     };
     fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -274,6 +287,7 @@ function readWrites(auditLog: string): AuditedWrite[] {
         object: `${ref.resource}/${ref.name}`,
         at: Date.parse(e.requestReceivedTimestamp),
         code,
+        label: String(e.requestURI ?? '').includes('fieldManager=cdk8s-operator-sharding'),
       });
     }
   }

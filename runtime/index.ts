@@ -5,6 +5,7 @@
 // Wiring: manager, controllers, the contract
 export { leaderElectionNamespace, Manager } from './manager';
 export type { ManagerLeaderElectionOptions, ManagerOptions, ManagerShardingOptions } from './manager';
+export { shardLabel } from './shard-labels';
 export { rendezvousOwner, SHARD_RING_LABEL, SHARD_VIEW_ANNOTATION, shardKeyOf } from './sharding';
 export type { ShardKey } from './sharding';
 export { Controller, ControllerBuilder } from './controller';

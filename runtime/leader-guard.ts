@@ -40,6 +40,8 @@ export class LeaderGuardedClient implements KubeClient {
   constructor(
     private readonly client: KubeClient,
     private readonly mayAct: () => boolean,
+    /** Adds what a create must carry (a shard label, shard-labels.ts). @default - the object as given */
+    private readonly prepareCreate: (obj: KubeObject) => KubeObject = (obj) => obj,
   ) {}
 
   list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
@@ -56,7 +58,7 @@ export class LeaderGuardedClient implements KubeClient {
 
   async create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
     this.check('create', obj.kind, obj.metadata?.name);
-    return this.client.create(obj, options);
+    return this.client.create(this.prepareCreate(obj), options);
   }
 
   async replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {

@@ -65,7 +65,8 @@ import { RuntimeMetrics } from './metrics';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
 import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
-import { ShardKey, shardKeyOf, ShardRing } from './sharding';
+import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
+import { memberLeaseName, ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { Store, storeOf, TypedResourceRef } from './store';
 import type { CertificateSource } from './webhook/certificate-source';
 import type { DefaultingHandler } from './webhook/defaulting';
@@ -117,6 +118,14 @@ export interface ManagerShardingOptions {
    * @default - none
    */
   readonly unshardedKinds?: readonly ResourceRef[];
+  /**
+   * How a member's caches get its share: `labels` writes the assignment on the objects as the label
+   * `shard.cdk8s-operator.io/<ring>=<member>` and each member's watches select its label, so the apiserver sends
+   * each member only its share (shard-labels.ts; needs `patch` on the sharded kinds); `hash` writes nothing and
+   * each member drops what is not its share as the whole stream arrives.
+   * @default 'labels'
+   */
+  readonly assignment?: 'labels' | 'hash';
   /** @default 15000 */
   readonly leaseDurationMs?: number;
   /** @default 10000 */
@@ -231,11 +240,15 @@ export class Manager implements ControllerHost {
   private leaderResolve!: () => void;
   /** The shard ring (sharding option), created at start. */
   private ring: ShardRing | undefined;
+  /** Writes the shard assignment labels (sharding with `assignment: 'labels'`), created at start. */
+  private labeller: ShardLabeller | undefined;
   /** The shard key of the reconcile running (sharding): its writes pass only while this member owns it. */
   private readonly reconciling = new AsyncLocalStorage<string>();
   private readonly unsharded = new Set<string>();
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
   public readonly elected: Promise<void>;
+  /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
+  public readonly identity: string;
 
   /**
    * The client reconcilers write through: each write returns once the manager's cache of that kind
@@ -300,7 +313,12 @@ export class Manager implements ControllerHost {
           })
         : this.client);
     // Writes of reconcilers are refused once the lease is lost, in-flight reconciles (of any earlier term) included.
-    this.readYourWrites = new ReadYourWritesClient(new LeaderGuardedClient(this.client, () => this.mayAct()), {
+    const guarded = new LeaderGuardedClient(
+      this.client,
+      () => this.mayAct(),
+      (obj) => this.labelCreate(obj),
+    );
+    this.readYourWrites = new ReadYourWritesClient(guarded, {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
       logger: this.logger.child({ component: 'client' }),
     });
@@ -405,15 +423,51 @@ export class Manager implements ControllerHost {
           ? new NamespacedInformers(resource, new Map(namespaces.map((ns) => [ns, inNamespace(ns)])))
           : inNamespace(namespaces?.[0]);
       this.informers.set(id, informer);
+      if (this.labelled && this.isSharded(resource)) {
+        // An object of this member's share that the latest ring view gives another member moves (shard-labels.ts).
+        informer.addEventHandler({
+          onAdd: (obj) => this.labeller?.consider(resource, obj),
+          onUpdate: (_old, obj) => this.labeller?.consider(resource, obj),
+        });
+      }
       if (this.started) informer.start();
     }
     return informer;
   }
 
+  /** True for a kind whose informers keep only this member's share. */
+  private isSharded(resource: ResourceRef): boolean {
+    return !!this.options.sharding && !this.unsharded.has(resourceId(resource));
+  }
+
+  /** True when the shard assignment is written as labels (shard-labels.ts). */
+  private get labelled(): boolean {
+    return !!this.options.sharding && (this.options.sharding.assignment ?? 'labels') === 'labels';
+  }
+
+  /**
+   * An object a sharded reconcile creates carries this member's label (shard-labels.ts): owned objects follow
+   * their owner without a write of their own.
+   */
+  private labelCreate(obj: KubeObject): KubeObject {
+    if (!this.ring || !this.labelled || !obj.apiVersion || !obj.kind) return obj;
+    // Only kinds this member caches as shares (its informers select the label); Events and the like stay as given.
+    const ref = { apiVersion: obj.apiVersion, kind: obj.kind };
+    if (this.reconciling.getStore() === undefined || !this.informers.has(resourceId(ref)) || !this.isSharded(ref)) {
+      return obj;
+    }
+    const labels = { ...obj.metadata?.labels, [shardLabel(this.ring.ring)]: this.ring.member };
+    return { ...obj, metadata: { ...obj.metadata, labels } };
+  }
+
   /** The cache filter of a sharded kind's informers: keep this member's share (sharding.ts). */
-  private shardFilter(resource: ResourceRef): Pick<InformerOptions, 'admit' | 'onAdmitted'> {
+  private shardFilter(resource: ResourceRef): Pick<InformerOptions, 'admit' | 'onAdmitted' | 'labelSelector'> {
     const sharding = this.options.sharding;
-    if (!sharding || this.unsharded.has(resourceId(resource))) return {};
+    if (!sharding || !this.isSharded(resource)) return {};
+    if (this.labelled) {
+      const own = shardSelector(sharding.ring, memberLeaseName(sharding.ring, this.identity));
+      return { labelSelector: [this.options.informer?.labelSelector, own].filter(Boolean).join(',') };
+    }
     const key = sharding.key ?? 'uid';
     return {
       admit: (obj) => this.ring?.holds(shardKeyOf(obj, key)) ?? false,
@@ -590,6 +644,10 @@ export class Manager implements ControllerHost {
       logger: this.logger.child({ component: 'sharding' }),
       metrics: this.metrics,
       onHoldingChanged: () => {
+        if (this.labelled) {
+          this.labeller?.moveAway();
+          return;
+        }
         for (const [id, informer] of this.informers) {
           if (this.unsharded.has(id) || !(informer instanceof Informer)) continue;
           const evicted = informer.refilter();
@@ -597,10 +655,25 @@ export class Manager implements ControllerHost {
         }
       },
       onOwnershipGrew: () => {
+        this.labeller?.onActing();
         for (const c of this.controllers) c.requeueAll();
       },
     });
     this.ring = ring;
+    if (this.labelled) {
+      this.labeller = new ShardLabeller({
+        client: this.client,
+        ring,
+        key: sharding.key ?? 'uid',
+        kinds: () =>
+          [...this.informers.values()]
+            .filter((i) => this.isSharded(i.resource))
+            .map((i) => ({ resource: i.resource, cache: i.cache })),
+        namespaces: this.watchNamespaces,
+        logger: this.logger.child({ component: 'sharding' }),
+        metrics: this.metrics,
+      });
+    }
     this.metrics.addCollector(() => {
       for (const [id, informer] of this.informers) {
         if (!this.unsharded.has(id)) {
@@ -735,6 +808,7 @@ export class Manager implements ControllerHost {
     await this.webhookServer?.stop();
     await this.stopControllers();
     this.acting = false;
+    await this.labeller?.stop();
     await this.ring?.stop();
     await this.elector?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));

@@ -63,6 +63,7 @@ export class RuntimeMetrics {
   public readonly shardOwnedObjects: prom.Gauge<'ring' | 'resource'>;
   public readonly shardHandovers: prom.Counter<'ring' | 'direction'>;
   public readonly shardViewChanges: prom.Counter<'ring'>;
+  public readonly shardLabelWrites: prom.Counter<'ring' | 'reason'>;
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
   public readonly watchRestarts: prom.Counter<'resource' | 'reason'>;
 
@@ -238,6 +239,12 @@ export class RuntimeMetrics {
       name: 'controller_runtime_shard_view_changes_total',
       help: 'Ring membership changes this member acknowledged',
       labelNames: ['ring'],
+      registers: reg,
+    });
+    this.shardLabelWrites = new prom.Counter({
+      name: 'controller_runtime_shard_label_writes_total',
+      help: 'Shard labels this member wrote: assign (an object without a live member) or move (to its new owner)',
+      labelNames: ['ring', 'reason'],
       registers: reg,
     });
     this.watchErrors = new prom.Counter({

@@ -14,8 +14,8 @@
  *    clock, no clock-skew dependence) is a dead member; a member stopping cleanly deletes its Lease.
  * 2. Assignment: rendezvous (highest random weight) hashing of the shard key over the live members — the
  *    object's UID, or its namespace (`key`); an object with a controller owner uses its owner's UID, so owned
- *    objects follow their owner. Every member computes the same assignment from the same Leases: no sharder,
- *    no label writes (0 extra requests per object). A member joining or leaving moves only the share it takes
+ *    objects follow their owner. Every member computes the same assignment from the same Leases (no sharder
+ *    process; the labels of shard-labels.ts only record it). A member joining or leaving moves only the share it takes
  *    or leaves: rendezvous hashing keeps every other object where it was.
  * 3. Handover (the "view" barrier): a member that sees the live set change to a new view V stops reconciling
  *    every object it would not own under V (writes of reconciles in flight for them are refused from that
@@ -23,9 +23,10 @@
  *    (`sharding.cdk8s-operator.io/view`). It starts reconciling its share under V only once every member of
  *    V acknowledged V. Until then it reconciles only the objects it owns both under the view it acts on and
  *    under every view it acknowledged since.
- * 4. Caches: each member's informers keep only the objects of its share (under the view it acts on and the
- *    latest one), filtered when the watch delivers them; a view change evicts the objects that left (without
- *    delete events) and re-lists to pick up those that arrive, which are then reconciled.
+ * 4. Caches: each member's informers keep only the objects of its share: label-selected (shard-labels.ts), or,
+ *    with `assignment: 'hash'`, filtered when the watch delivers them (under the view it acts on and the latest
+ *    one; a view change evicts the objects that left, without delete events, and re-lists to pick up those that
+ *    arrive, which are then reconciled).
  *
  * Guarantees:
  * - No object is reconciled by two members at once: two members act on the same view or one of them
@@ -37,10 +38,11 @@
  *   `controller_runtime_shard_view_changes_total{ring}`; the queue depth is `workqueue_depth` of each member.
  *
  * Caveats:
- * - Every member still receives the whole watch stream of a sharded kind (and drops what is not its share):
- *   memory scales down with members, the apiserver's fan-out and each member's JSON decoding do not. The
- *   apiserver's own shard selector (Kubernetes 1.36 alpha, `ShardedListAndWatch`) would remove that; see
- *   docs/sharding.md for what was measured.
+ * - With the manager's `assignment: 'labels'` (the default) the assignment is also written on the objects as a
+ *   label and each member's watches select it (shard-labels.ts): the apiserver sends a member only its share.
+ *   With `assignment: 'hash'` every member receives the whole watch stream of a sharded kind and drops what is
+ *   not its share (memory scales down with members, decoding the stream does not). The apiserver's own shard
+ *   selector (Kubernetes 1.36 alpha, `ShardedListAndWatch`) is not used; see docs/sharding.md.
  * - A reconciler may assume it is the only one acting on its object and the objects that object owns; it may
  *   not assume its cache holds objects of other shards (a reconcile that lists the whole kind to decide is not
  *   safe to shard).
@@ -103,6 +105,7 @@ function viewOf(members: Iterable<string>): View {
 }
 
 /** FNV-1a (32 bit) of a string, finished with murmur3's avalanche step. */
+/* eslint-disable no-bitwise -- a hash is bit arithmetic */
 function hash32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
@@ -116,6 +119,7 @@ function hash32(s: string): number {
   h ^= h >>> 16;
   return h >>> 0;
 }
+/* eslint-enable no-bitwise */
 
 /**
  * The member owning `key` among `members` by rendezvous hashing: the one with the highest hash of
@@ -227,6 +231,15 @@ export class ShardRing {
     if (!this.active) return false;
     if (rendezvousOwner(shardKey, this.acting!.members) !== this.member) return false;
     return this.pending.every((v) => rendezvousOwner(shardKey, v.members) === this.member);
+  }
+
+  /**
+   * The member the latest view this member acknowledged gives the shard key to (undefined before it holds its
+   * Lease): where a member sends an object it labelled for itself but no longer owns (shard-labels.ts).
+   */
+  latestOwner(shardKey: string): string | undefined {
+    if (!this.holding || this.leaving || !this.target) return undefined;
+    return rendezvousOwner(shardKey, this.target.members);
   }
 
   /** Should the caches keep the object with this shard key (its share under the view acted on or the latest)? */

@@ -78,6 +78,14 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   const writes = resolveList(contract.writes, 'writes');
 
   for (const k of watches) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.watches, `watches ${k.kind}`));
+  if (contract.sharding) {
+    // The shard assignment is a label on the sharded objects (runtime shard-labels.ts); owned kinds have patch already.
+    for (const k of watches) {
+      rules.push(
+        rbacRule(k.group, k.plural, ['patch'], `shard ring: writes the shard assignment label on ${k.kind} objects`),
+      );
+    }
+  }
   for (const k of owns) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.owns, `owns ${k.kind}`));
   for (const k of ownsByName) {
     rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.ownsByName, `owns ${k.kind} by name (no list/watch)`));

@@ -71,7 +71,8 @@ export function renderRbacReport(input: RbacReportInput): string {
         `and reconciles, and caches, only the objects rendezvous hashing of ${key === 'uid' ? "their UID (an owned object: its controller owner's UID)" : 'their namespace'} ` +
         `assigns to it: about 1/${replicas} of them${key === 'namespace' ? ' (of the namespaces: one busy namespace stays on one member)' : ''}. ` +
         'A member joining or leaving moves only its share; an object moves only after its old owner acknowledged the new ring. ' +
-        'No label or annotation is written on the sharded kinds (the assignment is computed by every member from the Leases). ' +
+        `The assignment is written on the sharded objects as the label \`shard.cdk8s-operator.io/${ring}=<member>\` ` +
+        "(one patch per object created by others and per object that moves; the objects a member creates carry it from the start), and each member's watches select its label. " +
         'A PodDisruptionBudget lets one member down at a time.',
       '',
     );

@@ -34,7 +34,7 @@ describe('Operator sharding', () => {
     expect(pdb.spec.maxUnavailable).toBe(1);
   });
 
-  test('RBAC: member Leases in the operator namespace only; no write beyond the contract on the sharded kinds', () => {
+  test('RBAC: member Leases in the operator namespace only; on the sharded kinds only patch (the shard label) beyond the contract', () => {
     const out = Testing.synth(sharded());
     const roles = out.filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole');
     const leaseRules = roles.flatMap((r) =>
@@ -46,7 +46,7 @@ describe('Operator sharding', () => {
       { kind: 'Role', ns: 'foo-operator-system', verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'] },
     ]);
     const fooRules = roles.flatMap((r) => (r.rules ?? []).filter((rule: any) => rule.resources.includes('foos')));
-    expect(fooRules.flatMap((r: any) => r.verbs).sort()).toEqual(['get', 'list', 'watch']);
+    expect(fooRules.flatMap((r: any) => r.verbs).sort()).toEqual(['get', 'list', 'patch', 'watch']);
   });
 
   test('the RBAC report says how the work is split', () => {
@@ -65,6 +65,8 @@ describe('Operator sharding', () => {
     expect(report).toContain('## Sharding: how the work is split');
     expect(report).toContain('3 replicas form the shard ring `foo-operator`');
     expect(report).toContain("their UID (an owned object: its controller owner's UID)");
+    expect(report).toContain('the label `shard.cdk8s-operator.io/foo-operator=<member>`');
+    expect(report).toMatch(/\| samplecontroller\.k8s\.io \| foos \| .* \| .*patch.* \| .*shard assignment label/);
     expect(report).toContain(
       '| coordination.k8s.io | leases | all | get, list, watch, create, update, delete | shard ring:',
     );

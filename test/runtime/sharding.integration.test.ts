@@ -3,12 +3,15 @@
  * under a steady update load while members join, leave cleanly and are partitioned from the apiserver.
  * The audit: every write of every reconcile is logged (member, key, start and end of the reconcile that made
  * it) and the objects carry the member that last wrote them; no two members may reconcile one key at once.
+ * The assignment is written as labels (the default): after each change every object carries its owner's label
+ * and each member's cache holds exactly the objects labelled with its name.
  */
 import { RestClient } from '../../runtime/client';
 import { ControllerBuilder } from '../../runtime/controller';
 import { isNotFound } from '../../runtime/errors';
 import { NotLeaderError } from '../../runtime/leader-guard';
 import { Manager } from '../../runtime/manager';
+import { shardLabel } from '../../runtime/shard-labels';
 import { rendezvousOwner } from '../../runtime/sharding';
 import { describeRealApiServer, FaultProxy } from '../envtest';
 import { FAST_INFORMER, sleep, testLogger, until } from './support';
@@ -52,7 +55,7 @@ describeRealApiServer('sharded controllers', (plane) => {
   }, 60_000);
 
   /** A member: marks each ConfigMap with the version it saw and its own name (field manager = member). */
-  async function member(name: string, via?: FaultProxy): Promise<Manager> {
+  async function member(id: string, via?: FaultProxy): Promise<Manager> {
     const manager = new Manager({
       kubeConfig: via ? via.kubeConfig() : plane().kubeConfig(),
       namespace: ns,
@@ -101,7 +104,7 @@ describeRealApiServer('sharded controllers', (plane) => {
         },
       });
     await manager.start();
-    managers.set(name, manager);
+    managers.set(id, manager);
     return manager;
   }
 
@@ -125,6 +128,46 @@ describeRealApiServer('sharded controllers', (plane) => {
       timeoutMs,
       200,
     );
+  }
+
+  /**
+   * The assignment is on the apiserver as labels and each member's cache holds exactly the objects labelled
+   * with its name (its watches select its label: the apiserver sends it nothing else).
+   */
+  async function expectLabelledShares(members: Manager[]): Promise<void> {
+    const live = members.map((m) => m.shard!.member);
+    const expected = expectedOwners(live);
+    const labelled = await until(
+      'every ConfigMap labelled with its owner',
+      async () => {
+        const items = (await admin.list(CONFIGMAP, { namespace: ns })).items.filter((o) =>
+          o.metadata?.name?.startsWith('cm-'),
+        );
+        const byName = new Map(items.map((o) => [o.metadata!.name!, o.metadata?.labels?.[shardLabel('cms')]]));
+        return [...expected].every(([name, owner]) => byName.get(name) === owner) ? byName : undefined;
+      },
+      20_000,
+      200,
+    );
+    for (const m of members) {
+      const mine = [...labelled].filter(([, owner]) => owner === m.shard!.member).map(([name]) => name);
+      await until(
+        `${m.shard!.member} caches exactly its labelled share`,
+        () => {
+          const cached = m
+            .getInformer(CONFIGMAP)
+            .cache.list()
+            .map((o) => o.metadata!.name!)
+            .filter((n) => n.startsWith('cm-'));
+          return cached.length === mine.length && cached.every((n) => mine.includes(n));
+        },
+        20_000,
+      );
+      // Nothing of another member reached this one's cache, not even briefly labelled objects of others.
+      for (const o of m.getInformer(CONFIGMAP).cache.list()) {
+        expect(o.metadata?.labels?.[shardLabel('cms')]).toBe(m.shard!.member);
+      }
+    }
   }
 
   function overlaps(): Write[][] {
@@ -166,6 +209,7 @@ describeRealApiServer('sharded controllers', (plane) => {
     );
     expect(sizes[0] + sizes[1]).toBe(N);
     expect(Math.min(...sizes)).toBeGreaterThan(N / 6);
+    await expectLabelledShares([a, b]);
     expect(await a.metrics.value('controller_runtime_shard_members', { ring: 'cms' })).toBe(2);
   }, 90_000);
 
@@ -190,6 +234,7 @@ describeRealApiServer('sharded controllers', (plane) => {
     }
     expect(moved).toBeGreaterThan(N / 6);
     expect(moved).toBeLessThan(N / 2);
+    await expectLabelledShares([a, b, c]);
     expect(overlaps()).toEqual([]);
   }, 90_000);
 
@@ -205,6 +250,7 @@ describeRealApiServer('sharded controllers', (plane) => {
     const owners = await touchAndConverge();
     for (const [name, by] of owners) if (before.get(name) !== leaving) expect(by).toBe(before.get(name));
     expect(handover).toBeLessThan(LEASE_MS); // the Lease is deleted: no wait for its expiry
+    await expectLabelledShares([a, c]);
     expect(overlaps()).toEqual([]);
   }, 90_000);
 
@@ -224,6 +270,7 @@ describeRealApiServer('sharded controllers', (plane) => {
     // within the Lease duration plus the barrier.
     expect(writes.filter((w) => w.member === cut && w.end > cutAt + 2000)).toEqual([]);
     expect(takeover).toBeLessThan(LEASE_MS + 3000);
+    await expectLabelledShares([a]);
     console.log(
       `sharding: clean leave handover and partition takeover measured; partition takeover ${takeover} ms (Lease ${LEASE_MS} ms)`,
     );
