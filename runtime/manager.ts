@@ -265,9 +265,6 @@ export class Manager implements ControllerHost {
   /** Parallel reconciles of a controller that sets none. */
   public readonly defaultConcurrency: number;
 
-  /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
-  public readonly identity: string;
-
   constructor(private readonly options: ManagerOptions = {}) {
     this.contract = options.contract;
     if (options.concurrency !== undefined && (!Number.isInteger(options.concurrency) || options.concurrency < 1)) {
