@@ -344,7 +344,7 @@ describe('the npm package', () => {
   (missing && !process.env.ENVTEST_REQUIRED ? describe.skip : describe)(
     `a cluster-scoped, role-granting Tenant operator from the tarball ${REAL_APISERVER_TAG}`,
     () => {
-      test('built from the installed package alone, run under its ServiceAccount with role aggregation and GC, a tenant deleted with --cascade=foreground while a pod runs', () => {
+      test("built from the installed package alone, run under its ServiceAccount with role aggregation and GC, the tenants' namespace prefixes reserved to it by a ValidatingAdmissionPolicy, a tenant deleted with --cascade=foreground while a pod runs", () => {
         if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
         if (!installedProject) throw new Error('the install test above did not leave an installed project');
         // GIVEN the Tenant operator's sources (test/consumer/tenant-operator), written against the public entry points only
@@ -407,6 +407,16 @@ describe('the npm package', () => {
         expect(out.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
         expect(out.aliceMayCreateDeployments).toBe(true);
         expect(out.networkPolicy).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+        // the chart's ValidatingAdmissionPolicy (every Tenant a parameter): acme- is the operator's prefix
+        expect(out.adminCreatesAcmeX).toEqual([
+          403,
+          'Forbidden',
+          expect.stringContaining(
+            'namespace acme-x has the prefix of tenant acme: only the tenant operator creates it',
+          ),
+        ]);
+        expect(out.adminCreatesOtherX).toBe(201);
+        expect(out.operatorCreatesAcmeX).toBe(201);
         expect(out.podCreated).toBe(201);
         // deleted with --cascade=foreground while the pod runs: held, namespace and its contents untouched
         expect(out.deletingFinalizers).toEqual(['tenancy.example.com/namespace-empty', 'foregroundDeletion']);

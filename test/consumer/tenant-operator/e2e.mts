@@ -51,6 +51,15 @@ async function main(): Promise<void> {
       const sar = await plane.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: { namespace: ns, verb: 'create', resource: 'deployments', group: 'apps' } } });
       out.aliceMayCreateDeployments = sar.body.status.allowed;
 
+      // the policy: acme's prefix is the operator's (even the cluster admin is refused), other names are anyone's
+      const NS = '/api/v1/namespaces';
+      const nsNamed = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      await until('the policy to see tenant acme', async () => (await plane.request('POST', `${NS}?dryRun=All`, nsNamed('acme-x'))).code !== 201);
+      const refused = await plane.request('POST', NS, nsNamed('acme-x'));
+      out.adminCreatesAcmeX = [refused.code, refused.body.reason, refused.body.message];
+      out.adminCreatesOtherX = (await plane.request('POST', `${NS}?dryRun=All`, nsNamed('other-x'))).code;
+      out.operatorCreatesAcmeX = (await plane.request('POST', NS, nsNamed('acme-x'), { identity: id })).code;
+
       // a pod runs in the namespace (its ServiceAccount as kube-controller-manager's serviceaccount-controller would make it; status as a kubelet would)
       await plane.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'default' } });
       const pod = await until('pod admitted (quota computed)', async () => {
