@@ -15,7 +15,7 @@ import { getLabelOwner, labelOwnerSelector, setLabelOwner } from '../../runtime/
 import { Manager } from '../../runtime/manager';
 import { setControllerReference } from '../../runtime/owner-references';
 import { KubeObject } from '../../runtime/resource';
-import { StandInKubelet, describeRealApiServer } from '../envtest';
+import { StandInKubelet, describeEachApiServerVersion } from '../envtest';
 import { FAST_INFORMER, sleep, testLogger, until } from './support';
 
 const TENANT = { apiVersion: 'holds.example.com/v1', kind: 'Tenant', plural: 'tenants' };
@@ -181,7 +181,7 @@ const deleteForeground = (plane: () => import('../../runtime/envtest').ControlPl
     propagationPolicy: 'Foreground',
   });
 
-describeRealApiServer(
+describeEachApiServerVersion(
   'deletion holds: controller references vs label ownership under foreground deletion',
   (plane) => {
     beforeAll(async () => {
@@ -302,5 +302,11 @@ describeRealApiServer(
       }
     }, 120_000);
   },
-  { controllerManager: undefined },
-); // the library's default: the garbage collector and namespace lifecycle run
+  // the library's default controllers (the garbage collector and namespace lifecycle run); the same configuration as
+  // binds-rbac.integration.test.ts, so that the two share one control plane per version in a jest worker
+  {
+    controllerManager: undefined,
+    apiServerFlags: ['--enable-admission-plugins=OwnerReferencesPermissionEnforcement'],
+    shared: true,
+  },
+);
