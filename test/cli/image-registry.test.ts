@@ -1,10 +1,13 @@
 /**
  * `cdk8s-operator image` through a real registry: the base pulled from one and the result pushed to one, with the
  * credentials of a docker config; read back by an independent client (skopeo). The registry is Debian's
- * docker-registry (CNCF distribution 2.8) on a free loopback port, behind htpasswd basic auth.
+ * docker-registry (CNCF distribution 2.8) on a free loopback port, behind htpasswd basic auth: credentials from the
+ * docker config's `auths`, or from a `credHelpers` entry (a user's docker-credential-<name> program, run by the CLI
+ * as a process); a multi-platform base (a manifest list put with the registry API) pulled as its linux/amd64 image.
  * Skipped with a line saying so when docker-registry or skopeo is missing; failed instead under ENVTEST_REQUIRED (CI).
  */
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
+import { createHash } from 'crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -16,6 +19,7 @@ import { gitRevision } from '../../cli/image-command';
 import { main } from '../../cli/main';
 import { LocalRegistry, registryBinaries } from '../support/registry';
 
+const ROOT = join(__dirname, '..', '..');
 const { missing } = registryBinaries();
 if (missing && process.env.ENVTEST_REQUIRED) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
 if (missing) console.log(`image-registry: the real-registry tests are skipped: ${missing}`);
@@ -185,6 +189,102 @@ describeRegistry(
         /with the credentials of .*wrong\/config\.json\): HTTP 401 \(UNAUTHORIZED: authentication required/,
       );
     }, 60_000);
+
+    test("credentials from the docker config's credHelpers entry: the user's docker-credential-<name> is asked for the host, and the push succeeds", async () => {
+      // the user's credential helper (as docker-credential-ecr-login or -gcloud would be): a program on the PATH that
+      // reads the host on stdin and answers {Username, Secret}; here it also notes which host it was asked for
+      mkdirSync(join(dir, 'bin'));
+      const asked = join(dir, 'asked');
+      writeFileSync(
+        join(dir, 'bin', 'docker-credential-s32test'),
+        `#!/bin/sh\nread host\necho "$1 $host" >> ${asked}\nprintf '{"ServerURL":"%s","Username":"${USER}","Secret":"${PASSWORD}"}' "$host"\n`,
+        { mode: 0o755 },
+      );
+      writeFileSync(
+        join(dir, 'docker', 'config.json'),
+        JSON.stringify({ credHelpers: { [registry.host]: 's32test' } }),
+      );
+      // the CLI as a user runs it: a process whose PATH has the helper (jest's process.env does not reach child processes)
+      const cli = (...args: string[]) =>
+        spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'cli', 'main.ts'), ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}`, DOCKER_CONFIG: join(dir, 'docker') },
+        });
+      const tag = `${registry.host}/acme/widget-operator:helper`;
+      const base = `${registry.host}/distroless/nodejs20:nonroot`;
+      const pushed = cli('image', '--base', base, '--tag', tag, '--revision', 'h', '--push');
+      expect([pushed.status, pushed.status === 0 ? '' : pushed.stderr]).toStrictEqual([0, '']);
+      const digest = /^pushed \S+@(sha256:[a-f0-9]{64})/m.exec(pushed.stdout)![1];
+      expect(JSON.parse(registry.skopeo('inspect', `docker://${tag}`)).Digest).toBe(digest);
+      expect(new Set(readFileSync(asked, 'utf8').trim().split('\n'))).toStrictEqual(new Set([`get ${registry.host}`]));
+    }, 120_000);
+
+    test('a multi-platform base (a manifest list, arm64 listed first) is pulled as its linux/amd64 image', async () => {
+      // two single-platform bases pushed by skopeo, then a Docker manifest list naming both, put with the registry API
+      const platformBase = async (architecture: string) => {
+        const layer = await layerOf([
+          { path: '/nodejs/bin/node', content: Buffer.from(`node for ${architecture}`), mode: 0o755 },
+        ]);
+        const archive = join(dir, `base-${architecture}.tar`);
+        await writeImageArchive(
+          { layers: [layer], config: { User: '65532' }, architecture, os: 'linux' },
+          [`base:${architecture}`],
+          archive,
+        );
+        const ref = `${registry.host}/distroless/multi:${architecture}`;
+        registry.skopeo('copy', `docker-archive:${archive}`, `docker://${ref}`);
+        const raw = registry.skopeo('inspect', '--raw', `docker://${ref}`);
+        return {
+          mediaType: JSON.parse(raw).mediaType as string,
+          digest: `sha256:${createHash('sha256').update(raw).digest('hex')}`,
+          size: Buffer.byteLength(raw),
+          layer: JSON.parse(raw).layers[0].digest as string,
+          platform: { architecture, os: 'linux' },
+        };
+      };
+      const arm64 = await platformBase('arm64');
+      const amd64 = await platformBase('amd64');
+      const list = {
+        schemaVersion: 2,
+        mediaType: 'application/vnd.docker.distribution.manifest.list.v2+json',
+        manifests: [arm64, amd64].map(({ mediaType, digest, size, platform }) => ({
+          mediaType,
+          digest,
+          size,
+          platform,
+        })),
+      };
+      const put = await fetch(`http://${registry.host}/v2/distroless/multi/manifests/nonroot`, {
+        method: 'PUT',
+        headers: {
+          'content-type': list.mediaType,
+          authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`,
+        },
+        body: JSON.stringify(list),
+      });
+      expect(put.status).toBe(201);
+      // skopeo sees an index of two platforms
+      expect(
+        JSON.parse(registry.skopeo('inspect', '--raw', `docker://${registry.host}/distroless/multi:nonroot`)).manifests,
+      ).toHaveLength(2);
+
+      const base = `${registry.host}/distroless/multi:nonroot`;
+      const tag = `${registry.host}/acme/widget-operator:multi`;
+      expect(await main(['image', '--base', base, '--tag', tag, '--revision', 'm', '--push'], log)).toBe(0);
+      // the amd64 image's manifest digest, and its layer under the bundle's (skopeo reads the pushed image back)
+      expect(lines[0]).toBe(`pulled ${base} ${amd64.digest} (1 layers)`);
+      const pushed = JSON.parse(registry.skopeo('inspect', '--raw', `docker://${tag}`));
+      const config = JSON.parse(registry.skopeo('inspect', '--config', `docker://${tag}`));
+      expect([config.architecture, config.os]).toStrictEqual(['amd64', 'linux']);
+      registry.skopeo('copy', `docker://${tag}`, `oci:${join(dir, 'multi')}:x`);
+      const baseLayer = gunzipSync(
+        readFileSync(join(dir, 'multi', 'blobs', 'sha256', pushed.layers[0].digest.slice(7))),
+      );
+      expect(baseLayer.toString('latin1')).toContain('node for amd64');
+      expect(baseLayer.toString('latin1')).not.toContain('node for arm64');
+      expect(amd64.layer).not.toBe(arm64.layer);
+    }, 120_000);
   },
 );
 

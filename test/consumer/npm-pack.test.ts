@@ -3,8 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
-import { findControlPlaneBinaries } from '../../runtime/envtest';
-import { REAL_APISERVER_TAG } from '../envtest';
+import { assetsFor, ORACLE_VERSIONS, REAL_APISERVER_TAG } from '../envtest';
 import { moduleUses, packageOf } from './module-uses';
 import { npmPack } from '../support/npm-pack';
 
@@ -339,15 +338,24 @@ describe('the npm package', () => {
       '| `.spec.keep` | `integer` |  | `3` | value ≥ 1 | Backups to keep. |',
     );
   });
-  const binaries = findControlPlaneBinaries(process.env);
-  const missing = 'missing' in binaries ? binaries.missing : undefined;
-  (missing && !process.env.ENVTEST_REQUIRED ? describe.skip : describe)(
-    `a cluster-scoped, role-granting Tenant operator from the tarball ${REAL_APISERVER_TAG}`,
-    () => {
-      test('built from the installed package alone, run under its ServiceAccount with role aggregation and GC, a tenant deleted with --cascade=foreground while a pod runs', () => {
-        if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
+  // the oldest supported, the default and the newest Kubernetes (ENVTEST_VERSIONS narrows, as for every real suite)
+  const only = process.env.ENVTEST_VERSIONS?.split(',').map((v) => v.trim());
+  const versions = ORACLE_VERSIONS.filter((v) => !only || only.includes(v)).map((version) => {
+    const assets =
+      version === '1.32' && process.env.KUBEBUILDER_ASSETS
+        ? { dir: process.env.KUBEBUILDER_ASSETS }
+        : assetsFor(version);
+    return 'missing' in assets
+      ? { version, missing: assets.missing, dir: undefined }
+      : { version, missing: undefined, dir: assets.dir };
+  });
+  describe(`a cluster-scoped, role-granting Tenant operator from the tarball ${REAL_APISERVER_TAG}`, () => {
+    /** The Tenant operator's sources (test/consumer/tenant-operator), written against the public entry points only, compiled in the installed project. */
+    const compiled = (() => {
+      let done = false;
+      return () => {
+        if (done) return;
         if (!installedProject) throw new Error('the install test above did not leave an installed project');
-        // GIVEN the Tenant operator's sources (test/consumer/tenant-operator), written against the public entry points only
         const sources = path.join(__dirname, 'tenant-operator');
         const dir = path.join(installedProject, 'tenant');
         fs.mkdirSync(dir, { recursive: true });
@@ -374,52 +382,83 @@ describe('the npm package', () => {
           ['-p', 'tsconfig.tenant.json'],
           installedProject,
         );
-        // WHEN it runs: synth, ControlPlane.start() (defaults), applyObjects(dist), the manager as operatorIdentity, the scenario
-        const e2e = spawnSync(process.execPath, ['out-tenant/e2e.js'], {
-          cwd: installedProject,
-          encoding: 'utf8',
-          timeout: 150_000,
-          env: { ...process.env, CDK8S_OPERATOR_QUIET: '1' },
-        });
-        if (e2e.status !== 0) throw new Error(`the Tenant scenario failed (${e2e.status}):\n${e2e.stderr}`);
-        const out = JSON.parse(e2e.stdout);
-        const ns = 'tenant-acme';
-        // THEN the control plane behaved like a cluster, and the operator did its job with exactly its chart's RBAC
-        expect(out.controllers).toEqual(
-          expect.arrayContaining([
-            'clusterrole-aggregation-controller',
-            'garbage-collector-controller',
-            'namespace-controller',
-          ]),
-        );
-        expect(out.identity).toBe('system:serviceaccount:tenant-operator-system:tenant-operator');
-        expect(out.badName).toEqual([
-          422,
-          expect.stringContaining('a tenant name must be a DNS label of at most 56 characters'),
-        ]);
-        expect(out.ready).toEqual({
-          finalizers: ['tenancy.example.com/namespace-empty'],
-          status: { phase: 'Ready', message: `namespace ${ns}` },
-        });
-        expect([out.namespaceOwnerReferences, out.namespaceOwnerLabel]).toEqual([null, true]);
-        expect(out.quota).toEqual({ hard: { pods: '5' } });
-        // bound under its ServiceAccount: contract.binds gave it bind on admin, and admin is aggregated (alice gets real rights)
-        expect(out.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
-        expect(out.aliceMayCreateDeployments).toBe(true);
-        expect(out.networkPolicy).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
-        expect(out.podCreated).toBe(201);
-        // deleted with --cascade=foreground while the pod runs: held, namespace and its contents untouched
-        expect(out.deletingFinalizers).toEqual(['tenancy.example.com/namespace-empty', 'foregroundDeletion']);
-        expect(out.whileHeld).toEqual({
-          namespaceDeleting: false,
-          podPhase: 'Running',
-          rolebinding: 200,
-          tenantFinalizers: ['tenancy.example.com/namespace-empty'],
-          tenantStatus: { phase: 'Terminating', message: `waiting for 1 pod(s) in ${ns}` },
-        });
-        // and once the pod ended, the tenant and its namespace went
-        expect(out.finished).toBe(true);
-      }, 200_000);
-    },
-  );
+        done = true;
+      };
+    })();
+    for (const { version, missing, dir } of versions) {
+      (missing && !process.env.ENVTEST_REQUIRED ? test.skip : test)(
+        `on Kubernetes ${version}: built from the installed package alone, run under its ServiceAccount with role aggregation and GC, the tenants' namespace prefixes reserved to it by a ValidatingAdmissionPolicy (1.30+), a tenant deleted with --cascade=foreground while a pod runs`,
+        () => {
+          if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
+          compiled();
+          // WHEN it runs: synth, ControlPlane.start() (defaults), applyObjects(dist), the manager as operatorIdentity, the scenario
+          const e2e = spawnSync(process.execPath, ['out-tenant/e2e.js'], {
+            cwd: installedProject,
+            encoding: 'utf8',
+            timeout: 150_000,
+            env: { ...process.env, KUBEBUILDER_ASSETS: dir, CDK8S_OPERATOR_QUIET: '1' },
+          });
+          if (e2e.status !== 0) throw new Error(`the Tenant scenario failed (${e2e.status}):\n${e2e.stderr}`);
+          const out = JSON.parse(e2e.stdout);
+          const ns = 'tenant-acme';
+          // THEN the control plane behaved like a cluster, and the operator did its job with exactly its chart's RBAC
+          expect(out.controllers).toEqual(
+            expect.arrayContaining([
+              'clusterrole-aggregation-controller',
+              'garbage-collector-controller',
+              'namespace-controller',
+            ]),
+          );
+          expect(out.identity).toBe('system:serviceaccount:tenant-operator-system:tenant-operator');
+          expect(out.badName).toEqual([
+            422,
+            expect.stringContaining('a tenant name must be a DNS label of at most 56 characters'),
+          ]);
+          expect(out.ready).toEqual({
+            finalizers: ['tenancy.example.com/namespace-empty'],
+            status: { phase: 'Ready', message: `namespace ${ns}` },
+          });
+          expect([out.namespaceOwnerReferences, out.namespaceOwnerLabel]).toEqual([null, true]);
+          expect(out.quota).toEqual({ hard: { pods: '5' } });
+          // bound under its ServiceAccount: contract.binds gave it bind on admin, and admin is aggregated (alice gets real rights)
+          expect(out.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
+          expect(out.aliceMayCreateDeployments).toBe(true);
+          expect(out.networkPolicy).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+          expect(out.version).toBe(version);
+          // the chart's ValidatingAdmissionPolicy (every Tenant a parameter): acme- is the operator's prefix; below 1.30,
+          // which does not serve admissionregistration.k8s.io/v1, its file is left out as dist/APPLY.md says
+          const policyFile = (out.files as string[]).filter((f) => /requires-1\.30/.test(f));
+          if (version === '1.28') {
+            expect([policyFile, out.adminCreatesAcmeX]).toEqual([[], undefined]);
+          } else {
+            expect(policyFile).toHaveLength(1);
+            expect([out.adminCreatesAcmeX, out.adminCreatesOtherX, out.operatorCreatesAcmeX]).toEqual([
+              [
+                403,
+                'Forbidden',
+                expect.stringContaining(
+                  'namespace acme-x has the prefix of tenant acme: only the tenant operator creates it',
+                ),
+              ],
+              201,
+              201,
+            ]);
+          }
+          expect(out.podCreated).toBe(201);
+          // deleted with --cascade=foreground while the pod runs: held, namespace and its contents untouched
+          expect(out.deletingFinalizers).toEqual(['tenancy.example.com/namespace-empty', 'foregroundDeletion']);
+          expect(out.whileHeld).toEqual({
+            namespaceDeleting: false,
+            podPhase: 'Running',
+            rolebinding: 200,
+            tenantFinalizers: ['tenancy.example.com/namespace-empty'],
+            tenantStatus: { phase: 'Terminating', message: `waiting for 1 pod(s) in ${ns}` },
+          });
+          // and once the pod ended, the tenant and its namespace went
+          expect(out.finished).toBe(true);
+        },
+        200_000,
+      );
+    }
+  });
 });

@@ -7,7 +7,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { CustomResourceDefinition, Operator, ResourceScope, Schema } from '../../lib';
 import { ControlPlane, Identity } from '../../runtime/envtest';
-import { describeRealApiServer } from '../envtest';
+import { describeEachApiServerVersion } from '../envtest';
 import { until } from '../runtime/support';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
@@ -115,7 +115,7 @@ async function reconcileTenant(
   return { step: 'done', code: 200 };
 }
 
-describeRealApiServer(
+describeEachApiServerVersion(
   'contract.binds: derived rules are enough to bind admin, and none is spare',
   (plane) => {
     let objects: any[];
@@ -221,5 +221,9 @@ describeRealApiServer(
       );
     }, 180_000);
   },
-  { controllerManager: undefined, apiServerFlags: ['--enable-admission-plugins=OwnerReferencesPermissionEnforcement'] },
+  {
+    controllerManager: undefined,
+    apiServerFlags: ['--enable-admission-plugins=OwnerReferencesPermissionEnforcement'],
+    shared: true,
+  },
 );

@@ -5,7 +5,10 @@
  * - owned through a controller reference (`owns` + `setControllerReference`), the garbage collector deletes the
  *   namespace (and the namespace controller its pod) while the finalizer still says "hold": the hold does not hold;
  * - owned by label (`ownsByLabel` + `setLabelOwner`), nothing but the operator deletes the namespace: it stays, pod
- *   and all, until the pod is gone; then the finalizer deletes it and lets the tenant go.
+ *   and all, until the pod is gone; then the finalizer deletes it and lets the tenant go;
+ * - owned through a controller reference with the operator's finalizer on the namespace too (the blocking
+ *   alternative), the namespace is deleted at once but stays Terminating until the tenant's finalizer lets go; its
+ *   pod is deleted by the namespace controller all the same.
  * docs/deletion-holds.md explains both.
  */
 import { RestClient } from '../../runtime/client';
@@ -15,7 +18,7 @@ import { getLabelOwner, labelOwnerSelector, setLabelOwner } from '../../runtime/
 import { Manager } from '../../runtime/manager';
 import { setControllerReference } from '../../runtime/owner-references';
 import { KubeObject } from '../../runtime/resource';
-import { StandInKubelet, describeRealApiServer } from '../envtest';
+import { StandInKubelet, describeEachApiServerVersion } from '../envtest';
 import { FAST_INFORMER, sleep, testLogger, until } from './support';
 
 const TENANT = { apiVersion: 'holds.example.com/v1', kind: 'Tenant', plural: 'tenants' };
@@ -47,7 +50,9 @@ const tenantCrd = {
   },
 };
 
-type Ownership = 'controller-reference' | 'label';
+/** `child-finalizer`: a controller reference, and the operator's finalizer on the child too (the blocking alternative). */
+type Ownership = 'controller-reference' | 'label' | 'child-finalizer';
+const PREFIX: Record<Ownership, string> = { 'controller-reference': 'ref', label: 'lbl', 'child-finalizer': 'fin' };
 
 /**
  * The tenant controller: a namespace per tenant (owned as `ownership` says), a finalizer that removes it only once
@@ -56,12 +61,17 @@ type Ownership = 'controller-reference' | 'label';
 function startTenantController(plane: () => import('../../runtime/envtest').ControlPlane, ownership: Ownership) {
   const client = RestClient.fromKubeConfig(plane().kubeConfig());
   const manager = new Manager({ kubeConfig: plane().kubeConfig(), logger: testLogger(), informer: FAST_INFORMER });
-  /** held: reconciles that kept the finalizer (pods remained); namespaceLostFirst: when the finalizer let go, the namespace was already being deleted, or gone. */
-  const stats = { held: 0, namespaceLostFirst: undefined as boolean | undefined };
-  const nsName = (tenant: string) => `${ownership === 'label' ? 'lbl' : 'ref'}-${tenant}`;
-  const builder = new ControllerBuilder(manager, { name: `tenants-${ownership === 'label' ? 'label' : 'ref'}` }).for(
-    TENANT,
-  );
+  /**
+   * held: reconciles that kept the finalizer (pods remained); namespaceLostFirst: when the finalizer let go, the
+   * namespace was already being deleted, or gone; namespaceAtRelease: which of the three it was, the first time.
+   */
+  const stats = {
+    held: 0,
+    namespaceLostFirst: undefined as boolean | undefined,
+    namespaceAtRelease: undefined as 'live' | 'terminating' | 'gone' | undefined,
+  };
+  const nsName = (tenant: string) => `${PREFIX[ownership]}-${tenant}`;
+  const builder = new ControllerBuilder(manager, { name: `tenants-${PREFIX[ownership]}` }).for(TENANT);
   if (ownership === 'label') builder.ownsByLabel(NAMESPACE);
   else builder.owns(NAMESPACE);
   builder.complete({
@@ -85,6 +95,19 @@ function startTenantController(plane: () => import('../../runtime/envtest').Cont
           throw e;
         });
         stats.namespaceLostFirst = !ns || !!ns.metadata?.deletionTimestamp;
+        // the first release counts (a retry, after the finalizers changed under the JSON patch's test, sees it gone)
+        stats.namespaceAtRelease ??= !ns ? 'gone' : ns.metadata?.deletionTimestamp ? 'terminating' : 'live';
+        const nsFinalizers = ns?.metadata?.finalizers ?? [];
+        if (ownership === 'child-finalizer' && nsFinalizers.includes(FINALIZER)) {
+          // the child's hold goes with the parent's
+          await client.patch(NAMESPACE, name, undefined, {
+            type: 'json',
+            ops: [
+              { op: 'test', path: '/metadata/finalizers', value: nsFinalizers },
+              { op: 'replace', path: '/metadata/finalizers', value: nsFinalizers.filter((f) => f !== FINALIZER) },
+            ],
+          });
+        }
         await client.delete(NAMESPACE, name).catch((e) => {
           if (!isNotFound(e)) throw e;
         });
@@ -108,7 +131,11 @@ function startTenantController(plane: () => import('../../runtime/envtest').Cont
         throw e;
       });
       if (!existing) {
-        const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+        const ns: KubeObject = {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name, ...(ownership === 'child-finalizer' ? { finalizers: [FINALIZER] } : {}) },
+        };
         await client.create(ownership === 'label' ? setLabelOwner(tenant, ns) : setControllerReference(tenant, ns));
         await client.create({
           apiVersion: 'v1',
@@ -181,7 +208,7 @@ const deleteForeground = (plane: () => import('../../runtime/envtest').ControlPl
     propagationPolicy: 'Foreground',
   });
 
-describeRealApiServer(
+describeEachApiServerVersion(
   'deletion holds: controller references vs label ownership under foreground deletion',
   (plane) => {
     beforeAll(async () => {
@@ -233,6 +260,70 @@ describeRealApiServer(
         );
         // the finalizer saw the pod and held, in vain: when it let go, the namespace was already being deleted (or gone)
         expect([ctl.stats.held > 0, ctl.stats.namespaceLostFirst]).toEqual([true, true]);
+      } finally {
+        kubelet.stop();
+        await ctl.stop();
+      }
+    }, 120_000);
+
+    test('controller reference and a finalizer on the child (docs/deletion-holds.md, the blocking alternative): --cascade=foreground leaves the namespace Terminating, not gone, until the tenant lets go; its pod is deleted anyway', async () => {
+      let ctl = startTenantController(plane, 'child-finalizer');
+      const { kubelet } = await tenantWithRunningPod(plane, 'initech', ctl.nsName('initech'));
+      try {
+        const ns = ctl.nsName('initech');
+        const getNs = async () => (await plane().request('GET', `/api/v1/namespaces/${ns}`)).body;
+        const namespace = await getNs();
+        expect([namespace.metadata.ownerReferences, namespace.metadata.finalizers]).toEqual([
+          [expect.objectContaining({ kind: 'Tenant', name: 'initech', controller: true, blockOwnerDeletion: true })],
+          [FINALIZER],
+        ]);
+        expect((await deleteForeground(plane, 'initech')).code).toBe(200);
+        // the garbage collector deletes the namespace at once: it is Terminating
+        await until(
+          'the namespace Terminating',
+          async () => !!(await getNs()).metadata?.deletionTimestamp,
+          30_000,
+          100,
+        );
+        // the operator is down from here: nothing but the child's finalizer can keep the namespace
+        await ctl.stop();
+        // what deletes its contents still runs: the namespace controller deletes the running pod (the test does not)
+        // and finishes its own work (spec.finalizers emptied); the namespace stays, held by the operator's finalizer
+        await until(
+          'the namespace controller done',
+          async () => {
+            const n = await getNs();
+            return (n.spec?.finalizers ?? []).length === 0 && n;
+          },
+          30_000,
+          100,
+        );
+        expect((await plane().request('GET', `/api/v1/namespaces/${ns}/pods/workload`)).code).toBe(404);
+        const held = await plane().request('GET', `/api/v1/namespaces/${ns}`);
+        expect([held.code, held.body.metadata.finalizers, !!held.body.metadata.deletionTimestamp]).toEqual([
+          200,
+          [FINALIZER],
+          true,
+        ]);
+        // the tenant waits for it (foregroundDeletion, blockOwnerDeletion) and for its own finalizer
+        expect(
+          (await plane().request('GET', '/apis/holds.example.com/v1/tenants/initech')).body.metadata.finalizers,
+        ).toEqual(expect.arrayContaining([FINALIZER, 'foregroundDeletion']));
+        // the operator back: no pods, so it lets the namespace go, then the tenant
+        ctl = startTenantController(plane, 'child-finalizer');
+        await until(
+          'the namespace gone',
+          async () => (await plane().request('GET', `/api/v1/namespaces/${ns}`)).code === 404,
+          30_000,
+          100,
+        );
+        await until(
+          'the tenant gone',
+          async () => (await plane().request('GET', '/apis/holds.example.com/v1/tenants/initech')).code === 404,
+          30_000,
+          100,
+        );
+        expect(ctl.stats.namespaceAtRelease).toBe('terminating');
       } finally {
         kubelet.stop();
         await ctl.stop();
@@ -302,5 +393,11 @@ describeRealApiServer(
       }
     }, 120_000);
   },
-  { controllerManager: undefined },
-); // the library's default: the garbage collector and namespace lifecycle run
+  // the library's default controllers (the garbage collector and namespace lifecycle run); the same configuration as
+  // binds-rbac.integration.test.ts, so that the two share one control plane per version in a jest worker
+  {
+    controllerManager: undefined,
+    apiServerFlags: ['--enable-admission-plugins=OwnerReferencesPermissionEnforcement'],
+    shared: true,
+  },
+);

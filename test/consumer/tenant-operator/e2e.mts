@@ -1,5 +1,6 @@
 // The whole scenario, from the installed package only: synth, a control plane with role aggregation and garbage
 // collection, the operator under its chart's ServiceAccount, a tenant deleted with --cascade=foreground while a pod runs.
+import * as fs from 'fs';
 import * as path from 'path';
 import { ControlPlane, readManifests } from 'cdk8s-operator/envtest';
 import { Manager } from 'cdk8s-operator/runtime';
@@ -21,10 +22,18 @@ async function until<T>(what: string, f: () => Promise<T>, ms = 30_000): Promise
 async function main(): Promise<void> {
   const dist = path.join(__dirname, '..', 'tenant-dist');
   synthTenantChart(dist);
-  const objects = readManifests([dist]);
   const out: Record<string, unknown> = {};
   const plane = await ControlPlane.start();
   try {
+    const minor = Number(String((await plane.request('GET', '/version')).body.minor).replace(/\D/g, ''));
+    out.version = `1.${minor}`;
+    // as dist/APPLY.md says: N-requires-1.M.yaml only on a cluster of 1.M or later
+    const files = fs.readdirSync(dist).filter((f) => /\.yaml$/.test(f)).filter((f) => {
+      const m = /-requires-1\.(\d+)\.yaml$/.exec(f);
+      return !m || Number(m[1]) <= minor;
+    });
+    out.files = files;
+    const objects = readManifests(files.map((f) => path.join(dist, f)));
     out.controllers = plane.controllers;
     await plane.applyObjects(objects);
     const id = await plane.operatorIdentity(objects);
@@ -50,6 +59,17 @@ async function main(): Promise<void> {
       out.networkPolicy = (await plane.request('GET', `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies/default-deny`)).body.spec;
       const sar = await plane.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: { namespace: ns, verb: 'create', resource: 'deployments', group: 'apps' } } });
       out.aliceMayCreateDeployments = sar.body.status.allowed;
+
+      // the policy (1.30+): acme's prefix is the operator's (even the cluster admin is refused), other names are anyone's
+      if (minor >= 30) {
+        const NS = '/api/v1/namespaces';
+        const nsNamed = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+        await until('the policy to see tenant acme', async () => (await plane.request('POST', `${NS}?dryRun=All`, nsNamed('acme-x'))).code !== 201);
+        const refused = await plane.request('POST', NS, nsNamed('acme-x'));
+        out.adminCreatesAcmeX = [refused.code, refused.body.reason, refused.body.message];
+        out.adminCreatesOtherX = (await plane.request('POST', `${NS}?dryRun=All`, nsNamed('other-x'))).code;
+        out.operatorCreatesAcmeX = (await plane.request('POST', NS, nsNamed('acme-x'), { identity: id })).code;
+      }
 
       // a pod runs in the namespace (its ServiceAccount as kube-controller-manager's serviceaccount-controller would make it; status as a kubelet would)
       await plane.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'default' } });
