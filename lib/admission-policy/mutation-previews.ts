@@ -1,3 +1,4 @@
+import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { errorsOf, formatIssue } from '../apimachinery/issue';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
@@ -19,6 +20,11 @@ export interface MutationPreviewOfObject {
   readonly warnings: readonly string[];
   /** Why the outcome cannot be known at synth (it depends on the cluster). */
   readonly undecided?: string;
+  /**
+   * What the preview assumes of the cluster: the object's Namespace when the app does not emit it (a namespace
+   * with no labels but `kubernetes.io/metadata.name` and no annotations).
+   */
+  readonly assumes?: string;
 }
 
 /** The marker `CustomResource` sets (a peer module: read by duck typing, as across copies of the library). */
@@ -49,8 +55,20 @@ export function previewOnAppObjects(
     const { object, definition } = target;
     const meta = (object.object.metadata ?? {}) as { name?: string; namespace?: string };
     const shown = `${object.kind} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name ?? ''} (${cr.node.path})`;
-    const first = previewMutations(manifest, object, version);
+    const namespace = namespaceOf(scope, object);
+    const first = previewMutations(
+      manifest,
+      { ...object, namespace: namespace?.object, namespaceAssumed: namespace?.assumed },
+      version,
+    );
     if (first.outcome === 'not-matched') continue;
+    const readsNamespace = /\bnamespaceObject\b/.test(JSON.stringify(manifest.spec));
+    const assumes =
+      namespace?.assumed && readsNamespace
+        ? {
+            assumes: `namespace ${meta.namespace ?? 'default'} has no labels but kubernetes.io/metadata.name and no annotations (the app does not emit it)`,
+          }
+        : {};
     if (first.outcome === 'undecided') {
       out.push({ object: shown, changes: [], errors: [], warnings: [], undecided: first.reason });
       continue;
@@ -68,7 +86,11 @@ export function previewOnAppObjects(
       ).filter((i) => i.hint !== 'the apiserver would drop it');
       errors.push(...invalid.map((i) => `the mutated object is invalid, the apiserver refuses it: ${formatIssue(i)}`));
       if (manifest.spec.reinvocationPolicy === 'IfNeeded') {
-        const again = previewMutations(manifest, { ...object, object: first.object }, version);
+        const again = previewMutations(
+          manifest,
+          { ...object, object: first.object, namespace: namespace?.object, namespaceAssumed: namespace?.assumed },
+          version,
+        );
         if (again.outcome === 'mutated') {
           const changed = diffObjects(first.object, again.object);
           if (changed.length > 0) {
@@ -79,9 +101,36 @@ export function previewOnAppObjects(
         }
       }
     }
-    out.push({ object: shown, changes: diffObjects(object.object, first.object), errors, warnings });
+    out.push({ object: shown, changes: diffObjects(object.object, first.object), errors, warnings, ...assumes });
   }
   return out;
+}
+
+/**
+ * The Namespace a namespaced object is created in: the app's own Namespace object of that name, else a bare
+ * namespace as the apiserver creates it (the name label only), marked as assumed.
+ */
+function namespaceOf(
+  scope: IConstruct,
+  target: MutationTarget,
+): { readonly object: Record<string, unknown>; readonly assumed: boolean } | undefined {
+  if (!target.namespaced) return undefined;
+  const name = ((target.object.metadata ?? {}) as { namespace?: string }).namespace ?? 'default';
+  for (const c of scope.node.root.node.findAll()) {
+    if (!ApiObject.isApiObject(c) || c.kind !== 'Namespace' || c.apiVersion !== 'v1' || c.name !== name) continue;
+    const json = c.toJson() as { metadata?: { labels?: Record<string, string> } };
+    // the apiserver adds the name label to every namespace
+    const labels = { ...(json.metadata?.labels ?? {}), 'kubernetes.io/metadata.name': name };
+    return { object: { ...json, metadata: { ...json.metadata, labels } }, assumed: false };
+  }
+  return {
+    object: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+    },
+    assumed: true,
+  };
 }
 
 function isCustomResource(c: IConstruct): c is CustomResourceLike {

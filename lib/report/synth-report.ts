@@ -74,6 +74,7 @@ export interface SynthReport {
     readonly object: string;
     readonly changes: readonly string[];
     readonly undecided?: string;
+    readonly assumes?: string;
   }>;
 }
 
@@ -145,6 +146,7 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
         object: p.object,
         changes: p.changes,
         ...(p.undecided ? { undecided: p.undecided } : {}),
+        ...(p.assumes ? { assumes: p.assumes } : {}),
       })),
     );
   return {
@@ -260,7 +262,7 @@ export function renderSynthReport(report: SynthReport): string {
         : p.changes.length === 0
           ? 'no change'
           : `${p.changes.length} change${p.changes.length === 1 ? '' : 's'}`;
-      lines.push(`  ${p.policy} on ${p.object}: ${what}`);
+      lines.push(`  ${p.policy} on ${p.object}: ${what}${p.assumes ? ` (assuming ${p.assumes})` : ''}`);
       for (const c of p.changes) lines.push(`    ${c}`);
     }
   }

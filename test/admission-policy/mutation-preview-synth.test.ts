@@ -1,4 +1,4 @@
-import { Testing } from 'cdk8s';
+import { ApiObject, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { MutatingAdmissionPolicy, ValidatingAdmissionPolicy } from '../../lib/admission-policy';
 import { MutationSpec } from '../../lib/apiserver/admission-policy';
@@ -19,9 +19,17 @@ function app(
     failurePolicy?: 'Fail' | 'Ignore';
     spec?: Record<string, unknown>;
     namespaceSelector?: boolean;
+    namespace?: { labels?: Record<string, string>; annotations?: Record<string, string> };
   } = {},
 ) {
   const chart = Testing.chart();
+  if (options.namespace) {
+    new ApiObject(chart, 'Namespace', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'apps', ...options.namespace },
+    });
+  }
   const crd = new CustomResourceDefinition(chart, 'Widget', {
     group: 'example.com',
     kind: 'Widget',
@@ -127,5 +135,39 @@ describe('MutatingAdmissionPolicy preview at synth', () => {
     expect(policy.preview()).toStrictEqual([
       expect.objectContaining({ undecided: "the policy's namespaceSelector depends on the namespace's labels" }),
     ]);
+  });
+
+  test("the app's own Namespace decides a namespace selector and is the policy's namespaceObject", () => {
+    const zero = MutatingAdmissionPolicy.applyConfiguration('Object{spec: Object.spec{replicas: 0}}');
+    const selected = app([zero], { namespaceSelector: true, namespace: { labels: { team: 'a' } } });
+    expect(errorsOf(selected.chart)).toStrictEqual([expect.stringMatching(/the mutated object is invalid/)]);
+    const other = app([zero], { namespaceSelector: true, namespace: { labels: { team: 'b' } } });
+    expect(other.policy.preview()).toStrictEqual([]);
+
+    const fromAnnotation = MutatingAdmissionPolicy.applyConfiguration(
+      "Object{spec: Object.spec{image: namespaceObject.metadata.annotations['example.com/image']}}",
+    );
+    const annotated = app([fromAnnotation], { namespace: { annotations: { 'example.com/image': 'redis' } } });
+    expect(annotated.policy.preview()).toStrictEqual([
+      expect.objectContaining({ changes: ['~ .spec.image: "nginx" → "redis"'], errors: [] }),
+    ]);
+  });
+
+  test('a Namespace the app does not emit is assumed bare, and the report says so', () => {
+    const { chart, policy } = app([
+      MutatingAdmissionPolicy.applyConfiguration(
+        "Object{spec: Object.spec{image: namespaceObject.metadata.name + '/' + object.spec.image}}",
+      ),
+    ]);
+    expect(policy.preview()).toStrictEqual([
+      expect.objectContaining({
+        changes: ['~ .spec.image: "nginx" → "apps/nginx"'],
+        assumes:
+          'namespace apps has no labels but kubernetes.io/metadata.name and no annotations (the app does not emit it)',
+      }),
+    ]);
+    expect(renderSynthReport(collectSynthReport(chart, '/nonexistent-outdir'))).toContain(
+      '1 change (assuming namespace apps has no labels',
+    );
   });
 });

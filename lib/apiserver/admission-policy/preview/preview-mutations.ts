@@ -22,6 +22,13 @@ export interface MutationTarget {
   readonly resource: { readonly group: string; readonly version: string; readonly resource: string };
   readonly kind: string;
   readonly namespaced: boolean;
+  /**
+   * The Namespace object the resource is created in (its labels for a `namespaceSelector`, the whole object as
+   * `namespaceObject`). @default - unknown: a policy that reads it is `undecided`
+   */
+  readonly namespace?: Record<string, unknown>;
+  /** Whether `namespace` is an assumption (then a `namespaceSelector` is not decided by it). @default false */
+  readonly namespaceAssumed?: boolean;
 }
 
 /** What a policy does to one object on create, as far as synth can tell. */
@@ -42,7 +49,9 @@ export type MutationPreview =
     };
 
 /** What the preview cannot know at synth: a reference to one of these makes the preview `undecided`. */
-const CLUSTER_INPUTS = /\b(namespaceObject|params|authorizer)\b|\brequest\s*\.\s*userInfo\b/;
+const CLUSTER_INPUTS = /\b(params|authorizer)\b|\brequest\s*\.\s*userInfo\b/;
+/** The same, when the namespace is unknown too. */
+const CLUSTER_OR_NAMESPACE_INPUTS = /\b(namespaceObject|params|authorizer)\b|\brequest\s*\.\s*userInfo\b/;
 
 /**
  * The policy's mutations applied to `target` on create as kube-apiserver does with the policy bound (one binding with
@@ -63,11 +72,14 @@ export function previewMutations(
     ...(spec.variables ?? []).map((v) => v.expression),
     ...(spec.mutations ?? []).map((m) => m.applyConfiguration?.expression ?? m.jsonPatch?.expression ?? ''),
   ];
-  const external = expressions.map((e) => CLUSTER_INPUTS.exec(e)).find((m) => m !== null);
+  const external = expressions
+    .map((e) => (target.namespace && target.namespaced ? CLUSTER_INPUTS : CLUSTER_OR_NAMESPACE_INPUTS).exec(e))
+    .find((m) => m !== null);
   if (external) return { outcome: 'undecided', reason: `the policy reads \`${external[0]}\`, which is the cluster's` };
 
   const schema = customResourceMergeSchema(target.schema);
   const request = requestOf(target);
+  const namespaceObject = target.namespaced && target.namespace ? toCelValue(target.namespace, undefined) : null;
   const errors: Array<{ path: string; message: string }> = [];
   let object = structuredClone(target.object);
   const bindings = () => {
@@ -76,13 +88,13 @@ export function previewMutations(
     for (const v of spec.variables ?? []) {
       const r = evaluateAdmissionExpression(
         v.expression,
-        { object: celObject, oldObject: null, request, variables } as never,
+        { object: celObject, oldObject: null, request, namespaceObject, variables } as never,
         version,
       );
       // a variable is evaluated lazily: an error only matters where it is used (there: no such key)
       if (r.ok) variables.set(v.name, toCelValue(r.value, undefined));
     }
-    return { object: celObject, oldObject: null, request, variables } as never;
+    return { object: celObject, oldObject: null, request, namespaceObject, variables } as never;
   };
 
   for (const [i, m] of (spec.matchConditions ?? []).entries()) {
@@ -184,7 +196,11 @@ function matches(
     ns &&
     ((ns.matchExpressions ?? []).length > 0 || Object.keys(ns.matchLabels ?? {}).length > 0)
   ) {
-    return { outcome: 'undecided', reason: "the policy's namespaceSelector depends on the namespace's labels" };
+    if (!target.namespace || target.namespaceAssumed) {
+      return { outcome: 'undecided', reason: "the policy's namespaceSelector depends on the namespace's labels" };
+    }
+    const nsLabels = ((target.namespace.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
+    if (!selects(ns, nsLabels)) return notMatched;
   }
   return true;
 }
