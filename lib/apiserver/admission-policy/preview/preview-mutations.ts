@@ -186,7 +186,18 @@ function matches(
     (r.resources ?? []).some((x) => x === '*' || x === '*/*' || x === target.resource.resource) &&
     (!r.resourceNames || r.resourceNames.length === 0 || r.resourceNames.includes(name)) &&
     (r.scope === undefined || r.scope === '*' || r.scope === (target.namespaced ? 'Namespaced' : 'Cluster'));
-  if (!(constraints.resourceRules ?? []).some(ruleMatches)) return notMatched;
+  if (!(constraints.resourceRules ?? []).some(ruleMatches)) {
+    // matchPolicy Equivalent (the default): a request in another version of the resource is converted to a
+    // version a rule names, by the CRD's conversion, which the preview does not run
+    const otherVersion = (r: NamedRuleWithOperationsSpec) => ruleMatches({ ...r, apiVersions: ['*'] });
+    if (constraints.matchPolicy !== 'Exact' && (constraints.resourceRules ?? []).some(otherVersion)) {
+      return {
+        outcome: 'undecided',
+        reason: `matched in another version (matchPolicy Equivalent): the apiserver converts the object first, which the preview does not`,
+      };
+    }
+    return notMatched;
+  }
   if ((constraints.excludeResourceRules ?? []).some(ruleMatches)) return notMatched;
   const labels = ((target.object.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
   if (!selects(constraints.objectSelector, labels)) return notMatched;
@@ -196,7 +207,11 @@ function matches(
     ns &&
     ((ns.matchExpressions ?? []).length > 0 || Object.keys(ns.matchLabels ?? {}).length > 0)
   ) {
-    if (!target.namespace || target.namespaceAssumed) {
+    // of an assumed namespace only the name label is known (the apiserver sets it on every namespace)
+    const nameOnly = [...Object.keys(ns.matchLabels ?? {}), ...(ns.matchExpressions ?? []).map((e) => e.key)].every(
+      (k) => k === 'kubernetes.io/metadata.name',
+    );
+    if (!target.namespace || (target.namespaceAssumed && !nameOnly)) {
       return { outcome: 'undecided', reason: "the policy's namespaceSelector depends on the namespace's labels" };
     }
     const nsLabels = ((target.namespace.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
