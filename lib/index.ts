@@ -64,6 +64,7 @@ export {
   ValidatingAdmissionPolicyBindingOptions,
   MutatingAdmissionPolicy,
   MutatingAdmissionPolicyProps,
+  MutationPreviewOfObject,
   MutatingAdmissionPolicyBinding,
   MutatingAdmissionPolicyBindingProps,
   MutatingAdmissionPolicyBindingOptions,

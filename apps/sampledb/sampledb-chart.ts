@@ -1,6 +1,7 @@
 import { Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { sampleDbCrd } from './sampledb-crd';
+import { storageDefaultsPolicy } from './storage-defaults-policy';
 import { DEFAULT_SWITCHOVER_GROUP, switchoverPolicy } from './switchover-policy';
 import { controllerImage } from '../../controllers/images';
 import { SAMPLEDB_CONTRACT } from '../../controllers/sampledb/contract';
@@ -151,6 +152,8 @@ export class SampleDbChart extends Chart {
     });
 
     switchoverPolicy(this, crd, props.switchoverGroup ?? DEFAULT_SWITCHOVER_GROUP);
+    // the storage defaults inside the apiserver where it serves MutatingAdmissionPolicy (1.36+); the webhook stays
+    storageDefaultsPolicy(this, crd, props.watchNamespaces ?? ['default']);
 
     // The seed document's example.
     new SampleDB(this, 'my-db', {

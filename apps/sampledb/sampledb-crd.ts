@@ -5,7 +5,7 @@ import { conditionsSchema, CrdVersionProps, CustomResourceDefinition, Schema } f
 /** Matches a version like `16`, `16.4` or `16.4.1`; the major version picks the postgres image. */
 const VERSION_PATTERN = '^[0-9]+(\\.[0-9]+){0,2}$';
 /** A quantity like `1Gi` (binary or decimal suffix). */
-const QUANTITY_PATTERN = '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$';
+export const QUANTITY_PATTERN = '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$';
 /** A CPU quantity like `500m` or `2`. */
 const CPU_PATTERN = '^[0-9]+(\\.[0-9]+)?m?$';
 /** A DNS label: backup names are the names of the Jobs that wrote them. */

@@ -9,6 +9,7 @@ export {
   ValidatingAdmissionPolicyBindingOptions,
 } from './validating-admission-policy-binding';
 export { MutatingAdmissionPolicy, MutatingAdmissionPolicyProps } from './mutating-admission-policy';
+export { MutationPreviewOfObject } from './mutation-previews';
 export {
   MutatingAdmissionPolicyBinding,
   MutatingAdmissionPolicyBindingProps,

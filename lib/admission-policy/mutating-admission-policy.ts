@@ -6,8 +6,9 @@ import {
   MutatingAdmissionPolicyBinding,
   MutatingAdmissionPolicyBindingOptions,
 } from './mutating-admission-policy-binding';
+import { MutationPreviewOfObject, previewOnAppObjects } from './mutation-previews';
 import { formatIssue } from '../apimachinery/issue';
-import { DEFAULT_KUBERNETES_VERSION } from '../apimachinery/kubernetes-versions';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import {
   clusterResolver,
   MatchConditionSpec,
@@ -109,6 +110,14 @@ export class MutatingAdmissionPolicy extends Construct {
     return new MutatingAdmissionPolicyBinding(this, id, { ...options, policy: this });
   }
 
+  /**
+   * What the policy does on create to each custom resource of the app it matches (the preview the synth report
+   * shows): the changes, or why it cannot be known at synth.
+   */
+  public preview(): MutationPreviewOfObject[] {
+    return previewOnAppObjects(this, this.toManifest(), this.previewVersion());
+  }
+
   /** Whether the policy declares a paramKind (its bindings need a paramRef). */
   public get hasParams(): boolean {
     return this.props.paramKind !== undefined;
@@ -136,6 +145,11 @@ export class MutatingAdmissionPolicy extends Construct {
     };
   }
 
+  /** The version whose apiserver the type check and the preview imitate: the default, else the newest that serves it. */
+  private previewVersion(versions = policyVersions(this, this.toManifest())): KubernetesVersion {
+    return versions.includes(DEFAULT_KUBERNETES_VERSION) ? DEFAULT_KUBERNETES_VERSION : versions[versions.length - 1];
+  }
+
   /**
    * The apiserver's verdict for each version of the app's range that serves the policy (the others are the
    * served-API check's), then the mutations type-checked against the matched kinds (warnings, ours).
@@ -145,12 +159,16 @@ export class MutatingAdmissionPolicy extends Construct {
     const versions = policyVersions(this, manifest);
     const refused = perVersion(versions, (v) => validateMutatingPolicyManifest(manifest, v).map((i) => formatIssue(i)));
     if (refused.length > 0) return refused;
-    const version = versions.includes(DEFAULT_KUBERNETES_VERSION)
-      ? DEFAULT_KUBERNETES_VERSION
-      : versions[versions.length - 1];
+    const version = this.previewVersion(versions);
     for (const issue of typeCheckMutations(manifest, clusterResolver(appCrds(this)), version)) {
       Warnings.of(this).add(formatIssue(issue));
     }
-    return [];
+    // the preview on the app's custom resources: what fails there fails synth, naming the policy and the object
+    const errors: string[] = [];
+    for (const p of previewOnAppObjects(this, manifest, version)) {
+      errors.push(...p.errors.map((e) => `on ${p.object}: ${e}`));
+      for (const w of p.warnings) Warnings.of(this).add(`on ${p.object}: ${w}`);
+    }
+    return errors;
   }
 }

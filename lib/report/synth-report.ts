@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { IConstruct } from 'constructs';
 import * as yaml from 'yaml';
+import { MutatingAdmissionPolicy } from '../admission-policy/mutating-admission-policy';
 import { KUBERNETES_VERSIONS, KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import {
   lastAppliedAnnotationBytes,
@@ -63,6 +64,18 @@ export interface SynthReport {
    * @default - none (every object installs on every supported version)
    */
   readonly needs?: ReadonlyArray<{ readonly object: string; readonly requires: string; readonly why: string }>;
+  /**
+   * What each MutatingAdmissionPolicy does on create to the app's custom resources it matches (its preview): the
+   * policy's name, the object, and the changes (or why the outcome depends on the cluster).
+   * @default - none (no mutating policy matches an object of the app)
+   */
+  readonly mutationPreviews?: ReadonlyArray<{
+    readonly policy: string;
+    readonly object: string;
+    readonly changes: readonly string[];
+    readonly undecided?: string;
+    readonly assumes?: string;
+  }>;
 }
 
 /** Options of `collectSynthReport`. */
@@ -124,8 +137,21 @@ export function collectSynthReport(root: IConstruct, outdir: string, options: Sy
         .filter((n) => above(n.requires) && !conditional.some((c) => c.object === n.object))
         .map((n) => ({ object: n.object, requires: n.requires, why: n.why }))
     : [];
+  const mutationPreviews = root.node
+    .findAll()
+    .filter((c): c is MutatingAdmissionPolicy => c instanceof MutatingAdmissionPolicy)
+    .flatMap((policy) =>
+      policy.preview().map((p) => ({
+        policy: policy.name,
+        object: p.object,
+        changes: p.changes,
+        ...(p.undecided ? { undecided: p.undecided } : {}),
+        ...(p.assumes ? { assumes: p.assumes } : {}),
+      })),
+    );
   return {
     ...(conditional.length > 0 ? { conditional } : {}),
+    ...(mutationPreviews.length > 0 ? { mutationPreviews } : {}),
     ...(needs.length > 0 ? { needs } : {}),
     outdir: options.shownAs ?? path.basename(outdir),
     files,
@@ -222,6 +248,22 @@ export function renderSynthReport(report: SynthReport): string {
         const mark = c.breaking ? 'BREAKING ' : '';
         lines.push(`    ${mark}${c.id}: ${c.message}${c.acknowledged ? ` — acknowledged: ${c.acknowledged}` : ''}`);
       }
+    }
+  }
+
+  if ((report.mutationPreviews ?? []).length > 0) {
+    lines.push(
+      '',
+      'Mutating admission policies, previewed on the example objects (what the apiserver stores on create):',
+    );
+    for (const p of report.mutationPreviews ?? []) {
+      const what = p.undecided
+        ? `not previewed: ${p.undecided}`
+        : p.changes.length === 0
+          ? 'no change'
+          : `${p.changes.length} change${p.changes.length === 1 ? '' : 's'}`;
+      lines.push(`  ${p.policy} on ${p.object}: ${what}${p.assumes ? ` (assuming ${p.assumes})` : ''}`);
+      for (const c of p.changes) lines.push(`    ${c}`);
     }
   }
 

@@ -24,6 +24,8 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
     '4-custom-resources.yaml',
     // the switchover policy needs 1.30 and the demo targets 1.28 to 1.36: in its own file, applied only where served
     '6-requires-1.30.yaml',
+    // SampleDB's storage-defaults MutatingAdmissionPolicy needs 1.36: likewise (the webhook does it on older clusters)
+    '7-requires-1.36.yaml',
     'APPLY.md',
     'docs',
     'foo-controller.rbac-report.md',
@@ -63,6 +65,7 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
   expect(fs.readFileSync(path.join(out, 'APPLY.md'), 'utf8')).toContain(
     'then kubectl apply -f dist/6-requires-1.30.yaml; fi',
   );
+  expect(kinds('7-requires-1.36.yaml')).toEqual(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
   // docs/operators.md shows these commands as they are
   const commands = (markdown: string) => /^```sh\n([\s\S]*?)^```$/m.exec(markdown)![1];
   const guide = fs.readFileSync(path.join(ROOT, 'docs', 'operators.md'), 'utf8');

@@ -40,6 +40,8 @@ describe('SampleDB app', () => {
       'PrometheusRule/sampledb-operator',
       'ValidatingAdmissionPolicy/sampledb-switchover',
       'ValidatingAdmissionPolicyBinding/sampledb-switchover',
+      'MutatingAdmissionPolicy/sampledb-storage-defaults',
+      'MutatingAdmissionPolicyBinding/sampledb-storage-defaults',
       'SampleDB/my-db',
       'SampleDB/scratch-db',
     ]);

@@ -1,0 +1,357 @@
+import { errorsOf } from '../../../lib/apimachinery/issue';
+import { MutatingAdmissionPolicySpec } from '../../../lib/apiserver/admission-policy';
+import { previewMutations } from '../../../lib/apiserver/admission-policy/preview/preview-mutations';
+import { CrdVersionSpec } from '../../../lib/apiserver/crd-manifest';
+import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
+import { validateCustomResource } from '../../../lib/apiserver/value-validation/custom-resource';
+import { applyDefaults } from '../../../lib/apiserver/value-validation/value-defaults';
+import { describeApiServerVersion } from '../../envtest';
+
+/**
+ * The preview of a mutating policy (`previewMutations`) against what kube-apiserver v1.36.3 stores: each case is a
+ * policy (bound, with an objectSelector on the case's own label) and a Widget; the Widget is created (dry run) and
+ * the object the apiserver answers must be the preview, or, where the preview (or the mutated object's validation)
+ * finds an error, the apiserver must refuse the create.
+ */
+const GROUP = 'preview.example.com';
+const SCHEMA: JSONSchemaProps = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer', minimum: 1 },
+        image: { type: 'string' },
+        mode: { type: 'string', default: 'auto' },
+        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, port: { type: 'integer' }, protocol: { type: 'string' } },
+          },
+        },
+        args: { type: 'array', items: { type: 'string' } },
+        env: { type: 'object', additionalProperties: { type: 'string' } },
+        resources: {
+          type: 'object',
+          'x-kubernetes-map-type': 'atomic',
+          properties: { cpu: { type: 'string' }, memory: { type: 'string' } },
+        },
+        tuning: {
+          type: 'object',
+          properties: { level: { type: 'integer', default: 3 }, profile: { type: 'string' } },
+        },
+        extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  },
+};
+const VERSION: CrdVersionSpec = { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: SCHEMA } };
+const CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `widgets.${GROUP}` },
+  spec: {
+    group: GROUP,
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [VERSION],
+  },
+};
+
+interface Case {
+  readonly policy: Omit<MutatingAdmissionPolicySpec, 'matchConstraints' | 'reinvocationPolicy' | 'failurePolicy'>;
+  readonly spec: Record<string, unknown>;
+  readonly labels?: Record<string, string>;
+  /** The fields the preview says the apiserver drops. @default none */
+  readonly dropped?: readonly string[];
+}
+
+const apply = (expression: string) => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
+const patch = (expression: string) => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
+
+const CASES: Record<string, Case> = {
+  'default-when-missing': {
+    policy: {
+      matchConditions: [{ name: 'unset', expression: '!has(object.spec.replicas)' }],
+      mutations: [apply('Object{spec: Object.spec{replicas: 2}}')],
+    },
+    spec: { image: 'nginx' },
+  },
+  'condition-false-leaves-it': {
+    policy: {
+      matchConditions: [{ name: 'unset', expression: '!has(object.spec.replicas)' }],
+      mutations: [apply('Object{spec: Object.spec{replicas: 2}}')],
+    },
+    spec: { replicas: 5 },
+  },
+  'scalar-overwritten': {
+    policy: { mutations: [apply("Object{spec: Object.spec{image: 'nginx:1.27'}}")] },
+    spec: { image: 'nginx' },
+  },
+  'from-the-object': {
+    policy: { mutations: [apply("Object{spec: Object.spec{image: object.spec.image + ':latest'}}")] },
+    spec: { image: 'redis' },
+  },
+  'labels-merged': {
+    policy: { mutations: [apply("Object{metadata: Object.metadata{labels: {'team': 'db', 'tier': 'gold'}}}")] },
+    spec: {},
+    labels: { tier: 'bronze', owner: 'me' },
+  },
+  'set-list-union': {
+    policy: { mutations: [apply("Object{spec: Object.spec{tags: ['b', 'c']}}")] },
+    spec: { tags: ['a', 'b'] },
+  },
+  'map-list-merged-by-key': {
+    policy: {
+      mutations: [
+        apply(
+          "Object{spec: Object.spec{ports: [Object.spec.ports{name: 'http', protocol: 'TCP'}, Object.spec.ports{name: 'metrics', port: 9090}]}}",
+        ),
+      ],
+    },
+    spec: {
+      ports: [
+        { name: 'grpc', port: 9000 },
+        { name: 'http', port: 8080 },
+      ],
+    },
+  },
+  'granular-map-merged': {
+    policy: { mutations: [apply("Object{spec: Object.spec{env: {'B': '2', 'C': '3'}}}")] },
+    spec: { env: { A: '1', B: 'one' } },
+  },
+  'nested-struct-merged-defaults-kept': {
+    policy: { mutations: [apply("Object{spec: Object.spec{tuning: Object.spec.tuning{profile: 'fast'}}}")] },
+    spec: { tuning: {} },
+  },
+  'atomic-list-refused': { policy: { mutations: [apply("Object{spec: Object.spec{args: ['--x']}}")] }, spec: {} },
+  'atomic-struct-refused': {
+    policy: { mutations: [apply("Object{spec: Object.spec{resources: Object.spec.resources{cpu: '1'}}}")] },
+    spec: { resources: { memory: '1Gi' } },
+  },
+  'preserved-fields-merged': {
+    policy: { mutations: [apply("Object{spec: Object.spec{extra: {'b': {'y': 2}}}}")] },
+    spec: { extra: { a: 1, b: { x: 1 } } },
+  },
+  'nested-list-literal': {
+    policy: { mutations: [apply("Object{spec: Object.spec{extra: {'l': [1, 2]}}}")] },
+    spec: {},
+  },
+  'nested-initializer-in-list': {
+    policy: {
+      mutations: [apply("Object{spec: Object.spec{extra: {'a': 'b'}, ports: [Object.spec.ports{name: 'x'}]}}")],
+    },
+    spec: {},
+  },
+  'apply-makes-it-invalid': { policy: { mutations: [apply('Object{spec: Object.spec{replicas: 0}}')] }, spec: {} },
+  'variables-and-two-mutations': {
+    policy: {
+      variables: [{ name: 'img', expression: "has(object.spec.image) ? object.spec.image : 'busybox'" }],
+      mutations: [
+        apply("Object{spec: Object.spec{image: variables.img + ':stable'}}"),
+        apply("Object{metadata: Object.metadata{annotations: {'image': object.spec.image}}}"),
+      ],
+    },
+    spec: {},
+  },
+  'json-patch-add-replace': {
+    policy: {
+      mutations: [
+        patch(
+          "[JSONPatch{op: 'add', path: '/spec/replicas', value: 3}, JSONPatch{op: 'replace', path: '/spec/image', value: 'x'}]",
+        ),
+      ],
+    },
+    spec: { image: 'y' },
+  },
+  'json-patch-append-and-escape': {
+    policy: {
+      mutations: [
+        patch(
+          "[JSONPatch{op: 'add', path: '/spec/args/-', value: '--v=2'}, JSONPatch{op: 'add', path: '/metadata/annotations', value: {}}, JSONPatch{op: 'add', path: '/metadata/annotations/' + jsonpatch.escapeKey('example.com/a~b'), value: 'yes'}]",
+        ),
+      ],
+    },
+    spec: { args: ['--v=1'] },
+  },
+  'json-patch-atomic-list-allowed': {
+    policy: { mutations: [patch("[JSONPatch{op: 'replace', path: '/spec/args', value: ['--only']}]")] },
+    spec: { args: ['--a', '--b'] },
+  },
+  'json-patch-test-fails': {
+    policy: { mutations: [patch("[JSONPatch{op: 'test', path: '/spec/image', value: 'other'}]")] },
+    spec: { image: 'mine' },
+  },
+  'json-patch-remove-missing': {
+    policy: { mutations: [patch("[JSONPatch{op: 'remove', path: '/spec/image'}]")] },
+    spec: {},
+  },
+  'json-patch-add-below-missing': {
+    policy: { mutations: [patch("[JSONPatch{op: 'add', path: '/spec/tuning/profile', value: 'x'}]")] },
+    spec: {},
+  },
+  'json-patch-replace-absent-key-adds-it': {
+    policy: { mutations: [patch("[JSONPatch{op: 'replace', path: '/spec/image', value: 'added'}]")] },
+    spec: {},
+  },
+  'json-patch-index-out-of-range': {
+    policy: { mutations: [patch("[JSONPatch{op: 'add', path: '/spec/args/5', value: 'x'}]")] },
+    spec: { args: ['a'] },
+  },
+  'json-patch-negative-index-and-move': {
+    policy: {
+      mutations: [
+        patch(
+          "[JSONPatch{op: 'remove', path: '/spec/args/-1'}, JSONPatch{op: 'move', from: '/spec/image', path: '/spec/mode'}]",
+        ),
+      ],
+    },
+    spec: { args: ['a', 'b', 'c'], image: 'moved' },
+  },
+  'json-patch-unknown-field': {
+    policy: { mutations: [patch("[JSONPatch{op: 'add', path: '/spec/unknown', value: 1}]")] },
+    spec: {},
+    dropped: ['.spec.unknown'],
+  },
+  'json-patch-makes-it-invalid': {
+    policy: { mutations: [patch("[JSONPatch{op: 'add', path: '/spec/replicas', value: 'three'}]")] },
+    spec: {},
+  },
+  'json-patch-object-defaulted-after': {
+    policy: { mutations: [patch("[JSONPatch{op: 'add', path: '/spec/tuning', value: {'profile': 'slow'}}]")] },
+    spec: {},
+  },
+};
+
+const url = (dryRun: boolean) => `/apis/${GROUP}/v1/namespaces/default/widgets${dryRun ? '?dryRun=All' : ''}`;
+
+describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36', (plane) => {
+  beforeAll(async () => {
+    await plane().installCrds([CRD]);
+    for (const [name, c] of Object.entries(CASES)) {
+      const spec: MutatingAdmissionPolicySpec = {
+        ...c.policy,
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [GROUP], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] }],
+          objectSelector: { matchLabels: { case: name } },
+        },
+        failurePolicy: 'Fail',
+        reinvocationPolicy: 'Never',
+      };
+      await created(
+        plane().request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies', {
+          apiVersion: 'admissionregistration.k8s.io/v1',
+          kind: 'MutatingAdmissionPolicy',
+          metadata: { name },
+          spec,
+        }),
+      );
+      await created(
+        plane().request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings', {
+          apiVersion: 'admissionregistration.k8s.io/v1',
+          kind: 'MutatingAdmissionPolicyBinding',
+          metadata: { name },
+          spec: { policyName: name },
+        }),
+      );
+    }
+    // the policies are in force once the last one mutates (the apiserver loads them from its informer, in order)
+    const last = Object.keys(CASES)[Object.keys(CASES).length - 1];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const r = await plane().request('POST', url(true), widget(last, CASES[last]));
+      if (r.code === 201 && JSON.stringify(r.body.spec) !== JSON.stringify(defaulted(widget(last, CASES[last])).spec)) {
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`the policies never took effect: ${JSON.stringify(r.body)}`);
+      await new Promise((res) => setTimeout(res, 200));
+    }
+  }, 120_000);
+
+  test.each(Object.entries(CASES))(
+    '%s',
+    async (name, c) => {
+      const object = widget(name, c);
+      const preview = previewMutations(
+        {
+          apiVersion: 'admissionregistration.k8s.io/v1',
+          kind: 'MutatingAdmissionPolicy',
+          metadata: { name },
+          spec: {
+            ...c.policy,
+            matchConstraints: {
+              resourceRules: [
+                { apiGroups: [GROUP], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] },
+              ],
+              objectSelector: { matchLabels: { case: name } },
+            },
+            reinvocationPolicy: 'Never',
+          },
+        },
+        {
+          object: defaulted(object),
+          schema: SCHEMA,
+          resource: { group: GROUP, version: 'v1', resource: 'widgets' },
+          kind: 'Widget',
+          namespaced: true,
+        },
+        '1.36',
+      );
+      expect(preview.outcome).not.toBe('undecided');
+      if (preview.outcome === 'undecided') return;
+      const mutated = preview.outcome === 'mutated' ? preview.object : defaulted(object);
+      const errors = preview.outcome === 'mutated' ? preview.errors : [];
+      expect(preview.outcome === 'mutated' ? preview.dropped : []).toStrictEqual(c.dropped ?? []);
+      const stored = mutated;
+      // unknown fields are dropped by the apiserver, not refused (a CustomResource at synth refuses them)
+      const invalid = errorsOf(
+        validateCustomResource({ scope: 'Namespaced', kind: 'Widget', version: VERSION }, stored, {
+          kubernetesVersion: '1.36',
+        }).issues,
+      ).filter((i) => i.hint !== 'the apiserver would drop it');
+      const reply = await plane().request('POST', url(true), object);
+      if (errors.length > 0 || invalid.length > 0) {
+        // refused by the apiserver, as the preview says (the errors shown when it is not)
+        expect({ code: reply.code, ours: [...errors, ...invalid] }).not.toMatchObject({ code: 201 });
+        for (const e of errors) expect(reply.body.message).toContain(e.message);
+        return;
+      }
+      expect({ code: reply.code, message: reply.body.message }).toStrictEqual({ code: 201, message: undefined });
+      const served = reply.body as Record<string, any>;
+      const meta = served.metadata as Record<string, unknown>;
+      expect({
+        spec: served.spec,
+        labels: meta.labels,
+        annotations: meta.annotations,
+      }).toStrictEqual({
+        spec: stored.spec,
+        labels: (stored.metadata as any).labels,
+        annotations: (stored.metadata as any).annotations,
+      });
+    },
+    30_000,
+  );
+});
+
+function widget(name: string, c: Case): Record<string, unknown> {
+  return {
+    apiVersion: `${GROUP}/v1`,
+    kind: 'Widget',
+    metadata: { name, namespace: 'default', labels: { ...(c.labels ?? {}), case: name } },
+    spec: c.spec,
+  };
+}
+
+function defaulted(o: Record<string, unknown>): Record<string, unknown> {
+  return applyDefaults(SCHEMA, o) as Record<string, unknown>;
+}
+
+async function created(reply: Promise<{ code: number; body: any }>): Promise<void> {
+  const r = await reply;
+  if (r.code !== 201) throw new Error(`create refused (${r.code}): ${JSON.stringify(r.body)}`);
+}
