@@ -26,6 +26,8 @@ async function start(o: {
   fenceSeconds?: number;
   fencedAt?: string;
   replication?: string;
+  /** SIGTERM the script after this long (a pod deleted while it waits). */
+  termAfterMs?: number;
 }): Promise<{ calls: string[]; seconds: number; pid: number }> {
   const bin = join(dir, 'bin');
   const pgdata = join(dir, 'data');
@@ -82,9 +84,11 @@ async function start(o: {
     });
     pid = child.pid!;
     child.on('exit', resolve);
+    if (o.termAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), o.termAfterMs);
   });
   clearTimeout(timer);
-  expect(code).toBe(0);
+  // 143: its own exit on SIGTERM (as PID 1 in a container the shell would otherwise ignore the signal)
+  expect(code).toBe(o.termAfterMs === undefined ? 0 : 143);
   return {
     calls: existsSync(join(dir, 'calls')) ? readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n') : [],
     seconds: (Date.now() - started) / 1000,
@@ -164,5 +168,12 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
     expect(readFileSync(join(dir, 'args'), 'utf8')).toContain('-c sampledb.last_self_fence=2026-11-28T07:00:00Z');
     expect(existsSync(join(dir, 'sampledb-fenced'))).toBe(false);
     expect(readFileSync(join(dir, 'sampledb-last-fence'), 'utf8').trim()).toBe('2026-11-28T07:00:00Z');
+  });
+
+  test('SIGTERM (its pod deleted) ends a fenced instance that waits, at once', async () => {
+    const r = await start({ peerRunning: false, waitSeconds: 30, fencedAt: '2026-11-28T07:00:00Z', termAfterMs: 1500 });
+    expect(r.calls).toEqual([]);
+    expect(r.seconds).toBeLessThan(5);
+    killGroup(r.pid);
   });
 });

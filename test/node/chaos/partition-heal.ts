@@ -165,6 +165,8 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
       ? s
       : undefined;
   });
+  // events of this object only: an earlier staging's SampleDB of the same name left its own (events live 1 h)
+  const dbUid = (await kube(k, 'GET', sdbPath)).metadata.uid as string;
   const secret = await kube(k, 'GET', `/api/v1/namespaces/${ns}/secrets/${names.secret(db)}`);
   const dec = (key: string) => Buffer.from(secret.data[key], 'base64').toString();
   const cred: DbCredentials = { user: dec('username'), password: dec('password'), database: dec('database') };
@@ -355,7 +357,7 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
         await kube(
           k,
           'GET',
-          `/api/v1/namespaces/${ns}/events?fieldSelector=${encodeURIComponent(`involvedObject.name=${db},reason=PrimarySelfFenced`)}`,
+          `/api/v1/namespaces/${ns}/events?fieldSelector=${encodeURIComponent(`involvedObject.uid=${dbUid},reason=PrimarySelfFenced`)}`,
         )
       ).items as any[];
       selfFencedEvent = events.some((e) => String(e.message).startsWith(`${old} fenced itself`));
