@@ -181,7 +181,7 @@ export interface SampleDBSpec {
    */
   synchronous?: boolean;
   /**
-   * How long the primary may be unavailable (pod gone or not ready) before the most advanced standby is promoted.
+   * How long the primary may be unavailable (pod gone or not ready) before the most advanced standby is promoted. Raised to the self-fence bound (anomalies.isolationFenceSeconds + 5) when shorter.
    *
    * @default 10
    */
@@ -250,6 +250,12 @@ export interface SampleDBSpec {
      * @default 80
      */
     connectionSaturationPercent?: number;
+    /**
+     * A primary that reaches neither the apiserver nor any standby for this long stops PostgreSQL by itself (checked inside its container every second), so a failover can never leave two writable instances. It has stopped within isolationFenceSeconds + 5 s; the operator raises the failover delay to that bound. Condition IsolationFencing, event PrimarySelfFenced. 0: off.
+     *
+     * @default 5
+     */
+    isolationFenceSeconds?: number;
   };
   /**
    * Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.

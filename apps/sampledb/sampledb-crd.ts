@@ -73,7 +73,7 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             }),
             failoverDelaySeconds: Schema.integer({
               description:
-                'How long the primary may be unavailable (pod gone or not ready) before the most advanced standby is promoted.',
+                'How long the primary may be unavailable (pod gone or not ready) before the most advanced standby is promoted. Raised to the self-fence bound (anomalies.isolationFenceSeconds + 5) when shorter.',
               minimum: 0,
               maximum: 3600,
               default: 10,
@@ -164,6 +164,14 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
                   minimum: 1,
                   maximum: 100,
                   default: 80,
+                  format: 'int32',
+                }),
+                isolationFenceSeconds: Schema.integer({
+                  description:
+                    'A primary that reaches neither the apiserver nor any standby for this long stops PostgreSQL by itself (checked inside its container every second), so a failover can never leave two writable instances. It has stopped within isolationFenceSeconds + 5 s; the operator raises the failover delay to that bound. Condition IsolationFencing, event PrimarySelfFenced. 0: off.',
+                  minimum: 0,
+                  maximum: 300,
+                  default: 5,
                   format: 'int32',
                 }),
               },

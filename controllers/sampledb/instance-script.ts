@@ -18,12 +18,18 @@
  *    suite). Alone (no other instance runs), or once the wait is over, it starts as it was.
  * 3. A standby streams from `<db>-rw` (`primary_conninfo`), so after a failover it follows the new
  *    primary by itself (`recovery_target_timeline = latest`, the default).
+ * 4. Self-fencing (fencing.ts): beside the postmaster a loop stops a primary cut off from the apiserver
+ *    and every standby for `SAMPLEDB_ISOLATION_FENCE_SECONDS`, recording the time on the volume. A
+ *    fenced former primary started again while still cut off does not start (step 2 would start it alone);
+ *    once it reaches anything it goes through step 2, and passes the record to PostgreSQL
+ *    (`sampledb.last_self_fence`) for the operator to report.
  *
  * Settings passed to `postgres`: `wal_log_hints` (pg_rewind needs it), `wal_keep_size` (a rejoining
  * instance finds the WAL it needs), `hot_standby_feedback`, a short `wal_receiver_timeout` (a
  * standby notices a vanished primary in seconds), and an `hba_file` that allows replication by the
  * replication user.
  */
+import { ENV_ISOLATION_FENCE_SECONDS } from './fencing';
 import { Database, names } from './types';
 
 /** Keys of the replication user in the credentials Secret. */
@@ -50,6 +56,9 @@ const SCRIPT = [
   'export PGPASSFILE=/tmp/pgpass',
   `printf 'local all all trust\\nhost replication %s all scram-sha-256\\nhost all all all scram-sha-256\\n' "$REPLICATION_USER" > /tmp/pg_hba.conf`,
   'log() { echo "sampledb-instance: $*"; }',
+  '# As PID 1 the shell ignores SIGTERM: a pod deleted while this script waits (a fenced instance still cut off, a',
+  '# former primary waiting for -rw) would otherwise keep its whole grace period.',
+  "trap 'exit 143' TERM INT",
   `: "\${FORMER_PRIMARY_WAIT_SECONDS:=${FORMER_PRIMARY_WAIT_SECONDS}}"`,
   '# The address <db>-rw leads to, when a primary answers there.',
   'rw_primary_ip() { psql "host=$rw user=$POSTGRES_USER dbname=postgres connect_timeout=3" -Atqc "select host(inet_server_addr()) where not pg_is_in_recovery()" 2>/dev/null || true; }',
@@ -67,6 +76,35 @@ const SCRIPT = [
   '  log "cloning from $rw"',
   '  pg_basebackup -h "$rw" -U "$REPLICATION_USER" -D "$PGDATA" -X stream -c fast -w',
   '  touch "$PGDATA/standby.signal"',
+  '}',
+  '# Self-fencing (fencing.ts): the record of a fence lives on the volume, outside PGDATA (a clone or pg_rewind replaces PGDATA).',
+  'fenced="${PGDATA%/*}/sampledb-fenced"',
+  'last_fence="${PGDATA%/*}/sampledb-last-fence"',
+  `: "\${${ENV_ISOLATION_FENCE_SECONDS}:=0}"`,
+  'apiserver_reachable() { [ -n "${KUBERNETES_SERVICE_HOST:-}" ] && timeout 2 bash -c \'exec 3<>"/dev/tcp/$KUBERNETES_SERVICE_HOST/$KUBERNETES_SERVICE_PORT"\' 2>/dev/null; }',
+  '# Beside the postmaster: a primary that reaches neither the apiserver nor a standby (no replication reply) for',
+  '# SAMPLEDB_ISOLATION_FENCE_SECONDS stops PostgreSQL at once. Only a primary that has had a standby since it started',
+  '# (one without standbys cannot be failed over). The reply time is the standby clock: same node or NTP-synchronised nodes.',
+  'watchdog() {',
+  '  set +eu',
+  '  api_ok=$(date +%s); had_standby=""',
+  '  while sleep 1; do',
+  '    now=$(date +%s)',
+  '    if [ -f "$PGDATA/standby.signal" ]; then api_ok=$now; had_standby=""; continue; fi',
+  `    r="$(psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' -c "select pg_is_in_recovery(), count(*), coalesce(extract(epoch from now() - max(reply_time))::int, -1) from pg_stat_replication" 2>/dev/null)" || { api_ok=$now; continue; }`,
+  '    set -- $r',
+  '    if [ "$1" != f ]; then api_ok=$now; continue; fi',
+  '    [ "$2" -gt 0 ] && had_standby=1',
+  '    if [ "$3" -ge 0 ] && [ "$3" -lt 3 ]; then api_ok=$now; continue; fi',
+  '    if apiserver_reachable; then api_ok=$(date +%s); continue; fi',
+  '    cut=$((now - api_ok)); if [ "$3" -ge 0 ] && [ "$3" -lt "$cut" ]; then cut=$3; fi',
+  `    if [ -n "$had_standby" ] && [ "$cut" -ge "\$${ENV_ISOLATION_FENCE_SECONDS}" ]; then`,
+  '      date -u +%Y-%m-%dT%H:%M:%SZ > "$fenced.tmp" && mv "$fenced.tmp" "$fenced"',
+  '      log "fencing: primary cut off from the apiserver and every standby for ${cut}s: stopping PostgreSQL (immediate)"',
+  '      pg_ctl stop -D "$PGDATA" -m immediate -w -t 5 || kill -QUIT 1',
+  '      return',
+  '    fi',
+  '  done',
   '}',
   'if [ ! -s "$PGDATA/PG_VERSION" ]; then',
   '  if [ "$ordinal" = 0 ] && [ -z "$(rw_primary_ip)" ] && ! peer_running; then',
@@ -88,12 +126,19 @@ const SCRIPT = [
   '      fi',
   '      break',
   '    fi',
+  '    if [ -f "$fenced" ] && [ -z "$ip" ] && ! peer_running && ! apiserver_reachable; then',
+  '      log "fenced itself at $(cat "$fenced") and still cut off from the apiserver and every instance: not starting"',
+  '      sleep 2; continue',
+  '    fi',
   '    if [ -n "$ip" ] || [ "$waited" -ge "$FORMER_PRIMARY_WAIT_SECONDS" ] || ! peer_running; then break; fi',
   '    log "a former primary; no primary behind $rw while other instances run (a failover may be under way): waiting before starting as one (${waited}s)"',
   '    sleep 2',
   '    waited=$((waited + 2))',
   '  done',
   'fi',
+  'if [ -f "$fenced" ]; then mv "$fenced" "$last_fence"; fi',
+  'if [ -s "$last_fence" ]; then set -- "$@" -c "sampledb.last_self_fence=$(cat "$last_fence")"; fi',
+  `if [ "\$${ENV_ISOLATION_FENCE_SECONDS}" -gt 0 ]; then watchdog & fi`,
   'exec docker-entrypoint.sh postgres "$@"',
 ].join('\n');
 
@@ -113,6 +158,8 @@ export function postgresArgs(db: Database): string[] {
     hot_standby_feedback: 'on',
     wal_receiver_timeout: '10s',
     wal_retrieve_retry_interval: '2s',
+    // A standby replies every second: the primary's self-fencing check reads the replies (fencing.ts).
+    wal_receiver_status_interval: '1s',
     // $(VAR) is expanded by the kubelet from the container's env. The WAL receiver connects without libpq's
     // connect_timeout (it polls PQconnectStart itself), so a connection to a black-holed address — the
     // `<db>-rw` address still translated to a partitioned primary by its conntrack entry — hung for the

@@ -36,6 +36,8 @@ export interface PgState {
   readonly pendingRestart?: readonly string[];
   /** Bytes of the data volume the instance uses, as PostgreSQL reports them: its databases and its WAL. */
   readonly usedBytes?: number;
+  /** When this instance last stopped itself as an isolated primary (ISO time; fencing.ts), as its script passed it. */
+  readonly lastSelfFence?: string;
 }
 
 /** What {@link InstanceClient.applyParameters} did. */
@@ -100,7 +102,8 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
   current_setting('synchronous_standby_names') as sync,
   array(select name from pg_settings where pending_restart order by name) as pending_restart,
-  ((select sum(pg_database_size(oid)) from pg_database) + (select coalesce(sum(size), 0) from pg_ls_waldir()))::bigint::text as used_bytes`;
+  ((select sum(pg_database_size(oid)) from pg_database) + (select coalesce(sum(size), 0) from pg_ls_waldir()))::bigint::text as used_bytes,
+  nullif(current_setting('sampledb.last_self_fence', true), '') as last_self_fence`;
 
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
@@ -145,6 +148,7 @@ export class PgInstanceClient implements InstanceClient {
           synchronousStandbyNames: row.sync ?? '',
           pendingRestart: row.pending_restart ?? [],
           usedBytes: row.used_bytes === null ? undefined : Number(row.used_bytes),
+          lastSelfFence: row.last_self_fence ?? undefined,
         };
       });
     } catch {

@@ -24,6 +24,7 @@ import { DEFAULT_TRIGGER_PERCENT, GrowthPlan, planGrowth, toMi } from './autogro
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
 import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials, secretData } from './credentials';
 import { dataPvcs, runDeletion } from './deletion';
+import { fencingCondition, lastSelfFence } from './fencing';
 import { PostgresImages } from './images';
 import { initJob } from './init-job';
 import { Instance, InstanceClient, observeInstances, PgInstanceClient } from './instances';
@@ -460,7 +461,7 @@ export class SampleDbReconciler implements Reconciler {
     const lags = (replication.instances ?? []).filter((i) => i.role === 'standby');
     const signals = evaluateAnomalies(db, lags, activity);
     this.deps.metrics?.anomalies(db.metadata.namespace, db.metadata.name, signals, lags, activity);
-    return { signals };
+    return { signals, fencing: fencingCondition(db, lastSelfFence(instances)) };
   }
 
   /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use. */
@@ -830,6 +831,14 @@ export class SampleDbReconciler implements Reconciler {
     }
     if (next.restoredFrom && next.restoredFrom !== old.restoredFrom) {
       a.event('Normal', Reasons.Restored, `restored backup ${next.restoredFrom}`, 'Restore');
+    }
+    // A self-fence is reported by the instance once it runs again (fencing.ts): one event per fence, from the status.
+    const of = cond(old, 'IsolationFencing');
+    const nf = cond(next, 'IsolationFencing');
+    const fenceOf = (c: typeof nf) => (c?.reason === 'Fenced' ? c.message.split(' (')[0] : undefined);
+    if (fenceOf(nf) && fenceOf(nf) !== fenceOf(of)) {
+      a.event('Warning', Reasons.PrimarySelfFenced, nf!.message, 'Anomaly');
+      this.deps.metrics?.action(a.db.metadata.namespace, a.db.metadata.name, Reasons.PrimarySelfFenced);
     }
     const od = cond(old, 'Degraded');
     const nd = cond(next, 'Degraded');

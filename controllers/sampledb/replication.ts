@@ -29,6 +29,7 @@
  * had not received (the lag in `status.instances`).
  */
 import { anomalySettings, lagging } from './anomalies';
+import { effectiveFailoverDelaySeconds } from './fencing';
 import { Instance, PgState } from './instances';
 import { Database, Pod, Reasons, SampleDBStatus } from './types';
 import { Stored } from '../../runtime';
@@ -69,9 +70,6 @@ export interface ReplicationResult {
   /** Instances whose pods this reconcile deleted to restart them for pending settings. */
   readonly restarted?: readonly string[];
 }
-
-/** Default `spec.failoverDelaySeconds`. */
-export const DEFAULT_FAILOVER_DELAY_SECONDS = 10;
 
 /**
  * Seconds a failed primary's pod gets to stop when a failover fences it (a switchover keeps the pod's
@@ -195,7 +193,8 @@ export async function reconcileReplication(
         state.primaryUnavailableSince = now.toISOString();
         await ops.persist(state);
       }
-      const delayMs = (db.spec.failoverDelaySeconds ?? DEFAULT_FAILOVER_DELAY_SECONDS) * 1000;
+      // Raised to the self-fence bound (fencing.ts): an isolated old primary has stopped itself before any promotion.
+      const delayMs = effectiveFailoverDelaySeconds(db) * 1000;
       const waited = now.getTime() - since.getTime();
       if (waited < delayMs) {
         return done({

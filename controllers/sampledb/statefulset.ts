@@ -5,6 +5,7 @@
  * The StatefulSet carries the version it runs ({@link ANNOTATION_VERSION}); the upgrade plan decides
  * which version that is (see upgrade.ts) — never the reconciler from `spec.version` directly.
  */
+import { ENV_ISOLATION_FENCE_SECONDS, isolationFenceSeconds } from './fencing';
 import { instanceCommand, postgresArgs } from './instance-script';
 import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
 import { containerResources } from './tuning';
@@ -93,6 +94,7 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
                 { name: 'PRIMARY_SERVICE', value: names.primaryService(name) },
                 { name: 'STATEFULSET', value: names.statefulSet(name) },
                 { name: 'HEADLESS_SERVICE', value: names.headlessService(name) },
+                { name: ENV_ISOLATION_FENCE_SECONDS, value: String(isolationFenceSeconds(db)) },
               ],
               readinessProbe: {
                 exec: { command: READY_PROBE },

@@ -8,6 +8,7 @@
 import { evaluateAnomalies } from './anomalies';
 import { GrowthPlan, toMi } from './autogrow';
 import { BackupObservation } from './backups';
+import { fencingCondition } from './fencing';
 import { ReplicationStatus } from './replication';
 import { withReplicationStatus } from './replication-status';
 import { Database, labelSelectorString, SampleDBStatus } from './types';
@@ -44,6 +45,8 @@ export interface TuningObservation {
 /** The anomaly signals of one reconcile (anomalies.ts). */
 export interface AnomalyObservation {
   readonly signals: ReturnType<typeof evaluateAnomalies>;
+  /** Condition IsolationFencing (fencing.ts). @default - unchanged */
+  readonly fencing?: ReturnType<typeof fencingCondition>;
 }
 
 /** What a reconcile observed and decided. */
@@ -170,6 +173,7 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
   }
 
   for (const a of o.anomalies?.signals ?? []) set(a.condition);
+  if (o.anomalies?.fencing) set(o.anomalies.fencing);
 
   const g = o.storage;
   if (g) {

@@ -177,4 +177,5 @@ export const Reasons = {
   VolumeGrown: 'VolumeGrown',
   StandbyLagging: 'StandbyLagging',
   SessionsTerminated: 'SessionsTerminated',
+  PrimarySelfFenced: 'PrimarySelfFenced',
 } as const;

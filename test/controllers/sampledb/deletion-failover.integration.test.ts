@@ -103,7 +103,8 @@ describeRealApiServer(
         apiVersion: API,
         kind: 'SampleDB',
         metadata: { name: 'del', namespace: NS },
-        spec: { version: '16.4', replicas: 3, failoverDelaySeconds: 1 },
+        // self-fencing off: its bound would raise the 1 s failover delay to 10 s (fencing.ts), which this test does not need
+        spec: { version: '16.4', replicas: 3, failoverDelaySeconds: 1, anomalies: { isolationFenceSeconds: 0 } },
       });
       released.add('del-init');
       const role = async (name: string) =>

@@ -22,24 +22,35 @@ async function start(o: {
   peerRunning: boolean;
   primaryAppearsAfterMs?: number;
   waitSeconds: number;
-}): Promise<{ calls: string[]; seconds: number }> {
+  /** Self-fencing: seconds (SAMPLEDB_ISOLATION_FENCE_SECONDS), the fence record on the volume, what pg_stat_replication shows. */
+  fenceSeconds?: number;
+  fencedAt?: string;
+  replication?: string;
+  /** SIGTERM the script after this long (a pod deleted while it waits). */
+  termAfterMs?: number;
+}): Promise<{ calls: string[]; seconds: number; pid: number }> {
   const bin = join(dir, 'bin');
   const pgdata = join(dir, 'data');
-  mkdirSync(bin);
-  mkdirSync(pgdata);
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(pgdata, { recursive: true });
   writeFileSync(join(pgdata, 'PG_VERSION'), '15\n'); // a data directory, and no standby.signal: a former primary
+  if (o.fencedAt) writeFileSync(join(dir, 'sampledb-fenced'), `${o.fencedAt}\n`); // beside PGDATA, on the volume
   if (o.peerRunning) writeFileSync(join(dir, 'peer'), '');
   const stub = (name: string, body: string) => {
     writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
     chmodSync(join(bin, name), 0o755);
   };
-  stub('psql', `[ -f "${dir}/rw" ] && cat "${dir}/rw"; exit 0`);
+  stub(
+    'psql',
+    `case "$*" in *pg_stat_replication*) echo "${o.replication ?? 'f 1 0'}";; *) [ -f "${dir}/rw" ] && cat "${dir}/rw";; esac; exit 0`,
+  );
+  stub('pg_ctl', `echo "pg_ctl $*" >> "${dir}/calls"`);
   stub('pg_isready', `[ -f "${dir}/peer" ]`);
   stub('pg_rewind', `echo rewind >> "${dir}/calls"`);
   stub('pg_basebackup', `echo clone >> "${dir}/calls"`);
   stub(
     'docker-entrypoint.sh',
-    `if [ -f "$PGDATA/standby.signal" ]; then echo "postgres as a standby" >> "${dir}/calls"; else echo "postgres as a primary" >> "${dir}/calls"; fi`,
+    `echo "$*" > "${dir}/args"; if [ -f "$PGDATA/standby.signal" ]; then echo "postgres as a standby" >> "${dir}/calls"; else echo "postgres as a primary" >> "${dir}/calls"; fi`,
   );
   const [sh, dashC, script, arg0] = instanceCommand();
   const env = {
@@ -55,24 +66,43 @@ async function start(o: {
     REPLICATION_PASSWORD: 'q',
     PGDATA: pgdata,
     FORMER_PRIMARY_WAIT_SECONDS: String(o.waitSeconds),
+    SAMPLEDB_ISOLATION_FENCE_SECONDS: String(o.fenceSeconds ?? 0),
   };
   const timer =
     o.primaryAppearsAfterMs === undefined
       ? undefined
       : setTimeout(() => writeFileSync(join(dir, 'rw'), '10.0.0.2\n'), o.primaryAppearsAfterMs);
   const started = Date.now();
+  let pid = 0;
   const code = await new Promise<number | null>((resolve) => {
-    // The script writes its pgpass and pg_hba.conf to /tmp of its pod: here to the test's folder.
-    const child = spawn(sh, [dashC, script.split('/tmp/').join(`${dir}/`), arg0], { env, stdio: 'ignore' });
+    // The script writes its pgpass and pg_hba.conf to /tmp of its pod: here to the test's folder. Its own process
+    // group: the self-fencing loop outlives the (stub) postmaster and is killed with the group.
+    const child = spawn(sh, [dashC, script.split('/tmp/').join(`${dir}/`), arg0], {
+      env,
+      stdio: 'ignore',
+      detached: true,
+    });
+    pid = child.pid!;
     child.on('exit', resolve);
+    if (o.termAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), o.termAfterMs);
   });
   clearTimeout(timer);
-  expect(code).toBe(0);
+  // 143: its own exit on SIGTERM (as PID 1 in a container the shell would otherwise ignore the signal)
+  expect(code).toBe(o.termAfterMs === undefined ? 0 : 143);
   return {
     calls: existsSync(join(dir, 'calls')) ? readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n') : [],
     seconds: (Date.now() - started) / 1000,
+    pid,
   };
 }
+
+const killGroup = (pid: number) => {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+};
 
 describe('instance script: a restarted former primary', () => {
   test('with other instances running and no primary behind -rw yet, it waits; once the promoted standby serves -rw it rewinds and starts as its standby', async () => {
@@ -91,5 +121,59 @@ describe('instance script: a restarted former primary', () => {
     const r = await start({ peerRunning: false, waitSeconds: 30 });
     expect(r.calls).toEqual(['postgres as a primary']);
     expect(r.seconds).toBeLessThan(2);
+  });
+});
+
+describe('instance script: self-fencing of an isolated primary (fencing.ts)', () => {
+  const calls = () => (existsSync(join(dir, 'calls')) ? readFileSync(join(dir, 'calls'), 'utf8') : '');
+  const waitFor = async (what: () => boolean, ms: number) => {
+    const end = Date.now() + ms;
+    while (!what() && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+    return what();
+  };
+
+  test('a primary whose standby stopped replying and that reaches no apiserver stops PostgreSQL (immediate) after the fence seconds, recording when', async () => {
+    // pg_stat_replication: a primary ('f'), one standby, its last reply 9 s ago; no KUBERNETES_SERVICE_HOST: no apiserver
+    const r = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 2, replication: 'f 1 9' });
+    try {
+      expect(await waitFor(() => calls().includes('pg_ctl stop'), 10_000)).toBe(true);
+      expect(calls()).toMatch(/pg_ctl stop -D \S+ -m immediate/);
+      expect(readFileSync(join(dir, 'sampledb-fenced'), 'utf8')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+    } finally {
+      killGroup(r.pid);
+    }
+  });
+
+  test('a primary whose standby replies does not fence itself, nor one that never had a standby (it cannot be failed over)', async () => {
+    const replying = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, replication: 'f 1 0' });
+    await new Promise((r) => setTimeout(r, 4000));
+    killGroup(replying.pid);
+    rmSync(join(dir, 'calls'), { force: true });
+    const alone = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, replication: 'f 0 -1' });
+    await new Promise((r) => setTimeout(r, 4000));
+    killGroup(alone.pid);
+    expect(calls()).not.toContain('pg_ctl');
+    expect(existsSync(join(dir, 'sampledb-fenced'))).toBe(false);
+  });
+
+  test('a fenced former primary still cut off does not start (alone, an unfenced one would); once a primary serves -rw it rewinds, and PostgreSQL gets the fence record', async () => {
+    const r = await start({
+      peerRunning: false,
+      primaryAppearsAfterMs: 3000,
+      waitSeconds: 30,
+      fencedAt: '2026-11-28T07:00:00Z',
+    });
+    expect(r.calls).toEqual(['rewind', 'postgres as a standby']);
+    expect(r.seconds).toBeGreaterThanOrEqual(2.5);
+    expect(readFileSync(join(dir, 'args'), 'utf8')).toContain('-c sampledb.last_self_fence=2026-11-28T07:00:00Z');
+    expect(existsSync(join(dir, 'sampledb-fenced'))).toBe(false);
+    expect(readFileSync(join(dir, 'sampledb-last-fence'), 'utf8').trim()).toBe('2026-11-28T07:00:00Z');
+  });
+
+  test('SIGTERM (its pod deleted) ends a fenced instance that waits, at once', async () => {
+    const r = await start({ peerRunning: false, waitSeconds: 30, fencedAt: '2026-11-28T07:00:00Z', termAfterMs: 1500 });
+    expect(r.calls).toEqual([]);
+    expect(r.seconds).toBeLessThan(5);
+    killGroup(r.pid);
   });
 });

@@ -139,7 +139,7 @@ describe('replication (planner, no cluster)', () => {
     const behind = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
     const ahead = instance(2, { labelRole: 'replica', pg: standbyPg('0/6000000') });
     const r = recorder([old, behind, ahead]);
-    const spec = { failoverDelaySeconds: 5 };
+    const spec = { failoverDelaySeconds: 5, anomalies: { isolationFenceSeconds: 0 } };
 
     const first = await reconcileReplication(db(spec), [old, behind, ahead], { currentPrimary: 'db-0' }, r.ops, at(0));
     expect(first.status.primaryUnavailableSince).toBe(T0.toISOString());
@@ -169,6 +169,27 @@ describe('replication (planner, no cluster)', () => {
     expect(fourth.status.primaryUnavailableSince).toBeUndefined();
   });
 
+  test('self-fencing raises a shorter failover delay to its bound: no promotion before an isolated old primary stopped itself', async () => {
+    const old = instance(0, { labelRole: 'primary', ready: false, pg: undefined });
+    const standby = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
+    const r = recorder([old, standby]);
+    // default isolationFenceSeconds (5) + 5 s to notice and stop: 10 s, whatever failoverDelaySeconds says below it
+    for (const [spec, delay] of [
+      [{ failoverDelaySeconds: 2 }, 10],
+      [{ failoverDelaySeconds: 30 }, 30],
+      [{ failoverDelaySeconds: 5, anomalies: { isolationFenceSeconds: 20 } }, 25],
+      [{ failoverDelaySeconds: 2, anomalies: { isolationFenceSeconds: 0 } }, 2],
+    ] as const) {
+      r.log.length = 0;
+      const first = await reconcileReplication(db(spec), [old, standby], { currentPrimary: 'db-0' }, r.ops, at(0));
+      expect(first.requeueAfterMs).toBe(delay * 1000 + 100);
+      const before = await reconcileReplication(db(spec), [old, standby], first.status, r.ops, at(delay - 1));
+      expect(before.status.targetPrimary).toBeUndefined();
+      const after = await reconcileReplication(db(spec), [old, standby], first.status, r.ops, at(delay));
+      expect(after.status.targetPrimary).toBe('db-1');
+    }
+  });
+
   test('failover: a standby on an older timeline is never chosen over one on the newest, whatever its WAL position (chaos suite: a rejoined old primary that diverged)', async () => {
     // db-1 rejoined after an earlier failover but stayed on timeline 1 with WAL past the fork point;
     // db-2 follows timeline 2. Promoting db-1 would fork the history and lose timeline 2's writes.
@@ -177,7 +198,7 @@ describe('replication (planner, no cluster)', () => {
     const following = instance(2, { labelRole: 'replica', pg: { ...standbyPg('0/6000000'), timeline: 2 } });
     const r = recorder([old, diverged, following]);
     const res = await reconcileReplication(
-      db({ failoverDelaySeconds: 0 }),
+      db({ failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } }),
       [old, diverged, following],
       { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() },
       r.ops,
@@ -198,7 +219,7 @@ describe('replication (planner, no cluster)', () => {
     };
     const r = recorder([replacement, behind, promoted]);
     const waiting = await reconcileReplication(
-      db({ failoverDelaySeconds: 0 }),
+      db({ failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } }),
       [replacement, behind, promoted],
       status,
       r.ops,
@@ -211,7 +232,7 @@ describe('replication (planner, no cluster)', () => {
     r.log.length = 0;
     const checkpointed = { ...promoted, pg: { ...promoted.pg!, checkpointTimeline: 2 } };
     const done = await reconcileReplication(
-      db({ failoverDelaySeconds: 0 }),
+      db({ failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } }),
       [replacement, behind, checkpointed],
       waiting.status,
       r.ops,
@@ -234,7 +255,7 @@ describe('replication (planner, no cluster)', () => {
     };
     const r = recorder([replacement, behind, target]);
     const res = await reconcileReplication(
-      db({ failoverDelaySeconds: 0 }),
+      db({ failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } }),
       [replacement, behind, target],
       status,
       r.ops,
@@ -245,7 +266,7 @@ describe('replication (planner, no cluster)', () => {
     // Once it rejoined as a standby (or is gone), the target is promoted.
     r.log.length = 0;
     await reconcileReplication(
-      db({ failoverDelaySeconds: 0 }),
+      db({ failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } }),
       [{ ...replacement, pg: standbyPg('0/6000000') }, behind, target],
       res.status,
       r.ops,
@@ -268,7 +289,7 @@ describe('replication (planner, no cluster)', () => {
     const insts = [instance(0, { ready: false }), instance(1, { ready: false })];
     const r = recorder(insts);
     const res = await reconcileReplication(
-      db({ replicas: 2, failoverDelaySeconds: 0 }),
+      db({ replicas: 2, failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } }),
       insts,
       { currentPrimary: 'db-0', primaryUnavailableSince: T0.toISOString() },
       r.ops,

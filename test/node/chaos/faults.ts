@@ -10,7 +10,9 @@
  * - `partition`: iptables rules in the primary's network namespace cut it off from every other pod
  *   (standbys, operator) and from the apiserver; the writers and the node keep reaching it (clients
  *   on its side of the partition). Healed once another instance was promoted, the old pod is gone,
- *   or after 60 s.
+ *   or after 60 s. The isolated-primary fault of issue 34: the old primary reaches neither the apiserver
+ *   nor a standby, so its self-fencing stops it unless its pod's deletion comes first; the fault's note
+ *   says which did.
  * - `apiserver-restart-mid-failover`: the primary's pod deleted; once the failover started,
  *   kube-apiserver is stopped and started again with the same command line. Measured: when it answers
  *   `/readyz` again, and when it does through the `kubernetes` Service (10.96.0.1:443), the address the
@@ -173,8 +175,24 @@ export async function injectFault(
       const healer = (async () => {
         const end = injectedAt + 60_000;
         let promotedAt: number | undefined;
-        while (Date.now() < end) {
+        // Which mechanism stopped the old postmaster: itself (self-fencing, controllers/sampledb/fencing.ts) before
+        // anything deleted its pod, or the kubelet acting on the operator's deletion.
+        let stoppedAt: number | undefined;
+        let deletedAt: number | undefined;
+        const running = () => {
           try {
+            return !!containerInit(uid, containerId(p, 'postgres'));
+          } catch {
+            return false;
+          }
+        };
+        while (Date.now() < end) {
+          if (!stoppedAt && !running()) stoppedAt = Date.now();
+          try {
+            if (!deletedAt) {
+              const now = await pod(ctx, primary).catch((err) => (/404/.test(String(err)) ? undefined : p));
+              if (!now || now.metadata.uid !== uid || now.metadata.deletionTimestamp) deletedAt = Date.now();
+            }
             const s = (await ctx.sdb()).status ?? {};
             if (s.currentPrimary && s.currentPrimary !== primary) {
               promotedAt = Date.now();
@@ -185,18 +203,16 @@ export async function injectFault(
           }
           await sleep(250);
         }
-        const stillRuns = (() => {
-          try {
-            return !!containerInit(uid, containerId(p, 'postgres'));
-          } catch {
-            return false;
-          }
-        })();
+        const stillRuns = running();
+        const t = (x: number | undefined) => (x === undefined ? '-' : ((x - injectedAt) / 1000).toFixed(1));
+        notes.push(
+          `old postmaster stopped at ${t(stoppedAt)} s, its pod deleted at ${t(deletedAt)} s: ${stoppedAt === undefined ? 'not stopped before the promotion' : deletedAt === undefined || stoppedAt < deletedAt ? 'it fenced itself (self-fencing)' : 'stopped through its pod deletion'}`,
+        );
         const rules = partitioned(uid);
         if (rules) healPod(uid);
         notes.push(
           promotedAt
-            ? `another instance promoted ${((promotedAt - injectedAt) / 1000).toFixed(1)} s after the partition; the old primary's postmaster was ${stillRuns ? 'still running' : 'already stopped (fenced: its pod deleted)'}; partition ${rules ? 'healed then' : "gone with the old pod's network namespace"}`
+            ? `another instance promoted ${((promotedAt - injectedAt) / 1000).toFixed(1)} s after the partition; the old primary's postmaster was ${stillRuns ? 'still running' : 'already stopped'}; partition ${rules ? 'healed then' : "gone with the old pod's network namespace"}`
             : `no promotion within 60 s; partition ${rules ? 'healed' : 'already gone'}`,
         );
         healed = true;

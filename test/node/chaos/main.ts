@@ -1,10 +1,8 @@
 /**
  * The long form of the chaos suite (`npm run chaos`): a synchronous run with every fault kind
  * `--per-kind` times (default 20), then an asynchronous run for the RPO (`--async-per-kind`,
- * default 5, of the faults that fail over), then the partition-heal staging (partition-heal.ts: the old primary
- * still runs when the partition heals; `--no-partition-heal` skips it). Each run's report is written as JSON to
- * `--out` (default bench/latest/chaos-sync.json, chaos-async.json and chaos-partition-heal.json); the process fails
- * when a run fails.
+ * default 5, of the faults that fail over). Each run's report is written as JSON to `--out`
+ * (default bench/latest/chaos-sync.json and chaos-async.json); the process fails when a run fails.
  *
  *   npm run chaos -- [--cluster-dir DIR] [--seed N] [--per-kind N] [--async-per-kind N] [--kinds a,b] [--out DIR]
  *
@@ -13,9 +11,13 @@
  * restricted, the controller images built and dist/ applied as APPLY.md says) and taken down after.
  * The demo's example SampleDBs of dist/4-custom-resources.yaml are deleted first: on a 2-core machine
  * their pods would only add load to the timings. Run it under `flock /tmp/k8s-node.lock`.
+ *
+ * Then the isolated-primary fault staged explicitly (partition-heal.ts: the primary and its node cut off, the old
+ * pod removed without its kubelet, healed after the promotion), `--partition-heal N` times (default 1), written to
+ * `chaos-partition-heal.json`; the process fails when a staging fails.
  */
 import { spawnSync } from 'child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 import { HARNESS, NodeHarness } from '../harness';
@@ -91,24 +93,34 @@ export async function longForm(clusterDir: string): Promise<ChaosReport[]> {
   return reports;
 }
 
-/** The partition-heal staging once (synchronous), its report beside the runs'; true when it passed. */
-async function partitionHeal(clusterDir: string): Promise<boolean> {
-  const out = resolve(arg('out') ?? join(ROOT, 'bench/latest'));
-  const startedAt = new Date().toISOString();
-  try {
-    const report = await stagePartitionHeal({ clusterDir, synchronous: true });
-    const command = 'npm run chaos (partition-heal, after the runs)';
-    writeFileSync(
-      join(out, 'chaos-partition-heal.json'),
-      `${JSON.stringify({ command, startedAt, ...report }, null, 2)}\n`,
-    );
-    process.stdout.write(`partition-heal: ${report.passed ? 'PASSED' : 'FAILED'}; ${report.verdicts.join('; ')}\n`);
-    return report.passed;
-  } finally {
-    await deletePartitionHealDb(clusterDir, 'chaos-heal').catch((err) =>
-      process.stdout.write(`cleanup of chaos-heal: ${(err as Error).message}\n`),
-    );
+/** The isolated-primary fault, staged `--partition-heal` times; whether every staging passed. */
+async function partitionHeals(clusterDir: string): Promise<boolean> {
+  const n = Number(arg('partition-heal', '1'));
+  const out = resolve(ROOT, arg('out', 'bench/latest')!);
+  const runs: object[] = [];
+  for (let i = 0; i < n; i++) {
+    const startedAt = new Date().toISOString();
+    try {
+      const report = await stagePartitionHeal({ clusterDir, synchronous: true, db: 'chaos-heal' });
+      runs.push({
+        startedAt,
+        loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
+        ...report,
+      });
+      process.stdout.write(
+        `partition-heal ${i + 1}/${n}: ${report.passed ? 'PASSED' : 'FAILED'} ${report.verdicts.join('; ')}\n`,
+      );
+    } finally {
+      await deletePartitionHealDb(clusterDir, 'chaos-heal').catch((err) =>
+        process.stdout.write(`cleanup of chaos-heal: ${(err as Error).message}\n`),
+      );
+    }
   }
+  if (n > 0) {
+    const command = `npm run chaos -- --partition-heal ${n}`;
+    writeFileSync(join(out, 'chaos-partition-heal.json'), `${JSON.stringify({ command, runs }, null, 2)}\n`);
+  }
+  return runs.every((r) => (r as { passed: boolean }).passed) && runs.length === n;
 }
 
 async function main(): Promise<void> {
@@ -135,7 +147,7 @@ async function main(): Promise<void> {
     ]);
     const reports = await longForm(dir);
     if (reports.some((r) => !r.passed) || !reports.length) process.exitCode = 1;
-    if (!process.argv.includes('--no-partition-heal') && !(await partitionHeal(dir))) process.exitCode = 1;
+    if (!(await partitionHeals(dir))) process.exitCode = 1;
   } finally {
     if (!reuse) {
       spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });

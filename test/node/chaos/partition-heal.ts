@@ -1,7 +1,17 @@
 /**
- * Fencing, the partition-heal case (issue 23, item 3), staged explicitly: the primary cut off from its
- * standbys, the operator and the apiserver while it keeps running, healed later — does it ever accept a
+ * Fencing, the partition-heal case (issue 23, item 3; issue 34, item 5), staged explicitly: the primary cut off
+ * from its standbys, the operator and the apiserver while it keeps running, healed later — does it ever accept a
  * write once another instance is promoted, and does it come back as a standby?
+ *
+ * Two mechanisms can stop the old primary: its own self-fencing (controllers/sampledb/fencing.ts: cut off from the
+ * apiserver and every standby for `spec.anomalies.isolationFenceSeconds`, it stops PostgreSQL), and the operator's
+ * pod deletion, carried out by the kubelet. With the kubelet paused only the first can act, and the staging
+ * (`forceDelete`, default) also removes the old pod from the API without the kubelet once the operator started the
+ * failover — as the pod garbage collector does for a deleted Node, or the `node.kubernetes.io/out-of-service` taint,
+ * or an administrator's `kubectl delete --force` — so the operator promotes while the old postmaster may still run:
+ * the promotion then waits for nothing but the operator's failover delay. The verdicts say which mechanism stopped
+ * the old primary (`fencedBy`); with `isolationFenceSeconds: 0` (`--no-self-fence`) the staging shows what happens
+ * without self-fencing (the old primary acknowledges writes after the promotion once healed: it fails).
  *
  * What a single node changes. In the `partition` fault of the chaos run only the pod's network is cut: the
  * kubelet still reaches the apiserver, so the operator's fencing (it deletes the old primary's pod and
@@ -10,24 +20,28 @@
  * with it: its kubelet does not learn of the deletion, the old postmaster keeps running, and the partition
  * heals while it still runs. This staging gets that on one node by pausing the kubelet (SIGSTOP) for the
  * partition: the node then neither acts on nor reports anything, as a partitioned node. What differs: a
- * partitioned kubelet would still run the pod's probes locally (SampleDB has no self-fencing probe, so
- * nothing depends on it), and the pause is kept under the node-monitor grace period (40 s) so the node is
- * never marked NotReady (which would take every pod out of its Services: a second fault, not this one).
+ * partitioned kubelet would still run the pod's probes locally (SampleDB's self-fencing is not a probe, so
+ * nothing depends on it), and the staging renews the node's Lease in the kubelet's place so the node is never
+ * marked NotReady (which would take every pod out of its Services: a second fault, not this one).
+ * Self-fencing runs inside the container (not in a kubelet probe), so the pause does not stop it.
  *
- * Sequence: database ready → kubelet paused and the primary partitioned → the operator starts the failover
- * and deletes the old primary's pod (which stays Terminating: no kubelet confirms it) → the partition is
- * healed while the kubelet is still paused (the old postmaster runs and is reachable again by everyone) →
- * the kubelet resumes → the old postmaster is stopped, the standby promoted, the old instance recreated.
+ * Sequence: database ready → kubelet paused and the primary partitioned → the old primary fences itself
+ * (self-fencing on) → the operator finds the primary unavailable; the staging force-deletes the old pod
+ * (`forceDelete`; else the operator's deletion stays Terminating: no kubelet confirms it) → the operator
+ * promotes a standby → 3 s later the partition is healed while the kubelet is still paused (an old
+ * postmaster still running is reachable again by everyone) → 8 s later the kubelet resumes → the old
+ * instance is recreated and rejoins as a standby.
  * The old primary's IP is probed from the host (a write, then pg_is_in_recovery) all along.
  *
- * Run alone: `npx tsx test/node/chaos/partition-heal.ts --cluster-dir DIR [--async]` (a cluster that is up,
- * dist/ applied; under `flock /tmp/k8s-node.lock`); the chaos node suite runs it after its faults.
+ * Run alone: `npx tsx test/node/chaos/partition-heal.ts --cluster-dir DIR [--async] [--no-force-delete]
+ * [--no-self-fence] [--out FILE]` (a cluster that is up, dist/ applied; under `flock /tmp/k8s-node.lock`).
  */
 import { spawnSync } from 'child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'fs';
-import { join, resolve } from 'path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { dirname, join, resolve } from 'path';
 import { names } from '../../../controllers/sampledb/types';
-import { sleep, until as pollUntil } from '../harness';
+import { HARNESS, NodeHarness, sleep, until as pollUntil } from '../harness';
 import { healPod, partitionPod } from './host';
 import { kube, kubeAccess } from './kube';
 import { DbCredentials, execUntil, probePod, probeRound } from './probe';
@@ -40,8 +54,18 @@ export interface PartitionHealOptions {
   readonly db?: string;
   /** @default 'default' */
   readonly namespace?: string;
-  /** Longest kubelet pause; below the node-monitor grace period (40 s). @default 28 */
+  /**
+   * Longest kubelet pause. The staging renews the node's Lease in the kubelet's place meanwhile, so the node is
+   * not marked NotReady after the node-monitor grace period (40 s). @default 60
+   */
   readonly kubeletPauseS?: number;
+  /**
+   * Once the operator started the failover, delete the old pod from the API without the kubelet (grace period 0),
+   * so the promotion does not wait for the paused kubelet. @default true
+   */
+  readonly forceDelete?: boolean;
+  /** `spec.anomalies.isolationFenceSeconds` of the staged SampleDB (0: self-fencing off). @default - the default (5) */
+  readonly isolationFenceSeconds?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -58,6 +82,18 @@ export interface OldPrimaryProbe {
 
 export interface PartitionHealReport {
   readonly synchronous: boolean;
+  readonly forceDelete: boolean;
+  /** `spec.anomalies.isolationFenceSeconds` (undefined: the default). */
+  readonly isolationFenceSeconds?: number;
+  /** What stopped the old primary before the promotion: itself (while the kubelet was paused), the kubelet acting on the pod deletion, or nothing. */
+  readonly fencedBy: 'self' | 'kubelet' | 'none';
+  /** The old primary's IP stopped answering (the first probe without an answer after its last answer as a primary). */
+  readonly oldStoppedAtS?: number;
+  /** The staging's force-deletion of the old pod. */
+  readonly forceDeletedAtS?: number;
+  /** The SampleDB's condition IsolationFencing once recovered, and whether event PrimarySelfFenced names the old primary. */
+  readonly fencingCondition?: { readonly status: string; readonly reason: string; readonly message: string };
+  readonly selfFencedEvent: boolean;
   readonly oldPrimary: string;
   readonly newPrimary?: string;
   /** Seconds after the partition (all times below are relative to it). */
@@ -108,7 +144,15 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
       apiVersion: 'database.example.com/v2',
       kind: 'SampleDB',
       metadata: { name: db, namespace: ns },
-      spec: { version: '16.4', replicas: 3, synchronous: o.synchronous, failoverDelaySeconds: 2 },
+      spec: {
+        version: '16.4',
+        replicas: 3,
+        synchronous: o.synchronous,
+        failoverDelaySeconds: 2,
+        ...(o.isolationFenceSeconds === undefined
+          ? {}
+          : { anomalies: { isolationFenceSeconds: o.isolationFenceSeconds } }),
+      },
     }),
   });
   if (apply.status !== 0) throw new Error(`kubectl apply: ${apply.stderr}`);
@@ -121,6 +165,8 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
       ? s
       : undefined;
   });
+  // events of this object only: an earlier staging's SampleDB of the same name left its own (events live 1 h)
+  const dbUid = (await kube(k, 'GET', sdbPath)).metadata.uid as string;
   const secret = await kube(k, 'GET', `/api/v1/namespaces/${ns}/secrets/${names.secret(db)}`);
   const dec = (key: string) => Buffer.from(secret.data[key], 'base64').toString();
   const cred: DbCredentials = { user: dec('username'), password: dec('password'), database: dec('database') };
@@ -154,7 +200,23 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     }
   })();
 
-  const pauseS = o.kubeletPauseS ?? 28;
+  const pauseS = o.kubeletPauseS ?? 60;
+  // The node's Lease, renewed in the paused kubelet's place (a MicroTime: 6 fractional digits).
+  const nodeName = (await kube(k, 'GET', '/api/v1/nodes')).items[0].metadata.name as string;
+  const renewLease = () =>
+    kube(k, 'PATCH', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${nodeName}`, {
+      spec: { renewTime: new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') },
+    }).catch(() => undefined);
+  let leaseRenewing = true;
+  const leaseRenewer = (async () => {
+    while (leaseRenewing) {
+      await renewLease();
+      await sleep(3000);
+    }
+  })();
+  const forceDelete = o.forceDelete ?? true;
+  let forceDeletedAt: number | undefined;
+  let targetSeen = false;
   let t0 = 0;
   let healedAt = 0;
   let resumedAt = 0;
@@ -166,6 +228,7 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     try {
       const s = await sdb();
       if (!failoverStartedAt && (s.targetPrimary || s.primaryUnavailableSince)) failoverStartedAt = Date.now();
+      if (s.targetPrimary && s.targetPrimary !== old) targetSeen = true;
       if (!promotedAt && s.currentPrimary && s.currentPrimary !== old) {
         promotedAt = Date.now();
         newPrimary = s.currentPrimary;
@@ -190,10 +253,29 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
         { ip: '10.96.0.1', port: 443 },
       ],
     });
-    // Partitioned until the operator has fenced (deleted the old pod) and some seconds more, leaving ~8 s of
-    // the pause for the old primary to run healed.
-    while (Date.now() - t0 < (pauseS - 8) * 1000 && !(oldPodDeletedAt && Date.now() - oldPodDeletedAt > 5000)) {
+    // Partitioned until another instance is promoted and 3 s more (the old IP is then reachable again after the
+    // promotion, with the kubelet still paused), at the latest until 8 s before the kubelet resumes. Without
+    // forceDelete, until the operator has deleted the old pod and 5 s more (the promotion waits for the kubelet).
+    const healNow = () =>
+      forceDelete
+        ? promotedAt !== undefined && Date.now() - promotedAt > 3000
+        : oldPodDeletedAt !== undefined && Date.now() - oldPodDeletedAt > 5000;
+    while (Date.now() - t0 < (pauseS - 8) * 1000 && !healNow()) {
       await watchStatus();
+      if (forceDelete && !forceDeletedAt && (failoverStartedAt || targetSeen || oldPodDeletedAt)) {
+        // The operator found the primary unavailable: the old pod leaves the API without its kubelet (pod GC of a
+        // lost node). Its replacement (created after the primary became unavailable) is not what the operator fences.
+        await kube(k, 'DELETE', `/api/v1/namespaces/${ns}/pods/${old}`, {
+          kind: 'DeleteOptions',
+          apiVersion: 'v1',
+          gracePeriodSeconds: 0,
+          preconditions: { uid: oldUid },
+        }).catch(() => undefined);
+        forceDeletedAt = Date.now();
+        log(
+          `partition-heal: force-deleted pod ${old} ${rel(forceDeletedAt, t0)} s after the partition (kubelet paused)`,
+        );
+      }
       await sleep(500);
     }
     healPod(oldUid);
@@ -201,11 +283,14 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     log(
       `partition-heal: healed ${rel(healedAt, t0)} s after the partition (old pod deleted at ${rel(oldPodDeletedAt, t0)} s, failover started at ${rel(failoverStartedAt, t0)} s, promotion ${promotedAt ? `at ${rel(promotedAt, t0)} s` : 'none yet'}); kubelet still paused`,
     );
-    while (Date.now() - t0 < pauseS * 1000) {
+    // 8 s more paused: the old postmaster, if it still runs, is reachable by everyone while nothing stops it.
+    while (Date.now() - healedAt < 8000) {
       await watchStatus();
       await sleep(500);
     }
   } finally {
+    leaseRenewing = false;
+    await leaseRenewer;
     healPod(oldUid);
     try {
       process.kill(kubeletPid, 'SIGCONT');
@@ -260,19 +345,45 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
   probing = false;
   await prober;
 
+  // The SampleDB reports the self-fence once the old instance runs again (condition, event): a few reconciles.
+  let fencingCondition: PartitionHealReport['fencingCondition'];
+  let selfFencedEvent = false;
+  const reportBy = Date.now() + 30_000;
+  while (Date.now() < reportBy) {
+    try {
+      const c = ((await sdb()).conditions ?? []).find((x: any) => x.type === 'IsolationFencing');
+      if (c) fencingCondition = { status: c.status, reason: c.reason, message: c.message };
+      const events = (
+        await kube(
+          k,
+          'GET',
+          `/api/v1/namespaces/${ns}/events?fieldSelector=${encodeURIComponent(`involvedObject.uid=${dbUid},reason=PrimarySelfFenced`)}`,
+        )
+      ).items as any[];
+      selfFencedEvent = events.some((e) => String(e.message).startsWith(`${old} fenced itself`));
+      if (selfFencedEvent || o.isolationFenceSeconds === 0) break;
+    } catch {
+      /* retry */
+    }
+    await sleep(2000);
+  }
+
   const asPrimary = probes.filter((p) => p.answered && p.recovery === false);
   const verdicts: string[] = [];
   const afterPromotion = promotedAt ? probes.filter((p) => p.acked && p.at >= promotedAt!) : [];
   const lastAsPrimary = asPrimary.length ? asPrimary[asPrimary.length - 1].at : undefined;
   const afterHeal = asPrimary.filter((p) => p.at >= healedAt && p.at < resumedAt).length;
-  if (!oldPodDeletedAt) {
-    verdicts.push("the operator never deleted (fenced) the old primary's pod while it was partitioned");
-  }
-  if (!afterHeal) {
-    verdicts.push(
-      "the staging did not hold: the old primary did not answer as a primary between the heal and the kubelet's resume",
-    );
-  }
+  // The old IP stopped answering: the first probe after its last answer as a primary that got no answer at all.
+  const stopped = lastAsPrimary ? probes.find((p) => p.at > lastAsPrimary && !p.answered) : undefined;
+  const stoppedAt = stopped?.at;
+  // Before the kubelet resumed, nothing but the instance itself could stop its postmaster.
+  const fencedBy: PartitionHealReport['fencedBy'] =
+    stoppedAt === undefined || (promotedAt !== undefined && stoppedAt > promotedAt)
+      ? 'none'
+      : stoppedAt < resumedAt
+        ? 'self'
+        : 'kubelet';
+  const selfFencing = o.isolationFenceSeconds !== 0;
   if (!promotedAt) verdicts.push('no standby was promoted');
   if (afterPromotion.length) {
     verdicts.push(
@@ -284,12 +395,29 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
       `the old primary still answered as a primary ${((lastAsPrimary - promotedAt) / 1000).toFixed(1)} s after the promotion`,
     );
   }
+  if (selfFencing && fencedBy !== 'self') {
+    verdicts.push(
+      `the old primary did not fence itself while cut off (it stopped ${stoppedAt === undefined ? 'never' : `at ${rel(stoppedAt, t0)} s`}, the kubelet resumed at ${rel(resumedAt, t0)} s)`,
+    );
+  }
+  if (selfFencing && fencedBy === 'self' && !selfFencedEvent) {
+    verdicts.push(
+      `the self-fence was not reported: no event PrimarySelfFenced naming ${old} (condition ${JSON.stringify(fencingCondition)})`,
+    );
+  }
   if (!recoveredAt) {
     verdicts.push(`not recovered within 180 s after the resume (old instance: ${JSON.stringify(oldRejoinedAs)})`);
   }
   if (twoWritable) verdicts.push(`${twoWritable} probe rounds with two writable instances`);
   const report: PartitionHealReport = {
     synchronous: o.synchronous,
+    forceDelete,
+    isolationFenceSeconds: o.isolationFenceSeconds,
+    fencedBy,
+    oldStoppedAtS: rel(stoppedAt, t0),
+    forceDeletedAtS: rel(forceDeletedAt, t0),
+    fencingCondition,
+    selfFencedEvent,
     oldPrimary: old,
     newPrimary,
     kubeletPausedS: rel(resumedAt, t0)!,
@@ -307,7 +435,10 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
     recoveredAtS: rel(recoveredAt, t0),
     twoWritableRounds: twoWritable,
     passed: verdicts.length === 0,
-    verdicts,
+    verdicts: [
+      `fenced by: ${fencedBy === 'self' ? `the old primary itself (stopped ${rel(stoppedAt, t0)} s after the partition, kubelet paused)` : fencedBy === 'kubelet' ? `the kubelet acting on the pod deletion (stopped ${rel(stoppedAt, t0)} s after the partition, after the resume)` : 'nothing before the promotion'}`,
+      ...verdicts,
+    ],
   };
   log(`partition-heal: ${JSON.stringify(report)}`);
   return report;
@@ -335,30 +466,82 @@ export async function deletePartitionHealDb(clusterDir: string, db: string, name
   });
 }
 
+/**
+ * `npx tsx test/node/chaos/partition-heal.ts [--cluster-dir DIR] [--runs N] [--append] [--async] [--no-force-delete]
+ * [--no-self-fence] [--out FILE]`: without a cluster folder a fresh cluster is brought up as test/node/run.ts does
+ * (dist/ applied as APPLY.md says) and taken down after. Every run is written to FILE (default
+ * bench/latest/chaos-partition-heal[-variant].json) as `{ command, runs: [...] }`; `--append` keeps the runs already
+ * there. Under `flock /tmp/k8s-node.lock`.
+ */
 async function main(): Promise<void> {
   const arg = (n: string) => {
     const i = process.argv.indexOf(`--${n}`);
     return i >= 0 ? process.argv[i + 1] : undefined;
   };
-  const dir = resolve(arg('cluster-dir') ?? process.env.NODE_CLUSTER_DIR ?? '');
-  const synchronous = !process.argv.includes('--async');
+  const flag = (n: string) => process.argv.includes(`--${n}`);
+  const synchronous = !flag('async');
+  const forceDelete = !flag('no-force-delete');
+  const isolationFenceSeconds = flag('no-self-fence') ? 0 : undefined;
+  const runs = Number(arg('runs') ?? '1');
   const db = synchronous ? 'chaos-heal' : 'chaos-heal-async';
-  const startedAt = new Date().toISOString();
+  const flags = ['async', 'no-force-delete', 'no-self-fence'].filter(flag).map((f) => ` --${f}`);
+  const variant = flags.join('').replace(/ --/g, '-');
+  const file = resolve(arg('out') ?? join(__dirname, '../../../bench/latest', `chaos-partition-heal${variant}.json`));
+  const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+  const reuse = arg('cluster-dir') ?? process.env.NODE_CLUSTER_DIR;
+  const dir = reuse ? resolve(reuse) : mkdtempSync(join(tmpdir(), 'partition-heal-'));
+  const h = new NodeHarness(dir);
   try {
-    const report = await stagePartitionHeal({ clusterDir: dir, synchronous, db });
-    const out = resolve(__dirname, '../../../bench/latest');
-    mkdirSync(out, { recursive: true });
-    const file = join(out, `chaos-partition-heal${synchronous ? '' : '-async'}.json`);
-    writeFileSync(
-      file,
-      `${JSON.stringify({ command: `npx tsx test/node/chaos/partition-heal.ts --cluster-dir DIR${synchronous ? '' : ' --async'}`, startedAt, ...report }, null, 2)}\n`,
-    );
-    process.stdout.write(
-      `partition-heal (synchronous: ${synchronous}): ${report.passed ? 'PASSED' : 'FAILED'} ${report.verdicts.join('; ')} → ${file}\n`,
-    );
-    if (!report.passed) process.exitCode = 1;
+    if (!reuse) {
+      h.sh(join(HARNESS, 'build-images.sh'), [], { env: process.env });
+      h.cluster('up');
+    }
+    if (!h.exists('deployment', 'sampledb-operator', '-n', 'sampledb-operator-system')) {
+      process.stdout.write(`${await h.ensureDistApplied()}\n`);
+      // the demo's example SampleDBs would only add load to the timings
+      h.sh('kubectl', [
+        'delete',
+        'sampledb',
+        '-n',
+        'default',
+        'my-db',
+        'scratch-db',
+        '--ignore-not-found',
+        '--wait=false',
+      ]);
+    }
+    for (let n = 0; n < runs; n++) {
+      const startedAt = new Date().toISOString();
+      const loadAtStart = load();
+      try {
+        const report = await stagePartitionHeal({
+          clusterDir: dir,
+          synchronous,
+          db,
+          forceDelete,
+          isolationFenceSeconds,
+        });
+        const previous = flag('append') && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).runs ?? []) : [];
+        const all = n === 0 ? previous : JSON.parse(readFileSync(file, 'utf8')).runs;
+        mkdirSync(dirname(file), { recursive: true });
+        const command = `npx tsx test/node/chaos/partition-heal.ts${flags.join('')}`;
+        const run = { startedAt, loadAverage: { atStart: loadAtStart, atEnd: load() }, ...report };
+        writeFileSync(file, `${JSON.stringify({ command, runs: [...all, run] }, null, 2)}\n`);
+        process.stdout.write(
+          `partition-heal (synchronous: ${synchronous}): ${report.passed ? 'PASSED' : 'FAILED'} ${report.verdicts.join('; ')} → ${file}\n`,
+        );
+        if (!report.passed) process.exitCode = 1;
+      } finally {
+        await deletePartitionHealDb(dir, db).catch((err) =>
+          process.stdout.write(`cleanup: ${(err as Error).message}\n`),
+        );
+      }
+    }
   } finally {
-    await deletePartitionHealDb(dir, db).catch((err) => process.stdout.write(`cleanup: ${(err as Error).message}\n`));
+    if (!reuse) {
+      spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -287,7 +287,7 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
           (i: { name: string; role: string; timeline: number }) => `${i.name}=${i.role}@tl${i.timeline}`,
         )
         .join(' ');
-      return `${oldPrimary} → ${newPrimary}; writes failed for ${downtime.toFixed(1)}s after the kill (failoverDelaySeconds 2); ${acked.length} acknowledged writes, 0 lost; ${tl}`;
+      return `${oldPrimary} → ${newPrimary}; writes failed for ${downtime.toFixed(1)}s after the kill (failoverDelaySeconds 2, raised to the self-fencing bound of 10); ${acked.length} acknowledged writes, 0 lost; ${tl}`;
     },
   );
 
