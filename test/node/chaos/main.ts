@@ -16,11 +16,9 @@
  * pod removed without its kubelet, healed after the promotion), `--partition-heal N` times (default 1), written to
  * `chaos-partition-heal.json`; the process fails when a staging fails.
  */
-import { spawnSync } from 'child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
-import { HARNESS, NodeHarness } from '../harness';
+import { longFormCluster } from './long-form-cluster';
 import { deletePartitionHealDb, stagePartitionHeal } from './partition-heal';
 import { ChaosReport, deleteChaosDb, runChaos } from './run';
 import { FAULT_KINDS, FaultKind } from './schedule';
@@ -124,35 +122,13 @@ async function partitionHeals(clusterDir: string): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  const reuse = arg('cluster-dir') ?? process.env.NODE_CLUSTER_DIR;
-  const dir = reuse ? resolve(reuse) : mkdtempSync(join(tmpdir(), 'chaos-node-'));
-  const h = new NodeHarness(dir);
+  const { dir, down } = await longFormCluster('chaos-node-', arg('cluster-dir'));
   try {
-    if (!reuse) {
-      h.sh(join(HARNESS, 'build-images.sh'), [], { env: process.env });
-      h.cluster('up');
-    }
-    if (!h.exists('deployment', 'sampledb-operator', '-n', 'sampledb-operator-system')) {
-      process.stdout.write(`${await h.ensureDistApplied()}\n`);
-    }
-    h.sh('kubectl', [
-      'delete',
-      'sampledb',
-      '-n',
-      'default',
-      'my-db',
-      'scratch-db',
-      '--ignore-not-found',
-      '--wait=false',
-    ]);
     const reports = await longForm(dir);
     if (reports.some((r) => !r.passed) || !reports.length) process.exitCode = 1;
     if (!(await partitionHeals(dir))) process.exitCode = 1;
   } finally {
-    if (!reuse) {
-      spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
-      rmSync(dir, { recursive: true, force: true });
-    }
+    down();
   }
 }
 

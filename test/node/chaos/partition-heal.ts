@@ -37,13 +37,13 @@
  * [--no-self-fence] [--out FILE]` (a cluster that is up, dist/ applied; under `flock /tmp/k8s-node.lock`).
  */
 import { spawnSync } from 'child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 import { names } from '../../../controllers/sampledb/types';
-import { HARNESS, NodeHarness, sleep, until as pollUntil } from '../harness';
+import { sleep, until as pollUntil } from '../harness';
 import { healPod, partitionPod } from './host';
 import { kube, kubeAccess } from './kube';
+import { longFormCluster } from './long-form-cluster';
 import { DbCredentials, execUntil, probePod, probeRound } from './probe';
 import { SCHEMA_SQL } from './writers';
 
@@ -488,28 +488,8 @@ async function main(): Promise<void> {
   const variant = flags.join('').replace(/ --/g, '-');
   const file = resolve(arg('out') ?? join(__dirname, '../../../bench/latest', `chaos-partition-heal${variant}.json`));
   const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
-  const reuse = arg('cluster-dir') ?? process.env.NODE_CLUSTER_DIR;
-  const dir = reuse ? resolve(reuse) : mkdtempSync(join(tmpdir(), 'partition-heal-'));
-  const h = new NodeHarness(dir);
+  const { dir, down } = await longFormCluster('partition-heal-', arg('cluster-dir'));
   try {
-    if (!reuse) {
-      h.sh(join(HARNESS, 'build-images.sh'), [], { env: process.env });
-      h.cluster('up');
-    }
-    if (!h.exists('deployment', 'sampledb-operator', '-n', 'sampledb-operator-system')) {
-      process.stdout.write(`${await h.ensureDistApplied()}\n`);
-      // the demo's example SampleDBs would only add load to the timings
-      h.sh('kubectl', [
-        'delete',
-        'sampledb',
-        '-n',
-        'default',
-        'my-db',
-        'scratch-db',
-        '--ignore-not-found',
-        '--wait=false',
-      ]);
-    }
     for (let n = 0; n < runs; n++) {
       const startedAt = new Date().toISOString();
       const loadAtStart = load();
@@ -538,10 +518,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    if (!reuse) {
-      spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
-      rmSync(dir, { recursive: true, force: true });
-    }
+    down();
   }
 }
 
