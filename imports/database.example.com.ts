@@ -314,7 +314,7 @@ export interface SampleDBSpec {
    */
   postgresql?: {
     /**
-     * PostgreSQL settings (name → value, as in postgresql.conf), applied to every instance with ALTER SYSTEM; they override the derived ones. The operator owns 26 settings (replication, failover, listening) and refuses them here.
+     * PostgreSQL settings (name → value, as in postgresql.conf), applied to every instance with ALTER SYSTEM; they override the derived ones. The operator owns 27 settings (replication, failover, listening) and refuses them here.
      */
     parameters?: {
       [k: string]: string | undefined;

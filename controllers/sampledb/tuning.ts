@@ -38,6 +38,8 @@ export const OPERATOR_OWNED_PARAMETERS: readonly string[] = [
   'hot_standby',
   'hot_standby_feedback',
   'wal_receiver_timeout',
+  // standbys reply every second: a primary's self-fencing counts a recent reply as reaching a standby
+  'wal_receiver_status_interval',
   'wal_retrieve_retry_interval',
   'primary_conninfo',
   'primary_slot_name',
