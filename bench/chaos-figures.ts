@@ -66,7 +66,7 @@ export function chaosRun(r: Json, file: string): string {
   return lines.join('\n');
 }
 
-/** The staged partition-heal case (test/node/chaos/partition-heal.ts). */
+/** The staged partition-heal case (test/node/chaos/partition-heal.ts): one run, in the report's format before runs. */
 export function partitionHeal(r: Json, file: string): string {
   return (
     `**Partition healed while the old primary still runs** (\`bench/latest/${file}\`; \`${r.command}\`, ${utc(r.startedAt)}, \`synchronous: ${r.synchronous}\`; ` +
@@ -78,6 +78,25 @@ export function partitionHeal(r: Json, file: string): string {
   );
 }
 
+/** The isolated-primary staging with its runs (`{ command, runs }`): a table, one row per run. */
+export function partitionHealRuns(r: Json, file: string): string {
+  const runs: Json[] = r.runs;
+  const rows = runs.map(
+    (x, n) =>
+      `| ${n + 1} | ${utc(x.startedAt)} | ${x.fencedBy ?? '—'} | ${s1(x.oldStoppedAtS)} | ${s1(x.promotedAtS)} | ${s1(x.healedAtS)} | ` +
+      `${x.oldAckedAfterPromotion} | ${x.twoWritableRounds} | ${s1(x.recoveredAtS)} | ${x.loadAverage?.atStart?.[0] ?? '—'}→${x.loadAverage?.atEnd?.[0] ?? '—'} | ` +
+      `${x.passed ? 'passed' : `**FAILED**: ${x.verdicts.join('; ')}`} |`,
+  );
+  return [
+    `**Isolated primary, partition healed after the promotion** (\`bench/latest/${file}\`; \`${r.command}\`; seconds after the partition; ` +
+      'what stopped the old primary, when it stopped, the promotion, the heal, writes it acknowledged after the promotion):',
+    '',
+    '| run | started | stopped by | old primary stopped | promoted | healed | acked after promotion | two writable rounds | recovered | load 1 min | verdict |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
 /** The chaos section of docs/chaos.md, from whatever chaos reports `dir` holds. */
 export function chaosFigures(dir: string): string {
   const read = (f: string) =>
@@ -87,9 +106,13 @@ export function chaosFigures(dir: string): string {
     const r = read(f);
     if (r) parts.push(chaosRun(r, f));
   }
-  for (const f of ['chaos-partition-heal.json', 'chaos-partition-heal-async.json']) {
+  for (const f of [
+    'chaos-partition-heal.json',
+    'chaos-partition-heal-async.json',
+    'chaos-partition-heal-no-self-fence.json',
+  ]) {
     const r = read(f);
-    if (r) parts.push(partitionHeal(r, f));
+    if (r) parts.push(r.runs ? partitionHealRuns(r, f) : partitionHeal(r, f));
   }
   return [CHAOS_BEGIN, ...parts, CHAOS_END].join('\n\n');
 }

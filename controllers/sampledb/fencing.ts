@@ -60,8 +60,7 @@ export function effectiveFailoverDelaySeconds(db: Database): number {
 /** The newest self-fence an instance reported (`sampledb.last_self_fence`, an ISO time), if any. */
 export function lastSelfFence(instances: readonly Instance[]): { instance: string; at: string } | undefined {
   return instances
-    .filter((i) => i.pg?.lastSelfFence)
-    .map((i) => ({ instance: i.name, at: i.pg!.lastSelfFence! }))
+    .flatMap((i) => (i.pg?.lastSelfFence ? [{ instance: i.name, at: i.pg.lastSelfFence }] : []))
     .sort((a, b) => b.at.localeCompare(a.at))[0];
 }
 

@@ -836,8 +836,8 @@ export class SampleDbReconciler implements Reconciler {
     const of = cond(old, 'IsolationFencing');
     const nf = cond(next, 'IsolationFencing');
     const fenceOf = (c: typeof nf) => (c?.reason === 'Fenced' ? c.message.split(' (')[0] : undefined);
-    if (fenceOf(nf) && fenceOf(nf) !== fenceOf(of)) {
-      a.event('Warning', Reasons.PrimarySelfFenced, nf!.message, 'Anomaly');
+    if (nf && fenceOf(nf) && fenceOf(nf) !== fenceOf(of)) {
+      a.event('Warning', Reasons.PrimarySelfFenced, nf.message, 'Anomaly');
       this.deps.metrics?.action(a.db.metadata.namespace, a.db.metadata.name, Reasons.PrimarySelfFenced);
     }
     const od = cond(old, 'Degraded');
