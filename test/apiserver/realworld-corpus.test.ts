@@ -9,6 +9,7 @@ import { validateCrdManifest } from '../../lib/apiserver/crd-validation/validate
 import { checkCrdForVersions } from '../../lib/apiserver/crd-validation/version-support';
 import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { describeEachApiServerVersion, OracleVersion } from '../envtest';
+import { REALWORLD_CORPUS, REALWORLD_SUBSET } from '../support/differential/corpus';
 
 /**
  * Real CRDs of widely used operators, each accepted by kube-apiserver v1.32: the raw import path must pass
@@ -16,13 +17,11 @@ import { describeEachApiServerVersion, OracleVersion } from '../envtest';
  * verdict our check gives for its version.
  * The vendored subset always runs; the whole corpus of ../shared runs when it is there.
  */
-const VENDORED = path.join(__dirname, '../fixtures/realworld-crds');
-const SHARED = path.join(__dirname, '../../../shared/corpus/realworld');
 
 function corpus(): string[] {
   const byName = new Map<string, string>();
-  for (const dir of [SHARED, VENDORED]) {
-    if (!fs.existsSync(dir)) continue;
+  for (const dir of [REALWORLD_CORPUS, REALWORLD_SUBSET]) {
+    if (!dir) continue;
     for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml'))) byName.set(f, path.join(dir, f));
   }
   return [...byName.values()].sort();
@@ -33,7 +32,7 @@ const FILES = corpus();
 describe('real-world CRDs through CustomResourceDefinition.fromFile', () => {
   test('the corpus is there (vendored subset at least)', () => {
     expect(FILES.length).toBeGreaterThanOrEqual(7);
-    if (fs.existsSync(SHARED)) expect(FILES.length).toBeGreaterThanOrEqual(201);
+    if (REALWORLD_CORPUS) expect(FILES.length).toBeGreaterThanOrEqual(201);
   });
 
   test.each(FILES.map((f) => [path.basename(f), f]))('%s: no error, emitted unchanged', (_name, file) => {
@@ -105,7 +104,7 @@ describe('real-world CRDs refused per Kubernetes version, by our check', () => {
       );
     expect(refused('1.32')).toStrictEqual([]);
     expect(refused('1.36')).toStrictEqual([]);
-    if (fs.existsSync(SHARED)) expect(refused('1.28')).toHaveLength(10);
+    if (REALWORLD_CORPUS) expect(refused('1.28')).toHaveLength(10);
     expect(refused('1.28')).toEqual(
       expect.arrayContaining([
         'argo-workflows__workflowtemplates.argoproj.io.yaml',

@@ -6,14 +6,13 @@ import { stringifyManifest, withFastManifestYaml } from '../../lib/app/manifest-
 import { OperatorApp } from '../../lib/app/operator-app';
 import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { loadKubectlYaml } from '../../lib/crd/kubectl-yaml';
+import { REALWORLD_CORPUS, REALWORLD_SUBSET } from '../support/differential/corpus';
 
-const CORPORA = [
-  path.join(__dirname, '../../../shared/corpus/realworld'),
-  path.join(__dirname, '../fixtures/realworld-crds'),
-];
+/** The whole real-world corpus where it sits beside the clone, and the repository's subset. */
+const CORPORA = [REALWORLD_CORPUS, REALWORLD_SUBSET].filter((d): d is string => d !== undefined);
 
 function corpus(): string[] {
-  return CORPORA.filter((d) => fs.existsSync(d)).flatMap((d) =>
+  return CORPORA.flatMap((d) =>
     fs
       .readdirSync(d)
       .filter((f) => f.endsWith('.yaml'))
