@@ -12,7 +12,7 @@ import {
 import { Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { isDns1035Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
-import { CelType, DYN } from '../cel/cel-types';
+import { CEL_RESERVED, CelType, DYN } from '../cel/cel-types';
 
 /**
  * What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicy is created (`ValidateValidatingAdmissionPolicy`,
@@ -245,29 +245,6 @@ const ACTIONS = ['Audit', 'Deny', 'Warn'];
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_VALUE_EXPRESSION_LENGTH = 5 * 1024;
-const CEL_RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 
 /** @internal shared with the mutating policy's checks */
 export function isCelIdentifier(name: string): boolean {

@@ -110,7 +110,8 @@ export function typeName(t: CelType): string {
 
 const LETTERS_AND_DIGITS = /^[a-zA-Z][a-zA-Z0-9]*$/;
 
-const CEL_RESERVED = new Set([
+/** CEL's reserved words (cel-go's parser): not identifiers, so a field so named is escaped (`__name__`). @internal */
+export const CEL_RESERVED = new Set([
   'true',
   'false',
   'null',

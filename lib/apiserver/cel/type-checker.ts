@@ -14,6 +14,7 @@ import {
   STRING,
   TIMESTAMP,
   typeName,
+  CEL_RESERVED,
 } from './cel-types';
 import { FUNCTION_DECLS, FunctionDecl, NOT_OFFERED, TYPE_IDENTIFIERS, UNSUPPORTED_FUNCTIONS } from './declarations';
 import { CelEnvironment, celEnvironment, CelLibrary } from './environment';
@@ -457,7 +458,7 @@ class TypeChecker {
           this.strict &&
           this.env.checks('keywordFieldNames') &&
           `__${field}__` in o.fields &&
-          CEL_RESERVED_FIELD_NAMES.has(field)
+          CEL_RESERVED.has(field)
         ) {
           t = o.fields[`__${field}__`];
         } else {
@@ -1175,30 +1176,6 @@ function nullComparable(a: CelType, b: CelType): boolean {
   if (b.kind === 'null') return nullable(a);
   return true;
 }
-
-const CEL_RESERVED_FIELD_NAMES = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 
 /** Go's `time.ParseDuration` syntax (cel-go's `duration()`). */
 function isGoDuration(s: string): boolean {
