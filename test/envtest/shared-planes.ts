@@ -14,13 +14,21 @@
  * Idle planes are capped (MAX_IDLE per jest process, ENVTEST_SHARED_PLANES_MAX_IDLE): each holds an apiserver and an
  * etcd whose data lives in /dev/shm, and a run meets dozens of configurations; keeping every one alive exhausted the
  * memory of a 2-core CI machine (43 planes, 11 GB of /dev/shm). The least recently used idle plane is stopped first.
+ * An idle plane is also stopped after IDLE_MS (ENVTEST_SHARED_PLANES_IDLE_MS): an idle kube-apiserver and its etcd
+ * still take 2-4 % of a core (measured: 12-31 ticks in 10 s), so eight idle planes cost a quarter of a core for the
+ * whole run, while a fresh start costs about 4 s of CPU: a plane nobody asked for in a minute is cheaper restarted.
  *
  * The pool lives on a Node built-in module object, which jest shares between the test files of one process
- * (each file gets its own module registry). test/envtest/global-teardown.ts stops what is left at the end.
+ * (each file gets its own module registry). It must be the module object itself: `import * as` compiles to
+ * `__importStar`, a fresh copy per importing file, which gave every test file a pool of its own (planes were never
+ * reused, and 53 stayed alive in one run). test/envtest/global-teardown.ts stops what is left at the end.
  */
-import * as childProcess from 'node:child_process';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself (see above)
+import childProcess = require('node:child_process');
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+// the core module's timers, not the test file's globals: jest's fake timers must not hold a plane alive
+import { clearTimeout as clearRealTimeout, setTimeout as setRealTimeout } from 'node:timers';
 import { ControlPlane, ControlPlaneOptions } from '../../runtime/envtest';
 
 interface PooledPlane {
@@ -29,10 +37,16 @@ interface PooledPlane {
   inUse: boolean;
   /** When it was last given back (ms since epoch): the oldest idle plane goes first when too many are idle. */
   releasedAt: number;
+  /** Stops the plane when it stays idle for IDLE_MS. */
+  idleTimer?: ReturnType<typeof setRealTimeout>;
+  /** The suite's view of the plane while it is in use (see viewIn). */
+  view?: ControlPlane;
 }
 
 /** Idle planes kept per jest process: about one per version of the commonest configuration. */
 const MAX_IDLE = Number(process.env.ENVTEST_SHARED_PLANES_MAX_IDLE ?? 4);
+/** How long a plane may stay idle before it is stopped. */
+const IDLE_MS = Number(process.env.ENVTEST_SHARED_PLANES_IDLE_MS ?? 60_000);
 
 type Pool = Map<string, PooledPlane[]>;
 
@@ -63,30 +77,43 @@ export async function acquireSharedPlane(opts: ControlPlaneOptions): Promise<Con
     planes.push(entry);
   }
   entry.inUse = true;
+  clearRealTimeout(entry.idleTimer);
+  entry.view = viewIn(entry.plane);
   try {
-    await installSuiteCrds(entry.plane, opts);
+    await installSuiteCrds(entry.view, opts);
   } catch (e) {
-    await releaseSharedPlane(entry.plane);
+    await releaseSharedPlane(entry.view);
     throw e;
   }
-  return entry.plane;
+  return entry.view;
+}
+
+/**
+ * The pooled plane as an instance of this test file's own ControlPlane class, on the same processes. The plane was
+ * started by another file, whose module registry is another realm: what its methods return (parsed JSON) would have
+ * that realm's Object and Array, which `toStrictEqual` tells apart from this file's ("serializes to the same string").
+ */
+function viewIn(plane: ControlPlane): ControlPlane {
+  return Object.assign(Object.create(ControlPlane.prototype), plane);
 }
 
 /** Gives a plane back: reset to its baseline, or stopped when the reset fails. */
 export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
   for (const [key, planes] of pool()) {
-    const entry = planes.find((p) => p.plane === plane);
+    const entry = planes.find((p) => p.view === plane);
     if (!entry) continue;
+    entry.view = undefined;
     try {
-      await resetToBaseline(plane, entry.baseline);
+      await resetToBaseline(entry.plane, entry.baseline);
       entry.inUse = false;
       entry.releasedAt = Date.now();
+      entry.idleTimer = setRealTimeout(() => void stopIfStillIdle(key, entry), IDLE_MS).unref();
       await stopIdleBeyond(MAX_IDLE);
     } catch (e) {
       console.warn(`shared control plane not reused (reset failed: ${(e as Error).message})`);
       planes.splice(planes.indexOf(entry), 1);
       if (!planes.length) pool().delete(key);
-      await plane.stop();
+      await entry.plane.stop();
     }
     return;
   }
@@ -96,12 +123,20 @@ export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
 async function stopIdleBeyond(keep: number): Promise<void> {
   const idle = [...pool()].flatMap(([key, planes]) => planes.filter((p) => !p.inUse).map((entry) => ({ key, entry })));
   idle.sort((a, b) => a.entry.releasedAt - b.entry.releasedAt);
-  for (const { key, entry } of idle.slice(0, Math.max(0, idle.length - keep))) {
-    const planes = pool().get(key)!;
-    planes.splice(planes.indexOf(entry), 1);
-    if (!planes.length) pool().delete(key);
-    await entry.plane.stop();
-  }
+  for (const { key, entry } of idle.slice(0, Math.max(0, idle.length - keep))) await stopIdle(key, entry);
+}
+
+async function stopIfStillIdle(key: string, entry: PooledPlane): Promise<void> {
+  if (!entry.inUse && pool().get(key)?.includes(entry)) await stopIdle(key, entry).catch(() => undefined);
+}
+
+/** Takes an idle plane out of the pool (synchronously, so no suite acquires it meanwhile) and stops it. */
+async function stopIdle(key: string, entry: PooledPlane): Promise<void> {
+  clearRealTimeout(entry.idleTimer);
+  const planes = pool().get(key) ?? [];
+  planes.splice(planes.indexOf(entry), 1);
+  if (!planes.length) pool().delete(key);
+  await entry.plane.stop();
 }
 
 async function installSuiteCrds(plane: ControlPlane, opts: ControlPlaneOptions): Promise<void> {
@@ -263,13 +298,18 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
     }),
   );
 
-  // 5. Wait until the CRDs and namespaces are really gone: a suite that installs the same CRD must start clean.
+  // 5. Wait until the CRDs and namespaces are really gone: a suite that installs the same CRD must start clean, and
+  // one that walks discovery must not meet a group whose CRD is gone (discovery drops it a moment after the CRD).
+  const deletedGroups = new Set(crds.map((c) => c.spec.group as string));
   for (;;) {
     const left = [
       ...(await listAll(plane, crdType)).filter((c) => isNew(crdType, c)).map((c) => `CRD ${c.metadata.name}`),
       ...(await ok(plane, 'GET', '/api/v1/namespaces')).items
         .filter((n: any) => newNamespaces.includes(n.metadata.name))
         .map((n: any) => `namespace ${n.metadata.name}`),
+      ...((await ok(plane, 'GET', '/apis'))?.groups ?? [])
+        .filter((g: any) => deletedGroups.has(g.name))
+        .map((g: any) => `API group ${g.name} in discovery`),
     ];
     if (!left.length) return;
     if (Date.now() > deadline) throw new Error(`still there after ${RESET_BUDGET_MS} ms: ${left.join(', ')}`);
