@@ -241,11 +241,9 @@ export class RegistryClient {
     this.tokens.set(`${ref.registry} ${scope}`, authorization);
     res = await send(authorization);
     if (res.status === 401) {
-      throw await failure(
-        ref,
-        `${method} ${url} (with ${creds ? `the credentials of ${this.configFile()}` : 'an anonymous token'})`,
-        res,
-      );
+      // an anonymous token without the access asked for: the registry wants credentials, as with Basic
+      if (!creds) throw noCredentials(ref, this.configFile());
+      throw await failure(ref, `${method} ${url} (with the credentials of ${this.configFile()})`, res);
     }
     return res;
   }
@@ -266,7 +264,10 @@ export class RegistryClient {
         ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` }
         : {},
     });
-    if (res.status !== 200) throw await failure(ref, `token from ${url.origin}${url.pathname}`, res);
+    if (res.status !== 200) {
+      const as = creds ? `with the credentials of ${this.configFile()}` : 'anonymously';
+      throw await failure(ref, `token from ${url.origin}${url.pathname} (${as})`, res);
+    }
     const json = (await res.json()) as { token?: string; access_token?: string };
     const token = json.token ?? json.access_token;
     if (!token) throw new Error(`${describe(ref)}: the token service ${url.origin} answered without a token`);

@@ -12,7 +12,7 @@ import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS } from '../apimachinery
 import { CrdManifest, CrdNamesSpec, CrdVersionSpec, PrinterColumnSpec, ResourceScope } from '../apiserver/crd-manifest';
 import { SchemaCheckMemo } from '../apiserver/crd-validation/schema-check-memo';
 import { validateCrdManifestWith, withApiserverDefaults } from '../apiserver/crd-validation/validate-crd';
-import { checkCrdForVersions } from '../apiserver/crd-validation/version-support';
+import { crdIssuesForVersions } from '../apiserver/crd-validation/version-support';
 import { JSONSchemaProps, ValidationRule } from '../apiserver/schema/json-schema-props';
 import { schemaProblems } from '../schema/schema-problems';
 import { stripDescriptions } from '../schema/strip-descriptions';
@@ -497,14 +497,13 @@ export class CustomResourceDefinition extends Construct implements ICustomResour
     // 1.32, …) is reported with the versions named; outside such an app, as the default version checks it
     const versions = targetVersions(this);
     const memo = new SchemaCheckMemo(); // both check the schemas and compile the newest version's rules: once
-    issues.push(
-      ...validateCrdManifestWith(
-        manifest,
-        versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : DEFAULT_KUBERNETES_VERSION,
-        memo,
-      ),
+    const checked = validateCrdManifestWith(
+      manifest,
+      versions ? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1] : DEFAULT_KUBERNETES_VERSION,
+      memo,
     );
-    if (versions) issues.push(...checkCrdForVersions(manifest, versions, memo));
+    // one mistake once: an older version's other wording of the newest's error goes on the newest's line
+    issues.push(...(versions ? crdIssuesForVersions(manifest, versions, memo, checked) : checked));
     (manifest.spec?.versions ?? []).forEach((v, i) =>
       (v.additionalPrinterColumns ?? []).forEach((c, j) => {
         // the apiserver's table convertor keeps the first result of a column's JSONPath (tableconvertor.go: results[0][0])

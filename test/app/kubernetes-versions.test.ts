@@ -105,7 +105,60 @@ const FEATURES: Record<string, Parameters<typeof manifest>[1]> = {
   plain: { rule: '!has(self.size) || self.size.size() > 0' },
 };
 
+/**
+ * One mistake that versions of the range word otherwise: 8 presence tests per item of an unbounded list are over every
+ * version's cost budget, by another factor on 1.28; a member call of `isSemver` (a global function) fails on every
+ * version, as `undeclared reference` where the semver library is missing. The `_+_` error is worded alike everywhere.
+ */
+const REWORDED: Record<string, Parameters<typeof manifest>[1]> = {
+  rewordedcost: {
+    itemRule:
+      '(has(self.regexp) && !has(self.transform)) || (!has(self.regexp) && has(self.transform)) || ' +
+      '(has(self.regexp) && has(self.transform)) || (!has(self.regexp) && !has(self.transform))',
+  },
+  rewordedcel: { rule: 'self.size.isSemver() && self.size + 1' },
+};
+
+/** What a synth line says a version answers: its `on Kubernetes … worded:` part naming the version, else the line's own. */
+function wordingOn(line: string, version: string): string {
+  const worded = [...line.matchAll(/on Kubernetes ([\d., ]+) worded: ([^;)]*)/g)].find((m) =>
+    m[1].split(', ').includes(version),
+  );
+  if (worded) return worded[2].replace(/ \(in container ''$/, '');
+  const own = line.slice(line.indexOf('rule: ') + 'rule: '.length);
+  return /^(?:Invalid value: compilation failed: )?((?:Forbidden|ERROR)[^(]*)/.exec(own)![1].trim();
+}
+
 describe("the app's Kubernetes versions", () => {
+  test('one mistake that versions word otherwise is one problem: a cost figure, a compile error at the same place', () => {
+    const RULE = 'spec.versions[0].schema.openAPIV3Schema.properties[spec]';
+    expect(
+      synthErrors(undefined, manifest('rewordedcost', REWORDED.rewordedcost)).split('\n  ').slice(1),
+    ).toStrictEqual([
+      `[chart/crd] ${RULE}.properties[rewrite].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.258291x ` +
+        '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared) ' +
+        '(on Kubernetes 1.28 worded: Forbidden: estimated rule cost exceeds budget by factor of 2.1x) ' +
+        `(got ${JSON.stringify(REWORDED.rewordedcost!.itemRule).slice(0, 117)}...)`,
+    ]);
+    expect(synthErrors(undefined, manifest('rewordedcel', REWORDED.rewordedcel)).split('\n  ').slice(1)).toStrictEqual([
+      `[chart/crd] ${RULE}.x-kubernetes-validations[0].rule: Invalid value: compilation failed: ERROR: <input>:1:19: found no matching overload for 'isSemver' applied to 'string.()' ` +
+        "(on Kubernetes 1.28, 1.29, 1.30, 1.31, 1.32, 1.33 worded: ERROR: <input>:1:19: undeclared reference to 'isSemver' (in container ''); " +
+        'the semver library (semver(), isSemver()) is in the CEL environment of new expressions from 1.34) (got "self.size.isSemver() && self.size + 1")',
+      `[chart/crd] ${RULE}.x-kubernetes-validations[0].rule: Invalid value: compilation failed: ERROR: <input>:1:35: found no matching overload for '_+_' applied to '(string, int)' (got "self.size.isSemver() && self.size + 1")`,
+    ]);
+    // a range without the older wordings: the same lines without them
+    expect(synthErrors({ min: '1.34' }, manifest('rewordedcel', REWORDED.rewordedcel))).not.toContain('worded');
+    // an error only older versions make stays its own line
+    expect(
+      synthErrors(undefined, manifest('semver', { rule: '!has(self.size) || !isSemver(self.size) || nosuch > 0' }))
+        .split('\n  ')
+        .slice(1),
+    ).toStrictEqual([
+      `[chart/crd] ${RULE}.x-kubernetes-validations[0].rule: Invalid value: compilation failed: ERROR: <input>:1:44: undeclared reference to 'nosuch' (in container '') (got "!has(self.size) || !isSemver(self.size) || nosuch > 0")`,
+      `[chart/crd] ${RULE}.x-kubernetes-validations[0].rule: Invalid value: "!has(self.size) || !isSemver(self.size) || nosuch > 0": compilation fails on Kubernetes 1.28, 1.29, 1.30, 1.31, 1.32, 1.33: ERROR: <input>:1:29: undeclared reference to 'isSemver' (in container '') (the semver library (semver(), isSemver()) is in the CEL environment of new expressions from 1.34)`,
+    ]);
+  });
+
   test('selectableFields targeted at 1.28 fails synth naming the versions, the construct and the field', () => {
     const message = synthErrors(undefined, manifest('selectable', FEATURES.selectable));
     expect(message).toContain('chart/crd');
@@ -175,6 +228,22 @@ describeEachApiServerVersion(
           apiserver: r.code === 201 || r.code === 200 ? 'accepted' : 'refused',
           message: r.code >= 300 ? r.body?.message : undefined,
         }).toStrictEqual({ feature, apiserver: ours, message: ours === 'refused' ? expect.any(String) : undefined });
+      },
+      60_000,
+    );
+
+    test.each(Object.keys(REWORDED))(
+      '%s: the apiserver words the refusal as the merged synth line says this version does',
+      async (name) => {
+        const crd = manifest(name, REWORDED[name]);
+        const line = synthErrors(undefined, crd).split('\n  ')[1];
+        const r = await plane().request(
+          'POST',
+          '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All',
+          crd,
+        );
+        expect(r.code).toBe(422);
+        expect(r.body?.message).toContain(wordingOn(line, version));
       },
       60_000,
     );

@@ -4,6 +4,8 @@
  * docker-registry (CNCF distribution 2.8) on a free loopback port, behind htpasswd basic auth: credentials from the
  * docker config's `auths`, or from a `credHelpers` entry (a user's docker-credential-<name> program, run by the CLI
  * as a process); a multi-platform base (a manifest list put with the registry API) pulled as its linux/amd64 image.
+ * A second registry uses the token flow (`auth: token`): its realm is a test token issuer (test/support/token-issuer.ts)
+ * whose log shows which tokens the CLI asked for and got.
  * Skipped with a line saying so when docker-registry or skopeo is missing; failed instead under ENVTEST_REQUIRED (CI).
  */
 import { execFileSync, spawnSync } from 'child_process';
@@ -285,6 +287,140 @@ describeRegistry(
       expect(baseLayer.toString('latin1')).not.toContain('node for arm64');
       expect(amd64.layer).not.toBe(arm64.layer);
     }, 120_000);
+  },
+);
+
+describeRegistry(
+  'image through a registry that uses the token flow (auth: token, a token issuer as its realm), read back by skopeo',
+  () => {
+    const USER = 'ci-bot';
+    const PASSWORD = 'token s3cret';
+    let registry: LocalRegistry;
+    let dir: string;
+    const cwd = process.cwd();
+    const savedDockerConfig = process.env.DOCKER_CONFIG;
+    const lines: string[] = [];
+    const log = (l: string) => lines.push(l);
+    const dockerConfig = (name: string, password?: string) => {
+      mkdirSync(join(dir, name));
+      const auths = password
+        ? { [registry.host]: { auth: Buffer.from(`${USER}:${password}`).toString('base64') } }
+        : {};
+      writeFileSync(join(dir, name, 'config.json'), JSON.stringify({ auths }));
+      process.env.DOCKER_CONFIG = join(dir, name);
+    };
+
+    beforeAll(async () => {
+      registry = await LocalRegistry.start({ user: USER, password: PASSWORD, token: true });
+      dir = mkdtempSync(join(tmpdir(), 'image-token-'));
+      process.chdir(dir);
+      // the base, pushed by skopeo (which gets its own token from the realm) to a private and a public repository
+      const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
+      await writeImageArchive(
+        { layers: [baseLayer], config: { User: '65532' }, architecture: 'amd64', os: 'linux' },
+        ['base:1'],
+        join(dir, 'base.tar'),
+      );
+      for (const repository of ['distroless/nodejs20', 'public/nodejs20']) {
+        registry.skopeo(
+          'copy',
+          `docker-archive:${join(dir, 'base.tar')}`,
+          `docker://${registry.host}/${repository}:nonroot`,
+        );
+      }
+      mkdirSync('bundle');
+      writeFileSync('bundle/controller.js', 'console.log("controller")');
+      writeFileSync('package.json', JSON.stringify({ name: 'widget-operator' }));
+      registry.issuer!.takeRequests();
+    }, 90_000);
+    beforeEach(() => {
+      lines.length = 0;
+    });
+    afterAll(async () => {
+      process.chdir(cwd);
+      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
+      else process.env.DOCKER_CONFIG = savedDockerConfig;
+      await registry?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    test("the registry takes tokens only; the CLI gets one per repository and action from the realm with the docker config's credentials, pulls, pushes, and skopeo reads the digest back", async () => {
+      // the registry itself: a Bearer challenge naming the realm and service, and Basic credentials refused
+      const challenge = await fetch(`http://${registry.host}/v2/distroless/nodejs20/manifests/nonroot`, {
+        headers: { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` },
+      });
+      expect(challenge.status).toBe(401);
+      expect(challenge.headers.get('www-authenticate')).toBe(
+        `Bearer realm="${registry.issuer!.realm}",service="test-registry",scope="repository:distroless/nodejs20:pull"`,
+      );
+
+      dockerConfig('docker', PASSWORD);
+      const base = `${registry.host}/distroless/nodejs20:nonroot`;
+      const tag = `${registry.host}/acme/widget-operator:1.0.0`;
+      expect(await main(['image', '--base', base, '--tag', tag, '--revision', 't', '--push'], log)).toBe(0);
+      const digest = /^pushed \S+@(sha256:[a-f0-9]{64}) \(3 blobs uploaded, 0 already there/m.exec(
+        lines.join('\n'),
+      )![1];
+      // one token for the base's pull and one for the image's push, each reused for every blob and manifest
+      expect(registry.issuer!.takeRequests()).toStrictEqual([
+        {
+          account: USER,
+          service: 'test-registry',
+          scopes: ['repository:distroless/nodejs20:pull'],
+          status: 200,
+          granted: ['repository:distroless/nodejs20:pull'],
+        },
+        {
+          account: USER,
+          service: 'test-registry',
+          scopes: ['repository:acme/widget-operator:pull,push'],
+          status: 200,
+          granted: ['repository:acme/widget-operator:pull,push'],
+        },
+      ]);
+
+      // skopeo, with the same credentials and its own token, sees our digest and config
+      expect(JSON.parse(registry.skopeo('inspect', `docker://${tag}`)).Digest).toBe(digest);
+      const config = JSON.parse(registry.skopeo('inspect', '--config', `docker://${tag}`));
+      expect(config.config.Entrypoint).toStrictEqual(['/nodejs/bin/node', '/app/controller.js']);
+      expect(registry.issuer!.takeRequests().map((r) => [r.account, r.scopes])).toContainEqual([
+        USER,
+        ['repository:acme/widget-operator:pull'],
+      ]);
+    }, 60_000);
+
+    test("without credentials: a public base is pulled with an anonymous token, a push says how to log in; wrong credentials: the token service's answer", async () => {
+      dockerConfig('none');
+      const tag = `${registry.host}/acme/widget-operator:anon`;
+      const publicBase = `${registry.host}/public/nodejs20:nonroot`;
+      expect(await main(['image', '--base', publicBase, '--tag', tag, '--revision', 'a', '--out', 'a.tar'], log)).toBe(
+        0,
+      );
+      expect(lines[0]).toMatch(/^pulled .*public\/nodejs20:nonroot sha256:/);
+      await expect(main(['image', '--base', publicBase, '--tag', tag, '--push'], log)).rejects.toThrow(
+        `${tag}: the registry asks for credentials and ${join(dir, 'none', 'config.json')} has none for ${registry.host} (log in with`,
+      );
+      await expect(
+        main(['image', '--base', `${registry.host}/distroless/nodejs20:nonroot`, '--tag', tag], log),
+      ).rejects.toThrow(`the registry asks for credentials and ${join(dir, 'none', 'config.json')} has none`);
+      const anonymous = (scope: string, granted: string[]) => ({
+        service: 'test-registry',
+        scopes: [scope],
+        status: 200,
+        granted,
+      });
+      expect(registry.issuer!.takeRequests()).toStrictEqual([
+        anonymous('repository:public/nodejs20:pull', ['repository:public/nodejs20:pull']),
+        anonymous('repository:public/nodejs20:pull', ['repository:public/nodejs20:pull']),
+        anonymous('repository:acme/widget-operator:pull,push', []),
+        anonymous('repository:distroless/nodejs20:pull', []),
+      ]);
+
+      dockerConfig('wrong', 'nope');
+      await expect(main(['image', '--base', publicBase, '--tag', tag], log)).rejects.toThrow(
+        `token from ${registry.issuer!.realm} (with the credentials of ${join(dir, 'wrong', 'config.json')}): HTTP 401 (UNAUTHORIZED: invalid username or password)`,
+      );
+    }, 60_000);
   },
 );
 

@@ -1,6 +1,7 @@
 /**
  * A real OCI registry for tests: Debian's `docker-registry` (the CNCF distribution registry 2.8) on a free loopback
- * port, plain HTTP, optionally behind htpasswd basic auth, storage in a temporary folder. `skopeo` is the independent
+ * port, plain HTTP, optionally behind htpasswd basic auth or the token flow (`auth: token`, with a {@link TokenIssuer} as
+ * its realm), storage in a temporary folder. `skopeo` is the independent
  * client tests read pushed images back with. Both come from `apt-get install docker-registry skopeo` (the node
  * cluster's build-images.sh installs them).
  */
@@ -9,12 +10,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { TokenIssuer } from './token-issuer';
 
 /** The binaries a registry test needs, or what is missing. */
 export function registryBinaries(): { missing?: string } {
-  const missing = ['docker-registry', 'skopeo'].filter((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0);
+  const missing = ['docker-registry', 'skopeo', 'openssl'].filter(
+    (b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0,
+  );
   return missing.length
-    ? { missing: `${missing.join(' and ')} not on PATH (apt-get install docker-registry skopeo)` }
+    ? { missing: `${missing.join(' and ')} not on PATH (apt-get install docker-registry skopeo openssl)` }
     : {};
 }
 
@@ -31,12 +35,19 @@ async function freePort(): Promise<number> {
 
 /** A running registry. */
 export class LocalRegistry {
-  /** Starts one; with `user`/`password`, every request needs them (htpasswd, bcrypt). */
-  static async start(auth?: { user: string; password: string }): Promise<LocalRegistry> {
+  /**
+   * Starts one; with `user`/`password`, every request needs them: checked by the registry (htpasswd, bcrypt), or with
+   * `token: true` by a token issuer that grants them everything (anonymous requests get `pull` under `public/`).
+   */
+  static async start(auth?: { user: string; password: string; token?: boolean }): Promise<LocalRegistry> {
     const dir = mkdtempSync(join(tmpdir(), 'registry-'));
     const port = await freePort();
     let authConfig = '';
-    if (auth) {
+    let issuer: TokenIssuer | undefined;
+    if (auth?.token) {
+      issuer = await TokenIssuer.start(dir, await freePort(), { [auth.user]: auth.password });
+      authConfig = issuer.registryConfig();
+    } else if (auth) {
       // bcrypt (cost 4: each request is checked against it) through libxcrypt (Debian's crypt(3)), which the registry's htpasswd reader accepts
       const hash = execFileSync(
         'python3',
@@ -71,7 +82,7 @@ ${authConfig}`,
     proc.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
-    const registry = new LocalRegistry(proc, dir, `127.0.0.1:${port}`, auth);
+    const registry = new LocalRegistry(proc, dir, `127.0.0.1:${port}`, auth, issuer);
     for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 100))) {
       const status = await fetch(`http://127.0.0.1:${port}/v2/`).then(
         (r) => r.status,
@@ -90,6 +101,8 @@ ${authConfig}`,
     private readonly dir: string,
     readonly host: string,
     readonly auth?: { user: string; password: string },
+    /** The realm of a registry started with `token: true`. */
+    readonly issuer?: TokenIssuer,
   ) {}
 
   /** `skopeo <args>` with this registry's credentials and plain HTTP; stdout. */
@@ -97,7 +110,12 @@ ${authConfig}`,
     const tls = command === 'copy' ? ['--src-tls-verify=false', '--dest-tls-verify=false'] : ['--tls-verify=false'];
     const creds = this.auth
       ? command === 'copy'
-        ? ['--src-creds', `${this.auth.user}:${this.auth.password}`]
+        ? [
+            '--src-creds',
+            `${this.auth.user}:${this.auth.password}`,
+            '--dest-creds',
+            `${this.auth.user}:${this.auth.password}`,
+          ]
         : ['--creds', `${this.auth.user}:${this.auth.password}`]
       : [];
     const r = spawnSync('skopeo', [command, ...tls, ...creds, ...args], {
@@ -109,6 +127,7 @@ ${authConfig}`,
   }
 
   async stop(): Promise<void> {
+    await this.issuer?.stop();
     if (this.proc.exitCode === null) {
       const exited = new Promise((r) => this.proc.once('exit', r));
       this.proc.kill('SIGTERM');

@@ -31,7 +31,123 @@ export function checkCrdForVersions(
   versions: readonly KubernetesVersion[],
   memo = new SchemaCheckMemo(),
 ): Issue[] {
-  const issues: Issue[] = [];
+  return versionFindings(manifest, versions, memo).map(issueOf);
+}
+
+/**
+ * The problems of a CRD across the app's range: `newest` (what the newest version reports of it, in its words) and
+ * what {@link checkCrdForVersions} finds that the newest does not, one mistake counted once. Where versions word a
+ * newest version's error otherwise (a higher cost figure for the same rule or schema; another compile error at the
+ * same place of an expression, such as `undeclared reference` where a library is missing), its line names the older
+ * wording after it (`(on Kubernetes 1.28 worded: …)`) instead of a second line.
+ *
+ * @internal
+ */
+export function crdIssuesForVersions(
+  manifest: CrdManifest,
+  versions: readonly KubernetesVersion[],
+  memo: SchemaCheckMemo,
+  newest: readonly Issue[],
+): Issue[] {
+  // the errors of the newest version a finding may reword, by key; each gets the older wordings in range order
+  const reworded = new Map<string, string[]>();
+  for (const i of errorsOf(newest)) for (const key of rewordKeys(i)) reworded.set(key, []);
+  const rest: Issue[] = [];
+  for (const f of versionFindings(manifest, versions, memo)) {
+    if (f.kind === 'cost') {
+      const key = costKey(f.issue);
+      if (reworded.has(key)) {
+        reworded.get(key)!.push(`on Kubernetes ${f.versions.join(', ')} worded: ${withoutAdvice(f.issue.message)}`);
+      } else {
+        rest.push(issueOf(f));
+      }
+    } else if (f.kind === 'compile') {
+      const own = f.errors.filter((e) => !reworded.has(compileKey(f.path, e)));
+      // what the versions lack goes with their own line, or with the wording when they have none
+      const needs = own.length === 0 ? libraryNeeds(f.missing) : [];
+      for (const e of f.errors.filter((x) => !own.includes(x))) {
+        const also = needs.map((n) => `; ${n}`).join('');
+        reworded.get(compileKey(f.path, e))!.push(`on Kubernetes ${f.versions.join(', ')} worded: ${e}${also}`);
+      }
+      if (own.length > 0) rest.push(issueOf({ ...f, errors: own }));
+    } else {
+      rest.push(issueOf(f));
+    }
+  }
+  const merged = newest.map((i) => {
+    const wordings = rewordKeys(i).flatMap((k) => ((i.severity ?? 'error') === 'error' ? (reworded.get(k) ?? []) : []));
+    return wordings.length === 0 ? i : { ...i, message: `${i.message} (${wordings.join('; ')})` };
+  });
+  return [...merged, ...rest];
+}
+
+/** What the range adds to a CRD's check, before it becomes issues. */
+type VersionFinding =
+  | { readonly kind: 'other'; readonly issue: Issue }
+  /** A cost refusal the default version's estimate does not make, as the versions' shared cost model words it. */
+  | { readonly kind: 'cost'; readonly issue: Issue; readonly versions: readonly KubernetesVersion[] }
+  /** Compile errors of one expression the newest version does not make. */
+  | {
+      readonly kind: 'compile';
+      readonly path: string;
+      readonly value: unknown;
+      readonly errors: readonly string[];
+      readonly missing: ReadonlySet<CelLibrary>;
+      readonly versions: readonly KubernetesVersion[];
+    };
+
+function issueOf(f: VersionFinding): Issue {
+  if (f.kind === 'other') return f.issue;
+  if (f.kind === 'cost') {
+    return {
+      ...f.issue,
+      message: `Forbidden: fails on Kubernetes ${f.versions.join(', ')}, whose CEL cost estimate is higher: ${f.issue.message.replace(/^Forbidden: /, '')}`,
+    };
+  }
+  const needs = libraryNeeds(f.missing);
+  return {
+    path: f.path,
+    message:
+      `Invalid value: ${JSON.stringify(f.value)}: compilation fails on Kubernetes ${f.versions.join(', ')}: ${f.errors.join('; ')}` +
+      (needs.length > 0 ? ` (${needs.join('; ')})` : ''),
+    value: f.value,
+  };
+}
+
+function libraryNeeds(missing: ReadonlySet<CelLibrary>): string[] {
+  return [...missing].map(
+    (l) => `${CEL_LIBRARIES[l].what} is in the CEL environment of new expressions from ${firstVersionWithCel(l)}`,
+  );
+}
+
+/** A cost message without the apiserver's advice, which the newest version's line already gives. */
+function withoutAdvice(message: string): string {
+  return message.replace(/ \(try simplifying[^)]*\)$/, '');
+}
+
+/** A cost refusal's field and kind, without its figure. */
+function costKey(issue: Issue): string {
+  return `cost\u0000${issue.path}\u0000${issue.message.replace(/by factor of (more than 100x|[\d.]+x)/, '')}`;
+}
+
+/** A compile error's expression and place (`<input>:line:column`); the whole error when it names none. */
+function compileKey(path: string, error: string): string {
+  return `compile\u0000${path}\u0000${/<input>:\d+:\d+/.exec(error)?.[0] ?? error}`;
+}
+
+/** The keys under which a newest-version error can be reworded by an older version. */
+function rewordKeys(issue: Issue): string[] {
+  if (isCostIssue(issue)) return [costKey(issue)];
+  const compiled = /^Invalid value: (?:messageExpression )?compilation failed: ([\s\S]*)$/.exec(issue.message);
+  return compiled ? [compileKey(issue.path, compiled[1])] : [];
+}
+
+function versionFindings(
+  manifest: CrdManifest,
+  versions: readonly KubernetesVersion[],
+  memo: SchemaCheckMemo,
+): VersionFinding[] {
+  const findings: VersionFinding[] = [];
   const crdVersions: any[] = Array.isArray(manifest.spec?.versions) ? manifest.spec.versions : [];
   crdVersions.forEach((version, i) => {
     if (!isObject(version)) return;
@@ -39,11 +155,14 @@ export function checkCrdForVersions(
     if (Array.isArray(version.selectableFields) && version.selectableFields.length > 0) {
       const failing = versions.filter((v) => !since(v, 'selectableFields'));
       if (failing.length > 0) {
-        issues.push({
-          path: child(base, 'selectableFields'),
-          message:
-            `Forbidden: fails on Kubernetes ${failing.join(', ')}: selectableFields needs ${firstVersionWith('selectableFields')} or newer ` +
-            '(1.30 has it only behind the CustomResourceFieldSelectors feature gate; older apiservers refuse it in server-side apply: field not declared in schema)',
+        findings.push({
+          kind: 'other',
+          issue: {
+            path: child(base, 'selectableFields'),
+            message:
+              `Forbidden: fails on Kubernetes ${failing.join(', ')}: selectableFields needs ${firstVersionWith('selectableFields')} or newer ` +
+              '(1.30 has it only behind the CustomResourceFieldSelectors feature gate; older apiservers refuse it in server-side apply: field not declared in schema)',
+          },
         });
       }
     }
@@ -53,13 +172,15 @@ export function checkCrdForVersions(
       // the walk only finds what a version before optionalOldSelf refuses: none in the range, no walk
       const withoutOptionalOldSelf = versions.filter((v) => !since(v, 'optionalOldSelf'));
       if (withoutOptionalOldSelf.length > 0) {
+        const issues: Issue[] = [];
         walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, withoutOptionalOldSelf);
+        findings.push(...issues.map((issue) => ({ kind: 'other' as const, issue })));
       }
-      issues.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions, memo));
-      issues.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions, memo));
+      findings.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions, memo));
+      findings.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions, memo));
     }
   });
-  return issues;
+  return findings;
 }
 
 /**
@@ -73,7 +194,7 @@ function costsForVersions(
   schemaPath: string,
   versions: readonly KubernetesVersion[],
   memo: SchemaCheckMemo,
-): Issue[] {
+): VersionFinding[] {
   const others = versions.filter((v) => costModelOf(v) !== costModelOf(DEFAULT_KUBERNETES_VERSION));
   if (others.length === 0) return [];
   if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
@@ -90,10 +211,7 @@ function costsForVersions(
       found.set(key(issue), entry);
     }
   }
-  return [...found.values()].map(({ issue, versions: failing }) => ({
-    ...issue,
-    message: `Forbidden: fails on Kubernetes ${failing.join(', ')}, whose CEL cost estimate is higher: ${issue.message.replace(/^Forbidden: /, '')}`,
-  }));
+  return [...found.values()].map(({ issue, versions: failing }) => ({ kind: 'cost', issue, versions: failing }));
 }
 
 function isCostIssue(issue: Issue): boolean {
@@ -147,7 +265,7 @@ function celEnvironmentsFor(
   schemaPath: string,
   versions: readonly KubernetesVersion[],
   memo: SchemaCheckMemo,
-): Issue[] {
+): VersionFinding[] {
   const newest = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
   const others = versions.filter((v) => celEnvironment(v).key !== celEnvironment(newest).key);
   if (others.length === 0) return [];
@@ -180,16 +298,5 @@ function celEnvironmentsFor(
       found.set(path, known);
     }
   }
-  return [...found.values()].map((f) => {
-    const needs = [...f.missing].map(
-      (l) => `${CEL_LIBRARIES[l].what} is in the CEL environment of new expressions from ${firstVersionWithCel(l)}`,
-    );
-    return {
-      path: f.path,
-      message:
-        `Invalid value: ${JSON.stringify(f.value)}: compilation fails on Kubernetes ${f.versions.join(', ')}: ${f.errors.join('; ')}` +
-        (needs.length > 0 ? ` (${needs.join('; ')})` : ''),
-      value: f.value,
-    };
-  });
+  return [...found.values()].map((f) => ({ kind: 'compile', ...f }));
 }
