@@ -52,6 +52,13 @@ export interface ListOptions {
   readonly namespace?: string;
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
+  /**
+   * The apiserver's shard selector (Kubernetes 1.36+, alpha gate `ShardedListAndWatch`), e.g.
+   * `shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')`; a server without it ignores it
+   * (see {@link ListResult.shardSelector}).
+   * @default - none
+   */
+  readonly shardSelector?: string;
   /** Page size. @default 500 */
   readonly limit?: number;
   /**
@@ -82,6 +89,11 @@ export interface ListResult {
   readonly items: KubeObject[];
   /** The list's resourceVersion, to start a watch from. */
   readonly resourceVersion: string;
+  /**
+   * The shard selector the apiserver applied (`metadata.shardInfo.selector`, echoed only by a server that
+   * filtered the list by it; not echoed on metadata-only lists); undefined when it did not.
+   */
+  readonly shardSelector?: string;
 }
 
 /** One page of a list. */
@@ -246,6 +258,7 @@ export class RestClient implements KubeClient {
       const items: KubeObject[] = [];
       let resourceVersion = '';
       let cont: string | undefined;
+      let shardSelector: string | undefined;
       try {
         do {
           const page = (await this.send({
@@ -259,9 +272,14 @@ export class RestClient implements KubeClient {
                 resourceVersion: cont ? undefined : options.resourceVersion,
                 labelSelector: options.labelSelector,
                 fieldSelector: options.fieldSelector,
+                shardSelector: options.shardSelector,
               }),
             headers: options.metadataOnly ? { Accept: METADATA_ONLY_LIST } : undefined,
-          })) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
+          })) as {
+            items?: KubeObject[];
+            metadata?: { resourceVersion?: string; continue?: string; shardInfo?: { selector?: string } };
+          };
+          if (!cont) shardSelector = page.metadata?.shardInfo?.selector;
           // List items carry no apiVersion/kind (metadata-only ones carry PartialObjectMetadata's): set the
           // kind's on the parsed object itself, not on a copy (a second object per item until the copy is garbage).
           for (const item of page.items ?? []) {
@@ -272,7 +290,7 @@ export class RestClient implements KubeClient {
           if (!resourceVersion) resourceVersion = page.metadata?.resourceVersion ?? '';
           cont = page.metadata?.continue || undefined;
         } while (cont);
-        return { items, resourceVersion };
+        return { items, resourceVersion, shardSelector };
       } catch (err) {
         // The continue token expired (compaction): start the list over, as client-go's pager does.
         if (err instanceof ApiError && err.code === 410 && cont && attempt < 3) continue;
@@ -296,12 +314,17 @@ export class RestClient implements KubeClient {
           continue: options.continue,
           labelSelector: options.labelSelector,
           fieldSelector: options.fieldSelector,
+          shardSelector: options.shardSelector,
         }),
-    })) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } };
+    })) as {
+      items?: KubeObject[];
+      metadata?: { resourceVersion?: string; continue?: string; shardInfo?: { selector?: string } };
+    };
     return {
       items: (page.items ?? []).map((item) => ({ apiVersion: ref.apiVersion, kind: ref.kind, ...item })),
       resourceVersion: page.metadata?.resourceVersion ?? '',
       continue: page.metadata?.continue || undefined,
+      shardSelector: page.metadata?.shardInfo?.selector,
     };
   }
 
@@ -316,6 +339,7 @@ export class RestClient implements KubeClient {
         timeoutSeconds: options.timeoutSeconds,
         labelSelector: options.labelSelector,
         fieldSelector: options.fieldSelector,
+        shardSelector: options.shardSelector,
       });
     const started = Date.now();
     let stream;

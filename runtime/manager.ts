@@ -66,6 +66,7 @@ import { NamespacedInformers, SharedInformer } from './namespaced-informers';
 import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
 import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
+import { bucketKey, bucketOf, probeShardSelector, SHARD_BUCKETS, shardField, shardRangeSelector } from './shard-ranges';
 import { memberLeaseName, ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { Store, storeOf, TypedResourceRef } from './store';
 import type { CertificateSource } from './webhook/certificate-source';
@@ -122,10 +123,14 @@ export interface ManagerShardingOptions {
    * How a member's caches get its share: `labels` writes the assignment on the objects as the label
    * `shard.cdk8s-operator.io/<ring>=<member>` and each member's watches select its label, so the apiserver sends
    * each member only its share (shard-labels.ts; needs `patch` on the sharded kinds); `hash` writes nothing and
-   * each member drops what is not its share as the whole stream arrives.
+   * each member drops what is not its share as the whole stream arrives; `server` asks the apiserver for each
+   * member's hash ranges (its shard selector, Kubernetes 1.36+ with the gate `ShardedListAndWatch`; detected at
+   * start, and where it is not served each member filters the whole stream as with `hash`): no label, no write
+   * (shard-ranges.ts; with `key: 'uid'` only the controllers' `for` kinds are selected by the server, and their
+   * objects are assigned by their own UID).
    * @default 'labels'
    */
-  readonly assignment?: 'labels' | 'hash';
+  readonly assignment?: 'labels' | 'hash' | 'server';
   /** @default 15000 */
   readonly leaseDurationMs?: number;
   /** @default 10000 */
@@ -245,6 +250,10 @@ export class Manager implements ControllerHost {
   /** The shard key of the reconcile running (sharding): its writes pass only while this member owns it. */
   private readonly reconciling = new AsyncLocalStorage<string>();
   private readonly unsharded = new Set<string>();
+  /** The `for` kinds of the sharded controllers (assignment `server` hashes their own UID). */
+  private readonly primaries = new Set<string>();
+  /** The apiserver applies shard selectors (assignment `server`, probed at start). */
+  private serverSelects = false;
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
   public readonly elected: Promise<void>;
   /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
@@ -458,18 +467,42 @@ export class Manager implements ControllerHost {
   }
 
   /** The cache filter of a sharded kind's informers: keep this member's share (sharding.ts). */
-  private shardFilter(resource: ResourceRef): Pick<InformerOptions, 'admit' | 'onAdmitted' | 'labelSelector'> {
+  private shardFilter(
+    resource: ResourceRef,
+  ): Pick<InformerOptions, 'admit' | 'onAdmitted' | 'labelSelector' | 'shardSelector'> {
     const sharding = this.options.sharding;
     if (!sharding || !this.isSharded(resource)) return {};
     if (this.labelled) {
       const own = shardSelector(sharding.ring, memberLeaseName(sharding.ring, this.identity));
       return { labelSelector: [this.options.informer?.labelSelector, own].filter(Boolean).join(',') };
     }
-    const key = sharding.key ?? 'uid';
     return {
-      admit: (obj) => this.ring?.holds(shardKeyOf(obj, key)) ?? false,
+      admit: (obj) => this.ring?.holds(this.shardKeyFor(resource, obj)) ?? false,
       onAdmitted: (n) => this.metrics.shardHandovers.inc({ ring: sharding.ring, direction: 'in' }, n),
+      shardSelector: () => this.serverSelector(resource),
     };
+  }
+
+  /**
+   * The ring's shard key of an object (sharding.ts): with assignment `server`, the hash bucket of the field the
+   * apiserver hashes (shard-ranges.ts): its namespace, or its own UID for a `for` kind, else its controller
+   * owner's UID (owned objects follow their owner, filtered by the member).
+   */
+  private shardKeyFor(resource: ResourceRef, obj: KubeObject): string {
+    const key = this.options.sharding?.key ?? 'uid';
+    if (this.options.sharding?.assignment !== 'server') return shardKeyOf(obj, key);
+    const own = key === 'uid' && this.primaries.has(resourceId(resource));
+    return bucketKey(bucketOf(own ? (obj.metadata?.uid ?? '') : shardKeyOf(obj, key)));
+  }
+
+  /** The shard selector of a kind's lists and watches: the buckets this member holds, where the server applies it. */
+  private serverSelector(resource: ResourceRef): string | undefined {
+    const key = this.options.sharding?.key ?? 'uid';
+    if (!this.serverSelects || !this.ring || (key === 'uid' && !this.primaries.has(resourceId(resource)))) {
+      return undefined;
+    }
+    const held = [...Array(SHARD_BUCKETS).keys()].filter((b) => this.ring!.holds(bucketKey(b)));
+    return shardRangeSelector(shardField(key), held);
   }
 
   /**
@@ -481,12 +514,16 @@ export class Manager implements ControllerHost {
     const sharding = this.options.sharding;
     if (!sharding) return undefined;
     const key = sharding.key ?? 'uid';
+    this.primaries.add(resourceId(primary));
     const cache = () => this.getInformer(primary).cache;
     return {
       shardKeyOf: (request) => {
-        if (key === 'namespace') return request.namespace ?? '';
+        if (key === 'namespace') {
+          const ns = request.namespace ?? '';
+          return sharding.assignment === 'server' ? bucketKey(bucketOf(ns)) : ns;
+        }
         const obj = cache().get(objectKey(request));
-        return obj ? shardKeyOf(obj, key) : undefined;
+        return obj ? this.shardKeyFor(primary, obj) : undefined;
       },
       owns: (shardKey) => this.ring?.owns(shardKey) ?? false,
       run: (shardKey, fn) => this.reconciling.run(shardKey, fn),
@@ -657,6 +694,7 @@ export class Manager implements ControllerHost {
       },
     });
     this.ring = ring;
+    if (sharding.assignment === 'server') await this.probeServerSelection(ringNamespace);
     if (this.labelled) {
       this.labeller = new ShardLabeller({
         client: this.client,
@@ -690,6 +728,30 @@ export class Manager implements ControllerHost {
     }
     this.leaseNamespace = leaseNamespace;
     this.campaign();
+  }
+
+  /**
+   * Assignment `server`: does the apiserver apply shard selectors (it echoes the selector of a list of the ring's
+   * Leases)? Where it does not, each member filters the whole stream (as `hash`), said in the log and the metric.
+   */
+  private async probeServerSelection(ringNamespace: string): Promise<void> {
+    const ring = this.options.sharding!.ring;
+    try {
+      this.serverSelects = await probeShardSelector(this.electionClient, ringNamespace);
+    } catch (err) {
+      this.logger.warn('could not probe the apiserver for shard selectors', { error: err });
+    }
+    this.metrics.shardServerSelection.set({ ring }, this.serverSelects ? 1 : 0);
+    if (this.serverSelects) {
+      this.logger.info('the apiserver applies shard selectors: each member lists and watches its hash ranges', {
+        ring,
+      });
+    } else {
+      this.logger.warn(
+        'the apiserver ignores shard selectors (Kubernetes < 1.36, or the feature gate ShardedListAndWatch is off): each member filters the whole stream of its sharded kinds',
+        { ring },
+      );
+    }
   }
 
   /** Campaigns for the lease with a new elector (same identity); controllers start when it leads. */

@@ -64,6 +64,7 @@ export class RuntimeMetrics {
   public readonly shardHandovers: prom.Counter<'ring' | 'direction'>;
   public readonly shardViewChanges: prom.Counter<'ring'>;
   public readonly shardLabelWrites: prom.Counter<'ring' | 'reason'>;
+  public readonly shardServerSelection: prom.Gauge<'ring'>;
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
   public readonly watchRestarts: prom.Counter<'resource' | 'reason'>;
 
@@ -245,6 +246,12 @@ export class RuntimeMetrics {
       name: 'controller_runtime_shard_label_writes_total',
       help: 'Shard labels this member wrote: assign (an object without a live member) or move (to its new owner)',
       labelNames: ['ring', 'reason'],
+      registers: reg,
+    });
+    this.shardServerSelection = new prom.Gauge({
+      name: 'controller_runtime_shard_server_selection',
+      help: "1 when the apiserver filters this member's lists and watches by its shard ranges (assignment server), 0 when the member filters them",
+      labelNames: ['ring'],
       registers: reg,
     });
     this.watchErrors = new prom.Counter({

@@ -41,8 +41,9 @@
  * - With the manager's `assignment: 'labels'` (the default) the assignment is also written on the objects as a
  *   label and each member's watches select it (shard-labels.ts): the apiserver sends a member only its share.
  *   With `assignment: 'hash'` every member receives the whole watch stream of a sharded kind and drops what is
- *   not its share (memory scales down with members, decoding the stream does not). The apiserver's own shard
- *   selector (Kubernetes 1.36 alpha, `ShardedListAndWatch`) is not used; see docs/sharding.md.
+ *   not its share (memory scales down with members, decoding the stream does not). With `assignment: 'server'`
+ *   the apiserver's own shard selector (Kubernetes 1.36 alpha, `ShardedListAndWatch`) sends each member only its
+ *   hash ranges where it is served, and every member filters itself where not (shard-ranges.ts).
  * - A reconciler may assume it is the only one acting on its object and the objects that object owns; it may
  *   not assume its cache holds objects of other shards (a reconcile that lists the whole kind to decide is not
  *   safe to shard).

@@ -64,6 +64,12 @@ export interface WatcherOptions {
    */
   readonly keep?: (obj: KubeObject) => boolean;
   /**
+   * The apiserver's shard selector of each list and watch (shard-ranges.ts), read when each starts: after it
+   * changed, {@link Watcher.relistNow} lists and watches with the new one.
+   * @default - none
+   */
+  readonly shardSelector?: () => string | undefined;
+  /**
    * Silence (no event, no bookmark) after which the stream counts as dead.
    * @default - the watch's server-side timeout + 30 s
    */
@@ -159,6 +165,7 @@ export class Watcher {
       namespace: this.options.namespace,
       labelSelector: this.options.labelSelector,
       fieldSelector: this.options.fieldSelector,
+      shardSelector: this.options.shardSelector?.(),
       metadataOnly: this.options.metadataOnly,
       keep: this.options.keep,
       // The first list from the apiserver's watch cache (one response, no etcd read), as client-go's
@@ -177,7 +184,9 @@ export class Watcher {
     while (!this.stopped) {
       let reason: 'timeout' | 'watchdog' | 'gone' | 'short' = 'timeout';
       try {
-        if (this.resourceVersion === undefined || this.relistWanted) {
+        // A relistNow() while a list is in flight lists again: that list may have been filtered by what was
+        // admitted (or selected) before the change.
+        while ((this.resourceVersion === undefined || this.relistWanted) && !this.stopped) {
           this.relistWanted = false;
           await this.relist();
         }
@@ -229,13 +238,15 @@ export class Watcher {
       namespace: this.options.namespace,
       labelSelector: this.options.labelSelector,
       fieldSelector: this.options.fieldSelector,
+      shardSelector: this.options.shardSelector?.(),
       metadataOnly: this.options.metadataOnly,
       resourceVersion: this.resourceVersion!,
       allowWatchBookmarks: true,
       timeoutSeconds,
     });
     this.stream = stream;
-    if (this.stopped) {
+    if (this.stopped || this.relistWanted) {
+      // relistNow() came while the watch was being opened: list again first.
       stream.abort();
       return 'timeout';
     }
