@@ -102,6 +102,9 @@ export class SampleDbMetrics {
     this.degraded.set(l, v.degraded ? 1 : 0);
     this.restartPending.set(l, v.restartPending ?? 0);
     if (v.lastBackup) this.lastBackupTimestamp.set(l, Date.parse(v.lastBackup) / 1000);
+    // A self-fence is rare and alerted on with increase(): its series must exist at 0 before the first one, or the
+    // first fence would start the series at 1 and increase() would never see it.
+    this.autopilotActions.inc({ ...l, action: 'PrimarySelfFenced' }, 0);
   }
 
   /** Records the data volumes' use (storage auto-grow). */
