@@ -279,6 +279,43 @@ export interface SampleDBSpec {
     limit: string;
   };
   /**
+   * Replica auto-scaling on the connections in use on the standbys (the primary while there is none): above targetConnectionUsePercent the operator raises spec.replicas (at most maxReplicas, not within cooldownSeconds of the last scaling); after stabilizationWindowSeconds below it, lowers it by one (never below minReplicas, nor below 2 with synchronous: the primary and a synchronous standby always remain). Each scaling is an event (Autoscaled), condition Autoscaling and sampledb_autopilot_actions_total{action="ScaledUp"|"ScaledDown"}. Absent or enabled false: spec.replicas is left as written (an external HPA or KEDA can drive the /scale subresource instead; do not use both).
+   */
+  autoscaling?: {
+    /**
+     * Off: spec.replicas is left as written.
+     *
+     * @default true
+     */
+    enabled?: boolean;
+    /**
+     * Fewest instances (primary included).
+     */
+    minReplicas: number;
+    /**
+     * Most instances (primary included).
+     */
+    maxReplicas: number;
+    /**
+     * Client connections in use on the standbys, in percent of their max_connections, that the scaling aims at (10 % tolerance either way).
+     *
+     * @default 75
+     */
+    targetConnectionUsePercent?: number;
+    /**
+     * How long the use must stay below the target before one instance is removed.
+     *
+     * @default 300
+     */
+    stabilizationWindowSeconds?: number;
+    /**
+     * No scaling sooner than this after the last one.
+     *
+     * @default 60
+     */
+    cooldownSeconds?: number;
+  };
+  /**
    * CPU and memory of the database container. Auto-tuning (postgresql.autoTune) derives the memory and connection settings from limits.memory, else requests.memory. A change rolls the pods (the StatefulSet replaces them from the highest ordinal down). Absent: requests cpu 100m and memory 256Mi, limit memory 1Gi, and nothing derived (PostgreSQL's own defaults, as before this field existed).
    */
   resources?: {
@@ -445,6 +482,19 @@ export interface SampleDBStatus {
      * Percent of it the database uses (whole percent).
      */
     usedPercent?: number;
+  };
+  /**
+   * Replica auto-scaling (spec.autoscaling): when it last scaled, and since when the load is below the target.
+   */
+  autoscaling?: {
+    /**
+     * When the operator last changed spec.replicas.
+     */
+    lastScaleTime?: string;
+    /**
+     * Since when the connection use has been below the target (scale-in after the window).
+     */
+    belowTargetSince?: string;
   };
   /**
    * The PostgreSQL settings the operator applies, and the instances still running older ones.

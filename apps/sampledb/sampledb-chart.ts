@@ -118,6 +118,17 @@ export const SAMPLEDB_ALERTS: readonly PrometheusAlertRule[] = [
     },
   },
   {
+    // The counter's series exists at 0 from the database's first reconcile (SampleDbMetrics.set), so the first fence
+    // is an increase too. No `for`: a fence has already happened; the alert stays for the 15m window.
+    alert: 'SampleDBPrimarySelfFenced',
+    expr: 'max by (namespace, name) (increase(sampledb_autopilot_actions_total{action="PrimarySelfFenced"}[15m])) > 0',
+    labels: { severity: 'critical' },
+    annotations: {
+      summary:
+        'a primary of SampleDB {{ $labels.namespace }}/{{ $labels.name }} stopped itself: it reached neither the apiserver nor a standby (condition IsolationFencing)',
+    },
+  },
+  {
     alert: 'SampleDBDegraded',
     expr: 'max by (namespace, name) (sampledb_degraded) == 1',
     for: '5m',

@@ -202,6 +202,51 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
               },
               required: ['limit'],
             }),
+            autoscaling: Schema.object({
+              description:
+                'Replica auto-scaling on the connections in use on the standbys (the primary while there is none): above targetConnectionUsePercent the operator raises spec.replicas (at most maxReplicas, not within cooldownSeconds of the last scaling); after stabilizationWindowSeconds below it, lowers it by one (never below minReplicas, nor below 2 with synchronous: the primary and a synchronous standby always remain). Each scaling is an event (Autoscaled), condition Autoscaling and sampledb_autopilot_actions_total{action="ScaledUp"|"ScaledDown"}. Absent or enabled false: spec.replicas is left as written (an external HPA or KEDA can drive the /scale subresource instead; do not use both).',
+              properties: {
+                enabled: Schema.boolean({ description: 'Off: spec.replicas is left as written.', default: true }),
+                minReplicas: Schema.integer({
+                  description: 'Fewest instances (primary included).',
+                  minimum: 1,
+                  maximum: 9,
+                  format: 'int32',
+                }),
+                maxReplicas: Schema.integer({
+                  description: 'Most instances (primary included).',
+                  minimum: 1,
+                  maximum: 9,
+                  format: 'int32',
+                }),
+                targetConnectionUsePercent: Schema.integer({
+                  description:
+                    'Client connections in use on the standbys, in percent of their max_connections, that the scaling aims at (10 % tolerance either way).',
+                  minimum: 1,
+                  maximum: 100,
+                  default: 75,
+                  format: 'int32',
+                }),
+                stabilizationWindowSeconds: Schema.integer({
+                  description: 'How long the use must stay below the target before one instance is removed.',
+                  minimum: 0,
+                  maximum: 86400,
+                  default: 300,
+                  format: 'int32',
+                }),
+                cooldownSeconds: Schema.integer({
+                  description: 'No scaling sooner than this after the last one.',
+                  minimum: 0,
+                  maximum: 86400,
+                  default: 60,
+                  format: 'int32',
+                }),
+              },
+              required: ['minReplicas', 'maxReplicas'],
+              validations: [
+                { rule: 'self.minReplicas <= self.maxReplicas', message: 'minReplicas must not exceed maxReplicas' },
+              ],
+            }),
             resources: Schema.object({
               description:
                 "CPU and memory of the database container. Auto-tuning (postgresql.autoTune) derives the memory and connection settings from limits.memory, else requests.memory. A change rolls the pods (the StatefulSet replaces them from the highest ordinal down). Absent: requests cpu 100m and memory 256Mi, limit memory 1Gi, and nothing derived (PostgreSQL's own defaults, as before this field existed).",
@@ -344,6 +389,20 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
                 usedPercent: Schema.integer({
                   description: 'Percent of it the database uses (whole percent).',
                   format: 'int32',
+                }),
+              },
+            }),
+            autoscaling: Schema.object({
+              description:
+                'Replica auto-scaling (spec.autoscaling): when it last scaled, and since when the load is below the target.',
+              properties: {
+                lastScaleTime: Schema.string({
+                  description: 'When the operator last changed spec.replicas.',
+                  format: 'date-time',
+                }),
+                belowTargetSince: Schema.string({
+                  description: 'Since when the connection use has been below the target (scale-in after the window).',
+                  format: 'date-time',
                 }),
               },
             }),

@@ -24,6 +24,8 @@ export interface SampleDbControllerOptions {
   readonly images?: PostgresImages;
   /** How the reconciler talks to PostgreSQL. @default - a PgInstanceClient (SQL to each pod's IP) */
   readonly instances?: InstanceClient;
+  /** How often a running database is looked at again. @default 10000 */
+  readonly pollIntervalMs?: number;
 }
 
 /** Maps an object labelled with a database instance to that database. */
@@ -59,6 +61,7 @@ export function setupSampleDbController(
     images: options.images ?? PostgresImages.fromEnv(),
     assertLeader: (what) => manager.assertLeader(what),
     instances: options.instances,
+    pollIntervalMs: options.pollIntervalMs,
   });
   const controller = new ControllerBuilder(manager, { name })
     .for(SAMPLEDB)

@@ -38,6 +38,10 @@ export interface PgState {
   readonly usedBytes?: number;
   /** When this instance last stopped itself as an isolated primary (ISO time; fencing.ts), as its script passed it. */
   readonly lastSelfFence?: string;
+  /** Client connections, the operator's own excluded (replica auto-scaling, autoscaling.ts). */
+  readonly connections?: number;
+  /** `max_connections`. */
+  readonly maxConnections?: number;
 }
 
 /** What {@link InstanceClient.applyParameters} did. */
@@ -103,7 +107,10 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
   current_setting('synchronous_standby_names') as sync,
   array(select name from pg_settings where pending_restart order by name) as pending_restart,
   ((select sum(pg_database_size(oid)) from pg_database) + (select coalesce(sum(size), 0) from pg_ls_waldir()))::bigint::text as used_bytes,
-  nullif(current_setting('sampledb.last_self_fence', true), '') as last_self_fence`;
+  nullif(current_setting('sampledb.last_self_fence', true), '') as last_self_fence,
+  (select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()
+    and application_name <> 'sampledb-operator')::int as connections,
+  current_setting('max_connections')::int as max_connections`;
 
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
@@ -149,6 +156,8 @@ export class PgInstanceClient implements InstanceClient {
           pendingRestart: row.pending_restart ?? [],
           usedBytes: row.used_bytes === null ? undefined : Number(row.used_bytes),
           lastSelfFence: row.last_self_fence ?? undefined,
+          connections: row.connections,
+          maxConnections: row.max_connections,
         };
       });
     } catch {

@@ -23,6 +23,7 @@ export class SampleDbMetrics {
   readonly connections: prom.Gauge<'namespace' | 'name'>;
   readonly maxConnections: prom.Gauge<'namespace' | 'name'>;
   readonly xidAge: prom.Gauge<'namespace' | 'name'>;
+  readonly connectionUseRatio: prom.Gauge<'namespace' | 'name'>;
 
   constructor(registry: prom.Registry) {
     const g = (name: string, help: string) =>
@@ -69,6 +70,10 @@ export class SampleDbMetrics {
       'sampledb_xid_age',
       'Largest transaction ID age (age(datfrozenxid)) over the databases; wraparound at 2^31',
     );
+    this.connectionUseRatio = g(
+      'sampledb_autoscaling_connection_use_ratio',
+      'Client connections over max_connections on the standbys (the primary while there is none): the signal of replica auto-scaling',
+    );
     this.autopilotActions = new prom.Counter({
       name: 'sampledb_autopilot_actions_total',
       help: 'Automatic actions the operator took on the SampleDB, by action (ParametersApplied, InstanceRestarted, RestartSwitchover, ...)',
@@ -97,12 +102,21 @@ export class SampleDbMetrics {
     this.degraded.set(l, v.degraded ? 1 : 0);
     this.restartPending.set(l, v.restartPending ?? 0);
     if (v.lastBackup) this.lastBackupTimestamp.set(l, Date.parse(v.lastBackup) / 1000);
+    // A self-fence is rare and alerted on with increase(): its series must exist at 0 before the first one, or the
+    // first fence would start the series at 1 and increase() would never see it.
+    this.autopilotActions.inc({ ...l, action: 'PrimarySelfFenced' }, 0);
   }
 
   /** Records the data volumes' use (storage auto-grow). */
   volume(namespace: string, name: string, used: number, capacity: number): void {
     this.volumeUsedBytes.set({ namespace, name }, used);
     this.volumeCapacityBytes.set({ namespace, name }, capacity);
+  }
+
+  /** Records replica auto-scaling's signal (percent; removed when not measured). */
+  connectionUse(namespace: string, name: string, percent: number | undefined): void {
+    if (percent === undefined) this.connectionUseRatio.remove({ namespace, name });
+    else this.connectionUseRatio.set({ namespace, name }, percent / 100);
   }
 
   /** Counts automatic actions. */
@@ -143,6 +157,7 @@ export class SampleDbMetrics {
       this.connections,
       this.maxConnections,
       this.xidAge,
+      this.connectionUseRatio,
     ]) {
       g.remove({ namespace, name });
     }
@@ -156,6 +171,9 @@ export class SampleDbMetrics {
       'RestartSwitchover',
       'VolumeGrown',
       'SessionsTerminated',
+      'PrimarySelfFenced',
+      'ScaledUp',
+      'ScaledDown',
     ]) {
       this.autopilotActions.remove({ namespace, name, action });
     }

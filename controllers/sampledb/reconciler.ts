@@ -21,6 +21,7 @@
 import { ActionDeps, Actions, EventSink, ResourceExistsError } from './actions';
 import { Activity, anomalySettings, evaluateAnomalies } from './anomalies';
 import { DEFAULT_TRIGGER_PERCENT, GrowthPlan, planGrowth, toMi } from './autogrow';
+import { planScaling, Reader, ScalingDecision } from './autoscaling';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
 import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials, secretData } from './credentials';
 import { dataPvcs, runDeletion } from './deletion';
@@ -110,6 +111,7 @@ interface Findings {
   tuning?: TuningObservation;
   storage?: GrowthPlan;
   anomalies?: AnomalyObservation;
+  autoscaling?: ScalingDecision;
   requeueAfterMs?: number;
 }
 
@@ -407,6 +409,7 @@ export class SampleDbReconciler implements Reconciler {
       wanted,
     );
     await this.ensureStorage(a, f, instances);
+    if (!db.metadata.deletionTimestamp) f.autoscaling = await this.ensureAutoscaling(a, instances, result.status);
     f.anomalies = await this.observeAnomalies(a, instances, result.status, credentials);
     f.replication = result.status;
     // The restart-pending list after this reconcile's restarts: a deleted pod restarts with the applied settings.
@@ -462,6 +465,40 @@ export class SampleDbReconciler implements Reconciler {
     const signals = evaluateAnomalies(db, lags, activity);
     this.deps.metrics?.anomalies(db.metadata.namespace, db.metadata.name, signals, lags, activity);
     return { signals, fencing: fencingCondition(db, lastSelfFence(instances)) };
+  }
+
+  /**
+   * `spec.autoscaling` (autoscaling.ts): `spec.replicas` follows the connections in use on the standbys. The write is
+   * guarded by the resourceVersion read (a concurrent edit of the SampleDB wins; the next reconcile decides again);
+   * the StatefulSet follows spec.replicas through the rest of the reconcile, like any other change of it.
+   */
+  private async ensureAutoscaling(
+    a: Actions,
+    instances: readonly Instance[],
+    replication: ReplicationStatus,
+  ): Promise<ScalingDecision> {
+    const db = a.db;
+    const replicas = db.spec.replicas ?? 1;
+    const serving = (i: Instance) => i.pod && i.ready && !i.terminating && i.pg;
+    const settled = !replication.targetPrimary && instances.every((i) => (i.ordinal < replicas ? serving(i) : false));
+    const measured = (i: Instance): Reader[] =>
+      i.pg?.connections !== undefined && i.pg.maxConnections !== undefined
+        ? [{ name: i.name, connections: i.pg.connections, maxConnections: i.pg.maxConnections }]
+        : [];
+    const standbys = instances.filter((i) => serving(i) && i.pg?.recovery).flatMap(measured);
+    const primary = instances.filter((i) => serving(i) && i.name === replication.currentPrimary).flatMap(measured);
+    const decision = planScaling(db, { readers: standbys.length ? standbys : primary, settled }, new Date());
+    const { namespace, name } = db.metadata;
+    this.deps.metrics?.connectionUse(namespace, name, decision.usePercent);
+    if (decision.scaleTo !== undefined) {
+      await a.mergePatch(SAMPLEDB, name, {
+        metadata: { resourceVersion: db.metadata.resourceVersion },
+        spec: { replicas: decision.scaleTo },
+      });
+      a.event('Normal', Reasons.Autoscaled, decision.note ?? '', 'Scale');
+      this.deps.metrics?.action(namespace, name, decision.scaleTo > replicas ? 'ScaledUp' : 'ScaledDown');
+    }
+    return decision;
   }
 
   /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use. */
@@ -792,6 +829,7 @@ export class SampleDbReconciler implements Reconciler {
       tuning: f.tuning,
       storage: f.storage && { ...f.storage, limit: db.spec.storageAutoGrow?.limit ?? '' },
       anomalies: f.anomalies,
+      autoscaling: f.autoscaling,
     };
     return computeStatus(db, observation);
   }

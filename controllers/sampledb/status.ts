@@ -7,6 +7,7 @@
  */
 import { evaluateAnomalies } from './anomalies';
 import { GrowthPlan, toMi } from './autogrow';
+import { ScalingDecision } from './autoscaling';
 import { BackupObservation } from './backups';
 import { fencingCondition } from './fencing';
 import { ReplicationStatus } from './replication';
@@ -73,6 +74,8 @@ export interface Observation {
   readonly storage?: GrowthPlan & { readonly limit: string };
   /** Anomaly signals, when the instances were reached. @default - the conditions stay as they were */
   readonly anomalies?: AnomalyObservation;
+  /** Replica auto-scaling's decision, when the instances were reached. @default - the status keeps what it said */
+  readonly autoscaling?: ScalingDecision;
 }
 
 /** The desired status (conditions keep their lastTransitionTime when their status is unchanged). */
@@ -175,6 +178,11 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
   for (const a of o.anomalies?.signals ?? []) set(a.condition);
   if (o.anomalies?.fencing) set(o.anomalies.fencing);
 
+  // Condition Autoscaling: on SampleDBs that use it (or used it: False Disabled), never added to the others.
+  const sc = o.autoscaling;
+  if (sc && (sc.status || db.status?.conditions?.some((c) => c.type === 'Autoscaling'))) set(sc.condition);
+  const autoscaling = sc ? sc.status : db.status?.autoscaling;
+
   const g = o.storage;
   if (g) {
     set(
@@ -220,6 +228,7 @@ export function computeStatus(db: Database, o: Observation, now: Date = new Date
       : db.status?.storage
         ? { storage: db.status.storage }
         : {}),
+    ...(autoscaling && Object.keys(autoscaling).length ? { autoscaling } : {}),
     conditions,
   };
   return withReplicationStatus(status, o.replication ?? {});

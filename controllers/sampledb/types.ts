@@ -178,4 +178,5 @@ export const Reasons = {
   StandbyLagging: 'StandbyLagging',
   SessionsTerminated: 'SessionsTerminated',
   PrimarySelfFenced: 'PrimarySelfFenced',
+  Autoscaled: 'Autoscaled',
 } as const;

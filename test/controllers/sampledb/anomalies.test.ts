@@ -3,9 +3,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Testing } from 'cdk8s';
+import * as prom from 'prom-client';
 import { SampleDbChart } from '../../../apps/sampledb/sampledb-chart';
 import { Activity, evaluateAnomalies } from '../../../controllers/sampledb/anomalies';
 import { Instance, parseLsn, PgState } from '../../../controllers/sampledb/instances';
+import { SampleDbMetrics } from '../../../controllers/sampledb/metrics';
 import { reconcileReplication, ReplicationOps } from '../../../controllers/sampledb/replication';
 import { Database, SampleDB } from '../../../controllers/sampledb/types';
 import { promtool } from '../../support/promtool';
@@ -151,6 +153,18 @@ describe('replication lag acts', () => {
   });
 });
 
+describe('the self-fence counter', () => {
+  test('exists at 0 from the first record of a database, so that increase() sees the first fence', async () => {
+    const registry = new prom.Registry();
+    const metrics = new SampleDbMetrics(registry);
+    metrics.set('default', 'db', { desired: 2, ready: 2, backupFailed: false, degraded: false });
+    const counter = await registry.getSingleMetric('sampledb_autopilot_actions_total')!.get();
+    expect(counter.values).toEqual([
+      { value: 0, labels: { namespace: 'default', name: 'db', action: 'PrimarySelfFenced' } },
+    ]);
+  });
+});
+
 describe("anomaly alerts on Prometheus' rule engine (promtool test rules)", () => {
   test("each signal's alert fires after its 1m once sampledb_anomaly is 1, and not before; VolumeNearlyFull after 5m above 90 %", () => {
     const rule = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb')).find(
@@ -176,6 +190,11 @@ describe("anomaly alerts on Prometheus' rule engine (promtool test rules)", () =
           })),
           { series: 'sampledb_volume_used_bytes{namespace="default",name="db"}', values: '950x20' },
           { series: 'sampledb_volume_capacity_bytes{namespace="default",name="db"}', values: '1000x20' },
+          // at 0 from the first reconcile (SampleDbMetrics.set), 1 after the fence at 60s
+          {
+            series: 'sampledb_autopilot_actions_total{namespace="default",name="db",action="PrimarySelfFenced"}',
+            values: '0 0 1x40',
+          },
         ],
         alert_rule_test: [
           ...Object.values(signals).map((alertname) => ({ eval_time: '1m', alertname, exp_alerts: [] })),
@@ -186,6 +205,13 @@ describe("anomaly alerts on Prometheus' rule engine (promtool test rules)", () =
               { exp_labels: { ...labels, severity: 'warning' }, exp_annotations: { summary: expect.anything() } },
             ],
           })),
+          { eval_time: '30s', alertname: 'SampleDBPrimarySelfFenced', exp_alerts: [] },
+          {
+            eval_time: '60s',
+            alertname: 'SampleDBPrimarySelfFenced',
+            exp_alerts: [{ exp_labels: { ...labels, severity: 'critical' } }],
+          },
+          { eval_time: '17m', alertname: 'SampleDBPrimarySelfFenced', exp_alerts: [] },
           { eval_time: '4m', alertname: 'SampleDBVolumeNearlyFull', exp_alerts: [] },
           {
             eval_time: '6m',

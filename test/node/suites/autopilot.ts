@@ -10,6 +10,9 @@
  *    every acknowledged write is there afterwards, and the write outage (longest time without a successful write) is
  *    measured. Events InstanceRestarted and SwitchoverStarted, the metric sampledb_autopilot_actions_total.
  * 3. A resources change re-tunes: the StatefulSet rolls the pods, and the settings derived from the new memory follow.
+ * 4. Storage auto-grow fills a small volume past its trigger (storageAutoGrow below).
+ * 5. Replica auto-scaling: read connections on the standby scale a synchronous database out, and in again after the
+ *    window once they close; 0 acknowledged writes lost (replicaAutoscaling below).
  *
  * Every postgres:* tag of the harness runs PostgreSQL 15.18.
  */
@@ -322,6 +325,7 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
   kubectl('delete', 'sampledb', DB, '-n', NS, '--wait=false');
 
   await storageAutoGrow(h);
+  await replicaAutoscaling(h);
 }
 
 const GROW_DB = 'grow-db';
@@ -443,4 +447,117 @@ async function storageAutoGrow(h: NodeHarness): Promise<void> {
   );
 
   h.kubectl('delete', 'sampledb', GROW_DB, '-n', NS, '--wait=false');
+}
+
+const SCALE_DB = 'scale-db';
+
+/**
+ * Replica auto-scaling (spec.autoscaling) with a writer through <db>-rw (synchronous): 30 idle client connections on
+ * the standby through <db>-ro (max_connections 100, target 20 %) scale 2 → 3 instances; closed, the database goes
+ * back to 2 after the 15 s window, not below (synchronous, minReplicas 2). Events Autoscaled, the action metric.
+ */
+async function replicaAutoscaling(h: NodeHarness): Promise<void> {
+  const json = h.json.bind(h);
+  const sdb = () => json('get', 'sampledb', SCALE_DB, '-n', NS);
+  const running = (n: number) => {
+    const s = sdb();
+    return s.spec.replicas === n &&
+      s.status?.readyReplicas === n &&
+      (s.status?.instances ?? []).filter((i: { ready: boolean }) => i.ready).length === n
+      ? s
+      : undefined;
+  };
+  const endpoint = (service: string) => {
+    const secret = json('get', 'secret', `${SCALE_DB}-credentials`, '-n', NS);
+    const dec = (k: string) => Buffer.from(secret.data[k], 'base64').toString();
+    return {
+      host: json('get', 'service', service, '-n', NS).spec.clusterIP,
+      user: dec('username'),
+      password: dec('password'),
+      database: dec('database'),
+      port: 5432,
+      connectionTimeoutMillis: 5000,
+      query_timeout: 10000,
+    };
+  };
+  const open = async (service: string) => {
+    const c = new Client(endpoint(service));
+    c.on('error', () => undefined);
+    await c.connect();
+    return c;
+  };
+
+  await h.step(
+    'replica auto-scaling: 30 read connections on the standby scale 2 → 3, closed they scale back to 2 after the window; 0 acknowledged writes lost',
+    async () => {
+      h.apply({
+        apiVersion: 'database.example.com/v2',
+        kind: 'SampleDB',
+        metadata: { name: SCALE_DB, namespace: NS },
+        spec: {
+          version: '16.4',
+          replicas: 2,
+          synchronous: true,
+          autoscaling: {
+            minReplicas: 2,
+            maxReplicas: 3,
+            targetConnectionUsePercent: 20,
+            stabilizationWindowSeconds: 15,
+            cooldownSeconds: 0,
+          },
+        },
+      });
+      await until('2 instances running', () => running(2) && sdb().status?.phase === 'Running', 300, 1000);
+      const rw = await until('connected through -rw', () => open(`${SCALE_DB}-rw`), 60, 1000);
+      await rw.query('create table if not exists w (id int primary key)');
+      const acked: number[] = [];
+      let stop = false;
+      let writer: Client | undefined = rw;
+      const writing = (async () => {
+        for (let id = 1; !stop; id++) {
+          try {
+            writer ??= await open(`${SCALE_DB}-rw`);
+            await writer.query('insert into w (id) values ($1)', [id]);
+            acked.push(id);
+          } catch {
+            await writer?.end().catch(() => undefined);
+            writer = undefined;
+          }
+          await sleep(100);
+        }
+      })();
+      const readers = await Promise.all([...Array(30).keys()].map(() => open(`${SCALE_DB}-ro`)));
+      const t0 = Date.now();
+      await until('3 instances running', () => running(3), 300, 1000);
+      const outAfter = (Date.now() - t0) / 1000;
+      await Promise.all(readers.map((c) => c.end().catch(() => undefined)));
+      const t1 = Date.now();
+      await until('back to 2 instances', () => running(2), 240, 1000);
+      const inAfter = (Date.now() - t1) / 1000;
+      await sleep(20_000); // longer than the window: it stays at minReplicas
+      assert(sdb().spec.replicas === 2, `stays at 2 (minReplicas): ${sdb().spec.replicas}`);
+      stop = true;
+      await writing;
+      await writer?.end().catch(() => undefined);
+      const rows = new Set(
+        (
+          await until('the rows', async () => (await open(`${SCALE_DB}-rw`)).query('select id from w'), 60, 1000)
+        ).rows.map((r: { id: number }) => r.id),
+      );
+      const lost = acked.filter((id) => !rows.has(id));
+      assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
+      const scaled = json(
+        'get',
+        'events',
+        '-n',
+        NS,
+        '--field-selector',
+        `involvedObject.name=${SCALE_DB},reason=Autoscaled`,
+      ).items.map((e: { message: string }) => e.message);
+      assert(scaled.length === 2, `two Autoscaled events: ${JSON.stringify(scaled)}`);
+      return `out to 3 in ${outAfter.toFixed(0)}s, back to 2 in ${inAfter.toFixed(0)}s after the connections closed (window 15s); ${acked.length} acknowledged writes, 0 lost; events: ${scaled.join(' | ')}`;
+    },
+  );
+
+  h.kubectl('delete', 'sampledb', SCALE_DB, '-n', NS, '--wait=false');
 }
