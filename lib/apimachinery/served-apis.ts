@@ -1,11 +1,12 @@
-import { KubernetesVersion, minorOf } from './kubernetes-versions';
+import { KubernetesVersion, minorOf, SUPPORTED_KUBERNETES_RANGE } from './kubernetes-versions';
 
 /**
  * Built-in API versions that not every supported Kubernetes version serves by default, keyed `apiVersion/Kind`:
  * the first minor version that serves it (`from`) and the last (`until`). Every other built-in API version the
- * project emits is served by all of 1.28 to 1.36. Beta APIs behind a feature gate count as not served (a cluster
+ * project emits is served by all of 1.28 to 1.37. Beta APIs behind a feature gate count as not served (a cluster
  * must be configured for them). 1.28, 1.32 and 1.36 are checked against their apiservers' discovery
- * (test/apimachinery/served-apis.test.ts); the versions between follow upstream's release notes.
+ * (test/apimachinery/served-apis.test.ts); the versions between follow upstream's release notes, and 1.37, which
+ * has no apiserver here, upstream's v1.37 API sources.
  *
  * @internal
  */
@@ -33,8 +34,13 @@ export const SERVED_API_RANGES: Readonly<Record<string, { readonly from?: number
   'resource.k8s.io/v1/ResourceClaimTemplate': { from: 34 },
   'resource.k8s.io/v1/ResourceSlice': { from: 34 },
   'storage.k8s.io/v1/VolumeAttributesClass': { from: 34 },
-  // beta behind a gate through 1.36 (GA 1.37)
+  // StorageVersionMigration: v1alpha1 1.30-1.34, v1beta1 from 1.35, each served only with both the
+  // StorageVersionMigrator gate and its --runtime-config (measured: v1alpha1 on 1.32.13, v1beta1 on 1.36.3, neither
+  // by default, nor with only one of the two); v1 is new in 1.37 (upstream's staging/src/k8s.io/api/storagemigration/v1,
+  // `prerelease-lifecycle-gen:introduced=1.37`; no 1.37 apiserver here, so its default is upstream's word, unmeasured)
+  'storagemigration.k8s.io/v1alpha1/StorageVersionMigration': { from: 99 },
   'storagemigration.k8s.io/v1beta1/StorageVersionMigration': { from: 99 },
+  'storagemigration.k8s.io/v1/StorageVersionMigration': { from: 37 },
 };
 
 /**
@@ -59,7 +65,8 @@ export function servedBy(apiVersion: string, kind: string, version: KubernetesVe
 export function servedRange(apiVersion: string, kind: string): string | undefined {
   const range = SERVED_API_RANGES[`${apiVersion}/${kind}`];
   if (!range) return undefined;
-  if ((range.from ?? 0) > 36) return 'not served by default by any supported version (behind a feature gate)';
+  if ((range.from ?? 0) > minorOf(SUPPORTED_KUBERNETES_RANGE.max))
+    return 'not served by default by any supported version (behind a feature gate)';
   if (range.from !== undefined) return `served from Kubernetes 1.${range.from}`;
   return `served until Kubernetes 1.${range.until}`;
 }

@@ -58,7 +58,7 @@ export interface OperatorAppProps extends AppProps {
    * a rule over 1.28's CEL cost budget), and every object's API version against the versions that serve it (e.g.
    * `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy from 1.30): an error naming the construct and the
    * versions, unless the construct is emitted only where served (its own `N-requires-1.30.yaml`, see APPLY.md).
-   * @default - 1.28 to 1.36
+   * @default - 1.28 to 1.37
    */
   readonly kubernetesVersions?: KubernetesVersionRange;
   /**

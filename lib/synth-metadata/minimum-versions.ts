@@ -24,7 +24,7 @@ export interface ObjectNeeds {
 }
 
 /**
- * What each object of the app needs, by the synth checks of each supported version (1.28 to 1.36, whatever the
+ * What each object of the app needs, by the synth checks of each supported version (1.28 to 1.37, whatever the
  * app's range): its API version served, every field known and kept (measured gated fields), and for a CRD its
  * fields, CEL environment and cost. Objects every supported version takes are left out.
  *

@@ -16,7 +16,7 @@ export interface KubernetesVersionRange {
   readonly min?: string;
   /**
    * The newest version the app's manifests must install on.
-   * @default '1.36'
+   * @default '1.37'
    */
   readonly max?: string;
 }

@@ -4,6 +4,7 @@ export type { ConversionProps, KindConversion, SpokeConversion } from './define-
 export { conversionHandler, convertObjects, handleConversionReview } from './conversion-review';
 export {
   CRD_RESOURCE,
+  IN_TREE_MIGRATION_API_VERSIONS,
   MIGRATED_CONDITION,
   MIGRATION_ANNOTATION,
   StorageVersionMigrator,

@@ -6,10 +6,17 @@
  * Why the operator's own job and not a synthesized Job: the operator already runs (as the leader) with the
  * CRD's conversion webhook, knows its CRDs and their storage versions, and is restarted by exactly the
  * upgrade that changes them (a new image with a new CRD); a Job would need its own image, RBAC, trigger and
- * ordering against the conversion webhook, and nobody would see its progress. Kubernetes' in-tree
- * StorageVersionMigration (storagemigration.k8s.io) is alpha in 1.30 and beta in 1.35, not on by default on
- * the 1.28+ clusters this library targets, and the out-of-tree kube-storage-version-migrator does not trim
- * `storedVersions` (kube-storage-version-migrator#103).
+ * ordering against the conversion webhook, and nobody would see its progress. The out-of-tree
+ * kube-storage-version-migrator does not trim `storedVersions` (kube-storage-version-migrator#103).
+ *
+ * In-tree migration: where the cluster serves Kubernetes' StorageVersionMigration (`storagemigration.k8s.io/v1`,
+ * new in 1.37 by upstream's sources, no 1.37 apiserver here; `v1beta1` from 1.35 and `v1alpha1` from 1.30, each
+ * only with the `StorageVersionMigrator` gate and `--runtime-config`, measured on 1.36.3 and 1.32.13), the pass
+ * creates one (`<storage version>.<crd name>`) instead of rewriting objects itself, reports it as Migrating, and on a
+ * later pass, once kube-controller-manager marked it `Succeeded`, deletes it and trims `status.storedVersions`, which
+ * the in-tree migrator leaves as it was (measured on 1.36.3: test/runtime/conversion/in-tree-storage-migration.test.ts).
+ * A `Failed` one is reported (condition Failed) and deleted, so the next pass starts a new one. Where the API is not
+ * served, or the operator may not create one (403), the operator's own pass runs. `inTree: false` switches it off.
  *
  * Expected flow (wired by `setupStorageVersionMigration`, leader only):
  * ```ts
@@ -42,7 +49,7 @@
 import * as prom from 'prom-client';
 import { sleep } from '../backoff';
 import { ListPage, ListOptions, Patch, PatchOptions } from '../client';
-import { isConflict, isGone, isNotFound } from '../errors';
+import { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isNotFound } from '../errors';
 import { Logger, silentLogger } from '../log';
 import { KubeObject, parseApiVersion, ResourceRef } from '../resource';
 import { Condition, setCondition } from '../status';
@@ -60,8 +67,19 @@ export const MIGRATION_ANNOTATION = 'cdk8s-operator.io/storage-migration';
 /** The CRD status condition the migrator reports in. */
 export const MIGRATED_CONDITION = 'StorageVersionMigrated';
 
+/**
+ * The API versions of Kubernetes' in-tree StorageVersionMigration, newest first: `v1` (1.37, by upstream's sources),
+ * `v1beta1` (1.35+, behind its gate).
+ */
+export const IN_TREE_MIGRATION_API_VERSIONS = [
+  'storagemigration.k8s.io/v1',
+  'storagemigration.k8s.io/v1beta1',
+] as const;
+
 /** What the migrator needs from a client (`RestClient` has it all). */
 export interface MigrationClient {
+  create(obj: KubeObject, options?: { readonly fieldManager?: string }): Promise<KubeObject>;
+  delete(ref: ResourceRef, name: string, namespace?: string): Promise<void>;
   listPage(ref: ResourceRef, options?: ListOptions & { readonly continue?: string }): Promise<ListPage>;
   get(ref: ResourceRef, name: string, namespace?: string): Promise<KubeObject>;
   replace(obj: KubeObject, options?: { readonly fieldManager?: string }): Promise<KubeObject>;
@@ -92,12 +110,21 @@ export interface StorageVersionMigratorOptions {
   readonly logger?: Logger;
   /** Field manager of the rewrites. @default 'storage-version-migrator' */
   readonly fieldManager?: string;
+  /**
+   * Whether to use Kubernetes' in-tree StorageVersionMigration where the cluster serves it (see the module docs);
+   * `false` always rewrites the objects itself.
+   * @default true
+   */
+  readonly inTree?: boolean;
 }
 
 /** The outcome of one pass. */
 export interface MigrationResult {
-  /** `UpToDate`: nothing to do; `Migrated`: storedVersions trimmed; `Failed`: some objects could not be rewritten. */
-  readonly state: 'UpToDate' | 'Migrated' | 'Failed';
+  /**
+   * `UpToDate`: nothing to do; `Migrated`: storedVersions trimmed; `Failed`: some objects could not be rewritten (or
+   * the in-tree migration failed); `Migrating`: the in-tree migration runs, a later pass finishes it.
+   */
+  readonly state: 'UpToDate' | 'Migrated' | 'Failed' | 'Migrating';
   readonly storageVersion: string;
   /** storedVersions before the pass. */
   readonly storedVersionsBefore: readonly string[];
@@ -106,6 +133,8 @@ export interface MigrationResult {
   readonly failed: number;
   /** Whether the pass continued from a token a previous process left. */
   readonly resumed: boolean;
+  /** The in-tree StorageVersionMigration the pass used (`apiVersion name`), when it used one. */
+  readonly inTree?: string;
 }
 
 interface Progress {
@@ -115,7 +144,7 @@ interface Progress {
 }
 
 interface Crd extends KubeObject {
-  spec: { versions: { name: string; storage: boolean; served: boolean }[] };
+  spec: { group: string; names: { plural: string }; versions: { name: string; storage: boolean; served: boolean }[] };
   status?: { storedVersions?: string[]; conditions?: Condition[]; [k: string]: unknown };
 }
 
@@ -124,6 +153,7 @@ class MigrationMetrics {
   readonly objects: prom.Counter<'crd' | 'result'>;
   readonly storedVersions: prom.Gauge<'crd'>;
   readonly complete: prom.Gauge<'crd'>;
+  readonly inTree: prom.Gauge<'crd'>;
 
   constructor(registry: prom.Registry) {
     const existing = <T>(name: string) => registry.getSingleMetric(name) as T | undefined;
@@ -148,6 +178,14 @@ class MigrationMetrics {
       new prom.Gauge({
         name: 'storage_version_migration_complete',
         help: "1 when the CRD's status.storedVersions is only its storage version, else 0.",
+        labelNames: ['crd'],
+        registers: [registry],
+      });
+    this.inTree =
+      existing('storage_version_migration_in_tree') ??
+      new prom.Gauge({
+        name: 'storage_version_migration_in_tree',
+        help: "1 when the last pass used Kubernetes' in-tree StorageVersionMigration, 0 when it rewrote the objects itself.",
         labelNames: ['crd'],
         registers: [registry],
       });
@@ -187,6 +225,12 @@ export class StorageVersionMigrator {
       return { ...base, state: 'UpToDate', rewritten: 0, failed: 0 };
     }
     this.metrics.complete.set({ crd: crdName }, 0);
+
+    if (this.options.inTree !== false) {
+      const inTree = await this.inTreePass(crd, storageVersion, before);
+      if (inTree) return inTree;
+    }
+    this.metrics.inTree.set({ crd: crdName }, 0);
 
     const saved = parseProgress(crd.metadata?.annotations?.[MIGRATION_ANNOTATION]);
     const resume = saved?.storageVersion === storageVersion ? saved : undefined;
@@ -256,7 +300,7 @@ export class StorageVersionMigrator {
       this.logger.error('storage version migration incomplete', { crd: crdName, failed, firstError });
       return { ...base, resumed: !!resume, state: 'Failed', rewritten, failed };
     }
-    await this.trim(storageVersion, rewritten);
+    await this.trim(storageVersion, `${rewritten} rewritten`);
     this.metrics.storedVersions.set({ crd: crdName }, 1);
     this.metrics.complete.set({ crd: crdName }, 1);
     this.logger.info('storage version migration complete', { crd: crdName, storageVersion, rewritten, removed: old });
@@ -280,8 +324,107 @@ export class StorageVersionMigrator {
     }
   }
 
+  /**
+   * One pass through Kubernetes' in-tree StorageVersionMigration, or undefined where the cluster serves none (or the
+   * operator may not create one): then the operator rewrites the objects itself.
+   */
+  private async inTreePass(
+    crd: Crd,
+    storageVersion: string,
+    before: readonly string[],
+  ): Promise<MigrationResult | undefined> {
+    const { client, crdName } = this.options;
+    const name = `${storageVersion}.${crdName}`;
+    let ref: ResourceRef | undefined;
+    let existing: KubeObject | undefined;
+    for (const apiVersion of IN_TREE_MIGRATION_API_VERSIONS) {
+      const candidate = { apiVersion, kind: 'StorageVersionMigration' };
+      try {
+        existing = await client.get(candidate, name);
+        ref = candidate;
+        break;
+      } catch (err) {
+        // a 404 on the object's own path: served, not created yet; on the group-version's discovery path (a Status
+        // NotFound too, measured on 1.36.3) or a kind discovery does not list: not served, try the next version
+        if (err instanceof ApiError && err.code === 404 && err.path.endsWith(`/storageversionmigrations/${name}`)) {
+          ref = candidate;
+          break;
+        }
+        if (isNotFound(err) || /is not served by/.test((err as Error).message)) continue;
+        throw err;
+      }
+    }
+    if (!ref) return undefined;
+    const result = { storageVersion, storedVersionsBefore: before, resumed: false, rewritten: 0, failed: 0 };
+    const inTree = `${ref.apiVersion} ${name}`;
+    const old = before.filter((v) => v !== storageVersion).join(', ');
+    if (!existing) {
+      try {
+        await client.create(
+          {
+            apiVersion: ref.apiVersion,
+            kind: 'StorageVersionMigration',
+            metadata: { name },
+            spec: { resource: { group: crd.spec.group, resource: crd.spec.names.plural } },
+          },
+          { fieldManager: this.fieldManager },
+        );
+      } catch (err) {
+        if (isForbidden(err)) {
+          this.logger.info('in-tree storage version migration not permitted, rewriting the objects instead', {
+            crd: crdName,
+            error: (err as Error).message,
+          });
+          return undefined;
+        }
+        if (!isAlreadyExists(err)) throw err;
+      }
+      this.logger.info('in-tree storage version migration started', {
+        crd: crdName,
+        storageVersion,
+        migration: inTree,
+      });
+    }
+    this.metrics.inTree.set({ crd: crdName }, 1);
+    const conditions = (existing?.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+    const holds = (type: string) => conditions.find((c) => c.type === type && c.status === 'True');
+    const deleteIt = async () => {
+      try {
+        await client.delete(ref!, name);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    };
+    if (holds('Succeeded')) {
+      // deleted first: a later migration to this version starts a new one (a crash before the trim only repeats it)
+      await deleteIt();
+      await this.trim(storageVersion, `by the in-tree StorageVersionMigration ${name}`);
+      this.metrics.storedVersions.set({ crd: crdName }, 1);
+      this.metrics.complete.set({ crd: crdName }, 1);
+      this.logger.info('storage version migration complete', { crd: crdName, storageVersion, migration: inTree });
+      return { ...result, state: 'Migrated', inTree };
+    }
+    const failed = holds('Failed');
+    if (failed) {
+      await deleteIt();
+      await this.report(crd, {
+        status: 'False',
+        reason: 'Failed',
+        message: `the in-tree StorageVersionMigration ${name} failed (${failed.message ?? failed.reason}); retrying later`,
+      });
+      this.logger.error('in-tree storage version migration failed', { crd: crdName, migration: inTree, failed });
+      return { ...result, state: 'Failed', failed: 1, inTree };
+    }
+    await this.report(crd, {
+      status: 'False',
+      reason: 'Migrating',
+      message: `kube-controller-manager rewrites every object stored as ${old} as ${storageVersion} (StorageVersionMigration ${name})`,
+    });
+    return { ...result, state: 'Migrating', inTree };
+  }
+
   /** storedVersions := [storageVersion], if the storage version is still that (optimistic concurrency). */
-  private async trim(storageVersion: string, rewritten: number): Promise<void> {
+  private async trim(storageVersion: string, how: string): Promise<void> {
     const { client, crdName } = this.options;
     for (let attempt = 0; ; attempt++) {
       const crd = (await client.get(CRD_RESOURCE, crdName)) as Crd;
@@ -295,7 +438,7 @@ export class StorageVersionMigrator {
         type: MIGRATED_CONDITION,
         status: 'True',
         reason: 'Migrated',
-        message: `every object is stored as ${storageVersion} (${rewritten} rewritten); status.storedVersions is [${storageVersion}]`,
+        message: `every object is stored as ${storageVersion} (${how}); status.storedVersions is [${storageVersion}]`,
       });
       try {
         await client.replaceStatus(
@@ -366,6 +509,8 @@ export interface StorageMigrationRunnableOptions extends StorageVersionMigratorO
   readonly intervalMs?: number;
   /** Delay before retrying a failed pass. @default 30000 */
   readonly retryMs?: number;
+  /** Delay before looking again at an in-tree migration in progress. @default 5000 */
+  readonly pollMs?: number;
 }
 
 /** The migrator as a leader-only runnable: a pass at start, then every `intervalMs`, a failed one retried. */
@@ -391,6 +536,7 @@ export function storageMigrationRunnable(options: StorageMigrationRunnableOption
           try {
             const result = await migrator.runOnce(ctl.signal);
             if (result.state === 'Failed') delay = options.retryMs ?? 30_000;
+            if (result.state === 'Migrating') delay = options.pollMs ?? 5_000;
           } catch (err) {
             if (ctl.signal.aborted) break;
             logger.error('storage version migration failed', { crd: options.crdName, error: err });

@@ -194,10 +194,17 @@ describe("the app's Kubernetes versions", () => {
 
   test('a range outside the supported versions is an error', () => {
     expect(synthErrors({ min: '1.27' }, manifest('plain', FEATURES.plain))).toContain(
-      'kubernetesVersions.min: "1.27" is not a supported Kubernetes version (1.28 to 1.36)',
+      'kubernetesVersions.min: "1.27" is not a supported Kubernetes version (1.28 to 1.37)',
     );
     expect(synthErrors({ min: '1.33', max: '1.30' }, manifest('plain', FEATURES.plain))).toContain(
       'kubernetesVersions: min 1.33 is newer than max 1.30',
+    );
+  });
+
+  test("1.37 is in the range (known from upstream's data, no apiserver here); 1.38 is not", () => {
+    expect(synthErrors({ min: '1.37', max: 'v1.37.1' }, manifest('plain', FEATURES.plain))).toBe('');
+    expect(synthErrors({ max: '1.38' }, manifest('plain', FEATURES.plain))).toContain(
+      'kubernetesVersions.max: "1.38" is not a supported Kubernetes version (1.28 to 1.37)',
     );
   });
 
@@ -393,14 +400,14 @@ describe('a ValidatingAdmissionPolicy checked against each version of the range 
       'on Kubernetes 1.30, 1.31: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool',
     );
     expect(error).toContain(
-      'on Kubernetes 1.32, 1.33, 1.34, 1.35, 1.36: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool but got dyn',
+      'on Kubernetes 1.32, 1.33, 1.34, 1.35, 1.36, 1.37: spec.validations[0].expression: Invalid value: "object.spec.replicas": must evaluate to bool but got dyn',
     );
     // the binding's bad value as Go printed it before 1.34, as JSON after
     expect(error).toContain(
       'on Kubernetes 1.30, 1.31, 1.32, 1.33: spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn',
     );
     expect(error).toContain(
-      'on Kubernetes 1.34, 1.35, 1.36: spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn',
+      'on Kubernetes 1.34, 1.35, 1.36, 1.37: spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn',
     );
   });
 

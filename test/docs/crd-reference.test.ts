@@ -50,12 +50,12 @@ function widget(stripDescriptions?: string[]) {
 describe('renderCrdReference', () => {
   test('names the Kubernetes versions the CRD installs on, and why the one before does not', () => {
     expect(renderCrdReference(widget().toManifest())).toContain(
-      '| Kubernetes | 1.28 to 1.36 (every supported version) |',
+      '| Kubernetes | 1.28 to 1.37 (every supported version) |',
     );
     const manifest = JSON.parse(JSON.stringify(widget().toManifest()));
     manifest.spec.versions[0].selectableFields = [{ jsonPath: '.spec.size' }];
     expect(renderCrdReference(manifest)).toMatch(
-      /\| Kubernetes \| 1\.31 to 1\.36 \(1\.30: spec\.versions\[0\]\.selectableFields: Forbidden: fails on Kubernetes 1\.30: selectableFields needs 1\.31 or newer/,
+      /\| Kubernetes \| 1\.31 to 1\.37 \(1\.30: spec\.versions\[0\]\.selectableFields: Forbidden: fails on Kubernetes 1\.30: selectableFields needs 1\.31 or newer/,
     );
   });
 

@@ -237,6 +237,8 @@ function clientMethods(c: RestClient) {
   return {
     listPage: c.listPage.bind(c),
     get: c.get.bind(c),
+    create: c.create.bind(c),
+    delete: c.delete.bind(c),
     replace: c.replace.bind(c),
     replaceStatus: c.replaceStatus.bind(c),
     patch: c.patch.bind(c),
