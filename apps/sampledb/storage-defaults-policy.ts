@@ -14,7 +14,7 @@ const CLASS_PATTERN = '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$';
  * operator's defaulting webhook, run inside the apiserver: no webhook call on the write path where the cluster serves
  * the policy.
  *
- * The demo targets 1.28 to 1.36, so the policy is emitted only where served (`onUnservedVersions: 'skip'`: its own
+ * The demo targets 1.28 to 1.37, so the policy is emitted only where served (`onUnservedVersions: 'skip'`: its own
  * file, which APPLY.md applies on 1.36+) and the webhook stays, for older clusters. On 1.36 both run, the policy
  * first (the apiserver runs mutating policies before mutating webhooks): the webhook then finds both fields set, or a
  * namespace without a class annotation, and changes nothing. An annotation that is not a valid quantity (or class

@@ -8,7 +8,7 @@ export const DEFAULT_SWITCHOVER_GROUP = 'sampledb-admins';
  * Who may request a switchover: setting or changing `spec.primary` moves the primary role to another pod (clients of
  * the `-rw` Service are disconnected), so only members of one group may do it. CEL rules of the CRD see only the
  * object, never the user: this is a ValidatingAdmissionPolicy on `request.userInfo` (Kubernetes 1.30+). The demo
- * targets 1.28 to 1.36: the policy goes to `dist/6-requires-1.30.yaml`, applied where the cluster serves it; on 1.28
+ * targets 1.28 to 1.37: the policy goes to `dist/6-requires-1.30.yaml`, applied where the cluster serves it; on 1.28
  * and 1.29 whoever may edit a SampleDB may request a switchover.
  * Clearing `spec.primary` asks for nothing and stays open to everyone who may edit the SampleDB.
  */

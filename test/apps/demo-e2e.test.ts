@@ -30,7 +30,7 @@ function shell(kubeconfig: string, line: string, cwd: string): Promise<KubectlRe
 // real kube-apiserver (RBAC, Pod Security admission) with kube-controller-manager, then each controller run
 // out-of-cluster with its chart's ServiceAccount identity (a TokenRequest token), through a proxy that only
 // records what the controller asked and what the apiserver answered. On each supported version's apiserver
-// (1.28, 1.32, 1.36): the demo targets 1.28 to 1.36, and its runtime (watches, server-side apply, leader election)
+// (1.28, 1.32, 1.36): the demo targets 1.28 to 1.37, and its runtime (watches, server-side apply, leader election)
 // must work on each.
 describeEachApiServerVersion(
   "demo apps under their charts' identities",

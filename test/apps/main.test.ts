@@ -22,7 +22,7 @@ test('apps/main.ts writes the apply-ordered dist/ with the apply guide, RBAC rep
     '2-cluster-resources.yaml',
     '3-namespaced-resources.yaml',
     '4-custom-resources.yaml',
-    // the switchover policy needs 1.30 and the demo targets 1.28 to 1.36: in its own file, applied only where served
+    // the switchover policy needs 1.30 and the demo targets 1.28 to 1.37: in its own file, applied only where served
     '6-requires-1.30.yaml',
     // SampleDB's storage-defaults MutatingAdmissionPolicy needs 1.36: likewise (the webhook does it on older clusters)
     '7-requires-1.36.yaml',

@@ -526,7 +526,10 @@ async function replicaAutoscaling(h: NodeHarness): Promise<void> {
           await sleep(100);
         }
       })();
-      const readers = await Promise.all([...Array(30).keys()].map(() => open(`${SCALE_DB}-ro`)));
+      // one by one, each retried: the -ro Service's endpoints may lag the instances' readiness by a moment
+      const readers: Client[] = [];
+      for (let i = 0; i < 30; i++)
+        readers.push(await until('a read connection', () => open(`${SCALE_DB}-ro`), 60, 1000));
       const t0 = Date.now();
       await until('3 instances running', () => running(3), 300, 1000);
       const outAfter = (Date.now() - t0) / 1000;
