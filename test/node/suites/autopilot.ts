@@ -528,20 +528,28 @@ async function replicaAutoscaling(h: NodeHarness): Promise<void> {
       })();
       // one by one, each retried: the -ro Service's endpoints may lag the instances' readiness by a moment
       const readers: Client[] = [];
-      for (let i = 0; i < 30; i++)
-        readers.push(await until('a read connection', () => open(`${SCALE_DB}-ro`), 60, 1000));
-      const t0 = Date.now();
-      await until('3 instances running', () => running(3), 300, 1000);
-      const outAfter = (Date.now() - t0) / 1000;
-      await Promise.all(readers.map((c) => c.end().catch(() => undefined)));
-      const t1 = Date.now();
-      await until('back to 2 instances', () => running(2), 240, 1000);
-      const inAfter = (Date.now() - t1) / 1000;
-      await sleep(20_000); // longer than the window: it stays at minReplicas
-      assert(sdb().spec.replicas === 2, `stays at 2 (minReplicas): ${sdb().spec.replicas}`);
-      stop = true;
-      await writing;
-      await writer?.end().catch(() => undefined);
+      let outAfter = 0;
+      let inAfter = 0;
+      try {
+        for (let i = 0; i < 30; i++) {
+          readers.push(await until('a read connection', () => open(`${SCALE_DB}-ro`), 60, 1000));
+        }
+        const t0 = Date.now();
+        await until('3 instances running', () => running(3), 300, 1000);
+        outAfter = (Date.now() - t0) / 1000;
+        await Promise.all(readers.splice(0).map((c) => c.end().catch(() => undefined)));
+        const t1 = Date.now();
+        await until('back to 2 instances', () => running(2), 240, 1000);
+        inAfter = (Date.now() - t1) / 1000;
+        await sleep(20_000); // longer than the window: it stays at minReplicas
+        assert(sdb().spec.replicas === 2, `stays at 2 (minReplicas): ${sdb().spec.replicas}`);
+      } finally {
+        // a failure above must not leave the writer running or the readers open (the suites after this one go on)
+        stop = true;
+        await writing;
+        await writer?.end().catch(() => undefined);
+        await Promise.all(readers.map((c) => c.end().catch(() => undefined)));
+      }
       const rows = new Set(
         (
           await until('the rows', async () => (await open(`${SCALE_DB}-rw`)).query('select id from w'), 60, 1000)
