@@ -65,8 +65,9 @@ export function servedBy(apiVersion: string, kind: string, version: KubernetesVe
 export function servedRange(apiVersion: string, kind: string): string | undefined {
   const range = SERVED_API_RANGES[`${apiVersion}/${kind}`];
   if (!range) return undefined;
-  if ((range.from ?? 0) > minorOf(SUPPORTED_KUBERNETES_RANGE.max))
+  if ((range.from ?? 0) > minorOf(SUPPORTED_KUBERNETES_RANGE.max)) {
     return 'not served by default by any supported version (behind a feature gate)';
+  }
   if (range.from !== undefined) return `served from Kubernetes 1.${range.from}`;
   return `served until Kubernetes 1.${range.until}`;
 }
