@@ -5,8 +5,16 @@
  * a condition, a metric; steady state writes nothing. A stand-in kubelet runs the pods (each its own IP); PostgreSQL
  * is a stand-in InstanceClient that answers by pod with the connections the test sets.
  */
-import { API, condition, sampleDbCrdManifest, startSampleDbManager, Started, writeCount } from './harness';
-import { InstanceClient, PgState } from '../../../controllers/sampledb/instances';
+import {
+  API,
+  condition,
+  sampleDbCrdManifest,
+  startSampleDbManager,
+  Started,
+  writeCount,
+  StandInInstances,
+} from './harness';
+import { PgState } from '../../../controllers/sampledb/instances';
 import { describeRealApiServer, StandInKubelet } from '../../envtest';
 import { until } from '../../runtime/support';
 
@@ -16,9 +24,8 @@ const crd = { ...(sampleDbCrdManifest() as any) };
 crd.spec = { ...crd.spec, conversion: { strategy: 'None' } };
 
 /** `as-0` the primary, the others standbys; each with the client connections in `connections` (of 100). */
-class LoadedPostgres implements InstanceClient {
+class LoadedPostgres extends StandInInstances {
   readonly connections = new Map<string, number>();
-  constructor(private readonly podOf: (ip: string) => Promise<string | undefined>) {}
 
   async state(ip: string): Promise<PgState | undefined> {
     const pod = await this.podOf(ip);
@@ -37,18 +44,6 @@ class LoadedPostgres implements InstanceClient {
 
   async promote(): Promise<void> {
     throw new Error('no failover in this test');
-  }
-
-  async configurePrimary(): Promise<void> {
-    /* nothing to configure */
-  }
-
-  async applyParameters(): Promise<{ changed: string[] }> {
-    return { changed: [] };
-  }
-
-  async activity(): Promise<never> {
-    throw new Error('no sessions in this stand-in');
   }
 }
 

@@ -7,9 +7,9 @@
  * On the real apiserver with kube-controller-manager; a stand-in kubelet runs the pods (each its own IP) and
  * confirms deletions; PostgreSQL is a stand-in InstanceClient that answers by pod.
  */
-import { API, sampleDbCrdManifest, startSampleDbManager, Started } from './harness';
+import { API, sampleDbCrdManifest, startSampleDbManager, Started, StandInInstances } from './harness';
 import { Credentials } from '../../../controllers/sampledb/credentials';
-import { InstanceClient, PgState } from '../../../controllers/sampledb/instances';
+import { PgState } from '../../../controllers/sampledb/instances';
 import { describeRealApiServer, StandInKubelet } from '../../envtest';
 import { until } from '../../runtime/support';
 
@@ -17,12 +17,11 @@ const NS = 'default';
 const T = 30_000;
 
 /** Instances by pod name: one primary, the others standbys; `down` ones do not answer. */
-class StandInPostgres implements InstanceClient {
+class StandInPostgres extends StandInInstances {
   primary = 'del-0';
   timeline = 1;
   readonly down = new Set<string>();
   readonly promoted: string[] = [];
-  constructor(private readonly podOf: (ip: string) => Promise<string | undefined>) {}
 
   async state(ip: string, _c: Credentials): Promise<PgState | undefined> {
     const pod = await this.podOf(ip);
@@ -43,18 +42,6 @@ class StandInPostgres implements InstanceClient {
     this.primary = pod;
     this.timeline++;
     this.promoted.push(pod);
-  }
-
-  async configurePrimary(): Promise<void> {
-    /* nothing to configure */
-  }
-
-  async applyParameters(): Promise<{ changed: string[] }> {
-    return { changed: [] };
-  }
-
-  async activity(): Promise<never> {
-    throw new Error('no sessions in this stand-in');
   }
 }
 

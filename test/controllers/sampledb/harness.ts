@@ -3,6 +3,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { App, Chart } from 'cdk8s';
 import { sampleDbCrd } from '../../../apps/sampledb/sampledb-crd';
 import { SampleDbControllerOptions, setupSampleDbController } from '../../../controllers/sampledb/controller';
+import { Credentials } from '../../../controllers/sampledb/credentials';
+import { InstanceClient, PgState } from '../../../controllers/sampledb/instances';
 import { SampleDbMetrics } from '../../../controllers/sampledb/metrics';
 import { createLogger, Logger } from '../../../runtime/log';
 import { Manager, ManagerOptions } from '../../../runtime/manager';
@@ -51,6 +53,30 @@ export async function startSampleDbManager(
   const { metrics } = setupSampleDbController(manager, { concurrency: 2, backoffBaseMs: 50, ...controller });
   await manager.start();
   return { manager, metrics, logs };
+}
+
+/**
+ * PostgreSQL stood in for by pod name (the pods run on a stand-in kubelet, each with its own IP): a test says what
+ * each instance answers in `state`; configuring, parameters and sessions are not what these tests look at.
+ */
+export abstract class StandInInstances implements InstanceClient {
+  constructor(protected readonly podOf: (ip: string) => Promise<string | undefined>) {}
+
+  abstract state(ip: string, credentials: Credentials): Promise<PgState | undefined>;
+
+  abstract promote(ip: string, credentials: Credentials): Promise<void>;
+
+  async configurePrimary(): Promise<void> {
+    /* nothing to configure */
+  }
+
+  async applyParameters(): Promise<{ changed: string[] }> {
+    return { changed: [] };
+  }
+
+  async activity(): Promise<never> {
+    throw new Error('no sessions in this stand-in');
+  }
 }
 
 export function sampleDb(name: string, spec: Record<string, unknown> = {}, namespace = 'default'): any {

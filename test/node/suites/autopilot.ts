@@ -23,6 +23,11 @@ const NS = 'default';
 const OPERATOR_NS = 'sampledb-operator-system';
 const DB = 'tuned-db';
 
+/** The events of one SampleDB in the suite's namespace with `reason`. */
+function eventsOf(h: NodeHarness, db: string, reason: string): { message: string }[] {
+  return h.json('get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${db},reason=${reason}`).items;
+}
+
 export default async function autopilot(h: NodeHarness): Promise<void> {
   const kubectl = h.kubectl.bind(h);
   const json = h.json.bind(h);
@@ -72,10 +77,7 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
           l.includes(`action="${action}"`),
       )
       .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
-  const events = (reason: string) =>
-    json('get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${DB},reason=${reason}`).items as {
-      message: string;
-    }[];
+  const events = (reason: string) => eventsOf(h, DB, reason);
 
   let endpoint: { host: string; user: string; password: string; database: string } | undefined;
   const connect = async () => {
@@ -438,14 +440,7 @@ async function storageAutoGrow(h: NodeHarness): Promise<void> {
       await client?.end().catch(() => undefined);
       assert(failed.length === 0, `writes failed: ${failed.join(' | ')}`);
       assert(claim().spec.resources.requests.storage === '512Mi', 'the claim never grows past the limit');
-      const grown = json(
-        'get',
-        'events',
-        '-n',
-        NS,
-        '--field-selector',
-        `involvedObject.name=${GROW_DB},reason=VolumeGrown`,
-      ).items.map((e: { message: string }) => e.message);
+      const grown = eventsOf(h, GROW_DB, 'VolumeGrown').map((e) => e.message);
       assert(grown.length >= 2, `VolumeGrown events: ${JSON.stringify(grown)}`);
       return `claim ${start} → ${first} → ${second}; ${batches} batches of ~8 MB written, 0 failed; use seen ${seen
         .filter((x, i, a) => a.indexOf(x) === i)
@@ -565,14 +560,7 @@ async function replicaAutoscaling(h: NodeHarness): Promise<void> {
       );
       const lost = acked.filter((id) => !rows.has(id));
       assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
-      const scaled = json(
-        'get',
-        'events',
-        '-n',
-        NS,
-        '--field-selector',
-        `involvedObject.name=${SCALE_DB},reason=Autoscaled`,
-      ).items.map((e: { message: string }) => e.message);
+      const scaled = eventsOf(h, SCALE_DB, 'Autoscaled').map((e) => e.message);
       assert(scaled.length === 2, `two Autoscaled events: ${JSON.stringify(scaled)}`);
       return `out to 3 in ${outAfter.toFixed(0)}s, back to 2 in ${inAfter.toFixed(0)}s after the connections closed (window 15s); ${acked.length} acknowledged writes, 0 lost; events: ${scaled.join(' | ')}`;
     },

@@ -5,6 +5,7 @@ import {
   INJECTED_ANNOTATION,
   ROTATE_ANNOTATION,
   SelfManagedCertificates,
+  SelfManagedCertificatesOptions,
 } from '../../../runtime/webhook/self-managed-certificates';
 import { WebhookServer } from '../../../runtime/webhook/server';
 import { allowed } from '../../../runtime/webhook/validating';
@@ -50,6 +51,41 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
       ],
     });
     return ns;
+  }
+
+  /**
+   * A webhook server on a free local port whose certificates come from the Secret (reloaded every 300 ms), the
+   * configuration pointing at it, and the self-managed certificates (with `options`) that fill the Secret.
+   */
+  async function webhookOnLocalhost(prefix: string, options: Partial<SelfManagedCertificatesOptions> = {}) {
+    const probe = new WebhookServer({
+      certificates: { current: () => undefined, onChange: () => () => undefined },
+      bindAddress: '127.0.0.1:0',
+    });
+    await probe.start();
+    const port = probe.port!;
+    await probe.stop();
+    const ns = await setUp(prefix, port);
+    const source = new SecretCertificateSource({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      reloadIntervalMs: 300,
+    });
+    const hooks = new WebhookServer({ certificates: source, bindAddress: `127.0.0.1:${port}` }).validating(
+      '/validate',
+      () => allowed(),
+    );
+    const certs = new SelfManagedCertificates({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+      ...options,
+    });
+    return { ns, hooks, certs };
   }
 
   test('a fresh empty Secret gets a CA and serving certificate, the bundle is injected; a second round writes nothing', async () => {
@@ -171,31 +207,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
   });
 
   test('forced rotation under continuous admission traffic: CA and serving certificate rotate several times, 0 requests fail', async () => {
-    const server = new WebhookServer({
-      certificates: { current: () => undefined, onChange: () => () => undefined },
-      bindAddress: '127.0.0.1:0',
-    });
-    await server.start();
-    const port = server.port!;
-    await server.stop();
-    const ns = await setUp('rotation-', port);
-    const source = new SecretCertificateSource({
-      client,
-      namespace: ns,
-      secretName: 'op-webhook-cert',
-      reloadIntervalMs: 300,
-    });
-    const hooks = new WebhookServer({ certificates: source, bindAddress: `127.0.0.1:${port}` }).validating(
-      '/validate',
-      () => allowed(),
-    );
-    const certs = new SelfManagedCertificates({
-      client,
-      namespace: ns,
-      secretName: 'op-webhook-cert',
-      dnsNames: ['localhost'],
-      ipAddresses: ['127.0.0.1'],
-      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+    const { ns, hooks, certs } = await webhookOnLocalhost('rotation-', {
       caValidityMs: 24_000,
       servingValidityMs: 12_000,
       checkIntervalMs: 500,
@@ -262,32 +274,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
   }, 90_000);
 
   test("control: a caBundle that does not hold the serving certificate's CA fails requests (what the overlap prevents)", async () => {
-    const server = new WebhookServer({
-      certificates: { current: () => undefined, onChange: () => () => undefined },
-      bindAddress: '127.0.0.1:0',
-    });
-    await server.start();
-    const port = server.port!;
-    await server.stop();
-    const ns = await setUp('control-', port);
-    const source = new SecretCertificateSource({
-      client,
-      namespace: ns,
-      secretName: 'op-webhook-cert',
-      reloadIntervalMs: 300,
-    });
-    const hooks = new WebhookServer({ certificates: source, bindAddress: `127.0.0.1:${port}` }).validating(
-      '/validate',
-      () => allowed(),
-    );
-    const certs = new SelfManagedCertificates({
-      client,
-      namespace: ns,
-      secretName: 'op-webhook-cert',
-      dnsNames: ['localhost'],
-      ipAddresses: ['127.0.0.1'],
-      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
-    });
+    const { ns, hooks, certs } = await webhookOnLocalhost('control-');
     await certs.reconcile();
     await hooks.start();
     const create = () =>
