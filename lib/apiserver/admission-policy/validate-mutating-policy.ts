@@ -5,17 +5,16 @@ import {
   MutationSpec,
 } from './mutating-policy-manifest';
 import { mutationStructs } from './mutation-types';
-import { PolicyVariables, variableType } from './policy-environment';
+import { PolicyVariables } from './policy-environment';
 import { MatchResourcesSpec } from './policy-manifest';
 import {
+  compileVariables,
   invalid,
-  isCelIdentifier,
-  matchConditions,
   matchResources,
   notSupported,
   objectMetaName,
-  paramKind,
   paramRef,
+  policyHeadIssues,
   programFailed,
   required,
 } from './validate-policy';
@@ -36,49 +35,19 @@ export function validateMutatingPolicyManifest(
   policy: MutatingAdmissionPolicyManifest,
   version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
 ): Issue[] {
-  const issues: Issue[] = [];
   const spec = policy.spec ?? {};
-  issues.push(...objectMetaName(policy.metadata?.name));
-  const failurePolicy = spec.failurePolicy ?? 'Fail';
-  if (!['Fail', 'Ignore'].includes(failurePolicy)) {
-    issues.push(notSupported('spec.failurePolicy', failurePolicy, ['Fail', 'Ignore']));
-  }
+  const issues = policyHeadIssues(policy, version, mutatingMatchResources);
   const hasParams = spec.paramKind !== undefined;
-  if (spec.paramKind) issues.push(...paramKind(spec.paramKind, 'spec.paramKind'));
-  if (!spec.matchConstraints) {
-    issues.push(required('spec.matchConstraints'));
-  } else {
-    issues.push(...mutatingMatchResources(spec.matchConstraints, 'spec.matchConstraints', version));
-    if ((spec.matchConstraints.resourceRules ?? []).length === 0) {
-      issues.push(required('spec.matchConstraints.resourceRules'));
-    }
-  }
-  issues.push(...matchConditions(spec.matchConditions ?? [], hasParams, 'spec.matchConditions', version));
-
-  const composed = (spec.variables ?? []).length > 0;
-  const variableFields: Record<string, CelType> = {};
-  const vars = (): PolicyVariables => ({
+  const environment = (variables: CelType | undefined): PolicyVariables => ({
     object: DYN,
     params: hasParams ? DYN : undefined,
     authorizer: true,
     requestResource: true,
     structs: mutationStructs(),
-    variables: composed ? { kind: 'object', name: 'kubernetes.variables', fields: { ...variableFields } } : undefined,
+    variables,
   });
-  (spec.variables ?? []).forEach((v, i) => {
-    const at = `spec.variables[${i}]`;
-    if (!v.name || v.name.trim() === '') issues.push(required(`${at}.name`, 'name is not specified'));
-    else if (!isCelIdentifier(v.name)) issues.push(invalid(`${at}.name`, v.name, 'must be a valid CEL identifier'));
-    if (!v.expression || v.expression.trim() === '') {
-      issues.push(required(`${at}.expression`, 'expression is not specified'));
-      variableFields[v.name] = DYN;
-      return;
-    }
-    const c = compileAdmissionExpression(v.expression, vars(), version);
-    if (c.errorText) issues.push(invalid(`${at}.expression`, v.expression, `compilation failed: ${c.errorText}`));
-    else if (c.programError) issues.push(programFailed(`${at}.expression`, c.programError));
-    variableFields[v.name] = variableType(c.errorText ? undefined : c.type);
-  });
+  const variablesType = compileVariables(spec.variables ?? [], environment, version, issues);
+  const vars = () => environment(variablesType());
 
   const mutations = spec.mutations ?? [];
   if (mutations.length === 0) issues.push(required('spec.mutations', 'mutations must contain at least one item'));

@@ -1,7 +1,8 @@
 import { compileAdmissionExpression, resultTypeName } from './compile';
-import { variableType } from './policy-environment';
+import { PolicyVariables, variableType } from './policy-environment';
 import {
   LabelSelectorSpec,
+  MatchConditionSpec,
   MatchResourcesSpec,
   NamedRuleWithOperationsSpec,
   ParamKindSpec,
@@ -14,16 +15,25 @@ import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apim
 import { isDns1035Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
 import { CEL_RESERVED, CelType, DYN } from '../cel/cel-types';
 
+/** The fields every admission policy has, validating or mutating: what both kinds' create checks share. */
+interface PolicyHead {
+  readonly metadata?: { readonly name?: string };
+  readonly spec?: {
+    readonly failurePolicy?: string;
+    readonly paramKind?: ParamKindSpec;
+    readonly matchConstraints?: MatchResourcesSpec;
+    readonly matchConditions?: readonly MatchConditionSpec[];
+  };
+}
+
 /**
- * What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicy is created (`ValidateValidatingAdmissionPolicy`,
- * after defaulting): every message is the `details.causes[].message` the server answers with, on the same field.
- * Expressions are compiled with `object`, `oldObject` and `params` as dyn, `request` and `namespaceObject` typed,
- * `authorizer` (not in messageExpression), and `variables` when the policy declares variables. The server sets no
- * cost limit at create: cost is not checked here (see `typeCheckPolicy`).
+ * The checks of a policy's name, `failurePolicy`, `paramKind`, `matchConstraints` (with `match`: the mutating policy
+ * refuses more operations) and `matchConditions`, in the order the apiserver reports them.
  */
-export function validatePolicyManifest(
-  policy: ValidatingAdmissionPolicyManifest,
-  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+export function policyHeadIssues(
+  policy: PolicyHead,
+  version: KubernetesVersion,
+  match: (m: MatchResourcesSpec, path: string, version: KubernetesVersion) => Issue[],
 ): Issue[] {
   const issues: Issue[] = [];
   const spec = policy.spec ?? {};
@@ -37,19 +47,30 @@ export function validatePolicyManifest(
   if (!spec.matchConstraints) {
     issues.push(required('spec.matchConstraints'));
   } else {
-    issues.push(...matchResources(spec.matchConstraints, 'spec.matchConstraints', version));
+    issues.push(...match(spec.matchConstraints, 'spec.matchConstraints', version));
     if ((spec.matchConstraints.resourceRules ?? []).length === 0) {
       issues.push(required('spec.matchConstraints.resourceRules'));
     }
   }
   issues.push(...matchConditions(spec.matchConditions ?? [], hasParams, 'spec.matchConditions', version));
+  return issues;
+}
 
-  // composition: `variables` exists when the policy has variables, each compiled in order and seen by the later ones
-  const composed = (spec.variables ?? []).length > 0;
-  const variableFields: Record<string, CelType> = {};
+/**
+ * Compiles a policy's `variables` in order, each seen by the later ones (composition: `variables` exists when the
+ * policy has variables), pushing what the apiserver refuses onto `issues`. `environment` gets the `variables` type so
+ * far. Returns the type of `variables` once all are compiled, for the expressions that follow them.
+ */
+export function compileVariables(
+  variables: readonly { readonly name?: string; readonly expression?: string }[],
+  environment: (variables: CelType | undefined) => PolicyVariables,
+  version: KubernetesVersion,
+  issues: Issue[],
+): () => CelType | undefined {
+  const fields: Record<string, CelType> = {};
   const variablesType = (): CelType | undefined =>
-    composed ? { kind: 'object', name: 'kubernetes.variables', fields: { ...variableFields } } : undefined;
-  (spec.variables ?? []).forEach((v, i) => {
+    variables.length > 0 ? { kind: 'object', name: 'kubernetes.variables', fields: { ...fields } } : undefined;
+  variables.forEach((v, i) => {
     const at = `spec.variables[${i}]`;
     if (!v.name || v.name.trim() === '') {
       issues.push(required(`${at}.name`, 'name is not specified'));
@@ -64,26 +85,46 @@ export function validatePolicyManifest(
         ),
       );
     }
+    const name = String(v.name);
     if (!v.expression || v.expression.trim() === '') {
       issues.push(required(`${at}.expression`, 'expression is not specified'));
-      variableFields[v.name] = DYN;
-    } else {
-      const c = compileAdmissionExpression(
-        v.expression,
-        {
-          object: DYN,
-          params: hasParams ? DYN : undefined,
-          authorizer: true,
-          requestResource: true,
-          variables: variablesType(),
-        },
-        version,
-      );
-      if (c.errorText) issues.push(invalid(`${at}.expression`, v.expression, `compilation failed: ${c.errorText}`));
-      else if (c.programError) issues.push(programFailed(`${at}.expression`, c.programError));
-      variableFields[v.name] = variableType(c.errorText ? undefined : c.type);
+      fields[name] = DYN;
+      return;
     }
+    const c = compileAdmissionExpression(v.expression, environment(variablesType()), version);
+    if (c.errorText) issues.push(invalid(`${at}.expression`, v.expression, `compilation failed: ${c.errorText}`));
+    else if (c.programError) issues.push(programFailed(`${at}.expression`, c.programError));
+    fields[name] = variableType(c.errorText ? undefined : c.type);
   });
+  return variablesType;
+}
+
+/**
+ * What kube-apiserver 1.32 refuses when a ValidatingAdmissionPolicy is created (`ValidateValidatingAdmissionPolicy`,
+ * after defaulting): every message is the `details.causes[].message` the server answers with, on the same field.
+ * Expressions are compiled with `object`, `oldObject` and `params` as dyn, `request` and `namespaceObject` typed,
+ * `authorizer` (not in messageExpression), and `variables` when the policy declares variables. The server sets no
+ * cost limit at create: cost is not checked here (see `typeCheckPolicy`).
+ */
+export function validatePolicyManifest(
+  policy: ValidatingAdmissionPolicyManifest,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Issue[] {
+  const spec = policy.spec ?? {};
+  const issues = policyHeadIssues(policy, version, matchResources);
+  const hasParams = spec.paramKind !== undefined;
+  const variablesType = compileVariables(
+    spec.variables ?? [],
+    (variables) => ({
+      object: DYN,
+      params: hasParams ? DYN : undefined,
+      authorizer: true,
+      requestResource: true,
+      variables,
+    }),
+    version,
+    issues,
+  );
 
   const validations = spec.validations ?? [];
   const audits = spec.auditAnnotations ?? [];
