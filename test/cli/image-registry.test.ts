@@ -40,6 +40,37 @@ async function tarEntries(layer: Buffer): Promise<string[]> {
   return names;
 }
 
+/** The CLI's printed lines, and the working directory and DOCKER_CONFIG a suite changes, put back by `restore`. */
+function cliSession() {
+  const cwd = process.cwd();
+  const savedDockerConfig = process.env.DOCKER_CONFIG;
+  const lines: string[] = [];
+  return {
+    lines,
+    log: (l: string) => {
+      lines.push(l);
+    },
+    restore: () => {
+      process.chdir(cwd);
+      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
+      else process.env.DOCKER_CONFIG = savedDockerConfig;
+    },
+  };
+}
+
+/** A distroless-like base (a fake node binary) as a docker-archive, for skopeo to push so our pull reads what another tool wrote. */
+async function writeBaseArchive(file: string, config: Record<string, unknown>): Promise<void> {
+  const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
+  await writeImageArchive({ layers: [baseLayer], config, architecture: 'amd64', os: 'linux' }, ['base:1'], file);
+}
+
+/** The project `image` runs in (the current directory): a bundle and a package.json. */
+function writeProject(pkg: Record<string, string>): void {
+  mkdirSync('bundle');
+  writeFileSync('bundle/controller.js', 'console.log("controller")');
+  writeFileSync('package.json', JSON.stringify(pkg));
+}
+
 describeRegistry(
   'image: base pulled from and result pushed to a real registry (docker-registry), read back by skopeo',
   () => {
@@ -47,10 +78,7 @@ describeRegistry(
     const PASSWORD = 's3cret pass';
     let registry: LocalRegistry;
     let dir: string;
-    const cwd = process.cwd();
-    const savedDockerConfig = process.env.DOCKER_CONFIG;
-    const lines: string[] = [];
-    const log = (l: string) => lines.push(l);
+    const { lines, log, restore } = cliSession();
 
     beforeAll(async () => {
       registry = await LocalRegistry.start({ user: USER, password: PASSWORD });
@@ -70,36 +98,17 @@ describeRegistry(
         JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${USER}:${PASSWORD}`).toString('base64') } } }),
       );
       process.env.DOCKER_CONFIG = join(dir, 'docker');
-      // a distroless-like base, pushed by skopeo (Docker schema 2, gzipped layers) so that our pull reads what another tool wrote
-      const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
-      await writeImageArchive(
-        { layers: [baseLayer], config: { Env: ['PATH=/usr/bin'], User: '65532' }, architecture: 'amd64', os: 'linux' },
-        ['base:1'],
-        join(dir, 'base.tar'),
+      // the base, pushed by skopeo (Docker schema 2, gzipped layers)
+      await writeBaseArchive(join(dir, 'base.tar'), { Env: ['PATH=/usr/bin'], User: '65532' });
+      registry.skopeo(
+        'copy',
+        `docker-archive:${join(dir, 'base.tar')}`,
+        `docker://${registry.host}/distroless/nodejs20:nonroot`,
       );
-      execFileSync(
-        'skopeo',
-        [
-          'copy',
-          '--dest-tls-verify=false',
-          '--dest-creds',
-          `${USER}:${PASSWORD}`,
-          `docker-archive:${join(dir, 'base.tar')}`,
-          `docker://${registry.host}/distroless/nodejs20:nonroot`,
-        ],
-        { stdio: 'pipe' },
-      );
-      mkdirSync('bundle');
-      writeFileSync('bundle/controller.js', 'console.log("controller")');
-      writeFileSync(
-        'package.json',
-        JSON.stringify({ name: 'widget-operator', repository: 'https://github.com/acme/widget-operator' }),
-      );
+      writeProject({ name: 'widget-operator', repository: 'https://github.com/acme/widget-operator' });
     });
     afterEach(() => {
-      process.chdir(cwd);
-      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
-      else process.env.DOCKER_CONFIG = savedDockerConfig;
+      restore();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -297,10 +306,7 @@ describeRegistry(
     const PASSWORD = 'token s3cret';
     let registry: LocalRegistry;
     let dir: string;
-    const cwd = process.cwd();
-    const savedDockerConfig = process.env.DOCKER_CONFIG;
-    const lines: string[] = [];
-    const log = (l: string) => lines.push(l);
+    const { lines, log, restore } = cliSession();
     const dockerConfig = (name: string, password?: string) => {
       mkdirSync(join(dir, name));
       const auths = password
@@ -315,12 +321,7 @@ describeRegistry(
       dir = mkdtempSync(join(tmpdir(), 'image-token-'));
       process.chdir(dir);
       // the base, pushed by skopeo (which gets its own token from the realm) to a private and a public repository
-      const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
-      await writeImageArchive(
-        { layers: [baseLayer], config: { User: '65532' }, architecture: 'amd64', os: 'linux' },
-        ['base:1'],
-        join(dir, 'base.tar'),
-      );
+      await writeBaseArchive(join(dir, 'base.tar'), { User: '65532' });
       for (const repository of ['distroless/nodejs20', 'public/nodejs20']) {
         registry.skopeo(
           'copy',
@@ -328,18 +329,14 @@ describeRegistry(
           `docker://${registry.host}/${repository}:nonroot`,
         );
       }
-      mkdirSync('bundle');
-      writeFileSync('bundle/controller.js', 'console.log("controller")');
-      writeFileSync('package.json', JSON.stringify({ name: 'widget-operator' }));
+      writeProject({ name: 'widget-operator' });
       registry.issuer!.takeRequests();
     }, 90_000);
     beforeEach(() => {
       lines.length = 0;
     });
     afterAll(async () => {
-      process.chdir(cwd);
-      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
-      else process.env.DOCKER_CONFIG = savedDockerConfig;
+      restore();
       await registry?.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
