@@ -26,6 +26,8 @@ const { missing } = registryBinaries();
 if (missing && process.env.ENVTEST_REQUIRED) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
 if (missing) console.log(`image-registry: the real-registry tests are skipped: ${missing}`);
 const describeRegistry = missing ? describe.skip : describe;
+/** The user of both registries' credentials. */
+const USER = 'ci-bot';
 
 async function tarEntries(layer: Buffer): Promise<string[]> {
   const names: string[] = [];
@@ -74,7 +76,6 @@ function writeProject(pkg: Record<string, string>): void {
 describeRegistry(
   'image: base pulled from and result pushed to a real registry (docker-registry), read back by skopeo',
   () => {
-    const USER = 'ci-bot';
     const PASSWORD = 's3cret pass';
     let registry: LocalRegistry;
     let dir: string;
@@ -302,7 +303,6 @@ describeRegistry(
 describeRegistry(
   'image through a registry that uses the token flow (auth: token, a token issuer as its realm), read back by skopeo',
   () => {
-    const USER = 'ci-bot';
     const PASSWORD = 'token s3cret';
     let registry: LocalRegistry;
     let dir: string;
@@ -334,6 +334,8 @@ describeRegistry(
     }, 90_000);
     beforeEach(() => {
       lines.length = 0;
+      // each test sees the token requests of its own steps only (skopeo's included)
+      registry.issuer!.takeRequests();
     });
     afterAll(async () => {
       restore();
@@ -385,6 +387,57 @@ describeRegistry(
         ['repository:acme/widget-operator:pull'],
       ]);
     }, 60_000);
+
+    test('a token that expires during a long push is fetched again on the 401, and the push goes on with the upload it had started', async () => {
+      dockerConfig('refresh', PASSWORD);
+      const base = `${registry.host}/distroless/nodejs20:nonroot`;
+      const tag = `${registry.host}/acme/refresh-operator:1`;
+      const realFetch = globalThis.fetch;
+      // a slow network: the first blob upload (PUT to the location the registry gave) leaves only once the registry
+      // refuses the token it carries; what the registry answered to each upload is noted with the token sent
+      const uploads: { token: string; status: number }[] = [];
+      let held = false;
+      globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
+        const token = new Headers(init?.headers).get('authorization') ?? '';
+        const upload = init?.method === 'PUT' && /\/blobs\/uploads\//.test(String(input));
+        if (upload && !held) {
+          held = true;
+          const refused = async () =>
+            (await realFetch(`http://${registry.host}/v2/`, { headers: { authorization: token } })).status === 401;
+          for (const deadline = Date.now() + 60_000; !(await refused()); await new Promise((r) => setTimeout(r, 200))) {
+            if (Date.now() > deadline) throw new Error('the registry still takes the token after 60 s');
+          }
+        }
+        const res = await realFetch(input, init);
+        if (upload) uploads.push({ token, status: res.status });
+        return res;
+      };
+      registry.issuer!.setTokenSeconds(5);
+      try {
+        expect(await main(['image', '--base', base, '--tag', tag, '--revision', 'r', '--push'], log)).toBe(0);
+      } finally {
+        globalThis.fetch = realFetch;
+        registry.issuer!.setTokenSeconds(300);
+      }
+      const digest = /^pushed \S+@(sha256:[a-f0-9]{64}) \(3 blobs uploaded, 0 already there/m.exec(
+        lines.join('\n'),
+      )![1];
+      // the held upload: refused with the expired token, sent again to the same upload with a new one, stored
+      expect(uploads.slice(0, 2).map((u) => u.status)).toStrictEqual([401, 201]);
+      expect(uploads[1].token).toMatch(/^Bearer /);
+      expect(uploads[1].token).not.toBe(uploads[0].token);
+      expect(uploads.slice(2).map((u) => u.status)).toStrictEqual([201, 201]);
+      // the push's token was asked for again (more than once only if the machine is slow enough for another to expire)
+      const pushTokens = registry
+        .issuer!.takeRequests()
+        .filter((r) => r.scopes[0] === 'repository:acme/refresh-operator:pull,push');
+      expect(pushTokens.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(pushTokens.map((r) => [r.account, r.status, ...r.granted].join(' ')))).toStrictEqual(
+        new Set([`${USER} 200 repository:acme/refresh-operator:pull,push`]),
+      );
+      // skopeo reads back what was pushed
+      expect(JSON.parse(registry.skopeo('inspect', `docker://${tag}`)).Digest).toBe(digest);
+    }, 90_000);
 
     test("without credentials: a public base is pulled with an anonymous token, a push says how to log in; wrong credentials: the token service's answer", async () => {
       dockerConfig('none');
