@@ -387,7 +387,7 @@ describe('the npm package', () => {
     })();
     for (const { version, missing, dir } of versions) {
       (missing && !process.env.ENVTEST_REQUIRED ? test.skip : test)(
-        `on Kubernetes ${version}: built from the installed package alone, run under its ServiceAccount with role aggregation and GC, the tenants' namespace prefixes reserved to it by a ValidatingAdmissionPolicy (1.30+), a tenant deleted with --cascade=foreground while a pod runs`,
+        `on Kubernetes ${version}: built from the installed package alone, run under its ServiceAccount with role aggregation and GC, the tenants' namespace prefixes reserved to it by a ValidatingAdmissionPolicy (1.30+), a failed reconcile recorded as Ready=False and a Warning event, a tenant deleted with --cascade=foreground while a pod runs`,
         () => {
           if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
           compiled();
