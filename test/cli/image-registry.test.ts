@@ -9,7 +9,7 @@
  * Skipped with a line saying so when docker-registry or skopeo is missing; failed instead under ENVTEST_REQUIRED (CI).
  */
 import { execFileSync, spawnSync } from 'child_process';
-import { createHash } from 'crypto';
+import { createHash, randomBytes } from 'crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -26,6 +26,8 @@ const { missing } = registryBinaries();
 if (missing && process.env.ENVTEST_REQUIRED) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
 if (missing) console.log(`image-registry: the real-registry tests are skipped: ${missing}`);
 const describeRegistry = missing ? describe.skip : describe;
+/** The user of both registries' credentials. */
+const USER = 'ci-bot';
 
 async function tarEntries(layer: Buffer): Promise<string[]> {
   const names: string[] = [];
@@ -40,17 +42,44 @@ async function tarEntries(layer: Buffer): Promise<string[]> {
   return names;
 }
 
+/** The CLI's printed lines, and the working directory and DOCKER_CONFIG a suite changes, put back by `restore`. */
+function cliSession() {
+  const cwd = process.cwd();
+  const savedDockerConfig = process.env.DOCKER_CONFIG;
+  const lines: string[] = [];
+  return {
+    lines,
+    log: (l: string) => {
+      lines.push(l);
+    },
+    restore: () => {
+      process.chdir(cwd);
+      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
+      else process.env.DOCKER_CONFIG = savedDockerConfig;
+    },
+  };
+}
+
+/** A distroless-like base (a fake node binary) as a docker-archive, for skopeo to push so our pull reads what another tool wrote. */
+async function writeBaseArchive(file: string, config: Record<string, unknown>): Promise<void> {
+  const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
+  await writeImageArchive({ layers: [baseLayer], config, architecture: 'amd64', os: 'linux' }, ['base:1'], file);
+}
+
+/** The project `image` runs in (the current directory): a bundle and a package.json. */
+function writeProject(pkg: Record<string, string>): void {
+  mkdirSync('bundle');
+  writeFileSync('bundle/controller.js', 'console.log("controller")');
+  writeFileSync('package.json', JSON.stringify(pkg));
+}
+
 describeRegistry(
   'image: base pulled from and result pushed to a real registry (docker-registry), read back by skopeo',
   () => {
-    const USER = 'ci-bot';
     const PASSWORD = 's3cret pass';
     let registry: LocalRegistry;
     let dir: string;
-    const cwd = process.cwd();
-    const savedDockerConfig = process.env.DOCKER_CONFIG;
-    const lines: string[] = [];
-    const log = (l: string) => lines.push(l);
+    const { lines, log, restore } = cliSession();
 
     beforeAll(async () => {
       registry = await LocalRegistry.start({ user: USER, password: PASSWORD });
@@ -70,36 +99,17 @@ describeRegistry(
         JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${USER}:${PASSWORD}`).toString('base64') } } }),
       );
       process.env.DOCKER_CONFIG = join(dir, 'docker');
-      // a distroless-like base, pushed by skopeo (Docker schema 2, gzipped layers) so that our pull reads what another tool wrote
-      const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
-      await writeImageArchive(
-        { layers: [baseLayer], config: { Env: ['PATH=/usr/bin'], User: '65532' }, architecture: 'amd64', os: 'linux' },
-        ['base:1'],
-        join(dir, 'base.tar'),
+      // the base, pushed by skopeo (Docker schema 2, gzipped layers)
+      await writeBaseArchive(join(dir, 'base.tar'), { Env: ['PATH=/usr/bin'], User: '65532' });
+      registry.skopeo(
+        'copy',
+        `docker-archive:${join(dir, 'base.tar')}`,
+        `docker://${registry.host}/distroless/nodejs20:nonroot`,
       );
-      execFileSync(
-        'skopeo',
-        [
-          'copy',
-          '--dest-tls-verify=false',
-          '--dest-creds',
-          `${USER}:${PASSWORD}`,
-          `docker-archive:${join(dir, 'base.tar')}`,
-          `docker://${registry.host}/distroless/nodejs20:nonroot`,
-        ],
-        { stdio: 'pipe' },
-      );
-      mkdirSync('bundle');
-      writeFileSync('bundle/controller.js', 'console.log("controller")');
-      writeFileSync(
-        'package.json',
-        JSON.stringify({ name: 'widget-operator', repository: 'https://github.com/acme/widget-operator' }),
-      );
+      writeProject({ name: 'widget-operator', repository: 'https://github.com/acme/widget-operator' });
     });
     afterEach(() => {
-      process.chdir(cwd);
-      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
-      else process.env.DOCKER_CONFIG = savedDockerConfig;
+      restore();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -293,14 +303,10 @@ describeRegistry(
 describeRegistry(
   'image through a registry that uses the token flow (auth: token, a token issuer as its realm), read back by skopeo',
   () => {
-    const USER = 'ci-bot';
     const PASSWORD = 'token s3cret';
     let registry: LocalRegistry;
     let dir: string;
-    const cwd = process.cwd();
-    const savedDockerConfig = process.env.DOCKER_CONFIG;
-    const lines: string[] = [];
-    const log = (l: string) => lines.push(l);
+    const { lines, log, restore } = cliSession();
     const dockerConfig = (name: string, password?: string) => {
       mkdirSync(join(dir, name));
       const auths = password
@@ -315,12 +321,7 @@ describeRegistry(
       dir = mkdtempSync(join(tmpdir(), 'image-token-'));
       process.chdir(dir);
       // the base, pushed by skopeo (which gets its own token from the realm) to a private and a public repository
-      const baseLayer = await layerOf([{ path: '/nodejs/bin/node', content: Buffer.from('#!fake node'), mode: 0o755 }]);
-      await writeImageArchive(
-        { layers: [baseLayer], config: { User: '65532' }, architecture: 'amd64', os: 'linux' },
-        ['base:1'],
-        join(dir, 'base.tar'),
-      );
+      await writeBaseArchive(join(dir, 'base.tar'), { User: '65532' });
       for (const repository of ['distroless/nodejs20', 'public/nodejs20']) {
         registry.skopeo(
           'copy',
@@ -328,18 +329,16 @@ describeRegistry(
           `docker://${registry.host}/${repository}:nonroot`,
         );
       }
-      mkdirSync('bundle');
-      writeFileSync('bundle/controller.js', 'console.log("controller")');
-      writeFileSync('package.json', JSON.stringify({ name: 'widget-operator' }));
+      writeProject({ name: 'widget-operator' });
       registry.issuer!.takeRequests();
     }, 90_000);
     beforeEach(() => {
       lines.length = 0;
+      // each test sees the token requests of its own steps only (skopeo's included)
+      registry.issuer!.takeRequests();
     });
     afterAll(async () => {
-      process.chdir(cwd);
-      if (savedDockerConfig === undefined) delete process.env.DOCKER_CONFIG;
-      else process.env.DOCKER_CONFIG = savedDockerConfig;
+      restore();
       await registry?.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
@@ -388,6 +387,64 @@ describeRegistry(
         ['repository:acme/widget-operator:pull'],
       ]);
     }, 60_000);
+
+    test('a token that expires during a long push is fetched again on the 401, and the push goes on with the upload it had started', async () => {
+      dockerConfig('refresh', PASSWORD);
+      const base = `${registry.host}/distroless/nodejs20:nonroot`;
+      const tag = `${registry.host}/acme/refresh-operator:1`;
+      // a bundle of 5.6 MB that gzip cannot shrink below 4 MB: the upload of its layer is the long part of the push
+      writeFileSync('bundle/big.js', `// ${randomBytes(4 << 20).toString('base64')}\n`);
+      const realFetch = globalThis.fetch;
+      // a slow network: the big layer's upload (a PUT to the location the registry gave) leaves only once the registry
+      // refuses the token it carries; what the registry answered to each upload is noted with the token sent
+      const uploads: { url: string; token: string; status: number }[] = [];
+      let held = '';
+      globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
+        const url = String(input);
+        const token = new Headers(init?.headers).get('authorization') ?? '';
+        const upload = init?.method === 'PUT' && /\/blobs\/uploads\//.test(url);
+        if (upload && !held && (init?.body as Buffer).length > 1 << 20) {
+          held = url;
+          const refused = async () =>
+            (await realFetch(`http://${registry.host}/v2/`, { headers: { authorization: token } })).status === 401;
+          for (const deadline = Date.now() + 60_000; !(await refused()); await new Promise((r) => setTimeout(r, 200))) {
+            if (Date.now() > deadline) throw new Error('the registry still takes the token after 60 s');
+          }
+        }
+        const res = await realFetch(input, init);
+        if (upload) uploads.push({ url, token, status: res.status });
+        return res;
+      };
+      registry.issuer!.setTokenSeconds(5);
+      try {
+        const args = ['image', '--base', base, '--bundle', 'bundle/big.js', '--tag', tag, '--revision', 'r', '--push'];
+        expect(await main(args, log)).toBe(0);
+      } finally {
+        globalThis.fetch = realFetch;
+        registry.issuer!.setTokenSeconds(300);
+      }
+      const digest = /^pushed \S+@(sha256:[a-f0-9]{64}) \(3 blobs uploaded, 0 already there/m.exec(
+        lines.join('\n'),
+      )![1];
+      // the held upload: refused with the expired token, sent again to the same upload with a new one, stored; the
+      // other two blobs stored at the first try
+      const again = uploads.filter((u) => u.url === held);
+      expect(again.map((u) => u.status)).toStrictEqual([401, 201]);
+      expect(again[1].token).toMatch(/^Bearer /);
+      expect(again[1].token).not.toBe(again[0].token);
+      expect(uploads.filter((u) => u.url !== held).map((u) => u.status)).toStrictEqual([201, 201]);
+      // the push's token was asked for again (more than once only if the machine is slow enough for another to expire)
+      const pushTokens = registry
+        .issuer!.takeRequests()
+        .filter((r) => r.scopes[0] === 'repository:acme/refresh-operator:pull,push');
+      expect(pushTokens.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(pushTokens.map((r) => [r.account, r.status, ...r.granted].join(' ')))).toStrictEqual(
+        new Set([`${USER} 200 repository:acme/refresh-operator:pull,push`]),
+      );
+      // skopeo reads back what was pushed, the big layer included
+      expect(JSON.parse(registry.skopeo('inspect', `docker://${tag}`)).Digest).toBe(digest);
+      registry.skopeo('copy', `docker://${tag}`, `oci:${join(dir, 'refresh')}:x`);
+    }, 90_000);
 
     test("without credentials: a public base is pulled with an anonymous token, a push says how to log in; wrong credentials: the token service's answer", async () => {
       dockerConfig('none');

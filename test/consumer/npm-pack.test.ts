@@ -387,7 +387,7 @@ describe('the npm package', () => {
     })();
     for (const { version, missing, dir } of versions) {
       (missing && !process.env.ENVTEST_REQUIRED ? test.skip : test)(
-        `on Kubernetes ${version}: built from the installed package alone, run under its ServiceAccount with role aggregation and GC, the tenants' namespace prefixes reserved to it by a ValidatingAdmissionPolicy (1.30+), a tenant deleted with --cascade=foreground while a pod runs`,
+        `on Kubernetes ${version}: built from the installed package alone, run under its ServiceAccount with role aggregation and GC, the tenants' namespace prefixes reserved to it by a ValidatingAdmissionPolicy (1.30+), a failed reconcile recorded as Ready=False and a Warning event, a tenant deleted with --cascade=foreground while a pod runs`,
         () => {
           if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
           compiled();
@@ -414,9 +414,25 @@ describe('the npm package', () => {
             422,
             expect.stringContaining('a tenant name must be a DNS label of at most 56 characters'),
           ]);
+          // a namespace of its name that someone else made is not adopted: the error is Ready=False with one Warning
+          // event (recordReconcileError), and deleting that tenant leaves the namespace alone
+          const taken = "Namespace tenant-beta exists and is not tenant beta's: rename or remove it";
+          expect(out.takenNamespace).toEqual({
+            condition: { reason: 'ReconcileError', message: taken, observedGeneration: 1 },
+            events: [['Warning', 'ReconcileError', taken, 'Tenant']],
+            namespaceAfterTenantDeleted: { exists: true, deleting: false, ownerLabel: null },
+          });
+          const readyCondition = {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Reconciled',
+            message: `namespace ${ns}`,
+            observedGeneration: 1,
+            lastTransitionTime: expect.any(String),
+          };
           expect(out.ready).toEqual({
             finalizers: ['tenancy.example.com/namespace-empty'],
-            status: { phase: 'Ready', message: `namespace ${ns}` },
+            status: { phase: 'Ready', message: `namespace ${ns}`, conditions: [readyCondition] },
           });
           expect([out.namespaceOwnerReferences, out.namespaceOwnerLabel]).toEqual([null, true]);
           expect(out.quota).toEqual({ hard: { pods: '5' } });
@@ -452,7 +468,11 @@ describe('the npm package', () => {
             podPhase: 'Running',
             rolebinding: 200,
             tenantFinalizers: ['tenancy.example.com/namespace-empty'],
-            tenantStatus: { phase: 'Terminating', message: `waiting for 1 pod(s) in ${ns}` },
+            tenantStatus: {
+              phase: 'Terminating',
+              message: `waiting for 1 pod(s) in ${ns}`,
+              conditions: [readyCondition],
+            },
           });
           // and once the pod ended, the tenant and its namespace went
           expect(out.finished).toBe(true);

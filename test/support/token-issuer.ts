@@ -9,12 +9,16 @@
  * `pull` on repositories under `public/` and nothing else (as Docker Hub hands out an empty token for a private
  * repository); wrong credentials get `401`. Every request is appended to a log file the test reads.
  *
+ * Lifetime: the registry takes a token for `tokenSeconds` (300 unless {@link TokenIssuer.setTokenSeconds} says
+ * otherwise, read at every request), and `expires_in` says so. distribution's registry accepts a token until 60 s after
+ * its `exp` (`token.Leeway`, for clock skew), so `exp` is set that much earlier.
+ *
  * It runs as its own process (`tsx token-issuer.ts <config.json>`), because tests call skopeo synchronously and
  * skopeo asks the realm for its tokens too.
  */
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import { createPrivateKey, randomUUID, sign, X509Certificate } from 'crypto';
-import { appendFileSync, readFileSync, writeFileSync } from 'fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import { createServer } from 'http';
 import { join } from 'path';
 
@@ -27,7 +31,12 @@ interface IssuerConfig {
   readonly certFile: string;
   readonly logFile: string;
   readonly users: Record<string, string>;
+  /** How long the registry takes a token. @default 300 */
+  readonly tokenSeconds?: number;
 }
+
+/** distribution's registry/auth/token Leeway: it takes a token until this long after its `exp`. */
+const REGISTRY_LEEWAY_SECONDS = 60;
 
 /** One request the issuer answered, as logged. */
 export interface TokenRequest {
@@ -51,7 +60,8 @@ function grant(scope: string, account: string | undefined): { name: string; acti
   return { name: m[1], actions };
 }
 
-function serve(config: IssuerConfig): void {
+function serve(configFile: string): void {
+  const config = JSON.parse(readFileSync(configFile, 'utf8')) as IssuerConfig;
   const key = createPrivateKey(readFileSync(config.keyFile));
   const certDer = new X509Certificate(readFileSync(config.certFile)).raw.toString('base64');
   const server = createServer((req, res) => {
@@ -76,13 +86,14 @@ function serve(config: IssuerConfig): void {
       .map((s) => grant(s, account))
       .filter((a): a is { name: string; actions: string[] } => a !== undefined && a.actions.length > 0)
       .map((a) => ({ type: 'repository', ...a }));
+    const tokenSeconds = (JSON.parse(readFileSync(configFile, 'utf8')) as IssuerConfig).tokenSeconds ?? 300;
     const now = Math.floor(Date.now() / 1000);
     const header = { typ: 'JWT', alg: 'RS256', x5c: [certDer] };
     const claims = {
       iss: config.issuer,
       sub: account ?? '',
       aud: service ?? '',
-      exp: now + 300,
+      exp: now + tokenSeconds - REGISTRY_LEEWAY_SECONDS,
       nbf: now - 10,
       iat: now,
       jti: randomUUID(),
@@ -98,7 +109,9 @@ function serve(config: IssuerConfig): void {
       granted: access.map((a) => `repository:${a.name}:${a.actions.join(',')}`),
     });
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ token, access_token: token, expires_in: 300, issued_at: new Date().toISOString() }));
+    res.end(
+      JSON.stringify({ token, access_token: token, expires_in: tokenSeconds, issued_at: new Date().toISOString() }),
+    );
   });
   server.listen(config.port, '127.0.0.1');
 }
@@ -144,14 +157,15 @@ export class TokenIssuer {
       users,
     };
     writeFileSync(config.logFile, '');
-    writeFileSync(join(dir, 'issuer.json'), JSON.stringify(config));
+    const configFile = join(dir, 'issuer.json');
+    writeFileSync(configFile, JSON.stringify(config));
     const tsx = join(__dirname, '..', '..', 'node_modules', '.bin', 'tsx');
-    const proc = spawn(tsx, [__filename, join(dir, 'issuer.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(tsx, [__filename, configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
-    const issuer = new TokenIssuer(proc, config);
+    const issuer = new TokenIssuer(proc, config, configFile);
     for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
       const status = await fetch(`${issuer.realm}?service=probe`).then(
         (r) => r.status,
@@ -172,6 +186,7 @@ export class TokenIssuer {
   private constructor(
     private readonly proc: ChildProcess,
     private readonly config: IssuerConfig,
+    private readonly configFile: string,
   ) {
     this.realm = `http://127.0.0.1:${config.port}/token`;
   }
@@ -187,6 +202,13 @@ export class TokenIssuer {
       `    rootcertbundle: ${this.config.certFile}`,
       '',
     ].join('\n');
+  }
+
+  /** The tokens issued from now on are taken by the registry for `seconds` (short ones expire during a push). */
+  setTokenSeconds(seconds: number): void {
+    // renamed into place: the issuer never reads a half-written file
+    writeFileSync(`${this.configFile}.new`, JSON.stringify({ ...this.config, tokenSeconds: seconds }));
+    renameSync(`${this.configFile}.new`, this.configFile);
   }
 
   /** The requests answered since the last call. */
@@ -205,4 +227,4 @@ export class TokenIssuer {
   }
 }
 
-if (require.main === module) serve(JSON.parse(readFileSync(process.argv[2], 'utf8')) as IssuerConfig);
+if (require.main === module) serve(process.argv[2]);

@@ -1,5 +1,5 @@
 import { Chart } from 'cdk8s';
-import { CustomResourceDefinition, Operator, OperatorApp, OutputLayout, ResourceScope, Schema, ValidatingAdmissionPolicy } from 'cdk8s-operator';
+import { conditionsSchema, CustomResourceDefinition, Operator, OperatorApp, OutputLayout, ResourceScope, Schema, ValidatingAdmissionPolicy } from 'cdk8s-operator';
 import { TENANT_CONTRACT } from './contract';
 
 /**
@@ -21,7 +21,14 @@ export function synthTenantChart(outdir: string): void {
         },
         required: ['owners'],
       }),
-      status: Schema.object({ description: 'Observed state.', properties: { phase: Schema.string({ description: 'Ready or Terminating.', maxLength: 32 }), message: Schema.string({ description: 'Why.', maxLength: 256 }) } }),
+      status: Schema.object({
+        description: 'Observed state.',
+        properties: {
+          phase: Schema.string({ description: 'Ready or Terminating.', maxLength: 32 }),
+          message: Schema.string({ description: 'Why.', maxLength: 256 }),
+          conditions: conditionsSchema({ description: 'Ready, False with the reason of the last failed reconcile.' }),
+        },
+      }),
       // the namespace is tenant-<name>: a whole-object rule keeps it a valid namespace name
       validations: [{ rule: "size(self.metadata.name) <= 56 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')", message: 'a tenant name must be a DNS label of at most 56 characters' }],
     }],

@@ -46,6 +46,26 @@ async function main(): Promise<void> {
       const T = '/apis/tenancy.example.com/v1/tenants';
       const bad = await plane.request('POST', T, { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', metadata: { name: 'a.b' }, spec: { owners: ['x'] } });
       out.badName = [bad.code, bad.body.message];
+      // a namespace of the tenant's name that someone else made: not adopted; the error is Ready=False and one Warning event
+      await plane.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-beta' } });
+      await plane.request('POST', T, { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', metadata: { name: 'beta' }, spec: { owners: ['bob'] } });
+      const failed = await until('beta Ready=False', async () => {
+        const t = (await plane.request('GET', `${T}/beta`)).body;
+        return t.status?.conditions?.find((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'False');
+      });
+      const betaEvents = async () => (await plane.request('GET', '/apis/events.k8s.io/v1/namespaces/default/events')).body.items
+        .filter((e: { regarding?: { name?: string } }) => e.regarding?.name === 'beta')
+        .map((e: { type: string; reason: string; note: string; regarding: { kind: string } }) => [e.type, e.reason, e.note, e.regarding.kind]);
+      await until('the Warning event', async () => (await betaEvents()).length > 0);
+      await plane.request('DELETE', `${T}/beta`);
+      await until('beta gone', async () => (await plane.request('GET', `${T}/beta`)).code === 404);
+      const untouched = (await plane.request('GET', '/api/v1/namespaces/tenant-beta')).body;
+      out.takenNamespace = {
+        condition: { reason: failed.reason, message: failed.message, observedGeneration: failed.observedGeneration },
+        // one Warning event (recordReconcileError sends one per change of the condition, not per retry)
+        events: await betaEvents(),
+        namespaceAfterTenantDeleted: { exists: untouched.metadata?.name === 'tenant-beta', deleting: !!untouched.metadata?.deletionTimestamp, ownerLabel: untouched.metadata?.labels?.['owner.cdk8s-operator.io/uid'] ?? null },
+      };
       const created = await plane.request('POST', T, { apiVersion: 'tenancy.example.com/v1', kind: 'Tenant', metadata: { name: 'acme' }, spec: { owners: ['alice'], pods: 5 } });
       out.created = created.code;
       const ns = 'tenant-acme';
