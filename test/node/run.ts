@@ -18,46 +18,23 @@ import { HARNESS, NodeHarness } from './harness';
 
 type Suite = (h: NodeHarness) => Promise<void>;
 
-interface SuiteEntry {
-  readonly name: string;
-  readonly load: () => Promise<{ default: Suite }>;
-  /**
-   * The suite asserts bounds that only hold on a machine not also busy with other work (recovery within a time, no
-   * acknowledged write lost while a volume grows): when `NODE_E2E_QUIET_AFTER_PID` names a process (CI: `npm test`,
-   * running beside the suites), the suite waits for that process to end first.
-   */
-  readonly quiet?: boolean;
-}
-
 /**
  * The suites, in the order they run. Order matters: `upgrade` starts from the released (0.1.0) CRDs, so it runs
  * before anything installs the current `dist/`; `chaos` restarts the apiserver and the node agent, so it runs last.
  */
-const SUITES: readonly SuiteEntry[] = [
+const SUITES: { readonly name: string; readonly load: () => Promise<{ default: Suite }> }[] = [
   { name: 'upgrade', load: () => import('./suites/upgrade') },
   { name: 'sampledb', load: () => import('./suites/sampledb') },
+  // SampleDB's automatic actions (docs/sampledb-autopilot.md) under a write load
+  { name: 'autopilot', load: () => import('./suites/autopilot') },
   { name: 'policy', load: () => import('./suites/policy') },
   { name: 'monitoring', load: () => import('./suites/monitoring') },
   { name: 'admission', load: () => import('./suites/admission') },
   // a new project from `npm init` to its controller in the cluster, with the packed tarball and the docs only
   { name: 'product', load: () => import('./suites/product') },
-  // SampleDB's automatic actions (docs/sampledb-autopilot.md) under a write load
-  { name: 'autopilot', load: () => import('./suites/autopilot'), quiet: true },
   // Restarts kube-apiserver, the kubelet and the node-agent: last.
-  { name: 'chaos', load: () => import('./suites/chaos'), quiet: true },
+  { name: 'chaos', load: () => import('./suites/chaos') },
 ];
-
-/** Resolves when the process `pid` has ended (polled: it is not a child of this one). */
-async function processEnded(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-}
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
@@ -82,15 +59,7 @@ async function main(): Promise<void> {
     `cluster ${dir} up (Pod Security restricted by default) in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
   try {
-    const quietAfter = Number(process.env.NODE_E2E_QUIET_AFTER_PID) || undefined;
     for (const suite of suites) {
-      if (suite.quiet && quietAfter) {
-        const waitStarted = Date.now();
-        await processEnded(quietAfter);
-        process.stdout.write(
-          `${suite.name}: waited ${((Date.now() - waitStarted) / 1000).toFixed(0)} s for process ${quietAfter} to end (a quiet machine)\n`,
-        );
-      }
       const suiteStarted = Date.now();
       h.suite = suite.name;
       try {
