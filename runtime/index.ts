@@ -8,6 +8,7 @@ export type { ManagerLeaderElectionOptions, ManagerOptions, ManagerShardingOptio
 export { shardLabel } from './shard-labels';
 export { rendezvousOwner, SHARD_RING_LABEL, SHARD_VIEW_ANNOTATION, shardKeyOf } from './sharding';
 export type { ShardKey } from './sharding';
+export type { ContractSharding, ShardAssignment } from '../lib/apimachinery/controller-contract';
 export { Controller, ControllerBuilder } from './controller';
 export type {
   ControllerOptions,

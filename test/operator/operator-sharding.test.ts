@@ -72,6 +72,40 @@ describe('Operator sharding', () => {
     );
   });
 
+  test("assignment 'server' (or 'hash'): the flag, no patch on the sharded kinds, and the report says so", () => {
+    for (const assignment of ['server', 'hash'] as const) {
+      const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sharding-'));
+      const app = new OperatorApp({ outdir, layout: OutputLayout.APPLY_ORDER });
+      const chart = new Chart(app, 'foo');
+      const foo = new FakeCrd(chart, 'crd', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
+      new Operator(chart, 'foo-operator', {
+        crds: [foo],
+        image: 'ghcr.io/acme/foo:0.1.0',
+        contract: { watches: [foo], ...CONTRACT, sharding: { assignment } },
+        sharding: { replicas: 2 },
+      });
+      const out = Testing.synth(chart);
+      const args = out.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args;
+      expect(args).toEqual(expect.arrayContaining([`--sharding-assignment=${assignment}`]));
+      const fooRules = out
+        .filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')
+        .flatMap((r) => (r.rules ?? []).filter((rule: any) => rule.resources.includes('foos')));
+      expect(fooRules.flatMap((r: any) => r.verbs).sort()).toEqual(['get', 'list', 'watch']);
+      app.synth();
+      const report = fs.readFileSync(path.join(outdir, 'foo-operator.rbac-report.md'), 'utf8');
+      expect(report).toContain(
+        `Assignment \`${assignment}\`: nothing is written on the sharded objects (no \`patch\` for it)`,
+      );
+      expect(report).not.toContain('shard assignment label');
+      expect(report).not.toContain('shard.cdk8s-operator.io/');
+    }
+  });
+
+  test('labels (contract.sharding: true) pass --sharding-assignment=labels', () => {
+    const args = Testing.synth(sharded()).find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args;
+    expect(args).toContain('--sharding-assignment=labels');
+  });
+
   test('bad settings fail synth naming the field and value', () => {
     expect(() => Testing.synth(sharded({ sharding: { replicas: 0 } }))).toThrow(
       /\[test\/foo-operator\] sharding\.replicas: must be an integer >= 1, got 0/,
@@ -84,6 +118,12 @@ describe('Operator sharding', () => {
     );
     expect(() => Testing.synth(sharded({ sharding: { replicas: 2, key: 'name' } }))).toThrow(
       /sharding\.key: must be 'uid' or 'namespace', got 'name'/,
+    );
+    expect(() => Testing.synth(sharded({ sharding: { replicas: 2, assignment: 'server' } }))).toThrow(
+      /sharding\.assignment: 'server' differs from contract\.sharding's 'labels' \(only 'labels' is granted patch on the sharded kinds\); set contract\.sharding: \{ assignment: 'server' \} and omit sharding\.assignment/,
+    );
+    expect(() => Testing.synth(sharded({}, { ...CONTRACT, sharding: { assignment: 'labelz' } }))).toThrow(
+      /contract\.sharding\.assignment: must be one of labels, hash, server, got "labelz"/,
     );
   });
 });
