@@ -67,7 +67,7 @@ import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
 import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
 import { bucketKey, bucketOf, probeShardSelector, SHARD_BUCKETS, shardField, shardRangeSelector } from './shard-ranges';
-import { memberLeaseName, ShardKey, shardKeyOf, ShardRing } from './sharding';
+import { memberLeaseName, rendezvousOwner, ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { Store, storeOf, TypedResourceRef } from './store';
 import type { CertificateSource } from './webhook/certificate-source';
 import type { DefaultingHandler } from './webhook/defaulting';
@@ -545,6 +545,27 @@ export class Manager implements ControllerHost {
   /** The shard ring's member name and the members it acts with (sharding), for tests and status. */
   get shard(): { readonly member: string; readonly members: readonly string[] } | undefined {
     return this.ring && { member: this.ring.member, members: this.ring.members };
+  }
+
+  /**
+   * The shard label an object gets when it is created (the labelling webhook, shard-label-webhook.ts): its owner in
+   * the view every member acts on, by the shard key known before the apiserver assigns a UID: the namespace with
+   * `key: 'namespace'`; with `key: 'uid'` the controller owner's UID (an object without one, whose own UID is not
+   * assigned yet, is left to the assigner's watch). Undefined when the assignment is not `labels`, this member does
+   * not act on a view yet, or the key is not known at admission.
+   */
+  shardLabelAtAdmission(
+    obj: KubeObject,
+    namespace?: string,
+  ): { readonly ring: string; readonly label: string; readonly member: string } | undefined {
+    const sharding = this.options.sharding;
+    if (!sharding || !this.labelled || !this.ring || this.ring.members.length === 0) return undefined;
+    const key =
+      (sharding.key ?? 'uid') === 'namespace'
+        ? (obj.metadata?.namespace ?? namespace ?? '')
+        : obj.metadata?.ownerReferences?.find((r) => r.controller)?.uid;
+    const member = key === undefined ? undefined : rendezvousOwner(key, this.ring.members);
+    return member ? { ring: sharding.ring, label: shardLabel(sharding.ring), member } : undefined;
   }
 
   /** The typed, read-only store of a kind (its shared informer's cache; `cache` as in {@link getInformer}). */
