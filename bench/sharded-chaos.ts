@@ -7,6 +7,10 @@
 // member's objects were written again by another member, and per period between faults the objects written by two
 // members in an interleaved order (A, B, A: two owners at once) — which must be 0. Shard label writes (the
 // assignment written as a label, runtime shard-labels.ts) are counted apart: they are the ring's, not a reconcile's.
+// The members run with the default assignment, labels (the bundle's contract says `sharding: true`). The bound: every
+// fault's share is taken over (the first write of another member to one of its objects) within the Lease duration
+// plus TAKEOVER_SLACK_SECONDS; a takeover missing or later than that fails the run (exit code 1), as a double-owned
+// object or a Foo not converged does.
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -51,6 +55,10 @@ interface AuditedWrite {
   /** A shard label write (runtime shard-labels.ts: assignment or handover), not a reconcile's. */
   readonly label: boolean;
 }
+
+/** The Lease duration of the members (the runtime's default) and the "few seconds" a takeover may take beyond it. */
+const LEASE_SECONDS = 15;
+const TAKEOVER_SLACK_SECONDS = 5;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (x: number) => Math.round(x * 100) / 100;
@@ -238,7 +246,9 @@ async function main(): Promise<void> {
     const result = {
       command: `npx tsx bench/sharded-chaos.ts ${argv.join(' ')}`.trim(),
       machine: { cpus: os.cpus().length, node: process.version },
-      leaseDurationSeconds: 15,
+      assignment: 'labels',
+      leaseDurationSeconds: LEASE_SECONDS,
+      takeoverBoundSeconds: LEASE_SECONDS + TAKEOVER_SLACK_SECONDS,
       foos: total,
       convergedFoos: world.convergedCount,
       converged,
@@ -256,7 +266,13 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
     console.log(JSON.stringify({ ...result, events: undefined, periods: undefined }, null, 2));
-    if (!converged || report.doubleOwnedObjects > 0) process.exitCode = 1;
+    const late = report.takeovers.filter((t) => !t.withinBound);
+    for (const t of late) {
+      console.error(
+        `takeover after ${t.fault} of ${t.member}: ${t.takeoverSeconds ?? 'none'} s, bound ${LEASE_SECONDS + TAKEOVER_SLACK_SECONDS} s`,
+      );
+    }
+    if (!converged || report.doubleOwnedObjects > 0 || late.length > 0) process.exitCode = 1;
   } finally {
     for (const m of members) if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
     for (const m of members) await m.proxy?.close();
@@ -348,6 +364,10 @@ function analyse(
       member: f.member,
       objects: orphaned.size,
       takeoverSeconds: takenOver ? round((takenOver.at - f.at) / 1000) : undefined,
+      // A fault whose member owned nothing just before it has nothing to take over.
+      withinBound:
+        orphaned.size === 0 ||
+        (takenOver !== undefined && takenOver.at - f.at <= (LEASE_SECONDS + TAKEOVER_SLACK_SECONDS) * 1000),
       memberWroteThemAgain: rewrittenBySameMember,
     };
   });

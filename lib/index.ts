@@ -111,7 +111,9 @@ export {
 export {
   BoundRole,
   ContractOf,
+  ContractSharding,
   NetworkPeerOf,
+  ShardAssignment,
   WebhookOf,
   LabelSelectorOf,
   WebhookOperation,

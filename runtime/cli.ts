@@ -5,7 +5,8 @@
  * Flags: `--leader-elect[=true|false]`, `--leader-election-namespace`, `--metrics-bind-address`
  * (default `:8080`, `0` disables), `--health-probe-bind-address` (default `:8081`), `--concurrency`
  * (default 8: reconciles are mostly waiting on the apiserver, and a Node worker costs a promise, not a
- * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound). Environment: `WATCH_NAMESPACE`
+ * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound), `--sharding-ring`,
+ * `--sharding-key`, `--sharding-assignment` (a member of a shard ring, sharding.ts). Environment: `WATCH_NAMESPACE`
  * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
  * namespaces). Webhooks (when the contract declares them): `--webhook-bind-address` (default `:9443`) and the
  * `WEBHOOK_*` variables the chart sets (runtime/webhook/webhook-settings.ts). Kubeconfig: `KUBECONFIG` /
@@ -26,6 +27,7 @@ import { CertificateSource, staticCertificate } from './webhook/certificate-sour
 import { SecretCertificateSource } from './webhook/secret-certificate-source';
 import { SelfManagedCertificates } from './webhook/self-managed-certificates';
 import { IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS, webhookSettingsFromEnv } from './webhook/webhook-settings';
+import { SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
 
 /** Parsed command line of a controller binary. */
 export interface ManagerFlags {
@@ -40,6 +42,11 @@ export interface ManagerFlags {
   readonly shardingRing?: string;
   /** `--sharding-key=uid|namespace`. @default 'uid' */
   readonly shardingKey: 'uid' | 'namespace';
+  /**
+   * `--sharding-assignment=labels|hash|server`: how members get their share (runtime `ManagerShardingOptions`).
+   * @default - the contract's (`contract.sharding`), else `labels`
+   */
+  readonly shardingAssignment?: ShardAssignment;
   /** From `WATCH_NAMESPACE` (`team-a,team-b`). @default - unset */
   readonly namespaces?: readonly string[];
 }
@@ -56,6 +63,7 @@ const KNOWN = new Set([
   'webhook-bind-address',
   'sharding-ring',
   'sharding-key',
+  'sharding-assignment',
 ]);
 
 /** Parses flags (`--name=value`, `--name value`, boolean `--leader-elect`) and env. Throws on unknown flags. */
@@ -81,9 +89,14 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
   if (shardingKey !== 'uid' && shardingKey !== 'namespace') {
     throw new Error(`--sharding-key must be uid or namespace, got '${shardingKey}'`);
   }
+  const shardingAssignment = values.get('sharding-assignment');
+  if (shardingAssignment !== undefined && !SHARD_ASSIGNMENTS.includes(shardingAssignment as ShardAssignment)) {
+    throw new Error(`--sharding-assignment must be ${SHARD_ASSIGNMENTS.join(', ')}, got '${shardingAssignment}'`);
+  }
   return {
     shardingRing: values.get('sharding-ring'),
     shardingKey,
+    shardingAssignment: shardingAssignment as ShardAssignment | undefined,
     leaderElect: leaderElect === 'true',
     leaderElectionNamespace: values.get('leader-election-namespace'),
     metricsBindAddress: values.get('metrics-bind-address') ?? ':8080',
@@ -164,7 +177,12 @@ export async function startControllerBinary(
       ? { leaseName: binary.leaseName, namespace: flags.leaderElectionNamespace }
       : undefined,
     sharding: flags.shardingRing
-      ? { ring: flags.shardingRing, key: flags.shardingKey, namespace: flags.leaderElectionNamespace }
+      ? {
+          ring: flags.shardingRing,
+          key: flags.shardingKey,
+          assignment: flags.shardingAssignment,
+          namespace: flags.leaderElectionNamespace,
+        }
       : undefined,
     ...(extra.webhookServer
       ? {}

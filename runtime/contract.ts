@@ -35,9 +35,12 @@ import {
   boundRoleProblems,
   CLAUSE_VERBS,
   ContractOf,
+  contractShardAssignment,
   KIND_CLAUSES,
   NetworkPeerOf,
   networkPeerProblems,
+  shardingProblems,
+  ShardAssignment,
   webhookProblems,
 } from '../lib/apimachinery/controller-contract';
 
@@ -89,6 +92,7 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
   );
   problems.push(...webhookProblems(contract, groupKind));
   problems.push(...boundRoleProblems(contract.binds));
+  problems.push(...shardingProblems(contract.sharding));
   if (problems.length) throw new Error(`invalid controller contract:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return contract;
 }
@@ -96,7 +100,8 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
 /** A use of the API that a contract must grant. */
 export type ContractNeed =
   | { readonly use: 'for' | 'owns' | 'watches'; readonly resource: ResourceRef }
-  | { readonly use: 'events' | 'leaderElection' | 'sharding' }
+  | { readonly use: 'events' | 'leaderElection' }
+  | { readonly use: 'sharding'; readonly assignment: ShardAssignment }
   | { readonly use: 'conversion'; readonly resource: ResourceRef }
   | { readonly use: 'namespace'; readonly namespace: string }
   | { readonly use: 'webhook'; readonly type: 'validating' | 'defaulting'; readonly resource: ResourceRef };
@@ -156,6 +161,11 @@ export function contractViolations(contract: ControllerContract, needs: readonly
         if (!contract.sharding) {
           out.push(
             "sharding needs get, list, watch, create, update, delete on leases.coordination.k8s.io in the operator's namespace: set contract.sharding",
+          );
+        } else if (need.assignment === 'labels' && contractShardAssignment(contract) !== 'labels') {
+          out.push(
+            `sharding with assignment 'labels' writes the shard label: needs patch on the sharded kinds, which contract.sharding ` +
+              `(assignment '${contractShardAssignment(contract)}') does not grant: set contract.sharding: true, or run the manager with that assignment`,
           );
         }
         break;

@@ -67,12 +67,13 @@ import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
 import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
 import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
 import { bucketKey, bucketOf, probeShardSelector, SHARD_BUCKETS, shardField, shardRangeSelector } from './shard-ranges';
-import { memberLeaseName, ShardKey, shardKeyOf, ShardRing } from './sharding';
+import { memberLeaseName, rendezvousOwner, ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { Store, storeOf, TypedResourceRef } from './store';
 import type { CertificateSource } from './webhook/certificate-source';
 import type { DefaultingHandler } from './webhook/defaulting';
 import { WebhookServer, WebhookServerOptions } from './webhook/server';
 import type { ValidatingHandler } from './webhook/validating';
+import { contractShardAssignment, SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
 import { webhookPath } from '../lib/apimachinery/webhook-path';
 
 /** Leader election settings of a {@link Manager}. */
@@ -128,9 +129,9 @@ export interface ManagerShardingOptions {
    * start, and where it is not served each member filters the whole stream as with `hash`): no label, no write
    * (shard-ranges.ts; with `key: 'uid'` only the controllers' `for` kinds are selected by the server, and their
    * objects are assigned by their own UID).
-   * @default 'labels'
+   * @default - the contract's (`contract.sharding`), else 'labels'
    */
-  readonly assignment?: 'labels' | 'hash' | 'server';
+  readonly assignment?: ShardAssignment;
   /** @default 15000 */
   readonly leaseDurationMs?: number;
   /** @default 10000 */
@@ -273,6 +274,8 @@ export class Manager implements ControllerHost {
   public readonly webhookServer?: WebhookServer;
   /** Parallel reconciles of a controller that sets none. */
   public readonly defaultConcurrency: number;
+  /** How this member gets its share when sharded: the option, else the contract's, else `labels`. */
+  public readonly shardAssignment?: ShardAssignment;
 
   constructor(private readonly options: ManagerOptions = {}) {
     this.contract = options.contract;
@@ -286,13 +289,22 @@ export class Manager implements ControllerHost {
       throw new Error('namespaces: must name at least one namespace (omit it for all namespaces), got []');
     }
     this.watchNamespaces = namespaces === undefined ? undefined : [...new Set(namespaces)];
+    if (options.sharding) {
+      this.shardAssignment =
+        options.sharding.assignment ?? (options.contract && contractShardAssignment(options.contract)) ?? 'labels';
+      if (!SHARD_ASSIGNMENTS.includes(this.shardAssignment)) {
+        throw new Error(
+          `sharding.assignment: must be one of ${SHARD_ASSIGNMENTS.join(', ')}, got ${JSON.stringify(this.shardAssignment)}`,
+        );
+      }
+    }
     if (options.contract) {
       const needs: ContractNeed[] = (this.watchNamespaces ?? []).map((namespace) => ({
         use: 'namespace' as const,
         namespace,
       }));
       if (options.leaderElection) needs.push({ use: 'leaderElection' });
-      if (options.sharding) needs.push({ use: 'sharding' });
+      if (this.shardAssignment) needs.push({ use: 'sharding', assignment: this.shardAssignment });
       assertContractGrants('manager', options.contract, needs);
     }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
@@ -448,7 +460,7 @@ export class Manager implements ControllerHost {
 
   /** True when the shard assignment is written as labels (shard-labels.ts). */
   private get labelled(): boolean {
-    return !!this.options.sharding && (this.options.sharding.assignment ?? 'labels') === 'labels';
+    return this.shardAssignment === 'labels';
   }
 
   /**
@@ -490,7 +502,7 @@ export class Manager implements ControllerHost {
    */
   private shardKeyFor(resource: ResourceRef, obj: KubeObject): string {
     const key = this.options.sharding?.key ?? 'uid';
-    if (this.options.sharding?.assignment !== 'server') return shardKeyOf(obj, key);
+    if (this.shardAssignment !== 'server') return shardKeyOf(obj, key);
     const own = key === 'uid' && this.primaries.has(resourceId(resource));
     return bucketKey(bucketOf(own ? (obj.metadata?.uid ?? '') : shardKeyOf(obj, key)));
   }
@@ -520,7 +532,7 @@ export class Manager implements ControllerHost {
       shardKeyOf: (request) => {
         if (key === 'namespace') {
           const ns = request.namespace ?? '';
-          return sharding.assignment === 'server' ? bucketKey(bucketOf(ns)) : ns;
+          return this.shardAssignment === 'server' ? bucketKey(bucketOf(ns)) : ns;
         }
         const obj = cache().get(objectKey(request));
         return obj ? this.shardKeyFor(primary, obj) : undefined;
@@ -533,6 +545,27 @@ export class Manager implements ControllerHost {
   /** The shard ring's member name and the members it acts with (sharding), for tests and status. */
   get shard(): { readonly member: string; readonly members: readonly string[] } | undefined {
     return this.ring && { member: this.ring.member, members: this.ring.members };
+  }
+
+  /**
+   * The shard label an object gets when it is created (the labelling webhook, shard-label-webhook.ts): its owner in
+   * the view every member acts on, by the shard key known before the apiserver assigns a UID: the namespace with
+   * `key: 'namespace'`; with `key: 'uid'` the controller owner's UID (an object without one, whose own UID is not
+   * assigned yet, is left to the assigner's watch). Undefined when the assignment is not `labels`, this member does
+   * not act on a view yet, or the key is not known at admission.
+   */
+  shardLabelAtAdmission(
+    obj: KubeObject,
+    namespace?: string,
+  ): { readonly ring: string; readonly label: string; readonly member: string } | undefined {
+    const sharding = this.options.sharding;
+    if (!sharding || !this.labelled || !this.ring || this.ring.members.length === 0) return undefined;
+    const key =
+      (sharding.key ?? 'uid') === 'namespace'
+        ? (obj.metadata?.namespace ?? namespace ?? '')
+        : obj.metadata?.ownerReferences?.find((r) => r.controller)?.uid;
+    const member = key === undefined ? undefined : rendezvousOwner(key, this.ring.members);
+    return member ? { ring: sharding.ring, label: shardLabel(sharding.ring), member } : undefined;
   }
 
   /** The typed, read-only store of a kind (its shared informer's cache; `cache` as in {@link getInformer}). */
@@ -694,7 +727,7 @@ export class Manager implements ControllerHost {
       },
     });
     this.ring = ring;
-    if (sharding.assignment === 'server') await this.probeServerSelection(ringNamespace);
+    if (this.shardAssignment === 'server') await this.probeServerSelection(ringNamespace);
     if (this.labelled) {
       this.labeller = new ShardLabeller({
         client: this.client,

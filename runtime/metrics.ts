@@ -244,7 +244,7 @@ export class RuntimeMetrics {
     });
     this.shardLabelWrites = new prom.Counter({
       name: 'controller_runtime_shard_label_writes_total',
-      help: 'Shard labels this member wrote: assign (an object without a live member) or move (to its new owner)',
+      help: 'Shard labels this member wrote: assign (an object without a live member), move (to its new owner), or admission (in the create request, by the labelling webhook)',
       labelNames: ['ring', 'reason'],
       registers: reg,
     });

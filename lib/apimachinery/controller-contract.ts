@@ -145,11 +145,12 @@ export interface ContractOf<K> {
   /**
    * The controller runs as a shard ring (runtime `Manager({ sharding })`, docs/sharding.md): each replica holds a
    * member Lease in the operator's namespace and watches the ring's Leases: `get`, `list`, `watch`, `create`,
-   * `update`, `delete` on leases there. Assignment is computed by every member from the Leases: no label writes on
-   * the sharded kinds.
+   * `update`, `delete` on leases there. `true` is `{ assignment: 'labels' }`: the assignment is also written on the
+   * sharded objects as a label, which needs `patch` on the kinds in `watches`; `'hash'` and `'server'` write nothing
+   * on them (see {@link ContractSharding}).
    * @default false
    */
-  readonly sharding?: boolean;
+  readonly sharding?: boolean | ContractSharding;
   /**
    * Custom kinds with several versions that the operator converts and migrates: its webhook serves their
    * CRD's conversion (the chart sets `spec.conversion` to the operator's webhook Service, the operator
@@ -178,6 +179,47 @@ export interface ContractOf<K> {
    * @default []
    */
   readonly webhooks?: readonly WebhookOf<K>[];
+}
+
+/**
+ * How a sharded controller's members get their share (runtime `ManagerShardingOptions.assignment`): `labels` writes
+ * the assignment on the objects as a label (needs `patch` on the sharded kinds), `hash` has each member filter the
+ * whole stream, `server` asks the apiserver for each member's hash ranges (Kubernetes 1.36+ with the gate
+ * `ShardedListAndWatch`; detected at start, `hash` where it is not served).
+ */
+export type ShardAssignment = 'labels' | 'hash' | 'server';
+
+/** The ways a shard ring can assign objects. */
+export const SHARD_ASSIGNMENTS: readonly ShardAssignment[] = ['labels', 'hash', 'server'];
+
+/** A contract's `sharding` clause in its long form. */
+export interface ContractSharding {
+  /** How members get their share: only `labels` writes on the sharded objects (a label patch). @default 'labels' */
+  readonly assignment?: ShardAssignment;
+}
+
+/** The assignment a contract grants (`labels` for `sharding: true`), undefined when it is not sharded. */
+export function contractShardAssignment(contract: {
+  readonly sharding?: boolean | ContractSharding;
+}): ShardAssignment | undefined {
+  const sharding = contract.sharding;
+  if (!sharding) return undefined;
+  return sharding === true ? 'labels' : (sharding.assignment ?? 'labels');
+}
+
+/** What is wrong with the `sharding` clause, naming the field and bad value (empty when nothing is). */
+export function shardingProblems(sharding: unknown): string[] {
+  if (sharding === undefined || typeof sharding === 'boolean') return [];
+  if (typeof sharding !== 'object' || sharding === null) {
+    return [`contract.sharding: must be true, false or { assignment }, got ${JSON.stringify(sharding)}`];
+  }
+  const assignment = (sharding as ContractSharding).assignment;
+  if (assignment !== undefined && !SHARD_ASSIGNMENTS.includes(assignment)) {
+    return [
+      `contract.sharding.assignment: must be one of ${SHARD_ASSIGNMENTS.join(', ')}, got ${JSON.stringify(assignment)}`,
+    ];
+  }
+  return [];
 }
 
 /** The kind clauses of a contract, in the order RBAC reports them. */

@@ -1,5 +1,11 @@
 import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './controller-contract';
-import { boundRoleProblems, boundRoleResource, CLAUSE_VERBS } from '../apimachinery/controller-contract';
+import {
+  boundRoleProblems,
+  boundRoleResource,
+  CLAUSE_VERBS,
+  contractShardAssignment,
+  shardingProblems,
+} from '../apimachinery/controller-contract';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 
 /** One RBAC rule on one resource, with the reasons it exists. */
@@ -78,8 +84,11 @@ export function rulesForContract(contract: ControllerContract, options: Contract
   const writes = resolveList(contract.writes, 'writes');
 
   for (const k of watches) rules.push(rbacRule(k.group, k.plural, CLAUSE_VERBS.watches, `watches ${k.kind}`));
-  if (contract.sharding) {
+  const shardProblems = shardingProblems(contract.sharding);
+  if (shardProblems.length) throw new Error(shardProblems.join('; '));
+  if (contractShardAssignment(contract) === 'labels') {
     // The shard assignment is a label on the sharded objects (runtime shard-labels.ts); owned kinds have patch already.
+    // `hash` and `server` assignments write nothing on them: no patch (least privilege).
     for (const k of watches) {
       rules.push(
         rbacRule(k.group, k.plural, ['patch'], `shard ring: writes the shard assignment label on ${k.kind} objects`),

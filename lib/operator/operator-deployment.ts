@@ -2,6 +2,7 @@ import { ApiObject, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { imagePinningProblem } from './image-reference';
+import { ShardAssignment } from '../apimachinery/controller-contract';
 import { Problems } from '../synth-metadata/problems';
 
 /** Props of `OperatorDeployment`. */
@@ -21,11 +22,15 @@ export interface OperatorDeploymentProps {
    */
   readonly leaderElection?: boolean;
   /**
-   * Run as members of a shard ring: `--sharding-ring`, `--sharding-key` (runtime sharding.ts). Every replica
-   * reconciles its share, so replicas > 1 need no leader election.
+   * Run as members of a shard ring: `--sharding-ring`, `--sharding-key`, `--sharding-assignment` (runtime
+   * sharding.ts). Every replica reconciles its share, so replicas > 1 need no leader election.
    * @default - not sharded
    */
-  readonly sharding?: { readonly ring: string; readonly key: 'uid' | 'namespace' };
+  readonly sharding?: {
+    readonly ring: string;
+    readonly key: 'uid' | 'namespace';
+    readonly assignment: ShardAssignment;
+  };
   /**
    * Namespaces the controller watches, passed as `WATCH_NAMESPACE` (comma-separated; empty = all).
    * @default - cluster-wide
@@ -150,7 +155,13 @@ export class OperatorDeployment extends Construct {
         `--health-probe-bind-address=:${this.healthPort}`,
         `--metrics-bind-address=:${this.metricsPort}`,
         ...(props.leaderElection ? ['--leader-elect'] : []),
-        ...(props.sharding ? [`--sharding-ring=${props.sharding.ring}`, `--sharding-key=${props.sharding.key}`] : []),
+        ...(props.sharding
+          ? [
+              `--sharding-ring=${props.sharding.ring}`,
+              `--sharding-key=${props.sharding.key}`,
+              `--sharding-assignment=${props.sharding.assignment}`,
+            ]
+          : []),
         ...(props.args ?? []),
       ],
       envVariables: env,

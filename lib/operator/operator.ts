@@ -10,6 +10,7 @@ import { OperatorWebhook } from './operator-webhook';
 import { OperatorWebhookOptions, OperatorWebhooks } from './operator-webhooks';
 import { renderRbacReport } from './rbac-report';
 import { RbacRisk } from './rbac-risk';
+import { contractShardAssignment, ShardAssignment } from '../apimachinery/controller-contract';
 import { CustomResourceDefinition } from '../crd/custom-resource-definition';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { OutputFiles } from '../synth-metadata/output-files';
@@ -138,6 +139,15 @@ export interface OperatorShardingOptions {
   readonly replicas: number;
   /** What objects are assigned by. @default 'uid' */
   readonly key?: 'uid' | 'namespace';
+  /**
+   * How members get their share (`--sharding-assignment`): `labels` writes the assignment on the objects as a label
+   * (the only one that needs `patch` on the sharded kinds), `hash` has each member filter the whole stream, `server`
+   * asks the apiserver for each member's hash ranges (Kubernetes 1.36+ with the gate `ShardedListAndWatch`;
+   * detected at start, `hash` where it is not served). Must be the one `contract.sharding` grants: the RBAC is
+   * derived from the contract.
+   * @default - the contract's: `labels` for `contract.sharding: true`, else `contract.sharding.assignment`
+   */
+  readonly assignment?: ShardAssignment;
 }
 
 const OPERATOR_MARKER = Symbol.for('cdk8s-operator.Operator');
@@ -198,8 +208,15 @@ export class Operator extends Construct {
       if (sharding.key !== undefined && sharding.key !== 'uid' && sharding.key !== 'namespace') {
         Problems.of(this).add(`sharding.key: must be 'uid' or 'namespace', got '${sharding.key}'`);
       }
-      if (!props.contract.sharding) {
+      const granted = contractShardAssignment(props.contract);
+      if (!granted) {
         Problems.of(this).add('sharding: the controller needs its member Leases: set contract.sharding: true');
+      } else if (sharding.assignment !== undefined && sharding.assignment !== granted) {
+        Problems.of(this).add(
+          `sharding.assignment: '${sharding.assignment}' differs from contract.sharding's '${granted}' ` +
+            `(only 'labels' is granted patch on the sharded kinds); set contract.sharding: ` +
+            `${sharding.assignment === 'labels' ? 'true' : `{ assignment: '${sharding.assignment}' }`} and omit sharding.assignment`,
+        );
       }
       if (props.replicas !== undefined) {
         Problems.of(this).add(
@@ -208,6 +225,11 @@ export class Operator extends Construct {
       }
     }
     const replicas = sharding ? sharding.replicas : props.replicas;
+    const ring = sharding && {
+      ring: this.name,
+      key: sharding.key ?? 'uid',
+      assignment: contractShardAssignment(props.contract) ?? 'labels',
+    };
     const watchNamespaces = props.watchNamespaces ?? props.contract.watchNamespaces;
     if (
       props.watchNamespaces &&
@@ -273,7 +295,7 @@ export class Operator extends Construct {
       serviceAccount: this.rbac.serviceAccount,
       replicas,
       leaderElection,
-      sharding: sharding && { ring: this.name, key: sharding.key ?? 'uid' },
+      sharding: ring,
       watchNamespaces,
       resources: props.resources,
       env: webhookWiring ? { ...webhookWiring.env, ...props.env } : props.env,
@@ -322,7 +344,7 @@ export class Operator extends Construct {
         watchNamespaces: this.rbac.watchNamespaces,
         grants: this.rbac.grants,
         podEgress: this.networkPolicy ? contractEgress.egress : undefined,
-        sharding: sharding && { ring: this.name, replicas: sharding.replicas, key: sharding.key ?? 'uid' },
+        sharding: ring && sharding && { ...ring, replicas: sharding.replicas },
       }),
     );
   }

@@ -1,5 +1,6 @@
 import { PodEgress } from './operator-network-policy';
 import { RbacGrant } from './operator-rbac';
+import { ShardAssignment } from '../apimachinery/controller-contract';
 
 /** Input of `renderRbacReport`. @internal */
 export interface RbacReportInput {
@@ -11,8 +12,24 @@ export interface RbacReportInput {
   /** Egress to pods from the contract's `connectsTo`; undefined when the operator has no NetworkPolicy. */
   readonly podEgress?: readonly PodEgress[];
   /** How the work is split when the controller is sharded. */
-  readonly sharding?: { readonly ring: string; readonly replicas: number; readonly key: 'uid' | 'namespace' };
+  readonly sharding?: {
+    readonly ring: string;
+    readonly replicas: number;
+    readonly key: 'uid' | 'namespace';
+    readonly assignment: ShardAssignment;
+  };
 }
+
+/** How each assignment gives members their share, and what it writes on the sharded objects (the RBAC it needs). */
+const SHARD_ASSIGNMENT_TEXT: Record<ShardAssignment, (ring: string) => string> = {
+  labels: (ring) =>
+    `The assignment is written on the sharded objects as the label \`shard.cdk8s-operator.io/${ring}=<member>\` ` +
+    "(one patch per object created by others and per object that moves; the objects a member creates carry it from the start), and each member's watches select its label.",
+  hash: () =>
+    'Assignment `hash`: nothing is written on the sharded objects (no `patch` for it): each member receives the whole stream of the sharded kinds and drops what is not its share.',
+  server: () =>
+    'Assignment `server`: nothing is written on the sharded objects (no `patch` for it): each member asks the apiserver for its hash ranges (the shard selector, Kubernetes 1.36+ with the feature gate `ShardedListAndWatch`); where the apiserver does not apply it, each member receives the whole stream and drops what is not its share (the log says so at start, and the metric `controller_runtime_shard_server_selection` is 0).',
+};
 
 /**
  * A readable account of every RBAC rule an operator gets and why: one table per Role/ClusterRole,
@@ -64,16 +81,15 @@ export function renderRbacReport(input: RbacReportInput): string {
     lines.push('');
   }
   if (input.sharding) {
-    const { ring, replicas, key } = input.sharding;
+    const { ring, replicas, key, assignment } = input.sharding;
     lines.push('## Sharding: how the work is split', '');
     lines.push(
       `${replicas} replicas form the shard ring \`${ring}\`: each holds a member Lease \`${ring}-<member>\` in \`${input.serviceAccount.namespace}\` ` +
         `and reconciles, and caches, only the objects rendezvous hashing of ${key === 'uid' ? "their UID (an owned object: its controller owner's UID)" : 'their namespace'} ` +
         `assigns to it: about 1/${replicas} of them${key === 'namespace' ? ' (of the namespaces: one busy namespace stays on one member)' : ''}. ` +
         'A member joining or leaving moves only its share; an object moves only after its old owner acknowledged the new ring. ' +
-        `The assignment is written on the sharded objects as the label \`shard.cdk8s-operator.io/${ring}=<member>\` ` +
-        "(one patch per object created by others and per object that moves; the objects a member creates carry it from the start), and each member's watches select its label. " +
-        'A PodDisruptionBudget lets one member down at a time.',
+        SHARD_ASSIGNMENT_TEXT[assignment](ring) +
+        ' A PodDisruptionBudget lets one member down at a time.',
       '',
     );
   }

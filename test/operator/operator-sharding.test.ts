@@ -21,6 +21,23 @@ function sharded(extra: Record<string, unknown> = {}, contract: Record<string, u
   return chart;
 }
 
+/** An app with the sharded Foo operator, synthesized to a folder: its objects and its RBAC report. */
+function synthWithReport(contract: Record<string, unknown>, sharding: { replicas: number }) {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sharding-'));
+  const app = new OperatorApp({ outdir, layout: OutputLayout.APPLY_ORDER });
+  const chart = new Chart(app, 'foo');
+  const foo = new FakeCrd(chart, 'crd', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
+  new Operator(chart, 'foo-operator', {
+    crds: [foo],
+    image: 'ghcr.io/acme/foo:0.1.0',
+    contract: { watches: [foo], ...contract },
+    sharding,
+  });
+  const out = Testing.synth(chart);
+  app.synth();
+  return { out, report: fs.readFileSync(path.join(outdir, 'foo-operator.rbac-report.md'), 'utf8') };
+}
+
 describe('Operator sharding', () => {
   test('N members with the ring flags, no leader election needed, a PodDisruptionBudget allowing one down', () => {
     const out = Testing.synth(sharded());
@@ -50,18 +67,7 @@ describe('Operator sharding', () => {
   });
 
   test('the RBAC report says how the work is split', () => {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sharding-'));
-    const app = new OperatorApp({ outdir, layout: OutputLayout.APPLY_ORDER });
-    const chart = new Chart(app, 'foo');
-    const foo = new FakeCrd(chart, 'crd', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
-    new Operator(chart, 'foo-operator', {
-      crds: [foo],
-      image: 'ghcr.io/acme/foo:0.1.0',
-      contract: { watches: [foo], ...CONTRACT },
-      sharding: { replicas: 3 },
-    });
-    app.synth();
-    const report = fs.readFileSync(path.join(outdir, 'foo-operator.rbac-report.md'), 'utf8');
+    const { report } = synthWithReport(CONTRACT, { replicas: 3 });
     expect(report).toContain('## Sharding: how the work is split');
     expect(report).toContain('3 replicas form the shard ring `foo-operator`');
     expect(report).toContain("their UID (an owned object: its controller owner's UID)");
@@ -70,6 +76,28 @@ describe('Operator sharding', () => {
     expect(report).toContain(
       '| coordination.k8s.io | leases | all | get, list, watch, create, update, delete | shard ring:',
     );
+  });
+
+  test("assignment 'server' (or 'hash'): the flag, no patch on the sharded kinds, and the report says so", () => {
+    for (const assignment of ['server', 'hash'] as const) {
+      const { out, report } = synthWithReport({ ...CONTRACT, sharding: { assignment } }, { replicas: 2 });
+      const args = out.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args;
+      expect(args).toEqual(expect.arrayContaining([`--sharding-assignment=${assignment}`]));
+      const fooRules = out
+        .filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')
+        .flatMap((r) => (r.rules ?? []).filter((rule: any) => rule.resources.includes('foos')));
+      expect(fooRules.flatMap((r: any) => r.verbs).sort()).toEqual(['get', 'list', 'watch']);
+      expect(report).toContain(
+        `Assignment \`${assignment}\`: nothing is written on the sharded objects (no \`patch\` for it)`,
+      );
+      expect(report).not.toContain('shard assignment label');
+      expect(report).not.toContain('shard.cdk8s-operator.io/');
+    }
+  });
+
+  test('labels (contract.sharding: true) pass --sharding-assignment=labels', () => {
+    const args = Testing.synth(sharded()).find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args;
+    expect(args).toContain('--sharding-assignment=labels');
   });
 
   test('bad settings fail synth naming the field and value', () => {
@@ -84,6 +112,12 @@ describe('Operator sharding', () => {
     );
     expect(() => Testing.synth(sharded({ sharding: { replicas: 2, key: 'name' } }))).toThrow(
       /sharding\.key: must be 'uid' or 'namespace', got 'name'/,
+    );
+    expect(() => Testing.synth(sharded({ sharding: { replicas: 2, assignment: 'server' } }))).toThrow(
+      /sharding\.assignment: 'server' differs from contract\.sharding's 'labels' \(only 'labels' is granted patch on the sharded kinds\); set contract\.sharding: \{ assignment: 'server' \} and omit sharding\.assignment/,
+    );
+    expect(() => Testing.synth(sharded({}, { ...CONTRACT, sharding: { assignment: 'labelz' } }))).toThrow(
+      /contract\.sharding\.assignment: must be one of labels, hash, server, got "labelz"/,
     );
   });
 });

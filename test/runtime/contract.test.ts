@@ -87,6 +87,25 @@ describe('the controller contract at start-up', () => {
     expect(manager({ contract, namespaces: ['team-b'] }).watchNamespaces).toEqual(['team-b']);
   });
 
+  test("sharding: labels need the contract's label patch; hash and server do not; the assignment defaults to the contract's", () => {
+    const ring = { ring: 'r', namespace: 'default' };
+    const server = defineContract({ watches: [CONFIGMAP], sharding: { assignment: 'server' } });
+    expect(manager({ contract: server, sharding: ring }).shardAssignment).toBe('server');
+    expect(manager({ contract: server, sharding: { ...ring, assignment: 'hash' } }).shardAssignment).toBe('hash');
+    expect(() => manager({ contract: server, sharding: { ...ring, assignment: 'labels' } })).toThrow(
+      "sharding with assignment 'labels' writes the shard label: needs patch on the sharded kinds, which contract.sharding (assignment 'server') does not grant",
+    );
+    const labels = defineContract({ watches: [CONFIGMAP], sharding: true });
+    expect(manager({ contract: labels, sharding: ring }).shardAssignment).toBe('labels');
+    expect(manager({ contract: labels, sharding: { ...ring, assignment: 'server' } }).shardAssignment).toBe('server');
+    expect(() => manager({ contract: defineContract({ watches: [CONFIGMAP] }), sharding: ring })).toThrow(
+      'sharding needs get, list, watch, create, update, delete on leases.coordination.k8s.io',
+    );
+    expect(() => defineContract({ watches: [CONFIGMAP], sharding: { assignment: 'label' as 'labels' } })).toThrow(
+      'contract.sharding.assignment: must be one of labels, hash, server, got "label"',
+    );
+  });
+
   test('a manager without a contract checks nothing (tests and tools)', () => {
     const m = manager();
     expect(() => new ControllerBuilder(m, { name: 'free' }).for(FOO).owns(CONFIGMAP).complete(noop)).not.toThrow();

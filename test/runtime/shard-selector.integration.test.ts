@@ -3,8 +3,16 @@
  * kube-apiserver: v1.36.3 with the feature gate `ShardedListAndWatch` (the server filters each member's lists and
  * watches by its hash ranges), and v1.32.13, which ignores the parameter (each member filters the whole stream).
  * Members reconcile 40 ConfigMaps; every list item and watch event each member receives is counted.
+ * On v1.36.3, also the user's path: an `Operator` chart with `contract.sharding: { assignment: 'server' }`, its RBAC
+ * applied, and members started by `startControllerBinary` with the Deployment's arguments under the chart's
+ * ServiceAccount (no `patch` on the sharded kind).
  */
+import { Chart, Testing } from 'cdk8s';
+import { FAST_INFORMER, testLogger, until } from './support';
+import { Operator } from '../../lib';
+import { startControllerBinary } from '../../runtime/cli';
 import { KubeClient, ListOptions, ListResult, RestClient, WatchOptions, WatchStream } from '../../runtime/client';
+import { defineContract } from '../../runtime/contract';
 import { ControllerBuilder } from '../../runtime/controller';
 import { ControlPlane } from '../../runtime/envtest';
 import { Manager } from '../../runtime/manager';
@@ -19,7 +27,6 @@ import {
 } from '../../runtime/shard-ranges';
 import { rendezvousOwner } from '../../runtime/sharding';
 import { describeApiServerVersion, describeRealApiServer } from '../envtest';
-import { FAST_INFORMER, testLogger, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const N = 40;
@@ -246,10 +253,187 @@ function suite(plane: () => ControlPlane, served: boolean): void {
   });
 }
 
-describeApiServerVersion('sharding by the apiserver shard selector', '1.36', (plane) => suite(plane, true), {
-  apiServerFlags: ['--feature-gates=ShardedListAndWatch=true'],
-  controllerManager: false,
+const SECRET = { apiVersion: 'v1', kind: 'Secret', plural: 'secrets' };
+const CHART_NS = 'sharded-chart';
+/** A controller of ConfigMaps (each gets a marker Secret it owns) whose contract shards by the server's selector. */
+const SERVER_SHARDED = defineContract({
+  watches: [CONFIGMAP],
+  owns: [SECRET],
+  sharding: { assignment: 'server' },
+  watchNamespaces: [CHART_NS],
 });
+
+/**
+ * The user's path for `assignment: 'server'`: the Operator chart's RBAC on the apiserver, two members started from
+ * the Deployment's arguments under the chart's ServiceAccount. The RBAC grants no patch on ConfigMaps, and the members
+ * still reconcile every ConfigMap exactly once, each its share of the server's ranges.
+ */
+function chartSuite(plane: () => ControlPlane): void {
+  describe('an Operator chart with assignment server', () => {
+    const members: Manager[] = [];
+    let admin: RestClient;
+    let objects: any[];
+    afterAll(async () => {
+      for (const m of members) await m.stop();
+      admin?.close();
+    }, 60_000);
+
+    test("its RBAC has no patch on the sharded kind; members started with the Deployment's arguments reconcile each its share", async () => {
+      const chart = new Chart(Testing.app(), 'cms');
+      new Operator(chart, 'cm-operator', {
+        image: 'ghcr.io/acme/cm-operator:0.1.0',
+        contract: SERVER_SHARDED,
+        sharding: { replicas: 2 },
+      });
+      objects = Testing.synth(chart);
+      const rbacKinds = ['Namespace', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
+      await plane().applyObjects(objects.filter((o) => rbacKinds.includes(o.kind)));
+      const identity = await plane().operatorIdentity(objects);
+      admin = RestClient.fromKubeConfig(plane().kubeConfig());
+      // The apiserver's own verdict on the chart's ServiceAccount: it may not patch ConfigMaps.
+      const review = await plane().request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: {
+          user: identity.user,
+          groups: ['system:serviceaccounts', 'system:authenticated'],
+          resourceAttributes: { namespace: CHART_NS, verb: 'patch', resource: 'configmaps' },
+        },
+      });
+      expect(review.body.status.allowed).toBe(false);
+      const uids = new Map<string, string>();
+      for (let i = 0; i < 20; i++) {
+        const cm = await admin.create({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `c-${i}`, namespace: CHART_NS },
+        });
+        uids.set(cm.metadata!.name!, cm.metadata!.uid!);
+      }
+
+      const deployment = objects.find((o) => o.kind === 'Deployment');
+      const args: string[] = deployment.spec.template.spec.containers[0].args;
+      expect(args).toEqual(expect.arrayContaining(['--sharding-ring=cm-operator', '--sharding-assignment=server']));
+      const argv = [
+        ...args.filter((a) => !/^--(metrics|health-probe)-bind-address=/.test(a)),
+        '--metrics-bind-address=0',
+        '--health-probe-bind-address=0',
+        `--leader-election-namespace=${deployment.metadata.namespace}`,
+      ];
+      for (let i = 0; i < 2; i++) {
+        members.push(
+          await startControllerBinary(
+            {
+              name: 'cm',
+              leaseName: 'cm-operator',
+              contract: SERVER_SHARDED,
+              managerOptions: () => ({ kubeConfig: plane().kubeConfig(identity), logger: testLogger() }),
+              setup: (manager) => {
+                const store = manager.getInformer(CONFIGMAP).cache;
+                new ControllerBuilder(manager, { name: 'marker' })
+                  .for(CONFIGMAP)
+                  .owns(SECRET)
+                  .complete({
+                    reconcile: async ({ namespace, name }, ctx) => {
+                      const cm = store.get(`${namespace}/${name}`);
+                      if (!cm) return;
+                      const by = manager.shard!.member;
+                      const marker = manager.getInformer(SECRET).cache.get(`${namespace}/${name}-marker`);
+                      if (marker?.metadata?.annotations?.by === by) return;
+                      if (marker) {
+                        // taken over from the member that held it while the ring had one member
+                        await ctx!.client.patch(SECRET, `${name}-marker`, namespace, {
+                          type: 'merge',
+                          body: { metadata: { annotations: { by } } },
+                        });
+                        return;
+                      }
+                      await ctx!.client.create({
+                        apiVersion: 'v1',
+                        kind: 'Secret',
+                        metadata: {
+                          name: `${name}-marker`,
+                          namespace,
+                          annotations: { by },
+                          ownerReferences: [
+                            {
+                              apiVersion: 'v1',
+                              kind: 'ConfigMap',
+                              name: name!,
+                              uid: cm.metadata!.uid!,
+                              controller: true,
+                            },
+                          ],
+                        },
+                      });
+                    },
+                  });
+              },
+            },
+            argv,
+          ),
+        );
+      }
+      expect(members.map((m) => m.shardAssignment)).toEqual(['server', 'server']);
+      const selection = await members[0].metrics.shardServerSelection.get();
+      expect(selection.values.find((v) => v.labels.ring === 'cm-operator')?.value).toBe(1);
+
+      await until(
+        'both members acting on the same ring',
+        () => members.every((m) => m.shard!.members.length === 2),
+        30_000,
+        50,
+      );
+      const names = members.map((m) => m.shard!.member);
+      const owner = (uid: string) => rendezvousOwner(bucketKey(bucketOf(uid)), names)!;
+      // Each marker ends up written by the member the server's ranges and the ring give its ConfigMap.
+      const markedBy = async () =>
+        new Map(
+          (await admin.list(SECRET, { namespace: CHART_NS })).items
+            .filter((o) => o.metadata!.name!.endsWith('-marker'))
+            .map((o) => [o.metadata!.name!.replace(/-marker$/, ''), o.metadata!.annotations!.by]),
+        );
+      const expected = new Map([...uids].map(([cm, uid]) => [cm, owner(uid)]));
+      await until(
+        'every ConfigMap marked by its owner',
+        async () => JSON.stringify([...(await markedBy())].sort()) === JSON.stringify([...expected].sort()),
+        60_000,
+        100,
+      );
+      expect(new Set(expected.values()).size).toBe(2);
+      // Each member caches exactly its share, and no ConfigMap carries a shard label (nothing was written on them).
+      for (const m of members) {
+        const cached = m
+          .getInformer(CONFIGMAP)
+          .cache.list()
+          .map((o) => o.metadata!.name!)
+          .sort();
+        const share = [...uids]
+          .filter(([, uid]) => owner(uid) === m.shard!.member)
+          .map(([n]) => n)
+          .sort();
+        expect(cached).toEqual(share);
+      }
+      const cms = (await admin.list(CONFIGMAP, { namespace: CHART_NS })).items;
+      expect(cms.filter((o) => Object.keys(o.metadata!.labels ?? {}).some((k) => k.startsWith('shard.'))).length).toBe(
+        0,
+      );
+    }, 120_000);
+  });
+}
+
+describeApiServerVersion(
+  'sharding by the apiserver shard selector',
+  '1.36',
+  (plane) => {
+    chartSuite(plane);
+    suite(plane, true);
+  },
+  {
+    apiServerFlags: ['--feature-gates=ShardedListAndWatch=true'],
+    controllerManager: false,
+  },
+);
 
 describeRealApiServer('sharding by the apiserver shard selector, fallback [v1.32]', (plane) => suite(plane, false), {
   shared: true,

@@ -210,6 +210,7 @@ describe('foo controller flags', () => {
       namespaces: undefined,
       shardingRing: undefined,
       shardingKey: 'uid',
+      shardingAssignment: undefined,
     });
   });
 
@@ -229,6 +230,7 @@ describe('foo controller flags', () => {
       namespaces: ['team-a'],
       shardingRing: undefined,
       shardingKey: 'uid',
+      shardingAssignment: undefined,
     });
     expect(parseFlags([], { WATCH_NAMESPACE: 'team-a,team-b' }).namespaces).toEqual(['team-a', 'team-b']);
     expect(() => parseFlags([], { WATCH_NAMESPACE: 'team-a,Team_B' })).toThrow(
@@ -241,5 +243,13 @@ describe('foo controller flags', () => {
     expect(() => parseFlags(['--nope'], {})).toThrow(/unknown flag '--nope'/);
     expect(() => parseFlags(['--concurrency=0'], {})).toThrow(/--concurrency must be a positive integer, got '0'/);
     expect(() => parseFlags(['--leader-elect=maybe'], {})).toThrow(/got 'maybe'/);
+    expect(() => parseFlags(['--sharding-assignment=label'], {})).toThrow(
+      "--sharding-assignment must be labels, hash, server, got 'label'",
+    );
+  });
+
+  test('sharding flags', () => {
+    const flags = parseFlags(['--sharding-ring=foo', '--sharding-key=namespace', '--sharding-assignment=server'], {});
+    expect(flags).toMatchObject({ shardingRing: 'foo', shardingKey: 'namespace', shardingAssignment: 'server' });
   });
 });

@@ -1,0 +1,184 @@
+/**
+ * The labelling webhook of a shard ring (runtime/shard-label-webhook.ts) behind the real kube-apiserver: two members
+ * with `key: 'namespace'` and labels; one serves `shardLabelDefaulting` as a MutatingWebhookConfiguration for
+ * ConfigMap creates. Each ConfigMap created by a user carries its owner's label in the create response, lands in
+ * its owner's cache only, and was never patched by the assigner (no managedFields entry of its field manager).
+ */
+import { RestClient } from '../../runtime/client';
+import { ControllerBuilder } from '../../runtime/controller';
+import { InstalledWebhooks } from '../../runtime/envtest';
+import { Manager } from '../../runtime/manager';
+import { shardLabelDefaulting } from '../../runtime/shard-label-webhook';
+import { shardLabel } from '../../runtime/shard-labels';
+import { rendezvousOwner } from '../../runtime/sharding';
+import { staticCertificate } from '../../runtime/webhook/certificate-source';
+import { WebhookServer } from '../../runtime/webhook/server';
+import { describeRealApiServer } from '../envtest';
+import { FAST_INFORMER, testLogger, until } from './support';
+
+const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
+const RING = 'slw';
+const TEST_LABEL = 'shard-label-webhook-test';
+
+describeRealApiServer(
+  'the shard labelling webhook',
+  (plane) => {
+    const members: Manager[] = [];
+    let server: WebhookServer | undefined;
+    let admin: RestClient;
+    let namespaces: string[];
+    let ringNamespace: string;
+    let hooks: InstalledWebhooks;
+
+    beforeAll(async () => {
+      admin = RestClient.fromKubeConfig(plane().kubeConfig());
+      ringNamespace = await plane().createNamespace('slw-ring-');
+      namespaces = [];
+      for (let i = 0; i < 8; i++) namespaces.push(await plane().createNamespace('slw-', { [TEST_LABEL]: 'true' }));
+      hooks = await plane().installWebhooks({
+        configurations: [
+          {
+            apiVersion: 'admissionregistration.k8s.io/v1',
+            kind: 'MutatingWebhookConfiguration',
+            metadata: { name: 'slw-shard-label' },
+            webhooks: [
+              {
+                name: 'shard-label.slw.test.example.com',
+                rules: [
+                  {
+                    apiGroups: [''],
+                    apiVersions: ['v1'],
+                    operations: ['CREATE'],
+                    resources: ['configmaps'],
+                    scope: 'Namespaced',
+                  },
+                ],
+                namespaceSelector: { matchLabels: { [TEST_LABEL]: 'true' } },
+                sideEffects: 'None',
+                admissionReviewVersions: ['v1'],
+                failurePolicy: 'Ignore',
+                timeoutSeconds: 5,
+                clientConfig: {
+                  service: { name: 'op-webhook', namespace: 'op-system', path: '/label-shard-slw', port: 443 },
+                },
+              },
+            ],
+          },
+        ],
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+      for (const m of members) await m.stop();
+      admin?.close();
+    }, 60_000);
+
+    async function member(): Promise<Manager> {
+      const manager = new Manager({
+        kubeConfig: plane().kubeConfig(),
+        namespaces,
+        logger: testLogger(),
+        informer: FAST_INFORMER,
+        gracefulShutdownTimeoutMs: 5000,
+        sharding: {
+          ring: RING,
+          key: 'namespace',
+          namespace: ringNamespace,
+          leaseDurationMs: 3000,
+          renewDeadlineMs: 2000,
+          retryPeriodMs: 300,
+        },
+      });
+      new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });
+      await manager.start();
+      members.push(manager);
+      return manager;
+    }
+
+    test("a user's create carries its owner's label; it lands in its owner's cache only; the assigner never patched it", async () => {
+      const [a, b] = [await member(), await member()];
+      await until(
+        'both members act on a 2-member view',
+        () => [a, b].every((m) => m.shard!.members.length === 2),
+        30_000,
+      );
+      server = new WebhookServer({
+        certificates: staticCertificate(hooks.certificate),
+        bindAddress: hooks.bindAddress,
+      }).defaulting('/label-shard-slw', shardLabelDefaulting(a));
+      await server.start();
+      // The apiserver picks the configuration up through an informer: wait until a dry-run create is labelled.
+      await until(
+        'the webhook labels creates',
+        async () => {
+          const r = await plane().request('POST', `/api/v1/namespaces/${namespaces[0]}/configmaps?dryRun=All`, {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'probe' },
+          });
+          return r.code === 201 && r.body.metadata.labels?.[shardLabel(RING)] !== undefined;
+        },
+        30_000,
+        100,
+      );
+
+      const names = [a, b].map((m) => m.shard!.member);
+      const expected = new Map(namespaces.map((ns) => [ns, rendezvousOwner(ns, names)!]));
+      // Both members get some namespaces (8 namespaces: all on one member has probability 2^-7).
+      expect(new Set(expected.values()).size).toBe(2);
+      for (const ns of namespaces) {
+        const r = await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'by-a-user' },
+        });
+        expect(r.code).toBe(201);
+        expect(r.body.metadata.labels).toEqual({ [shardLabel(RING)]: expected.get(ns) });
+      }
+      for (const m of [a, b]) {
+        const share = namespaces.filter((ns) => expected.get(ns) === m.shard!.member).sort();
+        await until(
+          `${m.shard!.member} caches exactly its namespaces' ConfigMaps`,
+          () =>
+            JSON.stringify(
+              m
+                .getInformer(CONFIGMAP)
+                .cache.list()
+                .map((o) => o.metadata!.namespace!)
+                .sort(),
+            ) === JSON.stringify(share),
+          30_000,
+          50,
+        );
+      }
+      // The apiserver's record of who wrote each object: the creating user only, no label patch of the assigner.
+      for (const ns of namespaces) {
+        const cm = await admin.get(CONFIGMAP, 'by-a-user', ns);
+        const managers = ((cm.metadata!.managedFields ?? []) as Array<{ manager?: string }>).map((f) => f.manager);
+        expect(managers).not.toContain('cdk8s-operator-sharding');
+      }
+      expect(
+        await a.metrics.value('controller_runtime_shard_label_writes_total', { ring: RING, reason: 'admission' }),
+      ).toBeGreaterThanOrEqual(namespaces.length);
+    }, 120_000);
+
+    test('what the webhook cannot decide it admits unchanged: an update, an object already labelled', async () => {
+      const a = members[0];
+      const ns = namespaces[0];
+      const labelled = await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'pre-labelled', labels: { [shardLabel(RING)]: 'someone' } },
+      });
+      expect(labelled.body.metadata.labels).toEqual({ [shardLabel(RING)]: 'someone' });
+      const handler = shardLabelDefaulting(a);
+      const update = await handler({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: ns } }, {
+        uid: 'u',
+        operation: 'UPDATE',
+        namespace: ns,
+      } as never);
+      expect(update).toBeUndefined();
+    });
+  },
+  { shared: true },
+);
