@@ -102,6 +102,36 @@ describeApiServerVersion(
       );
     }, 120_000);
 
+    /** kube-controller-manager admits the migration (Running) and records the resourceVersion it migrates up to. */
+    const admitted = () =>
+      eventually('kube-controller-manager to record the migration resourceVersion', 60, async () => {
+        const s = (await plane().request('GET', SVM)).body.status;
+        return s?.resourceVersion && s.conditions?.some((c: any) => c.type === 'Running' && c.status === 'True')
+          ? s
+          : undefined;
+      });
+    /** One write to one SampleDB (see the file's comment). */
+    const touch = async (value: string) => {
+      const touched = await plane().request(
+        'PATCH',
+        path('v2', 'db-0'),
+        { metadata: { annotations: { 'example.com/touched': value } } },
+        { contentType: 'application/merge-patch+json' },
+      );
+      expect(touched.code).toBe(200);
+    };
+    /** Passes of the migrator until one ends in `state`; every one before says Migrating. */
+    const passesUntil = async (migrator: StorageVersionMigrator, state: string) => {
+      const states: string[] = [];
+      const last = await eventually(`the migrator to report ${state}`, 90, async () => {
+        const r = await migrator.runOnce();
+        states.push(r.state);
+        return r.state === state ? r : undefined;
+      });
+      expect(new Set(states.slice(0, -1))).toEqual(new Set(states.length > 1 ? ['Migrating'] : []));
+      return last;
+    };
+
     afterAll(async () => {
       await server?.stop();
       client?.close();
@@ -127,13 +157,7 @@ describeApiServerVersion(
         message: `kube-controller-manager rewrites every object stored as v1 as v2 (StorageVersionMigration v2.${CRD})`,
       });
 
-      // kube-controller-manager admits it (Running) and records the resourceVersion it migrates up to
-      await eventually('kube-controller-manager to record the migration resourceVersion', 60, async () => {
-        const s = (await plane().request('GET', SVM)).body.status;
-        return s?.resourceVersion && s.conditions?.some((c: any) => c.type === 'Running' && c.status === 'True')
-          ? s
-          : undefined;
-      });
+      await admitted();
 
       // while it runs: the same verdict, no write to the CRD, storedVersions kept
       const crd1 = await crdNow();
@@ -144,20 +168,8 @@ describeApiServerVersion(
 
       // one write to the resource (see the file's comment), then kube-controller-manager rewrites the others
       const before = await resourceVersions();
-      const touched = await plane().request(
-        'PATCH',
-        path('v2', 'db-0'),
-        { metadata: { annotations: { 'example.com/touched': 'by the test' } } },
-        { contentType: 'application/merge-patch+json' },
-      );
-      expect(touched.code).toBe(200);
-      const states: string[] = [];
-      const done = await eventually('the migrator to report the in-tree migration done', 90, async () => {
-        const r = await migrator.runOnce();
-        states.push(r.state);
-        return r.state === 'Migrated' ? r : undefined;
-      });
-      expect(new Set(states.slice(0, -1))).toEqual(new Set(states.length > 1 ? ['Migrating'] : []));
+      await touch('by the test');
+      const done = await passesUntil(migrator, 'Migrated');
       expect(done).toMatchObject({ inTree: `storagemigration.k8s.io/v1beta1 v2.${CRD}`, storedVersionsBefore: ['v2'] });
 
       const crd3 = await crdNow();
@@ -185,6 +197,72 @@ describeApiServerVersion(
       // steady state: nothing to do, no write
       expect(await migrator.runOnce()).toMatchObject({ state: 'UpToDate' });
       expect((await crdNow()).metadata.resourceVersion).toBe(crd3.metadata.resourceVersion);
+    }, 180_000);
+
+    test('the CRD changes while kube-controller-manager runs the migration: it does not trim, the migrator deletes the migration and starts a new one, which trims', async () => {
+      // storedVersions as after a storage version change again (the objects are stored as v2 by now)
+      const reset = await crdNow();
+      expect(
+        (
+          await plane().request('PUT', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}/status`, {
+            ...reset,
+            status: { ...reset.status, storedVersions: ['v1', 'v2'] },
+          })
+        ).code,
+      ).toBe(200);
+      const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2 });
+      expect(await migrator.runOnce()).toMatchObject({ state: 'Migrating' });
+      const generation = (await crdNow()).metadata.generation;
+      expect((await plane().request('GET', SVM)).body.metadata.annotations[MIGRATION_GENERATION_ANNOTATION]).toBe(
+        String(generation),
+      );
+      await admitted();
+
+      // a change to the CRD's spec (a new generation), then the write that lets kube-controller-manager run
+      const crd = await crdNow();
+      const v2 = crd.spec.versions.findIndex((v: any) => v.name === 'v2');
+      const changed = await plane().request(
+        'PATCH',
+        `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}`,
+        [{ op: 'add', path: `/spec/versions/${v2}/schema/openAPIV3Schema/description`, value: 'changed' }],
+        { contentType: 'application/json-patch+json' },
+      );
+      expect(changed.code).toBe(200);
+      expect(changed.body.metadata.generation).toBe(generation + 1);
+      await touch('during a CRD change');
+
+      const restarted = await eventually(
+        'kube-controller-manager to finish and the migrator to restart',
+        90,
+        async () => {
+          await migrator.runOnce();
+          const c = (await crdNow()).status.conditions.find((x: any) => x.type === MIGRATED_CONDITION);
+          return /^the CRD changed/.test(c.message) ? c : undefined;
+        },
+      );
+      expect(restarted).toMatchObject({
+        status: 'False',
+        reason: 'Migrating',
+        message: `the CRD changed (generation ${generation} to ${generation + 1}) while StorageVersionMigration v2.${CRD} ran; starting a new one`,
+      });
+      const after = await crdNow();
+      expect(after.status.storedVersions).toEqual(['v1', 'v2']);
+      expect(after.status.conditions.find((c: any) => c.type === 'StorageMigrating')).toMatchObject({
+        reason: 'MigrationSucceeded',
+        message:
+          'The migration has succeeded but the stored versions have not been updated due to a generation mismatch',
+      });
+      expect((await plane().request('GET', SVM)).code).toBe(404);
+
+      // the next pass starts a new migration at the new generation, which kube-controller-manager finishes and trims
+      expect(await migrator.runOnce()).toMatchObject({ state: 'Migrating' });
+      expect((await plane().request('GET', SVM)).body.metadata.annotations[MIGRATION_GENERATION_ANNOTATION]).toBe(
+        String(generation + 1),
+      );
+      await admitted();
+      await touch('after the CRD change');
+      await passesUntil(migrator, 'Migrated');
+      expect((await crdNow()).status.storedVersions).toEqual(['v2']);
     }, 180_000);
   },
   {
