@@ -145,6 +145,7 @@ export {
   handleConversionReview,
   MIGRATED_CONDITION,
   MIGRATION_ANNOTATION,
+  MIGRATION_GENERATION_ANNOTATION,
   setupConversion,
   StorageVersionMigrator,
   storageMigrationRunnable,

@@ -1,9 +1,16 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { MutatingAdmissionPolicyBinding } from './mutating-admission-policy-binding';
 import { errorsOf, formatIssue } from '../apimachinery/issue';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import { MutatingAdmissionPolicyManifest } from '../apiserver/admission-policy';
-import { MutationTarget, previewMutations } from '../apiserver/admission-policy/preview/preview-mutations';
+import {
+  BindingForPreview,
+  MutationPreview,
+  MutationTarget,
+  previewMutations,
+  previewThroughBinding,
+} from '../apiserver/admission-policy/preview/preview-mutations';
 import { CustomResourceDefinitionVersion, validateCustomResource } from '../apiserver/value-validation/custom-resource';
 import { applyDefaults } from '../apiserver/value-validation/value-defaults';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
@@ -38,7 +45,8 @@ interface CustomResourceLike extends IConstruct {
 
 /**
  * The policy's mutations previewed on every custom resource of the app it matches (created as written, defaults
- * applied by the apiserver first): the changes, and the errors (the mutation fails, the mutated object is invalid
+ * applied by the apiserver first), through each of the app's bindings of it (their matchResources, and the app's
+ * objects their paramRef selects as `params`; as bound once when the app has none): the changes, and the errors (the mutation fails, the mutated object is invalid
  * against its CRD, or, with `reinvocationPolicy: IfNeeded`, a second run changes it again).
  *
  * @internal
@@ -49,61 +57,90 @@ export function previewOnAppObjects(
   version: KubernetesVersion,
 ): MutationPreviewOfObject[] {
   const out: MutationPreviewOfObject[] = [];
-  for (const cr of scope.node.root.node.findAll().filter(isCustomResource)) {
-    const target = targetOf(cr);
-    if (!target) continue;
-    const { object, definition } = target;
-    const meta = (object.object.metadata ?? {}) as { name?: string; namespace?: string };
-    const shown = `${object.kind} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name ?? ''} (${cr.node.path})`;
-    const namespace = namespaceOf(scope, object);
-    const first = previewMutations(
-      manifest,
-      { ...object, namespace: namespace?.object, namespaceAssumed: namespace?.assumed },
-      version,
-    );
-    if (first.outcome === 'not-matched') continue;
-    const readsNamespace = /\bnamespaceObject\b/.test(JSON.stringify(manifest.spec));
-    const assumes =
-      namespace?.assumed && readsNamespace
-        ? {
-            assumes: `namespace ${meta.namespace ?? 'default'} has no labels but kubernetes.io/metadata.name and no annotations (the app does not emit it)`,
-          }
-        : {};
-    if (first.outcome === 'undecided') {
-      out.push({ object: shown, changes: [], errors: [], warnings: [], undecided: first.reason });
-      continue;
+  const all = scope.node.root.node.findAll();
+  // the app's bindings of this policy (none: previewed as bound once, with no matchResources and params unknown)
+  const bindings: Array<BindingForPreview | undefined> = all
+    .filter((c): c is MutatingAdmissionPolicyBinding => c instanceof MutatingAdmissionPolicyBinding)
+    .map((b) => ({ name: b.name, ...b.toManifest().spec }))
+    .filter((b) => b.policyName === manifest.metadata.name);
+  if (bindings.length === 0) bindings.push(undefined);
+  const paramKind = manifest.spec.paramKind;
+  const candidates = paramKind
+    ? all
+        .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.kind === paramKind.kind)
+        .map((c) => c.toJson() as Record<string, unknown>)
+    : [];
+  const run = (binding: BindingForPreview | undefined, target: MutationTarget): MutationPreview =>
+    binding
+      ? previewThroughBinding(manifest, target, version, binding, candidates)
+      : previewMutations(manifest, target, version);
+  for (const cr of all.filter(isCustomResource)) {
+    for (const binding of bindings) {
+      const p = previewOne(manifest, version, cr, binding, bindings.length > 1, run);
+      if (p) out.push(p);
     }
-    const failed = first.errors.map((e) => `${e.path}: ${e.message}`);
-    const fail = (manifest.spec.failurePolicy ?? 'Fail') === 'Fail';
-    const errors = fail ? failed.map((e) => `the apiserver refuses the create: ${e}`) : [];
-    const warnings = [
-      ...(fail ? [] : failed.map((e) => `the policy is skipped (failurePolicy: Ignore): ${e}`)),
-      ...first.dropped.map((p) => `a mutation sets ${p}, which the schema does not declare: the apiserver drops it`),
-    ];
-    if (first.errors.length === 0) {
-      const invalid = errorsOf(
-        validateCustomResource(definition, first.object, { kubernetesVersion: version }).issues,
-      ).filter((i) => i.hint !== 'the apiserver would drop it');
-      errors.push(...invalid.map((i) => `the mutated object is invalid, the apiserver refuses it: ${formatIssue(i)}`));
-      if (manifest.spec.reinvocationPolicy === 'IfNeeded') {
-        const again = previewMutations(
-          manifest,
-          { ...object, object: first.object, namespace: namespace?.object, namespaceAssumed: namespace?.assumed },
-          version,
-        );
-        if (again.outcome === 'mutated') {
-          const changed = diffObjects(first.object, again.object);
-          if (changed.length > 0) {
-            errors.push(
-              `not idempotent under reinvocation (reinvocationPolicy: IfNeeded): a second run changes ${changed.join('; ')}`,
-            );
-          }
+  }
+  return out;
+}
+
+/** The preview of one custom resource through one binding (undefined when the policy does not match it). */
+function previewOne(
+  manifest: MutatingAdmissionPolicyManifest,
+  version: KubernetesVersion,
+  cr: CustomResourceLike,
+  binding: BindingForPreview | undefined,
+  nameBinding: boolean,
+  run: (binding: BindingForPreview | undefined, target: MutationTarget) => MutationPreview,
+): MutationPreviewOfObject | undefined {
+  const target = targetOf(cr);
+  if (!target) return undefined;
+  const { object, definition } = target;
+  const meta = (object.object.metadata ?? {}) as { name?: string; namespace?: string };
+  const through = nameBinding && binding ? ` through binding ${binding.name}` : '';
+  const shown = `${object.kind} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name ?? ''} (${cr.node.path})${through}`;
+  const namespace = namespaceOf(cr, object);
+  const first = run(binding, { ...object, namespace: namespace?.object, namespaceAssumed: namespace?.assumed });
+  if (first.outcome === 'not-matched') return undefined;
+  const readsNamespace = /\bnamespaceObject\b/.test(JSON.stringify(manifest.spec));
+  const assumes =
+    namespace?.assumed && readsNamespace
+      ? {
+          assumes: `namespace ${meta.namespace ?? 'default'} has no labels but kubernetes.io/metadata.name and no annotations (the app does not emit it)`,
+        }
+      : {};
+  if (first.outcome === 'undecided') {
+    return { object: shown, changes: [], errors: [], warnings: [], undecided: first.reason };
+  }
+  const failed = first.errors.map((e) => `${e.path}: ${e.message}`);
+  const fail = (manifest.spec.failurePolicy ?? 'Fail') === 'Fail';
+  const errors = fail ? failed.map((e) => `the apiserver refuses the create: ${e}`) : [];
+  const warnings = [
+    ...(fail ? [] : failed.map((e) => `the policy is skipped (failurePolicy: Ignore): ${e}`)),
+    ...first.dropped.map((p) => `a mutation sets ${p}, which the schema does not declare: the apiserver drops it`),
+  ];
+  if (first.errors.length === 0) {
+    const invalid = errorsOf(
+      validateCustomResource(definition, first.object, { kubernetesVersion: version }).issues,
+    ).filter((i) => i.hint !== 'the apiserver would drop it');
+    errors.push(...invalid.map((i) => `the mutated object is invalid, the apiserver refuses it: ${formatIssue(i)}`));
+    if (manifest.spec.reinvocationPolicy === 'IfNeeded') {
+      const again = run(binding, {
+        ...object,
+        object: first.object,
+        namespace: namespace?.object,
+        namespaceAssumed: namespace?.assumed,
+      });
+      if (again.outcome === 'mutated') {
+        const changed = diffObjects(first.object, again.object);
+        if (changed.length > 0) {
+          errors.push(
+            `not idempotent under reinvocation (reinvocationPolicy: IfNeeded): a second run changes ${changed.join('; ')}`,
+          );
         }
       }
     }
-    out.push({ object: shown, changes: diffObjects(object.object, first.object), errors, warnings, ...assumes });
   }
-  return out;
+  return { object: shown, changes: diffObjects(object.object, first.object), errors, warnings, ...assumes };
 }
 
 /**

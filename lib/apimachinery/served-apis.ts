@@ -35,8 +35,9 @@ export const SERVED_API_RANGES: Readonly<Record<string, { readonly from?: number
   'resource.k8s.io/v1/ResourceSlice': { from: 34 },
   'storage.k8s.io/v1/VolumeAttributesClass': { from: 34 },
   // StorageVersionMigration: v1alpha1 1.30-1.34, v1beta1 from 1.35, each served only with both the
-  // StorageVersionMigrator gate and its --runtime-config (measured: v1alpha1 on 1.32.13, v1beta1 on 1.36.3, neither
-  // by default, nor with only one of the two); v1 is new in 1.37 (upstream's staging/src/k8s.io/api/storagemigration/v1,
+  // StorageVersionMigrator gate and its --runtime-config (measured by tools/probe/storage-migration-apis.ts, output in
+  // bench/latest/storage-migration-apis.json: v1alpha1 on 1.32.13, v1beta1 on 1.36.3, neither by default, nor with
+  // only one of the two; 1.32.13 does not know v1beta1, 1.36.3 no longer knows v1alpha1); v1 is new in 1.37 (upstream's staging/src/k8s.io/api/storagemigration/v1,
   // `prerelease-lifecycle-gen:introduced=1.37`; no 1.37 apiserver here, so its default is upstream's word, unmeasured)
   'storagemigration.k8s.io/v1alpha1/StorageVersionMigration': { from: 99 },
   'storagemigration.k8s.io/v1beta1/StorageVersionMigration': { from: 99 },

@@ -199,6 +199,26 @@ export function rulesForContract(contract: ControllerContract, options: Contract
       ),
       resourceNames: [crd],
     });
+    // Kubernetes' in-tree migration where the cluster serves it (runtime/conversion/storage-migrator.ts): create
+    // cannot be limited by name (the name is in the body, not the URL); reading and deleting are, to the one object
+    // the migrator names after the storage version
+    clusterRules.push(
+      rbacRule(
+        'storagemigration.k8s.io',
+        'storageversionmigrations',
+        ['create'],
+        `storage version migration of ${k.kind}: starts kube-controller-manager's in-tree StorageVersionMigration where the cluster serves it`,
+      ),
+    );
+    clusterRules.push({
+      ...rbacRule(
+        'storagemigration.k8s.io',
+        'storageversionmigrations',
+        ['get', 'delete'],
+        `storage version migration of ${k.kind}: follows that StorageVersionMigration and deletes it once finished`,
+      ),
+      resourceNames: [`${k.version}.${crd}`],
+    });
   }
 
   const leaderElectionRules = contract.leaderElection

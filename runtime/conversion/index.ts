@@ -7,6 +7,7 @@ export {
   IN_TREE_MIGRATION_API_VERSIONS,
   MIGRATED_CONDITION,
   MIGRATION_ANNOTATION,
+  MIGRATION_GENERATION_ANNOTATION,
   StorageVersionMigrator,
   storageMigrationRunnable,
 } from './storage-migrator';

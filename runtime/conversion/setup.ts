@@ -65,6 +65,12 @@ export interface SetupConversionOptions extends WebhookEnvironment {
   readonly certificates: SecretCertificateSource;
   /** Between storage migration passes. @default 300000 */
   readonly migrationIntervalMs?: number;
+  /**
+   * Whether the storage migration uses Kubernetes' in-tree StorageVersionMigration where the cluster serves it
+   * (docs/storage-migration.md); `false` always rewrites the objects in the operator.
+   * @default true
+   */
+  readonly inTreeMigration?: boolean;
   /** IP addresses the serving certificate names too (envtest: `127.0.0.1`). @default [] */
   readonly ipAddresses?: readonly string[];
 }
@@ -129,6 +135,7 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
         registry: manager.metrics.registry,
         logger: manager.logger.child({ component: 'storage-migration' }),
         intervalMs: options.migrationIntervalMs,
+        inTree: options.inTreeMigration,
       }),
     );
   }

@@ -12,11 +12,23 @@
  * In-tree migration: where the cluster serves Kubernetes' StorageVersionMigration (`storagemigration.k8s.io/v1`,
  * new in 1.37 by upstream's sources, no 1.37 apiserver here; `v1beta1` from 1.35 and `v1alpha1` from 1.30, each
  * only with the `StorageVersionMigrator` gate and `--runtime-config`, measured on 1.36.3 and 1.32.13), the pass
- * creates one (`<storage version>.<crd name>`) instead of rewriting objects itself, reports it as Migrating, and on a
- * later pass, once kube-controller-manager marked it `Succeeded`, deletes it and trims `status.storedVersions`, which
- * the in-tree migrator leaves as it was (measured on 1.36.3: test/runtime/conversion/in-tree-storage-migration.test.ts).
- * A `Failed` one is reported (condition Failed) and deleted, so the next pass starts a new one. Where the API is not
- * served, or the operator may not create one (403), the operator's own pass runs. `inTree: false` switches it off.
+ * creates one (`<storage version>.<crd name>`, annotated with the CRD's generation) instead of rewriting objects
+ * itself and reports it as Migrating. kube-controller-manager 1.36.3 then rewrites the objects and, at the end, trims
+ * `status.storedVersions` itself if the CRD did not change meanwhile (measured:
+ * test/controllers/sampledb/in-tree-storage-migration.integration.test.ts); a later pass sees the migration
+ * `Succeeded` and no longer `Running`, deletes it (so a later migration to this version starts a new one), trims
+ * `storedVersions` where kube-controller-manager did not (only if the CRD's generation is still the one it was
+ * created at; else a new migration starts) and reports Migrated. A `Failed` one is reported (condition Failed) and
+ * deleted, so the next pass starts a new one. Where the API is not served, or the operator may not read or create
+ * one (403), the operator's own pass runs. `inTree: false` switches it off.
+ *
+ * kube-controller-manager starts the rewrite only once its garbage collector's cache of the resource has seen a
+ * resourceVersion at least as new as the one it recorded on the migration (upstream's storageversionmigrator.go:
+ * "GC cache is not up to date"). A resource nobody writes to waits for that: measured on 1.36.3
+ * (tools/probe/in-tree-migration-wait.ts), still Running after 80 s without a write, Succeeded 2.1 s after one write
+ * to one object. By upstream's sources, without writes it waits for etcd's
+ * watch progress notification (`--experimental-watch-progress-notify-interval`, 10 minutes by default) and the
+ * controller's retry backoff (up to 1000 s): not measured here.
  *
  * Expected flow (wired by `setupStorageVersionMigration`, leader only):
  * ```ts
@@ -63,6 +75,9 @@ export const CRD_RESOURCE: ResourceRef = {
 
 /** Annotation on the CRD holding the state of a pass in progress (JSON: storageVersion, continue, rewritten). */
 export const MIGRATION_ANNOTATION = 'cdk8s-operator.io/storage-migration';
+
+/** Annotation on the in-tree StorageVersionMigration: the CRD's generation when the migrator created it. */
+export const MIGRATION_GENERATION_ANNOTATION = 'cdk8s-operator.io/crd-generation';
 
 /** The CRD status condition the migrator reports in. */
 export const MIGRATED_CONDITION = 'StorageVersionMigrated';
@@ -222,6 +237,8 @@ export class StorageVersionMigrator {
     const base = { storageVersion, storedVersionsBefore: before, resumed: false };
     if (before.length === 1 && before[0] === storageVersion) {
       this.metrics.complete.set({ crd: crdName }, 1);
+      const mine = crd.status?.conditions?.find((c) => c.type === MIGRATED_CONDITION);
+      if (mine && mine.status !== 'True') return this.finishTrimmed(crd, storageVersion, before);
       return { ...base, state: 'UpToDate', rewritten: 0, failed: 0 };
     }
     this.metrics.complete.set({ crd: crdName }, 0);
@@ -325,6 +342,36 @@ export class StorageVersionMigrator {
   }
 
   /**
+   * Where the cluster serves Kubernetes' in-tree StorageVersionMigration: its resource and our migration object (when
+   * created). Undefined where it serves none, or the operator may not read one (403): then the operator rewrites the
+   * objects itself.
+   */
+  private async findInTree(name: string): Promise<{ ref: ResourceRef; existing?: KubeObject } | undefined> {
+    for (const apiVersion of IN_TREE_MIGRATION_API_VERSIONS) {
+      const ref = { apiVersion, kind: 'StorageVersionMigration' };
+      try {
+        return { ref, existing: await this.options.client.get(ref, name) };
+      } catch (err) {
+        // a 404 on the object's own path: served, not created yet; on the group-version's discovery path (a Status
+        // NotFound too, measured on 1.36.3) or a kind discovery does not list: not served, try the next version
+        if (err instanceof ApiError && err.code === 404 && err.path.endsWith(`/storageversionmigrations/${name}`)) {
+          return { ref };
+        }
+        if (isForbidden(err)) {
+          this.logger.info('in-tree storage version migration not permitted, rewriting the objects instead', {
+            crd: this.options.crdName,
+            error: (err as Error).message,
+          });
+          return undefined;
+        }
+        if (isNotFound(err) || /is not served by/.test((err as Error).message)) continue;
+        throw err;
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * One pass through Kubernetes' in-tree StorageVersionMigration, or undefined where the cluster serves none (or the
    * operator may not create one): then the operator rewrites the objects itself.
    */
@@ -335,36 +382,25 @@ export class StorageVersionMigrator {
   ): Promise<MigrationResult | undefined> {
     const { client, crdName } = this.options;
     const name = `${storageVersion}.${crdName}`;
-    let ref: ResourceRef | undefined;
-    let existing: KubeObject | undefined;
-    for (const apiVersion of IN_TREE_MIGRATION_API_VERSIONS) {
-      const candidate = { apiVersion, kind: 'StorageVersionMigration' };
-      try {
-        existing = await client.get(candidate, name);
-        ref = candidate;
-        break;
-      } catch (err) {
-        // a 404 on the object's own path: served, not created yet; on the group-version's discovery path (a Status
-        // NotFound too, measured on 1.36.3) or a kind discovery does not list: not served, try the next version
-        if (err instanceof ApiError && err.code === 404 && err.path.endsWith(`/storageversionmigrations/${name}`)) {
-          ref = candidate;
-          break;
-        }
-        if (isNotFound(err) || /is not served by/.test((err as Error).message)) continue;
-        throw err;
-      }
-    }
-    if (!ref) return undefined;
+    const found = await this.findInTree(name);
+    if (!found) return undefined;
+    const { ref, existing } = found;
     const result = { storageVersion, storedVersionsBefore: before, resumed: false, rewritten: 0, failed: 0 };
     const inTree = `${ref.apiVersion} ${name}`;
     const old = before.filter((v) => v !== storageVersion).join(', ');
+    const migrating = async (message: string): Promise<MigrationResult> => {
+      await this.report(crd, { status: 'False', reason: 'Migrating', message });
+      return { ...result, state: 'Migrating', inTree };
+    };
+    const running = `kube-controller-manager rewrites every object stored as ${old} as ${storageVersion} (StorageVersionMigration ${name})`;
     if (!existing) {
       try {
         await client.create(
           {
             apiVersion: ref.apiVersion,
             kind: 'StorageVersionMigration',
-            metadata: { name },
+            // the CRD's generation, to know at the end whether the CRD changed while kube-controller-manager ran it
+            metadata: { name, annotations: { [MIGRATION_GENERATION_ANNOTATION]: String(crd.metadata?.generation) } },
             spec: { resource: { group: crd.spec.group, resource: crd.spec.names.plural } },
           },
           { fieldManager: this.fieldManager },
@@ -386,41 +422,71 @@ export class StorageVersionMigrator {
       });
     }
     this.metrics.inTree.set({ crd: crdName }, 1);
-    const conditions = (existing?.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
-    const holds = (type: string) => conditions.find((c) => c.type === type && c.status === 'True');
-    const deleteIt = async () => {
-      try {
-        await client.delete(ref!, name);
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    };
-    if (holds('Succeeded')) {
-      // deleted first: a later migration to this version starts a new one (a crash before the trim only repeats it)
-      await deleteIt();
-      await this.trim(storageVersion, `by the in-tree StorageVersionMigration ${name}`);
-      this.metrics.storedVersions.set({ crd: crdName }, 1);
-      this.metrics.complete.set({ crd: crdName }, 1);
-      this.logger.info('storage version migration complete', { crd: crdName, storageVersion, migration: inTree });
-      return { ...result, state: 'Migrated', inTree };
-    }
+    const holds = conditionHolds(existing);
+    // kube-controller-manager records the outcome on the CRD (and 1.36.3 trims storedVersions itself) before it
+    // marks the migration no longer Running: until then it is not finished
+    if (holds('Running') || (!holds('Succeeded') && !holds('Failed'))) return migrating(running);
+    await this.deleteInTree(ref, name);
     const failed = holds('Failed');
     if (failed) {
-      await deleteIt();
       await this.report(crd, {
         status: 'False',
         reason: 'Failed',
-        message: `the in-tree StorageVersionMigration ${name} failed (${failed.message ?? failed.reason}); retrying later`,
+        message: `the in-tree StorageVersionMigration ${name} failed (${failed.message || failed.reason}); retrying later`,
       });
       this.logger.error('in-tree storage version migration failed', { crd: crdName, migration: inTree, failed });
       return { ...result, state: 'Failed', failed: 1, inTree };
     }
+    // Succeeded, and storedVersions still lists old versions (a kube-controller-manager that does not trim them, or
+    // one that saw the CRD change meanwhile): trim only if the CRD did not change since the migration was created,
+    // as kube-controller-manager's own rule is; else a new migration starts on the next pass
+    const generation = existing!.metadata?.annotations?.[MIGRATION_GENERATION_ANNOTATION];
+    if (generation !== String(crd.metadata?.generation)) {
+      return migrating(
+        `the CRD changed (generation ${generation} to ${crd.metadata?.generation}) while StorageVersionMigration ${name} ran; starting a new one`,
+      );
+    }
+    await this.trim(storageVersion, `by the in-tree StorageVersionMigration ${name}`);
+    this.metrics.storedVersions.set({ crd: crdName }, 1);
+    this.metrics.complete.set({ crd: crdName }, 1);
+    this.logger.info('storage version migration complete', { crd: crdName, storageVersion, migration: inTree });
+    return { ...result, state: 'Migrated', inTree };
+  }
+
+  /**
+   * storedVersions is already `[storageVersion]` but our condition still says the migration is not done: someone
+   * else trimmed it, in particular kube-controller-manager at the end of the in-tree migration this migrator started
+   * (1.36.3 does, measured). The finished migration object is deleted (a later migration to this version starts a
+   * new one) and the condition set True.
+   */
+  private async finishTrimmed(crd: Crd, storageVersion: string, before: readonly string[]): Promise<MigrationResult> {
+    const name = `${storageVersion}.${this.options.crdName}`;
+    const base = { storageVersion, storedVersionsBefore: before, resumed: false, rewritten: 0, failed: 0 };
+    const found = this.options.inTree === false ? undefined : await this.findInTree(name);
+    const inTree = found?.existing ? `${found.ref.apiVersion} ${name}` : undefined;
+    if (found?.existing) {
+      const holds = conditionHolds(found.existing);
+      if (holds('Running')) return { ...base, state: 'Migrating', inTree };
+      await this.deleteInTree(found.ref, name);
+    }
+    const how = inTree
+      ? `by the in-tree StorageVersionMigration ${name}, whose end trimmed status.storedVersions`
+      : 'status.storedVersions was trimmed by another client';
     await this.report(crd, {
-      status: 'False',
-      reason: 'Migrating',
-      message: `kube-controller-manager rewrites every object stored as ${old} as ${storageVersion} (StorageVersionMigration ${name})`,
+      status: 'True',
+      reason: 'Migrated',
+      message: `every object is stored as ${storageVersion} (${how}); status.storedVersions is [${storageVersion}]`,
     });
-    return { ...result, state: 'Migrating', inTree };
+    this.logger.info('storage version migration complete', { crd: this.options.crdName, storageVersion, inTree });
+    return { ...base, state: 'Migrated', inTree };
+  }
+
+  private async deleteInTree(ref: ResourceRef, name: string): Promise<void> {
+    try {
+      await this.options.client.delete(ref, name);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
   }
 
   /** storedVersions := [storageVersion], if the storage version is still that (optimistic concurrency). */
@@ -552,4 +618,10 @@ export function storageMigrationRunnable(options: StorageMigrationRunnableOption
       running = undefined;
     },
   };
+}
+
+/** Whether a condition of an in-tree StorageVersionMigration is True (the condition then). */
+function conditionHolds(svm: KubeObject | undefined): (type: string) => Condition | undefined {
+  const conditions = (svm?.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+  return (type) => conditions.find((c) => c.type === type && c.status === 'True');
 }

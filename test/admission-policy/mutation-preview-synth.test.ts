@@ -170,4 +170,50 @@ describe('MutatingAdmissionPolicy preview at synth', () => {
       '1 change (assuming namespace apps has no labels',
     );
   });
+
+  test("each of the app's bindings: its matchResources narrow, its params are the app's objects it names", () => {
+    const chart = Testing.chart();
+    const crd = new CustomResourceDefinition(chart, 'Widget', {
+      group: 'example.com',
+      kind: 'Widget',
+      versions: [{ name: 'v1', spec: Schema.object({ properties: { image: Schema.string() } }) }],
+    });
+    new CustomResource(chart, 'Example', { crd, metadata: { name: 'example', namespace: 'apps' }, spec: {} });
+    new ApiObject(chart, 'Images', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'images', namespace: 'apps' },
+      data: { image: 'redis' },
+    });
+    const policy = new MutatingAdmissionPolicy(chart, 'Policy', {
+      name: 'widget-images',
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: ValidatingAdmissionPolicy.rulesFor(crd, ['CREATE']) },
+      mutations: [MutatingAdmissionPolicy.applyConfiguration('Object{spec: Object.spec{image: params.data.image}}')],
+    });
+    const deny = { parameterNotFoundAction: 'Deny' };
+    policy.bind('ByName', { name: 'by-name', paramRef: { name: 'images', ...deny } });
+    policy.bind('Gold', {
+      name: 'gold-only',
+      paramRef: { name: 'images', ...deny },
+      matchResources: { objectSelector: { matchLabels: { tier: 'gold' } } },
+    });
+    policy.bind('Elsewhere', { name: 'elsewhere', paramRef: { name: 'absent', ...deny } });
+    expect(errorsOf(chart)).toStrictEqual([]);
+    expect(policy.preview()).toStrictEqual([
+      {
+        object: 'Widget apps/example (test/Example) through binding by-name',
+        changes: ['+ .spec.image: "redis"'],
+        errors: [],
+        warnings: [],
+      },
+      {
+        object: 'Widget apps/example (test/Example) through binding elsewhere',
+        changes: [],
+        errors: [],
+        warnings: [],
+        undecided: "binding elsewhere's paramRef selects no ConfigMap of the app: the cluster's decide",
+      },
+    ]);
+  });
 });

@@ -171,6 +171,14 @@ describe('SampleDB app', () => {
         resourceNames: ['sampledbs.database.example.com'],
         verbs: ['update'],
       },
+      // kube-controller-manager's in-tree migration where served: any name to create, its own name to follow
+      { apiGroups: ['storagemigration.k8s.io'], resources: ['storageversionmigrations'], verbs: ['create'] },
+      {
+        apiGroups: ['storagemigration.k8s.io'],
+        resources: ['storageversionmigrations'],
+        resourceNames: ['v2.sampledbs.database.example.com'],
+        verbs: ['get', 'delete'],
+      },
     ]);
     // the webhook certificate Secret by name, in the operator's namespace
     expect(manifests.find((m) => m.kind === 'Role' && m.metadata.name === 'sampledb-operator-webhook').rules).toEqual([

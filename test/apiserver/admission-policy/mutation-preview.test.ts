@@ -1,6 +1,6 @@
 import { errorsOf } from '../../../lib/apimachinery/issue';
-import { MutatingAdmissionPolicySpec } from '../../../lib/apiserver/admission-policy';
-import { previewMutations } from '../../../lib/apiserver/admission-policy/preview/preview-mutations';
+import { MatchResourcesSpec, MutatingAdmissionPolicySpec, ParamRefSpec } from '../../../lib/apiserver/admission-policy';
+import { previewThroughBinding } from '../../../lib/apiserver/admission-policy/preview/preview-mutations';
 import { CrdVersionSpec } from '../../../lib/apiserver/crd-manifest';
 import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 import { validateCustomResource } from '../../../lib/apiserver/value-validation/custom-resource';
@@ -8,10 +8,11 @@ import { applyDefaults } from '../../../lib/apiserver/value-validation/value-def
 import { describeApiServerVersion } from '../../envtest';
 
 /**
- * The preview of a mutating policy (`previewMutations`) against what kube-apiserver v1.36.3 stores: each case is a
- * policy (bound, with an objectSelector on the case's own label) and a Widget; the Widget is created (dry run) and
- * the object the apiserver answers must be the preview, or, where the preview (or the mutated object's validation)
- * finds an error, the apiserver must refuse the create.
+ * The preview of a mutating policy (`previewThroughBinding`) against what kube-apiserver v1.36.3 stores: each case is
+ * a policy (with an objectSelector on the case's own label) and its binding (with the case's matchResources and
+ * paramRef, the params among PARAMS) and a Widget; the Widget is created (dry run) and the object the apiserver
+ * answers must be the preview, or, where the preview (or the mutated object's validation) finds an error, the
+ * apiserver must refuse the create.
  */
 const GROUP = 'preview.example.com';
 const SCHEMA: JSONSchemaProps = {
@@ -69,7 +70,25 @@ interface Case {
   readonly labels?: Record<string, string>;
   /** The fields the preview says the apiserver drops. @default none */
   readonly dropped?: readonly string[];
+  /** The binding's matchResources and paramRef. @default none */
+  readonly binding?: { readonly matchResources?: MatchResourcesSpec; readonly paramRef?: ParamRefSpec };
 }
+
+/** The parameter objects of the cases with a paramKind (created before the policies). */
+const PARAMS: Record<string, unknown>[] = [
+  { name: 'preview-image', labels: {}, data: { image: 'from-params' } },
+  { name: 'preview-env-a', labels: { set: 'env' }, data: { key: 'A', value: 'one' } },
+  { name: 'preview-env-b', labels: { set: 'env' }, data: { key: 'B', value: 'two' } },
+  { name: 'preview-off', labels: {}, data: { enabled: 'false' } },
+].map((p) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: p.name, namespace: 'default', labels: p.labels },
+  data: p.data,
+}));
+const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };
+const WIDGETS_CREATE = { apiGroups: [GROUP], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] };
+const SET_IMAGE = "Object{spec: Object.spec{image: 'narrowed'}}";
 
 const apply = (expression: string) => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
 const patch = (expression: string) => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
@@ -222,10 +241,90 @@ const CASES: Record<string, Case> = {
     policy: { mutations: [patch("[JSONPatch{op: 'add', path: '/spec/replicas', value: 'three'}]")] },
     spec: {},
   },
+  'binding-object-selector-narrows': {
+    policy: { mutations: [apply(SET_IMAGE)] },
+    spec: {},
+    binding: { matchResources: { objectSelector: { matchLabels: { extra: 'yes' } } } },
+  },
+  'binding-object-selector-selects': {
+    policy: { mutations: [apply(SET_IMAGE)] },
+    spec: {},
+    labels: { extra: 'yes' },
+    binding: { matchResources: { objectSelector: { matchLabels: { extra: 'yes' } } } },
+  },
+  'binding-namespace-selector-other': {
+    policy: { mutations: [apply(SET_IMAGE)] },
+    spec: {},
+    binding: {
+      matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'elsewhere' } } },
+    },
+  },
+  'binding-namespace-selector-this': {
+    policy: { mutations: [apply(SET_IMAGE)] },
+    spec: {},
+    binding: {
+      matchResources: {
+        namespaceSelector: {
+          matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['default'] }],
+        },
+      },
+    },
+  },
+  'binding-exclude-rule': {
+    policy: { mutations: [apply(SET_IMAGE)] },
+    spec: {},
+    binding: { matchResources: { excludeResourceRules: [WIDGETS_CREATE] } },
+  },
+  'binding-rules-other-resource': {
+    policy: { mutations: [apply(SET_IMAGE)] },
+    spec: {},
+    binding: { matchResources: { resourceRules: [{ ...WIDGETS_CREATE, resources: ['gadgets'] }] } },
+  },
+  'binding-rules-this-resource': {
+    policy: { mutations: [apply(SET_IMAGE)] },
+    spec: {},
+    binding: { matchResources: { resourceRules: [WIDGETS_CREATE] } },
+  },
+  'params-by-name': {
+    policy: { paramKind: CONFIGMAP, mutations: [apply('Object{spec: Object.spec{image: params.data.image}}')] },
+    spec: { image: 'mine' },
+    binding: { paramRef: { name: 'preview-image', namespace: 'default', parameterNotFoundAction: 'Deny' } },
+  },
+  'params-by-name-in-the-objects-namespace': {
+    policy: { paramKind: CONFIGMAP, mutations: [apply('Object{spec: Object.spec{image: params.data.image}}')] },
+    spec: {},
+    binding: { paramRef: { name: 'preview-image', parameterNotFoundAction: 'Deny' } },
+  },
+  'params-by-selector-each-once': {
+    policy: {
+      paramKind: CONFIGMAP,
+      mutations: [apply('Object{spec: Object.spec{env: {params.data.key: params.data.value}}}')],
+    },
+    spec: { env: { C: 'three' } },
+    binding: {
+      paramRef: { selector: { matchLabels: { set: 'env' } }, namespace: 'default', parameterNotFoundAction: 'Deny' },
+    },
+  },
+  'params-in-a-match-condition': {
+    policy: {
+      paramKind: CONFIGMAP,
+      matchConditions: [{ name: 'enabled', expression: "params.data.enabled == 'true'" }],
+      mutations: [apply(SET_IMAGE)],
+    },
+    spec: {},
+    binding: { paramRef: { name: 'preview-off', namespace: 'default', parameterNotFoundAction: 'Deny' } },
+  },
   'json-patch-object-defaulted-after': {
     policy: { mutations: [patch("[JSONPatch{op: 'add', path: '/spec/tuning', value: {'profile': 'slow'}}]")] },
     spec: {},
   },
+};
+
+/** The namespace the Widgets are created in, as the apiserver has it. */
+const NAMESPACE = {
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } },
 };
 
 const url = (dryRun: boolean) => `/apis/${GROUP}/v1/namespaces/default/widgets${dryRun ? '?dryRun=All' : ''}`;
@@ -233,6 +332,7 @@ const url = (dryRun: boolean) => `/apis/${GROUP}/v1/namespaces/default/widgets${
 describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36', (plane) => {
   beforeAll(async () => {
     await plane().installCrds([CRD]);
+    for (const p of PARAMS) await created(plane().request('POST', '/api/v1/namespaces/default/configmaps', p));
     for (const [name, c] of Object.entries(CASES)) {
       const spec: MutatingAdmissionPolicySpec = {
         ...c.policy,
@@ -256,7 +356,7 @@ describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36'
           apiVersion: 'admissionregistration.k8s.io/v1',
           kind: 'MutatingAdmissionPolicyBinding',
           metadata: { name },
-          spec: { policyName: name },
+          spec: { policyName: name, ...c.binding },
         }),
       );
     }
@@ -277,7 +377,7 @@ describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36'
     '%s',
     async (name, c) => {
       const object = widget(name, c);
-      const preview = previewMutations(
+      const preview = previewThroughBinding(
         {
           apiVersion: 'admissionregistration.k8s.io/v1',
           kind: 'MutatingAdmissionPolicy',
@@ -299,8 +399,11 @@ describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36'
           resource: { group: GROUP, version: 'v1', resource: 'widgets' },
           kind: 'Widget',
           namespaced: true,
+          namespace: NAMESPACE,
         },
         '1.36',
+        { name, ...c.binding },
+        PARAMS,
       );
       expect(preview.outcome).not.toBe('undecided');
       if (preview.outcome === 'undecided') return;

@@ -212,6 +212,9 @@ describe('contract.conversion', () => {
       ['ex.com', 'disks', 'list,update', undefined],
       ['apiextensions.k8s.io', 'customresourcedefinitions', 'get,patch', 'disks.ex.com'],
       ['apiextensions.k8s.io', 'customresourcedefinitions/status', 'update', 'disks.ex.com'],
+      // the in-tree StorageVersionMigration: create (not limitable by name), then only the one it names
+      ['storagemigration.k8s.io', 'storageversionmigrations', 'create', undefined],
+      ['storagemigration.k8s.io', 'storageversionmigrations', 'get,delete', 'v2.disks.ex.com'],
     ]);
     expect(() =>
       rulesForContract(

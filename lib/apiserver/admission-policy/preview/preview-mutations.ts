@@ -11,7 +11,13 @@ import { toCelValue } from '../../cel/evaluate';
 import { JSONSchemaProps } from '../../schema/json-schema-props';
 import { applyDefaults } from '../../value-validation/value-defaults';
 import { MutatingAdmissionPolicyManifest } from '../mutating-policy-manifest';
-import { LabelSelectorSpec, MatchResourcesSpec, NamedRuleWithOperationsSpec } from '../policy-manifest';
+import {
+  LabelSelectorSpec,
+  MatchResourcesSpec,
+  NamedRuleWithOperationsSpec,
+  ParamKindSpec,
+  ParamRefSpec,
+} from '../policy-manifest';
 
 /** A custom resource as it reaches mutating admission on create (decoded: pruned, defaults applied). */
 export interface MutationTarget {
@@ -48,14 +54,28 @@ export type MutationPreview =
       readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }>;
     };
 
-/** What the preview cannot know at synth: a reference to one of these makes the preview `undecided`. */
-const CLUSTER_INPUTS = /\b(params|authorizer)\b|\brequest\s*\.\s*userInfo\b/;
-/** The same, when the namespace is unknown too. */
-const CLUSTER_OR_NAMESPACE_INPUTS = /\b(namespaceObject|params|authorizer)\b|\brequest\s*\.\s*userInfo\b/;
+/** What the preview cannot know at synth (a reference to one makes it `undecided`): the requester, the authorizer,
+ * and the params and the namespace unless they are given. */
+function clusterInputs(knowsParams: boolean, knowsNamespace: boolean): RegExp {
+  const names = ['authorizer', ...(knowsParams ? [] : ['params']), ...(knowsNamespace ? [] : ['namespaceObject'])];
+  return new RegExp(`\\b(${names.join('|')})\\b|\\brequest\\s*\\.\\s*userInfo\\b`);
+}
+
+/** What one binding adds to the preview of its policy. */
+export interface PreviewBinding {
+  /** The binding's matchResources: it mutates only what both it and the policy match. @default - no narrowing */
+  readonly matchResources?: MatchResourcesSpec;
+  /**
+   * The object `params` is in the expressions (`null`: the policy has no paramKind or the binding no paramRef).
+   * @default - unknown: a policy that reads `params` is `undecided`
+   */
+  readonly params?: Record<string, unknown> | null;
+}
 
 /**
- * The policy's mutations applied to `target` on create as kube-apiserver does with the policy bound (one binding with
- * no matchResources and no params): the match constraints (rules, object selector; a namespace selector depends on
+ * The policy's mutations applied to `target` on create as kube-apiserver does with the policy bound (by default one
+ * binding with no matchResources and unknown params; `binding` gives its matchResources and params): the match
+ * constraints (rules, object selector; a namespace selector depends on
  * the cluster), the match conditions, the variables, then each mutation in order on the result of the one before
  * (an apply configuration merged by structured-merge-diff's rules, a JSON patch applied).
  */
@@ -63,23 +83,27 @@ export function previewMutations(
   policy: MutatingAdmissionPolicyManifest,
   target: MutationTarget,
   version: KubernetesVersion,
+  binding: PreviewBinding = {},
 ): MutationPreview {
   const spec = policy.spec ?? {};
   const match = matches(spec.matchConstraints, target);
   if (match !== true) return match;
+  // a binding's matchResources with no resourceRules narrows by its selectors only (upstream's generic Matcher)
+  const narrowed = binding.matchResources ? matches(binding.matchResources, target, true) : true;
+  if (narrowed !== true) return narrowed;
   const expressions = [
     ...(spec.matchConditions ?? []).map((m) => m.expression),
     ...(spec.variables ?? []).map((v) => v.expression),
     ...(spec.mutations ?? []).map((m) => m.applyConfiguration?.expression ?? m.jsonPatch?.expression ?? ''),
   ];
-  const external = expressions
-    .map((e) => (target.namespace && target.namespaced ? CLUSTER_INPUTS : CLUSTER_OR_NAMESPACE_INPUTS).exec(e))
-    .find((m) => m !== null);
+  const inputs = clusterInputs(binding.params !== undefined, !!(target.namespace && target.namespaced));
+  const external = expressions.map((e) => inputs.exec(e)).find((m) => m !== null);
   if (external) return { outcome: 'undecided', reason: `the policy reads \`${external[0]}\`, which is the cluster's` };
 
   const schema = customResourceMergeSchema(target.schema);
   const request = requestOf(target);
   const namespaceObject = target.namespaced && target.namespace ? toCelValue(target.namespace, undefined) : null;
+  const params = binding.params ? toCelValue(binding.params, undefined) : null;
   const errors: Array<{ path: string; message: string }> = [];
   let object = structuredClone(target.object);
   const bindings = () => {
@@ -88,13 +112,13 @@ export function previewMutations(
     for (const v of spec.variables ?? []) {
       const r = evaluateAdmissionExpression(
         v.expression,
-        { object: celObject, oldObject: null, request, namespaceObject, variables } as never,
+        { object: celObject, oldObject: null, request, namespaceObject, params, variables } as never,
         version,
       );
       // a variable is evaluated lazily: an error only matters where it is used (there: no such key)
       if (r.ok) variables.set(v.name, toCelValue(r.value, undefined));
     }
-    return { object: celObject, oldObject: null, request, namespaceObject, variables } as never;
+    return { object: celObject, oldObject: null, request, namespaceObject, params, variables } as never;
   };
 
   for (const [i, m] of (spec.matchConditions ?? []).entries()) {
@@ -175,6 +199,7 @@ function requestOf(target: MutationTarget): unknown {
 function matches(
   constraints: MatchResourcesSpec | undefined,
   target: MutationTarget,
+  noRulesMatchAll = false,
 ): true | { outcome: 'not-matched' } | { outcome: 'undecided'; reason: string } {
   const notMatched = { outcome: 'not-matched' } as const;
   if (!constraints) return notMatched;
@@ -186,11 +211,12 @@ function matches(
     (r.resources ?? []).some((x) => x === '*' || x === '*/*' || x === target.resource.resource) &&
     (!r.resourceNames || r.resourceNames.length === 0 || r.resourceNames.includes(name)) &&
     (r.scope === undefined || r.scope === '*' || r.scope === (target.namespaced ? 'Namespaced' : 'Cluster'));
-  if (!(constraints.resourceRules ?? []).some(ruleMatches)) {
+  const rules = constraints.resourceRules ?? [];
+  if (!(noRulesMatchAll && rules.length === 0) && !rules.some(ruleMatches)) {
     // matchPolicy Equivalent (the default): a request in another version of the resource is converted to a
     // version a rule names, by the CRD's conversion, which the preview does not run
     const otherVersion = (r: NamedRuleWithOperationsSpec) => ruleMatches({ ...r, apiVersions: ['*'] });
-    if (constraints.matchPolicy !== 'Exact' && (constraints.resourceRules ?? []).some(otherVersion)) {
+    if (constraints.matchPolicy !== 'Exact' && rules.some(otherVersion)) {
       return {
         outcome: 'undecided',
         reason: `matched in another version (matchPolicy Equivalent): the apiserver converts the object first, which the preview does not`,
@@ -241,4 +267,76 @@ function selects(selector: LabelSelectorSpec | undefined, labels: Record<string,
     if (!ok) return false;
   }
   return true;
+}
+
+/** A binding as the preview needs it: its matchResources and paramRef. */
+export interface BindingForPreview {
+  readonly name: string;
+  readonly matchResources?: MatchResourcesSpec;
+  readonly paramRef?: ParamRefSpec;
+}
+
+/**
+ * The policy's mutations on `target` through one binding, as kube-apiserver runs them: only where the binding's
+ * matchResources match too, and with each parameter object the binding's paramRef selects among `candidates` (the
+ * app's objects; one run per object, each on the result of the one before). Where the paramRef selects none of them,
+ * the cluster's objects decide (`undecided`); a policy without paramKind, or a binding without paramRef, gets
+ * `params` null.
+ */
+export function previewThroughBinding(
+  policy: MutatingAdmissionPolicyManifest,
+  target: MutationTarget,
+  version: KubernetesVersion,
+  binding: BindingForPreview,
+  candidates: readonly Record<string, unknown>[],
+): MutationPreview {
+  const matchResources = binding.matchResources;
+  const paramKind = policy.spec?.paramKind;
+  if (!paramKind || !binding.paramRef) {
+    return previewMutations(policy, target, version, { matchResources, params: null });
+  }
+  const params = selectParams(paramKind, binding.paramRef, candidates, target);
+  if (params.length === 0) {
+    const matched = previewMutations(policy, target, version, { matchResources });
+    if (matched.outcome === 'not-matched') return matched;
+    return {
+      outcome: 'undecided',
+      reason: `binding ${binding.name}'s paramRef selects no ${paramKind.kind} of the app: the cluster's decide`,
+    };
+  }
+  let result: MutationPreview = { outcome: 'not-matched' };
+  const dropped: string[] = [];
+  for (const p of params) {
+    const object = result.outcome === 'mutated' ? result.object : target.object;
+    const next = previewMutations(policy, { ...target, object }, version, { matchResources, params: p });
+    if (next.outcome === 'undecided') return next;
+    if (next.outcome === 'not-matched') continue;
+    dropped.push(...next.dropped);
+    result = { ...next, dropped: [...new Set(dropped)] };
+    if (next.errors.length > 0) break;
+  }
+  return result;
+}
+
+/** The parameter objects a paramRef selects among `candidates`: by name or selector, in its namespace. */
+function selectParams(
+  kind: ParamKindSpec,
+  ref: ParamRefSpec,
+  candidates: readonly Record<string, unknown>[],
+  target: MutationTarget,
+): Record<string, unknown>[] {
+  // a namespaced param in the paramRef's namespace, else in the namespace of the object admitted
+  const requestNamespace = target.namespaced
+    ? (((target.object.metadata ?? {}) as { namespace?: string }).namespace ?? 'default')
+    : undefined;
+  return candidates.filter((c) => {
+    if (c.apiVersion !== kind.apiVersion || c.kind !== kind.kind) return false;
+    const meta = (c.metadata ?? {}) as { name?: string; namespace?: string; labels?: Record<string, string> };
+    const inNamespace = meta.namespace
+      ? meta.namespace === (ref.namespace ?? requestNamespace)
+      : ref.namespace === undefined;
+    if (!inNamespace) return false;
+    if (ref.name !== undefined) return meta.name === ref.name;
+    return selects(ref.selector, meta.labels ?? {});
+  });
 }
