@@ -345,6 +345,17 @@ project.addTask('chaos:sharded', {
   exec: 'tsx bench/sharded-chaos.ts',
   receiveArgs: true,
 });
+project.addTask('probe:shard-selector', {
+  description:
+    "The apiserver's shard selector (KEP-5866) on v1.32.13 and v1.36.3 with its gate off and on; output in bench/latest/shard-selector-probe-*.txt (docs/sharding.md cites it)",
+  exec: 'tsx tools/probe/shard-selector.ts',
+  receiveArgs: true,
+});
+project.addTask('probe:storage-migration', {
+  description:
+    'Which storagemigration.k8s.io versions v1.32.13 and v1.36.3 serve, by gate and --runtime-config (bench/latest/storage-migration-apis.json), and how long the in-tree migration waits on a kind nobody writes to (bench/latest/in-tree-migration-wait.json)',
+  exec: 'tsx tools/probe/storage-migration-apis.ts && tsx tools/probe/in-tree-migration-wait.ts',
+});
 project.addTask('bench', {
   description: 'Run the benchmarks (JSON + chart in bench/results/); --quick for small sizes',
   exec: 'tsx bench/run.ts',
