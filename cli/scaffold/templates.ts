@@ -292,7 +292,7 @@ test('an invalid example ${n.kind} fails synth, naming the field', () => {
 import test from 'node:test';
 import { Testing } from 'cdk8s';
 import { ControlPlane, findControlPlaneBinaries } from 'cdk8s-operator/envtest';
-import { createLogger, Event, EVENT, Manager, RESOURCEQUOTA, ResourceQuota, RestClient } from 'cdk8s-operator/runtime';
+import { createLogger, Event, EVENT, Manager, RESOURCEQUOTA, RestClient } from 'cdk8s-operator/runtime';
 import type { ${n.kind}Spec } from '../imports/${n.group}';
 import { ${n.kind}OperatorChart } from '../src/chart';
 import { CONFIGMAP, CONTRACT, ${n.kind.toUpperCase()} } from '../src/contract';
@@ -351,9 +351,11 @@ ${
     await eventually('the changed message', () => configMaps.get({ namespace, name: 'hello-content' })?.data?.message === 'changed' || undefined);
 
     // a reconcile that fails shows on the ${n.kind}: a ResourceQuota of no more ConfigMaps in ${cluster ? "the operator's namespace" : exampleNamespace} makes the
-    // apiserver refuse the next one (403 Forbidden, exceeded quota). Its usage counted first, so every retry gets the same refusal.
+    // apiserver refuse the next one (403 Forbidden, exceeded quota). Waiting until the apiserver refuses a ConfigMap of the
+    // admin for it (its usage counted: no "status unknown for quota" any more) makes every retry get the same refusal.
     await admin.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'no-more-configmaps', namespace }, spec: { hard: { 'count/configmaps': '0' } } });
-    await eventually('the usage of the quota', async () => ((await admin.get(RESOURCEQUOTA, 'no-more-configmaps', namespace)) as ResourceQuota).status?.used);
+    const refusal = () => admin.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'probe', namespace } }).then(() => '', (e: Error) => e.message);
+    await eventually('the quota in force', async () => /exceeded quota: no-more-configmaps/.test(await refusal()) || undefined);
     await admin.create({ apiVersion: '${n.group}/${stored}', kind: '${n.kind}', metadata: { name: 'refused'${cluster ? '' : ', namespace'} }, spec: { message: 'after the quota' } });
     const failed = await eventually('Ready=False', () => ${n.plural}.get(at('refused'))?.status?.conditions?.find((c) => c.type === 'Ready'));
     assert.deepEqual([failed.status, failed.reason, failed.observedGeneration], ['False', 'Forbidden', 1]);
