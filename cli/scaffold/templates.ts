@@ -40,7 +40,7 @@ export function scaffoldFiles(n: ScaffoldNames): Record<string, string> {
     : '';
   return {
     'src/crds.ts': `import { Construct } from 'constructs';
-import { CustomResourceDefinition, ${cluster ? 'ResourceScope, ' : ''}Schema } from 'cdk8s-operator';
+import { conditionsSchema, CustomResourceDefinition, ${cluster ? 'ResourceScope, ' : ''}Schema } from 'cdk8s-operator';
 
 ${versionsComment}
 const spec = () => Schema.object({
@@ -55,6 +55,8 @@ const status = () => Schema.object({
   properties: {
     configMap: Schema.string({ description: 'Name of the ConfigMap holding the message.' }),
     observedGeneration: Schema.integer({ description: 'The generation last reconciled.' }),
+    // Ready: True once the ConfigMap holds the message; False, with the error's reason, while a reconcile fails
+    conditions: conditionsSchema(),
   },
 });
 
@@ -100,14 +102,21 @@ export const CONTRACT = defineContract({
   watches: [${n.kind.toUpperCase()}],
   owns: [CONFIGMAP],
   status: true,
+  // a failed reconcile is a Warning event beside the Ready=False condition (recordReconcileError)
+  events: true,
   leaderElection: true,${watchNamespaces}
 });
 `,
     'src/reconciler.ts': `/**
  * The business logic: each ${n.kind} gets a ConfigMap \`<name>-content\`${cluster ? " in the operator's namespace" : ''} holding its message, and its
- * status names that ConfigMap. Level-triggered and idempotent: in steady state it writes nothing.
+ * status names that ConfigMap, with the condition Ready=True. A reconcile that fails is shown on the ${n.kind}
+ * (Ready=False with the error's reason, one Warning event) and retried with backoff.
+ * Level-triggered and idempotent: in steady state it writes nothing.
  */
-import { applyOwned, controllerReference, KubeClient, Logger, Reconciler, Request, silentLogger, Store, updateStatus } from 'cdk8s-operator/runtime';
+import {
+  applyOwned, controllerReference, EventRecorder, KubeClient, Logger, Reconciler, recordReconcileError, Request, setCondition, silentLogger,
+  Store, Stored, updateStatus,
+} from 'cdk8s-operator/runtime';
 import { ConfigMap, CONFIGMAP, ${n.kind}, ${n.kind.toUpperCase()} } from './contract';
 
 export interface ${n.kind}ReconcilerDeps {
@@ -115,6 +124,8 @@ export interface ${n.kind}ReconcilerDeps {
   readonly client: KubeClient;
   readonly ${n.plural}: Store<${n.kind}>;
   readonly configMaps: Store<ConfigMap>;
+  /** The Warning event of a failed reconcile (the manager's eventRecorder; CONTRACT grants \`events\`). */
+  readonly recorder: EventRecorder;
   readonly fieldManager: string;${
     cluster
       ? `
@@ -140,6 +151,20 @@ export class ${n.kind}Reconciler implements Reconciler {
       log.debug('gone or being deleted: nothing to do (its ConfigMap goes with it, by ownerReference)');
       return;
     }
+    try {
+      await this.publish(${n.lower}, log);
+    } catch (err) {
+      // where \`kubectl get\` and \`kubectl describe\` look: Ready=False with the error's reason (Forbidden, Invalid…) and
+      // its first line, and one Warning event; written only when that changes, so a retried failure writes once
+      const recorded = await recordReconcileError(this.deps.client, this.deps.recorder, ${n.lower}, err,
+        { resource: ${n.kind.toUpperCase()}, fieldManager: this.deps.fieldManager });
+      log.debug(recorded.changed ? 'failure recorded: Ready=False and a Warning event' : 'failure already recorded, not written',
+        { reason: recorded.reason, statusError: recorded.statusError });
+      throw err; // retried with backoff: Ready=True again once the cause is gone
+    }
+  }
+
+  private async publish(${n.lower}: Stored<${n.kind}>, log: Logger): Promise<void> {
     const name = \`\${${n.lower}.metadata.name}-content\`;
     const live = this.deps.configMaps.get({ namespace: ${cmNamespace}, name });
     // typed by CONFIGMAP: the desired object is checked against the Kubernetes API's ConfigMap type
@@ -150,9 +175,13 @@ export class ${n.kind}Reconciler implements Reconciler {
       data: { message: ${n.lower}.spec.message },
     }, { fieldManager: this.deps.fieldManager, live, resource: CONFIGMAP });
     log.debug(applied.changed ? 'applied the ConfigMap' : 'ConfigMap up to date, not written', { configMap: name });
-    const written = await updateStatus(this.deps.client, ${n.lower}, { configMap: name, observedGeneration: ${n.lower}.metadata.generation },
+    const observedGeneration = ${n.lower}.metadata.generation;
+    // setCondition keeps lastTransitionTime while Ready stays True, so an unchanged ${n.kind} gets no status write
+    const conditions = setCondition(${n.lower}.status?.conditions,
+      { type: 'Ready', status: 'True', reason: 'Reconciled', message: \`ConfigMap \${name} holds the message\`, observedGeneration });
+    const written = await updateStatus(this.deps.client, ${n.lower}, { configMap: name, observedGeneration, conditions },
       { fieldManager: this.deps.fieldManager, resource: ${n.kind.toUpperCase()} });
-    log.debug(written ? 'status written' : 'status up to date, not written', { configMap: name, observedGeneration: ${n.lower}.metadata.generation });
+    log.debug(written ? 'status written' : 'status up to date, not written', { configMap: name, observedGeneration });
   }
 }
 `,
@@ -169,6 +198,7 @@ export function setup${n.kind}Controller(manager: Manager${cluster ? ', options:
     client: manager.readYourWritesClient,
     ${n.plural}: manager.getStore(${n.kind.toUpperCase()}),
     configMaps: manager.getStore(CONFIGMAP),
+    recorder: manager.eventRecorder('${n.group}/${n.operator}'),
     fieldManager: '${n.operator}',
     logger: manager.logger.child({ controller: '${n.lower}' }),
   });
@@ -262,7 +292,7 @@ test('an invalid example ${n.kind} fails synth, naming the field', () => {
 import test from 'node:test';
 import { Testing } from 'cdk8s';
 import { ControlPlane, findControlPlaneBinaries } from 'cdk8s-operator/envtest';
-import { createLogger, Manager, RestClient } from 'cdk8s-operator/runtime';
+import { createLogger, Event, EVENT, Manager, RESOURCEQUOTA, RestClient } from 'cdk8s-operator/runtime';
 import type { ${n.kind}Spec } from '../imports/${n.group}';
 import { ${n.kind}OperatorChart } from '../src/chart';
 import { CONFIGMAP, CONTRACT, ${n.kind.toUpperCase()} } from '../src/contract';
@@ -276,16 +306,16 @@ export const typo: ${n.kind}Spec = { message: 'hello', mesage: 'hello' };
 const binaries = findControlPlaneBinaries();
 const skip = 'missing' in binaries && !process.env.ENVTEST_REQUIRED ? \`envtest: \${binaries.missing}\` : false;
 
-/** Polls until \`probe\` returns a value (not undefined), or fails after \`timeoutMs\`. */
-async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+/** Polls until \`probe\` returns (or resolves to) a value, not undefined, or fails after \`timeoutMs\`. */
+async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
   }
   throw new Error(\`timed out waiting for \${what}\`);
 }
 
-test('the reconciler on a real kube-apiserver, as the chart\\'s ServiceAccount: a ${n.kind} gets its ConfigMap and status, and follows a change', { skip }, async () => {
+test('the reconciler on a real kube-apiserver, as the chart\\'s ServiceAccount: a ${n.kind} gets its ConfigMap and status, and follows a change; a failed reconcile (a quota refuses its ConfigMap) is Ready=False with one Warning event until the quota goes', { skip }, async () => {
   const plane = await ControlPlane.start();
   let manager: Manager | undefined;
   try {
@@ -294,7 +324,8 @@ test('the reconciler on a real kube-apiserver, as the chart\\'s ServiceAccount: 
     const objects = Testing.synth(new ${n.kind}OperatorChart(Testing.app(), 'test'));
     await plane.applyObjects(objects);
     const operator = await plane.operatorIdentity(objects);
-    manager = new Manager({ kubeConfig: plane.kubeConfig(operator), contract: CONTRACT, logger: createLogger({ level: 'warn' }) });
+    // errors only: the quota's refusal below is retried, each retry logged at warn; the test reads it from the ${n.kind}
+    manager = new Manager({ kubeConfig: plane.kubeConfig(operator), contract: CONTRACT, logger: createLogger({ level: 'error' }) });
     setup${n.kind}Controller(manager${cluster ? ', { namespace: operator.namespace! }' : ''});
     const ${n.plural} = manager.getStore(${n.kind.toUpperCase()});
     const configMaps = manager.getStore(CONFIGMAP);
@@ -318,6 +349,26 @@ ${
 
     await admin.patch(${n.kind.toUpperCase()}, 'hello', ${cluster ? 'undefined' : 'namespace'}, { type: 'merge', body: { spec: { message: 'changed' } } });
     await eventually('the changed message', () => configMaps.get({ namespace, name: 'hello-content' })?.data?.message === 'changed' || undefined);
+
+    // a reconcile that fails shows on the ${n.kind}: a ResourceQuota of no more ConfigMaps in ${cluster ? "the operator's namespace" : exampleNamespace} makes the
+    // apiserver refuse the next one (403 Forbidden, exceeded quota). Waiting until the apiserver refuses a ConfigMap of the
+    // admin for it (its usage counted: no "status unknown for quota" any more) makes every retry get the same refusal.
+    await admin.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'no-more-configmaps', namespace }, spec: { hard: { 'count/configmaps': '0' } } });
+    const refusal = () => admin.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'probe', namespace } }).then(() => '', (e: Error) => e.message);
+    await eventually('the quota in force', async () => /exceeded quota: no-more-configmaps/.test(await refusal()) || undefined);
+    await admin.create({ apiVersion: '${n.group}/${stored}', kind: '${n.kind}', metadata: { name: 'refused'${cluster ? '' : ', namespace'} }, spec: { message: 'after the quota' } });
+    const failed = await eventually('Ready=False', () => ${n.plural}.get(at('refused'))?.status?.conditions?.find((c) => c.type === 'Ready'));
+    assert.deepEqual([failed.status, failed.reason, failed.observedGeneration], ['False', 'Forbidden', 1]);
+    assert.match(failed.message, /refused-content.*exceeded quota: no-more-configmaps/);
+    // the quota goes: a retry (backoff) publishes the message and sets Ready=True
+    await admin.delete(RESOURCEQUOTA, 'no-more-configmaps', namespace);
+    const ready = await eventually('Ready=True', () => ${n.plural}.get(at('refused'))?.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True'), 60_000);
+    assert.deepEqual([ready.reason, ready.message], ['Reconciled', 'ConfigMap refused-content holds the message']);
+    assert.equal(configMaps.get({ namespace, name: 'refused-content' })?.data?.message, 'after the quota');
+    // every retry failed the same way, and only the first wrote: one Warning event${cluster ? " (a cluster-scoped object's events are in default)" : ''}, no series
+    const events = (await admin.list(EVENT, { ${cluster ? "namespace: 'default'" : 'namespace'} })).items as Event[];
+    assert.deepEqual(events.filter((e) => e.regarding?.name === 'refused').map((e) => [e.type, e.reason, e.note, e.series]),
+      [['Warning', 'Forbidden', failed.message, undefined]]);
   } finally {
     await manager?.stop();
     await plane.stop();
@@ -353,11 +404,11 @@ An operator for \`${n.kind}\` (\`${n.group}\`), built with [cdk8s-operator](http
 | \`src/crds.ts\` | the CRD (${cluster ? 'cluster-scoped, ' : ''}${versions.length > 1 ? `versions ${versions.join(', ')}` : `version ${stored}`}), built with the schema builder |
 | \`imports/${n.group}.ts\` | generated types (\`npm run types\`; never edit) |
 | \`src/contract.ts\` | what the controller reads and writes — the controller and the chart both use it |
-| \`src/reconciler.ts\` | the business logic |
+| \`src/reconciler.ts\` | the business logic; a reconcile that fails shows on the ${n.kind} (below) |
 | \`src/controller.ts\`, \`src/main.ts\` | wiring and the controller binary |
 | \`src/chart.ts\`, \`src/app.ts\` | the cdk8s chart: CRD, Operator (RBAC, Deployment, NetworkPolicy), an example ${n.kind} |
 | \`test/chart.test.ts\` | the chart grants what the contract declares; a bad example fails synth |
-| \`test/reconciler.test.ts\` | the reconciler on a real kube-apiserver as the chart's ServiceAccount (\`cdk8s-operator/envtest\`; needs \`KUBEBUILDER_ASSETS\`) |
+| \`test/reconciler.test.ts\` | the reconciler on a real kube-apiserver as the chart's ServiceAccount (\`cdk8s-operator/envtest\`; needs \`KUBEBUILDER_ASSETS\`), a failed reconcile included |
 
 \`\`\`sh
 npm run types     # imports/${n.group}.ts from src/crds.ts
@@ -376,6 +427,14 @@ Get a base tarball with \`skopeo copy docker://gcr.io/distroless/nodejs20-debian
 (or \`docker save\`, \`crane pull\`). Load the image with \`ctr -n k8s.io images import images/${n.operator}.tar\`
 (or \`kind load image-archive\`, \`docker load -i\`), or push it with \`skopeo copy docker-archive:images/${n.operator}.tar docker://<registry>/${n.operator}:0.1.0\`;
 the tag is the chart's \`image\` (src/chart.ts): change it there and rebuild.
+
+A ${n.kind}'s status says how its last reconcile went: the condition \`Ready\` is \`True\` (reason \`Reconciled\`)
+once its ConfigMap holds the message. A reconcile that fails (the apiserver refuses the ConfigMap: RBAC, a quota, an
+admission policy) sets \`Ready\` to \`False\` with the error's reason (\`Forbidden\`, \`Invalid\`…) and its first line, and
+records one Warning event on the ${n.kind} (\`kubectl describe ${n.lower} <name>\`); the controller retries with backoff
+and sets \`Ready\` back to \`True\` once the cause is gone. Both are written only when they change, so a failure
+retried a hundred times writes once, and a ${n.kind} already up to date gets no write at all. The runtime guide's
+"When a reconcile fails" explains \`recordReconcileError\`, which does this.
 `,
   };
 }

@@ -17,6 +17,14 @@ if (missing && process.env.ENVTEST_REQUIRED) throw new Error(`ENVTEST_REQUIRED i
 const realTest = missing ? test.skip : test;
 if (missing) console.log(`scaffold-projects: the reconciler tests are skipped: ${missing}`);
 
+/**
+ * The project's reconciler test got past its failed reconcile: a quota refusing the ConfigMap is Ready=False (reason
+ * Forbidden) with exactly one Warning event on the object, written once however often the reconcile is retried, and
+ * Ready=True once the quota goes (asserted inside the project's test, on the real apiserver).
+ */
+const FAILED_RECONCILE_PASSED =
+  /^ok \d+ - the reconciler on a real kube-apiserver, .*; a failed reconcile \(a quota refuses its ConfigMap\) is Ready=False with one Warning event until the quota goes$/m;
+
 /** A `cdk8s-operator` package in `project`'s node_modules that loads this checkout's TypeScript sources. */
 function linkCheckout(project: string): void {
   const pkg = join(project, 'node_modules', 'cdk8s-operator');
@@ -89,6 +97,7 @@ describe('scaffolded projects, built and run', () => {
         'test/reconciler.test.ts',
       ]);
       expect(out).toMatch(/^# pass 3\n# fail 0\n# cancelled 0\n# skipped 0\n/m);
+      expect(out).toMatch(FAILED_RECONCILE_PASSED);
     },
     300_000,
   );
@@ -109,6 +118,7 @@ describe('scaffolded projects, built and run', () => {
         'test/reconciler.test.ts',
       ]);
       expect(out).toMatch(/^# pass 3\n# fail 0\n/m);
+      expect(out).toMatch(FAILED_RECONCILE_PASSED);
       rmSync(project, { recursive: true, force: true });
       mkdirSync(project);
       await scaffold('--versions', 'v1alpha1,v1');
