@@ -327,6 +327,12 @@ project.addTask('chaos', {
   exec: 'tsx test/node/chaos/main.ts',
   receiveArgs: true,
 });
+project.addTask('e2e:rotation-long', {
+  description:
+    'The admission suite on the real node with the long form of its certificate rotation (CA 60 s, certificate 30 s, 100 s of admission traffic; CI runs 40 s / 20 s / 45 s); summary in bench/latest/admission-rotation-long.json',
+  exec: 'tsx test/node/run.ts admission',
+  env: { NODE_E2E_LONG: '1' },
+});
 project.addTask('differential', {
   description:
     'Generated differential corpus of custom resources over the real-world CRDs on kube-apiserver 1.28, 1.32 and 1.36 (--seed N --per-crd K [--versions 1.28,1.32,1.36]); JSON in bench/latest/cr-differential.json',
