@@ -35,7 +35,7 @@ import { autoRestart, reconcileReplication, ReplicationStatus } from './replicat
 import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
 import { LABEL_RESTORE_FROM, RestoreSource, restoreJob, restoreJobName, restoreSourceOf } from './restore';
 import { clientService, headlessService, primaryService, replicaService } from './services';
-import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
+import { desiredStatefulSet, runningVersion, statefulSetCounts, updateRevisionOf } from './statefulset';
 import { AnomalyObservation, computeStatus, Observation, Problem, Progress, TuningObservation } from './status';
 import { desiredParameters, OPERATOR_WRITTEN_PARAMETERS, quantityBytes, tuningMemory } from './tuning';
 import {
@@ -362,7 +362,15 @@ export class SampleDbReconciler implements Reconciler {
           p.metadata.labels?.[LABEL_NAME] === 'sampledb' &&
           p.metadata.labels?.[LABEL_COMPONENT] === 'database',
       );
-    const instances = await observeInstances(name, pods, podsToKeep(db, wanted), this.instances, credentials);
+    const sts = a.cached(c.statefulsets, names.statefulSet(name));
+    const instances = await observeInstances(
+      name,
+      pods,
+      podsToKeep(db, wanted),
+      this.instances,
+      credentials,
+      updateRevisionOf(sts),
+    );
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
     f.tuning = await this.ensureParameters(a, instances, credentials);
     if (f.tuning.changed.length) f.requeueAfterMs = 2000; // pending_restart shows once the reload is processed
@@ -395,7 +403,7 @@ export class SampleDbReconciler implements Reconciler {
           a.event(type, reason, note, 'Replication');
           if (
             reason === Reasons.InstanceRestarted ||
-            (reason === Reasons.SwitchoverStarted && note.includes('pending restart'))
+            (reason === Reasons.SwitchoverStarted && note.includes('restarts as a standby'))
           ) {
             this.deps.metrics?.action(
               db.metadata.namespace,
