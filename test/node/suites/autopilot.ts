@@ -11,13 +11,16 @@
  *    measured. Events InstanceRestarted and SwitchoverStarted, the metric sampledb_autopilot_actions_total.
  * 3. A resources change re-tunes: the operator replaces the pods (StatefulSet OnDelete), the standby first, then a
  *    switchover to it, then the old primary; the settings derived from the new memory follow; 0 writes lost.
- * 4. Storage auto-grow fills a small volume past its trigger (storageAutoGrow below).
- * 5. Replica auto-scaling: read connections on the standby scale a synchronous database out, and in again after the
+ * 4. Anomalies caused on the node: a standby's replay paused, a session idle in a transaction; the conditions, the
+ *    metrics in Prometheus, the alerts delivered by Alertmanager, and the actions (autopilot-anomalies.ts).
+ * 5. Storage auto-grow fills a small volume past its trigger (storageAutoGrow below).
+ * 6. Replica auto-scaling: read connections on the standby scale a synchronous database out, and in again after the
  *    window once they close; 0 acknowledged writes lost (replicaAutoscaling below).
  *
  * Every postgres:* tag of the harness runs PostgreSQL 15.18.
  */
 import { Client } from 'pg';
+import { anomaliesOnTheNode } from './autopilot-anomalies';
 import { NodeHarness, assert, sleep, until } from '../harness';
 
 const NS = 'default';
@@ -359,6 +362,8 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
       return `re-tuned in ${took.toFixed(0)}s (shared_buffers 102MB → 153MB, work_mem stays 8MB: an override); order: ${standbyBefore} replaced at ${standbyPod.metadata.creationTimestamp}, switchover ${primaryBefore} → ${standbyBefore}, ${primaryBefore} replaced at ${primaryPod.metadata.creationTimestamp}; ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s`;
     },
   );
+
+  await anomaliesOnTheNode(h, DB);
 
   // Deleted without waiting for its final snapshot: the next steps need the CPU more than this database.
   kubectl('delete', 'sampledb', DB, '-n', NS, '--wait=false');
