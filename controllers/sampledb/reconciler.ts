@@ -509,7 +509,7 @@ export class SampleDbReconciler implements Reconciler {
     return decision;
   }
 
-  /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use. */
+  /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use (measured either way). */
   private async ensureStorage(a: Actions, f: Findings, instances: readonly Instance[]): Promise<void> {
     const db = a.db;
     const claims = dataPvcs(this.deps.stores.pvcs, db.metadata.namespace, db.metadata.name)
@@ -525,6 +525,16 @@ export class SampleDbReconciler implements Reconciler {
       });
     const used = Math.max(0, ...instances.map((i) => i.pg?.usedBytes ?? 0));
     const plan = used > 0 ? planGrowth(db, claims, used) : undefined;
+    const bound = claims.filter((c) => c.capacity > 0);
+    if (!plan && used > 0 && bound.length) {
+      // Without storageAutoGrow the use is still measured: the alert SampleDBVolumeNearlyFull reads it.
+      this.deps.metrics?.volume(
+        db.metadata.namespace,
+        db.metadata.name,
+        used,
+        Math.min(...bound.map((c) => c.capacity)),
+      );
+    }
     if (!plan) return;
     f.storage = plan;
     this.deps.metrics?.volume(db.metadata.namespace, db.metadata.name, used, plan.capacity);
