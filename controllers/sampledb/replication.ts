@@ -1,5 +1,5 @@
 /**
- * Streaming replication, failover and switchover for one database (maturity level 5, autopilot).
+ * Streaming replication, failover and switchover for one database (maturity level 3: automated failure recovery).
  *
  * The primary is `status.currentPrimary` (pod 0 at creation); `<db>-rw` selects the pod labelled
  * `role=primary`, `<db>-ro` the pods labelled `role=replica`. Standbys stream from `<db>-rw`
