@@ -333,6 +333,11 @@ project.addTask('e2e:rotation-long', {
   exec: 'tsx test/node/run.ts admission',
   env: { NODE_E2E_LONG: '1' },
 });
+project.addTask('autopilot:anomalies', {
+  description:
+    'SampleDB anomalies the CI short form does not cause (XID age, connection saturation, a failed backup, a volume nearly full), each caused on the real node and followed to the alert Alertmanager delivers (issue 34, long form); JSON in bench/latest/sampledb-anomalies.json',
+  exec: 'tsx test/node/long/sampledb-anomalies.ts',
+});
 project.addTask('differential', {
   description:
     'Generated differential corpus of custom resources over the real-world CRDs on kube-apiserver 1.28, 1.32 and 1.36 (--seed N --per-crd K [--versions 1.28,1.32,1.36]); JSON in bench/latest/cr-differential.json',

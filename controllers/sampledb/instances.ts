@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { Activity } from './anomalies';
 import { Credentials } from './credentials';
 import { isParameterName } from './tuning';
-import { LABEL_ROLE, Pod } from './types';
+import { LABEL_POD_REVISION, LABEL_ROLE, Pod } from './types';
 import { Stored } from '../../runtime';
 
 /** One instance's PostgreSQL state. */
@@ -63,6 +63,8 @@ export interface Instance {
   readonly ip?: string;
   /** Value of the role label. */
   readonly labelRole?: string;
+  /** The pod runs an older template than the StatefulSet's (statefulset.ts, OnDelete): the operator replaces it. */
+  readonly outdated?: boolean;
   /** Undefined when PostgreSQL did not answer. */
   readonly pg?: PgState;
 }
@@ -287,6 +289,7 @@ export async function observeInstances(
   count: number,
   client: InstanceClient,
   credentials: Credentials | undefined,
+  updateRevision?: string,
 ): Promise<Instance[]> {
   const byName = new Map(pods.map((p) => [p.metadata.name, p]));
   const ordinals = new Set<number>();
@@ -312,6 +315,7 @@ export async function observeInstances(
           createdAt: pod?.metadata.creationTimestamp,
           ip,
           labelRole: pod?.metadata.labels?.[LABEL_ROLE],
+          outdated: !!pod && !!updateRevision && pod.metadata.labels?.[LABEL_POD_REVISION] !== updateRevision,
           pg: running && ip && credentials ? await client.state(ip, credentials) : undefined,
         };
       }),

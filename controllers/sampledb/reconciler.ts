@@ -35,7 +35,7 @@ import { autoRestart, reconcileReplication, ReplicationStatus } from './replicat
 import { podsToKeep, replicationStatusOf, withReplicationStatus } from './replication-status';
 import { LABEL_RESTORE_FROM, RestoreSource, restoreJob, restoreJobName, restoreSourceOf } from './restore';
 import { clientService, headlessService, primaryService, replicaService } from './services';
-import { desiredStatefulSet, runningVersion, statefulSetCounts } from './statefulset';
+import { desiredStatefulSet, runningVersion, statefulSetCounts, updateRevisionOf } from './statefulset';
 import { AnomalyObservation, computeStatus, Observation, Problem, Progress, TuningObservation } from './status';
 import { desiredParameters, OPERATOR_WRITTEN_PARAMETERS, quantityBytes, tuningMemory } from './tuning';
 import {
@@ -362,7 +362,15 @@ export class SampleDbReconciler implements Reconciler {
           p.metadata.labels?.[LABEL_NAME] === 'sampledb' &&
           p.metadata.labels?.[LABEL_COMPONENT] === 'database',
       );
-    const instances = await observeInstances(name, pods, podsToKeep(db, wanted), this.instances, credentials);
+    const sts = a.cached(c.statefulsets, names.statefulSet(name));
+    const instances = await observeInstances(
+      name,
+      pods,
+      podsToKeep(db, wanted),
+      this.instances,
+      credentials,
+      updateRevisionOf(sts),
+    );
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
     f.tuning = await this.ensureParameters(a, instances, credentials);
     if (f.tuning.changed.length) f.requeueAfterMs = 2000; // pending_restart shows once the reload is processed
@@ -395,7 +403,7 @@ export class SampleDbReconciler implements Reconciler {
           a.event(type, reason, note, 'Replication');
           if (
             reason === Reasons.InstanceRestarted ||
-            (reason === Reasons.SwitchoverStarted && note.includes('pending restart'))
+            (reason === Reasons.SwitchoverStarted && note.includes('restarts as a standby'))
           ) {
             this.deps.metrics?.action(
               db.metadata.namespace,
@@ -501,7 +509,7 @@ export class SampleDbReconciler implements Reconciler {
     return decision;
   }
 
-  /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use. */
+  /** `spec.storageAutoGrow` (autogrow.ts): the data claims grow with the database's use (measured either way). */
   private async ensureStorage(a: Actions, f: Findings, instances: readonly Instance[]): Promise<void> {
     const db = a.db;
     const claims = dataPvcs(this.deps.stores.pvcs, db.metadata.namespace, db.metadata.name)
@@ -517,6 +525,16 @@ export class SampleDbReconciler implements Reconciler {
       });
     const used = Math.max(0, ...instances.map((i) => i.pg?.usedBytes ?? 0));
     const plan = used > 0 ? planGrowth(db, claims, used) : undefined;
+    const bound = claims.filter((c) => c.capacity > 0);
+    if (!plan && used > 0 && bound.length) {
+      // Without storageAutoGrow the use is still measured: the alert SampleDBVolumeNearlyFull reads it.
+      this.deps.metrics?.volume(
+        db.metadata.namespace,
+        db.metadata.name,
+        used,
+        Math.min(...bound.map((c) => c.capacity)),
+      );
+    }
     if (!plan) return;
     f.storage = plan;
     this.deps.metrics?.volume(db.metadata.namespace, db.metadata.name, used, plan.capacity);

@@ -1,5 +1,5 @@
 /**
- * Streaming replication, failover and switchover for one database (maturity level 5, autopilot).
+ * Streaming replication, failover and switchover for one database (maturity level 3: automated failure recovery).
  *
  * The primary is `status.currentPrimary` (pod 0 at creation); `<db>-rw` selects the pod labelled
  * `role=primary`, `<db>-ro` the pods labelled `role=replica`. Standbys stream from `<db>-rw`
@@ -175,7 +175,7 @@ export async function reconcileReplication(
     } else if (healthyPrimary(primary)) {
       delete state.primaryUnavailableSince;
       const requested = switchoverTarget(db, instances, primary, want);
-      const target = requested ?? (autoRestart(db) ? restartSwitchoverTarget(instances, primary, want) : undefined);
+      const target = requested ?? restartSwitchoverTarget(db, instances, primary, want);
       if (target) {
         Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
         await ops.persist(state);
@@ -184,7 +184,7 @@ export async function reconcileReplication(
           Reasons.SwitchoverStarted,
           requested
             ? `switching the primary over from ${primary.name} to ${target.name}`
-            : `switching the primary over from ${primary.name} to ${target.name} so that ${primary.name} restarts as a standby (pending restart: ${primary.pg?.pendingRestart?.join(', ')})`,
+            : `switching the primary over from ${primary.name} to ${target.name} so that ${primary.name} restarts as a standby (${restartCause(db, primary)})`,
         );
       }
     } else {
@@ -206,6 +206,21 @@ export async function reconcileReplication(
         });
       }
       const target = bestStandby(instances);
+      if (!target && primary?.pod && primary.outdated && !primary.terminating) {
+        // What the StatefulSet's RollingUpdate did for a broken pod: nothing else can serve, so the pod is replaced by
+        // one of the new template (e.g. the version that fixes an image the old one could not pull).
+        await ops.deletePod(primary);
+        ops.event(
+          'Warning',
+          Reasons.InstanceRestarted,
+          `restarted the primary ${primary.name} (unavailable, no standby to fail over to) to apply the new pod template`,
+        );
+        return done({
+          progress: { reason: 'RollingRestart', message: `restarting ${primary.name} for the new pod template` },
+          requeueAfterMs: 2000,
+          restarted: [primary.name],
+        });
+      }
       if (!target) {
         return done({
           problem: {
@@ -275,22 +290,14 @@ export async function reconcileReplication(
     }
   }
   const restart =
-    autoRestart(db) && primaryNow && healthyPrimary(primaryNow)
-      ? instanceToRestart(instances, primaryNow, want)
-      : undefined;
+    primaryNow && healthyPrimary(primaryNow) ? instanceToRestart(db, instances, primaryNow, want) : undefined;
   if (restart) {
     await ops.deletePod(restart);
     const role = restart.name === primaryNow?.name ? 'the primary (no standby to switch over to)' : 'standby';
-    ops.event(
-      'Normal',
-      Reasons.InstanceRestarted,
-      `restarted ${role} ${restart.name} to apply settings that need a restart: ${restart.pg?.pendingRestart?.join(', ')}`,
-    );
+    const why = restartCause(db, restart);
+    ops.event('Normal', Reasons.InstanceRestarted, `restarted ${role} ${restart.name} to apply ${why}`);
     return done({
-      progress: {
-        reason: 'RollingRestart',
-        message: `restarting ${restart.name} for ${restart.pg?.pendingRestart?.join(', ')}`,
-      },
+      progress: { reason: 'RollingRestart', message: `restarting ${restart.name} to apply ${why}` },
       requeueAfterMs: 2000,
       restarted: [restart.name],
     });
@@ -305,6 +312,24 @@ export function autoRestart(db: Database): boolean {
 
 const pending = (i: Instance) => (i.pg?.pendingRestart?.length ?? 0) > 0;
 
+/**
+ * The instance must restart: its pod runs an older template than the StatefulSet's (always: the spec asked for it), or
+ * its settings wait for a restart (`pending_restart`, unless `spec.postgresql.autoRestart: false`).
+ */
+export function needsRestart(db: Database, i: Instance): boolean {
+  return !!i.outdated || (autoRestart(db) && pending(i));
+}
+
+/** What a restart of `i` applies (events and conditions). */
+function restartCause(db: Database, i: Instance): string {
+  return [
+    ...(i.outdated ? ['the new pod template'] : []),
+    ...(autoRestart(db) && pending(i)
+      ? [`settings that need a restart (pending restart: ${i.pg?.pendingRestart?.join(', ')})`]
+      : []),
+  ].join(' and ');
+}
+
 /** Every instance to run has a ready pod whose PostgreSQL answers (a rolling restart goes one instance at a time). */
 function allSettled(instances: readonly Instance[], want: number): boolean {
   const wanted = instances.filter((i) => i.ordinal < want);
@@ -316,37 +341,46 @@ function allSettled(instances: readonly Instance[], want: number): boolean {
 }
 
 /**
- * The next instance of a rolling restart for settings that need one (`pending_restart`): standbys first, the highest
- * ordinal first, one at a time (every instance ready before the next); the primary only when no standby runs (a
- * database of one instance restarts in place). A primary with standbys restarts through a switchover instead
- * ({@link restartSwitchoverTarget}).
+ * The next instance of a rolling restart ({@link needsRestart}: a new pod template, or settings that need a restart):
+ * standbys first, the highest ordinal first, one at a time (every instance ready before the next); the primary only
+ * when no standby runs (a database of one instance restarts in place). A primary with standbys restarts through a
+ * switchover instead ({@link restartSwitchoverTarget}). A standby of an old template that is not ready serves nothing:
+ * it is replaced at once (the StatefulSet's RollingUpdate did so too: a template that fixes a broken pod must reach it).
  */
 export function instanceToRestart(
+  db: Database,
   instances: readonly Instance[],
   primary: Instance,
   want: number,
 ): Instance | undefined {
+  const highestFirst = (a: Instance, b: Instance) => b.ordinal - a.ordinal;
+  const broken = instances
+    .filter((i) => i.name !== primary.name && i.pod && !i.terminating && i.outdated && !i.ready)
+    .sort(highestFirst)[0];
+  if (broken) return broken;
   if (!allSettled(instances, want)) return undefined;
   const standby = instances
-    .filter((i) => i.name !== primary.name && i.pg?.recovery && pending(i))
-    .sort((a, b) => b.ordinal - a.ordinal)[0];
+    .filter((i) => i.name !== primary.name && i.pg?.recovery && needsRestart(db, i))
+    .sort(highestFirst)[0];
   if (standby) return standby;
   const standbys = instances.filter((i) => i.name !== primary.name && i.pod);
-  return pending(primary) && standbys.length === 0 ? primary : undefined;
+  return needsRestart(db, primary) && standbys.length === 0 ? primary : undefined;
 }
 
 /**
  * When only the primary still needs a restart: the standby to switch over to (the most advanced ready one that
- * follows the primary and runs the new settings), so the old primary restarts as a standby (the switchover stops it
- * first: it ships all its WAL) and writes pause only for the switchover.
+ * follows the primary and runs the new template and settings), so the old primary restarts as a standby (the
+ * switchover stops it first: it ships all its WAL; its pod comes back from the new template) and writes pause only
+ * for the switchover.
  */
 export function restartSwitchoverTarget(
+  db: Database,
   instances: readonly Instance[],
   primary: Instance,
   want: number,
 ): Instance | undefined {
-  if (!pending(primary) || !allSettled(instances, want)) return undefined;
-  if (instances.some((i) => i.name !== primary.name && pending(i))) return undefined;
+  if (!needsRestart(db, primary) || !allSettled(instances, want)) return undefined;
+  if (instances.some((i) => i.name !== primary.name && i.pod && needsRestart(db, i))) return undefined;
   return bestStandby(instances, (i) => i.ordinal < want && i.ready && i.pg?.timeline === primary.pg?.timeline);
 }
 

@@ -71,6 +71,10 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
       serviceName: names.headlessService(name),
       // Standbys clone from whichever pod is primary: no pod waits for a lower ordinal.
       podManagementPolicy: 'Parallel',
+      // The operator replaces the pods of a new template itself (replication.ts: standbys first, then a switchover,
+      // then the old primary, as CloudNativePG and Zalando's operator do). RollingUpdate goes by ordinal and would
+      // restart the primary in place whenever its ordinal comes, making writes wait for a failover.
+      updateStrategy: { type: 'OnDelete' },
       selector: { matchLabels: selectorLabels(db) },
       // Volumes are deleted only by the finalizer, after the final snapshot (spec.volumeRetention):
       // deleting the StatefulSet by hand must never delete data.
@@ -149,12 +153,28 @@ export function runningVersion(sts: KubeObject | undefined): string | undefined 
   return sts?.metadata?.annotations?.[ANNOTATION_VERSION];
 }
 
-/** Replica counts the StatefulSet controller reports. */
+/**
+ * Replica counts the StatefulSet controller reports. Rolled out = every pod runs the update revision: with `OnDelete`
+ * the controller never moves `currentRevision` up to `updateRevision` (kubernetes/kubernetes#106055), so
+ * `updatedReplicas` says it.
+ */
 export function statefulSetCounts(sts: StatefulSet | undefined): { replicas: number; ready: number; settled: boolean } {
   const st = sts?.status ?? {};
   const observed = (st.observedGeneration ?? 0) >= (sts?.metadata?.generation ?? 0);
-  const rolled = !st.updateRevision || st.currentRevision === st.updateRevision;
+  const rolled =
+    !st.updateRevision ||
+    st.currentRevision === st.updateRevision ||
+    (st.replicas !== undefined && (st.updatedReplicas ?? 0) >= st.replicas);
   return { replicas: st.replicas ?? 0, ready: st.readyReplicas ?? 0, settled: !!sts && observed && rolled };
+}
+
+/**
+ * The revision every pod should run: `status.updateRevision` once the controller observed the current spec; undefined
+ * before (the pods cannot be judged against a template the controller has not seen).
+ */
+export function updateRevisionOf(sts: StatefulSet | undefined): string | undefined {
+  const observed = (sts?.status?.observedGeneration ?? 0) >= (sts?.metadata?.generation ?? 0);
+  return observed ? sts?.status?.updateRevision : undefined;
 }
 
 /** `storageClassName` of the database's volumes when it names one (else the cluster's default class). */

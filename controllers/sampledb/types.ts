@@ -53,6 +53,7 @@ export interface StatefulSet extends KubeObject {
     observedGeneration?: number;
     currentRevision?: string;
     updateRevision?: string;
+    updatedReplicas?: number;
   };
 }
 
@@ -78,6 +79,8 @@ export const LABEL_NAME = 'app.kubernetes.io/name';
 export const LABEL_INSTANCE = 'app.kubernetes.io/instance';
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const LABEL_COMPONENT = 'app.kubernetes.io/component';
+/** The label the StatefulSet controller sets on each pod: the revision of the template it was created from. */
+export const LABEL_POD_REVISION = 'controller-revision-hash';
 /**
  * On database pods: `primary` or `replica`, set only by the operator. `<db>-rw` selects the
  * primary, `<db>-ro` the replicas; a pod the operator has not yet checked carries neither.

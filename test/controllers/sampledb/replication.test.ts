@@ -44,6 +44,7 @@ function instance(ordinal: number, o: Partial<Instance> = {}): Instance {
 function recorder(instances: Instance[]) {
   const log: string[] = [];
   const persisted: ReplicationStatus[] = [];
+  const notes: string[] = [];
   const labels = new Map(instances.map((i) => [i.name, i.labelRole]));
   const ops: ReplicationOps = {
     setRole: async (i, role) => {
@@ -64,11 +65,12 @@ function recorder(instances: Instance[]) {
       persisted.push({ ...s });
       log.push(`persist target=${s.targetPrimary ?? '-'} primary=${s.currentPrimary ?? '-'}`);
     },
-    event: (_t, reason) => {
+    event: (_t, reason, note) => {
       log.push(`event ${reason}`);
+      notes.push(`${reason}: ${note}`);
     },
   };
-  return { ops, log, persisted, labels };
+  return { ops, log, persisted, labels, notes };
 }
 
 describe('replication (planner, no cluster)', () => {
@@ -440,5 +442,123 @@ describe('rolling restart for settings that need one (pending_restart)', () => {
     const res = await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
     expect(res.status.targetPrimary).toBeUndefined();
     expect(r.log.filter((l) => l.startsWith('delete'))).toEqual([]);
+  });
+});
+
+describe('rolling a new pod template (StatefulSet OnDelete: the operator replaces the pods)', () => {
+  const p = (lsn: string) => ({ ...primaryPg(lsn), timeline: 1 });
+  const s = (lsn: string) => ({ ...standbyPg(lsn), timeline: 1 });
+  const deletes = (log: string[]) => log.filter((l) => l.startsWith('delete'));
+
+  test('standbys first, highest ordinal first, one at a time; then a switchover to an up-to-date standby; autoRestart: false does not stop it', async () => {
+    const spec = { replicas: 3, synchronous: true, postgresql: { autoRestart: false } };
+    // 1. every pod of the old template: the highest standby goes first, and only it
+    const old = [
+      instance(0, { labelRole: 'primary', outdated: true, pg: p('0/3000000') }),
+      instance(1, { labelRole: 'replica', outdated: true, pg: s('0/3000000') }),
+      instance(2, { labelRole: 'replica', outdated: true, pg: s('0/3000000') }),
+    ];
+    const r1 = recorder(old);
+    const first = await reconcileReplication(db(spec), old, { currentPrimary: 'db-0' }, r1.ops, T0);
+    expect(deletes(r1.log)).toEqual(['delete db-2']);
+    expect(r1.notes).toContain('InstanceRestarted: restarted standby db-2 to apply the new pod template');
+    expect(first.restarted).toEqual(['db-2']);
+    // 2. db-2 back from the new template but not ready yet: nothing else moves
+    const waiting = [old[0], old[1], instance(2, { ready: false, pg: s('0/3000000') })];
+    const r2 = recorder(waiting);
+    await reconcileReplication(db(spec), waiting, { currentPrimary: 'db-0' }, r2.ops, T0);
+    expect(deletes(r2.log)).toEqual([]);
+    // 3. db-2 ready: db-1 next
+    const next = [old[0], old[1], instance(2, { labelRole: 'replica', pg: s('0/3000000') })];
+    const r3 = recorder(next);
+    await reconcileReplication(db(spec), next, { currentPrimary: 'db-0' }, r3.ops, T0);
+    expect(deletes(r3.log)).toEqual(['delete db-1']);
+    // 4. every standby new: a switchover to the most advanced one; the old primary is stopped first (its pod comes
+    //    back from the new template as a standby)
+    const standbysDone = [
+      old[0],
+      instance(1, { labelRole: 'replica', pg: s('0/3000000') }),
+      instance(2, { labelRole: 'replica', pg: s('0/2FFFF00') }),
+    ];
+    const r4 = recorder(standbysDone);
+    const sw = await reconcileReplication(db(spec), standbysDone, { currentPrimary: 'db-0' }, r4.ops, T0);
+    expect(sw.status.targetPrimary).toBe('db-1');
+    expect(deletes(r4.log)).toEqual(['delete db-0']); // the pod's own grace period: a clean shutdown
+    expect(r4.log).not.toContain('promote db-1');
+    expect(r4.notes).toContain(
+      'SwitchoverStarted: switching the primary over from db-0 to db-1 so that db-0 restarts as a standby (the new pod template)',
+    );
+  });
+
+  test('no switchover (nor any restart) while a restarted standby is not ready and another still runs the old template', async () => {
+    const insts = [
+      instance(0, { labelRole: 'primary', outdated: true, pg: p('0/3000000') }),
+      instance(1, { labelRole: 'replica', outdated: true, pg: s('0/3000000') }),
+      instance(2, { labelRole: 'replica', ready: false, pg: s('0/3000000') }),
+    ];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(res.status.targetPrimary).toBeUndefined();
+    expect(deletes(r.log)).toEqual([]);
+  });
+
+  test('a standby of the old template that is not ready is replaced at once (a template that fixes it must reach it)', async () => {
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: p('0/3000000') }),
+      instance(1, { ready: false, outdated: true }),
+      instance(2, { ready: false }),
+    ];
+    const r = recorder(insts);
+    const res = await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(deletes(r.log)).toEqual(['delete db-1']);
+    expect(res.restarted).toEqual(['db-1']);
+  });
+
+  test('a single instance restarts in place; an unavailable one of the old template with no standby is replaced', async () => {
+    const alone = [instance(0, { labelRole: 'primary', outdated: true, pg: p('0/3000000') })];
+    const r = recorder(alone);
+    const res = await reconcileReplication(db({ replicas: 1 }), alone, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(res.restarted).toEqual(['db-0']);
+    expect(r.notes).toContain(
+      'InstanceRestarted: restarted the primary (no standby to switch over to) db-0 to apply the new pod template',
+    );
+    const broken = [instance(0, { labelRole: 'primary', outdated: true, ready: false })];
+    const rb = recorder(broken);
+    const since = { currentPrimary: 'db-0', primaryUnavailableSince: at(-60).toISOString() };
+    const replaced = await reconcileReplication(db({ replicas: 1 }), broken, since, rb.ops, T0);
+    expect(deletes(rb.log)).toEqual(['delete db-0']);
+    expect(replaced.restarted).toEqual(['db-0']);
+    // of the current template, it is not deleted (nothing to apply): the failover's verdict stands
+    const current = [instance(0, { labelRole: 'primary', ready: false })];
+    const rc = recorder(current);
+    const stuck = await reconcileReplication(db({ replicas: 1 }), current, since, rc.ops, T0);
+    expect(deletes(rc.log)).toEqual([]);
+    expect(stuck.problem?.reason).toBe('NoFailoverCandidate');
+  });
+
+  test('both causes at once are named together; settings alone with autoRestart: false do not restart', async () => {
+    const pendingOld = [
+      instance(0, { labelRole: 'primary', pg: p('0/3000000') }),
+      instance(1, {
+        labelRole: 'replica',
+        outdated: true,
+        pg: { ...s('0/3000000'), pendingRestart: ['shared_buffers'] },
+      }),
+    ];
+    const r = recorder(pendingOld);
+    await reconcileReplication(db({ replicas: 2 }), pendingOld, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(r.notes).toContain(
+      'InstanceRestarted: restarted standby db-1 to apply the new pod template and settings that need a restart (pending restart: shared_buffers)',
+    );
+    const settingsOnly = [pendingOld[0], instance(1, { ...pendingOld[1], outdated: false })];
+    const off = recorder(settingsOnly);
+    await reconcileReplication(
+      db({ replicas: 2, postgresql: { autoRestart: false } }),
+      settingsOnly,
+      { currentPrimary: 'db-0' },
+      off.ops,
+      T0,
+    );
+    expect(deletes(off.log)).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import { parseFlags } from '../../../controllers/sampledb/main';
 import { jobName, jobState } from '../../../controllers/sampledb/pods';
 import { checkName } from '../../../controllers/sampledb/reconciler';
 import { restoreJob } from '../../../controllers/sampledb/restore';
-import { desiredStatefulSet, statefulSetCounts } from '../../../controllers/sampledb/statefulset';
+import { desiredStatefulSet, statefulSetCounts, updateRevisionOf } from '../../../controllers/sampledb/statefulset';
 import { Database, Job, SampleDB } from '../../../controllers/sampledb/types';
 import { planVersion } from '../../../controllers/sampledb/upgrade';
 import { compareVersions, UnsupportedVersionError } from '../../../controllers/sampledb/versions';
@@ -250,6 +250,8 @@ describe('desired objects', () => {
         .persistentVolumeClaimRetentionPolicy.whenDeleted,
     ).toBe('Retain');
     expect(sts.metadata.finalizers).toEqual(['database.example.com/final-snapshot']);
+    // the operator replaces pods of a new template itself: standbys first, the primary through a switchover
+    expect(sts.spec.updateStrategy).toEqual({ type: 'OnDelete' });
   });
   test('no CronJob without a schedule; pruning only with a retention', () => {
     expect(backupCronJob(db(), 'postgres:16.4')).toBeUndefined();
@@ -338,6 +340,20 @@ describe('observations', () => {
         status: { observedGeneration: 2, currentRevision: 'b', updateRevision: 'b', readyReplicas: 1 },
       }),
     ).toEqual({ replicas: 0, ready: 1, settled: true });
+    // OnDelete: currentRevision stays behind (kubernetes#106055); every pod at the update revision is what counts
+    const onDelete = (updatedReplicas: number) =>
+      statefulSetCounts({
+        metadata: { generation: 3 },
+        status: { observedGeneration: 3, currentRevision: 'a', updateRevision: 'b', replicas: 2, updatedReplicas },
+      }).settled;
+    expect(onDelete(1)).toBe(false);
+    expect(onDelete(2)).toBe(true);
+    expect(
+      updateRevisionOf({ metadata: { generation: 3 }, status: { observedGeneration: 2, updateRevision: 'b' } }),
+    ).toBe(undefined);
+    expect(
+      updateRevisionOf({ metadata: { generation: 3 }, status: { observedGeneration: 3, updateRevision: 'b' } }),
+    ).toBe('b');
   });
   test('Jobs and PVCs map to their database by the instance label', () => {
     expect(

@@ -9,14 +9,18 @@
  *    operator's rolling restart (the standby first, then a switchover: the old primary restarts as a standby);
  *    every acknowledged write is there afterwards, and the write outage (longest time without a successful write) is
  *    measured. Events InstanceRestarted and SwitchoverStarted, the metric sampledb_autopilot_actions_total.
- * 3. A resources change re-tunes: the StatefulSet rolls the pods, and the settings derived from the new memory follow.
- * 4. Storage auto-grow fills a small volume past its trigger (storageAutoGrow below).
- * 5. Replica auto-scaling: read connections on the standby scale a synchronous database out, and in again after the
+ * 3. A resources change re-tunes: the operator replaces the pods (StatefulSet OnDelete), the standby first, then a
+ *    switchover to it, then the old primary; the settings derived from the new memory follow; 0 writes lost.
+ * 4. Anomalies caused on the node: a standby's replay paused, a session idle in a transaction; the conditions, the
+ *    metrics in Prometheus, the alerts delivered by Alertmanager, and the actions (autopilot-anomalies.ts).
+ * 5. Storage auto-grow fills a small volume past its trigger (storageAutoGrow below).
+ * 6. Replica auto-scaling: read connections on the standby scale a synchronous database out, and in again after the
  *    window once they close; 0 acknowledged writes lost (replicaAutoscaling below).
  *
  * Every postgres:* tag of the harness runs PostgreSQL 15.18.
  */
 import { Client } from 'pg';
+import { anomaliesOnTheNode } from './autopilot-anomalies';
 import { NodeHarness, assert, sleep, until } from '../harness';
 
 const NS = 'default';
@@ -285,8 +289,12 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
   );
 
   await step(
-    'a resources change re-tunes: the pods roll with the new memory and the derived settings follow; 0 acknowledged writes lost',
+    'a resources change re-tunes: the standby is replaced first, then a switchover, then the old primary; the derived settings follow; 0 acknowledged writes lost',
     async () => {
+      const primaryBefore: string = sdb().status.currentPrimary;
+      const standbyBefore = [0, 1].map((i) => `${DB}-${i}`).find((n) => n !== primaryBefore)!;
+      const uid = (pod: string) => json('get', 'pod', pod, '-n', NS).metadata.uid as string;
+      const uids = { [primaryBefore]: uid(primaryBefore), [standbyBefore]: uid(standbyBefore) };
       const w = writer(2_000_000);
       await sleep(2000);
       const started = Date.now();
@@ -318,11 +326,44 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
       await w.stop();
       const lost = await lostOf(w.acked);
       assert(lost.length === 0, `acknowledged writes lost: ${lost.join(',')}`);
-      const limits = json('get', 'statefulset', DB, '-n', NS).spec.template.spec.containers[0].resources.limits;
+      const sts = json('get', 'statefulset', DB, '-n', NS);
+      const limits = sts.spec.template.spec.containers[0].resources.limits;
       assert(limits.memory === '768Mi', `the pods run with the new limit: ${JSON.stringify(limits)}`);
-      return `re-tuned in ${took.toFixed(0)}s (shared_buffers 102MB → 153MB, work_mem stays 8MB: an override); ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s`;
+      // The order (the operator replaces the pods: StatefulSet OnDelete): the standby's new pod was created before the
+      // old primary's pod was replaced, a switchover moved the primary to it, and both pods run the new template.
+      assert(sts.spec.updateStrategy.type === 'OnDelete', `updateStrategy ${JSON.stringify(sts.spec.updateStrategy)}`);
+      const pod = (name: string) => json('get', 'pod', name, '-n', NS);
+      const [standbyPod, primaryPod] = [pod(standbyBefore), pod(primaryBefore)];
+      for (const p of [standbyPod, primaryPod]) {
+        assert(p.metadata.uid !== uids[p.metadata.name], `${p.metadata.name} was replaced`);
+        assert(
+          p.metadata.labels['controller-revision-hash'] === sts.status.updateRevision,
+          `${p.metadata.name} runs the new revision ${sts.status.updateRevision}`,
+        );
+        assert(p.spec.containers[0].resources.limits.memory === '768Mi', `${p.metadata.name} runs with 768Mi`);
+      }
+      const created = (p: any) => Date.parse(p.metadata.creationTimestamp);
+      assert(
+        created(standbyPod) < created(primaryPod),
+        `the standby's new pod (${standbyPod.metadata.creationTimestamp}) before the old primary's (${primaryPod.metadata.creationTimestamp})`,
+      );
+      const switched = events('SwitchoverStarted');
+      assert(
+        switched.some(
+          (e) => e.message.includes(`from ${primaryBefore} to ${standbyBefore}`) && /new pod template/.test(e.message),
+        ),
+        `a switchover ${primaryBefore} → ${standbyBefore} for the new pod template: ${JSON.stringify(switched.map((e) => e.message))}`,
+      );
+      const primaryAfter = sdb().status.currentPrimary;
+      assert(
+        primaryAfter === standbyBefore,
+        `the primary moved to the replaced standby (${primaryBefore} → ${primaryAfter})`,
+      );
+      return `re-tuned in ${took.toFixed(0)}s (shared_buffers 102MB → 153MB, work_mem stays 8MB: an override); order: ${standbyBefore} replaced at ${standbyPod.metadata.creationTimestamp}, switchover ${primaryBefore} → ${standbyBefore}, ${primaryBefore} replaced at ${primaryPod.metadata.creationTimestamp}; ${w.acked.length} acknowledged writes, 0 lost, ${w.failures} failed attempts, write outage ${w.outageSeconds.toFixed(1)}s`;
     },
   );
+
+  await anomaliesOnTheNode(h, DB);
 
   // Deleted without waiting for its final snapshot: the next steps need the CPU more than this database.
   kubectl('delete', 'sampledb', DB, '-n', NS, '--wait=false');
