@@ -6,7 +6,8 @@
  * (default `:8080`, `0` disables), `--health-probe-bind-address` (default `:8081`), `--concurrency`
  * (default 8: reconciles are mostly waiting on the apiserver, and a Node worker costs a promise, not a
  * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound), `--sharding-ring`,
- * `--sharding-key`, `--sharding-assignment` (a member of a shard ring, sharding.ts). Environment: `WATCH_NAMESPACE`
+ * `--sharding-key`, `--sharding-assignment` (a member of a shard ring, sharding.ts), `--sharding-label-webhook` (also
+ * serve the ring's labelling webhook, shard-label-webhook.ts, at `/label-shard-<ring>`). Environment: `WATCH_NAMESPACE`
  * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
  * namespaces). Webhooks (when the contract declares them): `--webhook-bind-address` (default `:9443`) and the
  * `WEBHOOK_*` variables the chart sets (runtime/webhook/webhook-settings.ts). Kubeconfig: `KUBECONFIG` /
@@ -23,11 +24,13 @@ import { join } from 'path';
 import { ControllerContract } from './contract';
 import { createLogger, Logger } from './log';
 import { Manager, ManagerOptions } from './manager';
+import { shardLabelDefaulting } from './shard-label-webhook';
 import { CertificateSource, staticCertificate } from './webhook/certificate-source';
 import { SecretCertificateSource } from './webhook/secret-certificate-source';
 import { SelfManagedCertificates } from './webhook/self-managed-certificates';
 import { IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS, webhookSettingsFromEnv } from './webhook/webhook-settings';
 import { SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
+import { shardLabelWebhookPath } from '../lib/apimachinery/shard-label';
 
 /** Parsed command line of a controller binary. */
 export interface ManagerFlags {
@@ -47,6 +50,12 @@ export interface ManagerFlags {
    * @default - the contract's (`contract.sharding`), else `labels`
    */
   readonly shardingAssignment?: ShardAssignment;
+  /**
+   * `--sharding-label-webhook[=true|false]`: serve the ring's labelling webhook (the chart's MutatingWebhookConfiguration
+   * for CREATE of the sharded kinds points at `/label-shard-<ring>`). Needs `--sharding-ring` and the labels assignment.
+   * @default false
+   */
+  readonly shardingLabelWebhook: boolean;
   /** From `WATCH_NAMESPACE` (`team-a,team-b`). @default - unset */
   readonly namespaces?: readonly string[];
 }
@@ -64,7 +73,11 @@ const KNOWN = new Set([
   'sharding-ring',
   'sharding-key',
   'sharding-assignment',
+  'sharding-label-webhook',
 ]);
+
+/** Flags that are true when given without a value. */
+const BOOLEAN = new Set(['leader-elect', 'sharding-label-webhook']);
 
 /** Parses flags (`--name=value`, `--name value`, boolean `--leader-elect`) and env. Throws on unknown flags. */
 export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ManagerFlags {
@@ -73,7 +86,7 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
     const m = /^--?([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     if (!m || !KNOWN.has(m[1])) throw new Error(`unknown flag '${argv[i]}'`);
     let value = m[2];
-    if (value === undefined) value = m[1] === 'leader-elect' ? 'true' : argv[++i];
+    if (value === undefined) value = BOOLEAN.has(m[1]) ? 'true' : argv[++i];
     if (value === undefined) throw new Error(`flag --${m[1]} needs a value`);
     values.set(m[1], value);
   }
@@ -81,9 +94,15 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new Error(`--concurrency must be a positive integer, got '${values.get('concurrency')}'`);
   }
-  const leaderElect = values.get('leader-elect') ?? 'false';
-  if (!['true', 'false'].includes(leaderElect)) {
-    throw new Error(`--leader-elect must be true or false, got '${leaderElect}'`);
+  for (const flag of BOOLEAN) {
+    const value = values.get(flag);
+    if (value !== undefined && !['true', 'false'].includes(value)) {
+      throw new Error(`--${flag} must be true or false, got '${value}'`);
+    }
+  }
+  const shardingLabelWebhook = values.get('sharding-label-webhook') === 'true';
+  if (shardingLabelWebhook && !values.get('sharding-ring')) {
+    throw new Error('--sharding-label-webhook needs --sharding-ring (the webhook labels objects with their member)');
   }
   const shardingKey = values.get('sharding-key') ?? 'uid';
   if (shardingKey !== 'uid' && shardingKey !== 'namespace') {
@@ -97,7 +116,8 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
     shardingRing: values.get('sharding-ring'),
     shardingKey,
     shardingAssignment: shardingAssignment as ShardAssignment | undefined,
-    leaderElect: leaderElect === 'true',
+    shardingLabelWebhook,
+    leaderElect: values.get('leader-elect') === 'true',
     leaderElectionNamespace: values.get('leader-election-namespace'),
     metricsBindAddress: values.get('metrics-bind-address') ?? ':8080',
     healthProbeBindAddress: values.get('health-probe-bind-address') ?? ':8081',
@@ -157,7 +177,9 @@ export async function startControllerBinary(
   // A binary may bring its own webhook server (conversionBinary): it then also rotates the certificates for the
   // admission webhooks (one Secret, one CA), and this start-up adds none.
   const extra = binary.managerOptions?.(logger) ?? {};
-  const wantsWebhooks = !extra.webhookServer && (binary.webhookServer ?? (binary.contract?.webhooks?.length ?? 0) > 0);
+  const wantsWebhooks =
+    !extra.webhookServer &&
+    (binary.webhookServer ?? ((binary.contract?.webhooks?.length ?? 0) > 0 || flags.shardingLabelWebhook));
   const webhooks = wantsWebhooks ? webhookSettingsFromEnv() : undefined;
   if (wantsWebhooks && !webhooks) {
     logger.warn(
@@ -207,6 +229,7 @@ export async function startControllerBinary(
     ...extra,
   });
   binary.setup(manager, flags);
+  if (flags.shardingLabelWebhook) serveShardLabelWebhook(manager, flags.shardingRing!, logger);
   if (webhooks?.certificates === 'self-managed') {
     // The leader issues, rotates and injects; every replica (this one too) serves from the Secret.
     const certificates = new SelfManagedCertificates({
@@ -228,6 +251,25 @@ export async function startControllerBinary(
   logger.info(`starting ${binary.name} controller`, { ...flags });
   await manager.start();
   return manager;
+}
+
+/**
+ * `--sharding-label-webhook`: the ring's labelling webhook on the manager's webhook server, at the path the chart's
+ * configuration names. Without a webhook server (run outside the chart: no `WEBHOOK_*` environment) or with an
+ * assignment that writes no label, it is not served, and said so: the webhook's `failurePolicy: Ignore` admits the
+ * creates unlabelled and the assigner labels them, as without the webhook.
+ */
+function serveShardLabelWebhook(manager: Manager, ring: string, logger: Logger): void {
+  if (manager.shardAssignment !== 'labels') {
+    throw new Error(
+      `--sharding-label-webhook needs the labels assignment, got '${manager.shardAssignment}' (nothing is labelled)`,
+    );
+  }
+  if (!manager.webhookServer) {
+    logger.warn('the shard labelling webhook is not served: no webhook server (WEBHOOK_CERT_SECRET is not set)');
+    return;
+  }
+  manager.webhookServer.defaulting(shardLabelWebhookPath(ring), shardLabelDefaulting(manager));
 }
 
 /** A fixed certificate from `<dir>/tls.crt` and `<dir>/tls.key` (WEBHOOK_CERTIFICATES=files). */

@@ -36,11 +36,9 @@ import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
 import { rendezvousOwner, ShardKey, shardKeyOf, ShardRing } from './sharding';
 import { CacheReader } from './store';
 import { Watcher } from './watcher';
+import { shardLabel } from '../lib/apimachinery/shard-label';
 
-/** The label naming an object's member in a ring. */
-export function shardLabel(ring: string): string {
-  return `shard.cdk8s-operator.io/${ring}`;
-}
+export { shardLabel };
 
 /** The label selector of a member's share. */
 export function shardSelector(ring: string, member: string): string {

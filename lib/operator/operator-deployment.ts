@@ -30,6 +30,8 @@ export interface OperatorDeploymentProps {
     readonly ring: string;
     readonly key: 'uid' | 'namespace';
     readonly assignment: ShardAssignment;
+    /** Serve the ring's labelling webhook (`--sharding-label-webhook`). @default false */
+    readonly labelWebhook?: boolean;
   };
   /**
    * Namespaces the controller watches, passed as `WATCH_NAMESPACE` (comma-separated; empty = all).
@@ -160,6 +162,7 @@ export class OperatorDeployment extends Construct {
               `--sharding-ring=${props.sharding.ring}`,
               `--sharding-key=${props.sharding.key}`,
               `--sharding-assignment=${props.sharding.assignment}`,
+              ...(props.sharding.labelWebhook ? ['--sharding-label-webhook'] : []),
             ]
           : []),
         ...(props.args ?? []),

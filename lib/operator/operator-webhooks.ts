@@ -4,6 +4,7 @@ import { ControllerContract, KindSelector, ResolvedKind, resolveKind } from './c
 import { matchConditionProblems } from './webhook-match-conditions';
 import { LabelSelectorOf, WebhookOf, webhookProblems } from '../apimachinery/controller-contract';
 import { DEFAULT_KUBERNETES_VERSION } from '../apimachinery/kubernetes-versions';
+import { shardLabel, shardLabelWebhookPath } from '../apimachinery/shard-label';
 import { webhookPath } from '../apimachinery/webhook-path';
 import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 import { Problems } from '../synth-metadata/problems';
@@ -42,7 +43,33 @@ export interface OperatorWebhooksProps extends OperatorWebhookOptions {
   readonly serviceName: string;
   /** The operator's webhook certificate Secret (`OperatorWebhook`, shared with conversion). */
   readonly secretName: string;
+  /**
+   * The shard ring's labelling webhook (`Operator` `sharding.labelWebhook`): entries of the MutatingWebhookConfiguration
+   * for CREATE of `kinds`, served at `/label-shard-<ring>`.
+   * @default - none
+   */
+  readonly shardLabel?: ShardLabelWebhook;
 }
+
+/** What the shard ring's labelling webhook intercepts. */
+export interface ShardLabelWebhook {
+  readonly ring: string;
+  readonly key: 'uid' | 'namespace';
+  /** The sharded kinds (the contract's `watches`: those it may label). */
+  readonly kinds: readonly KindSelector[];
+}
+
+/**
+ * How long a create waits for the labelling webhook. Its answer is computed in memory (rendezvous hashing over the
+ * ring's view, microseconds); a member that does not answer within this is overloaded or gone, and the create goes
+ * on unlabelled (`failurePolicy: Ignore`): the assigner then labels it with one patch, as without the webhook. The
+ * timeout is the most a create can be slowed by the ring, so it is short.
+ */
+export const SHARD_LABEL_WEBHOOK_TIMEOUT_SECONDS = 2;
+
+/** A created object with a controller owner: only those have a shard key at admission with `key: 'uid'`. */
+const HAS_CONTROLLER_OWNER =
+  'has(object.metadata.ownerReferences) && object.metadata.ownerReferences.exists(r, has(r.controller) && r.controller)';
 
 /** Everything the webhooks' objects are named after, for RBAC and the Deployment. */
 export interface WebhookWiring {
@@ -77,6 +104,8 @@ export class OperatorWebhooks extends Construct {
   public readonly wiring: WebhookWiring;
   public readonly validatingConfiguration?: ApiObject;
   public readonly mutatingConfiguration?: ApiObject;
+  /** The names of the labelling webhook's entries in the MutatingWebhookConfiguration (`shardLabel`), one per kind. */
+  public readonly shardLabelWebhooks: readonly string[];
 
   constructor(scope: Construct, id: string, props: OperatorWebhooksProps) {
     super(scope, id);
@@ -101,7 +130,8 @@ export class OperatorWebhooks extends Construct {
       const r = resolved[webhooks.findIndex((w) => w.for === k)];
       return r ? `${r.group}/${r.kind}` : JSON.stringify(k);
     }).forEach((p) => problems.add(p));
-    if (props.watchNamespaces?.includes(props.namespace)) {
+    // (the labelling webhook alone is harmless there: the assigner labels what it does not)
+    if (webhooks.length > 0 && props.watchNamespaces?.includes(props.namespace)) {
       problems.add(
         `watchNamespaces: includes the operator's own namespace '${props.namespace}' while it serves webhooks: without excluding it ` +
           "the webhooks would intercept the operator's own pods and leases and could block its recovery, and with it excluded the kinds " +
@@ -157,9 +187,14 @@ export class OperatorWebhooks extends Construct {
       timeoutSeconds: w.timeoutSeconds ?? 10,
       ...(w.type === 'defaulting' ? { reinvocationPolicy: 'IfNeeded' } : {}),
     });
+    const shardLabelEntries = props.shardLabel ? this.shardLabelEntries(props, props.shardLabel, versions) : [];
+    this.shardLabelWebhooks = shardLabelEntries.map((e) => e.name);
     const configurations: WebhookWiring['configurations'][number][] = [];
     const emit = (type: 'validating' | 'defaulting') => {
-      const entries = webhooks.flatMap((w, i) => (w.type === type && resolved[i] ? [entry(w, resolved[i]!)] : []));
+      const entries = [
+        ...webhooks.flatMap((w, i) => (w.type === type && resolved[i] ? [entry(w, resolved[i]!)] : [])),
+        ...(type === 'defaulting' ? shardLabelEntries : []),
+      ];
       if (entries.length === 0) return undefined;
       const kind =
         type === 'validating' ? ('ValidatingWebhookConfiguration' as const) : ('MutatingWebhookConfiguration' as const);
@@ -188,6 +223,65 @@ export class OperatorWebhooks extends Construct {
       this.certManagerObjects(props, serviceName, secretName);
     }
     this.wiring = { configurations, env };
+  }
+
+  /**
+   * The labelling webhook's entries, one per sharded kind (kubernetes-controller-sharding's sharder webhook): CREATE
+   * only (an object keeps its label; moves are the members' patches), any version (the handler reads and writes only
+   * metadata), not called for objects that already carry the ring's label (the members' own creates) nor, with
+   * `key: 'uid'`, for objects without a controller owner (their UID, the key, is not assigned yet at admission).
+   * `failurePolicy: Ignore`: the label is an optimisation the assigner makes anyway; no create waits on the ring
+   * beyond {@link SHARD_LABEL_WEBHOOK_TIMEOUT_SECONDS}.
+   */
+  private shardLabelEntries(
+    props: OperatorWebhooksProps,
+    hook: ShardLabelWebhook,
+    versions: Parameters<typeof matchConditionProblems>[2],
+  ): { readonly name: string }[] {
+    const conditions = hook.key === 'uid' ? [{ name: 'has-controller-owner', expression: HAS_CONTROLLER_OWNER }] : [];
+    matchConditionProblems(conditions, 'sharding.labelWebhook (matchConditions)', versions).forEach((p) =>
+      Problems.of(this).add(p),
+    );
+    return hook.kinds.flatMap((k, i) => {
+      let kind: ResolvedKind;
+      try {
+        kind = resolveKind(k, props.crds, `contract.watches[${i}]`);
+      } catch {
+        return []; // the RBAC reports the unresolved kind
+      }
+      return [
+        {
+          name: `label-shard.${kind.plural}.${kind.group || 'core'}`,
+          // No caBundle: the operator (or cert-manager's cainjector) owns it, as for the other webhooks.
+          clientConfig: {
+            service: {
+              name: props.serviceName,
+              namespace: props.namespace,
+              path: shardLabelWebhookPath(hook.ring),
+              port: 443,
+            },
+          },
+          rules: [
+            {
+              apiGroups: [kind.group],
+              apiVersions: ['*'],
+              operations: ['CREATE'],
+              resources: [kind.plural],
+              scope: kind.namespaced ? 'Namespaced' : 'Cluster',
+            },
+          ],
+          matchPolicy: 'Equivalent',
+          namespaceSelector: excludingSystem(props.namespace, undefined, props.watchNamespaces),
+          objectSelector: { matchExpressions: [{ key: shardLabel(hook.ring), operator: 'DoesNotExist' }] },
+          ...(conditions.length ? { matchConditions: conditions } : {}),
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          failurePolicy: 'Ignore',
+          timeoutSeconds: SHARD_LABEL_WEBHOOK_TIMEOUT_SECONDS,
+          reinvocationPolicy: 'Never',
+        },
+      ];
+    });
   }
 
   private certManagerObjects(props: OperatorWebhooksProps, serviceName: string, secretName: string): void {

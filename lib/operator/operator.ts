@@ -148,6 +148,19 @@ export interface OperatorShardingOptions {
    * @default - the contract's: `labels` for `contract.sharding: true`, else `contract.sharding.assignment`
    */
   readonly assignment?: ShardAssignment;
+  /**
+   * With the `labels` assignment, label objects in their create request (kubernetes-controller-sharding's sharder
+   * webhook) instead of patching them afterwards: a MutatingWebhookConfiguration for CREATE of the contract's
+   * `watches` kinds, served by every member at `/label-shard-<ring>` (`--sharding-label-webhook`), with the webhook
+   * Service and certificates the operator's other webhooks use (`webhooks`), `failurePolicy: Ignore` and a 2 s
+   * timeout (a create never waits on the ring longer: the assigner labels what the webhook did not), and not called
+   * for objects that carry the label already (the members' own creates). With `key: 'namespace'` it saves one patch
+   * per object created by others. With `key: 'uid'` it can label only objects created with a controller owner (the
+   * UID of a new object is not assigned at admission; those are matched by a matchCondition): objects a user creates
+   * still get the assigner's patch, so it is off by default there.
+   * @default - true with `labels` and `key: 'namespace'`, else false
+   */
+  readonly labelWebhook?: boolean;
 }
 
 const OPERATOR_MARKER = Symbol.for('cdk8s-operator.Operator');
@@ -218,6 +231,11 @@ export class Operator extends Construct {
             `${sharding.assignment === 'labels' ? 'true' : `{ assignment: '${sharding.assignment}' }`} and omit sharding.assignment`,
         );
       }
+      if (sharding.labelWebhook && granted && granted !== 'labels') {
+        Problems.of(this).add(
+          `sharding.labelWebhook: true needs the labels assignment, got '${granted}' (nothing is labelled); remove it`,
+        );
+      }
       if (props.replicas !== undefined) {
         Problems.of(this).add(
           `replicas: a sharded operator runs sharding.replicas members, got replicas: ${props.replicas} as well; remove it`,
@@ -230,6 +248,11 @@ export class Operator extends Construct {
       key: sharding.key ?? 'uid',
       assignment: contractShardAssignment(props.contract) ?? 'labels',
     };
+    // The labelling webhook (sharding.labelWebhook): served by every member, with the other webhooks' Service and certificates.
+    const shardLabel =
+      ring?.assignment === 'labels' && (sharding!.labelWebhook ?? ring.key === 'namespace')
+        ? { ring: ring.ring, key: ring.key, kinds: props.contract.watches ?? [] }
+        : undefined;
     const watchNamespaces = props.watchNamespaces ?? props.contract.watchNamespaces;
     if (
       props.watchNamespaces &&
@@ -252,7 +275,8 @@ export class Operator extends Construct {
     }
     // One webhook server per operator: conversion (contract.conversion) and admission (contract.webhooks) share its
     // Service, port, certificate Secret and certificate rotation.
-    const servesWebhooks = (props.contract.conversion ?? []).length + (props.contract.webhooks ?? []).length > 0;
+    const servesWebhooks =
+      (props.contract.conversion ?? []).length + (props.contract.webhooks ?? []).length > 0 || shardLabel !== undefined;
     this.rbac = new OperatorRbac(this, 'Rbac', {
       name: this.name,
       namespace: this.namespace,
@@ -268,7 +292,7 @@ export class Operator extends Construct {
         new kplus.Namespace(this, `WatchNamespace-${ns}`, { metadata: { name: ns } });
       }
     }
-    if ((props.contract.webhooks?.length ?? 0) > 0) {
+    if ((props.contract.webhooks?.length ?? 0) > 0 || shardLabel) {
       this.webhooks = new OperatorWebhooks(this, 'Webhooks', {
         ...props.webhooks,
         name: this.name,
@@ -279,6 +303,7 @@ export class Operator extends Construct {
         replicas: replicas ?? 1,
         serviceName: `${this.name}-webhook`,
         secretName: `${this.name}-webhook-certs`,
+        shardLabel,
       });
       const wiring = this.webhooks.wiring;
       this.rbac.grantWebhooks(
@@ -295,7 +320,7 @@ export class Operator extends Construct {
       serviceAccount: this.rbac.serviceAccount,
       replicas,
       leaderElection,
-      sharding: ring,
+      sharding: ring && { ...ring, labelWebhook: shardLabel !== undefined },
       watchNamespaces,
       resources: props.resources,
       env: webhookWiring ? { ...webhookWiring.env, ...props.env } : props.env,
@@ -344,7 +369,14 @@ export class Operator extends Construct {
         watchNamespaces: this.rbac.watchNamespaces,
         grants: this.rbac.grants,
         podEgress: this.networkPolicy ? contractEgress.egress : undefined,
-        sharding: ring && sharding && { ...ring, replicas: sharding.replicas },
+        sharding: ring &&
+          sharding && {
+            ...ring,
+            replicas: sharding.replicas,
+            labelWebhook: this.webhooks?.shardLabelWebhooks.length
+              ? { configuration: this.name, webhooks: this.webhooks.shardLabelWebhooks }
+              : undefined,
+          },
       }),
     );
   }

@@ -1,6 +1,8 @@
 import { PodEgress } from './operator-network-policy';
 import { RbacGrant } from './operator-rbac';
+import { SHARD_LABEL_WEBHOOK_TIMEOUT_SECONDS } from './operator-webhooks';
 import { ShardAssignment } from '../apimachinery/controller-contract';
+import { shardLabelWebhookPath } from '../apimachinery/shard-label';
 
 /** Input of `renderRbacReport`. @internal */
 export interface RbacReportInput {
@@ -17,6 +19,8 @@ export interface RbacReportInput {
     readonly replicas: number;
     readonly key: 'uid' | 'namespace';
     readonly assignment: ShardAssignment;
+    /** The labelling webhook, when the chart emits it: its MutatingWebhookConfiguration and entries. */
+    readonly labelWebhook?: { readonly configuration: string; readonly webhooks: readonly string[] };
   };
 }
 
@@ -81,7 +85,7 @@ export function renderRbacReport(input: RbacReportInput): string {
     lines.push('');
   }
   if (input.sharding) {
-    const { ring, replicas, key, assignment } = input.sharding;
+    const { ring, replicas, key, assignment, labelWebhook } = input.sharding;
     lines.push('## Sharding: how the work is split', '');
     lines.push(
       `${replicas} replicas form the shard ring \`${ring}\`: each holds a member Lease \`${ring}-<member>\` in \`${input.serviceAccount.namespace}\` ` +
@@ -92,6 +96,18 @@ export function renderRbacReport(input: RbacReportInput): string {
         ' A PodDisruptionBudget lets one member down at a time.',
       '',
     );
+    if (labelWebhook) {
+      lines.push(
+        `The labelling webhook writes the label in the create request instead: MutatingWebhookConfiguration \`${labelWebhook.configuration}\` ` +
+          `(${labelWebhook.webhooks.map((w) => `\`${w}\``).join(', ')}) sends CREATE of objects without the label to every member at ` +
+          `\`${shardLabelWebhookPath(ring)}\`, through the operator's webhook Service, with the certificates (and their RBAC, above) of its other webhooks. ` +
+          `\`failurePolicy: Ignore\`, \`timeoutSeconds: ${SHARD_LABEL_WEBHOOK_TIMEOUT_SECONDS}\`: a create never waits on the ring longer, and what the webhook did not label the assigner patches` +
+          (key === 'uid'
+            ? '. With `key: uid` only objects created with a controller owner are sent to it (a new object has no UID at admission).'
+            : '.'),
+        '',
+      );
+    }
   }
   if (input.podEgress) {
     lines.push('## Network egress (NetworkPolicy)', '');

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { FakeCrd } from './crd-double';
-import { Operator, OperatorApp, OutputLayout } from '../../lib';
+import { Operator, OperatorApp, OperatorShardingOptions, OutputLayout } from '../../lib';
 
 const CONTRACT = { owns: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], status: true, events: true, sharding: true };
 
@@ -22,7 +22,7 @@ function sharded(extra: Record<string, unknown> = {}, contract: Record<string, u
 }
 
 /** An app with the sharded Foo operator, synthesized to a folder: its objects and its RBAC report. */
-function synthWithReport(contract: Record<string, unknown>, sharding: { replicas: number }) {
+function synthWithReport(contract: Record<string, unknown>, sharding: OperatorShardingOptions) {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sharding-'));
   const app = new OperatorApp({ outdir, layout: OutputLayout.APPLY_ORDER });
   const chart = new Chart(app, 'foo');
@@ -119,5 +119,150 @@ describe('Operator sharding', () => {
     expect(() => Testing.synth(sharded({}, { ...CONTRACT, sharding: { assignment: 'labelz' } }))).toThrow(
       /contract\.sharding\.assignment: must be one of labels, hash, server, got "labelz"/,
     );
+  });
+
+  describe('the labelling webhook', () => {
+    const webhookObjects = (out: any[]) => ({
+      configuration: out.find((o) => o.kind === 'MutatingWebhookConfiguration'),
+      args: out.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args as string[],
+      env: out.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].env as any[],
+      service: out.find((o) => o.kind === 'Service' && o.metadata.name === 'foo-operator-webhook'),
+    });
+
+    test("labels with key 'namespace': CREATE of the watched kinds, Ignore, 2 s, only unlabelled objects, served by every member", () => {
+      const { configuration, args, env, service } = webhookObjects(Testing.synth(sharded()));
+      expect(args).toContain('--sharding-label-webhook');
+      expect(configuration.metadata.name).toBe('foo-operator');
+      expect(configuration.webhooks).toEqual([
+        {
+          name: 'label-shard.foos.samplecontroller.k8s.io',
+          clientConfig: {
+            service: {
+              name: 'foo-operator-webhook',
+              namespace: 'foo-operator-system',
+              path: '/label-shard-foo-operator',
+              port: 443,
+            },
+          },
+          rules: [
+            {
+              apiGroups: ['samplecontroller.k8s.io'],
+              apiVersions: ['*'],
+              operations: ['CREATE'],
+              resources: ['foos'],
+              scope: 'Namespaced',
+            },
+          ],
+          matchPolicy: 'Equivalent',
+          namespaceSelector: {
+            matchExpressions: [
+              { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['foo-operator-system', 'kube-system'] },
+            ],
+          },
+          objectSelector: {
+            matchExpressions: [{ key: 'shard.cdk8s-operator.io/foo-operator', operator: 'DoesNotExist' }],
+          },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          failurePolicy: 'Ignore',
+          timeoutSeconds: 2,
+          reinvocationPolicy: 'Never',
+        },
+      ]);
+      // The certificates of the operator's other webhooks: self-managed, the CA injected into this configuration.
+      expect(service.spec.ports).toEqual([{ name: 'webhook', port: 443, targetPort: 9443 }]);
+      expect(env).toEqual(
+        expect.arrayContaining([
+          { name: 'WEBHOOK_CA_INJECT', value: 'MutatingWebhookConfiguration/foo-operator' },
+          { name: 'WEBHOOK_CERT_SECRET', value: 'foo-operator-webhook-certs' },
+        ]),
+      );
+    });
+
+    test('its RBAC: the CA injection on its configuration by name and the certificate Secret by name; the report names it', () => {
+      const { out, report } = synthWithReport(CONTRACT, { replicas: 2, key: 'namespace' });
+      const rules = out
+        .filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')
+        .flatMap((r) => (r.rules ?? []).map((rule: any) => ({ role: r.metadata.name, ...rule })));
+      expect(rules.filter((r: any) => r.resources.includes('mutatingwebhookconfigurations'))).toEqual([
+        {
+          role: 'foo-operator-webhook-ca-injection',
+          apiGroups: ['admissionregistration.k8s.io'],
+          resources: ['mutatingwebhookconfigurations'],
+          resourceNames: ['foo-operator'],
+          verbs: ['get', 'patch'],
+        },
+      ]);
+      expect(rules.filter((r: any) => r.resources.includes('secrets'))).toEqual([
+        expect.objectContaining({ resourceNames: ['foo-operator-webhook-certs'], verbs: ['get', 'update'] }),
+      ]);
+      expect(report).toContain(
+        'The labelling webhook writes the label in the create request instead: MutatingWebhookConfiguration `foo-operator` (`label-shard.foos.samplecontroller.k8s.io`) sends CREATE of objects without the label to every member at `/label-shard-foo-operator`',
+      );
+      expect(report).toContain('`failurePolicy: Ignore`, `timeoutSeconds: 2`');
+    });
+
+    test("key 'uid': off by default; asked for, only objects created with a controller owner are sent to it", () => {
+      const off = webhookObjects(Testing.synth(sharded({ sharding: { replicas: 2, key: 'uid' } })));
+      expect([off.configuration, off.service, off.args.includes('--sharding-label-webhook')]).toEqual([
+        undefined,
+        undefined,
+        false,
+      ]);
+      const on = webhookObjects(Testing.synth(sharded({ sharding: { replicas: 2, key: 'uid', labelWebhook: true } })));
+      expect(on.args).toContain('--sharding-label-webhook');
+      expect(on.configuration.webhooks[0].matchConditions).toEqual([
+        {
+          name: 'has-controller-owner',
+          expression:
+            'has(object.metadata.ownerReferences) && object.metadata.ownerReferences.exists(r, has(r.controller) && r.controller)',
+        },
+      ]);
+      const { report } = synthWithReport(CONTRACT, { replicas: 2, labelWebhook: true });
+      expect(report).toContain('With `key: uid` only objects created with a controller owner are sent to it');
+    });
+
+    test("key 'namespace' with labelWebhook: false, or hash/server assignments: no webhook", () => {
+      const off = webhookObjects(
+        Testing.synth(sharded({ sharding: { replicas: 2, key: 'namespace', labelWebhook: false } })),
+      );
+      expect(off.configuration).toBeUndefined();
+      const hash = webhookObjects(Testing.synth(sharded({}, { ...CONTRACT, sharding: { assignment: 'hash' } })));
+      expect([hash.configuration, hash.args.includes('--sharding-label-webhook')]).toEqual([undefined, false]);
+      expect(() =>
+        Testing.synth(
+          sharded(
+            { sharding: { replicas: 2, labelWebhook: true } },
+            { ...CONTRACT, sharding: { assignment: 'server' } },
+          ),
+        ),
+      ).toThrow(
+        /sharding\.labelWebhook: true needs the labels assignment, got 'server' \(nothing is labelled\); remove it/,
+      );
+    });
+
+    test("beside the kind's own defaulting webhook: one configuration, two entries; cert-manager's CA injection too", () => {
+      const chart = new Chart(Testing.app(), 'test');
+      const foo = new FakeCrd(chart, 'foo', { group: 'samplecontroller.k8s.io', kind: 'Foo', plural: 'foos' });
+      new Operator(chart, 'foo-operator', {
+        crds: [foo],
+        image: 'ghcr.io/acme/foo:0.1.0',
+        contract: {
+          watches: [foo],
+          ...CONTRACT,
+          webhooks: [{ type: 'defaulting', for: foo, failurePolicy: 'Ignore' }],
+        },
+        webhooks: { certificates: 'cert-manager' },
+        sharding: { replicas: 2, key: 'namespace' },
+      });
+      const { configuration } = webhookObjects(Testing.synth(chart));
+      expect(configuration.webhooks.map((w: any) => [w.name, w.clientConfig.service.path])).toEqual([
+        ['default.foos.samplecontroller.k8s.io', '/mutate-samplecontroller-k8s-io-v1alpha1-foo'],
+        ['label-shard.foos.samplecontroller.k8s.io', '/label-shard-foo-operator'],
+      ]);
+      expect(configuration.metadata.annotations).toEqual({
+        'cert-manager.io/inject-ca-from': 'foo-operator-system/foo-operator-webhook-certs',
+      });
+    });
   });
 });

@@ -211,6 +211,7 @@ describe('foo controller flags', () => {
       shardingRing: undefined,
       shardingKey: 'uid',
       shardingAssignment: undefined,
+      shardingLabelWebhook: false,
     });
   });
 
@@ -231,6 +232,7 @@ describe('foo controller flags', () => {
       shardingRing: undefined,
       shardingKey: 'uid',
       shardingAssignment: undefined,
+      shardingLabelWebhook: false,
     });
     expect(parseFlags([], { WATCH_NAMESPACE: 'team-a,team-b' }).namespaces).toEqual(['team-a', 'team-b']);
     expect(() => parseFlags([], { WATCH_NAMESPACE: 'team-a,Team_B' })).toThrow(
@@ -251,5 +253,13 @@ describe('foo controller flags', () => {
   test('sharding flags', () => {
     const flags = parseFlags(['--sharding-ring=foo', '--sharding-key=namespace', '--sharding-assignment=server'], {});
     expect(flags).toMatchObject({ shardingRing: 'foo', shardingKey: 'namespace', shardingAssignment: 'server' });
+    expect(parseFlags(['--sharding-ring=foo', '--sharding-label-webhook'], {}).shardingLabelWebhook).toBe(true);
+    expect(parseFlags(['--sharding-ring=foo', '--sharding-label-webhook=false'], {}).shardingLabelWebhook).toBe(false);
+    expect(() => parseFlags(['--sharding-label-webhook'], {})).toThrow(
+      '--sharding-label-webhook needs --sharding-ring (the webhook labels objects with their member)',
+    );
+    expect(() => parseFlags(['--sharding-ring=foo', '--sharding-label-webhook=yes'], {})).toThrow(
+      "--sharding-label-webhook must be true or false, got 'yes'",
+    );
   });
 });
