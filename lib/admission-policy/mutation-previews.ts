@@ -4,6 +4,7 @@ import { MutatingAdmissionPolicyBinding } from './mutating-admission-policy-bind
 import { errorsOf, formatIssue } from '../apimachinery/issue';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import { MutatingAdmissionPolicyManifest } from '../apiserver/admission-policy';
+import { ChainLink, linkName, previewChain, runLink } from '../apiserver/admission-policy/preview/preview-chain';
 import {
   BindingForPreview,
   MutationPreview,
@@ -59,28 +60,100 @@ export function previewOnAppObjects(
   const out: MutationPreviewOfObject[] = [];
   const all = scope.node.root.node.findAll();
   // the app's bindings of this policy (none: previewed as bound once, with no matchResources and params unknown)
-  const bindings: Array<BindingForPreview | undefined> = all
+  const appBindings = all
     .filter((c): c is MutatingAdmissionPolicyBinding => c instanceof MutatingAdmissionPolicyBinding)
-    .map((b) => ({ name: b.name, ...b.toManifest().spec }))
-    .filter((b) => b.policyName === manifest.metadata.name);
-  if (bindings.length === 0) bindings.push(undefined);
-  const paramKind = manifest.spec.paramKind;
-  const candidates = paramKind
-    ? all
-        .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.kind === paramKind.kind)
-        .map((c) => c.toJson() as Record<string, unknown>)
-    : [];
+    .map((b) => ({ name: b.name, ...b.toManifest().spec }));
+  const bindingsOf = (policy: string | undefined): Array<BindingForPreview | undefined> => {
+    const found: Array<BindingForPreview | undefined> = appBindings.filter((b) => b.policyName === policy);
+    return found.length > 0 ? found : [undefined];
+  };
+  const bindings = bindingsOf(manifest.metadata.name);
+  const paramKinds = new Set<string>();
+  const candidatesOf = (policies: readonly MutatingAdmissionPolicyManifest[]) => {
+    for (const p of policies) if (p.spec.paramKind?.kind) paramKinds.add(p.spec.paramKind.kind);
+    return all
+      .filter((c): c is ApiObject => ApiObject.isApiObject(c) && paramKinds.has(c.kind))
+      .map((c) => c.toJson() as Record<string, unknown>);
+  };
+  const candidates = candidatesOf([manifest]);
   const run = (binding: BindingForPreview | undefined, target: MutationTarget): MutationPreview =>
     binding
       ? previewThroughBinding(manifest, target, version, binding, candidates)
       : previewMutations(manifest, target, version);
+  // every policy of the app through each of its bindings: the links a chain of several matching one object runs
+  const links: ChainLink[] = all
+    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.kind === 'MutatingAdmissionPolicy')
+    .map((c) => c.toJson() as MutatingAdmissionPolicyManifest)
+    .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
+    .flatMap((policy) => bindingsOf(policy.metadata.name).map((binding) => ({ policy, binding })));
+  const chainCandidates = links.length > 1 ? candidatesOf(links.map((l) => l.policy)) : [];
   for (const cr of all.filter(isCustomResource)) {
     for (const binding of bindings) {
       const p = previewOne(manifest, version, cr, binding, bindings.length > 1, run);
       if (p) out.push(p);
     }
+    const chain = links.length > 1 ? previewChainOn(manifest, version, cr, links, chainCandidates) : undefined;
+    if (chain) out.push(chain);
   }
   return out;
+}
+
+/**
+ * The chain of the app's policies and bindings that match `cr` together (two or more), reported by the first of
+ * them (by policy name) only: the object after all of them, as the apiserver runs them one after the other with
+ * reinvocation (`previewChain`); an error when the result depends on their order, which the apiserver does not fix,
+ * or when the chained object is invalid against its CRD.
+ */
+function previewChainOn(
+  manifest: MutatingAdmissionPolicyManifest,
+  version: KubernetesVersion,
+  cr: CustomResourceLike,
+  links: readonly ChainLink[],
+  candidates: readonly Record<string, unknown>[],
+): MutationPreviewOfObject | undefined {
+  const found = targetOf(cr);
+  if (!found) return undefined;
+  const namespace = namespaceOf(cr, found.object);
+  const target = { ...found.object, namespace: namespace?.object, namespaceAssumed: namespace?.assumed };
+  const alone = links.map((l) => runLink(l, target, version, candidates).outcome);
+  const matching = links.filter((_, i) => alone[i] !== 'not-matched');
+  if (matching.length < 2 || matching[0].policy.metadata.name !== manifest.metadata.name) return undefined;
+  // a link the cluster decides is shown as not previewed on its own; the chain through it is not shown
+  if (alone.includes('undecided')) return undefined;
+  const shown = `${describeObject(cr, target)} chained: ${matching.map(linkName).join(', ')}`;
+  const chain = previewChain(matching, target, version, candidates);
+  if (chain.outcome === 'undecided') {
+    return { object: shown, changes: [], errors: [], warnings: [], undecided: chain.reason };
+  }
+  // a link that refuses the create: its own preview reports it
+  if (chain.outcome === 'refused') return undefined;
+  const errors: string[] = [];
+  if (chain.results.length > 1) {
+    const each = chain.results.map(
+      (r) => `${r.order.join(' then ')}: ${diffObjects(target.object, r.object).join('; ')}`,
+    );
+    errors.push(
+      `the stored object depends on the order the apiserver runs them in, which it does not fix (${each.join(' | ')})`,
+    );
+  }
+  for (const r of chain.results) {
+    const invalid = errorsOf(
+      validateCustomResource(found.definition, r.object, { kubernetesVersion: version }).issues,
+    ).filter((i) => i.hint !== 'the apiserver would drop it');
+    errors.push(...invalid.map((i) => `the chained object is invalid, the apiserver refuses it: ${formatIssue(i)}`));
+  }
+  return {
+    object: shown,
+    changes: diffObjects(target.object, chain.results[0].object),
+    errors: [...new Set(errors)],
+    warnings: [],
+  };
+}
+
+/** `<kind> <namespace>/<name> (<construct path>)`. */
+function describeObject(cr: CustomResourceLike, target: MutationTarget): string {
+  const meta = (target.object.metadata ?? {}) as { name?: string; namespace?: string };
+  return `${target.kind} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name ?? ''} (${cr.node.path})`;
 }
 
 /** The preview of one custom resource through one binding (undefined when the policy does not match it). */
@@ -97,7 +170,7 @@ function previewOne(
   const { object, definition } = target;
   const meta = (object.object.metadata ?? {}) as { name?: string; namespace?: string };
   const through = nameBinding && binding ? ` through binding ${binding.name}` : '';
-  const shown = `${object.kind} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name ?? ''} (${cr.node.path})${through}`;
+  const shown = `${describeObject(cr, object)}${through}`;
   const namespace = namespaceOf(cr, object);
   const first = run(binding, { ...object, namespace: namespace?.object, namespaceAssumed: namespace?.assumed });
   if (first.outcome === 'not-matched') return undefined;

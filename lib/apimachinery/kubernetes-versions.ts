@@ -3,8 +3,10 @@
  * one checker reads `since(version, change)` instead of a copy of the checker per version.
  * Versions 1.28, 1.32 and 1.36 are measured on their real apiservers in the differential suites; the versions
  * between them follow upstream's release notes and sources (each change names its source). 1.37 has no apiserver
- * here: it is known only from upstream's data (kubernetes/kubernetes' v1.37 API sources and 1.37
- * changelog, read through the search tools), and is checked as 1.36 is wherever that data names no change.
+ * here: it is known only from upstream's data (its CEL environment and cost from k8s.io/apiserver v0.37.0-beta.0,
+ * lib/apiserver/cel/upstream-base-env.ts; its built-in fields from k8s.io/api v0.37.0-beta.0's Go types,
+ * builtin-fields-by-version.ts; the rest from its changelog), and is checked as 1.36 is wherever that data names no
+ * change.
  */
 
 /** The Kubernetes minor versions this project knows, oldest first. */

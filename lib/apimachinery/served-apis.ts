@@ -37,8 +37,10 @@ export const SERVED_API_RANGES: Readonly<Record<string, { readonly from?: number
   // StorageVersionMigration: v1alpha1 1.30-1.34, v1beta1 from 1.35, each served only with both the
   // StorageVersionMigrator gate and its --runtime-config (measured by tools/probe/storage-migration-apis.ts, output in
   // bench/latest/storage-migration-apis.json: v1alpha1 on 1.32.13, v1beta1 on 1.36.3, neither by default, nor with
-  // only one of the two; 1.32.13 does not know v1beta1, 1.36.3 no longer knows v1alpha1); v1 is new in 1.37 (upstream's staging/src/k8s.io/api/storagemigration/v1,
-  // `prerelease-lifecycle-gen:introduced=1.37`; no 1.37 apiserver here, so its default is upstream's word, unmeasured)
+  // only one of the two; 1.32.13 does not know v1beta1, 1.36.3 no longer knows v1alpha1); v1 is new in 1.37 (k8s.io/api
+  // v0.37.0-beta.0, commit 1c293eaf810b, storagemigration/v1/types.go: `prerelease-lifecycle-gen:introduced=1.37`; its
+  // feature gate's default lives in kubernetes/kubernetes' pkg/features, which is not readable here: upstream's release
+  // notes' word, unmeasured)
   'storagemigration.k8s.io/v1alpha1/StorageVersionMigration': { from: 99 },
   'storagemigration.k8s.io/v1beta1/StorageVersionMigration': { from: 99 },
   'storagemigration.k8s.io/v1/StorageVersionMigration': { from: 37 },

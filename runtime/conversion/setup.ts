@@ -126,6 +126,9 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
     },
     stop: () => certificates.stop(),
   });
+  // the in-tree migration's steps as Events about the CRD, where the contract grants events (or there is no contract)
+  const recorder =
+    !manager.contract || manager.contract.events ? manager.eventRecorder('storage-version-migration') : undefined;
   for (const c of options.conversions) {
     manager.addLeaderRunnable(
       storageMigrationRunnable({
@@ -136,6 +139,7 @@ export function setupConversion(manager: Manager, options: SetupConversionOption
         logger: manager.logger.child({ component: 'storage-migration' }),
         intervalMs: options.migrationIntervalMs,
         inTree: options.inTreeMigration,
+        recorder,
       }),
     );
   }

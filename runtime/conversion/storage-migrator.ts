@@ -49,7 +49,8 @@
  *   starts the pass over: rewriting is idempotent).
  * - Reported: the CRD's status condition `StorageVersionMigrated` (False/Migrating with the count so far,
  *   True/Migrated, False/Failed with the first error) and the metrics `storage_version_migration_objects_total
- *   {crd,result}`, `storage_version_migration_stored_versions{crd}` and `storage_version_migration_complete{crd}`.
+ *   {crd,result}`, `storage_version_migration_stored_versions{crd}` and `storage_version_migration_complete{crd}`;
+ *   the in-tree path's steps also as Events about the CRD (`recorder`).
  * - `storedVersions` is set to `[<storage version>]` only after a whole pass with no failed object, and only
  *   if the storage version is still the one the pass migrated to (an update with the CRD's resourceVersion).
  *
@@ -62,6 +63,7 @@ import * as prom from 'prom-client';
 import { sleep } from '../backoff';
 import { ListPage, ListOptions, Patch, PatchOptions } from '../client';
 import { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isNotFound } from '../errors';
+import type { EventInput } from '../events';
 import { Logger, silentLogger } from '../log';
 import { KubeObject, parseApiVersion, ResourceRef } from '../resource';
 import { Condition, setCondition } from '../status';
@@ -131,6 +133,15 @@ export interface StorageVersionMigratorOptions {
    * @default true
    */
   readonly inTree?: boolean;
+  /**
+   * Where the in-tree migration's steps are recorded as Events about the CRD (events.k8s.io/v1; a cluster-scoped
+   * object's Events are in the `default` namespace): started (`StorageMigrationStarted`), succeeded
+   * (`StorageMigrated`), failed (`StorageMigrationFailed`, Warning), started again after the CRD changed
+   * (`StorageMigrationRestarted`). Each once per step, none while it runs. `setupConversion` gives the manager's
+   * recorder when the contract has `events`.
+   * @default - no Events
+   */
+  readonly recorder?: { event(regarding: KubeObject, input: EventInput): Promise<void> };
 }
 
 /** The outcome of one pass. */
@@ -420,6 +431,12 @@ export class StorageVersionMigrator {
         storageVersion,
         migration: inTree,
       });
+      this.record(
+        crd,
+        'Normal',
+        'StorageMigrationStarted',
+        `started ${inTree} at CRD generation ${crd.metadata?.generation}: ${running}`,
+      );
     }
     this.metrics.inTree.set({ crd: crdName }, 1);
     const holds = conditionHolds(existing);
@@ -435,6 +452,7 @@ export class StorageVersionMigrator {
         message: `the in-tree StorageVersionMigration ${name} failed (${failed.message || failed.reason}); retrying later`,
       });
       this.logger.error('in-tree storage version migration failed', { crd: crdName, migration: inTree, failed });
+      this.record(crd, 'Warning', 'StorageMigrationFailed', `${inTree} failed (${failed.message || failed.reason})`);
       return { ...result, state: 'Failed', failed: 1, inTree };
     }
     // Succeeded, and storedVersions still lists old versions (a kube-controller-manager that does not trim them, or
@@ -442,11 +460,17 @@ export class StorageVersionMigrator {
     // as kube-controller-manager's own rule is; else a new migration starts on the next pass
     const generation = existing!.metadata?.annotations?.[MIGRATION_GENERATION_ANNOTATION];
     if (generation !== String(crd.metadata?.generation)) {
-      return migrating(
-        `the CRD changed (generation ${generation} to ${crd.metadata?.generation}) while StorageVersionMigration ${name} ran; starting a new one`,
-      );
+      const restart = `the CRD changed (generation ${generation} to ${crd.metadata?.generation}) while StorageVersionMigration ${name} ran; starting a new one`;
+      this.record(crd, 'Normal', 'StorageMigrationRestarted', restart);
+      return migrating(restart);
     }
     await this.trim(storageVersion, `by the in-tree StorageVersionMigration ${name}`);
+    this.record(
+      crd,
+      'Normal',
+      'StorageMigrated',
+      `${inTree} succeeded; status.storedVersions trimmed to [${storageVersion}]`,
+    );
     this.metrics.storedVersions.set({ crd: crdName }, 1);
     this.metrics.complete.set({ crd: crdName }, 1);
     this.logger.info('storage version migration complete', { crd: crdName, storageVersion, migration: inTree });
@@ -472,6 +496,14 @@ export class StorageVersionMigrator {
     const how = inTree
       ? `by the in-tree StorageVersionMigration ${name}, whose end trimmed status.storedVersions`
       : 'status.storedVersions was trimmed by another client';
+    if (inTree) {
+      this.record(
+        crd,
+        'Normal',
+        'StorageMigrated',
+        `${inTree} succeeded; kube-controller-manager trimmed status.storedVersions to [${storageVersion}]`,
+      );
+    }
     await this.report(crd, {
       status: 'True',
       reason: 'Migrated',
@@ -479,6 +511,11 @@ export class StorageVersionMigrator {
     });
     this.logger.info('storage version migration complete', { crd: this.options.crdName, storageVersion, inTree });
     return { ...base, state: 'Migrated', inTree };
+  }
+
+  /** An Event about the CRD, when the migrator has a recorder (which never throws: a failed write is logged). */
+  private record(crd: Crd, type: EventInput['type'], reason: string, note: string): void {
+    void this.options.recorder?.event(crd, { type, reason, action: 'MigrateStorageVersion', note });
   }
 
   private async deleteInTree(ref: ResourceRef, name: string): Promise<void> {

@@ -216,4 +216,46 @@ describe('MutatingAdmissionPolicy preview at synth', () => {
       },
     ]);
   });
+
+  describe('several policies matching one object: chained as the apiserver runs them', () => {
+    function twoPolicies(first: MutationSpec, second: MutationSpec, reinvocationPolicy: 'Never' | 'IfNeeded') {
+      const { chart, policy } = app([first], { spec: {}, reinvocationPolicy });
+      const other = new MutatingAdmissionPolicy(chart, 'Other', {
+        name: 'widget-more',
+        matchConstraints: { resourceRules: policy.toManifest().spec.matchConstraints!.resourceRules },
+        mutations: [second],
+        reinvocationPolicy,
+      });
+      return { chart, policy, other };
+    }
+
+    test('the first policy by name shows the object after both', () => {
+      const { chart, policy, other } = twoPolicies(
+        MutatingAdmissionPolicy.applyConfiguration('Object{spec: Object.spec{replicas: 2}}'),
+        MutatingAdmissionPolicy.applyConfiguration("Object{spec: Object.spec{image: 'redis'}}"),
+        'Never',
+      );
+      expect(errorsOf(chart)).toStrictEqual([]);
+      expect(other.preview().map((p) => p.object)).toStrictEqual(['Widget apps/example (test/Example)']);
+      expect(policy.preview()[1]).toStrictEqual({
+        object: 'Widget apps/example (test/Example) chained: policy widget-defaults, policy widget-more',
+        changes: ['+ .spec.replicas: 2', '+ .spec.image: "redis"'],
+        errors: [],
+        warnings: [],
+      });
+    });
+
+    test('two policies fighting over a field: the result depends on their order, synth fails naming both', () => {
+      const { chart } = twoPolicies(
+        MutatingAdmissionPolicy.applyConfiguration('Object{spec: Object.spec{replicas: 2}}'),
+        MutatingAdmissionPolicy.applyConfiguration('Object{spec: Object.spec{replicas: 3}}'),
+        'IfNeeded',
+      );
+      expect(errorsOf(chart)).toStrictEqual([
+        'on Widget apps/example (test/Example) chained: policy widget-defaults, policy widget-more: the stored object ' +
+          'depends on the order the apiserver runs them in, which it does not fix (policy widget-defaults then ' +
+          'policy widget-more: + .spec.replicas: 3 | policy widget-more then policy widget-defaults: + .spec.replicas: 2)',
+      ]);
+    });
+  });
 });

@@ -5,8 +5,8 @@ import { GATED_FIELD_GATES, GATED_FIELD_VERDICTS } from './gated-fields-by-versi
 /**
  * The fields of a built-in object that Kubernetes `version` does not know: properties the vendored v1.32.13 schema
  * has and that version's OpenAPI lacks (`builtin-fields-by-version.ts`: 1.28 and 1.36 read from their real
- * apiservers, 1.29 to 1.35 from upstream's OpenAPI at their release tag; 1.37, which has no apiserver here and no
- * entry, lacks none: its changelog removes no property of the vendored 1.32 schemas), as field paths
+ * apiservers, 1.29 to 1.35 from upstream's OpenAPI at their release tag, 1.37, which has no apiserver here, from the
+ * Go types upstream's OpenAPI is generated from, k8s.io/api v0.37.0-beta.0: it lacks none), as field paths
  * (`spec.template.spec.securityContext.appArmorProfile`). Empty for 1.32, for kinds without a vendored schema and for
  * values the schema does not describe. A field a version knows but keeps behind a feature gate that is off by
  * default is `gatedFieldsSet`'s.

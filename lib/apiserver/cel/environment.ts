@@ -1,3 +1,4 @@
+import { UPSTREAM_CEL_ENVIRONMENT } from './upstream-base-env';
 import {
   DEFAULT_KUBERNETES_VERSION,
   KUBERNETES_VERSIONS,
@@ -19,28 +20,68 @@ import {
  * `cidr()`; 1.32 lacks two-variable comprehensions, semver and the lists extension, which 1.36 has. No version has
  * `strings.reverse`/`'abc'.reverse()`, cel-go's math, encoders, bindings (`cel.bind`) or regex extensions.
  * Versions 1.29 to 1.31 and 1.33 to 1.35 have no apiserver in the suites: their entries follow base.go. 1.37 has no
- * apiserver here either and gets 1.36's libraries (upstream's base.go at v1.37.0 was not read: an unmeasured assumption).
+ * apiserver here either: its environment is read from upstream's base.go at v0.37.0-beta.0 (`upstream-base-env.ts`,
+ * written by tools/upstream-cel/main.ts, tag and commit inside), each library by its `upstream` option there. For
+ * 1.37 that is 1.36's environment: the one option base.go introduces at 1.37 (the Kubernetes lists library's
+ * `includes()`) is for compatibility version 1.37, so for new expressions from 1.38. The libraries of cel-go itself
+ * (`upstream` absent) count from `since`: 1.37 vendors cel-go v0.27.0, newer than 1.36's v0.26.0.
  */
 export const CEL_LIBRARIES = {
-  ipCidr: { since: 28, what: 'the IP and CIDR libraries (ip(), cidr(), isIP(), isCIDR())' },
-  quantity: { since: 29, what: 'the quantity library (quantity(), isQuantity())' },
+  /** Measured on 1.28, before base.go's IntroducedVersion of 1.30 (which upstream set later, retroactively). */
+  ipCidr: {
+    since: 28,
+    upstream: 'UnversionedLib(library.IP)',
+    what: 'the IP and CIDR libraries (ip(), cidr(), isIP(), isCIDR())',
+  },
+  quantity: {
+    since: 29,
+    upstream: 'UnversionedLib(library.Quantity)',
+    what: 'the quantity library (quantity(), isQuantity())',
+  },
   optionalTypes: {
     since: 29,
+    upstream: 'cel.OptionalTypes()',
     what: 'optional values and syntax (x.?f, x[?k], optional.of(), optional.none(), hasValue(), orValue())',
   },
-  crossTypeNumericComparisons: { since: 29, what: 'comparisons across int, uint and double (1 < 1.5)' },
+  crossTypeNumericComparisons: {
+    since: 29,
+    upstream: 'cel.CrossTypeNumericComparisons(true)',
+    what: 'comparisons across int, uint and double (1 < 1.5)',
+  },
   /** cel-go's ValidateDurationLiterals/TimestampLiterals/RegexLiterals: before, a bad literal failed at program instantiation. */
-  literalValidators: { since: 30, what: 'compile-time checks of duration(), timestamp() and matches() literals' },
-  sets: { since: 30, what: 'the sets extension (sets.contains(), sets.equivalent(), sets.intersects())' },
-  stringsV2: { since: 30, what: 'the strings extension v2 (format(), strings.quote())' },
-  format: { since: 32, what: 'the format library (format.named(), format.dns1123Label(), …)' },
+  literalValidators: {
+    since: 30,
+    upstream: 'cel.ASTValidators(cel.ValidateDurationLiterals()',
+    what: 'compile-time checks of duration(), timestamp() and matches() literals',
+  },
+  sets: {
+    since: 30,
+    upstream: 'ext.Sets()',
+    what: 'the sets extension (sets.contains(), sets.equivalent(), sets.intersects())',
+  },
+  stringsV2: {
+    since: 30,
+    upstream: 'ext.Strings(ext.StringsVersion(2))',
+    what: 'the strings extension v2 (format(), strings.quote())',
+  },
+  format: {
+    since: 32,
+    upstream: 'UnversionedLib(library.Format)',
+    what: 'the format library (format.named(), format.dns1123Label(), …)',
+  },
   twoVariableComprehensions: {
     since: 33,
+    upstream: 'ext.TwoVarComprehensions()',
     what: 'two-variable comprehensions (all(k, v, …), exists(k, v, …), existsOne, transformList, transformMap, transformMapEntry)',
   },
-  semver: { since: 34, what: 'the semver library (semver(), isSemver())' },
+  semver: {
+    since: 34,
+    upstream: 'library.SemverLib(library.SemverVersion(1))',
+    what: 'the semver library (semver(), isSemver())',
+  },
   lists: {
     since: 35,
+    upstream: 'ext.Lists(ext.ListsVersion(3))',
     what: 'the lists extension (lists.range(), slice(), flatten(), distinct(), reverse(), sort(), sortBy())',
   },
   /**
@@ -93,6 +134,34 @@ export const CEL_CHECKER_CHANGES = {
 /** A library, syntax or checker option of `CEL_LIBRARIES`. */
 export type CelLibrary = keyof typeof CEL_LIBRARIES;
 
+/** The newest version whose CEL environment is measured on its apiserver; newer ones are read from upstream's base.go. */
+export const NEWEST_MEASURED_CEL_MINOR = 36;
+
+/**
+ * Whether upstream's base.go (`upstream-base-env.ts`) offers `option` (an option's Go text, or its start) to new
+ * expressions on Kubernetes 1.`minor`: an apiserver compiles new expressions at its compatibility version, one minor
+ * below its own (k8s.io/component-base's `NewEffectiveVersion`), with the options introduced by then and not removed.
+ *
+ * @internal
+ */
+export function upstreamOffers(option: string, minor: number): boolean {
+  const compatibility = minor - 1;
+  const minorOfTag = (v: string) => Number(v.split('.')[1]);
+  return UPSTREAM_CEL_ENVIRONMENT.baseOpts.some(
+    (entry) =>
+      entry.options.some((o) => o.startsWith(option)) &&
+      minorOfTag(entry.introduced) <= compatibility &&
+      (!('removed' in entry) || compatibility < minorOfTag(entry.removed)),
+  );
+}
+
+/** Whether Kubernetes 1.`minor` offers `library` to new expressions: measured up to 1.36, upstream's base.go after. */
+function offers(library: CelLibrary, minor: number): boolean {
+  const entry: { since: number; upstream?: string } = CEL_LIBRARIES[library];
+  if (minor > NEWEST_MEASURED_CEL_MINOR && entry.upstream !== undefined) return upstreamOffers(entry.upstream, minor);
+  return minor >= entry.since;
+}
+
 /** The CEL environment of one Kubernetes version. */
 export interface CelEnvironment {
   readonly version: KubernetesVersion;
@@ -114,7 +183,7 @@ export function celEnvironment(version: KubernetesVersion = DEFAULT_KUBERNETES_V
   if (!env) {
     const minor = minorOf(version);
     const libraries = Object.keys(CEL_LIBRARIES) as CelLibrary[];
-    const missing = libraries.filter((l) => minor < CEL_LIBRARIES[l].since);
+    const missing = libraries.filter((l) => !offers(l, minor));
     const offered = new Set(libraries.filter((l) => !missing.includes(l)));
     const changes = (Object.keys(CEL_CHECKER_CHANGES) as Array<keyof typeof CEL_CHECKER_CHANGES>).filter(
       (c) => minor >= CEL_CHECKER_CHANGES[c],
@@ -134,8 +203,7 @@ export function celEnvironment(version: KubernetesVersion = DEFAULT_KUBERNETES_V
 /** The first version whose CEL environment has `library`. */
 export function firstVersionWithCel(library: CelLibrary): KubernetesVersion {
   return (
-    KUBERNETES_VERSIONS.find((v) => minorOf(v) >= CEL_LIBRARIES[library].since) ??
-    KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]
+    KUBERNETES_VERSIONS.find((v) => offers(library, minorOf(v))) ?? KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]
   );
 }
 

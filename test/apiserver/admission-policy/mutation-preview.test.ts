@@ -1,6 +1,10 @@
 import { errorsOf } from '../../../lib/apimachinery/issue';
 import { MatchResourcesSpec, MutatingAdmissionPolicySpec, ParamRefSpec } from '../../../lib/apiserver/admission-policy';
-import { previewThroughBinding } from '../../../lib/apiserver/admission-policy/preview/preview-mutations';
+import { ChainLink, previewChain } from '../../../lib/apiserver/admission-policy/preview/preview-chain';
+import {
+  MutationTarget,
+  previewThroughBinding,
+} from '../../../lib/apiserver/admission-policy/preview/preview-mutations';
 import { CrdVersionSpec } from '../../../lib/apiserver/crd-manifest';
 import { JSONSchemaProps } from '../../../lib/apiserver/schema/json-schema-props';
 import { validateCustomResource } from '../../../lib/apiserver/value-validation/custom-resource';
@@ -13,6 +17,10 @@ import { describeApiServerVersion } from '../../envtest';
  * paramRef, the params among PARAMS) and a Widget; the Widget is created (dry run) and the object the apiserver
  * answers must be the preview, or, where the preview (or the mutated object's validation) finds an error, the
  * apiserver must refuse the create.
+ *
+ * CHAINS: several policies, or one policy's several bindings, matching one Widget (`previewChain`): what the apiserver
+ * stores must be the chained preview's result, or, where the preview says the result depends on the order the
+ * apiserver runs them in (which it does not fix), one of the preview's results.
  */
 const GROUP = 'preview.example.com';
 const SCHEMA: JSONSchemaProps = {
@@ -320,6 +328,120 @@ const CASES: Record<string, Case> = {
   },
 };
 
+interface ChainCase {
+  readonly policies: ReadonlyArray<{
+    readonly name: string;
+    readonly reinvocationPolicy: 'Never' | 'IfNeeded';
+    readonly policy: Case['policy'];
+    /** The policy's bindings (their paramRef). @default one, without paramRef */
+    readonly bindings?: ReadonlyArray<{ readonly name: string; readonly paramRef?: ParamRefSpec }>;
+  }>;
+  readonly spec: Record<string, unknown>;
+  /** How many results the preview finds: 1 when the order does not matter. */
+  readonly results: number;
+}
+
+const DEFAULT_IMAGE = {
+  matchConditions: [{ name: 'no-image', expression: '!has(object.spec.image)' }],
+  mutations: [apply("Object{spec: Object.spec{image: 'nginx'}}")],
+};
+const IMAGE_TO_ENV = {
+  mutations: [
+    apply("has(object.spec.image) ? Object{spec: Object.spec{env: {'IMAGE': object.spec.image}}} : Object{}"),
+  ],
+};
+/** A policy copying the image into env (with `reinvocationPolicy`) and one defaulting the image. */
+function imageToEnv(reinvocationPolicy: 'Never' | 'IfNeeded'): Omit<ChainCase, 'results'> {
+  return {
+    policies: [
+      { name: 'image-to-env', reinvocationPolicy, policy: IMAGE_TO_ENV },
+      { name: 'image', reinvocationPolicy: 'Never', policy: DEFAULT_IMAGE },
+    ],
+    spec: {},
+  };
+}
+
+const CHAINS: Record<string, ChainCase> = {
+  // two policies setting different fields: any order, the same object
+  'chain-defaults': {
+    policies: [
+      {
+        name: 'replicas',
+        reinvocationPolicy: 'Never',
+        policy: {
+          matchConditions: [{ name: 'unset', expression: '!has(object.spec.replicas)' }],
+          mutations: [apply('Object{spec: Object.spec{replicas: 2}}')],
+        },
+      },
+      { name: 'image', reinvocationPolicy: 'Never', policy: DEFAULT_IMAGE },
+    ],
+    spec: {},
+    results: 1,
+  },
+  // a policy reading what another sets: IfNeeded reruns it when it ran first, so any order gives the same object
+  'chain-reinvoked': { ...imageToEnv('IfNeeded'), results: 1 },
+  // the same with Never: run first, it sees no image and is not rerun
+  'chain-not-reinvoked': { ...imageToEnv('Never'), results: 2 },
+  // two IfNeeded policies fighting over one field: the second round reruns the first, whose change reruns the
+  // second in the same round, which wins: the one the apiserver happens to run last
+  'chain-fight': {
+    policies: [
+      {
+        name: 'two',
+        reinvocationPolicy: 'IfNeeded',
+        policy: { mutations: [apply('Object{spec: Object.spec{replicas: 2}}')] },
+      },
+      {
+        name: 'three',
+        reinvocationPolicy: 'IfNeeded',
+        policy: { mutations: [apply('Object{spec: Object.spec{replicas: 3}}')] },
+      },
+    ],
+    spec: {},
+    results: 2,
+  },
+  // one policy, two bindings with other params: both run, one after the other
+  'chain-bindings': {
+    policies: [
+      {
+        name: 'env',
+        reinvocationPolicy: 'Never',
+        policy: {
+          paramKind: CONFIGMAP,
+          mutations: [apply('Object{spec: Object.spec{env: {params.data.key: params.data.value}}}')],
+        },
+        bindings: [
+          { name: 'a', paramRef: { name: 'preview-env-a', namespace: 'default', parameterNotFoundAction: 'Deny' } },
+          { name: 'b', paramRef: { name: 'preview-env-b', namespace: 'default', parameterNotFoundAction: 'Deny' } },
+        ],
+      },
+    ],
+    spec: { env: { C: 'three' } },
+    results: 1,
+  },
+};
+
+/** A chain's policies and bindings, named `<case>-<policy>` and `<case>-<policy>-<binding>`. */
+function chainLinks(name: string, c: ChainCase): ChainLink[] {
+  return c.policies.flatMap((p) => {
+    const policy = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicy',
+      metadata: { name: `${name}-${p.name}` },
+      spec: {
+        ...p.policy,
+        matchConstraints: { resourceRules: [WIDGETS_CREATE], objectSelector: { matchLabels: { case: name } } },
+        failurePolicy: 'Fail',
+        reinvocationPolicy: p.reinvocationPolicy,
+      },
+    } as const;
+    return (p.bindings ?? [{ name: 'binding' }]).map((b) => ({
+      policy,
+      binding: { name: `${name}-${p.name}-${b.name}`, paramRef: b.paramRef },
+    }));
+  });
+}
+
 /** The namespace the Widgets are created in, as the apiserver has it. */
 const NAMESPACE = {
   apiVersion: 'v1',
@@ -333,6 +455,27 @@ describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36'
   beforeAll(async () => {
     await plane().installCrds([CRD]);
     for (const p of PARAMS) await created(plane().request('POST', '/api/v1/namespaces/default/configmaps', p));
+    // the chains first: the wait below for the last case covers them
+    const chainPolicies = new Set<unknown>();
+    for (const link of Object.entries(CHAINS).flatMap(([name, c]) => chainLinks(name, c))) {
+      if (!chainPolicies.has(link.policy)) {
+        chainPolicies.add(link.policy);
+        await created(
+          plane().request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies', link.policy),
+        );
+      }
+      await created(
+        plane().request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings', {
+          apiVersion: 'admissionregistration.k8s.io/v1',
+          kind: 'MutatingAdmissionPolicyBinding',
+          metadata: { name: link.binding!.name },
+          spec: {
+            policyName: link.policy.metadata.name,
+            ...(link.binding!.paramRef ? { paramRef: link.binding!.paramRef } : {}),
+          },
+        }),
+      );
+    }
     for (const [name, c] of Object.entries(CASES)) {
       const spec: MutatingAdmissionPolicySpec = {
         ...c.policy,
@@ -393,14 +536,7 @@ describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36'
             reinvocationPolicy: 'Never',
           },
         },
-        {
-          object: defaulted(object),
-          schema: SCHEMA,
-          resource: { group: GROUP, version: 'v1', resource: 'widgets' },
-          kind: 'Widget',
-          namespaced: true,
-          namespace: NAMESPACE,
-        },
+        targetOf(object),
         '1.36',
         { name, ...c.binding },
         PARAMS,
@@ -439,6 +575,22 @@ describeApiServerVersion('mutation preview = what kube-apiserver stores', '1.36'
     },
     30_000,
   );
+
+  test.each(Object.entries(CHAINS))(
+    '%s',
+    async (name, c) => {
+      const object = widget(name, { policy: {}, spec: c.spec });
+      const preview = previewChain(chainLinks(name, c), targetOf(object), '1.36', PARAMS);
+      expect(preview.outcome).toBe('chained');
+      if (preview.outcome !== 'chained') return;
+      expect(preview.results.length).toBe(c.results);
+      const reply = await plane().request('POST', url(true), object);
+      expect({ code: reply.code, message: reply.body.message }).toStrictEqual({ code: 201, message: undefined });
+      // the stored spec is one of the preview's results (the only one where the order does not matter)
+      expect(preview.results.map((r) => r.object.spec)).toContainEqual(reply.body.spec);
+    },
+    30_000,
+  );
 });
 
 function widget(name: string, c: Case): Record<string, unknown> {
@@ -447,6 +599,18 @@ function widget(name: string, c: Case): Record<string, unknown> {
     kind: 'Widget',
     metadata: { name, namespace: 'default', labels: { ...(c.labels ?? {}), case: name } },
     spec: c.spec,
+  };
+}
+
+/** A Widget as it reaches mutating admission in the namespace `default`. */
+function targetOf(object: Record<string, unknown>): MutationTarget {
+  return {
+    object: defaulted(object),
+    schema: SCHEMA,
+    resource: { group: GROUP, version: 'v1', resource: 'widgets' },
+    kind: 'Widget',
+    namespaced: true,
+    namespace: NAMESPACE,
   };
 }
 

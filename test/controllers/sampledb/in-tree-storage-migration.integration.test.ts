@@ -5,7 +5,9 @@
  * storage, conversion by this test's webhook server), then the migrator, with exactly the RBAC the SampleDB chart
  * derives from its contract, creates a StorageVersionMigration; kube-controller-manager rewrites every object
  * through the webhook and, measured here, trims `status.storedVersions` itself; the migrator's next pass deletes the
- * finished migration and reports the CRD migrated.
+ * finished migration and reports the CRD migrated. Each step is an Event about the CRD, written by the runtime's
+ * recorder under the chart's RBAC (the SampleDB operator's events grant is in `default`, where a cluster-scoped
+ * object's Events are).
  *
  * kube-controller-manager starts the rewrite only once its garbage collector's cache of the resource has seen a
  * resourceVersion at least as new as the one it recorded on the migration ("GC cache is not up to date" in its log);
@@ -24,6 +26,7 @@ import {
   MIGRATION_GENERATION_ANNOTATION,
   StorageVersionMigrator,
 } from '../../../runtime/conversion';
+import { EventRecorder } from '../../../runtime/events';
 import { staticCertificate } from '../../../runtime/webhook/certificate-source';
 import { WebhookServer } from '../../../runtime/webhook/server';
 import { describeApiServerVersion } from '../../envtest';
@@ -51,6 +54,7 @@ describeApiServerVersion(
     let ns: string;
     let server: WebhookServer | undefined;
     let client: RestClient;
+    let recorder: EventRecorder;
     const path = (v: string, name = '') =>
       `/apis/database.example.com/${v}/namespaces/${ns}/sampledbs${name ? `/${name}` : ''}`;
     const crdNow = async () =>
@@ -86,17 +90,25 @@ describeApiServerVersion(
       const rbac = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb')).filter(
         (m) =>
           ['Namespace', 'ServiceAccount'].includes(m.kind) ||
-          (/^ClusterRole(Binding)?$/.test(m.kind) && m.metadata.name === 'sampledb-operator-conversion'),
+          (/^ClusterRole(Binding)?$/.test(m.kind) && m.metadata.name === 'sampledb-operator-conversion') ||
+          (/^Role(Binding)?$/.test(m.kind) && m.metadata.name === 'sampledb-operator-manager'),
       );
       expect(rbac.map((m) => m.kind).sort()).toEqual([
         'ClusterRole',
         'ClusterRoleBinding',
         'Namespace',
+        'Role',
+        'RoleBinding',
         'ServiceAccount',
       ]);
       await plane().applyObjects(rbac);
       const sa = rbac.find((m) => m.kind === 'ServiceAccount')!.metadata;
       client = RestClient.fromKubeConfig(plane().kubeConfig(await plane().serviceAccount(sa.namespace, sa.name)));
+      recorder = new EventRecorder({
+        client,
+        reportingController: 'storage-version-migration',
+        reportingInstance: 'test',
+      });
       await eventually('v2 served', 10, async () =>
         (await plane().request('GET', path('v2', 'db-0'))).code === 200 ? true : undefined,
       );
@@ -132,6 +144,30 @@ describeApiServerVersion(
       return last;
     };
 
+    /** How often each reason of the migration's Events about the CRD occurred so far (a series counts its repeats). */
+    const eventCounts = async (): Promise<Record<string, number>> => {
+      const counts: Record<string, number> = {};
+      for (const e of (await plane().request('GET', '/apis/events.k8s.io/v1/namespaces/default/events')).body.items) {
+        if (e.regarding?.name !== CRD || e.reportingController !== 'storage-version-migration') continue;
+        counts[e.reason] = (counts[e.reason] ?? 0) + (e.series?.count ?? 1);
+      }
+      return counts;
+    };
+    /** The Events recorded since `before`, once they reach `expected` (the recorder writes after the pass returned). */
+    const eventsSince = async (before: Record<string, number>, expected: Record<string, number>) => {
+      let added: Record<string, number> = {};
+      for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((res) => setTimeout(res, 100))) {
+        const now = await eventCounts();
+        added = Object.fromEntries(
+          Object.entries(now)
+            .map(([reason, n]) => [reason, n - (before[reason] ?? 0)])
+            .filter(([, n]) => n !== 0),
+        );
+        if (JSON.stringify(added) === JSON.stringify(expected)) break;
+      }
+      return added;
+    };
+
     afterAll(async () => {
       await server?.stop();
       client?.close();
@@ -140,7 +176,8 @@ describeApiServerVersion(
     test('the migrator starts a StorageVersionMigration (v1beta1 on 1.36.3), trims nothing while kube-controller-manager runs it, and reports Migrated once it Succeeded; kube-controller-manager rewrote every object and trimmed storedVersions itself', async () => {
       const crd0 = await crdNow();
       expect(crd0.status.storedVersions).toEqual(['v1', 'v2']);
-      const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2 });
+      const events0 = await eventCounts();
+      const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2, recorder });
 
       const started = await migrator.runOnce();
       expect(started).toMatchObject({
@@ -197,6 +234,9 @@ describeApiServerVersion(
       // steady state: nothing to do, no write
       expect(await migrator.runOnce()).toMatchObject({ state: 'UpToDate' });
       expect((await crdNow()).metadata.resourceVersion).toBe(crd3.metadata.resourceVersion);
+      // one Event per step, none for the passes that found it running
+      const expected = { StorageMigrationStarted: 1, StorageMigrated: 1 };
+      expect(await eventsSince(events0, expected)).toEqual(expected);
     }, 180_000);
 
     test('the CRD changes while kube-controller-manager runs the migration: it does not trim, the migrator deletes the migration and starts a new one, which trims', async () => {
@@ -210,7 +250,8 @@ describeApiServerVersion(
           })
         ).code,
       ).toBe(200);
-      const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2 });
+      const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2, recorder });
+      const events0 = await eventCounts();
       expect(await migrator.runOnce()).toMatchObject({ state: 'Migrating' });
       const generation = (await crdNow()).metadata.generation;
       expect((await plane().request('GET', SVM)).body.metadata.annotations[MIGRATION_GENERATION_ANNOTATION]).toBe(
@@ -263,6 +304,8 @@ describeApiServerVersion(
       await touch('after the CRD change');
       await passesUntil(migrator, 'Migrated');
       expect((await crdNow()).status.storedVersions).toEqual(['v2']);
+      const expected = { StorageMigrationStarted: 2, StorageMigrationRestarted: 1, StorageMigrated: 1 };
+      expect(await eventsSince(events0, expected)).toEqual(expected);
     }, 180_000);
   },
   {
