@@ -44,6 +44,12 @@ export const SERVED_API_RANGES: Readonly<Record<string, { readonly from?: number
   'storagemigration.k8s.io/v1alpha1/StorageVersionMigration': { from: 99 },
   'storagemigration.k8s.io/v1beta1/StorageVersionMigration': { from: 99 },
   'storagemigration.k8s.io/v1/StorageVersionMigration': { from: 37 },
+  // GA in 1.37 by the same sources (k8s.io/api v0.37.0-beta.0, `prerelease-lifecycle-gen:introduced=1.37` on their v1
+  // types; no v1 type before): certificates.k8s.io/v1 ClusterTrustBundle (v1beta1 from 1.33 and v1alpha1 before,
+  // behind their gate) and resource.k8s.io/v1 DeviceTaintRule (v1alpha3, then v1beta2, behind their gate). Not served
+  // by 1.28.15, 1.32.13 or 1.36.3 (measured); served by 1.37 by upstream's word, unmeasured
+  'certificates.k8s.io/v1/ClusterTrustBundle': { from: 37 },
+  'resource.k8s.io/v1/DeviceTaintRule': { from: 37 },
 };
 
 /**

@@ -50,7 +50,7 @@
  * - Reported: the CRD's status condition `StorageVersionMigrated` (False/Migrating with the count so far,
  *   True/Migrated, False/Failed with the first error) and the metrics `storage_version_migration_objects_total
  *   {crd,result}`, `storage_version_migration_stored_versions{crd}` and `storage_version_migration_complete{crd}`;
- *   the in-tree path's steps also as Events about the CRD (`recorder`).
+ *   each step also as an Event about the CRD (`recorder`): started, migrated, failed (and, in-tree, restarted).
  * - `storedVersions` is set to `[<storage version>]` only after a whole pass with no failed object, and only
  *   if the storage version is still the one the pass migrated to (an update with the CRD's resourceVersion).
  *
@@ -134,11 +134,12 @@ export interface StorageVersionMigratorOptions {
    */
   readonly inTree?: boolean;
   /**
-   * Where the in-tree migration's steps are recorded as Events about the CRD (events.k8s.io/v1; a cluster-scoped
-   * object's Events are in the `default` namespace): started (`StorageMigrationStarted`), succeeded
-   * (`StorageMigrated`), failed (`StorageMigrationFailed`, Warning), started again after the CRD changed
-   * (`StorageMigrationRestarted`). Each once per step, none while it runs. `setupConversion` gives the manager's
-   * recorder when the contract has `events`.
+   * Where the migration's steps are recorded as Events about the CRD (events.k8s.io/v1; a cluster-scoped object's
+   * Events are in the `default` namespace): started (`StorageMigrationStarted`), succeeded (`StorageMigrated`),
+   * failed (`StorageMigrationFailed`, Warning) and, in-tree, started again after the CRD changed
+   * (`StorageMigrationRestarted`). Each once per step (a pass of its own, or the in-tree migration's start and end),
+   * none while an in-tree migration runs. `setupConversion` gives the manager's recorder when the contract has
+   * `events`.
    * @default - no Events
    */
   readonly recorder?: { event(regarding: KubeObject, input: EventInput): Promise<void> };
@@ -273,6 +274,12 @@ export class StorageVersionMigrator {
       storedVersions: before,
       resumed: !!resume,
     });
+    this.record(
+      crd,
+      'Normal',
+      'StorageMigrationStarted',
+      `rewriting every object stored as ${old} as ${storageVersion}${resume ? `, resuming after ${rewritten}` : ''}`,
+    );
     crd = await this.report(crd, {
       status: 'False',
       reason: 'Migrating',
@@ -326,12 +333,24 @@ export class StorageVersionMigrator {
         message: `${failed} object(s) could not be rewritten as ${storageVersion} (first: ${firstError}); retrying later`,
       });
       this.logger.error('storage version migration incomplete', { crd: crdName, failed, firstError });
+      this.record(
+        crd,
+        'Warning',
+        'StorageMigrationFailed',
+        `${failed} object(s) could not be rewritten as ${storageVersion} (first: ${firstError}); retrying later`,
+      );
       return { ...base, resumed: !!resume, state: 'Failed', rewritten, failed };
     }
     await this.trim(storageVersion, `${rewritten} rewritten`);
     this.metrics.storedVersions.set({ crd: crdName }, 1);
     this.metrics.complete.set({ crd: crdName }, 1);
     this.logger.info('storage version migration complete', { crd: crdName, storageVersion, rewritten, removed: old });
+    this.record(
+      crd,
+      'Normal',
+      'StorageMigrated',
+      `${rewritten} object(s) rewritten as ${storageVersion}; status.storedVersions trimmed to [${storageVersion}]`,
+    );
     return { ...base, resumed: !!resume, state: 'Migrated', rewritten, failed };
   }
 

@@ -56,6 +56,8 @@ const PROBES: readonly string[] = [
   'self.l.isSorted()',
   'self.l.sum() >= 0',
   'self.l.indexOf(1) >= -1',
+  // the Kubernetes lists library's version 1 (base.go introduces it at 1.37: new expressions get it from 1.38)
+  'self.l.includes(1)',
   // semver (1.34)
   "isSemver('1.2.3')",
   "semver('1.2.3').major() == 1",

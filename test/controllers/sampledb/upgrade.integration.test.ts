@@ -14,6 +14,7 @@ import {
   MIGRATION_ANNOTATION,
   StorageVersionMigrator,
 } from '../../../runtime/conversion';
+import { EventRecorder } from '../../../runtime/events';
 import { KubeObject } from '../../../runtime/resource';
 import { staticCertificate } from '../../../runtime/webhook/certificate-source';
 import { WebhookServer } from '../../../runtime/webhook/server';
@@ -173,7 +174,12 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
       reason: 'Migrating',
     });
 
-    const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2, pageSize: 3 });
+    const recorder = new EventRecorder({
+      client,
+      reportingController: 'storage-version-migration',
+      reportingInstance: 't',
+    });
+    const migrator = new StorageVersionMigrator({ client, crdName: CRD, resource: V2, pageSize: 3, recorder });
     const result = await migrator.runOnce();
     expect(result).toMatchObject({
       state: 'Migrated',
@@ -200,6 +206,19 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
     );
     expect(after).toEqual(before);
     expect((await crdNow()).metadata.resourceVersion).toBe(crd.metadata.resourceVersion);
+    // the pass's start and end as Events about the CRD (the interrupted pass had no recorder), none for the steady pass
+    const notes = async () =>
+      (await plane().request('GET', '/apis/events.k8s.io/v1/namespaces/default/events')).body.items
+        .filter((e: any) => e.regarding?.name === CRD && e.reportingController === 'storage-version-migration')
+        .map((e: any) => `${e.type} ${e.reason}: ${e.note}`)
+        .sort();
+    for (const end = Date.now() + 10_000; (await notes()).length < 2 && Date.now() < end;) {
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(await notes()).toEqual([
+      `Normal StorageMigrated: ${written.size + 1} object(s) rewritten as v2; status.storedVersions trimmed to [v2]`,
+      'Normal StorageMigrationStarted: rewriting every object stored as v1 as v2, resuming after 3',
+    ]);
   });
 
   test('with the conversion webhook down: v2 (the storage version) keeps working, v1 fails with the webhook error, nothing is lost', async () => {
