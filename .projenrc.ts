@@ -313,8 +313,15 @@ project.addTask('builtin-types', {
 });
 project.addTask('vendor-openapi-versions', {
   description:
-    "Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields each version lacks against the vendored 1.32 schemas): 1.28 and 1.36 from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36, the versions between from upstream's OpenAPI at their release tag (UPSTREAM_OPENAPI_DIR for local copies)",
+    "Rewrite lib/apiserver/admission-policy/builtin-fields-by-version.ts (the built-in fields each version lacks against the vendored 1.32 schemas): 1.28 and 1.36 from the real apiservers of ../shared/k8s/install.sh --version 1.28|1.36, the versions between from upstream's OpenAPI at their release tag (UPSTREAM_OPENAPI_DIR for local copies), 1.37 (--only 1.37) from k8s.io/api's Go types at v0.37.0-beta.0 (git mirrors under UPSTREAM_MIRRORS)",
   exec: 'tsx tools/vendor-openapi/version-fields.ts',
+  receiveArgs: true,
+});
+project.addTask('vendor-upstream-cel', {
+  description:
+    "Rewrite lib/apiserver/cel/upstream-base-env.ts: the CEL environment of each release from k8s.io/apiserver's pkg/cel/environment/base.go at a tag (default v0.37.0-beta.0) and the cost changes since 1.36, read from git mirrors under UPSTREAM_MIRRORS (default /work/.mirror)",
+  exec: 'tsx tools/upstream-cel/main.ts',
+  receiveArgs: true,
 });
 project.addTask('vendor-gated-fields', {
   description:
