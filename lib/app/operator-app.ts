@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps } from 'cdk8s';
 import { HelmChartOptions, writeHelmLayout } from './helm-layout';
+import { LastGoodOutput } from './last-good-output';
 import { withFastManifestYaml } from './manifest-yaml';
 import { OutputLayout, writeApplyOrderLayout } from './output-layout';
 import { synthFailure } from './synth-failure';
@@ -130,6 +131,8 @@ export class OperatorApp extends App {
   }
 
   private synthOnce(): void {
+    // the cdk8s CLI emptied the output folder before this run: a copy of the last good output stands in for it
+    const lastGood = LastGoodOutput.underCdk8sCli(this.finalOutdir) ? new LastGoodOutput(this.finalOutdir) : undefined;
     fs.rmSync(this.outdir, { recursive: true, force: true });
     try {
       // cdk8s' YAML writer dominates the synth of large CRDs: the same bytes, written faster
@@ -139,10 +142,12 @@ export class OperatorApp extends App {
       });
     } catch (e) {
       fs.rmSync(this.outdir, { recursive: true, force: true });
-      throw synthFailure(e, path.relative(process.cwd(), this.finalOutdir) || '.');
+      const kept = lastGood ? lastGood.restoreIfMissing() : fs.existsSync(this.finalOutdir);
+      throw synthFailure(e, path.relative(process.cwd(), this.finalOutdir) || '.', kept);
     }
     fs.rmSync(this.finalOutdir, { recursive: true, force: true });
     fs.renameSync(this.outdir, this.finalOutdir);
+    lastGood?.remember();
     if (this.report) {
       const relative = path.relative(process.cwd(), this.finalOutdir);
       const shown =

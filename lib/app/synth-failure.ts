@@ -9,12 +9,12 @@ const CDK8S_HEADER = 'Validation failed with the following errors:\n  ';
  *
  * @internal
  */
-export function synthFailure(error: unknown, outdir: string): Error {
+export function synthFailure(error: unknown, outdir: string, kept: boolean): Error {
   if (!(error instanceof Error) || !error.message.startsWith(CDK8S_HEADER)) return error as Error;
   const problems = [...new Set(error.message.slice(CDK8S_HEADER.length).split('\n  ').map(atConstructPath))];
   const message =
     `synth found ${problems.length} problem${problems.length === 1 ? '' : 's'} ` +
-    `(nothing was written; ${outdir} keeps the last good output):\n  ${problems.join('\n  ')}`;
+    `(nothing was written${kept ? `; ${outdir} keeps the last good output` : ''}):\n  ${problems.join('\n  ')}`;
   const failure = new SynthError(message);
   if (!process.env[SYNTH_STACK_ENV]) failure.stack = `SynthError: ${message}`;
   exitCleanlyIfUncaught();

@@ -1,4 +1,5 @@
 import { spawnSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -11,12 +12,12 @@ const ROOT = path.join(__dirname, '..', '..');
 const APP = `
 import { Chart } from 'cdk8s';
 import { CustomResource, CustomResourceDefinition, OperatorApp, Schema } from '${path.join(ROOT, 'lib')}';
-const app = new OperatorApp({ outdir: process.argv[2] });
+const app = new OperatorApp({ outdir: process.argv[2] ?? process.env.CDK8S_OUTDIR });
 const chart = new Chart(app, 'tenants');
 const crd = new CustomResourceDefinition(chart, 'Tenant', { group: 'x.example.com', kind: 'Tenant', versions: [{ name: 'v1', spec: Schema.object({ description: 'A tenant.', properties: {
   owners: Schema.array(Schema.string({ description: 'An owner.' }), { description: 'Owners.' }),
 } }) }] });
-new CustomResource(chart, 'example', { crd, metadata: { name: 'example', namespace: 'default' }, spec: { owners: 'alice' } });
+new CustomResource(chart, 'example', { crd, metadata: { name: 'example', namespace: 'default' }, spec: { owners: process.env.GOOD ? ['alice'] : 'alice' } });
 app.synth();
 `;
 
@@ -40,7 +41,7 @@ describe('a failed synth run as a program', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       [
-        'synth found 1 problem (nothing was written; dist keeps the last good output):',
+        'synth found 1 problem (nothing was written):',
         '  [tenants/example] spec.owners: Invalid value: "string": spec.owners in body must be of type array: "string" (got "alice")',
         '',
       ].join('\n'),
@@ -54,6 +55,46 @@ describe('a failed synth run as a program', () => {
     expect(r.stderr).toContain('synth found 1 problem');
     expect(r.stderr).toMatch(/^\s+at .*synth-failure/m);
     expect(r.stderr).toContain('Node.js v');
+  });
+});
+
+describe('a failed `cdk8s synth` (the cdk8s CLI empties its output folder before the app runs)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(ROOT, '.synth-fail-cli-'));
+    fs.writeFileSync(path.join(dir, 'app.ts'), APP);
+    fs.writeFileSync(
+      path.join(dir, 'cdk8s.yaml'),
+      'language: typescript\napp: node --import tsx app.ts\noutput: dist\n',
+    );
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    // the copy the app keeps (lib/app/last-good-output.ts: no node_modules in the project folder, so the temp folder)
+    const key = createHash('sha256').update(path.join(dir, 'dist')).digest('hex').slice(0, 16);
+    fs.rmSync(path.join(os.tmpdir(), 'cdk8s-operator', 'last-good', key), { recursive: true, force: true });
+  });
+  const cdk8sSynth = (env: Record<string, string> = {}) =>
+    spawnSync(path.join(ROOT, 'node_modules', '.bin', 'cdk8s'), ['synth'], {
+      cwd: dir,
+      encoding: 'utf8',
+      // no network here: the CLI's own upgrade check would print a stack trace of its failed request
+      env: { ...process.env, NODE_OPTIONS: '', CDK8S_CHECK_UPGRADE: 'false', ...env },
+    });
+
+  test('leaves the last good dist/ in place, and the report says so', () => {
+    const good = cdk8sSynth({ GOOD: '1' });
+    expect(good.status).toBe(0);
+    const written = fs.readdirSync(path.join(dir, 'dist')).sort();
+    const bytes = written.map((f) => fs.readFileSync(path.join(dir, 'dist', f), 'utf8'));
+    expect(bytes.join('')).toContain('- alice');
+
+    const bad = cdk8sSynth();
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('synth found 1 problem (nothing was written; dist keeps the last good output):');
+    expect(fs.readdirSync(path.join(dir, 'dist')).sort()).toEqual(written);
+    expect(written.map((f) => fs.readFileSync(path.join(dir, 'dist', f), 'utf8'))).toEqual(bytes);
+    expect(fs.readdirSync(dir).filter((f) => /staging|restoring/.test(f))).toEqual([]);
   });
 });
 
