@@ -2,6 +2,7 @@
 // etcd's data on tmpfs (/dev/shm) so the disk of a shared machine does not decide the result, the
 // controller under test authenticated as its own ServiceAccount, and an audit log that records only
 // that identity's requests — the apiserver's own count of what the controller asked for.
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -33,6 +34,23 @@ export interface AuditedRequest {
   readonly receivedMs: number;
   /** How long the apiserver took until the audited stage (response complete; started for watches). */
   readonly latencyMs: number;
+  /** The request asked for a shard selector (`?shardSelector=`, KEP-5866; runtime shard-ranges.ts). */
+  readonly shardSelector?: boolean;
+}
+
+/** Which control plane a run starts. */
+export interface BenchControlPlaneOptions {
+  /** Folder of the binaries. @default process.env.KUBEBUILDER_ASSETS */
+  readonly assetsDir?: string;
+  /** More kube-apiserver flags (e.g. `--feature-gates=...`). @default [] */
+  readonly apiServerFlags?: readonly string[];
+}
+
+/** The binaries of a Kubernetes version: ../shared/k8s/install.sh unpacks them (idempotent), its last line is the folder. */
+export function kubernetesAssetsDir(version: string): string {
+  const script = path.join(__dirname, '..', '..', 'shared', 'k8s', 'install.sh');
+  const out = execFileSync('bash', [script, '--version', version], { encoding: 'utf8' }).trim().split('\n');
+  return out[out.length - 1];
 }
 
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
@@ -45,7 +63,10 @@ rules:
 - level: None
 `;
 
-export async function startBenchControlPlane(crds: object[]): Promise<BenchControlPlane> {
+export async function startBenchControlPlane(
+  crds: object[],
+  options: BenchControlPlaneOptions = {},
+): Promise<BenchControlPlane> {
   const dir = fs.mkdtempSync(path.join(BASE_DIR, 'foo-bench-'));
   const auditLog = path.join(dir, 'audit.log');
   fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
@@ -63,10 +84,12 @@ export async function startBenchControlPlane(crds: object[]): Promise<BenchContr
       crds,
       startTimeoutMs: 120_000,
       baseDir: BASE_DIR,
+      assetsDir: options.assetsDir,
       apiServerFlags: [
         `--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`,
         `--audit-log-path=${auditLog}`,
         '--audit-log-maxsize=0',
+        ...(options.apiServerFlags ?? []),
       ],
     });
     const identity = await plane.serviceAccount(CONTROLLER_SA.namespace, CONTROLLER_SA.name, 7200);
@@ -123,6 +146,7 @@ export function readAudit(auditLog: string): AuditedRequest[] {
         code: e.responseStatus?.code ?? 0,
         receivedMs: Date.parse(e.requestReceivedTimestamp),
         latencyMs: Date.parse(e.stageTimestamp) - Date.parse(e.requestReceivedTimestamp) || 0,
+        ...(/[?&]shardSelector=/.test(e.requestURI ?? '') ? { shardSelector: true } : {}),
       });
     }
   }

@@ -5,6 +5,9 @@
 // state checked object by object, and the load average.
 //
 //   npx tsx bench/sharded-bench.ts --sizes=10000,50000 --members=0,1,2,4   (0 = unsharded, the baseline) [--timeout-seconds=1800] [--out=bench/latest/sharded-results.json]
+//     [--assignments=labels,hash,server]   (each sharded run once per assignment, `--sharding-assignment`; default labels)
+//     [--kubernetes=1.36 --feature-gates=ShardedListAndWatch=true]   (the apiserver's version and gates; default
+//                                          KUBEBUILDER_ASSETS's; `server` needs 1.36 with the gate, else it falls back to hash)
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,8 +16,16 @@ import * as yaml from 'yaml';
 import { createFoos, FooWorld } from './foo-world';
 import { PlainKube } from './plain-kube';
 import { procStats, ProcStats } from './proc-stats';
-import { countRequests, readAudit, startBenchControlPlane, WRITE_VERBS } from './real-control-plane';
+import {
+  BenchControlPlaneOptions,
+  countRequests,
+  kubernetesAssetsDir,
+  readAudit,
+  startBenchControlPlane,
+  WRITE_VERBS,
+} from './real-control-plane';
 import { imageRuntime } from './side-by-side';
+import { SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
 
 const ROOT = path.join(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -25,7 +36,11 @@ export interface ShardedRun {
   /** 0 = the unsharded controller (one process, no ring). */
   readonly members: number;
   /** How members got their share (runtime `ManagerShardingOptions.assignment`; results without it: 'hash'). */
-  readonly assignment?: 'labels' | 'hash';
+  readonly assignment?: ShardAssignment;
+  /** The kube-apiserver (`gitVersion`) and its feature gates, when not the default's (results without it: v1.32.13). */
+  readonly apiserver?: string;
+  /** Requests of the members that asked the apiserver for a shard selector (assignment `server`: it served them). */
+  readonly shardSelectorRequests?: number;
   /** The commit the members were built from (`git rev-parse --short HEAD`, `+dirty` with uncommitted changes). */
   readonly revision?: string;
   readonly convergeSeconds: number;
@@ -40,10 +55,18 @@ export interface ShardedRun {
   readonly loadavg: { readonly start: readonly number[]; readonly end: readonly number[] };
 }
 
-async function runSharded(bundle: string, n: number, members: number, timeoutSeconds: number): Promise<ShardedRun> {
+interface RunOptions {
+  readonly bundle: string;
+  readonly timeoutSeconds: number;
+  readonly assignment: ShardAssignment;
+  readonly controlPlane: BenchControlPlaneOptions;
+}
+
+async function runSharded(n: number, members: number, options: RunOptions): Promise<ShardedRun> {
+  const { bundle, timeoutSeconds, assignment } = options;
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const loadStart = os.loadavg().map(round);
-  const plane = await startBenchControlPlane([crd]);
+  const plane = await startBenchControlPlane([crd], options.controlPlane);
   const client = new PlainKube({ url: plane.plane.url, token: plane.plane.admin.token, ca: plane.plane.ca });
   const children: ChildProcess[] = [];
   let world: FooWorld | undefined;
@@ -58,7 +81,10 @@ async function runSharded(bundle: string, n: number, members: number, timeoutSec
     const started = Date.now();
     // members = 0: the unsharded controller (one process, no ring), the baseline.
     for (let i = 0; i < Math.max(1, members); i++) {
-      const sharding = members > 0 ? ['--sharding-ring=foo', '--leader-election-namespace=default'] : [];
+      const sharding =
+        members > 0
+          ? ['--sharding-ring=foo', `--sharding-assignment=${assignment}`, '--leader-election-namespace=default']
+          : [];
       const args = [
         ...image.nodeFlags,
         bundle,
@@ -79,10 +105,14 @@ async function runSharded(bundle: string, n: number, members: number, timeoutSec
     const endStateProblems = await world.verify();
     for (const c of children) await stop(c);
     const audited = readAudit(plane.auditLog).filter((r) => r.receivedMs <= convergedAtMs);
+    const version = await plane.plane.request('GET', '/version');
+    const gates = options.controlPlane.apiServerFlags?.find((f) => f.startsWith('--feature-gates='));
     return {
       foos: n,
       members,
-      ...(members > 0 ? { assignment: 'labels' as const } : {}),
+      ...(members > 0 ? { assignment } : {}),
+      apiserver: `${version.body.gitVersion}${gates ? ` (${gates.slice('--feature-gates='.length)})` : ''}`,
+      ...(members > 0 ? { shardSelectorRequests: audited.filter((r) => r.shardSelector).length } : {}),
       revision: revision(),
       convergeSeconds: round((convergedAtMs - started) / 1000),
       endStateProblems: endStateProblems.slice(0, 20),
@@ -127,6 +157,15 @@ async function main(): Promise<void> {
   const sizes = (option('sizes') ?? '10000').split(',').map(Number);
   const memberCounts = (option('members') ?? '0,1,2,4').split(',').map(Number);
   const timeoutSeconds = Number(option('timeout-seconds') ?? '1800');
+  const assignments = (option('assignments') ?? 'labels').split(',') as ShardAssignment[];
+  const bad = assignments.filter((a) => !SHARD_ASSIGNMENTS.includes(a));
+  if (bad.length) throw new Error(`--assignments: each must be one of ${SHARD_ASSIGNMENTS.join(', ')}, got ${bad}`);
+  const kubernetes = option('kubernetes');
+  const gates = option('feature-gates');
+  const controlPlane: BenchControlPlaneOptions = {
+    assetsDir: kubernetes ? kubernetesAssetsDir(kubernetes) : undefined,
+    apiServerFlags: gates ? [`--feature-gates=${gates}`] : [],
+  };
   const out = option('out') ?? path.join(ROOT, 'bench/latest/sharded-results.json');
   const bundle = path.join(os.tmpdir(), `foo-controller-sharded-${process.pid}.js`);
   // The same options as controllers/foo's `npm run bundle`, from the entry whose contract allows sharding.
@@ -145,13 +184,18 @@ async function main(): Promise<void> {
   const runs: ShardedRun[] =
     fs.existsSync(out) && argv.includes('--append') ? JSON.parse(fs.readFileSync(out, 'utf8')).runs : [];
   for (const n of sizes) {
-    for (const m of memberCounts) {
-      const run = await runSharded(bundle, n, m, timeoutSeconds);
+    // Each member count once per assignment (the unsharded controller once: it has none).
+    for (const [m, assignment] of memberCounts.flatMap((count) =>
+      count === 0 ? [[count, 'labels'] as const] : assignments.map((a) => [count, a] as const),
+    )) {
+      const run = await runSharded(n, m, { bundle, timeoutSeconds, assignment, controlPlane });
       runs.push(run);
       console.log(
         JSON.stringify({
           foos: n,
           members: m,
+          assignment: run.assignment,
+          shardSelectorRequests: run.shardSelectorRequests,
           convergeSeconds: run.convergeSeconds,
           maxPeakRssMiB: run.maxPeakRssMiB,
           perMemberPeak: run.perMember.map((p) => p.peakRssMiB),

@@ -1,13 +1,29 @@
 /**
- * The measured section of docs/sharding.md is exactly what bench/sharded-figures.ts generates from the committed
- * results of `npm run bench:sharded` (bench/latest/sharded-results-<foos>.json), each with its load average.
+ * The measured sections of docs/sharding.md are exactly what bench/sharded-figures.ts generates from the committed
+ * results of `npm run bench:sharded` (bench/latest/sharded-results-<foos>.json) and `npm run chaos:sharded`
+ * (bench/latest/sharded-chaos.json), each with its load average.
  */
 import * as fs from 'fs';
-import { currentShardedSection, shardedFigures, shardedResultFiles, SHARDING_PAGE } from '../../bench/sharded-figures';
+import {
+  CHAOS_BEGIN,
+  CHAOS_END,
+  currentSection,
+  currentShardedSection,
+  shardedChaosFigures,
+  shardedFigures,
+  shardedResultFiles,
+  SHARDING_PAGE,
+} from '../../bench/sharded-figures';
 
 describe('the sharded benchmark figures of docs/sharding.md', () => {
   test('the section equals what bench/sharded-figures.ts generates (npx tsx bench/sharded-figures.ts --write)', () => {
     expect(currentShardedSection(fs.readFileSync(SHARDING_PAGE, 'utf8'))).toBe(shardedFigures());
+  });
+
+  test('the chaos section equals what bench/sharded-figures.ts generates from bench/latest/sharded-chaos.json', () => {
+    const section = currentSection(fs.readFileSync(SHARDING_PAGE, 'utf8'), CHAOS_BEGIN, CHAOS_END);
+    expect(section).toBe(shardedChaosFigures());
+    expect(section).toContain('1-min load average');
   });
 
   test('every results file is shown with the load average of each run', () => {

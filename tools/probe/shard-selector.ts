@@ -18,10 +18,10 @@
  * 6. `object.metadata.namespace` as the field;
  * 7. whether the OpenAPI v3 document of `api/v1` lists the parameter.
  */
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { kubernetesAssetsDir } from '../../bench/real-control-plane';
 import { ControlPlane } from '../../runtime/envtest';
 import { fnv1a64 } from '../../runtime/shard-ranges';
 
@@ -70,13 +70,6 @@ function option(name: string): string | undefined {
   return process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
 }
 
-/** The binaries of a version: ../shared/k8s/install.sh unpacks them (idempotent) and prints the directory last. */
-function assetsDir(version: string): string {
-  const script = path.join(ROOT, '..', 'shared', 'k8s', 'install.sh');
-  const out = execFileSync('bash', [script, '--version', version], { encoding: 'utf8' }).trim().split('\n');
-  return out[out.length - 1];
-}
-
 const q = (selector: string) => encodeURIComponent(selector);
 const range = (field: string, start: string, end: string) => `shardRange(${field}, '${start}', '${end}')`;
 const hex16 = (n: bigint) => `0x${n.toString(16).padStart(16, '0')}`;
@@ -84,7 +77,7 @@ const hex16 = (n: bigint) => `0x${n.toString(16).padStart(16, '0')}`;
 async function probe(config: Configuration, outDir: string): Promise<string> {
   const load = os.loadavg()[0].toFixed(2);
   const plane = await ControlPlane.start({
-    assetsDir: assetsDir(config.version),
+    assetsDir: kubernetesAssetsDir(config.version),
     apiServerFlags: [...config.apiServerFlags],
     controllerManager: false,
     startTimeoutMs: 120_000,
