@@ -384,6 +384,7 @@ describe('binary flags', () => {
       namespaces: undefined,
       shardingRing: undefined,
       shardingKey: 'uid',
+      shardingLabelWebhook: false,
     });
   });
   test('unknown flags and bad values are refused', () => {
