@@ -164,6 +164,20 @@ export async function reconcileReplication(
     if (!current) {
       // A new database: pod 0 initializes itself; it becomes the primary once it answers as one.
       if (!healthyPrimary(primary)) {
+        const roll = blindRollTarget(instances, want);
+        if (roll) {
+          await ops.deletePod(roll);
+          ops.event(
+            'Normal',
+            Reasons.InstanceRestarted,
+            `restarted ${roll.name} to apply the new pod template (no instance answers: by ordinal, as the StatefulSet's RollingUpdate does)`,
+          );
+          return done({
+            progress: { reason: 'RollingRestart', message: `restarting ${roll.name} for the new pod template` },
+            requeueAfterMs: 2000,
+            restarted: [roll.name],
+          });
+        }
         return done({
           progress: { reason: 'WaitingForPrimary', message: `waiting for ${name}-0 to initialize as the primary` },
         });
@@ -365,6 +379,20 @@ export function instanceToRestart(
   if (standby) return standby;
   const standbys = instances.filter((i) => i.name !== primary.name && i.pod);
   return needsRestart(db, primary) && standbys.length === 0 ? primary : undefined;
+}
+
+/**
+ * Before any instance answered (no primary known: a database initializing, or PostgreSQL unreachable), roles cannot
+ * order a roll: pods of an old template are replaced as the StatefulSet's RollingUpdate does, the highest ordinal
+ * first, one at a time with every pod ready in between (one that is not ready at once: it serves nothing).
+ */
+export function blindRollTarget(instances: readonly Instance[], want: number): Instance | undefined {
+  if (instances.some((i) => i.pg)) return undefined;
+  const outdated = instances.filter((i) => i.pod && !i.terminating && i.outdated).sort((a, b) => b.ordinal - a.ordinal);
+  const wanted = instances.filter((i) => i.ordinal < want);
+  const settled =
+    wanted.length === want && wanted.every((i) => i.pod && i.ready) && instances.every((i) => !i.terminating);
+  return outdated.find((i) => !i.ready) ?? (settled ? outdated[0] : undefined);
 }
 
 /**

@@ -536,6 +536,24 @@ describe('rolling a new pod template (StatefulSet OnDelete: the operator replace
     expect(stuck.problem?.reason).toBe('NoFailoverCandidate');
   });
 
+  test('no instance answers (no primary known): pods of the old template by ordinal, one at a time, each ready in between', async () => {
+    const blind = [instance(0, { outdated: true }), instance(1, { outdated: true }), instance(2, { outdated: true })];
+    const r = recorder(blind);
+    const res = await reconcileReplication(db({ replicas: 3 }), blind, {}, r.ops, T0);
+    expect(deletes(r.log)).toEqual(['delete db-2']);
+    expect(res.restarted).toEqual(['db-2']);
+    const waiting = [blind[0], blind[1], instance(2, { ready: false })];
+    const rw = recorder(waiting);
+    await reconcileReplication(db({ replicas: 3 }), waiting, {}, rw.ops, T0);
+    expect(deletes(rw.log)).toEqual([]);
+    // pod 0 initializing as the primary of the current template: nothing to roll
+    const fresh = [instance(0, { ready: false }), instance(1), instance(2)];
+    const rf = recorder(fresh);
+    const none = await reconcileReplication(db({ replicas: 3 }), fresh, {}, rf.ops, T0);
+    expect(deletes(rf.log)).toEqual([]);
+    expect(none.progress?.reason).toBe('WaitingForPrimary');
+  });
+
   test('both causes at once are named together; settings alone with autoRestart: false do not restart', async () => {
     const pendingOld = [
       instance(0, { labelRole: 'primary', pg: p('0/3000000') }),
