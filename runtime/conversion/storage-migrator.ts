@@ -69,6 +69,11 @@ import { KubeObject, parseApiVersion, ResourceRef } from '../resource';
 import { Condition, setCondition } from '../status';
 
 /** The CustomResourceDefinition kind, as the client addresses it. */
+/** The condition kube-controller-manager's migration runner keeps on the CRD (1.35+). */
+const KCM_MIGRATION_CONDITION = 'StorageMigrating';
+/** How long a Succeeded migration may wait for kube-controller-manager to record it on the CRD. */
+const KCM_RECORD_WAIT_MS = 60_000;
+
 export const CRD_RESOURCE: ResourceRef = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
@@ -459,9 +464,22 @@ export class StorageVersionMigrator {
     }
     this.metrics.inTree.set({ crd: crdName }, 1);
     const holds = conditionHolds(existing);
-    // kube-controller-manager records the outcome on the CRD (and 1.36.3 trims storedVersions itself) before it
-    // marks the migration no longer Running: until then it is not finished
+    // kube-controller-manager records the outcome on the CRD before it marks the migration no longer Running: until
+    // then it is not finished (1.36.3 trims storedVersions itself too, but may do so after it marked it Succeeded)
     if (holds('Running') || (!holds('Succeeded') && !holds('Failed'))) return migrating(running);
+    const succeeded = holds('Succeeded');
+    if (succeeded) {
+      // kube-controller-manager (1.36.3, measured) marks the migration Succeeded first and records it on the CRD after:
+      // its StorageMigrating condition, and storedVersions trimmed where the CRD did not change. Wait for that record
+      // (where this kube-controller-manager keeps one, and for a minute at most), then read it, not `crd`, which this
+      // pass read before.
+      const now = (await client.get(CRD_RESOURCE, crdName)) as Crd;
+      const record = now.status?.conditions?.find((c) => c.type === KCM_MIGRATION_CONDITION);
+      const since = Date.now() - Date.parse(succeeded.lastTransitionTime ?? '');
+      if (record?.reason === 'MigrationRunning' && !(since > KCM_RECORD_WAIT_MS)) return migrating(running);
+      const stored = now.status?.storedVersions ?? [];
+      if (stored.length === 1 && stored[0] === storageVersion) return this.finishTrimmed(now, storageVersion, stored);
+    }
     await this.deleteInTree(ref, name);
     const failed = holds('Failed');
     if (failed) {
