@@ -596,17 +596,19 @@ export class StorageVersionMigrator {
     crd: Crd,
     condition: { status: 'True' | 'False'; reason: string; message: string },
   ): Promise<Crd> {
-    const current = crd.status?.conditions?.find((c) => c.type === MIGRATED_CONDITION);
-    if (
-      current &&
-      current.status === condition.status &&
-      current.reason === condition.reason &&
-      current.message === condition.message
-    ) {
-      return crd;
-    }
-    const conditions = setCondition(crd.status?.conditions, { type: MIGRATED_CONDITION, ...condition });
     for (let attempt = 0; ; attempt++) {
+      const current = crd.status?.conditions?.find((c) => c.type === MIGRATED_CONDITION);
+      if (
+        current &&
+        current.status === condition.status &&
+        current.reason === condition.reason &&
+        current.message === condition.message
+      ) {
+        return crd;
+      }
+      // computed from the CRD as read in this attempt: after a conflict, from the one re-read, so a condition another
+      // controller wrote meanwhile (kube-controller-manager's StorageMigrating, which it needs to trim) is kept
+      const conditions = setCondition(crd.status?.conditions, { type: MIGRATED_CONDITION, ...condition });
       try {
         return (await this.options.client.replaceStatus(
           { ...crd, status: { ...crd.status, conditions } },

@@ -221,6 +221,56 @@ describeRealApiServer('SampleDB upgrade from 0.1.0: conversion webhook and stora
     ]);
   });
 
+  test("a condition another controller writes on the CRD while the migrator reports survives the migrator's retry after the conflict", async () => {
+    // storedVersions as after a storage version change again (the objects are stored as v2 by now)
+    const reset = await crdNow();
+    const stale = { ...reset, status: { ...reset.status, storedVersions: ['v1', 'v2'] } };
+    expect(
+      (await plane().request('PUT', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}/status`, stale))
+        .code,
+    ).toBe(200);
+    // the first status write of the pass meets a condition written in between, as kube-controller-manager's
+    // StorageMigrating is while a migration starts: the apiserver answers 409, and the migrator retries
+    const other = { type: 'ExampleOtherController', status: 'True', reason: 'WrittenMeanwhile', message: 'kept' };
+    let injected = false;
+    const racing = {
+      ...clientMethods(client),
+      replaceStatus: async (o: KubeObject, opts?: { fieldManager?: string }) => {
+        if (!injected) {
+          injected = true;
+          const now = await crdNow();
+          const withOther = {
+            ...now,
+            status: {
+              ...now.status,
+              conditions: [
+                ...now.status.conditions,
+                { ...other, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+              ],
+            },
+          };
+          expect(
+            (
+              await plane().request(
+                'PUT',
+                `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}/status`,
+                withOther,
+              )
+            ).code,
+          ).toBe(200);
+        }
+        return client.replaceStatus(o, opts);
+      },
+    };
+    const result = await new StorageVersionMigrator({ client: racing, crdName: CRD, resource: V2 }).runOnce();
+    expect(injected).toBe(true);
+    expect(result).toMatchObject({ state: 'Migrated', storedVersionsBefore: ['v1', 'v2'], failed: 0 });
+    const crd = await crdNow();
+    expect(crd.status.storedVersions).toEqual(['v2']);
+    expect(crd.status.conditions.find((c: any) => c.type === other.type)).toMatchObject(other);
+    expect(crd.status.conditions.find((c: any) => c.type === MIGRATED_CONDITION)).toMatchObject({ status: 'True' });
+  });
+
   test('with the conversion webhook down: v2 (the storage version) keeps working, v1 fails with the webhook error, nothing is lost', async () => {
     await server!.stop();
     server = undefined;
