@@ -85,6 +85,7 @@ function fileSection(file: string, r: Json): string[] {
         `- 4 members (server): ${run.shardSelectorRequests.toLocaleString('en-US')} of their requests asked the apiserver for a shard selector (lists and watches of their hash ranges).`,
       );
     }
+    for (const run of four) lines.push(requestsBreakdown(run, base));
     const counts = four[four.length - 1].requests as Record<string, number>;
     const interesting = Object.entries(counts).filter(([k]) => /foos|deployments/.test(k));
     if (interesting.length > 0) {
@@ -96,13 +97,68 @@ function fileSection(file: string, r: Json): string[] {
   return lines;
 }
 
+/** Requests of a run by what they were for: Events, the ring's Leases, lists and watches, the rest (reconciles). */
+function requestKinds(run: Json): Record<'events' | 'leases' | 'listsAndWatches' | 'reconciles', number> {
+  const kinds = { events: 0, leases: 0, listsAndWatches: 0, reconciles: 0 };
+  for (const [what, n] of Object.entries(run.requests as Record<string, number>)) {
+    if (/ events$/.test(what)) kinds.events += n;
+    else if (/ leases$/.test(what)) kinds.leases += n;
+    else if (/^(list|watch) /.test(what)) kinds.listsAndWatches += n;
+    else kinds.reconciles += n;
+  }
+  return kinds;
+}
+
+/** Where a sharded run's requests per Foo differ from the unsharded run's, by kind. */
+function requestsBreakdown(run: Json, base: Json): string {
+  const [mine, theirs] = [requestKinds(run), requestKinds(base)];
+  const perFoo = (k: keyof typeof mine) => n2((mine[k] - theirs[k]) / run.foos);
+  return (
+    `- 4 members (${run.assignment ?? 'hash'}), requests per Foo against the unsharded run by kind: reconciles (the Foo's ` +
+    `own writes and reads) ${perFoo('reconciles')}, Events ${perFoo('events')} (${mine.events.toLocaleString('en-US')} ` +
+    `against ${theirs.events.toLocaleString('en-US')}: every Foo's sync records one; a process whose event queue is full ` +
+    `drops them, one process more often than four), the ring's Leases ${perFoo('leases')}, lists and watches ${perFoo('listsAndWatches')}.`
+  );
+}
+
+/**
+ * What a member holding exactly its share would peak at: the unsharded controller's peak at the smallest size (the
+ * process itself, and that size's objects) plus its share of what the largest size's objects added. Under the
+ * goal only when the objects outweigh the process enough: from `6.5 F / v` Foos for 4 members and 0.35x.
+ */
+function memoryModel(files: Array<[string, Json]>): string[] {
+  const unsharded = files
+    .map(([file, r]) => [file, (r.runs as Json[]).find((x) => x.members === 0)] as const)
+    .filter(([, run]) => run);
+  if (unsharded.length < 2) return [];
+  const [smallFile, small] = unsharded[0];
+  const [largeFile, large] = unsharded[unsharded.length - 1];
+  const perFoo = (large.maxPeakRssMiB - small.maxPeakRssMiB) / (large.foos - small.foos);
+  const quarter = small.maxPeakRssMiB + (perFoo * large.foos) / 4;
+  const enough = (((1 - RSS_GOAL) / (RSS_GOAL - 0.25)) * small.maxPeakRssMiB) / perFoo;
+  const measured = (large4: Json | undefined) =>
+    large4 ? ` (measured: ${n2(large4.maxPeakRssMiB / large.maxPeakRssMiB)}x)` : '';
+  const four = (files.find(([file]) => file === largeFile)![1].runs as Json[]).find((x) => x.members === 4);
+  return [
+    `**Memory model** (from the unsharded runs of \`${smallFile}\` and \`${largeFile}\`): the process with ` +
+      `${small.foos.toLocaleString('en-US')} Foos peaked at ${n1(small.maxPeakRssMiB)} MiB, and each further Foo (with its ` +
+      `Deployment) added ${n1(perFoo * 1024)} KiB. A member that held and decoded exactly a quarter of ` +
+      `${large.foos.toLocaleString('en-US')} Foos would peak at about ${n1(quarter)} MiB, ` +
+      `${n2(quarter / large.maxPeakRssMiB)}x the unsharded controller${measured(four)}: the goal of ${RSS_GOAL}x needs ` +
+      `the objects to outweigh the process, from about ${Math.round(enough / 1000).toLocaleString('en-US')},000 Foos with ` +
+      `this controller's cost per object.`,
+    '',
+  ];
+}
+
 /** The generated section, markers included. */
 export function shardedFigures(latest = SHARDED_LATEST): string {
   const parts: string[] = [SHARDED_BEGIN];
-  for (const file of shardedResultFiles(latest)) {
-    parts.push(...fileSection(file, JSON.parse(fs.readFileSync(path.join(latest, file), 'utf8'))), '');
-  }
-  parts.push(SHARDED_END);
+  const files = shardedResultFiles(latest).map(
+    (file) => [file, JSON.parse(fs.readFileSync(path.join(latest, file), 'utf8'))] as [string, Json],
+  );
+  for (const [file, r] of files) parts.push(...fileSection(file, r), '');
+  parts.push(...memoryModel(files), SHARDED_END);
   return parts.join('\n');
 }
 
