@@ -82,6 +82,23 @@ describeRealApiServer(
       admin?.close();
     }, 60_000);
 
+    /** The apiserver picks a webhook configuration up through an informer: waits until a dry-run create is labelled. */
+    async function webhookLabels(namespace: string, label: string): Promise<void> {
+      await until(
+        'the webhook labels creates',
+        async () => {
+          const r = await plane().request('POST', `/api/v1/namespaces/${namespace}/configmaps?dryRun=All`, {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'probe' },
+          });
+          return r.code === 201 && r.body.metadata.labels?.[label] !== undefined;
+        },
+        30_000,
+        100,
+      );
+    }
+
     async function member(): Promise<Manager> {
       const manager = new Manager({
         kubeConfig: plane().kubeConfig(),
@@ -116,20 +133,7 @@ describeRealApiServer(
         bindAddress: hooks.bindAddress,
       }).defaulting('/label-shard-slw', shardLabelDefaulting(a));
       await server.start();
-      // The apiserver picks the configuration up through an informer: wait until a dry-run create is labelled.
-      await until(
-        'the webhook labels creates',
-        async () => {
-          const r = await plane().request('POST', `/api/v1/namespaces/${namespaces[0]}/configmaps?dryRun=All`, {
-            apiVersion: 'v1',
-            kind: 'ConfigMap',
-            metadata: { name: 'probe' },
-          });
-          return r.code === 201 && r.body.metadata.labels?.[shardLabel(RING)] !== undefined;
-        },
-        30_000,
-        100,
-      );
+      await webhookLabels(namespaces[0], shardLabel(RING));
 
       const names = [a, b].map((m) => m.shard!.member);
       const expected = new Map(namespaces.map((ns) => [ns, rendezvousOwner(ns, names)!]));
@@ -273,19 +277,7 @@ describeRealApiServer(
         30_000,
       );
       const label = shardLabel('slw-operator');
-      await until(
-        'the webhook labels creates',
-        async () => {
-          const r = await plane().request('POST', `/api/v1/namespaces/${watched[0]}/configmaps?dryRun=All`, {
-            apiVersion: 'v1',
-            kind: 'ConfigMap',
-            metadata: { name: 'probe' },
-          });
-          return r.code === 201 && r.body.metadata.labels?.[label] !== undefined;
-        },
-        30_000,
-        100,
-      );
+      await webhookLabels(watched[0], label);
       const names = chartMembers.map((m) => m.shard!.member);
       for (const ns of watched) {
         const r = await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
