@@ -243,6 +243,15 @@ export class ShardRing {
     return rendezvousOwner(shardKey, this.target.members);
   }
 
+  /**
+   * The members of the latest view this member acknowledged (empty before it holds its Lease, or once it leaves):
+   * the view the shard labels are written against (shard-labels.ts), ahead of the view acted on during a ring change.
+   */
+  get latestMembers(): readonly string[] {
+    if (!this.holding || this.leaving || !this.target) return [];
+    return this.target.members;
+  }
+
   /** Should the caches keep the object with this shard key (its share under the view acted on or the latest)? */
   holds(shardKey: string): boolean {
     if (this.leaving) return false;
