@@ -293,6 +293,9 @@ async function main(): Promise<void> {
     });
     await probe(m1.name, faults[1].at);
     await sleep(phase);
+    // Cut first, then probe (as a kill or a stop comes before its probe): the member must not see the probe's changes.
+    m2.proxy!.failNext({ count: 1_000_000 }, 503);
+    m2.proxy!.dropWatches();
     note(`partition ${m2.name}`);
     faults.push({
       kind: 'partition',
@@ -301,8 +304,6 @@ async function main(): Promise<void> {
       loadavg1: round(os.loadavg()[0]),
     });
     await probe(m2.name, faults[2].at);
-    m2.proxy!.failNext({ count: 1_000_000 }, 503);
-    m2.proxy!.dropWatches();
     await sleep(Math.max(phase, 25_000)); // past the 15 s Lease: its share must be taken over
     m2.proxy!.clear();
     note(`heal ${m2.name}`);
