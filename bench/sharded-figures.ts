@@ -128,11 +128,34 @@ export function shardedChaosFigures(file = SHARDED_CHAOS): string {
       `| ${t.fault} | ${member(t.member)} | ${t.objects} | ${t.takeoverSeconds !== undefined ? n1(t.takeoverSeconds) : 'none'} | ${within} |`,
     );
   }
+  if (r.takeoverTimelines) {
+    const s = (x: number | undefined) => (x === undefined ? 'n/a' : n1(x));
+    lines.push(
+      '',
+      "Where each takeover's time went (seconds after the fault; the share: the objects labelled with the member at the " +
+        'fault; `bench/sharded-takeover.ts`):',
+      '',
+      '| fault | 1-min load | Lease gone | new view acknowledged by all | share | share relabelled, first to last | other label writes meanwhile | first takeover write | reconcile after relabel, median |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const t of r.takeoverTimelines as Json[]) {
+      const other = Object.values(t.labelWritesMeanwhile as Record<string, { other: number }>).reduce(
+        (sum, w) => sum + w.other,
+        0,
+      );
+      lines.push(
+        `| ${t.fault} | ${n1(t.loadavg1)} | ${s(t.leaseGoneSeconds)} | ${s(t.viewAcknowledgedSeconds)} | ${t.share} | ` +
+          `${s(t.firstRelabelSeconds)} to ${s(t.lastRelabelSeconds)} | ${t.viewAcknowledgedSeconds === undefined ? 'n/a' : other} | ` +
+          `${s(t.firstTakeoverSeconds)} | ${s(t.reconcileAfterRelabelSeconds?.median)} |`,
+      );
+    }
+  }
   lines.push(
     '',
     `- ${r.convergedFoos} of ${r.foos} Foos converged (${r.converged ? 'all' : 'not all'}), ${n1(r.convergeAfterLoadSeconds)} s after the load stopped; ` +
       `${r.writes.toLocaleString('en-US')} writes of reconciles audited, **${r.doubleOwnedObjects} objects written by two members in turn within one period**` +
-      `${r.shardLabelWrites ? `; ${r.shardLabelWrites.total.toLocaleString('en-US')} shard label writes (assignments and handovers, counted apart)` : ''}.`,
+      `${r.shardLabelWrites ? `; ${r.shardLabelWrites.total.toLocaleString('en-US')} shard label writes (assignments and handovers, counted apart)` : ''}` +
+      `${r.shardLabelWrites?.writtenBack ? `, of which ${r.shardLabelWrites.writtenBack.writes.toLocaleString('en-US')} put an object back with the member it had before the previous label write` : ''}.`,
     CHAOS_END,
   );
   return lines.join('\n');

@@ -81,19 +81,21 @@ export function takeoverTimeline(
   const deleted = own.find((s) => s.deleted && s.at >= fault.at - 1000);
   const lastSeen = [...own].reverse().find((s) => !s.deleted && s.at <= fault.at + leaseDurationMs);
   const leaseGone = deleted?.at ?? (lastSeen ? lastSeen.at + leaseDurationMs : undefined);
-  // The barrier: the first moment after the fault when every other Lease acknowledges one view that none of them
-  // acknowledged at the fault.
-  const current = new Map<string, string | undefined>();
+  // The barrier: the first moment after the fault when every other live Lease (one that changed within the Lease
+  // duration) acknowledges one view that none of them acknowledged at the fault.
+  const current = new Map<string, { view: string | undefined; at: number }>();
+  const views = (at: number) =>
+    new Set([...current].filter(([l, c]) => l !== lease && at - c.at < leaseDurationMs).map(([, c]) => c.view));
   let before: Set<string | undefined> | undefined;
   let barrier: number | undefined;
   for (const s of leases) {
-    if (before === undefined && s.at >= fault.at) before = new Set(current.values());
+    if (before === undefined && s.at >= fault.at) before = views(s.at);
     if (s.deleted) current.delete(s.lease);
-    else current.set(s.lease, s.view);
+    else current.set(s.lease, { view: s.view, at: s.at });
     if (before === undefined || barrier !== undefined) continue;
-    const views = new Set([...current].filter(([l]) => l !== lease).map(([, v]) => v));
-    const [view] = views;
-    if (views.size === 1 && view !== undefined && !before.has(view)) barrier = s.at;
+    const now = views(s.at);
+    const [view] = now;
+    if (now.size === 1 && view !== undefined && !before.has(view)) barrier = s.at;
   }
   // The member's share at the fault and when each object of it got another label.
   const share = new Set([...labelsAt(writes, fault.at)].filter(([, l]) => l === lease).map(([o]) => o));

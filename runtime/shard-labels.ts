@@ -28,7 +28,7 @@
  * - Assignments go out before moves (two queues, `assign` drained first): an object to assign has no member that
  *   could reconcile it (new, or its member is gone and its Lease already ran out), while a move's object was just
  *   let go by a live member; found in the long fault run, where the share of a member that left waited behind the
- *   moves of the member that had joined a few seconds before.
+ *   moves of the member that had joined a few seconds before. Within each, the sharded kinds take turns.
  *
  * Caveats:
  * - Labelling an object costs one patch when it is created by someone else (the Foos a user creates) and one per
@@ -78,8 +78,12 @@ export class ShardLabeller {
   private readonly metrics: RuntimeMetrics;
   /** Writes waiting, by kind/namespace/name (one per object: the latest request wins). */
   private readonly queued = new Map<string, { readonly reason: Reason; readonly write: () => Promise<void> }>();
-  /** The order of the waiting writes, per reason (an id may be left behind in the other queue: skipped). */
-  private readonly order: Record<Reason, string[]> = { assign: [], move: [] };
+  /**
+   * The order of the waiting writes, per reason and kind (an id may be left behind in another queue: skipped), and
+   * the kind whose turn is next per reason.
+   */
+  private readonly order: Record<Reason, Map<string, string[]>> = { assign: new Map(), move: new Map() };
+  private readonly served: Record<Reason, string | undefined> = { assign: undefined, move: undefined };
   private inFlight = 0;
   /** The assigner's watchers and the view they select against (this member is the first of it). */
   private assigner: { readonly view: string; readonly watchers: Watcher[] } | undefined;
@@ -177,20 +181,36 @@ export class ShardLabeller {
     const target = { metadata: { name, namespace, resourceVersion } };
     const lane = this.queued.get(id)?.reason;
     this.queued.set(id, { reason, write: () => this.write(resource, target, owner, reason) });
-    if (fresh || lane !== reason) this.order[reason].push(id);
+    if (fresh || lane !== reason) {
+      const kind = resourceId(resource);
+      const order = this.order[reason].get(kind) ?? [];
+      order.push(id);
+      this.order[reason].set(kind, order);
+    }
     this.pump();
   }
 
-  /** The next waiting write: assignments first; ids whose write went to the other queue are skipped. */
+  /**
+   * The next waiting write: assignments first; within a reason the kinds take turns (a Foo and its Deployment are
+   * both needed before the Foo can be reconciled, and one kind's whole list must not wait behind another's: found in
+   * the long fault run, where every Deployment of a member gone was relabelled before its first Foo); ids whose write
+   * went to another queue are skipped.
+   */
   private next(): (() => Promise<void>) | undefined {
     for (const reason of ['assign', 'move'] as const) {
-      const order = this.order[reason];
-      while (order.length > 0) {
-        const id = order.shift()!;
-        const queued = this.queued.get(id);
-        if (queued?.reason !== reason) continue;
-        this.queued.delete(id);
-        return queued.write;
+      const kinds = [...this.order[reason].keys()];
+      const after = kinds.indexOf(this.served[reason]!) + 1; // the kind after the one served last
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(after + k) % kinds.length];
+        const order = this.order[reason].get(kind)!;
+        while (order.length > 0) {
+          const id = order.shift()!;
+          const queued = this.queued.get(id);
+          if (queued?.reason !== reason) continue;
+          this.queued.delete(id);
+          this.served[reason] = kind;
+          return queued.write;
+        }
       }
     }
     return undefined;
