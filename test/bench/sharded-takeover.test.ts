@@ -29,6 +29,8 @@ const leases = [
   { at: s(99), lease: 'L-a', view: 'v3', deleted: false },
   { at: s(99), lease: 'L-b', view: 'v3', deleted: false },
   { at: s(99), lease: 'L-c', view: 'v3', deleted: false },
+  { at: s(101), lease: 'L-b', view: 'v3', deleted: false },
+  { at: s(101), lease: 'L-c', view: 'v3', deleted: false },
   { at: s(115), lease: 'L-b', view: 'v2', deleted: false },
   { at: s(115.5), lease: 'L-c', view: 'v2', deleted: false },
 ];
