@@ -124,6 +124,10 @@ export class ShardLabeller {
       const old = this.assigner;
       this.assigner = undefined;
       void Promise.all(old.watchers.map((w) => w.stop()));
+      // The assignments still waiting were computed for the old view: the next assigner lists what is still
+      // unassigned in the new one. Kept, they relabelled a healed member's objects to the member that had taken
+      // them over, then waited to be moved back (the long fault run: a partition's share, relabelled for 45 s).
+      for (const [id, queued] of this.queued) if (queued.reason === 'assign') this.queued.delete(id);
     }
     if (!first || this.assigner || this.stopped) return;
     const selector = `${this.label} notin (${members.join(',')})`;
