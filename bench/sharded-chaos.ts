@@ -13,11 +13,21 @@
 // object or a Foo not converged does.
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
+import * as http from 'http';
+import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
 import { FooWorld } from './foo-world';
-import { PlainKube } from './plain-kube';
+import { PlainKube, PlainMirror } from './plain-kube';
+import {
+  AuditedWrite,
+  DepthSample,
+  labelsRewritten,
+  labelsWrittenBack,
+  LeaseSample,
+  takeoverTimeline,
+} from './sharded-takeover';
 import { imageRuntime } from './side-by-side';
 import { ControlPlane, Identity } from '../runtime/envtest';
 import { FaultProxy } from '../test/envtest/fault-proxy';
@@ -27,10 +37,20 @@ const argv = process.argv.slice(2);
 const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SHORT = argv.includes('--short');
 const FOOS = '/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos';
+// The members' creates and patches of Foos and Deployments with their bodies (the shard label a write sets: the
+// takeover timeline, sharded-takeover.ts); their other writes (Leases, status) without.
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: [RequestReceived]
 rules:
+- level: Request
+  userGroups: ["system:serviceaccounts:default"]
+  verbs: ["create", "patch"]
+  resources:
+  - group: samplecontroller.k8s.io
+    resources: ["foos"]
+  - group: apps
+    resources: ["deployments"]
 - level: Metadata
   userGroups: ["system:serviceaccounts:default"]
   verbs: ["create", "update", "patch", "delete"]
@@ -41,19 +61,15 @@ interface Member {
   readonly name: string;
   readonly child: ChildProcess;
   readonly proxy?: FaultProxy;
+  /** Its metrics endpoint (the work queue depth is scraped). */
+  readonly metricsPort: number;
 }
 interface Fault {
   readonly kind: string;
   readonly member: string;
   readonly at: number;
-}
-interface AuditedWrite {
-  readonly user: string;
-  readonly object: string;
-  readonly at: number;
-  readonly code: number;
-  /** A shard label write (runtime shard-labels.ts: assignment or handover), not a reconcile's. */
-  readonly label: boolean;
+  /** The 1-minute load average at the fault. */
+  readonly loadavg1: number;
 }
 
 /** The Lease duration of the members (the runtime's default) and the "few seconds" a takeover may take beyond it. */
@@ -61,6 +77,37 @@ const LEASE_SECONDS = 15;
 const TAKEOVER_SLACK_SECONDS = 5;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SHARD_LABEL = 'shard.cdk8s-operator.io/foo';
+const VIEW_ANNOTATION = 'sharding.cdk8s-operator.io/view';
+
+/** A free local port (for a member's metrics endpoint). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `workqueue_depth` of the Foo controller from a member's metrics (undefined: not answering). */
+function scrapeDepth(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/metrics', timeout: 2000 }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => {
+        const line = text.split('\n').find((l) => l.startsWith('workqueue_depth{') && l.includes('name="foo"'));
+        resolve(line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : undefined);
+      });
+    });
+    req.on('error', () => resolve(undefined));
+    req.on('timeout', () => req.destroy());
+  });
+}
 const round = (x: number) => Math.round(x * 100) / 100;
 
 async function main(): Promise<void> {
@@ -114,6 +161,7 @@ async function main(): Promise<void> {
       });
       const proxy = viaProxy ? await FaultProxy.start(plane) : undefined;
       const kubeconfig = path.join(dir, `${name}.kubeconfig`);
+      const metricsPort = await freePort();
       if (proxy) proxy.writeKubeconfig(kubeconfig, identity);
       else plane.writeKubeconfig(kubeconfig, identity);
       const env: NodeJS.ProcessEnv = { ...process.env, ...image.env, KUBECONFIG: kubeconfig, LOG_LEVEL: 'error' };
@@ -124,14 +172,14 @@ async function main(): Promise<void> {
         [
           ...image.nodeFlags,
           bundle,
-          '--metrics-bind-address=0',
+          `--metrics-bind-address=127.0.0.1:${metricsPort}`,
           '--health-probe-bind-address=0',
           '--sharding-ring=foo',
           '--leader-election-namespace=default',
         ],
         { env, stdio: ['ignore', 'ignore', 'ignore'] },
       );
-      const m = { name: `system:serviceaccount:default:${name}`, child, proxy };
+      const m = { name: `system:serviceaccount:default:${name}`, child, proxy, metricsPort };
       members.push(m);
       note(`start ${name}${viaProxy ? ' (through a fault proxy)' : ''}`);
       return m;
@@ -148,8 +196,8 @@ async function main(): Promise<void> {
     let version = 0;
     const probe = async (member: string, at: number) => {
       const names = new Set(
-        readWrites(auditLog)
-          .filter((w) => !w.label && w.user === member && w.at < at && w.at >= at - 10_000)
+        reconcileWrites(readWrites(auditLog))
+          .filter((w) => w.user === member && w.at < at && w.at >= at - 10_000)
           .map((w) => w.object.split('/')[1]),
       );
       version++;
@@ -164,6 +212,34 @@ async function main(): Promise<void> {
           .catch(() => undefined);
       }
     };
+    // What the takeover timelines read besides the audit log: the ring's Leases as they change, the members'
+    // work queue depths every second.
+    const leaseSamples: LeaseSample[] = [];
+    const leases = new PlainMirror(kube, '/apis/coordination.k8s.io/v1/namespaces/default/leases', (lease) => {
+      const name = lease.metadata.name as string;
+      leaseSamples.push({
+        at: Date.now(),
+        lease: name,
+        view: lease.metadata.annotations?.[VIEW_ANNOTATION],
+        deleted: !leases.items.has(name),
+      });
+    });
+    await leases.start();
+    const depths: DepthSample[] = [];
+    let scraping = true;
+    const scraper = (async () => {
+      while (scraping) {
+        await Promise.all(
+          members
+            .filter((m) => m.child.exitCode === null && m.child.signalCode === null)
+            .map(async (m) => {
+              const depth = await scrapeDepth(m.metricsPort);
+              if (depth !== undefined) depths.push({ at: Date.now(), user: m.name, depth });
+            }),
+        );
+        await sleep(1000);
+      }
+    })();
     // Three members, one of them behind a fault proxy (for the partition).
     const [m0, m1, m2] = [await start(), await start(), await start(true)];
     const planned = Math.round(3000 * scale);
@@ -201,20 +277,33 @@ async function main(): Promise<void> {
     const phase = Math.round(25_000 * scale);
     await sleep(phase);
     await terminate(m0, 'SIGKILL');
-    const faults: Fault[] = [{ kind: 'kill -9', member: m0.name, at: events[events.length - 1].at }];
+    const faults: Fault[] = [
+      { kind: 'kill -9', member: m0.name, at: events[events.length - 1].at, loadavg1: round(os.loadavg()[0]) },
+    ];
     await probe(m0.name, faults[0].at);
     await sleep(phase + 10_000);
     const m3 = await start();
     await sleep(phase);
     await terminate(m1, 'SIGTERM');
-    faults.push({ kind: 'remove (SIGTERM)', member: m1.name, at: events[events.length - 1].at });
+    faults.push({
+      kind: 'remove (SIGTERM)',
+      member: m1.name,
+      at: events[events.length - 1].at,
+      loadavg1: round(os.loadavg()[0]),
+    });
     await probe(m1.name, faults[1].at);
     await sleep(phase);
-    note(`partition ${m2.name}`);
-    faults.push({ kind: 'partition', member: m2.name, at: events[events.length - 1].at });
-    await probe(m2.name, faults[2].at);
+    // Cut first, then probe (as a kill or a stop comes before its probe): the member must not see the probe's changes.
     m2.proxy!.failNext({ count: 1_000_000 }, 503);
     m2.proxy!.dropWatches();
+    note(`partition ${m2.name}`);
+    faults.push({
+      kind: 'partition',
+      member: m2.name,
+      at: events[events.length - 1].at,
+      loadavg1: round(os.loadavg()[0]),
+    });
+    await probe(m2.name, faults[2].at);
     await sleep(Math.max(phase, 25_000)); // past the 15 s Lease: its share must be taken over
     m2.proxy!.clear();
     note(`heal ${m2.name}`);
@@ -223,7 +312,12 @@ async function main(): Promise<void> {
     await start();
     await sleep(phase / 2);
     await terminate(m3, 'SIGTERM');
-    faults.push({ kind: 'roll (old member stopped)', member: m3.name, at: events[events.length - 1].at });
+    faults.push({
+      kind: 'roll (old member stopped)',
+      member: m3.name,
+      at: events[events.length - 1].at,
+      loadavg1: round(os.loadavg()[0]),
+    });
     await probe(m3.name, faults[3].at);
     await sleep(phase / 2);
     loading = false;
@@ -236,13 +330,25 @@ async function main(): Promise<void> {
     const convergedAt = Date.now();
     note(`converged: ${world.convergedCount}/${total}`);
     await world.stop();
+    scraping = false;
+    await scraper;
+    leases.stop();
 
     const audited = readWrites(auditLog);
     // The ownership audit is of the reconciles' writes; shard label writes (an assignment by the first member, a
     // handover by the old owner) are counted apart.
-    const writes = audited.filter((w) => !w.label);
+    const writes = reconcileWrites(audited);
     const report = analyse(writes, events, faults);
+    const timelines = faults.map((f) => ({
+      fault: f.kind,
+      loadavg1: f.loadavg1,
+      ...takeoverTimeline(f, orphansOf(writes, f), audited, leaseSamples, depths, LEASE_SECONDS * 1000),
+    }));
     const labelWrites = audited.filter((w) => w.label);
+    // Everything the timelines were computed from, for a closer look (not committed).
+    const raw = path.join(os.tmpdir(), `sharded-chaos-audit-${process.pid}.json`);
+    fs.writeFileSync(raw, JSON.stringify({ audited, leaseSamples, depths, faults, events }));
+    console.log(`audited writes, Lease samples and queue depths: ${raw}`);
     const result = {
       command: `npx tsx bench/sharded-chaos.ts ${argv.join(' ')}`.trim(),
       machine: { cpus: os.cpus().length, node: process.version },
@@ -255,8 +361,11 @@ async function main(): Promise<void> {
       convergeAfterLoadSeconds: round((convergedAt - events.find((e) => e.what.startsWith('load stopped'))!.at) / 1000),
       events: events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
       ...report,
+      takeoverTimelines: timelines,
       shardLabelWrites: {
         total: labelWrites.length,
+        writtenBack: labelsWrittenBack(audited),
+        unchanged: labelsRewritten(audited),
         byMember: Object.fromEntries(
           [...new Set(labelWrites.map((w) => w.user))].map((u) => [u, labelWrites.filter((w) => w.user === u).length]),
         ),
@@ -282,6 +391,7 @@ async function main(): Promise<void> {
   }
 }
 
+/** The members' successful writes of Foos, Deployments and their Leases, by time. */
 function readWrites(auditLog: string): AuditedWrite[] {
   const files = fs
     .readdirSync(path.dirname(auditLog))
@@ -292,22 +402,46 @@ function readWrites(auditLog: string): AuditedWrite[] {
   for (const file of files) {
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
-      const e = JSON.parse(line);
+      let e;
+      try {
+        e = JSON.parse(line);
+      } catch {
+        throw new Error(`${file}: an audit event that is not JSON: ${line.slice(0, 200)}`);
+      }
       const ref = e.objectRef ?? {};
-      if (ref.resource !== 'foos' && ref.resource !== 'deployments') continue;
+      if (ref.resource !== 'foos' && ref.resource !== 'deployments' && ref.resource !== 'leases') continue;
       if (!ref.name) continue;
       const code = e.responseStatus?.code ?? 0;
       if (code >= 300) continue;
+      const labelTo = e.requestObject?.metadata?.labels?.[SHARD_LABEL];
       writes.push({
         user: e.user?.username,
         object: `${ref.resource}/${ref.name}`,
+        verb: e.verb,
         at: Date.parse(e.requestReceivedTimestamp),
         code,
         label: String(e.requestURI ?? '').includes('fieldManager=cdk8s-operator-sharding'),
+        ...(typeof labelTo === 'string' ? { labelTo } : {}),
       });
     }
   }
   return writes.sort((a, b) => a.at - b.at);
+}
+
+/** The reconciles' writes: neither shard label writes (the ring's) nor the members' Leases. */
+function reconcileWrites(audited: readonly AuditedWrite[]): AuditedWrite[] {
+  return audited.filter((w) => !w.label && !w.object.startsWith('leases/'));
+}
+
+/**
+ * The objects the member the fault hit owned at the fault, as far as the reconciles' writes show: those it was the
+ * last to write in the 10 s before it (well after the previous ring change settled; an earlier last write may predate
+ * a handover that already moved the object). The driver changes each right after the fault.
+ */
+function orphansOf(writes: readonly AuditedWrite[], f: Fault): Set<string> {
+  const lastWriter = new Map<string, string>();
+  for (const w of writes) if (w.at < f.at && w.at >= f.at - 10_000) lastWriter.set(w.object, w.user);
+  return new Set([...lastWriter].filter(([, u]) => u === f.member).map(([o]) => o));
 }
 
 /**
@@ -352,11 +486,7 @@ function analyse(
   // Per fault: the objects the member wrote last shortly before it (the driver changed each of them right after the
   // fault), and when another member first wrote one of them: the takeover; undefined = none was.
   const takeovers = faults.map((f) => {
-    // Owned at the fault: written by the member in the 10 s before it (well after the previous ring change settled;
-    // an earlier last write may predate a handover that already moved the object).
-    const lastWriter = new Map<string, string>();
-    for (const w of writes) if (w.at < f.at && w.at >= f.at - 10_000) lastWriter.set(w.object, w.user);
-    const orphaned = new Set([...lastWriter].filter(([, u]) => u === f.member).map(([o]) => o));
+    const orphaned = orphansOf(writes, f);
     const takenOver = writes.find((w) => w.at > f.at && orphaned.has(w.object) && w.user !== f.member);
     const rewrittenBySameMember = writes.some((w) => w.at > f.at && orphaned.has(w.object) && w.user === f.member);
     return {

@@ -157,6 +157,8 @@ export class Controller {
   private workers: Array<Promise<void>> = [];
   /** Keys whose reconcile returned and whose writes are on their way to the caches. */
   private readonly parked = new Set<Promise<void>>();
+  /** Sharded: keys skipped as not this member's (yet), enqueued first when its share grows. */
+  private readonly skipped = new Set<string>();
   private readonly logger: Logger;
   private started = false;
 
@@ -263,12 +265,21 @@ export class Controller {
 
   /**
    * Enqueues every cached object of the primary kind (sharding: this member's share grew). Keys already
-   * reconciled converge with no write (level-triggered).
+   * reconciled converge with no write (level-triggered). The keys skipped as not this member's go first: the
+   * objects it takes over, which came into its cache last, are reconciled before the share it already had.
    */
   requeueAll(): void {
     if (!this.started) return;
+    const first = [...this.skipped];
+    this.skipped.clear();
+    for (const key of first) this.workQueue.add(key);
+    const added = new Set(first);
     const primary = this.sources[0];
-    for (const obj of primary?.informer.cache.list() ?? []) this.workQueue.add(objectKey(obj));
+    for (const obj of primary?.informer.cache.list() ?? []) {
+      const key = objectKey(obj);
+      // Not again: a key a worker took at once would be queued a second time behind its reconcile.
+      if (!added.has(key)) this.workQueue.add(key);
+    }
   }
 
   private async work(queue: WorkQueue): Promise<void> {
@@ -286,6 +297,7 @@ export class Controller {
     const shardKey = shard?.shardKeyOf(request);
     if (shard && (shardKey === undefined || !shard.owns(shardKey))) {
       // Another member's (or not ours yet: the key is enqueued again when this member's share grows).
+      this.skipped.add(key);
       queue.forget(key);
       queue.done(key);
       return;

@@ -712,6 +712,8 @@ export class Manager implements ControllerHost {
       metrics: this.metrics,
       onHoldingChanged: () => {
         if (this.labelled) {
+          // A new view acknowledged or acted on: the assigner follows the latest; what it gives away moves.
+          this.labeller?.onViewChanged();
           this.labeller?.moveAway();
           return;
         }
@@ -722,7 +724,6 @@ export class Manager implements ControllerHost {
         }
       },
       onOwnershipGrew: () => {
-        this.labeller?.onActing();
         for (const c of this.controllers) c.requeueAll();
       },
     });

@@ -63,6 +63,7 @@ export class RuntimeMetrics {
   public readonly shardOwnedObjects: prom.Gauge<'ring' | 'resource'>;
   public readonly shardHandovers: prom.Counter<'ring' | 'direction'>;
   public readonly shardViewChanges: prom.Counter<'ring'>;
+  public readonly shardLeasesCollected: prom.Counter<'ring'>;
   public readonly shardLabelWrites: prom.Counter<'ring' | 'reason'>;
   public readonly shardServerSelection: prom.Gauge<'ring'>;
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
@@ -239,6 +240,12 @@ export class RuntimeMetrics {
     this.shardViewChanges = new prom.Counter({
       name: 'controller_runtime_shard_view_changes_total',
       help: 'Ring membership changes this member acknowledged',
+      labelNames: ['ring'],
+      registers: reg,
+    });
+    this.shardLeasesCollected = new prom.Counter({
+      name: 'controller_runtime_shard_leases_collected_total',
+      help: 'Leases of members gone (expired) this member deleted, so that a member joining later does not count them live',
       labelNames: ['ring'],
       registers: reg,
     });

@@ -5,9 +5,12 @@
  * member, drops the rest of the stream.
  *
  * Expected flow (the manager wires it; sharding.ts decides who owns what):
- * 1. Assignment: one member, the first of the view every member acts on, watches the objects of the sharded
- *    kinds whose label names no member of that view (`<label> notin (<members>)`: new objects, and those of a
- *    member that died), metadata only, and labels each with the member rendezvous hashing gives it.
+ * 1. Assignment: one member, the first of the latest view it acknowledged (among those acting on a view), watches
+ *    the objects of the sharded kinds whose label names no member of that view (`<label> notin (<members>)`: new
+ *    objects, and those of a member gone), metadata only, and labels each with the member rendezvous hashing gives
+ *    it in that view. It restarts on each view it acknowledges, not only once every member did: the share of a
+ *    member gone is relabelled while the others acknowledge, and an object moved to a member that joins (labelled
+ *    with a member of the latest view) is never in its stream, so it never labels a move back.
  * 2. Objects a member creates in a reconcile (a Foo's Deployment) carry its label from the create on: owned
  *    objects follow their owner without a write of their own.
  * 3. Moves: when a member acknowledges a new view (it stopped reconciling what the view takes from it), it
@@ -22,6 +25,10 @@
  *   that lost the race is not the last word: found in the Foo benchmark, where an assignment from the previous view
  *   won and the object sat with a member that no longer owned it).
  * - Every label write is counted (`controller_runtime_shard_label_writes_total{ring,reason}`) and logged at debug.
+ * - Assignments go out before moves (two queues, `assign` drained first): an object to assign has no member that
+ *   could reconcile it (new, or its member is gone and its Lease already ran out), while a move's object was just
+ *   let go by a live member; found in the long fault run, where the share of a member that left waited behind the
+ *   moves of the member that had joined a few seconds before. Within each, the sharded kinds take turns.
  *
  * Caveats:
  * - Labelling an object costs one patch when it is created by someone else (the Foos a user creates) and one per
@@ -69,9 +76,14 @@ export class ShardLabeller {
   private readonly label: string;
   private readonly logger: Logger;
   private readonly metrics: RuntimeMetrics;
-  /** Writes waiting or in flight, by kind/namespace/name (one per object at a time). */
-  private readonly queued = new Map<string, () => Promise<void>>();
-  private readonly order: string[] = [];
+  /** Writes waiting, by kind/namespace/name (one per object: the latest request wins). */
+  private readonly queued = new Map<string, { readonly reason: Reason; readonly write: () => Promise<void> }>();
+  /**
+   * The order of the waiting writes, per reason and kind (an id may be left behind in another queue: skipped), and
+   * the kind whose turn is next per reason.
+   */
+  private readonly order: Record<Reason, Map<string, string[]>> = { assign: new Map(), move: new Map() };
+  private readonly served: Record<Reason, string | undefined> = { assign: undefined, move: undefined };
   private inFlight = 0;
   /** The assigner's watchers and the view they select against (this member is the first of it). */
   private assigner: { readonly view: string; readonly watchers: Watcher[] } | undefined;
@@ -100,17 +112,22 @@ export class ShardLabeller {
   }
 
   /**
-   * The view acted on changed: the first of its members (re)starts the assigner against it, every other
-   * member stops its own.
+   * The view acknowledged or acted on changed: the first member of the latest view (re)starts the assigner against
+   * it, every other member stops its own.
    */
-  onActing(): void {
-    const members = this.options.ring.members;
-    const first = this.options.ring.active && members[0] === this.options.ring.member;
+  onViewChanged(): void {
+    const ring = this.options.ring;
+    const members = ring.active ? ring.latestMembers : [];
+    const first = members.length > 0 && members[0] === ring.member;
     const view = members.join(',');
     if (this.assigner && (!first || this.assigner.view !== view)) {
       const old = this.assigner;
       this.assigner = undefined;
       void Promise.all(old.watchers.map((w) => w.stop()));
+      // The assignments still waiting were computed for the old view: the next assigner lists what is still
+      // unassigned in the new one. Kept, they relabelled a healed member's objects to the member that had taken
+      // them over, then waited to be moved back (the long fault run: a partition's share, relabelled for 45 s).
+      for (const [id, queued] of this.queued) if (queued.reason === 'assign') this.queued.delete(id);
     }
     if (!first || this.assigner || this.stopped) return;
     const selector = `${this.label} notin (${members.join(',')})`;
@@ -153,7 +170,7 @@ export class ShardLabeller {
   }
 
   private assign(resource: ResourceRef, obj: KubeObject, members: readonly string[]): void {
-    // Only while this member acts on the view it assigns against (not after losing its Lease).
+    // Only while this member assigns against this view (not after losing its Lease, nor after a newer view).
     if (!this.options.ring.active || this.assigner?.view !== members.join(',')) return;
     const owner = rendezvousOwner(shardKeyOf(obj, this.options.key), members);
     if (owner && obj.metadata?.labels?.[this.label] !== owner) this.enqueue(resource, obj, owner, 'assign');
@@ -166,17 +183,48 @@ export class ShardLabeller {
     // (a newer resourceVersion, or another owner).
     const { name, namespace, resourceVersion } = obj.metadata ?? {};
     const target = { metadata: { name, namespace, resourceVersion } };
-    this.queued.set(id, () => this.write(resource, target, owner, reason));
-    if (fresh) this.order.push(id);
+    const lane = this.queued.get(id)?.reason;
+    this.queued.set(id, { reason, write: () => this.write(resource, target, owner, reason) });
+    if (fresh || lane !== reason) {
+      const kind = resourceId(resource);
+      const order = this.order[reason].get(kind) ?? [];
+      order.push(id);
+      this.order[reason].set(kind, order);
+    }
     this.pump();
+  }
+
+  /**
+   * The next waiting write: assignments first; within a reason the kinds take turns (a Foo and its Deployment are
+   * both needed before the Foo can be reconciled, and one kind's whole list must not wait behind another's: found in
+   * the long fault run, where every Deployment of a member gone was relabelled before its first Foo); ids whose write
+   * went to another queue are skipped.
+   */
+  private next(): (() => Promise<void>) | undefined {
+    for (const reason of ['assign', 'move'] as const) {
+      const kinds = [...this.order[reason].keys()];
+      const after = kinds.indexOf(this.served[reason]!) + 1; // the kind after the one served last
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(after + k) % kinds.length];
+        const order = this.order[reason].get(kind)!;
+        while (order.length > 0) {
+          const id = order.shift()!;
+          const queued = this.queued.get(id);
+          if (queued?.reason !== reason) continue;
+          this.queued.delete(id);
+          this.served[reason] = kind;
+          return queued.write;
+        }
+      }
+    }
+    return undefined;
   }
 
   private pump(): void {
     const limit = this.options.concurrency ?? 8;
-    while (this.inFlight < limit && this.order.length > 0) {
-      const id = this.order.shift()!;
-      const write = this.queued.get(id)!;
-      this.queued.delete(id);
+    while (this.inFlight < limit) {
+      const write = this.next();
+      if (!write) return;
       this.inFlight++;
       void write().finally(() => {
         this.inFlight--;

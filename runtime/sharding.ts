@@ -11,7 +11,8 @@
  * 1. Membership: each member holds its own `coordination.k8s.io/v1` Lease `<ring>-<member>` in the operator's
  *    namespace, labelled `sharding.cdk8s-operator.io/ring=<ring>`, renewed every retry period as a leader lease
  *    is; every member watches the ring's Leases. A Lease not renewed for its duration (on the observer's own
- *    clock, no clock-skew dependence) is a dead member; a member stopping cleanly deletes its Lease.
+ *    clock, no clock-skew dependence) is a dead member, and the members delete its Lease (at the version seen
+ *    expired), so that a member starting later does not count it live; a member stopping cleanly deletes its Lease.
  * 2. Assignment: rendezvous (highest random weight) hashing of the shard key over the live members — the
  *    object's UID, or its namespace (`key`); an object with a controller owner uses its owner's UID, so owned
  *    objects follow their owner. Every member computes the same assignment from the same Leases (no sharder
@@ -165,6 +166,8 @@ export class ShardRing {
   private readonly leases: Informer;
   /** When each Lease (by name) was last seen to change, on our clock; and its resourceVersion then. */
   private readonly seen = new Map<string, { rv: string; at: number }>();
+  /** Expired Leases this member asked the apiserver to delete (name/resourceVersion), not to ask twice. */
+  private readonly collected = new Set<string>();
   /** The view acted on (undefined: none yet, this member reconciles nothing). */
   private acting: View | undefined;
   /** The latest live view this member acknowledged, and every one acknowledged since `acting`. */
@@ -241,6 +244,15 @@ export class ShardRing {
   latestOwner(shardKey: string): string | undefined {
     if (!this.holding || this.leaving || !this.target) return undefined;
     return rendezvousOwner(shardKey, this.target.members);
+  }
+
+  /**
+   * The members of the latest view this member acknowledged (empty before it holds its Lease, or once it leaves):
+   * the view the shard labels are written against (shard-labels.ts), ahead of the view acted on during a ring change.
+   */
+  get latestMembers(): readonly string[] {
+    if (!this.holding || this.leaving || !this.target) return [];
+    return this.target.members;
   }
 
   /** Should the caches keep the object with this shard key (its share under the view acted on or the latest)? */
@@ -355,6 +367,7 @@ export class ShardRing {
     const live: string[] = [];
     const acks = new Map<string, string | undefined>();
     const names = new Set<string>();
+    const expired: Array<{ name: string; rv: string }> = [];
     for (const lease of this.leases.cache.list()) {
       const name = lease.metadata!.name!;
       names.add(name);
@@ -367,11 +380,14 @@ export class ShardRing {
       if (name === this.member || (spec.holderIdentity && now - at < duration)) {
         live.push(name);
         acks.set(name, lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION]);
+      } else {
+        expired.push({ name, rv });
       }
     }
     for (const name of this.seen.keys()) if (!names.has(name)) this.seen.delete(name);
     if (!live.includes(this.member)) return; // our own Lease is not in the cache yet
     const view = viewOf(live);
+    this.collect(expired);
     if (view.hash !== this.target?.hash) {
       // Stop reconciling what we would not own under the new view before saying so (owns() reads pending).
       this.target = view;
@@ -395,6 +411,33 @@ export class ShardRing {
     });
     this.options.onHoldingChanged?.();
     this.options.onOwnershipGrew?.();
+  }
+
+  /**
+   * Deletes the Leases of members gone (expired on this member's clock), each only at the resourceVersion seen
+   * expired: a member that renewed meanwhile keeps its Lease (409). A kill -9 leaves its member's Lease behind, and a
+   * member that starts later cannot tell how old it is (Lease expiry is measured on the observer's clock): it would
+   * count the dead member in its view for a whole Lease duration, and no member could act on the view it joins with
+   * until then — found in the long fault run, where every join after a kill -9 waited 15 s for its barrier. Each
+   * member asks once per Lease version (the first request wins; the others get 404 or 409).
+   */
+  private collect(expired: ReadonlyArray<{ name: string; rv: string }>): void {
+    for (const { name, rv } of expired) {
+      const id = `${name}/${rv}`;
+      if (this.collected.has(id)) continue;
+      this.collected.add(id);
+      this.logger.info('deleting the Lease of a member gone', { lease: name });
+      this.metrics.shardLeasesCollected.inc({ ring: this.ring });
+      this.options.client
+        .delete(LEASE, name, this.options.namespace, { preconditions: { resourceVersion: rv } })
+        .catch((err) => {
+          if (!isNotFound(err) && !isConflict(err)) {
+            this.collected.delete(id);
+            this.logger.warn('could not delete the Lease of a member gone', { lease: name, error: err });
+          }
+        });
+    }
+    if (this.collected.size > 1000) this.collected.clear();
   }
 }
 

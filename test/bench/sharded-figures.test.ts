@@ -5,12 +5,15 @@
  */
 import * as fs from 'fs';
 import {
+  CHAOS_BEFORE_BEGIN,
+  CHAOS_BEFORE_END,
   CHAOS_BEGIN,
   CHAOS_END,
   currentSection,
   currentShardedSection,
   shardedChaosFigures,
   shardedFigures,
+  SHARDED_CHAOS_BEFORE,
   shardedResultFiles,
   SHARDING_PAGE,
 } from '../../bench/sharded-figures';
@@ -24,6 +27,11 @@ describe('the sharded benchmark figures of docs/sharding.md', () => {
     const section = currentSection(fs.readFileSync(SHARDING_PAGE, 'utf8'), CHAOS_BEGIN, CHAOS_END);
     expect(section).toBe(shardedChaosFigures());
     expect(section).toContain('1-min load average');
+  });
+
+  test('the chaos run before the takeover fixes is shown as generated from its file', () => {
+    const section = currentSection(fs.readFileSync(SHARDING_PAGE, 'utf8'), CHAOS_BEFORE_BEGIN, CHAOS_BEFORE_END);
+    expect(section).toBe(shardedChaosFigures(SHARDED_CHAOS_BEFORE, CHAOS_BEFORE_BEGIN, CHAOS_BEFORE_END));
   });
 
   test('every results file is shown with the load average of each run', () => {

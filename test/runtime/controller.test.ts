@@ -277,3 +277,55 @@ describe("Controller: a reconcile's writes park its key, not its worker", () => 
     expect(await c.stop(1000)).toBe(true);
   });
 });
+
+describe('Controller, sharded', () => {
+  /** An informer of the primary kind whose cache lists `keys` in order, and whose handlers the test calls. */
+  function fakeInformer(keys: string[]) {
+    const handlers: Array<{ onAdd?: (o: any) => void }> = [];
+    const obj = (key: string) => ({ metadata: { namespace: key.split('/')[0], name: key.split('/')[1] } });
+    const informer = {
+      resource: { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' },
+      cache: { list: () => keys.map(obj) } as unknown as CacheReader,
+      hasSynced: true,
+      addEventHandler: (h: { onAdd?: (o: any) => void }) => {
+        handlers.push(h);
+        return () => undefined;
+      },
+      start: () => undefined,
+      stop: async () => undefined,
+      waitForSync: async () => true,
+    };
+    return { informer, add: (key: string) => handlers.forEach((h) => h.onAdd?.(obj(key))) };
+  }
+
+  test('when its share grows, the keys it skipped as not its own are reconciled before the share it had', async () => {
+    const owned = new Set(['ns/a', 'ns/b']);
+    const reconciled: string[] = [];
+    const c = new Controller(
+      {
+        name: 'sharded',
+        concurrency: 1,
+        shard: { shardKeyOf: (r) => `${r.namespace}/${r.name}`, owns: (k) => owned.has(k), run: (_k, fn) => fn() },
+      },
+      { reconcile: async (r) => void reconciled.push(`${r.namespace}/${r.name}`) },
+      new RuntimeMetrics(),
+      silentLogger,
+    );
+    // The cache lists the objects in the order they came: the one taken over last.
+    const { informer, add } = fakeInformer(['ns/a', 'ns/b', 'ns/c']);
+    c.watch(informer, (o) => [{ namespace: o.metadata!.namespace, name: o.metadata!.name! }]);
+    await c.start();
+    add('ns/a');
+    add('ns/b');
+    await until(() => reconciled.length === 2);
+    add('ns/c'); // arrives before this member acts on the view that gives it c: skipped
+    await sleep(20);
+    expect(reconciled).toEqual(['ns/a', 'ns/b']);
+    owned.add('ns/c');
+    c.requeueAll();
+    await until(() => reconciled.length === 5);
+    await sleep(20);
+    expect(reconciled.slice(2)).toEqual(['ns/c', 'ns/a', 'ns/b']);
+    await c.stop();
+  });
+});

@@ -74,3 +74,29 @@ describe('ShardLabeller after a conflict', () => {
     await labeller.stop();
   });
 });
+
+describe('ShardLabeller order', () => {
+  const DEPLOYMENT: ResourceRef = { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' };
+  const obj = (kind: string, name: string): KubeObject => ({
+    apiVersion: kind === 'Foo' ? FOO.apiVersion : DEPLOYMENT.apiVersion,
+    kind,
+    metadata: { name, namespace: 'default', uid: `u-${kind}-${name}`, resourceVersion: '1', labels: { [LABEL]: 'a' } },
+  });
+
+  test('the kinds take turns: one kind queued whole does not hold back the other', async () => {
+    const sent: string[] = [];
+    const client = {
+      async patch(ref: ResourceRef, name: string) {
+        sent.push(`${ref.kind}/${name}`);
+        return {};
+      },
+    } as unknown as KubeClient;
+    const labeller = new ShardLabeller({ client, ring: ring('b'), key: 'uid', kinds: () => [], concurrency: 1 });
+    for (const n of ['d-1', 'd-2', 'd-3']) labeller.consider(DEPLOYMENT, obj('Deployment', n));
+    for (const n of ['f-1', 'f-2', 'f-3']) labeller.consider(FOO, obj('Foo', n));
+    await until('every move written', () => sent.length === 6);
+    // The first Deployment was on its way before the Foos were queued; from then on one of each in turn.
+    expect(sent).toEqual(['Deployment/d-1', 'Foo/f-1', 'Deployment/d-2', 'Foo/f-2', 'Deployment/d-3', 'Foo/f-3']);
+    await labeller.stop();
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The Lease a kill -9 leaves behind (runtime/sharding.ts): nobody renews it, nobody deleted it. A member that starts
+ * later measures its expiry on its own clock from the moment it first sees it, so it would count the dead member in
+ * its view for a whole Lease duration, and the ring could not act on the view it joins with until then (found in the
+ * long fault run: every join after the kill -9 waited 15 s for its barrier, the objects moving to the new member
+ * reconciled by nobody meanwhile). The members delete a Lease once it expired on their clock, at the version they saw
+ * expire. Asserted on the real apiserver, by what happened rather than by how long it took: the dead member's Lease is
+ * deleted, and a member that joins afterwards acknowledges one view only, the live one.
+ */
+import { FAST_INFORMER, testLogger, until } from './support';
+import { RestClient } from '../../runtime/client';
+import { ControllerBuilder } from '../../runtime/controller';
+import { isNotFound } from '../../runtime/errors';
+import { Manager } from '../../runtime/manager';
+import { memberLeaseName, SHARD_RING_LABEL } from '../../runtime/sharding';
+import { microTime } from '../../runtime/status';
+import { describeRealApiServer } from '../envtest';
+
+const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
+const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' };
+const RING = 'stale';
+
+describeRealApiServer(
+  'the Lease of a member gone',
+  (plane) => {
+    const ns = 'shard-stale';
+    let admin: RestClient;
+    const started: Manager[] = [];
+
+    beforeAll(async () => {
+      admin = RestClient.fromKubeConfig(plane().kubeConfig());
+      await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    }, 60_000);
+    afterAll(async () => {
+      for (const m of started) await m.stop();
+      admin?.close();
+    }, 60_000);
+
+    async function member(): Promise<Manager> {
+      const manager = new Manager({
+        kubeConfig: plane().kubeConfig(),
+        namespace: ns,
+        logger: testLogger(),
+        informer: FAST_INFORMER,
+        gracefulShutdownTimeoutMs: 5000,
+        sharding: {
+          ring: RING,
+          key: 'uid',
+          namespace: ns,
+          leaseDurationMs: 3000,
+          renewDeadlineMs: 2000,
+          retryPeriodMs: 300,
+        },
+      });
+      new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });
+      started.push(manager);
+      await manager.start();
+      return manager;
+    }
+
+    test('the members delete it once it expired; a member joining later never counts it', async () => {
+      // What a member killed a minute ago left: its Lease, last renewed then.
+      const ghost = memberLeaseName(RING, 'killed-member');
+      await admin.create({
+        apiVersion: LEASE.apiVersion,
+        kind: LEASE.kind,
+        metadata: { name: ghost, namespace: ns, labels: { [SHARD_RING_LABEL]: RING } },
+        spec: {
+          holderIdentity: 'killed-member',
+          leaseDurationSeconds: 3,
+          renewTime: microTime(new Date(Date.now() - 60_000)),
+        },
+      });
+      const a = await member();
+      const b = await member();
+      await until(
+        'the Lease of the member gone deleted',
+        async () => {
+          try {
+            await admin.get(LEASE, ghost, ns);
+            return false;
+          } catch (err) {
+            if (isNotFound(err)) return true;
+            throw err;
+          }
+        },
+        30_000,
+        200,
+      );
+      let collected = 0;
+      for (const m of [a, b]) {
+        collected += await m.metrics.value('controller_runtime_shard_leases_collected_total', { ring: RING });
+      }
+      expect(collected).toBeGreaterThanOrEqual(1);
+      await until('a and b act on a view of two', () => a.shard!.members.length === 2 && b.shard!.members.length === 2);
+
+      const c = await member();
+      await until('the three act on one view', () => [a, b, c].every((m) => m.shard!.members.length === 3), 20_000);
+      // c acknowledged the live view only: never one with the member gone in it.
+      expect(await c.metrics.value('controller_runtime_shard_view_changes_total', { ring: RING })).toBe(1);
+    }, 90_000);
+  },
+  { shared: true },
+);
