@@ -163,8 +163,11 @@ export class ShardRing {
   /** This member's name in the ring (its Lease's name). */
   public readonly member: string;
   private readonly leases: Informer;
-  /** When each Lease (by name) was last seen to change, on our clock; and its resourceVersion then. */
-  private readonly seen = new Map<string, { rv: string; at: number }>();
+  /**
+   * When each Lease (by name) was last seen to change, on our clock; its resourceVersion then; and whether it was
+   * seen to change at all since this member first saw it (a Lease never seen renewed may be a dead member's).
+   */
+  private readonly seen = new Map<string, { rv: string; at: number; renewed: boolean }>();
   /** The view acted on (undefined: none yet, this member reconciles nothing). */
   private acting: View | undefined;
   /** The latest live view this member acknowledged, and every one acknowledged since `acting`. */
@@ -348,6 +351,24 @@ export class ShardRing {
     }
   }
 
+  /**
+   * The view without the Leases this member cannot judge yet, when the members that can agree on it. A Lease this
+   * member has not seen renewed since it first saw it, less than a Lease duration ago, is live for it (it cannot
+   * tell a dead member's Lease from one about to be renewed); a member that joins after a member died would hold
+   * the ring for a whole Lease duration after its own start. But each other member of `live` that it has seen renew
+   * acknowledging the view of exactly those members and itself (a view that names this member: judged after it
+   * joined) means each of them saw those Leases expire on its own clock, so their members have stopped writing by
+   * their renew deadline: that view is as safe to act on as if this member had judged it. Undefined when there is
+   * nothing to judge or no such agreement (a member alone never adopts a view: it needs another's acknowledgement).
+   */
+  private judged(live: readonly string[], acks: ReadonlyMap<string, string | undefined>): View | undefined {
+    const unjudged = live.filter((m) => m !== this.member && !this.seen.get(m)?.renewed);
+    if (unjudged.length === 0) return undefined;
+    const judged = viewOf(live.filter((m) => !unjudged.includes(m)));
+    const others = judged.members.filter((m) => m !== this.member);
+    return others.length > 0 && others.every((m) => acks.get(m) === judged.hash) ? judged : undefined;
+  }
+
   /** Recomputes the live view, acknowledges a new one, and advances to it once every member acknowledged it. */
   private evaluate(): void {
     if (!this.holding || this.leaving) return;
@@ -360,7 +381,7 @@ export class ShardRing {
       names.add(name);
       const rv = lease.metadata?.resourceVersion ?? '';
       const seen = this.seen.get(name);
-      if (!seen || seen.rv !== rv) this.seen.set(name, { rv, at: now });
+      if (!seen || seen.rv !== rv) this.seen.set(name, { rv, at: now, renewed: seen !== undefined });
       const at = this.seen.get(name)!.at;
       const spec = (lease.spec ?? {}) as LeaseSpec;
       const duration = (spec.leaseDurationSeconds ?? 15) * 1000;
@@ -371,7 +392,7 @@ export class ShardRing {
     }
     for (const name of this.seen.keys()) if (!names.has(name)) this.seen.delete(name);
     if (!live.includes(this.member)) return; // our own Lease is not in the cache yet
-    const view = viewOf(live);
+    const view = this.judged(live, acks) ?? viewOf(live);
     if (view.hash !== this.target?.hash) {
       // Stop reconciling what we would not own under the new view before saying so (owns() reads pending).
       this.target = view;

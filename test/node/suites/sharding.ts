@@ -530,9 +530,8 @@ export default async function sharding(h: NodeHarness): Promise<void> {
       "cleanup: everything the suite created deleted, the ring's label removed, the demo's Foo controller back as before",
       async () => {
         h.kubectl('delete', 'mutatingwebhookconfiguration', NAME, '--ignore-not-found', '--wait=true');
-        if (namespaces.length) {
-          h.kubectl('delete', 'namespace', ...namespaces, '--ignore-not-found', '--wait=true', '--timeout=120s');
-        }
+        // Namespaces finish deleting (their Foos, Deployments, ReplicaSets) while the rest is cleaned up.
+        if (namespaces.length) h.kubectl('delete', 'namespace', ...namespaces, '--ignore-not-found', '--wait=false');
         // The members leave the ring first (their Leases deleted), so nothing relabels what is unlabelled below.
         h.kubectl('delete', 'deployment', NAME, '-n', NS, '--ignore-not-found', '--wait=true', '--timeout=60s');
         await until(
@@ -549,7 +548,7 @@ export default async function sharding(h: NodeHarness): Promise<void> {
         }
         const clusterScoped = applied.filter((o: any) => !o.metadata.namespace && o.kind !== 'Namespace');
         for (const o of clusterScoped) h.kubectl('delete', o.kind, o.metadata.name, '--ignore-not-found');
-        h.kubectl('delete', 'namespace', NS, '--ignore-not-found', '--wait=true', '--timeout=120s');
+        h.kubectl('delete', 'namespace', NS, '--ignore-not-found', '--wait=false');
         if (demoScaledDown) {
           h.kubectl('scale', 'deployment', DEMO.name, '-n', DEMO.namespace, `--replicas=${demoSpec.replicas}`);
           await until(
@@ -572,6 +571,12 @@ export default async function sharding(h: NodeHarness): Promise<void> {
             `the demo's Deployment spec differs from before the suite: ${JSON.stringify(spec)}`,
           );
         }
+        await until(
+          "the suite's namespaces gone",
+          () => [...namespaces, NS].every((ns) => !h.exists('namespace', ns)),
+          120,
+          1000,
+        );
         const left = [
           ...(h.json('get', 'foos,deployments', '-A', '-l', LABEL).items as any[]).map(
             (o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`,
