@@ -11,7 +11,9 @@
  * 1. Membership: each member holds its own `coordination.k8s.io/v1` Lease `<ring>-<member>` in the operator's
  *    namespace, labelled `sharding.cdk8s-operator.io/ring=<ring>`, renewed every retry period as a leader lease
  *    is; every member watches the ring's Leases. A Lease not renewed for its duration (on the observer's own
- *    clock, no clock-skew dependence) is a dead member; a member stopping cleanly deletes its Lease.
+ *    clock, no clock-skew dependence) is a dead member; a member stopping cleanly deletes its Lease. A member that
+ *    just started adopts the view the members it has seen renewing acknowledged, leaving out Leases it has not seen
+ *    renewed yet (they judged them expired), rather than hold the ring for a Lease duration (`judged`).
  * 2. Assignment: rendezvous (highest random weight) hashing of the shard key over the live members — the
  *    object's UID, or its namespace (`key`); an object with a controller owner uses its owner's UID, so owned
  *    objects follow their owner. Every member computes the same assignment from the same Leases (no sharder
