@@ -91,8 +91,11 @@ export interface ControllerHost {
   addController(controller: Controller): void;
   /** A client for one reconcile's writes (see {@link ReconcileContext}). @default - none: reconciles get no context */
   deferredWrites?(): DeferredWrites;
-  /** Sharding (sharding.ts): which requests of the primary kind this replica reconciles. @default - all */
-  shardGate?(primary: ResourceRef): ShardGate | undefined;
+  /**
+   * Sharding (sharding.ts): which requests of the primary kind this replica reconciles. `owned` are the kinds the
+   * controller owns by ownerReference: of those, only objects a primary controls are the ring's. @default - all
+   */
+  shardGate?(primary: ResourceRef, owned?: readonly ResourceRef[]): ShardGate | undefined;
 }
 
 /** What a sharded controller asks its host (see `Manager.shardGate`). */
@@ -455,7 +458,10 @@ export class ControllerBuilder {
       assertContractGrants(`controller '${this.options.name}'`, this.host.contract, needs);
     }
     const deferredWrites = this.host.deferredWrites ? () => this.host.deferredWrites!() : undefined;
-    const shard = this.host.shardGate?.(primary.resource);
+    const shard = this.host.shardGate?.(
+      primary.resource,
+      this.owned.map((o) => o.resource),
+    );
     const controller = new Controller(
       {
         deferredWrites,

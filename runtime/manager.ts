@@ -63,8 +63,9 @@ import { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 import { createLogger, Logger } from './log';
 import { RuntimeMetrics } from './metrics';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
+import { getControllerOf } from './owner-references';
 import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
-import { KubeObject, objectKey, ResourceRef, resourceId } from './resource';
+import { groupKind, KubeObject, objectKey, ResourceRef, resourceId } from './resource';
 import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
 import { bucketKey, bucketOf, probeShardSelector, SHARD_BUCKETS, shardField, shardRangeSelector } from './shard-ranges';
 import { memberLeaseName, rendezvousOwner, ShardKey, shardKeyOf, ShardRing } from './sharding';
@@ -253,6 +254,8 @@ export class Manager implements ControllerHost {
   private readonly unsharded = new Set<string>();
   /** The `for` kinds of the sharded controllers (assignment `server` hashes their own UID). */
   private readonly primaries = new Set<string>();
+  /** The kinds sharded controllers own by ownerReference, with the group/kinds of the primaries that own them. */
+  private readonly ownedBy = new Map<string, Set<string>>();
   /** The apiserver applies shard selectors (assignment `server`, probed at start). */
   private serverSelects = false;
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
@@ -478,6 +481,18 @@ export class Manager implements ControllerHost {
     return { ...obj, metadata: { ...obj.metadata, labels } };
   }
 
+  /**
+   * Whether the ring assigns an object a label (shard-labels.ts): of a kind the sharded controllers own, only an
+   * object whose controller owner is of their primary kind (a Foo's Deployment, not another operator's: the ring
+   * never writes on objects that are not its controllers'); of a primary or a watched kind, every object.
+   */
+  private shardAssignable(resource: ResourceRef, obj: KubeObject): boolean {
+    const owners = this.ownedBy.get(resourceId(resource));
+    if (!owners || this.primaries.has(resourceId(resource))) return true;
+    const ref = getControllerOf(obj);
+    return ref !== undefined && owners.has(groupKind(ref));
+  }
+
   /** The cache filter of a sharded kind's informers: keep this member's share (sharding.ts). */
   private shardFilter(
     resource: ResourceRef,
@@ -522,11 +537,16 @@ export class Manager implements ControllerHost {
    * when the object is not in this member's cache: not its share, or deleted), whether this member owns it now,
    * and the scope its reconcile runs in (its writes are checked against the key).
    */
-  shardGate(primary: ResourceRef): ShardGate | undefined {
+  shardGate(primary: ResourceRef, owned: readonly ResourceRef[] = []): ShardGate | undefined {
     const sharding = this.options.sharding;
     if (!sharding) return undefined;
     const key = sharding.key ?? 'uid';
     this.primaries.add(resourceId(primary));
+    for (const kind of owned) {
+      const owners = this.ownedBy.get(resourceId(kind)) ?? new Set<string>();
+      owners.add(groupKind(primary));
+      this.ownedBy.set(resourceId(kind), owners);
+    }
     const cache = () => this.getInformer(primary).cache;
     return {
       shardKeyOf: (request) => {
@@ -739,6 +759,7 @@ export class Manager implements ControllerHost {
             .filter((i) => this.isSharded(i.resource))
             .map((i) => ({ resource: i.resource, cache: i.cache })),
         namespaces: this.watchNamespaces,
+        assignable: (resource, obj) => this.shardAssignable(resource, obj),
         logger: this.logger.child({ component: 'sharding' }),
         metrics: this.metrics,
       });

@@ -63,6 +63,11 @@ export interface ShardLabellerOptions {
   readonly kinds: () => ReadonlyArray<{ readonly resource: ResourceRef; readonly cache: CacheReader }>;
   /** The watched namespaces (undefined: all). */
   readonly namespaces?: readonly string[];
+  /**
+   * Whether the assigner labels this object at all (the manager: of an owned kind, only objects its controllers'
+   * primaries control). @default - every object of the sharded kinds
+   */
+  readonly assignable?: (resource: ResourceRef, obj: KubeObject) => boolean;
   /** Label writes in flight at most. @default 8 */
   readonly concurrency?: number;
   readonly logger?: Logger;
@@ -172,6 +177,7 @@ export class ShardLabeller {
   private assign(resource: ResourceRef, obj: KubeObject, members: readonly string[]): void {
     // Only while this member assigns against this view (not after losing its Lease, nor after a newer view).
     if (!this.options.ring.active || this.assigner?.view !== members.join(',')) return;
+    if (this.options.assignable && !this.options.assignable(resource, obj)) return;
     const owner = rendezvousOwner(shardKeyOf(obj, this.options.key), members);
     if (owner && obj.metadata?.labels?.[this.label] !== owner) this.enqueue(resource, obj, owner, 'assign');
   }

@@ -12,3 +12,11 @@ export const FOO_CONTRACT = defineContract({
   events: true,
   leaderElection: true,
 });
+
+/**
+ * The same controller run as a shard ring (docs/sharding.md): `FOO_CONTRACT` plus the member Leases and the shard
+ * label on Foos (`sharding: true`, the labels assignment). The binary declares it when started with
+ * `--sharding-ring` (main.ts); an `Operator` with `sharding` is built from it. The demo chart (apps/foo) does not
+ * shard, so it keeps `FOO_CONTRACT`: no `patch` on Foos, no ring Leases.
+ */
+export const FOO_SHARDED_CONTRACT = defineContract({ ...FOO_CONTRACT, sharding: true });

@@ -4,8 +4,12 @@
  * never calls still costs resident memory (client-node's KubeConfig module, ~20 MiB; node-forge, used
  * only by webhook certificates). kubeconfig.ts and webhook/certificates.ts load those only when needed; the
  * binary start-up (runtime/cli.ts) refers to the certificate code, so Foo's bundle leaves node-forge external: its
- * lazy require runs only when a webhook certificate is made, and Foo declares no webhooks (asserted below).
+ * lazy require runs only when a webhook certificate is made. The unsharded Foo declares no webhooks; the sharded one
+ * serves the ring's labelling webhook with self-managed certificates (`--sharding-label-webhook`), so node-forge is
+ * bundled apart and shipped beside main.js, where its require finds it (found on the real node: the members could
+ * not make their certificate, and never became Ready; test/node/suites/sharding.ts).
  */
+import { readFileSync } from 'fs';
 import * as path from 'path';
 import * as esbuild from 'esbuild';
 import { FOO_CONTRACT } from '../../../controllers/foo/contract';
@@ -35,10 +39,22 @@ test('the Foo bundle holds no client-node and no node-forge, and stays small', a
     .map(([f]) => f);
   const packages = new Set(included.map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean));
   expect(packages.has('prom-client')).toBe(true);
-  // node-forge is left external: safe only while Foo never serves webhooks (it would be required at start).
+  // node-forge is left external: the unsharded Foo serves no webhooks, so it never requires it.
   const contract: ControllerContract = FOO_CONTRACT;
   expect(contract.webhooks ?? []).toStrictEqual([]);
   expect([...packages].filter((p) => ['@kubernetes/client-node', 'node-forge'].includes(p!))).toStrictEqual([]);
   const bytes = result.outputFiles.find((f) => f.path.endsWith('main.js'))!.contents.length;
   expect(bytes).toBeLessThan(300_000);
+});
+
+test("node-forge ships beside the bundle, where main.js's require finds it (the sharded Foo's webhook certificates)", () => {
+  const bundle = JSON.parse(readFileSync(path.join(ROOT, 'controllers/foo/package.json'), 'utf8')).scripts.bundle;
+  expect(bundle).toContain('--external:node-forge');
+  expect(bundle).toContain('esbuild node-forge --bundle');
+  expect(bundle).toContain('--outfile=dist/node_modules/node-forge/index.js');
+  const copies = readFileSync(path.join(ROOT, 'controllers/foo/Dockerfile'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('COPY '));
+  // main.js in /app: node resolves require('node-forge') to /app/node_modules/node-forge/index.js.
+  expect(copies).toEqual(['COPY dist/main.js dist/main.js.map /app/', 'COPY dist/node_modules /app/node_modules']);
 });
