@@ -51,7 +51,7 @@ import { existsSync, readFileSync } from 'fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { CacheOptions } from './cache-transform';
 import { KubeClient, RestClient, RestClientOptions } from './client';
-import { assertContractGrants, ContractNeed, ControllerContract } from './contract';
+import { assertContractGrants, ContractNeed, contractViolations, ControllerContract } from './contract';
 import { Controller, ControllerHost } from './controller';
 import type { ShardGate } from './controller';
 import { EventRecorder } from './events';
@@ -139,6 +139,12 @@ export interface ManagerShardingOptions {
   readonly renewDeadlineMs?: number;
   /** @default 2000 */
   readonly retryPeriodMs?: number;
+  /**
+   * Delete the Lease a member gone left (a kill -9) once it expired on this member's clock, with an Event
+   * `ShardMemberGone` about it and `controller_runtime_shard_leases_collected_total`: a member joining later would
+   * count it live for a Lease duration and hold the ring's next view until then. @default true
+   */
+  readonly collectExpiredLeases?: boolean;
 }
 
 /** Options of {@link Manager}. */
@@ -728,6 +734,12 @@ export class Manager implements ControllerHost {
       leaseDurationMs: sharding.leaseDurationMs,
       renewDeadlineMs: sharding.renewDeadlineMs,
       retryPeriodMs: sharding.retryPeriodMs,
+      collectExpiredLeases: sharding.collectExpiredLeases,
+      // Events about the Leases it deletes, where the contract lets it write Events (else the log and the metric)
+      recorder:
+        this.contract && contractViolations(this.contract, [{ use: 'events' }]).length > 0
+          ? undefined
+          : this.eventRecorder(`sharding.cdk8s-operator.io/${sharding.ring}`),
       logger: this.logger.child({ component: 'sharding' }),
       metrics: this.metrics,
       onHoldingChanged: () => {

@@ -55,6 +55,7 @@ import { createHash } from 'crypto';
 import { sleep } from './backoff';
 import { KubeClient } from './client';
 import { isAlreadyExists, isConflict, isNotFound } from './errors';
+import { EventRecorder } from './events';
 import { Informer } from './informer';
 import { Logger, silentLogger } from './log';
 import { RuntimeMetrics } from './metrics';
@@ -91,6 +92,13 @@ export interface ShardRingOptions {
   readonly onOwnershipGrew?: () => void;
   /** Called when the set of objects the caches keep changed (the informers evict and re-list). */
   readonly onHoldingChanged?: () => void;
+  /**
+   * Delete the Lease of a member gone once it expired (see `collect`), so that a member joining later does not count
+   * it live for a Lease duration. @default true
+   */
+  readonly collectExpiredLeases?: boolean;
+  /** Records an Event about each Lease this member deleted. @default - none */
+  readonly recorder?: Pick<EventRecorder, 'event'>;
   readonly logger?: Logger;
   readonly metrics?: RuntimeMetrics;
 }
@@ -367,7 +375,7 @@ export class ShardRing {
     const live: string[] = [];
     const acks = new Map<string, string | undefined>();
     const names = new Set<string>();
-    const expired: Array<{ name: string; rv: string }> = [];
+    const expired: Array<{ lease: KubeObject; rv: string }> = [];
     for (const lease of this.leases.cache.list()) {
       const name = lease.metadata!.name!;
       names.add(name);
@@ -381,13 +389,13 @@ export class ShardRing {
         live.push(name);
         acks.set(name, lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION]);
       } else {
-        expired.push({ name, rv });
+        expired.push({ lease, rv });
       }
     }
     for (const name of this.seen.keys()) if (!names.has(name)) this.seen.delete(name);
     if (!live.includes(this.member)) return; // our own Lease is not in the cache yet
     const view = viewOf(live);
-    this.collect(expired);
+    if (this.options.collectExpiredLeases !== false) this.collect(expired);
     if (view.hash !== this.target?.hash) {
       // Stop reconciling what we would not own under the new view before saying so (owns() reads pending).
       this.target = view;
@@ -421,15 +429,26 @@ export class ShardRing {
    * until then — found in the long fault run, where every join after a kill -9 waited 15 s for its barrier. Each
    * member asks once per Lease version (the first request wins; the others get 404 or 409).
    */
-  private collect(expired: ReadonlyArray<{ name: string; rv: string }>): void {
-    for (const { name, rv } of expired) {
+  private collect(expired: ReadonlyArray<{ lease: KubeObject; rv: string }>): void {
+    for (const { lease, rv } of expired) {
+      const name = lease.metadata!.name!;
       const id = `${name}/${rv}`;
       if (this.collected.has(id)) continue;
       this.collected.add(id);
-      this.logger.info('deleting the Lease of a member gone', { lease: name });
-      this.metrics.shardLeasesCollected.inc({ ring: this.ring });
       this.options.client
         .delete(LEASE, name, this.options.namespace, { preconditions: { resourceVersion: rv } })
+        .then(() => {
+          // Only the member whose request deleted it says so: the others got 404 or 409.
+          const spec = (lease.spec ?? {}) as LeaseSpec;
+          this.logger.info('deleted the Lease of a member gone', { lease: name, holder: spec.holderIdentity });
+          this.metrics.shardLeasesCollected.inc({ ring: this.ring });
+          void this.options.recorder?.event(lease, {
+            type: 'Normal',
+            reason: 'ShardMemberGone',
+            action: 'DeleteLease',
+            note: `member ${spec.holderIdentity} of ring ${this.ring} did not renew its Lease for ${spec.leaseDurationSeconds ?? 15} s: deleted, so that members joining later do not count it`,
+          });
+        })
         .catch((err) => {
           if (!isNotFound(err) && !isConflict(err)) {
             this.collected.delete(id);

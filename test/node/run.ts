@@ -30,6 +30,8 @@ const SUITES: { readonly name: string; readonly load: () => Promise<{ default: S
   { name: 'policy', load: () => import('./suites/policy') },
   { name: 'monitoring', load: () => import('./suites/monitoring') },
   { name: 'admission', load: () => import('./suites/admission') },
+  // the Foo controller as 3 member pods of its sharded chart, the labelling webhook through its Service, kill -9
+  { name: 'sharding', load: () => import('./suites/sharding') },
   // a new project from `npm init` to its controller in the cluster, with the packed tarball and the docs only
   { name: 'product', load: () => import('./suites/product') },
   // Restarts kube-apiserver, the kubelet and the node-agent: last.

@@ -36,7 +36,7 @@ describeRealApiServer(
       admin?.close();
     }, 60_000);
 
-    async function member(): Promise<Manager> {
+    async function member(ring = RING, collectExpiredLeases?: boolean): Promise<Manager> {
       const manager = new Manager({
         kubeConfig: plane().kubeConfig(),
         namespace: ns,
@@ -44,8 +44,9 @@ describeRealApiServer(
         informer: FAST_INFORMER,
         gracefulShutdownTimeoutMs: 5000,
         sharding: {
-          ring: RING,
+          ring,
           key: 'uid',
+          collectExpiredLeases,
           namespace: ns,
           leaseDurationMs: 3000,
           renewDeadlineMs: 2000,
@@ -58,19 +59,24 @@ describeRealApiServer(
       return manager;
     }
 
-    test('the members delete it once it expired; a member joining later never counts it', async () => {
-      // What a member killed a minute ago left: its Lease, last renewed then.
-      const ghost = memberLeaseName(RING, 'killed-member');
+    /** What a member killed a minute ago left: its Lease, last renewed then. */
+    async function ghostLease(ring: string): Promise<string> {
+      const ghost = memberLeaseName(ring, 'killed-member');
       await admin.create({
         apiVersion: LEASE.apiVersion,
         kind: LEASE.kind,
-        metadata: { name: ghost, namespace: ns, labels: { [SHARD_RING_LABEL]: RING } },
+        metadata: { name: ghost, namespace: ns, labels: { [SHARD_RING_LABEL]: ring } },
         spec: {
           holderIdentity: 'killed-member',
           leaseDurationSeconds: 3,
           renewTime: microTime(new Date(Date.now() - 60_000)),
         },
       });
+      return ghost;
+    }
+
+    test('the members delete it once it expired; a member joining later never counts it', async () => {
+      const ghost = await ghostLease(RING);
       const a = await member();
       const b = await member();
       await until(
@@ -98,7 +104,37 @@ describeRealApiServer(
       await until('the three act on one view', () => [a, b, c].every((m) => m.shard!.members.length === 3), 20_000);
       // c acknowledged the live view only: never one with the member gone in it.
       expect(await c.metrics.value('controller_runtime_shard_view_changes_total', { ring: RING })).toBe(1);
+      // One Event about it, by the member whose request deleted it (the others' got 404 or 409).
+      const events = async () =>
+        (
+          await admin.list({ apiVersion: 'events.k8s.io/v1', kind: 'Event', plural: 'events' }, { namespace: ns })
+        ).items.filter((e: any) => e.regarding?.name === ghost && e.reason === 'ShardMemberGone');
+      await until('the Event about the Lease deleted', async () => (await events()).length > 0, 10_000, 100);
+      const [event, ...more] = await events();
+      expect(more).toEqual([]);
+      expect(event).toMatchObject({
+        type: 'Normal',
+        action: 'DeleteLease',
+        reportingController: `sharding.cdk8s-operator.io/${RING}`,
+        note: `member killed-member of ring ${RING} did not renew its Lease for 3 s: deleted, so that members joining later do not count it`,
+      });
     }, 90_000);
+
+    test('collectExpiredLeases: false keeps it (the members judge it dead all the same)', async () => {
+      const ring = 'stale-kept';
+      const ghost = await ghostLease(ring);
+      const [a, b] = [await member(ring, false), await member(ring, false)];
+      // Each judged it expired (the view of two) before it would have asked to delete it
+      await until(
+        'a and b act on a view of two',
+        () => a.shard!.members.length === 2 && b.shard!.members.length === 2,
+        20_000,
+      );
+      expect((await admin.get(LEASE, ghost, ns)).metadata?.name).toBe(ghost);
+      for (const m of [a, b]) {
+        expect(await m.metrics.value('controller_runtime_shard_leases_collected_total', { ring })).toBe(0);
+      }
+    }, 60_000);
   },
   { shared: true },
 );
