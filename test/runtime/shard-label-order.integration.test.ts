@@ -19,7 +19,7 @@ import { Manager } from '../../runtime/manager';
 import { shardLabel } from '../../runtime/shard-labels';
 import { memberLeaseName, rendezvousOwner } from '../../runtime/sharding';
 import { describeRealApiServer, FaultProxy } from '../envtest';
-import { FAST_INFORMER, testLogger, until } from './support';
+import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const RING = 'order';
@@ -67,9 +67,7 @@ describeRealApiServer(
           ring: RING,
           key: 'uid',
           namespace: ns,
-          leaseDurationMs: 3000,
-          renewDeadlineMs: 2000,
-          retryPeriodMs: 300,
+          ...FAST_RING,
         },
       });
       new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });

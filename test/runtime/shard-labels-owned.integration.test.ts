@@ -14,7 +14,7 @@ import { Manager } from '../../runtime/manager';
 import { KubeObject, OwnerReference } from '../../runtime/resource';
 import { shardLabel } from '../../runtime/shard-labels';
 import { describeRealApiServer } from '../envtest';
-import { FAST_INFORMER, testLogger, until } from './support';
+import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const SECRET = { apiVersion: 'v1', kind: 'Secret', plural: 'secrets' };
@@ -72,9 +72,7 @@ describeRealApiServer(
             ring: RING,
             key: 'uid',
             namespace: ringNamespace,
-            leaseDurationMs: 3000,
-            renewDeadlineMs: 2000,
-            retryPeriodMs: 300,
+            ...FAST_RING,
           },
         });
         new ControllerBuilder(manager, { name: 'noop' })

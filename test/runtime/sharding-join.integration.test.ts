@@ -14,7 +14,7 @@ import { Manager } from '../../runtime/manager';
 import { SHARD_RING_LABEL } from '../../runtime/sharding';
 import { microTime } from '../../runtime/status';
 import { describeRealApiServer } from '../envtest';
-import { FAST_INFORMER, testLogger, until } from './support';
+import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const RING = 'join';
@@ -46,9 +46,7 @@ describeRealApiServer(
             ring: RING,
             key: 'uid',
             namespace: ns,
-            leaseDurationMs: 3000,
-            renewDeadlineMs: 2000,
-            retryPeriodMs: 300,
+            ...FAST_RING,
           },
         });
         new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });

@@ -7,7 +7,7 @@
  * expire. Asserted on the real apiserver, by what happened rather than by how long it took: the dead member's Lease is
  * deleted, and a member that joins afterwards acknowledges one view only, the live one.
  */
-import { FAST_INFORMER, testLogger, until } from './support';
+import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
 import { RestClient } from '../../runtime/client';
 import { ControllerBuilder } from '../../runtime/controller';
 import { isNotFound } from '../../runtime/errors';
@@ -48,9 +48,7 @@ describeRealApiServer(
           key: 'uid',
           collectExpiredLeases,
           namespace: ns,
-          leaseDurationMs: 3000,
-          renewDeadlineMs: 2000,
-          retryPeriodMs: 300,
+          ...FAST_RING,
         },
       });
       new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });

@@ -41,3 +41,6 @@ export const FAST_INFORMER = {
   watchdogMs: 5000,
   resyncPeriodMs: 0,
 } as const;
+
+/** Short Lease timings for the members of a test's shard ring: a member gone is judged dead 3 s after its last renewal. */
+export const FAST_RING = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 } as const;
