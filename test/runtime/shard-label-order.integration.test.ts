@@ -19,7 +19,7 @@ import { Manager } from '../../runtime/manager';
 import { shardLabel } from '../../runtime/shard-labels';
 import { memberLeaseName, rendezvousOwner } from '../../runtime/sharding';
 import { describeRealApiServer, FaultProxy } from '../envtest';
-import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
+import { ringMember, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const RING = 'order';
@@ -57,18 +57,10 @@ describeRealApiServer(
     async function member(): Promise<{ manager: Manager; proxy: FaultProxy; name: string }> {
       const proxy = await FaultProxy.start(plane());
       proxies.push(proxy);
-      const manager = new Manager({
+      const manager = ringMember({
         kubeConfig: proxy.kubeConfig(),
         namespace: ns,
-        logger: testLogger(),
-        informer: FAST_INFORMER,
-        gracefulShutdownTimeoutMs: 5000,
-        sharding: {
-          ring: RING,
-          key: 'uid',
-          namespace: ns,
-          ...FAST_RING,
-        },
+        sharding: { ring: RING, namespace: ns },
       });
       new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });
       return { manager, proxy, name: memberLeaseName(RING, manager.identity) };

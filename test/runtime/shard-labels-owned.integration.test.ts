@@ -14,7 +14,7 @@ import { Manager } from '../../runtime/manager';
 import { KubeObject, OwnerReference } from '../../runtime/resource';
 import { shardLabel } from '../../runtime/shard-labels';
 import { describeRealApiServer } from '../envtest';
-import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
+import { ringMember, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const SECRET = { apiVersion: 'v1', kind: 'Secret', plural: 'secrets' };
@@ -62,18 +62,10 @@ describeRealApiServer(
       await secret('other-kinds', controlledBy(otherOwner));
 
       for (let i = 0; i < 2; i++) {
-        const manager = new Manager({
+        const manager = ringMember({
           kubeConfig: plane().kubeConfig(),
           namespaces: [ns],
-          logger: testLogger(),
-          informer: FAST_INFORMER,
-          gracefulShutdownTimeoutMs: 5000,
-          sharding: {
-            ring: RING,
-            key: 'uid',
-            namespace: ringNamespace,
-            ...FAST_RING,
-          },
+          sharding: { ring: RING, namespace: ringNamespace },
         });
         new ControllerBuilder(manager, { name: 'noop' })
           .for(CONFIGMAP)

@@ -14,7 +14,7 @@ import { Manager } from '../../runtime/manager';
 import { SHARD_RING_LABEL } from '../../runtime/sharding';
 import { microTime } from '../../runtime/status';
 import { describeRealApiServer } from '../envtest';
-import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
+import { ringMember, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const RING = 'join';
@@ -36,18 +36,10 @@ describeRealApiServer(
       admin = RestClient.fromKubeConfig(plane().kubeConfig());
       const ns = await plane().createNamespace('join-');
       const member = async () => {
-        const manager = new Manager({
+        const manager = ringMember({
           kubeConfig: plane().kubeConfig(),
           namespace: ns,
-          logger: testLogger(),
-          informer: FAST_INFORMER,
-          gracefulShutdownTimeoutMs: 5000,
-          sharding: {
-            ring: RING,
-            key: 'uid',
-            namespace: ns,
-            ...FAST_RING,
-          },
+          sharding: { ring: RING, namespace: ns },
         });
         new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });
         members.push(manager);

@@ -7,7 +7,7 @@
  * expire. Asserted on the real apiserver, by what happened rather than by how long it took: the dead member's Lease is
  * deleted, and a member that joins afterwards acknowledges one view only, the live one.
  */
-import { FAST_INFORMER, FAST_RING, testLogger, until } from './support';
+import { ringMember, until } from './support';
 import { RestClient } from '../../runtime/client';
 import { ControllerBuilder } from '../../runtime/controller';
 import { isNotFound } from '../../runtime/errors';
@@ -37,19 +37,10 @@ describeRealApiServer(
     }, 60_000);
 
     async function member(ring = RING, collectExpiredLeases?: boolean): Promise<Manager> {
-      const manager = new Manager({
+      const manager = ringMember({
         kubeConfig: plane().kubeConfig(),
         namespace: ns,
-        logger: testLogger(),
-        informer: FAST_INFORMER,
-        gracefulShutdownTimeoutMs: 5000,
-        sharding: {
-          ring,
-          key: 'uid',
-          collectExpiredLeases,
-          namespace: ns,
-          ...FAST_RING,
-        },
+        sharding: { ring, collectExpiredLeases, namespace: ns },
       });
       new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });
       started.push(manager);

@@ -3,6 +3,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
 import { Logger, silentLogger, createLogger } from '../../runtime/log';
+import { Manager, ManagerOptions, ManagerShardingOptions } from '../../runtime/manager';
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -44,3 +45,21 @@ export const FAST_INFORMER = {
 
 /** Short Lease timings for the members of a test's shard ring: a member gone is judged dead 3 s after its last renewal. */
 export const FAST_RING = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 } as const;
+
+/**
+ * A member of a test's shard ring (key `uid`, {@link FAST_RING} timings, the tests' short informer timings): the
+ * manager's own namespace or watched namespaces, and the ring's name and Lease namespace, are the test's.
+ */
+export function ringMember(
+  options: Pick<ManagerOptions, 'kubeConfig' | 'namespace' | 'namespaces'> & {
+    readonly sharding: Pick<ManagerShardingOptions, 'ring' | 'namespace' | 'collectExpiredLeases'>;
+  },
+): Manager {
+  return new Manager({
+    ...options,
+    logger: testLogger(),
+    informer: FAST_INFORMER,
+    gracefulShutdownTimeoutMs: 5000,
+    sharding: { key: 'uid', ...FAST_RING, ...options.sharding },
+  });
+}
