@@ -31,12 +31,13 @@ export interface PackedPackage {
 
 /**
  * Under the lock: the cache entry is made when missing (a stray file left in build/, `npm pack` into a temporary
- * folder renamed into place), the entries beyond the newest few removed, and the tarball copied to the destination.
- * Prints the entry's `npm pack --json` output. Arguments: entry folder, destination folder, stray file.
+ * folder renamed into place), the entries beyond the newest few removed; then the tarball is copied to the
+ * destination (when one is named) or extracted once into the entry's package/ (when `extract`). Prints the entry's
+ * `npm pack --json` output. Arguments: entry folder, destination folder or '', stray file, 'extract' or ''.
  */
 const LOOK_UP_OR_PACK = `
 set -eu
-entry=$1 destination=$2 stray=$3
+entry=$1 destination=$2 stray=$3 extract=$4
 if [ ! -f "$entry/pack.json" ]; then
   mkdir -p "$(dirname "$stray")" && echo '// from an earlier build' > "$stray"
   tmp="$entry.tmp-$$"
@@ -44,18 +45,24 @@ if [ ! -f "$entry/pack.json" ]; then
   npm pack --json --pack-destination "$tmp" > "$tmp/pack.json.part" || { rm -rf "$tmp"; exit 1; }
   mv "$tmp/pack.json.part" "$tmp/pack.json"
   mv -T "$tmp" "$entry"
-  cd "$(dirname "$entry")" && ls -1t | grep -v '[.]' | tail -n +5 | xargs -r rm -rf
+  (cd "$(dirname "$entry")" && ls -1t | grep -v '[.]' | tail -n +5 | xargs -r rm -rf)
 fi
 touch "$entry"
-cp "$entry"/*.tgz "$destination"/
+if [ -n "$destination" ]; then cp "$entry"/*.tgz "$destination"/; fi
+if [ -n "$extract" ] && [ ! -d "$entry/package" ]; then
+  rm -rf "$entry/package.tmp" && mkdir "$entry/package.tmp"
+  tar -xzf "$entry"/*.tgz -C "$entry/package.tmp" --strip-components=1
+  mv -T "$entry/package.tmp" "$entry/package"
+fi
 cat "$entry/pack.json"
 `;
 
-/**
- * The tarball of the repository as it is now, copied into `destination`; packed when no pack of these inputs exists.
- * Throws with npm's output when packing fails, and when the inputs changed while it packed (its entry is removed).
- */
-export function npmPack(destination: string, env: NodeJS.ProcessEnv = process.env): PackedPackage {
+/** The cache entry of the repository as it is now (packed when missing), its tarball copied or extracted. */
+function lookUpOrPack(
+  destination: string,
+  extract: boolean,
+  env: NodeJS.ProcessEnv,
+): { entry: string; packed: PackedPackage } {
   fs.mkdirSync(CACHE, { recursive: true });
   const key = packInputsKey();
   const entry = path.join(CACHE, key);
@@ -66,21 +73,30 @@ export function npmPack(destination: string, env: NodeJS.ProcessEnv = process.en
       env,
       maxBuffer: 64 * 1024 * 1024,
     });
-  const packed = locked([
-    'sh',
-    '-c',
-    LOOK_UP_OR_PACK,
-    'npm-pack',
-    entry,
-    destination,
-    path.join(ROOT, STRAY_BUILD_FILE),
-  ]);
+  const stray = path.join(ROOT, STRAY_BUILD_FILE);
+  const packed = locked(['sh', '-c', LOOK_UP_OR_PACK, 'npm-pack', entry, destination, stray, extract ? 'extract' : '']);
   if (packed.status !== 0) throw new Error(`npm pack failed (${packed.status ?? packed.signal}):\n${packed.stderr}`);
   if (packInputsKey() !== key) {
     locked(['rm', '-rf', entry]);
     throw new Error('npm pack: the sources changed while they were packed; run again');
   }
-  return JSON.parse(packed.stdout)[0];
+  return { entry, packed: JSON.parse(packed.stdout)[0] };
+}
+
+/**
+ * The tarball of the repository as it is now, copied into `destination`; packed when no pack of these inputs exists.
+ * Throws with npm's output when packing fails, and when the inputs changed while it packed (its entry is removed).
+ */
+export function npmPack(destination: string, env: NodeJS.ProcessEnv = process.env): PackedPackage {
+  return lookUpOrPack(destination, false, env).packed;
+}
+
+/**
+ * The folder of the package as installed from that tarball (its package.json, build/, docs): shared by every caller
+ * of these inputs, so read it, never write into it.
+ */
+export function packedPackageDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(lookUpOrPack('', true, env).entry, 'package');
 }
 
 /** A hash of every input of the tarball of the checkout at `root` (see above). */
