@@ -2,14 +2,19 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { packedPackageDir } from './support/npm-pack';
 
 const ROOT = path.join(__dirname, '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const FIVE_MINUTES = README.split('## Five minutes')[1].split('\n## ')[0];
-/** The five-minute example, importing the package's sources. */
-const EXAMPLE = /^```ts\n([\s\S]*?)^```$/m
-  .exec(FIVE_MINUTES)![1]
-  .replace("from 'cdk8s-operator'", `from '${path.join(ROOT, 'lib')}'`);
+/**
+ * The five-minute example, importing the package as packed (its compiled JavaScript and the declarations users
+ * compile against: test/support/npm-pack.ts, one clean build per content of the sources, shared with the package test).
+ */
+const packedExample = () =>
+  /^```ts\n([\s\S]*?)^```$/m
+    .exec(FIVE_MINUTES)![1]
+    .replace("from 'cdk8s-operator'", `from '${path.join(packedPackageDir(), 'build', 'lib')}'`);
 
 // Outside the repository (nothing written into it); 'cdk8s' and 'constructs' resolve from its node_modules.
 const tsx = (file: string, outdir: string) =>
@@ -26,15 +31,17 @@ const tsx = (file: string, outdir: string) =>
 
 describe("the README's five-minute example", () => {
   let dir: string;
+  let example: string;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-'));
-  });
+    example = packedExample();
+  }, 300_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   // (It also compiles with the other docs' blocks, in test/docs/code-blocks.test.ts.)
   test('type-checks with the strictest settings, synthesizes without a warning, and the apply commands shown are the ones its dist/APPLY.md gives', () => {
     const file = path.join(dir, 'main.ts');
-    fs.writeFileSync(file, EXAMPLE);
+    fs.writeFileSync(file, example);
     fs.writeFileSync(
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -79,11 +86,11 @@ describe("the README's five-minute example", () => {
   });
 
   test('a misspelt field or `keep: 500` in its example resource fails synth naming the construct and the field, and writes nothing', () => {
-    const bad = EXAMPLE.replace(
+    const bad = example.replace(
       "spec: { schedule: '0 2 * * *' }",
       "spec: { schedule: '0 2 * * *', keep: 500, shedule: 'x' }",
     );
-    expect(bad).not.toBe(EXAMPLE);
+    expect(bad).not.toBe(example);
     const file = path.join(dir, 'bad.ts');
     fs.writeFileSync(file, bad);
     const out = path.join(dir, 'bad-dist');

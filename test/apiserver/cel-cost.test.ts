@@ -133,8 +133,16 @@ const ZERO_COST: Probe[] = ['true', 'false || true', 'true ? true : false', 'tru
   rule,
 }));
 
-/** One probe per distinct (rule, schema node) of the real-world corpus, rules other than root rules. */
+/**
+ * One probe per distinct (rule, schema node) of the real-world corpus, rules other than root rules: read once for the
+ * file (the three versions' suites share the list; probes are read-only).
+ */
+let corpusProbeList: Probe[] | undefined;
 function corpusProbes(): Probe[] {
+  return (corpusProbeList ??= readCorpusProbes());
+}
+
+function readCorpusProbes(): Probe[] {
   const dir = REALWORLD_CRDS;
   const seen = new Set<string>();
   const probes: Probe[] = [];

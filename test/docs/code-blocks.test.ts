@@ -23,6 +23,7 @@ import {
 } from './code-blocks';
 import { COMMAND_USAGE } from '../../cli/main';
 import { SCAFFOLD_SCRIPTS } from '../../cli/scaffold/templates';
+import { packedPackageDir } from '../support/npm-pack';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FILES = shippedMarkdown(ROOT);
@@ -86,7 +87,8 @@ describe('the code blocks of the README and docs/', () => {
 
   test("every `ts` block compiles as a module against the package's entry points (strict)", () => {
     // The blocks as in-memory modules inside the repository (so 'cdk8s' and 'constructs' resolve from its
-    // node_modules), the package's entry points mapped to their sources, as a project depending on it sees them.
+    // node_modules), the package's entry points mapped to the declarations of the package as packed
+    // (test/support/npm-pack.ts, shared with the package test): what a project depending on it compiles against.
     // A wrong block rides along, so the check is seen failing in the same program.
     const wrong: CodeBlock = {
       file: 'wrong',
@@ -101,6 +103,7 @@ describe('the code blocks of the README and docs/', () => {
       path.join(ROOT, '.docs-blocks', `${b.file.replace(/[/.]/g, '_')}_${b.line}_${i}.ts`),
     );
     const sources = new Map(names.map((n, i) => [n, `${blocks[i].code}\nexport {};\n`]));
+    const packed = packedPackageDir();
     const options: ts.CompilerOptions = {
       // ES modules, so that a block may `await` at its top level
       target: ts.ScriptTarget.ES2022,
@@ -114,9 +117,9 @@ describe('the code blocks of the README and docs/', () => {
       esModuleInterop: true,
       baseUrl: ROOT,
       paths: {
-        'cdk8s-operator': ['lib/index.ts'],
-        'cdk8s-operator/runtime': ['runtime/index.ts'],
-        'cdk8s-operator/envtest': ['runtime/envtest/index.ts'],
+        'cdk8s-operator': [path.join(packed, 'build', 'lib', 'index.d.ts')],
+        'cdk8s-operator/runtime': [path.join(packed, 'build', 'runtime', 'index.d.ts')],
+        'cdk8s-operator/envtest': [path.join(packed, 'build', 'runtime', 'envtest', 'index.d.ts')],
       },
     };
     const host = ts.createCompilerHost(options);

@@ -34,6 +34,16 @@ export interface CorpusCase {
 }
 
 /**
+ * Parsed corpus files by their text: a test file loads the corpus once per version and again in its checks, and
+ * parsing is most of the cost (the parsed document is only read: every CRD returned is a fresh copy of it).
+ */
+const parsedByText = new Map<string, unknown>();
+function parsedYaml(text: string): unknown {
+  if (!parsedByText.has(text)) parsedByText.set(text, yaml.load(text));
+  return parsedByText.get(text);
+}
+
+/**
  * The real-world CRDs, each with its conversion set to None (a dry-run create at a non-storage version would call
  * the webhook otherwise; validation happens before conversion), names made unique by prefixing the group, and
  * without their schemas' descriptions (most of their bytes, and no part of validation: installing is faster).
@@ -46,7 +56,7 @@ export function loadCorpusCrds(dir = REALWORLD_CORPUS): CorpusCrd[] {
     .readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort()) {
-    const m = yaml.load(fs.readFileSync(path.join(dir, file), 'utf8')) as any;
+    const m = parsedYaml(fs.readFileSync(path.join(dir, file), 'utf8')) as any;
     let group: string = m.spec.group;
     for (let n = 1; seen.has(`${m.spec.names.plural}.${group}`); n++) group = `dup${n}.${m.spec.group}`;
     seen.add(`${m.spec.names.plural}.${group}`);
