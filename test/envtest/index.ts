@@ -94,10 +94,7 @@ export type OracleVersion = (typeof ORACLE_VERSIONS)[number];
 export function assetsFor(version: OracleVersion): { dir: string } | { missing: string } {
   const env = process.env[`KUBEBUILDER_ASSETS_${version.replace('.', '_')}`];
   if (env) return { dir: env };
-  const script = [
-    join(__dirname, '../../../shared/k8s/install.sh'),
-    join(__dirname, '../../../../shared/k8s/install.sh'),
-  ].find((p) => existsSync(p));
+  const script = installScript();
   if (script) {
     try {
       const out = execFileSync('bash', [script, '--version', version], {
@@ -113,6 +110,13 @@ export function assetsFor(version: OracleVersion): { dir: string } | { missing: 
   }
   if (version === '1.32' && process.env.KUBEBUILDER_ASSETS) return { dir: process.env.KUBEBUILDER_ASSETS };
   return { missing: `no kube-apiserver ${version}: set KUBEBUILDER_ASSETS_${version.replace('.', '_')}` };
+}
+
+/** ../shared/k8s/install.sh beside the clone (or beside a worktree's parent), when there is one. */
+export function installScript(): string | undefined {
+  return [join(__dirname, '../../../shared/k8s/install.sh'), join(__dirname, '../../../../shared/k8s/install.sh')].find(
+    (p) => existsSync(p),
+  );
 }
 
 /**
