@@ -20,21 +20,21 @@ import { DistOutcome, HARNESS, NodeHarness, StepResult } from './harness';
 
 type Suite = (h: NodeHarness) => Promise<void>;
 
-const SUITES: Readonly<Record<string, () => Promise<{ default: Suite }>>> = {
-  upgrade: () => import('./suites/upgrade'),
-  sampledb: () => import('./suites/sampledb'),
+const SUITES: readonly { readonly name: string; readonly load: () => Promise<{ default: Suite }> }[] = [
+  { name: 'upgrade', load: () => import('./suites/upgrade') },
+  { name: 'sampledb', load: () => import('./suites/sampledb') },
   // SampleDB's automatic actions (docs/sampledb-autopilot.md) under a write load
-  autopilot: () => import('./suites/autopilot'),
-  policy: () => import('./suites/policy'),
-  monitoring: () => import('./suites/monitoring'),
-  admission: () => import('./suites/admission'),
+  { name: 'autopilot', load: () => import('./suites/autopilot') },
+  { name: 'policy', load: () => import('./suites/policy') },
+  { name: 'monitoring', load: () => import('./suites/monitoring') },
+  { name: 'admission', load: () => import('./suites/admission') },
   // the Foo controller as 3 member pods of its sharded chart, the labelling webhook through its Service, kill -9
-  sharding: () => import('./suites/sharding'),
+  { name: 'sharding', load: () => import('./suites/sharding') },
   // a new project from `npm init` to its controller in the cluster, with the packed tarball and the docs only
-  product: () => import('./suites/product'),
+  { name: 'product', load: () => import('./suites/product') },
   // Restarts kube-apiserver, the kubelet and the node-agent: last.
-  chaos: () => import('./suites/chaos'),
-};
+  { name: 'chaos', load: () => import('./suites/chaos') },
+];
 
 /** A lane: suites run one after the other, in one process; `nice` for a CPU-heavy lane beside a timing-bound one. */
 interface Lane {
@@ -74,7 +74,7 @@ async function runSuite(h: NodeHarness, name: string): Promise<void> {
   const started = Date.now();
   const view = h.forSuite(name);
   try {
-    await (await SUITES[name]()).default(view);
+    await (await SUITES.find((s) => s.name === name)!.load()).default(view);
   } catch (err) {
     // A suite that throws outside its steps is one failed step; the suites after it still run.
     await view.step('the suite ran to its end', () => {
@@ -142,9 +142,9 @@ async function runLane(names: readonly string[], resultsFile: string): Promise<v
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
   const all = PHASES.flatMap((p) => p.flatMap((l) => l.suites));
-  const unknown = wanted.filter((w) => !(w in SUITES));
+  const unknown = wanted.filter((w) => !SUITES.some((s) => s.name === w));
   if (unknown.length) throw new Error(`unknown suite(s) ${unknown.join(', ')}; have: ${all.join(', ')}`);
-  const unplaced = Object.keys(SUITES).filter((s) => all.filter((x) => x === s).length !== 1);
+  const unplaced = SUITES.filter((s) => all.filter((x) => x === s.name).length !== 1).map((s) => s.name);
   if (unplaced.length) throw new Error(`suite(s) not in exactly one lane of PHASES: ${unplaced.join(', ')}`);
   if (process.env.NODE_E2E_LANE_RESULTS) return runLane(wanted, process.env.NODE_E2E_LANE_RESULTS);
 
