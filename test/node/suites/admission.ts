@@ -53,9 +53,15 @@ export default async function admission(h: NodeHarness): Promise<void> {
     metadata: { name, namespace: NS },
     spec: { version: '16.4', replicas: 1, ...spec },
   });
+  /**
+   * The operator's Deployment rolled out: its status is of the current spec (right after `kubectl set env` it still
+   * describes the previous one, whose pods are all ready: seen on a quiet machine, where the rotation then ran on the
+   * old pods with the chart's validities) and every replica is updated and ready.
+   */
   const operatorReady = () => {
     const d = json('get', 'deployment', OPERATOR, '-n', OPERATOR_NS);
     return (
+      d.status?.observedGeneration === d.metadata.generation &&
       d.status?.readyReplicas === d.spec.replicas &&
       d.status?.updatedReplicas === d.spec.replicas &&
       (d.status?.replicas ?? 0) === d.spec.replicas
