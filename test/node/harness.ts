@@ -6,9 +6,15 @@
  * A suite is `test/node/suites/<name>.ts` exporting `default async function (h: NodeHarness)`. It records
  * each assertion as a `step`, uses its own namespaces, and leaves the cluster usable for the suites after it.
  * `ensureDistApplied()` installs the demo's `dist/` exactly as `dist/APPLY.md` says, once per cluster.
+ *
+ * Each suite gets its own view of the harness (`forSuite`): its steps are attributed to it, while the results and the
+ * `dist/` install are shared with the other views. Suites that run at the same time (run.ts's lanes) run in separate
+ * processes (a `spawnSync` blocks its whole process: one lane's kubectl would stall the other's write loads and
+ * timers); such a process gets the parent's `dist/` outcome through NODE_E2E_DIST and appends each step's result to
+ * the file NODE_E2E_LANE_RESULTS, which the parent reads.
  */
 import { execFileSync, spawnSync } from 'child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'fs';
 import { homedir } from 'os';
 import { join, resolve } from 'path';
 import { loadAll } from 'js-yaml';
@@ -68,6 +74,28 @@ export async function until<T>(
   }
 }
 
+/** The outcome of the `dist/` install as a parent process hands it to a lane's process (NODE_E2E_DIST). */
+export type DistOutcome = { readonly ok: true; readonly note: string } | { readonly ok: false; readonly error: string };
+
+/** What every view of one harness shares: the results, and the `dist/` install (once per cluster). */
+interface SharedState {
+  readonly results: StepResult[];
+  /** Where a lane's process appends each result (one JSON line), for its parent. */
+  readonly resultsFile?: string;
+  distApplied?: Promise<string>;
+}
+
+/** A lane's process: the results file, and the parent's `dist/` outcome (NODE_E2E_DIST) as if installed here. */
+function sharedFromEnvironment(): SharedState {
+  const shared: SharedState = { results: [], resultsFile: process.env.NODE_E2E_LANE_RESULTS || undefined };
+  if (process.env.NODE_E2E_DIST) {
+    const dist = JSON.parse(process.env.NODE_E2E_DIST) as DistOutcome;
+    shared.distApplied = dist.ok ? Promise.resolve(dist.note) : Promise.reject(new Error(dist.error));
+    shared.distApplied.catch(() => undefined); // rejected until a suite's step awaits it
+  }
+  return shared;
+}
+
 export class NodeHarness {
   /** The cluster's folder (PKI, logs, pid files; see ../shared/k8s/node/README.md). */
   readonly dir: string;
@@ -75,15 +103,38 @@ export class NodeHarness {
   readonly kubeconfig: string;
   /** The environment every command runs with: KUBECONFIG set to the admin kubeconfig. */
   readonly env: NodeJS.ProcessEnv;
-  readonly results: StepResult[] = [];
-  /** The suite whose steps are being recorded (set by run.ts). */
-  suite = '';
-  private distApplied?: Promise<string>;
+  /** The suite whose steps this view records ('' for the runner's own). */
+  readonly suite: string;
+  private readonly shared: SharedState;
 
-  constructor(dir: string) {
+  constructor(dir: string, suite = '', shared?: SharedState) {
     this.dir = dir;
     this.kubeconfig = join(dir, 'kubeconfig');
     this.env = { ...process.env, KUBECONFIG: this.kubeconfig };
+    this.suite = suite;
+    this.shared = shared ?? sharedFromEnvironment();
+  }
+
+  /** The view of this harness for one suite: its steps attributed to it; results and `dist/` shared. */
+  forSuite(suite: string): NodeHarness {
+    return new NodeHarness(this.dir, suite, this.shared);
+  }
+
+  get results(): readonly StepResult[] {
+    return this.shared.results;
+  }
+
+  /** Adds a result recorded elsewhere (a lane's process) without printing it again. */
+  addResults(results: readonly StepResult[]): void {
+    this.shared.results.push(...results);
+  }
+
+  /** The outcome of `ensureDistApplied()`, for a lane's process (NODE_E2E_DIST). */
+  async distOutcome(): Promise<DistOutcome> {
+    return this.ensureDistApplied().then(
+      (note) => ({ ok: true, note }),
+      (err) => ({ ok: false, error: (err as Error).message }),
+    );
   }
 
   sh(cmd: string, args: string[], options: ShOptions = {}): string {
@@ -132,16 +183,19 @@ export class NodeHarness {
   async step(name: string, fn: () => Promise<string | void> | string | void): Promise<boolean> {
     const started = Date.now();
     const seconds = () => (Date.now() - started) / 1000;
+    let result: StepResult;
     try {
       const note = (await fn()) ?? '';
-      this.results.push({ suite: this.suite, step: name, ok: true, seconds: seconds(), note });
-      process.stdout.write(`ok   [${this.suite}] ${name} [${seconds().toFixed(1)}s] ${note}\n`);
-      return true;
+      result = { suite: this.suite, step: name, ok: true, seconds: seconds(), note };
     } catch (err) {
-      this.results.push({ suite: this.suite, step: name, ok: false, seconds: seconds(), note: (err as Error).message });
-      process.stdout.write(`FAIL [${this.suite}] ${name} [${seconds().toFixed(1)}s] ${(err as Error).message}\n`);
-      return false;
+      result = { suite: this.suite, step: name, ok: false, seconds: seconds(), note: (err as Error).message };
     }
+    this.shared.results.push(result);
+    if (this.shared.resultsFile) appendFileSync(this.shared.resultsFile, `${JSON.stringify(result)}\n`);
+    process.stdout.write(
+      `${result.ok ? 'ok  ' : 'FAIL'} [${this.suite}] ${name} [${result.seconds.toFixed(1)}s] ${result.note}\n`,
+    );
+    return result.ok;
   }
 
   /**
@@ -150,8 +204,8 @@ export class NodeHarness {
    * Available. Returns what was done (the first caller records it as a step). Throws on any warning kubectl prints.
    */
   ensureDistApplied(): Promise<string> {
-    this.distApplied ??= this.applyDist();
-    return this.distApplied;
+    this.shared.distApplied ??= this.applyDist();
+    return this.shared.distApplied;
   }
 
   private async applyDist(): Promise<string> {

@@ -12,6 +12,7 @@ import { X509Certificate } from 'crypto';
 import { writeFileSync } from 'fs';
 import { loadavg } from 'os';
 import { join } from 'path';
+import { connect } from 'tls';
 import { KubeConfig } from '@kubernetes/client-node';
 import { RestClient } from '../../../runtime/client';
 import { NodeHarness, ROOT, assert, distObjects, sleep, until } from '../harness';
@@ -52,9 +53,15 @@ export default async function admission(h: NodeHarness): Promise<void> {
     metadata: { name, namespace: NS },
     spec: { version: '16.4', replicas: 1, ...spec },
   });
+  /**
+   * The operator's Deployment rolled out: its status is of the current spec (right after `kubectl set env` it still
+   * describes the previous one, whose pods are all ready: seen on a quiet machine, where the rotation then ran on the
+   * old pods with the chart's validities) and every replica is updated and ready.
+   */
   const operatorReady = () => {
     const d = json('get', 'deployment', OPERATOR, '-n', OPERATOR_NS);
     return (
+      d.status?.observedGeneration === d.metadata.generation &&
       d.status?.readyReplicas === d.spec.replicas &&
       d.status?.updatedReplicas === d.spec.replicas &&
       (d.status?.replicas ?? 0) === d.spec.replicas
@@ -275,12 +282,47 @@ export default async function admission(h: NodeHarness): Promise<void> {
         180,
         1000,
       );
-      await sleep(15_000); // every replica reloads the Secret within 10 s (WEBHOOK_CERT_RELOAD_INTERVAL)
+      // Every replica reloads the Secret within 10 s (WEBHOOK_CERT_RELOAD_INTERVAL): asked directly (TLS to each
+      // pod's webhook port from the host), each must serve the Secret's certificate before admission is tried.
+      const served = await until(
+        "every operator replica serving the Secret's certificate",
+        async () => {
+          const want = certs(pem(secretData()['tls.crt']))[0].fingerprint256;
+          const pods = (
+            json('get', 'pods', '-n', OPERATOR_NS, '-l', `app.kubernetes.io/name=${OPERATOR}`).items as any[]
+          ).filter((p) => !p.metadata.deletionTimestamp && p.status?.podIP);
+          const port = pods[0]?.spec.containers[0].ports.find((p: any) => p.name === 'webhook')?.containerPort;
+          const got = await Promise.all(pods.map((p) => servedCertificate(p.status.podIP, port)));
+          const replicas = json('get', 'deployment', OPERATOR, '-n', OPERATOR_NS).spec.replicas;
+          return pods.length === replicas && got.every((f) => f === want) ? pods.length : undefined;
+        },
+        60,
+        1000,
+      );
       const out = sh('kubectl', ['create', '--dry-run=server', '-o', 'name', '-f', '-'], {
         input: JSON.stringify(sampleDb('adm-after-rotation', {})),
       });
       const d = secretData();
-      return `${out.trim()} admitted; serving certificate valid to ${certs(pem(d['tls.crt']))[0].validTo}, ${certs(pem(d['ca-bundle.crt'])).length} CA(s) in the bundle`;
+      return `${served} replicas serve the new certificate; ${out.trim()} admitted; serving certificate valid to ${certs(pem(d['tls.crt']))[0].validTo}, ${certs(pem(d['ca-bundle.crt'])).length} CA(s) in the bundle`;
     },
   );
+}
+
+/** The SHA-256 fingerprint of the certificate a TLS server at `host:port` presents (not verified: only read). */
+function servedCertificate(host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({
+      host,
+      port,
+      servername: `${OPERATOR}-webhook.${OPERATOR_NS}.svc`,
+      rejectUnauthorized: false,
+    });
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no TLS answer from ${host}:${port} within 5 s`)));
+    socket.once('error', reject);
+    socket.once('secureConnect', () => {
+      const raw = socket.getPeerCertificate().raw;
+      socket.end();
+      resolve(new X509Certificate(raw).fingerprint256);
+    });
+  });
 }

@@ -47,9 +47,12 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
       ? s
       : undefined;
   };
-  /** `SHOW <setting>` in every pod of the database (asked locally, standbys included). */
-  const shown = (setting: string, pods: number): string[] =>
-    [...Array(pods).keys()].map((i) =>
+  /**
+   * The live value of each setting (as `SHOW` prints it: `current_setting`) in every pod of the database, asked
+   * locally (standbys included), one `kubectl exec` per pod for all of them: setting → the value per pod.
+   */
+  const shownAll = (settings: readonly string[], pods: number): Record<string, string[]> => {
+    const rows = [...Array(pods).keys()].map((i) =>
       kubectl(
         'exec',
         '-n',
@@ -61,10 +64,17 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
         'sampledb',
         '-d',
         'sampledb',
-        '-Atqc',
-        `show ${setting}`,
-      ).trim(),
+        '-AtqF',
+        '\t',
+        '-c',
+        `select ${settings.map((n) => `current_setting('${n}')`).join(', ')}`,
+      )
+        .trim()
+        .split('\t'),
     );
+    return Object.fromEntries(settings.map((n, k) => [n, rows.map((r) => r[k])]));
+  };
+  const shown = (setting: string, pods: number): string[] => shownAll([setting], pods)[setting];
   const operatorMetrics = (): string[] =>
     json('get', 'pods', '-n', OPERATOR_NS, '-l', 'app.kubernetes.io/name=sampledb-operator')
       .items.filter((p: any) => p.status?.phase === 'Running')
@@ -200,7 +210,7 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
       const live = await until(
         'the derived settings live on both instances',
         () => {
-          const got = Object.fromEntries(Object.keys(expected).map((k) => [k, shown(k, 2)]));
+          const got = shownAll(Object.keys(expected), 2);
           return Object.entries(expected).every(([k, v]) => got[k].every((x) => x === v)) ? got : undefined;
         },
         240,

@@ -3,12 +3,17 @@
  * the demo's Prometheus (dist/, applied as dist/APPLY.md says) scrapes the SampleDB and Foo operators through
  * their ServiceMonitors and evaluates their PrometheusRules; promtool (in the Prometheus image) accepts every
  * file the operator generated, as mounted in the pod; a new ServiceMonitor becomes a target within 60 s with the
- * same Prometheus pod (no restart, the reload succeeded); scaling the SampleDB operator to 0 fires its down
- * alert (its `for` shortened on the cluster for the wait), which Alertmanager delivers to the in-cluster receiver; a namespace relabelled out of the selector drops
- * its targets; deleting a Prometheus object removes everything it owned.
+ * same Prometheus pod (no restart, the reload succeeded); scaling the demo's Foo controller to 0 fires its down
+ * alert (its `for` shortened on the cluster for the wait), which Alertmanager delivers to the in-cluster receiver; a
+ * namespace relabelled out of the selector drops its targets; deleting a Prometheus object removes everything it owned.
+ *
+ * The down alert is the Foo controller's, not the SampleDB operator's: both come from the same construct
+ * (lib/operator/operator-monitoring.ts: `absent(up{job,namespace} == 1)`, the same routing), and test/node/run.ts runs
+ * this suite beside the SampleDB suites, which need their operator up. Both alerts are seen inactive while their
+ * operators are up (their job label is the scraped one) before the Foo controller is stopped.
  *
  * Prometheus, Alertmanager and the receiver are read through the apiserver's service proxy, as a user with
- * kubectl would. The suite uses its own namespace `monitoring-e2e`, restores the SampleDB operator's replicas and
+ * kubectl would. The suite uses its own namespace `monitoring-e2e`, restores the Foo controller's replicas and
  * leaves the demo's Prometheus and Alertmanager running.
  */
 import { DEMO_MONITORING_LABELS } from '../../../apps/monitoring/monitoring-chart';
@@ -19,8 +24,12 @@ const MON = 'monitoring';
 const E2E = 'monitoring-e2e';
 const SAMPLEDB_NS = 'sampledb-operator-system';
 const [LABEL_KEY, LABEL_VALUE] = Object.entries(DEMO_MONITORING_LABELS)[0];
-/** The alert the SampleDB operator's PrometheusRule fires when its metrics endpoint is gone (lib/operator/operator-monitoring.ts). */
-const DOWN_ALERT = 'SampledbOperatorDown';
+/** The demo's Foo controller: its Deployment and PrometheusRule (named after it) and its scrape pool. */
+const FOO_NS = 'foo-controller-system';
+const FOO = 'foo-controller';
+const FOO_POOL = `serviceMonitor/${FOO_NS}/${FOO}/0`;
+/** The alert the Foo controller's PrometheusRule fires when its metrics endpoint is gone (lib/operator/operator-monitoring.ts). */
+const DOWN_ALERT = 'FooControllerDown';
 /** The `for` the suite gives that alert while it waits for it (the shipped rule says 5m), in Prometheus' units and in seconds as /api/v1/rules reports it. */
 const DOWN_FOR = '30s';
 const DOWN_FOR_SECONDS = 30;
@@ -77,10 +86,7 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
           job: 'sampledb-operator-metrics',
           namespace: SAMPLEDB_NS,
         },
-        'serviceMonitor/foo-controller-system/foo-controller/0': {
-          job: 'foo-controller-metrics',
-          namespace: 'foo-controller-system',
-        },
+        [FOO_POOL]: { job: 'foo-controller-metrics', namespace: FOO_NS },
       };
       const found = await until(
         'both operator targets up',
@@ -174,17 +180,17 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
   // The shipped down alert waits `for: 5m`. Waiting that out would cost CI five minutes of an idle cluster, so the
   // suite shortens the `for` of that very rule object (same expression, labels and routing) to DOWN_FOR and puts the
   // shipped value back afterwards. The operator is scaled down now and the alert checked after the other steps.
-  const rule = h.json('get', 'prometheusrule', 'sampledb-operator', '-n', SAMPLEDB_NS);
+  const rule = h.json('get', 'prometheusrule', FOO, '-n', FOO_NS);
   const ruleIndex = rule.spec.groups[0].rules.findIndex((r: any) => r.alert === DOWN_ALERT);
-  assert(ruleIndex >= 0, `${DOWN_ALERT} not in PrometheusRule sampledb-operator: ${JSON.stringify(rule.spec.groups)}`);
+  assert(ruleIndex >= 0, `${DOWN_ALERT} not in PrometheusRule ${FOO}: ${JSON.stringify(rule.spec.groups)}`);
   const shippedFor: string = rule.spec.groups[0].rules[ruleIndex].for;
   const setFor = (value: string) =>
     h.kubectl(
       'patch',
       'prometheusrule',
-      'sampledb-operator',
+      FOO,
       '-n',
-      SAMPLEDB_NS,
+      FOO_NS,
       '--type=json',
       '-p',
       JSON.stringify([{ op: 'replace', path: `/spec/groups/0/rules/${ruleIndex}/for`, value }]),
@@ -193,13 +199,13 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
     prom('/api/v1/rules')
       .data.groups.flatMap((g: any) => g.rules)
       .find((r: any) => r.name === DOWN_ALERT)?.duration;
-  const sampledbReplicas = h.json('get', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS).spec.replicas ?? 1;
+  const fooReplicas = h.json('get', 'deployment', FOO, '-n', FOO_NS).spec.replicas ?? 1;
   let scaledAt = 0;
   try {
     setFor(DOWN_FOR);
     await until(`${DOWN_ALERT} loaded with for: ${DOWN_FOR}`, () => ruleDuration() === DOWN_FOR_SECONDS, 90, 2000);
     scaledAt = Date.now();
-    h.kubectl('scale', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS, '--replicas=0');
+    h.kubectl('scale', 'deployment', FOO, '-n', FOO_NS, '--replicas=0');
 
     await step(
       'a new ServiceMonitor becomes a target within 60 s; same Prometheus pod, restartCount 0, last reload successful',
@@ -335,7 +341,7 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
     });
 
     await step(
-      `scaling the SampleDB operator to 0 fires ${DOWN_ALERT}; Alertmanager delivers it to the in-cluster receiver`,
+      `scaling the Foo controller to 0 fires ${DOWN_ALERT}; Alertmanager delivers it to the in-cluster receiver`,
       async () => {
         await until(
           `${DOWN_ALERT} firing in Prometheus`,
@@ -361,7 +367,9 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
           () =>
             raw(`/api/v1/namespaces/${MON}/services/alert-receiver:http/proxy/alerts`).find(
               (n: any) =>
-                n.status === 'firing' && (n.alerts ?? []).some((a: any) => a.labels?.alertname === DOWN_ALERT),
+                n.status === 'firing' &&
+                Date.parse(n.receivedAt) > scaledAt &&
+                (n.alerts ?? []).some((a: any) => a.labels?.alertname === DOWN_ALERT),
             ),
           60,
           2000,
@@ -370,31 +378,21 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
       },
     );
   } finally {
-    h.kubectl('scale', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS, `--replicas=${sampledbReplicas}`);
+    h.kubectl('scale', 'deployment', FOO, '-n', FOO_NS, `--replicas=${fooReplicas}`);
     setFor(shippedFor);
     h.kubectl('delete', 'namespace', E2E, '--ignore-not-found', '--wait=false');
   }
 
   await step(
-    'the SampleDB operator is back (replicas restored) and scraped again; its down alert has the shipped for again',
+    'the Foo controller is back (replicas restored) and scraped again; its down alert has the shipped for again',
     async () => {
       await until(
         'available',
-        () =>
-          (h.json('get', 'deployment', 'sampledb-operator', '-n', SAMPLEDB_NS).status?.availableReplicas ?? 0) >=
-          sampledbReplicas,
+        () => (h.json('get', 'deployment', FOO, '-n', FOO_NS).status?.availableReplicas ?? 0) >= fooReplicas,
         120,
         2000,
       );
-      await until(
-        'target up',
-        () =>
-          targets().some(
-            (t) => t.scrapePool === `serviceMonitor/${SAMPLEDB_NS}/sampledb-operator/0` && t.health === 'up',
-          ),
-        120,
-        2000,
-      );
+      await until('target up', () => targets().some((t) => t.scrapePool === FOO_POOL && t.health === 'up'), 120, 2000);
       const shippedSeconds = await until(
         `${DOWN_ALERT} back to the shipped for: ${shippedFor}`,
         () => {
@@ -404,7 +402,7 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
         90,
         2000,
       );
-      return `${sampledbReplicas} replica(s) available, target up; ${DOWN_ALERT} evaluated with for: ${shippedSeconds} s again`;
+      return `${fooReplicas} replica(s) available, target up; ${DOWN_ALERT} evaluated with for: ${shippedSeconds} s again`;
     },
   );
 }

@@ -119,33 +119,39 @@ export default async function sharding(h: NodeHarness): Promise<void> {
   const suiteFoos = () => inSuite('foos');
   /** Each Foo against sample-controller's end state: its Deployment, with its replicas, reported back in its status. */
   const fooStates = (): FooState[] => {
-    const deployments = new Map(inSuite('deployments').map((d) => [`${d.metadata.namespace}/${d.metadata.name}`, d]));
-    return suiteFoos().map((foo) => {
-      const ns = foo.metadata.namespace;
-      const d = deployments.get(`${ns}/${foo.spec.deploymentName}`);
-      const owner = d?.metadata.ownerReferences?.find((r: any) => r.controller);
-      const problem = !d
-        ? 'no Deployment'
-        : owner?.uid !== foo.metadata.uid
-          ? `Deployment's controller ${owner?.kind}/${owner?.name}`
-          : d.spec.replicas !== foo.spec.replicas
-            ? `Deployment replicas ${d.spec.replicas}, Foo ${foo.spec.replicas}`
-            : d.status?.observedGeneration !== d.metadata.generation
-              ? 'Deployment not observed yet'
-              : foo.status?.availableReplicas !== (d.status?.availableReplicas ?? 0)
-                ? `status.availableReplicas ${foo.status?.availableReplicas}, Deployment ${d.status?.availableReplicas ?? 0}`
-                : d.metadata.labels?.[LABEL] !== foo.metadata.labels?.[LABEL]
-                  ? `Deployment labelled ${d.metadata.labels?.[LABEL]}, Foo ${foo.metadata.labels?.[LABEL]}`
-                  : '';
-      return {
-        ns,
-        name: foo.metadata.name,
-        label: foo.metadata.labels?.[LABEL],
-        converged: problem === '',
-        problem,
-        deploymentReplicas: d?.spec.replicas,
-      };
-    });
+    // Foos and Deployments in one request (one kubectl process: the kill -9 step polls this every 250 ms)
+    const both = inSuite('foos,deployments');
+    const deployments = new Map(
+      both.filter((o) => o.kind === 'Deployment').map((d) => [`${d.metadata.namespace}/${d.metadata.name}`, d]),
+    );
+    return both
+      .filter((o) => o.kind === 'Foo')
+      .map((foo) => {
+        const ns = foo.metadata.namespace;
+        const d = deployments.get(`${ns}/${foo.spec.deploymentName}`);
+        const owner = d?.metadata.ownerReferences?.find((r: any) => r.controller);
+        const problem = !d
+          ? 'no Deployment'
+          : owner?.uid !== foo.metadata.uid
+            ? `Deployment's controller ${owner?.kind}/${owner?.name}`
+            : d.spec.replicas !== foo.spec.replicas
+              ? `Deployment replicas ${d.spec.replicas}, Foo ${foo.spec.replicas}`
+              : d.status?.observedGeneration !== d.metadata.generation
+                ? 'Deployment not observed yet'
+                : foo.status?.availableReplicas !== (d.status?.availableReplicas ?? 0)
+                  ? `status.availableReplicas ${foo.status?.availableReplicas}, Deployment ${d.status?.availableReplicas ?? 0}`
+                  : d.metadata.labels?.[LABEL] !== foo.metadata.labels?.[LABEL]
+                    ? `Deployment labelled ${d.metadata.labels?.[LABEL]}, Foo ${foo.metadata.labels?.[LABEL]}`
+                    : '';
+        return {
+          ns,
+          name: foo.metadata.name,
+          label: foo.metadata.labels?.[LABEL],
+          converged: problem === '',
+          problem,
+          deploymentReplicas: d?.spec.replicas,
+        };
+      });
   };
   /** The `Synced` Events of the suite's Foos: who reported each (reportingInstance), when (first and last time). */
   const syncedEvents = () =>
