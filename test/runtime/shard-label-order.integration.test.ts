@@ -13,98 +13,21 @@
  * not time: every ConfigMap whose label changed was labelled exactly once (no write undone by another), and the
  * assigner wrote the last label of the share of the member gone before the last of its own moves.
  */
-import { RestClient } from '../../runtime/client';
-import { ControllerBuilder } from '../../runtime/controller';
-import { Manager } from '../../runtime/manager';
-import { shardLabel } from '../../runtime/shard-labels';
-import { memberLeaseName, rendezvousOwner } from '../../runtime/sharding';
-import { describeRealApiServer, FaultProxy } from '../envtest';
-import { ringMember, until } from './support';
+import { configMapRing } from './configmap-ring';
+import { until } from './support';
+import { rendezvousOwner } from '../../runtime/sharding';
+import { describeRealApiServer } from '../envtest';
 
-const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
-const RING = 'order';
 const N = 320;
-const LABEL = shardLabel(RING);
 
 describeRealApiServer(
   'shard label order through a ring change',
   (plane) => {
-    const ns = 'shard-order';
-    let admin: RestClient;
-    const uids = new Map<string, string>();
-    const proxies: FaultProxy[] = [];
-    const started: Manager[] = [];
-
-    beforeAll(async () => {
-      admin = RestClient.fromKubeConfig(plane().kubeConfig());
-      await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-      for (let i = 0; i < N; i++) {
-        const cm = await admin.create({
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: `cm-${i}`, namespace: ns },
-        });
-        uids.set(cm.metadata!.name!, cm.metadata!.uid!);
-      }
-    }, 120_000);
-    afterAll(async () => {
-      for (const m of started) await m.stop();
-      for (const p of proxies) await p.close();
-      admin?.close();
-    }, 60_000);
-
-    /** A member reaching the apiserver through its own fault proxy; it reconciles nothing (only its labels count). */
-    async function member(): Promise<{ manager: Manager; proxy: FaultProxy; name: string }> {
-      const proxy = await FaultProxy.start(plane());
-      proxies.push(proxy);
-      const manager = ringMember({
-        kubeConfig: proxy.kubeConfig(),
-        namespace: ns,
-        sharding: { ring: RING, namespace: ns },
-      });
-      new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });
-      return { manager, proxy, name: memberLeaseName(RING, manager.identity) };
-    }
-
-    async function labels(): Promise<Map<string, string | undefined>> {
-      const items = (await admin.list(CONFIGMAP, { namespace: ns })).items.filter((o) => uids.has(o.metadata!.name!));
-      return new Map(items.map((o) => [o.metadata!.name!, o.metadata?.labels?.[LABEL]]));
-    }
-
-    /** Every ConfigMap labelled with its owner among `members`, and each member caching exactly its share. */
-    async function settled(
-      members: Array<{ manager: Manager; name: string }>,
-    ): Promise<Map<string, string | undefined>> {
-      const names = members.map((m) => m.name);
-      const labelled = await until(
-        `every ConfigMap labelled with its owner among ${names.length} members`,
-        async () => {
-          const now = await labels();
-          return [...uids].every(([n, uid]) => now.get(n) === rendezvousOwner(uid, names)) ? now : undefined;
-        },
-        60_000,
-        200,
-      );
-      for (const m of members) {
-        const mine = [...labelled].filter(([, owner]) => owner === m.name).length;
-        await until(
-          `${m.name} caches exactly its share`,
-          () => m.manager.getInformer(CONFIGMAP).cache.size === mine,
-          20_000,
-        );
-      }
-      return labelled;
-    }
-
-    async function labelWrites(members: Array<{ manager: Manager }>): Promise<number> {
-      let total = 0;
-      for (const m of members) {
-        for (const reason of ['assign', 'move']) {
-          total += await m.manager.metrics.value('controller_runtime_shard_label_writes_total', { ring: RING, reason });
-        }
-      }
-      return total;
-    }
+    const { uids, member, start, settled, labelWrites, labelPatches } = configMapRing(plane, {
+      ns: 'shard-order',
+      ring: 'order',
+      configMaps: N,
+    });
 
     test("a member joins and another leaves while objects move: each relabelled once, the leaver's share before the remaining moves", async () => {
       // Four members; the first by name assigns (it is first in every view here), the last by name joins later.
@@ -112,10 +35,7 @@ describeRealApiServer(
         a.name < b.name ? -1 : 1,
       );
       const [assigner, leaver, stayer, joiner] = all;
-      for (const m of [assigner, leaver, stayer]) {
-        started.push(m.manager);
-        await m.manager.start();
-      }
+      for (const m of [assigner, leaver, stayer]) await start(m);
       const before = await settled([assigner, leaver, stayer]);
       const writesBefore = await labelWrites([assigner, leaver, stayer]);
 
@@ -129,11 +49,8 @@ describeRealApiServer(
       expect(moves).toBeGreaterThanOrEqual(12); // more than its 8 label writes in flight: some wait
       assigner.proxy.delayNext({ verb: 'patch', resource: 'configmaps', count: N }, 1000);
       const from = assigner.proxy.requests.length;
-      started.push(joiner.manager);
-      await joiner.manager.start();
-      await until('the assigner sent its first move', () =>
-        assigner.proxy.requests.slice(from).some((r) => r.verb === 'patch' && r.resource === 'configmaps'),
-      );
+      await start(joiner);
+      await until('the assigner sent its first move', () => labelPatches(assigner, from).length > 0);
       await leaver.manager.stop();
 
       const after = await settled([assigner, stayer, joiner]);
@@ -143,9 +60,7 @@ describeRealApiServer(
       // The assigner's label writes in the order it sent them: a move is of its own objects, an assignment of the
       // others' (the leaver's share): the last assignment came before its last move.
       const own = (r: { name?: string }) => before.get(r.name!) === assigner.name;
-      const sent = assigner.proxy.requests
-        .slice(from)
-        .filter((r) => r.verb === 'patch' && r.resource === 'configmaps' && r.code < 300);
+      const sent = labelPatches(assigner, from).filter((r) => r.code < 300);
       const lastOrphan = sent.map((r) => !own(r)).lastIndexOf(true);
       const lastMove = sent.map(own).lastIndexOf(true);
       expect(lastOrphan).toBeGreaterThanOrEqual(0);
