@@ -87,6 +87,8 @@ const project = new typescript.TypeScriptProject({
     '@types/tar-stream',
     'cdk8s@^2.70.0',
     'constructs@^10.4.2',
+    // test/sequencer.js: the slowest test files first (jest's documented base class for a custom sequencer)
+    '@jest/test-sequencer@^29',
   ],
   // The app's cdk8s and constructs are ours: one copy, so constructs from both sides share a tree.
   peerDeps: ['cdk8s@^2.70.0', 'constructs@^10.4.2'],
@@ -110,6 +112,8 @@ const project = new typescript.TypeScriptProject({
       // control planes shared by suites that opt in (test/envtest/shared-planes.ts): stopped at the end of the run
       globalSetup: '<rootDir>/test/envtest/global-setup.ts',
       globalTeardown: '<rootDir>/test/envtest/global-teardown.ts',
+      // the slowest files first, from test/durations.json when jest has no cache (a fresh clone, CI)
+      testSequencer: '<rootDir>/test/sequencer.js',
     },
   },
   tsconfig: {
@@ -275,6 +279,15 @@ const checkTask = project.addTask('check', {
 project.testTask.reset();
 project.testTask.spawn(checkTask);
 project.testTask.execArgs(['jest', '--ci'], { receiveArgs: true });
+// test/durations.json, which test/sequencer.js orders a fresh clone's run by: regenerate after adding a slow test file
+project.addTask('test:durations', {
+  description: 'Record every test file\'s duration in test/durations.json (a whole jest run)',
+  env: project.testTask.envVars,
+  steps: [
+    { exec: 'jest --ci --json --outputFile=test-reports/durations-run.json' },
+    { exec: 'node tools/test-durations/main.cjs test-reports/durations-run.json' },
+  ],
+});
 // `npx projen format`: what a contributor runs before committing (the test task only checks)
 project.addTask('format', {
   description: 'Formats and fixes every TypeScript source (Prettier, then ESLint --fix)',
