@@ -5,6 +5,7 @@
  *   npx tsx test/node/run.ts sampledb     # only the named suites, still in their phases and lanes
  *   NODE_CLUSTER_DIR=/tmp/k8s-node npx tsx test/node/run.ts sampledb   # reuse a cluster that is up; leave it up
  *   NODE_E2E_SERIAL=1 npx tsx test/node/run.ts   # one suite at a time, in the order of PHASES read lane by lane
+ *   NODE_E2E_QUIET_FILE=/tmp/x npx tsx test/node/run.ts   # the QUIET suites wait until /tmp/x exists (see QUIET)
  *
  * Only one node cluster can run per machine: developers run this under `flock /tmp/k8s-node.lock`.
  * Closing lines: `<suite> e2e on the real node: N passed, M failed (S s)` per suite, then
@@ -51,24 +52,41 @@ const NICE: Readonly<Record<string, number>> = { product: 10 };
  *   restarts the apiserver and scales the SampleDB operator to 0.
  * - `admission` scales the SampleDB operator to 0 and rolls it twice (certificate rotation): every SampleDB write
  *   goes through its webhooks, so nothing that writes SampleDBs (sampledb, autopilot, policy) runs beside it.
- *   `product` beside it has its own API group, namespaces and operator; it is CPU-heavy (npm, tsc, esbuild, an image
- *   build), so it runs at nice 10: the webhooks and the apiserver under admission's traffic come first. `sharding`
- *   after it (the Foo controller, its own namespaces, ring and webhook, which intercepts Foo creates only): its kill -9
- *   takeover is timed against a bound, and beside admission's last minute it meets the least contention (beside
- *   sampledb's failover polling it took 18.4 s of its 20 s bound at load 20, 14.6 s serially).
+ *   `sharding` beside it: the Foo controller, its own namespaces, ring and webhook, which intercepts Foo creates only.
+ *   Its kill -9 takeover is timed against a bound (Lease 15 s + 5 s): 14.6 s alone, 17.3 s beside admission and
+ *   jest (CI), 18.4 s beside sampledb's failover polling at load 20, so not in the next phase.
  * - `sampledb`, `autopilot` (timing-bound write loads) and `policy` share the SampleDB operator (sampledb kills it
- *   mid-failover): one lane. Beside it only `monitoring` (it scales the demo's Foo controller to 0 for its down
- *   alert; reads the SampleDB operator's target and rules in its first seconds, before sampledb disturbs the
- *   operator: policy runs first in that lane, and sampledb's operator kill comes a minute or more in). The two lanes
- *   patch different PrometheusRules (autopilot the SampleDB operator's, monitoring the Foo controller's).
+ *   mid-failover): one lane, the longest (the SampleDB operator's suites are one chain from upgrade to chaos). Beside
+ *   it `monitoring` (it scales the demo's Foo controller to 0 for its down alert; reads the SampleDB operator's
+ *   target and rules in its first seconds, before sampledb disturbs the operator: policy runs first in that lane, and
+ *   sampledb's operator kill comes a minute or more in), then `product` (its own API group, namespaces and operator;
+ *   CPU-heavy: npm, tsc, esbuild, an image build, so at nice 10). The lanes patch different PrometheusRules
+ *   (autopilot the SampleDB operator's, monitoring the Foo controller's).
  * - `chaos` last: it restarts kube-apiserver, the kubelet and the node-agent.
  */
 const PHASES: readonly (readonly Lane[])[] = [
   [{ suites: ['upgrade'] }],
-  [{ suites: ['admission'] }, { suites: ['product', 'sharding'] }],
-  [{ suites: ['policy', 'sampledb', 'autopilot'] }, { suites: ['monitoring'] }],
+  [{ suites: ['admission'] }, { suites: ['sharding'] }],
+  [{ suites: ['policy', 'sampledb', 'autopilot'] }, { suites: ['monitoring', 'product'] }],
   [{ suites: ['chaos'] }],
 ];
+
+/**
+ * Suites whose bounds are measured on a quiet machine: the chaos suite's recovery bounds (a partition's among them)
+ * missed when npm test ran beside it. CI runs the suites beside npm test and writes NODE_E2E_QUIET_FILE when npm test
+ * ends; a phase with one of these waits for that file.
+ */
+const QUIET: ReadonlySet<string> = new Set(['chaos']);
+
+/** Waits until NODE_E2E_QUIET_FILE exists (when it is set): until the machine is quiet. */
+async function untilQuiet(suites: readonly string[]): Promise<void> {
+  const file = process.env.NODE_E2E_QUIET_FILE;
+  if (!file || !suites.some((s) => QUIET.has(s)) || existsSync(file)) return;
+  const since = Date.now();
+  process.stdout.write(`node e2e: ${suites.join(', ')} waits for a quiet machine (${file})\n`);
+  while (!existsSync(file)) await new Promise((r) => setTimeout(r, 2000));
+  process.stdout.write(`node e2e: quiet after ${seconds(since)} s\n`);
+}
 
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(0);
 
@@ -176,6 +194,7 @@ async function main(): Promise<void> {
   process.stdout.write(`cluster ${dir} up (Pod Security restricted by default) in ${seconds(started)} s\n`);
   try {
     for (const phase of phases) {
+      await untilQuiet(phase.flatMap((l) => l.suites));
       if (serial || phase.length === 1) {
         for (const name of phase.flatMap((l) => l.suites)) await runSuite(h, name);
         continue;
