@@ -281,7 +281,7 @@ project.testTask.spawn(checkTask);
 project.testTask.execArgs(['jest', '--ci'], { receiveArgs: true });
 // test/durations.json, which test/sequencer.js orders a fresh clone's run by: regenerate after adding a slow test file
 project.addTask('test:durations', {
-  description: 'Record every test file\'s duration in test/durations.json (a whole jest run)',
+  description: "Record every test file's duration in test/durations.json (a whole jest run)",
   env: project.testTask.envVars,
   steps: [
     { exec: 'jest --ci --json --outputFile=test-reports/durations-run.json' },
