@@ -99,6 +99,13 @@ export function parseLsn(lsn: string | null | undefined): bigint | undefined {
   return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
 }
 
+/**
+ * One poll of an instance. `pending_restart`: the settings that wait for a restart, from the postmaster
+ * (`pg_settings`) and from `postgresql.auto.conf` as it is now (`pg_file_settings` reads the file at each query): a
+ * setting ALTER SYSTEM just wrote is pending at once, while `pg_settings` says so only once the postmaster processed
+ * the reload. Read too early (a loaded node), a standby whose restart setting was just written looked restarted, and the
+ * primary was switched over to it, then back (two switchovers instead of one, seen on the real node).
+ */
 const STATE_SQL = `select pg_is_in_recovery() as recovery,
   case when pg_is_in_recovery() then coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
   pg_last_wal_replay_lsn()::text as replay,
@@ -107,7 +114,9 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
   current_setting('synchronous_standby_names') as sync,
-  array(select name from pg_settings where pending_restart order by name) as pending_restart,
+  array(select name from pg_settings where pending_restart
+    union select name from pg_file_settings where sourcefile like '%/postgresql.auto.conf' and error = 'setting could not be applied'
+    order by name) as pending_restart,
   ((select sum(pg_database_size(oid)) from pg_database) + (select coalesce(sum(size), 0) from pg_ls_waldir()))::bigint::text as used_bytes,
   nullif(current_setting('sampledb.last_self_fence', true), '') as last_self_fence,
   (select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()

@@ -140,7 +140,8 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     for (const p of servers) {
       if (p.pid) {
         try {
-          process.kill(p.pid, 'SIGINT');
+          // the whole group (spawned detached): runuser does not pass the signal on, and the postmaster outlived the run
+          process.kill(-p.pid, 'SIGINT');
         } catch {
           /* gone */
         }
@@ -150,7 +151,7 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     for (const p of servers) {
       if (p.pid) {
         try {
-          process.kill(p.pid, 'SIGKILL');
+          process.kill(-p.pid, 'SIGKILL');
         } catch {
           /* gone */
         }
@@ -220,6 +221,23 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     expect(r.changed).toEqual(['maintenance_work_mem']);
     expect((await query(PRIMARY_PORT, "select current_setting('synchronous_standby_names') as s"))[0].s).toBe(
       'ANY 1 (*)',
+    );
+  }, 60_000);
+
+  test('a restart-only setting ALTER SYSTEM just wrote is pending at once, before the postmaster processed a reload', async () => {
+    // What a loaded node shows between the operator's ALTER SYSTEM and the reload's effect: written, not yet reloaded.
+    await query(PRIMARY_PORT, "alter system set max_connections = '120'");
+    try {
+      const flagged = async () =>
+        (await query(PRIMARY_PORT, "select pending_restart as p from pg_settings where name = 'max_connections'"))[0].p;
+      expect(await flagged()).toBe(false); // the postmaster's view: nothing pending before a reload
+      const state = await new PgInstanceClient(3000, PRIMARY_PORT).state('127.0.0.1', credentials);
+      expect(state?.pendingRestart).toEqual(['max_connections']);
+    } finally {
+      await query(PRIMARY_PORT, 'alter system reset max_connections');
+    }
+    expect((await new PgInstanceClient(3000, PRIMARY_PORT).state('127.0.0.1', credentials))?.pendingRestart).toEqual(
+      [],
     );
   }, 60_000);
 
