@@ -363,13 +363,14 @@ export class SampleDbReconciler implements Reconciler {
           p.metadata.labels?.[LABEL_COMPONENT] === 'database',
       );
     const sts = a.cached(c.statefulsets, names.statefulSet(name));
+    const updateRevision = updateRevisionOf(sts);
     const instances = await observeInstances(
       name,
       pods,
       podsToKeep(db, wanted),
       this.instances,
       credentials,
-      updateRevisionOf(sts),
+      updateRevision,
     );
     if (!instances.some((i) => i.pod)) return; // nothing runs yet (or no kubelet: tests on an apiserver only)
     f.tuning = await this.ensureParameters(a, instances, credentials);
@@ -415,6 +416,7 @@ export class SampleDbReconciler implements Reconciler {
       },
       new Date(),
       wanted,
+      !sts || updateRevision !== undefined,
     );
     await this.ensureStorage(a, f, instances);
     if (!db.metadata.deletionTimestamp) f.autoscaling = await this.ensureAutoscaling(a, instances, result.status);

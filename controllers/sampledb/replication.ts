@@ -135,7 +135,11 @@ export function synchronousStandbyNames(db: Database, wanted: number = db.spec.r
 
 /**
  * See module docs. `status` is the live status; `now` the clock; `wanted` the instances to run
- * (`spec.replicas`, or 1 while a major upgrade runs the primary alone on pod 0).
+ * (`spec.replicas`, or 1 while a major upgrade runs the primary alone on pod 0). `templateObserved`: the StatefulSet
+ * controller has observed the StatefulSet's current spec, so `Instance.outdated` is known. Until it has, no rolling
+ * restart or restart switchover starts: a change of resources changes the pod template and the settings derived from
+ * memory at once, and the settings' pending restart shows before the template's new revision does (seen on a loaded
+ * node: a standby restarted for the settings alone, then a switchover to it while the StatefulSet replaced it).
  */
 export async function reconcileReplication(
   db: Database,
@@ -144,6 +148,7 @@ export async function reconcileReplication(
   ops: ReplicationOps,
   now: Date = new Date(),
   wanted: number = db.spec.replicas ?? 1,
+  templateObserved = true,
 ): Promise<ReplicationResult> {
   const name = db.metadata.name;
   const want = wanted;
@@ -189,7 +194,8 @@ export async function reconcileReplication(
     } else if (healthyPrimary(primary)) {
       delete state.primaryUnavailableSince;
       const requested = switchoverTarget(db, instances, primary, want);
-      const target = requested ?? restartSwitchoverTarget(db, instances, primary, want);
+      const target =
+        requested ?? (templateObserved ? restartSwitchoverTarget(db, instances, primary, want) : undefined);
       if (target) {
         Object.assign(state, { targetPrimary: target.name, targetPrimarySince: now.toISOString() });
         await ops.persist(state);
@@ -302,6 +308,15 @@ export async function reconcileReplication(
     } else if (i.labelRole === 'primary') {
       await ops.setRole(i, undefined);
     }
+  }
+  if (!templateObserved && instances.some((i) => needsRestart(db, i))) {
+    return done({
+      progress: {
+        reason: 'RollingRestart',
+        message: 'waiting for the StatefulSet controller to observe the new pod template before restarting',
+      },
+      requeueAfterMs: 1000,
+    });
   }
   const restart =
     primaryNow && healthyPrimary(primaryNow) ? instanceToRestart(db, instances, primaryNow, want) : undefined;

@@ -412,6 +412,37 @@ describe('rolling restart for settings that need one (pending_restart)', () => {
     expect(r.log).not.toContain('promote db-2'); // not before the old primary stopped
   });
 
+  test('nothing restarts or switches over until the StatefulSet controller has observed the new pod template', async () => {
+    // A change of resources: the settings derived from memory are pending at once; the template's revision is not known
+    // yet. Restarting for the settings alone would restart a standby into the old template and switch over to it while
+    // the StatefulSet replaces it again.
+    const standbyPending = [
+      instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) }),
+      instance(1, { labelRole: 'replica', pg: pendingPg(s('0/3000000')) }),
+    ];
+    const primaryOnly = [standbyPending[0], instance(1, { labelRole: 'replica', pg: s('0/3000000') })];
+    for (const insts of [standbyPending, primaryOnly]) {
+      const waiting = recorder(insts);
+      const res = await reconcileReplication(
+        db({ replicas: 2 }),
+        insts,
+        { currentPrimary: 'db-0' },
+        waiting.ops,
+        T0,
+        2,
+        false,
+      );
+      expect(waiting.log.filter((l) => l.startsWith('delete') || l.startsWith('event'))).toEqual([]);
+      expect(res.status.targetPrimary).toBeUndefined();
+      expect(res.progress?.message).toBe(
+        'waiting for the StatefulSet controller to observe the new pod template before restarting',
+      );
+      const observed = recorder(insts);
+      const then = await reconcileReplication(db({ replicas: 2 }), insts, { currentPrimary: 'db-0' }, observed.ops, T0);
+      expect(then.restarted ?? [then.status.targetPrimary]).toEqual(['db-1']);
+    }
+  });
+
   test('a single instance restarts in place; with autoRestart: false nothing restarts', async () => {
     const alone = [instance(0, { labelRole: 'primary', pg: pendingPg(p('0/3000000')) })];
     const r = recorder(alone);
