@@ -33,7 +33,8 @@
  * - No object is reconciled by two members at once: two members act on the same view or one of them
  *   acknowledged the other's view (and so reconciles a subset of its share under it); a member that cannot
  *   renew its Lease within the renew deadline stops writing before the Lease can expire for the others.
- * - A dead member's share is taken over within its Lease duration plus the barrier (one renew round).
+ * - A dead member's share is taken over within its Lease duration (from the last renewal each member saw: a
+ *   timer re-evaluates the ring when a Lease expires) plus the barrier (the acknowledgements' round trip).
  * - Metrics: `controller_runtime_shard_members{ring}`, `controller_runtime_shard_owned_objects{ring,resource}`,
  *   `controller_runtime_shard_handovers_total{ring,direction}` (objects that came in / went out),
  *   `controller_runtime_shard_view_changes_total{ring}`; the queue depth is `workqueue_depth` of each member.
@@ -190,6 +191,8 @@ export class ShardRing {
   private readonly logger: Logger;
   private readonly metrics: RuntimeMetrics;
   private lastRenew = 0;
+  /** Re-evaluates the ring when the next live Lease of another member expires (see evaluate). */
+  private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ShardRingOptions) {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.ring) || options.ring.length > 50) {
@@ -293,6 +296,7 @@ export class ShardRing {
   async stop(): Promise<void> {
     this.leaving = true;
     this.stopped = true;
+    clearTimeout(this.expiryTimer);
     this.abort.abort();
     await this.loop;
     try {
@@ -376,6 +380,7 @@ export class ShardRing {
     const acks = new Map<string, string | undefined>();
     const names = new Set<string>();
     const expired: Array<{ lease: KubeObject; rv: string }> = [];
+    let nextExpiry = Infinity;
     for (const lease of this.leases.cache.list()) {
       const name = lease.metadata!.name!;
       names.add(name);
@@ -388,11 +393,19 @@ export class ShardRing {
       if (name === this.member || (spec.holderIdentity && now - at < duration)) {
         live.push(name);
         acks.set(name, lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION]);
+        if (name !== this.member) nextExpiry = Math.min(nextExpiry, at + duration);
       } else {
         expired.push({ lease, rv });
       }
     }
     for (const name of this.seen.keys()) if (!names.has(name)) this.seen.delete(name);
+    // A dead member is seen dead when its Lease expires, not at the next renew round: up to a retry period (2 s)
+    // and one more for the others' acknowledgements came on top of every takeover before.
+    clearTimeout(this.expiryTimer);
+    if (nextExpiry !== Infinity) {
+      this.expiryTimer = setTimeout(() => this.evaluate(), Math.max(0, nextExpiry - now) + 10);
+      this.expiryTimer.unref?.();
+    }
     if (!live.includes(this.member)) return; // our own Lease is not in the cache yet
     const view = viewOf(live);
     if (this.options.collectExpiredLeases !== false) this.collect(expired);
