@@ -245,7 +245,7 @@ export class ControlPlane {
 
   /** After CRDs were installed: the garbage collector must know them, as it would within 30 s on a cluster. */
   private async rediscover(crds: readonly object[]): Promise<void> {
-    if (!this.controllerManager || !this.controllers.includes('garbage-collector-controller')) return;
+    if (!this.hasControllerManager || !this.controllers.includes('garbage-collector-controller')) return;
     // the garbage collector reads discovery when it starts: wait until discovery serves every new resource
     for (const crd of crds as Array<{
       spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served?: boolean }> };
