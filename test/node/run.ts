@@ -54,35 +54,38 @@ const NICE: Readonly<Record<string, number>> = { product: 10 };
  *   goes through its webhooks, so nothing that writes SampleDBs (sampledb, autopilot, policy) runs beside it.
  *   `product` beside it has its own API group, namespaces and operator; it is CPU-heavy (npm, tsc, esbuild, an image
  *   build), so it runs at nice 10: the webhooks and the apiserver under admission's traffic come first.
- * - `sampledb` (timing-bound write loads), `policy` and `autopilot` share the SampleDB operator (sampledb kills it
- *   mid-failover): one lane (the SampleDB operator's suites are one chain from upgrade to chaos). Beside it
- *   `monitoring` (it scales the demo's Foo controller to 0 for its down alert; reads the SampleDB operator's target and
- *   rules in its first seconds, before sampledb disturbs the operator: policy runs first in that lane, and sampledb's
- *   operator kill comes a minute or more in). The lanes patch different PrometheusRules (autopilot the SampleDB
- *   operator's, monitoring the Foo controller's). Autopilot's re-tuning steps assert one switchover per change, in
- *   order, from the operator's Events: beside jest they failed in 2 of 5 runs, each time on an operator bug that load
- *   exposed (a standby's reload still on its way; settings pending before the StatefulSet controller observed the new
- *   template), both fixed.
+ * - `sampledb` (timing-bound write loads) and `policy` share the SampleDB operator (sampledb kills it mid-failover):
+ *   one lane (the SampleDB operator's suites are one chain from upgrade to chaos), then `autopilot`, QUIET. Beside
+ *   it `monitoring` (it scales the demo's Foo controller to 0 for its down alert; reads the SampleDB operator's
+ *   target and rules in its first seconds, before sampledb disturbs the operator: policy runs first in that lane, and
+ *   sampledb's operator kill comes a minute or more in). The lanes patch different PrometheusRules (autopilot the
+ *   SampleDB operator's, monitoring the Foo controller's).
+ * - `autopilot` alone, QUIET: its re-tuning steps assert one switchover per change, in order, from the operator's
+ *   Events; beside jest they failed in 2 of 5 runs, each on an operator bug that load exposed (a standby's reload
+ *   still on its way; settings pending before the StatefulSet controller observed the new template), both fixed. With
+ *   the fixes, autopilot and sharding beside jest passed (one rehearsal), but jest took 1,158 s instead of 989 and
+ *   autopilot 447 s instead of 239: the machine is CPU-bound either way, and alone they keep their margins.
  * - `sharding` alone (the Foo controller, its own namespaces, ring and webhook): its kill -9 takeover is timed against
  *   a bound (Lease 15 s + 5 s): 14.6 s alone, 15.8 to 18.2 s beside admission and jest in CI rehearsals, 18.4 s
- *   beside sampledb's failover polling at load 20, all before the ring re-evaluated at a Lease's expiry (it waited for
- *   the next renew round, up to 2.2 s later).
+ *   beside sampledb's failover polling at load 20: too close to the bound for CI, so it is QUIET.
  * - `chaos` last: it restarts kube-apiserver, the kubelet and the node-agent.
  */
 const PHASES: readonly (readonly Lane[])[] = [
   [{ suites: ['upgrade'] }],
   [{ suites: ['admission'] }, { suites: ['product'] }],
-  [{ suites: ['policy', 'sampledb', 'autopilot'] }, { suites: ['monitoring'] }],
+  [{ suites: ['policy', 'sampledb'] }, { suites: ['monitoring'] }],
+  [{ suites: ['autopilot'] }],
   [{ suites: ['sharding'] }],
   [{ suites: ['chaos'] }],
 ];
 
 /**
  * Suites whose bounds are measured on a quiet machine: the chaos suite's recovery bounds (a partition's among them)
- * missed when npm test ran beside it. CI runs the suites beside npm test and writes NODE_E2E_QUIET_FILE when npm test ends; a phase with one of these waits
+ * missed when npm test ran beside it; the sharding suite's takeover came within 2 s of its bound; autopilot (above).
+ * CI runs the suites beside npm test and writes NODE_E2E_QUIET_FILE when npm test ends; a phase with one of these waits
  * for that file.
  */
-const QUIET: ReadonlySet<string> = new Set(['chaos']);
+const QUIET: ReadonlySet<string> = new Set(['autopilot', 'sharding', 'chaos']);
 
 /** Waits until NODE_E2E_QUIET_FILE exists (when it is set): until the machine is quiet. */
 async function untilQuiet(suites: readonly string[]): Promise<void> {
