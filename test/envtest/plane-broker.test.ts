@@ -1,3 +1,5 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +130,54 @@ const missing = 'missing' in lookup ? lookup.missing : undefined;
       const probe = Object.assign(Object.create(ControlPlane.prototype), plane) as ControlPlane;
       await expect(probe.request('GET', '/readyz')).rejects.toThrow();
       expect(url).toMatch(/^https:\/\/127\.0\.0\.1:/);
+    }, 120_000);
+  },
+);
+
+// The run's broker lives in jest's own process and the suites in its workers: here, a broker in a process of its own.
+(missing && !process.env.ENVTEST_REQUIRED ? describe.skip : describe)(
+  `a broker in another process than the suites ${REAL_APISERVER_TAG}`,
+  () => {
+    let dir: string;
+    let child: ChildProcess;
+    const runBroker = process.env.ENVTEST_PLANE_BROKER;
+    beforeAll(async () => {
+      if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
+      dir = mkdtempSync(join(tmpdir(), 'broker-test-'));
+      const socket = join(dir, 'broker.sock');
+      // keepAliveTimeout: the broker's server closes a connection idle this long (Node's default: 5 s; under 2 s its
+      // Keep-Alive header says timeout=0 and the client does not keep the connection at all)
+      const script = `
+        import { PlaneBroker } from './test/envtest/plane-broker';
+        PlaneBroker.listen(${JSON.stringify(socket)}).then((broker) => {
+          Reflect.get(broker, 'server').keepAliveTimeout = 2_000;
+          process.on('SIGTERM', () => void broker.close().then(() => process.exit(0)));
+          console.log('listening');
+        });`;
+      child = spawn(process.execPath, [require.resolve('tsx/cli'), '-e', script], {
+        cwd: join(__dirname, '../..'),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await once(child.stdout!, 'data');
+      process.env.ENVTEST_PLANE_BROKER = socket;
+    });
+    afterAll(async () => {
+      process.env.ENVTEST_PLANE_BROKER = runBroker;
+      if (child && child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    test("a worker busy while the broker closed their idle connection still gets a plane (stop 42's 'write EPIPE')", async () => {
+      await releaseSharedPlane(await acquireSharedPlane({ controllerManager: false }));
+      // a worker loads its next test file synchronously: meanwhile the broker closes the connection of the release
+      const busyUntil = Date.now() + 3_000;
+      while (Date.now() < busyUntil);
+      const next = await acquireSharedPlane({ controllerManager: false });
+      expect((await next.request('GET', '/readyz')).code).toBe(200);
+      await releaseSharedPlane(next);
     }, 120_000);
   },
 );

@@ -17,11 +17,17 @@ import { readCrds } from '../../runtime/envtest/crds';
 /** The planes this test file holds, by the broker's id (a private plane: undefined). */
 const held = new Map<ControlPlane, number | undefined>();
 
+/**
+ * One request to the broker, on a connection of its own (`agent: false`): the default agent keeps connections alive,
+ * and the broker's server closes an idle one after 5 s. A worker whose event loop was busy past that (loading the next
+ * test file) had not yet read the close and wrote its next request into the dead connection: "write EPIPE" failed the
+ * beforeAll of 229 tests in stop 42's CI.
+ */
 function ask(path: string, body: unknown): Promise<any> {
   const socketPath = process.env.ENVTEST_PLANE_BROKER!;
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { socketPath, path, method: 'POST', headers: { 'content-type': 'application/json' } },
+      { socketPath, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
