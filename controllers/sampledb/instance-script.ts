@@ -30,6 +30,7 @@
  * replication user.
  */
 import { ENV_ISOLATION_FENCE_SECONDS } from './fencing';
+import { preferVersionBinaries } from './pods';
 import { Database, names } from './types';
 
 /** Keys of the replication user in the credentials Secret. */
@@ -49,6 +50,7 @@ export const FORMER_PRIMARY_WAIT_SECONDS = 30;
 // A plain string (not a template literal): the shell's ${...} must reach the shell untouched.
 const SCRIPT = [
   'set -eu',
+  preferVersionBinaries(),
   'umask 077',
   'ordinal="${POD_NAME##*-}"',
   'rw="$PRIMARY_SERVICE"',

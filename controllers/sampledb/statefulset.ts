@@ -7,7 +7,13 @@
  */
 import { ENV_ISOLATION_FENCE_SECONDS, isolationFenceSeconds } from './fencing';
 import { instanceCommand, postgresArgs } from './instance-script';
-import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
+import {
+  containerSecurityContext,
+  podSecurityContext,
+  POSTGRES_PORT,
+  preferVersionBinaries,
+  serverCredentialEnv,
+} from './pods';
 import { containerResources } from './tuning';
 import {
   ANNOTATION_UPGRADE_RESTORE,
@@ -39,7 +45,11 @@ export interface StatefulSetOptions {
   readonly replicas?: number;
 }
 
-const READY_PROBE = ['/bin/sh', '-c', 'exec pg_isready -q -h 127.0.0.1 -p 5432 -U "$POSTGRES_USER"'];
+const READY_PROBE = [
+  '/bin/sh',
+  '-c',
+  `${preferVersionBinaries()}; exec pg_isready -q -h 127.0.0.1 -p 5432 -U "$POSTGRES_USER"`,
+];
 
 /**
  * Seconds an exec probe may take. The kubelet's default (1 s) is shorter than forking a shell and

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Testing } from 'cdk8s';
 import { SampleDbChart } from '../../../apps/sampledb/sampledb-chart';
 import { backupCronJob, backupJob, observeBackups } from '../../../controllers/sampledb/backups';
@@ -12,7 +16,7 @@ import {
 } from '../../../controllers/sampledb/images';
 import { initJob } from '../../../controllers/sampledb/init-job';
 import { parseFlags } from '../../../controllers/sampledb/main';
-import { jobName, jobState } from '../../../controllers/sampledb/pods';
+import { jobName, jobState, preferVersionBinaries } from '../../../controllers/sampledb/pods';
 import { checkName } from '../../../controllers/sampledb/reconciler';
 import { restoreJob } from '../../../controllers/sampledb/restore';
 import { desiredStatefulSet, statefulSetCounts, updateRevisionOf } from '../../../controllers/sampledb/statefulset';
@@ -223,6 +227,39 @@ describe('desired objects', () => {
     const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec
       .containers[0];
     for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect(probe.timeoutSeconds).toBe(5);
+  });
+  test("the probes, the instance script and the Jobs run the image's versioned PostgreSQL binaries, not Debian's Perl pg_wrapper", () => {
+    const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec
+      .containers[0];
+    const scripts = [
+      ...[c.startupProbe, c.readinessProbe, c.livenessProbe].map((p) => p.exec.command[2]),
+      c.command[2],
+      (initJob(db(), 'postgres:16.4') as any).spec.template.spec.containers[0].command[2],
+    ];
+    for (const script of scripts) expect(script).toContain(preferVersionBinaries());
+  });
+  test.each([
+    ['15', 'the versioned binary'],
+    [undefined, 'the wrapper'],
+    ['16', 'the wrapper'], // no such folder in this image
+  ])('PG_MAJOR=%s: sh finds %s first', (major, found) => {
+    const root = mkdtempSync(join(tmpdir(), 'pg-path-'));
+    try {
+      for (const [folder, says] of [
+        ['lib/15/bin', 'the versioned binary'],
+        ['usr-bin', 'the wrapper'],
+      ]) {
+        mkdirSync(join(root, folder), { recursive: true });
+        writeFileSync(join(root, folder, 'pg_isready'), `#!/bin/sh\necho ${says}\n`, { mode: 0o755 });
+      }
+      const out = execFileSync('/bin/sh', ['-c', `${preferVersionBinaries(join(root, 'lib'))}; exec pg_isready`], {
+        env: { PATH: `${join(root, 'usr-bin')}:/usr/bin:/bin`, ...(major ? { PG_MAJOR: major } : {}) },
+        encoding: 'utf8',
+      });
+      expect(out.trim()).toBe(found);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
   test('a restore from another SampleDB mounts its backup volume read-only and runs once', () => {
     const restore = restoreJob(db(), { sampleDB: 'orders', backup: 'orders-final-snapshot' }, 'postgres:16.4') as any;
