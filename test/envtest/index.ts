@@ -47,7 +47,8 @@ export function describeRealApiServer(
   suiteOpts: RealApiServerOptions = {},
 ): void {
   const { shared, ...options } = suiteOpts;
-  const opts: ControlPlaneOptions = { controllerManager: false, ...options };
+  // startTimeoutMs: a CI machine at a load average of 30 once took over the library's 60 s to make an apiserver ready
+  const opts: ControlPlaneOptions = { controllerManager: false, startTimeoutMs: 150_000, ...options };
   const title = `${name} ${REAL_APISERVER_TAG}`;
   const lookup = findControlPlaneBinaries(
     opts.assetsDir ? { ...process.env, KUBEBUILDER_ASSETS: opts.assetsDir } : process.env,
@@ -67,7 +68,7 @@ export function describeRealApiServer(
     beforeAll(async () => {
       if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
       plane = shared ? await acquireSharedPlane(opts) : await ControlPlane.start(opts);
-    }, 120_000);
+    }, 200_000);
     afterAll(async () => {
       if (shared && plane) await releaseSharedPlane(plane);
       else await plane?.stop();

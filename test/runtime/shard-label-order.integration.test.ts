@@ -41,13 +41,15 @@ describeRealApiServer(
 
       // The joiner acknowledges late: the others move objects to it while the ring still acts on three members.
       joiner.proxy.delayNext({ verb: 'update', resource: 'leases', count: 3 }, 2000);
-      // The assigner's label writes arrive late: its moves to the joiner are still waiting when the leaver leaves.
+      // The assigner's label writes arrive late: its moves to the joiner are still waiting when the leaver leaves. 3 s
+      // each (8 in flight): the moves span at least 3 s after the first, longer than the ring takes to see the leaver
+      // go (1 s each failed once in a CI rehearsal at a load average of 20: every move was sent before the leave).
       const moves = [...uids].filter(
         ([n, uid]) =>
           before.get(n) === assigner.name && rendezvousOwner(uid, [...all.map((m) => m.name)]) === joiner.name,
       ).length;
       expect(moves).toBeGreaterThanOrEqual(12); // more than its 8 label writes in flight: some wait
-      assigner.proxy.delayNext({ verb: 'patch', resource: 'configmaps', count: N }, 1000);
+      assigner.proxy.delayNext({ verb: 'patch', resource: 'configmaps', count: N }, 3000);
       const from = assigner.proxy.requests.length;
       await start(joiner);
       await until('the assigner sent its first move', () => labelPatches(assigner, from).length > 0);
