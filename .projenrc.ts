@@ -105,11 +105,11 @@ const project = new typescript.TypeScriptProject({
       testTimeout: 60_000,
       // Three workers on CI's two cores (jest's default there is one): the real-apiserver suites spend much of their
       // time waiting on their control planes: a whole run costs about 2,000 CPU-seconds (measured with four workers),
-      // and two workers took 1,344 s, about 1.5 of the two cores. Shared planes serve every worker (plane-broker.ts).
+      // and two workers took 1,344 s, about 1.5 of the two cores. Each worker shares its own planes across its files.
       maxWorkers: 3,
       collectCoverage: false,
       reporters: [new javascript.JestReporter('<rootDir>/test/summary-reporter.js')],
-      // the broker of control planes shared by suites that opt in (test/envtest/plane-broker.ts), closed at the end
+      // control planes shared by suites that opt in (test/envtest/shared-planes.ts): stopped at the end of the run
       globalSetup: '<rootDir>/test/envtest/global-setup.ts',
       globalTeardown: '<rootDir>/test/envtest/global-teardown.ts',
       // the slowest files first, from test/durations.json when jest has no cache (a fresh clone, CI)

@@ -1,7 +1,7 @@
 /**
  * jest globalSetup, run once before jest starts its workers (which inherit the environment it sets):
- * - the broker of shared control planes (plane-broker.ts), listening on a Unix socket (`ENVTEST_PLANE_BROKER`) in
- *   jest's own process until global-teardown.ts closes it;
+ * - a folder where each shared control plane (shared-planes.ts) records its own folder, so that
+ *   global-teardown.ts can stop the planes that jest's worker processes leave running;
  * - the binaries of every oracle version, found once (`KUBEBUILDER_ASSETS_1_28`, …): asked per test file, install.sh
  *   checked the checksums of 200 MB of binaries every time (46 s of CPU in sha256sum over one run). The versions
  *   are checked side by side: one after another they held every test back 9 to 22 s.
@@ -12,15 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assetsFor, installScript, ORACLE_VERSIONS } from './index';
-import { PlaneBroker } from './plane-broker';
-
-/** Where global-teardown.ts finds the broker (jest runs both hooks in its own process). */
-export const BROKER = Symbol.for('cdk8s-operator.test.plane-broker');
 
 export default async function globalSetup(): Promise<void> {
-  const socket = join(mkdtempSync(join(tmpdir(), 'envtest-planes-')), 'broker.sock');
-  (globalThis as Record<symbol, unknown>)[BROKER] = await PlaneBroker.listen(socket);
-  process.env.ENVTEST_PLANE_BROKER = socket;
+  process.env.ENVTEST_SHARED_PLANES_DIR = mkdtempSync(join(tmpdir(), 'envtest-shared-planes-'));
   const script = installScript();
   await Promise.all(
     ORACLE_VERSIONS.map(async (version) => {

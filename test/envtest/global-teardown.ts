@@ -1,24 +1,19 @@
 /**
- * jest globalTeardown: closes the broker of shared control planes (plane-broker.ts), which stops every plane it holds,
- * and says how many planes the run started for how many suites.
+ * jest globalTeardown: stops the shared control planes (shared-planes.ts) still running, by their folder (every
+ * etcd and kube-apiserver of a plane has it on its command line), and removes their folders.
  */
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { BROKER } from './global-setup';
-import type { PlaneBroker } from './plane-broker';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
-export default async function globalTeardown(): Promise<void> {
-  const broker = (globalThis as Record<symbol, PlaneBroker | undefined>)[BROKER];
-  if (!broker) return;
-  await broker.close();
-  const { started, acquired, resetFailures } = broker.stats;
-  if (acquired) {
-    console.log(
-      `shared control planes: ${started} started for ${acquired} suites` +
-        (resetFailures ? ` (${resetFailures} not reused: reset failed)` : ''),
-    );
+export default function globalTeardown(): void {
+  const dir = process.env.ENVTEST_SHARED_PLANES_DIR;
+  if (!dir || !existsSync(dir)) return;
+  for (const file of readdirSync(dir)) {
+    const planeDir = readFileSync(join(dir, file), 'utf8').trim();
+    if (!planeDir) continue;
+    spawnSync('pkill', ['-KILL', '-f', planeDir]);
+    rmSync(planeDir, { recursive: true, force: true });
   }
-  if (process.env.ENVTEST_PLANE_BROKER) {
-    rmSync(dirname(process.env.ENVTEST_PLANE_BROKER), { recursive: true, force: true });
-  }
+  rmSync(dir, { recursive: true, force: true });
 }

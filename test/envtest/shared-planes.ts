@@ -1,82 +1,318 @@
 /**
- * Control planes shared by the test files of a jest run, whichever worker runs them: one per Kubernetes version and
- * configuration, held by one suite at a time and reset to its freshly started state between suites (plane-broker.ts
- * owns them, in jest's own process). A suite opts in with `shared: true` (see describeRealApiServer); suites that
- * restart, compact, fault or measure the plane keep their own.
+ * Control planes shared by the test files of one jest process: one per Kubernetes version and configuration,
+ * started by the first suite that asks for it and reset to its freshly started state when a suite releases it.
  *
- * The suite gets a ControlPlane of this test file's own class (its module registry is another realm than the broker's:
- * what a plane's methods return must have this file's Object and Array, which `toStrictEqual` tells apart), made of
- * the plane's fields. Its processes stay with the broker: restarting kube-controller-manager (after CRDs are installed,
- * so that the garbage collector knows them) is asked of the broker, and the plane is released, never stopped here.
- * Without the broker (a runner other than this repository's jest configuration) a suite gets a plane of its own.
+ * Starting a control plane costs seconds of CPU (etcd, kube-apiserver's post-start hooks); most suites only
+ * create CRDs and objects and read the verdicts, so they need a clean plane, not a new one. A suite opts in with
+ * `shared: true` (see describeRealApiServer); suites that restart, compact, fault or measure the plane keep their own.
+ *
+ * Reset (`resetToBaseline`) deletes whatever was created after the plane started: every CRD (its custom resources'
+ * finalizers cleared first), every other cluster-scoped object and namespace (their contents and finalizers too,
+ * since no namespace controller may be running), and new objects in `default`. A plane that cannot be reset
+ * within its budget is stopped and not reused: the next suite starts a fresh one.
+ *
+ * Idle planes are capped (MAX_IDLE per jest process, ENVTEST_SHARED_PLANES_MAX_IDLE): each holds an apiserver and an
+ * etcd whose data lives in /dev/shm, and a run meets dozens of configurations; keeping every one alive exhausted the
+ * memory of a 2-core CI machine (43 planes, 11 GB of /dev/shm). The least recently used idle plane is stopped first.
+ * An idle plane is also stopped after IDLE_MS (ENVTEST_SHARED_PLANES_IDLE_MS): an idle kube-apiserver and its etcd
+ * still take 2-4 % of a core (measured: 12-31 ticks in 10 s), so eight idle planes cost a quarter of a core for the
+ * whole run, while a fresh start costs about 4 s of CPU: a plane nobody asked for in a minute is cheaper restarted.
+ *
+ * The pool lives on a Node built-in module object, which jest shares between the test files of one process
+ * (each file gets its own module registry). It must be the module object itself: `import * as` compiles to
+ * `__importStar`, a fresh copy per importing file, which gave every test file a pool of its own (planes were never
+ * reused, and 53 stayed alive in one run). test/envtest/global-teardown.ts stops what is left at the end.
  */
-import { request as httpRequest } from 'node:http';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself (see above)
+import childProcess = require('node:child_process');
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+// the core module's timers, not the test file's globals: jest's fake timers must not hold a plane alive
+import { clearTimeout as clearRealTimeout, setTimeout as setRealTimeout } from 'node:timers';
 import { ControlPlane, ControlPlaneOptions } from '../../runtime/envtest';
-import { readCrds } from '../../runtime/envtest/crds';
 
-/** The planes this test file holds, by the broker's id (a private plane: undefined). */
-const held = new Map<ControlPlane, number | undefined>();
-
-/**
- * One request to the broker, on a connection of its own (`agent: false`): the default agent keeps connections alive,
- * and the broker's server closes an idle one after 5 s. A worker whose event loop was busy past that (loading the next
- * test file) had not yet read the close and wrote its next request into the dead connection: "write EPIPE" failed the
- * beforeAll of 229 tests in stop 42's CI.
- */
-function ask(path: string, body: unknown): Promise<any> {
-  const socketPath = process.env.ENVTEST_PLANE_BROKER!;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { socketPath, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const reply = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          if (res.statusCode !== 200) reject(new Error(`plane broker ${path}: ${reply.error}`));
-          else resolve(reply);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
+interface PooledPlane {
+  readonly plane: ControlPlane;
+  readonly baseline: Baseline;
+  inUse: boolean;
+  /** When it was last given back (ms since epoch): the oldest idle plane goes first when too many are idle. */
+  releasedAt: number;
+  /** Stops the plane when it stays idle for IDLE_MS. */
+  idleTimer?: ReturnType<typeof setRealTimeout>;
+  /** The suite's view of the plane while it is in use (see viewIn). */
+  view?: ControlPlane;
 }
 
-/** A running control plane of this configuration, reset and free, with the suite's CRDs installed. */
+/** Idle planes kept per jest process: about one per version of the commonest configuration. */
+const MAX_IDLE = Number(process.env.ENVTEST_SHARED_PLANES_MAX_IDLE ?? 4);
+/** How long a plane may stay idle before it is stopped. */
+const IDLE_MS = Number(process.env.ENVTEST_SHARED_PLANES_IDLE_MS ?? 60_000);
+
+type Pool = Map<string, PooledPlane[]>;
+
+const POOL_KEY = Symbol.for('cdk8s-operator.test.shared-planes');
+
+function pool(): Pool {
+  const holder = childProcess as unknown as Record<symbol, Pool | undefined>;
+  return (holder[POOL_KEY] ??= new Map());
+}
+
+/** What identifies a configuration: everything but the CRDs, which are installed per suite. */
+function keyOf(opts: ControlPlaneOptions): string {
+  const { crds: _crds, crdPaths: _crdPaths, ...rest } = opts;
+  return JSON.stringify(rest, Object.keys(rest).sort());
+}
+
+/** A running control plane of this configuration, reset and free; started when there is none. */
 export async function acquireSharedPlane(opts: ControlPlaneOptions): Promise<ControlPlane> {
-  if (!process.env.ENVTEST_PLANE_BROKER) {
-    const own = await ControlPlane.start(opts);
-    held.set(own, undefined);
-    return own;
+  const key = keyOf(opts);
+  const planes = pool().get(key) ?? [];
+  pool().set(key, planes);
+  let entry = planes.find((p) => !p.inUse);
+  if (!entry) {
+    await stopIdleBeyond(MAX_IDLE - 1);
+    const plane = await ControlPlane.start({ ...opts, crds: undefined, crdPaths: undefined });
+    recordForTeardown(plane);
+    entry = { plane, baseline: await snapshot(plane), inUse: false, releasedAt: 0 };
+    planes.push(entry);
   }
-  const { crds: _crds, crdPaths: _crdPaths, ...options } = opts;
-  const { id, plane: fields } = await ask('/acquire', { options });
-  const { hasControllerManager, ...rest } = fields;
-  const plane: ControlPlane = Object.assign(Object.create(ControlPlane.prototype), rest);
-  Object.defineProperties(plane, {
-    hasControllerManager: { value: hasControllerManager },
-    restartControllerManager: { value: () => ask('/restart-controller-manager', { id }).then(() => undefined) },
-    stop: {
-      value: () => Promise.reject(new Error('a shared control plane is released (releaseSharedPlane), not stopped')),
-    },
-  });
-  held.set(plane, id);
+  entry.inUse = true;
+  clearRealTimeout(entry.idleTimer);
+  entry.view = viewIn(entry.plane);
   try {
-    const crds = [...(opts.crds ?? []), ...readCrds(opts.crdPaths ?? [])];
-    if (crds.length) await plane.installCrds(crds);
+    await installSuiteCrds(entry.view, opts);
   } catch (e) {
-    await releaseSharedPlane(plane);
+    await releaseSharedPlane(entry.view);
     throw e;
   }
-  return plane;
+  return entry.view;
 }
 
-/** Gives a plane back: the broker resets it for the next suite (or stops it when the reset fails). */
+/**
+ * The pooled plane as an instance of this test file's own ControlPlane class, on the same processes. The plane was
+ * started by another file, whose module registry is another realm: what its methods return (parsed JSON) would have
+ * that realm's Object and Array, which `toStrictEqual` tells apart from this file's ("serializes to the same string").
+ */
+function viewIn(plane: ControlPlane): ControlPlane {
+  return Object.assign(Object.create(ControlPlane.prototype), plane);
+}
+
+/** Gives a plane back: reset to its baseline, or stopped when the reset fails. */
 export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
-  if (!held.has(plane)) return;
-  const id = held.get(plane);
-  held.delete(plane);
-  if (id === undefined) await plane.stop();
-  else await ask('/release', { id });
+  for (const [key, planes] of pool()) {
+    const entry = planes.find((p) => p.view === plane);
+    if (!entry) continue;
+    entry.view = undefined;
+    try {
+      await resetToBaseline(entry.plane, entry.baseline);
+      entry.inUse = false;
+      entry.releasedAt = Date.now();
+      entry.idleTimer = setRealTimeout(() => void stopIfStillIdle(key, entry), IDLE_MS).unref();
+      await stopIdleBeyond(MAX_IDLE);
+    } catch (e) {
+      console.warn(`shared control plane not reused (reset failed: ${(e as Error).message})`);
+      planes.splice(planes.indexOf(entry), 1);
+      if (!planes.length) pool().delete(key);
+      await entry.plane.stop();
+    }
+    return;
+  }
+}
+
+/** Stops the least recently released idle planes until at most `keep` are idle. */
+async function stopIdleBeyond(keep: number): Promise<void> {
+  const idle = [...pool()].flatMap(([key, planes]) => planes.filter((p) => !p.inUse).map((entry) => ({ key, entry })));
+  idle.sort((a, b) => a.entry.releasedAt - b.entry.releasedAt);
+  for (const { key, entry } of idle.slice(0, Math.max(0, idle.length - keep))) await stopIdle(key, entry);
+}
+
+async function stopIfStillIdle(key: string, entry: PooledPlane): Promise<void> {
+  if (!entry.inUse && pool().get(key)?.includes(entry)) await stopIdle(key, entry).catch(() => undefined);
+}
+
+/** Takes an idle plane out of the pool (synchronously, so no suite acquires it meanwhile) and stops it. */
+async function stopIdle(key: string, entry: PooledPlane): Promise<void> {
+  clearRealTimeout(entry.idleTimer);
+  const planes = pool().get(key) ?? [];
+  planes.splice(planes.indexOf(entry), 1);
+  if (!planes.length) pool().delete(key);
+  await entry.plane.stop();
+}
+
+async function installSuiteCrds(plane: ControlPlane, opts: ControlPlaneOptions): Promise<void> {
+  const { readCrds } = await import('../../runtime/envtest/crds');
+  const crds = [...(opts.crds ?? []), ...readCrds(opts.crdPaths ?? [])];
+  if (crds.length) await plane.installCrds(crds);
+}
+
+/** The teardown file lists the folders of the planes still running (see global-teardown.ts). */
+function recordForTeardown(plane: ControlPlane): void {
+  const dir = process.env.ENVTEST_SHARED_PLANES_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`), plane.dir);
+}
+
+// --- reset ---------------------------------------------------------------------------------------------------
+
+interface ResourceType {
+  /** e.g. /api/v1/configmaps, /apis/apps/v1/deployments */
+  readonly path: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly string[];
+}
+
+interface Baseline {
+  /** `${type path}/${namespace ?? ''}/${name}` of every object there was right after start. */
+  readonly objects: ReadonlySet<string>;
+}
+
+/** Namespaces whose new objects are deleted one by one (other new namespaces are deleted whole). */
+const KEPT_NAMESPACES = new Set(['default', 'kube-public']);
+/** Objects the control plane itself creates or renews after start; deleting them only makes it do so again. */
+const SELF_MANAGED = new Set(['kubernetes', 'kube-root-ca.crt', 'default']);
+/** Types whose objects the apiserver manages (APIServices follow the CRDs, Events expire by themselves). */
+const SKIPPED_TYPES = /\/(apiservices|events|componentstatuses|flowschemas|prioritylevelconfigurations)$/;
+const RESET_BUDGET_MS = 30_000;
+
+async function ok(
+  plane: ControlPlane,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType?: string,
+): Promise<any> {
+  const r = await plane.request(method, path, body, contentType ? { contentType } : {});
+  if (r.code >= 300 && r.code !== 404 && r.code !== 409) {
+    throw new Error(`${method} ${path}: ${r.code} ${r.body?.message ?? ''}`);
+  }
+  return r.code === 404 ? undefined : r.body;
+}
+
+async function resourceTypes(plane: ControlPlane): Promise<ResourceType[]> {
+  const groupVersions = ['/api/v1'];
+  const apis = await ok(plane, 'GET', '/apis');
+  for (const g of apis?.groups ?? []) groupVersions.push(`/apis/${g.preferredVersion.groupVersion}`);
+  const lists = await Promise.all(groupVersions.map((gv) => ok(plane, 'GET', gv).then((l) => ({ gv, l }))));
+  return lists.flatMap(({ gv, l }) =>
+    (l?.resources ?? [])
+      .filter((r: any) => !r.name.includes('/') && r.verbs.includes('list') && r.verbs.includes('delete'))
+      .map((r: any) => ({ path: `${gv}/${r.name}`, namespaced: r.namespaced, verbs: r.verbs }))
+      .filter((t: ResourceType) => !SKIPPED_TYPES.test(t.path)),
+  );
+}
+
+async function listAll(plane: ControlPlane, type: ResourceType): Promise<any[]> {
+  return (await ok(plane, 'GET', type.path))?.items ?? [];
+}
+
+function idOf(type: ResourceType, o: any): string {
+  return `${type.path}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+}
+
+function objectPath(type: ResourceType, o: any): string {
+  if (!type.namespaced) return `${type.path}/${o.metadata.name}`;
+  const [prefix, plural] = [
+    type.path.slice(0, type.path.lastIndexOf('/')),
+    type.path.slice(type.path.lastIndexOf('/') + 1),
+  ];
+  return `${prefix}/namespaces/${o.metadata.namespace}/${plural}/${o.metadata.name}`;
+}
+
+async function snapshot(plane: ControlPlane): Promise<Baseline> {
+  const objects = new Set<string>();
+  for (const type of await resourceTypes(plane)) for (const o of await listAll(plane, type)) objects.add(idOf(type, o));
+  return { objects };
+}
+
+/** Clears an object's finalizers (nothing may be left running to remove them), then deletes it. */
+async function remove(plane: ControlPlane, type: ResourceType, o: any): Promise<void> {
+  const path = objectPath(type, o);
+  if (o.metadata.finalizers?.length) {
+    await ok(plane, 'PATCH', path, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+  }
+  // no kubelet may confirm a pod's graceful deletion: delete at once
+  await ok(plane, 'DELETE', `${path}?gracePeriodSeconds=0`);
+}
+
+async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise<void> {
+  const deadline = Date.now() + RESET_BUDGET_MS;
+  const isNew = (type: ResourceType, o: any) =>
+    !baseline.objects.has(idOf(type, o)) && !SELF_MANAGED.has(o.metadata.name);
+
+  // 1. CRDs first (their custom resources go with them), so the types below are the built-in ones again.
+  const crdType: ResourceType = {
+    path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+    namespaced: false,
+    verbs: [],
+  };
+  const crds = (await listAll(plane, crdType)).filter((c) => isNew(crdType, c));
+  const types = await resourceTypes(plane);
+  await Promise.all(
+    crds.map(async (crd) => {
+      for (const v of crd.spec.versions.filter((x: any) => x.served)) {
+        const type: ResourceType = {
+          path: `/apis/${crd.spec.group}/${v.name}/${crd.spec.names.plural}`,
+          namespaced: crd.spec.scope === 'Namespaced',
+          verbs: [],
+        };
+        for (const o of await listAll(plane, type)) if (o.metadata.finalizers?.length) await remove(plane, type, o);
+      }
+      await ok(plane, 'DELETE', objectPath(crdType, crd));
+    }),
+  );
+
+  // 2. Admission configuration next, so that no webhook or policy of the last suite judges the deletions below.
+  const builtin = types.filter(
+    (t) => !crds.some((c) => t.path.startsWith(`/apis/${c.spec.group}/`)) && t.path !== crdType.path,
+  );
+  const byAdmissionFirst = [...builtin].sort(
+    (a, b) => Number(!/admissionregistration/.test(a.path)) - Number(!/admissionregistration/.test(b.path)),
+  );
+  const newNamespaces: string[] = [];
+  for (const type of byAdmissionFirst.filter((t) => !t.namespaced)) {
+    for (const o of (await listAll(plane, type)).filter((x) => isNew(type, x))) {
+      if (type.path === '/api/v1/namespaces') newNamespaces.push(o.metadata.name);
+      else await remove(plane, type, o);
+    }
+  }
+
+  // 3. Namespaced objects: everything in new namespaces, new objects in the kept ones.
+  await Promise.all(
+    builtin
+      .filter((t) => t.namespaced)
+      .map(async (type) => {
+        for (const o of await listAll(plane, type)) {
+          const ns = o.metadata.namespace;
+          if (newNamespaces.includes(ns) || (KEPT_NAMESPACES.has(ns) && isNew(type, o))) await remove(plane, type, o);
+        }
+      }),
+  );
+
+  // 4. The new namespaces themselves, finalized here (kube-controller-manager may not be running).
+  await Promise.all(
+    newNamespaces.map(async (name) => {
+      await ok(plane, 'DELETE', `/api/v1/namespaces/${name}`);
+      const ns = await ok(plane, 'GET', `/api/v1/namespaces/${name}`);
+      if (ns) await ok(plane, 'PUT', `/api/v1/namespaces/${name}/finalize`, { ...ns, spec: { finalizers: [] } });
+    }),
+  );
+
+  // 5. Wait until the CRDs and namespaces are really gone: a suite that installs the same CRD must start clean, and
+  // one that walks discovery must not meet a group whose CRD is gone (discovery drops it a moment after the CRD).
+  const deletedGroups = new Set(crds.map((c) => c.spec.group as string));
+  for (;;) {
+    const left = [
+      ...(await listAll(plane, crdType)).filter((c) => isNew(crdType, c)).map((c) => `CRD ${c.metadata.name}`),
+      ...(await ok(plane, 'GET', '/api/v1/namespaces')).items
+        .filter((n: any) => newNamespaces.includes(n.metadata.name))
+        .map((n: any) => `namespace ${n.metadata.name}`),
+      ...((await ok(plane, 'GET', '/apis'))?.groups ?? [])
+        .filter((g: any) => deletedGroups.has(g.name))
+        .map((g: any) => `API group ${g.name} in discovery`),
+    ];
+    if (!left.length) return;
+    if (Date.now() > deadline) throw new Error(`still there after ${RESET_BUDGET_MS} ms: ${left.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
