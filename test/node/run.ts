@@ -29,6 +29,8 @@ const SUITES: readonly { readonly name: string; readonly load: () => Promise<{ d
   { name: 'policy', load: () => import('./suites/policy') },
   { name: 'monitoring', load: () => import('./suites/monitoring') },
   { name: 'admission', load: () => import('./suites/admission') },
+  // every SampleDB left by the suites before it (the demo's examples among them), deleted at once
+  { name: 'deletion', load: () => import('./suites/deletion') },
   // the Foo controller as 3 member pods of its sharded chart, the labelling webhook through its Service, kill -9
   { name: 'sharding', load: () => import('./suites/sharding') },
   // a new project from `npm init` to its controller in the cluster, with the packed tarball and the docs only
@@ -60,6 +62,8 @@ const NICE: Readonly<Record<string, number>> = { product: 10 };
  *   target and rules in its first seconds, before sampledb disturbs the operator: policy runs first in that lane, and
  *   sampledb's operator kill comes a minute or more in). The lanes patch different PrometheusRules (autopilot the
  *   SampleDB operator's, monitoring the Foo controller's).
+ * - `deletion` then deletes every SampleDB left (the demo's `my-db` and `scratch-db`, the suites' databases): nothing
+ *   after it reads them, and each database pod left running would be probed (an exec every 2 s) to the end of the run.
  * - `autopilot` alone, QUIET: its re-tuning steps assert one switchover per change, in order, from the operator's
  *   Events; beside jest they failed in 2 of 5 runs, each on an operator bug that load exposed (a standby's reload
  *   still on its way; settings pending before the StatefulSet controller observed the new template), both fixed. With
@@ -74,7 +78,7 @@ const PHASES: readonly (readonly Lane[])[] = [
   [{ suites: ['upgrade'] }],
   [{ suites: ['admission'] }, { suites: ['product'] }],
   [{ suites: ['policy', 'sampledb'] }, { suites: ['monitoring'] }],
-  [{ suites: ['autopilot'] }],
+  [{ suites: ['deletion', 'autopilot'] }],
   [{ suites: ['sharding'] }],
   [{ suites: ['chaos'] }],
 ];
@@ -85,7 +89,7 @@ const PHASES: readonly (readonly Lane[])[] = [
  * CI runs the suites beside npm test and writes NODE_E2E_QUIET_FILE when npm test ends; a phase with one of these waits
  * for that file.
  */
-const QUIET: ReadonlySet<string> = new Set(['autopilot', 'sharding', 'chaos']);
+const QUIET: ReadonlySet<string> = new Set(['sharding', 'chaos']);
 
 /** Waits until NODE_E2E_QUIET_FILE exists (when it is set): until the machine is quiet. */
 async function untilQuiet(suites: readonly string[]): Promise<void> {
