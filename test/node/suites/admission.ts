@@ -211,14 +211,22 @@ export default async function admission(h: NodeHarness): Promise<void> {
             await sleep(1000);
           }
         })();
+        // Each client sends a request every PACE_MS at most: 20 a second in all, so any window in which the
+        // apiserver cannot verify the served certificate is hit (the operator re-reads the Secret every second:
+        // WEBHOOK_CERT_RELOAD_INTERVAL). Unpaced, the four clients sent about 86 a second, each through two webhooks
+        // and a Namespace read, and kept the node's apiserver and the operator busy for the whole 45 s.
+        const PACE_MS = 200;
         const traffic = [0, 1, 2, 3].map(async (w) => {
+          await sleep((w * PACE_MS) / 4);
           for (let i = 0; Date.now() < deadline; i++) {
+            const sent = Date.now();
             try {
               await client.create(sampleDb(`adm-traffic-${w}-${i}`, {}), { dryRun: true });
               ok++;
             } catch (err) {
               failures.push(`${new Date().toISOString()} ${(err as Error).message}`);
             }
+            await sleep(Math.max(0, sent + PACE_MS - Date.now()));
           }
         });
         await sleep(5000);
