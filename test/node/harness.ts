@@ -18,6 +18,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, write
 import { homedir } from 'os';
 import { join, resolve } from 'path';
 import { loadAll } from 'js-yaml';
+import { RestGet } from './rest-get';
 
 export const ROOT = resolve(__dirname, '../..');
 export const HARNESS = resolve(ROOT, '../shared/k8s/node');
@@ -106,6 +107,7 @@ export class NodeHarness {
   /** The suite whose steps this view records ('' for the runner's own). */
   readonly suite: string;
   private readonly shared: SharedState;
+  private readonly restGet: RestGet;
 
   constructor(dir: string, suite = '', shared?: SharedState) {
     this.dir = dir;
@@ -113,6 +115,7 @@ export class NodeHarness {
     this.env = { ...process.env, KUBECONFIG: this.kubeconfig };
     this.suite = suite;
     this.shared = shared ?? sharedFromEnvironment();
+    this.restGet = new RestGet(this.kubeconfig);
   }
 
   /** The view of this harness for one suite: its steps attributed to it; results and `dist/` shared. */
@@ -155,8 +158,10 @@ export class NodeHarness {
     return this.sh('kubectl', args);
   }
 
-  /** `kubectl <args> -o json`, parsed. */
+  /** `kubectl <args> -o json`, parsed (a plain `get` is one HTTPS GET: see rest-get.ts). */
   json<T = any>(...args: string[]): T {
+    const fast = this.restGet.get(args);
+    if (fast !== undefined) return fast as T;
     const r = spawnSync('kubectl', [...args, '-o', 'json'], { env: this.env, encoding: 'utf8', maxBuffer: 256 << 20 });
     if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} -o json failed (${r.status}): ${r.stderr}`);
     return JSON.parse(r.stdout);
@@ -169,6 +174,8 @@ export class NodeHarness {
 
   /** Whether `kubectl get <args>` finds the object. */
   exists(...args: string[]): boolean {
+    const fast = this.restGet.exists(['get', ...args]);
+    if (fast !== undefined) return fast;
     return this.sh('kubectl', ['get', ...args, '--ignore-not-found', '-o', 'name'], { allowFail: true }).trim() !== '';
   }
 
