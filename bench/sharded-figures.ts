@@ -27,6 +27,8 @@ export const CHAOS_BEFORE_END = '<!-- end of sharded chaos figures before the ta
 
 /** The goals of issue #33 for 4 members: peak RSS per member against the unsharded controller's, requests per Foo. */
 const RSS_GOAL = 0.35;
+/** `npx tsx bench/node-idle-rss.ts --out=…`: the peak RSS of an idle Node.js process (the floor of any member). */
+const NODE_IDLE_RSS = 'node-idle-rss.json';
 
 type Json = any; // the results files as bench/sharded-bench.ts wrote them
 
@@ -131,7 +133,7 @@ function requestsBreakdown(run: Json, base: Json): string {
  * process itself, and that size's objects) plus its share of what the largest size's objects added. Under the
  * goal only when the objects outweigh the process enough: from `6.5 F / v` Foos for 4 members and 0.35x.
  */
-function memoryModel(files: Array<[string, Json]>): string[] {
+function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   const unsharded = files
     .map(([file, r]) => [file, (r.runs as Json[]).find((x) => x.members === 0)] as const)
     .filter(([, run]) => run);
@@ -144,6 +146,15 @@ function memoryModel(files: Array<[string, Json]>): string[] {
   const measured = (large4: Json | undefined) =>
     large4 ? ` (measured: ${n2(large4.maxPeakRssMiB / large.maxPeakRssMiB)}x)` : '';
   const four = (files.find(([file]) => file === largeFile)![1].runs as Json[]).find((x) => x.members === 4);
+  // The fixed cost the goal leaves a member at the largest size: (F + v n / 4) <= goal (F + v n).
+  const fixedAllowed = ((RSS_GOAL - 0.25) / (1 - RSS_GOAL)) * perFoo * large.foos;
+  const idleFile = path.join(latest, NODE_IDLE_RSS);
+  const idle: Json | undefined = fs.existsSync(idleFile) ? JSON.parse(fs.readFileSync(idleFile, 'utf8')) : undefined;
+  const floor = idle
+    ? ` At ${large.foos.toLocaleString('en-US')} Foos the goal leaves a member at most ${n1(fixedAllowed)} MiB of fixed ` +
+      `cost (its peak before its first object); a Node.js process that loads nothing, started with the image's flags, already peaks at ` +
+      `${n1(idle.minPeakRssMiB)} MiB (\`${NODE_IDLE_RSS}\`, \`${idle.command}\`), so no Node.js member meets it at this size.`
+    : '';
   return [
     `**Memory model** (from the unsharded runs of \`${smallFile}\` and \`${largeFile}\`): the process with ` +
       `${small.foos.toLocaleString('en-US')} Foos peaked at ${n1(small.maxPeakRssMiB)} MiB, and each further Foo (with its ` +
@@ -151,7 +162,7 @@ function memoryModel(files: Array<[string, Json]>): string[] {
       `${large.foos.toLocaleString('en-US')} Foos would peak at about ${n1(quarter)} MiB, ` +
       `${n2(quarter / large.maxPeakRssMiB)}x the unsharded controller${measured(four)}: the goal of ${RSS_GOAL}x needs ` +
       `the objects to outweigh the process, from about ${Math.round(enough / 1000).toLocaleString('en-US')},000 Foos with ` +
-      `this controller's cost per object.`,
+      `this controller's cost per object.${floor}`,
     '',
   ];
 }
@@ -163,7 +174,7 @@ export function shardedFigures(latest = SHARDED_LATEST): string {
     (file) => [file, JSON.parse(fs.readFileSync(path.join(latest, file), 'utf8'))] as [string, Json],
   );
   for (const [file, r] of files) parts.push(...fileSection(file, r), '');
-  parts.push(...memoryModel(files), SHARDED_END);
+  parts.push(...memoryModel(files, latest), SHARDED_END);
   return parts.join('\n');
 }
 
