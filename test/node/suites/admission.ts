@@ -187,7 +187,20 @@ export default async function admission(h: NodeHarness): Promise<void> {
     async () => {
       kubectl('set', 'env', `deployment/${OPERATOR}`, '-n', OPERATOR_NS, ...ROTATION_ENV);
       try {
-        await until('the operator rolled out with short validities', operatorReady, 240, 1000);
+        // The old pods gone too, not only the new ones Ready (the Deployment stops counting a pod once it is
+        // terminating): the traffic below measures the rotation. A rollout's tail is another matter: a terminating
+        // pod keeps accepting for IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS (5 s), and at a load average of 21 the Service
+        // still routed to one after that (1 request of 811 refused 5.2 s after the pod's deletion, 2026-11-29 16:11).
+        await until(
+          'the operator rolled out with short validities, its old pods gone',
+          () =>
+            operatorReady() &&
+            !json('get', 'pods', '-n', OPERATOR_NS, '-l', `app.kubernetes.io/name=${OPERATOR}`).items.some(
+              (p: any) => p.metadata.deletionTimestamp,
+            ),
+          240,
+          1000,
+        );
         const kc = new KubeConfig();
         kc.loadFromFile(h.kubeconfig);
         // No retries: a request the webhook fails (HTTP 500 "failed calling webhook") must count, not be retried away.
