@@ -19,7 +19,7 @@ const IN_FLIGHT = 8;
 describeRealApiServer(
   'shard label assignments of an old view',
   (plane) => {
-    const { member, start, settled, labelWrites, labelPatches } = configMapRing(plane, {
+    const { member, start, settled, settledLabelWrites, labelPatches } = configMapRing(plane, {
       ns: 'shard-heal',
       ring: 'heal',
       configMaps: 240,
@@ -34,7 +34,7 @@ describeRealApiServer(
       const share = [...before.values()].filter((owner) => owner === partitioned.name).length;
       // Far more than the writes in flight: most of the share waits in the assigner's queue.
       expect(share).toBeGreaterThan(4 * IN_FLIGHT);
-      const writesBefore = await labelWrites([assigner, partitioned]);
+      const writesBefore = await settledLabelWrites([assigner, partitioned]);
 
       // The partitioned member reaches no Lease: its own expires, the assigner assigns its share to itself. The first
       // of those writes are held for 6 s: the rest wait in its queue.
@@ -53,7 +53,7 @@ describeRealApiServer(
       expect([...after].filter(([n, owner]) => before.get(n) !== owner)).toStrictEqual([]);
       // Only the writes already in flight at the heal were written (then moved back): the waiting ones never were.
       // Kept, each would label an object of the healed member for the assigner, and a move would undo it.
-      const writes = (await labelWrites([assigner, partitioned])) - writesBefore;
+      const writes = (await settledLabelWrites([assigner, partitioned])) - writesBefore;
       expect(writes).toBeLessThanOrEqual(2 * IN_FLIGHT);
     }, 180_000);
   },

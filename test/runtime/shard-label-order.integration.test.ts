@@ -23,7 +23,7 @@ const N = 320;
 describeRealApiServer(
   'shard label order through a ring change',
   (plane) => {
-    const { uids, member, start, settled, labelWrites, labelPatches } = configMapRing(plane, {
+    const { uids, member, start, settled, settledLabelWrites, labelPatches } = configMapRing(plane, {
       ns: 'shard-order',
       ring: 'order',
       configMaps: N,
@@ -37,7 +37,7 @@ describeRealApiServer(
       const [assigner, leaver, stayer, joiner] = all;
       for (const m of [assigner, leaver, stayer]) await start(m);
       const before = await settled([assigner, leaver, stayer]);
-      const writesBefore = await labelWrites([assigner, leaver, stayer]);
+      const writesBefore = await settledLabelWrites([assigner, leaver, stayer]);
 
       // The joiner acknowledges late: the others move objects to it while the ring still acts on three members.
       joiner.proxy.delayNext({ verb: 'update', resource: 'leases', count: 3 }, 2000);
@@ -58,7 +58,7 @@ describeRealApiServer(
       const after = await settled([assigner, stayer, joiner]);
       // Each ConfigMap whose label changed was written once: no assignment undid a move, no move undid an assignment.
       const changed = [...after].filter(([n, l]) => before.get(n) !== l).length;
-      expect((await labelWrites([assigner, leaver, stayer, joiner])) - writesBefore).toBe(changed);
+      expect((await settledLabelWrites([assigner, leaver, stayer, joiner])) - writesBefore).toBe(changed);
       // The assigner's label writes in the order it sent them: a move is of its own objects, an assignment of the
       // others' (the leaver's share): the last assignment came before its last move.
       const own = (r: { name?: string }) => before.get(r.name!) === assigner.name;
