@@ -67,7 +67,7 @@ const NICE: Readonly<Record<string, number>> = { product: 10 };
  * - `autopilot` after it, alone on the cluster: its re-tuning steps assert one switchover per change, in order, from
  *   the operator's Events. Beside jest they failed in 2 of 5 runs of session 16, each on an operator bug that load
  *   exposed (a standby's reload still on its way; settings pending before the StatefulSet controller observed the new
- *   template), both fixed; since then it passed beside jest (374 s against 239-267 s on a quiet machine), and CI
+ *   template), both fixed; since then it passed beside jest in 4 of 4 rehearsals (322-374 s, 239-267 s quiet), and CI
  *   runs it there: quiet, it added its whole time to CI's.
  * - `sharding` alone (the Foo controller, its own namespaces, ring and webhook): its kill -9 takeover is timed against
  *   a bound (Lease 15 s + 5 s): 14.6 s alone, 15.8 to 18.2 s beside admission and jest in CI rehearsals, 18.4 s
