@@ -9,7 +9,8 @@
  * What it answers: `get TYPE [NAME] [-n NS | -A] [-l SELECTOR] [--field-selector S]` with TYPE a plural, singular,
  * short name, kind or `plural.group` of a served resource, as kubectl prints it with `-o json` (a list as `kind: List`
  * with each item's apiVersion and kind). Anything else (`--raw`, several types, `type/name`, other flags) returns
- * undefined: the caller runs kubectl. A type not in the discovery read so far makes it read discovery again (a CRD installed since).
+ * undefined: the caller runs kubectl. A type not in the discovery read so far makes it read discovery again (a CRD
+ * installed since).
  */
 import { spawnSync } from 'child_process';
 import { readFileSync } from 'fs';
