@@ -89,6 +89,8 @@ const project = new typescript.TypeScriptProject({
     'constructs@^10.4.2',
     // test/sequencer.js: the slowest test files first (jest's documented base class for a custom sequencer)
     '@jest/test-sequencer@^29',
+    // test/timeout-scale-environment.js: jest's node environment, its timeouts scaled on a loaded CI host
+    'jest-environment-node@^29',
   ],
   // The app's cdk8s and constructs are ours: one copy, so constructs from both sides share a tree.
   peerDeps: ['cdk8s@^2.70.0', 'constructs@^10.4.2'],
@@ -114,6 +116,8 @@ const project = new typescript.TypeScriptProject({
       globalTeardown: '<rootDir>/test/envtest/global-teardown.ts',
       // the slowest files first, from test/durations.json when jest has no cache (a fresh clone, CI)
       testSequencer: '<rootDir>/test/sequencer.js',
+      // every test and hook timeout times TEST_TIMEOUT_SCALE (.ci/run sets it): see the file
+      testEnvironment: '<rootDir>/test/timeout-scale-environment.js',
     },
   },
   tsconfig: {

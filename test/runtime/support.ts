@@ -4,23 +4,25 @@ import { join } from 'path';
 import { parse } from 'yaml';
 import { Logger, silentLogger, createLogger } from '../../runtime/log';
 import { Manager, ManagerOptions, ManagerShardingOptions } from '../../runtime/manager';
+import { TIMEOUT_SCALE } from '../support/timeout-scale';
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Polls `cond` until it returns a truthy value; fails with `what` after `timeoutMs`. */
+/** Polls `cond` until it returns a truthy value; fails with `what` after `timeoutMs` (times TIMEOUT_SCALE). */
 export async function until<T>(
   what: string,
   cond: () => T | Promise<T>,
   timeoutMs = 10_000,
   stepMs = 20,
 ): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
+  const waitMs = timeoutMs * TIMEOUT_SCALE;
+  const end = Date.now() + waitMs;
   for (;;) {
     const v = await cond();
     if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out after ${waitMs} ms waiting for ${what}`);
     await sleep(stepMs);
   }
 }
