@@ -17,6 +17,21 @@ class TimeoutScaleEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.scaled = new WeakSet();
+    this.testPath = context.testPath;
+  }
+
+  // tools/ci-time/cpu-by-file.ts sets JEST_FILE_LOG: which worker ran which file when (a line per file)
+  async setup() {
+    await super.setup();
+    this.started = Date.now();
+  }
+
+  async teardown() {
+    if (process.env.JEST_FILE_LOG) {
+      const line = { file: this.testPath, pid: process.pid, start: this.started, end: Date.now() };
+      require('node:fs').appendFileSync(process.env.JEST_FILE_LOG, `${JSON.stringify(line)}\n`);
+    }
+    await super.teardown();
   }
 
   handleTestEvent(event, state) {
