@@ -330,6 +330,32 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       await until(`${target} the primary`, () => sdb(db).status.currentPrimary === target, 90, 200);
       const took = (Date.now() - killedAt) / 1000;
       await until('2 replicas running', () => ready(db, 2), 120);
+      // The killed operator pods gone and the new ones Ready before the next step writes through the operator's
+      // webhooks: a terminating pod's endpoint can outlive its process at load (rehearsal of 2026-11-29 18:37: the
+      // next patch's webhook call went unanswered for 10 s, "context deadline exceeded").
+      await until(
+        'the new operator pods Ready, the killed ones gone',
+        () => {
+          const pods = json(
+            'get',
+            'pods',
+            '-n',
+            'sampledb-operator-system',
+            '-l',
+            'app.kubernetes.io/name=sampledb-operator',
+          );
+          return (
+            pods.items.length > 0 &&
+            pods.items.every(
+              (p: any) =>
+                !p.metadata.deletionTimestamp &&
+                (p.status.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'),
+            )
+          );
+        },
+        120,
+        1000,
+      );
       const rows = await sqlUntil(db, `${db}-rw`, 'select count(*) as n from t');
       return `attempt ${attempt}: operator killed with targetPrimary ${target} chosen (${oldPrimary} down); failover finished ${took.toFixed(1)}s later by the new operator (leader lease handover included); ${rows[0].n} rows`;
     }
