@@ -31,12 +31,12 @@ const SUITES: readonly { readonly name: string; readonly load: () => Promise<{ d
   { name: 'admission', load: () => import('./suites/admission') },
   // every SampleDB left by the suites before it (the demo's examples among them), deleted at once
   { name: 'deletion', load: () => import('./suites/deletion') },
-  // a new project from `npm init` to its controller in the cluster, with the packed tarball and the docs only
-  { name: 'product', load: () => import('./suites/product') },
-  // Restarts kube-apiserver, the kubelet and the node-agent, and checks the cluster whole again at its end.
-  { name: 'chaos', load: () => import('./suites/chaos') },
   // the Foo controller as 3 member pods of its sharded chart, the labelling webhook through its Service, kill -9
   { name: 'sharding', load: () => import('./suites/sharding') },
+  // a new project from `npm init` to its controller in the cluster, with the packed tarball and the docs only
+  { name: 'product', load: () => import('./suites/product') },
+  // Restarts kube-apiserver, the kubelet and the node-agent: last.
+  { name: 'chaos', load: () => import('./suites/chaos') },
 ];
 
 /** A lane: suites run one after the other, in one process. */
@@ -72,30 +72,27 @@ const NICE: Readonly<Record<string, number>> = { product: 10 };
  *   fail under the load; jest's timeouts now scale on CI, TEST_TIMEOUT_SCALE.)
  * - `sharding` alone (the Foo controller, its own namespaces, ring and webhook): its kill -9 takeover is timed against
  *   a bound (Lease 15 s + 5 s): 14.6 s alone, 15.8 to 18.2 s beside admission and jest in CI rehearsals, 18.4 s
- *   beside sampledb's failover polling at load 20: too close to the bound for CI, so it is QUIET, and last: it
- *   waits for the end of npm test, and a suite after it would too.
- * - `chaos` before it, beside jest: it restarts kube-apiserver, the kubelet and the node-agent (nothing else runs on
- *   the cluster then) and ends by checking every component runs and the node is Ready. Its recovery bound is 120 s
- *   from the injection (from the apiserver's Service being routed again after its restart); quiet, the faults
- *   recovered in 1.4 to 30 s. (A rehearsal before 0c6e60c had a partition miss its bound beside jest at a load
- *   average of 30-50; the database pods' probes then still ran Debian's Perl pg_wrapper, 54 ms a call: 555453d.)
+ *   beside sampledb's failover polling at load 20: too close to the bound for CI, so it is QUIET.
+ * - `chaos` last: it restarts kube-apiserver, the kubelet and the node-agent.
  */
 const PHASES: readonly (readonly Lane[])[] = [
   [{ suites: ['upgrade'] }],
   [{ suites: ['admission'] }, { suites: ['product'] }],
   [{ suites: ['policy', 'sampledb'] }, { suites: ['monitoring'] }],
   [{ suites: ['deletion', 'autopilot'] }],
-  [{ suites: ['chaos'] }],
   [{ suites: ['sharding'] }],
+  [{ suites: ['chaos'] }],
 ];
 
 /**
- * Suites whose bounds are measured on a quiet machine: the sharding suite's takeover came within 2 s of its bound
- * beside jest.
+ * Suites whose bounds are measured on a quiet machine: the chaos suite's recovery bounds (a partition's among them)
+ * missed when npm test ran beside it (again in a rehearsal of 2026-11-29 19:29, at a load average of 15-17: the
+ * partitioned primary fenced itself at 11.8 s, and no standby was promoted within the fault's 60 s); the sharding
+ * suite's takeover came within 2 s of its bound.
  * CI runs the suites beside npm test and writes NODE_E2E_QUIET_FILE when npm test ends; a phase with one of these waits
  * for that file.
  */
-const QUIET: ReadonlySet<string> = new Set(['sharding']);
+const QUIET: ReadonlySet<string> = new Set(['sharding', 'chaos']);
 
 /** Waits until NODE_E2E_QUIET_FILE exists (when it is set): until the machine is quiet. */
 async function untilQuiet(suites: readonly string[]): Promise<void> {
