@@ -95,7 +95,7 @@ const project = new typescript.TypeScriptProject({
   // The app's cdk8s and constructs are ours: one copy, so constructs from both sides share a tree.
   peerDeps: ['cdk8s@^2.70.0', 'constructs@^10.4.2'],
   peerDependencyOptions: { pinnedDevDependency: false },
-  // tsc type-checks everything before jest runs (test task), so ts-jest only transpiles.
+  // tsc type-checks everything beside jest (test task), so ts-jest only transpiles.
   tsJestOptions: { transformOptions: { isolatedModules: true } },
   jestOptions: {
     jestVersion: '^29',
@@ -267,11 +267,11 @@ for (const file of GENERATED_SOURCES) {
 const PRETTIER_GLOBS = ['lib', 'runtime', 'cli', 'test', 'apps', 'controllers', 'bench', 'tools', '.projenrc.ts'].map(
   (d) => (d.endsWith('.ts') ? d : `'${d}/**/*.ts'`),
 );
-// The static checks before the tests, side by side: the type check of everything (lib, apps, runtime, controllers,
+// The static checks, side by side: the type check of everything (lib, apps, runtime, controllers,
 // tests: ts-jest only transpiles), ESLint and Prettier each keep about one core busy (32, 46 and 26 s of CPU): one after
 // another they left the second core of a 2-core CI machine idle.
 const checkTask = project.addTask('check', {
-  description: 'Type check, lint and format check, side by side (the test task runs it before jest)',
+  description: 'Type check, lint and format check, side by side (the test task runs it beside jest)',
   exec: [
     'bash tools/checks/side-by-side.sh',
     '"tsc --noEmit -p tsconfig.dev.json"',
@@ -279,10 +279,9 @@ const checkTask = project.addTask('check', {
     `"prettier --check --log-level warn ${PRETTIER_GLOBS.join(' ')}"`,
   ].join(' '),
 });
-// The test task is the checks, then jest (projen's Jest and Eslint components each added a step: replaced here).
+// The test task is the checks beside jest (projen's Jest and Eslint components each added a step: replaced here).
 project.testTask.reset();
-project.testTask.spawn(checkTask);
-project.testTask.execArgs(['jest', '--ci'], { receiveArgs: true });
+project.testTask.exec(`bash tools/checks/beside.sh "projen ${checkTask.name}" jest --ci`, { receiveArgs: true });
 // test/durations.json, which test/sequencer.js orders a fresh clone's run by: regenerate after adding a slow test file
 project.addTask('test:durations', {
   description: "Record every test file's duration in test/durations.json (a whole jest run)",
