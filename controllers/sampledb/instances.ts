@@ -123,6 +123,29 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     and application_name <> 'sampledb-operator')::int as connections,
   current_setting('max_connections')::int as max_connections`;
 
+/**
+ * Closes a connection, or drops it after `ms`. node-postgres's `end()` waits until the server closes its side too: an
+ * instance partitioned from the operator right after answering never does, and the socket then waits for the kernel
+ * to give up on its FIN (minutes). The reconcile awaiting it would hold the database's failover that long: in a chaos
+ * run at a load average of 15, a primary partitioned from the operator fenced itself and no standby was promoted
+ * within 60 s.
+ */
+async function endWithin(client: Client, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const ended = client.end().then(
+    () => 'ended' as const,
+    () => 'ended' as const,
+  );
+  if ((await Promise.race([ended, late])) === 'late') {
+    // the socket under the client (not in @types/pg): destroyed, it closes at once and end() settles
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  }
+  clearTimeout(timer);
+}
+
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
   constructor(
@@ -149,7 +172,7 @@ export class PgInstanceClient implements InstanceClient {
     try {
       return await fn(client);
     } finally {
-      await client.end().catch(() => undefined);
+      await endWithin(client, this.timeoutMs);
     }
   }
 

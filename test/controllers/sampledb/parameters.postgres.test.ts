@@ -4,12 +4,14 @@
  * SYSTEM works on the standby too (each instance has its own postgresql.auto.conf), reloadable settings take effect
  * at the reload, restart-only ones are reported as `pending_restart` until the instance restarts, a second apply
  * writes nothing, a setting no longer wanted is reset, the settings other steps own are kept, and a value PostgreSQL
- * refuses is reported without stopping the others.
+ * refuses is reported without stopping the others. A server that goes silent mid-connection (a partition) holds the
+ * client no longer than its timeout.
  *
  * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
  */
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
+import { AddressInfo, connect, createServer, Socket } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
@@ -240,6 +242,47 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
       [],
     );
   }, 60_000);
+
+  test('a server that goes silent after answering (a partition) holds the client no longer than its timeout', async () => {
+    // A TCP relay to the primary that, once the query's CommandComplete went through, forwards nothing either way and
+    // never closes its side: what a partition does to a connection that was open. node-postgres's end() then waits
+    // for the server's FIN, which never comes (it held the operator's reconcile, and with it a failover).
+    let partitioned = false;
+    const sockets: Socket[] = [];
+    const relay = createServer({ allowHalfOpen: true }, (fromClient) => {
+      const toServer = connect(PRIMARY_PORT, '127.0.0.1');
+      sockets.push(fromClient, toServer);
+      fromClient.on('error', () => undefined);
+      toServer.on('error', () => undefined);
+      fromClient.on('data', (b: Buffer) => {
+        if (!partitioned) toServer.write(b);
+      });
+      let pending = Buffer.alloc(0);
+      toServer.on('data', (b: Buffer) => {
+        if (partitioned) return;
+        fromClient.write(b);
+        // backend messages: a type byte and a length (including itself); CommandComplete is 'C'
+        pending = Buffer.concat([pending, b]);
+        while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
+          if (pending[0] === 'C'.charCodeAt(0)) partitioned = true;
+          pending = pending.subarray(1 + pending.readInt32BE(1));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new PgInstanceClient(1000, (relay.address() as AddressInfo).port);
+      const started = Date.now();
+      const held = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 10_000).unref());
+      const state = await Promise.race([client.state('127.0.0.1', credentials), held]);
+      expect(partitioned).toBe(true);
+      expect(state).toMatchObject({ recovery: false });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      relay.close();
+    }
+  });
 
   test("anomalies: a session idle in a transaction is listed with the open transaction's age, and terminated only when asked", async () => {
     const client = new PgInstanceClient(3000, PRIMARY_PORT);
