@@ -7,6 +7,7 @@
  * The connection uses the database superuser from the credentials Secret and ends after each
  * call: no connection stays open between reconciles.
  */
+import { Socket } from 'node:net';
 import { Client } from 'pg';
 import { Activity } from './anomalies';
 import { Credentials } from './credentials';
@@ -130,7 +131,7 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
  * run at a load average of 15, a primary partitioned from the operator fenced itself and no standby was promoted
  * within 60 s.
  */
-async function endWithin(client: Client, ms: number): Promise<void> {
+async function endWithin(client: Client, socket: Socket, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ms);
@@ -139,10 +140,8 @@ async function endWithin(client: Client, ms: number): Promise<void> {
     () => 'ended' as const,
     () => 'ended' as const,
   );
-  if ((await Promise.race([ended, late])) === 'late') {
-    // the socket under the client (not in @types/pg): destroyed, it closes at once and end() settles
-    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-  }
+  // destroyed, the socket closes at once and end() settles
+  if ((await Promise.race([ended, late])) === 'late') socket.destroy();
   clearTimeout(timer);
 }
 
@@ -154,7 +153,10 @@ export class PgInstanceClient implements InstanceClient {
   ) {}
 
   private async withClient<T>(ip: string, c: Credentials, fn: (client: Client) => Promise<T>): Promise<T> {
+    // the client's socket is ours (node-postgres's `stream` option), so that closing it can be bounded: endWithin
+    const socket = new Socket();
     const client = new Client({
+      stream: () => socket,
       host: ip,
       port: this.port,
       user: c.username,
@@ -172,7 +174,7 @@ export class PgInstanceClient implements InstanceClient {
     try {
       return await fn(client);
     } finally {
-      await endWithin(client, this.timeoutMs);
+      await endWithin(client, socket, this.timeoutMs);
     }
   }
 
