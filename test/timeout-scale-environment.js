@@ -1,13 +1,14 @@
 // jest's node environment, with every test and hook timeout multiplied by TEST_TIMEOUT_SCALE (default 1: unchanged).
 // The real-apiserver suites wait on real control planes; a loaded CI host (the landing CI of 2026-11-29 ran the
 // test files 3.4 times slower than a quiet run, one of them 13 times) runs out of time while nothing is wrong.
-// .ci/run sets the scale; test/runtime/support.ts's until() reads the same variable, so a wait and the test around it
-// grow together. A scale changes how long a test waits, never what it asserts: bounds a test measures (a takeover
+// .ci/run sets the scale; the tests' own waits read the same variable (until() in test/runtime/support.ts), so a wait and
+// the test around it grow together. A scale changes how long a test waits, never what it asserts: bounds a test measures (a takeover
 // within its Lease, a recovery time) are compared with the measured value, not with a timeout.
 //
 // jest-circus reads a test's or hook's timeout when it starts it, right after dispatching test_fn_start or
 // hook_start to the environment (jest-circus/build/run.js); the default (testTimeout, jest.setTimeout) is read
 // once at run_start. Each is scaled there, once.
+// When JEST_FILE_LOG is set (tools/ci-time/cpu-by-file.ts), it also logs which worker ran which file when.
 const { TestEnvironment } = require('jest-environment-node');
 
 const SCALE = Number(process.env.TEST_TIMEOUT_SCALE || '1');

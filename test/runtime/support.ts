@@ -4,11 +4,17 @@ import { join } from 'path';
 import { parse } from 'yaml';
 import { Logger, silentLogger, createLogger } from '../../runtime/log';
 import { Manager, ManagerOptions, ManagerShardingOptions } from '../../runtime/manager';
-import { TIMEOUT_SCALE } from '../support/timeout-scale';
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/**
+ * How much longer tests wait on a loaded host: `TEST_TIMEOUT_SCALE` (.ci/run sets it; 1 by default), the factor
+ * test/timeout-scale-environment.js applies to jest's test and hook timeouts, so a wait and the test around it grow
+ * together.
+ */
+const TIMEOUT_SCALE = Number(process.env.TEST_TIMEOUT_SCALE || '1');
 
 /** Polls `cond` until it returns a truthy value; fails with `what` after `timeoutMs` (times TIMEOUT_SCALE). */
 export async function until<T>(

@@ -4,7 +4,7 @@ import { validateCustomResource } from '../../../lib/apiserver/value-validation/
 import { CANNOT_BE_HANDLED } from '../../../lib/apiserver/value-validation/object-meta';
 import { RULES_SKIPPED } from '../../../lib/apiserver/value-validation/value-validator';
 import { ControlPlane } from '../../envtest';
-import { TIMEOUT_SCALE } from '../timeout-scale';
+import { until } from '../../runtime/support';
 
 /** One side's verdict on a custom resource: refused or not, the field paths of the errors, and the errors (`path: message`). */
 export interface Verdict {
@@ -209,19 +209,18 @@ function sorted(items: readonly string[]): string[] {
 }
 
 async function established(plane: ControlPlane, name: string): Promise<void> {
-  const waitMs = 60_000 * TIMEOUT_SCALE;
-  const end = Date.now() + waitMs;
-  let last = '';
-  while (Date.now() < end) {
-    // a GET that times out on a starved apiserver is asked again (the landing CI of 2026-11-29 failed on one)
-    const r = await plane
-      .request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)
-      .catch((e: Error) => ({ code: 0, body: { message: e.message } }) as const);
-    if ((r.body?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True')) return;
-    last = r.code ? JSON.stringify(r.body?.status?.conditions ?? []) : r.body.message;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error(`CRD ${name} not Established after ${waitMs} ms: ${last}`);
+  await until(
+    `CRD ${name} Established`,
+    async () => {
+      // a GET that times out on a starved apiserver is asked again (the landing CI of 2026-11-29 failed on one)
+      const r = await plane
+        .request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)
+        .catch(() => undefined);
+      return (r?.body?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
+    },
+    60_000,
+    100,
+  );
 }
 
 /** Runs `fn` over `items`, at most `n` at a time. */
