@@ -2,8 +2,8 @@
  * Short form of the chaos suite (issue 23) on the shared node harness: a SampleDB of 3 instances
  * with `synchronous: true`, two writer pods inserting through `<db>-rw`, and one fault of every kind
  * (7, a partition of the primary among them) in a seeded order. It restarts kube-apiserver, the
- * kubelet and the node-agent, so run.ts runs it last; it brings them back (same command lines, pid
- * files updated) and checks that every cluster component runs at the end.
+ * kubelet and the node-agent, so run.ts runs it alone, after every suite that uses the SampleDB operator; it brings
+ * them back (same command lines, pid files updated) and checks that every cluster component runs at the end.
  * The long form (20 of each kind, an asynchronous run for the RPO, then the partition-heal case of fencing staged
  * explicitly, chaos/partition-heal.ts) is `npm run chaos`: partition-heal alone takes about four minutes, and its
  * window (the kubelet may stay paused under the node-monitor grace period only) is too tight for CI's time budget.

@@ -412,6 +412,7 @@ export default async function sharding(h: NodeHarness): Promise<void> {
     let killedAt = 0;
     let victim: Member | undefined;
     let ringAfter: Member[] = [];
+    await h.untilQuiet(`the kill -9 takeover is timed against its Lease + ${TAKEOVER_SLACK_S} s`);
     await step(
       `kill -9 of a member's process: every Foo converges to a spec changed after the kill; the dead member's share taken over within its Lease + ${TAKEOVER_SLACK_S} s`,
       async () => {
