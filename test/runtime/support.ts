@@ -16,6 +16,15 @@ export function sleep(ms: number): Promise<void> {
  */
 const TIMEOUT_SCALE = Number(process.env.TEST_TIMEOUT_SCALE || '1');
 
+/**
+ * The part of a timed bound that is the host's speed (the test's own requests, the watches, the reconciles), scaled
+ * like the waits: what the bound guarantees (a Lease's duration) is added unscaled by the caller. The strict figure,
+ * on a quiet machine, is the node suite's kill -9 takeover (Lease + 5 s) and `npm run chaos:sharded`.
+ */
+export function hostSlackMs(ms: number): number {
+  return ms * TIMEOUT_SCALE;
+}
+
 /** Polls `cond` until it returns a truthy value; fails with `what` after `timeoutMs` (times TIMEOUT_SCALE). */
 export async function until<T>(
   what: string,
