@@ -186,19 +186,6 @@ export class NodeHarness {
     });
   }
 
-  /**
-   * Waits until the machine is quiet: until NODE_E2E_QUIET_FILE exists, when it is set (CI writes it when npm test
-   * ends). For a step whose bound is measured on a quiet machine; everything before it runs beside npm test.
-   */
-  async untilQuiet(why: string): Promise<void> {
-    const file = process.env.NODE_E2E_QUIET_FILE;
-    if (!file || existsSync(file)) return;
-    const since = Date.now();
-    process.stdout.write(`[${this.suite}] waits for a quiet machine (${file}): ${why}\n`);
-    while (!existsSync(file)) await new Promise((r) => setTimeout(r, 2000));
-    process.stdout.write(`[${this.suite}] quiet after ${((Date.now() - since) / 1000).toFixed(0)} s\n`);
-  }
-
   /** Records one assertion of the current suite; a thrown error fails the step, not the run. */
   async step(name: string, fn: () => Promise<string | void> | string | void): Promise<boolean> {
     const started = Date.now();
