@@ -25,6 +25,8 @@ const SUITES: readonly { readonly name: string; readonly load: () => Promise<{ d
   { name: 'sampledb', load: () => import('./suites/sampledb') },
   // SampleDB's automatic actions (docs/sampledb-autopilot.md) under a write load
   { name: 'autopilot', load: () => import('./suites/autopilot') },
+  // SampleDB's storage auto-grow and replica auto-scaling, each on a database of its own
+  { name: 'autoscaling', load: () => import('./suites/autoscaling') },
   { name: 'policy', load: () => import('./suites/policy') },
   { name: 'monitoring', load: () => import('./suites/monitoring') },
   { name: 'admission', load: () => import('./suites/admission') },
@@ -61,11 +63,14 @@ const NICE: Readonly<Record<string, number>> = { product: 10 };
  *   seconds, before sampledb disturbs the operator: policy runs first in that lane, and sampledb's operator kill comes
  *   a minute or more in). The lanes patch different PrometheusRules (autopilot the SampleDB operator's, monitoring
  *   the Foo controller's).
- * - `deletion` then deletes every SampleDB left (the demo's `my-db` and `scratch-db`, the suites' databases): nothing
- *   after it reads them, and each database pod left running would be probed (an exec every 2 s) to the end of the run.
- * - `autopilot` after it, alone on the cluster: its re-tuning steps assert one switchover per change, in order, from
- *   the operator's Events. Beside jest they failed in 2 of 5 runs of session 16, each on an operator bug that load
- *   exposed (a standby's reload still on its way; settings pending before the StatefulSet controller observed the new
+ * - `deletion` then deletes every SampleDB left (the demo's `my-db` and `scratch-db`, the suites' databases), alone
+ *   (it deletes them all): nothing after it reads them, and each database pod left running would be probed (an exec
+ *   every 2 s) to the end of the run.
+ * - `autopilot` after it, beside `autoscaling` (its storage auto-grow and replica auto-scaling steps until
+ *   2026-11-30: the chain of SampleDB suites from upgrade to chaos is the node suites' longest path, and the two
+ *   share only the operator; every check reads its own database's Events, metrics and claims): its re-tuning steps
+ *   assert one switchover per change, in order, from the operator's Events. Beside jest they failed in 2 of 5 runs
+ *   of session 16, each on an operator bug that load exposed (a standby's reload still on its way; settings pending before the StatefulSet controller observed the new
  *   template), both fixed; since then it passed beside jest in 5 of 5 rehearsals (302-374 s, 239-267 s quiet), and CI
  *   runs it there: quiet, it added its whole time to CI's. (Two of those rehearsals had a timing-bound jest suite
  *   fail under the load; jest's timeouts now scale on CI, TEST_TIMEOUT_SCALE.)
@@ -84,7 +89,8 @@ const PHASES: readonly (readonly Lane[])[] = [
   [{ suites: ['upgrade'] }],
   [{ suites: ['admission'] }, { suites: ['product'] }],
   [{ suites: ['policy', 'sampledb'] }, { suites: ['monitoring', 'sharding'] }],
-  [{ suites: ['deletion', 'autopilot'] }],
+  [{ suites: ['deletion'] }],
+  [{ suites: ['autopilot'] }, { suites: ['autoscaling'] }],
   [{ suites: ['chaos'] }],
 ];
 
