@@ -44,6 +44,12 @@ export interface ShOptions {
   readonly cwd?: string;
 }
 
+/**
+ * TEST_TIMEOUT_SCALE (.ci/run sets 3; 1 by default): the factor a suite's timed bound applies to its allowance for the
+ * host's speed (never to what the bound guarantees), as the jest suites do (hostSlackMs in test/runtime/support.ts).
+ */
+export const HOST_SLACK_SCALE = Number(process.env.TEST_TIMEOUT_SCALE || '1');
+
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function assert(condition: unknown, message: string): asserts condition {

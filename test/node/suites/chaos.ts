@@ -10,7 +10,7 @@
  */
 import { ChaosReport, deleteChaosDb, runChaos } from '../chaos/run';
 import { FAULT_KINDS } from '../chaos/schedule';
-import { assert, NodeHarness } from '../harness';
+import { assert, HOST_SLACK_SCALE, NodeHarness } from '../harness';
 
 /** Fixed, so a CI failure replays with the same schedule (the long form takes --seed). */
 const SEED = 2311;
@@ -21,7 +21,7 @@ const SEED = 2311;
  * recovery times (operator-kill-mid-failover 79 s, about 20 s on a quiet machine); the checks after each fault are the
  * same, and the long form (`npm run chaos`) holds every fault to 120 s.
  */
-const RECOVERY_BOUND_S = 120 * Number(process.env.TEST_TIMEOUT_SCALE || '1');
+const RECOVERY_BOUND_S = 120 * HOST_SLACK_SCALE;
 
 export default async function chaos(h: NodeHarness): Promise<void> {
   await h.step('operators installed (dist/ as APPLY.md says)', () => h.ensureDistApplied());

@@ -28,7 +28,7 @@ import { Operator } from '../../../lib';
 import { shardLabel } from '../../../lib/apimachinery/shard-label';
 import { rendezvousOwner, SHARD_RING_LABEL, SHARD_VIEW_ANNOTATION } from '../../../runtime/sharding';
 import { comm, containerInit } from '../chaos/host';
-import { NodeHarness, assert, sleep, until } from '../harness';
+import { HOST_SLACK_SCALE, NodeHarness, assert, sleep, until } from '../harness';
 
 const NAME = 'foo-sharded';
 const NS = `${NAME}-system`;
@@ -43,7 +43,7 @@ const FOOS_PER_NAMESPACE = 2;
  * (`npm run chaos:sharded`), times TEST_TIMEOUT_SCALE, as the jest suites scale theirs (hostSlackMs): CI runs this
  * suite beside npm test and SampleDB's failovers, where the kubectl patches and the reconciles take longer.
  */
-const TAKEOVER_SLACK_S = 5 * Number(process.env.TEST_TIMEOUT_SCALE || '1');
+const TAKEOVER_SLACK_S = 5 * HOST_SLACK_SCALE;
 const FOO_RESOURCE = 'samplecontroller.k8s.io/v1alpha1/Foo';
 
 interface Member {
