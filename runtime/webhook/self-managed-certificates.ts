@@ -16,7 +16,8 @@
  *    `webhook.cdk8s-operator.io/rotate` (removed in the same write): make a new CA and append it to the
  *    bundle (expired CAs leave the bundle). On a fresh Secret the first serving certificate is issued
  *    at once (nothing to overlap with).
- * 2. Inject the bundle into every target whose caBundle differs; record when this bundle was injected.
+ * 2. Inject the bundle into every target whose caBundle differs; record when this bundle was injected (a
+ *    bundle that only lost expired CAs keeps the time of the one before: the signing CA was trusted then).
  * 3. Issue a new serving certificate when there is none, when its names differ from the wanted ones,
  *    when it is in the last `renewBeforeFraction` of its life, or when it was signed by an older CA —
  *    but a certificate of a CA the apiserver may not trust yet (bundle injected less than
@@ -39,6 +40,8 @@ import { createCertificateAuthority, createServingCertificate, KeyPair, parseCer
 import { SECRET_REF } from './secret-certificate-source';
 
 const DAY = 86_400_000;
+/** Rounds never follow each other closer than this (a due time already past renews in that round). */
+const MIN_ROUND_GAP_MS = 250;
 export { INJECTED_ANNOTATION, ROTATE_ANNOTATION };
 
 /** Options of {@link SelfManagedCertificates}. */
@@ -102,7 +105,8 @@ export class SelfManagedCertificates {
   private running: Promise<unknown> | undefined;
   /** The last round's error, if it failed (readiness of the leader shows it). */
   public lastError: string | undefined;
-  private nextDueInMs = Infinity;
+  /** When the next round has something to do (this.now() clock), from the last round's start. */
+  private nextDueAt = Infinity;
 
   constructor(private readonly options: SelfManagedCertificatesOptions) {
     if (options.dnsNames.length + (options.ipAddresses?.length ?? 0) === 0) {
@@ -122,14 +126,17 @@ export class SelfManagedCertificates {
       // After a failed round (a target not created yet, a conflict) the next comes sooner.
       // A round that waits for CA propagation, or a certificate due before the next interval, brings the next
       // round forward: with the interval alone a short-lived serving certificate could expire while waiting.
-      const interval = Math.min(this.options.checkIntervalMs ?? 60_000, Math.max(this.nextDueInMs, 1_000));
+      // The due time counts from the last round's start, not its end: on a loaded machine a round (RSA keys,
+      // three writes) takes seconds, and counting from its end made every round that much later.
+      const dueIn = Math.max(this.nextDueAt - this.now(), MIN_ROUND_GAP_MS);
+      const interval = Math.min(this.options.checkIntervalMs ?? 60_000, dueIn);
       this.timer = setTimeout(
         () => {
           void this.runOnce().finally(() => {
             if (this.timer) tick();
           });
         },
-        this.lastError ? Math.min(interval, 5_000) : interval,
+        this.lastError ? Math.min(Math.max(interval, 1_000), 5_000) : interval,
       );
       this.timer.unref?.();
     };
@@ -145,10 +152,11 @@ export class SelfManagedCertificates {
   }
 
   private async runOnce(): Promise<void> {
+    const startedAt = this.now();
     const round = this.reconcile().then(
       (r) => {
         this.lastError = undefined;
-        this.nextDueInMs = r.nextDueInMs;
+        this.nextDueAt = startedAt + r.nextDueInMs;
         if (r.newCa || r.newServing || r.injected.length) this.logger.info('webhook certificates reconciled', { ...r });
       },
       (err) => {
@@ -178,6 +186,7 @@ export class SelfManagedCertificates {
       );
     }
     const state = this.read(secret);
+    const bundleBefore = state.bundle;
     let newCa = false;
     let newServing = false;
 
@@ -212,12 +221,15 @@ export class SelfManagedCertificates {
     for (const target of this.options.targets ?? []) {
       if (await injectCaBundle(client, target, state.bundle)) injected.push(`${target.kind}/${target.name}`);
     }
-    const hash = createHash('sha256').update(state.bundle).digest('hex').slice(0, 16);
+    const hash = hashOf(state.bundle);
     const [recordedHash, recordedAt] = (secret.metadata?.annotations?.[INJECTED_ANNOTATION] ?? '').split('@');
-    let injectedAt = recordedHash === hash ? Date.parse(recordedAt) : NaN;
-    if (Number.isNaN(injectedAt)) {
-      injectedAt = now;
-      secret = await this.write(secret, state, `${hash}@${new Date(now).toISOString()}`);
+    // A bundle that only lost expired CAs trusts the signing CA since the bundle before it was injected:
+    // pruning must not restart the wait of a serving certificate for the CA's propagation.
+    const onlyPruned = !newCa && recordedHash === hashOf(bundleBefore) && bundleBefore.includes(state.ca!.cert.trim());
+    const recorded = recordedHash === hash || onlyPruned ? Date.parse(recordedAt) : NaN;
+    const injectedAt = Number.isNaN(recorded) ? now : recorded;
+    if (recordedHash !== hash || Number.isNaN(recorded)) {
+      secret = await this.write(secret, state, `${hash}@${new Date(injectedAt).toISOString()}`);
     }
 
     // 3. The serving certificate.
@@ -294,6 +306,11 @@ export class SelfManagedCertificates {
     await this.options.onSecretWritten?.();
     return written;
   }
+}
+
+/** The bundle's digest recorded in the injected annotation. */
+function hashOf(bundle: string): string {
+  return createHash('sha256').update(bundle).digest('hex').slice(0, 16);
 }
 
 /** Whether a certificate is in the last `fraction` of its validity (or expired). */
