@@ -229,6 +229,54 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     expect(servings.size).toBeGreaterThanOrEqual(3);
   }, 60_000);
 
+  test('a bundle that only lost an expired CA does not restart the wait for the new CA to propagate', async () => {
+    // A clock of our own, in seconds from t0: CA 200 s, serving certificate 600 s (capped at its CA's expiry),
+    // propagation 50 s. CA1 at 0; CA2 forced at 100, its certificate S2 at 150 (valid to CA2's end, 300); CA3 forced
+    // at 180, so S2 waits for CA3 until 230; CA1 expires at 200 and leaves the bundle at 201. CA3 was trusted since
+    // 180 all along: at 231 S3 is issued. (Restarting the wait at 201 held S3 until 251.)
+    const ns = await setUp('certs-prune-', 1);
+    const t0 = Date.now();
+    let seconds = 0;
+    const certs = new SelfManagedCertificates({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      dnsNames: ['op-webhook.op-system.svc'],
+      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+      caValidityMs: 200_000,
+      servingValidityMs: 600_000,
+      caPropagationMs: 50_000,
+      now: () => t0 + seconds * 1000,
+    });
+    const forceRotation = () =>
+      client.patch(SECRET, 'op-webhook-cert', ns, {
+        type: 'merge',
+        body: { metadata: { annotations: { [ROTATE_ANNOTATION]: 'now' } } },
+      });
+    const at = async (s: number) => {
+      seconds = s;
+      const round = await certs.reconcile();
+      return { newCa: round.newCa, newServing: round.newServing, waiting: round.waiting !== undefined };
+    };
+    expect(await at(0)).toEqual({ newCa: true, newServing: true, waiting: false });
+    await forceRotation();
+    expect(await at(100)).toEqual({ newCa: true, newServing: false, waiting: true });
+    expect(await at(150)).toEqual({ newCa: false, newServing: true, waiting: false });
+    await forceRotation();
+    expect(await at(180)).toEqual({ newCa: true, newServing: false, waiting: true });
+    const bundleSize = async () =>
+      parseCertificates(
+        Buffer.from(
+          ((await client.get(SECRET, 'op-webhook-cert', ns)).data as any)['ca-bundle.crt'],
+          'base64',
+        ).toString(),
+      ).length;
+    expect(await bundleSize()).toBe(3);
+    expect(await at(201)).toEqual({ newCa: false, newServing: false, waiting: true });
+    expect(await bundleSize()).toBe(2);
+    expect(await at(231)).toEqual({ newCa: false, newServing: true, waiting: false });
+  });
+
   test('a missing Secret is an error naming it (the operator may not create Secrets)', async () => {
     const certs = new SelfManagedCertificates({
       client,
