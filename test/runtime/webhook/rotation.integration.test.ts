@@ -54,6 +54,18 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     return ns;
   }
 
+  /** Self-managed certificates for the Secret and configuration `setUp` made in `ns`. */
+  function certificatesFor(ns: string, options: Partial<SelfManagedCertificatesOptions> = {}) {
+    return new SelfManagedCertificates({
+      client,
+      namespace: ns,
+      secretName: 'op-webhook-cert',
+      dnsNames: ['op-webhook.op-system.svc'],
+      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+      ...options,
+    });
+  }
+
   /**
    * A webhook server on a free local port whose certificates come from the Secret (reloaded every 300 ms), the
    * configuration pointing at it, and the self-managed certificates (with `options`) that fill the Secret.
@@ -91,13 +103,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
 
   test('a fresh empty Secret gets a CA and serving certificate, the bundle is injected; a second round writes nothing', async () => {
     const ns = await setUp('certs-', 1);
-    const certs = new SelfManagedCertificates({
-      client,
-      namespace: ns,
-      secretName: 'op-webhook-cert',
-      dnsNames: ['op-webhook.op-system.svc'],
-      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
-    });
+    const certs = certificatesFor(ns);
     const first = await certs.reconcile();
     expect(first).toEqual({
       newCa: true,
@@ -174,12 +180,8 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
         };
       },
     });
-    const certs = new SelfManagedCertificates({
+    const certs = certificatesFor(ns, {
       client: slow,
-      namespace: ns,
-      secretName: 'op-webhook-cert',
-      dnsNames: ['op-webhook.op-system.svc'],
-      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
       caValidityMs: 20_000,
       servingValidityMs: 12_000,
       renewBeforeFraction: 1 / 2,
@@ -237,12 +239,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     const ns = await setUp('certs-prune-', 1);
     const t0 = Date.now();
     let seconds = 0;
-    const certs = new SelfManagedCertificates({
-      client,
-      namespace: ns,
-      secretName: 'op-webhook-cert',
-      dnsNames: ['op-webhook.op-system.svc'],
-      targets: [{ kind: 'ValidatingWebhookConfiguration', name: `${ns}-hooks` }],
+    const certs = certificatesFor(ns, {
       caValidityMs: 200_000,
       servingValidityMs: 600_000,
       caPropagationMs: 50_000,
