@@ -29,10 +29,12 @@ function cause(message: string): string {
 }
 
 async function main(): Promise<void> {
-  if (!REALWORLD_CORPUS) throw new Error('no ../shared/corpus/realworld');
+  if (!REALWORLD_CORPUS) {
+    throw new Error('no real-world corpus: set REALWORLD_CORPUS_DIR (e.g. ../shared/corpus/realworld)');
+  }
   const versions = arg('versions', ORACLE_VERSIONS.join(',')).split(',') as OracleVersion[];
   const out = arg('out', path.join(__dirname, 'latest', 'realworld-crds.json'));
-  // as test/apiserver/realworld-corpus.test.ts: ../shared's corpus and the vendored files (larger ones among them)
+  // as test/apiserver/realworld-corpus.test.ts: the whole corpus and the vendored files (larger ones among them)
   const byName = new Map<string, string>();
   for (const dir of [REALWORLD_CORPUS, path.join(__dirname, '../test/fixtures/realworld-crds')]) {
     for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml'))) byName.set(f, path.join(dir, f));
