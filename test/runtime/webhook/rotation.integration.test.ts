@@ -66,6 +66,14 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     });
   }
 
+  /** Asks for a rotation now, as a user does (the annotation on the Secret). */
+  function forceRotation(ns: string) {
+    return client.patch(SECRET, 'op-webhook-cert', ns, {
+      type: 'merge',
+      body: { metadata: { annotations: { [ROTATE_ANNOTATION]: 'now' } } },
+    });
+  }
+
   /**
    * A webhook server on a free local port whose certificates come from the Secret (reloaded every 300 ms), the
    * configuration pointing at it, and the self-managed certificates (with `options`) that fill the Secret.
@@ -136,10 +144,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
 
     // a forced rotation (annotation): a new CA joins the bundle, the annotation is consumed, the serving
     // certificate of the old CA stays until the new bundle has propagated
-    await client.patch(SECRET, 'op-webhook-cert', ns, {
-      type: 'merge',
-      body: { metadata: { annotations: { [ROTATE_ANNOTATION]: 'now' } } },
-    });
+    await forceRotation(ns);
     expect(await certs.reconcile()).toMatchObject({
       newCa: true,
       newServing: false,
@@ -245,21 +250,16 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
       caPropagationMs: 50_000,
       now: () => t0 + seconds * 1000,
     });
-    const forceRotation = () =>
-      client.patch(SECRET, 'op-webhook-cert', ns, {
-        type: 'merge',
-        body: { metadata: { annotations: { [ROTATE_ANNOTATION]: 'now' } } },
-      });
     const at = async (s: number) => {
       seconds = s;
       const round = await certs.reconcile();
       return { newCa: round.newCa, newServing: round.newServing, waiting: round.waiting !== undefined };
     };
     expect(await at(0)).toEqual({ newCa: true, newServing: true, waiting: false });
-    await forceRotation();
+    await forceRotation(ns);
     expect(await at(100)).toEqual({ newCa: true, newServing: false, waiting: true });
     expect(await at(150)).toEqual({ newCa: false, newServing: true, waiting: false });
-    await forceRotation();
+    await forceRotation(ns);
     expect(await at(180)).toEqual({ newCa: true, newServing: false, waiting: true });
     const bundleSize = async () =>
       parseCertificates(
