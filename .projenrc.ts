@@ -382,6 +382,12 @@ project.addTask('autopilot:anomalies', {
     'SampleDB anomalies the CI short form does not cause (XID age, connection saturation, a failed backup, a volume nearly full), each caused on the real node and followed to the alert Alertmanager delivers (issue 34, long form); JSON in bench/latest/sampledb-anomalies.json',
   exec: 'tsx test/node/long/sampledb-anomalies.ts',
 });
+project.addTask('corpus:fetch', {
+  description:
+    'The whole real-world CRD corpus (201 CRDs, 21 MB) into .cache/realworld-corpus, at the commits test/fixtures/realworld-corpus/SOURCES.tsv pins, each file checked against its SHA-256 ([--base-url MIRROR | --from DIR] [--out DIR])',
+  exec: 'tsx tools/realworld-corpus/main.ts',
+  receiveArgs: true,
+});
 project.addTask('differential', {
   description:
     'Generated differential corpus of custom resources over the real-world CRDs on kube-apiserver 1.28, 1.32 and 1.36 (--seed N --per-crd K [--versions 1.28,1.32,1.36]); JSON in bench/latest/cr-differential.json',

@@ -30,7 +30,7 @@ function cause(message: string): string {
 
 async function main(): Promise<void> {
   if (!REALWORLD_CORPUS) {
-    throw new Error('no real-world corpus: set REALWORLD_CORPUS_DIR (e.g. ../shared/corpus/realworld)');
+    throw new Error('no real-world corpus: npm run corpus:fetch, or set REALWORLD_CORPUS_DIR');
   }
   const versions = arg('versions', ORACLE_VERSIONS.join(',')).split(',') as OracleVersion[];
   const out = arg('out', path.join(__dirname, 'latest', 'realworld-crds.json'));

@@ -17,7 +17,9 @@ const PER_CRD = 1;
 // Its own control plane per version: deleting 254 CRDs and their 2,715 resources costs more than a fresh start.
 const describeIfCorpus = REALWORLD_CORPUS
   ? describeEachApiServerVersion
-  : (name: string) => describe.skip(`${name} (no corpus: set REALWORLD_CORPUS_DIR)`, () => test.todo('corpus'));
+  : (name: string) =>
+      describe.skip(`${name} (no corpus: npm run corpus:fetch, or set REALWORLD_CORPUS_DIR)`, () =>
+        test.todo('corpus'));
 
 describeIfCorpus('custom resources of the real-world CRDs: generated differential corpus', (plane, version) => {
   let result: DifferentialResult;

@@ -2,16 +2,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CrdManifest, CrdVersionSpec } from '../../../lib/apiserver/crd-manifest';
+import { FETCHED_CORPUS } from '../../../tools/realworld-corpus/sources';
 import { seededRandom } from '../seeded-random';
 import { applyAt, Mutation, mutationsOf, RULE_KINDS, RuleKind, Step, targetsOf } from './mutations';
 import { Generator } from './valid-instance';
 
 /**
- * The whole real-world corpus (201 CRDs of 20 projects, 21 MB: too large to keep here), where `REALWORLD_CORPUS_DIR`
- * names it (`.ci/run` sets it to ../shared/corpus/realworld); no folder beside the clone is read unless named. A name
- * that holds no corpus is an error, not a skip.
+ * The whole real-world corpus (201 CRDs of 20 projects, 21 MB: too large to keep here): where `REALWORLD_CORPUS_DIR`
+ * names it, else where `npm run corpus:fetch` put it (.cache/realworld-corpus, each file checked against the pinned
+ * SHA-256 of test/fixtures/realworld-corpus/SOURCES.tsv). No folder beside the clone is read unless named. A name that
+ * holds no corpus is an error, not a skip.
  */
-export const REALWORLD_CORPUS = namedCorpus(process.env.REALWORLD_CORPUS_DIR);
+export const REALWORLD_CORPUS = namedCorpus(process.env.REALWORLD_CORPUS_DIR) ?? fetchedCorpus();
 
 function namedCorpus(dir: string | undefined): string | undefined {
   if (!dir) return undefined;
@@ -20,9 +22,13 @@ function namedCorpus(dir: string | undefined): string | undefined {
   }
   return path.resolve(dir);
 }
+function fetchedCorpus(): string | undefined {
+  // the task writes SOURCES.tsv into the folder only once every file checked out
+  return fs.existsSync(path.join(FETCHED_CORPUS, 'SOURCES.tsv')) ? FETCHED_CORPUS : undefined;
+}
 /** The part of the corpus kept in the repository (test/fixtures/realworld-crds/README.md says which files and why). */
 export const REALWORLD_SUBSET = path.join(__dirname, '..', '..', 'fixtures', 'realworld-crds');
-/** The whole corpus where it sits beside the clone, else the subset: suites that sample it run either way. */
+/** The whole corpus where there is one, else the subset: suites that sample it run either way. */
 export const REALWORLD_CRDS = REALWORLD_CORPUS ?? REALWORLD_SUBSET;
 
 /** One real-world CRD, renamed when another file defines the same name (Gateway API standard and experimental). */
@@ -59,7 +65,9 @@ function parsedYaml(text: string): unknown {
  * without their schemas' descriptions (most of their bytes, and no part of validation: installing is faster).
  */
 export function loadCorpusCrds(dir = REALWORLD_CORPUS): CorpusCrd[] {
-  if (!dir) throw new Error('the real-world CRD corpus is not there: set REALWORLD_CORPUS_DIR');
+  if (!dir) {
+    throw new Error('the real-world CRD corpus is not there: npm run corpus:fetch, or set REALWORLD_CORPUS_DIR');
+  }
   const seen = new Set<string>();
   const out: CorpusCrd[] = [];
   for (const file of fs
