@@ -123,7 +123,7 @@ export type {
 } from './webhook/conversion-review';
 export { staticCertificate } from './webhook/certificate-source';
 export type { CertificateSource, ServingCertificate } from './webhook/certificate-source';
-export { createCertificateAuthority, createServingCertificate } from './webhook/certificates';
+export { createCertificateAuthority, createServingCertificate, generateCertificateKey } from './webhook/certificates';
 export { SecretCertificateSource } from './webhook/secret-certificate-source';
 export type { SecretCertificateSourceOptions } from './webhook/secret-certificate-source';
 export { SelfManagedCertificates } from './webhook/self-managed-certificates';

@@ -29,19 +29,27 @@
  * Caveats: only the leader may run this (`manager.elected`); with several writers the Secret's
  * resourceVersion makes all but one fail each round, still safe.
  */
-import { createHash } from 'node:crypto';
+import { createHash, KeyObject } from 'node:crypto';
 import type { KubeClient } from '../client';
 import { isConflict } from '../errors';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { KubeObject } from '../resource';
 import { CaBundleTarget, INJECTED_ANNOTATION, injectCaBundle, ROTATE_ANNOTATION } from './ca-injection';
-import { createCertificateAuthority, createServingCertificate, KeyPair, parseCertificates } from './certificates';
+import {
+  createCertificateAuthority,
+  createServingCertificate,
+  generateCertificateKey,
+  KeyPair,
+  parseCertificates,
+} from './certificates';
 import { SECRET_REF } from './secret-certificate-source';
 
 const DAY = 86_400_000;
 /** Rounds never follow each other closer than this (a due time already past renews in that round). */
 const MIN_ROUND_GAP_MS = 250;
+/** Keys made ahead: a round issues at most a CA and a serving certificate. */
+const SPARE_KEYS = 2;
 export { INJECTED_ANNOTATION, ROTATE_ANNOTATION };
 
 /** Options of {@link SelfManagedCertificates}. */
@@ -107,6 +115,12 @@ export class SelfManagedCertificates {
   public lastError: string | undefined;
   /** When the next round has something to do (this.now() clock), from the last round's start. */
   private nextDueAt = Infinity;
+  /**
+   * RSA keys in the making on the thread pool, taken by the rounds that issue: a prime search takes 50 ms to seconds
+   * on a loaded machine (a round that made its two keys itself took up to 10 s there, and a short-lived certificate
+   * lapsed), and made on the event loop it would hold up the webhook server's requests too.
+   */
+  private readonly spareKeys: Promise<KeyObject>[] = [];
 
   constructor(private readonly options: SelfManagedCertificatesOptions) {
     if (options.dnsNames.length + (options.ipAddresses?.length ?? 0) === 0) {
@@ -119,6 +133,7 @@ export class SelfManagedCertificates {
   /** Runs a round now and then every `checkIntervalMs` until `stop()`. */
   async start(): Promise<void> {
     const run = ++this.runs;
+    this.fillSpareKeys();
     await this.runOnce();
     // Stopped (or stopped and started again) during the first round: this start schedules nothing.
     if (run !== this.runs || this.stoppedRun === run) return;
@@ -198,12 +213,13 @@ export class SelfManagedCertificates {
         validityMs: this.options.caValidityMs ?? 365 * DAY,
         now: new Date(now),
         commonName: `${secretName}.${namespace}`,
+        privateKey: await this.takeKey(),
       });
       const fresh = !state.serving;
       state.ca = ca;
       state.bundle = fresh ? ca.cert : stillValid(state.bundle, now) + ca.cert;
       if (fresh) {
-        state.serving = this.issue(ca, now);
+        state.serving = await this.issue(ca, now);
         newServing = true;
       }
       newCa = true;
@@ -246,7 +262,7 @@ export class SelfManagedCertificates {
       if (newlyTrusted && new Date(served.validTo).getTime() > now) {
         waiting = `serving certificate of the new CA waits ${propagation - trustedFor} ms more for the CA bundle to propagate`;
       } else {
-        state.serving = this.issue(state.ca!, now);
+        state.serving = await this.issue(state.ca!, now);
         newServing = true;
         secret = await this.write(secret, state, undefined);
       }
@@ -263,13 +279,30 @@ export class SelfManagedCertificates {
     return { newCa, newServing, injected, ...(waiting ? { waiting } : {}), nextDueInMs };
   }
 
-  private issue(ca: KeyPair, now: number): KeyPair {
+  private async issue(ca: KeyPair, now: number): Promise<KeyPair> {
     return createServingCertificate(ca, {
       dnsNames: this.options.dnsNames,
       ipAddresses: this.options.ipAddresses,
       validityMs: this.options.servingValidityMs ?? 90 * DAY,
       now: new Date(now),
+      privateKey: await this.takeKey(),
     });
+  }
+
+  private takeKey(): Promise<KeyObject> {
+    this.fillSpareKeys();
+    const key = this.spareKeys.shift()!;
+    this.fillSpareKeys();
+    return key;
+  }
+
+  private fillSpareKeys(): void {
+    while (this.spareKeys.length < SPARE_KEYS) {
+      const key = generateCertificateKey();
+      // handled here so that a spare nobody takes cannot crash the process; the round that takes it sees the error
+      key.catch(() => undefined);
+      this.spareKeys.push(key);
+    }
   }
 
   private read(secret: KubeObject): State {
