@@ -15,7 +15,7 @@ import { REALWORLD_CORPUS, REALWORLD_SUBSET } from '../support/differential/corp
  * Real CRDs of widely used operators, each accepted by kube-apiserver v1.32: the raw import path must pass
  * them with no error and emit them unchanged, and each of the apiservers of 1.28, 1.32 and 1.36 must give the
  * verdict our check gives for its version.
- * The vendored subset always runs; the whole corpus of ../shared runs when it is there.
+ * The vendored subset always runs; the whole corpus runs where `npm run corpus:fetch` put it (or `REALWORLD_CORPUS_DIR` names it).
  */
 
 function corpus(): string[] {

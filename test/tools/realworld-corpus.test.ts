@@ -42,9 +42,9 @@ describe('the pinned list (test/fixtures/realworld-corpus/SOURCES.tsv)', () => {
   });
 
   test('the vendored subset is the same text as the pinned files', () => {
-    const shared = sources.filter((s) => fs.existsSync(path.join(REALWORLD_SUBSET, s.file)));
-    expect(shared.map((s) => s.file)).toEqual(expect.arrayContaining([GATEWAYS, SNAPSHOTS, BACKUPS]));
-    for (const s of shared) {
+    const vendored = sources.filter((s) => fs.existsSync(path.join(REALWORLD_SUBSET, s.file)));
+    expect(vendored.map((s) => s.file)).toEqual(expect.arrayContaining([GATEWAYS, SNAPSHOTS, BACKUPS]));
+    for (const s of vendored) {
       expect({ file: s.file, sha256: sha256Of(subset(s.file)) }).toEqual({ file: s.file, sha256: s.sha256 });
     }
   });
@@ -230,7 +230,7 @@ describe('npm run corpus:fetch', () => {
   });
 });
 
-// the whole corpus the corpus-wide suites read (CI: ../shared's copy, checked by `npm run corpus:fetch -- --from`)
+// the whole corpus the corpus-wide suites read (CI: a copy checked by `npm run corpus:fetch -- --from`)
 (REALWORLD_CORPUS ? describe : describe.skip)('the whole corpus the suites read', () => {
   test('is the pinned text, file for file', () => {
     const files = fs.readdirSync(REALWORLD_CORPUS!).filter((f) => f.endsWith('.yaml'));

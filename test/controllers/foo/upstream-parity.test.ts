@@ -55,7 +55,7 @@ async function endState(env: FooNamespace): Promise<Map<string, string>> {
   return normalizedEndState(await env.list(FOO_API, 'Foo'), await env.list('apps/v1', 'Deployment'));
 }
 
-/** sample-controller comes with this repository's binaries (../shared/k8s), not with setup-envtest's. */
+/** sample-controller is a binary of KUBEBUILDER_ASSETS only where it was put there (CI's install script puts it), not setup-envtest's. */
 const testWithUpstream = existsSync(SAMPLE_CONTROLLER) || process.env.ENVTEST_REQUIRED ? test : test.skip;
 
 describeRealApiServer(
