@@ -46,8 +46,14 @@ export interface BenchControlPlaneOptions {
   readonly apiServerFlags?: readonly string[];
 }
 
-/** The binaries of a Kubernetes version: ../shared/k8s/install.sh unpacks them (idempotent), its last line is the folder. */
+/**
+ * The binaries of a Kubernetes version: `KUBEBUILDER_ASSETS_1_36` (…) when set, else what the machine's install script
+ * unpacks (idempotent; its last line is the folder): ../shared/k8s/install.sh beside the clone (benchmarks run on the
+ * machine that has the binaries; the tests read only the variables).
+ */
 export function kubernetesAssetsDir(version: string): string {
+  const named = process.env[`KUBEBUILDER_ASSETS_${version.split('.').slice(0, 2).join('_')}`];
+  if (named) return named;
   const script = path.join(__dirname, '..', '..', 'shared', 'k8s', 'install.sh');
   const out = execFileSync('bash', [script, '--version', version], { encoding: 'utf8' }).trim().split('\n');
   return out[out.length - 1];

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'yaml';
+import { kubernetesAssetsDir } from './real-control-plane';
 import { errorsOf } from '../lib/apimachinery/issue';
 import { CrdManifest } from '../lib/apiserver/crd-manifest';
 import { validateCrdManifest } from '../lib/apiserver/crd-validation/validate-crd';
@@ -42,12 +43,9 @@ async function main(): Promise<void> {
   const files = [...byName.keys()].sort();
   const results = [];
   for (const version of versions) {
-    const assets =
-      version === '1.32' && process.env.KUBEBUILDER_ASSETS
-        ? { dir: process.env.KUBEBUILDER_ASSETS }
-        : assetsFor(version);
-    if ('missing' in assets) throw new Error(assets.missing);
-    const plane = await ControlPlane.start({ assetsDir: assets.dir });
+    const assets = assetsFor(version);
+    const assetsDir = 'dir' in assets ? assets.dir : kubernetesAssetsDir(version);
+    const plane = await ControlPlane.start({ assetsDir });
     const refused: { file: string; cause: string; message: string; oursRefuses: boolean }[] = [];
     let agree = 0;
     try {

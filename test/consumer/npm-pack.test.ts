@@ -341,10 +341,7 @@ describe('the npm package', () => {
   // the oldest supported, the default and the newest Kubernetes (ENVTEST_VERSIONS narrows, as for every real suite)
   const only = process.env.ENVTEST_VERSIONS?.split(',').map((v) => v.trim());
   const versions = ORACLE_VERSIONS.filter((v) => !only || only.includes(v)).map((version) => {
-    const assets =
-      version === '1.32' && process.env.KUBEBUILDER_ASSETS
-        ? { dir: process.env.KUBEBUILDER_ASSETS }
-        : assetsFor(version);
+    const assets = assetsFor(version);
     return 'missing' in assets
       ? { version, missing: assets.missing, dir: undefined }
       : { version, missing: undefined, dir: assets.dir };

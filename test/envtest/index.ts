@@ -5,9 +5,7 @@
  * block `[real-apiserver]`, which test/summary-reporter.js counts. Without the binaries the block is skipped
  * with the reason, unless ENVTEST_REQUIRED is set (as .ci/run does): then every test in it fails.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { acquireSharedPlane, releaseSharedPlane } from './shared-planes';
 import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
 
@@ -89,35 +87,14 @@ export const ORACLE_VERSIONS = ['1.28', '1.32', '1.36'] as const;
 export type OracleVersion = (typeof ORACLE_VERSIONS)[number];
 
 /**
- * The binaries of another Kubernetes version: `KUBEBUILDER_ASSETS_1_28` (`_1_36`, …) when set, else what
- * ../shared/k8s/install.sh --version unpacks (idempotent), else `KUBEBUILDER_ASSETS` for the version it holds.
+ * The binaries of an oracle version: `KUBEBUILDER_ASSETS` for the default version (1.32),
+ * `KUBEBUILDER_ASSETS_1_28` (`_1_32`, `_1_36`) for each. Nothing is guessed from folders beside the clone: CI names them.
  */
 export function assetsFor(version: OracleVersion): { dir: string } | { missing: string } {
-  const env = process.env[`KUBEBUILDER_ASSETS_${version.replace('.', '_')}`];
-  if (env) return { dir: env };
-  const script = installScript();
-  if (script) {
-    try {
-      const out = execFileSync('bash', [script, '--version', version], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-        .trim()
-        .split('\n');
-      return { dir: out[out.length - 1] };
-    } catch (e) {
-      return { missing: `install.sh --version ${version} failed: ${(e as Error).message}` };
-    }
-  }
-  if (version === '1.32' && process.env.KUBEBUILDER_ASSETS) return { dir: process.env.KUBEBUILDER_ASSETS };
-  return { missing: `no kube-apiserver ${version}: set KUBEBUILDER_ASSETS_${version.replace('.', '_')}` };
-}
-
-/** ../shared/k8s/install.sh beside the clone (or beside a worktree's parent), when there is one. */
-export function installScript(): string | undefined {
-  return [join(__dirname, '../../../shared/k8s/install.sh'), join(__dirname, '../../../../shared/k8s/install.sh')].find(
-    (p) => existsSync(p),
-  );
+  const variable = `KUBEBUILDER_ASSETS_${version.replace('.', '_')}`;
+  const dir = (version === '1.32' ? process.env.KUBEBUILDER_ASSETS : undefined) ?? process.env[variable];
+  if (dir) return { dir };
+  return { missing: `no kube-apiserver ${version}: set ${variable} to a folder with its kube-apiserver and etcd` };
 }
 
 /**
@@ -133,10 +110,7 @@ export function describeEachApiServerVersion(
 ): void {
   const only = process.env.ENVTEST_VERSIONS?.split(',').map((v) => v.trim());
   for (const version of ORACLE_VERSIONS.filter((v) => !only || only.includes(v))) {
-    const assets =
-      version === '1.32' && process.env.KUBEBUILDER_ASSETS
-        ? { dir: process.env.KUBEBUILDER_ASSETS }
-        : assetsFor(version);
+    const assets = assetsFor(version);
     if ('missing' in assets) {
       if (!process.env.ENVTEST_REQUIRED) {
         describe.skip(`${name} [v${version}] ${REAL_APISERVER_TAG}`, () =>

@@ -1,6 +1,6 @@
 /**
  * The shared harness of the node end-to-end suites (`test/node/run.ts`): one real single-node cluster
- * (../shared/k8s/node: kubelet, containerd, kube-proxy, real pods) brought up once and handed to every
+ * (the harness K8S_NODE_HARNESS names: kubelet, containerd, kube-proxy, real pods) brought up once and handed to every
  * suite in turn, so CI pays for one cluster start, one image build and one `dist/` install.
  *
  * A suite is `test/node/suites/<name>.ts` exporting `default async function (h: NodeHarness)`. It records
@@ -21,7 +21,19 @@ import { loadAll } from 'js-yaml';
 import { RestGet } from './rest-get';
 
 export const ROOT = resolve(__dirname, '../..');
-export const HARNESS = resolve(ROOT, '../shared/k8s/node');
+/**
+ * A script of the single-node cluster's harness (cluster.sh, build-images.sh and their README), in the folder that
+ * `K8S_NODE_HARNESS` names (.ci/run names it when the machine has one): nothing guesses a folder beside the clone.
+ */
+export function harnessScript(name: 'cluster.sh' | 'build-images.sh'): string {
+  const dir = process.env.K8S_NODE_HARNESS;
+  if (!dir || !existsSync(join(dir, 'cluster.sh'))) {
+    throw new Error(
+      `the node harness is missing: set K8S_NODE_HARNESS to the folder of its cluster.sh (now ${dir ?? 'unset'})`,
+    );
+  }
+  return join(resolve(dir), name);
+}
 export const IMAGES = process.env.K8S_NODE_STATE
   ? join(process.env.K8S_NODE_STATE, 'images')
   : join(homedir(), '.cache/k8s-node/images');
@@ -104,7 +116,7 @@ function sharedFromEnvironment(): SharedState {
 }
 
 export class NodeHarness {
-  /** The cluster's folder (PKI, logs, pid files; see ../shared/k8s/node/README.md). */
+  /** The cluster's folder (PKI, logs, pid files; see the harness's README.md). */
   readonly dir: string;
   /** The admin (system:masters) kubeconfig. */
   readonly kubeconfig: string;
@@ -185,9 +197,9 @@ export class NodeHarness {
     return this.sh('kubectl', ['get', ...args, '--ignore-not-found', '-o', 'name'], { allowFail: true }).trim() !== '';
   }
 
-  /** ../shared/k8s/node/cluster.sh with this cluster's folder (`up` resumes stopped components, `status`, `import`). */
+  /** The harness's cluster.sh with this cluster's folder (`up` resumes stopped components, `status`, `import`). */
   cluster(command: 'up' | 'down' | 'status' | 'import', ...args: string[]): string {
-    return this.sh(join(HARNESS, 'cluster.sh'), [command, this.dir, ...args], {
+    return this.sh(harnessScript('cluster.sh'), [command, this.dir, ...args], {
       env: { ...process.env, PSS_RESTRICTED: '1' },
     });
   }

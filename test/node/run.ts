@@ -1,5 +1,5 @@
 /**
- * Runs the node end-to-end suites on ONE real single-node cluster (../shared/k8s/node), in the phases below:
+ * Runs the node end-to-end suites on ONE real single-node cluster (the harness K8S_NODE_HARNESS names), in the phases below:
  *
  *   npx tsx test/node/run.ts              # every suite: cluster up (Pod Security "restricted"), suites, down
  *   npx tsx test/node/run.ts sampledb     # only the named suites, still in their phases and lanes
@@ -12,11 +12,11 @@
  * events and the control plane's logs are kept in `$NODE_E2E_ARTIFACTS` (default: a folder in the temp dir, printed).
  */
 import { spawn, spawnSync } from 'child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { setPriority, tmpdir } from 'os';
 import { join } from 'path';
 import { createInterface } from 'readline';
-import { DistOutcome, HARNESS, NodeHarness, StepResult } from './harness';
+import { DistOutcome, harnessScript, NodeHarness, StepResult } from './harness';
 
 type Suite = (h: NodeHarness) => Promise<void>;
 
@@ -186,14 +186,14 @@ async function main(): Promise<void> {
       .map((l) => ({ ...l, suites: l.suites.filter((s) => !wanted.length || wanted.includes(s)) }))
       .filter((l) => l.suites.length),
   ).filter((phase) => phase.length);
-  if (!existsSync(join(HARNESS, 'cluster.sh'))) throw new Error(`the node harness is missing (${HARNESS})`);
+  harnessScript('cluster.sh'); // fails first, saying how, when there is no harness
 
   const started = Date.now();
   const reuse = process.env.NODE_CLUSTER_DIR;
   const dir = reuse ?? mkdtempSync(join(tmpdir(), 'node-e2e-'));
   const h = new NodeHarness(dir);
-  h.sh(join(HARNESS, 'build-images.sh'), [], { env: process.env });
-  const up = spawnSync(join(HARNESS, 'cluster.sh'), ['up', dir], {
+  h.sh(harnessScript('build-images.sh'), [], { env: process.env });
+  const up = spawnSync(harnessScript('cluster.sh'), ['up', dir], {
     env: { ...process.env, PSS_RESTRICTED: '1' },
     encoding: 'utf8',
   });
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
       }
     }
     if (!reuse) {
-      spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
+      spawnSync(harnessScript('cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
       rmSync(dir, { recursive: true, force: true });
     }
   }

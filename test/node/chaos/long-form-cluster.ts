@@ -8,7 +8,7 @@ import { spawnSync } from 'child_process';
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
-import { HARNESS, NodeHarness } from '../harness';
+import { harnessScript, NodeHarness } from '../harness';
 
 export interface LongFormCluster {
   readonly dir: string;
@@ -23,12 +23,12 @@ export async function longFormCluster(prefix: string, clusterDir?: string): Prom
   const h = new NodeHarness(dir);
   const down = () => {
     if (reuse) return;
-    spawnSync(join(HARNESS, 'cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
+    spawnSync(harnessScript('cluster.sh'), ['down', dir], { env: process.env, encoding: 'utf8' });
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     if (!reuse) {
-      h.sh(join(HARNESS, 'build-images.sh'), [], { env: process.env });
+      h.sh(harnessScript('build-images.sh'), [], { env: process.env });
       h.cluster('up');
     }
     if (!h.exists('deployment', 'sampledb-operator', '-n', 'sampledb-operator-system')) {
