@@ -8,6 +8,11 @@ export interface ProcStats {
   readonly peakRssMiB: number;
   /** User + system CPU time so far. */
   readonly cpuSeconds: number;
+  /**
+   * RssAnon now: the process's own memory (heap, stacks, buffers). The rest of its RSS (RssFile, RssShmem) is pages
+   * of mapped files, most of them the node binary's: processes started from one binary share those in the page cache.
+   */
+  readonly privateMiB: number;
 }
 
 let ticksPerSecond: number | undefined;
@@ -34,6 +39,32 @@ export function procStats(pid: number): ProcStats {
     rssMiB: round(kb('VmRSS') / 1024),
     peakRssMiB: round(kb('VmHWM') / 1024),
     cpuSeconds: round(ticks / clockTicks()),
+    privateMiB: round(kb('RssAnon') / 1024),
+  };
+}
+
+/**
+ * The largest RssAnon of each process, sampled every `everyMs` until `stop()`: Linux keeps a high-water mark of the
+ * whole RSS only (VmHWM), so the peak of the private part is the largest sample (a spike between samples is missed).
+ */
+export function samplePrivatePeaks(pids: readonly number[], everyMs = 200): { stop(): number[] } {
+  const peaks = pids.map(() => 0);
+  const sample = () =>
+    pids.forEach((pid, i) => {
+      try {
+        peaks[i] = Math.max(peaks[i], procStats(pid).privateMiB);
+      } catch {
+        // exited meanwhile: its last sample stands
+      }
+    });
+  sample();
+  const timer = setInterval(sample, everyMs).unref(); // never what keeps a failed run alive
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return [...peaks];
+    },
   };
 }
 

@@ -15,7 +15,7 @@ import * as path from 'path';
 import * as yaml from 'yaml';
 import { createFoos, FooWorld } from './foo-world';
 import { PlainKube } from './plain-kube';
-import { procStats, ProcStats } from './proc-stats';
+import { procStats, ProcStats, samplePrivatePeaks } from './proc-stats';
 import {
   BenchControlPlaneOptions,
   countRequests,
@@ -45,9 +45,13 @@ export interface ShardedRun {
   readonly revision?: string;
   readonly convergeSeconds: number;
   readonly endStateProblems: readonly string[];
-  /** Each member at convergence (peak RSS = VmHWM, CPU = user + system seconds since its start). */
-  readonly perMember: readonly ProcStats[];
+  /**
+   * Each member at convergence (peak RSS = VmHWM, CPU = user + system seconds since its start; peak private = the
+   * largest RssAnon sampled every 200 ms, absent in results from before it was measured).
+   */
+  readonly perMember: readonly (ProcStats & { readonly peakPrivateMiB?: number })[];
   readonly maxPeakRssMiB: number;
+  readonly maxPeakPrivateMiB?: number;
   readonly totalCpuSeconds: number;
   readonly requests: Record<string, number>;
   readonly requestsPerFoo: number;
@@ -94,6 +98,7 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
       ];
       children.push(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     }
+    const privatePeaks = samplePrivatePeaks(children.map((c) => c.pid!));
     const exited = children.map(
       (c, i) =>
         new Promise<never>((_, reject) =>
@@ -101,7 +106,8 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
         ),
     );
     const { convergedAtMs } = await Promise.race([world.waitConverged(started + timeoutSeconds * 1000), ...exited]);
-    const perMember = children.map((c) => procStats(c.pid!));
+    const peakPrivate = privatePeaks.stop();
+    const perMember = children.map((c, i) => ({ ...procStats(c.pid!), peakPrivateMiB: peakPrivate[i] }));
     const endStateProblems = await world.verify();
     for (const c of children) await stop(c);
     const audited = readAudit(plane.auditLog).filter((r) => r.receivedMs <= convergedAtMs);
@@ -118,6 +124,7 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
       endStateProblems: endStateProblems.slice(0, 20),
       perMember,
       maxPeakRssMiB: Math.max(...perMember.map((m) => m.peakRssMiB)),
+      maxPeakPrivateMiB: Math.max(...peakPrivate),
       totalCpuSeconds: round(perMember.reduce((s, m) => s + m.cpuSeconds, 0)),
       requests: countRequests(audited),
       requestsPerFoo: round(audited.length / n),
@@ -199,6 +206,7 @@ async function main(): Promise<void> {
           convergeSeconds: run.convergeSeconds,
           maxPeakRssMiB: run.maxPeakRssMiB,
           perMemberPeak: run.perMember.map((p) => p.peakRssMiB),
+          perMemberPeakPrivate: run.perMember.map((p) => p.peakPrivateMiB),
           perMemberCpu: run.perMember.map((p) => p.cpuSeconds),
           requestsPerFoo: run.requestsPerFoo,
           writesPerFoo: run.writesPerFoo,

@@ -37,6 +37,13 @@ const n2 = (x: number) => x.toFixed(2);
 const span = (xs: readonly number[]) =>
   Math.min(...xs) === Math.max(...xs) ? n1(xs[0]) : `${n1(Math.min(...xs))} to ${n1(Math.max(...xs))}`;
 
+/** Each value's ratio to `base`, as one figure or a range. */
+function ratioSpan(values: readonly number[], base: number): string {
+  const ratios = values.map((v) => v / base);
+  const [low, high] = [Math.min(...ratios), Math.max(...ratios)];
+  return low === high ? n2(low) : `${n2(low)} to ${n2(high)}`;
+}
+
 /** The results files, smallest size first. */
 export function shardedResultFiles(latest = SHARDED_LATEST): string[] {
   return fs
@@ -58,21 +65,24 @@ function fileSection(file: string, r: Json): string[] {
       `${r.niceness !== undefined ? `, the bench and its members at niceness ${r.niceness}` : ''}` +
       `${runs[0].apiserver ? `; kube-apiserver ${runs[0].apiserver}` : ''}):`,
     '',
-    '| members (assignment, commit) | converged in s | peak RSS per member MiB | x unsharded | CPU s per member | requests per Foo | writes per Foo | problems | 1-min load average (start, end) |',
-    '|---|---|---|---|---|---|---|---|---|',
   ];
   const base = runs.find((x) => x.members === 0);
+  // the private part of the memory (RssAnon, sampled), in results measured since it was
+  const withPrivate = base?.maxPeakPrivateMiB !== undefined;
+  lines.push(
+    '| members (assignment, commit) | converged in s | peak RSS per member MiB | x unsharded |' +
+      `${withPrivate ? ' peak private MiB | x unsharded |' : ''} CPU s per member | requests per Foo | writes per Foo | problems | 1-min load average (start, end) |`,
+    `|---|---|---|---|${withPrivate ? '---|---|' : ''}---|---|---|---|---|`,
+  );
   for (const run of runs) {
     const peaks = run.perMember.map((m: Json) => m.peakRssMiB);
     const cpu = run.perMember.map((m: Json) => m.cpuSeconds);
-    const ratios: number[] = base ? peaks.map((p: number) => p / base.maxPeakRssMiB) : [];
-    const ratio = !base
-      ? 'n/a'
-      : Math.min(...ratios) === Math.max(...ratios)
-        ? n2(ratios[0])
-        : `${n2(Math.min(...ratios))} to ${n2(Math.max(...ratios))}`;
+    const privatePeaks = run.perMember.map((m: Json) => m.peakPrivateMiB);
+    const privateColumns = withPrivate
+      ? ` ${span(privatePeaks)} | ${ratioSpan(privatePeaks, base.maxPeakPrivateMiB)} |`
+      : '';
     lines.push(
-      `| ${who(run)} | ${n1(run.convergeSeconds)} | ${span(peaks)} | ${ratio} | ${span(cpu)} | ${n2(run.requestsPerFoo)} | ${n2(run.writesPerFoo)} | ${run.endStateProblems.length} | ${n1(run.loadavg.start[0])}, ${n1(run.loadavg.end[0])} |`,
+      `| ${who(run)} | ${n1(run.convergeSeconds)} | ${span(peaks)} | ${base ? ratioSpan(peaks, base.maxPeakRssMiB) : 'n/a'} |${privateColumns} ${span(cpu)} | ${n2(run.requestsPerFoo)} | ${n2(run.writesPerFoo)} | ${run.endStateProblems.length} | ${n1(run.loadavg.start[0])}, ${n1(run.loadavg.end[0])} |`,
     );
   }
   const four = runs.filter((x) => x.members === 4);
@@ -84,7 +94,10 @@ function fileSection(file: string, r: Json): string[] {
       lines.push(
         `- 4 members (${run.assignment ?? 'hash'}): the largest member peaked at ${n2(ratio)}x the unsharded controller's RSS ` +
           `(goal <= ${RSS_GOAL}x: ${ratio <= RSS_GOAL ? 'met' : 'not met'}); requests per Foo ${n2(run.requestsPerFoo)} against ` +
-          `${n2(base.requestsPerFoo)} (goal no higher: ${extra <= 0 ? 'met' : `not met, ${n2(extra)} more`}).`,
+          `${n2(base.requestsPerFoo)} (goal no higher: ${extra <= 0 ? 'met' : `not met, ${n2(extra)} more`}).` +
+          (withPrivate
+            ? ` By private memory (RssAnon: without the pages of the node binary and other mapped files) the largest member peaked at ${n2(run.maxPeakPrivateMiB / base.maxPeakPrivateMiB)}x, the smallest at ${n2(Math.min(...run.perMember.map((m: Json) => m.peakPrivateMiB)) / base.maxPeakPrivateMiB)}x (${base.maxPeakPrivateMiB.toFixed(1)} MiB unsharded; not the goal's measure).`
+            : ''),
       );
     }
     for (const run of four.filter((x) => x.assignment === 'server')) {
@@ -153,7 +166,11 @@ function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   const floor = idle
     ? ` At ${large.foos.toLocaleString('en-US')} Foos the goal leaves a member at most ${n1(fixedAllowed)} MiB of fixed ` +
       `cost (its peak before its first object); a Node.js process that loads nothing, started with the image's flags, already peaks at ` +
-      `${n1(idle.minPeakRssMiB)} MiB (\`${NODE_IDLE_RSS}\`, \`${idle.command}\`), so no Node.js member meets it at this size.`
+      `${n1(idle.minPeakRssMiB)} MiB (\`${NODE_IDLE_RSS}\`, \`${idle.command}\`), so no Node.js member meets it at this size.` +
+      (idle.medianPrivateMiB !== undefined
+        ? ` Of that idle process's RSS only ${n1(idle.medianPrivateMiB)} MiB is its own (RssAnon); the rest is pages of ` +
+          `the node binary, which the processes of one image share in the page cache but each process's RSS counts.`
+        : '')
     : '';
   return [
     `**Memory model** (from the unsharded runs of \`${smallFile}\` and \`${largeFile}\`): the process with ` +

@@ -268,6 +268,7 @@ export function checkCommand(words: readonly string[], ctx: CommandContext): str
     f.startsWith('../') ||
     f.startsWith('/') ||
     f.startsWith('~') ||
+    f.startsWith('$') || // a folder the reader names in a variable ($K8S_NODE_HARNESS/cluster.sh)
     !ctx.inRepository ||
     fs.existsSync(path.join(ctx.root, f));
   if (cmd === 'npm') {
