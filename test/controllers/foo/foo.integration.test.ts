@@ -187,9 +187,10 @@ describeRealApiServer(
     }, 60_000);
 
     test('an apiserver restart in the middle of convergence: every Foo still converges, one Deployment each', async () => {
-      // Sized so that the restart lands while Foos are converging, and asserted: some had converged before the
-      // apiserver went down (counted before the restart), and not all of them by the time it was back (counted
-      // right after: no more than that had converged when it went down).
+      // Sized so that the restart lands while Foos are converging, and asserted: some but not all had converged
+      // when the apiserver was stopped (counted right before). Counting once the restart returns proves nothing: on
+      // a loaded host (a CI rehearsal, 2026-11-30) all 120 had converged by the time the restarted apiserver
+      // reported ready, while the first count found some but not all.
       const N = 120;
       env = await FooNamespace.create(plane());
       for (let i = 0; i < N; i++) await env.put(foo(`mid-${i}`));
@@ -197,12 +198,10 @@ describeRealApiServer(
       await until('the first Foo converged', async () => (await convergedFoos()) > 0, T, 10);
       const convergedBefore = await convergedFoos();
       await plane().restartApiServer({ downMs: 500 });
-      const convergedAfter = await convergedFoos();
-      expect({
+      expect({ convergedBefore, midConvergence: convergedBefore > 0 && convergedBefore < N }).toStrictEqual({
         convergedBefore,
-        convergedAfter,
-        midConvergence: convergedBefore > 0 && convergedAfter < N,
-      }).toStrictEqual({ convergedBefore, convergedAfter, midConvergence: true });
+        midConvergence: true,
+      });
       await until(`all ${N} converged after the restart`, async () => (await convergedFoos()) === N, 90_000, 250);
       const deployments = await env.list('apps/v1', 'Deployment');
       expect(deployments).toHaveLength(N);
