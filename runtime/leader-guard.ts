@@ -42,6 +42,8 @@ export class LeaderGuardedClient implements KubeClient {
     private readonly mayAct: () => boolean,
     /** Adds what a create must carry (a shard label, shard-labels.ts). @default - the object as given */
     private readonly prepareCreate: (obj: KubeObject) => KubeObject = (obj) => obj,
+    /** Sees every write it lets through (the shard ring waits for them before a handover). @default - none */
+    private readonly sent: <T>(write: Promise<T>) => Promise<T> = (write) => write,
   ) {}
 
   list(ref: ResourceRef, options?: ListOptions): Promise<ListResult> {
@@ -58,17 +60,17 @@ export class LeaderGuardedClient implements KubeClient {
 
   async create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
     this.check('create', obj.kind, obj.metadata?.name);
-    return this.client.create(this.prepareCreate(obj), options);
+    return this.sent(this.client.create(this.prepareCreate(obj), options));
   }
 
   async replace(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
     this.check('update', obj.kind, obj.metadata?.name);
-    return this.client.replace(obj, options);
+    return this.sent(this.client.replace(obj, options));
   }
 
   async replaceStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
     this.check('status update', obj.kind, obj.metadata?.name);
-    return this.client.replaceStatus(obj, options);
+    return this.sent(this.client.replaceStatus(obj, options));
   }
 
   async patch(
@@ -79,12 +81,12 @@ export class LeaderGuardedClient implements KubeClient {
     options?: PatchOptions,
   ): Promise<KubeObject> {
     this.check('patch', ref.kind, name);
-    return this.client.patch(ref, name, namespace, patch, options);
+    return this.sent(this.client.patch(ref, name, namespace, patch, options));
   }
 
   async delete(ref: ResourceRef, name: string, namespace?: string, options?: DeleteOptions): Promise<void> {
     this.check('delete', ref.kind, name);
-    return this.client.delete(ref, name, namespace, options);
+    return this.sent(this.client.delete(ref, name, namespace, options));
   }
 
   private check(verb: string, kind: string | undefined, name: string | undefined): void {

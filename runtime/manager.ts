@@ -257,6 +257,8 @@ export class Manager implements ControllerHost {
   private labeller: ShardLabeller | undefined;
   /** The shard key of the reconcile running (sharding): its writes pass only while this member owns it. */
   private readonly reconciling = new AsyncLocalStorage<string>();
+  /** The guarded writes sent and not yet answered (a shard handover waits for them). */
+  private readonly writesInFlight = new Set<Promise<unknown>>();
   private readonly unsharded = new Set<string>();
   /** The `for` kinds of the sharded controllers (assignment `server` hashes their own UID). */
   private readonly primaries = new Set<string>();
@@ -344,6 +346,7 @@ export class Manager implements ControllerHost {
       this.client,
       () => this.mayAct(),
       (obj) => this.labelCreate(obj),
+      (write) => this.trackWrite(write),
     );
     this.readYourWrites = new ReadYourWritesClient(guarded, {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
@@ -568,6 +571,17 @@ export class Manager implements ControllerHost {
     };
   }
 
+  /** Records a write until it is answered (either way). */
+  private trackWrite<T>(write: Promise<T>): Promise<T> {
+    const answered = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writesInFlight.add(answered);
+    void answered.then(() => this.writesInFlight.delete(answered));
+    return write;
+  }
+
   /** The shard ring's member name and the members it acts with (sharding), for tests and status. */
   get shard(): { readonly member: string; readonly members: readonly string[] } | undefined {
     return this.ring && { member: this.ring.member, members: this.ring.members };
@@ -757,6 +771,9 @@ export class Manager implements ControllerHost {
       },
       onOwnershipGrew: () => {
         for (const c of this.controllers) c.requeueAll();
+      },
+      writesSettled: async () => {
+        await Promise.all([...this.writesInFlight]);
       },
     });
     this.ring = ring;

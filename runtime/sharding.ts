@@ -94,6 +94,12 @@ export interface ShardRingOptions {
   /** Called when the set of objects the caches keep changed (the informers evict and re-list). */
   readonly onHoldingChanged?: () => void;
   /**
+   * Resolves once every write this member sent before the call was answered. A new view is acknowledged only then:
+   * a write already on its way when its object moved would otherwise land while the new owner reconciles it.
+   * @default - nothing awaited
+   */
+  readonly writesSettled?: () => Promise<void>;
+  /**
    * Delete the Lease of a member gone once it expired (see `collect`), so that a member joining later does not count
    * it live for a Lease duration. @default true
    */
@@ -179,9 +185,11 @@ export class ShardRing {
   private readonly collected = new Set<string>();
   /** The view acted on (undefined: none yet, this member reconciles nothing). */
   private acting: View | undefined;
-  /** The latest live view this member acknowledged, and every one acknowledged since `acting`. */
+  /** The latest live view this member stopped for, and every one since `acting` (owns() reads them). */
   private target: View | undefined;
   private pending: View[] = [];
+  /** The view its Lease acknowledges: `target` once the writes sent before it were answered. */
+  private acknowledged: View | undefined;
   /** Holds its Lease (renewed within the deadline). */
   private holding = false;
   private leaving = false;
@@ -328,6 +336,7 @@ export class ShardRing {
         this.acting = undefined;
         this.pending = [];
         this.target = undefined;
+        this.acknowledged = undefined;
         this.logger.error('could not renew the member Lease within the renew deadline: owns nothing until it rejoins', {
           renewDeadlineMs: deadline,
         });
@@ -347,7 +356,7 @@ export class ShardRing {
       leaseDurationSeconds: Math.ceil(this.durationMs / 1000),
       renewTime: now,
     };
-    const annotations = this.target ? { [SHARD_VIEW_ANNOTATION]: this.target.hash } : undefined;
+    const annotations = this.acknowledged ? { [SHARD_VIEW_ANNOTATION]: this.acknowledged.hash } : undefined;
     try {
       const current =
         this.leases.cache.get(`${namespace}/${this.member}`) ?? (await getOrUndefined(client, this.member, namespace));
@@ -416,7 +425,7 @@ export class ShardRing {
       this.metrics.shardViewChanges.inc({ ring: this.ring });
       this.logger.info('ring changed, acknowledging', { members: view.members.length, view: view.hash });
       this.options.onHoldingChanged?.();
-      void this.renew(); // acknowledge at once rather than at the next renewal
+      void this.acknowledge(view);
       return;
     }
     this.metrics.shardMembers.set({ ring: this.ring }, view.members.length);
@@ -432,6 +441,18 @@ export class ShardRing {
     });
     this.options.onHoldingChanged?.();
     this.options.onOwnershipGrew?.();
+  }
+
+  /**
+   * Acknowledges `view` in the Lease (at once rather than at the next renewal) when every write sent before it was
+   * answered. From the view change on, owns() refuses the writes of the objects this member gives away; a write sent
+   * before it may still be on its way (a rehearsal on a loaded host saw a 400 ms patch land after the new owner's).
+   */
+  private async acknowledge(view: View): Promise<void> {
+    await this.options.writesSettled?.();
+    if (this.target !== view) return; // a newer view came meanwhile: that one is acknowledged instead
+    this.acknowledged = view;
+    await this.renew();
   }
 
   /**
