@@ -20,10 +20,10 @@
  *    or leaves: rendezvous hashing keeps every other object where it was.
  * 3. Handover (the "view" barrier): a member that sees the live set change to a new view V stops reconciling
  *    every object it would not own under V (writes of reconciles in flight for them are refused from that
- *    moment, as the leader guard refuses them) and then acknowledges V in its Lease
- *    (`sharding.cdk8s-operator.io/view`). It starts reconciling its share under V only once every member of
- *    V acknowledged V. Until then it reconciles only the objects it owns both under the view it acts on and
- *    under every view it acknowledged since.
+ *    moment, as the leader guard refuses them), waits until the writes it already sent were answered, and then
+ *    acknowledges V in its Lease (`sharding.cdk8s-operator.io/view`). It starts reconciling its share under V
+ *    only once every member of V acknowledged V. Until then it reconciles only the objects it owns both under the
+ *    view it acts on and under every view it acknowledged since.
  * 4. Caches: each member's informers keep only the objects of its share: label-selected (shard-labels.ts), or,
  *    with `assignment: 'hash'`, filtered when the watch delivers them (under the view it acts on and the latest
  *    one; a view change evicts the objects that left, without delete events, and re-lists to pick up those that
