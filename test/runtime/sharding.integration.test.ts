@@ -15,25 +15,18 @@ import { Manager } from '../../runtime/manager';
 import { shardLabel } from '../../runtime/shard-labels';
 import { rendezvousOwner } from '../../runtime/sharding';
 import { describeRealApiServer, FaultProxy } from '../envtest';
+import { CONFIGMAP, overlappingWrites, ShardWrite } from './shard-writes';
 import { FAST_INFORMER, hostSlackMs, sleep, testLogger, until } from './support';
 
-const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const N = 60;
 const LEASE_MS = 3000;
-
-interface Write {
-  member: string;
-  key: string;
-  start: number;
-  end: number;
-}
 
 describeRealApiServer(
   'sharded controllers',
   (plane) => {
     let admin: RestClient;
     const ns = 'sharded';
-    const writes: Write[] = [];
+    const writes: ShardWrite[] = [];
     const refused: Array<{ member: string; key: string; at: number }> = [];
     const managers = new Map<string, Manager>();
     const proxies: FaultProxy[] = [];
@@ -190,17 +183,7 @@ describeRealApiServer(
       return { first: Math.min(...firsts), whole: Math.max(...firsts) };
     }
 
-    function overlaps(): Write[][] {
-      const byKey = new Map<string, Write[]>();
-      for (const w of writes) byKey.set(w.key, [...(byKey.get(w.key) ?? []), w]);
-      const found: Write[][] = [];
-      for (const list of byKey.values()) {
-        for (const a of list) {
-          for (const b of list) if (a.member < b.member && a.start < b.end && b.start < a.end) found.push([a, b]);
-        }
-      }
-      return found;
-    }
+    const overlaps = () => overlappingWrites(writes);
 
     const uids = new Map<string, string>();
     const expectedOwners = (members: string[]) =>
