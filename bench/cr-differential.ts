@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { kubernetesAssetsDir } from './real-control-plane';
-import { assetsFor, ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
+import { ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 import { loadCorpusCrds } from '../test/support/differential/corpus';
 import { DifferentialResult, runDifferential } from '../test/support/differential/run';
 
@@ -27,10 +27,8 @@ async function main(): Promise<void> {
   const results: DifferentialResult[] = [];
   const started = Date.now();
   for (const version of versions) {
-    const assets = assetsFor(version);
-    const assetsDir = 'dir' in assets ? assets.dir : kubernetesAssetsDir(version);
     const t0 = Date.now();
-    const plane = await ControlPlane.start({ assetsDir });
+    const plane = await ControlPlane.start({ assetsDir: kubernetesAssetsDir(version) });
     try {
       const r = await runDifferential(plane, version, crds, { seed, perCrd });
       results.push(r);

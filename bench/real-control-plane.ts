@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ControlPlane } from '../runtime/envtest';
+import { assetsFor, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 
 /** The identity the measured controller runs as (audit log filter). */
 const CONTROLLER_SA = { namespace: 'default', name: 'bench-controller' };
@@ -47,13 +48,15 @@ export interface BenchControlPlaneOptions {
 }
 
 /**
- * The binaries of a Kubernetes version: `KUBEBUILDER_ASSETS_1_36` (…) when set, else what the machine's install script
- * unpacks (idempotent; its last line is the folder): ../shared/k8s/install.sh beside the clone (benchmarks run on the
- * machine that has the binaries; the tests read only the variables).
+ * The binaries of a Kubernetes version: an oracle version's from the variables the tests read (`assetsFor`), else
+ * what the machine's install script unpacks (idempotent; its last line is the folder): ../shared/k8s/install.sh
+ * beside the clone (benchmarks run on the machine that has the binaries; the tests read only the variables).
  */
 export function kubernetesAssetsDir(version: string): string {
-  const named = process.env[`KUBEBUILDER_ASSETS_${version.split('.').slice(0, 2).join('_')}`];
-  if (named) return named;
+  const named = (ORACLE_VERSIONS as readonly string[]).includes(version)
+    ? assetsFor(version as OracleVersion)
+    : undefined;
+  if (named && 'dir' in named) return named.dir;
   const script = path.join(__dirname, '..', '..', 'shared', 'k8s', 'install.sh');
   const out = execFileSync('bash', [script, '--version', version], { encoding: 'utf8' }).trim().split('\n');
   return out[out.length - 1];

@@ -12,7 +12,7 @@ import { errorsOf } from '../lib/apimachinery/issue';
 import { CrdManifest } from '../lib/apiserver/crd-manifest';
 import { validateCrdManifest } from '../lib/apiserver/crd-validation/validate-crd';
 import { checkCrdForVersions } from '../lib/apiserver/crd-validation/version-support';
-import { assetsFor, ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
+import { ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 import { REALWORLD_CORPUS } from '../test/support/differential/corpus';
 
 function arg(name: string, fallback: string): string {
@@ -43,9 +43,7 @@ async function main(): Promise<void> {
   const files = [...byName.keys()].sort();
   const results = [];
   for (const version of versions) {
-    const assets = assetsFor(version);
-    const assetsDir = 'dir' in assets ? assets.dir : kubernetesAssetsDir(version);
-    const plane = await ControlPlane.start({ assetsDir });
+    const plane = await ControlPlane.start({ assetsDir: kubernetesAssetsDir(version) });
     const refused: { file: string; cause: string; message: string; oursRefuses: boolean }[] = [];
     let agree = 0;
     try {

@@ -346,7 +346,8 @@ export class Manager implements ControllerHost {
       this.client,
       () => this.mayAct(),
       (obj) => this.labelCreate(obj),
-      (write) => this.trackWrite(write),
+      // only a shard ring waits for writes in flight (at a handover): no bookkeeping per write without one
+      options.sharding ? (write) => this.trackWrite(write) : undefined,
     );
     this.readYourWrites = new ReadYourWritesClient(guarded, {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
