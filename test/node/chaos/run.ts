@@ -26,10 +26,11 @@ import {
   parseWriterLog,
   percentile,
 } from './history';
-import { kube, KubeAccess, kubeAccess } from './kube';
+import { kube, kubeAccess } from './kube';
 import { DbCredentials, execUntil, presentIds, probeRound, timelineHistories, writeThrough } from './probe';
 import { FaultKind, faultSchedule } from './schedule';
 import { TimelineHistory } from './timeline';
+import { whyNotRecovered } from './why-not-recovered';
 import { SCHEMA_SQL, writerPod } from './writers';
 
 export interface ChaosOptions {
@@ -575,29 +576,4 @@ export async function deleteChaosDb(
 /** The harness's poll (every 500 ms, errors retried) with the timeout first, as this module's calls read. */
 function until<T>(timeoutS: number, fn: () => Promise<T | undefined | false>): Promise<T> {
   return pollUntil("the chaos run's condition", fn, timeoutS);
-}
-
-/**
- * What the operator said about an unrecovered fault, for the log of the run that failed: the SampleDB's conditions
- * and the namespace's last events (a failover that never started names its reason there, e.g. no candidate).
- */
-async function whyNotRecovered(k: KubeAccess, sdbPath: string, ns: string, db: string): Promise<string> {
-  try {
-    const s = (await kube(k, 'GET', sdbPath)).status ?? {};
-    const conditions = ((s.conditions ?? []) as any[]).map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`);
-    // the operator records events.k8s.io events: a series' last time, else the event's own
-    const at = (e: any) => String(e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime);
-    const events = ((await kube(k, 'GET', `/api/v1/namespaces/${ns}/events`)).items as any[])
-      .filter((e) => e.involvedObject?.name?.startsWith(db))
-      .sort((a, b) => at(a).localeCompare(at(b)))
-      .slice(-15)
-      .map((e) => `${at(e)} ${e.involvedObject.name} ${e.reason} (x${e.series?.count ?? e.count ?? 1}): ${e.message}`);
-    return [
-      `chaos:   ${db}: primary ${s.currentPrimary}, target ${s.targetPrimary ?? 'none'}, instances ${JSON.stringify(s.instances ?? [])}`,
-      ...conditions.map((c) => `chaos:   condition ${c}`),
-      ...events.map((e) => `chaos:   event ${e}`),
-    ].join('\n');
-  } catch (err) {
-    return `chaos:   could not read ${db}'s conditions and events: ${(err as Error).message}`;
-  }
 }
