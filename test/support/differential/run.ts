@@ -1,4 +1,5 @@
 import { casesFor, CorpusCase, CorpusCrd, CorpusOptions, servedVersions } from './corpus';
+import { repeatIfDropped } from './repeat-if-dropped';
 import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
 import { validateCustomResource } from '../../../lib/apiserver/value-validation/custom-resource';
 import { CANNOT_BE_HANDLED } from '../../../lib/apiserver/value-validation/object-meta';
@@ -58,11 +59,11 @@ export async function runDifferential(
   const installed: CorpusCrd[] = [];
   await pool(crds, 2, async (crd) => {
     // large CRDs on a loaded machine take long: a generous timeout, and a retry that finds the CRD already there
-    const post = () =>
+    const r = await repeatIfDropped(`install ${crd.file}`, () =>
       plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, {
         timeoutMs: 180_000,
-      });
-    const r = await post().catch(() => post());
+      }),
+    );
     if (r.code === 201 || r.code === 409) installed.push(crd);
     else refusedCrds.push({ file: crd.file, message: `${r.code}: ${String(r.body?.message).slice(0, 300)}` });
   });
@@ -137,11 +138,15 @@ export async function installCrds(plane: ControlPlane, crds: readonly CorpusCrd[
 async function apiserverVerdict(plane: ControlPlane, c: CorpusCase): Promise<Verdict> {
   const { group, names, scope } = c.crd.manifest.spec;
   const ns = scope === 'Namespaced' ? '/namespaces/default' : '';
-  const r = await plane.request(
-    'POST',
-    `/apis/${group}/${c.version}${ns}/${names.plural}?dryRun=All&fieldValidation=Strict`,
-    c.object,
-    { timeoutMs: 120_000 },
+  const r = await repeatIfDropped(c.id, () =>
+    plane.request(
+      'POST',
+      `/apis/${group}/${c.version}${ns}/${names.plural}?dryRun=All&fieldValidation=Strict`,
+      c.object,
+      {
+        timeoutMs: 120_000,
+      },
+    ),
   );
   if (r.code === 201) return { refused: false, paths: [], messages: [] };
   const causes: { field?: string; message?: string }[] = r.body?.details?.causes ?? [];
