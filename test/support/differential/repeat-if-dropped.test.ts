@@ -25,9 +25,17 @@ describe('repeatIfDropped', () => {
   test('a request whose connection was dropped twice is sent a third time and its reply returned', async () => {
     const { server, url, seen } = await droppingServer(2);
     servers.push(server);
-    const reply = await repeatIfDropped('case-1', () => request({ url }, 'POST', '/x?dryRun=All', {}), { pauseMs: 10 });
+    const warned: string[] = [];
+    const reply = await repeatIfDropped('case-1', () => request({ url }, 'POST', '/x?dryRun=All', {}), {
+      pauseMs: 10,
+      warn: (line) => warned.push(line),
+    });
     expect(reply.code).toBe(422);
     expect(seen()).toBe(3);
+    expect(warned).toStrictEqual([
+      'case-1: no reply (socket hang up), sending it again (attempt 2 of 3)',
+      'case-1: no reply (socket hang up), sending it again (attempt 3 of 3)',
+    ]);
   });
 
   test('after the last attempt the failure names the request and the cause', async () => {
