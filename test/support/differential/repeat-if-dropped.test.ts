@@ -41,10 +41,14 @@ describe('repeatIfDropped', () => {
   test('after the last attempt the failure names the request and the cause', async () => {
     const { server, url, seen } = await droppingServer(5);
     servers.push(server);
-    await expect(repeatIfDropped('case-2', () => request({ url }, 'POST', '/x', {}), { pauseMs: 10 })).rejects.toThrow(
-      'case-2: no reply in 3 attempts: socket hang up',
-    );
+    const warned: string[] = [];
+    const sent = repeatIfDropped('case-2', () => request({ url }, 'POST', '/x', {}), {
+      pauseMs: 10,
+      warn: (line) => warned.push(line),
+    });
+    await expect(sent).rejects.toThrow('case-2: no reply in 3 attempts: socket hang up');
     expect(seen()).toBe(3);
+    expect(warned).toHaveLength(2);
   });
 
   test('a reply, even an error code, is never repeated', async () => {
