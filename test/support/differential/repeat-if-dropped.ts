@@ -1,7 +1,7 @@
 /**
  * Sends a request again when its connection dropped or it timed out before any reply (up to `attempts` in all,
  * `pauseMs` apart). The differential's requests are dry runs, or CRD creates that count "already exists" as done, so
- * repeating one is harmless. The landing CI of 2026-11-30 lost the whole 1.28 run (2,715 cases) to one "socket hang
+ * repeating one is harmless. The landing CI of 2026-11-30 lost the whole 1.28 run (2,668 cases) to one "socket hang
  * up" on a starved host. A reply, whatever its code, is never repeated; each repeat is told to `warn` (the CI log
  * says how often it happened), and the last failure names the request.
  */

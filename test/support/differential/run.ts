@@ -126,9 +126,11 @@ export async function compareCase(plane: ControlPlane, kubernetesVersion: Kubern
 /** Installs CRDs and waits until each is Established. */
 export async function installCrds(plane: ControlPlane, crds: readonly CorpusCrd[]): Promise<void> {
   for (const crd of crds) {
-    const r = await plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, {
-      timeoutMs: 180_000,
-    });
+    const r = await repeatIfDropped(`install ${crd.file}`, () =>
+      plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, {
+        timeoutMs: 180_000,
+      }),
+    );
     if (r.code !== 201 && r.code !== 409) throw new Error(`${crd.file}: ${r.code} ${JSON.stringify(r.body?.message)}`);
     await established(plane, crd.manifest.metadata.name);
   }
