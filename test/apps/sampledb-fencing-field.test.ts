@@ -12,7 +12,7 @@ const crd = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb')).find(
   (m) => m.kind === 'CustomResourceDefinition',
 );
 const STORAGE = crd.spec.versions.find((v: { storage: boolean }) => v.storage).name;
-// Only the storage version is used: no conversion webhook (none runs here), so the shared plane can be reset.
+// Only the storage version is used: no conversion webhook runs here.
 crd.spec.conversion = { strategy: 'None' };
 
 describeRealApiServer(

@@ -19,7 +19,7 @@ import { describeRealApiServer, StandInKubelet } from '../../envtest';
 import { until } from '../../runtime/support';
 
 const T = 60_000;
-// Only the storage version is used: no conversion webhook (none runs here), so the shared plane can be reset.
+// Only the storage version is used: no conversion webhook runs here.
 const crd = { ...(sampleDbCrdManifest() as any) };
 crd.spec = { ...crd.spec, conversion: { strategy: 'None' } };
 

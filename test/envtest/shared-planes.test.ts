@@ -1,0 +1,73 @@
+import { REAL_APISERVER_TAG } from '.';
+import { acquireSharedPlane, releaseSharedPlane } from './shared-planes';
+import { ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
+
+/**
+ * The shared planes' reset on a real apiserver: a suite that left a CRD converted by a webhook whose Service is gone
+ * (a dist/ CRD, no operator running) must not cost the next suite a new plane. Before the reset switched conversion
+ * off, listing the CRD's other version failed on the webhook and the plane was stopped ("not reused").
+ */
+const missing = findControlPlaneBinaries(process.env);
+const describeIfBinaries = 'missing' in missing && !process.env.ENVTEST_REQUIRED ? describe.skip : describe;
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.reset.example.com' },
+  spec: {
+    group: 'reset.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: ['v1', 'v2'].map((name) => ({
+      name,
+      served: true,
+      storage: name === 'v1',
+      schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    })),
+    conversion: {
+      strategy: 'Webhook',
+      webhook: {
+        conversionReviewVersions: ['v1'],
+        clientConfig: { service: { namespace: 'nowhere', name: 'gone-webhook', path: '/convert' } },
+      },
+    },
+  },
+};
+
+describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
+  test('a plane left with a CRD whose conversion webhook is gone is reset and given to the next suite', async () => {
+    const opts: ControlPlaneOptions = { controllerManager: false, startTimeoutMs: 150_000 };
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const first = await acquireSharedPlane({ ...opts, crds: [crd] });
+      const ns = await first.createNamespace('reset-');
+      const created = await first.request('POST', `/apis/reset.example.com/v1/namespaces/${ns}/widgets`, {
+        apiVersion: 'reset.example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'kept' },
+      });
+      expect(created.code).toBe(201);
+      // what the reset would meet without the fix: the other version cannot be listed
+      const viaWebhook = await first.request('GET', `/apis/reset.example.com/v2/namespaces/${ns}/widgets`);
+      expect(viaWebhook.code).toBe(500);
+      expect(viaWebhook.body.message).toContain('conversion webhook');
+      const dir = first.dir;
+      await releaseSharedPlane(first);
+      expect(warn).not.toHaveBeenCalled();
+
+      const second = await acquireSharedPlane(opts);
+      try {
+        expect(second.dir).toBe(dir);
+        expect(
+          (await second.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`))
+            .code,
+        ).toBe(404);
+        expect((await second.request('GET', `/api/v1/namespaces/${ns}`)).code).toBe(404);
+      } finally {
+        await releaseSharedPlane(second);
+      }
+    } finally {
+      warn.mockRestore();
+    }
+  }, 300_000);
+});
