@@ -173,7 +173,10 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     // serving certificate expired while its successor waited for the new CA's propagation. Every request here
     // waits 300 ms first (a loaded apiserver), so a round that renews takes seconds: counted from its end, the
     // next due time came that much late (what lapsed a certificate in a landing CI). Renewing at half of the
-    // validity leaves a loaded machine 6 s before the certificate expires.
+    // validity leaves a loaded machine 6 s before the certificate expires, times the host's allowance
+    // (TEST_TIMEOUT_SCALE, 3 in CI): a rehearsal at a load average of 31 took 8.5 s for one round and lapsed by
+    // 0.75 s with the unscaled lifetimes. What is checked (no round late, no lapse) is the same.
+    const scale = hostSlackMs(1);
     const ns = await setUp('certs-due-', 1);
     const slow = new Proxy(client, {
       get(target, key) {
@@ -187,10 +190,10 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     });
     const certs = certificatesFor(ns, {
       client: slow,
-      caValidityMs: 20_000,
-      servingValidityMs: 12_000,
+      caValidityMs: 20_000 * scale,
+      servingValidityMs: 12_000 * scale,
       renewBeforeFraction: 1 / 2,
-      caPropagationMs: 1_000,
+      caPropagationMs: 1_000 * scale,
       checkIntervalMs: 60_000,
     });
     const rounds: { start: number; end: number; nextDueInMs: number }[] = [];
@@ -206,7 +209,11 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     const lapses: string[] = [];
     let closest = Infinity;
     try {
-      for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+      for (
+        const until = Date.now() + 30_000 * scale;
+        Date.now() < until;
+        await new Promise((r) => setTimeout(r, 250))
+      ) {
         const tls = Buffer.from(
           ((await client.get(SECRET, 'op-webhook-cert', ns)).data as any)['tls.crt'],
           'base64',
@@ -229,7 +236,7 @@ describeRealApiServer('self-managed webhook certificates (CA bundle injection, r
     });
     const longest = Math.max(...rounds.map((r) => r.end - r.start));
     console.log(
-      `short-lived certificates (CA 20 s, serving 12 s, every request 300 ms late): ${servings.size} served in 30 s by ${rounds.length} rounds (longest ${longest} ms), the closest to expiry ${closest} ms before it`,
+      `short-lived certificates (CA ${20 * scale} s, serving ${12 * scale} s, every request 300 ms late): ${servings.size} served in ${30 * scale} s by ${rounds.length} rounds (longest ${longest} ms), the closest to expiry ${closest} ms before it`,
     );
     expect(late).toEqual([]);
     expect(lapses).toEqual([]);
