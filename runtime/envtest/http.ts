@@ -25,13 +25,49 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string | readonly string[]>>;
 }
 
-/** One request; the body is sent as JSON unless it is a string. */
-export function request(
+/**
+ * One request; the body is sent as JSON unless it is a string.
+ *
+ * A request sent on a kept-alive connection that the server closed meanwhile fails before any reply ("socket hang
+ * up"): the server never read it, so it is sent once more on a new connection, as Go's transport does for a
+ * connection the server closed while idle (and Node's documentation advises: `request.reusedSocket`). Any other
+ * failure is the caller's; its message says whether the connection was new or reused, and after how long it failed.
+ */
+export async function request(
   target: HttpTarget,
   method: string,
   path: string,
   body?: unknown,
   opts: RequestOptions = {},
+): Promise<HttpReply> {
+  try {
+    return await sendOnce(target, method, path, body, opts);
+  } catch (e) {
+    if (!(e instanceof ConnectionLost && e.reused)) throw e;
+    return sendOnce(target, method, path, body, opts);
+  }
+}
+
+/** A connection that failed before any reply came. */
+class ConnectionLost extends Error {
+  readonly code?: string;
+
+  constructor(
+    cause: Error & { code?: string },
+    readonly reused: boolean,
+    ms: number,
+  ) {
+    super(`${cause.message} (on a ${reused ? 'reused' : 'new'} connection, after ${ms} ms)`);
+    this.code = cause.code;
+  }
+}
+
+function sendOnce(
+  target: HttpTarget,
+  method: string,
+  path: string,
+  body: unknown,
+  opts: RequestOptions,
 ): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
     const u = new URL(path, target.url);
@@ -46,7 +82,11 @@ export function request(
       headers['Content-Length'] = Buffer.byteLength(payload);
     }
     const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
+    const started = Date.now();
+    let replied = false;
+    let timedOut = false;
     const req = send(u, { method, headers, ca: target.ca, timeout: opts.timeoutMs ?? 30_000 }, (res) => {
+      replied = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -61,8 +101,13 @@ export function request(
       });
       res.on('error', reject);
     });
-    req.on('timeout', () => req.destroy(new Error(`envtest: ${method} ${path} timed out`)));
-    req.on('error', reject);
+    req.on('timeout', () => {
+      timedOut = true;
+      req.destroy(new Error(`envtest: ${method} ${path} timed out`));
+    });
+    req.on('error', (err: Error & { code?: string }) =>
+      reject(replied || timedOut ? err : new ConnectionLost(err, req.reusedSocket, Date.now() - started)),
+    );
     if (payload !== undefined) req.write(payload);
     req.end();
   });
