@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ControlPlaneBinaries, findControlPlaneBinaries } from './assets';
 import { installCrds, readCrds } from './crds';
+import { copyTemplate, saveTemplate, templatePath } from './etcd-template';
 import {
   CLUSTER_CONTROLLERS,
   ControlPlaneLayout,
@@ -53,6 +54,15 @@ export interface ControlPlaneOptions {
   readonly startTimeoutMs?: number;
   /** Parent folder of the control plane's files. @default '/dev/shm' when it exists, else the OS temp folder */
   readonly baseDir?: string;
+  /**
+   * Folder of etcd templates (etcd-template.ts): the second control plane of a configuration (binaries,
+   * `apiServerFlags`) leaves a copy of its etcd data there right after kube-apiserver's bootstrap, and later ones
+   * start from a copy, as an apiserver restarted on a cluster finds its bootstrap objects in place: about 40 % less
+   * CPU per start. Certificates, keys and tokens stay each plane's own. `stop()` does not remove the folder.
+   * @default process.env.ENVTEST_TEMPLATE_DIR, else none (`''` for none whatever the environment says): every plane
+   * bootstraps its own etcd
+   */
+  readonly templateDir?: string;
 }
 
 /** The identity a kubeconfig authenticates as. */
@@ -151,17 +161,23 @@ export class ControlPlane {
     writeFileSync(files.tokens(l), `${this.admin.token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, {
       mode: 0o600,
     });
-    this.etcd = new ManagedProcess(
-      'etcd',
-      this.binaries.etcd,
-      etcdArgs(l, supportsFlag(this.binaries.etcd, 'unsafe-no-fsync')),
-    );
+    const templateDir = this.opts.templateDir ?? process.env.ENVTEST_TEMPLATE_DIR;
+    const template = templateDir && templatePath(templateDir, this.binaries, this.opts.apiServerFlags ?? []);
+    const fromTemplate = template ? copyTemplate(template, files.etcdData(l)) : 'none';
+    this.spawnEtcd();
     // the ServiceAccount signing key is made while etcd starts
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(files.serviceAccountKey(l), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
     writeFileSync(files.serviceAccountPub(l), publicKey.export({ type: 'spki', format: 'pem' }));
-    await this.etcd.waitHealthy({ url: `http://127.0.0.1:${l.etcdPort}` }, '/health', this.timeoutMs);
-    await this.startApiServer();
+    await this.etcdThenApiServer();
+    if (template && fromTemplate === 'make one') {
+      // the bootstrap is done (readyz waits for its post-start hooks): save etcd's data while both are stopped
+      await this.apiServer!.stop();
+      await this.etcd!.stop();
+      saveTemplate(files.etcdData(l), template);
+      this.spawnEtcd();
+      await this.etcdThenApiServer();
+    }
 
     // CRDs first: the garbage collector discovers the APIs when it starts (then only every 30 s)
     const crds = [...(this.opts.crds ?? []), ...readCrds(this.opts.crdPaths ?? [])];
@@ -265,6 +281,16 @@ export class ControlPlane {
       }
     }
     await this.restartControllerManager();
+  }
+
+  private spawnEtcd(): void {
+    const noFsync = supportsFlag(this.binaries.etcd, 'unsafe-no-fsync');
+    this.etcd = new ManagedProcess('etcd', this.binaries.etcd, etcdArgs(this.layout, noFsync));
+  }
+
+  private async etcdThenApiServer(): Promise<void> {
+    await this.etcd!.waitHealthy({ url: `http://127.0.0.1:${this.layout.etcdPort}` }, '/health', this.timeoutMs);
+    await this.startApiServer();
   }
 
   private async startApiServer(): Promise<void> {
