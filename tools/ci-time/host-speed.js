@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// What kind of host a CI run had, in two figures that tell this workplace's machines apart where CI's time goes
+// (bench/latest/ci-time/README.md, "Two kinds of host"): the cost of a page fault (first touch of fresh anonymous
+// memory, zeroing included) and of starting a process (fork + exec of /bin/true, waited for). CI's work is mostly
+// Go and Node processes that allocate and start processes (control planes, kubectl, probes), so its CPU-seconds follow
+// these two rather than the speed of plain arithmetic. Plain JavaScript: runs before `npm ci` with no dependency.
+//   node tools/ci-time/host-speed.js      -> {"pageFaultUs":…,"spawnMs":…,"load1":…}
+'use strict';
+const { spawnSync } = require('node:child_process');
+const { loadavg } = require('node:os');
+
+const PAGE = 4096;
+const BYTES = 256 << 20;
+
+/** Microseconds per 4 KiB page of a fresh 256 MiB buffer, written once per page. */
+function pageFaultUs() {
+  const started = process.hrtime.bigint();
+  const buffer = Buffer.allocUnsafeSlow(BYTES);
+  for (let i = 0; i < buffer.length; i += PAGE) buffer[i] = 1;
+  return Number(process.hrtime.bigint() - started) / 1e3 / (BYTES / PAGE);
+}
+
+/** Milliseconds per fork + exec + wait of /bin/true. */
+function spawnMs(count) {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) spawnSync('/bin/true');
+  return Number(process.hrtime.bigint() - started) / 1e6 / count;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const load1 = loadavg()[0];
+console.log(
+  JSON.stringify({
+    pageFaultUs: +median([pageFaultUs(), pageFaultUs(), pageFaultUs()]).toFixed(2),
+    spawnMs: +median([spawnMs(50), spawnMs(50), spawnMs(50)]).toFixed(2),
+    load1,
+  }),
+);
