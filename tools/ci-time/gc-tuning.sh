@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Jest files with garbage collection as node and Go default it, then as the test task tunes it (GOGC=400 for the
 # control planes' Go processes, --max-semi-space-size=64 for jest's workers), in turn: the machine's busy CPU-seconds
-# (/proc/stat) and the wall time of each run. Run on a quiet machine; ORDER and ROUNDS say which goes first, how often.
+# (/proc/stat) and the wall time of each run. Run on a quiet machine; ORDER and ROUNDS say which goes first, how often;
+# ORDER may also name `lazy-free` (tuned, and Go's freed memory given back lazily: GODEBUG=madvdontneed=0).
 #   bash tools/ci-time/gc-tuning.sh FILE...     e.g.  ROUNDS="1 2" ORDER="tuned default" bash tools/ci-time/gc-tuning.sh test/apiserver/cr-differential.test.ts
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,6 +18,10 @@ for round in ${ROUNDS:-1}; do
     b0=$(busy) t0=$(date +%s%N)
     if [ "$variant" = tuned ]; then
       GOGC=400 NODE_OPTIONS="$base --max-semi-space-size=64" npx jest --ci "$@" >"$log" 2>&1
+    elif [ "$variant" = lazy-free ]; then
+      # Go gives freed heap back with MADV_FREE: the kernel takes the pages only when it needs memory, so a heap that
+      # grows again reuses them without a page fault (MADV_DONTNEED, Go's default, makes every reuse fault)
+      GOGC=400 GODEBUG=madvdontneed=0 NODE_OPTIONS="$base --max-semi-space-size=64" npx jest --ci "$@" >"$log" 2>&1
     else
       env -u GOGC NODE_OPTIONS="$base" npx jest --ci "$@" >"$log" 2>&1
     fi
