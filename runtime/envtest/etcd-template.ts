@@ -2,7 +2,7 @@
  * etcd templates: a copy of a control plane's etcd data taken right after kube-apiserver's first start, when it has
  * written its bootstrap objects (the system namespaces, the RBAC roles and bindings, the priority classes, the
  * flow-control schemas and levels) and nothing else. A control plane whose etcd starts from a copy finds them there,
- * as an apiserver restarted on a cluster does, and skips writing them: about 40 % of a start's CPU
+ * as an apiserver restarted on a cluster does, and skips writing them: about a sixth of a start's CPU
  * (bench/latest/envtest-start.json). The plane's certificates, keys and tokens are still its own: they are not in etcd.
  *
  * A configuration's template is made by its second start (the first only notes that it started), so that one started
