@@ -147,13 +147,21 @@ export function partitioned(podUid: string): boolean {
   }
 }
 
-const alive = (pid: number) => {
+/**
+ * Whether a process still runs or still holds what it opened. A zombie counts as gone, unless it is a thread-group
+ * leader whose other threads are still exiting: until the last one has, the process keeps its files, a listening
+ * socket included. A kubelet restarted in that window (2026-12-01, rehearsal AR) failed with "bind: address already
+ * in use" on its ports and never came back.
+ */
+export function processAlive(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] !== 'Z';
+    if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] !== 'Z') return true;
+    return readdirSync(`/proc/${pid}/task`).length > 1;
   } catch {
     return false;
   }
-};
+}
+const alive = processAlive;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
