@@ -5,11 +5,11 @@
  * as an apiserver restarted on a cluster does, and skips writing them: about a sixth of a start's CPU
  * (bench/latest/envtest-start.json). The plane's certificates, keys and tokens are still its own: they are not in etcd.
  *
- * A configuration's template is made by its second start (the first only notes that it started), so that one started
- * once pays nothing. One template per configuration that can change what the apiserver bootstraps: the kube-apiserver and etcd binaries
- * and the apiserver's extra flags (a feature gate, a runtime-config). Several processes may share the folder (jest's
- * workers): a template is written under a temporary name and renamed into place, so a reader sees all of it or none,
- * and the first of two writers wins.
+ * One template per configuration that can change what the apiserver bootstraps: the kube-apiserver and etcd binaries
+ * and the apiserver's extra flags (a feature gate, a runtime-config). A configuration's template is made by its second
+ * start (the first only notes that it started), so that one started once pays nothing. Several processes may share the
+ * folder (jest's workers): a template is written under a temporary name and renamed into place, so a reader sees all
+ * of it or none, and the first of two writers wins.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
