@@ -1,9 +1,9 @@
 /**
  * How long `ControlPlane.start()` takes (the start of every real-apiserver test file) and the CPU-seconds its processes
  * use from start to stop, with and without kube-controller-manager, fresh and from an etcd template (`templateDir`:
- * the run's first two starts make it, untimed), and optionally against an older checkout of the code (`--before=<dir>`, e.g. from
- * `git archive <commit> runtime lib vendor package.json tsconfig.json | tar -x -C <dir>` with node_modules linked), in
- * the same window so the machine's load is shared. Usage:
+ * the run's first two starts make it, untimed), and optionally against an older checkout of the code
+ * (`--before=<dir>`, e.g. from `git archive <commit> runtime lib vendor package.json tsconfig.json | tar -x -C <dir>`
+ * with node_modules linked), in the same window so the machine's load is shared. Usage:
  * `npx tsx bench/envtest-start.ts [--runs=5] [--before=<dir> --before-label=<commit>] [--out=bench/latest/envtest-start.json]`; needs
  * KUBEBUILDER_ASSETS. Configurations run alternately; reports median and range, and the 1-minute load average.
  */
@@ -45,7 +45,8 @@ async function main() {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(configs).map((k) => [k, []]));
   const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(configs).map((k) => [k, []]));
   const loads: number[] = [];
-  for (let i = 0; i < 2; i++) await (await ControlPlane.start({ controllerManager: false, templateDir })).stop(); // the second makes the template
+  // untimed: the first start of a configuration notes it, the second makes its template
+  for (let i = 0; i < 2; i++) await (await ControlPlane.start({ controllerManager: false, templateDir })).stop();
   for (let i = 0; i < runs; i++) {
     for (const [name, { start, opts }] of Object.entries(configs)) {
       loads.push(loadavg()[0]);
