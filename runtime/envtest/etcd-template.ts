@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ControlPlaneBinaries } from './assets';
 
 /** Where the template of this configuration is (or will be) in `dir`. */
@@ -42,14 +42,14 @@ export function copyTemplate(template: string, etcdData: string): 'copied' | 'ma
   }
   const seen = `${template}.seen`;
   if (existsSync(seen)) return 'make one';
-  mkdirSync(join(template, '..'), { recursive: true });
+  mkdirSync(dirname(template), { recursive: true });
   writeFileSync(seen, '');
   return 'none';
 }
 
 /** Saves a stopped etcd's data folder as the template, unless another process saved one first. */
 export function saveTemplate(etcdData: string, template: string): void {
-  mkdirSync(join(template, '..'), { recursive: true });
+  mkdirSync(dirname(template), { recursive: true });
   const staging = `${template}.${process.pid}-${Date.now().toString(36)}`;
   cpSync(etcdData, staging, { recursive: true });
   try {

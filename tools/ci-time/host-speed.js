@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// What kind of host a CI run had, in two figures that tell this workplace's machines apart where CI's time goes
-// (bench/latest/ci-time/README.md, "Two kinds of host"): the cost of a page fault (first touch of fresh anonymous
-// memory, zeroing included) and of starting a process (fork + exec of /bin/true, waited for). CI's work is mostly
+// What kind of host a CI run had, in the figures that tell machines apart where CI's time goes
+// (bench/latest/ci-time/README.md, "What the slow host is like"): the cost of a page fault (first touch of fresh
+// anonymous memory, zeroing included) and of starting a process (fork + exec of /bin/true, waited for), also from a
+// process holding 256 MiB more. CI's work is mostly
 // Go and Node processes that allocate and start processes (control planes, kubectl, probes), so its CPU-seconds follow
 // these two rather than the speed of plain arithmetic. Plain JavaScript: runs before `npm ci` with no dependency.
 //   node tools/ci-time/host-speed.js      -> {"pageFaultUs":…,"spawnMs":…,"spawnMsHolding256MiB":…,"load1":…}

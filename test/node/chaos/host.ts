@@ -161,7 +161,6 @@ export function processAlive(pid: number): boolean {
     return false;
   }
 }
-const alive = processAlive;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -177,7 +176,7 @@ export async function restartClusterProcess(
 ): Promise<{ oldPid: number; newPid: number }> {
   const pidFile = join(clusterDir, `${name}.pid`);
   const oldPid = Number(readFileSync(pidFile, 'utf8').trim());
-  if (!alive(oldPid)) throw new Error(`${name} (pid ${oldPid}) is not running`);
+  if (!processAlive(oldPid)) throw new Error(`${name} (pid ${oldPid}) is not running`);
   const argv = readFileSync(`/proc/${oldPid}/cmdline`, 'utf8')
     .split('\0')
     .filter((x, i, a) => i < a.length - 1 || x);
@@ -190,9 +189,9 @@ export async function restartClusterProcess(
   const cwd = readlinkSync(`/proc/${oldPid}/cwd`);
   process.kill(oldPid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (alive(oldPid) && Date.now() < deadline) await sleep(100);
-  if (alive(oldPid)) process.kill(oldPid, 'SIGKILL');
-  while (alive(oldPid)) await sleep(50);
+  while (processAlive(oldPid) && Date.now() < deadline) await sleep(100);
+  if (processAlive(oldPid)) process.kill(oldPid, 'SIGKILL');
+  while (processAlive(oldPid)) await sleep(50);
   const fd = openSync(join(clusterDir, log), 'a');
   // detached: a new session (setsid), as cluster.sh starts it; the suite does not wait for it.
   const child = spawn(argv[0], argv.slice(1), { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
