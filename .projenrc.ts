@@ -91,6 +91,8 @@ const project = new typescript.TypeScriptProject({
     '@jest/test-sequencer@^29',
     // test/timeout-scale-environment.js: jest's node environment, its timeouts scaled on a loaded CI host
     'jest-environment-node@^29',
+    // test/node/rest-get.ts: the node suites' synchronous GETs on a worker thread instead of a curl process each
+    'synckit@^0.12.3',
   ],
   // The app's cdk8s and constructs are ours: one copy, so constructs from both sides share a tree.
   peerDeps: ['cdk8s@^2.70.0', 'constructs@^10.4.2'],

@@ -1,10 +1,10 @@
 /**
- * `kubectl get … -o json` answered with one HTTPS GET (curl) instead of kubectl, for the suites' polling loops.
+ * `kubectl get … -o json` answered with one HTTPS GET instead of kubectl, for the suites' polling loops.
  *
  * Why: the suites poll the cluster every 0.5 to 2 s (`until`), and a kubectl process costs 55-70 ms of CPU before it
  * sends its request (Go's start-up, every API scheme registered): about 1,500 calls took 118 CPU-s of a CI run on two
- * cores. curl costs a few milliseconds. Reads only: writes (apply, patch, delete) still go through kubectl, as users
- * run them.
+ * cores. The GET is made on a worker thread (rest-get-worker.ts) and waited for synchronously, as the suites' loops
+ * are: no process at all. Reads only: writes (apply, patch, delete) still go through kubectl, as users run them.
  *
  * What it answers: `get TYPE [NAME] [-n NS | -A] [-l SELECTOR] [--field-selector S]` with TYPE a plural, singular,
  * short name, kind or `plural.group` of a served resource, as kubectl prints it with `-o json` (a list as `kind: List`
@@ -12,9 +12,11 @@
  * undefined: the caller runs kubectl. A type not in the discovery read so far makes it read discovery again (a CRD
  * installed since).
  */
-import { spawnSync } from 'child_process';
 import { readFileSync } from 'fs';
+import { join } from 'path';
 import { load } from 'js-yaml';
+import { createSyncFn } from 'synckit';
+import type { WorkerReply } from './rest-get-worker';
 
 interface Resource {
   readonly groupVersion: string;
@@ -28,6 +30,12 @@ interface Access {
   readonly ca: string;
   readonly token: string;
   readonly namespace: string;
+}
+
+/** The worker's GET, made synchronous; started on first use (one worker per process). */
+let syncGet: ((url: string, caFile: string, token: string, timeoutMs: number) => WorkerReply) | undefined;
+function httpsGet(): NonNullable<typeof syncGet> {
+  return (syncGet ??= createSyncFn(join(__dirname, 'rest-get-worker.ts')));
 }
 
 export class RestGet {
@@ -81,32 +89,19 @@ export class RestGet {
 
   private request(path: string): { code: number; body: any } {
     const a = this.auth();
-    const r = spawnSync(
-      'curl',
-      [
-        '-sS',
-        '--max-time',
-        '60',
-        '--cacert',
-        a.ca,
-        '-H',
-        `Authorization: Bearer ${a.token}`,
-        '-w',
-        '\n%{http_code}',
-        `${a.server}${path}`,
-      ],
-      { encoding: 'utf8', maxBuffer: 256 << 20 },
-    );
-    if (r.status !== 0) throw new Error(`curl ${path} failed (${r.status}): ${r.stderr}`);
-    const cut = r.stdout.lastIndexOf('\n');
-    const code = Number(r.stdout.slice(cut + 1));
+    let reply: WorkerReply;
+    try {
+      reply = httpsGet()(`${a.server}${path}`, a.ca, a.token, 60_000);
+    } catch (err) {
+      throw new Error(`GET ${path} failed: ${(err as Error).message}`);
+    }
     let body: any;
     try {
-      body = JSON.parse(r.stdout.slice(0, cut));
+      body = JSON.parse(reply.text);
     } catch {
       body = undefined;
     }
-    return { code, body };
+    return { code: reply.code, body };
   }
 
   private auth(): Access {
