@@ -9,20 +9,28 @@ describe('processAlive', () => {
   (hasPython ? test : test.skip)(
     'a zombie thread-group leader whose other thread still runs is alive; once that thread ends it is not',
     async () => {
-      // the main thread exits (pthread_exit), a second one sleeps 2 s: the leader is a zombie meanwhile
+      // the main thread exits (pthread_exit) while a second one reads stdin until the test closes it: the leader is a
+      // zombie meanwhile, for as long as the test needs (a loaded CI host took over 2 s to start python at all)
       const child = spawn('python3', [
         '-c',
-        'import threading, ctypes, time\nthreading.Thread(target=time.sleep, args=(2,)).start()\nctypes.CDLL(None).pthread_exit(None)',
+        'import sys, threading, ctypes\nthreading.Thread(target=sys.stdin.read).start()\nctypes.CDLL(None).pthread_exit(None)',
       ]);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       const pid = child.pid!;
       const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2];
-      for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(state()).toBe('Z');
-      expect(processAlive(pid)).toBe(true);
+      try {
+        const deadline = Date.now() + 30_000;
+        while (state() !== 'Z' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(state()).toBe('Z');
+        expect(processAlive(pid)).toBe(true);
+      } finally {
+        // the reading thread ends, and the process with it, whatever the checks above found
+        child.stdin.end();
+      }
       await exited;
       expect(processAlive(pid)).toBe(false);
     },
+    60_000,
   );
 
   test('a running process is alive, a pid that does not exist is not', () => {
