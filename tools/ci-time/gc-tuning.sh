@@ -11,25 +11,25 @@ cd "$(dirname "$0")/../.."
 export KUBEBUILDER_ASSETS ENVTEST_REQUIRED=1 CDK8S_OPERATOR_QUIET=1
 base='--experimental-vm-modules --no-warnings=ExperimentalWarning'
 hz=$(getconf CLK_TCK)
+tuned=(GOGC=400 NODE_OPTIONS="$base --max-semi-space-size=64")
 busy() { read -r _ a b c _ _ f g h _ < /proc/stat; echo $((a + b + c + f + g + h)); }
 echo "# $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg), files: $*"
 for round in ${ROUNDS:-1}; do
   for variant in ${ORDER:-default tuned}; do
     log=$(mktemp)
     b0=$(busy) t0=$(date +%s%N)
-    if [ "$variant" = tuned ]; then
-      env -u GOMAXPROCS GOGC=400 NODE_OPTIONS="$base --max-semi-space-size=64" npx jest --ci "$@" >"$log" 2>&1
-    elif [ "$variant" = lazy-free ]; then
+    # each variant's environment for jest and the Go processes it starts; anything else is the default
+    case "$variant" in
+      tuned) vars=("${tuned[@]}") ;;
       # Go gives freed heap back with MADV_FREE: the kernel takes the pages only when it needs memory, so a heap that
       # grows again reuses them without a page fault (MADV_DONTNEED, Go's default, makes every reuse fault)
-      GOGC=400 GODEBUG=madvdontneed=0 NODE_OPTIONS="$base --max-semi-space-size=64" npx jest --ci "$@" >"$log" 2>&1
-    elif [ "$variant" = one-proc ]; then
+      lazy-free) vars=("${tuned[@]}" GODEBUG=madvdontneed=0) ;;
       # Go runs goroutines on one P: no second P spinning for work or running idle GC mark workers on a machine whose
       # two cores are taken anyway
-      GOGC=400 GOMAXPROCS=1 NODE_OPTIONS="$base --max-semi-space-size=64" npx jest --ci "$@" >"$log" 2>&1
-    else
-      env -u GOGC -u GOMAXPROCS NODE_OPTIONS="$base" npx jest --ci "$@" >"$log" 2>&1
-    fi
+      one-proc) vars=("${tuned[@]}" GOMAXPROCS=1) ;;
+      *) vars=(-u GOGC NODE_OPTIONS="$base") ;;
+    esac
+    env "${vars[@]}" npx jest --ci "$@" >"$log" 2>&1
     rc=$?
     b1=$(busy) t1=$(date +%s%N)
     echo "round $round $variant: exit $rc, $(((t1 - t0) / 1000000000)) s wall, $(((b1 - b0) / hz)) CPU-s busy; $(grep -E '^Tests:' "$log" | tr -s ' ')"
