@@ -10,29 +10,17 @@
  * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
  */
 import { ChildProcess, spawn, spawnSync } from 'child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
+import { chmodSync, mkdtempSync, rmSync } from 'fs';
 import { AddressInfo, connect, createServer, Socket } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
+import { canRunPostgres, pgBin } from './real-postgres';
 import { Credentials } from '../../../controllers/sampledb/credentials';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { OPERATOR_WRITTEN_PARAMETERS } from '../../../controllers/sampledb/tuning';
 
-const PG_LIB = '/usr/lib/postgresql';
-const pgBin = existsSync(PG_LIB)
-  ? readdirSync(PG_LIB)
-      .sort()
-      .map((v) => join(PG_LIB, v, 'bin'))
-      .reverse()
-      .find((b) => existsSync(join(b, 'postgres')))
-  : undefined;
-const runnable = process.getuid?.() === 0 && !!pgBin && spawnSync('id', ['postgres']).status === 0;
-if (!runnable) {
-  process.stderr.write(
-    'parameters.postgres.test.ts: skipped (needs root, a PostgreSQL under /usr/lib/postgresql and a postgres user)\n',
-  );
-}
+const runnable = canRunPostgres('parameters.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
 
 const PRIMARY_PORT = 5441;

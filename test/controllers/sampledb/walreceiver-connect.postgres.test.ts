@@ -12,30 +12,17 @@
  * Needs root (a network namespace, iptables, PostgreSQL run as the `postgres` user); skipped, saying so, without.
  */
 import { ChildProcess, spawn, spawnSync } from 'child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
+import { chmodSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { canRunPostgres, pgBin } from './real-postgres';
 import { postgresArgs } from '../../../controllers/sampledb/instance-script';
 import { Database } from '../../../controllers/sampledb/types';
 
-const PG_LIB = '/usr/lib/postgresql';
-const pgBin = existsSync(PG_LIB)
-  ? readdirSync(PG_LIB)
-      .sort()
-      .map((v) => join(PG_LIB, v, 'bin'))
-      .reverse()
-      .find((b) => existsSync(join(b, 'postgres')))
-  : undefined;
-const runnable =
-  process.getuid?.() === 0 &&
-  !!pgBin &&
-  spawnSync('unshare', ['-n', 'iptables', '-w', '-L'], { encoding: 'utf8' }).status === 0 &&
-  spawnSync('id', ['postgres']).status === 0;
-if (!runnable) {
-  process.stderr.write(
-    'walreceiver-connect.postgres.test.ts: skipped (needs root, unshare, iptables, a PostgreSQL under /usr/lib/postgresql and a postgres user)\n',
-  );
-}
+const runnable = canRunPostgres('walreceiver-connect.postgres.test.ts', {
+  needs: 'unshare, iptables',
+  check: () => spawnSync('unshare', ['-n', 'iptables', '-w', '-L'], { encoding: 'utf8' }).status === 0,
+});
 const describeReal = runnable ? describe : describe.skip;
 
 const DROPPED_PORT = 5999;

@@ -45,6 +45,8 @@ const FOOS_PER_NAMESPACE = 2;
  */
 const TAKEOVER_SLACK_S = 5 * HOST_SLACK_SCALE;
 const FOO_RESOURCE = 'samplecontroller.k8s.io/v1alpha1/Foo';
+/** The MutatingWebhookConfiguration's webhook that labels Foos at create (lib/operator/operator-webhooks.ts). */
+const LABEL_WEBHOOK = 'label-shard.foos.samplecontroller.k8s.io';
 
 interface Member {
   readonly pod: string;
@@ -112,6 +114,12 @@ export default async function sharding(h: NodeHarness): Promise<void> {
       .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
     return line ? Number(line.split(' ').pop()) : 0;
   };
+  /** The apiserver's count of calls to the labelling webhook that failed and were ignored (failurePolicy: Ignore). */
+  const failOpenCount = () =>
+    metric(h.kubectl('get', '--raw', '/metrics'), 'apiserver_admission_webhook_fail_open_count', {
+      name: LABEL_WEBHOOK,
+      type: 'admit',
+    });
   const ownerOf = (ns: string, ring: readonly Member[]) =>
     rendezvousOwner(
       ns,
@@ -317,9 +325,16 @@ export default async function sharding(h: NodeHarness): Promise<void> {
     );
 
     const fooCount = () => namespaces.length * FOOS_PER_NAMESPACE;
+    /** The Foos whose create went on unlabelled because the apiserver's call to the webhook failed (open). */
+    let failedOpen: string[] = [];
     await step(
       `${NAMESPACES_PER_MEMBER * MEMBERS * FOOS_PER_NAMESPACE} Foos created with kubectl come back from the create labelled with their member (MutatingWebhookConfiguration → Service → a member pod)`,
       () => {
+        // The webhook is failurePolicy: Ignore with a 2 s timeout: on a loaded host a call can time out and the create
+        // goes on unlabelled (the assigner's job, next step). The apiserver counts each such call, so a missing label
+        // is allowed only where it says a call failed open, and never more than a quarter of the creates.
+        const failOpenBefore = failOpenCount();
+        const unlabelled: string[] = [];
         const wrong: string[] = [];
         for (const ns of namespaces) {
           for (let i = 0; i < FOOS_PER_NAMESPACE; i++) {
@@ -329,42 +344,57 @@ export default async function sharding(h: NodeHarness): Promise<void> {
               }),
             );
             const label = created.metadata.labels?.[LABEL];
-            if (label !== ownerOf(ns, members)) wrong.push(`${ns}/foo-${i}: ${label}`);
+            if (label === undefined) unlabelled.push(`${ns}/foo-${i}`);
+            else if (label !== ownerOf(ns, members)) wrong.push(`${ns}/foo-${i}: ${label}`);
           }
         }
-        assert(wrong.length === 0, `creates not labelled with their owner: ${wrong.join(', ')}`);
+        const calledFailedOpen = failOpenCount() - failOpenBefore;
+        assert(wrong.length === 0, `creates labelled with another member than their owner: ${wrong.join(', ')}`);
+        assert(
+          unlabelled.length <= calledFailedOpen && unlabelled.length <= fooCount() / 4,
+          `creates not labelled: ${unlabelled.join(', ') || 'none'}; webhook calls the apiserver counted as failed open: ${calledFailedOpen}`,
+        );
+        failedOpen = unlabelled;
         const admitted = members.map((m) =>
           metric(metrics(m.pod), 'controller_runtime_shard_label_writes_total', { ring: NAME, reason: 'admission' }),
         );
         const total = admitted.reduce((a, b) => a + b, 0);
-        assert(total >= fooCount(), `the members labelled ${total} creates, fewer than ${fooCount()}`);
-        return `${fooCount()} of ${fooCount()} labelled in the create response; labels written at admission per member: ${admitted.join(', ')} (dry runs included)`;
+        const labelled = fooCount() - unlabelled.length;
+        assert(total >= labelled, `the members labelled ${total} creates, fewer than ${labelled}`);
+        return `${labelled} of ${fooCount()} labelled in the create response (${unlabelled.length} failed open: ${unlabelled.join(', ') || 'none'}); labels written at admission per member: ${admitted.join(', ')} (dry runs included)`;
       },
     );
 
-    await step("every Foo converges to sample-controller's end state; none was patched by the assigner", async () => {
-      const states = await until(
-        'every Foo converged',
-        () => {
-          const s = fooStates();
-          return s.length === fooCount() && s.every((f) => f.converged) ? s : undefined;
-        },
-        90,
-        1000,
-      ).catch((err) => {
-        throw new Error(
-          `${(err as Error).message}: ${fooStates()
-            .filter((f) => !f.converged)
-            .map((f) => `${f.ns}/${f.name} ${f.problem}`)
-            .join('; ')}`,
+    await step(
+      "every Foo converges to sample-controller's end state; the assigner patched only those the webhook did not label",
+      async () => {
+        const states = await until(
+          'every Foo converged',
+          () => {
+            const s = fooStates();
+            return s.length === fooCount() && s.every((f) => f.converged) ? s : undefined;
+          },
+          90,
+          1000,
+        ).catch((err) => {
+          throw new Error(
+            `${(err as Error).message}: ${fooStates()
+              .filter((f) => !f.converged)
+              .map((f) => `${f.ns}/${f.name} ${f.problem}`)
+              .join('; ')}`,
+          );
+        });
+        const patched = suiteFoos()
+          .filter((f) => (f.metadata.managedFields ?? []).some((m: any) => m.manager === 'cdk8s-operator-sharding'))
+          .map((f) => `${f.metadata.namespace}/${f.metadata.name}`)
+          .sort();
+        assert(
+          patched.join(', ') === [...failedOpen].sort().join(', '),
+          `Foos patched by the assigner: ${patched.join(', ') || 'none'}; created unlabelled (webhook failed open): ${failedOpen.join(', ') || 'none'}`,
         );
-      });
-      const patched = suiteFoos().filter((f) =>
-        (f.metadata.managedFields ?? []).some((m: any) => m.manager === 'cdk8s-operator-sharding'),
-      );
-      assert(patched.length === 0, `Foos patched by the assigner: ${patched.map((f) => f.metadata.name).join(', ')}`);
-      return `${states.length} Foos: Deployment with the Foo's replicas, owned by it, in its member's share; status.availableReplicas reported (0: the nginx image is not on the node)`;
-    });
+        return `${states.length} Foos (${patched.length} labelled by the assigner after the webhook failed open): Deployment with the Foo's replicas, owned by it, in its member's share; status.availableReplicas reported (0: the nginx image is not on the node)`;
+      },
+    );
 
     await step(
       "each Foo reconciled by one member, its owner: the Synced Events' reportingInstance and each member's owned-object gauge",
