@@ -3,7 +3,9 @@
 # control planes' Go processes, --max-semi-space-size=64 for jest's workers), in turn: the machine's busy CPU-seconds
 # (/proc/stat) and the wall time of each run. Run on a quiet machine; ORDER and ROUNDS say which goes first, how often;
 # ORDER may also name `lazy-free` (tuned, and Go's freed memory given back lazily: GODEBUG=madvdontneed=0) or
-# `one-proc` (tuned, and each Go process on one P: GOMAXPROCS=1).
+# `one-proc` (tuned, and each Go process on one P: GOMAXPROCS=1) or `thp` (tuned, and the kernel's transparent huge pages
+# for every process's anonymous memory while it runs: `always` in /sys/kernel/mm/transparent_hugepage/enabled, put
+# back after; needs root).
 #   bash tools/ci-time/gc-tuning.sh FILE...     e.g.  ROUNDS="1 2" ORDER="tuned default" bash tools/ci-time/gc-tuning.sh test/apiserver/cr-differential.test.ts
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -11,13 +13,15 @@ cd "$(dirname "$0")/../.."
 export KUBEBUILDER_ASSETS ENVTEST_REQUIRED=1 CDK8S_OPERATOR_QUIET=1
 base='--experimental-vm-modules --no-warnings=ExperimentalWarning'
 hz=$(getconf CLK_TCK)
+THP=/sys/kernel/mm/transparent_hugepage/enabled
 tuned=(GOGC=400 NODE_OPTIONS="$base --max-semi-space-size=64")
+faults() { awk '/^pgfault /{print $2}' /proc/vmstat; }
 busy() { read -r _ a b c _ _ f g h _ < /proc/stat; echo $((a + b + c + f + g + h)); }
 echo "# $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg), files: $*"
 for round in ${ROUNDS:-1}; do
   for variant in ${ORDER:-default tuned}; do
     log=$(mktemp)
-    b0=$(busy) t0=$(date +%s%N)
+    b0=$(busy) t0=$(date +%s%N) f0=$(faults)
     # each variant's environment for jest and the Go processes it starts; anything else is the default
     case "$variant" in
       tuned) vars=("${tuned[@]}") ;;
@@ -27,12 +31,18 @@ for round in ${ROUNDS:-1}; do
       # Go runs goroutines on one P: no second P spinning for work or running idle GC mark workers on a machine whose
       # two cores are taken anyway
       one-proc) vars=("${tuned[@]}" GOMAXPROCS=1) ;;
+      # the heaps of Go and Node fault in 2 MiB at a time instead of 4 KiB (page faults are dear on this machine's
+      # virtualisation: bench/latest/ci-time/host-speed-*.txt)
+      thp) vars=("${tuned[@]}") ;;
       *) vars=(-u GOGC NODE_OPTIONS="$base") ;;
     esac
+    thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
+    if [ "$variant" = thp ]; then echo always >"$THP"; fi
     env "${vars[@]}" npx jest --ci "$@" >"$log" 2>&1
     rc=$?
-    b1=$(busy) t1=$(date +%s%N)
-    echo "round $round $variant: exit $rc, $(((t1 - t0) / 1000000000)) s wall, $(((b1 - b0) / hz)) CPU-s busy; $(grep -E '^Tests:' "$log" | tr -s ' ')"
+    if [ "$variant" = thp ]; then echo "$thp_was" >"$THP"; fi
+    b1=$(busy) t1=$(date +%s%N) f1=$(faults)
+    echo "round $round $variant: exit $rc, $(((t1 - t0) / 1000000000)) s wall, $(((b1 - b0) / hz)) CPU-s busy, $(((f1 - f0) / 1000))k page faults; $(grep -E '^Tests:' "$log" | tr -s ' ')"
     rm -f "$log"
   done
 done
