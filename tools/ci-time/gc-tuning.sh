@@ -36,8 +36,7 @@ for round in ${ROUNDS:-1}; do
       thp) vars=("${tuned[@]}") ;;
       *) vars=(-u GOGC NODE_OPTIONS="$base") ;;
     esac
-    thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
-    if [ "$variant" = thp ]; then echo always >"$THP"; fi
+    if [ "$variant" = thp ]; then thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP") && echo always >"$THP"; fi
     env "${vars[@]}" npx jest --ci "$@" >"$log" 2>&1
     rc=$?
     if [ "$variant" = thp ]; then echo "$thp_was" >"$THP"; fi
