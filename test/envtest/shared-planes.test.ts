@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { REAL_APISERVER_TAG } from '.';
 import { acquireSharedPlane, releaseSharedPlane } from './shared-planes';
 import { ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
@@ -68,6 +69,41 @@ describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
       }
     } finally {
       warn.mockRestore();
+    }
+  }, 300_000);
+
+  test("a suite's CRDs restart the plane's kube-controller-manager, and that one is the plane's: one runs, whatever suites came before", async () => {
+    const opts: ControlPlaneOptions = { controllerManager: ['garbage-collector-controller'], startTimeoutMs: 150_000 };
+    // kube-controller-managers running for this plane's folder (its kubeconfig is there)
+    const running = (dir: string) =>
+      Number(spawnSync('pgrep', ['-c', '-f', `kubeconfig=${dir}/`], { encoding: 'utf8' }).stdout.trim());
+    const first = await acquireSharedPlane({
+      ...opts,
+      crds: [{ ...crd, spec: { ...crd.spec, conversion: undefined } }],
+    });
+    const dir = first.dir;
+    expect(running(dir)).toBe(1);
+    await releaseSharedPlane(first);
+    const second = await acquireSharedPlane({
+      ...opts,
+      crds: [
+        {
+          ...crd,
+          metadata: { name: 'gadgets.reset.example.com' },
+          spec: {
+            ...crd.spec,
+            conversion: undefined,
+            names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+          },
+        },
+      ],
+    });
+    try {
+      expect(second.dir).toBe(dir);
+      // before the view shared the pooled plane's state: 2 (the first suite's restart kept running)
+      expect(running(dir)).toBe(1);
+    } finally {
+      await releaseSharedPlane(second);
     }
   }, 300_000);
 });

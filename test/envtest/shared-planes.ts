@@ -92,9 +92,16 @@ export async function acquireSharedPlane(opts: ControlPlaneOptions): Promise<Con
  * The pooled plane as an instance of this test file's own ControlPlane class, on the same processes. The plane was
  * started by another file, whose module registry is another realm: what its methods return (parsed JSON) would have
  * that realm's Object and Array, which `toStrictEqual` tells apart from this file's ("serializes to the same string").
+ * The methods are this file's, the state the pooled plane's: a copy of the state would keep to itself the
+ * kube-controller-manager that installing a suite's CRDs restarts, and the pooled plane, stopping the one it knew,
+ * would leave that one running (six were found running after their planes were gone in one CI run).
  */
 function viewIn(plane: ControlPlane): ControlPlane {
-  return Object.assign(Object.create(ControlPlane.prototype), plane);
+  const methods = ControlPlane.prototype;
+  return new Proxy(plane, {
+    get: (target, key, receiver) => (key in methods ? Reflect.get(methods, key, receiver) : Reflect.get(target, key)),
+    getPrototypeOf: () => methods,
+  });
 }
 
 /** Gives a plane back: reset to its baseline, or stopped when the reset fails. */
