@@ -87,18 +87,25 @@ const SCRIPT = [
   '# Beside the postmaster: a primary that reaches neither the apiserver nor a standby (no replication reply) for',
   '# SAMPLEDB_ISOLATION_FENCE_SECONDS stops PostgreSQL at once. Only a primary that has had a standby since it started',
   '# (one without standbys cannot be failed over). The reply time is the standby clock: same node or NTP-synchronised nodes.',
+  '# The loop runs every second in every pod: its clock and its pause are bash builtins (`printf %(%s)T`, a `read` that',
+  '# times out on a FIFO nobody writes to) rather than a `date` and a `sleep` process each second (with the probes, most',
+  '# of the processes the CI node started: bench/latest/ci-time/).',
   'watchdog() {',
   '  set +eu',
-  '  api_ok=$(date +%s); had_standby=""',
-  '  while sleep 1; do',
-  '    now=$(date +%s)',
+  '  tick=/tmp/sampledb-tick; [ -p "$tick" ] || mkfifo "$tick"; exec 8<>"$tick"',
+  '  printf -v api_ok "%(%s)T" -1; had_standby=""',
+  '  while :; do',
+  '    read -rt 1 -u 8',
+  '    printf -v now "%(%s)T" -1',
   '    if [ -f "$PGDATA/standby.signal" ]; then api_ok=$now; had_standby=""; continue; fi',
   `    r="$(psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' -c "select pg_is_in_recovery(), count(*), coalesce(extract(epoch from now() - max(reply_time))::int, -1) from pg_stat_replication" 2>/dev/null)" || { api_ok=$now; continue; }`,
   '    set -- $r',
   '    if [ "$1" != f ]; then api_ok=$now; continue; fi',
   '    [ "$2" -gt 0 ] && had_standby=1',
   '    if [ "$3" -ge 0 ] && [ "$3" -lt 3 ]; then api_ok=$now; continue; fi',
-  '    if apiserver_reachable; then api_ok=$(date +%s); continue; fi',
+  '    # one that never had a standby cannot be failed over, so it never fences: no need to look for the apiserver',
+  '    if [ -z "$had_standby" ]; then api_ok=$now; continue; fi',
+  '    if apiserver_reachable; then printf -v api_ok "%(%s)T" -1; continue; fi',
   '    cut=$((now - api_ok)); if [ "$3" -ge 0 ] && [ "$3" -lt "$cut" ]; then cut=$3; fi',
   `    if [ -n "$had_standby" ] && [ "$cut" -ge "\$${ENV_ISOLATION_FENCE_SECONDS}" ]; then`,
   '      date -u +%Y-%m-%dT%H:%M:%SZ > "$fenced.tmp" && mv "$fenced.tmp" "$fenced"',
@@ -144,9 +151,12 @@ const SCRIPT = [
   'exec docker-entrypoint.sh postgres "$@"',
 ].join('\n');
 
-/** The container command: the script above, then the official entrypoint with {@link postgresArgs}. */
+/**
+ * The container command: the script above (bash, which the official images' entrypoint needs too), then the official
+ * entrypoint with {@link postgresArgs}.
+ */
 export function instanceCommand(): string[] {
-  return ['/bin/sh', '-c', SCRIPT, 'sampledb-instance'];
+  return ['/bin/bash', '-c', SCRIPT, 'sampledb-instance'];
 }
 
 /** `postgres` settings of every instance (primary and standby alike; a primary ignores primary_conninfo). */

@@ -65,7 +65,7 @@ const NICE: Readonly<Record<string, number>> = { product: 10 };
  *   the Foo controller's).
  * - `deletion` then deletes every SampleDB left (the demo's `my-db` and `scratch-db`, the suites' databases), alone
  *   (it deletes them all): nothing after it reads them, and each database pod left running would be probed (an exec
- *   every 2 s) to the end of the run.
+ *   every 5 s) to the end of the run.
  * - `autopilot` after it, beside `autoscaling` (its storage auto-grow and replica auto-scaling steps until
  *   2026-11-30: the chain of SampleDB suites from upgrade to chaos is the node suites' longest path, and the two
  *   share only the operator; every check reads its own database's Events, metrics and claims): its re-tuning steps

@@ -28,6 +28,8 @@ async function start(o: {
   replication?: string;
   /** SIGTERM the script after this long (a pod deleted while it waits). */
   termAfterMs?: number;
+  /** KUBERNETES_SERVICE_HOST and _PORT (a closed port: the apiserver unreachable); none by default. */
+  apiserver?: { host: string; port: number };
 }): Promise<{ calls: string[]; seconds: number; pid: number }> {
   const bin = join(dir, 'bin');
   const pgdata = join(dir, 'data');
@@ -40,9 +42,13 @@ async function start(o: {
     writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
     chmodSync(join(bin, name), 0o755);
   };
+  // the processes the self-fencing loop starts, logged to `spawned` (date, sleep and timeout then run as usual)
+  for (const name of ['date', 'sleep', 'timeout']) {
+    stub(name, `echo ${name} >> "${dir}/spawned"; PATH="${process.env.PATH}" exec ${name} "$@"`);
+  }
   stub(
     'psql',
-    `case "$*" in *pg_stat_replication*) echo "${o.replication ?? 'f 1 0'}";; *) [ -f "${dir}/rw" ] && cat "${dir}/rw";; esac; exit 0`,
+    `echo psql >> "${dir}/spawned"; case "$*" in *pg_stat_replication*) echo "${o.replication ?? 'f 1 0'}";; *) [ -f "${dir}/rw" ] && cat "${dir}/rw";; esac; exit 0`,
   );
   stub('pg_ctl', `echo "pg_ctl $*" >> "${dir}/calls"`);
   stub('pg_isready', `[ -f "${dir}/peer" ]`);
@@ -67,6 +73,9 @@ async function start(o: {
     PGDATA: pgdata,
     FORMER_PRIMARY_WAIT_SECONDS: String(o.waitSeconds),
     SAMPLEDB_ISOLATION_FENCE_SECONDS: String(o.fenceSeconds ?? 0),
+    ...(o.apiserver
+      ? { KUBERNETES_SERVICE_HOST: o.apiserver.host, KUBERNETES_SERVICE_PORT: String(o.apiserver.port) }
+      : {}),
   };
   const timer =
     o.primaryAppearsAfterMs === undefined
@@ -154,6 +163,21 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
     killGroup(alone.pid);
     expect(calls()).not.toContain('pg_ctl');
     expect(existsSync(join(dir, 'sampledb-fenced'))).toBe(false);
+  });
+
+  test("each second the loop starts one psql and no other process (its clock and pause are the shell's own); a primary that never had a standby never looks for the apiserver", async () => {
+    const spawned = () =>
+      existsSync(join(dir, 'spawned')) ? readFileSync(join(dir, 'spawned'), 'utf8').trim().split('\n') : [];
+    const apiserver = { host: '127.0.0.1', port: 1 };
+    for (const replication of ['f 1 0', 'f 0 -1']) {
+      rmSync(join(dir, 'spawned'), { force: true });
+      const r = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, replication, apiserver });
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      killGroup(r.pid);
+      // before: a date and a sleep every second, and for the lone primary a timeout (the apiserver's connect) as well
+      expect(spawned().filter((p) => p !== 'psql')).toStrictEqual([]);
+      expect(spawned().length).toBeGreaterThanOrEqual(3);
+    }
   });
 
   test('a fenced former primary still cut off does not start (alone, an unfenced one would); once a primary serves -rw it rewinds, and PostgreSQL gets the fence record', async () => {
