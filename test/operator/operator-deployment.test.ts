@@ -53,6 +53,11 @@ describe('OperatorDeployment', () => {
     const { out, container } = synth();
     expect(container.livenessProbe.httpGet).toStrictEqual({ path: '/healthz', port: 8081, scheme: 'HTTP' });
     expect(container.readinessProbe.httpGet).toStrictEqual({ path: '/readyz', port: 8081, scheme: 'HTTP' });
+    // a starved operator answers slowly: 5 s per probe, 2 minutes to start, before the kubelet restarts it
+    for (const probe of [container.livenessProbe, container.readinessProbe, container.startupProbe]) {
+      expect(probe.timeoutSeconds).toBe(5);
+    }
+    expect(container.startupProbe.failureThreshold * container.startupProbe.periodSeconds).toBe(120);
     expect(container.ports).toStrictEqual([
       { containerPort: 8081, name: 'health' },
       { containerPort: 8080, name: 'metrics' },
