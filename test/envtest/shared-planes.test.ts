@@ -77,27 +77,21 @@ describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
     // kube-controller-managers running for this plane's folder (its kubeconfig is there)
     const running = (dir: string) =>
       Number(spawnSync('pgrep', ['-c', '-f', `kubeconfig=${dir}/`], { encoding: 'utf8' }).stdout.trim());
-    const first = await acquireSharedPlane({
-      ...opts,
-      crds: [{ ...crd, spec: { ...crd.spec, conversion: undefined } }],
+    // the file's CRD without its conversion webhook, under another name for the second suite
+    const plain = (plural: string, kind: string) => ({
+      ...crd,
+      metadata: { name: `${plural}.reset.example.com` },
+      spec: {
+        ...crd.spec,
+        conversion: undefined,
+        names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+      },
     });
+    const first = await acquireSharedPlane({ ...opts, crds: [plain('widgets', 'Widget')] });
     const dir = first.dir;
     expect(running(dir)).toBe(1);
     await releaseSharedPlane(first);
-    const second = await acquireSharedPlane({
-      ...opts,
-      crds: [
-        {
-          ...crd,
-          metadata: { name: 'gadgets.reset.example.com' },
-          spec: {
-            ...crd.spec,
-            conversion: undefined,
-            names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-          },
-        },
-      ],
-    });
+    const second = await acquireSharedPlane({ ...opts, crds: [plain('gadgets', 'Gadget')] });
     try {
       expect(second.dir).toBe(dir);
       // before the view shared the pooled plane's state: 2 (the first suite's restart kept running)
