@@ -469,8 +469,8 @@ async function moveRole(
     progress: { reason: kind === 'Switchover' ? 'SwitchingOver' : 'FailingOver', message },
     requeueAfterMs: 1000,
   });
-  if (!target?.pod || target.terminating || (!target.pg && target.labelRole !== 'primary')) {
-    // The target vanished before it was promoted: give up this target; the next reconcile picks again.
+  if (!target?.pod || target.terminating || (!target.pg && target.labelRole !== 'primary' && !target.ready)) {
+    // The target vanished before it was labelled: give up this target; the next reconcile picks again.
     ops.event(
       'Warning',
       kind === 'Switchover' ? Reasons.SwitchoverStarted : Reasons.FailoverStarted,
@@ -480,6 +480,15 @@ async function moveRole(
     delete state.targetPrimarySince;
     await ops.persist(state);
     return { requeueAfterMs: 500 };
+  }
+  // A target that did not answer this time but whose pod the kubelet finds ready (its readiness probe asks PostgreSQL
+  // too) is slow, not gone: a query of a loaded host timed out. Given up after its promotion, it would run as a
+  // primary nobody labels, no standby left to promote (a CI run at a load of 40: the failover stalled until the old
+  // primary came back). If PostgreSQL is really gone, the pod turns unready within the probe's 10 s.
+  if (!target.pg && target.labelRole !== 'primary') {
+    return progress(
+      `waiting for ${target.name} to answer before ${kind === 'Switchover' ? 'switching over' : 'failing over'} to it`,
+    );
   }
   // a. Never two pods labelled primary: unlabel everyone else first.
   for (const i of instances) {

@@ -42,6 +42,8 @@ interface Rule {
   readonly code?: number;
   readonly retryAfterSeconds?: number;
   readonly delayMs?: number;
+  /** Held until this settles, then delayed `delayMs`. */
+  readonly notBefore?: Promise<unknown>;
 }
 
 /** Verb and resource of a Kubernetes API path, as the apiserver's RequestInfoFactory derives them. */
@@ -148,9 +150,13 @@ export class FaultProxy {
     this.rules.push({ match, remaining: match.count ?? 1, code, retryAfterSeconds: opts.retryAfterSeconds });
   }
 
-  /** The next `count` matching requests are forwarded `ms` late. */
-  delayNext(match: FaultMatch, ms: number): void {
-    this.rules.push({ match, remaining: match.count ?? 1, delayMs: ms });
+  /**
+   * The next `count` matching requests are forwarded `ms` late; with `notBefore`, `ms` after it settled (or after they
+   * came, if later), so that they are certainly still on their way when the test's next step happens, however slow
+   * the host.
+   */
+  delayNext(match: FaultMatch, ms: number, opts: { notBefore?: Promise<unknown> } = {}): void {
+    this.rules.push({ match, remaining: match.count ?? 1, delayMs: ms, notBefore: opts.notBefore });
   }
 
   /** Forget every pending fault. */
@@ -192,6 +198,7 @@ export class FaultProxy {
     if (isResource) this.requests.push(entry);
     const rule = isResource ? this.rules.find((r) => r.remaining > 0 && matches(r.match, info)) : undefined;
     if (rule) rule.remaining--;
+    if (rule?.notBefore) await rule.notBefore.catch(() => undefined);
     if (rule?.delayMs) await new Promise((r) => setTimeout(r, rule.delayMs));
     if (rule?.code) {
       req.resume();

@@ -1,9 +1,10 @@
 /**
  * A handover waits for the writes already on their way. Member `a` owns every ConfigMap and its patches take 1.5 s
- * to reach the apiserver (a fault proxy holds each one: a loaded host's slow write, made certain); a second member
- * joins while they are in flight. `a` refuses the writes of the objects it gives away from the view change on, but
- * the ones it sent before still land: `b` may start on its share only once they did, or two members write one
- * object at once (a CI rehearsal on a loaded host saw a 400 ms patch of the old owner land after the new owner's).
+ * to reach the apiserver, counted from the second member's Lease at the earliest (a fault proxy holds each one: a
+ * loaded host's slow write, made certain); the second member joins while they are in flight. `a` refuses the writes
+ * of the objects it gives away from the view change on, but the ones it sent before still land: `b` may start on its
+ * share only once they did, or two members write one object at once (a CI rehearsal on a loaded host saw a 400 ms
+ * patch of the old owner land after the new owner's).
  */
 import { RestClient } from '../../runtime/client';
 import { ControllerBuilder } from '../../runtime/controller';
@@ -15,6 +16,7 @@ import { CONFIGMAP, overlappingWrites, ShardWrite } from './shard-writes';
 import { FAST_INFORMER, testLogger, until } from './support';
 
 const N = 24;
+const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' };
 const WRITE_DELAY_MS = 1500;
 
 describeRealApiServer(
@@ -116,13 +118,27 @@ describeRealApiServer(
       await touchAll('1');
       await markedFor('1');
 
-      // From now on each of a's patches waits 1.5 s in the proxy before it reaches the apiserver.
-      proxy.delayNext({ verb: 'patch', resource: 'configmaps', count: 10_000 }, WRITE_DELAY_MS);
+      // From now on each of a's patches reaches the apiserver 1.5 s after it was sent, and not before 1.5 s after b's
+      // Lease exists: on a slow host b's start can take longer than all of a's delayed writes, and b would then find
+      // nothing left to write (a CI run on a host at a load of 40 saw that). Not held until b's start has returned:
+      // that waits for the view, which a acknowledges only once these writes were answered.
+      let bAnnounced!: () => void;
+      const announced = new Promise<void>((resolve) => (bAnnounced = resolve));
+      proxy.delayNext({ verb: 'patch', resource: 'configmaps', count: 10_000 }, WRITE_DELAY_MS, {
+        notBefore: announced,
+      });
       await touchAll('2');
       const pending = () => proxy.requests.filter((r) => r.verb === 'patch' && r.resource === 'configmaps' && !r.code);
       await until('patches of a on their way', () => pending().length >= 4, 20_000, 10);
       const joined = Date.now();
-      const b = await member(plane().kubeConfig());
+      const starting = member(plane().kubeConfig());
+      await until(
+        'the Leases of a and b',
+        async () => (await admin.list(LEASE, { namespace: ns })).items.length >= 2,
+        60_000,
+        50,
+      ).finally(bAnnounced);
+      const b = await starting;
       await until('a and b act on a 2-member view', () => [a, b].every((m) => m.shard!.members.length === 2), 20_000);
       const owners = await markedFor('2');
 

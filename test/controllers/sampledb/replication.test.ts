@@ -244,6 +244,41 @@ describe('replication (planner, no cluster)', () => {
     expect(done.status.currentPrimary).toBe('db-2');
   });
 
+  test('a promoted target that misses one query but stays ready is waited for; one whose pod turned unready is given up', async () => {
+    // A CI run at a load of 40: the target's state query timed out right after its promotion, the operator chose again,
+    // found no standby (the target had left recovery) and the failover stalled until the old primary came back.
+    const replacement = instance(0, { ready: false, createdAt: at(6).toISOString(), pg: undefined });
+    const behind = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
+    const status: ReplicationStatus = {
+      currentPrimary: 'db-0',
+      targetPrimary: 'db-2',
+      targetPrimarySince: at(5).toISOString(),
+      primaryUnavailableSince: T0.toISOString(),
+    };
+    const spec = db({ failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } });
+    const silent = instance(2, { pg: undefined });
+    const r = recorder([replacement, behind, silent]);
+    const waiting = await reconcileReplication(spec, [replacement, behind, silent], status, r.ops, at(7));
+    expect(r.log).toEqual([]);
+    expect(waiting.status.targetPrimary).toBe('db-2');
+    expect(waiting.progress).toMatchObject({
+      reason: 'FailingOver',
+      message: expect.stringContaining('db-2 to answer'),
+    });
+
+    const answers = instance(2, { pg: { ...primaryPg('0/6000100'), timeline: 2, checkpointTimeline: 2 } });
+    const done = await reconcileReplication(spec, [replacement, behind, answers], waiting.status, r.ops, at(8));
+    expect(r.log).toEqual(['label db-2=primary', 'persist target=- primary=db-2', 'event FailoverCompleted']);
+    expect(done.status.currentPrimary).toBe('db-2');
+
+    r.log.length = 0;
+    const gone = instance(2, { ready: false, pg: undefined });
+    const again = await reconcileReplication(spec, [replacement, behind, gone], status, r.ops, at(9));
+    expect(r.log).toEqual(['event FailoverStarted', 'persist target=- primary=db-0']);
+    expect(r.notes).toContain('FailoverStarted: target db-2 is gone; choosing again');
+    expect(again.status.targetPrimary).toBeUndefined();
+  });
+
   test("no promotion while another instance runs as a primary: the old primary's replacement pod that started as one on its own is fenced first", async () => {
     // The old pod is gone; its replacement (created after the failover began) found no primary behind -rw and started as one.
     const replacement = instance(0, { createdAt: at(6).toISOString(), pg: primaryPg('0/6000000') });
