@@ -214,6 +214,7 @@ export class NodeHarness {
       result = { suite: this.suite, step: name, ok: true, seconds: seconds(), note };
     } catch (err) {
       result = { suite: this.suite, step: name, ok: false, seconds: seconds(), note: (err as Error).message };
+      this.savePodLogsOfFailedStep(name);
     }
     this.shared.results.push(result);
     if (this.shared.resultsFile) appendFileSync(this.shared.resultsFile, `${JSON.stringify(result)}\n`);
@@ -279,25 +280,50 @@ export class NodeHarness {
       writeFileSync(join(dir, name), this.sh('kubectl', args, { allowFail: true }));
     save('events.txt', ['get', 'events', '-A', '--sort-by=.lastTimestamp']);
     save('objects.yaml', ['get', 'all,sampledbs,leases,configmaps', '-A', '-o', 'yaml']);
-    const pods = this.json<{ items: { metadata: { namespace: string; name: string } }[] }>('get', 'pods', '-A').items;
-    for (const {
-      metadata: { namespace, name },
-    } of pods) {
-      save(`pod-${namespace}-${name}.log`, ['logs', '-n', namespace, name, '--all-containers', '--timestamps']);
-      save(`pod-${namespace}-${name}.previous.log`, [
-        'logs',
-        '-n',
-        namespace,
-        name,
-        '--all-containers',
-        '--timestamps',
-        '--previous',
-      ]);
-    }
+    this.savePodLogs(dir);
     for (const f of readdirSync(this.dir).filter((n) => n.endsWith('.log'))) {
       writeFileSync(join(dir, `cluster-${f}`), readFileSync(join(this.dir, f)));
     }
     process.stdout.write(`artifacts of the failed run: ${dir}\n`);
+  }
+
+  /** Every pod's log and its previous container's, under `dir`. */
+  private savePodLogs(dir: string): void {
+    mkdirSync(dir, { recursive: true });
+    const pods = this.json<{ items: { metadata: { namespace: string; name: string } }[] }>('get', 'pods', '-A').items;
+    for (const {
+      metadata: { namespace, name },
+    } of pods) {
+      for (const previous of [false, true]) {
+        const args = [
+          'logs',
+          '-n',
+          namespace,
+          name,
+          '--all-containers',
+          '--timestamps',
+          ...(previous ? ['--previous'] : []),
+        ];
+        const file = `pod-${namespace}-${name}${previous ? '.previous' : ''}.log`;
+        writeFileSync(join(dir, file), this.sh('kubectl', args, { allowFail: true }));
+      }
+    }
+  }
+
+  /**
+   * The pods' logs when a step fails, in a folder of the run's artifacts named after it (NODE_E2E_ARTIFACTS, which
+   * run.ts sets for every lane): the run's end is too late for the pods a later step deletes (a CI run's standby
+   * crash-looped in the upgrade step, and its log was gone with the database the next step deleted).
+   */
+  private savePodLogsOfFailedStep(step: string): void {
+    const root = process.env.NODE_E2E_ARTIFACTS;
+    if (!root) return;
+    const slug = step.replace(/[^a-zA-Z0-9]+/g, '-').slice(0, 60);
+    try {
+      this.savePodLogs(join(root, `failed-step-${this.suite}-${slug}`));
+    } catch (err) {
+      process.stdout.write(`pod logs of the failed step not saved: ${(err as Error).message}\n`);
+    }
   }
 
   passed(suite?: string): number {

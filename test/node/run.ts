@@ -189,6 +189,11 @@ async function main(): Promise<void> {
   harnessScript('cluster.sh'); // fails first, saying how, when there is no harness
 
   const started = Date.now();
+  // one folder for the run, known to every lane's process: a failed step saves the pods' logs there at once
+  process.env.NODE_E2E_ARTIFACTS ??= join(
+    tmpdir(),
+    `node-e2e-artifacts-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+  );
   const reuse = process.env.NODE_CLUSTER_DIR;
   const dir = reuse ?? mkdtempSync(join(tmpdir(), 'node-e2e-'));
   const h = new NodeHarness(dir);
@@ -216,10 +221,7 @@ async function main(): Promise<void> {
   } finally {
     if (h.failed()) {
       try {
-        h.collectArtifacts(
-          process.env.NODE_E2E_ARTIFACTS ??
-            join(tmpdir(), `node-e2e-artifacts-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-        );
+        h.collectArtifacts(process.env.NODE_E2E_ARTIFACTS);
       } catch (err) {
         process.stdout.write(`artifacts not collected: ${(err as Error).message}\n`);
       }
