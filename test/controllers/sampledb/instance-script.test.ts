@@ -30,12 +30,15 @@ async function start(o: {
   termAfterMs?: number;
   /** KUBERNETES_SERVICE_HOST and _PORT (a closed port: the apiserver unreachable); none by default. */
   apiserver?: { host: string; port: number };
+  /** An empty data directory (a new standby) instead of a former primary's; pg_basebackup fails this many times first. */
+  empty?: { basebackupFailures: number };
 }): Promise<{ calls: string[]; seconds: number; pid: number }> {
   const bin = join(dir, 'bin');
   const pgdata = join(dir, 'data');
   mkdirSync(bin, { recursive: true });
   mkdirSync(pgdata, { recursive: true });
-  writeFileSync(join(pgdata, 'PG_VERSION'), '15\n'); // a data directory, and no standby.signal: a former primary
+  // a data directory, and no standby.signal: a former primary
+  if (!o.empty) writeFileSync(join(pgdata, 'PG_VERSION'), '15\n');
   if (o.fencedAt) writeFileSync(join(dir, 'sampledb-fenced'), `${o.fencedAt}\n`); // beside PGDATA, on the volume
   if (o.peerRunning) writeFileSync(join(dir, 'peer'), '');
   const stub = (name: string, body: string) => {
@@ -53,7 +56,10 @@ async function start(o: {
   stub('pg_ctl', `echo "pg_ctl $*" >> "${dir}/calls"`);
   stub('pg_isready', `[ -f "${dir}/peer" ]`);
   stub('pg_rewind', `echo rewind >> "${dir}/calls"`);
-  stub('pg_basebackup', `echo clone >> "${dir}/calls"`);
+  stub(
+    'pg_basebackup',
+    `n=$(cat "${dir}/clones" 2>/dev/null || echo 0); echo $((n + 1)) > "${dir}/clones"; if [ "$n" -lt ${o.empty?.basebackupFailures ?? 0} ]; then echo "clone failed" >> "${dir}/calls"; exit 1; fi; echo clone >> "${dir}/calls"`,
+  );
   stub(
     'docker-entrypoint.sh',
     `echo "$*" > "${dir}/args"; if [ -f "$PGDATA/standby.signal" ]; then echo "postgres as a standby" >> "${dir}/calls"; else echo "postgres as a primary" >> "${dir}/calls"; fi`,
@@ -130,6 +136,18 @@ describe('instance script: a restarted former primary', () => {
     const r = await start({ peerRunning: false, waitSeconds: 30 });
     expect(r.calls).toEqual(['postgres as a primary']);
     expect(r.seconds).toBeLessThan(2);
+  });
+});
+
+describe('instance script: a new standby', () => {
+  test("clones from the primary behind -rw; a failed pg_basebackup is tried again in the container (a crash would wait for the kubelet's back-off)", async () => {
+    const r = await start({
+      peerRunning: true,
+      primaryAppearsAfterMs: 0,
+      waitSeconds: 30,
+      empty: { basebackupFailures: 2 },
+    });
+    expect(r.calls).toEqual(['clone failed', 'clone failed', 'clone', 'postgres as a standby']);
   });
 });
 
