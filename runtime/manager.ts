@@ -15,8 +15,8 @@
  *    Controllers start their workers only after their caches synced.
  *    A webhook server (`webhookServer` option) listens on every replica, leader or not.
  * 3. `stop()` (SIGTERM/SIGINT via {@link Manager.installSignalHandlers}): controllers stop taking
- *    work and in-flight reconciles get up to `gracefulShutdownTimeoutMs` (30 s); then the lease is
- *    released, informers and servers stop.
+ *    work at once and in-flight reconciles get up to `gracefulShutdownTimeoutMs` (30 s), while the
+ *    webhook server drains; then the lease is released, informers and servers stop.
  *
  * Guarantees:
  * - One informer per (kind, namespace) shared by all controllers.
@@ -206,7 +206,7 @@ export interface ManagerOptions {
   readonly metrics?: RuntimeMetrics;
   /**
    * Serve admission and conversion webhooks (`manager.webhookServer`): started with the manager on
-   * every replica (leader or not), part of `/readyz`, drained first on shutdown.
+   * every replica (leader or not), part of `/readyz`, drained on shutdown (the controllers stop meanwhile).
    * @default - no webhook server
    */
   readonly webhookServer?: Omit<WebhookServerOptions, 'metrics' | 'logger' | 'certificates'> & {
@@ -948,9 +948,10 @@ export class Manager implements ControllerHost {
   }
 
   private async doStop(): Promise<void> {
-    // Webhooks first: handlers read the informer caches, and the readiness probe must fail before the port closes.
-    await this.webhookServer?.stop();
-    await this.stopControllers();
+    // Webhooks before the informers (their handlers read the caches; the readiness probe must fail before the port
+    // closes), and the controllers meanwhile: a replaced operator that went on reconciling through the webhook
+    // server's shutdown delay (5 s in a cluster) was seen finishing a failover its successor was to take over.
+    await Promise.all([this.webhookServer?.stop(), this.stopControllers()]);
     this.acting = false;
     await this.labeller?.stop();
     await this.ring?.stop();

@@ -3,7 +3,9 @@ import { FAST_INFORMER, sleep, testLogger, until } from './support';
 import { ControllerBuilder } from '../../runtime/controller';
 import { Manager } from '../../runtime/manager';
 import { generationChanged } from '../../runtime/predicates';
+import { staticCertificate } from '../../runtime/webhook/certificate-source';
 import { describeRealApiServer, FaultProxy } from '../envtest';
+import { localCertificates } from './webhook/support';
 
 function get(address: string, path: string): Promise<{ status: number; body: string; type?: string }> {
   return new Promise((resolve, reject) => {
@@ -176,5 +178,35 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
     await stopping;
     expect(finished).toBe(1);
     expect(started).toBe(1);
+  });
+
+  test('controllers take no more work while the webhook server waits out its shutdown delay', async () => {
+    // Before, they stopped only after it: a replaced SampleDB operator went on reconciling for those 5 s and finished
+    // the failover its successor was to take over.
+    manager = new Manager({
+      kubeConfig: plane().kubeConfig(),
+      namespace: ns,
+      logger: testLogger(),
+      informer: FAST_INFORMER,
+      gracefulShutdownTimeoutMs: 5000,
+      webhookServer: {
+        certificates: staticCertificate(localCertificates().serving),
+        bindAddress: '127.0.0.1:0',
+        shutdownDelayMs: 4000,
+      },
+    });
+    const reconciled = new Set<string>();
+    new ControllerBuilder(manager, { name: 'names' }).for({ apiVersion: 'v1', kind: 'ConfigMap' }).complete({
+      reconcile: async ({ name }) => {
+        reconciled.add(name!);
+      },
+    });
+    await manager.start();
+    await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before' } });
+    await until('the first ConfigMap reconciled', () => reconciled.has('before'));
+    const stopping = manager.stop();
+    await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'during' } });
+    await stopping;
+    expect([...reconciled]).toEqual(['before']);
   });
 });
