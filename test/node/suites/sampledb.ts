@@ -329,6 +329,10 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         assert(attempt < 3, `the failover finished before the operator could be killed, ${attempt} times`);
         continue;
       }
+      const killed = (
+        json('get', 'pods', '-n', 'sampledb-operator-system', '-l', 'app.kubernetes.io/name=sampledb-operator')
+          .items as any[]
+      ).map((p) => p.metadata.name as string);
       kubectl(
         'delete',
         'pod',
@@ -341,6 +345,23 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       const killedAt = Date.now();
       await until(`${target} the primary`, () => sdb(db).status.currentPrimary === target, OPERATOR_KILL_BOUND_S, 200);
       const took = (Date.now() - killedAt) / 1000;
+      // Who finished it: the FailoverCompleted Event's reportingInstance (`<pod>_<uuid>`). A killed operator still
+      // shutting down could (its in-flight reconcile; before 8bf4625, every reconcile of the webhook server's 5 s
+      // shutdown delay): then the attempt does not show what the step claims, and is repeated.
+      const completed = (json('get', 'events.events.k8s.io', '-n', NS).items as any[])
+        .filter(
+          (e) =>
+            e.reason === 'FailoverCompleted' &&
+            e.regarding?.name === db &&
+            Date.parse(e.series?.lastObservedTime ?? e.eventTime) >= killedAt - 1000,
+        )
+        .map((e) => String(e.reportingInstance));
+      assert(completed.length > 0, 'no FailoverCompleted Event since the kill');
+      const by = completed[completed.length - 1];
+      if (killed.some((pod) => by.startsWith(`${pod}_`))) {
+        assert(attempt < 3, `the killed operator finished the failover itself (${by}), ${attempt} times`);
+        continue;
+      }
       await until('2 replicas running', () => ready(db, 2), 120);
       // The killed operator pods gone and the new ones Ready before the next step writes through the operator's
       // webhooks: a terminating pod's endpoint can outlive its process at load (rehearsal of 2026-11-29 18:37: the
@@ -369,7 +390,7 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         1000,
       );
       const rows = await sqlUntil(db, `${db}-rw`, 'select count(*) as n from t');
-      return `attempt ${attempt}: operator killed with targetPrimary ${target} chosen (${oldPrimary} down); failover finished ${took.toFixed(1)}s later by the new operator (leader lease handover included); ${rows[0].n} rows`;
+      return `attempt ${attempt}: operator killed with targetPrimary ${target} chosen (${oldPrimary} down); failover finished ${took.toFixed(1)}s later by the new operator ${by.split('_')[0]} (leader lease handover included; FailoverCompleted reported by it); ${rows[0].n} rows`;
     }
   });
 
