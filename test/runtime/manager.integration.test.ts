@@ -1,7 +1,7 @@
 import * as http from 'http';
 import { FAST_INFORMER, sleep, testLogger, until } from './support';
 import { ControllerBuilder } from '../../runtime/controller';
-import { Manager } from '../../runtime/manager';
+import { Manager, ManagerOptions } from '../../runtime/manager';
 import { generationChanged } from '../../runtime/predicates';
 import { staticCertificate } from '../../runtime/webhook/certificate-source';
 import { describeRealApiServer, FaultProxy } from '../envtest';
@@ -36,6 +36,15 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
     if (r.code >= 300) throw new Error(`${obj.kind} ${obj.metadata.name}: ${r.code} ${r.body?.message}`);
     return r.body;
   };
+  /** A manager of the test's namespace, straight to the apiserver, with `options` besides. */
+  const newManager = (options: Partial<ManagerOptions> = {}) =>
+    new Manager({
+      kubeConfig: plane().kubeConfig(),
+      namespace: ns,
+      logger: testLogger(),
+      informer: FAST_INFORMER,
+      ...options,
+    });
   const getCm = async (name: string) =>
     (await plane().request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`)).body;
 
@@ -105,12 +114,7 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
       controller: true,
       blockOwnerDeletion: true,
     });
-    manager = new Manager({
-      kubeConfig: plane().kubeConfig(),
-      namespace: ns,
-      logger: testLogger(),
-      informer: FAST_INFORMER,
-    });
+    manager = newManager();
     const seen: string[] = [];
     new ControllerBuilder(manager, { name: 'mapping' })
       .for({ apiVersion: 'v1', kind: 'ConfigMap' }, { predicates: [generationChanged] })
@@ -155,13 +159,7 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
 
   test('graceful shutdown waits for the in-flight reconcile and then takes no more work', async () => {
     await put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow' } });
-    manager = new Manager({
-      kubeConfig: plane().kubeConfig(),
-      namespace: ns,
-      logger: testLogger(),
-      informer: FAST_INFORMER,
-      gracefulShutdownTimeoutMs: 5000,
-    });
+    manager = newManager({ gracefulShutdownTimeoutMs: 5000 });
     let started = 0;
     let finished = 0;
     new ControllerBuilder(manager, { name: 'slow' }).for({ apiVersion: 'v1', kind: 'ConfigMap' }).complete({
@@ -183,11 +181,7 @@ describeRealApiServer('Manager probes, metrics and shutdown', (plane) => {
   test('controllers take no more work while the webhook server waits out its shutdown delay', async () => {
     // Before, they stopped only after it: a replaced SampleDB operator went on reconciling for those 5 s and finished
     // the failover its successor was to take over.
-    manager = new Manager({
-      kubeConfig: plane().kubeConfig(),
-      namespace: ns,
-      logger: testLogger(),
-      informer: FAST_INFORMER,
+    manager = newManager({
       gracefulShutdownTimeoutMs: 5000,
       webhookServer: {
         certificates: staticCertificate(localCertificates().serving),
