@@ -57,8 +57,9 @@ export interface ShOptions {
 }
 
 /**
- * TEST_TIMEOUT_SCALE (.ci/run sets 3; 1 by default): the factor a suite's timed bound applies to its allowance for the
- * host's speed (never to what the bound guarantees), as the jest suites do (hostSlackMs in test/runtime/support.ts).
+ * TEST_TIMEOUT_SCALE (.ci/run sets 3; 1 by default): the factor of every allowance for the host's speed, {@link until}'s
+ * waits and the host's part of a suite's timed bound (never what the bound guarantees), as the jest suites do
+ * (hostSlackMs in test/runtime/support.ts).
  */
 export const HOST_SLACK_SCALE = Number(process.env.TEST_TIMEOUT_SCALE || '1');
 
@@ -68,11 +69,26 @@ export function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`assertion failed: ${message}`);
 }
 
-/** Polls `fn` until it returns a truthy value (thrown errors count as "not yet"; the last one is reported on timeout). */
-export async function until<T>(
+/**
+ * Polls `fn` until it returns a truthy value (thrown errors count as "not yet"; the last one is reported on timeout),
+ * for `timeoutS` times HOST_SLACK_SCALE: a wait for the cluster to get somewhere is an allowance for the host's speed
+ * (as jest's `until` in test/runtime/support.ts). A wait whose timeout is the bound a step asserts is
+ * {@link untilBound}.
+ */
+export function until<T>(
   what: string,
   fn: () => T | undefined | false | null | Promise<T | undefined | false | null>,
   timeoutS = 180,
+  everyMs = 500,
+): Promise<T> {
+  return untilBound(what, fn, timeoutS * HOST_SLACK_SCALE, everyMs);
+}
+
+/** {@link until} for exactly `timeoutS`: the bound a step asserts (scaled by the caller where part of it is the host's). */
+export async function untilBound<T>(
+  what: string,
+  fn: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  timeoutS: number,
   everyMs = 500,
 ): Promise<T> {
   const end = Date.now() + timeoutS * 1000;

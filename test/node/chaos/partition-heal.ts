@@ -40,7 +40,7 @@ import { spawnSync } from 'child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 import { names } from '../../../controllers/sampledb/types';
-import { sleep, until as pollUntil } from '../harness';
+import { sleep, untilBound as pollUntil } from '../harness';
 import { healPod, partitionPod } from './host';
 import { kube, kubeAccess } from './kube';
 import { longFormCluster } from './long-form-cluster';

@@ -13,7 +13,7 @@ import { spawnSync } from 'child_process';
 import { loadavg } from 'os';
 import { join } from 'path';
 import { names } from '../../../controllers/sampledb/types';
-import { sleep, until as pollUntil } from '../harness';
+import { sleep, untilBound as pollUntil } from '../harness';
 import { FaultContext, injectFault, InjectedFault } from './faults';
 import { fencingViolations, ProbeRound, secondPrimaryRounds } from './fencing';
 import {

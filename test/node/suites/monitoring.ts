@@ -18,7 +18,7 @@
  */
 import { DEMO_MONITORING_LABELS } from '../../../apps/monitoring/monitoring-chart';
 import { controllerImage } from '../../../controllers/images';
-import { NodeHarness, assert, until } from '../harness';
+import { NodeHarness, assert, until, untilBound } from '../harness';
 
 const MON = 'monitoring';
 const E2E = 'monitoring-e2e';
@@ -265,7 +265,7 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
           metadata: { name: 'e2e', namespace: E2E, labels: { [LABEL_KEY]: LABEL_VALUE } },
           spec: { selector: { matchLabels: labels }, endpoints: [{ port: 'metrics', interval: '5s' }] },
         });
-        const target = await until(
+        const target = await untilBound(
           'the new target up',
           () => targets().find((t) => t.scrapePool === `serviceMonitor/${E2E}/e2e/0` && t.health === 'up'),
           60,

@@ -14,7 +14,7 @@
  * restore), not a change of PostgreSQL binaries, and says so.
  */
 import { Client } from 'pg';
-import { HOST_SLACK_SCALE, NodeHarness, assert, sleep, until } from '../harness';
+import { HOST_SLACK_SCALE, NodeHarness, assert, sleep, until, untilBound } from '../harness';
 
 /**
  * The failover bound this suite asserts: primary pod deleted → writes through <db>-rw succeed again. Its failover
@@ -272,13 +272,13 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         await sleep(1500);
         killedAt = Date.now();
         kubectl('delete', 'pod', oldPrimary, '-n', NS, '--wait=false');
-        await until(
+        await untilBound(
           'a new primary',
           () => sdb(db).status.currentPrimary !== oldPrimary && sdb(db).status.currentPrimary,
           FAILOVER_BOUND_S,
           200,
         );
-        await until('writes through -rw again', () => recoveredAt > 0, FAILOVER_BOUND_S);
+        await untilBound('writes through -rw again', () => recoveredAt > 0, FAILOVER_BOUND_S);
         await sleep(1000);
       } finally {
         // also when the step fails: a writer left running would add rows under the later steps' counts
@@ -343,7 +343,12 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         '--wait=false',
       );
       const killedAt = Date.now();
-      await until(`${target} the primary`, () => sdb(db).status.currentPrimary === target, OPERATOR_KILL_BOUND_S, 200);
+      await untilBound(
+        `${target} the primary`,
+        () => sdb(db).status.currentPrimary === target,
+        OPERATOR_KILL_BOUND_S,
+        200,
+      );
       const took = (Date.now() - killedAt) / 1000;
       // Who finished it: the FailoverCompleted Event's reportingInstance (`<pod>_<uuid>`). A killed operator still
       // shutting down could (its in-flight reconcile; before 8bf4625, every reconcile of the webhook server's 5 s
