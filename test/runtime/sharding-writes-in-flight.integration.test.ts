@@ -6,6 +6,7 @@
  * share only once they did, or two members write one object at once (a CI rehearsal on a loaded host saw a 400 ms
  * patch of the old owner land after the new owner's).
  */
+import { LEASE } from '../../runtime/builtins';
 import { RestClient } from '../../runtime/client';
 import { ControllerBuilder } from '../../runtime/controller';
 import { isNotFound } from '../../runtime/errors';
@@ -16,7 +17,6 @@ import { CONFIGMAP, overlappingWrites, ShardWrite } from './shard-writes';
 import { FAST_INFORMER, testLogger, until } from './support';
 
 const N = 24;
-const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' };
 const WRITE_DELAY_MS = 1500;
 
 describeRealApiServer(
