@@ -31,7 +31,7 @@
  */
 import { ENV_ISOLATION_FENCE_SECONDS } from './fencing';
 import { preferVersionBinaries } from './pods';
-import { Database, names } from './types';
+import { Database, names, WATCHDOG_APPLICATION } from './types';
 
 /** Keys of the replication user in the credentials Secret. */
 export const REPLICATION_USER_KEY = 'replicationUsername';
@@ -46,6 +46,36 @@ export const MAX_INSTANCES = 9;
  * the promotion), so a failed-over instance rejoins instead of running beside the new primary.
  */
 export const FORMER_PRIMARY_WAIT_SECONDS = 30;
+
+/** Seconds the self-fencing loop waits for its query's answer before it drops the session and opens a new one. */
+export const WATCHDOG_ANSWER_SECONDS = 5;
+
+/**
+ * `replication_state`: the self-fencing loop's query, sets `r` to "<in recovery t|f> <standbys> <seconds since the
+ * last standby reply, -1 for none>", or fails. Asked in one psql session that lives as long as the loop (a bash
+ * coprocess), opened again once it ended (PostgreSQL restarted or stopped): a psql process and a new backend a second
+ * were, with the exec probes, most of a primary pod's CPU on the CI node (bench/latest/ci-time/). An answer later
+ * than {@link WATCHDOG_ANSWER_SECONDS} ends the session, so a stuck backend never stops the loop (a psql per query
+ * had no bound). The caller ignores SIGPIPE: a write to a session that ended just before must fail, not end the loop.
+ */
+export const REPLICATION_STATE_FUNCTION = [
+  'replication_state() {',
+  '  r=""',
+  '  if [ -z "${WD_PID:-}" ] || ! kill -0 "$WD_PID" 2>/dev/null; then',
+  `    coproc WD { PGAPPNAME=${WATCHDOG_APPLICATION} exec psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' 2>/dev/null; }`,
+  '  fi',
+  '  { echo "select pg_is_in_recovery(), count(*), coalesce(extract(epoch from now() - max(reply_time))::int, -1) from pg_stat_replication;"',
+  '    echo \'\\echo __end__\'; } >&"${WD[1]}" 2>/dev/null || return 1',
+  '  local line',
+  `  while IFS= read -r -t ${WATCHDOG_ANSWER_SECONDS} -u "\${WD[0]}" line 2>/dev/null; do`,
+  '    if [ "$line" = __end__ ]; then [ -n "$r" ]; return; fi',
+  '    r=$line',
+  '  done',
+  '  # no answer in time, or the session ended: a new one next time',
+  '  kill -KILL "$WD_PID" 2>/dev/null; wait "$WD_PID" 2>/dev/null',
+  '  r=""; return 1',
+  '}',
+].join('\n');
 
 // A plain string (not a template literal): the shell's ${...} must reach the shell untouched.
 const SCRIPT = [
@@ -96,8 +126,10 @@ const SCRIPT = [
   '# The loop runs every second in every pod: its clock and its pause are bash builtins (`printf %(%s)T`, a `read` that',
   '# times out on a FIFO nobody writes to) rather than a `date` and a `sleep` process each second (with the probes, most',
   '# of the processes the CI node started: bench/latest/ci-time/).',
+  REPLICATION_STATE_FUNCTION,
   'watchdog() {',
   '  set +eu',
+  "  trap '' PIPE",
   '  # without the FIFO a read would not wait (a busy loop): then `sleep`',
   '  tick=/tmp/sampledb-tick; [ -p "$tick" ] || mkfifo "$tick" 2>/dev/null',
   '  if [ -p "$tick" ]; then exec 8<>"$tick"; pause() { read -rt 1 -u 8; }; else pause() { sleep 1; }; fi',
@@ -106,7 +138,7 @@ const SCRIPT = [
   '    pause',
   '    printf -v now "%(%s)T" -1',
   '    if [ -f "$PGDATA/standby.signal" ]; then api_ok=$now; had_standby=""; continue; fi',
-  `    r="$(psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' -c "select pg_is_in_recovery(), count(*), coalesce(extract(epoch from now() - max(reply_time))::int, -1) from pg_stat_replication" 2>/dev/null)" || { api_ok=$now; continue; }`,
+  '    replication_state || { api_ok=$now; continue; }',
   '    set -- $r',
   '    if [ "$1" != f ]; then api_ok=$now; continue; fi',
   '    [ "$2" -gt 0 ] && had_standby=1',

@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { Activity } from './anomalies';
 import { Credentials } from './credentials';
 import { isParameterName } from './tuning';
-import { LABEL_POD_REVISION, LABEL_ROLE, Pod } from './types';
+import { LABEL_POD_REVISION, LABEL_ROLE, Pod, WATCHDOG_APPLICATION } from './types';
 import { Stored } from '../../runtime';
 
 /** One instance's PostgreSQL state. */
@@ -107,6 +107,11 @@ export function parseLsn(lsn: string | null | undefined): bigint | undefined {
  * the reload. Read too early (a loaded node), a standby whose restart setting was just written looked restarted, and the
  * primary was switched over to it, then back (two switchovers instead of one, seen on the real node).
  */
+/** The operator's sessions' `application_name`. */
+const OPERATOR_APPLICATION = 'sampledb-operator';
+/** Our own sessions (the operator's, each instance's self-fencing loop) are not clients of the database. */
+const NOT_OURS = `application_name not in ('${OPERATOR_APPLICATION}', '${WATCHDOG_APPLICATION}')`;
+
 const STATE_SQL = `select pg_is_in_recovery() as recovery,
   case when pg_is_in_recovery() then coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
   pg_last_wal_replay_lsn()::text as replay,
@@ -121,7 +126,7 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
   ((select sum(pg_database_size(oid)) from pg_database) + (select coalesce(sum(size), 0) from pg_ls_waldir()))::bigint::text as used_bytes,
   nullif(current_setting('sampledb.last_self_fence', true), '') as last_self_fence,
   (select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()
-    and application_name <> 'sampledb-operator')::int as connections,
+    and ${NOT_OURS})::int as connections,
   current_setting('max_connections')::int as max_connections`;
 
 /**
@@ -165,7 +170,7 @@ export class PgInstanceClient implements InstanceClient {
       connectionTimeoutMillis: this.timeoutMs,
       statement_timeout: this.timeoutMs * 10,
       query_timeout: this.timeoutMs * 10,
-      application_name: 'sampledb-operator',
+      application_name: OPERATOR_APPLICATION,
     });
     client.on('error', () => {
       /* a dropped connection fails the pending query; nothing else to do */
@@ -256,8 +261,7 @@ export class PgInstanceClient implements InstanceClient {
 
   async activity(ip: string, c: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity> {
     return this.withClient(ip, c, async (client) => {
-      const clients =
-        "backend_type = 'client backend' and pid <> pg_backend_pid() and application_name <> 'sampledb-operator'";
+      const clients = `backend_type = 'client backend' and pid <> pg_backend_pid() and ${NOT_OURS}`;
       const {
         rows: [row],
       } = await client.query(`select

@@ -95,6 +95,9 @@ export const ANNOTATION_UPGRADE_RESTORE = 'database.example.com/upgrade-restore-
 
 export const MANAGER_NAME = 'sampledb-operator';
 
+/** The `application_name` of each instance's self-fencing loop (instance-script.ts): not a client's session. */
+export const WATCHDOG_APPLICATION = 'sampledb-watchdog';
+
 /** Pod selector labels of one database. */
 export function selectorLabels(db: Database): Record<string, string> {
   return { [LABEL_NAME]: 'sampledb', [LABEL_INSTANCE]: db.metadata.name };

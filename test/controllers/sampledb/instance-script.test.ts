@@ -30,6 +30,8 @@ async function start(o: {
   termAfterMs?: number;
   /** KUBERNETES_SERVICE_HOST and _PORT (a closed port: the apiserver unreachable); none by default. */
   apiserver?: { host: string; port: number };
+  /** The self-fencing loop's psql session ends after this many answers, or never answers. */
+  session?: { queries?: number; hangs?: boolean };
   /** An empty data directory (a new standby) instead of a former primary's; pg_basebackup fails this many times first. */
   empty?: { basebackupFailures: number };
 }): Promise<{ calls: string[]; seconds: number; pid: number }> {
@@ -49,9 +51,23 @@ async function start(o: {
   for (const name of ['date', 'sleep', 'timeout']) {
     stub(name, `echo ${name} >> "${dir}/spawned"; PATH="${process.env.PATH}" exec ${name} "$@"`);
   }
+  // psql -c: the primary behind -rw (from the file `rw`); psql on stdin: the self-fencing loop's session, which answers
+  // each query with `replication` (logged to `queries`) and each \\echo, then ends after `session.queries` answers or
+  // never answers (`session.hangs`)
   stub(
     'psql',
-    `echo psql >> "${dir}/spawned"; case "$*" in *pg_stat_replication*) echo "${o.replication ?? 'f 1 0'}";; *) [ -f "${dir}/rw" ] && cat "${dir}/rw";; esac; exit 0`,
+    [
+      `case "$*" in *-Atqc*) [ -f "${dir}/rw" ] && cat "${dir}/rw"; exit 0;; esac`,
+      `echo 'psql session' >> "${dir}/spawned"`,
+      'n=0',
+      'while IFS= read -r line; do',
+      `  ${o.session?.hangs ? 'continue' : ':'}`,
+      '  case "$line" in',
+      `    *pg_stat_replication*) echo query >> "${dir}/queries"; echo "${o.replication ?? 'f 1 0'}"; n=$((n + 1));;`,
+      `    *__end__*) echo __end__; [ "$n" -ge ${o.session?.queries ?? 0} ] && [ ${o.session?.queries ?? 0} -gt 0 ] && exit 0;;`,
+      '  esac',
+      'done',
+    ].join('\n'),
   );
   stub('pg_ctl', `echo "pg_ctl $*" >> "${dir}/calls"`);
   stub('pg_isready', `[ -f "${dir}/peer" ]`);
@@ -183,18 +199,53 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
     expect(existsSync(join(dir, 'sampledb-fenced'))).toBe(false);
   });
 
-  test("each second the loop starts one psql and no other process (its clock and pause are the shell's own); a primary that never had a standby never looks for the apiserver", async () => {
-    const spawned = () =>
-      existsSync(join(dir, 'spawned')) ? readFileSync(join(dir, 'spawned'), 'utf8').trim().split('\n') : [];
+  const spawned = () =>
+    existsSync(join(dir, 'spawned')) ? readFileSync(join(dir, 'spawned'), 'utf8').trim().split('\n') : [];
+  const queries = () =>
+    existsSync(join(dir, 'queries')) ? readFileSync(join(dir, 'queries'), 'utf8').split('\n').length - 1 : 0;
+
+  test("the loop asks every second in one psql session and starts no other process (its clock and pause are the shell's own); a primary that never had a standby never looks for the apiserver", async () => {
     const apiserver = { host: '127.0.0.1', port: 1 };
     for (const replication of ['f 1 0', 'f 0 -1']) {
       rmSync(join(dir, 'spawned'), { force: true });
+      rmSync(join(dir, 'queries'), { force: true });
       const r = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, replication, apiserver });
       await new Promise((resolve) => setTimeout(resolve, 4000));
       killGroup(r.pid);
-      // before: a date and a sleep every second, and for the lone primary a timeout (the apiserver's connect) as well
-      expect(spawned().filter((p) => p !== 'psql')).toStrictEqual([]);
-      expect(spawned().length).toBeGreaterThanOrEqual(3);
+      // before: a psql (and a backend) every second, and earlier a date and a sleep, and for the lone primary a
+      // timeout (the apiserver's connect) as well
+      expect(spawned()).toStrictEqual(['psql session']);
+      expect(queries()).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  test('a session that ended (PostgreSQL restarted) is opened again: the loop goes on and still fences', async () => {
+    // each session answers once and ends; the standby's last reply 9 s ago and no apiserver: fenced after 2 s
+    const ended = await start({
+      peerRunning: false,
+      waitSeconds: 30,
+      fenceSeconds: 2,
+      replication: 'f 1 9',
+      session: { queries: 1 },
+    });
+    try {
+      expect(await waitFor(() => calls().includes('pg_ctl stop'), 10_000)).toBe(true);
+    } finally {
+      killGroup(ended.pid);
+    }
+    // (the fence's record takes a `date`)
+    const sessions = spawned().filter((p) => p === 'psql session').length;
+    expect(sessions).toBeGreaterThanOrEqual(2);
+    expect(queries()).toBe(sessions);
+  });
+
+  test('a session that stops answering is dropped after 5 s and a new one opened (a psql per query had no bound)', async () => {
+    // this stub's sessions answer no query
+    const stuck = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, session: { hangs: true } });
+    try {
+      expect(await waitFor(() => spawned().length >= 2, 9_000)).toBe(true);
+    } finally {
+      killGroup(stuck.pid);
     }
   });
 

@@ -1,0 +1,128 @@
+/**
+ * The self-fencing loop's query session (`replication_state` of instance-script.ts) against a real PostgreSQL (the
+ * host's, run as the `postgres` user) and a real psql: the answers come back through the coprocess line by line
+ * (psql flushes each one), many queries share one backend, a restart of PostgreSQL ends the session and the next
+ * query opens a new one, and the operator does not count the session as a client's connection.
+ *
+ * Needs root (PostgreSQL run as the `postgres` user); skipped, saying so, without.
+ */
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { canRunPostgres, pgBin } from './real-postgres';
+import { REPLICATION_STATE_FUNCTION } from '../../../controllers/sampledb/instance-script';
+import { PgInstanceClient } from '../../../controllers/sampledb/instances';
+import { WATCHDOG_APPLICATION } from '../../../controllers/sampledb/types';
+
+const runnable = canRunPostgres('watchdog-session.postgres.test.ts');
+const describeReal = runnable ? describe : describe.skip;
+const PORT = 5434;
+
+describeReal('SampleDB self-fencing loop: one psql session for its queries [real PostgreSQL]', () => {
+  let dir: string;
+  let loop: ChildProcess | undefined;
+  const pgCtl = (...args: string[]) =>
+    spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'pg_ctl'), '-D', join(dir, 'data'), ...args], {
+      encoding: 'utf8',
+    });
+  const startPostgres = () =>
+    expect(
+      pgCtl(
+        '-w',
+        '-l',
+        join(dir, 'log'),
+        '-o',
+        `-c listen_addresses=127.0.0.1 -c port=${PORT} -c unix_socket_directories=${dir}`,
+        'start',
+      ).status,
+    ).toBe(0);
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'watchdog-session-'));
+    chmodSync(dir, 0o777);
+    const init = spawnSync(
+      'runuser',
+      ['-u', 'postgres', '--', join(pgBin!, 'initdb'), '-D', join(dir, 'data'), '--auth=trust', '-U', 'postgres'],
+      { encoding: 'utf8' },
+    );
+    expect(init.status).toBe(0);
+    startPostgres();
+  });
+
+  afterEach(() => {
+    if (loop?.pid) {
+      try {
+        process.kill(-loop.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    pgCtl('-m', 'immediate', 'stop');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('answers every query in one backend, opens a new session after a restart, and is not counted as a client', async () => {
+    // the loop's function as the pod runs it, its socket folder the test's; one query a line, each second, as the
+    // pod's loop asks; `restart` on its stdin stops and starts PostgreSQL
+    const fn = REPLICATION_STATE_FUNCTION.split('/var/run/postgresql').join(dir);
+    const script = [
+      fn,
+      "trap '' PIPE",
+      'while read -r cmd; do',
+      '  if replication_state; then echo "ok $WD_PID $r"; else echo failed; fi',
+      'done',
+    ].join('\n');
+    loop = spawn(
+      'runuser',
+      ['-u', 'postgres', '--', 'env', 'POSTGRES_USER=postgres', `PGPORT=${PORT}`, 'bash', '-c', script],
+      {
+        detached: true,
+      },
+    );
+    let out = '';
+    loop.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    const answers = () => out.trim().split('\n').filter(Boolean);
+    const ask = async () => {
+      const before = answers().length;
+      loop!.stdin!.write('q\n');
+      const end = Date.now() + 15_000;
+      while (answers().length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      return answers()[before];
+    };
+
+    const first = await ask();
+    expect(first).toMatch(/^ok \d+ f 0 -1$/);
+    const session = first.split(' ')[1];
+    for (let i = 0; i < 3; i++) expect(await ask()).toBe(first);
+
+    // while it is open: one backend named as the loop, which the operator's poll does not count
+    const count = spawnSync(
+      'runuser',
+      [
+        '-u',
+        'postgres',
+        '--',
+        'psql',
+        '-h',
+        dir,
+        '-p',
+        String(PORT),
+        '-XAtqc',
+        `select count(*) from pg_stat_activity where application_name = '${WATCHDOG_APPLICATION}'`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(count.stdout.trim()).toBe('1');
+    const state = await new PgInstanceClient(3000, PORT).state('127.0.0.1', { username: 'postgres', password: '' });
+    expect(state?.connections).toBe(0);
+
+    // PostgreSQL restarted: the query after it fails at most once, then a new session answers
+    pgCtl('-m', 'fast', '-w', 'stop');
+    startPostgres();
+    let next = await ask();
+    if (next === 'failed') next = await ask();
+    expect(next).toMatch(/^ok \d+ f 0 -1$/);
+    expect(next.split(' ')[1]).not.toBe(session);
+  }, 60_000);
+});
