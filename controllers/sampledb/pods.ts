@@ -62,8 +62,8 @@ export function clientEnv(db: Database): Record<string, unknown>[] {
  * sh: the image's own PostgreSQL binaries first on PATH. In Debian's packages (and the official images built on them)
  * `/usr/bin/psql`, `pg_isready` … are pg_wrapper, a Perl script that picks a cluster's version and then execs
  * `/usr/lib/postgresql/$PG_MAJOR/bin/<tool>`; the official images put that folder after /usr/bin. The wrapper costs
- * several times the tool's own CPU per call, and the instance's fencing loop runs psql every second and the kubelet a
- * probe every few seconds in every pod: on the CI node they were the largest CPU users after the apiservers
+ * several times the tool's own CPU per call, and the kubelet runs a probe every few seconds in every pod (and the
+ * instance's fencing loop ran a psql every second): on the CI node they were the largest CPU users after the apiservers
  * (bench/latest/ci-time/). Images without that folder (Alpine, other distributions) keep their PATH.
  */
 export function preferVersionBinaries(lib = '/usr/lib/postgresql'): string {

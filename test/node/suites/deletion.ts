@@ -6,8 +6,8 @@
  *
  * It runs once the suites that read those databases are done (run.ts's PHASES). Left running, they would keep
  * being probed to the end of the run: every database pod runs an exec readiness probe every 5 s (runc, a shell,
- * pg_isready) and a primary's fencing loop runs psql every second, which took a tenth of the node's CPU in a CI
- * rehearsal (bench/latest/ci-time/).
+ * pg_isready) and a primary's fencing loop asks PostgreSQL every second, which (then a psql each time) took a tenth
+ * of the node's CPU in a CI rehearsal (bench/latest/ci-time/).
  */
 import { spawn } from 'child_process';
 import { createInterface } from 'readline';
