@@ -12,10 +12,16 @@ import { join } from 'path';
 import { instanceCommand } from '../../../controllers/sampledb/instance-script';
 
 let dir: string;
+/** Process groups of the scripts a test started: its self-fencing loop outlives the (stub) postmaster. */
+const groups: number[] = [];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'instance-script-'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  // a loop left running once its folder (and the stub psql) is gone would run the host's psql every second for good
+  for (const pid of groups.splice(0)) killGroup(pid);
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** Runs the script for pod db-1 holding a former primary's data directory; returns the stubs' call log and the seconds it took. */
 async function start(o: {
@@ -114,6 +120,7 @@ async function start(o: {
       detached: true,
     });
     pid = child.pid!;
+    groups.push(pid);
     child.on('exit', resolve);
     if (o.termAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), o.termAfterMs);
   });
@@ -127,13 +134,13 @@ async function start(o: {
   };
 }
 
-const killGroup = (pid: number) => {
+function killGroup(pid: number): void {
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
     /* gone */
   }
-};
+}
 
 describe('instance script: a restarted former primary', () => {
   test('with other instances running and no primary behind -rw yet, it waits; once the promoted standby serves -rw it rewinds and starts as its standby', async () => {
