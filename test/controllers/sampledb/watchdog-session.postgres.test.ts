@@ -114,7 +114,12 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
       { encoding: 'utf8' },
     );
     expect(count.stdout.trim()).toBe('1');
-    const state = await new PgInstanceClient(3000, PORT).state('127.0.0.1', { username: 'postgres', password: '' });
+    const state = await new PgInstanceClient(3000, PORT).state('127.0.0.1', {
+      username: 'postgres',
+      password: '',
+      replicationUsername: 'replicator',
+      replicationPassword: '',
+    });
     expect(state?.connections).toBe(0);
 
     // PostgreSQL restarted: the query after it fails at most once, then a new session answers
