@@ -100,6 +100,11 @@ export function parseLsn(lsn: string | null | undefined): bigint | undefined {
   return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
 }
 
+/** The operator's sessions' `application_name`. */
+const OPERATOR_APPLICATION = 'sampledb-operator';
+/** Our own sessions (the operator's, each instance's self-fencing loop) are not clients of the database. */
+const NOT_OURS = `application_name not in ('${OPERATOR_APPLICATION}', '${WATCHDOG_APPLICATION}')`;
+
 /**
  * One poll of an instance. `pending_restart`: the settings that wait for a restart, from the postmaster
  * (`pg_settings`) and from `postgresql.auto.conf` as it is now (`pg_file_settings` reads the file at each query): a
@@ -107,11 +112,6 @@ export function parseLsn(lsn: string | null | undefined): bigint | undefined {
  * the reload. Read too early (a loaded node), a standby whose restart setting was just written looked restarted, and the
  * primary was switched over to it, then back (two switchovers instead of one, seen on the real node).
  */
-/** The operator's sessions' `application_name`. */
-const OPERATOR_APPLICATION = 'sampledb-operator';
-/** Our own sessions (the operator's, each instance's self-fencing loop) are not clients of the database. */
-const NOT_OURS = `application_name not in ('${OPERATOR_APPLICATION}', '${WATCHDOG_APPLICATION}')`;
-
 const STATE_SQL = `select pg_is_in_recovery() as recovery,
   case when pg_is_in_recovery() then coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
   pg_last_wal_replay_lsn()::text as replay,
