@@ -73,7 +73,7 @@ export const REPLICATION_STATE_FUNCTION = [
   '  done',
   '  # no answer in time, or the session ended: a new one next time',
   '  kill -KILL "$WD_PID" 2>/dev/null; wait "$WD_PID" 2>/dev/null',
-  '  r=""; return 1',
+  '  return 1',
   '}',
 ].join('\n');
 

@@ -67,11 +67,14 @@ async function start(o: {
       `echo 'psql session' >> "${dir}/spawned"`,
       'n=0',
       'while IFS= read -r line; do',
-      `  ${o.session?.hangs ? 'continue' : ':'}`,
-      '  case "$line" in',
-      `    *pg_stat_replication*) echo query >> "${dir}/queries"; echo "${o.replication ?? 'f 1 0'}"; n=$((n + 1));;`,
-      `    *__end__*) echo __end__; [ "$n" -ge ${o.session?.queries ?? 0} ] && [ ${o.session?.queries ?? 0} -gt 0 ] && exit 0;;`,
-      '  esac',
+      ...(o.session?.hangs
+        ? []
+        : [
+            '  case "$line" in',
+            `    *pg_stat_replication*) echo query >> "${dir}/queries"; echo "${o.replication ?? 'f 1 0'}"; n=$((n + 1));;`,
+            `    *__end__*) echo __end__${o.session?.queries ? `; [ "$n" -ge ${o.session.queries} ] && exit 0` : ''};;`,
+            '  esac',
+          ]),
       'done',
     ].join('\n'),
   );
