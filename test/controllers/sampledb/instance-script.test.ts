@@ -187,14 +187,11 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
 
   test('a primary whose standby stopped replying and that reaches no apiserver stops PostgreSQL (immediate) after the fence seconds, recording when', async () => {
     // pg_stat_replication: a primary ('f'), one standby, its last reply 9 s ago; no KUBERNETES_SERVICE_HOST: no apiserver
-    const r = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 2, replication: 'f 1 9' });
-    try {
-      expect(await waitFor(() => calls().includes('pg_ctl stop'), 10_000)).toBe(true);
-      expect(calls()).toMatch(/pg_ctl stop -D \S+ -m immediate/);
-      expect(readFileSync(join(dir, 'sampledb-fenced'), 'utf8')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
-    } finally {
-      killGroup(r.pid);
-    }
+    // (its process group is killed after the test)
+    await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 2, replication: 'f 1 9' });
+    expect(await waitFor(() => calls().includes('pg_ctl stop'), 10_000)).toBe(true);
+    expect(calls()).toMatch(/pg_ctl stop -D \S+ -m immediate/);
+    expect(readFileSync(join(dir, 'sampledb-fenced'), 'utf8')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
   });
 
   test('a primary whose standby replies does not fence itself, nor one that never had a standby (it cannot be failed over)', async () => {
@@ -238,12 +235,9 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
       replication: 'f 1 9',
       session: { queries: 1 },
     });
-    try {
-      expect(await waitFor(() => calls().includes('pg_ctl stop'), 10_000)).toBe(true);
-    } finally {
-      killGroup(ended.pid);
-    }
-    // (the fence's record takes a `date`)
+    expect(await waitFor(() => calls().includes('pg_ctl stop'), 10_000)).toBe(true);
+    // stopped before its files are read; the fence's record takes a `date`
+    killGroup(ended.pid);
     const sessions = spawned().filter((p) => p === 'psql session').length;
     expect(sessions).toBeGreaterThanOrEqual(2);
     expect(queries()).toBe(sessions);
@@ -251,12 +245,8 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
 
   test('a session that stops answering is dropped after 5 s and a new one opened (a psql per query had no bound)', async () => {
     // this stub's sessions answer no query
-    const stuck = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, session: { hangs: true } });
-    try {
-      expect(await waitFor(() => spawned().length >= 2, 9_000)).toBe(true);
-    } finally {
-      killGroup(stuck.pid);
-    }
+    await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, session: { hangs: true } });
+    expect(await waitFor(() => spawned().length >= 2, 9_000)).toBe(true);
   });
 
   test('a fenced former primary still cut off does not start (alone, an unfenced one would); once a primary serves -rw it rewinds, and PostgreSQL gets the fence record', async () => {
