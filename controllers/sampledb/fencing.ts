@@ -12,7 +12,8 @@
  * replied within the window (`pg_stat_replication.reply_time`; standbys reply every second,
  * `wal_receiver_status_interval = 1s`). A standby link that works also means synchronous commits still complete.
  *
- * The bound: the loop looks every second (at most 2 s for the apiserver's connect and a local query besides), so
+ * The bound: the loop looks every second (at most 2 s for the apiserver's connect and a local query besides) and
+ * counts a standby's silence from its last reply (not from the read that found it stale: that was up to 3 s late), so
  * a primary cut off at T has stopped by T + isolationFenceSeconds + {@link FENCE_DETECTION_SECONDS}. The operator
  * never starts a failover sooner after it lost the primary ({@link effectiveFailoverDelaySeconds}): the failover
  * delay is raised to that bound when it is shorter.

@@ -9,6 +9,7 @@ import { spawn } from 'child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
 import { instanceCommand } from '../../../controllers/sampledb/instance-script';
 
 let dir: string;
@@ -34,8 +35,13 @@ async function start(o: {
   replication?: string;
   /** SIGTERM the script after this long (a pod deleted while it waits). */
   termAfterMs?: number;
-  /** KUBERNETES_SERVICE_HOST and _PORT (a closed port: the apiserver unreachable); none by default. */
-  apiserver?: { host: string; port: number };
+  /**
+   * KUBERNETES_SERVICE_HOST and _PORT (a closed port: the apiserver unreachable at once); none by default. `drops`: its
+   * connect times out as in a partition (the `timeout` around it waits its seconds and fails).
+   */
+  apiserver?: { host: string; port: number; drops?: boolean };
+  /** The standby replies (`f 1 0`) until the test writes the second of a cut to the file `cut`; from then its last reply ages. */
+  standbyCut?: boolean;
   /** The self-fencing loop's psql session ends after this many answers, or never answers. */
   session?: { queries?: number; hangs?: boolean };
   /** An empty data directory (a new standby) instead of a former primary's; pg_basebackup fails this many times first. */
@@ -54,9 +60,14 @@ async function start(o: {
     chmodSync(join(bin, name), 0o755);
   };
   // the processes the self-fencing loop starts, logged to `spawned` (date, sleep and timeout then run as usual)
+  const host = `PATH="${process.env.PATH}"`;
   for (const name of ['date', 'sleep', 'timeout']) {
-    stub(name, `echo ${name} >> "${dir}/spawned"; PATH="${process.env.PATH}" exec ${name} "$@"`);
+    stub(name, `echo ${name} >> "${dir}/spawned"; ${host} exec ${name} "$@"`);
   }
+  if (o.apiserver?.drops) stub('timeout', `echo timeout >> "${dir}/spawned"; ${host} sleep "$1"; exit 124`);
+  const replication = o.standbyCut
+    ? `$([ -f "${dir}/cut" ] && echo "f 1 $(($(${host} date +%s) - $(cat "${dir}/cut")))" || echo 'f 1 0')`
+    : (o.replication ?? 'f 1 0');
   // psql -c: the primary behind -rw (from the file `rw`); psql on stdin: the self-fencing loop's session, which answers
   // each query with `replication` (logged to `queries`) and each \\echo, then ends after `session.queries` answers or
   // never answers (`session.hangs`)
@@ -71,14 +82,17 @@ async function start(o: {
         ? []
         : [
             '  case "$line" in',
-            `    *pg_stat_replication*) echo query >> "${dir}/queries"; echo "${o.replication ?? 'f 1 0'}"; n=$((n + 1));;`,
+            `    *pg_stat_replication*) echo query >> "${dir}/queries"; echo "${replication}"; n=$((n + 1));;`,
             `    *__end__*) echo __end__${o.session?.queries ? `; [ "$n" -ge ${o.session.queries} ] && exit 0` : ''};;`,
             '  esac',
           ]),
       'done',
     ].join('\n'),
   );
-  stub('pg_ctl', `echo "pg_ctl $*" >> "${dir}/calls"`);
+  stub(
+    'pg_ctl',
+    `echo "pg_ctl $*" >> "${dir}/calls"; ${host} date +%s%3N > "${dir}/stopped-at.tmp"; mv "${dir}/stopped-at.tmp" "${dir}/stopped-at"`,
+  );
   stub('pg_isready', `[ -f "${dir}/peer" ]`);
   stub('pg_rewind', `echo rewind >> "${dir}/calls"`);
   stub(
@@ -224,6 +238,27 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
       expect(spawned()).toStrictEqual(['psql session']);
       expect(queries()).toBeGreaterThanOrEqual(3);
     }
+  });
+
+  test("a primary cut off at T stops between T + the fence seconds − 1 and T + the fence seconds + FENCE_DETECTION_SECONDS (the bound the failover delay waits for): the standby's last reply counts from when it was sent, not from when the loop read it", async () => {
+    const fence = 5;
+    await start({
+      peerRunning: false,
+      waitSeconds: 30,
+      fenceSeconds: fence,
+      standbyCut: true,
+      apiserver: { host: '10.0.0.9', port: 443, drops: true },
+    });
+    // the loop has seen its standby reply; then the cut, on a second's boundary (the stub's clock counts whole seconds)
+    expect(await waitFor(() => queries() >= 2, 10_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
+    const cut = Date.now();
+    writeFileSync(join(dir, 'cut'), `${Math.floor(cut / 1000)}\n`);
+    expect(await waitFor(() => existsSync(join(dir, 'stopped-at')), 20_000)).toBe(true);
+    const afterCut = (Number(readFileSync(join(dir, 'stopped-at'), 'utf8')) - cut) / 1000;
+    // before: 11-12 s (the reply's age counted from the read that first found it stale, a round of 3 s late)
+    expect(afterCut).toBeGreaterThanOrEqual(fence - 1);
+    expect(afterCut).toBeLessThanOrEqual(fence + FENCE_DETECTION_SECONDS);
   });
 
   test('a session that ended (PostgreSQL restarted) is opened again: the loop goes on and still fences', async () => {

@@ -47,6 +47,11 @@ export interface InjectedFault {
   readonly cleanup?: () => Promise<void>;
   /** Whether restarted components are back (checked before the database's own checks). */
   readonly settled?: () => Promise<boolean>;
+  /**
+   * A partition: when the old primary's postmaster stopped (seconds after the injection) and what stopped it, itself
+   * (self-fencing: before anything deleted its pod) or its pod's deletion; filled in by the time `cleanup` resolves.
+   */
+  readonly oldPrimaryStop?: { stoppedAfterS?: number; by?: 'self-fencing' | 'pod deletion' };
   /** Seconds after the injection from which the recovery bound counts, once known (default 0: the injection). */
   readonly boundStartsAtS?: () => number | undefined;
   /** Timings measured by the injection (seconds after it), e.g. when a restarted apiserver was reachable again. */
@@ -172,6 +177,7 @@ export async function injectFault(
       // not over before: from the host (kept by the partition) the cut-off primary still answers, and
       // without synchronous replication it even commits, so the database's checks alone would pass.
       let healed = false;
+      const oldPrimaryStop: NonNullable<InjectedFault['oldPrimaryStop']> = {};
       const healer = (async () => {
         const end = injectedAt + 60_000;
         let promotedAt: number | undefined;
@@ -186,6 +192,10 @@ export async function injectFault(
             return false;
           }
         };
+        // every 100 ms (a read of /proc), apart from the loop's apiserver calls: the stop is timed against its bound
+        const watchStop = setInterval(() => {
+          if (!stoppedAt && !running()) stoppedAt = Date.now();
+        }, 100);
         while (Date.now() < end) {
           if (!stoppedAt && !running()) stoppedAt = Date.now();
           try {
@@ -203,10 +213,15 @@ export async function injectFault(
           }
           await sleep(250);
         }
+        clearInterval(watchStop);
         const stillRuns = running();
         const t = (x: number | undefined) => (x === undefined ? '-' : ((x - injectedAt) / 1000).toFixed(1));
+        if (stoppedAt !== undefined) {
+          oldPrimaryStop.stoppedAfterS = (stoppedAt - injectedAt) / 1000;
+          oldPrimaryStop.by = deletedAt === undefined || stoppedAt < deletedAt ? 'self-fencing' : 'pod deletion';
+        }
         notes.push(
-          `old postmaster stopped at ${t(stoppedAt)} s, its pod deleted at ${t(deletedAt)} s: ${stoppedAt === undefined ? 'not stopped before the promotion' : deletedAt === undefined || stoppedAt < deletedAt ? 'it fenced itself (self-fencing)' : 'stopped through its pod deletion'}`,
+          `old postmaster stopped at ${t(stoppedAt)} s, its pod deleted at ${t(deletedAt)} s: ${stoppedAt === undefined ? 'not stopped before the promotion' : oldPrimaryStop.by === 'self-fencing' ? 'it fenced itself (self-fencing)' : 'stopped through its pod deletion'}`,
         );
         const rules = partitioned(uid);
         if (rules) healPod(uid);
@@ -217,7 +232,7 @@ export async function injectFault(
         );
         healed = true;
       })();
-      return { injectedAt, notes, cleanup: () => healer, settled: async () => healed };
+      return { injectedAt, notes, oldPrimaryStop, cleanup: () => healer, settled: async () => healed };
     }
     case 'apiserver-restart-mid-failover': {
       const injectedAt = Date.now();

@@ -39,6 +39,7 @@
 import { spawnSync } from 'child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
+import { DEFAULT_ISOLATION_FENCE_SECONDS, FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
 import { names } from '../../../controllers/sampledb/types';
 import { sleep, untilBound as pollUntil } from '../harness';
 import { healPod, partitionPod } from './host';
@@ -398,6 +399,13 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
   if (selfFencing && fencedBy !== 'self') {
     verdicts.push(
       `the old primary did not fence itself while cut off (it stopped ${stoppedAt === undefined ? 'never' : `at ${rel(stoppedAt, t0)} s`}, the kubelet resumed at ${rel(resumedAt, t0)} s)`,
+    );
+  }
+  // the bound the operator's failover delay waits for, plus 1 s: the old IP is probed every 0.5 s, a probe may take as long
+  const fenceBoundS = (o.isolationFenceSeconds ?? DEFAULT_ISOLATION_FENCE_SECONDS) + FENCE_DETECTION_SECONDS;
+  if (selfFencing && fencedBy === 'self' && stoppedAt! - t0 > (fenceBoundS + 1) * 1000) {
+    verdicts.push(
+      `the old primary fenced itself ${rel(stoppedAt, t0)} s after the partition (bound ${fenceBoundS} s + 1)`,
     );
   }
   if (selfFencing && fencedBy === 'self' && !selfFencedEvent) {

@@ -8,6 +8,7 @@
  * explicitly, chaos/partition-heal.ts) is `npm run chaos`: partition-heal alone takes about four minutes, and its
  * window (the kubelet may stay paused under the node-monitor grace period only) is too tight for CI's time budget.
  */
+import { DEFAULT_ISOLATION_FENCE_SECONDS, FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
 import { ChaosReport, deleteChaosDb, runChaos } from '../chaos/run';
 import { FAULT_KINDS } from '../chaos/schedule';
 import { assert, HOST_SLACK_SCALE, NodeHarness } from '../harness';
@@ -22,6 +23,9 @@ const SEED = 2311;
  * same, and the long form (`npm run chaos`) holds every fault to 120 s.
  */
 const RECOVERY_BOUND_S = 120 * HOST_SLACK_SCALE;
+
+/** When a primary cut off from the apiserver and its standbys has stopped itself (the chaos database's defaults). */
+const SELF_FENCE_BOUND_S = DEFAULT_ISOLATION_FENCE_SECONDS + FENCE_DETECTION_SECONDS;
 
 export default async function chaos(h: NodeHarness): Promise<void> {
   await h.step('operators installed (dist/ as APPLY.md says)', () => h.ensureDistApplied());
@@ -87,6 +91,16 @@ export default async function chaos(h: NodeHarness): Promise<void> {
         p.primaryAfter !== p.primaryBefore,
         `a standby was promoted (primary ${p.primaryBefore} → ${p.primaryAfter})`,
       );
+      // Self-fenced (cut off from the apiserver and its standbys): by the bound the operator's failover delay waits
+      // for, plus 1 s for the host's speed (times TEST_TIMEOUT_SCALE); the instance script's test holds the loop to it
+      const stop = p.oldPrimaryStop;
+      if (stop?.by === 'self-fencing') {
+        const allowed = SELF_FENCE_BOUND_S + HOST_SLACK_SCALE;
+        assert(
+          stop.stoppedAfterS! <= allowed,
+          `the old primary fenced itself ${stop.stoppedAfterS!.toFixed(1)} s after the cut (bound ${SELF_FENCE_BOUND_S} s, allowed ${allowed} s)`,
+        );
+      }
       return p.notes.join('; ');
     },
   );
