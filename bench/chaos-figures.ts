@@ -89,7 +89,9 @@ export function partitionHealRuns(r: Json, file: string): string {
   );
   return [
     `**Isolated primary, partition healed after the promotion** (\`bench/latest/${file}\`; \`${r.command}\`; seconds after the partition; ` +
-      'what stopped the old primary, when it stopped, the promotion, the heal, writes it acknowledged after the promotion):',
+      'what stopped the old primary, when it stopped (the start of the first probe of its IP that got no answer: a probe ' +
+      'is a write, which waits up to 3 s for a standby that is cut off, then a read), the promotion, the heal, writes it ' +
+      'acknowledged after the promotion):',
     '',
     '| run | started | stopped by | old primary stopped | promoted | healed | acked after promotion | two writable rounds | recovered | load 1 min | verdict |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
