@@ -51,8 +51,8 @@ export const FORMER_PRIMARY_WAIT_SECONDS = 30;
 export const WATCHDOG_ANSWER_SECONDS = 5;
 
 /**
- * `replication_state`: the self-fencing loop's query, sets `r` to "<in recovery t|f> <standbys> <seconds since the
- * last standby reply, -1 for none>", or fails. Asked in one psql session that lives as long as the loop (a bash
+ * `replication_state`: the self-fencing loop's query, sets `r` to "<in recovery t|f> <standbys> <whole seconds since
+ * the last standby reply, rounded down, -1 for none>", or fails. Asked in one psql session that lives as long as the loop (a bash
  * coprocess), opened again once it ended (PostgreSQL restarted or stopped): a psql process and a new backend a second
  * were, with the exec probes, most of a primary pod's CPU on the CI node (bench/latest/ci-time/). An answer later
  * than {@link WATCHDOG_ANSWER_SECONDS} ends the session, so a stuck backend never stops the loop (a psql per query
@@ -64,7 +64,7 @@ export const REPLICATION_STATE_FUNCTION = [
   '  if [ -z "${WD_PID:-}" ] || ! kill -0 "$WD_PID" 2>/dev/null; then',
   `    coproc WD { PGAPPNAME=${WATCHDOG_APPLICATION} exec psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' 2>/dev/null; }`,
   '  fi',
-  '  { echo "select pg_is_in_recovery(), count(*), coalesce(extract(epoch from now() - max(reply_time))::int, -1) from pg_stat_replication;"',
+  '  { echo "select pg_is_in_recovery(), count(*), coalesce(floor(extract(epoch from now() - max(reply_time)))::int, -1) from pg_stat_replication;"',
   '    echo \'\\echo __end__\'; } >&"${WD[1]}" 2>/dev/null || return 1',
   '  local line',
   `  while IFS= read -r -t ${WATCHDOG_ANSWER_SECONDS} -u "\${WD[0]}" line 2>/dev/null; do`,
