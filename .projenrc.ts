@@ -97,8 +97,6 @@ const project = new typescript.TypeScriptProject({
   // The app's cdk8s and constructs are ours: one copy, so constructs from both sides share a tree.
   peerDeps: ['cdk8s@^2.70.0', 'constructs@^10.4.2'],
   peerDependencyOptions: { pinnedDevDependency: false },
-  // tsc type-checks everything beside jest (test task), so ts-jest only transpiles.
-  tsJestOptions: { transformOptions: { isolatedModules: true } },
   jestOptions: {
     jestVersion: '^29',
     updateSnapshot: UpdateSnapshot.NEVER,
@@ -153,6 +151,9 @@ const project = new typescript.TypeScriptProject({
       lib: ['ES2022'],
       skipLibCheck: true,
       esModuleInterop: true,
+      // tsc type-checks everything beside jest (test task), so ts-jest only transpiles, each file on its own (ts-jest
+      // reads this from here: its own isolatedModules option is deprecated); tsc holds every file to what that allows
+      isolatedModules: true,
     },
   },
 });

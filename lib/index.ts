@@ -3,9 +3,9 @@
 // is internal; add a name here only together with its documentation.
 
 // The app: all-or-nothing synth, output layout, app-wide features.
-export { OperatorApp, OperatorAppProps } from './app/operator-app';
+export { OperatorApp, type OperatorAppProps } from './app/operator-app';
 export { OutputLayout } from './app/output-layout';
-export { HelmChartOptions } from './app/helm-layout';
+export type { HelmChartOptions } from './app/helm-layout';
 export { Warnings } from './synth-metadata/warnings';
 export { OutputFiles } from './synth-metadata/output-files';
 export type { KubernetesVersionRange } from './synth-metadata/target-versions';
@@ -13,102 +13,102 @@ export type { KubernetesVersionRange } from './synth-metadata/target-versions';
 // Schemas and CustomResourceDefinitions.
 export {
   Schema,
-  SchemaOptions,
-  StringSchemaOptions,
-  NumberSchemaOptions,
-  ObjectSchemaOptions,
-  ArraySchemaOptions,
-  MapSchemaOptions,
+  type SchemaOptions,
+  type StringSchemaOptions,
+  type NumberSchemaOptions,
+  type ObjectSchemaOptions,
+  type ArraySchemaOptions,
+  type MapSchemaOptions,
 } from './schema/schema';
 export { conditionsSchema } from './schema/conditions';
-export { JSONSchemaProps, ValidationRule } from './apiserver';
+export type { JSONSchemaProps, ValidationRule } from './apiserver';
 export {
   CustomResourceDefinition,
-  CustomResourceDefinitionProps,
-  CrdVersionProps,
-  CrdConversionWebhook,
-  PrinterColumn,
-  CrdSubresources,
-  ScaleSubresource,
-  CrdImportOptions,
-  AcknowledgedWarning,
+  type CustomResourceDefinitionProps,
+  type CrdVersionProps,
+  type CrdConversionWebhook,
+  type PrinterColumn,
+  type CrdSubresources,
+  type ScaleSubresource,
+  type CrdImportOptions,
+  type AcknowledgedWarning,
 } from './crd/custom-resource-definition';
-export { ICustomResourceDefinition } from './crd/icustom-resource-definition';
+export type { ICustomResourceDefinition } from './crd/icustom-resource-definition';
 export {
   ResourceScope,
-  CrdManifest,
-  CrdSpec,
-  CrdNamesSpec,
-  CrdVersionSpec,
-  PrinterColumnSpec,
-  SubresourcesSpec,
-  ScaleSubresourceSpec,
+  type CrdManifest,
+  type CrdSpec,
+  type CrdNamesSpec,
+  type CrdVersionSpec,
+  type PrinterColumnSpec,
+  type SubresourcesSpec,
+  type ScaleSubresourceSpec,
 } from './apiserver';
 
 // Example (and real) custom resources, checked against their CRD.
 export {
   CustomResource,
-  CustomResourceProps,
-  CustomResourcePrevious,
-  TypedCustomResourceProps,
+  type CustomResourceProps,
+  type CustomResourcePrevious,
+  type TypedCustomResourceProps,
 } from './custom-resource/custom-resource';
 
 // Admission policies (ValidatingAdmissionPolicy, Kubernetes 1.30+; MutatingAdmissionPolicy, 1.36+), checked at synth as
 // each version of the app's range checks them at create.
 export {
   ValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyProps,
-  AcknowledgedPolicyWarning,
+  type ValidatingAdmissionPolicyProps,
+  type AcknowledgedPolicyWarning,
   ValidatingAdmissionPolicyBinding,
-  ValidatingAdmissionPolicyBindingProps,
-  ValidatingAdmissionPolicyBindingOptions,
+  type ValidatingAdmissionPolicyBindingProps,
+  type ValidatingAdmissionPolicyBindingOptions,
   MutatingAdmissionPolicy,
-  MutatingAdmissionPolicyProps,
-  MutationPreviewOfObject,
+  type MutatingAdmissionPolicyProps,
+  type MutationPreviewOfObject,
   MutatingAdmissionPolicyBinding,
-  MutatingAdmissionPolicyBindingProps,
-  MutatingAdmissionPolicyBindingOptions,
+  type MutatingAdmissionPolicyBindingProps,
+  type MutatingAdmissionPolicyBindingOptions,
 } from './admission-policy';
 export {
-  MatchResourcesSpec,
-  NamedRuleWithOperationsSpec,
-  LabelSelectorSpec,
-  LabelSelectorRequirementSpec,
-  ValidationSpec,
-  AuditAnnotationSpec,
-  MatchConditionSpec,
-  VariableSpec,
-  ParamKindSpec,
-  ParamRefSpec,
-  ValidatingAdmissionPolicyManifest,
-  ValidatingAdmissionPolicyBindingManifest,
-  MutatingAdmissionPolicyManifest,
-  MutatingAdmissionPolicyBindingManifest,
-  MutatingAdmissionPolicySpec,
-  MutatingAdmissionPolicyBindingSpec,
-  MutationSpec,
+  type MatchResourcesSpec,
+  type NamedRuleWithOperationsSpec,
+  type LabelSelectorSpec,
+  type LabelSelectorRequirementSpec,
+  type ValidationSpec,
+  type AuditAnnotationSpec,
+  type MatchConditionSpec,
+  type VariableSpec,
+  type ParamKindSpec,
+  type ParamRefSpec,
+  type ValidatingAdmissionPolicyManifest,
+  type ValidatingAdmissionPolicyBindingManifest,
+  type MutatingAdmissionPolicyManifest,
+  type MutatingAdmissionPolicyBindingManifest,
+  type MutatingAdmissionPolicySpec,
+  type MutatingAdmissionPolicyBindingSpec,
+  type MutationSpec,
   validateMutatingPolicyManifest,
   validateMutatingBindingManifest,
   validatePolicyManifest,
   validateBindingManifest,
   typeCheckPolicy,
   clusterResolver,
-  ExpressionWarning,
-  KindResolver,
-  PolicyTypeCheck,
-  GroupVersionKind,
+  type ExpressionWarning,
+  type KindResolver,
+  type PolicyTypeCheck,
+  type GroupVersionKind,
 } from './apiserver/admission-policy';
 
 // The operator and its parts.
-export { Operator, OperatorProps, OperatorShardingOptions } from './operator/operator';
-export {
+export { Operator, type OperatorProps, type OperatorShardingOptions } from './operator/operator';
+export type {
   ControllerContract,
   KindReference,
   KindSelector,
   NetworkPeer,
   ResolvedKind,
 } from './operator/controller-contract';
-export {
+export type {
   BoundRole,
   ContractOf,
   ContractSharding,
@@ -120,47 +120,52 @@ export {
 } from './apimachinery/controller-contract';
 export {
   OperatorWebhooks,
-  OperatorWebhooksProps,
-  OperatorWebhookOptions,
-  WebhookCertificates,
-  WebhookWiring,
+  type OperatorWebhooksProps,
+  type OperatorWebhookOptions,
+  type WebhookCertificates,
+  type WebhookWiring,
 } from './operator/operator-webhooks';
-export { ContractRules, RbacRule } from './operator/contract-rules';
-export { KindInfo } from './apimachinery/kinds';
-export { OperatorRbac, OperatorRbacProps, AdditionalRbacRule, RbacGrant } from './operator/operator-rbac';
+export type { ContractRules, RbacRule } from './operator/contract-rules';
+export type { KindInfo } from './apimachinery/kinds';
+export {
+  OperatorRbac,
+  type OperatorRbacProps,
+  type AdditionalRbacRule,
+  type RbacGrant,
+} from './operator/operator-rbac';
 export { RbacRisk } from './operator/rbac-risk';
-export { OperatorDeployment, OperatorDeploymentProps } from './operator/operator-deployment';
-export { OperatorNetworkPolicy, OperatorNetworkPolicyProps } from './operator/operator-network-policy';
-export { OperatorWebhook, OperatorWebhookProps } from './operator/operator-webhook';
+export { OperatorDeployment, type OperatorDeploymentProps } from './operator/operator-deployment';
+export { OperatorNetworkPolicy, type OperatorNetworkPolicyProps } from './operator/operator-network-policy';
+export { OperatorWebhook, type OperatorWebhookProps } from './operator/operator-webhook';
 export {
   OperatorMonitoring,
-  OperatorMonitoringProps,
-  OperatorMonitoringOptions,
-  PrometheusAlertRule,
+  type OperatorMonitoringProps,
+  type OperatorMonitoringOptions,
+  type PrometheusAlertRule,
 } from './operator/operator-monitoring';
 
 // App features: policy, safe evolution, API docs, synth report.
-export { PolicyOptions, ManifestCheck } from './policy/policy-checks';
+export type { PolicyOptions, ManifestCheck } from './policy/policy-checks';
 export { lintRbac } from './policy/rbac-lint';
 export { checkPodSecurityRestricted } from './policy/pod-security-restricted';
-export { EvolutionOptions, AcknowledgedChange, CrdEvolution, JudgedCrdChange } from './evolution/evolution-guard';
+export type { EvolutionOptions, AcknowledgedChange, CrdEvolution, JudgedCrdChange } from './evolution/evolution-guard';
 export { CrdBaselines } from './evolution/crd-baseline';
-export { CrdChange, CrdChangeKind } from './evolution/crd-change';
+export { type CrdChange, CrdChangeKind } from './evolution/crd-change';
 export { compareCrdManifests } from './evolution/compare-crds';
-export { ApiDocs, DocPage } from './docs/api-docs';
-export { renderCrdReference, CrdReferenceOptions } from './docs/crd-reference';
-export { renderOperatorDiagram, OperatorDiagramInput } from './docs/operator-diagram';
+export { ApiDocs, type DocPage } from './docs/api-docs';
+export { renderCrdReference, type CrdReferenceOptions } from './docs/crd-reference';
+export { renderOperatorDiagram, type OperatorDiagramInput } from './docs/operator-diagram';
 export {
   collectSynthReport,
   renderSynthReport,
-  SynthReport,
-  SynthReportOptions,
-  ReportFile,
-  ReportCrdSize,
+  type SynthReport,
+  type SynthReportOptions,
+  type ReportFile,
+  type ReportCrdSize,
 } from './report/synth-report';
 
 // Typed imports and the apiserver's checks on their own.
-export { generateTypes, GenerateTypesOptions, GeneratedFile } from './codegen/generate-types';
+export { generateTypes, type GenerateTypesOptions, type GeneratedFile } from './codegen/generate-types';
 export { writeImports, staleImports } from './codegen/imports-folder';
-export { validateCrdManifest, validateValue, ValidateValueOptions, ValueValidation } from './apiserver';
-export { Issue, formatIssue } from './apimachinery/issue';
+export { validateCrdManifest, validateValue, type ValidateValueOptions, type ValueValidation } from './apiserver';
+export { type Issue, formatIssue } from './apimachinery/issue';

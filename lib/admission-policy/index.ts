@@ -1,17 +1,17 @@
 export {
   ValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyProps,
-  AcknowledgedPolicyWarning,
+  type ValidatingAdmissionPolicyProps,
+  type AcknowledgedPolicyWarning,
 } from './validating-admission-policy';
 export {
   ValidatingAdmissionPolicyBinding,
-  ValidatingAdmissionPolicyBindingProps,
-  ValidatingAdmissionPolicyBindingOptions,
+  type ValidatingAdmissionPolicyBindingProps,
+  type ValidatingAdmissionPolicyBindingOptions,
 } from './validating-admission-policy-binding';
-export { MutatingAdmissionPolicy, MutatingAdmissionPolicyProps } from './mutating-admission-policy';
-export { MutationPreviewOfObject } from './mutation-previews';
+export { MutatingAdmissionPolicy, type MutatingAdmissionPolicyProps } from './mutating-admission-policy';
+export type { MutationPreviewOfObject } from './mutation-previews';
 export {
   MutatingAdmissionPolicyBinding,
-  MutatingAdmissionPolicyBindingProps,
-  MutatingAdmissionPolicyBindingOptions,
+  type MutatingAdmissionPolicyBindingProps,
+  type MutatingAdmissionPolicyBindingOptions,
 } from './mutating-admission-policy-binding';

@@ -26,7 +26,7 @@ import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { goRegexpError } from '../schema/go-regexp';
 
 // the declaration types callers need to type `self`: `checkExpression(rule, { self: schemaCelType(schema) })`
-export { CelType, schemaCelType } from './cel-types';
+export { type CelType, schemaCelType } from './cel-types';
 
 /** What type-checking one expression found. */
 export interface CheckedExpression {
