@@ -52,11 +52,12 @@ export const WATCHDOG_ANSWER_SECONDS = 5;
 
 /**
  * `replication_state`: the self-fencing loop's query, sets `r` to "<in recovery t|f> <standbys> <whole seconds since
- * the last standby reply, rounded down, -1 for none>", or fails. Asked in one psql session that lives as long as the loop (a bash
- * coprocess), opened again once it ended (PostgreSQL restarted or stopped): a psql process and a new backend a second
- * were, with the exec probes, most of a primary pod's CPU on the CI node (bench/latest/ci-time/). An answer later
- * than {@link WATCHDOG_ANSWER_SECONDS} ends the session, so a stuck backend never stops the loop (a psql per query
- * had no bound). The caller ignores SIGPIPE: a write to a session that ended just before must fail, not end the loop.
+ * the last standby reply, rounded down, -1 for none>", or fails. Asked in one psql session that lives as long as the
+ * loop (a bash coprocess), opened again once it ended (PostgreSQL restarted or stopped): a psql process and a new
+ * backend a second were, with the exec probes, most of a primary pod's CPU on the CI node (bench/latest/ci-time/).
+ * An answer later than {@link WATCHDOG_ANSWER_SECONDS} ends the session, so a stuck backend never stops the loop (a
+ * psql per query had no bound). The caller ignores SIGPIPE: a write to a session that ended just before must fail,
+ * not end the loop.
  */
 export const REPLICATION_STATE_FUNCTION = [
   'replication_state() {',

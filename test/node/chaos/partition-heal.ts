@@ -401,7 +401,8 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
       `the old primary did not fence itself while cut off (it stopped ${stoppedAt === undefined ? 'never' : `at ${rel(stoppedAt, t0)} s`}, the kubelet resumed at ${rel(resumedAt, t0)} s)`,
     );
   }
-  // the bound the operator's failover delay waits for, plus 1 s: the old IP is probed every 0.5 s, a probe may take as long
+  // the bound the operator's failover delay waits for, plus 1 s; the stop is taken as the start of the first probe of
+  // the old IP that got no answer, so it is never later than the stop itself
   const fenceBoundS = (o.isolationFenceSeconds ?? DEFAULT_ISOLATION_FENCE_SECONDS) + FENCE_DETECTION_SECONDS;
   if (selfFencing && fencedBy === 'self' && stoppedAt! - t0 > (fenceBoundS + 1) * 1000) {
     verdicts.push(
