@@ -83,7 +83,7 @@ export default async function chaos(h: NodeHarness): Promise<void> {
     },
   );
   await h.step(
-    'partition: the primary cut off from standbys, operator and apiserver is replaced, and never acknowledges a write after the promotion',
+    'partition: the primary cut off from standbys, operator and apiserver stops itself within the fence bound, is replaced, and never acknowledges a write after the promotion',
     () => {
       const p = r().faults.find((f) => f.kind === 'partition');
       assert(p, 'a partition ran');
@@ -91,16 +91,19 @@ export default async function chaos(h: NodeHarness): Promise<void> {
         p.primaryAfter !== p.primaryBefore,
         `a standby was promoted (primary ${p.primaryBefore} → ${p.primaryAfter})`,
       );
-      // Self-fenced (cut off from the apiserver and its standbys): by the bound the operator's failover delay waits
-      // for, plus 1 s for the host's speed (times TEST_TIMEOUT_SCALE); the instance script's test holds the loop to it
+      // Cut off from the apiserver and its standbys, it stops itself, before the operator's failover (which waits for
+      // the fence bound after the operator lost it) deletes its pod, and by the bound, plus 1 s for the host's speed
+      // (times TEST_TIMEOUT_SCALE); the instance script's test holds the loop to the bound itself
       const stop = p.oldPrimaryStop;
-      if (stop?.by === 'self-fencing') {
-        const allowed = SELF_FENCE_BOUND_S + HOST_SLACK_SCALE;
-        assert(
-          stop.stoppedAfterS! <= allowed,
-          `the old primary fenced itself ${stop.stoppedAfterS!.toFixed(1)} s after the cut (bound ${SELF_FENCE_BOUND_S} s, allowed ${allowed} s)`,
-        );
-      }
+      assert(
+        stop?.by === 'self-fencing',
+        `the old primary fenced itself before its pod was deleted (${stop?.by ?? 'not stopped before the promotion'})`,
+      );
+      const allowed = SELF_FENCE_BOUND_S + HOST_SLACK_SCALE;
+      assert(
+        stop.stoppedAfterS! <= allowed,
+        `the old primary fenced itself ${stop.stoppedAfterS!.toFixed(1)} s after the cut (bound ${SELF_FENCE_BOUND_S} s, allowed ${allowed} s)`,
+      );
       return p.notes.join('; ');
     },
   );
