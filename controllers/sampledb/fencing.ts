@@ -46,8 +46,12 @@ export function isolationFenceSeconds(db: Database): number {
 
 /** Seconds after which an isolated primary has stopped (0: self-fencing off). */
 export function fenceBoundSeconds(db: Database): number {
-  const s = isolationFenceSeconds(db);
-  return s > 0 ? s + FENCE_DETECTION_SECONDS : 0;
+  return fenceBoundFor(isolationFenceSeconds(db));
+}
+
+/** {@link fenceBoundSeconds} for a given `isolationFenceSeconds`. */
+export function fenceBoundFor(fenceSeconds: number): number {
+  return fenceSeconds > 0 ? fenceSeconds + FENCE_DETECTION_SECONDS : 0;
 }
 
 /**

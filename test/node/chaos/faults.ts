@@ -192,12 +192,12 @@ export async function injectFault(
             return false;
           }
         };
-        // every 100 ms (a read of /proc), apart from the loop's apiserver calls: the stop is timed against its bound
+        // every 100 ms (a read of /proc), apart from the loop below and its apiserver calls: the stop is timed against
+        // its bound
         const watchStop = setInterval(() => {
           if (!stoppedAt && !running()) stoppedAt = Date.now();
         }, 100);
         while (Date.now() < end) {
-          if (!stoppedAt && !running()) stoppedAt = Date.now();
           try {
             if (!deletedAt) {
               const now = await pod(ctx, primary).catch((err) => (/404/.test(String(err)) ? undefined : p));

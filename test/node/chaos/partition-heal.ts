@@ -39,7 +39,7 @@
 import { spawnSync } from 'child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
-import { DEFAULT_ISOLATION_FENCE_SECONDS, FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
+import { DEFAULT_ISOLATION_FENCE_SECONDS, fenceBoundFor } from '../../../controllers/sampledb/fencing';
 import { names } from '../../../controllers/sampledb/types';
 import { sleep, untilBound as pollUntil } from '../harness';
 import { healPod, partitionPod } from './host';
@@ -403,7 +403,7 @@ export async function stagePartitionHeal(o: PartitionHealOptions): Promise<Parti
   }
   // the bound the operator's failover delay waits for, plus 1 s; the stop is taken as the start of the first probe of
   // the old IP that got no answer, so it is never later than the stop itself
-  const fenceBoundS = (o.isolationFenceSeconds ?? DEFAULT_ISOLATION_FENCE_SECONDS) + FENCE_DETECTION_SECONDS;
+  const fenceBoundS = fenceBoundFor(o.isolationFenceSeconds ?? DEFAULT_ISOLATION_FENCE_SECONDS);
   if (selfFencing && fencedBy === 'self' && stoppedAt! - t0 > (fenceBoundS + 1) * 1000) {
     verdicts.push(
       `the old primary fenced itself ${rel(stoppedAt, t0)} s after the partition (bound ${fenceBoundS} s + 1)`,

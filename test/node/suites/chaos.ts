@@ -8,7 +8,7 @@
  * explicitly, chaos/partition-heal.ts) is `npm run chaos`: partition-heal alone takes about four minutes, and its
  * window (the kubelet may stay paused under the node-monitor grace period only) is too tight for CI's time budget.
  */
-import { DEFAULT_ISOLATION_FENCE_SECONDS, FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
+import { DEFAULT_ISOLATION_FENCE_SECONDS, fenceBoundFor } from '../../../controllers/sampledb/fencing';
 import { ChaosReport, deleteChaosDb, runChaos } from '../chaos/run';
 import { FAULT_KINDS } from '../chaos/schedule';
 import { assert, HOST_SLACK_SCALE, NodeHarness } from '../harness';
@@ -25,7 +25,7 @@ const SEED = 2311;
 const RECOVERY_BOUND_S = 120 * HOST_SLACK_SCALE;
 
 /** When a primary cut off from the apiserver and its standbys has stopped itself (the chaos database's defaults). */
-const SELF_FENCE_BOUND_S = DEFAULT_ISOLATION_FENCE_SECONDS + FENCE_DETECTION_SECONDS;
+const SELF_FENCE_BOUND_S = fenceBoundFor(DEFAULT_ISOLATION_FENCE_SECONDS);
 
 export default async function chaos(h: NodeHarness): Promise<void> {
   await h.step('operators installed (dist/ as APPLY.md says)', () => h.ensureDistApplied());
