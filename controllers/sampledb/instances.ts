@@ -4,13 +4,13 @@
  * its WAL reaches, and its timeline. Also the few commands the operator sends to PostgreSQL:
  * `pg_promote()`, the replication user, and `synchronous_standby_names`.
  *
- * The connection uses the database superuser from the credentials Secret and ends after each
- * call: no connection stays open between reconciles.
+ * The connection uses the database superuser from the credentials Secret; one session per instance stays open
+ * between reconciles (pg-sessions.ts).
  */
-import { Socket } from 'node:net';
 import { Client } from 'pg';
 import { Activity } from './anomalies';
 import { Credentials } from './credentials';
+import { PgSessions } from './pg-sessions';
 import { isParameterName } from './tuning';
 import { LABEL_POD_REVISION, LABEL_ROLE, Pod, WATCHDOG_APPLICATION } from './types';
 import { Stored } from '../../runtime';
@@ -129,58 +129,34 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     and ${NOT_OURS})::int as connections,
   current_setting('max_connections')::int as max_connections`;
 
-/**
- * Closes a connection, or drops it after `ms`. node-postgres's `end()` waits until the server closes its side too: an
- * instance partitioned from the operator right after answering never does, and the socket then waits for the kernel
- * to give up on its FIN (minutes). The reconcile awaiting it would hold the database's failover that long: in a chaos
- * run at a load average of 15, a primary partitioned from the operator fenced itself and no standby was promoted
- * within 60 s.
- */
-async function endWithin(client: Client, socket: Socket, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), ms);
-  });
-  const ended = client.end().then(
-    () => 'ended' as const,
-    () => 'ended' as const,
-  );
-  // destroyed, the socket closes at once and end() settles
-  if ((await Promise.race([ended, late])) === 'late') socket.destroy();
-  clearTimeout(timer);
-}
-
 /** {@link InstanceClient} over node-postgres. */
 export class PgInstanceClient implements InstanceClient {
-  constructor(
-    private readonly timeoutMs = 3000,
-    private readonly port = 5432,
-  ) {}
+  private readonly sessions: PgSessions;
 
-  private async withClient<T>(ip: string, c: Credentials, fn: (client: Client) => Promise<T>): Promise<T> {
-    // the client's socket is ours (node-postgres's `stream` option), so that closing it can be bounded: endWithin
-    const socket = new Socket();
-    const client = new Client({
-      stream: () => socket,
-      host: ip,
-      port: this.port,
-      user: c.username,
-      password: c.password,
-      database: 'postgres',
-      connectionTimeoutMillis: this.timeoutMs,
-      statement_timeout: this.timeoutMs * 10,
-      query_timeout: this.timeoutMs * 10,
-      application_name: OPERATOR_APPLICATION,
+  constructor(
+    timeoutMs = 3000,
+    private readonly port = 5432,
+    idleMs?: number,
+  ) {
+    this.sessions = new PgSessions({
+      timeoutMs,
+      idleMs,
+      config: {
+        database: 'postgres',
+        statement_timeout: timeoutMs * 10,
+        query_timeout: timeoutMs * 10,
+        application_name: OPERATOR_APPLICATION,
+      },
     });
-    client.on('error', () => {
-      /* a dropped connection fails the pending query; nothing else to do */
-    });
-    await client.connect();
-    try {
-      return await fn(client);
-    } finally {
-      await endWithin(client, socket, this.timeoutMs);
-    }
+  }
+
+  /** Closes the sessions kept open (the manager's stop, tests). */
+  close(): Promise<void> {
+    return this.sessions.close();
+  }
+
+  private withClient<T>(ip: string, c: Credentials, fn: (client: Client) => Promise<T>): Promise<T> {
+    return this.sessions.run({ host: ip, port: this.port, user: c.username, password: c.password }, fn);
   }
 
   async state(ip: string, c: Credentials): Promise<PgState | undefined> {

@@ -231,7 +231,7 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     );
   }, 60_000);
 
-  test('a server that goes silent after answering (a partition) holds the client no longer than its timeout', async () => {
+  test('a server that goes silent after answering (a partition) holds a poll, and the close of its session, no longer than the timeout', async () => {
     // A TCP relay to the primary that, once the query's CommandComplete went through, forwards nothing either way and
     // never closes its side: what a partition does to a connection that was open. node-postgres's end() then waits
     // for the server's FIN, which never comes (it held the operator's reconcile, and with it a failover).
@@ -260,11 +260,21 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     try {
       const client = new PgInstanceClient(1000, (relay.address() as AddressInfo).port);
-      const started = Date.now();
-      const held = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 10_000).unref());
-      const state = await Promise.race([client.state('127.0.0.1', credentials), held]);
+      const held = () => new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 10_000).unref());
+      const state = await Promise.race([client.state('127.0.0.1', credentials), held()]);
       expect(partitioned).toBe(true);
       expect(state).toMatchObject({ recovery: false });
+      // the session was kept (pg-sessions.ts): the next poll's ping gets no answer, and the poll gives up within the
+      // connect timeout instead of the query's (10 times longer)
+      let started = Date.now();
+      expect(await Promise.race([client.state('127.0.0.1', credentials), held()])).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // a kept session cut off the same way is closed within the timeout too
+      partitioned = false;
+      expect(await client.state('127.0.0.1', credentials)).toMatchObject({ recovery: false });
+      expect(partitioned).toBe(true);
+      started = Date.now();
+      expect(await Promise.race([client.close(), held()])).toBeUndefined();
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -1,0 +1,144 @@
+/**
+ * The operator's kept PostgreSQL sessions (controllers/sampledb/pg-sessions.ts) against a real PostgreSQL (the host's,
+ * run as the `postgres` user): one backend serves consecutive calls, a session PostgreSQL ended (terminated, or a
+ * restart) is replaced without a failed call, a session that stops answering is given up within the connect bound,
+ * a failed call's session is not kept, idle sessions close.
+ *
+ * Needs root (PostgreSQL run as the `postgres` user); skipped, saying so, without.
+ */
+import { spawnSync } from 'child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { canRunPostgres, pgBin } from './real-postgres';
+import { PgInstanceClient } from '../../../controllers/sampledb/instances';
+import { PgSessions, PgTarget } from '../../../controllers/sampledb/pg-sessions';
+
+const runnable = canRunPostgres('pg-sessions.postgres.test.ts');
+const describeReal = runnable ? describe : describe.skip;
+const PORT = 5435;
+const APPLICATION = 'pg-sessions-test';
+const TARGET: PgTarget = { host: '127.0.0.1', port: PORT, user: 'postgres', password: '' };
+
+describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [real PostgreSQL]', () => {
+  let dir: string;
+  let sessions: PgSessions | undefined;
+  const pgCtl = (...args: string[]) =>
+    spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'pg_ctl'), '-D', join(dir, 'data'), ...args], {
+      encoding: 'utf8',
+    });
+  const psql = (sql: string) =>
+    spawnSync('runuser', ['-u', 'postgres', '--', 'psql', '-h', dir, '-p', String(PORT), '-XAtqc', sql], {
+      encoding: 'utf8',
+    }).stdout.trim();
+  const sessionsNamed = (application: string) =>
+    Number(psql(`select count(*) from pg_stat_activity where application_name = '${application}'`));
+  const newSessions = (options: { timeoutMs?: number; idleMs?: number } = {}) =>
+    (sessions = new PgSessions({
+      timeoutMs: options.timeoutMs ?? 3000,
+      idleMs: options.idleMs,
+      config: { database: 'postgres', application_name: APPLICATION },
+    }));
+  const backendPid = (s: PgSessions) =>
+    s.run(TARGET, async (c) => Number((await c.query('select pg_backend_pid() as pid')).rows[0].pid));
+  const until = async (check: () => boolean, ms = 10_000) => {
+    const end = Date.now() + ms;
+    while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    return check();
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pg-sessions-'));
+    chmodSync(dir, 0o777);
+    const init = spawnSync(
+      'runuser',
+      ['-u', 'postgres', '--', join(pgBin!, 'initdb'), '-D', join(dir, 'data'), '--auth=trust', '-U', 'postgres'],
+      { encoding: 'utf8' },
+    );
+    expect(init.status).toBe(0);
+    const started = pgCtl(
+      '-w',
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      `-c listen_addresses=127.0.0.1 -c port=${PORT} -c unix_socket_directories=${dir}`,
+      'start',
+    );
+    expect(started.status).toBe(0);
+  });
+
+  afterEach(async () => {
+    await sessions?.close();
+    sessions = undefined;
+    pgCtl('-m', 'immediate', 'stop');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('consecutive calls share one backend; the operator polls with one session per instance', async () => {
+    const s = newSessions();
+    const first = await backendPid(s);
+    for (let i = 0; i < 3; i++) expect(await backendPid(s)).toBe(first);
+    expect(sessionsNamed(APPLICATION)).toBe(1);
+
+    const client = new PgInstanceClient(3000, PORT);
+    const credentials = { username: 'postgres', password: '', replicationUsername: 'r', replicationPassword: '' };
+    try {
+      for (let i = 0; i < 3; i++) expect((await client.state('127.0.0.1', credentials))?.recovery).toBe(false);
+      expect(sessionsNamed('sampledb-operator')).toBe(1);
+    } finally {
+      await client.close();
+    }
+    expect(await until(() => sessionsNamed('sampledb-operator') === 0)).toBe(true);
+  });
+
+  test('a session PostgreSQL terminated, or lost in a restart, is replaced without a failed call', async () => {
+    const s = newSessions();
+    const first = await backendPid(s);
+    expect(psql(`select pg_terminate_backend(${first})`)).toBe('t');
+    const second = await backendPid(s);
+    expect(second).not.toBe(first);
+
+    // with its log file named again: the restarted server would otherwise hold spawnSync's output pipe open
+    expect(pgCtl('-m', 'fast', '-w', '-l', join(dir, 'log'), 'restart').status).toBe(0);
+    const third = await backendPid(s);
+    expect(third).not.toBe(second);
+    expect(sessionsNamed(APPLICATION)).toBe(1);
+  }, 30_000);
+
+  test('a kept session that stops answering is given up within the connect bound, then a new one answers', async () => {
+    const s = newSessions({ timeoutMs: 1000 });
+    const first = await backendPid(s);
+    process.kill(first, 'SIGSTOP'); // the backend answers nothing, as behind a partition
+    try {
+      const started = Date.now();
+      await expect(backendPid(s)).rejects.toThrow(/no answer within 1000 ms/);
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(990);
+      expect(took).toBeLessThan(3000); // not the 30 s of a query's timeout
+    } finally {
+      process.kill(first, 'SIGCONT');
+    }
+    expect(await backendPid(s)).not.toBe(first);
+  }, 30_000);
+
+  test("a failed call's session is not kept", async () => {
+    const s = newSessions();
+    const first = await backendPid(s);
+    await expect(s.run(TARGET, (c) => c.query('select no_such_column'))).rejects.toThrow(/no_such_column/);
+    expect(await backendPid(s)).not.toBe(first);
+  });
+
+  test('calls at once each get a session; one is kept; idle sessions close after idleMs and on close()', async () => {
+    const s = newSessions({ idleMs: 500 });
+    const pids = await Promise.all([backendPid(s), backendPid(s)]);
+    expect(new Set(pids).size).toBe(2);
+    expect(await until(() => sessionsNamed(APPLICATION) === 1)).toBe(true);
+    expect(await until(() => sessionsNamed(APPLICATION) === 0)).toBe(true);
+
+    const kept = newSessions();
+    await backendPid(kept);
+    expect(sessionsNamed(APPLICATION)).toBe(1);
+    await kept.close();
+    expect(await until(() => sessionsNamed(APPLICATION) === 0)).toBe(true);
+  });
+});
