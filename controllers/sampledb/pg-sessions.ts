@@ -77,7 +77,7 @@ export class PgSessions {
   /** Runs `fn` on a session to `target`: a kept one that answered a ping, else a new one. */
   async run<T>(target: PgTarget, fn: (client: Client) => Promise<T>): Promise<T> {
     const key = [target.host, target.port, target.user, target.password].join('\u0000');
-    const session = (await this.kept(key)) ?? (await this.connect(target));
+    const session = (await this.kept(key, target.host)) ?? (await this.connect(target));
     let result: T;
     try {
       result = await fn(session.client);
@@ -98,7 +98,7 @@ export class PgSessions {
   }
 
   /** The idle session of `key` if it answers a ping; throws when it does not answer in time. */
-  private async kept(key: string): Promise<Session | undefined> {
+  private async kept(key: string, host: string): Promise<Session | undefined> {
     const session = this.idle.get(key);
     if (!session) return undefined;
     this.idle.delete(key);
@@ -116,7 +116,7 @@ export class PgSessions {
     clearTimeout(timer);
     if (outcome === 'answered') return session;
     session.socket.destroy();
-    if (outcome === 'late') throw new Error(`${key.split('\u0000')[0]}: no answer within ${this.options.timeoutMs} ms`);
+    if (outcome === 'late') throw new Error(`${host}: no answer within ${this.options.timeoutMs} ms`);
     return undefined;
   }
 
