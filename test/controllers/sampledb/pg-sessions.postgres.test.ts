@@ -6,11 +6,7 @@
  *
  * Needs root (PostgreSQL run as the `postgres` user); skipped, saying so, without.
  */
-import { spawnSync } from 'child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-import { canRunPostgres, pgBin } from './real-postgres';
+import { canRunPostgres, TestPostgres } from './real-postgres';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { PgSessions, PgTarget } from '../../../controllers/sampledb/pg-sessions';
 
@@ -21,18 +17,10 @@ const APPLICATION = 'pg-sessions-test';
 const TARGET: PgTarget = { host: '127.0.0.1', port: PORT, user: 'postgres', password: '' };
 
 describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [real PostgreSQL]', () => {
-  let dir: string;
+  let pg: TestPostgres;
   let sessions: PgSessions | undefined;
-  const pgCtl = (...args: string[]) =>
-    spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'pg_ctl'), '-D', join(dir, 'data'), ...args], {
-      encoding: 'utf8',
-    });
-  const psql = (sql: string) =>
-    spawnSync('runuser', ['-u', 'postgres', '--', 'psql', '-h', dir, '-p', String(PORT), '-XAtqc', sql], {
-      encoding: 'utf8',
-    }).stdout.trim();
   const sessionsNamed = (application: string) =>
-    Number(psql(`select count(*) from pg_stat_activity where application_name = '${application}'`));
+    Number(pg.psql(`select count(*) from pg_stat_activity where application_name = '${application}'`));
   const newSessions = (options: { timeoutMs?: number; idleMs?: number } = {}) =>
     (sessions = new PgSessions({
       timeoutMs: options.timeoutMs ?? 3000,
@@ -48,30 +36,14 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
   };
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pg-sessions-'));
-    chmodSync(dir, 0o777);
-    const init = spawnSync(
-      'runuser',
-      ['-u', 'postgres', '--', join(pgBin!, 'initdb'), '-D', join(dir, 'data'), '--auth=trust', '-U', 'postgres'],
-      { encoding: 'utf8' },
-    );
-    expect(init.status).toBe(0);
-    const started = pgCtl(
-      '-w',
-      '-l',
-      join(dir, 'log'),
-      '-o',
-      `-c listen_addresses=127.0.0.1 -c port=${PORT} -c unix_socket_directories=${dir}`,
-      'start',
-    );
-    expect(started.status).toBe(0);
+    pg = new TestPostgres('pg-sessions-', PORT);
+    pg.start();
   });
 
   afterEach(async () => {
     await sessions?.close();
     sessions = undefined;
-    pgCtl('-m', 'immediate', 'stop');
-    rmSync(dir, { recursive: true, force: true });
+    pg.remove();
   });
 
   test('consecutive calls share one backend; the operator polls with one session per instance', async () => {
@@ -94,12 +66,11 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
   test('a session PostgreSQL terminated, or lost in a restart, is replaced without a failed call', async () => {
     const s = newSessions();
     const first = await backendPid(s);
-    expect(psql(`select pg_terminate_backend(${first})`)).toBe('t');
+    expect(pg.psql(`select pg_terminate_backend(${first})`)).toBe('t');
     const second = await backendPid(s);
     expect(second).not.toBe(first);
 
-    // with its log file named again: the restarted server would otherwise hold spawnSync's output pipe open
-    expect(pgCtl('-m', 'fast', '-w', '-l', join(dir, 'log'), 'restart').status).toBe(0);
+    pg.restart();
     const third = await backendPid(s);
     expect(third).not.toBe(second);
     expect(sessionsNamed(APPLICATION)).toBe(1);

@@ -4,8 +4,9 @@
  * They run PostgreSQL's own binaries from Debian's layout as the `postgres` user (PostgreSQL refuses to run as root),
  * so they need root, `runuser` on the PATH and a `postgres` user; without, they skip and say what is missing.
  */
-import { spawnSync } from 'child_process';
-import { existsSync, readdirSync } from 'fs';
+import { spawnSync, SpawnSyncReturns } from 'child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 
 const PG_LIB = '/usr/lib/postgresql';
@@ -38,4 +39,63 @@ export function canRunPostgres(
     );
   }
   return runnable;
+}
+
+/**
+ * A PostgreSQL of the host's binaries in a folder of its own (data, log, socket), run as the `postgres` user on
+ * 127.0.0.1:`port` with trust authentication: initialised by the constructor, started by {@link start}.
+ */
+export class TestPostgres {
+  /** The folder: data in `data/`, the server's log in `log`, its Unix socket here. */
+  readonly dir: string;
+
+  constructor(
+    prefix: string,
+    readonly port: number,
+  ) {
+    this.dir = mkdtempSync(join(tmpdir(), prefix));
+    chmodSync(this.dir, 0o777);
+    const init = this.asPostgres(
+      join(pgBin!, 'initdb'),
+      '-D',
+      join(this.dir, 'data'),
+      '--auth=trust',
+      '-U',
+      'postgres',
+    );
+    if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  }
+
+  /** pg_ctl on this server's data folder. */
+  pgCtl(...args: string[]): SpawnSyncReturns<string> {
+    return this.asPostgres(join(pgBin!, 'pg_ctl'), '-D', join(this.dir, 'data'), ...args);
+  }
+
+  /** Starts the server and waits until it accepts connections. */
+  start(): void {
+    const options = `-c listen_addresses=127.0.0.1 -c port=${this.port} -c unix_socket_directories=${this.dir}`;
+    const r = this.pgCtl('-w', '-l', join(this.dir, 'log'), '-o', options, 'start');
+    if (r.status !== 0) throw new Error(`pg_ctl start failed: ${r.stderr}`);
+  }
+
+  /** A fast restart, its log file named again: the server would otherwise hold spawnSync's output pipe open. */
+  restart(): void {
+    const r = this.pgCtl('-m', 'fast', '-w', '-l', join(this.dir, 'log'), 'restart');
+    if (r.status !== 0) throw new Error(`pg_ctl restart failed: ${r.stderr}`);
+  }
+
+  /** One statement through psql over the Unix socket; its output unaligned, tuples only. */
+  psql(sql: string): string {
+    return this.asPostgres('psql', '-h', this.dir, '-p', String(this.port), '-XAtqc', sql).stdout.trim();
+  }
+
+  /** Stops the server at once and removes its folder. */
+  remove(): void {
+    this.pgCtl('-m', 'immediate', 'stop');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private asPostgres(command: string, ...args: string[]): SpawnSyncReturns<string> {
+    return spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' });
+  }
 }

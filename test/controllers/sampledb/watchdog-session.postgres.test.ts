@@ -6,11 +6,8 @@
  *
  * Needs root (PostgreSQL run as the `postgres` user); skipped, saying so, without.
  */
-import { ChildProcess, spawn, spawnSync } from 'child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-import { canRunPostgres, pgBin } from './real-postgres';
+import { ChildProcess, spawn } from 'child_process';
+import { canRunPostgres, TestPostgres } from './real-postgres';
 import { REPLICATION_STATE_FUNCTION } from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { WATCHDOG_APPLICATION } from '../../../controllers/sampledb/types';
@@ -20,34 +17,12 @@ const describeReal = runnable ? describe : describe.skip;
 const PORT = 5434;
 
 describeReal('SampleDB self-fencing loop: one psql session for its queries [real PostgreSQL]', () => {
-  let dir: string;
+  let pg: TestPostgres;
   let loop: ChildProcess | undefined;
-  const pgCtl = (...args: string[]) =>
-    spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'pg_ctl'), '-D', join(dir, 'data'), ...args], {
-      encoding: 'utf8',
-    });
-  const startPostgres = () =>
-    expect(
-      pgCtl(
-        '-w',
-        '-l',
-        join(dir, 'log'),
-        '-o',
-        `-c listen_addresses=127.0.0.1 -c port=${PORT} -c unix_socket_directories=${dir}`,
-        'start',
-      ).status,
-    ).toBe(0);
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'watchdog-session-'));
-    chmodSync(dir, 0o777);
-    const init = spawnSync(
-      'runuser',
-      ['-u', 'postgres', '--', join(pgBin!, 'initdb'), '-D', join(dir, 'data'), '--auth=trust', '-U', 'postgres'],
-      { encoding: 'utf8' },
-    );
-    expect(init.status).toBe(0);
-    startPostgres();
+    pg = new TestPostgres('watchdog-session-', PORT);
+    pg.start();
   });
 
   afterEach(() => {
@@ -58,14 +33,13 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
         /* gone */
       }
     }
-    pgCtl('-m', 'immediate', 'stop');
-    rmSync(dir, { recursive: true, force: true });
+    pg.remove();
   });
 
   test('answers every query in one backend, opens a new session after a restart, and is not counted as a client', async () => {
     // the loop's function as the pod runs it, its socket folder the test's; one query a line, each second, as the
     // pod's loop asks; `restart` on its stdin stops and starts PostgreSQL
-    const fn = REPLICATION_STATE_FUNCTION.split('/var/run/postgresql').join(dir);
+    const fn = REPLICATION_STATE_FUNCTION.split('/var/run/postgresql').join(pg.dir);
     const script = [
       fn,
       "trap '' PIPE",
@@ -97,23 +71,9 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
     for (let i = 0; i < 3; i++) expect(await ask()).toBe(first);
 
     // while it is open: one backend named as the loop, which the operator's poll does not count
-    const count = spawnSync(
-      'runuser',
-      [
-        '-u',
-        'postgres',
-        '--',
-        'psql',
-        '-h',
-        dir,
-        '-p',
-        String(PORT),
-        '-XAtqc',
-        `select count(*) from pg_stat_activity where application_name = '${WATCHDOG_APPLICATION}'`,
-      ],
-      { encoding: 'utf8' },
+    expect(pg.psql(`select count(*) from pg_stat_activity where application_name = '${WATCHDOG_APPLICATION}'`)).toBe(
+      '1',
     );
-    expect(count.stdout.trim()).toBe('1');
     const state = await new PgInstanceClient(3000, PORT).state('127.0.0.1', {
       username: 'postgres',
       password: '',
@@ -123,8 +83,8 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
     expect(state?.connections).toBe(0);
 
     // PostgreSQL restarted: the query after it fails at most once, then a new session answers
-    pgCtl('-m', 'fast', '-w', 'stop');
-    startPostgres();
+    expect(pg.pgCtl('-m', 'fast', '-w', 'stop').status).toBe(0);
+    pg.start();
     let next = await ask();
     if (next === 'failed') next = await ask();
     expect(next).toMatch(/^ok \d+ f 0 -1$/);
