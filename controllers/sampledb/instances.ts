@@ -136,11 +136,9 @@ export class PgInstanceClient implements InstanceClient {
   constructor(
     timeoutMs = 3000,
     private readonly port = 5432,
-    idleMs?: number,
   ) {
     this.sessions = new PgSessions({
       timeoutMs,
-      idleMs,
       config: {
         database: 'postgres',
         statement_timeout: timeoutMs * 10,
@@ -150,7 +148,7 @@ export class PgInstanceClient implements InstanceClient {
     });
   }
 
-  /** Closes the sessions kept open (the manager's stop, tests). */
+  /** Closes the sessions kept open (tests; in the operator idle ones close by themselves and hold no process open). */
   close(): Promise<void> {
     return this.sessions.close();
   }

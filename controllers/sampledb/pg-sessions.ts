@@ -55,17 +55,25 @@ export interface PgSessionsOptions {
  * within 60 s.
  */
 async function endWithin(session: Session, ms: number): Promise<void> {
+  // destroyed, the socket closes at once and end() settles
+  if ((await within(session.client.end(), ms)) === 'late') session.socket.destroy();
+}
+
+/** `promise` settled (either way: `'settled'`), or `'late'` after `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<'settled' | 'late'> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ms);
   });
-  const ended = session.client.end().then(
-    () => 'ended' as const,
-    () => 'ended' as const,
+  const settled = promise.then(
+    () => 'settled' as const,
+    () => 'settled' as const,
   );
-  // destroyed, the socket closes at once and end() settles
-  if ((await Promise.race([ended, late])) === 'late') session.socket.destroy();
-  clearTimeout(timer);
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Idle PostgreSQL sessions by target (see the module docs). */
@@ -104,19 +112,12 @@ export class PgSessions {
     this.idle.delete(key);
     clearTimeout(session.idleTimer);
     session.socket.ref();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.options.timeoutMs);
-    });
-    const ping = session.client.query('select 1').then(
-      () => 'answered' as const,
-      () => 'failed' as const,
-    );
-    const outcome = await Promise.race([ping, late]);
-    clearTimeout(timer);
-    if (outcome === 'answered') return session;
+    let answered = false;
+    const ping = session.client.query('select 1').then(() => (answered = true));
+    const late = (await within(ping, this.options.timeoutMs)) === 'late';
+    if (answered) return session;
     session.socket.destroy();
-    if (outcome === 'late') throw new Error(`${host}: no answer within ${this.options.timeoutMs} ms`);
+    if (late) throw new Error(`${host}: no answer within ${this.options.timeoutMs} ms`);
     return undefined;
   }
 
