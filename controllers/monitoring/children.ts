@@ -130,12 +130,21 @@ export function prometheusTargetsConfigMap(p: InNamespace<Prometheus>, files: Re
 
 /** The Service in front of the Prometheus pods (port `web`). */
 export function prometheusService(p: InNamespace<Prometheus>): KubeObject {
-  const labels = prometheusLabels(p.metadata.name);
+  return webService(p, names.prometheusService(p.metadata.name), prometheusLabels(p.metadata.name), PROMETHEUS_PORT);
+}
+
+/** A Service selecting the pods of `labels`, serving their `web` port as `port`, owned by `owner`. */
+function webService(
+  owner: InNamespace<Prometheus> | InNamespace<Alertmanager>,
+  name: string,
+  labels: Record<string, string>,
+  port: number,
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: meta(p, names.prometheusService(p.metadata.name), labels),
-    spec: { selector: labels, ports: [{ name: 'web', port: PROMETHEUS_PORT, targetPort: 'web', protocol: 'TCP' }] },
+    metadata: meta(owner, name, labels),
+    spec: { selector: labels, ports: [{ name: 'web', port, targetPort: 'web', protocol: 'TCP' }] },
   };
 }
 
@@ -214,13 +223,12 @@ export function prometheusStatefulSet(p: InNamespace<Prometheus>, options: Child
 
 /** The Service in front of the Alertmanager pods (port `web`). */
 export function alertmanagerService(am: InNamespace<Alertmanager>): KubeObject {
-  const labels = alertmanagerLabels(am.metadata.name);
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: meta(am, names.alertmanagerService(am.metadata.name), labels),
-    spec: { selector: labels, ports: [{ name: 'web', port: ALERTMANAGER_PORT, targetPort: 'web', protocol: 'TCP' }] },
-  };
+  return webService(
+    am,
+    names.alertmanagerService(am.metadata.name),
+    alertmanagerLabels(am.metadata.name),
+    ALERTMANAGER_PORT,
+  );
 }
 
 /** The Alertmanager StatefulSet: its configuration is the user's Secret, mounted as is (the operator never reads it). */

@@ -25,7 +25,8 @@ import {
 } from './flags';
 import { HttpReply, HttpTarget, RequestOptions, request } from './http';
 import { ClusterAccess, kubeConfigFor, writeKubeconfig } from './kubeconfig';
-import { applyObjects, Manifest, operatorServiceAccount } from './objects';
+import { Manifest } from './manifest-files';
+import { applyObjects, operatorServiceAccount } from './objects';
 import { ManagedProcess, freePort, supportsFlag } from './process';
 import { InstalledWebhooks, WebhookInstallOptions, installWebhooks } from './webhooks';
 

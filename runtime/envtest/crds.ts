@@ -2,32 +2,14 @@
  * Installs CustomResourceDefinitions and waits until they are Established, like envtest.InstallCRDs: from
  * manifests, or from synth output (`dist/` YAML files or folders; every CRD in them, other kinds ignored).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { HttpTarget, request } from './http';
+import { readManifests } from './manifest-files';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
-/** Every CustomResourceDefinition in YAML files, or in the .yaml/.yml/.json files of folders (not recursive). */
+/** Every CustomResourceDefinition in manifest files or folders (see {@link readManifests}); other kinds ignored. */
 export function readCrds(paths: readonly string[]): object[] {
-  const out: object[] = [];
-  for (const p of paths) {
-    const list = statSync(p).isDirectory()
-      ? readdirSync(p)
-          .filter((f) => /\.(ya?ml|json)$/.test(f))
-          .sort()
-          .map((f) => join(p, f))
-      : [p];
-    for (const file of list) {
-      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-        if (doc.errors.length) throw new Error(`envtest: ${file}: ${doc.errors[0].message}`);
-        const obj = doc.toJS() as { kind?: string } | null;
-        if (obj?.kind === 'CustomResourceDefinition') out.push(obj);
-      }
-    }
-  }
-  return out;
+  return readManifests(paths).filter((o) => o.kind === 'CustomResourceDefinition');
 }
 
 /**

@@ -6,41 +6,10 @@
  * Then a test runs its controller as the chart's own ServiceAccount (`ControlPlane.operatorIdentity`),
  * under exactly the RBAC the chart grants, instead of as an admin who is never denied anything.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { builtinKindInfo, parseApiVersion } from '../resource';
 import { installCrds } from './crds';
 import { HttpTarget, request } from './http';
-
-/** A manifest as synth writes it. */
-export interface Manifest {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string };
-  readonly [key: string]: unknown;
-}
-
-/** Every object in YAML files, or in the .yaml/.yml files of folders (not recursive), in file order. */
-export function readManifests(paths: readonly string[]): Manifest[] {
-  const out: Manifest[] = [];
-  for (const p of paths) {
-    const files = statSync(p).isDirectory()
-      ? readdirSync(p)
-          .filter((f) => /\.ya?ml$/.test(f))
-          .sort()
-          .map((f) => join(p, f))
-      : [p];
-    for (const file of files) {
-      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-        if (doc.errors.length) throw new Error(`envtest: ${file}: ${doc.errors[0].message}`);
-        const obj = doc.toJS() as Manifest | null;
-        if (obj?.kind) out.push(obj);
-      }
-    }
-  }
-  return out;
-}
+import { Manifest } from './manifest-files';
 
 interface Placed {
   readonly object: Manifest;

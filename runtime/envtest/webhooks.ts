@@ -21,11 +21,9 @@
  * a moment (well under a second here) after it was created, so a test's first request may have to retry
  * until the webhook answers.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { waitEstablished } from './crds';
 import { HttpTarget, request } from './http';
+import { readManifests } from './manifest-files';
 import { freePort } from './process';
 import { createCertificateAuthority, createServingCertificate } from '../webhook/certificates';
 
@@ -69,30 +67,13 @@ interface Manifest {
   spec?: any;
 }
 
-function readManifests(paths: readonly string[]): Manifest[] {
-  const out: Manifest[] = [];
-  for (const p of paths) {
-    const list = statSync(p).isDirectory()
-      ? readdirSync(p)
-          .filter((f) => /\.(ya?ml|json)$/.test(f))
-          .sort()
-          .map((f) => join(p, f))
-      : [p];
-    for (const file of list) {
-      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-        if (doc.errors.length) throw new Error(`envtest: ${file}: ${doc.errors[0].message}`);
-        const obj = doc.toJS() as Manifest | null;
-        if (
-          obj &&
-          (obj.kind! in WEBHOOK_KINDS ||
-            (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.strategy === 'Webhook'))
-        ) {
-          out.push(obj);
-        }
-      }
-    }
-  }
-  return out;
+/** The webhook configurations and the CRDs converted by a webhook among the manifests of `paths`. */
+function readWebhookManifests(paths: readonly string[]): Manifest[] {
+  return (readManifests(paths) as unknown as Manifest[]).filter(
+    (obj) =>
+      obj.kind! in WEBHOOK_KINDS ||
+      (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.strategy === 'Webhook'),
+  );
 }
 
 function pointAt(config: ClientConfig | undefined, port: number, caBundle: string): ClientConfig {
@@ -117,7 +98,7 @@ export async function installWebhooks(
     validityMs: 24 * 3_600_000,
   });
   const caBundle = Buffer.from(ca.cert).toString('base64');
-  const manifests = [...((options.configurations ?? []) as Manifest[]), ...readManifests(options.paths ?? [])];
+  const manifests = [...((options.configurations ?? []) as Manifest[]), ...readWebhookManifests(options.paths ?? [])];
   const installed: string[] = [];
   const crds: object[] = [];
   for (const m of manifests) {
