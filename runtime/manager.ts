@@ -61,14 +61,11 @@ import { ConnectionConfig, loadDefaultConnection } from './kubeconfig';
 import { defaultIdentity, LeaderElector } from './leader-election';
 import { LeaderGuardedClient, NotLeaderError } from './leader-guard';
 import { createLogger, Logger } from './log';
+import { ManagerSharding, ManagerShardingOptions } from './manager-sharding';
 import { RuntimeMetrics } from './metrics';
 import { NamespacedInformers, SharedInformer } from './namespaced-informers';
-import { getControllerOf } from './owner-references';
 import { DeferredWrites, ReadYourWritesClient } from './read-your-writes';
-import { groupKind, KubeObject, objectKey, ResourceRef, resourceId } from './resource';
-import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
-import { bucketKey, bucketOf, probeShardSelector, SHARD_BUCKETS, shardField, shardRangeSelector } from './shard-ranges';
-import { memberLeaseName, rendezvousOwner, ShardKey, shardKeyOf, ShardRing } from './sharding';
+import { KubeObject, ResourceRef, resourceId } from './resource';
 import { Store, storeOf, TypedResourceRef } from './store';
 import type { CertificateSource } from './webhook/certificate-source';
 import type { DefaultingHandler } from './webhook/defaulting';
@@ -104,48 +101,7 @@ export interface ManagerLeaderElectionOptions {
   readonly exitOnLoss?: boolean;
 }
 
-/** Sharding settings of a {@link Manager} (sharding.ts): every replica runs the same ones. */
-export interface ManagerShardingOptions {
-  /** The ring's name, a DNS label (the member Leases are `<ring>-<member>`), e.g. the controller's name. */
-  readonly ring: string;
-  /** What objects are assigned by: their UID (owned objects: their owner's) or their namespace. @default 'uid' */
-  readonly key?: ShardKey;
-  /**
-   * Namespace of the member Leases: the operator's own namespace.
-   * @default - as the leader election's (`POD_NAMESPACE`, else the in-cluster ServiceAccount's namespace)
-   */
-  readonly namespace?: string;
-  /**
-   * Kinds every member caches whole (a configuration kind, Namespaces): every other informer of the manager keeps
-   * only this member's share.
-   * @default - none
-   */
-  readonly unshardedKinds?: readonly ResourceRef[];
-  /**
-   * How a member's caches get its share: `labels` writes the assignment on the objects as the label
-   * `shard.cdk8s-operator.io/<ring>=<member>` and each member's watches select its label, so the apiserver sends
-   * each member only its share (shard-labels.ts; needs `patch` on the sharded kinds); `hash` writes nothing and
-   * each member drops what is not its share as the whole stream arrives; `server` asks the apiserver for each
-   * member's hash ranges (its shard selector, Kubernetes 1.36+ with the gate `ShardedListAndWatch`; detected at
-   * start, and where it is not served each member filters the whole stream as with `hash`): no label, no write
-   * (shard-ranges.ts; with `key: 'uid'` only the controllers' `for` kinds are selected by the server, and their
-   * objects are assigned by their own UID).
-   * @default - the contract's (`contract.sharding`), else 'labels'
-   */
-  readonly assignment?: ShardAssignment;
-  /** @default 15000 */
-  readonly leaseDurationMs?: number;
-  /** @default 10000 */
-  readonly renewDeadlineMs?: number;
-  /** @default 2000 */
-  readonly retryPeriodMs?: number;
-  /**
-   * Delete the Lease a member gone left (a kill -9) once it expired on this member's clock, with an Event
-   * `ShardMemberGone` about it and `controller_runtime_shard_leases_collected_total`: a member joining later would
-   * count it live for a Lease duration and hold the ring's next view until then. @default true
-   */
-  readonly collectExpiredLeases?: boolean;
-}
+export type { ManagerShardingOptions } from './manager-sharding';
 
 /** Options of {@link Manager}. */
 export interface ManagerOptions {
@@ -251,21 +207,8 @@ export class Manager implements ControllerHost {
   private readonly electionClient: KubeClient;
   private leaseNamespace: string | undefined;
   private leaderResolve!: () => void;
-  /** The shard ring (sharding option), created at start. */
-  private ring: ShardRing | undefined;
-  /** Writes the shard assignment labels (sharding with `assignment: 'labels'`), created at start. */
-  private labeller: ShardLabeller | undefined;
-  /** The shard key of the reconcile running (sharding): its writes pass only while this member owns it. */
-  private readonly reconciling = new AsyncLocalStorage<string>();
-  /** The guarded writes sent and not yet answered (a shard handover waits for them). */
-  private readonly writesInFlight = new Set<Promise<unknown>>();
-  private readonly unsharded = new Set<string>();
-  /** The `for` kinds of the sharded controllers (assignment `server` hashes their own UID). */
-  private readonly primaries = new Set<string>();
-  /** The kinds sharded controllers own by ownerReference, with the group/kinds of the primaries that own them. */
-  private readonly ownedBy = new Map<string, Set<string>>();
-  /** The apiserver applies shard selectors (assignment `server`, probed at start). */
-  private serverSelects = false;
+  /** The sharded mode (the `sharding` option): the ring, the shares, the assignment (manager-sharding.ts). */
+  private readonly sharding: ManagerSharding | undefined;
   /** Resolves when this manager's controllers start (leader elected, or no leader election). */
   public readonly elected: Promise<void>;
   /** This process's identity: the leader election identity, also used as events' `reportingInstance`. */
@@ -345,9 +288,9 @@ export class Manager implements ControllerHost {
     const guarded = new LeaderGuardedClient(
       this.client,
       () => this.mayAct(),
-      (obj) => this.labelCreate(obj),
+      (obj) => this.sharding?.labelCreate(obj) ?? obj,
       // only a shard ring waits for writes in flight (at a handover): no bookkeeping per write without one
-      options.sharding ? (write) => this.trackWrite(write) : undefined,
+      options.sharding ? (write) => this.sharding!.trackWrite(write) : undefined,
     );
     this.readYourWrites = new ReadYourWritesClient(guarded, {
       cacheOf: (resource) => this.informers.get(resourceId(resource))?.cache,
@@ -360,7 +303,25 @@ export class Manager implements ControllerHost {
     });
     this.identity = options.leaderElection?.identity ?? defaultIdentity();
     this.probes.addHealthCheck('ping', () => true);
-    for (const kind of options.sharding?.unshardedKinds ?? []) this.unsharded.add(resourceId(kind));
+    this.sharding =
+      options.sharding &&
+      new ManagerSharding(options.sharding, this.shardAssignment!, {
+        identity: this.identity,
+        client: this.client,
+        electionClient: this.electionClient,
+        informers: this.informers,
+        watchNamespaces: this.watchNamespaces,
+        labelSelector: options.informer?.labelSelector,
+        metrics: this.metrics,
+        logger: this.logger,
+        controllers: () => this.controllers,
+        // Events about the Leases it deletes, where the contract lets it write Events (else the log and the metric)
+        recorder: () =>
+          this.contract && contractViolations(this.contract, [{ use: 'events' }]).length > 0
+            ? undefined
+            : this.eventRecorder(`sharding.cdk8s-operator.io/${options.sharding!.ring}`),
+        informerOf: (resource) => this.getInformer(resource),
+      });
     if (options.webhookServer) {
       const { certificates } = options.webhookServer;
       const server = new WebhookServer({
@@ -393,12 +354,9 @@ export class Manager implements ControllerHost {
 
   /** Leading, and the caller belongs to the current term (or to none: code outside the controllers). */
   private mayAct(): boolean {
-    if (this.ring) {
-      // A reconcile writes only for an object of this member's share, and only while it holds its Lease.
-      const shardKey = this.reconciling.getStore();
-      if (shardKey !== undefined) return this.ring.owns(shardKey);
-      if (!this.options.leaderElection) return this.ring.active;
-    }
+    // A reconcile writes only for an object of this member's share, and only while it holds its Lease.
+    const inShard = this.sharding?.mayAct(!!this.options.leaderElection);
+    if (inShard !== undefined) return inShard;
     if (!this.acting) return false;
     const term = this.terms.getStore();
     return term === undefined || term === this.term;
@@ -439,7 +397,7 @@ export class Manager implements ControllerHost {
     }
     if (!informer) {
       this.cacheOptions.set(id, cache ?? {});
-      const shard = this.shardFilter(resource);
+      const shard = this.sharding?.informerOptions(resource);
       const inNamespace = (namespace: string | undefined) =>
         new Informer(
           this.client,
@@ -454,92 +412,10 @@ export class Manager implements ControllerHost {
           ? new NamespacedInformers(resource, new Map(namespaces.map((ns) => [ns, inNamespace(ns)])))
           : inNamespace(namespaces?.[0]);
       this.informers.set(id, informer);
-      if (this.labelled && this.isSharded(resource)) {
-        // An object of this member's share that the latest ring view gives another member moves (shard-labels.ts).
-        informer.addEventHandler({
-          onAdd: (obj) => this.labeller?.consider(resource, obj),
-          onUpdate: (_old, obj) => this.labeller?.consider(resource, obj),
-        });
-      }
+      this.sharding?.watch(resource, informer);
       if (this.started) informer.start();
     }
     return informer;
-  }
-
-  /** True for a kind whose informers keep only this member's share. */
-  private isSharded(resource: ResourceRef): boolean {
-    return !!this.options.sharding && !this.unsharded.has(resourceId(resource));
-  }
-
-  /** True when the shard assignment is written as labels (shard-labels.ts). */
-  private get labelled(): boolean {
-    return this.shardAssignment === 'labels';
-  }
-
-  /**
-   * An object a sharded reconcile creates carries this member's label (shard-labels.ts): owned objects follow
-   * their owner without a write of their own.
-   */
-  private labelCreate(obj: KubeObject): KubeObject {
-    if (!this.ring || !this.labelled || !obj.apiVersion || !obj.kind) return obj;
-    // Only kinds this member caches as shares (its informers select the label); Events and the like stay as given.
-    const ref = { apiVersion: obj.apiVersion, kind: obj.kind };
-    if (this.reconciling.getStore() === undefined || !this.informers.has(resourceId(ref)) || !this.isSharded(ref)) {
-      return obj;
-    }
-    const labels = { ...obj.metadata?.labels, [shardLabel(this.ring.ring)]: this.ring.member };
-    return { ...obj, metadata: { ...obj.metadata, labels } };
-  }
-
-  /**
-   * Whether the ring assigns an object a label (shard-labels.ts): of a kind the sharded controllers own, only an
-   * object whose controller owner is of their primary kind (a Foo's Deployment, not another operator's: the ring
-   * never writes on objects that are not its controllers'); of a primary or a watched kind, every object.
-   */
-  private shardAssignable(resource: ResourceRef, obj: KubeObject): boolean {
-    const owners = this.ownedBy.get(resourceId(resource));
-    if (!owners || this.primaries.has(resourceId(resource))) return true;
-    const ref = getControllerOf(obj);
-    return ref !== undefined && owners.has(groupKind(ref));
-  }
-
-  /** The cache filter of a sharded kind's informers: keep this member's share (sharding.ts). */
-  private shardFilter(
-    resource: ResourceRef,
-  ): Pick<InformerOptions, 'admit' | 'onAdmitted' | 'labelSelector' | 'shardSelector'> {
-    const sharding = this.options.sharding;
-    if (!sharding || !this.isSharded(resource)) return {};
-    if (this.labelled) {
-      const own = shardSelector(sharding.ring, memberLeaseName(sharding.ring, this.identity));
-      return { labelSelector: [this.options.informer?.labelSelector, own].filter(Boolean).join(',') };
-    }
-    return {
-      admit: (obj) => this.ring?.holds(this.shardKeyFor(resource, obj)) ?? false,
-      onAdmitted: (n) => this.metrics.shardHandovers.inc({ ring: sharding.ring, direction: 'in' }, n),
-      shardSelector: () => this.serverSelector(resource),
-    };
-  }
-
-  /**
-   * The ring's shard key of an object (sharding.ts): with assignment `server`, the hash bucket of the field the
-   * apiserver hashes (shard-ranges.ts): its namespace, or its own UID for a `for` kind, else its controller
-   * owner's UID (owned objects follow their owner, filtered by the member).
-   */
-  private shardKeyFor(resource: ResourceRef, obj: KubeObject): string {
-    const key = this.options.sharding?.key ?? 'uid';
-    if (this.shardAssignment !== 'server') return shardKeyOf(obj, key);
-    const own = key === 'uid' && this.primaries.has(resourceId(resource));
-    return bucketKey(bucketOf(own ? (obj.metadata?.uid ?? '') : shardKeyOf(obj, key)));
-  }
-
-  /** The shard selector of a kind's lists and watches: the buckets this member holds, where the server applies it. */
-  private serverSelector(resource: ResourceRef): string | undefined {
-    const key = this.options.sharding?.key ?? 'uid';
-    if (!this.serverSelects || !this.ring || (key === 'uid' && !this.primaries.has(resourceId(resource)))) {
-      return undefined;
-    }
-    const held = [...Array(SHARD_BUCKETS).keys()].filter((b) => this.ring!.holds(bucketKey(b)));
-    return shardRangeSelector(shardField(key), held);
   }
 
   /**
@@ -548,44 +424,12 @@ export class Manager implements ControllerHost {
    * and the scope its reconcile runs in (its writes are checked against the key).
    */
   shardGate(primary: ResourceRef, owned: readonly ResourceRef[] = []): ShardGate | undefined {
-    const sharding = this.options.sharding;
-    if (!sharding) return undefined;
-    const key = sharding.key ?? 'uid';
-    this.primaries.add(resourceId(primary));
-    for (const kind of owned) {
-      const owners = this.ownedBy.get(resourceId(kind)) ?? new Set<string>();
-      owners.add(groupKind(primary));
-      this.ownedBy.set(resourceId(kind), owners);
-    }
-    const cache = () => this.getInformer(primary).cache;
-    return {
-      shardKeyOf: (request) => {
-        if (key === 'namespace') {
-          const ns = request.namespace ?? '';
-          return this.shardAssignment === 'server' ? bucketKey(bucketOf(ns)) : ns;
-        }
-        const obj = cache().get(objectKey(request));
-        return obj ? this.shardKeyFor(primary, obj) : undefined;
-      },
-      owns: (shardKey) => this.ring?.owns(shardKey) ?? false,
-      run: (shardKey, fn) => this.reconciling.run(shardKey, fn),
-    };
-  }
-
-  /** Records a write until it is answered (either way). */
-  private trackWrite<T>(write: Promise<T>): Promise<T> {
-    const answered = write.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.writesInFlight.add(answered);
-    void answered.then(() => this.writesInFlight.delete(answered));
-    return write;
+    return this.sharding?.gate(primary, owned);
   }
 
   /** The shard ring's member name and the members it acts with (sharding), for tests and status. */
   get shard(): { readonly member: string; readonly members: readonly string[] } | undefined {
-    return this.ring && { member: this.ring.member, members: this.ring.members };
+    return this.sharding?.shard;
   }
 
   /**
@@ -599,14 +443,7 @@ export class Manager implements ControllerHost {
     obj: KubeObject,
     namespace?: string,
   ): { readonly ring: string; readonly label: string; readonly member: string } | undefined {
-    const sharding = this.options.sharding;
-    if (!sharding || !this.labelled || !this.ring || this.ring.members.length === 0) return undefined;
-    const key =
-      (sharding.key ?? 'uid') === 'namespace'
-        ? (obj.metadata?.namespace ?? namespace ?? '')
-        : obj.metadata?.ownerReferences?.find((r) => r.controller)?.uid;
-    const member = key === undefined ? undefined : rendezvousOwner(key, this.ring.members);
-    return member ? { ring: sharding.ring, label: shardLabel(sharding.ring), member } : undefined;
+    return this.sharding?.labelAtAdmission(obj, namespace);
   }
 
   /** The typed, read-only store of a kind (its shared informer's cache; `cache` as in {@link getInformer}). */
@@ -719,8 +556,8 @@ export class Manager implements ControllerHost {
     await this.metricsServer.start(this.options.metricsBindAddress ?? '0');
     await this.probes.start(this.options.healthProbeBindAddress ?? '0');
     await this.webhookServer?.start();
-    if (this.options.sharding) {
-      await this.startSharded(leaseNamespace);
+    if (this.sharding) {
+      await this.startSharded(this.sharding, leaseNamespace);
       return;
     }
     for (const informer of this.informers.values()) informer.start();
@@ -737,71 +574,8 @@ export class Manager implements ControllerHost {
    * Sharded: joins the ring, then starts the informers (filtered to the share) and every controller; the leader
    * runnables wait for the lease when leader election is on.
    */
-  private async startSharded(leaseNamespace: string | undefined): Promise<void> {
-    const sharding = this.options.sharding!;
-    const ringNamespace = sharding.namespace ?? leaseNamespace ?? leaderElectionNamespace();
-    const ring = new ShardRing({
-      client: this.electionClient,
-      ring: sharding.ring,
-      namespace: ringNamespace,
-      identity: this.identity,
-      key: sharding.key ?? 'uid',
-      leaseDurationMs: sharding.leaseDurationMs,
-      renewDeadlineMs: sharding.renewDeadlineMs,
-      retryPeriodMs: sharding.retryPeriodMs,
-      collectExpiredLeases: sharding.collectExpiredLeases,
-      // Events about the Leases it deletes, where the contract lets it write Events (else the log and the metric)
-      recorder:
-        this.contract && contractViolations(this.contract, [{ use: 'events' }]).length > 0
-          ? undefined
-          : this.eventRecorder(`sharding.cdk8s-operator.io/${sharding.ring}`),
-      logger: this.logger.child({ component: 'sharding' }),
-      metrics: this.metrics,
-      onHoldingChanged: () => {
-        if (this.labelled) {
-          // A new view acknowledged or acted on: the assigner follows the latest; what it gives away moves.
-          this.labeller?.onViewChanged();
-          this.labeller?.moveAway();
-          return;
-        }
-        for (const [id, informer] of this.informers) {
-          if (this.unsharded.has(id) || !(informer instanceof Informer)) continue;
-          const evicted = informer.refilter();
-          if (evicted) this.metrics.shardHandovers.inc({ ring: sharding.ring, direction: 'out' }, evicted);
-        }
-      },
-      onOwnershipGrew: () => {
-        for (const c of this.controllers) c.requeueAll();
-      },
-      writesSettled: async () => {
-        await Promise.all([...this.writesInFlight]);
-      },
-    });
-    this.ring = ring;
-    if (this.shardAssignment === 'server') await this.probeServerSelection(ringNamespace);
-    if (this.labelled) {
-      this.labeller = new ShardLabeller({
-        client: this.client,
-        ring,
-        key: sharding.key ?? 'uid',
-        kinds: () =>
-          [...this.informers.values()]
-            .filter((i) => this.isSharded(i.resource))
-            .map((i) => ({ resource: i.resource, cache: i.cache })),
-        namespaces: this.watchNamespaces,
-        assignable: (resource, obj) => this.shardAssignable(resource, obj),
-        logger: this.logger.child({ component: 'sharding' }),
-        metrics: this.metrics,
-      });
-    }
-    this.metrics.addCollector(() => {
-      for (const [id, informer] of this.informers) {
-        if (!this.unsharded.has(id)) {
-          this.metrics.shardOwnedObjects.set({ ring: sharding.ring, resource: id }, informer.cache.size);
-        }
-      }
-    });
-    await ring.start();
+  private async startSharded(sharding: ManagerSharding, leaseNamespace: string | undefined): Promise<void> {
+    await sharding.start(this.options.sharding!.namespace ?? leaseNamespace ?? leaderElectionNamespace());
     for (const informer of this.informers.values()) informer.start();
     this.acting = !this.options.leaderElection;
     this.controllersRunning = true;
@@ -813,30 +587,6 @@ export class Manager implements ControllerHost {
     }
     this.leaseNamespace = leaseNamespace;
     this.campaign();
-  }
-
-  /**
-   * Assignment `server`: does the apiserver apply shard selectors (it echoes the selector of a list of the ring's
-   * Leases)? Where it does not, each member filters the whole stream (as `hash`), said in the log and the metric.
-   */
-  private async probeServerSelection(ringNamespace: string): Promise<void> {
-    const ring = this.options.sharding!.ring;
-    try {
-      this.serverSelects = await probeShardSelector(this.electionClient, ringNamespace);
-    } catch (err) {
-      this.logger.warn('could not probe the apiserver for shard selectors', { error: err });
-    }
-    this.metrics.shardServerSelection.set({ ring }, this.serverSelects ? 1 : 0);
-    if (this.serverSelects) {
-      this.logger.info('the apiserver applies shard selectors: each member lists and watches its hash ranges', {
-        ring,
-      });
-    } else {
-      this.logger.warn(
-        'the apiserver ignores shard selectors (Kubernetes < 1.36, or the feature gate ShardedListAndWatch is off): each member filters the whole stream of its sharded kinds',
-        { ring },
-      );
-    }
   }
 
   /** Campaigns for the lease with a new elector (same identity); controllers start when it leads. */
@@ -903,7 +653,10 @@ export class Manager implements ControllerHost {
       const runnables = this.runnablesStopped.then(() => {
         if (this.term === term && this.controllersRunning) for (const r of this.leaderRunnables) r.start();
       });
-      await Promise.all([runnables, ...(this.ring ? [] : this.controllers.map((c) => this.startController(c)))]);
+      await Promise.all([
+        runnables,
+        ...(this.sharding?.ring ? [] : this.controllers.map((c) => this.startController(c))),
+      ]);
     });
   }
 
@@ -930,9 +683,11 @@ export class Manager implements ControllerHost {
     // so they cannot write any more (mayAct), and one hanging on an unreachable apiserver or database would
     // otherwise hold the campaign for the whole grace period.
     // Sharded: the controllers keep running on this member's share; only the leader runnables stop.
-    if (!this.ring) this.controllersRunning = false;
+    if (!this.sharding?.ring) this.controllersRunning = false;
     const inFlight = Promise.all(
-      (this.ring ? [] : this.controllers).map((c) => c.stop(this.options.gracefulShutdownTimeoutMs ?? 30_000)),
+      (this.sharding?.ring ? [] : this.controllers).map((c) =>
+        c.stop(this.options.gracefulShutdownTimeoutMs ?? 30_000),
+      ),
     );
     this.runnablesStopped = Promise.all(this.leaderRunnables.map((r) => r.stop()));
     this.logger.error('leader lease lost, controllers stopped taking work; campaigning again');
@@ -953,8 +708,7 @@ export class Manager implements ControllerHost {
     // server's shutdown delay (5 s in a cluster) was seen finishing a failover its successor was to take over.
     await Promise.all([this.webhookServer?.stop(), this.stopControllers()]);
     this.acting = false;
-    await this.labeller?.stop();
-    await this.ring?.stop();
+    await this.sharding?.stop();
     await this.elector?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
     await this.metricsServer.stop();
