@@ -451,12 +451,12 @@ export class Manager implements ControllerHost {
     return storeOf<T>(this.getInformer(resource, cache).cache);
   }
 
-  /** Registers a controller (done by `ControllerBuilder.complete`). */
   /** The writes of one reconcile, through `readYourWritesClient` (controller.ts gives them to each reconcile). */
   deferredWrites(): DeferredWrites {
     return this.readYourWrites.deferred();
   }
 
+  /** Registers a controller (done by `ControllerBuilder.complete`). */
   addController(controller: Controller): void {
     if (this.controllers.some((c) => c.name === controller.name)) {
       throw new Error(`controller name '${controller.name}' is already used`);

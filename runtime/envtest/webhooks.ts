@@ -60,7 +60,8 @@ interface ClientConfig {
   service?: { path?: string; port?: number };
   caBundle?: string;
 }
-interface Manifest {
+/** A webhook configuration or a CRD, as far as installWebhooks reads them. */
+interface WebhookManifest {
   kind?: string;
   metadata?: { name?: string };
   webhooks?: { clientConfig?: ClientConfig }[];
@@ -68,8 +69,8 @@ interface Manifest {
 }
 
 /** The webhook configurations and the CRDs converted by a webhook among the manifests of `paths`. */
-function readWebhookManifests(paths: readonly string[]): Manifest[] {
-  return (readManifests(paths) as unknown as Manifest[]).filter(
+function readWebhookManifests(paths: readonly string[]): WebhookManifest[] {
+  return (readManifests(paths) as unknown as WebhookManifest[]).filter(
     (obj) =>
       obj.kind! in WEBHOOK_KINDS ||
       (obj.kind === 'CustomResourceDefinition' && obj.spec?.conversion?.strategy === 'Webhook'),
@@ -98,7 +99,10 @@ export async function installWebhooks(
     validityMs: 24 * 3_600_000,
   });
   const caBundle = Buffer.from(ca.cert).toString('base64');
-  const manifests = [...((options.configurations ?? []) as Manifest[]), ...readWebhookManifests(options.paths ?? [])];
+  const manifests = [
+    ...((options.configurations ?? []) as WebhookManifest[]),
+    ...readWebhookManifests(options.paths ?? []),
+  ];
   const installed: string[] = [];
   const crds: object[] = [];
   for (const m of manifests) {
