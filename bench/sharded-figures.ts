@@ -67,6 +67,7 @@ function fileSection(file: string, r: Json): string[] {
     '',
   ];
   const base = runs.find((x) => x.members === 0);
+  const baseOf = (run: Json) => unshardedBefore(runs, run) ?? base;
   // the private part of the memory (RssAnon, sampled), in results measured since it was
   const withPrivate = base?.maxPeakPrivateMiB !== undefined;
   lines.push(
@@ -79,24 +80,25 @@ function fileSection(file: string, r: Json): string[] {
     const cpu = run.perMember.map((m: Json) => m.cpuSeconds);
     const privatePeaks = run.perMember.map((m: Json) => m.peakPrivateMiB);
     const privateColumns = withPrivate
-      ? ` ${span(privatePeaks)} | ${ratioSpan(privatePeaks, base.maxPeakPrivateMiB)} |`
+      ? ` ${span(privatePeaks)} | ${ratioSpan(privatePeaks, baseOf(run).maxPeakPrivateMiB)} |`
       : '';
     lines.push(
-      `| ${who(run)} | ${n1(run.convergeSeconds)} | ${span(peaks)} | ${base ? ratioSpan(peaks, base.maxPeakRssMiB) : 'n/a'} |${privateColumns} ${span(cpu)} | ${n2(run.requestsPerFoo)} | ${n2(run.writesPerFoo)} | ${run.endStateProblems.length} | ${n1(run.loadavg.start[0])}, ${n1(run.loadavg.end[0])} |`,
+      `| ${who(run)} | ${n1(run.convergeSeconds)} | ${span(peaks)} | ${base ? ratioSpan(peaks, baseOf(run).maxPeakRssMiB) : 'n/a'} |${privateColumns} ${span(cpu)} | ${n2(run.requestsPerFoo)} | ${n2(run.writesPerFoo)} | ${run.endStateProblems.length} | ${n1(run.loadavg.start[0])}, ${n1(run.loadavg.end[0])} |`,
     );
   }
   const four = runs.filter((x) => x.members === 4);
   if (base && four.length > 0) {
     lines.push('');
     for (const run of four) {
-      const ratio = run.maxPeakRssMiB / base.maxPeakRssMiB;
-      const extra = run.requestsPerFoo - base.requestsPerFoo;
+      const unsharded = baseOf(run);
+      const ratio = run.maxPeakRssMiB / unsharded.maxPeakRssMiB;
+      const extra = run.requestsPerFoo - unsharded.requestsPerFoo;
       lines.push(
         `- 4 members (${run.assignment ?? 'hash'}): the largest member peaked at ${n2(ratio)}x the unsharded controller's RSS ` +
           `(goal <= ${RSS_GOAL}x: ${ratio <= RSS_GOAL ? 'met' : 'not met'}); requests per Foo ${n2(run.requestsPerFoo)} against ` +
-          `${n2(base.requestsPerFoo)} (goal no higher: ${extra <= 0 ? 'met' : `not met, ${n2(extra)} more`}).` +
+          `${n2(unsharded.requestsPerFoo)} (goal no higher: ${extra <= 0 ? 'met' : `not met, ${n2(extra)} more`}).` +
           (withPrivate
-            ? ` By private memory (RssAnon: without the pages of the node binary and other mapped files) the largest member peaked at ${n2(run.maxPeakPrivateMiB / base.maxPeakPrivateMiB)}x, the smallest at ${n2(Math.min(...run.perMember.map((m: Json) => m.peakPrivateMiB)) / base.maxPeakPrivateMiB)}x (${base.maxPeakPrivateMiB.toFixed(1)} MiB unsharded; not the goal's measure).`
+            ? ` By private memory (RssAnon: without the pages of the node binary and other mapped files) the largest member peaked at ${n2(run.maxPeakPrivateMiB / unsharded.maxPeakPrivateMiB)}x, the smallest at ${n2(Math.min(...run.perMember.map((m: Json) => m.peakPrivateMiB)) / unsharded.maxPeakPrivateMiB)}x (${unsharded.maxPeakPrivateMiB.toFixed(1)} MiB unsharded; not the goal's measure).`
             : ''),
       );
     }
@@ -105,7 +107,7 @@ function fileSection(file: string, r: Json): string[] {
         `- 4 members (server): ${run.shardSelectorRequests.toLocaleString('en-US')} of their requests asked the apiserver for a shard selector (lists and watches of their hash ranges).`,
       );
     }
-    for (const run of four) lines.push(requestsBreakdown(run, base));
+    for (const run of four) lines.push(requestsBreakdown(run, baseOf(run)));
     const counts = four[four.length - 1].requests as Record<string, number>;
     const interesting = Object.entries(counts).filter(([k]) => /foos|deployments/.test(k));
     if (interesting.length > 0) {
@@ -115,6 +117,17 @@ function fileSection(file: string, r: Json): string[] {
     }
   }
   return lines;
+}
+
+/**
+ * The unsharded run a run is compared with: the last one before it in its file (a file may hold several series, each
+ * an unsharded run and the sharded runs after it, measured in one sitting), else none.
+ */
+function unshardedBefore(runs: readonly Json[], run: Json): Json | undefined {
+  return runs
+    .slice(0, runs.indexOf(run) + 1)
+    .reverse()
+    .find((x) => x.members === 0);
 }
 
 /** Requests of a run by what they were for: Events, the ring's Leases, lists and watches, the rest (reconciles). */
@@ -147,8 +160,9 @@ function requestsBreakdown(run: Json, base: Json): string {
  * goal only when the objects outweigh the process enough: from `6.5 F / v` Foos for 4 members and 0.35x.
  */
 function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
+  // each file's last series: its last unsharded run, and the 4-member run after it
   const unsharded = files
-    .map(([file, r]) => [file, (r.runs as Json[]).find((x) => x.members === 0)] as const)
+    .map(([file, r]) => [file, [...(r.runs as Json[])].reverse().find((x) => x.members === 0)] as const)
     .filter(([, run]) => run);
   if (unsharded.length < 2) return [];
   const [smallFile, small] = unsharded[0];
@@ -158,7 +172,8 @@ function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   const enough = (((1 - RSS_GOAL) / (RSS_GOAL - 0.25)) * small.maxPeakRssMiB) / perFoo;
   const measured = (large4: Json | undefined) =>
     large4 ? ` (measured: ${n2(large4.maxPeakRssMiB / large.maxPeakRssMiB)}x)` : '';
-  const four = (files.find(([file]) => file === largeFile)![1].runs as Json[]).find((x) => x.members === 4);
+  const largeRuns = files.find(([file]) => file === largeFile)![1].runs as Json[];
+  const four = largeRuns.slice(largeRuns.indexOf(large)).find((x) => x.members === 4);
   // The fixed cost the goal leaves a member at the largest size: (F + v n / 4) <= goal (F + v n).
   const fixedAllowed = ((RSS_GOAL - 0.25) / (1 - RSS_GOAL)) * perFoo * large.foos;
   const idleFile = path.join(latest, NODE_IDLE_RSS);
@@ -184,6 +199,72 @@ function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   ];
 }
 
+/** The mean CPU seconds per member of each member count in a file's last series of one assignment. */
+function lastSeriesCpu(runs: readonly Json[], assignment: string): Map<number, number> {
+  const start = runs.map((x) => x.members).lastIndexOf(0);
+  const cpu = new Map<number, number>();
+  for (const run of runs.slice(start + 1).filter((x) => (x.assignment ?? 'hash') === assignment)) {
+    const each = run.perMember.map((m: Json) => m.cpuSeconds as number);
+    cpu.set(run.members, each.reduce((sum: number, x: number) => sum + x, 0) / each.length);
+  }
+  return cpu;
+}
+
+/**
+ * The throughput model of the page (a member's CPU time T(M) = c + N (a + b / M) with M members) checked on
+ * every series that ran 1, 2 and 4 members of one assignment: the line through M = 1 and M = 4 predicts M = 2. Two
+ * sizes of one assignment separate the fixed cost c from the per-object cost a every member pays.
+ */
+function scalingCheck(files: Array<[string, Json]>): string[] {
+  const fits: Array<{ file: string; assignment: string; foos: number; p: number; q: number }> = [];
+  const lines: string[] = [];
+  for (const [file, r] of files) {
+    const runs = r.runs as Json[];
+    for (const assignment of new Set(runs.filter((x) => x.members > 0).map((x) => x.assignment ?? 'hash'))) {
+      const cpu = lastSeriesCpu(runs, assignment as string);
+      const [x1, x2, x4] = [cpu.get(1), cpu.get(2), cpu.get(4)];
+      if (x1 === undefined || x2 === undefined || x4 === undefined) continue;
+      const foos = runs[0].foos as number;
+      // T(M) = p + q / M through M = 1 and M = 4: p = c + N a (what every member pays), q = N b (what the share costs).
+      const q = ((x1 - x4) * 4) / 3;
+      const p = x1 - q;
+      const predicted = p + q / 2;
+      fits.push({ file, assignment: assignment as string, foos, p, q });
+      lines.push(
+        `- \`${assignment}\`, ${foos.toLocaleString('en-US')} Foos (\`${file}\`): CPU s per member ${n2(x1)} with one member, ` +
+          `${n2(x4)} on average with four, so T(M) = ${n2(p)} + ${n2(q)} / M; it predicts ${n2(predicted)} for two members, ` +
+          `measured ${n2(x2)} (${((x2 / predicted - 1) * 100).toFixed(0)} %). The part every member pays is ` +
+          `${((p / x1) * 100).toFixed(0)} % of one member's CPU: at most ${n1(x1 / p)}x one member's throughput with any ` +
+          `number of members, ${n1(x1 / x4)}x with four.`,
+      );
+    }
+  }
+  for (const assignment of new Set(fits.map((f) => f.assignment))) {
+    const sizes = fits.filter((f) => f.assignment === assignment).sort((x, y) => x.foos - y.foos);
+    if (sizes.length < 2) continue;
+    const [small, large] = [sizes[0], sizes[sizes.length - 1]];
+    const a = (large.p - small.p) / (large.foos - small.foos);
+    const c = small.p - small.foos * a;
+    const b = (f: (typeof sizes)[number]) => f.q / f.foos;
+    // Two sizes measured in different sittings differ by the host's speed as well: a fixed cost below zero says the
+    // fixed cost is smaller than that difference, not that it is negative.
+    const fixed = c >= 0 ? `c = ${n1(c)} s` : `c about 0 (the line gives ${n1(c)} s: less than the runs' noise)`;
+    lines.push(
+      `- \`${assignment}\`, ${small.foos.toLocaleString('en-US')} and ${large.foos.toLocaleString('en-US')} Foos together: ` +
+        `${fixed}, a = ${(a * 1000).toFixed(2)} ms per Foo, b = ${(b(small) * 1000).toFixed(2)} ms per Foo from the ` +
+        `smaller size and ${(b(large) * 1000).toFixed(2)} from the larger.`,
+    );
+  }
+  if (lines.length === 0) return [];
+  return [
+    "**The throughput model against the measured CPU** (a member's CPU seconds until every Foo converged, from the " +
+      'series above that ran 1, 2 and 4 members; "How throughput scales with members" above has the model):',
+    '',
+    ...lines,
+    '',
+  ];
+}
+
 /** The generated section, markers included. */
 export function shardedFigures(latest = SHARDED_LATEST): string {
   const parts: string[] = [SHARDED_BEGIN];
@@ -191,7 +272,7 @@ export function shardedFigures(latest = SHARDED_LATEST): string {
     (file) => [file, JSON.parse(fs.readFileSync(path.join(latest, file), 'utf8'))] as [string, Json],
   );
   for (const [file, r] of files) parts.push(...fileSection(file, r), '');
-  parts.push(...memoryModel(files, latest), SHARDED_END);
+  parts.push(...memoryModel(files, latest), ...scalingCheck(files), SHARDED_END);
   return parts.join('\n');
 }
 
