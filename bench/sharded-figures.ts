@@ -162,7 +162,7 @@ function requestsBreakdown(run: Json, base: Json): string {
 function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   // each file's last series: its last unsharded run, and the 4-member run after it
   const unsharded = files
-    .map(([file, r]) => [file, [...(r.runs as Json[])].reverse().find((x) => x.members === 0)] as const)
+    .map(([file, r]) => [file, unshardedBefore(r.runs, r.runs[r.runs.length - 1])] as const)
     .filter(([, run]) => run);
   if (unsharded.length < 2) return [];
   const [smallFile, small] = unsharded[0];
