@@ -52,6 +52,11 @@ export function shardedResultFiles(latest = SHARDED_LATEST): string[] {
     .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
 }
 
+/** A sharded run in a sentence: its members, assignment and commit. */
+function membersOf(run: Json): string {
+  return `${run.members} members (${run.assignment ?? 'hash'}${run.revision ? `, ${run.revision}` : ''})`;
+}
+
 function who(run: Json): string {
   const at = run.revision ? `, ${run.revision}` : '';
   if (run.members === 0) return `unsharded${at}`;
@@ -94,7 +99,7 @@ function fileSection(file: string, r: Json): string[] {
       const ratio = run.maxPeakRssMiB / unsharded.maxPeakRssMiB;
       const extra = run.requestsPerFoo - unsharded.requestsPerFoo;
       lines.push(
-        `- 4 members (${run.assignment ?? 'hash'}): the largest member peaked at ${n2(ratio)}x the unsharded controller's RSS ` +
+        `- ${membersOf(run)}: the largest member peaked at ${n2(ratio)}x the unsharded controller's RSS ` +
           `(goal <= ${RSS_GOAL}x: ${ratio <= RSS_GOAL ? 'met' : 'not met'}); requests per Foo ${n2(run.requestsPerFoo)} against ` +
           `${n2(unsharded.requestsPerFoo)} (goal no higher: ${extra <= 0 ? 'met' : `not met, ${n2(extra)} more`}).` +
           (withPrivate
@@ -104,7 +109,7 @@ function fileSection(file: string, r: Json): string[] {
     }
     for (const run of four.filter((x) => x.assignment === 'server')) {
       lines.push(
-        `- 4 members (server): ${run.shardSelectorRequests.toLocaleString('en-US')} of their requests asked the apiserver for a shard selector (lists and watches of their hash ranges).`,
+        `- ${membersOf(run)}: ${run.shardSelectorRequests.toLocaleString('en-US')} of their requests asked the apiserver for a shard selector (lists and watches of their hash ranges).`,
       );
     }
     for (const run of four) lines.push(requestsBreakdown(run, baseOf(run)));
@@ -147,7 +152,7 @@ function requestsBreakdown(run: Json, base: Json): string {
   const [mine, theirs] = [requestKinds(run), requestKinds(base)];
   const perFoo = (k: keyof typeof mine) => n2((mine[k] - theirs[k]) / run.foos);
   return (
-    `- 4 members (${run.assignment ?? 'hash'}), requests per Foo against the unsharded run by kind: reconciles (the Foo's ` +
+    `- ${membersOf(run)}, requests per Foo against the unsharded run by kind: reconciles (the Foo's ` +
     `own writes and reads) ${perFoo('reconciles')}, Events ${perFoo('events')} (${mine.events.toLocaleString('en-US')} ` +
     `against ${theirs.events.toLocaleString('en-US')}: every Foo's sync records one; a process whose event queue is full ` +
     `drops them, one process more often than four), the ring's Leases ${perFoo('leases')}, lists and watches ${perFoo('listsAndWatches')}.`
