@@ -52,15 +52,16 @@ export function shardedResultFiles(latest = SHARDED_LATEST): string[] {
     .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
 }
 
-/** A sharded run in a sentence: its members, assignment and commit. */
-function membersOf(run: Json): string {
-  return `${run.members} members (${run.assignment ?? 'hash'}${run.revision ? `, ${run.revision}` : ''})`;
+const at = (run: Json) => (run.revision ? `, ${run.revision}` : '');
+
+/** A run in the table's first column: unsharded, or its members, assignment and commit. */
+function who(run: Json): string {
+  return run.members === 0 ? `unsharded${at(run)}` : `${run.members} (${run.assignment ?? 'hash'}${at(run)})`;
 }
 
-function who(run: Json): string {
-  const at = run.revision ? `, ${run.revision}` : '';
-  if (run.members === 0) return `unsharded${at}`;
-  return `${run.members} (${run.assignment ?? 'hash'}${at})`;
+/** A sharded run in a sentence. */
+function membersOf(run: Json): string {
+  return `${run.members} members (${run.assignment ?? 'hash'}${at(run)})`;
 }
 
 function fileSection(file: string, r: Json): string[] {
@@ -135,6 +136,12 @@ function unshardedBefore(runs: readonly Json[], run: Json): Json | undefined {
     .find((x) => x.members === 0);
 }
 
+/** A file's last series: its last unsharded run (if any) and the sharded runs after it. */
+function lastSeries(runs: readonly Json[]): { readonly unsharded?: Json; readonly sharded: readonly Json[] } {
+  const start = runs.map((x) => x.members).lastIndexOf(0);
+  return { unsharded: runs[start], sharded: runs.slice(start + 1) };
+}
+
 /** Requests of a run by what they were for: Events, the ring's Leases, lists and watches, the rest (reconciles). */
 function requestKinds(run: Json): Record<'events' | 'leases' | 'listsAndWatches' | 'reconciles', number> {
   const kinds = { events: 0, leases: 0, listsAndWatches: 0, reconciles: 0 };
@@ -166,19 +173,18 @@ function requestsBreakdown(run: Json, base: Json): string {
  */
 function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   // each file's last series: its last unsharded run, and the 4-member run after it
-  const unsharded = files
-    .map(([file, r]) => [file, unshardedBefore(r.runs, r.runs[r.runs.length - 1])] as const)
-    .filter(([, run]) => run);
-  if (unsharded.length < 2) return [];
-  const [smallFile, small] = unsharded[0];
-  const [largeFile, large] = unsharded[unsharded.length - 1];
+  const series = files
+    .map(([file, r]) => ({ file, ...lastSeries(r.runs) }))
+    .filter((x): x is { file: string; unsharded: Json; sharded: readonly Json[] } => x.unsharded !== undefined);
+  if (series.length < 2) return [];
+  const { file: smallFile, unsharded: small } = series[0];
+  const { file: largeFile, unsharded: large, sharded } = series[series.length - 1];
   const perFoo = (large.maxPeakRssMiB - small.maxPeakRssMiB) / (large.foos - small.foos);
   const quarter = small.maxPeakRssMiB + (perFoo * large.foos) / 4;
   const enough = (((1 - RSS_GOAL) / (RSS_GOAL - 0.25)) * small.maxPeakRssMiB) / perFoo;
   const measured = (large4: Json | undefined) =>
     large4 ? ` (measured: ${n2(large4.maxPeakRssMiB / large.maxPeakRssMiB)}x)` : '';
-  const largeRuns = files.find(([file]) => file === largeFile)![1].runs as Json[];
-  const four = largeRuns.slice(largeRuns.indexOf(large)).find((x) => x.members === 4);
+  const four = sharded.find((x) => x.members === 4);
   // The fixed cost the goal leaves a member at the largest size: (F + v n / 4) <= goal (F + v n).
   const fixedAllowed = ((RSS_GOAL - 0.25) / (1 - RSS_GOAL)) * perFoo * large.foos;
   const idleFile = path.join(latest, NODE_IDLE_RSS);
@@ -206,9 +212,8 @@ function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
 
 /** The mean CPU seconds per member of each member count in a file's last series of one assignment. */
 function lastSeriesCpu(runs: readonly Json[], assignment: string): Map<number, number> {
-  const start = runs.map((x) => x.members).lastIndexOf(0);
   const cpu = new Map<number, number>();
-  for (const run of runs.slice(start + 1).filter((x) => (x.assignment ?? 'hash') === assignment)) {
+  for (const run of lastSeries(runs).sharded.filter((x) => (x.assignment ?? 'hash') === assignment)) {
     const each = run.perMember.map((m: Json) => m.cpuSeconds as number);
     cpu.set(run.members, each.reduce((sum: number, x: number) => sum + x, 0) / each.length);
   }
@@ -221,12 +226,12 @@ function lastSeriesCpu(runs: readonly Json[], assignment: string): Map<number, n
  * sizes of one assignment separate the fixed cost c from the per-object cost a every member pays.
  */
 function scalingCheck(files: Array<[string, Json]>): string[] {
-  const fits: Array<{ file: string; assignment: string; foos: number; p: number; q: number }> = [];
+  const fits: Array<{ assignment: string; foos: number; p: number; q: number }> = [];
   const lines: string[] = [];
   for (const [file, r] of files) {
     const runs = r.runs as Json[];
-    for (const assignment of new Set(runs.filter((x) => x.members > 0).map((x) => x.assignment ?? 'hash'))) {
-      const cpu = lastSeriesCpu(runs, assignment as string);
+    for (const assignment of new Set<string>(runs.filter((x) => x.members > 0).map((x) => x.assignment ?? 'hash'))) {
+      const cpu = lastSeriesCpu(runs, assignment);
       const [x1, x2, x4] = [cpu.get(1), cpu.get(2), cpu.get(4)];
       if (x1 === undefined || x2 === undefined || x4 === undefined) continue;
       const foos = runs[0].foos as number;
@@ -234,7 +239,7 @@ function scalingCheck(files: Array<[string, Json]>): string[] {
       const q = ((x1 - x4) * 4) / 3;
       const p = x1 - q;
       const predicted = p + q / 2;
-      fits.push({ file, assignment: assignment as string, foos, p, q });
+      fits.push({ assignment, foos, p, q });
       lines.push(
         `- \`${assignment}\`, ${foos.toLocaleString('en-US')} Foos (\`${file}\`): CPU s per member ${n2(x1)} with one member, ` +
           `${n2(x4)} on average with four, so T(M) = ${n2(p)} + ${n2(q)} / M; it predicts ${n2(predicted)} for two members, ` +

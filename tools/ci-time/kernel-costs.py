@@ -22,8 +22,8 @@ def syscall_us(n=200_000):
 
 
 def pipe_round_trip_us(same_cpu, n=20_000):
-    to_child, from_parent = os.pipe()
-    to_parent, from_child = os.pipe()
+    child_in, parent_out = os.pipe()  # os.pipe(): (read end, write end)
+    parent_in, child_out = os.pipe()
     cpus = sorted(os.sched_getaffinity(0))
     pid = os.fork()
     if pid == 0:
@@ -32,21 +32,21 @@ def pipe_round_trip_us(same_cpu, n=20_000):
         elif len(cpus) > 1:
             os.sched_setaffinity(0, {cpus[1]})
         for _ in range(n):
-            os.read(to_child, 1)
-            os.write(from_child, b"x")
+            os.read(child_in, 1)
+            os.write(child_out, b"x")
         os._exit(0)
     before = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {cpus[0]})
     try:
         started = time.perf_counter_ns()
         for _ in range(n):
-            os.write(from_parent, b"x")
-            os.read(to_parent, 1)
+            os.write(parent_out, b"x")
+            os.read(parent_in, 1)
         elapsed = time.perf_counter_ns() - started
     finally:
         os.sched_setaffinity(0, before)
         os.waitpid(pid, 0)
-        for fd in (to_child, from_parent, to_parent, from_child):
+        for fd in (child_in, parent_out, parent_in, child_out):
             os.close(fd)
     return elapsed / 1e3 / n
 
