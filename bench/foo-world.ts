@@ -7,8 +7,10 @@ import { Obj, PlainKube, PlainMirror, sortedJson } from './plain-kube';
 
 export const FOO = { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', plural: 'foos' };
 export const NAMESPACE = 'default';
-const FOOS = `/apis/samplecontroller.k8s.io/v1alpha1/namespaces/${NAMESPACE}/foos`;
-const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
+const fooPath = (namespace: string) => `/apis/samplecontroller.k8s.io/v1alpha1/namespaces/${namespace}/foos`;
+const deploymentPath = (namespace: string) => `/apis/apps/v1/namespaces/${namespace}/deployments`;
+const FOOS = fooPath(NAMESPACE);
+const DEPLOYMENTS = deploymentPath(NAMESPACE);
 
 /** An object as far as the end-state comparison reads it (the apiserver's JSON). */
 type Loose = { readonly metadata?: any; readonly spec?: any; readonly status?: any };
@@ -16,11 +18,20 @@ type Loose = { readonly metadata?: any; readonly spec?: any; readonly status?: a
 /** Requests the driver keeps in flight while creating Foos and marking Deployments available. */
 const DRIVER_PARALLELISM = 16;
 
-function foo(i: number): Obj {
+/**
+ * Where Foo `i` lives: with one namespace, `default` (every benchmark before namespaces were a choice); with more,
+ * `foo-<i mod namespaces>` (the Foos spread evenly, so a ring keyed by namespace has something to split). Names stay
+ * unique across namespaces: the world keys its objects by name.
+ */
+export function fooNamespace(i: number, namespaces: number): string {
+  return namespaces <= 1 ? NAMESPACE : `foo-${i % namespaces}`;
+}
+
+function foo(i: number, namespaces: number): Obj {
   return {
     apiVersion: FOO.apiVersion,
     kind: FOO.kind,
-    metadata: { name: `foo-${i}`, namespace: NAMESPACE },
+    metadata: { name: `foo-${i}`, namespace: fooNamespace(i, namespaces) },
     spec: { deploymentName: `foo-${i}`, replicas: 1 },
   };
 }
@@ -39,12 +50,22 @@ export async function inParallel<T>(
   );
 }
 
-export async function createFoos(kube: PlainKube, n: number): Promise<void> {
+/** Creates Foos `foo-0` to `foo-<n-1>` spread over `namespaces` namespaces (made first when more than one). */
+export async function createFoos(kube: PlainKube, n: number, namespaces = 1): Promise<void> {
+  if (namespaces > 1) {
+    await inParallel(
+      Array.from({ length: namespaces }, (_, i) => fooNamespace(i, namespaces)),
+      DRIVER_PARALLELISM,
+      async (name) => {
+        await kube.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      },
+    );
+  }
   await inParallel(
     Array.from({ length: n }, (_, i) => i),
     DRIVER_PARALLELISM,
     async (i) => {
-      await kube.request('POST', FOOS, foo(i));
+      await kube.request('POST', fooPath(fooNamespace(i, namespaces)), foo(i, namespaces));
     },
   );
 }
@@ -80,13 +101,21 @@ export class FooWorld {
   private deploymentsComplete: number | undefined;
   private allConverged: number | undefined;
   private onDone: (() => void) | undefined;
+  /** The collections the world lists and watches: one namespace's, or (several namespaces) the cluster's. */
+  private readonly collections: { readonly foos: string; readonly deployments: string };
 
+  /** `namespaces`: as given to {@link createFoos}. */
   constructor(
     private readonly kube: PlainKube,
     private readonly n: number,
+    namespaces = 1,
   ) {
-    this.foos = new PlainMirror(kube, FOOS, (o) => this.check(o.metadata.name));
-    this.deployments = new PlainMirror(kube, DEPLOYMENTS, (d) => this.deploymentChanged(d));
+    this.collections =
+      namespaces > 1
+        ? { foos: `/apis/samplecontroller.k8s.io/v1alpha1/${FOO.plural}`, deployments: '/apis/apps/v1/deployments' }
+        : { foos: FOOS, deployments: DEPLOYMENTS };
+    this.foos = new PlainMirror(kube, this.collections.foos, (o) => this.check(o.metadata.name));
+    this.deployments = new PlainMirror(kube, this.collections.deployments, (d) => this.deploymentChanged(d));
   }
 
   async start(): Promise<void> {
@@ -119,7 +148,10 @@ export class FooWorld {
 
   /** Lists both kinds afresh and checks every Foo; returns the problems (empty = all converged). */
   async verify(): Promise<string[]> {
-    const [foos, deployments] = await Promise.all([this.kube.list(FOOS), this.kube.list(DEPLOYMENTS)]);
+    const [foos, deployments] = await Promise.all([
+      this.kube.list(this.collections.foos),
+      this.kube.list(this.collections.deployments),
+    ]);
     const byName = new Map(deployments.items.map((d) => [d.metadata.name, d]));
     const problems: string[] = [];
     if (foos.items.length !== this.n) problems.push(`${foos.items.length} Foos, expected ${this.n}`);
@@ -139,7 +171,10 @@ export class FooWorld {
    * Keys `Foo/<name>` and `Deployment/<name>`, values canonical JSON.
    */
   async endState(): Promise<Map<string, string>> {
-    const [foos, deployments] = await Promise.all([this.kube.list(FOOS), this.kube.list(DEPLOYMENTS)]);
+    const [foos, deployments] = await Promise.all([
+      this.kube.list(this.collections.foos),
+      this.kube.list(this.collections.deployments),
+    ]);
     return normalizedEndState(foos.items, deployments.items);
   }
 
@@ -197,7 +232,7 @@ export class FooWorld {
     try {
       await this.kube.request(
         'PATCH',
-        `${DEPLOYMENTS}/${encodeURIComponent(name)}/status`,
+        `${deploymentPath(d.metadata.namespace ?? NAMESPACE)}/${encodeURIComponent(name)}/status`,
         { status },
         'application/merge-patch+json',
       );

@@ -8,6 +8,9 @@
 //     [--assignments=labels,hash,server]   (each sharded run once per assignment, `--sharding-assignment`; default labels)
 //     [--kubernetes=1.36 --feature-gates=ShardedListAndWatch=true]   (the apiserver's version and gates; default
 //                                          KUBEBUILDER_ASSETS's; `server` needs 1.36 with the gate, else it falls back to hash)
+//     [--key=uid|namespace]   (what the ring assigns by, `--sharding-key`; default uid)
+//     [--namespaces=1000]     (the Foos spread over this many namespaces, for every run of the sitting; default 1:
+//                              all in `default`, where `--key=namespace` gives one member everything)
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -26,6 +29,7 @@ import {
 } from './real-control-plane';
 import { imageRuntime } from './side-by-side';
 import { SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
+import type { ShardKey } from '../runtime/sharding';
 
 const ROOT = path.join(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -39,6 +43,10 @@ export interface ShardedRun {
   readonly assignment?: ShardAssignment;
   /** The kube-apiserver (`gitVersion`) and its feature gates, when not the default's (results without it: v1.32.13). */
   readonly apiserver?: string;
+  /** What the ring assigned by (`--sharding-key`; results without it: 'uid'). */
+  readonly key?: ShardKey;
+  /** How many namespaces the Foos were spread over (results without it: 1, `default`). */
+  readonly namespaces?: number;
   /** Requests of the members that asked the apiserver for a shard selector (assignment `server`: it served them). */
   readonly shardSelectorRequests?: number;
   /** The commit the members were built from (`git rev-parse --short HEAD`, `+dirty` with uncommitted changes). */
@@ -63,11 +71,13 @@ interface RunOptions {
   readonly bundle: string;
   readonly timeoutSeconds: number;
   readonly assignment: ShardAssignment;
+  readonly key: ShardKey;
+  readonly namespaces: number;
   readonly controlPlane: BenchControlPlaneOptions;
 }
 
 async function runSharded(n: number, members: number, options: RunOptions): Promise<ShardedRun> {
-  const { bundle, timeoutSeconds, assignment } = options;
+  const { bundle, timeoutSeconds, assignment, key, namespaces } = options;
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const loadStart = os.loadavg().map(round);
   const plane = await startBenchControlPlane([crd], options.controlPlane);
@@ -75,8 +85,8 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
   const children: ChildProcess[] = [];
   let world: FooWorld | undefined;
   try {
-    await createFoos(client, n);
-    world = new FooWorld(client, n);
+    await createFoos(client, n, namespaces);
+    world = new FooWorld(client, n, namespaces);
     await world.start();
     const image = imageRuntime();
     const env: NodeJS.ProcessEnv = { ...process.env, ...image.env, KUBECONFIG: plane.controllerKubeconfig };
@@ -87,7 +97,12 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
     for (let i = 0; i < Math.max(1, members); i++) {
       const sharding =
         members > 0
-          ? ['--sharding-ring=foo', `--sharding-assignment=${assignment}`, '--leader-election-namespace=default']
+          ? [
+              '--sharding-ring=foo',
+              `--sharding-assignment=${assignment}`,
+              `--sharding-key=${key}`,
+              '--leader-election-namespace=default',
+            ]
           : [];
       const args = [
         ...image.nodeFlags,
@@ -116,7 +131,8 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
     return {
       foos: n,
       members,
-      ...(members > 0 ? { assignment } : {}),
+      ...(members > 0 ? { assignment, key } : {}),
+      namespaces,
       apiserver: `${version.body.gitVersion}${gates ? ` (${gates.slice('--feature-gates='.length)})` : ''}`,
       ...(members > 0 ? { shardSelectorRequests: audited.filter((r) => r.shardSelector).length } : {}),
       revision: revision(),
@@ -167,6 +183,12 @@ async function main(): Promise<void> {
   const assignments = (option('assignments') ?? 'labels').split(',') as ShardAssignment[];
   const bad = assignments.filter((a) => !SHARD_ASSIGNMENTS.includes(a));
   if (bad.length) throw new Error(`--assignments: each must be one of ${SHARD_ASSIGNMENTS.join(', ')}, got ${bad}`);
+  const key = (option('key') ?? 'uid') as ShardKey;
+  if (key !== 'uid' && key !== 'namespace') throw new Error(`--key: uid or namespace, got ${key}`);
+  const namespaces = Number(option('namespaces') ?? '1');
+  if (!Number.isInteger(namespaces) || namespaces < 1) {
+    throw new Error(`--namespaces: a whole number of at least 1, got ${option('namespaces')}`);
+  }
   const kubernetes = option('kubernetes');
   const gates = option('feature-gates');
   const controlPlane: BenchControlPlaneOptions = {
@@ -195,13 +217,15 @@ async function main(): Promise<void> {
     for (const [m, assignment] of memberCounts.flatMap((count) =>
       count === 0 ? [[count, 'labels'] as const] : assignments.map((a) => [count, a] as const),
     )) {
-      const run = await runSharded(n, m, { bundle, timeoutSeconds, assignment, controlPlane });
+      const run = await runSharded(n, m, { bundle, timeoutSeconds, assignment, key, namespaces, controlPlane });
       runs.push(run);
       console.log(
         JSON.stringify({
           foos: n,
           members: m,
           assignment: run.assignment,
+          key: run.key,
+          namespaces,
           shardSelectorRequests: run.shardSelectorRequests,
           convergeSeconds: run.convergeSeconds,
           maxPeakRssMiB: run.maxPeakRssMiB,
