@@ -31,12 +31,18 @@ export interface ControllerResult {
   readonly controllerHeapMiB?: number;
 }
 
-/** Builds the controller's single-file bundle (what its Dockerfile ships). */
-export async function bundleFooController(outfile: string): Promise<void> {
+/**
+ * Builds the controller's single-file bundle (what its Dockerfile ships), from its main or from another entry (the
+ * sharded benchmarks': bench/foo-sharded-main.ts).
+ */
+export async function bundleFooController(
+  outfile: string,
+  entry = path.join(ROOT, 'controllers/foo/main.ts'),
+): Promise<void> {
   const esbuild = await import('esbuild');
   // The same options as controllers/foo's `npm run bundle`.
   await esbuild.build({
-    entryPoints: [path.join(ROOT, 'controllers/foo/main.ts')],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     target: 'node20',

@@ -16,6 +16,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
+import { bundleFooController } from './controller-bench';
 import { createFoos, FooWorld } from './foo-world';
 import { PlainKube } from './plain-kube';
 import { procStats, ProcStats, samplePrivatePeaks } from './proc-stats';
@@ -95,22 +96,7 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
     const started = Date.now();
     // members = 0: the unsharded controller (one process, no ring), the baseline.
     for (let i = 0; i < Math.max(1, members); i++) {
-      const sharding =
-        members > 0
-          ? [
-              '--sharding-ring=foo',
-              `--sharding-assignment=${assignment}`,
-              `--sharding-key=${key}`,
-              '--leader-election-namespace=default',
-            ]
-          : [];
-      const args = [
-        ...image.nodeFlags,
-        bundle,
-        '--metrics-bind-address=0',
-        '--health-probe-bind-address=0',
-        ...sharding,
-      ];
+      const args = [...image.nodeFlags, bundle, ...memberArgs(members > 0 ? { assignment, key } : undefined)];
       children.push(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     }
     const privatePeaks = samplePrivatePeaks(children.map((c) => c.pid!));
@@ -164,7 +150,37 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function revision(): string {
+/**
+ * The members' bundle (in the temporary folder): controllers/foo's `npm run bundle` options, from the entry whose
+ * contract allows sharding (it runs unsharded without `--sharding-ring`).
+ */
+export async function buildMemberBundle(): Promise<string> {
+  const bundle = path.join(os.tmpdir(), `foo-controller-sharded-${process.pid}.js`);
+  await bundleFooController(bundle, path.join(__dirname, 'foo-sharded-main.ts'));
+  return bundle;
+}
+
+/** The members' command line after the bundle: servers off, and the ring's flags when sharded. */
+export function memberArgs(sharding?: {
+  readonly assignment: ShardAssignment;
+  readonly key: ShardKey;
+}): readonly string[] {
+  return [
+    '--metrics-bind-address=0',
+    '--health-probe-bind-address=0',
+    ...(sharding
+      ? [
+          '--sharding-ring=foo',
+          `--sharding-assignment=${sharding.assignment}`,
+          `--sharding-key=${sharding.key}`,
+          '--leader-election-namespace=default',
+        ]
+      : []),
+  ];
+}
+
+/** The commit of the runtime and bench: `git rev-parse --short HEAD`, `+dirty` with uncommitted changes there. */
+export function revision(): string {
   const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   return (
     git(['rev-parse', '--short', 'HEAD']) +
@@ -196,20 +212,7 @@ async function main(): Promise<void> {
     apiServerFlags: gates ? [`--feature-gates=${gates}`] : [],
   };
   const out = option('out') ?? path.join(ROOT, 'bench/latest/sharded-results.json');
-  const bundle = path.join(os.tmpdir(), `foo-controller-sharded-${process.pid}.js`);
-  // The same options as controllers/foo's `npm run bundle`, from the entry whose contract allows sharding.
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    minify: true,
-    keepNames: true,
-    sourcemap: true,
-    outfile: bundle,
-    logLevel: 'error',
-  });
+  const bundle = await buildMemberBundle();
   const runs: ShardedRun[] =
     fs.existsSync(out) && argv.includes('--append') ? JSON.parse(fs.readFileSync(out, 'utf8')).runs : [];
   for (const n of sizes) {

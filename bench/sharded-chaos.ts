@@ -18,6 +18,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'yaml';
+import { bundleFooController } from './controller-bench';
 import { FooWorld } from './foo-world';
 import { PlainKube, PlainMirror } from './plain-kube';
 import {
@@ -118,17 +119,7 @@ async function main(): Promise<void> {
   const auditLog = path.join(dir, 'audit.log');
   fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
   const bundle = path.join(dir, 'foo.js');
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, 'foo-sharded-main.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    minify: true,
-    keepNames: true,
-    outfile: bundle,
-    logLevel: 'error',
-  });
+  await bundleFooController(bundle, path.join(__dirname, 'foo-sharded-main.ts'));
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const plane = await ControlPlane.start({
     crds: [crd],

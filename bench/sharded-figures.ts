@@ -29,6 +29,8 @@ export const CHAOS_BEFORE_END = '<!-- end of sharded chaos figures before the ta
 const RSS_GOAL = 0.35;
 /** `npx tsx bench/node-idle-rss.ts --out=…`: the peak RSS of an idle Node.js process (the floor of any member). */
 const NODE_IDLE_RSS = 'node-idle-rss.json';
+/** `npx tsx bench/controller-idle-rss.ts --out=…`: the Foo controller's peak RSS before its first object. */
+const CONTROLLER_IDLE_RSS = 'controller-idle-rss.json';
 
 type Json = any; // the results files as bench/sharded-bench.ts wrote them
 
@@ -44,30 +46,42 @@ function ratioSpan(values: readonly number[], base: number): string {
   return low === high ? n2(low) : `${n2(low)} to ${n2(high)}`;
 }
 
-/** The results files, smallest size first. */
+/**
+ * The results files, smallest size first: `sharded-results-<foos>.json` (the Foos in one namespace, the ring keyed by
+ * UID) before `sharded-results-<foos>-namespace.json` (the Foos spread over namespaces, the ring keyed by namespace).
+ */
 export function shardedResultFiles(latest = SHARDED_LATEST): string[] {
+  const order = (f: string) => Number(f.match(/\d+/)![0]) * 2 + (f.includes('-namespace') ? 1 : 0);
   return fs
     .readdirSync(latest)
-    .filter((f) => /^sharded-results-\d+\.json$/.test(f))
-    .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
+    .filter((f) => /^sharded-results-\d+(-namespace)?\.json$/.test(f))
+    .sort((a, b) => order(a) - order(b));
 }
+
+/** Whether a file's runs spread the Foos over namespaces (its rings keyed by namespace). */
+const byNamespace = (r: Json) => (r.runs as Json[]).some((x) => (x.namespaces ?? 1) > 1);
 
 const at = (run: Json) => (run.revision ? `, ${run.revision}` : '');
 
+/** How a sharded run's members got their share: the assignment, and the key when not the UID. */
+function assignmentOf(run: Json): string {
+  return `${run.assignment ?? 'hash'}${run.key === 'namespace' ? ', key namespace' : ''}`;
+}
+
 /** A run in the table's first column: unsharded, or its members, assignment and commit. */
 function who(run: Json): string {
-  return run.members === 0 ? `unsharded${at(run)}` : `${run.members} (${run.assignment ?? 'hash'}${at(run)})`;
+  return run.members === 0 ? `unsharded${at(run)}` : `${run.members} (${assignmentOf(run)}${at(run)})`;
 }
 
 /** A sharded run in a sentence. */
 function membersOf(run: Json): string {
-  return `${run.members} members (${run.assignment ?? 'hash'}${at(run)})`;
+  return `${run.members} members (${assignmentOf(run)}${at(run)})`;
 }
 
 function fileSection(file: string, r: Json): string[] {
   const runs = r.runs as Json[];
   const lines = [
-    `**${runs[0].foos.toLocaleString('en-US')} Foos** (\`bench/latest/${file}\`; \`${r.command}\`; ${r.machine.cpus} cores, Node ${r.machine.node}` +
+    `**${runs[0].foos.toLocaleString('en-US')} Foos${byNamespace(r) ? ` in ${runs[0].namespaces.toLocaleString('en-US')} namespaces` : ''}** (\`bench/latest/${file}\`; \`${r.command}\`; ${r.machine.cpus} cores, Node ${r.machine.node}` +
       `${r.niceness !== undefined ? `, the bench and its members at niceness ${r.niceness}` : ''}` +
       `${runs[0].apiserver ? `; kube-apiserver ${runs[0].apiserver}` : ''}):`,
     '',
@@ -187,17 +201,39 @@ function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   const four = sharded.find((x) => x.members === 4);
   // The fixed cost the goal leaves a member at the largest size: (F + v n / 4) <= goal (F + v n).
   const fixedAllowed = ((RSS_GOAL - 0.25) / (1 - RSS_GOAL)) * perFoo * large.foos;
-  const idleFile = path.join(latest, NODE_IDLE_RSS);
-  const idle: Json | undefined = fs.existsSync(idleFile) ? JSON.parse(fs.readFileSync(idleFile, 'utf8')) : undefined;
-  const floor = idle
-    ? ` At ${large.foos.toLocaleString('en-US')} Foos the goal leaves a member at most ${n1(fixedAllowed)} MiB of fixed ` +
-      `cost (its peak before its first object); a Node.js process that loads nothing, started with the image's flags, already peaks at ` +
-      `${n1(idle.minPeakRssMiB)} MiB (\`${NODE_IDLE_RSS}\`, \`${idle.command}\`), so no Node.js member meets it at this size.` +
-      (idle.medianPrivateMiB !== undefined
-        ? ` Of that idle process's RSS only ${n1(idle.medianPrivateMiB)} MiB is its own (RssAnon); the rest is pages of ` +
-          `the node binary, which the processes of one image share in the page cache but each process's RSS counts.`
-        : '')
-    : '';
+  const read = (file: string): Json | undefined =>
+    fs.existsSync(path.join(latest, file)) ? JSON.parse(fs.readFileSync(path.join(latest, file), 'utf8')) : undefined;
+  const idle = read(NODE_IDLE_RSS);
+  const controller = read(CONTROLLER_IDLE_RSS);
+  const allowed =
+    ` At ${large.foos.toLocaleString('en-US')} Foos the goal leaves a member at most ${n1(fixedAllowed)} MiB of fixed ` +
+    'cost (its peak before its first object)';
+  let floor: string;
+  if (controller) {
+    const fixed = Math.max(controller.unsharded.medianPeakRssMiB, controller.member.medianPeakRssMiB);
+    // a member that held exactly a quarter of all the single process held above the fixed cost
+    const share = fixed + (large.maxPeakRssMiB - fixed) / 4;
+    floor =
+      `${allowed}; the Foo controller's process before its first object peaks at ` +
+      `${n1(controller.unsharded.medianPeakRssMiB)} MiB unsharded and ${n1(controller.member.medianPeakRssMiB)} MiB as ` +
+      `the only member of a ring (private, RssAnon: ${n1(controller.unsharded.medianPeakPrivateMiB)} and ` +
+      `${n1(controller.member.medianPeakPrivateMiB)} MiB; medians of ${controller.unsharded.peakRssMiB.length} runs on a ` +
+      `fresh apiserver, \`${CONTROLLER_IDLE_RSS}\`, \`${controller.command}\`)` +
+      (fixed > fixedAllowed
+        ? `, so no member of this controller meets the goal at this size, however evenly the objects are split: one ` +
+          `that held exactly a quarter of all the unsharded process held above that fixed cost would peak at ` +
+          `${n1(share)} MiB, ${n2(share / large.maxPeakRssMiB)}x.`
+        : `, which leaves the share ${n1(RSS_GOAL * large.maxPeakRssMiB - fixed)} MiB.`);
+  } else {
+    floor = `${allowed}.`;
+  }
+  if (idle) {
+    floor +=
+      ` A Node.js process that loads nothing, started with the image's flags, peaks at ${n1(idle.minPeakRssMiB)} MiB ` +
+      `(\`${NODE_IDLE_RSS}\`, \`${idle.command}\`), of which only ${n1(idle.medianPrivateMiB)} MiB is its own (RssAnon); the ` +
+      `rest is pages of the node binary, which the processes of one image share in the page cache but each process's ` +
+      'RSS counts.';
+  }
   return [
     `**Memory model** (from the unsharded runs of \`${smallFile}\` and \`${largeFile}\`): the process with ` +
       `${small.foos.toLocaleString('en-US')} Foos peaked at ${n1(small.maxPeakRssMiB)} MiB, and each further Foo (with its ` +
@@ -213,7 +249,7 @@ function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
 /** The mean CPU seconds per member of each member count in a file's last series of one assignment. */
 function lastSeriesCpu(runs: readonly Json[], assignment: string): Map<number, number> {
   const cpu = new Map<number, number>();
-  for (const run of lastSeries(runs).sharded.filter((x) => (x.assignment ?? 'hash') === assignment)) {
+  for (const run of lastSeries(runs).sharded.filter((x) => assignmentOf(x) === assignment)) {
     const each = run.perMember.map((m: Json) => m.cpuSeconds as number);
     cpu.set(run.members, each.reduce((sum: number, x: number) => sum + x, 0) / each.length);
   }
@@ -230,7 +266,7 @@ function scalingCheck(files: Array<[string, Json]>): string[] {
   const lines: string[] = [];
   for (const [file, r] of files) {
     const runs = r.runs as Json[];
-    for (const assignment of new Set<string>(runs.filter((x) => x.members > 0).map((x) => x.assignment ?? 'hash'))) {
+    for (const assignment of new Set<string>(runs.filter((x) => x.members > 0).map(assignmentOf))) {
       const cpu = lastSeriesCpu(runs, assignment);
       const [x1, x2, x4] = [cpu.get(1), cpu.get(2), cpu.get(4)];
       if (x1 === undefined || x2 === undefined || x4 === undefined) continue;
@@ -282,7 +318,9 @@ export function shardedFigures(latest = SHARDED_LATEST): string {
     (file) => [file, JSON.parse(fs.readFileSync(path.join(latest, file), 'utf8'))] as [string, Json],
   );
   for (const [file, r] of files) parts.push(...fileSection(file, r), '');
-  parts.push(...memoryModel(files, latest), ...scalingCheck(files), SHARDED_END);
+  // the model's line through two sizes takes the series of one workload: the Foos in one namespace
+  const oneNamespace = files.filter(([, r]) => !byNamespace(r));
+  parts.push(...memoryModel(oneNamespace, latest), ...scalingCheck(files), SHARDED_END);
   return parts.join('\n');
 }
 

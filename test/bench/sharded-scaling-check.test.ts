@@ -16,6 +16,7 @@ function run(foos: number, members: number, rssMiB: number, cpuSeconds = C + foo
   return {
     foos,
     members,
+    namespaces: 1,
     assignment: members === 0 ? undefined : 'server',
     shardSelectorRequests: 0,
     convergeSeconds: 10,
@@ -30,9 +31,15 @@ function run(foos: number, members: number, rssMiB: number, cpuSeconds = C + foo
   };
 }
 
-function writeResults(dir: string, foos: number, runs: unknown[]): void {
+function writeResults(dir: string, foos: number, runs: unknown[], suffix = ''): void {
   const file = { machine: { cpus: 2, node: 'v20' }, command: 'made up', runs };
-  fs.writeFileSync(path.join(dir, `sharded-results-${foos}.json`), JSON.stringify(file));
+  fs.writeFileSync(path.join(dir, `sharded-results-${foos}${suffix}.json`), JSON.stringify(file));
+}
+
+/** A run of the Foos spread over 100 namespaces, the ring keyed by namespace: nothing every member pays (a = 0). */
+function byNamespace(foos: number, members: number, rssMiB: number) {
+  const cpu = C + (foos * B) / Math.max(members, 1);
+  return { ...run(foos, members, rssMiB, cpu), namespaces: 100, ...(members > 0 ? { key: 'namespace' } : {}) };
 }
 
 describe('the throughput model checked against the members CPU (bench/sharded-figures.ts)', () => {
@@ -64,6 +71,31 @@ describe('the throughput model checked against the members CPU (bench/sharded-fi
   test('without 1, 2 and 4 members of one assignment there is no check', () => {
     writeResults(dir, 1000, [run(1000, 0, 100), run(1000, 4, 100)]);
     expect(shardedFigures(dir)).not.toContain('The throughput model against the measured CPU');
+  });
+
+  test('the namespace-keyed series are fitted apart from the UID-keyed ones, and named by their key', () => {
+    for (const foos of [1000, 5000]) {
+      writeResults(
+        dir,
+        foos,
+        [0, 1, 2, 4].map((m) => run(foos, m, 100)),
+      );
+      writeResults(
+        dir,
+        foos,
+        [0, 1, 2, 4].map((m) => byNamespace(foos, m, 100)),
+        '-namespace',
+      );
+    }
+    const figures = shardedFigures(dir);
+    expect(figures).toContain('**1,000 Foos in 100 namespaces** (`bench/latest/sharded-results-1000-namespace.json`');
+    expect(figures).toContain('| 4 (server, key namespace) |');
+    expect(figures).toContain('c = 2.0 s, a = 1.00 ms per Foo, b = 4.00 ms per Foo from the smaller size and 4.00');
+    expect(figures).toContain(
+      '`server, key namespace`, 1,000 and 5,000 Foos together: c = 2.0 s, a = 0.00 ms per Foo, b = 4.00 ms',
+    );
+    // The memory model stays on the Foos of one namespace: its line runs from 1,000 to 5,000 of those.
+    expect(figures).toContain('from the unsharded runs of `sharded-results-1000.json` and `sharded-results-5000.json`');
   });
 
   test('each series of a file is compared with its own unsharded run', () => {
