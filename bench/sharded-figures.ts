@@ -246,14 +246,21 @@ function memoryModel(files: Array<[string, Json]>, latest: string): string[] {
   ];
 }
 
-/** The mean CPU seconds per member of each member count in a file's last series of one assignment. */
-function lastSeriesCpu(runs: readonly Json[], assignment: string): Map<number, number> {
-  const cpu = new Map<number, number>();
-  for (const run of lastSeries(runs).sharded.filter((x) => assignmentOf(x) === assignment)) {
-    const each = run.perMember.map((m: Json) => m.cpuSeconds as number);
-    cpu.set(run.members, each.reduce((sum: number, x: number) => sum + x, 0) / each.length);
+/**
+ * The mean CPU seconds per member of each member count (1, 2 and 4) in the last series of a file that ran all three
+ * of one assignment (a later series of fewer member counts, e.g. an unsharded run and four members, is skipped).
+ */
+function completeSeriesCpu(runs: readonly Json[], assignment: string): Map<number, number> | undefined {
+  const starts = runs.flatMap((x, i) => (x.members === 0 ? [i] : []));
+  for (let s = starts.length - 1; s >= 0; s--) {
+    const cpu = new Map<number, number>();
+    for (const run of runs.slice(starts[s] + 1, starts[s + 1]).filter((x) => assignmentOf(x) === assignment)) {
+      const each = run.perMember.map((m: Json) => m.cpuSeconds as number);
+      cpu.set(run.members, each.reduce((sum: number, x: number) => sum + x, 0) / each.length);
+    }
+    if ([1, 2, 4].every((m) => cpu.has(m))) return cpu;
   }
-  return cpu;
+  return undefined;
 }
 
 /**
@@ -267,9 +274,9 @@ function scalingCheck(files: Array<[string, Json]>): string[] {
   for (const [file, r] of files) {
     const runs = r.runs as Json[];
     for (const assignment of new Set<string>(runs.filter((x) => x.members > 0).map(assignmentOf))) {
-      const cpu = lastSeriesCpu(runs, assignment);
-      const [x1, x2, x4] = [cpu.get(1), cpu.get(2), cpu.get(4)];
-      if (x1 === undefined || x2 === undefined || x4 === undefined) continue;
+      const cpu = completeSeriesCpu(runs, assignment);
+      if (!cpu) continue;
+      const [x1, x2, x4] = [cpu.get(1)!, cpu.get(2)!, cpu.get(4)!];
       const foos = runs[0].foos as number;
       // T(M) = p + q / M through M = 1 and M = 4: p = c + N a (what every member pays), q = N b (what the share costs).
       const q = ((x1 - x4) * 4) / 3;

@@ -27,7 +27,15 @@ import { SharedInformer } from './namespaced-informers';
 import { getControllerOf } from './owner-references';
 import { groupKind, KubeObject, objectKey, ResourceRef, resourceId } from './resource';
 import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
-import { bucketKey, bucketOf, probeShardSelector, SHARD_BUCKETS, shardField, shardRangeSelector } from './shard-ranges';
+import {
+  bucketKey,
+  bucketOf,
+  bucketOwner,
+  probeShardSelector,
+  SHARD_BUCKETS,
+  shardField,
+  shardRangeSelector,
+} from './shard-ranges';
 import { memberLeaseName, rendezvousOwner, ShardKey, shardKeyOf, ShardRing } from './sharding';
 import type { ShardAssignment } from '../lib/apimachinery/controller-contract';
 
@@ -268,6 +276,8 @@ export class ManagerSharding {
       renewDeadlineMs: this.options.renewDeadlineMs,
       retryPeriodMs: this.options.retryPeriodMs,
       collectExpiredLeases: this.options.collectExpiredLeases,
+      // buckets (assignment `server`) are dealt evenly; object keys (labels, hash) by plain rendezvous hashing
+      owner: this.assignment === 'server' ? bucketOwner : undefined,
       recorder: this.host.recorder(),
       logger: this.host.logger.child({ component: 'sharding' }),
       metrics,

@@ -9,7 +9,8 @@
  *    `metadata.shardInfo.selector`: a server without the gate (or older than 1.36) ignores the parameter and sends
  *    everything, with no echo. Not served: the members filter the whole stream themselves (`assignment: 'hash'`).
  * 2. The hash space is cut into {@link SHARD_BUCKETS} equal buckets (the top bits of the hash); the ring assigns
- *    buckets to members by rendezvous hashing of {@link bucketKey} (sharding.ts), so a ring change moves only
+ *    buckets to members by rendezvous hashing of {@link bucketKey} with bounded loads ({@link bucketOwner}: no
+ *    member holds more than ceil(128 / members) buckets), so the shares are even and a ring change moves mostly
  *    the buckets of the member that came or went.
  * 3. A member's informers ask for {@link shardRangeSelector} of the buckets it holds (adjacent buckets merged into
  *    one range), re-read at each list and watch: a ring change re-lists with the new ranges.
@@ -28,6 +29,7 @@
  * - Metadata-only lists do not echo `shardInfo` (v1.36.3), though they are filtered: probe with a full list.
  */
 import { KubeClient } from './client';
+import { boundedRendezvous, rendezvousOwner } from './sharding';
 
 const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' } as const;
 
@@ -58,6 +60,26 @@ export function bucketOf(value: string): number {
 /** The ring's shard key of a bucket (what rendezvous hashing assigns to a member). */
 export function bucketKey(bucket: number): string {
   return `fnv64-bucket-${bucket}`;
+}
+
+const BUCKET_KEYS = Array.from({ length: SHARD_BUCKETS }, (_, b) => bucketKey(b));
+/** The bucket tables of the last few views (a view is a sorted member list; the ring asks per object). */
+const tables = new Map<string, Map<string, string>>();
+
+/**
+ * The ring's owner of a shard key with assignment `server` (sharding.ts `ShardOwner`): a bucket goes to a member
+ * by rendezvous hashing with bounded loads over all {@link SHARD_BUCKETS} buckets (`boundedRendezvous`), so each
+ * member holds at most ceil(128 / members) of them; any other key by plain rendezvous hashing.
+ */
+export function bucketOwner(shardKey: string, members: readonly string[]): string | undefined {
+  const view = members.join('\n');
+  let table = tables.get(view);
+  if (!table) {
+    table = boundedRendezvous(BUCKET_KEYS, members);
+    if (tables.size >= 16) tables.delete(tables.keys().next().value!);
+    tables.set(view, table);
+  }
+  return table.get(shardKey) ?? rendezvousOwner(shardKey, members);
 }
 
 /** The field the server hashes for a shard key: the object's UID or its namespace. */

@@ -17,7 +17,9 @@
  *    object's UID, or its namespace (`key`); an object with a controller owner uses its owner's UID, so owned
  *    objects follow their owner. Every member computes the same assignment from the same Leases (no sharder
  *    process; the labels of shard-labels.ts only record it). A member joining or leaving moves only the share it takes
- *    or leaves: rendezvous hashing keeps every other object where it was.
+ *    or leaves: rendezvous hashing keeps every other object where it was. The `server` assignment's keys are 128
+ *    hash buckets, dealt with bounded loads (`boundedRendezvous`, the ring's `owner` option): even shares, for a few
+ *    buckets moved between the other members at a change.
  * 3. Handover (the "view" barrier): a member that sees the live set change to a new view V stops reconciling
  *    every object it would not own under V (writes of reconciles in flight for them are refused from that
  *    moment, as the leader guard refuses them), waits until the writes it already sent were answered, and then
@@ -104,6 +106,11 @@ export interface ShardRingOptions {
    * it live for a Lease duration. @default true
    */
   readonly collectExpiredLeases?: boolean;
+  /**
+   * Who owns a shard key under a view (every member of the ring must use the same function).
+   * @default rendezvousOwner
+   */
+  readonly owner?: ShardOwner;
   /** Records an Event about each Lease this member deleted. @default - none */
   readonly recorder?: Pick<EventRecorder, 'event'>;
   readonly logger?: Logger;
@@ -155,6 +162,37 @@ export function rendezvousOwner(key: string, members: readonly string[]): string
   return best;
 }
 
+/**
+ * Rendezvous hashing with bounded loads over a known, finite set of keys (assignment `server`'s hash buckets): the
+ * (key, member) pairs are taken from the highest rendezvous score down, and a key goes to the first member that
+ * still has fewer than ceil(keys / members) keys. So no member holds more than its even share, rounded up (plain
+ * rendezvous over 128 buckets gives one of four members about 37 of them as often as not), and a key still goes to
+ * its rendezvous owner unless that member is full. A member joining or leaving moves its own share and, through the
+ * changed bound, a few keys between the others: more than plain rendezvous moves, far fewer than a re-deal.
+ */
+export function boundedRendezvous(keys: readonly string[], members: readonly string[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  if (members.length === 0) return owners;
+  const bound = Math.ceil(keys.length / members.length);
+  const load = new Map(members.map((m) => [m, 0]));
+  const pairs = keys.flatMap((key) =>
+    members.map((member) => ({ key, member, score: hash32(`${member}\u0000${key}`) })),
+  );
+  // highest score first; ties broken by name, as rendezvousOwner breaks them, so every member sorts alike
+  pairs.sort(
+    (x, y) => y.score - x.score || (x.member < y.member ? -1 : x.member > y.member ? 1 : x.key < y.key ? -1 : 1),
+  );
+  for (const { key, member } of pairs) {
+    if (owners.has(key) || load.get(member)! >= bound) continue;
+    owners.set(key, member);
+    load.set(member, load.get(member)! + 1);
+  }
+  return owners;
+}
+
+/** Who owns a shard key among members: the ring's assignment (rendezvousOwner unless the manager says otherwise). */
+export type ShardOwner = (shardKey: string, members: readonly string[]) => string | undefined;
+
 /** The shard key of an object: its controller owner's UID (owned objects follow their owner), else its own UID; or its namespace. */
 export function shardKeyOf(obj: KubeObject, key: ShardKey): string {
   if (key === 'namespace') return obj.metadata?.namespace ?? '';
@@ -201,6 +239,7 @@ export class ShardRing {
   private lastRenew = 0;
   /** Re-evaluates the ring when the next live Lease of another member expires (see evaluate). */
   private expiryTimer: NodeJS.Timeout | undefined;
+  private readonly ownerOf: ShardOwner;
 
   constructor(private readonly options: ShardRingOptions) {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.ring) || options.ring.length > 50) {
@@ -212,6 +251,7 @@ export class ShardRing {
       );
     }
     this.member = memberLeaseName(options.ring, options.identity);
+    this.ownerOf = options.owner ?? rendezvousOwner;
     this.logger = (options.logger ?? silentLogger).child({ ring: options.ring, member: this.member });
     this.metrics = options.metrics ?? new RuntimeMetrics();
     this.leases = new Informer(
@@ -252,8 +292,8 @@ export class ShardRing {
   /** May this member reconcile (and write for) the object with this shard key now? */
   owns(shardKey: string): boolean {
     if (!this.active) return false;
-    if (rendezvousOwner(shardKey, this.acting!.members) !== this.member) return false;
-    return this.pending.every((v) => rendezvousOwner(shardKey, v.members) === this.member);
+    if (this.ownerOf(shardKey, this.acting!.members) !== this.member) return false;
+    return this.pending.every((v) => this.ownerOf(shardKey, v.members) === this.member);
   }
 
   /**
@@ -262,7 +302,7 @@ export class ShardRing {
    */
   latestOwner(shardKey: string): string | undefined {
     if (!this.holding || this.leaving || !this.target) return undefined;
-    return rendezvousOwner(shardKey, this.target.members);
+    return this.ownerOf(shardKey, this.target.members);
   }
 
   /**
@@ -278,7 +318,7 @@ export class ShardRing {
   holds(shardKey: string): boolean {
     if (this.leaving) return false;
     const views = [this.acting, this.target].filter((v): v is View => v !== undefined);
-    return views.some((v) => rendezvousOwner(shardKey, v.members) === this.member);
+    return views.some((v) => this.ownerOf(shardKey, v.members) === this.member);
   }
 
   /** Joins the ring: creates its Lease, starts watching the others. Resolves once the first view is acted on. */

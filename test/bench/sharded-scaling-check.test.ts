@@ -98,6 +98,14 @@ describe('the throughput model checked against the members CPU (bench/sharded-fi
     expect(figures).toContain('from the unsharded runs of `sharded-results-1000.json` and `sharded-results-5000.json`');
   });
 
+  test('a later series without one, two and four members leaves the check on the last complete one', () => {
+    const complete = [0, 1, 2, 4].map((m) => run(1000, m, 100));
+    writeResults(dir, 1000, [...complete, run(1000, 0, 100, 99), run(1000, 4, 100, 99)]);
+    expect(shardedFigures(dir)).toContain(
+      'T(M) = 3.00 + 4.00 / M; it predicts 5.00 for two members, measured 5.00 (0 %)',
+    );
+  });
+
   test('each series of a file is compared with its own unsharded run', () => {
     writeResults(dir, 1000, [run(1000, 0, 200), run(1000, 4, 100), run(1000, 0, 400), run(1000, 4, 100)]);
     const figures = shardedFigures(dir);
