@@ -1,4 +1,4 @@
-import { endStateDifferences, normalizedEndState } from '../../bench/foo-world';
+import { endStateDifferences, fooNamespace, normalizedEndState } from '../../bench/foo-world';
 import { KubeObject } from '../../runtime/resource';
 
 const foo = (name: string, uid: string, available = 1): KubeObject => ({
@@ -68,5 +68,16 @@ describe("bench end-state diff (Go's runs against ours, object by object)", () =
       'Foo/a',
     ]);
     expect(endStateDifferences(go, ours).find((d) => d.startsWith('Deployment/b'))).toMatch(/!= absent$/);
+  });
+});
+
+describe('where the benchmark puts its Foos (--namespaces)', () => {
+  test('one namespace is default, as every benchmark before; more spread the Foos evenly', () => {
+    expect(fooNamespace(7, 1)).toBe('default');
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 10_000; i++) counts.set(fooNamespace(i, 1000), (counts.get(fooNamespace(i, 1000)) ?? 0) + 1);
+    expect(counts.size).toBe(1000);
+    expect(new Set(counts.values())).toEqual(new Set([10]));
+    expect(fooNamespace(1005, 1000)).toBe('foo-5');
   });
 });
