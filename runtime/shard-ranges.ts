@@ -27,6 +27,9 @@
  *   and their objects are assigned by their own UID; the owned kinds are filtered by the member. With
  *   `key: 'namespace'` every sharded kind is selected by the server.
  * - Metadata-only lists do not echo `shardInfo` (v1.36.3), though they are filtered: probe with a full list.
+ * - FNV-1a's top bits hardly depend on the last two bytes hashed, and a bucket is the top bits: namespaces whose
+ *   names differ only at the end (`foo-0` … `foo-999`: 11 of 128 buckets) share a bucket, so with `key: 'namespace'`
+ *   the shares follow the names, not the count of buckets (docs/sharding.md; `labels` hashes the name itself).
  */
 import { KubeClient } from './client';
 import { boundedRendezvous, rendezvousOwner } from './sharding';

@@ -2,7 +2,8 @@
  * How assignment `server` deals its 128 hash buckets (runtime/shard-ranges.ts `bucketOwner`, sharding.ts
  * `boundedRendezvous`): evenly, the same on every member, and moving little when a member comes or goes.
  */
-import { bucketKey, bucketOwner, SHARD_BUCKETS } from '../../runtime/shard-ranges';
+import { randomUUID } from 'crypto';
+import { bucketKey, bucketOf, bucketOwner, SHARD_BUCKETS } from '../../runtime/shard-ranges';
 import { boundedRendezvous, memberLeaseName, rendezvousOwner } from '../../runtime/sharding';
 
 const BUCKETS = Array.from({ length: SHARD_BUCKETS }, (_, b) => bucketKey(b));
@@ -67,5 +68,16 @@ describe('the hash buckets of assignment server', () => {
     const names = members(3);
     expect(bucketOwner('some-namespace', names)).toBe(rendezvousOwner('some-namespace', names));
     expect(bucketOwner(bucketKey(0), [])).toBeUndefined();
+  });
+});
+
+describe('what the server hashes', () => {
+  test('namespaces that differ only in their last characters share a bucket (FNV-1a top bits)', () => {
+    // docs/sharding.md "Namespaces with similar names share a range": the benchmark's 1,000 namespaces
+    const buckets = new Set(Array.from({ length: 1000 }, (_, i) => bucketOf(`foo-${i}`)));
+    expect(buckets.size).toBe(11);
+    // 1,000 UIDs spread over nearly every bucket
+    const uids = new Set(Array.from({ length: 1000 }, () => bucketOf(randomUUID())));
+    expect(uids.size).toBeGreaterThan(120);
   });
 });
