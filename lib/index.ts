@@ -114,6 +114,7 @@ export type {
   ContractSharding,
   NetworkPeerOf,
   ShardAssignment,
+  ShardRanges,
   WebhookOf,
   LabelSelectorOf,
   WebhookOperation,

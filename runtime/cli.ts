@@ -6,7 +6,7 @@
  * (default `:8080`, `0` disables), `--health-probe-bind-address` (default `:8081`), `--concurrency`
  * (default 8: reconciles are mostly waiting on the apiserver, and a Node worker costs a promise, not a
  * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound), `--sharding-ring`,
- * `--sharding-key`, `--sharding-assignment` (a member of a shard ring, sharding.ts), `--sharding-label-webhook` (also
+ * `--sharding-key`, `--sharding-assignment`, `--sharding-ranges` (a member of a shard ring, sharding.ts), `--sharding-label-webhook` (also
  * serve the ring's labelling webhook, shard-label-webhook.ts, at `/label-shard-<ring>`). Environment: `WATCH_NAMESPACE`
  * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
  * namespaces). Webhooks (when the contract declares them): `--webhook-bind-address` (default `:9443`) and the
@@ -29,7 +29,7 @@ import { CertificateSource, staticCertificate } from './webhook/certificate-sour
 import { SecretCertificateSource } from './webhook/secret-certificate-source';
 import { SelfManagedCertificates } from './webhook/self-managed-certificates';
 import { IN_CLUSTER_WEBHOOK_SHUTDOWN_DELAY_MS, webhookSettingsFromEnv } from './webhook/webhook-settings';
-import { SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
+import { SHARD_ASSIGNMENTS, ShardAssignment, ShardRanges } from '../lib/apimachinery/controller-contract';
 import { shardLabelWebhookPath } from '../lib/apimachinery/shard-label';
 
 /** Parsed command line of a controller binary. */
@@ -50,6 +50,11 @@ export interface ManagerFlags {
    * @default - the contract's (`contract.sharding`), else `labels`
    */
   readonly shardingAssignment?: ShardAssignment;
+  /**
+   * `--sharding-ranges=even|namespaces`: how assignment `server` cuts the hash space (runtime `ManagerShardingOptions`).
+   * @default - the contract's (`contract.sharding.ranges`), else `even`
+   */
+  readonly shardingRanges?: ShardRanges;
   /**
    * `--sharding-label-webhook[=true|false]`: serve the ring's labelling webhook (the chart's MutatingWebhookConfiguration
    * for CREATE of the sharded kinds points at `/label-shard-<ring>`). Needs `--sharding-ring` and the labels assignment.
@@ -73,6 +78,7 @@ const KNOWN = new Set([
   'sharding-ring',
   'sharding-key',
   'sharding-assignment',
+  'sharding-ranges',
   'sharding-label-webhook',
 ]);
 
@@ -112,8 +118,13 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
   if (shardingAssignment !== undefined && !SHARD_ASSIGNMENTS.includes(shardingAssignment as ShardAssignment)) {
     throw new Error(`--sharding-assignment must be ${SHARD_ASSIGNMENTS.join(', ')}, got '${shardingAssignment}'`);
   }
+  const shardingRanges = values.get('sharding-ranges');
+  if (shardingRanges !== undefined && shardingRanges !== 'even' && shardingRanges !== 'namespaces') {
+    throw new Error(`--sharding-ranges must be even or namespaces, got '${shardingRanges}'`);
+  }
   return {
     shardingRing: values.get('sharding-ring'),
+    shardingRanges: shardingRanges as ShardRanges | undefined,
     shardingKey,
     shardingAssignment: shardingAssignment as ShardAssignment | undefined,
     shardingLabelWebhook,
@@ -203,6 +214,7 @@ export async function startControllerBinary(
           ring: flags.shardingRing,
           key: flags.shardingKey,
           assignment: flags.shardingAssignment,
+          ranges: flags.shardingRanges,
           namespace: flags.leaderElectionNamespace,
         }
       : undefined,

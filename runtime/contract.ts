@@ -36,6 +36,7 @@ import {
   CLAUSE_VERBS,
   ContractOf,
   contractShardAssignment,
+  contractShardRanges,
   KIND_CLAUSES,
   NetworkPeerOf,
   networkPeerProblems,
@@ -101,7 +102,12 @@ export function defineContract<C extends ControllerContract>(contract: C): C {
 export type ContractNeed =
   | { readonly use: 'for' | 'owns' | 'watches'; readonly resource: ResourceRef }
   | { readonly use: 'events' | 'leaderElection' }
-  | { readonly use: 'sharding'; readonly assignment: ShardAssignment }
+  | {
+      readonly use: 'sharding';
+      readonly assignment: ShardAssignment;
+      /** `ranges: 'namespaces'` over every namespace of the cluster (no watched namespaces): reads the namespaces. */
+      readonly readsNamespaces?: boolean;
+    }
   | { readonly use: 'conversion'; readonly resource: ResourceRef }
   | { readonly use: 'namespace'; readonly namespace: string }
   | { readonly use: 'webhook'; readonly type: 'validating' | 'defaulting'; readonly resource: ResourceRef };
@@ -166,6 +172,11 @@ export function contractViolations(contract: ControllerContract, needs: readonly
           out.push(
             `sharding with assignment 'labels' writes the shard label: needs patch on the sharded kinds, which contract.sharding ` +
               `(assignment '${contractShardAssignment(contract)}') does not grant: set contract.sharding: true, or run the manager with that assignment`,
+          );
+        }
+        if (need.readsNamespaces && (contractShardRanges(contract) !== 'namespaces' || contract.watchNamespaces)) {
+          out.push(
+            "sharding with ranges 'namespaces' over all namespaces needs get, list, watch on namespaces, which the contract does not grant: set contract.sharding: { assignment: 'server', ranges: 'namespaces' }",
           );
         }
         break;

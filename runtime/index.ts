@@ -7,7 +7,13 @@ export { leaderElectionNamespace, Manager } from './manager';
 export type { ManagerLeaderElectionOptions, ManagerOptions, ManagerShardingOptions } from './manager';
 export { shardLabel } from './shard-labels';
 export { shardLabelDefaulting } from './shard-label-webhook';
-export { rendezvousOwner, SHARD_RING_LABEL, SHARD_VIEW_ANNOTATION, shardKeyOf } from './sharding';
+export {
+  rendezvousOwner,
+  SHARD_RING_LABEL,
+  SHARD_TABLE_ANNOTATION,
+  SHARD_VIEW_ANNOTATION,
+  shardKeyOf,
+} from './sharding';
 export type { ShardKey } from './sharding';
 export type { ContractSharding, ShardAssignment } from '../lib/apimachinery/controller-contract';
 export { Controller, ControllerBuilder } from './controller';

@@ -17,6 +17,7 @@
  *   without a write of their own.
  */
 import { AsyncLocalStorage } from 'async_hooks';
+import { NAMESPACE } from './builtins';
 import { KubeClient } from './client';
 import type { Controller, ShardGate } from './controller';
 import { EventRecorder } from './events';
@@ -28,16 +29,21 @@ import { getControllerOf } from './owner-references';
 import { groupKind, KubeObject, objectKey, ResourceRef, resourceId } from './resource';
 import { ShardLabeller, shardLabel, shardSelector } from './shard-labels';
 import {
+  balancedCuts,
   bucketKey,
-  bucketOf,
   bucketOwner,
+  bucketRanges,
+  decodeTable,
+  encodeCuts,
+  hashKey,
+  namesPerMember,
   probeShardSelector,
   SHARD_BUCKETS,
   shardField,
   shardRangeSelector,
 } from './shard-ranges';
 import { memberLeaseName, rendezvousOwner, ShardKey, shardKeyOf, ShardRing } from './sharding';
-import type { ShardAssignment } from '../lib/apimachinery/controller-contract';
+import type { ShardAssignment, ShardRanges } from '../lib/apimachinery/controller-contract';
 
 /** Sharding settings of a {@link Manager} (sharding.ts): every replica runs the same ones. */
 export interface ManagerShardingOptions {
@@ -68,6 +74,17 @@ export interface ManagerShardingOptions {
    * @default - the contract's (`contract.sharding`), else 'labels'
    */
   readonly assignment?: ShardAssignment;
+  /**
+   * How assignment `server` keyed by namespace cuts the hash space into its 128 buckets: `even` slices (the hash's
+   * top bits: namespaces whose names differ only at the end share a slice, so the shares follow the names), or
+   * `namespaces`: each bucket holds an equal count of the namespaces there are (the watched ones, else every
+   * namespace of the cluster: `list` and `watch` on namespaces). The ring's first member proposes a new table when
+   * the members' counts of namespaces drift more than a fifth from even (an Event `ShardRangesRebalanced`,
+   * `controller_runtime_shard_tables_proposed_total`); a new table moves objects behind the ring's barrier. Every
+   * member must run a version that has this option (older members acknowledge views without the table).
+   * @default - the contract's (`contract.sharding.ranges`), else 'even'
+   */
+  readonly ranges?: ShardRanges;
   /** @default 15000 */
   readonly leaseDurationMs?: number;
   /** @default 10000 */
@@ -81,6 +98,9 @@ export interface ManagerShardingOptions {
    */
   readonly collectExpiredLeases?: boolean;
 }
+
+/** A new table is proposed when a member's count of namespaces is off its even share by more than this fraction. */
+const TABLE_DRIFT = 0.2;
 
 /** What the manager lends its sharded mode. */
 export interface ShardingHost {
@@ -124,6 +144,10 @@ export class ManagerSharding {
   /** The apiserver applies shard selectors (assignment `server`, probed at start). */
   private serverSelects = false;
   private readonly key: ShardKey;
+  /** The cluster's namespaces (`ranges: 'namespaces'` without watched namespaces), started with the ring. */
+  private namespaces: Informer | undefined;
+  /** What `proposeTable` last decided on (it keeps the table unless the namespaces, members or table changed). */
+  private lastAsked: string | undefined;
 
   constructor(
     private readonly options: ManagerShardingOptions,
@@ -132,6 +156,14 @@ export class ManagerSharding {
   ) {
     this.key = options.key ?? 'uid';
     this.unsharded = new Set((options.unshardedKinds ?? []).map(resourceId));
+    if ((options.ranges ?? 'even') !== 'even' && (options.ranges !== 'namespaces' || this.key !== 'namespace')) {
+      throw new Error(
+        `sharding.ranges: '${options.ranges}' needs key 'namespace' and assignment 'server' (the only value besides 'even' is 'namespaces'), got key '${this.key}'`,
+      );
+    }
+    if (options.ranges === 'namespaces' && assignment !== 'server') {
+      throw new Error(`sharding.ranges: 'namespaces' needs assignment 'server', got '${assignment}'`);
+    }
   }
 
   /** The ring, once started. */
@@ -235,7 +267,7 @@ export class ManagerSharding {
       shardKeyOf: (request) => {
         if (this.key === 'namespace') {
           const ns = request.namespace ?? '';
-          return this.assignment === 'server' ? bucketKey(bucketOf(ns)) : ns;
+          return this.assignment === 'server' ? hashKey(ns) : ns;
         }
         const obj = cache().get(objectKey(request));
         return obj ? this.shardKeyFor(primary, obj) : undefined;
@@ -278,6 +310,8 @@ export class ManagerSharding {
       collectExpiredLeases: this.options.collectExpiredLeases,
       // buckets (assignment `server`) are dealt evenly; object keys (labels, hash) by plain rendezvous hashing
       owner: this.assignment === 'server' ? bucketOwner : undefined,
+      proposeTable:
+        this.options.ranges === 'namespaces' ? (table, members) => this.proposeTable(table, members) : undefined,
       recorder: this.host.recorder(),
       logger: this.host.logger.child({ component: 'sharding' }),
       metrics,
@@ -303,6 +337,15 @@ export class ManagerSharding {
     });
     this.ringOf = ring;
     if (this.assignment === 'server') await this.probeServerSelection(ringNamespace);
+    if (this.options.ranges === 'namespaces' && !this.host.watchNamespaces) {
+      this.namespaces = new Informer(
+        this.host.client,
+        NAMESPACE,
+        { metadataOnly: true, resyncPeriodMs: 0 },
+        this.host.logger.child({ component: 'sharding' }),
+      );
+      this.namespaces.start();
+    }
     if (this.labelled) {
       this.labeller = new ShardLabeller({
         client: this.host.client,
@@ -330,6 +373,42 @@ export class ManagerSharding {
   async stop(): Promise<void> {
     await this.labeller?.stop();
     await this.ringOf?.stop();
+    await this.namespaces?.stop();
+  }
+
+  /**
+   * `ranges: 'namespaces'`: a table whose buckets hold equal counts of the namespaces, when there is none yet or a
+   * member's count under the current one is off its even share by more than {@link TABLE_DRIFT}; else undefined.
+   */
+  private proposeTable(table: string | undefined, members: readonly string[]): string | undefined {
+    const names =
+      this.host.watchNamespaces ??
+      (this.namespaces?.hasSynced ? this.namespaces.cache.list().map((ns) => ns.metadata?.name ?? '') : undefined);
+    if (!names || names.length === 0) return undefined;
+    // asked at every settled evaluation (each Lease renewal): decided once per namespaces, members and table
+    const asked = `${members.join(',')}\n${table ?? ''}\n${names.join(',')}`;
+    if (asked === this.lastAsked) return undefined;
+    this.lastAsked = asked;
+    const even = names.length / members.length;
+    const drift = (cuts: ReturnType<typeof decodeTable>) =>
+      Math.max(...namesPerMember(names, members, cuts).map((n) => Math.abs(n - even) / even));
+    const current = table === undefined ? undefined : decodeTable(`0:${table}`);
+    if (current && drift(current) <= TABLE_DRIFT) return undefined;
+    const next = balancedCuts(names, members);
+    if (current && drift(next) >= drift(current)) return undefined;
+    const recorder = this.host.recorder();
+    if (recorder && this.ringOf) {
+      void recorder.event(
+        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.ringOf.member } },
+        {
+          type: 'Normal',
+          reason: 'ShardRangesRebalanced',
+          action: 'ProposeTable',
+          note: `ring ${this.options.ring}: ${members.length} members, ${names.length} namespaces: new hash ranges of equal counts of namespaces (namespaces per member ${namesPerMember(names, members, next).join('/')}${current ? `, were ${namesPerMember(names, members, current).join('/')}` : ''})`,
+        },
+      );
+    }
+    return encodeCuts(next);
   }
 
   /** True when the shard assignment is written as labels (shard-labels.ts). */
@@ -357,7 +436,7 @@ export class ManagerSharding {
   private shardKeyFor(resource: ResourceRef, obj: KubeObject): string {
     if (this.assignment !== 'server') return shardKeyOf(obj, this.key);
     const own = this.key === 'uid' && this.primaries.has(resourceId(resource));
-    return bucketKey(bucketOf(own ? (obj.metadata?.uid ?? '') : shardKeyOf(obj, this.key)));
+    return hashKey(own ? (obj.metadata?.uid ?? '') : shardKeyOf(obj, this.key));
   }
 
   /** The shard selector of a kind's lists and watches: the buckets this member holds, where the server applies it. */
@@ -366,8 +445,14 @@ export class ManagerSharding {
     if (!this.serverSelects || !ring || (this.key === 'uid' && !this.primaries.has(resourceId(resource)))) {
       return undefined;
     }
-    const held = [...Array(SHARD_BUCKETS).keys()].filter((b) => ring.holds(bucketKey(b)));
-    return shardRangeSelector(shardField(this.key), held);
+    // the buckets this member owns under each view it holds, each under that view's table (a new table moves ranges)
+    const ranges = ring.heldViews.flatMap((view) =>
+      bucketRanges(
+        [...Array(SHARD_BUCKETS).keys()].filter((b) => bucketOwner(bucketKey(b), view.members) === ring.member),
+        decodeTable(view.table),
+      ),
+    );
+    return shardRangeSelector(shardField(this.key), ranges);
   }
 
   /**

@@ -71,7 +71,13 @@ import type { CertificateSource } from './webhook/certificate-source';
 import type { DefaultingHandler } from './webhook/defaulting';
 import { WebhookServer, WebhookServerOptions } from './webhook/server';
 import type { ValidatingHandler } from './webhook/validating';
-import { contractShardAssignment, SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
+import {
+  contractShardAssignment,
+  contractShardRanges,
+  SHARD_ASSIGNMENTS,
+  ShardAssignment,
+  ShardRanges,
+} from '../lib/apimachinery/controller-contract';
 import { webhookPath } from '../lib/apimachinery/webhook-path';
 
 /** Leader election settings of a {@link Manager}. */
@@ -230,6 +236,8 @@ export class Manager implements ControllerHost {
   public readonly defaultConcurrency: number;
   /** How this member gets its share when sharded: the option, else the contract's, else `labels`. */
   public readonly shardAssignment?: ShardAssignment;
+  /** How assignment `server` cuts the hash space (`sharding.ranges`, else the contract's), when sharded. */
+  public readonly shardRanges?: ShardRanges;
 
   constructor(private readonly options: ManagerOptions = {}) {
     this.contract = options.contract;
@@ -251,6 +259,7 @@ export class Manager implements ControllerHost {
           `sharding.assignment: must be one of ${SHARD_ASSIGNMENTS.join(', ')}, got ${JSON.stringify(this.shardAssignment)}`,
         );
       }
+      this.shardRanges = options.sharding.ranges ?? (options.contract ? contractShardRanges(options.contract) : 'even');
     }
     if (options.contract) {
       const needs: ContractNeed[] = (this.watchNamespaces ?? []).map((namespace) => ({
@@ -258,7 +267,13 @@ export class Manager implements ControllerHost {
         namespace,
       }));
       if (options.leaderElection) needs.push({ use: 'leaderElection' });
-      if (this.shardAssignment) needs.push({ use: 'sharding', assignment: this.shardAssignment });
+      if (this.shardAssignment) {
+        needs.push({
+          use: 'sharding',
+          assignment: this.shardAssignment,
+          readsNamespaces: this.shardRanges === 'namespaces' && !this.watchNamespaces,
+        });
+      }
       assertContractGrants('manager', options.contract, needs);
     }
     this.metrics = options.metrics ?? RuntimeMetrics.forProcess();
@@ -305,7 +320,7 @@ export class Manager implements ControllerHost {
     this.probes.addHealthCheck('ping', () => true);
     this.sharding =
       options.sharding &&
-      new ManagerSharding(options.sharding, this.shardAssignment!, {
+      new ManagerSharding({ ...options.sharding, ranges: this.shardRanges }, this.shardAssignment!, {
         identity: this.identity,
         client: this.client,
         electionClient: this.electionClient,

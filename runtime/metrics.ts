@@ -64,6 +64,7 @@ export class RuntimeMetrics {
   public readonly shardHandovers: prom.Counter<'ring' | 'direction'>;
   public readonly shardViewChanges: prom.Counter<'ring'>;
   public readonly shardLeasesCollected: prom.Counter<'ring'>;
+  public readonly shardTablesProposed: prom.Counter<'ring'>;
   public readonly shardLabelWrites: prom.Counter<'ring' | 'reason'>;
   public readonly shardServerSelection: prom.Gauge<'ring'>;
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
@@ -246,6 +247,12 @@ export class RuntimeMetrics {
     this.shardLeasesCollected = new prom.Counter({
       name: 'controller_runtime_shard_leases_collected_total',
       help: 'Leases of members gone (expired) this member deleted, so that a member joining later does not count them live',
+      labelNames: ['ring'],
+      registers: reg,
+    });
+    this.shardTablesProposed = new prom.Counter({
+      name: 'controller_runtime_shard_tables_proposed_total',
+      help: "Range tables this member proposed as the ring's first member (ranges: 'namespaces'), each a view change",
       labelNames: ['ring'],
       registers: reg,
     });

@@ -72,6 +72,11 @@ export type ShardKey = 'uid' | 'namespace';
 export const SHARD_RING_LABEL = 'sharding.cdk8s-operator.io/ring';
 /** The annotation of a member Lease acknowledging a view (the hash of the member set it drained to). */
 export const SHARD_VIEW_ANNOTATION = 'sharding.cdk8s-operator.io/view';
+/**
+ * The annotation of a member Lease carrying the ring's range table (`<generation>:<table>`, opaque to the ring): the
+ * one of the view it acknowledged, or the one it proposes (see `proposeTable`).
+ */
+export const SHARD_TABLE_ANNOTATION = 'sharding.cdk8s-operator.io/table';
 
 const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' } as const;
 
@@ -111,21 +116,41 @@ export interface ShardRingOptions {
    * @default rendezvousOwner
    */
   readonly owner?: ShardOwner;
+  /**
+   * A table the view carries besides its members (assignment `server` with `ranges: 'namespaces'`: where the hash
+   * buckets start, shard-ranges.ts), proposed by the view's first member: called with the view's table (undefined:
+   * none yet) and members whenever that member acts on a settled view; returns a new table, or undefined to keep
+   * it. The table is part of the view, so a new one moves objects behind the same barrier as a ring change.
+   * @default - no table
+   */
+  readonly proposeTable?: (table: string | undefined, members: readonly string[]) => string | undefined;
   /** Records an Event about each Lease this member deleted. @default - none */
   readonly recorder?: Pick<EventRecorder, 'event'>;
   readonly logger?: Logger;
   readonly metrics?: RuntimeMetrics;
 }
 
-/** A view: the sorted member names of the ring, and its hash. */
+/** A view: the sorted member names of the ring, the table it carries (`<generation>:<table>`), and its hash. */
 interface View {
   readonly members: readonly string[];
+  readonly table?: string;
   readonly hash: string;
 }
 
-function viewOf(members: Iterable<string>): View {
+function viewOf(members: Iterable<string>, table?: string): View {
   const sorted = [...new Set(members)].sort();
-  return { members: sorted, hash: createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 16) };
+  // without a table the hash is what it always was: members of older versions acknowledge the same view
+  const hash = createHash('sha256')
+    .update(sorted.join(',') + (table === undefined ? '' : `\n${table}`))
+    .digest('hex')
+    .slice(0, 16);
+  return { members: sorted, table, hash };
+}
+
+/** The generation of a table annotation (`<generation>:<table>`); -1 when it has none. */
+function generationOf(table: string): number {
+  const generation = Number(table.slice(0, table.indexOf(':')));
+  return Number.isSafeInteger(generation) && generation >= 0 ? generation : -1;
 }
 
 /** FNV-1a (32 bit) of a string, finished with murmur3's avalanche step. */
@@ -191,8 +216,11 @@ export function boundedRendezvous(keys: readonly string[], members: readonly str
   return owners;
 }
 
-/** Who owns a shard key among members: the ring's assignment (rendezvousOwner unless the manager says otherwise). */
-export type ShardOwner = (shardKey: string, members: readonly string[]) => string | undefined;
+/**
+ * Who owns a shard key among members (and under the view's table, if it carries one): the ring's assignment
+ * (rendezvousOwner unless the manager says otherwise).
+ */
+export type ShardOwner = (shardKey: string, members: readonly string[], table?: string) => string | undefined;
 
 /** The shard key of an object: its controller owner's UID (owned objects follow their owner), else its own UID; or its namespace. */
 export function shardKeyOf(obj: KubeObject, key: ShardKey): string {
@@ -229,6 +257,8 @@ export class ShardRing {
   private pending: View[] = [];
   /** The view its Lease acknowledges: `target` once the writes sent before it were answered. */
   private acknowledged: View | undefined;
+  /** The table this member proposes as the view's first member (see `proposeTable`), until a view carries it. */
+  private proposal: string | undefined;
   /** Holds its Lease (renewed within the deadline). */
   private holding = false;
   private leaving = false;
@@ -293,8 +323,8 @@ export class ShardRing {
   /** May this member reconcile (and write for) the object with this shard key now? */
   owns(shardKey: string): boolean {
     if (!this.active) return false;
-    if (this.ownerOf(shardKey, this.acting!.members) !== this.member) return false;
-    return this.pending.every((v) => this.ownerOf(shardKey, v.members) === this.member);
+    if (this.ownerIn(shardKey, this.acting!) !== this.member) return false;
+    return this.pending.every((v) => this.ownerIn(shardKey, v) === this.member);
   }
 
   /**
@@ -303,7 +333,7 @@ export class ShardRing {
    */
   latestOwner(shardKey: string): string | undefined {
     if (!this.holding || this.leaving || !this.target) return undefined;
-    return this.ownerOf(shardKey, this.target.members);
+    return this.ownerIn(shardKey, this.target);
   }
 
   /**
@@ -317,9 +347,20 @@ export class ShardRing {
 
   /** Should the caches keep the object with this shard key (its share under the view acted on or the latest)? */
   holds(shardKey: string): boolean {
-    if (this.leaving) return false;
-    const views = [this.acting, this.target].filter((v): v is View => v !== undefined);
-    return views.some((v) => this.ownerOf(shardKey, v.members) === this.member);
+    return this.heldViews.some((v) => this.ownerIn(shardKey, v) === this.member);
+  }
+
+  /**
+   * The views whose share the caches keep (the view acted on and the latest): a cache that selects its share on the
+   * server (shard-ranges.ts) asks for the union of this member's ranges under each, with each view's table.
+   */
+  get heldViews(): ReadonlyArray<{ readonly members: readonly string[]; readonly table?: string }> {
+    if (this.leaving) return [];
+    return [this.acting, this.target].filter((v): v is View => v !== undefined);
+  }
+
+  private ownerIn(shardKey: string, view: Pick<View, 'members' | 'table'>): string | undefined {
+    return this.ownerOf(shardKey, view.members, view.table);
   }
 
   /** Joins the ring: creates its Lease, starts watching the others. Resolves once the first view is acted on. */
@@ -397,7 +438,10 @@ export class ShardRing {
       leaseDurationSeconds: Math.ceil(this.durationMs / 1000),
       renewTime: now,
     };
-    const annotations = this.acknowledged ? { [SHARD_VIEW_ANNOTATION]: this.acknowledged.hash } : undefined;
+    const table = this.proposal ?? this.acknowledged?.table;
+    const annotations = this.acknowledged
+      ? { [SHARD_VIEW_ANNOTATION]: this.acknowledged.hash, ...(table ? { [SHARD_TABLE_ANNOTATION]: table } : {}) }
+      : undefined;
     try {
       const current =
         this.leases.cache.get(`${namespace}/${this.member}`) ?? (await getOrUndefined(client, this.member, namespace));
@@ -428,6 +472,7 @@ export class ShardRing {
     const now = Date.now();
     const live: string[] = [];
     const acks = new Map<string, string | undefined>();
+    let table: string | undefined;
     const names = new Set<string>();
     const expired: Array<{ lease: KubeObject; rv: string }> = [];
     let nextExpiry = Infinity;
@@ -443,6 +488,9 @@ export class ShardRing {
       if (name === this.member || (spec.holderIdentity && now - at < duration)) {
         live.push(name);
         acks.set(name, lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION]);
+        // the view carries the newest table a live member holds (ties: the greater), so every member picks the same
+        const held = lease.metadata?.annotations?.[SHARD_TABLE_ANNOTATION];
+        if (held && generationOf(held) >= 0 && (!table || compareTables(held, table) > 0)) table = held;
         if (name !== this.member) nextExpiry = Math.min(nextExpiry, at + duration);
       } else {
         expired.push({ lease, rv });
@@ -457,7 +505,7 @@ export class ShardRing {
       this.expiryTimer.unref?.();
     }
     if (!live.includes(this.member)) return; // our own Lease is not in the cache yet
-    const view = viewOf(live);
+    const view = viewOf(live, this.options.proposeTable ? table : undefined);
     if (this.options.collectExpiredLeases !== false) this.collect(expired);
     if (view.hash !== this.target?.hash) {
       // Stop reconciling what we would not own under the new view before saying so (owns() reads pending).
@@ -470,7 +518,10 @@ export class ShardRing {
       return;
     }
     this.metrics.shardMembers.set({ ring: this.ring }, view.members.length);
-    if (this.acting?.hash === view.hash) return;
+    if (this.acting?.hash === view.hash) {
+      this.propose(view);
+      return;
+    }
     if (!view.members.every((m) => acks.get(m) === view.hash)) return;
     const before = this.acting;
     this.acting = view;
@@ -493,7 +544,27 @@ export class ShardRing {
     await this.options.writesSettled?.();
     if (this.target !== view) return; // a newer view came meanwhile: that one is acknowledged instead
     this.acknowledged = view;
+    // adopted, or outdone by another member's table of the same or a later generation: proposed no longer
+    if (this.proposal !== undefined && view.table && generationOf(view.table) >= generationOf(this.proposal)) {
+      this.proposal = undefined;
+    }
     await this.renew();
+  }
+
+  /**
+   * As the first member of a settled view (every member acts on it), asks `proposeTable` whether the view's table
+   * should change, and writes the new one, a generation up, into its Lease: every member then sees a new view.
+   */
+  private propose(view: View): void {
+    const { proposeTable } = this.options;
+    if (!proposeTable || view.members[0] !== this.member || this.proposal !== undefined) return;
+    const current = view.table?.slice(view.table.indexOf(':') + 1);
+    const next = proposeTable(current, view.members);
+    if (next === undefined || next === current) return;
+    this.proposal = `${view.table ? generationOf(view.table) + 1 : 1}:${next}`;
+    this.metrics.shardTablesProposed.inc({ ring: this.ring });
+    this.logger.info('proposing a new range table', { members: view.members.length, view: view.hash });
+    void this.renew();
   }
 
   /**
@@ -542,6 +613,11 @@ async function getOrUndefined(client: KubeClient, name: string, namespace: strin
     if (isNotFound(err)) return undefined;
     throw err;
   }
+}
+
+/** Orders table annotations: the higher generation, then the greater text. */
+function compareTables(a: string, b: string): number {
+  return generationOf(a) - generationOf(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {

@@ -20,3 +20,12 @@ export const FOO_CONTRACT = defineContract({
  * shard, so it keeps `FOO_CONTRACT`: no `patch` on Foos, no ring Leases.
  */
 export const FOO_SHARDED_CONTRACT = defineContract({ ...FOO_CONTRACT, sharding: true });
+
+/**
+ * The shard ring with the apiserver's ranges cut by the cluster's namespaces (`--sharding-ranges=namespaces`, key
+ * namespace): no shard label (assignment `server`), and reading the namespaces instead.
+ */
+export const FOO_RANGES_CONTRACT = defineContract({
+  ...FOO_CONTRACT,
+  sharding: { assignment: 'server', ranges: 'namespaces' },
+});

@@ -192,10 +192,28 @@ export type ShardAssignment = 'labels' | 'hash' | 'server';
 /** The ways a shard ring can assign objects. */
 export const SHARD_ASSIGNMENTS: readonly ShardAssignment[] = ['labels', 'hash', 'server'];
 
+/**
+ * How assignment `server` keyed by namespace cuts the hash space into buckets (runtime `ManagerShardingOptions.ranges`):
+ * `even` slices, or `namespaces`, each bucket an equal count of the namespaces there are (`get`, `list`, `watch` on
+ * namespaces, cluster-wide, unless the contract watches named namespaces).
+ */
+export type ShardRanges = 'even' | 'namespaces';
+
 /** A contract's `sharding` clause in its long form. */
 export interface ContractSharding {
   /** How members get their share: only `labels` writes on the sharded objects (a label patch). @default 'labels' */
   readonly assignment?: ShardAssignment;
+  /**
+   * With assignment `server`: `namespaces` cuts the hash space by the namespaces there are, so that members keyed by
+   * namespace get equal counts of them whatever their names (see {@link ShardRanges}). @default 'even'
+   */
+  readonly ranges?: ShardRanges;
+}
+
+/** The ranges a contract's sharding clause declares (`even` unless it says `namespaces`). */
+export function contractShardRanges(contract: { readonly sharding?: boolean | ContractSharding }): ShardRanges {
+  const sharding = contract.sharding;
+  return typeof sharding === 'object' && sharding.ranges === 'namespaces' ? 'namespaces' : 'even';
 }
 
 /** The assignment a contract grants (`labels` for `sharding: true`), undefined when it is not sharded. */
@@ -211,15 +229,23 @@ export function contractShardAssignment(contract: {
 export function shardingProblems(sharding: unknown): string[] {
   if (sharding === undefined || typeof sharding === 'boolean') return [];
   if (typeof sharding !== 'object' || sharding === null) {
-    return [`contract.sharding: must be true, false or { assignment }, got ${JSON.stringify(sharding)}`];
+    return [`contract.sharding: must be true, false or { assignment, ranges }, got ${JSON.stringify(sharding)}`];
   }
-  const assignment = (sharding as ContractSharding).assignment;
+  const { assignment, ranges } = sharding as ContractSharding;
+  const problems: string[] = [];
   if (assignment !== undefined && !SHARD_ASSIGNMENTS.includes(assignment)) {
-    return [
+    problems.push(
       `contract.sharding.assignment: must be one of ${SHARD_ASSIGNMENTS.join(', ')}, got ${JSON.stringify(assignment)}`,
-    ];
+    );
   }
-  return [];
+  if (ranges !== undefined && ranges !== 'even' && ranges !== 'namespaces') {
+    problems.push(`contract.sharding.ranges: must be 'even' or 'namespaces', got ${JSON.stringify(ranges)}`);
+  } else if (ranges === 'namespaces' && assignment !== 'server') {
+    problems.push(
+      `contract.sharding.ranges: 'namespaces' cuts the apiserver's hash ranges: needs assignment 'server', got ${JSON.stringify(assignment ?? 'labels')}`,
+    );
+  }
+  return problems;
 }
 
 /** The kind clauses of a contract, in the order RBAC reports them. */

@@ -4,6 +4,7 @@ import {
   boundRoleResource,
   CLAUSE_VERBS,
   contractShardAssignment,
+  contractShardRanges,
   shardingProblems,
 } from '../apimachinery/controller-contract';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
@@ -227,6 +228,16 @@ export function rulesForContract(contract: ControllerContract, options: Contract
         rbacRule('', 'events', ['create', 'patch'], 'leader election events'),
       ]
     : [];
+  if (contractShardRanges(contract) === 'namespaces' && !namespaced) {
+    clusterRules.push(
+      rbacRule(
+        '',
+        'namespaces',
+        ['get', 'list', 'watch'],
+        "shard ring ranges: the ring's first member cuts the hash space by the cluster's namespaces (contract.sharding.ranges)",
+      ),
+    );
+  }
   if (contract.sharding) {
     leaderElectionRules.push(
       rbacRule(

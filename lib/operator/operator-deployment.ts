@@ -2,7 +2,7 @@ import { ApiObject, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { imagePinningProblem } from './image-reference';
-import { ShardAssignment } from '../apimachinery/controller-contract';
+import { ShardAssignment, ShardRanges } from '../apimachinery/controller-contract';
 import { Problems } from '../synth-metadata/problems';
 
 /** How long a health probe of the operator may take before it counts as failed (the kubelet's default: 1 s). */
@@ -25,14 +25,16 @@ export interface OperatorDeploymentProps {
    */
   readonly leaderElection?: boolean;
   /**
-   * Run as members of a shard ring: `--sharding-ring`, `--sharding-key`, `--sharding-assignment` (runtime
-   * sharding.ts). Every replica reconciles its share, so replicas > 1 need no leader election.
+   * Run as members of a shard ring: `--sharding-ring`, `--sharding-key`, `--sharding-assignment`, `--sharding-ranges`
+   * (runtime sharding.ts). Every replica reconciles its share, so replicas > 1 need no leader election.
    * @default - not sharded
    */
   readonly sharding?: {
     readonly ring: string;
     readonly key: 'uid' | 'namespace';
     readonly assignment: ShardAssignment;
+    /** `namespaces`: assignment `server` cuts the hash space by the namespaces (`--sharding-ranges`). @default 'even' */
+    readonly ranges?: ShardRanges;
     /** Serve the ring's labelling webhook (`--sharding-label-webhook`). @default false */
     readonly labelWebhook?: boolean;
   };
@@ -165,6 +167,7 @@ export class OperatorDeployment extends Construct {
               `--sharding-ring=${props.sharding.ring}`,
               `--sharding-key=${props.sharding.key}`,
               `--sharding-assignment=${props.sharding.assignment}`,
+              ...(props.sharding.ranges === 'namespaces' ? ['--sharding-ranges=namespaces'] : []),
               ...(props.sharding.labelWebhook ? ['--sharding-label-webhook'] : []),
             ]
           : []),

@@ -10,7 +10,7 @@ import { OperatorWebhook } from './operator-webhook';
 import { OperatorWebhookOptions, OperatorWebhooks } from './operator-webhooks';
 import { renderRbacReport } from './rbac-report';
 import { RbacRisk } from './rbac-risk';
-import { contractShardAssignment, ShardAssignment } from '../apimachinery/controller-contract';
+import { contractShardAssignment, contractShardRanges, ShardAssignment } from '../apimachinery/controller-contract';
 import { CustomResourceDefinition } from '../crd/custom-resource-definition';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { OutputFiles } from '../synth-metadata/output-files';
@@ -231,6 +231,11 @@ export class Operator extends Construct {
             `${sharding.assignment === 'labels' ? 'true' : `{ assignment: '${sharding.assignment}' }`} and omit sharding.assignment`,
         );
       }
+      if (contractShardRanges(props.contract) === 'namespaces' && (sharding.key ?? 'uid') !== 'namespace') {
+        Problems.of(this).add(
+          `sharding.key: contract.sharding.ranges 'namespaces' cuts the hash ranges by namespace: needs key 'namespace', got '${sharding.key ?? 'uid'}'`,
+        );
+      }
       if (sharding.labelWebhook && granted && granted !== 'labels') {
         Problems.of(this).add(
           `sharding.labelWebhook: true needs the labels assignment, got '${granted}' (nothing is labelled); remove it`,
@@ -247,6 +252,7 @@ export class Operator extends Construct {
       ring: this.name,
       key: sharding.key ?? 'uid',
       assignment: contractShardAssignment(props.contract) ?? 'labels',
+      ranges: contractShardRanges(props.contract),
     };
     // The labelling webhook (sharding.labelWebhook): served by every member, with the other webhooks' Service and certificates.
     const shardLabel =

@@ -1,7 +1,7 @@
 import { PodEgress } from './operator-network-policy';
 import { RbacGrant } from './operator-rbac';
 import { SHARD_LABEL_WEBHOOK_TIMEOUT_SECONDS } from './operator-webhooks';
-import { ShardAssignment } from '../apimachinery/controller-contract';
+import { ShardAssignment, ShardRanges } from '../apimachinery/controller-contract';
 import { shardLabelWebhookPath } from '../apimachinery/shard-label';
 
 /** Input of `renderRbacReport`. @internal */
@@ -19,6 +19,8 @@ export interface RbacReportInput {
     readonly replicas: number;
     readonly key: 'uid' | 'namespace';
     readonly assignment: ShardAssignment;
+    /** How assignment `server` cuts the hash space (`contract.sharding.ranges`). @default 'even' */
+    readonly ranges?: ShardRanges;
     /** The labelling webhook, when the chart emits it: its MutatingWebhookConfiguration and entries. */
     readonly labelWebhook?: { readonly configuration: string; readonly webhooks: readonly string[] };
   };
@@ -85,7 +87,7 @@ export function renderRbacReport(input: RbacReportInput): string {
     lines.push('');
   }
   if (input.sharding) {
-    const { ring, replicas, key, assignment, labelWebhook } = input.sharding;
+    const { ring, replicas, key, assignment, ranges, labelWebhook } = input.sharding;
     lines.push('## Sharding: how the work is split', '');
     lines.push(
       `${replicas} replicas form the shard ring \`${ring}\`: each holds a member Lease \`${ring}-<member>\` in \`${input.serviceAccount.namespace}\` ` +
@@ -93,6 +95,13 @@ export function renderRbacReport(input: RbacReportInput): string {
         `assigns to it: about 1/${replicas} of them${key === 'namespace' ? ' (of the namespaces: one busy namespace stays on one member)' : ''}. ` +
         'A member joining or leaving moves only its share; an object moves only after its old owner acknowledged the new ring. ' +
         SHARD_ASSIGNMENT_TEXT[assignment](ring) +
+        (ranges === 'namespaces'
+          ? " The hash ranges follow the namespaces (`contract.sharding.ranges: 'namespaces'`): the ring's first member cuts them so that every member gets an equal count of " +
+            (input.watchNamespaces
+              ? 'the watched namespaces'
+              : "the cluster's namespaces (it reads them: `get`, `list`, `watch` on namespaces, above)") +
+            ', and cuts them anew when a member is off its even share by more than a fifth (an Event `ShardRangesRebalanced`); a new cut moves objects as a ring change does.'
+          : '') +
         ' A PodDisruptionBudget lets one member down at a time.',
       '',
     );

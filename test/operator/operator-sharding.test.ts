@@ -265,4 +265,53 @@ describe('Operator sharding', () => {
       });
     });
   });
+
+  describe("ranges that follow the namespaces (contract.sharding.ranges: 'namespaces')", () => {
+    const RANGES = { ...CONTRACT, sharding: { assignment: 'server', ranges: 'namespaces' } };
+    const namespaceRules = (out: any[]) =>
+      out
+        .filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')
+        .flatMap((r) =>
+          (r.rules ?? [])
+            .filter((rule: any) => rule.resources.includes('namespaces'))
+            .map((rule: any) => ({ kind: r.kind, verbs: rule.verbs, names: rule.resourceNames })),
+        );
+
+    test('the members get --sharding-ranges=namespaces and read the namespaces cluster-wide; the report says why', () => {
+      const { out, report } = synthWithReport(RANGES, { replicas: 4, key: 'namespace' });
+      const args = out.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args;
+      expect(args).toEqual(
+        expect.arrayContaining([
+          '--sharding-assignment=server',
+          '--sharding-key=namespace',
+          '--sharding-ranges=namespaces',
+        ]),
+      );
+      expect(namespaceRules(out)).toEqual([{ kind: 'ClusterRole', verbs: ['get', 'list', 'watch'], names: undefined }]);
+      expect(report).toContain("The hash ranges follow the namespaces (`contract.sharding.ranges: 'namespaces'`)");
+      expect(report).toContain("the cluster's namespaces (it reads them: `get`, `list`, `watch` on namespaces, above)");
+    });
+
+    test('with watched namespaces it cuts by those and reads no namespace; even ranges read none either', () => {
+      const watched = Testing.synth(sharded({ watchNamespaces: ['team-a', 'team-b'] }, RANGES));
+      expect(namespaceRules(watched)).toEqual([]);
+      const even = Testing.synth(sharded({}, { ...CONTRACT, sharding: { assignment: 'server' } }));
+      expect(namespaceRules(even)).toEqual([]);
+      expect(even.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].args).not.toContain(
+        '--sharding-ranges=namespaces',
+      );
+    });
+
+    test('ranges without assignment server, an unknown value, or key uid: one report naming each field', () => {
+      expect(() => Testing.synth(sharded({}, { ...CONTRACT, sharding: { ranges: 'namespaces' } }))).toThrow(
+        /contract\.sharding\.ranges: 'namespaces' cuts the apiserver's hash ranges: needs assignment 'server', got "labels"/,
+      );
+      expect(() =>
+        Testing.synth(sharded({}, { ...CONTRACT, sharding: { assignment: 'server', ranges: 'tenants' } })),
+      ).toThrow(/contract\.sharding\.ranges: must be 'even' or 'namespaces', got "tenants"/);
+      expect(() => Testing.synth(sharded({ sharding: { replicas: 2, key: 'uid' } }, RANGES))).toThrow(
+        /sharding\.key: contract\.sharding\.ranges 'namespaces' cuts the hash ranges by namespace: needs key 'namespace', got 'uid'/,
+      );
+    });
+  });
 });

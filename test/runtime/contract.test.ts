@@ -106,6 +106,30 @@ describe('the controller contract at start-up', () => {
     );
   });
 
+  test("sharding ranges 'namespaces': defaults to the contract's; over all namespaces the contract must grant reading them", () => {
+    const ring = { ring: 'r', namespace: 'default', key: 'namespace' as const };
+    const ranges = defineContract({ watches: [CONFIGMAP], sharding: { assignment: 'server', ranges: 'namespaces' } });
+    expect(manager({ contract: ranges, sharding: ring }).shardRanges).toBe('namespaces');
+    const even = defineContract({ watches: [CONFIGMAP], sharding: { assignment: 'server' } });
+    expect(manager({ contract: even, sharding: ring }).shardRanges).toBe('even');
+    expect(() => manager({ contract: even, sharding: { ...ring, ranges: 'namespaces' } })).toThrow(
+      "sharding with ranges 'namespaces' over all namespaces needs get, list, watch on namespaces, which the contract does not grant",
+    );
+    // watching named namespaces, the ring cuts by those: nothing to read
+    const watched = defineContract({
+      watches: [CONFIGMAP],
+      sharding: { assignment: 'server' },
+      watchNamespaces: ['a', 'b'],
+    });
+    expect(manager({ contract: watched, sharding: { ...ring, ranges: 'namespaces' } }).shardRanges).toBe('namespaces');
+    expect(() => manager({ contract: ranges, sharding: { ...ring, key: 'uid' } })).toThrow(
+      "sharding.ranges: 'namespaces' needs key 'namespace' and assignment 'server'",
+    );
+    expect(() => defineContract({ watches: [CONFIGMAP], sharding: { ranges: 'namespaces' } })).toThrow(
+      "contract.sharding.ranges: 'namespaces' cuts the apiserver's hash ranges: needs assignment 'server'",
+    );
+  });
+
   test('a manager without a contract checks nothing (tests and tools)', () => {
     const m = manager();
     expect(() => new ControllerBuilder(m, { name: 'free' }).for(FOO).owns(CONFIGMAP).complete(noop)).not.toThrow();

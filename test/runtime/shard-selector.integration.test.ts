@@ -26,6 +26,7 @@ import {
   SHARD_BUCKETS,
   shardRangeSelector,
 } from '../../runtime/shard-ranges';
+import { rangesSuite } from './shard-ranges-namespaces';
 import { describeApiServerVersion, describeRealApiServer } from '../envtest';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
@@ -438,6 +439,7 @@ describeApiServerVersion(
   (plane) => {
     chartSuite(plane);
     suite(plane, true);
+    rangesSuite(plane);
   },
   {
     apiServerFlags: ['--feature-gates=ShardedListAndWatch=true'],

@@ -1,6 +1,6 @@
-import { FOO_CONTRACT, FOO_SHARDED_CONTRACT } from '../../../controllers/foo/contract';
-import { FOO_BINARY, FOO_SHARDED_BINARY, fooBinary } from '../../../controllers/foo/main';
-import { contractShardAssignment } from '../../../lib/apimachinery/controller-contract';
+import { FOO_CONTRACT, FOO_RANGES_CONTRACT, FOO_SHARDED_CONTRACT } from '../../../controllers/foo/contract';
+import { FOO_BINARY, FOO_RANGES_BINARY, FOO_SHARDED_BINARY, fooBinary } from '../../../controllers/foo/main';
+import { contractShardAssignment, contractShardRanges } from '../../../lib/apimachinery/controller-contract';
 
 describe('the Foo binary declares the contract its command line needs', () => {
   test("unsharded: the demo chart's contract, with no ring Leases nor shard label", () => {
@@ -17,5 +17,18 @@ describe('the Foo binary declares the contract its command line needs', () => {
     expect(contractShardAssignment(FOO_SHARDED_CONTRACT)).toBe('labels');
     // Everything else is the Foo contract's.
     expect({ ...FOO_SHARDED_CONTRACT, sharding: undefined }).toEqual({ ...FOO_CONTRACT, sharding: undefined });
+  });
+
+  test('with --sharding-ranges=namespaces (either form): assignment server, the namespaces read, no shard label', () => {
+    const ring = ['--sharding-ring=foo', '--sharding-key=namespace'];
+    expect(fooBinary([...ring, '--sharding-ranges=namespaces'])).toBe(FOO_RANGES_BINARY);
+    expect(fooBinary([...ring, '--sharding-ranges', 'namespaces'])).toBe(FOO_RANGES_BINARY);
+    expect(fooBinary([...ring, '--sharding-ranges=even'])).toBe(FOO_SHARDED_BINARY);
+    expect(FOO_RANGES_BINARY.contract).toBe(FOO_RANGES_CONTRACT);
+    expect([contractShardAssignment(FOO_RANGES_CONTRACT), contractShardRanges(FOO_RANGES_CONTRACT)]).toEqual([
+      'server',
+      'namespaces',
+    ]);
+    expect({ ...FOO_RANGES_CONTRACT, sharding: undefined }).toEqual({ ...FOO_CONTRACT, sharding: undefined });
   });
 });

@@ -253,6 +253,11 @@ describe('foo controller flags', () => {
   test('sharding flags', () => {
     const flags = parseFlags(['--sharding-ring=foo', '--sharding-key=namespace', '--sharding-assignment=server'], {});
     expect(flags).toMatchObject({ shardingRing: 'foo', shardingKey: 'namespace', shardingAssignment: 'server' });
+    expect(flags.shardingRanges).toBeUndefined();
+    expect(parseFlags(['--sharding-ring=foo', '--sharding-ranges=namespaces'], {}).shardingRanges).toBe('namespaces');
+    expect(() => parseFlags(['--sharding-ranges=tenants'], {})).toThrow(
+      "--sharding-ranges must be even or namespaces, got 'tenants'",
+    );
     expect(parseFlags(['--sharding-ring=foo', '--sharding-label-webhook'], {}).shardingLabelWebhook).toBe(true);
     expect(parseFlags(['--sharding-ring=foo', '--sharding-label-webhook=false'], {}).shardingLabelWebhook).toBe(false);
     expect(() => parseFlags(['--sharding-label-webhook'], {})).toThrow(
