@@ -11,6 +11,8 @@
 //     [--key=uid|namespace]   (what the ring assigns by, `--sharding-key`; default uid)
 //     [--namespaces=1000]     (the Foos spread over this many namespaces, for every run of the sitting; default 1:
 //                              all in `default`, where `--key=namespace` gives one member everything)
+//     [--ranges=namespaces]   (assignment `server` keyed by namespace: hash ranges cut by the namespaces,
+//                              `--sharding-ranges`; default even slices)
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -29,7 +31,7 @@ import {
   WRITE_VERBS,
 } from './real-control-plane';
 import { imageRuntime } from './side-by-side';
-import { SHARD_ASSIGNMENTS, ShardAssignment } from '../lib/apimachinery/controller-contract';
+import { SHARD_ASSIGNMENTS, ShardAssignment, ShardRanges } from '../lib/apimachinery/controller-contract';
 import type { ShardKey } from '../runtime/sharding';
 
 const ROOT = path.join(__dirname, '..');
@@ -48,6 +50,8 @@ export interface ShardedRun {
   readonly key?: ShardKey;
   /** How many namespaces the Foos were spread over (results without it: 1, `default`). */
   readonly namespaces?: number;
+  /** How assignment `server` cut the hash space (`--sharding-ranges`; results without it: 'even'). */
+  readonly ranges?: ShardRanges;
   /** Requests of the members that asked the apiserver for a shard selector (assignment `server`: it served them). */
   readonly shardSelectorRequests?: number;
   /** The commit the members were built from (`git rev-parse --short HEAD`, `+dirty` with uncommitted changes). */
@@ -74,11 +78,12 @@ interface RunOptions {
   readonly assignment: ShardAssignment;
   readonly key: ShardKey;
   readonly namespaces: number;
+  readonly ranges: ShardRanges;
   readonly controlPlane: BenchControlPlaneOptions;
 }
 
 async function runSharded(n: number, members: number, options: RunOptions): Promise<ShardedRun> {
-  const { bundle, timeoutSeconds, assignment, key, namespaces } = options;
+  const { bundle, timeoutSeconds, assignment, key, namespaces, ranges } = options;
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const loadStart = os.loadavg().map(round);
   const plane = await startBenchControlPlane([crd], options.controlPlane);
@@ -96,7 +101,7 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
     const started = Date.now();
     // members = 0: the unsharded controller (one process, no ring), the baseline.
     for (let i = 0; i < Math.max(1, members); i++) {
-      const args = [...image.nodeFlags, bundle, ...memberArgs(members > 0 ? { assignment, key } : undefined)];
+      const args = [...image.nodeFlags, bundle, ...memberArgs(members > 0 ? { assignment, key, ranges } : undefined)];
       children.push(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     }
     const privatePeaks = samplePrivatePeaks(children.map((c) => c.pid!));
@@ -117,7 +122,7 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
     return {
       foos: n,
       members,
-      ...(members > 0 ? { assignment, key } : {}),
+      ...(members > 0 ? { assignment, key, ...(ranges === 'even' ? {} : { ranges }) } : {}),
       namespaces,
       apiserver: `${version.body.gitVersion}${gates ? ` (${gates.slice('--feature-gates='.length)})` : ''}`,
       ...(members > 0 ? { shardSelectorRequests: audited.filter((r) => r.shardSelector).length } : {}),
@@ -164,6 +169,7 @@ export async function buildMemberBundle(): Promise<string> {
 export function memberArgs(sharding?: {
   readonly assignment: ShardAssignment;
   readonly key: ShardKey;
+  readonly ranges?: ShardRanges;
 }): readonly string[] {
   return [
     '--metrics-bind-address=0',
@@ -173,6 +179,7 @@ export function memberArgs(sharding?: {
           '--sharding-ring=foo',
           `--sharding-assignment=${sharding.assignment}`,
           `--sharding-key=${sharding.key}`,
+          ...(sharding.ranges === 'namespaces' ? ['--sharding-ranges=namespaces'] : []),
           '--leader-election-namespace=default',
         ]
       : []),
@@ -205,6 +212,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(namespaces) || namespaces < 1) {
     throw new Error(`--namespaces: a whole number of at least 1, got ${option('namespaces')}`);
   }
+  const ranges = (option('ranges') ?? 'even') as ShardRanges;
+  if (ranges !== 'even' && ranges !== 'namespaces') throw new Error(`--ranges: even or namespaces, got ${ranges}`);
   const kubernetes = option('kubernetes');
   const gates = option('feature-gates');
   const controlPlane: BenchControlPlaneOptions = {
@@ -220,7 +229,15 @@ async function main(): Promise<void> {
     for (const [m, assignment] of memberCounts.flatMap((count) =>
       count === 0 ? [[count, 'labels'] as const] : assignments.map((a) => [count, a] as const),
     )) {
-      const run = await runSharded(n, m, { bundle, timeoutSeconds, assignment, key, namespaces, controlPlane });
+      const run = await runSharded(n, m, {
+        bundle,
+        timeoutSeconds,
+        assignment,
+        key,
+        namespaces,
+        ranges,
+        controlPlane,
+      });
       runs.push(run);
       console.log(
         JSON.stringify({
@@ -228,6 +245,7 @@ async function main(): Promise<void> {
           members: m,
           assignment: run.assignment,
           key: run.key,
+          ranges: run.ranges,
           namespaces,
           shardSelectorRequests: run.shardSelectorRequests,
           convergeSeconds: run.convergeSeconds,

@@ -65,7 +65,7 @@ const at = (run: Json) => (run.revision ? `, ${run.revision}` : '');
 
 /** How a sharded run's members got their share: the assignment, and the key when not the UID. */
 function assignmentOf(run: Json): string {
-  return `${run.assignment ?? 'hash'}${run.key === 'namespace' ? ', key namespace' : ''}`;
+  return `${run.assignment ?? 'hash'}${run.key === 'namespace' ? ', key namespace' : ''}${run.ranges === 'namespaces' ? ', ranges namespaces' : ''}`;
 }
 
 /** A run in the table's first column: unsharded, or its members, assignment and commit. */

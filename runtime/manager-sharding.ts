@@ -384,7 +384,8 @@ export class ManagerSharding {
     const names =
       this.host.watchNamespaces ??
       (this.namespaces?.hasSynced ? this.namespaces.cache.list().map((ns) => ns.metadata?.name ?? '') : undefined);
-    if (!names || names.length === 0) return undefined;
+    // one member holds everything whatever the table: a cut would only change the view
+    if (!names || names.length === 0 || members.length < 2) return undefined;
     // asked at every settled evaluation (each Lease renewal): decided once per namespaces, members and table
     const asked = `${members.join(',')}\n${table ?? ''}\n${names.join(',')}`;
     if (asked === this.lastAsked) return undefined;
