@@ -32,13 +32,11 @@ export interface ControllerResult {
 }
 
 /**
- * Builds the controller's single-file bundle (what its Dockerfile ships), from its main or from another entry (the
- * sharded benchmarks': bench/foo-sharded-main.ts).
+ * Builds the controller's single-file bundle (what its Dockerfile ships) from its main, which runs sharded, with the
+ * contract its flags need, when given `--sharding-ring` (controllers/foo/main.ts `fooBinary`).
  */
-export async function bundleFooController(
-  outfile: string,
-  entry = path.join(ROOT, 'controllers/foo/main.ts'),
-): Promise<void> {
+export async function bundleFooController(outfile: string): Promise<void> {
+  const entry = path.join(ROOT, 'controllers/foo/main.ts');
   const esbuild = await import('esbuild');
   // The same options as controllers/foo's `npm run bundle`.
   await esbuild.build({

@@ -161,7 +161,7 @@ async function stop(child: ChildProcess): Promise<void> {
  */
 export async function buildMemberBundle(): Promise<string> {
   const bundle = path.join(os.tmpdir(), `foo-controller-sharded-${process.pid}.js`);
-  await bundleFooController(bundle, path.join(__dirname, 'foo-sharded-main.ts'));
+  await bundleFooController(bundle);
   return bundle;
 }
 

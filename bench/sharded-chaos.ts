@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const auditLog = path.join(dir, 'audit.log');
   fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
   const bundle = path.join(dir, 'foo.js');
-  await bundleFooController(bundle, path.join(__dirname, 'foo-sharded-main.ts'));
+  await bundleFooController(bundle);
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const plane = await ControlPlane.start({
     crds: [crd],
