@@ -345,6 +345,14 @@ export class ManagerSharding {
         this.host.logger.child({ component: 'sharding' }),
       );
       this.namespaces.start();
+      // listed before joining: the first settled view of several members is cut at once, before its members have
+      // reconciled much under equal slices (each object they reconciled then may move); a ring that cannot list
+      // them in time starts under equal slices and is cut once they arrive
+      if (!(await this.namespaces.waitForSync(10_000))) {
+        this.host.logger.warn('the namespaces were not listed within 10 s: the ring starts under equal hash slices', {
+          ring: this.options.ring,
+        });
+      }
     }
     if (this.labelled) {
       this.labeller = new ShardLabeller({

@@ -259,6 +259,8 @@ export class ShardRing {
   private acknowledged: View | undefined;
   /** The table this member proposes as the view's first member (see `proposeTable`), until a view carries it. */
   private proposal: string | undefined;
+  /** When this member began acting on its current view (a table is proposed only once the view has settled). */
+  private actingSince = 0;
   /** Holds its Lease (renewed within the deadline). */
   private holding = false;
   private leaving = false;
@@ -525,6 +527,7 @@ export class ShardRing {
     if (!view.members.every((m) => acks.get(m) === view.hash)) return;
     const before = this.acting;
     this.acting = view;
+    this.actingSince = now;
     this.pending = [];
     this.logger.info('acting on the ring view', {
       members: view.members.length,
@@ -552,12 +555,15 @@ export class ShardRing {
   }
 
   /**
-   * As the first member of a settled view (every member acts on it), asks `proposeTable` whether the view's table
-   * should change, and writes the new one, a generation up, into its Lease: every member then sees a new view.
+   * As the first member of a settled view (every member acts on it, for a second: members starting together
+   * join one after another, and one cut for all of them moves fewer objects than one per join), asks `proposeTable`
+   * whether the view's table should change, and writes the new one, a generation up, into its Lease: every member
+   * then sees a new view.
    */
   private propose(view: View): void {
     const { proposeTable } = this.options;
     if (!proposeTable || view.members[0] !== this.member || this.proposal !== undefined) return;
+    if (Date.now() - this.actingSince < Math.min(1000, this.options.retryPeriodMs ?? 2000)) return;
     const current = view.table?.slice(view.table.indexOf(':') + 1);
     const next = proposeTable(current, view.members);
     if (next === undefined || next === current) return;
