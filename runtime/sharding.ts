@@ -19,7 +19,9 @@
  *    process; the labels of shard-labels.ts only record it). A member joining or leaving moves only the share it takes
  *    or leaves: rendezvous hashing keeps every other object where it was. The `server` assignment's keys are 128
  *    hash buckets, dealt with bounded loads (`boundedRendezvous`, the ring's `owner` option): even shares, for a few
- *    buckets moved between the other members at a change.
+ *    buckets moved between the other members at a change. A view may also carry a table (`proposeTable`: where
+ *    `server`'s buckets start, cut by the namespaces), proposed by its first member in its Lease and copied by every
+ *    member that acknowledges it; a new table is a new view, behind the same barrier.
  * 3. Handover (the "view" barrier): a member that sees the live set change to a new view V stops reconciling
  *    every object it would not own under V (writes of reconciles in flight for them are refused from that
  *    moment, as the leader guard refuses them), waits until the writes it already sent were answered, and then
