@@ -263,6 +263,8 @@ export class ShardRing {
   private proposal: string | undefined;
   /** When this member began acting on its current view (a table is proposed only once the view has settled). */
   private actingSince = 0;
+  /** Asks again once the view has settled (see propose). */
+  private settleTimer: NodeJS.Timeout | undefined;
   /** Holds its Lease (renewed within the deadline). */
   private holding = false;
   private leaving = false;
@@ -391,6 +393,7 @@ export class ShardRing {
     this.leaving = true;
     this.stopped = true;
     clearTimeout(this.expiryTimer);
+    clearTimeout(this.settleTimer);
     this.abort.abort();
     await this.loop;
     try {
@@ -565,7 +568,14 @@ export class ShardRing {
   private propose(view: View): void {
     const { proposeTable } = this.options;
     if (!proposeTable || view.members[0] !== this.member || this.proposal !== undefined) return;
-    if (Date.now() - this.actingSince < Math.min(1000, this.options.retryPeriodMs ?? 2000)) return;
+    const settled = this.actingSince + Math.min(1000, this.options.retryPeriodMs ?? 2000);
+    if (Date.now() < settled) {
+      // evaluated again then, not only at the next renewal round (up to a retry period later)
+      clearTimeout(this.settleTimer);
+      this.settleTimer = setTimeout(() => this.evaluate(), settled - Date.now() + 10);
+      this.settleTimer.unref?.();
+      return;
+    }
     const current = view.table?.slice(view.table.indexOf(':') + 1);
     const next = proposeTable(current, view.members);
     if (next === undefined || next === current) return;
