@@ -15,7 +15,7 @@ export {
   shardKeyOf,
 } from './sharding';
 export type { ShardKey } from './sharding';
-export type { ContractSharding, ShardAssignment } from '../lib/apimachinery/controller-contract';
+export type { ContractSharding, ShardAssignment, ShardRanges } from '../lib/apimachinery/controller-contract';
 export { Controller, ControllerBuilder } from './controller';
 export type {
   ControllerOptions,
