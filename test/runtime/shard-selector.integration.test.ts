@@ -8,6 +8,7 @@
  * ServiceAccount (no `patch` on the sharded kind).
  */
 import { Chart, Testing } from 'cdk8s';
+import { rangesSuite } from './shard-ranges-namespaces';
 import { FAST_INFORMER, testLogger, until } from './support';
 import { Operator } from '../../lib';
 import { startControllerBinary } from '../../runtime/cli';
@@ -26,7 +27,6 @@ import {
   SHARD_BUCKETS,
   shardRangeSelector,
 } from '../../runtime/shard-ranges';
-import { rangesSuite } from './shard-ranges-namespaces';
 import { describeApiServerVersion, describeRealApiServer } from '../envtest';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
