@@ -262,15 +262,18 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
   });
 
   test('a session that ended (PostgreSQL restarted) is opened again: the loop goes on and still fences', async () => {
-    // each session answers once and ends; the standby's last reply 9 s ago and no apiserver: fenced after 2 s
+    // each session answers once and ends. The first answer: a standby replied just now (contact); every later one:
+    // its last reply 9 s ago, and no apiserver: fenced 2 s after the first answer, so never by the first session
+    // (answering 9 s from the start, a CI host slow to start the first session fenced on its first answer:
+    // rehearsal IC, 1 session)
     const ended = await start({
       peerRunning: false,
       waitSeconds: 30,
       fenceSeconds: 2,
-      replication: 'f 1 9',
+      replication: `$([ -f "${dir}/answered" ] && echo 'f 1 9' || { : > "${dir}/answered"; echo 'f 1 0'; })`,
       session: { queries: 1 },
     });
-    expect(await waitFor(() => calls().includes('pg_ctl stop'), 10_000)).toBe(true);
+    expect(await waitFor(() => calls().includes('pg_ctl stop'), 20_000)).toBe(true);
     // stopped before its files are read; the fence's record takes a `date`
     killGroup(ended.pid);
     const sessions = spawned().filter((p) => p === 'psql session').length;
