@@ -146,6 +146,8 @@ export class ManagerSharding {
   private readonly key: ShardKey;
   /** The cluster's namespaces (`ranges: 'namespaces'` without watched namespaces), started with the ring. */
   private namespaces: Informer | undefined;
+  /** Where the member Leases live (the Event about a new table is recorded there, about this member's Lease). */
+  private ringNamespace: string | undefined;
   /** What `proposeTable` last decided on (it keeps the table unless the namespaces, members or table changed). */
   private lastAsked: string | undefined;
 
@@ -296,6 +298,7 @@ export class ManagerSharding {
 
   /** Joins the ring (its Leases in `ringNamespace`); the manager starts its informers after it. */
   async start(ringNamespace: string): Promise<void> {
+    this.ringNamespace = ringNamespace;
     const { ring: name } = this.options;
     const { metrics, informers } = this.host;
     const ring = new ShardRing({
@@ -408,7 +411,11 @@ export class ManagerSharding {
     const recorder = this.host.recorder();
     if (recorder && this.ringOf) {
       void recorder.event(
-        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.ringOf.member } },
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.ringOf.member, namespace: this.ringNamespace },
+        },
         {
           type: 'Normal',
           reason: 'ShardRangesRebalanced',

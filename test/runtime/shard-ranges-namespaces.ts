@@ -25,6 +25,7 @@ import { SHARD_TABLE_ANNOTATION, SHARD_VIEW_ANNOTATION } from '../../runtime/sha
 
 const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' };
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces' };
+const EVENT = { apiVersion: 'events.k8s.io/v1', kind: 'Event', plural: 'events' };
 const RING = 'tenants';
 const RING_NS = 'ranges-ring';
 const CM = 'tenant-cm';
@@ -184,6 +185,19 @@ export function rangesSuite(plane: () => ControlPlane): void {
       const proposed = await Promise.all(members.map((m) => m.metrics.shardTablesProposed.get()));
       const byMember = proposed.map((p) => p.values.find((v) => v.labels.ring === RING)?.value ?? 0);
       expect(byMember.filter((n) => n > 0)).toHaveLength(1);
+      // and said so: an Event about the cutting member's Lease, in the ring's namespace
+      const events = await until(
+        'the Event ShardRangesRebalanced',
+        async () => {
+          const all = (await admin.list(EVENT, { namespace: RING_NS })).items;
+          const found = all.filter((e) => e.reason === 'ShardRangesRebalanced');
+          return found.length ? found : undefined;
+        },
+        10_000,
+        100,
+      );
+      expect((events[0].regarding as { kind: string }).kind).toBe('Lease');
+      expect(String(events[0].note)).toMatch(/^ring tenants: 2 members, \d+ namespaces: new hash ranges/);
       const names = members.map((m) => m.shard!.member).sort();
       const all = (await admin.list(NAMESPACE)).items.map((ns) => ns.metadata!.name!);
       console.log(
