@@ -38,6 +38,7 @@ import {
   hashKey,
   namesPerMember,
   probeShardSelector,
+  RangeTable,
   SHARD_BUCKETS,
   shardField,
   shardRangeSelector,
@@ -401,13 +402,16 @@ export class ManagerSharding {
     const asked = `${members.join(',')}\n${table ?? ''}\n${names.join(',')}`;
     if (asked === this.lastAsked) return undefined;
     this.lastAsked = asked;
+    // each member's count of the namespaces under a table, and how far the farthest is from an even share
+    const countsUnder = (cuts: RangeTable | undefined) => namesPerMember(names, members, cuts);
     const even = names.length / members.length;
-    const drift = (cuts: ReturnType<typeof decodeTable>) =>
-      Math.max(...namesPerMember(names, members, cuts).map((n) => Math.abs(n - even) / even));
-    const current = table === undefined ? undefined : decodeTable(`0:${table}`);
-    if (current && drift(current) <= TABLE_DRIFT) return undefined;
+    const drift = (counts: readonly number[]) => Math.max(...counts.map((n) => Math.abs(n - even) / even));
+    const current = table === undefined ? undefined : decodeTable(table);
+    const was = current && countsUnder(current);
+    if (was && drift(was) <= TABLE_DRIFT) return undefined;
     const next = balancedCuts(names, members);
-    if (current && drift(next) >= drift(current)) return undefined;
+    const now = countsUnder(next);
+    if (was && drift(now) >= drift(was)) return undefined;
     const recorder = this.host.recorder();
     if (recorder && this.ringOf) {
       void recorder.event(
@@ -420,7 +424,7 @@ export class ManagerSharding {
           type: 'Normal',
           reason: 'ShardRangesRebalanced',
           action: 'ProposeTable',
-          note: `ring ${this.options.ring}: ${members.length} members, ${names.length} namespaces: new hash ranges of equal counts of namespaces (namespaces per member ${namesPerMember(names, members, next).join('/')}${current ? `, were ${namesPerMember(names, members, current).join('/')}` : ''})`,
+          note: `ring ${this.options.ring}: ${members.length} members, ${names.length} namespaces: new hash ranges of equal counts of namespaces (namespaces per member ${now.join('/')}${was ? `, were ${was.join('/')}` : ''})`,
         },
       );
     }

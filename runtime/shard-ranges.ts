@@ -134,8 +134,8 @@ export function encodeCuts(table: RangeTable): string {
 }
 
 /**
- * A table of a view (`<generation>:<cuts>`, sharding.ts) back as cuts; undefined for none, or for a malformed one
- * (every member reads the same annotation, so every member falls back alike).
+ * A table back as cuts: a view's (`<generation>:<cuts>`, sharding.ts) or the cuts alone; undefined for none, or for
+ * a malformed one (every member reads the same annotation, so every member falls back alike).
  */
 export function decodeTable(view: string | undefined): RangeTable | undefined {
   const cuts = view?.slice(view.indexOf(':') + 1).split(',');
