@@ -122,7 +122,8 @@ export class Informer {
         evicted++;
       }
     }
-    this.refiltering = true;
+    // what the first list brings is the initial share, not objects handed over
+    this.refiltering = this.watcher.hasListed;
     this.watcher.relistNow();
     return evicted;
   }

@@ -149,8 +149,8 @@ export class ManagerSharding {
   private namespaces: Informer | undefined;
   /** Where the member Leases live (the Event about a new table is recorded there, about this member's Lease). */
   private ringNamespace: string | undefined;
-  /** What `proposeTable` last decided on (it keeps the table unless the namespaces, members or table changed). */
-  private lastAsked: string | undefined;
+  /** The last table cut (see cutFor), and the namespaces, members and table it was cut for. */
+  private lastCut: { readonly asked: string; readonly cut: TableCut | undefined } | undefined;
 
   constructor(
     private readonly options: ManagerShardingOptions,
@@ -314,8 +314,12 @@ export class ManagerSharding {
       collectExpiredLeases: this.options.collectExpiredLeases,
       // buckets (assignment `server`) are dealt evenly; object keys (labels, hash) by plain rendezvous hashing
       owner: this.assignment === 'server' ? bucketOwner : undefined,
-      proposeTable:
-        this.options.ranges === 'namespaces' ? (table, members) => this.proposeTable(table, members) : undefined,
+      ...(this.options.ranges === 'namespaces'
+        ? {
+            proposeTable: (table, members) => this.cutFor(table, members)?.table,
+            onTableProposed: (table, previous, members) => this.tableProposed(table, previous, members),
+          }
+        : {}),
       recorder: this.host.recorder(),
       logger: this.host.logger.child({ component: 'sharding' }),
       metrics,
@@ -391,44 +395,38 @@ export class ManagerSharding {
   /**
    * `ranges: 'namespaces'`: a table whose buckets hold equal counts of the namespaces, when there is none yet or a
    * member's count under the current one is off its even share by more than {@link TABLE_DRIFT}; else undefined.
+   * Asked by the ring at every settled evaluation (each Lease renewal) and by a joining member while it waits for
+   * its first view to settle: computed once per namespaces, members and table.
    */
-  private proposeTable(table: string | undefined, members: readonly string[]): string | undefined {
+  private cutFor(table: string | undefined, members: readonly string[]): TableCut | undefined {
     const names =
       this.host.watchNamespaces ??
       (this.namespaces?.hasSynced ? this.namespaces.cache.list().map((ns) => ns.metadata?.name ?? '') : undefined);
     // one member holds everything whatever the table: a cut would only change the view
     if (!names || names.length === 0 || members.length < 2) return undefined;
-    // asked at every settled evaluation (each Lease renewal): decided once per namespaces, members and table
     const asked = `${members.join(',')}\n${table ?? ''}\n${names.join(',')}`;
-    if (asked === this.lastAsked) return undefined;
-    this.lastAsked = asked;
-    // each member's count of the namespaces under a table, and how far the farthest is from an even share
-    const countsUnder = (cuts: RangeTable | undefined) => namesPerMember(names, members, cuts);
-    const even = names.length / members.length;
-    const drift = (counts: readonly number[]) => Math.max(...counts.map((n) => Math.abs(n - even) / even));
-    const current = table === undefined ? undefined : decodeTable(table);
-    const was = current && countsUnder(current);
-    if (was && drift(was) <= TABLE_DRIFT) return undefined;
-    const next = balancedCuts(names, members);
-    const now = countsUnder(next);
-    if (was && drift(now) >= drift(was)) return undefined;
+    if (this.lastCut?.asked !== asked) this.lastCut = { asked, cut: balancedCut(names, table, members) };
+    return this.lastCut.cut;
+  }
+
+  /** Records the Event about a table this member proposed (the ring counts it). */
+  private tableProposed(table: string, previous: string | undefined, members: readonly string[]): void {
+    const cut = this.cutFor(previous, members);
     const recorder = this.host.recorder();
-    if (recorder && this.ringOf) {
-      void recorder.event(
-        {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.ringOf.member, namespace: this.ringNamespace },
-        },
-        {
-          type: 'Normal',
-          reason: 'ShardRangesRebalanced',
-          action: 'ProposeTable',
-          note: `ring ${this.options.ring}: ${members.length} members, ${names.length} namespaces: new hash ranges of equal counts of namespaces (namespaces per member ${now.join('/')}${was ? `, were ${was.join('/')}` : ''})`,
-        },
-      );
-    }
-    return encodeCuts(next);
+    if (!recorder || !this.ringOf || cut?.table !== table) return;
+    void recorder.event(
+      {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: this.ringOf.member, namespace: this.ringNamespace },
+      },
+      {
+        type: 'Normal',
+        reason: 'ShardRangesRebalanced',
+        action: 'ProposeTable',
+        note: `ring ${this.options.ring}: ${members.length} members, ${cut.names} namespaces: new hash ranges of equal counts of namespaces (namespaces per member ${cut.now.join('/')}${cut.was ? `, were ${cut.was.join('/')}` : ''})`,
+      },
+    );
   }
 
   /** True when the shard assignment is written as labels (shard-labels.ts). */
@@ -497,4 +495,30 @@ export class ManagerSharding {
       );
     }
   }
+}
+
+/** A table of equal counts of namespaces per member, with those counts (and the counts under the table it replaces). */
+interface TableCut {
+  readonly table: string;
+  readonly names: number;
+  readonly now: readonly number[];
+  readonly was?: readonly number[];
+}
+
+/** The cut of `names` over `members` that replaces `table`, or undefined when `table` is even enough (see cutFor). */
+function balancedCut(
+  names: readonly string[],
+  table: string | undefined,
+  members: readonly string[],
+): TableCut | undefined {
+  // each member's count of the namespaces under a table, and how far the farthest is from an even share
+  const countsUnder = (cuts: RangeTable | undefined) => namesPerMember(names, members, cuts);
+  const even = names.length / members.length;
+  const drift = (counts: readonly number[]) => Math.max(...counts.map((n) => Math.abs(n - even) / even));
+  const was = table === undefined ? undefined : countsUnder(decodeTable(table));
+  if (was && drift(was) <= TABLE_DRIFT) return undefined;
+  const next = balancedCuts(names, members);
+  const now = countsUnder(next);
+  if (was && drift(now) >= drift(was)) return undefined;
+  return { table: encodeCuts(next), names: names.length, now, was };
 }

@@ -69,7 +69,10 @@ export const FAST_RING = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPe
  */
 export function ringMember(
   options: Pick<ManagerOptions, 'kubeConfig' | 'namespace' | 'namespaces'> & {
-    readonly sharding: Pick<ManagerShardingOptions, 'ring' | 'namespace' | 'collectExpiredLeases'>;
+    readonly sharding: Pick<
+      ManagerShardingOptions,
+      'ring' | 'namespace' | 'collectExpiredLeases' | 'assignment' | 'retryPeriodMs'
+    >;
   },
 ): Manager {
   return new Manager({

@@ -1,0 +1,113 @@
+/**
+ * Members started together (runtime/sharding.ts, `ShardRing.settle`), behind the real kube-apiserver. They join one
+ * after another, so the first acts on a ring of one, then of two …; a member whose caches started on its first
+ * view listed the whole set and gave most of it away a moment later (4 members at 10,000 Foos: every member
+ * went through 4 views and a new table in 2.5 s, and listed each). Each member now starts its caches once its
+ * view has held for a moment, so it lists only its share: nothing is evicted and nothing handed over. The wait is
+ * bounded: a member whose view never settles starts anyway.
+ */
+import { RestClient } from '../../runtime/client';
+import { ControllerBuilder } from '../../runtime/controller';
+import { Manager } from '../../runtime/manager';
+import { ShardRing } from '../../runtime/sharding';
+import { describeRealApiServer } from '../envtest';
+import { ringMember, sleep, until } from './support';
+
+const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
+const RING = 'start';
+const N = 60;
+const MEMBERS = 3;
+
+describeRealApiServer(
+  'members started together',
+  (plane) => {
+    const members: Manager[] = [];
+    let admin: RestClient;
+
+    beforeAll(() => {
+      admin = RestClient.fromKubeConfig(plane().kubeConfig());
+    });
+    afterAll(async () => {
+      for (const m of members) await m.stop();
+      admin?.close();
+    }, 60_000);
+
+    test('each lists only its share of the view they settle on: nothing evicted, nothing handed over', async () => {
+      const ns = await plane().createNamespace('start-');
+      for (let i = 0; i < N; i++) {
+        await admin.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: ns } });
+      }
+      for (let i = 0; i < MEMBERS; i++) {
+        // `hash`: every member receives the whole stream and keeps its share, so what it kept then gave away shows
+        const manager = ringMember({
+          kubeConfig: plane().kubeConfig(),
+          namespace: ns,
+          // a retry period of 1 s: the view must hold for a second before the caches start
+          sharding: { ring: RING, namespace: ns, assignment: 'hash', retryPeriodMs: 1000 },
+        });
+        new ControllerBuilder(manager, { name: 'noop' }).for(CONFIGMAP).complete({ reconcile: async () => undefined });
+        members.push(manager);
+      }
+      // a tenth of a second apart, as processes started together join
+      await Promise.all(members.map((m, i) => sleep(i * 100).then(() => m.start())));
+      await until(
+        `all ${MEMBERS} act on the view of the ${MEMBERS}`,
+        () => members.every((m) => m.shard!.members.length === MEMBERS),
+        20_000,
+        50,
+      );
+      const cached = members.map(
+        (m) =>
+          m
+            .getInformer(CONFIGMAP)
+            .cache.list()
+            .filter((o) => o.metadata?.namespace === ns).length,
+      );
+      expect(cached.reduce((a, b) => a + b, 0)).toBe(N);
+      for (const m of members) {
+        for (const direction of ['out', 'in']) {
+          expect([
+            m.shard!.member,
+            direction,
+            await m.metrics.value('controller_runtime_shard_handovers_total', { ring: RING, direction }),
+          ]).toEqual([m.shard!.member, direction, 0]);
+        }
+      }
+      process.stdout.write(`sharding start: ${MEMBERS} members cached ${cached.join('/')} of ${N} ConfigMaps\n`);
+    }, 90_000);
+
+    test('a member whose view never settles starts its caches after 10 s all the same', async () => {
+      const ns = await plane().createNamespace('unsettled-');
+      // every member but the view's first would cut the table, and the first never does: the others never settle
+      const rings: ShardRing[] = ['a', 'b'].map(
+        (identity) =>
+          new ShardRing({
+            client: admin,
+            ring: 'unsettled',
+            namespace: ns,
+            identity,
+            key: 'uid',
+            leaseDurationMs: 3000,
+            renewDeadlineMs: 2000,
+            retryPeriodMs: 300,
+            proposeTable: (_table, view) => (view[0] === ring(identity).member ? undefined : 'cut'),
+          }),
+      );
+      const ring = (identity: string) => rings[identity === 'a' ? 0 : 1];
+      try {
+        const started = Date.now();
+        const seconds = await Promise.all(rings.map((r) => r.start().then(() => (Date.now() - started) / 1000)));
+        await until('both act on the view of the two', () => rings.every((r) => r.members.length === 2), 20_000);
+        const [first, second] = rings[0].members;
+        const at = (member: string) => seconds[rings.findIndex((r) => r.member === member)];
+        expect(at(first)).toBeLessThan(10);
+        expect(at(second)).toBeGreaterThanOrEqual(10);
+        expect(at(second)).toBeLessThan(20);
+        expect(rings.every((r) => r.active)).toBe(true);
+      } finally {
+        for (const r of rings) await r.stop();
+      }
+    }, 60_000);
+  },
+  { shared: true },
+);
