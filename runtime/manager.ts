@@ -586,8 +586,9 @@ export class Manager implements ControllerHost {
   }
 
   /**
-   * Sharded: joins the ring, then starts the informers (filtered to the share) and every controller; the leader
-   * runnables wait for the lease when leader election is on.
+   * Sharded: joins the ring and waits for its view to settle (sharding.ts `settle`, at most 10 s), then starts the
+   * informers (filtered to the share) and every controller; the leader runnables wait for the lease when leader
+   * election is on.
    */
   private async startSharded(sharding: ManagerSharding, leaseNamespace: string | undefined): Promise<void> {
     await sharding.start(this.options.sharding!.namespace ?? leaseNamespace ?? leaderElectionNamespace());
