@@ -11,7 +11,7 @@ import { ControllerBuilder } from '../../runtime/controller';
 import { Manager } from '../../runtime/manager';
 import { ShardRing } from '../../runtime/sharding';
 import { describeRealApiServer } from '../envtest';
-import { ringMember, sleep, until } from './support';
+import { FAST_RING, ringMember, sleep, until } from './support';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const RING = 'start';
@@ -80,20 +80,17 @@ describeRealApiServer(
       const ns = await plane().createNamespace('unsettled-');
       // every member but the view's first would cut the table, and the first never does: the others never settle
       const rings: ShardRing[] = ['a', 'b'].map(
-        (identity) =>
+        (identity, i) =>
           new ShardRing({
             client: admin,
             ring: 'unsettled',
             namespace: ns,
             identity,
             key: 'uid',
-            leaseDurationMs: 3000,
-            renewDeadlineMs: 2000,
-            retryPeriodMs: 300,
-            proposeTable: (_table, view) => (view[0] === ring(identity).member ? undefined : 'cut'),
+            ...FAST_RING,
+            proposeTable: (_table, view) => (view[0] === rings[i].member ? undefined : 'cut'),
           }),
       );
-      const ring = (identity: string) => rings[identity === 'a' ? 0 : 1];
       try {
         const started = Date.now();
         const seconds = await Promise.all(rings.map((r) => r.start().then(() => (Date.now() - started) / 1000)));
