@@ -54,6 +54,11 @@ export interface ShOptions {
   readonly allowFail?: boolean;
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
+  /**
+   * Return standard output alone: for output that is parsed, since a client may log to stderr while the command
+   * succeeds (`kubectl exec` over websockets: "Unknown stream id 1, discarding message").
+   */
+  readonly stdoutOnly?: boolean;
 }
 
 /**
@@ -185,11 +190,16 @@ export class NodeHarness {
     if ((r.status !== 0 || r.error) && !options.allowFail) {
       throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.error?.message}): ${r.stderr}${r.stdout}`);
     }
-    return `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    return options.stdoutOnly ? (r.stdout ?? '') : `${r.stdout ?? ''}${r.stderr ?? ''}`;
   }
 
   kubectl(...args: string[]): string {
     return this.sh('kubectl', args);
+  }
+
+  /** `kubectl exec <args>`'s standard output (see {@link ShOptions.stdoutOnly}). */
+  exec(...args: string[]): string {
+    return this.sh('kubectl', ['exec', ...args], { stdoutOnly: true });
   }
 
   /** `kubectl <args> -o json`, parsed (a plain `get` is one HTTPS GET: see rest-get.ts). */

@@ -48,7 +48,7 @@ export function anomalyProbe(h: NodeHarness, db: string) {
     sdb,
     condition: (type: string) => (sdb().status?.conditions ?? []).find((c: { type: string }) => c.type === type),
     psql: (pod: string, sql: string) =>
-      h.kubectl('exec', '-n', NS, pod, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', sql).trim(),
+      h.exec('-n', NS, pod, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', sql).trim(),
     events: (reason: string): string[] =>
       json('get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${db},reason=${reason}`).items.map(
         (e: { message: string }) => e.message,

@@ -52,22 +52,22 @@ export default async function autopilot(h: NodeHarness): Promise<void> {
    */
   const shownAll = (settings: readonly string[], pods: number): Record<string, string[]> => {
     const rows = [...Array(pods).keys()].map((i) =>
-      kubectl(
-        'exec',
-        '-n',
-        NS,
-        `${DB}-${i}`,
-        '--',
-        'psql',
-        '-U',
-        'sampledb',
-        '-d',
-        'sampledb',
-        '-AtqF',
-        '\t',
-        '-c',
-        `select ${settings.map((n) => `current_setting('${n}')`).join(', ')}`,
-      )
+      h
+        .exec(
+          '-n',
+          NS,
+          `${DB}-${i}`,
+          '--',
+          'psql',
+          '-U',
+          'sampledb',
+          '-d',
+          'sampledb',
+          '-AtqF',
+          '\t',
+          '-c',
+          `select ${settings.map((n) => `current_setting('${n}')`).join(', ')}`,
+        )
         .trim()
         .split('\t'),
     );

@@ -167,14 +167,16 @@ export default async function monitoring(h: NodeHarness): Promise<void> {
   );
 
   await step("promtool (the Prometheus image's) accepts every generated file, as mounted in the pod", () => {
-    const exec = (...args: string[]) =>
-      h.kubectl('exec', '-n', MON, 'prometheus-main-0', '-c', 'prometheus', '--', ...args);
+    const inPod = ['-n', MON, 'prometheus-main-0', '-c', 'prometheus', '--'];
+    // promtool's verdicts are read from both streams (it reports FAILED on stderr); listings from stdout alone.
+    const exec = (...args: string[]) => h.kubectl('exec', ...inPod, ...args);
+    const listing = (command: string) => h.exec(...inPod, 'sh', '-c', command).trim();
     const config = exec('promtool', 'check', 'config', '/etc/prometheus/config/prometheus.yaml');
     assert(/SUCCESS/.test(config) && !/WARNING|FAILED/.test(config), config);
-    const files = exec('sh', '-c', 'ls /etc/prometheus/rules/prometheus-main-rulefiles-0/*.yaml').trim().split('\n');
+    const files = listing('ls /etc/prometheus/rules/prometheus-main-rulefiles-0/*.yaml').split('\n');
     const rules = exec('promtool', 'check', 'rules', ...files);
     assert((rules.match(/SUCCESS/g) ?? []).length === files.length && !/FAILED/.test(rules), rules);
-    return `check config: SUCCESS (with ${exec('sh', '-c', 'ls /etc/prometheus/targets | wc -l').trim()} targets files); check rules: ${files.length} files SUCCESS`;
+    return `check config: SUCCESS (with ${listing('ls /etc/prometheus/targets | wc -l')} targets files); check rules: ${files.length} files SUCCESS`;
   });
 
   // The shipped down alert waits `for: 5m`. Waiting that out would cost CI five minutes of an idle cluster, so the

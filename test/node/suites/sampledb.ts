@@ -101,20 +101,21 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
   function countsPerPod(db: string, pods: number): number[] {
     return [...Array(pods).keys()].map((i) =>
       Number(
-        kubectl(
-          'exec',
-          '-n',
-          NS,
-          `${db}-${i}`,
-          '--',
-          'psql',
-          '-U',
-          'sampledb',
-          '-d',
-          'sampledb',
-          '-Atqc',
-          'select count(*) from t',
-        ).trim(),
+        h
+          .exec(
+            '-n',
+            NS,
+            `${db}-${i}`,
+            '--',
+            'psql',
+            '-U',
+            'sampledb',
+            '-d',
+            'sampledb',
+            '-Atqc',
+            'select count(*) from t',
+          )
+          .trim(),
       ),
     );
   }
