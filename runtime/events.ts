@@ -15,12 +15,18 @@
  *   broadcaster, which sample-controller uses, writes from a single goroutine): events never crowd
  *   the apiserver while it works for reconciles, yet keep up with a controller that reconciles
  *   several objects at once. At most {@link MAX_QUEUED_EVENTS} wait; more are dropped and counted
- *   (client-go drops when its queue of 1,000 is full).
+ *   (client-go drops when its queue of 1,000 is full). A full queue is logged (a warning at the first drop, then at
+ *   most once a minute with the count since): dropping is what keeps a controller's reconciles ahead of its notes,
+ *   but those who read `kubectl events` should be able to tell that some are missing.
+ * - With `metrics`, every event asked for is counted once in `controller_runtime_events_total{reporting_controller,
+ *   result}`: `created`, `series` (a repeat written as its series' count), `dropped_spam`, `dropped_queue` or
+ *   `failed`.
  *
  * Caveats: series state is in memory; a restart starts new series.
  */
 import { KubeClient } from './client';
 import { Logger, silentLogger } from './log';
+import { RuntimeMetrics } from './metrics';
 import { KubeObject } from './resource';
 import { microTime } from './status';
 
@@ -79,9 +85,17 @@ export interface EventRecorderOptions {
   /** Window in which repeats join a series. @default 360000 */
   readonly seriesWindowMs?: number;
   readonly logger?: Logger;
+  /** Where to count the events asked for (`controller_runtime_events_total`). @default none */
+  readonly metrics?: RuntimeMetrics;
   /** Clock (tests). */
   readonly now?: () => number;
 }
+
+/** What became of an event asked for (the `result` label of `controller_runtime_events_total`). */
+type EventResult = 'created' | 'series' | 'dropped_spam' | 'dropped_queue' | 'failed';
+
+/** Least time between two warnings about a full queue. */
+const QUEUE_FULL_LOG_INTERVAL_MS = 60_000;
 
 /** Events waiting for a writer before new ones are dropped (client-go `maxQueuedEvents`). */
 export const MAX_QUEUED_EVENTS = 1000;
@@ -107,6 +121,8 @@ export class EventRecorder {
   public dropped = 0;
   private readonly queue: Array<() => Promise<void>> = [];
   private writers = 0;
+  /** Drops of a full queue not logged yet, and when the last warning was logged. */
+  private queueDrops = { unlogged: 0, loggedAt: -Infinity };
 
   constructor(private readonly options: EventRecorderOptions) {
     this.filter = new SpamFilter(options.burst ?? 25, options.refillIntervalMs ?? 300_000);
@@ -119,14 +135,33 @@ export class EventRecorder {
     const meta = regarding.metadata ?? {};
     const objectKey = `${regarding.apiVersion}/${regarding.kind}/${meta.namespace ?? ''}/${meta.name}/${meta.uid ?? ''}`;
     const now = this.now();
-    if (!this.filter.allow(objectKey, now) || this.queue.length >= MAX_QUEUED_EVENTS) {
-      this.dropped++;
-      return Promise.resolve();
+    if (!this.filter.allow(objectKey, now)) return this.drop('dropped_spam');
+    if (this.queue.length >= MAX_QUEUED_EVENTS) {
+      this.queueDrops.unlogged++;
+      if (now - this.queueDrops.loggedAt >= QUEUE_FULL_LOG_INTERVAL_MS) {
+        this.logger.warn('event queue full: dropping events', {
+          dropped: this.queueDrops.unlogged,
+          queued: this.queue.length,
+          reportingController: this.options.reportingController,
+        });
+        this.queueDrops = { unlogged: 0, loggedAt: now };
+      }
+      return this.drop('dropped_queue');
     }
     return new Promise((resolve) => {
       this.queue.push(() => this.write(regarding, objectKey, input, now).then(resolve));
       if (this.writers < EVENT_WRITERS) void this.drain();
     });
+  }
+
+  private drop(result: EventResult): Promise<void> {
+    this.dropped++;
+    this.count(result);
+    return Promise.resolve();
+  }
+
+  private count(result: EventResult): void {
+    this.options.metrics?.events.inc({ reporting_controller: this.options.reportingController, result });
   }
 
   /** One writer: takes events from the queue until it is empty. */
@@ -150,6 +185,7 @@ export class EventRecorder {
           type: 'merge',
           body: { series: { count: existing.count, lastObservedTime: microTime(new Date(now)) } },
         });
+        this.count('series');
         return;
       }
       const namespace = meta.namespace || 'default';
@@ -178,8 +214,10 @@ export class EventRecorder {
           resourceVersion: meta.resourceVersion,
         },
       });
+      this.count('created');
     } catch (err) {
       if (registered) this.series.delete(seriesKey);
+      this.count('failed');
       this.logger.warn('could not record event', {
         reason: input.reason,
         object: `${meta.namespace ?? ''}/${meta.name}`,

@@ -499,6 +499,7 @@ export class Manager implements ControllerHost {
       reportingController,
       reportingInstance: this.identity,
       logger: this.logger.child({ component: 'events' }),
+      metrics: this.metrics,
     });
   }
 

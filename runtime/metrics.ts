@@ -7,7 +7,8 @@
  *
  * Guarantees: names and labels follow controller-runtime: `controller_runtime_reconcile_total{controller,result}`,
  * `workqueue_*{name}`, `rest_client_requests_total{code,method,host}`, `leader_election_master_status{name}`,
- * `controller_runtime_webhook_requests_total{webhook,code}` and `controller_runtime_webhook_latency_seconds{webhook}`.
+ * `controller_runtime_webhook_requests_total{webhook,code}` and `controller_runtime_webhook_latency_seconds{webhook}`;
+ * `controller_runtime_events_total{reporting_controller,result}` is ours (client-go counts no events).
  */
 import * as prom from 'prom-client';
 
@@ -68,6 +69,7 @@ export class RuntimeMetrics {
   public readonly shardLabelWrites: prom.Counter<'ring' | 'reason'>;
   public readonly shardServerSelection: prom.Gauge<'ring'>;
   public readonly watchErrors: prom.Counter<'resource' | 'reason'>;
+  public readonly events: prom.Counter<'reporting_controller' | 'result'>;
   public readonly watchRestarts: prom.Counter<'resource' | 'reason'>;
 
   /** Collectors run before each scrape (used by work queues for the "unfinished work" gauges). */
@@ -272,6 +274,12 @@ export class RuntimeMetrics {
       name: 'runtime_watch_errors_total',
       help: 'Watch/list failures per resource (the watcher keeps retrying)',
       labelNames: ['resource', 'reason'],
+      registers: reg,
+    });
+    this.events = new prom.Counter({
+      name: 'controller_runtime_events_total',
+      help: 'Events an event recorder was asked to record, by result: created, series (a repeat, written as its series count), dropped_spam (the per-object spam filter), dropped_queue (too many waiting for a writer) or failed (the write failed)',
+      labelNames: ['reporting_controller', 'result'],
       registers: reg,
     });
     this.watchRestarts = new prom.Counter({

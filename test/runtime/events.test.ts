@@ -1,5 +1,7 @@
 import { MemoryClient } from './memory-client';
 import { EVENT_WRITERS, EventRecorder, MAX_QUEUED_EVENTS, SpamFilter } from '../../runtime/events';
+import { createLogger } from '../../runtime/log';
+import { RuntimeMetrics } from '../../runtime/metrics';
 
 const MIN = 60_000;
 
@@ -133,5 +135,69 @@ describe('EventRecorder', () => {
     await Promise.all([first, repeat]);
     expect(client.writes().map((w) => w.verb)).toEqual(['create', 'patch']);
     expect(client.writes()[1].body).toMatchObject({ series: { count: 2 } });
+  });
+
+  test('counts every event asked for by result, and warns of a full queue at its first drop, then once a minute', async () => {
+    const client = new MemoryClient();
+    const create = client.create.bind(client);
+    let failNext = false;
+    client.create = async (obj) => {
+      await new Promise((r) => setTimeout(r, 1));
+      if (failNext) {
+        failNext = false;
+        throw new Error('boom');
+      }
+      return create(obj);
+    };
+    const metrics = new RuntimeMetrics();
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', sink: (line) => lines.push(line) });
+    const queueFull = () =>
+      lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'event queue full: dropping events');
+    let now = 0;
+    const rec = new EventRecorder({
+      client,
+      reportingController: 'c',
+      reportingInstance: 'i',
+      metrics,
+      logger,
+      now: () => now,
+      burst: 2,
+    });
+    const input = { type: 'Normal' as const, reason: 'Synced', action: 'Reconcile', note: 'ok' };
+    const count = (result: string) =>
+      metrics.value('controller_runtime_events_total', { reporting_controller: 'c', result });
+
+    await rec.event(foo, input); // created
+    await rec.event(foo, input); // a repeat: series
+    await rec.event(foo, input); // over the burst of 2: spam filter
+    failNext = true;
+    await rec.event({ ...foo, metadata: { ...foo.metadata, uid: 'u2' } }, input); // failed
+    const many = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        ...foo,
+        metadata: { ...foo.metadata, name: `f${from + i}`, uid: `v${from + i}` },
+      }));
+    await new Promise((r) => setTimeout(r, 5)); // the writers of the events above are done
+    // EVENT_WRITERS taken at once, MAX_QUEUED_EVENTS wait, 3 dropped: one warning
+    const first = many(0, EVENT_WRITERS + MAX_QUEUED_EVENTS + 3).map((o) => rec.event(o, input));
+    expect(queueFull()).toHaveLength(1);
+    now += 30_000; // within the minute: counted, not logged
+    const second = many(10_000, 2).map((o) => rec.event(o, input));
+    expect(queueFull()).toHaveLength(1);
+    now += 30_000; // a minute after the warning: the next drop logs the four since, and itself
+    const third = many(20_000, 1).map((o) => rec.event(o, input));
+    await Promise.all([...first, ...second, ...third]);
+
+    expect(await count('created')).toBe(1 + EVENT_WRITERS + MAX_QUEUED_EVENTS);
+    expect(await count('series')).toBe(1);
+    expect(await count('dropped_spam')).toBe(1);
+    expect(await count('failed')).toBe(1);
+    expect(await count('dropped_queue')).toBe(6);
+    expect(rec.dropped).toBe(7);
+    expect(queueFull()).toMatchObject([
+      { level: 'warn', dropped: 1, queued: MAX_QUEUED_EVENTS, reportingController: 'c' },
+      { level: 'warn', dropped: 5 },
+    ]);
   });
 });

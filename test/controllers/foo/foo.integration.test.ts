@@ -94,8 +94,20 @@ describeRealApiServer(
       expect(
         await mgr.metrics.value('controller_runtime_reconcile_total', { controller: 'foo' }),
       ).toBeGreaterThanOrEqual(reconcilesBefore + 2);
-      // the Synced event was recorded (events.k8s.io)
-      expect((await env.list('events.k8s.io/v1', 'Event')).map((e: any) => e.reason)).toContain('Synced');
+      // the Synced event was recorded (events.k8s.io), and counted as created: each of the controller's Events on the
+      // server, nothing else (the namespace also holds the Deployment controller's)
+      const REPORTER = 'samplecontroller.k8s.io/foo-controller';
+      const events = (await env.list('events.k8s.io/v1', 'Event')).filter(
+        (e: any) => e.reportingController === REPORTER,
+      );
+      expect(events.map((e: any) => e.reason)).toContain('Synced');
+      const counted = (result?: string) =>
+        mgr.metrics.value('controller_runtime_events_total', {
+          reporting_controller: REPORTER,
+          ...(result ? { result } : {}),
+        });
+      expect(await counted('created')).toBe(events.length);
+      expect(await counted()).toBe(events.length);
     }, 60_000);
 
     test('updates the Deployment when replicas differ and copies a changed availableReplicas', async () => {
