@@ -119,7 +119,7 @@ export class EventRecorder {
   private readonly now: () => number;
   /** Events dropped by the spam filter or a full queue. */
   public dropped = 0;
-  private readonly queue: Array<() => Promise<void>> = [];
+  private readonly queue: Array<{ readonly write: () => Promise<void>; readonly done: () => void }> = [];
   private writers = 0;
   /** Drops of a full queue not logged yet, and when the last warning was logged. */
   private queueDrops = { unlogged: 0, loggedAt: -Infinity };
@@ -149,7 +149,7 @@ export class EventRecorder {
       return this.drop('dropped_queue');
     }
     return new Promise((resolve) => {
-      this.queue.push(() => this.write(regarding, objectKey, input, now).then(resolve));
+      this.queue.push({ write: () => this.write(regarding, objectKey, input, now), done: resolve });
       if (this.writers < EVENT_WRITERS) void this.drain();
     });
   }
@@ -164,11 +164,20 @@ export class EventRecorder {
     this.options.metrics?.events.inc({ reporting_controller: this.options.reportingController, result });
   }
 
-  /** One writer: takes events from the queue until it is empty. */
+  /**
+   * One writer: takes events from the queue until it is empty. A writer that finds the queue empty is counted out
+   * before its last event's promise resolves, so a caller that awaited it finds every writer free.
+   */
   private async drain(): Promise<void> {
-    this.writers++;
-    while (this.queue.length) await this.queue.shift()!();
-    this.writers--;
+    let next = this.queue.shift();
+    if (next) this.writers++;
+    while (next) {
+      await next.write();
+      const done = next.done;
+      next = this.queue.shift();
+      if (!next) this.writers--;
+      done();
+    }
   }
 
   private async write(regarding: KubeObject, objectKey: string, input: EventInput, now: number): Promise<void> {

@@ -178,7 +178,6 @@ describe('EventRecorder', () => {
         ...foo,
         metadata: { ...foo.metadata, name: `f${from + i}`, uid: `v${from + i}` },
       }));
-    await new Promise((r) => setTimeout(r, 5)); // the writers of the events above are done
     // EVENT_WRITERS taken at once, MAX_QUEUED_EVENTS wait, 3 dropped: one warning
     const first = many(0, EVENT_WRITERS + MAX_QUEUED_EVENTS + 3).map((o) => rec.event(o, input));
     expect(queueFull()).toHaveLength(1);
