@@ -143,18 +143,21 @@ describeRealApiServer('monitoring operator', (plane) => {
       },
     });
 
-    // the status is written last: once it says Reconciled, every child has been applied
+    // The status is written last: once it says Reconciled with both objects, every child has been applied. A first
+    // reconcile may run before the PrometheusRule reached the operator's cache (a CI run saw "0 PrometheusRules"); the
+    // rule's event must then bring it in, so wait for the message, not the first Reconciled.
+    const CONFIGURED = '1 ServiceMonitors (selecting 1 Services) and 1 PrometheusRules in the configuration';
     const reconciled = await until(
-      'Reconciled',
-      async () =>
-        (await req('GET', cr(promNs, 'prometheuses', 'main'))).status?.conditions?.find(
-          (c: any) => c.type === 'Reconciled',
-        ),
+      `Reconciled: ${CONFIGURED}`,
+      async () => {
+        const conditions = (await req('GET', cr(promNs, 'prometheuses', 'main'))).status?.conditions;
+        return conditions?.find((c: any) => c.type === 'Reconciled' && c.message === CONFIGURED);
+      },
       T,
     );
     expect(reconciled).toMatchObject({
       status: 'True',
-      message: '1 ServiceMonitors (selecting 1 Services) and 1 PrometheusRules in the configuration',
+      message: CONFIGURED,
     });
     expect(await config()).toContain(`job_name: serviceMonitor/${appNs}/app/0`);
     expect(JSON.parse((await targets())[`serviceMonitor_${appNs}_app_0.json`])).toStrictEqual([
