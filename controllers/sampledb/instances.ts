@@ -19,10 +19,19 @@ import { Stored } from '../../runtime';
 export interface PgState {
   /** In recovery: a standby. */
   readonly recovery: boolean;
-  /** WAL position: current insert position on a primary, last received (else replayed) on a standby. */
+  /**
+   * WAL position: current insert position on a primary; on a standby the last received or replayed, whichever is
+   * further (a WAL receiver that just started reports the start of its segment).
+   */
   readonly lsn: bigint;
   /** Last replayed WAL position (standbys). */
   readonly replayLsn?: bigint;
+  /**
+   * A primary's: its insert timeline. A standby's: the newest of its WAL receiver's, of its WAL files' names and of its
+   * last restartpoint's. The WAL receiver stops when the primary is gone, and a standby that followed the last promotion
+   * may have had no restartpoint since: read from there alone it looked a timeline behind, and the failover promoted a
+   * standby with less WAL (an acknowledged write lost in the chaos suite; failover-candidate.postgres.test.ts).
+   */
   readonly timeline?: number;
   /**
    * The timeline of the last checkpoint in the control file. Right after a promotion it still names
@@ -113,10 +122,11 @@ const NOT_OURS = `application_name not in ('${OPERATOR_APPLICATION}', '${WATCHDO
  * primary was switched over to it, then back (two switchovers instead of one, seen on the real node).
  */
 const STATE_SQL = `select pg_is_in_recovery() as recovery,
-  case when pg_is_in_recovery() then coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
+  case when pg_is_in_recovery() then greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
   pg_last_wal_replay_lsn()::text as replay,
   case when pg_is_in_recovery()
-    then coalesce((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()))
+    then greatest((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()),
+      (select ('x' || max(substr(name, 1, 8)))::bit(32)::int from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'))
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
   current_setting('synchronous_standby_names') as sync,

@@ -25,7 +25,8 @@
  *
  * No acknowledged write is lost with `spec.synchronous: true` (`synchronous_standby_names = 'ANY 1 (*)'`:
  * every commit is on a standby before it is acknowledged, and the most advanced standby is
- * promoted). Without it, replication is asynchronous: a failover loses the commits the standbys
+ * promoted), as long as the standby that holds the last commits answers when the primary fails: the choice is among
+ * the standbys that answer. Without it, replication is asynchronous: a failover loses the commits the standbys
  * had not received (the lag in `status.instances`).
  */
 import { anomalySettings, lagging } from './anomalies';

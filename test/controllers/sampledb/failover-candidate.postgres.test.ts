@@ -1,0 +1,224 @@
+/**
+ * The standby a failover promotes, chosen from what real PostgreSQL servers (the host's) report once their primary is
+ * gone: the one that holds the most WAL of the newest timeline.
+ *
+ * Found by the chaos suite in CI (postmaster-kill, synchronous: true): the operator promoted a standby that lacked an
+ * acknowledged commit, and the standby that held it could no longer follow (1 acknowledged write lost, one instance
+ * stuck on the old timeline). A standby's timeline was read from its WAL receiver, and, with the receiver stopped (as
+ * it is once the primary is gone), from its last restartpoint: a standby that followed a promotion but had no
+ * restartpoint since still named the timeline before it, and lost to a standby cloned later with less WAL.
+ *
+ * Here: P (timeline 1) with standbys A and B; A is promoted (timeline 2) and B follows it; C is cloned from A (its
+ * control file names timeline 2 at once) and then cut off from it; more commits reach A and B only; A stops. B holds
+ * the last commit and must be chosen.
+ *
+ * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
+ */
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { Client } from 'pg';
+import { canRunPostgres, pgBin } from './real-postgres';
+import { Credentials } from '../../../controllers/sampledb/credentials';
+import { Instance, PgInstanceClient, PgState } from '../../../controllers/sampledb/instances';
+import { bestStandby } from '../../../controllers/sampledb/replication';
+
+const runnable = canRunPostgres('failover-candidate.postgres.test.ts');
+const describeReal = runnable ? describe : describe.skip;
+
+const PORT = { p: 5451, a: 5452, b: 5453, c: 5454 } as const;
+const credentials: Credentials = {
+  username: 'postgres',
+  password: 'unused',
+  replicationUsername: 'postgres',
+  replicationPassword: 'unused',
+};
+
+describeReal('SampleDB failover candidate on real PostgreSQL standbys whose primary is gone [real PostgreSQL]', () => {
+  let dir: string;
+  const servers = new Map<string, ChildProcess>();
+  let serverLog = '';
+
+  const asPostgres = (cmd: string, args: string[]) => {
+    const r = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, cmd), ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${cmd}: ${r.stderr}`);
+  };
+  const start = (name: keyof typeof PORT, extra: string[] = []) => {
+    const p = spawn(
+      'runuser',
+      [
+        '-u',
+        'postgres',
+        '--',
+        join(pgBin!, 'postgres'),
+        '-D',
+        join(dir, name),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `port=${PORT[name]}`,
+        '-c',
+        `unix_socket_directories=${dir}`,
+        '-c',
+        'wal_retrieve_retry_interval=500ms',
+        ...extra,
+      ],
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    p.stderr!.on('data', (b: Buffer) => {
+      serverLog += `[${name}] ${b.toString()}`;
+    });
+    servers.set(name, p);
+  };
+  const stop = (name: string, signal: NodeJS.Signals) => {
+    const p = servers.get(name);
+    if (!p?.pid) return;
+    try {
+      // the whole group (spawned detached): runuser does not pass the signal on
+      process.kill(-p.pid, signal);
+    } catch {
+      /* gone */
+    }
+  };
+  async function query(port: number, sql: string): Promise<Record<string, any>[]> {
+    const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    await c.connect();
+    try {
+      return (await c.query(sql)).rows;
+    } finally {
+      await c.end();
+    }
+  }
+  async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
+    const deadline = Date.now() + 30_000;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const v = await fn();
+        if (v !== undefined) return v;
+      } catch (err) {
+        last = err;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`timed out waiting for ${what}: ${String(last)}\n${serverLog}`);
+  }
+  const standbyOf = async (name: 'a' | 'b' | 'c', source: keyof typeof PORT) => {
+    // -R: standby.signal, and primary_conninfo in postgresql.auto.conf, where ALTER SYSTEM can change it
+    asPostgres('pg_basebackup', [
+      '-R',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(PORT[source]),
+      '-U',
+      'postgres',
+      '-D',
+      join(dir, name),
+    ]);
+    start(name);
+    await until(
+      async () => ((await query(PORT[name], 'select pg_is_in_recovery() as r'))[0].r === true ? true : undefined),
+      `standby ${name}`,
+    );
+  };
+  /** Waits until `name` has received `lsn` of the current primary. */
+  const received = (name: 'b' | 'c', lsn: string) =>
+    until(
+      async () =>
+        (await query(PORT[name], `select pg_last_wal_receive_lsn() >= '${lsn}'::pg_lsn as ok`))[0].ok
+          ? true
+          : undefined,
+      `${name} to receive ${lsn}`,
+    );
+  const insertOnA = (n: number) => query(PORT.a, `insert into t select generate_series(1, ${n})`);
+  const lsnOfA = async () => (await query(PORT.a, 'select pg_current_wal_lsn()::text as lsn'))[0].lsn as string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sampledb-failover-'));
+    chmodSync(dir, 0o777);
+    asPostgres('initdb', ['-D', join(dir, 'p'), '--auth=trust', '-U', 'postgres']);
+    start('p');
+    await until(async () => (await query(PORT.p, 'select 1 as one'))[0], 'the primary');
+    await query(PORT.p, 'create table t (id int)');
+    await standbyOf('a', 'p');
+    await standbyOf('b', 'p');
+    // A becomes the primary of timeline 2; B follows it (primary_conninfo reloads since PostgreSQL 13)
+    await query(PORT.a, 'select pg_promote()');
+    stop('p', 'SIGKILL');
+    await query(PORT.b, `alter system set primary_conninfo = 'host=127.0.0.1 port=${PORT.a} user=postgres'`);
+    await query(PORT.b, 'select pg_reload_conf()');
+    await insertOnA(100);
+    await received('b', await lsnOfA());
+    await until(
+      async () =>
+        (await query(PORT.b, 'select received_tli from pg_stat_wal_receiver'))[0]?.received_tli === 2
+          ? true
+          : undefined,
+      'b to stream timeline 2',
+    );
+    // C: cloned from A on timeline 2, then cut off from it (no WAL source)
+    await standbyOf('c', 'a');
+    await insertOnA(100);
+    await received('c', await lsnOfA());
+    await query(PORT.c, "alter system set primary_conninfo = ''");
+    await query(PORT.c, 'select pg_reload_conf()');
+    await until(
+      async () =>
+        (await query(PORT.c, 'select count(*)::int as n from pg_stat_wal_receiver'))[0].n === 0 ? true : undefined,
+      'c to stop receiving',
+    );
+    // the last commits reach B only; then A, the primary, dies
+    await insertOnA(1000);
+    await received('b', await lsnOfA());
+    stop('a', 'SIGKILL');
+    await until(
+      async () =>
+        (await query(PORT.b, 'select count(*)::int as n from pg_stat_wal_receiver'))[0].n === 0 ? true : undefined,
+      "b's WAL receiver to stop with its primary gone",
+    );
+  }, 120_000);
+
+  afterAll(() => {
+    for (const name of servers.keys()) stop(name, 'SIGKILL');
+    for (const p of servers.values()) {
+      p.stderr?.destroy();
+      p.unref();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const stateOf = async (name: 'b' | 'c'): Promise<PgState> => {
+    const client = new PgInstanceClient(3000, PORT[name]);
+    try {
+      const s = await client.state('127.0.0.1', credentials);
+      if (!s) throw new Error(`${name} did not answer`);
+      return s;
+    } finally {
+      await client.close();
+    }
+  };
+  const asInstance = (name: string, ordinal: number, pg: PgState): Instance => ({
+    name,
+    ordinal,
+    pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name, uid: name, resourceVersion: '1' } },
+    ready: true,
+    terminating: false,
+    pg,
+  });
+
+  test("a standby that followed the promotion but has had no restartpoint since reports the timeline it replays, not its checkpoint's", async () => {
+    const b = await stateOf('b');
+    expect(b.checkpointTimeline).toBe(1); // the premise: its control file still names timeline 1
+    expect(b.timeline).toBe(2);
+  });
+
+  test('the standby with the last commit is promoted, not the one cloned later with less WAL', async () => {
+    const [b, c] = [await stateOf('b'), await stateOf('c')];
+    expect(c.timeline).toBe(2);
+    expect(b.lsn > c.lsn).toBe(true); // the premise: B holds WAL that C does not
+    // C has the lower ordinal: with equal positions it would win, so only B's WAL makes it the choice
+    expect(bestStandby([asInstance('db-1', 1, b), asInstance('db-0', 0, c)])?.name).toBe('db-1');
+  });
+});
