@@ -14,12 +14,8 @@
  *
  * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
  */
-import { ChildProcess, spawn, spawnSync } from 'child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
-import { Client } from 'pg';
-import { canRunPostgres, pgBin } from './real-postgres';
+import { canRunPostgres, PostgresGroup } from './real-postgres';
 import { Credentials } from '../../../controllers/sampledb/credentials';
 import { Instance, PgInstanceClient, PgState } from '../../../controllers/sampledb/instances';
 import { bestStandby } from '../../../controllers/sampledb/replication';
@@ -36,77 +32,14 @@ const credentials: Credentials = {
 };
 
 describeReal('SampleDB failover candidate on real PostgreSQL standbys whose primary is gone [real PostgreSQL]', () => {
-  let dir: string;
-  const servers = new Map<string, ChildProcess>();
-  let serverLog = '';
-
-  const asPostgres = (cmd: string, args: string[]) => {
-    const r = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, cmd), ...args], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${cmd}: ${r.stderr}`);
-  };
-  const start = (name: keyof typeof PORT, extra: string[] = []) => {
-    const p = spawn(
-      'runuser',
-      [
-        '-u',
-        'postgres',
-        '--',
-        join(pgBin!, 'postgres'),
-        '-D',
-        join(dir, name),
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        `port=${PORT[name]}`,
-        '-c',
-        `unix_socket_directories=${dir}`,
-        '-c',
-        'wal_retrieve_retry_interval=500ms',
-        ...extra,
-      ],
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    p.stderr!.on('data', (b: Buffer) => {
-      serverLog += `[${name}] ${b.toString()}`;
-    });
-    servers.set(name, p);
-  };
-  const stop = (name: string, signal: NodeJS.Signals) => {
-    const p = servers.get(name);
-    if (!p?.pid) return;
-    try {
-      // the whole group (spawned detached): runuser does not pass the signal on
-      process.kill(-p.pid, signal);
-    } catch {
-      /* gone */
-    }
-  };
-  async function query(port: number, sql: string): Promise<Record<string, any>[]> {
-    const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
-    await c.connect();
-    try {
-      return (await c.query(sql)).rows;
-    } finally {
-      await c.end();
-    }
-  }
-  async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
-    const deadline = Date.now() + 30_000;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      try {
-        const v = await fn();
-        if (v !== undefined) return v;
-      } catch (err) {
-        last = err;
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`timed out waiting for ${what}: ${String(last)}\n${serverLog}`);
-  }
+  let pg: PostgresGroup;
+  const query = (port: number, sql: string) => pg.query(port, sql);
+  const until = <T>(fn: () => Promise<T | undefined>, what: string) => pg.until(fn, what);
+  const start = (name: keyof typeof PORT) => pg.start(name, PORT[name], ['wal_retrieve_retry_interval=500ms']);
   const standbyOf = async (name: 'a' | 'b' | 'c', source: keyof typeof PORT) => {
     // -R: standby.signal, and primary_conninfo in postgresql.auto.conf, where ALTER SYSTEM can change it
-    asPostgres('pg_basebackup', [
+    pg.run(
+      'pg_basebackup',
       '-R',
       '-h',
       '127.0.0.1',
@@ -115,8 +48,8 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
       '-U',
       'postgres',
       '-D',
-      join(dir, name),
-    ]);
+      join(pg.dir, name),
+    );
     start(name);
     await until(
       async () => ((await query(PORT[name], 'select pg_is_in_recovery() as r'))[0].r === true ? true : undefined),
@@ -136,9 +69,8 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
   const lsnOfA = async () => (await query(PORT.a, 'select pg_current_wal_lsn()::text as lsn'))[0].lsn as string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'sampledb-failover-'));
-    chmodSync(dir, 0o777);
-    asPostgres('initdb', ['-D', join(dir, 'p'), '--auth=trust', '-U', 'postgres']);
+    pg = new PostgresGroup('sampledb-failover-');
+    pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
     start('p');
     await until(async () => (await query(PORT.p, 'select 1 as one'))[0], 'the primary');
     await query(PORT.p, 'create table t (id int)');
@@ -146,7 +78,7 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
     await standbyOf('b', 'p');
     // A becomes the primary of timeline 2; B follows it (primary_conninfo reloads since PostgreSQL 13)
     await query(PORT.a, 'select pg_promote()');
-    stop('p', 'SIGKILL');
+    pg.signal('p', 'SIGKILL');
     await query(PORT.b, `alter system set primary_conninfo = 'host=127.0.0.1 port=${PORT.a} user=postgres'`);
     await query(PORT.b, 'select pg_reload_conf()');
     await insertOnA(100);
@@ -172,7 +104,7 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
     // the last commits reach B only; then A, the primary, dies
     await insertOnA(1000);
     await received('b', await lsnOfA());
-    stop('a', 'SIGKILL');
+    pg.signal('a', 'SIGKILL');
     await until(
       async () =>
         (await query(PORT.b, 'select count(*)::int as n from pg_stat_wal_receiver'))[0].n === 0 ? true : undefined,
@@ -180,14 +112,7 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
     );
   }, 120_000);
 
-  afterAll(() => {
-    for (const name of servers.keys()) stop(name, 'SIGKILL');
-    for (const p of servers.values()) {
-      p.stderr?.destroy();
-      p.unref();
-    }
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => pg.remove());
 
   const stateOf = async (name: 'b' | 'c'): Promise<PgState> => {
     const client = new PgInstanceClient(3000, PORT[name]);
@@ -199,13 +124,13 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
       await client.close();
     }
   };
-  const asInstance = (name: string, ordinal: number, pg: PgState): Instance => ({
+  const asInstance = (name: string, ordinal: number, state: PgState): Instance => ({
     name,
     ordinal,
     pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name, uid: name, resourceVersion: '1' } },
     ready: true,
     terminating: false,
-    pg,
+    pg: state,
   });
 
   test("a standby that followed the promotion but has had no restartpoint since reports the timeline it replays, not its checkpoint's", async () => {

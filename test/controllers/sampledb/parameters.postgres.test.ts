@@ -9,13 +9,11 @@
  *
  * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
  */
-import { ChildProcess, spawn, spawnSync } from 'child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'fs';
+import { spawnSync } from 'child_process';
 import { AddressInfo, connect, createServer, Socket } from 'net';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
-import { canRunPostgres, pgBin } from './real-postgres';
+import { canRunPostgres, PostgresGroup } from './real-postgres';
 import { Credentials } from '../../../controllers/sampledb/credentials';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { OPERATOR_WRITTEN_PARAMETERS } from '../../../controllers/sampledb/tuning';
@@ -33,78 +31,19 @@ const credentials: Credentials = {
 };
 
 describeReal('SampleDB settings on a real PostgreSQL primary and standby [real PostgreSQL]', () => {
-  let dir: string;
-  const servers: ChildProcess[] = [];
-  let serverLog = '';
-
-  const asPostgres = (cmd: string, args: string[]) => {
-    const r = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, cmd), ...args], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${cmd}: ${r.stderr}`);
-  };
-  const start = (data: string, port: number, extra: string[] = []) => {
-    const p = spawn(
-      'runuser',
-      [
-        '-u',
-        'postgres',
-        '--',
-        join(pgBin!, 'postgres'),
-        '-D',
-        data,
-        '-c',
-        `log_directory=${dir}`,
-        '-c',
-        'logging_collector=off',
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        `port=${port}`,
-        '-c',
-        `unix_socket_directories=${dir}`,
-        '-c',
-        'hot_standby_feedback=on',
-        ...extra,
-      ],
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    p.stderr!.on('data', (b: Buffer) => {
-      serverLog += b.toString();
-    });
-    servers.push(p);
-  };
-  async function query(port: number, sql: string): Promise<Record<string, unknown>[]> {
-    const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
-    await c.connect();
-    try {
-      return (await c.query(sql)).rows;
-    } finally {
-      await c.end();
-    }
-  }
-  async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
-    const deadline = Date.now() + 30_000;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      try {
-        const v = await fn();
-        if (v !== undefined) return v;
-      } catch (err) {
-        last = err;
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error(`timed out waiting for ${what}: ${String(last)}\n${serverLog}`);
-  }
+  let pg: PostgresGroup;
+  const query = (port: number, sql: string) => pg.query(port, sql);
+  const until = <T>(fn: () => Promise<T | undefined>, what: string) => pg.until(fn, what);
+  const SETTINGS = ['logging_collector=off', 'hot_standby_feedback=on'];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'sampledb-params-'));
-    chmodSync(dir, 0o777);
-    const primary = join(dir, 'primary');
-    const standby = join(dir, 'standby');
-    asPostgres('initdb', ['-D', primary, '--auth=trust', '-U', 'postgres']);
-    start(primary, PRIMARY_PORT);
+    pg = new PostgresGroup('sampledb-params-');
+    pg.run('initdb', '-D', join(pg.dir, 'primary'), '--auth=trust', '-U', 'postgres');
+    pg.start('primary', PRIMARY_PORT, SETTINGS);
     await until(async () => (await query(PRIMARY_PORT, 'select 1 as one'))[0], 'the primary');
-    asPostgres('pg_basebackup', [
+    const standby = join(pg.dir, 'standby');
+    pg.run(
+      'pg_basebackup',
       '-h',
       '127.0.0.1',
       '-p',
@@ -117,42 +56,19 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
       'stream',
       '-c',
       'fast',
-    ]);
+    );
     spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(standby, 'standby.signal')]);
-    start(standby, STANDBY_PORT, ['-c', `primary_conninfo=host=127.0.0.1 port=${PRIMARY_PORT} user=postgres`]);
+    pg.start('standby', STANDBY_PORT, [
+      ...SETTINGS,
+      `primary_conninfo=host=127.0.0.1 port=${PRIMARY_PORT} user=postgres`,
+    ]);
     await until(
       async () => ((await query(STANDBY_PORT, 'select pg_is_in_recovery() as r'))[0].r === true ? true : undefined),
       'the standby',
     );
   }, 60_000);
 
-  afterAll(() => {
-    for (const p of servers) {
-      if (p.pid) {
-        try {
-          // the whole group (spawned detached): runuser does not pass the signal on, and the postmaster outlived the run
-          process.kill(-p.pid, 'SIGINT');
-        } catch {
-          /* gone */
-        }
-      }
-    }
-    spawnSync('sleep', ['2']);
-    for (const p of servers) {
-      if (p.pid) {
-        try {
-          process.kill(-p.pid, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-      }
-    }
-    for (const p of servers) {
-      p.stderr?.destroy();
-      p.unref();
-    }
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => pg.remove());
 
   test('reloadable settings apply at once, restart-only ones are pending_restart, on the primary and on the standby; a second apply writes nothing', async () => {
     const client = new PgInstanceClient(3000, PRIMARY_PORT);

@@ -4,10 +4,11 @@
  * They run PostgreSQL's own binaries from Debian's layout as the `postgres` user (PostgreSQL refuses to run as root),
  * so they need root, `runuser` on the PATH and a `postgres` user; without, they skip and say what is missing.
  */
-import { spawnSync, SpawnSyncReturns } from 'child_process';
+import { ChildProcess, spawn, spawnSync, SpawnSyncReturns } from 'child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { Client } from 'pg';
 
 const PG_LIB = '/usr/lib/postgresql';
 
@@ -97,5 +98,92 @@ export class TestPostgres {
 
   private asPostgres(command: string, ...args: string[]): SpawnSyncReturns<string> {
     return spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' });
+  }
+}
+
+/**
+ * Servers of the host's PostgreSQL in one folder, each run detached as the `postgres` user on 127.0.0.1 (trust
+ * authentication), for tests that need several (a primary and its standbys). Their stderr is kept for the errors of
+ * {@link until}.
+ */
+export class PostgresGroup {
+  /** The folder: each server's data in a subfolder named after it, the Unix sockets here. */
+  readonly dir: string;
+  private readonly servers = new Map<string, ChildProcess>();
+  private log = '';
+
+  constructor(prefix: string) {
+    this.dir = mkdtempSync(join(tmpdir(), prefix));
+    chmodSync(this.dir, 0o777);
+  }
+
+  /** A PostgreSQL program (`initdb`, `pg_basebackup`…) as the `postgres` user; throws with its stderr when it fails. */
+  run(command: string, ...args: string[]): void {
+    const r = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, command), ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${command}: ${r.stderr}`);
+  }
+
+  /** Starts `postgres` on the data folder `name` (under {@link dir}) and `port`, with `settings` (`-c` each). */
+  start(name: string, port: number, settings: readonly string[] = []): void {
+    const all = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${this.dir}`, ...settings];
+    const p = spawn(
+      'runuser',
+      ['-u', 'postgres', '--', join(pgBin!, 'postgres'), '-D', join(this.dir, name), ...all.flatMap((s) => ['-c', s])],
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    p.stderr!.on('data', (b: Buffer) => {
+      this.log += `[${name}] ${b.toString()}`;
+    });
+    this.servers.set(name, p);
+  }
+
+  /** Sends `signal` to the server `name`'s process group (spawned detached: runuser does not pass a signal on). */
+  signal(name: string, signal: NodeJS.Signals): void {
+    const pid = this.servers.get(name)?.pid;
+    if (!pid) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      /* gone */
+    }
+  }
+
+  /** One statement on a fresh connection to `port`; its rows. */
+  async query(port: number, sql: string): Promise<Record<string, any>[]> {
+    const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    await c.connect();
+    try {
+      return (await c.query(sql)).rows;
+    } finally {
+      await c.end();
+    }
+  }
+
+  /** Polls `fn` until it returns a value (errors count as not yet) for 30 s; then throws with the servers' logs. */
+  async until<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
+    const deadline = Date.now() + 30_000;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const v = await fn();
+        if (v !== undefined) return v;
+      } catch (err) {
+        last = err;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`timed out waiting for ${what}: ${String(last)}\n${this.log}`);
+  }
+
+  /** Stops every server (SIGINT, then SIGKILL after 2 s: the postmaster outlived runs) and removes the folder. */
+  remove(): void {
+    for (const name of this.servers.keys()) this.signal(name, 'SIGINT');
+    spawnSync('sleep', ['2']);
+    for (const name of this.servers.keys()) this.signal(name, 'SIGKILL');
+    for (const p of this.servers.values()) {
+      p.stderr?.destroy();
+      p.unref();
+    }
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
