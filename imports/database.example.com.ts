@@ -175,7 +175,7 @@ export interface SampleDBSpec {
    */
   replicas?: number;
   /**
-   * Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 (*)), so a failover loses no acknowledged write. Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).
+   * Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 (*)), so a failover loses no acknowledged write: it waits until every standby that may hold the last commits answers (status.synchronousStandbys). Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).
    *
    * @default false
    */
@@ -445,6 +445,19 @@ export interface SampleDBStatus {
    * Since when the primary has been unavailable (failover after spec.failoverDelaySeconds).
    */
   primaryUnavailableSince?: string;
+  /**
+   * With spec.synchronous: the standbys that may hold acknowledged commits the others lack (streaming from the primary when it last answered, or since stopped). A failover waits until each answers; spec.synchronous: false fails over without them.
+   */
+  synchronousStandbys?: {
+    /**
+     * Pod name.
+     */
+    name: string;
+    /**
+     * The primary's WAL position when this standby was first seen no longer streaming: it stays in the list until a standby that streams has flushed past it.
+     */
+    leftAtLsn?: string;
+  }[];
   /**
    * Each database pod: its role, readiness, timeline and replication lag.
    */

@@ -68,7 +68,7 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             }),
             synchronous: Schema.boolean({
               description:
-                'Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 (*)), so a failover loses no acknowledged write. Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).',
+                'Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 (*)), so a failover loses no acknowledged write: it waits until every standby that may hold the last commits answers (status.synchronousStandbys). Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).',
               default: false,
             }),
             failoverDelaySeconds: Schema.integer({
@@ -354,6 +354,26 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
               description: 'Since when the primary has been unavailable (failover after spec.failoverDelaySeconds).',
               format: 'date-time',
             }),
+            synchronousStandbys: Schema.array(
+              Schema.object({
+                properties: {
+                  name: Schema.string({ description: 'Pod name.', maxLength: 63 }),
+                  leftAtLsn: Schema.string({
+                    description:
+                      "The primary's WAL position when this standby was first seen no longer streaming: it stays in the list until a standby that streams has flushed past it.",
+                    maxLength: 32,
+                  }),
+                },
+                required: ['name'],
+              }),
+              {
+                description:
+                  'With spec.synchronous: the standbys that may hold acknowledged commits the others lack (streaming from the primary when it last answered, or since stopped). A failover waits until each answers; spec.synchronous: false fails over without them.',
+                listType: 'map',
+                listMapKeys: ['name'],
+                maxItems: 16,
+              },
+            ),
             instances: Schema.array(
               Schema.object({
                 properties: {

@@ -42,6 +42,13 @@ export interface PgState {
   readonly checkpointTimeline?: number;
   /** The primary's `synchronous_standby_names`. */
   readonly synchronousStandbyNames: string;
+  /**
+   * A primary's: the standbys streaming from it (their `application_name`, the pod's name), the only ones synchronous
+   * replication can wait for (PostgreSQL counts a WAL sender only once it streams).
+   */
+  readonly streaming?: readonly string[];
+  /** A primary's: the furthest WAL position a standby streaming from it has flushed. */
+  readonly streamingFlushLsn?: bigint;
   /** Settings changed in the configuration files that only a restart applies (`pg_settings.pending_restart`). */
   readonly pendingRestart?: readonly string[];
   /** Bytes of the data volume the instance uses, as PostgreSQL reports them: its databases and its WAL. */
@@ -130,6 +137,9 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
   current_setting('synchronous_standby_names') as sync,
+  case when pg_is_in_recovery() then null
+    else array(select application_name from pg_stat_replication where state = 'streaming' order by 1) end as streaming,
+  (select max(flush_lsn)::text from pg_stat_replication where state = 'streaming') as streaming_flush,
   array(select name from pg_settings where pending_restart
     union select name from pg_file_settings where sourcefile like '%/postgresql.auto.conf' and error = 'setting could not be applied'
     order by name) as pending_restart,
@@ -178,6 +188,8 @@ export class PgInstanceClient implements InstanceClient {
           timeline: row.timeline === null ? undefined : Number(row.timeline),
           checkpointTimeline: row.checkpoint_timeline === null ? undefined : Number(row.checkpoint_timeline),
           synchronousStandbyNames: row.sync ?? '',
+          ...(row.streaming ? { streaming: row.streaming } : {}),
+          ...(row.streaming_flush ? { streamingFlushLsn: parseLsn(row.streaming_flush) } : {}),
           pendingRestart: row.pending_restart ?? [],
           usedBytes: row.used_bytes === null ? undefined : Number(row.used_bytes),
           lastSelfFence: row.last_self_fence ?? undefined,

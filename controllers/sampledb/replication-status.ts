@@ -13,6 +13,7 @@ export function replicationStatusOf(status: SampleDBStatus | undefined): Replica
     ...(s.targetPrimary !== undefined ? { targetPrimary: s.targetPrimary } : {}),
     ...(s.targetPrimarySince !== undefined ? { targetPrimarySince: s.targetPrimarySince } : {}),
     ...(s.primaryUnavailableSince !== undefined ? { primaryUnavailableSince: s.primaryUnavailableSince } : {}),
+    ...(s.synchronousStandbys !== undefined ? { synchronousStandbys: s.synchronousStandbys } : {}),
     ...(s.instances !== undefined ? { instances: s.instances } : {}),
   };
 }
@@ -20,7 +21,15 @@ export function replicationStatusOf(status: SampleDBStatus | undefined): Replica
 /** `status` with its replication fields replaced by `replication`'s (absent ones removed). */
 export function withReplicationStatus(status: SampleDBStatus, replication: ReplicationStatus): SampleDBStatus {
   // The replication fields are taken out of `status` and only `replication`'s present ones put back.
-  const { currentPrimary, targetPrimary, targetPrimarySince, primaryUnavailableSince, instances, ...rest } = status;
+  const {
+    currentPrimary,
+    targetPrimary,
+    targetPrimarySince,
+    primaryUnavailableSince,
+    synchronousStandbys,
+    instances,
+    ...rest
+  } = status;
   return { ...rest, ...replicationStatusOf(replication) };
 }
 

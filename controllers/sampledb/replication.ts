@@ -25,20 +25,26 @@
  *
  * No acknowledged write is lost with `spec.synchronous: true` (`synchronous_standby_names = 'ANY 1 (*)'`:
  * every commit is on a standby before it is acknowledged, and the most advanced standby is
- * promoted), as long as the standby that holds the last commits answers when the primary fails: the choice is among
- * the standbys that answer. Without it, replication is asynchronous: a failover loses the commits the standbys
- * had not received (the lag in `status.instances`).
+ * promoted; no failover while a standby that may hold the last commits alone does not answer: synchronous-standbys.ts).
+ * Without it, replication is asynchronous: a failover loses the commits the standbys had not received (the lag in
+ * `status.instances`).
  */
 import { anomalySettings, lagging } from './anomalies';
 import { effectiveFailoverDelaySeconds } from './fencing';
 import { Instance, PgState } from './instances';
+import { nextSynchronousStandbys, unansweredSynchronousStandbys } from './synchronous-standbys';
 import { Database, Pod, Reasons, SampleDBStatus } from './types';
 import { Stored } from '../../runtime';
 
 /** Replication fields of the status (as the CRD declares them). */
 export type ReplicationStatus = Pick<
   SampleDBStatus,
-  'currentPrimary' | 'targetPrimary' | 'targetPrimarySince' | 'primaryUnavailableSince' | 'instances'
+  | 'currentPrimary'
+  | 'targetPrimary'
+  | 'targetPrimarySince'
+  | 'primaryUnavailableSince'
+  | 'synchronousStandbys'
+  | 'instances'
 >;
 
 /** One instance in `status.instances` (`lagBytes`: WAL the primary has that this standby has not replayed). */
@@ -242,6 +248,19 @@ export async function reconcileReplication(
           restarted: [primary.name],
         });
       }
+      const waitFor =
+        db.spec.synchronous === true
+          ? unansweredSynchronousStandbys(state.synchronousStandbys, instances, current, keep(primary))
+          : [];
+      if (waitFor.length) {
+        return done({
+          problem: {
+            reason: Reasons.WaitingForSynchronousStandby,
+            message: `primary ${current} unavailable; no failover until ${waitFor.join(', ')} answers: it streamed from the primary, so it may hold acknowledged commits no other standby has (spec.synchronous: false fails over without it)`,
+          },
+          requeueAfterMs: 2000,
+        });
+      }
       if (!target) {
         return done({
           problem: {
@@ -281,6 +300,9 @@ export async function reconcileReplication(
     if (primaryNow.labelRole !== 'primary' && !labelledPrimary) await ops.setRole(primaryNow, 'primary');
     // Checked on every reconcile: standbys cannot clone before the replication user exists.
     await ops.configurePrimary(primaryNow, synchronousStandbyNames(db, want));
+    const synchronous = nextSynchronousStandbys(state.synchronousStandbys, primaryNow.name, primaryNow.pg);
+    if (synchronous) state.synchronousStandbys = synchronous;
+    else delete state.synchronousStandbys;
   }
   const lagOf = new Map(instanceStatuses(instances, state.currentPrimary).map((x) => [x.name, x.lagBytes]));
   for (const i of instances) {

@@ -176,6 +176,7 @@ export const Reasons = {
   FailoverCompleted: 'FailoverCompleted',
   SwitchoverCompleted: 'SwitchoverCompleted',
   NoFailoverCandidate: 'NoFailoverCandidate',
+  WaitingForSynchronousStandby: 'WaitingForSynchronousStandby',
   RestoreSourceMissing: 'RestoreSourceMissing',
   ParametersApplied: 'ParametersApplied',
   ParametersRefused: 'ParametersRefused',

@@ -8,6 +8,8 @@
  * it is once the primary is gone), from its last restartpoint: a standby that followed a promotion but had no
  * restartpoint since still named the timeline before it, and lost to a standby cloned later with less WAL.
  *
+ * Also: a primary names the standbys streaming from it and how far they flushed (`status.synchronousStandbys`).
+ *
  * Here: P (timeline 1) with standbys A and B; A is promoted (timeline 2) and B follows it; C is cloned from A (its
  * control file names timeline 2 at once) and then cut off from it; more commits reach A and B only; A stops. B holds
  * the last commit and must be chosen.
@@ -35,7 +37,10 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
   let pg: PostgresGroup;
   const query = (port: number, sql: string) => pg.query(port, sql);
   const until = <T>(fn: () => Promise<T | undefined>, what: string) => pg.until(fn, what);
-  const start = (name: keyof typeof PORT) => pg.start(name, PORT[name], ['wal_retrieve_retry_interval=500ms']);
+  // cluster_name: the WAL receiver's application_name, as the pods' primary_conninfo sets it to the pod's name
+  const start = (name: keyof typeof PORT) =>
+    pg.start(name, PORT[name], ['wal_retrieve_retry_interval=500ms', `cluster_name=${name}`]);
+  let primaryWithStandbys: PgState;
   const standbyOf = async (name: 'a' | 'b' | 'c', source: keyof typeof PORT) => {
     // -R: standby.signal, and primary_conninfo in postgresql.auto.conf, where ALTER SYSTEM can change it
     pg.run(
@@ -76,6 +81,10 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
     await query(PORT.p, 'create table t (id int)');
     await standbyOf('a', 'p');
     await standbyOf('b', 'p');
+    primaryWithStandbys = await until(async () => {
+      const state = await stateOf('p');
+      return state.streaming?.length === 2 ? state : undefined;
+    }, 'a and b to stream from p');
     // A becomes the primary of timeline 2; B follows it (primary_conninfo reloads since PostgreSQL 13)
     await query(PORT.a, 'select pg_promote()');
     pg.signal('p', 'SIGKILL');
@@ -114,7 +123,7 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
 
   afterAll(() => pg.remove());
 
-  const stateOf = async (name: 'b' | 'c'): Promise<PgState> => {
+  async function stateOf(name: keyof typeof PORT): Promise<PgState> {
     const client = new PgInstanceClient(3000, PORT[name]);
     try {
       const s = await client.state('127.0.0.1', credentials);
@@ -123,7 +132,7 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
     } finally {
       await client.close();
     }
-  };
+  }
   const asInstance = (name: string, ordinal: number, state: PgState): Instance => ({
     name,
     ordinal,
@@ -131,6 +140,12 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
     ready: true,
     terminating: false,
     pg: state,
+  });
+
+  test('a primary names the standbys streaming from it and how far they flushed (status.synchronousStandbys)', () => {
+    expect(primaryWithStandbys.streaming).toEqual(['a', 'b']);
+    expect(primaryWithStandbys.streamingFlushLsn! > 0n).toBe(true);
+    expect(primaryWithStandbys.streamingFlushLsn! <= primaryWithStandbys.lsn).toBe(true);
   });
 
   test("a standby that followed the promotion but has had no restartpoint since reports the timeline it replays, not its checkpoint's", async () => {

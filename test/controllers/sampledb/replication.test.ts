@@ -390,6 +390,127 @@ describe('replication (planner, no cluster)', () => {
   });
 });
 
+describe('synchronous standbys: a failover hears from each standby that may hold acknowledged commits alone', () => {
+  const spec = { replicas: 3, synchronous: true, failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } };
+  const syncPrimary = (lsn: string, streaming: string[], flushed?: string): PgState => ({
+    ...primaryPg(lsn),
+    synchronousStandbyNames: 'ANY 1 (*)',
+    streaming,
+    ...(flushed ? { streamingFlushLsn: parseLsn(flushed) } : {}),
+  });
+  const steady = async (pg: PgState, status: ReplicationStatus) => {
+    const insts = [
+      instance(0, { labelRole: 'primary', pg }),
+      instance(1, { labelRole: 'replica', pg: standbyPg('0/1') }),
+    ];
+    return (await reconcileReplication(db(spec), insts, status, recorder(insts).ops, T0)).status.synchronousStandbys;
+  };
+
+  test('the list: the standbys streaming from the primary; one that stopped stays until a streaming one has flushed past where the primary was when it left', async () => {
+    expect(await steady(syncPrimary('0/3000000', ['db-1', 'db-2'], '0/3000000'), { currentPrimary: 'db-0' })).toEqual([
+      { name: 'db-1' },
+      { name: 'db-2' },
+    ]);
+    // db-2 stops streaming with the primary at 0/3000100; db-1 has flushed up to 0/3000000 only
+    const left = await steady(syncPrimary('0/3000100', ['db-1'], '0/3000000'), {
+      currentPrimary: 'db-0',
+      synchronousStandbys: [{ name: 'db-1' }, { name: 'db-2' }],
+    });
+    expect(left).toEqual([{ name: 'db-1' }, { name: 'db-2', leftAtLsn: '0/3000100' }]);
+    // the mark is kept while db-1 is behind it, whatever the primary's position now
+    expect(
+      await steady(syncPrimary('0/3000900', ['db-1'], '0/30000FF'), {
+        currentPrimary: 'db-0',
+        synchronousStandbys: left,
+      }),
+    ).toEqual(left);
+    // nobody streams: writes wait; db-1 has left too, and db-2 may still hold commits db-1 lacks
+    expect(await steady(syncPrimary('0/3000900', []), { currentPrimary: 'db-0', synchronousStandbys: left })).toEqual([
+      { name: 'db-1', leftAtLsn: '0/3000900' },
+      { name: 'db-2', leftAtLsn: '0/3000100' },
+    ]);
+    expect(
+      await steady(syncPrimary('0/3000900', ['db-1'], '0/3000100'), {
+        currentPrimary: 'db-0',
+        synchronousStandbys: left,
+      }),
+    ).toEqual([{ name: 'db-1' }]);
+    // a standby promoted since leaves the list
+    expect(
+      await steady(syncPrimary('0/3000900', ['db-1']), {
+        currentPrimary: 'db-0',
+        synchronousStandbys: [{ name: 'db-0', leftAtLsn: '0/3000000' }, { name: 'db-1' }],
+      }),
+    ).toEqual([{ name: 'db-1' }]);
+    // asynchronous (synchronous_standby_names empty): nothing the primary acknowledges is on a standby alone
+    expect(
+      await steady(
+        { ...primaryPg('0/3000900'), streaming: ['db-1'] },
+        { currentPrimary: 'db-0', synchronousStandbys: left },
+      ),
+    ).toBeUndefined();
+  });
+
+  test('no failover while a standby of the list does not answer, whatever the others say; once it answers, the most advanced is promoted', async () => {
+    const old = instance(0, { labelRole: 'primary', ready: false, pg: undefined });
+    const answering = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
+    const silent = instance(2, { labelRole: 'replica', ready: false, pg: undefined });
+    const status: ReplicationStatus = {
+      currentPrimary: 'db-0',
+      primaryUnavailableSince: T0.toISOString(),
+      synchronousStandbys: [{ name: 'db-1' }, { name: 'db-2' }],
+    };
+    const r = recorder([old, answering, silent]);
+    const waiting = await reconcileReplication(db(spec), [old, answering, silent], status, r.ops, at(1));
+    expect(waiting.problem).toEqual({
+      reason: 'WaitingForSynchronousStandby',
+      message:
+        'primary db-0 unavailable; no failover until db-2 answers: it streamed from the primary, so it may hold acknowledged commits no other standby has (spec.synchronous: false fails over without it)',
+    });
+    expect(waiting.status.targetPrimary).toBeUndefined();
+    expect(waiting.status.synchronousStandbys).toEqual(status.synchronousStandbys);
+    expect(r.log).toEqual([]);
+
+    // a pod being replaced does not answer either
+    const terminating = { ...silent, terminating: true, pg: standbyPg('0/6000000') };
+    expect(
+      (await reconcileReplication(db(spec), [old, answering, terminating], status, r.ops, at(2))).problem?.reason,
+    ).toBe('WaitingForSynchronousStandby');
+
+    const back = instance(2, { labelRole: 'replica', pg: standbyPg('0/6000000') });
+    const res = await reconcileReplication(db(spec), [old, answering, back], status, r.ops, at(3));
+    expect(res.status.targetPrimary).toBe('db-2');
+  });
+
+  test('spec.synchronous: false fails over without the silent standby; a standby the StatefulSet no longer keeps is not waited for', async () => {
+    const old = instance(0, { labelRole: 'primary', ready: false, pg: undefined });
+    const answering = instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') });
+    const status: ReplicationStatus = {
+      currentPrimary: 'db-0',
+      primaryUnavailableSince: T0.toISOString(),
+      synchronousStandbys: [{ name: 'db-1' }, { name: 'db-2' }],
+    };
+    const silent = instance(2, { ready: false, pg: undefined });
+    const asynchronous = await reconcileReplication(
+      db({ ...spec, synchronous: false }),
+      [old, answering, silent],
+      status,
+      recorder([]).ops,
+      at(1),
+    );
+    expect(asynchronous.status.targetPrimary).toBe('db-1');
+    // scaled to 2: pod db-2 is gone for good
+    const scaledDown = await reconcileReplication(
+      db({ ...spec, replicas: 2 }),
+      [old, answering],
+      status,
+      recorder([]).ops,
+      at(1),
+    );
+    expect(scaledDown.status.targetPrimary).toBe('db-1');
+  });
+});
+
 describe('rolling restart for settings that need one (pending_restart)', () => {
   const pendingPg = (pg: PgState, names = ['shared_buffers']): PgState => ({
     ...pg,

@@ -14,6 +14,7 @@
  * restore), not a change of PostgreSQL binaries, and says so.
  */
 import { Client } from 'pg';
+import { comm, containerInit } from '../chaos/host';
 import { HOST_SLACK_SCALE, NodeHarness, assert, sleep, until, untilBound } from '../harness';
 
 /**
@@ -228,6 +229,62 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       .join(' ');
     return `rows per pod ${counts.join('/')}; ${roles}`;
   });
+
+  await step(
+    'a synchronous standby that streamed to the lost primary but does not answer holds the failover back until it does',
+    async () => {
+      const { currentPrimary: primary, synchronousStandbys } = sdb(db).status;
+      const standbys = ['e2e-db-0', 'e2e-db-1', 'e2e-db-2'].filter((n) => n !== primary);
+      const silent = standbys[1];
+      await until(
+        `${silent} in status.synchronousStandbys`,
+        () => (sdb(db).status.synchronousStandbys ?? []).some((s: { name: string }) => s.name === silent),
+        60,
+      );
+      // Its postmaster stopped (SIGSTOP): its WAL receiver goes on streaming, but no new connection is served, so the
+      // operator's queries go unanswered. Resumed before the liveness probe (3 × 20 s) restarts the container.
+      const pod = json('get', 'pod', silent, '-n', NS);
+      const container = pod.status.containerStatuses.find((c: { name: string }) => c.name === 'postgres');
+      const pid = containerInit(pod.metadata.uid, container.containerID);
+      assert(pid && comm(pid) === 'postgres', `the postmaster of ${silent} (pid ${pid}, ${pid ? comm(pid) : '-'})`);
+      process.kill(pid, 'SIGSTOP');
+      let waiting: string;
+      let target: string | undefined;
+      try {
+        kubectl('delete', 'pod', primary, '-n', NS, '--wait=false');
+        waiting = await untilBound(
+          'Degraded WaitingForSynchronousStandby',
+          () => {
+            const st = sdb(db).status;
+            target ??= st.targetPrimary;
+            return (st.conditions ?? []).find((c: { reason: string }) => c.reason === 'WaitingForSynchronousStandby')
+              ?.message;
+          },
+          FAILOVER_BOUND_S,
+          500,
+        );
+        await sleep(3000);
+        target ??= sdb(db).status.targetPrimary;
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      assert(!target, `no failover target while ${silent} was silent (got ${target})`);
+      assert(waiting.includes(`until ${silent} answers`), `the condition names ${silent}: ${waiting}`);
+      const newPrimary = await untilBound(
+        'a new primary once it answers',
+        () => {
+          const p = sdb(db).status.currentPrimary;
+          return p !== primary && p;
+        },
+        FAILOVER_BOUND_S,
+        500,
+      );
+      await until('3 replicas running again', () => ready(db, 3), 180);
+      const rows = await sqlUntil(db, `${db}-rw`, 'select count(*) as n from t');
+      assert(Number(rows[0].n) === 100, `the 100 rows on the new primary: ${JSON.stringify(rows)}`);
+      return `list ${JSON.stringify(synchronousStandbys)}; ${primary} deleted with ${silent} stopped: "${waiting}"; then ${newPrimary} promoted`;
+    },
+  );
 
   await step('scale 3→2 keeps the primary', async () => {
     const primary = sdb(db).status.currentPrimary;

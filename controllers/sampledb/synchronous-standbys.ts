@@ -1,0 +1,63 @@
+/**
+ * Which standbys a failover must hear from before it promotes one, with `spec.synchronous: true`
+ * (`status.synchronousStandbys`; CloudNativePG's failover quorum answers the same question).
+ *
+ * `synchronous_standby_names = 'ANY 1 (*)'` acknowledges a commit once any one standby streaming from the primary has
+ * flushed it, so the last commits may be on one standby alone. Promoting the most advanced of the standbys that answer
+ * is safe only when every standby that may hold such commits answers. The list holds:
+ * - the standbys streaming from the primary when it last answered (PostgreSQL waits for no other);
+ * - a standby that stopped streaming, until a standby that still streams has flushed past the primary's WAL position
+ *   when the first was first seen gone (`leftAtLsn`): every commit the first acknowledged is below that position.
+ *
+ * The list is updated only from a primary that answers, so it survives the primary's failure. Its limit: a standby
+ * that began streaming after the last look, acknowledged commits, and fails together with the primary is not in it.
+ */
+import { Instance, parseLsn, PgState } from './instances';
+import { SampleDBStatus } from './types';
+
+/** One entry of `status.synchronousStandbys`. */
+export type SynchronousStandby = NonNullable<SampleDBStatus['synchronousStandbys']>[number];
+
+/** `0/3000060` from a byte position. */
+function lsnText(lsn: bigint): string {
+  return `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
+}
+
+/**
+ * The list after a look at the primary (`primary`, answering with `pg`): undefined when it waits for no standby
+ * (`synchronous_standby_names` empty: nothing it acknowledges is on a standby alone). The primary itself leaves the
+ * list (a standby promoted since it was written).
+ */
+export function nextSynchronousStandbys(
+  previous: readonly SynchronousStandby[] | undefined,
+  primary: string,
+  pg: PgState,
+): SynchronousStandby[] | undefined {
+  if (!pg.synchronousStandbyNames) return undefined;
+  const streaming = pg.streaming ?? [];
+  const gone = (previous ?? [])
+    .filter((s) => s.name !== primary && !streaming.includes(s.name))
+    .map((s) => ({ name: s.name, leftAtLsn: s.leftAtLsn ?? lsnText(pg.lsn) }))
+    .filter((s) => pg.streamingFlushLsn === undefined || pg.streamingFlushLsn < parseLsn(s.leftAtLsn)!);
+  const next = [...streaming.map((name) => ({ name })), ...gone].sort((a, b) => a.name.localeCompare(b.name));
+  return next.length ? next : undefined;
+}
+
+/**
+ * The standbys of the list that do not answer now, `primary` and pods the StatefulSet no longer keeps (`kept`:
+ * its replicas; a pod it removed does not come back) left out.
+ */
+export function unansweredSynchronousStandbys(
+  list: readonly SynchronousStandby[] | undefined,
+  instances: readonly Instance[],
+  primary: string | undefined,
+  kept: number,
+): string[] {
+  return (list ?? [])
+    .map((s) => s.name)
+    .filter((name) => name !== primary && Number(/-(\d+)$/.exec(name)?.[1] ?? 0) < kept)
+    .filter((name) => {
+      const i = instances.find((x) => x.name === name);
+      return !(i?.pod && !i.terminating && i.pg?.recovery);
+    });
+}
