@@ -13,8 +13,9 @@
  * major): the upgrade step exercises the operator's flow (pre-upgrade backup, new data directory,
  * restore), not a change of PostgreSQL binaries, and says so.
  */
+import { readFileSync } from 'fs';
 import { Client } from 'pg';
-import { comm, containerInit } from '../chaos/host';
+import { containerPids } from '../chaos/host';
 import { HOST_SLACK_SCALE, NodeHarness, assert, sleep, until, untilBound } from '../harness';
 
 /**
@@ -241,13 +242,26 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         () => (sdb(db).status.synchronousStandbys ?? []).some((s: { name: string }) => s.name === silent),
         60,
       );
-      // Its postmaster stopped (SIGSTOP): its WAL receiver goes on streaming, but no new connection is served, so the
-      // operator's queries go unanswered. Resumed before the liveness probe (3 × 20 s) restarts the container.
+      // Every process of its container stopped (SIGSTOP) but the WAL receiver and the startup process: it goes on
+      // streaming (and acknowledging), but answers no query, on a new connection or on the operator's open session
+      // (its backend stopped too). Resumed before the liveness probe (3 × 20 s) restarts the container.
       const pod = json('get', 'pod', silent, '-n', NS);
       const container = pod.status.containerStatuses.find((c: { name: string }) => c.name === 'postgres');
-      const pid = containerInit(pod.metadata.uid, container.containerID);
-      assert(pid && comm(pid) === 'postgres', `the postmaster of ${silent} (pid ${pid}, ${pid ? comm(pid) : '-'})`);
-      process.kill(pid, 'SIGSTOP');
+      const title = (pid: number) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+        } catch {
+          return '';
+        }
+      };
+      const stopped = containerPids(pod.metadata.uid, container.containerID).filter(
+        (pid) => !/walreceiver|startup/.test(title(pid)),
+      );
+      const receiving = containerPids(pod.metadata.uid, container.containerID).filter((pid) =>
+        /walreceiver/.test(title(pid)),
+      );
+      assert(receiving.length === 1 && stopped.length >= 3, `${silent}: a WAL receiver and processes to stop`);
+      for (const pid of stopped) process.kill(pid, 'SIGSTOP');
       let waiting: string;
       let target: string | undefined;
       try {
@@ -257,8 +271,10 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
           () => {
             const st = sdb(db).status;
             target ??= st.targetPrimary;
-            return (st.conditions ?? []).find((c: { reason: string }) => c.reason === 'WaitingForSynchronousStandby')
-              ?.message;
+            return (st.conditions ?? []).find(
+              (c: { type: string; reason: string }) =>
+                c.type === 'Degraded' && c.reason === 'WaitingForSynchronousStandby',
+            )?.message;
           },
           FAILOVER_BOUND_S,
           500,
@@ -266,7 +282,7 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         await sleep(3000);
         target ??= sdb(db).status.targetPrimary;
       } finally {
-        process.kill(pid, 'SIGCONT');
+        for (const pid of stopped) process.kill(pid, 'SIGCONT');
       }
       assert(!target, `no failover target while ${silent} was silent (got ${target})`);
       assert(waiting.includes(`until ${silent} answers`), `the condition names ${silent}: ${waiting}`);
