@@ -38,7 +38,10 @@ export function nextSynchronousStandbys(
   const gone = (previous ?? [])
     .filter((s) => s.name !== primary && !streaming.includes(s.name))
     .map((s) => ({ name: s.name, leftAtLsn: s.leftAtLsn ?? lsnText(pg.lsn) }))
-    .filter((s) => pg.streamingFlushLsn === undefined || pg.streamingFlushLsn < parseLsn(s.leftAtLsn)!);
+    .filter((s) => {
+      const left = parseLsn(s.leftAtLsn);
+      return pg.streamingFlushLsn === undefined || left === undefined || pg.streamingFlushLsn < left;
+    });
   const next = [...streaming.map((name) => ({ name })), ...gone].sort((a, b) => a.name.localeCompare(b.name));
   return next.length ? next : undefined;
 }
