@@ -109,6 +109,11 @@ export interface InstanceClient {
   activity(ip: string, credentials: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity>;
 }
 
+/** Byte position → `16/B374D848` (the inverse of {@link parseLsn}). */
+export function formatLsn(lsn: bigint): string {
+  return `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
+}
+
 /** `16/B374D848` → bigint byte position. */
 export function parseLsn(lsn: string | null | undefined): bigint | undefined {
   if (!lsn) return undefined;

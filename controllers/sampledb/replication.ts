@@ -250,7 +250,9 @@ export async function reconcileReplication(
       }
       const waitFor =
         db.spec.synchronous === true
-          ? unansweredSynchronousStandbys(state.synchronousStandbys, instances, current, keep(primary))
+          ? unansweredSynchronousStandbys(state.synchronousStandbys, current, keep(primary), (n) =>
+              healthyStandby(byName(n)),
+            )
           : [];
       if (waitFor.length) {
         return done({

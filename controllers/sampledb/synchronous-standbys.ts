@@ -12,16 +12,11 @@
  * The list is updated only from a primary that answers, so it survives the primary's failure. Its limit: a standby
  * that began streaming after the last look, acknowledged commits, and fails together with the primary is not in it.
  */
-import { Instance, parseLsn, PgState } from './instances';
+import { formatLsn, parseLsn, PgState } from './instances';
 import { SampleDBStatus } from './types';
 
 /** One entry of `status.synchronousStandbys`. */
 export type SynchronousStandby = NonNullable<SampleDBStatus['synchronousStandbys']>[number];
-
-/** `0/3000060` from a byte position. */
-function lsnText(lsn: bigint): string {
-  return `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
-}
 
 /**
  * The list after a look at the primary (`primary`, answering with `pg`): undefined when it waits for no standby
@@ -37,7 +32,7 @@ export function nextSynchronousStandbys(
   const streaming = pg.streaming ?? [];
   const gone = (previous ?? [])
     .filter((s) => s.name !== primary && !streaming.includes(s.name))
-    .map((s) => ({ name: s.name, leftAtLsn: s.leftAtLsn ?? lsnText(pg.lsn) }))
+    .map((s) => ({ name: s.name, leftAtLsn: s.leftAtLsn ?? formatLsn(pg.lsn) }))
     .filter((s) => {
       const left = parseLsn(s.leftAtLsn);
       return pg.streamingFlushLsn === undefined || left === undefined || pg.streamingFlushLsn < left;
@@ -47,20 +42,16 @@ export function nextSynchronousStandbys(
 }
 
 /**
- * The standbys of the list that do not answer now, `primary` and pods the StatefulSet no longer keeps (`kept`:
+ * The standbys of the list that do not `answer` now, `primary` and pods the StatefulSet no longer keeps (`kept`:
  * its replicas; a pod it removed does not come back) left out.
  */
 export function unansweredSynchronousStandbys(
   list: readonly SynchronousStandby[] | undefined,
-  instances: readonly Instance[],
   primary: string | undefined,
   kept: number,
+  answers: (name: string) => boolean,
 ): string[] {
   return (list ?? [])
     .map((s) => s.name)
-    .filter((name) => name !== primary && Number(/-(\d+)$/.exec(name)?.[1] ?? 0) < kept)
-    .filter((name) => {
-      const i = instances.find((x) => x.name === name);
-      return !(i?.pod && !i.terminating && i.pg?.recovery);
-    });
+    .filter((name) => name !== primary && Number(/-(\d+)$/.exec(name)?.[1] ?? 0) < kept && !answers(name));
 }
