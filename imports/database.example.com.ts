@@ -219,7 +219,7 @@ export interface SampleDBSpec {
    */
   volumeRetention?: 'Delete' | 'Retain';
   /**
-   * What the operator watches for, and acts on: replication lag, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart's PrometheusRule.
+   * What the operator watches for, and acts on: replication lag, a diverged standby, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart's PrometheusRule.
    */
   anomalies?: {
     /**
@@ -256,6 +256,12 @@ export interface SampleDBSpec {
      * @default 5
      */
     isolationFenceSeconds?: number;
+    /**
+     * A standby that replayed past the point where the primary's timeline forked off its own (after an asynchronous failover promoted a standby behind it) can never follow the primary: the operator ends its sessions and restarts it, and it rewinds itself onto the primary (pg_rewind) before it starts. Event StandbyDiverged, condition StandbyDiverged, sampledb_autopilot_actions_total{action="StandbyRewound"}. Off: it stays diverged, out of <db>-ro.
+     *
+     * @default true
+     */
+    rewindDivergedStandbys?: boolean;
   };
   /**
    * Grows the data volumes by themselves: when the database (the sizes PostgreSQL reports for its databases and its WAL) uses trigger percent of a data volume claim, every data claim grows by step percent, up to limit (condition StorageAutoGrow False LimitReached there). The StorageClass must allow volume expansion. Absent: volumes never grow.

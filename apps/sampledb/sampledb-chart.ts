@@ -76,6 +76,12 @@ export const SAMPLEDB_ALERTS: readonly PrometheusAlertRule[] = [
         'a standby of SampleDB {{ $labels.namespace }}/{{ $labels.name }} is further behind than spec.anomalies.maxLagBytes (out of -ro, never promoted)',
       ],
       [
+        'SampleDBStandbyDiverged',
+        'TimelineDivergence',
+        '5m',
+        'a standby of SampleDB {{ $labels.namespace }}/{{ $labels.name }} replayed WAL its primary never had and cannot follow it (rewound by the operator unless spec.anomalies.rewindDivergedStandbys is false)',
+      ],
+      [
         'SampleDBIdleInTransaction',
         'IdleInTransaction',
         '1m',

@@ -128,7 +128,7 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             }),
             anomalies: Schema.object({
               description:
-                "What the operator watches for, and acts on: replication lag, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart's PrometheusRule.",
+                "What the operator watches for, and acts on: replication lag, a diverged standby, long and idle-in-transaction sessions, transaction ID age, connection saturation. Each is a condition, a metric (sampledb_anomaly) and an alert of the chart's PrometheusRule.",
               properties: {
                 maxLagBytes: Schema.integer({
                   description:
@@ -173,6 +173,11 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
                   maximum: 300,
                   default: 5,
                   format: 'int32',
+                }),
+                rewindDivergedStandbys: Schema.boolean({
+                  description:
+                    'A standby that replayed past the point where the primary\'s timeline forked off its own (after an asynchronous failover promoted a standby behind it) can never follow the primary: the operator ends its sessions and restarts it, and it rewinds itself onto the primary (pg_rewind) before it starts. Event StandbyDiverged, condition StandbyDiverged, sampledb_autopilot_actions_total{action="StandbyRewound"}. Off: it stays diverged, out of <db>-ro.',
+                  default: true,
                 }),
               },
             }),

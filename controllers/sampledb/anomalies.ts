@@ -5,6 +5,7 @@
  * | signal | measured | condition (True = anomaly) | action |
  * |---|---|---|---|
  * | `ReplicationLag` | each standby's WAL not replayed (`status.instances[].lagBytes`) | `ReplicationLagging` | the standby leaves `<db>-ro`; a failover never promotes it (replication.ts) |
+ * | `TimelineDivergence` | a standby that replayed past where the primary's timeline forked off its own (diverged-standbys.ts) | `StandbyDiverged` | the standby leaves `<db>-ro`, and is restarted to rewind onto the primary unless `rewindDivergedStandbys: false` |
  * | `IdleInTransaction` | sessions idle in a transaction longer than `idleInTransactionSeconds` | `IdleInTransaction` | terminated (`pg_terminate_backend`) when the timeout is set |
  * | `LongTransaction` | the oldest open transaction | `LongTransaction` | none (reported) |
  * | `XidAge` | `max(age(datfrozenxid))` | `XidAgeHigh` | none (reported: a VACUUM FREEZE is the DBA's call) |
@@ -13,6 +14,7 @@
  * Pure: the same measurements give the same conditions (messages carry the thresholds, not the changing values,
  * so that steady state writes nothing).
  */
+import { Divergence, rewindDivergedStandbys } from './diverged-standbys';
 import { Database } from './types';
 import { ConditionInput } from '../../runtime';
 
@@ -27,6 +29,7 @@ export const ANOMALY_DEFAULTS = {
 /** The signals, as the `signal` label of `sampledb_anomaly` and the alerts name them. */
 export const SIGNALS = [
   'ReplicationLag',
+  'TimelineDivergence',
   'IdleInTransaction',
   'LongTransaction',
   'XidAge',
@@ -75,6 +78,7 @@ export function evaluateAnomalies(
   db: Database,
   lags: readonly { name: string; lagBytes?: number }[],
   activity: Activity | undefined,
+  diverged: readonly { readonly name: string; readonly divergence: Divergence }[] = [],
 ): { signal: Signal; active: boolean; condition: Omit<ConditionInput, 'observedGeneration'> }[] {
   const s = anomalySettings(db);
   const out: { signal: Signal; active: boolean; condition: Omit<ConditionInput, 'observedGeneration'> }[] = [];
@@ -91,6 +95,17 @@ export function evaluateAnomalies(
       : s.maxLagBytes > 0
         ? `every standby within ${s.maxLagBytes} bytes of the primary`
         : 'no lag bound (maxLagBytes 0)',
+  );
+  const rewind = rewindDivergedStandbys(db);
+  const divergedNames = diverged.map((d) => d.name).join(', ');
+  add(
+    'TimelineDivergence',
+    'StandbyDiverged',
+    diverged.length > 0,
+    diverged.length ? (rewind ? 'Rewinding' : 'Diverged') : 'None',
+    diverged.length
+      ? `${divergedNames} replayed WAL the primary never had (past where its timeline forked): out of <db>-ro, ${rewind ? 'restarted to rewind onto the primary (pg_rewind)' : 'left as is (anomalies.rewindDivergedStandbys: false)'}`
+      : 'every standby can follow the primary',
   );
   if (!activity) return out;
   const idle = activity.idleInTransaction;

@@ -17,7 +17,8 @@
  *    waits, looking again every 2 s, up to {@link FORMER_PRIMARY_WAIT_SECONDS} (seen by the chaos
  *    suite). Alone (no other instance runs), or once the wait is over, it starts as it was.
  * 3. A standby streams from `<db>-rw` (`primary_conninfo`), so after a failover it follows the new
- *    primary by itself (`recovery_target_timeline = latest`, the default).
+ *    primary by itself (`recovery_target_timeline = latest`, the default). Stopped cleanly, it is first rewound onto
+ *    the primary (`pg_rewind`: a no-op unless it diverged from the primary's timeline; {@link REWIND_STANDBY_FUNCTION}).
  * 4. Self-fencing (fencing.ts): beside the postmaster a loop stops a primary cut off from the apiserver
  *    and every standby for `SAMPLEDB_ISOLATION_FENCE_SECONDS`, recording the time on the volume. A
  *    fenced former primary started again while still cut off does not start (step 2 would start it alone);
@@ -78,6 +79,34 @@ export const REPLICATION_STATE_FUNCTION = [
   '}',
 ].join('\n');
 
+/** `rw_primary_ip`: the address `<db>-rw` (`$rw`) leads to, when a primary answers there. */
+export const RW_PRIMARY_IP_FUNCTION =
+  'rw_primary_ip() { psql "host=$rw user=$POSTGRES_USER dbname=postgres connect_timeout=3" -Atqc "select host(inet_server_addr()) where not pg_is_in_recovery()" 2>/dev/null || true; }';
+
+/**
+ * `rewind_standby`: a standby that stopped cleanly, while another instance answers as the primary at `<db>-rw`, is
+ * rewound onto it with `pg_rewind` before it starts. That rewinds a standby that replayed past where the primary's
+ * timeline forked off its own (diverged-standbys.ts: the operator restarts such a standby, its sessions ended so that
+ * it stops cleanly), and of any other pg_rewind says "no rewind required" and changes nothing. Not after a crash: to
+ * rewind it pg_rewind would first finish its recovery in single-user mode, which PostgreSQL refuses for a standby; such a
+ * standby starts as it was (a diverged one is restarted again by the operator). pg_rewind copies the primary's
+ * configuration files and not `standby.signal`, which is written again.
+ */
+export const REWIND_STANDBY_FUNCTION = [
+  'rewind_standby() {',
+  '  local ip',
+  '  ip="$(rw_primary_ip)"',
+  '  if [ -z "$ip" ] || [ "$ip" = "${POD_IP:-}" ]; then return 0; fi',
+  '  if ! LC_ALL=C pg_controldata "$PGDATA" | grep -q "^Database cluster state: *shut down in recovery$"; then return 0; fi',
+  '  log "a standby stopped cleanly, a primary at $rw: pg_rewind onto it (a standby that diverged from its timeline is rewound)"',
+  '  if pg_rewind --target-pgdata="$PGDATA" --source-server="host=$rw user=$POSTGRES_USER dbname=postgres" --progress; then',
+  '    touch "$PGDATA/standby.signal"',
+  '  else',
+  '    log "pg_rewind failed: starting as it was"',
+  '  fi',
+  '}',
+].join('\n');
+
 // A plain string (not a template literal): the shell's ${...} must reach the shell untouched.
 const SCRIPT = [
   'set -eu',
@@ -93,8 +122,7 @@ const SCRIPT = [
   '# former primary waiting for -rw) would otherwise keep its whole grace period.',
   "trap 'exit 143' TERM INT",
   `: "\${FORMER_PRIMARY_WAIT_SECONDS:=${FORMER_PRIMARY_WAIT_SECONDS}}"`,
-  '# The address <db>-rw leads to, when a primary answers there.',
-  'rw_primary_ip() { psql "host=$rw user=$POSTGRES_USER dbname=postgres connect_timeout=3" -Atqc "select host(inet_server_addr()) where not pg_is_in_recovery()" 2>/dev/null || true; }',
+  RW_PRIMARY_IP_FUNCTION,
   'peer_running() {',
   '  i=0',
   `  while [ "$i" -lt ${MAX_INSTANCES} ]; do`,
@@ -128,6 +156,7 @@ const SCRIPT = [
   '# times out on a FIFO nobody writes to) rather than a `date` and a `sleep` process each second (with the probes, most',
   '# of the processes the CI node started: bench/latest/ci-time/).',
   REPLICATION_STATE_FUNCTION,
+  REWIND_STANDBY_FUNCTION,
   'watchdog() {',
   '  set +eu',
   "  trap '' PIPE",
@@ -190,6 +219,8 @@ const SCRIPT = [
   '    sleep 2',
   '    waited=$((waited + 2))',
   '  done',
+  'else',
+  '  rewind_standby',
   'fi',
   'if [ -f "$fenced" ]; then mv "$fenced" "$last_fence"; fi',
   'if [ -s "$last_fence" ]; then set -- "$@" -c "sampledb.last_self_fence=$(cat "$last_fence")"; fi',

@@ -40,6 +40,12 @@ export interface PgState {
    * required" and starts as a standby whose WAL has diverged (seen on the real node).
    */
   readonly checkpointTimeline?: number;
+  /**
+   * A primary's: the history of its timeline (`pg_wal/<timeline>.history`), each earlier timeline and the WAL position
+   * where it ended, oldest first; empty on timeline 1. A standby that replayed past where its own timeline ended here
+   * holds WAL the primary never had, and cannot follow it (diverged-standbys.ts).
+   */
+  readonly timelineHistory?: readonly TimelineSwitch[];
   /** The primary's `synchronous_standby_names`. */
   readonly synchronousStandbyNames: string;
   /**
@@ -59,6 +65,26 @@ export interface PgState {
   readonly connections?: number;
   /** `max_connections`. */
   readonly maxConnections?: number;
+}
+
+/** A line of a timeline history file: `timeline` ended at `lsn` (where the next one forked off it). */
+export interface TimelineSwitch {
+  readonly timeline: number;
+  readonly lsn: bigint;
+}
+
+/**
+ * The lines of a timeline history file (`1\t0/3000060\tno recovery target specified`); comments, blank and malformed
+ * lines are skipped.
+ */
+export function parseTimelineHistory(text: string | null | undefined): TimelineSwitch[] {
+  const out: TimelineSwitch[] = [];
+  for (const line of (text ?? '').split('\n')) {
+    const m = /^\s*(\d+)\s+([0-9A-Fa-f]+\/[0-9A-Fa-f]+)/.exec(line);
+    const lsn = m ? parseLsn(m[2]) : undefined;
+    if (m && lsn !== undefined) out.push({ timeline: Number(m[1]), lsn });
+  }
+  return out;
 }
 
 /** What {@link InstanceClient.applyParameters} did. */
@@ -107,6 +133,11 @@ export interface InstanceClient {
    * for more than `idleSeconds` are listed, and terminated when `terminate`.
    */
   activity(ip: string, credentials: Credentials, idleSeconds: number, terminate: boolean): Promise<Activity>;
+  /**
+   * Ends every client session of the instance, the operator's own last: a standby stops cleanly on SIGTERM (PostgreSQL's
+   * smart shutdown waits for every session) only without them. Never throws (the instance may be gone).
+   */
+  endSessions(ip: string, credentials: Credentials): Promise<void>;
 }
 
 /** Byte position → `16/B374D848` (the inverse of {@link parseLsn}). */
@@ -141,6 +172,8 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
       (select ('x' || max(substr(name, 1, 8)))::bit(32)::int from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'))
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
+  case when pg_is_in_recovery() then null
+    else pg_read_file('pg_wal/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) || '.history', 0, 65536, true) end as history,
   current_setting('synchronous_standby_names') as sync,
   case when pg_is_in_recovery() then null
     else array(select application_name from pg_stat_replication where state = 'streaming' order by 1) end as streaming,
@@ -192,6 +225,7 @@ export class PgInstanceClient implements InstanceClient {
           replayLsn: parseLsn(row.replay),
           timeline: row.timeline === null ? undefined : Number(row.timeline),
           checkpointTimeline: row.checkpoint_timeline === null ? undefined : Number(row.checkpoint_timeline),
+          ...(row.recovery === true ? {} : { timelineHistory: parseTimelineHistory(row.history) }),
           synchronousStandbyNames: row.sync ?? '',
           ...(row.streaming ? { streaming: row.streaming } : {}),
           ...(row.streaming_flush ? { streamingFlushLsn: parseLsn(row.streaming_flush) } : {}),
@@ -290,6 +324,16 @@ export class PgInstanceClient implements InstanceClient {
         terminated: terminate && idle.length > 0,
       };
     });
+  }
+
+  async endSessions(ip: string, c: Credentials): Promise<void> {
+    // The operator's own session ends with the statement (an error), and is then closed, not kept.
+    await this.withClient(ip, c, (client) =>
+      client.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where backend_type = 'client backend'
+          order by pid = pg_backend_pid()`,
+      ),
+    ).catch(() => undefined);
   }
 
   async configurePrimary(ip: string, c: Credentials, synchronousStandbyNames: string): Promise<void> {

@@ -172,6 +172,7 @@ export class SampleDbMetrics {
       'VolumeGrown',
       'SessionsTerminated',
       'PrimarySelfFenced',
+      'StandbyRewound',
       'ScaledUp',
       'ScaledDown',
     ]) {

@@ -25,6 +25,7 @@ import { planScaling, Reader, ScalingDecision } from './autoscaling';
 import { backupCronJob, backupJob, backupPvc, observeBackups } from './backups';
 import { Credentials, missingCredentialData, newCredentialsSecret, readCredentials, secretData } from './credentials';
 import { dataPvcs, runDeletion } from './deletion';
+import { divergence } from './diverged-standbys';
 import { fencingCondition, lastSelfFence } from './fencing';
 import { PostgresImages } from './images';
 import { initJob } from './init-job';
@@ -393,6 +394,7 @@ export class SampleDbReconciler implements Reconciler {
         deletePod: async (i, gracePeriodSeconds) => {
           await a.delete(POD, i.name, i.pod?.metadata.uid, gracePeriodSeconds);
         },
+        endSessions: (i) => onInstance(i, (ip, cr) => this.instances.endSessions(ip, cr)),
         promote: (i) => onInstance(i, (ip, cr) => this.instances.promote(ip, cr)),
         configurePrimary: (i, sync) =>
           onInstance(i, (ip, cr) => this.instances.configurePrimary(ip, cr, sync)).catch(() => undefined),
@@ -402,6 +404,9 @@ export class SampleDbReconciler implements Reconciler {
         },
         event: (type, reason, note) => {
           a.event(type, reason, note, 'Replication');
+          if (reason === Reasons.StandbyDiverged && note.includes('restarted')) {
+            this.deps.metrics?.action(db.metadata.namespace, db.metadata.name, 'StandbyRewound');
+          }
           if (
             reason === Reasons.InstanceRestarted ||
             (reason === Reasons.SwitchoverStarted && note.includes('restarts as a standby'))
@@ -472,7 +477,11 @@ export class SampleDbReconciler implements Reconciler {
       }
     }
     const lags = (replication.instances ?? []).filter((i) => i.role === 'standby');
-    const signals = evaluateAnomalies(db, lags, activity);
+    const diverged = instances.flatMap((i) => {
+      const d = i.terminating ? undefined : divergence(primary?.pg, i.pg);
+      return d ? [{ name: i.name, divergence: d }] : [];
+    });
+    const signals = evaluateAnomalies(db, lags, activity, diverged);
     this.deps.metrics?.anomalies(db.metadata.namespace, db.metadata.name, signals, lags, activity);
     return { signals, fencing: fencingCondition(db, lastSelfFence(instances)) };
   }

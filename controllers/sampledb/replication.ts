@@ -9,7 +9,8 @@
  * 1. No change in flight, primary healthy (pod ready, PostgreSQL answers, not in recovery):
  *    label it primary, label standbys replica, configure the replication user and
  *    `synchronous_standby_names`, fence any other instance that runs as a primary (delete its pod:
- *    it restarts, sees the real primary and rejoins with pg_rewind). A switchover starts when
+ *    it restarts, sees the real primary and rejoins with pg_rewind), and restart a standby that diverged from the
+ *    primary's timeline so that it rewinds (diverged-standbys.ts). A switchover starts when
  *    `spec.primary` names a healthy standby, or when a scale-down would remove the primary.
  * 2. Primary unhealthy: `status.primaryUnavailableSince` is recorded; once
  *    `spec.failoverDelaySeconds` passed, the most advanced standby (highest received WAL position)
@@ -30,6 +31,7 @@
  * `status.instances`).
  */
 import { anomalySettings, lagging } from './anomalies';
+import { describeDivergence, divergence, rewindDivergedStandbys } from './diverged-standbys';
 import { effectiveFailoverDelaySeconds } from './fencing';
 import { Instance, PgState } from './instances';
 import { nextSynchronousStandbys, unansweredSynchronousStandbys } from './synchronous-standbys';
@@ -60,6 +62,8 @@ export interface ReplicationOps {
   setRole(instance: Instance, role: 'primary' | 'replica' | undefined): Promise<void>;
   /** Deletes the instance's pod (with `gracePeriodSeconds`, else the pod's own grace period). */
   deletePod(instance: Instance, gracePeriodSeconds?: number): Promise<void>;
+  /** Ends every client session of the instance, the operator's own too (so that it stops cleanly); never throws. */
+  endSessions(instance: Instance): Promise<void>;
   /** Writes the replication fields to the status now (before acting on them). */
   persist(status: ReplicationStatus): Promise<void>;
   event(type: 'Normal' | 'Warning', reason: string, note: string): void;
@@ -310,6 +314,7 @@ export async function reconcileReplication(
   for (const i of instances) {
     if (i.name === state.currentPrimary || !i.pod || i.terminating) continue;
     const behind = i.pg?.recovery && lagging(db, lagOf.get(i.name));
+    const diverged = healthyPrimary(primaryNow) ? divergence(primaryNow.pg, i.pg) : undefined;
     if (i.pg && !i.pg.recovery) {
       if (i.labelRole) await ops.setRole(i, undefined);
       await ops.deletePod(i);
@@ -318,6 +323,25 @@ export async function reconcileReplication(
         Reasons.InstanceFenced,
         `${i.name} ran as a second primary; deleted its pod so it rejoins ${state.currentPrimary} as a standby`,
       );
+    } else if (diverged && rewindDivergedStandbys(db)) {
+      // Deleted first: a reconcile that sees the pod terminating opens no new session, and without sessions its
+      // PostgreSQL stops cleanly on SIGTERM, which pg_rewind needs (instance-script.ts rewinds it before it starts).
+      await ops.deletePod(i);
+      await ops.endSessions(i);
+      ops.event(
+        'Warning',
+        Reasons.StandbyDiverged,
+        `${i.name} ${describeDivergence(diverged)} in the history of ${primaryNow?.name}: it holds WAL the primary never had and cannot follow it; restarted it so that it rewinds onto the primary (pg_rewind)`,
+      );
+    } else if (diverged) {
+      if (i.labelRole) {
+        await ops.setRole(i, undefined);
+        ops.event(
+          'Warning',
+          Reasons.StandbyDiverged,
+          `${i.name} ${describeDivergence(diverged)} in the history of ${primaryNow?.name}: removed from ${db.metadata.name}-ro, not rewound (anomalies.rewindDivergedStandbys: false)`,
+        );
+      }
     } else if (behind) {
       // Out of <db>-ro until it catches up: readers would see data older than the bound.
       if (i.labelRole) {

@@ -183,6 +183,7 @@ export const Reasons = {
   InstanceRestarted: 'InstanceRestarted',
   VolumeGrown: 'VolumeGrown',
   StandbyLagging: 'StandbyLagging',
+  StandbyDiverged: 'StandbyDiverged',
   SessionsTerminated: 'SessionsTerminated',
   PrimarySelfFenced: 'PrimarySelfFenced',
   Autoscaled: 'Autoscaled',

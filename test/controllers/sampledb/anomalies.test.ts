@@ -38,12 +38,24 @@ describe('anomaly signals', () => {
     const all = evaluateAnomalies(db(), [{ name: 'db-1', lagBytes: 0 }], quiet);
     expect(all.map((s) => [s.condition.type, s.condition.status])).toEqual([
       ['ReplicationLagging', 'False'],
+      ['StandbyDiverged', 'False'],
       ['IdleInTransaction', 'False'],
       ['LongTransaction', 'False'],
       ['XidAgeHigh', 'False'],
       ['ConnectionsSaturated', 'False'],
     ]);
     expect(all.find((s) => s.signal === 'ReplicationLag')!.condition.message).toContain('33554432');
+  });
+
+  test('a diverged standby: StandbyDiverged True, Rewinding (or Diverged with rewindDivergedStandbys: false)', () => {
+    const diverged = [{ name: 'db-1', divergence: { timeline: 1, forkLsn: 100n, replayLsn: 200n } }];
+    const on = evaluateAnomalies(db(), [], quiet, diverged).find((s) => s.signal === 'TimelineDivergence')!;
+    expect([on.active, on.condition.status, on.condition.reason]).toEqual([true, 'True', 'Rewinding']);
+    expect(on.condition.message).toBe(
+      'db-1 replayed WAL the primary never had (past where its timeline forked): out of <db>-ro, restarted to rewind onto the primary (pg_rewind)',
+    );
+    const off = evaluateAnomalies(db({ anomalies: { rewindDivergedStandbys: false } }), [], quiet, diverged);
+    expect(off.find((s) => s.signal === 'TimelineDivergence')!.condition.reason).toBe('Diverged');
   });
 
   test('each signal past its (default or configured) threshold', () => {
@@ -106,6 +118,9 @@ describe('replication lag acts', () => {
       deletePod: async (i) => {
         log.push(`delete ${i.name}`);
       },
+      endSessions: async (i) => {
+        log.push(`end sessions ${i.name}`);
+      },
       promote: async (i) => {
         log.push(`promote ${i.name}`);
       },
@@ -166,7 +181,7 @@ describe('the self-fence counter', () => {
 });
 
 describe("anomaly alerts on Prometheus' rule engine (promtool test rules)", () => {
-  test("each signal's alert fires after its 1m once sampledb_anomaly is 1, and not before; VolumeNearlyFull after 5m above 90 %", () => {
+  test("each signal's alert fires after its 1m (a diverged standby's after 5m) once sampledb_anomaly is 1, and not before; VolumeNearlyFull after 5m above 90 %", () => {
     const rule = Testing.synth(new SampleDbChart(Testing.app(), 'sampledb')).find(
       (m: any) => m.kind === 'PrometheusRule',
     );
@@ -188,6 +203,8 @@ describe("anomaly alerts on Prometheus' rule engine (promtool test rules)", () =
             series: `sampledb_anomaly{namespace="default",name="db",signal="${signal}"}`,
             values: '0 1 1 1 1',
           })),
+          // a diverged standby alerts only once the operator's rewind had 5m to cure it
+          { series: 'sampledb_anomaly{namespace="default",name="db",signal="TimelineDivergence"}', values: '0 1x20' },
           { series: 'sampledb_volume_used_bytes{namespace="default",name="db"}', values: '950x20' },
           { series: 'sampledb_volume_capacity_bytes{namespace="default",name="db"}', values: '1000x20' },
           // at 0 from the first reconcile (SampleDbMetrics.set), 1 after the fence at 60s
@@ -205,6 +222,14 @@ describe("anomaly alerts on Prometheus' rule engine (promtool test rules)", () =
               { exp_labels: { ...labels, severity: 'warning' }, exp_annotations: { summary: expect.anything() } },
             ],
           })),
+          { eval_time: '5m', alertname: 'SampleDBStandbyDiverged', exp_alerts: [] },
+          {
+            eval_time: '6m',
+            alertname: 'SampleDBStandbyDiverged',
+            exp_alerts: [
+              { exp_labels: { ...labels, severity: 'warning' }, exp_annotations: { summary: expect.anything() } },
+            ],
+          },
           { eval_time: '30s', alertname: 'SampleDBPrimarySelfFenced', exp_alerts: [] },
           {
             eval_time: '60s',

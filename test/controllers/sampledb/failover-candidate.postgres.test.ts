@@ -17,21 +17,14 @@
  * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
  */
 import { join } from 'path';
-import { canRunPostgres, PostgresGroup } from './real-postgres';
-import { Credentials } from '../../../controllers/sampledb/credentials';
-import { Instance, PgInstanceClient, PgState } from '../../../controllers/sampledb/instances';
+import { canRunPostgres, instanceState, PostgresGroup } from './real-postgres';
+import { Instance, PgState } from '../../../controllers/sampledb/instances';
 import { bestStandby } from '../../../controllers/sampledb/replication';
 
 const runnable = canRunPostgres('failover-candidate.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
 
 const PORT = { p: 5451, a: 5452, b: 5453, c: 5454 } as const;
-const credentials: Credentials = {
-  username: 'postgres',
-  password: 'unused',
-  replicationUsername: 'postgres',
-  replicationPassword: 'unused',
-};
 
 describeReal('SampleDB failover candidate on real PostgreSQL standbys whose primary is gone [real PostgreSQL]', () => {
   let pg: PostgresGroup;
@@ -42,19 +35,7 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
     pg.start(name, PORT[name], ['wal_retrieve_retry_interval=500ms', `cluster_name=${name}`]);
   let primaryWithStandbys: PgState;
   const standbyOf = async (name: 'a' | 'b' | 'c', source: keyof typeof PORT) => {
-    // -R: standby.signal, and primary_conninfo in postgresql.auto.conf, where ALTER SYSTEM can change it
-    pg.run(
-      'pg_basebackup',
-      '-R',
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(PORT[source]),
-      '-U',
-      'postgres',
-      '-D',
-      join(pg.dir, name),
-    );
+    pg.clone(name, PORT[source]);
     start(name);
     await until(
       async () => ((await query(PORT[name], 'select pg_is_in_recovery() as r'))[0].r === true ? true : undefined),
@@ -123,16 +104,7 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
 
   afterAll(() => pg.remove());
 
-  async function stateOf(name: keyof typeof PORT): Promise<PgState> {
-    const client = new PgInstanceClient(3000, PORT[name]);
-    try {
-      const s = await client.state('127.0.0.1', credentials);
-      if (!s) throw new Error(`${name} did not answer`);
-      return s;
-    } finally {
-      await client.close();
-    }
-  }
+  const stateOf = (name: keyof typeof PORT) => instanceState(PORT[name]);
   const asInstance = (name: string, ordinal: number, state: PgState): Instance => ({
     name,
     ordinal,

@@ -77,6 +77,10 @@ export abstract class StandInInstances implements InstanceClient {
   async activity(): Promise<never> {
     throw new Error('no sessions in this stand-in');
   }
+
+  async endSessions(): Promise<void> {
+    /* no sessions to end */
+  }
 }
 
 export function sampleDb(name: string, spec: Record<string, unknown> = {}, namespace = 'default'): any {

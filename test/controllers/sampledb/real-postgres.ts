@@ -9,6 +9,8 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
+import { Credentials } from '../../../controllers/sampledb/credentials';
+import { PgInstanceClient, PgState } from '../../../controllers/sampledb/instances';
 
 const PG_LIB = '/usr/lib/postgresql';
 
@@ -123,6 +125,25 @@ export class PostgresGroup {
     if (r.status !== 0) throw new Error(`${command}: ${r.stderr}`);
   }
 
+  /**
+   * A standby's data folder `name`, cloned from the server on `port` with `pg_basebackup -R` (standby.signal, and
+   * primary_conninfo in postgresql.auto.conf, where ALTER SYSTEM can change it).
+   */
+  clone(name: string, port: number): void {
+    this.run(
+      'pg_basebackup',
+      '-R',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-U',
+      'postgres',
+      '-D',
+      join(this.dir, name),
+    );
+  }
+
   /** Starts `postgres` on the data folder `name` (under {@link dir}) and `port`, with `settings` (`-c` each). */
   start(name: string, port: number, settings: readonly string[] = []): void {
     const all = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${this.dir}`, ...settings];
@@ -185,5 +206,25 @@ export class PostgresGroup {
       p.unref();
     }
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The superuser the servers of a {@link PostgresGroup} trust, as the operator's credentials. */
+export const TRUSTED: Credentials = {
+  username: 'postgres',
+  password: 'unused',
+  replicationUsername: 'postgres',
+  replicationPassword: 'unused',
+};
+
+/** What the operator learns from the server on 127.0.0.1:`port` (instances.ts), on a session of its own. */
+export async function instanceState(port: number): Promise<PgState> {
+  const client = new PgInstanceClient(3000, port);
+  try {
+    const s = await client.state('127.0.0.1', TRUSTED);
+    if (!s) throw new Error(`the server on port ${port} did not answer`);
+    return s;
+  } finally {
+    await client.close();
   }
 }

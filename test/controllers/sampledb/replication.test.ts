@@ -55,6 +55,9 @@ function recorder(instances: Instance[]) {
     deletePod: async (i, grace) => {
       log.push(`delete ${i.name}${grace === undefined ? '' : ` grace=${grace}s`}`);
     },
+    endSessions: async (i) => {
+      log.push(`end sessions ${i.name}`);
+    },
     promote: async (i) => {
       log.push(`promote ${i.name}`);
     },
@@ -765,5 +768,56 @@ describe('rolling a new pod template (StatefulSet OnDelete: the operator replace
       T0,
     );
     expect(deletes(off.log)).toEqual([]);
+  });
+});
+
+describe('a standby diverged from the primary’s timeline (planner)', () => {
+  // the primary on timeline 2, forked off timeline 1 at 0/3000100
+  const primary2: PgState = {
+    ...primaryPg('0/3200000'),
+    timeline: 2,
+    timelineHistory: [{ timeline: 1, lsn: parseLsn('0/3000100')! }],
+  };
+  const onTimeline1 = (replay: string): PgState => ({ ...standbyPg(replay), timeline: 1 });
+  const database = (o: Partial<Instance>) => [
+    instance(0, { labelRole: 'primary', pg: primary2 }),
+    instance(1, { labelRole: 'replica', pg: { ...standbyPg('0/3200000'), timeline: 2 } }),
+    instance(2, { labelRole: 'replica', ...o }),
+  ];
+
+  test('one that replayed past the fork is deleted, then its sessions ended, with an event naming both positions', async () => {
+    const insts = database({ pg: onTimeline1('0/3000200') });
+    const r = recorder(insts);
+    await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(r.log.filter((l) => /^(delete|end sessions)/.test(l))).toEqual(['delete db-2', 'end sessions db-2']);
+    expect(r.notes).toContain(
+      'StandbyDiverged: db-2 is on timeline 1 and replayed it to 0/3000200, past its end at 0/3000100 in the history of db-0: it holds WAL the primary never had and cannot follow it; restarted it so that it rewinds onto the primary (pg_rewind)',
+    );
+  });
+
+  test('one still at or before the fork (catching up) is left alone: it follows the new timeline by itself', async () => {
+    for (const replay of ['0/3000100', '0/2000000']) {
+      const insts = database({ pg: onTimeline1(replay) });
+      const r = recorder(insts);
+      await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+      expect(r.log.filter((l) => /^(delete|end sessions|event)/.test(l))).toEqual([]);
+    }
+  });
+
+  test('with rewindDivergedStandbys: false it only leaves <db>-ro, once; a terminating pod is not acted on again', async () => {
+    const insts = database({ pg: onTimeline1('0/3000200') });
+    const r = recorder(insts);
+    const off = db({ replicas: 3, anomalies: { rewindDivergedStandbys: false } });
+    await reconcileReplication(off, insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(r.log.filter((l) => /^(delete|end sessions|label db-2)/.test(l))).toEqual(['label db-2=-']);
+    expect(r.notes.filter((n) => n.startsWith('StandbyDiverged'))).toHaveLength(1);
+    const unlabelled = database({ pg: onTimeline1('0/3000200'), labelRole: undefined });
+    const again = recorder(unlabelled);
+    await reconcileReplication(off, unlabelled, { currentPrimary: 'db-0' }, again.ops, T0);
+    expect(again.notes).toEqual([]);
+    const going = database({ pg: onTimeline1('0/3000200'), terminating: true });
+    const t = recorder(going);
+    await reconcileReplication(db({ replicas: 3 }), going, { currentPrimary: 'db-0' }, t.ops, T0);
+    expect(t.log.filter((l) => /^(delete|end sessions)/.test(l))).toEqual([]);
   });
 });
