@@ -68,7 +68,7 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
             }),
             synchronous: Schema.boolean({
               description:
-                'Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 (*)), so a failover loses no acknowledged write: it waits until every standby that may hold the last commits answers (status.synchronousStandbys). Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).',
+                'Synchronous replication: a commit is acknowledged only once a standby has it (synchronous_standby_names = ANY 1 of the standbys recorded in status.synchronousStandbys), so a failover loses no acknowledged write: it waits until every standby that may hold the last commits answers (status.synchronousStandbys). Writes wait while no standby is connected. Off: asynchronous, a failover loses what the standbys had not received (status.instances[].lagBytes).',
               default: false,
             }),
             failoverDelaySeconds: Schema.integer({

@@ -24,7 +24,7 @@
  *       names the new timeline, which pg_rewind reads from a source); d. the target is labelled primary;
  *    e. `status.currentPrimary` = target, the target cleared, an event records the duration.
  *
- * No acknowledged write is lost with `spec.synchronous: true` (`synchronous_standby_names = 'ANY 1 (*)'`:
+ * No acknowledged write is lost with `spec.synchronous: true` (`synchronous_standby_names = 'ANY 1 (…)'`:
  * every commit is on a standby before it is acknowledged, and the most advanced standby is
  * promoted; no failover while a standby that may hold the last commits alone does not answer: synchronous-standbys.ts).
  * Without it, replication is asynchronous: a failover loses the commits the standbys had not received (the lag in
@@ -34,7 +34,11 @@ import { anomalySettings, lagging } from './anomalies';
 import { describeDivergence, divergence, rewindDivergedStandbys } from './diverged-standbys';
 import { effectiveFailoverDelaySeconds } from './fencing';
 import { Instance, PgState } from './instances';
-import { nextSynchronousStandbys, unansweredSynchronousStandbys } from './synchronous-standbys';
+import {
+  nextSynchronousStandbys,
+  synchronousStandbyNamesOf,
+  unansweredSynchronousStandbys,
+} from './synchronous-standbys';
 import { Database, Pod, Reasons, SampleDBStatus } from './types';
 import { Stored } from '../../runtime';
 
@@ -136,12 +140,18 @@ export function instanceStatuses(instances: readonly Instance[], primary: string
 }
 
 /**
- * `ANY 1 (*)` with `spec.synchronous` and a standby to wait for (`wanted` instances: fewer than
- * `spec.replicas` while a major upgrade runs the primary alone), else '' (asynchronous): a primary
- * without standbys would block every commit.
+ * `synchronous_standby_names` of `primary`: with `spec.synchronous` and a standby to wait for (`wanted` instances:
+ * fewer than `spec.replicas` while a major upgrade runs the primary alone), `ANY 1` of the standbys `recorded` in
+ * `status.synchronousStandbys` (synchronous-standbys.ts); else '' (asynchronous): a primary without standbys would block
+ * every commit.
  */
-export function synchronousStandbyNames(db: Database, wanted: number = db.spec.replicas ?? 1): string {
-  return db.spec.synchronous === true && wanted > 1 ? 'ANY 1 (*)' : '';
+export function synchronousStandbyNames(
+  db: Database,
+  wanted: number,
+  recorded: ReplicationStatus['synchronousStandbys'],
+  primary: string,
+): string {
+  return db.spec.synchronous === true && wanted > 1 ? synchronousStandbyNamesOf(recorded, primary) : '';
 }
 
 /**
@@ -305,7 +315,11 @@ export async function reconcileReplication(
   if (primaryNow && healthyPrimary(primaryNow)) {
     if (primaryNow.labelRole !== 'primary' && !labelledPrimary) await ops.setRole(primaryNow, 'primary');
     // Checked on every reconcile: standbys cannot clone before the replication user exists.
-    await ops.configurePrimary(primaryNow, synchronousStandbyNames(db, want));
+    // Named from the list as persisted before this look (synchronous-standbys.ts): it is written after it.
+    await ops.configurePrimary(
+      primaryNow,
+      synchronousStandbyNames(db, want, status.synchronousStandbys, primaryNow.name),
+    );
     const synchronous = nextSynchronousStandbys(state.synchronousStandbys, primaryNow.name, primaryNow.pg);
     if (synchronous) state.synchronousStandbys = synchronous;
     else delete state.synchronousStandbys;

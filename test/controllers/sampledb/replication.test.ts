@@ -114,8 +114,34 @@ describe('replication (planner, no cluster)', () => {
       r.ops,
       T0,
     );
-    expect(r.log).toEqual(["configure db-0 sync='ANY 1 (*)'"]);
+    // no standby recorded yet: commits wait (a name no standby has) until one is
+    expect(r.log).toEqual([`configure db-0 sync='ANY 1 ("no standby recorded yet")'`]);
     expect(res.status.instances!.find((i) => i.name === 'db-1')!.lagBytes).toBe(256);
+  });
+
+  test('the primary waits only for standbys recorded in status.synchronousStandbys before this look', async () => {
+    // db-2 and db-3 stream now; only db-1 and db-2 were recorded (db-1 has stopped streaming since)
+    const pg: PgState = { ...primaryPg('0/3000100'), synchronousStandbyNames: 'x', streaming: ['db-2', 'db-3'] };
+    const insts = [0, 1, 2, 3].map((n) =>
+      instance(n, n === 0 ? { labelRole: 'primary', pg } : { labelRole: 'replica', pg: standbyPg('0/3000100') }),
+    );
+    const r = recorder(insts);
+    const recorded = [{ name: 'db-0' }, { name: 'db-1', leftAtLsn: '0/3000000' }, { name: 'db-2' }];
+    const res = await reconcileReplication(
+      db({ replicas: 4, synchronous: true }),
+      insts,
+      { currentPrimary: 'db-0', synchronousStandbys: recorded },
+      r.ops,
+      T0,
+    );
+    expect(r.log.filter((l) => l.startsWith('configure'))).toEqual([`configure db-0 sync='ANY 1 ("db-1", "db-2")'`]);
+    // db-3 is recorded now: the next look names it
+    expect(res.status.synchronousStandbys?.map((s) => s.name)).toEqual(['db-1', 'db-2', 'db-3']);
+    const next = recorder(insts);
+    await reconcileReplication(db({ replicas: 4, synchronous: true }), insts, res.status, next.ops, T0);
+    expect(next.log.filter((l) => l.startsWith('configure'))).toEqual([
+      `configure db-0 sync='ANY 1 ("db-1", "db-2", "db-3")'`,
+    ]);
   });
 
   test('the primary alone (a major upgrade in flight) commits asynchronously: no standby to wait for', async () => {
