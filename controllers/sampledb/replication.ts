@@ -308,7 +308,10 @@ export async function reconcileReplication(
     }
   }
 
-  if (state.targetPrimary) return done(await moveRole(instances, state, ops, now));
+  if (state.targetPrimary) {
+    const names = synchronousStandbyNames(db, want, status.synchronousStandbys, state.targetPrimary);
+    return done(await moveRole(instances, state, ops, now, names));
+  }
 
   // Steady state: labels follow what each instance is; rogue primaries are fenced.
   const primaryNow = byName(state.currentPrimary);
@@ -518,12 +521,16 @@ function switchoverTarget(
   return undefined;
 }
 
-/** Steps a–e of the module docs; each returns early while it waits. */
+/**
+ * Steps a–e of the module docs; each returns early while it waits. `synchronousNames`: the target's
+ * `synchronous_standby_names` once it is the primary.
+ */
 async function moveRole(
   instances: readonly Instance[],
   state: ReplicationStatus,
   ops: ReplicationOps,
   now: Date,
+  synchronousNames: string,
 ): Promise<Partial<ReplicationResult>> {
   const target = instances.find((i) => i.name === state.targetPrimary);
   const old = instances.find((i) => i.name === state.currentPrimary && i.name !== state.targetPrimary);
@@ -589,8 +596,10 @@ async function moveRole(
       `waiting for ${others.map((i) => i.name).join(', ')} (running as a primary) to stop before promoting ${target.name}`,
     );
   }
-  // c. Promote.
+  // c. Promote. Its synchronous_standby_names first (ALTER SYSTEM works on a standby): the setting its own
+  //    configuration file had (its clone's) may name a standby a failover would not wait for, or none.
   if (target.pg?.recovery) {
+    await ops.configurePrimary(target, synchronousNames);
     await ops.promote(target);
     ops.event('Normal', Reasons.StandbyPromoted, `promoted ${target.name}`);
     return progress(`promoted ${target.name}; waiting for it to leave recovery`);

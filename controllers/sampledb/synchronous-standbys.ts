@@ -12,8 +12,7 @@
  * The list is updated only from a primary that answers, so it survives the primary's failure. And the primary names
  * only the standbys of the list as persisted ({@link synchronousStandbyNamesOf}): a standby that began streaming after
  * the last look streams asynchronously, acknowledging nothing, until the list names it (with `ANY 1 (*)` it could
- * acknowledge commits before, and fail with the primary unlisted). What remains: right after a promotion, until the
- * operator configures the new primary, it keeps the setting its own configuration file had.
+ * acknowledge commits before, and fail with the primary unlisted). A standby is configured so before it is promoted.
  */
 import { formatLsn, parseLsn, PgState } from './instances';
 import { SampleDBStatus } from './types';

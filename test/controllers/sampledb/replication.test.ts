@@ -190,7 +190,8 @@ describe('replication (planner, no cluster)', () => {
     r.log.length = 0;
     const replacement = instance(0, { ready: false, createdAt: at(6).toISOString(), pg: undefined });
     const third = await reconcileReplication(db(spec), [replacement, behind, ahead], second.status, r.ops, at(6));
-    expect(r.log).toEqual(['promote db-2', 'event StandbyPromoted']);
+    // asynchronous: the setting it is given before its promotion is empty
+    expect(r.log).toEqual(["configure db-2 sync=''", 'promote db-2', 'event StandbyPromoted']);
     r.log.length = 0;
     const promoted = { ...ahead, pg: primaryPg('0/6000100') };
     const fourth = await reconcileReplication(db(spec), [replacement, behind, promoted], third.status, r.ops, at(7));
@@ -338,7 +339,29 @@ describe('replication (planner, no cluster)', () => {
       r.ops,
       at(9),
     );
-    expect(r.log).toEqual(['promote db-2', 'event StandbyPromoted']);
+    expect(r.log).toEqual(["configure db-2 sync=''", 'promote db-2', 'event StandbyPromoted']);
+  });
+
+  test('with synchronous: true the target names the other recorded standbys before its promotion', async () => {
+    // the old primary's pod is gone
+    const insts = [
+      instance(0, { pod: undefined, ready: false, pg: undefined }),
+      instance(1, { labelRole: 'replica', pg: standbyPg('0/5000000') }),
+      instance(2, { labelRole: 'replica', pg: standbyPg('0/6000000') }),
+    ];
+    const r = recorder(insts);
+    const status: ReplicationStatus = {
+      currentPrimary: 'db-0',
+      targetPrimary: 'db-2',
+      targetPrimarySince: T0.toISOString(),
+      primaryUnavailableSince: T0.toISOString(),
+      synchronousStandbys: [{ name: 'db-1' }, { name: 'db-2' }],
+    };
+    await reconcileReplication(db({ replicas: 3, synchronous: true }), insts, status, r.ops, at(20));
+    expect(r.log.filter((l) => /^(configure|promote)/.test(l))).toEqual([
+      `configure db-2 sync='ANY 1 ("db-1")'`,
+      'promote db-2',
+    ]);
   });
 
   test('a second instance running as primary (an old primary restarted on its own) is fenced', async () => {

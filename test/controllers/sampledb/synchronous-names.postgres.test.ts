@@ -26,9 +26,9 @@ describeReal('SampleDB synchronous_standby_names names the recorded standbys onl
   const query = (name: Name, sql: string) => pg.query(PORT[name], sql);
   const start = (name: Name) =>
     pg.start(name, PORT[name], [`cluster_name=${name}`, 'wal_retrieve_retry_interval=500ms']);
-  /** Sets the primary's synchronous_standby_names as the operator does (ALTER SYSTEM, reload). */
-  const configure = async (names: string) => {
-    const operator = new PgInstanceClient(3000, PORT.p);
+  /** Sets a server's synchronous_standby_names as the operator does (ALTER SYSTEM, reload). */
+  const configure = async (names: string, name: Name = 'p') => {
+    const operator = new PgInstanceClient(3000, PORT[name]);
     try {
       await operator.configurePrimary('127.0.0.1', TRUSTED, names);
     } finally {
@@ -36,8 +36,8 @@ describeReal('SampleDB synchronous_standby_names names the recorded standbys onl
     }
     await pg.until(
       async () =>
-        (await query('p', 'show synchronous_standby_names'))[0].synchronous_standby_names === names ? true : undefined,
-      `synchronous_standby_names = ${names}`,
+        (await query(name, 'show synchronous_standby_names'))[0].synchronous_standby_names === names ? true : undefined,
+      `synchronous_standby_names = ${names} on ${name}`,
     );
   };
   /** Whether a commit on P returns within `ms` (the insert goes on waiting otherwise: it is returned). */
@@ -68,6 +68,7 @@ describeReal('SampleDB synchronous_standby_names names the recorded standbys onl
       'a and b to stream',
     );
     writer = new Client({ host: '127.0.0.1', port: PORT.p, user: 'postgres', database: 'postgres' });
+    writer.on('error', () => undefined); // P is killed in the last test
     await writer.connect();
   }, 60_000);
 
@@ -111,5 +112,26 @@ describeReal('SampleDB synchronous_standby_names names the recorded standbys onl
     await configure(synchronousStandbyNamesOf([{ name: 'b' }], 'p'));
     await commit;
     expect(Number((await query('p', 'select count(*) as n from t'))[0].n)).toBe(3);
+  });
+
+  test('set on a standby before its promotion (as a failover does), it holds from the first commit', async () => {
+    await configure(synchronousStandbyNamesOf([{ name: 'a' }, { name: 'b' }], 'b'), 'b');
+    pg.signal('p', 'SIGKILL');
+    await query('b', 'select pg_promote()');
+    const promoted = new Client({ host: '127.0.0.1', port: PORT.b, user: 'postgres', database: 'postgres' });
+    promoted.on('error', () => undefined);
+    await promoted.connect();
+    try {
+      const commit = promoted.query('insert into t values (4)');
+      commit.catch(() => undefined);
+      const done = await Promise.race([
+        commit.then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 2000)),
+      ]);
+      expect(done).toBe(false); // it waits for a, which is stopped
+      expect((await query('b', 'show synchronous_standby_names'))[0].synchronous_standby_names).toBe('ANY 1 ("a")');
+    } finally {
+      await promoted.end().catch(() => undefined);
+    }
   });
 });
