@@ -6,8 +6,12 @@
  * the returned promise is for tests).
  *
  * Guarantees:
- * - Spam filter per regarding object: a token bucket with burst 25, refilled 1 token per 5 min
- *   (client-go `EventSourceObjectSpamFilter`); dropped events are counted in `dropped`.
+ * - Spam filter per regarding object and reason: a token bucket with burst 25, refilled 1 token per 5 min
+ *   (client-go `EventSourceObjectSpamFilter`'s bucket); dropped events are counted in `dropped`. client-go keys its
+ *   buckets by object alone, so an object with many routine events (a database's backups, restarts, settings)
+ *   loses the rare one that matters (its failover's completion) for five minutes; here each reason of an object has
+ *   its own bucket: a flood of one reason is still throttled, and cannot starve another. `spamFilterPer: 'object'`
+ *   keys by object alone, as client-go does.
  * - Isomorphic events (same object, type, reason, action, note) within 6 min form a series: the
  *   first is created, repeats PATCH `series.count` / `series.lastObservedTime` (merge patch).
  * - Write failures are logged, never thrown.
@@ -82,6 +86,12 @@ export interface EventRecorderOptions {
   readonly burst?: number;
   /** @default 300000 */
   readonly refillIntervalMs?: number;
+  /**
+   * What a spam-filter bucket holds: the events of one `reason` of one object, or every event of one object
+   * (client-go's `getSpamKey`, under which a flood of one reason drops the others too).
+   * @default 'reason'
+   */
+  readonly spamFilterPer?: 'reason' | 'object';
   /** Window in which repeats join a series. @default 360000 */
   readonly seriesWindowMs?: number;
   readonly logger?: Logger;
@@ -135,7 +145,8 @@ export class EventRecorder {
     const meta = regarding.metadata ?? {};
     const objectKey = `${regarding.apiVersion}/${regarding.kind}/${meta.namespace ?? ''}/${meta.name}/${meta.uid ?? ''}`;
     const now = this.now();
-    if (!this.filter.allow(objectKey, now)) return this.drop('dropped_spam');
+    const spamKey = this.options.spamFilterPer === 'object' ? objectKey : `${objectKey}\u0000${input.reason}`;
+    if (!this.filter.allow(spamKey, now)) return this.drop('dropped_spam');
     if (this.queue.length >= MAX_QUEUED_EVENTS) {
       this.queueDrops.unlogged++;
       if (now - this.queueDrops.loggedAt >= QUEUE_FULL_LOG_INTERVAL_MS) {

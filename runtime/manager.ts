@@ -54,7 +54,7 @@ import { KubeClient, RestClient, RestClientOptions } from './client';
 import { assertContractGrants, ContractNeed, contractViolations, ControllerContract } from './contract';
 import { Controller, ControllerHost } from './controller';
 import type { ShardGate } from './controller';
-import { EventRecorder } from './events';
+import { EventRecorder, EventRecorderOptions } from './events';
 import { HealthCheck, MetricsServer, ProbeServer } from './health';
 import { Informer, InformerOptions } from './informer';
 import { ConnectionConfig, loadDefaultConnection } from './kubeconfig';
@@ -489,12 +489,19 @@ export class Manager implements ControllerHost {
     if (this.controllersRunning) this.terms.run(this.term, () => runnable.start());
   }
 
-  /** An events.k8s.io recorder reporting as `reportingController`. Throws if the contract has no `events`. */
-  eventRecorder(reportingController: string): EventRecorder {
+  /**
+   * An events.k8s.io recorder reporting as `reportingController`, with its spam filter and series as `options` set
+   * them. Throws if the contract has no `events`.
+   */
+  eventRecorder(
+    reportingController: string,
+    options: Pick<EventRecorderOptions, 'burst' | 'refillIntervalMs' | 'spamFilterPer' | 'seriesWindowMs'> = {},
+  ): EventRecorder {
     if (this.contract) {
       assertContractGrants(`event recorder '${reportingController}'`, this.contract, [{ use: 'events' }]);
     }
     return new EventRecorder({
+      ...options,
       client: this.client,
       reportingController,
       reportingInstance: this.identity,

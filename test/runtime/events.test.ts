@@ -79,6 +79,32 @@ describe('EventRecorder', () => {
     expect(client.writes().map((w) => w.verb)).toEqual(['create', 'patch', 'patch', 'create']);
   });
 
+  test("the spam filter holds each reason of an object in its own bucket: a flood of one cannot drop another's", async () => {
+    const reasonsWritten = async (spamFilterPer?: 'object') => {
+      const client = new MemoryClient();
+      const rec = new EventRecorder({
+        client,
+        reportingController: 'c',
+        reportingInstance: 'i',
+        spamFilterPer,
+        now: () => 0,
+      });
+      for (let i = 0; i < 30; i++) {
+        await rec.event(foo, { type: 'Normal', reason: 'BackupCompleted', action: 'Backup', note: `backup ${i}` });
+      }
+      await rec.event(foo, { type: 'Normal', reason: 'FailoverCompleted', action: 'Failover', note: 'db-1 promoted' });
+      return { dropped: rec.dropped, reasons: client.writes().map((w) => (w.body as { reason: string }).reason) };
+    };
+    // by default: 25 backups written, 5 dropped, and the failover's event written from a bucket of its own
+    const perReason = await reasonsWritten();
+    expect(perReason.dropped).toBe(5);
+    expect(perReason.reasons).toEqual([...Array(25).fill('BackupCompleted'), 'FailoverCompleted']);
+    // client-go's key (the object alone): the backups took every token, the failover's event is dropped too
+    const perObject = await reasonsWritten('object');
+    expect(perObject.dropped).toBe(6);
+    expect(perObject.reasons).toEqual(Array(25).fill('BackupCompleted'));
+  });
+
   test('drops events over the spam limit and never throws on write errors', async () => {
     const client = new MemoryClient();
     client.create = async () => {
