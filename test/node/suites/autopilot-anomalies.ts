@@ -237,11 +237,16 @@ export async function anomaliesOnTheNode(h: NodeHarness, db: string): Promise<vo
           120,
           1000,
         );
-        // The events, when the recorder's spam filter let them through: like client-go's, it keeps 25 events per object
-        // and then one per 5 minutes, and this database recorded many by now (its actions are asserted above).
+        // The events of both actions: this database has recorded many by now, but the recorder's spam filter keeps a
+        // bucket per reason (client-go's, per object, dropped these until the spam filter changed).
         const event = (reason: string, needle: string) =>
-          p.events(reason).find((m) => m.includes(needle)) ?? `${reason}: dropped by the event spam filter`;
-        return `${standby} out of ${db}-ro after ${out} (lag ${lag} bytes in Prometheus, bound 1048576); alerts (for: ${ANOMALY_FOR} on the cluster, 1m shipped) delivered: ${delivered.join('; ')}; the idle session terminated at ${terminated} (the client saw "${gone}"); ${standby} back in ${db}-ro at ${back}; events: ${event('StandbyLagging', standby)} | ${event('SessionsTerminated', APPLICATION)}`;
+          until(
+            `the ${reason} Event naming ${needle}`,
+            () => p.events(reason).find((m) => m.includes(needle)),
+            30,
+            1000,
+          );
+        return `${standby} out of ${db}-ro after ${out} (lag ${lag} bytes in Prometheus, bound 1048576); alerts (for: ${ANOMALY_FOR} on the cluster, 1m shipped) delivered: ${delivered.join('; ')}; the idle session terminated at ${terminated} (the client saw "${gone}"); ${standby} back in ${db}-ro at ${back}; events: ${await event('StandbyLagging', standby)} | ${await event('SessionsTerminated', APPLICATION)}`;
       },
     );
   } finally {
