@@ -5,8 +5,9 @@
  * what it does on stdout, one JSON object a line:
  * - `{"member":…}` once started (its member name, the name of its Lease);
  * - `{"view":[…]}` whenever the members it acts with change;
- * - `{"start":key,"at":ms}` before each write and `{"end":key,"at":ms}` once the apiserver accepted it (a write the
- *   guard refused: `{"refused":key,"at":ms}`), so a write cut short by SIGKILL shows as a start without an end.
+ * - `{"start":key,"at":ms}` before each write and `{"end":key,"at":ms}` once answered (`"failed"` added when the
+ *   answer was an error: it may have landed all the same; a write the guard refused without sending it:
+ *   `{"refused":key,"at":ms}`), so a write cut short by SIGKILL shows as a start without an end.
  * Kubeconfig: `KUBECONFIG`. Lease 3 s, renew deadline 2 s, retry 300 ms (as the in-process test).
  */
 import { ControllerBuilder } from '../../runtime/controller';
@@ -49,8 +50,13 @@ new ControllerBuilder(manager, { name: 'marker' })
         );
         say({ end: key, at: Date.now() });
       } catch (err) {
-        if (err instanceof NotLeaderError) say({ refused: key, at: Date.now() });
-        else if (!isNotFound(err)) throw err;
+        if (err instanceof NotLeaderError) {
+          say({ refused: key, at: Date.now() });
+        } else {
+          // Sent and not answered well: it may have reached the apiserver, so it is audited as a write.
+          say({ end: key, at: Date.now(), failed: String(err) });
+          if (!isNotFound(err)) throw err;
+        }
       }
     },
   });

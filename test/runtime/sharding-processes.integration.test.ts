@@ -18,12 +18,12 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { createInterface } from 'readline';
 import { pathToFileURL } from 'url';
+import { CONFIGMAP, overlappingWrites, ShardWrite } from './shard-writes';
 import { hostSlackMs, until } from './support';
 import { RestClient } from '../../runtime/client';
 import { rendezvousOwner } from '../../runtime/sharding';
 import { describeRealApiServer } from '../envtest';
 
-const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' };
 const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' };
 const ROOT = join(__dirname, '../..');
 const N = 24;
@@ -31,13 +31,6 @@ const LEASE_MS = 3000;
 /** The fixture's renew deadline: a member that could not renew for this long refuses its own writes. */
 const RENEW_DEADLINE_MS = 2000;
 const RING = 'procs';
-
-interface Write {
-  member: string;
-  key: string;
-  start: number;
-  end: number;
-}
 
 /** A member process and what it said. */
 interface Member {
@@ -56,7 +49,7 @@ describeRealApiServer(
     let admin: RestClient;
     let dir: string;
     const members: Member[] = [];
-    const writes: Write[] = [];
+    const writes: ShardWrite[] = [];
     const uids = new Map<string, string>();
     let version = 0;
 
@@ -149,17 +142,12 @@ describeRealApiServer(
         30_000,
         200,
       );
+      // The apiserver shows a write before its member has said so on stdout: wait until the owners' writes are logged.
+      const writers = members.filter((m) => live.includes(m.name!));
+      await until('the owners logged their writes', () => writers.every((m) => m.open.size === 0), 10_000, 50);
     }
 
-    function overlaps(): Write[][] {
-      const found: Write[][] = [];
-      for (const a of writes) {
-        for (const b of writes) {
-          if (a.key === b.key && a.member < b.member && a.start < b.end && b.start < a.end) found.push([a, b]);
-        }
-      }
-      return found;
-    }
+    const overlaps = () => overlappingWrites(writes);
 
     test('the first member is SIGKILLed: its share is taken over once it could no longer write, within the Lease plus 5 s; no object written by two members at once', async () => {
       start();

@@ -35,6 +35,11 @@ describeRealApiServer(
     const managers = new Map<string, Manager>();
     const proxies: FaultProxy[] = [];
     let version = 0;
+    /**
+     * Patches sent and not yet answered, per member. The apiserver can show a write (to the admin's list) before the
+     * member that made it has read the answer and logged it: the audit waits for its owners' writes to settle.
+     */
+    const inFlight = new Map<string, number>();
     /** Takeover times per fault (ms after it: the first object, the whole share), printed with the audit. */
     const takeovers: Record<string, { first: number; whole: number }> = {};
 
@@ -89,6 +94,7 @@ describeRealApiServer(
             }
             const start = Date.now();
             await sleep(15); // a reconcile that takes a while widens any overlap the audit should catch
+            inFlight.set(memberName, (inFlight.get(memberName) ?? 0) + 1);
             try {
               await ctx!.client.patch(
                 CONFIGMAP,
@@ -101,9 +107,13 @@ describeRealApiServer(
             } catch (err) {
               if (err instanceof NotLeaderError) {
                 refused.push({ member: memberName, key: `${namespace}/${cmName}`, at: Date.now() });
-              } else if (!isNotFound(err)) {
-                throw err;
+              } else {
+                // Sent and not answered well: it may have reached the apiserver, so it is audited as a write.
+                writes.push({ member: memberName, key: `${namespace}/${cmName}`, start, end: Date.now() });
+                if (!isNotFound(err)) throw err;
               }
+            } finally {
+              inFlight.set(memberName, inFlight.get(memberName)! - 1);
             }
           },
         });
@@ -112,13 +122,16 @@ describeRealApiServer(
       return manager;
     }
 
-    /** Touches every ConfigMap (a new data.v) and waits until each was marked for it; returns who marked which. */
+    /**
+     * Touches every ConfigMap (a new data.v) and waits until each was marked for it and the members that marked them
+     * have logged their writes; returns who marked which.
+     */
     async function touchAndConverge(timeoutMs = 30_000): Promise<Map<string, string>> {
       version++;
       for (let i = 0; i < N; i++) {
         await admin.patch(CONFIGMAP, `cm-${i}`, ns, { type: 'merge', body: { data: { v: String(version) } } });
       }
-      return until(
+      const owners = await until(
         `all ${N} ConfigMaps marked for v${version}`,
         async () => {
           const items = (await admin.list(CONFIGMAP, { namespace: ns })).items.filter((o) =>
@@ -132,6 +145,9 @@ describeRealApiServer(
         timeoutMs,
         200,
       );
+      const writers = new Set(owners.values());
+      await until('the writers logged their writes', () => [...writers].every((m) => !inFlight.get(m)), 10_000);
+      return owners;
     }
 
     /**
