@@ -144,9 +144,20 @@ export class PostgresGroup {
     );
   }
 
-  /** Starts `postgres` on the data folder `name` (under {@link dir}) and `port`, with `settings` (`-c` each). */
+  /**
+   * Starts `postgres` on the data folder `name` (under {@link dir}) and `port`, with `settings` (`-c` each, after the
+   * group's own). The group keeps WAL as every SampleDB instance does (`wal_keep_size`, instance-script.ts): without
+   * it a standby cloned a few seconds before it started (a slow host) found the segment it needed already removed by
+   * the next clone's checkpoint, and never streamed.
+   */
   start(name: string, port: number, settings: readonly string[] = []): void {
-    const all = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${this.dir}`, ...settings];
+    const all = [
+      'listen_addresses=127.0.0.1',
+      `port=${port}`,
+      `unix_socket_directories=${this.dir}`,
+      'wal_keep_size=512MB',
+      ...settings,
+    ];
     const p = spawn(
       'runuser',
       ['-u', 'postgres', '--', join(pgBin!, 'postgres'), '-D', join(this.dir, name), ...all.flatMap((s) => ['-c', s])],
