@@ -392,7 +392,8 @@ describe('the npm package', () => {
           const e2e = spawnSync(process.execPath, ['out-tenant/e2e.js'], {
             cwd: installedProject,
             encoding: 'utf8',
-            timeout: 150_000,
+            // scaled as jest's own timeouts are (rehearsal OD: killed at 150 s with jest starved beside the node suites)
+            timeout: 150_000 * Number(process.env.TEST_TIMEOUT_SCALE || '1'),
             env: { ...process.env, KUBEBUILDER_ASSETS: dir, CDK8S_OPERATOR_QUIET: '1' },
           });
           if (e2e.status !== 0) throw new Error(`the Tenant scenario failed (${e2e.status}):\n${e2e.stderr}`);
