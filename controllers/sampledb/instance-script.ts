@@ -236,6 +236,9 @@ export function instanceCommand(): string[] {
   return ['/bin/bash', '-c', SCRIPT, 'sampledb-instance'];
 }
 
+/** WAL a primary keeps for its standbys beyond its checkpoints: a rejoining or late-starting standby finds what it needs. */
+export const WAL_KEEP_SIZE = '512MB';
+
 /** `postgres` settings of every instance (primary and standby alike; a primary ignores primary_conninfo). */
 export function postgresArgs(db: Database): string[] {
   const name = db.metadata.name;
@@ -243,7 +246,7 @@ export function postgresArgs(db: Database): string[] {
     listen_addresses: '*',
     hba_file: '/tmp/pg_hba.conf',
     wal_log_hints: 'on',
-    wal_keep_size: '512MB',
+    wal_keep_size: WAL_KEEP_SIZE,
     hot_standby_feedback: 'on',
     wal_receiver_timeout: '10s',
     wal_retrieve_retry_interval: '2s',

@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as yaml from 'yaml';
 import { assetsFor, ORACLE_VERSIONS, REAL_APISERVER_TAG } from '../envtest';
 import { moduleUses, packageOf } from './module-uses';
+import { hostSlackMs } from '../runtime/support';
 import { npmPack, STRAY_BUILD_FILE } from '../support/npm-pack';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -393,7 +394,7 @@ describe('the npm package', () => {
             cwd: installedProject,
             encoding: 'utf8',
             // scaled as jest's own timeouts are (rehearsal OD: killed at 150 s with jest starved beside the node suites)
-            timeout: 150_000 * Number(process.env.TEST_TIMEOUT_SCALE || '1'),
+            timeout: hostSlackMs(150_000),
             env: { ...process.env, KUBEBUILDER_ASSETS: dir, CDK8S_OPERATOR_QUIET: '1' },
           });
           if (e2e.status !== 0) throw new Error(`the Tenant scenario failed (${e2e.status}):\n${e2e.stderr}`);

@@ -10,6 +10,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
 import { Credentials } from '../../../controllers/sampledb/credentials';
+import { WAL_KEEP_SIZE } from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient, PgState } from '../../../controllers/sampledb/instances';
 
 const PG_LIB = '/usr/lib/postgresql';
@@ -155,7 +156,7 @@ export class PostgresGroup {
       'listen_addresses=127.0.0.1',
       `port=${port}`,
       `unix_socket_directories=${this.dir}`,
-      'wal_keep_size=512MB',
+      `wal_keep_size=${WAL_KEEP_SIZE}`,
       ...settings,
     ];
     const p = spawn(
