@@ -246,12 +246,13 @@ export class FaultProxy {
           if (!res.destroyed) res.write(chunk);
           return;
         }
-        // hold this chunk and everything after it until the stall ends
+        // hold this chunk and everything after it until the stall ends (a held stream does not keep the test
+        // process alive once its tests are done)
         upstream.pause();
         setTimeout(() => {
           if (!res.destroyed) res.write(chunk);
           upstream.resume();
-        }, wait);
+        }, wait).unref();
       });
       upstream.on('end', () => {
         done();
