@@ -248,12 +248,9 @@ export function rangesSuite(plane: () => ControlPlane): void {
         const handedOver = () =>
           namespaces.filter((ns) => {
             const [from, to] = [before, after].map((table) => bucketOwner(hashKey(ns), names, table));
-            const firstByOld = writes.findIndex((w) => w.key === `${ns}/${CM}` && w.member === from);
-            return (
-              from !== to &&
-              firstByOld >= 0 &&
-              writes.some((w, i) => i > firstByOld && w.key === `${ns}/${CM}` && w.member === to)
-            );
+            const ofNs = writes.filter((w) => w.key === `${ns}/${CM}`);
+            const firstByOld = ofNs.findIndex((w) => w.member === from);
+            return from !== to && firstByOld >= 0 && ofNs.slice(firstByOld).some((w) => w.member === to);
           });
         await until('a written ConfigMap handed over', () => handedOver().length > 0, 10_000, 100);
       } finally {
