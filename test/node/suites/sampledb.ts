@@ -329,7 +329,17 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       };
       await setSynchronous(false);
       const primary: string = sdb(db).status.currentPrimary;
-      const [behind, ahead] = ['e2e-db-0', 'e2e-db-1', 'e2e-db-2'].filter((n) => n !== primary);
+      // The one to stop (ahead) is the standby whose postgres container started last. The kubelet counts a
+      // container's failed liveness probes until one succeeds, across our steps: the standby the step before stopped
+      // may still carry failures, and three in a row make the kubelet restart it (its instance script then rewinds it
+      // unasked) before the operator finds the divergence this step is about (rehearsal QA: its third failed probe,
+      // the first from the step before, restarted it about 20 s into this step's stop; no StandbyDiverged Event).
+      const startedAt = (pod: string): string =>
+        json('get', 'pod', pod, '-n', NS).status.containerStatuses.find((c: { name: string }) => c.name === 'postgres')
+          .state.running?.startedAt ?? '';
+      const [ahead, behind] = ['e2e-db-0', 'e2e-db-1', 'e2e-db-2']
+        .filter((n) => n !== primary)
+        .sort((a, b) => startedAt(b).localeCompare(startedAt(a)));
       await sqlUntil(db, `${db}-rw`, 'create table if not exists diverged (id int)');
       const inPod = (pod: string, query: string) =>
         h.exec('-n', NS, pod, '--', 'psql', '-U', 'sampledb', '-d', 'sampledb', '-Atqc', query).trim();
