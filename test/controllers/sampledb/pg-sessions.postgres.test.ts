@@ -9,6 +9,7 @@
 import { canRunPostgres, TestPostgres } from './real-postgres';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { PgSessions, PgTarget } from '../../../controllers/sampledb/pg-sessions';
+import { hostSlackMs } from '../../runtime/support';
 
 const runnable = canRunPostgres('pg-sessions.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
@@ -21,9 +22,12 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
   let sessions: PgSessions | undefined;
   const sessionsNamed = (application: string) =>
     Number(pg.psql(`select count(*) from pg_stat_activity where application_name = '${application}'`));
+  // The connect and answer bound of tests that do not measure it: 3 s times the host's slowness allowance (a plain
+  // connect took more than 3 s in rehearsal QB, jest starved beside the node suites)
+  const ROOMY_TIMEOUT_MS = hostSlackMs(3000);
   const newSessions = (options: { timeoutMs?: number; idleMs?: number } = {}) =>
     (sessions = new PgSessions({
-      timeoutMs: options.timeoutMs ?? 3000,
+      timeoutMs: options.timeoutMs ?? ROOMY_TIMEOUT_MS,
       idleMs: options.idleMs,
       config: { database: 'postgres', application_name: APPLICATION },
     }));
@@ -52,7 +56,7 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
     for (let i = 0; i < 3; i++) expect(await backendPid(s)).toBe(first);
     expect(sessionsNamed(APPLICATION)).toBe(1);
 
-    const client = new PgInstanceClient(3000, PORT);
+    const client = new PgInstanceClient(ROOMY_TIMEOUT_MS, PORT);
     const credentials = { username: 'postgres', password: '', replicationUsername: 'r', replicationPassword: '' };
     try {
       for (let i = 0; i < 3; i++) expect((await client.state('127.0.0.1', credentials))?.recovery).toBe(false);
@@ -85,11 +89,16 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
       await expect(backendPid(s)).rejects.toThrow(/no answer within 1000 ms/);
       const took = Date.now() - started;
       expect(took).toBeGreaterThanOrEqual(990);
-      expect(took).toBeLessThan(3000); // not the 30 s of a query's timeout
+      expect(took).toBeLessThan(hostSlackMs(3000)); // not the 30 s of a query's timeout
     } finally {
       process.kill(first, 'SIGCONT');
     }
-    expect(await backendPid(s)).not.toBe(first);
+    // a new session within the same 1 s bound: a starved host may need more than one try to connect that fast
+    let next: number | undefined;
+    for (let tries = 0; next === undefined && tries < hostSlackMs(1000) / 1000; tries++) {
+      next = await backendPid(s).catch(() => undefined);
+    }
+    expect(next ?? (await backendPid(s))).not.toBe(first);
   }, 30_000);
 
   test("a failed call's session is not kept", async () => {

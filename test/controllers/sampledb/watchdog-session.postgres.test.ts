@@ -11,6 +11,7 @@ import { canRunPostgres, TestPostgres } from './real-postgres';
 import { REPLICATION_STATE_FUNCTION } from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { WATCHDOG_APPLICATION } from '../../../controllers/sampledb/types';
+import { hostSlackMs } from '../../runtime/support';
 
 const runnable = canRunPostgres('watchdog-session.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
@@ -64,8 +65,21 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
       while (answers().length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
       return answers()[before];
     };
+    // A new session must answer within WATCHDOG_ANSWER_SECONDS, or the loop says `failed` and tries a new one next time:
+    // on a quiet host that happens at most once after a restart; on a starved one (CI's jest beside the node suites,
+    // rehearsal QB) starting psql alone took longer, so each slowness allowance (TEST_TIMEOUT_SCALE) allows one more.
+    const allowedFailures = hostSlackMs(1000) / 1000;
+    const askUntilAnswered = async () => {
+      let failures = 0;
+      let answer = await ask();
+      while (answer === 'failed' && failures < allowedFailures) {
+        failures++;
+        answer = await ask();
+      }
+      return answer;
+    };
 
-    const first = await ask();
+    const first = await askUntilAnswered();
     expect(first).toMatch(/^ok \d+ f 0 -1$/);
     const session = first.split(' ')[1];
     for (let i = 0; i < 3; i++) expect(await ask()).toBe(first);
@@ -74,19 +88,23 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
     expect(pg.psql(`select count(*) from pg_stat_activity where application_name = '${WATCHDOG_APPLICATION}'`)).toBe(
       '1',
     );
-    const state = await new PgInstanceClient(3000, PORT).state('127.0.0.1', {
-      username: 'postgres',
-      password: '',
-      replicationUsername: 'replicator',
-      replicationPassword: '',
-    });
-    expect(state?.connections).toBe(0);
+    const client = new PgInstanceClient(hostSlackMs(3000), PORT);
+    try {
+      const state = await client.state('127.0.0.1', {
+        username: 'postgres',
+        password: '',
+        replicationUsername: 'replicator',
+        replicationPassword: '',
+      });
+      expect(state?.connections).toBe(0);
+    } finally {
+      await client.close();
+    }
 
-    // PostgreSQL restarted: the query after it fails at most once, then a new session answers
+    // PostgreSQL restarted: the query after it fails (at most once on a quiet host), then a new session answers
     expect(pg.pgCtl('-m', 'fast', '-w', 'stop').status).toBe(0);
     pg.start();
-    let next = await ask();
-    if (next === 'failed') next = await ask();
+    const next = await askUntilAnswered();
     expect(next).toMatch(/^ok \d+ f 0 -1$/);
     expect(next.split(' ')[1]).not.toBe(session);
   }, 60_000);
