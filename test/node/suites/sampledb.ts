@@ -432,12 +432,21 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
   await step('scale 3→2 keeps the primary', async () => {
     const primary = sdb(db).status.currentPrimary;
     kubectl('scale', 'sampledb', db, '-n', NS, '--replicas=2');
+    // Done once the StatefulSet has shrunk and the status names a ready instance as the primary: with the primary at
+    // the ordinal that goes, the operator switches over first and deletes that pod, and for a moment the status still
+    // named it while two other pods were ready (rehearsal QB).
     await until(
-      '2 replicas',
-      () =>
-        ready(db, 2) &&
-        json('get', 'pods', '-n', NS, '-l', `app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`)
-          .items.length === 2,
+      '2 replicas, the primary among them',
+      () => {
+        const s = ready(db, 2);
+        return (
+          s &&
+          (s.instances ?? []).some((i: { name: string; ready: boolean }) => i.name === s.currentPrimary && i.ready) &&
+          json('get', 'statefulset', db, '-n', NS).spec.replicas === 2 &&
+          json('get', 'pods', '-n', NS, '-l', `app.kubernetes.io/instance=${db},app.kubernetes.io/component=database`)
+            .items.length === 2
+        );
+      },
       180,
     );
     const now = sdb(db).status.currentPrimary;
