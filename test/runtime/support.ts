@@ -25,6 +25,14 @@ export function hostSlackMs(ms: number): number {
   return ms * TIMEOUT_SCALE;
 }
 
+/**
+ * Tries of a step whose own bound is the product's (a connect within 1 s, an answer within the loop's 5 s) and a
+ * starved host may miss: one per slowness allowance, so a quiet host allows exactly one.
+ */
+export function hostSlackTries(): number {
+  return TIMEOUT_SCALE;
+}
+
 /** Polls `cond` until it returns a truthy value; fails with `what` after `timeoutMs` (times TIMEOUT_SCALE). */
 export async function until<T>(
   what: string,

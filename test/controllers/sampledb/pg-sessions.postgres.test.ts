@@ -9,7 +9,7 @@
 import { canRunPostgres, TestPostgres } from './real-postgres';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { PgSessions, PgTarget } from '../../../controllers/sampledb/pg-sessions';
-import { hostSlackMs } from '../../runtime/support';
+import { hostSlackMs, hostSlackTries } from '../../runtime/support';
 
 const runnable = canRunPostgres('pg-sessions.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
@@ -95,7 +95,7 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
     }
     // a new session within the same 1 s bound: a starved host may need more than one try to connect that fast
     let next: number | undefined;
-    for (let tries = 0; next === undefined && tries < hostSlackMs(1000) / 1000; tries++) {
+    for (let tries = 0; next === undefined && tries < hostSlackTries(); tries++) {
       next = await backendPid(s).catch(() => undefined);
     }
     expect(next ?? (await backendPid(s))).not.toBe(first);

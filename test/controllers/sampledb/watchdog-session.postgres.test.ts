@@ -11,7 +11,7 @@ import { canRunPostgres, TestPostgres } from './real-postgres';
 import { REPLICATION_STATE_FUNCTION } from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { WATCHDOG_APPLICATION } from '../../../controllers/sampledb/types';
-import { hostSlackMs } from '../../runtime/support';
+import { hostSlackMs, hostSlackTries } from '../../runtime/support';
 
 const runnable = canRunPostgres('watchdog-session.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
@@ -68,14 +68,9 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
     // A new session must answer within WATCHDOG_ANSWER_SECONDS, or the loop says `failed` and tries a new one next time:
     // on a quiet host that happens at most once after a restart; on a starved one (CI's jest beside the node suites,
     // rehearsal QB) starting psql alone took longer, so each slowness allowance (TEST_TIMEOUT_SCALE) allows one more.
-    const allowedFailures = hostSlackMs(1000) / 1000;
     const askUntilAnswered = async () => {
-      let failures = 0;
       let answer = await ask();
-      while (answer === 'failed' && failures < allowedFailures) {
-        failures++;
-        answer = await ask();
-      }
+      for (let failures = 0; answer === 'failed' && failures < hostSlackTries(); failures++) answer = await ask();
       return answer;
     };
 
