@@ -54,28 +54,36 @@ export const WATCHDOG_ANSWER_SECONDS = 5;
 /**
  * `replication_state`: the self-fencing loop's query, sets `r` to "<in recovery t|f> <standbys> <whole seconds since
  * the last standby reply, rounded down, -1 for none>", or fails. Asked in one psql session that lives as long as the
- * loop (a bash coprocess), opened again once it ended (PostgreSQL restarted or stopped): a psql process and a new
- * backend a second were, with the exec probes, most of a primary pod's CPU on the CI node (bench/latest/ci-time/).
+ * loop (a bash coprocess): a psql process and a new backend a second were, with the exec probes, most of a primary
+ * pod's CPU on the CI node (bench/latest/ci-time/). A session found ended (PostgreSQL restarted) is opened again and
+ * asked at once: the loop counts a failed question as contact, so a failure for each restart would hold a fence back.
  * An answer later than {@link WATCHDOG_ANSWER_SECONDS} ends the session, so a stuck backend never stops the loop (a
  * psql per query had no bound). The caller ignores SIGPIPE: a write to a session that ended just before must fail,
  * not end the loop.
  */
 export const REPLICATION_STATE_FUNCTION = [
   'replication_state() {',
-  '  r=""',
-  '  if [ -z "${WD_PID:-}" ] || ! kill -0 "$WD_PID" 2>/dev/null; then',
-  `    coproc WD { PGAPPNAME=${WATCHDOG_APPLICATION} exec psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' 2>/dev/null; }`,
-  '  fi',
-  '  { echo "select pg_is_in_recovery(), count(*), coalesce(floor(extract(epoch from now() - max(reply_time)))::int, -1) from pg_stat_replication;"',
-  '    echo \'\\echo __end__\'; } >&"${WD[1]}" 2>/dev/null || return 1',
-  '  local line',
-  `  while IFS= read -r -t ${WATCHDOG_ANSWER_SECONDS} -u "\${WD[0]}" line 2>/dev/null; do`,
-  '    if [ "$line" = __end__ ]; then [ -n "$r" ]; return; fi',
-  '    r=$line',
+  '  local line opened="" rc',
+  '  while :; do',
+  '    r=""',
+  '    if [ -z "${WD_PID:-}" ] || ! kill -0 "$WD_PID" 2>/dev/null; then',
+  `      coproc WD { PGAPPNAME=${WATCHDOG_APPLICATION} exec psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' 2>/dev/null; }`,
+  '      opened=1',
+  '    fi',
+  '    rc=1',
+  '    if { echo "select pg_is_in_recovery(), count(*), coalesce(floor(extract(epoch from now() - max(reply_time)))::int, -1) from pg_stat_replication;"',
+  '      echo \'\\echo __end__\'; } >&"${WD[1]}" 2>/dev/null; then',
+  '      while :; do',
+  `        IFS= read -r -t ${WATCHDOG_ANSWER_SECONDS} -u "\${WD[0]}" line 2>/dev/null; rc=$?`,
+  '        [ "$rc" -eq 0 ] || break',
+  '        if [ "$line" = __end__ ]; then [ -n "$r" ]; return; fi',
+  '        r=$line',
+  '      done',
+  '    fi',
+  '    kill -KILL "$WD_PID" 2>/dev/null; wait "$WD_PID" 2>/dev/null; WD_PID=""',
+  '    # no answer in time (a read status above 128), or a session just opened that ended: fails',
+  '    if [ "$rc" -gt 128 ] || [ -n "$opened" ]; then return 1; fi',
   '  done',
-  '  # no answer in time, or the session ended: a new one next time',
-  '  kill -KILL "$WD_PID" 2>/dev/null; wait "$WD_PID" 2>/dev/null',
-  '  return 1',
   '}',
 ].join('\n');
 

@@ -69,8 +69,8 @@ async function start(o: {
     ? `$([ -f "${dir}/cut" ] && echo "f 1 $(($(${host} date +%s) - $(cat "${dir}/cut")))" || echo 'f 1 0')`
     : (o.replication ?? 'f 1 0');
   // psql -c: the primary behind -rw (from the file `rw`); psql on stdin: the self-fencing loop's session, which answers
-  // each query with `replication` (logged to `queries`) and each \\echo, then ends after `session.queries` answers or
-  // never answers (`session.hangs`)
+  // each query with `replication` (logged to `queries`) and each \\echo, and ends, unanswered, at the query after
+  // `session.queries` answers (PostgreSQL restarted between two of them), or never answers (`session.hangs`)
   stub(
     'psql',
     [
@@ -82,8 +82,8 @@ async function start(o: {
         ? []
         : [
             '  case "$line" in',
-            `    *pg_stat_replication*) echo query >> "${dir}/queries"; echo "${replication}"; n=$((n + 1));;`,
-            `    *__end__*) echo __end__${o.session?.queries ? `; [ "$n" -ge ${o.session.queries} ] && exit 0` : ''};;`,
+            `    *pg_stat_replication*) ${o.session?.queries ? `[ "$n" -ge ${o.session.queries} ] && exit 0; ` : ''}echo query >> "${dir}/queries"; echo "${replication}"; n=$((n + 1));;`,
+            '    *__end__*) echo __end__;;',
             '  esac',
           ]),
       'done',
@@ -262,14 +262,17 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
   });
 
   test('a session that ended (PostgreSQL restarted) is opened again: the loop goes on and still fences', async () => {
-    // each session answers once and ends. The first answer: a standby replied just now (contact); every later one:
-    // its last reply 9 s ago, and no apiserver: fenced 2 s after the first answer, so never by the first session
-    // (answering 9 s from the start, a CI host slow to start the first session fenced on its first answer:
-    // rehearsal IC, 1 session)
+    // each session answers once and has ended when the next query comes. The first answer: a standby replied just now
+    // (contact); every later one: its last reply 9 s ago, and no apiserver: fenced 3 s after the first answer, so never
+    // by the first session (answering 9 s from the start, a CI host slow to start the first session fenced on its first
+    // answer: rehearsal IC, 1 session). The loop opens a new session and asks it at once: counted as a failed answer,
+    // every other second would be contact again (at most 2 s of whole-second clock apart), and the loop would never
+    // fence. (A session that ended right after its answer raced bash, which closes a coprocess's pipe when it reaps
+    // it: the answer was lost on a loaded host.)
     const ended = await start({
       peerRunning: false,
       waitSeconds: 30,
-      fenceSeconds: 2,
+      fenceSeconds: 3,
       replication: `$([ -f "${dir}/answered" ] && echo 'f 1 9' || { : > "${dir}/answered"; echo 'f 1 0'; })`,
       session: { queries: 1 },
     });
