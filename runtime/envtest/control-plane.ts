@@ -124,6 +124,8 @@ export class ControlPlane {
   private controllerManager?: ManagedProcess;
   private caPem?: string;
   private namespaceCounter = 0;
+  /** Whether its processes keep this Node.js process alive (unref() and ref()). */
+  private held = true;
 
   private constructor(
     private readonly binaries: ControlPlaneBinaries,
@@ -191,7 +193,7 @@ export class ControlPlane {
     const l = this.layout;
     const controllers = this.controllers;
     writeKubeconfig(files.controllerManagerKubeconfig(l), this.access(this.admin));
-    const kcm = new ManagedProcess(
+    const kcm = this.spawn(
       'kube-controller-manager',
       this.binaries.kubeControllerManager!,
       controllerManagerArgs(l, controllers, this.opts.controllerManagerFlags),
@@ -287,7 +289,13 @@ export class ControlPlane {
 
   private spawnEtcd(): void {
     const noFsync = supportsFlag(this.binaries.etcd, 'unsafe-no-fsync');
-    this.etcd = new ManagedProcess('etcd', this.binaries.etcd, etcdArgs(this.layout, noFsync));
+    this.etcd = this.spawn('etcd', this.binaries.etcd, etcdArgs(this.layout, noFsync));
+  }
+
+  private spawn(name: string, bin: string, args: readonly string[]): ManagedProcess {
+    const p = new ManagedProcess(name, bin, args);
+    p.hold(this.held);
+    return p;
   }
 
   private async etcdThenApiServer(): Promise<void> {
@@ -297,7 +305,7 @@ export class ControlPlane {
 
   private async startApiServer(): Promise<void> {
     const l = this.layout;
-    this.apiServer = new ManagedProcess(
+    this.apiServer = this.spawn(
       'kube-apiserver',
       this.binaries.kubeApiServer,
       apiServerArgs(l, this.opts.apiServerFlags),
@@ -488,6 +496,26 @@ export class ControlPlane {
       component
     ];
     return p?.log ?? '';
+  }
+
+  /**
+   * Lets this Node.js process exit while the control plane runs, as `unref()` does for a timer or a socket: a plane
+   * kept for later test files must not hold a test runner's worker that has finished (jest waits 500 ms for it, then
+   * kills it). When this process exits, the plane's processes are killed with it; its folder stays. Processes the plane
+   * starts later (a restart) are unreferenced too, until {@link ref}.
+   */
+  unref(): void {
+    this.hold(false);
+  }
+
+  /** Undoes {@link unref}: the plane's processes keep this Node.js process alive again (the default). */
+  ref(): void {
+    this.hold(true);
+  }
+
+  private hold(held: boolean): void {
+    this.held = held;
+    for (const p of [this.etcd, this.apiServer, this.controllerManager]) p?.hold(held);
   }
 
   /** Stops every process and removes the control plane's folder. */

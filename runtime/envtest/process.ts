@@ -1,6 +1,6 @@
 /** Child processes of the control plane: start, wait until a health URL answers 200, stop (TERM, then KILL). */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, Socket } from 'node:net';
 import { HttpTarget, request } from './http';
 
 /** How much of a process's output is kept for error messages. */
@@ -65,6 +65,14 @@ export class ManagedProcess {
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`envtest: ${this.name} not ready at ${target.url}${path} after ${timeoutMs} ms:\n${this.log}`);
+  }
+
+  /** Whether the process and its output pipes keep this Node.js process's event loop alive (see ControlPlane.unref). */
+  hold(held: boolean): void {
+    for (const h of [this.child, this.child.stdout as Socket | null, this.child.stderr as Socket | null]) {
+      if (held) h?.ref();
+      else h?.unref();
+    }
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`. */

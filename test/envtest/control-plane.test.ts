@@ -1,10 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { describeRealApiServer, kubectl, StandInKubelet } from '.';
 import { findControlPlaneBinaries, readCrds } from '../../runtime/envtest';
 import { until } from '../runtime/support';
+
+const ROOT = join(__dirname, '../..');
 
 function exe(dir: string, name: string): string {
   const p = join(dir, name);
@@ -257,6 +261,51 @@ describeRealApiServer(
         kubelet.stop();
       }
     }, 90_000);
+
+    test("unref(): a process that holds only the plane exits by itself, and the plane's processes end with it; ref() holds it again", async () => {
+      const run = (mode: 'unref' | 'ref') => {
+        const env: NodeJS.ProcessEnv = { ...process.env };
+        delete env.NODE_OPTIONS; // jest's flags are not the fixture's
+        const r = spawnSync(
+          process.execPath,
+          [
+            '--require',
+            join(ROOT, 'node_modules/tsx/dist/preflight.cjs'),
+            '--import',
+            pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
+            join(__dirname, 'unref-plane.fixture.ts'),
+            mode,
+          ],
+          { env, encoding: 'utf8', timeout: 200_000 },
+        );
+        expect(r.status).toBe(0);
+        const said = r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { dir?: string; held?: boolean });
+        return { dir: said[0].dir!, held: said.some((l) => l.held) };
+      };
+      const planeProcesses = (dir: string) =>
+        spawnSync('pgrep', ['-f', dir], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+
+      const unreferenced = run('unref');
+      try {
+        expect(unreferenced.held).toBe(false);
+        // killed by the exiting process (SIGKILL): gone as soon as the kernel has reaped them
+        await until(
+          "the unreferenced plane's etcd and kube-apiserver to end",
+          () => planeProcesses(unreferenced.dir).length === 0,
+          10_000,
+        );
+      } finally {
+        spawnSync('pkill', ['-KILL', '-f', unreferenced.dir]);
+        rmSync(unreferenced.dir, { recursive: true, force: true });
+      }
+
+      const referenced = run('ref');
+      expect(referenced.held).toBe(true);
+      expect(planeProcesses(referenced.dir)).toEqual([]);
+    }, 400_000);
 
     test('restarting the apiserver keeps the data', async () => {
       const ns = await plane().createNamespace('restart-');

@@ -21,7 +21,12 @@
  * The pool lives on a Node built-in module object, which jest shares between the test files of one process
  * (each file gets its own module registry). It must be the module object itself: `import * as` compiles to
  * `__importStar`, a fresh copy per importing file, which gave every test file a pool of its own (planes were never
- * reused, and 53 stayed alive in one run). test/envtest/global-teardown.ts stops what is left at the end.
+ * reused, and 53 stayed alive in one run).
+ *
+ * An idle plane does not keep its jest process alive (ControlPlane.unref): a worker whose files are done exits at
+ * once, and its planes' processes with it; holding them, every worker that had one was killed by jest after 500 ms
+ * ("A worker process has failed to exit gracefully"). test/envtest/global-teardown.ts removes their folders and stops
+ * any process left.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself (see above)
 import childProcess = require('node:child_process');
@@ -77,6 +82,7 @@ export async function acquireSharedPlane(opts: ControlPlaneOptions): Promise<Con
     planes.push(entry);
   }
   entry.inUse = true;
+  entry.plane.ref();
   clearRealTimeout(entry.idleTimer);
   entry.view = viewIn(entry.plane);
   try {
@@ -113,6 +119,7 @@ export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
     try {
       await resetToBaseline(entry.plane, entry.baseline);
       entry.inUse = false;
+      entry.plane.unref();
       entry.releasedAt = Date.now();
       entry.idleTimer = setRealTimeout(() => void stopIfStillIdle(key, entry), IDLE_MS).unref();
       await stopIdleBeyond(MAX_IDLE);
