@@ -118,6 +118,8 @@ const project = new typescript.TypeScriptProject({
       testSequencer: '<rootDir>/test/sequencer.js',
       // every test and hook timeout times TEST_TIMEOUT_SCALE (.ci/run sets it): see the file
       testEnvironment: '<rootDir>/test/timeout-scale-environment.js',
+      // prettier in a worker thread, so that jest runs without --experimental-vm-modules: see the file
+      moduleNameMapper: { '^prettier$': '<rootDir>/test/support/prettier-in-worker.cjs' },
     },
   },
   tsconfig: {
@@ -212,15 +214,13 @@ project
 // the policy type checker reads the vendored built-in OpenAPI at run time: it ships beside the compiled module
 project.compileTask.exec(COPY_VENDORED_OPENAPI);
 
-// json-schema-to-typescript loads prettier 3, which uses dynamic import(): jest needs VM modules for that.
+// No --experimental-vm-modules: under it jest keeps every test file's module registry (see
+// test/support/prettier-in-worker.cjs, which lets json-schema-to-typescript's prettier run without it).
 // The tests' CPU goes to real control planes (Go: kube-apiserver, etcd, kube-controller-manager, kubectl) and to
 // jest's workers parsing their JSON; both collect garbage less often here (a young generation of 64 MiB, GOGC 400),
 // trading memory the test heaps can spare for CPU (bench/latest/ci-time/gc-tuning.txt: the twelve heaviest
 // real-apiserver files took 8-22 % less CPU).
-project.testTask.env(
-  'NODE_OPTIONS',
-  '--experimental-vm-modules --no-warnings=ExperimentalWarning --max-semi-space-size=64',
-);
+project.testTask.env('NODE_OPTIONS', '--max-semi-space-size=64');
 project.testTask.env('GOGC', '400');
 // Tests synthesize many apps: keep the synth report out of the test log.
 project.testTask.env('CDK8S_OPERATOR_QUIET', '1');

@@ -86,7 +86,7 @@ describeRealApiServer(
 
     function start(): Member {
       const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig') };
-      delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not the member's
+      delete env.NODE_OPTIONS; // jest's flags are not the member's
       // node with tsx's loader, not tsx's CLI: the CLI runs the script in a child process of its own, which a
       // SIGKILL of the CLI would leave running.
       const child = spawn(

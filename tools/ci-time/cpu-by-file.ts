@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci', ...process.argv.slice(2)], {
     env: {
       ...process.env,
-      NODE_OPTIONS: '--experimental-vm-modules --no-warnings=ExperimentalWarning',
+      NODE_OPTIONS: '--max-semi-space-size=64',
       CDK8S_OPERATOR_QUIET: '1',
       ENVTEST_REQUIRED: process.env.ENVTEST_REQUIRED ?? '1',
       JEST_FILE_LOG: log,

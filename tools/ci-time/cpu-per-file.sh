@@ -9,7 +9,7 @@ if [ -z "${KUBEBUILDER_ASSETS:-}" ] && [ -f ../shared/k8s/install.sh ]; then
   KUBEBUILDER_ASSETS=$(bash ../shared/k8s/install.sh | tail -1)
 fi
 export KUBEBUILDER_ASSETS ENVTEST_REQUIRED=1
-export NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning"
+export NODE_OPTIONS="--max-semi-space-size=64"
 hz=$(getconf CLK_TCK)
 busy() { read -r _ a b c _ _ f g h _ < /proc/stat; echo $((a + b + c + f + g + h)); }
 log=$(mktemp)

@@ -5,16 +5,16 @@
 # ORDER may also name `lazy-free` (tuned, and Go's freed memory given back lazily: GODEBUG=madvdontneed=0) or
 # `one-proc` (tuned, and each Go process on one P: GOMAXPROCS=1) or `thp` (tuned, and the kernel's transparent huge pages
 # for every process's anonymous memory while it runs: `always` in /sys/kernel/mm/transparent_hugepage/enabled, put
-# back after; needs root).
+# back after; needs root) or `vm-modules` (tuned, and jest's VM modules, --experimental-vm-modules, as the test task ran
+# until 2026-12-04: every variant of the rounds in gc-tuning.txt before that date had it).
 #   bash tools/ci-time/gc-tuning.sh FILE...     e.g.  ROUNDS="1 2" ORDER="tuned default" bash tools/ci-time/gc-tuning.sh test/apiserver/cr-differential.test.ts
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${KUBEBUILDER_ASSETS:=$(bash ../shared/k8s/install.sh | tail -1)}"
 export KUBEBUILDER_ASSETS ENVTEST_REQUIRED=1 CDK8S_OPERATOR_QUIET=1
-base='--experimental-vm-modules --no-warnings=ExperimentalWarning'
 hz=$(getconf CLK_TCK)
 THP=/sys/kernel/mm/transparent_hugepage/enabled
-tuned=(GOGC=400 NODE_OPTIONS="$base --max-semi-space-size=64")
+tuned=(GOGC=400 NODE_OPTIONS="--max-semi-space-size=64")
 faults() { awk '/^pgfault /{print $2}' /proc/vmstat; }
 busy() { read -r _ a b c _ _ f g h _ < /proc/stat; echo $((a + b + c + f + g + h)); }
 echo "# $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg), files: $*"
@@ -34,7 +34,9 @@ for round in ${ROUNDS:-1}; do
       # the heaps of Go and Node fault in 2 MiB at a time instead of 4 KiB (page faults are dear on this machine's
       # virtualisation: bench/latest/ci-time/host-speed-*.txt)
       thp) vars=("${tuned[@]}") ;;
-      *) vars=(-u GOGC NODE_OPTIONS="$base") ;;
+      # jest keeps every test file's module registry alive under VM modules (test/support/prettier-in-worker.cjs)
+      vm-modules) vars=(GOGC=400 NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning --max-semi-space-size=64") ;;
+      *) vars=(-u GOGC -u NODE_OPTIONS) ;;
     esac
     if [ "$variant" = thp ]; then thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP") && echo always >"$THP"; fi
     env "${vars[@]}" npx jest --ci "$@" >"$log" 2>&1
