@@ -2,13 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { describeRealApiServer, kubectl, StandInKubelet } from '.';
 import { findControlPlaneBinaries, readCrds } from '../../runtime/envtest';
-import { until } from '../runtime/support';
-
-const ROOT = join(__dirname, '../..');
+import { tsxCommand, until } from '../runtime/support';
 
 function exe(dir: string, name: string): string {
   const p = join(dir, name);
@@ -264,20 +261,8 @@ describeRealApiServer(
 
     test("unref(): a process that holds only the plane exits by itself, and the plane's processes end with it; ref() holds it again", async () => {
       const run = (mode: 'unref' | 'ref') => {
-        const env: NodeJS.ProcessEnv = { ...process.env };
-        delete env.NODE_OPTIONS; // jest's flags are not the fixture's
-        const r = spawnSync(
-          process.execPath,
-          [
-            '--require',
-            join(ROOT, 'node_modules/tsx/dist/preflight.cjs'),
-            '--import',
-            pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
-            join(__dirname, 'unref-plane.fixture.ts'),
-            mode,
-          ],
-          { env, encoding: 'utf8', timeout: 200_000 },
-        );
+        const fixture = tsxCommand(join(__dirname, 'unref-plane.fixture.ts'), [mode]);
+        const r = spawnSync(fixture.command, fixture.args, { env: fixture.env, encoding: 'utf8', timeout: 200_000 });
         expect(r.status).toBe(0);
         const said = r.stdout
           .trim()

@@ -17,15 +17,13 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { createInterface } from 'readline';
-import { pathToFileURL } from 'url';
 import { CONFIGMAP, overlappingWrites, ShardWrite } from './shard-writes';
-import { hostSlackMs, until } from './support';
+import { hostSlackMs, tsxCommand, until } from './support';
 import { RestClient } from '../../runtime/client';
 import { rendezvousOwner } from '../../runtime/sharding';
 import { describeRealApiServer } from '../envtest';
 
 const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' };
-const ROOT = join(__dirname, '../..');
 const N = 24;
 const LEASE_MS = 3000;
 /** The fixture's renew deadline: a member that could not renew for this long refuses its own writes. */
@@ -85,23 +83,11 @@ describeRealApiServer(
     }, 30_000);
 
     function start(): Member {
-      const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig') };
-      delete env.NODE_OPTIONS; // jest's flags are not the member's
-      // node with tsx's loader, not tsx's CLI: the CLI runs the script in a child process of its own, which a
-      // SIGKILL of the CLI would leave running.
-      const child = spawn(
-        process.execPath,
-        [
-          '--require',
-          join(ROOT, 'node_modules/tsx/dist/preflight.cjs'),
-          '--import',
-          pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
-          join(__dirname, 'shard-member.fixture.ts'),
-          ns,
-          RING,
-        ],
-        { env, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
+      const member = tsxCommand(join(__dirname, 'shard-member.fixture.ts'), [ns, RING]);
+      const child = spawn(member.command, member.args, {
+        env: { ...member.env, KUBECONFIG: join(dir, 'kubeconfig') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       const m: Member = {
         child,
         view: [],

@@ -1,9 +1,40 @@
 /** Shared helpers of runtime and controller integration tests. */
 import { readFileSync } from 'fs';
 import { join } from 'path';
+import { pathToFileURL } from 'url';
 import { parse } from 'yaml';
 import { Logger, silentLogger, createLogger } from '../../runtime/log';
 import { Manager, ManagerOptions, ManagerShardingOptions } from '../../runtime/manager';
+
+/**
+ * Runs a TypeScript file with node and tsx's loader, as a Deployment's pod runs the bundled binary: node itself, not
+ * tsx's CLI, which runs the script in a child process of its own that a SIGKILL of the CLI would leave running; without
+ * jest's NODE_OPTIONS, which are the test run's, not the child's. For `spawn(command, args, { env })`.
+ */
+export function tsxCommand(
+  file: string,
+  args: readonly string[] = [],
+): {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+} {
+  const root = join(__dirname, '../..');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_OPTIONS;
+  return {
+    command: process.execPath,
+    args: [
+      '--require',
+      join(root, 'node_modules/tsx/dist/preflight.cjs'),
+      '--import',
+      pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href,
+      file,
+      ...args,
+    ],
+    env,
+  };
+}
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
