@@ -15,7 +15,7 @@ import { spawnSync } from 'child_process';
 import { existsSync } from 'fs';
 import { join } from 'path';
 import { Client } from 'pg';
-import { canRunPostgres, instanceState, pgBin, PostgresGroup, TRUSTED } from './real-postgres';
+import { canRunPostgres, instanceState, pgBin, PostgresGroup, POSTGRES_CWD, TRUSTED } from './real-postgres';
 import { divergence } from '../../../controllers/sampledb/diverged-standbys';
 import { RW_PRIMARY_IP_FUNCTION, REWIND_STANDBY_FUNCTION } from '../../../controllers/sampledb/instance-script';
 import { formatLsn, PgInstanceClient } from '../../../controllers/sampledb/instances';
@@ -68,6 +68,7 @@ describeReal('SampleDB: a standby diverged from the primary’s timeline, on rea
     /Database cluster state:\s*(.*)/.exec(
       spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'pg_controldata'), join(pg.dir, name)], {
         encoding: 'utf8',
+        cwd: POSTGRES_CWD,
         env: { ...process.env, LC_ALL: 'C' },
       }).stdout,
     )?.[1];
@@ -84,6 +85,7 @@ describeReal('SampleDB: a standby diverged from the primary’s timeline, on rea
     ];
     const r = spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script.join('\n')], {
       encoding: 'utf8',
+      cwd: POSTGRES_CWD,
       env: {
         PATH: `${pgBin}:${process.env.PATH}`,
         PGDATA: join(pg.dir, name),

@@ -13,7 +13,7 @@ import { spawnSync } from 'child_process';
 import { AddressInfo, connect, createServer, Socket } from 'net';
 import { join } from 'path';
 import { Client } from 'pg';
-import { canRunPostgres, PostgresGroup } from './real-postgres';
+import { canRunPostgres, PostgresGroup, POSTGRES_CWD } from './real-postgres';
 import { Credentials } from '../../../controllers/sampledb/credentials';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { OPERATOR_WRITTEN_PARAMETERS } from '../../../controllers/sampledb/tuning';
@@ -57,7 +57,7 @@ describeReal('SampleDB settings on a real PostgreSQL primary and standby [real P
       '-c',
       'fast',
     );
-    spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(standby, 'standby.signal')]);
+    spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(standby, 'standby.signal')], { cwd: POSTGRES_CWD });
     pg.start('standby', STANDBY_PORT, [
       ...SETTINGS,
       `primary_conninfo=host=127.0.0.1 port=${PRIMARY_PORT} user=postgres`,

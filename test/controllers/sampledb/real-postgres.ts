@@ -28,6 +28,12 @@ export const pgBin: string | undefined = existsSync(PG_LIB)
  * Whether a real PostgreSQL can run here as the `postgres` user, and whatever else `extra` checks (named in `needs`);
  * when not, one line on stderr saying `file` is skipped and why.
  */
+/**
+ * Where the `postgres` user's commands start: `/`, not the test's folder, which may be closed to it (a clone under a
+ * home folder of mode 0700), and PostgreSQL's programs then print "could not change directory" on stderr.
+ */
+export const POSTGRES_CWD = '/';
+
 export function canRunPostgres(
   file: string,
   extra?: { readonly needs: string; readonly check: () => boolean },
@@ -100,7 +106,7 @@ export class TestPostgres {
   }
 
   private asPostgres(command: string, ...args: string[]): SpawnSyncReturns<string> {
-    return spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' });
+    return spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8', cwd: POSTGRES_CWD });
   }
 }
 
@@ -122,7 +128,10 @@ export class PostgresGroup {
 
   /** A PostgreSQL program (`initdb`, `pg_basebackup`…) as the `postgres` user; throws with its stderr when it fails. */
   run(command: string, ...args: string[]): void {
-    const r = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, command), ...args], { encoding: 'utf8' });
+    const r = spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, command), ...args], {
+      encoding: 'utf8',
+      cwd: POSTGRES_CWD,
+    });
     if (r.status !== 0) throw new Error(`${command}: ${r.stderr}`);
   }
 
@@ -162,7 +171,7 @@ export class PostgresGroup {
     const p = spawn(
       'runuser',
       ['-u', 'postgres', '--', join(pgBin!, 'postgres'), '-D', join(this.dir, name), ...all.flatMap((s) => ['-c', s])],
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], cwd: POSTGRES_CWD },
     );
     p.stderr!.on('data', (b: Buffer) => {
       this.log += `[${name}] ${b.toString()}`;

@@ -15,7 +15,7 @@ import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { canRunPostgres, pgBin } from './real-postgres';
+import { canRunPostgres, pgBin, POSTGRES_CWD } from './real-postgres';
 import { postgresArgs } from '../../../controllers/sampledb/instance-script';
 import { Database } from '../../../controllers/sampledb/types';
 
@@ -69,10 +69,10 @@ describeReal('SampleDB standby: the WAL receiver against a black-holed primary [
     const init = spawnSync(
       'runuser',
       ['-u', 'postgres', '--', join(pgBin!, 'initdb'), '-D', data, '--auth=trust', '-U', 'postgres'],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', cwd: POSTGRES_CWD },
     );
     expect(init.status).toBe(0);
-    spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(data, 'standby.signal')]);
+    spawnSync('runuser', ['-u', 'postgres', '--', 'touch', join(data, 'standby.signal')], { cwd: POSTGRES_CWD });
     const info = conninfo();
     expect(info).toContain('host=127.0.0.1');
     const settings = [

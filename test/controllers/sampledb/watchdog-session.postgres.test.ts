@@ -7,7 +7,7 @@
  * Needs root (PostgreSQL run as the `postgres` user); skipped, saying so, without.
  */
 import { ChildProcess, spawn } from 'child_process';
-import { canRunPostgres, TestPostgres } from './real-postgres';
+import { canRunPostgres, POSTGRES_CWD, TestPostgres } from './real-postgres';
 import { REPLICATION_STATE_FUNCTION } from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { WATCHDOG_APPLICATION } from '../../../controllers/sampledb/types';
@@ -51,9 +51,7 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
     loop = spawn(
       'runuser',
       ['-u', 'postgres', '--', 'env', 'POSTGRES_USER=postgres', `PGPORT=${PORT}`, 'bash', '-c', script],
-      {
-        detached: true,
-      },
+      { detached: true, cwd: POSTGRES_CWD },
     );
     let out = '';
     loop.stdout!.on('data', (b: Buffer) => (out += b.toString()));
