@@ -25,15 +25,15 @@ export const pgBin: string | undefined = existsSync(PG_LIB)
   : undefined;
 
 /**
- * Whether a real PostgreSQL can run here as the `postgres` user, and whatever else `extra` checks (named in `needs`);
- * when not, one line on stderr saying `file` is skipped and why.
- */
-/**
  * Where the `postgres` user's commands start: `/`, not the test's folder, which may be closed to it (a clone under a
  * home folder of mode 0700), and PostgreSQL's programs then print "could not change directory" on stderr.
  */
 export const POSTGRES_CWD = '/';
 
+/**
+ * Whether a real PostgreSQL can run here as the `postgres` user, and whatever else `extra` checks (named in `needs`);
+ * when not, one line on stderr saying `file` is skipped and why.
+ */
 export function canRunPostgres(
   file: string,
   extra?: { readonly needs: string; readonly check: () => boolean },
