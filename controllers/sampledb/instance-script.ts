@@ -19,7 +19,9 @@
  * 3. A standby streams from `<db>-rw` (`primary_conninfo`), so after a failover it follows the new
  *    primary by itself (`recovery_target_timeline = latest`, the default). Stopped cleanly, it is first rewound onto
  *    the primary (`pg_rewind`: a no-op unless it diverged from the primary's timeline; {@link REWIND_STANDBY_FUNCTION}).
- * 4. Self-fencing (fencing.ts): beside the postmaster a loop stops a primary cut off from the apiserver
+ * 4. Health: beside the postmaster a loop asks PostgreSQL every second, and a small HTTP endpoint
+ *    ({@link HEALTH_PORT}) answers the kubelet's probes from its last answer.
+ * 5. Self-fencing (fencing.ts): the same loop stops a primary cut off from the apiserver
  *    and every standby for `SAMPLEDB_ISOLATION_FENCE_SECONDS`, recording the time on the volume. A
  *    fenced former primary started again while still cut off does not start (step 2 would start it alone);
  *    once it reaches anything it goes through step 2, and passes the record to PostgreSQL
@@ -52,10 +54,74 @@ export const FORMER_PRIMARY_WAIT_SECONDS = 30;
 export const WATCHDOG_ANSWER_SECONDS = 5;
 
 /**
+ * The port of each database pod's health endpoint (Patroni's REST API port), which the kubelet's probes ask over HTTP.
+ * Exec probes (a runc exec, a shell, pg_isready and a backend each) were, with the self-fencing loop's processes, most
+ * of a database pod's CPU on the CI node (bench/latest/ci-time/); CloudNativePG's and Patroni's probes are HTTP too.
+ */
+export const HEALTH_PORT = 8008;
+
+/** The path the probes ask ({@link HEALTH_SERVER_FUNCTION} answers any). */
+export const HEALTH_PATH = '/healthz';
+
+/**
+ * How old the loop's last question may be for the pod to be healthy. The loop asks every second and waits up to
+ * {@link WATCHDOG_ANSWER_SECONDS} for an answer, so only a loop that stopped asking is ever older.
+ */
+export const HEALTH_MAX_AGE_SECONDS = 2 * WATCHDOG_ANSWER_SECONDS;
+
+/**
+ * `health_server`: the pod's health endpoint, run beside the postmaster: a Perl program (Perl is in every Debian-based
+ * PostgreSQL image: postgresql-common's tools are Perl) that answers each request with 200 when PostgreSQL answered the
+ * loop's last question (`$answered` holds 1, 0 when it did not) and that question is at most
+ * {@link HEALTH_MAX_AGE_SECONDS} old (its mtime), else 503; the body says which. A failed question is unhealthy at
+ * once, as a failed pg_isready was. It reads no more than the request's headers, each connection bounded to 2 s, and
+ * exits 1 when it cannot listen (as the postmaster's child after the exec, any other exit status would make PostgreSQL
+ * restart every backend).
+ */
+export const HEALTH_SERVER_FUNCTION = [
+  'health_server() {',
+  "  exec perl -MIO::Socket::IP -e '",
+  '    my ($port, $file, $max) = @ARGV;',
+  '    $0 = "sampledb-health";',
+  '    my %listen = (LocalPort => $port, Listen => 16, ReuseAddr => 1);',
+  '    my $server = IO::Socket::IP->new(%listen, LocalHost => "::", V6Only => 0)',
+  '      || IO::Socket::IP->new(%listen, LocalHost => "0.0.0.0")',
+  '      || do { print STDERR "sampledb-health: cannot listen on port $port: $@\\n"; exit 1 };',
+  '    $SIG{PIPE} = "IGNORE";',
+  '    while (1) {',
+  '      my $client = $server->accept or next;',
+  '      eval {',
+  '        local $SIG{ALRM} = sub { die "timeout\\n" };',
+  '        alarm 2;',
+  '        while (defined(my $line = <$client>)) { last if $line =~ /^\\r?\\n$/ }',
+  '        my ($state, $age) = ("", -1);',
+  '        for my $try (1, 2) {',
+  '          if (open(my $f, "<", $file)) { $state = <$f> // ""; $age = time - (stat $f)[9]; close $f }',
+  '          last if $state ne "";',
+  '          # read between the truncation and the write of the loop: read again',
+  '          select(undef, undef, undef, 0.05);',
+  '        }',
+  '        my $ok = $state eq "1" && $age <= $max;',
+  '        my $body = $age < 0 ? "PostgreSQL has not been asked yet\\n"',
+  '          : $state eq "1" ? "PostgreSQL answered $age s ago\\n"',
+  '          : "PostgreSQL did not answer the last question, $age s ago\\n";',
+  '        print $client ($ok ? "HTTP/1.1 200 OK" : "HTTP/1.1 503 Service Unavailable"),',
+  '          "\\r\\nContent-Type: text/plain\\r\\nContent-Length: ", length($body), "\\r\\nConnection: close\\r\\n\\r\\n", $body;',
+  '        alarm 0;',
+  '      };',
+  '      close $client;',
+  '    }',
+  `  ' "$SAMPLEDB_HEALTH_PORT" "$answered" ${HEALTH_MAX_AGE_SECONDS}`,
+  '}',
+].join('\n');
+
+/**
  * `replication_state`: the self-fencing loop's query, sets `r` to "<in recovery t|f> <standbys> <whole seconds since
  * the last standby reply, rounded down, -1 for none>", or fails. Asked in one psql session that lives as long as the
  * loop (a bash coprocess): a psql process and a new backend a second were, with the exec probes, most of a primary
- * pod's CPU on the CI node (bench/latest/ci-time/). A session found ended (PostgreSQL restarted) is opened again and
+ * pod's CPU on the CI node (bench/latest/ci-time/). Over TCP on 127.0.0.1, where clients connect (and pg_isready asked
+ * for the probes before): the temporary server the image's entrypoint runs to initialise a database listens only on its
+ * socket, and an instance is not healthy before it serves clients. A session found ended (PostgreSQL restarted) is opened again and
  * asked at once: the loop counts a failed question as contact, so a failure for each restart would hold a fence back.
  * An answer later than {@link WATCHDOG_ANSWER_SECONDS} ends the session, so a stuck backend never stops the loop (a
  * psql per query had no bound). The caller ignores SIGPIPE: a write to a session that ended just before must fail,
@@ -67,7 +133,7 @@ export const REPLICATION_STATE_FUNCTION = [
   '  while :; do',
   '    r=""',
   '    if [ -z "${WD_PID:-}" ] || ! kill -0 "$WD_PID" 2>/dev/null; then',
-  `      coproc WD { PGAPPNAME=${WATCHDOG_APPLICATION} exec psql -h /var/run/postgresql -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' 2>/dev/null; }`,
+  `      coproc WD { PGAPPNAME=${WATCHDOG_APPLICATION} exec psql -h 127.0.0.1 -U "$POSTGRES_USER" -d postgres -XAtq -F ' ' 2>/dev/null; }`,
   '      opened=1',
   '    fi',
   '    rc=1',
@@ -115,6 +181,51 @@ export const REWIND_STANDBY_FUNCTION = [
   '}',
 ].join('\n');
 
+/**
+ * `watchdog`: the loop beside the postmaster. Every second it asks PostgreSQL ({@link REPLICATION_STATE_FUNCTION}) and
+ * records whether it answered, and when (`$answered`, which {@link HEALTH_SERVER_FUNCTION} reads). Where
+ * self-fencing is on (fencing.ts), a primary that has had a standby and reaches neither the apiserver nor a standby for
+ * `SAMPLEDB_ISOLATION_FENCE_SECONDS` stops PostgreSQL at once, recording the time in `$fenced` (one that never had a
+ * standby cannot be failed over, so it never fences). A standby's reply time is the standby's clock: same node or
+ * NTP-synchronised nodes.
+ */
+export const WATCHDOG_FUNCTION = [
+  'watchdog() {',
+  '  set +eu',
+  "  trap '' PIPE",
+  '  # without the FIFO a read would not wait (a busy loop): then `sleep`',
+  '  tick=/tmp/sampledb-tick; [ -p "$tick" ] || mkfifo "$tick" 2>/dev/null',
+  '  if [ -p "$tick" ]; then exec 8<>"$tick"; pause() { read -rt 1 -u 8; }; else pause() { sleep 1; }; fi',
+  '  # contact: when this primary last had a sign of the apiserver or a standby (or had no reason to look for one)',
+  '  printf -v contact "%(%s)T" -1; had_standby=""',
+  '  while :; do',
+  '    pause',
+  '    printf -v now "%(%s)T" -1',
+  '    if ! replication_state; then printf 0 > "$answered"; contact=$now; continue; fi',
+  '    printf 1 > "$answered"',
+  `    if [ "\$${ENV_ISOLATION_FENCE_SECONDS}" -le 0 ] || [ -f "$PGDATA/standby.signal" ]; then contact=$now; had_standby=""; continue; fi`,
+  '    set -- $r',
+  '    if [ "$1" != f ]; then contact=$now; continue; fi',
+  '    [ "$2" -gt 0 ] && had_standby=1',
+  "    # a standby's reply is contact when it was sent, not when it was read: counted from the read, a cut-off primary",
+  '    # stopped up to 3 s past its bound (12.8 s after the cut against 10 on the CI node)',
+  '    if [ "$3" -ge 0 ] && [ $((now - $3)) -gt "$contact" ]; then contact=$((now - $3)); fi',
+  '    if [ "$3" -ge 0 ] && [ "$3" -lt 3 ]; then continue; fi',
+  '    # one that never had a standby cannot be failed over, so it never fences: no need to look for the apiserver',
+  '    if [ -z "$had_standby" ]; then contact=$now; continue; fi',
+  '    if apiserver_reachable; then printf -v contact "%(%s)T" -1; continue; fi',
+  '    # the connect took up to 2 s: the cut is counted to now',
+  '    printf -v now "%(%s)T" -1; cut=$((now - contact))',
+  `    if [ -n "$had_standby" ] && [ "$cut" -ge "\$${ENV_ISOLATION_FENCE_SECONDS}" ]; then`,
+  '      date -u +%Y-%m-%dT%H:%M:%SZ > "$fenced.tmp" && mv "$fenced.tmp" "$fenced"',
+  '      log "fencing: primary cut off from the apiserver and every standby for ${cut}s: stopping PostgreSQL (immediate)"',
+  '      pg_ctl stop -D "$PGDATA" -m immediate -w -t 5 || kill -QUIT 1',
+  '      return',
+  '    fi',
+  '  done',
+  '}',
+].join('\n');
+
 // A plain string (not a template literal): the shell's ${...} must reach the shell untouched.
 const SCRIPT = [
   'set -eu',
@@ -155,49 +266,22 @@ const SCRIPT = [
   '# Self-fencing (fencing.ts): the record of a fence lives on the volume, outside PGDATA (a clone or pg_rewind replaces PGDATA).',
   'fenced="${PGDATA%/*}/sampledb-fenced"',
   'last_fence="${PGDATA%/*}/sampledb-last-fence"',
+  "# Whether PostgreSQL answered the loop's last question, and when (/tmp is the pod's: the record of its previous run is",
+  '# removed below).',
+  'answered=/tmp/sampledb-answered',
+  `: "\${SAMPLEDB_HEALTH_PORT:=${HEALTH_PORT}}"`,
   `: "\${${ENV_ISOLATION_FENCE_SECONDS}:=0}"`,
   'apiserver_reachable() { [ -n "${KUBERNETES_SERVICE_HOST:-}" ] && timeout 2 bash -c \'exec 3<>"/dev/tcp/$KUBERNETES_SERVICE_HOST/$KUBERNETES_SERVICE_PORT"\' 2>/dev/null; }',
-  '# Beside the postmaster: a primary that reaches neither the apiserver nor a standby (no replication reply) for',
-  '# SAMPLEDB_ISOLATION_FENCE_SECONDS stops PostgreSQL at once. Only a primary that has had a standby since it started',
-  '# (one without standbys cannot be failed over). The reply time is the standby clock: same node or NTP-synchronised nodes.',
-  '# The loop runs every second in every pod: its clock and its pause are bash builtins (`printf %(%s)T`, a `read` that',
-  '# times out on a FIFO nobody writes to) rather than a `date` and a `sleep` process each second (with the probes, most',
-  '# of the processes the CI node started: bench/latest/ci-time/).',
+  '# The loop beside the postmaster (health and self-fencing) runs every second in every pod: its clock and its pause',
+  '# are bash builtins (`printf %(%s)T`, a `read` that times out on a FIFO nobody writes to) rather than a `date` and a',
+  '# `sleep` process each second (with the exec probes, most of the processes the CI node started: bench/latest/ci-time/).',
   REPLICATION_STATE_FUNCTION,
   REWIND_STANDBY_FUNCTION,
-  'watchdog() {',
-  '  set +eu',
-  "  trap '' PIPE",
-  '  # without the FIFO a read would not wait (a busy loop): then `sleep`',
-  '  tick=/tmp/sampledb-tick; [ -p "$tick" ] || mkfifo "$tick" 2>/dev/null',
-  '  if [ -p "$tick" ]; then exec 8<>"$tick"; pause() { read -rt 1 -u 8; }; else pause() { sleep 1; }; fi',
-  '  # contact: when this primary last had a sign of the apiserver or a standby (or had no reason to look for one)',
-  '  printf -v contact "%(%s)T" -1; had_standby=""',
-  '  while :; do',
-  '    pause',
-  '    printf -v now "%(%s)T" -1',
-  '    if [ -f "$PGDATA/standby.signal" ]; then contact=$now; had_standby=""; continue; fi',
-  '    replication_state || { contact=$now; continue; }',
-  '    set -- $r',
-  '    if [ "$1" != f ]; then contact=$now; continue; fi',
-  '    [ "$2" -gt 0 ] && had_standby=1',
-  "    # a standby's reply is contact when it was sent, not when it was read: counted from the read, a cut-off primary",
-  '    # stopped up to 3 s past its bound (12.8 s after the cut against 10 on the CI node)',
-  '    if [ "$3" -ge 0 ] && [ $((now - $3)) -gt "$contact" ]; then contact=$((now - $3)); fi',
-  '    if [ "$3" -ge 0 ] && [ "$3" -lt 3 ]; then continue; fi',
-  '    # one that never had a standby cannot be failed over, so it never fences: no need to look for the apiserver',
-  '    if [ -z "$had_standby" ]; then contact=$now; continue; fi',
-  '    if apiserver_reachable; then printf -v contact "%(%s)T" -1; continue; fi',
-  '    # the connect took up to 2 s: the cut is counted to now',
-  '    printf -v now "%(%s)T" -1; cut=$((now - contact))',
-  `    if [ -n "$had_standby" ] && [ "$cut" -ge "\$${ENV_ISOLATION_FENCE_SECONDS}" ]; then`,
-  '      date -u +%Y-%m-%dT%H:%M:%SZ > "$fenced.tmp" && mv "$fenced.tmp" "$fenced"',
-  '      log "fencing: primary cut off from the apiserver and every standby for ${cut}s: stopping PostgreSQL (immediate)"',
-  '      pg_ctl stop -D "$PGDATA" -m immediate -w -t 5 || kill -QUIT 1',
-  '      return',
-  '    fi',
-  '  done',
-  '}',
+  HEALTH_SERVER_FUNCTION,
+  WATCHDOG_FUNCTION,
+  '# The health endpoint from the start: a probe of an instance still cloning gets its 503 and why, not a refused connection.',
+  'rm -f "$answered"',
+  'health_server &',
   'if [ ! -s "$PGDATA/PG_VERSION" ]; then',
   '  if [ "$ordinal" = 0 ] && [ -z "$(rw_primary_ip)" ] && ! peer_running; then',
   '    log "new database: initializing as the primary"',
@@ -232,7 +316,7 @@ const SCRIPT = [
   'fi',
   'if [ -f "$fenced" ]; then mv "$fenced" "$last_fence"; fi',
   'if [ -s "$last_fence" ]; then set -- "$@" -c "sampledb.last_self_fence=$(cat "$last_fence")"; fi',
-  `if [ "\$${ENV_ISOLATION_FENCE_SECONDS}" -gt 0 ]; then watchdog & fi`,
+  'watchdog &',
   'exec docker-entrypoint.sh postgres "$@"',
 ].join('\n');
 

@@ -6,14 +6,8 @@
  * which version that is (see upgrade.ts) — never the reconciler from `spec.version` directly.
  */
 import { ENV_ISOLATION_FENCE_SECONDS, isolationFenceSeconds } from './fencing';
-import { instanceCommand, postgresArgs } from './instance-script';
-import {
-  containerSecurityContext,
-  podSecurityContext,
-  POSTGRES_PORT,
-  preferVersionBinaries,
-  serverCredentialEnv,
-} from './pods';
+import { HEALTH_PATH, HEALTH_PORT, instanceCommand, postgresArgs } from './instance-script';
+import { containerSecurityContext, podSecurityContext, POSTGRES_PORT, serverCredentialEnv } from './pods';
 import { containerResources } from './tuning';
 import {
   ANNOTATION_UPGRADE_RESTORE,
@@ -45,16 +39,14 @@ export interface StatefulSetOptions {
   readonly replicas?: number;
 }
 
-const READY_PROBE = [
-  '/bin/sh',
-  '-c',
-  `${preferVersionBinaries()}; exec pg_isready -q -h 127.0.0.1 -p 5432 -U "$POSTGRES_USER"`,
-];
+/** Each probe asks the instance's health endpoint (instance-script.ts): healthy while PostgreSQL answers. */
+const HEALTH_PROBE = { httpGet: { path: HEALTH_PATH, port: 'health' } };
 
 /**
- * Seconds an exec probe may take. The kubelet's default (1 s) is shorter than forking a shell and
- * pg_isready takes on a starved node: the chaos suite, at a load average of 30 on 2 cores, saw probes
- * "timed out" and the liveness probe kill healthy PostgreSQL instances (then failovers of a healthy primary).
+ * Seconds a probe may take. The kubelet's default (1 s) was shorter than forking a shell and pg_isready took on a
+ * starved node (the exec probes before the health endpoint): the chaos suite, at a load average of 30 on 2 cores, saw
+ * probes "timed out" and the liveness probe kill healthy PostgreSQL instances (then failovers of a healthy primary).
+ * The endpoint's process can be as starved.
  */
 export const PROBE_TIMEOUT_SECONDS = 5;
 
@@ -97,7 +89,10 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
             {
               name: 'postgres',
               image: o.image,
-              ports: [{ name: 'postgresql', containerPort: POSTGRES_PORT, protocol: 'TCP' }],
+              ports: [
+                { name: 'postgresql', containerPort: POSTGRES_PORT, protocol: 'TCP' },
+                { name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' },
+              ],
               command: instanceCommand(),
               args: postgresArgs(db),
               env: [
@@ -110,25 +105,23 @@ export function desiredStatefulSet(db: Database, o: StatefulSetOptions): Desired
                 { name: 'HEADLESS_SERVICE', value: names.headlessService(name) },
                 { name: ENV_ISOLATION_FENCE_SECONDS, value: String(isolationFenceSeconds(db)) },
               ],
-              // Every 5 s (CloudNativePG and Patroni-based operators: 10 s): each exec probe is a runc exec, a shell,
-              // pg_isready and a backend, and every 2 s they were a fifth of the CI node's CPU (bench/latest/ci-time/)
+              // Every 5 s (CloudNativePG and Patroni-based operators: 10 s)
               readinessProbe: {
-                exec: { command: READY_PROBE },
+                ...HEALTH_PROBE,
                 periodSeconds: 5,
                 failureThreshold: 2,
                 timeoutSeconds: PROBE_TIMEOUT_SECONDS,
               },
               // A standby's first start clones the primary before PostgreSQL answers: up to 10 minutes.
               startupProbe: {
-                exec: { command: READY_PROBE },
+                ...HEALTH_PROBE,
                 periodSeconds: 2,
                 failureThreshold: 300,
                 timeoutSeconds: PROBE_TIMEOUT_SECONDS,
               },
-              // Restarts a PostgreSQL that stopped answering after about a minute (3 × 20 s; it was 6 × 10 s): half
-              // the exec processes for the same minute (each a runc exec, a shell, pg_isready and a backend)
+              // Restarts a PostgreSQL that stopped answering after about a minute (3 × 20 s)
               livenessProbe: {
-                exec: { command: READY_PROBE },
+                ...HEALTH_PROBE,
                 periodSeconds: 20,
                 failureThreshold: 3,
                 timeoutSeconds: PROBE_TIMEOUT_SECONDS,

@@ -7,9 +7,9 @@
  */
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'fs';
-import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { freePort } from './free-port';
 import { TokenIssuer } from './token-issuer';
 
 /** The binaries a registry test needs, or what is missing. */
@@ -20,17 +20,6 @@ export function registryBinaries(): { missing?: string } {
   return missing.length
     ? { missing: `${missing.join(' and ')} not on PATH (apt-get install docker-registry skopeo openssl)` }
     : {};
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** A running registry. */

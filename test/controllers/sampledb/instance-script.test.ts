@@ -6,11 +6,19 @@
  * primary on the old timeline.
  */
 import { spawn } from 'child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
-import { instanceCommand } from '../../../controllers/sampledb/instance-script';
+import {
+  HEALTH_MAX_AGE_SECONDS,
+  HEALTH_PATH,
+  HEALTH_SERVER_FUNCTION,
+  instanceCommand,
+  WATCHDOG_ANSWER_SECONDS,
+} from '../../../controllers/sampledb/instance-script';
+import { hostSlackMs, until } from '../../runtime/support';
+import { freePort } from '../../support/free-port';
 
 let dir: string;
 /** Process groups of the scripts a test started: its self-fencing loop outlives the (stub) postmaster. */
@@ -42,11 +50,14 @@ async function start(o: {
   apiserver?: { host: string; port: number; drops?: boolean };
   /** The standby replies (`f 1 0`) until the test writes the second of a cut to the file `cut`; from then its last reply ages. */
   standbyCut?: boolean;
-  /** The self-fencing loop's psql session ends after this many answers, or never answers. */
-  session?: { queries?: number; hangs?: boolean };
+  /**
+   * The self-fencing loop's psql session ends after this many answers, or never answers, or (`hangsOnCue`) stops
+   * answering, as does every later session, once the test writes the file `hang`.
+   */
+  session?: { queries?: number; hangs?: boolean; hangsOnCue?: boolean };
   /** An empty data directory (a new standby) instead of a former primary's; pg_basebackup fails this many times first. */
   empty?: { basebackupFailures: number };
-}): Promise<{ calls: string[]; seconds: number; pid: number }> {
+}): Promise<{ calls: string[]; seconds: number; pid: number; healthPort: number }> {
   const bin = join(dir, 'bin');
   const pgdata = join(dir, 'data');
   mkdirSync(bin, { recursive: true });
@@ -79,8 +90,9 @@ async function start(o: {
       'n=0',
       'while IFS= read -r line; do',
       ...(o.session?.hangs
-        ? []
+        ? ['  :']
         : [
+            ...(o.session?.hangsOnCue ? [`  [ -f "${dir}/hang" ] && continue`] : []),
             '  case "$line" in',
             `    *pg_stat_replication*) ${o.session?.queries ? `[ "$n" -ge ${o.session.queries} ] && exit 0; ` : ''}echo query >> "${dir}/queries"; echo "${replication}"; n=$((n + 1));;`,
             '    *__end__*) echo __end__;;',
@@ -104,7 +116,9 @@ async function start(o: {
     `echo "$*" > "${dir}/args"; if [ -f "$PGDATA/standby.signal" ]; then echo "postgres as a standby" >> "${dir}/calls"; else echo "postgres as a primary" >> "${dir}/calls"; fi`,
   );
   const [sh, dashC, script, arg0] = instanceCommand();
+  const healthPort = await freePort();
   const env = {
+    SAMPLEDB_HEALTH_PORT: String(healthPort),
     PATH: `${bin}:${process.env.PATH}`,
     POD_NAME: 'db-1',
     POD_IP: '10.0.0.1',
@@ -148,6 +162,7 @@ async function start(o: {
     calls: existsSync(join(dir, 'calls')) ? readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n') : [],
     seconds: (Date.now() - started) / 1000,
     pid,
+    healthPort,
   };
 }
 
@@ -188,6 +203,94 @@ describe('instance script: a new standby', () => {
       empty: { basebackupFailures: 2 },
     });
     expect(r.calls).toEqual(['clone failed', 'clone failed', 'clone', 'postgres as a standby']);
+  });
+});
+
+describe('instance script: the health endpoint the probes ask', () => {
+  /** The endpoint's answer; status 0 while nothing listens yet. */
+  const ask = async (port: number) => {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${HEALTH_PATH}`);
+      return { status: res.status, body: await res.text() };
+    } catch {
+      return { status: 0, body: '' };
+    }
+  };
+  const answer = async (port: number, status: number) =>
+    until(`the health endpoint answers ${status}`, async () => {
+      const a = await ask(port);
+      return a.status === status ? a : undefined;
+    });
+
+  test('503 and why while PostgreSQL has not answered: not asked yet, then the question that timed out', async () => {
+    const r = await start({ peerRunning: false, waitSeconds: 30, session: { hangs: true } });
+    const first = await until('the health endpoint answers', async () => {
+      const x = await ask(r.healthPort);
+      return x.status ? x : undefined;
+    });
+    expect(first).toStrictEqual({ status: 503, body: 'PostgreSQL has not been asked yet\n' });
+    const timedOut = await until('the first question timed out', async () => {
+      const x = await ask(r.healthPort);
+      return x.body.includes('did not answer') ? x : undefined;
+    });
+    expect(timedOut.status).toBe(503);
+    expect(timedOut.body).toMatch(/^PostgreSQL did not answer the last question, [0-2] s ago\n$/);
+  });
+
+  test(`200 once PostgreSQL answered; 503 once a question is left unanswered for ${WATCHDOG_ANSWER_SECONDS} s (no exec probe, no pg_isready)`, async () => {
+    const r = await start({ peerRunning: false, waitSeconds: 30, session: { hangsOnCue: true } });
+    expect((await answer(r.healthPort, 200)).body).toMatch(/^PostgreSQL answered [01] s ago\n$/);
+    writeFileSync(join(dir, 'hang'), '');
+    const cue = Date.now();
+    expect((await answer(r.healthPort, 503)).body).toMatch(/^PostgreSQL did not answer the last question/);
+    const seconds = (Date.now() - cue) / 1000;
+    // the first question after the cue was asked within a second of it
+    expect(seconds).toBeGreaterThanOrEqual(WATCHDOG_ANSWER_SECONDS - 1);
+    expect(seconds).toBeLessThanOrEqual(WATCHDOG_ANSWER_SECONDS + 1 + hostSlackMs(3000) / 1000);
+  }, 60_000);
+
+  test(`the endpoint alone: 503 when the last answer is older than ${HEALTH_MAX_AGE_SECONDS} s (a loop that stopped asking), or was no answer`, async () => {
+    const port = await freePort();
+    const answered = join(dir, 'answered');
+    const server = spawn('bash', ['-c', `${HEALTH_SERVER_FUNCTION}\nhealth_server`], {
+      env: { ...process.env, SAMPLEDB_HEALTH_PORT: String(port), answered },
+      stdio: 'ignore',
+      detached: true,
+    });
+    groups.push(server.pid!);
+    const record = (state: string, secondsAgo: number) => {
+      writeFileSync(answered, state);
+      const at = new Date(Date.now() - secondsAgo * 1000);
+      utimesSync(answered, at, at);
+    };
+    record('1', 0);
+    expect(await answer(port, 200)).toStrictEqual({ status: 200, body: 'PostgreSQL answered 0 s ago\n' });
+    record('1', HEALTH_MAX_AGE_SECONDS);
+    expect(await ask(port)).toStrictEqual({
+      status: 200,
+      body: `PostgreSQL answered ${HEALTH_MAX_AGE_SECONDS} s ago\n`,
+    });
+    record('1', HEALTH_MAX_AGE_SECONDS + 2);
+    expect(await ask(port)).toStrictEqual({
+      status: 503,
+      body: `PostgreSQL answered ${HEALTH_MAX_AGE_SECONDS + 2} s ago\n`,
+    });
+    record('0', 0);
+    expect(await ask(port)).toStrictEqual({
+      status: 503,
+      body: 'PostgreSQL did not answer the last question, 0 s ago\n',
+    });
+  });
+
+  test("a standby's health too, with self-fencing off (before, a standby ran no loop and its probes asked pg_isready)", async () => {
+    const r = await start({
+      peerRunning: true,
+      primaryAppearsAfterMs: 0,
+      waitSeconds: 30,
+      empty: { basebackupFailures: 0 },
+    });
+    expect(r.calls).toEqual(['clone', 'postgres as a standby']);
+    expect((await answer(r.healthPort, 200)).body).toMatch(/^PostgreSQL answered [01] s ago\n$/);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   PostgresImages,
 } from '../../../controllers/sampledb/images';
 import { initJob } from '../../../controllers/sampledb/init-job';
+import { HEALTH_PATH, HEALTH_PORT } from '../../../controllers/sampledb/instance-script';
 import { parseFlags } from '../../../controllers/sampledb/main';
 import { jobName, jobState, preferVersionBinaries } from '../../../controllers/sampledb/pods';
 import { checkName } from '../../../controllers/sampledb/reconciler';
@@ -223,19 +224,25 @@ describe('desired objects', () => {
     bad.spec.template.spec.containers[0].securityContext = { privileged: true };
     expect(checkPodSecurityRestricted([bad]).length).toBeGreaterThan(0);
   });
-  test("the database pods' exec probes may take 5 s (the kubelet's default 1 s made the liveness probe kill healthy PostgreSQL at a load average of 30: chaos suite)", () => {
+  test("the database pods' probes may take 5 s (the kubelet's default 1 s made the liveness probe kill healthy PostgreSQL at a load average of 30: chaos suite)", () => {
     const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec
       .containers[0];
     for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect(probe.timeoutSeconds).toBe(5);
   });
-  test("the probes, the instance script and the Jobs run the image's versioned PostgreSQL binaries, not Debian's Perl pg_wrapper", () => {
+  test("the database pods' probes ask the instance's health endpoint over HTTP, on the port the container declares (no exec probe)", () => {
     const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec
       .containers[0];
-    const scripts = [
-      ...[c.startupProbe, c.readinessProbe, c.livenessProbe].map((p) => p.exec.command[2]),
-      c.command[2],
-      (initJob(db(), 'postgres:16.4') as any).spec.template.spec.containers[0].command[2],
-    ];
+    for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
+      expect(probe.exec).toBeUndefined();
+      expect(probe.httpGet).toStrictEqual({ path: HEALTH_PATH, port: 'health' });
+    }
+    expect(c.ports).toContainEqual({ name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' });
+    expect(c.command[2]).toContain(`SAMPLEDB_HEALTH_PORT:=${HEALTH_PORT}`);
+  });
+  test("the instance script and the Jobs run the image's versioned PostgreSQL binaries, not Debian's Perl pg_wrapper", () => {
+    const c = (desiredStatefulSet(db(), { version: '16.4', image: 'postgres:16.4' }) as any).spec.template.spec
+      .containers[0];
+    const scripts = [c.command[2], (initJob(db(), 'postgres:16.4') as any).spec.template.spec.containers[0].command[2]];
     for (const script of scripts) expect(script).toContain(preferVersionBinaries());
   });
   test.each([

@@ -8,10 +8,16 @@
  */
 import { ChildProcess, spawn } from 'child_process';
 import { canRunPostgres, POSTGRES_CWD, TestPostgres } from './real-postgres';
-import { REPLICATION_STATE_FUNCTION } from '../../../controllers/sampledb/instance-script';
+import {
+  HEALTH_PATH,
+  HEALTH_SERVER_FUNCTION,
+  REPLICATION_STATE_FUNCTION,
+  WATCHDOG_FUNCTION,
+} from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { WATCHDOG_APPLICATION } from '../../../controllers/sampledb/types';
-import { hostSlackMs, hostSlackTries } from '../../runtime/support';
+import { hostSlackMs, hostSlackTries, until } from '../../runtime/support';
+import { freePort } from '../../support/free-port';
 
 const runnable = canRunPostgres('watchdog-session.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
@@ -38,11 +44,10 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
   });
 
   test('answers every query in one backend, opens a new session after a restart, and is not counted as a client', async () => {
-    // the loop's function as the pod runs it, its socket folder the test's; one query a line, each second, as the
-    // pod's loop asks; `restart` on its stdin stops and starts PostgreSQL
-    const fn = REPLICATION_STATE_FUNCTION.split('/var/run/postgresql').join(pg.dir);
+    // the loop's function as the pod runs it (over TCP on 127.0.0.1, PGPORT the test's); one query a line, as the
+    // pod's loop asks each second
     const script = [
-      fn,
+      REPLICATION_STATE_FUNCTION,
       "trap '' PIPE",
       'while read -r cmd; do',
       '  if replication_state; then echo "ok $WD_PID $r"; else echo failed; fi',
@@ -101,4 +106,57 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
     expect(next).toMatch(/^ok \d+ f 0 -1$/);
     expect(next.split(' ')[1]).not.toBe(session);
   }, 60_000);
+
+  test('the health endpoint the probes ask: 200 while PostgreSQL answers the loop, 503 within 2 s of its stop, 200 again once it is back', async () => {
+    // the pod's loop and endpoint, self-fencing off; their files (the answer's record, the loop's FIFO) in the test's folder
+    const port = await freePort();
+    const script = [REPLICATION_STATE_FUNCTION, HEALTH_SERVER_FUNCTION, WATCHDOG_FUNCTION]
+      .join('\n')
+      .split('/tmp/')
+      .join(`${pg.dir}/`);
+    loop = spawn(
+      'runuser',
+      [
+        '-u',
+        'postgres',
+        '--',
+        'env',
+        'POSTGRES_USER=postgres',
+        `PGPORT=${pg.port}`,
+        `PGDATA=${pg.dir}/data`,
+        'SAMPLEDB_ISOLATION_FENCE_SECONDS=0',
+        `SAMPLEDB_HEALTH_PORT=${port}`,
+        'bash',
+        '-c',
+        `${script}\nanswered=${pg.dir}/answered\nhealth_server &\nwatchdog`,
+      ],
+      { detached: true, cwd: POSTGRES_CWD, stdio: 'ignore' },
+    );
+    const health = async () => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${HEALTH_PATH}`);
+        return { status: res.status, body: await res.text() };
+      } catch {
+        return { status: 0, body: '' };
+      }
+    };
+    const answers = (status: number) =>
+      until(
+        `the health endpoint answers ${status}`,
+        async () => ((await health()).status === status ? true : undefined),
+        30_000,
+      );
+
+    await answers(200);
+    expect((await health()).body).toMatch(/^PostgreSQL answered [0-2] s ago\n$/);
+    expect(pg.pgCtl('-m', 'fast', '-w', 'stop').status).toBe(0);
+    const stopped = Date.now();
+    await answers(503);
+    const seconds = (Date.now() - stopped) / 1000;
+    // the loop's next question, a second later at most, finds no server to connect to
+    expect(seconds).toBeLessThanOrEqual(2 + hostSlackMs(3000) / 1000);
+    expect((await health()).body).toMatch(/^PostgreSQL did not answer the last question/);
+    pg.start();
+    await answers(200);
+  }, 120_000);
 });

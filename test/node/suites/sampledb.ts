@@ -273,7 +273,9 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       const stopped = postgresPids(silent).filter((pid) => !/walreceiver|startup/.test(title(pid)));
       const receiving = postgresPids(silent).filter((pid) => /walreceiver/.test(title(pid)));
       assert(receiving.length === 1 && stopped.length >= 3, `${silent}: a WAL receiver and processes to stop`);
-      for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+      // a process that ended between the listing and the signal (a backend, a probe) needs no stopping: the node run of
+      // 2026-12-04 16:45 failed here on ESRCH
+      signalAll(stopped, 'SIGSTOP');
       let waiting: string;
       let target: string | undefined;
       try {
@@ -294,7 +296,7 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         await sleep(3000);
         target ??= sdb(db).status.targetPrimary;
       } finally {
-        for (const pid of stopped) process.kill(pid, 'SIGCONT');
+        signalAll(stopped, 'SIGCONT');
       }
       assert(!target, `no failover target while ${silent} was silent (got ${target})`);
       assert(waiting.includes(`until ${silent} answers`), `the condition names ${silent}: ${waiting}`);
