@@ -9,10 +9,10 @@ import { spawn } from 'child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { askHealth } from './health-endpoint';
 import { FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
 import {
   HEALTH_MAX_AGE_SECONDS,
-  HEALTH_PATH,
   HEALTH_SERVER_FUNCTION,
   instanceCommand,
   WATCHDOG_ANSWER_SECONDS,
@@ -207,15 +207,7 @@ describe('instance script: a new standby', () => {
 });
 
 describe('instance script: the health endpoint the probes ask', () => {
-  /** The endpoint's answer; status 0 while nothing listens yet. */
-  const ask = async (port: number) => {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}${HEALTH_PATH}`);
-      return { status: res.status, body: await res.text() };
-    } catch {
-      return { status: 0, body: '' };
-    }
-  };
+  const ask = askHealth;
   const answer = async (port: number, status: number) =>
     until(`the health endpoint answers ${status}`, async () => {
       const a = await ask(port);

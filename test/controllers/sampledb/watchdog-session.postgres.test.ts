@@ -7,9 +7,9 @@
  * Needs root (PostgreSQL run as the `postgres` user); skipped, saying so, without.
  */
 import { ChildProcess, spawn } from 'child_process';
+import { askHealth } from './health-endpoint';
 import { canRunPostgres, POSTGRES_CWD, TestPostgres } from './real-postgres';
 import {
-  HEALTH_PATH,
   HEALTH_SERVER_FUNCTION,
   REPLICATION_STATE_FUNCTION,
   WATCHDOG_FUNCTION,
@@ -132,14 +132,7 @@ describeReal('SampleDB self-fencing loop: one psql session for its queries [real
       ],
       { detached: true, cwd: POSTGRES_CWD, stdio: 'ignore' },
     );
-    const health = async () => {
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}${HEALTH_PATH}`);
-        return { status: res.status, body: await res.text() };
-      } catch {
-        return { status: 0, body: '' };
-      }
-    };
+    const health = () => askHealth(port);
     const answers = (status: number) =>
       until(
         `the health endpoint answers ${status}`,
