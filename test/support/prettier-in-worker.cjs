@@ -29,11 +29,10 @@ const pending = new Map();
 function start() {
   const entry = createRequire(__filename).resolve('prettier');
   worker = new Worker(WORKER_SOURCE, { eval: true, workerData: pathToFileURL(entry).href });
-  // a finished test file's jest worker must be able to exit with it running
-  worker.unref();
   worker.on('message', ({ id, result, error }) => {
     const call = pending.get(id);
     pending.delete(id);
+    if (pending.size === 0) worker.unref();
     if (error) call.reject(Object.assign(new Error(error.message), error));
     else call.resolve(result);
   });
@@ -42,11 +41,17 @@ function start() {
     pending.clear();
     worker = undefined;
   });
+  // Held only while a call waits for its answer: a finished test file's jest worker must be able to exit with the
+  // thread running. Unref'd after the listeners, as listening for 'message' refs the worker's port again: a port
+  // unref'd before that kept every jest worker that had used prettier alive at the end of the run (jest: "A worker
+  // process has failed to exit gracefully").
+  worker.unref();
 }
 
 function call(name, args) {
   if (!worker) start();
   const id = nextId++;
+  if (pending.size === 0) worker.ref();
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
     worker.postMessage({ id, name, args });
