@@ -41,16 +41,15 @@ function start() {
     pending.clear();
     worker = undefined;
   });
-  // Held only while a call waits for its answer: a finished test file's jest worker must be able to exit with the
-  // thread running. Unref'd after the listeners, as listening for 'message' refs the worker's port again: a port
-  // unref'd before that kept every jest worker that had used prettier alive at the end of the run (jest: "A worker
-  // process has failed to exit gracefully").
-  worker.unref();
 }
 
 function call(name, args) {
   if (!worker) start();
   const id = nextId++;
+  // The thread holds its process only while a call waits for its answer (unref'd when the last answer came): a
+  // finished test file's jest worker must be able to exit with it running. A worker unref'd once at its start, before
+  // its 'message' listener (which refs the port again), kept every jest worker that had used prettier alive at the end
+  // of the run (jest: "A worker process has failed to exit gracefully").
   if (pending.size === 0) worker.ref();
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
