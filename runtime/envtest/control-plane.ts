@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ControlPlaneBinaries, findControlPlaneBinaries } from './assets';
 import { installCrds, readCrds } from './crds';
-import { copyTemplate, saveTemplate, templatePath } from './etcd-template';
+import { copyTemplate, copyTemplateKeys, saveTemplate, TemplateKeys, templatePath } from './etcd-template';
 import {
   CLUSTER_CONTROLLERS,
   ControlPlaneLayout,
@@ -59,8 +59,9 @@ export interface ControlPlaneOptions {
    * Folder of etcd templates (etcd-template.ts): the second control plane of a configuration (binaries,
    * `apiServerFlags`) leaves a copy of its etcd data there right after kube-apiserver's bootstrap, and later ones
    * start from a copy, as an apiserver restarted on a cluster finds its bootstrap objects in place: about a sixth less
-   * CPU per start (bench/latest/envtest-start.json), and about half a second more wall time. Certificates, keys and
-   * tokens stay each plane's own. `stop()` does not remove the folder.
+   * CPU per start (bench/latest/envtest-start.json), and about half a second more wall time. The template keeps the
+   * serving certificate and the ServiceAccount signing key too, so those planes share them (no RSA key made at their
+   * start); tokens stay each plane's own. `stop()` does not remove the folder.
    * @default process.env.ENVTEST_TEMPLATE_DIR, else none (`''` for none whatever the environment says): every plane
    * bootstraps its own etcd
    */
@@ -168,17 +169,28 @@ export class ControlPlane {
     const templateDir = this.opts.templateDir ?? process.env.ENVTEST_TEMPLATE_DIR;
     const template = templateDir && templatePath(templateDir, this.binaries, this.opts.apiServerFlags ?? []);
     const fromTemplate = template ? copyTemplate(template, files.etcdData(l)) : 'none';
+    // the serving certificate, its key and the ServiceAccount key pair: kube-apiserver makes the first two when they
+    // are missing
+    const keys: TemplateKeys = {
+      'apiserver.crt': files.servingCert(l),
+      'apiserver.key': files.servingKey(l),
+      'sa.key': files.serviceAccountKey(l),
+      'sa.pub': files.serviceAccountPub(l),
+    };
+    const keysFromTemplate = template && fromTemplate === 'copied' && copyTemplateKeys(template, keys);
     this.spawnEtcd();
-    // the ServiceAccount signing key is made while etcd starts
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    writeFileSync(files.serviceAccountKey(l), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
-    writeFileSync(files.serviceAccountPub(l), publicKey.export({ type: 'spki', format: 'pem' }));
+    if (!keysFromTemplate) {
+      // the ServiceAccount signing key is made while etcd starts
+      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      writeFileSync(files.serviceAccountKey(l), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
+      writeFileSync(files.serviceAccountPub(l), publicKey.export({ type: 'spki', format: 'pem' }));
+    }
     await this.etcdThenApiServer();
     if (template && fromTemplate === 'make one') {
       // the bootstrap is done (readyz waits for its post-start hooks): save etcd's data while both are stopped
       await this.apiServer!.stop();
       await this.etcd!.stop();
-      saveTemplate(files.etcdData(l), template);
+      saveTemplate(files.etcdData(l), template, keys);
       this.spawnEtcd();
       await this.etcdThenApiServer();
     }

@@ -20,6 +20,8 @@ export const files = {
   certDir: (l: ControlPlaneLayout) => join(l.dir, 'certs'),
   /** kube-apiserver writes its generated CA and serving certificate here (certificate first, then the CA). */
   servingCert: (l: ControlPlaneLayout) => join(l.dir, 'certs', 'apiserver.crt'),
+  /** Its key: kube-apiserver makes both when they are missing and uses them when they are there. */
+  servingKey: (l: ControlPlaneLayout) => join(l.dir, 'certs', 'apiserver.key'),
   serviceAccountKey: (l: ControlPlaneLayout) => join(l.dir, 'sa.key'),
   serviceAccountPub: (l: ControlPlaneLayout) => join(l.dir, 'sa.pub'),
   tokens: (l: ControlPlaneLayout) => join(l.dir, 'tokens.csv'),

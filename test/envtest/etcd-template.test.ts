@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REAL_APISERVER_TAG } from '.';
-import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
-import { saveTemplate, templatePath } from '../../runtime/envtest/etcd-template';
+import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries, type Identity } from '../../runtime/envtest';
+import { copyTemplateKeys, saveTemplate, templatePath } from '../../runtime/envtest/etcd-template';
 
 /**
  * etcd templates (runtime/envtest/etcd-template.ts): a plane started from one serves the bootstrap objects a fresh
@@ -61,19 +61,26 @@ describeIfBinaries(`etcd templates ${REAL_APISERVER_TAG}`, () => {
     rmSync(templateDir, { recursive: true, force: true });
   });
 
-  test('a plane from a template serves what a fresh plane bootstraps, its own CA and token, and nothing written after the bootstrap', async () => {
+  test("a plane from a template serves what a fresh plane bootstraps, the template's keys but its own tokens, and nothing written after the bootstrap", async () => {
     // the first start of a configuration only notes it; the second makes the template
     await (await ControlPlane.start({ ...opts, templateDir })).stop();
-    expect(readdirSync(templateDir).filter((f) => !f.endsWith('.seen'))).toHaveLength(0);
+    const templates = () => readdirSync(templateDir).filter((f) => !f.endsWith('.seen') && !f.endsWith('.keys'));
+    expect(templates()).toHaveLength(0);
     const first = await start({ templateDir });
-    expect(readdirSync(templateDir).filter((f) => !f.endsWith('.seen'))).toHaveLength(1);
+    expect(templates()).toHaveLength(1);
+    expect(readdirSync(join(templateDir, `${templates()[0]}.keys`)).sort()).toStrictEqual([
+      'apiserver.crt',
+      'apiserver.key',
+      'sa.key',
+      'sa.pub',
+    ]);
     // written after the template was taken: a later plane must not see it
     const made = await first.request('POST', '/api/v1/namespaces', { metadata: { name: 'after-the-bootstrap' } });
     expect(made.code).toBe(201);
 
     const fromTemplate = await start({ templateDir });
     const fresh = await start({ templateDir: '' });
-    expect(readdirSync(templateDir).filter((f) => !f.endsWith('.seen'))).toHaveLength(1);
+    expect(templates()).toHaveLength(1);
 
     // the same etcd data: the bootstrap's objects have the first plane's UIDs, not new ones
     expect(await uidOf(fromTemplate, '/api/v1/namespaces/kube-system')).toBe(
@@ -84,10 +91,31 @@ describeIfBinaries(`etcd templates ${REAL_APISERVER_TAG}`, () => {
     );
     expect((await fromTemplate.request('GET', '/api/v1/namespaces/after-the-bootstrap')).code).toBe(404);
     expect(await bootstrapObjects(fromTemplate)).toStrictEqual(await bootstrapObjects(fresh));
-    expect(fromTemplate.ca).not.toBe(first.ca);
+    // the template's keys: the serving certificate and the ServiceAccount key of the plane that made it (a fresh plane
+    // makes its own), while every token stays its own plane's
+    expect(fromTemplate.ca).toBe(first.ca);
+    expect(fresh.ca).not.toBe(first.ca);
+    expect(readFileSync(join(fromTemplate.dir, 'sa.pub'), 'utf8')).toBe(
+      readFileSync(join(first.dir, 'sa.pub'), 'utf8'),
+    );
     expect((await fromTemplate.request('GET', '/api/v1/namespaces', undefined, { identity: first.admin })).code).toBe(
       401,
     );
+    const whoAmI = (plane: ControlPlane, identity: Identity) =>
+      plane.request(
+        'POST',
+        '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+        { identity },
+      );
+    const account = await first.serviceAccount('default', 'template-keys');
+    expect((await whoAmI(first, account)).code).toBe(201);
+    // signed by the same key, but issued by the first plane's URL
+    expect((await whoAmI(fromTemplate, account)).code).toBe(401);
+    const own = await fromTemplate.serviceAccount('default', 'template-keys');
+    const review = await whoAmI(fromTemplate, own);
+    expect(review.code).toBe(201);
+    expect(review.body.status.userInfo.username).toBe('system:serviceaccount:default:template-keys');
   }, 300_000);
 
   test('other apiserver flags get a template of their own', async () => {
@@ -98,7 +126,7 @@ describeIfBinaries(`etcd templates ${REAL_APISERVER_TAG}`, () => {
 });
 
 describe('etcd templates: saving', () => {
-  test('the first copy saved stays; a later one is dropped without leaving its staging folder', () => {
+  test('the first copy saved stays, and its keys; a later one is dropped without leaving its staging folders', () => {
     const dir = mkdtempSync(join(tmpdir(), 'etcd-template-save-'));
     try {
       const template = join(dir, 'templates', 'etcd-x');
@@ -106,11 +134,19 @@ describe('etcd templates: saving', () => {
         const data = join(dir, `data-${content}`);
         mkdirSync(join(data, 'member'), { recursive: true });
         writeFileSync(join(data, 'member', 'db'), content);
-        saveTemplate(data, template);
+        writeFileSync(join(dir, `sa-${content}.key`), content);
+        saveTemplate(data, template, { 'sa.key': join(dir, `sa-${content}.key`) });
       }
-      expect(readdirSync(join(dir, 'templates'))).toStrictEqual(['etcd-x']);
+      expect(readdirSync(join(dir, 'templates')).sort()).toStrictEqual(['etcd-x', 'etcd-x.keys']);
       expect(existsSync(join(template, 'member', 'db'))).toBe(true);
       expect(readFileSync(join(template, 'member', 'db'), 'utf8')).toBe('first');
+      // a plane copies the first writer's keys; a template without the key asked for gives none
+      const copied = join(dir, 'plane-sa.key');
+      expect(copyTemplateKeys(template, { 'sa.key': copied })).toBe(true);
+      expect(readFileSync(copied, 'utf8')).toBe('first');
+      expect(copyTemplateKeys(template, { 'sa.key': copied, 'apiserver.key': join(dir, 'plane-apiserver.key') })).toBe(
+        false,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
