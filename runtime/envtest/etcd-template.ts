@@ -6,7 +6,7 @@
  * (bench/latest/envtest-start.json). Beside the data the template keeps the apiserver's serving certificate and key
  * and the ServiceAccount signing key pair, which a restarted apiserver also finds in place: made at every start they
  * cost three RSA keys, two made by kube-apiserver (0.17 CPU-s a start: 3.49 from a template without them, 3.32 with
- * them) and one by this process (about 0.14 s on CI's machine).
+ * them) and one by this process.
  * A plane's tokens are still its own (the admin token; its ServiceAccount tokens name its own URL as issuer, so
  * another plane of the template refuses them).
  *
