@@ -72,14 +72,12 @@ export function copyTemplateKeys(template: string, keys: TemplateKeys): boolean 
  * Saves a stopped etcd's data folder as the template, and the plane's keys beside it (first, so that a template
  * found has its keys), unless another process saved them first.
  */
-export function saveTemplate(etcdData: string, template: string, keys: TemplateKeys = {}): void {
+export function saveTemplate(etcdData: string, template: string, keys: TemplateKeys): void {
   mkdirSync(dirname(template), { recursive: true });
-  if (Object.keys(keys).length) {
-    saveOnce(keysOf(template), (staging) => {
-      mkdirSync(staging);
-      for (const [name, path] of Object.entries(keys)) cpSync(path, join(staging, name));
-    });
-  }
+  saveOnce(keysOf(template), (staging) => {
+    mkdirSync(staging);
+    for (const [name, path] of Object.entries(keys)) cpSync(path, join(staging, name));
+  });
   saveOnce(template, (staging) => cpSync(etcdData, staging, { recursive: true }));
 }
 
