@@ -6,7 +6,8 @@
 # `one-proc` (tuned, and each Go process on one P: GOMAXPROCS=1) or `thp` (tuned, and the kernel's transparent huge pages
 # for every process's anonymous memory while it runs: `always` in /sys/kernel/mm/transparent_hugepage/enabled, put
 # back after; needs root) or `vm-modules` (tuned, and jest's VM modules, --experimental-vm-modules, as the test task ran
-# until 2026-12-04: every variant of the rounds in gc-tuning.txt before that date had it).
+# until 2026-12-04: every variant of the rounds in gc-tuning.txt before that date had it) or `thp-kept` (thp, and the
+# guest kernel's free page reporting and DAMON's proactive reclaim off for the run, put back after; needs root).
 #   bash tools/ci-time/gc-tuning.sh FILE...     e.g.  ROUNDS="1 2" ORDER="tuned default" bash tools/ci-time/gc-tuning.sh test/apiserver/cr-differential.test.ts
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,6 +15,8 @@ cd "$(dirname "$0")/../.."
 export KUBEBUILDER_ASSETS ENVTEST_REQUIRED=1 CDK8S_OPERATOR_QUIET=1
 hz=$(getconf CLK_TCK)
 THP=/sys/kernel/mm/transparent_hugepage/enabled
+REPORTING=/sys/module/page_reporting/parameters/page_reporting_order
+DAMON=/sys/kernel/mm/damon/admin/kdamonds/0/state
 tuned=(GOGC=400 NODE_OPTIONS="--max-semi-space-size=64")
 faults() { awk '/^pgfault /{print $2}' /proc/vmstat; }
 busy() { read -r _ a b c _ _ f g h _ < /proc/stat; echo $((a + b + c + f + g + h)); }
@@ -34,14 +37,22 @@ for round in ${ROUNDS:-1}; do
       # the heaps of Go and Node fault in 2 MiB at a time instead of 4 KiB (page faults are dear on this machine's
       # virtualisation: bench/latest/ci-time/host-speed-*.txt)
       thp) vars=("${tuned[@]}") ;;
+      # thp, and memory the run frees stays the guest's: free page reporting hands free 2 MiB blocks back to the host,
+      # which faults them in again when they are reused, and DAMON pages idle file pages out (bench/latest/ci-time/README.md)
+      thp-kept) vars=("${tuned[@]}") ;;
       # jest keeps every test file's module registry alive under VM modules (test/support/prettier-in-worker.cjs)
       vm-modules) vars=(GOGC=400 NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning --max-semi-space-size=64") ;;
       *) vars=(-u GOGC -u NODE_OPTIONS) ;;
     esac
-    if [ "$variant" = thp ]; then thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP") && echo always >"$THP"; fi
+    if [ "${variant%-kept}" = thp ]; then thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP") && echo always >"$THP"; fi
+    if [ "$variant" = thp-kept ]; then
+      order_was=$(cat "$REPORTING") && echo 11 >"$REPORTING"
+      damon_was=$(cat "$DAMON") && echo off >"$DAMON"
+    fi
     env "${vars[@]}" npx jest --ci "$@" >"$log" 2>&1
     rc=$?
-    if [ "$variant" = thp ]; then echo "$thp_was" >"$THP"; fi
+    if [ "${variant%-kept}" = thp ]; then echo "$thp_was" >"$THP"; fi
+    if [ "$variant" = thp-kept ]; then echo "$order_was" >"$REPORTING" && echo "$damon_was" >"$DAMON"; fi
     b1=$(busy) t1=$(date +%s%N) f1=$(faults)
     echo "round $round $variant: exit $rc, $(((t1 - t0) / 1000000000)) s wall, $(((b1 - b0) / hz)) CPU-s busy, $(((f1 - f0) / 1000))k page faults; $(grep -E '^Tests:' "$log" | tr -s ' ')"
     rm -f "$log"
