@@ -36,10 +36,9 @@ for round in ${ROUNDS:-1}; do
       one-proc) vars=("${tuned[@]}" GOMAXPROCS=1) ;;
       # the heaps of Go and Node fault in 2 MiB at a time instead of 4 KiB (page faults are dear on this machine's
       # virtualisation: bench/latest/ci-time/host-speed-*.txt)
-      thp) vars=("${tuned[@]}") ;;
-      # thp, and memory the run frees stays the guest's: free page reporting hands free 2 MiB blocks back to the host,
-      # which faults them in again when they are reused, and DAMON pages idle file pages out (bench/latest/ci-time/README.md)
-      thp-kept) vars=("${tuned[@]}") ;;
+      # thp-kept: and memory the run frees stays the guest's (free page reporting hands free 2 MiB blocks back to the
+      # host, which faults them in again when reused; DAMON pages idle file pages out): it saved nothing (gc-tuning.txt)
+      thp | thp-kept) vars=("${tuned[@]}") ;;
       # jest keeps every test file's module registry alive under VM modules (test/support/prettier-in-worker.cjs)
       vm-modules) vars=(GOGC=400 NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning --max-semi-space-size=64") ;;
       *) vars=(-u GOGC -u NODE_OPTIONS) ;;
