@@ -326,7 +326,8 @@ describe('instance script: self-fencing of an isolated primary (fencing.ts)', ()
       rmSync(join(dir, 'spawned'), { force: true });
       rmSync(join(dir, 'queries'), { force: true });
       const r = await start({ peerRunning: false, waitSeconds: 30, fenceSeconds: 1, replication, apiserver });
-      await new Promise((resolve) => setTimeout(resolve, 4000));
+      // three rounds of the loop, however slowly a starved host starts the script (a fixed 4 s saw two in CI)
+      await waitFor(() => queries() >= 3, hostSlackMs(4000));
       killGroup(r.pid);
       // before: a psql (and a backend) every second, and earlier a date and a sleep, and for the lone primary a
       // timeout (the apiserver's connect) as well
