@@ -143,12 +143,14 @@ describe('Controller', () => {
   });
 
   test('stop gives up after the grace period', async () => {
+    let started = false;
     const { c } = makeController(async () => {
+      started = true;
       await sleep(500);
     });
     await c.start();
     c.queue.add('ns/a');
-    await sleep(5);
+    await until(() => started); // in flight, not merely queued: a fixed 5 ms pause raced a busy worker
     expect(await c.stop(20)).toBe(false);
   });
 });

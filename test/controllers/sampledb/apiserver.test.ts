@@ -120,7 +120,9 @@ describeRealApiServer(
       const stsBefore = (await get(STS, 'accept'))!;
       await client.patch(SAMPLEDB, 'accept', NS, { type: 'merge', body: { spec: { version: '16.6' } } });
       await until('pre-upgrade backup job', () => get(JOB, 'accept-pre-upgrade-16-4-to-16-6'), 15_000);
-      await sleep(1000);
+      // the status follows the Job's create in the same reconcile: waited for, as a starved host writes it late
+      await until('phase Upgrading', async () => (await db()).status?.phase === 'Upgrading', 15_000);
+      await sleep(1000); // room for a write to the StatefulSet that must not come
       expect((await get(STS, 'accept'))!.metadata!.resourceVersion).toBe(stsBefore.metadata!.resourceVersion);
       expect((await db()).status?.phase).toBe('Upgrading');
       completeJob('accept-pre-upgrade-16-4-to-16-6');
