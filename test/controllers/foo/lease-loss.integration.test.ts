@@ -271,7 +271,8 @@ describeRealApiServer(
       });
       managers = [a];
       await until('a leads', () => a.isRunningControllers, 8000);
-      expect(Date.now() - started).toBeLessThan(8000);
+      // within 8 s (a starved host's allowance on top), and always well before the hanging read would have answered
+      expect(Date.now() - started).toBeLessThan(Math.min(hostSlackMs(8000), 20_000));
       expect(p.requests.filter((r) => r.verb === 'get' && r.resource === 'leases').length).toBeGreaterThan(1);
     }, 60_000);
 

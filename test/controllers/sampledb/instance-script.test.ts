@@ -250,25 +250,30 @@ describe('instance script: the health endpoint the probes ask', () => {
       detached: true,
     });
     groups.push(server.pid!);
-    const record = (state: string, secondsAgo: number) => {
-      writeFileSync(answered, state);
-      const at = new Date(Date.now() - secondsAgo * 1000);
-      utimesSync(answered, at, at);
+    // The server reads whole seconds (perl's `time`, the coarse clock, and the file's mtime): the answer is recorded at a
+    // whole second and asked again while the age it reports is not the one recorded, i.e. a second went by between the
+    // record and the answer (a starved host), or the coarse clock had not yet reached the second Date.now() had.
+    const answerAged = async (state: string, secondsAgo: number) => {
+      for (let tries = 1; ; tries++) {
+        writeFileSync(answered, state);
+        const at = Math.floor(Date.now() / 1000) - secondsAgo;
+        utimesSync(answered, at, at);
+        const got = await ask(port);
+        if (got.body.includes(` ${secondsAgo} s ago`) || tries === 5) return got;
+      }
     };
-    record('1', 0);
-    expect(await answer(port, 200)).toStrictEqual({ status: 200, body: 'PostgreSQL answered 0 s ago\n' });
-    record('1', HEALTH_MAX_AGE_SECONDS);
-    expect(await ask(port)).toStrictEqual({
+    writeFileSync(answered, '1');
+    await answer(port, 200); // the server is up
+    expect(await answerAged('1', 0)).toStrictEqual({ status: 200, body: 'PostgreSQL answered 0 s ago\n' });
+    expect(await answerAged('1', HEALTH_MAX_AGE_SECONDS)).toStrictEqual({
       status: 200,
       body: `PostgreSQL answered ${HEALTH_MAX_AGE_SECONDS} s ago\n`,
     });
-    record('1', HEALTH_MAX_AGE_SECONDS + 2);
-    expect(await ask(port)).toStrictEqual({
+    expect(await answerAged('1', HEALTH_MAX_AGE_SECONDS + 1)).toStrictEqual({
       status: 503,
-      body: `PostgreSQL answered ${HEALTH_MAX_AGE_SECONDS + 2} s ago\n`,
+      body: `PostgreSQL answered ${HEALTH_MAX_AGE_SECONDS + 1} s ago\n`,
     });
-    record('0', 0);
-    expect(await ask(port)).toStrictEqual({
+    expect(await answerAged('0', 0)).toStrictEqual({
       status: 503,
       body: 'PostgreSQL did not answer the last question, 0 s ago\n',
     });
