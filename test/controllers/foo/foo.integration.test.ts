@@ -87,16 +87,11 @@ describeRealApiServer(
 
       // steady state: resyncs, re-listed watches and re-reconciles must not write
       const before = proxy.requests.length;
-      const reconcilesBefore = await mgr.metrics.value('controller_runtime_reconcile_total', { controller: 'foo' });
+      const reconciles = () => mgr.metrics.value('controller_runtime_reconcile_total', { controller: 'foo' });
+      const reconcilesBefore = await reconciles();
       expect(proxy.dropWatches()).toBeGreaterThan(0);
       // waited for, not slept for: a starved host re-lists later than a fixed pause allows
-      await until(
-        'two reconciles after the re-lists',
-        async () =>
-          (await mgr.metrics.value('controller_runtime_reconcile_total', { controller: 'foo' })) >=
-          reconcilesBefore + 2,
-        T,
-      );
+      await until('two reconciles after the re-lists', async () => (await reconciles()) >= reconcilesBefore + 2, T);
       await sleep(500); // room for a write those reconciles would send
       expect(proxy.requests.slice(before).filter((r) => !['list', 'watch', 'get'].includes(r.verb))).toEqual([]);
       // the Synced event was recorded (events.k8s.io), and counted as created: each of the controller's Events on the
