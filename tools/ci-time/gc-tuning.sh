@@ -7,7 +7,9 @@
 # for every process's anonymous memory while it runs: `always` in /sys/kernel/mm/transparent_hugepage/enabled, put
 # back after; needs root) or `vm-modules` (tuned, and jest's VM modules, --experimental-vm-modules, as the test task ran
 # until 2026-12-04: every variant of the rounds in gc-tuning.txt before that date had it) or `thp-kept` (thp, and the
-# guest kernel's free page reporting and DAMON's proactive reclaim off for the run, put back after; needs root).
+# guest kernel's free page reporting and DAMON's proactive reclaim off for the run, put back after; needs root) or
+# `thp-memlimit` (thp, and the Go processes at GOGC=off with GOMEMLIMIT=$MEMLIMIT, 768MiB unless set) or `thp-gogcN`
+# (thp, and the Go processes at GOGC=N).
 #   bash tools/ci-time/gc-tuning.sh FILE...     e.g.  ROUNDS="1 2" ORDER="tuned default" bash tools/ci-time/gc-tuning.sh test/apiserver/cr-differential.test.ts
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,18 +41,24 @@ for round in ${ROUNDS:-1}; do
       # thp-kept: and memory the run frees stays the guest's (free page reporting hands free 2 MiB blocks back to the
       # host, which faults them in again when reused; DAMON pages idle file pages out): it saved nothing (gc-tuning.txt)
       thp | thp-kept) vars=("${tuned[@]}") ;;
+      # thp-memlimit: thp, and the Go processes collect only near a memory limit (GOGC=off, GOMEMLIMIT=$MEMLIMIT, 768MiB
+      # unless set): a test's control plane lives a minute or two, so most of what it allocates could stay uncollected;
+      # on this host fresh memory cost more than collecting: 1.75 times the CPU-seconds (gc-tuning.txt)
+      thp-memlimit) vars=(GOGC=off GOMEMLIMIT="${MEMLIMIT:-768MiB}" NODE_OPTIONS="--max-semi-space-size=64") ;;
+      # thp-gogcN: thp, and the Go processes at GOGC=N instead of the test task's 400
+      thp-gogc*) vars=(GOGC="${variant#thp-gogc}" NODE_OPTIONS="--max-semi-space-size=64") ;;
       # jest keeps every test file's module registry alive under VM modules (test/support/prettier-in-worker.cjs)
       vm-modules) vars=(GOGC=400 NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning --max-semi-space-size=64") ;;
       *) vars=(-u GOGC -u NODE_OPTIONS) ;;
     esac
-    if [ "${variant%-kept}" = thp ]; then thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP") && echo always >"$THP"; fi
+    if [ "${variant%-*}" = thp ]; then thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP") && echo always >"$THP"; fi
     if [ "$variant" = thp-kept ]; then
       order_was=$(cat "$REPORTING") && echo 11 >"$REPORTING"
       damon_was=$(cat "$DAMON") && echo off >"$DAMON"
     fi
     env "${vars[@]}" npx jest --ci "$@" >"$log" 2>&1
     rc=$?
-    if [ "${variant%-kept}" = thp ]; then echo "$thp_was" >"$THP"; fi
+    if [ "${variant%-*}" = thp ]; then echo "$thp_was" >"$THP"; fi
     if [ "$variant" = thp-kept ]; then echo "$order_was" >"$REPORTING" && echo "$damon_was" >"$DAMON"; fi
     b1=$(busy) t1=$(date +%s%N) f1=$(faults)
     echo "round $round $variant: exit $rc, $(((t1 - t0) / 1000000000)) s wall, $(((b1 - b0) / hz)) CPU-s busy, $(((f1 - f0) / 1000))k page faults; $(grep -E '^Tests:' "$log" | tr -s ' ')"
