@@ -44,9 +44,9 @@ for round in ${ROUNDS:-1}; do
       # thp-memlimit: thp, and the Go processes collect only near a memory limit (GOGC=off, GOMEMLIMIT=$MEMLIMIT, 768MiB
       # unless set): a test's control plane lives a minute or two, so most of what it allocates could stay uncollected;
       # on this host fresh memory cost more than collecting: 1.75 times the CPU-seconds (gc-tuning.txt)
-      thp-memlimit) vars=(GOGC=off GOMEMLIMIT="${MEMLIMIT:-768MiB}" NODE_OPTIONS="--max-semi-space-size=64") ;;
-      # thp-gogcN: thp, and the Go processes at GOGC=N instead of the test task's 400
-      thp-gogc*) vars=(GOGC="${variant#thp-gogc}" NODE_OPTIONS="--max-semi-space-size=64") ;;
+      thp-memlimit) vars=("${tuned[@]}" GOGC=off GOMEMLIMIT="${MEMLIMIT:-768MiB}") ;;
+      # thp-gogcN: thp, and the Go processes at GOGC=N instead of the test task's 400 (env: the later assignment wins)
+      thp-gogc*) vars=("${tuned[@]}" GOGC="${variant#thp-gogc}") ;;
       # jest keeps every test file's module registry alive under VM modules (test/support/prettier-in-worker.cjs)
       vm-modules) vars=(GOGC=400 NODE_OPTIONS="--experimental-vm-modules --no-warnings=ExperimentalWarning --max-semi-space-size=64") ;;
       *) vars=(-u GOGC -u NODE_OPTIONS) ;;
