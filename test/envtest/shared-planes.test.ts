@@ -64,6 +64,11 @@ describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
             .code,
         ).toBe(404);
         expect((await second.request('GET', `/api/v1/namespaces/${ns}`)).code).toBe(404);
+        // a suite that walks discovery or the OpenAPI v3 index (the vendored-OpenAPI check) meets no trace of the group
+        const groups = (await second.request('GET', '/apis')).body.groups.map((g: any) => g.name);
+        expect(groups).not.toContain('reset.example.com');
+        const documents = Object.keys((await second.request('GET', '/openapi/v3')).body.paths);
+        expect(documents.filter((d) => d.startsWith('apis/reset.example.com/'))).toEqual([]);
       } finally {
         await releaseSharedPlane(second);
       }

@@ -324,7 +324,8 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
   );
 
   // 5. Wait until the CRDs and namespaces are really gone: a suite that installs the same CRD must start clean, and
-  // one that walks discovery must not meet a group whose CRD is gone (discovery drops it a moment after the CRD).
+  // one that walks discovery or the OpenAPI v3 index must not meet a group whose CRD is gone (both drop it a moment
+  // after the CRD, each on its own controller's schedule).
   const deletedGroups = new Set(crds.map((c) => c.spec.group as string));
   for (;;) {
     const left = [
@@ -335,6 +336,9 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
       ...((await ok(plane, 'GET', '/apis'))?.groups ?? [])
         .filter((g: any) => deletedGroups.has(g.name))
         .map((g: any) => `API group ${g.name} in discovery`),
+      ...Object.keys((await ok(plane, 'GET', '/openapi/v3'))?.paths ?? {})
+        .filter((p) => deletedGroups.has(p.split('/')[1]) && p.startsWith('apis/'))
+        .map((p) => `OpenAPI v3 document ${p}`),
     ];
     if (!left.length) return;
     if (Date.now() > deadline) throw new Error(`still there after ${RESET_BUDGET_MS} ms: ${left.join(', ')}`);
