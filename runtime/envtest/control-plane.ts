@@ -530,6 +530,23 @@ export class ControlPlane {
     for (const p of [this.etcd, this.apiServer, this.controllerManager]) p?.hold(held);
   }
 
+  /**
+   * Stops the plane's processes where they are (SIGSTOP) until {@link resume}: a paused plane takes no CPU, where an
+   * idle one keeps about 2.5 % of a core busy (kube-apiserver's and etcd's timers), and resuming costs milliseconds
+   * where a new plane costs seconds of CPU. For a pool of planes kept between test files. Nothing may use the plane
+   * while it is paused: requests wait until it resumes. {@link stop} stops a paused plane too.
+   */
+  pause(): void {
+    // the clients first, so that none of them meets a stopped server
+    for (const p of [this.controllerManager, this.apiServer, this.etcd]) p?.freeze(true);
+  }
+
+  /** Continues a paused plane's processes and waits until kube-apiserver is ready again. */
+  async resume(): Promise<void> {
+    for (const p of [this.etcd, this.apiServer, this.controllerManager]) p?.freeze(false);
+    await this.apiServer?.waitHealthy(this.target(this.admin), '/readyz', this.timeoutMs);
+  }
+
   /** Stops every process and removes the control plane's folder. */
   async stop(): Promise<void> {
     await this.controllerManager?.stop();

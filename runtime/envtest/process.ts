@@ -75,10 +75,17 @@ export class ManagedProcess {
     }
   }
 
+  /** Stops (SIGSTOP) or continues (SIGCONT) the process: a stopped process takes no CPU until it continues. */
+  freeze(frozen: boolean): void {
+    if (this.running) this.child.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+  }
+
   /** SIGTERM, then SIGKILL after `graceMs`. */
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.running) return;
     this.child.kill('SIGTERM');
+    // a stopped process (freeze) acts on the SIGTERM only once it continues
+    this.child.kill('SIGCONT');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
     await this.exited;
     clearTimeout(timer);

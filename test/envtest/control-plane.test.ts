@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describeRealApiServer, kubectl, StandInKubelet } from '.';
 import { findControlPlaneBinaries, readCrds } from '../../runtime/envtest';
+import { ManagedProcess } from '../../runtime/envtest/process';
 import { tsxCommand, until } from '../runtime/support';
 
 function exe(dir: string, name: string): string {
@@ -98,6 +99,18 @@ describe('control-plane binaries (KUBEBUILDER_ASSETS)', () => {
       m === '../webhook/certificates' ||
       m === '../resource';
     expect(imports.filter((m) => !allowed(m))).toEqual([]);
+  });
+
+  test('a paused (SIGSTOP) process stops at once: it gets the SIGTERM and continues, without waiting for the SIGKILL', async () => {
+    // a process that handles SIGTERM, as etcd and kube-apiserver do (a stopped process dies of an unhandled one at once)
+    const handled = "process.on('SIGTERM', () => process.exit(0)); console.log('ready'); setInterval(() => {}, 1000)";
+    const sleeper = new ManagedProcess('node', process.execPath, ['-e', handled]);
+    await until('the process handles SIGTERM', () => sleeper.log.includes('ready'), 20_000, 20);
+    sleeper.freeze(true);
+    const started = Date.now();
+    await sleeper.stop(60_000);
+    expect(sleeper.running).toBe(false);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   test('readCrds takes only the CRDs of synth output', () => {
@@ -257,6 +270,42 @@ describeRealApiServer(
       } finally {
         kubelet.stop();
       }
+    }, 90_000);
+
+    test('pause(): etcd, kube-apiserver and kube-controller-manager take no CPU until resume(); then all three work again', async () => {
+      const pids = spawnSync('pgrep', ['-f', plane().dir], { encoding: 'utf8' }).stdout.trim().split('\n').map(Number);
+      const commands = pids.map((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+      expect(commands).toEqual(expect.arrayContaining(['etcd', 'kube-apiserver', 'kube-controller']));
+      // state and CPU ticks (user, system) of each process: /proc/<pid>/stat, fields 3, 14 and 15
+      const stat = () =>
+        pids.map((pid) => {
+          const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+          return { state: f[0], ticks: Number(f[11]) + Number(f[12]) };
+        });
+      plane().pause();
+      const paused = stat();
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(stat()).toEqual(paused);
+      expect(paused.map((p) => p.state)).toEqual(pids.map(() => 'T'));
+
+      await plane().resume();
+      expect(stat().map((p) => p.state)).not.toContain('T');
+      // kube-controller-manager's garbage collector works again: a ConfigMap goes with its owner
+      const ns = await plane().createNamespace('paused-');
+      const owner = await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+        metadata: { name: 'owner' },
+      });
+      expect(owner.code).toBe(201);
+      const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.body.metadata.uid }];
+      const dependent = { metadata: { name: 'dependent', ownerReferences } };
+      expect((await plane().request('POST', `/api/v1/namespaces/${ns}/configmaps`, dependent)).code).toBe(201);
+      expect((await plane().request('DELETE', `/api/v1/namespaces/${ns}/configmaps/owner`)).code).toBe(200);
+      await until(
+        'the dependent ConfigMap garbage-collected',
+        async () => (await plane().request('GET', `/api/v1/namespaces/${ns}/configmaps/dependent`)).code === 404,
+        30_000,
+        100,
+      );
     }, 90_000);
 
     test("unref(): a process that holds only the plane exits by itself, and the plane's processes end with it; ref() holds it again", async () => {

@@ -67,10 +67,6 @@ export function describeRealApiServer(
       if (missing) throw new Error(`ENVTEST_REQUIRED is set but ${missing}`);
       plane = shared ? await acquireSharedPlane(opts) : await ControlPlane.start(opts);
     }, 200_000);
-    afterAll(async () => {
-      if (shared && plane) await releaseSharedPlane(plane);
-      else await plane?.stop();
-    }, 60_000);
     fn(() => {
       if (!plane) {
         throw new Error(
@@ -79,6 +75,13 @@ export function describeRealApiServer(
       }
       return plane;
     });
+    // declared after the suite's own hooks, so it runs after them (jest runs afterAll hooks in the order declared): a
+    // suite's afterAll still has the plane (it stops its managers, whose last requests would meet a stopped or paused
+    // apiserver, and a reset that ran while they still wrote)
+    afterAll(async () => {
+      if (shared && plane) await releaseSharedPlane(plane);
+      else await plane?.stop();
+    }, 60_000);
   });
 }
 

@@ -11,12 +11,13 @@
  * since no namespace controller may be running), and new objects in `default`. A plane that cannot be reset
  * within its budget is stopped and not reused: the next suite starts a fresh one.
  *
- * Idle planes are capped (MAX_IDLE per jest process, ENVTEST_SHARED_PLANES_MAX_IDLE): each holds an apiserver and an
- * etcd whose data lives in /dev/shm, and a run meets dozens of configurations; keeping every one alive exhausted the
- * memory of a 2-core CI machine (43 planes, 11 GB of /dev/shm). The least recently used idle plane is stopped first.
- * An idle plane is also stopped after IDLE_MS (ENVTEST_SHARED_PLANES_IDLE_MS): an idle kube-apiserver and its etcd
- * still take 2-4 % of a core (measured: 12-31 ticks in 10 s), so eight idle planes cost a quarter of a core for the
- * whole run, while a fresh start costs about 4 s of CPU: a plane nobody asked for in a minute is cheaper restarted.
+ * An idle plane is paused (ControlPlane.pause: its processes stopped with SIGSTOP) until a suite acquires it: idle, a
+ * kube-apiserver and its etcd still take about 2.5 % of a core (0.76 CPU-s in 30 s, measured), paused nothing, and
+ * resuming takes milliseconds where a fresh start costs about 4 s of CPU. Before planes were paused, one idle for a
+ * minute was stopped, and in a whole run 50 shared planes started where the workers met 15 configurations.
+ * Idle planes are capped (MAX_IDLE per jest process, ENVTEST_SHARED_PLANES_MAX_IDLE) for their memory (about 0.5 GB
+ * each, their etcd's data in /dev/shm), paused or not: keeping every one alive exhausted the memory of a 2-core CI
+ * machine (43 planes, 11 GB of /dev/shm). The least recently used idle plane is stopped first.
  *
  * The pool lives on a Node built-in module object, which jest shares between the test files of one process
  * (each file gets its own module registry). It must be the module object itself: `import * as` compiles to
@@ -32,8 +33,6 @@
 import childProcess = require('node:child_process');
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-// the core module's timers, not the test file's globals: jest's fake timers must not hold a plane alive
-import { clearTimeout as clearRealTimeout, setTimeout as setRealTimeout } from 'node:timers';
 import { ControlPlane, ControlPlaneOptions } from '../../runtime/envtest';
 
 interface PooledPlane {
@@ -42,16 +41,12 @@ interface PooledPlane {
   inUse: boolean;
   /** When it was last given back (ms since epoch): the oldest idle plane goes first when too many are idle. */
   releasedAt: number;
-  /** Stops the plane when it stays idle for IDLE_MS. */
-  idleTimer?: ReturnType<typeof setRealTimeout>;
   /** The suite's view of the plane while it is in use (see viewIn). */
   view?: ControlPlane;
 }
 
-/** Idle planes kept per jest process: about one per version of the commonest configuration. */
-const MAX_IDLE = Number(process.env.ENVTEST_SHARED_PLANES_MAX_IDLE ?? 4);
-/** How long a plane may stay idle before it is stopped. */
-const IDLE_MS = Number(process.env.ENVTEST_SHARED_PLANES_IDLE_MS ?? 60_000);
+/** Idle planes kept per jest process: the configurations one worker meets in a run (a whole run: 3 to 8). */
+const MAX_IDLE = Number(process.env.ENVTEST_SHARED_PLANES_MAX_IDLE ?? 6);
 
 type Pool = Map<string, PooledPlane[]>;
 
@@ -62,9 +57,16 @@ function pool(): Pool {
   return (holder[POOL_KEY] ??= new Map());
 }
 
-/** What identifies a configuration: everything but the CRDs, which are installed per suite. */
+/**
+ * What identifies a configuration: everything but the CRDs, which are installed per suite. No `assetsDir` is
+ * KUBEBUILDER_ASSETS, the binaries describeEachApiServerVersion names for the default version.
+ */
 function keyOf(opts: ControlPlaneOptions): string {
-  const { crds: _crds, crdPaths: _crdPaths, ...rest } = opts;
+  const {
+    crds: _crds,
+    crdPaths: _crdPaths,
+    ...rest
+  } = { ...opts, assetsDir: opts.assetsDir ?? process.env.KUBEBUILDER_ASSETS };
   return JSON.stringify(rest, Object.keys(rest).sort());
 }
 
@@ -83,9 +85,9 @@ export async function acquireSharedPlane(opts: ControlPlaneOptions): Promise<Con
   }
   entry.inUse = true;
   entry.plane.ref();
-  clearRealTimeout(entry.idleTimer);
   entry.view = viewIn(entry.plane);
   try {
+    await entry.plane.resume();
     await installSuiteCrds(entry.view, opts);
   } catch (e) {
     await releaseSharedPlane(entry.view);
@@ -120,8 +122,8 @@ export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
       await resetToBaseline(entry.plane, entry.baseline);
       entry.inUse = false;
       entry.plane.unref();
+      entry.plane.pause();
       entry.releasedAt = Date.now();
-      entry.idleTimer = setRealTimeout(() => void stopIfStillIdle(key, entry), IDLE_MS).unref();
       await stopIdleBeyond(MAX_IDLE);
     } catch (e) {
       console.warn(`shared control plane not reused (reset failed: ${(e as Error).message})`);
@@ -140,13 +142,8 @@ async function stopIdleBeyond(keep: number): Promise<void> {
   for (const { key, entry } of idle.slice(0, Math.max(0, idle.length - keep))) await stopIdle(key, entry);
 }
 
-async function stopIfStillIdle(key: string, entry: PooledPlane): Promise<void> {
-  if (!entry.inUse && pool().get(key)?.includes(entry)) await stopIdle(key, entry).catch(() => undefined);
-}
-
 /** Takes an idle plane out of the pool (synchronously, so no suite acquires it meanwhile) and stops it. */
 async function stopIdle(key: string, entry: PooledPlane): Promise<void> {
-  clearRealTimeout(entry.idleTimer);
   const planes = pool().get(key) ?? [];
   planes.splice(planes.indexOf(entry), 1);
   if (!planes.length) pool().delete(key);
