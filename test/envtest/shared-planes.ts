@@ -62,12 +62,9 @@ function pool(): Pool {
  * KUBEBUILDER_ASSETS, the binaries describeEachApiServerVersion names for the default version.
  */
 function keyOf(opts: ControlPlaneOptions): string {
-  const {
-    crds: _crds,
-    crdPaths: _crdPaths,
-    ...rest
-  } = { ...opts, assetsDir: opts.assetsDir ?? process.env.KUBEBUILDER_ASSETS };
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  const { crds: _crds, crdPaths: _crdPaths, ...rest } = opts;
+  const config = { ...rest, assetsDir: rest.assetsDir ?? process.env.KUBEBUILDER_ASSETS };
+  return JSON.stringify(config, Object.keys(config).sort());
 }
 
 /** A running control plane of this configuration, reset and free; started when there is none. */
@@ -246,6 +243,22 @@ async function remove(plane: ControlPlane, type: ResourceType, o: any): Promise<
   await ok(plane, 'DELETE', `${path}?gracePeriodSeconds=0`);
 }
 
+/**
+ * The objects of a custom resource version, listed again while the apiserver still calls the conversion webhook the
+ * reset has just switched off: it rebuilds a CRD's handler a moment after the CRD changes (a reset in rehearsal YB
+ * failed on the gone webhook's Service right after the patch, and the plane was stopped instead of reused).
+ */
+async function listAfterConversionOff(plane: ControlPlane, type: ResourceType, deadline: number): Promise<any[]> {
+  for (;;) {
+    try {
+      return await listAll(plane, type);
+    } catch (e) {
+      if (!/conversion webhook/.test((e as Error).message) || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise<void> {
   const deadline = Date.now() + RESET_BUDGET_MS;
   const isNew = (type: ResourceType, o: any) =>
@@ -278,7 +291,9 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
           namespaced: crd.spec.scope === 'Namespaced',
           verbs: [],
         };
-        for (const o of await listAll(plane, type)) if (o.metadata.finalizers?.length) await remove(plane, type, o);
+        for (const o of await listAfterConversionOff(plane, type, deadline)) {
+          if (o.metadata.finalizers?.length) await remove(plane, type, o);
+        }
       }
       await ok(plane, 'DELETE', objectPath(crdType, crd));
     }),

@@ -9,7 +9,7 @@
 import { canRunPostgres, TestPostgres } from './real-postgres';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { PgSessions, PgTarget } from '../../../controllers/sampledb/pg-sessions';
-import { hostSlackMs, hostSlackTries } from '../../runtime/support';
+import { hostSlackMs } from '../../runtime/support';
 
 const runnable = canRunPostgres('pg-sessions.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
@@ -93,11 +93,11 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
     } finally {
       process.kill(first, 'SIGCONT');
     }
-    // a new session within the same 1 s bound: a starved host may need more than one try to connect that fast
+    // a new session within the same 1 s bound: a starved host may need several tries to connect that fast (four in a
+    // row missed it in rehearsal YB, npm test's CPU group starved beside the node suites), so it tries for a while
+    const deadline = Date.now() + hostSlackMs(10_000);
     let next: number | undefined;
-    for (let tries = 0; next === undefined && tries < hostSlackTries(); tries++) {
-      next = await backendPid(s).catch(() => undefined);
-    }
+    while (next === undefined && Date.now() < deadline) next = await backendPid(s).catch(() => undefined);
     expect(next ?? (await backendPid(s))).not.toBe(first);
   }, 30_000);
 
