@@ -14,7 +14,7 @@
  * An idle plane is paused (ControlPlane.pause: its processes stopped with SIGSTOP) until a suite acquires it: idle, a
  * kube-apiserver and its etcd still take about 2.5 % of a core (0.76 CPU-s in 30 s, measured), paused nothing, and
  * resuming takes milliseconds where a fresh start costs about 4 s of CPU. Before planes were paused, one idle for a
- * minute was stopped, and in a whole run 50 shared planes started where the workers met 15 configurations.
+ * minute was stopped, and in a whole run 52 shared planes started where the workers met 15 configurations.
  * Idle planes are capped (MAX_IDLE per jest process, ENVTEST_SHARED_PLANES_MAX_IDLE) for their memory (about 0.5 GB
  * each, their etcd's data in /dev/shm), paused or not: keeping every one alive exhausted the memory of a 2-core CI
  * machine (43 planes, 11 GB of /dev/shm). The least recently used idle plane is stopped first.
