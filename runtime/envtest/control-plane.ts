@@ -536,14 +536,14 @@ export class ControlPlane {
    * where a new plane costs seconds of CPU. For a pool of planes kept between test files. Nothing may use the plane
    * while it is paused: requests wait until it resumes. {@link stop} stops a paused plane too.
    */
-  pause(): void {
+  async pause(): Promise<void> {
     // the clients first, so that none of them meets a stopped server
-    for (const p of [this.controllerManager, this.apiServer, this.etcd]) p?.freeze(true);
+    for (const p of [this.controllerManager, this.apiServer, this.etcd]) await p?.freeze();
   }
 
   /** Continues a paused plane's processes and waits until kube-apiserver is ready again. */
   async resume(): Promise<void> {
-    for (const p of [this.etcd, this.apiServer, this.controllerManager]) p?.freeze(false);
+    for (const p of [this.etcd, this.apiServer, this.controllerManager]) p?.thaw();
     await this.apiServer?.waitHealthy(this.target(this.admin), '/readyz', this.timeoutMs);
   }
 

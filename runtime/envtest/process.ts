@@ -1,5 +1,6 @@
 /** Child processes of the control plane: start, wait until a health URL answers 200, stop (TERM, then KILL). */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { HttpTarget, request } from './http';
 
@@ -43,6 +44,11 @@ export class ManagedProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** The process id (for reading /proc). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** The last lines the process wrote (stdout and stderr). */
   get log(): string {
     return this.output;
@@ -75,9 +81,24 @@ export class ManagedProcess {
     }
   }
 
-  /** Stops (SIGSTOP) or continues (SIGCONT) the process: a stopped process takes no CPU until it continues. */
-  freeze(frozen: boolean): void {
-    if (this.running) this.child.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+  /**
+   * Stops the process (SIGSTOP) and waits until every thread of it has stopped: the kernel stops a process's threads
+   * one by one as each next runs, so right after kill() a busy one may still be running (seen on a loaded CI host). A
+   * stopped process takes no CPU until {@link thaw}.
+   */
+  async freeze(timeoutMs = 10_000): Promise<void> {
+    if (!this.running) return;
+    this.child.kill('SIGSTOP');
+    const deadline = Date.now() + timeoutMs;
+    while (!allThreadsStopped(this.pid)) {
+      if (Date.now() > deadline) throw new Error(`envtest: ${this.name} not stopped ${timeoutMs} ms after SIGSTOP`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  /** Continues (SIGCONT) a process stopped by {@link freeze}. */
+  thaw(): void {
+    if (this.running) this.child.kill('SIGCONT');
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`. */
@@ -90,6 +111,27 @@ export class ManagedProcess {
     await this.exited;
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether every thread of a process is stopped (state T in /proc/<pid>/task/<tid>/stat). Without /proc (not Linux)
+ * there is nothing to wait on: true.
+ */
+function allThreadsStopped(pid: number): boolean {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return true;
+  }
+  return tids.every((tid) => {
+    try {
+      // the state is the field after the command name, which is in parentheses and may hold spaces
+      return readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].startsWith('T');
+    } catch {
+      return true; // the thread has exited
+    }
+  });
 }
 
 /** A free loopback TCP port (the OS picks; there is a small race until the child binds it). */

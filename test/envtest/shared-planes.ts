@@ -119,7 +119,7 @@ export async function releaseSharedPlane(plane: ControlPlane): Promise<void> {
       await resetToBaseline(entry.plane, entry.baseline);
       entry.inUse = false;
       entry.plane.unref();
-      entry.plane.pause();
+      await entry.plane.pause();
       entry.releasedAt = Date.now();
       await stopIdleBeyond(MAX_IDLE);
     } catch (e) {
