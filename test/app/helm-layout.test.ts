@@ -267,68 +267,72 @@ describe('OutputLayout.HELM', () => {
   });
 });
 
-describeRealApiServer('OutputLayout.HELM on a real kube-apiserver', (plane) => {
-  test("crds/ first, then the templates rendered with other values, in Helm's install order: every object accepted, the values took effect", async () => {
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'helm-apply-'));
-    try {
-      const dir = synth(tmp);
-      const crds = fs.readdirSync(path.join(dir, 'crds')).map((f) => yaml.parse(read(dir, `crds/${f}`)));
-      await plane().installCrds(crds);
-      const extraEgress = [{ to: [{ ipBlock: { cidr: '10.20.0.0/16' } }], ports: [{ protocol: 'TCP', port: 9000 }] }];
-      const values = {
-        ...yaml.parse(read(dir, 'values.yaml')),
-        watchNamespaces: ['helm-a'],
-        replicas: 3,
-        image: { repository: 'registry.local/widget', tag: '9.9.9' },
-        networkPolicy: { extraEgress },
-        examples: { enabled: true },
-      };
-      // helm install -n widget-operator-system --create-namespace
-      await plane().createNamespace('widget-operator-system');
-      const objects = helmInstallOrder(
-        renderObjects(templatesOf(dir), values, { namespace: 'widget-operator-system' }),
-      );
-      expect(objects[0].kind).toBe('Namespace');
-      expect(objects[objects.length - 1].kind).toBe('Widget');
-      // one object at a time, in that order (the CRDs are given along so the Widget's plural is known)
-      for (const o of objects) await plane().applyObjects([...crds, o]);
-      const get = async (p: string) => (await plane().request('GET', p)).body;
-      const deployment = await get('/apis/apps/v1/namespaces/widget-operator-system/deployments/widget-operator');
-      expect(deployment.spec.replicas).toBe(3);
-      expect(deployment.spec.template.spec.containers[0].image).toBe('registry.local/widget:9.9.9');
-      expect(
-        deployment.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'WATCH_NAMESPACE')
-          .value,
-      ).toBe('helm-a');
-      expect(
-        (
-          await plane().request(
-            'GET',
-            '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-a/roles/widget-operator-manager',
-          )
-        ).code,
-      ).toBe(200);
-      expect(
-        (
-          await plane().request(
-            'GET',
-            '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-b/roles/widget-operator-manager',
-          )
-        ).code,
-      ).toBe(404);
-      expect((await get(`/apis/${GROUP}/v1/namespaces/helm-a/widgets/example`)).spec.size).toBe(3);
-      const policy = await get(
-        '/apis/networking.k8s.io/v1/namespaces/widget-operator-system/networkpolicies/widget-operator',
-      );
-      expect(policy.spec.egress.find((r: any) => r.ports.some((p: any) => p.port === 5432)).to).toStrictEqual([
-        {
-          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'helm-a' } },
-          podSelector: { matchLabels: DATABASE_PODS },
-        },
-      ]);
-      expect(policy.spec.egress[policy.spec.egress.length - 1]).toStrictEqual(extraEgress[0]);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  });
-});
+describeRealApiServer(
+  'OutputLayout.HELM on a real kube-apiserver',
+  (plane) => {
+    test("crds/ first, then the templates rendered with other values, in Helm's install order: every object accepted, the values took effect", async () => {
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'helm-apply-'));
+      try {
+        const dir = synth(tmp);
+        const crds = fs.readdirSync(path.join(dir, 'crds')).map((f) => yaml.parse(read(dir, `crds/${f}`)));
+        await plane().installCrds(crds);
+        const extraEgress = [{ to: [{ ipBlock: { cidr: '10.20.0.0/16' } }], ports: [{ protocol: 'TCP', port: 9000 }] }];
+        const values = {
+          ...yaml.parse(read(dir, 'values.yaml')),
+          watchNamespaces: ['helm-a'],
+          replicas: 3,
+          image: { repository: 'registry.local/widget', tag: '9.9.9' },
+          networkPolicy: { extraEgress },
+          examples: { enabled: true },
+        };
+        // helm install -n widget-operator-system --create-namespace
+        await plane().createNamespace('widget-operator-system');
+        const objects = helmInstallOrder(
+          renderObjects(templatesOf(dir), values, { namespace: 'widget-operator-system' }),
+        );
+        expect(objects[0].kind).toBe('Namespace');
+        expect(objects[objects.length - 1].kind).toBe('Widget');
+        // one object at a time, in that order (the CRDs are given along so the Widget's plural is known)
+        for (const o of objects) await plane().applyObjects([...crds, o]);
+        const get = async (p: string) => (await plane().request('GET', p)).body;
+        const deployment = await get('/apis/apps/v1/namespaces/widget-operator-system/deployments/widget-operator');
+        expect(deployment.spec.replicas).toBe(3);
+        expect(deployment.spec.template.spec.containers[0].image).toBe('registry.local/widget:9.9.9');
+        expect(
+          deployment.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'WATCH_NAMESPACE')
+            .value,
+        ).toBe('helm-a');
+        expect(
+          (
+            await plane().request(
+              'GET',
+              '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-a/roles/widget-operator-manager',
+            )
+          ).code,
+        ).toBe(200);
+        expect(
+          (
+            await plane().request(
+              'GET',
+              '/apis/rbac.authorization.k8s.io/v1/namespaces/helm-b/roles/widget-operator-manager',
+            )
+          ).code,
+        ).toBe(404);
+        expect((await get(`/apis/${GROUP}/v1/namespaces/helm-a/widgets/example`)).spec.size).toBe(3);
+        const policy = await get(
+          '/apis/networking.k8s.io/v1/namespaces/widget-operator-system/networkpolicies/widget-operator',
+        );
+        expect(policy.spec.egress.find((r: any) => r.ports.some((p: any) => p.port === 5432)).to).toStrictEqual([
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'helm-a' } },
+            podSelector: { matchLabels: DATABASE_PODS },
+          },
+        ]);
+        expect(policy.spec.egress[policy.spec.egress.length - 1]).toStrictEqual(extraEgress[0]);
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
+    });
+  },
+  { shared: true },
+);

@@ -259,5 +259,5 @@ describeEachApiServerVersion(
       expect(denied(proxy)).toEqual([]);
     }, 180_000);
   },
-  { controllerManager: true },
+  { shared: true, controllerManager: true },
 );

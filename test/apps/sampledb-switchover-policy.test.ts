@@ -146,5 +146,5 @@ describeRealApiServer(
       expect((await create('db3', { primary: 'db3-1' }, alice)).code).toBe(201);
     });
   },
-  { controllerManager: ['validatingadmissionpolicy-status-controller'], crds: [crd] },
+  { shared: true, controllerManager: ['validatingadmissionpolicy-status-controller'], crds: [crd] },
 );

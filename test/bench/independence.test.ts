@@ -151,5 +151,5 @@ describeRealApiServer(
       }
     });
   },
-  { crds: [fooCrd()] },
+  { shared: true, crds: [fooCrd()] },
 );

@@ -226,4 +226,5 @@ const poll = setInterval(async () => {
       }
     });
   },
+  { shared: true },
 );

@@ -154,6 +154,7 @@ describeRealApiServer(
     });
   },
   {
+    shared: true,
     apiServerFlags: [
       `--audit-policy-file=${path.join(AUDIT_DIR, 'policy.yaml')}`,
       `--audit-log-path=${AUDIT_LOG}`,

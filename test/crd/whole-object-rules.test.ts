@@ -118,5 +118,5 @@ describeRealApiServer(
       await expect(plane().installCrds([labels])).rejects.toThrow(/undefined field 'labels'/);
     });
   },
-  { controllerManager: false },
+  { shared: true, controllerManager: false },
 );

@@ -212,7 +212,7 @@ describeRealApiServer(
       );
     }, 60_000);
   },
-  { controllerManager: undefined },
+  { shared: true, controllerManager: undefined },
 ); // the library's default: CLUSTER_CONTROLLERS
 
 describeRealApiServer(
@@ -225,5 +225,5 @@ describeRealApiServer(
       expect((await bindAdminAsDelegate(plane(), ns)).code).toBe(201);
     });
   },
-  { controllerManager: false },
+  { shared: true, controllerManager: false },
 );

@@ -36,7 +36,7 @@ const crd = {
 };
 
 describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
-  test('a plane left with a CRD whose conversion webhook is gone is reset and given to the next suite', async () => {
+  test('a plane left with a CRD whose conversion webhook is gone, and a validating webhook whose server is gone, is reset and given to the next suite', async () => {
     const opts: ControlPlaneOptions = { controllerManager: false, startTimeoutMs: 150_000 };
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
@@ -45,9 +45,43 @@ describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
       const created = await first.request('POST', `/apis/reset.example.com/v1/namespaces/${ns}/widgets`, {
         apiVersion: 'reset.example.com/v1',
         kind: 'Widget',
-        metadata: { name: 'kept' },
+        metadata: { name: 'kept', finalizers: ['reset.example.com/hold'] },
       });
       expect(created.code).toBe(201);
+      // and a validating webhook of the suite, its server gone: it refuses every write to widgets, clearing the
+      // finalizer too, until the reset deletes it (the reset did so only after the CRDs, and failed on the PATCH)
+      const webhook = await first.request(
+        'POST',
+        '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+        {
+          metadata: { name: 'reset-gone-webhook' },
+          webhooks: [
+            {
+              name: 'widgets.reset.example.com',
+              clientConfig: { url: 'https://127.0.0.1:1/validate' },
+              rules: [
+                {
+                  apiGroups: ['reset.example.com'],
+                  apiVersions: ['*'],
+                  operations: ['CREATE', 'UPDATE'],
+                  resources: ['widgets'],
+                },
+              ],
+              failurePolicy: 'Fail',
+              sideEffects: 'None',
+              admissionReviewVersions: ['v1'],
+            },
+          ],
+        },
+      );
+      expect(webhook.code).toBe(201);
+      const refused = await first.request(
+        'PATCH',
+        `/apis/reset.example.com/v1/namespaces/${ns}/widgets/kept`,
+        { metadata: { finalizers: null } },
+        { contentType: 'application/merge-patch+json' },
+      );
+      expect(refused.body.message).toContain('failed calling webhook');
       // what the reset would meet without the fix: the other version cannot be listed
       const viaWebhook = await first.request('GET', `/apis/reset.example.com/v2/namespaces/${ns}/widgets`);
       expect(viaWebhook.code).toBe(500);
@@ -64,6 +98,8 @@ describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
             .code,
         ).toBe(404);
         expect((await second.request('GET', `/api/v1/namespaces/${ns}`)).code).toBe(404);
+        const webhooks = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/reset-gone-webhook';
+        expect((await second.request('GET', webhooks)).code).toBe(404);
         // a suite that walks discovery or the OpenAPI v3 index (the vendored-OpenAPI check) meets no trace of the group
         const groups = (await second.request('GET', '/apis')).body.groups.map((g: any) => g.name);
         expect(groups).not.toContain('reset.example.com');

@@ -264,14 +264,23 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
   const isNew = (type: ResourceType, o: any) =>
     !baseline.objects.has(idOf(type, o)) && !SELF_MANAGED.has(o.metadata.name);
 
-  // 1. CRDs first (their custom resources go with them), so the types below are the built-in ones again.
   const crdType: ResourceType = {
     path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
     namespaced: false,
     verbs: [],
   };
-  const crds = (await listAll(plane, crdType)).filter((c) => isNew(crdType, c));
   const types = await resourceTypes(plane);
+  const removeNew = async (type: ResourceType) => {
+    for (const o of (await listAll(plane, type)).filter((x) => isNew(type, x))) await remove(plane, type, o);
+  };
+
+  // 1. Admission configuration first, so that no webhook or policy of the last suite judges what follows: a webhook
+  // whose server is gone would refuse every write it is asked about (clearing a custom resource's finalizers too).
+  const isAdmission = (t: ResourceType) => /\/admissionregistration\.k8s\.io\//.test(t.path);
+  for (const type of types.filter(isAdmission)) await removeNew(type);
+
+  // 2. CRDs next (their custom resources go with them), so the types below are the built-in ones again.
+  const crds = (await listAll(plane, crdType)).filter((c) => isNew(crdType, c));
   await Promise.all(
     crds.map(async (crd) => {
       // A conversion webhook of the last suite may be gone (its Service deleted, its pod never run): every list of
@@ -299,22 +308,19 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
     }),
   );
 
-  // 2. Admission configuration next, so that no webhook or policy of the last suite judges the deletions below.
+  // 3. The other cluster-scoped objects; new namespaces are deleted whole in 5.
   const builtin = types.filter(
-    (t) => !crds.some((c) => t.path.startsWith(`/apis/${c.spec.group}/`)) && t.path !== crdType.path,
-  );
-  const byAdmissionFirst = [...builtin].sort(
-    (a, b) => Number(!/admissionregistration/.test(a.path)) - Number(!/admissionregistration/.test(b.path)),
+    (t) => !crds.some((c) => t.path.startsWith(`/apis/${c.spec.group}/`)) && t.path !== crdType.path && !isAdmission(t),
   );
   const newNamespaces: string[] = [];
-  for (const type of byAdmissionFirst.filter((t) => !t.namespaced)) {
+  for (const type of builtin.filter((t) => !t.namespaced)) {
     for (const o of (await listAll(plane, type)).filter((x) => isNew(type, x))) {
       if (type.path === '/api/v1/namespaces') newNamespaces.push(o.metadata.name);
       else await remove(plane, type, o);
     }
   }
 
-  // 3. Namespaced objects: everything in new namespaces, new objects in the kept ones.
+  // 4. Namespaced objects: everything in new namespaces, new objects in the kept ones.
   await Promise.all(
     builtin
       .filter((t) => t.namespaced)
@@ -326,7 +332,7 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
       }),
   );
 
-  // 4. The new namespaces themselves, finalized here (kube-controller-manager may not be running).
+  // 5. The new namespaces themselves, finalized here (kube-controller-manager may not be running).
   await Promise.all(
     newNamespaces.map(async (name) => {
       await ok(plane, 'DELETE', `/api/v1/namespaces/${name}`);
@@ -335,7 +341,7 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
     }),
   );
 
-  // 5. Wait until the CRDs and namespaces are really gone: a suite that installs the same CRD must start clean, and
+  // 6. Wait until the CRDs and namespaces are really gone: a suite that installs the same CRD must start clean, and
   // one that walks discovery or the OpenAPI v3 index must not meet a group whose CRD is gone (both drop it a moment
   // after the CRD, each on its own controller's schedule).
   const deletedGroups = new Set(crds.map((c) => c.spec.group as string));

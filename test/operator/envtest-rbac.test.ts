@@ -78,84 +78,88 @@ async function canI(kubeconfig: string, sa: string, args: string): Promise<strin
 }
 
 // Applied with the exact commands of APPLY.md to a real kube-apiserver (RBAC, PodSecurity admission).
-describeRealApiServer('Operator RBAC on the apiserver', (plane) => {
-  jest.setTimeout(300_000);
-  let dir: string;
-  const env = { kubeconfig: '' };
-  beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envtest-rbac-'));
-    env.kubeconfig = path.join(dir, 'kubeconfig');
-    plane().writeKubeconfig(env.kubeconfig);
-  });
-  afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+describeRealApiServer(
+  'Operator RBAC on the apiserver',
+  (plane) => {
+    jest.setTimeout(300_000);
+    let dir: string;
+    const env = { kubeconfig: '' };
+    beforeAll(async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'envtest-rbac-'));
+      env.kubeconfig = path.join(dir, 'kubeconfig');
+      plane().writeKubeconfig(env.kubeconfig);
+    });
+    afterAll(async () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
 
-  test('namespaced watch scope: apply works, the ServiceAccount may do exactly the contract in team-a', async () => {
-    const root = path.join(dir, 'ns');
-    fs.mkdirSync(root);
-    synth(root, { name: 'foo-operator', watchNamespaces: ['team-a'], createWatchNamespaces: true });
-    await applyAsDocumented(root, env.kubeconfig);
-    const sa = 'system:serviceaccount:foo-operator-system:foo-operator';
-    const yes = [
-      'get foos.samplecontroller.k8s.io -n team-a',
-      'list foos.samplecontroller.k8s.io -n team-a',
-      'watch foos.samplecontroller.k8s.io -n team-a',
-      'update foos.samplecontroller.k8s.io --subresource=status -n team-a',
-      'patch foos.samplecontroller.k8s.io --subresource=status -n team-a',
-      'update foos.samplecontroller.k8s.io --subresource=finalizers -n team-a',
-      'update foos.samplecontroller.k8s.io -n team-a',
-      'create deployments.apps -n team-a',
-      'delete deployments.apps -n team-a',
-      'watch deployments.apps -n team-a',
-      'create events.events.k8s.io -n team-a',
-      'create events -n team-a',
-      'get leases.coordination.k8s.io -n foo-operator-system',
-      'create leases.coordination.k8s.io -n foo-operator-system',
-      'update leases.coordination.k8s.io -n foo-operator-system',
-    ];
-    const no = [
-      'list secrets -n team-a',
-      'list secrets -n foo-operator-system',
-      'delete customresourcedefinitions.apiextensions.k8s.io',
-      'get foos.samplecontroller.k8s.io -n default',
-      'create deployments.apps -n default',
-      'list foos.samplecontroller.k8s.io -A',
-      'delete foos.samplecontroller.k8s.io -n team-a',
-      'create foos.samplecontroller.k8s.io -n team-a',
-      'delete leases.coordination.k8s.io -n foo-operator-system',
-      'list namespaces',
-      'create pods -n team-a',
-      'escalate clusterroles.rbac.authorization.k8s.io',
-      'impersonate serviceaccounts -n team-a',
-    ];
-    for (const q of yes) expect([q, await canI(env.kubeconfig, sa, q)]).toStrictEqual([q, 'yes']);
-    for (const q of no) expect([q, await canI(env.kubeconfig, sa, q)]).toStrictEqual([q, 'no']);
-  });
+    test('namespaced watch scope: apply works, the ServiceAccount may do exactly the contract in team-a', async () => {
+      const root = path.join(dir, 'ns');
+      fs.mkdirSync(root);
+      synth(root, { name: 'foo-operator', watchNamespaces: ['team-a'], createWatchNamespaces: true });
+      await applyAsDocumented(root, env.kubeconfig);
+      const sa = 'system:serviceaccount:foo-operator-system:foo-operator';
+      const yes = [
+        'get foos.samplecontroller.k8s.io -n team-a',
+        'list foos.samplecontroller.k8s.io -n team-a',
+        'watch foos.samplecontroller.k8s.io -n team-a',
+        'update foos.samplecontroller.k8s.io --subresource=status -n team-a',
+        'patch foos.samplecontroller.k8s.io --subresource=status -n team-a',
+        'update foos.samplecontroller.k8s.io --subresource=finalizers -n team-a',
+        'update foos.samplecontroller.k8s.io -n team-a',
+        'create deployments.apps -n team-a',
+        'delete deployments.apps -n team-a',
+        'watch deployments.apps -n team-a',
+        'create events.events.k8s.io -n team-a',
+        'create events -n team-a',
+        'get leases.coordination.k8s.io -n foo-operator-system',
+        'create leases.coordination.k8s.io -n foo-operator-system',
+        'update leases.coordination.k8s.io -n foo-operator-system',
+      ];
+      const no = [
+        'list secrets -n team-a',
+        'list secrets -n foo-operator-system',
+        'delete customresourcedefinitions.apiextensions.k8s.io',
+        'get foos.samplecontroller.k8s.io -n default',
+        'create deployments.apps -n default',
+        'list foos.samplecontroller.k8s.io -A',
+        'delete foos.samplecontroller.k8s.io -n team-a',
+        'create foos.samplecontroller.k8s.io -n team-a',
+        'delete leases.coordination.k8s.io -n foo-operator-system',
+        'list namespaces',
+        'create pods -n team-a',
+        'escalate clusterroles.rbac.authorization.k8s.io',
+        'impersonate serviceaccounts -n team-a',
+      ];
+      for (const q of yes) expect([q, await canI(env.kubeconfig, sa, q)]).toStrictEqual([q, 'yes']);
+      for (const q of no) expect([q, await canI(env.kubeconfig, sa, q)]).toStrictEqual([q, 'no']);
+    });
 
-  test('cluster-wide: apply works and the RBAC on the cluster has no wildcard', async () => {
-    const root = path.join(dir, 'cluster');
-    fs.mkdirSync(root);
-    synth(root, { name: 'bar-operator' });
-    await applyAsDocumented(root, env.kubeconfig);
-    const sa = 'system:serviceaccount:bar-operator-system:bar-operator';
-    expect(await canI(env.kubeconfig, sa, 'list foos.samplecontroller.k8s.io -A')).toBe('yes');
-    expect(await canI(env.kubeconfig, sa, 'list secrets -A')).toBe('no');
-    expect(await canI(env.kubeconfig, sa, 'delete customresourcedefinitions.apiextensions.k8s.io')).toBe('no');
-    const roles = await run(
-      'kubectl',
-      [
-        'get',
-        'clusterrole/bar-operator-manager',
-        'role/bar-operator-leader-election',
-        '-n',
-        'bar-operator-system',
-        '-o',
-        'json',
-      ],
-      { kubeconfig: env.kubeconfig },
-    );
-    expect(roles.code).toBe(0);
-    expect(roles.stdout).not.toContain('"*"');
-  });
-});
+    test('cluster-wide: apply works and the RBAC on the cluster has no wildcard', async () => {
+      const root = path.join(dir, 'cluster');
+      fs.mkdirSync(root);
+      synth(root, { name: 'bar-operator' });
+      await applyAsDocumented(root, env.kubeconfig);
+      const sa = 'system:serviceaccount:bar-operator-system:bar-operator';
+      expect(await canI(env.kubeconfig, sa, 'list foos.samplecontroller.k8s.io -A')).toBe('yes');
+      expect(await canI(env.kubeconfig, sa, 'list secrets -A')).toBe('no');
+      expect(await canI(env.kubeconfig, sa, 'delete customresourcedefinitions.apiextensions.k8s.io')).toBe('no');
+      const roles = await run(
+        'kubectl',
+        [
+          'get',
+          'clusterrole/bar-operator-manager',
+          'role/bar-operator-leader-election',
+          '-n',
+          'bar-operator-system',
+          '-o',
+          'json',
+        ],
+        { kubeconfig: env.kubeconfig },
+      );
+      expect(roles.code).toBe(0);
+      expect(roles.stdout).not.toContain('"*"');
+    });
+  },
+  { shared: true },
+);

@@ -70,5 +70,5 @@ describeRealApiServer(
       expect(isNotFound(await client.get(FOO, 'f', 'default').catch((e) => e))).toBe(true);
     });
   },
-  { crds: [fooCrd()] },
+  { shared: true, crds: [fooCrd()] },
 );

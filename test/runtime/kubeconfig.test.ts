@@ -202,23 +202,27 @@ describe('LightKubeConfig', () => {
   });
 });
 
-describeRealApiServer('LightKubeConfig on the apiserver', (plane) => {
-  test('a client built from the light config of a written kubeconfig talks to the apiserver', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubeconfig-'));
-    try {
-      const file = path.join(dir, 'config');
-      plane().writeKubeconfig(file);
-      const light = LightKubeConfig.fromFile(file);
-      expect(light).toBeInstanceOf(LightKubeConfig);
-      const client = RestClient.fromKubeConfig(light!);
+describeRealApiServer(
+  'LightKubeConfig on the apiserver',
+  (plane) => {
+    test('a client built from the light config of a written kubeconfig talks to the apiserver', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubeconfig-'));
       try {
-        const namespaces = await client.list({ apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces' });
-        expect(namespaces.items.map((n) => n.metadata?.name)).toContain('default');
+        const file = path.join(dir, 'config');
+        plane().writeKubeconfig(file);
+        const light = LightKubeConfig.fromFile(file);
+        expect(light).toBeInstanceOf(LightKubeConfig);
+        const client = RestClient.fromKubeConfig(light!);
+        try {
+          const namespaces = await client.list({ apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces' });
+          expect(namespaces.items.map((n) => n.metadata?.name)).toContain('default');
+        } finally {
+          client.close();
+        }
       } finally {
-        client.close();
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
+    });
+  },
+  { shared: true },
+);

@@ -148,5 +148,5 @@ describeRealApiServer(
       ).toStrictEqual([undefined]);
     });
   },
-  { crds: [tenantCrd] },
+  { shared: true, crds: [tenantCrd] },
 );

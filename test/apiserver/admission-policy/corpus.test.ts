@@ -119,6 +119,7 @@ describeEachApiServerVersion(
     );
   },
   (version) => ({
+    shared: true,
     controllerManager: ['validatingadmissionpolicy-status-controller'],
     crds: [WIDGET_CRD, GADGET_CRD],
     ...(version === '1.28' ? GATED_ON_1_28 : {}),

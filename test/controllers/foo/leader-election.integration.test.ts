@@ -102,5 +102,5 @@ describeRealApiServer(
       expect(await reconciles(a)).toBe(0);
     }, 60_000);
   },
-  { crds: [fooCrd()] },
+  { shared: true, crds: [fooCrd()] },
 );

@@ -66,5 +66,5 @@ describeRealApiServer(
       for (const line of output.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
     }, 90_000);
   },
-  { crds: [fooCrd()], controllerManager: true },
+  { shared: true, crds: [fooCrd()], controllerManager: true },
 );

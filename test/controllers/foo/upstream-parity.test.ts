@@ -127,5 +127,5 @@ describeRealApiServer(
       180_000,
     );
   },
-  { crds: [fooCrd()], controllerManager: true },
+  { shared: true, crds: [fooCrd()], controllerManager: true },
 );

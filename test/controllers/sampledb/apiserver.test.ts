@@ -179,5 +179,5 @@ describeRealApiServer(
       expect(started.logs.join('\n')).not.toContain(password);
     }, 120_000);
   },
-  { crds: [sampleDbCrdManifest()], controllerManager: true },
+  { shared: true, crds: [sampleDbCrdManifest()], controllerManager: true },
 );

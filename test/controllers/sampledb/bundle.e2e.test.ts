@@ -76,5 +76,5 @@ describeRealApiServer(
       expect(output).not.toContain(secret.data.password);
     }, 60_000);
   },
-  { crds: [sampleDbCrdManifest()] },
+  { shared: true, crds: [sampleDbCrdManifest()] },
 );

@@ -103,4 +103,5 @@ describeRealApiServer(
       }
     });
   },
+  { shared: true },
 );

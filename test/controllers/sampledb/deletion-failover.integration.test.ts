@@ -133,5 +133,5 @@ describeRealApiServer(
       await until('SampleDB gone', async () => !(await db()), T);
     }, 90_000);
   },
-  { crds: [sampleDbCrdManifest()], controllerManager: true },
+  { shared: true, crds: [sampleDbCrdManifest()], controllerManager: true },
 );

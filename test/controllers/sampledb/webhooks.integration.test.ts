@@ -163,5 +163,5 @@ describeRealApiServer(
       ).toBeGreaterThan(3);
     });
   },
-  { crds: [sampleDbCrdManifest()] },
+  { shared: true, crds: [sampleDbCrdManifest()] },
 );
