@@ -26,8 +26,9 @@ export const REAL_APISERVER_TAG = '[real-apiserver]';
 export interface RealApiServerOptions extends ControlPlaneOptions {
   /**
    * Run on a control plane shared with other suites of the same configuration, reset to its freshly started state
-   * between suites (CRDs, cluster-scoped objects and namespaces created by a suite are deleted). For suites that only
-   * create objects and read verdicts; not for suites that restart, compact, fault or measure the plane. @default false
+   * between suites (admission configuration, CRDs, cluster-scoped objects and namespaces created by a suite are
+   * deleted). For suites that leave the plane's processes alone (a FaultProxy in front of it is fine); not for suites
+   * that restart, compact or pause it. @default false
    */
   readonly shared?: boolean;
 }

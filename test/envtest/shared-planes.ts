@@ -4,11 +4,12 @@
  *
  * Starting a control plane costs seconds of CPU (etcd, kube-apiserver's post-start hooks); most suites only
  * create CRDs and objects and read the verdicts, so they need a clean plane, not a new one. A suite opts in with
- * `shared: true` (see describeRealApiServer); suites that restart, compact, fault or measure the plane keep their own.
+ * `shared: true` (see describeRealApiServer); suites that restart, compact or pause the plane keep their own.
  *
- * Reset (`resetToBaseline`) deletes whatever was created after the plane started: every CRD (its custom resources'
- * finalizers cleared first), every other cluster-scoped object and namespace (their contents and finalizers too,
- * since no namespace controller may be running), and new objects in `default`. A plane that cannot be reset
+ * Reset (`resetToBaseline`) deletes whatever was created after the plane started: the admission configuration first
+ * (a webhook whose server is gone would refuse the writes below), every CRD (its custom resources' finalizers
+ * cleared first), every other cluster-scoped object and namespace (their contents and finalizers too, since no
+ * namespace controller may be running), and new objects in `default`. A plane that cannot be reset
  * within its budget is stopped and not reused: the next suite starts a fresh one.
  *
  * An idle plane is paused (ControlPlane.pause: its processes stopped with SIGSTOP) until a suite acquires it: idle, a
