@@ -531,7 +531,8 @@ export class ControlPlane {
   }
 
   /**
-   * Stops the plane's processes where they are (SIGSTOP) until {@link resume}: a paused plane takes no CPU, where an
+   * Stops the plane's processes where they are (SIGSTOP) until {@link resume}, and returns once every thread of them
+   * has stopped (the kernel stops them one by one, as each next runs). A paused plane takes no CPU, where an
    * idle one keeps about 2.5 % of a core busy (kube-apiserver's and etcd's timers), and resuming costs milliseconds
    * where a new plane costs seconds of CPU. For a pool of planes kept between test files. Nothing may use the plane
    * while it is paused: requests wait until it resumes. {@link stop} stops a paused plane too.
