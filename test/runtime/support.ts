@@ -99,6 +99,23 @@ export const FAST_INFORMER = {
   resyncPeriodMs: 0,
 } as const;
 
+/**
+ * A manager with the tests' timings (short informer backoff, quick client retries and shutdown) that fails the test
+ * on a fatal error; `options` override any of them.
+ */
+export function testManager(options: Pick<ManagerOptions, 'kubeConfig'> & Partial<ManagerOptions>): Manager {
+  return new Manager({
+    logger: testLogger(),
+    informer: FAST_INFORMER,
+    clientOptions: { retryBaseMs: 20, retryMaxMs: 2000 },
+    gracefulShutdownTimeoutMs: 2000,
+    onFatalError: (err) => {
+      throw err;
+    },
+    ...options,
+  });
+}
+
 /** Short Lease timings for the members of a test's shard ring: a member gone is judged dead 3 s after its last renewal. */
 export const FAST_RING = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 } as const;
 

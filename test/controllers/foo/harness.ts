@@ -4,7 +4,7 @@ import { setupFooController } from '../../../controllers/foo/controller';
 import { Foo } from '../../../controllers/foo/types';
 import { Manager, ManagerOptions } from '../../../runtime/manager';
 import { ControlPlane, FaultProxy, TestNamespace } from '../../envtest';
-import { FAST_INFORMER, testLogger } from '../../runtime/support';
+import { testManager } from '../../runtime/support';
 
 export const FOO_API = 'samplecontroller.k8s.io/v1alpha1';
 
@@ -14,17 +14,7 @@ export async function startFooManager(
   options: Partial<ManagerOptions> = {},
   start = true,
 ): Promise<Manager> {
-  const manager = new Manager({
-    kubeConfig,
-    logger: testLogger(),
-    informer: FAST_INFORMER,
-    clientOptions: { retryBaseMs: 20, retryMaxMs: 2000 },
-    gracefulShutdownTimeoutMs: 2000,
-    onFatalError: (err) => {
-      throw err;
-    },
-    ...options,
-  });
+  const manager = testManager({ kubeConfig, ...options });
   setupFooController(manager, { concurrency: 2, backoffBaseMs: 20 });
   if (start) await manager.start();
   return manager;

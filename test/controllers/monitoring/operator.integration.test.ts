@@ -12,7 +12,7 @@ import { MONITORING_CRD_DIR } from '../../../apps/monitoring/monitoring-crds';
 import { MonitoringControllers, setupMonitoringControllers } from '../../../controllers/monitoring/controller';
 import { Manager } from '../../../runtime/manager';
 import { describeRealApiServer, FaultProxy } from '../../envtest';
-import { FAST_INFORMER, sleep, testLogger, until } from '../../runtime/support';
+import { sleep, testManager, until } from '../../runtime/support';
 
 const T = 30_000;
 const API = 'monitoring.coreos.com/v1';
@@ -76,16 +76,7 @@ describeRealApiServer(
       });
       const identity = await plane().serviceAccount(promNs, 'monitoring-operator');
       proxy = await FaultProxy.start(plane());
-      manager = new Manager({
-        kubeConfig: proxy.kubeConfig(identity),
-        logger: testLogger(),
-        informer: FAST_INFORMER,
-        clientOptions: { retryBaseMs: 20, retryMaxMs: 2000 },
-        gracefulShutdownTimeoutMs: 2000,
-        onFatalError: (err) => {
-          throw err;
-        },
-      });
+      manager = testManager({ kubeConfig: proxy.kubeConfig(identity) });
       controllers = setupMonitoringControllers(manager, {
         reloaderImage: 'example.com/reloader:1',
         discovery: 'file',

@@ -9,7 +9,7 @@ import { SampleDbMetrics } from '../../../controllers/sampledb/metrics';
 import { createLogger, Logger } from '../../../runtime/log';
 import { Manager, ManagerOptions } from '../../../runtime/manager';
 import { ControlPlane, TestNamespace } from '../../envtest';
-import { FAST_INFORMER } from '../../runtime/support';
+import { testManager } from '../../runtime/support';
 
 export const API = 'database.example.com/v2';
 
@@ -39,15 +39,10 @@ export async function startSampleDbManager(
       if (process.env.TEST_LOG) process.stderr.write(line + '\n');
     },
   });
-  const manager = new Manager({
+  const manager = testManager({
     kubeConfig: server.kubeConfig(),
     logger,
-    informer: FAST_INFORMER,
     clientOptions: { retryBaseMs: 20, retryMaxMs: 1000 },
-    gracefulShutdownTimeoutMs: 2000,
-    onFatalError: (err) => {
-      throw err;
-    },
     ...options,
   });
   const { metrics } = setupSampleDbController(manager, { concurrency: 2, backoffBaseMs: 50, ...controller });
