@@ -24,7 +24,7 @@ import {
   files,
 } from './flags';
 import { HttpReply, HttpTarget, RequestOptions, request } from './http';
-import { ClusterAccess, kubeConfigFor, writeKubeconfig } from './kubeconfig';
+import { ClusterAccess, forgetKubectlDiscovery, kubeConfigFor, writeKubeconfig } from './kubeconfig';
 import { Manifest } from './manifest-files';
 import { applyObjects, operatorServiceAccount } from './objects';
 import { ManagedProcess, freePort, supportsFlag } from './process';
@@ -107,6 +107,8 @@ export class ControlPlane {
       const plane = new ControlPlane(lookup.binaries, layout, opts);
       try {
         await plane.boot();
+        // a kubectl run against this port before (another plane's) would map this one with that one's kinds
+        forgetKubectlDiscovery(plane.url);
         return plane;
       } catch (e) {
         await plane.stop();

@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { REAL_APISERVER_TAG } from '.';
 import { acquireSharedPlane, releaseSharedPlane } from './shared-planes';
-import { ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
+import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
 
 /**
  * The shared planes' reset on a real apiserver: a suite that left a CRD converted by a webhook whose Service is gone
@@ -110,6 +113,45 @@ describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
       }
     } finally {
       warn.mockRestore();
+    }
+  }, 300_000);
+
+  test("what a suite's kubectl cached of the plane's discovery is gone for the next suite: an apply of a CRD and its custom resource together fails as on a fresh cluster", async () => {
+    const opts: ControlPlaneOptions = { controllerManager: false, startTimeoutMs: 150_000 };
+    const work = mkdtempSync(join(tmpdir(), 'shared-kubectl-'));
+    const saved = process.env.KUBECACHEDIR;
+    process.env.KUBECACHEDIR = join(work, 'cache');
+    const plain = { ...crd, spec: { ...crd.spec, conversion: undefined } };
+    const kubectl = (plane: ControlPlane, ...args: string[]) => {
+      plane.writeKubeconfig(join(work, 'kubeconfig'));
+      return spawnSync('kubectl', args, {
+        encoding: 'utf8',
+        env: { ...process.env, KUBECONFIG: join(work, 'kubeconfig') },
+      });
+    };
+    try {
+      const first = await acquireSharedPlane({ ...opts, crds: [plain] });
+      const dir = first.dir;
+      // the first suite's kubectl learns the kind (and caches it under the plane's port)
+      expect(kubectl(first, 'get', 'widgets', '-A').status).toBe(0);
+      await releaseSharedPlane(first);
+
+      const second = await acquireSharedPlane(opts);
+      try {
+        expect(second.dir).toBe(dir);
+        writeFileSync(join(work, 'crd.json'), JSON.stringify(plain));
+        const widget = { apiVersion: 'reset.example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'x' } };
+        writeFileSync(join(work, 'widget.json'), JSON.stringify(widget));
+        const r = kubectl(second, 'apply', '-f', join(work, 'crd.json'), '-f', join(work, 'widget.json'));
+        // with the first suite's cache: 'namespaces "x" not found' (the kind mapped at once, its CRD established)
+        expect(r.stderr).toMatch(/no matches for kind "Widget" in version "reset\.example\.com\/v1"/);
+      } finally {
+        await releaseSharedPlane(second);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.KUBECACHEDIR;
+      else process.env.KUBECACHEDIR = saved;
+      rmSync(work, { recursive: true, force: true });
     }
   }, 300_000);
 

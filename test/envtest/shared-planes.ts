@@ -9,8 +9,8 @@
  * Reset (`resetToBaseline`) deletes whatever was created after the plane started: the admission configuration first
  * (a webhook whose server is gone would refuse the writes below), every CRD (its custom resources' finalizers
  * cleared first), every other cluster-scoped object and namespace (their contents and finalizers too, since no
- * namespace controller may be running), and new objects in `default`. A plane that cannot be reset
- * within its budget is stopped and not reused: the next suite starts a fresh one.
+ * namespace controller may be running), new objects in `default`, and what kubectl cached of its discovery. A plane
+ * that cannot be reset within its budget is stopped and not reused: the next suite starts a fresh one.
  *
  * An idle plane is paused (ControlPlane.pause: its processes stopped with SIGSTOP) until a suite acquires it: idle, a
  * kube-apiserver and its etcd still take about 2.5 % of a core (0.76 CPU-s in 30 s, measured), paused nothing, and
@@ -35,6 +35,7 @@ import childProcess = require('node:child_process');
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ControlPlane, ControlPlaneOptions } from '../../runtime/envtest';
+import { forgetKubectlDiscovery } from '../../runtime/envtest/kubeconfig';
 
 interface PooledPlane {
   readonly plane: ControlPlane;
@@ -359,8 +360,11 @@ async function resetToBaseline(plane: ControlPlane, baseline: Baseline): Promise
         .filter((p) => deletedGroups.has(p.split('/')[1]) && p.startsWith('apis/'))
         .map((p) => `OpenAPI v3 document ${p}`),
     ];
-    if (!left.length) return;
+    if (!left.length) break;
     if (Date.now() > deadline) throw new Error(`still there after ${RESET_BUDGET_MS} ms: ${left.join(', ')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+
+  // 7. What kubectl cached of the last suite's kinds: the next suite's kubectl must meet the server as a fresh plane's.
+  forgetKubectlDiscovery(plane.url);
 }
