@@ -491,16 +491,23 @@ export class Manager implements ControllerHost {
 
   /**
    * An events.k8s.io recorder reporting as `reportingController`, with its spam filter and series as `options` set
-   * them. Throws if the contract has no `events`.
+   * them. Throws if the contract has no `events`. A member of a shard ring has its part of one replica's Event
+   * budget (`share`: 1 / the ring's members), so that the ring's Events reach the apiserver no faster than one
+   * replica's (events.ts).
    */
   eventRecorder(
     reportingController: string,
-    options: Pick<EventRecorderOptions, 'burst' | 'refillIntervalMs' | 'spamFilterPer' | 'seriesWindowMs'> = {},
+    options: Pick<
+      EventRecorderOptions,
+      'burst' | 'refillIntervalMs' | 'spamFilterPer' | 'seriesWindowMs' | 'share'
+    > = {},
   ): EventRecorder {
     if (this.contract) {
       assertContractGrants(`event recorder '${reportingController}'`, this.contract, [{ use: 'events' }]);
     }
+    const sharding = this.sharding;
     return new EventRecorder({
+      share: sharding && (() => 1 / Math.max(1, sharding.shard?.members.length ?? 1)),
       ...options,
       client: this.client,
       reportingController,

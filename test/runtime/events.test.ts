@@ -145,6 +145,49 @@ describe('EventRecorder', () => {
     expect(regarding).toEqual(objects.slice(0, EVENT_WRITERS + MAX_QUEUED_EVENTS).map((o) => o.metadata.name));
   });
 
+  test('a share of the budget: that part of the writers and of the queue; a function is followed after each write, so a lowered share (a shard ring grew) takes effect at once', async () => {
+    const client = new MemoryClient();
+    const create = client.create.bind(client);
+    let inFlight = 0;
+    const inFlightAtEachCreate: number[] = [];
+    client.create = async (obj) => {
+      inFlightAtEachCreate.push(++inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return create(obj);
+    };
+    let share = 1;
+    const rec = new EventRecorder({ client, reportingController: 'c', reportingInstance: 'i', share: () => share });
+    expect([rec.writers, rec.maxQueued]).toEqual([EVENT_WRITERS, MAX_QUEUED_EVENTS]);
+    const events = Array.from({ length: 40 }, (_, i) =>
+      rec.event(
+        { ...foo, metadata: { ...foo.metadata, name: `foo-${i}`, uid: `u-${i}` } },
+        { type: 'Normal', reason: 'Synced', action: 'Reconcile', note: 'ok' },
+      ),
+    );
+    await new Promise((r) => setImmediate(r));
+    share = 1 / 4; // four members now: this one's part of the budget
+    expect([rec.writers, rec.maxQueued]).toEqual([EVENT_WRITERS / 4, MAX_QUEUED_EVENTS / 4]);
+    await Promise.all(events);
+    expect(inFlightAtEachCreate.slice(0, 4)).toEqual([1, 2, 3, 4]);
+    // the first four writers finish their writes; three of them stop, one goes on alone
+    expect(inFlightAtEachCreate.slice(4).every((n) => n === 1)).toBe(true);
+    expect(client.writes()).toHaveLength(40);
+    // and a share too small for one writer still writes, one at a time
+    share = 1 / 100;
+    expect([rec.writers, rec.maxQueued]).toEqual([1, 10]);
+    await rec.event(
+      { ...foo, metadata: { ...foo.metadata, name: 'last', uid: 'u-last' } },
+      {
+        type: 'Normal',
+        reason: 'Synced',
+        action: 'Reconcile',
+        note: 'ok',
+      },
+    );
+    expect(client.writes()).toHaveLength(41);
+  });
+
   test('a repeat taken while its first event is still being created joins that series', async () => {
     const client = new MemoryClient();
     const create = client.create.bind(client);

@@ -10,6 +10,7 @@
 import { RestClient } from '../../runtime/client';
 import { ControllerBuilder } from '../../runtime/controller';
 import { ApiError, isNotFound } from '../../runtime/errors';
+import { EVENT_WRITERS, MAX_QUEUED_EVENTS } from '../../runtime/events';
 import { NotLeaderError } from '../../runtime/leader-guard';
 import { Manager } from '../../runtime/manager';
 import { shardLabel } from '../../runtime/shard-labels';
@@ -237,6 +238,9 @@ describeRealApiServer(
       expect(Math.min(...sizes)).toBeGreaterThan(N / 6);
       await expectLabelledShares([a, b]);
       expect(await a.metrics.value('controller_runtime_shard_members', { ring: 'cms' })).toBe(2);
+      // each member writes Events with half of one replica's budget
+      const budgets = [a, b].map((m) => m.eventRecorder('test/events')).map((r) => [r.writers, r.maxQueued]);
+      expect(budgets).toEqual(Array(2).fill([EVENT_WRITERS / 2, MAX_QUEUED_EVENTS / 2]));
     }, 90_000);
 
     test('a member joining takes only the share rendezvous hashing gives it; no object moves between the others', async () => {
@@ -260,6 +264,9 @@ describeRealApiServer(
       }
       expect(moved).toBeGreaterThan(N / 6);
       expect(moved).toBeLessThan(N / 2);
+      // three members: a third of one replica's budget each (four writers and 1,000 queued, rounded down)
+      const budgets = [a, b, c].map((m) => m.eventRecorder('test/events')).map((r) => [r.writers, r.maxQueued]);
+      expect(budgets).toEqual(Array(3).fill([1, 333]));
       await expectLabelledShares([a, b, c]);
       expect(overlaps()).toEqual([]);
     }, 90_000);
