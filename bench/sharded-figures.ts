@@ -175,8 +175,9 @@ function requestsBreakdown(run: Json, base: Json): string {
   return (
     `- ${membersOf(run)}, requests per Foo against the unsharded run by kind: reconciles (the Foo's ` +
     `own writes and reads) ${perFoo('reconciles')}, Events ${perFoo('events')} (${mine.events.toLocaleString('en-US')} ` +
-    `against ${theirs.events.toLocaleString('en-US')}: every Foo's sync records one; a process whose event queue is full ` +
-    `drops them, one process more often than four), the ring's Leases ${perFoo('leases')}, lists and watches ${perFoo('listsAndWatches')}.`
+    `against ${theirs.events.toLocaleString('en-US')}: every Foo's sync records one; a recorder whose queue is full ` +
+    `drops them; before 4514add each member had a whole replica's queue and writers, since then the ring shares ` +
+    `one replica's), the ring's Leases ${perFoo('leases')}, lists and watches ${perFoo('listsAndWatches')}.`
   );
 }
 
