@@ -46,12 +46,12 @@ export function kubeConfigFor(a: ClusterAccess): KubeConfig {
  * Removes what kubectl has cached of a server's discovery (`$KUBECACHEDIR`, else `~/.kube/cache`; then
  * `discovery/<host>_<port>`), so that kubectl meets the server as it is now.
  *
- * kubectl keeps a server's API groups and kinds on disk under its host and port and trusts them for hours (measured
- * with kubectl 1.32: a cache dated 5 hours back was used, 7 hours back was not). A control plane that starts on a
- * port an earlier one had, or a shared test plane reset after a suite, would be mapped with the earlier custom
- * resource kinds: an apply of a CRD and its custom resources together then fails on a missing namespace, or
- * passes, where on a fresh cluster it fails with "no matches for kind ... ensure CRDs are installed first" (a CI run
- * saw the former).
+ * kubectl keeps a server's API groups and kinds on disk under its host and port and trusts them for hours (kubectl
+ * 1.32: a cache dated 5 hours back was used, 7 hours back was not; bench/latest/kubectl-discovery-cache-probe.txt,
+ * `npx tsx tools/probe/kubectl-discovery-cache.ts`). A control plane that starts on a port an earlier one had, or a
+ * shared test plane reset after a suite, would be mapped with the earlier custom resource kinds: an apply of a CRD
+ * and its custom resources together then fails on a missing namespace or a kind not served yet, or passes, where on
+ * a fresh cluster it fails with "no matches for kind ... ensure CRDs are installed first" (a CI run met the first).
  */
 export function forgetKubectlDiscovery(server: string, env: NodeJS.ProcessEnv = process.env): void {
   const cacheDir = env.KUBECACHEDIR || join(env.HOME || homedir(), '.kube', 'cache');

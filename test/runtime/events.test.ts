@@ -150,9 +150,13 @@ describe('EventRecorder', () => {
     const create = client.create.bind(client);
     let inFlight = 0;
     const inFlightAtEachCreate: number[] = [];
+    // every write waits until the test opens the gate: no timer decides which writer finishes first (a 1 ms timer
+    // did, and under a CI run's load a writer finished before the share was lowered and took a fifth event)
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (open = r));
     client.create = async (obj) => {
       inFlightAtEachCreate.push(++inFlight);
-      await new Promise((r) => setTimeout(r, 1));
+      await gate;
       inFlight--;
       return create(obj);
     };
@@ -165,13 +169,13 @@ describe('EventRecorder', () => {
         { type: 'Normal', reason: 'Synced', action: 'Reconcile', note: 'ok' },
       ),
     );
-    await new Promise((r) => setImmediate(r));
+    expect(inFlightAtEachCreate).toEqual([1, 2, 3, 4]);
     share = 1 / 4; // four members now: this one's part of the budget
     expect([rec.writers, rec.maxQueued]).toEqual([EVENT_WRITERS / 4, MAX_QUEUED_EVENTS / 4]);
+    open();
     await Promise.all(events);
-    expect(inFlightAtEachCreate.slice(0, 4)).toEqual([1, 2, 3, 4]);
-    // the first four writers finish their writes; three of them stop, one goes on alone
-    expect(inFlightAtEachCreate.slice(4).every((n) => n === 1)).toBe(true);
+    // the four writers finish their writes; three of them stop, one goes on alone
+    expect(inFlightAtEachCreate.slice(4)).toEqual(Array(36).fill(1));
     expect(client.writes()).toHaveLength(40);
     // and a share too small for one writer still writes, one at a time
     share = 1 / 100;
