@@ -186,12 +186,15 @@ export function memberArgs(sharding?: {
   ];
 }
 
-/** The commit of the runtime and bench: `git rev-parse --short HEAD`, `+dirty` with uncommitted changes there. */
+/**
+ * The commit of the runtime and bench: `git rev-parse --short HEAD`, `+dirty` with uncommitted changes there. The
+ * results in bench/latest are not code: a sitting's second run, after its first was appended, is not dirty.
+ */
 export function revision(): string {
   const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   return (
     git(['rev-parse', '--short', 'HEAD']) +
-    (git(['status', '--porcelain', '--untracked-files=no', '--', 'runtime', 'bench']) ? '+dirty' : '')
+    (git(['status', '--porcelain', '--untracked-files=no', '--', 'runtime', 'bench', ':!bench/latest']) ? '+dirty' : '')
   );
 }
 
