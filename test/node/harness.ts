@@ -193,7 +193,9 @@ export class NodeHarness {
     return options.stdoutOnly ? (r.stdout ?? '') : `${r.stdout ?? ''}${r.stderr ?? ''}`;
   }
 
+  /** kubectl's output; `get --raw PATH` is one HTTPS GET (see rest-get.ts). */
   kubectl(...args: string[]): string {
+    if (args.length === 3 && args[0] === 'get' && args[1] === '--raw') return this.restGet.raw(args[2]);
     return this.sh('kubectl', args);
   }
 

@@ -16,6 +16,7 @@ describe('the kubectl arguments rest-get answers itself (the rest go to kubectl)
       ['get', 'events', '--all-namespaces', '--field-selector', 'type=Warning'],
       { type: 'events', fieldSelector: 'type=Warning', allNamespaces: true },
     ],
+    [['get', 'pod/p-0', '-n', 'ns'], { type: 'pod', name: 'p-0', namespace: 'ns', allNamespaces: false }],
   ])('%j', (args, expected) => {
     const parsed = parseGet(args);
     expect(JSON.parse(JSON.stringify(parsed))).toStrictEqual(expected);
@@ -25,7 +26,8 @@ describe('the kubectl arguments rest-get answers itself (the rest go to kubectl)
     [['apply', '-f', '-']],
     [['get', '--raw', '/metrics']],
     [['get', 'pods,services']],
-    [['get', 'pod/p-0']],
+    [['get', 'pod/p-0', 'pod/p-1']],
+    [['get', 'pod/p-0/x']],
     [['get', 'pods', 'a', 'b']],
     [['get', 'pods', '-o', 'wide']],
     [['get', 'pods', '--watch']],

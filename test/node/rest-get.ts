@@ -6,10 +6,10 @@
  * cores. The GET is made on a worker thread (rest-get-worker.ts) and waited for synchronously, as the suites' loops
  * are: no process at all. Reads only: writes (apply, patch, delete) still go through kubectl, as users run them.
  *
- * What it answers: `get TYPE [NAME] [-n NS | -A] [-l SELECTOR] [--field-selector S]` with TYPE a plural, singular,
+ * What it answers: `get TYPE [NAME] [-n NS | -A] [-l SELECTOR] [--field-selector S]` (or `get TYPE/NAME [-n NS]`) with TYPE a plural, singular,
  * short name, kind or `plural.group` of a served resource, as kubectl prints it with `-o json` (a list as `kind: List`
- * with each item's apiVersion and kind). Anything else (`--raw`, several types, `type/name`, other flags) returns
- * undefined: the caller runs kubectl. A type not in the discovery read so far makes it read discovery again (a CRD
+ * with each item's apiVersion and kind), and `get --raw PATH` ({@link RestGet.raw}). Anything else (several types,
+ * other flags) returns undefined: the caller runs kubectl. A type not in the discovery read so far makes it read discovery again (a CRD
  * installed since).
  */
 import { readFileSync } from 'fs';
@@ -55,6 +55,16 @@ export class RestGet {
     }
   }
 
+  /**
+   * `kubectl get --raw PATH`'s output: the body of a GET of that path (a metrics page, a proxied service's API), or
+   * an error as kubectl's for any status but 2xx.
+   */
+  raw(path: string): string {
+    const reply = this.send(path);
+    if (reply.code < 200 || reply.code > 299) throw new Error(`GET ${path}: HTTP ${reply.code}: ${reply.text}`);
+    return reply.text;
+  }
+
   /** The object or list kubectl would print, or undefined when these arguments are not a plain `get`. */
   get(args: readonly string[]): any {
     const parsed = parseGet(args);
@@ -88,13 +98,7 @@ export class RestGet {
   }
 
   private request(path: string): { code: number; body: any } {
-    const a = this.auth();
-    let reply: WorkerReply;
-    try {
-      reply = httpsGet()(`${a.server}${path}`, a.ca, a.token, 60_000);
-    } catch (err) {
-      throw new Error(`GET ${path} failed: ${(err as Error).message}`);
-    }
+    const reply = this.send(path);
     let body: any;
     try {
       body = JSON.parse(reply.text);
@@ -102,6 +106,15 @@ export class RestGet {
       body = undefined;
     }
     return { code: reply.code, body };
+  }
+
+  private send(path: string): WorkerReply {
+    const a = this.auth();
+    try {
+      return httpsGet()(`${a.server}${path}`, a.ca, a.token, 60_000);
+    } catch (err) {
+      throw new Error(`GET ${path} failed: ${(err as Error).message}`);
+    }
   }
 
   private auth(): Access {
@@ -178,7 +191,9 @@ export function parseGet(args: readonly string[]): GetArgs | undefined {
     else if (a.startsWith('-')) return undefined;
     else positional.push(a);
   }
-  const [type, name, ...more] = positional;
+  // `TYPE/NAME` alone, as kubectl takes it
+  const [type, name, ...more] =
+    positional.length === 1 && /^[^/,]+\/[^/,]+$/.test(positional[0]) ? positional[0].split('/') : positional;
   if (!type || more.length || type.includes(',') || type.includes('/')) return undefined;
   return { type, name, namespace, allNamespaces, selector, fieldSelector };
 }
