@@ -6,11 +6,11 @@
  * cores. The GET is made on a worker thread (rest-get-worker.ts) and waited for synchronously, as the suites' loops
  * are: no process at all. Reads only: writes (apply, patch, delete) still go through kubectl, as users run them.
  *
- * What it answers: `get TYPE [NAME] [-n NS | -A] [-l SELECTOR] [--field-selector S]` (or `get TYPE/NAME [-n NS]`) with TYPE a plural, singular,
- * short name, kind or `plural.group` of a served resource, as kubectl prints it with `-o json` (a list as `kind: List`
- * with each item's apiVersion and kind), and `get --raw PATH` ({@link RestGet.raw}). Anything else (several types,
- * other flags) returns undefined: the caller runs kubectl. A type not in the discovery read so far makes it read discovery again (a CRD
- * installed since).
+ * What it answers: `get TYPE [NAME] [-n NS | -A] [-l SELECTOR] [--field-selector S]` or `get TYPE/NAME [-n NS]`,
+ * with TYPE a plural, singular, short name, kind or `plural.group` of a served resource, as kubectl prints it with
+ * `-o json` (a list as `kind: List` with each item's apiVersion and kind), and `get --raw PATH` ({@link RestGet.raw}).
+ * Anything else (several types, other flags) returns undefined: the caller runs kubectl. A type not in the discovery
+ * read so far makes it read discovery again (a CRD installed since).
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';

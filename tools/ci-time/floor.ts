@@ -1,8 +1,9 @@
 /**
  * The shortest wall time any schedule could give each CI rehearsal on this machine's two cores: the machine's busy
  * CPU-seconds over the run (the last line of each `ci-rehearsal-*.by-command.txt`, written by cpu-by-command.sh)
- * divided by two, in the order the folder's README lists them. A run whose floor is above 20 minutes could not have finished within them however its parts were
- * packed; only less CPU-work, or a quicker host for the same work, brings it under.
+ * divided by two, in the order the folder's README lists them. A run whose floor is above 20 minutes could not have
+ * finished within them however its parts were packed; only less CPU-work, or a quicker host for the same work, brings
+ * it under.
  *
  *   npx tsx tools/ci-time/floor.ts [bench/latest/ci-time] > bench/latest/ci-time/floor.txt
  */
