@@ -1,34 +1,21 @@
 /**
  * What the differential corpus (test/apiserver/cr-differential.test.ts) costs the kube-apiserver of one version, in
- * its two parts: installing the 201 real-world CRDs (each create, then the apiserver's own status updates, schema
- * checks and OpenAPI) and creating the generated custom resources (dry run). The apiserver's and etcd's CPU-seconds
- * are read from /proc when the installs end and when the cases end; each Go GODEBUG value given is run in turn, on a
- * fresh plane each (GOGC as the environment sets it; the test task sets 400). Run on a quiet machine, with
- * REALWORLD_CORPUS_DIR set, and transparent huge pages as CI's (`always`).
+ * its two parts, each as the test runs it: installing the 201 real-world CRDs (each create, then the apiserver's own
+ * status updates, schema checks and OpenAPI) and creating the generated custom resources (dry run). The apiserver's
+ * and etcd's CPU-seconds are read from /proc when the installs end and when the cases end; each Go GODEBUG value
+ * given is run in turn, on a fresh plane each (GOGC as the environment sets it; the test task sets 400). Run on a
+ * quiet machine, with REALWORLD_CORPUS_DIR set, and transparent huge pages as CI's (`always`).
  *
  *   npx tsx tools/probe/crd-install-cost.ts [--runs=2] [--godebug=,madvdontneed=0] [--out=FILE]
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findProcess, procStats } from '../../bench/proc-stats';
 import { ControlPlane } from '../../runtime/envtest';
 import { loadCorpusCrds } from '../../test/support/differential/corpus';
-import { installCrds, runDifferential } from '../../test/support/differential/run';
+import { compareCorpus, installCorpus } from '../../test/support/differential/run';
 
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-
-/** utime + stime, in seconds, of the process of that command whose command line names the plane's folder. */
-function cpuSeconds(command: string, planeDir: string): number {
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmdline.split('\0')[0].endsWith(`/${command}`) || !cmdline.includes(planeDir)) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  throw new Error(`no ${command} of ${planeDir}`);
-}
 
 async function once(godebug: string): Promise<string> {
   const previous = process.env.GODEBUG;
@@ -36,33 +23,34 @@ async function once(godebug: string): Promise<string> {
   const plane = await ControlPlane.start({ controllerManager: false });
   process.env.GODEBUG = previous;
   try {
-    const cpu = () => [cpuSeconds('kube-apiserver', plane.dir), cpuSeconds('etcd', plane.dir)];
+    // the plane's processes: the apiserver's flags name its folder, etcd's data folder is `<folder>/etcd`
+    const pids = [findProcess('kube-apiserver', `${plane.dir}/`), findProcess(join(plane.dir, 'etcd'))];
+    if (pids.some((pid) => pid === undefined)) throw new Error(`the processes of the plane in ${plane.dir} not found`);
+    const cpu = () => pids.map((pid) => procStats(pid!).cpuSeconds);
     const round = (x: number) => Math.round(x * 10) / 10;
-    const crds = loadCorpusCrds();
     const start = cpu();
     let t = Date.now();
-    // one CRD at a time, each until Established (the test installs two at a time: the same work)
-    await installCrds(plane, crds);
-    const installed = cpu();
+    // the test's two parts, as runDifferential runs them
+    const { installed } = await installCorpus(plane, loadCorpusCrds());
+    const afterInstall = cpu();
     const installSeconds = (Date.now() - t) / 1000;
     t = Date.now();
-    // the CRDs are there: its installs answer 409, and the cases run as in the test
-    const result = await runDifferential(plane, '1.32', crds, { seed: 1, perCrd: 1 });
+    const result = await compareCorpus(plane, '1.32', installed, { seed: 1, perCrd: 1 });
     const end = cpu();
     return JSON.stringify({
       godebug,
-      crds: result.crdsInstalled,
+      crds: installed.length,
       resources: result.cases,
       agree: result.agree,
       install: {
         seconds: round(installSeconds),
-        apiserverCpuS: round(installed[0] - start[0]),
-        etcdCpuS: round(installed[1] - start[1]),
+        apiserverCpuS: round(afterInstall[0] - start[0]),
+        etcdCpuS: round(afterInstall[1] - start[1]),
       },
       created: {
         seconds: round((Date.now() - t) / 1000),
-        apiserverCpuS: round(end[0] - installed[0]),
-        etcdCpuS: round(end[1] - installed[1]),
+        apiserverCpuS: round(end[0] - afterInstall[0]),
+        etcdCpuS: round(end[1] - afterInstall[1]),
       },
     });
   } finally {

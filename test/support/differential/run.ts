@@ -55,7 +55,32 @@ export async function runDifferential(
   options: CorpusOptions,
 ): Promise<DifferentialResult> {
   const t0 = Date.now();
-  const refusedCrds: { file: string; message: string }[] = [];
+  const { installed, refused } = await installCorpus(plane, crds);
+  const installSeconds = (Date.now() - t0) / 1000;
+  const compared = await compareCorpus(plane, kubernetesVersion, installed, options);
+  return {
+    kubernetesVersion,
+    seed: options.seed,
+    perCrd: options.perCrd,
+    crds: crds.length,
+    crdsInstalled: installed.length,
+    crdsRefused: refused,
+    crdVersions: installed.reduce((n, crd) => n + servedVersions(crd).length, 0),
+    installSeconds,
+    casesSeconds: (Date.now() - t0) / 1000 - installSeconds,
+    ...compared,
+  };
+}
+
+/**
+ * Creates every CRD, two at a time, and waits until each it accepted is Established: those this version accepts
+ * (sorted by file) and why it refused the others.
+ */
+export async function installCorpus(
+  plane: ControlPlane,
+  crds: readonly CorpusCrd[],
+): Promise<{ installed: CorpusCrd[]; refused: DifferentialResult['crdsRefused'] }> {
+  const refused: { file: string; message: string }[] = [];
   const installed: CorpusCrd[] = [];
   await pool(crds, 2, async (crd) => {
     // large CRDs on a loaded machine take long: a generous timeout, and a retry that finds the CRD already there
@@ -65,11 +90,20 @@ export async function runDifferential(
       }),
     );
     if (r.code === 201 || r.code === 409) installed.push(crd);
-    else refusedCrds.push({ file: crd.file, message: `${r.code}: ${String(r.body?.message).slice(0, 300)}` });
+    else refused.push({ file: crd.file, message: `${r.code}: ${String(r.body?.message).slice(0, 300)}` });
   });
   await pool(installed, 8, (crd) => established(plane, crd.manifest.metadata.name));
   installed.sort((a, b) => a.file.localeCompare(b.file));
-  const installSeconds = (Date.now() - t0) / 1000;
+  return { installed, refused: refused.sort((a, b) => a.file.localeCompare(b.file)) };
+}
+
+/** Creates every case of the installed CRDs (dry run, six at a time) and compares each verdict with ours. */
+export async function compareCorpus(
+  plane: ControlPlane,
+  kubernetesVersion: KubernetesVersion,
+  installed: readonly CorpusCrd[],
+  options: CorpusOptions,
+): Promise<Pick<DifferentialResult, 'cases' | 'agree' | 'agreePaths' | 'byKind' | 'disagreements'>> {
   const cases = installed.flatMap((crd) => casesFor(crd, options));
   const byKind: DifferentialResult['byKind'] = {};
   const disagreements: Disagreement[] = [];
@@ -98,15 +132,6 @@ export async function runDifferential(
   });
   disagreements.sort((a, b) => a.id.localeCompare(b.id));
   return {
-    kubernetesVersion,
-    seed: options.seed,
-    perCrd: options.perCrd,
-    crds: crds.length,
-    crdsInstalled: installed.length,
-    crdsRefused: refusedCrds.sort((a, b) => a.file.localeCompare(b.file)),
-    crdVersions: installed.reduce((n, crd) => n + servedVersions(crd).length, 0),
-    installSeconds,
-    casesSeconds: (Date.now() - t0) / 1000 - installSeconds,
     cases: cases.length,
     agree,
     agreePaths,
