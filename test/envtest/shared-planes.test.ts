@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { REAL_APISERVER_TAG } from '.';
 import { acquireSharedPlane, releaseSharedPlane } from './shared-planes';
 import { ControlPlane, ControlPlaneOptions, findControlPlaneBinaries } from '../../runtime/envtest';
+import { until } from '../runtime/support';
 
 /**
  * The shared planes' reset on a real apiserver: a suite that left a CRD converted by a webhook whose Service is gone
@@ -78,12 +79,17 @@ describeIfBinaries(`shared control planes ${REAL_APISERVER_TAG}`, () => {
         },
       );
       expect(webhook.code).toBe(201);
-      const refused = await first.request(
-        'PATCH',
-        `/apis/reset.example.com/v1/namespaces/${ns}/widgets/kept`,
-        { metadata: { finalizers: null } },
-        { contentType: 'application/merge-patch+json' },
-      );
+      // the apiserver calls a new webhook once its informer has the configuration, not at once (a loaded CI run
+      // patched before): a dry-run patch, which the webhook is called for too, tells when it is in force
+      const clearFinalizers = (query = '') =>
+        first.request(
+          'PATCH',
+          `/apis/reset.example.com/v1/namespaces/${ns}/widgets/kept${query}`,
+          { metadata: { finalizers: null } },
+          { contentType: 'application/merge-patch+json' },
+        );
+      await until('the validating webhook in force', async () => (await clearFinalizers('?dryRun=All')).code === 500);
+      const refused = await clearFinalizers();
       expect(refused.body.message).toContain('failed calling webhook');
       // what the reset would meet without the fix: the other version cannot be listed
       const viaWebhook = await first.request('GET', `/apis/reset.example.com/v2/namespaces/${ns}/widgets`);
