@@ -13,6 +13,9 @@
 //                              all in `default`, where `--key=namespace` gives one member everything)
 //     [--ranges=namespaces]   (assignment `server` keyed by namespace: hash ranges cut by the namespaces,
 //                              `--sharding-ranges`; default even slices)
+//     [--node-flags='--no-opt --lite-mode']   (Node flags instead of the image's, for every process of the sitting;
+//                              recorded in each run: a probe of what they change, not the image's figures)
+//     [--node-env=MALLOC_ARENA_MAX=1,…]      (variables added to the image's ENV, recorded likewise)
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -56,6 +59,10 @@ export interface ShardedRun {
   readonly shardSelectorRequests?: number;
   /** The commit the members were built from (`git rev-parse --short HEAD`, `+dirty` with uncommitted changes). */
   readonly revision?: string;
+  /** The Node flags every process ran with, where `--node-flags` replaced the image's. */
+  readonly nodeFlags?: readonly string[];
+  /** Variables `--node-env` added to the image's ENV. */
+  readonly nodeEnv?: Readonly<Record<string, string>>;
   readonly convergeSeconds: number;
   readonly endStateProblems: readonly string[];
   /**
@@ -80,10 +87,12 @@ interface RunOptions {
   readonly namespaces: number;
   readonly ranges: ShardRanges;
   readonly controlPlane: BenchControlPlaneOptions;
+  readonly nodeFlags?: readonly string[];
+  readonly nodeEnv?: Readonly<Record<string, string>>;
 }
 
 async function runSharded(n: number, members: number, options: RunOptions): Promise<ShardedRun> {
-  const { bundle, timeoutSeconds, assignment, key, namespaces, ranges } = options;
+  const { bundle, timeoutSeconds, assignment, key, namespaces, ranges, nodeFlags, nodeEnv } = options;
   const crd = yaml.parse(fs.readFileSync(path.join(ROOT, 'controllers/foo/crd.yaml'), 'utf8'));
   const loadStart = os.loadavg().map(round);
   const plane = await startBenchControlPlane([crd], options.controlPlane);
@@ -95,13 +104,22 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
     world = new FooWorld(client, n, namespaces);
     await world.start();
     const image = imageRuntime();
-    const env: NodeJS.ProcessEnv = { ...process.env, ...image.env, KUBECONFIG: plane.controllerKubeconfig };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...image.env,
+      ...nodeEnv,
+      KUBECONFIG: plane.controllerKubeconfig,
+    };
     delete env.WATCH_NAMESPACE;
     delete env.NODE_OPTIONS;
     const started = Date.now();
     // members = 0: the unsharded controller (one process, no ring), the baseline.
     for (let i = 0; i < Math.max(1, members); i++) {
-      const args = [...image.nodeFlags, bundle, ...memberArgs(members > 0 ? { assignment, key, ranges } : undefined)];
+      const args = [
+        ...(nodeFlags ?? image.nodeFlags),
+        bundle,
+        ...memberArgs(members > 0 ? { assignment, key, ranges } : undefined),
+      ];
       children.push(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     }
     const privatePeaks = samplePrivatePeaks(children.map((c) => c.pid!));
@@ -127,6 +145,8 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
       apiserver: `${version.body.gitVersion}${gates ? ` (${gates.slice('--feature-gates='.length)})` : ''}`,
       ...(members > 0 ? { shardSelectorRequests: audited.filter((r) => r.shardSelector).length } : {}),
       revision: revision(),
+      ...(nodeFlags ? { nodeFlags } : {}),
+      ...(nodeEnv ? { nodeEnv } : {}),
       convergeSeconds: round((convergedAtMs - started) / 1000),
       endStateProblems: endStateProblems.slice(0, 20),
       perMember,
@@ -198,6 +218,17 @@ export function revision(): string {
   );
 }
 
+/** `A=1,B=2` → `{ A: '1', B: '2' }`. */
+function parseEnv(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair);
+    if (!match) throw new Error(`--node-env: NAME=VALUE pairs separated by commas, got ${JSON.stringify(pair)}`);
+    env[match[1]] = match[2];
+  }
+  return env;
+}
+
 function round(x: number): number {
   return Math.round(x * 100) / 100;
 }
@@ -223,6 +254,8 @@ async function main(): Promise<void> {
     assetsDir: kubernetes ? kubernetesAssetsDir(kubernetes) : undefined,
     apiServerFlags: gates ? [`--feature-gates=${gates}`] : [],
   };
+  const nodeFlags = option('node-flags')?.split(/\s+/).filter(Boolean);
+  const nodeEnv = option('node-env') === undefined ? undefined : parseEnv(option('node-env')!);
   const out = option('out') ?? path.join(ROOT, 'bench/latest/sharded-results.json');
   const bundle = await buildMemberBundle();
   const runs: ShardedRun[] =
@@ -240,6 +273,8 @@ async function main(): Promise<void> {
         namespaces,
         ranges,
         controlPlane,
+        nodeFlags,
+        nodeEnv,
       });
       runs.push(run);
       console.log(
