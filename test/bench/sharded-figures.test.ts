@@ -11,9 +11,14 @@ import {
   CHAOS_END,
   currentSection,
   currentShardedSection,
+  NODE_FLAGS_BEGIN,
+  NODE_FLAGS_END,
+  nodeFlagsFigures,
+  nodeFlagsFiles,
   shardedChaosFigures,
   shardedFigures,
   SHARDED_CHAOS_BEFORE,
+  SHARDED_LATEST,
   shardedResultFiles,
   SHARDING_PAGE,
 } from '../../bench/sharded-figures';
@@ -32,6 +37,22 @@ describe('the sharded benchmark figures of docs/sharding.md', () => {
   test('the chaos run before the takeover fixes is shown as generated from its file', () => {
     const section = currentSection(fs.readFileSync(SHARDING_PAGE, 'utf8'), CHAOS_BEFORE_BEGIN, CHAOS_BEFORE_END);
     expect(section).toBe(shardedChaosFigures(SHARDED_CHAOS_BEFORE, CHAOS_BEFORE_BEGIN, CHAOS_BEFORE_END));
+  });
+
+  test("the probes of Node's and glibc's settings are shown as generated, each setting's pair of runs a row", () => {
+    const section = currentSection(fs.readFileSync(SHARDING_PAGE, 'utf8'), NODE_FLAGS_BEGIN, NODE_FLAGS_END);
+    expect(section).toBe(nodeFlagsFigures());
+    const files = nodeFlagsFiles();
+    expect(files.length).toBeGreaterThanOrEqual(1);
+    for (const f of files) {
+      expect(section).toContain(`bench/latest/${f}`);
+      const runs = JSON.parse(fs.readFileSync(`${SHARDED_LATEST}/${f}`, 'utf8')).runs;
+      const pairs = runs.filter((r: any, i: number) => r.members === 4 && runs[i - 1]?.members === 0).length;
+      expect(pairs).toBeGreaterThanOrEqual(1);
+      expect(
+        section!.split('\n').filter((l) => l.includes(`| ${runs[0].foos.toLocaleString('en-US')} |`)),
+      ).toHaveLength(pairs);
+    }
   });
 
   test('every results file is shown with the load average of each run', () => {
