@@ -1,6 +1,7 @@
 // The measured sections of docs/sharding.md, generated from the committed results of `npm run bench:sharded`
-// (bench/latest/sharded-results-<foos>.json) and of `npm run chaos:sharded` (bench/latest/sharded-chaos.json): every
-// number between the page's markers comes from there.
+// (bench/latest/sharded-results-<foos>.json), of its probes of Node's settings (`--node-flags`, `--node-env`:
+// bench/latest/sharded-node-flags-<foos>-namespace.json) and of `npm run chaos:sharded` (bench/latest/sharded-chaos.json):
+// every number between the page's markers comes from there.
 //
 //   npx tsx bench/sharded-figures.ts           # prints the section
 //   npx tsx bench/sharded-figures.ts --write   # replaces it in docs/sharding.md
