@@ -255,7 +255,8 @@ async function main(): Promise<void> {
     apiServerFlags: gates ? [`--feature-gates=${gates}`] : [],
   };
   const nodeFlags = option('node-flags')?.split(/\s+/).filter(Boolean);
-  const nodeEnv = option('node-env') === undefined ? undefined : parseEnv(option('node-env')!);
+  const envOption = option('node-env');
+  const nodeEnv = envOption === undefined ? undefined : parseEnv(envOption);
   const out = option('out') ?? path.join(ROOT, 'bench/latest/sharded-results.json');
   const bundle = await buildMemberBundle();
   const runs: ShardedRun[] =

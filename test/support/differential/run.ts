@@ -148,17 +148,10 @@ export async function compareCase(plane: ControlPlane, kubernetesVersion: Kubern
   return { apiserver, ours, samePaths, same: samePaths && apiserver.messages.join('\n') === ours.messages.join('\n') };
 }
 
-/** Installs CRDs and waits until each is Established. */
+/** Installs CRDs and waits until each is Established; a CRD the apiserver refuses is an error. */
 export async function installCrds(plane: ControlPlane, crds: readonly CorpusCrd[]): Promise<void> {
-  for (const crd of crds) {
-    const r = await repeatIfDropped(`install ${crd.file}`, () =>
-      plane.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd.manifest, {
-        timeoutMs: 180_000,
-      }),
-    );
-    if (r.code !== 201 && r.code !== 409) throw new Error(`${crd.file}: ${r.code} ${JSON.stringify(r.body?.message)}`);
-    await established(plane, crd.manifest.metadata.name);
-  }
+  const { refused } = await installCorpus(plane, crds);
+  if (refused.length) throw new Error(refused.map((r) => `${r.file}: ${r.message}`).join('\n'));
 }
 
 /** The apiserver's verdict on a dry-run create with strict field validation (unknown fields are errors, as ours). */
