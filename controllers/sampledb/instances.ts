@@ -187,14 +187,23 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
     and ${NOT_OURS})::int as connections,
   current_setting('max_connections')::int as max_connections`;
 
-/** {@link InstanceClient} over node-postgres. */
+/**
+ * {@link InstanceClient} over node-postgres. Each call answers within `timeoutMs` to connect (or a kept session's
+ * ping), then within three times that to do its work, or fails: the reconcile polls every instance at once and waits
+ * for the slowest, so an instance that froze in the middle of a call (a stopped process, a partition after the ping)
+ * held the whole database's failover until the 30 s statement timeout (a node suite's step saw no failover decision
+ * for 34 s after the primary's deletion, and the old primary's pod came back first). `promote` alone keeps the
+ * statement timeout: pg_promote waits for the promotion itself.
+ */
 export class PgInstanceClient implements InstanceClient {
   private readonly sessions: PgSessions;
+  private readonly callMs: number;
 
   constructor(
     timeoutMs = 3000,
     private readonly port = 5432,
   ) {
+    this.callMs = timeoutMs * 3;
     this.sessions = new PgSessions({
       timeoutMs,
       config: {
@@ -211,8 +220,13 @@ export class PgInstanceClient implements InstanceClient {
     return this.sessions.close();
   }
 
-  private withClient<T>(ip: string, c: Credentials, fn: (client: Client) => Promise<T>): Promise<T> {
-    return this.sessions.run({ host: ip, port: this.port, user: c.username, password: c.password }, fn);
+  private withClient<T>(
+    ip: string,
+    c: Credentials,
+    fn: (client: Client) => Promise<T>,
+    withinMs: number | undefined = this.callMs,
+  ): Promise<T> {
+    return this.sessions.run({ host: ip, port: this.port, user: c.username, password: c.password }, fn, withinMs);
   }
 
   async state(ip: string, c: Credentials): Promise<PgState | undefined> {
@@ -246,13 +260,18 @@ export class PgInstanceClient implements InstanceClient {
    * control file names the new timeline (see {@link PgState.checkpointTimeline}).
    */
   async promote(ip: string, c: Credentials): Promise<void> {
-    await this.withClient(ip, c, async (client) => {
-      const { rows } = await client.query('select pg_is_in_recovery() as recovery');
-      if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
-      if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) {
-        await client.query('checkpoint');
-      }
-    });
+    await this.withClient(
+      ip,
+      c,
+      async (client) => {
+        const { rows } = await client.query('select pg_is_in_recovery() as recovery');
+        if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
+        if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) {
+          await client.query('checkpoint');
+        }
+      },
+      undefined,
+    );
   }
 
   async applyParameters(

@@ -13,6 +13,9 @@
  *   `timeoutMs`: an instance that stopped answering (a partition, a pod gone) is found as fast as before. A ping that
  *   fails at once (PostgreSQL restarted, the session was terminated, the address now answers for another pod) opens
  *   a new connection instead.
+ * - A call given a bound (`run`'s `withinMs`) fails when it has not settled by then, and its session is destroyed:
+ *   an instance that stops answering in the middle of a call (frozen, partitioned after the ping) holds the caller
+ *   that long, not until the statement timeout.
  * - A session whose call failed is destroyed, never kept: its state is unknown (a query may still be running).
  * - A session idle for `idleMs` is closed; `close()` closes every idle one. An idle session does not keep the
  *   process alive (its socket is unref'd).
@@ -76,19 +79,37 @@ async function within(promise: Promise<unknown>, ms: number): Promise<'settled' 
   }
 }
 
+/** `promise`'s outcome, or an error naming `host` after `ms` (the promise goes on; the caller ends what it waits on). */
+async function settledWithin<T>(promise: Promise<T>, ms: number, host: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${host}: no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Idle PostgreSQL sessions by target (see the module docs). */
 export class PgSessions {
   private readonly idle = new Map<string, Session>();
 
   constructor(private readonly options: PgSessionsOptions) {}
 
-  /** Runs `fn` on a session to `target`: a kept one that answered a ping, else a new one. */
-  async run<T>(target: PgTarget, fn: (client: Client) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` on a session to `target`: a kept one that answered a ping, else a new one. With `withinMs`, `fn` must
+   * settle within it once the session is there, else the call fails and the session is destroyed (which fails the
+   * query still pending).
+   */
+  async run<T>(target: PgTarget, fn: (client: Client) => Promise<T>, withinMs?: number): Promise<T> {
     const key = [target.host, target.port, target.user, target.password].join('\u0000');
     const session = (await this.kept(key, target.host)) ?? (await this.connect(target));
     let result: T;
     try {
-      result = await fn(session.client);
+      const call = fn(session.client);
+      result = withinMs === undefined ? await call : await settledWithin(call, withinMs, target.host);
     } catch (err) {
       session.socket.destroy();
       throw err;

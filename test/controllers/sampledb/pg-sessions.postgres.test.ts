@@ -6,6 +6,7 @@
  *
  * Needs root (PostgreSQL run as the `postgres` user); skipped, saying so, without.
  */
+import { Client } from 'pg';
 import { canRunPostgres, TestPostgres } from './real-postgres';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { PgSessions, PgTarget } from '../../../controllers/sampledb/pg-sessions';
@@ -16,6 +17,8 @@ const describeReal = runnable ? describe : describe.skip;
 const PORT = 5435;
 const APPLICATION = 'pg-sessions-test';
 const TARGET: PgTarget = { host: '127.0.0.1', port: PORT, user: 'postgres', password: '' };
+const WAITING_ON_A_LOCK =
+  "select count(*) as n from pg_stat_activity where application_name = 'sampledb-operator' and wait_event_type = 'Lock'";
 
 describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [real PostgreSQL]', () => {
   let pg: TestPostgres;
@@ -100,6 +103,72 @@ describeReal('SampleDB operator: PostgreSQL sessions kept between reconciles [re
     while (next === undefined && Date.now() < deadline) next = await backendPid(s).catch(() => undefined);
     expect(next ?? (await backendPid(s))).not.toBe(first);
   }, 30_000);
+
+  test('a call that stops answering midway fails at its bound, not at the statement timeout, and its session is not kept', async () => {
+    const s = newSessions();
+    const first = await backendPid(s);
+    const started = Date.now();
+    try {
+      await expect(
+        s.run(
+          TARGET,
+          async (c) => {
+            await c.query('select 1');
+            process.kill(first, 'SIGSTOP'); // frozen after answering, as a standby the node suite stops mid-poll
+            return c.query('select 2');
+          },
+          1000,
+        ),
+      ).rejects.toThrow(/127\.0\.0\.1: no answer within 1000 ms/);
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(990);
+      expect(took).toBeLessThan(hostSlackMs(3000));
+    } finally {
+      process.kill(first, 'SIGCONT');
+    }
+    expect(await backendPid(s)).not.toBe(first);
+  }, 30_000);
+
+  test("the operator's poll of an instance that stops answering in the middle ends within three connect bounds", async () => {
+    // 1 s to connect: the poll's bound is 3 s, its statement timeout 10 s
+    const client = new PgInstanceClient(1000, PORT);
+    const credentials = { username: 'postgres', password: '', replicationUsername: 'r', replicationPassword: '' };
+    // a connect within 1 s may take a starved host several tries (see above)
+    const answers = async () => {
+      const deadline = Date.now() + hostSlackMs(10_000);
+      while (Date.now() < deadline) if ((await client.state('127.0.0.1', credentials))?.recovery === false) return true;
+      return false;
+    };
+    const locker = new Client({ host: TARGET.host, port: PORT, user: 'postgres', database: 'postgres' });
+    await locker.connect();
+    try {
+      // the poll's sizes read pg_database: locked, the kept session answers its ping, then the poll's query waits. A
+      // starved host may miss the 1 s ping (the poll then ends at once, before its query): tried again then
+      let outcome: { state: unknown; took: number; waited: boolean } | undefined;
+      for (let attempt = 0; attempt < 5 && !outcome?.waited; attempt++) {
+        expect(await answers()).toBe(true); // and keeps its session
+        await locker.query('begin');
+        await locker.query('lock table pg_database in access exclusive mode');
+        const started = Date.now();
+        const poll = client.state('127.0.0.1', credentials);
+        let waited = false;
+        while (!waited && Date.now() - started < 2500) {
+          waited = Number((await locker.query(WAITING_ON_A_LOCK)).rows[0].n) === 1;
+          if (!waited) await new Promise((r) => setTimeout(r, 50));
+        }
+        outcome = { state: await poll, took: Date.now() - started, waited };
+        await locker.query('rollback');
+      }
+      expect(outcome?.waited).toBe(true); // the poll's query reached PostgreSQL and waited there
+      expect(outcome?.state).toBeUndefined();
+      expect(outcome?.took).toBeGreaterThanOrEqual(2990);
+      expect(outcome?.took).toBeLessThan(3000 + hostSlackMs(1500)); // not the 10 s of its statement timeout
+      expect(await answers()).toBe(true);
+    } finally {
+      await locker.end();
+      await client.close();
+    }
+  }, 60_000);
 
   test("a failed call's session is not kept", async () => {
     const s = newSessions();
