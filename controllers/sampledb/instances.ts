@@ -220,13 +220,10 @@ export class PgInstanceClient implements InstanceClient {
     return this.sessions.close();
   }
 
-  private withClient<T>(
-    ip: string,
-    c: Credentials,
-    fn: (client: Client) => Promise<T>,
-    withinMs: number | undefined = this.callMs,
-  ): Promise<T> {
-    return this.sessions.run({ host: ip, port: this.port, user: c.username, password: c.password }, fn, withinMs);
+  /** Runs `fn` on a session to the instance, within {@link callMs} unless `bounded` is false (the statement timeout). */
+  private withClient<T>(ip: string, c: Credentials, fn: (client: Client) => Promise<T>, bounded = true): Promise<T> {
+    const target = { host: ip, port: this.port, user: c.username, password: c.password };
+    return this.sessions.run(target, fn, bounded ? this.callMs : undefined);
   }
 
   async state(ip: string, c: Credentials): Promise<PgState | undefined> {
@@ -270,7 +267,7 @@ export class PgInstanceClient implements InstanceClient {
           await client.query('checkpoint');
         }
       },
-      undefined,
+      false,
     );
   }
 

@@ -79,19 +79,6 @@ async function within(promise: Promise<unknown>, ms: number): Promise<'settled' 
   }
 }
 
-/** `promise`'s outcome, or an error naming `host` after `ms` (the promise goes on; the caller ends what it waits on). */
-async function settledWithin<T>(promise: Promise<T>, ms: number, host: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${host}: no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Idle PostgreSQL sessions by target (see the module docs). */
 export class PgSessions {
   private readonly idle = new Map<string, Session>();
@@ -109,7 +96,10 @@ export class PgSessions {
     let result: T;
     try {
       const call = fn(session.client);
-      result = withinMs === undefined ? await call : await settledWithin(call, withinMs, target.host);
+      if (withinMs !== undefined && (await within(call, withinMs)) === 'late') {
+        throw new Error(`${target.host}: no answer within ${withinMs} ms`);
+      }
+      result = await call;
     } catch (err) {
       session.socket.destroy();
       throw err;
