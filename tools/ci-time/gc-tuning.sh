@@ -9,7 +9,8 @@
 # until 2026-12-04: every variant of the rounds in gc-tuning.txt before that date had it) or `thp-kept` (thp, and the
 # guest kernel's free page reporting and DAMON's proactive reclaim off for the run, put back after; needs root) or
 # `thp-memlimit` (thp, and the Go processes at GOGC=off with GOMEMLIMIT=$MEMLIMIT, 768MiB unless set) or `thp-gogcN`
-# (thp, and the Go processes at GOGC=N).
+# (thp, and the Go processes at GOGC=N) or `thp-mthp` (thp, and anonymous memory below 2 MiB faulted in folios of
+# 16 KiB to 1 MiB too: every `hugepages-*kB/enabled` of the kernel's multi-size THP set to `always`, put back after).
 #   bash tools/ci-time/gc-tuning.sh FILE...     e.g.  ROUNDS="1 2" ORDER="tuned default" bash tools/ci-time/gc-tuning.sh test/apiserver/cr-differential.test.ts
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,7 +41,7 @@ for round in ${ROUNDS:-1}; do
       # virtualisation: bench/latest/ci-time/host-speed-*.txt)
       # thp-kept: and memory the run frees stays the guest's (free page reporting hands free 2 MiB blocks back to the
       # host, which faults them in again when reused; DAMON pages idle file pages out): it saved nothing (gc-tuning.txt)
-      thp | thp-kept) vars=("${tuned[@]}") ;;
+      thp | thp-kept | thp-mthp) vars=("${tuned[@]}") ;;
       # thp-memlimit: thp, and the Go processes collect only near a memory limit (GOGC=off, GOMEMLIMIT=$MEMLIMIT, 768MiB
       # unless set): a test's control plane lives a minute or two, so most of what it allocates could stay uncollected;
       # on this host fresh memory cost more than collecting: 1.75 times the CPU-seconds (gc-tuning.txt)
@@ -52,6 +53,13 @@ for round in ${ROUNDS:-1}; do
       *) vars=(-u GOGC -u NODE_OPTIONS) ;;
     esac
     if [ "${variant%-*}" = thp ]; then thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP") && echo always >"$THP"; fi
+    if [ "$variant" = thp-mthp ]; then
+      mthp_was=()
+      for size in /sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled; do
+        [ "$size" = /sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled ] && continue
+        mthp_was+=("$size" "$(sed 's/.*\[\(.*\)\].*/\1/' "$size")") && echo always >"$size"
+      done
+    fi
     if [ "$variant" = thp-kept ]; then
       order_was=$(cat "$REPORTING") && echo 11 >"$REPORTING"
       damon_was=$(cat "$DAMON") && echo off >"$DAMON"
@@ -59,6 +67,9 @@ for round in ${ROUNDS:-1}; do
     env "${vars[@]}" npx jest --ci "$@" >"$log" 2>&1
     rc=$?
     if [ "${variant%-*}" = thp ]; then echo "$thp_was" >"$THP"; fi
+    if [ "$variant" = thp-mthp ]; then
+      for ((i = 0; i < ${#mthp_was[@]}; i += 2)); do echo "${mthp_was[i + 1]}" >"${mthp_was[i]}"; done
+    fi
     if [ "$variant" = thp-kept ]; then echo "$order_was" >"$REPORTING" && echo "$damon_was" >"$DAMON"; fi
     b1=$(busy) t1=$(date +%s%N) f1=$(faults)
     echo "round $round $variant: exit $rc, $(((t1 - t0) / 1000000000)) s wall, $(((b1 - b0) / hz)) CPU-s busy, $(((f1 - f0) / 1000))k page faults; $(grep -E '^Tests:' "$log" | tr -s ' ')"
