@@ -528,6 +528,7 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
       for (let attempt = 1; ; attempt++) {
         await until('2 replicas running', () => ready(db, 2), 120);
         const oldPrimary = sdb(db).status.currentPrimary;
+        const failoverBegan = Date.now();
         kubectl('delete', 'pod', oldPrimary, '-n', NS, '--wait=false');
         const target = await until<string>(
           'the failover committed (status.targetPrimary)',
@@ -570,6 +571,11 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
         // (the operator records the Event right after the status that ends the failover: polled, not read once)
         // The Event must come: the recorder's spam filter keeps a bucket per reason of a database (before it, per
         // database as client-go's, a killed operator that had recorded 25 events about this one dropped it).
+        // This failover's Event is the one naming its target and old primary, recorded after the old primary's pod
+        // was deleted. Not "after the kill": the kill's time is read when kubectl returns, and a failover the killed
+        // operator finished in the kill's first second was recorded before it (landing CI of e19a272: Event at
+        // 19.905, operator pods deleted at 19.893 and 20.254, kubectl back later than 20.905; the step waited 90 s).
+        const note = `${target} is the primary (was ${oldPrimary});`;
         const by = await until(
           'the FailoverCompleted Event of this failover',
           () =>
@@ -578,7 +584,8 @@ export default async function sampledb(h: NodeHarness): Promise<void> {
                 (e) =>
                   e.reason === 'FailoverCompleted' &&
                   e.regarding?.name === db &&
-                  Date.parse(e.series?.lastObservedTime ?? e.eventTime) >= killedAt - 1000,
+                  String(e.note).startsWith(note) &&
+                  Date.parse(e.series?.lastObservedTime ?? e.eventTime) >= failoverBegan,
               )
               .map((e) => String(e.reportingInstance))
               .pop(),
