@@ -307,6 +307,9 @@ export class NodeHarness {
     const save = (name: string, args: string[]) =>
       writeFileSync(join(dir, name), this.sh('kubectl', args, { allowFail: true }));
     save('events.txt', ['get', 'events', '-A', '--sort-by=.lastTimestamp']);
+    // events.txt's ages are relative and its order misses the operators' events.k8s.io Events (no lastTimestamp):
+    // their exact times (eventTime, series.lastObservedTime) and writers (reportingInstance) are in this one.
+    save('events.yaml', ['get', 'events.events.k8s.io', '-A', '-o', 'yaml']);
     save('objects.yaml', ['get', 'all,sampledbs,leases,configmaps', '-A', '-o', 'yaml']);
     this.savePodLogs(dir);
     for (const f of readdirSync(this.dir).filter((n) => n.endsWith('.log'))) {
