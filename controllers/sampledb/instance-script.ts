@@ -11,7 +11,8 @@
  *    - otherwise → wait for `<db>-rw`, `pg_basebackup` from it, and start as a hot standby.
  * 2. Data directory of a former primary (no `standby.signal`) while `<db>-rw` reaches another
  *    primary → this instance was failed over: `pg_rewind` onto the new primary (re-clone when that
- *    fails), then start as a standby. No primary behind `<db>-rw` while other instances run → a
+ *    fails, or when the new primary took its timeline ID with another history, which pg_rewind cannot see:
+ *    {@link TIMELINE_TAKEN_TWICE_FUNCTION}), then start as a standby. No primary behind `<db>-rw` while other instances run → a
  *    failover may be under way (its target is labelled, and so reachable, only once promoted):
  *    started as a primary now, two instances would accept writes on diverging timelines, so it
  *    waits, looking again every 2 s, up to {@link FORMER_PRIMARY_WAIT_SECONDS} (seen by the chaos
@@ -158,6 +159,30 @@ export const RW_PRIMARY_IP_FUNCTION =
   'rw_primary_ip() { psql "host=$rw user=$POSTGRES_USER dbname=postgres connect_timeout=3" -Atqc "select host(inet_server_addr()) where not pg_is_in_recovery()" 2>/dev/null || true; }';
 
 /**
+ * `timeline_taken_twice`: whether the primary at `<db>-rw` is on this data directory's timeline ID with another
+ * history. Two promotions can take one ID: PostgreSQL gives a promoted server the next ID after the newest history file
+ * it has, so a standby promoted before it learned of the last promotion (the primary that made it died seconds later)
+ * takes that promotion's ID again, forked off at another point. pg_rewind compares the IDs alone and, equal, says "no
+ * rewind required": the former primary then starts as a standby holding WAL the new primary never had, acknowledges
+ * the new primary's synchronous commits without replaying them, and a later failover to it loses them (seen on the
+ * real node, rehearsal ZQ of 2026-12-06: 4 acknowledged writes). The history files (`pg_wal/<ID>.history`, the
+ * earlier timelines and where each ended) tell the two apart. Unknown (no history file, nothing answers) is false.
+ */
+export const TIMELINE_TAKEN_TWICE_FUNCTION = [
+  'timeline_taken_twice() {',
+  '  local tli hex mine theirs',
+  `  tli="$(LC_ALL=C pg_controldata "$PGDATA" 2>/dev/null | sed -n -e "s/^Latest checkpoint's TimeLineID: *//p" -e "s/^Min recovery ending loc's timeline: *//p" | sort -n | tail -n 1)"`,
+  '  case "$tli" in "" | *[!0-9]* | 0 | 1) return 1 ;; esac',
+  '  hex="$(printf %08X "$tli")"',
+  '  [ -f "$PGDATA/pg_wal/$hex.history" ] || return 1',
+  `  theirs="$(psql "host=$rw user=$POSTGRES_USER dbname=postgres connect_timeout=3" -Atqc "select md5(pg_read_binary_file('pg_wal/$hex.history', 0, 1048576, true)) where not pg_is_in_recovery() and substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) = '$hex'" 2>/dev/null)" || return 1`,
+  '  [ -n "$theirs" ] || return 1',
+  '  mine="$(md5sum < "$PGDATA/pg_wal/$hex.history")"',
+  '  [ "$theirs" != "${mine%% *}" ]',
+  '}',
+].join('\n');
+
+/**
  * `rewind_standby`: a standby that stopped cleanly, while another instance answers as the primary at `<db>-rw`, is
  * rewound onto it with `pg_rewind` before it starts. That rewinds a standby that replayed past where the primary's
  * timeline forked off its own (diverged-standbys.ts: the operator restarts such a standby, its sessions ended so that
@@ -172,6 +197,11 @@ export const REWIND_STANDBY_FUNCTION = [
   '  ip="$(rw_primary_ip)"',
   '  if [ -z "$ip" ] || [ "$ip" = "${POD_IP:-}" ]; then return 0; fi',
   '  if ! LC_ALL=C pg_controldata "$PGDATA" | grep -q "^Database cluster state: *shut down in recovery$"; then return 0; fi',
+  '  if timeline_taken_twice; then',
+  '    log "the primary at $rw took this standby\'s timeline ID with another history (pg_rewind would see nothing to do): re-cloning"',
+  '    clone',
+  '    return 0',
+  '  fi',
   '  log "a standby stopped cleanly, a primary at $rw: pg_rewind onto it (a standby that diverged from its timeline is rewound)"',
   '  if pg_rewind --target-pgdata="$PGDATA" --source-server="host=$rw user=$POSTGRES_USER dbname=postgres" --progress; then',
   '    touch "$PGDATA/standby.signal"',
@@ -276,6 +306,7 @@ const SCRIPT = [
   '# are bash builtins (`printf %(%s)T`, a `read` that times out on a FIFO nobody writes to) rather than a `date` and a',
   '# `sleep` process each second (with the exec probes, most of the processes the CI node started: bench/latest/ci-time/).',
   REPLICATION_STATE_FUNCTION,
+  TIMELINE_TAKEN_TWICE_FUNCTION,
   REWIND_STANDBY_FUNCTION,
   HEALTH_SERVER_FUNCTION,
   WATCHDOG_FUNCTION,
@@ -294,7 +325,10 @@ const SCRIPT = [
   '    ip="$(rw_primary_ip)"',
   '    if [ -n "$ip" ] && [ "$ip" != "$POD_IP" ]; then',
   '      log "another primary ($ip) serves $rw: rejoining as its standby"',
-  '      if pg_rewind --target-pgdata="$PGDATA" --source-server="host=$rw user=$POSTGRES_USER dbname=postgres" --progress; then',
+  '      if timeline_taken_twice; then',
+  '        log "it took this former primary\'s timeline ID with another history (pg_rewind would see nothing to do): re-cloning"',
+  '        clone',
+  '      elif pg_rewind --target-pgdata="$PGDATA" --source-server="host=$rw user=$POSTGRES_USER dbname=postgres" --progress; then',
   '        touch "$PGDATA/standby.signal"',
   '      else',
   '        log "pg_rewind failed: re-cloning"',

@@ -6,6 +6,7 @@
  * primary on the old timeline.
  */
 import { spawn } from 'child_process';
+import { createHash } from 'crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -57,6 +58,12 @@ async function start(o: {
   session?: { queries?: number; hangs?: boolean; hangsOnCue?: boolean };
   /** An empty data directory (a new standby) instead of a former primary's; pg_basebackup fails this many times first. */
   empty?: { basebackupFailures: number };
+  /**
+   * The former primary's data on timeline 2 (pg_controldata says so, `pg_wal/00000002.history`), and the md5 of its
+   * history file the primary behind -rw reports on that timeline: `same` (a standby of it could follow) or `other` (a
+   * second promotion took the ID).
+   */
+  timeline2?: 'same' | 'other';
 }): Promise<{ calls: string[]; seconds: number; pid: number; healthPort: number }> {
   const bin = join(dir, 'bin');
   const pgdata = join(dir, 'data');
@@ -66,6 +73,11 @@ async function start(o: {
   if (!o.empty) writeFileSync(join(pgdata, 'PG_VERSION'), '15\n');
   if (o.fencedAt) writeFileSync(join(dir, 'sampledb-fenced'), `${o.fencedAt}\n`); // beside PGDATA, on the volume
   if (o.peerRunning) writeFileSync(join(dir, 'peer'), '');
+  const history = '1\t0/3000060\tno recovery target specified\n';
+  if (o.timeline2) {
+    mkdirSync(join(pgdata, 'pg_wal'), { recursive: true });
+    writeFileSync(join(pgdata, 'pg_wal', '00000002.history'), history);
+  }
   const stub = (name: string, body: string) => {
     writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
     chmodSync(join(bin, name), 0o755);
@@ -85,6 +97,7 @@ async function start(o: {
   stub(
     'psql',
     [
+      `case "$*" in *md5*) ${o.timeline2 === 'same' ? `echo ${createHash('md5').update(history).digest('hex')}` : 'echo 0123456789abcdef0123456789abcdef'}; exit 0;; esac`,
       `case "$*" in *-Atqc*) [ -f "${dir}/rw" ] && cat "${dir}/rw"; exit 0;; esac`,
       `echo 'psql session' >> "${dir}/spawned"`,
       'n=0',
@@ -106,6 +119,7 @@ async function start(o: {
     `echo "pg_ctl $*" >> "${dir}/calls"; ${host} date +%s%3N > "${dir}/stopped-at.tmp"; mv "${dir}/stopped-at.tmp" "${dir}/stopped-at"`,
   );
   stub('pg_isready', `[ -f "${dir}/peer" ]`);
+  if (o.timeline2) stub('pg_controldata', `echo "Latest checkpoint's TimeLineID:       2"`);
   stub('pg_rewind', `echo rewind >> "${dir}/calls"`);
   stub(
     'pg_basebackup',
@@ -179,6 +193,16 @@ describe('instance script: a restarted former primary', () => {
     const r = await start({ peerRunning: true, primaryAppearsAfterMs: 2500, waitSeconds: 30 });
     expect(r.calls).toEqual(['rewind', 'postgres as a standby']);
     expect(r.seconds).toBeGreaterThanOrEqual(2);
+  });
+
+  test('on timeline 2 like the primary behind -rw, same history: it rewinds (a no-op) and starts as its standby', async () => {
+    const r = await start({ peerRunning: true, primaryAppearsAfterMs: 0, waitSeconds: 30, timeline2: 'same' });
+    expect(r.calls).toEqual(['rewind', 'postgres as a standby']);
+  });
+
+  test('on timeline 2 like the primary behind -rw, another history (a second promotion took the ID): re-cloned, not rewound (pg_rewind would see nothing to do)', async () => {
+    const r = await start({ peerRunning: true, primaryAppearsAfterMs: 0, waitSeconds: 30, timeline2: 'other' });
+    expect(r.calls).toEqual(['clone', 'postgres as a standby']);
   });
 
   test('with other instances running and still no primary after the wait, it starts as it was', async () => {

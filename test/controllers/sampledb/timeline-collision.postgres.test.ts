@@ -1,0 +1,150 @@
+/**
+ * One timeline ID taken by two promotions, on real PostgreSQL servers (the host's), and how the instance script tells
+ * it (instance-script.ts, `timeline_taken_twice`, run here as the pods run it, by bash, as the postgres user).
+ *
+ * Here: P (timeline 1) with standbys A and B. A stops; more commits reach B only; P dies; B is promoted (timeline 2),
+ * takes writes and stops: a primary that failed. A starts again, knowing only timeline 1, and is promoted: it takes
+ * timeline 2 too, forked off timeline 1 where its own WAL ended. B, the former primary, must rejoin A. The SampleDB node
+ * suite met this (rehearsal ZQ of 2026-12-06): a switchover made B the primary and B's pod was deleted two seconds
+ * later, before A had learned of the switchover; A was promoted; B rejoined it without a rewind and later lost A's
+ * acknowledged writes when it was promoted in its turn.
+ *
+ * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
+ */
+import { spawnSync } from 'child_process';
+import { join } from 'path';
+import { canRunPostgres, instanceState, pgBin, PostgresGroup, POSTGRES_CWD } from './real-postgres';
+import { TIMELINE_TAKEN_TWICE_FUNCTION } from '../../../controllers/sampledb/instance-script';
+
+const runnable = canRunPostgres('timeline-collision.postgres.test.ts');
+const describeReal = runnable ? describe : describe.skip;
+
+const PORT = { p: 5471, a: 5472, b: 5473, c: 5474 } as const;
+type Name = keyof typeof PORT;
+
+describeReal('SampleDB: two promotions that took one timeline ID, on real PostgreSQL [real PostgreSQL]', () => {
+  let pg: PostgresGroup;
+  const query = (name: Name, sql: string) => pg.query(PORT[name], sql);
+  const until = <T>(fn: () => Promise<T | undefined>, what: string) => pg.until(fn, what);
+  const conninfo = (source: Name) => `host=127.0.0.1 port=${PORT[source]} user=postgres`;
+  const start = (name: Name, source?: Name) =>
+    pg.start(name, PORT[name], [
+      'wal_log_hints=on',
+      'wal_retrieve_retry_interval=500ms',
+      `cluster_name=${name}`,
+      ...(source ? [`primary_conninfo=${conninfo(source)}`] : []),
+    ]);
+  const answers = (name: Name) => until(async () => (await query(name, 'select 1 as one'))[0], `${name} to answer`);
+  const standbyOf = async (name: Name, source: Name) => {
+    pg.run(
+      'pg_basebackup',
+      '-R',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(PORT[source]),
+      '-U',
+      'postgres',
+      '-D',
+      join(pg.dir, name),
+    );
+    start(name, source);
+    await answers(name);
+  };
+  const lsnOf = async (name: Name) => (await query(name, 'select pg_current_wal_lsn()::text as lsn'))[0].lsn as string;
+  const replayed = (name: Name, lsn: string) =>
+    until(
+      async () =>
+        (await query(name, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn as ok`))[0].ok ? true : undefined,
+      `${name} to replay ${lsn}`,
+    );
+  const asPostgres = (script: string, env: NodeJS.ProcessEnv = {}) =>
+    spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script], {
+      encoding: 'utf8',
+      cwd: POSTGRES_CWD,
+      env: { PATH: `${pgBin}:${process.env.PATH}`, LC_ALL: 'C', ...env },
+    });
+  const stopped = (name: Name) =>
+    until(
+      async () =>
+        /Database cluster state:\s*shut down/.test(asPostgres(`pg_controldata ${join(pg.dir, name)}`).stdout)
+          ? true
+          : undefined,
+      `${name} to stop`,
+    );
+  const promote = async (name: Name) => {
+    await query(name, 'select pg_promote()');
+    await until(
+      async () => ((await query(name, 'select pg_is_in_recovery() as r'))[0].r ? undefined : true),
+      `${name} promoted`,
+    );
+    await query(name, 'checkpoint');
+  };
+  /** The instance script's `timeline_taken_twice` on `name`'s data, `<db>-rw` being `source`: its exit status. */
+  const takenTwice = (name: Name, source: Name) =>
+    asPostgres(['set -eu', TIMELINE_TAKEN_TWICE_FUNCTION, 'timeline_taken_twice'].join('\n'), {
+      PGDATA: join(pg.dir, name),
+      rw: `127.0.0.1 port=${PORT[source]}`,
+      POSTGRES_USER: 'postgres',
+    }).status;
+
+  beforeAll(async () => {
+    pg = new PostgresGroup('sampledb-timeline-');
+    pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
+    start('p');
+    await answers('p');
+    await query('p', 'create table t (id int)');
+    await standbyOf('a', 'p');
+    await standbyOf('b', 'p');
+    await query('p', 'insert into t select generate_series(1, 100)');
+    await replayed('a', await lsnOf('p'));
+    // A stops; the next commits reach B only; P dies
+    pg.signal('a', 'SIGINT');
+    await stopped('a');
+    await query('p', 'insert into t select generate_series(101, 200)');
+    await replayed('b', await lsnOf('p'));
+    pg.signal('p', 'SIGKILL');
+    // B is promoted (timeline 2), takes writes and stops: the primary that failed
+    await promote('b');
+    await query('b', 'insert into t select generate_series(201, 300)');
+    pg.signal('b', 'SIGINT');
+    await stopped('b');
+    // A starts with no primary to stream from and knows only timeline 1: promoted, it takes timeline 2 as well
+    start('a');
+    await answers('a');
+    await promote('a');
+    await query('a', 'insert into t select generate_series(1001, 1010)');
+  }, 120_000);
+
+  afterAll(() => pg?.remove());
+
+  test('A took timeline 2 as B had, forked off timeline 1 at another point; pg_rewind calls B and A "the same timeline"', async () => {
+    const a = await instanceState(PORT.a);
+    expect([a.recovery, a.timeline]).toEqual([false, 2]);
+    const history = (name: Name) => asPostgres(`cat ${join(pg.dir, name, 'pg_wal', '00000002.history')}`).stdout;
+    expect(history('a')).not.toBe('');
+    expect(history('b')).not.toBe('');
+    expect(history('a')).not.toBe(history('b'));
+    // what the former primary's rejoin ran before: nothing to rewind, so B would start as A's standby holding rows
+    // 101..300, which A never had, and acknowledge A's commits without replaying them
+    const dryRun = asPostgres(
+      `pg_rewind --dry-run --target-pgdata=${join(pg.dir, 'b')} --source-server="${conninfo('a')} dbname=postgres"`,
+    );
+    expect(dryRun.stdout + dryRun.stderr).toContain('source and target cluster are on the same timeline');
+  });
+
+  test('timeline_taken_twice tells B from a standby that follows A (same ID, same history) and from a primary on another ID', async () => {
+    expect(takenTwice('b', 'a')).toBe(0);
+    await standbyOf('c', 'a');
+    await query('a', 'insert into t select generate_series(2001, 2010)');
+    await replayed('c', await lsnOf('a'));
+    pg.signal('c', 'SIGINT');
+    await stopped('c');
+    expect(asPostgres(`ls ${join(pg.dir, 'c', 'pg_wal')}`).stdout).toContain('00000002.history');
+    expect(takenTwice('c', 'a')).toBe(1);
+    // P's data (timeline 1) against A (timeline 2): pg_rewind's own case, not this one
+    expect(takenTwice('p', 'a')).toBe(1);
+    // nothing answers as a primary at <db>-rw (B is stopped): unknown is false
+    expect(takenTwice('b', 'b')).toBe(1);
+  });
+});
