@@ -160,13 +160,14 @@ export const RW_PRIMARY_IP_FUNCTION =
 
 /**
  * `timeline_taken_twice`: whether the primary at `<db>-rw` is on this data directory's timeline ID with another
- * history. Two promotions can take one ID: PostgreSQL gives a promoted server the next ID after the newest history file
- * it has, so a standby promoted before it learned of the last promotion (the primary that made it died seconds later)
- * takes that promotion's ID again, forked off at another point. pg_rewind compares the IDs alone and, equal, says "no
- * rewind required": the former primary then starts as a standby holding WAL the new primary never had, acknowledges
- * the new primary's synchronous commits without replaying them, and a later failover to it loses them (seen on the
- * real node, rehearsal ZQ of 2026-12-06: 4 acknowledged writes). The history files (`pg_wal/<ID>.history`, the
- * earlier timelines and where each ended) tell the two apart. Unknown (no history file, nothing answers) is false.
+ * history. Two promotions can take one ID: PostgreSQL gives a promoted server the next ID after the newest history
+ * file it has, so a standby promoted before it learned of the last promotion (the primary that made it died seconds
+ * later) takes that promotion's ID again, forked off at another point. pg_rewind compares the IDs alone and, equal,
+ * says "no rewind required": the former primary then starts as a standby holding WAL the new primary never had,
+ * acknowledges the new primary's synchronous commits without replaying them, and a later failover to it loses them
+ * (seen on the real node, rehearsal ZQ of 2026-12-06: 105 rows, all acknowledged, before; 101 after). The history
+ * files (`pg_wal/<ID>.history`, the earlier timelines and where each ended) tell the two apart. Unknown (no history
+ * file, nothing answers) is false.
  */
 export const TIMELINE_TAKEN_TWICE_FUNCTION = [
   'timeline_taken_twice() {',

@@ -19,7 +19,7 @@ import { TIMELINE_TAKEN_TWICE_FUNCTION } from '../../../controllers/sampledb/ins
 const runnable = canRunPostgres('timeline-collision.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
 
-const PORT = { p: 5471, a: 5472, b: 5473, c: 5474 } as const;
+const PORT = { p: 5481, a: 5482, b: 5483, c: 5484 } as const;
 type Name = keyof typeof PORT;
 
 describeReal('SampleDB: two promotions that took one timeline ID, on real PostgreSQL [real PostgreSQL]', () => {
