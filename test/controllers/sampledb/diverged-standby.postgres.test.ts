@@ -15,7 +15,16 @@ import { spawnSync } from 'child_process';
 import { existsSync } from 'fs';
 import { join } from 'path';
 import { Client } from 'pg';
-import { canRunPostgres, instanceState, pgBin, PostgresGroup, POSTGRES_CWD, TRUSTED } from './real-postgres';
+import {
+  canRunPostgres,
+  instanceState,
+  pgBin,
+  PostgresGroup,
+  POSTGRES_CWD,
+  oneStandbyLeftBehind,
+  replicationServers,
+  TRUSTED,
+} from './real-postgres';
 import { divergence } from '../../../controllers/sampledb/diverged-standbys';
 import { RW_PRIMARY_IP_FUNCTION, REWIND_STANDBY_FUNCTION } from '../../../controllers/sampledb/instance-script';
 import { formatLsn, PgInstanceClient } from '../../../controllers/sampledb/instances';
@@ -28,52 +37,8 @@ type Name = keyof typeof PORT;
 
 describeReal('SampleDB: a standby diverged from the primary’s timeline, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
-  const query = (name: Name, sql: string) => pg.query(PORT[name], sql);
-  const until = <T>(fn: () => Promise<T | undefined>, what: string) => pg.until(fn, what);
-  const conninfo = (source: Name) => `host=127.0.0.1 port=${PORT[source]} user=postgres`;
-  // wal_log_hints: pg_rewind needs it (the pods run with it too); primary_conninfo on the command line, as the pods
-  // pass it: pg_rewind copies the source's postgresql.auto.conf
-  const start = (name: Name, source?: Name) =>
-    pg.start(name, PORT[name], [
-      'wal_log_hints=on',
-      'wal_retrieve_retry_interval=500ms',
-      `cluster_name=${name}`,
-      ...(source ? [`primary_conninfo=${conninfo(source)}`] : []),
-    ]);
-  const answers = (name: Name) => until(async () => (await query(name, 'select 1 as one'))[0], `${name} to answer`);
-  const standbyOf = async (name: Name, source: Name) => {
-    pg.run(
-      'pg_basebackup',
-      '-R',
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(PORT[source]),
-      '-U',
-      'postgres',
-      '-D',
-      join(pg.dir, name),
-    );
-    start(name, source);
-    await answers(name);
-  };
-  const lsnOf = async (name: Name) => (await query(name, 'select pg_current_wal_lsn()::text as lsn'))[0].lsn as string;
-  const replayed = (name: Name, lsn: string) =>
-    until(
-      async () =>
-        (await query(name, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn as ok`))[0].ok ? true : undefined,
-      `${name} to replay ${lsn}`,
-    );
-  const clusterState = (name: Name) =>
-    /Database cluster state:\s*(.*)/.exec(
-      spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'pg_controldata'), join(pg.dir, name)], {
-        encoding: 'utf8',
-        cwd: POSTGRES_CWD,
-        env: { ...process.env, LC_ALL: 'C' },
-      }).stdout,
-    )?.[1];
-  const stopped = (name: Name) =>
-    until(async () => (/^shut down/.test(clusterState(name) ?? '') ? true : undefined), `${name} to stop`);
+  const servers = replicationServers(() => pg, PORT);
+  const { query, until, conninfo, start, answers, clusterState, standbyOf, lsnOf, replayed, stopped } = servers;
   /** The instance script's `rewind_standby` on `name`'s data, `<db>-rw` being `source`; its output. */
   const rewindStandby = (name: Name, source: Name) => {
     const script = [
@@ -102,20 +67,8 @@ describeReal('SampleDB: a standby diverged from the primary’s timeline, on rea
 
   beforeAll(async () => {
     pg = new PostgresGroup('sampledb-diverged-');
-    pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
-    start('p');
-    await answers('p');
-    await query('p', 'create table t (id int)');
-    await standbyOf('a', 'p');
-    await standbyOf('b', 'p');
-    await query('p', 'insert into t select generate_series(1, 100)');
-    await replayed('a', await lsnOf('p'));
     // A stops (fast shutdown); the next commits reach B only; then P dies
-    pg.signal('a', 'SIGINT');
-    await stopped('a');
-    await query('p', 'insert into t select generate_series(101, 1100)');
-    await replayed('b', await lsnOf('p'));
-    pg.signal('p', 'SIGKILL');
+    await oneStandbyLeftBehind(pg, servers, 1100);
     // A starts again with no primary to stream from, and is promoted: timeline 2 forks where its WAL ended
     start('a');
     await answers('a');

@@ -249,3 +249,79 @@ export async function instanceState(port: number): Promise<PgState> {
     await client.close();
   }
 }
+
+/**
+ * Servers of a {@link PostgresGroup} by name, each on its fixed port, started as the SampleDB pods start them for
+ * replication (`wal_log_hints`, which pg_rewind needs; a standby's `primary_conninfo` on the command line, as the pods
+ * pass it: pg_rewind copies the source's postgresql.auto.conf), with the waits the replication tests share. `group`
+ * is read at each call: the tests make their group in `beforeAll`.
+ */
+export function replicationServers<N extends string>(group: () => PostgresGroup, ports: Readonly<Record<N, number>>) {
+  const query = (name: N, sql: string) => group().query(ports[name], sql);
+  const until = <T>(fn: () => Promise<T | undefined>, what: string) => group().until(fn, what);
+  const conninfo = (source: N) => `host=127.0.0.1 port=${ports[source]} user=postgres`;
+  const start = (name: N, source?: N) =>
+    group().start(name, ports[name], [
+      'wal_log_hints=on',
+      'wal_retrieve_retry_interval=500ms',
+      `cluster_name=${name}`,
+      ...(source ? [`primary_conninfo=${conninfo(source)}`] : []),
+    ]);
+  const answers = (name: N) => until(async () => (await query(name, 'select 1 as one'))[0], `${name} to answer`);
+  /** `pg_controldata`'s "Database cluster state" of `name`'s data. */
+  const clusterState = (name: N) =>
+    /Database cluster state:\s*(.*)/.exec(
+      spawnSync('runuser', ['-u', 'postgres', '--', join(pgBin!, 'pg_controldata'), join(group().dir, name)], {
+        encoding: 'utf8',
+        cwd: POSTGRES_CWD,
+        env: { ...process.env, LC_ALL: 'C' },
+      }).stdout,
+    )?.[1];
+  return {
+    query,
+    until,
+    conninfo,
+    start,
+    answers,
+    clusterState,
+    /** `name` cloned from `source` (a standby of it), started and answering. */
+    standbyOf: async (name: N, source: N) => {
+      group().clone(name, ports[source]);
+      start(name, source);
+      await answers(name);
+    },
+    lsnOf: async (name: N) => (await query(name, 'select pg_current_wal_lsn()::text as lsn'))[0].lsn as string,
+    replayed: (name: N, lsn: string) =>
+      until(
+        async () =>
+          (await query(name, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn as ok`))[0].ok ? true : undefined,
+        `${name} to replay ${lsn}`,
+      ),
+    stopped: (name: N) =>
+      until(async () => (/^shut down/.test(clusterState(name) ?? '') ? true : undefined), `${name} to stop`),
+  };
+}
+
+/**
+ * The scene the timeline tests start from: P (timeline 1) with standbys A and B, where A stops (fast shutdown) after
+ * replaying rows 1..100 of table `t`, rows 101..`last` reach B only, and P dies (SIGKILL).
+ */
+export async function oneStandbyLeftBehind(
+  group: PostgresGroup,
+  s: ReturnType<typeof replicationServers<'p' | 'a' | 'b'>>,
+  last: number,
+): Promise<void> {
+  group.run('initdb', '-D', join(group.dir, 'p'), '--auth=trust', '-U', 'postgres');
+  s.start('p');
+  await s.answers('p');
+  await s.query('p', 'create table t (id int)');
+  await s.standbyOf('a', 'p');
+  await s.standbyOf('b', 'p');
+  await s.query('p', 'insert into t select generate_series(1, 100)');
+  await s.replayed('a', await s.lsnOf('p'));
+  group.signal('a', 'SIGINT');
+  await s.stopped('a');
+  await s.query('p', `insert into t select generate_series(101, ${last})`);
+  await s.replayed('b', await s.lsnOf('p'));
+  group.signal('p', 'SIGKILL');
+}

@@ -13,7 +13,15 @@
  */
 import { spawnSync } from 'child_process';
 import { join } from 'path';
-import { canRunPostgres, instanceState, pgBin, PostgresGroup, POSTGRES_CWD } from './real-postgres';
+import {
+  canRunPostgres,
+  instanceState,
+  pgBin,
+  PostgresGroup,
+  POSTGRES_CWD,
+  oneStandbyLeftBehind,
+  replicationServers,
+} from './real-postgres';
 import { TIMELINE_TAKEN_TWICE_FUNCTION } from '../../../controllers/sampledb/instance-script';
 
 const runnable = canRunPostgres('timeline-collision.postgres.test.ts');
@@ -24,54 +32,14 @@ type Name = keyof typeof PORT;
 
 describeReal('SampleDB: two promotions that took one timeline ID, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
-  const query = (name: Name, sql: string) => pg.query(PORT[name], sql);
-  const until = <T>(fn: () => Promise<T | undefined>, what: string) => pg.until(fn, what);
-  const conninfo = (source: Name) => `host=127.0.0.1 port=${PORT[source]} user=postgres`;
-  const start = (name: Name, source?: Name) =>
-    pg.start(name, PORT[name], [
-      'wal_log_hints=on',
-      'wal_retrieve_retry_interval=500ms',
-      `cluster_name=${name}`,
-      ...(source ? [`primary_conninfo=${conninfo(source)}`] : []),
-    ]);
-  const answers = (name: Name) => until(async () => (await query(name, 'select 1 as one'))[0], `${name} to answer`);
-  const standbyOf = async (name: Name, source: Name) => {
-    pg.run(
-      'pg_basebackup',
-      '-R',
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(PORT[source]),
-      '-U',
-      'postgres',
-      '-D',
-      join(pg.dir, name),
-    );
-    start(name, source);
-    await answers(name);
-  };
-  const lsnOf = async (name: Name) => (await query(name, 'select pg_current_wal_lsn()::text as lsn'))[0].lsn as string;
-  const replayed = (name: Name, lsn: string) =>
-    until(
-      async () =>
-        (await query(name, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn as ok`))[0].ok ? true : undefined,
-      `${name} to replay ${lsn}`,
-    );
+  const servers = replicationServers(() => pg, PORT);
+  const { query, until, conninfo, start, answers, standbyOf, lsnOf, replayed, stopped } = servers;
   const asPostgres = (script: string, env: NodeJS.ProcessEnv = {}) =>
     spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script], {
       encoding: 'utf8',
       cwd: POSTGRES_CWD,
       env: { PATH: `${pgBin}:${process.env.PATH}`, LC_ALL: 'C', ...env },
     });
-  const stopped = (name: Name) =>
-    until(
-      async () =>
-        /Database cluster state:\s*shut down/.test(asPostgres(`pg_controldata ${join(pg.dir, name)}`).stdout)
-          ? true
-          : undefined,
-      `${name} to stop`,
-    );
   const promote = async (name: Name) => {
     await query(name, 'select pg_promote()');
     await until(
@@ -90,20 +58,8 @@ describeReal('SampleDB: two promotions that took one timeline ID, on real Postgr
 
   beforeAll(async () => {
     pg = new PostgresGroup('sampledb-timeline-');
-    pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
-    start('p');
-    await answers('p');
-    await query('p', 'create table t (id int)');
-    await standbyOf('a', 'p');
-    await standbyOf('b', 'p');
-    await query('p', 'insert into t select generate_series(1, 100)');
-    await replayed('a', await lsnOf('p'));
     // A stops; the next commits reach B only; P dies
-    pg.signal('a', 'SIGINT');
-    await stopped('a');
-    await query('p', 'insert into t select generate_series(101, 200)');
-    await replayed('b', await lsnOf('p'));
-    pg.signal('p', 'SIGKILL');
+    await oneStandbyLeftBehind(pg, servers, 200);
     // B is promoted (timeline 2), takes writes and stops: the primary that failed
     await promote('b');
     await query('b', 'insert into t select generate_series(201, 300)');
