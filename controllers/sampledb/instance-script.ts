@@ -11,12 +11,13 @@
  *    - otherwise → wait for `<db>-rw`, `pg_basebackup` from it, and start as a hot standby.
  * 2. Data directory of a former primary (no `standby.signal`) while `<db>-rw` reaches another
  *    primary → this instance was failed over: `pg_rewind` onto the new primary (re-clone when that
- *    fails, or when the new primary took its timeline ID with another history, which pg_rewind cannot see:
- *    {@link TIMELINE_TAKEN_TWICE_FUNCTION}), then start as a standby. No primary behind `<db>-rw` while other instances run → a
- *    failover may be under way (its target is labelled, and so reachable, only once promoted):
- *    started as a primary now, two instances would accept writes on diverging timelines, so it
- *    waits, looking again every 2 s, up to {@link FORMER_PRIMARY_WAIT_SECONDS} (seen by the chaos
- *    suite). Alone (no other instance runs), or once the wait is over, it starts as it was.
+ *    fails, or when the new primary took its timeline ID with another history, which pg_rewind cannot
+ *    see: {@link TIMELINE_TAKEN_TWICE_FUNCTION}), then start as a standby. No primary behind `<db>-rw`
+ *    while other instances run → a failover may be under way (its target is labelled, and so
+ *    reachable, only once promoted): started as a primary now, two instances would accept writes on
+ *    diverging timelines, so it waits, looking again every 2 s, up to
+ *    {@link FORMER_PRIMARY_WAIT_SECONDS} (seen by the chaos suite). Alone (no other instance runs),
+ *    or once the wait is over, it starts as it was.
  * 3. A standby streams from `<db>-rw` (`primary_conninfo`), so after a failover it follows the new
  *    primary by itself (`recovery_target_timeline = latest`, the default). Stopped cleanly, it is first rewound onto
  *    the primary (`pg_rewind`: a no-op unless it diverged from the primary's timeline; {@link REWIND_STANDBY_FUNCTION}).
@@ -190,7 +191,8 @@ export const TIMELINE_TAKEN_TWICE_FUNCTION = [
  * it stops cleanly), and of any other pg_rewind says "no rewind required" and changes nothing. Not after a crash: to
  * rewind it pg_rewind would first finish its recovery in single-user mode, which PostgreSQL refuses for a standby; such a
  * standby starts as it was (a diverged one is restarted again by the operator). pg_rewind copies the primary's
- * configuration files and not `standby.signal`, which is written again.
+ * configuration files and not `standby.signal`, which is written again. A standby whose timeline ID the primary took
+ * with another history is re-cloned instead ({@link TIMELINE_TAKEN_TWICE_FUNCTION}).
  */
 export const REWIND_STANDBY_FUNCTION = [
   'rewind_standby() {',
