@@ -38,7 +38,8 @@ type Name = keyof typeof PORT;
 describeReal('SampleDB: a standby diverged from the primary’s timeline, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
   const servers = replicationServers(() => pg, PORT);
-  const { query, until, conninfo, start, answers, clusterState, standbyOf, lsnOf, replayed, stopped } = servers;
+  const { query, until, conninfo, start, answers, clusterState, standbyOf, lsnOf, replayed, stopped, promote } =
+    servers;
   /** The instance script's `rewind_standby` on `name`'s data, `<db>-rw` being `source`; its output. */
   const rewindStandby = (name: Name, source: Name) => {
     const script = [
@@ -72,12 +73,7 @@ describeReal('SampleDB: a standby diverged from the primary’s timeline, on rea
     // A starts again with no primary to stream from, and is promoted: timeline 2 forks where its WAL ended
     start('a');
     await answers('a');
-    await query('a', 'select pg_promote()');
-    await until(
-      async () => ((await query('a', 'select pg_is_in_recovery() as r'))[0].r ? undefined : true),
-      'a promoted',
-    );
-    await query('a', 'checkpoint');
+    await promote('a');
     fork = formatLsn((await stateOf('a')).timelineHistory?.[0]?.lsn ?? 0n);
     // B is told to stream from A, and cannot follow it
     await query('b', `alter system set primary_conninfo = '${conninfo('a')}'`);

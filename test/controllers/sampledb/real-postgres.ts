@@ -297,6 +297,15 @@ export function replicationServers<N extends string>(group: () => PostgresGroup,
           (await query(name, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn as ok`))[0].ok ? true : undefined,
         `${name} to replay ${lsn}`,
       ),
+    /** `name` promoted (`pg_promote`), out of recovery, and checkpointed: its control file names the new timeline. */
+    promote: async (name: N) => {
+      await query(name, 'select pg_promote()');
+      await until(
+        async () => ((await query(name, 'select pg_is_in_recovery() as r'))[0].r ? undefined : true),
+        `${name} promoted`,
+      );
+      await query(name, 'checkpoint');
+    },
     stopped: (name: N) =>
       until(async () => (/^shut down/.test(clusterState(name) ?? '') ? true : undefined), `${name} to stop`),
   };

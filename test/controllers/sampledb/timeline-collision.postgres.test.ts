@@ -33,21 +33,13 @@ type Name = keyof typeof PORT;
 describeReal('SampleDB: two promotions that took one timeline ID, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
   const servers = replicationServers(() => pg, PORT);
-  const { query, until, conninfo, start, answers, standbyOf, lsnOf, replayed, stopped } = servers;
+  const { query, conninfo, start, answers, standbyOf, lsnOf, replayed, stopped, promote } = servers;
   const asPostgres = (script: string, env: NodeJS.ProcessEnv = {}) =>
     spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script], {
       encoding: 'utf8',
       cwd: POSTGRES_CWD,
       env: { PATH: `${pgBin}:${process.env.PATH}`, LC_ALL: 'C', ...env },
     });
-  const promote = async (name: Name) => {
-    await query(name, 'select pg_promote()');
-    await until(
-      async () => ((await query(name, 'select pg_is_in_recovery() as r'))[0].r ? undefined : true),
-      `${name} promoted`,
-    );
-    await query(name, 'checkpoint');
-  };
   /** The instance script's `timeline_taken_twice` on `name`'s data, `<db>-rw` being `source`: its exit status. */
   const takenTwice = (name: Name, source: Name) =>
     asPostgres(['set -eu', TIMELINE_TAKEN_TWICE_FUNCTION, 'timeline_taken_twice'].join('\n'), {
