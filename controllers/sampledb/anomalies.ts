@@ -5,7 +5,7 @@
  * | signal | measured | condition (True = anomaly) | action |
  * |---|---|---|---|
  * | `ReplicationLag` | each standby's WAL not replayed (`status.instances[].lagBytes`) | `ReplicationLagging` | the standby leaves `<db>-ro`; a failover never promotes it (replication.ts) |
- * | `TimelineDivergence` | a standby that replayed past where the primary's timeline forked off its own (diverged-standbys.ts) | `StandbyDiverged` | the standby leaves `<db>-ro`, and is restarted to rewind onto the primary unless `rewindDivergedStandbys: false` |
+ * | `TimelineDivergence` | a standby that replayed past where its timeline history and the primary's part (diverged-standbys.ts) | `StandbyDiverged` | the standby leaves `<db>-ro`, and is restarted to rewind onto the primary unless `rewindDivergedStandbys: false` |
  * | `IdleInTransaction` | sessions idle in a transaction longer than `idleInTransactionSeconds` | `IdleInTransaction` | terminated (`pg_terminate_backend`) when the timeout is set |
  * | `LongTransaction` | the oldest open transaction | `LongTransaction` | none (reported) |
  * | `XidAge` | `max(age(datfrozenxid))` | `XidAgeHigh` | none (reported: a VACUUM FREEZE is the DBA's call) |

@@ -41,9 +41,10 @@ export interface PgState {
    */
   readonly checkpointTimeline?: number;
   /**
-   * A primary's: the history of its timeline (`pg_wal/<timeline>.history`), each earlier timeline and the WAL position
-   * where it ended, oldest first; empty on timeline 1. A standby that replayed past where its own timeline ended here
-   * holds WAL the primary never had, and cannot follow it (diverged-standbys.ts).
+   * The history of its timeline (`pg_wal/<timeline>.history`), each earlier timeline and the WAL position where it
+   * ended, oldest first; empty on timeline 1. A standby's only when its file could be read. A standby that replayed
+   * past where its history and the primary's part holds WAL the primary never had, and cannot follow it
+   * (diverged-standbys.ts): a timeline ID alone does not tell, as two promotions can take one ID.
    */
   readonly timelineHistory?: readonly TimelineSwitch[];
   /** The primary's `synchronous_standby_names`. */
@@ -164,7 +165,9 @@ const NOT_OURS = `application_name not in ('${OPERATOR_APPLICATION}', '${WATCHDO
  * the reload. Read too early (a loaded node), a standby whose restart setting was just written looked restarted, and the
  * primary was switched over to it, then back (two switchovers instead of one, seen on the real node).
  */
-const STATE_SQL = `select pg_is_in_recovery() as recovery,
+const STATE_SQL = `select *,
+  case when timeline > 1 then pg_read_file('pg_wal/' || lpad(upper(to_hex(timeline)), 8, '0') || '.history', 0, 65536, true) end as history
+from (select pg_is_in_recovery() as recovery,
   case when pg_is_in_recovery() then greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
   pg_last_wal_replay_lsn()::text as replay,
   case when pg_is_in_recovery()
@@ -172,8 +175,6 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
       (select ('x' || max(substr(name, 1, 8)))::bit(32)::int from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'))
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
-  case when pg_is_in_recovery() then null
-    else pg_read_file('pg_wal/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) || '.history', 0, 65536, true) end as history,
   current_setting('synchronous_standby_names') as sync,
   case when pg_is_in_recovery() then null
     else array(select application_name from pg_stat_replication where state = 'streaming' order by 1) end as streaming,
@@ -185,7 +186,7 @@ const STATE_SQL = `select pg_is_in_recovery() as recovery,
   nullif(current_setting('sampledb.last_self_fence', true), '') as last_self_fence,
   (select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()
     and ${NOT_OURS})::int as connections,
-  current_setting('max_connections')::int as max_connections`;
+  current_setting('max_connections')::int as max_connections) as state`;
 
 /**
  * {@link InstanceClient} over node-postgres. Each call answers within `timeoutMs` to connect (or a kept session's
@@ -236,7 +237,10 @@ export class PgInstanceClient implements InstanceClient {
           replayLsn: parseLsn(row.replay),
           timeline: row.timeline === null ? undefined : Number(row.timeline),
           checkpointTimeline: row.checkpoint_timeline === null ? undefined : Number(row.checkpoint_timeline),
-          ...(row.recovery === true ? {} : { timelineHistory: parseTimelineHistory(row.history) }),
+          // a standby's is judged only when its file was there (a primary's reads as none where it was not)
+          ...(row.recovery !== true || row.history !== null || Number(row.timeline) === 1
+            ? { timelineHistory: parseTimelineHistory(row.history) }
+            : {}),
           synchronousStandbyNames: row.sync ?? '',
           ...(row.streaming ? { streaming: row.streaming } : {}),
           ...(row.streaming_flush ? { streamingFlushLsn: parseLsn(row.streaming_flush) } : {}),

@@ -348,7 +348,11 @@ export async function reconcileReplication(
       ops.event(
         'Warning',
         Reasons.StandbyDiverged,
-        `${i.name} ${describeDivergence(diverged)} in the history of ${primaryNow?.name}: it holds WAL the primary never had and cannot follow it; restarted it so that it rewinds onto the primary (pg_rewind)`,
+        `${i.name} ${describeDivergence(diverged)} in the history of ${primaryNow?.name}: it holds WAL the primary never had and cannot follow it; ${
+          diverged.timeline === diverged.primaryTimeline
+            ? 'restarted it so that it is cloned again from the primary (pg_rewind compares timeline IDs alone)'
+            : 'restarted it so that it rewinds onto the primary (pg_rewind)'
+        }`,
       );
     } else if (diverged) {
       if (i.labelRole) {

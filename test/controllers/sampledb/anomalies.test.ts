@@ -48,7 +48,12 @@ describe('anomaly signals', () => {
   });
 
   test('a diverged standby: StandbyDiverged True, Rewinding (or Diverged with rewindDivergedStandbys: false)', () => {
-    const diverged = [{ name: 'db-1', divergence: { timeline: 1, forkLsn: 100n, replayLsn: 200n } }];
+    const diverged = [
+      {
+        name: 'db-1',
+        divergence: { timeline: 1, primaryTimeline: 2, forkLsn: 100n, replayLsn: 200n, otherHistory: false },
+      },
+    ];
     const on = evaluateAnomalies(db(), [], quiet, diverged).find((s) => s.signal === 'TimelineDivergence')!;
     expect([on.active, on.condition.status, on.condition.reason]).toEqual([true, 'True', 'Rewinding']);
     expect(on.condition.message).toBe(

@@ -844,6 +844,23 @@ describe('a standby diverged from the primary’s timeline (planner)', () => {
     );
   });
 
+  test('one on another timeline 2 (two promotions took the ID) is restarted to be cloned again; one on the same is not', async () => {
+    const history = (end: string) => [{ timeline: 1, lsn: parseLsn(end)! }];
+    const same: PgState = { ...standbyPg('0/3200000'), timeline: 2, timelineHistory: history('0/3000100') };
+    const other: PgState = { ...standbyPg('0/3200000'), timeline: 2, timelineHistory: history('0/3100000') };
+    const insts = [
+      instance(0, { labelRole: 'primary', pg: primary2 }),
+      instance(1, { labelRole: 'replica', pg: same }),
+      instance(2, { labelRole: 'replica', pg: other }),
+    ];
+    const r = recorder(insts);
+    await reconcileReplication(db({ replicas: 3 }), insts, { currentPrimary: 'db-0' }, r.ops, T0);
+    expect(r.log.filter((l) => /^(delete|end sessions)/.test(l))).toEqual(['delete db-2', 'end sessions db-2']);
+    expect(r.notes).toContain(
+      "StandbyDiverged: db-2 is on another timeline 2 than the primary's (their histories part at 0/3000100) and replayed it to 0/3200000 in the history of db-0: it holds WAL the primary never had and cannot follow it; restarted it so that it is cloned again from the primary (pg_rewind compares timeline IDs alone)",
+    );
+  });
+
   test('one still at or before the fork (catching up) is left alone: it follows the new timeline by itself', async () => {
     for (const replay of ['0/3000100', '0/2000000']) {
       const insts = database({ pg: onTimeline1(replay) });

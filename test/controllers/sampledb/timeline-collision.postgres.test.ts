@@ -22,6 +22,7 @@ import {
   oneStandbyLeftBehind,
   replicationServers,
 } from './real-postgres';
+import { divergence } from '../../../controllers/sampledb/diverged-standbys';
 import { TIMELINE_TAKEN_TWICE_FUNCTION } from '../../../controllers/sampledb/instance-script';
 
 const runnable = canRunPostgres('timeline-collision.postgres.test.ts');
@@ -94,5 +95,31 @@ describeReal('SampleDB: two promotions that took one timeline ID, on real Postgr
     expect(takenTwice('p', 'a')).toBe(1);
     // nothing answers as a primary at <db>-rw (B is stopped): unknown is false
     expect(takenTwice('b', 'b')).toBe(1);
+  });
+
+  test('the operator tells B, run as a standby of A without a rewind, from a standby that follows A: their histories of timeline 2', async () => {
+    // C follows A again; B starts as A's standby as it did after "no rewind required"
+    start('c', 'a');
+    await answers('c');
+    asPostgres(`touch ${join(pg.dir, 'b', 'standby.signal')}`);
+    start('b', 'a');
+    await answers('b');
+    const [a, b, c] = await Promise.all([instanceState(PORT.a), instanceState(PORT.b), instanceState(PORT.c)]);
+    expect([b.recovery, b.timeline, a.timeline]).toEqual([true, 2, 2]);
+    const forkA = a.timelineHistory?.[0]?.lsn;
+    const forkB = b.timelineHistory?.[0]?.lsn;
+    expect(forkA).toBeDefined();
+    expect(forkB).toBeGreaterThan(forkA!);
+    expect(divergence(a, b)).toEqual({
+      timeline: 2,
+      primaryTimeline: 2,
+      forkLsn: forkA,
+      replayLsn: b.replayLsn,
+      otherHistory: true,
+    });
+    expect(divergence(a, c)).toBeUndefined();
+    expect(c.timelineHistory).toEqual(a.timelineHistory);
+    // judged by the timeline ID and the primary's history alone, as before, B looked like any standby of A
+    expect(divergence(a, { ...b, timelineHistory: undefined })).toBeUndefined();
   });
 });
