@@ -3,9 +3,9 @@
  * it holds WAL the primary never had and can never follow it. An asynchronous failover makes one whenever a standby
  * that did not answer in time was ahead of the one promoted: it replayed its timeline past where the primary's timeline
  * forked off it (PostgreSQL's startup process logs "new timeline N forked off current database system timeline M
- * before current recovery point" and waits). Two promotions that took one timeline ID make another: a standby promoted
- * before it learned of the last promotion takes that promotion's ID again, forked off elsewhere (PostgreSQL picks the ID
- * after the newest history file it has). A server of one such timeline that runs as a standby of the other is on the
+ * before current recovery point" and waits). Two promotions that took one timeline ID make another: a standby
+ * promoted before it learned of the last promotion takes that promotion's ID again, forked off elsewhere (PostgreSQL
+ * picks the ID after the newest history file it has). A server of one such timeline that runs as a standby of the other is on the
  * primary's timeline ID, streams from it and acknowledges its commits, yet cannot replay them; the two histories of
  * that ID (`pg_wal/<ID>.history`) tell it, not the ID.
  *
@@ -28,7 +28,10 @@ export interface Divergence {
   readonly timeline: number;
   /** The primary's timeline. */
   readonly primaryTimeline: number;
-  /** The end of the WAL both histories hold: where the standby's timeline ended in the primary's history, or where their histories part. */
+  /**
+   * The end of the WAL both histories hold: where the standby's timeline ended in the primary's history, or where
+   * their histories part.
+   */
   readonly forkLsn: bigint;
   /** How far the standby replayed. */
   readonly replayLsn: bigint;
