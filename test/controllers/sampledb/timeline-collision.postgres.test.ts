@@ -34,7 +34,7 @@ type Name = keyof typeof PORT;
 describeReal('SampleDB: two promotions that took one timeline ID, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
   const servers = replicationServers(() => pg, PORT);
-  const { query, conninfo, start, answers, standbyOf, lsnOf, replayed, stopped, promote } = servers;
+  const { query, conninfo, start, answers, clusterState, standbyOf, lsnOf, replayed, stopped, promote } = servers;
   const asPostgres = (script: string, env: NodeJS.ProcessEnv = {}) =>
     spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script], {
       encoding: 'utf8',
@@ -121,5 +121,10 @@ describeReal('SampleDB: two promotions that took one timeline ID, on real Postgr
     expect(c.timelineHistory).toEqual(a.timelineHistory);
     // judged by the timeline ID and the primary's history alone, as before, B looked like any standby of A
     expect(divergence(a, { ...b, timelineHistory: undefined })).toBeUndefined();
+    // the operator's cure: B stopped cleanly (its pod deleted), and its script's check sends it to a new clone
+    pg.signal('b', 'SIGINT');
+    await stopped('b');
+    expect(clusterState('b')).toBe('shut down in recovery');
+    expect(takenTwice('b', 'a')).toBe(0);
   });
 });
