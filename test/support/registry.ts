@@ -30,7 +30,6 @@ export class LocalRegistry {
    */
   static async start(auth?: { user: string; password: string; token?: boolean }): Promise<LocalRegistry> {
     const dir = mkdtempSync(join(tmpdir(), 'registry-'));
-    const port = await freePort();
     let authConfig = '';
     let issuer: TokenIssuer | undefined;
     if (auth?.token) {
@@ -52,9 +51,14 @@ export class LocalRegistry {
       writeFileSync(join(dir, 'htpasswd'), `${auth.user}:${hash}\n`);
       authConfig = `auth:\n  htpasswd:\n    realm: test-registry\n    path: ${join(dir, 'htpasswd')}\n`;
     }
-    writeFileSync(
-      join(dir, 'config.yml'),
-      `version: 0.1
+    // The port is chosen after the token issuer listens (a port free a moment ago is free again once freePort closes
+    // it, so the issuer's could be handed out twice), and chosen again when something else bound it before the
+    // registry did (rehearsal ZX: "bind: address already in use"; CI makes thousands of loopback connections).
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      writeFileSync(
+        join(dir, 'config.yml'),
+        `version: 0.1
 log:
   level: warn
 storage:
@@ -65,22 +69,26 @@ storage:
 http:
   addr: 127.0.0.1:${port}
 ${authConfig}`,
-    );
-    const proc = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const registry = new LocalRegistry(proc, dir, `127.0.0.1:${port}`, auth, issuer);
-    for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 100))) {
-      const status = await fetch(`http://127.0.0.1:${port}/v2/`).then(
-        (r) => r.status,
-        () => 0,
       );
-      if (status === 200 || status === 401) return registry;
-      if (proc.exitCode !== null || Date.now() > deadline) {
-        await registry.stop();
-        throw new Error(`docker-registry did not start on 127.0.0.1:${port}: ${stderr.slice(-2000)}`);
+      const proc = spawn('docker-registry', ['serve', join(dir, 'config.yml')], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      proc.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const registry = new LocalRegistry(proc, dir, `127.0.0.1:${port}`, auth, issuer);
+      for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 100))) {
+        const status = await fetch(`http://127.0.0.1:${port}/v2/`).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (status === 200 || status === 401) return registry;
+        if (proc.exitCode !== null && attempt < 3 && stderr.includes('address already in use')) break;
+        if (proc.exitCode !== null || Date.now() > deadline) {
+          await registry.stop();
+          throw new Error(`docker-registry did not start on 127.0.0.1:${port}: ${stderr.slice(-2000)}`);
+        }
       }
     }
   }
