@@ -11,16 +11,14 @@
  *
  * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
  */
-import { spawnSync } from 'child_process';
 import { existsSync } from 'fs';
 import { join } from 'path';
 import { Client } from 'pg';
 import {
+  asPostgresBash,
   canRunPostgres,
   instanceState,
-  pgBin,
   PostgresGroup,
-  POSTGRES_CWD,
   oneStandbyLeftBehind,
   replicationServers,
   TRUSTED,
@@ -49,16 +47,11 @@ describeReal('SampleDB: a standby diverged from the primary’s timeline, on rea
       REWIND_STANDBY_FUNCTION,
       'rewind_standby',
     ];
-    const r = spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script.join('\n')], {
-      encoding: 'utf8',
-      cwd: POSTGRES_CWD,
-      env: {
-        PATH: `${pgBin}:${process.env.PATH}`,
-        PGDATA: join(pg.dir, name),
-        rw: `127.0.0.1 port=${PORT[source]}`,
-        POSTGRES_USER: 'postgres',
-        POD_IP: '10.0.0.9',
-      },
+    const r = asPostgresBash(script.join('\n'), {
+      PGDATA: join(pg.dir, name),
+      rw: `127.0.0.1 port=${PORT[source]}`,
+      POSTGRES_USER: 'postgres',
+      POD_IP: '10.0.0.9',
     });
     if (r.status !== 0) throw new Error(`rewind_standby exited ${r.status}: ${r.stderr}`);
     return r.stdout + r.stderr;

@@ -230,6 +230,18 @@ export class PostgresGroup {
   }
 }
 
+/**
+ * `script` run by bash as the `postgres` user, as a database pod runs the instance script: the PostgreSQL binaries on
+ * the PATH, the C locale, and `env` (the script's PGDATA, `rw`, ...).
+ */
+export function asPostgresBash(script: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script], {
+    encoding: 'utf8',
+    cwd: POSTGRES_CWD,
+    env: { PATH: `${pgBin}:${process.env.PATH}`, LC_ALL: 'C', ...env },
+  });
+}
+
 /** The superuser the servers of a {@link PostgresGroup} trust, as the operator's credentials. */
 export const TRUSTED: Credentials = {
   username: 'postgres',

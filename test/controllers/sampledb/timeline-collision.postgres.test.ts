@@ -11,14 +11,12 @@
  *
  * Needs root (PostgreSQL run as the `postgres` user) and a PostgreSQL under /usr/lib/postgresql; skipped, saying so, without.
  */
-import { spawnSync } from 'child_process';
 import { join } from 'path';
 import {
+  asPostgresBash,
   canRunPostgres,
   instanceState,
-  pgBin,
   PostgresGroup,
-  POSTGRES_CWD,
   oneStandbyLeftBehind,
   replicationServers,
 } from './real-postgres';
@@ -35,15 +33,9 @@ describeReal('SampleDB: two promotions that took one timeline ID, on real Postgr
   let pg: PostgresGroup;
   const servers = replicationServers(() => pg, PORT);
   const { query, conninfo, start, answers, clusterState, standbyOf, lsnOf, replayed, stopped, promote } = servers;
-  const asPostgres = (script: string, env: NodeJS.ProcessEnv = {}) =>
-    spawnSync('runuser', ['-u', 'postgres', '--', 'bash', '-c', script], {
-      encoding: 'utf8',
-      cwd: POSTGRES_CWD,
-      env: { PATH: `${pgBin}:${process.env.PATH}`, LC_ALL: 'C', ...env },
-    });
   /** The instance script's `timeline_taken_twice` on `name`'s data, `<db>-rw` being `source`: its exit status. */
   const takenTwice = (name: Name, source: Name) =>
-    asPostgres(['set -eu', TIMELINE_TAKEN_TWICE_FUNCTION, 'timeline_taken_twice'].join('\n'), {
+    asPostgresBash(['set -eu', TIMELINE_TAKEN_TWICE_FUNCTION, 'timeline_taken_twice'].join('\n'), {
       PGDATA: join(pg.dir, name),
       rw: `127.0.0.1 port=${PORT[source]}`,
       POSTGRES_USER: 'postgres',
@@ -70,13 +62,13 @@ describeReal('SampleDB: two promotions that took one timeline ID, on real Postgr
   test('A took timeline 2 as B had, forked off timeline 1 at another point; pg_rewind calls B and A "the same timeline"', async () => {
     const a = await instanceState(PORT.a);
     expect([a.recovery, a.timeline]).toEqual([false, 2]);
-    const history = (name: Name) => asPostgres(`cat ${join(pg.dir, name, 'pg_wal', '00000002.history')}`).stdout;
+    const history = (name: Name) => asPostgresBash(`cat ${join(pg.dir, name, 'pg_wal', '00000002.history')}`).stdout;
     expect(history('a')).not.toBe('');
     expect(history('b')).not.toBe('');
     expect(history('a')).not.toBe(history('b'));
     // what the former primary's rejoin ran before: nothing to rewind, so B would start as A's standby holding rows
     // 101..300, which A never had, and acknowledge A's commits without replaying them
-    const dryRun = asPostgres(
+    const dryRun = asPostgresBash(
       `pg_rewind --dry-run --target-pgdata=${join(pg.dir, 'b')} --source-server="${conninfo('a')} dbname=postgres"`,
     );
     expect(dryRun.stdout + dryRun.stderr).toContain('source and target cluster are on the same timeline');
@@ -89,7 +81,7 @@ describeReal('SampleDB: two promotions that took one timeline ID, on real Postgr
     await replayed('c', await lsnOf('a'));
     pg.signal('c', 'SIGINT');
     await stopped('c');
-    expect(asPostgres(`ls ${join(pg.dir, 'c', 'pg_wal')}`).stdout).toContain('00000002.history');
+    expect(asPostgresBash(`ls ${join(pg.dir, 'c', 'pg_wal')}`).stdout).toContain('00000002.history');
     expect(takenTwice('c', 'a')).toBe(1);
     // P's data (timeline 1) against A (timeline 2): pg_rewind's own case, not this one
     expect(takenTwice('p', 'a')).toBe(1);
@@ -101,7 +93,7 @@ describeReal('SampleDB: two promotions that took one timeline ID, on real Postgr
     // C follows A again; B starts as A's standby as it did after "no rewind required"
     start('c', 'a');
     await answers('c');
-    asPostgres(`touch ${join(pg.dir, 'b', 'standby.signal')}`);
+    asPostgresBash(`touch ${join(pg.dir, 'b', 'standby.signal')}`);
     start('b', 'a');
     await answers('b');
     const [a, b, c] = await Promise.all([instanceState(PORT.a), instanceState(PORT.b), instanceState(PORT.c)]);
