@@ -120,6 +120,18 @@ export const APISERVER_CHANGES = {
   /** `selectableFields` in CRD versions (alpha 1.30, beta and on by default 1.31, GA 1.32). */
   selectableFields: 31,
   /**
+   * `additionalProperties: false` inside allOf/anyOf/oneOf/not of a CRD schema: refused by 1.28 (`must be undefined
+   * to be structural`), accepted by 1.32 and 1.36 (measured, bench/crd-differential.ts); 1.29 to 1.31 were not
+   * measured and are taken as refusing.
+   */
+  additionalPropertiesFalseInJunctors: 32,
+  /**
+   * `example` and `externalDocs` in root `metadata` of a CRD schema: accepted by 1.28 and 1.32, refused by 1.36
+   * (`must not specify anything other than name and generateName`; measured, bench/crd-differential.ts); 1.33 to 1.35
+   * were not measured and are taken as refusing.
+   */
+  metadataDocKeywordsRefused: 33,
+  /**
    * CEL cost: `has()` costs nothing beyond its operand (Kubernetes sets cel-go's `PresenceTestHasCost(false)` since its
    * cel-go v0.17.7 bump in 1.29); 1.28 charges 1 per presence test (measured: `has(self.a) || has(self.b)` costs 4 on
    * 1.28, 2 on 1.32).

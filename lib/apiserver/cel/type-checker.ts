@@ -143,8 +143,7 @@ export interface CheckOptions {
   readonly withheld?: ReadonlySet<string>;
   /**
    * cel-go checks that CRD rules here do not apply yet (admission policies use them; their verdicts are compared with
-   * kube-apiserver 1.32's): only nullable types (objects, library types, timestamps, durations, dyn) compare with
-   * `null`; literal arguments of `matches`, `duration` and `timestamp` are validated (cel-go's AST validators);
+   * kube-apiserver 1.32's): literal arguments of `matches`, `duration` and `timestamp` are validated (cel-go's AST validators);
    * `has()` errors are placed at its parenthesis; a reserved word selects its escaped field (`x.namespace` reads
    * `__namespace__`, the DeclTypeProvider's `recognizeKeywordAsFieldName`).
    */
@@ -795,20 +794,20 @@ class TypeChecker {
         return bool(a[0].kind === 'bool' || a[0].kind === 'dyn');
       case '_==_':
       case '_!=_':
-        return bool(comparable(a[0], a[1]) && (!this.strict || nullComparable(a[0], a[1])));
+        return bool(comparable(a[0], a[1]) && nullComparable(a[0], a[1]));
       case '_<_':
       case '_<=_':
       case '_>_':
       case '_>=_':
         return bool(this.crossNumeric(a[0], a[1]) && ordered(a[0], a[1]));
       case '@in':
-        if (a[1].kind === 'list') return bool(comparable(a[0], a[1].elem));
-        if (a[1].kind === 'map') return bool(comparable(a[0], a[1].key));
+        if (a[1].kind === 'list') return bool(comparable(a[0], a[1].elem) && nullComparable(a[0], a[1].elem));
+        if (a[1].kind === 'map') return bool(comparable(a[0], a[1].key) && nullComparable(a[0], a[1].key));
         return bool(a[1].kind === 'dyn');
       case '_?_:_':
         if (a[0].kind !== 'bool' && a[0].kind !== 'dyn') this.noOverload(e, name, undefined, a);
         // cel-go unifies both branches (`_?_:_(bool, A, A)`): `cond ? 'x' : null` has no overload
-        else if (this.strict && !unifiable(a[1], a[2])) this.noOverload(e, name, undefined, a);
+        else if (!unifiable(a[1], a[2])) this.noOverload(e, name, undefined, a);
         return joinTypes(a[1], a[2]);
       case '_[_]':
         return this.index(e, a[0], a[1]);
@@ -1026,7 +1025,7 @@ class TypeChecker {
     if (!this.env.checks('kubernetesTypeNames') && t.kind === 'opaque' && (t.name === 'IP' || t.name === 'CIDR')) {
       return t.name === 'IP' ? 'net.IP' : 'net.CIDR()';
     }
-    return this.strict && t.kind === 'null' ? 'null' : typeName(t);
+    return t.kind === 'null' ? 'null' : typeName(t);
   }
 
   private noOverload(e: AstExpr, name: string, target: CelType | undefined, args: CelType[]): void {

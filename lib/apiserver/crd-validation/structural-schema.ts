@@ -52,6 +52,15 @@ function checkOpenApi(s: any, path: string, isRoot: boolean, insideResourceMeta:
     issues.push(forbidden(child(path, 'dependencies'), 'dependencies is not supported'));
   }
   if (s.$ref !== undefined) issues.push(forbidden(child(path, '$ref'), '$ref is not supported'));
+  if (typeof s.$schema === 'string' && s.$schema !== '') {
+    // kube-apiserver names the version's whole schema (`OpenAPIV3Schema 'schema' is not supported`)
+    issues.push(
+      forbidden(
+        child(path, '$schema'),
+        "$schema is not supported (the apiserver: OpenAPIV3Schema 'schema' is not supported)",
+      ),
+    );
+  }
   if (Array.isArray(s.items)) {
     issues.push(forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
   }
@@ -224,7 +233,7 @@ function checkMetadataNode(metadata: any, checkMetadata: boolean, level: Level, 
   const propertyNames = isObject(metadata.properties) ? Object.keys(metadata.properties) : [];
   const onlyNames = propertyNames.every((n) => n === 'name' || n === 'generateName');
   const extra = Object.keys(metadata).filter(
-    (k) => k !== 'type' && !(k === 'properties' && onlyNames) && k !== 'default' && metadata[k] !== false,
+    (k) => !(k === 'properties' && onlyNames) && setInStructuralMetadata(k, metadata[k]),
   );
   if (extra.length > 0) {
     issues.push(
@@ -237,10 +246,45 @@ function checkMetadataNode(metadata: any, checkMetadata: boolean, level: Level, 
   return issues;
 }
 
+/** Keywords the apiserver's structural schema does not keep (it compares root metadata as kept). */
+const NOT_STRUCTURAL = new Set([
+  'example',
+  'externalDocs',
+  'id',
+  '$schema',
+  '$ref',
+  'definitions',
+  'dependencies',
+  'patternProperties',
+  'additionalItems',
+]);
+/** Slices the structural schema builds element by element: empty, they are left nil. */
+const REBUILT_LISTS = new Set(['enum', 'allOf', 'anyOf', 'oneOf']);
+
+/**
+ * Whether a keyword of root `metadata` makes its structural schema differ from the empty one the apiserver allows
+ * (`validateStructuralMetadataInvariants`): Go zero values do not (`nullable: false`, `description: ""`, `enum: []`),
+ * pointers and kept slices do (`additionalProperties: false`, `required: []`); type and default are checked apart.
+ * Measured on kube-apiserver 1.32 (test/apiserver/crd-validation/invalid-crds.test.ts).
+ */
+function setInStructuralMetadata(k: string, v: unknown): boolean {
+  if (k === 'type' || k === 'default' || NOT_STRUCTURAL.has(k)) return false;
+  if (k === 'additionalProperties' || k === 'x-kubernetes-list-type' || k === 'x-kubernetes-map-type') return true;
+  if (v === false || v === '') return false;
+  return !(Array.isArray(v) && v.length === 0 && REBUILT_LISTS.has(k));
+}
+
+/** Go zero values and empty rebuilt slices, which a decoded junctor does not tell from absent keywords. */
+function zeroInJunctor(k: string, v: unknown): boolean {
+  if (k === 'additionalProperties') return v === false;
+  return v === false || v === '' || (Array.isArray(v) && v.length === 0 && REBUILT_LISTS.has(k));
+}
+
 /** `anyOf: [{type: integer}, {type: string}]`, the one typed junctor allowed (for int-or-string). */
 function isIntOrStringAnyOf(anyOf: unknown): boolean {
   if (!Array.isArray(anyOf) || anyOf.length !== 2) return false;
-  const only = (x: any, type: string) => isObject(x) && Object.keys(x).length === 1 && x.type === type;
+  const only = (x: any, type: string) =>
+    isObject(x) && x.type === type && Object.entries(x).every(([k, v]) => k === 'type' || zeroInJunctor(k, v));
   return only(anyOf[0], 'integer') && only(anyOf[1], 'string');
 }
 
@@ -303,7 +347,8 @@ function checkNested(v: any, path: string, skipAnyOf: boolean): Issue[] {
   for (const [field, isSet, detail] of NESTED_FORBIDDEN) {
     if (isSet(v[field])) issues.push(forbidden(child(path, field), detail));
   }
-  if (v.additionalProperties !== undefined) {
+  // `additionalProperties: false` decodes to nothing a value validation keeps (measured: accepted in a junctor)
+  if (v.additionalProperties !== undefined && v.additionalProperties !== false) {
     issues.push(forbidden(child(path, 'additionalProperties'), 'must be undefined to be structural'));
   }
   if (isObject(v.properties) && v.properties.metadata !== undefined) {

@@ -1,6 +1,7 @@
 import { child, index, isObject } from '../../apimachinery/field';
 import { CrdManifest } from '../crd-manifest';
 import { checkDefaults } from './check-defaults';
+import { decodeCrd } from './crd-decoding';
 import { checkCrdNames } from './crd-names';
 import { checkCrdSize } from './crd-size';
 import { checkCrdVersions } from './crd-versions';
@@ -38,7 +39,10 @@ export function validateCrdManifestWith(
   version: KubernetesVersion,
   memo: SchemaCheckMemo,
 ): Issue[] {
-  const crd = withApiserverDefaults(manifest);
+  // a body the apiserver cannot decode (or that strict field validation refuses) is answered with 400, unvalidated
+  const { decoded, issues: decoding } = decodeCrd(manifest);
+  if (decoding.length > 0) return decoding;
+  const crd = withApiserverDefaults(decoded);
   const issues: Issue[] = [];
   if (crd.apiVersion !== 'apiextensions.k8s.io/v1') {
     issues.push({

@@ -1,5 +1,6 @@
+import { decodeCrd } from './crd-decoding';
 import { SchemaCheckMemo } from './schema-check-memo';
-import { child, index, isObject } from '../../apimachinery/field';
+import { child, forbidden, index, isObject } from '../../apimachinery/field';
 import { errorsOf, Issue } from '../../apimachinery/issue';
 import {
   costModelOf,
@@ -148,7 +149,11 @@ function versionFindings(
   memo: SchemaCheckMemo,
 ): VersionFinding[] {
   const findings: VersionFinding[] = [];
-  const crdVersions: any[] = Array.isArray(manifest.spec?.versions) ? manifest.spec.versions : [];
+  // what the apiserver cannot decode it answers before any of this (validateCrdManifest reports it); the rest is
+  // checked as decoded (a `default: null` is no default)
+  const { decoded, issues: decoding } = decodeCrd(manifest);
+  if (decoding.length > 0) return findings;
+  const crdVersions: any[] = Array.isArray(decoded.spec?.versions) ? decoded.spec.versions : [];
   crdVersions.forEach((version, i) => {
     if (!isObject(version)) return;
     const base = index('spec.versions', i);
@@ -175,6 +180,30 @@ function versionFindings(
         const issues: Issue[] = [];
         walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, withoutOptionalOldSelf);
         findings.push(...issues.map((issue) => ({ kind: 'other' as const, issue })));
+      }
+      const refusingFalse = versions.filter((v) => !since(v, 'additionalPropertiesFalseInJunctors'));
+      if (refusingFalse.length > 0) {
+        for (const at of junctorAdditionalPropertiesFalse(schema, schemaPath, false)) {
+          findings.push({
+            kind: 'other',
+            issue: forbidden(
+              at,
+              `must be undefined to be structural on Kubernetes ${refusingFalse.join(', ')} (${firstVersionWith('additionalPropertiesFalseInJunctors')} accepts additionalProperties: false in allOf, anyOf, oneOf and not)`,
+            ),
+          });
+        }
+      }
+      const refusingDocs = versions.filter((v) => since(v, 'metadataDocKeywordsRefused'));
+      const metadata = (schema as any).properties?.metadata;
+      const docKeywords = isObject(metadata) ? ['example', 'externalDocs'].filter((k) => metadata[k] != null) : [];
+      if (refusingDocs.length > 0 && docKeywords.length > 0) {
+        findings.push({
+          kind: 'other',
+          issue: forbidden(
+            `${schemaPath}.properties[metadata]`,
+            `must not specify anything other than name and generateName, but metadata is implicitly specified (found ${docKeywords.join(', ')}) on Kubernetes ${refusingDocs.join(', ')} (1.32 and older accept it)`,
+          ),
+        });
       }
       findings.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions, memo));
       findings.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions, memo));
@@ -219,6 +248,36 @@ function isCostIssue(issue: Issue): boolean {
 }
 
 /** Each `optionalOldSelf: true` in the schema, refused by `failing` (the versions of the range before the field). */
+/** The paths of `additionalProperties: false` inside a junctor (allOf, anyOf, oneOf, not) of a schema. */
+function junctorAdditionalPropertiesFalse(s: any, path: string, inJunctor: boolean): string[] {
+  if (!isObject(s)) return [];
+  const out: string[] =
+    inJunctor && (s as any).additionalProperties === false ? [child(path, 'additionalProperties')] : [];
+  for (const [name, sub] of Object.entries((s as any).properties ?? {})) {
+    out.push(...junctorAdditionalPropertiesFalse(sub, `${path}.properties[${name}]`, inJunctor));
+  }
+  if (isObject((s as any).items)) {
+    out.push(...junctorAdditionalPropertiesFalse((s as any).items, `${path}.items`, inJunctor));
+  }
+  if (isObject((s as any).additionalProperties)) {
+    out.push(
+      ...junctorAdditionalPropertiesFalse((s as any).additionalProperties, `${path}.additionalProperties`, inJunctor),
+    );
+  }
+  for (const junctor of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const subs = (s as any)[junctor];
+    if (Array.isArray(subs)) {
+      subs.forEach((sub, i) =>
+        out.push(...junctorAdditionalPropertiesFalse(sub, index(child(path, junctor), i), true)),
+      );
+    }
+  }
+  if ((s as any).not !== undefined) {
+    out.push(...junctorAdditionalPropertiesFalse((s as any).not, child(path, 'not'), true));
+  }
+  return out;
+}
+
 function walkOptionalOldSelf(
   s: JSONSchemaProps,
   path: string,

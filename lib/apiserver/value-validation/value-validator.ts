@@ -180,7 +180,9 @@ class ValueWalker {
     if (v === null) {
       if (s.nullable === true) {
         // kube-openapi still checks enum on null: a nullable enum must list null to accept it
-        if (s.enum && !s.enum.includes(null)) this.add(at, this.unsupported(null, s.enum), null, this.enumBlocks());
+        if (s.enum?.length && !s.enum.includes(null)) {
+          this.add(at, this.unsupported(null, s.enum), null, this.enumBlocks());
+        }
         return true;
       }
       if (s.type || isIntOrString(s)) {
@@ -253,7 +255,9 @@ class ValueWalker {
 
   /** Enum (kube-openapi's common validator, for a value of any kind). */
   private checkEnum(v: unknown, s: JSONSchemaProps, at: string): void {
-    if (s.enum && !s.enum.some((e) => deepEqual(e, v))) this.add(at, this.unsupported(v, s.enum), v, this.enumBlocks());
+    if (s.enum?.length && !s.enum.some((e) => deepEqual(e, v))) {
+      this.add(at, this.unsupported(v, s.enum), v, this.enumBlocks());
+    }
   }
 
   /** field.NotSupported: the supported values quoted, strings as they are and the others as JSON (apiextensions). */

@@ -301,7 +301,7 @@ const VERSIONS: Case[] = [
     (m) => {
       m.status = { storedVersions: 'v1' };
     },
-    /^status\.storedVersions: Invalid value: must be a list of version names/,
+    /^status\.storedVersions: Invalid value: must be a list: the apiserver cannot decode it/,
   ],
   [
     'deprecationWarning only for deprecated versions',
@@ -643,6 +643,45 @@ const STRUCTURAL: Case[] = [
   ],
 ];
 
+/** Structural rules the CRD mutation differential found us missing (bench/crd-differential.ts, 1.28 to 1.36). */
+const FOUND_BY_MUTATION: Case[] = [
+  [
+    '$schema is not supported',
+    (m) => {
+      props(m).mode.$schema = 'http://json-schema.org/schema#';
+    },
+    /\.properties\[mode\]\.\$schema: Forbidden: \$schema is not supported/,
+  ],
+  [
+    'root metadata with additionalProperties: false',
+    (m) => {
+      root(m).properties.metadata = { type: 'object', additionalProperties: false };
+    },
+    /\.properties\[metadata\]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified \(found additionalProperties\)/,
+  ],
+  [
+    'root metadata with required: []',
+    (m) => {
+      root(m).properties.metadata = { type: 'object', required: [] };
+    },
+    /\.properties\[metadata\]: Forbidden: must not specify anything other than name and generateName/,
+  ],
+  [
+    'a default of the whole object names its apiVersion and kind',
+    (m) => {
+      root(m).default = {};
+    },
+    /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.default\.apiVersion: Required value: must not be empty$/,
+  ],
+  [
+    'a rule comparing a string with null does not compile',
+    (m) => {
+      props(m).mode['x-kubernetes-validations'] = [{ rule: 'self != null' }];
+    },
+    /found no matching overload for '_!=_' applied to '\(string, null\)'/,
+  ],
+];
+
 const LISTS_AND_MAPS: Case[] = [
   [
     'list-type is atomic, set or map',
@@ -871,6 +910,76 @@ const SUBRESOURCES_AND_COLUMNS: Case[] = [
   ],
 ];
 
+/**
+ * What the apiserver cannot decode into apiextensions.k8s.io/v1 (400 before any validation), or strict field
+ * validation (kubectl apply's default) refuses. Found by the CRD mutation differential (bench/crd-differential.ts).
+ */
+const DECODING: Case[] = [
+  [
+    'required is a list of strings',
+    (m) => {
+      spec(m).required = 'replicas';
+    },
+    /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.required: Invalid value: must be a list: the apiserver cannot decode it \(json: cannot unmarshal string into \[\]string\)/,
+  ],
+  [
+    'enum is a list',
+    (m) => {
+      props(m).mode.enum = 'fast';
+    },
+    /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[mode\]\.enum: Invalid value: must be a list: the apiserver cannot decode it/,
+  ],
+  [
+    'maxLength is an integer',
+    (m) => {
+      props(m).tags.items.maxLength = 1.5;
+    },
+    /\.items\.maxLength: Invalid value: must be an integer: the apiserver cannot decode it \(json: cannot unmarshal number 1\.5 into int64\)/,
+  ],
+  [
+    'a column priority fits 32 bits',
+    (m) => {
+      m.spec.versions[0].additionalPrinterColumns[0].priority = 3_000_000_000;
+    },
+    /^spec\.versions\[0\]\.additionalPrinterColumns\[0\]\.priority: Invalid value: must be an integer of 32 bits/,
+  ],
+  [
+    'additionalProperties is a boolean or a schema',
+    (m) => {
+      props(m).labels.additionalProperties = 'string';
+    },
+    /\.properties\[labels\]\.additionalProperties: Invalid value: must be true, false or a schema: the apiserver cannot decode it \(boolean or JSON schema expected\)/,
+  ],
+  [
+    'a label value is a string',
+    (m) => {
+      m.metadata.labels = { tier: 1 };
+    },
+    /^metadata\.labels\[tier\]: Invalid value: must be a string/,
+  ],
+  [
+    'a time is RFC 3339',
+    (m) => {
+      m.metadata.creationTimestamp = 'yesterday';
+    },
+    /^metadata\.creationTimestamp: Invalid value: must be a time in RFC 3339/,
+  ],
+  [
+    'a misspelt schema keyword is an unknown field',
+    (m) => {
+      props(m).mode.maxlength = 5;
+    },
+    /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[mode\]\.maxlength: Forbidden: unknown field "maxlength": v1\.JSONSchemaProps has no such field, and kubectl apply refuses it \(strict field validation\) \(did you mean maxLength\?\)$/,
+  ],
+  [
+    'an unknown field of the CRD spec',
+    (m) => {
+      m.spec.version = 'v1';
+    },
+    /^spec\.version: Forbidden: unknown field "version": v1\.CustomResourceDefinitionSpec has no such field/,
+  ],
+];
+
 const SIZE: Case[] = [
   [
     'the whole CRD is below 1.5 MiB',
@@ -883,6 +992,13 @@ const SIZE: Case[] = [
 
 /** What the apiserver accepts but looks like a mistake: a warning naming the field, never an error. */
 const WARNINGS: Case[] = [
+  [
+    'an invalid default below additionalProperties (the apiserver does not check it)',
+    (m) => {
+      props(m).labels.additionalProperties.default = 0;
+    },
+    /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[labels\]\.additionalProperties\.default: Invalid value: .*\(kube-apiserver does not check defaults below additionalProperties and accepts the CRD; a default of the map values themselves is never applied/,
+  ],
   [
     'no served version',
     (m) => {
@@ -982,6 +1098,8 @@ describe.each([
   ['names', NAMES],
   ['versions', VERSIONS],
   ['structural schema', STRUCTURAL],
+  ['decoding', DECODING],
+  ['found by the CRD mutation differential', FOUND_BY_MUTATION],
   ['lists and maps', LISTS_AND_MAPS],
   ['subresources and printer columns', SUBRESOURCES_AND_COLUMNS],
   ['size', SIZE],
@@ -1087,6 +1205,53 @@ const ACCEPTED: Array<[string, (m: any) => void]> = [
     },
   ],
   [
+    'default: null (the decoder leaves no default), even on kind',
+    (m) => {
+      props(m).mode.default = null;
+      root(m).properties.kind = { type: 'string', nullable: true, default: null };
+    },
+  ],
+  [
+    "an unknown field below items (decoded by items' own, lenient decoder)",
+    (m) => {
+      props(m).tags.items.maxlength = 5;
+    },
+  ],
+  [
+    'root metadata with example, externalDocs, enum: [] and description: ""',
+    (m) => {
+      root(m).properties.metadata = {
+        type: 'object',
+        example: {},
+        externalDocs: { url: 'https://x' },
+        enum: [],
+        description: '',
+      };
+    },
+  ],
+  [
+    'enum: [] (no enum) beside a default',
+    (m) => {
+      props(m).mode.enum = [];
+      props(m).mode.default = 'fast';
+    },
+  ],
+  [
+    "int-or-string's anyOf with Go zero values in its branches",
+    (m) => {
+      props(m).port.anyOf = [
+        { type: 'integer', nullable: false, enum: [] },
+        { type: 'string', 'x-kubernetes-int-or-string': false },
+      ];
+    },
+  ],
+  [
+    'a rule comparing an object with null',
+    (m) => {
+      spec(m)['x-kubernetes-validations'] = [{ rule: 'self != null' }];
+    },
+  ],
+  [
     'a rule message of 5000 characters (1.32 sets no length limit)',
     (m) => {
       spec(m)['x-kubernetes-validations'] = [{ rule: 'self.replicas >= 0', message: 'x'.repeat(5000) }];
@@ -1111,7 +1276,8 @@ describeRealApiServer(
       mutate(manifest);
       const r = await plane().request(
         'POST',
-        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All',
+        // strict field validation, as kubectl apply sends it
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All&fieldValidation=Strict',
         manifest,
       );
       // 422: invalid; 400: not even decodable as a CustomResourceDefinition
@@ -1122,12 +1288,17 @@ describeRealApiServer(
           : `${r.code}: ${JSON.stringify(r.body)}`;
     };
     test('the valid CRD: accepted', async () => expect(await verdict(() => {})).toBe('accepted'));
-    test.each([...NAMES, ...VERSIONS, ...STRUCTURAL, ...LISTS_AND_MAPS, ...SUBRESOURCES_AND_COLUMNS])(
-      'refused: %s',
-      async (_rule, mutate) => {
-        expect(await verdict(mutate)).toBe('refused');
-      },
-    );
+    test.each([
+      ...NAMES,
+      ...VERSIONS,
+      ...STRUCTURAL,
+      ...DECODING,
+      ...FOUND_BY_MUTATION,
+      ...LISTS_AND_MAPS,
+      ...SUBRESOURCES_AND_COLUMNS,
+    ])('refused: %s', async (_rule, mutate) => {
+      expect(await verdict(mutate)).toBe('refused');
+    });
     test.each([...WARNINGS.map(([name, mutate]) => [name, mutate] as [string, (m: any) => void]), ...ACCEPTED])(
       'accepted: %s',
       async (_name, mutate) => {
