@@ -3,10 +3,9 @@
 // each oracle version and checked by our imitation (validateCustomResource for that version); verdicts and error
 // field paths and messages (type, path, value, detail) compared word for word. Writes bench/latest/cr-differential.json (or --out).
 //   npm run differential -- --seed 1 --per-crd 3 [--versions 1.28,1.32,1.36] [--out file]
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { kubernetesAssetsDir } from './real-control-plane';
+import { writeReport } from './write-report';
 import { ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 import { loadCorpusCrds } from '../test/support/differential/corpus';
 import { DifferentialResult, runDifferential } from '../test/support/differential/run';
@@ -39,16 +38,10 @@ async function main(): Promise<void> {
       await plane.stop();
     }
   }
-  const report = {
-    date: new Date().toISOString(),
-    command: `npm run differential -- --seed ${seed} --per-crd ${perCrd} --versions ${versions.join(',')}`,
-    machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
+  writeReport(out, `npm run differential -- --seed ${seed} --per-crd ${perCrd} --versions ${versions.join(',')}`, {
     seconds: Math.round((Date.now() - started) / 1000),
     results,
-  };
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify(report, null, 1)}\n`);
-  console.log(`written ${out}`);
+  });
 }
 
 main().catch((e) => {

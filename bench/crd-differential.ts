@@ -3,10 +3,9 @@
 // version and checked as synth checks a CRD for that version; a case agrees when both refuse or both accept.
 // Writes bench/latest/crd-differential.json (or --out).
 //   npx tsx bench/crd-differential.ts --seed 3 --per-crd 20 [--versions 1.28,1.32,1.36] [--out file]
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { kubernetesAssetsDir } from './real-control-plane';
+import { writeReport } from './write-report';
 import { ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 import { loadCorpusCrds } from '../test/support/differential/corpus';
 import { CrdDifferentialResult, runCrdDifferential } from '../test/support/differential/crd-run';
@@ -37,16 +36,11 @@ async function main(): Promise<void> {
       await plane.stop();
     }
   }
-  const report = {
-    date: new Date().toISOString(),
-    command: `npx tsx bench/crd-differential.ts --seed ${seed} --per-crd ${perCrd} --versions ${versions.join(',')}`,
-    machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
-    seconds: Math.round((Date.now() - started) / 1000),
-    results,
-  };
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify(report, null, 1)}\n`);
-  console.log(`written ${out}`);
+  writeReport(
+    out,
+    `npx tsx bench/crd-differential.ts --seed ${seed} --per-crd ${perCrd} --versions ${versions.join(',')}`,
+    { seconds: Math.round((Date.now() - started) / 1000), results },
+  );
 }
 
 main().catch((e) => {

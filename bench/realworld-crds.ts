@@ -4,10 +4,10 @@
 // of docs/crds.md's and docs/API.md's "1.28 refuses N" figures (test/bench/realworld-crds.test.ts).
 //   npx tsx bench/realworld-crds.ts [--versions 1.28,1.32,1.36] [--out file]
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as yaml from 'yaml';
 import { kubernetesAssetsDir } from './real-control-plane';
+import { writeReport } from './write-report';
 import { errorsOf } from '../lib/apimachinery/issue';
 import { CrdManifest } from '../lib/apiserver/crd-manifest';
 import { validateCrdManifest } from '../lib/apiserver/crd-validation/validate-crd';
@@ -80,15 +80,7 @@ async function main(): Promise<void> {
       refusedFiles: refused,
     });
   }
-  const report = {
-    date: new Date().toISOString(),
-    command: `npx tsx bench/realworld-crds.ts --versions ${versions.join(',')}`,
-    machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
-    results,
-  };
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify(report, null, 1)}\n`);
-  console.log(`written ${out}`);
+  writeReport(out, `npx tsx bench/realworld-crds.ts --versions ${versions.join(',')}`, { results });
 }
 
 main().catch((e) => {

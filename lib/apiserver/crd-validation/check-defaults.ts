@@ -52,6 +52,7 @@ export function checkDefaults(schema: JSONSchemaProps, basePath: string): Issue[
         // the root's default is a whole object: apiVersion and kind required (measured on 1.32)
         resourceRoot: node.isRoot,
         applyDefaults: true,
+        isDefault: true,
       });
       // the apiserver does not follow additionalProperties when it checks defaults: it accepts any default there,
       // and applies those of properties below it to every map entry that lacks them

@@ -50,6 +50,13 @@ export interface ValidateValueOptions {
    * @default false
    */
   readonly blockingErrorsBefore?: boolean;
+  /**
+   * The value is a CRD's `default`: the apiserver checks an int-or-string node of a default by its `type`, and its
+   * type not at all without one (measured on 1.32: `{type: boolean, x-kubernetes-int-or-string: true, default: false}`
+   * is accepted, `default: "x"` refused as not boolean), where a resource's value must be an integer or a string.
+   * @default false
+   */
+  readonly isDefault?: boolean;
 }
 
 /** What `validateValue` found, and the value it validated (with defaults applied). */
@@ -80,17 +87,17 @@ export function validateValue(
     options.oldValue !== undefined && doDefault ? applyDefaults(schema, options.oldValue) : options.oldValue;
   const walk = (withRules: boolean): Issue[] => {
     const issues: Issue[] = [];
-    new ValueWalker(issues, withRules, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION).check(
-      defaulted,
-      schema,
-      options.path ?? '',
-      {
-        root: resourceRoot,
-        embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
-        old: oldDefaulted,
-        valueOnly: false,
-      },
-    );
+    new ValueWalker(
+      issues,
+      withRules,
+      options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION,
+      options.isDefault ?? false,
+    ).check(defaulted, schema, options.path ?? '', {
+      root: resourceRoot,
+      embedded: resourceRoot || schema['x-kubernetes-embedded-resource'] === true,
+      old: oldDefaulted,
+      valueOnly: false,
+    });
     return issues;
   };
   const schemaIssues = walk(false);
@@ -165,6 +172,7 @@ class ValueWalker {
     private readonly issues: Issue[],
     private readonly withRules: boolean,
     private readonly version: KubernetesVersion,
+    private readonly isDefault: boolean,
   ) {}
 
   /** Validates one node; returns false when its type is wrong (its rules and children are then skipped). */
@@ -222,7 +230,8 @@ class ValueWalker {
   }
 
   private checkType(v: unknown, s: JSONSchemaProps, at: string): boolean | 'quirk' {
-    if (isIntOrString(s) || !s.type) {
+    if (this.isDefault && isIntOrString(s) && !s.type) return true;
+    if ((isIntOrString(s) && !this.isDefault) || !s.type) {
       const actual = jsonType(v);
       const ok = isIntOrString(s) ? actual === 'integer' || actual === 'string' : true;
       if (!ok) {
@@ -469,12 +478,12 @@ class ValueWalker {
     const at = path || '<root>';
     const run = (b: JSONSchemaProps): { issues: Issue[]; matches: number } => {
       const sink: Issue[] = [];
-      const walker = new ValueWalker(sink, false, this.version);
+      const walker = new ValueWalker(sink, false, this.version, this.isDefault);
       walker.check(v, b, path, { ...ctx, valueOnly: true });
       return { issues: sink, matches: walker.matches };
     };
     for (const b of s.allOf ?? []) {
-      new ValueWalker(this.issues, false, this.version).check(v, b, path, { ...ctx, valueOnly: true });
+      new ValueWalker(this.issues, false, this.version, this.isDefault).check(v, b, path, { ...ctx, valueOnly: true });
     }
     // kube-openapi reports these as composite errors, which apiextensions turns into fieldless causes (`<nil>`)
     // naming the path in the message; when no branch is valid, it adds the errors of the branch that matched most

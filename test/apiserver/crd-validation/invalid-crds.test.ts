@@ -674,6 +674,13 @@ const FOUND_BY_MUTATION: Case[] = [
     /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.default\.apiVersion: Required value: must not be empty$/,
   ],
   [
+    "an int-or-string node's default is checked by its type",
+    (m) => {
+      props(m).size = { type: 'integer', 'x-kubernetes-int-or-string': true, default: 'x' };
+    },
+    /\.properties\[size\]\.default: Invalid value: "string": .* must be of type integer/,
+  ],
+  [
     'a rule comparing a string with null does not compile',
     (m) => {
       props(m).mode['x-kubernetes-validations'] = [{ rule: 'self != null' }];
@@ -993,6 +1000,13 @@ const SIZE: Case[] = [
 /** What the apiserver accepts but looks like a mistake: a warning naming the field, never an error. */
 const WARNINGS: Case[] = [
   [
+    'a boolean default of an int-or-string node typed boolean (defaults are checked by the type)',
+    (m) => {
+      props(m).flag = { type: 'boolean', 'x-kubernetes-int-or-string': true, default: false };
+    },
+    /\.properties\[flag\]\.type: ignored: x-kubernetes-int-or-string accepts both integers and strings/,
+  ],
+  [
     'an invalid default below additionalProperties (the apiserver does not check it)',
     (m) => {
       props(m).labels.additionalProperties.default = 0;
@@ -1227,6 +1241,12 @@ const ACCEPTED: Array<[string, (m: any) => void]> = [
         enum: [],
         description: '',
       };
+    },
+  ],
+  [
+    'any default of an int-or-string node without a type',
+    (m) => {
+      props(m).size = { 'x-kubernetes-int-or-string': true, default: true };
     },
   ],
   [
