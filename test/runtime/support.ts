@@ -127,7 +127,13 @@ export function ringMember(
   options: Pick<ManagerOptions, 'kubeConfig' | 'namespace' | 'namespaces'> & {
     readonly sharding: Pick<
       ManagerShardingOptions,
-      'ring' | 'namespace' | 'collectExpiredLeases' | 'assignment' | 'retryPeriodMs'
+      | 'ring'
+      | 'namespace'
+      | 'collectExpiredLeases'
+      | 'assignment'
+      | 'retryPeriodMs'
+      | 'leaseDurationMs'
+      | 'renewDeadlineMs'
     >;
   },
 ): Manager {
