@@ -66,9 +66,12 @@ describeReal('SampleDB failover candidate on real PostgreSQL standbys whose prim
       const state = await stateOf('p');
       return state.streaming?.length === 2 ? state : undefined;
     }, 'a and b to stream from p');
+    // P stops first, cleanly, so that A and B hold the same WAL of timeline 1. Killed after A's promotion, P could
+    // still send B a record A never had, and B could not follow A (the landing CI of stop 78: B never received A's
+    // commits).
+    await pg.stop('p');
     // A becomes the primary of timeline 2; B follows it (primary_conninfo reloads since PostgreSQL 13)
     await query(PORT.a, 'select pg_promote()');
-    pg.signal('p', 'SIGKILL');
     await query(PORT.b, `alter system set primary_conninfo = 'host=127.0.0.1 port=${PORT.a} user=postgres'`);
     await query(PORT.b, 'select pg_reload_conf()');
     await insertOnA(100);

@@ -190,6 +190,19 @@ export class PostgresGroup {
     }
   }
 
+  /**
+   * Stops the server `name` with a fast shutdown and waits until its process is gone: its WAL senders exit only once
+   * every connected standby flushed all of its WAL, so no standby holds a record another lacks.
+   */
+  async stop(name: string): Promise<void> {
+    this.signal(name, 'SIGINT');
+    const p = this.servers.get(name);
+    await this.until(
+      async () => (!p || p.exitCode !== null || p.signalCode !== null ? true : undefined),
+      `${name} to stop`,
+    );
+  }
+
   /** One statement on a fresh connection to `port`; its rows. */
   async query(port: number, sql: string): Promise<Record<string, any>[]> {
     const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
