@@ -3,8 +3,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import { collectSynthReport, OperatorApp, OutputLayout, renderSynthReport, ValidatingAdmissionPolicy } from '../../lib';
+import { errorsOf, formatIssue, Issue } from '../../lib/apimachinery/issue';
+import { KubernetesVersion } from '../../lib/apimachinery/kubernetes-versions';
 import { CrdManifest } from '../../lib/apiserver/crd-manifest';
-import { checkCrdForVersions } from '../../lib/apiserver/crd-validation/version-support';
+import { SchemaCheckMemo } from '../../lib/apiserver/crd-validation/schema-check-memo';
+import { validateCrdManifestWith } from '../../lib/apiserver/crd-validation/validate-crd';
+import { checkCrdForVersions, crdIssuesForVersions } from '../../lib/apiserver/crd-validation/version-support';
 import { CustomResourceDefinition } from '../../lib/crd/custom-resource-definition';
 import { describeEachApiServerVersion } from '../envtest';
 
@@ -15,10 +19,17 @@ import { describeEachApiServerVersion } from '../envtest';
  */
 function manifest(
   name: string,
-  extra: { rule?: string; optionalOldSelf?: boolean; selectableFields?: boolean; itemRule?: string } = {},
+  extra: {
+    rule?: string;
+    optionalOldSelf?: boolean;
+    selectableFields?: boolean;
+    itemRule?: string;
+    /** a rule on the values of a map (below additionalProperties, where decoding is lenient) */
+    valueRule?: { rule: string; optionalOldSelf?: boolean };
+  } = {},
 ): CrdManifest {
   const rule = extra.rule
-    ? [{ rule: extra.rule, ...(extra.optionalOldSelf ? { optionalOldSelf: true } : {}) }]
+    ? [{ rule: extra.rule, ...(extra.optionalOldSelf !== undefined ? { optionalOldSelf: extra.optionalOldSelf } : {}) }]
     : undefined;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -43,6 +54,19 @@ function manifest(
                   properties: {
                     size: { type: 'string', maxLength: 20 },
                     items: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 } },
+                    ...(extra.valueRule
+                      ? {
+                          labels: {
+                            type: 'object',
+                            maxProperties: 5,
+                            additionalProperties: {
+                              type: 'string',
+                              maxLength: 10,
+                              'x-kubernetes-validations': [extra.valueRule],
+                            },
+                          },
+                        }
+                      : {}),
                     // an unbounded list: a rule on its items counts 1,048,576 times (3 MiB over the smallest item, `{}`)
                     ...(extra.itemRule
                       ? {
@@ -99,11 +123,29 @@ const FEATURES: Record<string, Parameters<typeof manifest>[1]> = {
   semver: { rule: '!has(self.size) || !isSemver(self.size) || semver(self.size).major() >= 0' },
   lists: { rule: '!has(self.items) || lists.range(2).size() == 2' },
   oldself: { rule: '!oldSelf.hasValue() || oldSelf.value() == self', optionalOldSelf: true },
+  // 1.28 refuses the field as unknown whatever its value
+  oldselffalse: { rule: 'self == oldSelf', optionalOldSelf: false },
+  // below additionalProperties 1.28 drops the field, and compiles the rule with oldSelf a string
+  oldselfvalue: { valueRule: { rule: '!oldSelf.hasValue() || oldSelf.value() == self', optionalOldSelf: true } },
   selectable: { selectableFields: true },
   // 4 presence tests: 1.28 charges each (cost 10 × 1,048,576 items > 10,000,000), 1.29 and newer do not (6 × …)
   cost: { itemRule: '(has(self.regexp) && !has(self.transform)) || (!has(self.regexp) && has(self.transform))' },
   plain: { rule: '!has(self.size) || self.size.size() > 0' },
 };
+
+/**
+ * CRDs that only older versions accept: below additionalProperties 1.28 drops `optionalOldSelf` without a word, so a
+ * rule that needs oldSelf plain (not optional) compiles there and nowhere else.
+ */
+const ONLY_OLDER: Record<string, Parameters<typeof manifest>[1]> = {
+  oldselfdropped: { valueRule: { rule: 'self == oldSelf', optionalOldSelf: true } },
+};
+
+/** What checking a CRD for `version` alone finds: the check of that version and what the version lacks. */
+function verdictFor(crd: CrdManifest, version: KubernetesVersion): Issue[] {
+  const memo = new SchemaCheckMemo();
+  return crdIssuesForVersions(crd, [version], memo, validateCrdManifestWith(crd, version, memo));
+}
 
 /**
  * One mistake that versions of the range word otherwise: 8 presence tests per item of an unbounded list are over every
@@ -208,6 +250,24 @@ describe("the app's Kubernetes versions", () => {
     );
   });
 
+  test('optionalOldSelf on 1.28: refused as an unknown field where decoding is strict, dropped with a warning below additionalProperties', () => {
+    const RULE = 'spec.versions[0].schema.openAPIV3Schema.properties[spec]';
+    expect(synthErrors(undefined, manifest('oldselffalse', FEATURES.oldselffalse))).toContain(
+      `[chart/crd] ${RULE}.x-kubernetes-validations[0].optionalOldSelf: Forbidden: unknown field "optionalOldSelf": v1.ValidationRule has no such field on Kubernetes 1.28, 1.29 (it has from 1.30), and kubectl apply refuses it (strict field validation)`,
+    );
+    const VALUE = `${RULE}.properties[labels].additionalProperties.x-kubernetes-validations[0]`;
+    expect(
+      checkCrdForVersions(manifest('oldselfvalue', FEATURES.oldselfvalue), ['1.28', '1.29', '1.32']).map(formatIssue),
+    ).toStrictEqual([
+      `${VALUE}.optionalOldSelf: v1.ValidationRule has no such field on Kubernetes 1.28, 1.29 (it has from 1.30), and its decoder drops it here without a word (below items, additionalProperties and dependencies): the rule runs without it, as a transition rule: on updates only, oldSelf not optional`,
+      `${VALUE}.rule: Invalid value: "!oldSelf.hasValue() || oldSelf.value() == self": compilation fails on Kubernetes 1.28, 1.29: ERROR: <input>:1:18: found no matching overload for 'hasValue' applied to 'string.()'; ERROR: <input>:1:37: found no matching overload for 'value' applied to 'string.()' (optional values and syntax (x.?f, x[?k], optional.of(), optional.none(), hasValue(), orValue()) is in the CEL environment of new expressions from 1.29)`,
+    ]);
+    // checked for 1.28 alone, a rule only 1.28 accepts (oldSelf plain) passes with the warning
+    const dropped = verdictFor(manifest('oldselfdropped', ONLY_OLDER.oldselfdropped), '1.28');
+    expect(dropped.map((i) => [i.severity, i.path])).toStrictEqual([['warning', `${VALUE}.optionalOldSelf`]]);
+    expect(errorsOf(verdictFor(manifest('oldselfdropped', ONLY_OLDER.oldselfdropped), '1.32'))).toHaveLength(1);
+  });
+
   test('string literals do not count as calls', () => {
     expect(checkCrdForVersions(manifest('literal', { rule: "self.size != 'quantity(1)'" }), ['1.28'])).toStrictEqual(
       [],
@@ -222,7 +282,7 @@ describeEachApiServerVersion(
       '%s: the apiserver accepts the CRD exactly where our check says this version has it',
       async (feature) => {
         const crd = manifest(feature, FEATURES[feature]);
-        const ours = checkCrdForVersions(crd, [version]).length === 0 ? 'accepted' : 'refused';
+        const ours = errorsOf(checkCrdForVersions(crd, [version])).length === 0 ? 'accepted' : 'refused';
         // server-side apply, as APPLY.md applies CRDs: an older apiserver refuses fields it does not know
         const r = await plane().request(
           'PATCH',
@@ -235,6 +295,21 @@ describeEachApiServerVersion(
           apiserver: r.code === 201 || r.code === 200 ? 'accepted' : 'refused',
           message: r.code >= 300 ? r.body?.message : undefined,
         }).toStrictEqual({ feature, apiserver: ours, message: ours === 'refused' ? expect.any(String) : undefined });
+      },
+      60_000,
+    );
+
+    test.each(Object.keys(ONLY_OLDER))(
+      '%s: the apiserver accepts the CRD exactly where its check for this version alone finds no error',
+      async (name) => {
+        const crd = manifest(name, ONLY_OLDER[name]);
+        const ours = errorsOf(verdictFor(crd, version)).length === 0 ? 'accepted' : 'refused';
+        const r = await plane().request(
+          'POST',
+          '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All&fieldValidation=Strict',
+          crd,
+        );
+        expect({ name, apiserver: r.code === 201 ? 'accepted' : 'refused' }).toStrictEqual({ name, apiserver: ours });
       },
       60_000,
     );

@@ -267,11 +267,12 @@ function checkRule(
       value: rule.rule,
     });
   }
-  if (rule.optionalOldSelf === true && !checked.usesOldSelf) {
+  // set at all, false too (measured on 1.32 and 1.36)
+  if (rule.optionalOldSelf != null && !checked.usesOldSelf) {
     issues.push({
       path: `${path}.optionalOldSelf`,
       message: 'Invalid value: may not be set if oldSelf is not used in rule',
-      value: true,
+      value: rule.optionalOldSelf,
     });
   }
   for (const fn of checked.unsupported) {

@@ -1,5 +1,6 @@
 import { child, index, isObject, key } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
+import { ApiserverChange, firstVersionWith, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { CrdManifest } from '../crd-manifest';
 
 /**
@@ -15,22 +16,57 @@ import { CrdManifest } from '../crd-manifest';
  * `items` that is neither a schema nor a list of schemas is ignored. Subtrees that need no change are returned as they
  * are (the same objects), so that memos keyed by schema objects still find them.
  *
- * Measured against kube-apiserver 1.28, 1.32 and 1.36 (`bench/crd-differential.ts`, `test/apiserver/crd-validation`).
+ * `versions`: decoded as these apiservers decode it, whose types lack the fields of {@link FIELDS_SINCE} they do not
+ * have yet (they must agree on which). A field a version lacks is refused as unknown where decoding is strict, and
+ * dropped where it is not (below `items`, `additionalProperties`, `dependencies`), which `ignored` warns of. Without
+ * `versions`, the newest types.
+ *
+ * Measured against kube-apiserver 1.28, 1.32 and 1.36 (`bench/crd-differential.ts`, `test/apiserver/crd-validation`,
+ * `test/app/kubernetes-versions.test.ts`).
  *
  * @internal
  */
-export function decodeCrd(manifest: CrdManifest): { readonly decoded: CrdManifest; readonly issues: Issue[] } {
+export function decodeCrd(
+  manifest: CrdManifest,
+  versions?: readonly KubernetesVersion[],
+): { readonly decoded: CrdManifest; readonly issues: Issue[]; readonly ignored: Issue[] } {
   const issues: Issue[] = [];
+  const ignored: Issue[] = [];
   // another apiVersion or kind is refused as such (validateCrdManifest): these types are v1's
   if (
     !isObject(manifest) ||
     manifest.apiVersion !== 'apiextensions.k8s.io/v1' ||
     manifest.kind !== 'CustomResourceDefinition'
   ) {
-    return { decoded: manifest, issues };
+    return { decoded: manifest, issues, ignored };
   }
-  const decoded = decode(manifest, CRD, '', issues);
-  return { decoded: (decoded === DROP ? manifest : decoded) as CrdManifest, issues };
+  const lacking = new Set(
+    Object.entries(FIELDS_SINCE)
+      .filter(([, f]) => versions !== undefined && versions.length > 0 && !since(versions[0], f.since))
+      .map(([field]) => field),
+  );
+  const decoded = decode(manifest, CRD, '', { issues, ignored, lacking, versions: versions ?? [] });
+  return { decoded: (decoded === DROP ? manifest : decoded) as CrdManifest, issues, ignored };
+}
+
+/**
+ * Fields of the types that older apiservers do not have (`Struct.field`), and the change that brought each. 1.28
+ * refuses `optionalOldSelf` as an unknown field and drops it below `items` (measured); 1.29 is taken to do as 1.28 (no
+ * 1.29 apiserver here).
+ */
+const FIELDS_SINCE: Record<string, { readonly since: ApiserverChange; readonly whenDropped: string }> = {
+  'ValidationRule.optionalOldSelf': {
+    since: 'optionalOldSelf',
+    whenDropped: 'the rule runs without it, as a transition rule: on updates only, oldSelf not optional',
+  },
+};
+
+/** One decoding: where its errors and warnings go, and the fields its versions lack. */
+interface Decoding {
+  readonly issues: Issue[];
+  readonly ignored: Issue[];
+  readonly lacking: ReadonlySet<string>;
+  readonly versions: readonly KubernetesVersion[];
 }
 
 /** A Go type of the apiextensions.k8s.io/v1 API, as its JSON decoder reads it. */
@@ -301,9 +337,10 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
  * `value` decoded as `t` at `path`: the value itself when nothing changes, a changed copy, or {@link DROP} where the
  * decoder leaves the Go field at its zero value. Errors go to `issues`.
  */
-function decode(value: unknown, t: GoType, path: string, issues: Issue[], strict = true): unknown {
+function decode(value: unknown, t: GoType, path: string, d: Decoding, strict = true): unknown {
+  const issues = d.issues;
   if (value === null || value === undefined) return DROP;
-  if (typeof t === 'string') return decodeScalar(value, t, path, issues);
+  if (typeof t === 'string') return decodeScalar(value, t, path, d);
   if ('list' in t) {
     if (!Array.isArray(value)) {
       issues.push(typeError(path, value, t, `json: cannot unmarshal ${jsonKind(value)} into ${t.goName}`));
@@ -311,7 +348,7 @@ function decode(value: unknown, t: GoType, path: string, issues: Issue[], strict
     }
     return decodeEntries(
       value,
-      (v, i) => decode(v, t.list, index(path, i), issues, strict),
+      (v, i) => decode(v, t.list, index(path, i), d, strict),
       (v) => zeroOf(t.list, v),
     );
   }
@@ -323,23 +360,37 @@ function decode(value: unknown, t: GoType, path: string, issues: Issue[], strict
     const inner = t.map;
     return decodeFields(
       value,
-      (k, v) => decode(v, inner, key(path, k), issues, strict),
+      (k, v) => decode(v, inner, key(path, k), d, strict),
       (v) => zeroOf(inner, v),
     );
   }
   return decodeFields(
     value,
     (k, v) => {
-      const field = t.fields[k];
+      const lacked = d.lacking.has(`${t.struct}.${k}`);
+      const field = lacked ? undefined : t.fields[k];
       if (field === undefined) {
-        if (!strict) return v;
+        const added = FIELDS_SINCE[`${t.struct}.${k}`];
+        const newer = lacked
+          ? ` on Kubernetes ${d.versions.join(', ')} (it has from ${firstVersionWith(added.since)})`
+          : '';
+        // below items and the like the decoder is not strict: an unknown field is dropped without a word
+        if (!strict) {
+          if (!lacked) return v;
+          d.ignored.push({
+            path: child(path, k),
+            severity: 'warning',
+            message: `${goName(t)} has no such field${newer}, and its decoder drops it here without a word (below items, additionalProperties and dependencies): ${added.whenDropped}`,
+          });
+          return DROP;
+        }
         issues.push({
           path: child(path, k),
-          message: `Forbidden: unknown field "${k}": ${goName(t)} has no such field, and kubectl apply refuses it (strict field validation)${didYouMean(t, k)}`,
+          message: `Forbidden: unknown field "${k}": ${goName(t)} has no such field${newer}, and kubectl apply refuses it (strict field validation)${lacked ? '' : didYouMean(t, k)}`,
         });
         return v;
       }
-      return decode(v, field, child(path, k), issues, strict);
+      return decode(v, field, child(path, k), d, strict);
     },
     () => DROP,
   );
@@ -356,7 +407,8 @@ function zeroOf(t: GoType, v: unknown): unknown {
   return {};
 }
 
-function decodeScalar(value: unknown, t: string, path: string, issues: Issue[]): unknown {
+function decodeScalar(value: unknown, t: string, path: string, d: Decoding): unknown {
+  const issues = d.issues;
   const cannot = (shown = jsonKind(value)) =>
     issues.push(typeError(path, value, t as GoType, `json: cannot unmarshal ${shown} into ${goName(t as GoType)}`));
   switch (t) {
@@ -400,14 +452,14 @@ function decodeScalar(value: unknown, t: string, path: string, issues: Issue[]):
     // below them an unknown field is dropped, not refused (measured on 1.32: `items.maxlength` accepted)
     case 'schemaOrArray':
       // `items: "x"` or `items: true`: the decoder reads neither a schema nor a list, and leaves items unset
-      if (Array.isArray(value)) return decode(value, list(SCHEMA, '[]v1.JSONSchemaProps'), path, issues, false);
-      return isObject(value) ? decode(value, SCHEMA, path, issues, false) : DROP;
+      if (Array.isArray(value)) return decode(value, list(SCHEMA, '[]v1.JSONSchemaProps'), path, d, false);
+      return isObject(value) ? decode(value, SCHEMA, path, d, false) : DROP;
     case 'schemaOrStringArray':
-      if (Array.isArray(value)) return decode(value, STRINGS, path, issues, false);
-      return isObject(value) ? decode(value, SCHEMA, path, issues, false) : DROP;
+      if (Array.isArray(value)) return decode(value, STRINGS, path, d, false);
+      return isObject(value) ? decode(value, SCHEMA, path, d, false) : DROP;
     default: // schemaOrBool
       if (typeof value === 'boolean') return value;
-      if (isObject(value)) return decode(value, SCHEMA, path, issues, false);
+      if (isObject(value)) return decode(value, SCHEMA, path, d, false);
       issues.push(typeError(path, value, 'schemaOrBool', 'boolean or JSON schema expected'));
       return value;
   }

@@ -40,10 +40,10 @@ export function validateCrdManifestWith(
   memo: SchemaCheckMemo,
 ): Issue[] {
   // a body the apiserver cannot decode (or that strict field validation refuses) is answered with 400, unvalidated
-  const { decoded, issues: decoding } = decodeCrd(manifest);
+  const { decoded, issues: decoding, ignored } = decodeCrd(manifest, [version]);
   if (decoding.length > 0) return decoding;
   const crd = withApiserverDefaults(decoded);
-  const issues: Issue[] = [];
+  const issues: Issue[] = [...ignored];
   if (crd.apiVersion !== 'apiextensions.k8s.io/v1') {
     issues.push({
       path: 'apiVersion',

@@ -71,7 +71,8 @@ export function crdIssuesForVersions(
         reworded.get(compileKey(f.path, e))!.push(`on Kubernetes ${f.versions.join(', ')} worded: ${e}${also}`);
       }
       if (own.length > 0) rest.push(issueOf({ ...f, errors: own }));
-    } else {
+    } else if (!newest.some((i) => i.path === f.issue.path && i.message === f.issue.message)) {
+      // a range of one older version: its decoding's findings are the check's own
       rest.push(issueOf(f));
     }
   }
@@ -153,6 +154,13 @@ function versionFindings(
   // checked as decoded (a `default: null` is no default)
   const { decoded, issues: decoding } = decodeCrd(manifest);
   if (decoding.length > 0) return findings;
+  // the versions whose types lack a field refuse it as unknown, or drop it where decoding is lenient (crd-decoding.ts):
+  // their rules are checked as they decode them
+  const older = versions.filter((v) => !since(v, 'optionalOldSelf'));
+  const asOlder = older.length > 0 ? decodeCrd(manifest, older) : undefined;
+  if (asOlder) {
+    findings.push(...[...asOlder.issues, ...asOlder.ignored].map((issue) => ({ kind: 'other' as const, issue })));
+  }
   const crdVersions: any[] = Array.isArray(decoded.spec?.versions) ? decoded.spec.versions : [];
   crdVersions.forEach((version, i) => {
     if (!isObject(version)) return;
@@ -174,13 +182,6 @@ function versionFindings(
     const schema = version.schema?.openAPIV3Schema;
     if (isObject(schema)) {
       const schemaPath = child(base, 'schema', 'openAPIV3Schema');
-      // the walk only finds what a version before optionalOldSelf refuses: none in the range, no walk
-      const withoutOptionalOldSelf = versions.filter((v) => !since(v, 'optionalOldSelf'));
-      if (withoutOptionalOldSelf.length > 0) {
-        const issues: Issue[] = [];
-        walkOptionalOldSelf(schema as JSONSchemaProps, schemaPath, issues, withoutOptionalOldSelf);
-        findings.push(...issues.map((issue) => ({ kind: 'other' as const, issue })));
-      }
       const refusingFalse = versions.filter((v) => !since(v, 'additionalPropertiesFalseInJunctors'));
       if (refusingFalse.length > 0) {
         for (const at of junctorAdditionalPropertiesFalse(schema, schemaPath, false)) {
@@ -205,8 +206,11 @@ function versionFindings(
           ),
         });
       }
-      findings.push(...celEnvironmentsFor(schema as JSONSchemaProps, schemaPath, versions, memo));
-      findings.push(...costsForVersions(schema as JSONSchemaProps, schemaPath, versions, memo));
+      const olderSchema = asOlder?.decoded.spec?.versions?.[i]?.schema?.openAPIV3Schema;
+      const schemaOf = (v: KubernetesVersion) =>
+        (olderSchema && older.includes(v) ? olderSchema : schema) as JSONSchemaProps;
+      findings.push(...celEnvironmentsFor(schemaOf, schemaPath, versions, memo));
+      findings.push(...costsForVersions(schemaOf, schemaPath, versions, memo));
     }
   });
   return findings;
@@ -219,21 +223,25 @@ function versionFindings(
  * checks at all (no structural errors: `validateCrdManifest` reports those).
  */
 function costsForVersions(
-  schema: JSONSchemaProps,
+  schemaOf: (v: KubernetesVersion) => JSONSchemaProps,
   schemaPath: string,
   versions: readonly KubernetesVersion[],
   memo: SchemaCheckMemo,
 ): VersionFinding[] {
-  const others = versions.filter((v) => costModelOf(v) !== costModelOf(DEFAULT_KUBERNETES_VERSION));
+  const schema = schemaOf(DEFAULT_KUBERNETES_VERSION);
+  // versions that decode the schema otherwise are costed apart
+  const modelOf = (v: KubernetesVersion) =>
+    schemaOf(v) === schema ? costModelOf(v) : `${costModelOf(v)}, decoded otherwise`;
+  const others = versions.filter((v) => modelOf(v) !== costModelOf(DEFAULT_KUBERNETES_VERSION));
   if (others.length === 0) return [];
   if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
   const key = (i: Issue) => `${i.path}\n${i.message}`;
   const byDefault = new Set(errorsOf(memo.celRuleIssues(schema, schemaPath, DEFAULT_KUBERNETES_VERSION)).map(key));
   const found = new Map<string, { issue: Issue; versions: KubernetesVersion[] }>();
   const models = new Map<string, KubernetesVersion[]>();
-  for (const v of others) models.set(costModelOf(v), [...(models.get(costModelOf(v)) ?? []), v]);
+  for (const v of others) models.set(modelOf(v), [...(models.get(modelOf(v)) ?? []), v]);
   for (const members of models.values()) {
-    for (const issue of errorsOf(memo.celRuleIssues(schema, schemaPath, members[0]))) {
+    for (const issue of errorsOf(memo.celRuleIssues(schemaOf(members[0]), schemaPath, members[0]))) {
       if (byDefault.has(key(issue)) || !isCostIssue(issue)) continue;
       const entry = found.get(key(issue)) ?? { issue, versions: [] };
       entry.versions.push(...members);
@@ -247,7 +255,6 @@ function isCostIssue(issue: Issue): boolean {
   return /estimated (rule|messageExpression) cost|rule cost total/.test(issue.message);
 }
 
-/** Each `optionalOldSelf: true` in the schema, refused by `failing` (the versions of the range before the field). */
 /** The paths of `additionalProperties: false` inside a junctor (allOf, anyOf, oneOf, not) of a schema. */
 function junctorAdditionalPropertiesFalse(s: any, path: string, inJunctor: boolean): string[] {
   if (!isObject(s)) return [];
@@ -278,40 +285,6 @@ function junctorAdditionalPropertiesFalse(s: any, path: string, inJunctor: boole
   return out;
 }
 
-function walkOptionalOldSelf(
-  s: JSONSchemaProps,
-  path: string,
-  issues: Issue[],
-  failing: readonly KubernetesVersion[],
-): void {
-  const rules = s['x-kubernetes-validations'];
-  if (Array.isArray(rules)) {
-    rules.forEach((rule, i) => {
-      if (!isObject(rule)) return;
-      const at = `${path}.x-kubernetes-validations[${i}]`;
-      if (rule.optionalOldSelf === true) {
-        issues.push({
-          path: `${at}.optionalOldSelf`,
-          message: `Forbidden: fails on Kubernetes ${failing.join(', ')}: optionalOldSelf needs ${firstVersionWith('optionalOldSelf')} or newer (an unknown field before)`,
-        });
-      }
-    });
-  }
-  for (const [key, sub] of Object.entries(s.properties ?? {})) {
-    if (isObject(sub)) walkOptionalOldSelf(sub, `${path}.properties[${key}]`, issues, failing);
-  }
-  if (isObject(s.items)) walkOptionalOldSelf(s.items as JSONSchemaProps, `${path}.items`, issues, failing);
-  if (isObject(s.additionalProperties)) {
-    walkOptionalOldSelf(s.additionalProperties as JSONSchemaProps, `${path}.additionalProperties`, issues, failing);
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    (s[key] ?? []).forEach(
-      (sub, i) => isObject(sub) && walkOptionalOldSelf(sub, `${path}.${key}[${i}]`, issues, failing),
-    );
-  }
-  if (isObject(s.not)) walkOptionalOldSelf(s.not as JSONSchemaProps, `${path}.not`, issues, failing);
-}
-
 /**
  * The CEL environment of each version (`celEnvironment`): the rules are compiled once per environment of the range
  * by the one type checker, and each expression with compile errors the newest version does not make is reported with
@@ -320,19 +293,23 @@ function walkOptionalOldSelf(
  * apiserver checks at all (no structural errors).
  */
 function celEnvironmentsFor(
-  schema: JSONSchemaProps,
+  schemaOf: (v: KubernetesVersion) => JSONSchemaProps,
   schemaPath: string,
   versions: readonly KubernetesVersion[],
   memo: SchemaCheckMemo,
 ): VersionFinding[] {
   const newest = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1];
-  const others = versions.filter((v) => celEnvironment(v).key !== celEnvironment(newest).key);
+  const schema = schemaOf(newest);
+  // versions that decode the schema otherwise are compiled apart
+  const envOf = (v: KubernetesVersion) =>
+    schemaOf(v) === schema ? celEnvironment(v).key : `${celEnvironment(v).key}, decoded otherwise`;
+  const others = versions.filter((v) => envOf(v) !== celEnvironment(newest).key);
   if (others.length === 0) return [];
   if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
   const key = (i: Issue) => `${i.path}\n${i.message}`;
   const byNewest = new Set(errorsOf(memo.celRuleIssues(schema, schemaPath, newest)).map(key));
   const groups = new Map<string, KubernetesVersion[]>();
-  for (const v of others) groups.set(celEnvironment(v).key, [...(groups.get(celEnvironment(v).key) ?? []), v]);
+  for (const v of others) groups.set(envOf(v), [...(groups.get(envOf(v)) ?? []), v]);
   // per expression: the versions it fails on, their errors and what they lack
   const found = new Map<
     string,
@@ -340,7 +317,7 @@ function celEnvironmentsFor(
   >();
   for (const members of groups.values()) {
     const byPath = new Map<string, { value: unknown; errors: string[]; missing: Set<CelLibrary> }>();
-    for (const issue of errorsOf(memo.celRuleIssues(schema, schemaPath, members[0]))) {
+    for (const issue of errorsOf(memo.celRuleIssues(schemaOf(members[0]), schemaPath, members[0]))) {
       if (byNewest.has(key(issue)) || !/compilation failed: /.test(issue.message)) continue;
       const entry = byPath.get(issue.path) ?? { value: issue.value, errors: [], missing: new Set<CelLibrary>() };
       entry.errors.push(issue.message.replace(/^Invalid value: (messageExpression )?compilation failed: /, ''));

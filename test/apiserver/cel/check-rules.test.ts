@@ -202,6 +202,15 @@ describe('checkCelRules: entry fields', () => {
 
   test('fails optionalOldSelf on a rule that does not use oldSelf', () => {
     expect(check([{ rule: 'true', optionalOldSelf: true }])[0].path).toBe(`${RULE0}.optionalOldSelf`);
+    // false is set too
+    expect(check([{ rule: 'true', optionalOldSelf: false }])).toStrictEqual([
+      {
+        path: `${RULE0}.optionalOldSelf`,
+        message: 'Invalid value: may not be set if oldSelf is not used in rule',
+        value: false,
+      },
+    ]);
+    expect(check([{ rule: 'self == oldSelf', optionalOldSelf: false }])).toStrictEqual([]);
   });
 });
 

@@ -643,7 +643,10 @@ const STRUCTURAL: Case[] = [
   ],
 ];
 
-/** Structural rules the CRD mutation differential found us missing (bench/crd-differential.ts, 1.28 to 1.36). */
+/**
+ * Rules the CRD mutation differential found us missing (bench/crd-differential.ts, 1.28 to 1.36), and the per-version
+ * tests of optionalOldSelf (test/app/kubernetes-versions.test.ts).
+ */
 const FOUND_BY_MUTATION: Case[] = [
   [
     '$schema is not supported',
@@ -679,6 +682,13 @@ const FOUND_BY_MUTATION: Case[] = [
       props(m).size = { type: 'integer', 'x-kubernetes-int-or-string': true, default: 'x' };
     },
     /\.properties\[size\]\.default: Invalid value: "string": .* must be of type integer/,
+  ],
+  [
+    'optionalOldSelf: false on a rule that does not use oldSelf (set is set)',
+    (m) => {
+      props(m).mode['x-kubernetes-validations'] = [{ rule: "self != ''", optionalOldSelf: false }];
+    },
+    /\.properties\[mode\]\.x-kubernetes-validations\[0\]\.optionalOldSelf: Invalid value: may not be set if oldSelf is not used in rule \(got false\)$/,
   ],
   [
     'a rule comparing a string with null does not compile',

@@ -113,6 +113,7 @@ const RULE_EXTRAS: readonly Json[] = [
   { fieldPath: 'zz' },
   { fieldPath: '.spec' },
   { optionalOldSelf: true },
+  { optionalOldSelf: false },
 ];
 const FORBIDDEN: readonly [string, Json][] = [
   ['$ref', '#/definitions/x'],
