@@ -40,11 +40,7 @@ export function decodeCrd(
   ) {
     return { decoded: manifest, issues, ignored };
   }
-  const lacking = new Set(
-    Object.entries(FIELDS_SINCE)
-      .filter(([, f]) => versions !== undefined && versions.length > 0 && !since(versions[0], f.since))
-      .map(([field]) => field),
-  );
+  const lacking = new Set(versions?.length ? lackedFields(versions[0]) : []);
   const decoded = decode(manifest, CRD, '', { issues, ignored, lacking, versions: versions ?? [] });
   return { decoded: (decoded === DROP ? manifest : decoded) as CrdManifest, issues, ignored };
 }
@@ -60,6 +56,23 @@ const FIELDS_SINCE: Record<string, { readonly since: ApiserverChange; readonly w
     whenDropped: 'the rule runs without it, as a transition rule: on updates only, oldSelf not optional',
   },
 };
+
+/** The fields of the types that `version` lacks (`Struct.field`); none for the newest types. */
+function lackedFields(version: KubernetesVersion): string[] {
+  return Object.entries(FIELDS_SINCE)
+    .filter(([, f]) => !since(version, f.since))
+    .map(([field]) => field);
+}
+
+/**
+ * What sets the types a version decodes a CRD into apart: versions with equal keys decode it alike, and the newest
+ * types' key is the empty string.
+ *
+ * @internal
+ */
+export function decodingKey(version: KubernetesVersion): string {
+  return lackedFields(version).join(',');
+}
 
 /** One decoding: where its errors and warnings go, and the fields its versions lack. */
 interface Decoding {

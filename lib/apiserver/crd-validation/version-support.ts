@@ -1,4 +1,4 @@
-import { decodeCrd } from './crd-decoding';
+import { decodeCrd, decodingKey } from './crd-decoding';
 import { SchemaCheckMemo } from './schema-check-memo';
 import { child, forbidden, index, isObject } from '../../apimachinery/field';
 import { errorsOf, Issue } from '../../apimachinery/issue';
@@ -154,12 +154,16 @@ function versionFindings(
   // checked as decoded (a `default: null` is no default)
   const { decoded, issues: decoding } = decodeCrd(manifest);
   if (decoding.length > 0) return findings;
-  // the versions whose types lack a field refuse it as unknown, or drop it where decoding is lenient (crd-decoding.ts):
+  // versions whose types lack a field refuse it as unknown, or drop it where decoding is lenient (crd-decoding.ts):
   // their rules are checked as they decode them
-  const older = versions.filter((v) => !since(v, 'optionalOldSelf'));
-  const asOlder = older.length > 0 ? decodeCrd(manifest, older) : undefined;
-  if (asOlder) {
-    findings.push(...[...asOlder.issues, ...asOlder.ignored].map((issue) => ({ kind: 'other' as const, issue })));
+  const decodedBy = new Map<KubernetesVersion, CrdManifest>();
+  const byTypes = new Map<string, KubernetesVersion[]>();
+  for (const v of versions) byTypes.set(decodingKey(v), [...(byTypes.get(decodingKey(v)) ?? []), v]);
+  for (const [typesKey, members] of byTypes) {
+    if (typesKey === '') continue;
+    const older = decodeCrd(manifest, members);
+    findings.push(...[...older.issues, ...older.ignored].map((issue) => ({ kind: 'other' as const, issue })));
+    for (const v of members) decodedBy.set(v, older.decoded);
   }
   const crdVersions: any[] = Array.isArray(decoded.spec?.versions) ? decoded.spec.versions : [];
   crdVersions.forEach((version, i) => {
@@ -206,9 +210,8 @@ function versionFindings(
           ),
         });
       }
-      const olderSchema = asOlder?.decoded.spec?.versions?.[i]?.schema?.openAPIV3Schema;
       const schemaOf = (v: KubernetesVersion) =>
-        (olderSchema && older.includes(v) ? olderSchema : schema) as JSONSchemaProps;
+        ((decodedBy.get(v) ?? decoded).spec?.versions?.[i]?.schema?.openAPIV3Schema ?? schema) as JSONSchemaProps;
       findings.push(...celEnvironmentsFor(schemaOf, schemaPath, versions, memo));
       findings.push(...costsForVersions(schemaOf, schemaPath, versions, memo));
     }
