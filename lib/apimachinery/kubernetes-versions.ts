@@ -159,6 +159,12 @@ export const APISERVER_CHANGES = {
   /** CRD rules' `optionalOldSelf` (beta and on by default in 1.30, GA 1.31). */
   optionalOldSelf: 30,
   /**
+   * A CRD rule's `optionalOldSelf` is a field of the API's types: 1.28 refuses it as unknown (measured). 1.29 has it
+   * and drops it while the CRDValidationRatcheting feature gate is off, its default there (upstream's
+   * `dropDisabledFields` in the CRD strategy; no 1.29 apiserver here).
+   */
+  optionalOldSelfField: 29,
+  /**
    * An admission expression of the wrong result type: `must evaluate to bool but got int` (plugin/cel/compile.go
    * from 1.32; before, `must evaluate to bool`, measured on 1.28).
    */

@@ -250,18 +250,24 @@ describe("the app's Kubernetes versions", () => {
     );
   });
 
-  test('optionalOldSelf on 1.28: refused as an unknown field where decoding is strict, dropped with a warning below additionalProperties', () => {
+  test('optionalOldSelf: 1.28 refuses it as an unknown field where decoding is strict and drops it below additionalProperties; 1.29 drops it', () => {
     const RULE = 'spec.versions[0].schema.openAPIV3Schema.properties[spec]';
     expect(synthErrors(undefined, manifest('oldselffalse', FEATURES.oldselffalse))).toContain(
-      `[chart/crd] ${RULE}.x-kubernetes-validations[0].optionalOldSelf: Forbidden: unknown field "optionalOldSelf": v1.ValidationRule has no such field on Kubernetes 1.28, 1.29 (it has from 1.30), and kubectl apply refuses it (strict field validation)`,
+      `[chart/crd] ${RULE}.x-kubernetes-validations[0].optionalOldSelf: Forbidden: unknown field "optionalOldSelf": v1.ValidationRule has no such field on Kubernetes 1.28 (it has from 1.29), and kubectl apply refuses it (strict field validation)`,
     );
     const VALUE = `${RULE}.properties[labels].additionalProperties.x-kubernetes-validations[0]`;
     expect(
       checkCrdForVersions(manifest('oldselfvalue', FEATURES.oldselfvalue), ['1.28', '1.29', '1.32']).map(formatIssue),
     ).toStrictEqual([
-      `${VALUE}.optionalOldSelf: v1.ValidationRule has no such field on Kubernetes 1.28, 1.29 (it has from 1.30), and its decoder drops it here without a word (below items, additionalProperties and dependencies): the rule runs without it, as a transition rule: on updates only, oldSelf not optional`,
+      `${VALUE}.optionalOldSelf: v1.ValidationRule has no such field on Kubernetes 1.28 (it has from 1.29), and its decoder drops it here without a word (below items, additionalProperties and dependencies): the rule runs without it, as a transition rule: on updates only, oldSelf not optional`,
+      // upstream's data: 1.29 has the field and drops it everywhere while its feature gate is off (its default)
+      `${VALUE}.optionalOldSelf: Kubernetes 1.29 drops it while the CRDValidationRatcheting feature gate is off, the default there (on from 1.30): the rule runs without it, as a transition rule: on updates only, oldSelf not optional`,
       `${VALUE}.rule: Invalid value: "!oldSelf.hasValue() || oldSelf.value() == self": compilation fails on Kubernetes 1.28, 1.29: ERROR: <input>:1:18: found no matching overload for 'hasValue' applied to 'string.()'; ERROR: <input>:1:37: found no matching overload for 'value' applied to 'string.()' (optional values and syntax (x.?f, x[?k], optional.of(), optional.none(), hasValue(), orValue()) is in the CEL environment of new expressions from 1.29)`,
     ]);
+    // 1.29 drops it where 1.28 refuses it: a warning, not an error
+    expect(
+      checkCrdForVersions(manifest('oldselffalse', FEATURES.oldselffalse), ['1.29']).map((i) => [i.severity, i.path]),
+    ).toStrictEqual([['warning', `${RULE}.x-kubernetes-validations[0].optionalOldSelf`]]);
     // checked for 1.28 alone, a rule only 1.28 accepts (oldSelf plain) passes with the warning
     const dropped = verdictFor(manifest('oldselfdropped', ONLY_OLDER.oldselfdropped), '1.28');
     expect(dropped.map((i) => [i.severity, i.path])).toStrictEqual([['warning', `${VALUE}.optionalOldSelf`]]);

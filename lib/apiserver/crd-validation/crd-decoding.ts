@@ -16,10 +16,10 @@ import { CrdManifest } from '../crd-manifest';
  * `items` that is neither a schema nor a list of schemas is ignored. Subtrees that need no change are returned as they
  * are (the same objects), so that memos keyed by schema objects still find them.
  *
- * `versions`: decoded as these apiservers decode it, whose types lack the fields of {@link FIELDS_SINCE} they do not
- * have yet (they must agree on which). A field a version lacks is refused as unknown where decoding is strict, and
- * dropped where it is not (below `items`, `additionalProperties`, `dependencies`), which `ignored` warns of. Without
- * `versions`, the newest types.
+ * `versions`: decoded as these apiservers decode it (they must have equal {@link decodingKey}s): a field of
+ * {@link FIELDS_SINCE} their types lack is refused as unknown where decoding is strict, and dropped where it is not
+ * (below `items`, `additionalProperties`, `dependencies`); one they drop while its feature gate is off is dropped
+ * everywhere. `ignored` warns of each drop. Without `versions`, the newest types.
  *
  * Measured against kube-apiserver 1.28, 1.32 and 1.36 (`bench/crd-differential.ts`, `test/apiserver/crd-validation`,
  * `test/app/kubernetes-versions.test.ts`).
@@ -40,27 +40,45 @@ export function decodeCrd(
   ) {
     return { decoded: manifest, issues, ignored };
   }
-  const lacking = new Set(versions?.length ? lackedFields(versions[0]) : []);
-  const decoded = decode(manifest, CRD, '', { issues, ignored, lacking, versions: versions ?? [] });
+  const decoded = decode(manifest, CRD, '', {
+    issues,
+    ignored,
+    lacking: new Set(versions?.length ? fieldsWhere(versions[0], 'lacked') : []),
+    gatedOff: new Set(versions?.length ? fieldsWhere(versions[0], 'gated off') : []),
+    versions: versions ?? [],
+  });
   return { decoded: (decoded === DROP ? manifest : decoded) as CrdManifest, issues, ignored };
 }
 
 /**
- * Fields of the types that older apiservers do not have (`Struct.field`), and the change that brought each. 1.28
- * refuses `optionalOldSelf` as an unknown field and drops it below `items` (measured); 1.29 is taken to do as 1.28 (no
- * 1.29 apiserver here).
+ * Fields of the types (`Struct.field`) that older apiservers do not have (`since`: the change that brought the field),
+ * or drop while a feature gate is off by default (`onByDefault`: the change that turned it on), and what dropping one
+ * does. 1.28 refuses `optionalOldSelf` as an unknown field, and drops it below `items` (measured); 1.29 drops it
+ * everywhere (upstream's data: `APISERVER_CHANGES.optionalOldSelfField`).
  */
-const FIELDS_SINCE: Record<string, { readonly since: ApiserverChange; readonly whenDropped: string }> = {
+const FIELDS_SINCE: Record<
+  string,
+  {
+    readonly since: ApiserverChange;
+    readonly onByDefault: ApiserverChange;
+    readonly gate: string;
+    readonly whenDropped: string;
+  }
+> = {
   'ValidationRule.optionalOldSelf': {
-    since: 'optionalOldSelf',
+    since: 'optionalOldSelfField',
+    onByDefault: 'optionalOldSelf',
+    gate: 'CRDValidationRatcheting',
     whenDropped: 'the rule runs without it, as a transition rule: on updates only, oldSelf not optional',
   },
 };
 
-/** The fields of the types that `version` lacks (`Struct.field`); none for the newest types. */
-function lackedFields(version: KubernetesVersion): string[] {
+/** The fields (`Struct.field`) that `version`'s types lack, or that it drops with their feature gate off. */
+function fieldsWhere(version: KubernetesVersion, what: 'lacked' | 'gated off'): string[] {
   return Object.entries(FIELDS_SINCE)
-    .filter(([, f]) => !since(version, f.since))
+    .filter(([, f]) =>
+      what === 'lacked' ? !since(version, f.since) : since(version, f.since) && !since(version, f.onByDefault),
+    )
     .map(([field]) => field);
 }
 
@@ -71,14 +89,16 @@ function lackedFields(version: KubernetesVersion): string[] {
  * @internal
  */
 export function decodingKey(version: KubernetesVersion): string {
-  return lackedFields(version).join(',');
+  const gatedOff = fieldsWhere(version, 'gated off').map((f) => `${f} gated off`);
+  return [...fieldsWhere(version, 'lacked'), ...gatedOff].join(',');
 }
 
-/** One decoding: where its errors and warnings go, and the fields its versions lack. */
+/** One decoding: where its errors and warnings go, and the fields its versions lack or drop. */
 interface Decoding {
   readonly issues: Issue[];
   readonly ignored: Issue[];
   readonly lacking: ReadonlySet<string>;
+  readonly gatedOff: ReadonlySet<string>;
   readonly versions: readonly KubernetesVersion[];
 }
 
@@ -380,33 +400,49 @@ function decode(value: unknown, t: GoType, path: string, d: Decoding, strict = t
   return decodeFields(
     value,
     (k, v) => {
-      const lacked = d.lacking.has(`${t.struct}.${k}`);
-      const field = lacked ? undefined : t.fields[k];
-      if (field === undefined) {
-        const added = FIELDS_SINCE[`${t.struct}.${k}`];
-        const newer = lacked
-          ? ` on Kubernetes ${d.versions.join(', ')} (it has from ${firstVersionWith(added.since)})`
-          : '';
-        // below items and the like the decoder is not strict: an unknown field is dropped without a word
-        if (!strict) {
-          if (!lacked) return v;
-          d.ignored.push({
-            path: child(path, k),
-            severity: 'warning',
-            message: `${goName(t)} has no such field${newer}, and its decoder drops it here without a word (below items, additionalProperties and dependencies): ${added.whenDropped}`,
-          });
-          return DROP;
-        }
-        issues.push({
-          path: child(path, k),
-          message: `Forbidden: unknown field "${k}": ${goName(t)} has no such field${newer}, and kubectl apply refuses it (strict field validation)${lacked ? '' : didYouMean(t, k)}`,
-        });
-        return v;
-      }
-      return decode(v, field, child(path, k), d, strict);
+      const name = `${t.struct}.${k}`;
+      const field = d.lacking.has(name) ? undefined : t.fields[k];
+      if (field === undefined) return unknownField(t, k, v, child(path, k), d, strict);
+      const decodedField = decode(v, field, child(path, k), d, strict);
+      if (!d.gatedOff.has(name) || decodedField === DROP) return decodedField;
+      // a field the types have, which the versions drop everywhere while its feature gate is off
+      const f = FIELDS_SINCE[name];
+      const versions = d.versions.join(', ');
+      d.ignored.push({
+        path: child(path, k),
+        severity: 'warning',
+        message: `Kubernetes ${versions} ${d.versions.length === 1 ? 'drops' : 'drop'} it while the ${f.gate} feature gate is off, the default there (on from ${firstVersionWith(f.onByDefault)}): ${f.whenDropped}`,
+      });
+      return DROP;
     },
     () => DROP,
   );
+}
+
+/**
+ * A field `k` of `value` that struct `t` does not have, or that the decoding's versions lack: refused where decoding is
+ * strict, kept where it is not (the checks ignore it) unless a newer version has it (then dropped, with a warning).
+ */
+function unknownField(t: Struct, k: string, v: unknown, path: string, d: Decoding, strict: boolean): unknown {
+  const lacked = d.lacking.has(`${t.struct}.${k}`);
+  const newer = lacked
+    ? ` on Kubernetes ${d.versions.join(', ')} (it has from ${firstVersionWith(FIELDS_SINCE[`${t.struct}.${k}`].since)})`
+    : '';
+  // below items and the like the decoder is not strict: an unknown field is dropped without a word
+  if (!strict) {
+    if (!lacked) return v;
+    d.ignored.push({
+      path,
+      severity: 'warning',
+      message: `${goName(t)} has no such field${newer}, and its decoder drops it here without a word (below items, additionalProperties and dependencies): ${FIELDS_SINCE[`${t.struct}.${k}`].whenDropped}`,
+    });
+    return DROP;
+  }
+  d.issues.push({
+    path,
+    message: `Forbidden: unknown field "${k}": ${goName(t)} has no such field${newer}, and kubectl apply refuses it (strict field validation)${lacked ? '' : didYouMean(t, k)}`,
+  });
+  return v;
 }
 
 /** A list or map's `null` entry: the element type's zero value (Go decodes null into it and leaves it zero). */

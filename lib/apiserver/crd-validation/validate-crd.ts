@@ -1,7 +1,6 @@
 import { child, index, isObject } from '../../apimachinery/field';
 import { CrdManifest } from '../crd-manifest';
 import { checkDefaults } from './check-defaults';
-import { decodeCrd } from './crd-decoding';
 import { checkCrdNames } from './crd-names';
 import { checkCrdSize } from './crd-size';
 import { checkCrdVersions } from './crd-versions';
@@ -40,8 +39,8 @@ export function validateCrdManifestWith(
   memo: SchemaCheckMemo,
 ): Issue[] {
   // a body the apiserver cannot decode (or that strict field validation refuses) is answered with 400, unvalidated
-  const { decoded, issues: decoding, ignored } = decodeCrd(manifest, [version]);
-  if (decoding.length > 0) return decoding;
+  const { decoded, issues: decoding, ignored } = memo.decodedCrd(manifest, [version]);
+  if (decoding.length > 0) return [...decoding];
   const crd = withApiserverDefaults(decoded);
   const issues: Issue[] = [...ignored];
   if (crd.apiVersion !== 'apiextensions.k8s.io/v1') {

@@ -1,4 +1,4 @@
-import { decodeCrd, decodingKey } from './crd-decoding';
+import { decodingKey } from './crd-decoding';
 import { SchemaCheckMemo } from './schema-check-memo';
 import { child, forbidden, index, isObject } from '../../apimachinery/field';
 import { errorsOf, Issue } from '../../apimachinery/issue';
@@ -152,7 +152,7 @@ function versionFindings(
   const findings: VersionFinding[] = [];
   // what the apiserver cannot decode it answers before any of this (validateCrdManifest reports it); the rest is
   // checked as decoded (a `default: null` is no default)
-  const { decoded, issues: decoding } = decodeCrd(manifest);
+  const { decoded, issues: decoding } = memo.decodedCrd(manifest);
   if (decoding.length > 0) return findings;
   // versions whose types lack a field refuse it as unknown, or drop it where decoding is lenient (crd-decoding.ts):
   // their rules are checked as they decode them
@@ -161,7 +161,7 @@ function versionFindings(
   for (const v of versions) byTypes.set(decodingKey(v), [...(byTypes.get(decodingKey(v)) ?? []), v]);
   for (const [typesKey, members] of byTypes) {
     if (typesKey === '') continue;
-    const older = decodeCrd(manifest, members);
+    const older = memo.decodedCrd(manifest, members);
     findings.push(...[...older.issues, ...older.ignored].map((issue) => ({ kind: 'other' as const, issue })));
     for (const v of members) decodedBy.set(v, older.decoded);
   }

@@ -5,6 +5,7 @@ import { KUBERNETES_VERSIONS } from '../../../lib/apimachinery/kubernetes-versio
 import { builtinRawSchemas } from '../../../lib/apiserver/admission-policy/builtin-openapi';
 import { checkCelRules } from '../../../lib/apiserver/cel/check-rules';
 import { CrdManifest } from '../../../lib/apiserver/crd-manifest';
+import { decodeCrd } from '../../../lib/apiserver/crd-validation/crd-decoding';
 import { checkListAndMapTypes } from '../../../lib/apiserver/crd-validation/list-map-types';
 import { SchemaCheckMemo } from '../../../lib/apiserver/crd-validation/schema-check-memo';
 import { checkStructuralSchema } from '../../../lib/apiserver/crd-validation/structural-schema';
@@ -96,8 +97,9 @@ describe('SchemaCheckMemo', () => {
       .map((i) => `${i.path}: ${i.message}`)
       .join('\n');
     expect(messages).toMatch(/selectableFields: Forbidden: fails on Kubernetes 1\.28, 1\.29, 1\.30/);
+    expect(messages).toMatch(/optionalOldSelf: Forbidden: unknown field "optionalOldSelf": .* on Kubernetes 1\.28 \(/);
     expect(messages).toMatch(
-      /optionalOldSelf: Forbidden: unknown field "optionalOldSelf": .* on Kubernetes 1\.28, 1\.29 /,
+      /optionalOldSelf: Kubernetes 1\.29 drops it while the CRDValidationRatcheting feature gate/,
     );
     expect(messages).toMatch(/compilation fails on Kubernetes 1\.28/);
   });
@@ -113,6 +115,15 @@ describe('SchemaCheckMemo', () => {
     const structural = memo.structuralIssues(schema, path_);
     expect(structural).toEqual([...checkStructuralSchema(schema, path_), ...checkListAndMapTypes(schema, path_)]);
     expect(memo.structuralIssues(schema, path_)).toBe(structural);
+    // the manifest decoded once per types: versions with the newest types share the newest decoding
+    const manifest = CRDS[CRDS.length - 1][1];
+    const newest = memo.decodedCrd(manifest);
+    expect(newest).toEqual(decodeCrd(manifest));
+    expect(memo.decodedCrd(manifest, ['1.36'])).toBe(newest);
+    const older = memo.decodedCrd(manifest, ['1.28']);
+    expect(older).toEqual(decodeCrd(manifest, ['1.28']));
+    expect(memo.decodedCrd(manifest, ['1.28'])).toBe(older);
+    expect(older.issues).not.toEqual(newest.issues);
   });
 });
 
