@@ -21,7 +21,7 @@ function manifest(
   name: string,
   extra: {
     rule?: string;
-    optionalOldSelf?: boolean;
+    optionalOldSelf?: boolean | null;
     selectableFields?: boolean;
     itemRule?: string;
     /** a rule on the values of a map (below additionalProperties, where decoding is lenient) */
@@ -125,6 +125,7 @@ const FEATURES: Record<string, Parameters<typeof manifest>[1]> = {
   oldself: { rule: '!oldSelf.hasValue() || oldSelf.value() == self', optionalOldSelf: true },
   // 1.28 refuses the field as unknown whatever its value
   oldselffalse: { rule: 'self == oldSelf', optionalOldSelf: false },
+  oldselfnull: { rule: 'self == oldSelf', optionalOldSelf: null },
   // below additionalProperties 1.28 drops the field, and compiles the rule with oldSelf a string
   oldselfvalue: { valueRule: { rule: '!oldSelf.hasValue() || oldSelf.value() == self', optionalOldSelf: true } },
   selectable: { selectableFields: true },

@@ -989,6 +989,13 @@ const DECODING: Case[] = [
     /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[mode\]\.maxlength: Forbidden: unknown field "maxlength": v1\.JSONSchemaProps has no such field, and kubectl apply refuses it \(strict field validation\) \(did you mean maxLength\?\)$/,
   ],
   [
+    'an unknown field is refused whatever its value, null too',
+    (m) => {
+      props(m).mode.maxlength = null;
+    },
+    /\.properties\[mode\]\.maxlength: Forbidden: unknown field "maxlength"/,
+  ],
+  [
     'an unknown field of the CRD spec',
     (m) => {
       m.spec.version = 'v1';
