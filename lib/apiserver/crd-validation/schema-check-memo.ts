@@ -10,10 +10,10 @@ import { JSONSchemaProps } from '../schema/json-schema-props';
 /**
  * The schema checks that the checks of one CRD repeat, each computed once per schema (and Kubernetes version) while
  * the memo lives: `validateCrdManifest` and `checkCrdForVersions` both need the manifest decoded, the structural and
- * list/map checks and the rules compiled for the newest version, and the report's minimum version asks `checkCrdForVersions` once per
- * version of the range (each compiling the newest version's rules again). A caller makes one memo for one manifest
- * and drops it when done, so a schema changed afterwards is checked anew. The arrays returned are shared: read them,
- * never change them.
+ * list/map checks and the rules compiled for the newest version, and the report's minimum version asks
+ * `checkCrdForVersions` once per version of the range (each compiling the newest version's rules again). A caller
+ * makes one memo for one manifest and drops it when done, so a schema changed afterwards is checked anew. The arrays
+ * and decodings returned are shared: read them, never change them.
  *
  * @internal
  */
