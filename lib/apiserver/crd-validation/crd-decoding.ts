@@ -430,17 +430,15 @@ function decode(value: unknown, t: GoType, path: string, d: Decoding, strict = t
  * strict, kept where it is not (the checks ignore it) unless a newer version has it (then dropped, with a warning).
  */
 function unknownField(t: Struct, k: string, v: unknown, path: string, d: Decoding, strict: boolean): unknown {
-  const lacked = d.lacking.has(`${t.struct}.${k}`);
-  const newer = lacked
-    ? ` on Kubernetes ${d.versions.join(', ')} (it has from ${firstVersionWith(FIELDS_SINCE[`${t.struct}.${k}`].since)})`
-    : '';
+  const lacked = d.lacking.has(`${t.struct}.${k}`) ? FIELDS_SINCE[`${t.struct}.${k}`] : undefined;
+  const newer = lacked ? ` on Kubernetes ${d.versions.join(', ')} (it has from ${firstVersionWith(lacked.since)})` : '';
   // below items and the like the decoder is not strict: an unknown field is dropped without a word
   if (!strict) {
     if (!lacked) return v;
     d.ignored.push({
       path,
       severity: 'warning',
-      message: `${goName(t)} has no such field${newer}, and its decoder drops it here without a word (below items, additionalProperties and dependencies): ${FIELDS_SINCE[`${t.struct}.${k}`].whenDropped}`,
+      message: `${goName(t)} has no such field${newer}, and its decoder drops it here without a word (below items, additionalProperties and dependencies): ${lacked.whenDropped}`,
     });
     return DROP;
   }

@@ -157,9 +157,7 @@ function versionFindings(
   // versions whose types lack a field refuse it as unknown, or drop it where decoding is lenient (crd-decoding.ts):
   // their rules are checked as they decode them
   const decodedBy = new Map<KubernetesVersion, CrdManifest>();
-  const byTypes = new Map<string, KubernetesVersion[]>();
-  for (const v of versions) byTypes.set(decodingKey(v), [...(byTypes.get(decodingKey(v)) ?? []), v]);
-  for (const [typesKey, members] of byTypes) {
+  for (const [typesKey, members] of groupVersions(versions, decodingKey)) {
     if (typesKey === '') continue;
     const older = memo.decodedCrd(manifest, members);
     findings.push(...[...older.issues, ...older.ignored].map((issue) => ({ kind: 'other' as const, issue })));
@@ -241,9 +239,7 @@ function costsForVersions(
   const key = (i: Issue) => `${i.path}\n${i.message}`;
   const byDefault = new Set(errorsOf(memo.celRuleIssues(schema, schemaPath, DEFAULT_KUBERNETES_VERSION)).map(key));
   const found = new Map<string, { issue: Issue; versions: KubernetesVersion[] }>();
-  const models = new Map<string, KubernetesVersion[]>();
-  for (const v of others) models.set(modelOf(v), [...(models.get(modelOf(v)) ?? []), v]);
-  for (const members of models.values()) {
+  for (const members of groupVersions(others, modelOf).values()) {
     for (const issue of errorsOf(memo.celRuleIssues(schemaOf(members[0]), schemaPath, members[0]))) {
       if (byDefault.has(key(issue)) || !isCostIssue(issue)) continue;
       const entry = found.get(key(issue)) ?? { issue, versions: [] };
@@ -311,14 +307,12 @@ function celEnvironmentsFor(
   if (errorsOf(memo.structuralIssues(schema, schemaPath)).length > 0) return [];
   const key = (i: Issue) => `${i.path}\n${i.message}`;
   const byNewest = new Set(errorsOf(memo.celRuleIssues(schema, schemaPath, newest)).map(key));
-  const groups = new Map<string, KubernetesVersion[]>();
-  for (const v of others) groups.set(envOf(v), [...(groups.get(envOf(v)) ?? []), v]);
   // per expression: the versions it fails on, their errors and what they lack
   const found = new Map<
     string,
     { path: string; value: unknown; errors: string[]; missing: Set<CelLibrary>; versions: KubernetesVersion[] }
   >();
-  for (const members of groups.values()) {
+  for (const members of groupVersions(others, envOf).values()) {
     const byPath = new Map<string, { value: unknown; errors: string[]; missing: Set<CelLibrary> }>();
     for (const issue of errorsOf(memo.celRuleIssues(schemaOf(members[0]), schemaPath, members[0]))) {
       if (byNewest.has(key(issue)) || !/compilation failed: /.test(issue.message)) continue;
@@ -338,4 +332,14 @@ function celEnvironmentsFor(
     }
   }
   return [...found.values()].map((f) => ({ kind: 'compile', ...f }));
+}
+
+/** `versions` grouped by `keyOf`, each group in the order of `versions` (oldest first). */
+function groupVersions(
+  versions: readonly KubernetesVersion[],
+  keyOf: (v: KubernetesVersion) => string,
+): Map<string, KubernetesVersion[]> {
+  const groups = new Map<string, KubernetesVersion[]>();
+  for (const v of versions) groups.set(keyOf(v), [...(groups.get(keyOf(v)) ?? []), v]);
+  return groups;
 }
