@@ -1,11 +1,12 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { isEmittedWhereServed } from './conditional-objects';
-import { targetVersions } from './target-versions';
+import { perVersionIssues, targetVersions } from './target-versions';
 import { Warnings } from './warnings';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import { servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
 import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
+import { builtinObjectIssues } from '../apiserver/builtin-validation';
 
 /** An object emitted only where the cluster serves its API: from `requires` on. @internal */
 export interface ConditionalObject {
@@ -83,7 +84,13 @@ export function checkServedApis(
 function builtinFieldProblems(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
   const json = c.toJson();
   const unknown = new Map(versions.map((v) => [v, fieldsUnknownTo(json, v)]));
-  return [...unknownFields(c, unknown), ...gatedFields(c, json, versions, unknown)];
+  return [
+    ...unknownFields(c, unknown),
+    ...gatedFields(c, json, versions, unknown),
+    ...perVersionIssues(versions, (v) => builtinObjectIssues(json, v)).map(
+      (m) => `[${c.node.path}] ${c.apiVersion} ${c.kind} ${json.metadata?.name ?? ''}: ${m}`,
+    ),
+  ];
 }
 
 /**

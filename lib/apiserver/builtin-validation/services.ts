@@ -1,0 +1,4 @@
+import { BuiltinValidators } from './validator';
+
+/** @internal */
+export const SERVICE_VALIDATORS: BuiltinValidators = {};
