@@ -1,23 +1,204 @@
+import {
+  annotationKeysIssues,
+  arr,
+  dnsLabelIssues,
+  dnsSubdomainIssues,
+  ipIssues,
+  labelsIssues,
+  nameIssues,
+  obj,
+  optionalSubdomainIssues,
+  str,
+} from './pod-spec-common';
+import { hostPortConflicts, containersIssues } from './pod-spec-containers';
+import { affinityIssues, tolerationsIssues, topologySpreadIssues } from './pod-spec-scheduling';
+import { podSecurityContextIssues } from './pod-spec-security';
+import { volumesIssues } from './pod-spec-volumes';
+import { child, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
-import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { isQualifiedName } from '../../apimachinery/names';
 
 /** How a workload kind constrains the pod template it holds. @internal */
 export interface PodTemplateOptions {
   /** The restart policies the kind allows (a Deployment `Always` only, a Job `OnFailure` and `Never`). */
   readonly restartPolicies: readonly string[];
+  /**
+   * The kind named when `activeDeadlineSeconds` is refused (`activeDeadlineSeconds in ReplicaSet is not Supported`, as
+   * apps/v1 says for Deployments and ReplicaSets; `StatefulSet`, `DaemonSet`).
+   * @default - allowed (Jobs, CronJobs, PodTemplates)
+   */
+  readonly activeDeadlineSecondsUnsupportedIn?: string;
+}
+
+/** How a pod spec is checked besides its path. @internal */
+export interface PodSpecOptions {
+  /** A Pod (not a template): its defaults copy limits into missing requests, and ephemeral containers are its own. */
+  readonly pod: boolean;
+}
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+
+function dnsIssues(path: string, spec: any, version: KubernetesVersion): Issue[] {
+  const issues: Issue[] = [];
+  const policy = spec.dnsPolicy ?? 'ClusterFirst';
+  if (!DNS_POLICIES.includes(policy)) issues.push(notSupported(child(path, 'dnsPolicy'), policy, DNS_POLICIES));
+  const configPath = child(path, 'dnsConfig');
+  if (policy === 'None' && spec.dnsConfig == null) {
+    issues.push(required(configPath, 'must provide `dnsConfig` when `dnsPolicy` is None'));
+  }
+  const config = obj(spec.dnsConfig);
+  const nameservers = arr(config.nameservers);
+  if (nameservers.length > 3) {
+    issues.push(invalid(child(configPath, 'nameservers'), nameservers, 'must not have more than 3 nameservers'));
+  }
+  nameservers.forEach((ns, i) =>
+    issues.push(...ipIssues(index(child(configPath, 'nameservers'), i), str(ns), version)),
+  );
+  arr(config.options).forEach((o, i) => {
+    if (str(obj(o).name) === '') issues.push(required(index(child(configPath, 'options'), i), 'must not be empty'));
+  });
+  return issues;
+}
+
+/** hostAliases: 1.28 reports them without the indices (`hostAliases.ip`; measured), 1.32 with. */
+function hostAliasesIssues(path: string, aliases: unknown, version: KubernetesVersion): Issue[] {
+  const indexed = minorOf(version) >= 32;
+  return arr(aliases).flatMap((raw, i) => {
+    const a = obj(raw);
+    const at = indexed ? index(path, i) : path;
+    return [
+      ...ipIssues(child(at, 'ip'), str(a.ip), version),
+      ...arr(a.hostnames).flatMap((h, j) =>
+        dnsSubdomainIssues(indexed ? index(child(at, 'hostnames'), j) : child(at, 'hostnames'), str(h)),
+      ),
+    ];
+  });
+}
+
+function hostProcessIssues(path: string, spec: any): Issue[] {
+  const all = [...arr(spec.containers), ...arr(spec.initContainers)];
+  const hostProcess = all.some((c) => obj(obj(obj(c).securityContext).windowsOptions).hostProcess === true);
+  return hostProcess && spec.hostNetwork !== true
+    ? [
+        invalid(
+          child(path, 'hostNetwork'),
+          false,
+          'hostNetwork must be true if pod contains any hostProcess containers',
+        ),
+      ]
+    : [];
+}
+
+/**
+ * ValidatePodSpec of a pod spec at `path` (`spec`, `spec.template.spec`), as defaulted: what users write by hand and
+ * get wrong (containers, ports, env, volumes, mounts, resources, probes, policies, scheduling, security contexts).
+ *
+ * @internal
+ */
+export function podSpecIssues(
+  raw: unknown,
+  path: string,
+  version: KubernetesVersion,
+  options: PodSpecOptions,
+): Issue[] {
+  const spec = obj(raw);
+  const volumes = volumesIssues(child(path, 'volumes'), spec.volumes, version);
+  const issues: Issue[] = [
+    ...volumes.issues,
+    ...containersIssues(path, spec, {
+      version,
+      volumes: volumes.valid,
+      hostNetwork: spec.hostNetwork === true,
+      pod: options.pod,
+    }),
+    ...hostPortConflicts(path, spec),
+  ];
+  if (arr(spec.ephemeralContainers).length > 0) {
+    issues.push(
+      forbidden(
+        child(path, 'ephemeralContainers'),
+        options.pod ? 'cannot be set on create' : 'ephemeral containers not allowed in pod template',
+      ),
+    );
+  }
+  const restartPolicy = spec.restartPolicy ?? 'Always';
+  if (!RESTART_POLICIES.includes(restartPolicy)) {
+    issues.push(notSupported(child(path, 'restartPolicy'), restartPolicy, RESTART_POLICIES));
+  }
+  issues.push(...dnsIssues(path, spec, version));
+  issues.push(...labelsIssues(child(path, 'nodeSelector'), spec.nodeSelector, version));
+  issues.push(...podSecurityContextIssues(child(path, 'securityContext'), spec.securityContext, spec, version));
+  issues.push(...hostProcessIssues(path, spec));
+  issues.push(...optionalSubdomainIssues(child(path, 'serviceAccountName'), spec.serviceAccountName));
+  issues.push(...optionalSubdomainIssues(child(path, 'nodeName'), spec.nodeName));
+  issues.push(...optionalSubdomainIssues(child(path, 'priorityClassName'), spec.priorityClassName));
+  issues.push(...optionalSubdomainIssues(child(path, 'runtimeClassName'), spec.runtimeClassName));
+  for (const f of ['hostname', 'subdomain']) {
+    if (typeof spec[f] === 'string' && spec[f] !== '') issues.push(...dnsLabelIssues(child(path, f), spec[f]));
+  }
+  const deadline = spec.activeDeadlineSeconds;
+  if (typeof deadline === 'number' && (deadline < 1 || deadline > 2147483647)) {
+    issues.push(invalid(child(path, 'activeDeadlineSeconds'), deadline, 'must be between 1 and 2147483647, inclusive'));
+  }
+  if (spec.preemptionPolicy != null && !['PreemptLowerPriority', 'Never'].includes(spec.preemptionPolicy)) {
+    issues.push(
+      notSupported(child(path, 'preemptionPolicy'), spec.preemptionPolicy, ['PreemptLowerPriority', 'Never']),
+    );
+  }
+  const os = obj(spec.os);
+  if (spec.os != null && !['linux', 'windows'].includes(os.name)) {
+    // upstream reports it at `os`, not `os.name`
+    issues.push(notSupported(child(path, 'os'), os.name, ['linux', 'windows']));
+  }
+  issues.push(...hostAliasesIssues(child(path, 'hostAliases'), spec.hostAliases, version));
+  arr(spec.readinessGates).forEach((g, i) => {
+    const type = str(obj(g).conditionType);
+    const at = child(index(child(path, 'readinessGates'), i), 'conditionType');
+    issues.push(...nameIssues(at, type, isQualifiedName(type, version)));
+  });
+  issues.push(...tolerationsIssues(child(path, 'tolerations'), spec.tolerations, version));
+  issues.push(...affinityIssues(child(path, 'affinity'), spec.affinity, version));
+  issues.push(
+    ...topologySpreadIssues(child(path, 'topologySpreadConstraints'), spec.topologySpreadConstraints, version),
+  );
+  return issues;
 }
 
 /**
  * The apiserver's checks of a PodTemplateSpec held at `path` (`spec.template`) on create: its metadata's labels and
- * annotations and its pod spec (containers, volumes, ports, env, resources, probes...).
+ * annotations (reported at `spec.template.labels`, upstream's path) and its pod spec, as defaulted (restartPolicy
+ * `Always` when unset: a Job template without one is refused), plus the kind's restart policies.
  *
  * @internal
  */
 export function podTemplateIssues(
-  _template: any,
-  _path: string,
-  _version: KubernetesVersion,
-  _options: PodTemplateOptions,
+  template: any,
+  path: string,
+  version: KubernetesVersion,
+  options: PodTemplateOptions,
 ): Issue[] {
-  return [];
+  const t = obj(template);
+  const meta = obj(t.metadata);
+  const specPath = child(path, 'spec');
+  const spec = obj(t.spec);
+  const issues = [
+    ...labelsIssues(child(path, 'labels'), meta.labels, version),
+    ...annotationKeysIssues(child(path, 'annotations'), meta.annotations, version),
+    ...podSpecIssues(spec, specPath, version, { pod: false }),
+  ];
+  const restartPolicy = spec.restartPolicy ?? 'Always';
+  if (options.restartPolicies.length > 0 && !options.restartPolicies.includes(restartPolicy)) {
+    issues.push(notSupported(child(specPath, 'restartPolicy'), restartPolicy, options.restartPolicies));
+  }
+  if (options.activeDeadlineSecondsUnsupportedIn && spec.activeDeadlineSeconds != null) {
+    issues.push(
+      forbidden(
+        child(specPath, 'activeDeadlineSeconds'),
+        `activeDeadlineSeconds in ${options.activeDeadlineSecondsUnsupportedIn} is not Supported`,
+      ),
+    );
+  }
+  return issues;
 }

@@ -1,0 +1,125 @@
+import { isIP } from 'net';
+import { invalid, isObject, required } from '../../apimachinery/field';
+import { Issue } from '../../apimachinery/issue';
+import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+
+/*
+ * Small checks shared by the pod spec's parts (pkg/apis/core/validation), each in the apiserver's words.
+ */
+
+/** An object field, or an empty object, so that a part of the spec can be read without guards. @internal */
+export function obj(value: unknown): Record<string, any> {
+  return isObject(value) ? (value as Record<string, any>) : {};
+}
+
+/** An array field, or an empty array. @internal */
+export function arr(value: unknown): any[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A string field, or `''` (the apiserver's zero value). @internal */
+export function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** `Invalid value` once per message of a name check (ValidateDNS1123Label and its kin). @internal */
+export function nameIssues(path: string, value: string, messages: readonly string[]): Issue[] {
+  return messages.map((m) => invalid(path, value, m));
+}
+
+/** ValidateDNS1123Label. @internal */
+export function dnsLabelIssues(path: string, value: string): Issue[] {
+  return nameIssues(path, value, isDns1123Label(value));
+}
+
+/** ValidateDNS1123Subdomain (ValidateNodeName, ValidateServiceAccountName, ValidateConfigMapName...). @internal */
+export function dnsSubdomainIssues(path: string, value: string): Issue[] {
+  return nameIssues(path, value, isDns1123Subdomain(value));
+}
+
+/** A name that must be a DNS subdomain when set. @internal */
+export function optionalSubdomainIssues(path: string, value: unknown): Issue[] {
+  return typeof value === 'string' && value !== '' ? dnsSubdomainIssues(path, value) : [];
+}
+
+/** ValidateLabels: every error at the map's own path (`spec.template.labels`, `nodeSelector`). @internal */
+export function labelsIssues(path: string, labels: unknown, version: KubernetesVersion): Issue[] {
+  return Object.entries(obj(labels)).flatMap(([k, v]) => [
+    ...nameIssues(path, k, isQualifiedName(k, version)),
+    ...nameIssues(path, String(v), isValidLabelValue(String(v), version)),
+  ]);
+}
+
+/** ValidateAnnotations' key check (lower-cased, as upstream checks them). @internal */
+export function annotationKeysIssues(path: string, annotations: unknown, version: KubernetesVersion): Issue[] {
+  return Object.keys(obj(annotations)).flatMap((k) => nameIssues(path, k, isQualifiedName(k.toLowerCase(), version)));
+}
+
+/** IsValidPortNum. @internal */
+export function portNumberMessages(port: number): string[] {
+  return port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+}
+
+/** IsValidPortName (an IANA service name). @internal */
+export function portNameMessages(name: string): string[] {
+  const errs: string[] = [];
+  if (name.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (name.startsWith('-') || name.endsWith('-')) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+/** ValidatePortNumOrName: an httpGet or tcpSocket port, a number or the name of a container port. @internal */
+export function portNumOrNameIssues(path: string, port: unknown): Issue[] {
+  if (typeof port === 'number') return portNumberMessages(port).map((m) => invalid(path, port, m));
+  if (typeof port === 'string') {
+    return port === '' ? [required(path)] : portNameMessages(port).map((m) => invalid(path, port, m));
+  }
+  return [];
+}
+
+/** IsValidIP, in the wording of `version` (the example appeared between 1.28 and 1.32; measured on both). @internal */
+export function ipIssues(path: string, value: string, version: KubernetesVersion): Issue[] {
+  if (isIP(value) !== 0) return [];
+  return [
+    invalid(
+      path,
+      value,
+      minorOf(version) >= 32
+        ? 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'
+        : 'must be valid IP address',
+    ),
+  ];
+}
+
+/** A 32-bit id (runAsUser, runAsGroup, fsGroup, supplementalGroups): ValidateLinuxID's range. @internal */
+export function linuxIdIssues(path: string, value: unknown): Issue[] {
+  if (typeof value !== 'number' || (value >= 0 && value <= 2147483647)) return [];
+  return [invalid(path, value, 'must be between 0 and 2147483647, inclusive')];
+}
+
+/** ValidateNonnegativeField. @internal */
+export function nonNegativeIssues(path: string, value: unknown): Issue[] {
+  return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
+}
+
+/** `Not found: "x"` (field.NotFound). @internal */
+export function notFound(path: string, value: unknown): Issue {
+  return { path, message: 'Not found', value };
+}
+
+/** validateLocalDescendingPath: relative, without `..` (subPath, volume item paths). @internal */
+export function localDescendingPathIssues(path: string, value: string): Issue[] {
+  const issues: Issue[] = [];
+  if (value.startsWith('/')) issues.push(invalid(path, value, 'must be a relative path'));
+  issues.push(...noBackstepsIssues(path, value));
+  return issues;
+}
+
+/** validatePathNoBacksteps. @internal */
+export function noBackstepsIssues(path: string, value: string): Issue[] {
+  return value.split(/[\\/]/).includes('..') ? [invalid(path, value, "must not contain '..'")] : [];
+}

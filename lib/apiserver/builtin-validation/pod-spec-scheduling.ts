@@ -1,0 +1,206 @@
+import { arr, labelsIssues, nameIssues, obj, str } from './pod-spec-common';
+import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
+import { Issue } from '../../apimachinery/issue';
+import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+
+/*
+ * Where a pod may run: tolerations (ValidateTolerations), node and pod (anti-)affinity (validateAffinity) and topology
+ * spread constraints (validateTopologySpreadConstraints). nodeSelector is ValidateLabels, in pod-spec.ts.
+ */
+
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** ValidateTolerations. @internal */
+export function tolerationsIssues(path: string, tolerations: unknown, version: KubernetesVersion): Issue[] {
+  return arr(tolerations).flatMap((raw, i) => {
+    const t = obj(raw);
+    const at = index(path, i);
+    const k = str(t.key);
+    const operator = str(t.operator);
+    const value = str(t.value);
+    const effect = str(t.effect);
+    const issues: Issue[] = k ? nameIssues(child(at, 'key'), k, isQualifiedName(k, version)) : [];
+    if (!k && operator !== 'Exists') {
+      issues.push(
+        invalid(
+          child(at, 'operator'),
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
+    }
+    if (t.tolerationSeconds != null && effect !== 'NoExecute') {
+      issues.push(invalid(child(at, 'effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    if (operator === '' || operator === 'Equal') {
+      const errs = isValidLabelValue(value, version);
+      if (errs.length) issues.push(invalid(child(at, 'operator'), value, errs.join(';')));
+    } else if (operator === 'Exists') {
+      if (value) issues.push(invalid(child(at, 'operator'), value, "value must be empty when `operator` is 'Exists'"));
+    } else {
+      issues.push(notSupported(child(at, 'operator'), operator, ['Equal', 'Exists']));
+    }
+    if (effect && !EFFECTS.includes(effect)) issues.push(notSupported(child(at, 'effect'), effect, EFFECTS));
+    return issues;
+  });
+}
+
+/** ValidateNodeSelectorRequirement and ValidateLabelSelectorRequirement share these value rules. */
+function requirementIssues(path: string, raw: unknown, version: KubernetesVersion, node: boolean): Issue[] {
+  const r = obj(raw);
+  const k = str(r.key);
+  const values = arr(r.values);
+  const valuesPath = child(path, 'values');
+  const issues: Issue[] = [];
+  switch (r.operator) {
+    case 'In':
+    case 'NotIn':
+      if (values.length === 0)
+        issues.push(required(valuesPath, "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (values.length > 0) {
+        issues.push(forbidden(valuesPath, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      }
+      break;
+    case 'Gt':
+    case 'Lt':
+      // label selectors have no Gt and Lt
+      if (!node) {
+        issues.push(invalid(child(path, 'operator'), r.operator, 'not a valid selector operator'));
+      } else if (values.length !== 1) {
+        issues.push(required(valuesPath, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+      }
+      break;
+    default:
+      issues.push(invalid(child(path, 'operator'), r.operator, 'not a valid selector operator'));
+  }
+  issues.push(...nameIssues(child(path, 'key'), k, isQualifiedName(k, version)));
+  return issues;
+}
+
+function nodeSelectorTermIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+  return arr(obj(raw).matchExpressions).flatMap((r, i) =>
+    requirementIssues(index(child(path, 'matchExpressions'), i), r, version, true),
+  );
+}
+
+function labelSelectorIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+  if (raw == null) return [];
+  const s = obj(raw);
+  return [
+    ...labelsIssues(child(path, 'matchLabels'), s.matchLabels, version),
+    ...arr(s.matchExpressions).flatMap((r, i) =>
+      requirementIssues(index(child(path, 'matchExpressions'), i), r, version, false),
+    ),
+  ];
+}
+
+function weightIssues(path: string, weight: unknown): Issue[] {
+  return typeof weight === 'number' && (weight < 1 || weight > 100)
+    ? [invalid(path, weight, 'must be in the range 1-100')]
+    : [];
+}
+
+function podAffinityTermIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+  const t = obj(raw);
+  const topologyKey = str(t.topologyKey);
+  const keyPath = child(path, 'topologyKey');
+  const issues = labelSelectorIssues(child(path, 'labelSelector'), t.labelSelector, version);
+  if (topologyKey === '') {
+    issues.push(required(keyPath, 'can not be empty'));
+    // ValidateLabelName(""): empty, and (as the regex fails too) the name part's format
+    issues.push(...nameIssues(keyPath, '', [...isQualifiedName('', version), ...isQualifiedName('-', version)]));
+  } else {
+    issues.push(...nameIssues(keyPath, topologyKey, isQualifiedName(topologyKey, version)));
+  }
+  return issues;
+}
+
+/** validateAffinity. @internal */
+export function affinityIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+  if (raw == null) return [];
+  const a = obj(raw);
+  const issues: Issue[] = [];
+  const node = obj(a.nodeAffinity);
+  const nodePath = child(path, 'nodeAffinity');
+  if (node.requiredDuringSchedulingIgnoredDuringExecution != null) {
+    const reqPath = child(nodePath, 'requiredDuringSchedulingIgnoredDuringExecution');
+    const terms = arr(obj(node.requiredDuringSchedulingIgnoredDuringExecution).nodeSelectorTerms);
+    const termsPath = child(reqPath, 'nodeSelectorTerms');
+    if (terms.length === 0) issues.push(required(termsPath, 'must have at least one node selector term'));
+    terms.forEach((t, i) => issues.push(...nodeSelectorTermIssues(index(termsPath, i), t, version)));
+  }
+  arr(node.preferredDuringSchedulingIgnoredDuringExecution).forEach((raw2, i) => {
+    const at = index(child(nodePath, 'preferredDuringSchedulingIgnoredDuringExecution'), i);
+    const p = obj(raw2);
+    issues.push(
+      ...weightIssues(child(at, 'weight'), p.weight),
+      ...nodeSelectorTermIssues(child(at, 'preference'), p.preference, version),
+    );
+  });
+  for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
+    const pa = obj(a[kind]);
+    const paPath = child(path, kind);
+    arr(pa.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) =>
+      issues.push(
+        ...podAffinityTermIssues(index(child(paPath, 'requiredDuringSchedulingIgnoredDuringExecution'), i), t, version),
+      ),
+    );
+    arr(pa.preferredDuringSchedulingIgnoredDuringExecution).forEach((raw2, i) => {
+      const at = index(child(paPath, 'preferredDuringSchedulingIgnoredDuringExecution'), i);
+      const w = obj(raw2);
+      issues.push(
+        ...weightIssues(child(at, 'weight'), w.weight),
+        ...podAffinityTermIssues(child(at, 'podAffinityTerm'), w.podAffinityTerm, version),
+      );
+    });
+  }
+  return issues;
+}
+
+const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
+const POLICIES = ['Honor', 'Ignore'];
+
+/** validateTopologySpreadConstraints. @internal */
+export function topologySpreadIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+  const constraints = arr(raw).map(obj);
+  return constraints.flatMap((c, i) => {
+    const at = index(path, i);
+    const issues: Issue[] = [];
+    if (typeof c.maxSkew === 'number' && c.maxSkew <= 0) {
+      issues.push(invalid(child(at, 'maxSkew'), c.maxSkew, 'must be greater than zero'));
+    }
+    const topologyKey = str(c.topologyKey);
+    if (topologyKey === '') issues.push(required(child(at, 'topologyKey'), 'can not be empty'));
+    else issues.push(...nameIssues(child(at, 'topologyKey'), topologyKey, isQualifiedName(topologyKey, version)));
+    const when = str(c.whenUnsatisfiable);
+    if (!WHEN_UNSATISFIABLE.includes(when)) {
+      issues.push(notSupported(child(at, 'whenUnsatisfiable'), when, WHEN_UNSATISFIABLE));
+    }
+    const repeated = constraints
+      .slice(i + 1)
+      .some((o) => str(o.topologyKey) === topologyKey && str(o.whenUnsatisfiable) === when);
+    if (repeated) issues.push(duplicate(child(at, '{topologyKey, whenUnsatisfiable}'), `{${topologyKey}, ${when}}`));
+    if (c.minDomains != null) {
+      if (typeof c.minDomains === 'number' && c.minDomains <= 0) {
+        issues.push(invalid(child(at, 'minDomains'), c.minDomains, 'must be greater than 0'));
+      } else if (when !== 'DoNotSchedule') {
+        issues.push(
+          invalid(
+            child(at, 'minDomains'),
+            c.minDomains,
+            `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${when}`,
+          ),
+        );
+      }
+    }
+    for (const p of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
+      if (c[p] != null && !POLICIES.includes(c[p])) issues.push(notSupported(child(at, p), c[p], POLICIES));
+    }
+    issues.push(...labelSelectorIssues(child(at, 'labelSelector'), c.labelSelector, version));
+    return issues;
+  });
+}

@@ -1,0 +1,231 @@
+import { arr, dnsLabelIssues, localDescendingPathIssues, noBackstepsIssues, obj, str } from './pod-spec-common';
+import { fieldSelectorIssues, resourceFieldSelectorIssues, VOLUME_FIELD_PATHS } from './pod-spec-env';
+import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
+import { Issue } from '../../apimachinery/issue';
+import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { Quantity } from '../../apimachinery/quantity';
+
+/*
+ * A pod's volumes (ValidateVolumes): DNS-label names, unique, one source each (none is defaulted to an emptyDir), and
+ * the checks of the sources users write by hand: configMap, secret, projected, downwardAPI, emptyDir, hostPath,
+ * persistentVolumeClaim. The other sources (CSI, cloud disks...) are counted but not checked inside.
+ */
+
+/** The sources in the order validateVolumeSource counts them: the second one found is the one reported. */
+const SOURCES = [
+  'emptyDir',
+  'hostPath',
+  'gitRepo',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
+] as const;
+
+const HOST_PATH_TYPES = [
+  '',
+  'BlockDevice',
+  'CharDevice',
+  'Directory',
+  'DirectoryOrCreate',
+  'File',
+  'FileOrCreate',
+  'Socket',
+];
+
+function modeIssues(path: string, mode: unknown): Issue[] {
+  return typeof mode === 'number' && (mode < 0 || mode > 0o777)
+    ? [invalid(path, mode, 'must be a number between 0 and 0777 (octal), both inclusive')]
+    : [];
+}
+
+/** validateLocalNonReservedPath. */
+function nonReservedPathIssues(path: string, value: string): Issue[] {
+  const issues = localDescendingPathIssues(path, value);
+  if (value.startsWith('..') && issues.length === 0) issues.push(invalid(path, value, "must not start with '..'"));
+  return issues;
+}
+
+/** validateKeyToPath. */
+function keyToPathIssues(path: string, item: any): Issue[] {
+  const p = str(item.path);
+  return [
+    ...(str(item.key) === '' ? [required(child(path, 'key'))] : []),
+    ...(p === '' ? [required(child(path, 'path'))] : nonReservedPathIssues(child(path, 'path'), p)),
+    ...modeIssues(child(path, 'mode'), item.mode),
+  ];
+}
+
+function itemsIssues(path: string, source: any): Issue[] {
+  return arr(source.items).flatMap((item, i) => keyToPathIssues(index(child(path, 'items'), i), obj(item)));
+}
+
+function downwardApiItemsIssues(path: string, source: any): Issue[] {
+  // upstream reports an item's fields under the source's path, without the item's index
+  return arr(source.items).flatMap((raw) => {
+    const item = obj(raw);
+    const p = str(item.path);
+    const issues = p === '' ? [required(child(path, 'path'))] : nonReservedPathIssues(child(path, 'path'), p);
+    issues.push(...modeIssues(child(path, 'mode'), item.mode));
+    if (item.fieldRef != null)
+      issues.push(...fieldSelectorIssues(child(path, 'fieldRef'), obj(item.fieldRef), VOLUME_FIELD_PATHS));
+    if (item.resourceFieldRef != null) {
+      issues.push(...resourceFieldSelectorIssues(child(path, 'resourceFieldRef'), obj(item.resourceFieldRef), true));
+    }
+    return issues;
+  });
+}
+
+const PROJECTION_KINDS = [
+  'secret',
+  'downwardAPI',
+  'configMap',
+  'serviceAccountToken',
+  'clusterTrustBundle',
+  'podCertificate',
+];
+
+function projectedIssues(path: string, source: any, version: KubernetesVersion): Issue[] {
+  const issues: Issue[] = [];
+  const paths = new Set<string>();
+  const claim = (p: string, name: unknown) => {
+    if (paths.has(p)) issues.push(invalid(path, name, 'conflicting duplicate paths'));
+    paths.add(p);
+  };
+  arr(source.sources).forEach((raw, i) => {
+    const s = obj(raw);
+    const at = index(child(path, 'sources'), i);
+    const kinds = PROJECTION_KINDS.filter((k) => s[k] != null);
+    if (kinds.length > 1) {
+      issues.push(
+        forbidden(at, `may not specify more than 1 volume type${minorOf(version) >= 32 ? ' per source' : ''}`),
+      );
+    }
+    for (const kind of ['secret', 'configMap'] as const) {
+      if (s[kind] == null) continue;
+      const src = obj(s[kind]);
+      if (str(src.name) === '') issues.push(required(child(at, kind, 'name')));
+      issues.push(...itemsIssues(child(at, kind), src));
+      for (const item of arr(src.items)) claim(str(obj(item).path), src.name);
+    }
+    if (s.downwardAPI != null) {
+      issues.push(...downwardApiItemsIssues(child(at, 'downwardAPI'), obj(s.downwardAPI)));
+      for (const item of arr(obj(s.downwardAPI).items)) claim(str(obj(item).path), '');
+    }
+    if (s.serviceAccountToken != null) {
+      const t = obj(s.serviceAccountToken);
+      const seconds = t.expirationSeconds ?? 3600;
+      const secondsPath = child(at, 'serviceAccountToken', 'expirationSeconds');
+      if (typeof seconds === 'number' && seconds < 600) {
+        issues.push(invalid(secondsPath, seconds, 'may not specify a duration less than 10 minutes'));
+      } else if (typeof seconds === 'number' && seconds > 2 ** 32) {
+        issues.push(invalid(secondsPath, seconds, 'may not specify a duration larger than 2^32 seconds'));
+      }
+      if (str(t.path) === '') issues.push(required(child(path, 'path')));
+      else claim(str(t.path), t.path);
+    }
+  });
+  return issues;
+}
+
+function sourceIssues(path: string, volume: any, version: KubernetesVersion): Issue[] {
+  const present = SOURCES.filter((s) => volume[s] != null);
+  if (present.length > 1) return [forbidden(child(path, present[1]), 'may not specify more than 1 volume type')];
+  const kind = present[0];
+  if (kind === undefined) return []; // defaulted to an emptyDir
+  const at = child(path, kind);
+  const s = obj(volume[kind]);
+  switch (kind) {
+    case 'emptyDir': {
+      const limit = s.sizeLimit;
+      const text = typeof limit === 'number' ? String(limit) : limit;
+      return typeof text === 'string' && Quantity.isValid(text) && Quantity.parse(text).sign() < 0n
+        ? [forbidden(child(at, 'sizeLimit'), 'SizeLimit field must be a valid resource quantity')]
+        : [];
+    }
+    case 'hostPath': {
+      const p = str(s.path);
+      return [
+        ...(p === '' ? [required(child(at, 'path'))] : noBackstepsIssues(child(at, 'path'), p)),
+        ...(s.type != null && !HOST_PATH_TYPES.includes(s.type)
+          ? [notSupported(child(at, 'type'), s.type, HOST_PATH_TYPES)]
+          : []),
+      ];
+    }
+    case 'secret':
+      return [
+        ...(str(s.secretName) === '' ? [required(child(at, 'secretName'))] : []),
+        ...modeIssues(child(at, 'defaultMode'), s.defaultMode),
+        ...itemsIssues(at, s),
+      ];
+    case 'configMap':
+      return [
+        ...(str(s.name) === '' ? [required(child(at, 'name'))] : []),
+        ...modeIssues(child(at, 'defaultMode'), s.defaultMode),
+        ...itemsIssues(at, s),
+      ];
+    case 'persistentVolumeClaim':
+      return str(s.claimName) === '' ? [required(child(at, 'claimName'))] : [];
+    case 'downwardAPI':
+      return [...modeIssues(child(at, 'defaultMode'), s.defaultMode), ...downwardApiItemsIssues(at, s)];
+    case 'projected':
+      return [...modeIssues(child(at, 'defaultMode'), s.defaultMode), ...projectedIssues(at, s, version)];
+    default:
+      return [];
+  }
+}
+
+/**
+ * ValidateVolumes at `path` (`spec.volumes`), and the volumes a mount may name: only those without errors, as
+ * upstream (a mount of a refused volume is also `Not found`).
+ *
+ * @internal
+ */
+export function volumesIssues(
+  path: string,
+  volumes: unknown,
+  version: KubernetesVersion,
+): { issues: Issue[]; valid: Map<string, any> } {
+  const issues: Issue[] = [];
+  const valid = new Map<string, any>();
+  const seen = new Set<string>();
+  arr(volumes).forEach((raw, i) => {
+    const v = obj(raw);
+    const at = index(path, i);
+    const name = str(v.name);
+    const own = [
+      ...sourceIssues(at, v, version),
+      ...(name === '' ? [required(child(at, 'name'))] : dnsLabelIssues(child(at, 'name'), name)),
+      ...(seen.has(name) ? [duplicate(child(at, 'name'), name)] : []),
+    ];
+    if (own.length === 0) {
+      seen.add(name);
+      valid.set(name, v);
+    }
+    issues.push(...own);
+  });
+  return { issues, valid };
+}

@@ -1,0 +1,112 @@
+import { basePodSpec, Mutation, POD_SPEC_CASES } from './pod-spec-cases';
+import { errorsOf, formatIssue, Issue } from '../../../lib/apimachinery/issue';
+import { podTemplateIssues } from '../../../lib/apiserver/builtin-validation/pod-spec';
+import { POD_VALIDATORS } from '../../../lib/apiserver/builtin-validation/pods';
+import { describeEachApiServerVersion } from '../../envtest';
+import { dryRunCreate } from '../../support/differential/builtin-dry-run';
+
+/**
+ * Pod templates against the real apiservers: each case (a valid pod spec plus one mutation) as a Pod and as a
+ * Deployment's template (and, for the cases that tell them apart, a Job's and a PodTemplate's), dry-run created; our
+ * verdict must name exactly the fields the server names under the pod spec (metadata is ObjectMeta's, and the
+ * workload's own fields are its validator's). The validators are called directly (index.ts assembles them).
+ */
+
+type Kind = 'Pod' | 'Deployment' | 'Job' | 'PodTemplate';
+
+/** The cases also tried as a Job's and a PodTemplate's template: restart policies and deadlines differ there. */
+const EVERY_KIND = new Set([
+  'the valid base',
+  'container name UPPER',
+  'containerPort 99999',
+  'restartPolicy Never',
+  'restartPolicy OnFailure',
+  'restartPolicy unset',
+  'restartPolicy Foo',
+  'activeDeadlineSeconds 0',
+  'activeDeadlineSeconds 10',
+  'template label bad key',
+  'template annotation bad key',
+  'ephemeralContainers on create',
+]);
+
+function template(m: Mutation, restartPolicy?: string): any {
+  const spec = basePodSpec();
+  if (restartPolicy) spec.restartPolicy = restartPolicy;
+  const t = { metadata: { labels: { app: 'a' } }, spec };
+  m(spec, t);
+  return t;
+}
+
+/** The object of `kind` holding the mutated template, where its pod spec is, and our issues on it. */
+function build(kind: Kind, m: Mutation, version: any): { object: any; prefix: string; ours: Issue[] } {
+  switch (kind) {
+    case 'Pod': {
+      const t = template(m);
+      const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ...t.metadata }, spec: t.spec };
+      return { object, prefix: 'spec.', ours: POD_VALIDATORS['v1/Pod'](object, version) };
+    }
+    case 'PodTemplate': {
+      const object = { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't' }, template: template(m) };
+      return { object, prefix: 'template.', ours: POD_VALIDATORS['v1/PodTemplate'](object, version) };
+    }
+    case 'Deployment': {
+      const t = template(m);
+      const object = {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'd' },
+        spec: { selector: { matchLabels: { app: 'a' } }, template: t },
+      };
+      const options = { restartPolicies: ['Always'], activeDeadlineSecondsUnsupportedIn: 'ReplicaSet' };
+      return { object, prefix: 'spec.template.', ours: podTemplateIssues(t, 'spec.template', version, options) };
+    }
+    case 'Job': {
+      const t = template(m, 'Never');
+      const object = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: t } };
+      const options = { restartPolicies: ['OnFailure', 'Never'] };
+      return { object, prefix: 'spec.template.', ours: podTemplateIssues(t, 'spec.template', version, options) };
+    }
+  }
+}
+
+describeEachApiServerVersion(
+  'pod templates against the apiserver',
+  (plane, version) => {
+    beforeAll(async () => {
+      // the ServiceAccount admission refuses Pods of a namespace without its `default` account (no controllers here)
+      const r = await plane().request('POST', '/api/v1/namespaces/default/serviceaccounts', {
+        metadata: { name: 'default' },
+      });
+      expect([201, 409]).toContain(r.code);
+    });
+
+    test.each(POD_SPEC_CASES)('%s', async (name, m) => {
+      const kinds: Kind[] = EVERY_KIND.has(name) ? ['Pod', 'Deployment', 'Job', 'PodTemplate'] : ['Pod', 'Deployment'];
+      for (const kind of kinds) {
+        const { object, prefix, ours } = build(kind, m, version);
+        const errors = errorsOf(ours);
+        const server = await dryRunCreate(plane(), object);
+        const shown = { kind, server: server.message, ours: errors.map((i) => formatIssue(i)) };
+        if (server.code === 403) {
+          // a Pod refused by admission before validation, for a referenced object the namespace lacks (a
+          // ServiceAccount, PriorityClass or RuntimeClass): not comparable, the Deployment's template of the same
+          // case is (templates are not admitted so)
+          expect({ kind, message: server.message }).toMatchObject({
+            kind: 'Pod',
+            message: expect.stringMatching(/service account|PriorityClass|RuntimeClass|PreemptionPolicy/),
+          });
+        } else if (/strict decoding/.test(server.message)) {
+          // a field this version does not have: decoding.ts's, not ours
+          expect({ ...shown, fields: errors.map((i) => i.path) }).toStrictEqual({ ...shown, fields: [] });
+        } else {
+          const fields = server.fields.filter((f) => f.startsWith(prefix)).sort();
+          // refused without such fields only for the metadata (ObjectMeta's) or the workload's own fields
+          if (!server.accepted && fields.length === 0) expect(server.fields.length).toBeGreaterThan(0);
+          expect({ ...shown, fields: errors.map((i) => i.path).sort() }).toStrictEqual({ ...shown, fields });
+        }
+      }
+    });
+  },
+  { shared: true },
+);
