@@ -1,5 +1,5 @@
 import { isIP } from 'net';
-import { invalid, isObject, required } from '../../apimachinery/field';
+import { invalid, isObject } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
@@ -74,10 +74,10 @@ export function portNameMessages(name: string): string[] {
 
 /** ValidatePortNumOrName: an httpGet or tcpSocket port, a number or the name of a container port. @internal */
 export function portNumOrNameIssues(path: string, port: unknown): Issue[] {
+  // an IntOrString left out decodes as the number 0; a string (even "8080") is a port name
+  if (port == null) return portNumberMessages(0).map((m) => invalid(path, 0, m));
   if (typeof port === 'number') return portNumberMessages(port).map((m) => invalid(path, port, m));
-  if (typeof port === 'string') {
-    return port === '' ? [required(path)] : portNameMessages(port).map((m) => invalid(path, port, m));
-  }
+  if (typeof port === 'string') return portNameMessages(port).map((m) => invalid(path, port, m));
   return [];
 }
 

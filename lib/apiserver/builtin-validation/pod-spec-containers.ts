@@ -67,15 +67,18 @@ function portsIssues(path: string, ports: unknown, ctx: ContainerContext): Issue
       else names.add(name);
     }
     const containerPort = p.containerPort ?? 0;
-    if (containerPort === 0) issues.push(required(child(at, 'containerPort')));
-    else
+    if (containerPort === 0) {
+      issues.push(required(child(at, 'containerPort')));
+    } else {
       issues.push(
         ...portNumberMessages(containerPort).map((m) => invalid(child(at, 'containerPort'), containerPort, m)),
       );
+    }
     // hostNetwork defaults hostPort to containerPort
     const hostPort = p.hostPort ?? (ctx.hostNetwork ? containerPort : 0);
-    if (hostPort !== 0)
+    if (hostPort !== 0) {
       issues.push(...portNumberMessages(hostPort).map((m) => invalid(child(at, 'hostPort'), hostPort, m)));
+    }
     const protocol = p.protocol ?? 'TCP';
     if (!PROTOCOLS.includes(protocol)) issues.push(notSupported(child(at, 'protocol'), protocol, PROTOCOLS));
     if (ctx.hostNetwork && hostPort !== containerPort) {
@@ -161,8 +164,9 @@ function mountsIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
     if (subPath) issues.push(...localDescendingPathIssues(child(path, 'subPath'), subPath));
     const expr = str(m.subPathExpr);
     if (expr) {
-      if (subPath)
+      if (subPath) {
         issues.push(invalid(child(at, 'subPathExpr'), expr, 'subPathExpr and subPath are mutually exclusive'));
+      }
       issues.push(...localDescendingPathIssues(child(path, 'subPathExpr'), expr));
     }
     if (m.mountPropagation != null) {
@@ -274,8 +278,9 @@ export function containersIssues(specPath: string, spec: any, ctx: ContainerCont
       return;
     }
     for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
-      if (c[f] != null)
+      if (c[f] != null) {
         issues.push(forbidden(child(at, f), 'may not be set for init containers without restartPolicy=Always'));
+      }
     }
   });
   return issues;
@@ -291,10 +296,11 @@ export function hostPortConflicts(specPath: string, spec: any): Issue[] {
       const hostPort = p.hostPort ?? (spec.hostNetwork === true ? p.containerPort : 0);
       if (!hostPort) return;
       const k = `${p.protocol ?? 'TCP'}/${str(p.hostIP)}/${hostPort}`;
-      if (seen.has(k))
+      if (seen.has(k)) {
         issues.push(
           duplicate(child(index(child(index(child(specPath, 'containers'), ci), 'ports'), pi), 'hostPort'), k),
         );
+      }
       seen.add(k);
     }),
   );

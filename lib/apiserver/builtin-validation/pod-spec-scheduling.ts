@@ -56,8 +56,9 @@ function requirementIssues(path: string, raw: unknown, version: KubernetesVersio
   switch (r.operator) {
     case 'In':
     case 'NotIn':
-      if (values.length === 0)
+      if (values.length === 0) {
         issues.push(required(valuesPath, "must be specified when `operator` is 'In' or 'NotIn'"));
+      }
       break;
     case 'Exists':
     case 'DoesNotExist':

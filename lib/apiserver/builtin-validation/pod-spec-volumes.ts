@@ -90,8 +90,9 @@ function downwardApiItemsIssues(path: string, source: any): Issue[] {
     const p = str(item.path);
     const issues = p === '' ? [required(child(path, 'path'))] : nonReservedPathIssues(child(path, 'path'), p);
     issues.push(...modeIssues(child(path, 'mode'), item.mode));
-    if (item.fieldRef != null)
+    if (item.fieldRef != null) {
       issues.push(...fieldSelectorIssues(child(path, 'fieldRef'), obj(item.fieldRef), VOLUME_FIELD_PATHS));
+    }
     if (item.resourceFieldRef != null) {
       issues.push(...resourceFieldSelectorIssues(child(path, 'resourceFieldRef'), obj(item.resourceFieldRef), true));
     }

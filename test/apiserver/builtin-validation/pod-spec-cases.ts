@@ -276,6 +276,8 @@ export const POD_SPEC_CASES: ReadonlyArray<readonly [string, Mutation]> = [
   ['httpGet port 70000', (s) => (c0(s).livenessProbe.httpGet.port = 70000)],
   ['httpGet port name unknown', (s) => (c0(s).livenessProbe.httpGet.port = 'metrics')],
   ['httpGet port name invalid', (s) => (c0(s).livenessProbe.httpGet.port = 'HTTP_X')],
+  ['httpGet port missing', (s) => delete c0(s).livenessProbe.httpGet.port],
+  ['httpGet port as a numeric string', (s) => (c0(s).livenessProbe.httpGet.port = '8080')],
   ['httpGet scheme Foo', (s) => (c0(s).livenessProbe.httpGet.scheme = 'Foo')],
   ['httpGet header name bad', (s) => (c0(s).livenessProbe.httpGet.httpHeaders = [{ name: 'a b', value: 'x' }])],
   ['tcpSocket port 70000', (s) => (c0(s).readinessProbe.tcpSocket.port = 70000)],

@@ -1,4 +1,5 @@
 import { basePodSpec, Mutation, POD_SPEC_CASES } from './pod-spec-cases';
+import { plusWorkloads, templateOf } from './pod-spec-plus';
 import { errorsOf, formatIssue, Issue } from '../../../lib/apimachinery/issue';
 import { podTemplateIssues } from '../../../lib/apiserver/builtin-validation/pod-spec';
 import { POD_VALIDATORS } from '../../../lib/apiserver/builtin-validation/pods';
@@ -105,6 +106,19 @@ describeEachApiServerVersion(
           if (!server.accepted && fields.length === 0) expect(server.fields.length).toBeGreaterThan(0);
           expect({ ...shown, fields: errors.map((i) => i.path).sort() }).toStrictEqual({ ...shown, fields });
         }
+      }
+    });
+
+    test('cdk8s-plus-28 workloads: accepted by both', async () => {
+      const workloads = plusWorkloads();
+      expect(workloads.map((o) => o.kind).sort()).toEqual(['CronJob', 'DaemonSet', 'Deployment', 'Job', 'StatefulSet']);
+      for (const o of workloads) {
+        const { template, path, restartPolicies } = templateOf(o);
+        const ours = errorsOf(podTemplateIssues(template, path, version, { restartPolicies })).map((i) =>
+          formatIssue(i),
+        );
+        const server = await dryRunCreate(plane(), o);
+        expect({ kind: o.kind, server: server.message, ours }).toStrictEqual({ kind: o.kind, server: '', ours: [] });
       }
     });
   },

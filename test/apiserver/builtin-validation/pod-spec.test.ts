@@ -16,8 +16,9 @@ const withSpec = (mutate: (s: any) => void) => {
 
 describe('pod spec checks', () => {
   test('the valid base has no issue on any version', () => {
-    for (const v of ['1.28', '1.30', '1.32', '1.34', '1.36', '1.37'] as const)
+    for (const v of ['1.28', '1.30', '1.32', '1.34', '1.36', '1.37'] as const) {
       expect(lines(basePodSpec(), v)).toEqual([]);
+    }
   });
 
   test('container name and port, in the apiserver words, with the values', () => {
