@@ -31,7 +31,7 @@ const EVERY_KIND = new Set([
   'ephemeralContainers on create',
 ]);
 
-function template(m: Mutation, restartPolicy?: string): any {
+function templateWith(m: Mutation, restartPolicy?: string): any {
   const spec = basePodSpec();
   if (restartPolicy) spec.restartPolicy = restartPolicy;
   const t = { metadata: { labels: { app: 'a' } }, spec };
@@ -43,16 +43,16 @@ function template(m: Mutation, restartPolicy?: string): any {
 function build(kind: Kind, m: Mutation, version: any): { object: any; prefix: string; ours: Issue[] } {
   switch (kind) {
     case 'Pod': {
-      const t = template(m);
+      const t = templateWith(m);
       const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ...t.metadata }, spec: t.spec };
       return { object, prefix: 'spec.', ours: POD_VALIDATORS['v1/Pod'](object, version) };
     }
     case 'PodTemplate': {
-      const object = { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't' }, template: template(m) };
+      const object = { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't' }, template: templateWith(m) };
       return { object, prefix: 'template.', ours: POD_VALIDATORS['v1/PodTemplate'](object, version) };
     }
     case 'Deployment': {
-      const t = template(m);
+      const t = templateWith(m);
       const object = {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
@@ -63,7 +63,7 @@ function build(kind: Kind, m: Mutation, version: any): { object: any; prefix: st
       return { object, prefix: 'spec.template.', ours: podTemplateIssues(t, 'spec.template', version, options) };
     }
     case 'Job': {
-      const t = template(m, 'Never');
+      const t = templateWith(m, 'Never');
       const object = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: t } };
       const options = { restartPolicies: ['OnFailure', 'Never'] };
       return { object, prefix: 'spec.template.', ours: podTemplateIssues(t, 'spec.template', version, options) };
