@@ -14,6 +14,18 @@ function app(props: OperatorAppProps = {}): OperatorApp {
   });
 }
 
+/** A container Pod Security "restricted" accepts (a pod needs one: the apiserver refuses `containers: []`). */
+const RESTRICTED_CONTAINER = {
+  name: 'c',
+  image: 'nginx:1.27',
+  securityContext: {
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ['ALL'] },
+    runAsNonRoot: true,
+    seccompProfile: { type: 'RuntimeDefault' },
+  },
+};
+
 describe('OperatorApp policy option', () => {
   test('on by default: fails synth for a cdk8s-plus Deployment with its defaults (not "restricted"), naming the object and field', () => {
     const chart = new Chart(app(), 'test');
@@ -31,7 +43,7 @@ describe('OperatorApp policy option', () => {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'p' },
-      spec: { hostPID: true, containers: [] },
+      spec: { hostPID: true, containers: [RESTRICTED_CONTAINER] },
     });
     expect(root.node.validate()).toStrictEqual([
       'policy: [b/pod] Pod p: spec.hostPID: host namespaces are forbidden (got true)',
@@ -44,7 +56,7 @@ describe('OperatorApp policy option', () => {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'p' },
-      spec: { hostPID: true, containers: [] },
+      spec: { hostPID: true, containers: [RESTRICTED_CONTAINER] },
     });
     expect(off.node.validate()).toStrictEqual([]);
     const rbacOnly = app({ policy: { checks: [lintRbac] } });
@@ -52,7 +64,7 @@ describe('OperatorApp policy option', () => {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'p' },
-      spec: { hostPID: true, containers: [] },
+      spec: { hostPID: true, containers: [RESTRICTED_CONTAINER] },
     });
     expect(rbacOnly.node.validate()).toStrictEqual([]);
   });

@@ -4,6 +4,7 @@ import { CORE_VALIDATORS } from './core';
 import { decodingIssues } from './decoding';
 import { NETWORKING_VALIDATORS } from './networking';
 import { builtinObjectMetaIssues } from './object-meta';
+import { POD_VALIDATORS } from './pods';
 import { POLICY_VALIDATORS } from './policy';
 import { RBAC_VALIDATORS } from './rbac';
 import { SERVICE_VALIDATORS } from './services';
@@ -21,6 +22,7 @@ const VALIDATORS: BuiltinValidators = {
   ...POLICY_VALIDATORS,
   ...NETWORKING_VALIDATORS,
   ...AUTOSCALING_VALIDATORS,
+  ...POD_VALIDATORS,
 };
 
 /**
