@@ -95,7 +95,7 @@ export function versionSchemas(version: KubernetesVersion): VersionSchemas {
 function knownOn(name: string, key: string): string | undefined {
   const base = builtinRawSchemas({ group: '', version: '', kind: '' }).schemas as { [name: string]: RawSchema };
   if (addedSince132().properties[name]?.[key]) {
-    return `Kubernetes ${addedSince132().serverVersion.replace(/^v(\d+\.\d+).*/, '$1')} has it (added after 1.32)`;
+    return `Kubernetes ${addedSince132().serverVersion.replace(/^v(\d+\.\d+).*/, '$1')} has it, added after 1.32`;
   }
   if (!base[name]?.properties?.[key]) return undefined;
   const lacking = (v: string) => {
