@@ -75,8 +75,9 @@ class Decoder {
     switch (schema.type) {
       case 'array':
         if (!Array.isArray(value)) return this.save(value, at, goTypeOf(schema, refOf));
-        if (schema.items)
-          {value.forEach((item, i) => this.value(item, schema.items!, { ...at, path: `${at.path}[${i}]` }));}
+        if (schema.items) {
+          value.forEach((item, i) => this.value(item, schema.items!, { ...at, path: `${at.path}[${i}]` }));
+        }
         return;
       case 'object':
         if (typeof schema.additionalProperties !== 'object') return; // free-form (RawExtension-like)
