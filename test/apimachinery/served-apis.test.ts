@@ -12,6 +12,28 @@ import { describeEachApiServerVersion } from '../envtest';
  */
 const apiVersionOf = (group: string, version: string) => (group === '' ? version : `${group}/${version}`);
 
+/** Built-in API versions and kinds that no supported version serves: removed ones, and kinds in the wrong group. */
+const NOT_SERVED: ReadonlyArray<readonly [string, string]> = [
+  ['policy/v1beta1', 'PodDisruptionBudget'],
+  ['policy/v1beta1', 'PodSecurityPolicy'],
+  ['extensions/v1beta1', 'Ingress'],
+  ['extensions/v1beta1', 'Deployment'],
+  ['networking.k8s.io/v1beta1', 'Ingress'],
+  ['batch/v1beta1', 'CronJob'],
+  ['autoscaling/v2beta2', 'HorizontalPodAutoscaler'],
+  ['autoscaling/v2beta1', 'HorizontalPodAutoscaler'],
+  ['apps/v1beta1', 'Deployment'],
+  ['apps/v1beta2', 'StatefulSet'],
+  ['rbac.authorization.k8s.io/v1beta1', 'Role'],
+  ['rbac.authorization.k8s.io/v1beta1', 'ClusterRoleBinding'],
+  ['discovery.k8s.io/v1beta1', 'EndpointSlice'],
+  ['storage.k8s.io/v1beta1', 'CSIStorageCapacity'],
+  ['v1', 'Deployment'],
+  ['apps/v1', 'Service'],
+  ['policy/v1', 'PodSecurityPolicy'],
+  ['batch/v2', 'Job'],
+];
+
 describeEachApiServerVersion(
   'served API versions',
   (plane, version) => {
@@ -66,28 +88,6 @@ describeEachApiServerVersion(
   },
   { shared: true },
 );
-
-/** Built-in API versions and kinds that no supported version serves: removed ones, and kinds in the wrong group. */
-const NOT_SERVED: ReadonlyArray<readonly [string, string]> = [
-  ['policy/v1beta1', 'PodDisruptionBudget'],
-  ['policy/v1beta1', 'PodSecurityPolicy'],
-  ['extensions/v1beta1', 'Ingress'],
-  ['extensions/v1beta1', 'Deployment'],
-  ['networking.k8s.io/v1beta1', 'Ingress'],
-  ['batch/v1beta1', 'CronJob'],
-  ['autoscaling/v2beta2', 'HorizontalPodAutoscaler'],
-  ['autoscaling/v2beta1', 'HorizontalPodAutoscaler'],
-  ['apps/v1beta1', 'Deployment'],
-  ['apps/v1beta2', 'StatefulSet'],
-  ['rbac.authorization.k8s.io/v1beta1', 'Role'],
-  ['rbac.authorization.k8s.io/v1beta1', 'ClusterRoleBinding'],
-  ['discovery.k8s.io/v1beta1', 'EndpointSlice'],
-  ['storage.k8s.io/v1beta1', 'CSIStorageCapacity'],
-  ['v1', 'Deployment'],
-  ['apps/v1', 'Service'],
-  ['policy/v1', 'PodSecurityPolicy'],
-  ['batch/v2', 'Job'],
-];
 
 describe('built-in API versions no supported version serves', () => {
   test.each(NOT_SERVED)('%s %s is served by no supported version', (apiVersion, kind) => {
