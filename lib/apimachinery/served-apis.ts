@@ -1,3 +1,4 @@
+import { builtinKindServed, isBuiltinGroup, removedApi } from './builtin-apis';
 import { KubernetesVersion, minorOf, SUPPORTED_KUBERNETES_RANGE } from './kubernetes-versions';
 
 /**
@@ -53,27 +54,30 @@ export const SERVED_API_RANGES: Readonly<Record<string, { readonly from?: number
 };
 
 /**
- * Whether `version` serves `apiVersion` `kind` by default (true for API versions the table does not name: custom
- * resources and built-in APIs every supported version serves).
+ * Whether `version` serves `apiVersion` `kind` by default: as the table says for the API versions it names; for
+ * another apiVersion of a built-in API group (`apps`, `policy`, `extensions`...), only when v1.32.13's discovery
+ * lists the kind there (what 1.28 to 1.37 all serve: `policy/v1beta1 PodDisruptionBudget`, `v1 Deployment` are
+ * served by none); custom resources (any other group) are served.
  *
  * @internal
  */
 export function servedBy(apiVersion: string, kind: string, version: KubernetesVersion): boolean {
   const range = SERVED_API_RANGES[`${apiVersion}/${kind}`];
-  if (!range) return true;
+  if (!range) return !isBuiltinGroup(apiVersion) || builtinKindServed(apiVersion, kind);
   const minor = minorOf(version);
   return minor >= (range.from ?? 0) && minor <= (range.until ?? Infinity);
 }
 
 /**
  * What a reader needs to know about an API version the table names: `served from 1.30`, `served until 1.31`,
- * `not served by default (a feature gate)`.
+ * `not served by default (a feature gate)`, and for a built-in API version no supported version serves what
+ * replaces it (`removed in Kubernetes 1.25: use policy/v1`).
  *
  * @internal
  */
 export function servedRange(apiVersion: string, kind: string): string | undefined {
   const range = SERVED_API_RANGES[`${apiVersion}/${kind}`];
-  if (!range) return undefined;
+  if (!range) return removedApi(apiVersion, kind);
   if ((range.from ?? 0) > minorOf(SUPPORTED_KUBERNETES_RANGE.max)) {
     return 'not served by default by any supported version (behind a feature gate)';
   }
@@ -95,4 +99,14 @@ export function servedFrom(
   const first = versions.findIndex((v) => servedBy(apiVersion, kind, v));
   if (first <= 0) return undefined;
   return versions.slice(first).every((v) => servedBy(apiVersion, kind, v)) ? versions[first] : undefined;
+}
+
+/**
+ * Why no supported version serves `apiVersion` `kind` when it is a built-in API version the table does not name
+ * (removed, or a kind in the wrong group: `removedApi`'s words); undefined otherwise.
+ *
+ * @internal
+ */
+export function neverServed(apiVersion: string, kind: string): string | undefined {
+  return SERVED_API_RANGES[`${apiVersion}/${kind}`] ? undefined : removedApi(apiVersion, kind);
 }

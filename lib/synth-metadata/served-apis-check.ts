@@ -4,7 +4,7 @@ import { isEmittedWhereServed } from './conditional-objects';
 import { perVersionIssues, targetVersions } from './target-versions';
 import { Warnings } from './warnings';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
-import { servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
+import { neverServed, servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
 import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
 import { builtinObjectIssues } from '../apiserver/builtin-validation';
 
@@ -69,6 +69,14 @@ export function checkServedApis(
       });
       continue;
     }
+    const removed = neverServed(c.apiVersion, c.kind);
+    if (removed) {
+      // a built-in API version no supported version serves: no range helps, its replacement does
+      problems.push(
+        `[${c.node.path}] ${c.apiVersion} ${c.kind} is served by no Kubernetes version of the range: ${removed}`,
+      );
+      continue;
+    }
     problems.push(
       `[${c.node.path}] ${c.apiVersion} ${c.kind} fails on Kubernetes ${failing.join(', ')}: not served there (${servedRange(c.apiVersion, c.kind)}); ` +
         `target newer versions (OperatorApp kubernetesVersions${from ? `: { min: '${from}' }` : ''})${from ? ', or emit it only where served if the construct allows it' : ''}`,
@@ -78,34 +86,19 @@ export function checkServedApis(
 }
 
 /**
- * The unknown and gated fields of a built-in object: it is serialized once, and its fields looked up once per
- * version of the range for both.
+ * What the apiserver of each version of the range refuses of a built-in object (`builtinObjectIssues`: its strict
+ * decoding, unknown fields a version lacks included, then its validation) and the gated fields it drops: it is
+ * serialized once, and its fields looked up once per version for the gated fields.
  */
 function builtinFieldProblems(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
   const json = c.toJson();
   const unknown = new Map(versions.map((v) => [v, fieldsUnknownTo(json, v)]));
   return [
-    ...unknownFields(c, unknown),
-    ...gatedFields(c, json, versions, unknown),
     ...perVersionIssues(versions, (v) => builtinObjectIssues(json, v)).map(
       (m) => `[${c.node.path}] ${c.apiVersion} ${c.kind} ${json.metadata?.name ?? ''}: ${m}`,
     ),
+    ...gatedFields(c, json, versions, unknown),
   ];
-}
-
-/**
- * Fields of a built-in object that a version of the range does not know (1.28 and 1.36 read from their apiservers,
- * 1.29 to 1.35 from upstream's OpenAPI at their release tag, all against 1.32's schemas), one problem per field with
- * the versions.
- */
-function unknownFields(c: ApiObject, unknown: ReadonlyMap<KubernetesVersion, readonly string[]>): string[] {
-  const byField = new Map<string, KubernetesVersion[]>();
-  for (const [v, fields] of unknown) for (const field of fields) byField.set(field, [...(byField.get(field) ?? []), v]);
-  return [...byField].map(
-    ([field, failing]) =>
-      `[${c.node.path}] ${c.apiVersion} ${c.kind} ${field}: fails on Kubernetes ${failing.join(', ')}: ` +
-      'a field its API does not have (kubectl apply and server-side apply refuse unknown fields; Kubernetes 1.32 has it)',
-  );
 }
 
 /**

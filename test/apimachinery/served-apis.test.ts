@@ -1,4 +1,6 @@
+import { removedApi, SERVED_BY_ALL } from '../../lib/apimachinery/builtin-apis';
 import { knownKinds } from '../../lib/apimachinery/kinds';
+import { KUBERNETES_VERSIONS } from '../../lib/apimachinery/kubernetes-versions';
 import { SERVED_API_RANGES, servedBy } from '../../lib/apimachinery/served-apis';
 import { describeEachApiServerVersion } from '../envtest';
 
@@ -9,6 +11,28 @@ import { describeEachApiServerVersion } from '../envtest';
  * name must be served by all three versions (else the table misses it).
  */
 const apiVersionOf = (group: string, version: string) => (group === '' ? version : `${group}/${version}`);
+
+/** Built-in API versions and kinds that no supported version serves: removed ones, and kinds in the wrong group. */
+const NOT_SERVED: ReadonlyArray<readonly [string, string]> = [
+  ['policy/v1beta1', 'PodDisruptionBudget'],
+  ['policy/v1beta1', 'PodSecurityPolicy'],
+  ['extensions/v1beta1', 'Ingress'],
+  ['extensions/v1beta1', 'Deployment'],
+  ['networking.k8s.io/v1beta1', 'Ingress'],
+  ['batch/v1beta1', 'CronJob'],
+  ['autoscaling/v2beta2', 'HorizontalPodAutoscaler'],
+  ['autoscaling/v2beta1', 'HorizontalPodAutoscaler'],
+  ['apps/v1beta1', 'Deployment'],
+  ['apps/v1beta2', 'StatefulSet'],
+  ['rbac.authorization.k8s.io/v1beta1', 'Role'],
+  ['rbac.authorization.k8s.io/v1beta1', 'ClusterRoleBinding'],
+  ['discovery.k8s.io/v1beta1', 'EndpointSlice'],
+  ['storage.k8s.io/v1beta1', 'CSIStorageCapacity'],
+  ['v1', 'Deployment'],
+  ['apps/v1', 'Service'],
+  ['policy/v1', 'PodSecurityPolicy'],
+  ['batch/v2', 'Job'],
+];
 
 describeEachApiServerVersion(
   'served API versions',
@@ -41,72 +65,67 @@ describeEachApiServerVersion(
 
     test('the table names every API version that this version serves and another supported version does not', () => {
       // the union over 1.28, 1.32 and 1.36 of what one serves and another does not is in the table: here, what this
-      // one serves beyond the API versions all three share; those are recorded below from the three apiservers
-      const shared = new Set(SHARED_BY_ALL);
+      // one serves beyond the API versions all three share (SERVED_BY_ALL, recorded from the three apiservers)
+      const shared = new Set(SERVED_BY_ALL);
       expect([...served].filter((k) => !shared.has(k) && !(k in SERVED_API_RANGES)).sort()).toStrictEqual([]);
     });
+
+    test('every API version SERVED_BY_ALL names is served', () => {
+      expect(SERVED_BY_ALL.filter((k) => !served.has(k))).toStrictEqual([]);
+    });
+
+    test.each(NOT_SERVED)(
+      '%s %s: not served (kubectl apply: no matches for kind), nor by us',
+      async (apiVersion, kind) => {
+        expect(served.has(`${apiVersion}/${kind}`)).toBe(false);
+        expect(servedBy(apiVersion, kind, version)).toBe(false);
+        // the group-version itself may be served (v1, apps/v1) or not (policy/v1beta1): the kind is not there
+        const r = await plane().request('GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
+        const kinds = r.code === 200 ? (r.body.resources as any[]).map((x) => x.kind) : [];
+        expect(kinds).not.toContain(kind);
+      },
+    );
   },
   { shared: true },
 );
 
-/**
- * API versions 1.28.15, 1.32.13 and 1.36.3 all serve by default, from their discovery (the union of each one's list
- * minus these is what the table must name).
- */
-const SHARED_BY_ALL = [
-  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration',
-  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration',
-  'apiextensions.k8s.io/v1/CustomResourceDefinition',
-  'apiregistration.k8s.io/v1/APIService',
-  'apps/v1/ControllerRevision',
-  'apps/v1/DaemonSet',
-  'apps/v1/Deployment',
-  'apps/v1/ReplicaSet',
-  'apps/v1/StatefulSet',
-  'authentication.k8s.io/v1/SelfSubjectReview',
-  'authentication.k8s.io/v1/TokenReview',
-  'authorization.k8s.io/v1/LocalSubjectAccessReview',
-  'authorization.k8s.io/v1/SelfSubjectAccessReview',
-  'authorization.k8s.io/v1/SelfSubjectRulesReview',
-  'authorization.k8s.io/v1/SubjectAccessReview',
-  'autoscaling/v1/HorizontalPodAutoscaler',
-  'autoscaling/v2/HorizontalPodAutoscaler',
-  'batch/v1/CronJob',
-  'batch/v1/Job',
-  'certificates.k8s.io/v1/CertificateSigningRequest',
-  'coordination.k8s.io/v1/Lease',
-  'discovery.k8s.io/v1/EndpointSlice',
-  'events.k8s.io/v1/Event',
-  'networking.k8s.io/v1/Ingress',
-  'networking.k8s.io/v1/IngressClass',
-  'networking.k8s.io/v1/NetworkPolicy',
-  'node.k8s.io/v1/RuntimeClass',
-  'policy/v1/PodDisruptionBudget',
-  'rbac.authorization.k8s.io/v1/ClusterRole',
-  'rbac.authorization.k8s.io/v1/ClusterRoleBinding',
-  'rbac.authorization.k8s.io/v1/Role',
-  'rbac.authorization.k8s.io/v1/RoleBinding',
-  'scheduling.k8s.io/v1/PriorityClass',
-  'storage.k8s.io/v1/CSIDriver',
-  'storage.k8s.io/v1/CSINode',
-  'storage.k8s.io/v1/CSIStorageCapacity',
-  'storage.k8s.io/v1/StorageClass',
-  'storage.k8s.io/v1/VolumeAttachment',
-  'v1/Binding',
-  'v1/ComponentStatus',
-  'v1/ConfigMap',
-  'v1/Endpoints',
-  'v1/Event',
-  'v1/LimitRange',
-  'v1/Namespace',
-  'v1/Node',
-  'v1/PersistentVolume',
-  'v1/PersistentVolumeClaim',
-  'v1/Pod',
-  'v1/PodTemplate',
-  'v1/ReplicationController',
-  'v1/ResourceQuota',
-  'v1/Secret',
-  'v1/Service',
-  'v1/ServiceAccount',
-];
+describe('built-in API versions no supported version serves', () => {
+  test.each(NOT_SERVED)('%s %s is served by no supported version', (apiVersion, kind) => {
+    expect(KUBERNETES_VERSIONS.filter((v) => servedBy(apiVersion, kind, v))).toStrictEqual([]);
+  });
+
+  test("the message names kubectl's words, the release that removed it and the replacement", () => {
+    expect(removedApi('policy/v1beta1', 'PodDisruptionBudget')).toBe(
+      'no matches for kind "PodDisruptionBudget" in version "policy/v1beta1": removed in Kubernetes 1.25, use policy/v1',
+    );
+    expect(removedApi('apps/v1beta2', 'StatefulSet')).toBe(
+      'no matches for kind "StatefulSet" in version "apps/v1beta2": removed in Kubernetes 1.16, use apps/v1',
+    );
+    expect(removedApi('v1', 'Deployment')).toBe(
+      'no matches for kind "Deployment" in version "v1": Deployment is served as apps/v1',
+    );
+    expect(removedApi('batch/v2', 'Job')).toBe(
+      'no matches for kind "Job" in version "batch/v2": Job is served as batch/v1',
+    );
+    expect(removedApi('apps/v1', 'Frobnicator')).toBe(
+      'no matches for kind "Frobnicator" in version "apps/v1": no supported Kubernetes version serves it by default',
+    );
+  });
+
+  test('custom resources, and served built-in kinds, are served', () => {
+    for (const [apiVersion, kind] of [
+      ['example.com/v1', 'Widget'],
+      ['monitoring.coreos.com/v1', 'ServiceMonitor'],
+      ['metrics.k8s.io/v1beta1', 'PodMetrics'],
+      ['apps/v1', 'Deployment'],
+      ['v1', 'ConfigMap'],
+    ]) {
+      expect([apiVersion, kind, KUBERNETES_VERSIONS.every((v) => servedBy(apiVersion, kind, v))]).toStrictEqual([
+        apiVersion,
+        kind,
+        true,
+      ]);
+      expect(removedApi(apiVersion, kind)).toBeUndefined();
+    }
+  });
+});

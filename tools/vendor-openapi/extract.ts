@@ -53,7 +53,7 @@ export async function extractOpenApi(get: GetJson): Promise<VendoredOpenApi> {
 }
 
 /** A schema without its `description`s (a property named `description` stays). */
-function withoutDescriptions(schema: unknown): unknown {
+export function withoutDescriptions(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutDescriptions);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
