@@ -357,6 +357,11 @@ project.addTask('vendor-openapi-versions', {
   exec: 'tsx tools/vendor-openapi/version-fields.ts',
   receiveArgs: true,
 });
+project.addTask('vendor-openapi-added', {
+  description:
+    'Rewrite lib/apiserver/builtin-validation/decoding-fields-added.ts (the built-in fields and schemas 1.36 has and the vendored 1.32 schemas lack, for strict decoding) from the kube-apiserver in KUBEBUILDER_ASSETS_1_36',
+  exec: 'tsx tools/vendor-openapi/added-fields.ts',
+});
 project.addTask('vendor-upstream-cel', {
   description:
     "Rewrite lib/apiserver/cel/upstream-base-env.ts: the CEL environment of each release from k8s.io/apiserver's pkg/cel/environment/base.go at a tag (default v0.37.0-beta.0) and the cost changes since 1.36, read from git mirrors under UPSTREAM_MIRRORS (default /work/.mirror)",

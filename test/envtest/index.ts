@@ -140,7 +140,7 @@ export function describeApiServerVersion(
   name: string,
   version: OracleVersion,
   fn: (plane: () => ControlPlane) => void,
-  opts: ControlPlaneOptions = {},
+  opts: RealApiServerOptions = {},
 ): void {
   const assets = assetsFor(version);
   if ('missing' in assets) {

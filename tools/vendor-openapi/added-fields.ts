@@ -3,7 +3,8 @@
  * the kube-apiserver in KUBEBUILDER_ASSETS_1_36 (v1.36.3) serves and the vendored v1.32.13 schemas
  * (builtin-openapi.json) lack, with their 1.36 schemas and every schema new since 1.32 they refer to (descriptions
  * dropped). Strict decoding (lib/apiserver/builtin-validation/decoding.ts) reads them so that an object using a field
- * newer than 1.32 is not refused on a version that has it: `npx tsx tools/vendor-openapi/added-fields.ts`.
+ * newer than 1.32 is not refused on a version that has it: `npx projen vendor-openapi-added`
+ * (test/apiserver/builtin-validation/decoding-fields-added.test.ts fails when it is stale).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,54 +15,62 @@ import { ControlPlane } from '../../runtime/envtest';
 
 const OUT = join(__dirname, '../../lib/apiserver/builtin-validation/decoding-fields-added.ts');
 
-async function main(): Promise<void> {
+/** What a 1.36 apiserver's documents add to the vendored 1.32 schemas (`get` reads one of its paths). */
+export async function extractAddedFields(get: (path: string) => Promise<any>): Promise<{
+  readonly serverVersion: string;
+  readonly properties: Record<string, Record<string, unknown>>;
+  readonly schemas: Record<string, unknown>;
+}> {
   const base = JSON.parse(readFileSync(VENDORED_OPENAPI, 'utf8')).schemas as Record<string, any>;
+  // every group-version document's component schemas, their properties merged (1.36's documents do not agree on
+  // every shared schema's details, e.g. DeleteOptions' descriptions)
+  const schemas: Record<string, any> = {};
+  const index = await get('/openapi/v3');
+  for (const doc of Object.keys(index.paths).filter((p) => /^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(p))) {
+    for (const [name, schema] of Object.entries<any>((await get(`/openapi/v3/${doc}`)).components?.schemas ?? {})) {
+      const s = withoutDescriptions(schema) as any;
+      const merged = (schemas[name] ??= s);
+      merged.properties = { ...s.properties, ...merged.properties };
+    }
+  }
+  const properties: Record<string, Record<string, unknown>> = {};
+  const added: Record<string, unknown> = {};
+  const refs = (s: unknown): string[] => {
+    const text = JSON.stringify(s);
+    return [...text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+  };
+  const pending: string[] = [];
+  for (const name of Object.keys(base).sort()) {
+    const theirs = schemas[name]?.properties ?? {};
+    for (const p of Object.keys(theirs).sort()) {
+      if (p in (base[name].properties ?? {})) continue;
+      (properties[name] ??= {})[p] = theirs[p];
+      pending.push(...refs(theirs[p]));
+    }
+  }
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (name in base || name in added) continue;
+    added[name] = schemas[name];
+    pending.push(...refs(schemas[name]));
+  }
+  const sortedAdded = Object.fromEntries(
+    Object.keys(added)
+      .sort()
+      .map((n) => [n, added[n]]),
+  );
+  return { serverVersion: (await get('/version')).gitVersion as string, properties, schemas: sortedAdded };
+}
+
+async function main(): Promise<void> {
   const plane = await ControlPlane.start({ assetsDir: process.env.KUBEBUILDER_ASSETS_1_36!, controllerManager: false });
   try {
-    const get = async (path: string) => {
+    const added = await extractAddedFields(async (path: string) => {
       const reply = await plane.request('GET', path);
       if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
       return reply.body;
-    };
-    // every group-version document's component schemas, their properties merged (1.36's documents do not agree on
-    // every shared schema's details, e.g. DeleteOptions' descriptions)
-    const schemas: Record<string, any> = {};
-    const index = await get('/openapi/v3');
-    for (const doc of Object.keys(index.paths).filter((p) => /^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(p))) {
-      for (const [name, schema] of Object.entries<any>((await get(`/openapi/v3/${doc}`)).components?.schemas ?? {})) {
-        const s = withoutDescriptions(schema) as any;
-        const merged = (schemas[name] ??= s);
-        merged.properties = { ...s.properties, ...merged.properties };
-      }
-    }
-    const newer = { serverVersion: (await get('/version')).gitVersion as string };
-    const properties: Record<string, Record<string, unknown>> = {};
-    const added: Record<string, unknown> = {};
-    const refs = (s: unknown): string[] => {
-      const text = JSON.stringify(s);
-      return [...text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
-    };
-    const pending: string[] = [];
-    for (const name of Object.keys(base).sort()) {
-      const theirs = schemas[name]?.properties ?? {};
-      for (const p of Object.keys(theirs).sort()) {
-        if (p in (base[name].properties ?? {})) continue;
-        (properties[name] ??= {})[p] = theirs[p];
-        pending.push(...refs(theirs[p]));
-      }
-    }
-    while (pending.length > 0) {
-      const name = pending.pop()!;
-      if (name in base || name in added) continue;
-      added[name] = schemas[name];
-      pending.push(...refs(schemas[name]));
-    }
-    const sortedAdded = Object.fromEntries(
-      Object.keys(added)
-        .sort()
-        .map((n) => [n, added[n]]),
-    );
-    const data = JSON.stringify({ serverVersion: newer.serverVersion, properties, schemas: sortedAdded }, null, 1);
+    });
+    const data = JSON.stringify(added, null, 1);
     writeFileSync(
       OUT,
       '// Generated by tools/vendor-openapi/added-fields.ts from the real v1.36 apiserver: do not edit.\n' +
@@ -70,14 +79,16 @@ async function main(): Promise<void> {
     );
     execFileSync('npx', ['prettier', '--write', '--log-level', 'warn', OUT]); // as committed
     console.log(
-      `${OUT}: ${newer.serverVersion}, ${Object.values(properties).reduce((n, p) => n + Object.keys(p).length, 0)} properties, ${Object.keys(added).length} schemas`,
+      `${OUT}: ${added.serverVersion}, ${Object.values(added.properties).reduce((n, p) => n + Object.keys(p).length, 0)} properties, ${Object.keys(added.schemas).length} schemas`,
     );
   } finally {
     await plane.stop();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
