@@ -170,13 +170,14 @@ export function ingressIssues(object: any, version: KubernetesVersion): Issue[] 
   const className = spec.ingressClassName;
   if (typeof className === 'string') {
     issues.push(...invalidValue('spec.ingressClassName', className, isDns1123Subdomain(className), version));
+    // the deprecated class annotation may stay beside the field, with the same value (the apiserver's path lacks `metadata`)
     const annotation = object?.metadata?.annotations?.[INGRESS_CLASS_ANNOTATION];
-    if (annotation !== undefined) {
+    if (annotation !== undefined && annotation !== className) {
       issues.push(
         ...invalidValue(
-          `metadata.annotations[${INGRESS_CLASS_ANNOTATION}]`,
+          `annotations.${INGRESS_CLASS_ANNOTATION}`,
           annotation,
-          ['can not be set when the class field is also set'],
+          ['must match `ingressClassName` when both are specified'],
           version,
         ),
       );
