@@ -1,4 +1,4 @@
-import { invalidShown, invalidValue, isRecord, unsupportedValue } from './services-field-errors';
+import { invalidShown, invalidValue, isRecord, recordOf, unsupportedValue } from './services-field-errors';
 import { forbidden, required } from '../../apimachinery/field';
 import { goQuote } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
@@ -20,8 +20,8 @@ const SOURCE_FIELDS = {
   ContainerResource: 'containerResource',
 } as const;
 const TARGET_TYPES = ['Utilization', 'Value', 'AverageValue'];
-/** A reference's apiVersion must parse as a group/version: measured on 1.36, not on 1.32 (1.33 to 1.35 taken as 1.32). */
-const GROUP_VERSION_CHECKED = 36;
+/** A reference's apiVersion is validated (kubernetes/kubernetes#132537). */
+const API_VERSION_CHECKED = 34;
 
 /** path.IsValidPathSegmentName. @internal */
 export function pathSegmentNameErrors(name: string): string[] {
@@ -31,23 +31,34 @@ export function pathSegmentNameErrors(name: string): string[] {
 
 /**
  * ValidateCrossVersionObjectReference (scaleTargetRef, an Object metric's describedObject): kind and name required
- * path segments; from 1.36 the apiVersion must parse as a group/version (measured; 1.32 accepts `a/b/c`).
+ * path segments. From 1.34 its apiVersion is validated too (kubernetes/kubernetes#132537, merged for 1.34; measured on
+ * 1.36, not on 1.32): it must parse as a group/version, and a scaleTargetRef's must name a group unless it targets a
+ * ReplicationController (an absent apiVersion is refused).
  *
  * @internal
  */
-export function crossVersionReferenceIssues(ref: unknown, at: string, version: KubernetesVersion): Issue[] {
-  const r = isRecord(ref) ? ref : {};
+export function crossVersionReferenceIssues(
+  ref: unknown,
+  at: string,
+  version: KubernetesVersion,
+  { requireGroup }: { readonly requireGroup: boolean },
+): Issue[] {
+  const r = recordOf(ref);
   const issues: Issue[] = [];
   for (const field of ['kind', 'name'] as const) {
     const v = typeof r[field] === 'string' ? r[field] : '';
     if (v === '') issues.push(required(`${at}.${field}`));
     else issues.push(...invalidValue(`${at}.${field}`, v, pathSegmentNameErrors(v), version));
   }
-  const apiVersion = r.apiVersion;
-  if (minorOf(version) >= GROUP_VERSION_CHECKED && typeof apiVersion === 'string' && apiVersion.split('/').length > 2) {
+  if (minorOf(version) < API_VERSION_CHECKED) return issues;
+  const apiVersion = typeof r.apiVersion === 'string' ? r.apiVersion : '';
+  const slashes = apiVersion.split('/').length - 1;
+  if (slashes > 1) {
     issues.push(
       ...invalidValue(`${at}.apiVersion`, apiVersion, [`unexpected GroupVersion string: ${apiVersion}`], version),
     );
+  } else if (requireGroup && r.kind !== 'ReplicationController' && (slashes === 0 || apiVersion.startsWith('/'))) {
+    issues.push(...invalidValue(`${at}.apiVersion`, apiVersion, ['apiVersion must specify API group'], version));
   }
   return issues;
 }
@@ -127,7 +138,9 @@ function sourceIssues(type: string, src: Record<string, any>, at: string, versio
     return issues;
   }
   if (type === 'Object') {
-    issues.push(...crossVersionReferenceIssues(src.describedObject, `${at}.describedObject`, version));
+    issues.push(
+      ...crossVersionReferenceIssues(src.describedObject, `${at}.describedObject`, version, { requireGroup: false }),
+    );
   }
   issues.push(...metricIdentifierIssues(src.metric, `${at}.metric`, version));
   issues.push(...targetIssues(target, t, version));
@@ -149,8 +162,8 @@ function sourceIssues(type: string, src: Record<string, any>, at: string, versio
 }
 
 /** validateMetricSpec of `spec.metrics[i]`. @internal */
-export function metricIssues(metric: unknown, at: string, version: KubernetesVersion): Issue[] {
-  if (!isRecord(metric)) return [];
+export function metricIssues(item: unknown, at: string, version: KubernetesVersion): Issue[] {
+  const metric = recordOf(item);
   const issues: Issue[] = [];
   const type = typeof metric.type === 'string' ? metric.type : '';
   if (type === '') issues.push(required(`${at}.type`, 'must specify a metric source type'));

@@ -1,5 +1,5 @@
 import { crossVersionReferenceIssues, metricIssues, quantitySign } from './autoscaling-metrics';
-import { invalidShown, invalidValue, isRecord, listOf, unsupportedValue } from './services-field-errors';
+import { invalidShown, invalidValue, isRecord, listOf, recordsOf, unsupportedValue } from './services-field-errors';
 import { BuiltinValidators } from './validator';
 import { forbidden, required } from '../../apimachinery/field';
 import { goQuote } from '../../apimachinery/field-value';
@@ -39,7 +39,9 @@ function horizontalPodAutoscalerIssues(object: any, version: KubernetesVersion):
   if (max < min) {
     issues.push(...invalidValue('spec.maxReplicas', max, ['must be greater than or equal to `minReplicas`'], version));
   }
-  issues.push(...crossVersionReferenceIssues(spec.scaleTargetRef, 'spec.scaleTargetRef', version));
+  issues.push(
+    ...crossVersionReferenceIssues(spec.scaleTargetRef, 'spec.scaleTargetRef', version, { requireGroup: true }),
+  );
   const metrics = listOf(spec.metrics);
   metrics.forEach((m, i) => issues.push(...metricIssues(m, `spec.metrics[${i}]`, version)));
   if (min === 0 && !metrics.some((m) => isRecord(m) && (m.type === 'Object' || m.type === 'External'))) {
@@ -89,8 +91,7 @@ function scalingRulesIssues(rules: Record<string, any>, at: string, version: Kub
   if (Array.isArray(rules.policies) && rules.policies.length === 0) {
     issues.push(required(`${at}.policies`, 'must specify at least one Policy'));
   }
-  listOf(rules.policies).forEach((p, i) => {
-    if (!isRecord(p)) return;
+  recordsOf(rules.policies).forEach((p, i) => {
     const pAt = `${at}.policies[${i}]`;
     if (!(POLICY_TYPES as readonly unknown[]).includes(p.type)) {
       issues.push(unsupportedValue(`${pAt}.type`, p.type ?? '', POLICY_TYPES, version));

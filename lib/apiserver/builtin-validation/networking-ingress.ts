@@ -1,5 +1,13 @@
 import { parseIpSloppy } from './networking-ip';
-import { invalidShown, invalidValue, isRecord, listOf, unsupportedValue } from './services-field-errors';
+import {
+  invalidShown,
+  invalidValue,
+  isRecord,
+  listOf,
+  recordsOf,
+  stringsOf,
+  unsupportedValue,
+} from './services-field-errors';
 import { portNameErrors, portNumberErrors } from './services-ports';
 import { required } from '../../apimachinery/field';
 import { tooLongBytes } from '../../apimachinery/field-error-details';
@@ -98,8 +106,7 @@ function backendIssues(backend: unknown, at: string, version: KubernetesVersion)
   return issues;
 }
 
-function httpPathIssues(p: unknown, at: string, version: KubernetesVersion): Issue[] {
-  if (!isRecord(p)) return [];
+function httpPathIssues(p: Record<string, any>, at: string, version: KubernetesVersion): Issue[] {
   const path = typeof p.path === 'string' ? p.path : '';
   const type = p.pathType;
   if (type === undefined || type === null) return [required(`${at}.pathType`, 'pathType must be specified')];
@@ -142,21 +149,19 @@ export function ingressIssues(object: any, version: KubernetesVersion): Issue[] 
     issues.push(invalidShown('spec', rules ?? null, shown, 'either `defaultBackend` or `rules` must be specified'));
   }
   if (hasDefault) issues.push(...backendIssues(spec.defaultBackend, 'spec.defaultBackend', version));
-  listOf(rules).forEach((rule, i) => {
-    if (!isRecord(rule)) return;
+  recordsOf(rules).forEach((rule, i) => {
     const at = `spec.rules[${i}]`;
     if (typeof rule.host === 'string' && rule.host !== '') {
       issues.push(...invalidValue(`${at}.host`, rule.host, hostErrors(rule.host, true), version));
     }
     if (isRecord(rule.http)) {
-      const paths = listOf(rule.http.paths);
+      const paths = recordsOf(rule.http.paths);
       if (paths.length === 0) issues.push(required(`${at}.http.paths`));
       paths.forEach((p, j) => issues.push(...httpPathIssues(p, `${at}.http.paths[${j}]`, version)));
     }
   });
-  listOf(spec.tls).forEach((tls, i) => {
-    if (!isRecord(tls)) return;
-    listOf(tls.hosts).forEach((h, j) => {
+  recordsOf(spec.tls).forEach((tls, i) => {
+    stringsOf(tls.hosts).forEach((h, j) => {
       if (typeof h === 'string') {
         issues.push(...invalidValue(`spec.tls[${i}].hosts[${j}]`, h, hostErrors(h, false), version));
       }

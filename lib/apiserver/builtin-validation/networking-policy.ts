@@ -1,6 +1,14 @@
 import { cidrErrors, parseCidrSloppy, isStrictSubset } from './networking-ip';
 import { labelSelectorIssues } from './policy-label-selector';
-import { goStringList, invalidShown, invalidValue, isRecord, listOf, unsupportedValue } from './services-field-errors';
+import {
+  goStringList,
+  invalidShown,
+  invalidValue,
+  isRecord,
+  recordsOf,
+  stringsOf,
+  unsupportedValue,
+} from './services-field-errors';
 import { portNameErrors, portNumberErrors } from './services-ports';
 import { forbidden, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
@@ -22,14 +30,13 @@ export function networkPolicyIssues(object: any, version: KubernetesVersion): Is
     ['ingress', 'from'],
     ['egress', 'to'],
   ] as const) {
-    listOf(spec[direction]).forEach((rule, i) => {
-      if (!isRecord(rule)) return;
+    recordsOf(spec[direction]).forEach((rule, i) => {
       const at = `spec.${direction}[${i}]`;
-      listOf(rule.ports).forEach((p, j) => issues.push(...portIssues(p, `${at}.ports[${j}]`, version)));
-      listOf(rule[peers]).forEach((p, j) => issues.push(...peerIssues(p, `${at}.${peers}[${j}]`, version)));
+      recordsOf(rule.ports).forEach((p, j) => issues.push(...portIssues(p, `${at}.ports[${j}]`, version)));
+      recordsOf(rule[peers]).forEach((p, j) => issues.push(...peerIssues(p, `${at}.${peers}[${j}]`, version)));
     });
   }
-  const types = listOf(spec.policyTypes);
+  const types = stringsOf(spec.policyTypes);
   types.forEach((t, i) => {
     if (typeof t === 'string' && !(POLICY_TYPES as readonly string[]).includes(t)) {
       issues.push(unsupportedValue(`spec.policyTypes[${i}]`, t, POLICY_TYPES, version));
@@ -47,8 +54,8 @@ function portIssues(port: unknown, at: string, version: KubernetesVersion): Issu
   if (!isRecord(port)) return [];
   const issues: Issue[] = [];
   if (
+    // only an absent protocol is defaulted (TCP): an empty one is refused (measured)
     typeof port.protocol === 'string' &&
-    port.protocol !== '' &&
     !(PROTOCOLS as readonly string[]).includes(port.protocol)
   ) {
     issues.push(unsupportedValue(`${at}.protocol`, port.protocol, PROTOCOLS, version));
@@ -108,7 +115,7 @@ function ipBlockIssues(block: unknown, at: string, version: KubernetesVersion): 
   const cidrErrs = cidrErrors(cidr, version, 'not a valid CIDR');
   const issues = invalidValue(`${at}.cidr`, cidr, cidrErrs, version);
   const outer = cidrErrs.length === 0 ? parseCidrSloppy(cidr) : undefined;
-  listOf(block.except).forEach((e, i) => {
+  stringsOf(block.except).forEach((e, i) => {
     if (typeof e !== 'string') return;
     const path = `${at}.except[${i}]`;
     const errs = cidrErrors(e, version, 'not a valid CIDR');

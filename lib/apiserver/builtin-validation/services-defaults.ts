@@ -1,4 +1,4 @@
-import { isRecord, listOf } from './services-field-errors';
+import { isRecord, listOf, stringsOf } from './services-field-errors';
 
 /*
  * The apiserver validates a Service after its defaults (pkg/apis/core/v1's SetDefaults_Service and the Service
@@ -39,7 +39,7 @@ export function defaultedServiceSpec(spec: unknown): DefaultedServiceSpec {
   const raw = isRecord(spec) ? spec : {};
   const type = unset(raw.type) ? 'ClusterIP' : raw.type;
   const clusterIP = typeof raw.clusterIP === 'string' ? raw.clusterIP : '';
-  const givenIPs = listOf(raw.clusterIPs).filter((ip): ip is string => typeof ip === 'string');
+  const givenIPs = stringsOf(raw.clusterIPs).filter((ip): ip is string => typeof ip === 'string');
   const external = type === 'NodePort' || type === 'LoadBalancer';
   return {
     raw,

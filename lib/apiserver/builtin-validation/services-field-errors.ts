@@ -59,3 +59,18 @@ export function isRecord(value: unknown): value is Record<string, any> {
 export function listOf(value: unknown): any[] {
   return Array.isArray(value) ? value : [];
 }
+
+/** An object field, `{}` when null or absent: the decoder makes a zero struct of a null list item. @internal */
+export function recordOf(value: unknown): Record<string, any> {
+  return isRecord(value) ? value : {};
+}
+
+/** The items of a list of objects, a null item as the zero struct the decoder makes of it. @internal */
+export function recordsOf(value: unknown): Record<string, any>[] {
+  return listOf(value).map(recordOf);
+}
+
+/** The items of a list of strings, a null item as the empty string the decoder makes of it. @internal */
+export function stringsOf(value: unknown): unknown[] {
+  return listOf(value).map((x) => (x === null ? '' : x));
+}

@@ -6,6 +6,7 @@ import {
   invalidShown,
   invalidValue,
   listOf,
+  stringsOf,
   unsupportedValue,
 } from './services-field-errors';
 import { forbidden } from '../../apimachinery/field';
@@ -80,7 +81,7 @@ export function clusterIpIssues(spec: DefaultedServiceSpec, version: KubernetesV
     issues.push(unsupportedValue('spec.ipFamilyPolicy', policy, IP_FAMILY_POLICIES, version));
   }
   const seen = new Set<string>();
-  listOf(raw.ipFamilies).forEach((f, i) => {
+  stringsOf(raw.ipFamilies).forEach((f, i) => {
     if (typeof f !== 'string') return;
     if (!(IP_FAMILIES as readonly string[]).includes(f)) {
       issues.push(unsupportedValue(`spec.ipFamilies[${i}]`, f, IP_FAMILIES, version));
@@ -135,7 +136,7 @@ const SPECIAL_RANGES: readonly {
 
 /** externalIPs: each an IP, none of the special ones (ValidateNonSpecialIP). @internal */
 export function externalIpIssues(spec: DefaultedServiceSpec, version: KubernetesVersion): Issue[] {
-  return listOf(spec.raw.externalIPs).flatMap((ip, i) => {
+  return stringsOf(spec.raw.externalIPs).flatMap((ip, i) => {
     if (typeof ip !== 'string') return [];
     const path = `spec.externalIPs[${i}]`;
     const errs = ipErrors(ip, version);
@@ -159,7 +160,7 @@ export function externalIpIssues(spec: DefaultedServiceSpec, version: Kubernetes
  * @internal
  */
 export function sourceRangeIssues(spec: DefaultedServiceSpec, version: KubernetesVersion): Issue[] {
-  const ranges = listOf(spec.raw.loadBalancerSourceRanges).filter((r): r is string => typeof r === 'string');
+  const ranges = stringsOf(spec.raw.loadBalancerSourceRanges).filter((r): r is string => typeof r === 'string');
   if (ranges.length === 0) return [];
   const path = 'spec.LoadBalancerSourceRanges';
   const issues: Issue[] = [];

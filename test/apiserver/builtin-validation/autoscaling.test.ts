@@ -47,3 +47,12 @@ test('a quantity target: Go %#v of resource.Quantity up to 1.33, the string from
     'spec.metrics[0].pods.target.averageValue: Invalid value: "0": must be positive',
   ]);
 });
+
+test('a scaleTargetRef without a group: accepted up to 1.33, refused from 1.34 (kubernetes/kubernetes#132537)', () => {
+  const coreGroup = hpa({ scaleTargetRef: { apiVersion: 'v1', kind: 'Deployment', name: 'd' } });
+  expect(lines(coreGroup, '1.33')).toEqual([]);
+  expect(lines(coreGroup, '1.34')).toEqual([
+    'spec.scaleTargetRef.apiVersion: Invalid value: "v1": apiVersion must specify API group',
+  ]);
+  expect(lines(hpa({ scaleTargetRef: { kind: 'ReplicationController', name: 'rc' } }), '1.37')).toEqual([]);
+});

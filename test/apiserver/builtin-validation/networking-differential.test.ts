@@ -55,6 +55,12 @@ const NETWORK_POLICY_CASES = [
   }),
   policy('an empty egress peer', (o) => (o.spec.egress = [{ to: [{}] }])),
   policy('egress port 0', (o) => (o.spec.egress = [{ ports: [{ port: 0 }] }])),
+  policy('ports [null]', (o) => (o.spec.ingress[0].ports = [null])),
+  policy('from [null]', (o) => (o.spec.ingress[0].from = [null])),
+  policy('protocol "" (only an absent one is defaulted)', (o) => (port(o).protocol = '')),
+  policy('port ""', (o) => (port(o).port = '')),
+  policy('policyTypes [""]', (o) => (o.spec.policyTypes = [''])),
+  policy('except [""]', (o) => from(o, [{ ipBlock: { cidr: '10.0.0.0/8', except: [''] } }])),
 ];
 
 const ingress = mutationOf(() => ({
@@ -143,6 +149,14 @@ const INGRESS_CASES = [
   ),
   ingress('defaultBackend resource without kind', (o) => (o.spec.defaultBackend = { resource: { name: 'x' } })),
   ingress('resource name a/b', (o) => (path(o).backend = { resource: { kind: 'K', name: 'a/b' } })),
+  ingress('paths [null]', (o) => (o.spec.rules[0].http.paths = [null])),
+  ingress('rules [null]', (o) => (o.spec.rules = [null])),
+  ingress('pathType ""', (o) => (path(o).pathType = '')),
+  ingress('http null', (o) => (o.spec.rules[0].http = null)),
+  ingress('tls hosts [""]', (o) => (o.spec.tls = [{ hosts: [''] }])),
+  ingress('ingressClassName ""', (o) => (o.spec.ingressClassName = '')),
+  ingress('backend service {}', (o) => (path(o).backend = { service: {} })),
+  ingress('backend resource {}', (o) => (path(o).backend = { resource: {} })),
   ingress(
     'resource apiGroup Bad_',
     (o) => (path(o).backend = { resource: { kind: 'K', name: 'n', apiGroup: 'Bad_' } }),

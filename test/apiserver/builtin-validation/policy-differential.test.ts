@@ -54,6 +54,12 @@ const CASES = [
   m('unhealthyPodEvictionPolicy Bogus', (o) => (o.spec.unhealthyPodEvictionPolicy = 'Bogus')),
   m('unhealthyPodEvictionPolicy AlwaysAllow', (o) => (o.spec.unhealthyPodEvictionPolicy = 'AlwaysAllow')),
   m('unhealthyPodEvictionPolicy IfHealthyBudget', (o) => (o.spec.unhealthyPodEvictionPolicy = 'IfHealthyBudget')),
+  m('selector values [null]', (o) => expression(o, { key: 'a', operator: 'In', values: [null] })),
+  m('selector key ""', (o) => expression(o, { key: '', operator: 'Exists' })),
+  m('selector operator ""', (o) => expression(o, { key: 'a', operator: '' })),
+  m('selector matchExpressions [null]', (o) => (o.spec.selector = { matchExpressions: [null] })),
+  m('minAvailable ""', (o) => (o.spec.minAvailable = '')),
+  m('unhealthyPodEvictionPolicy ""', (o) => (o.spec.unhealthyPodEvictionPolicy = '')),
 ];
 
 describeBuiltinDifferential('policy/v1 PodDisruptionBudget: synth and the apiserver', CASES, {

@@ -33,3 +33,13 @@ test('selector values and operators on every version', () => {
     'spec.selector.matchExpressions[0].values[0]',
   ]);
 });
+
+test("an empty label key: both of the apiserver's messages", () => {
+  const empty = pdb({ maxUnavailable: 1, selector: { matchLabels: { 'example.com/': 'x' } } });
+  expect(lines(empty, '1.32')).toEqual([
+    'spec.selector.matchLabels: Invalid value: "example.com/": name part must be non-empty',
+    expect.stringContaining(
+      'spec.selector.matchLabels: Invalid value: "example.com/": name part must consist of alphanumeric characters',
+    ),
+  ]);
+});

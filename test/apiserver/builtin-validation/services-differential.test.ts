@@ -328,6 +328,29 @@ const CASES = [
     lb(o);
     o.spec.loadBalancerClass = 'bad';
   }),
+  // null list items are zero values, empty strings are not all defaulted
+  m('ports [null]', (o) => (o.spec.ports = [null])),
+  m('port null', (o) => (o.spec.ports[0].port = null)),
+  m('targetPort null', (o) => (o.spec.ports[0].targetPort = null)),
+  m('protocol ""', (o) => (o.spec.ports[0].protocol = '')),
+  m('type ""', (o) => (o.spec.type = '')),
+  m('sessionAffinity ""', (o) => (o.spec.sessionAffinity = '')),
+  m('clusterIPs [null]', (o) => (o.spec.clusterIPs = [null])),
+  m('externalIPs [""]', (o) => (o.spec.externalIPs = [''])),
+  m('ipFamilies [""]', (o) => (o.spec.ipFamilies = [''])),
+  m('ipFamilyPolicy ""', (o) => (o.spec.ipFamilyPolicy = '')),
+  m('externalTrafficPolicy "" on ClusterIP', (o) => (o.spec.externalTrafficPolicy = '')),
+  m('internalTrafficPolicy ""', (o) => (o.spec.internalTrafficPolicy = '')),
+  m('loadBalancerClass "" on LoadBalancer', (o) => {
+    lb(o);
+    o.spec.loadBalancerClass = '';
+  }),
+  m('loadBalancerSourceRanges [""]', (o) => {
+    lb(o);
+    o.spec.loadBalancerSourceRanges = [''];
+  }),
+  m('appProtocol ""', (o) => (o.spec.ports[0].appProtocol = '')),
+  m('ExternalName "."', (o) => externalName(o, '.')),
 ];
 
 describeBuiltinDifferential('v1 Service: synth and the apiserver', CASES);
