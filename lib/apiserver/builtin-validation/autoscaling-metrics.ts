@@ -1,4 +1,5 @@
 import { invalidShown, invalidValue, isRecord, recordOf, unsupportedValue } from './services-field-errors';
+import { pathSegmentNameErrors } from './services-names';
 import { forbidden, required } from '../../apimachinery/field';
 import { goQuote } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
@@ -22,12 +23,6 @@ const SOURCE_FIELDS = {
 const TARGET_TYPES = ['Utilization', 'Value', 'AverageValue'];
 /** A reference's apiVersion is validated (kubernetes/kubernetes#132537). */
 const API_VERSION_CHECKED = 34;
-
-/** path.IsValidPathSegmentName. @internal */
-export function pathSegmentNameErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-}
 
 /**
  * ValidateCrossVersionObjectReference (scaleTargetRef, an Object metric's describedObject): kind and name required

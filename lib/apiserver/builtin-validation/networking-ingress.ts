@@ -8,6 +8,7 @@ import {
   stringsOf,
   unsupportedValue,
 } from './services-field-errors';
+import { pathSegmentNameErrors, wildcardSubdomainErrors } from './services-names';
 import { portNameErrors, portNumberErrors } from './services-ports';
 import { required } from '../../apimachinery/field';
 import { tooLongBytes } from '../../apimachinery/field-error-details';
@@ -23,35 +24,16 @@ import { isDns1035Label, isDns1123Label, isDns1123Subdomain } from '../../apimac
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'] as const;
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'] as const;
 const INVALID_PATH_SUFFIXES = ['/..', '/.'] as const;
-const WILDCARD_SUBDOMAIN = /^\*\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const WILDCARD_MESSAGE =
-  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower " +
-  "case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used " +
-  "for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 /** A backend's Service name: a DNS-1035 label, an RFC 1123 label from 1.35 (RelaxedServiceNameValidation; measured on 1.36). */
 const RELAXED_SERVICE_NAMES = 35;
 /** `Required value: kind is required` lost its detail (measured on 1.36; placed with apimachinery v0.34's clean-up of Required details). */
 const REQUIRED_WITHOUT_DETAIL = 34;
-
-/** IsWildcardDNS1123Subdomain. @internal */
-export function wildcardSubdomainErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push('must be no more than 253 characters');
-  if (!WILDCARD_SUBDOMAIN.test(value)) errs.push(WILDCARD_MESSAGE);
-  return errs;
-}
 
 /** A host: a DNS name (wildcard `*.` allowed), not an IP. */
 function hostErrors(host: string, allowIpCheck: boolean): string[] {
   const errs: string[] = [];
   if (allowIpCheck && parseIpSloppy(host)) errs.push('must be a DNS name, not an IP address');
   return [...errs, ...(host.includes('*') ? wildcardSubdomainErrors(host) : isDns1123Subdomain(host))];
-}
-
-/** path.IsValidPathSegmentName. */
-function pathSegmentErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
 
 function requiredWithDetail(path: string, detail: string, version: KubernetesVersion): Issue {
@@ -70,7 +52,7 @@ export function typedReferenceIssues(ref: Record<string, any>, at: string, versi
   ] as const) {
     const v = typeof ref[field] === 'string' ? ref[field] : '';
     if (v === '') issues.push(requiredWithDetail(`${at}.${field}`, detail, version));
-    else issues.push(...invalidValue(`${at}.${field}`, v, pathSegmentErrors(v), version));
+    else issues.push(...invalidValue(`${at}.${field}`, v, pathSegmentNameErrors(v), version));
   }
   return issues;
 }

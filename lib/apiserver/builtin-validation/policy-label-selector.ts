@@ -1,26 +1,15 @@
 import { invalidValue, isRecord, recordsOf, stringsOf } from './services-field-errors';
+import { qualifiedNameErrors } from './services-names';
 import { forbidden, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
-import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+import { isValidLabelValue } from '../../apimachinery/names';
 
 /*
  * metav1 validation's ValidateLabels and ValidateLabelSelector as the apiserver applies them on create (label values
  * in selectors must be valid: AllowInvalidLabelValueInSelector is for updates of old objects only). Shared by
  * PodDisruptionBudgets, NetworkPolicies and Services (whose selector is a plain label map).
  */
-
-/**
- * IsQualifiedName as the apiserver words an empty name part: `must be non-empty` and also the pattern's message
- * (measured on 1.28, 1.32 and 1.36; names.ts's isQualifiedName gives the first only).
- *
- * @internal
- */
-export function qualifiedNameErrors(value: string, version: KubernetesVersion): string[] {
-  const errs = isQualifiedName(value, version);
-  // the pattern's message, as isQualifiedName words it for a name part that does not match ('-')
-  return errs.includes('name part must be non-empty') ? [...errs, ...isQualifiedName('-', version)] : errs;
-}
 
 /** ValidateLabels: each key a qualified name, each value a label value, all at `path`. @internal */
 export function labelMapIssues(labels: unknown, path: string, version: KubernetesVersion): Issue[] {

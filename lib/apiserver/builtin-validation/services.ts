@@ -1,7 +1,8 @@
-import { labelMapIssues, qualifiedNameErrors } from './policy-label-selector';
+import { labelMapIssues } from './policy-label-selector';
 import { defaultedServiceSpec, DefaultedServicePort, DefaultedServiceSpec } from './services-defaults';
 import { duplicateValue, invalidValue, isRecord, unsupportedValue } from './services-field-errors';
 import { clusterIpIssues, externalIpIssues, sourceRangeIssues } from './services-ip-fields';
+import { qualifiedNameErrors } from './services-names';
 import { portNumberErrors, portNumberOrNameIssues } from './services-ports';
 import { trafficIssues } from './services-traffic';
 import { BuiltinValidators } from './validator';

@@ -1,7 +1,7 @@
 import { errorsOf } from '../../../lib/apimachinery/issue';
 import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
 import { builtinObjectIssues } from '../../../lib/apiserver/builtin-validation';
-import { wildcardSubdomainErrors } from '../../../lib/apiserver/builtin-validation/networking-ingress';
+import { wildcardSubdomainErrors } from '../../../lib/apiserver/builtin-validation/services-names';
 
 /** NetworkPolicy, Ingress and IngressClass checks without an apiserver: the versions between the measured ones. */
 
