@@ -54,9 +54,11 @@ function exitCleanlyIfUncaught(): void {
 
 /**
  * App-wide checks run as validations of the app (path `[]`) and name the construct they concern in
- * their message (`[] policy: [chart/pod] …`); they are shown under that construct like every other problem.
+ * their message (`[] policy: [chart/pod] …`, `[] [chart/svc] v1 Service …`); they are shown under that construct
+ * like every other problem.
  */
 function atConstructPath(line: string): string {
-  const m = /^\[\] ([a-z]+): \[([^\]]*)\] ([\s\S]*)$/.exec(line);
-  return m ? `[${m[2]}] ${m[1]}: ${m[3]}` : line;
+  const m = /^\[\] (?:([a-z]+): )?\[([^\]]*)\] ([\s\S]*)$/.exec(line);
+  if (!m) return line;
+  return m[1] ? `[${m[2]}] ${m[1]}: ${m[3]}` : `[${m[2]}] ${m[3]}`;
 }
