@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Chart, Testing } from 'cdk8s';
+import { ApiObject, Chart, Testing } from 'cdk8s';
 import { CustomResource, CustomResourceDefinition, OperatorApp, Schema, Warnings } from '../../lib';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -221,5 +221,26 @@ describe('a rule on an object', () => {
     expect(message).toMatch(/^\s*\[c\/example\] spec: Invalid value: "object": minPods must not exceed maxPods$/m);
     expect(message).not.toContain('(got {');
     expect(message).toMatch(/spec\.prefix: Invalid value: "string": must start with t-( \(got "x-"\))?/);
+  });
+});
+
+describe('app-wide problems', () => {
+  test('a problem of a built-in object is shown under its construct, not under the app', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'synth-fail-'));
+    try {
+      const app = new OperatorApp({ outdir: path.join(outdir, 'dist'), report: false });
+      new ApiObject(new Chart(app, 'web'), 'svc', {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web' },
+        spec: { ports: [{ port: 80, targetPort: 70000 }] },
+      });
+      expect(() => app.synth()).toThrow(
+        'synth found 1 problem (nothing was written):\n' +
+          '  [web/svc] v1 Service web: spec.ports[0].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      );
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
   });
 });
