@@ -123,7 +123,7 @@ export function podSpecIssues(
       ),
     );
   }
-  const restartPolicy = spec.restartPolicy ?? 'Always';
+  const restartPolicy = spec.restartPolicy || 'Always'; // the apiserver defaults an empty policy too
   if (!RESTART_POLICIES.includes(restartPolicy)) {
     issues.push(notSupported(child(path, 'restartPolicy'), restartPolicy, RESTART_POLICIES));
   }
@@ -188,7 +188,7 @@ export function podTemplateIssues(
     ...annotationKeysIssues(child(path, 'annotations'), meta.annotations, version),
     ...podSpecIssues(spec, specPath, version, { pod: false }),
   ];
-  const restartPolicy = spec.restartPolicy ?? 'Always';
+  const restartPolicy = spec.restartPolicy || 'Always'; // the apiserver defaults an empty policy too
   if (options.restartPolicies.length > 0 && !options.restartPolicies.includes(restartPolicy)) {
     issues.push(notSupported(child(specPath, 'restartPolicy'), restartPolicy, options.restartPolicies));
   }
