@@ -112,8 +112,7 @@ function podAffinityTermIssues(path: string, raw: unknown, version: KubernetesVe
   const issues = labelSelectorIssues(child(path, 'labelSelector'), t.labelSelector, version);
   if (topologyKey === '') {
     issues.push(required(keyPath, 'can not be empty'));
-    // ValidateLabelName(""): empty, and (as the regex fails too) the name part's format
-    issues.push(...nameIssues(keyPath, '', [...isQualifiedName('', version), ...isQualifiedName('-', version)]));
+    issues.push(...nameIssues(keyPath, '', isQualifiedName('', version)));
   } else {
     issues.push(...nameIssues(keyPath, topologyKey, isQualifiedName(topologyKey, version)));
   }

@@ -1,9 +1,8 @@
 import { invalidValue, isRecord, recordsOf, stringsOf } from './services-field-errors';
-import { qualifiedNameErrors } from './services-names';
 import { forbidden, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
-import { isValidLabelValue } from '../../apimachinery/names';
+import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 
 /*
  * metav1 validation's ValidateLabels and ValidateLabelSelector as the apiserver applies them on create (label values
@@ -15,7 +14,7 @@ import { isValidLabelValue } from '../../apimachinery/names';
 export function labelMapIssues(labels: unknown, path: string, version: KubernetesVersion): Issue[] {
   if (!isRecord(labels)) return [];
   return Object.entries(labels).flatMap(([k, v]) => [
-    ...invalidValue(path, k, qualifiedNameErrors(k, version), version),
+    ...invalidValue(path, k, isQualifiedName(k, version), version),
     ...(typeof v === 'string' ? invalidValue(path, v, isValidLabelValue(v, version), version) : []),
   ]);
 }
@@ -40,7 +39,7 @@ export function labelSelectorIssues(selector: unknown, path: string, version: Ku
     }
     const key = e.key ?? '';
     if (typeof key === 'string') {
-      issues.push(...invalidValue(`${at}.key`, key, qualifiedNameErrors(key, version), version));
+      issues.push(...invalidValue(`${at}.key`, key, isQualifiedName(key, version), version));
     }
     values.forEach((v, j) => {
       if (typeof v === 'string') {

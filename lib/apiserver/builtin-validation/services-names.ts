@@ -1,10 +1,6 @@
-import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
-import { isQualifiedName } from '../../apimachinery/names';
-
 /*
  * Name checks of k8s.io/apimachinery that names.ts does not have (or words otherwise), as the built-in kinds of this
- * area use them: path segments (HPA references, Ingress resource backends), wildcard hosts (Ingress), qualified names
- * with an empty name part.
+ * area use them: path segments (HPA references, Ingress resource backends), wildcard hosts (Ingress).
  */
 
 const WILDCARD_SUBDOMAIN = /^\*\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -25,16 +21,4 @@ export function wildcardSubdomainErrors(value: string): string[] {
   if (value.length > 253) errs.push('must be no more than 253 characters');
   if (!WILDCARD_SUBDOMAIN.test(value)) errs.push(WILDCARD_MESSAGE);
   return errs;
-}
-
-/**
- * IsQualifiedName as the apiserver words an empty name part: `must be non-empty` and also the pattern's message
- * (measured on 1.28, 1.32 and 1.36; names.ts's isQualifiedName gives the first only).
- *
- * @internal
- */
-export function qualifiedNameErrors(value: string, version: KubernetesVersion): string[] {
-  const errs = isQualifiedName(value, version);
-  // the pattern's message, as isQualifiedName words it for a name part that does not match ('-')
-  return errs.includes('name part must be non-empty') ? [...errs, ...isQualifiedName('-', version)] : errs;
 }

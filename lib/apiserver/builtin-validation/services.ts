@@ -2,7 +2,6 @@ import { labelMapIssues } from './policy-label-selector';
 import { defaultedServiceSpec, DefaultedServicePort, DefaultedServiceSpec } from './services-defaults';
 import { duplicateValue, invalidValue, isRecord, unsupportedValue } from './services-field-errors';
 import { clusterIpIssues, externalIpIssues, sourceRangeIssues } from './services-ip-fields';
-import { qualifiedNameErrors } from './services-names';
 import { portNumberErrors, portNumberOrNameIssues } from './services-ports';
 import { trafficIssues } from './services-traffic';
 import { BuiltinValidators } from './validator';
@@ -10,7 +9,7 @@ import { forbidden, required } from '../../apimachinery/field';
 import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf, since } from '../../apimachinery/kubernetes-versions';
-import { isDns1123Label, isDns1123Subdomain } from '../../apimachinery/names';
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
 
 /*
  * The apiserver's create-time validation of a v1 Service (pkg/apis/core/validation's ValidateService and the Service
@@ -95,9 +94,7 @@ function portListIssues(spec: DefaultedServiceSpec, version: KubernetesVersion):
     }
     const appProtocol = p.raw.appProtocol;
     if (typeof appProtocol === 'string') {
-      issues.push(
-        ...invalidValue(`${at}.appProtocol`, appProtocol, qualifiedNameErrors(appProtocol, version), version),
-      );
+      issues.push(...invalidValue(`${at}.appProtocol`, appProtocol, isQualifiedName(appProtocol, version), version));
     }
     issues.push(...portNumberOrNameIssues(p.targetPort, `${at}.targetPort`, version));
     return issues;
@@ -175,7 +172,7 @@ function loadBalancerOnlyIssues(spec: DefaultedServiceSpec, version: KubernetesV
   const cls = spec.raw.loadBalancerClass;
   if (typeof cls === 'string') {
     if (!lb) issues.push(forbidden('spec.loadBalancerClass', only));
-    else issues.push(...invalidValue('spec.loadBalancerClass', cls, qualifiedNameErrors(cls, version), version));
+    else issues.push(...invalidValue('spec.loadBalancerClass', cls, isQualifiedName(cls, version), version));
   }
   return issues;
 }
