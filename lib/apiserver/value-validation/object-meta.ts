@@ -11,6 +11,11 @@ export interface ObjectMetaContext {
   readonly kubernetesVersion?: KubernetesVersion;
   /** The apiVersion's version (`v1`), named by a decode error. @default - none */
   readonly resourceVersion?: string;
+  /**
+   * The kind's name function (ValidateObjectMeta's `nameFn`) for a top-level object: `prefix` for generateName (its
+   * own rules for a trailing dash). @default - a DNS-1123 subdomain, as for every custom resource
+   */
+  readonly nameCheck?: (name: string, prefix: boolean) => string[];
 }
 
 const OBJECT_META_FIELDS = new Set([
@@ -87,7 +92,12 @@ export function checkObjectMeta(
   }
   // the apiserver generates the name before validating (the prefix cut to 58 characters, 5 random ones added);
   // an embedded resource's name is only a path segment (not '.', '..', no '/' or '%')
-  const nameCheck = embeddedAt ? isPathSegmentName : isDns1123Subdomain;
+  const kindCheck = context.nameCheck;
+  const nameCheck = embeddedAt
+    ? isPathSegmentName
+    : kindCheck
+      ? (n: string) => kindCheck(n, false)
+      : isDns1123Subdomain;
   const stored =
     !embeddedAt && (name === undefined || name === '') && typeof generateName === 'string' && generateName !== ''
       ? `${generateName.slice(0, 58)}x2b4z`
@@ -95,9 +105,12 @@ export function checkObjectMeta(
   if (typeof stored === 'string' && stored !== '') issues.push(...invalid(`${at}.name`, stored, nameCheck(stored)));
   if (typeof generateName === 'string' && generateName !== '') {
     const prefix = embeddedAt ? generateName : generateName.replace(/-+$/, '') || 'a';
-    issues.push(
-      ...invalid(`${at}.generateName`, generateName, embeddedAt ? isPathSegmentPrefix(prefix) : nameCheck(prefix)),
-    );
+    const messages = embeddedAt
+      ? isPathSegmentPrefix(prefix)
+      : kindCheck
+        ? kindCheck(generateName, true)
+        : nameCheck(prefix);
+    issues.push(...invalid(`${at}.generateName`, generateName, messages));
   }
   const namespace = meta.namespace;
   if (!embeddedAt && scope === ResourceScope.CLUSTER && namespace !== undefined && namespace !== '') {
@@ -121,7 +134,8 @@ export function checkObjectMeta(
   }
   let annotationBytes = 0;
   for (const [k, v] of Object.entries(meta.annotations ?? {})) {
-    issues.push(...invalid(`${at}.annotations`, k, isQualifiedName(k, version)));
+    // ValidateAnnotations checks the key lower-cased (measured: `A.com/b` is accepted by 1.28, 1.32 and 1.36)
+    issues.push(...invalid(`${at}.annotations`, k, isQualifiedName(k.toLowerCase(), version)));
     annotationBytes += Buffer.byteLength(k) + Buffer.byteLength(String(v));
   }
   if (annotationBytes > 262144) {
