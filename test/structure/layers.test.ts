@@ -17,6 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['apiserver/value-validation'],
   ['apiserver/crd-validation'],
   ['apiserver/admission-policy'], // what the apiserver does with a ValidatingAdmissionPolicy
+  ['apiserver/builtin-validation'], // what the apiserver refuses in a built-in object on create
   ['apiserver/index'],
   ['synth-metadata', 'schema'], // what constructs attach for the app; the schema builder
   ['crd'], // constructs
