@@ -86,11 +86,13 @@ export function secretIssues(object: any, version: KubernetesVersion): Issue[] {
   } else if (typeof type === 'string' && DOCKER_KEYS[type]) {
     const k = DOCKER_KEYS[type];
     const content = data.get(k);
-    if (content === undefined) {issues.push(required(key('data', k)));}
-    else {
+    if (content === undefined) {
+      issues.push(required(key('data', k)));
+    } else {
       const error = jsonObjectError(content.toString());
-      if (error)
-        {issues.push(invalid(key('data', k), '<secret contents redacted>', `"<secret contents redacted>": ${error}`));}
+      if (error) {
+        issues.push(invalid(key('data', k), '<secret contents redacted>', `"<secret contents redacted>": ${error}`));
+      }
     }
   } else if (type === 'kubernetes.io/basic-auth') {
     if (!data.has('username') && !data.has('password')) {
