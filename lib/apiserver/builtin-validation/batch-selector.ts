@@ -1,11 +1,5 @@
-import {
-  LabelSelectorLike,
-  labelSelectorIssues,
-  selectorAt,
-  selectorConverts,
-  selectorMatches,
-  templateLabels,
-} from './workloads-selector';
+import { labelSelectorIssues } from './label-selector';
+import { LabelSelectorLike, selectorAt, selectorConverts, selectorMatches, templateLabels } from './workloads-selector';
 import { invalid, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';

@@ -1,4 +1,5 @@
 import { parseIpSloppy } from './networking-ip';
+import { portNameErrors, portNumberErrors } from './ports';
 import {
   invalidShown,
   invalidValue,
@@ -9,7 +10,6 @@ import {
   unsupportedValue,
 } from './services-field-errors';
 import { pathSegmentNameErrors, wildcardSubdomainErrors } from './services-names';
-import { portNameErrors, portNumberErrors } from './services-ports';
 import { required } from '../../apimachinery/field';
 import { tooLongBytes } from '../../apimachinery/field-error-details';
 import { Issue } from '../../apimachinery/issue';

@@ -1,5 +1,6 @@
+import { labelSelectorIssues } from './label-selector';
 import { cidrErrors, parseCidrSloppy, isStrictSubset } from './networking-ip';
-import { labelSelectorIssues } from './policy-label-selector';
+import { portNameErrors, portNumberErrors } from './ports';
 import {
   goStringList,
   invalidShown,
@@ -9,7 +10,6 @@ import {
   stringsOf,
   unsupportedValue,
 } from './services-field-errors';
-import { portNameErrors, portNumberErrors } from './services-ports';
 import { forbidden, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';

@@ -1,4 +1,5 @@
 import { isIP } from 'net';
+import { portNameErrors, portNumberErrors } from './ports';
 import { invalid, isObject } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
@@ -56,28 +57,12 @@ export function annotationKeysIssues(path: string, annotations: unknown, version
   return Object.keys(obj(annotations)).flatMap((k) => nameIssues(path, k, isQualifiedName(k.toLowerCase(), version)));
 }
 
-/** IsValidPortNum. @internal */
-export function portNumberMessages(port: number): string[] {
-  return port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
-}
-
-/** IsValidPortName (an IANA service name). @internal */
-export function portNameMessages(name: string): string[] {
-  const errs: string[] = [];
-  if (name.length > 15) errs.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
-  if (name.includes('--')) errs.push('must not contain consecutive hyphens');
-  if (name.startsWith('-') || name.endsWith('-')) errs.push('must not begin or end with a hyphen');
-  return errs;
-}
-
 /** ValidatePortNumOrName: an httpGet or tcpSocket port, a number or the name of a container port. @internal */
 export function portNumOrNameIssues(path: string, port: unknown): Issue[] {
   // an IntOrString left out decodes as the number 0; a string (even "8080") is a port name
-  if (port == null) return portNumberMessages(0).map((m) => invalid(path, 0, m));
-  if (typeof port === 'number') return portNumberMessages(port).map((m) => invalid(path, port, m));
-  if (typeof port === 'string') return portNameMessages(port).map((m) => invalid(path, port, m));
+  if (port == null) return portNumberErrors(0).map((m) => invalid(path, 0, m));
+  if (typeof port === 'number') return portNumberErrors(port).map((m) => invalid(path, port, m));
+  if (typeof port === 'string') return portNameErrors(port).map((m) => invalid(path, port, m));
   return [];
 }
 

@@ -6,14 +6,13 @@ import {
   nonNegativeIssues,
   notFound,
   obj,
-  portNameMessages,
-  portNumberMessages,
   portNumOrNameIssues,
   str,
 } from './pod-spec-common';
 import { envFromIssues, envIssues } from './pod-spec-env';
 import { resourcesIssues } from './pod-spec-resources';
 import { containerSecurityContextIssues } from './pod-spec-security';
+import { portNameErrors, portNumberErrors } from './ports';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
@@ -61,7 +60,7 @@ function portsIssues(path: string, ports: unknown, ctx: ContainerContext): Issue
     const at = index(path, i);
     const name = str(p.name);
     if (name) {
-      const msgs = portNameMessages(name);
+      const msgs = portNameErrors(name);
       if (msgs.length) issues.push(...nameIssues(child(at, 'name'), name, msgs));
       else if (names.has(name)) issues.push(duplicate(child(at, 'name'), name));
       else names.add(name);
@@ -70,14 +69,12 @@ function portsIssues(path: string, ports: unknown, ctx: ContainerContext): Issue
     if (containerPort === 0) {
       issues.push(required(child(at, 'containerPort')));
     } else {
-      issues.push(
-        ...portNumberMessages(containerPort).map((m) => invalid(child(at, 'containerPort'), containerPort, m)),
-      );
+      issues.push(...portNumberErrors(containerPort).map((m) => invalid(child(at, 'containerPort'), containerPort, m)));
     }
     // hostNetwork defaults hostPort to containerPort
     const hostPort = p.hostPort ?? (ctx.hostNetwork ? containerPort : 0);
     if (hostPort !== 0) {
-      issues.push(...portNumberMessages(hostPort).map((m) => invalid(child(at, 'hostPort'), hostPort, m)));
+      issues.push(...portNumberErrors(hostPort).map((m) => invalid(child(at, 'hostPort'), hostPort, m)));
     }
     const protocol = p.protocol ?? 'TCP';
     if (!PROTOCOLS.includes(protocol)) issues.push(notSupported(child(at, 'protocol'), protocol, PROTOCOLS));
@@ -109,7 +106,7 @@ function handlerIssues(path: string, handler: any, kinds: readonly string[]): Is
     }
     if (kind === 'tcpSocket') issues.push(...portNumOrNameIssues(child(at, 'port'), h.port));
     if (kind === 'grpc' && typeof h.port === 'number') {
-      issues.push(...portNumberMessages(h.port).map((m) => invalid(child(at, 'port'), h.port, m)));
+      issues.push(...portNumberErrors(h.port).map((m) => invalid(child(at, 'port'), h.port, m)));
     }
   }
   return issues;

@@ -1,5 +1,5 @@
+import { labelSelectorIssues } from './label-selector';
 import { intOrPercentIssues } from './policy-int-or-percent';
-import { labelSelectorIssues } from './policy-label-selector';
 import { invalidShown, isRecord, unsupportedValue } from './services-field-errors';
 import { BuiltinValidators } from './validator';
 import { goJson } from '../../apimachinery/field-value';

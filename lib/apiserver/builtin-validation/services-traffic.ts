@@ -1,6 +1,6 @@
+import { portNumberErrors } from './ports';
 import { DefaultedServiceSpec } from './services-defaults';
 import { invalidValue, listOf, unsupportedValue } from './services-field-errors';
-import { portNumberErrors } from './services-ports';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 

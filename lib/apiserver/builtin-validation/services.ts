@@ -1,8 +1,8 @@
-import { labelMapIssues } from './policy-label-selector';
+import { labelMapIssues } from './label-selector';
+import { portNumberErrors, portNumberOrNameIssues } from './ports';
 import { defaultedServiceSpec, DefaultedServicePort, DefaultedServiceSpec } from './services-defaults';
 import { duplicateValue, invalidValue, isRecord, unsupportedValue } from './services-field-errors';
 import { clusterIpIssues, externalIpIssues, sourceRangeIssues } from './services-ip-fields';
-import { portNumberErrors, portNumberOrNameIssues } from './services-ports';
 import { trafficIssues } from './services-traffic';
 import { BuiltinValidators } from './validator';
 import { forbidden, required } from '../../apimachinery/field';

@@ -1,6 +1,6 @@
+import { labelSelectorIssues } from './label-selector';
 import {
   LabelSelectorLike,
-  labelSelectorIssues,
   selectorAt,
   selectorConverts,
   selectorIsEmpty,

@@ -1,12 +1,9 @@
-import { child, forbidden, index, invalid, isObject, required } from '../../apimachinery/field';
-import { Issue } from '../../apimachinery/issue';
-import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { isObject } from '../../apimachinery/field';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 
 /*
  * The label selectors of the workload kinds (`spec.selector` of a Deployment, StatefulSet, DaemonSet, ReplicaSet,
- * Job): apimachinery's `ValidateLabelSelector` (strict: the values of `matchExpressions` are label values, as the
- * apps and batch validations ask for new objects), `LabelSelectorAsSelector` (whether the selector converts at all)
+ * Job), beyond `ValidateLabelSelector` (label-selector.ts): `LabelSelectorAsSelector` (whether the selector converts at all)
  * and `Selector.Matches` (whether it selects the pod template's labels).
  */
 
@@ -18,40 +15,6 @@ export interface LabelSelectorLike {
 
 const SET_OPERATORS = ['In', 'NotIn'];
 const EXISTENCE_OPERATORS = ['Exists', 'DoesNotExist'];
-
-/** `ValidateLabelSelector(selector, {AllowInvalidLabelValueInSelector: false}, path)`. @internal */
-export function labelSelectorIssues(selector: LabelSelectorLike, path: string, version: KubernetesVersion): Issue[] {
-  const issues: Issue[] = [];
-  expressionsOf(selector).forEach((e, i) => {
-    const at = index(child(path, 'matchExpressions'), i);
-    const values = e.values ?? [];
-    if (SET_OPERATORS.includes(e.operator)) {
-      if (values.length === 0) {
-        issues.push(required(child(at, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      }
-    } else if (EXISTENCE_OPERATORS.includes(e.operator)) {
-      if (values.length > 0) {
-        issues.push(
-          forbidden(child(at, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
-        );
-      }
-    } else {
-      issues.push(invalid(child(at, 'operator'), e.operator, 'not a valid selector operator'));
-    }
-    for (const err of isQualifiedName(String(e.key ?? ''), version)) issues.push(invalid(child(at, 'key'), e.key, err));
-    values.forEach((v, j) => {
-      for (const err of isValidLabelValue(String(v), version)) {
-        issues.push(invalid(index(child(at, 'values'), j), v, err));
-      }
-    });
-  });
-  const labelsPath = child(path, 'matchLabels');
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) {
-    for (const err of isQualifiedName(k, version)) issues.push(invalid(labelsPath, k, err));
-    for (const err of isValidLabelValue(String(v ?? ''), version)) issues.push(invalid(labelsPath, v, err));
-  }
-  return issues;
-}
 
 /**
  * Whether `LabelSelectorAsSelector` converts the selector: it refuses what `labels.NewRequirement` refuses (an

@@ -9,7 +9,7 @@ import {
   parseIpSloppy,
 } from '../../../lib/apiserver/builtin-validation/networking-ip';
 import { defaultedServiceSpec } from '../../../lib/apiserver/builtin-validation/services-defaults';
-import { portNameErrors } from '../../../lib/apiserver/builtin-validation/services-ports';
+import { portNameErrors } from '../../../lib/apiserver/builtin-validation/ports';
 
 /** The Service checks without an apiserver: defaults, the helpers, and the versions between the measured ones. */
 

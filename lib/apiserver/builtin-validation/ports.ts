@@ -3,8 +3,8 @@ import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 
 /*
- * Port numbers and IANA service names (k8s.io/apimachinery's IsValidPortNum and IsValidPortName), shared by Services,
- * NetworkPolicies and Ingresses.
+ * Port numbers and IANA service names (k8s.io/apimachinery's IsValidPortNum and IsValidPortName), shared by pods,
+ * Services, NetworkPolicies and Ingresses.
  */
 
 const PORT_RANGE = 'must be between 1 and 65535, inclusive';

@@ -7,7 +7,7 @@ import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 /*
  * metav1 validation's ValidateLabels and ValidateLabelSelector as the apiserver applies them on create (label values
  * in selectors must be valid: AllowInvalidLabelValueInSelector is for updates of old objects only). Shared by
- * PodDisruptionBudgets, NetworkPolicies and Services (whose selector is a plain label map).
+ * the workloads and Jobs, PodDisruptionBudgets, NetworkPolicies and Services (whose selector is a plain label map).
  */
 
 /** ValidateLabels: each key a qualified name, each value a label value, all at `path`. @internal */
