@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withoutDescriptions } from './extract';
+import { getJsonFrom, withoutDescriptions } from './extract';
 import { VENDORED_OPENAPI } from './main';
 import { ControlPlane } from '../../runtime/envtest';
 
@@ -65,11 +65,7 @@ export async function extractAddedFields(get: (path: string) => Promise<any>): P
 async function main(): Promise<void> {
   const plane = await ControlPlane.start({ assetsDir: process.env.KUBEBUILDER_ASSETS_1_36!, controllerManager: false });
   try {
-    const added = await extractAddedFields(async (path: string) => {
-      const reply = await plane.request('GET', path);
-      if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
-      return reply.body;
-    });
+    const added = await extractAddedFields(getJsonFrom(plane));
     const data = JSON.stringify(added, null, 1);
     writeFileSync(
       OUT,

@@ -20,6 +20,17 @@ export interface VendoredOpenApi {
 /** GET of a JSON document from the apiserver. */
 export type GetJson = (path: string) => Promise<any>;
 
+/** {@link GetJson} from a control plane (anything with envtest's `request`): a reply other than 200 throws. */
+export function getJsonFrom(plane: {
+  request(method: string, path: string): Promise<{ readonly code: number; readonly body: any }>;
+}): GetJson {
+  return async (path) => {
+    const reply = await plane.request('GET', path);
+    if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
+    return reply.body;
+  };
+}
+
 export async function extractOpenApi(get: GetJson): Promise<VendoredOpenApi> {
   const version = await get('/version');
   const index = await get('/openapi/v3');

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractOpenApi, renderVendored } from './extract';
+import { extractOpenApi, getJsonFrom, renderVendored } from './extract';
 import { ControlPlane } from '../../runtime/envtest';
 
 export const VENDORED_OPENAPI = join(__dirname, '../../lib/apiserver/admission-policy/builtin-openapi.json');
@@ -13,11 +13,7 @@ export const VENDORED_OPENAPI = join(__dirname, '../../lib/apiserver/admission-p
 async function main(): Promise<void> {
   const plane = await ControlPlane.start();
   try {
-    const vendored = await extractOpenApi(async (path) => {
-      const reply = await plane.request('GET', path);
-      if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
-      return reply.body;
-    });
+    const vendored = await extractOpenApi(getJsonFrom(plane));
     writeFileSync(VENDORED_OPENAPI, renderVendored(vendored));
     console.log(
       `${VENDORED_OPENAPI}: ${vendored.serverVersion}, ${Object.keys(vendored.groupVersions).length} group-versions, ${Object.keys(vendored.schemas).length} schemas`,

@@ -18,6 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getJsonFrom } from './extract';
 import { commitOf, goSchemasOf, RepoTags, reposOf } from './go-types';
 import { VENDORED_OPENAPI } from './main';
 import { BUILTIN_FIELDS_MISSING } from '../../lib/apiserver/admission-policy/builtin-fields-by-version';
@@ -33,11 +34,7 @@ async function schemasOf(version: string): Promise<{ serverVersion: string; sche
     .split('\n');
   const plane = await ControlPlane.start({ assetsDir: out[out.length - 1] });
   try {
-    const get = async (path: string) => {
-      const reply = await plane.request('GET', path);
-      if (reply.code !== 200) throw new Error(`GET ${path}: HTTP ${reply.code}`);
-      return reply.body;
-    };
+    const get = getJsonFrom(plane);
     // every group-version document's component schemas, their properties merged (1.28's documents do not agree on
     // every shared schema's details, only the property names matter here)
     const schemas: Record<string, { properties: Record<string, true> }> = {};

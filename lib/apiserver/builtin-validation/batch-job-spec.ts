@@ -1,5 +1,5 @@
 import { batchPolicyIssues } from './batch-policies';
-import { nonNegative } from './workloads-numbers';
+import { nonNegativeIssues } from './pod-spec-common';
 import { child, invalid, isObject, notSupported, required, tooLong } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
@@ -73,15 +73,15 @@ export function jobSpecIssues(spec: any, path: string, features: JobFeatures): I
   const backoffLimitPerIndex = features.backoffLimitPerIndex ? spec.backoffLimitPerIndex : undefined;
   const maxFailedIndexes = features.backoffLimitPerIndex ? spec.maxFailedIndexes : undefined;
   const issues: Issue[] = [
-    ...nonNegative(child(path, 'parallelism'), spec.parallelism),
-    ...nonNegative(child(path, 'completions'), spec.completions),
-    ...nonNegative(child(path, 'activeDeadlineSeconds'), spec.activeDeadlineSeconds),
-    ...nonNegative(child(path, 'backoffLimit'), spec.backoffLimit),
-    ...nonNegative(child(path, 'ttlSecondsAfterFinished'), spec.ttlSecondsAfterFinished),
-    ...nonNegative(child(path, 'backoffLimitPerIndex'), backoffLimitPerIndex),
+    ...nonNegativeIssues(child(path, 'parallelism'), spec.parallelism),
+    ...nonNegativeIssues(child(path, 'completions'), spec.completions),
+    ...nonNegativeIssues(child(path, 'activeDeadlineSeconds'), spec.activeDeadlineSeconds),
+    ...nonNegativeIssues(child(path, 'backoffLimit'), spec.backoffLimit),
+    ...nonNegativeIssues(child(path, 'ttlSecondsAfterFinished'), spec.ttlSecondsAfterFinished),
+    ...nonNegativeIssues(child(path, 'backoffLimitPerIndex'), backoffLimitPerIndex),
   ];
   if (maxFailedIndexes != null) {
-    issues.push(...nonNegative(child(path, 'maxFailedIndexes'), maxFailedIndexes));
+    issues.push(...nonNegativeIssues(child(path, 'maxFailedIndexes'), maxFailedIndexes));
     if (backoffLimitPerIndex == null) {
       issues.push(required(child(path, 'backoffLimitPerIndex'), 'when maxFailedIndexes is specified'));
     }

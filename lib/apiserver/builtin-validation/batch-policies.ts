@@ -1,5 +1,5 @@
 import type { JobFeatures } from './batch-job-spec';
-import { nonNegative } from './workloads-numbers';
+import { nonNegativeIssues } from './pod-spec-common';
 import { child, duplicate, index, invalid, isObject, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { isQualifiedName } from '../../apimachinery/names';
@@ -195,7 +195,7 @@ function successPolicyIssues(policy: any, path: string, completions: number): Is
     }
     if (typeof rule.succeededCount === 'number') {
       const countPath = child(at, 'succeededCount');
-      issues.push(...nonNegative(countPath, rule.succeededCount));
+      issues.push(...nonNegativeIssues(countPath, rule.succeededCount));
       if (rule.succeededCount > completions) {
         issues.push(
           invalid(

@@ -3,8 +3,8 @@ import { defaultedJobSpec, jobFeatures, jobSpecIssues, jobTemplateFeatures } fro
 import { jobSelectorIssues } from './batch-selector';
 import { loadLocationError } from './batch-time-zone';
 import { podTemplateIssues } from './pod-spec';
+import { nonNegativeIssues } from './pod-spec-common';
 import { BuiltinValidators } from './validator';
-import { nonNegative } from './workloads-numbers';
 import { child, invalid, isObject, notSupported, required, warning } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
@@ -45,7 +45,7 @@ function cronJobIssues(object: any, version: KubernetesVersion): Issue[] {
   const spec = isObject(object?.spec) ? object.spec : {};
   const issues: Issue[] = [
     ...scheduleIssues(spec, version),
-    ...nonNegative('spec.startingDeadlineSeconds', spec.startingDeadlineSeconds),
+    ...nonNegativeIssues('spec.startingDeadlineSeconds', spec.startingDeadlineSeconds),
     ...timeZoneIssues(spec.timeZone),
   ];
   const policy = spec.concurrencyPolicy || 'Allow';
@@ -54,8 +54,8 @@ function cronJobIssues(object: any, version: KubernetesVersion): Issue[] {
   }
   issues.push(...jobTemplateIssues(spec.jobTemplate, version));
   issues.push(
-    ...nonNegative('spec.successfulJobsHistoryLimit', spec.successfulJobsHistoryLimit),
-    ...nonNegative('spec.failedJobsHistoryLimit', spec.failedJobsHistoryLimit),
+    ...nonNegativeIssues('spec.successfulJobsHistoryLimit', spec.successfulJobsHistoryLimit),
+    ...nonNegativeIssues('spec.failedJobsHistoryLimit', spec.failedJobsHistoryLimit),
   );
   const name = object?.metadata?.name;
   if (typeof name === 'string' && name.length > MAX_CRONJOB_NAME) {

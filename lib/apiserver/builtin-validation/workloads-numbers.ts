@@ -1,16 +1,12 @@
+import { nonNegativeIssues } from './pod-spec-common';
 import { invalid } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 
 /*
- * The numeric checks the workload kinds share: core validation's `ValidateNonnegativeField` and apps validation's
+ * The numeric checks the workload kinds share (core validation's `ValidateNonnegativeField` is pod-spec-common's), apps validation's
  * int-or-percent fields (`maxSurge`, `maxUnavailable`): `ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`
  * and the value they compare with zero (`getIntOrPercentValue`).
  */
-
-/** `ValidateNonnegativeField`: nothing when the value is absent or not a number (decoding refuses those). @internal */
-export function nonNegative(path: string, value: unknown): Issue[] {
-  return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
-}
 
 const PERCENT = /^[0-9]+%$/;
 const PERCENT_MSG =
@@ -19,7 +15,7 @@ const PERCENT_MSG =
 /** `ValidatePositiveIntOrPercent`: a non-negative integer or a percent string. @internal */
 export function intOrPercentIssues(path: string, value: number | string): Issue[] {
   if (typeof value === 'string') return PERCENT.test(value) ? [] : [invalid(path, value, PERCENT_MSG)];
-  return nonNegative(path, value);
+  return nonNegativeIssues(path, value);
 }
 
 /**

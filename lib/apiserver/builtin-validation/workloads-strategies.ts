@@ -1,4 +1,5 @@
-import { intOrPercentIssues, intOrPercentValue, nonNegative, notMoreThan100Percent } from './workloads-numbers';
+import { nonNegativeIssues } from './pod-spec-common';
+import { intOrPercentIssues, intOrPercentValue, notMoreThan100Percent } from './workloads-numbers';
 import { child, forbidden, invalid, isObject, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 
@@ -74,5 +75,5 @@ export function statefulSetStrategyIssues(strategy: any, path: string): Issue[] 
   if (!isObject(s.rollingUpdate)) return [];
   // `maxUnavailable` is not checked: the MaxUnavailableStatefulSet gate is off (alpha) on every measured version,
   // the apiserver drops the field before validation
-  return nonNegative(child(rollingPath, 'partition'), s.rollingUpdate.partition);
+  return nonNegativeIssues(child(rollingPath, 'partition'), s.rollingUpdate.partition);
 }

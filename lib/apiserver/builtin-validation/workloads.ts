@@ -1,8 +1,8 @@
 import { podTemplateIssues } from './pod-spec';
+import { nonNegativeIssues } from './pod-spec-common';
 import { BuiltinValidators } from './validator';
 import { statefulSetClaimIssues } from './workloads-claim-templates';
 import { controllerSelectorIssues } from './workloads-controller-selector';
-import { nonNegative } from './workloads-numbers';
 import { statefulSetTemplateIssues } from './workloads-stateful-template';
 import { daemonSetStrategyIssues, deploymentStrategyIssues, statefulSetStrategyIssues } from './workloads-strategies';
 import { child, forbidden, invalid, isObject, notSupported } from '../../apimachinery/field';
@@ -43,7 +43,7 @@ function deploymentIssues(object: any, version: KubernetesVersion): Issue[] {
   const minReadySeconds = spec.minReadySeconds ?? 0;
   const progressDeadlineSeconds = spec.progressDeadlineSeconds ?? 600;
   return [
-    ...nonNegative('spec.replicas', spec.replicas),
+    ...nonNegativeIssues('spec.replicas', spec.replicas),
     ...controllerSelectorIssues(spec, 'spec', version, {
       required: true,
       emptyFor: 'deployment',
@@ -51,9 +51,9 @@ function deploymentIssues(object: any, version: KubernetesVersion): Issue[] {
     }),
     ...templateIssues(spec, version, 'ReplicaSet'),
     ...deploymentStrategyIssues(spec.strategy, 'spec.strategy'),
-    ...nonNegative('spec.minReadySeconds', minReadySeconds),
-    ...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit),
-    ...nonNegative('spec.progressDeadlineSeconds', progressDeadlineSeconds),
+    ...nonNegativeIssues('spec.minReadySeconds', minReadySeconds),
+    ...nonNegativeIssues('spec.revisionHistoryLimit', spec.revisionHistoryLimit),
+    ...nonNegativeIssues('spec.progressDeadlineSeconds', progressDeadlineSeconds),
     ...(typeof progressDeadlineSeconds === 'number' && progressDeadlineSeconds <= minReadySeconds
       ? [invalid('spec.progressDeadlineSeconds', progressDeadlineSeconds, 'must be greater than minReadySeconds')]
       : []),
@@ -64,8 +64,8 @@ function deploymentIssues(object: any, version: KubernetesVersion): Issue[] {
 function replicaSetIssues(object: any, version: KubernetesVersion): Issue[] {
   const spec = specOf(object);
   return [
-    ...nonNegative('spec.replicas', spec.replicas),
-    ...nonNegative('spec.minReadySeconds', spec.minReadySeconds),
+    ...nonNegativeIssues('spec.replicas', spec.replicas),
+    ...nonNegativeIssues('spec.minReadySeconds', spec.minReadySeconds),
     ...controllerSelectorIssues(spec, 'spec', version, {
       required: true,
       emptyFor: 'deployment',
@@ -97,11 +97,11 @@ function statefulSetIssues(object: any, version: KubernetesVersion): Issue[] {
     }
   }
   issues.push(
-    ...nonNegative('spec.replicas', spec.replicas),
-    ...nonNegative('spec.minReadySeconds', spec.minReadySeconds),
+    ...nonNegativeIssues('spec.replicas', spec.replicas),
+    ...nonNegativeIssues('spec.minReadySeconds', spec.minReadySeconds),
   );
   // upstream names the field `ordinals.start` as one child
-  if (isObject(spec.ordinals)) issues.push(...nonNegative('spec.ordinals.start', spec.ordinals.start));
+  if (isObject(spec.ordinals)) issues.push(...nonNegativeIssues('spec.ordinals.start', spec.ordinals.start));
   issues.push(
     ...controllerSelectorIssues(spec, 'spec', version, {
       required: true,
@@ -120,9 +120,9 @@ function daemonSetIssues(object: any, version: KubernetesVersion): Issue[] {
   return [
     ...controllerSelectorIssues(spec, 'spec', version, { required: false, emptyFor: 'daemonset' }),
     ...templateIssues(spec, version, 'DaemonSet'),
-    ...nonNegative('spec.minReadySeconds', spec.minReadySeconds),
+    ...nonNegativeIssues('spec.minReadySeconds', spec.minReadySeconds),
     ...daemonSetStrategyIssues(spec.updateStrategy, 'spec.updateStrategy'),
-    ...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit),
+    ...nonNegativeIssues('spec.revisionHistoryLimit', spec.revisionHistoryLimit),
   ];
 }
 
