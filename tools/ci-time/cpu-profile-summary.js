@@ -15,7 +15,7 @@ const GROUPS = {
   'requests to the test control planes (runtime/envtest/http.ts)': /runtime\/envtest\/http\.ts/,
   'the runtime client (runtime/client.ts)': /runtime\/client\.ts/,
   'YAML (yaml, js-yaml)': /node_modules\/(yaml|js-yaml)\//,
-  'the TypeScript compiler (ts-jest, tests that compile)': /node_modules\/typescript\//,
+  'the TypeScript compiler (tests that compile)': /node_modules\/typescript\//,
   'TLS contexts and handshakes': /^(createSecureContext|addCACert|connect node:tls|TLSSocket)/,
   'generated test values (randexp, drange)': /node_modules\/(randexp|drange)\//,
   'garbage collection': /^\(garbage collector\) /,
