@@ -1,0 +1,17 @@
+import { apiServiceIssues } from './apiregistration-api-service';
+import { leaseIssues } from './coordination-lease';
+import { priorityClassIssues } from './scheduling-priority-class';
+import { BuiltinValidators } from './validator';
+
+/*
+ * The cluster-level kinds an operator's manifests commonly carry: PriorityClasses, Leases, APIServices (aggregated
+ * APIs), API Priority and Fairness objects, RuntimeClasses, EndpointSlices. Each validator names the upstream
+ * function it ports; all are measured on 1.28, 1.32 and 1.36 (test/apiserver/builtin-validation/cluster-differential).
+ */
+
+/** @internal */
+export const CLUSTER_VALIDATORS: BuiltinValidators = {
+  'scheduling.k8s.io/v1/PriorityClass': priorityClassIssues,
+  'coordination.k8s.io/v1/Lease': leaseIssues,
+  'apiregistration.k8s.io/v1/APIService': apiServiceIssues,
+};

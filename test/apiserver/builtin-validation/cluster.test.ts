@@ -1,0 +1,79 @@
+import { errorsOf, formatIssue } from '../../../lib/apimachinery/issue';
+import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
+import { builtinObjectIssues } from '../../../lib/apiserver/builtin-validation';
+
+/** The cluster-level kinds' checks without an apiserver: the versions between the measured ones, and the edges. */
+
+const lines = (object: object, version: KubernetesVersion = '1.30') =>
+  errorsOf(builtinObjectIssues(object, version)).map((i) => `${i.path}: ${i.message}`);
+
+const priorityClass = (extra: object) => ({
+  apiVersion: 'scheduling.k8s.io/v1',
+  kind: 'PriorityClass',
+  metadata: { name: 'high' },
+  value: 1000,
+  ...extra,
+});
+
+test('a user PriorityClass above 1000000000 on every version, system- names by their own rule', () => {
+  for (const version of ['1.28', '1.33', '1.37'] as const) {
+    expect(lines(priorityClass({ value: 1000000001 }), version)).toEqual([
+      'value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
+    ]);
+  }
+  expect(lines(priorityClass({ value: 1000000000 }))).toEqual([]);
+  expect(lines(priorityClass({ metadata: { name: 'system-x' }, value: 2000000000 }))).toEqual([
+    expect.stringMatching(/^metadata\.name: Forbidden: priority class names with 'system-' prefix are reserved/),
+  ]);
+});
+
+test('a PriorityClass preemptionPolicy: empty is missing, others are listed', () => {
+  expect(lines(priorityClass({ preemptionPolicy: '' }))).toEqual(['preemptionPolicy: Required value']);
+  expect(lines(priorityClass({ preemptionPolicy: 'never' }))).toEqual([
+    'preemptionPolicy: Unsupported value: "never": supported values: "PreemptLowerPriority", "Never"',
+  ]);
+  expect(lines(priorityClass({ preemptionPolicy: 'Never', globalDefault: true }))).toEqual([]);
+});
+
+test('a Lease duration and transitions, the value inside the message', () => {
+  const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' } };
+  expect(lines({ ...lease, spec: { leaseDurationSeconds: 0, leaseTransitions: -1 } })).toEqual([
+    'spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
+    'spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0',
+  ]);
+  expect(lines({ ...lease, spec: { leaseDurationSeconds: 1, leaseTransitions: 0 } })).toEqual([]);
+  expect(lines(lease)).toEqual([]);
+});
+
+const apiService = (spec: object, name = 'v1.example.com') => ({
+  apiVersion: 'apiregistration.k8s.io/v1',
+  kind: 'APIService',
+  metadata: { name },
+  spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1, versionPriority: 1000, ...spec },
+});
+
+test('an APIService: the name is version.group, the core group only for v1', () => {
+  expect(lines(apiService({}))).toEqual([]);
+  expect(lines(apiService({ version: 'v2' }))).toEqual([
+    'metadata.name: Invalid value: "v1.example.com": must be `spec.version+"."+spec.group`: "v2.example.com"',
+  ]);
+  expect(lines(apiService({ group: '' }, 'v1.'))).toEqual([]);
+  expect(lines(apiService({ group: '', version: 'v2' }, 'v2.'))).toEqual([
+    'spec.group: Required value: only v1 may have an empty group and it better be legacy kube',
+  ]);
+  // a name that is no path segment is object-meta's error only
+  expect(lines(apiService({}, 'a/b'))).toEqual([
+    expect.stringMatching(/^metadata\.name: Invalid value: "a\/b": may not contain '\/'/),
+  ]);
+});
+
+test("an APIService's TLS settings: the caBundle's decoded size in the message", () => {
+  expect(lines(apiService({ caBundle: 'YWJjZA==' }))).toEqual([
+    'spec.caBundle: Invalid value: "4 bytes": local APIServices may not have a caBundle',
+  ]);
+  expect(
+    lines(apiService({ service: { namespace: 'n', name: 's' }, caBundle: 'YWJj', insecureSkipTLSVerify: true })),
+  ).toEqual(['spec.insecureSkipTLSVerify: Invalid value: true: may not be true if caBundle is present']);
+  const formatted = errorsOf(builtinObjectIssues(apiService({ groupPriorityMinimum: 20001 }), '1.36')).map(formatIssue);
+  expect(formatted).toEqual(['spec.groupPriorityMinimum: Invalid value: 20001: must be positive and less than 20000']);
+});
