@@ -1,5 +1,7 @@
 import { apiServiceIssues } from './apiregistration-api-service';
 import { leaseIssues } from './coordination-lease';
+import { flowSchemaIssues } from './flowcontrol-flow-schema';
+import { priorityLevelIssues } from './flowcontrol-priority-level';
 import { priorityClassIssues } from './scheduling-priority-class';
 import { BuiltinValidators } from './validator';
 
@@ -14,4 +16,8 @@ export const CLUSTER_VALIDATORS: BuiltinValidators = {
   'scheduling.k8s.io/v1/PriorityClass': priorityClassIssues,
   'coordination.k8s.io/v1/Lease': leaseIssues,
   'apiregistration.k8s.io/v1/APIService': apiServiceIssues,
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': flowSchemaIssues,
+  'flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema': flowSchemaIssues,
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': priorityLevelIssues,
+  'flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration': priorityLevelIssues,
 };

@@ -77,3 +77,108 @@ test("an APIService's TLS settings: the caBundle's decoded size in the message",
   const formatted = errorsOf(builtinObjectIssues(apiService({ groupPriorityMinimum: 20001 }), '1.36')).map(formatIssue);
   expect(formatted).toEqual(['spec.groupPriorityMinimum: Invalid value: 20001: must be positive and less than 20000']);
 });
+
+const flowSchema = (name: string, spec: object, apiVersion = 'flowcontrol.apiserver.k8s.io/v1') => ({
+  apiVersion,
+  kind: 'FlowSchema',
+  metadata: { name },
+  spec,
+});
+const ALL = {
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+};
+
+test('the mandatory catch-all FlowSchema as the cluster holds it is accepted, anything else under its name is not', () => {
+  // as `kubectl get flowschema catch-all -o yaml` prints it (the dry-run create of an existing name is a 409)
+  const fixed = {
+    priorityLevelConfiguration: { name: 'catch-all' },
+    matchingPrecedence: 10000,
+    distinguisherMethod: { type: 'ByUser' },
+    rules: [
+      {
+        subjects: [
+          { kind: 'Group', group: { name: 'system:unauthenticated' } },
+          { kind: 'Group', group: { name: 'system:authenticated' } },
+        ],
+        ...ALL,
+      },
+    ],
+  };
+  expect(lines(flowSchema('catch-all', fixed))).toEqual([]);
+  expect(lines(flowSchema('catch-all', { ...fixed, matchingPrecedence: 9999 }))).toEqual([
+    "spec: Invalid value: {…}: spec of 'catch-all' must equal the fixed value",
+  ]);
+  // the same spec under another name is an ordinary flow schema
+  expect(lines(flowSchema('mine', fixed))).toEqual([]);
+});
+
+test('the mandatory exempt levels: only spec.exempt may differ', () => {
+  const plc = (name: string, spec: object) => ({
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name },
+    spec,
+  });
+  expect(
+    lines(plc('exempt', { type: 'Exempt', exempt: { nominalConcurrencyShares: 3, lendablePercent: 10 } })),
+  ).toEqual([]);
+  const catchAll = { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } };
+  expect(lines(plc('catch-all', catchAll))).toEqual([]);
+  expect(
+    lines(plc('catch-all', { ...catchAll, limited: { ...catchAll.limited, nominalConcurrencyShares: 6 } })),
+  ).toEqual(["spec: Invalid value: {…}: spec of 'catch-all' must equal the fixed value"]);
+});
+
+test("a PriorityLevelConfiguration's empty type: unsupported up to 1.35, missing from 1.36", () => {
+  const plc = {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: 'p' },
+    spec: {},
+  };
+  expect(lines(plc, '1.35')).toEqual(['spec.type: Unsupported value: "": supported values: "Exempt", "Limited"']);
+  expect(lines(plc, '1.36')).toEqual(['spec.type: Required value']);
+});
+
+test('v1beta3 (to 1.31) defaults a zero nominalConcurrencyShares, v1 keeps it; a negative one is worded per version', () => {
+  const plc = (apiVersion: string, shares: number) => ({
+    apiVersion: `flowcontrol.apiserver.k8s.io/${apiVersion}`,
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: 'p' },
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: shares, limitResponse: { type: 'Reject' } } },
+  });
+  expect(lines(plc('v1beta3', 0), '1.30')).toEqual([]);
+  expect(lines(plc('v1', 0), '1.30')).toEqual([]);
+  expect(lines(plc('v1beta3', -1), '1.30')).toEqual([
+    'spec.limited.nominalConcurrencyShares: Invalid value: -1: must be positive',
+  ]);
+  expect(lines(plc('v1', -1), '1.30')).toEqual([
+    'spec.limited.nominalConcurrencyShares: Invalid value: -1: must be a non-negative integer',
+  ]);
+});
+
+test("a FlowSchema's verbs and distinguisher: Go's %#v up to 1.33, JSON from 1.34", () => {
+  const bad = flowSchema('f', {
+    priorityLevelConfiguration: { name: 'p' },
+    distinguisherMethod: { type: 'ByPod' },
+    rules: [
+      {
+        subjects: [{ kind: 'Group', group: { name: 'g' } }],
+        nonResourceRules: [{ verbs: ['post'], nonResourceURLs: ['/x'] }],
+      },
+    ],
+  });
+  expect(lines(bad, '1.33')).toEqual([
+    'spec.distinguisherMethod.type: Unsupported value: flowcontrol.FlowDistinguisherMethod{Type:"ByPod"}: supported values: "ByNamespace", "ByUser"',
+    expect.stringMatching(
+      /^spec\.rules\[0\]\.nonResourceRules\[0\]\.verbs: Unsupported value: \[\]string\{"post"\}: supported values: "create"/,
+    ),
+  ]);
+  expect(lines(bad, '1.34')).toEqual([
+    'spec.distinguisherMethod.type: Unsupported value: {"Type":"ByPod"}: supported values: "ByNamespace", "ByUser"',
+    expect.stringMatching(
+      /^spec\.rules\[0\]\.nonResourceRules\[0\]\.verbs: Unsupported value: \["post"\]: supported values: "create"/,
+    ),
+  ]);
+});
