@@ -1,5 +1,8 @@
 import { apiServiceIssues } from './apiregistration-api-service';
+import { horizontalPodAutoscalerV1Issues } from './cluster-autoscaling-v1';
+import { runtimeClassIssues } from './cluster-runtime-class';
 import { leaseIssues } from './coordination-lease';
+import { endpointSliceIssues } from './discovery-endpoint-slice';
 import { flowSchemaIssues } from './flowcontrol-flow-schema';
 import { priorityLevelIssues } from './flowcontrol-priority-level';
 import { priorityClassIssues } from './scheduling-priority-class';
@@ -20,4 +23,7 @@ export const CLUSTER_VALIDATORS: BuiltinValidators = {
   'flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema': flowSchemaIssues,
   'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': priorityLevelIssues,
   'flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration': priorityLevelIssues,
+  'node.k8s.io/v1/RuntimeClass': runtimeClassIssues,
+  'discovery.k8s.io/v1/EndpointSlice': endpointSliceIssues,
+  'autoscaling/v1/HorizontalPodAutoscaler': horizontalPodAutoscalerV1Issues,
 };

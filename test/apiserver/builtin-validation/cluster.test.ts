@@ -182,3 +182,57 @@ test("a FlowSchema's verbs and distinguisher: Go's %#v up to 1.33, JSON from 1.3
     ),
   ]);
 });
+
+test("a RuntimeClass's empty handler and tolerations' path: 1.32's words up to 1.35, 1.36's from 1.36", () => {
+  const rc = {
+    apiVersion: 'node.k8s.io/v1',
+    kind: 'RuntimeClass',
+    metadata: { name: 'r' },
+    scheduling: { tolerations: [{ key: 'k', effect: 'Bad' }] },
+  };
+  expect(lines(rc, '1.35').map((l) => l.split(': ')[0])).toEqual([
+    'handler',
+    'scheduling.tolerations.tolerations[0].effect',
+  ]);
+  expect(lines(rc, '1.36').map((l) => l.split(': ').slice(0, 2).join(': '))).toEqual([
+    'handler: Required value',
+    'scheduling.tolerations[0].effect: Unsupported value',
+  ]);
+});
+
+test("an EndpointSlice's IPv4 addresses: an IPv4-mapped one is IPv4 up to 1.35, refused from 1.36", () => {
+  const slice = (address: string) => ({
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 's' },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [address] }],
+  });
+  expect(lines(slice('::ffff:10.1.2.3'), '1.35')).toEqual([]);
+  expect(lines(slice('::ffff:10.1.2.3'), '1.36')).toEqual([
+    'endpoints[0].addresses[0]: Invalid value: "::ffff:10.1.2.3": must not be an IPv4-mapped IPv6 address',
+  ]);
+  expect(lines(slice('::ffff:127.0.0.1'), '1.30')).toEqual([
+    'endpoints[0].addresses[0]: Invalid value: "::ffff:127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+  ]);
+  expect(lines(slice('2001:db8::1'), '1.36')).toEqual([
+    'endpoints[0].addresses: Invalid value: "2001:db8::1": must be an IPv4 address',
+  ]);
+});
+
+test('an autoscaling/v1 HPA is checked as the v2 object it converts to', () => {
+  const hpa = {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'h' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      maxReplicas: 2,
+      targetCPUUtilizationPercentage: 0,
+    },
+  };
+  expect(lines(hpa)).toEqual([
+    'spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0',
+  ]);
+  expect(lines({ ...hpa, spec: { ...hpa.spec, targetCPUUtilizationPercentage: 50 } })).toEqual([]);
+});
