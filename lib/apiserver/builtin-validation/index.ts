@@ -1,5 +1,6 @@
 import { AUTOSCALING_VALIDATORS } from './autoscaling';
 import { BATCH_VALIDATORS } from './batch';
+import { CLUSTER_VALIDATORS } from './cluster';
 import { CORE_VALIDATORS } from './core';
 import { decodingIssues } from './decoding';
 import { NETWORKING_VALIDATORS } from './networking';
@@ -23,6 +24,7 @@ const VALIDATORS: BuiltinValidators = {
   ...NETWORKING_VALIDATORS,
   ...AUTOSCALING_VALIDATORS,
   ...POD_VALIDATORS,
+  ...CLUSTER_VALIDATORS,
 };
 
 /**
