@@ -1,4 +1,4 @@
-import { describeBuiltinDifferential, mutationOf } from './services-harness';
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
 
 /** autoscaling/v2 HorizontalPodAutoscaler: synth's verdict against the real apiservers'. */
 

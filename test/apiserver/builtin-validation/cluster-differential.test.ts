@@ -1,4 +1,4 @@
-import { describeBuiltinDifferential, mutationOf } from './services-harness';
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
 
 /** PriorityClass, Lease and APIService: synth's verdict against the real apiservers'. */
 

@@ -1,5 +1,4 @@
-import { describeVersionedDifferential } from './cluster-harness';
-import { mutationOf } from './services-harness';
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
 import { OracleVersion } from '../../envtest';
 
 /** FlowSchema and PriorityLevelConfiguration (v1beta3 on 1.28, v1 on 1.32 and 1.36): synth against the apiservers. */
@@ -155,4 +154,4 @@ const casesOf = (version: OracleVersion) => {
   return [...flowSchemas(apiVersion), ...priorityLevels(apiVersion)];
 };
 
-describeVersionedDifferential('flowcontrol: synth and the apiserver', casesOf, { addressesInMessage: FIXED });
+describeBuiltinDifferential('flowcontrol: synth and the apiserver', casesOf, { addressesInMessage: FIXED });

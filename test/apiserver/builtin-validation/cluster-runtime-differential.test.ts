@@ -1,4 +1,4 @@
-import { describeBuiltinDifferential, mutationOf } from './services-harness';
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
 
 /** RuntimeClass, EndpointSlice and autoscaling/v1 HorizontalPodAutoscaler: synth's verdict against the apiservers'. */
 

@@ -1,4 +1,4 @@
-import { describeBuiltinDifferential, mutationOf } from './services-harness';
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
 
 /** networking.k8s.io/v1 NetworkPolicy, Ingress and IngressClass: synth's verdict against the real apiservers'. */
 

@@ -1,4 +1,4 @@
-import { describeBuiltinDifferential, mutationOf } from './services-harness';
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
 
 /** policy/v1 PodDisruptionBudget: synth's verdict against the real apiservers'. */
 

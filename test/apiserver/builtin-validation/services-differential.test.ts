@@ -1,4 +1,4 @@
-import { describeBuiltinDifferential, mutationOf } from './services-harness';
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
 
 /*
  * v1 Service: synth's verdict against the real apiservers'. Not here, as they depend on the cluster: a clusterIP

@@ -8,8 +8,8 @@ import {
   parseCidrSloppy,
   parseIpSloppy,
 } from '../../../lib/apiserver/builtin-validation/networking-ip';
-import { defaultedServiceSpec } from '../../../lib/apiserver/builtin-validation/services-defaults';
 import { portNameErrors } from '../../../lib/apiserver/builtin-validation/ports';
+import { defaultedServiceSpec } from '../../../lib/apiserver/builtin-validation/services-defaults';
 
 /** The Service checks without an apiserver: defaults, the helpers, and the versions between the measured ones. */
 
