@@ -1,3 +1,4 @@
+import { ADMISSION_VALIDATORS } from './admission';
 import { AUTOSCALING_VALIDATORS } from './autoscaling';
 import { BATCH_VALIDATORS } from './batch';
 import { CORE_VALIDATORS } from './core';
@@ -23,6 +24,7 @@ const VALIDATORS: BuiltinValidators = {
   ...NETWORKING_VALIDATORS,
   ...AUTOSCALING_VALIDATORS,
   ...POD_VALIDATORS,
+  ...ADMISSION_VALIDATORS,
 };
 
 /**
