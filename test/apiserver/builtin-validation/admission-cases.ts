@@ -70,6 +70,7 @@ export const WEBHOOK_CASES: readonly DifferentialCase[] = [
   vwc('service port 0', (o) => (hook(o).clientConfig.service.port = 0)),
   vwc('service port 70000', (o) => (hook(o).clientConfig.service.port = 70000)),
   vwc('service path without slash', (o) => (hook(o).clientConfig.service.path = 'validate')),
+  vwc('service path v', (o) => (hook(o).clientConfig.service.path = 'v')),
   vwc('service path //', (o) => (hook(o).clientConfig.service.path = '//')),
   vwc('service path /a//Bad_/', (o) => (hook(o).clientConfig.service.path = '/a//Bad_/')),
   vwc('rule operations Bogus and *', (o) => (hook(o).rules[0].operations = ['*', 'Bogus'])),
