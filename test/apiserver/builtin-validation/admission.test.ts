@@ -97,6 +97,12 @@ describe('ValidatingWebhookConfiguration and MutatingWebhookConfiguration', () =
       'webhooks[0].clientConfig.url: Invalid value: "f": fragments are not permitted in the URL',
       'webhooks[0].clientConfig.url: Invalid value: "a=1": query parameters are not permitted in the URL',
     ]);
+    expect(lines(vwc(hook({ clientConfig: { url: 'https://exa mple.com/%zz' } })))).toStrictEqual([
+      'webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://exa mple.com/%zz": invalid character " " in host name; desired format: https://host[/path]',
+    ]);
+    expect(lines(vwc(hook({ clientConfig: { url: 'https://a.example.com/x#%z' } })))).toStrictEqual([
+      'webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://a.example.com/x#%z": invalid URL escape "%z"; desired format: https://host[/path]',
+    ]);
     expect(lines(vwc(hook({ clientConfig: { url: 'https:///v' } })))).toStrictEqual([
       'webhooks[0].clientConfig.url: Invalid value: "": host must be specified; desired format: https://host[/path]',
     ]);
