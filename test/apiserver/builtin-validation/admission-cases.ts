@@ -103,6 +103,10 @@ export const WEBHOOK_CASES: readonly DifferentialCase[] = [
       { name: 'dup', expression: '' },
     ];
   }),
+  vwc('65 matchConditions', (o) => {
+    hook(o).matchConditions = Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' }));
+  }),
+  vwc('rules []', (o) => (hook(o).rules = [])),
   mwc('mutating: the base'),
   mwc('mutating: reinvocationPolicy Bogus', (o) => (hook(o).reinvocationPolicy = 'Bogus')),
   mwc('mutating: reinvocationPolicy IfNeeded', (o) => (hook(o).reinvocationPolicy = 'IfNeeded')),
