@@ -441,7 +441,13 @@ export function matchResources(m: MatchResourcesSpec, path: string, version: Kub
   return issues;
 }
 
-function namedRule(r: NamedRuleWithOperationsSpec, path: string, version: KubernetesVersion): Issue[] {
+/**
+ * `validateNamedRuleWithOperations`: a policy's resource rule, or with no `resourceNames` a webhook's rule
+ * (`validateRuleWithOperations`, shared with the webhook configurations' checks in builtin-validation/admission-webhooks).
+ *
+ * @internal
+ */
+export function namedRule(r: NamedRuleWithOperationsSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   const names = new Set<string>();
   (r.resourceNames ?? []).forEach((n, i) => {

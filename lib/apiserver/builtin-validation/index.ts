@@ -1,3 +1,4 @@
+import { ADMISSION_VALIDATORS } from './admission';
 import { AUTOSCALING_VALIDATORS } from './autoscaling';
 import { BATCH_VALIDATORS } from './batch';
 import { CLUSTER_VALIDATORS } from './cluster';
@@ -25,6 +26,7 @@ const VALIDATORS: BuiltinValidators = {
   ...AUTOSCALING_VALIDATORS,
   ...POD_VALIDATORS,
   ...CLUSTER_VALIDATORS,
+  ...ADMISSION_VALIDATORS,
 };
 
 /**
