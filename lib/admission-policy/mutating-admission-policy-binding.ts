@@ -8,6 +8,7 @@ import {
   ParamRefSpec,
   validateMutatingBindingManifest,
 } from '../apiserver/admission-policy';
+import { markConstructChecked, POLICY_SPEC_FIELDS } from '../apiserver/builtin-validation/admission-construct-checked';
 import { perVersion } from '../synth-metadata/target-versions';
 import { Warnings } from '../synth-metadata/warnings';
 
@@ -47,6 +48,8 @@ export class MutatingAdmissionPolicyBinding extends Construct {
       metadata: { name: this.name },
       spec: Lazy.any({ produce: () => this.toManifest().spec }),
     });
+    // its spec is checked by this construct's own validation: the app-wide check leaves it
+    markConstructChecked(this.resource, POLICY_SPEC_FIELDS);
     this.node.addValidation({
       validate: () => {
         const p = this.props.policy;

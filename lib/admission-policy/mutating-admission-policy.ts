@@ -20,6 +20,7 @@ import {
   validateMutatingPolicyManifest,
   VariableSpec,
 } from '../apiserver/admission-policy';
+import { markConstructChecked, POLICY_SPEC_FIELDS } from '../apiserver/builtin-validation/admission-construct-checked';
 import { ICustomResourceDefinition } from '../crd/icustom-resource-definition';
 import { emitWhereServed } from '../synth-metadata/conditional-objects';
 import { perVersion } from '../synth-metadata/target-versions';
@@ -101,6 +102,8 @@ export class MutatingAdmissionPolicy extends Construct {
       metadata: { name: props.name, ...(props.labels ? { labels: { ...props.labels } } : {}) },
       spec: Lazy.any({ produce: () => this.toManifest().spec }),
     });
+    // its spec is checked by this construct's own validation: the app-wide check leaves it
+    markConstructChecked(this.resource, POLICY_SPEC_FIELDS);
     this.node.addValidation({ validate: () => this.validatePolicy() });
     if (props.onUnservedVersions === 'skip') emitWhereServed(this);
   }

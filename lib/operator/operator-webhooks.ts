@@ -6,6 +6,10 @@ import { LabelSelectorOf, WebhookOf, webhookProblems } from '../apimachinery/con
 import { DEFAULT_KUBERNETES_VERSION } from '../apimachinery/kubernetes-versions';
 import { shardLabel, shardLabelWebhookPath } from '../apimachinery/shard-label';
 import { webhookPath } from '../apimachinery/webhook-path';
+import {
+  markConstructChecked,
+  OPERATOR_WEBHOOK_FIELDS,
+} from '../apiserver/builtin-validation/admission-construct-checked';
 import { ICustomResourceDefinition, isCustomResourceDefinitionLike } from '../crd/icustom-resource-definition';
 import { Problems } from '../synth-metadata/problems';
 import { targetVersions } from '../synth-metadata/target-versions';
@@ -199,7 +203,7 @@ export class OperatorWebhooks extends Construct {
       const kind =
         type === 'validating' ? ('ValidatingWebhookConfiguration' as const) : ('MutatingWebhookConfiguration' as const);
       configurations.push({ kind, name: props.name });
-      return new ApiObject(this, kind, {
+      const configuration = new ApiObject(this, kind, {
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind,
         metadata: {
@@ -209,6 +213,9 @@ export class OperatorWebhooks extends Construct {
         },
         webhooks: entries,
       } as any);
+      // the webhooks' timeout, failure policy, operations and matchConditions are reported in the contract's words
+      markConstructChecked(configuration, OPERATOR_WEBHOOK_FIELDS);
+      return configuration;
     };
     this.validatingConfiguration = emit('validating');
     this.mutatingConfiguration = emit('defaulting');

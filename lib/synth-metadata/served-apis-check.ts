@@ -3,20 +3,11 @@ import { IConstruct } from 'constructs';
 import { isEmittedWhereServed } from './conditional-objects';
 import { perVersionIssues, targetVersions } from './target-versions';
 import { Warnings } from './warnings';
-import { MutatingAdmissionPolicy } from '../admission-policy/mutating-admission-policy';
-import { MutatingAdmissionPolicyBinding } from '../admission-policy/mutating-admission-policy-binding';
-import { ValidatingAdmissionPolicy } from '../admission-policy/validating-admission-policy';
-import { ValidatingAdmissionPolicyBinding } from '../admission-policy/validating-admission-policy-binding';
 import { KubernetesVersion } from '../apimachinery/kubernetes-versions';
 import { neverServed, servedBy, servedFrom, servedRange } from '../apimachinery/served-apis';
 import { fieldsUnknownTo, gatedFieldsSet, gatedFieldVerdict } from '../apiserver/admission-policy/builtin-fields';
 import { builtinObjectIssues } from '../apiserver/builtin-validation';
-import {
-  OPERATOR_WEBHOOK_FIELDS,
-  POLICY_SPEC_FIELDS,
-  withoutConstructChecked,
-} from '../apiserver/builtin-validation/admission-construct-checked';
-import { OperatorWebhooks } from '../operator/operator-webhooks';
+import { constructChecked, withoutConstructChecked } from '../apiserver/builtin-validation/admission-construct-checked';
 
 /** An object emitted only where the cluster serves its API: from `requires` on. @internal */
 export interface ConditionalObject {
@@ -103,7 +94,8 @@ export function checkServedApis(
 function builtinFieldProblems(c: ApiObject, versions: readonly KubernetesVersion[]): string[] {
   const json = c.toJson();
   const unknown = new Map(versions.map((v) => [v, fieldsUnknownTo(json, v)]));
-  const checked = checkedByConstruct(c);
+  // what the construct emitting it reports itself (the policy constructs, the operator's webhooks) is printed once
+  const checked = constructChecked(c);
   const issues = (v: KubernetesVersion) =>
     checked ? withoutConstructChecked(builtinObjectIssues(json, v), json, v, checked) : builtinObjectIssues(json, v);
   return [
@@ -112,25 +104,6 @@ function builtinFieldProblems(c: ApiObject, versions: readonly KubernetesVersion
     ),
     ...gatedFields(c, json, versions, unknown),
   ];
-}
-
-/**
- * The fields of an admissionregistration object that the construct emitting it reports itself, so that its kind's
- * validator does not print the same problem a second time: the policy and binding constructs run the very validators
- * on their spec (lib/apiserver/admission-policy), the operator's webhooks report a webhook's timeout, failure policy,
- * operations and matchConditions in the words of its contract. Raw objects (any other construct) get every check.
- */
-function checkedByConstruct(c: ApiObject): ((path: string) => boolean) | undefined {
-  const owner = c.node.scope;
-  if (
-    owner instanceof ValidatingAdmissionPolicy ||
-    owner instanceof ValidatingAdmissionPolicyBinding ||
-    owner instanceof MutatingAdmissionPolicy ||
-    owner instanceof MutatingAdmissionPolicyBinding
-  ) {
-    return POLICY_SPEC_FIELDS;
-  }
-  return owner instanceof OperatorWebhooks ? OPERATOR_WEBHOOK_FIELDS : undefined;
 }
 
 /**

@@ -16,6 +16,24 @@ export const OPERATOR_WEBHOOK_FIELDS: (path: string) => boolean = (path) =>
 /** Every field of a policy or binding's spec: its construct runs the very validators of admission.ts on it. @internal */
 export const POLICY_SPEC_FIELDS: (path: string) => boolean = (path) => path.startsWith('spec.') || path === 'spec';
 
+const CHECKED_BY_CONSTRUCT = new WeakMap<object, (path: string) => boolean>();
+
+/**
+ * Marks `object` (an ApiObject) as one whose construct reports the fields `checked` itself: the app-wide check
+ * (lib/synth-metadata/served-apis-check.ts) then leaves them to it. The constructs mark their objects, so that the
+ * lower layer needs to know none of them.
+ *
+ * @internal
+ */
+export function markConstructChecked(object: object, checked: (path: string) => boolean): void {
+  CHECKED_BY_CONSTRUCT.set(object, checked);
+}
+
+/** The fields `object`'s construct reports itself ({@link markConstructChecked}), if any. @internal */
+export function constructChecked(object: object): ((path: string) => boolean) | undefined {
+  return CHECKED_BY_CONSTRUCT.get(object);
+}
+
 /**
  * `issues` (builtinObjectIssues of an admissionregistration object) without what its kind's validator says of the
  * fields `checked` that its construct already reports: the same problem is printed once. Decoding and metadata

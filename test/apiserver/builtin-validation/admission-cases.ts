@@ -1,4 +1,4 @@
-import { DifferentialCase, mutationOf } from './services-harness';
+import { DifferentialCase, mutationOf } from './differential-harness';
 
 /** Differential cases of admissionregistration.k8s.io: each a valid base object with one mutation. */
 

@@ -1,5 +1,5 @@
 import { CEL_SYNTAX_ERROR_CASES, MUTATING_POLICY_CASES, POLICY_CASES, WEBHOOK_CASES } from './admission-cases';
-import { describeBuiltinDifferential } from './services-harness';
+import { describeBuiltinDifferential } from './differential-harness';
 import { errorsOf } from '../../../lib/apimachinery/issue';
 import { servedBy } from '../../../lib/apimachinery/served-apis';
 import { builtinObjectIssues } from '../../../lib/apiserver/builtin-validation';
