@@ -7,7 +7,9 @@ import { builtinObjectMetaIssues } from './object-meta';
 import { POD_VALIDATORS } from './pods';
 import { POLICY_VALIDATORS } from './policy';
 import { RBAC_VALIDATORS } from './rbac';
+import { RESOURCE_POLICY_VALIDATORS } from './resource-policy';
 import { SERVICE_VALIDATORS } from './services';
+import { STORAGE_VALIDATORS } from './storage';
 import { BuiltinValidators } from './validator';
 import { WORKLOAD_VALIDATORS } from './workloads';
 import { errorsOf, Issue } from '../../apimachinery/issue';
@@ -23,6 +25,8 @@ const VALIDATORS: BuiltinValidators = {
   ...NETWORKING_VALIDATORS,
   ...AUTOSCALING_VALIDATORS,
   ...POD_VALIDATORS,
+  ...STORAGE_VALIDATORS,
+  ...RESOURCE_POLICY_VALIDATORS,
 };
 
 /**

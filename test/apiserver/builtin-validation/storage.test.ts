@@ -1,0 +1,95 @@
+import { inMessage } from './storage-harness';
+import { errorsOf } from '../../../lib/apimachinery/issue';
+import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
+import { builtinObjectIssues } from '../../../lib/apiserver/builtin-validation';
+import { claimSpecIssues } from '../../../lib/apiserver/builtin-validation/storage-claims';
+
+/** PersistentVolumeClaim, StorageClass and CSIDriver checks without an apiserver, versions between the measured ones. */
+
+const lines = (object: object, version: KubernetesVersion) =>
+  errorsOf(builtinObjectIssues(object, version)).map((i) => `${i.path}: ${i.message}`);
+const claim = (spec: object) => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: 'c' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+});
+
+test('a claim with a bogus access mode and no storage request, in the apiserver words', () => {
+  expect(lines(claim({ accessModes: ['Bogus'], resources: {} }), '1.30')).toEqual([
+    'spec.accessModes: Unsupported value: "Bogus": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
+    'spec.resources[storage]: Required value',
+  ]);
+});
+
+test('a zero storage request is shown in its canonical form', () => {
+  expect(lines(claim({ resources: { requests: { storage: '0Gi' } } }), '1.32')).toEqual([
+    'spec.resources[storage]: Invalid value: "0": must be greater than zero',
+  ]);
+});
+
+test("a data source's API group is checked from 1.29 (kubernetes/kubernetes#119091), at both references", () => {
+  const bad = claim({ dataSourceRef: { apiGroup: 'Bad_Group', kind: 'X', name: 'p' } });
+  expect(lines(bad, '1.28')).toEqual([]);
+  expect(lines(bad, '1.29').map((l) => l.split(': ')[0])).toEqual([
+    'spec.dataSource.apiGroup',
+    'spec.dataSourceRef.apiGroup',
+  ]);
+});
+
+test('a dataSource other than a claim or a snapshot is dropped, not refused', () => {
+  expect(lines(claim({ dataSource: { kind: 'Foo', name: 'p' } }), '1.36')).toEqual([]);
+});
+
+test('volumeAttributesClassName is checked where its gate is on (1.34)', () => {
+  const bad = claim({ volumeAttributesClassName: 'Bad_Name' });
+  expect(lines(bad, '1.33')).toEqual([]);
+  expect(lines(bad, '1.34').map((l) => l.split(': ')[0])).toEqual(['spec.volumeAttributesClassName']);
+});
+
+test('the claim spec check works at any path, e.g. for a claim template', () => {
+  const issues = claimSpecIssues({ accessModes: [] }, 'spec.volumeClaimTemplates[0].spec', '1.36');
+  expect(issues.map((i) => i.path)).toEqual([
+    'spec.volumeClaimTemplates[0].spec.accessModes',
+    'spec.volumeClaimTemplates[0].spec.resources[storage]',
+  ]);
+});
+
+test('a StorageClass: provisioner lower-cased, reclaim policy, binding mode, an empty topology term', () => {
+  const sc = {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name: 's' },
+    provisioner: 'A B',
+    reclaimPolicy: 'Recycle',
+    volumeBindingMode: 'Later',
+    allowedTopologies: [{}],
+  };
+  expect(lines(sc, '1.33').map((l) => l.split(': ').slice(0, 3).join(': '))).toEqual([
+    'provisioner: Invalid value: "a b"',
+    'reclaimPolicy: Unsupported value: "Recycle"',
+    'volumeBindingMode: Unsupported value: "Later"',
+    'allowedTopologies[0].matchLabelExpressions: Duplicate value: ""',
+  ]);
+});
+
+test('a CSIDriver: token request expirations', () => {
+  const driver = {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIDriver',
+    metadata: { name: 'd' },
+    spec: { tokenRequests: [{ audience: 'a', expirationSeconds: 60 }] },
+  };
+  expect(lines(driver, '1.30')).toEqual([
+    'spec.tokenRequests[0].expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+  ]);
+});
+
+test("the differential harness's `…` stands for what synth does not print", () => {
+  expect(
+    inMessage('a: Invalid value: resource.Quantity{…}: x', 'p: [a: Invalid value: resource.Quantity{i:1}: x]'),
+  ).toBe(true);
+  expect(
+    inMessage('a: Invalid value: resource.Quantity{…}: y', 'p: [a: Invalid value: resource.Quantity{i:1}: x]'),
+  ).toBe(false);
+});
