@@ -1,3 +1,4 @@
+import { REPLICATION_CONTROLLER_VALIDATORS } from './replication-controller';
 import { persistentVolumeClaimIssues } from './storage-claims';
 import { STORAGE_CLASS_VALIDATORS } from './storage-classes';
 import { CSI_DRIVER_VALIDATORS } from './storage-csi-driver';
@@ -5,7 +6,8 @@ import { BuiltinValidators } from './validator';
 
 /*
  * The storage kinds' create-time validation: v1 PersistentVolumeClaim (pkg/apis/core/validation), storage.k8s.io/v1
- * StorageClass and CSIDriver (pkg/apis/storage/validation). Measured on 1.28, 1.32 and 1.36
+ * StorageClass and CSIDriver (pkg/apis/storage/validation); with them the v1 ReplicationController, the core group's
+ * one workload (its pod template is pod-spec.ts's). Measured on 1.28, 1.32 and 1.36
  * (test/apiserver/builtin-validation/storage-differential).
  */
 
@@ -14,4 +16,5 @@ export const STORAGE_VALIDATORS: BuiltinValidators = {
   'v1/PersistentVolumeClaim': persistentVolumeClaimIssues,
   ...STORAGE_CLASS_VALIDATORS,
   ...CSI_DRIVER_VALIDATORS,
+  ...REPLICATION_CONTROLLER_VALIDATORS,
 };

@@ -1,5 +1,7 @@
 import { mutationOf } from './services-harness';
 import { describeStorageDifferential } from './storage-harness';
+import { describeEachApiServerVersion } from '../../envtest';
+import { dryRunCreate, ourVerdict } from '../../support/differential/builtin-dry-run';
 
 /** v1 PersistentVolumeClaim, storage.k8s.io/v1 StorageClass and CSIDriver: synth's verdict against the apiservers'. */
 
@@ -140,3 +142,56 @@ const DRIVERS = [
 ];
 
 describeStorageDifferential('storage kinds: synth and the apiserver', [...CLAIMS, ...CLASSES, ...DRIVERS]);
+
+const controller = mutationOf(() => ({
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  metadata: { name: 'rc' },
+  spec: {
+    selector: { app: 'web' },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  },
+}));
+
+const CONTROLLERS = [
+  controller('controller: the base'),
+  controller('controller: no selector (the template labels)', (o) => delete o.spec.selector),
+  controller('controller: no selector, no template labels', (o) => {
+    delete o.spec.selector;
+    delete o.spec.template.metadata;
+  }),
+  controller('controller: selector does not match', (o) => (o.spec.selector = { app: 'api' })),
+  controller('controller: selector matches a subset', (o) => (o.spec.template.metadata.labels.tier = 'x')),
+  controller('controller: replicas -1', (o) => (o.spec.replicas = -1)),
+  controller('controller: minReadySeconds -1', (o) => (o.spec.minReadySeconds = -1)),
+  controller('controller: no template', (o) => delete o.spec.template),
+  controller('controller: selector value x y', (o) => (o.spec.selector = { app: 'x y' })),
+];
+
+describeStorageDifferential('ReplicationController: synth and the apiserver', CONTROLLERS);
+
+/** The pod template's checks are pod-spec.ts's (its messages print the value after them): verdict and fields. */
+const CONTROLLER_TEMPLATES = [
+  controller('controller template: restartPolicy OnFailure', (o) => (o.spec.template.spec.restartPolicy = 'OnFailure')),
+  controller('controller template: activeDeadlineSeconds', (o) => (o.spec.template.spec.activeDeadlineSeconds = 10)),
+  controller('controller template: no containers', (o) => (o.spec.template.spec.containers = [])),
+  controller('controller template: label value x y', (o) => {
+    o.spec.template.metadata.labels.bad = 'x y';
+  }),
+];
+
+describeEachApiServerVersion(
+  'ReplicationController pod templates: synth and the apiserver',
+  (plane, version) => {
+    test.each(CONTROLLER_TEMPLATES)('%s', async (_name, object) => {
+      const server = await dryRunCreate(plane(), object);
+      const ours = ourVerdict(object, version);
+      expect({ accepted: ours.accepted, fields: [...ours.fields].sort(), server: server.message }).toStrictEqual({
+        accepted: server.accepted,
+        fields: [...server.fields].sort(),
+        server: server.message,
+      });
+    });
+  },
+  { shared: true },
+);

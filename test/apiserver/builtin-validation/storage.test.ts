@@ -93,3 +93,30 @@ test("the differential harness's `…` stands for what synth does not print", ()
     inMessage('a: Invalid value: resource.Quantity{…}: y', 'p: [a: Invalid value: resource.Quantity{i:1}: x]'),
   ).toBe(false);
 });
+
+const controller = (spec: object, labels?: object) => ({
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  metadata: { name: 'rc', ...(labels ? { labels } : {}) },
+  spec: {
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    ...spec,
+  },
+});
+
+test("a ReplicationController's selector that misses the template: the labels as Go (to 1.33) or JSON (from 1.34) print them", () => {
+  expect(lines(controller({ selector: { app: 'api' } }), '1.33')).toEqual([
+    'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
+  ]);
+  expect(lines(controller({ selector: { app: 'api' } }), '1.34')).toEqual([
+    'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+  ]);
+});
+
+test("a ReplicationController without labels takes the template's, and the checks that come with them", () => {
+  const bad = controller({
+    template: { metadata: { labels: { app: 'x y' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  });
+  expect(lines(bad, '1.30').map((l) => l.split(': ')[0])).toEqual(['metadata.labels', 'spec.template.labels']);
+  expect(lines(controller({}, { own: 'yes' }), '1.30')).toEqual([]);
+});
