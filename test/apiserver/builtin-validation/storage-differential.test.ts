@@ -195,3 +195,41 @@ describeEachApiServerVersion(
   },
   { shared: true },
 );
+
+const volume = mutationOf(() => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolume',
+  metadata: { name: 'v' },
+  spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/data' } },
+}));
+
+const VOLUMES = [
+  volume('volume: the base'),
+  volume('volume: a csi source', (o) => {
+    delete o.spec.hostPath;
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+  }),
+  volume('volume: no accessModes', (o) => delete o.spec.accessModes),
+  volume('volume: accessModes Bogus', (o) => (o.spec.accessModes = ['Bogus'])),
+  volume(
+    'volume: ReadWriteOncePod with ReadOnlyMany',
+    (o) => (o.spec.accessModes = ['ReadWriteOncePod', 'ReadOnlyMany']),
+  ),
+  volume('volume: no capacity', (o) => delete o.spec.capacity),
+  volume('volume: capacity cpu', (o) => (o.spec.capacity = { storage: '1Gi', cpu: '1' })),
+  volume('volume: capacity 0', (o) => (o.spec.capacity.storage = '0')),
+  volume('volume: capacity -1.5', (o) => (o.spec.capacity.storage = '-1.5')),
+  volume('volume: storageClassName Bad_Name', (o) => (o.spec.storageClassName = 'Bad_Name')),
+  volume('volume: volumeMode Bogus', (o) => (o.spec.volumeMode = 'Bogus')),
+  volume('volume: reclaim policy Bogus', (o) => (o.spec.persistentVolumeReclaimPolicy = 'Bogus')),
+  volume('volume: reclaim policy Recycle', (o) => (o.spec.persistentVolumeReclaimPolicy = 'Recycle')),
+  volume('volume: no source', (o) => delete o.spec.hostPath),
+  volume('volume: hostPath and nfs', (o) => (o.spec.nfs = { server: 'n', path: '/x' })),
+  volume('volume: nfs and csi', (o) => {
+    delete o.spec.hostPath;
+    o.spec.nfs = { server: 'n', path: '/x' };
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+  }),
+];
+
+describeStorageDifferential('PersistentVolume: synth and the apiserver', VOLUMES);

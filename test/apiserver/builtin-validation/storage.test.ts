@@ -120,3 +120,23 @@ test("a ReplicationController without labels takes the template's, and the check
   expect(lines(bad, '1.30').map((l) => l.split(': ')[0])).toEqual(['metadata.labels', 'spec.template.labels']);
   expect(lines(controller({}, { own: 'yes' }), '1.30')).toEqual([]);
 });
+
+const volume = (spec: object) => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolume',
+  metadata: { name: 'v' },
+  spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, ...spec },
+});
+
+test('a PersistentVolume needs one volume source exactly: the later ones in upstream order are forbidden', () => {
+  expect(lines(volume({}), '1.31')).toEqual(['spec: Required value: must specify a volume type']);
+  expect(lines(volume({ csi: { driver: 'd', volumeHandle: 'h' }, hostPath: { path: '/x' } }), '1.31')).toEqual([
+    'spec.csi: Forbidden: may not specify more than 1 volume type',
+  ]);
+});
+
+test("a PersistentVolume's capacity other than storage, printed as JSON from 1.34", () => {
+  expect(lines(volume({ capacity: { cpu: '1000m' }, local: { path: '/x' } }), '1.35')).toEqual([
+    'spec.capacity: Unsupported value: {"cpu":"1"}: supported values: "storage"',
+  ]);
+});
