@@ -10,12 +10,12 @@ import { isQualifiedName } from '../../apimachinery/names';
  */
 
 /**
- * field.Invalid of a resource name, one issue per detail. The name is a core.ResourceName, a fmt.Stringer: printed
- * bare where the apiserver passes it typed and prints Stringers with `%s` (measured on 1.32; upstream's switch to the
- * typed name is not dated here, so 1.29 to 1.31 keep 1.28's quoted string, and from 1.34 values print as JSON).
+ * field.Invalid of a resource name, one issue per detail. The name is a core.ResourceName, a fmt.Stringer, printed
+ * bare since upstream passes it typed (kubernetes/kubernetes#120592, merged late 2023: taken here as 1.30; 1.29
+ * keeps 1.28's quoted string) and until values print as JSON (1.34). Measured: quoted on 1.28 and 1.36, bare on 1.32.
  */
 function invalidValue(path: string, name: string, details: readonly string[], version: KubernetesVersion): Issue[] {
-  const bare = minorOf(version) >= 32 && minorOf(version) < 34;
+  const bare = minorOf(version) >= 30 && minorOf(version) < 34;
   const shown = bare ? name : fieldValue(name, version);
   return details.map((d) => ({ path, message: `Invalid value: ${shown}: ${d}`, value: name }));
 }

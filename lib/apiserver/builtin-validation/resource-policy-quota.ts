@@ -144,8 +144,9 @@ function scopeSelectorIssues(
         ...invalidValue(
           child(path, 'operator'),
           operator,
+          // `Exist` on 1.28, `Exists` on 1.32 (kubernetes/kubernetes#124053, merged for 1.31)
           [
-            `must be '${minorOf(version) >= 32 ? 'Exists' : 'Exist'}' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity`,
+            `must be '${minorOf(version) >= 31 ? 'Exists' : 'Exist'}' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity`,
           ],
           version,
         ),
@@ -177,7 +178,7 @@ function scopeSelectorIssues(
 
 /**
  * The *core.ScopeSelector as the apiserver prints it: JSON of the internal Go type (field names as in Go, no JSON
- * tags) from 1.34, Go's `%#v` before. (`Exist`: 1.28's wording, fixed by 1.32; 1.29 to 1.31 keep 1.28's.)
+ * tags) from 1.34, Go's `%#v` before.
  */
 function shownSelector(selector: Record<string, any>, version: KubernetesVersion): string {
   const expressions = recordsOf(selector.matchExpressions).map((e) => ({

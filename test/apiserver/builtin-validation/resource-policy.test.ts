@@ -66,12 +66,12 @@ test('a ratio above max/min, printed with %f', () => {
   ]);
 });
 
-test('resource names print bare on 1.32 and 1.33 (a fmt.Stringer), quoted before and after', () => {
+test('resource names print bare from 1.30 to 1.33 (a fmt.Stringer), quoted before and after', () => {
   const q = quota({ hard: { storage: '1' } });
-  expect(lines(q, '1.31')).toEqual([
+  expect(lines(q, '1.29')).toEqual([
     'spec.hard[storage]: Invalid value: "storage": must be a standard resource for quota',
   ]);
-  expect(lines(q, '1.33')).toEqual([
+  expect(lines(q, '1.30')).toEqual([
     'spec.hard[storage]: Invalid value: storage: must be a standard resource for quota',
   ]);
   expect(lines(q, '1.34')).toEqual([
@@ -99,4 +99,13 @@ test('conflicting scopes and an object count that is no integer', () => {
     'spec.hard[pods]: Invalid value: resource.Quantity{…}: must be an integer',
     'spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort", "NotBestEffort"}: conflicting scopes',
   ]);
+});
+
+test("the scope selector's operator wording: `Exist` up to 1.30, `Exists` from 1.31 (kubernetes/kubernetes#124053)", () => {
+  const q = quota({
+    hard: { pods: '1' },
+    scopeSelector: { matchExpressions: [{ scopeName: 'BestEffort', operator: 'In', values: ['x'] }] },
+  });
+  expect(lines(q, '1.30')[0]).toContain("must be 'Exist' when scope is any of");
+  expect(lines(q, '1.31')[0]).toContain("must be 'Exists' when scope is any of");
 });
