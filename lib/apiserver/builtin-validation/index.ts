@@ -9,7 +9,9 @@ import { builtinObjectMetaIssues } from './object-meta';
 import { POD_VALIDATORS } from './pods';
 import { POLICY_VALIDATORS } from './policy';
 import { RBAC_VALIDATORS } from './rbac';
+import { RESOURCE_POLICY_VALIDATORS } from './resource-policy';
 import { SERVICE_VALIDATORS } from './services';
+import { STORAGE_VALIDATORS } from './storage';
 import { BuiltinValidators } from './validator';
 import { WORKLOAD_VALIDATORS } from './workloads';
 import { errorsOf, Issue } from '../../apimachinery/issue';
@@ -27,6 +29,8 @@ const VALIDATORS: BuiltinValidators = {
   ...POD_VALIDATORS,
   ...CLUSTER_VALIDATORS,
   ...ADMISSION_VALIDATORS,
+  ...STORAGE_VALIDATORS,
+  ...RESOURCE_POLICY_VALIDATORS,
 };
 
 /**

@@ -1,0 +1,136 @@
+import { canonicalQuantity, quantityText } from './resource-policy-quantity';
+import { invalidValue, isRecord, stringsOf, unsupportedValue } from './services-field-errors';
+import { child, forbidden, key, required } from '../../apimachinery/field';
+import { Issue } from '../../apimachinery/issue';
+import { KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { isDns1123Subdomain } from '../../apimachinery/names';
+import { Quantity } from '../../apimachinery/quantity';
+
+/*
+ * A v1 PersistentVolume's spec as the apiserver checks it on create (pkg/apis/core/validation's
+ * ValidatePersistentVolumeSpec), after its defaults (reclaim policy Retain, volumeMode Filesystem): access modes,
+ * capacity (storage only, positive), class name, volume mode, reclaim policy, and one volume source exactly. The
+ * insides of each volume source and `nodeAffinity` are not checked here. Measured on 1.28, 1.32 and 1.36
+ * (storage-differential.test.ts).
+ */
+
+const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
+const VOLUME_MODES = ['Block', 'Filesystem'] as const;
+const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'] as const;
+
+/** The volume sources in the order ValidatePersistentVolumeSpec counts them: the second and later are forbidden. */
+const SOURCES = [
+  'hostPath',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'glusterfs',
+  'flocker',
+  'nfs',
+  'rbd',
+  'quobyte',
+  'cephfs',
+  'iscsi',
+  'cinder',
+  'fc',
+  'flexVolume',
+  'azureFile',
+  'vsphereVolume',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'azureDisk',
+  'scaleIO',
+  'local',
+  'storageos',
+  'csi',
+] as const;
+
+/** The capacity as printed in its NotSupported error: JSON of the ResourceList from 1.34, a Go dump before. */
+function shownCapacity(value: unknown, version: KubernetesVersion): string {
+  if (!isRecord(value)) return since(version, 'fieldValuesAsJson') ? 'null' : 'core.ResourceList(nil)';
+  const capacity = value;
+  if (!since(version, 'fieldValuesAsJson')) return 'core.ResourceList{…}';
+  const entries = Object.keys(capacity)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(canonicalQuantity(quantityText(capacity[k]) ?? ''))}`);
+  return `{${entries.join(',')}}`;
+}
+
+function capacityIssues(value: unknown, version: KubernetesVersion): Issue[] {
+  const capacity = isRecord(value) ? value : {};
+  const names = Object.keys(capacity);
+  const issues: Issue[] = [];
+  if (names.length === 0) issues.push(required('spec.capacity'));
+  if (!names.includes('storage') || names.length > 1) {
+    issues.push({
+      path: 'spec.capacity',
+      message: `Unsupported value: ${shownCapacity(value, version)}: supported values: "storage"`,
+      value: capacity,
+    });
+  }
+  for (const name of names) {
+    const text = quantityText(capacity[name]);
+    if (text === undefined || Quantity.parse(text).sign() > 0n) continue;
+    const at = key('spec.capacity', name);
+    if (Quantity.parse(text).sign() < 0n) {
+      // validateBasicResource: Value() of the negative quantity (rounded away from zero)
+      issues.push({
+        path: at,
+        message: `Invalid value: ${negativeValue(text)}: must be a valid resource quantity`,
+        value: text,
+      });
+    }
+    issues.push(...invalidValue(at, canonicalQuantity(text), ['must be greater than zero'], version));
+  }
+  return issues;
+}
+
+function negativeValue(text: string): string {
+  const q = Quantity.parse(text);
+  const abs = Quantity.parse(text.replace(/^-/, ''));
+  // Value() rounds up in magnitude: -1.5 is -2
+  const integer = abs.isInteger() ? abs.asInteger() : BigInt(Math.ceil(abs.asApproximateFloat()));
+  return String(q.sign() < 0n ? -integer : integer);
+}
+
+function persistentVolumeIssues(object: any, version: KubernetesVersion): Issue[] {
+  const spec = isRecord(object?.spec) ? object.spec : {};
+  const issues: Issue[] = [];
+  const modes = stringsOf(spec.accessModes);
+  if (modes.length === 0) issues.push(required('spec.accessModes'));
+  const supported = (m: unknown) => (ACCESS_MODES as readonly unknown[]).includes(m);
+  for (const mode of modes) {
+    if (!supported(mode)) issues.push(unsupportedValue('spec.accessModes', mode, ACCESS_MODES, version));
+  }
+  if (modes.includes('ReadWriteOncePod') && modes.some((m) => m !== 'ReadWriteOncePod' && supported(m))) {
+    issues.push(forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
+  }
+  issues.push(...capacityIssues(spec.capacity, version));
+  if (typeof spec.storageClassName === 'string' && spec.storageClassName !== '') {
+    issues.push(
+      ...invalidValue(
+        'spec.storageClassName',
+        spec.storageClassName,
+        isDns1123Subdomain(spec.storageClassName),
+        version,
+      ),
+    );
+  }
+  const volumeMode = spec.volumeMode ?? 'Filesystem';
+  if (!(VOLUME_MODES as readonly unknown[]).includes(volumeMode)) {
+    issues.push(unsupportedValue('spec.volumeMode', volumeMode, VOLUME_MODES, version));
+  }
+  const policy = spec.persistentVolumeReclaimPolicy || 'Retain';
+  if (!(RECLAIM_POLICIES as readonly unknown[]).includes(policy)) {
+    issues.push(unsupportedValue('spec.persistentVolumeReclaimPolicy', policy, RECLAIM_POLICIES, version));
+  }
+  const sources = SOURCES.filter((s) => spec[s] !== undefined && spec[s] !== null);
+  for (const extra of sources.slice(1))
+    {issues.push(forbidden(child('spec', extra), 'may not specify more than 1 volume type'));}
+  if (sources.length === 0) issues.push(required('spec', 'must specify a volume type'));
+  return issues;
+}
+
+/** @internal */
+export const PERSISTENT_VOLUME_VALIDATORS = {
+  'v1/PersistentVolume': persistentVolumeIssues,
+} as const;

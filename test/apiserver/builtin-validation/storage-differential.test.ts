@@ -1,0 +1,234 @@
+import { describeBuiltinDifferential, mutationOf } from './differential-harness';
+import { describeEachApiServerVersion } from '../../envtest';
+import { dryRunCreate, ourVerdict } from '../../support/differential/builtin-dry-run';
+
+/** v1 PersistentVolumeClaim, storage.k8s.io/v1 StorageClass and CSIDriver: synth's verdict against the apiservers'. */
+
+const claim = mutationOf(() => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: 'c' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+}));
+
+const CLAIMS = [
+  claim('claim: the base'),
+  claim('claim: no accessModes', (o) => delete o.spec.accessModes),
+  claim('claim: accessModes Bogus', (o) => (o.spec.accessModes = ['Bogus'])),
+  claim(
+    'claim: ReadWriteOncePod with ReadWriteOnce',
+    (o) => (o.spec.accessModes = ['ReadWriteOncePod', 'ReadWriteOnce']),
+  ),
+  claim('claim: ReadWriteOncePod with Bogus', (o) => (o.spec.accessModes = ['ReadWriteOncePod', 'Bogus'])),
+  claim('claim: ReadWriteOncePod, ReadOnlyMany, ReadWriteMany', (o) => (o.spec.accessModes = ['ReadWriteOncePod'])),
+  claim('claim: no storage request', (o) => (o.spec.resources = {})),
+  claim('claim: storage 0', (o) => (o.spec.resources.requests.storage = '0')),
+  claim('claim: storage -1Gi', (o) => (o.spec.resources.requests.storage = '-1Gi')),
+  claim('claim: storage limit below the request', (o) => (o.spec.resources.limits = { storage: '1Mi' })),
+  claim('claim: a cpu request', (o) => (o.spec.resources.requests.cpu = '1')),
+  claim('claim: storageClassName Bad_Name', (o) => (o.spec.storageClassName = 'Bad_Name')),
+  claim('claim: storageClassName ""', (o) => (o.spec.storageClassName = '')),
+  claim('claim: volumeMode Bogus', (o) => (o.spec.volumeMode = 'Bogus')),
+  claim('claim: volumeMode Block', (o) => (o.spec.volumeMode = 'Block')),
+  claim(
+    'claim: selector operator Bogus',
+    (o) => (o.spec.selector = { matchExpressions: [{ key: 'a', operator: 'Bogus' }] }),
+  ),
+  claim(
+    'claim: dataSource a snapshot',
+    (o) => (o.spec.dataSource = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' }),
+  ),
+  claim('claim: dataSource a claim', (o) => (o.spec.dataSource = { kind: 'PersistentVolumeClaim', name: 'p' })),
+  claim('claim: dataSource kind Foo without group', (o) => (o.spec.dataSource = { kind: 'Foo', name: 'p' })),
+  claim('claim: dataSource without name', (o) => (o.spec.dataSource = { kind: 'PersistentVolumeClaim' })),
+  claim(
+    'claim: dataSource apiGroup Bad_Group',
+    (o) => (o.spec.dataSource = { apiGroup: 'Bad_Group', kind: 'X', name: 'p' }),
+  ),
+  claim(
+    'claim: dataSourceRef apiGroup Bad_Group',
+    (o) => (o.spec.dataSourceRef = { apiGroup: 'Bad_Group', kind: 'X', name: 'p' }),
+  ),
+  claim('claim: dataSourceRef a claim without name', (o) => (o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim' })),
+  claim('claim: dataSource a snapshot, dataSourceRef a claim', (o) => {
+    o.spec.dataSource = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' };
+    o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', name: 's' };
+  }),
+  claim('claim: dataSourceRef kind Foo without group', (o) => (o.spec.dataSourceRef = { kind: 'Foo', name: 'p' })),
+  claim('claim: dataSource and dataSourceRef differ', (o) => {
+    o.spec.dataSource = { kind: 'PersistentVolumeClaim', name: 'p' };
+    o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', name: 'q' };
+  }),
+  claim(
+    'claim: dataSourceRef with a namespace',
+    (o) => (o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', name: 'p', namespace: 'Bad_NS' }),
+  ),
+  claim('claim: volumeAttributesClassName Bad_Name', (o) => (o.spec.volumeAttributesClassName = 'Bad_Name')),
+];
+
+const storageClass = mutationOf(() => ({
+  apiVersion: 'storage.k8s.io/v1',
+  kind: 'StorageClass',
+  metadata: { name: 's' },
+  provisioner: 'ebs.csi.aws.com',
+}));
+
+const CLASSES = [
+  storageClass('class: the base'),
+  storageClass('class: no provisioner', (o) => delete o.provisioner),
+  storageClass('class: provisioner a b', (o) => (o.provisioner = 'a b')),
+  storageClass('class: provisioner Upper/Case', (o) => (o.provisioner = 'Example.COM/Disk')),
+  storageClass('class: reclaimPolicy Recycle', (o) => (o.reclaimPolicy = 'Recycle')),
+  storageClass('class: reclaimPolicy Retain', (o) => (o.reclaimPolicy = 'Retain')),
+  storageClass('class: volumeBindingMode Bogus', (o) => (o.volumeBindingMode = 'Bogus')),
+  storageClass('class: volumeBindingMode WaitForFirstConsumer', (o) => (o.volumeBindingMode = 'WaitForFirstConsumer')),
+  storageClass('class: parameters with an empty key', (o) => (o.parameters = { '': 'x' })),
+  storageClass(
+    'class: 513 parameters',
+    (o) => (o.parameters = Object.fromEntries([...Array(513).keys()].map((i) => [`k${i}`, 'v']))),
+  ),
+  storageClass('class: parameters over 256 KiB', (o) => (o.parameters = { a: 'x'.repeat(256 * 1024) })),
+  storageClass(
+    'class: a topology',
+    (o) => (o.allowedTopologies = [{ matchLabelExpressions: [{ key: 'zone', values: ['a'] }] }]),
+  ),
+  storageClass('class: an empty topology term', (o) => (o.allowedTopologies = [{}])),
+  storageClass('class: two equal topology terms', (o) => {
+    const term = { matchLabelExpressions: [{ key: 'zone', values: ['a', 'b'] }] };
+    o.allowedTopologies = [term, { matchLabelExpressions: [{ key: 'zone', values: ['b', 'a'] }] }];
+  }),
+  storageClass(
+    'class: topology without values',
+    (o) => (o.allowedTopologies = [{ matchLabelExpressions: [{ key: 'zone' }] }]),
+  ),
+  storageClass('class: topology duplicate value and key', (o) => {
+    o.allowedTopologies = [
+      {
+        matchLabelExpressions: [
+          { key: 'a b', values: ['x', 'x'] },
+          { key: 'a b', values: ['y'] },
+        ],
+      },
+    ];
+  }),
+];
+
+const driver = mutationOf(() => ({
+  apiVersion: 'storage.k8s.io/v1',
+  kind: 'CSIDriver',
+  metadata: { name: 'd.example.com' },
+  spec: {},
+}));
+
+const DRIVERS = [
+  driver('driver: the base'),
+  driver('driver: fsGroupPolicy Bogus', (o) => (o.spec.fsGroupPolicy = 'Bogus')),
+  driver('driver: fsGroupPolicy File', (o) => (o.spec.fsGroupPolicy = 'File')),
+  driver('driver: volumeLifecycleModes Bogus', (o) => (o.spec.volumeLifecycleModes = ['Ephemeral', 'Bogus'])),
+  driver(
+    'driver: tokenRequests duplicate audience',
+    (o) => (o.spec.tokenRequests = [{ audience: 'a' }, { audience: 'a', expirationSeconds: 1 }]),
+  ),
+  driver(
+    'driver: tokenRequests expiration 599',
+    (o) => (o.spec.tokenRequests = [{ audience: '', expirationSeconds: 599 }]),
+  ),
+  driver(
+    'driver: tokenRequests expiration 2^32+1',
+    (o) => (o.spec.tokenRequests = [{ audience: 'x', expirationSeconds: 2 ** 32 + 1 }]),
+  ),
+  driver('driver: nodeAllocatableUpdatePeriodSeconds 5', (o) => (o.spec.nodeAllocatableUpdatePeriodSeconds = 5)),
+];
+
+describeBuiltinDifferential('storage kinds: synth and the apiserver', [...CLAIMS, ...CLASSES, ...DRIVERS]);
+
+const controller = mutationOf(() => ({
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  metadata: { name: 'rc' },
+  spec: {
+    selector: { app: 'web' },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  },
+}));
+
+const CONTROLLERS = [
+  controller('controller: the base'),
+  controller('controller: no selector (the template labels)', (o) => delete o.spec.selector),
+  controller('controller: no selector, no template labels', (o) => {
+    delete o.spec.selector;
+    delete o.spec.template.metadata;
+  }),
+  controller('controller: selector does not match', (o) => (o.spec.selector = { app: 'api' })),
+  controller('controller: selector matches a subset', (o) => (o.spec.template.metadata.labels.tier = 'x')),
+  controller('controller: replicas -1', (o) => (o.spec.replicas = -1)),
+  controller('controller: minReadySeconds -1', (o) => (o.spec.minReadySeconds = -1)),
+  controller('controller: no template', (o) => delete o.spec.template),
+  controller('controller: selector value x y', (o) => (o.spec.selector = { app: 'x y' })),
+];
+
+describeBuiltinDifferential('ReplicationController: synth and the apiserver', CONTROLLERS);
+
+/** The pod template's checks are pod-spec.ts's (its messages print the value after them): verdict and fields. */
+const CONTROLLER_TEMPLATES = [
+  controller('controller template: restartPolicy OnFailure', (o) => (o.spec.template.spec.restartPolicy = 'OnFailure')),
+  controller('controller template: activeDeadlineSeconds', (o) => (o.spec.template.spec.activeDeadlineSeconds = 10)),
+  controller('controller template: no containers', (o) => (o.spec.template.spec.containers = [])),
+  controller('controller template: label value x y', (o) => {
+    o.spec.template.metadata.labels.bad = 'x y';
+  }),
+];
+
+describeEachApiServerVersion(
+  'ReplicationController pod templates: synth and the apiserver',
+  (plane, version) => {
+    test.each(CONTROLLER_TEMPLATES)('%s', async (_name, object) => {
+      const server = await dryRunCreate(plane(), object);
+      const ours = ourVerdict(object, version);
+      expect({ accepted: ours.accepted, fields: [...ours.fields].sort(), server: server.message }).toStrictEqual({
+        accepted: server.accepted,
+        fields: [...server.fields].sort(),
+        server: server.message,
+      });
+    });
+  },
+  { shared: true },
+);
+
+const volume = mutationOf(() => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolume',
+  metadata: { name: 'v' },
+  spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/data' } },
+}));
+
+const VOLUMES = [
+  volume('volume: the base'),
+  volume('volume: a csi source', (o) => {
+    delete o.spec.hostPath;
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+  }),
+  volume('volume: no accessModes', (o) => delete o.spec.accessModes),
+  volume('volume: accessModes Bogus', (o) => (o.spec.accessModes = ['Bogus'])),
+  volume(
+    'volume: ReadWriteOncePod with ReadOnlyMany',
+    (o) => (o.spec.accessModes = ['ReadWriteOncePod', 'ReadOnlyMany']),
+  ),
+  volume('volume: no capacity', (o) => delete o.spec.capacity),
+  volume('volume: capacity cpu', (o) => (o.spec.capacity = { storage: '1Gi', cpu: '1' })),
+  volume('volume: capacity 0', (o) => (o.spec.capacity.storage = '0')),
+  volume('volume: capacity -1.5', (o) => (o.spec.capacity.storage = '-1.5')),
+  volume('volume: storageClassName Bad_Name', (o) => (o.spec.storageClassName = 'Bad_Name')),
+  volume('volume: volumeMode Bogus', (o) => (o.spec.volumeMode = 'Bogus')),
+  volume('volume: reclaim policy Bogus', (o) => (o.spec.persistentVolumeReclaimPolicy = 'Bogus')),
+  volume('volume: reclaim policy Recycle', (o) => (o.spec.persistentVolumeReclaimPolicy = 'Recycle')),
+  volume('volume: no source', (o) => delete o.spec.hostPath),
+  volume('volume: hostPath and nfs', (o) => (o.spec.nfs = { server: 'n', path: '/x' })),
+  volume('volume: nfs and csi', (o) => {
+    delete o.spec.hostPath;
+    o.spec.nfs = { server: 'n', path: '/x' };
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+  }),
+];
+
+describeBuiltinDifferential('PersistentVolume: synth and the apiserver', VOLUMES);
