@@ -11,8 +11,11 @@ import { Quantity } from '../../apimachinery/quantity';
  * resources and hugepages), hugepages sizes and their need of cpu or memory.
  */
 
-/** IsStandardResourceName's set (quotas and containers alike), hugepages aside. */
-const STANDARD_RESOURCES = new Set([
+/**
+ * IsStandardResourceName's set as a container's resources are checked against it, hugepages aside (`storage`, a
+ * volume's, is the quotas' and limit ranges' only: resource-policy-names.ts). @internal
+ */
+export const STANDARD_RESOURCES: ReadonlySet<string> = new Set([
   'cpu',
   'memory',
   'ephemeral-storage',
@@ -36,10 +39,10 @@ const STANDARD_RESOURCES = new Set([
 const CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 
 const isHugePages = (name: string) => name.startsWith('hugepages-');
-/** IsNativeResource: no domain, or a kubernetes.io one. */
-const isNative = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
-/** IsExtendedResourceName. */
-const isExtended = (name: string, version: KubernetesVersion) =>
+/** IsNativeResource: no domain, or a kubernetes.io one. @internal */
+export const isNative = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
+/** IsExtendedResourceName. @internal */
+export const isExtended = (name: string, version: KubernetesVersion) =>
   !isNative(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`, version).length === 0;
 const overcommitAllowed = (name: string) => isNative(name) && !isHugePages(name);
 

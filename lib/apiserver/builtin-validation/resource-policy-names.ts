@@ -1,3 +1,4 @@
+import { isExtended, isNative, STANDARD_RESOURCES as CONTAINER_STANDARD_RESOURCES } from './pod-spec-resources';
 import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
@@ -23,32 +24,11 @@ function invalidValue(path: string, name: string, details: readonly string[], ve
 /** IsQuotaHugePageResourceName. */
 const isQuotaHugePages = (name: string) => name.startsWith('hugepages-') || name.startsWith('requests.hugepages-');
 
-/** helper's standardResources (IsStandardResourceName, with the quota hugepages names). */
-const STANDARD_RESOURCES: ReadonlySet<string> = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'storage',
-  'requests.storage',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
+/** helper's standardResources (IsStandardResourceName): the containers' set and a volume's `storage`. */
+const STANDARD_RESOURCES: ReadonlySet<string> = new Set([...CONTAINER_STANDARD_RESOURCES, 'storage']);
 
 /** helper's standardQuotaResources (IsStandardQuotaResourceName): the standard ones but `storage`. @internal */
-export const QUOTA_RESOURCES: ReadonlySet<string> = new Set([...STANDARD_RESOURCES].filter((n) => n !== 'storage'));
+export const QUOTA_RESOURCES: ReadonlySet<string> = CONTAINER_STANDARD_RESOURCES;
 
 /** helper's integerResources: object counts (IsIntegerResourceName, with the extended resources). */
 const INTEGER_RESOURCES: ReadonlySet<string> = new Set([
@@ -62,14 +42,6 @@ const INTEGER_RESOURCES: ReadonlySet<string> = new Set([
   'services.nodeports',
   'services.loadbalancers',
 ]);
-
-/** IsNativeResource: no domain, or a kubernetes.io one. */
-const isNative = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
-
-/** IsExtendedResourceName. */
-function isExtended(name: string, version: KubernetesVersion): boolean {
-  return !isNative(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`, version).length === 0;
-}
 
 /** IsIntegerResourceName. @internal */
 export function isIntegerResource(name: string, version: KubernetesVersion): boolean {
