@@ -73,8 +73,9 @@ function backendIssues(spec: Record<string, any>, version: KubernetesVersion): I
   }
   const service = spec.service;
   const issues: Issue[] = [];
-  if (typeof service.namespace !== 'string' || service.namespace === '')
+  if (typeof service.namespace !== 'string' || service.namespace === '') {
     issues.push(required('spec.service.namespace'));
+  }
   if (typeof service.name !== 'string' || service.name === '') issues.push(required('spec.service.name'));
   if (typeof service.port === 'number') {
     const details = portNumberErrors(service.port).map((e) => `port is not valid: ${e}`);

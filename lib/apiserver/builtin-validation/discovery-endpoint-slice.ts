@@ -51,9 +51,11 @@ function endpointIssues(
   if (addresses.length === 0) issues.push(required(`${path}.addresses`, 'must contain at least 1 address'));
   addresses.forEach((address: string, i: number) => {
     const at = `${path}.addresses[${i}]`;
-    if (type === 'IPv4' || type === 'IPv6')
+    if (type === 'IPv4' || type === 'IPv6') {
       issues.push(...ipAddressIssues(address, at, `${path}.addresses`, type, version));
-    else if (type === 'FQDN') issues.push(...fqdnIssues(address, at, version));
+    } else if (type === 'FQDN') {
+      issues.push(...fqdnIssues(address, at, version));
+    }
   });
   if (typeof endpoint.hostname === 'string') {
     issues.push(...invalidValue(`${path}.hostname`, endpoint.hostname, isDns1123Label(endpoint.hostname), version));

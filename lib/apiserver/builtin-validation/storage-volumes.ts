@@ -124,8 +124,9 @@ function persistentVolumeIssues(object: any, version: KubernetesVersion): Issue[
     issues.push(unsupportedValue('spec.persistentVolumeReclaimPolicy', policy, RECLAIM_POLICIES, version));
   }
   const sources = SOURCES.filter((s) => spec[s] !== undefined && spec[s] !== null);
-  for (const extra of sources.slice(1))
-    {issues.push(forbidden(child('spec', extra), 'may not specify more than 1 volume type'));}
+  for (const extra of sources.slice(1)) {
+    issues.push(forbidden(child('spec', extra), 'may not specify more than 1 volume type'));
+  }
   if (sources.length === 0) issues.push(required('spec', 'must specify a volume type'));
   return issues;
 }
