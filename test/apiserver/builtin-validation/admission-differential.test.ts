@@ -12,7 +12,7 @@ describeBuiltinDifferential(
   'admissionregistration.k8s.io/v1 webhook configurations: synth and the apiserver',
   WEBHOOK_CASES,
   // (the option skips the word-for-word comparison, here for CEL syntax errors: see CEL_SYNTAX_ERROR_CASES)
-  { addressesInMessage: CEL_SYNTAX_ERROR_CASES },
+  { verdictOnly: CEL_SYNTAX_ERROR_CASES },
 );
 
 /**

@@ -134,6 +134,6 @@ describeBuiltinDifferential(
   [...RUNTIME_CLASSES, ...ENDPOINT_SLICES, ...HPAS],
   {
     // resource names and quantities are worded as the pods area words them (the value after the message)
-    addressesInMessage: ['RuntimeClass: a negative overhead and a bad resource name', 'RuntimeClass: bad tolerations'],
+    verdictOnly: ['RuntimeClass: a negative overhead and a bad resource name', 'RuntimeClass: bad tolerations'],
   },
 );

@@ -17,10 +17,11 @@ export function mutationOf(base: () => any): (name: string, mutate?: (o: any) =>
 
 export interface DifferentialOptions {
   /**
-   * Cases whose messages are not compared word for word: the apiserver prints a Go pointer's address in them
-   * (`(*intstr.IntOrString)(0xc00d0ac280)`), which synth cannot know.
+   * Cases whose messages are compared by verdict and fields only, not word for word: the apiserver prints a Go
+   * pointer's address in them (`(*intstr.IntOrString)(0xc00d0ac280)`) or a whole Go struct, its CEL parser words a
+   * syntax error its own way, or the pods area prints the bad value after the message (docs/built-in-objects.md).
    */
-  readonly addressesInMessage?: readonly string[];
+  readonly verdictOnly?: readonly string[];
 }
 
 /** Whether `line` is in `message`, a `…` in it standing for what synth does not print (a Go struct's insides). */
@@ -64,7 +65,7 @@ export function describeBuiltinDifferential(
           fields: [...server.fields].sort(),
           message: server.message,
         });
-        if (options.addressesInMessage?.includes(name)) return;
+        if (options.verdictOnly?.includes(name)) return;
         const lines = errorsOf(builtinObjectIssues(object, version)).map((i) => `${i.path}: ${i.message}`);
         expect(lines.filter((l) => !inMessage(l, server.message))).toStrictEqual([]);
       });
