@@ -452,6 +452,10 @@ export interface SampleDBStatus {
    */
   primaryUnavailableSince?: string;
   /**
+   * The newest PostgreSQL timeline ID of this database: one an instance was seen on or a promotion reserved. A promotion takes a higher one, also when the standby promoted never learned of the last promotion (it is given placeholder history files up to this ID first): two promotions never share an ID, which pg_rewind could not tell apart.
+   */
+  timeline?: number;
+  /**
    * With spec.synchronous: the standbys that may hold acknowledged commits the others lack (streaming from the primary when it last answered, or since stopped). A failover waits until each answers; spec.synchronous: false fails over without them.
    */
   synchronousStandbys?: {

@@ -359,6 +359,12 @@ export function sampleDbCrd(scope: Construct, id = 'SampleDBDefinition'): Custom
               description: 'Since when the primary has been unavailable (failover after spec.failoverDelaySeconds).',
               format: 'date-time',
             }),
+            timeline: Schema.integer({
+              description:
+                'The newest PostgreSQL timeline ID of this database: one an instance was seen on or a promotion reserved. A promotion takes a higher one, also when the standby promoted never learned of the last promotion (it is given placeholder history files up to this ID first): two promotions never share an ID, which pg_rewind could not tell apart.',
+              format: 'int64',
+              minimum: 1,
+            }),
             synchronousStandbys: Schema.array(
               Schema.object({
                 properties: {

@@ -167,8 +167,10 @@ export const RW_PRIMARY_IP_FUNCTION =
  * says "no rewind required": the former primary then starts as a standby holding WAL the new primary never had,
  * acknowledges the new primary's synchronous commits without replaying them, and a later failover to it loses them
  * (seen on the real node, rehearsal ZQ of 2026-12-06: 105 rows, all acknowledged, before; 101 after). The history
- * files (`pg_wal/<ID>.history`, the earlier timelines and where each ended) tell the two apart. Unknown (no history
- * file, nothing answers) is false.
+ * files (`pg_wal/<ID>.history`, the earlier timelines and where each ended) tell the two apart, unless both forked off
+ * at the same position (after a switchover): then they are the same file, which is why the operator reserves each
+ * promotion's ID beforehand (timeline-reservation.ts); this check stays for data directories from before. Unknown (no
+ * history file, nothing answers) is false.
  */
 export const TIMELINE_TAKEN_TWICE_FUNCTION = [
   'timeline_taken_twice() {',

@@ -11,6 +11,7 @@ import { Client } from 'pg';
 import { Activity } from './anomalies';
 import { Credentials } from './credentials';
 import { PgSessions } from './pg-sessions';
+import { historyFile, placeholderHistory } from './timeline-reservation';
 import { isParameterName } from './tuning';
 import { LABEL_POD_REVISION, LABEL_ROLE, Pod, WATCHDOG_APPLICATION } from './types';
 import { Stored } from '../../runtime';
@@ -116,7 +117,8 @@ export interface Instance {
 /** Talks to instances (the tests of the planner replace it; the reconciler uses {@link PgInstanceClient}). */
 export interface InstanceClient {
   state(ip: string, credentials: Credentials): Promise<PgState | undefined>;
-  promote(ip: string, credentials: Credentials): Promise<void>;
+  /** See {@link PgInstanceClient.promote}. */
+  promote(ip: string, credentials: Credentials, reservedThrough?: number): Promise<void>;
   /** Creates the replication user when missing and sets `synchronous_standby_names` (no-op when equal). */
   configurePrimary(ip: string, credentials: Credentials, synchronousStandbyNames: string): Promise<void>;
   /**
@@ -158,6 +160,10 @@ const OPERATOR_APPLICATION = 'sampledb-operator';
 /** Our own sessions (the operator's, each instance's self-fencing loop) are not clients of the database. */
 const NOT_OURS = `application_name not in ('${OPERATOR_APPLICATION}', '${WATCHDOG_APPLICATION}')`;
 
+/** A standby's timeline ({@link PgState.timeline}). */
+const STANDBY_TIMELINE_SQL = `greatest((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()),
+      (select ('x' || max(substr(name, 1, 8)))::bit(32)::int from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'))`;
+
 /**
  * One poll of an instance. `pending_restart`: the settings that wait for a restart, from the postmaster
  * (`pg_settings`) and from `postgresql.auto.conf` as it is now (`pg_file_settings` reads the file at each query): a
@@ -170,9 +176,7 @@ const STATE_SQL = `select *,
 from (select pg_is_in_recovery() as recovery,
   case when pg_is_in_recovery() then greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text else pg_current_wal_lsn()::text end as lsn,
   pg_last_wal_replay_lsn()::text as replay,
-  case when pg_is_in_recovery()
-    then greatest((select received_tli from pg_stat_wal_receiver limit 1), (select timeline_id from pg_control_checkpoint()),
-      (select ('x' || max(substr(name, 1, 8)))::bit(32)::int from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'))
+  case when pg_is_in_recovery() then ${STANDBY_TIMELINE_SQL}
     else ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int end as timeline,
   (select timeline_id from pg_control_checkpoint()) as checkpoint_timeline,
   current_setting('synchronous_standby_names') as sync,
@@ -258,15 +262,29 @@ export class PgInstanceClient implements InstanceClient {
 
   /**
    * Promotes the instance (when in recovery), then checkpoints it once it left recovery, so that its
-   * control file names the new timeline (see {@link PgState.checkpointTimeline}).
+   * control file names the new timeline (see {@link PgState.checkpointTimeline}). Before the promotion, every ID above
+   * its timeline up to `reservedThrough` that has no history file in its `pg_wal` gets a placeholder
+   * (timeline-reservation.ts), written by the server (`COPY … TO`, a superuser's right, allowed on a standby).
    */
-  async promote(ip: string, c: Credentials): Promise<void> {
+  async promote(ip: string, c: Credentials, reservedThrough = 0): Promise<void> {
     await this.withClient(
       ip,
       c,
       async (client) => {
-        const { rows } = await client.query('select pg_is_in_recovery() as recovery');
-        if (rows[0].recovery) await client.query('select pg_promote(true, 60)');
+        const { rows } = await client.query(
+          `select pg_is_in_recovery() as recovery, current_setting('data_directory') as dir,
+            case when pg_is_in_recovery() then ${STANDBY_TIMELINE_SQL} end as timeline`,
+        );
+        if (rows[0].recovery) {
+          for (let id = Number(rows[0].timeline) + 1; id <= reservedThrough; id++) {
+            const file = historyFile(id);
+            const missing = (await client.query('select pg_stat_file($1, true) is null as missing', [file])).rows[0];
+            if (!missing.missing) continue;
+            const path = `${rows[0].dir}/${file}`.replace(/'/g, "''");
+            await client.query(`copy (select '${placeholderHistory(id)}') to '${path}'`);
+          }
+          await client.query('select pg_promote(true, 60)');
+        }
         if (!(await client.query('select pg_is_in_recovery() as recovery')).rows[0].recovery) {
           await client.query('checkpoint');
         }

@@ -395,7 +395,7 @@ export class SampleDbReconciler implements Reconciler {
           await a.delete(POD, i.name, i.pod?.metadata.uid, gracePeriodSeconds);
         },
         endSessions: (i) => onInstance(i, (ip, cr) => this.instances.endSessions(ip, cr)),
-        promote: (i) => onInstance(i, (ip, cr) => this.instances.promote(ip, cr)),
+        promote: (i, reservedThrough) => onInstance(i, (ip, cr) => this.instances.promote(ip, cr, reservedThrough)),
         configurePrimary: (i, sync) =>
           onInstance(i, (ip, cr) => this.instances.configurePrimary(ip, cr, sync)).catch(() => undefined),
         persist: async (state) => {

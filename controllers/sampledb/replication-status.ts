@@ -13,6 +13,7 @@ export function replicationStatusOf(status: SampleDBStatus | undefined): Replica
     ...(s.targetPrimary !== undefined ? { targetPrimary: s.targetPrimary } : {}),
     ...(s.targetPrimarySince !== undefined ? { targetPrimarySince: s.targetPrimarySince } : {}),
     ...(s.primaryUnavailableSince !== undefined ? { primaryUnavailableSince: s.primaryUnavailableSince } : {}),
+    ...(s.timeline !== undefined ? { timeline: s.timeline } : {}),
     ...(s.synchronousStandbys !== undefined ? { synchronousStandbys: s.synchronousStandbys } : {}),
     ...(s.instances !== undefined ? { instances: s.instances } : {}),
   };
@@ -26,6 +27,7 @@ export function withReplicationStatus(status: SampleDBStatus, replication: Repli
     targetPrimary,
     targetPrimarySince,
     primaryUnavailableSince,
+    timeline,
     synchronousStandbys,
     instances,
     ...rest

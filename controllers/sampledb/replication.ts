@@ -20,8 +20,9 @@
  *    a. every pod but the target loses the primary label (before the target gets it: never two);
  *    b. the old primary is fenced: its pod, if it predates the change, is deleted and the
  *       change waits until that pod is gone (a switchover so ships all WAL to the standbys);
- *    c. `pg_promote()` on the target, and a checkpoint once it left recovery (its control file then
- *       names the new timeline, which pg_rewind reads from a source); d. the target is labelled primary;
+ *    c. `pg_promote()` on the target, on a timeline ID reserved in `status.timeline` (timeline-reservation.ts), and a
+ *       checkpoint once it left recovery (its control file then names the new timeline, which pg_rewind reads from a
+ *       source); d. the target is labelled primary;
  *    e. `status.currentPrimary` = target, the target cleared, an event records the duration.
  *
  * No acknowledged write is lost with `spec.synchronous: true` (`synchronous_standby_names = 'ANY 1 (…)'`:
@@ -39,6 +40,7 @@ import {
   synchronousStandbyNamesOf,
   unansweredSynchronousStandbys,
 } from './synchronous-standbys';
+import { newestTimeline } from './timeline-reservation';
 import { Database, Pod, Reasons, SampleDBStatus } from './types';
 import { Stored } from '../../runtime';
 
@@ -49,6 +51,7 @@ export type ReplicationStatus = Pick<
   | 'targetPrimary'
   | 'targetPrimarySince'
   | 'primaryUnavailableSince'
+  | 'timeline'
   | 'synchronousStandbys'
   | 'instances'
 >;
@@ -58,8 +61,12 @@ export type InstanceStatus = NonNullable<SampleDBStatus['instances']>[number];
 
 /** The writes replication needs (the reconciler's Actions and PostgreSQL). */
 export interface ReplicationOps {
-  /** `pg_promote()` on the instance (when in recovery), then a checkpoint. */
-  promote(instance: Instance): Promise<void>;
+  /**
+   * `pg_promote()` on the instance (when in recovery), then a checkpoint. Before it, every timeline ID above the
+   * instance's own up to `reservedThrough` that its `pg_wal` has no history file of is given a placeholder one, so that
+   * PostgreSQL gives it a higher ID (timeline-reservation.ts).
+   */
+  promote(instance: Instance, reservedThrough?: number): Promise<void>;
   /** Replication user and `synchronous_standby_names` on the primary (no-op when in place). */
   configurePrimary(instance: Instance, synchronousStandbyNames: string): Promise<void>;
   /** Sets (or, with undefined, removes) the role label of the instance's pod. */
@@ -182,7 +189,15 @@ export async function reconcileReplication(
   const done = (extra: Partial<ReplicationResult> = {}): ReplicationResult => ({
     statefulSetReplicas: keep(byName(state.targetPrimary ?? state.currentPrimary ?? `${name}-0`)),
     ...extra,
-    status: { ...state, instances: instanceStatuses(instances, state.currentPrimary) },
+    status: {
+      ...state,
+      timeline: newestTimeline(
+        state.timeline,
+        state.instances,
+        instances.map((i) => i.pg?.timeline),
+      ),
+      instances: instanceStatuses(instances, state.currentPrimary),
+    },
   });
 
   let labelledPrimary = false;
@@ -602,9 +617,18 @@ async function moveRole(
   }
   // c. Promote. Its synchronous_standby_names first (ALTER SYSTEM works on a standby): the setting its own
   //    configuration file had (its clone's) may name a standby a failover would not wait for, or none.
+  //    It takes a timeline ID above any an instance took, reserved in the status first (timeline-reservation.ts): each
+  //    attempt reserves anew, as a target given up may have taken the last reservation before it vanished.
   if (target.pg?.recovery) {
     await ops.configurePrimary(target, synchronousNames);
-    await ops.promote(target);
+    state.timeline =
+      newestTimeline(
+        state.timeline,
+        state.instances,
+        instances.map((i) => i.pg?.timeline),
+      ) + 1;
+    await ops.persist(state);
+    await ops.promote(target, state.timeline - 1);
     ops.event('Normal', Reasons.StandbyPromoted, `promoted ${target.name}`);
     return progress(`promoted ${target.name}; waiting for it to leave recovery`);
   }

@@ -10,7 +10,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
 import { Credentials } from '../../../controllers/sampledb/credentials';
-import { WAL_KEEP_SIZE } from '../../../controllers/sampledb/instance-script';
+import { TIMELINE_TAKEN_TWICE_FUNCTION, WAL_KEEP_SIZE } from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient, PgState } from '../../../controllers/sampledb/instances';
 
 const PG_LIB = '/usr/lib/postgresql';
@@ -293,6 +293,13 @@ export function replicationServers<N extends string>(group: () => PostgresGroup,
       ...(source ? [`primary_conninfo=${conninfo(source)}`] : []),
     ]);
   const answers = (name: N) => until(async () => (await query(name, 'select 1 as one'))[0], `${name} to answer`);
+  /** The instance script's `timeline_taken_twice` on `name`'s data, `<db>-rw` being `source`: its exit status. */
+  const takenTwice = (name: N, source: N) =>
+    asPostgresBash(['set -eu', TIMELINE_TAKEN_TWICE_FUNCTION, 'timeline_taken_twice'].join('\n'), {
+      PGDATA: join(group().dir, name),
+      rw: `127.0.0.1 port=${ports[source]}`,
+      POSTGRES_USER: 'postgres',
+    }).status;
   /** `pg_controldata`'s "Database cluster state" of `name`'s data. */
   const clusterState = (name: N) =>
     /Database cluster state:\s*(.*)/.exec(
@@ -309,6 +316,7 @@ export function replicationServers<N extends string>(group: () => PostgresGroup,
     start,
     answers,
     clusterState,
+    takenTwice,
     /** `name` cloned from `source` (a standby of it), started and answering. */
     standbyOf: async (name: N, source: N) => {
       group().clone(name, ports[source]);

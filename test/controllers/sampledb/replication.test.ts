@@ -58,8 +58,8 @@ function recorder(instances: Instance[]) {
     endSessions: async (i) => {
       log.push(`end sessions ${i.name}`);
     },
-    promote: async (i) => {
-      log.push(`promote ${i.name}`);
+    promote: async (i, reservedThrough) => {
+      log.push(`promote ${i.name}${reservedThrough === undefined ? '' : ` above ${reservedThrough}`}`);
     },
     configurePrimary: async (i, sync) => {
       log.push(`configure ${i.name} sync='${sync}'`);
@@ -191,14 +191,81 @@ describe('replication (planner, no cluster)', () => {
     const replacement = instance(0, { ready: false, createdAt: at(6).toISOString(), pg: undefined });
     const third = await reconcileReplication(db(spec), [replacement, behind, ahead], second.status, r.ops, at(6));
     // asynchronous: the setting it is given before its promotion is empty
-    expect(r.log).toEqual(["configure db-2 sync=''", 'promote db-2', 'event StandbyPromoted']);
+    // a timeline ID above any taken, persisted first (no timeline seen but 1)
+    expect(r.log).toEqual([
+      "configure db-2 sync=''",
+      'persist target=db-2 primary=db-0',
+      'promote db-2 above 1',
+      'event StandbyPromoted',
+    ]);
+    expect(r.persisted.at(-1)?.timeline).toBe(2);
     r.log.length = 0;
-    const promoted = { ...ahead, pg: primaryPg('0/6000100') };
+    const promoted = { ...ahead, pg: { ...primaryPg('0/6000100'), timeline: 2 } };
     const fourth = await reconcileReplication(db(spec), [replacement, behind, promoted], third.status, r.ops, at(7));
     expect(r.log).toEqual(['label db-2=primary', 'persist target=- primary=db-2', 'event FailoverCompleted']);
     expect(fourth.status).toMatchObject({ currentPrimary: 'db-2' });
     expect(fourth.status.targetPrimary).toBeUndefined();
     expect(fourth.status.primaryUnavailableSince).toBeUndefined();
+  });
+
+  test('every promotion takes a timeline ID above any an instance took, reserved in the status before pg_promote (landing CI of 366977f: two promotions took timeline 4)', async () => {
+    // The switchover that made db-0 the primary took timeline 4 (recorded); db-0's pod was deleted before db-1, still on
+    // timeline 3, streamed from it. PostgreSQL alone would give db-1 timeline 4 again.
+    const gone = instance(0, { pod: undefined, ready: false, pg: undefined });
+    const behind = instance(1, { labelRole: 'replica', pg: { ...standbyPg('0/7000000'), timeline: 3 } });
+    const status: ReplicationStatus = {
+      currentPrimary: 'db-0',
+      targetPrimary: 'db-1',
+      targetPrimarySince: T0.toISOString(),
+      primaryUnavailableSince: T0.toISOString(),
+      timeline: 4,
+      instances: [
+        { name: 'db-0', role: 'primary', ready: true, timeline: 4 },
+        { name: 'db-1', role: 'standby', ready: true, timeline: 3 },
+      ],
+    };
+    const r = recorder([gone, behind]);
+    const spec = db({ replicas: 2, failoverDelaySeconds: 0, anomalies: { isolationFenceSeconds: 0 } });
+    const first = await reconcileReplication(spec, [gone, behind], status, r.ops, at(1));
+    expect(r.log).toEqual([
+      "configure db-1 sync=''",
+      'persist target=db-1 primary=db-0',
+      'promote db-1 above 4',
+      'event StandbyPromoted',
+    ]);
+    expect(r.persisted.map((p) => p.timeline)).toEqual([5]);
+    // pg_promote failed (or db-1 did not leave recovery yet): the next attempt reserves anew, never reusing an ID
+    r.log.length = 0;
+    r.persisted.length = 0;
+    const second = await reconcileReplication(spec, [gone, behind], first.status, r.ops, at(2));
+    expect(r.log).toContain('promote db-1 above 5');
+    expect(r.persisted.map((p) => p.timeline)).toEqual([6]);
+    // promoted to 6: the status keeps 6 once the failover is recorded, and in steady state writes nothing more
+    const promoted = { ...behind, pg: { ...primaryPg('0/7000100'), timeline: 6, checkpointTimeline: 6 } };
+    const done = await reconcileReplication(spec, [gone, promoted], second.status, r.ops, at(3));
+    expect(done.status).toMatchObject({ currentPrimary: 'db-1', timeline: 6 });
+    r.persisted.length = 0;
+    const steady = await reconcileReplication(spec, [gone, promoted], done.status, r.ops, at(4));
+    expect(steady.status.timeline).toBe(6);
+    expect(r.persisted).toEqual([]);
+  });
+
+  test('status.timeline follows the newest timeline an instance is seen on (a database from before it was recorded, a standby on a higher ID)', async () => {
+    const primary = instance(0, { labelRole: 'primary', pg: { ...primaryPg('0/100'), timeline: 3 } });
+    const standby = instance(1, { labelRole: 'replica', pg: { ...standbyPg('0/100'), timeline: 7 } });
+    const r = recorder([primary, standby]);
+    const res = await reconcileReplication(
+      db({ replicas: 2 }),
+      [primary, standby],
+      { currentPrimary: 'db-0' },
+      r.ops,
+      at(0),
+    );
+    expect(res.status.timeline).toBe(7);
+    // never lowered: a major upgrade starts the new data directory on timeline 1
+    const upgraded = { ...primary, pg: { ...primary.pg!, timeline: 1 } };
+    const after = await reconcileReplication(db({ replicas: 1 }), [upgraded], res.status, r.ops, at(1), 1);
+    expect(after.status.timeline).toBe(7);
   });
 
   test('self-fencing raises a shorter failover delay to its bound: no promotion before an isolated old primary stopped itself', async () => {
@@ -339,7 +406,12 @@ describe('replication (planner, no cluster)', () => {
       r.ops,
       at(9),
     );
-    expect(r.log).toEqual(["configure db-2 sync=''", 'promote db-2', 'event StandbyPromoted']);
+    expect(r.log).toEqual([
+      "configure db-2 sync=''",
+      'persist target=db-2 primary=db-0',
+      'promote db-2 above 1',
+      'event StandbyPromoted',
+    ]);
   });
 
   test('with synchronous: true the target names the other recorded standbys before its promotion', async () => {
@@ -360,7 +432,7 @@ describe('replication (planner, no cluster)', () => {
     await reconcileReplication(db({ replicas: 3, synchronous: true }), insts, status, r.ops, at(20));
     expect(r.log.filter((l) => /^(configure|promote)/.test(l))).toEqual([
       `configure db-2 sync='ANY 1 ("db-1")'`,
-      'promote db-2',
+      'promote db-2 above 1',
     ]);
   });
 

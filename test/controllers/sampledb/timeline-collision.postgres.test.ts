@@ -21,7 +21,6 @@ import {
   replicationServers,
 } from './real-postgres';
 import { divergence } from '../../../controllers/sampledb/diverged-standbys';
-import { TIMELINE_TAKEN_TWICE_FUNCTION } from '../../../controllers/sampledb/instance-script';
 
 const runnable = canRunPostgres('timeline-collision.postgres.test.ts');
 const describeReal = runnable ? describe : describe.skip;
@@ -32,14 +31,8 @@ type Name = keyof typeof PORT;
 describeReal('SampleDB: two promotions that took one timeline ID, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
   const servers = replicationServers(() => pg, PORT);
-  const { query, conninfo, start, answers, clusterState, standbyOf, lsnOf, replayed, stopped, promote } = servers;
-  /** The instance script's `timeline_taken_twice` on `name`'s data, `<db>-rw` being `source`: its exit status. */
-  const takenTwice = (name: Name, source: Name) =>
-    asPostgresBash(['set -eu', TIMELINE_TAKEN_TWICE_FUNCTION, 'timeline_taken_twice'].join('\n'), {
-      PGDATA: join(pg.dir, name),
-      rw: `127.0.0.1 port=${PORT[source]}`,
-      POSTGRES_USER: 'postgres',
-    }).status;
+  const { query, conninfo, start, answers, clusterState, takenTwice, standbyOf, lsnOf, replayed, stopped, promote } =
+    servers;
 
   beforeAll(async () => {
     pg = new PostgresGroup('sampledb-timeline-');

@@ -1,0 +1,41 @@
+/**
+ * Timeline IDs a promotion may take: never one another instance of the database took.
+ *
+ * PostgreSQL gives a promoted standby the ID after the newest timeline history file it has (`findNewestTimeLine`); a
+ * standby that never learned of the last promotion (its primary was fenced before the new one's WAL reached it) takes
+ * that promotion's ID again. pg_rewind compares IDs alone: a former primary of the first promotion, rejoining the second,
+ * hears "no rewind required" and runs as a standby holding WAL the primary never had. When both promotions forked off
+ * at the same position (a switchover: the old primary stopped cleanly and every standby received all its WAL), even
+ * their history files are byte for byte the same, so no check after the fact tells them apart (the instance script's
+ * `timeline_taken_twice` compares them). Seen on the real node (landing CI of 366977f): a switchover made e2e-db-0 the
+ * primary on timeline 4; its pod was deleted two seconds later; e2e-db-1, still on timeline 3, was promoted to timeline
+ * 4 as well; e2e-db-0 rejoined without a rewind, and promoted in its turn PostgreSQL panicked ("unexpected pageaddr")
+ * and the database had no primary for six minutes.
+ *
+ * So IDs are handed out by the operator, as CloudNativePG's WAL archive does for its instances (a promoted standby reads
+ * every history file there): `status.timeline` holds the newest ID seen on any instance or reserved, and is raised
+ * (persisted) before each `pg_promote()`; the target first gets a placeholder history file for every ID above its own up
+ * to the one below the reservation, so PostgreSQL gives it at least the reserved ID. A placeholder holds a comment
+ * alone: PostgreSQL checks such files for existence when it picks an ID, and a standby that reads one as a timeline to
+ * follow finds it is no child of its own and ignores it. Gaps (a reservation whose promotion never happened) are
+ * harmless.
+ */
+
+/** The newest timeline ID known: the one recorded in the status, those recorded per instance, those observed now. */
+export function newestTimeline(
+  recorded: number | undefined,
+  instances: readonly { readonly timeline?: number }[] | undefined,
+  observed: readonly (number | undefined)[],
+): number {
+  return Math.max(1, recorded ?? 1, ...(instances ?? []).map((i) => i.timeline ?? 1), ...observed.map((t) => t ?? 1));
+}
+
+/** `pg_wal/<ID>.history`, relative to the data directory. */
+export function historyFile(timeline: number): string {
+  return `pg_wal/${timeline.toString(16).toUpperCase().padStart(8, '0')}.history`;
+}
+
+/** What a placeholder history file holds: one comment line (PostgreSQL skips comments when it reads the file). */
+export function placeholderHistory(timeline: number): string {
+  return `# timeline ${timeline} was taken by another instance of this database; the SampleDB operator wrote this file so that a promotion here takes a higher ID`;
+}
