@@ -36,6 +36,7 @@
  */
 import { ENV_ISOLATION_FENCE_SECONDS } from './fencing';
 import { preferVersionBinaries } from './pods';
+import { placeholderHistory } from './timeline-reservation';
 import { Database, names, WATCHDOG_APPLICATION } from './types';
 
 /** Keys of the replication user in the credentials Secret. */
@@ -159,6 +160,9 @@ export const REPLICATION_STATE_FUNCTION = [
 export const RW_PRIMARY_IP_FUNCTION =
   'rw_primary_ip() { psql "host=$rw user=$POSTGRES_USER dbname=postgres connect_timeout=3" -Atqc "select host(inet_server_addr()) where not pg_is_in_recovery()" 2>/dev/null || true; }';
 
+/** A shell pipeline printing the timeline of the data directory `$PGDATA`, as its control file names it. */
+const DATA_TIMELINE = `LC_ALL=C pg_controldata "$PGDATA" 2>/dev/null | sed -n -e "s/^Latest checkpoint's TimeLineID: *//p" -e "s/^Min recovery ending loc's timeline: *//p" | sort -n | tail -n 1`;
+
 /**
  * `timeline_taken_twice`: whether the primary at `<db>-rw` is on this data directory's timeline ID with another
  * history. Two promotions can take one ID: PostgreSQL gives a promoted server the next ID after the newest history
@@ -175,7 +179,7 @@ export const RW_PRIMARY_IP_FUNCTION =
 export const TIMELINE_TAKEN_TWICE_FUNCTION = [
   'timeline_taken_twice() {',
   '  local tli hex mine theirs',
-  `  tli="$(LC_ALL=C pg_controldata "$PGDATA" 2>/dev/null | sed -n -e "s/^Latest checkpoint's TimeLineID: *//p" -e "s/^Min recovery ending loc's timeline: *//p" | sort -n | tail -n 1)"`,
+  `  tli="$(${DATA_TIMELINE})"`,
   '  case "$tli" in "" | *[!0-9]* | 0 | 1) return 1 ;; esac',
   '  hex="$(printf %08X "$tli")"',
   '  [ -f "$PGDATA/pg_wal/$hex.history" ] || return 1',
@@ -183,6 +187,30 @@ export const TIMELINE_TAKEN_TWICE_FUNCTION = [
   '  [ -n "$theirs" ] || return 1',
   '  mine="$(md5sum < "$PGDATA/pg_wal/$hex.history")"',
   '  [ "$theirs" != "${mine%% *}" ]',
+  '}',
+].join('\n');
+
+/**
+ * `drop_timeline_placeholders`: a standby starting removes the placeholder history files (timeline-reservation.ts) of
+ * IDs above its own timeline. The operator writes them on a promotion's target right before `pg_promote()`; a target
+ * that was never promoted (its pod went away, the failover chose again) and now starts as a standby must not keep them:
+ * it would take a placeholder for the real history of that ID when a primary on that timeline is the one to follow
+ * (the old primary back after a failover given up), find it "not a child" of its own, and never follow
+ * (timeline-reservation.postgres.test.ts). Gap placeholders a primary serves are fetched again when streaming needs
+ * them; a promotion writes them again.
+ */
+export const DROP_TIMELINE_PLACEHOLDERS_FUNCTION = [
+  'drop_timeline_placeholders() {',
+  '  local tli f id',
+  `  tli="$(${DATA_TIMELINE})"`,
+  '  case "$tli" in "" | *[!0-9]*) return 0 ;; esac',
+  '  for f in "$PGDATA"/pg_wal/*.history; do',
+  '    id="${f##*/}"; id="${id%.history}"',
+  '    case "$id" in *[!0-9A-F]* | "") continue ;; esac',
+  '    id=$((16#$id))',
+  '    [ "$id" -gt "$tli" ] || continue',
+  `    if [ "$(head -n 1 "$f")" = "${placeholderHistory('$id')}" ]; then log "removing the timeline $id placeholder of a promotion that did not happen"; rm -f "$f"; fi`,
+  '  done',
   '}',
 ].join('\n');
 
@@ -312,6 +340,7 @@ const SCRIPT = [
   '# `sleep` process each second (with the exec probes, most of the processes the CI node started: bench/latest/ci-time/).',
   REPLICATION_STATE_FUNCTION,
   TIMELINE_TAKEN_TWICE_FUNCTION,
+  DROP_TIMELINE_PLACEHOLDERS_FUNCTION,
   REWIND_STANDBY_FUNCTION,
   HEALTH_SERVER_FUNCTION,
   WATCHDOG_FUNCTION,
@@ -351,6 +380,7 @@ const SCRIPT = [
   '    waited=$((waited + 2))',
   '  done',
   'else',
+  '  drop_timeline_placeholders',
   '  rewind_standby',
   'fi',
   'if [ -f "$fenced" ]; then mv "$fenced" "$last_fence"; fi',

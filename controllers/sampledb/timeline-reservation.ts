@@ -18,7 +18,10 @@
  * to the one below the reservation, so PostgreSQL gives it at least the reserved ID. A placeholder holds a comment
  * alone: PostgreSQL checks such files for existence when it picks an ID, and a standby that reads one as a timeline to
  * follow finds it is no child of its own and ignores it. Gaps (a reservation whose promotion never happened) are
- * harmless.
+ * harmless. The placeholders stay on the promoted primary (a standby streaming from it asks it for the history of every
+ * ID between its own timeline and the primary's); a target whose promotion never happened drops them when it starts as
+ * a standby (instance-script.ts `drop_timeline_placeholders`): kept, they would hide the real history of a timeline it
+ * then has to follow.
  */
 
 /** The newest timeline ID known: the one recorded in the status, those recorded per instance, those observed now. */
@@ -35,7 +38,10 @@ export function historyFile(timeline: number): string {
   return `pg_wal/${timeline.toString(16).toUpperCase().padStart(8, '0')}.history`;
 }
 
-/** What a placeholder history file holds: one comment line (PostgreSQL skips comments when it reads the file). */
-export function placeholderHistory(timeline: number): string {
+/**
+ * What a placeholder history file holds: one comment line (PostgreSQL skips comments when it reads the file). A shell
+ * variable's name (`'$id'`) gives the line the instance script compares files with.
+ */
+export function placeholderHistory(timeline: number | string): string {
   return `# timeline ${timeline} was taken by another instance of this database; the SampleDB operator wrote this file so that a promotion here takes a higher ID`;
 }

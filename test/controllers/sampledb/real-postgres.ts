@@ -203,6 +203,11 @@ export class PostgresGroup {
     );
   }
 
+  /** What the servers wrote on stderr, each line after its server's name. */
+  logs(): string {
+    return this.log;
+  }
+
   /** One statement on a fresh connection to `port`; its rows. */
   async query(port: number, sql: string): Promise<Record<string, any>[]> {
     const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });

@@ -20,6 +20,7 @@ import {
   replicationServers,
   TRUSTED,
 } from './real-postgres';
+import { DROP_TIMELINE_PLACEHOLDERS_FUNCTION } from '../../../controllers/sampledb/instance-script';
 import { PgInstanceClient } from '../../../controllers/sampledb/instances';
 import { placeholderHistory } from '../../../controllers/sampledb/timeline-reservation';
 
@@ -104,5 +105,68 @@ describeReal('SampleDB: timeline IDs reserved before a promotion, on real Postgr
     expect(await ids('a')).toEqual(await ids('b'));
     expect(await ids('a')).toContain(1005);
     expect(await ids('a')).not.toContain(101);
+  });
+});
+
+const PORT_GIVEN_UP = { p: 5495, a: 5496, s: 5497 } as const;
+
+describeReal('SampleDB: placeholders of a promotion that never happened, on real PostgreSQL [real PostgreSQL]', () => {
+  let pg: PostgresGroup;
+  const servers = replicationServers(() => pg, PORT_GIVEN_UP);
+  const { query, start, answers, standbyOf, lsnOf, replayed, stopped, promote } = servers;
+  const placeholder = () => join(pg.dir, 's', 'pg_wal', '00000002.history');
+
+  beforeAll(async () => {
+    pg = new PostgresGroup('sampledb-given-up-');
+    pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
+    start('p');
+    await answers('p');
+    await query('p', 'create table t (id int)');
+    await standbyOf('a', 'p');
+    await standbyOf('s', 'p');
+    await query('p', 'insert into t select generate_series(1, 100)');
+    const end = await lsnOf('p');
+    await replayed('a', end);
+    await replayed('s', end);
+    pg.signal('p', 'SIGINT');
+    await stopped('p');
+    // the old primary P is back as A (timeline 2); S, chosen as a failover's target, got the placeholder the operator
+    // writes before pg_promote(), and the promotion never happened (its pod went away)
+    await promote('a');
+    await query('a', 'insert into t select generate_series(101, 150)');
+    expect(asPostgresBash(`printf '%s\\n' '${placeholderHistory(2)}' > ${placeholder()}`).status).toBe(0);
+    pg.signal('s', 'SIGINT');
+    await stopped('s');
+  }, 120_000);
+
+  afterAll(() => pg?.remove());
+
+  test("kept, the placeholder stops the standby from following timeline 2: PostgreSQL reads it as that timeline's history, which timeline 1 is no part of", async () => {
+    start('s', 'a');
+    try {
+      await pg.until(
+        async () => (/unexpected timeline ID 1 in log segment/.test(pg.logs()) ? true : undefined),
+        's to refuse the WAL of timeline 1 it streams',
+      );
+      // it never gets as far as serving reads
+      await expect(query('s', 'select 1')).rejects.toThrow(/starting up|not yet accepting connections/);
+    } finally {
+      await pg.stop('s');
+    }
+  });
+
+  test("the instance script's drop_timeline_placeholders, run as a standby starts, removes it: the standby follows timeline 2", async () => {
+    const dropped = asPostgresBash(
+      ['set -eu', 'log() { echo "$*"; }', DROP_TIMELINE_PLACEHOLDERS_FUNCTION, 'drop_timeline_placeholders'].join('\n'),
+      { PGDATA: join(pg.dir, 's') },
+    );
+    expect(dropped.stdout.trim()).toBe('removing the timeline 2 placeholder of a promotion that did not happen');
+    expect(asPostgresBash(`test -e ${placeholder()}`).status).toBe(1);
+    start('s', 'a');
+    await answers('s');
+    await replayed('s', await lsnOf('a'));
+    const s = await instanceState(PORT_GIVEN_UP.s);
+    expect([s.recovery, s.timeline]).toEqual([true, 2]);
+    expect((await query('s', 'select count(*)::int as n from t'))[0].n).toBe(150);
   });
 });
