@@ -629,7 +629,11 @@ async function moveRole(
       ) + 1;
     await ops.persist(state);
     await ops.promote(target, state.timeline - 1);
-    ops.event('Normal', Reasons.StandbyPromoted, `promoted ${target.name}`);
+    ops.event(
+      'Normal',
+      Reasons.StandbyPromoted,
+      `promoted ${target.name} (timeline ${state.timeline} reserved for it)`,
+    );
     return progress(`promoted ${target.name}; waiting for it to leave recovery`);
   }
   // Until its control file names the new timeline, a former primary rewinding from the target would be

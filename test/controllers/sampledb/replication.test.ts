@@ -234,6 +234,7 @@ describe('replication (planner, no cluster)', () => {
       'event StandbyPromoted',
     ]);
     expect(r.persisted.map((p) => p.timeline)).toEqual([5]);
+    expect(r.notes).toContain('StandbyPromoted: promoted db-1 (timeline 5 reserved for it)');
     // pg_promote failed (or db-1 did not leave recovery yet): the next attempt reserves anew, never reusing an ID
     r.log.length = 0;
     r.persisted.length = 0;
