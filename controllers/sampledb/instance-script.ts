@@ -191,27 +191,33 @@ export const TIMELINE_TAKEN_TWICE_FUNCTION = [
 ].join('\n');
 
 /**
- * `drop_timeline_placeholders`: a standby starting removes the placeholder history files (timeline-reservation.ts) of
- * IDs above its own timeline. The operator writes them on a promotion's target right before `pg_promote()`; a target
- * that was never promoted (its pod went away, the failover chose again) and now starts as a standby must not keep them:
- * it would take a placeholder for the real history of that ID when a primary on that timeline is the one to follow
- * (the old primary back after a failover given up), find it "not a child" of its own, and never follow
- * (timeline-reservation.postgres.test.ts). Gap placeholders a primary serves are fetched again when streaming needs
- * them; a promotion writes them again.
+ * `drop_timeline_placeholders`: a standby starting removes the placeholder history files (timeline-reservation.ts) above
+ * its newest real one and its data directory's timeline. The operator writes placeholders on a promotion's target right
+ * before `pg_promote()`; a target that was never promoted (its pod went away, the failover chose again) and now starts
+ * as a standby must not keep those: PostgreSQL takes the newest history file it has for the timeline to recover along,
+ * a placeholder names no parent, and the standby never follows a primary on that timeline (the old primary back after
+ * a failover given up; timeline-reservation.postgres.test.ts). Placeholders below a real history file stay: they fill
+ * the gaps PostgreSQL walks through, ID by ID, to find the newest.
  */
 export const DROP_TIMELINE_PLACEHOLDERS_FUNCTION = [
   'drop_timeline_placeholders() {',
-  '  local tli f id',
-  `  tli="$(${DATA_TIMELINE})"`,
-  '  case "$tli" in "" | *[!0-9]*) return 0 ;; esac',
+  '  local keep f id',
+  `  keep="$(${DATA_TIMELINE})"`,
+  '  case "$keep" in "" | *[!0-9]*) return 0 ;; esac',
   '  for f in "$PGDATA"/pg_wal/*.history; do',
-  '    id="${f##*/}"; id="${id%.history}"',
-  '    case "$id" in *[!0-9A-F]* | "") continue ;; esac',
-  '    id=$((16#$id))',
-  '    [ "$id" -gt "$tli" ] || continue',
-  `    if [ "$(head -n 1 "$f")" = "${placeholderHistory('$id')}" ]; then log "removing the timeline $id placeholder of a promotion that did not happen"; rm -f "$f"; fi`,
+  '    id="$(history_id "$f")" || continue',
+  '    if ! is_placeholder "$f" "$id" && [ "$id" -gt "$keep" ]; then keep=$id; fi',
+  '  done',
+  '  for f in "$PGDATA"/pg_wal/*.history; do',
+  '    id="$(history_id "$f")" || continue',
+  '    if [ "$id" -gt "$keep" ] && is_placeholder "$f" "$id"; then',
+  '      log "removing the timeline $id placeholder of a promotion that did not happen"; rm -f "$f"',
+  '    fi',
   '  done',
   '}',
+  '# the timeline ID of a history file (`pg_wal/0000000A.history`: 10)',
+  'history_id() { local id="${1##*/}"; id="${id%.history}"; case "$id" in "" | *[!0-9A-F]*) return 1 ;; esac; echo $((16#$id)); }',
+  `is_placeholder() { [ "$(head -n 1 "$1")" = "${placeholderHistory('$2')}" ]; }`,
 ].join('\n');
 
 /**

@@ -262,8 +262,8 @@ export class PgInstanceClient implements InstanceClient {
 
   /**
    * Promotes the instance (when in recovery), then checkpoints it once it left recovery, so that its
-   * control file names the new timeline (see {@link PgState.checkpointTimeline}). Before the promotion, every ID above
-   * its timeline up to `reservedThrough` that has no history file in its `pg_wal` gets a placeholder
+   * control file names the new timeline (see {@link PgState.checkpointTimeline}). Before the promotion, every ID up to
+   * `reservedThrough` but its own timeline's that has no history file in its `pg_wal` gets a placeholder
    * (timeline-reservation.ts), written by the server (`COPY … TO`, a superuser's right, allowed on a standby).
    */
   async promote(ip: string, c: Credentials, reservedThrough = 0): Promise<void> {
@@ -276,7 +276,10 @@ export class PgInstanceClient implements InstanceClient {
             case when pg_is_in_recovery() then ${STANDBY_TIMELINE_SQL} end as timeline`,
         );
         if (rows[0].recovery) {
-          for (let id = Number(rows[0].timeline) + 1; id <= reservedThrough; id++) {
+          // every ID but its own: PostgreSQL walks up from the timeline it recovers along, which can be below the
+          // newest its WAL files name, and stops at the first ID without a file
+          for (let id = 2; id <= reservedThrough; id++) {
+            if (id === Number(rows[0].timeline)) continue;
             const file = historyFile(id);
             const missing = (await client.query('select pg_stat_file($1, true) is null as missing', [file])).rows[0];
             if (!missing.missing) continue;

@@ -62,9 +62,9 @@ export type InstanceStatus = NonNullable<SampleDBStatus['instances']>[number];
 /** The writes replication needs (the reconciler's Actions and PostgreSQL). */
 export interface ReplicationOps {
   /**
-   * `pg_promote()` on the instance (when in recovery), then a checkpoint. Before it, every timeline ID above the
-   * instance's own up to `reservedThrough` that its `pg_wal` has no history file of is given a placeholder one, so that
-   * PostgreSQL gives it a higher ID (timeline-reservation.ts).
+   * `pg_promote()` on the instance (when in recovery), then a checkpoint. Before it, every timeline ID up to
+   * `reservedThrough` that its `pg_wal` has no history file of is given a placeholder one, so that PostgreSQL gives it a
+   * higher ID (timeline-reservation.ts).
    */
   promote(instance: Instance, reservedThrough?: number): Promise<void>;
   /** Replication user and `synchronous_standby_names` on the primary (no-op when in place). */

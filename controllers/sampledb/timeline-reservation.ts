@@ -14,14 +14,14 @@
  *
  * So IDs are handed out by the operator, as CloudNativePG's WAL archive does for its instances (a promoted standby reads
  * every history file there): `status.timeline` holds the newest ID seen on any instance or reserved, and is raised
- * (persisted) before each `pg_promote()`; the target first gets a placeholder history file for every ID above its own up
- * to the one below the reservation, so PostgreSQL gives it at least the reserved ID. A placeholder holds a comment
- * alone: PostgreSQL checks such files for existence when it picks an ID, and a standby that reads one as a timeline to
- * follow finds it is no child of its own and ignores it. Gaps (a reservation whose promotion never happened) are
- * harmless. The placeholders stay on the promoted primary (a standby streaming from it asks it for the history of every
- * ID between its own timeline and the primary's); a target whose promotion never happened drops them when it starts as
- * a standby (instance-script.ts `drop_timeline_placeholders`): kept, they would hide the real history of a timeline it
- * then has to follow.
+ * (persisted) before each `pg_promote()`; the target first gets a placeholder history file for every ID up to the one
+ * below the reservation that it has no file of, so PostgreSQL, which walks up ID by ID from the timeline it recovers
+ * along to the first ID without a file, gives it at least the reserved ID. A placeholder holds a comment alone, which
+ * PostgreSQL reads as a timeline without parents. Gaps (a reservation whose promotion never happened) are harmless. The
+ * placeholders stay on the promoted primary (a standby streaming from it asks it for the history of every ID between
+ * its own timeline and the primary's); a target whose promotion never happened drops those above its newest real
+ * history file when it starts as a standby (instance-script.ts `drop_timeline_placeholders`): kept, the newest would be
+ * taken for the history of the timeline to recover along, and the standby could not follow a primary on that timeline.
  */
 
 /** The newest timeline ID known: the one recorded in the status, those recorded per instance, those observed now. */

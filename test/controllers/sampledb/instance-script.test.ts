@@ -5,19 +5,31 @@
  * primary behind <db>-rw (the promoted standby is labelled only afterwards) and started as a second
  * primary on the old timeline.
  */
-import { spawn } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import { createHash } from 'crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { askHealth } from './health-endpoint';
 import { FENCE_DETECTION_SECONDS } from '../../../controllers/sampledb/fencing';
 import {
+  DROP_TIMELINE_PLACEHOLDERS_FUNCTION,
   HEALTH_MAX_AGE_SECONDS,
   HEALTH_SERVER_FUNCTION,
   instanceCommand,
   WATCHDOG_ANSWER_SECONDS,
 } from '../../../controllers/sampledb/instance-script';
+import { placeholderHistory } from '../../../controllers/sampledb/timeline-reservation';
 import { hostSlackMs, until } from '../../runtime/support';
 import { freePort } from '../../support/free-port';
 
@@ -227,6 +239,63 @@ describe('instance script: a new standby', () => {
       empty: { basebackupFailures: 2 },
     });
     expect(r.calls).toEqual(['clone failed', 'clone failed', 'clone', 'postgres as a standby']);
+  });
+});
+
+describe('instance script: timeline placeholders of a promotion that never happened (timeline-reservation.ts)', () => {
+  /** drop_timeline_placeholders on a data directory whose control file names `timeline`, with these history files. */
+  const drop = (timeline: number, files: Record<string, string>) => {
+    const wal = join(dir, 'pgdata', 'pg_wal');
+    mkdirSync(wal, { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(wal, name), `${text}\n`);
+    const r = spawnSync(
+      'bash',
+      [
+        '-c',
+        [
+          'set -eu',
+          'log() { echo "$*"; }',
+          `pg_controldata() { printf "Latest checkpoint's TimeLineID:       ${timeline}\\nMin recovery ending loc's timeline: 0\\n"; }`,
+          DROP_TIMELINE_PLACEHOLDERS_FUNCTION,
+          'drop_timeline_placeholders',
+        ].join('\n'),
+      ],
+      // stdin not a socket (libuv's pipes are): bash run with one reads ~/.bashrc, as under rshd
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH, PGDATA: join(dir, 'pgdata') },
+      },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    return { log: r.stdout.trim().split('\n').filter(Boolean), left: readdirSync(wal).sort() };
+  };
+  const real = (parent: number) => `${parent}\t0/3000000\tno recovery target specified`;
+
+  test('those above its newest real history file and its own timeline go; those below a real one fill a gap and stay', () => {
+    const r = drop(1, {
+      '00000002.history': placeholderHistory(2),
+      '00000003.history': real(1),
+      '00000004.history': placeholderHistory(4),
+      '0000000A.history': placeholderHistory(10),
+    });
+    expect(r.left).toEqual(['00000002.history', '00000003.history']);
+    expect(r.log).toEqual([
+      'removing the timeline 4 placeholder of a promotion that did not happen',
+      'removing the timeline 10 placeholder of a promotion that did not happen',
+    ]);
+  });
+
+  test("at or below the data directory's timeline nothing goes; a real file is never touched, nor one that only looks alike", () => {
+    const r = drop(5, {
+      '00000004.history': placeholderHistory(4),
+      '00000005.history': placeholderHistory(5),
+      '00000006.history': real(5),
+      '00000007.history': placeholderHistory(8),
+    });
+    expect(r.left).toEqual(['00000004.history', '00000005.history', '00000006.history', '00000007.history']);
+    expect(r.log).toEqual([]);
   });
 });
 
