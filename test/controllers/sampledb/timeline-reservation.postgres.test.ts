@@ -30,10 +30,31 @@ const describeReal = runnable ? describe : describe.skip;
 const PORT = { p: 5491, a: 5492, b: 5493, c: 5494 } as const;
 type Name = keyof typeof PORT;
 
+/**
+ * P (timeline 1) with `standbys`, rows 1..100 of table `t` replayed on each, then P stopped cleanly: a clean stop ships
+ * the shutdown checkpoint to every standby, so all of them end at one position, as after a switchover's fencing.
+ */
+async function standbysOfStoppedPrimary<N extends string>(
+  pg: PostgresGroup,
+  s: ReturnType<typeof replicationServers<N | 'p'>>,
+  standbys: readonly N[],
+): Promise<void> {
+  pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
+  s.start('p');
+  await s.answers('p');
+  await s.query('p', 'create table t (id int)');
+  for (const name of standbys) await s.standbyOf(name, 'p');
+  await s.query('p', 'insert into t select generate_series(1, 100)');
+  const end = await s.lsnOf('p');
+  for (const name of standbys) await s.replayed(name, end);
+  pg.signal('p', 'SIGINT');
+  await s.stopped('p');
+}
+
 describeReal('SampleDB: timeline IDs reserved before a promotion, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
   const servers = replicationServers(() => pg, PORT);
-  const { query, conninfo, start, answers, takenTwice, standbyOf, lsnOf, replayed, stopped, promote } = servers;
+  const { query, conninfo, start, answers, takenTwice, lsnOf, replayed, stopped, promote } = servers;
   const file = (name: Name, path: string) => asPostgresBash(`cat ${join(pg.dir, name, path)}`).stdout;
   const rewindDryRun = (target: Name, source: Name) => {
     const r = asPostgresBash(
@@ -45,17 +66,7 @@ describeReal('SampleDB: timeline IDs reserved before a promotion, on real Postgr
 
   beforeAll(async () => {
     pg = new PostgresGroup('sampledb-reserve-');
-    pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
-    start('p');
-    await answers('p');
-    await query('p', 'create table t (id int)');
-    for (const s of ['a', 'b', 'c'] as const) await standbyOf(s, 'p');
-    await query('p', 'insert into t select generate_series(1, 100)');
-    const end = await lsnOf('p');
-    for (const s of ['a', 'b', 'c'] as const) await replayed(s, end);
-    // a clean stop ships the shutdown checkpoint to every standby: all three end at one position
-    pg.signal('p', 'SIGINT');
-    await stopped('p');
+    await standbysOfStoppedPrimary(pg, servers, ['a', 'b', 'c']);
     // A is promoted (timeline 2), takes writes and stops
     await promote('a');
     await query('a', 'insert into t select generate_series(101, 150)');
@@ -113,23 +124,12 @@ const PORT_GIVEN_UP = { p: 5495, a: 5496, s: 5497 } as const;
 describeReal('SampleDB: placeholders of a promotion that never happened, on real PostgreSQL [real PostgreSQL]', () => {
   let pg: PostgresGroup;
   const servers = replicationServers(() => pg, PORT_GIVEN_UP);
-  const { query, start, answers, standbyOf, lsnOf, replayed, stopped, promote } = servers;
+  const { query, start, answers, lsnOf, replayed, stopped, promote } = servers;
   const placeholder = () => join(pg.dir, 's', 'pg_wal', '00000002.history');
 
   beforeAll(async () => {
     pg = new PostgresGroup('sampledb-given-up-');
-    pg.run('initdb', '-D', join(pg.dir, 'p'), '--auth=trust', '-U', 'postgres');
-    start('p');
-    await answers('p');
-    await query('p', 'create table t (id int)');
-    await standbyOf('a', 'p');
-    await standbyOf('s', 'p');
-    await query('p', 'insert into t select generate_series(1, 100)');
-    const end = await lsnOf('p');
-    await replayed('a', end);
-    await replayed('s', end);
-    pg.signal('p', 'SIGINT');
-    await stopped('p');
+    await standbysOfStoppedPrimary(pg, servers, ['a', 's']);
     // the old primary P is back as A (timeline 2); S, chosen as a failover's target, got the placeholder the operator
     // writes before pg_promote(), and the promotion never happened (its pod went away)
     await promote('a');
