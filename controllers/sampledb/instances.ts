@@ -278,11 +278,14 @@ export class PgInstanceClient implements InstanceClient {
         if (rows[0].recovery) {
           // every ID but its own: PostgreSQL walks up from the timeline it recovers along, which can be below the
           // newest its WAL files name, and stops at the first ID without a file
+          const present = new Set(
+            (
+              await client.query("select 'pg_wal/' || name as file from pg_ls_waldir() where name like '%.history'")
+            ).rows.map((r: { file: string }) => r.file),
+          );
           for (let id = 2; id <= reservedThrough; id++) {
-            if (id === Number(rows[0].timeline)) continue;
             const file = historyFile(id);
-            const missing = (await client.query('select pg_stat_file($1, true) is null as missing', [file])).rows[0];
-            if (!missing.missing) continue;
+            if (id === Number(rows[0].timeline) || present.has(file)) continue;
             const path = `${rows[0].dir}/${file}`.replace(/'/g, "''");
             await client.query(`copy (select '${placeholderHistory(id)}') to '${path}'`);
           }

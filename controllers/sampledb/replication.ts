@@ -128,6 +128,15 @@ export function bestStandby(
     )[0];
 }
 
+/** The newest timeline ID known: `status.timeline`, each instance's as recorded and as observed now. */
+function newestKnownTimeline(state: ReplicationStatus, instances: readonly Instance[]): number {
+  return newestTimeline(
+    state.timeline,
+    state.instances,
+    instances.map((i) => i.pg?.timeline),
+  );
+}
+
 /** `status.instances` from what was observed. */
 export function instanceStatuses(instances: readonly Instance[], primary: string | undefined): InstanceStatus[] {
   const primaryPg = instances.find((i) => i.name === primary && i.pg && !i.pg.recovery)?.pg;
@@ -191,11 +200,7 @@ export async function reconcileReplication(
     ...extra,
     status: {
       ...state,
-      timeline: newestTimeline(
-        state.timeline,
-        state.instances,
-        instances.map((i) => i.pg?.timeline),
-      ),
+      timeline: newestKnownTimeline(state, instances),
       instances: instanceStatuses(instances, state.currentPrimary),
     },
   });
@@ -621,12 +626,7 @@ async function moveRole(
   //    attempt reserves anew, as a target given up may have taken the last reservation before it vanished.
   if (target.pg?.recovery) {
     await ops.configurePrimary(target, synchronousNames);
-    state.timeline =
-      newestTimeline(
-        state.timeline,
-        state.instances,
-        instances.map((i) => i.pg?.timeline),
-      ) + 1;
+    state.timeline = newestKnownTimeline(state, instances) + 1;
     await ops.persist(state);
     await ops.promote(target, state.timeline - 1);
     ops.event(
