@@ -8,9 +8,9 @@ command name over the whole run). Run on a quiet machine: everything busy counts
 The command's output goes to OUT, each line prefixed with the second it was read; the table goes to stdout: each
 phase's wall seconds, busy CPU-s (user, nice, system, irq, softirq, steal from /proc/stat, sampled every second) and
 their ratio (cores), then the whole run's. Exits with the command's exit code."""
-import re, subprocess, sys, threading, time
+import os, re, subprocess, sys, threading, time
 
-HZ = 100  # getconf CLK_TCK on Linux
+HZ = os.sysconf('SC_CLK_TCK')  # /proc/stat counts in these
 
 
 def busy_ticks():
