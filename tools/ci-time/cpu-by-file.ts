@@ -9,9 +9,9 @@
  *   npx tsx tools/ci-time/cpu-by-file.ts [jest arguments…] > cpu-by-file.json
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const HZ = 100; // getconf CLK_TCK on Linux
 
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
+  rmSync(dirname(log), { recursive: true, force: true });
   const byFile = new Map<string, { cpuS: number; wallS: number }>();
   for (const r of runs) byFile.set(r.file, { cpuS: 0, wallS: (r.end - r.start) / 1000 });
   let unattributed = 0;
