@@ -70,7 +70,7 @@ export function validateMutatingBindingManifest(
   issues.push(...objectMetaName(binding.metadata?.name));
   if (!spec.policyName) issues.push(required('spec.policyName'));
   else for (const e of isDns1123Subdomain(spec.policyName)) issues.push(invalid('spec.policyName', spec.policyName, e));
-  if (spec.paramRef) issues.push(...paramRef(spec.paramRef, 'spec.paramRef'));
+  if (spec.paramRef) issues.push(...paramRef(spec.paramRef, 'spec.paramRef', version));
   if (spec.matchResources) issues.push(...mutatingMatchResources(spec.matchResources, 'spec.matchResources', version));
   return issues;
 }

@@ -12,7 +12,7 @@ import {
 } from './policy-manifest';
 import { Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
-import { isDns1035Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
+import { isDns1035Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 import { CEL_RESERVED, CelType, DYN } from '../cel/cel-types';
 
 /** The fields every admission policy has, validating or mutating: what both kinds' create checks share. */
@@ -253,7 +253,7 @@ export function validateBindingManifest(
   issues.push(...objectMetaName(binding.metadata?.name));
   if (!spec.policyName) issues.push(required('spec.policyName'));
   else for (const e of isDns1123Subdomain(spec.policyName)) issues.push(invalid('spec.policyName', spec.policyName, e));
-  if (spec.paramRef) issues.push(...paramRef(spec.paramRef, 'spec.paramRef'));
+  if (spec.paramRef) issues.push(...paramRef(spec.paramRef, 'spec.paramRef', version));
   // 1.28 names the field `matchResouces` and its object selector `labelSelector` (measured)
   if (spec.matchResources) {
     issues.push(
@@ -397,7 +397,7 @@ export function paramKind(p: ParamKindSpec, path: string): Issue[] {
 }
 
 /** @internal shared with the mutating policy's checks */
-export function paramRef(p: ParamRefSpec, path: string): Issue[] {
+export function paramRef(p: ParamRefSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   if (p.name) {
     for (const e of pathSegmentName(p.name)) issues.push(invalid(`${path}.name`, p.name, e));
@@ -406,7 +406,7 @@ export function paramRef(p: ParamRefSpec, path: string): Issue[] {
     }
   }
   if (p.selector) {
-    issues.push(...labelSelector(p.selector, `${path}.selector`));
+    issues.push(...labelSelector(p.selector, `${path}.selector`, version));
     if (p.name) {
       issues.push({ path: `${path}.selector`, message: 'Forbidden: name and selector are mutually exclusive' });
     }
@@ -427,11 +427,12 @@ export function matchResources(m: MatchResourcesSpec, path: string, version: Kub
   if (!['Equivalent', 'Exact'].includes(policy)) {
     issues.push(notSupported(`${path}.matchPolicy`, policy, ['Equivalent', 'Exact']));
   }
-  issues.push(...labelSelector(m.namespaceSelector ?? {}, `${path}.namespaceSelector`));
+  issues.push(...labelSelector(m.namespaceSelector ?? {}, `${path}.namespaceSelector`, version));
   issues.push(
     ...labelSelector(
       m.objectSelector ?? {},
       `${path}.${since(version, 'policyMatchResourcesPaths') ? 'objectSelector' : 'labelSelector'}`,
+      version,
     ),
   );
   (m.resourceRules ?? []).forEach((r, i) => issues.push(...namedRule(r, `${path}.resourceRules[${i}]`, version)));
@@ -556,7 +557,7 @@ function resourcesRule(resources: readonly string[], path: string, version: Kube
 }
 
 /** `ValidateLabelSelector` (strict: invalid label values are refused). */
-function labelSelector(s: LabelSelectorSpec, path: string): Issue[] {
+function labelSelector(s: LabelSelectorSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   (s.matchExpressions ?? []).forEach((e, i) => {
     const at = `${path}.matchExpressions[${i}]`;
@@ -575,19 +576,17 @@ function labelSelector(s: LabelSelectorSpec, path: string): Issue[] {
     } else {
       issues.push(invalid(`${at}.operator`, e.operator, 'not a valid selector operator'));
     }
-    for (const err of isQualifiedName(e.key)) issues.push(invalid(`${at}.key`, e.key, err));
+    // an absent key is the empty string to Go: invalid as a qualified name, not a crash (builtin differential)
+    const key = e.key ?? '';
+    for (const err of isQualifiedName(key, version)) issues.push(invalid(`${at}.key`, key, err));
+    // on create, selector values must be label values (AllowInvalidLabelValueInSelector is for updates)
+    values.forEach((v, j) => {
+      for (const err of isValidLabelValue(v, version)) issues.push(invalid(`${at}.values[${j}]`, v, err));
+    });
   });
   for (const [k, v] of Object.entries(s.matchLabels ?? {})) {
-    for (const err of isQualifiedName(k)) issues.push(invalid(`${path}.matchLabels`, k, err));
-    if (v.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) {
-      issues.push(
-        invalid(
-          `${path}.matchLabels`,
-          v,
-          "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-        ),
-      );
-    }
+    for (const err of isQualifiedName(k, version)) issues.push(invalid(`${path}.matchLabels`, k, err));
+    for (const err of isValidLabelValue(v, version)) issues.push(invalid(`${path}.matchLabels`, v, err));
   }
   return issues;
 }

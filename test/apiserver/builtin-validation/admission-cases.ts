@@ -142,6 +142,24 @@ export const POLICY_CASES: readonly DifferentialCase[] = [
   vap('policy: failurePolicy Bogus', (o) => (o.spec.failurePolicy = 'Bogus')),
   vap('policy: no validations', (o) => delete o.spec.validations),
   vap('policy: name Bad_Name', (o) => (o.metadata.name = 'Bad_Name')),
+  // found by the built-in differential (bench/builtin-differential.ts): synth threw on the absent key, took the value
+  vap('policy: a namespace selector expression without its key', (o) => {
+    o.spec.matchConstraints.namespaceSelector = { matchExpressions: [{ operator: 'In', values: ['a'] }] };
+  }),
+  vap('policy: a namespace selector value "a b"', (o) => {
+    o.spec.matchConstraints.namespaceSelector = { matchExpressions: [{ key: 'k', operator: 'In', values: ['a b'] }] };
+  }),
+  vap('policy: an object selector value of 64 characters', (o) => {
+    o.spec.matchConstraints.objectSelector = {
+      matchExpressions: [{ key: 'k', operator: 'NotIn', values: ['a'.repeat(64)] }],
+    };
+  }),
+  vapb('binding: a paramRef selector value "-a"', (o) => {
+    o.spec.paramRef = {
+      selector: { matchExpressions: [{ key: 'k', operator: 'In', values: ['-a'] }] },
+      parameterNotFoundAction: 'Deny',
+    };
+  }),
   vapb('binding: the base'),
   vapb('binding: no validationActions', (o) => delete o.spec.validationActions),
   vapb('binding: Deny and Warn', (o) => (o.spec.validationActions = ['Deny', 'Warn'])),
@@ -184,6 +202,12 @@ export const MUTATING_POLICY_CASES: readonly DifferentialCase[] = [
     o.spec.mutations[0].applyConfiguration.expression = 'Object{';
   }),
   map('mutating policy: name Bad_Name', (o) => (o.metadata.name = 'Bad_Name')),
+  map('mutating policy: a namespace selector expression without its key', (o) => {
+    o.spec.matchConstraints.namespaceSelector = { matchExpressions: [{ operator: 'Exists' }] };
+  }),
+  map('mutating policy: a namespace selector value "a b"', (o) => {
+    o.spec.matchConstraints.namespaceSelector = { matchExpressions: [{ key: 'k', operator: 'In', values: ['a b'] }] };
+  }),
   mapb('mutating binding: the base'),
   mapb('mutating binding: no policyName', (o) => delete o.spec.policyName),
 ];
