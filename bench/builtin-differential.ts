@@ -4,6 +4,7 @@
 // built-in object for that version; a case agrees when both refuse or both accept.
 // Writes bench/latest/builtin-differential.json (or --out).
 //   npx tsx bench/builtin-differential.ts --seed 1 --per-object 40 [--versions 1.28,1.32,1.36] [--out file]
+//   npx tsx bench/builtin-differential.ts --per-object sweep    (every place removed, emptied, made -1 and 0)
 import * as path from 'node:path';
 import { kubernetesAssetsDir } from './real-control-plane';
 import { writeReport } from './write-report';
@@ -19,7 +20,8 @@ function arg(name: string, fallback: string): string {
 
 async function main(): Promise<void> {
   const seed = Number(arg('seed', '1'));
-  const perObject = Number(arg('per-object', '40'));
+  const perArg = arg('per-object', '40');
+  const perObject = perArg === 'sweep' ? 'sweep' : Number(perArg);
   const versions = arg('versions', ORACLE_VERSIONS.join(',')).split(',') as OracleVersion[];
   const out = arg('out', path.join(__dirname, 'latest', 'builtin-differential.json'));
   const seeds = builtinSeeds();

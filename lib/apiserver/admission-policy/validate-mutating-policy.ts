@@ -77,14 +77,18 @@ export function validateMutatingBindingManifest(
 
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
-/** A mutating policy cannot match DELETE (measured: the refusal names the rules' `operations` without an index). */
+/**
+ * What a mutating policy may match: not DELETE, and an operation outside these is refused a second time here
+ * (measured: the refusal names the rules' `operations` without an index, after the rule's own check).
+ */
 const MUTATING_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'UPDATE'];
 
 function mutatingMatchResources(m: MatchResourcesSpec, path: string, version: KubernetesVersion): Issue[] {
   const issues = matchResources(m, path, version);
   for (const r of m.resourceRules ?? []) {
     for (const o of r.operations ?? []) {
-      if (o === 'DELETE') issues.push(notSupported(`${path}.resourceRules.operations`, o, MUTATING_OPERATIONS));
+      if (!MUTATING_OPERATIONS.includes(o))
+        issues.push(notSupported(`${path}.resourceRules.operations`, o, MUTATING_OPERATIONS));
     }
   }
   return issues;

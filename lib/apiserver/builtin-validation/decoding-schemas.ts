@@ -24,6 +24,8 @@ export interface RawSchema {
 interface Added {
   readonly serverVersion: string;
   readonly properties: { readonly [schema: string]: { readonly [property: string]: RawSchema } };
+  /** `apiVersion/kind` of each kind 1.32's schemas lack: its schema's name (in `schemas`). */
+  readonly kinds: { readonly [apiVersionKind: string]: string };
   readonly schemas: { readonly [name: string]: RawSchema };
 }
 
@@ -33,6 +35,15 @@ function addedSince132(): Added {
 
 /** The first minor version that has the properties added since 1.32 (see {@link Added}). */
 const ADDED_FROM_MINOR = 33;
+
+/**
+ * The first minor version whose strict decoding of the kinds new since 1.32 is known: the apiserver's they were read
+ * from. Between, a kind may have been served at an older schema; such an object is left to the checks that know its
+ * version (a field missed rather than a valid object refused).
+ */
+const ADDED_KINDS_FROM_MINOR = minorOf(
+  addedSince132().serverVersion.replace(/^v(\d+\.\d+).*/, '$1') as KubernetesVersion,
+);
 
 /** Where a property of a built-in schema stands on one version. */
 export type PropertyLookup =
@@ -81,7 +92,8 @@ export function versionSchemas(version: KubernetesVersion): VersionSchemas {
     kindSchema: (apiVersion, kind) => {
       const [group, v] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
       const name = builtinRawSchemas({ group, version: v, kind }).name;
-      return name && !missing[name]?.includes('*') ? name : undefined;
+      if (name) return missing[name]?.includes('*') ? undefined : name;
+      return minorOf(version) >= ADDED_KINDS_FROM_MINOR ? more.kinds[`${apiVersion}/${kind}`] : undefined;
     },
   };
   cache.set(version, schemas);

@@ -96,7 +96,8 @@ function handlerIssues(path: string, handler: any, kinds: readonly string[]): Is
     if (kind === 'exec' && arr(h.command).length === 0) issues.push(required(child(at, 'command')));
     if (kind === 'httpGet') {
       issues.push(...portNumOrNameIssues(child(at, 'port'), h.port));
-      if (h.scheme != null && !['HTTP', 'HTTPS'].includes(h.scheme)) {
+      // defaulted to HTTP when absent or empty
+      if (h.scheme && !['HTTP', 'HTTPS'].includes(h.scheme)) {
         issues.push(notSupported(child(at, 'scheme'), h.scheme, ['HTTP', 'HTTPS']));
       }
       for (const header of arr(h.httpHeaders)) {
@@ -202,11 +203,12 @@ function commonIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
   else if (ctx.pod && image.trim() !== image) {
     issues.push(invalid(child(path, 'image'), image, 'must not have leading or trailing whitespace'));
   }
-  // defaulted (Always for `:latest` or no tag, else IfNotPresent), so only a value set by hand can be wrong
-  if (c.imagePullPolicy != null && !PULL_POLICIES.includes(c.imagePullPolicy)) {
+  // defaulted when absent or empty (Always for `:latest` or no tag, else IfNotPresent): only a value set can be wrong
+  if (c.imagePullPolicy && !PULL_POLICIES.includes(c.imagePullPolicy)) {
     issues.push(notSupported(child(path, 'imagePullPolicy'), c.imagePullPolicy, PULL_POLICIES));
   }
-  if (c.terminationMessagePolicy != null && !TERMINATION_MESSAGE_POLICIES.includes(c.terminationMessagePolicy)) {
+  // defaulted to File when absent or empty
+  if (c.terminationMessagePolicy && !TERMINATION_MESSAGE_POLICIES.includes(c.terminationMessagePolicy)) {
     issues.push(
       notSupported(child(path, 'terminationMessagePolicy'), c.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES),
     );

@@ -1,4 +1,4 @@
-import { arr, labelsIssues, nameIssues, obj, str } from './pod-spec-common';
+import { arr, dnsLabelIssues, labelsIssues, nameIssues, obj, str } from './pod-spec-common';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
@@ -100,16 +100,21 @@ function labelSelectorIssues(path: string, raw: unknown, version: KubernetesVers
 }
 
 function weightIssues(path: string, weight: unknown): Issue[] {
-  return typeof weight === 'number' && (weight < 1 || weight > 100)
-    ? [invalid(path, weight, 'must be in the range 1-100')]
-    : [];
+  // an absent weight is Go's zero, out of the range too
+  const w = weight ?? 0;
+  return typeof w === 'number' && (w < 1 || w > 100) ? [invalid(path, w, 'must be in the range 1-100')] : [];
 }
 
 function podAffinityTermIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
   const t = obj(raw);
   const topologyKey = str(t.topologyKey);
   const keyPath = child(path, 'topologyKey');
-  const issues = labelSelectorIssues(child(path, 'labelSelector'), t.labelSelector, version);
+  const issues = [
+    ...labelSelectorIssues(child(path, 'labelSelector'), t.labelSelector, version),
+    ...labelSelectorIssues(child(path, 'namespaceSelector'), t.namespaceSelector, version),
+    // each at `.namespace`, not `.namespaces[i]`: upstream's path (measured)
+    ...arr(t.namespaces).flatMap((n) => (typeof n === 'string' ? dnsLabelIssues(child(path, 'namespace'), n) : [])),
+  ];
   if (topologyKey === '') {
     issues.push(required(keyPath, 'can not be empty'));
     issues.push(...nameIssues(keyPath, '', isQualifiedName('', version)));

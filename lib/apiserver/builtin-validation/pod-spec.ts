@@ -42,7 +42,7 @@ const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'Non
 
 function dnsIssues(path: string, spec: any, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
-  const policy = spec.dnsPolicy ?? 'ClusterFirst';
+  const policy = spec.dnsPolicy || 'ClusterFirst'; // the apiserver defaults an empty policy too
   if (!DNS_POLICIES.includes(policy)) issues.push(notSupported(child(path, 'dnsPolicy'), policy, DNS_POLICIES));
   const configPath = child(path, 'dnsConfig');
   if (policy === 'None' && spec.dnsConfig == null) {

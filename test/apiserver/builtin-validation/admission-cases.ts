@@ -208,6 +208,17 @@ export const MUTATING_POLICY_CASES: readonly DifferentialCase[] = [
   map('mutating policy: a namespace selector value "a b"', (o) => {
     o.spec.matchConstraints.namespaceSelector = { matchExpressions: [{ key: 'k', operator: 'In', values: ['a b'] }] };
   }),
+  map('mutating policy: operation http (refused twice)', (o) => {
+    o.spec.matchConstraints.resourceRules[0].operations = ['http'];
+  }),
+  map('mutating policy: an unknown field in spec', (o) => (o.spec.bogus = 1)),
+  map('mutating policy: an unknown field in a variable', (o) => {
+    o.spec.variables = [{ name: 'v', expression: '1', bogus: 'x' }];
+  }),
+  map('mutating policy: an unknown field in applyConfiguration', (o) => {
+    o.spec.mutations[0].applyConfiguration.bogus = 'x';
+  }),
+  mapb('mutating binding: an unknown field in spec', (o) => (o.spec['example.com/a'] = 'x')),
   mapb('mutating binding: the base'),
   mapb('mutating binding: no policyName', (o) => delete o.spec.policyName),
 ];

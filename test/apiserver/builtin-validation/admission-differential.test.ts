@@ -38,6 +38,12 @@ describeEachApiServerVersion(
     test.each(cases)('%s', async (name, object) => {
       const server = await dryRunCreate(plane(), object);
       const ours = ourVerdict(object, version);
+      // refused while decoding (an unknown field): the decoding check's words are decoding's tests'; here the verdict
+      if (server.code === 400) {
+        expect(server.message).toContain('strict decoding error');
+        expect(ours.accepted).toBe(false);
+        return;
+      }
       expect({ accepted: ours.accepted, fields: [...ours.fields].sort(), message: server.message }).toStrictEqual({
         accepted: server.accepted,
         fields: [...server.fields].sort(),

@@ -87,8 +87,22 @@ describe('strict decoding of built-in objects', () => {
     expect(decodingIssues({ apiVersion: 'example.com/v1', kind: 'Widget', spec: { foo: 'x' } }, '1.32')).toStrictEqual(
       [],
     );
-    expect(decodingIssues({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', foo: 1 }, '1.36')).toStrictEqual([]);
+    // a kind new since 1.32, on a version before the apiserver it was read from
+    expect(decodingIssues({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', foo: 1 }, '1.35')).toStrictEqual([]);
     expect(decodingIssues({ kind: 'ConfigMap', foo: 1 }, '1.32')).toStrictEqual([]);
+  });
+
+  test('a kind new since 1.32 is decoded as the 1.36 apiserver decodes it, from 1.36 on', () => {
+    const binding = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicyBinding',
+      metadata: { name: 'b' },
+      spec: { policyName: 'p', bogus: 1 },
+    };
+    expect(decodingIssues(binding, '1.36').map((i) => i.path)).toStrictEqual(['spec.bogus']);
+    expect(decodingIssues(binding, '1.37').map((i) => i.path)).toStrictEqual(['spec.bogus']);
+    expect(decodingIssues({ ...binding, spec: { policyName: 'p' } }, '1.36')).toStrictEqual([]);
+    expect(decodingIssues({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', foo: 1 }, '1.36')).toHaveLength(1);
   });
 
   test('RawExtension and free-form maps take anything', () => {

@@ -48,6 +48,33 @@ export const POD_SPEC_CASES: ReadonlyArray<readonly [string, Mutation]> = [
   ['image empty', (s) => (c0(s).image = '')],
   ['image with a leading space', (s) => (c0(s).image = ' nginx')],
   ['init container without image', (s) => (s.initContainers = [{ name: 'init' }])],
+  // an empty string is unset to the apiserver's defaulting (found by `bench/builtin-differential.ts --per-object sweep`)
+  ['imagePullPolicy empty', (s) => (c0(s).imagePullPolicy = '')],
+  ['imagePullPolicy always', (s) => (c0(s).imagePullPolicy = 'always')],
+  ['terminationMessagePolicy empty', (s) => (c0(s).terminationMessagePolicy = '')],
+  ['httpGet scheme empty', (s) => (c0(s).livenessProbe.httpGet.scheme = '')],
+  ['httpGet scheme http', (s) => (c0(s).livenessProbe.httpGet.scheme = 'http')],
+  ['dnsPolicy empty', (s) => (s.dnsPolicy = '')],
+  [
+    'podAffinity preferred term without weight',
+    (s) =>
+      (s.affinity = {
+        podAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [{ podAffinityTerm: { topologyKey: 'zone' } }],
+        },
+      }),
+  ],
+  [
+    'nodeAffinity preferred term without weight',
+    (s) =>
+      (s.affinity = {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { preference: { matchExpressions: [{ key: 'zone', operator: 'Exists' }] } },
+          ],
+        },
+      }),
+  ],
   ['imagePullPolicy Sometimes', (s) => (c0(s).imagePullPolicy = 'Sometimes')],
   ['terminationMessagePolicy Foo', (s) => (c0(s).terminationMessagePolicy = 'Foo')],
   ['terminationMessagePath relative', (s) => (c0(s).terminationMessagePath = 'log')],
@@ -484,6 +511,55 @@ export const POD_SPEC_CASES: ReadonlyArray<readonly [string, Mutation]> = [
             {
               weight: 101,
               podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'a' } } },
+            },
+          ],
+        },
+      }),
+  ],
+  // found by the built-in differential (bench/builtin-differential.ts): synth took any namespace and namespace selector
+  [
+    'podAntiAffinity namespaces with a bad name',
+    (s) =>
+      (s.affinity = {
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            {
+              weight: 1,
+              podAffinityTerm: { topologyKey: 'zone', namespaces: ['ok', '10.0.0.1/8', 'Upper'] },
+            },
+          ],
+        },
+      }),
+  ],
+  [
+    'podAffinity namespaces of 64 characters',
+    (s) =>
+      (s.affinity = {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'zone', namespaces: ['a'.repeat(64)] }],
+        },
+      }),
+  ],
+  [
+    'podAffinity namespaceSelector bad value',
+    (s) =>
+      (s.affinity = {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { topologyKey: 'zone', namespaceSelector: { matchLabels: { team: 'a b' } } },
+          ],
+        },
+      }),
+  ],
+  [
+    'podAffinity namespaceSelector bad operator',
+    (s) =>
+      (s.affinity = {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            {
+              topologyKey: 'zone',
+              namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'Gt', values: ['1'] }] },
             },
           ],
         },

@@ -183,6 +183,22 @@ export function builtinMutationsOf(object: unknown, rand: () => number, count: n
   return out;
 }
 
+/**
+ * Every place of `object` removed, and every string emptied and every number made -1 and 0: the mutations a user's
+ * omission or placeholder makes, where defaulting and validation meet (an empty enum the apiserver defaults).
+ */
+export function builtinSweepOf(object: unknown): BuiltinMutation[] {
+  return placesOf(object).flatMap(({ at, value }) => {
+    const shown = fieldPath(at);
+    const out: BuiltinMutation[] = [{ at, value: undefined, note: `${shown} removed` }];
+    if (typeof value === 'string' && value !== '') out.push({ at, value: '', note: `${shown} = ""` });
+    if (typeof value === 'number') {
+      for (const n of [-1, 0]) if (value !== n) out.push({ at, value: n, note: `${shown} = ${n}` });
+    }
+    return out;
+  });
+}
+
 /** A copy of `object` with `m` applied. */
 export function applyBuiltinMutation(object: unknown, m: BuiltinMutation): any {
   const copy = structuredClone(object) as any;

@@ -2,7 +2,7 @@ import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions
 import { ControlPlane } from '../../envtest';
 import { seededRandom } from '../seeded-random';
 import { dryRunCreate, ourVerdict, OurVerdict, ServerVerdict } from './builtin-dry-run';
-import { applyBuiltinMutation, builtinMutationsOf } from './builtin-mutations';
+import { applyBuiltinMutation, builtinMutationsOf, builtinSweepOf } from './builtin-mutations';
 
 /** A valid built-in object to mutate, named for reports. */
 export interface BuiltinSeed {
@@ -24,7 +24,8 @@ export interface BuiltinDisagreement {
 export interface BuiltinDifferentialResult {
   readonly kubernetesVersion: KubernetesVersion;
   readonly seed: number;
-  readonly perObject: number;
+  /** Random mutations of each seed, or `sweep`: every place removed, emptied, made -1 and 0 (builtinSweepOf). */
+  readonly perObject: number | 'sweep';
   /** Seeds mutated: those the apiserver serves and accepts as they are. */
   readonly seeds: number;
   /** Seeds left out, with why (a kind this version does not serve, or refused unmutated). */
@@ -43,7 +44,7 @@ export interface BuiltinDifferentialResult {
 }
 
 /**
- * `perObject` single random mutations of each seed (builtin-mutations.ts), each created on `plane` with a dry run and
+ * `perObject` single random mutations of each seed (builtin-mutations.ts), or its sweep, each created on `plane` with a dry run and
  * strict field validation (as `kubectl apply` sends it) and checked as synth checks a built-in object for `version`: a
  * case agrees when both refuse or both accept. Namespaced objects are created in `default`. A seed replays a run.
  */
@@ -51,7 +52,7 @@ export async function runBuiltinDifferential(
   plane: ControlPlane,
   version: KubernetesVersion,
   seeds: readonly BuiltinSeed[],
-  opts: { readonly seed: number; readonly perObject: number },
+  opts: { readonly seed: number; readonly perObject: number | 'sweep' },
 ): Promise<BuiltinDifferentialResult> {
   const rand = seededRandom(opts.seed);
   const result: BuiltinDifferentialResult = {
@@ -77,7 +78,9 @@ export async function runBuiltinDifferential(
       continue;
     }
     counts.seeds++;
-    for (const m of builtinMutationsOf(base, rand, opts.perObject)) {
+    const mutations =
+      opts.perObject === 'sweep' ? builtinSweepOf(base) : builtinMutationsOf(base, rand, opts.perObject);
+    for (const m of mutations) {
       const mutated = applyBuiltinMutation(base, m);
       const server = await dryRunCreate(plane, mutated);
       let ours: OurVerdict;
