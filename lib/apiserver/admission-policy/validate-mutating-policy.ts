@@ -87,8 +87,9 @@ function mutatingMatchResources(m: MatchResourcesSpec, path: string, version: Ku
   const issues = matchResources(m, path, version);
   for (const r of m.resourceRules ?? []) {
     for (const o of r.operations ?? []) {
-      if (!MUTATING_OPERATIONS.includes(o))
+      if (!MUTATING_OPERATIONS.includes(o)) {
         issues.push(notSupported(`${path}.resourceRules.operations`, o, MUTATING_OPERATIONS));
+      }
     }
   }
   return issues;
