@@ -13,7 +13,8 @@ import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
  */
 
 const UID_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'];
-const NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
+/** @internal */
+export const NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
 /** The Job's uid, unknown before the apiserver assigns it (a valid label value no user writes). */
 const UID = 'uid-assigned-on-create';
 

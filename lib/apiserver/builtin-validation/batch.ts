@@ -1,14 +1,16 @@
 import { cronParseError } from './batch-cron';
 import { defaultedJobSpec, jobFeatures, jobSpecIssues, jobTemplateFeatures } from './batch-job-spec';
-import { jobSelectorIssues } from './batch-selector';
+import { jobSelectorIssues, NAME_LABELS } from './batch-selector';
 import { loadLocationError } from './batch-time-zone';
 import { podTemplateIssues } from './pod-spec';
-import { nonNegativeIssues } from './pod-spec-common';
+import { labelsIssues, nonNegativeIssues } from './pod-spec-common';
 import { BuiltinValidators } from './validator';
+import { templateLabels } from './workloads-selector';
 import { child, invalid, isObject, notSupported, required, warning } from '../../apimachinery/field';
+import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
-import { isDns1123Label } from '../../apimachinery/names';
+import { isDns1123Label, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 
 /*
  * batch/v1's own checks of a Job and a CronJob on create (pkg/apis/batch/validation), after defaulting. Their pod
@@ -22,6 +24,7 @@ function jobIssues(object: any, version: KubernetesVersion): Issue[] {
   const spec = defaultedJobSpec(object?.spec, version);
   const name = typeof object?.metadata?.name === 'string' ? object.metadata.name : '';
   const issues = [
+    ...generatedLabelIssues(object, spec, name, version),
     ...jobSelectorIssues(spec, name, version),
     ...jobSpecIssues(spec, 'spec', jobFeatures(version)),
     ...podTemplateIssues(spec.template, 'spec.template', version, JOB_RESTART_POLICIES),
@@ -31,6 +34,32 @@ function jobIssues(object: any, version: KubernetesVersion): Issue[] {
     const hostname = `${name}-${spec.completions - 1}`;
     if (isDns1123Label(hostname).length > 0) {
       issues.push(invalid('metadata.name', name, `will not able to create pod with invalid DNS label: ${hostname}`));
+    }
+  }
+  return issues;
+}
+
+/**
+ * The labels a Job gets on create beyond the user's: unless `manualSelector`, PrepareForCreate adds the Job's name to
+ * its template's labels (`job-name`, `batch.kubernetes.io/job-name`), so a name longer than a label value's 63
+ * characters is refused there; and a Job without labels of its own was defaulted to its template's labels, the same Go
+ * map, which validation then checks as the Job's own (`metadata.labels`: measured, both paths reported).
+ */
+function generatedLabelIssues(object: any, spec: any, name: string, version: KubernetesVersion): Issue[] {
+  const template = templateLabels(spec.template);
+  const generated: Record<string, string> = {};
+  if (spec.manualSelector !== true) for (const key of NAME_LABELS) if (!(key in template)) generated[key] = name;
+  const issues = labelsIssues('spec.template.labels', generated, version);
+  const own = object?.metadata?.labels;
+  if (own && typeof own === 'object' && Object.keys(own).length > 0) return issues;
+  // SetDefaults_Job copies only a template's label map that exists (an empty one too)
+  if (!isObject(spec.template?.metadata?.labels)) return issues;
+  for (const [k, v] of Object.entries({ ...template, ...generated })) {
+    for (const m of isQualifiedName(k, version)) {
+      issues.push(invalid('metadata.labels', k, `${fieldValue(k, version)}: ${m}`));
+    }
+    for (const m of isValidLabelValue(String(v), version)) {
+      issues.push(invalid('metadata.labels', v, `${fieldValue(String(v), version)}: ${m}`));
     }
   }
   return issues;

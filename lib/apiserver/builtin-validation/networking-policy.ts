@@ -37,15 +37,17 @@ export function networkPolicyIssues(object: any, version: KubernetesVersion): Is
     });
   }
   const types = stringsOf(spec.policyTypes);
+  // more than two: that alone, each type's own check skipped (upstream returns there)
+  if (types.length > 2) {
+    const shown = goStringList(types.map(String), version, '[]networking.PolicyType');
+    issues.push(invalidShown('spec.policyTypes', types, shown, 'may not specify more than two policyTypes'));
+    return issues;
+  }
   types.forEach((t, i) => {
     if (typeof t === 'string' && !(POLICY_TYPES as readonly string[]).includes(t)) {
       issues.push(unsupportedValue(`spec.policyTypes[${i}]`, t, POLICY_TYPES, version));
     }
   });
-  if (types.length > 2) {
-    const shown = goStringList(types.map(String), version, '[]networking.PolicyType');
-    issues.push(invalidShown('spec.policyTypes', types, shown, 'may not specify more than two policyTypes'));
-  }
   return issues;
 }
 

@@ -71,6 +71,9 @@ export const WEBHOOK_CASES: readonly DifferentialCase[] = [
   vwc('url with a control character', url('https://hooks.example.com/\u0001')),
   vwc('url with a port of 99999', url('https://hooks.example.com:99999/x')),
   vwc('service without name and namespace', (o) => (hook(o).clientConfig.service = {})),
+  // the server reports each at the other's path (found by bench/builtin-differential.ts --per-object sweep)
+  vwc('service without name', (o) => delete hook(o).clientConfig.service.name),
+  vwc('service without namespace', (o) => (hook(o).clientConfig.service.namespace = '')),
   vwc('service port 0', (o) => (hook(o).clientConfig.service.port = 0)),
   vwc('service port 70000', (o) => (hook(o).clientConfig.service.port = 70000)),
   vwc('service path without slash', (o) => (hook(o).clientConfig.service.path = 'validate')),
@@ -143,6 +146,14 @@ export const POLICY_CASES: readonly DifferentialCase[] = [
   vap('policy: no validations', (o) => delete o.spec.validations),
   vap('policy: name Bad_Name', (o) => (o.metadata.name = 'Bad_Name')),
   // found by the built-in differential (bench/builtin-differential.ts): synth threw on the absent key, took the value
+  vap('policy: a variable without its expression, read by a validation', (o) => {
+    o.spec.variables = [{ name: 'big' }];
+    o.spec.validations[0].expression = '!variables.big';
+  }),
+  vap(
+    'policy: a variable with an empty expression, unread',
+    (o) => (o.spec.variables = [{ name: 'big', expression: '' }]),
+  ),
   vap('policy: a namespace selector expression without its key', (o) => {
     o.spec.matchConstraints.namespaceSelector = { matchExpressions: [{ operator: 'In', values: ['a'] }] };
   }),
@@ -202,6 +213,10 @@ export const MUTATING_POLICY_CASES: readonly DifferentialCase[] = [
     o.spec.mutations[0].applyConfiguration.expression = 'Object{';
   }),
   map('mutating policy: name Bad_Name', (o) => (o.metadata.name = 'Bad_Name')),
+  map('mutating policy: a variable without its expression, read by a mutation', (o) => {
+    o.spec.variables = [{ name: 'v' }];
+    o.spec.mutations[0].applyConfiguration.expression = 'Object{metadata: Object.metadata{labels: {"a": variables.v}}}';
+  }),
   map('mutating policy: a namespace selector expression without its key', (o) => {
     o.spec.matchConstraints.namespaceSelector = { matchExpressions: [{ operator: 'Exists' }] };
   }),

@@ -203,6 +203,26 @@ export const NEWER_JOB_CASES: readonly Case[] = [
 ];
 
 const JOB: Case[] = [
+  // the name becomes a label value of the template, and of the Job when it has no labels of its own (found by
+  // bench/builtin-differential.ts)
+  j('a name of 64 characters', (o) => (o.metadata.name = 'a'.repeat(64))),
+  j('a name of 64 characters, the Job labelled', (o) => {
+    o.metadata.name = 'a'.repeat(64);
+    o.metadata.labels = { app: 'batch' };
+  }),
+  j('a name of 64 characters, its own selector', (o) => {
+    o.metadata.name = 'a'.repeat(64);
+    Object.assign(o.spec, { manualSelector: true, selector: { matchLabels: { app: 'batch' } } });
+  }),
+  j('a name of 64 characters, no template labels', (o) => {
+    o.metadata.name = 'a'.repeat(64);
+    delete o.spec.template.metadata;
+  }),
+  j('a bad template label value, the Job unlabelled', (o) => (o.spec.template.metadata.labels.app = '-a')),
+  j('a bad template label value, the Job labelled', (o) => {
+    o.spec.template.metadata.labels.app = '-a';
+    o.metadata.labels = { app: 'batch' };
+  }),
   j('selector without manualSelector', (o) => (o.spec.selector = { matchLabels: { app: 'batch' } })),
   j('selector with manualSelector', (o) =>
     Object.assign(o.spec, { manualSelector: true, selector: { matchLabels: { app: 'batch' } } }),

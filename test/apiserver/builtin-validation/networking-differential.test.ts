@@ -19,6 +19,7 @@ const NETWORK_POLICY_CASES = [
   policy('NetworkPolicy: the base'),
   policy('policyTypes Bogus', (o) => (o.spec.policyTypes = ['Bogus'])),
   policy('three policyTypes', (o) => (o.spec.policyTypes = ['Ingress', 'Egress', 'Ingress'])),
+  policy('three policyTypes, one unsupported', (o) => (o.spec.policyTypes = ['Egress', 'Ingress', '@'])),
   policy('policyTypes Ingress and Egress', (o) => (o.spec.policyTypes = ['Ingress', 'Egress'])),
   policy('no podSelector', (o) => delete o.spec.podSelector),
   policy('podSelector value x y', (o) => (o.spec.podSelector = { matchLabels: { a: 'x y' } })),
