@@ -95,7 +95,8 @@ export function jobSpecIssues(spec: any, path: string, features: JobFeatures): I
   }
   if (mode === 'Indexed') {
     issues.push(...indexedIssues(spec, path, backoffLimitPerIndex, maxFailedIndexes));
-  } else {
+  } else if (mode == null || mode === 'NonIndexed') {
+    // an unsupported mode is reported alone (measured on 1.32 and 1.36)
     const why = 'requires indexed completion mode';
     if (backoffLimitPerIndex != null) {
       issues.push(invalid(child(path, 'backoffLimitPerIndex'), backoffLimitPerIndex, why));

@@ -62,6 +62,15 @@ export interface VersionSchemas {
 const cache = new Map<KubernetesVersion, VersionSchemas>();
 
 /**
+ * Schemas that replaced an older one under a new name, the same field keeping its place: a version that lacks the
+ * new one decodes the field as the old one (a PersistentVolumeClaim's `resources` was a ResourceRequirements up to
+ * 1.28, `claims` and all: measured).
+ */
+const PREDECESSORS: { readonly [name: string]: string } = {
+  'io.k8s.api.core.v1.VolumeResourceRequirements': 'io.k8s.api.core.v1.ResourceRequirements',
+};
+
+/**
  * The built-in schemas of `version`: v1.32.13's vendored ones, less what `BUILTIN_FIELDS_MISSING` says that version
  * lacks (1.28 and 1.36 read from their apiservers, the versions between from upstream's OpenAPI), plus from 1.33 on
  * what 1.36's apiserver added since 1.32.
@@ -75,12 +84,17 @@ export function versionSchemas(version: KubernetesVersion): VersionSchemas {
   const withAdded = minorOf(version) >= ADDED_FROM_MINOR;
   const base = builtinRawSchemas({ group: '', version: '', kind: '' }).schemas as { [name: string]: RawSchema };
   const more = addedSince132();
+  // the name this version knows the schema by
+  const known = (name: string): string =>
+    missing[name]?.includes('*') && PREDECESSORS[name] ? PREDECESSORS[name] : name;
   const schemas: VersionSchemas = {
-    schema: (name) => {
+    schema: (asNamed) => {
+      const name = known(asNamed);
       if (missing[name]?.includes('*')) return undefined;
       return base[name] ?? (withAdded ? more.schemas[name] : undefined);
     },
-    property: (name, key) => {
+    property: (asNamed, key) => {
+      const name = known(asNamed);
       const own = base[name]?.properties?.[key] ?? more.schemas[name]?.properties?.[key];
       if (own && !missing[name]?.includes(key) && !missing[name]?.includes('*')) {
         if (base[name] || withAdded) return { known: true, schema: own };

@@ -51,7 +51,11 @@ export function builtinObjectMetaIssues(object: any, version: KubernetesVersion)
   }
   // a namespace of a namespaced kind must be a DNS-1123 label (the apiserver answers `namespaces "Bad_NS" not found`
   // first, as no such namespace can exist); a missing one is the current namespace of kubectl
-  const checked = namespaced === true ? meta : withoutNamespace;
+  let checked = namespaced === true ? meta : withoutNamespace;
+  // a LimitRange without a name is given a UUID (its strategy's PrepareForCreate, measured on 1.28, 1.32 and 1.36)
+  if (group === '' && kind === 'LimitRange' && !meta.name && !meta.generateName) {
+    checked = { ...checked, name: '00000000-0000-0000-0000-000000000000' };
+  }
   const nameCheck = nameCheckOf(group, kind, version);
   issues.push(
     ...checkObjectMeta(checked, 'Namespaced', kind, undefined, {

@@ -1,4 +1,6 @@
+import { labelSelectorIssues } from './label-selector';
 import { pathSegment } from './object-meta-names';
+import { invalidValue } from './services-field-errors';
 import { BuiltinValidator, BuiltinValidators } from './validator';
 import { child, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { fieldValue } from '../../apimachinery/field-value';
@@ -70,6 +72,14 @@ const clusterRoleIssues: BuiltinValidator = (object, version) => {
       ),
     );
   }
+  // each selector validated, then converted: what fails validation fails the conversion too, reported once more at
+  // the selector with the nil selector it returned (measured on 1.28, 1.32 and 1.36)
+  list(aggregation?.clusterRoleSelectors).forEach((selector, i) => {
+    const at = index('aggregationRule.clusterRoleSelectors', i);
+    const selectorIssues = labelSelectorIssues(selector, at, version);
+    issues.push(...selectorIssues);
+    if (selectorIssues.length > 0) issues.push(...invalidValue(at, null, ['invalid label selector.'], version));
+  });
   return issues;
 };
 

@@ -164,6 +164,10 @@ const JOB_SPEC: Case[] = [
 
 /** Fields 1.28 does not know (its strict decoding refuses them): 1.32 and 1.36 only. */
 export const NEWER_JOB_CASES: readonly Case[] = [
+  // found by bench/builtin-differential.ts: an unsupported mode is reported alone
+  ...both('completionMode UDP with backoffLimitPerIndex and maxFailedIndexes', (s) =>
+    Object.assign(s, { completionMode: 'UDP', completions: 2, backoffLimitPerIndex: 1, maxFailedIndexes: 1 }),
+  ),
   ...both('successPolicy on NonIndexed', (s) => (s.successPolicy = { rules: [{ succeededCount: 1 }] })),
   ...both('successPolicy valid', (s) => {
     Object.assign(s, { completionMode: 'Indexed', completions: 5 });

@@ -14,6 +14,23 @@ const RUNTIME_CLASSES = [
   rc('RuntimeClass: no handler', (o) => delete o.handler),
   rc('RuntimeClass: handler Bad_Handler', (o) => (o.handler = 'Bad_Handler')),
   rc('RuntimeClass: handler a.b', (o) => (o.handler = 'a.b')),
+  // found by bench/builtin-differential.ts: tolerations alike but for their seconds are one too many
+  rc('RuntimeClass: a toleration repeated', (o) => {
+    const t = { key: 's', operator: 'Exists', effect: 'NoSchedule' };
+    o.scheduling = { tolerations: [t, { ...t }] };
+  }),
+  rc('RuntimeClass: a toleration repeated with seconds', (o) => {
+    const t = { key: 's', operator: 'Exists', effect: 'NoExecute' };
+    o.scheduling = { tolerations: [t, { ...t, tolerationSeconds: 5 }, { ...t, value: '' }] };
+  }),
+  rc('RuntimeClass: tolerations alike but for the value', (o) => {
+    o.scheduling = {
+      tolerations: [
+        { key: 's', operator: 'Equal', value: 'a' },
+        { key: 's', operator: 'Equal', value: 'b' },
+      ],
+    };
+  }),
   rc('RuntimeClass: a negative overhead and a bad resource name', (o) => {
     o.overhead = { podFixed: { cpu: '100m', memory: '-1Mi', 'bad name': '1' } };
   }),

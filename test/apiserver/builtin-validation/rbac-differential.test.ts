@@ -39,6 +39,27 @@ const CASES: ReadonlyArray<readonly [string, any, Compare?]> = [
     clusterRole({ aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } }),
   ],
   ['ClusterRole aggregationRule without selectors', clusterRole({ aggregationRule: {} })],
+  // found by bench/builtin-differential.ts: each selector is validated, then converted
+  [
+    'ClusterRole aggregation selector value -x',
+    clusterRole({ aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: '-x' } }] } }),
+  ],
+  [
+    'ClusterRole aggregation selector key a/b/c',
+    clusterRole({ aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'a/b/c': 'x' } }] } }),
+  ],
+  [
+    'ClusterRole aggregation selector operator Bad',
+    clusterRole({ aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: 'a', operator: 'Bad' }] }] } }),
+  ],
+  [
+    'ClusterRole aggregation selector In without values',
+    clusterRole({
+      aggregationRule: {
+        clusterRoleSelectors: [{ matchLabels: { a: 'b' } }, { matchExpressions: [{ key: 'a', operator: 'In' }] }],
+      },
+    }),
+  ],
   ['RoleBinding', rb({ subjects: [sa()] })],
   ['RoleBinding to a Role', rb({ roleRef: ref({ kind: 'Role' }) })],
   ['RoleBinding roleRef without apiGroup', rb({ roleRef: ref({ apiGroup: '' }) })],

@@ -15,6 +15,12 @@ const pvc = limits({ type: 'PersistentVolumeClaim', max: { storage: '10Gi' } });
 
 const LIMIT_RANGES = [
   container('limits: a Container item'),
+  // found by bench/builtin-differential.ts: the apiserver names a LimitRange without a name itself (a UUID)
+  container('limits: no name', (o) => delete o.metadata.name),
+  container('limits: neither name nor generateName, a bad label', (o) => {
+    delete o.metadata.name;
+    o.metadata.labels = { a: '-x' };
+  }),
   container('limits: min above max', (o) => (o.spec.limits[0].min.cpu = '3')),
   container('limits: min above max, in other units', (o) => (o.spec.limits[0].min.memory = '2048Mi')),
   container('limits: default above max', (o) => (o.spec.limits[0].default = { cpu: '2500m' })),

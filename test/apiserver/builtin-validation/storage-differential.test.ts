@@ -22,6 +22,9 @@ const CLAIMS = [
   claim('claim: no storage request', (o) => (o.spec.resources = {})),
   claim('claim: storage 0', (o) => (o.spec.resources.requests.storage = '0')),
   claim('claim: storage -1Gi', (o) => (o.spec.resources.requests.storage = '-1Gi')),
+  // found by bench/builtin-differential.ts: 1.28 decodes `resources` as a ResourceRequirements (claims and all)
+  claim('claim: storage x1, not a quantity', (o) => (o.spec.resources.requests.storage = 'x1')),
+  claim('claim: resources with claims', (o) => (o.spec.resources.claims = [{ name: 'x' }])),
   claim('claim: storage limit below the request', (o) => (o.spec.resources.limits = { storage: '1Mi' })),
   claim('claim: a cpu request', (o) => (o.spec.resources.requests.cpu = '1')),
   claim('claim: storageClassName Bad_Name', (o) => (o.spec.storageClassName = 'Bad_Name')),

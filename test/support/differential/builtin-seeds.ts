@@ -1,15 +1,19 @@
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { BuiltinSeed } from './builtin-run';
+import { CATALOGUE } from './builtin-seed-catalogue';
 import { FooChart } from '../../../apps/foo/foo-chart';
 import { DEMO_MONITORING_LABELS, MonitoringChart } from '../../../apps/monitoring/monitoring-chart';
 import { SampleDbChart } from '../../../apps/sampledb/sampledb-chart';
+import { BATCH_CASES } from '../../apiserver/builtin-validation/batch-cases';
 import { plusWorkloads } from '../../apiserver/builtin-validation/pod-spec-plus';
+import { WORKLOAD_CASES } from '../../apiserver/builtin-validation/workloads-cases';
 
 /**
  * Built-in objects as this repository's users write them: every object of the demo's three operator charts (the
  * Deployments, Services, RBAC, webhook configurations, admission policies, PDB, NetworkPolicies, Secrets and
- * namespaces `npx cdk8s synth` writes), and what cdk8s-plus-28 writes for workloads, networking and autoscaling.
+ * namespaces `npx cdk8s synth` writes), what cdk8s-plus-28 writes for workloads, networking and autoscaling, a
+ * catalogue of one valid object of each other kind synth checks (builtin-seed-catalogue.ts), and the workload and batch differential suites' cases (those the apiserver refuses as they are are left out by the run).
  * Custom resources and CRDs are among them; a run leaves out what the apiserver does not serve.
  */
 export function builtinSeeds(): BuiltinSeed[] {
@@ -19,7 +23,8 @@ export function builtinSeeds(): BuiltinSeed[] {
     new FooChart(app, 'foo', { monitoringLabels: DEMO_MONITORING_LABELS }),
     new MonitoringChart(app, 'monitoring'),
   ].flatMap((chart) => chart.toJson());
-  const objects = [...demo, ...plusWorkloads(), ...plusNetworking()].filter(
+  const cases = [...WORKLOAD_CASES, ...BATCH_CASES].map(([, o]) => o);
+  const objects = [...demo, ...plusWorkloads(), ...plusNetworking(), ...CATALOGUE, ...cases].filter(
     (o) => o.kind !== 'CustomResourceDefinition',
   );
   return objects.map((object, i) => ({ name: `${object.kind}/${object.metadata?.name ?? i}`, object }));
