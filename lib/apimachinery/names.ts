@@ -64,8 +64,8 @@ function byteLength(value: string): number {
 }
 
 /** @internal */
-export function isDns1123Subdomain(value: string): string[] {
-  return check(value, 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG);
+export function isDns1123Subdomain(value: string, unit: 'characters' | 'bytes' = 'characters'): string[] {
+  return check(value, 253, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MSG, unit);
 }
 
 /**

@@ -60,7 +60,8 @@ function endpointIssues(
   if (typeof endpoint.hostname === 'string') {
     issues.push(...invalidValue(`${path}.hostname`, endpoint.hostname, isDns1123Label(endpoint.hostname), version));
   }
-  if (typeof endpoint.nodeName === 'string' && endpoint.nodeName !== '') {
+  // a pointer: an empty name set is validated too (measured on 1.28, 1.32 and 1.36)
+  if (typeof endpoint.nodeName === 'string') {
     issues.push(...invalidValue(`${path}.nodeName`, endpoint.nodeName, isDns1123Subdomain(endpoint.nodeName), version));
   }
   return issues;

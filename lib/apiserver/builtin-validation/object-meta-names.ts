@@ -40,10 +40,20 @@ function serviceName(version: KubernetesVersion): NameCheck {
 
 const always = (check: NameCheck) => () => check;
 
+/**
+ * A ReplicationController's name: validated declaratively on 1.36, whose length limit is worded in bytes (measured;
+ * 1.33 to 1.35 are worded as 1.32, their nearest measured older version).
+ */
+function replicationControllerName(version: KubernetesVersion): NameCheck {
+  if (minorOf(version) < 36) return subdomain;
+  return (name, prefix) => isDns1123Subdomain(prefix ? maskTrailingDash(name) : name, 'bytes');
+}
+
 /** `group/Kind` → its name function; kinds the table does not name get `pathSegment` (no false positive). */
 const NAME_CHECKS: Readonly<Record<string, (version: KubernetesVersion) => NameCheck>> = {
   '/Namespace': always(label),
   '/Service': serviceName,
+  '/ReplicationController': replicationControllerName,
   'apps/StatefulSet': always(label),
   'policy/PodDisruptionBudget': always(pathSegment),
   'rbac.authorization.k8s.io/Role': always(rbacName),
@@ -81,6 +91,13 @@ const NAME_CHECKS: Readonly<Record<string, (version: KubernetesVersion) => NameC
       'scheduling.k8s.io/PriorityClass',
       'coordination.k8s.io/Lease',
       'storage.k8s.io/StorageClass',
+      'storage.k8s.io/CSIDriver',
+      'storage.k8s.io/CSINode',
+      'storage.k8s.io/VolumeAttachment',
+      'storage.k8s.io/CSIStorageCapacity',
+      'flowcontrol.apiserver.k8s.io/FlowSchema',
+      'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration',
+      'events.k8s.io/Event',
       'node.k8s.io/RuntimeClass',
       'discovery.k8s.io/EndpointSlice',
     ].map((k) => [k, always(subdomain)]),

@@ -45,7 +45,8 @@ const SOURCES = [
   'image',
 ] as const;
 
-const HOST_PATH_TYPES = [
+/** @internal */
+export const HOST_PATH_TYPES = [
   '',
   'BlockDevice',
   'CharDevice',

@@ -43,6 +43,8 @@ function flowSchemas(apiVersion: string) {
     fs('FlowSchema: distinguisherMethod {}', (o) => (o.spec.distinguisherMethod = {})),
     fs('FlowSchema: no priority level', (o) => (o.spec.priorityLevelConfiguration = {})),
     fs('FlowSchema: priority level Bad_Name', (o) => (o.spec.priorityLevelConfiguration = { name: 'Bad_Name' })),
+    // found by bench/builtin-differential.ts: the names are DNS subdomains
+    fs('FlowSchema: name Bad_Name', (o) => (o.metadata.name = 'Bad_Name')),
     fs('FlowSchema: no rules', (o) => delete o.spec.rules),
     fs('FlowSchema: a rule without subjects', (o) => (o.spec.rules[0].subjects = [])),
     fs('FlowSchema: a rule without resource rules', (o) => rule(o, {})),
@@ -113,6 +115,8 @@ function priorityLevels(apiVersion: string) {
   const queuing = (o: any, q: object) => (o.spec.limited.limitResponse.queuing = q);
   return [
     p('PLC: the base'),
+    p('PLC: name Bad_Name', (o) => (o.metadata.name = 'Bad_Name')),
+    p('PLC: name Bad_Name', (o) => (o.metadata.name = 'Bad_Name')),
     p('PLC: no type', (o) => delete o.spec.type),
     p('PLC: type Bogus', (o) => (o.spec.type = 'Bogus')),
     p('PLC: type Exempt with limited', (o) => (o.spec.type = 'Exempt')),

@@ -65,6 +65,9 @@ const addresses = (o: any, list: string[]) => (o.endpoints = [{ addresses: list 
 
 const ENDPOINT_SLICES = [
   es('EndpointSlice: the base'),
+  // found by bench/builtin-differential.ts: a node name set, even empty, is validated
+  es('EndpointSlice: nodeName ""', (o) => (o.endpoints = [{ addresses: ['10.0.0.5'], nodeName: '' }])),
+  es('EndpointSlice: nodeName Bad_Node', (o) => (o.endpoints = [{ addresses: ['10.0.0.5'], nodeName: 'Bad_Node' }])),
   es('EndpointSlice: no addressType', (o) => delete o.addressType),
   es('EndpointSlice: addressType IP', (o) => (o.addressType = 'IP')),
   es('EndpointSlice: FQDN', (o) => {

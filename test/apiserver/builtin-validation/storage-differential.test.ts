@@ -193,6 +193,15 @@ const volume = mutationOf(() => ({
 
 const VOLUMES = [
   volume('volume: the base'),
+  // found by bench/builtin-differential.ts: a hostPath source's path and type
+  volume('volume: hostPath without a path', (o) => (o.spec.hostPath = {})),
+  volume('volume: hostPath path with ..', (o) => (o.spec.hostPath.path = 'd/../e')),
+  volume('volume: hostPath type a_b', (o) => (o.spec.hostPath.type = 'a_b')),
+  volume('volume: hostPath type ""', (o) => (o.spec.hostPath.type = '')),
+  volume('volume: hostPath second to a csi source, its path missing', (o) => {
+    o.spec.hostPath = {};
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+  }),
   volume('volume: a csi source', (o) => {
     delete o.spec.hostPath;
     o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
