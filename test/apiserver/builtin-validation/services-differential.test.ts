@@ -210,6 +210,21 @@ const CASES = [
   }),
   // externalIPs
   m('externalIPs abc', (o) => (o.spec.externalIPs = ['abc'])),
+  // found by bench/builtin-differential.ts: external IPs make only a ClusterIP Service externally accessible
+  m('externalIPs with externalTrafficPolicy, type Bogus', (o) =>
+    Object.assign(o.spec, { type: 'Bogus', externalIPs: ['192.0.2.10'], externalTrafficPolicy: 'Local' }),
+  ),
+  m('externalIPs with externalTrafficPolicy, ClusterIP', (o) =>
+    Object.assign(o.spec, { externalIPs: ['192.0.2.10'], externalTrafficPolicy: 'Local' }),
+  ),
+  m('externalIPs with externalTrafficPolicy, ExternalName', (o) =>
+    Object.assign(o.spec, {
+      type: 'ExternalName',
+      externalName: 'db.example.com',
+      externalIPs: ['192.0.2.10'],
+      externalTrafficPolicy: 'Local',
+    }),
+  ),
   m('externalIPs 127.0.0.1', (o) => (o.spec.externalIPs = ['127.0.0.1'])),
   m('externalIPs ::1', (o) => (o.spec.externalIPs = ['::1'])),
   m('externalIPs 0.0.0.0', (o) => (o.spec.externalIPs = ['0.0.0.0'])),
