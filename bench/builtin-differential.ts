@@ -6,17 +6,12 @@
 //   npx tsx bench/builtin-differential.ts --seed 1 --per-object 40 [--versions 1.28,1.32,1.36] [--out file]
 //   npx tsx bench/builtin-differential.ts --per-object sweep    (every place removed, emptied, made -1 and 0)
 import * as path from 'node:path';
+import { arg } from './arg';
 import { kubernetesAssetsDir } from './real-control-plane';
 import { writeReport } from './write-report';
 import { ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 import { BuiltinDifferentialResult, runBuiltinDifferential } from '../test/support/differential/builtin-run';
 import { builtinSeeds } from '../test/support/differential/builtin-seeds';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return eq ? eq.split('=')[1] : i >= 0 ? process.argv[i + 1] : fallback;
-}
 
 async function main(): Promise<void> {
   const seed = Number(arg('seed', '1'));

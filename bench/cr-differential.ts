@@ -4,17 +4,12 @@
 // field paths and messages (type, path, value, detail) compared word for word. Writes bench/latest/cr-differential.json (or --out).
 //   npm run differential -- --seed 1 --per-crd 3 [--versions 1.28,1.32,1.36] [--out file]
 import * as path from 'node:path';
+import { arg } from './arg';
 import { kubernetesAssetsDir } from './real-control-plane';
 import { writeReport } from './write-report';
 import { ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 import { loadCorpusCrds } from '../test/support/differential/corpus';
 import { DifferentialResult, runDifferential } from '../test/support/differential/run';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return eq ? eq.split('=')[1] : i >= 0 ? process.argv[i + 1] : fallback;
-}
 
 async function main(): Promise<void> {
   const seed = Number(arg('seed', '1'));

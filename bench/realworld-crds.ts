@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yaml from 'yaml';
+import { arg } from './arg';
 import { kubernetesAssetsDir } from './real-control-plane';
 import { writeReport } from './write-report';
 import { errorsOf } from '../lib/apimachinery/issue';
@@ -14,12 +15,6 @@ import { validateCrdManifest } from '../lib/apiserver/crd-validation/validate-cr
 import { checkCrdForVersions } from '../lib/apiserver/crd-validation/version-support';
 import { ControlPlane, ORACLE_VERSIONS, OracleVersion } from '../test/envtest';
 import { REALWORLD_CORPUS } from '../test/support/differential/corpus';
-
-function arg(name: string, fallback: string): string {
-  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const i = process.argv.indexOf(`--${name}`);
-  return eq ? eq.split('=')[1] : i >= 0 ? process.argv[i + 1] : fallback;
-}
 
 /** Why a CRD is refused, from the apiserver's message. */
 function cause(message: string): string {

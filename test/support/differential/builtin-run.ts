@@ -73,7 +73,8 @@ export async function runBuiltinDifferential(
     const base = inDefaultNamespace(object);
     const served = await dryRunCreate(plane, base).catch((e: Error) => e);
     if (served instanceof Error || !served.accepted) {
-      const why = served instanceof Error ? served.message : `refused as it is: ${served.message}`;
+      // the workload and batch suites' invalid cases are most of them: their reason shortened for the reports
+      const why = served instanceof Error ? served.message : `refused as it is: ${served.message.slice(0, 160)}`;
       result.seedsLeftOut.push({ seed: name, why });
       continue;
     }

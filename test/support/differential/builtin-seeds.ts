@@ -13,8 +13,9 @@ import { WORKLOAD_CASES } from '../../apiserver/builtin-validation/workloads-cas
  * Built-in objects as this repository's users write them: every object of the demo's three operator charts (the
  * Deployments, Services, RBAC, webhook configurations, admission policies, PDB, NetworkPolicies, Secrets and
  * namespaces `npx cdk8s synth` writes), what cdk8s-plus-28 writes for workloads, networking and autoscaling, a
- * catalogue of one valid object of each other kind synth checks (builtin-seed-catalogue.ts), and the workload and batch differential suites' cases (those the apiserver refuses as they are are left out by the run).
- * Custom resources and CRDs are among them; a run leaves out what the apiserver does not serve.
+ * catalogue of one valid object of each other kind synth checks (builtin-seed-catalogue.ts), and the workload and
+ * batch differential suites' cases. Custom resources and CRDs are among them, and most of those cases are refused as
+ * they are: a run leaves out what the apiserver does not serve or accept unmutated.
  */
 export function builtinSeeds(): BuiltinSeed[] {
   const app = new App();
