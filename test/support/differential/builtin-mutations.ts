@@ -166,11 +166,11 @@ function mutationAt(rand: () => number, value: unknown): { value: unknown; what:
 }
 
 /** `at` as the apiserver writes a field path: `spec.ports[0].port`. */
-export function fieldPath(at: readonly Step[]): string {
+function fieldPath(at: readonly Step[]): string {
   return at.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
 }
 
-/** `count` random single mutations of `object` (not changed), each a different place where the object has enough. */
+/** `count` random single mutations of `object` (not changed), each at a place picked at random (a place may recur). */
 export function builtinMutationsOf(object: unknown, rand: () => number, count: number): BuiltinMutation[] {
   const places = placesOf(object);
   const out: BuiltinMutation[] = [];
