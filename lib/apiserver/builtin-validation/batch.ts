@@ -2,15 +2,15 @@ import { cronParseError } from './batch-cron';
 import { defaultedJobSpec, jobFeatures, jobSpecIssues, jobTemplateFeatures } from './batch-job-spec';
 import { jobSelectorIssues, NAME_LABELS } from './batch-selector';
 import { loadLocationError } from './batch-time-zone';
+import { labelMapIssues } from './label-selector';
 import { podTemplateIssues } from './pod-spec';
 import { labelsIssues, nonNegativeIssues } from './pod-spec-common';
 import { BuiltinValidators } from './validator';
 import { templateLabels } from './workloads-selector';
 import { child, invalid, isObject, notSupported, required, warning } from '../../apimachinery/field';
-import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
-import { isDns1123Label, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+import { isDns1123Label } from '../../apimachinery/names';
 
 /*
  * batch/v1's own checks of a Job and a CronJob on create (pkg/apis/batch/validation), after defaulting. Their pod
@@ -51,17 +51,10 @@ function generatedLabelIssues(object: any, spec: any, name: string, version: Kub
   if (spec.manualSelector !== true) for (const key of NAME_LABELS) if (!(key in template)) generated[key] = name;
   const issues = labelsIssues('spec.template.labels', generated, version);
   const own = object?.metadata?.labels;
-  if (own && typeof own === 'object' && Object.keys(own).length > 0) return issues;
+  if (isObject(own) && Object.keys(own).length > 0) return issues;
   // SetDefaults_Job copies only a template's label map that exists (an empty one too)
   if (!isObject(spec.template?.metadata?.labels)) return issues;
-  for (const [k, v] of Object.entries({ ...template, ...generated })) {
-    for (const m of isQualifiedName(k, version)) {
-      issues.push(invalid('metadata.labels', k, `${fieldValue(k, version)}: ${m}`));
-    }
-    for (const m of isValidLabelValue(String(v), version)) {
-      issues.push(invalid('metadata.labels', v, `${fieldValue(String(v), version)}: ${m}`));
-    }
-  }
+  issues.push(...labelMapIssues({ ...template, ...generated }, 'metadata.labels', version));
   return issues;
 }
 
