@@ -106,5 +106,10 @@ export function localDescendingPathIssues(path: string, value: string): Issue[] 
 
 /** validatePathNoBacksteps. @internal */
 export function noBackstepsIssues(path: string, value: string): Issue[] {
-  return value.split(/[\\/]/).includes('..') ? [invalid(path, value, "must not contain '..'")] : [];
+  return hasBacksteps(value) ? [invalid(path, value, "must not contain '..'")] : [];
+}
+
+/** validatePathNoBacksteps' test: a `..` between separators (either slash). @internal */
+export function hasBacksteps(value: string): boolean {
+  return value.split(/[\\/]/).includes('..');
 }

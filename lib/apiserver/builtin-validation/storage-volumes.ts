@@ -1,3 +1,4 @@
+import { hasBacksteps } from './pod-spec-common';
 import { HOST_PATH_TYPES } from './pod-spec-volumes';
 import { canonicalQuantity, quantityText } from './resource-policy-quantity';
 import { invalidValue, isRecord, stringsOf, unsupportedValue } from './services-field-errors';
@@ -141,7 +142,7 @@ function hostPathIssues(source: unknown, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
   if (path === '') {
     issues.push(required('spec.hostPath.path'));
-  } else if (path.split(/[\\/]/).includes('..')) {
+  } else if (hasBacksteps(path)) {
     issues.push(...invalidValue('spec.hostPath.path', path, ["must not contain '..'"], version));
   }
   if (s.type != null && !(HOST_PATH_TYPES as readonly unknown[]).includes(s.type)) {
