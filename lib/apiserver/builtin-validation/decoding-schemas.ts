@@ -33,6 +33,16 @@ function addedSince132(): Added {
   return FIELDS_ADDED_SINCE_1_32 as unknown as Added;
 }
 
+/**
+ * The schema a `$ref` (or an `allOf` of one, how a property with a default refers) names.
+ *
+ * @internal
+ */
+export function refOf(schema: RawSchema): string | undefined {
+  const ref = schema.$ref ?? schema.allOf?.[0]?.$ref;
+  return typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
+}
+
 /** The first minor version that has the properties added since 1.32 (see {@link Added}). */
 const ADDED_FROM_MINOR = 33;
 

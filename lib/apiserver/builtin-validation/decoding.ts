@@ -9,7 +9,7 @@ import {
   rfc3339Error,
   unmarshalTypeError,
 } from './decoding-go';
-import { RawSchema, VersionSchemas, versionSchemas } from './decoding-schemas';
+import { RawSchema, refOf, VersionSchemas, versionSchemas } from './decoding-schemas';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 import { Quantity } from '../../apimachinery/quantity';
@@ -186,10 +186,4 @@ class Decoder {
   private abort(value: unknown, at: At, goType: string, what = jsonKind(value)): void {
     this.aborted = { path: at.path, message: unmarshalTypeError(what, at.struct ?? '', at.goPath, goType), value };
   }
-}
-
-/** The schema a `$ref` (or an `allOf` of one, how a property with a default refers) names. */
-function refOf(schema: RawSchema): string | undefined {
-  const ref = schema.$ref ?? schema.allOf?.[0]?.$ref;
-  return typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
 }

@@ -16,7 +16,7 @@ export interface BuiltinMutation {
 }
 
 /** Strings the apiserver's checks tell apart: names, label values, quantities, ports, IPs, CIDRs, paths, enums. */
-const STRINGS: readonly string[] = [
+export const STRINGS: readonly string[] = [
   '',
   ' ',
   'a',
@@ -82,10 +82,10 @@ const STRINGS: readonly string[] = [
   'ÿ',
 ];
 
-const NUMBERS: readonly unknown[] = [-1, 0, 1, 2, 65535, 65536, 2147483647, 2147483648, 1.5, -0.5, 1e20, '1'];
+export const NUMBERS: readonly unknown[] = [-1, 0, 1, 2, 65535, 65536, 2147483647, 2147483648, 1.5, -0.5, 1e20, '1'];
 
 /** Keys of label, annotation and selector maps, each shape a check tells apart. */
-const MAP_KEYS: readonly string[] = [
+export const MAP_KEYS: readonly string[] = [
   'a',
   'A',
   '-a',
@@ -105,7 +105,7 @@ const MAP_KEYS: readonly string[] = [
 ];
 
 /** Fields the harness owns: which API and kind the object is, and where it is created. */
-function ownedByHarness(at: readonly Step[]): boolean {
+export function ownedByHarness(at: readonly Step[]): boolean {
   return (
     (at.length === 1 && (at[0] === 'apiVersion' || at[0] === 'kind')) ||
     (at.length === 2 && at[0] === 'metadata' && at[1] === 'namespace')
@@ -124,7 +124,7 @@ function placesOf(value: unknown, at: readonly Step[] = []): { at: readonly Step
   return out;
 }
 
-const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+export const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
 /** A value `key` of a string map may hold (labels, annotations, selectors). */
 function isStringMap(value: unknown): value is Record<string, string> {
@@ -166,7 +166,7 @@ function mutationAt(rand: () => number, value: unknown): { value: unknown; what:
 }
 
 /** `at` as the apiserver writes a field path: `spec.ports[0].port`. */
-function fieldPath(at: readonly Step[]): string {
+export function fieldPath(at: readonly Step[]): string {
   return at.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
 }
 

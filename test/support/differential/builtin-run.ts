@@ -1,14 +1,19 @@
 import { KubernetesVersion } from '../../../lib/apimachinery/kubernetes-versions';
 import { ControlPlane } from '../../envtest';
 import { seededRandom } from '../seeded-random';
+import { builtinAdditionsOf, donorsOf } from './builtin-additions';
 import { dryRunCreate, ourVerdict, OurVerdict, ServerVerdict } from './builtin-dry-run';
 import { applyBuiltinMutation, builtinMutationsOf, builtinSweepOf } from './builtin-mutations';
+import { versionSchemas } from '../../../lib/apiserver/builtin-validation/decoding-schemas';
 
 /** A valid built-in object to mutate, named for reports. */
 export interface BuiltinSeed {
   readonly name: string;
   readonly object: any;
 }
+
+/** Random mutations that change the values a seed has (builtin-mutations.ts) or add fields it lacks (builtin-additions.ts). */
+export type BuiltinMutate = 'values' | 'additions';
 
 /** A mutated object the apiserver and synth judged differently. */
 export interface BuiltinDisagreement {
@@ -26,6 +31,8 @@ export interface BuiltinDifferentialResult {
   readonly seed: number;
   /** Random mutations of each seed, or `sweep`: every place removed, emptied, made -1 and 0 (builtinSweepOf). */
   readonly perObject: number | 'sweep';
+  /** What the random mutations do: change a value the seed has (`values`) or add a field it lacks (`additions`). */
+  readonly mutate: BuiltinMutate;
   /** Seeds mutated: those the apiserver serves and accepts as they are. */
   readonly seeds: number;
   /** Seeds left out, with why (a kind this version does not serve, or refused unmutated). */
@@ -44,7 +51,8 @@ export interface BuiltinDifferentialResult {
 }
 
 /**
- * `perObject` single random mutations of each seed (builtin-mutations.ts), or its sweep, each created on `plane` with a dry run and
+ * `perObject` single random mutations of each seed (values changed, builtin-mutations.ts, or fields added,
+ * builtin-additions.ts), or its sweep, each created on `plane` with a dry run and
  * strict field validation (as `kubectl apply` sends it) and checked as synth checks a built-in object for `version`: a
  * case agrees when both refuse or both accept. Namespaced objects are created in `default`. A seed replays a run.
  */
@@ -52,13 +60,20 @@ export async function runBuiltinDifferential(
   plane: ControlPlane,
   version: KubernetesVersion,
   seeds: readonly BuiltinSeed[],
-  opts: { readonly seed: number; readonly perObject: number | 'sweep' },
+  opts: { readonly seed: number; readonly perObject: number | 'sweep'; readonly mutate?: BuiltinMutate },
 ): Promise<BuiltinDifferentialResult> {
   const rand = seededRandom(opts.seed);
+  const mutate = opts.mutate ?? 'values';
+  const schemas = versionSchemas(version);
+  const donors = donorsOf(
+    seeds.map((s) => s.object),
+    schemas,
+  );
   const result: BuiltinDifferentialResult = {
     kubernetesVersion: version,
     seed: opts.seed,
     perObject: opts.perObject,
+    mutate,
     seeds: 0,
     seedsLeftOut: [],
     cases: 0,
@@ -80,7 +95,11 @@ export async function runBuiltinDifferential(
     }
     counts.seeds++;
     const mutations =
-      opts.perObject === 'sweep' ? builtinSweepOf(base) : builtinMutationsOf(base, rand, opts.perObject);
+      opts.perObject === 'sweep'
+        ? builtinSweepOf(base)
+        : mutate === 'additions'
+          ? builtinAdditionsOf(base, schemas, donors, rand, opts.perObject)
+          : builtinMutationsOf(base, rand, opts.perObject);
     for (const m of mutations) {
       const mutated = applyBuiltinMutation(base, m);
       const server = await dryRunCreate(plane, mutated);
