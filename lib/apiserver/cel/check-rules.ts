@@ -36,6 +36,10 @@ export function checkCelRules(
 ): Issue[] {
   const issues: Issue[] = [];
   const total = new TotalCost();
+  const hasRules = (s: JSONSchemaProps) => s['x-kubernetes-validations'] !== undefined;
+  const rulesAt = (path: string) => `${path}.x-kubernetes-validations`;
+  // first the entries' own errors (no CEL), every node's
+  const entryErrorsAt: string[] = [];
   walkSchema(
     schema,
     basePath,
@@ -43,10 +47,30 @@ export function checkCelRules(
       const rules = node.schema['x-kubernetes-validations'];
       if (!rules) return;
       if (!Array.isArray(rules)) {
+        issues.push({ path: rulesAt(node.path), message: 'must be a list of validation rules', value: rules });
+        return;
+      }
+      const entries = rules.flatMap((rule: ValidationRule, i: number) =>
+        entryIssues(rule, `${rulesAt(node.path)}[${i}]`, node),
+      );
+      if (entries.length) entryErrorsAt.push(node.path);
+      issues.push(...entries);
+    },
+    hasRules,
+  );
+  // then the rules compiled, of the nodes with no entry error at or below them: the apiserver skips CEL there
+  // (`validateOpenAPISchema`: "If any schema related validation errors have been found at this level or deeper")
+  const below = (path: string) => entryErrorsAt.some((p) => p === path || p.startsWith(`${path}.`));
+  walkSchema(
+    schema,
+    basePath,
+    (node) => {
+      const rules = node.schema['x-kubernetes-validations'];
+      if (!Array.isArray(rules) || below(node.path)) return;
+      if (!hasCelType(node.schema, node.isRoot)) {
         issues.push({
-          path: `${node.path}.x-kubernetes-validations`,
-          message: 'must be a list of validation rules',
-          value: rules,
+          path: rulesAt(node.path),
+          message: `Internal error: internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations`,
         });
         return;
       }
@@ -56,10 +80,10 @@ export function checkCelRules(
         version,
       );
       rules.forEach((rule: ValidationRule, i: number) => {
-        issues.push(...checkRule(rule, `${node.path}.x-kubernetes-validations[${i}]`, node, self, total, version));
+        issues.push(...checkRule(rule, `${rulesAt(node.path)}[${i}]`, node, self, total, version));
       });
     },
-    (s) => s['x-kubernetes-validations'] !== undefined,
+    hasRules,
   );
   if (total.total > SCHEMA_COST_LIMIT) {
     for (const expensive of total.mostExpensive) {
@@ -163,17 +187,22 @@ class TotalCost {
   }
 }
 
-function checkRule(
-  rule: ValidationRule,
-  path: string,
-  node: SchemaNode,
-  self: CelType,
-  total: TotalCost,
-  version: KubernetesVersion,
-): Issue[] {
+/**
+ * Whether CEL can type a node (`SchemaDeclType` is not nil): it has a type, or is an int-or-string, or is the root.
+ * An untyped node (`x-kubernetes-preserve-unknown-fields` alone) has none, so its rules cannot be compiled whatever
+ * they say: the apiserver refuses them with an internal error at the node's `x-kubernetes-validations` (measured on
+ * 1.28, 1.32 and 1.36).
+ */
+function hasCelType(schema: JSONSchemaProps, isRoot: boolean): boolean {
+  return isRoot || !!schema.type || schema['x-kubernetes-int-or-string'] === true;
+}
+
+/**
+ * The checks of one entry that need no CEL (`validateOpenAPISchema`'s loop over the entries): rule given, message and
+ * fieldPath well-formed, reason known.
+ */
+function entryIssues(rule: ValidationRule, path: string, node: SchemaNode): Issue[] {
   const issues: Issue[] = [];
-  // with optionalOldSelf, oldSelf is optional (none on create)
-  const vars = { self, oldSelf: rule.optionalOldSelf === true ? opaque('Optional') : self };
   // the entry checks, in the apiserver's order and wording (`validateOpenAPISchema`)
   const trimmedRule = typeof rule.rule === 'string' ? rule.rule.trim() : '';
   const message = rule.message ?? '';
@@ -198,6 +227,13 @@ function checkRule(
     issues.push({
       path: at('message'),
       message: 'Required value: message must be specified if rule contains line breaks',
+    });
+  }
+  // an empty one is as good as none (measured)
+  if (typeof rule.messageExpression === 'string' && rule.messageExpression.trim() === '' && rule.messageExpression) {
+    issues.push({
+      path: at('messageExpression'),
+      message: 'Required value: messageExpression must be non-empty if specified',
     });
   }
   if (rule.reason !== undefined && !REASONS.includes(rule.reason)) {
@@ -231,7 +267,21 @@ function checkRule(
       }
     }
   }
+  return issues;
+}
 
+/** Compiles one entry's rule (and messageExpression) against `self`: types, cost, oldSelf use. */
+function checkRule(
+  rule: ValidationRule,
+  path: string,
+  node: SchemaNode,
+  self: CelType,
+  total: TotalCost,
+  version: KubernetesVersion,
+): Issue[] {
+  const issues: Issue[] = [];
+  // with optionalOldSelf, oldSelf is optional (none on create)
+  const vars = { self, oldSelf: rule.optionalOldSelf === true ? opaque('Optional') : self };
   const checked = checkedRule(rule.rule, self, rule.optionalOldSelf === true, version);
   for (const error of checked.errors) {
     issues.push(
@@ -294,12 +344,7 @@ function checkRule(
   }
   total.observe(`${path}.rule`, ruleCost);
   if (rule.messageExpression !== undefined) {
-    if (rule.messageExpression.trim() === '') {
-      issues.push({
-        path: `${path}.messageExpression`,
-        message: 'Required value: messageExpression must be non-empty if specified',
-      });
-    } else {
+    if (rule.messageExpression.trim() !== '') {
       const msg = checkExpression(rule.messageExpression, vars, { version });
       for (const error of msg.errors) {
         issues.push(

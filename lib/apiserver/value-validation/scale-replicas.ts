@@ -57,8 +57,9 @@ function accessorError(path: string, value: unknown, expected: string): string {
   return `.${path.replace(/^\./, '')} accessor error: ${goValue(value)} is of the type ${goTypeOf(value)}, expected ${expected}`;
 }
 
+/** The Go type of a value decoded into unstructured JSON: a whole number that fits is an int64 (as JSON.stringify writes it). */
 function goTypeOf(v: unknown): string {
-  if (typeof v === 'number') return 'float64';
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? 'int64' : 'float64';
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return '[]interface {}';

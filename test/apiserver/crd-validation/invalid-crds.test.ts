@@ -697,6 +697,13 @@ const FOUND_BY_MUTATION: Case[] = [
     },
     /found no matching overload for '_!=_' applied to '\(string, null\)'/,
   ],
+  [
+    'a rule on an untyped node (x-kubernetes-preserve-unknown-fields alone): CEL has no type for it',
+    (m) => {
+      props(m).free = { 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: 'true' }] };
+    },
+    /\.properties\[free\]\.x-kubernetes-validations: Internal error: internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations$/,
+  ],
 ];
 
 const LISTS_AND_MAPS: Case[] = [
@@ -1286,6 +1293,12 @@ const ACCEPTED: Array<[string, (m: any) => void]> = [
     'a rule comparing an object with null',
     (m) => {
       spec(m)['x-kubernetes-validations'] = [{ rule: 'self != null' }];
+    },
+  ],
+  [
+    'an empty messageExpression (as good as none)',
+    (m) => {
+      props(m).mode['x-kubernetes-validations'] = [{ rule: "self != ''", messageExpression: '' }];
     },
   ],
   [
