@@ -63,9 +63,9 @@ export function builtinObjectMetaIssues(object: any, version: KubernetesVersion)
       resourceVersion,
       nameCheck,
     }),
-    ...finalizerIssues(meta.finalizers, version),
+    ...finalizerIssues(meta.finalizers, version, `${group}/${kind}`),
     ...ownerReferenceIssues(meta.ownerReferences, version),
-    ...generationIssues(meta.generation, version),
+    ...generationIssues(meta.generation, version, `${group}/${kind}`),
     ...kindNameIssues(group, kind, meta.name, version),
   );
   return issues;
