@@ -64,6 +64,21 @@ const CLAIMS = [
     'claim: dataSourceRef with a namespace',
     (o) => (o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', name: 'p', namespace: 'Bad_NS' }),
   ),
+  // found by the additions differential: a dataSourceRef with a namespace is dropped whole (the gate is off)
+  claim(
+    'claim: dataSourceRef of a bad kind, with a namespace',
+    (o) => (o.spec.dataSourceRef = { kind: '-1Gi', name: 'localhost', namespace: '@' }),
+  ),
+  claim('claim: dataSourceRef without name, with a namespace', (o) => {
+    o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', namespace: 'other' };
+  }),
+  claim('claim: dataSourceRef of a bad kind, with an empty namespace', (o) => {
+    o.spec.dataSourceRef = { kind: 'X', name: 'n', namespace: '' };
+  }),
+  claim('claim: dataSource beside a dataSourceRef with a namespace', (o) => {
+    o.spec.dataSource = { kind: 'PersistentVolumeClaim', name: 'p' };
+    o.spec.dataSourceRef = { kind: 'X', name: 'q', namespace: 'other' };
+  }),
   claim('claim: volumeAttributesClassName Bad_Name', (o) => (o.spec.volumeAttributesClassName = 'Bad_Name')),
 ];
 
