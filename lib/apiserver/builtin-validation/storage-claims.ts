@@ -24,10 +24,13 @@ const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWri
 const VOLUME_MODES = ['Block', 'Filesystem'] as const;
 
 /**
- * Whether `volumeAttributesClassName` is validated: the VolumeAttributesClass gate is on by default from 1.34 (GA);
- * before, the field is dropped (1.29 to 1.33: alpha then beta off by default; 1.28 lacks it, a decoding error).
+ * Whether `volumeAttributesClassName` is validated (a claim's, a volume's): the VolumeAttributesClass gate is on by
+ * default from 1.34 (GA); before, the field is dropped (1.29 to 1.33: alpha then beta off by default; 1.28 lacks it,
+ * a decoding error).
+ *
+ * @internal
  */
-const checksVolumeAttributesClass = (version: KubernetesVersion) => minorOf(version) >= 34;
+export const checksVolumeAttributesClass = (version: KubernetesVersion) => minorOf(version) >= 34;
 
 /**
  * ValidatePersistentVolumeClaimSpec of the spec at `path`: a claim's `spec` as its PrepareForCreate leaves it, or
