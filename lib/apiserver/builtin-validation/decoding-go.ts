@@ -100,21 +100,77 @@ export function base64Error(text: string): string | undefined {
   return undefined;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
-
 /**
- * Whether Go's `time.Parse(time.RFC3339, text)` accepts `text` (a `metav1.Time`): the layout, then the ranges of
- * month, day, hour, minute, second and zone offset. Go's own message for a refusal names the layout element it
- * could not parse; we name the layout only.
+ * Whether Go's `time.Parse(layout, text)` accepts `text`: for a `metav1.Time` the layout `time.RFC3339`, for a
+ * `metav1.MicroTime` (a Lease's `spec.renewTime`, an Event's `eventTime`) `metav1.RFC3339Micro`
+ * (`2006-01-02T15:04:05.000000Z07:00`, six digits of fraction: `2026-01-01T00:00:00Z` refused, measured on 1.28, 1.32
+ * and 1.36). Go's parser walks the layout's elements in order and stops at the first it cannot parse (`parsing time
+ * "…" as "…": cannot parse …`, whose tail we do not word) or whose value is out of range (`parsing time "…": hour out
+ * of range`); the day is checked against its month last.
  */
-export function rfc3339Error(text: string): string | undefined {
-  const m = RFC3339.exec(text);
-  const fail = `parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00"`;
-  if (!m) return fail;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > days || hour > 23 || minute > 59 || second > 59) return fail;
-  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return fail;
+export function rfc3339Error(text: string, micro = false): string | undefined {
+  const layout = micro ? '2006-01-02T15:04:05.000000Z07:00' : '2006-01-02T15:04:05Z07:00';
+  const bad = `parsing time ${JSON.stringify(text)} as ${JSON.stringify(layout)}`;
+  const range = (what: string) => `parsing time ${JSON.stringify(text)}: ${what} out of range`;
+  const digit = (i: number) => i < text.length && text[i] >= '0' && text[i] <= '9';
+  let i = 0;
+  // Go's getnum: two digits, or one where the element is not zero-padded (the hour `15`)
+  const num = (fixed: boolean): number | undefined => {
+    if (!digit(i)) return undefined;
+    if (!digit(i + 1)) {
+      if (fixed) return undefined;
+      return Number(text[i++]);
+    }
+    i += 2;
+    return Number(text.slice(i - 2, i));
+  };
+  const literal = (c: string) => text[i] === c && ++i > 0;
+  if (![0, 1, 2, 3].every(digit)) return bad;
+  const year = Number(text.slice(0, 4));
+  i = 4;
+  if (!literal('-')) return bad;
+  const month = num(true);
+  if (month === undefined) return bad;
+  if (month < 1 || month > 12) return range('month');
+  if (!literal('-')) return bad;
+  const day = num(true);
+  if (day === undefined || !literal('T')) return bad;
+  const hour = num(false);
+  if (hour === undefined) return bad;
+  if (hour > 23) return range('hour');
+  if (!literal(':')) return bad;
+  const minute = num(true);
+  if (minute === undefined) return bad;
+  if (minute > 59) return range('minute');
+  if (!literal(':')) return bad;
+  const second = num(true);
+  if (second === undefined) return bad;
+  if (second > 59) return range('second');
+  const fraction = (c: string | undefined) => c === '.' || c === ',';
+  if (micro) {
+    // `.000000`: a period or comma and six digits
+    if (!fraction(text[i]) || ![1, 2, 3, 4, 5, 6].every((k) => digit(i + k))) return bad;
+    i += 7;
+  } else if (fraction(text[i]) && digit(i + 1)) {
+    // a fraction the layout does not have is taken after the seconds, of any length
+    i += 2;
+    while (digit(i)) i++;
+  }
+  // `Z07:00`: Z, or a signed hh:mm offset (Go allows up to 24 hours and 60 minutes)
+  if (!literal('Z')) {
+    const zone = text.slice(i, i + 6);
+    if (zone.length < 6 || zone[3] !== ':' || !/^\d\d$/.test(zone.slice(1, 3)) || !/^\d\d$/.test(zone.slice(4, 6))) {
+      return bad;
+    }
+    if (Number(zone.slice(1, 3)) > 24) return range('time zone offset hour');
+    if (Number(zone.slice(4, 6)) > 60) return range('time zone offset minute');
+    if (zone[0] !== '+' && zone[0] !== '-') return bad;
+    i += 6;
+  }
+  if (i < text.length) return `parsing time ${JSON.stringify(text)}: extra text: ${JSON.stringify(text.slice(i))}`;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (day < 1 || day > days) return range('day');
   return undefined;
 }
 

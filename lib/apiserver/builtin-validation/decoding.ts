@@ -148,7 +148,7 @@ class Decoder {
       case TIME:
       case MICRO_TIME: {
         if (typeof value !== 'string') return this.abort(value, at, 'string');
-        const error = ref === TIME ? rfc3339Error(value) : undefined;
+        const error = rfc3339Error(value, ref === MICRO_TIME);
         if (error) this.aborted = { path: at.path, message: error, value };
         return;
       }

@@ -109,24 +109,26 @@ function peerIssues(peer: unknown, at: string, version: KubernetesVersion): Issu
   return issues;
 }
 
-/** An ipBlock: a CIDR, and excepts each a CIDR strictly inside it. Before 1.30 a bad CIDR is `not a valid CIDR`. */
+/**
+ * An ipBlock: a CIDR, and excepts each a CIDR strictly inside it. Before 1.30 a bad CIDR is `not a valid CIDR`.
+ * ValidateIPBlock returns at a CIDR that does not parse (sloppily): its excepts are not checked then (measured on
+ * 1.28, 1.32 and 1.36: found by the additions differential).
+ */
 function ipBlockIssues(block: unknown, at: string, version: KubernetesVersion): Issue[] {
   if (!isRecord(block)) return [];
   const cidr = typeof block.cidr === 'string' ? block.cidr : '';
   if (cidr === '') return [required(`${at}.cidr`)];
   const cidrErrs = cidrErrors(cidr, version, 'not a valid CIDR');
   const issues = invalidValue(`${at}.cidr`, cidr, cidrErrs, version);
-  const outer = cidrErrs.length === 0 ? parseCidrSloppy(cidr) : undefined;
+  const outer = parseCidrSloppy(cidr);
+  if (!outer) return issues;
   stringsOf(block.except).forEach((e, i) => {
     if (typeof e !== 'string') return;
     const path = `${at}.except[${i}]`;
-    const errs = cidrErrors(e, version, 'not a valid CIDR');
-    if (errs.length > 0) {
-      issues.push(...invalidValue(path, e, errs, version));
-      return;
-    }
-    const inner = parseCidrSloppy(e)!;
-    if (outer && !isStrictSubset(inner, outer)) {
+    issues.push(...invalidValue(path, e, cidrErrors(e, version, 'not a valid CIDR'), version));
+    // what parses sloppily is also compared with the cidr, as parsed sloppily too
+    const inner = parseCidrSloppy(e);
+    if (inner && !isStrictSubset(inner, outer)) {
       issues.push(...invalidValue(path, e, ['must be a strict subset of `cidr`'], version));
     }
   });

@@ -1,3 +1,4 @@
+import { apiServiceNameCheck } from './apiregistration-api-service';
 import { nameCheckOf } from './object-meta-names';
 import { finalizerIssues, generationIssues, ownerReferenceIssues } from './object-meta-references';
 import { forbidden, invalid, warning } from '../../apimachinery/field';
@@ -56,16 +57,20 @@ export function builtinObjectMetaIssues(object: any, version: KubernetesVersion)
   if (group === '' && kind === 'LimitRange' && !meta.name && !meta.generateName) {
     checked = { ...checked, name: '00000000-0000-0000-0000-000000000000' };
   }
-  const nameCheck = nameCheckOf(group, kind, version);
+  // an APIService's name function depends on its spec (apiServiceNameCheck)
+  const nameCheck =
+    group === 'apiregistration.k8s.io' && kind === 'APIService'
+      ? apiServiceNameCheck(object)
+      : nameCheckOf(group, kind, version);
   issues.push(
     ...checkObjectMeta(checked, 'Namespaced', kind, undefined, {
       kubernetesVersion: version,
       resourceVersion,
       nameCheck,
     }),
-    ...finalizerIssues(meta.finalizers, version),
+    ...finalizerIssues(meta.finalizers, version, `${group}/${kind}`),
     ...ownerReferenceIssues(meta.ownerReferences, version),
-    ...generationIssues(meta.generation, version),
+    ...generationIssues(meta.generation, version, `${group}/${kind}`),
     ...kindNameIssues(group, kind, meta.name, version),
   );
   return issues;

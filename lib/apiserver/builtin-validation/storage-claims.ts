@@ -4,16 +4,18 @@ import { invalidValue, isRecord, stringsOf, unsupportedValue } from './services-
 import { child, forbidden, key, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
-import { isDns1123Subdomain } from '../../apimachinery/names';
+import { isDns1123Label, isDns1123Subdomain } from '../../apimachinery/names';
 import { Quantity } from '../../apimachinery/quantity';
 
 /*
  * A v1 PersistentVolumeClaim's spec as the apiserver checks it on create (pkg/apis/core/validation's
  * ValidatePersistentVolumeClaimSpec), after its defaults and PrepareForCreate: volumeMode defaults to Filesystem,
- * a `dataSource` other than a claim or a VolumeSnapshot and `dataSourceRef.namespace` are dropped (CrossNamespaceVolumeDataSource is an alpha gate), and a dataSource without
- * dataSourceRef (or the reverse) is copied into the other (NormalizeDataSources, AnyVolumeDataSource on since 1.24),
- * so a bad one is reported at both paths, as the server does. Measured on 1.28, 1.32 and 1.36
- * (storage-differential.test.ts).
+ * a `dataSource` other than a claim or a VolumeSnapshot is dropped, and so is a `dataSourceRef` with a namespace
+ * (DropDisabledFields: CrossNamespaceVolumeDataSource is an alpha gate; measured: a bad kind beside a namespace is
+ * accepted by 1.28, 1.32 and 1.36), and a dataSource without dataSourceRef (or the reverse) is copied into the other
+ * (NormalizeDataSources, AnyVolumeDataSource on since 1.24), so a bad one is reported at both paths, as the server
+ * does. A StatefulSet's claim template is checked as it is written, none of that done. Measured on 1.28, 1.32 and
+ * 1.36 (storage-differential.test.ts, workloads-differential.test.ts).
  */
 
 /** supportedAccessModes, in the sorted order NotSupported lists them. */
@@ -22,13 +24,26 @@ const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWri
 const VOLUME_MODES = ['Block', 'Filesystem'] as const;
 
 /**
- * Whether `volumeAttributesClassName` is validated: the VolumeAttributesClass gate is on by default from 1.34 (GA);
- * before, the field is dropped (1.29 to 1.33: alpha then beta off by default; 1.28 lacks it, a decoding error).
+ * Whether `volumeAttributesClassName` is validated (a claim's, a volume's): the VolumeAttributesClass gate is on by
+ * default from 1.34 (GA); before, the field is dropped (1.29 to 1.33: alpha then beta off by default; 1.28 lacks it,
+ * a decoding error).
+ *
+ * @internal
  */
-const checksVolumeAttributesClass = (version: KubernetesVersion) => minorOf(version) >= 34;
+export const checksVolumeAttributesClass = (version: KubernetesVersion) => minorOf(version) >= 34;
 
-/** ValidatePersistentVolumeClaimSpec of the spec at `path` (`spec`, a claim template's `spec`). @internal */
-export function claimSpecIssues(value: unknown, path: string, version: KubernetesVersion): Issue[] {
+/**
+ * ValidatePersistentVolumeClaimSpec of the spec at `path`: a claim's `spec` as its PrepareForCreate leaves it, or
+ * (`template`) a StatefulSet claim template's `spec` as written.
+ *
+ * @internal
+ */
+export function claimSpecIssues(
+  value: unknown,
+  path: string,
+  version: KubernetesVersion,
+  opts: { readonly template?: boolean } = {},
+): Issue[] {
   const spec = isRecord(value) ? value : {};
   const issues: Issue[] = [];
   const modesPath = child(path, 'accessModes');
@@ -51,7 +66,7 @@ export function claimSpecIssues(value: unknown, path: string, version: Kubernete
   if (!(VOLUME_MODES as readonly unknown[]).includes(volumeMode)) {
     issues.push(unsupportedValue(child(path, 'volumeMode'), volumeMode, VOLUME_MODES, version));
   }
-  issues.push(...dataSourcesIssues(spec, path, version));
+  issues.push(...dataSourcesIssues(spec, path, version, !opts.template));
   const attributesClass = spec.volumeAttributesClassName;
   if (checksVolumeAttributesClass(version) && typeof attributesClass === 'string' && attributesClass !== '') {
     issues.push(
@@ -89,25 +104,53 @@ function keptDataSource(source: Reference): boolean {
   );
 }
 
-/** validateDataSource and validateDataSourceRef on the references as NormalizeDataSources leaves them. */
-function dataSourcesIssues(spec: Record<string, any>, path: string, version: KubernetesVersion): Issue[] {
-  let source: Reference | undefined =
-    isRecord(spec.dataSource) && keptDataSource(spec.dataSource) ? spec.dataSource : undefined;
+/**
+ * validateDataSource and validateDataSourceRef, then their agreement, on the references as the claim's PrepareForCreate
+ * leaves them (`prepared`: EnforceDataSourceBackwardsCompatibility, DropDisabledFields, NormalizeDataSources) or as
+ * written (a claim template: measured on 1.36, a bad dataSourceRef reported alone, its namespace a DNS label, and a
+ * dataSource beside a dataSourceRef with a namespace refused).
+ */
+function dataSourcesIssues(
+  spec: Record<string, any>,
+  path: string,
+  version: KubernetesVersion,
+  prepared: boolean,
+): Issue[] {
+  let source: Reference | undefined = isRecord(spec.dataSource) ? spec.dataSource : undefined;
   let ref: Reference | undefined = isRecord(spec.dataSourceRef) ? spec.dataSourceRef : undefined;
-  if (source && !ref) ref = source;
-  else if (ref && !source) source = ref;
+  if (prepared) {
+    if (source && !keptDataSource(source)) source = undefined;
+    if (ref && namespaceOf(ref) !== '') ref = undefined;
+    if (source && !ref) ref = source;
+    else if (ref && !source) source = ref;
+  }
   const issues: Issue[] = [];
   if (source) issues.push(...referenceIssues(source, child(path, 'dataSource'), version));
-  if (ref) issues.push(...referenceIssues(ref, child(path, 'dataSourceRef'), version));
-  if (source && ref && !sameReference(source, ref)) {
-    // the value is a *field.Path, which the apiserver prints as a Go struct (with a pointer before 1.34)
-    issues.push({
-      path,
-      message: `Invalid value: ${shownPath(version)}: must match dataSourceRef`,
-      value: source,
-    });
+  if (ref) {
+    issues.push(...referenceIssues(ref, child(path, 'dataSourceRef'), version));
+    const namespace = namespaceOf(ref);
+    if (namespace !== '') {
+      issues.push(
+        ...invalidValue(child(path, 'dataSourceRef', 'namespace'), namespace, isDns1123Label(namespace), version),
+      );
+    }
+  }
+  // the value is a *field.Path, which the apiserver prints as a Go struct (with a pointer before 1.34)
+  const pathValue = (detail: string): Issue => ({
+    path,
+    message: `Invalid value: ${shownPath(version)}: ${detail}`,
+    value: source,
+  });
+  if (source && ref && namespaceOf(ref) !== '') {
+    issues.push(pathValue('may not be specified when dataSourceRef.namespace is specified'));
+  } else if (source && ref && !sameReference(source, ref)) {
+    issues.push(pathValue('must match dataSourceRef'));
   }
   return issues;
+}
+
+function namespaceOf(ref: Reference): string {
+  return typeof ref.namespace === 'string' ? ref.namespace : '';
 }
 
 function shownPath(version: KubernetesVersion): string {

@@ -62,6 +62,7 @@ const es = mutationOf(() => ({
   ports: [{ name: 'http', port: 80, protocol: 'TCP' }],
 }));
 const addresses = (o: any, list: string[]) => (o.endpoints = [{ addresses: list }]);
+const zones = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `z${i}` }));
 
 const ENDPOINT_SLICES = [
   es('EndpointSlice: the base'),
@@ -112,6 +113,26 @@ const ENDPOINT_SLICES = [
         hints: { forZones: [{ name: '' }] },
       },
     ];
+  }),
+  // found by the additions differential: hints are validated (validateHints)
+  es('EndpointSlice: a zone hint /', (o) => (o.endpoints[0].hints = { forZones: [{ name: '/' }] })),
+  es('EndpointSlice: a zone hint twice', (o) => (o.endpoints[0].hints = { forZones: [{ name: 'a' }, { name: 'a' }] })),
+  es('EndpointSlice: a bad zone hint twice', (o) => {
+    o.endpoints[0].hints = { forZones: [{ name: 'a/' }, { name: 'a/' }] };
+  }),
+  es('EndpointSlice: 8 zone hints', (o) => (o.endpoints[0].hints = { forZones: zones(8) })),
+  es('EndpointSlice: 9 zone hints, one bad', (o) => {
+    o.endpoints[0].hints = { forZones: [...zones(8), { name: '/' }] };
+  }),
+  es('EndpointSlice: a zone hint without name', (o) => (o.endpoints[0].hints = { forZones: [{}] })),
+  // forNodes: 1.33 on (unknown to the decoding of 1.28 and 1.32)
+  es('EndpointSlice: node hints Bad_Node and ""', (o) => {
+    o.endpoints[0].hints = { forNodes: [{ name: 'Bad_Node' }, { name: '' }] };
+  }),
+  es('EndpointSlice: a node hint twice', (o) => (o.endpoints[0].hints = { forNodes: [{ name: 'n' }, { name: 'n' }] })),
+  es('EndpointSlice: 9 node hints', (o) => (o.endpoints[0].hints = { forNodes: zones(9) })),
+  es('EndpointSlice: 9 zone hints and a bad node hint', (o) => {
+    o.endpoints[0].hints = { forZones: zones(9), forNodes: [{ name: 'B' }] };
   }),
 ];
 

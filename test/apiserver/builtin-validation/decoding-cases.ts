@@ -70,6 +70,12 @@ const PDB = {
   metadata: { name: 'p' },
   spec: { minAvailable: '50%', selector: { matchLabels: { app: 'a' } } },
 };
+const LEASE = {
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name: 'l' },
+  spec: { holderIdentity: 'a' },
+};
 const JOB = {
   apiVersion: 'batch/v1',
   kind: 'Job',
@@ -567,6 +573,89 @@ export const DECODING_CASES: readonly DecodingCase[] = [
     name: 'ConfigMap: creationTimestamp a number',
     object: withField(CM, 'metadata.creationTimestamp', 1700000000),
     refused: typeError('number', 'ObjectMeta.metadata.creationTimestamp', 'string'),
+  },
+  // Go's time.Parse: its range errors, and what its generic parser takes beyond RFC 3339
+  {
+    name: 'ConfigMap: creationTimestamp in month 13',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-13-02T03:04:05Z'),
+    refused: all('parsing time "2024-13-02T03:04:05Z": month out of range'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp on February 30',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-02-30T03:04:05Z'),
+    refused: all('parsing time "2024-02-30T03:04:05Z": day out of range'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp on February 29 of a leap year',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-02-29T03:04:05Z'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp at hour 24',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-01-02T24:04:05Z'),
+    refused: all('parsing time "2024-01-02T24:04:05Z": hour out of range'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp at second 60',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-01-02T03:04:60Z'),
+    refused: all('parsing time "2024-01-02T03:04:60Z": second out of range'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp with a one-digit hour',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-01-02T3:04:05Z'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp with a comma before its fraction',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-01-02T03:04:05,5Z'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp with an offset of 24 hours',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-01-02T03:04:05+24:00'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp with an offset of 25 hours',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-01-02T03:04:05+25:00'),
+    refused: all('parsing time "2024-01-02T03:04:05+25:00": time zone offset hour out of range'),
+  },
+  {
+    name: 'ConfigMap: creationTimestamp with text after it',
+    object: withField(CM, 'metadata.creationTimestamp', '2024-01-02T03:04:05Zx'),
+    refused: all('parsing time "2024-01-02T03:04:05Zx": extra text: "x"'),
+  },
+  // metav1.MicroTime: RFC 3339 with six digits of fraction (found by the additions differential)
+  {
+    name: 'Lease: renewTime with microseconds',
+    object: withField(LEASE, 'spec.renewTime', '2026-01-01T00:00:00.000000Z'),
+  },
+  {
+    name: 'Lease: renewTime with microseconds and an offset',
+    object: withField(LEASE, 'spec.renewTime', '2026-01-01T00:00:00.123456+02:00'),
+  },
+  {
+    name: 'Lease: renewTime without a fraction',
+    object: withField(LEASE, 'spec.renewTime', '2026-01-01T00:00:00Z'),
+    refused: all('parsing time "2026-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00"'),
+    prefixOnly: true,
+  },
+  {
+    name: 'Lease: acquireTime with milliseconds',
+    object: withField(LEASE, 'spec.acquireTime', '2026-01-01T00:00:00.123Z'),
+    refused: all('parsing time "2026-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00"'),
+    prefixOnly: true,
+  },
+  {
+    name: 'Lease: acquireTime with nanoseconds',
+    object: withField(LEASE, 'spec.acquireTime', '2026-01-01T00:00:00.123456789Z'),
+    refused: all('parsing time "2026-01-01T00:00:00.123456789Z" as "2006-01-02T15:04:05.000000Z07:00"'),
+    prefixOnly: true,
+  },
+  {
+    name: 'Lease: acquireTime on February 30',
+    object: withField(LEASE, 'spec.acquireTime', '2026-02-30T00:00:00.000000Z'),
+    refused: all('parsing time "2026-02-30T00:00:00.000000Z": day out of range'),
+  },
+  {
+    name: 'Lease: acquireTime with a comma before its microseconds',
+    object: withField(LEASE, 'spec.acquireTime', '2026-01-01T00:00:00,000000Z'),
   },
   // null is accepted anywhere by the decoding
   { name: 'ConfigMap: data null', object: withField(CM, 'data', null) },

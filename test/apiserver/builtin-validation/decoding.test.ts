@@ -153,11 +153,23 @@ describe("Go's words", () => {
   test('RFC 3339 timestamps', () => {
     expect(rfc3339Error('2024-02-29T23:59:59Z')).toBeUndefined();
     expect(rfc3339Error('2024-02-29T23:59:59.123+02:00')).toBeUndefined();
-    expect(rfc3339Error('2023-02-29T00:00:00Z')).toBe(
-      'parsing time "2023-02-29T00:00:00Z" as "2006-01-02T15:04:05Z07:00"',
+    expect(rfc3339Error('2023-02-29T00:00:00Z')).toBe('parsing time "2023-02-29T00:00:00Z": day out of range');
+    expect(rfc3339Error('2024-01-01 00:00:00Z')).toBe(
+      'parsing time "2024-01-01 00:00:00Z" as "2006-01-02T15:04:05Z07:00"',
     );
-    expect(rfc3339Error('2024-01-01 00:00:00Z')).toBeDefined();
-    expect(rfc3339Error('2024-01-01T24:00:00Z')).toBeDefined();
+    expect(rfc3339Error('2024-01-01T24:00:00Z')).toBe('parsing time "2024-01-01T24:00:00Z": hour out of range');
+    expect(rfc3339Error('1900-02-29T00:00:00Z')).toBe('parsing time "1900-02-29T00:00:00Z": day out of range');
+    expect(rfc3339Error('2000-02-29T00:00:00Z')).toBeUndefined();
+    // an error early in the layout comes before the day's, checked last
+    expect(rfc3339Error('2024-02-30T00:61:00Z')).toBe('parsing time "2024-02-30T00:61:00Z": minute out of range');
+  });
+
+  test('RFC 3339 timestamps with six digits of fraction (metav1.MicroTime)', () => {
+    expect(rfc3339Error('2026-01-01T00:00:00.000000Z', true)).toBeUndefined();
+    expect(rfc3339Error('2026-01-01T00:00:00.123456-05:30', true)).toBeUndefined();
+    for (const t of ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.12345Z', '2026-01-01T00:00:00.1234567Z']) {
+      expect(rfc3339Error(t, true)).toBe(`parsing time ${JSON.stringify(t)} as "2006-01-02T15:04:05.000000Z07:00"`);
+    }
   });
 
   test('embedded structs are named in the field path from 1.33 on', () => {

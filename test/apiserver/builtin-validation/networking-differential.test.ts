@@ -45,6 +45,14 @@ const NETWORK_POLICY_CASES = [
   policy('except of the other family', (o) => from(o, [{ ipBlock: { cidr: '10.0.0.0/8', except: ['fd00::/64'] } }])),
   policy('except x', (o) => from(o, [{ ipBlock: { cidr: '10.0.0.0/8', except: ['x'] } }])),
   policy('except with a bad cidr', (o) => from(o, [{ ipBlock: { cidr: 'x', except: ['10.1.0.0/16'] } }])),
+  // found by the additions differential: a cidr that does not parse leaves its excepts unchecked
+  policy('bad except with a bad cidr', (o) => from(o, [{ ipBlock: { cidr: '1.5', except: ['localhost'] } }])),
+  policy('outside except with a cidr with bits beyond its prefix', (o) => {
+    from(o, [{ ipBlock: { cidr: '10.0.0.1/8', except: ['11.0.0.0/16'] } }]);
+  }),
+  policy('except with a leading zero inside the cidr', (o) => {
+    from(o, [{ ipBlock: { cidr: '10.0.0.0/8', except: ['010.1.0.0/16', '011.1.0.0/16'] } }]);
+  }),
   policy('ipBlock 10.0.0.1/8 (bits beyond the prefix)', (o) => from(o, [{ ipBlock: { cidr: '10.0.0.1/8' } }])),
   policy('ipBlock 010.0.0.0/8 (leading zero)', (o) => from(o, [{ ipBlock: { cidr: '010.0.0.0/8' } }])),
   policy('ipBlock fd00::/64', (o) => from(o, [{ ipBlock: { cidr: 'fd00::/64' } }])),

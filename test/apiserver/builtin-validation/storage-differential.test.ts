@@ -64,6 +64,21 @@ const CLAIMS = [
     'claim: dataSourceRef with a namespace',
     (o) => (o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', name: 'p', namespace: 'Bad_NS' }),
   ),
+  // found by the additions differential: a dataSourceRef with a namespace is dropped whole (the gate is off)
+  claim(
+    'claim: dataSourceRef of a bad kind, with a namespace',
+    (o) => (o.spec.dataSourceRef = { kind: '-1Gi', name: 'localhost', namespace: '@' }),
+  ),
+  claim('claim: dataSourceRef without name, with a namespace', (o) => {
+    o.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', namespace: 'other' };
+  }),
+  claim('claim: dataSourceRef of a bad kind, with an empty namespace', (o) => {
+    o.spec.dataSourceRef = { kind: 'X', name: 'n', namespace: '' };
+  }),
+  claim('claim: dataSource beside a dataSourceRef with a namespace', (o) => {
+    o.spec.dataSource = { kind: 'PersistentVolumeClaim', name: 'p' };
+    o.spec.dataSourceRef = { kind: 'X', name: 'q', namespace: 'other' };
+  }),
   claim('claim: volumeAttributesClassName Bad_Name', (o) => (o.spec.volumeAttributesClassName = 'Bad_Name')),
 ];
 
@@ -226,6 +241,32 @@ const VOLUMES = [
     delete o.spec.hostPath;
     o.spec.nfs = { server: 'n', path: '/x' };
     o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+  }),
+  // found by the additions differential: a flexVolume is counted but never refused as a second source
+  volume('volume: hostPath and flexVolume', (o) => (o.spec.flexVolume = { driver: '010.0.0.1', fsType: 'a/b' })),
+  volume('volume: hostPath and a flexVolume without driver', (o) => (o.spec.flexVolume = {})),
+  volume('volume: flexVolume, then csi', (o) => {
+    delete o.spec.hostPath;
+    o.spec.flexVolume = { driver: 'd' };
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+  }),
+  volume('volume: flexVolume options in reserved namespaces', (o) => {
+    delete o.spec.hostPath;
+    o.spec.flexVolume = { driver: 'd', options: { 'a.kubernetes.io/x': '1', 'K8S.IO': '2', 'example.com/y': '3' } };
+  }),
+  volume('volume: hostPath and cephfs', (o) => (o.spec.cephfs = { monitors: ['m'] })),
+  // volumeAttributesClassName: dropped before 1.34 (1.28: unknown), then checked, and only on a CSI volume
+  volume('volume: volumeAttributesClassName a-', (o) => (o.spec.volumeAttributesClassName = 'a-')),
+  volume('volume: volumeAttributesClassName ""', (o) => (o.spec.volumeAttributesClassName = '')),
+  volume('volume: volumeAttributesClassName on a csi volume', (o) => {
+    delete o.spec.hostPath;
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+    o.spec.volumeAttributesClassName = 'gold';
+  }),
+  volume('volume: volumeAttributesClassName Bad on a csi volume', (o) => {
+    delete o.spec.hostPath;
+    o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
+    o.spec.volumeAttributesClassName = 'Bad';
   }),
 ];
 

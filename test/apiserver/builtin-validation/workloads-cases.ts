@@ -242,6 +242,41 @@ const STATEFUL_SET: Case[] = [
     ['two modes', { accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], resources: { requests: { storage: '1Gi' } } }],
     ['a limit only', { accessModes: ['ReadWriteOnce'], resources: { limits: { storage: '1Gi' } } }],
     ['no spec', undefined],
+    // found by the additions differential: 1.36 checks the whole claim spec, as written (no claim's PrepareForCreate)
+    ...(
+      [
+        ['volumeAttributesClassName /a', { volumeAttributesClassName: '/a' }],
+        ['storageClassName Bad_Class', { storageClassName: 'Bad_Class' }],
+        ['volumeMode Raw', { volumeMode: 'Raw' }],
+        ['selector key a b', { selector: { matchLabels: { 'a b': 'x' } } }],
+        ['dataSourceRef of kind X', { dataSourceRef: { kind: 'X', name: 'n' } }],
+        [
+          'dataSourceRef with namespace @',
+          { dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'n', namespace: '@' } },
+        ],
+        ['dataSourceRef apiGroup Bad_G', { dataSourceRef: { kind: 'X', apiGroup: 'Bad_G', name: 'n' } }],
+        ['dataSource without name', { dataSource: { kind: 'PersistentVolumeClaim' } }],
+        ['dataSource of kind X', { dataSource: { kind: 'X', name: 'n' } }],
+        ['dataSource of kind X in example.com', { dataSource: { kind: 'X', apiGroup: 'example.com', name: 'n' } }],
+        [
+          'dataSource beside a dataSourceRef with a namespace',
+          {
+            dataSource: { kind: 'PersistentVolumeClaim', name: 'n' },
+            dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'n', namespace: 'o' },
+          },
+        ],
+        [
+          'dataSource and dataSourceRef differ',
+          {
+            dataSource: { kind: 'PersistentVolumeClaim', name: 'n' },
+            dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'm' },
+          },
+        ],
+      ] as const
+    ).map(([name, more]) => [
+      name,
+      { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...more },
+    ]),
   ].map(([name, spec]) =>
     s(
       `volumeClaimTemplate ${name}`,

@@ -13,6 +13,12 @@ describeEachApiServerVersion(
     test.each(cases)('%s', async (_name, object) => {
       const server = await dryRunCreate(plane(), object);
       const ours = ourVerdict(object, version);
+      if (server.code === 400) {
+        // refused while decoding (a field this version lacks: 1.28's claim spec has no volumeAttributesClassName)
+        expect(server.message).toMatch(/strict decoding error|cannot be handled as/);
+        expect(ours.accepted).toBe(false);
+        return;
+      }
       expect({ accepted: ours.accepted, fields: [...ours.fields].sort(), server: server.message }).toStrictEqual({
         accepted: server.accepted,
         fields: [...server.fields].sort(),
