@@ -1,7 +1,7 @@
 import { arr, dnsLabelIssues, labelsIssues, nameIssues, obj, str } from './pod-spec-common';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
-import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 
 /*
@@ -169,18 +169,77 @@ export function affinityIssues(path: string, raw: unknown, version: KubernetesVe
 const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
 const POLICIES = ['Honor', 'Ignore'];
 
-/** validateTopologySpreadConstraints. @internal */
-export function topologySpreadIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+/**
+ * A constraint's matchLabelKeys. Up to 1.32 (validateMatchLabelKeysInTopologySpread): without a labelSelector
+ * Forbidden, and each key a label key and in no key of the selector, at `matchLabelKeys[i]`. 1.36 checks them as pod
+ * affinity's (validateMatchLabelKeysAndMismatchLabelKeys at the constraint's path): without a selector Forbidden only;
+ * each key a label key; `exists in both` only for a key of the keys that a matchExpression repeats (its matchLabels or
+ * an earlier expression have it), reported at the constraint's path indexed (`topologySpreadConstraints[0][0]`,
+ * measured). There a Pod's create merges first each key the Pod has a label of into the selector as an expression
+ * (MatchLabelKeysInPodTopologySpreadSelectorMerge, on from 1.34; templates are not merged): a key both in matchLabels
+ * and in matchLabelKeys is refused in a Pod only. 1.33 to 1.35 are unmeasured: checked as 1.36 from 1.34.
+ */
+function matchLabelKeysIssues(
+  at: string,
+  c: Record<string, any>,
+  version: KubernetesVersion,
+  podLabels: Record<string, unknown> | undefined,
+): Issue[] {
+  const keys = arr(c.matchLabelKeys).map(str);
+  if (keys.length === 0) return [];
+  const keysPath = child(at, 'matchLabelKeys');
+  const selector = c.labelSelector == null ? undefined : obj(c.labelSelector);
+  const labels = Object.keys(obj(selector?.matchLabels));
+  const expressions = arr(selector?.matchExpressions).map((e) => str(obj(e).key));
+  if (minorOf(version) < 34) {
+    const issues: Issue[] = selector
+      ? []
+      : [forbidden(keysPath, 'must not be specified when labelSelector is not set')];
+    const selectorKeys = new Set([...labels, ...expressions]);
+    keys.forEach((k, i) => {
+      issues.push(...nameIssues(index(keysPath, i), k, isQualifiedName(k, version)));
+      if (selectorKeys.has(k))
+        {issues.push(invalid(index(keysPath, i), k, 'exists in both matchLabelKeys and labelSelector'));}
+    });
+    return issues;
+  }
+  if (!selector) return [forbidden(keysPath, 'must not be specified when labelSelector is not set')];
+  const issues = keys.flatMap((k, i) => nameIssues(index(keysPath, i), k, isQualifiedName(k, version)));
+  const merged = podLabels ? keys.filter((k) => k in podLabels) : [];
+  const lastIndex = new Map(keys.map((k, i) => [k, i]));
+  const seen = new Set(labels);
+  for (const k of [...expressions, ...merged]) {
+    const i = lastIndex.get(k);
+    if (i !== undefined && seen.has(k))
+      {issues.push(invalid(index(at, i), k, 'exists in both matchLabelKeys and labelSelector'));}
+    seen.add(k);
+  }
+  return issues;
+}
+
+/**
+ * validateTopologySpreadConstraints. The topologyKey must only be set (ValidateTopologyKey: no name check, measured
+ * on the three versions). `podLabels`: a Pod's own labels, merged into its selectors on create (not a template's).
+ *
+ * @internal
+ */
+export function topologySpreadIssues(
+  path: string,
+  raw: unknown,
+  version: KubernetesVersion,
+  podLabels?: Record<string, unknown>,
+): Issue[] {
   const constraints = arr(raw).map(obj);
   return constraints.flatMap((c, i) => {
     const at = index(path, i);
     const issues: Issue[] = [];
-    if (typeof c.maxSkew === 'number' && c.maxSkew <= 0) {
-      issues.push(invalid(child(at, 'maxSkew'), c.maxSkew, 'must be greater than zero'));
+    // an absent maxSkew is Go's zero
+    const maxSkew = c.maxSkew ?? 0;
+    if (typeof maxSkew === 'number' && maxSkew <= 0) {
+      issues.push(invalid(child(at, 'maxSkew'), maxSkew, 'must be greater than zero'));
     }
     const topologyKey = str(c.topologyKey);
     if (topologyKey === '') issues.push(required(child(at, 'topologyKey'), 'can not be empty'));
-    else issues.push(...nameIssues(child(at, 'topologyKey'), topologyKey, isQualifiedName(topologyKey, version)));
     const when = str(c.whenUnsatisfiable);
     if (!WHEN_UNSATISFIABLE.includes(when)) {
       issues.push(notSupported(child(at, 'whenUnsatisfiable'), when, WHEN_UNSATISFIABLE));
@@ -189,10 +248,12 @@ export function topologySpreadIssues(path: string, raw: unknown, version: Kubern
       .slice(i + 1)
       .some((o) => str(o.topologyKey) === topologyKey && str(o.whenUnsatisfiable) === when);
     if (repeated) issues.push(duplicate(child(at, '{topologyKey, whenUnsatisfiable}'), `{${topologyKey}, ${when}}`));
+    // validateMinDomains: both messages when both apply
     if (c.minDomains != null) {
       if (typeof c.minDomains === 'number' && c.minDomains <= 0) {
-        issues.push(invalid(child(at, 'minDomains'), c.minDomains, 'must be greater than 0'));
-      } else if (when !== 'DoNotSchedule') {
+        issues.push(invalid(child(at, 'minDomains'), c.minDomains, 'must be greater than zero'));
+      }
+      if (when !== 'DoNotSchedule') {
         issues.push(
           invalid(
             child(at, 'minDomains'),
@@ -205,7 +266,38 @@ export function topologySpreadIssues(path: string, raw: unknown, version: Kubern
     for (const p of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
       if (c[p] != null && !POLICIES.includes(c[p])) issues.push(notSupported(child(at, p), c[p], POLICIES));
     }
+    issues.push(...matchLabelKeysIssues(at, c, version, podLabels));
     issues.push(...labelSelectorIssues(child(at, 'labelSelector'), c.labelSelector, version));
     return issues;
   });
+}
+
+/**
+ * validateSchedulingGates: each gate's name a qualified name, once. On create a Pod may have gates (only their removal
+ * is an update's), but no nodeName with them (ValidatePodCreate; a template's nodeName and gates are accepted).
+ *
+ * @internal
+ */
+export function schedulingGatesIssues(
+  path: string,
+  spec: Record<string, any>,
+  version: KubernetesVersion,
+  pod: boolean,
+): Issue[] {
+  const gatesPath = child(path, 'schedulingGates');
+  const gates = arr(spec.schedulingGates);
+  const seen = new Set<string>();
+  const issues = gates.flatMap((g, i) => {
+    const name = str(obj(g).name);
+    const found = [
+      ...nameIssues(index(gatesPath, i), name, isQualifiedName(name, version)),
+      ...(seen.has(name) ? [duplicate(index(gatesPath, i), name)] : []),
+    ];
+    seen.add(name);
+    return found;
+  });
+  if (pod && str(spec.nodeName) !== '' && gates.length > 0) {
+    issues.push(forbidden(child(path, 'nodeName'), 'cannot be set until all schedulingGates have been cleared'));
+  }
+  return issues;
 }

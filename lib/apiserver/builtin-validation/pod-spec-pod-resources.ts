@@ -1,0 +1,135 @@
+import { resourceClaimNamesIssues } from './pod-spec-claims';
+import { arr, obj } from './pod-spec-common';
+import { resourcesIssues, STANDARD_RESOURCES } from './pod-spec-resources';
+import { child, forbidden, index, invalid, key, notSupported } from '../../apimachinery/field';
+import { Issue } from '../../apimachinery/issue';
+import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { isQualifiedName } from '../../apimachinery/names';
+import { Quantity } from '../../apimachinery/quantity';
+
+/*
+ * Pod-level resources (spec.resources, PodLevelResources; validatePodResources): checked from 1.34, where the gate is
+ * on (1.32 drops the field, measured; 1.33 unmeasured). A Pod's defaults of its pod-level requests and limits
+ * (defaultPodRequests, defaultPodLimits) are not imitated: a Pod is checked as written, as a template is.
+ */
+
+const SUPPORTED = ['cpu', 'hugepages-', 'memory'];
+const isSupported = (name: string) => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
+/** The messages of validateContainerResourceName that validatePodResourceName has not. */
+const CONTAINER_ONLY = ['must be a standard resource for containers', "doesn't follow extended resource name standard"];
+
+/**
+ * validatePodResourceName: validateResourceName's checks, then NotSupported for a resource other than cpu, memory and
+ * hugepages (the rest of ValidateResourceRequirements is a container's, resourcesIssues, less its container names).
+ */
+function requirementsIssues(path: string, r: Record<string, any>, version: KubernetesVersion): Issue[] {
+  const issues = resourcesIssues(path, { limits: r.limits, requests: r.requests }, version, false).filter(
+    (i) => !CONTAINER_ONLY.some((m) => i.message === `Invalid value: ${m}`),
+  );
+  for (const [field, list] of [
+    ['limits', r.limits],
+    ['requests', r.requests],
+  ] as const) {
+    for (const name of Object.keys(obj(list))) {
+      const named = isQualifiedName(name, version).length === 0;
+      const standard = name.includes('/') || STANDARD_RESOURCES.has(name) || name.startsWith('hugepages-');
+      if (named && standard && !isSupported(name)) {
+        issues.push(notSupported(key(child(path, field), name), name, SUPPORTED));
+      }
+    }
+  }
+  return issues;
+}
+
+function quantity(value: unknown): Quantity | undefined {
+  const text = typeof value === 'number' ? String(value) : value;
+  return typeof text === 'string' && Quantity.isValid(text) ? Quantity.parse(text) : undefined;
+}
+
+/** AggregateContainerRequests: the containers' sum, or an init container's (with the sidecars before it) if more. */
+function aggregateRequests(spec: Record<string, any>): Map<string, Quantity> {
+  const add = (into: Map<string, Quantity>, list: unknown) => {
+    for (const [n, v] of Object.entries(obj(list))) {
+      const q = quantity(v);
+      if (q) into.set(n, into.has(n) ? into.get(n)!.add(q) : q);
+    }
+  };
+  const max = (into: Map<string, Quantity>, from: Map<string, Quantity>) => {
+    for (const [n, q] of from) if (!into.has(n) || q.compareTo(into.get(n)!) > 0n) into.set(n, q);
+  };
+  const sum = new Map<string, Quantity>();
+  for (const c of arr(spec.containers)) add(sum, obj(obj(c).resources).requests);
+  const sidecars = new Map<string, Quantity>();
+  const init = new Map<string, Quantity>();
+  for (const c of arr(spec.initContainers)) {
+    const requests = obj(obj(c).resources).requests;
+    if (obj(c).restartPolicy === 'Always') {
+      add(sum, requests);
+      add(sidecars, requests);
+      max(init, sidecars);
+    } else {
+      const own = new Map(sidecars);
+      add(own, requests);
+      max(init, own);
+    }
+  }
+  max(sum, init);
+  return sum;
+}
+
+/**
+ * validatePodResourceConsistency: each pod-level request at least the containers' aggregate (measured on 1.36: only
+ * the resources the pod requests are compared), each container's limit at most the pod's.
+ */
+function consistencyIssues(path: string, spec: Record<string, any>, r: Record<string, any>): Issue[] {
+  const issues: Issue[] = [];
+  const requests = obj(r.requests);
+  for (const [name, total] of aggregateRequests(spec)) {
+    const own = name in requests ? quantity(requests[name]) : undefined;
+    if (own && total.compareTo(own) > 0n) {
+      issues.push(
+        invalid(
+          key(child(path, 'requests'), name),
+          own.canonical(),
+          `must be greater than or equal to aggregate container requests of ${total.canonical()}`,
+        ),
+      );
+    }
+  }
+  const limits = obj(r.limits);
+  arr(spec.containers).forEach((c, i) => {
+    for (const [name, v] of Object.entries(obj(obj(obj(c).resources).limits))) {
+      const own = quantity(v);
+      const pod = name in limits ? quantity(limits[name]) : undefined;
+      if (own && pod && own.compareTo(pod) > 0n) {
+        issues.push(
+          invalid(
+            child(key(index(child(path, 'containers'), i), name), 'limits'),
+            own.canonical(),
+            `must be less than or equal to pod limits of ${pod.canonical()}`,
+          ),
+        );
+      }
+    }
+  });
+  return issues;
+}
+
+/** validatePodResources of the pod spec's `resources` (`path`: `spec.resources`). @internal */
+export function podResourcesIssues(
+  path: string,
+  spec: Record<string, any>,
+  podClaims: ReadonlySet<string>,
+  version: KubernetesVersion,
+): Issue[] {
+  if (minorOf(version) < 34 || spec.resources == null) return [];
+  const r = obj(spec.resources);
+  const issues: Issue[] = [];
+  // 1.36's wording (measured; upstream's newest says `cannot be set`)
+  if (r.claims != null)
+    {issues.push(forbidden(child(path, 'claims'), 'claims may not be set for Resources at pod-level'));}
+  issues.push(...requirementsIssues(path, r, version));
+  issues.push(...resourceClaimNamesIssues(child(path, 'claims'), r.claims, podClaims));
+  issues.push(...consistencyIssues(path, spec, r));
+  return issues;
+}
