@@ -107,7 +107,10 @@ export function podSpecIssues(
   issues.push(...optionalSubdomainIssues(child(path, 'serviceAccountName'), serviceAccountName));
   issues.push(...optionalSubdomainIssues(child(path, 'nodeName'), spec.nodeName));
   issues.push(...optionalSubdomainIssues(child(path, 'priorityClassName'), spec.priorityClassName));
-  issues.push(...optionalSubdomainIssues(child(path, 'runtimeClassName'), spec.runtimeClassName));
+  // a pointer: an empty name is checked too (measured)
+  if (typeof spec.runtimeClassName === 'string') {
+    issues.push(...dnsSubdomainIssues(child(path, 'runtimeClassName'), spec.runtimeClassName));
+  }
   for (const f of ['hostname', 'subdomain']) {
     if (typeof spec[f] === 'string' && spec[f] !== '') issues.push(...dnsLabelIssues(child(path, f), spec[f]));
   }

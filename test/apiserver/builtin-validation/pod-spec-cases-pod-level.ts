@@ -269,4 +269,10 @@ export const POD_LEVEL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
         {},
       ]),
   ],
+  // found by the additions differential's seed 2
+  ['runtimeClassName empty', (s) => (s.runtimeClassName = '')],
+  ['nameserver with leading zeros', (s) => (s.dnsConfig = { nameservers: ['010.0.0.1', '1.2.3.04'] })],
+  ['nameserver IPv4-mapped', (s) => (s.dnsConfig = { nameservers: ['::ffff:1.2.3.4'] })],
+  ['hostAliases ip with leading zeros', (s) => (s.hostAliases = [{ ip: '010.0.0.1', hostnames: ['a'] }])],
+  ['hostAliases ip with a zone', (s) => (s.hostAliases = [{ ip: 'fe80::1%eth0', hostnames: ['a'] }])],
 ];
