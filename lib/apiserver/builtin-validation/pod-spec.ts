@@ -92,6 +92,8 @@ export function podSpecIssues(
       ),
     );
   }
+  // a Pod's labels, merged into its selectors' label keys on create (a template's are not)
+  const podLabels = options.pod ? obj(options.labels) : undefined;
   const restartPolicy = spec.restartPolicy || 'Always'; // the apiserver defaults an empty policy too
   if (!RESTART_POLICIES.includes(restartPolicy)) {
     issues.push(notSupported(child(path, 'restartPolicy'), restartPolicy, RESTART_POLICIES));
@@ -135,14 +137,14 @@ export function podSpecIssues(
     issues.push(...nameIssues(at, type, isQualifiedName(type, version)));
   });
   issues.push(...tolerationsIssues(child(path, 'tolerations'), spec.tolerations, version));
-  issues.push(...affinityIssues(child(path, 'affinity'), spec.affinity, version));
+  issues.push(...affinityIssues(child(path, 'affinity'), spec.affinity, version, podLabels));
   issues.push(...schedulingGatesIssues(path, spec, version, options.pod));
   issues.push(
     ...topologySpreadIssues(
       child(path, 'topologySpreadConstraints'),
       spec.topologySpreadConstraints,
       version,
-      options.pod ? obj(options.labels) : undefined,
+      podLabels,
     ),
   );
   issues.push(...podResourceClaimsIssues(child(path, 'resourceClaims'), spec.resourceClaims, version));

@@ -275,4 +275,93 @@ export const POD_LEVEL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
   ['nameserver IPv4-mapped', (s) => (s.dnsConfig = { nameservers: ['::ffff:1.2.3.4'] })],
   ['hostAliases ip with leading zeros', (s) => (s.hostAliases = [{ ip: '010.0.0.1', hostnames: ['a'] }])],
   ['hostAliases ip with a zone', (s) => (s.hostAliases = [{ ip: 'fe80::1%eth0', hostnames: ['a'] }])],
+  // label selectors' values, node field selectors, pod affinity's label keys
+  [
+    'topologySpread selector value bad',
+    (s) =>
+      (s.topologySpreadConstraints = spread({
+        labelSelector: { matchExpressions: [{ key: 'k', operator: 'In', values: ['a b'] }] },
+      })),
+  ],
+  [
+    'podAffinity selectors values bad',
+    (s) =>
+      (s.affinity = {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { topologyKey: 'z', labelSelector: { matchExpressions: [{ key: 'k', operator: 'In', values: ['a b'] }] } },
+          ],
+        },
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            {
+              weight: 1,
+              podAffinityTerm: {
+                topologyKey: 'z',
+                namespaceSelector: { matchExpressions: [{ key: 'k', operator: 'In', values: ['a b'] }] },
+              },
+            },
+          ],
+        },
+      }),
+  ],
+  [
+    'nodeAffinity values bad',
+    (s) =>
+      (s.affinity = {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'Gt', values: ['1', 'x y'] }] }],
+          },
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, preference: { matchExpressions: [{ key: 'k', operator: 'In', values: ['a b'] }] } },
+          ],
+        },
+      }),
+  ],
+  [
+    'nodeAffinity matchFields',
+    (s) =>
+      (s.affinity = {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchFields: [
+                  { key: 'metadata.name', operator: 'In', values: ['A_b', 'c'] },
+                  { key: 'x', operator: 'Exists' },
+                ],
+              },
+            ],
+          },
+        },
+      }),
+  ],
+  [
+    'podAffinity label keys without selector',
+    (s) =>
+      (s.affinity = {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { topologyKey: 'z', matchLabelKeys: ['a:b'], mismatchLabelKeys: ['c'] },
+          ],
+        },
+      }),
+  ],
+  [
+    'podAffinity label keys in both lists and the selector',
+    (s) =>
+      (s.affinity = {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            {
+              topologyKey: 'z',
+              labelSelector: { matchLabels: { k: 'v', app: 'a' } },
+              matchLabelKeys: ['k', 'm', 'B:c', 'app'],
+              mismatchLabelKeys: ['m'],
+            },
+          ],
+        },
+      }),
+  ],
 ];
