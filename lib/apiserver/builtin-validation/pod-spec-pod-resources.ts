@@ -1,6 +1,7 @@
 import { resourceClaimNamesIssues } from './pod-spec-claims';
 import { arr, obj } from './pod-spec-common';
 import { resourcesIssues, STANDARD_RESOURCES } from './pod-spec-resources';
+import { canonicalQuantity, quantityMilliValue, quantityText, quantityValue } from './resource-policy-quantity';
 import { child, forbidden, index, invalid, key, notSupported } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
@@ -41,30 +42,49 @@ function requirementsIssues(path: string, r: Record<string, any>, version: Kuber
   return issues;
 }
 
-function quantity(value: unknown): Quantity | undefined {
-  const text = typeof value === 'number' ? String(value) : value;
-  return typeof text === 'string' && Quantity.isValid(text) ? Quantity.parse(text) : undefined;
+/** A quantity with the texts it sums, shown as Go's String() of the sum (the first addend's format). */
+interface Sum {
+  readonly q: Quantity;
+  readonly texts: readonly string[];
+}
+
+function sumOf(texts: readonly string[]): Sum | undefined {
+  const qs = texts.map((t) => Quantity.parse(t));
+  return qs.length === 0 ? undefined : { q: qs.slice(1).reduce((a, b) => a.add(b), qs[0]), texts };
+}
+
+/**
+ * Go's String() of a sum: a binary first addend (`64Mi`) keeps the sum in bytes, a decimal one in thousandths (the
+ * precision of a pod's requests; finer ones are rounded up by quantityMilliValue).
+ */
+function shown(sum: Sum): string {
+  if (/[KMGTPE]i$/.test(sum.texts[0])) {
+    const bytes = sum.texts.reduce((t, x) => t + quantityValue(x), 0n);
+    return canonicalQuantity(bytes % 1024n === 0n ? `${bytes / 1024n}Ki` : `${bytes}`);
+  }
+  return canonicalQuantity(`${sum.texts.reduce((t, x) => t + quantityMilliValue(x), 0n)}m`);
 }
 
 /** AggregateContainerRequests: the containers' sum, or an init container's (with the sidecars before it) if more. */
-function aggregateRequests(spec: Record<string, any>): Map<string, Quantity> {
-  const add = (into: Map<string, Quantity>, list: unknown) => {
+function aggregateRequests(spec: Record<string, any>): Map<string, Sum> {
+  const add = (into: Map<string, Sum>, list: unknown) => {
     for (const [n, v] of Object.entries(obj(list))) {
-      const q = quantity(v);
-      if (q) into.set(n, into.has(n) ? into.get(n)!.add(q) : q);
+      const text = quantityText(v);
+      const sum = text === undefined ? undefined : sumOf([...(into.get(n)?.texts ?? []), text]);
+      if (sum) into.set(n, sum);
     }
   };
-  const max = (into: Map<string, Quantity>, from: Map<string, Quantity>) => {
-    for (const [n, q] of from) if (!into.has(n) || q.compareTo(into.get(n)!) > 0n) into.set(n, q);
+  const max = (into: Map<string, Sum>, from: Map<string, Sum>) => {
+    for (const [n, s] of from) if (!into.has(n) || s.q.compareTo(into.get(n)!.q) > 0n) into.set(n, s);
   };
-  const sum = new Map<string, Quantity>();
-  for (const c of arr(spec.containers)) add(sum, obj(obj(c).resources).requests);
-  const sidecars = new Map<string, Quantity>();
-  const init = new Map<string, Quantity>();
+  const total = new Map<string, Sum>();
+  for (const c of arr(spec.containers)) add(total, obj(obj(c).resources).requests);
+  const sidecars = new Map<string, Sum>();
+  const init = new Map<string, Sum>();
   for (const c of arr(spec.initContainers)) {
     const requests = obj(obj(c).resources).requests;
     if (obj(c).restartPolicy === 'Always') {
-      add(sum, requests);
+      add(total, requests);
       add(sidecars, requests);
       max(init, sidecars);
     } else {
@@ -73,8 +93,8 @@ function aggregateRequests(spec: Record<string, any>): Map<string, Quantity> {
       max(init, own);
     }
   }
-  max(sum, init);
-  return sum;
+  max(total, init);
+  return total;
 }
 
 /**
@@ -85,13 +105,13 @@ function consistencyIssues(path: string, spec: Record<string, any>, r: Record<st
   const issues: Issue[] = [];
   const requests = obj(r.requests);
   for (const [name, total] of aggregateRequests(spec)) {
-    const own = name in requests ? quantity(requests[name]) : undefined;
-    if (own && total.compareTo(own) > 0n) {
+    const text = name in requests ? quantityText(requests[name]) : undefined;
+    if (text !== undefined && total.q.compareTo(Quantity.parse(text)) > 0n) {
       issues.push(
         invalid(
           key(child(path, 'requests'), name),
-          own.canonical(),
-          `must be greater than or equal to aggregate container requests of ${total.canonical()}`,
+          canonicalQuantity(text),
+          `must be greater than or equal to aggregate container requests of ${shown(total)}`,
         ),
       );
     }
@@ -99,14 +119,14 @@ function consistencyIssues(path: string, spec: Record<string, any>, r: Record<st
   const limits = obj(r.limits);
   arr(spec.containers).forEach((c, i) => {
     for (const [name, v] of Object.entries(obj(obj(obj(c).resources).limits))) {
-      const own = quantity(v);
-      const pod = name in limits ? quantity(limits[name]) : undefined;
-      if (own && pod && own.compareTo(pod) > 0n) {
+      const own = quantityText(v);
+      const pod = name in limits ? quantityText(limits[name]) : undefined;
+      if (own !== undefined && pod !== undefined && Quantity.parse(own).compareTo(Quantity.parse(pod)) > 0n) {
         issues.push(
           invalid(
             child(key(index(child(path, 'containers'), i), name), 'limits'),
-            own.canonical(),
-            `must be less than or equal to pod limits of ${pod.canonical()}`,
+            canonicalQuantity(own),
+            `must be less than or equal to pod limits of ${canonicalQuantity(pod)}`,
           ),
         );
       }
@@ -126,8 +146,9 @@ export function podResourcesIssues(
   const r = obj(spec.resources);
   const issues: Issue[] = [];
   // 1.36's wording (measured; upstream's newest says `cannot be set`)
-  if (r.claims != null)
-    {issues.push(forbidden(child(path, 'claims'), 'claims may not be set for Resources at pod-level'));}
+  if (r.claims != null) {
+    issues.push(forbidden(child(path, 'claims'), 'claims may not be set for Resources at pod-level'));
+  }
   issues.push(...requirementsIssues(path, r, version));
   issues.push(...resourceClaimNamesIssues(child(path, 'claims'), r.claims, podClaims));
   issues.push(...consistencyIssues(path, spec, r));

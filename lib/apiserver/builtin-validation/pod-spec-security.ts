@@ -161,8 +161,9 @@ function hostSysctlIssues(path: string, name: string, spec: Record<string, any>,
   if (ns === 'net' && spec.hostNetwork === true) {
     return [invalid(path, name, "may not be specified when 'hostNetwork' is true")];
   }
-  if (ns === 'ipc' && spec.hostIPC === true)
-    {return [invalid(path, name, "may not be specified when 'hostIPC' is true")];}
+  if (ns === 'ipc' && spec.hostIPC === true) {
+    return [invalid(path, name, "may not be specified when 'hostIPC' is true")];
+  }
   return [];
 }
 
@@ -192,7 +193,8 @@ export function unmaskedProcMountIssues(path: string, spec: Record<string, any>,
  */
 export function hostUsersIssues(path: string, spec: Record<string, any>, version: KubernetesVersion): Issue[] {
   if (minorOf(version) < 33 || spec.hostUsers !== false) return [];
-  const detail = 'when `pod.Spec.HostUsers` is false';
+  // 1.36's wording (measured; older sources say `pod.Spec.HostUsers`)
+  const detail = 'when `hostUsers` is false';
   return [
     ...(spec.hostNetwork === true ? [forbidden(child(path, 'hostNetwork'), detail)] : []),
     ...(spec.hostPID === true ? [forbidden(child(path, 'HostPID'), detail)] : []),

@@ -256,6 +256,14 @@ export const POD_LEVEL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
     (s) => (s.resources = { requests: { cpu: '50m' }, limits: { memory: '64Mi' } }),
   ],
   [
+    'pod resources under containers and an init container',
+    (s) => {
+      s.containers.push({ name: 'b', image: 'busybox', resources: { requests: { cpu: '250m', memory: '1Gi' } } });
+      s.initContainers = [{ name: 'i', image: 'busybox', resources: { requests: { cpu: '2', memory: '100Mi' } } }];
+      s.resources = { requests: { cpu: '300m', memory: '1Gi' }, limits: { memory: '1Gi' } };
+    },
+  ],
+  [
     'pod resources valid',
     (s) => (s.resources = { requests: { cpu: '200m', memory: '100Mi' }, limits: { cpu: '2', memory: '256Mi' } }),
   ],
