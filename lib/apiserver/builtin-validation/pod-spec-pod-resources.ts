@@ -10,8 +10,9 @@ import { Quantity } from '../../apimachinery/quantity';
 
 /*
  * Pod-level resources (spec.resources, PodLevelResources; validatePodResources): checked from 1.34, where the gate is
- * on (1.32 drops the field, measured; 1.33 unmeasured). A Pod's defaults of its pod-level requests and limits
- * (defaultPodRequests, defaultPodLimits) are not imitated: a Pod is checked as written, as a template is.
+ * on (1.32 drops the field, measured; 1.33 unmeasured). A Pod is checked as SetDefaults_Pod leaves it: its
+ * containers' limits copied into missing requests, then its pod-level requests defaulted when it has pod-level limits
+ * (defaultPodRequests); its defaults of pod-level limits (defaultHugePagePodLimits, defaultPodLimits) are not imitated.
  */
 
 const SUPPORTED = ['cpu', 'hugepages-', 'memory'];
@@ -135,15 +136,55 @@ function consistencyIssues(path: string, spec: Record<string, any>, r: Record<st
   return issues;
 }
 
-/** validatePodResources of the pod spec's `resources` (`path`: `spec.resources`). @internal */
+/** A Pod's containers with their limits copied into missing requests (SetDefaults_Pod). */
+function withContainerDefaults(spec: Record<string, any>): Record<string, any> {
+  const defaulted = (c: unknown) => {
+    const resources = obj(obj(c).resources);
+    if (resources.limits == null) return c;
+    return {
+      ...obj(c),
+      resources: { ...resources, requests: { ...obj(resources.limits), ...obj(resources.requests) } },
+    };
+  };
+  return {
+    ...spec,
+    containers: arr(spec.containers).map(defaulted),
+    initContainers: arr(spec.initContainers).map(defaulted),
+  };
+}
+
+/**
+ * defaultPodRequests: with pod-level limits, each missing pod-level request of cpu or memory the containers request is
+ * their aggregate, and each other missing one of a pod-level limit that limit.
+ */
+function withPodRequests(spec: Record<string, any>, r: Record<string, any>): Record<string, any> {
+  if (Object.keys(obj(r.limits)).length === 0) return r;
+  const requests: Record<string, unknown> = { ...obj(r.requests) };
+  for (const [name, total] of aggregateRequests(spec)) {
+    if (!(name in requests) && (name === 'cpu' || name === 'memory')) requests[name] = shown(total);
+  }
+  for (const [name, limit] of Object.entries(obj(r.limits))) {
+    if (!(name in requests) && isSupported(name)) requests[name] = limit;
+  }
+  return { ...r, requests };
+}
+
+/**
+ * validatePodResources of the pod spec's `resources` (`path`: `spec.resources`); `pod`: a Pod's spec, defaulted as
+ * SetDefaults_Pod does.
+ *
+ * @internal
+ */
 export function podResourcesIssues(
   path: string,
-  spec: Record<string, any>,
+  raw: Record<string, any>,
   podClaims: ReadonlySet<string>,
   version: KubernetesVersion,
+  pod: boolean,
 ): Issue[] {
-  if (minorOf(version) < 34 || spec.resources == null) return [];
-  const r = obj(spec.resources);
+  if (minorOf(version) < 34 || raw.resources == null) return [];
+  const spec = pod ? withContainerDefaults(raw) : raw;
+  const r = pod ? withPodRequests(spec, obj(raw.resources)) : obj(raw.resources);
   const issues: Issue[] = [];
   // 1.36's wording (measured; upstream's newest says `cannot be set`)
   if (r.claims != null) {

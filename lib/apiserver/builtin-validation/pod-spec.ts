@@ -148,7 +148,7 @@ export function podSpecIssues(
     ),
   );
   issues.push(...podResourceClaimsIssues(child(path, 'resourceClaims'), spec.resourceClaims, version));
-  issues.push(...podResourcesIssues(child(path, 'resources'), spec, podClaimNames(spec), version));
+  issues.push(...podResourcesIssues(child(path, 'resources'), spec, podClaimNames(spec), version, options.pod));
   return issues;
 }
 

@@ -263,6 +263,16 @@ export const POD_LEVEL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
       s.resources = { requests: { cpu: '300m', memory: '1Gi' }, limits: { memory: '1Gi' } };
     },
   ],
+  // a Pod's pod-level requests default from its containers' (and theirs from their limits), a template's do not
+  ['pod limits under the container requests', (s) => (s.resources = { limits: { memory: '32Mi', cpu: '50m' } })],
+  [
+    'pod limits under the container limits',
+    (s) => {
+      s.containers[0].resources = { limits: { cpu: '1', memory: '128Mi' } };
+      s.resources = { limits: { cpu: '500m', memory: '1Gi' } };
+    },
+  ],
+  ['pod requests only', (s) => (s.resources = { requests: { cpu: '50m' } })],
   [
     'pod resources valid',
     (s) => (s.resources = { requests: { cpu: '200m', memory: '100Mi' }, limits: { cpu: '2', memory: '256Mi' } }),
