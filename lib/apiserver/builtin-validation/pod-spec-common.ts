@@ -1,4 +1,4 @@
-import { isIP } from 'net';
+import { ipErrors, NOT_AN_IP } from './networking-ip';
 import { portNameErrors, portNumberErrors } from './ports';
 import { invalid, isObject } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
@@ -66,18 +66,15 @@ export function portNumOrNameIssues(path: string, port: unknown): Issue[] {
   return [];
 }
 
-/** IsValidIP, in the wording of `version` (the example appeared between 1.28 and 1.32; measured on both). @internal */
+/**
+ * IsValidIP (a pod's hostAliases and DNS nameservers): networking-ip.ts's parse (leading zeros tolerated up to 1.35,
+ * refused from 1.36 with IPv4-mapped addresses; zones never), in the wording of `version` (the example appeared
+ * between 1.28 and 1.32; measured on both). @internal
+ */
 export function ipIssues(path: string, value: string, version: KubernetesVersion): Issue[] {
-  if (isIP(value) !== 0) return [];
-  return [
-    invalid(
-      path,
-      value,
-      minorOf(version) >= 32
-        ? 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'
-        : 'must be valid IP address',
-    ),
-  ];
+  return ipErrors(value, version).map((e) =>
+    invalid(path, value, e === NOT_AN_IP && minorOf(version) < 32 ? 'must be valid IP address' : e),
+  );
 }
 
 /** A 32-bit id (runAsUser, runAsGroup, fsGroup, supplementalGroups): ValidateLinuxID's range. @internal */

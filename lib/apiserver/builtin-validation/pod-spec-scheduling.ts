@@ -1,7 +1,8 @@
-import { arr, dnsLabelIssues, labelsIssues, nameIssues, obj, str } from './pod-spec-common';
+import { labelSelectorIssues } from './label-selector';
+import { arr, dnsLabelIssues, dnsSubdomainIssues, nameIssues, obj, str } from './pod-spec-common';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
-import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 
 /*
@@ -46,8 +47,12 @@ export function tolerationsIssues(path: string, tolerations: unknown, version: K
   });
 }
 
-/** ValidateNodeSelectorRequirement and ValidateLabelSelectorRequirement share these value rules. */
-function requirementIssues(path: string, raw: unknown, version: KubernetesVersion, node: boolean): Issue[] {
+/**
+ * ValidateNodeSelectorRequirement. `checkValues`: each value a label value, for required terms from 1.33
+ * (AllowInvalidLabelValueInRequiredNodeAffinity is for updates of old objects; measured: 1.32 accepts `a b`, 1.36
+ * refuses it; 1.33 to 1.35 unmeasured); preferred terms never (they may match on a one-node cluster).
+ */
+function requirementIssues(path: string, raw: unknown, version: KubernetesVersion, checkValues: boolean): Issue[] {
   const r = obj(raw);
   const k = str(r.key);
   const values = arr(r.values);
@@ -68,10 +73,7 @@ function requirementIssues(path: string, raw: unknown, version: KubernetesVersio
       break;
     case 'Gt':
     case 'Lt':
-      // label selectors have no Gt and Lt
-      if (!node) {
-        issues.push(invalid(child(path, 'operator'), r.operator, 'not a valid selector operator'));
-      } else if (values.length !== 1) {
+      if (values.length !== 1) {
         issues.push(required(valuesPath, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
       }
       break;
@@ -79,24 +81,94 @@ function requirementIssues(path: string, raw: unknown, version: KubernetesVersio
       issues.push(invalid(child(path, 'operator'), r.operator, 'not a valid selector operator'));
   }
   issues.push(...nameIssues(child(path, 'key'), k, isQualifiedName(k, version)));
+  if (checkValues && minorOf(version) >= 33) {
+    values.forEach((v, i) =>
+      issues.push(...nameIssues(index(valuesPath, i), str(v), isValidLabelValue(str(v), version))),
+    );
+  }
   return issues;
 }
 
-function nodeSelectorTermIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
-  return arr(obj(raw).matchExpressions).flatMap((r, i) =>
-    requirementIssues(index(child(path, 'matchExpressions'), i), r, version, true),
-  );
+/** ValidateNodeFieldSelectorRequirement: `metadata.name` In or NotIn one node name. */
+function fieldRequirementIssues(path: string, raw: unknown): Issue[] {
+  const r = obj(raw);
+  const values = arr(r.values).map(str);
+  const issues: Issue[] = [];
+  if (r.operator === 'In' || r.operator === 'NotIn') {
+    if (values.length !== 1) {
+      issues.push(
+        required(
+          child(path, 'values'),
+          "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+        ),
+      );
+    }
+  } else {
+    issues.push(invalid(child(path, 'operator'), r.operator, 'not a valid selector operator'));
+  }
+  if (str(r.key) !== 'metadata.name') {
+    issues.push(invalid(child(path, 'key'), str(r.key), 'not a valid field selector key'));
+  } else {
+    values.forEach((v, i) => issues.push(...dnsSubdomainIssues(index(child(path, 'values'), i), v)));
+  }
+  return issues;
 }
 
-function labelSelectorIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
-  if (raw == null) return [];
-  const s = obj(raw);
+function nodeSelectorTermIssues(path: string, raw: unknown, version: KubernetesVersion, required_: boolean): Issue[] {
   return [
-    ...labelsIssues(child(path, 'matchLabels'), s.matchLabels, version),
-    ...arr(s.matchExpressions).flatMap((r, i) =>
-      requirementIssues(index(child(path, 'matchExpressions'), i), r, version, false),
+    ...arr(obj(raw).matchExpressions).flatMap((r, i) =>
+      requirementIssues(index(child(path, 'matchExpressions'), i), r, version, required_),
     ),
+    ...arr(obj(raw).matchFields).flatMap((r, i) => fieldRequirementIssues(index(child(path, 'matchFields'), i), r)),
   ];
+}
+
+/**
+ * The label keys a term or constraint adds to its selector (validateMatchLabelKeysAndMismatchLabelKeys at `path`, the
+ * term's): each list Forbidden without a labelSelector, else each key a label key; a matchLabelKeys key that a
+ * matchExpression repeats (its matchLabels or an earlier expression have it) `exists in both` at `path[i]`; a key in
+ * both lists at `matchLabelKeys[i]`. A Pod's create merges first each key the Pod has a label of into its selector as
+ * an expression (MatchLabelKeysInPodAffinity; 1.34+ for topology spread): `podLabels`, a template's none.
+ */
+function labelKeysIssues(
+  path: string,
+  t: Record<string, any>,
+  version: KubernetesVersion,
+  podLabels: Record<string, unknown> | undefined,
+): Issue[] {
+  const matchKeys = arr(t.matchLabelKeys).map(str);
+  const mismatchKeys = arr(t.mismatchLabelKeys).map(str);
+  const selector = t.labelSelector == null ? undefined : obj(t.labelSelector);
+  const issues: Issue[] = [];
+  for (const [field, keys] of [
+    ['matchLabelKeys', matchKeys],
+    ['mismatchLabelKeys', mismatchKeys],
+  ] as const) {
+    if (keys.length === 0) continue;
+    const at = child(path, field);
+    if (!selector) issues.push(forbidden(at, 'must not be specified when labelSelector is not set'));
+    else keys.forEach((k, i) => issues.push(...nameIssues(index(at, i), k, isQualifiedName(k, version))));
+  }
+  if (selector) {
+    const lastIndex = new Map(matchKeys.map((k, i) => [k, i]));
+    const seen = new Set(Object.keys(obj(selector.matchLabels)));
+    const merged = podLabels ? [...matchKeys, ...mismatchKeys].filter((k) => k in podLabels) : [];
+    for (const k of [...arr(selector.matchExpressions).map((e) => str(obj(e).key)), ...merged]) {
+      const i = lastIndex.get(k);
+      if (i !== undefined && seen.has(k)) {
+        issues.push(invalid(index(path, i), k, 'exists in both matchLabelKeys and labelSelector'));
+      }
+      seen.add(k);
+    }
+  }
+  matchKeys.forEach((k, i) => {
+    if (mismatchKeys.includes(k)) {
+      issues.push(
+        invalid(index(child(path, 'matchLabelKeys'), i), k, 'exists in both matchLabelKeys and mismatchLabelKeys'),
+      );
+    }
+  });
+  return issues;
 }
 
 function weightIssues(path: string, weight: unknown): Issue[] {
@@ -105,13 +177,20 @@ function weightIssues(path: string, weight: unknown): Issue[] {
   return typeof w === 'number' && (w < 1 || w > 100) ? [invalid(path, w, 'must be in the range 1-100')] : [];
 }
 
-function podAffinityTermIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+function podAffinityTermIssues(
+  path: string,
+  raw: unknown,
+  version: KubernetesVersion,
+  podLabels: Record<string, unknown> | undefined,
+): Issue[] {
   const t = obj(raw);
   const topologyKey = str(t.topologyKey);
   const keyPath = child(path, 'topologyKey');
   const issues = [
-    ...labelSelectorIssues(child(path, 'labelSelector'), t.labelSelector, version),
-    ...labelSelectorIssues(child(path, 'namespaceSelector'), t.namespaceSelector, version),
+    ...labelSelectorIssues(t.labelSelector, child(path, 'labelSelector'), version),
+    ...labelSelectorIssues(t.namespaceSelector, child(path, 'namespaceSelector'), version),
+    // matchLabelKeys and mismatchLabelKeys: fields from 1.29, kept from 1.31 (MatchLabelKeysInPodAffinity beta)
+    ...(minorOf(version) >= 31 ? labelKeysIssues(path, t, version, podLabels) : []),
     // each at `.namespace`, not `.namespaces[i]`: upstream's path (measured)
     ...arr(t.namespaces).flatMap((n) => (typeof n === 'string' ? dnsLabelIssues(child(path, 'namespace'), n) : [])),
   ];
@@ -125,7 +204,12 @@ function podAffinityTermIssues(path: string, raw: unknown, version: KubernetesVe
 }
 
 /** validateAffinity. @internal */
-export function affinityIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+export function affinityIssues(
+  path: string,
+  raw: unknown,
+  version: KubernetesVersion,
+  podLabels?: Record<string, unknown>,
+): Issue[] {
   if (raw == null) return [];
   const a = obj(raw);
   const issues: Issue[] = [];
@@ -136,14 +220,14 @@ export function affinityIssues(path: string, raw: unknown, version: KubernetesVe
     const terms = arr(obj(node.requiredDuringSchedulingIgnoredDuringExecution).nodeSelectorTerms);
     const termsPath = child(reqPath, 'nodeSelectorTerms');
     if (terms.length === 0) issues.push(required(termsPath, 'must have at least one node selector term'));
-    terms.forEach((t, i) => issues.push(...nodeSelectorTermIssues(index(termsPath, i), t, version)));
+    terms.forEach((t, i) => issues.push(...nodeSelectorTermIssues(index(termsPath, i), t, version, true)));
   }
   arr(node.preferredDuringSchedulingIgnoredDuringExecution).forEach((raw2, i) => {
     const at = index(child(nodePath, 'preferredDuringSchedulingIgnoredDuringExecution'), i);
     const p = obj(raw2);
     issues.push(
       ...weightIssues(child(at, 'weight'), p.weight),
-      ...nodeSelectorTermIssues(child(at, 'preference'), p.preference, version),
+      ...nodeSelectorTermIssues(child(at, 'preference'), p.preference, version, false),
     );
   });
   for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
@@ -151,7 +235,12 @@ export function affinityIssues(path: string, raw: unknown, version: KubernetesVe
     const paPath = child(path, kind);
     arr(pa.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) =>
       issues.push(
-        ...podAffinityTermIssues(index(child(paPath, 'requiredDuringSchedulingIgnoredDuringExecution'), i), t, version),
+        ...podAffinityTermIssues(
+          index(child(paPath, 'requiredDuringSchedulingIgnoredDuringExecution'), i),
+          t,
+          version,
+          podLabels,
+        ),
       ),
     );
     arr(pa.preferredDuringSchedulingIgnoredDuringExecution).forEach((raw2, i) => {
@@ -159,7 +248,7 @@ export function affinityIssues(path: string, raw: unknown, version: KubernetesVe
       const w = obj(raw2);
       issues.push(
         ...weightIssues(child(at, 'weight'), w.weight),
-        ...podAffinityTermIssues(child(at, 'podAffinityTerm'), w.podAffinityTerm, version),
+        ...podAffinityTermIssues(child(at, 'podAffinityTerm'), w.podAffinityTerm, version, podLabels),
       );
     });
   }
@@ -169,18 +258,67 @@ export function affinityIssues(path: string, raw: unknown, version: KubernetesVe
 const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
 const POLICIES = ['Honor', 'Ignore'];
 
-/** validateTopologySpreadConstraints. @internal */
-export function topologySpreadIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+/**
+ * A constraint's matchLabelKeys. Up to 1.32 (validateMatchLabelKeysInTopologySpread): without a labelSelector
+ * Forbidden, and each key a label key and in no key of the selector, at `matchLabelKeys[i]`. 1.36 checks them as pod
+ * affinity's (validateMatchLabelKeysAndMismatchLabelKeys at the constraint's path): without a selector Forbidden only;
+ * each key a label key; `exists in both` only for a key of the keys that a matchExpression repeats, reported at the
+ * constraint's path indexed (`topologySpreadConstraints[0][0]`, measured; labelKeysIssues). A Pod's create merges
+ * its labels' keys into the selector first (MatchLabelKeysInPodTopologySpreadSelectorMerge, on from 1.34; templates
+ * are not merged): a key both in matchLabels and in matchLabelKeys is refused in a Pod only. 1.33 to 1.35 are
+ * unmeasured: checked as 1.36 from 1.34.
+ */
+function matchLabelKeysIssues(
+  at: string,
+  c: Record<string, any>,
+  version: KubernetesVersion,
+  podLabels: Record<string, unknown> | undefined,
+): Issue[] {
+  const keys = arr(c.matchLabelKeys).map(str);
+  if (keys.length === 0) return [];
+  const keysPath = child(at, 'matchLabelKeys');
+  const selector = c.labelSelector == null ? undefined : obj(c.labelSelector);
+  const labels = Object.keys(obj(selector?.matchLabels));
+  const expressions = arr(selector?.matchExpressions).map((e) => str(obj(e).key));
+  if (minorOf(version) < 34) {
+    const issues: Issue[] = selector
+      ? []
+      : [forbidden(keysPath, 'must not be specified when labelSelector is not set')];
+    const selectorKeys = new Set([...labels, ...expressions]);
+    keys.forEach((k, i) => {
+      issues.push(...nameIssues(index(keysPath, i), k, isQualifiedName(k, version)));
+      if (selectorKeys.has(k)) {
+        issues.push(invalid(index(keysPath, i), k, 'exists in both matchLabelKeys and labelSelector'));
+      }
+    });
+    return issues;
+  }
+  return labelKeysIssues(at, { matchLabelKeys: keys, labelSelector: c.labelSelector }, version, podLabels);
+}
+
+/**
+ * validateTopologySpreadConstraints. The topologyKey must only be set (ValidateTopologyKey: no name check, measured
+ * on the three versions). `podLabels`: a Pod's own labels, merged into its selectors on create (not a template's).
+ *
+ * @internal
+ */
+export function topologySpreadIssues(
+  path: string,
+  raw: unknown,
+  version: KubernetesVersion,
+  podLabels?: Record<string, unknown>,
+): Issue[] {
   const constraints = arr(raw).map(obj);
   return constraints.flatMap((c, i) => {
     const at = index(path, i);
     const issues: Issue[] = [];
-    if (typeof c.maxSkew === 'number' && c.maxSkew <= 0) {
-      issues.push(invalid(child(at, 'maxSkew'), c.maxSkew, 'must be greater than zero'));
+    // an absent maxSkew is Go's zero
+    const maxSkew = c.maxSkew ?? 0;
+    if (typeof maxSkew === 'number' && maxSkew <= 0) {
+      issues.push(invalid(child(at, 'maxSkew'), maxSkew, 'must be greater than zero'));
     }
     const topologyKey = str(c.topologyKey);
     if (topologyKey === '') issues.push(required(child(at, 'topologyKey'), 'can not be empty'));
-    else issues.push(...nameIssues(child(at, 'topologyKey'), topologyKey, isQualifiedName(topologyKey, version)));
     const when = str(c.whenUnsatisfiable);
     if (!WHEN_UNSATISFIABLE.includes(when)) {
       issues.push(notSupported(child(at, 'whenUnsatisfiable'), when, WHEN_UNSATISFIABLE));
@@ -189,10 +327,12 @@ export function topologySpreadIssues(path: string, raw: unknown, version: Kubern
       .slice(i + 1)
       .some((o) => str(o.topologyKey) === topologyKey && str(o.whenUnsatisfiable) === when);
     if (repeated) issues.push(duplicate(child(at, '{topologyKey, whenUnsatisfiable}'), `{${topologyKey}, ${when}}`));
+    // validateMinDomains: both messages when both apply
     if (c.minDomains != null) {
       if (typeof c.minDomains === 'number' && c.minDomains <= 0) {
-        issues.push(invalid(child(at, 'minDomains'), c.minDomains, 'must be greater than 0'));
-      } else if (when !== 'DoNotSchedule') {
+        issues.push(invalid(child(at, 'minDomains'), c.minDomains, 'must be greater than zero'));
+      }
+      if (when !== 'DoNotSchedule') {
         issues.push(
           invalid(
             child(at, 'minDomains'),
@@ -205,7 +345,38 @@ export function topologySpreadIssues(path: string, raw: unknown, version: Kubern
     for (const p of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
       if (c[p] != null && !POLICIES.includes(c[p])) issues.push(notSupported(child(at, p), c[p], POLICIES));
     }
-    issues.push(...labelSelectorIssues(child(at, 'labelSelector'), c.labelSelector, version));
+    issues.push(...matchLabelKeysIssues(at, c, version, podLabels));
+    issues.push(...labelSelectorIssues(c.labelSelector, child(at, 'labelSelector'), version));
     return issues;
   });
+}
+
+/**
+ * validateSchedulingGates: each gate's name a qualified name, once. On create a Pod may have gates (only their removal
+ * is an update's), but no nodeName with them (ValidatePodCreate; a template's nodeName and gates are accepted).
+ *
+ * @internal
+ */
+export function schedulingGatesIssues(
+  path: string,
+  spec: Record<string, any>,
+  version: KubernetesVersion,
+  pod: boolean,
+): Issue[] {
+  const gatesPath = child(path, 'schedulingGates');
+  const gates = arr(spec.schedulingGates);
+  const seen = new Set<string>();
+  const issues = gates.flatMap((g, i) => {
+    const name = str(obj(g).name);
+    const found = [
+      ...nameIssues(index(gatesPath, i), name, isQualifiedName(name, version)),
+      ...(seen.has(name) ? [duplicate(index(gatesPath, i), name)] : []),
+    ];
+    seen.add(name);
+    return found;
+  });
+  if (pod && str(spec.nodeName) !== '' && gates.length > 0) {
+    issues.push(forbidden(child(path, 'nodeName'), 'cannot be set until all schedulingGates have been cleared'));
+  }
+  return issues;
 }

@@ -1,3 +1,4 @@
+import { podClaimNames, podResourceClaimsIssues } from './pod-spec-claims';
 import {
   annotationKeysIssues,
   arr,
@@ -11,10 +12,14 @@ import {
   str,
 } from './pod-spec-common';
 import { hostPortConflicts, containersIssues } from './pod-spec-containers';
-import { affinityIssues, tolerationsIssues, topologySpreadIssues } from './pod-spec-scheduling';
-import { podSecurityContextIssues } from './pod-spec-security';
+import { dnsIssues } from './pod-spec-dns';
+import { podResourcesIssues } from './pod-spec-pod-resources';
+import { resourcesIssues } from './pod-spec-resources';
+import { affinityIssues, schedulingGatesIssues, tolerationsIssues, topologySpreadIssues } from './pod-spec-scheduling';
+import { hostUsersIssues, podSecurityContextIssues, unmaskedProcMountIssues } from './pod-spec-security';
 import { volumesIssues } from './pod-spec-volumes';
-import { child, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
+import { hostProcessIssues, osIssues } from './pod-spec-windows';
+import { child, forbidden, index, invalid, notSupported } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 import { isQualifiedName } from '../../apimachinery/names';
@@ -35,33 +40,11 @@ export interface PodTemplateOptions {
 export interface PodSpecOptions {
   /** A Pod (not a template): its defaults copy limits into missing requests, and ephemeral containers are its own. */
   readonly pod: boolean;
+  /** A Pod's labels: its create merges them into its topology spread selectors (1.34+). */
+  readonly labels?: Record<string, unknown>;
 }
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
-const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
-
-function dnsIssues(path: string, spec: any, version: KubernetesVersion): Issue[] {
-  const issues: Issue[] = [];
-  const policy = spec.dnsPolicy || 'ClusterFirst'; // the apiserver defaults an empty policy too
-  if (!DNS_POLICIES.includes(policy)) issues.push(notSupported(child(path, 'dnsPolicy'), policy, DNS_POLICIES));
-  const configPath = child(path, 'dnsConfig');
-  if (policy === 'None' && spec.dnsConfig == null) {
-    issues.push(required(configPath, 'must provide `dnsConfig` when `dnsPolicy` is None'));
-  }
-  const config = obj(spec.dnsConfig);
-  const nameservers = arr(config.nameservers);
-  if (nameservers.length > 3) {
-    issues.push(invalid(child(configPath, 'nameservers'), nameservers, 'must not have more than 3 nameservers'));
-  }
-  nameservers.forEach((ns, i) =>
-    issues.push(...ipIssues(index(child(configPath, 'nameservers'), i), str(ns), version)),
-  );
-  arr(config.options).forEach((o, i) => {
-    if (str(obj(o).name) === '') issues.push(required(index(child(configPath, 'options'), i), 'must not be empty'));
-  });
-  return issues;
-}
-
 /** hostAliases: 1.28 reports them without the indices (`hostAliases.ip`; measured), 1.32 with. */
 function hostAliasesIssues(path: string, aliases: unknown, version: KubernetesVersion): Issue[] {
   const indexed = minorOf(version) >= 32;
@@ -75,20 +58,6 @@ function hostAliasesIssues(path: string, aliases: unknown, version: KubernetesVe
       ),
     ];
   });
-}
-
-function hostProcessIssues(path: string, spec: any): Issue[] {
-  const all = [...arr(spec.containers), ...arr(spec.initContainers)];
-  const hostProcess = all.some((c) => obj(obj(obj(c).securityContext).windowsOptions).hostProcess === true);
-  return hostProcess && spec.hostNetwork !== true
-    ? [
-        invalid(
-          child(path, 'hostNetwork'),
-          false,
-          'hostNetwork must be true if pod contains any hostProcess containers',
-        ),
-      ]
-    : [];
 }
 
 /**
@@ -123,6 +92,8 @@ export function podSpecIssues(
       ),
     );
   }
+  // a Pod's labels, merged into its selectors' label keys on create (a template's are not)
+  const podLabels = options.pod ? obj(options.labels) : undefined;
   const restartPolicy = spec.restartPolicy || 'Always'; // the apiserver defaults an empty policy too
   if (!RESTART_POLICIES.includes(restartPolicy)) {
     issues.push(notSupported(child(path, 'restartPolicy'), restartPolicy, RESTART_POLICIES));
@@ -131,10 +102,17 @@ export function podSpecIssues(
   issues.push(...labelsIssues(child(path, 'nodeSelector'), spec.nodeSelector, version));
   issues.push(...podSecurityContextIssues(child(path, 'securityContext'), spec.securityContext, spec, version));
   issues.push(...hostProcessIssues(path, spec));
-  issues.push(...optionalSubdomainIssues(child(path, 'serviceAccountName'), spec.serviceAccountName));
+  issues.push(...hostUsersIssues(path, spec, version));
+  issues.push(...unmaskedProcMountIssues(path, spec, version));
+  // the deprecated serviceAccount is serviceAccountName's alias when that is empty (Convert_v1_PodSpec_To_core_PodSpec)
+  const serviceAccountName = str(spec.serviceAccountName) || spec.serviceAccount;
+  issues.push(...optionalSubdomainIssues(child(path, 'serviceAccountName'), serviceAccountName));
   issues.push(...optionalSubdomainIssues(child(path, 'nodeName'), spec.nodeName));
   issues.push(...optionalSubdomainIssues(child(path, 'priorityClassName'), spec.priorityClassName));
-  issues.push(...optionalSubdomainIssues(child(path, 'runtimeClassName'), spec.runtimeClassName));
+  // a pointer: an empty name is checked too (measured)
+  if (typeof spec.runtimeClassName === 'string') {
+    issues.push(...dnsSubdomainIssues(child(path, 'runtimeClassName'), spec.runtimeClassName));
+  }
   for (const f of ['hostname', 'subdomain']) {
     if (typeof spec[f] === 'string' && spec[f] !== '') issues.push(...dnsLabelIssues(child(path, f), spec[f]));
   }
@@ -147,11 +125,11 @@ export function podSpecIssues(
       notSupported(child(path, 'preemptionPolicy'), spec.preemptionPolicy, ['PreemptLowerPriority', 'Never']),
     );
   }
-  const os = obj(spec.os);
-  if (spec.os != null && !['linux', 'windows'].includes(os.name)) {
-    // upstream reports it at `os`, not `os.name`
-    issues.push(notSupported(child(path, 'os'), os.name, ['linux', 'windows']));
+  if (spec.overhead != null) {
+    // validateOverhead: a container's limits' checks
+    issues.push(...resourcesIssues(child(path, 'overhead'), { limits: spec.overhead }, version, false));
   }
+  issues.push(...osIssues(path, spec, version));
   issues.push(...hostAliasesIssues(child(path, 'hostAliases'), spec.hostAliases, version));
   arr(spec.readinessGates).forEach((g, i) => {
     const type = str(obj(g).conditionType);
@@ -159,10 +137,18 @@ export function podSpecIssues(
     issues.push(...nameIssues(at, type, isQualifiedName(type, version)));
   });
   issues.push(...tolerationsIssues(child(path, 'tolerations'), spec.tolerations, version));
-  issues.push(...affinityIssues(child(path, 'affinity'), spec.affinity, version));
+  issues.push(...affinityIssues(child(path, 'affinity'), spec.affinity, version, podLabels));
+  issues.push(...schedulingGatesIssues(path, spec, version, options.pod));
   issues.push(
-    ...topologySpreadIssues(child(path, 'topologySpreadConstraints'), spec.topologySpreadConstraints, version),
+    ...topologySpreadIssues(
+      child(path, 'topologySpreadConstraints'),
+      spec.topologySpreadConstraints,
+      version,
+      podLabels,
+    ),
   );
+  issues.push(...podResourceClaimsIssues(child(path, 'resourceClaims'), spec.resourceClaims, version));
+  issues.push(...podResourcesIssues(child(path, 'resources'), spec, podClaimNames(spec), version, options.pod));
   return issues;
 }
 

@@ -8,7 +8,8 @@ import { BuiltinValidators } from './validator';
  * @internal
  */
 export const POD_VALIDATORS: BuiltinValidators = {
-  'v1/Pod': (object, version) => podSpecIssues(object?.spec, 'spec', version, { pod: true }),
+  'v1/Pod': (object, version) =>
+    podSpecIssues(object?.spec, 'spec', version, { pod: true, labels: object?.metadata?.labels }),
   'v1/PodTemplate': (object, version) =>
     podTemplateIssues(object?.template, 'template', version, { restartPolicies: [] }),
 };

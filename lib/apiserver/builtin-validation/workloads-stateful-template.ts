@@ -35,6 +35,16 @@ function withClaimVolumes(spec: any): any {
   return { ...template, spec: { ...podSpec, volumes: [...claims, ...others] } };
 }
 
+/**
+ * The template without hostname and subdomain: 1.36 accepts any (`-a`, `SCTP`, `example.com/A` measured; its
+ * controller names each pod's host after the pod and the governing Service).
+ */
+function withoutHostNames(template: any): any {
+  if (!isObject(template) || !isObject(template.spec)) return template;
+  const { hostname, subdomain, ...spec } = template.spec;
+  return { ...template, spec };
+}
+
 /** The StatefulSet's checks of its template on `version`. @internal */
 export function statefulSetTemplateIssues(spec: any, version: KubernetesVersion): Issue[] {
   const template = isObject(spec.template) ? spec.template : {};
@@ -58,7 +68,9 @@ export function statefulSetTemplateIssues(spec: any, version: KubernetesVersion)
   }
   if (validatesPodSpec(version)) {
     issues.push(
-      ...podTemplateIssues(withClaimVolumes(spec), 'spec.template', version, { restartPolicies: ['Always'] }),
+      ...podTemplateIssues(withoutHostNames(withClaimVolumes(spec)), 'spec.template', version, {
+        restartPolicies: ['Always'],
+      }),
     );
   } else if (podSpec.restartPolicy && podSpec.restartPolicy !== 'Always') {
     // the restart policy defaults to Always

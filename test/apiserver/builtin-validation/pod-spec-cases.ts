@@ -1,3 +1,5 @@
+import { POD_LEVEL_CASES } from './pod-spec-cases-pod-level';
+
 /**
  * The pod template cases of the differential suite: a valid pod spec (and a Deployment and a Job holding it) plus one
  * mutation each, in the order of what users writing a Deployment by hand get wrong.
@@ -608,4 +610,5 @@ export const POD_SPEC_CASES: ReadonlyArray<readonly [string, Mutation]> = [
   ['template label bad key', (_s, t) => (t.metadata.labels['bad key'] = 'x')],
   ['template label bad value', (_s, t) => (t.metadata.labels.tier = 'bad value')],
   ['template annotation bad key', (_s, t) => (t.metadata.annotations = { 'bad key': 'x' })],
+  ...POD_LEVEL_CASES,
 ];

@@ -359,6 +359,9 @@ export const STATEFUL_TEMPLATE_CASES: readonly Case[] = [
       ]),
   ),
   s('template container Bad_Name (not validated)', (o) => (o.spec.template.spec.containers[0].name = 'Bad_Name')),
+  // 1.36 validates the pod spec but not its hostname and subdomain (found by the additions differential)
+  s('template hostname -a (not validated)', (o) => (o.spec.template.spec.hostname = '-a')),
+  s('template subdomain SCTP (not validated)', (o) => (o.spec.template.spec.subdomain = 'SCTP')),
   s(
     'template mounts an unknown volume (not validated)',
     (o) => (o.spec.template.spec.containers[0].volumeMounts = [{ name: 'nothing', mountPath: '/data' }]),
