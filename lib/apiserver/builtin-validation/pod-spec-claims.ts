@@ -38,9 +38,11 @@ export function podResourceClaimsIssues(path: string, raw: unknown, version: Kub
     const at = index(path, i);
     const name = str(c.name);
     const issues: Issue[] = [];
-    if (name === '') {issues.push(required(child(at, 'name')));}
-    else if (names.has(name)) {issues.push(duplicate(child(at, 'name'), name));}
-    else {
+    if (name === '') {
+      issues.push(required(child(at, 'name')));
+    } else if (names.has(name)) {
+      issues.push(duplicate(child(at, 'name'), name));
+    } else {
       issues.push(...dnsLabelIssues(child(at, 'name'), name));
       names.add(name);
     }
@@ -82,10 +84,12 @@ export function resourceClaimNamesIssues(path: string, raw: unknown, podClaims: 
     } else {
       const key = request ? `${name}/${request}` : name;
       if (request) issues.push(...dnsLabelIssues(child(at, 'request'), request));
-      if (seen.has(key)) {issues.push(duplicate(at, key));}
-      else if (!request) {
-        for (const k of seen)
-          {if (k.includes('/') && k.slice(0, k.indexOf('/')) === name) issues.push(duplicate(at, name));}
+      if (seen.has(key)) {
+        issues.push(duplicate(at, key));
+      } else if (!request) {
+        for (const k of seen) {
+          if (k.includes('/') && k.slice(0, k.indexOf('/')) === name) issues.push(duplicate(at, name));
+        }
       }
       seen.add(key);
     }

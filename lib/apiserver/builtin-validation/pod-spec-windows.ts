@@ -34,8 +34,9 @@ function runAsUserNameIssues(path: string, name: string): Issue[] {
   if (parts.length === 2 && !(NETBIOS.test(domain) || WINDOWS_DOMAIN_DNS.test(domain))) {
     issues.push(bad("runAsUserName's Domain doesn't match the NetBios nor the DNS format"));
   }
-  if (user.length === 0) {issues.push(bad("runAsUserName's User cannot be empty"));}
-  else if (user.length > MAX_USER_LENGTH) {
+  if (user.length === 0) {
+    issues.push(bad("runAsUserName's User cannot be empty"));
+  } else if (user.length > MAX_USER_LENGTH) {
     issues.push(bad(`runAsUserName's User length must not be longer than ${MAX_USER_LENGTH} characters`));
   }
   if (USER_DOTS_SPACES.test(user)) issues.push(bad("runAsUserName's User cannot contain only periods or spaces"));
@@ -56,13 +57,15 @@ export function windowsOptionsIssues(path: string, raw: unknown): Issue[] {
   if (typeof w.gmsaCredentialSpec === 'string') {
     const at = child(path, 'gmsaCredentialSpec');
     const length = new TextEncoder().encode(w.gmsaCredentialSpec).length;
-    if (length === 0) {issues.push(invalid(at, '', 'gmsaCredentialSpec cannot be an empty string'));}
-    else if (length > MAX_GMSA_SPEC_KIB * 1024) {
+    if (length === 0) {
+      issues.push(invalid(at, '', 'gmsaCredentialSpec cannot be an empty string'));
+    } else if (length > MAX_GMSA_SPEC_KIB * 1024) {
       issues.push(invalid(at, w.gmsaCredentialSpec, `gmsaCredentialSpec size must be under ${MAX_GMSA_SPEC_KIB} KiB`));
     }
   }
-  if (typeof w.runAsUserName === 'string')
-    {issues.push(...runAsUserNameIssues(child(path, 'runAsUserName'), w.runAsUserName));}
+  if (typeof w.runAsUserName === 'string') {
+    issues.push(...runAsUserNameIssues(child(path, 'runAsUserName'), w.runAsUserName));
+  }
   return issues;
 }
 
