@@ -12,6 +12,7 @@ import {
 import { containerOsIssues } from './pod-spec-container-os';
 import { devicesIssues, mountOverDeviceIssues } from './pod-spec-devices';
 import { envFromIssues, envIssues } from './pod-spec-env';
+import { ephemeralContainersIssues } from './pod-spec-ephemeral';
 import { resizePolicyIssues } from './pod-spec-resize';
 import { containerClaimsIssues, podClaimNames } from './pod-spec-resource-claims';
 import { resourcesIssues } from './pod-spec-resources';
@@ -284,8 +285,8 @@ function kept(c: any, dropped: ReadonlySet<string>): any {
 }
 
 /**
- * The pod's containers and init containers at `specPath`: names unique across both lists (an init container is
- * reported when it repeats a container's name), and what the pod's OS and HostProcess containers ask of them.
+ * The pod's containers, init and ephemeral containers at `specPath`: names unique across the lists (an init container
+ * is reported when it repeats a container's name), and what the pod's OS and HostProcess containers ask of them.
  *
  * @internal
  */
@@ -324,7 +325,16 @@ export function containersIssues(specPath: string, spec: any, ctx: ContainerCont
       }
     }
   });
-  issues.push(...hostProcessContainersIssues(specPath, spec), ...containerOsIssues(specPath, spec));
+  const ephemeral = arr(spec.ephemeralContainers).map((c) => kept(obj(c), dropped));
+  issues.push(
+    // their names' uniqueness and their images' whitespace are pod-spec-ephemeral's; no Pod defaults for them
+    ...ephemeralContainersIssues(specPath, { ...spec, ephemeralContainers: ephemeral }, ctx.version, (at, c) => [
+      ...nameOf(at, c, new Set()),
+      ...commonIssues(at, c, { ...pod, pod: false }),
+    ]),
+    ...hostProcessContainersIssues(specPath, spec),
+    ...containerOsIssues(specPath, spec),
+  );
   return issues;
 }
 

@@ -13,6 +13,7 @@ const rule = (action: string, operator?: string, values?: number[]) => ({
   ...(operator === undefined ? {} : { exitCodes: { operator, ...(values ? { values } : {}) } }),
 });
 const sidecar = (rules: any[]) => ({ name: 'i', image: 'x', restartPolicy: 'Always', restartPolicyRules: rules });
+const eph = (c: any) => ({ name: 'e', image: 'x', ...c });
 const withClaims = (s: any) =>
   (s.resourceClaims = [
     { name: 'gpu', resourceClaimName: 'c' },
@@ -247,5 +248,41 @@ export const POD_CONTAINER_CASES: ReadonlyArray<readonly [string, Mutation]> = [
       c0(s).volumeMounts.push({ name: 'pvc', mountPath: '/dev/pvc' });
       c0(s).volumeDevices = [{ name: 'pvc', devicePath: '/dev/pvc' }];
     },
+  ],
+  // envFrom: the ConfigMap's and Secret's names as prefixes (ValidateConfigMapName(name, true))
+  ['envFrom configMapRef name with a trailing dash', (s) => (c0(s).envFrom[0].configMapRef.name = 'cm-')],
+  ['envFrom secretRef name with a trailing dash', (s) => (c0(s).envFrom = [{ secretRef: { name: 'a--' } }])],
+  ['envFrom secretRef name a dash', (s) => (c0(s).envFrom = [{ secretRef: { name: '-' } }])],
+  ['envFrom configMapRef name upper with a trailing dash', (s) => (c0(s).envFrom[0].configMapRef.name = 'Cm-')],
+  // ephemeral containers: refused, and checked as the others
+  [
+    'ephemeral container with ports and probes',
+    (s) => (s.ephemeralContainers = [eph({ ports: [], readinessProbe: { exec: { command: ['a'] } }, lifecycle: {} })]),
+  ],
+  [
+    'ephemeral container with resources',
+    (s) => (s.ephemeralContainers = [eph({ resources: { limits: { cpu: '1' } } })]),
+  ],
+  ['ephemeral container with empty resources', (s) => (s.ephemeralContainers = [eph({ resources: {} })])],
+  ['ephemeral container restartPolicy', (s) => (s.ephemeralContainers = [eph({ restartPolicy: 'Always' })])],
+  ['ephemeral container resizePolicy', (s) => (s.ephemeralContainers = [eph({ resizePolicy: [resize('cpu', 'x')] })])],
+  [
+    'ephemeral container named as a container',
+    (s) => (s.ephemeralContainers = [eph({ name: 'app', targetContainerName: 'nope' })]),
+  ],
+  [
+    'ephemeral container name and image bad',
+    (s) => (s.ephemeralContainers = [eph({ name: 'A_b', image: ' x' }), eph({ image: '' })]),
+  ],
+  [
+    'ephemeral container subPath',
+    (s) =>
+      (s.ephemeralContainers = [
+        eph({ volumeMounts: [{ name: 'data', mountPath: '/d', subPath: 'a', subPathExpr: 'b' }] }),
+      ]),
+  ],
+  [
+    'ephemeral container bad mount',
+    (s) => (s.ephemeralContainers = [eph({ volumeMounts: [{ name: 'nope', mountPath: '/d' }] })]),
   ],
 ];
