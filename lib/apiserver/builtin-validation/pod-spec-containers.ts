@@ -61,6 +61,8 @@ interface PodContext extends ContainerContext {
   readonly hostUsers: boolean;
   /** The names of the pod's resourceClaims. */
   readonly claims: ReadonlySet<string>;
+  /** The pod's terminationGracePeriodSeconds, as defaulted (30). */
+  readonly gracePeriod: number;
 }
 
 function portsIssues(path: string, ports: unknown, ctx: ContainerContext): Issue[] {
@@ -146,12 +148,45 @@ function probeIssues(path: string, raw: unknown, probe: 'liveness' | 'readiness'
   return issues;
 }
 
-function lifecycleIssues(path: string, raw: unknown): Issue[] {
+/**
+ * validateSleepAction: a sleep within the pod's terminationGracePeriodSeconds (defaulted to 30). A field from 1.29
+ * (1.28's decoding refuses it); zero allowed from 1.33 (AllowPodLifecycleSleepActionZeroValue on by default).
+ * Measured: 1.32 refuses 0 in the first wording, 1.36 accepts it and refuses -1 in the second.
+ */
+function sleepIssues(path: string, sleep: any, ctx: PodContext): Issue[] {
+  const seconds = typeof sleep.seconds === 'number' ? sleep.seconds : 0;
+  const grace = ctx.gracePeriod;
+  if (minorOf(ctx.version) < 29) return [];
+  if (minorOf(ctx.version) >= 33) {
+    return seconds < 0 || seconds > grace
+      ? [invalid(path, seconds, `must be non-negative and less than terminationGracePeriodSeconds (${grace})`)]
+      : [];
+  }
+  return seconds <= 0 || seconds > grace
+    ? [
+        invalid(
+          path,
+          seconds,
+          `must be greater than 0 and less than terminationGracePeriodSeconds (${grace}). Enable ` +
+            'AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.',
+        ),
+      ]
+    : [];
+}
+
+function lifecycleIssues(path: string, raw: unknown, ctx: PodContext): Issue[] {
   if (raw == null) return [];
   const l = obj(raw);
-  return (['postStart', 'preStop'] as const).flatMap((hook) =>
-    l[hook] == null ? [] : handlerIssues(child(path, hook), obj(l[hook]), ['exec', 'httpGet', 'tcpSocket', 'sleep']),
-  );
+  return (['postStart', 'preStop'] as const).flatMap((hook) => {
+    if (l[hook] == null) return [];
+    const at = child(path, hook);
+    const h = obj(l[hook]);
+    const issues = handlerIssues(at, h, ['exec', 'httpGet', 'tcpSocket', 'sleep']);
+    // the first handler is the one checked (validateHandler)
+    const first = ['exec', 'httpGet', 'tcpSocket', 'sleep'].find((k) => h[k] != null);
+    if (first === 'sleep') issues.push(...sleepIssues(child(at, 'sleep'), obj(h.sleep), ctx));
+    return issues;
+  });
 }
 
 function mountsIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
@@ -260,9 +295,9 @@ function commonIssues(path: string, c: any, ctx: PodContext): Issue[] {
   return issues;
 }
 
-function probesAndHooksIssues(path: string, c: any): Issue[] {
+function probesAndHooksIssues(path: string, c: any, ctx: PodContext): Issue[] {
   return [
-    ...lifecycleIssues(child(path, 'lifecycle'), c.lifecycle),
+    ...lifecycleIssues(child(path, 'lifecycle'), c.lifecycle, ctx),
     ...probeIssues(child(path, 'livenessProbe'), c.livenessProbe, 'liveness'),
     ...probeIssues(child(path, 'readinessProbe'), c.readinessProbe, 'readiness'),
     ...probeIssues(child(path, 'startupProbe'), c.startupProbe, 'startup'),
@@ -296,6 +331,7 @@ export function containersIssues(specPath: string, spec: any, ctx: ContainerCont
     restartPolicy: spec.restartPolicy || 'Always',
     hostUsers: obj(spec).hostUsers !== false,
     claims: podClaimNames(spec),
+    gracePeriod: typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30,
   };
   const dropped = droppedImageVolumes(spec.volumes, ctx.version);
   const containers = arr(spec.containers);
@@ -306,7 +342,7 @@ export function containersIssues(specPath: string, spec: any, ctx: ContainerCont
   containers.forEach((raw, i) => {
     const c = kept(obj(raw), dropped);
     const at = index(containersPath, i);
-    issues.push(...nameOf(at, c, taken), ...commonIssues(at, c, pod), ...probesAndHooksIssues(at, c));
+    issues.push(...nameOf(at, c, taken), ...commonIssues(at, c, pod), ...probesAndHooksIssues(at, c, pod));
     issues.push(...containerRestartIssues(at, c, false, ctx.version));
   });
   const initPath = child(specPath, 'initContainers');
@@ -316,7 +352,7 @@ export function containersIssues(specPath: string, spec: any, ctx: ContainerCont
     issues.push(...nameOf(at, c, taken), ...commonIssues(at, c, pod));
     issues.push(...containerRestartIssues(at, c, true, ctx.version));
     if (containerRestartPolicy(c, true, ctx.version) === 'Always') {
-      issues.push(...probesAndHooksIssues(at, c));
+      issues.push(...probesAndHooksIssues(at, c, pod));
       return;
     }
     for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {

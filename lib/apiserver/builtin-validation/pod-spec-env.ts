@@ -74,11 +74,15 @@ const CONVERTIBLE_FIELD_PATHS = new Set([
   'status.podIPs',
 ]);
 
-/** validateObjectFieldSelector (apiVersion defaults to v1). @internal */
+/**
+ * validateObjectFieldSelector. apiVersion defaults to v1 when absent or empty (SetDefaults_ObjectFieldSelector;
+ * measured: `apiVersion: ""` accepted by 1.28, 1.32 and 1.36), so its Required never comes.
+ *
+ * @internal
+ */
 export function fieldSelectorIssues(path: string, ref: any, supported: readonly string[]): Issue[] {
-  const apiVersion = ref.apiVersion ?? 'v1';
+  const apiVersion = ref.apiVersion || 'v1';
   const fieldPath = str(ref.fieldPath);
-  if (apiVersion === '') return [required(child(path, 'apiVersion'))];
   if (fieldPath === '') return [required(child(path, 'fieldPath'))];
   const converting = (detail: string) => [
     invalid(child(path, 'fieldPath'), fieldPath, `error converting fieldPath: ${detail}`),

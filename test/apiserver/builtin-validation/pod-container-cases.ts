@@ -285,4 +285,23 @@ export const POD_CONTAINER_CASES: ReadonlyArray<readonly [string, Mutation]> = [
     'ephemeral container bad mount',
     (s) => (s.ephemeralContainers = [eph({ volumeMounts: [{ name: 'nope', mountPath: '/d' }] })]),
   ],
+  // lifecycle sleep (a 1.29 field): within the pod's grace period, zero from 1.33
+  ['lifecycle sleep 0', (s) => (c0(s).lifecycle = { preStop: { sleep: { seconds: 0 } } })],
+  ['lifecycle sleep -1', (s) => (c0(s).lifecycle = { preStop: { sleep: { seconds: -1 } } })],
+  ['lifecycle sleep 30', (s) => (c0(s).lifecycle = { preStop: { sleep: { seconds: 30 } } })],
+  ['lifecycle sleep 31', (s) => (c0(s).lifecycle = { postStart: { sleep: { seconds: 31 } } })],
+  [
+    'lifecycle sleep over a short grace period',
+    (s) => ((s.terminationGracePeriodSeconds = 5), (c0(s).lifecycle = { preStop: { sleep: { seconds: 10 } } })),
+  ],
+  // a fieldRef's apiVersion: empty is defaulted to v1
+  ['fieldRef apiVersion empty', (s) => (c0(s).env[1].valueFrom.fieldRef.apiVersion = '')],
+  [
+    'downwardAPI volume fieldRef apiVersion empty',
+    (s) =>
+      s.volumes.push({
+        name: 'd',
+        downwardAPI: { items: [{ path: 'x', fieldRef: { apiVersion: '', fieldPath: 'metadata.name' } }] },
+      }),
+  ],
 ];
