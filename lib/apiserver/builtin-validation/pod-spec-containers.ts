@@ -89,7 +89,7 @@ function portsIssues(path: string, ports: unknown, ctx: ContainerContext): Issue
     if (hostPort !== 0) {
       issues.push(...portNumberErrors(hostPort).map((m) => invalid(child(at, 'hostPort'), hostPort, m)));
     }
-    const protocol = p.protocol ?? 'TCP';
+    const protocol = p.protocol || 'TCP'; // defaulted when absent or empty (measured: `""` accepted by 1.32, 1.36)
     if (!PROTOCOLS.includes(protocol)) issues.push(notSupported(child(at, 'protocol'), protocol, PROTOCOLS));
     if (ctx.hostNetwork && hostPort !== containerPort) {
       issues.push(invalid(child(at, 'hostPort'), hostPort, 'must match `containerPort` when `hostNetwork` is true'));
@@ -383,7 +383,7 @@ export function hostPortConflicts(specPath: string, spec: any): Issue[] {
       const p = obj(raw);
       const hostPort = p.hostPort ?? (spec.hostNetwork === true ? p.containerPort : 0);
       if (!hostPort) return;
-      const k = `${p.protocol ?? 'TCP'}/${str(p.hostIP)}/${hostPort}`;
+      const k = `${p.protocol || 'TCP'}/${str(p.hostIP)}/${hostPort}`;
       if (seen.has(k)) {
         issues.push(
           duplicate(child(index(child(index(child(specPath, 'containers'), ci), 'ports'), pi), 'hostPort'), k),

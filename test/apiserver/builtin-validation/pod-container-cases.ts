@@ -304,4 +304,19 @@ export const POD_CONTAINER_CASES: ReadonlyArray<readonly [string, Mutation]> = [
         downwardAPI: { items: [{ path: 'x', fieldRef: { apiVersion: '', fieldPath: 'metadata.name' } }] },
       }),
   ],
+  // a port's protocol: empty is defaulted to TCP
+  ['port protocol empty', (s) => c0(s).ports.push({ containerPort: 81, protocol: '' })],
+  // csi volumes: the driver's name, the node publish secret's
+  ['csi volume driver with a trailing dash', (s) => s.volumes.push({ name: 'c', csi: { driver: 'a-' } })],
+  ['csi volume driver empty', (s) => s.volumes.push({ name: 'c', csi: { driver: '' } })],
+  ['csi volume driver upper case', (s) => s.volumes.push({ name: 'c', csi: { driver: 'Example.COM' } })],
+  ['csi volume driver 64 bytes', (s) => s.volumes.push({ name: 'c', csi: { driver: `${'a'.repeat(60)}.com` } })],
+  [
+    'csi volume node publish secret names',
+    (s) =>
+      s.volumes.push(
+        { name: 'c', csi: { driver: 'd.example.com', nodePublishSecretRef: { name: 'Bad_Name' } } },
+        { name: 'e', csi: { driver: 'd.example.com', nodePublishSecretRef: {} } },
+      ),
+  ],
 ];
