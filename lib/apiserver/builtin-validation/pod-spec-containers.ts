@@ -9,9 +9,15 @@ import {
   portNumOrNameIssues,
   str,
 } from './pod-spec-common';
+import { devicesIssues, mountOverDeviceIssues } from './pod-spec-devices';
 import { envFromIssues, envIssues } from './pod-spec-env';
+import { ephemeralContainersIssues } from './pod-spec-ephemeral';
+import { resizePolicyIssues } from './pod-spec-resize';
+import { containerClaimsIssues, podClaimNames } from './pod-spec-resource-claims';
 import { resourcesIssues } from './pod-spec-resources';
+import { containerRestartIssues, containerRestartPolicy } from './pod-spec-restart-rules';
 import { containerSecurityContextIssues } from './pod-spec-security';
+import { droppedImageVolumes } from './pod-spec-volumes';
 import { portNameErrors, portNumberErrors } from './ports';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
@@ -39,18 +45,21 @@ const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PROPAGATIONS = ['Bidirectional', 'HostToContainer', 'None'];
+const RECURSIVE_READ_ONLY = ['Disabled', 'Enabled', 'IfPossible'];
 const HTTP_HEADER = /^[-A-Za-z0-9]+$/;
 const HTTP_HEADER_MSG =
   "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for " +
   "validation is '[-A-Za-z0-9]+')";
 
-/** Sidecars (init containers with restartPolicy Always): beta and on by default from 1.29; 1.28 drops the field. */
-const sidecars = (version: KubernetesVersion) => minorOf(version) >= 29;
-/**
- * ContainerRestartRules (on by default from 1.35): any container may have a restartPolicy. Measured: 1.36 accepts
- * `restartPolicy: Always` on a container and `OnFailure` on an init container, 1.32 refuses both.
- */
-const restartRules = (version: KubernetesVersion) => minorOf(version) >= 35;
+/** What the containers of one pod share besides the ContainerContext, read from its spec. */
+interface PodContext extends ContainerContext {
+  /** The pod's restartPolicy, as defaulted (`Always`). */
+  readonly restartPolicy: string;
+  /** The names of the pod's resourceClaims. */
+  readonly claims: ReadonlySet<string>;
+  /** The pod's terminationGracePeriodSeconds, as defaulted (30). */
+  readonly gracePeriod: number;
+}
 
 function portsIssues(path: string, ports: unknown, ctx: ContainerContext): Issue[] {
   const issues: Issue[] = [];
@@ -76,7 +85,7 @@ function portsIssues(path: string, ports: unknown, ctx: ContainerContext): Issue
     if (hostPort !== 0) {
       issues.push(...portNumberErrors(hostPort).map((m) => invalid(child(at, 'hostPort'), hostPort, m)));
     }
-    const protocol = p.protocol ?? 'TCP';
+    const protocol = p.protocol || 'TCP'; // defaulted when absent or empty (measured: `""` accepted by 1.32, 1.36)
     if (!PROTOCOLS.includes(protocol)) issues.push(notSupported(child(at, 'protocol'), protocol, PROTOCOLS));
     if (ctx.hostNetwork && hostPort !== containerPort) {
       issues.push(invalid(child(at, 'hostPort'), hostPort, 'must match `containerPort` when `hostNetwork` is true'));
@@ -135,12 +144,45 @@ function probeIssues(path: string, raw: unknown, probe: 'liveness' | 'readiness'
   return issues;
 }
 
-function lifecycleIssues(path: string, raw: unknown): Issue[] {
+/**
+ * validateSleepAction: a sleep within the pod's terminationGracePeriodSeconds (defaulted to 30). A field from 1.29
+ * (1.28's decoding refuses it); zero allowed from 1.33 (AllowPodLifecycleSleepActionZeroValue on by default).
+ * Measured: 1.32 refuses 0 in the first wording, 1.36 accepts it and refuses -1 in the second.
+ */
+function sleepIssues(path: string, sleep: any, ctx: PodContext): Issue[] {
+  const seconds = typeof sleep.seconds === 'number' ? sleep.seconds : 0;
+  const grace = ctx.gracePeriod;
+  if (minorOf(ctx.version) < 29) return [];
+  if (minorOf(ctx.version) >= 33) {
+    return seconds < 0 || seconds > grace
+      ? [invalid(path, seconds, `must be non-negative and less than terminationGracePeriodSeconds (${grace})`)]
+      : [];
+  }
+  return seconds <= 0 || seconds > grace
+    ? [
+        invalid(
+          path,
+          seconds,
+          `must be greater than 0 and less than terminationGracePeriodSeconds (${grace}). Enable ` +
+            'AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.',
+        ),
+      ]
+    : [];
+}
+
+function lifecycleIssues(path: string, raw: unknown, ctx: PodContext): Issue[] {
   if (raw == null) return [];
   const l = obj(raw);
-  return (['postStart', 'preStop'] as const).flatMap((hook) =>
-    l[hook] == null ? [] : handlerIssues(child(path, hook), obj(l[hook]), ['exec', 'httpGet', 'tcpSocket', 'sleep']),
-  );
+  return (['postStart', 'preStop'] as const).flatMap((hook) => {
+    if (l[hook] == null) return [];
+    const at = child(path, hook);
+    const h = obj(l[hook]);
+    const issues = handlerIssues(at, h, ['exec', 'httpGet', 'tcpSocket', 'sleep']);
+    // the first handler is the one checked (validateHandler)
+    const first = ['exec', 'httpGet', 'tcpSocket', 'sleep'].find((k) => h[k] != null);
+    if (first === 'sleep') issues.push(...sleepIssues(child(at, 'sleep'), obj(h.sleep), ctx));
+    return issues;
+  });
 }
 
 function mountsIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
@@ -157,6 +199,7 @@ function mountsIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
     if (mountPath === '') issues.push(required(child(at, 'mountPath')));
     if (mountPaths.has(mountPath)) issues.push(invalid(child(at, 'mountPath'), mountPath, 'must be unique'));
     mountPaths.add(mountPath);
+    issues.push(...mountOverDeviceIssues(at, m, c));
     // upstream reports subPath and propagation under the list's path, without the mount's index
     const subPath = str(m.subPath);
     if (subPath) issues.push(...localDescendingPathIssues(child(path, 'subPath'), subPath));
@@ -179,21 +222,30 @@ function mountsIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
         );
       }
     }
+    issues.push(...recursiveReadOnlyIssues(path, m, ctx.version));
   });
   return issues;
 }
 
-function devicesIssues(path: string, devices: unknown, ctx: ContainerContext): Issue[] {
-  return arr(devices).flatMap((raw, i) => {
-    const name = str(obj(raw).name);
-    const at = child(index(path, i), 'name');
-    if (name === '') return [required(at)];
-    return ctx.volumes.has(name) ? [] : [notFound(at, name)];
-  });
+/**
+ * A mount's recursiveReadOnly (a field from 1.30: 1.28's decoding refuses it): Enabled and IfPossible need a
+ * read-only mount without propagation. Upstream reports all under the list's path, without the mount's index.
+ */
+function recursiveReadOnlyIssues(path: string, m: any, version: KubernetesVersion): Issue[] {
+  const rro = m.recursiveReadOnly;
+  if (rro == null || rro === 'Disabled' || minorOf(version) < 30) return [];
+  const at = child(path, 'recursiveReadOnly');
+  if (!RECURSIVE_READ_ONLY.includes(rro)) return [notSupported(at, rro, RECURSIVE_READ_ONLY)];
+  const issues: Issue[] = [];
+  if (m.readOnly !== true) issues.push(forbidden(at, 'may only be specified when readOnly is true'));
+  if (m.mountPropagation != null && m.mountPropagation !== 'None') {
+    issues.push(forbidden(at, 'may only be specified when mountPropagation is None or not specified'));
+  }
+  return issues;
 }
 
 /** What every kind of container is checked for (validateContainerCommon). */
-function commonIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
+function commonIssues(path: string, c: any, ctx: PodContext): Issue[] {
   const issues: Issue[] = [];
   const image = str(c.image);
   if (image === '') {
@@ -218,16 +270,18 @@ function commonIssues(path: string, c: any, ctx: ContainerContext): Issue[] {
     ...envIssues(child(path, 'env'), c.env, ctx.version),
     ...envFromIssues(child(path, 'envFrom'), c.envFrom, ctx.version),
     ...mountsIssues(child(path, 'volumeMounts'), c, ctx),
-    ...devicesIssues(child(path, 'volumeDevices'), c.volumeDevices, ctx),
+    ...devicesIssues(child(path, 'volumeDevices'), c, ctx.volumes),
     ...resourcesIssues(child(path, 'resources'), c.resources, ctx.version, ctx.pod),
+    ...containerClaimsIssues(child(path, 'resources', 'claims'), obj(c.resources).claims, ctx.claims, ctx.version),
+    ...resizePolicyIssues(child(path, 'resizePolicy'), c.resizePolicy, ctx.restartPolicy, ctx.version),
     ...containerSecurityContextIssues(child(path, 'securityContext'), c.securityContext, ctx.version),
   );
   return issues;
 }
 
-function probesAndHooksIssues(path: string, c: any): Issue[] {
+function probesAndHooksIssues(path: string, c: any, ctx: PodContext): Issue[] {
   return [
-    ...lifecycleIssues(child(path, 'lifecycle'), c.lifecycle),
+    ...lifecycleIssues(child(path, 'lifecycle'), c.lifecycle, ctx),
     ...probeIssues(child(path, 'livenessProbe'), c.livenessProbe, 'liveness'),
     ...probeIssues(child(path, 'readinessProbe'), c.readinessProbe, 'readiness'),
     ...probeIssues(child(path, 'startupProbe'), c.startupProbe, 'startup'),
@@ -243,37 +297,45 @@ function nameOf(path: string, c: any, taken: Set<string>): Issue[] {
   return issues;
 }
 
+/** The container as the apiserver keeps it: without its mounts of the image volumes `version` drops. */
+function kept(c: any, dropped: ReadonlySet<string>): any {
+  if (dropped.size === 0 || !Array.isArray(c.volumeMounts)) return c;
+  return { ...c, volumeMounts: c.volumeMounts.filter((m: unknown) => !dropped.has(str(obj(m).name))) };
+}
+
 /**
- * The pod's containers and init containers at `specPath`: names unique across both lists (an init container is
- * reported when it repeats a container's name).
+ * The pod's containers, init and ephemeral containers at `specPath`: names unique across the lists (an init container
+ * is reported when it repeats a container's name), and what the pod's OS and HostProcess containers ask of them.
  *
  * @internal
  */
 export function containersIssues(specPath: string, spec: any, ctx: ContainerContext): Issue[] {
+  const pod: PodContext = {
+    ...ctx,
+    restartPolicy: spec.restartPolicy || 'Always',
+    claims: podClaimNames(spec),
+    gracePeriod: typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30,
+  };
+  const dropped = droppedImageVolumes(spec.volumes, ctx.version);
   const containers = arr(spec.containers);
   const issues: Issue[] = [];
   const containersPath = child(specPath, 'containers');
   if (containers.length === 0) issues.push(required(containersPath));
   const taken = new Set<string>();
   containers.forEach((raw, i) => {
-    const c = obj(raw);
+    const c = kept(obj(raw), dropped);
     const at = index(containersPath, i);
-    issues.push(...nameOf(at, c, taken), ...commonIssues(at, c, ctx), ...probesAndHooksIssues(at, c));
-    if (c.restartPolicy != null && !restartRules(ctx.version)) {
-      issues.push(forbidden(child(at, 'restartPolicy'), 'may not be set for non-init containers'));
-    }
+    issues.push(...nameOf(at, c, taken), ...commonIssues(at, c, pod), ...probesAndHooksIssues(at, c, pod));
+    issues.push(...containerRestartIssues(at, c, false, ctx.version));
   });
   const initPath = child(specPath, 'initContainers');
   arr(spec.initContainers).forEach((raw, i) => {
-    const c = obj(raw);
+    const c = kept(obj(raw), dropped);
     const at = index(initPath, i);
-    issues.push(...nameOf(at, c, taken), ...commonIssues(at, c, ctx));
-    const policy = sidecars(ctx.version) ? c.restartPolicy : undefined;
-    if (policy != null && policy !== 'Always' && !restartRules(ctx.version)) {
-      issues.push(notSupported(child(at, 'restartPolicy'), policy, ['Always']));
-    }
-    if (policy === 'Always') {
-      issues.push(...probesAndHooksIssues(at, c));
+    issues.push(...nameOf(at, c, taken), ...commonIssues(at, c, pod));
+    issues.push(...containerRestartIssues(at, c, true, ctx.version));
+    if (containerRestartPolicy(c, true, ctx.version) === 'Always') {
+      issues.push(...probesAndHooksIssues(at, c, pod));
       return;
     }
     for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
@@ -282,6 +344,14 @@ export function containersIssues(specPath: string, spec: any, ctx: ContainerCont
       }
     }
   });
+  const ephemeral = arr(spec.ephemeralContainers).map((c) => kept(obj(c), dropped));
+  issues.push(
+    // their names' uniqueness and their images' whitespace are pod-spec-ephemeral's; no Pod defaults for them
+    ...ephemeralContainersIssues(specPath, { ...spec, ephemeralContainers: ephemeral }, ctx.version, (at, c) => [
+      ...nameOf(at, c, new Set()),
+      ...commonIssues(at, c, { ...pod, pod: false }),
+    ]),
+  );
   return issues;
 }
 
@@ -294,7 +364,7 @@ export function hostPortConflicts(specPath: string, spec: any): Issue[] {
       const p = obj(raw);
       const hostPort = p.hostPort ?? (spec.hostNetwork === true ? p.containerPort : 0);
       if (!hostPort) return;
-      const k = `${p.protocol ?? 'TCP'}/${str(p.hostIP)}/${hostPort}`;
+      const k = `${p.protocol || 'TCP'}/${str(p.hostIP)}/${hostPort}`;
       if (seen.has(k)) {
         issues.push(
           duplicate(child(index(child(index(child(specPath, 'containers'), ci), 'ports'), pi), 'hostPort'), k),

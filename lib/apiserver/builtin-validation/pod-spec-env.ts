@@ -1,3 +1,4 @@
+import { nameCheckOf } from './object-meta-names';
 import { arr, dnsSubdomainIssues, nameIssues, obj, str } from './pod-spec-common';
 import { child, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
@@ -73,11 +74,15 @@ const CONVERTIBLE_FIELD_PATHS = new Set([
   'status.podIPs',
 ]);
 
-/** validateObjectFieldSelector (apiVersion defaults to v1). @internal */
+/**
+ * validateObjectFieldSelector. apiVersion defaults to v1 when absent or empty (SetDefaults_ObjectFieldSelector;
+ * measured: `apiVersion: ""` accepted by 1.28, 1.32 and 1.36), so its Required never comes.
+ *
+ * @internal
+ */
 export function fieldSelectorIssues(path: string, ref: any, supported: readonly string[]): Issue[] {
-  const apiVersion = ref.apiVersion ?? 'v1';
+  const apiVersion = ref.apiVersion || 'v1';
   const fieldPath = str(ref.fieldPath);
-  if (apiVersion === '') return [required(child(path, 'apiVersion'))];
   if (fieldPath === '') return [required(child(path, 'fieldPath'))];
   const converting = (detail: string) => [
     invalid(child(path, 'fieldPath'), fieldPath, `error converting fieldPath: ${detail}`),
@@ -218,9 +223,19 @@ export function envIssues(path: string, env: unknown, version: KubernetesVersion
   });
 }
 
-function envSourceNameIssues(path: string, ref: any): Issue[] {
+/**
+ * validateConfigMapEnvSource, validateSecretEnvSource: the kind's name function with `prefix` (so a trailing dash
+ * passes, as in a generateName: measured, 1.32 and 1.36 accept `configMapRef.name: a-`).
+ */
+function envSourceNameIssues(
+  path: string,
+  ref: any,
+  kind: 'ConfigMap' | 'Secret',
+  version: KubernetesVersion,
+): Issue[] {
   const name = str(ref.name);
-  return name === '' ? [required(child(path, 'name'))] : dnsSubdomainIssues(child(path, 'name'), name);
+  const at = child(path, 'name');
+  return name === '' ? [required(at)] : nameIssues(at, name, nameCheckOf('', kind, version)(name, true));
 }
 
 /** validateEnvFrom. @internal */
@@ -233,11 +248,11 @@ export function envFromIssues(path: string, envFrom: unknown, version: Kubernete
     let sources = 0;
     if (e.configMapRef != null) {
       sources++;
-      issues.push(...envSourceNameIssues(child(at, 'configMapRef'), obj(e.configMapRef)));
+      issues.push(...envSourceNameIssues(child(at, 'configMapRef'), obj(e.configMapRef), 'ConfigMap', version));
     }
     if (e.secretRef != null) {
       sources++;
-      issues.push(...envSourceNameIssues(child(at, 'secretRef'), obj(e.secretRef)));
+      issues.push(...envSourceNameIssues(child(at, 'secretRef'), obj(e.secretRef), 'Secret', version));
     }
     if (sources === 0) issues.push(invalid(path, '', 'must specify one of: `configMapRef` or `secretRef`'));
     else if (sources > 1) issues.push(invalid(path, '', 'may not have more than one field specified at a time'));

@@ -1,8 +1,18 @@
-import { arr, dnsLabelIssues, localDescendingPathIssues, noBackstepsIssues, obj, str } from './pod-spec-common';
+import {
+  arr,
+  dnsLabelIssues,
+  dnsSubdomainIssues,
+  localDescendingPathIssues,
+  noBackstepsIssues,
+  obj,
+  str,
+} from './pod-spec-common';
 import { fieldSelectorIssues, resourceFieldSelectorIssues, VOLUME_FIELD_PATHS } from './pod-spec-env';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
+import { tooLongBytes } from '../../apimachinery/field-error-details';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { isDns1123Subdomain } from '../../apimachinery/names';
 import { Quantity } from '../../apimachinery/quantity';
 
 /*
@@ -101,6 +111,8 @@ function downwardApiItemsIssues(path: string, source: any): Issue[] {
   });
 }
 
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+
 const PROJECTION_KINDS = [
   'secret',
   'downwardAPI',
@@ -153,8 +165,59 @@ function projectedIssues(path: string, source: any, version: KubernetesVersion):
   return issues;
 }
 
-function sourceIssues(path: string, volume: any, version: KubernetesVersion): Issue[] {
-  const present = SOURCES.filter((s) => volume[s] != null);
+/**
+ * ImageVolume (on by default from 1.35): measured, 1.32 drops every volume with an `image` source (whatever else it
+ * has) and the containers' mounts of them (dropImageVolumes), 1.36 keeps and checks them.
+ */
+const imageVolumes = (version: KubernetesVersion) => minorOf(version) >= 35;
+/** Where the `image` field is served but its gate off (1.31-1.34: before, the decoding refuses the field). */
+const imageVolumesDropped = (version: KubernetesVersion) => minorOf(version) >= 31 && !imageVolumes(version);
+
+/** The names of the volumes `version` drops: those with an image source, where ImageVolume is off. @internal */
+export function droppedImageVolumes(volumes: unknown, version: KubernetesVersion): ReadonlySet<string> {
+  if (!imageVolumesDropped(version)) return new Set();
+  return new Set(
+    arr(volumes)
+      .filter((v) => obj(v).image != null)
+      .map((v) => str(obj(v).name)),
+  );
+}
+
+/** validateImageVolumeSource: a reference (a Pod's only: templates may leave it out), a pull policy when set. */
+function imageIssues(path: string, s: any, pod: boolean): Issue[] {
+  const issues: Issue[] = [];
+  if (pod && str(s.reference) === '') issues.push(required(child(path, 'reference')));
+  // defaulted when absent or empty (Always for `:latest` or no tag, else IfNotPresent)
+  if (s.pullPolicy && !PULL_POLICIES.includes(s.pullPolicy)) {
+    issues.push(notSupported(child(path, 'pullPolicy'), s.pullPolicy, PULL_POLICIES));
+  }
+  return issues;
+}
+
+/**
+ * validateCSIVolumeSource: the driver's name (ValidateCSIDriverName: required, at most 63 bytes, a DNS subdomain once
+ * lower-cased), the node publish secret's name (upstream reports a bad one at `csi.name`, not under the reference).
+ * An empty driver: measured, 1.28 and 1.32 add the subdomain's error to the Required, 1.36 not (from 1.33 assumed).
+ */
+function csiIssues(path: string, s: any, version: KubernetesVersion): Issue[] {
+  const driver = str(s.driver);
+  const at = child(path, 'driver');
+  const issues: Issue[] = [];
+  if (driver === '') issues.push(required(at));
+  if (driver === '' && minorOf(version) >= 33) return issues;
+  if (Buffer.byteLength(driver) > 63) issues.push({ path: at, message: tooLongBytes(63, version), value: driver });
+  issues.push(...isDns1123Subdomain(driver.toLowerCase()).map((m) => invalid(at, driver, m)));
+  if (s.nodePublishSecretRef != null) {
+    const name = str(obj(s.nodePublishSecretRef).name);
+    if (name === '') issues.push(required(child(path, 'nodePublishSecretRef', 'name')));
+    else issues.push(...dnsSubdomainIssues(child(path, 'name'), name));
+  }
+  return issues;
+}
+
+function sourceIssues(path: string, volume: any, version: KubernetesVersion, pod: boolean): Issue[] {
+  // `image` is a field from 1.31: 1.28's decoding refuses it, nothing else to say of it there
+  const present = SOURCES.filter((s) => volume[s] != null && (s !== 'image' || minorOf(version) >= 31));
   if (present.length > 1) return [forbidden(child(path, present[1]), 'may not specify more than 1 volume type')];
   const kind = present[0];
   if (kind === undefined) return []; // defaulted to an emptyDir
@@ -195,6 +258,10 @@ function sourceIssues(path: string, volume: any, version: KubernetesVersion): Is
       return [...modeIssues(child(at, 'defaultMode'), s.defaultMode), ...downwardApiItemsIssues(at, s)];
     case 'projected':
       return [...modeIssues(child(at, 'defaultMode'), s.defaultMode), ...projectedIssues(at, s, version)];
+    case 'image':
+      return imageIssues(at, s, pod);
+    case 'csi':
+      return csiIssues(at, s, version);
     default:
       return [];
   }
@@ -202,7 +269,8 @@ function sourceIssues(path: string, volume: any, version: KubernetesVersion): Is
 
 /**
  * ValidateVolumes at `path` (`spec.volumes`), and the volumes a mount may name: only those without errors, as
- * upstream (a mount of a refused volume is also `Not found`).
+ * upstream (a mount of a refused volume is also `Not found`). The image volumes `version` drops are left out (the
+ * others' indices as the apiserver's then). `pod`: a Pod's, not a template's.
  *
  * @internal
  */
@@ -210,16 +278,18 @@ export function volumesIssues(
   path: string,
   volumes: unknown,
   version: KubernetesVersion,
+  pod = false,
 ): { issues: Issue[]; valid: Map<string, any> } {
   const issues: Issue[] = [];
   const valid = new Map<string, any>();
   const seen = new Set<string>();
-  arr(volumes).forEach((raw, i) => {
+  const kept = imageVolumesDropped(version) ? arr(volumes).filter((v) => obj(v).image == null) : arr(volumes);
+  kept.forEach((raw, i) => {
     const v = obj(raw);
     const at = index(path, i);
     const name = str(v.name);
     const own = [
-      ...sourceIssues(at, v, version),
+      ...sourceIssues(at, v, version, pod),
       ...(name === '' ? [required(child(at, 'name'))] : dnsLabelIssues(child(at, 'name'), name)),
       ...(seen.has(name) ? [duplicate(child(at, 'name'), name)] : []),
     ];

@@ -28,7 +28,8 @@ function runAsUserNameIssues(path: string, name: string): Issue[] {
   if (parts.length > 2) return [bad('runAsUserName cannot contain more than one backslash')];
   const [domain, user] = parts.length === 1 ? ['', parts[0]] : parts;
   const issues: Issue[] = [];
-  if (domain.length >= MAX_DOMAIN_LENGTH) {
+  // lengths in bytes, as Go's len
+  if (Buffer.byteLength(domain) >= MAX_DOMAIN_LENGTH) {
     issues.push(bad(`runAsUserName's Domain length must be under ${MAX_DOMAIN_LENGTH} characters`));
   }
   if (parts.length === 2 && !(NETBIOS.test(domain) || WINDOWS_DOMAIN_DNS.test(domain))) {

@@ -1,3 +1,4 @@
+import { POD_CONTAINER_CASES } from './pod-container-cases';
 import { basePodSpec, Mutation, POD_SPEC_CASES } from './pod-spec-cases';
 import { plusWorkloads, templateOf } from './pod-spec-plus';
 import { errorsOf, formatIssue, Issue } from '../../../lib/apimachinery/issue';
@@ -82,7 +83,7 @@ describeEachApiServerVersion(
       expect([201, 409]).toContain(r.code);
     });
 
-    test.each(POD_SPEC_CASES)('%s', async (name, m) => {
+    test.each([...POD_SPEC_CASES, ...POD_CONTAINER_CASES])('%s', async (name, m) => {
       const kinds: Kind[] = EVERY_KIND.has(name) ? ['Pod', 'Deployment', 'Job', 'PodTemplate'] : ['Pod', 'Deployment'];
       for (const kind of kinds) {
         const { object, prefix, ours } = build(kind, m, version);
