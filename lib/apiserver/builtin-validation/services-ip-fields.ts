@@ -23,11 +23,15 @@ import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versio
 const IP_FAMILIES = ['IPv4', 'IPv6'] as const;
 const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'] as const;
 
-/** clusterIP, clusterIPs, ipFamilies and ipFamilyPolicy. @internal */
+/**
+ * clusterIP, clusterIPs, ipFamilies and ipFamilyPolicy as ValidateService checks them: an ExternalName Service's
+ * refused whole; the others' by `clusterIpRelatedIssues`, and NodePort and LoadBalancer Services not headless.
+ *
+ * @internal
+ */
 export function clusterIpIssues(spec: DefaultedServiceSpec, version: KubernetesVersion): Issue[] {
   const issues: Issue[] = [];
-  const { clusterIP, clusterIPs, raw } = spec;
-  const shownIPs = () => goStringList(clusterIPs, version);
+  const { clusterIPs, raw } = spec;
   if (spec.type === 'ExternalName') {
     // measured: an ExternalName Service's IP fields are refused, and nothing else about them is said
     if (clusterIPs.length > 0) issues.push(forbidden('spec.clusterIPs', 'may not be set for ExternalName services'));
@@ -39,6 +43,28 @@ export function clusterIpIssues(spec: DefaultedServiceSpec, version: KubernetesV
     }
     return issues;
   }
+  if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && clusterIPs[0] === 'None') {
+    issues.push(
+      ...invalidValue('spec.clusterIPs[0]', 'None', [`may not be set to 'None' for ${spec.type} services`], version),
+    );
+  }
+  return [...clusterIpRelatedIssues(spec, version), ...issues];
+}
+
+/**
+ * ValidateServiceClusterIPsRelatedFields of a Service other than ExternalName: clusterIPs agreeing with clusterIP,
+ * each an IP (or `None` alone), one per family, ipFamilies and ipFamilyPolicy. The Service REST storage runs it
+ * before anything else of the create (its BeginCreate hook, before ObjectMeta and ValidateService): where it finds
+ * errors, they are all the apiserver says (measured on 1.28, 1.32 and 1.36: a bad clusterIP beside a bad name and
+ * port is refused for its clusterIP alone).
+ *
+ * @internal
+ */
+export function clusterIpRelatedIssues(spec: DefaultedServiceSpec, version: KubernetesVersion): Issue[] {
+  if (spec.type === 'ExternalName') return [];
+  const issues: Issue[] = [];
+  const { clusterIP, clusterIPs, raw } = spec;
+  const shownIPs = () => goStringList(clusterIPs, version);
   if (clusterIP === '' && clusterIPs.length > 0) {
     issues.push(
       invalidShown('spec.clusterIPs', clusterIPs, shownIPs(), 'must be empty when `clusterIP` is not specified'),
@@ -49,13 +75,6 @@ export function clusterIpIssues(spec: DefaultedServiceSpec, version: KubernetesV
   const headless = clusterIPs[0] === 'None';
   if (clusterIPs.some((ip, i) => ip === 'None' && i > 0) || (headless && clusterIPs.length > 1)) {
     issues.push(invalidShown('spec.clusterIPs', clusterIPs, shownIPs(), "'None' must be the first and only value"));
-  }
-  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') {
-    if (headless) {
-      issues.push(
-        ...invalidValue('spec.clusterIPs[0]', 'None', [`may not be set to 'None' for ${spec.type} services`], version),
-      );
-    }
   }
   const families = new Set<number>();
   let sameFamily = false;

@@ -2,7 +2,7 @@ import { labelMapIssues } from './label-selector';
 import { portNumberErrors, portNumberOrNameIssues } from './ports';
 import { defaultedServiceSpec, DefaultedServicePort, DefaultedServiceSpec } from './services-defaults';
 import { duplicateValue, invalidValue, isRecord, unsupportedValue } from './services-field-errors';
-import { clusterIpIssues, externalIpIssues, sourceRangeIssues } from './services-ip-fields';
+import { clusterIpIssues, clusterIpRelatedIssues, externalIpIssues, sourceRangeIssues } from './services-ip-fields';
 import { trafficIssues } from './services-traffic';
 import { BuiltinValidators } from './validator';
 import { forbidden, required } from '../../apimachinery/field';
@@ -180,4 +180,14 @@ function loadBalancerOnlyIssues(spec: DefaultedServiceSpec, version: KubernetesV
 /** @internal */
 export const SERVICE_VALIDATORS: BuiltinValidators = {
   'v1/Service': serviceIssues,
+};
+
+/**
+ * What the Service REST storage's BeginCreate (its IP allocation, run before ObjectMeta and validation) refuses
+ * whatever the cluster: clusterIpRelatedIssues. Where it refuses, nothing else is checked.
+ *
+ * @internal
+ */
+export const SERVICE_BEGIN_CREATE: BuiltinValidators = {
+  'v1/Service': (object, version) => clusterIpRelatedIssues(defaultedServiceSpec(object?.spec), version),
 };

@@ -366,6 +366,45 @@ const CASES = [
   }),
   m('appProtocol ""', (o) => (o.spec.ports[0].appProtocol = '')),
   m('ExternalName "."', (o) => externalName(o, '.')),
+  // found by the additions differential: the IP fields are checked first (the storage's BeginCreate), alone
+  m('clusterIPs [None] without clusterIP, NodePort', (o) => {
+    nodePort(o);
+    o.spec.clusterIPs = ['None'];
+  }),
+  m('clusterIP None, clusterIPs another, NodePort', (o) => {
+    nodePort(o);
+    o.spec.clusterIP = 'None';
+    o.spec.clusterIPs = ['10.0.0.5'];
+  }),
+  m('clusterIP None, LoadBalancer, port 0', (o) => {
+    lb(o);
+    o.spec.clusterIP = 'None';
+    o.spec.ports[0].port = 0;
+  }),
+  m('clusterIPs x, port 0, a bad name and label', (o) => {
+    nodePort(o);
+    o.spec.clusterIPs = ['x'];
+    o.spec.ports[0].port = 0;
+    o.metadata.name = 'Bad_Name';
+    o.metadata.labels = { 'a b': 'c' };
+  }),
+  m('ipFamilies [IPv5], port 0', (o) => {
+    o.spec.ipFamilies = ['IPv5'];
+    o.spec.ports[0].port = 0;
+  }),
+  m('ipFamilyPolicy Bogus, a bad selector', (o) => {
+    o.spec.ipFamilyPolicy = 'Bogus';
+    o.spec.selector = { 'a b': 'c' };
+  }),
+  m('clusterIP x, port 0', (o) => {
+    o.spec.clusterIP = 'x';
+    o.spec.ports[0].port = 0;
+  }),
+  m('ExternalName with clusterIPs, port 0', (o) => {
+    externalName(o);
+    o.spec.clusterIPs = ['x'];
+    o.spec.ports[0].port = 0;
+  }),
 ];
 
 describeBuiltinDifferential('v1 Service: synth and the apiserver', CASES);
