@@ -44,6 +44,12 @@ export interface BuiltinDifferentialResult {
   readonly byKind: Record<string, { cases: number; refused: number; agree: number }>;
   /** Accepted by one side, refused by the other. */
   readonly disagreements: BuiltinDisagreement[];
+  /**
+   * Refused by the apiserver for what this cluster is configured with, not for the object: a Service's IP family
+   * (this control plane is IPv4 only) or an IP outside its service range. Synth, which cannot know the cluster it
+   * is applied to, accepts them (docs/built-in-objects.md, "What synth does not check").
+   */
+  readonly clusterDependent: BuiltinDisagreement[];
   /** Refused by both, but at different fields (the verdict agrees; the report names other places). */
   readonly fieldDisagreements: BuiltinDisagreement[];
   /** Mutated objects synth's checks threw on instead of reporting. */
@@ -80,6 +86,7 @@ export async function runBuiltinDifferential(
     refused: 0,
     byKind: {},
     disagreements: [],
+    clusterDependent: [],
     fieldDisagreements: [],
     crashes: [],
   };
@@ -124,7 +131,8 @@ export async function runBuiltinDifferential(
         ours: ours.accepted ? 'accepted' : ours.lines,
       });
       if (server.accepted !== ours.accepted) {
-        result.disagreements.push(row());
+        const byCluster = !server.accepted && CLUSTER_CONFIGURATION.some((words) => server.message.includes(words));
+        (byCluster ? result.clusterDependent : result.disagreements).push(row());
         continue;
       }
       k.agree++;
@@ -133,6 +141,13 @@ export async function runBuiltinDifferential(
   }
   return result;
 }
+
+/** The apiserver's words for a refusal that depends on the cluster's configuration (see `clusterDependent`). */
+const CLUSTER_CONFIGURATION: readonly string[] = [
+  'not configured on this cluster',
+  'this cluster is not configured for dual-stack services',
+  'is not in the valid range',
+];
 
 /** Strict decoding (400) names no cause fields: there only the verdict counts. */
 function sameFields(server: ServerVerdict, ours: OurVerdict): boolean {
