@@ -144,14 +144,18 @@ describe('Controller', () => {
 
   test('stop gives up after the grace period', async () => {
     let started = false;
+    // held until the test lets go, not for a fixed time: a starved host once outran a 500 ms reconcile
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const { c } = makeController(async () => {
       started = true;
-      await sleep(500);
+      await held;
     });
     await c.start();
     c.queue.add('ns/a');
     await until(() => started); // in flight, not merely queued: a fixed 5 ms pause raced a busy worker
     expect(await c.stop(20)).toBe(false);
+    release();
   });
 });
 
