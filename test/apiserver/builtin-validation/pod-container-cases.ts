@@ -463,6 +463,11 @@ export const POD_CONTAINER_CASES: ReadonlyArray<readonly [string, Mutation]> = [
         },
       }),
   ],
+  // an ephemeral container's resources holding claims only: dropped with them where DRA is off (1.28, 1.32)
+  [
+    'ephemeral container resources claims only',
+    (s) => (s.ephemeralContainers = [eph({ resources: { claims: [{ name: 'c' }] } })]),
+  ],
   // seccomp: a bad type and a localhostProfile beside it
   [
     'seccomp bad type with localhostProfile',
