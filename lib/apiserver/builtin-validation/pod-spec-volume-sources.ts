@@ -169,8 +169,9 @@ function quobyteIssues(path: string, s: any): Issue[] {
   const registry = str(s.registry);
   const message = 'must be a host:port pair or multiple pairs separated by commas';
   const issues: Issue[] = [];
-  if (registry === '') {issues.push(required(child(path, 'registry'), message));}
-  else if (str(s.tenant).length >= 65) {
+  if (registry === '') {
+    issues.push(required(child(path, 'registry'), message));
+  } else if (str(s.tenant).length >= 65) {
     issues.push(required(child(path, 'tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
   } else {
     for (const pair of registry.split(',')) {
@@ -276,12 +277,10 @@ function gitRepoIssues(path: string, s: any): Issue[] {
 }
 
 /**
- * The in-tree sources' checks by field name. The path each is given is the one upstream reports under
- * (`persistentDisk` for a gcePersistentDisk source).
- *
- * @internal
+ * The in-tree sources' checks by field name (a PersistentVolume's are the same for those `PERSISTENT_VOLUME_SHARED`
+ * names).
  */
-export const IN_TREE_SOURCE_CHECKS: Readonly<Record<string, (path: string, s: any) => Issue[]>> = {
+const IN_TREE_SOURCE_CHECKS: Readonly<Record<string, (path: string, s: any) => Issue[]>> = {
   gitRepo: gitRepoIssues,
   gcePersistentDisk: gcePersistentDiskIssues,
   awsElasticBlockStore: awsElasticBlockStoreIssues,
@@ -303,3 +302,41 @@ export const IN_TREE_SOURCE_CHECKS: Readonly<Record<string, (path: string, s: an
   storageos: storageosIssues,
   scaleIO: scaleIOIssues,
 };
+
+/** Where upstream checks a source, where that is not its field's name. */
+const CHECKED_AT: Readonly<Record<string, string>> = { gcePersistentDisk: 'persistentDisk' };
+
+/**
+ * The check of the in-tree source `kind` (`undefined`: not one of them) of the volume at `path` (a pod's volume, a
+ * PersistentVolume's spec), at the path upstream reports it under (`persistentDisk` for a gcePersistentDisk source).
+ *
+ * @internal
+ */
+export function inTreeSourceIssues(path: string, kind: string, source: unknown): Issue[] | undefined {
+  const check = IN_TREE_SOURCE_CHECKS[kind];
+  return check === undefined ? undefined : check(child(path, CHECKED_AT[kind] ?? kind), obj(source));
+}
+
+/**
+ * The sources whose check ValidatePersistentVolumeSpec shares with validateVolumeSource (or whose
+ * validateXxxPersistentVolumeSource checks the same); the others' differ (glusterfs, iscsi, cinder, azureFile,
+ * storageos: secret namespaces and more) or are not here (csi, local, hostPath).
+ *
+ * @internal
+ */
+export const PERSISTENT_VOLUME_SHARED: ReadonlySet<string> = new Set([
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'flocker',
+  'nfs',
+  'rbd',
+  'quobyte',
+  'cephfs',
+  'fc',
+  'flexVolume',
+  'vsphereVolume',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'azureDisk',
+  'scaleIO',
+]);

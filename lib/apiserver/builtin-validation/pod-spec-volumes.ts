@@ -10,7 +10,7 @@ import {
   str,
 } from './pod-spec-common';
 import { fieldSelectorIssues, resourceFieldSelectorIssues, VOLUME_FIELD_PATHS } from './pod-spec-env';
-import { iscsiNameIssues, IN_TREE_SOURCE_CHECKS } from './pod-spec-volume-sources';
+import { inTreeSourceIssues, iscsiNameIssues } from './pod-spec-volume-sources';
 import { claimSpecIssues } from './storage-claims';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { tooLongBytes } from '../../apimachinery/field-error-details';
@@ -62,9 +62,8 @@ const SOURCES = [
   'image',
 ] as const;
 
-/** Where upstream reports a source forbidden, or checks it, where that is not its field's name (upstream's typos). */
+/** Where upstream reports a source forbidden, where that is not its field's name (upstream's typos). */
 const FORBIDDEN_AT: Readonly<Record<string, string>> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
-const CHECKED_AT: Readonly<Record<string, string>> = { gcePersistentDisk: 'persistentDisk' };
 
 /** @internal */
 export const HOST_PATH_TYPES = [
@@ -267,10 +266,10 @@ function firstSourceIssues(
   version: KubernetesVersion,
   pod: boolean,
 ): Issue[] {
-  const at = child(path, CHECKED_AT[kind] ?? kind);
+  const inTree = inTreeSourceIssues(path, kind, volume[kind]);
+  if (inTree !== undefined) return inTree;
+  const at = child(path, kind);
   const s = obj(volume[kind]);
-  const inTree = IN_TREE_SOURCE_CHECKS[kind];
-  if (inTree !== undefined) return inTree(at, s);
   switch (kind) {
     case 'emptyDir': {
       const limit = s.sizeLimit;
