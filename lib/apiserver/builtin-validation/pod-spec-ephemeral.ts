@@ -1,3 +1,4 @@
+import { checksResourceClaims } from './pod-spec-claims';
 import { arr, notFound, obj, str } from './pod-spec-common';
 import { resizeChecked } from './pod-spec-resize';
 import { child, duplicate, forbidden, index, invalid } from '../../apimachinery/field';
@@ -26,11 +27,15 @@ const NOT_ALLOWED = [
 
 /**
  * Whether a field is set as Go sees it after decoding: a present list (even empty; measured, `ports: []` refused) or
- * a non-empty struct (`resources: {}` passes), and kept by `version` (1.28 and 1.32 drop resizePolicy).
+ * a non-empty struct (`resources: {}` passes), and kept by `version` (1.28 and 1.32 drop resizePolicy and
+ * resources.claims).
  */
 function isSet(field: string, value: unknown, version: KubernetesVersion): boolean {
   if (value == null || (field === 'resizePolicy' && !resizeChecked(version))) return false;
-  if (field === 'resources') return Object.values(obj(value)).some((v) => v != null);
+  if (field === 'resources') {
+    // resources.claims is dropped where dynamic resource allocation is off (measured: 1.28 and 1.32 drop it)
+    return Object.entries(obj(value)).some(([k, v]) => v != null && (k !== 'claims' || checksResourceClaims(version)));
+  }
   return true;
 }
 

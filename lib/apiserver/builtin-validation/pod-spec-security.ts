@@ -16,6 +16,14 @@ function profileIssues(path: string, profile: unknown, what: 'seccomp' | 'AppArm
   const p = obj(profile);
   const type = str(p.type);
   const localhost = child(path, 'localhostProfile');
+  if (what === 'seccomp' && type !== 'Localhost') {
+    // validateSeccompProfileField: a bad type and a localhostProfile beside it are both reported (measured)
+    return [
+      ...(type === '' ? [required(child(path, 'type'))] : []),
+      ...(type !== '' && !PROFILE_TYPES.includes(type) ? [notSupported(child(path, 'type'), type, PROFILE_TYPES)] : []),
+      ...(p.localhostProfile != null ? [invalid(localhost, p, 'can only be set when seccomp type is Localhost')] : []),
+    ];
+  }
   if (type === '') return [required(child(path, 'type'))];
   if (!PROFILE_TYPES.includes(type)) return [notSupported(child(path, 'type'), type, PROFILE_TYPES)];
   // seccomp's unset only (an empty path is a relative one: accepted, measured), AppArmor's empty too

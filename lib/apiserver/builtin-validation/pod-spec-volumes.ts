@@ -1,5 +1,7 @@
 import {
+  annotationKeysIssues,
   arr,
+  labelsIssues,
   dnsLabelIssues,
   dnsSubdomainIssues,
   localDescendingPathIssues,
@@ -8,6 +10,8 @@ import {
   str,
 } from './pod-spec-common';
 import { fieldSelectorIssues, resourceFieldSelectorIssues, VOLUME_FIELD_PATHS } from './pod-spec-env';
+import { inTreeSourceIssues, iscsiNameIssues } from './pod-spec-volume-sources';
+import { claimSpecIssues } from './storage-claims';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { tooLongBytes } from '../../apimachinery/field-error-details';
 import { Issue } from '../../apimachinery/issue';
@@ -21,7 +25,10 @@ import { Quantity } from '../../apimachinery/quantity';
  * persistentVolumeClaim. The other sources (CSI, cloud disks...) are counted but not checked inside.
  */
 
-/** The sources in the order validateVolumeSource counts them: the second one found is the one reported. */
+/**
+ * The sources in the order validateVolumeSource counts them (measured, the same on 1.28, 1.32 and 1.36): the first
+ * found is checked, each later one is forbidden.
+ */
 const SOURCES = [
   'emptyDir',
   'hostPath',
@@ -32,28 +39,31 @@ const SOURCES = [
   'nfs',
   'iscsi',
   'glusterfs',
+  'flocker',
   'persistentVolumeClaim',
   'rbd',
-  'flexVolume',
   'cinder',
   'cephfs',
-  'flocker',
+  'quobyte',
   'downwardAPI',
   'fc',
-  'azureFile',
+  'flexVolume',
   'configMap',
+  'azureFile',
   'vsphereVolume',
-  'quobyte',
-  'azureDisk',
   'photonPersistentDisk',
-  'projected',
   'portworxVolume',
-  'scaleIO',
+  'azureDisk',
   'storageos',
+  'projected',
+  'scaleIO',
   'csi',
   'ephemeral',
   'image',
 ] as const;
+
+/** Where upstream reports a source forbidden, where that is not its field's name (upstream's typos). */
+const FORBIDDEN_AT: Readonly<Record<string, string>> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
 
 /** @internal */
 export const HOST_PATH_TYPES = [
@@ -76,7 +86,8 @@ function modeIssues(path: string, mode: unknown): Issue[] {
 /** validateLocalNonReservedPath. */
 function nonReservedPathIssues(path: string, value: string): Issue[] {
   const issues = localDescendingPathIssues(path, value);
-  if (value.startsWith('..') && issues.length === 0) issues.push(invalid(path, value, "must not start with '..'"));
+  // reported besides a `..` element, unless that is the first (`../`)
+  if (value.startsWith('..') && !value.startsWith('../')) issues.push(invalid(path, value, "must not start with '..'"));
   return issues;
 }
 
@@ -103,9 +114,13 @@ function downwardApiItemsIssues(path: string, source: any): Issue[] {
     issues.push(...modeIssues(child(path, 'mode'), item.mode));
     if (item.fieldRef != null) {
       issues.push(...fieldSelectorIssues(child(path, 'fieldRef'), obj(item.fieldRef), VOLUME_FIELD_PATHS));
-    }
-    if (item.resourceFieldRef != null) {
+      if (item.resourceFieldRef != null) {
+        issues.push(invalid(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
+      }
+    } else if (item.resourceFieldRef != null) {
       issues.push(...resourceFieldSelectorIssues(child(path, 'resourceFieldRef'), obj(item.resourceFieldRef), true));
+    } else {
+      issues.push(required(path, 'one of fieldRef and resourceFieldRef is required'));
     }
     return issues;
   });
@@ -215,12 +230,44 @@ function csiIssues(path: string, s: any, version: KubernetesVersion): Issue[] {
   return issues;
 }
 
+/**
+ * validateEphemeralVolumeSource: a claim template (ValidatePersistentVolumeClaimTemplate: its labels and annotations,
+ * its spec as a claim's, as written).
+ */
+function ephemeralIssues(path: string, source: unknown, version: KubernetesVersion): Issue[] {
+  const template = obj(source).volumeClaimTemplate;
+  const at = child(path, 'volumeClaimTemplate');
+  if (template == null) return [required(at)];
+  const meta = obj(obj(template).metadata);
+  return [
+    ...annotationKeysIssues(child(at, 'metadata', 'annotations'), meta.annotations, version),
+    ...labelsIssues(child(at, 'metadata', 'labels'), meta.labels, version),
+    ...claimSpecIssues(obj(template).spec, child(at, 'spec'), version, { template: true }),
+  ];
+}
+
+/** validateVolumeSource: the first source checked, the later ones forbidden. */
 function sourceIssues(path: string, volume: any, version: KubernetesVersion, pod: boolean): Issue[] {
   // `image` is a field from 1.31: 1.28's decoding refuses it, nothing else to say of it there
   const present = SOURCES.filter((s) => volume[s] != null && (s !== 'image' || minorOf(version) >= 31));
-  if (present.length > 1) return [forbidden(child(path, present[1]), 'may not specify more than 1 volume type')];
+  const issues = present
+    .slice(1)
+    .map((s) => forbidden(child(path, FORBIDDEN_AT[s] ?? s), 'may not specify more than 1 volume type'));
+  issues.push(...iscsiNameIssues(path, volume));
   const kind = present[0];
-  if (kind === undefined) return []; // defaulted to an emptyDir
+  // none: defaulted to an emptyDir
+  return kind === undefined ? issues : [...firstSourceIssues(path, kind, volume, version, pod), ...issues];
+}
+
+function firstSourceIssues(
+  path: string,
+  kind: (typeof SOURCES)[number],
+  volume: any,
+  version: KubernetesVersion,
+  pod: boolean,
+): Issue[] {
+  const inTree = inTreeSourceIssues(path, kind, volume[kind]);
+  if (inTree !== undefined) return inTree;
   const at = child(path, kind);
   const s = obj(volume[kind]);
   switch (kind) {
@@ -262,6 +309,8 @@ function sourceIssues(path: string, volume: any, version: KubernetesVersion, pod
       return imageIssues(at, s, pod);
     case 'csi':
       return csiIssues(at, s, version);
+    case 'ephemeral':
+      return ephemeralIssues(at, volume[kind], version);
     default:
       return [];
   }

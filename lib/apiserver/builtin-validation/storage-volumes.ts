@@ -1,9 +1,11 @@
 import { hasBacksteps } from './pod-spec-common';
+import { inTreeSourceIssues, PERSISTENT_VOLUME_SHARED } from './pod-spec-volume-sources';
 import { HOST_PATH_TYPES } from './pod-spec-volumes';
 import { canonicalQuantity, quantityText } from './resource-policy-quantity';
 import { invalidValue, isRecord, stringsOf, unsupportedValue } from './services-field-errors';
 import { checksVolumeAttributesClass } from './storage-claims';
 import { child, forbidden, key, required } from '../../apimachinery/field';
+import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { isDns1123Subdomain } from '../../apimachinery/names';
@@ -13,9 +15,10 @@ import { Quantity } from '../../apimachinery/quantity';
  * A v1 PersistentVolume's spec as the apiserver checks it on create (pkg/apis/core/validation's
  * ValidatePersistentVolumeSpec), after its defaults (reclaim policy Retain, volumeMode Filesystem): access modes,
  * capacity (storage only, positive), class name, volume mode, reclaim policy, one volume source exactly (a
- * flexVolume aside, counted but never refused), a hostPath source's path and type, a flexVolume's driver and options,
- * and from 1.34 the volumeAttributesClassName. The insides of the other volume sources and `nodeAffinity` are not
- * checked here. Measured on 1.28, 1.32 and 1.36 (storage-differential.test.ts).
+ * flexVolume aside, counted but never refused), a hostPath source's path and type, the sources whose checks pod
+ * volumes share (pod-spec-volume-sources.ts: nfs, cloud disks, a flexVolume's driver and options...), and from 1.34
+ * the volumeAttributesClassName. The insides of the other volume sources (glusterfs, iscsi, cinder, azureFile,
+ * storageos, csi, local) and `nodeAffinity` are not checked here. Measured on 1.28, 1.32 and 1.36 (storage-differential.test.ts).
  */
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
@@ -141,36 +144,22 @@ function persistentVolumeIssues(object: any, version: KubernetesVersion): Issue[
     }
   });
   if (sources.length === 0) issues.push(required('spec', 'must specify a volume type'));
-  // the counted sources' insides: hostPath's (found by bench/builtin-differential.ts) and flexVolume's (by the
-  // additions differential) only; the others are not checked
+  // the counted source's insides: hostPath's, and those pod volumes share (pod-spec-volume-sources.ts); a flexVolume
+  // is checked wherever it is
   if (sources[0] === 'hostPath') issues.push(...hostPathIssues(spec.hostPath, version));
-  if (sources.includes('flexVolume')) issues.push(...flexVolumeIssues(spec.flexVolume, version));
+  const shared = sources.filter((s, i) => PERSISTENT_VOLUME_SHARED.has(s) && (i === 0 || s === 'flexVolume'));
+  for (const s of shared) {
+    issues.push(...(inTreeSourceIssues('spec', s, spec[s]) ?? []).map((i) => inOwnWords(i, version)));
+  }
   issues.push(...attributesClassIssues(spec, version));
   return issues;
 }
 
-/**
- * validateFlexPersistentVolumeSource: a driver, and no option in the kubernetes.io or k8s.io namespaces (an option's
- * namespace is what comes before its first `/`, or the whole key).
- */
-function flexVolumeIssues(source: unknown, version: KubernetesVersion): Issue[] {
-  const s = isRecord(source) ? source : {};
-  const issues: Issue[] = [];
-  if (typeof s.driver !== 'string' || s.driver === '') issues.push(required('spec.flexVolume.driver'));
-  for (const k of Object.keys(isRecord(s.options) ? s.options : {})) {
-    const namespace = `.${k.split('/')[0].toLowerCase()}`;
-    if (namespace.endsWith('.kubernetes.io') || namespace.endsWith('.k8s.io')) {
-      issues.push(
-        ...invalidValue(
-          key('spec.flexVolume.options', k),
-          k,
-          ['kubernetes.io and k8s.io namespaces are reserved'],
-          version,
-        ),
-      );
-    }
-  }
-  return issues;
+/** A pod volume's issue in this area's words: the value inside an Invalid or Unsupported message, as the server. */
+function inOwnWords(issue: Issue, version: KubernetesVersion): Issue {
+  const m = /^(Invalid value|Unsupported value): (.*)$/.exec(issue.message);
+  if (m === null || !('value' in issue)) return issue;
+  return { ...issue, message: `${m[1]}: ${fieldValue(issue.value, version)}: ${m[2]}` };
 }
 
 /**

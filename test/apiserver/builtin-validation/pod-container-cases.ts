@@ -31,6 +31,108 @@ const imageVolume =
     c0(s).volumeMounts.push({ name: 'img', mountPath: '/img', ...mount });
   };
 
+/** The volume sources (not `image`: a field from 1.31), in the order validateVolumeSource counts them. */
+const ALL_SOURCES = [
+  'emptyDir',
+  'hostPath',
+  'gitRepo',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'flocker',
+  'persistentVolumeClaim',
+  'rbd',
+  'cinder',
+  'cephfs',
+  'quobyte',
+  'downwardAPI',
+  'fc',
+  'flexVolume',
+  'configMap',
+  'azureFile',
+  'vsphereVolume',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'azureDisk',
+  'storageos',
+  'projected',
+  'scaleIO',
+  'csi',
+  'ephemeral',
+];
+/** Each in-tree source with what its check refuses. */
+const BAD_SOURCES: ReadonlyArray<readonly [string, any]> = [
+  ['gitRepo', { directory: '/a/../b' }],
+  ['gcePersistentDisk', { partition: 256 }],
+  ['awsElasticBlockStore', { partition: 65535 }],
+  ['nfs', { server: 's', path: 'a:b' }],
+  ['nfs', {}],
+  ['iscsi', { iqn: 'foo', lun: 256, chapAuthSession: true, initiatorName: 'bar' }],
+  ['iscsi', { targetPortal: 'p', iqn: 'iqn.x', initiatorName: 'eui.12' }],
+  ['glusterfs', {}],
+  ['flocker', {}],
+  ['flocker', { datasetName: 'a/b', datasetUUID: 'u' }],
+  ['rbd', {}],
+  ['cinder', { secretRef: {} }],
+  ['cephfs', { monitors: [] }],
+  ['quobyte', {}],
+  ['quobyte', { registry: 'a,b:1,[::1]:2,::1:3', volume: 'v' }],
+  ['quobyte', { registry: 'r:1', tenant: 'a'.repeat(65) }],
+  ['fc', {}],
+  ['fc', { targetWWNs: ['a'], wwids: ['b'] }],
+  ['fc', { targetWWNs: ['a'], lun: 300 }],
+  ['flexVolume', { options: { 'kubernetes.io/a': 'x', 'A.K8S.IO': 'y', 'example.com/b': 'z' } }],
+  ['azureFile', {}],
+  ['vsphereVolume', {}],
+  ['photonPersistentDisk', {}],
+  ['portworxVolume', {}],
+  ['azureDisk', {}],
+  ['azureDisk', { diskName: 'd', diskURI: 'x', kind: 'Managed', cachingMode: 'Foo' }],
+  ['azureDisk', { diskName: 'd', diskURI: 'x', kind: 'Bar' }],
+  ['storageos', { volumeName: 'A_b', volumeNamespace: 'C.d', secretRef: {} }],
+  ['storageos', {}],
+  ['scaleIO', {}],
+];
+/** More of them: an ephemeral volume's claim template. */
+const BAD_SOURCES_2: ReadonlyArray<readonly [string, any]> = [
+  ['ephemeral', {}],
+  ['ephemeral', { volumeClaimTemplate: {} }],
+  ['ephemeral', { volumeClaimTemplate: { metadata: { labels: { 'a b': 'c' } }, spec: { accessModes: ['Foo'] } } }],
+];
+/** Each in-tree source as its check accepts it. */
+const GOOD_SOURCES: ReadonlyArray<readonly [string, any]> = [
+  ['gitRepo', { repository: 'https://example.com/r.git', directory: 'a' }],
+  ['gcePersistentDisk', { pdName: 'p', partition: 0 }],
+  ['awsElasticBlockStore', { volumeID: 'v', partition: 255 }],
+  ['nfs', { server: 's', path: '/a' }],
+  [
+    'iscsi',
+    { targetPortal: 'p', iqn: 'iqn.2001-04.com.example:storage', lun: 0, initiatorName: 'naa.' + 'a'.repeat(33) },
+  ],
+  ['glusterfs', { endpoints: 'e', path: 'p' }],
+  ['flocker', { datasetUUID: 'u' }],
+  ['rbd', { monitors: ['m'], image: 'i' }],
+  ['cinder', { volumeID: 'v' }],
+  ['cephfs', { monitors: ['m'] }],
+  ['quobyte', { registry: 'a:1,[::1]:2,:3', volume: 'v' }],
+  ['fc', { wwids: ['w'] }],
+  ['flexVolume', { driver: 'd', options: { 'example.com/a': 'x' } }],
+  ['azureFile', { secretName: 's', shareName: 's' }],
+  ['vsphereVolume', { volumePath: 'p' }],
+  ['photonPersistentDisk', { pdID: 'p' }],
+  ['portworxVolume', { volumeID: 'v' }],
+  ['azureDisk', { diskName: 'd', diskURI: '/subscriptions/x', kind: 'Managed' }],
+  ['storageos', { volumeName: 'v' }],
+  ['scaleIO', { gateway: 'g', system: 's', volumeName: 'v', secretRef: { name: 's' } }],
+  [
+    'ephemeral',
+    { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } },
+  ],
+];
+
 /** `[name, mutation]`: each is a valid base plus one mutation. */
 export const POD_CONTAINER_CASES: ReadonlyArray<readonly [string, Mutation]> = [
   // resizePolicy: dropped by 1.28 and 1.32, checked by 1.36
@@ -318,5 +420,65 @@ export const POD_CONTAINER_CASES: ReadonlyArray<readonly [string, Mutation]> = [
         { name: 'c', csi: { driver: 'd.example.com', nodePublishSecretRef: { name: 'Bad_Name' } } },
         { name: 'e', csi: { driver: 'd.example.com', nodePublishSecretRef: {} } },
       ),
+  ],
+  // volume sources: the first one found checked (validateXxxVolumeSource), the later ones forbidden
+  [
+    'volume with every source',
+    (s) => s.volumes.push({ name: 'v', ...Object.fromEntries(ALL_SOURCES.map((k) => [k, {}])) }),
+  ],
+  [
+    'volume with every source but emptyDir',
+    (s) => s.volumes.push({ name: 'v', ...Object.fromEntries(ALL_SOURCES.slice(1).map((k) => [k, {}])) }),
+  ],
+  [
+    'volume sources bad, one each',
+    (s) => s.volumes.push(...BAD_SOURCES.map(([k, v], i) => ({ name: `v${i}`, [k]: v }))),
+  ],
+  [
+    'volume sources bad, another kind',
+    (s) => s.volumes.push(...BAD_SOURCES_2.map(([k, v], i) => ({ name: `w${i}`, [k]: v }))),
+  ],
+  ['volume sources valid', (s) => s.volumes.push(...GOOD_SOURCES.map(([k, v], i) => ({ name: `g${i}`, [k]: v })))],
+  [
+    'volume iscsi initiator with a long name',
+    (s) =>
+      s.volumes.push({
+        name: 'a'.repeat(50),
+        secret: { secretName: 's' },
+        iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', initiatorName: 'x' },
+      }),
+  ],
+  [
+    'downwardAPI volume items: neither, both',
+    (s) =>
+      s.volumes.push({
+        name: 'd',
+        downwardAPI: {
+          defaultMode: -1,
+          items: [
+            { path: 'a' },
+            { path: 'b', fieldRef: { fieldPath: 'metadata.name' }, resourceFieldRef: { resource: 'limits.cpu' } },
+            { path: '..a/..', fieldRef: {} },
+          ],
+        },
+      }),
+  ],
+  // an ephemeral container's resources holding claims only: dropped with them where DRA is off (1.28, 1.32)
+  [
+    'ephemeral container resources claims only',
+    (s) => (s.ephemeralContainers = [eph({ resources: { claims: [{ name: 'c' }] } })]),
+  ],
+  // seccomp: a bad type and a localhostProfile beside it
+  [
+    'seccomp bad type with localhostProfile',
+    (s) => (s.securityContext = { seccompProfile: { type: 'None', localhostProfile: 'x' } }),
+  ],
+  [
+    'seccomp empty type with localhostProfile',
+    (s) => (c0(s).securityContext.seccompProfile = { type: '', localhostProfile: '' }),
+  ],
+  [
+    'seccomp RuntimeDefault with localhostProfile',
+    (s) => (c0(s).securityContext.seccompProfile = { type: 'RuntimeDefault', localhostProfile: 'a' }),
   ],
 ];

@@ -255,6 +255,30 @@ const VOLUMES = [
     o.spec.flexVolume = { driver: 'd', options: { 'a.kubernetes.io/x': '1', 'K8S.IO': '2', 'example.com/y': '3' } };
   }),
   volume('volume: hostPath and cephfs', (o) => (o.spec.cephfs = { monitors: ['m'] })),
+  // the sources' checks pod volumes share (pod-spec-volume-sources.ts)
+  ...(
+    [
+      ['gcePersistentDisk', { partition: 256 }],
+      ['awsElasticBlockStore', { volumeID: 'v', partition: 65535 }],
+      ['flocker', { datasetName: 'a/b', datasetUUID: 'u' }],
+      ['nfs', { server: 's', path: 'a' }],
+      ['rbd', {}],
+      ['quobyte', { registry: 'a,b:1', volume: 'v' }],
+      ['cephfs', {}],
+      ['fc', { targetWWNs: ['a'], lun: 300 }],
+      ['vsphereVolume', {}],
+      ['photonPersistentDisk', {}],
+      ['portworxVolume', {}],
+      ['azureDisk', { diskName: 'd', diskURI: 'x', kind: 'Managed', cachingMode: 'Foo' }],
+      ['scaleIO', {}],
+    ] as const
+  ).map(([k, v]) =>
+    volume(`volume: ${k} refused`, (o) => {
+      delete o.spec.hostPath;
+      o.spec[k] = v;
+    }),
+  ),
+  volume('volume: a bad nfs second', (o) => (o.spec.nfs = { path: 'a' })),
   // volumeAttributesClassName: dropped before 1.34 (1.28: unknown), then checked, and only on a CSI volume
   volume('volume: volumeAttributesClassName a-', (o) => (o.spec.volumeAttributesClassName = 'a-')),
   volume('volume: volumeAttributesClassName ""', (o) => (o.spec.volumeAttributesClassName = '')),
