@@ -1,7 +1,6 @@
 import { compileAdmissionExpression, resultTypeName } from './compile';
 import { PolicyVariables, variableType } from './policy-environment';
 import {
-  LabelSelectorSpec,
   MatchConditionSpec,
   MatchResourcesSpec,
   NamedRuleWithOperationsSpec,
@@ -12,7 +11,8 @@ import {
 } from './policy-manifest';
 import { Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
-import { isDns1035Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
+import { isDns1035Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
 import { CEL_RESERVED, CelType, DYN } from '../cel/cel-types';
 
 /** The fields every admission policy has, validating or mutating: what both kinds' create checks share. */
@@ -407,7 +407,7 @@ export function paramRef(p: ParamRefSpec, path: string, version: KubernetesVersi
     }
   }
   if (p.selector) {
-    issues.push(...labelSelector(p.selector, `${path}.selector`, version));
+    issues.push(...labelSelectorIssues(p.selector, `${path}.selector`, version));
     if (p.name) {
       issues.push({ path: `${path}.selector`, message: 'Forbidden: name and selector are mutually exclusive' });
     }
@@ -428,9 +428,9 @@ export function matchResources(m: MatchResourcesSpec, path: string, version: Kub
   if (!['Equivalent', 'Exact'].includes(policy)) {
     issues.push(notSupported(`${path}.matchPolicy`, policy, ['Equivalent', 'Exact']));
   }
-  issues.push(...labelSelector(m.namespaceSelector ?? {}, `${path}.namespaceSelector`, version));
+  issues.push(...labelSelectorIssues(m.namespaceSelector ?? {}, `${path}.namespaceSelector`, version));
   issues.push(
-    ...labelSelector(
+    ...labelSelectorIssues(
       m.objectSelector ?? {},
       `${path}.${since(version, 'policyMatchResourcesPaths') ? 'objectSelector' : 'labelSelector'}`,
       version,
@@ -553,41 +553,6 @@ function resourcesRule(resources: readonly string[], path: string, version: Kube
         "if '*' is present, must not specify other resources without subresources",
       ),
     );
-  }
-  return issues;
-}
-
-/** `ValidateLabelSelector` (strict: invalid label values are refused). */
-function labelSelector(s: LabelSelectorSpec, path: string, version: KubernetesVersion): Issue[] {
-  const issues: Issue[] = [];
-  (s.matchExpressions ?? []).forEach((e, i) => {
-    const at = `${path}.matchExpressions[${i}]`;
-    const values = e.values ?? [];
-    if (e.operator === 'In' || e.operator === 'NotIn') {
-      if (values.length === 0) {
-        issues.push(required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-      }
-    } else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') {
-      if (values.length > 0) {
-        issues.push({
-          path: `${at}.values`,
-          message: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-        });
-      }
-    } else {
-      issues.push(invalid(`${at}.operator`, e.operator, 'not a valid selector operator'));
-    }
-    // an absent key is the empty string to Go: invalid as a qualified name, not a crash (builtin differential)
-    const key = e.key ?? '';
-    for (const err of isQualifiedName(key, version)) issues.push(invalid(`${at}.key`, key, err));
-    // on create, selector values must be label values (AllowInvalidLabelValueInSelector is for updates)
-    values.forEach((v, j) => {
-      for (const err of isValidLabelValue(v, version)) issues.push(invalid(`${at}.values[${j}]`, v, err));
-    });
-  });
-  for (const [k, v] of Object.entries(s.matchLabels ?? {})) {
-    for (const err of isQualifiedName(k, version)) issues.push(invalid(`${path}.matchLabels`, k, err));
-    for (const err of isValidLabelValue(v, version)) issues.push(invalid(`${path}.matchLabels`, v, err));
   }
   return issues;
 }

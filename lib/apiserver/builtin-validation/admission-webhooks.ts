@@ -1,5 +1,4 @@
 import { clientConfigIssues } from './admission-webhook-client';
-import { labelSelectorIssues } from './label-selector';
 import {
   duplicateValue,
   goStringList,
@@ -12,6 +11,7 @@ import {
 import { required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 import { isDns1035Label, isDns1123Subdomain } from '../../apimachinery/names';
 import { matchConditions, namedRule } from '../admission-policy/validate-policy';
 

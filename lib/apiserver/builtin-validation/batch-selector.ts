@@ -1,8 +1,8 @@
-import { labelSelectorIssues } from './label-selector';
 import { LabelSelectorLike, selectorAt, selectorConverts, selectorMatches, templateLabels } from './workloads-selector';
 import { invalid, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 
 /*
  * A Job's selector on create. Unless `manualSelector` is true, the apiserver generates it (PrepareForCreate): it adds

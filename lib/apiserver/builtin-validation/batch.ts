@@ -2,7 +2,6 @@ import { cronParseError } from './batch-cron';
 import { defaultedJobSpec, jobFeatures, jobSpecIssues, jobTemplateFeatures } from './batch-job-spec';
 import { jobSelectorIssues, NAME_LABELS } from './batch-selector';
 import { loadLocationError } from './batch-time-zone';
-import { labelMapIssues } from './label-selector';
 import { podTemplateIssues } from './pod-spec';
 import { labelsIssues, nonNegativeIssues } from './pod-spec-common';
 import { BuiltinValidators } from './validator';
@@ -10,6 +9,7 @@ import { templateLabels } from './workloads-selector';
 import { child, invalid, isObject, notSupported, required, warning } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { labelMapIssues } from '../../apimachinery/label-selector';
 import { isDns1123Label } from '../../apimachinery/names';
 
 /*

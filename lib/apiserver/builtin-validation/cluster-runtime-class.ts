@@ -1,4 +1,3 @@
-import { labelMapIssues } from './label-selector';
 import { resourcesIssues } from './pod-spec-resources';
 import { tolerationsIssues } from './pod-spec-scheduling';
 import { invalidValue, isRecord } from './services-field-errors';
@@ -6,6 +5,7 @@ import { required } from '../../apimachinery/field';
 import { goQuote } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf, since } from '../../apimachinery/kubernetes-versions';
+import { labelMapIssues } from '../../apimachinery/label-selector';
 import { isDns1123Label } from '../../apimachinery/names';
 
 /*

@@ -1,4 +1,3 @@
-import { labelSelectorIssues } from './label-selector';
 import { cidrErrors, parseCidrSloppy, isStrictSubset } from './networking-ip';
 import { portNameErrors, portNumberErrors } from './ports';
 import {
@@ -13,6 +12,7 @@ import {
 import { forbidden, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 
 /*
  * The apiserver's create-time validation of a networking.k8s.io/v1 NetworkPolicy (pkg/apis/networking/validation's

@@ -1,8 +1,8 @@
-import { labelSelectorIssues } from './label-selector';
 import { arr, dnsLabelIssues, dnsSubdomainIssues, nameIssues, obj, str } from './pod-spec-common';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
 
 /*

@@ -1,10 +1,10 @@
-import { labelSelectorIssues } from './label-selector';
 import { intOrPercentIssues } from './policy-int-or-percent';
 import { invalidShown, isRecord, unsupportedValue } from './services-field-errors';
 import { BuiltinValidators } from './validator';
 import { goJson } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 
 /*
  * The apiserver's create-time validation of a policy/v1 PodDisruptionBudget (pkg/apis/policy/validation's

@@ -1,4 +1,3 @@
-import { labelSelectorIssues } from './label-selector';
 import { pathSegment } from './object-meta-names';
 import { invalidValue } from './services-field-errors';
 import { BuiltinValidator, BuiltinValidators } from './validator';
@@ -6,6 +5,7 @@ import { child, index, invalid, notSupported, required } from '../../apimachiner
 import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 import { isDns1123Subdomain } from '../../apimachinery/names';
 
 /*

@@ -1,10 +1,10 @@
-import { labelMapIssues } from './label-selector';
 import { podTemplateIssues } from './pod-spec';
 import { invalidValue, isRecord } from './services-field-errors';
 import { required } from '../../apimachinery/field';
 import { goJson } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
+import { labelMapIssues } from '../../apimachinery/label-selector';
 
 /*
  * A v1 ReplicationController as the apiserver checks it on create (pkg/apis/core/validation's

@@ -1,4 +1,3 @@
-import { labelMapIssues } from './label-selector';
 import { portNumberErrors, portNumberOrNameIssues } from './ports';
 import { defaultedServiceSpec, DefaultedServicePort, DefaultedServiceSpec } from './services-defaults';
 import { duplicateValue, invalidValue, isRecord, unsupportedValue } from './services-field-errors';
@@ -9,6 +8,7 @@ import { forbidden, required } from '../../apimachinery/field';
 import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf, since } from '../../apimachinery/kubernetes-versions';
+import { labelMapIssues } from '../../apimachinery/label-selector';
 import { isDns1123Label, isDns1123Subdomain, isQualifiedName } from '../../apimachinery/names';
 
 /*

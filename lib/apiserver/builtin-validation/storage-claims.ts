@@ -1,9 +1,9 @@
-import { labelSelectorIssues } from './label-selector';
 import { canonicalQuantity, quantityText } from './resource-policy-quantity';
 import { invalidValue, isRecord, stringsOf, unsupportedValue } from './services-field-errors';
 import { child, forbidden, key, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 import { isDns1123Label, isDns1123Subdomain } from '../../apimachinery/names';
 import { Quantity } from '../../apimachinery/quantity';
 

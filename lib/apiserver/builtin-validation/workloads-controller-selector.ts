@@ -1,4 +1,3 @@
-import { labelSelectorIssues } from './label-selector';
 import {
   LabelSelectorLike,
   selectorAt,
@@ -10,6 +9,7 @@ import {
 import { child, invalid, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
+import { labelSelectorIssues } from '../../apimachinery/label-selector';
 
 /** How one controller kind checks its `spec.selector` against its `spec.template`. @internal */
 export interface ControllerSelectorRules {
