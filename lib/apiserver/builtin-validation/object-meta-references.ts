@@ -1,3 +1,4 @@
+import { ADMISSION_REGISTRATION_KINDS } from './object-meta-names';
 import { child, index, invalid } from '../../apimachinery/field';
 import { fieldValue, goQuote } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
@@ -19,12 +20,7 @@ const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['kubernetes', 'orphan'
  * APIService, RuntimeClass and the core Event (events.k8s.io's Event is validated as a core one: it checks them).
  */
 const ANY_FINALIZER_NAME: ReadonlySet<string> = new Set([
-  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
-  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
-  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
-  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
-  'admissionregistration.k8s.io/MutatingAdmissionPolicy',
-  'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding',
+  ...ADMISSION_REGISTRATION_KINDS,
   'policy/PodDisruptionBudget',
   'coordination.k8s.io/Lease',
   'apiregistration.k8s.io/APIService',
@@ -164,12 +160,7 @@ const GENERATION_SET_ON_CREATE: ReadonlySet<string> = new Set([
   'scheduling.k8s.io/PriorityClass',
   'flowcontrol.apiserver.k8s.io/FlowSchema',
   'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration',
-  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
-  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
-  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
-  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
-  'admissionregistration.k8s.io/MutatingAdmissionPolicy',
-  'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding',
+  ...ADMISSION_REGISTRATION_KINDS,
   'resource.k8s.io/DeviceClass',
 ]);
 

@@ -28,8 +28,10 @@ import { Quantity } from '../../apimachinery/quantity';
 /**
  * The sources in the order validateVolumeSource counts them (measured, the same on 1.28, 1.32 and 1.36): the first
  * found is checked, each later one is forbidden.
+ *
+ * @internal
  */
-const SOURCES = [
+export const VOLUME_SOURCES = [
   'emptyDir',
   'hostPath',
   'gitRepo',
@@ -249,7 +251,7 @@ function ephemeralIssues(path: string, source: unknown, version: KubernetesVersi
 /** validateVolumeSource: the first source checked, the later ones forbidden. */
 function sourceIssues(path: string, volume: any, version: KubernetesVersion, pod: boolean): Issue[] {
   // `image` is a field from 1.31: 1.28's decoding refuses it, nothing else to say of it there
-  const present = SOURCES.filter((s) => volume[s] != null && (s !== 'image' || minorOf(version) >= 31));
+  const present = VOLUME_SOURCES.filter((s) => volume[s] != null && (s !== 'image' || minorOf(version) >= 31));
   const issues = present
     .slice(1)
     .map((s) => forbidden(child(path, FORBIDDEN_AT[s] ?? s), 'may not specify more than 1 volume type'));
@@ -261,7 +263,7 @@ function sourceIssues(path: string, volume: any, version: KubernetesVersion, pod
 
 function firstSourceIssues(
   path: string,
-  kind: (typeof SOURCES)[number],
+  kind: (typeof VOLUME_SOURCES)[number],
   volume: any,
   version: KubernetesVersion,
   pod: boolean,

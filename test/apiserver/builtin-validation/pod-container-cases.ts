@@ -1,4 +1,5 @@
 import { Mutation } from './pod-spec-cases';
+import { VOLUME_SOURCES } from '../../../lib/apiserver/builtin-validation/pod-spec-volumes';
 
 /**
  * The pod template cases of the container-level fields found by the additions differential (resizePolicy, a
@@ -32,37 +33,7 @@ const imageVolume =
   };
 
 /** The volume sources (not `image`: a field from 1.31), in the order validateVolumeSource counts them. */
-const ALL_SOURCES = [
-  'emptyDir',
-  'hostPath',
-  'gitRepo',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'flocker',
-  'persistentVolumeClaim',
-  'rbd',
-  'cinder',
-  'cephfs',
-  'quobyte',
-  'downwardAPI',
-  'fc',
-  'flexVolume',
-  'configMap',
-  'azureFile',
-  'vsphereVolume',
-  'photonPersistentDisk',
-  'portworxVolume',
-  'azureDisk',
-  'storageos',
-  'projected',
-  'scaleIO',
-  'csi',
-  'ephemeral',
-];
+const ALL_SOURCES = VOLUME_SOURCES.filter((s) => s !== 'image');
 /** Each in-tree source with what its check refuses. */
 const BAD_SOURCES: ReadonlyArray<readonly [string, any]> = [
   ['gitRepo', { directory: '/a/../b' }],
