@@ -65,44 +65,46 @@ export function podResourceClaimsIssues(path: string, raw: unknown, version: Kub
 }
 
 /**
- * validateResourceClaimNames of a ResourceRequirements' claims at `path` (`resources.claims`): each names a claim of
- * the pod once, a request of it at most once (a DNS label), and not both the claim and one of its requests.
+ * validateResourceClaimNames of a ResourceRequirements' claims at `path` (`…resources.claims`): each names one of
+ * the pod's claims, a request of it at most once (a DNS label). A claim without a request stands for all of them: one
+ * with a request repeats an earlier claim of its name without (reported by name, `gpu`), else one of the same request
+ * (`gpu/a`); one without repeats an earlier one without (once), else each request of its name named before (once
+ * each). Measured on 1.36 (the Status causes count the repeats).
  *
  * @internal
  */
 export function resourceClaimNamesIssues(path: string, raw: unknown, podClaims: ReadonlySet<string>): Issue[] {
-  const seen = new Set<string>();
-  return arr(raw).flatMap((r, i) => {
+  const issues: Issue[] = [];
+  const whole = new Set<string>();
+  const requests = new Map<string, Set<string>>();
+  arr(raw).forEach((r, i) => {
     const c = obj(r);
     const at = index(path, i);
     const name = str(c.name);
-    if (name === '') return [required(at)];
     const request = str(c.request);
-    const issues: Issue[] = [];
-    if (seen.has(name)) {
-      issues.push(duplicate(at, name));
+    if (name === '') {
+      issues.push(required(at));
+      return;
+    }
+    const mine = requests.get(name) ?? requests.set(name, new Set()).get(name)!;
+    if (request !== '') {
+      issues.push(...dnsLabelIssues(child(at, 'request'), request));
+      if (whole.has(name)) issues.push(duplicate(at, name));
+      else if (mine.has(request)) issues.push(duplicate(at, `${name}/${request}`));
+      else mine.add(request);
     } else {
-      const key = request ? `${name}/${request}` : name;
-      if (request) issues.push(...dnsLabelIssues(child(at, 'request'), request));
-      if (seen.has(key)) {
-        issues.push(duplicate(at, key));
-      } else if (!request) {
-        for (const k of seen) {
-          if (k.includes('/') && k.slice(0, k.indexOf('/')) === name) issues.push(duplicate(at, name));
-        }
-      }
-      seen.add(key);
+      if (whole.has(name)) issues.push(duplicate(at, name));
+      else issues.push(...[...mine].map(() => duplicate(at, name)));
+      whole.add(name);
     }
     if (!podClaims.has(name)) {
       const names = [...podClaims].sort();
-      const detail = names.length === 0 ? ' which is empty' : `: ${names.join(', ')}`;
-      // field.NotFound with a detail
-      const found = notFound(at, name);
+      const which = names.length === 0 ? ' which is empty' : `: ${names.join(', ')}`;
       issues.push({
-        ...found,
-        message: `${found.message}: must be one of the names in pod.spec.resourceClaims${detail}`,
+        ...notFound(at, name),
+        message: `Not found: must be one of the names in pod.spec.resourceClaims${which}`,
       });
     }
-    return issues;
   });
+  return issues;
 }

@@ -1,3 +1,4 @@
+import { checksResourceClaims, podClaimNames, resourceClaimNamesIssues } from './pod-spec-claims';
 import {
   arr,
   dnsLabelIssues,
@@ -13,7 +14,6 @@ import { devicesIssues, mountOverDeviceIssues } from './pod-spec-devices';
 import { envFromIssues, envIssues } from './pod-spec-env';
 import { ephemeralContainersIssues } from './pod-spec-ephemeral';
 import { resizePolicyIssues } from './pod-spec-resize';
-import { containerClaimsIssues, podClaimNames } from './pod-spec-resource-claims';
 import { resourcesIssues } from './pod-spec-resources';
 import { containerRestartIssues, containerRestartPolicy } from './pod-spec-restart-rules';
 import { containerSecurityContextIssues } from './pod-spec-security';
@@ -272,7 +272,9 @@ function commonIssues(path: string, c: any, ctx: PodContext): Issue[] {
     ...mountsIssues(child(path, 'volumeMounts'), c, ctx),
     ...devicesIssues(child(path, 'volumeDevices'), c, ctx.volumes),
     ...resourcesIssues(child(path, 'resources'), c.resources, ctx.version, ctx.pod),
-    ...containerClaimsIssues(child(path, 'resources', 'claims'), obj(c.resources).claims, ctx.claims, ctx.version),
+    ...(checksResourceClaims(ctx.version)
+      ? resourceClaimNamesIssues(child(path, 'resources', 'claims'), obj(c.resources).claims, ctx.claims)
+      : []),
     ...resizePolicyIssues(child(path, 'resizePolicy'), c.resizePolicy, ctx.restartPolicy, ctx.version),
     ...containerSecurityContextIssues(child(path, 'securityContext'), c.securityContext, ctx.version),
   );
