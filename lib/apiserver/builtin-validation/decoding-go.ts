@@ -1,4 +1,4 @@
-import { RawSchema } from './decoding-schemas';
+import { RawSchema, refOf } from './decoding-schemas';
 
 /**
  * The words of Go's `encoding/json` (the apiserver decodes with sigs.k8s.io/json, its case-sensitive fork) for a
@@ -33,12 +33,12 @@ export function goStructOf(name: string): string {
  * The Go type a schema is decoded into, as the error names it. Named types (`v1.ServiceType`, `v1.ResourceList`) are
  * not in the OpenAPI: their underlying type is named instead (`string`, `map[string]resource.Quantity`).
  */
-export function goTypeOf(schema: RawSchema, refOf: (s: RawSchema) => string | undefined): string {
+export function goTypeOf(schema: RawSchema): string {
   const ref = refOf(schema);
   if (ref) return goTypeOfRef(ref);
-  if (schema.type === 'array') return `[]${schema.items ? goTypeOf(schema.items, refOf) : 'interface {}'}`;
+  if (schema.type === 'array') return `[]${schema.items ? goTypeOf(schema.items) : 'interface {}'}`;
   if (schema.type === 'object' && typeof schema.additionalProperties === 'object') {
-    return `map[string]${goTypeOf(schema.additionalProperties, refOf)}`;
+    return `map[string]${goTypeOf(schema.additionalProperties)}`;
   }
   if (schema.type === 'string') return schema.format === 'byte' ? '[]uint8' : 'string';
   if (schema.type === 'boolean') return 'bool';

@@ -74,20 +74,20 @@ class Decoder {
     if (ref) return this.named(value, ref, at);
     switch (schema.type) {
       case 'array':
-        if (!Array.isArray(value)) return this.save(value, at, goTypeOf(schema, refOf));
+        if (!Array.isArray(value)) return this.save(value, at, goTypeOf(schema));
         if (schema.items) {
           value.forEach((item, i) => this.value(item, schema.items!, { ...at, path: `${at.path}[${i}]` }));
         }
         return;
       case 'object':
         if (typeof schema.additionalProperties !== 'object') return; // free-form (RawExtension-like)
-        if (jsonKind(value) !== 'object') return this.save(value, at, goTypeOf(schema, refOf));
+        if (jsonKind(value) !== 'object') return this.save(value, at, goTypeOf(schema));
         for (const [key, item] of Object.entries(value as object)) {
           this.value(item, schema.additionalProperties, { ...at, path: `${at.path}[${key}]` });
         }
         return;
       case 'string':
-        if (typeof value !== 'string') return this.save(value, at, goTypeOf(schema, refOf));
+        if (typeof value !== 'string') return this.save(value, at, goTypeOf(schema));
         if (schema.format === 'byte') {
           const error = base64Error(value);
           if (error) this.saved ??= { path: at.path, message: error, value };
@@ -95,9 +95,9 @@ class Decoder {
         return;
       case 'integer': {
         const bits = schema.format === 'int32' ? 32 : 64;
-        if (typeof value !== 'number') return this.save(value, at, goTypeOf(schema, refOf));
+        if (typeof value !== 'number') return this.save(value, at, goTypeOf(schema));
         const out = intOutOfRange(value, bits);
-        if (out) this.save(value, at, goTypeOf(schema, refOf), out);
+        if (out) this.save(value, at, goTypeOf(schema), out);
         return;
       }
       case 'number':

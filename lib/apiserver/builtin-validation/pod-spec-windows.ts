@@ -57,7 +57,7 @@ export function windowsOptionsIssues(path: string, raw: unknown): Issue[] {
   }
   if (typeof w.gmsaCredentialSpec === 'string') {
     const at = child(path, 'gmsaCredentialSpec');
-    const length = new TextEncoder().encode(w.gmsaCredentialSpec).length;
+    const length = Buffer.byteLength(w.gmsaCredentialSpec);
     if (length === 0) {
       issues.push(invalid(at, '', 'gmsaCredentialSpec cannot be an empty string'));
     } else if (length > MAX_GMSA_SPEC_KIB * 1024) {
