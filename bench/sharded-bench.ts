@@ -118,7 +118,7 @@ async function runSharded(n: number, members: number, options: RunOptions): Prom
       const args = [
         ...(nodeFlags ?? image.nodeFlags),
         bundle,
-        ...memberArgs(members > 0 ? { assignment, key, ranges } : undefined),
+        ...memberArgs(members > 0 ? { assignment, key, ranges, replicas: members } : undefined),
       ];
       children.push(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     }
@@ -190,6 +190,8 @@ export function memberArgs(sharding?: {
   readonly assignment: ShardAssignment;
   readonly key: ShardKey;
   readonly ranges?: ShardRanges;
+  /** The members started together (`--sharding-replicas`, as the chart passes its replicas). */
+  readonly replicas?: number;
 }): readonly string[] {
   return [
     '--metrics-bind-address=0',
@@ -200,6 +202,7 @@ export function memberArgs(sharding?: {
           `--sharding-assignment=${sharding.assignment}`,
           `--sharding-key=${sharding.key}`,
           ...(sharding.ranges === 'namespaces' ? ['--sharding-ranges=namespaces'] : []),
+          ...(sharding.replicas ? [`--sharding-replicas=${sharding.replicas}`] : []),
           '--leader-election-namespace=default',
         ]
       : []),

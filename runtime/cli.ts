@@ -6,7 +6,7 @@
  * (default `:8080`, `0` disables), `--health-probe-bind-address` (default `:8081`), `--concurrency`
  * (default 8: reconciles are mostly waiting on the apiserver, and a Node worker costs a promise, not a
  * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound), `--sharding-ring`,
- * `--sharding-key`, `--sharding-assignment`, `--sharding-ranges` (a member of a shard ring, sharding.ts), `--sharding-label-webhook` (also
+ * `--sharding-key`, `--sharding-assignment`, `--sharding-ranges`, `--sharding-replicas` (a member of a shard ring, sharding.ts), `--sharding-label-webhook` (also
  * serve the ring's labelling webhook, shard-label-webhook.ts, at `/label-shard-<ring>`). Environment: `WATCH_NAMESPACE`
  * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
  * namespaces). Webhooks (when the contract declares them): `--webhook-bind-address` (default `:9443`) and the
@@ -56,6 +56,12 @@ export interface ManagerFlags {
    */
   readonly shardingRanges?: ShardRanges;
   /**
+   * `--sharding-replicas=<n>`: the members the ring is deployed with (the chart's replicas); a starting member waits
+   * for them, at most 10 s, before it starts its caches (runtime `ManagerShardingOptions.replicas`).
+   * @default - no count
+   */
+  readonly shardingReplicas?: number;
+  /**
    * `--sharding-label-webhook[=true|false]`: serve the ring's labelling webhook (the chart's MutatingWebhookConfiguration
    * for CREATE of the sharded kinds points at `/label-shard-<ring>`). Needs `--sharding-ring` and the labels assignment.
    * @default false
@@ -79,6 +85,7 @@ const KNOWN = new Set([
   'sharding-key',
   'sharding-assignment',
   'sharding-ranges',
+  'sharding-replicas',
   'sharding-label-webhook',
 ]);
 
@@ -122,9 +129,15 @@ export function parseManagerFlags(argv: readonly string[], env: NodeJS.ProcessEn
   if (shardingRanges !== undefined && shardingRanges !== 'even' && shardingRanges !== 'namespaces') {
     throw new Error(`--sharding-ranges must be even or namespaces, got '${shardingRanges}'`);
   }
+  const shardingReplicasFlag = values.get('sharding-replicas');
+  const shardingReplicas = shardingReplicasFlag === undefined ? undefined : Number(shardingReplicasFlag);
+  if (shardingReplicas !== undefined && !(Number.isInteger(shardingReplicas) && shardingReplicas >= 1)) {
+    throw new Error(`--sharding-replicas must be a positive integer, got '${shardingReplicasFlag}'`);
+  }
   return {
     shardingRing: values.get('sharding-ring'),
     shardingRanges: shardingRanges as ShardRanges | undefined,
+    shardingReplicas,
     shardingKey,
     shardingAssignment: shardingAssignment as ShardAssignment | undefined,
     shardingLabelWebhook,
@@ -215,6 +228,7 @@ export async function startControllerBinary(
           key: flags.shardingKey,
           assignment: flags.shardingAssignment,
           ranges: flags.shardingRanges,
+          replicas: flags.shardingReplicas,
           namespace: flags.leaderElectionNamespace,
         }
       : undefined,

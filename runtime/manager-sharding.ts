@@ -86,6 +86,13 @@ export interface ManagerShardingOptions {
    * @default - the contract's (`contract.sharding.ranges`), else 'even'
    */
   readonly ranges?: ShardRanges;
+  /**
+   * The members the ring is deployed with (the Deployment's replicas; the chart passes `--sharding-replicas`): a
+   * starting member waits, at most 10 s, for a view of this many before it starts its caches, so that members started
+   * together list only their share of the whole ring, not the whole set of objects under a ring of one.
+   * @default - no count: a view that held for a second will do
+   */
+  readonly replicas?: number;
   /** @default 15000 */
   readonly leaseDurationMs?: number;
   /** @default 10000 */
@@ -312,6 +319,7 @@ export class ManagerSharding {
       renewDeadlineMs: this.options.renewDeadlineMs,
       retryPeriodMs: this.options.retryPeriodMs,
       collectExpiredLeases: this.options.collectExpiredLeases,
+      expectedMembers: this.options.replicas,
       // buckets (assignment `server`) are dealt evenly; object keys (labels, hash) by plain rendezvous hashing
       owner: this.assignment === 'server' ? bucketOwner : undefined,
       ...(this.options.ranges === 'namespaces'

@@ -102,6 +102,14 @@ export interface ShardRingOptions {
   readonly renewDeadlineMs?: number;
   /** @default 2000 */
   readonly retryPeriodMs?: number;
+  /**
+   * How many members the ring is deployed with (the Deployment's replicas). A starting member waits, at most
+   * {@link JOIN_SETTLE_MAX_MS} in all, for a view of at least this many before it starts its caches (see settle): pods
+   * of one Deployment start seconds apart (image pulls, a busy node), more than the second a view must hold, and a
+   * member that started on a smaller ring listed that ring's share and gave most of it away a moment later.
+   * @default 1 (a view that held for the settle time will do)
+   */
+  readonly expectedMembers?: number;
   /** Called when the set of objects this member may reconcile grew (the controllers re-enqueue their caches). */
   readonly onOwnershipGrew?: () => void;
   /** Called when the set of objects the caches keep changed (the informers evict and re-list). */
@@ -404,8 +412,8 @@ export class ShardRing {
 
   /**
    * Waits, at most {@link JOIN_SETTLE_MAX_MS}, until the view acted on has held for the settle time (a second, or the
-   * retry period if shorter) with no newer one pending, and carries the table its first member would keep: the
-   * caller starts its caches then. Members started together join one after another, and the first one acted on a
+   * retry period if shorter) with no newer one pending, counts the members expected (`expectedMembers`), and carries
+   * the table its first member would keep: the caller starts its caches then. Members started together join one after another, and the first one acted on a
    * ring of one, then of two …, and listed each view's share (the whole set of objects at first), only to give most
    * of it away a moment later; a benchmark of 4 members at 10,000 Foos saw every member go through 4 views and a new
    * table in 2.5 s. Bounded, so that a ring that keeps changing (or a first member whose namespaces differ) does not
@@ -421,6 +429,7 @@ export class ShardRing {
         view !== undefined &&
         this.target?.hash === view.hash &&
         Date.now() - this.actingSince >= settleMs &&
+        view.members.length >= (this.options.expectedMembers ?? 1) &&
         this.keepsTable(view);
       if (settled) return;
       if (Date.now() > deadline) {

@@ -25,8 +25,8 @@ export interface OperatorDeploymentProps {
    */
   readonly leaderElection?: boolean;
   /**
-   * Run as members of a shard ring: `--sharding-ring`, `--sharding-key`, `--sharding-assignment`, `--sharding-ranges`
-   * (runtime sharding.ts). Every replica reconciles its share, so replicas > 1 need no leader election.
+   * Run as members of a shard ring: `--sharding-ring`, `--sharding-key`, `--sharding-assignment`, `--sharding-ranges`,
+   * and `--sharding-replicas` from `replicas` (runtime sharding.ts). Every replica reconciles its share, so replicas > 1 need no leader election.
    * @default - not sharded
    */
   readonly sharding?: {
@@ -168,6 +168,8 @@ export class OperatorDeployment extends Construct {
               `--sharding-key=${props.sharding.key}`,
               `--sharding-assignment=${props.sharding.assignment}`,
               ...(props.sharding.ranges === 'namespaces' ? ['--sharding-ranges=namespaces'] : []),
+              // members started together wait for each other before they list their share
+              ...(replicas > 1 ? [`--sharding-replicas=${replicas}`] : []),
               ...(props.sharding.labelWebhook ? ['--sharding-label-webhook'] : []),
             ]
           : []),

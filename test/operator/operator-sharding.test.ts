@@ -44,7 +44,8 @@ describe('Operator sharding', () => {
     const deployment = out.find((o) => o.kind === 'Deployment');
     expect(deployment.spec.replicas).toBe(4);
     expect(deployment.spec.template.spec.containers[0].args).toEqual(
-      expect.arrayContaining(['--sharding-ring=foo-operator', '--sharding-key=namespace']),
+      // the members started together wait for all 4 before they list their share
+      expect.arrayContaining(['--sharding-ring=foo-operator', '--sharding-key=namespace', '--sharding-replicas=4']),
     );
     expect(deployment.spec.template.spec.containers[0].args).not.toContain('--leader-elect');
     const pdb = out.find((o) => o.kind === 'PodDisruptionBudget');

@@ -134,6 +134,7 @@ export function ringMember(
       | 'retryPeriodMs'
       | 'leaseDurationMs'
       | 'renewDeadlineMs'
+      | 'replicas'
     >;
   },
 ): Manager {

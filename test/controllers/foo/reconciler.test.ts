@@ -254,6 +254,11 @@ describe('foo controller flags', () => {
     const flags = parseFlags(['--sharding-ring=foo', '--sharding-key=namespace', '--sharding-assignment=server'], {});
     expect(flags).toMatchObject({ shardingRing: 'foo', shardingKey: 'namespace', shardingAssignment: 'server' });
     expect(flags.shardingRanges).toBeUndefined();
+    expect(flags.shardingReplicas).toBeUndefined();
+    expect(parseFlags(['--sharding-ring=foo', '--sharding-replicas=3'], {}).shardingReplicas).toBe(3);
+    expect(() => parseFlags(['--sharding-replicas=0'], {})).toThrow(
+      "--sharding-replicas must be a positive integer, got '0'",
+    );
     expect(parseFlags(['--sharding-ring=foo', '--sharding-ranges=namespaces'], {}).shardingRanges).toBe('namespaces');
     expect(() => parseFlags(['--sharding-ranges=tenants'], {})).toThrow(
       "--sharding-ranges must be even or namespaces, got 'tenants'",
