@@ -10,8 +10,9 @@ export interface SchemaNode {
   readonly isRoot: boolean;
   /**
    * Where old and new values stopped pairing up on update, if they did (then `oldSelf` is not allowed here):
-   * they pair through additionalProperties, properties of non-atomic objects and items of
-   * `x-kubernetes-list-type: map` lists only; this is the path of the first other list or atomic object above.
+   * they pair through additionalProperties, properties of objects (granular and atomic alike: upstream's
+   * `MapIsCorrelatable`) and items of `x-kubernetes-list-type: map` lists only; this is the path of the first other
+   * list, or object of an unknown map type, above.
    */
   readonly uncorrelatablePath?: string;
   /**
@@ -60,8 +61,11 @@ export function walkSchema(
         : bound === 1n
           ? maxCardinality
           : multiplyWithOverflowGuard(maxCardinality, bound);
-    // the properties of an atomic map are replaced as a whole: no pairing below it
-    const propsLost = uncorrelated ?? (schema['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
+    // an atomic map is replaced as a whole on apply, yet its properties still pair by name (MapIsCorrelatable: only
+    // a map type upstream does not know loses the pairing; it is refused on its own too)
+    const mapType = schema['x-kubernetes-map-type'];
+    const correlatable = mapType === undefined || mapType === 'granular' || mapType === 'atomic';
+    const propsLost = uncorrelated ?? (correlatable ? undefined : path);
     if (schema.properties) {
       for (const name of Object.keys(schema.properties)) {
         go(schema.properties[name], { parent: path, property: name }, false, propsLost, childCardinality);

@@ -2,6 +2,7 @@ import { child, index, isObject, key } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { ApiserverChange, firstVersionWith, KubernetesVersion, since } from '../../apimachinery/kubernetes-versions';
 import { CrdManifest } from '../crd-manifest';
+import { withSharedSchemaLifted } from './shared-schema';
 
 /**
  * What the apiserver refuses before it validates a CustomResourceDefinition at all: the body is decoded into the Go
@@ -47,7 +48,8 @@ export function decodeCrd(
     gatedOff: new Set(versions?.length ? fieldsWhere(versions[0], 'gated off') : []),
     versions: versions ?? [],
   });
-  return { decoded: (decoded === DROP ? manifest : decoded) as CrdManifest, issues, ignored };
+  // the internal type the apiserver validates lifts schemas the versions share (shared-schema.ts)
+  return { decoded: withSharedSchemaLifted((decoded === DROP ? manifest : decoded) as CrdManifest), issues, ignored };
 }
 
 /**

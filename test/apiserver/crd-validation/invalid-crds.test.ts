@@ -105,6 +105,12 @@ const ROOT = `${V0}.schema.openAPIV3Schema`;
 const SPEC = `${ROOT}.properties[spec]`;
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const root = (m: any) => m.spec.versions[0].schema.openAPIV3Schema;
+/** A served copy of the first version named v2 (its schema a deep copy), changed by `change`. */
+const secondVersionOf = (m: any, change: (v2: any) => void) => {
+  const v2 = { ...structuredClone(m.spec.versions[0]), name: 'v2', storage: false };
+  change(v2);
+  return v2;
+};
 const spec = (m: any) => root(m).properties.spec;
 const props = (m: any) => spec(m).properties;
 
@@ -668,6 +674,26 @@ const FOUND_BY_MUTATION: Case[] = [
       root(m).properties.metadata = { type: 'object', required: [] };
     },
     /\.properties\[metadata\]: Forbidden: must not specify anything other than name and generateName/,
+  ],
+  [
+    "root metadata with required: [] in the first version, the second's without it (the first's is the one checked)",
+    (m) => {
+      root(m).properties.metadata = { type: 'object', required: [] };
+      m.spec.versions.push(secondVersionOf(m, (v2) => delete v2.schema.openAPIV3Schema.properties.metadata.required));
+    },
+    /^spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[metadata\]: Forbidden: must not specify anything other than name and generateName/,
+  ],
+  [
+    'root metadata with required: [] in a second version that differs from the first in more than zero values (not lifted: its own schema is checked)',
+    (m) => {
+      m.spec.versions.push(
+        secondVersionOf(m, (v2) => {
+          v2.schema.openAPIV3Schema.properties.metadata = { type: 'object', required: [] };
+          v2.schema.openAPIV3Schema.properties.spec.properties.mode.maxLength = 0;
+        }),
+      );
+    },
+    /^spec\.versions\[1\]\.schema\.openAPIV3Schema\.properties\[metadata\]: Forbidden: must not specify anything other than name and generateName/,
   ],
   [
     'a default of the whole object names its apiVersion and kind',
@@ -1299,6 +1325,30 @@ const ACCEPTED: Array<[string, (m: any) => void]> = [
     'an empty messageExpression (as good as none)',
     (m) => {
       props(m).mode['x-kubernetes-validations'] = [{ rule: "self != ''", messageExpression: '' }];
+    },
+  ],
+  [
+    "a second version whose root metadata says required: [] beside a first without it: equal up to Go's zero values, the schemas are lifted into one and only the first is checked",
+    (m) => {
+      root(m).properties.metadata = { type: 'object' };
+      m.spec.versions.push(
+        secondVersionOf(m, (v2) => {
+          v2.schema.openAPIV3Schema.properties.metadata = { type: 'object', required: [], description: '' };
+          v2.schema.openAPIV3Schema.properties.spec.properties.mode.enum = [];
+        }),
+      );
+    },
+  ],
+  [
+    'oldSelf below an atomic object (its properties still pair by name: MapIsCorrelatable)',
+    (m) => {
+      props(m).selector = {
+        type: 'object',
+        'x-kubernetes-map-type': 'atomic',
+        properties: {
+          app: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'm' }] },
+        },
+      };
     },
   ],
   [
