@@ -8,9 +8,9 @@ import type { Mutation } from './pod-spec-cases';
  */
 
 const claimSpec = () => ({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } });
-const ephemeral = (name: string, metadata?: Record<string, unknown>) => ({
+const ephemeral = (name: string, metadata?: Record<string, unknown>, spec: Record<string, unknown> = {}) => ({
   name,
-  ephemeral: { volumeClaimTemplate: { ...(metadata ? { metadata } : {}), spec: claimSpec() } },
+  ephemeral: { volumeClaimTemplate: { ...(metadata ? { metadata } : {}), spec: { ...claimSpec(), ...spec } } },
 });
 /** The pod (or template) named `name`, with an ephemeral volume `vol`. */
 const named =
@@ -79,6 +79,24 @@ export const POD_EPHEMERAL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
     'ephemeral claim template bad labels beside a name',
     withMeta({ name: 'x', labels: { 'a b': 'c' }, annotations: { 'A B': 'x' } }),
   ],
+  // the claim template's spec: checked as written (a claim's PrepareForCreate would drop the first three sources)
+  ...(
+    [
+      ['a dataSourceRef namespace @', { dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'n', namespace: '@' } }],
+      ['a dataSource of kind X', { dataSource: { kind: 'X', name: 'n' } }],
+      [
+        'a dataSource beside a dataSourceRef with a namespace',
+        {
+          dataSource: { kind: 'PersistentVolumeClaim', name: 'n' },
+          dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'n', namespace: 'o' },
+        },
+      ],
+      ['a dataSource of a claim', { dataSource: { kind: 'PersistentVolumeClaim', name: 'n' } }],
+    ] as const
+  ).map(([name, spec]): readonly [string, Mutation] => [
+    `ephemeral claim template with ${name}`,
+    (s) => s.volumes.push(ephemeral('vol', undefined, spec)),
+  ]),
   // image volumes: a Pod's reference is required
   ['image volume without reference', (s) => s.volumes.push({ name: 'i', image: {} })],
   ['image volume with a reference', (s) => s.volumes.push({ name: 'i', image: { reference: 'busybox' } })],
