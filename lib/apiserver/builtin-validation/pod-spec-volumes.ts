@@ -1,7 +1,5 @@
 import {
-  annotationKeysIssues,
   arr,
-  labelsIssues,
   dnsLabelIssues,
   dnsSubdomainIssues,
   localDescendingPathIssues,
@@ -10,8 +8,8 @@ import {
   str,
 } from './pod-spec-common';
 import { fieldSelectorIssues, resourceFieldSelectorIssues, VOLUME_FIELD_PATHS } from './pod-spec-env';
+import { ephemeralClaimNameIssues, ephemeralSourceIssues } from './pod-spec-ephemeral-volumes';
 import { inTreeSourceIssues, iscsiNameIssues } from './pod-spec-volume-sources';
-import { claimSpecIssues } from './storage-claims';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
 import { tooLongBytes } from '../../apimachinery/field-error-details';
 import { Issue } from '../../apimachinery/issue';
@@ -200,7 +198,10 @@ export function droppedImageVolumes(volumes: unknown, version: KubernetesVersion
   );
 }
 
-/** validateImageVolumeSource: a reference (a Pod's only: templates may leave it out), a pull policy when set. */
+/**
+ * validateImageVolumeSource: a reference (a Pod's only: templates may leave it out; measured on 1.36), a pull policy
+ * when set.
+ */
 function imageIssues(path: string, s: any, pod: boolean): Issue[] {
   const issues: Issue[] = [];
   if (pod && str(s.reference) === '') issues.push(required(child(path, 'reference')));
@@ -232,24 +233,13 @@ function csiIssues(path: string, s: any, version: KubernetesVersion): Issue[] {
   return issues;
 }
 
-/**
- * validateEphemeralVolumeSource: a claim template (ValidatePersistentVolumeClaimTemplate: its labels and annotations,
- * its spec as a claim's, as written).
- */
-function ephemeralIssues(path: string, source: unknown, version: KubernetesVersion): Issue[] {
-  const template = obj(source).volumeClaimTemplate;
-  const at = child(path, 'volumeClaimTemplate');
-  if (template == null) return [required(at)];
-  const meta = obj(obj(template).metadata);
-  return [
-    ...annotationKeysIssues(child(at, 'metadata', 'annotations'), meta.annotations, version),
-    ...labelsIssues(child(at, 'metadata', 'labels'), meta.labels, version),
-    ...claimSpecIssues(obj(template).spec, child(at, 'spec'), version, { template: true }),
-  ];
+/** A Pod whose volumes are checked (a template has none), with the name its create validates it with. @internal */
+export interface VolumesPod {
+  readonly name?: string;
 }
 
 /** validateVolumeSource: the first source checked, the later ones forbidden. */
-function sourceIssues(path: string, volume: any, version: KubernetesVersion, pod: boolean): Issue[] {
+function sourceIssues(path: string, volume: any, version: KubernetesVersion, pod: VolumesPod | undefined): Issue[] {
   // `image` is a field from 1.31: 1.28's decoding refuses it, nothing else to say of it there
   const present = VOLUME_SOURCES.filter((s) => volume[s] != null && (s !== 'image' || minorOf(version) >= 31));
   const issues = present
@@ -266,7 +256,7 @@ function firstSourceIssues(
   kind: (typeof VOLUME_SOURCES)[number],
   volume: any,
   version: KubernetesVersion,
-  pod: boolean,
+  pod: VolumesPod | undefined,
 ): Issue[] {
   const inTree = inTreeSourceIssues(path, kind, volume[kind]);
   if (inTree !== undefined) return inTree;
@@ -308,11 +298,14 @@ function firstSourceIssues(
     case 'projected':
       return [...modeIssues(child(at, 'defaultMode'), s.defaultMode), ...projectedIssues(at, s, version)];
     case 'image':
-      return imageIssues(at, s, pod);
+      return imageIssues(at, s, pod !== undefined);
     case 'csi':
       return csiIssues(at, s, version);
     case 'ephemeral':
-      return ephemeralIssues(at, volume[kind], version);
+      return [
+        ...ephemeralSourceIssues(at, volume[kind], version),
+        ...ephemeralClaimNameIssues(path, str(volume.name), pod?.name),
+      ];
     default:
       return [];
   }
@@ -329,7 +322,7 @@ export function volumesIssues(
   path: string,
   volumes: unknown,
   version: KubernetesVersion,
-  pod = false,
+  pod?: VolumesPod,
 ): { issues: Issue[]; valid: Map<string, any> } {
   const issues: Issue[] = [];
   const valid = new Map<string, any>();

@@ -42,6 +42,8 @@ export interface PodSpecOptions {
   readonly pod: boolean;
   /** A Pod's labels: its create merges them into its topology spread selectors (1.34+). */
   readonly labels?: Record<string, unknown>;
+  /** A Pod's name as its create validates it (createdPodName): its ephemeral volumes' claims are named after it. */
+  readonly name?: string;
 }
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -73,7 +75,7 @@ export function podSpecIssues(
   options: PodSpecOptions,
 ): Issue[] {
   const spec = obj(raw);
-  const volumes = volumesIssues(child(path, 'volumes'), spec.volumes, version);
+  const volumes = volumesIssues(child(path, 'volumes'), spec.volumes, version, options.pod ? options : undefined);
   const issues: Issue[] = [
     ...volumes.issues,
     ...containersIssues(path, spec, {

@@ -1,4 +1,5 @@
 import { podSpecIssues, podTemplateIssues } from './pod-spec';
+import { createdPodName } from './pod-spec-ephemeral-volumes';
 import { BuiltinValidators } from './validator';
 
 /**
@@ -9,7 +10,11 @@ import { BuiltinValidators } from './validator';
  */
 export const POD_VALIDATORS: BuiltinValidators = {
   'v1/Pod': (object, version) =>
-    podSpecIssues(object?.spec, 'spec', version, { pod: true, labels: object?.metadata?.labels }),
+    podSpecIssues(object?.spec, 'spec', version, {
+      pod: true,
+      labels: object?.metadata?.labels,
+      name: createdPodName(object?.metadata),
+    }),
   'v1/PodTemplate': (object, version) =>
     podTemplateIssues(object?.template, 'template', version, { restartPolicies: [] }),
 };

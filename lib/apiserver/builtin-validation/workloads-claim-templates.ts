@@ -5,11 +5,14 @@ import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versio
 import { isDns1123Label } from '../../apimachinery/names';
 
 /*
- * What 1.36's apiserver checks of a StatefulSet beyond older ones (measured: 1.28 and 1.32 accept all of it): its
+ * What 1.36's apiserver checks of a StatefulSet beyond older ones (measured: 1.28 and 1.32 accept all of it, a claim
+ * template's spec without access modes or storage, of a bad class, mode, selector or data source): its
  * `serviceName` as a DNS label and the spec of each `volumeClaimTemplates` entry as a PersistentVolumeClaim's, whole
  * (ValidatePersistentVolumeClaimSpec, storage-claims.ts: measured, its storage class, volume mode, data sources,
  * selector and volumeAttributesClassName too), as written (kubernetes/kubernetes#132212, merged mid-2025: probably
- * 1.34, unmeasured, so 1.33 to 1.35 are not checked).
+ * 1.34, unmeasured, so 1.33 to 1.35 are not checked). No version checks a claim template's metadata (a namespace,
+ * finalizers, a bad label key, two templates of one name: measured, accepted), but for its name as a volume's from
+ * 1.36 (workloads-stateful-template.ts).
  */
 
 /** Whether `version` checks the StatefulSet's serviceName and claim templates (measured on 1.36, not on 1.32). */

@@ -1,3 +1,4 @@
+import { POD_EPHEMERAL_CASES } from './pod-spec-cases-ephemeral';
 import { POD_LEVEL_CASES } from './pod-spec-cases-pod-level';
 
 /**
@@ -611,4 +612,5 @@ export const POD_SPEC_CASES: ReadonlyArray<readonly [string, Mutation]> = [
   ['template label bad value', (_s, t) => (t.metadata.labels.tier = 'bad value')],
   ['template annotation bad key', (_s, t) => (t.metadata.annotations = { 'bad key': 'x' })],
   ...POD_LEVEL_CASES,
+  ...POD_EPHEMERAL_CASES,
 ];

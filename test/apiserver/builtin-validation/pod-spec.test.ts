@@ -104,6 +104,46 @@ describe('pod spec checks', () => {
     ]);
   });
 
+  test("an ephemeral volume's claim: named after the Pod (a generated name stood in for), not in a template", () => {
+    const claim = { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    const spec = withSpec((x) => x.volumes.push({ name: 'vol', ephemeral: { volumeClaimTemplate: claim } }));
+    const pod = (metadata: any) => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });
+    const podLines = (metadata: any) => errorsOf(POD_VALIDATORS['v1/Pod'](pod(metadata), '1.32')).map(formatIssue);
+    expect(podLines({ name: 'a'.repeat(248) })).toEqual([]);
+    expect(podLines({ name: 'a'.repeat(250) })).toEqual([
+      `spec.volumes[1].name: Invalid value: PVC name "${'a'.repeat(250)}-vol": must be no more than 253 characters (got "vol")`,
+    ]);
+    expect(podLines({ generateName: 'a'.repeat(250) })).toEqual([]);
+    expect(podLines({ generateName: 'Foo-' })).toEqual([
+      expect.stringMatching(/^spec\.volumes\[1\]\.name: Invalid value: PVC name "Foo-x2b4z-vol": a lowercase RFC 1123/),
+    ]);
+    expect(lines(spec)).toEqual([]);
+  });
+
+  test("an ephemeral volume's claim template: labels and annotations only (Go's zero values unset)", () => {
+    const meta = {
+      name: 'x',
+      uid: 'u',
+      generation: 0,
+      finalizers: [],
+      deletionGracePeriodSeconds: 0,
+      labels: { a: 'b' },
+    };
+    const spec = withSpec((x) =>
+      x.volumes.push({
+        name: 'vol',
+        ephemeral: { volumeClaimTemplate: { metadata: meta, spec: { accessModes: ['ReadWriteOnce'] } } },
+      }),
+    );
+    expect(lines(spec)).toEqual([
+      'spec.volumes[1].ephemeral.volumeClaimTemplate.metadata.name: Forbidden: cannot be set',
+      'spec.volumes[1].ephemeral.volumeClaimTemplate.metadata.uID: Forbidden: cannot be set',
+      'spec.volumes[1].ephemeral.volumeClaimTemplate.metadata.deletionGracePeriodSeconds: Forbidden: cannot be set',
+      'spec.volumes[1].ephemeral.volumeClaimTemplate.metadata.finalizers: Forbidden: cannot be set',
+      'spec.volumes[1].ephemeral.volumeClaimTemplate.spec.resources[storage]: Required value',
+    ]);
+  });
+
   test('requests over limits, and a Pod defaults missing requests from its limits', () => {
     const s = withSpec((x) => (x.containers[0].resources.requests.memory = '1Gi'));
     expect(lines(s)).toEqual([

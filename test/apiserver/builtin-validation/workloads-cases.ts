@@ -283,6 +283,32 @@ const STATEFUL_SET: Case[] = [
       (o) => (o.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, ...(spec ? { spec } : {}) }]),
     ),
   ),
+  // measured: no version checks a claim template's metadata (but its name, as a volume's, from 1.36), nor does 1.28
+  // or 1.32 check its spec (the cases above: all accepted there)
+  ...(
+    [
+      ['metadata namespace, generateName and finalizers', { namespace: 'x', generateName: 'g', finalizers: ['a/b'] }],
+      ['metadata label key a b', { labels: { 'a b': 'x' } }],
+    ] as const
+  ).map(([name, meta]) =>
+    s(
+      `volumeClaimTemplate ${name} (not validated)`,
+      (o) =>
+        (o.spec.volumeClaimTemplates = [
+          {
+            metadata: { name: 'data', ...meta },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        ]),
+    ),
+  ),
+  s('two volumeClaimTemplates of one name (not validated)', (o) => {
+    const claim = {
+      metadata: { name: 'data' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    };
+    o.spec.volumeClaimTemplates = [claim, claim];
+  }),
   s('a container mounts a claim', (o) => {
     o.spec.volumeClaimTemplates = [
       {
