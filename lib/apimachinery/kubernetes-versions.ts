@@ -165,6 +165,12 @@ export const APISERVER_CHANGES = {
    */
   optionalOldSelfField: 29,
   /**
+   * A replicated pod template's GCE persistent disk need not be read-only: the gate `SkipReadOnlyValidationGCE` is
+   * on by default from 1.29 (upstream's data; measured: 1.28 refuses `readOnly: false` in a Deployment of 2 replicas,
+   * 1.32 and 1.36 accept it).
+   */
+  readOnlyGceDisksUnchecked: 29,
+  /**
    * An admission expression of the wrong result type: `must evaluate to bool but got int` (plugin/cel/compile.go
    * from 1.32; before, `must evaluate to bool`, measured on 1.28).
    */

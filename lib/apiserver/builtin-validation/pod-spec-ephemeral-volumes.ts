@@ -5,6 +5,7 @@ import { goQuote } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 import { isDns1123Subdomain } from '../../apimachinery/names';
+import { generatedName } from '../value-validation/object-meta';
 
 /*
  * A generic ephemeral volume (validateEphemeralVolumeSource): its claim template (ValidatePersistentVolumeClaimTemplate)
@@ -89,8 +90,7 @@ export function ephemeralClaimNameIssues(volumePath: string, volumeName: string,
 
 /**
  * The name a Pod is validated with on create: its own, or the one generated from `generateName` before validation
- * (the prefix cut to 58 characters and 5 random lower-case letters and digits; `x2b4z` stands in for them, as in
- * object-meta.ts, so a message naming the claim shows other letters than the server's).
+ * (`generatedName`).
  *
  * @internal
  */
@@ -98,7 +98,7 @@ export function createdPodName(metadata: unknown): string | undefined {
   const meta = obj(metadata);
   if (typeof meta.name === 'string' && meta.name !== '') return meta.name;
   if (typeof meta.generateName === 'string' && meta.generateName !== '') {
-    return `${meta.generateName.slice(0, 58)}x2b4z`;
+    return generatedName(meta.generateName);
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { podTemplateIssues } from './pod-spec';
 import { invalidValue, isRecord } from './services-field-errors';
+import { readOnlyDisksIssues, replicatedBy } from './workloads-read-only-disks';
 import { required } from '../../apimachinery/field';
 import { goJson } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
@@ -62,6 +63,7 @@ function replicationControllerIssues(object: any, version: KubernetesVersion): I
       restartPolicies: ['Always'],
       activeDeadlineSecondsUnsupportedIn: 'ReplicationController',
     }),
+    ...readOnlyDisksIssues(template, replicatedBy(spec.replicas), version),
   );
   return issues;
 }

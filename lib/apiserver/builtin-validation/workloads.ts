@@ -3,6 +3,7 @@ import { nonNegativeIssues } from './pod-spec-common';
 import { BuiltinValidators } from './validator';
 import { statefulSetClaimIssues } from './workloads-claim-templates';
 import { controllerSelectorIssues } from './workloads-controller-selector';
+import { readOnlyDisksIssues, replicatedBy } from './workloads-read-only-disks';
 import { statefulSetTemplateIssues } from './workloads-stateful-template';
 import { daemonSetStrategyIssues, deploymentStrategyIssues, statefulSetStrategyIssues } from './workloads-strategies';
 import { child, forbidden, invalid, isObject, notSupported } from '../../apimachinery/field';
@@ -24,7 +25,8 @@ function specOf(object: any): any {
 
 /**
  * The pod template's checks, and the kind's refusal of `activeDeadlineSeconds` (`ValidatePodTemplateSpecForReplicaSet`,
- * `ValidateDaemonSetSpec`: a pod of a controller that keeps it running may not be given a deadline).
+ * `ValidateDaemonSetSpec`: a pod of a controller that keeps it running may not be given a deadline), and of a GCE disk
+ * that is not read-only where the pods run on several nodes.
  */
 function templateIssues(spec: any, version: KubernetesVersion, kind: 'ReplicaSet' | 'DaemonSet'): Issue[] {
   const deadline =
@@ -34,6 +36,7 @@ function templateIssues(spec: any, version: KubernetesVersion, kind: 'ReplicaSet
     ...(deadline != null
       ? [forbidden('spec.template.spec.activeDeadlineSeconds', `activeDeadlineSeconds in ${kind} is not Supported`)]
       : []),
+    ...readOnlyDisksIssues(spec.template, kind === 'DaemonSet' || replicatedBy(spec.replicas), version),
   ];
 }
 

@@ -100,7 +100,7 @@ export function checkObjectMeta(
       : isDns1123Subdomain;
   const stored =
     !embeddedAt && (name === undefined || name === '') && typeof generateName === 'string' && generateName !== ''
-      ? `${generateName.slice(0, 58)}x2b4z`
+      ? generatedName(generateName)
       : name;
   if (typeof stored === 'string' && stored !== '') issues.push(...invalid(`${at}.name`, stored, nameCheck(stored)));
   if (typeof generateName === 'string' && generateName !== '') {
@@ -188,6 +188,17 @@ function decodeErrors(meta: Record<string, unknown>): Issue[] {
     }
   }
   return [];
+}
+
+/**
+ * The name the apiserver generates from `generateName` before it validates an object: the prefix cut to 58
+ * characters and 5 random lower-case letters and digits, for which `x2b4z` stands in (a message naming the name
+ * shows other letters than the server's).
+ *
+ * @internal
+ */
+export function generatedName(generateName: string): string {
+  return `${generateName.slice(0, 58)}x2b4z`;
 }
 
 /**

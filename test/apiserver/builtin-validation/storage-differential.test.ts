@@ -181,6 +181,15 @@ const CONTROLLERS = [
   controller('controller: minReadySeconds -1', (o) => (o.spec.minReadySeconds = -1)),
   controller('controller: no template', (o) => delete o.spec.template),
   controller('controller: selector value x y', (o) => (o.spec.selector = { app: 'x y' })),
+  // 1.28 refuses a writable GCE disk where the pods run on several nodes (ValidateReadOnlyPersistentDisks)
+  ...[1, 2].flatMap((replicas) =>
+    [false, true].map((readOnly) =>
+      controller(`controller: GCE disk readOnly ${readOnly}, replicas ${replicas}`, (o) => {
+        o.spec.replicas = replicas;
+        o.spec.template.spec.volumes = [{ name: 'disk', gcePersistentDisk: { pdName: 'd', readOnly } }];
+      }),
+    ),
+  ),
 ];
 
 describeBuiltinDifferential('ReplicationController: synth and the apiserver', CONTROLLERS);

@@ -108,12 +108,34 @@ function numberCases(kind: string, base: () => any, fields: readonly string[]): 
   ]);
 }
 
+/**
+ * A GCE persistent disk in the template, read-only or not, and `replicas` (1.28 refuses a writable one where the pods
+ * run on several nodes: `ValidateReadOnlyPersistentDisks`; later versions skip the check).
+ */
+function gceDiskCases(kind: string, base: () => any): Case[] {
+  const disk = (readOnly: boolean | undefined, replicas: number | undefined) =>
+    variant(base, (o) => {
+      if (replicas !== undefined) o.spec.replicas = replicas;
+      o.spec.template.spec.volumes = [
+        { name: 'disk', gcePersistentDisk: { pdName: 'd', ...(readOnly === undefined ? {} : { readOnly }) } },
+      ];
+    });
+  const replicated = kind === 'DaemonSet' ? [undefined] : [undefined, 2];
+  return replicated.flatMap((replicas) =>
+    [undefined, false, true].map((readOnly): Case => [
+      `${kind}: GCE disk readOnly ${readOnly}, replicas ${replicas ?? 'unset'}`,
+      disk(readOnly, replicas),
+    ]),
+  );
+}
+
 const d = (name: string, change: (o: any) => void): Case => [`Deployment: ${name}`, variant(deployment, change)];
 const s = (name: string, change: (o: any) => void): Case => [`StatefulSet: ${name}`, variant(statefulSet, change)];
 const ds = (name: string, change: (o: any) => void): Case => [`DaemonSet: ${name}`, variant(daemonSet, change)];
 
 const DEPLOYMENT: Case[] = [
   ...selectorCases('Deployment', deployment),
+  ...gceDiskCases('Deployment', deployment),
   ...numberCases('Deployment', deployment, [
     'replicas',
     'minReadySeconds',
@@ -168,11 +190,13 @@ const DEPLOYMENT: Case[] = [
 const REPLICA_SET: Case[] = [
   ...selectorCases('ReplicaSet', replicaSet),
   ...numberCases('ReplicaSet', replicaSet, ['replicas', 'minReadySeconds']),
+  ...gceDiskCases('ReplicaSet', replicaSet),
 ];
 
 const STATEFUL_SET: Case[] = [
   ...selectorCases('StatefulSet', statefulSet),
   ...numberCases('StatefulSet', statefulSet, ['replicas', 'minReadySeconds', 'revisionHistoryLimit']),
+  ...gceDiskCases('StatefulSet', statefulSet),
   s('no serviceName', (o) => delete o.spec.serviceName),
   s('bad serviceName', (o) => (o.spec.serviceName = 'Bad_Name')),
   s('Parallel', (o) => (o.spec.podManagementPolicy = 'Parallel')),
@@ -334,6 +358,7 @@ const STATEFUL_SET: Case[] = [
 const DAEMON_SET: Case[] = [
   ...selectorCases('DaemonSet', daemonSet),
   ...numberCases('DaemonSet', daemonSet, ['minReadySeconds', 'revisionHistoryLimit']),
+  ...gceDiskCases('DaemonSet', daemonSet),
   ds('OnDelete', (o) => (o.spec.updateStrategy = { type: 'OnDelete' })),
   ds(
     'OnDelete with rollingUpdate',
