@@ -193,6 +193,15 @@ const CONTROLLER_TEMPLATES = [
   controller('controller template: label value x y', (o) => {
     o.spec.template.metadata.labels.bad = 'x y';
   }),
+  // a backslash is no separator on the apiserver (validatePathNoBacksteps)
+  controller('controller template: subPath a\\..\\b', (o) => {
+    o.spec.template.spec.volumes = [{ name: 'v', emptyDir: {} }];
+    o.spec.template.spec.containers[0].volumeMounts = [{ name: 'v', mountPath: '/m', subPath: 'a\\..\\b' }];
+  }),
+  controller('controller template: subPath a/../b', (o) => {
+    o.spec.template.spec.volumes = [{ name: 'v', emptyDir: {} }];
+    o.spec.template.spec.containers[0].volumeMounts = [{ name: 'v', mountPath: '/m', subPath: 'a/../b' }];
+  }),
 ];
 
 describeBuiltinDifferential('ReplicationController pod templates: synth and the apiserver', CONTROLLER_TEMPLATES, {
@@ -213,6 +222,8 @@ const VOLUMES = [
   volume('volume: hostPath path with ..', (o) => (o.spec.hostPath.path = 'd/../e')),
   volume('volume: hostPath type a_b', (o) => (o.spec.hostPath.type = 'a_b')),
   volume('volume: hostPath type ""', (o) => (o.spec.hostPath.type = '')),
+  // a backslash is no separator on the apiserver (validatePathNoBacksteps' filepath.ToSlash, on Linux)
+  volume('volume: hostPath path a\\..\\b', (o) => (o.spec.hostPath.path = 'a\\..\\b')),
   volume('volume: hostPath second to a csi source, its path missing', (o) => {
     o.spec.hostPath = {};
     o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
