@@ -78,7 +78,7 @@ function requirementIssues(path: string, raw: unknown, version: KubernetesVersio
       }
       break;
     default:
-      issues.push(invalid(child(path, 'operator'), r.operator, 'not a valid selector operator'));
+      issues.push(invalid(child(path, 'operator'), str(r.operator), 'not a valid selector operator'));
   }
   issues.push(...nameIssues(child(path, 'key'), k, isQualifiedName(k, version)));
   if (checkValues && minorOf(version) >= 33) {
@@ -104,7 +104,7 @@ function fieldRequirementIssues(path: string, raw: unknown): Issue[] {
       );
     }
   } else {
-    issues.push(invalid(child(path, 'operator'), r.operator, 'not a valid selector operator'));
+    issues.push(invalid(child(path, 'operator'), str(r.operator), 'not a valid selector operator'));
   }
   if (str(r.key) !== 'metadata.name') {
     issues.push(invalid(child(path, 'key'), str(r.key), 'not a valid field selector key'));
@@ -121,6 +121,19 @@ function nodeSelectorTermIssues(path: string, raw: unknown, version: KubernetesV
     ),
     ...arr(obj(raw).matchFields).flatMap((r, i) => fieldRequirementIssues(index(child(path, 'matchFields'), i), r)),
   ];
+}
+
+/**
+ * ValidateNodeSelector of a required selector (a pod's required node affinity, a PersistentVolume's): at least one
+ * term, each term's requirements, their values checked as label values (from 1.33, requirementIssues).
+ *
+ * @internal
+ */
+export function nodeSelectorIssues(path: string, raw: unknown, version: KubernetesVersion): Issue[] {
+  const terms = arr(obj(raw).nodeSelectorTerms);
+  const termsPath = child(path, 'nodeSelectorTerms');
+  if (terms.length === 0) return [required(termsPath, 'must have at least one node selector term')];
+  return terms.flatMap((t, i) => nodeSelectorTermIssues(index(termsPath, i), t, version, true));
 }
 
 /**
@@ -217,10 +230,7 @@ export function affinityIssues(
   const nodePath = child(path, 'nodeAffinity');
   if (node.requiredDuringSchedulingIgnoredDuringExecution != null) {
     const reqPath = child(nodePath, 'requiredDuringSchedulingIgnoredDuringExecution');
-    const terms = arr(obj(node.requiredDuringSchedulingIgnoredDuringExecution).nodeSelectorTerms);
-    const termsPath = child(reqPath, 'nodeSelectorTerms');
-    if (terms.length === 0) issues.push(required(termsPath, 'must have at least one node selector term'));
-    terms.forEach((t, i) => issues.push(...nodeSelectorTermIssues(index(termsPath, i), t, version, true)));
+    issues.push(...nodeSelectorIssues(reqPath, node.requiredDuringSchedulingIgnoredDuringExecution, version));
   }
   arr(node.preferredDuringSchedulingIgnoredDuringExecution).forEach((raw2, i) => {
     const at = index(child(nodePath, 'preferredDuringSchedulingIgnoredDuringExecution'), i);

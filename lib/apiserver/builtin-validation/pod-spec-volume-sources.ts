@@ -63,14 +63,23 @@ function iscsiFormatBad(name: string): boolean {
   );
 }
 
-/** validateISCSIVolumeSource. */
-function iscsiIssues(path: string, s: any): Issue[] {
+/**
+ * validateISCSIVolumeSource, and what validateISCSIPersistentVolumeSource shares with it: `unprefixed` is the message
+ * of a name that starts with none of iqn, eui and naa (a PersistentVolume's is `must be valid format`).
+ *
+ * @internal
+ */
+export function iscsiIssues(
+  path: string,
+  s: any,
+  unprefixed = 'must be valid format starting with iqn, eui, or naa',
+): Issue[] {
   const issues = requiredIfEmpty(child(path, 'targetPortal'), s.targetPortal);
   const iqn = str(s.iqn);
   const iqnPath = child(path, 'iqn');
   const prefixed = (n: string) => ISCSI_PREFIXES.some((p) => n.startsWith(p));
   if (iqn === '') issues.push(required(iqnPath));
-  else if (!prefixed(iqn)) issues.push(invalid(iqnPath, iqn, 'must be valid format starting with iqn, eui, or naa'));
+  else if (!prefixed(iqn)) issues.push(invalid(iqnPath, iqn, unprefixed));
   else if (iscsiFormatBad(iqn)) issues.push(invalid(iqnPath, iqn, 'must be valid format'));
   issues.push(...rangeIssues(child(path, 'lun'), s.lun ?? 0, 0, 255));
   if ((s.chapAuthDiscovery === true || s.chapAuthSession === true) && s.secretRef == null) {
@@ -79,9 +88,7 @@ function iscsiIssues(path: string, s: any): Issue[] {
   if (s.initiatorName != null) {
     const initiator = str(s.initiatorName);
     const at = child(path, 'initiatorname');
-    if (!prefixed(initiator)) {
-      issues.push(invalid(at, initiator, 'must be valid format starting with iqn, eui, or naa'));
-    }
+    if (!prefixed(initiator)) issues.push(invalid(at, initiator, unprefixed));
     if (iscsiFormatBad(initiator)) issues.push(invalid(at, initiator, 'must be valid format'));
   }
   return issues;
@@ -285,7 +292,7 @@ const IN_TREE_SOURCE_CHECKS: Readonly<Record<string, (path: string, s: any) => I
   gcePersistentDisk: gcePersistentDiskIssues,
   awsElasticBlockStore: awsElasticBlockStoreIssues,
   nfs: nfsIssues,
-  iscsi: iscsiIssues,
+  iscsi: (path, s) => iscsiIssues(path, s),
   glusterfs: glusterfsIssues,
   flocker: flockerIssues,
   rbd: rbdIssues,
@@ -320,7 +327,8 @@ export function inTreeSourceIssues(path: string, kind: string, source: unknown):
 /**
  * The sources whose check ValidatePersistentVolumeSpec shares with validateVolumeSource (or whose
  * validateXxxPersistentVolumeSource checks the same); the others' differ (glusterfs, iscsi, cinder, azureFile,
- * storageos: secret namespaces and more) or are not here (csi, local, hostPath).
+ * storageos: secret namespaces and more) or are not a pod's (csi, local): storage-pv-sources.ts; hostPath's is
+ * storage-volumes.ts's.
  *
  * @internal
  */

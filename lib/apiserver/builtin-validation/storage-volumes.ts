@@ -1,9 +1,13 @@
+import { posix } from 'path';
 import { hasBacksteps } from './pod-spec-common';
 import { inTreeSourceIssues, PERSISTENT_VOLUME_SHARED } from './pod-spec-volume-sources';
 import { HOST_PATH_TYPES } from './pod-spec-volumes';
 import { canonicalQuantity, quantityText } from './resource-policy-quantity';
 import { invalidValue, isRecord, stringsOf, unsupportedValue } from './services-field-errors';
 import { checksVolumeAttributesClass } from './storage-claims';
+import { mountOptionIssues } from './storage-pv-mount-options';
+import { volumeNodeAffinityIssues } from './storage-pv-node-affinity';
+import { persistentVolumeSourceIssues } from './storage-pv-sources';
 import { child, forbidden, key, required } from '../../apimachinery/field';
 import { fieldValue } from '../../apimachinery/field-value';
 import { Issue } from '../../apimachinery/issue';
@@ -14,11 +18,13 @@ import { Quantity } from '../../apimachinery/quantity';
 /*
  * A v1 PersistentVolume's spec as the apiserver checks it on create (pkg/apis/core/validation's
  * ValidatePersistentVolumeSpec), after its defaults (reclaim policy Retain, volumeMode Filesystem): access modes,
- * capacity (storage only, positive), class name, volume mode, reclaim policy, one volume source exactly (a
- * flexVolume aside, counted but never refused), a hostPath source's path and type, the sources whose checks pod
- * volumes share (pod-spec-volume-sources.ts: nfs, cloud disks, a flexVolume's driver and options...), and from 1.34
- * the volumeAttributesClassName. The insides of the other volume sources (glusterfs, iscsi, cinder, azureFile,
- * storageos, csi, local) and `nodeAffinity` are not checked here. Measured on 1.28, 1.32 and 1.36 (storage-differential.test.ts).
+ * capacity (storage only, positive), class name, volume mode, reclaim policy (not Recycle for a hostPath of `/`), the
+ * node affinity (storage-pv-node-affinity.ts), one volume source exactly (a flexVolume aside, counted but never
+ * refused), a hostPath source's path and type, the sources whose checks pod volumes share (pod-spec-volume-sources.ts:
+ * nfs, cloud disks, a flexVolume's driver and options...), those a PersistentVolume checks its own way
+ * (storage-pv-sources.ts: glusterfs, iscsi, cinder, azureFile, storageos, csi, local), and from 1.34 the
+ * volumeAttributesClassName; then the strategy's mount options annotation (storage-pv-mount-options.ts). Measured on
+ * 1.28, 1.32 and 1.36 (storage-differential.test.ts).
  */
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
@@ -144,15 +150,31 @@ function persistentVolumeIssues(object: any, version: KubernetesVersion): Issue[
     }
   });
   if (sources.length === 0) issues.push(required('spec', 'must specify a volume type'));
-  // the counted source's insides: hostPath's, and those pod volumes share (pod-spec-volume-sources.ts); a flexVolume
-  // is checked wherever it is
+  issues.push(...recycleIssues(spec, policy));
+  // in the pod spec's words (inOwnWords): the node affinity, and the counted source's insides but hostPath's, those
+  // pod volumes share (pod-spec-volume-sources.ts; a flexVolume is checked wherever it is) or a PersistentVolume's own
+  // (storage-pv-sources.ts)
+  const inPodWords = [...volumeNodeAffinityIssues(spec, sources[0] === 'local', version)];
   if (sources[0] === 'hostPath') issues.push(...hostPathIssues(spec.hostPath, version));
   const shared = sources.filter((s, i) => PERSISTENT_VOLUME_SHARED.has(s) && (i === 0 || s === 'flexVolume'));
-  for (const s of shared) {
-    issues.push(...(inTreeSourceIssues('spec', s, spec[s]) ?? []).map((i) => inOwnWords(i, version)));
+  for (const s of shared) inPodWords.push(...(inTreeSourceIssues('spec', s, spec[s]) ?? []));
+  if (sources[0] !== undefined) {
+    const name = typeof object?.metadata?.name === 'string' ? object.metadata.name : '';
+    inPodWords.push(...(persistentVolumeSourceIssues(sources[0], spec[sources[0]], name, version) ?? []));
   }
+  issues.push(...inPodWords.map((i) => inOwnWords(i, version)));
   issues.push(...attributesClassIssues(spec, version));
+  issues.push(...mountOptionIssues(object));
   return issues;
+}
+
+/** A hostPath of `/` (once Go's path.Clean has it) may not be recycled, whichever source is counted. */
+function recycleIssues(spec: Record<string, any>, policy: unknown): Issue[] {
+  const hostPath = isRecord(spec.hostPath) ? spec.hostPath : undefined;
+  if (hostPath === undefined || policy !== 'Recycle') return [];
+  const path = typeof hostPath.path === 'string' ? hostPath.path : '';
+  if (!path.startsWith('/') || posix.normalize(path) !== '/') return [];
+  return [forbidden('spec.persistentVolumeReclaimPolicy', "may not be 'recycle' for a hostPath mount of '/'")];
 }
 
 /** A pod volume's issue in this area's words: the value inside an Invalid or Unsupported message, as the server. */

@@ -202,6 +202,15 @@ const CONTROLLER_TEMPLATES = [
   controller('controller template: label value x y', (o) => {
     o.spec.template.metadata.labels.bad = 'x y';
   }),
+  // a backslash is no separator on the apiserver (validatePathNoBacksteps)
+  controller('controller template: subPath a\\..\\b', (o) => {
+    o.spec.template.spec.volumes = [{ name: 'v', emptyDir: {} }];
+    o.spec.template.spec.containers[0].volumeMounts = [{ name: 'v', mountPath: '/m', subPath: 'a\\..\\b' }];
+  }),
+  controller('controller template: subPath a/../b', (o) => {
+    o.spec.template.spec.volumes = [{ name: 'v', emptyDir: {} }];
+    o.spec.template.spec.containers[0].volumeMounts = [{ name: 'v', mountPath: '/m', subPath: 'a/../b' }];
+  }),
 ];
 
 describeBuiltinDifferential('ReplicationController pod templates: synth and the apiserver', CONTROLLER_TEMPLATES, {
@@ -222,6 +231,8 @@ const VOLUMES = [
   volume('volume: hostPath path with ..', (o) => (o.spec.hostPath.path = 'd/../e')),
   volume('volume: hostPath type a_b', (o) => (o.spec.hostPath.type = 'a_b')),
   volume('volume: hostPath type ""', (o) => (o.spec.hostPath.type = '')),
+  // a backslash is no separator on the apiserver (validatePathNoBacksteps' filepath.ToSlash, on Linux)
+  volume('volume: hostPath path a\\..\\b', (o) => (o.spec.hostPath.path = 'a\\..\\b')),
   volume('volume: hostPath second to a csi source, its path missing', (o) => {
     o.spec.hostPath = {};
     o.spec.csi = { driver: 'd.example.com', volumeHandle: 'h' };
@@ -304,3 +315,236 @@ const VOLUMES = [
 ];
 
 describeBuiltinDifferential('PersistentVolume: synth and the apiserver', VOLUMES);
+
+/** A volume of source `kind` (the hostPath gone), mutated further. */
+const withSource = (name: string, kind: string, source: unknown, more?: (o: any) => void) =>
+  volume(name, (o) => {
+    delete o.spec.hostPath;
+    o.spec[kind] = source;
+    more?.(o);
+  });
+
+const NODE_AFFINITY = {
+  required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] }] },
+};
+
+/** A node affinity whose one required term is `term`. */
+const affinityOf = (term: unknown) => ({ required: { nodeSelectorTerms: [term] } });
+const expression = (e: unknown) => affinityOf({ matchExpressions: [e] });
+
+/** validateVolumeNodeAffinity (its requirements are a pod's required node affinity's, pod-spec-scheduling.ts). */
+const NODE_AFFINITIES = [
+  volume('volume nodeAffinity: a term', (o) => (o.spec.nodeAffinity = NODE_AFFINITY)),
+  volume('volume nodeAffinity: null', (o) => (o.spec.nodeAffinity = null)),
+  volume('volume nodeAffinity: {}', (o) => (o.spec.nodeAffinity = {})),
+  volume('volume nodeAffinity: required null', (o) => (o.spec.nodeAffinity = { required: null })),
+  volume('volume nodeAffinity: required without terms', (o) => (o.spec.nodeAffinity = { required: {} })),
+  volume('volume nodeAffinity: an empty term', (o) => (o.spec.nodeAffinity = affinityOf({}))),
+  volume('volume nodeAffinity: operator Bogus', (o) => {
+    o.spec.nodeAffinity = expression({ key: 'k', operator: 'Bogus' });
+  }),
+  volume('volume nodeAffinity: no operator', (o) => (o.spec.nodeAffinity = expression({ key: 'k' }))),
+  volume('volume nodeAffinity: In without values, key a b', (o) => {
+    o.spec.nodeAffinity = expression({ key: 'a b', operator: 'In' });
+  }),
+  // the values are label values from 1.33 (refused by 1.36, accepted by 1.28 and 1.32)
+  volume('volume nodeAffinity: value a b', (o) => {
+    o.spec.nodeAffinity = expression({ key: 'k', operator: 'In', values: ['a b'] });
+  }),
+  volume('volume nodeAffinity: Exists with values', (o) => {
+    o.spec.nodeAffinity = expression({ key: 'k', operator: 'Exists', values: ['1'] });
+  }),
+  volume('volume nodeAffinity: DoesNotExist', (o) => {
+    o.spec.nodeAffinity = expression({ key: 'k', operator: 'DoesNotExist' });
+  }),
+  volume('volume nodeAffinity: Gt with two values', (o) => {
+    o.spec.nodeAffinity = expression({ key: 'k', operator: 'Gt', values: ['1', '2'] });
+  }),
+  volume('volume nodeAffinity: Gt abc', (o) => {
+    o.spec.nodeAffinity = expression({ key: 'k', operator: 'Gt', values: ['abc'] });
+  }),
+  volume('volume nodeAffinity: matchFields metadata.x with two values', (o) => {
+    o.spec.nodeAffinity = affinityOf({ matchFields: [{ key: 'metadata.x', operator: 'In', values: ['a', 'b'] }] });
+  }),
+  volume('volume nodeAffinity: matchFields metadata.name A_B', (o) => {
+    o.spec.nodeAffinity = affinityOf({ matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['A_B'] }] });
+  }),
+  volume('volume nodeAffinity: matchFields metadata.name n1', (o) => {
+    o.spec.nodeAffinity = affinityOf({ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] });
+  }),
+  volume('volume nodeAffinity: a second term bad', (o) => {
+    o.spec.nodeAffinity = {
+      required: { nodeSelectorTerms: [{}, { matchExpressions: [{ key: 'k', operator: 'In' }] }] },
+    };
+  }),
+];
+
+/** validateLocalVolumeSource, and the node affinity a local volume needs. */
+const LOCALS = [
+  withSource('volume local: with node affinity', 'local', { path: '/mnt/x' }, (o) => {
+    o.spec.nodeAffinity = NODE_AFFINITY;
+  }),
+  withSource('volume local: without node affinity', 'local', { path: '/mnt/x' }),
+  withSource('volume local: node affinity null', 'local', { path: '/mnt/x' }, (o) => (o.spec.nodeAffinity = null)),
+  withSource('volume local: node affinity {}, no path', 'local', {}, (o) => (o.spec.nodeAffinity = {})),
+  withSource('volume local: without path', 'local', { path: '' }, (o) => (o.spec.nodeAffinity = NODE_AFFINITY)),
+  withSource('volume local: path a/../b', 'local', { path: 'a/../b' }, (o) => (o.spec.nodeAffinity = NODE_AFFINITY)),
+  withSource('volume local: path relative', 'local', { path: 'rel' }, (o) => (o.spec.nodeAffinity = NODE_AFFINITY)),
+  // a backslash is no separator on the apiserver (validatePathNoBacksteps' filepath.ToSlash, on Linux)
+  withSource('volume local: path a\\..\\b', 'local', { path: 'a\\..\\b' }, (o) => {
+    o.spec.nodeAffinity = NODE_AFFINITY;
+  }),
+  volume('volume local: second to hostPath, without node affinity', (o) => (o.spec.local = { path: '' })),
+];
+
+const IQN = 'iqn.2001-04.com.example:storage';
+const EUI = 'eui.0123456789ABCDEF';
+
+/** The sources a PersistentVolume checks its own way (storage-pv-sources.ts). */
+const OWN_SOURCES = [
+  withSource('volume glusterfs: with a namespace', 'glusterfs', {
+    endpoints: 'e',
+    path: 'p',
+    endpointsNamespace: 'ns',
+  }),
+  withSource('volume glusterfs: empty', 'glusterfs', {}),
+  withSource('volume glusterfs: namespace ""', 'glusterfs', { endpoints: 'e', path: 'p', endpointsNamespace: '' }),
+  withSource('volume glusterfs: namespace Bad_NS', 'glusterfs', {
+    endpoints: 'e',
+    path: 'p',
+    endpointsNamespace: 'Bad_NS',
+  }),
+  withSource('volume glusterfs: namespace null', 'glusterfs', { endpoints: 'e', path: 'p', endpointsNamespace: null }),
+  withSource('volume glusterfs: bad, with a second nfs', 'glusterfs', { endpointsNamespace: '' }, (o) => {
+    o.spec.nfs = { server: 's', path: '/x' };
+  }),
+  withSource('volume iscsi: the base', 'iscsi', { targetPortal: 't:3260', iqn: IQN, lun: 0 }),
+  withSource('volume iscsi: empty', 'iscsi', {}),
+  withSource('volume iscsi: iqn abc', 'iscsi', { targetPortal: 't', iqn: 'abc' }),
+  withSource('volume iscsi: iqn iqn.x', 'iscsi', { targetPortal: 't', iqn: 'iqn.x' }),
+  withSource('volume iscsi: lun 256', 'iscsi', { targetPortal: 't', iqn: EUI, lun: 256 }),
+  withSource('volume iscsi: chap without secret', 'iscsi', { targetPortal: 't', iqn: EUI, chapAuthSession: true }),
+  withSource('volume iscsi: secretRef without name', 'iscsi', { targetPortal: 't', iqn: EUI, secretRef: {} }),
+  withSource('volume iscsi: initiator xyz', 'iscsi', { targetPortal: 't', iqn: EUI, initiatorName: 'xyz' }),
+  withSource('volume iscsi: initiator naa.1', 'iscsi', { targetPortal: 't', iqn: EUI, initiatorName: 'naa.1' }),
+  withSource('volume iscsi: initiator ""', 'iscsi', { targetPortal: 't', iqn: EUI, initiatorName: '' }),
+  // `v:` and the portal: at most 64 bytes with an initiator name
+  withSource('volume iscsi: portal of 63, an initiator', 'iscsi', {
+    targetPortal: 'p'.repeat(63),
+    iqn: EUI,
+    initiatorName: IQN,
+  }),
+  withSource('volume iscsi: portal of 62, an initiator', 'iscsi', {
+    targetPortal: 'p'.repeat(62),
+    iqn: EUI,
+    initiatorName: IQN,
+  }),
+  withSource('volume iscsi: portal of 63, no initiator', 'iscsi', { targetPortal: 'p'.repeat(63), iqn: EUI }),
+  withSource('volume cinder: a secret', 'cinder', { volumeID: 'v', secretRef: { name: 'n', namespace: 'ns' } }),
+  withSource('volume cinder: secretRef {}', 'cinder', { volumeID: 'v', secretRef: {} }),
+  withSource('volume cinder: secret without namespace, no volumeID', 'cinder', { secretRef: { name: 'n' } }),
+  withSource('volume cinder: no secret', 'cinder', { volumeID: 'v' }),
+  withSource('volume storageos: a secret', 'storageos', {
+    volumeName: 'v',
+    volumeNamespace: 'ns',
+    secretRef: { name: 'n', namespace: 'ns' },
+  }),
+  withSource('volume storageos: secretRef {}', 'storageos', { secretRef: {} }),
+  withSource('volume storageos: bad names, secret without namespace', 'storageos', {
+    volumeName: 'V_1',
+    volumeNamespace: 'N_1',
+    secretRef: { name: 'n' },
+  }),
+  withSource('volume storageos: secret without name', 'storageos', { volumeName: 'v', secretRef: { namespace: 'n' } }),
+  withSource('volume azureFile: a namespace', 'azureFile', { secretName: 's', shareName: 'x', secretNamespace: 'ns' }),
+  withSource('volume azureFile: namespace ""', 'azureFile', { secretNamespace: '' }),
+  withSource('volume azureFile: namespace null', 'azureFile', {
+    secretName: 's',
+    shareName: 'x',
+    secretNamespace: null,
+  }),
+];
+
+const CSI = { driver: 'd.example.com', volumeHandle: 'h' };
+
+/** validateCSIPersistentVolumeSource. */
+const CSI_SOURCES = [
+  withSource('volume csi: every field', 'csi', {
+    ...CSI,
+    fsType: 'ext4',
+    readOnly: true,
+    volumeAttributes: { a: 'b' },
+  }),
+  // an empty driver: 1.28 and 1.32 add the subdomain's error, 1.36 not
+  withSource('volume csi: empty', 'csi', {}),
+  withSource('volume csi: driver of 64', 'csi', { ...CSI, driver: 'a'.repeat(64) }),
+  withSource('volume csi: driver Example.COM', 'csi', { ...CSI, driver: 'Example.COM' }),
+  withSource('volume csi: driver a_b', 'csi', { ...CSI, driver: 'a_b' }),
+  withSource('volume csi: no volumeHandle', 'csi', { driver: 'd' }),
+  ...['controllerPublishSecretRef', 'controllerExpandSecretRef', 'nodePublishSecretRef', 'nodeExpandSecretRef'].flatMap(
+    (ref) => [
+      withSource(`volume csi: ${ref} {}`, 'csi', { ...CSI, [ref]: {} }),
+      withSource(`volume csi: ${ref} A_B in Bad_NS`, 'csi', { ...CSI, [ref]: { name: 'A_B', namespace: 'Bad_NS' } }),
+      withSource(`volume csi: ${ref} a.b in ns`, 'csi', { ...CSI, [ref]: { name: 'a.b', namespace: 'ns' } }),
+    ],
+  ),
+  withSource('volume csi: nodeStageSecretRef {}', 'csi', { ...CSI, nodeStageSecretRef: {} }),
+  withSource('volume csi: secret namespace of 64', 'csi', {
+    ...CSI,
+    nodePublishSecretRef: { name: 'a', namespace: 'a'.repeat(64) },
+  }),
+];
+
+/** The reclaim policy of a hostPath of `/`, and the strategy's mount options annotation. */
+const RECYCLE_AND_MOUNT_OPTIONS = [
+  volume('volume recycle: hostPath /', (o) => {
+    o.spec.hostPath.path = '/';
+    o.spec.persistentVolumeReclaimPolicy = 'Recycle';
+  }),
+  volume('volume recycle: hostPath /a/..', (o) => {
+    o.spec.hostPath.path = '/a/..';
+    o.spec.persistentVolumeReclaimPolicy = 'Recycle';
+  }),
+  volume('volume recycle: hostPath /x', (o) => (o.spec.persistentVolumeReclaimPolicy = 'Recycle')),
+  volume('volume recycle: hostPath / deleted', (o) => {
+    o.spec.hostPath.path = '/';
+    o.spec.persistentVolumeReclaimPolicy = 'Delete';
+  }),
+  withSource('volume recycle: hostPath / second to csi', 'csi', CSI, (o) => {
+    o.spec.hostPath = { path: '//' };
+    o.spec.persistentVolumeReclaimPolicy = 'Recycle';
+  }),
+  ...(
+    [
+      ['hostPath', undefined],
+      ['nfs', { server: 's', path: '/x' }],
+      ['csi', CSI],
+      ['flexVolume', { driver: 'd' }],
+      ['storageos', { volumeName: 'v' }],
+    ] as const
+  ).map(([kind, source]) =>
+    volume(`volume mount options annotation: ${kind}`, (o) => {
+      o.metadata.annotations = { 'volume.beta.kubernetes.io/mount-options': 'ro' };
+      if (source === undefined) return;
+      delete o.spec.hostPath;
+      o.spec[kind] = source;
+    }),
+  ),
+  withSource('volume mount options annotation: local', 'local', { path: '/x' }, (o) => {
+    o.metadata.annotations = { 'volume.beta.kubernetes.io/mount-options': '' };
+    o.spec.nodeAffinity = NODE_AFFINITY;
+  }),
+  volume('volume mount options annotation: hostPath and nfs', (o) => {
+    o.metadata.annotations = { 'volume.beta.kubernetes.io/mount-options': 'ro' };
+    o.spec.nfs = { server: 's', path: '/x' };
+  }),
+  volume('volume mountOptions: hostPath', (o) => (o.spec.mountOptions = ['ro'])),
+];
+
+describeBuiltinDifferential('PersistentVolume node affinity and own sources: synth and the apiserver', [
+  ...NODE_AFFINITIES,
+  ...LOCALS,
+  ...OWN_SOURCES,
+  ...CSI_SOURCES,
+  ...RECYCLE_AND_MOUNT_OPTIONS,
+]);

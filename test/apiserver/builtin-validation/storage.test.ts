@@ -136,7 +136,50 @@ test('a PersistentVolume needs one volume source exactly: the later ones in upst
 });
 
 test("a PersistentVolume's capacity other than storage, printed as JSON from 1.34", () => {
-  expect(lines(volume({ capacity: { cpu: '1000m' }, local: { path: '/x' } }), '1.35')).toEqual([
+  expect(lines(volume({ capacity: { cpu: '1000m' }, hostPath: { path: '/x' } }), '1.35')).toEqual([
     'spec.capacity: Unsupported value: {"cpu":"1"}: supported values: "storage"',
   ]);
+});
+
+test('a local PersistentVolume needs a node affinity, whose required terms have label values from 1.33', () => {
+  expect(lines(volume({ local: { path: '/x' } }), '1.31')).toEqual([
+    'spec.nodeAffinity: Required value: Local volume requires node affinity',
+  ]);
+  const values = (v: string) => ({
+    required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'In', values: [v] }] }] },
+  });
+  expect(lines(volume({ local: { path: '/x' }, nodeAffinity: values('a b') }), '1.32')).toEqual([]);
+  expect(lines(volume({ local: { path: '/x' }, nodeAffinity: values('a b') }), '1.33')).toEqual([
+    expect.stringMatching(
+      /^spec\.nodeAffinity\.required\.nodeSelectorTerms\[0\]\.matchExpressions\[0\]\.values\[0\]: Invalid value: "a b": a valid label/,
+    ),
+  ]);
+  // a local volume second to another is not counted: no node affinity needed
+  expect(lines(volume({ hostPath: { path: '/x' }, local: { path: '/y' } }), '1.31')).toEqual([
+    'spec.local: Forbidden: may not specify more than 1 volume type',
+  ]);
+});
+
+test("a PersistentVolume's iSCSI name is its own: `<name>:<portal>` at most 64 bytes with an initiator", () => {
+  const iscsi = (portal: string) => ({
+    iscsi: { targetPortal: portal, iqn: 'eui.0123456789ABCDEF', initiatorName: 'eui.0123456789ABCDEF' },
+  });
+  expect(lines(volume(iscsi('p'.repeat(62))), '1.31')).toEqual([]);
+  expect(lines(volume(iscsi('p'.repeat(63))), '1.31')).toEqual([
+    expect.stringMatching(/^spec\.iscsi\.targetportal: Invalid value: "p+": Total length of <volume name>/),
+  ]);
+});
+
+test("a csi PersistentVolume's empty driver: the subdomain's error too before 1.33", () => {
+  const csi = { csi: { driver: '', volumeHandle: 'h' } };
+  expect(lines(volume(csi), '1.32')).toHaveLength(2);
+  expect(lines(volume(csi), '1.33')).toEqual(['spec.csi.driver: Required value']);
+});
+
+test('a hostPath PersistentVolume of `/` once cleaned may not be recycled', () => {
+  const recycled = (path: string) => volume({ hostPath: { path }, persistentVolumeReclaimPolicy: 'Recycle' });
+  const forbidden = "spec.persistentVolumeReclaimPolicy: Forbidden: may not be 'recycle' for a hostPath mount of '/'";
+  expect(lines(recycled('//.'), '1.31')).toEqual([forbidden]);
+  expect(lines(recycled('/x'), '1.31')).toEqual([]);
+  expect(lines(recycled('.'), '1.31')).toEqual([]);
 });
