@@ -9,12 +9,10 @@ import {
 } from './pod-spec-common';
 import { fieldSelectorIssues, resourceFieldSelectorIssues, VOLUME_FIELD_PATHS } from './pod-spec-env';
 import { ephemeralClaimNameIssues, ephemeralSourceIssues } from './pod-spec-ephemeral-volumes';
-import { inTreeSourceIssues, iscsiNameIssues } from './pod-spec-volume-sources';
+import { csiDriverNameIssues, inTreeSourceIssues, iscsiNameIssues } from './pod-spec-volume-sources';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
-import { tooLongBytes } from '../../apimachinery/field-error-details';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
-import { isDns1123Subdomain } from '../../apimachinery/names';
 import { Quantity } from '../../apimachinery/quantity';
 
 /*
@@ -213,18 +211,13 @@ function imageIssues(path: string, s: any, pod: boolean): Issue[] {
 }
 
 /**
- * validateCSIVolumeSource: the driver's name (ValidateCSIDriverName: required, at most 63 bytes, a DNS subdomain once
- * lower-cased), the node publish secret's name (upstream reports a bad one at `csi.name`, not under the reference).
- * An empty driver: measured, 1.28 and 1.32 add the subdomain's error to the Required, 1.36 not (from 1.33 assumed).
+ * validateCSIVolumeSource: the driver's name (`csiDriverNameIssues`), the node publish secret's name (upstream
+ * reports a bad one at `csi.name`, not under the reference); 1.33+ stops at an empty driver.
  */
 function csiIssues(path: string, s: any, version: KubernetesVersion): Issue[] {
   const driver = str(s.driver);
-  const at = child(path, 'driver');
-  const issues: Issue[] = [];
-  if (driver === '') issues.push(required(at));
+  const issues = csiDriverNameIssues(child(path, 'driver'), driver, version);
   if (driver === '' && minorOf(version) >= 33) return issues;
-  if (Buffer.byteLength(driver) > 63) issues.push({ path: at, message: tooLongBytes(63, version), value: driver });
-  issues.push(...isDns1123Subdomain(driver.toLowerCase()).map((m) => invalid(at, driver, m)));
   if (s.nodePublishSecretRef != null) {
     const name = str(obj(s.nodePublishSecretRef).name);
     if (name === '') issues.push(required(child(path, 'nodePublishSecretRef', 'name')));

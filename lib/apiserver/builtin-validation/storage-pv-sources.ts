@@ -1,10 +1,8 @@
 import { dnsLabelIssues, dnsSubdomainIssues, noBackstepsIssues, obj, str } from './pod-spec-common';
-import { inTreeSourceIssues, iscsiIssues } from './pod-spec-volume-sources';
+import { csiDriverNameIssues, inTreeSourceIssues, iscsiIssues } from './pod-spec-volume-sources';
 import { child, invalid, required } from '../../apimachinery/field';
-import { tooLongBytes } from '../../apimachinery/field-error-details';
 import { Issue } from '../../apimachinery/issue';
-import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
-import { isDns1123Subdomain } from '../../apimachinery/names';
+import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 
 /*
  * The volume sources a PersistentVolume checks its own way (ValidatePersistentVolumeSpec's
@@ -55,21 +53,6 @@ function azureFileIssues(path: string, s: any): Issue[] {
 function localIssues(path: string, s: any): Issue[] {
   const p = str(s.path);
   return p === '' ? [required(child(path, 'path'))] : noBackstepsIssues(child(path, 'path'), p);
-}
-
-/**
- * ValidateCSIDriverName: required, at most 63 bytes, a DNS subdomain once lower-cased. An empty name: 1.28 and 1.32 add
- * the subdomain's error to the Required, 1.36 not (measured; from 1.33 assumed, as a pod's csi volume).
- *
- * @internal
- */
-export function csiDriverNameIssues(path: string, driver: string, version: KubernetesVersion): Issue[] {
-  const issues: Issue[] = [];
-  if (driver === '') issues.push(required(path));
-  if (driver === '' && minorOf(version) >= 33) return issues;
-  if (Buffer.byteLength(driver) > 63) issues.push({ path, message: tooLongBytes(63, version), value: driver });
-  issues.push(...isDns1123Subdomain(driver.toLowerCase()).map((m) => invalid(path, driver, m)));
-  return issues;
 }
 
 /** The secret references validateCSIPersistentVolumeSource checks (nodeStageSecretRef is not). */
