@@ -96,6 +96,41 @@ export const CATALOGUE: readonly any[] = [
       hostPath: { path: '/data', type: 'DirectoryOrCreate' },
     },
   },
+  // the sources only a PersistentVolume has, so that additions reach their fields and the node affinity
+  {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: meta('pv-local'),
+    spec: {
+      capacity: { storage: '1Gi' },
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: 'local',
+      local: { path: '/mnt/disks/a', fsType: 'ext4' },
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'] }] },
+          ],
+        },
+      },
+    },
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: meta('pv-csi'),
+    spec: {
+      capacity: { storage: '1Gi' },
+      accessModes: ['ReadWriteMany'],
+      mountOptions: ['noatime'],
+      csi: {
+        driver: 'disk.csi.example.com',
+        volumeHandle: 'vol-1',
+        volumeAttributes: { tier: 'gold' },
+        nodePublishSecretRef: { name: 'csi-secret', namespace: 'default' },
+      },
+    },
+  },
   {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
