@@ -1,4 +1,6 @@
+import { podAnnotationsIssues } from './pod-annotations';
 import { podSpecIssues, podTemplateIssues } from './pod-spec';
+import { profileAnnotationsIssues } from './pod-spec-profile-annotations';
 import { BuiltinValidators } from './validator';
 
 /**
@@ -8,8 +10,11 @@ import { BuiltinValidators } from './validator';
  * @internal
  */
 export const POD_VALIDATORS: BuiltinValidators = {
-  'v1/Pod': (object, version) =>
-    podSpecIssues(object?.spec, 'spec', version, { pod: true, labels: object?.metadata?.labels }),
+  'v1/Pod': (object, version) => [
+    ...podAnnotationsIssues('metadata.annotations', object?.metadata?.annotations, object?.spec ?? {}, version),
+    ...podSpecIssues(object?.spec, 'spec', version, { pod: true, labels: object?.metadata?.labels }),
+    ...profileAnnotationsIssues('spec', object?.metadata?.annotations, object?.spec ?? {}, version, true),
+  ],
   'v1/PodTemplate': (object, version) =>
     podTemplateIssues(object?.template, 'template', version, { restartPolicies: [] }),
 };
