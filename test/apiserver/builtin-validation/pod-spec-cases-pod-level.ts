@@ -466,6 +466,14 @@ export const POD_LEVEL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
     },
   ],
   [
+    // a backslash is no separator on Linux (validatePathNoBacksteps)
+    'seccomp profiles with backslashes',
+    (s, t) => {
+      s.securityContext = { seccompProfile: { type: 'Localhost', localhostProfile: 'a\\..\\b' } };
+      annotate(t, { [SCC + 'app']: 'localhost/..\\b' });
+    },
+  ],
+  [
     'deletion cost with a leading zero',
     (_s, t) => annotate(t, { 'controller.kubernetes.io/pod-deletion-cost': '007' }),
   ],
