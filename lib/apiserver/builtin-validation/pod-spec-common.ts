@@ -107,8 +107,9 @@ export function noBackstepsIssues(path: string, value: string): Issue[] {
 }
 
 /**
- * validatePathNoBacksteps' test: a `..` between slashes (filepath.ToSlash changes nothing on the apiserver's Linux: a
- * backslash is no separator; measured, `a\..\b` accepted by 1.28, 1.32 and 1.36 as a subPath and a hostPath). @internal
+ * validatePathNoBacksteps' test: a `..` between slashes. filepath.ToSlash changes nothing on Linux, where the apiserver
+ * runs: a backslash is no separator (`a\..\b` measured accepted by 1.28, 1.32 and 1.36 as a subPath, a volume's path
+ * and a seccomp profile). @internal
  */
 export function hasBacksteps(value: string): boolean {
   return value.split('/').includes('..');

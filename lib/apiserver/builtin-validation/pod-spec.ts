@@ -1,3 +1,4 @@
+import { podAnnotationsIssues } from './pod-annotations';
 import { podClaimNames, podResourceClaimsIssues } from './pod-spec-claims';
 import {
   annotationKeysIssues,
@@ -14,6 +15,7 @@ import {
 import { hostPortConflicts, containersIssues } from './pod-spec-containers';
 import { dnsIssues } from './pod-spec-dns';
 import { podResourcesIssues } from './pod-spec-pod-resources';
+import { profileAnnotationsIssues } from './pod-spec-profile-annotations';
 import { resourcesIssues } from './pod-spec-resources';
 import { affinityIssues, schedulingGatesIssues, tolerationsIssues, topologySpreadIssues } from './pod-spec-scheduling';
 import { hostUsersIssues, podSecurityContextIssues, unmaskedProcMountIssues } from './pod-spec-security';
@@ -174,7 +176,9 @@ export function podTemplateIssues(
   const issues = [
     ...labelsIssues(child(path, 'labels'), meta.labels, version),
     ...annotationKeysIssues(child(path, 'annotations'), meta.annotations, version),
+    ...podAnnotationsIssues(child(path, 'annotations'), meta.annotations, spec, version),
     ...podSpecIssues(spec, specPath, version, { pod: false }),
+    ...profileAnnotationsIssues(specPath, meta.annotations, spec, version, false),
   ];
   const restartPolicy = spec.restartPolicy || 'Always'; // the apiserver defaults an empty policy too
   if (options.restartPolicies.length > 0 && !options.restartPolicies.includes(restartPolicy)) {

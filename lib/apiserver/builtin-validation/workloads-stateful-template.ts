@@ -1,3 +1,4 @@
+import { podAnnotationsIssues } from './pod-annotations';
 import { podTemplateIssues } from './pod-spec';
 import { forbidden, invalid, isObject, notSupported } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
@@ -61,6 +62,8 @@ export function statefulSetTemplateIssues(spec: any, version: KubernetesVersion)
       issues.push(invalid('spec.template.annotations', k, err));
     }
   }
+  // ValidatePodSpecificAnnotations (1.36's ValidatePodTemplateSpec reports them a second time, as the labels: measured)
+  issues.push(...podAnnotationsIssues('spec.template.annotations', meta.annotations, podSpec, version));
   if (podSpec.activeDeadlineSeconds != null) {
     issues.push(
       forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in StatefulSet is not Supported'),

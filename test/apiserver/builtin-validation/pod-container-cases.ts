@@ -452,4 +452,6 @@ export const POD_CONTAINER_CASES: ReadonlyArray<readonly [string, Mutation]> = [
     'seccomp RuntimeDefault with localhostProfile',
     (s) => (c0(s).securityContext.seccompProfile = { type: 'RuntimeDefault', localhostProfile: 'a' }),
   ],
+  // a backslash is no separator on Linux (validatePathNoBacksteps)
+  ['subPath with backslashes', (s) => (c0(s).volumeMounts[0].subPath = 'a\\..\\b')],
 ];

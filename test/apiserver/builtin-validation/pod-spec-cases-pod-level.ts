@@ -10,6 +10,10 @@ const c0 = (s: any) => s.containers[0];
 const spread = (extra: Record<string, unknown>) => [
   { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', ...extra },
 ];
+const AA = 'container.apparmor.security.beta.kubernetes.io/';
+const SC = 'seccomp.security.alpha.kubernetes.io/pod';
+const SCC = 'container.seccomp.security.alpha.kubernetes.io/';
+const annotate = (t: any, annotations: Record<string, string>) => (t.metadata.annotations = annotations);
 const windows = (options: Record<string, unknown>) => (s: any) => (s.securityContext = { windowsOptions: options });
 
 /** `[name, mutation]`, as POD_SPEC_CASES. */
@@ -380,6 +384,134 @@ export const POD_LEVEL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
             },
           ],
         },
+      }),
+  ],
+  // pod-specific annotations (ValidatePodSpecificAnnotations), the deprecated profiles' agreement with the fields
+  ['apparmor annotation of an unknown container', (_s, t) => annotate(t, { [AA + 'x']: 'runtime/default' })],
+  [
+    'apparmor annotations of containers',
+    (s, t) => {
+      s.initContainers = [{ name: 'init', image: 'busybox' }];
+      annotate(t, { [AA + 'app']: 'localhost/foo', [AA + 'init']: 'unconfined' });
+    },
+  ],
+  ['apparmor annotation not a profile', (_s, t) => annotate(t, { [AA + 'app']: 'foo' })],
+  ['apparmor annotation empty', (_s, t) => annotate(t, { [AA + 'app']: '' })],
+  [
+    'apparmor annotation and container field differ',
+    (s, t) => {
+      c0(s).securityContext.appArmorProfile = { type: 'RuntimeDefault' };
+      annotate(t, { [AA + 'app']: 'unconfined' });
+    },
+  ],
+  [
+    'apparmor annotation and container field agree',
+    (s, t) => {
+      c0(s).securityContext.appArmorProfile = { type: 'Localhost', localhostProfile: 'a' };
+      annotate(t, { [AA + 'app']: 'localhost/a' });
+    },
+  ],
+  [
+    // a Pod's container takes its annotation's profile first (accepted), a template's does not (refused)
+    'apparmor annotation and pod profile differ',
+    (s, t) => {
+      s.securityContext = { appArmorProfile: { type: 'Localhost', localhostProfile: 'foo' } };
+      annotate(t, { [AA + 'app']: 'localhost/bar' });
+    },
+  ],
+  [
+    'apparmor empty annotation against the pod profile',
+    (s, t) => {
+      s.securityContext = { appArmorProfile: { type: 'RuntimeDefault' } };
+      annotate(t, { [AA + 'app']: '' });
+    },
+  ],
+  ['seccomp pod annotation not a profile', (_s, t) => annotate(t, { [SC]: 'foo' })],
+  [
+    'seccomp annotations of each form',
+    (_s, t) => annotate(t, { [SC]: 'docker/default', [SCC + 'app']: 'localhost/p.json', [SCC + 'x']: 'unconfined' }),
+  ],
+  [
+    'seccomp annotations absolute and with ..',
+    (_s, t) => annotate(t, { [SC]: 'localhost//abs', [SCC + 'x']: 'localhost/../x' }),
+  ],
+  [
+    'seccomp pod annotation and field differ',
+    (s, t) => {
+      s.securityContext = { seccompProfile: { type: 'RuntimeDefault' } };
+      annotate(t, { [SC]: 'unconfined' });
+    },
+  ],
+  [
+    'seccomp annotations and fields agree',
+    (s, t) => {
+      s.securityContext = { seccompProfile: { type: 'RuntimeDefault' } };
+      c0(s).securityContext.seccompProfile = { type: 'Localhost', localhostProfile: 'a' };
+      annotate(t, { [SC]: 'docker/default', [SCC + 'app']: 'localhost/a' });
+    },
+  ],
+  [
+    'seccomp container annotation and field profiles differ',
+    (s, t) => {
+      c0(s).securityContext.seccompProfile = { type: 'Localhost', localhostProfile: 'a' };
+      annotate(t, { [SCC + 'app']: 'localhost/b' });
+    },
+  ],
+  [
+    // a container's annotation is compared with the container's field alone
+    'seccomp container annotation against the pod field',
+    (s, t) => {
+      s.securityContext = { seccompProfile: { type: 'Unconfined' } };
+      annotate(t, { [SCC + 'app']: 'runtime/default' });
+    },
+  ],
+  [
+    // a backslash is no separator on Linux (validatePathNoBacksteps)
+    'seccomp profiles with backslashes',
+    (s, t) => {
+      s.securityContext = { seccompProfile: { type: 'Localhost', localhostProfile: 'a\\..\\b' } };
+      annotate(t, { [SCC + 'app']: 'localhost/..\\b' });
+    },
+  ],
+  [
+    'deletion cost with a leading zero',
+    (_s, t) => annotate(t, { 'controller.kubernetes.io/pod-deletion-cost': '007' }),
+  ],
+  ['deletion cost negative', (_s, t) => annotate(t, { 'controller.kubernetes.io/pod-deletion-cost': '-05' })],
+  ['mirror annotation without nodeName', (_s, t) => annotate(t, { 'kubernetes.io/config.mirror': 'x' })],
+  [
+    'mirror annotation with nodeName',
+    (s, t) => {
+      s.nodeName = 'node-1';
+      annotate(t, { 'kubernetes.io/config.mirror': 'x' });
+    },
+  ],
+  [
+    'tolerations annotation with a bad key',
+    (_s, t) => annotate(t, { 'scheduler.alpha.kubernetes.io/tolerations': '[{"key":"a b","operator":"Exists"}]' }),
+  ],
+  [
+    'tolerations annotation valid',
+    (_s, t) => annotate(t, { 'scheduler.alpha.kubernetes.io/tolerations': '[{"key":"a","operator":"Exists"}]' }),
+  ],
+  // sysctls: the slash form is another spelling, not a duplicate; its namespace is the dotted name's
+  [
+    'sysctls in both forms',
+    (s) =>
+      (s.securityContext = {
+        sysctls: [
+          { name: 'net.ipv4.ip_forward', value: '1' },
+          { name: 'net/ipv4/ip_forward', value: '1' },
+          { name: 'net/ipv4/conf/eth0.1/forwarding', value: '1' },
+        ],
+      }),
+  ],
+  [
+    'sysctl slash form with hostNetwork',
+    (s) =>
+      Object.assign(s, {
+        hostNetwork: true,
+        securityContext: { sysctls: [{ name: 'net/core/somaxconn', value: '1' }] },
       }),
   ],
 ];

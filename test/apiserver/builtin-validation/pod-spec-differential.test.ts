@@ -14,6 +14,10 @@ import { dryRunCreate } from '../../support/differential/builtin-dry-run';
  * workload's own fields are its validator's). The validators are called directly (index.ts assembles them).
  */
 
+/** The paths of the annotations ValidatePodSpecificAnnotations checks, as a Pod's. */
+const POD_ANNOTATION =
+  /^metadata\.annotations[.[](container\.apparmor|(container\.)?seccomp|kubernetes\.io\/config|controller\.kubernetes|scheduler)/;
+
 type Kind = 'Pod' | 'Deployment' | 'Job' | 'PodTemplate';
 
 /** The cases also tried as a Job's and a PodTemplate's template: restart policies and deadlines differ there. */
@@ -106,7 +110,10 @@ describeEachApiServerVersion(
           expect({ ...shown, fields: errors.map((i) => i.path) }).toStrictEqual({ ...shown, fields: [] });
         } else {
           // a Pod's spec itself (`spec`: a HostProcess pod's containers) is the pod spec's too
-          const fields = server.fields.filter((f) => f.startsWith(prefix) || (kind === 'Pod' && f === 'spec')).sort();
+          // and a Pod's annotations the pod spec's validation reads (ValidatePodSpecificAnnotations)
+          const fields = server.fields
+            .filter((f) => f.startsWith(prefix) || (kind === 'Pod' && (f === 'spec' || POD_ANNOTATION.test(f))))
+            .sort();
           // refused without such fields only for the metadata (ObjectMeta's) or the workload's own fields
           if (!server.accepted && fields.length === 0) expect(server.fields.length).toBeGreaterThan(0);
           expect({ ...shown, fields: errors.map((i) => i.path).sort() }).toStrictEqual({ ...shown, fields });

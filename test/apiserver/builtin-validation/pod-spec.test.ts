@@ -194,4 +194,45 @@ describe('pod spec checks', () => {
       podSpecIssues({ containers: [null, 3, { ports: [null], env: 'x' }] }, 'spec', '1.32', { pod: true }),
     ).not.toThrow();
   });
+  test('pod-specific annotations and their profiles: a Pod copies its AppArmor annotations, a template does not', () => {
+    const aa = 'container.apparmor.security.beta.kubernetes.io/';
+    const annotations = {
+      [aa + 'x']: 'foo',
+      [aa + 'c']: 'localhost/bar',
+      'seccomp.security.alpha.kubernetes.io/pod': 'unconfined',
+      'container.seccomp.security.alpha.kubernetes.io/c': 'localhost/../p',
+      'controller.kubernetes.io/pod-deletion-cost': '+5',
+    };
+    const spec = {
+      containers: [{ name: 'c', image: 'i' }],
+      securityContext: {
+        seccompProfile: { type: 'RuntimeDefault' },
+        appArmorProfile: { type: 'Localhost', localhostProfile: 'foo' },
+      },
+    };
+    const pod = POD_VALIDATORS['v1/Pod']({ metadata: { annotations }, spec }, '1.32');
+    const template = podTemplateIssues({ metadata: { annotations }, spec }, 'spec.template', '1.32', {
+      restartPolicies: [],
+    });
+    const shared = (prefix: string, specPath: string) => [
+      `${prefix}[controller.kubernetes.io/pod-deletion-cost]: Invalid value: must be a 32bit integer (got "+5")`,
+      `${prefix}.container.seccomp.security.alpha.kubernetes.io/c: Invalid value: must not contain '..' (got "../p")`,
+      `${prefix}[${aa}x]: Invalid value: container not found (got "x")`,
+      `${prefix}[${aa}x]: Invalid value: invalid AppArmor profile name: "foo"`,
+      `${specPath}.securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match`,
+    ];
+    expect(errorsOf(pod).map((i) => formatIssue(i))).toEqual(shared('metadata.annotations', 'spec'));
+    expect(errorsOf(template).map((i) => formatIssue(i))).toEqual([
+      ...shared('spec.template.annotations', 'spec.template.spec'),
+      'spec.template.spec.containers[0].securityContext.appArmorProfile.localhostProfile: Forbidden: apparmor profile ' +
+        'in annotation and field must match',
+    ]);
+    // 1.28 has no AppArmor field to compare
+    const old = podTemplateIssues({ metadata: { annotations }, spec }, 'spec.template', '1.28', {
+      restartPolicies: [],
+    });
+    expect(errorsOf(old).map((i) => i.path)).not.toContain(
+      'spec.template.spec.containers[0].securityContext.appArmorProfile.localhostProfile',
+    );
+  });
 });
