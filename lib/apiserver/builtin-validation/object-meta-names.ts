@@ -51,12 +51,14 @@ function serviceName(version: KubernetesVersion): NameCheck {
 const always = (check: NameCheck) => () => check;
 
 /**
- * A ReplicationController's name: validated declaratively on 1.36, whose length limit is worded in bytes (measured;
- * 1.33 to 1.35 are worded as 1.32, their nearest measured older version).
+ * A ReplicationController's name: validated declaratively on 1.36, whose length limit is worded in bytes and whose
+ * `generateName` is not checked at all, only the name generated from it (measured: `ABC`, `a_b` or 300 characters
+ * beside a name accepted by 1.36, refused by 1.28 and 1.32; 1.33 to 1.35 are taken as 1.32, their nearest measured
+ * older version).
  */
 function replicationControllerName(version: KubernetesVersion): NameCheck {
   if (minorOf(version) < 36) return subdomain;
-  return (name, prefix) => isDns1123Subdomain(prefix ? maskTrailingDash(name) : name, 'bytes');
+  return (name, prefix) => (prefix ? [] : isDns1123Subdomain(name, 'bytes'));
 }
 
 /** `group/Kind` → its name function; kinds the table does not name get `pathSegment` (no false positive). */

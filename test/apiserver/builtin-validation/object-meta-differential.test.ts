@@ -69,6 +69,20 @@ const CASES: ReadonlyArray<readonly [string, any, Compare?]> = [
     'PodDisruptionBudget generateName `.`',
     withMeta('policy/v1/PodDisruptionBudget', { name: undefined, generateName: '.' }),
   ],
+  // 1.36 validates a ReplicationController's metadata declaratively: its generateName is not checked, only the name
+  [
+    'ReplicationController generateName upper-case beside a name',
+    withMeta('v1/ReplicationController', { generateName: 'ABC' }),
+  ],
+  [
+    'ReplicationController generateName of 300 characters beside a name',
+    withMeta('v1/ReplicationController', { generateName: 'a'.repeat(300) }),
+  ],
+  [
+    'ReplicationController generateName upper-case alone',
+    withMeta('v1/ReplicationController', { name: undefined, generateName: 'ABC' }),
+    random,
+  ],
   ['label key a/b/c', cm({ labels: { 'a/b/c': 'x' } })],
   ['label key with an upper-case prefix', cm({ labels: { 'A.com/b': 'x' } })],
   ['label key empty', cm({ labels: { '': 'x' } })],
