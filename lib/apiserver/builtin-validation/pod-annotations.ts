@@ -1,14 +1,17 @@
+import { intOutOfRange, jsonKind } from './decoding-go';
 import { arr, localDescendingPathIssues, obj, str } from './pod-spec-common';
 import { tolerationsIssues } from './pod-spec-scheduling';
+import { invalidValue } from './services-field-errors';
 import { child, invalid, isObject, key } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
 
 /*
  * ValidatePodSpecificAnnotations: the annotations of a Pod (at `metadata.annotations`) and of every pod template (at
- * `spec.template.annotations`, a StatefulSet's too) that the apiserver reads: the mirror pod's, the tolerations, the deletion cost and
- * the deprecated seccomp and AppArmor profiles. Measured alike on 1.28, 1.32 and 1.36. Note the paths: the seccomp
- * ones are upstream's `Child(key)` (`annotations.seccomp.security.alpha.kubernetes.io/pod`), the others `Key(key)`.
+ * `spec.template.annotations`, a StatefulSet's too) that the apiserver reads: the mirror pod's, the tolerations, the
+ * deletion cost and the deprecated seccomp and AppArmor profiles. Measured alike on 1.28, 1.32 and 1.36. Note the
+ * paths: the seccomp ones are upstream's `Child(key)` (`annotations.seccomp.security.alpha.kubernetes.io/pod`), the
+ * others `Key(key)`.
  */
 
 /** v1.SeccompPodAnnotationKey and v1.SeccompContainerAnnotationKeyPrefix (deprecated, still validated). */
@@ -66,25 +69,70 @@ export function podAnnotationsIssues(
 }
 
 /**
- * ValidateTolerationsInPodAnnotations: the tolerations a non-empty annotation holds, as ValidateTolerations checks
- * them (at `annotations.scheduler.alpha.kubernetes.io/tolerations[0].key`). Only JSON that Go decodes as JavaScript
- * does, a list of objects whose fields have their types, is checked: Go's decoding errors (`invalid character 'o' in
- * literal null (expecting 'u')`) are not reproduced, such an annotation passes synth.
+ * ValidateTolerationsInPodAnnotations: a non-empty annotation is decoded with Go's encoding/json into the internal
+ * `[]core.Toleration`; what does not decode is refused at the annotations' path (`Invalid value:
+ * "scheduler.alpha.kubernetes.io/tolerations": json: cannot unmarshal number into Go struct field Toleration.Key of
+ * type string`), the rest checked as ValidateTolerations checks a pod's (at `…/tolerations[0].key`). Measured on 1.28,
+ * 1.32 and 1.36. Go's syntax errors (`invalid character 'o' in literal null (expecting 'u')`) are worded by synth's
+ * own parser: same field and verdict.
  */
 function tolerationsAnnotationIssues(path: string, value: string, version: KubernetesVersion): Issue[] {
   if (value === '') return [];
+  const decoded = decodeTolerations(value);
+  if (typeof decoded === 'string') return invalidValue(path, TOLERATIONS_ANNOTATION, [decoded], version);
+  return tolerationsIssues(child(path, TOLERATIONS_ANNOTATION), decoded, version);
+}
+
+/** core.Toleration's fields (no JSON tags: encoding/json matches them case-insensitively) and their Go types. */
+const TOLERATION_FIELDS: Readonly<Record<string, readonly [json: string, goType: string]>> = {
+  Key: ['key', 'string'],
+  Operator: ['operator', 'core.TolerationOperator'],
+  Value: ['value', 'string'],
+  Effect: ['effect', 'core.TaintEffect'],
+  TolerationSeconds: ['tolerationSeconds', 'int64'],
+};
+
+/**
+ * The tolerations Go's encoding/json decodes from `text` (with the API's JSON field names), or its error: the first
+ * type error in document order (Go goes on decoding and reports the first), `null` a nil list or a zero Toleration.
+ */
+function decodeTolerations(text: string): unknown[] | string {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(value);
-  } catch {
-    return [];
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return text.trim() === '' ? 'unexpected end of JSON input' : (e as Error).message;
   }
-  const typed = (t: unknown): boolean =>
-    isObject(t) &&
-    ['key', 'operator', 'value', 'effect'].every((f) => t[f] == null || typeof t[f] === 'string') &&
-    (t.tolerationSeconds == null || Number.isInteger(t.tolerationSeconds));
-  if (!Array.isArray(parsed) || !parsed.every(typed)) return [];
-  return tolerationsIssues(child(path, TOLERATIONS_ANNOTATION), parsed, version);
+  if (parsed === null) return [];
+  if (!Array.isArray(parsed)) {
+    return `json: cannot unmarshal ${jsonKind(parsed)} into Go value of type []core.Toleration`;
+  }
+  const out: unknown[] = [];
+  for (const item of parsed) {
+    if (item === null) {
+      out.push({});
+      continue;
+    }
+    if (!isObject(item)) return `json: cannot unmarshal ${jsonKind(item)} into Go value of type core.Toleration`;
+    const toleration: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(item)) {
+      const field = Object.keys(TOLERATION_FIELDS).find((f) => f.toLowerCase() === k.toLowerCase());
+      if (!field || v === null) continue;
+      const [json, goType] = TOLERATION_FIELDS[field];
+      const wrong =
+        goType === 'int64'
+          ? typeof v === 'number'
+            ? intOutOfRange(v, 64)
+            : jsonKind(v)
+          : typeof v === 'string'
+            ? undefined
+            : jsonKind(v);
+      if (wrong) return `json: cannot unmarshal ${wrong} into Go struct field Toleration.${field} of type ${goType}`;
+      toleration[json] = v;
+    }
+    out.push(toleration);
+  }
+  return out;
 }
 
 /**

@@ -494,6 +494,27 @@ export const POD_LEVEL_CASES: ReadonlyArray<readonly [string, Mutation]> = [
     'tolerations annotation valid',
     (_s, t) => annotate(t, { 'scheduler.alpha.kubernetes.io/tolerations': '[{"key":"a","operator":"Exists"}]' }),
   ],
+  // what Go's encoding/json does not decode into []core.Toleration is refused at the annotations
+  ...(
+    [
+      ['not JSON', 'nope'],
+      ['JSON with text after it', '[{"key":"a","operator":"Exists"}] x'],
+      ['only spaces', '  '],
+      ['an object', '{}'],
+      ['a list of numbers', '[1]'],
+      ['a number key', '[{"key":1}]'],
+      ['a fractional tolerationSeconds', '[{"key":"a","operator":"Exists","tolerationSeconds":1.5}]'],
+      ['a string tolerationSeconds', '[{"key":"a","operator":"Exists","tolerationSeconds":"5"}]'],
+      ['a number effect', '[{"key":"a","operator":"Exists","effect":7}]'],
+      ['null', 'null'],
+      ['a null toleration', '[null]'],
+      ['null fields and an unknown one', '[{"key":null,"operator":"Exists","color":1}]'],
+      ['an upper-case KEY with a bad value (fields match case-insensitively)', '[{"KEY":"a b","operator":"Exists"}]'],
+    ] as const
+  ).map(([what, text]): readonly [string, Mutation] => [
+    `tolerations annotation: ${what}`,
+    (_s, t) => annotate(t, { 'scheduler.alpha.kubernetes.io/tolerations': text }),
+  ]),
   // sysctls: the slash form is another spelling, not a duplicate; its namespace is the dotted name's
   [
     'sysctls in both forms',
