@@ -25,12 +25,6 @@ export function withSharedSchemaLifted(crd: CrdManifest): CrdManifest {
   };
 }
 
-/** Whether this version's schema is the first version's, lifted by {@link withSharedSchemaLifted}. */
-export function isLiftedSchema(crd: CrdManifest, index: number): boolean {
-  const versions = crd?.spec?.versions;
-  return index > 0 && Array.isArray(versions) && versions[index]?.schema === versions[0]?.schema;
-}
-
 /** How a field of the internal types compares: a nested schema, or a value whose Go zero equals its absence. */
 type Field =
   | 'zeroString'

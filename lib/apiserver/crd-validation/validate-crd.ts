@@ -7,7 +7,6 @@ import { checkCrdVersions } from './crd-versions';
 import { checkPrinterColumns } from './printer-columns';
 import { SchemaCheckMemo } from './schema-check-memo';
 import { checkSelectableFields } from './selectable-fields';
-import { isLiftedSchema } from './shared-schema';
 import { checkSubresources } from './subresources';
 import { errorsOf, Issue } from '../../apimachinery/issue';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../../apimachinery/kubernetes-versions';
@@ -61,29 +60,26 @@ export function validateCrdManifestWith(
   issues.push(...checkCrdNames(crd));
   issues.push(...checkCrdVersions(crd));
   const versions: any[] = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
-  versions.forEach((v, i) =>
-    issues.push(...checkVersionSchema(v, index('spec.versions', i), version, memo, isLiftedSchema(crd, i))),
-  );
+  versions.forEach((v, i) => issues.push(...checkVersionSchema(v, index('spec.versions', i), version, memo)));
   issues.push(...checkCrdSize(manifest));
   return issues;
 }
 
 /**
- * Schema-level checks of one version (`basePath` is e.g. `spec.versions[0]`). A schema `lifted` from the first version
- * (shared-schema.ts) was checked there: the apiserver reports its errors once.
+ * Schema-level checks of one version (`basePath` is e.g. `spec.versions[0]`). A schema lifted from the first version
+ * (shared-schema.ts) is the same object there: its issues are remembered, and the report names every version.
  */
 function checkVersionSchema(
   version: any,
   basePath: string,
   kubernetesVersion: KubernetesVersion,
   memo: SchemaCheckMemo,
-  lifted: boolean,
 ): Issue[] {
   if (!isObject(version)) return [];
   const schema: JSONSchemaProps | undefined =
     isObject(version.schema) && isObject(version.schema.openAPIV3Schema) ? version.schema.openAPIV3Schema : undefined;
   const issues: Issue[] = [];
-  if (schema && !lifted) {
+  if (schema) {
     const schemaPath = child(basePath, 'schema', 'openAPIV3Schema');
     issues.push(...memo.structuralIssues(schema, schemaPath));
     // Like the apiserver: defaults and CEL rules are only checked against a valid structural schema,
