@@ -6,8 +6,9 @@
  * (default `:8080`, `0` disables), `--health-probe-bind-address` (default `:8081`), `--concurrency`
  * (default 8: reconciles are mostly waiting on the apiserver, and a Node worker costs a promise, not a
  * thread; 2 workers left a Foo controller idle 80 % of the time, latency-bound), `--sharding-ring`,
- * `--sharding-key`, `--sharding-assignment`, `--sharding-ranges`, `--sharding-replicas` (a member of a shard ring, sharding.ts), `--sharding-label-webhook` (also
- * serve the ring's labelling webhook, shard-label-webhook.ts, at `/label-shard-<ring>`). Environment: `WATCH_NAMESPACE`
+ * `--sharding-key`, `--sharding-assignment`, `--sharding-ranges`, `--sharding-replicas` (a member of a shard ring,
+ * sharding.ts), `--sharding-label-webhook` (also serve the ring's labelling webhook, shard-label-webhook.ts, at
+ * `/label-shard-<ring>`). Environment: `WATCH_NAMESPACE`
  * (comma-separated namespaces, one informer per namespace; default: the contract's `watchNamespaces`, else all
  * namespaces). Webhooks (when the contract declares them): `--webhook-bind-address` (default `:9443`) and the
  * `WEBHOOK_*` variables the chart sets (runtime/webhook/webhook-settings.ts). Kubeconfig: `KUBECONFIG` /

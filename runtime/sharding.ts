@@ -413,9 +413,9 @@ export class ShardRing {
   /**
    * Waits, at most {@link JOIN_SETTLE_MAX_MS}, until the view acted on has held for the settle time (a second, or the
    * retry period if shorter) with no newer one pending, counts the members expected (`expectedMembers`), and carries
-   * the table its first member would keep: the caller starts its caches then. Members started together join one after another, and the first one acted on a
-   * ring of one, then of two …, and listed each view's share (the whole set of objects at first), only to give most
-   * of it away a moment later; a benchmark of 4 members at 10,000 Foos saw every member go through 4 views and a new
+   * the table its first member would keep: the caller starts its caches then. Members started together join one
+   * after another, and the first one acted on a ring of one, then of two …, and listed each view's share (the whole
+   * set of objects at first), only to give most of it away a moment later; a benchmark of 4 members at 10,000 Foos saw every member go through 4 views and a new
    * table in 2.5 s. Bounded, so that a ring that keeps changing (or a first member whose namespaces differ) does not
    * hold a member's caches back.
    */

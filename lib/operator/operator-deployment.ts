@@ -26,7 +26,8 @@ export interface OperatorDeploymentProps {
   readonly leaderElection?: boolean;
   /**
    * Run as members of a shard ring: `--sharding-ring`, `--sharding-key`, `--sharding-assignment`, `--sharding-ranges`,
-   * and `--sharding-replicas` from `replicas` (runtime sharding.ts). Every replica reconciles its share, so replicas > 1 need no leader election.
+   * and `--sharding-replicas` from `replicas` (runtime sharding.ts). Every replica reconciles its share, so replicas > 1
+   * need no leader election.
    * @default - not sharded
    */
   readonly sharding?: {

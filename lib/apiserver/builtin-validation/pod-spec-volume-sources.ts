@@ -354,7 +354,8 @@ export const PERSISTENT_VOLUME_SHARED: ReadonlySet<string> = new Set([
 
 /**
  * ValidateCSIDriverName: required, at most 63 bytes, a DNS subdomain once lower-cased. An empty name: 1.28 and 1.32 add
- * the subdomain's error to the Required, 1.36 not (measured; from 1.33 assumed), in a Pod's csi volume and a PersistentVolume's csi source.
+ * the subdomain's error to the Required, 1.36 not (measured; from 1.33 assumed). A Pod's csi volume and a
+ * PersistentVolume's csi source.
  *
  * @internal
  */
