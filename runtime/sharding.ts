@@ -416,8 +416,8 @@ export class ShardRing {
    * the table its first member would keep: the caller starts its caches then. Members started together join one
    * after another, and the first one acted on a ring of one, then of two …, and listed each view's share (the whole
    * set of objects at first), only to give most of it away a moment later; a benchmark of 4 members at 10,000 Foos
-   * saw every member go through 4 views and a new table in 2.5 s. Bounded, so that a ring that keeps changing (or a first member whose namespaces differ) does not
-   * hold a member's caches back.
+   * saw every member go through 4 views and a new table in 2.5 s. Bounded, so that a ring that keeps changing (or a
+   * first member whose namespaces differ, or a replica that does not come up) does not hold a member's caches back.
    */
   private async settle(): Promise<void> {
     const settleMs = Math.min(1000, this.options.retryPeriodMs ?? 2000);
