@@ -1,5 +1,5 @@
 import { intOutOfRange, jsonKind } from './decoding-go';
-import { arr, localDescendingPathIssues, obj, str } from './pod-spec-common';
+import { containersWithPath, localDescendingPathIssues, obj, str } from './pod-spec-common';
 import { tolerationsIssues } from './pod-spec-scheduling';
 import { invalidValue } from './services-field-errors';
 import { child, invalid, isObject, key } from '../../apimachinery/field';
@@ -53,9 +53,7 @@ export function podAnnotationsIssues(
     }
   }
   // ValidateAppArmorPodAnnotations: a container of the pod (init and ephemeral ones too), a known profile's form
-  const names = new Set(
-    ['initContainers', 'containers', 'ephemeralContainers'].flatMap((f) => arr(spec[f]).map((c) => obj(c).name)),
-  );
+  const names = new Set(containersWithPath('', spec).map(([c]) => c.name));
   for (const [k, v] of Object.entries(a)) {
     if (!k.startsWith(APPARMOR_ANNOTATION_PREFIX)) continue;
     const container = k.slice(APPARMOR_ANNOTATION_PREFIX.length);

@@ -1,6 +1,6 @@
 import { ipErrors, NOT_AN_IP } from './networking-ip';
 import { portNameErrors, portNumberErrors } from './ports';
-import { invalid, isObject } from '../../apimachinery/field';
+import { child, index, invalid, isObject } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/names';
@@ -113,4 +113,14 @@ export function noBackstepsIssues(path: string, value: string): Issue[] {
  */
 export function hasBacksteps(value: string): boolean {
   return value.split('/').includes('..');
+}
+
+/**
+ * Each container of the spec at `specPath` with its path, as upstream's VisitContainersWithPath visits them: init
+ * containers, containers, ephemeral ones. @internal
+ */
+export function containersWithPath(specPath: string, spec: Record<string, any>): Array<[Record<string, any>, string]> {
+  return ['initContainers', 'containers', 'ephemeralContainers'].flatMap((field) =>
+    arr(spec[field]).map((c, i): [Record<string, any>, string] => [obj(c), index(child(specPath, field), i)]),
+  );
 }

@@ -3,8 +3,8 @@ import {
   SECCOMP_CONTAINER_ANNOTATION_PREFIX,
   SECCOMP_POD_ANNOTATION,
 } from './pod-annotations';
-import { arr, obj, str } from './pod-spec-common';
-import { child, forbidden, index } from '../../apimachinery/field';
+import { containersWithPath, obj, str } from './pod-spec-common';
+import { child, forbidden } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 
@@ -13,13 +13,6 @@ import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versio
  * are set (validateSeccompAnnotationsAndFields, validateAppArmorAnnotationsAndFieldsMatchOnCreate; on a Pod and every
  * template the apiserver validates as such: a StatefulSet's from 1.36 alone, as its pod spec).
  */
-
-/** Each container with its path, init ones first (podshelper.VisitContainersWithPath). */
-function containersWithPath(specPath: string, spec: Record<string, any>): [Record<string, any>, string][] {
-  return ['initContainers', 'containers', 'ephemeralContainers'].flatMap((f) =>
-    arr(spec[f]).map((c, i): [Record<string, any>, string] => [obj(c), index(child(specPath, f), i)]),
-  );
-}
 
 /** The issues of the pod spec at `specPath` and its annotations. `pod`: a Pod (whose AppArmor annotations the
  * apiserver copies into fields first), not a template. @internal */

@@ -139,8 +139,8 @@ function rbdIssues(path: string, s: any): Issue[] {
   ];
 }
 
-/** A secret reference's name, when the reference is there. */
-function secretRefNameIssues(path: string, ref: unknown): Issue[] {
+/** A secret reference's name, when the reference is there. @internal */
+export function secretRefNameIssues(path: string, ref: unknown): Issue[] {
   return ref == null ? [] : requiredIfEmpty(child(path, 'secretRef', 'name'), obj(ref).name);
 }
 

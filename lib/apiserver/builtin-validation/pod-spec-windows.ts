@@ -1,5 +1,5 @@
-import { arr, dnsSubdomainIssues, obj, str } from './pod-spec-common';
-import { child, forbidden, index, invalid, notSupported, required } from '../../apimachinery/field';
+import { arr, containersWithPath, dnsSubdomainIssues, obj, str } from './pod-spec-common';
+import { child, forbidden, invalid, notSupported, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion, minorOf } from '../../apimachinery/kubernetes-versions';
 
@@ -70,13 +70,6 @@ export function windowsOptionsIssues(path: string, raw: unknown): Issue[] {
   return issues;
 }
 
-/** Each container of the spec with its path (VisitContainersWithPath: init containers, containers, ephemeral ones). */
-function containersOf(path: string, spec: Record<string, any>): Array<[Record<string, any>, string]> {
-  return ['initContainers', 'containers', 'ephemeralContainers'].flatMap((field) =>
-    arr(spec[field]).map((c, i): [Record<string, any>, string] => [obj(c), index(child(path, field), i)]),
-  );
-}
-
 const hostProcessOf = (sc: unknown): boolean | undefined => {
   const v = obj(obj(sc).windowsOptions).hostProcess;
   return typeof v === 'boolean' ? v : undefined;
@@ -91,7 +84,7 @@ const hostProcessOf = (sc: unknown): boolean | undefined => {
 export function hostProcessIssues(path: string, spec: Record<string, any>): Issue[] {
   const pod = hostProcessOf(spec.securityContext);
   const issues: Issue[] = [];
-  const containers = containersOf(path, spec);
+  const containers = containersWithPath(path, spec);
   let hostProcessCount = 0;
   for (const [c, at] of containers) {
     const own = hostProcessOf(c.securityContext);
@@ -175,7 +168,7 @@ function windowsPodIssues(path: string, spec: Record<string, any>, version: Kube
   if (spec.hostPID === true) issues.push(cannot(child(path, 'hostPID')));
   if (spec.hostIPC === true) issues.push(cannot(child(path, 'hostIPC')));
   if (spec.shareProcessNamespace != null) issues.push(cannot(child(path, 'shareProcessNamespace')));
-  for (const [c, at] of containersOf(path, spec)) {
+  for (const [c, at] of containersWithPath(path, spec)) {
     if (c.securityContext == null) continue;
     const csc = obj(c.securityContext);
     for (const [f, since] of CONTAINER_FIELDS_OF_LINUX) {
@@ -199,7 +192,7 @@ export function osIssues(path: string, spec: Record<string, any>, version: Kuber
     forbidden(child(at, 'windowsOptions'), 'windows options cannot be set for a linux pod');
   const issues: Issue[] = [];
   if (obj(spec.securityContext).windowsOptions != null) issues.push(linuxOnly(child(path, 'securityContext')));
-  for (const [c, at] of containersOf(path, spec)) {
+  for (const [c, at] of containersWithPath(path, spec)) {
     if (obj(c.securityContext).windowsOptions != null) issues.push(linuxOnly(child(at, 'securityContext')));
   }
   return issues;

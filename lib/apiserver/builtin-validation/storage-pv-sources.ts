@@ -1,5 +1,5 @@
 import { dnsLabelIssues, dnsSubdomainIssues, noBackstepsIssues, obj, str } from './pod-spec-common';
-import { csiDriverNameIssues, inTreeSourceIssues, iscsiIssues } from './pod-spec-volume-sources';
+import { csiDriverNameIssues, inTreeSourceIssues, iscsiIssues, secretRefNameIssues } from './pod-spec-volume-sources';
 import { child, invalid, required } from '../../apimachinery/field';
 import { Issue } from '../../apimachinery/issue';
 import { KubernetesVersion } from '../../apimachinery/kubernetes-versions';
@@ -40,8 +40,7 @@ function iscsiPersistentIssues(path: string, s: any, name: string): Issue[] {
       'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.';
     issues.push(invalid(child(path, 'targetportal'), portal, message));
   }
-  if (s.secretRef != null && str(obj(s.secretRef).name) === '') issues.push(required(child(path, 'secretRef', 'name')));
-  return issues;
+  return [...issues, ...secretRefNameIssues(path, s.secretRef)];
 }
 
 /** validateAzureFilePV: a secret namespace, when set, not empty. */
